@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * vpmu_engine.h - the engine core's interface.
+ *
+ * Two objects:
+ *
+ *  struct vpmu_ucode   a validated, decoded microcode image.  Immutable
+ *                      once loaded; shared by every engine that runs it.
+ *  struct vpmu_engine  one processor: registers, sequencer, cache and
+ *                      write-queue state, and its PMU hardware (counters,
+ *                      freeze bits, overflow status, micro-PC histogram).
+ *
+ * The core never sleeps, locks or allocates while running; callers
+ * serialise access to an engine (the module keeps one per CPU).  Every run
+ * is bounded by a cycle budget.  Everything is deterministic: the same
+ * image, memory, entry point and counter set-up give the same state and
+ * counts on every host and kernel.
+ */
+#ifndef _VPMU_ENGINE_H
+#define _VPMU_ENGINE_H
+
+#include "vpmu_port.h"
+#include "vpmu_isa.h"
+
+/* ---- images ----------------------------------------------------------- */
+
+/*
+ * Why an image was rejected: X(name, errno, message).  The message is
+ * completed with details (offset, index, value) in struct vpmu_verr.
+ */
+#define VPMU_VERR_LIST(X)						\
+	X(OK,		0,	   "image accepted")			\
+	X(TRUNCATED,	EINVAL,	   "image shorter than its header")	\
+	X(MAGIC,	ENOEXEC,   "bad magic number")			\
+	X(VERSION,	EPROTONOSUPPORT, "unsupported image version")	\
+	X(SIZE,		EMSGSIZE,  "total_size does not match the data")	\
+	X(CHECKSUM,	EBADMSG,   "checksum mismatch")			\
+	X(HEADER,	EINVAL,	   "reserved header field not zero")	\
+	X(LAYOUT,	ERANGE,	   "section out of bounds, misaligned or overlapping") \
+	X(TOO_BIG,	EFBIG,	   "control store larger than this engine") \
+	X(EVMODE,	EDOM,	   "bad event-field mode or width")	\
+	X(PARAM,	EDOM,	   "machine parameter out of range")	\
+	X(OPCODE,	EILSEQ,	   "reserved ALU, sequencer or condition code") \
+	X(OPERAND,	EILSEQ,	   "operand not valid in this position")	\
+	X(RESERVED,	EILSEQ,	   "unused microword field not zero")	\
+	X(EVENT,	EILSEQ,	   "event field uses bits beyond ev_bits") \
+	X(ADDRESS,	ENXIO,	   "micro-address outside the control store") \
+	X(IDTAB,	ENXIO,	   "ID-table entry outside the control store") \
+	X(SYMBOL,	EBADR,	   "bad symbol table entry")		\
+	X(INSN,		EBADR,	   "bad macro-instruction declaration")	\
+	X(STRING,	EBADR,	   "bad string table")
+
+enum vpmu_verr_code {
+#define VPMU_X(name, err, msg) VPMU_VERR_##name,
+	VPMU_VERR_LIST(VPMU_X)
+#undef VPMU_X
+	VPMU_VERR_NR,
+};
+
+struct vpmu_verr {
+	enum vpmu_verr_code code;
+	int err;		/* negative errno, 0 when accepted */
+	u32 offset;		/* byte offset of the offending item */
+	char msg[160];		/* human-readable reason with details */
+};
+
+struct vpmu_ucode;
+
+/*
+ * Validate @len bytes at @img completely, then decode.  Nothing is kept on
+ * failure; @err says why.  @cs_limit is the largest control store this
+ * engine accepts (<= VPMU_CS_MAX).  The ucode keeps a copy of the bytes.
+ */
+int vpmu_ucode_load(struct vpmu_ucode **out, const void *img, size_t len,
+		    u32 cs_limit, struct vpmu_verr *err);
+void vpmu_ucode_free(struct vpmu_ucode *uc);
+const struct vpmu_image_header *vpmu_ucode_header(const struct vpmu_ucode *uc);
+const void *vpmu_ucode_bytes(const struct vpmu_ucode *uc, size_t *len);
+
+/* CRC-32 (IEEE 802.3, reflected, as zlib's crc32()) over @len bytes. */
+u32 vpmu_crc32(u32 crc, const void *buf, size_t len);
+/* Compute and store the header checksum of a complete image in place. */
+void vpmu_image_seal(void *img, size_t len);
+
+/* ---- the engine ------------------------------------------------------- */
+
+enum vpmu_stop_reason {
+	VPMU_STOP_BUDGET,	/* cycle budget used up */
+	VPMU_STOP_HALT,		/* HALT executed */
+	VPMU_STOP_TRAP,		/* TRAP executed; code = trap code */
+	VPMU_STOP_FAULT,	/* a microword faulted; code = VPMU_FAULT_* */
+	VPMU_STOP_OVERFLOW,	/* a counter with VPMU_CTR_INT wrapped */
+};
+
+enum vpmu_fault {
+	VPMU_FAULT_NONE,
+	VPMU_FAULT_LOAD,	/* load outside memory; addr = address */
+	VPMU_FAULT_STORE,	/* store outside memory */
+	VPMU_FAULT_ALIGN,	/* misaligned load or store */
+	VPMU_FAULT_FETCH,	/* instruction fetch outside memory/misaligned */
+	VPMU_FAULT_USTACK,	/* micro-stack overflow or underflow */
+	VPMU_FAULT_NOIMAGE,	/* no microcode attached */
+};
+
+struct vpmu_stop {
+	enum vpmu_stop_reason reason;
+	u32 code;		/* trap code or enum vpmu_fault */
+	u32 addr;		/* faulting address */
+	u32 upc;		/* FAULT: faulting microword; OVERFLOW: the
+				 * microword on which the counter wrapped;
+				 * otherwise the next microword */
+	u32 ipc;		/* macro PC of the instruction of upc */
+	u32 ovf;		/* OVERFLOW: counters that wrapped (bitmask) */
+	u64 cycles;		/* cycles this run used */
+};
+
+#define VPMU_NR_COUNTERS_MAX	16
+#define VPMU_NR_GROUPS_MAX	4	/* freeze groups */
+
+/* Counter control flags (struct vpmu_ctr_cfg.flags). */
+#define VPMU_CTR_USER		(1u << 0)  /* count in user mode */
+#define VPMU_CTR_SUPER		(1u << 1)  /* count in supervisor mode */
+#define VPMU_CTR_INT		(1u << 2)  /* stop with OVERFLOW on wrap */
+#define VPMU_CTR_FOO		(1u << 3)  /* freeze group on overflow */
+
+/*
+ * A counter as the hardware has it.  A counter with neither USER nor SUPER
+ * is disabled.  It counts while its group's freeze bit is clear.
+ */
+struct vpmu_ctr_cfg {
+	u16 event;		/* enum vpmu_event, VPMU_EV_TAG(k), ... */
+	u8 width;		/* bits, 1..64; wraps to 0 at 2^width */
+	u8 flags;		/* VPMU_CTR_* */
+	u8 group;		/* freeze group, < VPMU_NR_GROUPS_MAX */
+};
+
+/* Freeze-group trigger sources (vpmu_engine_group_trigger()). */
+#define VPMU_TRIG_NONE		0xffff	/* only software and FOO freeze */
+#define VPMU_TRIG_MARK		0xfffe	/* microwords with the T bit */
+/* ...or any event number: each microword on which it occurs toggles. */
+
+struct vpmu_engine;
+
+/*
+ * Engine lifetime.  vpmu_engine_create() allocates; attach() binds an image
+ * (allocating per-image state such as per-microword counts) and may be
+ * called again to switch images between runs.
+ */
+struct vpmu_engine *vpmu_engine_create(void);
+void vpmu_engine_destroy(struct vpmu_engine *e);
+int vpmu_engine_attach(struct vpmu_engine *e, const struct vpmu_ucode *uc);
+
+/*
+ * Begin a program: memory is the caller's (@mem_size bytes, used in place),
+ * registers and flags are zeroed, mode set, pc = @entry, and the first
+ * instruction is fetched and dispatched (at no cycle cost).  Counters keep
+ * their configuration and values.
+ */
+void vpmu_engine_start(struct vpmu_engine *e, u8 *mem, u32 mem_size,
+		       u32 entry, unsigned int mode);
+
+/* Run until the budget is used up or something stops the engine. */
+enum vpmu_stop_reason vpmu_engine_run(struct vpmu_engine *e, u64 budget,
+				      struct vpmu_stop *stop);
+
+/* Architectural state, for tests, tools and the character device. */
+u32 vpmu_engine_reg(const struct vpmu_engine *e, unsigned int opnd);
+unsigned int vpmu_engine_mode(const struct vpmu_engine *e);
+u32 vpmu_engine_upc(const struct vpmu_engine *e);
+void vpmu_engine_set_ext(struct vpmu_engine *e, bool asserted);
+
+/*
+ * Totals since vpmu_engine_start() of any event (basic or tag), in all
+ * modes, unaffected by counters and freezing: the reference the counters
+ * are tested against.
+ */
+u64 vpmu_engine_event_total(struct vpmu_engine *e, unsigned int event);
+/* Executions of microword @upc since start (both modes). */
+u64 vpmu_engine_uword_count(struct vpmu_engine *e, u32 upc);
+
+/* The PMU hardware. */
+int vpmu_engine_ctr_config(struct vpmu_engine *e, unsigned int idx,
+			   const struct vpmu_ctr_cfg *cfg);
+u64 vpmu_engine_ctr_read(struct vpmu_engine *e, unsigned int idx);
+void vpmu_engine_ctr_write(struct vpmu_engine *e, unsigned int idx, u64 val);
+/* All counters as of one instant (a group read's snapshot). */
+void vpmu_engine_ctr_snapshot(struct vpmu_engine *e, u64 *vals,
+			      unsigned int n);
+u32 vpmu_engine_ovf_status(const struct vpmu_engine *e);
+void vpmu_engine_ovf_clear(struct vpmu_engine *e, u32 mask);
+void vpmu_engine_freeze(struct vpmu_engine *e, unsigned int group,
+			bool frozen);
+/*
+ * Each microword on which @trigger occurs toggles @group's freeze bit with
+ * no software involved.  The toggle takes effect before that microword's
+ * events are counted: counting covers [start trigger, stop trigger).
+ */
+int vpmu_engine_group_trigger(struct vpmu_engine *e, unsigned int group,
+			      u16 trigger);
+bool vpmu_engine_frozen(const struct vpmu_engine *e, unsigned int group);
+
+/*
+ * Micro-PC histogram: every @interval cycles (stall cycles included) the
+ * bucket of the microword occupying that cycle is incremented.  0 stops
+ * sampling.  Buckets are 64-bit, one per control-store word.
+ */
+void vpmu_engine_uhist_set(struct vpmu_engine *e, u32 interval);
+const u64 *vpmu_engine_uhist(const struct vpmu_engine *e, u32 *nbuckets);
+void vpmu_engine_uhist_reset(struct vpmu_engine *e);
+
+#endif /* _VPMU_ENGINE_H */

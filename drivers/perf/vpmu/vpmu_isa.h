@@ -1,0 +1,244 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * vpmu_isa.h - the one table that describes every microword operation.
+ *
+ * The engine's decoder, the image validator, the assembler and the
+ * disassembler are all generated from the lists below; adding an operation
+ * here is the whole of the work for the toolchain and most of it for the
+ * engine (which must supply the semantics).
+ *
+ * This header is portable: it depends only on <linux/types.h> through the
+ * uapi header, and compiles in the kernel and on the host.
+ */
+#ifndef _VPMU_ISA_H
+#define _VPMU_ISA_H
+
+#include <linux/vpmu.h>
+
+/* Extract / insert one microword field, e.g. VPMU_UW_GET(uw, OP). */
+#define VPMU_UW_MASK(f)		((1ull << VPMU_UW_##f##_BITS) - 1)
+#define VPMU_UW_GET(uw, f)	\
+	((unsigned int)(((uw) >> VPMU_UW_##f##_SHIFT) & VPMU_UW_MASK(f)))
+#define VPMU_UW_PUT(f, v)	\
+	(((__u64)(v) & VPMU_UW_MASK(f)) << VPMU_UW_##f##_SHIFT)
+
+/* IMM is a 10-bit two's complement field. */
+static inline __s32 vpmu_uw_simm(__u64 uw)
+{
+	__s32 v = (__s32)VPMU_UW_GET(uw, IMM);
+
+	return v >= (1 << (VPMU_UW_IMM_BITS - 1)) ? v - (1 << VPMU_UW_IMM_BITS) : v;
+}
+
+/*
+ * Operand signatures: which of DST, A, B, IMM an operation reads.  Every
+ * field an operation does not use must be zero (the validator enforces it,
+ * the disassembler relies on it for a faithful round trip).
+ *
+ *   sig    uses                  assembler syntax
+ *   NONE   -                     NOP
+ *   DAB    DST A B|IMM           ADD dst, a, b        ADD dst, a, #imm
+ *   DB     DST B|IMM             MOV dst, b           MOV dst, #imm
+ *   DAF    DST A IMM(field)      EXT dst, a, pos, len    SEXT dst, a, width
+ *   LD     DST A IMM(offset)     LW dst, imm(a)
+ *   ST     A B IMM(offset)       SW b, imm(a)
+ *   I      IMM                   MODE #imm
+ */
+enum vpmu_sig {
+	VPMU_SIG_NONE,
+	VPMU_SIG_DAB,
+	VPMU_SIG_DB,
+	VPMU_SIG_DAF,
+	VPMU_SIG_LD,
+	VPMU_SIG_ST,
+	VPMU_SIG_I,
+};
+
+/*
+ * ALU and memory operations: X(name, code, signature, meaning).
+ * Flags (S bit, DAB/DB/DAF only): Z and N from the result; ADD sets C to
+ * the carry out and V to signed overflow; SUB sets C to the borrow
+ * (a < b unsigned) and V to signed overflow; every other operation clears
+ * C and V.  Memory addresses are a + sign-extended IMM and must be
+ * naturally aligned and inside program memory, or the microword faults.
+ */
+#define VPMU_OP_LIST(X)							\
+	X(NOP,	0x00, NONE, "do nothing")				\
+	X(ADD,	0x01, DAB,  "dst = a + b")				\
+	X(SUB,	0x02, DAB,  "dst = a - b")				\
+	X(AND,	0x03, DAB,  "dst = a & b")				\
+	X(OR,	0x04, DAB,  "dst = a | b")				\
+	X(XOR,	0x05, DAB,  "dst = a ^ b")				\
+	X(SHL,	0x06, DAB,  "dst = a << (b & 31)")			\
+	X(SHR,	0x07, DAB,  "dst = a >> (b & 31), zero-filling")	\
+	X(SAR,	0x08, DAB,  "dst = a >> (b & 31), sign-filling")	\
+	X(SLT,	0x09, DAB,  "dst = (s32)a < (s32)b ? 1 : 0")		\
+	X(SLTU,	0x0a, DAB,  "dst = a < b ? 1 : 0")			\
+	X(MUL,	0x0b, DAB,  "dst = low 32 bits of a * b")		\
+	X(MOV,	0x0c, DB,   "dst = b")					\
+	X(EXT,	0x0d, DAF,  "dst = bits pos..pos+len-1 of a, zero-extended") \
+	X(SEXT,	0x0e, DAF,  "dst = low width bits of a, sign-extended")	\
+	X(LB,	0x10, LD,   "dst = sign-extended byte at a + imm")	\
+	X(LBU,	0x11, LD,   "dst = zero-extended byte at a + imm")	\
+	X(LH,	0x12, LD,   "dst = sign-extended halfword at a + imm")	\
+	X(LHU,	0x13, LD,   "dst = zero-extended halfword at a + imm")	\
+	X(LW,	0x14, LD,   "dst = word at a + imm")			\
+	X(SB,	0x15, ST,   "byte at a + imm = b (via the write queue)") \
+	X(SH,	0x16, ST,   "halfword at a + imm = b (via the write queue)") \
+	X(SW,	0x17, ST,   "word at a + imm = b (via the write queue)") \
+	X(MODE,	0x18, I,    "privilege mode = imm (0 user, 1 supervisor)")
+
+/*
+ * EXT packs its field as IMM = pos | (len - 1) << 5; SEXT packs
+ * IMM = width - 1.  The assembler and disassembler use these helpers.
+ */
+#define VPMU_EXT_IMM(pos, len)	(((pos) & 31) | (((len) - 1) & 31) << 5)
+#define VPMU_EXT_POS(imm)	((imm) & 31)
+#define VPMU_EXT_LEN(imm)	((((imm) >> 5) & 31) + 1)
+
+enum vpmu_op {
+#define VPMU_X_ENUM(name, code, sig, doc) VPMU_OP_##name = code,
+	VPMU_OP_LIST(VPMU_X_ENUM)
+#undef VPMU_X_ENUM
+	VPMU_OP_NR = 1 << VPMU_UW_OP_BITS,
+};
+
+/* Sequencer signatures: which of TARGET and COND a sequencer op reads. */
+enum vpmu_seqsig {
+	VPMU_SEQSIG_NONE,	/* TARGET and COND zero */
+	VPMU_SEQSIG_TARGET,	/* TARGET: micro-address, COND zero */
+	VPMU_SEQSIG_COND,	/* TARGET: micro-address, COND: condition */
+	VPMU_SEQSIG_DISP,	/* TARGET: table base, COND: width 1..8 */
+	VPMU_SEQSIG_CODE,	/* TARGET: trap code, COND zero */
+};
+
+/*
+ * Sequencer operations: X(name, code, signature, meaning).  They run after
+ * the ALU/memory part, so BR sees flags the same microword set and DISP
+ * uses the same microword's ALU result (DISP needs a DAB/DB/DAF op).
+ */
+#define VPMU_SEQ_LIST(X)						\
+	X(NEXT,	0x0, NONE,   "continue at upc + 1")			\
+	X(JUMP,	0x1, TARGET, "continue at target")			\
+	X(BR,	0x2, COND,   "if cond, continue at target; else upc + 1") \
+	X(CALL,	0x3, TARGET, "push upc + 1 on the micro-stack, continue at target") \
+	X(RET,	0x4, NONE,   "pop the micro-stack and continue there")	\
+	X(DISP,	0x5, DISP,   "continue at target + (result & (2^width - 1))") \
+	X(EOI,	0x6, NONE,   "retire; ipc = pc, ir = word at pc, continue at idtab[opcode(ir)]") \
+	X(HALT,	0x7, NONE,   "stop the engine: halted")			\
+	X(TRAP,	0x8, CODE,   "stop the engine: trap with code = target")
+
+enum vpmu_seq {
+#define VPMU_X_ENUM(name, code, sig, doc) VPMU_SEQ_##name = code,
+	VPMU_SEQ_LIST(VPMU_X_ENUM)
+#undef VPMU_X_ENUM
+	VPMU_SEQ_NR = 1 << VPMU_UW_SEQ_BITS,
+};
+
+/*
+ * Branch conditions: X(name, code, meaning).  Flag conditions read the
+ * flags as they are after this microword's ALU part; MISS and WQF read
+ * the external signals as they are after its memory part.
+ */
+#define VPMU_COND_LIST(X)						\
+	X(AL,	0x0, "always")						\
+	X(Z,	0x1, "Z: result zero")					\
+	X(NZ,	0x2, "not Z")						\
+	X(N,	0x3, "N: result negative")				\
+	X(NN,	0x4, "not N")						\
+	X(C,	0x5, "C: carry out of ADD, borrow of SUB")		\
+	X(NC,	0x6, "not C")						\
+	X(V,	0x7, "V: signed overflow")				\
+	X(NV,	0x8, "not V")						\
+	X(LT,	0x9, "N != V: signed less than after SUB")		\
+	X(GE,	0xa, "N == V: signed greater or equal after SUB")	\
+	X(MISS,	0xb, "the last load missed the data cache")		\
+	X(WQF,	0xc, "the write queue is full")				\
+	X(USER,	0xd, "privilege mode is user")				\
+	X(SUPER, 0xe, "privilege mode is supervisor")			\
+	X(EXT,	0xf, "the external signal line is asserted")
+
+enum vpmu_cond {
+#define VPMU_X_ENUM(name, code, doc) VPMU_COND_##name = code,
+	VPMU_COND_LIST(VPMU_X_ENUM)
+#undef VPMU_X_ENUM
+	VPMU_COND_NR = 1 << VPMU_UW_COND_BITS,
+};
+
+/*
+ * Named operands other than r0..r31 and t0..t7: X("name", code, access).
+ * "#" is the immediate: the assembler writes it as a bare number.
+ * Access: RW readable and writable; RO read-only (a write is invalid);
+ * BONLY valid only as B; SINK reads zero and discards writes.
+ */
+#define VPMU_OPND_LIST(X)						\
+	X("pc",	   VPMU_OPND_PC,    RW)					\
+	X("ir",	   VPMU_OPND_IR,    RW)					\
+	X("ipc",   VPMU_OPND_IPC,   RO)					\
+	X("ds",	   VPMU_OPND_DS,    RW)					\
+	X("s1",	   VPMU_OPND_S1,    RW)					\
+	X("s2",	   VPMU_OPND_S2,    RW)					\
+	X("flags", VPMU_OPND_FLAGS, RW)					\
+	X("@ds",   VPMU_OPND_AT_DS, RW)					\
+	X("@s1",   VPMU_OPND_AT_S1, RW)					\
+	X("@s2",   VPMU_OPND_AT_S2, RW)					\
+	X("#",	   VPMU_OPND_IMM,   BONLY)				\
+	X("zero",  VPMU_OPND_ZERO,  SINK)
+
+enum vpmu_opnd_access {
+	VPMU_ACC_NONE,		/* reserved code */
+	VPMU_ACC_RW,
+	VPMU_ACC_RO,
+	VPMU_ACC_BONLY,
+	VPMU_ACC_SINK,
+};
+
+/* Table entries, defined once in vpmu_isa.c. */
+struct vpmu_op_info {
+	const char *name;	/* NULL: reserved code */
+	const char *doc;
+	enum vpmu_sig sig;
+};
+
+struct vpmu_seq_info {
+	const char *name;
+	const char *doc;
+	enum vpmu_seqsig sig;
+};
+
+struct vpmu_cond_info {
+	const char *name;
+	const char *doc;
+};
+
+struct vpmu_opnd_info {
+	const char *name;	/* "r7", "t3", "pc", "@ds", ...; NULL reserved */
+	enum vpmu_opnd_access access;
+};
+
+extern const struct vpmu_op_info vpmu_op_info[VPMU_OP_NR];
+extern const struct vpmu_seq_info vpmu_seq_info[VPMU_SEQ_NR];
+extern const struct vpmu_cond_info vpmu_cond_info[VPMU_COND_NR];
+extern const struct vpmu_opnd_info vpmu_opnd_info[1 << VPMU_UW_DST_BITS];
+
+/* Basic engine events: X(name, number, perf alias, meaning). */
+#define VPMU_EVENT_LIST(X)						\
+	X(CYCLES,    VPMU_EV_CYCLES,    "vpmu_cycles",    "cycles, stall cycles included") \
+	X(UOPS,      VPMU_EV_UOPS,      "vpmu_uops",      "microwords executed") \
+	X(INSNS,     VPMU_EV_INSNS,     "vpmu_insns",     "macro instructions retired") \
+	X(UBR_TAKEN, VPMU_EV_UBR_TAKEN, "vpmu_ubr_taken", "conditional micro-branches taken") \
+	X(DISPATCH,  VPMU_EV_DISPATCH,  "vpmu_dispatch",  "multiway dispatches") \
+	X(DC_HIT,    VPMU_EV_DC_HIT,    "vpmu_dc_hit",    "data-cache load hits") \
+	X(DC_MISS,   VPMU_EV_DC_MISS,   "vpmu_dc_miss",   "data-cache load misses") \
+	X(WQ_STALL,  VPMU_EV_WQ_STALL,  "vpmu_wq_stall",  "cycles stalled on a full write queue") \
+	X(TRIGGER,   VPMU_EV_TRIGGER,   "vpmu_trigger",   "trigger microwords executed") \
+	X(STORES,    VPMU_EV_STORES,    "vpmu_stores",    "stores entering the write queue")
+
+struct vpmu_event_info {
+	const char *name;	/* perf alias */
+	const char *doc;
+};
+
+extern const struct vpmu_event_info vpmu_event_info[VPMU_EV_NR_BASIC];
+
+#endif /* _VPMU_ISA_H */

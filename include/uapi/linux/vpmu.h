@@ -1,0 +1,209 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * vpmu.h - userspace ABI of vpmu, the perf PMU backed by an emulated
+ * microcoded processor.
+ *
+ * This header is shared by the kernel module, the engine's host build and
+ * the tools.  It defines the microcode image format, the microword bit
+ * layout and the engine event numbers.  Documentation/vpmu/architecture.rst
+ * is the prose reference; where they disagree, this file is the bug.
+ */
+#ifndef _UAPI_LINUX_VPMU_H
+#define _UAPI_LINUX_VPMU_H
+
+#include <linux/types.h>
+
+/*
+ * Microword: 64 bits, little-endian in the image.
+ *
+ *  63 62       55 54  51 50  47 46         35 34      25 24  19 18  13 12   7 6    1 0
+ * +--+-----------+------+------+-------------+----------+------+------+------+------+-+
+ * |T |   EVENT   | SEQ  | COND |   TARGET    |   IMM    |  B   |  A   | DST  |  OP  |S|
+ * +--+-----------+------+------+-------------+----------+------+------+------+------+-+
+ *   1      8        4      4         12           10       6      6      6      6    1
+ *
+ *  S       ALU result updates the flags (Z N C V)
+ *  OP      ALU or memory operation (enum vpmu_op, see vpmu_isa.h)
+ *  DST     destination operand code
+ *  A, B    source operand codes; B = VPMU_OPND_IMM selects IMM
+ *  IMM     10-bit signed immediate (value, memory offset, or field spec)
+ *  TARGET  micro-address for JUMP/BR/CALL/DISP, trap code for TRAP
+ *  COND    condition for BR, dispatch width for DISP
+ *  SEQ     sequencer operation (enum vpmu_seq)
+ *  EVENT   event-counter field: one-hot or encoded, see VPMU_EVMODE_*
+ *  T       trigger: this microword is a trigger occurrence
+ */
+#define VPMU_UW_S_SHIFT		0
+#define VPMU_UW_S_BITS		1
+#define VPMU_UW_OP_SHIFT	1
+#define VPMU_UW_OP_BITS		6
+#define VPMU_UW_DST_SHIFT	7
+#define VPMU_UW_DST_BITS	6
+#define VPMU_UW_A_SHIFT		13
+#define VPMU_UW_A_BITS		6
+#define VPMU_UW_B_SHIFT		19
+#define VPMU_UW_B_BITS		6
+#define VPMU_UW_IMM_SHIFT	25
+#define VPMU_UW_IMM_BITS	10
+#define VPMU_UW_TARGET_SHIFT	35
+#define VPMU_UW_TARGET_BITS	12
+#define VPMU_UW_COND_SHIFT	47
+#define VPMU_UW_COND_BITS	4
+#define VPMU_UW_SEQ_SHIFT	51
+#define VPMU_UW_SEQ_BITS	4
+#define VPMU_UW_EVENT_SHIFT	55
+#define VPMU_UW_EVENT_BITS	8
+#define VPMU_UW_T_SHIFT		63
+#define VPMU_UW_T_BITS		1
+
+/* Largest control store the TARGET field can address. */
+#define VPMU_CS_MAX		(1u << VPMU_UW_TARGET_BITS)
+/* Depth of the micro-call stack (CALL/RET). */
+#define VPMU_USTACK_DEPTH	8
+/* Largest ID translation table: opcode fields of up to 10 bits. */
+#define VPMU_OP_BITS_MAX	10
+
+/*
+ * Operand codes (DST, A, B).  Codes not listed are reserved and rejected by
+ * the validator.
+ */
+#define VPMU_OPND_R0		0	/* r0..r31: macro registers */
+#define VPMU_OPND_T0		32	/* t0..t7: micro temporaries */
+#define VPMU_OPND_PC		40	/* macro program counter */
+#define VPMU_OPND_IR		41	/* instruction register */
+#define VPMU_OPND_IPC		42	/* address of current instruction (ro) */
+#define VPMU_OPND_DS		43	/* register-select latches: low 5 bits */
+#define VPMU_OPND_S1		44	/*   name the macro register that */
+#define VPMU_OPND_S2		45	/*   @ds/@s1/@s2 stand for */
+#define VPMU_OPND_FLAGS		46	/* Z N C V as bits 0..3 */
+#define VPMU_OPND_AT_DS		56	/* r[ds] */
+#define VPMU_OPND_AT_S1		57	/* r[s1] */
+#define VPMU_OPND_AT_S2		58	/* r[s2] */
+#define VPMU_OPND_IMM		62	/* B only: sign-extended IMM */
+#define VPMU_OPND_ZERO		63	/* reads 0, writes are discarded */
+
+#define VPMU_FLAG_Z		(1u << 0)
+#define VPMU_FLAG_N		(1u << 1)
+#define VPMU_FLAG_C		(1u << 2)
+#define VPMU_FLAG_V		(1u << 3)
+
+/* Privilege modes. */
+#define VPMU_MODE_USER		0
+#define VPMU_MODE_SUPER		1
+
+/* Event-counter field interpretation (image header ev_mode). */
+#define VPMU_EVMODE_ONEHOT	0	/* bit k-1 set: count tag k */
+#define VPMU_EVMODE_ENCODED	1	/* value k != 0: count tag k */
+
+/*
+ * Engine events.  Basic events are numbered from 0; tag k (1..255) is
+ * VPMU_EV_TAG(k); histogram-unit bucket b is VPMU_EV_HIST(b).
+ */
+enum vpmu_event {
+	VPMU_EV_CYCLES		= 0,	/* cycles, stall cycles included */
+	VPMU_EV_UOPS		= 1,	/* microwords executed */
+	VPMU_EV_INSNS		= 2,	/* macro instructions retired (EOI) */
+	VPMU_EV_UBR_TAKEN	= 3,	/* conditional micro-branches taken */
+	VPMU_EV_DISPATCH	= 4,	/* multiway dispatches (DISP) */
+	VPMU_EV_DC_HIT		= 5,	/* data-cache hits (loads) */
+	VPMU_EV_DC_MISS		= 6,	/* data-cache misses (loads) */
+	VPMU_EV_WQ_STALL	= 7,	/* cycles stalled on a full write queue */
+	VPMU_EV_TRIGGER		= 8,	/* trigger-marked microwords executed */
+	VPMU_EV_STORES		= 9,	/* stores entering the write queue */
+	VPMU_EV_NR_BASIC,
+};
+
+#define VPMU_EV_TAG_BASE	0x100
+#define VPMU_EV_TAG(k)		(VPMU_EV_TAG_BASE + (k))
+#define VPMU_TAG_MAX		255
+#define VPMU_EV_HIST_BASE	0x200
+#define VPMU_EV_HIST(b)		(VPMU_EV_HIST_BASE + (b))
+#define VPMU_HIST_BUCKETS	16
+
+/*
+ * Microcode image.  All multi-byte fields are little-endian.  Sections start
+ * at 8-byte aligned offsets, lie inside total_size and do not overlap.
+ *
+ *   header | control store (__u64 x cs_words) | ID table (__u32 x
+ *   1 << op_bits) | symbols | macro instructions | strings
+ */
+#define VPMU_IMAGE_MAGIC	0x554d5056	/* "VPMU" */
+#define VPMU_IMAGE_VERSION	1
+#define VPMU_IMAGE_NAME_LEN	32
+
+/* Image flags. */
+#define VPMU_IMG_F_R0_ZERO	(1u << 0)	/* r0 reads 0, writes discarded */
+#define VPMU_IMG_F_ALL		VPMU_IMG_F_R0_ZERO
+
+struct vpmu_image_header {
+	__u32 magic;		/* VPMU_IMAGE_MAGIC */
+	__u32 version;		/* VPMU_IMAGE_VERSION */
+	__u32 header_size;	/* sizeof(struct vpmu_image_header) */
+	__u32 total_size;	/* bytes in the whole image */
+	__u32 checksum;		/* CRC-32 (IEEE) of the image, this field 0 */
+	__u32 flags;		/* VPMU_IMG_F_* */
+	__u32 image_version;	/* the microcode author's version number */
+	__u32 ev_mode;		/* VPMU_EVMODE_* */
+	__u32 ev_bits;		/* 1..8: event-field bits in use */
+	__u32 cs_words;		/* microwords, 1..VPMU_CS_MAX */
+	__u32 cs_offset;
+	__u32 op_shift;		/* opcode = (IR >> op_shift) & */
+	__u32 op_bits;		/*          ((1 << op_bits) - 1) */
+	__u32 id_offset;	/* __u32 micro-address x (1 << op_bits) */
+	__u32 sym_count;
+	__u32 sym_offset;	/* struct vpmu_image_sym x sym_count */
+	__u32 insn_count;
+	__u32 insn_offset;	/* struct vpmu_image_insn x insn_count */
+	__u32 str_size;		/* string table: NUL-terminated names */
+	__u32 str_offset;
+	/* machine parameters */
+	__u32 dc_lines;		/* data cache lines: power of 2, 1..1024 */
+	__u32 dc_line_size;	/* bytes per line: power of 2, 4..256 */
+	__u32 dc_miss_penalty;	/* stall cycles per load miss, 0..64 */
+	__u32 wq_depth;		/* write-queue entries, 1..32 */
+	__u32 wq_drain;		/* cycles to drain one entry, 1..64 */
+	__u32 reserved[7];	/* must be zero */
+	char name[VPMU_IMAGE_NAME_LEN];	/* NUL-terminated, NUL-padded */
+};
+
+/* A label: a name for a micro-address. */
+struct vpmu_image_sym {
+	__u32 name;		/* offset in the string table */
+	__u32 addr;		/* micro-address < cs_words */
+};
+
+/* Macro-instruction operand kinds (struct vpmu_image_operand.kind). */
+#define VPMU_MOP_REG		1	/* register number, written rN */
+#define VPMU_MOP_UIMM		2	/* unsigned immediate */
+#define VPMU_MOP_SIMM		3	/* signed immediate */
+#define VPMU_MOP_PCREL		4	/* (label - insn address) >> shift */
+#define VPMU_MOP_ABS		5	/* label >> shift, unsigned */
+
+/* Operand flags. */
+#define VPMU_MOPF_PAREN		(1u << 0)	/* REG written as "(rN)" after
+						 * the preceding operand */
+
+struct vpmu_image_operand {
+	__u8 kind;		/* VPMU_MOP_* */
+	__u8 pos;		/* lowest bit in the instruction word */
+	__u8 width;		/* field width in bits, pos + width <= 32 */
+	__u8 shift;		/* value is stored >> shift (PCREL, ABS) */
+	__u8 flags;		/* VPMU_MOPF_* */
+	__u8 reserved[3];	/* must be zero */
+};
+
+#define VPMU_INSN_MAX_OPS	4
+
+/*
+ * A macro instruction, so that assemblers can encode programs for whatever
+ * instruction set an image implements: word = match | operand fields.
+ */
+struct vpmu_image_insn {
+	__u32 name;		/* mnemonic: offset in the string table */
+	__u32 match;		/* fixed bits; match & ~mask == 0 */
+	__u32 mask;		/* which bits are fixed; covers the opcode */
+	__u32 nops;		/* operands used, 0..VPMU_INSN_MAX_OPS */
+	struct vpmu_image_operand ops[VPMU_INSN_MAX_OPS];
+};
+
+#endif /* _UAPI_LINUX_VPMU_H */
