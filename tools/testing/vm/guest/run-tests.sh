@@ -1,0 +1,127 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# run-tests.sh - in-guest test runner (busybox sh).
+#
+# Loads vpmu.ko (and any helper modules in /opt/vpmu/extra), runs every
+# executable in /opt/vpmu/selftests in name order, tallies TAP test cases
+# ("ok N" / "not ok N", "# SKIP" counted apart; a program printing no TAP
+# counts as one case by exit status: 0 pass, 4 skip, else fail), prints
+#   VPMU-TEST <name>: PASS|FAIL|SKIP (pass=P fail=F skip=S)
+# per program and the marker
+#   VPMU-RESULT passed=N failed=M skipped=K
+# then, on a kmemleak kernel, scans for leaks and prints the report.
+#
+# Kernel command line knobs: vpmu_test=NAME (run only programs whose name
+# contains NAME), vpmu_test_timeout=SECONDS (per program, default 300).
+# Option --no-load skips module loading (for use from the shell).
+
+SELFTESTS=/opt/vpmu/selftests
+KMEMLEAK=/sys/kernel/debug/kmemleak
+filter=
+tmo=300
+load=1
+read -r cmdline </proc/cmdline
+for arg in $cmdline; do
+	case "$arg" in
+	vpmu_test=*) filter=${arg#vpmu_test=} ;;
+	vpmu_test_timeout=*) tmo=${arg#vpmu_test_timeout=} ;;
+	esac
+done
+[ "$1" = --no-load ] && load=
+
+passed=0
+failed=0
+skipped=0
+
+echo "VPMU-BEGIN kernel $(uname -r)"
+
+# Leaks that exist before the module loads are not ours: scan once and
+# mark them reported so the final report only shows new ones.
+if [ -w "$KMEMLEAK" ]; then
+	echo scan >"$KMEMLEAK"
+	echo clear >"$KMEMLEAK"
+fi
+
+if [ -n "$load" ]; then
+	if insmod /opt/vpmu/vpmu.ko; then
+		echo "VPMU-TEST insmod-vpmu: PASS"
+		passed=$((passed + 1))
+	else
+		echo "VPMU-TEST insmod-vpmu: FAIL"
+		failed=$((failed + 1))
+	fi
+	for ko in /opt/vpmu/extra/*.ko; do
+		[ -f "$ko" ] || continue
+		echo "loading helper module $ko"
+		insmod "$ko" || echo "helper module $ko failed to load"
+	done
+fi
+
+# tally OUTFILE RC NAME - add one program's TAP cases to the totals.
+tally() {
+	p=0; f=0; s=0
+	while IFS= read -r line; do
+		case "$line" in
+		"not ok "[0-9]*)
+			case "$line" in
+			*"# SKIP"*|*"# skip"*) s=$((s + 1)) ;;
+			*) f=$((f + 1)) ;;
+			esac ;;
+		"ok "[0-9]*)
+			case "$line" in
+			*"# SKIP"*|*"# skip"*) s=$((s + 1)) ;;
+			*) p=$((p + 1)) ;;
+			esac ;;
+		esac
+	done <"$1"
+	if [ $((p + f + s)) -eq 0 ]; then
+		case "$2" in
+		0) p=1 ;;
+		4) s=1 ;;
+		*) f=1 ;;
+		esac
+	elif [ "$2" != 0 ] && [ "$2" != 4 ] && [ "$f" -eq 0 ]; then
+		# Printed only passes yet exited with an error: crashed or
+		# timed out part-way; that is a failure of its own.
+		echo "# $3: exit status $2 after $((p + s)) cases"
+		f=1
+	fi
+	if [ "$f" -gt 0 ]; then verdict=FAIL
+	elif [ "$p" -gt 0 ]; then verdict=PASS
+	else verdict=SKIP; fi
+	echo "VPMU-TEST $3: $verdict (pass=$p fail=$f skip=$s)"
+	passed=$((passed + p))
+	failed=$((failed + f))
+	skipped=$((skipped + s))
+}
+
+for t in "$SELFTESTS"/*; do
+	if [ ! -f "$t" ] || [ ! -x "$t" ]; then
+		continue
+	fi
+	name=${t##*/}
+	if [ -n "$filter" ]; then
+		case "$name" in
+		*"$filter"*) ;;
+		*) continue ;;
+		esac
+	fi
+	echo "VPMU-RUN $name"
+	{ (cd "$SELFTESTS" && timeout "$tmo" "$t"); echo $? >/tmp/rc; } 2>&1 |
+		tee /tmp/out
+	tally /tmp/out "$(cat /tmp/rc)" "$name"
+done
+
+echo "VPMU-RESULT passed=$passed failed=$failed skipped=$skipped"
+
+if [ -w "$KMEMLEAK" ]; then
+	# kmemleak only reports objects older than 5 s, and a second scan
+	# weeds out transient false positives (Documentation/dev-tools/kmemleak).
+	echo scan >"$KMEMLEAK"
+	sleep 6
+	echo scan >"$KMEMLEAK"
+	echo "VPMU-KMEMLEAK begin"
+	cat "$KMEMLEAK"
+	echo "VPMU-KMEMLEAK end"
+fi
