@@ -26,8 +26,9 @@ const struct vpmu_cond_info vpmu_cond_info[VPMU_COND_NR] = {
 #undef VPMU_X
 };
 
-#define VPMU_R(n)	[VPMU_OPND_R0 + (n)] = { "r" #n, VPMU_ACC_RW }
-#define VPMU_T(n)	[VPMU_OPND_T0 + (n)] = { "t" #n, VPMU_ACC_RW }
+/* r0..r31 and t0..t7 take the first 40 codes, in order. */
+#define VPMU_R(n)	{ "r" #n, VPMU_ACC_RW }
+#define VPMU_T(n)	{ "t" #n, VPMU_ACC_RW }
 
 const struct vpmu_opnd_info vpmu_opnd_info[1 << VPMU_UW_DST_BITS] = {
 	VPMU_R(0),  VPMU_R(1),  VPMU_R(2),  VPMU_R(3),

@@ -38,6 +38,7 @@ typedef int16_t s16;
 typedef int32_t s32;
 typedef int64_t s64;
 
+#define BIT(nr)			(1UL << (nr))
 #define likely(x)		__builtin_expect(!!(x), 1)
 #define unlikely(x)		__builtin_expect(!!(x), 0)
 #define vpmu_zalloc(size)	calloc(1, size)

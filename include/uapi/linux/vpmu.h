@@ -11,6 +11,7 @@
 #ifndef _UAPI_LINUX_VPMU_H
 #define _UAPI_LINUX_VPMU_H
 
+#include <linux/const.h>
 #include <linux/types.h>
 
 /*
@@ -57,7 +58,7 @@
 #define VPMU_UW_T_BITS		1
 
 /* Largest control store the TARGET field can address. */
-#define VPMU_CS_MAX		(1u << VPMU_UW_TARGET_BITS)
+#define VPMU_CS_MAX		_BITUL(VPMU_UW_TARGET_BITS)
 /* Depth of the micro-call stack (CALL/RET). */
 #define VPMU_USTACK_DEPTH	8
 /* Largest ID translation table: opcode fields of up to 10 bits. */
@@ -82,10 +83,10 @@
 #define VPMU_OPND_IMM		62	/* B only: sign-extended IMM */
 #define VPMU_OPND_ZERO		63	/* reads 0, writes are discarded */
 
-#define VPMU_FLAG_Z		(1u << 0)
-#define VPMU_FLAG_N		(1u << 1)
-#define VPMU_FLAG_C		(1u << 2)
-#define VPMU_FLAG_V		(1u << 3)
+#define VPMU_FLAG_Z		_BITUL(0)
+#define VPMU_FLAG_N		_BITUL(1)
+#define VPMU_FLAG_C		_BITUL(2)
+#define VPMU_FLAG_V		_BITUL(3)
 
 /* Privilege modes. */
 #define VPMU_MODE_USER		0
@@ -132,7 +133,7 @@ enum vpmu_event {
 #define VPMU_IMAGE_NAME_LEN	32
 
 /* Image flags. */
-#define VPMU_IMG_F_R0_ZERO	(1u << 0)	/* r0 reads 0, writes discarded */
+#define VPMU_IMG_F_R0_ZERO	_BITUL(0)	/* r0 reads 0, writes discarded */
 #define VPMU_IMG_F_ALL		VPMU_IMG_F_R0_ZERO
 
 struct vpmu_image_header {
@@ -180,8 +181,8 @@ struct vpmu_image_sym {
 #define VPMU_MOP_ABS		5	/* label >> shift, unsigned */
 
 /* Operand flags. */
-#define VPMU_MOPF_PAREN		(1u << 0)	/* REG written as "(rN)" after
-						 * the preceding operand */
+/* REG operand written as "(rN)" right after the preceding operand */
+#define VPMU_MOPF_PAREN		_BITUL(0)
 
 struct vpmu_image_operand {
 	__u8 kind;		/* VPMU_MOP_* */

@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# lint.sh - the lint tier of "make check": checkpatch --strict on every
+# kernel-side source file, and sparse (C=2) over a module build against each
+# stock kernel's headers.  Prints TAP and ends with
+# "lint: N passed, N failed".
+#
+# checkpatch.pl and its data files come from Debian's linux-source-6.1
+# package, extracted into the cache; nothing is copied into the repository.
+set -euo pipefail
+
+# shellcheck source=vm/lib.sh
+. "$(dirname "$0")/vm/lib.sh"
+
+SERIES=${VPMU_LINT_KERNELS:-"6.1 6.12"}
+passed=0
+failed=0
+n=0
+
+tap() {	# tap STATUS NAME [DETAIL-FILE]
+	n=$((n + 1))
+	if [ "$1" = ok ]; then
+		passed=$((passed + 1))
+		echo "ok $n - $2"
+	else
+		failed=$((failed + 1))
+		echo "not ok $n - $2"
+		[ -n "${3:-}" ] && sed 's/^/# /' "$3"
+	fi
+	return 0
+}
+
+ensure_checkpatch() {
+	local ver dir
+
+	ensure_pkgs "$LINUX_SRC_PKG" perl
+	ver=$(dpkg-query -W -f='${Version}' "$LINUX_SRC_PKG")
+	dir=$CACHE/checkpatch/$ver
+	if [ ! -x "$dir/scripts/checkpatch.pl" ]; then
+		rm -rf "$dir.tmp"
+		mkdir -p "$dir.tmp"
+		tar -C "$dir.tmp" --strip-components=1 -xf "$LINUX_SRC_TAR" \
+			linux-source-6.1/scripts/checkpatch.pl \
+			linux-source-6.1/scripts/spelling.txt \
+			linux-source-6.1/scripts/const_structs.checkpatch
+		rm -rf "$dir"
+		mv "$dir.tmp" "$dir"
+	fi
+	CHECKPATCH=$dir/scripts/checkpatch.pl
+}
+
+# Kernel-side sources: the module and the uapi header (generated files are
+# git-ignored and not linted).
+kernel_files() {
+	git -C "$TOP" ls-files 'drivers/perf/vpmu/*.[ch]' \
+		'include/uapi/linux/vpmu.h'
+}
+
+# The few places where checkpatch's advice does not apply, file by file:
+# the X-macro tables are the design's "one table" (checkpatch cannot tell a
+# list macro from an expression), vpmu_compat.h is the one sanctioned home
+# of LINUX_VERSION_CODE, and vpmu_port.h defines the kernel's type names
+# for the host build.
+cp_ignores() {
+	case "$1" in
+	*/vpmu_isa.h|*/vpmu_engine.h) echo COMPLEX_MACRO,MACRO_ARG_REUSE ;;
+	*/vpmu_compat.h) echo LINUX_VERSION_CODE,CONSTANT_COMPARISON ;;
+	*/vpmu_port.h) echo PREFER_KERNEL_TYPES ;;
+	*) echo NONE ;;
+	esac
+}
+
+run_checkpatch() {
+	local f out
+
+	out=$(mktemp)
+	for f in $(kernel_files); do
+		if "$CHECKPATCH" --no-tree --strict --quiet --terse \
+				--ignore "$(cp_ignores "$f")" \
+				-f "$TOP/$f" >"$out" 2>&1; then
+			tap ok "checkpatch $f"
+		else
+			tap fail "checkpatch $f" "$out"
+		fi
+	done
+	rm -f "$out"
+}
+
+run_sparse() {
+	local series=$1 src log
+
+	resolve_stock "$series"
+	ensure_pkgs "linux-headers-$KVER" sparse
+	src=$(sync_tree "lint-$series")
+	log=$src/.vpmu-sparse.log
+	make -C "$src" clean KDIR="/usr/src/linux-headers-$KVER" >/dev/null 2>&1 || true
+	if ! make -C "$src" modules KDIR="/usr/src/linux-headers-$KVER" C=2 \
+			>"$log" 2>&1; then
+		tap fail "sparse build against $KVER" "$log"
+		return
+	fi
+	# Sparse and the compiler report as "file:line:col: warning|error:".
+	if grep -E '(warning|error):' "$log" >"$log.hits"; then
+		tap fail "sparse clean against $KVER" "$log.hits"
+	else
+		tap ok "sparse clean against $KVER"
+	fi
+}
+
+mkdir -p "$CACHE"
+ensure_checkpatch
+run_checkpatch
+for s in $SERIES; do
+	run_sparse "$s"
+done
+echo "1..$n"
+echo "lint: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
