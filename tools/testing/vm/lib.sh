@@ -475,11 +475,16 @@ analyse_log() {
 		reasons+=("kernel splat in the serial log")
 		failed=$((failed + 1))
 		log "$name: offending kernel log lines ($log):"
-		local ln from
-		for ln in $(head -n 20 <<<"$splats"); do
-			from=$((ln > 3 ? ln - 3 : 1))
-			echo "---- line $ln" >&2
-			sed -n "${from},$((ln + 12))p" "$log" >&2
+		# Each offending line with context; overlapping blocks merged,
+		# at most 10 blocks.
+		local ln from shown=0 blocks=0
+		for ln in $splats; do
+			[ "$ln" -le "$shown" ] && continue
+			[ $((blocks += 1)) -gt 10 ] && break
+			from=$((ln - 3 > shown ? ln - 3 : shown + 1))
+			shown=$((ln + 15))
+			echo "---- $log:$ln" >&2
+			sed -n "${from},${shown}p" "$log" >&2
 		done
 	fi
 	local r
@@ -510,6 +515,8 @@ prepare_kernel() {
 	esac
 	log "$NAME: kernel $KVER"
 	build_module "$NAME" "$KDIR"
+	# Self-check runs report under their own name, same kernel and build.
+	NAME=${VPMU_RUN_NAME:-$NAME}
 	OUT=$CACHE/out/$NAME
 	mkdir -p "$OUT"
 }
@@ -523,7 +530,7 @@ run_kernel() {
 
 	prepare_kernel "$flavour"
 	for d in ${VPMU_EXTRA_MODULE_DIRS:-}; do
-		extra+=("$(build_extra_module "$d" "$(basename "$d")-$NAME" "$KDIR")")
+		extra+=("$(build_extra_module "$d" "$(basename "$d")-$KVER" "$KDIR")")
 	done
 	build_initrd "$OUT" "$MODULE_KO" "${extra[@]}"
 	run_guest "$NAME" "$mode" "$TIMEOUT" "$MEM" \
@@ -532,6 +539,10 @@ run_kernel() {
 
 # flavour_name FLAVOUR - the summary-line name of a kernel flavour.
 flavour_name() {
+	if [ -n "${VPMU_RUN_NAME:-}" ]; then
+		echo "$VPMU_RUN_NAME"
+		return
+	fi
 	case "$1" in
 	debug)	echo debug-6.1 ;;
 	*)	echo "vm-$1" ;;

@@ -1,0 +1,60 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# selfcheck.sh - prove the harness notices failures.  Runs the suite twice
+# on the stock kernel VPMU_SELFCHECK_KERNEL (default 6.1):
+#   1. with selfcheck/fail_test.sh added: must fail for "test failures";
+#   2. with selfcheck/warn/ (a module that WARNs at load) loaded: must fail
+#      for "kernel splat" while no test fails.
+# Prints "harness self-check: ok" and exits 0 only if both were caught for
+# the right reason.  The runs' own pass/fail lines are not test results.
+set -euo pipefail
+
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+kernel=${VPMU_SELFCHECK_KERNEL:-6.1}
+ensure_host_deps
+build_userspace
+
+# inject NAME WANT UNWANTED ENV... - one injected run; WANT must appear in
+# its FAIL lines and UNWANTED must not.
+inject() {
+	local name=$1 want=$2 unwanted=$3 out rc=0
+	shift 3
+
+	out=$CACHE/out/selfcheck-$name.txt
+	log "self-check: $name"
+	(
+		export VPMU_RUN_NAME="selfcheck-$name"
+		# shellcheck disable=SC2163 # exports the NAME=value words given
+		export "$@"
+		check_kernel "$kernel"
+	) >"$out" 2>&1 || rc=$?
+	sed 's/^/  | /' "$out" | grep -E 'FAIL|passed,|WARNING|not ok' || true
+	if [ "$rc" = 0 ]; then
+		echo "self-check $name: the run passed; the harness missed it"
+		return 1
+	fi
+	if ! grep -q "^selfcheck-$name: FAIL: $want" "$out"; then
+		echo "self-check $name: failed, but not for \"$want\""
+		return 1
+	fi
+	if grep -q "^selfcheck-$name: FAIL: $unwanted" "$out"; then
+		echo "self-check $name: also failed for \"$unwanted\""
+		return 1
+	fi
+	echo "self-check $name: caught ($want)"
+}
+
+ok=1
+inject failing-test "test failures" "kernel splat" \
+	VPMU_EXTRA_SELFTESTS="$VM_DIR/selfcheck/fail_test.sh" || ok=
+inject kernel-warning "kernel splat" "test failures" \
+	VPMU_EXTRA_MODULE_DIRS="$VM_DIR/selfcheck/warn" || ok=
+if [ -n "$ok" ]; then
+	echo "harness self-check: ok"
+else
+	echo "harness self-check: FAILED"
+	exit 1
+fi
