@@ -207,4 +207,37 @@ struct vpmu_image_insn {
 	struct vpmu_image_operand ops[VPMU_INSN_MAX_OPS];
 };
 
+/*
+ * Machine-code program file ("VPRG"), written by vpmu-as -m and taken by
+ * the program runner and the character device.  Little-endian:
+ *
+ *   header | load bytes (load_size)
+ *
+ * The program runs in mem_size bytes of memory: the load bytes at address
+ * 0, the rest zero.  It starts at entry, in user mode unless
+ * VPMU_PROG_F_SUPER is set.  image_checksum records the checksum of the
+ * microcode image whose instruction set the program was assembled for, so
+ * a runner can warn about a mismatch; 0 means not recorded.
+ */
+#define VPMU_PROG_MAGIC		0x47525056	/* "VPRG" */
+#define VPMU_PROG_VERSION	1
+#define VPMU_PROG_MEM_MAX	_BITUL(24)	/* largest mem_size: 16 MiB */
+
+#define VPMU_PROG_F_SUPER	_BITUL(0)	/* start in supervisor mode */
+#define VPMU_PROG_F_ALL		VPMU_PROG_F_SUPER
+
+struct vpmu_program_header {
+	__u32 magic;		/* VPMU_PROG_MAGIC */
+	__u32 version;		/* VPMU_PROG_VERSION */
+	__u32 header_size;	/* sizeof(struct vpmu_program_header) */
+	__u32 total_size;	/* header_size + load_size */
+	__u32 checksum;		/* CRC-32 (IEEE) of the file, this field 0 */
+	__u32 flags;		/* VPMU_PROG_F_* */
+	__u32 entry;		/* initial pc: 4-byte aligned, < mem_size */
+	__u32 load_size;	/* bytes after the header, loaded at 0 */
+	__u32 mem_size;		/* 4-byte multiple, load_size..MEM_MAX */
+	__u32 image_checksum;	/* checksum field of the image, or 0 */
+	__u32 reserved[6];	/* must be zero */
+};
+
 #endif /* _UAPI_LINUX_VPMU_H */

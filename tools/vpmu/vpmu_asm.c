@@ -1,0 +1,2069 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vpmu_asm.c - the assembler: microcode source to a sealed image, and
+ * machine-code source to a program file for the instruction set an image
+ * declares.
+ *
+ * Both modes run the same line parser twice over the text.  Pass 1 learns
+ * where the labels are and what the .equ constants are worth and reports
+ * nothing; pass 2 knows every symbol, encodes, and reports each error at
+ * its line and column (the first error of a line only, up to a cap).
+ *
+ * Mnemonics, conditions and operand names are looked up in the tables
+ * vpmu_isa.c generates from vpmu_isa.h; the signature of an operation says
+ * which operands it takes, so nothing here lists the operations again.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "vpmu_asm.h"
+#include "vpmu_engine.h"
+
+#define IDENT_MAX	64
+
+/* ---- symbol tables ----------------------------------------------------- */
+
+struct sym {
+	char *name;
+	int64_t val;
+	int line;		/* defining line */
+	bool known;		/* value known (an .equ may depend on later labels) */
+	bool label;
+};
+
+struct symtab {
+	struct sym *v;
+	uint32_t n, cap;
+	uint32_t *idx;		/* open addressing: index + 1, 0 empty */
+	uint32_t icap;
+};
+
+static uint32_t hash(const char *s)
+{
+	uint32_t h = 2166136261u;
+
+	while (*s)
+		h = (h ^ (uint8_t)*s++) * 16777619u;
+	return h;
+}
+
+static struct sym *sym_find(struct symtab *t, const char *name)
+{
+	uint32_t i;
+
+	if (!t->icap)
+		return NULL;
+	for (i = hash(name) & (t->icap - 1); t->idx[i];
+	     i = (i + 1) & (t->icap - 1))
+		if (!strcmp(t->v[t->idx[i] - 1].name, name))
+			return &t->v[t->idx[i] - 1];
+	return NULL;
+}
+
+static void sym_index(struct symtab *t, uint32_t k)
+{
+	uint32_t i = hash(t->v[k].name) & (t->icap - 1);
+
+	while (t->idx[i])
+		i = (i + 1) & (t->icap - 1);
+	t->idx[i] = k + 1;
+}
+
+static struct sym *sym_add(struct symtab *t, const char *name)
+{
+	uint32_t k;
+
+	if (t->n == t->cap) {
+		t->cap = t->cap ? 2 * t->cap : 64;
+		t->v = realloc(t->v, t->cap * sizeof(*t->v));
+		if (!t->v)
+			abort();
+	}
+	if (2 * (t->n + 1) > t->icap) {
+		free(t->idx);
+		t->icap = t->icap ? 2 * t->icap : 128;
+		t->idx = calloc(t->icap, sizeof(*t->idx));
+		if (!t->idx)
+			abort();
+		for (k = 0; k < t->n; k++)
+			sym_index(t, k);
+	}
+	k = t->n++;
+	memset(&t->v[k], 0, sizeof(t->v[k]));
+	t->v[k].name = strdup(name);
+	if (!t->v[k].name)
+		abort();
+	sym_index(t, k);
+	return &t->v[k];
+}
+
+static void symtab_free(struct symtab *t)
+{
+	uint32_t k;
+
+	for (k = 0; k < t->n; k++)
+		free(t->v[k].name);
+	free(t->v);
+	free(t->idx);
+}
+
+/* ---- assembler state --------------------------------------------------- */
+
+struct insn_decl {
+	struct vpmu_image_insn in;
+	char name[IDENT_MAX];
+	int line, col;
+};
+
+struct label {
+	char *name;
+	uint32_t addr;
+};
+
+struct as {
+	const char *src, *end, *file;
+	struct vpmu_buf *diag;
+	unsigned int max_errors;
+	int nerr;
+	int pass;
+	bool prog;		/* program mode */
+	bool stop;		/* too many errors */
+
+	/* the current line */
+	const char *ls, *le, *p;
+	int line;
+	bool line_err;
+	bool undef;		/* pass 1: an expression used an unknown symbol */
+	bool *layout_undef;	/* pass 1 lines whose layout was not known */
+	int nlines;
+
+	struct symtab syms, tags;
+
+	/* microcode */
+	uint64_t *cs;
+	uint32_t ncs, ncs_final, cs_cap;
+	struct vpmu_image_header h;
+	unsigned int seen;	/* directives given once, by bit */
+	bool symbols_off, symbols_opt_off;
+	uint32_t deflt;
+	uint32_t idtab[1u << VPMU_OP_BITS_MAX];
+	int idline[1u << VPMU_OP_BITS_MAX];
+	struct insn_decl *insns;
+	uint32_t ninsns;
+	struct label *labels;
+	uint32_t nlabels;
+
+	/* programs */
+	struct vpmu_img_view img;
+	struct vpmu_buf mem;
+	uint32_t lc, hi;
+	int64_t entry, memsize;
+	bool have_entry, have_memsize, super;
+};
+
+static void verror(struct as *a, int line, int col, const char *fmt,
+		   va_list ap)
+{
+	if (a->pass != 2 || a->stop)
+		return;
+	if ((unsigned int)a->nerr >= a->max_errors) {
+		vpmu_buf_printf(a->diag, "%s: error: too many errors, stopping\n",
+				a->file);
+		a->stop = true;
+		a->nerr++;
+		return;
+	}
+	a->nerr++;
+	vpmu_buf_printf(a->diag, "%s:%d:%d: error: ", a->file, line, col);
+	vpmu_buf_vprintf(a->diag, fmt, ap);
+	vpmu_buf_put(a->diag, "\n", 1);
+}
+
+/* Report an error at @at on the current line (only its first error). */
+static __attribute__((format(printf, 3, 4)))
+void error(struct as *a, const char *at, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (a->line_err)
+		return;
+	a->line_err = a->pass == 2;
+	va_start(ap, fmt);
+	verror(a, a->line, (int)(at - a->ls) + 1, fmt, ap);
+	va_end(ap);
+}
+
+/* Report an error about an earlier line (found at the end of pass 2). */
+static __attribute__((format(printf, 4, 5)))
+void error_lc(struct as *a, int line, int col, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	verror(a, line, col, fmt, ap);
+	va_end(ap);
+}
+
+/* ---- lexing ------------------------------------------------------------ */
+
+static void skip_ws(struct as *a)
+{
+	while (a->p < a->le) {
+		if (*a->p == ' ' || *a->p == '\t' || *a->p == '\r' ||
+		    *a->p == '\f' || *a->p == '\v')
+			a->p++;
+		else if (*a->p == '/' && a->p + 1 < a->le && a->p[1] == '/')
+			a->p = a->le;
+		else
+			break;
+	}
+}
+
+static bool at_end(struct as *a)
+{
+	skip_ws(a);
+	return a->p == a->le;
+}
+
+static bool accept(struct as *a, char c)
+{
+	skip_ws(a);
+	if (a->p < a->le && *a->p == c) {
+		a->p++;
+		return true;
+	}
+	return false;
+}
+
+static const char *what(struct as *a)
+{
+	static char buf[8];
+
+	skip_ws(a);
+	if (a->p == a->le)
+		return "end of line";
+	if (isprint((unsigned char)*a->p))
+		snprintf(buf, sizeof(buf), "'%c'", *a->p);
+	else
+		snprintf(buf, sizeof(buf), "\\x%02x", (unsigned char)*a->p);
+	return buf;
+}
+
+static bool expect(struct as *a, char c)
+{
+	if (accept(a, c))
+		return true;
+	error(a, a->p, "expected '%c' but found %s", c, what(a));
+	return false;
+}
+
+static bool is_ident_start(char c)
+{
+	return isalpha((unsigned char)c) || c == '_' || c == '.' || c == '@' ||
+	       c == '$';
+}
+
+static bool is_ident_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_' || c == '.' || c == '$';
+}
+
+/* An identifier into @buf (IDENT_MAX bytes); false, without error, if none. */
+static bool ident(struct as *a, char *buf)
+{
+	const char *s;
+	size_t n;
+
+	skip_ws(a);
+	if (a->p == a->le || !is_ident_start(*a->p))
+		return false;
+	s = a->p++;
+	while (a->p < a->le && is_ident_char(*a->p))
+		a->p++;
+	n = a->p - s;
+	if (n >= IDENT_MAX) {
+		error(a, s, "identifier longer than %d characters", IDENT_MAX - 1);
+		n = IDENT_MAX - 1;
+	}
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	return true;
+}
+
+static bool need_ident(struct as *a, char *buf, const char *what_for)
+{
+	skip_ws(a);
+	if (ident(a, buf))
+		return true;
+	error(a, a->p, "expected %s but found %s", what_for, what(a));
+	return false;
+}
+
+/* A quoted string with C escapes \\ \" \n \t \0 \xHH. */
+static bool string(struct as *a, struct vpmu_buf *out)
+{
+	skip_ws(a);
+	if (a->p == a->le || *a->p != '"') {
+		error(a, a->p, "expected a string but found %s", what(a));
+		return false;
+	}
+	a->p++;
+	while (a->p < a->le && *a->p != '"') {
+		char c = *a->p++;
+
+		if (c == '\\' && a->p < a->le) {
+			const char *esc = a->p - 1;
+
+			c = *a->p++;
+			if (c == 'n') {
+				c = '\n';
+			} else if (c == 't') {
+				c = '\t';
+			} else if (c == '0') {
+				c = '\0';
+			} else if (c == 'x' && a->le - a->p >= 2 &&
+				   isxdigit((unsigned char)a->p[0]) &&
+				   isxdigit((unsigned char)a->p[1])) {
+				char hex[3] = { a->p[0], a->p[1], 0 };
+
+				c = (char)strtoul(hex, NULL, 16);
+				a->p += 2;
+			} else if (c != '\\' && c != '"') {
+				error(a, esc, "unknown escape sequence");
+				return false;
+			}
+		}
+		vpmu_buf_put(out, &c, 1);
+	}
+	return expect(a, '"');
+}
+
+/* ---- expressions ------------------------------------------------------- */
+
+static bool expr(struct as *a, int64_t *v);
+
+static int64_t location(struct as *a)
+{
+	return a->prog ? a->lc : a->ncs;
+}
+
+static bool number(struct as *a, int64_t *v)
+{
+	const char *s = a->p;
+	unsigned int base = 10;
+	uint64_t n = 0;
+	bool any = false;
+
+	if (a->p + 1 < a->le && a->p[0] == '0' &&
+	    (a->p[1] == 'x' || a->p[1] == 'X')) {
+		base = 16;
+		a->p += 2;
+	} else if (a->p + 1 < a->le && a->p[0] == '0' &&
+		   (a->p[1] == 'b' || a->p[1] == 'B')) {
+		base = 2;
+		a->p += 2;
+	}
+	for (; a->p < a->le && isalnum((unsigned char)*a->p); a->p++) {
+		unsigned int d;
+
+		if (isdigit((unsigned char)*a->p))
+			d = *a->p - '0';
+		else
+			d = tolower((unsigned char)*a->p) - 'a' + 10;
+		if (d >= base) {
+			error(a, a->p, "bad digit in number");
+			return false;
+		}
+		if (n > (UINT64_MAX - d) / base) {
+			error(a, s, "number too large");
+			return false;
+		}
+		n = n * base + d;
+		any = true;
+	}
+	if (!any) {
+		error(a, s, "bad number");
+		return false;
+	}
+	*v = (int64_t)n;
+	return true;
+}
+
+static bool primary(struct as *a, int64_t *v)
+{
+	char name[IDENT_MAX];
+	const char *at;
+	struct sym *s;
+
+	skip_ws(a);
+	at = a->p;
+	if (accept(a, '(')) {
+		if (!expr(a, v))
+			return false;
+		return expect(a, ')');
+	}
+	if (accept(a, '-')) {
+		if (!primary(a, v))
+			return false;
+		*v = (int64_t)(0 - (uint64_t)*v);
+		return true;
+	}
+	if (accept(a, '~')) {
+		if (!primary(a, v))
+			return false;
+		*v = ~*v;
+		return true;
+	}
+	if (accept(a, '+'))
+		return primary(a, v);
+	if (a->p < a->le && isdigit((unsigned char)*a->p))
+		return number(a, v);
+	if (a->p + 2 < a->le && *a->p == '\'' && a->p[2] == '\'') {
+		*v = (unsigned char)a->p[1];
+		a->p += 3;
+		return true;
+	}
+	if (!ident(a, name)) {
+		error(a, at, "expected an expression but found %s", what(a));
+		return false;
+	}
+	if (!strcmp(name, ".")) {
+		*v = location(a);
+		return true;
+	}
+	s = sym_find(&a->syms, name);
+	if (!s || !s->known) {
+		if (a->pass == 2)
+			error(a, at, "undefined symbol '%s'", name);
+		a->undef = true;
+		*v = 0;
+		return a->pass == 1;
+	}
+	*v = s->val;
+	return true;
+}
+
+/* Binary operators, loosest first. */
+static const struct {
+	const char *op;
+	int prec;
+} binops[] = {
+	{ "|", 1 }, { "^", 2 }, { "&", 3 }, { "<<", 4 }, { ">>", 4 },
+	{ "+", 5 }, { "-", 5 }, { "*", 6 }, { "/", 6 }, { "%", 6 },
+};
+
+static int binop(struct as *a, int min, const char **op)
+{
+	size_t i, n;
+
+	skip_ws(a);
+	for (i = 0; i < sizeof(binops) / sizeof(binops[0]); i++) {
+		n = strlen(binops[i].op);
+		if (binops[i].prec >= min && (size_t)(a->le - a->p) >= n &&
+		    !memcmp(a->p, binops[i].op, n)) {
+			*op = binops[i].op;
+			return binops[i].prec;
+		}
+	}
+	return 0;
+}
+
+static bool expr_prec(struct as *a, int64_t *v, int min)
+{
+	const char *op, *at;
+	uint64_t l, r;
+	int64_t rv;
+	int prec;
+
+	if (!primary(a, v))
+		return false;
+	while ((prec = binop(a, min, &op))) {
+		at = a->p;
+		a->p += strlen(op);
+		if (!expr_prec(a, &rv, prec + 1))
+			return false;
+		l = (uint64_t)*v;
+		r = (uint64_t)rv;
+		switch (op[0]) {
+		case '|': l |= r; break;
+		case '^': l ^= r; break;
+		case '&': l &= r; break;
+		case '+': l += r; break;
+		case '-': l -= r; break;
+		case '*': l *= r; break;
+		case '<': l = r > 63 ? 0 : l << r; break;
+		case '>': l = r > 63 ? 0 : (uint64_t)(*v >> r); break;
+		default:	/* / and % */
+			if (!rv) {
+				if (a->undef)	/* pass 1, value unknown */
+					break;
+				error(a, at, "division by zero");
+				return false;
+			}
+			if (*v == INT64_MIN && rv == -1)
+				l = op[0] == '/' ? l : 0;
+			else
+				l = op[0] == '/' ? (uint64_t)(*v / rv) :
+						   (uint64_t)(*v % rv);
+			break;
+		}
+		*v = (int64_t)l;
+	}
+	return true;
+}
+
+static bool expr(struct as *a, int64_t *v)
+{
+	return expr_prec(a, v, 1);
+}
+
+/* An expression whose value must lie in [lo, hi]. */
+static bool expr_range(struct as *a, int64_t *v, int64_t lo, int64_t hi,
+		       const char *what_for)
+{
+	const char *at;
+
+	skip_ws(a);
+	at = a->p;
+	if (!expr(a, v))
+		return false;
+	if (a->pass == 2 && (*v < lo || *v > hi)) {
+		error(a, at, "%s %lld out of range %lld..%lld", what_for,
+		      (long long)*v, (long long)lo, (long long)hi);
+		return false;
+	}
+	return true;
+}
+
+/*
+ * An expression that decides where later things go (.space, .org, ...):
+ * it must be computable in pass 1, so it may not use later symbols.
+ */
+static bool layout_expr(struct as *a, int64_t *v, int64_t lo, int64_t hi,
+			const char *what_for)
+{
+	const char *at;
+
+	skip_ws(a);
+	at = a->p;
+	a->undef = false;
+	if (!expr_range(a, v, lo, hi, what_for))
+		return false;
+	if (a->pass == 1 && a->undef) {
+		a->layout_undef[a->line] = true;
+		return false;
+	}
+	if (a->pass == 2 && a->layout_undef[a->line]) {
+		error(a, at, "%s must not depend on symbols defined later",
+		      what_for);
+		return false;
+	}
+	return true;
+}
+
+/* ---- symbols ------------------------------------------------------------ */
+
+static struct sym *define(struct as *a, const char *at, const char *name)
+{
+	struct sym *s = sym_find(&a->syms, name);
+
+	if (!s) {
+		s = sym_add(&a->syms, name);
+		s->line = a->line;
+		return s;
+	}
+	if (s->line != a->line) {
+		error(a, at, "duplicate symbol '%s' (first defined on line %d)",
+		      name, s->line);
+		return NULL;
+	}
+	return s;
+}
+
+static void define_label(struct as *a, const char *at, const char *name)
+{
+	struct sym *s = define(a, at, name);
+	uint32_t addr = (uint32_t)location(a);
+
+	if (!s)
+		return;
+	if (!s->label && s->known) {
+		error(a, at, "'%s' is already a constant", name);
+		return;
+	}
+	s->label = true;
+	s->known = true;
+	s->val = addr;
+	if (a->pass != 2 || a->prog || a->symbols_off || a->symbols_opt_off ||
+	    !strncmp(name, ".L", 2))
+		return;
+	if (addr >= a->ncs_final) {
+		error(a, at, "label '%s' follows the last microword", name);
+		return;
+	}
+	a->labels = realloc(a->labels, (a->nlabels + 1) * sizeof(*a->labels));
+	if (!a->labels)
+		abort();
+	a->labels[a->nlabels].name = s->name;
+	a->labels[a->nlabels++].addr = addr;
+}
+
+/* .equ NAME, EXPR */
+static void dir_equ(struct as *a)
+{
+	char name[IDENT_MAX];
+	const char *at;
+	struct sym *s;
+	int64_t v;
+
+	skip_ws(a);
+	at = a->p;
+	if (!need_ident(a, name, "a symbol name"))
+		return;
+	accept(a, ',');
+	a->undef = false;
+	if (!expr(a, &v))
+		return;
+	s = define(a, at, name);
+	if (!s)
+		return;
+	if (s->label) {
+		error(a, at, "'%s' is a label", name);
+		return;
+	}
+	s->val = v;
+	s->known = !a->undef;
+}
+
+/* ---- microcode: operands ----------------------------------------------- */
+
+enum role { ROLE_DST, ROLE_A, ROLE_B };
+
+static int opnd_lookup(const char *name)
+{
+	int i;
+
+	for (i = 0; i < 1 << VPMU_UW_DST_BITS; i++)
+		if (vpmu_opnd_info[i].name && i != VPMU_OPND_IMM &&
+		    !strcasecmp(vpmu_opnd_info[i].name, name))
+			return i;
+	return -1;
+}
+
+/*
+ * One operand for @role: a name from vpmu_opnd_info, or (B only) "#expr".
+ * Returns the operand code, or -1 after an error; *imm gets the value.
+ */
+static int operand(struct as *a, enum role role, int64_t *imm)
+{
+	static const char *const roles[] = { "destination", "source A",
+					      "source B" };
+	char name[IDENT_MAX];
+	const char *at;
+	int code;
+
+	skip_ws(a);
+	at = a->p;
+	if (accept(a, '#')) {
+		if (role != ROLE_B) {
+			error(a, at, "an immediate cannot be the %s",
+			      roles[role]);
+			return -1;
+		}
+		if (!expr_range(a, imm, -(1 << (VPMU_UW_IMM_BITS - 1)),
+				(1 << (VPMU_UW_IMM_BITS - 1)) - 1, "immediate"))
+			return -1;
+		return VPMU_OPND_IMM;
+	}
+	if (!ident(a, name)) {
+		error(a, at, "expected an operand but found %s", what(a));
+		return -1;
+	}
+	code = opnd_lookup(name);
+	if (code < 0) {
+		error(a, at, "unknown operand '%s'", name);
+		return -1;
+	}
+	if (role == ROLE_DST && vpmu_opnd_info[code].access == VPMU_ACC_RO) {
+		error(a, at, "'%s' is read-only and cannot be the destination",
+		      name);
+		return -1;
+	}
+	return code;
+}
+
+/* "off(a)" of a load or store, offset optional. */
+static bool mem_operand(struct as *a, int64_t *off, int *base)
+{
+	int64_t dummy;
+
+	*off = 0;
+	skip_ws(a);
+	if (a->p < a->le && *a->p != '(' &&
+	    !expr_range(a, off, -(1 << (VPMU_UW_IMM_BITS - 1)),
+			(1 << (VPMU_UW_IMM_BITS - 1)) - 1, "offset"))
+		return false;
+	if (!expect(a, '('))
+		return false;
+	*base = operand(a, ROLE_A, &dummy);
+	return *base >= 0 && expect(a, ')');
+}
+
+static bool small_arg(struct as *a, int64_t *v, int64_t lo, int64_t hi,
+		      const char *what_for)
+{
+	accept(a, '#');
+	return expr_range(a, v, lo, hi, what_for);
+}
+
+/* The ALU/memory part: "OP[.s] operands". */
+static bool alu_part(struct as *a, const char *at, int op, bool s,
+		     uint64_t *uw)
+{
+	const struct vpmu_op_info *oi = &vpmu_op_info[op];
+	int dst = 0, ra = 0, rb = 0;
+	int64_t imm = 0, len;
+
+	if (s && oi->sig != VPMU_SIG_DAB && oi->sig != VPMU_SIG_DB &&
+	    oi->sig != VPMU_SIG_DAF) {
+		error(a, at, "'.s' is not allowed on %s (no ALU result)",
+		      oi->name);
+		return false;
+	}
+	switch (oi->sig) {
+	case VPMU_SIG_NONE:
+		break;
+	case VPMU_SIG_DAB:
+	case VPMU_SIG_DB:
+		dst = operand(a, ROLE_DST, &imm);
+		if (dst < 0 || !expect(a, ','))
+			return false;
+		if (oi->sig == VPMU_SIG_DAB) {
+			ra = operand(a, ROLE_A, &imm);
+			if (ra < 0 || !expect(a, ','))
+				return false;
+		}
+		rb = operand(a, ROLE_B, &imm);
+		if (rb < 0)
+			return false;
+		break;
+	case VPMU_SIG_DAF:
+		dst = operand(a, ROLE_DST, &imm);
+		if (dst < 0 || !expect(a, ','))
+			return false;
+		ra = operand(a, ROLE_A, &imm);
+		if (ra < 0 || !expect(a, ','))
+			return false;
+		if (op == VPMU_OP_EXT) {
+			const char *lat;
+
+			if (!small_arg(a, &imm, 0, 31, "field position") ||
+			    !expect(a, ','))
+				return false;
+			skip_ws(a);
+			lat = a->p;
+			if (!small_arg(a, &len, 1, 32, "field length"))
+				return false;
+			if (imm + len > 32) {
+				error(a, lat, "field %lld..%lld runs past bit 31",
+				      (long long)imm, (long long)(imm + len - 1));
+				return false;
+			}
+			imm = VPMU_EXT_IMM(imm, len);
+		} else {
+			if (!small_arg(a, &imm, 1, 32, "field width"))
+				return false;
+			imm -= 1;
+		}
+		break;
+	case VPMU_SIG_LD:
+		dst = operand(a, ROLE_DST, &imm);
+		if (dst < 0 || !expect(a, ',') || !mem_operand(a, &imm, &ra))
+			return false;
+		break;
+	case VPMU_SIG_ST: {
+		const char *bat;
+
+		skip_ws(a);
+		bat = a->p;
+		rb = operand(a, ROLE_B, &imm);
+		if (rb < 0)
+			return false;
+		if (rb == VPMU_OPND_IMM) {
+			error(a, bat, "%s stores a register, not an immediate",
+			      oi->name);
+			return false;
+		}
+		if (!expect(a, ',') || !mem_operand(a, &imm, &ra))
+			return false;
+		break;
+	}
+	case VPMU_SIG_I:
+		if (!small_arg(a, &imm, 0, 1, "mode"))
+			return false;
+		break;
+	}
+	*uw |= VPMU_UW_PUT(OP, op) | VPMU_UW_PUT(S, s) |
+	       VPMU_UW_PUT(DST, dst) | VPMU_UW_PUT(A, ra) |
+	       VPMU_UW_PUT(B, rb) | VPMU_UW_PUT(IMM, imm);
+	return true;
+}
+
+static bool target(struct as *a, int64_t *v, uint32_t span)
+{
+	const char *at;
+
+	skip_ws(a);
+	at = a->p;
+	if (!expr(a, v))
+		return false;
+	if (a->pass == 2 && (*v < 0 || *v + span > a->ncs_final)) {
+		if (span > 1)
+			error(a, at, "dispatch table %lld..%lld outside the "
+			      "control store (%u words)", (long long)*v,
+			      (long long)(*v + span - 1), a->ncs_final);
+		else
+			error(a, at, "micro-address %lld outside the control "
+			      "store (%u words)", (long long)*v, a->ncs_final);
+		return false;
+	}
+	return true;
+}
+
+static int cond_lookup(const char *name)
+{
+	int i;
+
+	for (i = 0; i < VPMU_COND_NR; i++)
+		if (vpmu_cond_info[i].name &&
+		    !strcasecmp(vpmu_cond_info[i].name, name))
+			return i;
+	return -1;
+}
+
+/* The sequencer part: "SEQ operands". */
+static bool seq_part(struct as *a, int seq, uint64_t *uw)
+{
+	char name[IDENT_MAX];
+	int64_t t = 0, c = 0;
+	const char *at;
+
+	switch (vpmu_seq_info[seq].sig) {
+	case VPMU_SEQSIG_NONE:
+		break;
+	case VPMU_SEQSIG_TARGET:
+		if (!target(a, &t, 1))
+			return false;
+		break;
+	case VPMU_SEQSIG_COND:
+		skip_ws(a);
+		at = a->p;
+		if (!need_ident(a, name, "a condition"))
+			return false;
+		c = cond_lookup(name);
+		if (c < 0) {
+			error(a, at, "unknown condition '%s'", name);
+			return false;
+		}
+		if (!expect(a, ',') || !target(a, &t, 1))
+			return false;
+		break;
+	case VPMU_SEQSIG_DISP:
+		if (!small_arg(a, &c, 1, 8, "dispatch width") ||
+		    !expect(a, ',') || !target(a, &t, 1u << c))
+			return false;
+		break;
+	case VPMU_SEQSIG_CODE:
+		if (!small_arg(a, &t, 0, (1 << VPMU_UW_TARGET_BITS) - 1,
+			       "trap code"))
+			return false;
+		break;
+	}
+	*uw |= VPMU_UW_PUT(SEQ, seq) | VPMU_UW_PUT(TARGET, t) |
+	       VPMU_UW_PUT(COND, c);
+	return true;
+}
+
+/* "{tag, tag, ...}": tag names from .tag, or numbers. */
+static bool event_part(struct as *a, uint64_t *uw)
+{
+	bool onehot = a->h.ev_mode == VPMU_EVMODE_ONEHOT;
+	int64_t hi = onehot ? (int64_t)a->h.ev_bits : (1 << a->h.ev_bits) - 1;
+	uint32_t field = 0;
+	int n = 0;
+
+	if (accept(a, '}'))
+		return true;
+	do {
+		char name[IDENT_MAX];
+		const char *at, *save;
+		struct sym *t = NULL;
+		int64_t k;
+
+		skip_ws(a);
+		at = a->p;
+		save = a->p;
+		if (ident(a, name)) {
+			t = sym_find(&a->tags, name);
+			if (!t && !sym_find(&a->syms, name)) {
+				error(a, at, "unknown tag '%s'", name);
+				return false;
+			}
+		}
+		if (t) {
+			k = t->val;
+		} else {
+			a->p = save;
+			if (!expr(a, &k))
+				return false;
+		}
+		if (k < 1 || k > hi) {
+			error(a, at, "tag %lld out of range 1..%lld for %s "
+			      "%u-bit event fields", (long long)k, (long long)hi,
+			      onehot ? "one-hot" : "encoded", a->h.ev_bits);
+			return false;
+		}
+		if (!onehot && n++) {
+			error(a, at, "an encoded event field holds one tag");
+			return false;
+		}
+		field |= onehot ? 1u << (k - 1) : (uint32_t)k;
+	} while (accept(a, ','));
+	if (!expect(a, '}'))
+		return false;
+	*uw |= VPMU_UW_PUT(EVENT, field);
+	return true;
+}
+
+static int op_lookup(const char *name)
+{
+	int i;
+
+	for (i = 0; i < VPMU_OP_NR; i++)
+		if (vpmu_op_info[i].name &&
+		    !strcasecmp(vpmu_op_info[i].name, name))
+			return i;
+	return -1;
+}
+
+static int seq_lookup(const char *name)
+{
+	int i;
+
+	for (i = 0; i < VPMU_SEQ_NR; i++)
+		if (vpmu_seq_info[i].name &&
+		    !strcasecmp(vpmu_seq_info[i].name, name))
+			return i;
+	return -1;
+}
+
+static void emit_uword(struct as *a, uint64_t uw)
+{
+	if (a->ncs == a->cs_cap) {
+		a->cs_cap = a->cs_cap ? 2 * a->cs_cap : 256;
+		a->cs = realloc(a->cs, a->cs_cap * sizeof(*a->cs));
+		if (!a->cs)
+			abort();
+	}
+	a->cs[a->ncs++] = uw;
+}
+
+/*
+ * A microword: parts separated by ';' in any order, each at most once:
+ * an ALU/memory operation, a sequencer operation, "{tags}", "trig".
+ */
+static void uword(struct as *a)
+{
+	bool have_alu = false, have_seq = false, have_ev = false, trig = false;
+	const char *at;
+	uint64_t uw = 0;
+
+	if (a->ncs >= VPMU_CS_MAX) {
+		error(a, a->p, "control store full (%u words)", (unsigned int)VPMU_CS_MAX);
+		return;
+	}
+	if (a->pass == 1) {
+		a->ncs++;
+		return;
+	}
+	do {
+		char name[IDENT_MAX], *dot;
+		int op, seq;
+
+		skip_ws(a);
+		at = a->p;
+		if (accept(a, '{')) {
+			if (have_ev) {
+				error(a, at, "more than one event field");
+				goto out;
+			}
+			have_ev = true;
+			if (!event_part(a, &uw))
+				goto out;
+			continue;
+		}
+		if (!ident(a, name)) {
+			error(a, at, "expected a microword part but found %s",
+			      what(a));
+			goto out;
+		}
+		if (!strcasecmp(name, "trig")) {
+			if (trig)
+				error(a, at, "'trig' given twice");
+			trig = true;
+			continue;
+		}
+		dot = strchr(name, '.');
+		if (dot)
+			*dot = '\0';
+		op = op_lookup(name);
+		if (op >= 0) {
+			if (dot && strcasecmp(dot + 1, "s")) {
+				error(a, at, "unknown suffix '.%s'", dot + 1);
+				goto out;
+			}
+			if (have_alu) {
+				error(a, at, "more than one ALU operation");
+				goto out;
+			}
+			have_alu = true;
+			if (!alu_part(a, at, op, dot, &uw))
+				goto out;
+			continue;
+		}
+		seq = dot ? -1 : seq_lookup(name);
+		if (seq < 0) {
+			if (dot)
+				*dot = '.';
+			error(a, at, "unknown mnemonic '%s'", name);
+			goto out;
+		}
+		if (have_seq) {
+			error(a, at, "more than one sequencer operation");
+			goto out;
+		}
+		have_seq = true;
+		if (!seq_part(a, seq, &uw))
+			goto out;
+	} while (accept(a, ';'));
+	if (!at_end(a)) {
+		error(a, a->p, "expected ';' or end of line but found %s",
+		      what(a));
+		goto out;
+	}
+	if (VPMU_UW_GET(uw, SEQ) == VPMU_SEQ_DISP) {
+		enum vpmu_sig sig = vpmu_op_info[VPMU_UW_GET(uw, OP)].sig;
+
+		if (sig != VPMU_SIG_DAB && sig != VPMU_SIG_DB &&
+		    sig != VPMU_SIG_DAF)
+			error(a, a->ls, "DISP needs an ALU result "
+			      "(a DAB, DB or DAF operation)");
+	}
+	if (a->ncs + 1 == a->ncs_final) {
+		unsigned int seq = VPMU_UW_GET(uw, SEQ);
+
+		if (seq == VPMU_SEQ_NEXT || seq == VPMU_SEQ_BR ||
+		    seq == VPMU_SEQ_CALL)
+			error(a, a->ls, "the last microword cannot continue "
+			      "at the next address (%s)",
+			      vpmu_seq_info[seq].name);
+	}
+	uw |= VPMU_UW_PUT(T, trig);
+out:
+	emit_uword(a, uw);
+}
+
+/* ---- microcode: directives ---------------------------------------------- */
+
+enum {
+	SEEN_NAME = 1 << 0,
+	SEEN_VERSION = 1 << 1,
+	SEEN_EVMODE = 1 << 2,
+	SEEN_FLAGS = 1 << 3,
+	SEEN_CACHE = 1 << 4,
+	SEEN_WQUEUE = 1 << 5,
+	SEEN_OPCODE = 1 << 6,
+	SEEN_DEFAULT = 1 << 7,
+	SEEN_TAG = 1 << 8,
+	SEEN_INSN = 1 << 9,
+};
+
+static bool once(struct as *a, const char *at, unsigned int bit)
+{
+	if (a->seen & bit) {
+		error(a, at, "directive given twice");
+		return false;
+	}
+	a->seen |= bit;
+	return true;
+}
+
+static void dir_name(struct as *a, const char *at)
+{
+	struct vpmu_buf s = { 0 };
+
+	skip_ws(a);
+	at = a->p;
+	if (string(a, &s)) {
+		if (s.len >= VPMU_IMAGE_NAME_LEN || (s.len && memchr(s.p, 0, s.len)))
+			error(a, at, "name must be 0..%d characters, no NUL",
+			      VPMU_IMAGE_NAME_LEN - 1);
+		else if (s.len)
+			memcpy(a->h.name, s.p, s.len);
+	}
+	vpmu_buf_free(&s);
+}
+
+static void dir_version(struct as *a, const char *at)
+{
+	int64_t v;
+
+	if (expr_range(a, &v, 0, UINT32_MAX, "version"))
+		a->h.image_version = (uint32_t)v;
+}
+
+static void dir_evmode(struct as *a, const char *at)
+{
+	char kw[IDENT_MAX];
+	int64_t bits;
+
+	if (a->ncs || (a->seen & SEEN_TAG)) {
+		error(a, at, ".evmode must come before any microword or .tag");
+		return;
+	}
+	skip_ws(a);
+	at = a->p;
+	if (!need_ident(a, kw, "'onehot' or 'encoded'"))
+		return;
+	if (!strcasecmp(kw, "onehot")) {
+		a->h.ev_mode = VPMU_EVMODE_ONEHOT;
+	} else if (!strcasecmp(kw, "encoded")) {
+		a->h.ev_mode = VPMU_EVMODE_ENCODED;
+	} else {
+		error(a, at, "expected 'onehot' or 'encoded' but found '%s'",
+		      kw);
+		return;
+	}
+	accept(a, ',');
+	if (expr_range(a, &bits, 1, VPMU_UW_EVENT_BITS, "event-field width"))
+		a->h.ev_bits = (uint32_t)bits;
+}
+
+static void dir_flags(struct as *a, const char *at)
+{
+	char kw[IDENT_MAX];
+
+	a->h.flags = 0;
+	do {
+		skip_ws(a);
+		at = a->p;
+		if (!need_ident(a, kw, "a flag name"))
+			return;
+		if (!strcasecmp(kw, "r0zero")) {
+			a->h.flags |= VPMU_IMG_F_R0_ZERO;
+		} else if (strcasecmp(kw, "none")) {
+			error(a, at, "unknown flag '%s'", kw);
+			return;
+		}
+	} while (accept(a, ','));
+}
+
+static bool pow2_arg(struct as *a, uint32_t *out, int64_t lo, int64_t hi,
+		     const char *what_for)
+{
+	const char *at;
+	int64_t v;
+
+	skip_ws(a);
+	at = a->p;
+	if (!expr_range(a, &v, lo, hi, what_for))
+		return false;
+	if (v & (v - 1)) {
+		error(a, at, "%s %lld is not a power of 2", what_for,
+		      (long long)v);
+		return false;
+	}
+	*out = (uint32_t)v;
+	return true;
+}
+
+static void dir_cache(struct as *a, const char *at)
+{
+	int64_t pen;
+
+	if (!pow2_arg(a, &a->h.dc_lines, 1, 1024, "cache lines") ||
+	    !expect(a, ',') ||
+	    !pow2_arg(a, &a->h.dc_line_size, 4, 256, "cache line size") ||
+	    !expect(a, ',') || !expr_range(a, &pen, 0, 64, "miss penalty"))
+		return;
+	a->h.dc_miss_penalty = (uint32_t)pen;
+}
+
+static void dir_wqueue(struct as *a, const char *at)
+{
+	int64_t depth, drain;
+
+	if (!expr_range(a, &depth, 1, 32, "write-queue depth") ||
+	    !expect(a, ',') ||
+	    !expr_range(a, &drain, 1, 64, "write-queue drain time"))
+		return;
+	a->h.wq_depth = (uint32_t)depth;
+	a->h.wq_drain = (uint32_t)drain;
+}
+
+static void dir_opcode(struct as *a, const char *at)
+{
+	int64_t shift, bits;
+
+	if (a->seen & SEEN_INSN) {
+		error(a, at, ".opcode must come before any .insn");
+		return;
+	}
+	if (!expr_range(a, &shift, 0, 31, "opcode position") ||
+	    !expect(a, ',') ||
+	    !expr_range(a, &bits, 1, VPMU_OP_BITS_MAX, "opcode width"))
+		return;
+	if (shift + bits > 32) {
+		error(a, at, "opcode field runs past bit 31");
+		return;
+	}
+	a->h.op_shift = (uint32_t)shift;
+	a->h.op_bits = (uint32_t)bits;
+}
+
+static void dir_tag(struct as *a, const char *at)
+{
+	bool onehot = a->h.ev_mode == VPMU_EVMODE_ONEHOT;
+	char name[IDENT_MAX];
+	struct sym *t;
+	int64_t k;
+
+	a->seen |= SEEN_TAG;
+	skip_ws(a);
+	at = a->p;
+	if (!need_ident(a, name, "a tag name"))
+		return;
+	accept(a, ',');
+	if (!expr_range(a, &k, 1, onehot ? (int64_t)a->h.ev_bits :
+			(1 << a->h.ev_bits) - 1, "tag"))
+		return;
+	t = sym_find(&a->tags, name);
+	if (!t) {
+		t = sym_add(&a->tags, name);
+		t->line = a->line;
+	} else if (t->line != a->line) {
+		error(a, at, "duplicate tag '%s' (first defined on line %d)",
+		      name, t->line);
+		return;
+	}
+	t->val = k;
+	t->known = true;
+}
+
+/* A label naming a micro-address, for the ID table. */
+static bool uaddr(struct as *a, uint32_t *out)
+{
+	int64_t v;
+
+	if (!target(a, &v, 1))
+		return false;
+	*out = (uint32_t)v;
+	return true;
+}
+
+static void set_idtab(struct as *a, const char *at, uint32_t opc,
+		      uint32_t addr)
+{
+	if (a->idline[opc] && a->idtab[opc] != addr) {
+		error(a, at, "opcode %u already dispatched to %u (line %d)",
+		      opc, a->idtab[opc], a->idline[opc]);
+		return;
+	}
+	a->idtab[opc] = addr;
+	a->idline[opc] = a->line;
+}
+
+static uint32_t opcode_of(const struct as *a, uint32_t word)
+{
+	return (word >> a->h.op_shift) & ((1u << a->h.op_bits) - 1);
+}
+
+static uint32_t opcode_mask(const struct as *a)
+{
+	return ((1u << a->h.op_bits) - 1) << a->h.op_shift;
+}
+
+/* One operand of .insn: "[(]kind:pos:width[:shift][)]". */
+static bool insn_operand(struct as *a, struct vpmu_image_operand *op,
+			 bool first)
+{
+	char kind[IDENT_MAX];
+	int64_t pos, width, shift = 0;
+	bool paren;
+	const char *at;
+	unsigned int k;
+
+	skip_ws(a);
+	at = a->p;
+	paren = accept(a, '(');
+	if (!need_ident(a, kind, "an operand kind"))
+		return false;
+	for (k = 1; vpmu_mop_name(k); k++)
+		if (!strcasecmp(kind, vpmu_mop_name(k)))
+			break;
+	if (!vpmu_mop_name(k)) {
+		error(a, at, "unknown operand kind '%s' (reg, uimm, simm, "
+		      "pcrel, abs)", kind);
+		return false;
+	}
+	if (!expect(a, ':') || !expr_range(a, &pos, 0, 31, "field position") ||
+	    !expect(a, ':') || !expr_range(a, &width, 1, 32, "field width"))
+		return false;
+	if (accept(a, ':') && !expr_range(a, &shift, 0, 31, "shift"))
+		return false;
+	if (paren && !expect(a, ')'))
+		return false;
+	if (pos + width > 32) {
+		error(a, at, "operand field runs past bit 31");
+		return false;
+	}
+	if (shift && k != VPMU_MOP_PCREL && k != VPMU_MOP_ABS) {
+		error(a, at, "only pcrel and abs operands take a shift");
+		return false;
+	}
+	if (paren && (k != VPMU_MOP_REG || first)) {
+		error(a, at, "only a register after another operand can be "
+		      "parenthesised");
+		return false;
+	}
+	op->kind = k;
+	op->pos = pos;
+	op->width = width;
+	op->shift = shift;
+	op->flags = paren ? VPMU_MOPF_PAREN : 0;
+	return true;
+}
+
+/* .insn NAME, MATCH {, OPERAND | , mask=EXPR} [=> ENTRY] */
+static void dir_insn(struct as *a, const char *at)
+{
+	struct insn_decl d = { 0 };
+	uint32_t fields = 0, i;
+	bool have_mask = false;
+	int64_t v;
+
+	a->seen |= SEEN_INSN;
+	skip_ws(a);
+	d.line = a->line;
+	d.col = (int)(a->p - a->ls) + 1;
+	if (!need_ident(a, d.name, "a mnemonic") || !expect(a, ',') ||
+	    !expr_range(a, &v, 0, UINT32_MAX, "match"))
+		return;
+	d.in.match = (uint32_t)v;
+	while (accept(a, ',')) {
+		const char *item;
+		char kw[IDENT_MAX];
+
+		skip_ws(a);
+		item = a->p;
+		if (ident(a, kw) && !strcasecmp(kw, "mask") && accept(a, '=')) {
+			if (!expr_range(a, &v, 0, UINT32_MAX, "mask"))
+				return;
+			d.in.mask = (uint32_t)v;
+			have_mask = true;
+			continue;
+		}
+		a->p = item;
+		if (d.in.nops == VPMU_INSN_MAX_OPS) {
+			error(a, item, "more than %d operands",
+			      VPMU_INSN_MAX_OPS);
+			return;
+		}
+		if (!insn_operand(a, &d.in.ops[d.in.nops], !d.in.nops))
+			return;
+		if (vpmu_mop_mask(&d.in.ops[d.in.nops]) & fields) {
+			error(a, item, "operand fields overlap");
+			return;
+		}
+		fields |= vpmu_mop_mask(&d.in.ops[d.in.nops++]);
+	}
+	if (!have_mask)
+		d.in.mask = ~fields;
+	if (d.in.match & ~d.in.mask) {
+		error(a, at, "match 0x%08x has bits outside mask 0x%08x",
+		      d.in.match, d.in.mask);
+		return;
+	}
+	if (d.in.mask & fields) {
+		error(a, at, "mask 0x%08x overlaps the operand fields",
+		      d.in.mask);
+		return;
+	}
+	if (opcode_mask(a) & ~d.in.mask) {
+		error(a, at, "mask 0x%08x does not cover the opcode field",
+		      d.in.mask);
+		return;
+	}
+	for (i = 0; i < a->ninsns; i++) {
+		if (!strcasecmp(a->insns[i].name, d.name)) {
+			error(a, at, "duplicate instruction '%s' (line %d)",
+			      d.name, a->insns[i].line);
+			return;
+		}
+	}
+	skip_ws(a);
+	if (a->le - a->p >= 2 && a->p[0] == '=' && a->p[1] == '>') {
+		uint32_t addr;
+
+		a->p += 2;
+		skip_ws(a);
+		at = a->p;
+		if (!uaddr(a, &addr))
+			return;
+		set_idtab(a, at, opcode_of(a, d.in.match), addr);
+	}
+	a->insns = realloc(a->insns, (a->ninsns + 1) * sizeof(*a->insns));
+	if (!a->insns)
+		abort();
+	a->insns[a->ninsns++] = d;
+}
+
+static void dir_idtab(struct as *a, const char *at)
+{
+	uint32_t addr;
+	int64_t opc;
+
+	if (!expr_range(a, &opc, 0, (1 << a->h.op_bits) - 1, "opcode") ||
+	    !expect(a, ','))
+		return;
+	skip_ws(a);
+	at = a->p;
+	if (uaddr(a, &addr))
+		set_idtab(a, at, (uint32_t)opc, addr);
+}
+
+static void dir_default(struct as *a, const char *at)
+{
+	uaddr(a, &a->deflt);
+}
+
+static void dir_symbols(struct as *a, const char *at)
+{
+	char kw[IDENT_MAX];
+
+	skip_ws(a);
+	at = a->p;
+	if (!need_ident(a, kw, "'on' or 'off'"))
+		return;
+	if (!strcasecmp(kw, "on"))
+		a->symbols_off = false;
+	else if (!strcasecmp(kw, "off"))
+		a->symbols_off = true;
+	else
+		error(a, at, "expected 'on' or 'off' but found '%s'", kw);
+}
+
+/* .uword EXPR: a raw microword, not checked (for tests of the validator). */
+static void dir_uword(struct as *a, const char *at)
+{
+	int64_t v;
+
+	if (a->ncs >= VPMU_CS_MAX) {
+		error(a, at, "control store full (%u words)", (unsigned int)VPMU_CS_MAX);
+		return;
+	}
+	if (!expr(a, &v))
+		v = 0;
+	emit_uword(a, (uint64_t)v);
+}
+
+/* ---- programs ------------------------------------------------------------ */
+
+static void emit_bytes(struct as *a, const char *at, const void *data,
+		       uint32_t n)
+{
+	if (VPMU_PROG_MEM_MAX - a->lc < n) {
+		error(a, at, "program larger than %u bytes", (unsigned int)VPMU_PROG_MEM_MAX);
+		return;
+	}
+	if (a->pass == 2)	/* every byte up to lc has been emitted */
+		vpmu_buf_put(&a->mem, data, n);
+	a->lc += n;
+	if (a->lc > a->hi)
+		a->hi = a->lc;
+}
+
+static void advance(struct as *a, const char *at, uint32_t n, uint8_t fill)
+{
+	uint8_t buf[256];
+
+	memset(buf, fill, sizeof(buf));
+	if (VPMU_PROG_MEM_MAX - a->lc < n) {
+		error(a, at, "program larger than %u bytes", (unsigned int)VPMU_PROG_MEM_MAX);
+		return;
+	}
+	while (n) {
+		uint32_t k = n < sizeof(buf) ? n : sizeof(buf);
+
+		emit_bytes(a, at, buf, k);
+		n -= k;
+	}
+}
+
+/* .word/.half/.byte EXPR {, EXPR} */
+static void dir_data(struct as *a, const char *at, unsigned int size)
+{
+	int64_t lo = -(1ll << (8 * size - 1)), hi = (1ll << (8 * size)) - 1;
+
+	do {
+		uint8_t b[4];
+		int64_t v = 0;
+
+		skip_ws(a);
+		at = a->p;
+		if (!expr_range(a, &v, lo, hi, "value"))
+			v = 0;
+		vpmu_put32(b, (uint32_t)v);
+		emit_bytes(a, at, b, size);
+		if (a->line_err)
+			return;
+	} while (accept(a, ','));
+}
+
+static void dir_word(struct as *a, const char *at) { dir_data(a, at, 4); }
+static void dir_half(struct as *a, const char *at) { dir_data(a, at, 2); }
+static void dir_byte(struct as *a, const char *at) { dir_data(a, at, 1); }
+
+static void dir_ascii_common(struct as *a, const char *at, bool nul)
+{
+	struct vpmu_buf s = { 0 };
+
+	if (string(a, &s)) {
+		if (nul)
+			vpmu_buf_put(&s, "", 1);
+		emit_bytes(a, at, s.p, (uint32_t)s.len);
+	}
+	vpmu_buf_free(&s);
+}
+
+static void dir_ascii(struct as *a, const char *at) { dir_ascii_common(a, at, false); }
+static void dir_asciz(struct as *a, const char *at) { dir_ascii_common(a, at, true); }
+
+static void dir_space(struct as *a, const char *at)
+{
+	int64_t n, fill = 0;
+
+	if (!layout_expr(a, &n, 0, VPMU_PROG_MEM_MAX, "size"))
+		return;
+	if (accept(a, ',') && !expr_range(a, &fill, -128, 255, "fill byte"))
+		return;
+	advance(a, at, (uint32_t)n, (uint8_t)fill);
+}
+
+static void dir_align(struct as *a, const char *at)
+{
+	int64_t n;
+
+	skip_ws(a);
+	at = a->p;
+	if (!layout_expr(a, &n, 1, 1 << 16, "alignment"))
+		return;
+	if (n & (n - 1)) {
+		error(a, at, "alignment %lld is not a power of 2",
+		      (long long)n);
+		return;
+	}
+	advance(a, at, (uint32_t)(-a->lc & (n - 1)), 0);
+}
+
+static void dir_org(struct as *a, const char *at)
+{
+	int64_t n;
+
+	skip_ws(a);
+	at = a->p;
+	if (!layout_expr(a, &n, 0, VPMU_PROG_MEM_MAX, "address"))
+		return;
+	if (n < a->lc) {
+		error(a, at, ".org 0x%llx moves backwards (now at 0x%x)",
+		      (long long)n, a->lc);
+		return;
+	}
+	advance(a, at, (uint32_t)(n - a->lc), 0);
+}
+
+static void dir_entry(struct as *a, const char *at)
+{
+	a->have_entry = expr_range(a, &a->entry, 0, VPMU_PROG_MEM_MAX - 4,
+				   "entry point");
+	if (a->have_entry && a->entry % 4)
+		error(a, at, "entry point 0x%llx is not word-aligned",
+		      (long long)a->entry);
+}
+
+static void dir_memsize(struct as *a, const char *at)
+{
+	a->have_memsize = expr_range(a, &a->memsize, 4, VPMU_PROG_MEM_MAX,
+				     "memory size");
+	if (a->have_memsize && a->memsize % 4)
+		error(a, at, "memory size %lld is not a multiple of 4",
+		      (long long)a->memsize);
+}
+
+static void dir_mode(struct as *a, const char *at)
+{
+	char kw[IDENT_MAX];
+
+	skip_ws(a);
+	at = a->p;
+	if (!need_ident(a, kw, "'user' or 'super'"))
+		return;
+	if (!strcasecmp(kw, "user"))
+		a->super = false;
+	else if (!strcasecmp(kw, "super"))
+		a->super = true;
+	else
+		error(a, at, "expected 'user' or 'super' but found '%s'", kw);
+}
+
+/* Encode one operand value into its field, range-checked. */
+static bool encode_operand(struct as *a, const char *at,
+			   const struct vpmu_image_operand *op, int64_t v,
+			   uint32_t *word)
+{
+	int64_t span = op->width >= 32 ? 1ll << 32 : 1ll << op->width;
+	int64_t lo = 0, hi = span - 1;
+	const char *kind = vpmu_mop_name(op->kind);
+
+	if (op->kind == VPMU_MOP_PCREL)
+		v -= a->lc;
+	if (op->kind == VPMU_MOP_PCREL || op->kind == VPMU_MOP_ABS) {
+		if (v & ((1ll << op->shift) - 1)) {
+			error(a, at, "%s target offset %lld is not a multiple "
+			      "of %d", kind, (long long)v, 1 << op->shift);
+			return false;
+		}
+		v >>= op->shift;	/* arithmetic on int64_t */
+	}
+	if (op->kind == VPMU_MOP_SIMM || op->kind == VPMU_MOP_PCREL) {
+		lo = -(span / 2);
+		hi = span / 2 - 1;
+	}
+	if (v < lo || v > hi) {
+		if (op->kind == VPMU_MOP_PCREL)
+			error(a, at, "branch target out of range (%lld words "
+			      "away, field holds %lld..%lld)", (long long)v,
+			      (long long)lo, (long long)hi);
+		else
+			error(a, at, "%s value %lld out of range %lld..%lld "
+			      "for a %u-bit field", kind, (long long)v,
+			      (long long)lo, (long long)hi, op->width);
+		return false;
+	}
+	*word |= ((uint32_t)v << op->pos) & vpmu_mop_mask(op);
+	return true;
+}
+
+static bool reg_operand(struct as *a, const struct vpmu_image_operand *op,
+			uint32_t *word)
+{
+	char name[IDENT_MAX];
+	const char *at;
+	char *end;
+	long n;
+
+	skip_ws(a);
+	at = a->p;
+	if (!ident(a, name) || (name[0] != 'r' && name[0] != 'R') ||
+	    !isdigit((unsigned char)name[1])) {
+		a->p = at;
+		error(a, at, "expected a register (r0..r31) but found %s",
+		      what(a));
+		return false;
+	}
+	n = strtol(name + 1, &end, 10);
+	if (*end || n > 31) {
+		error(a, at, "no register '%s'", name);
+		return false;
+	}
+	return encode_operand(a, at, op, n, word);
+}
+
+static void instruction(struct as *a, const char *at, const char *name)
+{
+	struct vpmu_image_insn in;
+	uint32_t i, word;
+	uint8_t b[4];
+
+	for (i = 0; i < a->img.h.insn_count; i++) {
+		const char *s;
+
+		vpmu_img_insn(&a->img, i, &in);
+		s = vpmu_img_str(&a->img, in.name);
+		if (s && !strcasecmp(s, name) && vpmu_insn_usable(&in))
+			break;
+	}
+	if (i == a->img.h.insn_count) {
+		error(a, at, "unknown mnemonic '%s'", name);
+		advance(a, at, 4, 0);
+		return;
+	}
+	if (a->lc % 4)
+		error(a, at, "instruction at unaligned address 0x%x", a->lc);
+	word = in.match;
+	for (i = 0; a->pass == 2 && i < in.nops && i < VPMU_INSN_MAX_OPS; i++) {
+		const struct vpmu_image_operand *op = &in.ops[i];
+		const char *oat;
+		int64_t v;
+
+		if (op->flags & VPMU_MOPF_PAREN) {
+			if (!expect(a, '('))
+				break;
+		} else if (i && !expect(a, ',')) {
+			break;
+		}
+		skip_ws(a);
+		oat = a->p;
+		if (at_end(a)) {
+			error(a, oat, "'%s' needs %u operands", name, in.nops);
+			break;
+		}
+		if (op->kind == VPMU_MOP_REG) {
+			if (!reg_operand(a, op, &word))
+				break;
+		} else if (!expr(a, &v) || !encode_operand(a, oat, op, v, &word)) {
+			break;
+		}
+		if ((op->flags & VPMU_MOPF_PAREN) && !expect(a, ')'))
+			break;
+	}
+	if (a->pass == 2 && !a->line_err && !at_end(a))
+		error(a, a->p, "too many operands for '%s' (found %s)", name,
+		      what(a));
+	vpmu_put32(b, word);
+	emit_bytes(a, at, b, 4);
+}
+
+/* ---- lines --------------------------------------------------------------- */
+
+struct directive {
+	const char *name;
+	void (*fn)(struct as *a, const char *at);
+	unsigned int once;	/* SEEN_* bit, or 0 */
+	bool prog;		/* program mode (else microcode) */
+};
+
+static void dir_equ_at(struct as *a, const char *at) { dir_equ(a); }
+
+static const struct directive directives[] = {
+	{ ".equ",	dir_equ_at,	0,		false },
+	{ ".name",	dir_name,	SEEN_NAME,	false },
+	{ ".version",	dir_version,	SEEN_VERSION,	false },
+	{ ".evmode",	dir_evmode,	SEEN_EVMODE,	false },
+	{ ".flags",	dir_flags,	SEEN_FLAGS,	false },
+	{ ".cache",	dir_cache,	SEEN_CACHE,	false },
+	{ ".wqueue",	dir_wqueue,	SEEN_WQUEUE,	false },
+	{ ".opcode",	dir_opcode,	SEEN_OPCODE,	false },
+	{ ".tag",	dir_tag,	0,		false },
+	{ ".insn",	dir_insn,	0,		false },
+	{ ".idtab",	dir_idtab,	0,		false },
+	{ ".default",	dir_default,	SEEN_DEFAULT,	false },
+	{ ".symbols",	dir_symbols,	0,		false },
+	{ ".uword",	dir_uword,	0,		false },
+	{ ".equ",	dir_equ_at,	0,		true },
+	{ ".word",	dir_word,	0,		true },
+	{ ".half",	dir_half,	0,		true },
+	{ ".byte",	dir_byte,	0,		true },
+	{ ".ascii",	dir_ascii,	0,		true },
+	{ ".asciz",	dir_asciz,	0,		true },
+	{ ".space",	dir_space,	0,		true },
+	{ ".align",	dir_align,	0,		true },
+	{ ".org",	dir_org,	0,		true },
+	{ ".entry",	dir_entry,	0,		true },
+	{ ".memsize",	dir_memsize,	0,		true },
+	{ ".mode",	dir_mode,	0,		true },
+};
+
+static void directive(struct as *a, const char *at, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(directives) / sizeof(directives[0]); i++) {
+		const struct directive *d = &directives[i];
+
+		if (d->prog != a->prog || strcasecmp(d->name, name))
+			continue;
+		if (d->once && !once(a, at, d->once))
+			return;
+		d->fn(a, at);
+		if (!a->line_err && !at_end(a))
+			error(a, a->p, "unexpected %s after %s", what(a),
+			      d->name);
+		return;
+	}
+	error(a, at, "unknown directive '%s'", name);
+	if (a->prog)
+		return;
+	/* keep addresses the same in both passes: nothing to count */
+}
+
+static void line(struct as *a)
+{
+	char name[IDENT_MAX];
+	const char *at;
+
+	for (;;) {
+		skip_ws(a);
+		at = a->p;
+		if (!ident(a, name))
+			break;
+		if (!accept(a, ':')) {
+			a->p = at;
+			break;
+		}
+		define_label(a, at, name);
+	}
+	if (at_end(a))
+		return;
+	at = a->p;
+	if (*at == '.' && ident(a, name) && strcmp(name, ".")) {
+		directive(a, at, name);
+		return;
+	}
+	a->p = at;
+	if (!a->prog) {
+		uword(a);
+		return;
+	}
+	if (!ident(a, name)) {
+		error(a, at, "expected a mnemonic, directive or label but "
+		      "found %s", what(a));
+		return;
+	}
+	instruction(a, at, name);
+}
+
+static void reset_pass(struct as *a, int pass)
+{
+	a->pass = pass;
+	a->ncs = 0;
+	a->seen = 0;
+	a->symbols_off = false;
+	a->deflt = 0;
+	memset(&a->h, 0, sizeof(a->h));
+	a->h.ev_mode = VPMU_EVMODE_ONEHOT;
+	a->h.ev_bits = 8;
+	a->h.op_shift = 0;
+	a->h.op_bits = 6;
+	a->h.dc_lines = 64;
+	a->h.dc_line_size = 16;
+	a->h.dc_miss_penalty = 8;
+	a->h.wq_depth = 4;
+	a->h.wq_drain = 4;
+	memset(a->idline, 0, sizeof(a->idline));
+	a->ninsns = 0;
+	a->nlabels = 0;
+	a->lc = 0;
+	a->hi = 0;
+	a->have_entry = false;
+	a->have_memsize = false;
+	a->super = false;
+	a->mem.len = 0;
+}
+
+static void run_pass(struct as *a, int pass)
+{
+	const char *s = a->src;
+
+	reset_pass(a, pass);
+	a->line = 0;
+	while (s < a->end && !a->stop) {
+		const char *nl = memchr(s, '\n', a->end - s);
+
+		a->ls = s;
+		a->le = nl ? nl : a->end;
+		a->p = s;
+		a->line++;
+		a->line_err = false;
+		line(a);
+		s = nl ? nl + 1 : a->end;
+	}
+}
+
+static int count_lines(const char *s, size_t len)
+{
+	int n = 1;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		n += s[i] == '\n';
+	return n;
+}
+
+static void init(struct as *a, const char *src, size_t len,
+		 const struct vpmu_asm_opts *o, struct vpmu_buf *diag)
+{
+	memset(a, 0, sizeof(*a));
+	a->src = src;
+	a->end = src + len;
+	a->file = o && o->filename ? o->filename : "<input>";
+	a->max_errors = o && o->max_errors ? o->max_errors :
+			VPMU_ASM_MAX_ERRORS;
+	a->symbols_opt_off = o && o->no_symbols;
+	a->diag = diag;
+	a->nlines = count_lines(src, len);
+	a->layout_undef = calloc(a->nlines + 1, 1);
+	if (!a->layout_undef)
+		abort();
+}
+
+static void fini(struct as *a)
+{
+	symtab_free(&a->syms);
+	symtab_free(&a->tags);
+	free(a->layout_undef);
+	free(a->cs);
+	free(a->insns);
+	free(a->labels);
+	vpmu_buf_free(&a->mem);
+}
+
+/* ---- microcode: the image ------------------------------------------------ */
+
+static uint32_t align8(uint32_t v)
+{
+	return (v + 7) & ~7u;
+}
+
+static void put_image(struct as *a, struct vpmu_buf *out)
+{
+	struct vpmu_image_header h = a->h;
+	uint32_t nid = 1u << h.op_bits, i, str = 0;
+	uint8_t *img;
+
+	h.magic = VPMU_IMAGE_MAGIC;
+	h.version = VPMU_IMAGE_VERSION;
+	h.header_size = sizeof(h);
+	h.cs_words = a->ncs;
+	h.cs_offset = align8(sizeof(h));
+	h.id_offset = h.cs_offset + 8 * a->ncs;
+	h.sym_count = a->nlabels;
+	h.sym_offset = align8(h.id_offset + 4 * nid);
+	h.insn_count = a->ninsns;
+	h.insn_offset = align8(h.sym_offset +
+			       a->nlabels * sizeof(struct vpmu_image_sym));
+	h.str_offset = align8(h.insn_offset +
+			      a->ninsns * sizeof(struct vpmu_image_insn));
+	for (i = 0; i < a->nlabels; i++)
+		h.str_size += strlen(a->labels[i].name) + 1;
+	for (i = 0; i < a->ninsns; i++)
+		h.str_size += strlen(a->insns[i].name) + 1;
+	h.total_size = h.str_offset + h.str_size;
+
+	img = calloc(1, h.total_size);
+	if (!img)
+		abort();
+	memcpy(img, &h, sizeof(h));
+	for (i = 0; i < a->ncs; i++) {
+		vpmu_put32(img + h.cs_offset + 8 * i, (uint32_t)a->cs[i]);
+		vpmu_put32(img + h.cs_offset + 8 * i + 4, a->cs[i] >> 32);
+	}
+	for (i = 0; i < nid; i++)
+		vpmu_put32(img + h.id_offset + 4 * i,
+			   a->idline[i] ? a->idtab[i] : a->deflt);
+	for (i = 0; i < a->nlabels; i++) {
+		struct vpmu_image_sym s = { str, a->labels[i].addr };
+		size_t n = strlen(a->labels[i].name) + 1;
+
+		memcpy(img + h.sym_offset + i * sizeof(s), &s, sizeof(s));
+		memcpy(img + h.str_offset + str, a->labels[i].name, n);
+		str += n;
+	}
+	for (i = 0; i < a->ninsns; i++) {
+		struct vpmu_image_insn in = a->insns[i].in;
+		size_t n = strlen(a->insns[i].name) + 1;
+
+		in.name = str;
+		memcpy(img + h.insn_offset + i * sizeof(in), &in, sizeof(in));
+		memcpy(img + h.str_offset + str, a->insns[i].name, n);
+		str += n;
+	}
+	vpmu_image_seal(img, h.total_size);
+	vpmu_buf_put(out, img, h.total_size);
+	free(img);
+}
+
+int vpmu_asm_ucode(const char *src, size_t len,
+		   const struct vpmu_asm_opts *opts,
+		   struct vpmu_buf *out, struct vpmu_buf *diag)
+{
+	struct as a;
+	int nerr;
+
+	init(&a, src, len, opts, diag);
+	run_pass(&a, 1);
+	a.ncs_final = a.ncs;
+	run_pass(&a, 2);
+	if (!a.ncs && !a.nerr)
+		error_lc(&a, a.line, 1, "no microwords");
+	if (!a.nerr)
+		put_image(&a, out);
+	nerr = a.nerr;
+	fini(&a);
+	return nerr;
+}
+
+int vpmu_asm_prog(const char *src, size_t len, const void *img,
+		  size_t img_len, const struct vpmu_asm_opts *opts,
+		  struct vpmu_buf *out, struct vpmu_buf *diag)
+{
+	struct vpmu_program_header h = { 0 };
+	struct as a;
+	int nerr;
+
+	init(&a, src, len, opts, diag);
+	a.prog = true;
+	if (vpmu_img_view(&a.img, img, img_len, diag)) {
+		fini(&a);
+		return 1;
+	}
+	run_pass(&a, 1);
+	run_pass(&a, 2);
+	if (!a.nerr) {
+		h.mem_size = a.have_memsize ? (uint32_t)a.memsize :
+			     (a.hi + 4095) & ~4095u;
+		if (!h.mem_size)
+			h.mem_size = 4096;
+		if (h.mem_size < a.hi)
+			error_lc(&a, a.line, 1, "memory size %u is smaller "
+				 "than the program (%u bytes)", h.mem_size, a.hi);
+		if (a.have_entry && a.entry >= h.mem_size)
+			error_lc(&a, a.line, 1, "entry point 0x%llx outside "
+				 "memory", (long long)a.entry);
+	}
+	if (!a.nerr) {
+		h.magic = VPMU_PROG_MAGIC;
+		h.version = VPMU_PROG_VERSION;
+		h.header_size = sizeof(h);
+		h.total_size = sizeof(h) + a.hi;
+		h.flags = a.super ? VPMU_PROG_F_SUPER : 0;
+		h.entry = a.have_entry ? (uint32_t)a.entry : 0;
+		h.load_size = a.hi;
+		h.image_checksum = a.img.h.checksum;
+		{
+			size_t base = out->len;
+
+			vpmu_buf_put(out, &h, sizeof(h));
+			vpmu_buf_put(out, a.mem.p, a.hi);
+			vpmu_put32(out->p + base +
+				   offsetof(struct vpmu_program_header, checksum),
+				   vpmu_prog_crc(out->p + base, h.total_size));
+		}
+	}
+	nerr = a.nerr;
+	fini(&a);
+	return nerr;
+}

@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vpmu_tool.c - what the assembler and disassembler share: buffers,
+ * bounds-checked views of images and program files, operand-field helpers
+ * and the C-source emitter.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "vpmu_asm.h"
+#include "vpmu_engine.h"
+
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
+	       "the tools read image structs in place: little-endian hosts only");
+
+/* Room for @n more bytes and a terminating NUL. */
+static void vpmu_buf_reserve(struct vpmu_buf *b, size_t n)
+{
+	size_t cap = b->cap ? b->cap : 256;
+
+	while (cap < b->len + n + 1)
+		cap *= 2;
+	b->p = realloc(b->p, cap);
+	if (!b->p)
+		abort();
+	b->cap = cap;
+}
+
+void vpmu_buf_put(struct vpmu_buf *b, const void *data, size_t n)
+{
+	if (b->len + n + 1 > b->cap)
+		vpmu_buf_reserve(b, n);
+	if (n)
+		memcpy(b->p + b->len, data, n);
+	b->len += n;
+	b->p[b->len] = '\0';	/* text buffers are always terminated */
+}
+
+void vpmu_buf_vprintf(struct vpmu_buf *b, const char *fmt, va_list ap)
+{
+	char small[256];
+	va_list aq;
+	int n;
+
+	va_copy(aq, ap);
+	n = vsnprintf(small, sizeof(small), fmt, aq);
+	va_end(aq);
+	if (n < 0)
+		return;
+	if ((size_t)n < sizeof(small)) {
+		vpmu_buf_put(b, small, n);
+		return;
+	}
+	if (b->len + n + 1 > b->cap)
+		vpmu_buf_reserve(b, n);
+	vsnprintf(b->p + b->len, n + 1, fmt, ap);
+	b->len += n;
+}
+
+void vpmu_buf_printf(struct vpmu_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vpmu_buf_vprintf(b, fmt, ap);
+	va_end(ap);
+}
+
+void vpmu_buf_free(struct vpmu_buf *b)
+{
+	free(b->p);
+	b->p = NULL;
+	b->len = 0;
+	b->cap = 0;
+}
+
+/* ---- image view -------------------------------------------------------- */
+
+static bool section_ok(size_t len, uint32_t off, uint64_t bytes)
+{
+	return off <= len && bytes <= len - off;
+}
+
+int vpmu_img_view(struct vpmu_img_view *v, const void *img, size_t len,
+		  struct vpmu_buf *diag)
+{
+	const struct vpmu_image_header *h = &v->h;
+	const char *why = NULL;
+
+	v->base = img;
+	v->len = len;
+	if (len < sizeof(*h)) {
+		vpmu_buf_printf(diag, "error: image truncated (%zu bytes)\n", len);
+		return -1;
+	}
+	memcpy(&v->h, img, sizeof(*h));
+	if (h->magic != VPMU_IMAGE_MAGIC)
+		why = "bad magic number (not a vpmu image)";
+	else if (h->version != VPMU_IMAGE_VERSION)
+		why = "unsupported image version";
+	else if (h->total_size != len)
+		why = "total_size does not match the file size";
+	else if (h->cs_words > VPMU_CS_MAX || h->op_bits > VPMU_OP_BITS_MAX ||
+		 h->op_shift > 31 || h->ev_bits > VPMU_UW_EVENT_BITS)
+		why = "header field out of range";
+	else if (!section_ok(len, h->cs_offset, (uint64_t)h->cs_words * 8) ||
+		 !section_ok(len, h->id_offset, 4ull << h->op_bits) ||
+		 !section_ok(len, h->sym_offset,
+			     (uint64_t)h->sym_count * sizeof(struct vpmu_image_sym)) ||
+		 !section_ok(len, h->insn_offset,
+			     (uint64_t)h->insn_count * sizeof(struct vpmu_image_insn)) ||
+		 !section_ok(len, h->str_offset, h->str_size))
+		why = "section outside the image";
+	else if (h->str_size && v->base[h->str_offset + h->str_size - 1])
+		why = "string table not terminated";
+	if (why) {
+		vpmu_buf_printf(diag, "error: %s\n", why);
+		return -1;
+	}
+	return 0;
+}
+
+uint64_t vpmu_img_uword(const struct vpmu_img_view *v, uint32_t i)
+{
+	const uint8_t *p = v->base + v->h.cs_offset + 8 * i;
+
+	return vpmu_get32(p) | (uint64_t)vpmu_get32(p + 4) << 32;
+}
+
+uint32_t vpmu_img_idtab(const struct vpmu_img_view *v, uint32_t i)
+{
+	return vpmu_get32(v->base + v->h.id_offset + 4 * i);
+}
+
+void vpmu_img_sym(const struct vpmu_img_view *v, uint32_t i,
+		  struct vpmu_image_sym *s)
+{
+	memcpy(s, v->base + v->h.sym_offset + sizeof(*s) * i, sizeof(*s));
+}
+
+void vpmu_img_insn(const struct vpmu_img_view *v, uint32_t i,
+		   struct vpmu_image_insn *in)
+{
+	memcpy(in, v->base + v->h.insn_offset + sizeof(*in) * i, sizeof(*in));
+}
+
+const char *vpmu_img_str(const struct vpmu_img_view *v, uint32_t off)
+{
+	if (off >= v->h.str_size)
+		return NULL;
+	return (const char *)v->base + v->h.str_offset + off;
+}
+
+/* ---- program view ------------------------------------------------------ */
+
+uint32_t vpmu_prog_crc(const void *prog, size_t len)
+{
+	static const uint8_t zero[4];
+	size_t off = offsetof(struct vpmu_program_header, checksum);
+	uint32_t crc;
+
+	crc = vpmu_crc32(0, prog, off);
+	crc = vpmu_crc32(crc, zero, 4);
+	return vpmu_crc32(crc, (const uint8_t *)prog + off + 4, len - off - 4);
+}
+
+int vpmu_prog_view(struct vpmu_prog_view *v, const void *prog, size_t len,
+		   struct vpmu_buf *diag)
+{
+	const struct vpmu_program_header *h = &v->h;
+	const char *why = NULL;
+	unsigned int i;
+
+	if (len < sizeof(*h)) {
+		vpmu_buf_printf(diag, "error: program truncated (%zu bytes)\n",
+				len);
+		return -1;
+	}
+	memcpy(&v->h, prog, sizeof(*h));
+	v->data = (const uint8_t *)prog + sizeof(*h);
+	for (i = 0; i < sizeof(h->reserved) / 4; i++)
+		if (h->reserved[i])
+			why = "reserved header field not zero";
+	if (h->magic != VPMU_PROG_MAGIC)
+		why = "bad magic number (not a vpmu program)";
+	else if (h->version != VPMU_PROG_VERSION)
+		why = "unsupported program version";
+	else if (h->header_size != sizeof(*h) || h->total_size != len ||
+		 (uint64_t)h->load_size + sizeof(*h) != len)
+		why = "sizes do not match the file";
+	else if (h->mem_size > VPMU_PROG_MEM_MAX || h->mem_size % 4 ||
+		 h->load_size > h->mem_size)
+		why = "bad memory size";
+	else if (h->entry % 4 || h->entry >= h->mem_size)
+		why = "entry point misaligned or outside memory";
+	else if (h->flags & ~VPMU_PROG_F_ALL)
+		why = "unknown flags";
+	else if (vpmu_prog_crc(prog, len) != h->checksum)
+		why = "checksum mismatch";
+	if (why) {
+		vpmu_buf_printf(diag, "error: %s\n", why);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- operand fields ---------------------------------------------------- */
+
+uint32_t vpmu_mop_mask(const struct vpmu_image_operand *op)
+{
+	if (!op->width || op->width > 32 || op->pos >= 32 ||
+	    op->pos + op->width > 32)
+		return 0;
+	return (uint32_t)(0xffffffffull >> (32 - op->width)) << op->pos;
+}
+
+bool vpmu_insn_usable(const struct vpmu_image_insn *in)
+{
+	uint32_t fields = 0, i;
+
+	if (in->nops > VPMU_INSN_MAX_OPS || in->match & ~in->mask)
+		return false;
+	for (i = 0; i < in->nops; i++) {
+		const struct vpmu_image_operand *op = &in->ops[i];
+
+		if (!vpmu_mop_name(op->kind) || !vpmu_mop_mask(op) ||
+		    op->shift > 31 || op->flags & ~VPMU_MOPF_PAREN ||
+		    vpmu_mop_mask(op) & (fields | in->mask))
+			return false;
+		fields |= vpmu_mop_mask(op);
+	}
+	return true;
+}
+
+const char *vpmu_mop_name(unsigned int kind)
+{
+	static const char *const names[] = {
+		[0] = NULL,
+		[VPMU_MOP_REG] = "reg",
+		[VPMU_MOP_UIMM] = "uimm",
+		[VPMU_MOP_SIMM] = "simm",
+		[VPMU_MOP_PCREL] = "pcrel",
+		[VPMU_MOP_ABS] = "abs",
+	};
+
+	return kind < sizeof(names) / sizeof(names[0]) ? names[kind] : NULL;
+}
+
+/* ---- C source ---------------------------------------------------------- */
+
+void vpmu_emit_c(struct vpmu_buf *out, const void *data, size_t len,
+		 const char *symbol, const char *source)
+{
+	const uint8_t *p = data;
+	size_t i;
+
+	vpmu_buf_printf(out, "// SPDX-License-Identifier: GPL-2.0\n"
+			"/*\n * Generated by vpmu-as from %s; do not edit.\n"
+			" */\n#include <linux/types.h>\n\n"
+			"const u8 %s[] = {", source, symbol);
+	for (i = 0; i < len; i++)
+		vpmu_buf_printf(out, "%s0x%02x,", i % 12 ? " " : "\n\t", p[i]);
+	vpmu_buf_printf(out, "\n};\n\nconst size_t %s_len = sizeof(%s);\n",
+			symbol, symbol);
+}
+
+/* ---- files (for the command-line tools) -------------------------------- */
+
+int vpmu_read_file(const char *path, struct vpmu_buf *b)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	char chunk[65536];
+	size_t n;
+
+	if (!f)
+		return -1;
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		vpmu_buf_put(b, chunk, n);
+	if (ferror(f)) {
+		if (f != stdin)
+			fclose(f);
+		return -1;
+	}
+	if (f != stdin)
+		fclose(f);
+	vpmu_buf_put(b, "", 0);
+	return 0;
+}
+
+/*
+ * Write @len bytes to @path ("-": stdout) through a temporary file and
+ * rename(), so that a failed run never leaves a partial output behind.
+ */
+int vpmu_write_file(const char *path, const void *data, size_t len)
+{
+	struct vpmu_buf tmp = { 0 };
+	FILE *f;
+	int ret = 0;
+
+	if (!strcmp(path, "-"))
+		return fwrite(data, 1, len, stdout) == len && !fflush(stdout) ?
+		       0 : -1;
+	vpmu_buf_printf(&tmp, "%s.tmpXXXXXX", path);
+	{
+		int fd = mkstemp(tmp.p);
+
+		if (fd >= 0)
+			fchmod(fd, 0644);
+		f = fd < 0 ? NULL : fdopen(fd, "wb");
+	}
+	if (!f) {
+		vpmu_buf_free(&tmp);
+		return -1;
+	}
+	if (fwrite(data, 1, len, f) != len)
+		ret = -1;
+	if (fclose(f))
+		ret = -1;
+	if (!ret && rename(tmp.p, path))
+		ret = -1;
+	if (ret)
+		remove(tmp.p);
+	vpmu_buf_free(&tmp);
+	return ret;
+}
