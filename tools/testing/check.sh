@@ -1,0 +1,112 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# check.sh (make check) - run every test tier, in order:
+#
+#   host       make host-check                    -> "host: N passed, N failed"
+#   lint       tools/testing/lint.sh              -> "lint: N passed, N failed"
+#   selfcheck  tools/testing/vm/selfcheck.sh      -> "harness self-check: ok"
+#   vm         tools/testing/vm/vm-check.sh stock -> vm-6.1, vm-6.12 lines
+#   debug      tools/testing/vm/vm-check.sh debug -> "debug-6.1: ..." line
+#
+# Each tier's output stays visible.  The last line sums every tier:
+# "N passed, N failed".  A tier that ends without its result line counts as
+# one failure, as does a failed self-check.  A tier whose script does not
+# exist yet (host, lint) is reported as absent.  Exits non-zero on any failure.
+#
+# VPMU_TIERS="host vm" (for example) runs a subset; default is all five.
+set -euo pipefail
+
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+TIERS=${VPMU_TIERS:-host lint selfcheck vm debug}
+passed=0
+failed=0
+notes=()
+tmp=$(mktemp)
+trap 'rm -f "$tmp"' EXIT
+
+# run_tier TIER CMD... - run CMD with its output shown and kept in $tmp;
+# sets TIER_RC.
+run_tier() {
+	local tier=$1 start=$SECONDS
+	shift
+
+	echo "==== tier $tier: $*"
+	set +e
+	"$@" 2>&1 | tee "$tmp"
+	TIER_RC=${PIPESTATUS[0]}
+	set -e
+	echo "==== tier $tier: exit $TIER_RC, $((SECONDS - start))s"
+}
+
+# collect NAME... - add each "NAME: N passed, N failed" line of the last
+# tier to the totals; a missing line is one failure.
+collect() {
+	local name line p f any_failed=0
+
+	for name in "$@"; do
+		line=$(grep -E "^${name//./\\.}: [0-9]+ passed, [0-9]+ failed$" \
+			"$tmp" | tail -n 1) || true
+		if [ -z "$line" ]; then
+			notes+=("$name: no result line (tier crashed or was cut short)")
+			failed=$((failed + 1))
+			any_failed=1
+			continue
+		fi
+		p=$(sed -E 's/.*: ([0-9]+) passed.*/\1/' <<<"$line")
+		f=$(sed -E 's/.* ([0-9]+) failed$/\1/' <<<"$line")
+		passed=$((passed + p))
+		failed=$((failed + f))
+		[ "$f" -gt 0 ] && any_failed=1
+		notes+=("$line")
+	done
+	if [ "$TIER_RC" != 0 ] && [ "$any_failed" = 0 ]; then
+		notes+=("$*: exit status $TIER_RC with no failure counted")
+		failed=$((failed + 1))
+	fi
+}
+
+for tier in $TIERS; do
+	case "$tier" in
+	host)
+		if [ -f "$TOP/tools/testing/host/Makefile" ]; then
+			run_tier host make --no-print-directory -C "$TOP" host-check
+			collect host
+		else
+			echo "==== tier host: absent (no tools/testing/host/Makefile yet)"
+			notes+=("host: absent")
+		fi ;;
+	lint)
+		if [ -f "$TOP/tools/testing/lint.sh" ]; then
+			run_tier lint bash "$TOP/tools/testing/lint.sh"
+			collect lint
+		else
+			echo "==== tier lint: absent (no tools/testing/lint.sh)"
+			notes+=("lint: absent")
+		fi ;;
+	selfcheck)
+		run_tier selfcheck "$TOP/tools/testing/vm/selfcheck.sh"
+		if [ "$TIER_RC" = 0 ] && grep -qx 'harness self-check: ok' "$tmp"; then
+			notes+=("harness self-check: ok")
+		else
+			notes+=("harness self-check: FAILED (the harness missed an injected failure)")
+			failed=$((failed + 1))
+		fi ;;
+	vm)
+		run_tier vm "$TOP/tools/testing/vm/vm-check.sh" stock
+		collect vm-6.1 vm-6.12 ;;
+	debug)
+		run_tier debug "$TOP/tools/testing/vm/vm-check.sh" debug
+		collect debug-6.1 ;;
+	*)
+		echo "check: unknown tier $tier (host lint selfcheck vm debug)" >&2
+		exit 2 ;;
+	esac
+done
+
+echo "==== summary"
+for n in "${notes[@]}"; do
+	echo "  $n"
+done
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
