@@ -184,6 +184,7 @@ ksft_headers() {
 build_userspace() {
 	ksft_headers
 	USER_SRC=$(sync_tree host)
+	export USER_SRC KSFT_INC
 	log "building selftests"
 	make -C "$USER_SRC/selftests/vpmu" KSFT_INC="$KSFT_INC" \
 		>"$USER_SRC/.selftests-build.log" 2>&1 ||
@@ -571,11 +572,7 @@ check_kernel() {
 	name=$(flavour_name "$1")
 	start=$SECONDS
 	rm -f "$CACHE/out/$name/summary"
-	(
-		run_kernel "$1" test "${@:2}"
-		analyse_log "$NAME" | tee "$OUT/summary"
-		[ "${PIPESTATUS[0]}" = 0 ]
-	) || rc=1
+	"$VM_DIR/run-kernel.sh" "$@" || rc=1
 	if [ ! -s "$CACHE/out/$name/summary" ]; then
 		echo "$name: FAIL: harness error before a result (see above)"
 		echo "$name: 0 passed, 1 failed"
