@@ -53,7 +53,7 @@ ensure_pkgs() {
 }
 
 ensure_host_deps() {
-	mkdir -p "$CACHE"
+	mkdir -p "$CACHE/out"
 	ensure_pkgs qemu-system-x86 busybox-static cpio gzip xz-utils rsync \
 		kmod linux-perf make gcc libc6-dev "$LINUX_SRC_PKG"
 }
