@@ -1,0 +1,1458 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vpmu_engine.c - the microcoded processor and its PMU hardware.
+ *
+ * Implements Documentation/vpmu/architecture.rst.  Portable C: built into
+ * the module and as host C for tests, benchmarks and fuzzing.
+ *
+ * How it is fast and still exact
+ * -------------------------------
+ * Each microword is decoded once into a struct vpmu_uop: a handler address
+ * (GCC labels-as-values), pre-resolved register-file indices, the target
+ * as a byte offset.  The inner loop (vpmu_run_chunk()) does per microword
+ * only: the cycle-limit check, one execution-count increment in the uop
+ * itself, the operation and the next dispatch.
+ *
+ * Counters are not touched in the loop.  Every event is linear in three
+ * per-microword counts: executions (cnt), a memory count (dyn: load misses
+ * or store stall cycles) and taken branches (tkn).  The loop runs in
+ * chunks; at a chunk's end the counts are folded into the counters.
+ * Counts must be split by what was counting at the time (privilege mode,
+ * freeze bits), so the uop array exists in a few copies ("slots"), one per
+ * distinct set of active counters; a mode switch or a trigger toggle moves
+ * execution to another copy: a pointer switch, not a fold.
+ *
+ * A chunk's cycle limit keeps it exact: no event grows by more than one per
+ * cycle (CYCLES and WQ_STALL only by a stalling microword's stall), so a
+ * chunk of at most (2^width - value - 1) cycles cannot wrap a counter
+ * except on its last microword, and only if that microword stalled; the
+ * engine remembers the last stalling microword.  When a counter is one
+ * event from wrapping, or a histogram sample is due, the engine steps one
+ * microword at a time, whose identity it then knows.
+ *
+ * Microwords that need more than their handler (trigger sources) are
+ * routed to a hook handler when the configuration changes, so the loop
+ * pays nothing for them otherwise.
+ */
+#include "vpmu_engine_int.h"
+
+#ifndef __annotate_jump_table
+#define __annotate_jump_table
+#endif
+
+#define VPMU_NSLOT	4		/* copies of the uop array */
+#define VPMU_NKEYS	32		/* mode (1 bit) x freeze bits (4) */
+#define VPMU_CHUNK_MAX	(1ll << 30)	/* keeps uop counts in u32 */
+#define VPMU_STEP_BELOW	8		/* chunks shorter than this: step */
+
+/* Register file: operand codes index it directly. */
+#define R_PC		VPMU_OPND_PC
+#define R_IR		VPMU_OPND_IR
+#define R_IPC		VPMU_OPND_IPC
+#define R_DS		VPMU_OPND_DS
+#define R_FLAGS		VPMU_OPND_FLAGS
+#define R_SINK		47		/* unused code: discarded writes */
+#define R_ZERO		VPMU_OPND_ZERO	/* never written: reads 0 */
+#define R_IMM0		64		/* R[64 + upc]: B immediate of upc */
+
+/* Commit work beyond "R[XW[d]] = res" (vpmu_uop.pend). */
+#define P_SPECIAL	(1u << 0)	/* DST is a latch or flags */
+#define P_FLAGS		(1u << 1)	/* S: write the new flags */
+#define P_LOAD		(1u << 2)	/* data-cache lookup */
+#define P_STORE		(1u << 3)	/* memory write + write queue */
+#define P_MODE		(1u << 4)	/* privilege-mode change */
+
+/* Hooks run after the current microword (vpmu_run_chunk()'s hook). */
+#define HOOK_TRIG	(1u << 0)
+#define HOOK_MODE	(1u << 1)
+
+/* vpmu_run_chunk() results. */
+enum { X_CHUNK, X_HALT, X_TRAP, X_FAULT };
+
+struct vpmu_uop {
+	const void *h;		/* dispatch: handler (or the trigger hook) */
+	u32 cnt;		/* executions, this slot, this chunk */
+	u32 dyn;		/* loads: misses; stores: stall cycles */
+	u32 tkn;		/* BR: taken */
+	u32 imm;		/* EXT: mask; LD/ST: offset; MODE: mode */
+	u32 tgt;		/* TARGET as a byte offset into the slot */
+	u16 d, a, b;		/* register-file indices; EXT/SEXT: b = shift */
+	u16 upc;
+	u8 hi;			/* handler index */
+	u8 seq;			/* sequencer handler index */
+	u8 cond;		/* BR: condition; DISP: width */
+	u8 pend;		/* P_* */
+	u8 fk;			/* S flags: 0 none, 1 logic, 2 add, 3 sub;
+				 * stores: access size */
+};
+
+/* ALU operations with a result: X(name, expression of a, b, u). */
+#define VPMU_ALU_LIST(X)						\
+	X(ADD,	a + b)							\
+	X(SUB,	a - b)							\
+	X(AND,	a & b)							\
+	X(OR,	a | b)							\
+	X(XOR,	a ^ b)							\
+	X(SHL,	a << (b & 31))						\
+	X(SHR,	a >> (b & 31))						\
+	X(SAR,	(u32)((s32)a >> (b & 31)))				\
+	X(SLT,	(u32)((s32)a < (s32)b))					\
+	X(SLTU,	(u32)(a < b))						\
+	X(MUL,	a * b)							\
+	X(MOV,	b)							\
+	X(EXT,	(a >> u->b) & u->imm)					\
+	X(SEXT,	(u32)((s32)(a << u->b) >> u->b))
+
+/* Loads: X(name, size, value from the little-endian bytes at p). */
+#define VPMU_LD_LIST(X)							\
+	X(LB,	1, (u32)(s32)(s8)p[0])					\
+	X(LBU,	1, (u32)p[0])						\
+	X(LH,	2, (u32)(s32)(s16)(p[0] | p[1] << 8))			\
+	X(LHU,	2, (u32)(p[0] | p[1] << 8))				\
+	X(LW,	4, vpmu_get_le32(p))
+
+#define VPMU_ST_LIST(X)	X(SB, 1) X(SH, 2) X(SW, 4)
+
+/* Handler indices (vpmu_uop.hi). */
+enum vpmu_handler {
+#define VPMU_X(name, expr) H_F_##name, H_G_##name,
+	VPMU_ALU_LIST(VPMU_X)
+#undef VPMU_X
+#define VPMU_X(name, size, expr) H_##name,
+	VPMU_LD_LIST(VPMU_X)
+#undef VPMU_X
+#define VPMU_X(name, size) H_##name,
+	VPMU_ST_LIST(VPMU_X)
+#undef VPMU_X
+	H_NOP_N, H_NOP, H_MODE, H_TRIG,
+	H_NR
+};
+
+/* Sequencer handler indices (vpmu_uop.seq). */
+enum vpmu_seq_handler {
+	Q_NEXT, Q_JUMP, Q_BRF, Q_BRX, Q_CALL, Q_RET, Q_DISP, Q_EOI, Q_HALT,
+	Q_TRAP,
+	Q_NR
+};
+
+struct vpmu_engine {
+	const struct vpmu_ucode *uc;
+	u32 ncs;
+	bool r0zero;
+
+	/* architectural state */
+	u32 *R;				/* 64 + ncs */
+	u16 *xr;			/* read index map, 64 + ncs */
+	u16 xw[64];			/* write index map */
+	u32 ustack[VPMU_USTACK_DEPTH];	/* byte offsets */
+	u32 sp;
+	u8 *mem;
+	u32 msz;
+	u32 upc;
+	unsigned int mode, mode_next;
+	bool ext;
+	u64 cyc;
+
+	/* external signals */
+	u32 *dc_tag;			/* line + 1; 0 invalid */
+	u32 dc_shift, dc_mask, penalty;
+	bool last_miss;
+	u64 wq_t[32];			/* drain times, ring */
+	u32 wq_head, wq_cnt, wq_depth, wq_drain;
+
+	/* executable form */
+	struct vpmu_uop *slot[VPMU_NSLOT];
+	u32 *idoff;			/* ID table as byte offsets */
+	const void *const *lab;		/* handler labels */
+	u16 condtab[16];		/* flag conditions: bit f holds */
+
+	/* counting */
+	u8 key_slot[VPMU_NKEYS];
+	u16 slot_mask[VPMU_NSLOT];
+	unsigned int nused, cur;
+	u64 *tot_cnt, *tot_dyn, *tot_tkn;
+	u16 *ctr_hit;			/* counters an upc can feed */
+	bool dirty;
+	struct vpmu_ctr_cfg cfg[VPMU_NR_COUNTERS_MAX];
+	u64 ctr[VPMU_NR_COUNTERS_MAX];
+	u32 ovf;
+	u32 wrap_pending;
+	unsigned int frozen;
+	u16 trig[VPMU_NR_GROUPS_MAX];
+	u32 last_stall_upc;
+
+	/* micro-PC histogram */
+	u64 *uhist;
+	u32 hist_k;
+	u64 hist_next;
+
+	/* the trigger hook */
+	struct vpmu_uop *trig_u;
+	u32 trig_dyn, trig_tkn;
+	unsigned int trig_mode;
+
+	/* stops */
+	bool started, sticky;
+	struct vpmu_stop sticky_stop;
+	u32 fault_kind, fault_addr;
+};
+
+/* ---- counting ----------------------------------------------------------- */
+
+static inline u64 vpmu_stall_of(const struct vpmu_engine *e,
+				const struct vpmu_dec *d, u64 dyn)
+{
+	if (d->kind & VPMU_K_LOAD)
+		return dyn * e->penalty;
+	if (d->kind & VPMU_K_STORE)
+		return dyn;
+	return 0;
+}
+
+/*
+ * Occurrences of @ev on microword @upc given its executions @c, memory
+ * count @dy and taken branches @tk.
+ */
+static u64 vpmu_ev_count(const struct vpmu_engine *e, unsigned int ev,
+			 u32 upc, u64 c, u64 dy, u64 tk)
+{
+	const struct vpmu_dec *d = &e->uc->dec[upc];
+
+	switch (ev) {
+	case VPMU_EV_CYCLES:
+		return c + vpmu_stall_of(e, d, dy);
+	case VPMU_EV_UOPS:
+		return c;
+	case VPMU_EV_INSNS:
+		return d->kind & VPMU_K_EOI ? c : 0;
+	case VPMU_EV_UBR_TAKEN:
+		return tk;
+	case VPMU_EV_DISPATCH:
+		return d->kind & VPMU_K_DISP ? c : 0;
+	case VPMU_EV_DC_HIT:
+		return d->kind & VPMU_K_LOAD ? c - dy : 0;
+	case VPMU_EV_DC_MISS:
+		return d->kind & VPMU_K_LOAD ? dy : 0;
+	case VPMU_EV_WQ_STALL:
+		return d->kind & VPMU_K_STORE ? dy : 0;
+	case VPMU_EV_TRIGGER:
+		return d->kind & VPMU_K_TRIG ? c : 0;
+	case VPMU_EV_STORES:
+		return d->kind & VPMU_K_STORE ? c : 0;
+	}
+	if (ev > VPMU_EV_TAG_BASE && ev <= VPMU_EV_TAG(VPMU_TAG_MAX))
+		return vpmu_dec_has_tag(e->uc, d, ev - VPMU_EV_TAG_BASE) ? c : 0;
+	return 0;
+}
+
+/* Can @ev ever occur on @upc? */
+static bool vpmu_ev_possible(const struct vpmu_engine *e, unsigned int ev,
+			     u32 upc)
+{
+	const struct vpmu_dec *d = &e->uc->dec[upc];
+
+	switch (ev) {
+	case VPMU_EV_UBR_TAKEN:
+		return d->kind & VPMU_K_BR;
+	case VPMU_EV_DC_HIT:
+	case VPMU_EV_DC_MISS:
+		return d->kind & VPMU_K_LOAD;
+	case VPMU_EV_WQ_STALL:
+		return d->kind & VPMU_K_STORE;
+	}
+	return vpmu_ev_count(e, ev, upc, 1, 0, 0) != 0;
+}
+
+static bool vpmu_ctr_enabled(const struct vpmu_engine *e, unsigned int i)
+{
+	return e->cfg[i].flags & (VPMU_CTR_USER | VPMU_CTR_SUPER);
+}
+
+/* Counters counting under (mode, frozen). */
+static u16 vpmu_active(const struct vpmu_engine *e, unsigned int key)
+{
+	unsigned int mode = key & 1, frozen = key >> 1, i;
+	u16 m = 0;
+
+	for (i = 0; i < VPMU_NR_COUNTERS_MAX; i++) {
+		const struct vpmu_ctr_cfg *c = &e->cfg[i];
+
+		if (!(c->flags & (mode ? VPMU_CTR_SUPER : VPMU_CTR_USER)))
+			continue;
+		if (frozen >> c->group & 1)
+			continue;
+		m |= 1u << i;
+	}
+	return m;
+}
+
+/* Add @n to counter @i; true if it wrapped. */
+static bool vpmu_ctr_add(struct vpmu_engine *e, unsigned int i, u64 n)
+{
+	unsigned int w = e->cfg[i].width;
+	u64 v = e->ctr[i], nv = v + n;
+
+	if (w >= 64) {
+		e->ctr[i] = nv;
+		return nv < v;
+	}
+	e->ctr[i] = nv & ((1ull << w) - 1);
+	return nv >> w;
+}
+
+/* Fold the counts of microwords [lo, hi) of every slot in use. */
+static u32 vpmu_fold(struct vpmu_engine *e, u32 lo, u32 hi)
+{
+	u64 add[VPMU_NR_COUNTERS_MAX];
+	u32 wrapped = e->wrap_pending;
+	u16 any = 0;
+	unsigned int s, i;
+	u32 upc;
+
+	memset(add, 0, sizeof(add));
+	for (s = 0; s < e->nused; s++) {
+		struct vpmu_uop *U = e->slot[s];
+		u16 m = e->slot_mask[s];
+
+		for (upc = lo; upc < hi; upc++) {
+			struct vpmu_uop *x = &U[upc];
+			u32 c = x->cnt, dy, tk;
+			u16 hm;
+
+			if (!c)
+				continue;
+			dy = x->dyn;
+			tk = x->tkn;
+			x->cnt = 0;
+			x->dyn = 0;
+			x->tkn = 0;
+			e->tot_cnt[upc] += c;
+			e->tot_dyn[upc] += dy;
+			e->tot_tkn[upc] += tk;
+			if (e->hist_k == 1)
+				e->uhist[upc] += c +
+					vpmu_stall_of(e, &e->uc->dec[upc], dy);
+			hm = m & e->ctr_hit[upc];
+			any |= hm;
+			while (hm) {
+				i = __builtin_ctz(hm);
+				hm &= hm - 1;
+				add[i] += vpmu_ev_count(e, e->cfg[i].event, upc,
+							c, dy, tk);
+			}
+		}
+	}
+	while (any) {
+		i = __builtin_ctz(any);
+		any &= any - 1;
+		if (add[i] && vpmu_ctr_add(e, i, add[i]))
+			wrapped |= 1u << i;
+	}
+	e->wrap_pending = 0;
+	return wrapped;
+}
+
+static void vpmu_slot_reset(struct vpmu_engine *e)
+{
+	memset(e->key_slot, 0xff, sizeof(e->key_slot));
+	e->nused = 0;
+}
+
+/*
+ * The slot that counts under @key.  Slots are shared by keys with the same
+ * active counters.  When all are taken, everything is folded first (never
+ * while a microword's counts are in flight: callers take them out).
+ */
+static unsigned int vpmu_slot_get(struct vpmu_engine *e, unsigned int key)
+{
+	unsigned int s;
+	u16 m;
+
+	if (e->key_slot[key] != 0xff)
+		return e->key_slot[key];
+	m = vpmu_active(e, key);
+	for (s = 0; s < e->nused; s++)
+		if (e->slot_mask[s] == m)
+			goto found;
+	if (e->nused == VPMU_NSLOT) {
+		e->wrap_pending = vpmu_fold(e, 0, e->ncs);
+		vpmu_slot_reset(e);
+	}
+	s = e->nused++;
+	e->slot_mask[s] = m;
+found:
+	e->key_slot[key] = s;
+	return s;
+}
+
+static inline unsigned int vpmu_key(unsigned int mode, unsigned int frozen)
+{
+	return mode | frozen << 1;
+}
+
+/* Does @trigger occur on the microword just executed? */
+static bool vpmu_trig_occurs(const struct vpmu_engine *e, u16 trigger,
+			     u32 upc, u32 ddyn, u32 dtkn)
+{
+	if (trigger == VPMU_TRIG_NONE)
+		return false;
+	if (trigger == VPMU_TRIG_MARK)
+		return e->uc->dec[upc].kind & VPMU_K_TRIG;
+	return vpmu_ev_count(e, trigger, upc, 1, ddyn, dtkn) != 0;
+}
+
+/*
+ * After a microword with hooks: toggle freeze groups whose trigger occurred
+ * (moving the microword's counts to where they now belong: the toggle takes
+ * effect before its events are counted), then apply a mode change.
+ */
+static void vpmu_hook_post(struct vpmu_engine *e, unsigned int hook)
+{
+	unsigned int g, toggles = 0;
+
+	if (hook & HOOK_TRIG) {
+		struct vpmu_uop *x = e->trig_u;
+		u32 upc = x->upc, ddyn = x->dyn - e->trig_dyn;
+		u32 dtkn = x->tkn - e->trig_tkn;
+
+		for (g = 0; g < VPMU_NR_GROUPS_MAX; g++)
+			if (vpmu_trig_occurs(e, e->trig[g], upc, ddyn, dtkn))
+				toggles |= 1u << g;
+		if (toggles) {
+			unsigned int s;
+			struct vpmu_uop *y;
+
+			x->cnt -= 1;
+			x->dyn -= ddyn;
+			x->tkn -= dtkn;
+			e->frozen ^= toggles;
+			s = vpmu_slot_get(e, vpmu_key(e->trig_mode, e->frozen));
+			y = &e->slot[s][upc];
+			y->cnt += 1;
+			y->dyn += ddyn;
+			y->tkn += dtkn;
+		}
+	}
+	if (hook & HOOK_MODE)
+		e->mode = e->mode_next;
+	e->cur = vpmu_slot_get(e, vpmu_key(e->mode, e->frozen));
+}
+
+/* ---- external signals --------------------------------------------------- */
+
+/* Look up @addr in the data cache; returns true on a miss (and fills). */
+static inline bool vpmu_dc_access(struct vpmu_engine *e, u32 addr)
+{
+	u32 line = addr >> e->dc_shift;
+	u32 *t = &e->dc_tag[line & e->dc_mask];
+
+	if (*t == line + 1)
+		return false;
+	*t = line + 1;
+	return true;
+}
+
+static inline void vpmu_wq_retire(struct vpmu_engine *e, u64 now)
+{
+	while (e->wq_cnt && e->wq_t[e->wq_head] <= now) {
+		e->wq_head = (e->wq_head + 1) & 31;
+		e->wq_cnt--;
+	}
+}
+
+/* A store enters the queue at @now; returns the stall cycles. */
+static u32 vpmu_wq_store(struct vpmu_engine *e, u64 now)
+{
+	u64 t;
+	u32 stall = 0;
+
+	vpmu_wq_retire(e, now);
+	if (e->wq_cnt == e->wq_depth) {
+		stall = (u32)(e->wq_t[e->wq_head] - now);
+		now += stall;
+		vpmu_wq_retire(e, now);
+	}
+	if (e->wq_cnt)
+		t = e->wq_t[(e->wq_head + e->wq_cnt - 1) & 31] + e->wq_drain;
+	else
+		t = now + e->wq_drain;
+	e->wq_t[(e->wq_head + e->wq_cnt) & 31] = t;
+	e->wq_cnt++;
+	return stall;
+}
+
+static bool vpmu_cond_ext(struct vpmu_engine *e, unsigned int cond, u64 now)
+{
+	switch (cond) {
+	case VPMU_COND_MISS:
+		return e->last_miss;
+	case VPMU_COND_WQF:
+		vpmu_wq_retire(e, now);
+		return e->wq_cnt == e->wq_depth;
+	case VPMU_COND_USER:
+		return e->mode == VPMU_MODE_USER;
+	case VPMU_COND_SUPER:
+		return e->mode == VPMU_MODE_SUPER;
+	default:
+		return e->ext;
+	}
+}
+
+/* Write @v to register-file index @w, which is a latch or flags. */
+static void vpmu_write_special(struct vpmu_engine *e, unsigned int w, u32 v)
+{
+	unsigned int k;
+
+	if (w == R_FLAGS) {
+		e->R[w] = v & 15;
+		return;
+	}
+	if (w < R_DS || w > R_DS + 2)
+		return;
+	k = w - R_DS;
+	v &= 31;
+	e->R[w] = v;
+	e->xr[VPMU_OPND_AT_DS + k] = v;
+	e->xw[VPMU_OPND_AT_DS + k] = (!v && e->r0zero) ? R_SINK : v;
+}
+
+/*
+ * The slow part of committing a microword: memory side effects, special
+ * destinations, flags.  Returns the stall cycles it costs.
+ */
+static u32 vpmu_commit_slow(struct vpmu_engine *e, struct vpmu_uop *u,
+			    u32 res, u32 nfl, unsigned int pend, u32 maddr,
+			    u64 now)
+{
+	u32 stall = 0;
+
+	if (pend & P_LOAD) {
+		e->last_miss = vpmu_dc_access(e, maddr);
+		if (e->last_miss) {
+			u->dyn++;
+			stall = e->penalty;
+		}
+	}
+	if (pend & P_STORE) {
+		u8 *p = e->mem + maddr;
+
+		p[0] = res;
+		if (u->fk >= 2)
+			p[1] = res >> 8;
+		if (u->fk == 4) {
+			p[2] = res >> 16;
+			p[3] = res >> 24;
+		}
+		stall = vpmu_wq_store(e, now);
+		u->dyn += stall;
+	} else if (pend & P_SPECIAL) {
+		vpmu_write_special(e, e->xw[u->d], res);
+	} else {
+		e->R[e->xw[u->d]] = res;
+	}
+	if (pend & P_FLAGS)
+		e->R[R_FLAGS] = nfl;
+	if (stall)
+		e->last_stall_upc = u->upc;
+	return stall;
+}
+
+static inline u32 vpmu_flags(unsigned int fk, u32 a, u32 b, u32 r)
+{
+	u32 f = (r ? 0 : VPMU_FLAG_Z) | (r >> 31 ? VPMU_FLAG_N : 0);
+
+	if (fk == 2)
+		f |= (r < a ? VPMU_FLAG_C : 0) |
+		     (((a ^ r) & (b ^ r)) >> 31 ? VPMU_FLAG_V : 0);
+	else if (fk == 3)
+		f |= (a < b ? VPMU_FLAG_C : 0) |
+		     (((a ^ b) & (a ^ r)) >> 31 ? VPMU_FLAG_V : 0);
+	return f;
+}
+
+/* ---- the loop ----------------------------------------------------------- */
+
+/*
+ * Run microwords while the cycles used in this call are below @L.  With
+ * @L < 0 only publish the handler table.  Returns X_*; e->cyc and e->upc
+ * are up to date on return.
+ */
+static int vpmu_run_chunk(struct vpmu_engine *e, long L)
+{
+	static const void *const lab[H_NR] __annotate_jump_table = {
+#define VPMU_X(name, expr) [H_F_##name] = &&F_##name, [H_G_##name] = &&G_##name,
+		VPMU_ALU_LIST(VPMU_X)
+#undef VPMU_X
+#define VPMU_X(name, size, expr) [H_##name] = &&M_##name,
+		VPMU_LD_LIST(VPMU_X)
+#undef VPMU_X
+#define VPMU_X(name, size) [H_##name] = &&M_##name,
+		VPMU_ST_LIST(VPMU_X)
+#undef VPMU_X
+		[H_NOP_N] = &&NOP_N, [H_NOP] = &&NOP, [H_MODE] = &&MODE,
+		[H_TRIG] = &&TRIG,
+	};
+	static const void *const seqlab[Q_NR] __annotate_jump_table = {
+		[Q_NEXT] = &&Q_NEXT, [Q_JUMP] = &&Q_JUMP, [Q_BRF] = &&Q_BRF,
+		[Q_BRX] = &&Q_BRX, [Q_CALL] = &&Q_CALL, [Q_RET] = &&Q_RET,
+		[Q_DISP] = &&Q_DISP, [Q_EOI] = &&Q_EOI, [Q_HALT] = &&Q_HALT,
+		[Q_TRAP] = &&Q_TRAP,
+	};
+	struct vpmu_uop *base, *u;
+	u32 *const R = e->R;
+	const u16 *const xr = e->xr;
+	const u16 *const xw = e->xw;
+	u64 cend = e->cyc + L - 1;	/* cycle now = cend - left */
+	long left = L, saved_left = 0;
+	unsigned int hook = 0, pend = 0;
+	u32 res = 0, nfl = 0, maddr = 0;
+	int ret;
+
+	if (L < 0) {
+		e->lab = lab;
+		return X_CHUNK;
+	}
+	base = e->slot[e->cur];
+	u = base + e->upc;
+
+#define DISPATCH()							\
+	do {								\
+		if (unlikely(--left < 0))				\
+			goto chunk_end;					\
+		u->cnt++;						\
+		goto *u->h;						\
+	} while (0)
+#define NEXT_UOP()	(u = (struct vpmu_uop *)((char *)u + sizeof(*u)))
+#define GOTO_TGT(off)	(u = (struct vpmu_uop *)((char *)base + (off)))
+#define SEQ()		goto *seqlab[u->seq]
+/* The cycle this microword started in, plus its stalls so far. */
+#define NOW()		(cend - (hook ? saved_left + left : left))
+#define COMMIT()							\
+	do {								\
+		if (likely(!pend)) {					\
+			R[xw[u->d]] = res;				\
+		} else {						\
+			left -= vpmu_commit_slow(e, u, res, nfl, pend,	\
+						 maddr, NOW());		\
+			if (pend & P_MODE) {				\
+				e->mode_next = u->imm;			\
+				if (!hook) {				\
+					saved_left = left;		\
+					left = 0;			\
+				}					\
+				hook |= HOOK_MODE;			\
+			}						\
+		}							\
+	} while (0)
+#define FAULT(kind, addr)						\
+	do {								\
+		e->fault_kind = (kind);					\
+		e->fault_addr = (addr);					\
+		goto fault;						\
+	} while (0)
+
+	DISPATCH();
+
+	/* ALU: fused direct form (NEXT, no S, plain DST) and general form. */
+#define VPMU_X(name, expr)						\
+F_##name: {								\
+		u32 a = R[u->a], b = R[u->b];				\
+		(void)a; (void)b;					\
+		R[u->d] = (expr);					\
+		NEXT_UOP();						\
+		DISPATCH();						\
+	}								\
+G_##name: {								\
+		u32 a = R[xr[u->a]], b = R[xr[u->b]];			\
+		(void)a; (void)b;					\
+		res = (expr);						\
+		pend = u->pend;						\
+		if (unlikely(u->fk))					\
+			nfl = vpmu_flags(u->fk, a, b, res);		\
+		SEQ();							\
+	}
+	VPMU_ALU_LIST(VPMU_X)
+#undef VPMU_X
+
+	/* Loads: the access is checked here, committed by the sequencer. */
+#define VPMU_X(name, size, expr)					\
+M_##name: {								\
+		const u8 *p;						\
+		maddr = R[xr[u->a]] + u->imm;				\
+		if (unlikely(maddr & (size - 1)))			\
+			FAULT(VPMU_FAULT_ALIGN, maddr);			\
+		if (unlikely(e->msz < size || maddr > e->msz - size))	\
+			FAULT(VPMU_FAULT_LOAD, maddr);			\
+		p = e->mem + maddr;					\
+		res = (expr);						\
+		pend = u->pend;						\
+		SEQ();							\
+	}
+	VPMU_LD_LIST(VPMU_X)
+#undef VPMU_X
+
+#define VPMU_X(name, size)						\
+M_##name: {								\
+		maddr = R[xr[u->a]] + u->imm;				\
+		if (unlikely(maddr & (size - 1)))			\
+			FAULT(VPMU_FAULT_ALIGN, maddr);			\
+		if (unlikely(e->msz < size || maddr > e->msz - size))	\
+			FAULT(VPMU_FAULT_STORE, maddr);			\
+		res = R[xr[u->b]];					\
+		pend = u->pend;						\
+		SEQ();							\
+	}
+	VPMU_ST_LIST(VPMU_X)
+#undef VPMU_X
+
+NOP_N:
+	NEXT_UOP();
+	DISPATCH();
+NOP:
+MODE:
+	pend = u->pend;
+	SEQ();
+
+TRIG:
+	/* A trigger source: run it, then vpmu_hook_post() at chunk_end. */
+	hook = HOOK_TRIG;
+	e->trig_u = u;
+	e->trig_dyn = u->dyn;
+	e->trig_tkn = u->tkn;
+	e->trig_mode = e->mode;
+	saved_left = left;
+	left = 0;
+	goto *lab[u->hi];
+
+	/* Sequencer: check what can fault, commit, continue. */
+Q_NEXT:
+	COMMIT();
+	NEXT_UOP();
+	DISPATCH();
+Q_JUMP:
+	COMMIT();
+	GOTO_TGT(u->tgt);
+	DISPATCH();
+Q_BRF:
+	COMMIT();
+	if ((e->condtab[u->cond] >> R[R_FLAGS]) & 1) {
+		u->tkn++;
+		GOTO_TGT(u->tgt);
+	} else {
+		NEXT_UOP();
+	}
+	DISPATCH();
+Q_BRX:
+	COMMIT();
+	if (vpmu_cond_ext(e, u->cond, NOW())) {
+		u->tkn++;
+		GOTO_TGT(u->tgt);
+	} else {
+		NEXT_UOP();
+	}
+	DISPATCH();
+Q_CALL:
+	if (unlikely(e->sp == VPMU_USTACK_DEPTH))
+		FAULT(VPMU_FAULT_USTACK, 0);
+	COMMIT();
+	e->ustack[e->sp++] = (u32)((char *)u - (char *)base) + sizeof(*u);
+	GOTO_TGT(u->tgt);
+	DISPATCH();
+Q_RET:
+	if (unlikely(!e->sp))
+		FAULT(VPMU_FAULT_USTACK, 0);
+	COMMIT();
+	GOTO_TGT(e->ustack[--e->sp]);
+	DISPATCH();
+Q_DISP:
+	COMMIT();
+	GOTO_TGT(u->tgt + (res & ((1u << u->cond) - 1)) * sizeof(*u));
+	DISPATCH();
+Q_EOI: {
+		u32 npc = xw[u->d] == R_PC ? res : R[R_PC];
+		u32 ir;
+
+		if (unlikely((npc & 3) || e->msz < 4 || npc > e->msz - 4))
+			FAULT(VPMU_FAULT_FETCH, npc);
+		COMMIT();
+		ir = vpmu_get_le32(e->mem + npc);
+		R[R_IPC] = npc;
+		R[R_IR] = ir;
+		GOTO_TGT(e->idoff[(ir >> e->uc->op_shift) & e->uc->op_mask]);
+		DISPATCH();
+	}
+Q_HALT:
+	COMMIT();
+	ret = X_HALT;
+	goto stop;
+Q_TRAP:
+	COMMIT();
+	ret = X_TRAP;
+	goto stop;
+
+fault:
+	/* No effect at all: undo the dispatch of this microword. */
+	if (hook)
+		left = saved_left;
+	u->cnt--;
+	left++;
+	e->cyc += L - left;
+	e->upc = u->upc;
+	return X_FAULT;
+
+stop:
+	e->upc = u->upc;
+	if (hook) {
+		left = saved_left + left;
+		vpmu_hook_post(e, hook);
+	}
+	e->cyc += L - left;
+	return ret;
+
+chunk_end:
+	if (unlikely(hook)) {
+		u32 off = (u32)((char *)u - (char *)base);
+
+		/* left = -1 - stall: restore it as if there were no hook */
+		left = saved_left + left + 1;
+		vpmu_hook_post(e, hook);
+		hook = 0;
+		base = e->slot[e->cur];
+		u = (struct vpmu_uop *)((char *)base + off);
+		DISPATCH();
+	}
+	e->cyc += L - left - 1;
+	e->upc = u->upc;
+	return X_CHUNK;
+
+#undef DISPATCH
+#undef NEXT_UOP
+#undef GOTO_TGT
+#undef SEQ
+#undef NOW
+#undef COMMIT
+#undef FAULT
+}
+
+/* ---- preparing a run ---------------------------------------------------- */
+
+static void vpmu_prepare(struct vpmu_engine *e)
+{
+	unsigned int s, g, i;
+	u32 upc;
+	bool any_trig = false;
+
+	if (!e->lab)
+		vpmu_run_chunk(e, -1);
+	for (g = 0; g < VPMU_NR_GROUPS_MAX; g++)
+		if (e->trig[g] != VPMU_TRIG_NONE)
+			any_trig = true;
+	if (e->dirty) {
+		for (upc = 0; upc < e->ncs; upc++) {
+			u16 hit = 0;
+			bool route = false;
+
+			for (i = 0; i < VPMU_NR_COUNTERS_MAX; i++)
+				if (vpmu_ctr_enabled(e, i) &&
+				    vpmu_ev_possible(e, e->cfg[i].event, upc))
+					hit |= 1u << i;
+			e->ctr_hit[upc] = hit;
+			for (g = 0; any_trig && g < VPMU_NR_GROUPS_MAX; g++) {
+				u16 t = e->trig[g];
+
+				if (t == VPMU_TRIG_NONE)
+					continue;
+				if (t == VPMU_TRIG_MARK ?
+				    e->uc->dec[upc].kind & VPMU_K_TRIG :
+				    vpmu_ev_possible(e, t, upc))
+					route = true;
+			}
+			for (s = 0; s < VPMU_NSLOT; s++) {
+				struct vpmu_uop *x = &e->slot[s][upc];
+
+				x->h = e->lab[route ? H_TRIG : x->hi];
+			}
+		}
+		e->dirty = false;
+	}
+	vpmu_slot_reset(e);
+	e->cur = vpmu_slot_get(e, vpmu_key(e->mode, e->frozen));
+}
+
+/*
+ * How far the next chunk may go (*L), or whether to step one microword.
+ */
+static bool vpmu_plan(struct vpmu_engine *e, u64 *L)
+{
+	unsigned int i;
+
+	if (*L > VPMU_CHUNK_MAX)
+		*L = VPMU_CHUNK_MAX;
+	for (i = 0; i < VPMU_NR_COUNTERS_MAX; i++) {
+		const struct vpmu_ctr_cfg *c = &e->cfg[i];
+		u64 r;
+
+		if (!vpmu_ctr_enabled(e, i))
+			continue;
+		if ((e->frozen >> c->group & 1) &&
+		    e->trig[c->group] == VPMU_TRIG_NONE)
+			continue;
+		if (c->width >= 64)
+			r = e->ctr[i] ? -e->ctr[i] : ~0ull;
+		else
+			r = (1ull << c->width) - e->ctr[i];
+		if (r <= 1)
+			return true;
+		if (*L > r - 1)
+			*L = r - 1;
+	}
+	if (e->hist_k > 1) {
+		u64 d = e->hist_next - e->cyc;
+
+		if (!d)
+			return true;
+		if (*L > d)
+			*L = d;
+	}
+	return *L < VPMU_STEP_BELOW;
+}
+
+static void vpmu_fill_stop(struct vpmu_engine *e, struct vpmu_stop *stop,
+			   int x)
+{
+	switch (x) {
+	case X_HALT:
+		stop->reason = VPMU_STOP_HALT;
+		break;
+	case X_TRAP:
+		stop->reason = VPMU_STOP_TRAP;
+		stop->code = e->uc->dec[e->upc].target;
+		break;
+	default:
+		stop->reason = VPMU_STOP_FAULT;
+		stop->code = e->fault_kind;
+		stop->addr = e->fault_addr;
+		break;
+	}
+	stop->upc = e->upc;
+	stop->ipc = e->R[R_IPC];
+}
+
+enum vpmu_stop_reason vpmu_engine_run(struct vpmu_engine *e, u64 budget,
+				      struct vpmu_stop *stop)
+{
+	u64 c0;
+
+	memset(stop, 0, sizeof(*stop));
+	if (!e->uc || !e->started) {
+		stop->reason = VPMU_STOP_FAULT;
+		stop->code = VPMU_FAULT_NOIMAGE;
+		return stop->reason;
+	}
+	if (e->sticky) {
+		*stop = e->sticky_stop;
+		stop->cycles = 0;
+		return stop->reason;
+	}
+	vpmu_prepare(e);
+	c0 = e->cyc;
+	for (;;) {
+		u64 used = e->cyc - c0, L, c1;
+		u32 wr, x_upc, x_ipc;
+		bool step;
+		int x;
+
+		if (used >= budget) {
+			stop->reason = VPMU_STOP_BUDGET;
+			stop->upc = e->upc;
+			stop->ipc = e->R[R_IPC];
+			break;
+		}
+		L = budget - used;
+		step = vpmu_plan(e, &L);
+		x_upc = e->upc;
+		x_ipc = e->R[R_IPC];
+		c1 = e->cyc;
+		if (step) {
+			x = vpmu_run_chunk(e, 1);
+			wr = vpmu_fold(e, x_upc, x_upc + 1);
+		} else {
+			x = vpmu_run_chunk(e, (long)L);
+			wr = vpmu_fold(e, 0, e->ncs);
+			if (wr || e->cyc > e->hist_next) {
+				/* only a last, stalling microword can */
+				x_upc = e->last_stall_upc;
+				x_ipc = e->R[R_IPC];
+			}
+		}
+		if (e->hist_k > 1 && e->cyc > c1) {
+			while (e->hist_next < e->cyc) {
+				e->uhist[x_upc]++;
+				e->hist_next += e->hist_k;
+			}
+		}
+		if (x == X_HALT || x == X_TRAP || x == X_FAULT)
+			vpmu_fill_stop(e, stop, x);
+		if (wr) {
+			unsigned int i;
+			u32 irq = 0;
+
+			e->ovf |= wr;
+			for (i = 0; i < VPMU_NR_COUNTERS_MAX; i++) {
+				if (!(wr >> i & 1))
+					continue;
+				if (e->cfg[i].flags & VPMU_CTR_FOO)
+					e->frozen |= 1u << e->cfg[i].group;
+				if (e->cfg[i].flags & VPMU_CTR_INT)
+					irq |= 1u << i;
+			}
+			if (irq) {
+				if (x == X_HALT || x == X_TRAP) {
+					e->sticky = true;
+					e->sticky_stop = *stop;
+				}
+				memset(stop, 0, sizeof(*stop));
+				stop->reason = VPMU_STOP_OVERFLOW;
+				stop->upc = x_upc;
+				stop->ipc = x_ipc;
+				stop->ovf = wr;
+				break;
+			}
+		}
+		if (x == X_HALT || x == X_TRAP) {
+			e->sticky = true;
+			e->sticky_stop = *stop;
+			break;
+		}
+		if (x == X_FAULT)
+			break;
+		vpmu_slot_reset(e);
+		e->cur = vpmu_slot_get(e, vpmu_key(e->mode, e->frozen));
+	}
+	stop->cycles = e->cyc - c0;
+	return stop->reason;
+}
+
+/* ---- lifetime ----------------------------------------------------------- */
+
+struct vpmu_engine *vpmu_engine_create(void)
+{
+	struct vpmu_engine *e = vpmu_zalloc(sizeof(*e));
+	unsigned int f, g;
+
+	if (!e)
+		return NULL;
+	for (f = 0; f < 16; f++) {
+		bool z = f & VPMU_FLAG_Z, n = f & VPMU_FLAG_N;
+		bool c = f & VPMU_FLAG_C, v = f & VPMU_FLAG_V;
+		bool holds[11] = { true, z, !z, n, !n, c, !c, v, !v,
+				   n != v, n == v };
+
+		for (g = 0; g < ARRAY_SIZE(holds); g++)
+			if (holds[g])
+				e->condtab[g] |= 1u << f;
+	}
+	for (g = 0; g < VPMU_NR_GROUPS_MAX; g++)
+		e->trig[g] = VPMU_TRIG_NONE;
+	return e;
+}
+
+static void vpmu_engine_free_image(struct vpmu_engine *e)
+{
+	unsigned int s;
+
+	for (s = 0; s < VPMU_NSLOT; s++) {
+		vpmu_free(e->slot[s]);
+		e->slot[s] = NULL;
+	}
+	vpmu_free(e->R);
+	vpmu_free(e->xr);
+	vpmu_free(e->idoff);
+	vpmu_free(e->tot_cnt);
+	vpmu_free(e->tot_dyn);
+	vpmu_free(e->tot_tkn);
+	vpmu_free(e->ctr_hit);
+	vpmu_free(e->uhist);
+	vpmu_free(e->dc_tag);
+	e->R = NULL;
+	e->xr = NULL;
+	e->idoff = NULL;
+	e->tot_cnt = NULL;
+	e->tot_dyn = NULL;
+	e->tot_tkn = NULL;
+	e->ctr_hit = NULL;
+	e->uhist = NULL;
+	e->dc_tag = NULL;
+	e->uc = NULL;
+	e->started = false;
+}
+
+void vpmu_engine_destroy(struct vpmu_engine *e)
+{
+	if (!e)
+		return;
+	vpmu_engine_free_image(e);
+	vpmu_free(e);
+}
+
+static const u8 vpmu_ld_handler[] = {
+	[VPMU_OP_LB] = H_LB, [VPMU_OP_LBU] = H_LBU, [VPMU_OP_LH] = H_LH,
+	[VPMU_OP_LHU] = H_LHU, [VPMU_OP_LW] = H_LW,
+	[VPMU_OP_SB] = H_SB, [VPMU_OP_SH] = H_SH, [VPMU_OP_SW] = H_SW,
+};
+
+static const u8 vpmu_alu_handler[] = {
+#define VPMU_X(name, expr) [VPMU_OP_##name] = H_F_##name,
+	VPMU_ALU_LIST(VPMU_X)
+#undef VPMU_X
+};
+
+static const u8 vpmu_seq_handler[VPMU_SEQ_NR] = {
+	[VPMU_SEQ_NEXT] = Q_NEXT, [VPMU_SEQ_JUMP] = Q_JUMP,
+	[VPMU_SEQ_BR] = Q_BRF, [VPMU_SEQ_CALL] = Q_CALL,
+	[VPMU_SEQ_RET] = Q_RET, [VPMU_SEQ_DISP] = Q_DISP,
+	[VPMU_SEQ_EOI] = Q_EOI, [VPMU_SEQ_HALT] = Q_HALT,
+	[VPMU_SEQ_TRAP] = Q_TRAP,
+};
+
+static bool vpmu_is_at(unsigned int code)
+{
+	return code >= VPMU_OPND_AT_DS && code <= VPMU_OPND_AT_S2;
+}
+
+/* Build the executable form of microword @upc. */
+static void vpmu_build_uop(struct vpmu_engine *e, u32 upc,
+			   struct vpmu_uop *x)
+{
+	const struct vpmu_dec *d = &e->uc->dec[upc];
+	bool has_dst = d->sig == VPMU_SIG_DAB || d->sig == VPMU_SIG_DB ||
+		       d->sig == VPMU_SIG_DAF || d->sig == VPMU_SIG_LD;
+	unsigned int len;
+
+	x->upc = upc;
+	x->tgt = d->target * sizeof(*x);
+	x->cond = d->cond;
+	x->seq = vpmu_seq_handler[d->seq];
+	if (d->seq == VPMU_SEQ_BR && d->cond > VPMU_COND_GE)
+		x->seq = Q_BRX;
+	x->a = d->a;
+	x->b = d->b;
+	if (d->b == VPMU_OPND_IMM) {
+		x->b = R_IMM0 + upc;
+		e->R[R_IMM0 + upc] = (u32)d->imm;
+	}
+	x->d = R_SINK;
+	if (has_dst && d->dst != VPMU_OPND_ZERO &&
+	    !(d->dst == VPMU_OPND_R0 && e->r0zero))
+		x->d = d->dst;
+	if (has_dst && d->dst >= R_DS && d->dst <= R_FLAGS)
+		x->pend |= P_SPECIAL;
+	if (d->s) {
+		x->pend |= P_FLAGS;
+		x->fk = d->op == VPMU_OP_ADD ? 2 : d->op == VPMU_OP_SUB ? 3 : 1;
+	}
+	switch (d->sig) {
+	case VPMU_SIG_NONE:
+		x->hi = d->seq == VPMU_SEQ_NEXT ? H_NOP_N : H_NOP;
+		break;
+	case VPMU_SIG_DAB:
+	case VPMU_SIG_DB:
+	case VPMU_SIG_DAF:
+		x->hi = vpmu_alu_handler[d->op];
+		if (d->op == VPMU_OP_EXT) {
+			len = VPMU_EXT_LEN(d->uimm);
+			x->b = VPMU_EXT_POS(d->uimm);
+			x->imm = len == 32 ? ~0u : (1u << len) - 1;
+		} else if (d->op == VPMU_OP_SEXT) {
+			x->b = 31 - d->uimm;
+		}
+		if (d->seq != VPMU_SEQ_NEXT || x->pend ||
+		    vpmu_is_at(d->a) || vpmu_is_at(x->d) ||
+		    (d->sig != VPMU_SIG_DAF && vpmu_is_at(d->b)))
+			x->hi += 1;	/* H_G_* */
+		break;
+	case VPMU_SIG_LD:
+		x->hi = vpmu_ld_handler[d->op];
+		x->imm = (u32)d->imm;
+		x->pend |= P_LOAD;
+		break;
+	case VPMU_SIG_ST:
+		x->hi = vpmu_ld_handler[d->op];
+		x->imm = (u32)d->imm;
+		x->pend |= P_STORE;
+		x->fk = d->op == VPMU_OP_SB ? 1 : d->op == VPMU_OP_SH ? 2 : 4;
+		break;
+	case VPMU_SIG_I:
+		x->hi = H_MODE;
+		x->imm = d->uimm;
+		x->pend |= P_MODE;
+		break;
+	}
+}
+
+int vpmu_engine_attach(struct vpmu_engine *e, const struct vpmu_ucode *uc)
+{
+	u32 n = uc->cs_words, nid = uc->op_mask + 1, i;
+	unsigned int s;
+
+	vpmu_engine_free_image(e);
+	for (s = 0; s < VPMU_NSLOT; s++)
+		e->slot[s] = vpmu_zalloc(sizeof(struct vpmu_uop) * n);
+	e->R = vpmu_zalloc(sizeof(u32) * (R_IMM0 + n));
+	e->xr = vpmu_zalloc(sizeof(u16) * (R_IMM0 + n));
+	e->idoff = vpmu_zalloc(sizeof(u32) * nid);
+	e->tot_cnt = vpmu_zalloc(sizeof(u64) * n);
+	e->tot_dyn = vpmu_zalloc(sizeof(u64) * n);
+	e->tot_tkn = vpmu_zalloc(sizeof(u64) * n);
+	e->ctr_hit = vpmu_zalloc(sizeof(u16) * n);
+	e->uhist = vpmu_zalloc(sizeof(u64) * n);
+	e->dc_tag = vpmu_zalloc(sizeof(u32) * uc->hdr.dc_lines);
+	for (s = 0; s < VPMU_NSLOT; s++)
+		if (!e->slot[s])
+			goto out_nomem;
+	if (!e->R || !e->xr || !e->idoff || !e->tot_cnt || !e->tot_dyn ||
+	    !e->tot_tkn || !e->ctr_hit || !e->uhist || !e->dc_tag)
+		goto out_nomem;
+
+	e->uc = uc;
+	e->ncs = n;
+	e->r0zero = uc->hdr.flags & VPMU_IMG_F_R0_ZERO;
+	e->dc_shift = __builtin_ctz(uc->hdr.dc_line_size);
+	e->dc_mask = uc->hdr.dc_lines - 1;
+	e->penalty = uc->hdr.dc_miss_penalty;
+	e->wq_depth = uc->hdr.wq_depth;
+	e->wq_drain = uc->hdr.wq_drain;
+	for (i = 0; i < R_IMM0 + n; i++)
+		e->xr[i] = i;
+	for (i = 0; i < 64; i++)
+		e->xw[i] = i;
+	for (i = 0; i < n; i++)
+		vpmu_build_uop(e, i, &e->slot[0][i]);
+	for (s = 1; s < VPMU_NSLOT; s++)
+		memcpy(e->slot[s], e->slot[0], sizeof(struct vpmu_uop) * n);
+	for (i = 0; i < nid; i++)
+		e->idoff[i] = uc->idtab[i] * sizeof(struct vpmu_uop);
+	e->dirty = true;
+	e->hist_next = e->cyc + (e->hist_k ? e->hist_k - 1 : 0);
+	return 0;
+
+out_nomem:
+	vpmu_engine_free_image(e);
+	return -ENOMEM;
+}
+
+void vpmu_engine_start(struct vpmu_engine *e, u8 *mem, u32 mem_size,
+		       u32 entry, unsigned int mode)
+{
+	u32 ir;
+
+	if (!e->uc)
+		return;
+	memset(e->R, 0, sizeof(u32) * R_IMM0);
+	memset(e->tot_cnt, 0, sizeof(u64) * e->ncs);
+	memset(e->tot_dyn, 0, sizeof(u64) * e->ncs);
+	memset(e->tot_tkn, 0, sizeof(u64) * e->ncs);
+	memset(e->dc_tag, 0, sizeof(u32) * (e->dc_mask + 1));
+	vpmu_write_special(e, R_DS, 0);
+	vpmu_write_special(e, R_DS + 1, 0);
+	vpmu_write_special(e, R_DS + 2, 0);
+	if (e->r0zero)
+		e->xw[VPMU_OPND_R0] = R_SINK;
+	e->sp = 0;
+	e->mem = mem;
+	e->msz = mem_size;
+	e->mode = mode ? VPMU_MODE_SUPER : VPMU_MODE_USER;
+	e->last_miss = false;
+	e->wq_head = 0;
+	e->wq_cnt = 0;
+	e->hist_next -= e->cyc;
+	e->cyc = 0;
+	e->sticky = false;
+	e->started = true;
+	e->wrap_pending = 0;
+	e->R[R_PC] = entry;
+	e->R[R_IPC] = entry;
+	e->upc = 0;
+	if ((entry & 3) || mem_size < 4 || entry > mem_size - 4) {
+		memset(&e->sticky_stop, 0, sizeof(e->sticky_stop));
+		e->sticky = true;
+		e->sticky_stop.reason = VPMU_STOP_FAULT;
+		e->sticky_stop.code = VPMU_FAULT_FETCH;
+		e->sticky_stop.addr = entry;
+		e->sticky_stop.ipc = entry;
+		return;
+	}
+	ir = vpmu_get_le32(mem + entry);
+	e->R[R_IR] = ir;
+	e->upc = e->uc->idtab[(ir >> e->uc->op_shift) & e->uc->op_mask];
+}
+
+/* ---- state -------------------------------------------------------------- */
+
+u32 vpmu_engine_reg(const struct vpmu_engine *e, unsigned int opnd)
+{
+	if (!e->R || opnd >= 64 || vpmu_opnd_info[opnd].access == VPMU_ACC_NONE ||
+	    opnd == VPMU_OPND_IMM || opnd == R_ZERO)
+		return 0;
+	if (vpmu_is_at(opnd))
+		return e->R[e->xr[opnd]];
+	return e->R[opnd];
+}
+
+unsigned int vpmu_engine_mode(const struct vpmu_engine *e)
+{
+	return e->mode;
+}
+
+u32 vpmu_engine_upc(const struct vpmu_engine *e)
+{
+	return e->upc;
+}
+
+void vpmu_engine_set_ext(struct vpmu_engine *e, bool asserted)
+{
+	e->ext = asserted;
+}
+
+u64 vpmu_engine_event_total(struct vpmu_engine *e, unsigned int event)
+{
+	u64 t = 0;
+	u32 upc;
+
+	if (!e->uc)
+		return 0;
+	for (upc = 0; upc < e->ncs; upc++)
+		t += vpmu_ev_count(e, event, upc, e->tot_cnt[upc],
+				   e->tot_dyn[upc], e->tot_tkn[upc]);
+	return t;
+}
+
+u64 vpmu_engine_uword_count(struct vpmu_engine *e, u32 upc)
+{
+	if (!e->uc || upc >= e->ncs)
+		return 0;
+	return e->tot_cnt[upc];
+}
+
+/* ---- PMU hardware ------------------------------------------------------- */
+
+static bool vpmu_event_valid(unsigned int ev)
+{
+	return ev < VPMU_EV_NR_BASIC ||
+	       (ev > VPMU_EV_TAG_BASE && ev <= VPMU_EV_TAG(VPMU_TAG_MAX));
+}
+
+static bool vpmu_event_hist(unsigned int ev)
+{
+	return ev >= VPMU_EV_HIST_BASE &&
+	       ev < VPMU_EV_HIST(VPMU_HIST_BUCKETS);
+}
+
+int vpmu_engine_ctr_config(struct vpmu_engine *e, unsigned int idx,
+			   const struct vpmu_ctr_cfg *cfg)
+{
+	if (idx >= VPMU_NR_COUNTERS_MAX)
+		return -EINVAL;
+	if (!cfg) {
+		memset(&e->cfg[idx], 0, sizeof(e->cfg[idx]));
+		e->dirty = true;
+		return 0;
+	}
+	if (vpmu_event_hist(cfg->event))
+		return -EOPNOTSUPP;
+	if (!vpmu_event_valid(cfg->event) || cfg->width < 1 ||
+	    cfg->width > 64 || cfg->group >= VPMU_NR_GROUPS_MAX ||
+	    cfg->flags & ~(VPMU_CTR_USER | VPMU_CTR_SUPER | VPMU_CTR_INT |
+			   VPMU_CTR_FOO))
+		return -EINVAL;
+	e->cfg[idx] = *cfg;
+	if (cfg->width < 64)
+		e->ctr[idx] &= (1ull << cfg->width) - 1;
+	e->dirty = true;
+	return 0;
+}
+
+u64 vpmu_engine_ctr_read(struct vpmu_engine *e, unsigned int idx)
+{
+	return idx < VPMU_NR_COUNTERS_MAX ? e->ctr[idx] : 0;
+}
+
+void vpmu_engine_ctr_write(struct vpmu_engine *e, unsigned int idx, u64 val)
+{
+	unsigned int w;
+
+	if (idx >= VPMU_NR_COUNTERS_MAX)
+		return;
+	w = e->cfg[idx].width;
+	e->ctr[idx] = (w && w < 64) ? val & ((1ull << w) - 1) : val;
+}
+
+void vpmu_engine_ctr_snapshot(struct vpmu_engine *e, u64 *vals,
+			      unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n && i < VPMU_NR_COUNTERS_MAX; i++)
+		vals[i] = e->ctr[i];
+}
+
+u32 vpmu_engine_ovf_status(const struct vpmu_engine *e)
+{
+	return e->ovf;
+}
+
+void vpmu_engine_ovf_clear(struct vpmu_engine *e, u32 mask)
+{
+	e->ovf &= ~mask;
+}
+
+void vpmu_engine_freeze(struct vpmu_engine *e, unsigned int group,
+			bool frozen)
+{
+	if (group >= VPMU_NR_GROUPS_MAX)
+		return;
+	if (frozen)
+		e->frozen |= 1u << group;
+	else
+		e->frozen &= ~(1u << group);
+}
+
+int vpmu_engine_group_trigger(struct vpmu_engine *e, unsigned int group,
+			      u16 trigger)
+{
+	if (group >= VPMU_NR_GROUPS_MAX)
+		return -EINVAL;
+	if (vpmu_event_hist(trigger))
+		return -EOPNOTSUPP;
+	if (trigger != VPMU_TRIG_NONE && trigger != VPMU_TRIG_MARK &&
+	    !vpmu_event_valid(trigger))
+		return -EINVAL;
+	e->trig[group] = trigger;
+	e->dirty = true;
+	return 0;
+}
+
+bool vpmu_engine_frozen(const struct vpmu_engine *e, unsigned int group)
+{
+	return group < VPMU_NR_GROUPS_MAX && (e->frozen >> group & 1);
+}
+
+void vpmu_engine_uhist_set(struct vpmu_engine *e, u32 interval)
+{
+	e->hist_k = interval;
+	e->hist_next = e->cyc + (interval ? interval - 1 : 0);
+}
+
+const u64 *vpmu_engine_uhist(const struct vpmu_engine *e, u32 *nbuckets)
+{
+	if (nbuckets)
+		*nbuckets = e->uc ? e->ncs : 0;
+	return e->uhist;
+}
+
+void vpmu_engine_uhist_reset(struct vpmu_engine *e)
+{
+	if (e->uhist)
+		memset(e->uhist, 0, sizeof(u64) * e->ncs);
+	e->hist_next = e->cyc + (e->hist_k ? e->hist_k - 1 : 0);
+}

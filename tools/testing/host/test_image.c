@@ -1,0 +1,378 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_image.c - validator tests: one or more per VPMU_VERR_* code, each
+ * asserting the code, the errno and (where it names an item) the message.
+ */
+#include <stdio.h>
+
+#include "tap.h"
+#include "vpmu_test_image.h"
+
+#define IMG_MAX	65536
+
+static uint8_t img[IMG_MAX];
+static size_t img_len;
+
+/* A valid image with a bit of everything. */
+static struct tb_image *base(void)
+{
+	struct tb_image *t = tb_new();
+	struct vpmu_image_insn *in;
+
+	t->ncs = 6;
+	t->cs[0] = UW(ADD, T(0), T(0), IM, 1) | Q(NEXT, 0, 0) | UEV(1);
+	t->cs[1] = UW(SUB, T(1), T(0), IM, 3) | US | QC(NZ, 0) | UT;
+	t->cs[2] = UW(EXT, T(2), IR, 0, VPMU_EXT_IMM(4, 8)) | Q(DISP, 1, 4);
+	t->cs[3] = UW(LW, T(3), T(0), 0, 8) | Q(EOI, 0, 0);
+	t->cs[4] = NOPW | Q(HALT, 0, 0);
+	t->cs[5] = UW(SW, 0, T(0), T(1), -4) | Q(TRAP, 0, 77);
+	t->id[0] = 0;
+	t->id[1] = 3;
+	t->sym[t->nsym].name = tb_str(t, "start");
+	t->sym[t->nsym++].addr = 0;
+	in = &t->insn[t->ninsn++];
+	in->name = tb_str(t, "add");
+	in->match = 1;
+	in->mask = 1;
+	in->nops = 2;
+	in->ops[0].kind = VPMU_MOP_REG;
+	in->ops[0].pos = 1;
+	in->ops[0].width = 5;
+	in->ops[1].kind = VPMU_MOP_SIMM;
+	in->ops[1].pos = 6;
+	in->ops[1].width = 12;
+	return t;
+}
+
+static void put32(size_t off, uint32_t v)
+{
+	tb_put32(img + off, v);
+}
+
+static uint32_t get32(size_t off)
+{
+	return img[off] | img[off + 1] << 8 | img[off + 2] << 16 |
+	       (uint32_t)img[off + 3] << 24;
+}
+
+static void reseal(void)
+{
+	vpmu_image_seal(img, img_len);
+}
+
+struct vcase {
+	const char *name;
+	enum vpmu_verr_code code;
+	void (*tmut)(struct tb_image *t);	/* mutate the builder */
+	void (*bmut)(void);			/* or the bytes */
+	const char *msg;			/* expected message, if set */
+	size_t len_delta;
+	u32 cs_limit;
+};
+
+#define TM(fn, body) static void fn(struct tb_image *t) { body; }
+#define BM(fn, body) static void fn(void) { body; }
+
+BM(b_trunc, img_len = 100)
+BM(b_magic, put32(TB_HOFF(magic), 0x12345678); reseal())
+BM(b_version, put32(TB_HOFF(version), 2); reseal())
+BM(b_size, put32(TB_HOFF(total_size), img_len - 8); reseal())
+BM(b_csum, img[TB_HOFF(name) + 40] ^= 1)
+BM(b_hsize, put32(TB_HOFF(header_size), 128); reseal())
+BM(b_resv, put32(TB_HOFF(reserved) + 12, 1); reseal())
+BM(b_flags, put32(TB_HOFF(flags), 2); reseal())
+BM(b_name_nul, memset(img + TB_HOFF(name), 'x', 32); reseal())
+BM(b_name_pad, img[TB_HOFF(name) + 20] = 'y'; reseal())
+BM(b_cs_align, put32(TB_HOFF(cs_offset), get32(TB_HOFF(cs_offset)) + 4);
+   reseal())
+BM(b_sym_out, put32(TB_HOFF(sym_offset), img_len); reseal())
+BM(b_overlap, put32(TB_HOFF(id_offset), get32(TB_HOFF(cs_offset)) + 8);
+   reseal())
+BM(b_wrap, put32(TB_HOFF(str_offset), 0xfffffff8u); reseal())
+BM(b_sym_huge, put32(TB_HOFF(sym_count), 0xffffffffu); reseal())
+BM(b_below_hdr, put32(TB_HOFF(str_offset), 8); reseal())
+TM(t_cs0, t->ncs = 0)
+TM(t_evmode, t->ev_mode = 2)
+TM(t_evbits0, t->ev_bits = 0)
+TM(t_evbits9, t->ev_bits = 9)
+TM(t_dclines, t->dc_lines = 3)
+TM(t_dclines_big, t->dc_lines = 2048)
+TM(t_dcsize, t->dc_line_size = 2)
+TM(t_penalty, t->dc_miss_penalty = 65)
+TM(t_wq0, t->wq_depth = 0)
+TM(t_wq33, t->wq_depth = 33)
+TM(t_drain, t->wq_drain = 65)
+TM(t_opbits0, t->op_bits = 0)
+TM(t_opbits11, t->op_bits = 11)
+TM(t_opshift, t->op_bits = 2; t->op_shift = 31)
+TM(t_op_resv, t->cs[2] = UW(NOP, 0, 0, 0, 0) | VPMU_UW_PUT(OP, 0x0f) |
+   Q(NEXT, 0, 0))
+TM(t_seq_resv, t->cs[2] = NOPW | VPMU_UW_PUT(SEQ, 9))
+TM(t_disp_w0, t->cs[2] = UW(MOV, T(0), 0, T(1), 0) | Q(DISP, 0, 0))
+TM(t_disp_w9, t->cs[2] = UW(MOV, T(0), 0, T(1), 0) | Q(DISP, 9, 0))
+TM(t_disp_ld, t->cs[2] = UW(LW, T(0), T(1), 0, 0) | Q(DISP, 1, 0))
+TM(t_opnd_b50, t->cs[2] = UW(ADD, T(0), T(1), 50, 0) | Q(NEXT, 0, 0))
+TM(t_opnd_a50, t->cs[2] = UW(ADD, T(0), 60, T(1), 0) | Q(NEXT, 0, 0))
+TM(t_opnd_dipc, t->cs[2] = UW(MOV, IPC, 0, T(1), 0) | Q(NEXT, 0, 0))
+TM(t_opnd_dimm, t->cs[2] = UW(MOV, IM, 0, T(1), 0) | Q(NEXT, 0, 0))
+TM(t_opnd_aimm, t->cs[2] = UW(ADD, T(0), IM, T(1), 0) | Q(NEXT, 0, 0))
+TM(t_opnd_stimm, t->cs[2] = UW(SW, 0, T(0), IM, 0) | Q(NEXT, 0, 0))
+TM(t_opnd_mode, t->cs[2] = UW(MODE, 0, 0, 0, 2) | Q(NEXT, 0, 0))
+TM(t_opnd_ext, t->cs[2] = UW(EXT, T(0), T(1), 0, VPMU_EXT_IMM(30, 4)) |
+   Q(NEXT, 0, 0))
+TM(t_opnd_sext, t->cs[2] = UW(SEXT, T(0), T(1), 0, 32) | Q(NEXT, 0, 0))
+TM(t_res_snop, t->cs[2] = NOPW | US | Q(NEXT, 0, 0))
+TM(t_res_slw, t->cs[2] = UW(LW, T(0), T(1), 0, 0) | US | Q(NEXT, 0, 0))
+TM(t_res_nopd, t->cs[2] = UW(NOP, T(0), 0, 0, 0) | Q(NEXT, 0, 0))
+TM(t_res_immreg, t->cs[2] = UW(ADD, T(0), T(1), T(2), 5) | Q(NEXT, 0, 0))
+TM(t_res_jcond, t->cs[2] = NOPW | Q(JUMP, 3, 0))
+TM(t_res_ntgt, t->cs[2] = NOPW | Q(NEXT, 0, 1))
+TM(t_res_mova, t->cs[2] = UW(MOV, T(0), T(1), T(2), 0) | Q(NEXT, 0, 0))
+TM(t_res_extb, t->cs[2] = UW(EXT, T(0), T(1), T(2), 0) | Q(NEXT, 0, 0))
+TM(t_res_std, t->cs[2] = UW(SW, T(3), T(1), T(2), 0) | Q(NEXT, 0, 0))
+TM(t_event, t->ev_bits = 3; t->cs[2] = NOPW | Q(NEXT, 0, 0) | UEV(8))
+TM(t_event_enc, t->ev_mode = 1; t->ev_bits = 3;
+   t->cs[2] = NOPW | Q(NEXT, 0, 0) | UEV(9))
+TM(t_addr_jump, t->cs[2] = NOPW | Q(JUMP, 0, 6))
+TM(t_addr_next, t->cs[5] = NOPW | Q(NEXT, 0, 0))
+TM(t_addr_br, t->cs[5] = NOPW | QC(Z, 0))
+TM(t_addr_call, t->cs[5] = NOPW | Q(CALL, 0, 0))
+TM(t_addr_disp, t->cs[2] = UW(MOV, T(0), 0, T(1), 0) | Q(DISP, 2, 3))
+TM(t_idtab, t->id[1] = 6)
+TM(t_sym_name, t->sym[0].name = t->str_size)
+TM(t_sym_addr, t->sym[0].addr = 6)
+TM(t_insn_name, t->insn[0].name = 999)
+TM(t_insn_match, t->insn[0].match = 3)
+TM(t_insn_mask, t->insn[0].mask = 0; t->insn[0].match = 0)
+TM(t_insn_nops, t->insn[0].nops = 5)
+TM(t_insn_kind, t->insn[0].ops[1].kind = 6)
+TM(t_insn_width, t->insn[0].ops[1].width = 0)
+TM(t_insn_pos, t->insn[0].ops[1].pos = 25; t->insn[0].ops[1].width = 8)
+TM(t_insn_resv, t->insn[0].ops[1].reserved[1] = 1)
+TM(t_insn_flags, t->insn[0].ops[1].flags = 2)
+TM(t_insn_ovmask, t->insn[0].ops[0].pos = 0)
+TM(t_insn_ovop, t->insn[0].ops[1].pos = 5)
+TM(t_insn_unused, t->insn[0].ops[2].width = 1)
+TM(t_insn_shift, t->insn[0].ops[1].shift = 1)
+TM(t_str_nul, t->str[t->str_size++] = 'z')
+
+static const struct vcase cases[] = {
+	{ "valid image", VPMU_VERR_OK },
+	{ "truncated header", VPMU_VERR_TRUNCATED, .bmut = b_trunc },
+	{ "bad magic", VPMU_VERR_MAGIC, .bmut = b_magic },
+	{ "version 2", VPMU_VERR_VERSION, .bmut = b_version },
+	{ "total_size too small", VPMU_VERR_SIZE, .bmut = b_size },
+	{ "trailing bytes", VPMU_VERR_SIZE, .len_delta = 8 },
+	{ "checksum", VPMU_VERR_CHECKSUM, .bmut = b_csum },
+	{ "header_size", VPMU_VERR_HEADER, .bmut = b_hsize },
+	{ "reserved header word", VPMU_VERR_HEADER, .bmut = b_resv,
+	  .msg = "header reserved[3] is 0x1, must be 0" },
+	{ "unknown flags", VPMU_VERR_HEADER, .bmut = b_flags },
+	{ "name without NUL", VPMU_VERR_HEADER, .bmut = b_name_nul },
+	{ "name not NUL-padded", VPMU_VERR_HEADER, .bmut = b_name_pad },
+	{ "misaligned control store", VPMU_VERR_LAYOUT, .bmut = b_cs_align },
+	{ "symbols past the end", VPMU_VERR_LAYOUT, .bmut = b_sym_out },
+	{ "overlapping sections", VPMU_VERR_LAYOUT, .bmut = b_overlap },
+	{ "offset+size overflow", VPMU_VERR_LAYOUT, .bmut = b_wrap },
+	{ "huge symbol count", VPMU_VERR_LAYOUT, .bmut = b_sym_huge },
+	{ "section inside header", VPMU_VERR_LAYOUT, .bmut = b_below_hdr },
+	{ "empty control store", VPMU_VERR_LAYOUT, .tmut = t_cs0 },
+	{ "control store too big", VPMU_VERR_TOO_BIG, .cs_limit = 5 },
+	{ "ev_mode 2", VPMU_VERR_EVMODE, .tmut = t_evmode },
+	{ "ev_bits 0", VPMU_VERR_EVMODE, .tmut = t_evbits0 },
+	{ "ev_bits 9", VPMU_VERR_EVMODE, .tmut = t_evbits9 },
+	{ "dc_lines 3", VPMU_VERR_PARAM, .tmut = t_dclines },
+	{ "dc_lines 2048", VPMU_VERR_PARAM, .tmut = t_dclines_big },
+	{ "dc_line_size 2", VPMU_VERR_PARAM, .tmut = t_dcsize },
+	{ "dc_miss_penalty 65", VPMU_VERR_PARAM, .tmut = t_penalty },
+	{ "wq_depth 0", VPMU_VERR_PARAM, .tmut = t_wq0 },
+	{ "wq_depth 33", VPMU_VERR_PARAM, .tmut = t_wq33 },
+	{ "wq_drain 65", VPMU_VERR_PARAM, .tmut = t_drain },
+	{ "op_bits 0", VPMU_VERR_PARAM, .tmut = t_opbits0 },
+	{ "op_bits 11", VPMU_VERR_PARAM, .tmut = t_opbits11 },
+	{ "op_shift + op_bits > 32", VPMU_VERR_PARAM, .tmut = t_opshift },
+	{ "reserved ALU op", VPMU_VERR_OPCODE, .tmut = t_op_resv,
+	  .msg = "microword 2: ALU operation code 0x0f reserved" },
+	{ "reserved sequencer op", VPMU_VERR_OPCODE, .tmut = t_seq_resv },
+	{ "DISP width 0", VPMU_VERR_OPCODE, .tmut = t_disp_w0 },
+	{ "DISP width 9", VPMU_VERR_OPCODE, .tmut = t_disp_w9 },
+	{ "DISP after a load", VPMU_VERR_OPCODE, .tmut = t_disp_ld },
+	{ "operand B code 50", VPMU_VERR_OPERAND, .tmut = t_opnd_b50,
+	  .msg = "microword 2: operand B code 50 reserved" },
+	{ "operand A code 60", VPMU_VERR_OPERAND, .tmut = t_opnd_a50 },
+	{ "write to ipc", VPMU_VERR_OPERAND, .tmut = t_opnd_dipc,
+	  .msg = "microword 2: operand DST code 42 read-only" },
+	{ "immediate as DST", VPMU_VERR_OPERAND, .tmut = t_opnd_dimm },
+	{ "immediate as A", VPMU_VERR_OPERAND, .tmut = t_opnd_aimm },
+	{ "immediate as store data", VPMU_VERR_OPERAND, .tmut = t_opnd_stimm },
+	{ "MODE #2", VPMU_VERR_OPERAND, .tmut = t_opnd_mode },
+	{ "EXT past bit 31", VPMU_VERR_OPERAND, .tmut = t_opnd_ext },
+	{ "SEXT width 33", VPMU_VERR_OPERAND, .tmut = t_opnd_sext },
+	{ "S on NOP", VPMU_VERR_RESERVED, .tmut = t_res_snop },
+	{ "S on LW", VPMU_VERR_RESERVED, .tmut = t_res_slw },
+	{ "NOP with DST", VPMU_VERR_RESERVED, .tmut = t_res_nopd },
+	{ "IMM with register B", VPMU_VERR_RESERVED, .tmut = t_res_immreg },
+	{ "JUMP with COND", VPMU_VERR_RESERVED, .tmut = t_res_jcond },
+	{ "NEXT with TARGET", VPMU_VERR_RESERVED, .tmut = t_res_ntgt },
+	{ "MOV with A", VPMU_VERR_RESERVED, .tmut = t_res_mova },
+	{ "EXT with B", VPMU_VERR_RESERVED, .tmut = t_res_extb },
+	{ "store with DST", VPMU_VERR_RESERVED, .tmut = t_res_std },
+	{ "event bit beyond ev_bits", VPMU_VERR_EVENT, .tmut = t_event },
+	{ "encoded event too big", VPMU_VERR_EVENT, .tmut = t_event_enc },
+	{ "JUMP outside", VPMU_VERR_ADDRESS, .tmut = t_addr_jump },
+	{ "NEXT off the end", VPMU_VERR_ADDRESS, .tmut = t_addr_next },
+	{ "BR off the end", VPMU_VERR_ADDRESS, .tmut = t_addr_br },
+	{ "CALL off the end", VPMU_VERR_ADDRESS, .tmut = t_addr_call },
+	{ "DISP table outside", VPMU_VERR_ADDRESS, .tmut = t_addr_disp },
+	{ "ID table entry", VPMU_VERR_IDTAB, .tmut = t_idtab },
+	{ "symbol name", VPMU_VERR_SYMBOL, .tmut = t_sym_name },
+	{ "symbol address", VPMU_VERR_SYMBOL, .tmut = t_sym_addr },
+	{ "insn name", VPMU_VERR_INSN, .tmut = t_insn_name },
+	{ "insn match outside mask", VPMU_VERR_INSN, .tmut = t_insn_match },
+	{ "insn mask misses opcode", VPMU_VERR_INSN, .tmut = t_insn_mask },
+	{ "insn 5 operands", VPMU_VERR_INSN, .tmut = t_insn_nops },
+	{ "insn operand kind", VPMU_VERR_INSN, .tmut = t_insn_kind },
+	{ "insn operand width 0", VPMU_VERR_INSN, .tmut = t_insn_width },
+	{ "insn operand past bit 31", VPMU_VERR_INSN, .tmut = t_insn_pos },
+	{ "insn operand reserved", VPMU_VERR_INSN, .tmut = t_insn_resv },
+	{ "insn operand flags", VPMU_VERR_INSN, .tmut = t_insn_flags },
+	{ "insn operand overlaps mask", VPMU_VERR_INSN, .tmut = t_insn_ovmask },
+	{ "insn operands overlap", VPMU_VERR_INSN, .tmut = t_insn_ovop },
+	{ "insn unused operand", VPMU_VERR_INSN, .tmut = t_insn_unused },
+	{ "insn shift on SIMM", VPMU_VERR_INSN, .tmut = t_insn_shift },
+	{ "string table without NUL", VPMU_VERR_STRING, .tmut = t_str_nul },
+};
+
+static const int verr_errno[VPMU_VERR_NR] = {
+#define VPMU_X(name, err, msg) [VPMU_VERR_##name] = err,
+	VPMU_VERR_LIST(VPMU_X)
+#undef VPMU_X
+};
+
+static const char *const verr_name[VPMU_VERR_NR] = {
+#define VPMU_X(name, err, msg) [VPMU_VERR_##name] = #name,
+	VPMU_VERR_LIST(VPMU_X)
+#undef VPMU_X
+};
+
+static bool run_case(const struct vcase *c)
+{
+	struct tb_image *t = base();
+	struct vpmu_ucode *uc = NULL;
+	struct vpmu_verr err;
+	int ret;
+	bool ok;
+
+	if (c->tmut)
+		c->tmut(t);
+	img_len = tb_build(t, img, sizeof(img));
+	free(t);
+	if (c->bmut)
+		c->bmut();
+	ret = vpmu_ucode_load(&uc, img, img_len + c->len_delta,
+			      c->cs_limit ? c->cs_limit : VPMU_CS_MAX, &err);
+	ok = err.code == c->code && ret == -verr_errno[c->code] &&
+	     err.err == ret && (ret == 0) == (uc != NULL);
+	if (c->msg && strcmp(err.msg, c->msg)) {
+		tap_diag("message \"%s\", expected \"%s\"", err.msg, c->msg);
+		ok = false;
+	}
+	if (!ok)
+		tap_diag("got %s (%d) \"%s\", expected %s (%d)",
+			 verr_name[err.code], ret, err.msg, verr_name[c->code],
+			 -verr_errno[c->code]);
+	vpmu_ucode_free(uc);
+	return ok;
+}
+
+/* Every VERR code must be exercised by at least one case. */
+static bool all_codes_covered(void)
+{
+	bool seen[VPMU_VERR_NR] = { false };
+	size_t i;
+	bool ok = true;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		seen[cases[i].code] = true;
+	for (i = 0; i < VPMU_VERR_NR; i++)
+		if (!seen[i]) {
+			tap_diag("no case for %s", verr_name[i]);
+			ok = false;
+		}
+	return ok;
+}
+
+/* Read-back: the accepted image is kept byte for byte. */
+static bool readback(void)
+{
+	struct tb_image *t = base();
+	struct vpmu_ucode *uc;
+	const void *p;
+	size_t n;
+	bool ok;
+
+	img_len = tb_build(t, img, sizeof(img));
+	free(t);
+	if (vpmu_ucode_load(&uc, img, img_len, VPMU_CS_MAX, NULL))
+		return false;
+	p = vpmu_ucode_bytes(uc, &n);
+	ok = n == img_len && !memcmp(p, img, n) &&
+	     vpmu_ucode_header(uc)->cs_words == 6 &&
+	     vpmu_ucode_header(uc)->op_bits == 1;
+	vpmu_ucode_free(uc);
+	return ok;
+}
+
+/* Every truncation and every single-bit flip is rejected, never read
+ * outside the buffer (the ASan build checks that). */
+static bool mutations(void)
+{
+	struct tb_image *t = base();
+	static uint8_t copy[IMG_MAX];
+	struct vpmu_ucode *uc;
+	struct vpmu_verr err;
+	size_t n, i, bad = 0;
+	unsigned int b;
+
+	n = tb_build(t, img, sizeof(img));
+	free(t);
+	for (i = 0; i < n; i++) {
+		uint8_t *p = malloc(i ? i : 1);
+
+		memcpy(p, img, i);
+		if (!vpmu_ucode_load(&uc, p, i, VPMU_CS_MAX, &err)) {
+			vpmu_ucode_free(uc);
+			bad++;
+		}
+		free(p);
+	}
+	for (i = 0; i < n; i++) {
+		for (b = 0; b < 8; b++) {
+			memcpy(copy, img, n);
+			copy[i] ^= 1u << b;
+			if (!vpmu_ucode_load(&uc, copy, n, VPMU_CS_MAX, &err)) {
+				vpmu_ucode_free(uc);
+				bad++;
+			}
+		}
+	}
+	return !bad;
+}
+
+int main(void)
+{
+	size_t i, n = sizeof(cases) / sizeof(cases[0]);
+	static const char s[] = "123456789";
+
+	tap_plan(n + 5);
+	for (i = 0; i < n; i++)
+		tap_ok(run_case(&cases[i]), "validator: %s -> %s", cases[i].name,
+		       verr_name[cases[i].code]);
+	tap_ok(all_codes_covered(), "validator: every VPMU_VERR code has a case");
+	tap_ok(vpmu_crc32(0, s, 9) == 0xcbf43926u, "crc32: check value");
+	tap_ok(vpmu_crc32(vpmu_crc32(0, s, 4), s + 4, 5) == 0xcbf43926u,
+	       "crc32: incremental");
+	tap_ok(readback(), "validator: accepted image reads back unchanged");
+	tap_ok(mutations(), "validator: truncations and bit flips rejected");
+	return tap_done();
+}
