@@ -530,7 +530,7 @@ static bool expr_range(struct as *a, int64_t *v, int64_t lo, int64_t hi,
 	at = a->p;
 	if (!expr(a, v))
 		return false;
-	if (a->pass == 2 && (*v < lo || *v > hi)) {
+	if (*v < lo || *v > hi) {	/* reported in pass 2 */
 		error(a, at, "%s %lld out of range %lld..%lld", what_for,
 		      (long long)*v, (long long)lo, (long long)hi);
 		return false;
@@ -546,16 +546,18 @@ static bool layout_expr(struct as *a, int64_t *v, int64_t lo, int64_t hi,
 			const char *what_for)
 {
 	const char *at;
+	bool ok;
 
 	skip_ws(a);
 	at = a->p;
 	a->undef = false;
-	if (!expr_range(a, v, lo, hi, what_for))
-		return false;
+	ok = expr_range(a, v, lo, hi, what_for);
 	if (a->pass == 1 && a->undef) {
 		a->layout_undef[a->line] = true;
 		return false;
 	}
+	if (!ok)
+		return false;
 	if (a->pass == 2 && a->layout_undef[a->line]) {
 		error(a, at, "%s must not depend on symbols defined later",
 		      what_for);
@@ -960,9 +962,14 @@ static int seq_lookup(const char *name)
 	return -1;
 }
 
+/* Append a microword (pass 1 only counts them). */
 static void emit_uword(struct as *a, uint64_t uw)
 {
-	if (a->ncs == a->cs_cap) {
+	if (a->pass == 1) {
+		a->ncs++;
+		return;
+	}
+	if (a->ncs >= a->cs_cap) {
 		a->cs_cap = a->cs_cap ? 2 * a->cs_cap : 256;
 		a->cs = realloc(a->cs, a->cs_cap * sizeof(*a->cs));
 		if (!a->cs)
@@ -986,7 +993,7 @@ static void uword(struct as *a)
 		return;
 	}
 	if (a->pass == 1) {
-		a->ncs++;
+		emit_uword(a, 0);
 		return;
 	}
 	do {
