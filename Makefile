@@ -16,12 +16,22 @@
 KDIR	?= /lib/modules/$(shell uname -r)/build
 TOP	:= $(CURDIR)
 
-.PHONY: all modules modules_install tools selftests check host-check \
+.PHONY: all ucode modules modules_install tools selftests check host-check \
 	vm-check debug-check demo bench clean
 
 all: modules tools
 
-modules:
+# The built-in microcode: assembled by vpmu-as, included by vpmu_ucode.c.
+# The header is only rewritten when its content changes, so Kbuild does not
+# rebuild the module for nothing.
+UCODE_H	:= drivers/perf/vpmu/vpmu_default_ucode.h
+
+ucode:
+	@$(MAKE) --no-print-directory -C tools/vpmu ucode
+	@cmp -s tools/vpmu/build/vpmu_default_ucode.c $(UCODE_H) || \
+		cp tools/vpmu/build/vpmu_default_ucode.c $(UCODE_H)
+
+modules: ucode
 	@test -d $(KDIR) || { echo "vpmu: no kernel headers at $(KDIR);" \
 		"install linux-headers-\$$(uname -r) or pass KDIR=" >&2; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(TOP) modules
@@ -55,6 +65,7 @@ bench:
 
 clean:
 	-test -d $(KDIR) && $(MAKE) -C $(KDIR) M=$(TOP) clean
+	rm -f $(UCODE_H)
 	$(MAKE) -C tools/vpmu clean
 	$(MAKE) -C tools/testing/host clean
 	$(MAKE) -C tools/testing/fuzz clean

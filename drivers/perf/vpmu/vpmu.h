@@ -5,6 +5,12 @@
 #ifndef _VPMU_H
 #define _VPMU_H
 
+#include <linux/types.h>
+
+/* The built-in microcode image (vpmu_ucode.c). */
+extern const u8 vpmu_default_ucode[];
+extern const size_t vpmu_default_ucode_len;
+
 int vpmu_pmu_register(void);
 void vpmu_pmu_unregister(void);
 
