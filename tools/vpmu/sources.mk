@@ -8,17 +8,10 @@ VPMU_TOOLS	?= $(dir $(lastword $(MAKEFILE_LIST)))
 VPMU_TOP	:= $(abspath $(VPMU_TOOLS)/../..)
 VPMU_CORE	:= $(VPMU_TOP)/drivers/perf/vpmu
 
-# The engine core, shared with the module: the ISA tables always; the
-# validator (vpmu_image.c, which also has the CRC) and the engine when they
-# exist.  Until vpmu_image.c exists a stand-in supplies the CRC.
-VPMU_CORE_SRCS	:= $(VPMU_CORE)/vpmu_isa.c \
-		   $(wildcard $(VPMU_CORE)/vpmu_image.c $(VPMU_CORE)/vpmu_engine.c)
-ifeq ($(wildcard $(VPMU_CORE)/vpmu_image.c),)
-VPMU_CORE_SRCS	+= $(VPMU_TOP)/tools/vpmu/vpmu_crc_stub.c
-VPMU_HAVE_VALIDATOR :=
-else
-VPMU_HAVE_VALIDATOR := -DVPMU_HAVE_VALIDATOR
-endif
+# The engine core, shared with the module: the ISA tables, the validator
+# (vpmu_image.c, which also has the CRC and the seal) and the engine.
+VPMU_CORE_SRCS	:= $(addprefix $(VPMU_CORE)/, \
+		     vpmu_isa.c vpmu_image.c vpmu_engine.c)
 
 VPMU_ASM_SRCS	:= $(addprefix $(VPMU_TOP)/tools/vpmu/, \
 		     vpmu_asm.c vpmu_dis.c vpmu_tool.c) $(VPMU_CORE_SRCS)
@@ -26,5 +19,5 @@ VPMU_ASM_HDRS	:= $(VPMU_TOP)/tools/vpmu/vpmu_asm.h \
 		   $(wildcard $(VPMU_CORE)/*.h) \
 		   $(VPMU_TOP)/include/uapi/linux/vpmu.h
 VPMU_ASM_CPPFLAGS := -I$(VPMU_TOP)/include/uapi -I$(VPMU_CORE) \
-		     -I$(VPMU_TOP)/tools/vpmu $(VPMU_HAVE_VALIDATOR)
+		     -I$(VPMU_TOP)/tools/vpmu
 VPMU_ASM_CFLAGS	:= -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter

@@ -5,8 +5,10 @@
 # corpus is corpus/asm/ (the shipped sources, the samples with a mode byte
 # in front, and a few error cases).
 #
-#   make -f asm.mk fuzz_asm && ./build/fuzz_asm corpus/asm -max_total_time=60
+#   make build/fuzz_asm && ./build/fuzz_asm corpus/asm -max_total_time=60
 
+# Keep the including Makefile's first target ("all") the default goal.
+.DEFAULT_GOAL	:= all
 FUZZ_OUT	?= build
 FUZZ_CC		?= clang
 FUZZ_FLAGS	?= -g -O1 -fsanitize=fuzzer,address,undefined \
@@ -15,9 +17,6 @@ VPMU_TOOLS	:= $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/../../vpmu)
 include $(VPMU_TOOLS)/sources.mk
 
 FUZZ_TARGETS	+= fuzz_asm
-
-.PHONY: fuzz_asm
-fuzz_asm: $(FUZZ_OUT)/fuzz_asm
 
 $(FUZZ_OUT)/fuzz_asm: $(CURDIR)/fuzz_asm.c $(VPMU_ASM_SRCS) $(VPMU_ASM_HDRS)
 	@mkdir -p $(dir $@)
