@@ -79,11 +79,11 @@ struct vpmu_uop {
 	u16 d, a, b;		/* register-file indices; EXT/SEXT: b = shift */
 	u16 upc;
 	u8 hi;			/* handler index */
+	u8 hx;			/* dispatch index: hi, or H_TRIG */
 	u8 seq;			/* sequencer handler index */
 	u8 cond;		/* BR: condition; DISP: width */
 	u8 pend;		/* P_* */
-	u8 fk;			/* S flags: 0 none, 1 logic, 2 add, 3 sub;
-				 * stores: access size */
+	u8 fk;			/* S: 0 none, 1 logic, 2 add, 3 sub; ST: size */
 };
 
 /* ALU operations with a result: X(name, expression of a, b, u). */
@@ -615,12 +615,22 @@ static int vpmu_run_chunk(struct vpmu_engine *e, long L)
 	base = e->slot[e->cur];
 	u = base + e->upc;
 
+/*
+ * In the kernel the dispatch goes through the annotated jump table, which
+ * objtool can follow; on the host through the pointer in the uop, which
+ * saves an instruction per microword.
+ */
+#ifdef __KERNEL__
+#define VPMU_GOTO_UOP()	goto *lab[u->hx]
+#else
+#define VPMU_GOTO_UOP()	goto *u->h
+#endif
 #define DISPATCH()							\
 	do {								\
 		if (unlikely(--left < 0))				\
 			goto chunk_end;					\
 		u->cnt++;						\
-		goto *u->h;						\
+		VPMU_GOTO_UOP();					\
 	} while (0)
 #define NEXT_UOP()	(u = (struct vpmu_uop *)((char *)u + sizeof(*u)))
 #define GOTO_TGT(off)	(u = (struct vpmu_uop *)((char *)base + (off)))
@@ -826,6 +836,7 @@ chunk_end:
 	return X_CHUNK;
 
 #undef DISPATCH
+#undef VPMU_GOTO_UOP
 #undef NEXT_UOP
 #undef GOTO_TGT
 #undef SEQ
@@ -870,7 +881,8 @@ static void vpmu_prepare(struct vpmu_engine *e)
 			for (s = 0; s < VPMU_NSLOT; s++) {
 				struct vpmu_uop *x = &e->slot[s][upc];
 
-				x->h = e->lab[route ? H_TRIG : x->hi];
+				x->hx = route ? H_TRIG : x->hi;
+				x->h = e->lab[x->hx];
 			}
 		}
 		e->dirty = false;

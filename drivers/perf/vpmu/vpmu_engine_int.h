@@ -20,6 +20,9 @@
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #endif
+#ifndef __printf
+#define __printf(a, b)	__attribute__((format(printf, a, b)))
+#endif
 #ifndef fallthrough
 #define fallthrough	__attribute__((__fallthrough__))
 #endif

@@ -77,11 +77,7 @@ struct vpmu_vctx {
  * Record why the image is rejected.  Returns the negative errno so callers
  * can "return vpmu_reject(...)".
  */
-#ifdef __KERNEL__
 __printf(4, 5)
-#else
-__attribute__((format(printf, 4, 5)))
-#endif
 static int vpmu_reject(struct vpmu_vctx *c, enum vpmu_verr_code code,
 		       u64 offset, const char *fmt, ...)
 {
