@@ -12,6 +12,7 @@
 #define _UAPI_LINUX_VPMU_H
 
 #include <linux/const.h>
+#include <linux/ioctl.h>
 #include <linux/types.h>
 
 /*
@@ -239,5 +240,59 @@ struct vpmu_program_header {
 	__u32 image_checksum;	/* checksum field of the image, or 0 */
 	__u32 reserved[6];	/* must be zero */
 };
+
+/*
+ * /dev/vpmu: run a program on the calling task's CPU's engine.
+ *
+ * VPMU_IOC_RUN copies mem_size bytes from mem, runs the program from entry
+ * under the microcode image current at the start of the call (the whole
+ * run uses that one image), and writes memory, registers and the stop
+ * reason back.  The run is bounded by budget cycles, reschedules as it
+ * goes, and stops early with VPMU_RUN_SIGNAL when a signal is pending.
+ *
+ * struct vpmu_run is versioned by its size field, as perf_event_attr is:
+ * the kernel accepts any size from VPMU_RUN_SIZE_VER0 up, requires bytes
+ * it does not know to be zero, and writes back at most size bytes.  The
+ * driver matches the command by type and number only, so a larger struct
+ * keeps the same command.
+ */
+#define VPMU_RUN_SIZE_VER0	216
+
+/* Stop reasons (struct vpmu_run.stop). */
+#define VPMU_RUN_BUDGET		0	/* the cycle budget was used up */
+#define VPMU_RUN_HALT		1	/* HALT */
+#define VPMU_RUN_TRAP		2	/* TRAP; code = trap code */
+#define VPMU_RUN_FAULT		3	/* fault; code = kind, addr = address */
+#define VPMU_RUN_SIGNAL		4	/* a signal interrupted the run */
+
+/* Largest budget of one call: about a minute of TCG time at worst. */
+#define VPMU_RUN_BUDGET_MAX	(1ull << 40)
+
+struct vpmu_run {
+	/* in */
+	__u32 size;		/* sizeof(struct vpmu_run) as the caller knows */
+	__u32 flags;		/* none defined yet: must be 0 */
+	__aligned_u64 mem;	/* user address, 8-byte aligned */
+	__u32 mem_size;		/* multiple of 4, 4..VPMU_PROG_MEM_MAX */
+	__u32 entry;		/* initial pc: 4-byte aligned, < mem_size */
+	__aligned_u64 budget;	/* cycles, 1..VPMU_RUN_BUDGET_MAX */
+	__u32 mode;		/* VPMU_MODE_USER or VPMU_MODE_SUPER */
+	__u32 reserved_in;	/* must be 0 */
+	/* out */
+	__aligned_u64 cycles;	/* cycles used */
+	__aligned_u64 generation;	/* generation of the image used */
+	__u32 stop;		/* VPMU_RUN_* */
+	__u32 code;		/* trap code or fault kind */
+	__u32 addr;		/* fault address */
+	__u32 upc;		/* micro-PC where the run stopped */
+	__u32 pc;		/* macro pc */
+	__u32 ipc;		/* address of the current instruction */
+	__u32 mode_out;		/* privilege mode at the stop */
+	__u32 reserved_out;	/* written as 0 */
+	__u32 regs[32];		/* r0..r31 */
+};
+
+#define VPMU_IOC_MAGIC		0xb7
+#define VPMU_IOC_RUN		_IOWR(VPMU_IOC_MAGIC, 0x01, struct vpmu_run)
 
 #endif /* _UAPI_LINUX_VPMU_H */
