@@ -54,6 +54,7 @@
 #define R_SINK		47		/* unused code: discarded writes */
 #define R_ZERO		VPMU_OPND_ZERO	/* never written: reads 0 */
 #define R_IMM0		64		/* R[64 + upc]: B immediate of upc */
+#define AT_OFF		(VPMU_OPND_AT_DS - VPMU_OPND_DS)	/* latch -> @ */
 
 /* Commit work beyond "R[XW[d]] = res" (vpmu_uop.pend). */
 #define P_SPECIAL	(1u << 0)	/* DST is a latch or flags */
@@ -115,7 +116,8 @@ struct vpmu_uop {
 
 /* Handler indices (vpmu_uop.hi). */
 enum vpmu_handler {
-#define VPMU_X(name, expr) H_F_##name, H_G_##name,
+#define VPMU_X(name, expr) H_F_##name, H_N_##name, H_L_##name, H_J_##name, \
+	H_E_##name, H_B_##name, H_G_##name,
 	VPMU_ALU_LIST(VPMU_X)
 #undef VPMU_X
 #define VPMU_X(name, size, expr) H_##name,
@@ -127,6 +129,17 @@ enum vpmu_handler {
 	H_NOP_N, H_NOP, H_MODE, H_TRIG,
 	H_NR
 };
+
+/*
+ * ALU handler variants, in enum order: the common microword shapes get a
+ * fused handler, everything else the general one (G) and a sequencer
+ * handler.  F: direct operands, NEXT.  N: any operands, NEXT.  L: latch
+ * destination, direct sources, NEXT.  J: any operands, JUMP.  E: any
+ * operands, EOI.  B: any operands, BR on flags (S or not).  None of the
+ * fused forms has a special destination (latch or flags) except L, or S
+ * except B.
+ */
+enum { V_F, V_N, V_L, V_J, V_E, V_B, V_G };
 
 /* Sequencer handler indices (vpmu_uop.seq). */
 enum vpmu_seq_handler {
@@ -144,6 +157,7 @@ struct vpmu_engine {
 	u32 *R;				/* 64 + ncs */
 	u16 *xr;			/* read index map, 64 + ncs */
 	u16 xw[64];			/* write index map */
+	u16 wmap[32];			/* @ write index of register n */
 	u32 ustack[VPMU_USTACK_DEPTH];	/* byte offsets */
 	u32 sp;
 	u8 *mem;
@@ -163,6 +177,7 @@ struct vpmu_engine {
 	/* executable form */
 	struct vpmu_uop *slot[VPMU_NSLOT];
 	u32 *idoff;			/* ID table as byte offsets */
+	u32 op_shift, op_mask;
 	const void *const *lab;		/* handler labels */
 	u16 condtab[16];		/* flag conditions: bit f holds */
 
@@ -481,6 +496,17 @@ static u32 vpmu_wq_store(struct vpmu_engine *e, u64 now)
 	return stall;
 }
 
+static inline void vpmu_mem_store(u8 *p, u32 v, unsigned int size)
+{
+	p[0] = v;
+	if (size >= 2)
+		p[1] = v >> 8;
+	if (size == 4) {
+		p[2] = v >> 16;
+		p[3] = v >> 24;
+	}
+}
+
 static bool vpmu_cond_ext(struct vpmu_engine *e, unsigned int cond, u64 now)
 {
 	switch (cond) {
@@ -513,7 +539,7 @@ static void vpmu_write_special(struct vpmu_engine *e, unsigned int w, u32 v)
 	v &= 31;
 	e->R[w] = v;
 	e->xr[VPMU_OPND_AT_DS + k] = v;
-	e->xw[VPMU_OPND_AT_DS + k] = (!v && e->r0zero) ? R_SINK : v;
+	e->xw[VPMU_OPND_AT_DS + k] = e->wmap[v];
 }
 
 /*
@@ -534,15 +560,7 @@ static u32 vpmu_commit_slow(struct vpmu_engine *e, struct vpmu_uop *u,
 		}
 	}
 	if (pend & P_STORE) {
-		u8 *p = e->mem + maddr;
-
-		p[0] = res;
-		if (u->fk >= 2)
-			p[1] = res >> 8;
-		if (u->fk == 4) {
-			p[2] = res >> 16;
-			p[3] = res >> 24;
-		}
+		vpmu_mem_store(e->mem + maddr, res, u->fk);
 		stall = vpmu_wq_store(e, now);
 		u->dyn += stall;
 	} else if (pend & P_SPECIAL) {
@@ -580,7 +598,10 @@ static inline u32 vpmu_flags(unsigned int fk, u32 a, u32 b, u32 r)
 static int vpmu_run_chunk(struct vpmu_engine *e, long L)
 {
 	static const void *const lab[H_NR] __annotate_jump_table = {
-#define VPMU_X(name, expr) [H_F_##name] = &&F_##name, [H_G_##name] = &&G_##name,
+#define VPMU_X(name, expr) [H_F_##name] = &&F_##name, [H_N_##name] = &&N_##name, \
+		[H_L_##name] = &&L_##name, [H_J_##name] = &&J_##name, \
+		[H_E_##name] = &&E_##name, [H_B_##name] = &&B_##name, \
+		[H_G_##name] = &&G_##name,
 		VPMU_ALU_LIST(VPMU_X)
 #undef VPMU_X
 #define VPMU_X(name, size, expr) [H_##name] = &&M_##name,
@@ -602,6 +623,13 @@ static int vpmu_run_chunk(struct vpmu_engine *e, long L)
 	u32 *const R = e->R;
 	const u16 *const xr = e->xr;
 	const u16 *const xw = e->xw;
+	u8 *const mem = e->mem;
+	const u32 msz = e->msz;
+	/* fetches at or above fetch_end fault (all, below a word of memory) */
+	const u32 fetch_end = msz >= 4 ? msz - 3 : 0;
+	const u32 *const idoff = e->idoff;
+	const u16 *const condtab = e->condtab;
+	const u32 op_shift = e->op_shift, op_mask = e->op_mask;
 	u64 cend = e->cyc + L - 1;	/* cycle now = cend - left */
 	long left = L, saved_left = 0;
 	unsigned int hook = 0, pend = 0;
@@ -654,6 +682,30 @@ static int vpmu_run_chunk(struct vpmu_engine *e, long L)
 			}						\
 		}							\
 	} while (0)
+#define EOI_TAIL(npc)							\
+	do {								\
+		u32 ir_ = vpmu_get_le32(mem + (npc));			\
+		R[R_IPC] = (npc);					\
+		R[R_IR] = ir_;						\
+		GOTO_TGT(idoff[(ir_ >> op_shift) & op_mask]);		\
+		DISPATCH();						\
+	} while (0)
+#define DC_INLINE()							\
+	do {								\
+		u32 line_ = maddr >> e->dc_shift;			\
+		u32 *t_ = &e->dc_tag[line_ & e->dc_mask];		\
+		if (*t_ == line_ + 1) {					\
+			e->last_miss = false;				\
+		} else {						\
+			*t_ = line_ + 1;				\
+			e->last_miss = true;				\
+			u->dyn++;					\
+			if (e->penalty) {				\
+				left -= e->penalty;			\
+				e->last_stall_upc = u->upc;		\
+			}						\
+		}							\
+	} while (0)
 #define FAULT(kind, addr)						\
 	do {								\
 		e->fault_kind = (kind);					\
@@ -663,13 +715,63 @@ static int vpmu_run_chunk(struct vpmu_engine *e, long L)
 
 	DISPATCH();
 
-	/* ALU: fused direct form (NEXT, no S, plain DST) and general form. */
+	/* ALU: the fused shapes (see V_*), then the general form. */
 #define VPMU_X(name, expr)						\
 F_##name: {								\
 		u32 a = R[u->a], b = R[u->b];				\
 		(void)a; (void)b;					\
 		R[u->d] = (expr);					\
 		NEXT_UOP();						\
+		DISPATCH();						\
+	}								\
+N_##name: {								\
+		u32 a = R[xr[u->a]], b = R[xr[u->b]];			\
+		(void)a; (void)b;					\
+		R[xw[u->d]] = (expr);					\
+		NEXT_UOP();						\
+		DISPATCH();						\
+	}								\
+L_##name: {								\
+		u32 a = R[u->a], b = R[u->b], v;			\
+		(void)a; (void)b;					\
+		v = (expr) & 31;					\
+		R[u->d] = v;						\
+		e->xr[u->d + AT_OFF] = v;				\
+		e->xw[u->d + AT_OFF] = e->wmap[v];			\
+		NEXT_UOP();						\
+		DISPATCH();						\
+	}								\
+J_##name: {								\
+		u32 a = R[xr[u->a]], b = R[xr[u->b]];			\
+		(void)a; (void)b;					\
+		R[xw[u->d]] = (expr);					\
+		GOTO_TGT(u->tgt);					\
+		DISPATCH();						\
+	}								\
+E_##name: {								\
+		u32 a = R[xr[u->a]], b = R[xr[u->b]], w = xw[u->d];	\
+		u32 r, npc;						\
+		(void)a; (void)b;					\
+		r = (expr);						\
+		npc = w == R_PC ? r : R[R_PC];				\
+		if (unlikely((npc & 3) || npc >= fetch_end))		\
+			FAULT(VPMU_FAULT_FETCH, npc);			\
+		R[w] = r;						\
+		EOI_TAIL(npc);						\
+	}								\
+B_##name: {								\
+		u32 a = R[xr[u->a]], b = R[xr[u->b]], r;		\
+		(void)a; (void)b;					\
+		r = (expr);						\
+		R[xw[u->d]] = r;					\
+		if (u->fk)						\
+			R[R_FLAGS] = vpmu_flags(u->fk, a, b, r);	\
+		if ((condtab[u->cond] >> R[R_FLAGS]) & 1) {		\
+			u->tkn++;					\
+			GOTO_TGT(u->tgt);				\
+		} else {						\
+			NEXT_UOP();					\
+		}							\
 		DISPATCH();						\
 	}								\
 G_##name: {								\
@@ -691,11 +793,13 @@ M_##name: {								\
 		maddr = R[xr[u->a]] + u->imm;				\
 		if (unlikely(maddr & (size - 1)))			\
 			FAULT(VPMU_FAULT_ALIGN, maddr);			\
-		if (unlikely(e->msz < size || maddr > e->msz - size))	\
+		if (unlikely(msz < size || maddr > msz - size))		\
 			FAULT(VPMU_FAULT_LOAD, maddr);			\
-		p = e->mem + maddr;					\
+		p = mem + maddr;					\
 		res = (expr);						\
 		pend = u->pend;						\
+		if (likely(!(pend & P_LOAD)))				\
+			DC_INLINE();					\
 		SEQ();							\
 	}
 	VPMU_LD_LIST(VPMU_X)
@@ -706,10 +810,20 @@ M_##name: {								\
 		maddr = R[xr[u->a]] + u->imm;				\
 		if (unlikely(maddr & (size - 1)))			\
 			FAULT(VPMU_FAULT_ALIGN, maddr);			\
-		if (unlikely(e->msz < size || maddr > e->msz - size))	\
+		if (unlikely(msz < size || maddr > msz - size))		\
 			FAULT(VPMU_FAULT_STORE, maddr);			\
 		res = R[xr[u->b]];					\
 		pend = u->pend;						\
+		if (likely(!pend)) {					\
+			u32 st;						\
+			vpmu_mem_store(mem + maddr, res, size);		\
+			st = vpmu_wq_store(e, NOW());			\
+			if (unlikely(st)) {				\
+				u->dyn += st;				\
+				left -= st;				\
+				e->last_stall_upc = u->upc;		\
+			}						\
+		}							\
 		SEQ();							\
 	}
 	VPMU_ST_LIST(VPMU_X)
@@ -745,7 +859,7 @@ Q_JUMP:
 	DISPATCH();
 Q_BRF:
 	COMMIT();
-	if ((e->condtab[u->cond] >> R[R_FLAGS]) & 1) {
+	if ((condtab[u->cond] >> R[R_FLAGS]) & 1) {
 		u->tkn++;
 		GOTO_TGT(u->tgt);
 	} else {
@@ -780,16 +894,11 @@ Q_DISP:
 	DISPATCH();
 Q_EOI: {
 		u32 npc = xw[u->d] == R_PC ? res : R[R_PC];
-		u32 ir;
 
-		if (unlikely((npc & 3) || e->msz < 4 || npc > e->msz - 4))
+		if (unlikely((npc & 3) || npc >= fetch_end))
 			FAULT(VPMU_FAULT_FETCH, npc);
 		COMMIT();
-		ir = vpmu_get_le32(e->mem + npc);
-		R[R_IPC] = npc;
-		R[R_IR] = ir;
-		GOTO_TGT(e->idoff[(ir >> e->uc->op_shift) & e->uc->op_mask]);
-		DISPATCH();
+		EOI_TAIL(npc);
 	}
 Q_HALT:
 	COMMIT();
@@ -843,6 +952,8 @@ chunk_end:
 #undef NOW
 #undef COMMIT
 #undef FAULT
+#undef EOI_TAIL
+#undef DC_INLINE
 }
 
 /* ---- preparing a run ---------------------------------------------------- */
@@ -1119,6 +1230,39 @@ static const u8 vpmu_alu_handler[] = {
 #undef VPMU_X
 };
 
+static bool vpmu_is_at(unsigned int code);
+
+/* Which ALU handler variant (V_*) fits microword @d (built into @x). */
+static unsigned int vpmu_alu_variant(const struct vpmu_engine *e,
+				     const struct vpmu_dec *d,
+				     const struct vpmu_uop *x)
+{
+	bool at_src = vpmu_is_at(d->a) ||
+		      (d->sig != VPMU_SIG_DAF && vpmu_is_at(d->b));
+	bool at = at_src || vpmu_is_at(x->d);
+	bool latch = x->d >= R_DS && x->d <= R_DS + 2;
+	bool special = x->pend & P_SPECIAL;
+
+	(void)e;
+	if (d->seq == VPMU_SEQ_NEXT && !d->s && latch && !at_src)
+		return V_L;
+	if (special)
+		return V_G;
+	if (d->seq == VPMU_SEQ_BR && d->cond <= VPMU_COND_GE)
+		return V_B;
+	if (d->s)
+		return V_G;
+	switch (d->seq) {
+	case VPMU_SEQ_NEXT:
+		return at ? V_N : V_F;
+	case VPMU_SEQ_JUMP:
+		return V_J;
+	case VPMU_SEQ_EOI:
+		return V_E;
+	}
+	return V_G;
+}
+
 static const u8 vpmu_seq_handler[VPMU_SEQ_NR] = {
 	[VPMU_SEQ_NEXT] = Q_NEXT, [VPMU_SEQ_JUMP] = Q_JUMP,
 	[VPMU_SEQ_BR] = Q_BRF, [VPMU_SEQ_CALL] = Q_CALL,
@@ -1139,6 +1283,9 @@ static void vpmu_build_uop(struct vpmu_engine *e, u32 upc,
 	const struct vpmu_dec *d = &e->uc->dec[upc];
 	bool has_dst = d->sig == VPMU_SIG_DAB || d->sig == VPMU_SIG_DB ||
 		       d->sig == VPMU_SIG_DAF || d->sig == VPMU_SIG_LD;
+	/* sequencers that cannot fault: memory effects may happen at once */
+	bool seq_safe = d->seq != VPMU_SEQ_EOI && d->seq != VPMU_SEQ_CALL &&
+			d->seq != VPMU_SEQ_RET;
 	unsigned int len;
 
 	x->upc = upc;
@@ -1170,7 +1317,7 @@ static void vpmu_build_uop(struct vpmu_engine *e, u32 upc,
 	case VPMU_SIG_DAB:
 	case VPMU_SIG_DB:
 	case VPMU_SIG_DAF:
-		x->hi = vpmu_alu_handler[d->op];
+		x->hi = vpmu_alu_handler[d->op] + vpmu_alu_variant(e, d, x);
 		if (d->op == VPMU_OP_EXT) {
 			len = VPMU_EXT_LEN(d->uimm);
 			x->b = VPMU_EXT_POS(d->uimm);
@@ -1178,20 +1325,18 @@ static void vpmu_build_uop(struct vpmu_engine *e, u32 upc,
 		} else if (d->op == VPMU_OP_SEXT) {
 			x->b = 31 - d->uimm;
 		}
-		if (d->seq != VPMU_SEQ_NEXT || x->pend ||
-		    vpmu_is_at(d->a) || vpmu_is_at(x->d) ||
-		    (d->sig != VPMU_SIG_DAF && vpmu_is_at(d->b)))
-			x->hi += 1;	/* H_G_* */
 		break;
 	case VPMU_SIG_LD:
 		x->hi = vpmu_ld_handler[d->op];
 		x->imm = (u32)d->imm;
-		x->pend |= P_LOAD;
+		if (!seq_safe)
+			x->pend |= P_LOAD;
 		break;
 	case VPMU_SIG_ST:
 		x->hi = vpmu_ld_handler[d->op];
 		x->imm = (u32)d->imm;
-		x->pend |= P_STORE;
+		if (!seq_safe)
+			x->pend |= P_STORE;
 		x->fk = d->op == VPMU_OP_SB ? 1 : d->op == VPMU_OP_SH ? 2 : 4;
 		break;
 	case VPMU_SIG_I:
@@ -1238,6 +1383,12 @@ int vpmu_engine_attach(struct vpmu_engine *e, const struct vpmu_ucode *uc)
 		e->xr[i] = i;
 	for (i = 0; i < 64; i++)
 		e->xw[i] = i;
+	for (i = 0; i < 32; i++)
+		e->wmap[i] = i;
+	if (e->r0zero)
+		e->wmap[0] = R_SINK;
+	e->op_shift = uc->op_shift;
+	e->op_mask = uc->op_mask;
 	for (i = 0; i < n; i++)
 		vpmu_build_uop(e, i, &e->slot[0][i]);
 	for (s = 1; s < VPMU_NSLOT; s++)

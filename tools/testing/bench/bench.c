@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bench.c - run the engine for a fixed number of cycles, for callgrind.
+ *
+ *   bench IMAGE PROGRAM CYCLES counted|uncounted   (files from vpmu-as)
+ *   bench --builtin CYCLES counted|uncounted        (a C-built image)
+ *
+ * Prints "uops N" (microwords executed).  "counted": eight 16-bit counters
+ * on UOPS, CYCLES, INSNS and tags 1..5 (the default microcode's decode,
+ * alu, load, store and branch tags), both modes, no interrupts.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vpmu_test_image.h"
+
+#define MEM_MAX	(1u << 20)
+
+static uint8_t *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	uint8_t *p;
+	long n;
+
+	if (!f || fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0) {
+		perror(path);
+		exit(2);
+	}
+	rewind(f);
+	p = malloc(n ? n : 1);
+	if (fread(p, 1, n, f) != (size_t)n) {
+		perror(path);
+		exit(2);
+	}
+	fclose(f);
+	*len = n;
+	return p;
+}
+
+static uint32_t le32(const uint8_t *p)
+{
+	return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* A loop on a C-built image for when the toolchain is not there. */
+static uint8_t *builtin(size_t *len, uint8_t *mem, uint32_t *msz)
+{
+	struct tb_image *t = tb_new();
+	uint8_t *img = malloc(65536);
+
+	t->cs[0] = UW(EXT, T(1), T(0), 0, VPMU_EXT_IMM(0, 6)) | Q(NEXT, 0, 0) | UEV(1);
+	t->cs[1] = UW(SHL, T(1), T(1), IM, 2) | Q(NEXT, 0, 0) | UEV(2);
+	t->cs[2] = UW(LW, T(2), T(1), 0, 0) | Q(NEXT, 0, 0) | UEV(3);
+	t->cs[3] = UW(ADD, T(2), T(2), T(0), 0) | Q(NEXT, 0, 0) | UEV(2);
+	t->cs[4] = UW(SW, 0, T(1), T(2), 0) | Q(NEXT, 0, 0) | UEV(4);
+	t->cs[5] = UW(ADD, T(0), T(0), IM, 1) | US | Q(NEXT, 0, 0) | UEV(2);
+	t->cs[6] = NOPW | QC(AL, 0) | UEV(5);
+	t->ncs = 7;
+	*len = tb_build(t, img, 65536);
+	free(t);
+	memset(mem, 0, 256);
+	*msz = 256;
+	return img;
+}
+
+int main(int argc, char **argv)
+{
+	static uint8_t mem[MEM_MAX];
+	static const uint16_t ev[8] = {
+		VPMU_EV_UOPS, VPMU_EV_CYCLES, VPMU_EV_INSNS, VPMU_EV_TAG(1),
+		VPMU_EV_TAG(2), VPMU_EV_TAG(3), VPMU_EV_TAG(4), VPMU_EV_TAG(5),
+	};
+	struct vpmu_ucode *uc;
+	struct vpmu_engine *e;
+	struct vpmu_verr err;
+	struct vpmu_stop s;
+	uint8_t *img;
+	size_t ilen;
+	uint32_t entry = 0, msz;
+	uint64_t cycles;
+	bool counted;
+	unsigned int i;
+
+	if (argc == 4 && !strcmp(argv[1], "--builtin")) {
+		img = builtin(&ilen, mem, &msz);
+		cycles = strtoull(argv[2], NULL, 0);
+		counted = !strcmp(argv[3], "counted");
+	} else if (argc == 5) {
+		size_t plen;
+		uint8_t *prog = slurp(argv[2], &plen);
+		uint32_t hsz = le32(prog + 8), load = le32(prog + 28);
+
+		img = slurp(argv[1], &ilen);
+		entry = le32(prog + 24);
+		msz = le32(prog + 32);
+		if (hsz + load > plen || msz > MEM_MAX || load > msz) {
+			fprintf(stderr, "%s: bad program file\n", argv[2]);
+			return 2;
+		}
+		memcpy(mem, prog + hsz, load);
+		cycles = strtoull(argv[3], NULL, 0);
+		counted = !strcmp(argv[4], "counted");
+	} else {
+		fprintf(stderr, "usage: bench IMAGE PROGRAM CYCLES counted|uncounted\n"
+			"       bench --builtin CYCLES counted|uncounted\n");
+		return 2;
+	}
+	if (vpmu_ucode_load(&uc, img, ilen, VPMU_CS_MAX, &err)) {
+		fprintf(stderr, "image: %s\n", err.msg);
+		return 1;
+	}
+	e = vpmu_engine_create();
+	if (!e || vpmu_engine_attach(e, uc))
+		return 1;
+	for (i = 0; counted && i < 8; i++) {
+		struct vpmu_ctr_cfg c = { ev[i], 16,
+					  VPMU_CTR_USER | VPMU_CTR_SUPER, 0 };
+
+		vpmu_engine_ctr_config(e, i, &c);
+	}
+	vpmu_engine_start(e, mem, msz, entry, 0);
+	vpmu_engine_run(e, cycles, &s);
+	if (s.reason != VPMU_STOP_BUDGET) {
+		fprintf(stderr, "stopped early: reason %d code %u upc %u\n",
+			s.reason, s.code, s.upc);
+		return 1;
+	}
+	printf("uops %llu\n", (unsigned long long)
+	       vpmu_engine_event_total(e, VPMU_EV_UOPS));
+	vpmu_engine_destroy(e);
+	vpmu_ucode_free(uc);
+	free(img);
+	return 0;
+}

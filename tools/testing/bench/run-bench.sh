@@ -1,0 +1,49 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# run-bench.sh - host instructions per executed microword, by callgrind.
+#
+# For each set-up (uncounted, counted) run the engine for N and 2N cycles
+# under callgrind, counting only inside vpmu_engine_run(), and divide the
+# difference in instructions by the difference in microwords executed, so
+# that set-up and the final fold cancel.  Callgrind is deterministic: the
+# figures are exact for this build, not timings.
+
+set -e
+here=$(cd "$(dirname "$0")" && pwd)
+B=$here/build
+N=${BENCH_CYCLES:-2000000}
+src=$1	# "vpmu-as" or "builtin"
+
+if [ "$src" = vpmu-as ]; then
+	args="$B/default.vpmu $B/sortloop.vprg"
+	what="default microcode + sortloop.s (sort.s run forever), assembled by tools/vpmu/vpmu-as"
+else
+	args="--builtin"
+	what="C-built 7-microword loop (tools/vpmu not available)"
+fi
+
+measure() {	# mode cycles -> "Ir uops"
+	out=$B/callgrind.out.$1.$2
+	uops=$(valgrind --tool=callgrind --callgrind-out-file="$out" \
+		--toggle-collect=vpmu_engine_run "$B/bench" $args "$2" "$1" \
+		2>/dev/null | sed -n 's/^uops //p')
+	ir=$(sed -n 's/^summary: *//p' "$out")
+	echo "$ir $uops"
+}
+
+echo "workload: $what"
+echo "cycles per run: $N and $((2 * N)); counted = 8 x 16-bit counters (uops cycles insns tag1..5)"
+printf '%-10s %12s %14s %12s %14s %10s\n' set-up uops-N Ir-N uops-2N Ir-2N Ir/uop
+for mode in uncounted counted; do
+	set -- $(measure $mode $N)
+	ir1=$1 u1=$2
+	set -- $(measure $mode $((2 * N)))
+	ir2=$1 u2=$2
+	r=$(awk -v a="$ir1" -v b="$ir2" -v c="$u1" -v d="$u2" \
+		'BEGIN { printf "%.1f", (b - a) / (d - c) }')
+	printf '%-10s %12s %14s %12s %14s %10s\n' $mode $u1 $ir1 $u2 $ir2 $r
+	eval "r_$mode=$r"
+done
+echo "uncounted: $r_uncounted instructions/microword"
+echo "counted: $r_counted instructions/microword"
