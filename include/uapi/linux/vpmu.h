@@ -132,6 +132,7 @@ enum vpmu_event {
 #define VPMU_IMAGE_MAGIC	0x554d5056	/* "VPMU" */
 #define VPMU_IMAGE_VERSION	1
 #define VPMU_IMAGE_NAME_LEN	32
+#define VPMU_IMAGE_MAX		_BITUL(20)	/* largest image the loader takes */
 
 /* Image flags. */
 #define VPMU_IMG_F_R0_ZERO	_BITUL(0)	/* r0 reads 0, writes discarded */
