@@ -148,16 +148,12 @@ enum vpmu_seq_handler {
 	Q_NR
 };
 
-struct vpmu_engine {
-	const struct vpmu_ucode *uc;
-	u32 ncs;
-	bool r0zero;
-
-	/* architectural state */
-	u32 *R;				/* 64 + ncs */
-	u16 *xr;			/* read index map, 64 + ncs */
-	u16 xw[64];			/* write index map */
-	u16 wmap[32];			/* @ write index of register n */
+/*
+ * The part of a program's architectural state that is not in the register
+ * file or the cache tags: what struct vpmu_ctx saves besides those.  The
+ * engine runs on its own copy (vpmu_engine.st).
+ */
+struct vpmu_pstate {
 	u32 ustack[VPMU_USTACK_DEPTH];	/* byte offsets */
 	u32 sp;
 	u8 *mem;
@@ -165,14 +161,40 @@ struct vpmu_engine {
 	u32 upc;
 	unsigned int mode, mode_next;
 	bool ext;
-	u64 cyc;
+	u64 cyc;			/* the program's cycle count */
+	bool last_miss;
+	u64 wq_t[32];			/* drain times (program cycles), ring */
+	u32 wq_head, wq_cnt;
+	bool started, sticky;		/* sticky: halted or trapped */
+	struct vpmu_stop sticky_stop;
+	u32 fault_kind, fault_addr;
+};
+
+/* A program's architectural state, off the engine (vpmu_engine_ctx_save()). */
+struct vpmu_ctx {
+	const struct vpmu_ucode *uc;	/* the image it runs under; NULL: none */
+	struct vpmu_pstate st;
+	u32 R[R_IMM0];			/* register file without immediates */
+	u32 dc_tag[VPMU_DC_LINES_MAX];	/* only the image's dc_lines used */
+};
+
+struct vpmu_engine {
+	const struct vpmu_ucode *uc;
+	u32 ncs;
+	u32 cs_limit;			/* control store preallocated */
+	bool r0zero;
+
+	/* the current program's architectural state */
+	struct vpmu_pstate st;
+	u32 *R;				/* R_IMM0 + cs_limit */
+	u16 *xr;			/* read index map, R_IMM0 + cs_limit */
+	u16 xw[64];			/* write index map */
+	u16 wmap[32];			/* @ write index of register n */
 
 	/* external signals */
 	u32 *dc_tag;			/* line + 1; 0 invalid */
 	u32 dc_shift, dc_mask, penalty;
-	bool last_miss;
-	u64 wq_t[32];			/* drain times, ring */
-	u32 wq_head, wq_cnt, wq_depth, wq_drain;
+	u32 wq_depth, wq_drain;
 
 	/* executable form */
 	struct vpmu_uop *slot[VPMU_NSLOT];
@@ -196,20 +218,15 @@ struct vpmu_engine {
 	u16 trig[VPMU_NR_GROUPS_MAX];
 	u32 last_stall_upc;
 
-	/* micro-PC histogram */
+	/* micro-PC histogram: engine-local clock, not the program's */
 	u64 *uhist;
 	u32 hist_k;
-	u64 hist_next;
+	u64 hist_left;			/* cycles before the next sample */
 
 	/* the trigger hook */
 	struct vpmu_uop *trig_u;
 	u32 trig_dyn, trig_tkn;
 	unsigned int trig_mode;
-
-	/* stops */
-	bool started, sticky;
-	struct vpmu_stop sticky_stop;
-	u32 fault_kind, fault_addr;
 };
 
 /* ---- counting ----------------------------------------------------------- */
@@ -449,8 +466,8 @@ static void vpmu_hook_post(struct vpmu_engine *e, unsigned int hook)
 		}
 	}
 	if (hook & HOOK_MODE)
-		e->mode = e->mode_next;
-	e->cur = vpmu_slot_get(e, vpmu_key(e->mode, e->frozen));
+		e->st.mode = e->st.mode_next;
+	e->cur = vpmu_slot_get(e, vpmu_key(e->st.mode, e->frozen));
 }
 
 /* ---- external signals --------------------------------------------------- */
@@ -469,9 +486,9 @@ static inline bool vpmu_dc_access(struct vpmu_engine *e, u32 addr)
 
 static inline void vpmu_wq_retire(struct vpmu_engine *e, u64 now)
 {
-	while (e->wq_cnt && e->wq_t[e->wq_head] <= now) {
-		e->wq_head = (e->wq_head + 1) & 31;
-		e->wq_cnt--;
+	while (e->st.wq_cnt && e->st.wq_t[e->st.wq_head] <= now) {
+		e->st.wq_head = (e->st.wq_head + 1) & 31;
+		e->st.wq_cnt--;
 	}
 }
 
@@ -482,17 +499,17 @@ static u32 vpmu_wq_store(struct vpmu_engine *e, u64 now)
 	u32 stall = 0;
 
 	vpmu_wq_retire(e, now);
-	if (e->wq_cnt == e->wq_depth) {
-		stall = (u32)(e->wq_t[e->wq_head] - now);
+	if (e->st.wq_cnt == e->wq_depth) {
+		stall = (u32)(e->st.wq_t[e->st.wq_head] - now);
 		now += stall;
 		vpmu_wq_retire(e, now);
 	}
-	if (e->wq_cnt)
-		t = e->wq_t[(e->wq_head + e->wq_cnt - 1) & 31] + e->wq_drain;
+	if (e->st.wq_cnt)
+		t = e->st.wq_t[(e->st.wq_head + e->st.wq_cnt - 1) & 31] + e->wq_drain;
 	else
 		t = now + e->wq_drain;
-	e->wq_t[(e->wq_head + e->wq_cnt) & 31] = t;
-	e->wq_cnt++;
+	e->st.wq_t[(e->st.wq_head + e->st.wq_cnt) & 31] = t;
+	e->st.wq_cnt++;
 	return stall;
 }
 
@@ -511,16 +528,16 @@ static bool vpmu_cond_ext(struct vpmu_engine *e, unsigned int cond, u64 now)
 {
 	switch (cond) {
 	case VPMU_COND_MISS:
-		return e->last_miss;
+		return e->st.last_miss;
 	case VPMU_COND_WQF:
 		vpmu_wq_retire(e, now);
-		return e->wq_cnt == e->wq_depth;
+		return e->st.wq_cnt == e->wq_depth;
 	case VPMU_COND_USER:
-		return e->mode == VPMU_MODE_USER;
+		return e->st.mode == VPMU_MODE_USER;
 	case VPMU_COND_SUPER:
-		return e->mode == VPMU_MODE_SUPER;
+		return e->st.mode == VPMU_MODE_SUPER;
 	default:
-		return e->ext;
+		return e->st.ext;
 	}
 }
 
@@ -553,14 +570,14 @@ static u32 vpmu_commit_slow(struct vpmu_engine *e, struct vpmu_uop *u,
 	u32 stall = 0;
 
 	if (pend & P_LOAD) {
-		e->last_miss = vpmu_dc_access(e, maddr);
-		if (e->last_miss) {
+		e->st.last_miss = vpmu_dc_access(e, maddr);
+		if (e->st.last_miss) {
 			u->dyn++;
 			stall = e->penalty;
 		}
 	}
 	if (pend & P_STORE) {
-		vpmu_mem_store(e->mem + maddr, res, u->fk);
+		vpmu_mem_store(e->st.mem + maddr, res, u->fk);
 		stall = vpmu_wq_store(e, now);
 		u->dyn += stall;
 	} else if (pend & P_SPECIAL) {
@@ -592,7 +609,7 @@ static inline u32 vpmu_flags(unsigned int fk, u32 a, u32 b, u32 r)
 
 /*
  * Run microwords while the cycles used in this call are below @L.  With
- * @L < 0 only publish the handler table.  Returns X_*; e->cyc and e->upc
+ * @L < 0 only publish the handler table.  Returns X_*; e->st.cyc and e->st.upc
  * are up to date on return.
  */
 static int vpmu_run_chunk(struct vpmu_engine *e, long L)
@@ -623,14 +640,14 @@ static int vpmu_run_chunk(struct vpmu_engine *e, long L)
 	u32 *const R = e->R;
 	const u16 *const xr = e->xr;
 	const u16 *const xw = e->xw;
-	u8 *const mem = e->mem;
-	const u32 msz = e->msz;
+	u8 *const mem = e->st.mem;
+	const u32 msz = e->st.msz;
 	/* fetches at or above fetch_end fault (all, below a word of memory) */
 	const u32 fetch_end = msz >= 4 ? msz - 3 : 0;
 	const u32 *const idoff = e->idoff;
 	const u16 *const condtab = e->condtab;
 	const u32 op_shift = e->op_shift, op_mask = e->op_mask;
-	u64 cend = e->cyc + L - 1;	/* cycle now = cend - left */
+	u64 cend = e->st.cyc + L - 1;	/* cycle now = cend - left */
 	long left = L, saved_left = 0;
 	unsigned int hook = 0, pend = 0;
 	u32 res = 0, nfl = 0, maddr = 0;
@@ -641,7 +658,7 @@ static int vpmu_run_chunk(struct vpmu_engine *e, long L)
 		return X_CHUNK;
 	}
 	base = e->slot[e->cur];
-	u = base + e->upc;
+	u = base + e->st.upc;
 
 /*
  * In the kernel the dispatch goes through the annotated jump table, which
@@ -673,7 +690,7 @@ static int vpmu_run_chunk(struct vpmu_engine *e, long L)
 			left -= vpmu_commit_slow(e, u, res, nfl, pend,	\
 						 maddr, NOW());		\
 			if (pend & P_MODE) {				\
-				e->mode_next = u->imm;			\
+				e->st.mode_next = u->imm;			\
 				if (!hook) {				\
 					saved_left = left;		\
 					left = 0;			\
@@ -695,10 +712,10 @@ static int vpmu_run_chunk(struct vpmu_engine *e, long L)
 		u32 line_ = maddr >> e->dc_shift;			\
 		u32 *t_ = &e->dc_tag[line_ & e->dc_mask];		\
 		if (*t_ == line_ + 1) {					\
-			e->last_miss = false;				\
+			e->st.last_miss = false;				\
 		} else {						\
 			*t_ = line_ + 1;				\
-			e->last_miss = true;				\
+			e->st.last_miss = true;				\
 			u->dyn++;					\
 			if (e->penalty) {				\
 				left -= e->penalty;			\
@@ -708,8 +725,8 @@ static int vpmu_run_chunk(struct vpmu_engine *e, long L)
 	} while (0)
 #define FAULT(kind, addr)						\
 	do {								\
-		e->fault_kind = (kind);					\
-		e->fault_addr = (addr);					\
+		e->st.fault_kind = (kind);					\
+		e->st.fault_addr = (addr);					\
 		goto fault;						\
 	} while (0)
 
@@ -843,7 +860,7 @@ TRIG:
 	e->trig_u = u;
 	e->trig_dyn = u->dyn;
 	e->trig_tkn = u->tkn;
-	e->trig_mode = e->mode;
+	e->trig_mode = e->st.mode;
 	saved_left = left;
 	left = 0;
 	goto *lab[u->hi];
@@ -876,17 +893,17 @@ Q_BRX:
 	}
 	DISPATCH();
 Q_CALL:
-	if (unlikely(e->sp == VPMU_USTACK_DEPTH))
+	if (unlikely(e->st.sp == VPMU_USTACK_DEPTH))
 		FAULT(VPMU_FAULT_USTACK, 0);
 	COMMIT();
-	e->ustack[e->sp++] = (u32)((char *)u - (char *)base) + sizeof(*u);
+	e->st.ustack[e->st.sp++] = (u32)((char *)u - (char *)base) + sizeof(*u);
 	GOTO_TGT(u->tgt);
 	DISPATCH();
 Q_RET:
-	if (unlikely(!e->sp))
+	if (unlikely(!e->st.sp))
 		FAULT(VPMU_FAULT_USTACK, 0);
 	COMMIT();
-	GOTO_TGT(e->ustack[--e->sp]);
+	GOTO_TGT(e->st.ustack[--e->st.sp]);
 	DISPATCH();
 Q_DISP:
 	COMMIT();
@@ -915,17 +932,17 @@ fault:
 		left = saved_left;
 	u->cnt--;
 	left++;
-	e->cyc += L - left;
-	e->upc = u->upc;
+	e->st.cyc += L - left;
+	e->st.upc = u->upc;
 	return X_FAULT;
 
 stop:
-	e->upc = u->upc;
+	e->st.upc = u->upc;
 	if (hook) {
 		left = saved_left + left;
 		vpmu_hook_post(e, hook);
 	}
-	e->cyc += L - left;
+	e->st.cyc += L - left;
 	return ret;
 
 chunk_end:
@@ -940,8 +957,8 @@ chunk_end:
 		u = (struct vpmu_uop *)((char *)base + off);
 		DISPATCH();
 	}
-	e->cyc += L - left - 1;
-	e->upc = u->upc;
+	e->st.cyc += L - left - 1;
+	e->st.upc = u->upc;
 	return X_CHUNK;
 
 #undef DISPATCH
@@ -999,7 +1016,7 @@ static void vpmu_prepare(struct vpmu_engine *e)
 		e->dirty = false;
 	}
 	vpmu_slot_reset(e);
-	e->cur = vpmu_slot_get(e, vpmu_key(e->mode, e->frozen));
+	e->cur = vpmu_slot_get(e, vpmu_key(e->st.mode, e->frozen));
 }
 
 /*
@@ -1030,14 +1047,25 @@ static bool vpmu_plan(struct vpmu_engine *e, u64 *L)
 			*L = r - 1;
 	}
 	if (e->hist_k > 1) {
-		u64 d = e->hist_next - e->cyc;
-
-		if (!d)
+		if (!e->hist_left)
 			return true;
-		if (*L > d)
-			*L = d;
+		if (*L > e->hist_left)
+			*L = e->hist_left;
 	}
 	return *L < VPMU_STEP_BELOW;
+}
+
+/*
+ * @n cycles went by, the sampled ones (if any) in microword @upc: take the
+ * samples due.  The countdown is the engine's, not the program's clock.
+ */
+static void vpmu_hist_advance(struct vpmu_engine *e, u64 n, u32 upc)
+{
+	while (e->hist_left < n) {
+		e->uhist[upc]++;
+		e->hist_left += e->hist_k;
+	}
+	e->hist_left -= n;
 }
 
 static void vpmu_fill_stop(struct vpmu_engine *e, struct vpmu_stop *stop,
@@ -1049,15 +1077,15 @@ static void vpmu_fill_stop(struct vpmu_engine *e, struct vpmu_stop *stop,
 		break;
 	case X_TRAP:
 		stop->reason = VPMU_STOP_TRAP;
-		stop->code = e->uc->dec[e->upc].target;
+		stop->code = e->uc->dec[e->st.upc].target;
 		break;
 	default:
 		stop->reason = VPMU_STOP_FAULT;
-		stop->code = e->fault_kind;
-		stop->addr = e->fault_addr;
+		stop->code = e->st.fault_kind;
+		stop->addr = e->st.fault_addr;
 		break;
 	}
-	stop->upc = e->upc;
+	stop->upc = e->st.upc;
 	stop->ipc = e->R[R_IPC];
 }
 
@@ -1067,53 +1095,49 @@ enum vpmu_stop_reason vpmu_engine_run(struct vpmu_engine *e, u64 budget,
 	u64 c0;
 
 	memset(stop, 0, sizeof(*stop));
-	if (!e->uc || !e->started) {
+	if (!e->uc || !e->st.started) {
 		stop->reason = VPMU_STOP_FAULT;
 		stop->code = VPMU_FAULT_NOIMAGE;
 		return stop->reason;
 	}
-	if (e->sticky) {
-		*stop = e->sticky_stop;
+	if (e->st.sticky) {
+		*stop = e->st.sticky_stop;
 		stop->cycles = 0;
 		return stop->reason;
 	}
 	vpmu_prepare(e);
-	c0 = e->cyc;
+	c0 = e->st.cyc;
 	for (;;) {
-		u64 used = e->cyc - c0, L, c1;
+		u64 used = e->st.cyc - c0, L, c1;
 		u32 wr, x_upc, x_ipc;
 		bool step;
 		int x;
 
 		if (used >= budget) {
 			stop->reason = VPMU_STOP_BUDGET;
-			stop->upc = e->upc;
+			stop->upc = e->st.upc;
 			stop->ipc = e->R[R_IPC];
 			break;
 		}
 		L = budget - used;
 		step = vpmu_plan(e, &L);
-		x_upc = e->upc;
+		x_upc = e->st.upc;
 		x_ipc = e->R[R_IPC];
-		c1 = e->cyc;
+		c1 = e->st.cyc;
 		if (step) {
 			x = vpmu_run_chunk(e, 1);
 			wr = vpmu_fold(e, x_upc, x_upc + 1);
 		} else {
 			x = vpmu_run_chunk(e, (long)L);
 			wr = vpmu_fold(e, 0, e->ncs);
-			if (wr || e->cyc > e->hist_next) {
+			if (wr || e->st.cyc - c1 > e->hist_left) {
 				/* only a last, stalling microword can */
 				x_upc = e->last_stall_upc;
 				x_ipc = e->R[R_IPC];
 			}
 		}
-		if (e->hist_k > 1 && e->cyc > c1) {
-			while (e->hist_next < e->cyc) {
-				e->uhist[x_upc]++;
-				e->hist_next += e->hist_k;
-			}
-		}
+		if (e->hist_k > 1)
+			vpmu_hist_advance(e, e->st.cyc - c1, x_upc);
 		if (x == X_HALT || x == X_TRAP || x == X_FAULT)
 			vpmu_fill_stop(e, stop, x);
 		if (wr) {
@@ -1131,8 +1155,8 @@ enum vpmu_stop_reason vpmu_engine_run(struct vpmu_engine *e, u64 budget,
 			}
 			if (irq) {
 				if (x == X_HALT || x == X_TRAP) {
-					e->sticky = true;
-					e->sticky_stop = *stop;
+					e->st.sticky = true;
+					e->st.sticky_stop = *stop;
 				}
 				memset(stop, 0, sizeof(*stop));
 				stop->reason = VPMU_STOP_OVERFLOW;
@@ -1143,28 +1167,72 @@ enum vpmu_stop_reason vpmu_engine_run(struct vpmu_engine *e, u64 budget,
 			}
 		}
 		if (x == X_HALT || x == X_TRAP) {
-			e->sticky = true;
-			e->sticky_stop = *stop;
+			e->st.sticky = true;
+			e->st.sticky_stop = *stop;
 			break;
 		}
 		if (x == X_FAULT)
 			break;
 		vpmu_slot_reset(e);
-		e->cur = vpmu_slot_get(e, vpmu_key(e->mode, e->frozen));
+		e->cur = vpmu_slot_get(e, vpmu_key(e->st.mode, e->frozen));
 	}
-	stop->cycles = e->cyc - c0;
+	stop->cycles = e->st.cyc - c0;
 	return stop->reason;
 }
 
 /* ---- lifetime ----------------------------------------------------------- */
 
-struct vpmu_engine *vpmu_engine_create(void)
+static void vpmu_engine_free_arrays(struct vpmu_engine *e)
 {
-	struct vpmu_engine *e = vpmu_zalloc(sizeof(*e));
-	unsigned int f, g;
+	unsigned int s;
 
+	for (s = 0; s < VPMU_NSLOT; s++)
+		vpmu_free(e->slot[s]);
+	vpmu_free(e->R);
+	vpmu_free(e->xr);
+	vpmu_free(e->idoff);
+	vpmu_free(e->tot_cnt);
+	vpmu_free(e->tot_dyn);
+	vpmu_free(e->tot_tkn);
+	vpmu_free(e->ctr_hit);
+	vpmu_free(e->uhist);
+	vpmu_free(e->dc_tag);
+}
+
+/*
+ * Everything an image of up to @cs_limit words needs is allocated here, so
+ * that attach, start, save, restore and run never allocate.
+ */
+struct vpmu_engine *vpmu_engine_create(u32 cs_limit)
+{
+	struct vpmu_engine *e;
+	unsigned int f, g;
+	size_t n = cs_limit;
+
+	if (!cs_limit || cs_limit > VPMU_CS_MAX)
+		return NULL;
+	e = vpmu_zalloc(sizeof(*e));
 	if (!e)
 		return NULL;
+	e->cs_limit = cs_limit;
+	for (g = 0; g < VPMU_NSLOT; g++) {
+		e->slot[g] = vpmu_zalloc(sizeof(struct vpmu_uop) * n);
+		if (!e->slot[g])
+			goto out_free;
+	}
+	e->R = vpmu_zalloc(sizeof(u32) * (R_IMM0 + n));
+	e->xr = vpmu_zalloc(sizeof(u16) * (R_IMM0 + n));
+	e->idoff = vpmu_zalloc(sizeof(u32) << VPMU_OP_BITS_MAX);
+	e->tot_cnt = vpmu_zalloc(sizeof(u64) * n);
+	e->tot_dyn = vpmu_zalloc(sizeof(u64) * n);
+	e->tot_tkn = vpmu_zalloc(sizeof(u64) * n);
+	e->ctr_hit = vpmu_zalloc(sizeof(u16) * n);
+	e->uhist = vpmu_zalloc(sizeof(u64) * n);
+	e->dc_tag = vpmu_zalloc(sizeof(u32) * VPMU_DC_LINES_MAX);
+	if (!e->R || !e->xr || !e->idoff || !e->tot_cnt || !e->tot_dyn ||
+	    !e->tot_tkn || !e->ctr_hit || !e->uhist || !e->dc_tag)
+		goto out_free;
+
 	for (f = 0; f < 16; f++) {
 		bool z = f & VPMU_FLAG_Z, n = f & VPMU_FLAG_N;
 		bool c = f & VPMU_FLAG_C, v = f & VPMU_FLAG_V;
@@ -1178,43 +1246,18 @@ struct vpmu_engine *vpmu_engine_create(void)
 	for (g = 0; g < VPMU_NR_GROUPS_MAX; g++)
 		e->trig[g] = VPMU_TRIG_NONE;
 	return e;
-}
 
-static void vpmu_engine_free_image(struct vpmu_engine *e)
-{
-	unsigned int s;
-
-	for (s = 0; s < VPMU_NSLOT; s++) {
-		vpmu_free(e->slot[s]);
-		e->slot[s] = NULL;
-	}
-	vpmu_free(e->R);
-	vpmu_free(e->xr);
-	vpmu_free(e->idoff);
-	vpmu_free(e->tot_cnt);
-	vpmu_free(e->tot_dyn);
-	vpmu_free(e->tot_tkn);
-	vpmu_free(e->ctr_hit);
-	vpmu_free(e->uhist);
-	vpmu_free(e->dc_tag);
-	e->R = NULL;
-	e->xr = NULL;
-	e->idoff = NULL;
-	e->tot_cnt = NULL;
-	e->tot_dyn = NULL;
-	e->tot_tkn = NULL;
-	e->ctr_hit = NULL;
-	e->uhist = NULL;
-	e->dc_tag = NULL;
-	e->uc = NULL;
-	e->started = false;
+out_free:
+	vpmu_engine_free_arrays(e);
+	vpmu_free(e);
+	return NULL;
 }
 
 void vpmu_engine_destroy(struct vpmu_engine *e)
 {
 	if (!e)
 		return;
-	vpmu_engine_free_image(e);
+	vpmu_engine_free_arrays(e);
 	vpmu_free(e);
 }
 
@@ -1347,32 +1390,33 @@ static void vpmu_build_uop(struct vpmu_engine *e, u32 upc,
 	}
 }
 
+/* Point the @ latches' read and write maps at the registers they name. */
+static void vpmu_latch_maps(struct vpmu_engine *e)
+{
+	unsigned int k;
+
+	for (k = 0; k < 3; k++) {
+		u32 v = e->R[R_DS + k] & 31;
+
+		e->xr[VPMU_OPND_AT_DS + k] = v;
+		e->xw[VPMU_OPND_AT_DS + k] = e->wmap[v];
+	}
+}
+
 int vpmu_engine_attach(struct vpmu_engine *e, const struct vpmu_ucode *uc)
 {
 	u32 n = uc->cs_words, nid = uc->op_mask + 1, i;
 	unsigned int s;
 
-	vpmu_engine_free_image(e);
-	for (s = 0; s < VPMU_NSLOT; s++)
-		e->slot[s] = vpmu_zalloc(sizeof(struct vpmu_uop) * n);
-	e->R = vpmu_zalloc(sizeof(u32) * (R_IMM0 + n));
-	e->xr = vpmu_zalloc(sizeof(u16) * (R_IMM0 + n));
-	e->idoff = vpmu_zalloc(sizeof(u32) * nid);
-	e->tot_cnt = vpmu_zalloc(sizeof(u64) * n);
-	e->tot_dyn = vpmu_zalloc(sizeof(u64) * n);
-	e->tot_tkn = vpmu_zalloc(sizeof(u64) * n);
-	e->ctr_hit = vpmu_zalloc(sizeof(u16) * n);
-	e->uhist = vpmu_zalloc(sizeof(u64) * n);
-	e->dc_tag = vpmu_zalloc(sizeof(u32) * uc->hdr.dc_lines);
-	for (s = 0; s < VPMU_NSLOT; s++)
-		if (!e->slot[s])
-			goto out_nomem;
-	if (!e->R || !e->xr || !e->idoff || !e->tot_cnt || !e->tot_dyn ||
-	    !e->tot_tkn || !e->ctr_hit || !e->uhist || !e->dc_tag)
-		goto out_nomem;
+	if (n > e->cs_limit)
+		return -EFBIG;
+	if (uc->hdr.dc_lines > VPMU_DC_LINES_MAX ||
+	    nid > 1u << VPMU_OP_BITS_MAX)
+		return -EINVAL;
 
 	e->uc = uc;
 	e->ncs = n;
+	e->st.started = false;
 	e->r0zero = uc->hdr.flags & VPMU_IMG_F_R0_ZERO;
 	e->dc_shift = __builtin_ctz(uc->hdr.dc_line_size);
 	e->dc_mask = uc->hdr.dc_lines - 1;
@@ -1385,28 +1429,34 @@ int vpmu_engine_attach(struct vpmu_engine *e, const struct vpmu_ucode *uc)
 		e->xw[i] = i;
 	for (i = 0; i < 32; i++)
 		e->wmap[i] = i;
-	if (e->r0zero)
+	if (e->r0zero) {
 		e->wmap[0] = R_SINK;
+		e->xw[VPMU_OPND_R0] = R_SINK;
+	}
+	vpmu_latch_maps(e);
 	e->op_shift = uc->op_shift;
 	e->op_mask = uc->op_mask;
+	memset(e->slot[0], 0, sizeof(struct vpmu_uop) * n);
 	for (i = 0; i < n; i++)
 		vpmu_build_uop(e, i, &e->slot[0][i]);
 	for (s = 1; s < VPMU_NSLOT; s++)
 		memcpy(e->slot[s], e->slot[0], sizeof(struct vpmu_uop) * n);
 	for (i = 0; i < nid; i++)
 		e->idoff[i] = uc->idtab[i] * sizeof(struct vpmu_uop);
+	/* per-image counts restart; the PMU's configuration stays */
+	memset(e->tot_cnt, 0, sizeof(u64) * n);
+	memset(e->tot_dyn, 0, sizeof(u64) * n);
+	memset(e->tot_tkn, 0, sizeof(u64) * n);
+	memset(e->uhist, 0, sizeof(u64) * n);
+	e->hist_left = e->hist_k ? e->hist_k - 1 : 0;
 	e->dirty = true;
-	e->hist_next = e->cyc + (e->hist_k ? e->hist_k - 1 : 0);
 	return 0;
-
-out_nomem:
-	vpmu_engine_free_image(e);
-	return -ENOMEM;
 }
 
 void vpmu_engine_start(struct vpmu_engine *e, u8 *mem, u32 mem_size,
 		       u32 entry, unsigned int mode)
 {
+	bool ext;
 	u32 ir;
 
 	if (!e->uc)
@@ -1416,38 +1466,62 @@ void vpmu_engine_start(struct vpmu_engine *e, u8 *mem, u32 mem_size,
 	memset(e->tot_dyn, 0, sizeof(u64) * e->ncs);
 	memset(e->tot_tkn, 0, sizeof(u64) * e->ncs);
 	memset(e->dc_tag, 0, sizeof(u32) * (e->dc_mask + 1));
-	vpmu_write_special(e, R_DS, 0);
-	vpmu_write_special(e, R_DS + 1, 0);
-	vpmu_write_special(e, R_DS + 2, 0);
-	if (e->r0zero)
-		e->xw[VPMU_OPND_R0] = R_SINK;
-	e->sp = 0;
-	e->mem = mem;
-	e->msz = mem_size;
-	e->mode = mode ? VPMU_MODE_SUPER : VPMU_MODE_USER;
-	e->last_miss = false;
-	e->wq_head = 0;
-	e->wq_cnt = 0;
-	e->hist_next -= e->cyc;
-	e->cyc = 0;
-	e->sticky = false;
-	e->started = true;
+	ext = e->st.ext;
+	memset(&e->st, 0, sizeof(e->st));
+	e->st.ext = ext;
+	vpmu_latch_maps(e);
+	e->st.mem = mem;
+	e->st.msz = mem_size;
+	e->st.mode = mode ? VPMU_MODE_SUPER : VPMU_MODE_USER;
+	e->st.mode_next = e->st.mode;
+	e->st.started = true;
 	e->wrap_pending = 0;
 	e->R[R_PC] = entry;
 	e->R[R_IPC] = entry;
-	e->upc = 0;
 	if ((entry & 3) || mem_size < 4 || entry > mem_size - 4) {
-		memset(&e->sticky_stop, 0, sizeof(e->sticky_stop));
-		e->sticky = true;
-		e->sticky_stop.reason = VPMU_STOP_FAULT;
-		e->sticky_stop.code = VPMU_FAULT_FETCH;
-		e->sticky_stop.addr = entry;
-		e->sticky_stop.ipc = entry;
+		e->st.sticky = true;
+		e->st.sticky_stop.reason = VPMU_STOP_FAULT;
+		e->st.sticky_stop.code = VPMU_FAULT_FETCH;
+		e->st.sticky_stop.addr = entry;
+		e->st.sticky_stop.ipc = entry;
 		return;
 	}
 	ir = vpmu_get_le32(mem + entry);
 	e->R[R_IR] = ir;
-	e->upc = e->uc->idtab[(ir >> e->uc->op_shift) & e->uc->op_mask];
+	e->st.upc = e->uc->idtab[(ir >> e->uc->op_shift) & e->uc->op_mask];
+}
+
+/* ---- program contexts ---------------------------------------------------- */
+
+struct vpmu_ctx *vpmu_ctx_create(void)
+{
+	return vpmu_zalloc(sizeof(struct vpmu_ctx));
+}
+
+void vpmu_ctx_destroy(struct vpmu_ctx *c)
+{
+	vpmu_free(c);
+}
+
+void vpmu_engine_ctx_save(struct vpmu_engine *e, struct vpmu_ctx *c)
+{
+	c->uc = e->st.started ? e->uc : NULL;
+	c->st = e->st;
+	memcpy(c->R, e->R, sizeof(c->R));
+	if (e->uc)
+		memcpy(c->dc_tag, e->dc_tag, sizeof(u32) * (e->dc_mask + 1));
+}
+
+int vpmu_engine_ctx_restore(struct vpmu_engine *e, const struct vpmu_ctx *c)
+{
+	if (!c->uc || c->uc != e->uc)
+		return -ESTALE;
+	e->st = c->st;
+	memcpy(e->R, c->R, sizeof(c->R));
+	memcpy(e->dc_tag, c->dc_tag, sizeof(u32) * (e->dc_mask + 1));
+	vpmu_latch_maps(e);
+	e->wrap_pending = 0;
+	return 0;
 }
 
 /* ---- state -------------------------------------------------------------- */
@@ -1464,17 +1538,17 @@ u32 vpmu_engine_reg(const struct vpmu_engine *e, unsigned int opnd)
 
 unsigned int vpmu_engine_mode(const struct vpmu_engine *e)
 {
-	return e->mode;
+	return e->st.mode;
 }
 
 u32 vpmu_engine_upc(const struct vpmu_engine *e)
 {
-	return e->upc;
+	return e->st.upc;
 }
 
 void vpmu_engine_set_ext(struct vpmu_engine *e, bool asserted)
 {
-	e->ext = asserted;
+	e->st.ext = asserted;
 }
 
 u64 vpmu_engine_event_total(struct vpmu_engine *e, unsigned int event)
@@ -1603,19 +1677,19 @@ bool vpmu_engine_frozen(const struct vpmu_engine *e, unsigned int group)
 void vpmu_engine_uhist_set(struct vpmu_engine *e, u32 interval)
 {
 	e->hist_k = interval;
-	e->hist_next = e->cyc + (interval ? interval - 1 : 0);
+	e->hist_left = interval ? interval - 1 : 0;
 }
 
 const u64 *vpmu_engine_uhist(const struct vpmu_engine *e, u32 *nbuckets)
 {
 	if (nbuckets)
 		*nbuckets = e->uc ? e->ncs : 0;
-	return e->uhist;
+	return e->uc ? e->uhist : NULL;
 }
 
 void vpmu_engine_uhist_reset(struct vpmu_engine *e)
 {
 	if (e->uhist)
 		memset(e->uhist, 0, sizeof(u64) * e->ncs);
-	e->hist_next = e->cyc + (e->hist_k ? e->hist_k - 1 : 0);
+	e->hist_left = e->hist_k ? e->hist_k - 1 : 0;
 }

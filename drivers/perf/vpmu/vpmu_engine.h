@@ -140,24 +140,64 @@ struct vpmu_ctr_cfg {
 /* ...or any event number: each microword on which it occurs toggles. */
 
 struct vpmu_engine;
+struct vpmu_ctx;
 
 /*
- * Engine lifetime.  vpmu_engine_create() allocates; attach() binds an image
- * (allocating per-image state such as per-microword counts) and may be
- * called again to switch images between runs.
+ * Engine lifetime.  vpmu_engine_create() allocates everything an image of
+ * up to @cs_limit microwords (1..VPMU_CS_MAX) needs; it returns NULL on a
+ * bad limit or no memory.  Nothing else here allocates: attach, start,
+ * run, save and restore may be called with preemption disabled.
+ *
+ * vpmu_engine_attach() binds an image (-EFBIG if it has more than
+ * @cs_limit words) and may be called again to switch images between runs.
+ * It keeps the PMU hardware state: counter configurations and values,
+ * overflow status, freeze bits, group triggers (their microword hooks are
+ * re-routed for the new image) and the histogram interval.  It rebuilds or
+ * resets what belongs to an image: the executable microwords, the event
+ * totals and per-microword counts, the histogram buckets and the
+ * histogram's sampling phase.  The program state on the engine becomes
+ * unusable: vpmu_engine_start() or vpmu_engine_ctx_restore() next.
  */
-struct vpmu_engine *vpmu_engine_create(void);
+struct vpmu_engine *vpmu_engine_create(u32 cs_limit);
 void vpmu_engine_destroy(struct vpmu_engine *e);
 int vpmu_engine_attach(struct vpmu_engine *e, const struct vpmu_ucode *uc);
 
 /*
  * Begin a program: memory is the caller's (@mem_size bytes, used in place),
  * registers and flags are zeroed, mode set, pc = @entry, and the first
- * instruction is fetched and dispatched (at no cycle cost).  Counters keep
+ * instruction is fetched and dispatched (at no cycle cost).  Resets all
+ * program state (see struct vpmu_ctx) and the event totals; counters keep
  * their configuration and values.
  */
 void vpmu_engine_start(struct vpmu_engine *e, u8 *mem, u32 mem_size,
 		       u32 entry, unsigned int mode);
+
+/*
+ * Program contexts: a program's architectural state off the engine, so that
+ * it can be run in pieces, on different engines, with other programs run
+ * in between.  A context holds everything the program owns: r0..r31,
+ * t0..t7, pc, ir, ipc, the latches, flags, mode (and a pending mode
+ * change), upc, the micro-stack, the ext line, the program's cycle count,
+ * the data-cache tags, the write queue, the last-miss condition, the
+ * halted/trapped stop, and the memory pointer and size (the memory itself
+ * stays the caller's).  The engine keeps the PMU state: counters, overflow
+ * status, freeze bits, triggers, event totals and per-microword counts,
+ * the histogram buckets and its sampling countdown (the histogram runs on
+ * the engine's own clock, so switching programs does not disturb it).
+ *
+ * vpmu_ctx_create() allocates (process context); save and restore do not
+ * and cost O(registers + cache lines).  Saving records the image the
+ * engine runs; restore fails with -ESTALE, changing nothing, unless the
+ * engine is attached to that same image (and the context was saved from
+ * a started program).  Running a program whole, or in pieces with save /
+ * restore between them on any engines attached to the image, gives the
+ * same architectural results and cycles, and the same counts summed over
+ * the engines.
+ */
+struct vpmu_ctx *vpmu_ctx_create(void);
+void vpmu_ctx_destroy(struct vpmu_ctx *c);
+void vpmu_engine_ctx_save(struct vpmu_engine *e, struct vpmu_ctx *c);
+int vpmu_engine_ctx_restore(struct vpmu_engine *e, const struct vpmu_ctx *c);
 
 /* Run until the budget is used up or something stops the engine. */
 enum vpmu_stop_reason vpmu_engine_run(struct vpmu_engine *e, u64 budget,
@@ -202,7 +242,10 @@ bool vpmu_engine_frozen(const struct vpmu_engine *e, unsigned int group);
 /*
  * Micro-PC histogram: every @interval cycles (stall cycles included) the
  * bucket of the microword occupying that cycle is incremented.  0 stops
- * sampling.  Buckets are 64-bit, one per control-store word.
+ * sampling.  Buckets are 64-bit, one per control-store word.  The
+ * countdown to the next sample is the engine's: it counts every cycle the
+ * engine runs, whichever program runs.  Setting, resetting or attaching an
+ * image restarts it.
  */
 void vpmu_engine_uhist_set(struct vpmu_engine *e, u32 interval);
 const u64 *vpmu_engine_uhist(const struct vpmu_engine *e, u32 *nbuckets);

@@ -28,6 +28,10 @@
 #endif
 #endif
 
+/* Machine-parameter limits the validator enforces (image header). */
+#define VPMU_DC_LINES_MAX	1024
+#define VPMU_WQ_DEPTH_MAX	32
+
 /* Properties of a microword the counting logic needs (vpmu_dec.kind). */
 #define VPMU_K_EOI	(1u << 0)	/* sequencer EOI */
 #define VPMU_K_BR	(1u << 1)	/* sequencer BR */

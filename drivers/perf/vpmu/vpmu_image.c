@@ -189,10 +189,10 @@ static int vpmu_check_header(struct vpmu_vctx *c, u32 cs_limit)
 		return vpmu_reject(c, VPMU_VERR_PARAM, HOFF(op_shift),
 				   "op_shift %u + op_bits %u exceeds 32",
 				   h->op_shift, h->op_bits);
-	if (!is_pow2(h->dc_lines) || h->dc_lines > 1024)
+	if (!is_pow2(h->dc_lines) || h->dc_lines > VPMU_DC_LINES_MAX)
 		return vpmu_reject(c, VPMU_VERR_PARAM, HOFF(dc_lines),
-				   "dc_lines %u not a power of 2 in 1..1024",
-				   h->dc_lines);
+				   "dc_lines %u not a power of 2 in 1..%u",
+				   h->dc_lines, VPMU_DC_LINES_MAX);
 	if (!is_pow2(h->dc_line_size) || h->dc_line_size < 4 ||
 	    h->dc_line_size > 256)
 		return vpmu_reject(c, VPMU_VERR_PARAM, HOFF(dc_line_size),
@@ -202,9 +202,10 @@ static int vpmu_check_header(struct vpmu_vctx *c, u32 cs_limit)
 		return vpmu_reject(c, VPMU_VERR_PARAM, HOFF(dc_miss_penalty),
 				   "dc_miss_penalty %u not in 0..64",
 				   h->dc_miss_penalty);
-	if (h->wq_depth < 1 || h->wq_depth > 32)
+	if (h->wq_depth < 1 || h->wq_depth > VPMU_WQ_DEPTH_MAX)
 		return vpmu_reject(c, VPMU_VERR_PARAM, HOFF(wq_depth),
-				   "wq_depth %u not in 1..32", h->wq_depth);
+				   "wq_depth %u not in 1..%u", h->wq_depth,
+				   VPMU_WQ_DEPTH_MAX);
 	if (h->wq_drain < 1 || h->wq_drain > 64)
 		return vpmu_reject(c, VPMU_VERR_PARAM, HOFF(wq_drain),
 				   "wq_drain %u not in 1..64", h->wq_drain);

@@ -110,7 +110,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "image: %s\n", err.msg);
 		return 1;
 	}
-	e = vpmu_engine_create();
+	e = vpmu_engine_create(VPMU_CS_MAX);
 	if (!e || vpmu_engine_attach(e, uc))
 		return 1;
 	for (i = 0; counted && i < 8; i++) {

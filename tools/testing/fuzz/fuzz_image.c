@@ -20,7 +20,8 @@
 
 static void exercise(struct vpmu_ucode *uc, const uint8_t *data, size_t size)
 {
-	struct vpmu_engine *e = vpmu_engine_create();
+	struct vpmu_engine *e =
+		vpmu_engine_create(vpmu_ucode_header(uc)->cs_words);
 	static uint8_t mem[MEMSZ];
 	struct vpmu_stop s;
 	unsigned int i, calls;

@@ -379,7 +379,7 @@ static int run_prog(const struct vpmu_ucode *uc, const struct vpmu_buf *prog,
 
 	if (vpmu_prog_view(&v, prog->p, prog->len, &d))
 		return -1;
-	e = vpmu_engine_create();
+	e = vpmu_engine_create(VPMU_CS_MAX);
 	if (!e || vpmu_engine_attach(e, uc))
 		return -1;
 	memset(r, 0, sizeof(*r));

@@ -575,7 +575,7 @@ static bool check_narrow(struct vpmu_engine *e, const struct etest *t)
 
 static struct vpmu_engine *eng_for(struct vpmu_ucode *uc)
 {
-	struct vpmu_engine *e = vpmu_engine_create();
+	struct vpmu_engine *e = vpmu_engine_create(VPMU_CS_MAX);
 
 	vpmu_engine_attach(e, uc);
 	return e;
@@ -1153,7 +1153,7 @@ static bool test_sticky_halt(void)
 
 static bool test_config_errors(void)
 {
-	struct vpmu_engine *e = vpmu_engine_create();
+	struct vpmu_engine *e = vpmu_engine_create(VPMU_CS_MAX);
 	struct vpmu_ctr_cfg c = { VPMU_EV_HIST(0), 16, BOTH, 0 };
 	bool ok = vpmu_engine_ctr_config(e, 0, &c) == -EOPNOTSUPP;
 
@@ -1224,7 +1224,7 @@ static bool test_determinism(void)
 
 int main(void)
 {
-	struct vpmu_engine *e = vpmu_engine_create();
+	struct vpmu_engine *e = vpmu_engine_create(VPMU_CS_MAX);
 	unsigned int i, c, w;
 
 	tap_plan(3 * NTESTS + 11 + 1 + 8 + 18);
@@ -1238,7 +1238,7 @@ int main(void)
 		tap_ok(ok && check_narrow(e, &tests[i]),
 		       "%s: narrow interrupting counters", tests[i].name);
 		vpmu_engine_destroy(e);
-		e = vpmu_engine_create();
+		e = vpmu_engine_create(VPMU_CS_MAX);
 		vpmu_ucode_free(uc);
 	}
 	vpmu_engine_destroy(e);
@@ -1265,7 +1265,7 @@ int main(void)
 	tap_ok(test_sticky_halt(), "halted engine stays halted");
 	tap_ok(test_config_errors(), "counter and trigger configuration errors");
 	tap_ok(test_determinism(), "determinism across budgets and set-ups");
-	e = vpmu_engine_create();
+	e = vpmu_engine_create(VPMU_CS_MAX);
 	tap_ok(vpmu_engine_event_total(e, 0) == 0 && !vpmu_engine_uhist(e, &w),
 	       "engine without image");
 	vpmu_engine_destroy(e);
