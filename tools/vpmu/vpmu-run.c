@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vpmu-run - run a machine-code program on the kernel's engine through
+ * /dev/vpmu (VPMU_IOC_RUN), print the results and optionally check them
+ * against a sample's .expect file.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+
+#include "vpmu_runner.h"
+
+#define DEFAULT_BUDGET	1000000000ull
+#define DEFAULT_DEVICE	"/dev/vpmu"
+#define UCODE_IMAGE	"/sys/bus/event_source/devices/vpmu/ucode/image"
+
+static const char *prog_name = "vpmu-run";
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"Usage: %s [OPTION]... PROGRAM.vprg\n"
+"Run a vpmu program file (from vpmu-as -m) on the engine of the calling\n"
+"CPU through /dev/vpmu, and print each run's stop reason, cycles, image\n"
+"generation and non-zero registers.\n"
+"\n"
+"  -n, --runs=N          run N times, each from a fresh copy of the file's\n"
+"                        memory (default 1)\n"
+"  -b, --budget=CYCLES   cycle budget of each run (default 1G = 10^9; up to\n"
+"                        2^40; suffixes k M G T, Ki Mi Gi Ti, or 2^N)\n"
+"  -s, --super           start in supervisor mode (default: the file's mode)\n"
+"  -e, --expect=FILE     check every run against FILE (.expect: stop, reg,\n"
+"                        mem and \"event cycles\" lines; other event lines\n"
+"                        are perf's and are skipped); exit 1 on a mismatch\n"
+"  -t, --time            also print wall time and cycles per second\n"
+"  -v, --verbose         print all 32 registers\n"
+"  -q, --quiet           print only errors and mismatches\n"
+"  -d, --device=PATH     the character device (default " DEFAULT_DEVICE ")\n"
+"  -h, --help            this text\n"
+"\n"
+"Exit status: 0 every run completed (and matched FILE), 1 a run failed or\n"
+"did not match, 2 bad usage or an unreadable or invalid program file.\n",
+		prog_name);
+}
+
+/* What an ioctl errno means, from Documentation/vpmu/module.rst. */
+static const char *run_errno_meaning(int err)
+{
+	switch (err) {
+	case EFAULT:
+		return "the run structure or the program memory is not accessible";
+	case EINVAL:
+		return "the kernel refused the run's parameters (size, flags, "
+		       "memory, entry point, budget or mode)";
+	case E2BIG:
+		return "struct vpmu_run is larger than a page";
+	case ENOTTY:
+		return "the device does not know VPMU_IOC_RUN (not vpmu, or a "
+		       "module without the run ioctl)";
+	case ENOMEM:
+		return "the kernel could not allocate memory for the program";
+	default:
+		return "unexpected error";
+	}
+}
+
+/*
+ * Warn when the program was assembled for another image than the current
+ * one.  Reading the image is root-only; without access, say nothing.
+ */
+static void check_image(const struct vpmu_prog_view *v, const char *path)
+{
+	struct vpmu_image_header h;
+	int fd;
+
+	if (!v->h.image_checksum)
+		return;
+	fd = open(UCODE_IMAGE, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (read(fd, &h, sizeof(h)) == (ssize_t)sizeof(h) &&
+	    h.magic == VPMU_IMAGE_MAGIC && h.checksum != v->h.image_checksum)
+		fprintf(stderr, "%s: warning: %s was assembled for image "
+			"0x%08x, the current image is \"%.*s\" (0x%08x)\n",
+			prog_name, path, v->h.image_checksum,
+			VPMU_IMAGE_NAME_LEN, h.name, h.checksum);
+	close(fd);
+}
+
+struct opts {
+	uint64_t runs, budget;
+	bool super, timed, verbose, quiet;
+	const char *expect, *device;
+};
+
+static int parse_args(int argc, char **argv, struct opts *o)
+{
+	static const struct option lopts[] = {
+		{ "runs", required_argument, NULL, 'n' },
+		{ "budget", required_argument, NULL, 'b' },
+		{ "super", no_argument, NULL, 's' },
+		{ "expect", required_argument, NULL, 'e' },
+		{ "time", no_argument, NULL, 't' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "device", required_argument, NULL, 'd' },
+		{ "help", no_argument, NULL, 'h' },
+		{ }
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "n:b:se:tvqd:h", lopts, NULL)) != -1) {
+		switch (c) {
+		case 'n':
+			if (vpmu_parse_count(optarg, &o->runs) || !o->runs) {
+				fprintf(stderr, "%s: bad run count '%s'\n",
+					prog_name, optarg);
+				return -1;
+			}
+			break;
+		case 'b':
+			if (vpmu_parse_count(optarg, &o->budget) || !o->budget ||
+			    o->budget > VPMU_RUN_BUDGET_MAX) {
+				fprintf(stderr, "%s: bad budget '%s' (1..2^40 cycles)\n",
+					prog_name, optarg);
+				return -1;
+			}
+			break;
+		case 's':
+			o->super = true;
+			break;
+		case 'e':
+			o->expect = optarg;
+			break;
+		case 't':
+			o->timed = true;
+			break;
+		case 'v':
+			o->verbose = true;
+			break;
+		case 'q':
+			o->quiet = true;
+			break;
+		case 'd':
+			o->device = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			exit(0);
+		default:
+			usage(stderr);
+			return -1;
+		}
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "%s: %s\n", prog_name, optind < argc ?
+			"one program file at a time" : "no program file given");
+		usage(stderr);
+		return -1;
+	}
+	return 0;
+}
+
+/* Load the program file; returns 0, or 2 (already reported). */
+static int load_prog(const char *path, struct vpmu_buf *file,
+		     struct vpmu_prog_view *v)
+{
+	struct vpmu_buf diag = { 0 };
+
+	if (vpmu_read_file(path, file)) {
+		fprintf(stderr, "%s: %s: %s\n", prog_name, path, strerror(errno));
+		return 2;
+	}
+	if (vpmu_prog_view(v, file->p, file->len, &diag)) {
+		/* diag reads "error: why\n" */
+		fprintf(stderr, "%s: %s: not a valid vpmu program file: %s",
+			prog_name, path,
+			strncmp(diag.p, "error: ", 7) ? diag.p : diag.p + 7);
+		vpmu_buf_free(&diag);
+		return 2;
+	}
+	return 0;
+}
+
+/* Returns 0 on a completed run, 1 on an ioctl error (reported). */
+static int run_once(int fd, const struct vpmu_prog_view *v, uint8_t *mem,
+		    const struct opts *o, struct vpmu_run *r, double *secs)
+{
+	double t0;
+
+	memset(mem, 0, v->h.mem_size);
+	memcpy(mem, v->data, v->h.load_size);
+	memset(r, 0, sizeof(*r));
+	r->size = sizeof(*r);
+	r->mem = (uintptr_t)mem;
+	r->mem_size = v->h.mem_size;
+	r->entry = v->h.entry;
+	r->budget = o->budget;
+	r->mode = o->super || v->h.flags & VPMU_PROG_F_SUPER ?
+		  VPMU_MODE_SUPER : VPMU_MODE_USER;
+	t0 = vpmu_now();
+	if (ioctl(fd, VPMU_IOC_RUN, r)) {
+		int err = errno;
+
+		fprintf(stderr, "%s: VPMU_IOC_RUN: %s: %s\n", prog_name,
+			strerror(err), run_errno_meaning(err));
+		return 1;
+	}
+	*secs = vpmu_now() - t0;
+	return 0;
+}
+
+/* Compare the architectural results of two runs (generation aside). */
+static bool same_run(const struct vpmu_run *a, const struct vpmu_run *b)
+{
+	return a->cycles == b->cycles && a->stop == b->stop &&
+	       a->code == b->code && a->addr == b->addr && a->pc == b->pc &&
+	       a->upc == b->upc && a->mode_out == b->mode_out &&
+	       !memcmp(a->regs, b->regs, sizeof(a->regs));
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = { .runs = 1, .budget = DEFAULT_BUDGET,
+			  .device = DEFAULT_DEVICE };
+	struct vpmu_buf file = { 0 }, exp = { 0 }, diag = { 0 };
+	struct vpmu_run r, first;
+	struct vpmu_prog_view v;
+	uint64_t i, total_cycles = 0;
+	double secs, total_secs = 0;
+	bool differ = false;
+	uint8_t *mem = NULL;
+	int fd, ret = 0;
+
+	if (argc > 0 && strrchr(argv[0], '/'))
+		prog_name = strrchr(argv[0], '/') + 1;
+	if (parse_args(argc, argv, &o))
+		return 2;
+	if (load_prog(argv[optind], &file, &v))
+		return 2;
+	if (o.expect && vpmu_read_file(o.expect, &exp)) {
+		fprintf(stderr, "%s: %s: %s\n", prog_name, o.expect,
+			strerror(errno));
+		return 2;
+	}
+	fd = open(o.device, O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		int err = errno;
+
+		fprintf(stderr, "%s: %s: %s%s\n", prog_name, o.device,
+			strerror(err), err == ENOENT ?
+			" (is vpmu.ko loaded, with the run device?)" : "");
+		return 1;
+	}
+	check_image(&v, argv[optind]);
+	if (posix_memalign((void **)&mem, 8, v.h.mem_size ? v.h.mem_size : 8))
+		abort();
+	for (i = 0; i < o.runs; i++) {
+		char prefix[32] = "";
+
+		if (run_once(fd, &v, mem, &o, &r, &secs)) {
+			ret = 1;
+			break;
+		}
+		total_cycles += r.cycles;
+		total_secs += secs;
+		if (o.runs > 1)
+			snprintf(prefix, sizeof(prefix), "run %llu: ",
+				 (unsigned long long)i + 1);
+		if (!o.quiet) {
+			vpmu_run_print(stdout, prefix, &r, true, o.verbose);
+			if (o.timed)
+				printf("%stime %.6f s, %.0f cycles/s\n", prefix,
+				       secs, secs > 0 ? r.cycles / secs : 0);
+		}
+		if (i == 0)
+			first = r;
+		else if (!same_run(&first, &r))
+			differ = true;
+		if (o.expect) {
+			struct vpmu_expect_res res;
+
+			vpmu_expect_check(exp.p, o.expect, &r, mem, v.h.mem_size,
+					  NULL, NULL, &res, &diag);
+			if (res.failed) {
+				fprintf(stderr, "%s%s", prefix, diag.p);
+				ret = 1;
+			} else if (!o.quiet) {
+				printf("%sexpect %s: %u checks passed, %u event lines skipped\n",
+				       prefix, o.expect, res.checked, res.skipped);
+			}
+			diag.len = 0;
+		}
+	}
+	if (o.runs > 1 && !o.quiet && !ret)
+		printf("runs %llu, results %s\n", (unsigned long long)o.runs,
+		       differ ? "DIFFER between runs" : "identical");
+	if (o.timed && !o.quiet && total_secs > 0)
+		printf("total %llu cycles in %.6f s: %.0f cycles/s\n",
+		       (unsigned long long)total_cycles, total_secs,
+		       total_cycles / total_secs);
+	close(fd);
+	free(mem);
+	vpmu_buf_free(&file);
+	vpmu_buf_free(&exp);
+	vpmu_buf_free(&diag);
+	return ret;
+}

@@ -1,0 +1,324 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vpmu-sim - run a machine-code program on the engine core built as host
+ * C: the same engine the module runs, with no kernel involved.  Prints
+ * what vpmu-run prints, plus every event total with --events, and checks
+ * a whole .expect file (event lines included).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vpmu_runner.h"
+#include "vpmu_engine.h"
+
+#define DEFAULT_BUDGET	1000000000ull
+
+/* The built-in default microcode (build/vpmu_default_ucode.c). */
+extern const u8 vpmu_default_ucode[];
+extern const size_t vpmu_default_ucode_len;
+
+static const char *prog_name = "vpmu-sim";
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"Usage: %s [OPTION]... PROGRAM.vprg\n"
+"Run a vpmu program file on the engine core built as host C (no kernel),\n"
+"and print each run's stop reason, cycles and non-zero registers, as\n"
+"vpmu-run does.\n"
+"\n"
+"  -m, --image=IMAGE     microcode image (default: the built-in default\n"
+"                        microcode, as in the module)\n"
+"  -n, --runs=N          run N times, each from a fresh copy of the file's\n"
+"                        memory (default 1)\n"
+"  -b, --budget=CYCLES   cycle budget of each run (default 1G = 10^9;\n"
+"                        suffixes k M G T, Ki Mi Gi Ti, or 2^N)\n"
+"  -s, --super           start in supervisor mode (default: the file's mode)\n"
+"  -e, --expect=FILE     check every run against FILE (every line, events\n"
+"                        included); exit 1 on a mismatch\n"
+"  -E, --events          print every basic event and tags 1..8\n"
+"  -t, --time            also print wall time and cycles per second\n"
+"  -v, --verbose         print all 32 registers\n"
+"  -q, --quiet           print only errors and mismatches\n"
+"  -h, --help            this text\n"
+"\n"
+"Exit status: 0 every run completed (and matched FILE), 1 a mismatch,\n"
+"2 bad usage or an unreadable or invalid image or program file.\n",
+		prog_name);
+}
+
+struct opts {
+	uint64_t runs, budget;
+	bool super, timed, verbose, quiet, events;
+	const char *expect, *image;
+};
+
+static int parse_args(int argc, char **argv, struct opts *o)
+{
+	static const struct option lopts[] = {
+		{ "image", required_argument, NULL, 'm' },
+		{ "runs", required_argument, NULL, 'n' },
+		{ "budget", required_argument, NULL, 'b' },
+		{ "super", no_argument, NULL, 's' },
+		{ "expect", required_argument, NULL, 'e' },
+		{ "events", no_argument, NULL, 'E' },
+		{ "time", no_argument, NULL, 't' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ }
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "m:n:b:se:Etvqh", lopts, NULL)) != -1) {
+		switch (c) {
+		case 'm':
+			o->image = optarg;
+			break;
+		case 'n':
+			if (vpmu_parse_count(optarg, &o->runs) || !o->runs) {
+				fprintf(stderr, "%s: bad run count '%s'\n",
+					prog_name, optarg);
+				return -1;
+			}
+			break;
+		case 'b':
+			if (vpmu_parse_count(optarg, &o->budget) || !o->budget) {
+				fprintf(stderr, "%s: bad budget '%s'\n",
+					prog_name, optarg);
+				return -1;
+			}
+			break;
+		case 's':
+			o->super = true;
+			break;
+		case 'e':
+			o->expect = optarg;
+			break;
+		case 'E':
+			o->events = true;
+			break;
+		case 't':
+			o->timed = true;
+			break;
+		case 'v':
+			o->verbose = true;
+			break;
+		case 'q':
+			o->quiet = true;
+			break;
+		case 'h':
+			usage(stdout);
+			exit(0);
+		default:
+			usage(stderr);
+			return -1;
+		}
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "%s: %s\n", prog_name, optind < argc ?
+			"one program file at a time" : "no program file given");
+		usage(stderr);
+		return -1;
+	}
+	return 0;
+}
+
+static struct vpmu_ucode *load_image(const char *path)
+{
+	struct vpmu_buf file = { 0 };
+	struct vpmu_ucode *uc = NULL;
+	struct vpmu_verr err;
+	const void *img = vpmu_default_ucode;
+	size_t len = vpmu_default_ucode_len;
+
+	if (path) {
+		if (vpmu_read_file(path, &file)) {
+			fprintf(stderr, "%s: %s: %s\n", prog_name, path,
+				strerror(errno));
+			return NULL;
+		}
+		img = file.p;
+		len = file.len;
+	}
+	if (vpmu_ucode_load(&uc, img, len, VPMU_CS_MAX, &err)) {
+		fprintf(stderr, "%s: %s: image rejected: %s (%s)\n", prog_name,
+			path ? path : "built-in image", err.msg, strerror(-err.err));
+		uc = NULL;
+	}
+	vpmu_buf_free(&file);
+	return uc;
+}
+
+/* The counter that measures supervisor-mode cycles ("super cycles"). */
+#define SUPER_CTR	0
+
+static bool sim_event(void *ctx, const char *name, uint64_t *val)
+{
+	struct vpmu_engine *e = ctx;
+	unsigned int i;
+
+	if (!strcmp(name, "super cycles")) {
+		*val = vpmu_engine_ctr_read(e, SUPER_CTR);
+		return true;
+	}
+	if (!strncmp(name, "tag", 3)) {
+		char *end;
+		unsigned long k = strtoul(name + 3, &end, 10);
+
+		if (*end || !k || k > VPMU_TAG_MAX)
+			return false;
+		*val = vpmu_engine_event_total(e, VPMU_EV_TAG(k));
+		return true;
+	}
+	for (i = 0; i < VPMU_EV_NR_BASIC; i++) {
+		/* perf aliases are "vpmu_NAME"; .expect says NAME */
+		if (!strcmp(vpmu_event_info[i].name + 5, name)) {
+			*val = vpmu_engine_event_total(e, i);
+			return true;
+		}
+	}
+	return false;
+}
+
+static void print_events(struct vpmu_engine *e, const char *prefix)
+{
+	unsigned int i;
+
+	for (i = 0; i < VPMU_EV_NR_BASIC; i++)
+		printf("%sevent %s %llu\n", prefix, vpmu_event_info[i].name + 5,
+		       (unsigned long long)vpmu_engine_event_total(e, i));
+	for (i = 1; i <= 8; i++)
+		printf("%sevent tag%u %llu\n", prefix, i, (unsigned long long)
+		       vpmu_engine_event_total(e, VPMU_EV_TAG(i)));
+	printf("%ssuper cycles %llu\n", prefix,
+	       (unsigned long long)vpmu_engine_ctr_read(e, SUPER_CTR));
+}
+
+/* One run from fresh memory; fills @r as the kernel would. */
+static double run_once(struct vpmu_engine *e, const struct vpmu_prog_view *v,
+		       uint8_t *mem, const struct opts *o, struct vpmu_run *r)
+{
+	struct vpmu_stop stop;
+	unsigned int i;
+	double t0;
+
+	memset(mem, 0, v->h.mem_size);
+	memcpy(mem, v->data, v->h.load_size);
+	memset(r, 0, sizeof(*r));
+	if (o->expect || o->events)
+		vpmu_engine_ctr_write(e, SUPER_CTR, 0);
+	vpmu_engine_start(e, mem, v->h.mem_size, v->h.entry,
+			  o->super || v->h.flags & VPMU_PROG_F_SUPER ?
+			  VPMU_MODE_SUPER : VPMU_MODE_USER);
+	t0 = vpmu_now();
+	vpmu_engine_run(e, o->budget, &stop);
+	t0 = vpmu_now() - t0;
+	r->cycles = stop.cycles;
+	r->stop = stop.reason;
+	r->code = stop.code;
+	r->addr = stop.addr;
+	r->upc = stop.upc;
+	r->ipc = stop.ipc;
+	r->pc = vpmu_engine_reg(e, VPMU_OPND_PC);
+	r->mode_out = vpmu_engine_mode(e);
+	for (i = 0; i < 32; i++)
+		r->regs[i] = vpmu_engine_reg(e, VPMU_OPND_R0 + i);
+	return t0;
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = { .runs = 1, .budget = DEFAULT_BUDGET };
+	struct vpmu_buf file = { 0 }, exp = { 0 }, diag = { 0 };
+	struct vpmu_ctr_cfg super = {
+		.event = VPMU_EV_CYCLES, .width = 64, .flags = VPMU_CTR_SUPER,
+	};
+	uint64_t i, total_cycles = 0;
+	struct vpmu_prog_view v;
+	struct vpmu_engine *e;
+	struct vpmu_ucode *uc;
+	double secs, total_secs = 0;
+	struct vpmu_run r;
+	uint8_t *mem;
+	int ret = 0;
+
+	if (argc > 0 && strrchr(argv[0], '/'))
+		prog_name = strrchr(argv[0], '/') + 1;
+	if (parse_args(argc, argv, &o))
+		return 2;
+	if (vpmu_read_file(argv[optind], &file)) {
+		fprintf(stderr, "%s: %s: %s\n", prog_name, argv[optind],
+			strerror(errno));
+		return 2;
+	}
+	if (vpmu_prog_view(&v, file.p, file.len, &diag)) {
+		fprintf(stderr, "%s: %s: not a valid vpmu program file: %s",
+			prog_name, argv[optind], diag.p + 7);
+		return 2;
+	}
+	if (o.expect && vpmu_read_file(o.expect, &exp)) {
+		fprintf(stderr, "%s: %s: %s\n", prog_name, o.expect,
+			strerror(errno));
+		return 2;
+	}
+	uc = load_image(o.image);
+	if (!uc)
+		return 2;
+	e = vpmu_engine_create(VPMU_CS_MAX);
+	if (!e || vpmu_engine_attach(e, uc)) {
+		fprintf(stderr, "%s: cannot create the engine\n", prog_name);
+		return 2;
+	}
+	/* Only when asked: a counter costs a little engine time. */
+	if (o.expect || o.events)
+		vpmu_engine_ctr_config(e, SUPER_CTR, &super);
+	mem = calloc(1, v.h.mem_size ? v.h.mem_size : 8);
+	if (!mem)
+		abort();
+	for (i = 0; i < o.runs; i++) {
+		char prefix[32] = "";
+
+		secs = run_once(e, &v, mem, &o, &r);
+		total_cycles += r.cycles;
+		total_secs += secs;
+		if (o.runs > 1)
+			snprintf(prefix, sizeof(prefix), "run %llu: ",
+				 (unsigned long long)i + 1);
+		if (!o.quiet) {
+			vpmu_run_print(stdout, prefix, &r, false, o.verbose);
+			if (o.events)
+				print_events(e, prefix);
+			if (o.timed)
+				printf("%stime %.6f s, %.0f cycles/s\n", prefix,
+				       secs, secs > 0 ? r.cycles / secs : 0);
+		}
+		if (o.expect) {
+			struct vpmu_expect_res res;
+
+			vpmu_expect_check(exp.p, o.expect, &r, mem, v.h.mem_size,
+					  sim_event, e, &res, &diag);
+			if (res.failed) {
+				fprintf(stderr, "%s%s", prefix, diag.p);
+				ret = 1;
+			} else if (!o.quiet) {
+				printf("%sexpect %s: %u checks passed\n", prefix,
+				       o.expect, res.checked);
+			}
+			diag.len = 0;
+		}
+	}
+	if (o.timed && !o.quiet && total_secs > 0)
+		printf("total %llu cycles in %.6f s: %.0f cycles/s\n",
+		       (unsigned long long)total_cycles, total_secs,
+		       total_cycles / total_secs);
+	vpmu_engine_destroy(e);
+	vpmu_ucode_free(uc);
+	free(mem);
+	vpmu_buf_free(&file);
+	vpmu_buf_free(&exp);
+	vpmu_buf_free(&diag);
+	return ret;
+}

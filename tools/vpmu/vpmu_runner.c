@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vpmu_runner.c - printing runs and checking them against .expect files,
+ * for vpmu-run and vpmu-sim.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "vpmu_runner.h"
+
+#define ARRAY_LEN(a)	(sizeof(a) / sizeof((a)[0]))
+
+static const char *const stop_names[] = {
+	[VPMU_RUN_BUDGET] = "budget",
+	[VPMU_RUN_HALT] = "halt",
+	[VPMU_RUN_TRAP] = "trap",
+	[VPMU_RUN_FAULT] = "fault",
+	[VPMU_RUN_SIGNAL] = "signal",
+};
+
+/* enum vpmu_fault in drivers/perf/vpmu/vpmu_engine.h. */
+static const char *const fault_names[] = {
+	"none", "load", "store", "align", "fetch", "ustack", "noimage",
+};
+
+const char *vpmu_stop_name(unsigned int stop)
+{
+	return stop < ARRAY_LEN(stop_names) ? stop_names[stop] : NULL;
+}
+
+const char *vpmu_fault_name(unsigned int code)
+{
+	return code < ARRAY_LEN(fault_names) ? fault_names[code] : NULL;
+}
+
+void vpmu_run_print(FILE *f, const char *prefix, const struct vpmu_run *r,
+		    bool show_gen, bool all_regs)
+{
+	const char *name = vpmu_stop_name(r->stop);
+	unsigned int i;
+
+	fprintf(f, "%sstop %s", prefix, name ? name : "?");
+	if (!name)
+		fprintf(f, " (%u)", r->stop);
+	if (r->stop == VPMU_RUN_TRAP)
+		fprintf(f, " %u", r->code);
+	if (r->stop == VPMU_RUN_FAULT) {
+		name = vpmu_fault_name(r->code);
+		fprintf(f, " %u (%s at 0x%x)", r->code, name ? name : "?",
+			r->addr);
+	}
+	fprintf(f, "\n%scycles %llu\n", prefix, (unsigned long long)r->cycles);
+	if (show_gen)
+		fprintf(f, "%sgeneration %llu\n", prefix,
+			(unsigned long long)r->generation);
+	fprintf(f, "%spc 0x%x ipc 0x%x upc 0x%x mode %s\n", prefix, r->pc,
+		r->ipc, r->upc, r->mode_out == VPMU_MODE_SUPER ? "super" : "user");
+	for (i = 0; i < 32; i++)
+		if (all_regs || r->regs[i])
+			fprintf(f, "%sreg r%u %u\n", prefix, i, r->regs[i]);
+}
+
+/* strtoull that takes the whole word; negative values wrap to 64 bits. */
+static int parse_num(const char *s, uint64_t *v)
+{
+	char *end;
+
+	if (!*s)
+		return -1;
+	errno = 0;
+	if (*s == '-')
+		*v = (uint64_t)strtoll(s, &end, 0);
+	else
+		*v = strtoull(s, &end, 0);
+	return errno || *end ? -1 : 0;
+}
+
+struct line_ctx {
+	const char *fname;
+	unsigned int lineno;
+	struct vpmu_buf *diag;
+	struct vpmu_expect_res *res;
+};
+
+static void mismatch(struct line_ctx *c, const char *what, uint64_t got,
+		     uint64_t want)
+{
+	vpmu_buf_printf(c->diag, "%s:%u: %s: got %llu, want %llu\n", c->fname,
+			c->lineno, what, (unsigned long long)got,
+			(unsigned long long)want);
+	c->res->failed++;
+}
+
+static int malformed(struct line_ctx *c, const char *why)
+{
+	vpmu_buf_printf(c->diag, "%s:%u: malformed line: %s\n", c->fname,
+			c->lineno, why);
+	c->res->failed++;
+	return -1;
+}
+
+static int check_stop(struct line_ctx *c, char **w, int n,
+		      const struct vpmu_run *r)
+{
+	const char *got = vpmu_stop_name(r->stop);
+	uint64_t want;
+	unsigned int i;
+
+	c->res->checked++;
+	if (!got || strcmp(w[1], got)) {
+		vpmu_buf_printf(c->diag, "%s:%u: stop: got %s, want %s\n",
+				c->fname, c->lineno, got ? got : "?", w[1]);
+		c->res->failed++;
+		return 0;
+	}
+	if (n < 3)
+		return 0;
+	if (r->stop == VPMU_RUN_FAULT)
+		for (i = 0; i < ARRAY_LEN(fault_names); i++)
+			if (!strcmp(w[2], fault_names[i])) {
+				if (r->code != i)
+					mismatch(c, "stop fault kind", r->code, i);
+				return 0;
+			}
+	if (parse_num(w[2], &want))
+		return malformed(c, "bad stop code");
+	if (r->code != want)
+		mismatch(c, "stop code", r->code, want);
+	return 0;
+}
+
+static int check_line(struct line_ctx *c, char **w, int n,
+		      const struct vpmu_run *r, const uint8_t *mem,
+		      uint32_t mem_size, vpmu_event_fn event, void *ctx)
+{
+	uint64_t want, got;
+	char what[64];
+
+	if (!strcmp(w[0], "stop"))
+		return n < 2 ? malformed(c, "stop without a reason") :
+			       check_stop(c, w, n, r);
+	if (n != 3)
+		return malformed(c, "expected three words");
+	if (parse_num(w[2], &want))
+		return malformed(c, "bad number");
+	snprintf(what, sizeof(what), "%s %s", w[0], w[1]);
+	if (!strcmp(w[0], "reg")) {
+		char *end;
+		unsigned long i;
+
+		if (w[1][0] != 'r' || !isdigit((unsigned char)w[1][1]))
+			return malformed(c, "bad register");
+		i = strtoul(w[1] + 1, &end, 10);
+		if (*end || i > 31)
+			return malformed(c, "bad register");
+		got = r->regs[i];
+		want &= 0xffffffffu;
+	} else if (!strcmp(w[0], "mem")) {
+		uint64_t addr;
+
+		if (parse_num(w[1], &addr) || addr % 4)
+			return malformed(c, "bad address");
+		if (addr >= mem_size || mem_size - addr < 4) {
+			vpmu_buf_printf(c->diag, "%s:%u: mem %s: outside the %u-byte memory\n",
+					c->fname, c->lineno, w[1], mem_size);
+			c->res->checked++;
+			c->res->failed++;
+			return 0;
+		}
+		got = vpmu_get32(mem + addr);
+		want &= 0xffffffffu;
+	} else if (!strcmp(w[0], "event") && !strcmp(w[1], "cycles")) {
+		got = r->cycles;
+	} else if (!strcmp(w[0], "event") || !strcmp(w[0], "super")) {
+		char key[64];
+
+		snprintf(key, sizeof(key), "%s%s",
+			 strcmp(w[0], "super") ? "" : "super ", w[1]);
+		if (!event || !event(ctx, key, &got)) {
+			c->res->skipped++;
+			return 0;
+		}
+	} else {
+		return malformed(c, "unknown keyword");
+	}
+	c->res->checked++;
+	if (got != want)
+		mismatch(c, what, got, want);
+	return 0;
+}
+
+int vpmu_expect_check(const char *text, const char *fname,
+		      const struct vpmu_run *r, const uint8_t *mem,
+		      uint32_t mem_size, vpmu_event_fn event, void *ctx,
+		      struct vpmu_expect_res *res, struct vpmu_buf *diag)
+{
+	struct line_ctx c = { fname, 0, diag, res };
+	char *copy = strdup(text), *line, *next, *w[4];
+	int ret = 0, n;
+
+	if (!copy)
+		abort();
+	memset(res, 0, sizeof(*res));
+	for (line = copy; line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		c.lineno++;
+		if (strchr(line, '#'))
+			*strchr(line, '#') = '\0';
+		for (n = 0; n < 4; n++) {
+			w[n] = strtok(n ? NULL : line, " \t\r");
+			if (!w[n])
+				break;
+		}
+		if (!n)
+			continue;
+		if (n > 3) {
+			malformed(&c, "too many words");
+			ret = -1;
+			continue;
+		}
+		if (check_line(&c, w, n, r, mem, mem_size, event, ctx))
+			ret = -1;
+	}
+	free(copy);
+	return ret;
+}
+
+int vpmu_parse_count(const char *s, uint64_t *val)
+{
+	static const struct { const char *sfx; uint64_t mul; } sfx[] = {
+		{ "", 1 }, { "k", 1000 }, { "M", 1000000 },
+		{ "G", 1000000000 }, { "T", 1000000000000ull },
+		{ "Ki", 1ull << 10 }, { "Mi", 1ull << 20 },
+		{ "Gi", 1ull << 30 }, { "Ti", 1ull << 40 },
+	};
+	unsigned long long v;
+	unsigned int i;
+	char *end;
+
+	if (!isdigit((unsigned char)*s))
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno)
+		return -1;
+	if (end[0] == '^') {
+		unsigned long long e;
+
+		if (v != 2 || !isdigit((unsigned char)end[1]))
+			return -1;
+		e = strtoull(end + 1, &end, 10);
+		if (*end || e > 63)
+			return -1;
+		*val = 1ull << e;
+		return 0;
+	}
+	for (i = 0; i < ARRAY_LEN(sfx); i++) {
+		if (strcmp(end, sfx[i].sfx))
+			continue;
+		if (v > UINT64_MAX / sfx[i].mul)
+			return -1;
+		*val = v * sfx[i].mul;
+		return 0;
+	}
+	return -1;
+}
+
+double vpmu_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}

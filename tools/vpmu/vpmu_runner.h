@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * vpmu_runner.h - what the program runners share: vpmu-run (the kernel's
+ * engine through /dev/vpmu) and vpmu-sim (the engine core as host C).
+ *
+ * Both describe a finished run with the uapi's struct vpmu_run, print it
+ * the same way and check it against a sample's .expect file, so their
+ * outputs can be compared line by line.
+ */
+#ifndef _VPMU_RUNNER_H
+#define _VPMU_RUNNER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <linux/vpmu.h>
+
+#include "vpmu_asm.h"
+
+/* "budget", "halt", "trap", "fault", "signal", or NULL. */
+const char *vpmu_stop_name(unsigned int stop);
+/* Fault kinds as the engine numbers them: "load", "store", ... or NULL. */
+const char *vpmu_fault_name(unsigned int code);
+
+/*
+ * Print one run: a "stop ..." line in .expect syntax, cycles, image
+ * generation (when @show_gen), pc/upc/mode, and the registers: the
+ * non-zero ones, or all with @all_regs.  @prefix starts every line.
+ */
+void vpmu_run_print(FILE *f, const char *prefix, const struct vpmu_run *r,
+		    bool show_gen, bool all_regs);
+
+/*
+ * An event count for "event NAME COUNT" and "super cycles COUNT" lines:
+ * returns true and sets *val if the runner knows it.  "cycles" is always
+ * known (struct vpmu_run.cycles) and never reaches the callback.
+ */
+typedef bool (*vpmu_event_fn)(void *ctx, const char *name, uint64_t *val);
+
+struct vpmu_expect_res {
+	unsigned int checked;	/* lines compared */
+	unsigned int skipped;	/* event lines the runner cannot check */
+	unsigned int failed;	/* mismatches */
+};
+
+/*
+ * Check a run against the text of a .expect file (stop, reg, mem and
+ * event lines; see Documentation/vpmu/toolchain.rst).  Mismatches and
+ * malformed lines are described in @diag as "FILE:LINE: ...".  Returns 0
+ * when the file could be read, -1 on a malformed line (counted in failed
+ * as well).
+ */
+int vpmu_expect_check(const char *text, const char *fname,
+		      const struct vpmu_run *r, const uint8_t *mem,
+		      uint32_t mem_size, vpmu_event_fn event, void *ctx,
+		      struct vpmu_expect_res *res, struct vpmu_buf *diag);
+
+/*
+ * A number with an optional k, M, G, T (powers of 1000) or Ki, Mi, Gi,
+ * Ti suffix, or 2^N written "2^N".  Returns 0, or -1 if @s is not one.
+ */
+int vpmu_parse_count(const char *s, uint64_t *val);
+
+/* Seconds on the monotonic clock. */
+double vpmu_now(void);
+
+#endif /* _VPMU_RUNNER_H */
