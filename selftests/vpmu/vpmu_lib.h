@@ -1,0 +1,413 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * vpmu_lib.h - helpers of the loader, run, stress, hotplug and unload
+ * selftests: sysfs files of the microcode loader, image CRC and sealing,
+ * program files (VPRG), runs through /dev/vpmu and .expect checks.
+ *
+ * The data files come from tools/vpmu/share (built by "make share" there;
+ * the VM harness installs it as /opt/vpmu/share): $VPMU_SHARE overrides.
+ * Tests skip when a file or the feature is missing.
+ */
+#ifndef VPMU_LIB_H
+#define VPMU_LIB_H
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <linux/vpmu.h>
+
+#define VPMU_DEV	"/dev/vpmu"
+#define VPMU_PMU_DIR	"/sys/bus/event_source/devices/vpmu"
+#define VPMU_UCODE	VPMU_PMU_DIR "/ucode/"
+#define VPMU_SHARE_DEFAULT "/opt/vpmu/share"
+#define VPMU_KO_PATH	"/opt/vpmu/vpmu.ko"
+
+/* The default microcode's name and the sample results used as probes. */
+#define VPMU_DEFAULT_NAME "vpmu32"
+#define SUM_R2		55u
+#define SUM_CYCLES	179ull
+
+/*
+ * kselftest_harness.h of 6.1 runs a test's body even when its fixture's
+ * setup skipped; every TEST_F of these tests starts with this.
+ */
+#define VL_SETUP_DONE() do { if (_metadata->skip) return; } while (0)
+
+/* ---- files --------------------------------------------------------------- */
+
+/* A whole file, malloc'ed (NUL-terminated, not counted); NULL on error. */
+static inline uint8_t *vl_read_file(const char *path, size_t *len)
+{
+	uint8_t *p = NULL;
+	size_t n = 0, cap = 0;
+	ssize_t r;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	for (;;) {
+		if (cap - n < 4097) {
+			uint8_t *q;
+
+			cap = cap ? 2 * cap : 65536;
+			q = realloc(p, cap);
+			if (!q)
+				goto fail;
+			p = q;
+		}
+		r = read(fd, p + n, cap - n - 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			goto fail;
+		if (!r)
+			break;
+		n += r;
+	}
+	close(fd);
+	p[n] = '\0';
+	*len = n;
+	return p;
+fail:
+	free(p);
+	close(fd);
+	return NULL;
+}
+
+/* $VPMU_SHARE/REL into @buf. */
+static inline const char *vl_share(char *buf, size_t size, const char *rel)
+{
+	const char *s = getenv("VPMU_SHARE");
+
+	snprintf(buf, size, "%s/%s", s && *s ? s : VPMU_SHARE_DEFAULT, rel);
+	return buf;
+}
+
+static inline uint8_t *vl_read_share(const char *rel, size_t *len)
+{
+	char path[512];
+
+	return vl_read_file(vl_share(path, sizeof(path), rel), len);
+}
+
+/* First line of ucode/NAME, newline stripped; "" and -1 if unreadable. */
+static inline int vl_attr(const char *name, char *buf, size_t size)
+{
+	char path[256];
+	ssize_t n;
+	int fd;
+
+	buf[0] = '\0';
+	snprintf(path, sizeof(path), VPMU_UCODE "%s", name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+static inline unsigned long long vl_generation(void)
+{
+	char buf[64];
+
+	if (vl_attr("generation", buf, sizeof(buf)))
+		return 0;
+	return strtoull(buf, NULL, 10);
+}
+
+static inline bool vl_have_loader(void)
+{
+	return access(VPMU_UCODE "image", F_OK) == 0;
+}
+
+/* The current image, read back; NULL on error. */
+static inline uint8_t *vl_read_image(size_t *len)
+{
+	return vl_read_file(VPMU_UCODE "image", len);
+}
+
+/* ---- images -------------------------------------------------------------- */
+
+static inline uint32_t vl_crc32(uint32_t crc, const void *buf, size_t len)
+{
+	const uint8_t *p = buf;
+	int k;
+
+	crc = ~crc;
+	while (len--) {
+		crc ^= *p++;
+		for (k = 0; k < 8; k++)
+			crc = crc >> 1 ^ (0xedb88320u & -(crc & 1));
+	}
+	return ~crc;
+}
+
+/* Store the CRC-32 of @len bytes (checksum field as 0) in the header. */
+static inline void vl_seal(void *img, size_t len)
+{
+	struct vpmu_image_header *h = img;
+
+	h->checksum = 0;
+	h->checksum = vl_crc32(0, img, len);
+}
+
+/*
+ * Write @len bytes to ucode/image in @chunk-byte write()s from offset 0.
+ * Returns 0, or -errno of the first failing write (or open).
+ */
+static inline int vl_write_image(const void *img, size_t len, size_t chunk)
+{
+	size_t off = 0;
+	int fd, ret = 0;
+
+	fd = open(VPMU_UCODE "image", O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	while (off < len) {
+		size_t n = len - off < chunk ? len - off : chunk;
+		ssize_t w = write(fd, (const uint8_t *)img + off, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			ret = w < 0 ? -errno : -EIO;
+			break;
+		}
+		off += w;
+	}
+	close(fd);
+	return ret;
+}
+
+static inline int vl_load_default(void)
+{
+	int fd, ret = 0;
+
+	fd = open(VPMU_UCODE "load_default", O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, "1", 1) != 1)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+/* A copy of @img with another name and miss penalty, resealed. */
+static inline uint8_t *vl_variant(const uint8_t *img, size_t len,
+				  const char *name, uint32_t miss_penalty)
+{
+	struct vpmu_image_header *h;
+	uint8_t *v = malloc(len);
+
+	if (!v)
+		return NULL;
+	memcpy(v, img, len);
+	h = (struct vpmu_image_header *)v;
+	memset(h->name, 0, sizeof(h->name));
+	strncpy(h->name, name, sizeof(h->name) - 1);
+	h->dc_miss_penalty = miss_penalty;
+	h->image_version += 100;
+	vl_seal(v, len);
+	return v;
+}
+
+/* ---- programs and runs --------------------------------------------------- */
+
+struct vl_prog {
+	struct vpmu_program_header h;
+	uint8_t *file;
+	const uint8_t *data;
+};
+
+/* Read and check a VPRG file (magic, sizes, CRC); 0 or -1. */
+static inline int vl_prog_load(struct vl_prog *p, const char *rel)
+{
+	size_t len;
+
+	p->file = vl_read_share(rel, &len);
+	if (!p->file || len < sizeof(p->h))
+		goto bad;
+	memcpy(&p->h, p->file, sizeof(p->h));
+	p->data = p->file + sizeof(p->h);
+	if (p->h.magic != VPMU_PROG_MAGIC || p->h.total_size != len ||
+	    p->h.header_size != sizeof(p->h) ||
+	    p->h.load_size + sizeof(p->h) != len ||
+	    p->h.load_size > p->h.mem_size)
+		goto bad;
+	{
+		struct vpmu_program_header h = p->h;
+
+		h.checksum = 0;
+		if (vl_crc32(vl_crc32(0, &h, sizeof(h)), p->data,
+			     p->h.load_size) != p->h.checksum)
+			goto bad;
+	}
+	return 0;
+bad:
+	free(p->file);
+	p->file = NULL;
+	return -1;
+}
+
+static inline void vl_prog_free(struct vl_prog *p)
+{
+	free(p->file);
+	p->file = NULL;
+}
+
+/* Program memory: 8-byte aligned, the file's bytes then zeros. */
+static inline uint8_t *vl_prog_mem(const struct vl_prog *p)
+{
+	void *m;
+
+	if (posix_memalign(&m, 8, p->h.mem_size))
+		return NULL;
+	memset(m, 0, p->h.mem_size);
+	memcpy(m, p->data, p->h.load_size);
+	return m;
+}
+
+static inline void vl_run_init(struct vpmu_run *r, const struct vl_prog *p,
+			       uint8_t *mem, uint64_t budget)
+{
+	memset(r, 0, sizeof(*r));
+	r->size = sizeof(*r);
+	r->mem = (uintptr_t)mem;
+	r->mem_size = p->h.mem_size;
+	r->entry = p->h.entry;
+	r->budget = budget;
+	r->mode = p->h.flags & VPMU_PROG_F_SUPER ? VPMU_MODE_SUPER :
+						   VPMU_MODE_USER;
+}
+
+/* One run from fresh memory into @r (and @mem); 0 or -errno. */
+static inline int vl_run(int fd, const struct vl_prog *p, uint8_t *mem,
+			 uint64_t budget, struct vpmu_run *r)
+{
+	memset(mem, 0, p->h.mem_size);
+	memcpy(mem, p->data, p->h.load_size);
+	vl_run_init(r, p, mem, budget);
+	return ioctl(fd, VPMU_IOC_RUN, r) ? -errno : 0;
+}
+
+static const char *const vl_stop_names[] = {
+	"budget", "halt", "trap", "fault", "signal",
+};
+
+/*
+ * Check a run against an .expect file's stop, reg, mem and "event
+ * cycles" lines (the rest is perf's).  Mismatches are printed as TAP
+ * comments; returns their number, or -1 if the file is unreadable.
+ */
+static inline int vl_expect(const char *rel, const struct vpmu_run *r,
+			    const uint8_t *mem, uint32_t mem_size, int *checks)
+{
+	char *text, *line, *save = NULL;
+	size_t len;
+	int bad = 0;
+
+	*checks = 0;
+	text = (char *)vl_read_share(rel, &len);
+	if (!text)
+		return -1;
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char key[32], arg[32];
+		long long want;
+		unsigned long long got;
+		int n = sscanf(line, "%31s %31s %lli", key, arg, &want);
+
+		if (n < 2 || key[0] == '#')
+			continue;
+		if (!strcmp(key, "stop")) {
+			(*checks)++;
+			if (r->stop >= 5 || strcmp(arg, vl_stop_names[r->stop]) ||
+			    (n == 3 && r->code != (uint32_t)want)) {
+				printf("# %s: %s: got stop %u code %u\n", rel,
+				       line, r->stop, r->code);
+				bad++;
+			}
+			continue;
+		}
+		if (n < 3)
+			continue;
+		if (!strcmp(key, "reg")) {
+			got = r->regs[atoi(arg + 1) & 31];
+			want &= 0xffffffff;
+		} else if (!strcmp(key, "mem")) {
+			unsigned long a = strtoul(arg, NULL, 0);
+
+			if (a % 4 || a + 4 > mem_size) {
+				bad++;
+				continue;
+			}
+			memcpy(&got, mem + a, 4);
+			got &= 0xffffffff;
+			want &= 0xffffffff;
+		} else if (!strcmp(key, "event") && !strcmp(arg, "cycles")) {
+			got = r->cycles;
+		} else {
+			continue;
+		}
+		(*checks)++;
+		if (got != (unsigned long long)want) {
+			printf("# %s: %s: got %llu\n", rel, line, got);
+			bad++;
+		}
+	}
+	free(text);
+	return bad;
+}
+
+/* ---- modules ------------------------------------------------------------- */
+
+static inline int vl_module_loaded(void)
+{
+	return access("/sys/module/vpmu", F_OK) == 0;
+}
+
+static inline const char *vl_ko(void)
+{
+	const char *ko = getenv("VPMU_KO");
+
+	return ko && *ko ? ko : VPMU_KO_PATH;
+}
+
+/* finit_module with @params; 0 or -errno. */
+static inline int vl_insmod(const char *params)
+{
+	int fd, ret;
+
+	fd = open(vl_ko(), O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	ret = syscall(__NR_finit_module, fd, params, 0) ? -errno : 0;
+	close(fd);
+	return ret;
+}
+
+static inline int vl_rmmod(void)
+{
+	return syscall(__NR_delete_module, "vpmu", O_NONBLOCK) ? -errno : 0;
+}
+
+#endif /* VPMU_LIB_H */
