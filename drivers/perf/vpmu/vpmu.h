@@ -1,16 +1,76 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * vpmu.h - interfaces between the parts of the vpmu module.
+ *
+ *   vpmu_main.c    module parameters, init and exit
+ *   vpmu_core.c    the per-CPU engines and the current microcode image
+ *   vpmu_loader.c  sysfs: ucode/ (the image loader) and caps/
+ *   vpmu_cdev.c    /dev/vpmu: running programs on the engines
+ *   vpmu_pmu.c     perf glue
  */
 #ifndef _VPMU_H
 #define _VPMU_H
 
+#include <linux/refcount.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
+
+struct attribute_group;
+struct vpmu_engine;
+struct vpmu_ucode;
+struct vpmu_verr;
 
 /* The built-in microcode image (vpmu_ucode.c). */
 extern const u8 vpmu_default_ucode[];
 extern const size_t vpmu_default_ucode_len;
 
+/*
+ * Module parameters (vpmu_main.c).  All but uhist_interval are fixed once
+ * the module is loaded, and checked by then.
+ */
+extern unsigned int vpmu_nr_counters;
+extern unsigned int vpmu_cs_size;
+unsigned int vpmu_counter_width(unsigned int idx);
+u32 vpmu_uhist_interval(void);
+int vpmu_builtin_load(struct vpmu_ucode **out, struct vpmu_verr *verr);
+
+/**
+ * struct vpmu_image - a microcode image as the module keeps it
+ * @uc:		the validated, decoded image; immutable
+ * @generation:	1 for the image installed at load, then one more for every
+ *		image installed; never reused, so engines can tell images
+ *		apart by it without touching an image that may be gone
+ * @ref:	one for being current, one for every run using the image
+ * @free_work:	frees @uc and the image an RCU grace period after the last
+ *		reference is dropped, in process context (dropping may
+ *		happen with preemption disabled; freeing may sleep)
+ */
+struct vpmu_image {
+	struct vpmu_ucode	*uc;
+	u64			generation;
+	refcount_t		ref;
+	struct rcu_work		free_work;
+};
+
+/* The engines and the current image (vpmu_core.c). */
+int vpmu_core_init(struct vpmu_ucode *uc);
+void vpmu_core_exit(void);
+struct vpmu_image *vpmu_image_get(void);
+void vpmu_image_put(struct vpmu_image *img);
+int vpmu_image_install(struct vpmu_ucode *uc, u64 *generation);
+struct vpmu_engine *vpmu_cpu_engine_get(const struct vpmu_image *img);
+void vpmu_cpu_engine_put(void);
+
+/* sysfs (vpmu_loader.c). */
+extern const struct attribute_group vpmu_ucode_group;
+extern const struct attribute_group vpmu_caps_group;
+void vpmu_loader_exit(void);
+
+/* /dev/vpmu (vpmu_cdev.c). */
+int vpmu_cdev_register(void);
+void vpmu_cdev_unregister(void);
+
+/* perf glue (vpmu_pmu.c). */
 int vpmu_pmu_register(void);
 void vpmu_pmu_unregister(void);
 
