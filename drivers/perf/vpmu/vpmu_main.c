@@ -173,6 +173,8 @@ out_core_exit:
 static void __exit vpmu_exit(void)
 {
 	vpmu_pmu_unregister();
+	/* The sysfs files are gone: nothing can stage an image any more. */
+	vpmu_loader_exit();
 	vpmu_core_exit();
 	pr_info("unloaded\n");
 }

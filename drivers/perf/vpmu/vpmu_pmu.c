@@ -42,9 +42,17 @@ static void vpmu_read(struct perf_event *event)
 {
 }
 
+/* NULL-terminated; the format/ and events/ groups join when events do. */
+static const struct attribute_group *vpmu_attr_groups[] = {
+	&vpmu_ucode_group,
+	&vpmu_caps_group,
+	NULL,
+};
+
 static struct pmu vpmu_pmu = {
 	.module		= THIS_MODULE,
 	.task_ctx_nr	= VPMU_TASK_CTX,
+	.attr_groups	= vpmu_attr_groups,
 	.event_init	= vpmu_event_init,
 	.add		= vpmu_add,
 	.del		= vpmu_del,

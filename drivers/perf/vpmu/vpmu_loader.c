@@ -1,0 +1,492 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vpmu_loader.c - the PMU device's ucode/ and caps/ sysfs groups.
+ *
+ * ucode/image takes a microcode image in any number of contiguous writes
+ * from offset 0.  The image header's total_size says when it is complete;
+ * only then is it validated, completely, and installed or rejected as a
+ * whole.  The running image is never touched by a partial or bad one.
+ * Documentation/vpmu/module.rst is the contract for every file here.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/capability.h>
+#include <linux/device.h>
+#include <linux/kernel.h>
+#include <linux/minmax.h>
+#include <linux/mm.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+#include <linux/stddef.h>
+#include <linux/sysfs.h>
+#include <asm/byteorder.h>
+
+#include "vpmu.h"
+#include "vpmu_engine.h"
+
+/* Bytes of the header needed to know how long the image is. */
+#define VPMU_HEAD_LEN	offsetofend(struct vpmu_image_header, total_size)
+
+enum vpmu_load_status {
+	VPMU_LOAD_OK,
+	VPMU_LOAD_REJECTED,
+	VPMU_LOAD_INCOMPLETE,
+};
+
+static const char *const vpmu_load_status_name[] = {
+	[VPMU_LOAD_OK]		= "ok",
+	[VPMU_LOAD_REJECTED]	= "rejected",
+	[VPMU_LOAD_INCOMPLETE]	= "incomplete",
+};
+
+/**
+ * struct vpmu_loader - the image being written to ucode/image
+ * @lock:	serialises loaders (ucode/image writes, ucode/load_default)
+ *		and protects every field below
+ * @head:	the first bytes of an image, until total_size is known
+ * @buf:	the image being assembled, @total bytes; allocated once
+ *		total_size is known and sane
+ * @len:	bytes received so far
+ * @total:	the header's total_size, 0 until known
+ * @status:	outcome of the last load, or a partial image pending
+ * @error:	why the last image was rejected; empty otherwise
+ */
+struct vpmu_loader {
+	struct mutex		lock;		/* serialises loaders */
+	u8			head[VPMU_HEAD_LEN];
+	u8			*buf;
+	size_t			len;
+	u32			total;
+	enum vpmu_load_status	status;
+	char			error[256];
+};
+
+static struct vpmu_loader vpmu_loader = {
+	.lock	= __MUTEX_INITIALIZER(vpmu_loader.lock),
+	.status	= VPMU_LOAD_OK,
+};
+
+/*
+ * The validator's errnos by name, from its own table: in the order of enum
+ * vpmu_verr_code, which the same list generates.
+ */
+struct vpmu_verr_name {
+	const char *errname;
+	const char *what;
+};
+
+#define VPMU_X(name, err, msg) { #err, msg },
+static const struct vpmu_verr_name vpmu_verr_names[] = {
+	VPMU_VERR_LIST(VPMU_X)
+};
+
+#undef VPMU_X
+static_assert(ARRAY_SIZE(vpmu_verr_names) == VPMU_VERR_NR);
+
+/* Drop any partial image. */
+static void vpmu_stage_reset(struct vpmu_loader *ld)
+{
+	kvfree(ld->buf);
+	ld->buf = NULL;
+	ld->len = 0;
+	ld->total = 0;
+}
+
+static void vpmu_stage_ok(struct vpmu_loader *ld)
+{
+	vpmu_stage_reset(ld);
+	ld->status = VPMU_LOAD_OK;
+	ld->error[0] = '\0';
+}
+
+__printf(4, 5)
+static int vpmu_stage_reject(struct vpmu_loader *ld, int err,
+			     const char *errname, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	vpmu_stage_reset(ld);
+	ld->status = VPMU_LOAD_REJECTED;
+	n = scnprintf(ld->error, sizeof(ld->error), "%s (%d): ", errname, -err);
+	va_start(ap, fmt);
+	vscnprintf(ld->error + n, sizeof(ld->error) - n, fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+static int vpmu_stage_verr(struct vpmu_loader *ld, int err,
+			   const struct vpmu_verr *verr)
+{
+	const struct vpmu_verr_name *vn;
+
+	if (verr->err != err || verr->code >= ARRAY_SIZE(vpmu_verr_names))
+		return vpmu_stage_reject(ld, err, "error", "%s", verr->msg);
+	vn = &vpmu_verr_names[verr->code];
+	return vpmu_stage_reject(ld, err, vn->errname, "%s: %s", vn->what,
+				 verr->msg);
+}
+
+/* Validate the complete image, then install it or say why not. */
+static int vpmu_stage_commit(struct vpmu_loader *ld)
+{
+	struct vpmu_ucode *uc;
+	struct vpmu_verr verr;
+	int ret;
+
+	ret = vpmu_ucode_load(&uc, ld->buf, ld->len, vpmu_cs_size, &verr);
+	if (ret)
+		return vpmu_stage_verr(ld, ret, &verr);
+	ret = vpmu_image_install(uc, NULL);
+	if (ret)
+		return vpmu_stage_reject(ld, ret, "ENOMEM",
+					 "no memory to install the image");
+	vpmu_stage_ok(ld);
+	return 0;
+}
+
+/*
+ * The header's total_size, once it has arrived, decides how much is
+ * staged; it is only checked for sanity here (the validator checks it
+ * against everything else).
+ */
+static int vpmu_stage_size(struct vpmu_loader *ld)
+{
+	__le32 raw;
+	u32 total;
+
+	memcpy(&raw, ld->head + offsetof(struct vpmu_image_header, total_size),
+	       sizeof(raw));
+	total = le32_to_cpu(raw);
+	if (total < sizeof(struct vpmu_image_header))
+		return vpmu_stage_reject(ld, -EINVAL, "EINVAL",
+					 "total_size %u smaller than the header (%zu bytes)",
+					 total,
+					 sizeof(struct vpmu_image_header));
+	if (total > VPMU_IMAGE_MAX)
+		return vpmu_stage_reject(ld, -EFBIG, "EFBIG",
+					 "total_size %u larger than the largest image (%lu bytes)",
+					 total, VPMU_IMAGE_MAX);
+	ld->buf = kvmalloc(total, GFP_KERNEL_ACCOUNT);
+	if (!ld->buf)
+		return vpmu_stage_reject(ld, -ENOMEM, "ENOMEM",
+					 "no memory for a %u-byte image", total);
+	memcpy(ld->buf, ld->head, ld->len);
+	ld->total = total;
+	return 0;
+}
+
+static int vpmu_stage_append(struct vpmu_loader *ld, const char *data,
+			     size_t count)
+{
+	size_t n;
+	int ret;
+
+	if (!ld->total) {
+		n = min(count, VPMU_HEAD_LEN - ld->len);
+		memcpy(ld->head + ld->len, data, n);
+		ld->len += n;
+		if (ld->len < VPMU_HEAD_LEN)
+			return 0;
+		ret = vpmu_stage_size(ld);
+		if (ret)
+			return ret;
+		data += n;
+		count -= n;
+	}
+	if (count > ld->total - ld->len)
+		return vpmu_stage_reject(ld, -EMSGSIZE, "EMSGSIZE",
+					 "%zu bytes written, total_size is %u",
+					 ld->len + count, ld->total);
+	memcpy(ld->buf + ld->len, data, count);
+	ld->len += count;
+	if (ld->len == ld->total)
+		return vpmu_stage_commit(ld);
+	return 0;
+}
+
+/*
+ * A write at offset 0 starts a new image, discarding any partial one; any
+ * other write must continue the partial image exactly where it ends.
+ */
+static ssize_t image_write(struct file *file, struct kobject *kobj,
+			   struct bin_attribute *attr, char *data, loff_t off,
+			   size_t count)
+{
+	struct vpmu_loader *ld = &vpmu_loader;
+	int ret;
+
+	/* The mode says root only; this says it again for a chmod'ed file. */
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	if (!count)
+		return 0;
+
+	mutex_lock(&ld->lock);
+	if (off == 0) {
+		vpmu_stage_reset(ld);
+		ld->status = VPMU_LOAD_INCOMPLETE;
+		ld->error[0] = '\0';
+	} else if (ld->status != VPMU_LOAD_INCOMPLETE || off != ld->len) {
+		ret = -EINVAL;
+		goto out_unlock;
+	}
+	ret = vpmu_stage_append(ld, data, count);
+out_unlock:
+	mutex_unlock(&ld->lock);
+	return ret ? ret : count;
+}
+
+/*
+ * The exact bytes of the current image.  Each read() takes the image that
+ * is current then: a reader racing with a load can see pieces of both, and
+ * should compare ucode/generation before and after.
+ */
+static ssize_t image_read(struct file *file, struct kobject *kobj,
+			  struct bin_attribute *attr, char *buf, loff_t off,
+			  size_t count)
+{
+	struct vpmu_image *img = vpmu_image_get();
+	const u8 *bytes;
+	size_t len;
+
+	bytes = vpmu_ucode_bytes(img->uc, &len);
+	if (off >= len)
+		count = 0;
+	else
+		count = min_t(size_t, count, len - off);
+	memcpy(buf, bytes + off, count);
+	vpmu_image_put(img);
+	return count;
+}
+
+static BIN_ATTR_ADMIN_RW(image, 0);
+
+static ssize_t load_default_store(struct device *dev,
+				  struct device_attribute *attr,
+				  const char *buf, size_t count)
+{
+	struct vpmu_loader *ld = &vpmu_loader;
+	struct vpmu_ucode *uc;
+	struct vpmu_verr verr;
+	unsigned int val;
+	int ret;
+
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	ret = kstrtouint(buf, 0, &val);
+	if (ret)
+		return ret;
+	if (val != 1)
+		return -EINVAL;
+
+	/* A load of its own: it ends any partial image, like offset 0. */
+	mutex_lock(&ld->lock);
+	ret = vpmu_builtin_load(&uc, &verr);
+	if (ret) {
+		ret = vpmu_stage_verr(ld, ret, &verr);
+		goto out_unlock;
+	}
+	ret = vpmu_image_install(uc, NULL);
+	if (ret) {
+		ret = vpmu_stage_reject(ld, ret, "ENOMEM",
+					"no memory to install the image");
+		goto out_unlock;
+	}
+	vpmu_stage_ok(ld);
+out_unlock:
+	mutex_unlock(&ld->lock);
+	return ret ? ret : count;
+}
+static DEVICE_ATTR_WO(load_default);
+
+static ssize_t name_show(struct device *dev, struct device_attribute *attr,
+			 char *buf)
+{
+	struct vpmu_image *img = vpmu_image_get();
+	const struct vpmu_image_header *h = vpmu_ucode_header(img->uc);
+	ssize_t ret;
+
+	ret = sysfs_emit(buf, "%.*s\n", (int)sizeof(h->name), h->name);
+	vpmu_image_put(img);
+	return ret;
+}
+static DEVICE_ATTR_RO(name);
+
+static ssize_t version_show(struct device *dev, struct device_attribute *attr,
+			    char *buf)
+{
+	struct vpmu_image *img = vpmu_image_get();
+	ssize_t ret;
+
+	ret = sysfs_emit(buf, "%u\n",
+			 vpmu_ucode_header(img->uc)->image_version);
+	vpmu_image_put(img);
+	return ret;
+}
+static DEVICE_ATTR_RO(version);
+
+static ssize_t generation_show(struct device *dev,
+			       struct device_attribute *attr, char *buf)
+{
+	struct vpmu_image *img = vpmu_image_get();
+	ssize_t ret;
+
+	ret = sysfs_emit(buf, "%llu\n", img->generation);
+	vpmu_image_put(img);
+	return ret;
+}
+static DEVICE_ATTR_RO(generation);
+
+static ssize_t status_show(struct device *dev, struct device_attribute *attr,
+			   char *buf)
+{
+	struct vpmu_loader *ld = &vpmu_loader;
+	ssize_t ret;
+
+	mutex_lock(&ld->lock);
+	ret = sysfs_emit(buf, "%s\n", vpmu_load_status_name[ld->status]);
+	mutex_unlock(&ld->lock);
+	return ret;
+}
+static DEVICE_ATTR_RO(status);
+
+static ssize_t error_show(struct device *dev, struct device_attribute *attr,
+			  char *buf)
+{
+	struct vpmu_loader *ld = &vpmu_loader;
+	ssize_t ret = 0;
+
+	mutex_lock(&ld->lock);
+	if (ld->error[0])
+		ret = sysfs_emit(buf, "%s\n", ld->error);
+	mutex_unlock(&ld->lock);
+	return ret;
+}
+static DEVICE_ATTR_RO(error);
+
+static struct attribute *vpmu_ucode_attrs[] = {
+	&dev_attr_load_default.attr,
+	&dev_attr_name.attr,
+	&dev_attr_version.attr,
+	&dev_attr_generation.attr,
+	&dev_attr_status.attr,
+	&dev_attr_error.attr,
+	NULL,
+};
+
+static struct bin_attribute *vpmu_ucode_bin_attrs[] = {
+	&bin_attr_image,
+	NULL,
+};
+
+const struct attribute_group vpmu_ucode_group = {
+	.name		= "ucode",
+	.attrs		= vpmu_ucode_attrs,
+	.bin_attrs	= vpmu_ucode_bin_attrs,
+};
+
+/* ---- caps/ ------------------------------------------------------------- */
+
+static ssize_t nr_counters_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%u\n", vpmu_nr_counters);
+}
+static DEVICE_ATTR_RO(nr_counters);
+
+static ssize_t cs_size_show(struct device *dev, struct device_attribute *attr,
+			    char *buf)
+{
+	return sysfs_emit(buf, "%u\n", vpmu_cs_size);
+}
+static DEVICE_ATTR_RO(cs_size);
+
+static ssize_t ev_mode_show(struct device *dev, struct device_attribute *attr,
+			    char *buf)
+{
+	struct vpmu_image *img = vpmu_image_get();
+	u32 mode = vpmu_ucode_header(img->uc)->ev_mode;
+
+	vpmu_image_put(img);
+	return sysfs_emit(buf, "%s\n",
+			  mode == VPMU_EVMODE_ENCODED ? "encoded" : "onehot");
+}
+static DEVICE_ATTR_RO(ev_mode);
+
+static ssize_t ev_bits_show(struct device *dev, struct device_attribute *attr,
+			    char *buf)
+{
+	struct vpmu_image *img = vpmu_image_get();
+	u32 bits = vpmu_ucode_header(img->uc)->ev_bits;
+
+	vpmu_image_put(img);
+	return sysfs_emit(buf, "%u\n", bits);
+}
+static DEVICE_ATTR_RO(ev_bits);
+
+/* counterN_width: the counter's index is the attribute's variable. */
+static ssize_t counter_width_show(struct device *dev,
+				  struct device_attribute *attr, char *buf)
+{
+	struct dev_ext_attribute *ea = container_of(attr,
+						    struct dev_ext_attribute,
+						    attr);
+
+	return sysfs_emit(buf, "%u\n",
+			  vpmu_counter_width((unsigned long)ea->var));
+}
+
+#define VPMU_WIDTH_ATTR(n)						\
+	(&((struct dev_ext_attribute[]) { {				\
+		.attr = __ATTR(counter##n##_width, 0444,		\
+			       counter_width_show, NULL),		\
+		.var = (void *)n,					\
+	} })[0].attr.attr)
+
+static struct attribute *vpmu_caps_attrs[] = {
+	&dev_attr_nr_counters.attr,
+	&dev_attr_cs_size.attr,
+	&dev_attr_ev_mode.attr,
+	&dev_attr_ev_bits.attr,
+	VPMU_WIDTH_ATTR(0), VPMU_WIDTH_ATTR(1), VPMU_WIDTH_ATTR(2),
+	VPMU_WIDTH_ATTR(3), VPMU_WIDTH_ATTR(4), VPMU_WIDTH_ATTR(5),
+	VPMU_WIDTH_ATTR(6), VPMU_WIDTH_ATTR(7), VPMU_WIDTH_ATTR(8),
+	VPMU_WIDTH_ATTR(9), VPMU_WIDTH_ATTR(10), VPMU_WIDTH_ATTR(11),
+	VPMU_WIDTH_ATTR(12), VPMU_WIDTH_ATTR(13), VPMU_WIDTH_ATTR(14),
+	VPMU_WIDTH_ATTR(15),
+	NULL,
+};
+
+static_assert(VPMU_NR_COUNTERS_MAX == 16);
+
+/* Only the counters that exist have a width file. */
+static umode_t vpmu_caps_is_visible(struct kobject *kobj,
+				    struct attribute *attr, int i)
+{
+	struct device_attribute *da = container_of(attr,
+						   struct device_attribute,
+						   attr);
+	struct dev_ext_attribute *ea;
+
+	if (da->show != counter_width_show)
+		return attr->mode;
+	ea = container_of(da, struct dev_ext_attribute, attr);
+	return (unsigned long)ea->var < vpmu_nr_counters ? attr->mode : 0;
+}
+
+const struct attribute_group vpmu_caps_group = {
+	.name		= "caps",
+	.attrs		= vpmu_caps_attrs,
+	.is_visible	= vpmu_caps_is_visible,
+};
+
+/* After the sysfs files are gone: free a partial image left behind. */
+void vpmu_loader_exit(void)
+{
+	mutex_lock(&vpmu_loader.lock);
+	vpmu_stage_reset(&vpmu_loader);
+	vpmu_loader.status = VPMU_LOAD_OK;
+	vpmu_loader.error[0] = '\0';
+	mutex_unlock(&vpmu_loader.lock);
+}
