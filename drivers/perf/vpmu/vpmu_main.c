@@ -162,9 +162,16 @@ static int __init vpmu_init(void)
 	if (ret)
 		goto out_core_exit;
 
+	ret = vpmu_cdev_register();
+	if (ret)
+		goto out_pmu_unregister;
+
 	pr_info("loaded\n");
 	return 0;
 
+out_pmu_unregister:
+	vpmu_pmu_unregister();
+	vpmu_loader_exit();
 out_core_exit:
 	vpmu_core_exit();
 	return ret;
@@ -172,6 +179,7 @@ out_core_exit:
 
 static void __exit vpmu_exit(void)
 {
+	vpmu_cdev_unregister();
 	vpmu_pmu_unregister();
 	/* The sysfs files are gone: nothing can stage an image any more. */
 	vpmu_loader_exit();

@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vpmu_cdev.c - /dev/vpmu: run machine code on this CPU's engine.
+ *
+ * VPMU_IOC_RUN copies the caller's memory in, runs the program in chunks
+ * and copies memory and registers back.  A chunk runs on the engine of
+ * the CPU the task is on, with preemption disabled; between chunks the
+ * program's state lives in a struct vpmu_ctx, off every engine, so the
+ * task can be rescheduled, migrated or stopped by a signal there.  The
+ * whole run uses the image that was current when it started.
+ * Documentation/vpmu/module.rst gives the semantics and the errors.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/err.h>
+#include <linux/fs.h>
+#include <linux/kernel.h>
+#include <linux/miscdevice.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "vpmu.h"
+#include "vpmu_engine.h"
+
+/*
+ * Cycles per chunk: the longest the CPU runs with preemption disabled on
+ * behalf of one task, and how late a signal is noticed.  Under TCG the
+ * engine was measured at about 19 million cycles a second (a tight loop on
+ * a 6.1 guest), so 5000 cycles are about a quarter of a millisecond there
+ * and far less natively, while the per-chunk cost (context save and
+ * restore, a signal check) stays small next to 5000 cycles of work.
+ */
+#define VPMU_RUN_CHUNK	5000
+
+static_assert(sizeof(struct vpmu_run) == VPMU_RUN_SIZE_VER0);
+
+/**
+ * struct vpmu_runner - one VPMU_IOC_RUN in progress
+ * @run:	the caller's arguments; the results are filled in
+ * @img:	the image the whole run uses (a reference)
+ * @ctx:	the program's state between chunks
+ * @mem:	the program's memory, a kernel copy
+ * @left:	cycles of the budget not used yet
+ * @started:	the first chunk has run (later chunks restore @ctx)
+ *
+ * Private to the calling task: no locking.
+ */
+struct vpmu_runner {
+	struct vpmu_run		*run;
+	struct vpmu_image	*img;
+	struct vpmu_ctx		*ctx;
+	u8			*mem;
+	u64			left;
+	bool			started;
+};
+
+/* Everything VPMU_IOC_RUN refuses before running, as module.rst lists. */
+static int vpmu_run_check(const struct vpmu_run *run)
+{
+	if (run->flags || run->reserved_in)
+		return -EINVAL;
+	if (!run->mem || !IS_ALIGNED(run->mem, 8))
+		return -EINVAL;
+	if (!run->mem_size || run->mem_size % 4 ||
+	    run->mem_size > VPMU_PROG_MEM_MAX)
+		return -EINVAL;
+	if (run->entry % 4 || run->entry > run->mem_size - 4)
+		return -EINVAL;
+	if (!run->budget || run->budget > VPMU_RUN_BUDGET_MAX)
+		return -EINVAL;
+	if (run->mode != VPMU_MODE_USER && run->mode != VPMU_MODE_SUPER)
+		return -EINVAL;
+	return 0;
+}
+
+/* Was that the end of the run?  If so, say why in @run. */
+static bool vpmu_run_ended(struct vpmu_runner *r, const struct vpmu_stop *stop)
+{
+	struct vpmu_run *run = r->run;
+
+	switch (stop->reason) {
+	case VPMU_STOP_HALT:
+		run->stop = VPMU_RUN_HALT;
+		return true;
+	case VPMU_STOP_TRAP:
+		run->stop = VPMU_RUN_TRAP;
+		run->code = stop->code;
+		return true;
+	case VPMU_STOP_FAULT:
+		run->stop = VPMU_RUN_FAULT;
+		run->code = stop->code;
+		run->addr = stop->addr;
+		return true;
+	case VPMU_STOP_BUDGET:
+	case VPMU_STOP_OVERFLOW:
+		/* An overflow is the PMU's business, not the program's. */
+		break;
+	}
+	if (!r->left) {
+		run->stop = VPMU_RUN_BUDGET;
+		return true;
+	}
+	if (signal_pending(current)) {
+		run->stop = VPMU_RUN_SIGNAL;
+		return true;
+	}
+	return false;
+}
+
+/* The program's state at its stop; the engine must still be ours. */
+static void vpmu_run_capture(struct vpmu_run *run, struct vpmu_engine *e,
+			     const struct vpmu_stop *stop)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(run->regs); i++)
+		run->regs[i] = vpmu_engine_reg(e, VPMU_OPND_R0 + i);
+	run->pc = vpmu_engine_reg(e, VPMU_OPND_PC);
+	run->upc = stop->upc;
+	run->ipc = stop->ipc;
+	run->mode_out = vpmu_engine_mode(e);
+}
+
+/*
+ * One chunk on this CPU's engine, with preemption disabled throughout: the
+ * program is put on the engine (started, or restored from @r->ctx), run,
+ * and saved off it again before anyone else can use the engine.
+ *
+ * Return: 1 if the run has ended, 0 if it goes on, or a negative errno.
+ */
+static int vpmu_run_chunk(struct vpmu_runner *r)
+{
+	struct vpmu_run *run = r->run;
+	struct vpmu_stop stop;
+	struct vpmu_engine *e;
+	int ret = 0;
+
+	e = vpmu_cpu_engine_get(r->img);
+	if (IS_ERR(e)) {
+		ret = PTR_ERR(e);
+		goto out_put_engine;
+	}
+	if (r->started) {
+		/* The engine runs r->img: restoring cannot be stale. */
+		ret = vpmu_engine_ctx_restore(e, r->ctx);
+		if (WARN_ON_ONCE(ret))
+			goto out_put_engine;
+	} else {
+		vpmu_engine_start(e, r->mem, run->mem_size, run->entry,
+				  run->mode);
+		r->started = true;
+	}
+	vpmu_engine_run(e, min_t(u64, r->left, VPMU_RUN_CHUNK), &stop);
+	vpmu_engine_ctx_save(e, r->ctx);
+
+	run->cycles += stop.cycles;
+	r->left -= min(stop.cycles, r->left);
+	if (vpmu_run_ended(r, &stop)) {
+		vpmu_run_capture(run, e, &stop);
+		ret = 1;
+	}
+out_put_engine:
+	vpmu_cpu_engine_put();
+	return ret;
+}
+
+static int vpmu_run_program(struct vpmu_runner *r)
+{
+	int ret;
+
+	r->img = vpmu_image_get();
+	r->run->generation = r->img->generation;
+	r->ctx = vpmu_ctx_create();
+	if (!r->ctx) {
+		ret = -ENOMEM;
+		goto out_put_image;
+	}
+	r->left = r->run->budget;
+	while (!(ret = vpmu_run_chunk(r)))
+		cond_resched();
+	if (ret > 0)
+		ret = 0;
+
+	vpmu_ctx_destroy(r->ctx);
+out_put_image:
+	vpmu_image_put(r->img);
+	return ret;
+}
+
+static long vpmu_ioctl_run(struct vpmu_run __user *urun)
+{
+	struct vpmu_runner r = {};
+	struct vpmu_run run;
+	void __user *umem;
+	u32 size;
+	int ret;
+
+	if (get_user(size, &urun->size))
+		return -EFAULT;
+	if (size < VPMU_RUN_SIZE_VER0)
+		return -EINVAL;
+	if (size > PAGE_SIZE)
+		return -E2BIG;
+	/* Bytes this kernel does not know must be zero: EINVAL, not E2BIG. */
+	ret = copy_struct_from_user(&run, sizeof(run), urun, size);
+	if (ret)
+		return ret == -E2BIG ? -EINVAL : ret;
+	ret = vpmu_run_check(&run);
+	if (ret)
+		return ret;
+	/*
+	 * Nothing is run unless the results can be written back: probe
+	 * both destinations by writing back what was just read from them.
+	 */
+	if (copy_to_user(urun, &run, sizeof(run)))
+		return -EFAULT;
+	/* Nothing of the kernel's stack may reach the caller. */
+	memset_after(&run, 0, reserved_in);
+
+	umem = u64_to_user_ptr(run.mem);
+	r.run = &run;
+	r.mem = kvmalloc(run.mem_size, GFP_KERNEL_ACCOUNT);
+	if (!r.mem)
+		return -ENOMEM;
+	if (copy_from_user(r.mem, umem, run.mem_size) ||
+	    copy_to_user(umem, r.mem, run.mem_size)) {
+		ret = -EFAULT;
+		goto out_free_mem;
+	}
+
+	ret = vpmu_run_program(&r);
+	if (ret)
+		goto out_free_mem;
+
+	if (copy_to_user(umem, r.mem, run.mem_size) ||
+	    copy_to_user(urun, &run, sizeof(run)))
+		ret = -EFAULT;
+out_free_mem:
+	kvfree(r.mem);
+	return ret;
+}
+
+/* The command is matched by type and number: its size is run.size's job. */
+static long vpmu_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	if (_IOC_TYPE(cmd) == VPMU_IOC_MAGIC &&
+	    _IOC_NR(cmd) == _IOC_NR(VPMU_IOC_RUN))
+		return vpmu_ioctl_run((struct vpmu_run __user *)arg);
+	return -ENOTTY;
+}
+
+/* An open file pins the module (owner), so no run outlives it. */
+static const struct file_operations vpmu_fops = {
+	.owner		= THIS_MODULE,
+	.open		= nonseekable_open,
+	.unlocked_ioctl	= vpmu_ioctl,
+	.compat_ioctl	= compat_ptr_ioctl,
+};
+
+static struct miscdevice vpmu_miscdev = {
+	.minor	= MISC_DYNAMIC_MINOR,
+	.name	= "vpmu",
+	.fops	= &vpmu_fops,
+	.mode	= 0666,
+};
+
+int vpmu_cdev_register(void)
+{
+	int ret;
+
+	ret = misc_register(&vpmu_miscdev);
+	if (ret)
+		pr_err("cannot register /dev/vpmu: %d\n", ret);
+	return ret;
+}
+
+void vpmu_cdev_unregister(void)
+{
+	misc_deregister(&vpmu_miscdev);
+}
