@@ -12,6 +12,7 @@
 #   make debug-check        VM tier on the KASAN/lockdep/kmemleak kernel
 #   make demo               boot a VM with the module and show it via perf
 #   make bench              host benchmarks (callgrind instruction counts)
+#   make vm-bench           in a VM: kernel engine vs its host build, image load
 
 KDIR	?= /lib/modules/$(shell uname -r)/build
 TOP	:= $(CURDIR)
@@ -62,6 +63,10 @@ demo:
 
 bench:
 	@$(MAKE) --no-print-directory -C tools/testing/bench bench
+
+.PHONY: vm-bench
+vm-bench:
+	@tools/testing/bench/vm-bench.sh
 
 clean:
 	-test -d $(KDIR) && $(MAKE) -C $(KDIR) M=$(TOP) clean

@@ -14,6 +14,7 @@
 
 #include "vpmu_asm.h"
 #include "vpmu_engine.h"
+#include "vpmu_runner.h"
 
 #define DEFAULT_SYSFS	"/sys/bus/event_source/devices/vpmu"
 #define DEFAULT_CHUNK	4096
@@ -39,6 +40,7 @@ static void usage(FILE *f)
 "      --check           validate IMAGE with the engine's own validator on\n"
 "                        this machine only (cs_size 4096); load nothing\n"
 "  -c, --chunk=BYTES     bytes per write() (default %d)\n"
+"  -t, --time            print how long the load took (open to close)\n"
 "      --sysfs=DIR       the PMU's sysfs directory (default\n"
 "                        " DEFAULT_SYSFS ",\n"
 "                        or $VPMU_SYSFS)\n"
@@ -170,13 +172,16 @@ static int check_image(const char *path, const struct vpmu_buf *img)
 }
 
 static int load_image(const char *path, const struct vpmu_buf *img,
-		      size_t chunk, bool quiet)
+		      size_t chunk, bool quiet, bool timed)
 {
 	char old[32], status[64];
+	unsigned int writes = 0;
 	size_t off = 0;
+	double t0;
 	int fd;
 
 	attr("ucode/generation", old, sizeof(old));
+	t0 = vpmu_now();
 	fd = open_attr("ucode/image", O_WRONLY);
 	if (fd < 0)
 		return 1;
@@ -194,11 +199,13 @@ static int load_image(const char *path, const struct vpmu_buf *img,
 			return 1;
 		}
 		off += w;
+		writes++;
 	}
 	if (close(fd)) {
 		report_rejection(path, errno);
 		return 1;
 	}
+	t0 = vpmu_now() - t0;
 	attr("ucode/status", status, sizeof(status));
 	if (strcmp(status, "ok")) {
 		fprintf(stderr, "%s: %s: not loaded: ucode/status is \"%s\"%s\n",
@@ -209,6 +216,9 @@ static int load_image(const char *path, const struct vpmu_buf *img,
 	}
 	if (!quiet)
 		report_loaded(path, old);
+	if (timed)
+		printf("%s: load time %.3f ms (%zu bytes, %u writes)\n", path,
+		       t0 * 1e3, img->len, writes);
 	return 0;
 }
 
@@ -222,10 +232,12 @@ int main(int argc, char **argv)
 		{ "chunk", required_argument, NULL, 'c' },
 		{ "sysfs", required_argument, NULL, OPT_SYSFS },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "time", no_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{ }
 	};
 	bool dflt = false, status = false, check = false, quiet = false;
+	bool timed = false;
 	struct vpmu_buf img = { 0 };
 	unsigned long chunk = DEFAULT_CHUNK;
 	char *end;
@@ -235,7 +247,7 @@ int main(int argc, char **argv)
 		prog_name = strrchr(argv[0], '/') + 1;
 	if (getenv("VPMU_SYSFS") && *getenv("VPMU_SYSFS"))
 		sysfs = getenv("VPMU_SYSFS");
-	while ((c = getopt_long(argc, argv, "dSc:qh", lopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "dSc:qth", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			dflt = true;
@@ -260,6 +272,9 @@ int main(int argc, char **argv)
 			break;
 		case 'q':
 			quiet = true;
+			break;
+		case 't':
+			timed = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -288,7 +303,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	ret = check ? check_image(argv[optind], &img) :
-		      load_image(argv[optind], &img, chunk, quiet);
+		      load_image(argv[optind], &img, chunk, quiet, timed);
 	vpmu_buf_free(&img);
 	return ret;
 }
