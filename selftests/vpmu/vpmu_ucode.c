@@ -244,6 +244,15 @@ TEST_F(ucode, partial_image_left_incomplete)
 	ASSERT_EQ(0, vl_write_image(self->img, self->len, CHUNK));
 	assert_status(_metadata, "ok");
 	EXPECT_EQ(s.gen + 1, vl_generation());
+	/* so does load_default */
+	fd = open(VPMU_UCODE "image", O_WRONLY | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(100, write(fd, self->img, 100));
+	close(fd);
+	assert_status(_metadata, "incomplete");
+	ASSERT_EQ(0, vl_load_default());
+	assert_status(_metadata, "ok");
+	EXPECT_EQ(s.gen + 2, vl_generation());
 	snap_free(&s);
 }
 
@@ -272,6 +281,8 @@ TEST_F(ucode, restart_at_offset_0)
 TEST_F(ucode, non_contiguous_write)
 {
 	struct snap s;
+	size_t off;
+	ssize_t n;
 	int fd;
 
 	VL_SETUP_DONE();
@@ -286,9 +297,17 @@ TEST_F(ucode, non_contiguous_write)
 	ASSERT_EQ(64, pwrite(fd, self->img, 64, 0));
 	EXPECT_EQ(-1, pwrite(fd, self->img + 128, 64, 128));
 	EXPECT_EQ(EINVAL, errno);
-	close(fd);
+	assert_status(_metadata, "incomplete");
 	assert_unchanged(_metadata, &s);
 	assert_runs(_metadata, s.gen);
+	/* the partial image is still pending: continue where it ends */
+	for (off = 64; off < self->len; off += n) {
+		n = pwrite(fd, self->img + off, self->len - off, off);
+		ASSERT_LT(0, n);
+	}
+	close(fd);
+	assert_status(_metadata, "ok");
+	EXPECT_EQ(s.gen + 1, vl_generation());
 	snap_free(&s);
 }
 

@@ -1,0 +1,99 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# test_run_cli.sh - vpmu-sim, vpmu-run and vpmu-load on the command line
+# (TAP), on the host: every sample and share/progs program on vpmu-sim
+# with its whole .expect file; vpmu-run's and vpmu-load's usage, exit
+# codes and errors without a module (vpmu-load against a fake sysfs
+# directory).  The kernel side is tested by the selftests in the VM.
+set -u
+
+TOP=$(cd "$(dirname "$0")/../../.." && pwd)
+T=$TOP/tools/vpmu
+S=$T/share
+if ! make -s -C "$T" vpmu-sim vpmu-run vpmu-load share >/dev/null 2>&1; then
+	echo "not ok 1 - build vpmu-sim, vpmu-run, vpmu-load and share/build"
+	echo "1..1"
+	exit 1
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0
+failed=0
+
+ok() {	# ok STATUS NAME
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n - $2"
+	else
+		echo "not ok $n - $2"
+		failed=$((failed + 1))
+	fi
+}
+
+for t in vpmu-sim vpmu-run vpmu-load; do
+	"$T/$t" --help | grep -q "^Usage: $t"; ok $? "$t --help"
+	"$T/$t" >/dev/null 2>&1; [ $? = 2 ]; ok $? "$t without arguments: exit 2"
+done
+
+for e in "$S"/samples/*.expect; do
+	b=$(basename "$e" .expect)
+	"$T/vpmu-sim" -q -e "$e" "$S/build/$b.vprg"
+	ok $? "vpmu-sim $b.vprg matches $b.expect"
+done
+"$T/vpmu-sim" -q -e "$S/progs/fault.expect" "$S/build/fault.vprg"
+ok $? "vpmu-sim fault.vprg matches fault.expect"
+"$T/vpmu-sim" -q -b 1000003 -e "$S/progs/sortloop.expect" "$S/build/sortloop.vprg"
+ok $? "vpmu-sim sortloop.vprg -b 1000003 matches sortloop.expect"
+"$T/vpmu-sim" -q -b 10M -e "$S/progs/spin.expect" "$S/build/spin.vprg"
+ok $? "vpmu-sim spin.vprg -b 10M matches spin.expect"
+"$T/vpmu-sim" -q -m "$S/build/max.vpmu" -e "$S/samples/sum.expect" "$S/build/sum.vprg"
+ok $? "vpmu-sim -m max.vpmu: same results as the default image"
+"$T/vpmu-sim" -n 3 "$S/build/sum.vprg" | grep -c '^run [123]: stop halt' | grep -qx 3
+ok $? "vpmu-sim -n 3 runs three times"
+"$T/vpmu-sim" -q -e "$S/samples/sum.expect" "$S/build/memcpy.vprg" 2>"$tmp/err"
+[ $? = 1 ] && grep -q 'sum.expect:[0-9]*: event cycles: got 3120, want 179' "$tmp/err"
+ok $? "vpmu-sim: a mismatch exits 1 and names file, line, got and want"
+"$T/vpmu-sim" "$S/build/default.vpmu" 2>"$tmp/err"
+[ $? = 2 ] && grep -q 'not a valid vpmu program file: bad magic' "$tmp/err"
+ok $? "vpmu-sim: an image given as program: exit 2, says why"
+cp "$S/build/sum.vprg" "$tmp/bad.vprg"
+printf '\001' | dd of="$tmp/bad.vprg" bs=1 seek=70 conv=notrunc 2>/dev/null
+"$T/vpmu-run" "$tmp/bad.vprg" 2>"$tmp/err"
+[ $? = 2 ] && grep -q 'checksum mismatch' "$tmp/err"
+ok $? "vpmu-run: bad checksum: exit 2"
+"$T/vpmu-run" -b 2^41 "$S/build/sum.vprg" 2>/dev/null; [ $? = 2 ]
+ok $? "vpmu-run: budget above 2^40: exit 2"
+"$T/vpmu-run" -d "$tmp/none" "$S/build/sum.vprg" 2>"$tmp/err"
+[ $? = 1 ] && grep -q 'No such file' "$tmp/err"
+ok $? "vpmu-run: no device: exit 1"
+"$T/vpmu-run" -d /dev/null "$S/build/sum.vprg" 2>"$tmp/err"
+[ $? = 1 ] && grep -q 'VPMU_IOC_RUN: .*does not know VPMU_IOC_RUN' "$tmp/err"
+ok $? "vpmu-run: not the vpmu device: ENOTTY explained"
+
+# vpmu-load against a fake sysfs directory
+f=$tmp/sys
+mkdir -p "$f/ucode" "$f/caps"
+echo vpmu32 >"$f/ucode/name"; echo 1 >"$f/ucode/version"
+echo 1 >"$f/ucode/generation"; echo ok >"$f/ucode/status"
+: >"$f/ucode/error"; : >"$f/ucode/image"; : >"$f/ucode/load_default"
+echo 4096 >"$f/caps/cs_size"
+"$T/vpmu-load" --sysfs="$f" --status | grep -q '^generation *1$'
+ok $? "vpmu-load --status"
+"$T/vpmu-load" --sysfs="$f" -c 1000 "$S/build/max.vpmu" >/dev/null &&
+	cmp -s "$f/ucode/image" "$S/build/max.vpmu"
+ok $? "vpmu-load writes the image, in chunks, whole"
+"$T/vpmu-load" --sysfs="$f" --default >/dev/null && [ "$(cat "$f/ucode/load_default")" = 1 ]
+ok $? "vpmu-load --default writes 1"
+echo rejected >"$f/ucode/status"
+echo 'EBADMSG (74): checksum mismatch: x' >"$f/ucode/error"
+"$T/vpmu-load" --sysfs="$f" "$S/build/default.vpmu" 2>"$tmp/err"
+[ $? = 1 ] && grep -q 'kernel: EBADMSG (74): checksum mismatch' "$tmp/err"
+ok $? "vpmu-load: a rejection prints ucode/error, exit 1"
+"$T/vpmu-load" --check "$S/build/max.vpmu" | grep -q '4096 microwords'
+ok $? "vpmu-load --check max.vpmu"
+"$T/vpmu-load" --check "$S/build/sum.vprg" 2>/dev/null; [ $? = 1 ]
+ok $? "vpmu-load --check of a program: exit 1"
+
+echo "1..$n"
+[ "$failed" = 0 ]
