@@ -267,7 +267,7 @@ struct vpmu_program_header {
 #define VPMU_RUN_SIGNAL		4	/* a signal interrupted the run */
 
 /* Largest budget of one call: about a minute of TCG time at worst. */
-#define VPMU_RUN_BUDGET_MAX	(1ull << 40)
+#define VPMU_RUN_BUDGET_MAX	_BITULL(40)
 
 struct vpmu_run {
 	/* in */
