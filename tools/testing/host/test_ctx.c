@@ -312,7 +312,7 @@ static bool split_run(const struct prog *p, const struct prog *q, u64 budget,
 	for (k = 0; !a.done || (q && !b.done); k++) {
 		struct vpmu_engine *e = eng[k % na];
 
-		if (k > 10000000) {
+		if (k > 100000) {
 			tap_diag("%s: does not finish in pieces", p->name);
 			ok = false;
 			break;

@@ -318,6 +318,12 @@ static const struct etest tests[] = {
 { "T bits count TRIGGER", 3, { NOPW | Q(NEXT, 0, 0) | UT,
   NOPW | Q(NEXT, 0, 0), HALTW | UT }, STOP_HALT, .upc = 2, .cycles = 3,
   .evs = { EV(VPMU_EV_TRIGGER, 2) } },
+{ "BR MISS in a later microword", 5, {
+  UW(LW, T(1), ZERO, 0, 0) | Q(NEXT, 0, 0), NOPW | QC(MISS, 3), HALTW,
+  OP_MOVI(T(0), 1), HALTW },
+  STOP_HALT, .upc = 4, .cycles = 9,
+  .regs = { RG(T(0), 1) }, .evs = { EV(VPMU_EV_DC_MISS, 1),
+	    EV(VPMU_EV_UBR_TAKEN, 1), EV(VPMU_EV_CYCLES, 9) } },
 { "MODE changes the mode", 3, { UW(MODE, 0, 0, 0, 0) | Q(NEXT, 0, 0),
   NOPW | QC(USER, 2), HALTW }, .mode = 1, STOP_HALT, .upc = 2, .cycles = 3,
   .evs = { EV(VPMU_EV_UBR_TAKEN, 1) } },
@@ -527,6 +533,124 @@ static bool check_splits(struct vpmu_engine *e, const struct etest *t)
 		}
 	}
 	return true;
+}
+
+static struct vpmu_engine *eng_for_ctx(const struct vpmu_ucode *uc)
+{
+	struct vpmu_engine *e = vpmu_engine_create(VPMU_CS_MAX);
+
+	if (e && vpmu_engine_attach(e, uc)) {
+		vpmu_engine_destroy(e);
+		return NULL;
+	}
+	return e;
+}
+
+/* Set up counters on @t's events, 64-bit, both modes, zeroed. */
+static void ctx_ctrs(struct vpmu_engine *e, const struct etest *t)
+{
+	struct vpmu_ctr_cfg c = { 0, 64, VPMU_CTR_USER | VPMU_CTR_SUPER, 0 };
+	unsigned int i;
+
+	for (i = 0; i < MAXEV; i++) {
+		c.event = t->evs[i].ev;
+		vpmu_engine_ctr_config(e, i, t->evs[i].set ? &c : NULL);
+		vpmu_engine_ctr_write(e, i, 0);
+	}
+}
+
+/* One instance of @t run in pieces through a context. */
+struct piece_run {
+	struct vpmu_ctx *ctx;
+	struct run r;
+	bool done;
+};
+
+static void piece(struct piece_run *p, struct vpmu_engine *e, u64 budget)
+{
+	unsigned int i;
+
+	if (p->done)
+		return;
+	if (vpmu_engine_ctx_restore(e, p->ctx)) {
+		p->r.cycles = ~0ull;	/* cannot match */
+		p->done = true;
+		return;
+	}
+	vpmu_engine_run(e, budget, &p->r.stop);
+	p->r.cycles += p->r.stop.cycles;
+	if (p->r.stop.reason != VPMU_STOP_BUDGET) {
+		for (i = 0; i < 64; i++)
+			p->r.regs[i] = vpmu_engine_reg(e, i);
+		p->done = true;
+	}
+	vpmu_engine_ctx_save(e, p->ctx);
+}
+
+/*
+ * Two instances of @t, run in pieces of every budget through contexts,
+ * alternating between @e and a second engine on the same image and
+ * between each other: each ends exactly as a whole run does, and the
+ * counters and event totals of both engines add up to two whole runs.
+ */
+static bool check_ctx(struct vpmu_engine *e, const struct vpmu_ucode *uc,
+		      const struct etest *t)
+{
+	struct vpmu_engine *f = eng_for_ctx(uc);
+	struct piece_run a = { vpmu_ctx_create() }, b = { vpmu_ctx_create() };
+	struct run whole;
+	bool ok = f && a.ctx && b.ctx;
+	unsigned int i, k;
+	u64 bud;
+
+	run_one(e, t, 64, 0, 100000, &whole);
+	for (bud = 1; ok && bud <= whole.cycles + 1; bud++) {
+		ctx_ctrs(e, t);
+		ctx_ctrs(f, t);
+		memset(&a.r, 0, sizeof(a.r));
+		memset(&b.r, 0, sizeof(b.r));
+		a.done = b.done = false;
+		memcpy(a.r.mem, t->mem, MEMSZ);
+		memcpy(b.r.mem, t->mem, MEMSZ);
+		vpmu_engine_start(f, b.r.mem, msz_of(t), t->entry, t->mode);
+		vpmu_engine_ctx_save(f, b.ctx);
+		vpmu_engine_start(e, a.r.mem, msz_of(t), t->entry, t->mode);
+		vpmu_engine_ctx_save(e, a.ctx);
+		for (k = 0; !a.done || !b.done; k++) {
+			if (k > 100000) {
+				tap_diag("budget %llu: no end in pieces",
+					 (unsigned long long)bud);
+				ok = false;
+				break;
+			}
+			piece(&a, k & 1 ? f : e, bud);
+			piece(&b, k & 1 ? e : f, 1 + (bud + k) % 5);
+			piece(&b, k & 1 ? f : e, bud);
+		}
+		for (i = 0; i < MAXEV; i++) {
+			u16 ev = t->evs[i].ev;
+
+			if (!t->evs[i].set)
+				continue;
+			a.r.ctr[i] = vpmu_engine_ctr_read(e, i) +
+				     vpmu_engine_ctr_read(f, i);
+			a.r.ev[i] = vpmu_engine_event_total(e, ev) +
+				    vpmu_engine_event_total(f, ev);
+			b.r.ev[i] = a.r.ev[i] / 2;
+			a.r.ev[i] -= b.r.ev[i];
+			if (a.r.ctr[i] != 2 * whole.ctr[i])
+				ok = false;
+		}
+		if (!ok || !same_run(&whole, &a.r) || !same_run(&whole, &b.r)) {
+			tap_diag("budget %llu through contexts changes the result",
+				 (unsigned long long)bud);
+			ok = false;
+		}
+	}
+	vpmu_ctx_destroy(a.ctx);
+	vpmu_ctx_destroy(b.ctx);
+	vpmu_engine_destroy(f);
+	return ok;
 }
 
 /*
@@ -1227,7 +1351,7 @@ int main(void)
 	struct vpmu_engine *e = vpmu_engine_create(VPMU_CS_MAX);
 	unsigned int i, c, w;
 
-	tap_plan(3 * NTESTS + 11 + 1 + 8 + 18);
+	tap_plan(4 * NTESTS + 11 + 1 + 8 + 18);
 	for (i = 0; i < NTESTS; i++) {
 		struct vpmu_ucode *uc = build(&tests[i]);
 		bool ok = uc && !vpmu_engine_attach(e, uc);
@@ -1237,6 +1361,9 @@ int main(void)
 		       "%s: same at every budget split", tests[i].name);
 		tap_ok(ok && check_narrow(e, &tests[i]),
 		       "%s: narrow interrupting counters", tests[i].name);
+		tap_ok(ok && check_ctx(e, uc, &tests[i]),
+		       "%s: in pieces through contexts, two engines",
+		       tests[i].name);
 		vpmu_engine_destroy(e);
 		e = vpmu_engine_create(VPMU_CS_MAX);
 		vpmu_ucode_free(uc);
