@@ -38,9 +38,9 @@ int vpmu_builtin_load(struct vpmu_ucode **out, struct vpmu_verr *verr);
  * struct vpmu_image - a microcode image as the module keeps it
  * @uc:		the validated, decoded image; immutable
  * @generation:	1 for the image installed at load, then one more for every
- *		image installed; never reused, so engines can tell images
- *		apart by it without touching an image that may be gone
- * @ref:	one for being current, one for every run using the image
+ *		image installed; never reused (ucode/generation, run results)
+ * @ref:	one for being current, one for every run using the image and
+ *		one for every engine attached to it
  * @free_work:	frees @uc and the image an RCU grace period after the last
  *		reference is dropped, in process context (dropping may
  *		happen with preemption disabled; freeing may sleep)
@@ -58,8 +58,9 @@ void vpmu_core_exit(void);
 struct vpmu_image *vpmu_image_get(void);
 void vpmu_image_put(struct vpmu_image *img);
 int vpmu_image_install(struct vpmu_ucode *uc, u64 *generation);
-struct vpmu_engine *vpmu_cpu_engine_get(const struct vpmu_image *img);
+struct vpmu_engine *vpmu_cpu_engine_get(struct vpmu_image *img);
 void vpmu_cpu_engine_put(void);
+struct vpmu_engine *vpmu_this_engine(void);
 
 /* sysfs (vpmu_loader.c). */
 extern const struct attribute_group vpmu_ucode_group;

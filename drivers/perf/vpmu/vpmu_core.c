@@ -5,19 +5,27 @@
  * Every possible CPU has one engine, created at load for cs_size
  * control-store words, so that neither a run nor CPU hotplug ever
  * allocates an engine.  An engine is used only on its own CPU with
- * preemption disabled (vpmu_cpu_engine_get() .. vpmu_cpu_engine_put()),
- * which is all the serialisation it needs.
+ * interrupts disabled: by run chunks (vpmu_cpu_engine_get() ..
+ * vpmu_cpu_engine_put() inside local_irq_save()) and by perf callbacks,
+ * which the perf core calls with interrupts disabled, IPIs included.
+ * That is all the serialisation it needs.
  *
  * One image is current.  A run takes a reference to it when it starts and
  * keeps using that image to the end, even if another is installed
  * meanwhile; installing never waits for runs.  Engines are attached to an
  * image lazily, when a run that uses another image reaches them.
+ *
+ * Every engine holds a reference to the image it is attached to, from
+ * module load (when all are attached to the first image) to unload: the
+ * engine keeps pointers into that image's microcode, and perf callbacks
+ * program the counters of idle engines, so an engine must never point at
+ * freed microcode.  Any engine call is safe at any time on that account.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/bug.h>
-#include <linux/cpuhotplug.h>
 #include <linux/err.h>
+#include <linux/lockdep.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
@@ -30,18 +38,17 @@
 /**
  * struct vpmu_cpu - one CPU's engine
  * @engine:	the engine; lives from module load to unload
- * @generation:	generation of the image @engine is attached to, 0 for none.
- *		The engine keeps a pointer to that image's microcode, which
- *		may have been freed since; only @generation is ever compared,
- *		and the engine is attached again before it runs.
+ * @img:	the image @engine is attached to, a reference; never NULL
+ *		between module init and exit
  * @uhist:	the uhist_interval last applied to @engine
  *
- * Only used on its own CPU with preemption disabled: by a run chunk or by
- * the CPU hotplug callback, which runs on that CPU too.  No lock needed.
+ * Only used on its own CPU with interrupts disabled: by a run chunk or by a
+ * perf callback.  No lock needed.  Init and exit, when nothing runs, touch
+ * every CPU's.
  */
 struct vpmu_cpu {
 	struct vpmu_engine	*engine;
-	u64			generation;
+	struct vpmu_image	*img;
 	u32			uhist;
 };
 
@@ -56,14 +63,12 @@ static DEFINE_PER_CPU(struct vpmu_cpu, vpmu_cpu);
  * @generation:	generation of the last image installed
  * @free_wq:	where images are freed; flushed at unload so that no free
  *		runs after the module is gone
- * @hp_state:	the dynamic CPU hotplug state of the engines
  */
 struct vpmu_core {
 	struct vpmu_image __rcu	*current_image;
 	struct mutex		lock;		/* serialises installs */
 	u64			generation;
 	struct workqueue_struct	*free_wq;
-	enum cpuhp_state	hp_state;
 };
 
 static struct vpmu_core vpmu_core = {
@@ -161,27 +166,31 @@ int vpmu_image_install(struct vpmu_ucode *uc, u64 *generation)
  * vpmu_cpu_engine_get() - this CPU's engine, ready to run @img
  * @img: the image of the run, referenced by the caller
  *
- * Disables preemption until vpmu_cpu_engine_put(), even on failure.
- * Attaches the engine to @img if it runs another image, and applies a
- * changed uhist_interval.  Attaching discards the program state on the
- * engine: the caller starts or restores a program next.
+ * Disables preemption until vpmu_cpu_engine_put(), even on failure; run
+ * chunks call it with interrupts disabled.  Attaches the engine to @img if
+ * it runs another image, moving the engine's reference from the old image
+ * to @img (dropping a reference only queues the free, so this is fine with
+ * interrupts off), and applies a changed uhist_interval.  Attaching
+ * discards the program state on the engine: the caller starts or restores
+ * a program next.
  *
  * Return: the engine, or an ERR_PTR if it could not take @img (which
  * cannot happen: every image was validated against the engines' size).
  */
-struct vpmu_engine *vpmu_cpu_engine_get(const struct vpmu_image *img)
+struct vpmu_engine *vpmu_cpu_engine_get(struct vpmu_image *img)
 {
 	struct vpmu_cpu *vc = get_cpu_ptr(&vpmu_cpu);
 	u32 interval = vpmu_uhist_interval();
 	int ret;
 
-	if (vc->generation != img->generation) {
+	if (vc->img != img) {
+		/* The caller's reference keeps @img alive meanwhile. */
 		ret = vpmu_engine_attach(vc->engine, img->uc);
-		if (WARN_ON_ONCE(ret)) {
-			vc->generation = 0;
+		if (WARN_ON_ONCE(ret))
 			return ERR_PTR(ret);
-		}
-		vc->generation = img->generation;
+		refcount_inc(&img->ref);
+		vpmu_image_put(vc->img);
+		vc->img = img;
 	}
 	if (vc->uhist != interval) {
 		vpmu_engine_uhist_set(vc->engine, interval);
@@ -198,27 +207,28 @@ void vpmu_cpu_engine_put(void)
 	put_cpu_ptr(&vpmu_cpu);
 }
 
-/*
- * A CPU going down.  Nothing can be left half-run on it: a run holds the
- * engine only for one chunk with preemption disabled, saves the program's
- * state off the engine before enabling preemption, and carries on from
- * that state on whatever CPU it is on next.  What is left is the engine's
- * attachment, which would go stale while the CPU is away (the image it
- * points to may be freed): forget it, so that the engine is attached
- * afresh before it is used again.
+/**
+ * vpmu_this_engine() - this CPU's engine, as it is, for the perf glue
  *
- * Runs on @cpu itself (an AP state); preemption is disabled so that it
- * cannot interleave with a run chunk of a task still on this CPU.
+ * The engine stays attached to whatever image it has (it holds a
+ * reference to it), so its counters can be programmed and read at any
+ * time.
+ *
+ * Context: interrupts disabled, on the engine's CPU (perf callbacks).
  */
-static int vpmu_cpu_offline(unsigned int cpu)
+struct vpmu_engine *vpmu_this_engine(void)
 {
-	struct vpmu_cpu *vc = get_cpu_ptr(&vpmu_cpu);
-
-	vc->generation = 0;
-	put_cpu_ptr(&vpmu_cpu);
-	return 0;
+	lockdep_assert_irqs_disabled();
+	return this_cpu_ptr(&vpmu_cpu)->engine;
 }
 
+/*
+ * Nothing is left on an engine when its CPU goes down: a run holds the
+ * engine only for one chunk with interrupts disabled and carries on from
+ * its saved context wherever it is next, and the perf core removes the
+ * CPU's events first.  The engine keeps its image reference while the CPU
+ * is away, so it needs no hotplug callback.
+ */
 static void vpmu_engines_destroy(void)
 {
 	unsigned int cpu;
@@ -228,25 +238,37 @@ static void vpmu_engines_destroy(void)
 
 		vpmu_engine_destroy(vc->engine);
 		vc->engine = NULL;
-		vc->generation = 0;
+		vpmu_image_put(vc->img);
+		vc->img = NULL;
 		vc->uhist = 0;
 	}
 }
 
-static int vpmu_engines_create(void)
+/* Create every engine and attach it to @img, taking a reference each. */
+static int vpmu_engines_create(struct vpmu_image *img)
 {
 	unsigned int cpu;
+	int ret;
 
 	for_each_possible_cpu(cpu) {
 		struct vpmu_cpu *vc = per_cpu_ptr(&vpmu_cpu, cpu);
 
 		vc->engine = vpmu_engine_create(vpmu_cs_size);
 		if (!vc->engine) {
-			vpmu_engines_destroy();
-			return -ENOMEM;
+			ret = -ENOMEM;
+			goto out_destroy;
 		}
+		ret = vpmu_engine_attach(vc->engine, img->uc);
+		if (ret)
+			goto out_destroy;
+		refcount_inc(&img->ref);
+		vc->img = img;
 	}
 	return 0;
+
+out_destroy:
+	vpmu_engines_destroy();
+	return ret;
 }
 
 /* ---- init and exit ----------------------------------------------------- */
@@ -260,6 +282,7 @@ static int vpmu_engines_create(void)
  */
 int vpmu_core_init(struct vpmu_ucode *uc)
 {
+	struct vpmu_image *img;
 	int ret;
 
 	vpmu_core.free_wq = alloc_workqueue("vpmu_free", 0, 0);
@@ -272,19 +295,12 @@ int vpmu_core_init(struct vpmu_ucode *uc)
 	if (ret)
 		goto out_destroy_wq;
 
-	ret = vpmu_engines_create();
+	img = rcu_dereference_protected(vpmu_core.current_image, true);
+	ret = vpmu_engines_create(img);
 	if (ret)
 		goto out_put_image;
-
-	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "perf/vpmu:online",
-				NULL, vpmu_cpu_offline);
-	if (ret < 0)
-		goto out_destroy_engines;
-	vpmu_core.hp_state = ret;
 	return 0;
 
-out_destroy_engines:
-	vpmu_engines_destroy();
 out_put_image:
 	vpmu_image_put(rcu_replace_pointer(vpmu_core.current_image, NULL,
 					   true));
@@ -296,18 +312,17 @@ out_destroy_wq:
 }
 
 /*
- * Called when nothing can run any more: /dev/vpmu and the sysfs files are
- * gone.
+ * Called when nothing can run any more: /dev/vpmu, the PMU and the sysfs
+ * files are gone.
  */
 void vpmu_core_exit(void)
 {
-	cpuhp_remove_state(vpmu_core.hp_state);
 	vpmu_engines_destroy();
 	vpmu_image_put(rcu_replace_pointer(vpmu_core.current_image, NULL,
 					   true));
 	/*
-	 * The last put queued the free behind a grace period: wait for the
-	 * grace period to queue it, then for the workqueue to run it.
+	 * The last puts queued the frees behind a grace period: wait for the
+	 * grace period to queue them, then for the workqueue to run them.
 	 */
 	rcu_barrier();
 	destroy_workqueue(vpmu_core.free_wq);
