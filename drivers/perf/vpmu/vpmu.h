@@ -72,7 +72,9 @@ int vpmu_cdev_register(void);
 void vpmu_cdev_unregister(void);
 
 /* perf glue (vpmu_pmu.c). */
+struct vpmu_stop;
 int vpmu_pmu_register(void);
 void vpmu_pmu_unregister(void);
+void vpmu_pmu_overflow(struct vpmu_engine *e, const struct vpmu_stop *stop);
 
 #endif /* _VPMU_H */

@@ -4,7 +4,9 @@
  *
  * VPMU_IOC_RUN copies the caller's memory in, runs the program in chunks
  * and copies memory and registers back.  A chunk runs on the engine of
- * the CPU the task is on, with preemption disabled; between chunks the
+ * the CPU the task is on, with interrupts disabled (perf callbacks touch
+ * the engine from interrupts; Documentation/vpmu/perf.rst,
+ * "Serialisation"); between chunks the
  * program's state lives in a struct vpmu_ctx, off every engine, so the
  * task can be rescheduled, migrated or stopped by a signal there.  The
  * whole run uses the image that was current when it started.
@@ -27,7 +29,7 @@
 #include "vpmu_engine.h"
 
 /*
- * Cycles per chunk: the longest the CPU runs with preemption disabled on
+ * Cycles per chunk: the longest the CPU runs with interrupts disabled on
  * behalf of one task, and how late a signal is noticed.  Under TCG the
  * engine was measured at about 19 million cycles a second (a tight loop on
  * a 6.1 guest), so 5000 cycles are about a quarter of a millisecond there
@@ -97,7 +99,7 @@ static bool vpmu_run_ended(struct vpmu_runner *r, const struct vpmu_stop *stop)
 		return true;
 	case VPMU_STOP_BUDGET:
 	case VPMU_STOP_OVERFLOW:
-		/* An overflow is the PMU's business, not the program's. */
+		/* vpmu_run_engine() never ends a chunk on an overflow. */
 		break;
 	}
 	if (!r->left) {
@@ -126,9 +128,45 @@ static void vpmu_run_capture(struct vpmu_run *run, struct vpmu_engine *e,
 }
 
 /*
- * One chunk on this CPU's engine, with preemption disabled throughout: the
+ * Run up to @budget cycles on @e, letting the PMU fold every counter wrap
+ * in as it happens.  A counter wrap stops the engine (perf programs every
+ * counter with VPMU_CTR_INT) right after the microword that wrapped it;
+ * the PMU extends the counter and the run carries on with what is left of
+ * the budget.  Such a stop is not the program's: it ends nothing and may
+ * even have used no cycles (a wrap on the microword that halted, reported
+ * first), so it is not counted against anything.  With the budget used
+ * up the engine is still asked once more, with none left: it then reports
+ * a halt or trap of that last microword, or the end of the budget, exactly
+ * as it would have without the wrap.  A wrap needs at least
+ * one counted event, so the engine cannot report wraps forever without
+ * running; the bound only guards against an engine bug.
+ */
+static void vpmu_run_engine(struct vpmu_engine *e, u64 budget,
+			    struct vpmu_stop *stop)
+{
+	unsigned int idle = 0;
+	u64 used = 0;
+
+	for (;;) {
+		vpmu_engine_run(e, budget - used, stop);
+		used += stop->cycles;
+		if (stop->reason != VPMU_STOP_OVERFLOW)
+			break;
+		vpmu_pmu_overflow(e, stop);
+		idle = stop->cycles ? 0 : idle + 1;
+		if (WARN_ON_ONCE(idle > VPMU_NR_COUNTERS_MAX)) {
+			stop->reason = VPMU_STOP_BUDGET;
+			break;
+		}
+	}
+	stop->cycles = used;
+}
+
+/*
+ * One chunk on this CPU's engine, with interrupts disabled throughout: the
  * program is put on the engine (started, or restored from @r->ctx), run,
- * and saved off it again before anyone else can use the engine.
+ * and saved off it again before anyone else can use the engine, perf
+ * callbacks included.
  *
  * Return: 1 if the run has ended, 0 if it goes on, or a negative errno.
  */
@@ -137,8 +175,10 @@ static int vpmu_run_chunk(struct vpmu_runner *r)
 	struct vpmu_run *run = r->run;
 	struct vpmu_stop stop;
 	struct vpmu_engine *e;
+	unsigned long flags;
 	int ret = 0;
 
+	local_irq_save(flags);
 	e = vpmu_cpu_engine_get(r->img);
 	if (IS_ERR(e)) {
 		ret = PTR_ERR(e);
@@ -154,7 +194,7 @@ static int vpmu_run_chunk(struct vpmu_runner *r)
 				  run->mode);
 		r->started = true;
 	}
-	vpmu_engine_run(e, min_t(u64, r->left, VPMU_RUN_CHUNK), &stop);
+	vpmu_run_engine(e, min_t(u64, r->left, VPMU_RUN_CHUNK), &stop);
 	vpmu_engine_ctx_save(e, r->ctx);
 
 	run->cycles += stop.cycles;
@@ -165,6 +205,7 @@ static int vpmu_run_chunk(struct vpmu_runner *r)
 	}
 out_put_engine:
 	vpmu_cpu_engine_put();
+	local_irq_restore(flags);
 	return ret;
 }
 

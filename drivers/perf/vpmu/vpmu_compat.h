@@ -17,10 +17,24 @@
  * of having no rotation timer).  From 6.2 on every PMU has a context of its
  * own and perf_hw_context is the right choice.
  */
+/*
+ * VPMU_GROUP_VALIDATE: may event_init walk the group?  perf_try_init_event()
+ * holds the group leader's ctx->mutex around pmu::event_init of a new group
+ * member, so that event_init may walk the group (for_each_sibling_event()
+ * asserts it under lockdep), except for PMUs of perf_sw_context: their
+ * groups "always fit".  On 6.1, where vpmu is such a PMU, the group cannot
+ * be walked safely there, so a group too big for the counters is not
+ * refused at open: it opens and never gets on the counters (time_running
+ * stays 0).  The event callbacks, which run under ctx->lock, may walk the
+ * group on every kernel.
+ */
+
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 2, 0)
-#define VPMU_TASK_CTX	perf_sw_context
+#define VPMU_TASK_CTX		perf_sw_context
+#define VPMU_GROUP_VALIDATE	0
 #else
-#define VPMU_TASK_CTX	perf_hw_context
+#define VPMU_TASK_CTX		perf_hw_context
+#define VPMU_GROUP_VALIDATE	1
 #endif
 
 #endif /* _VPMU_COMPAT_H */

@@ -1,49 +1,492 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vpmu_pmu.c - perf glue: registers the "vpmu" PMU.
+ * vpmu_pmu.c - perf glue: the "vpmu" PMU, counting events on the engines.
  *
- * Events are added when the engine lands; until then every event aimed at
- * this PMU is refused with -EOPNOTSUPP, and events for other PMUs with
- * -ENOENT so the core keeps looking.
+ * Documentation/vpmu/perf.rst is the contract.  In short: every CPU's
+ * engine has nr_counters narrow counters; an event takes one of them while
+ * it is scheduled on that CPU and the driver extends it to 64 bits.  Each
+ * counter is programmed with its interrupt enable set, so the engine stops
+ * a run at every wrap and vpmu_pmu_overflow() folds 2^width into the event
+ * before the run goes on: no wrap is ever missed, however narrow the
+ * counter or long the run.
+ *
+ * Serialisation: the perf core calls add/del/start/stop/read on the
+ * event's CPU with interrupts disabled, and run chunks (vpmu_cdev.c) run
+ * with interrupts disabled and call vpmu_pmu_overflow() before enabling
+ * them again.  The per-CPU state below and the engine are therefore only
+ * ever touched by one of these at a time, on their own CPU: no locks.
+ *
+ * Sampling (overflow interrupts that emit samples) is not supported yet:
+ * sampling events are refused with -EOPNOTSUPP.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/bitfield.h>
+#include <linux/bitmap.h>
+#include <linux/bitops.h>
+#include <linux/device.h>
 #include <linux/module.h>
 #include <linux/perf_event.h>
+#include <linux/percpu.h>
+#include <linux/sysfs.h>
 
 #include "vpmu.h"
 #include "vpmu_compat.h"
+#include "vpmu_engine.h"
+
+/*
+ * attr.config, as format/ describes it (generated from these masks):
+ *
+ *   24    20 19    12 11          0
+ *  +--------+--------+-------------+
+ *  |  ctr   |  tag   |    event    |
+ *  +--------+--------+-------------+
+ */
+#define VPMU_CFG_EVENT		GENMASK_ULL(11, 0)
+#define VPMU_CFG_TAG		GENMASK_ULL(19, 12)
+#define VPMU_CFG_CTR		GENMASK_ULL(24, 20)
+#define VPMU_CFG_ALL		(VPMU_CFG_EVENT | VPMU_CFG_TAG | VPMU_CFG_CTR)
+
+#define VPMU_CFG_GET(cfg, f)	FIELD_GET(VPMU_CFG_##f, (cfg))
+
+/**
+ * struct vpmu_pmu_cpu - one CPU's counters as perf uses them
+ * @events:	the event holding each counter, NULL if free
+ * @used_mask:	counters taken (bit n: counter n, 0-based)
+ *
+ * Touched only on its own CPU with interrupts disabled (see the head of
+ * this file).
+ */
+struct vpmu_pmu_cpu {
+	struct perf_event	*events[VPMU_NR_COUNTERS_MAX];
+	DECLARE_BITMAP(used_mask, VPMU_NR_COUNTERS_MAX);
+};
+
+static DEFINE_PER_CPU(struct vpmu_pmu_cpu, vpmu_pmu_cpu);
+
+/* ---- sysfs: format/ and events/ ------------------------------------------ */
+
+struct vpmu_format_attr {
+	struct device_attribute attr;
+	u64 field;
+};
+
+static ssize_t vpmu_format_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	struct vpmu_format_attr *fmt = container_of(attr, typeof(*fmt), attr);
+	int lo = __ffs64(fmt->field), hi = fls64(fmt->field) - 1;
+
+	if (lo == hi)
+		return sysfs_emit(buf, "config:%d\n", lo);
+	return sysfs_emit(buf, "config:%d-%d\n", lo, hi);
+}
+
+#define VPMU_FORMAT_ATTR(_name, _field)					\
+	(&((struct vpmu_format_attr[]) {{				\
+		.attr = __ATTR(_name, 0444, vpmu_format_show, NULL),	\
+		.field = _field,					\
+	}})[0].attr.attr)
+
+static struct attribute *vpmu_format_attrs[] = {
+	VPMU_FORMAT_ATTR(event, VPMU_CFG_EVENT),
+	VPMU_FORMAT_ATTR(tag, VPMU_CFG_TAG),
+	VPMU_FORMAT_ATTR(ctr, VPMU_CFG_CTR),
+	NULL,
+};
+
+static const struct attribute_group vpmu_format_group = {
+	.name	= "format",
+	.attrs	= vpmu_format_attrs,
+};
+
+/* An events/ alias: a basic event number, or a tag when @tag is not 0. */
+struct vpmu_event_attr {
+	struct device_attribute attr;
+	u16 event;
+	u8 tag;
+};
+
+static ssize_t vpmu_event_show(struct device *dev,
+			       struct device_attribute *attr, char *buf)
+{
+	struct vpmu_event_attr *ev = container_of(attr, typeof(*ev), attr);
+
+	if (ev->tag)
+		return sysfs_emit(buf, "tag=%u\n", ev->tag);
+	return sysfs_emit(buf, "event=0x%02x\n", ev->event);
+}
+
+#define VPMU_EVENT_ATTR(_name, _event, _tag)				\
+	(&((struct vpmu_event_attr[]) {{				\
+		.attr = {						\
+			.attr = { .name = _name, .mode = 0444 },	\
+			.show = vpmu_event_show,			\
+		},							\
+		.event = _event,					\
+		.tag = _tag,						\
+	}})[0].attr.attr)
+
+#define VPMU_BASIC_ATTR(sym, num, alias, doc)	VPMU_EVENT_ATTR(alias, num, 0),
+#define VPMU_TAG_ATTR(k)	VPMU_EVENT_ATTR("vpmu_tag" #k, 0, k)
+
+/*
+ * Counts of occurrences, so no .unit or .scale: perf's defaults (no unit,
+ * scale 1) say it.  Tags beyond the current image's event field stay
+ * listed: the image can change under a listing; event_init refuses them.
+ */
+static struct attribute *vpmu_event_attrs[] = {
+	VPMU_EVENT_LIST(VPMU_BASIC_ATTR)
+	VPMU_TAG_ATTR(1), VPMU_TAG_ATTR(2), VPMU_TAG_ATTR(3), VPMU_TAG_ATTR(4),
+	VPMU_TAG_ATTR(5), VPMU_TAG_ATTR(6), VPMU_TAG_ATTR(7), VPMU_TAG_ATTR(8),
+	NULL,
+};
+
+static const struct attribute_group vpmu_events_group = {
+	.name	= "events",
+	.attrs	= vpmu_event_attrs,
+};
+
+/* ---- counter primitives --------------------------------------------------- */
+
+/* Program counter @idx of this CPU's engine for @event, counting. */
+static void vpmu_ctr_enable(struct vpmu_engine *e, struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	struct vpmu_ctr_cfg cfg = {
+		.event	= hwc->config,
+		.width	= vpmu_counter_width(hwc->idx),
+		/* Stop at every wrap: that is what makes the count lossless. */
+		.flags	= hwc->config_base | VPMU_CTR_INT,
+		.group	= 0,
+	};
+
+	WARN_ON_ONCE(vpmu_engine_ctr_config(e, hwc->idx, &cfg));
+}
+
+static void vpmu_ctr_disable(struct vpmu_engine *e, unsigned int idx)
+{
+	vpmu_engine_ctr_config(e, idx, NULL);
+	vpmu_engine_ovf_clear(e, BIT(idx));
+}
+
+/*
+ * Fold what counter hwc->idx counted since prev_count into the event.
+ * The engine stops a run at every wrap and this runs before the run goes
+ * on, so the counter has wrapped at most once since prev_count, and has
+ * then if and only if its overflow status bit is set: that adds 2^width.
+ * (The status, not the comparison of the values, says whether it wrapped:
+ * a counter that wraps on exactly the value it was last read at looks
+ * unchanged.)
+ */
+static void vpmu_event_update(struct vpmu_engine *e, struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	unsigned int idx = hwc->idx, width = vpmu_counter_width(idx);
+	u64 prev, now, delta;
+
+	prev = local64_read(&hwc->prev_count);
+	now = vpmu_engine_ctr_read(e, idx);
+	delta = now - prev;
+	if (vpmu_engine_ovf_status(e) & BIT(idx)) {
+		if (width < 64)
+			delta += BIT_ULL(width);
+		vpmu_engine_ovf_clear(e, BIT(idx));
+	}
+	local64_set(&hwc->prev_count, now);
+	local64_add(delta, &event->count);
+}
+
+/* ---- the overflow stop ---------------------------------------------------- */
+
+/**
+ * vpmu_pmu_overflow() - fold the counters that wrapped into their events
+ * @e:		this CPU's engine, stopped with VPMU_STOP_OVERFLOW
+ * @stop:	the stop; @stop->ovf has the counters that wrapped
+ *
+ * Called by the run loop with interrupts disabled, between the engine's
+ * stop and the run going on: the engine's analogue of an overflow
+ * interrupt handler.
+ */
+void vpmu_pmu_overflow(struct vpmu_engine *e, const struct vpmu_stop *stop)
+{
+	struct vpmu_pmu_cpu *cpuc = this_cpu_ptr(&vpmu_pmu_cpu);
+	unsigned long status;
+	unsigned int idx;
+
+	lockdep_assert_irqs_disabled();
+	/*
+	 * 1. Stop: the engine has stopped itself, right after the microword
+	 *    on which the counters wrapped; nothing counts until it runs.
+	 * 2. Read the status: every counter with its bit set has wrapped
+	 *    once since it was last folded (the stop's mask names those
+	 *    that wrapped on this microword; any others are folded too).
+	 * 3. Clear: vpmu_event_update() clears each bit as it folds its
+	 *    2^width in; bits of counters no event holds are cleared here.
+	 * 4. Report: counting events only; there is nothing to sample yet.
+	 * 5. Restart: the caller runs the engine on.
+	 */
+	status = vpmu_engine_ovf_status(e) | stop->ovf;
+	for_each_set_bit(idx, &status, VPMU_NR_COUNTERS_MAX) {
+		struct perf_event *event = cpuc->events[idx];
+
+		if (event && !(event->hw.state & PERF_HES_STOPPED))
+			vpmu_event_update(e, event);
+		else
+			vpmu_engine_ovf_clear(e, BIT(idx));
+	}
+}
+
+/* ---- event_init ----------------------------------------------------------- */
+
+/* Is tag @k in the current image's event field (perf.rst)? */
+static bool vpmu_tag_valid(unsigned int k)
+{
+	const struct vpmu_image_header *h;
+	struct vpmu_image *img;
+	bool ok;
+
+	img = vpmu_image_get();
+	h = vpmu_ucode_header(img->uc);
+	if (h->ev_mode == VPMU_EVMODE_ONEHOT)
+		ok = k <= h->ev_bits;
+	else
+		ok = k < BIT(h->ev_bits);
+	vpmu_image_put(img);
+	return ok;
+}
+
+/* Decode attr.config into the engine event number, or a negative errno. */
+static int vpmu_config_event(u64 config)
+{
+	unsigned int event = VPMU_CFG_GET(config, EVENT);
+	unsigned int tag = VPMU_CFG_GET(config, TAG);
+	unsigned int ctr = VPMU_CFG_GET(config, CTR);
+
+	if (config & ~VPMU_CFG_ALL)
+		return -EINVAL;
+	if (ctr > vpmu_nr_counters)
+		return -EINVAL;
+	if (tag) {
+		if (event)
+			return -EINVAL;
+		event = VPMU_EV_TAG(tag);
+	}
+	if (event < VPMU_EV_NR_BASIC)
+		return event;
+	if (event > VPMU_EV_TAG_BASE && event <= VPMU_EV_TAG(VPMU_TAG_MAX))
+		return vpmu_tag_valid(event - VPMU_EV_TAG_BASE) ? event :
+								   -EINVAL;
+	/* Tag 0, the histogram unit (not in the engine yet), the rest. */
+	return -ENOENT;
+}
+
+/* The counter an event must have (0-based), or -1 for any free one. */
+static int vpmu_event_ctr(const struct perf_event *event)
+{
+	return (int)VPMU_CFG_GET(event->attr.config, CTR) - 1;
+}
+
+/* What a group needs of the counters: pinned ones, any ones, or no way. */
+struct vpmu_group_need {
+	unsigned int pinned;
+	unsigned int any;
+	bool impossible;
+};
+
+static void vpmu_group_add(struct vpmu_group_need *need, struct pmu *pmu,
+			   struct perf_event *member)
+{
+	int c = vpmu_event_ctr(member);
+
+	if (member->pmu != pmu) {
+		/* Software events go anywhere; other PMUs' cannot join. */
+		if (!is_software_event(member))
+			need->impossible = true;
+	} else if (c < 0) {
+		need->any++;
+	} else if (need->pinned & BIT(c)) {
+		need->impossible = true;
+	} else {
+		need->pinned |= BIT(c);
+	}
+}
+
+/*
+ * Can @event's group, @event included, be on the counters at once?  Only
+ * events of this PMU take counters.
+ */
+static bool vpmu_group_fits(struct perf_event *event)
+{
+	struct perf_event *leader = event->group_leader, *sibling;
+	struct vpmu_group_need need = {};
+
+	vpmu_group_add(&need, event->pmu, leader);
+	for_each_sibling_event(sibling, leader)
+		vpmu_group_add(&need, event->pmu, sibling);
+	if (event != leader)
+		vpmu_group_add(&need, event->pmu, event);
+
+	return !need.impossible &&
+	       hweight32(need.pinned) + need.any <= vpmu_nr_counters;
+}
 
 static int vpmu_event_init(struct perf_event *event)
 {
-	if (event->attr.type != event->pmu->type)
+	struct perf_event_attr *attr = &event->attr;
+	int ev;
+
+	if (attr->type != event->pmu->type)
 		return -ENOENT;
-	return -EOPNOTSUPP;
+
+	/* Counting only, for now: no overflow samples, no branch stacks. */
+	if (is_sampling_event(event) || has_branch_stack(event) ||
+	    attr->precise_ip)
+		return -EOPNOTSUPP;
+	/* Engines are never guests: a host-free count would count nothing. */
+	if (attr->exclude_host)
+		return -EOPNOTSUPP;
+	if (attr->config1 || attr->config2)
+		return -EINVAL;
+
+	ev = vpmu_config_event(attr->config);
+	if (ev < 0)
+		return ev;
+
+	/*
+	 * A group that can never be on the counters is refused, where the
+	 * perf core lets event_init walk the group (VPMU_GROUP_VALIDATE);
+	 * elsewhere such a group opens and never runs.
+	 */
+	if (VPMU_GROUP_VALIDATE && event->group_leader != event &&
+	    !vpmu_group_fits(event))
+		return -EINVAL;
+
+	event->hw.idx = -1;
+	event->hw.config = ev;
+	event->hw.config_base = (attr->exclude_user ? 0 : VPMU_CTR_USER) |
+				(attr->exclude_kernel ? 0 : VPMU_CTR_SUPER);
+	return 0;
 }
 
-static int vpmu_add(struct perf_event *event, int flags)
+/* ---- add, del, start, stop, read ------------------------------------------ */
+
+/*
+ * Counters pinned by other members of @event's group, which an event that
+ * takes any counter should leave to them.
+ */
+static unsigned long vpmu_group_pinned(struct perf_event *event)
 {
-	return -EOPNOTSUPP;
+	struct perf_event *leader = event->group_leader, *sibling;
+	unsigned long mask = 0;
+
+	if (leader != event && leader->pmu == event->pmu &&
+	    vpmu_event_ctr(leader) >= 0)
+		mask |= BIT(vpmu_event_ctr(leader));
+	for_each_sibling_event(sibling, leader) {
+		if (sibling != event && sibling->pmu == event->pmu &&
+		    vpmu_event_ctr(sibling) >= 0)
+			mask |= BIT(vpmu_event_ctr(sibling));
+	}
+	return mask;
 }
 
-static void vpmu_del(struct perf_event *event, int flags)
+/* Take a counter for @event: the one it names, or the lowest free one. */
+static int vpmu_get_idx(struct vpmu_pmu_cpu *cpuc, struct perf_event *event)
 {
+	DECLARE_BITMAP(busy, VPMU_NR_COUNTERS_MAX);
+	int idx = vpmu_event_ctr(event);
+
+	if (idx >= 0)
+		return test_and_set_bit(idx, cpuc->used_mask) ? -EAGAIN : idx;
+
+	bitmap_copy(busy, cpuc->used_mask, VPMU_NR_COUNTERS_MAX);
+	busy[0] |= vpmu_group_pinned(event);
+	idx = find_first_zero_bit(busy, vpmu_nr_counters);
+	if (idx >= vpmu_nr_counters)
+		return -EAGAIN;
+	set_bit(idx, cpuc->used_mask);
+	return idx;
 }
 
 static void vpmu_start(struct perf_event *event, int flags)
 {
+	struct vpmu_engine *e = vpmu_this_engine();
+	struct hw_perf_event *hwc = &event->hw;
+
+	if (WARN_ON_ONCE(!(hwc->state & PERF_HES_STOPPED)))
+		return;
+	if (flags & PERF_EF_RELOAD)
+		WARN_ON_ONCE(!(hwc->state & PERF_HES_UPTODATE));
+	hwc->state = 0;
+
+	/* Counting from 0 leaves the whole width before the first wrap. */
+	vpmu_engine_ctr_write(e, hwc->idx, 0);
+	vpmu_engine_ovf_clear(e, BIT(hwc->idx));
+	local64_set(&hwc->prev_count, 0);
+	vpmu_ctr_enable(e, event);
+	perf_event_update_userpage(event);
 }
 
 static void vpmu_stop(struct perf_event *event, int flags)
 {
+	struct vpmu_engine *e = vpmu_this_engine();
+	struct hw_perf_event *hwc = &event->hw;
+
+	if (!(hwc->state & PERF_HES_STOPPED)) {
+		vpmu_event_update(e, event);
+		vpmu_ctr_disable(e, hwc->idx);
+		hwc->state |= PERF_HES_STOPPED | PERF_HES_UPTODATE;
+	}
 }
 
+static int vpmu_add(struct perf_event *event, int flags)
+{
+	struct vpmu_pmu_cpu *cpuc = this_cpu_ptr(&vpmu_pmu_cpu);
+	struct hw_perf_event *hwc = &event->hw;
+	int idx;
+
+	idx = vpmu_get_idx(cpuc, event);
+	if (idx < 0)
+		return idx;
+
+	hwc->idx = idx;
+	cpuc->events[idx] = event;
+	hwc->state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
+	if (flags & PERF_EF_START)
+		vpmu_start(event, PERF_EF_RELOAD);
+	perf_event_update_userpage(event);
+	return 0;
+}
+
+static void vpmu_del(struct perf_event *event, int flags)
+{
+	struct vpmu_pmu_cpu *cpuc = this_cpu_ptr(&vpmu_pmu_cpu);
+	struct hw_perf_event *hwc = &event->hw;
+
+	vpmu_stop(event, PERF_EF_UPDATE);
+	cpuc->events[hwc->idx] = NULL;
+	clear_bit(hwc->idx, cpuc->used_mask);
+	hwc->idx = -1;
+	perf_event_update_userpage(event);
+}
+
+/*
+ * Runs cannot interleave with a read (both have interrupts disabled on the
+ * engine's CPU), so a group read, which reads every member in one go on
+ * that CPU, sees all counters as of one instant.
+ */
 static void vpmu_read(struct perf_event *event)
 {
+	if (!(event->hw.state & PERF_HES_STOPPED))
+		vpmu_event_update(vpmu_this_engine(), event);
 }
 
-/* NULL-terminated; the format/ and events/ groups join when events do. */
+/* ---- registration --------------------------------------------------------- */
+
 static const struct attribute_group *vpmu_attr_groups[] = {
+	&vpmu_format_group,
+	&vpmu_events_group,
 	&vpmu_ucode_group,
 	&vpmu_caps_group,
 	NULL,
