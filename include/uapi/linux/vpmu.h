@@ -296,4 +296,31 @@ struct vpmu_run {
 #define VPMU_IOC_MAGIC		0xb7
 #define VPMU_IOC_RUN		_IOWR(VPMU_IOC_MAGIC, 0x01, struct vpmu_run)
 
+/*
+ * Micro-PC histogram file: what the module's uhist/ sysfs files read
+ * (one per CPU and their sum) and what vpmu-hist takes.  Little-endian:
+ *
+ *   header | __u64 bucket[nbuckets]
+ *
+ * bucket[u] counts the samples that found the engine on microword u; a
+ * sample is taken every interval cycles, stall cycles included.
+ */
+#define VPMU_UHIST_MAGIC	0x53485556	/* "VUHS" */
+#define VPMU_UHIST_VERSION	1
+#define VPMU_UHIST_CPU_SUM	0xffffffffu	/* header.cpu of the sum */
+
+struct vpmu_uhist_header {
+	__u32 magic;		/* VPMU_UHIST_MAGIC */
+	__u32 version;		/* VPMU_UHIST_VERSION */
+	__u32 header_size;	/* sizeof(struct vpmu_uhist_header) */
+	__u32 nbuckets;		/* the image's cs_words */
+	__u32 interval;		/* sampling interval in cycles */
+	__u32 cpu;		/* CPU, or VPMU_UHIST_CPU_SUM */
+	__u32 image_checksum;	/* checksum field of the image sampled */
+	__u32 reserved0;	/* 0 */
+	__aligned_u64 generation;	/* module image generation, 0 if none */
+	__aligned_u64 samples;	/* sum of the buckets */
+	__u32 reserved[4];	/* 0 */
+};
+
 #endif /* _UAPI_LINUX_VPMU_H */
