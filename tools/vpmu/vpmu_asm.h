@@ -65,6 +65,14 @@ int vpmu_dis_ucode(const void *img, size_t len, struct vpmu_buf *out,
 		   struct vpmu_buf *diag);
 
 /*
+ * Only the microwords of an image, one line each in address order, as
+ * vpmu_dis_ucode() prints them (without the leading tab): for listings
+ * that annotate microwords.  Returns 0, or -1 with a message in @diag.
+ */
+int vpmu_dis_uwords(const void *img, size_t len, struct vpmu_buf *out,
+		    struct vpmu_buf *diag);
+
+/*
  * Disassemble a program file into source that vpmu_asm_prog() with the
  * same image turns back into the same bytes; each line shows its address
  * and word.

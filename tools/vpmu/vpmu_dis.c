@@ -461,6 +461,41 @@ int vpmu_dis_ucode(const void *img, size_t len, struct vpmu_buf *out,
 	return 0;
 }
 
+/*
+ * Just the microwords, for listings that annotate them (vpmu-hist): line
+ * i is microword i exactly as vpmu_dis_ucode() prints it, without the
+ * leading tab.  Warnings about the symbol table are not reported here.
+ */
+int vpmu_dis_uwords(const void *img, size_t len, struct vpmu_buf *out,
+		    struct vpmu_buf *diag)
+{
+	struct vpmu_buf line = { 0 }, quiet = { 0 };
+	struct dis d = { .out = &line, .diag = &quiet };
+	uint32_t i;
+
+	if (vpmu_img_view(&d.v, img, len, diag))
+		return -1;
+	d.label = calloc(d.v.h.cs_words + 1, sizeof(*d.label));
+	if (!d.label)
+		abort();
+	name_labels(&d);
+	for (i = 0; i < d.v.h.cs_words; i++) {
+		uint64_t uw = vpmu_img_uword(&d.v, i);
+
+		line.len = 0;
+		if (canonical(&d, i, uw))
+			print_uword(&d, uw);
+		else
+			vpmu_buf_printf(&line, "\t.uword 0x%016llx\n",
+					(unsigned long long)uw);
+		vpmu_buf_put(out, line.p + 1, line.len - 1);
+	}
+	free(d.label);
+	vpmu_buf_free(&line);
+	vpmu_buf_free(&quiet);
+	return 0;
+}
+
 /* ---- programs ------------------------------------------------------------ */
 
 struct pdis {
