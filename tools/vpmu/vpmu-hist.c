@@ -1,0 +1,400 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vpmu-hist - report a micro-PC histogram: every sampled microword with
+ * its label, count, share and disassembly, or one line per label
+ * (routine); optionally a gnuplot drawing.  The histogram comes from
+ * files in the uapi format (the module's uhist files, summed when there
+ * are several) or, with --simulate, from running a program on the host
+ * build of the engine.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+
+#include "vpmu_hist.h"
+#include "vpmu_runner.h"
+
+#define DEFAULT_BUDGET	1000000000ull
+
+static const char *prog_name = "vpmu-hist";
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"Usage: %s -m IMAGE [OPTION]... HIST...\n"
+"       %s --simulate -m IMAGE [-K N] [-b CYCLES] [OPTION]... PROGRAM.vprg\n"
+"\n"
+"Report a vpmu micro-PC histogram: each sampled microword with its label\n"
+"(the nearest symbol at or before it, plus an offset: loop+2), micro-\n"
+"address, count, share of the samples, a bar and its disassembly.\n"
+"Several HIST files (the module's per-CPU uhist files) are summed; they\n"
+"must have the same number of buckets, image and interval.  With\n"
+"--simulate, run PROGRAM on the host build of the engine with the\n"
+"histogram sampling every K cycles, and report that.\n"
+"\n"
+"  -m, --image=IMAGE     the microcode image sampled (required): symbols\n"
+"                        and microword text come from it\n"
+"  -S, --simulate        the operand is a program file to run\n"
+"  -K, --interval=K      sampling interval in cycles, 1..2^32-1 (default 1)\n"
+"  -b, --budget=CYCLES   cycle budget of the run (default 1G = 10^9;\n"
+"                        suffixes k M G T, Ki Mi Gi Ti, or 2^N)\n"
+"  -o, --output=FILE     write the histogram (the simulated one, or the sum\n"
+"                        of the HIST files) to FILE in the uapi format\n"
+"  -s, --sort=count|addr order of the rows (default count, highest first)\n"
+"  -a, --all             also show microwords (labels) with no samples\n"
+"  -n, --top=N           show at most N rows\n"
+"  -l, --by-label        one row per label: the samples of its microwords\n"
+"  -p, --plot=FILE       draw the histogram with gnuplot into FILE, .png\n"
+"                        or .svg\n"
+"  -f, --force           go on, with a warning, when a histogram was sampled\n"
+"                        on another image than IMAGE (of the same size) or\n"
+"                        HIST files differ in image or interval\n"
+"  -q, --quiet           no report (with -o or --plot)\n"
+"  -h, --help            this text\n"
+"\n"
+"Exit status: 0 success; 1 an unreadable or invalid file, a histogram that\n"
+"does not match IMAGE or the other files, or a failed plot; 2 bad usage.\n",
+		prog_name, prog_name);
+}
+
+struct opts {
+	const char *image, *output, *plot;
+	bool simulate, force, quiet;
+	uint32_t interval;
+	uint64_t budget;
+	struct vpmu_hist_opts rep;
+};
+
+static int bad_arg(const char *what, const char *arg)
+{
+	fprintf(stderr, "%s: bad %s '%s'\n", prog_name, what, arg);
+	return -1;
+}
+
+static int parse_args(int argc, char **argv, struct opts *o)
+{
+	static const struct option lopts[] = {
+		{ "image", required_argument, NULL, 'm' },
+		{ "simulate", no_argument, NULL, 'S' },
+		{ "interval", required_argument, NULL, 'K' },
+		{ "budget", required_argument, NULL, 'b' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "sort", required_argument, NULL, 's' },
+		{ "all", no_argument, NULL, 'a' },
+		{ "top", required_argument, NULL, 'n' },
+		{ "by-label", no_argument, NULL, 'l' },
+		{ "plot", required_argument, NULL, 'p' },
+		{ "force", no_argument, NULL, 'f' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ }
+	};
+	uint64_t v;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "m:SK:b:o:s:an:lp:fqh", lopts,
+				NULL)) != -1) {
+		switch (c) {
+		case 'm':
+			o->image = optarg;
+			break;
+		case 'S':
+			o->simulate = true;
+			break;
+		case 'K':
+			if (vpmu_parse_count(optarg, &v) || !v || v > UINT32_MAX)
+				return bad_arg("interval", optarg);
+			o->interval = v;
+			break;
+		case 'b':
+			if (vpmu_parse_count(optarg, &o->budget) || !o->budget)
+				return bad_arg("budget", optarg);
+			break;
+		case 'o':
+			o->output = optarg;
+			break;
+		case 's':
+			if (!strcmp(optarg, "count"))
+				o->rep.order = VPMU_HIST_BY_COUNT;
+			else if (!strcmp(optarg, "addr"))
+				o->rep.order = VPMU_HIST_BY_ADDR;
+			else
+				return bad_arg("sort order (count or addr)",
+					       optarg);
+			break;
+		case 'a':
+			o->rep.all = true;
+			break;
+		case 'n':
+			if (vpmu_parse_count(optarg, &v) || !v || v > UINT32_MAX)
+				return bad_arg("row count", optarg);
+			o->rep.top = v;
+			break;
+		case 'l':
+			o->rep.by_label = true;
+			break;
+		case 'p':
+			o->plot = optarg;
+			break;
+		case 'f':
+			o->force = true;
+			break;
+		case 'q':
+			o->quiet = true;
+			break;
+		case 'h':
+			usage(stdout);
+			exit(0);
+		default:
+			usage(stderr);
+			return -1;
+		}
+	}
+	if (!o->image) {
+		fprintf(stderr, "%s: no image given (-m IMAGE)\n", prog_name);
+		return -1;
+	}
+	if (optind == argc || (o->simulate && optind != argc - 1)) {
+		fprintf(stderr, "%s: %s\n", prog_name, optind == argc ?
+			(o->simulate ? "no program file given" :
+			 "no histogram file given") :
+			"one program file at a time");
+		return -1;
+	}
+	if ((o->interval != 1 || o->budget != DEFAULT_BUDGET) && !o->simulate) {
+		fprintf(stderr, "%s: -K and -b need --simulate\n", prog_name);
+		return -1;
+	}
+	return 0;
+}
+
+/* Each line of @diag as "vpmu-hist: FILE: line". */
+static void report_diag(struct vpmu_buf *diag, const char *file)
+{
+	char *p = diag->p, *nl;
+
+	while (p && *p) {
+		nl = strchr(p, '\n');
+		fprintf(stderr, "%s: %s: %.*s\n", prog_name, file,
+			nl ? (int)(nl - p) : (int)strlen(p), p);
+		p = nl ? nl + 1 : NULL;
+	}
+	diag->len = 0;
+	if (diag->p)
+		diag->p[0] = '\0';
+}
+
+static int read_or_complain(const char *path, struct vpmu_buf *b)
+{
+	if (!vpmu_read_file(path, b))
+		return 0;
+	fprintf(stderr, "%s: %s: %s\n", prog_name, path, strerror(errno));
+	return -1;
+}
+
+/* Read every HIST file and sum them into @sum. */
+static int load_hists(char **files, int n, bool force, struct vpmu_hist *sum)
+{
+	struct vpmu_buf file = { 0 }, diag = { 0 };
+	struct vpmu_hist h;
+	int i, ret = -1;
+
+	for (i = 0; i < n; i++) {
+		file.len = 0;
+		if (read_or_complain(files[i], &file))
+			goto out;
+		if (vpmu_hist_parse(i ? &h : sum, file.p, file.len, &diag)) {
+			report_diag(&diag, files[i]);
+			goto out;
+		}
+		if (!i)
+			continue;
+		if (vpmu_hist_add(sum, &h, force, &diag)) {
+			report_diag(&diag, files[i]);
+			vpmu_hist_free(&h);
+			goto out;
+		}
+		report_diag(&diag, files[i]);	/* warnings */
+		vpmu_hist_free(&h);
+	}
+	ret = 0;
+out:
+	vpmu_buf_free(&file);
+	vpmu_buf_free(&diag);
+	return ret;
+}
+
+static const char *stop_text(const struct vpmu_hist_run *r, char *buf,
+			     size_t size)
+{
+	/* enum vpmu_stop_reason and the uapi's VPMU_RUN_* agree up to FAULT */
+	const char *name = vpmu_stop_name(r->reason);
+
+	if (r->reason == VPMU_RUN_TRAP)
+		snprintf(buf, size, "trap %u", r->code);
+	else if (r->reason == VPMU_RUN_FAULT)
+		snprintf(buf, size, "fault %s", vpmu_fault_name(r->code) ?
+			 vpmu_fault_name(r->code) : "?");
+	else
+		snprintf(buf, size, "%s", name ? name : "?");
+	return buf;
+}
+
+static int simulate(const char *path, const struct vpmu_buf *img,
+		    const struct opts *o, struct vpmu_hist *hs)
+{
+	struct vpmu_buf prog = { 0 }, diag = { 0 };
+	struct vpmu_hist_run run;
+	char why[48];
+	int ret;
+
+	if (read_or_complain(path, &prog))
+		return -1;
+	ret = vpmu_hist_simulate(hs, img->p, img->len, prog.p, prog.len,
+				 o->interval, o->budget, &run, &diag);
+	report_diag(&diag, path);
+	if (!ret && !o->quiet)
+		fprintf(stderr, "%s: %s: stop %s after %llu cycles\n",
+			prog_name, path, stop_text(&run, why, sizeof(why)),
+			(unsigned long long)run.cycles);
+	vpmu_buf_free(&prog);
+	vpmu_buf_free(&diag);
+	return ret;
+}
+
+/* gnuplot on PATH, or NULL. */
+static char *find_gnuplot(void)
+{
+	const char *path = getenv("PATH");
+	struct vpmu_buf b = { 0 };
+
+	while (path && *path) {
+		size_t n = strcspn(path, ":");
+
+		b.len = 0;
+		vpmu_buf_printf(&b, "%.*s/gnuplot", n ? (int)n : 1,
+				n ? path : ".");
+		if (!access(b.p, X_OK))
+			return b.p;
+		path += n + (path[n] == ':');
+	}
+	vpmu_buf_free(&b);
+	return NULL;
+}
+
+static int plot(const struct vpmu_hist *hs, const struct vpmu_hist_img *hi,
+		const char *path, const char *what)
+{
+	struct vpmu_buf script = { 0 }, diag = { 0 };
+	char tmp[] = "/tmp/vpmu-hist.gpXXXXXX";
+	char *gnuplot;
+	int fd, status, ret = -1;
+	pid_t pid;
+
+	if (vpmu_hist_plot(&script, hs, hi, path, what, &diag)) {
+		report_diag(&diag, path);
+		goto out;
+	}
+	gnuplot = find_gnuplot();
+	if (!gnuplot) {
+		fprintf(stderr, "%s: %s: gnuplot not found on PATH; install it "
+			"(Debian: apt-get install gnuplot-nox)\n", prog_name,
+			path);
+		goto out;
+	}
+	fd = mkstemp(tmp);
+	if (fd < 0 || write(fd, script.p, script.len) != (ssize_t)script.len) {
+		fprintf(stderr, "%s: %s: %s\n", prog_name, tmp, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		goto out_gp;
+	}
+	close(fd);
+	fflush(NULL);
+	pid = fork();
+	if (!pid) {
+		execl(gnuplot, "gnuplot", tmp, (char *)NULL);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
+	    WEXITSTATUS(status) || access(path, R_OK)) {
+		fprintf(stderr, "%s: %s: gnuplot failed\n", prog_name, path);
+		unlink(path);
+	} else {
+		ret = 0;
+	}
+	unlink(tmp);
+out_gp:
+	free(gnuplot);
+out:
+	vpmu_buf_free(&script);
+	vpmu_buf_free(&diag);
+	return ret;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = { .interval = 1, .budget = DEFAULT_BUDGET };
+	struct vpmu_buf img = { 0 }, out = { 0 }, diag = { 0 };
+	struct vpmu_hist_img hi;
+	struct vpmu_hist hs = { 0 };
+	const char *what;
+	int nfiles, ret = 1;
+
+	if (argc > 0 && strrchr(argv[0], '/'))
+		prog_name = strrchr(argv[0], '/') + 1;
+	if (parse_args(argc, argv, &o))
+		return 2;
+	nfiles = argc - optind;
+	if (read_or_complain(o.image, &img))
+		return 1;
+	if (vpmu_hist_img_open(&hi, img.p, img.len, &diag)) {
+		fprintf(stderr, "%s: %s: not a valid vpmu image: %s", prog_name,
+			o.image, diag.p);
+		goto out_img;
+	}
+	if (o.simulate ? simulate(argv[optind], &img, &o, &hs) :
+	    load_hists(argv + optind, nfiles, o.force, &hs))
+		goto out;
+	if (vpmu_hist_match(&hs, &hi, o.force, &diag)) {
+		report_diag(&diag, o.simulate || nfiles == 1 ? argv[optind] :
+			    o.image);
+		goto out;
+	}
+	report_diag(&diag, nfiles == 1 ? argv[optind] : o.image);
+	if (o.output) {
+		vpmu_hist_write(&hs, &out);
+		if (vpmu_write_file(o.output, out.p, out.len)) {
+			fprintf(stderr, "%s: %s: %s\n", prog_name, o.output,
+				strerror(errno));
+			goto out;
+		}
+		out.len = 0;
+	}
+	what = nfiles == 1 ? base_name(argv[optind]) : "the sum of the files";
+	if (o.plot && plot(&hs, &hi, o.plot, what))
+		goto out;
+	if (!o.quiet && !(o.output && !strcmp(o.output, "-"))) {
+		vpmu_hist_report(&out, &hs, &hi, &o.rep);
+		fwrite(out.p, 1, out.len, stdout);
+	}
+	ret = fflush(stdout) ? 1 : 0;
+out:
+	vpmu_hist_free(&hs);
+	vpmu_hist_img_close(&hi);
+out_img:
+	vpmu_buf_free(&img);
+	vpmu_buf_free(&out);
+	vpmu_buf_free(&diag);
+	return ret;
+}

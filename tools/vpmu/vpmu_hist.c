@@ -1,0 +1,654 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vpmu_hist.c - micro-PC histograms for the tools: the file format of
+ * include/uapi/linux/vpmu.h, a producer on the host build of the engine,
+ * and the report: buckets joined to the image's symbols and to the
+ * disassembler's text of each microword (vpmu_dis_uwords(), so there is
+ * one formatter for microwords).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vpmu_hist.h"
+#include "vpmu_engine.h"
+
+/* ---- the file ------------------------------------------------------------ */
+
+static int fail(struct vpmu_buf *diag, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int fail(struct vpmu_buf *diag, const char *fmt, ...)
+{
+	va_list ap;
+
+	vpmu_buf_printf(diag, "error: ");
+	va_start(ap, fmt);
+	vpmu_buf_vprintf(diag, fmt, ap);
+	va_end(ap);
+	vpmu_buf_put(diag, "\n", 1);
+	return -1;
+}
+
+int vpmu_hist_parse(struct vpmu_hist *hs, const void *data, size_t len,
+		    struct vpmu_buf *diag)
+{
+	const struct vpmu_uhist_header *h = &hs->h;
+	uint64_t want, sum = 0;
+	unsigned int i;
+
+	memset(hs, 0, sizeof(*hs));
+	if (len < sizeof(*h))
+		return fail(diag, "truncated: %zu bytes, the header alone is %zu",
+			    len, sizeof(*h));
+	memcpy(&hs->h, data, sizeof(*h));
+	if (h->magic != VPMU_UHIST_MAGIC)
+		return fail(diag, "bad magic number 0x%08x (not a vpmu "
+			    "micro-PC histogram)", h->magic);
+	if (h->version != VPMU_UHIST_VERSION)
+		return fail(diag, "unsupported histogram version %u (this tool "
+			    "reads version %u)", h->version, VPMU_UHIST_VERSION);
+	if (h->header_size != sizeof(*h))
+		return fail(diag, "header_size is %u, not %zu", h->header_size,
+			    sizeof(*h));
+	if (!h->nbuckets || h->nbuckets > VPMU_CS_MAX)
+		return fail(diag, "nbuckets %u out of range (1..%lu)",
+			    h->nbuckets, (unsigned long)VPMU_CS_MAX);
+	want = sizeof(*h) + 8ull * h->nbuckets;
+	if (len != want)
+		return fail(diag, "%s: %zu bytes, the header and %u buckets "
+			    "take %llu", len < want ? "truncated" : "too long",
+			    len, h->nbuckets, (unsigned long long)want);
+	for (i = 0; i < sizeof(h->reserved) / 4; i++)
+		if (h->reserved[i])
+			break;
+	if (h->reserved0 || i < sizeof(h->reserved) / 4)
+		return fail(diag, "reserved header field not zero");
+	hs->bucket = malloc(8ull * h->nbuckets);
+	if (!hs->bucket)
+		abort();
+	memcpy(hs->bucket, (const uint8_t *)data + sizeof(*h),
+	       8ull * h->nbuckets);
+	for (i = 0; i < h->nbuckets; i++)
+		sum += hs->bucket[i];
+	if (sum != h->samples) {
+		vpmu_hist_free(hs);
+		return fail(diag, "samples is %llu, the buckets sum to %llu",
+			    (unsigned long long)h->samples,
+			    (unsigned long long)sum);
+	}
+	return 0;
+}
+
+void vpmu_hist_write(const struct vpmu_hist *hs, struct vpmu_buf *out)
+{
+	struct vpmu_uhist_header h = hs->h;
+	uint32_t i;
+
+	h.magic = VPMU_UHIST_MAGIC;
+	h.version = VPMU_UHIST_VERSION;
+	h.header_size = sizeof(h);
+	h.samples = 0;
+	for (i = 0; i < h.nbuckets; i++)
+		h.samples += hs->bucket[i];
+	vpmu_buf_put(out, &h, sizeof(h));
+	vpmu_buf_put(out, hs->bucket, 8ull * h.nbuckets);
+}
+
+void vpmu_hist_free(struct vpmu_hist *hs)
+{
+	free(hs->bucket);
+	hs->bucket = NULL;
+}
+
+int vpmu_hist_add(struct vpmu_hist *a, const struct vpmu_hist *b,
+		  bool force, struct vpmu_buf *diag)
+{
+	const char *what = force ? "warning" : "error";
+	uint32_t i;
+
+	if (a->h.nbuckets != b->h.nbuckets)
+		return fail(diag, "%u buckets, the first file has %u: not "
+			    "samples of the same image", b->h.nbuckets,
+			    a->h.nbuckets);
+	if (a->h.image_checksum != b->h.image_checksum) {
+		vpmu_buf_printf(diag, "%s: sampled on image 0x%08x, the first "
+				"file on 0x%08x%s\n", what, b->h.image_checksum,
+				a->h.image_checksum, force ? "" :
+				" (--force sums them anyway)");
+		if (!force)
+			return -1;
+	}
+	if (a->h.interval != b->h.interval) {
+		vpmu_buf_printf(diag, "%s: interval %u, the first file has "
+				"%u%s\n", what, b->h.interval, a->h.interval,
+				force ? "" : " (--force sums them anyway)");
+		if (!force)
+			return -1;
+	}
+	for (i = 0; i < a->h.nbuckets; i++)
+		a->bucket[i] += b->bucket[i];
+	a->h.samples += b->h.samples;
+	if (a->h.cpu != b->h.cpu)
+		a->h.cpu = VPMU_UHIST_CPU_SUM;
+	if (a->h.generation != b->h.generation)
+		a->h.generation = 0;
+	return 0;
+}
+
+/* ---- the producer -------------------------------------------------------- */
+
+int vpmu_hist_simulate(struct vpmu_hist *hs, const void *img, size_t img_len,
+		       const void *prog, size_t prog_len, uint32_t interval,
+		       uint64_t budget, struct vpmu_hist_run *run,
+		       struct vpmu_buf *diag)
+{
+	struct vpmu_engine *e = NULL;
+	struct vpmu_ucode *uc = NULL;
+	struct vpmu_prog_view pv;
+	struct vpmu_stop stop;
+	struct vpmu_verr err;
+	const u64 *b;
+	uint8_t *mem = NULL;
+	u32 n;
+	int ret = -1;
+
+	memset(hs, 0, sizeof(*hs));
+	if (!interval)
+		return fail(diag, "the interval must be at least 1 cycle");
+	if (vpmu_prog_view(&pv, prog, prog_len, diag))
+		return -1;
+	if (vpmu_ucode_load(&uc, img, img_len, VPMU_CS_MAX, &err))
+		return fail(diag, "image rejected: %s", err.msg);
+	if (pv.h.image_checksum &&
+	    pv.h.image_checksum != vpmu_ucode_header(uc)->checksum)
+		vpmu_buf_printf(diag, "warning: program was assembled for image "
+				"0x%08x, not 0x%08x\n", pv.h.image_checksum,
+				vpmu_ucode_header(uc)->checksum);
+	e = vpmu_engine_create(VPMU_CS_MAX);
+	mem = calloc(1, pv.h.mem_size ? pv.h.mem_size : 4);
+	if (!e || !mem)
+		abort();
+	if (vpmu_engine_attach(e, uc)) {
+		fail(diag, "the engine cannot take the image");
+		goto out_free;
+	}
+	memcpy(mem, pv.data, pv.h.load_size);
+	vpmu_engine_uhist_set(e, interval);
+	vpmu_engine_start(e, mem, pv.h.mem_size, pv.h.entry,
+			  pv.h.flags & VPMU_PROG_F_SUPER ? VPMU_MODE_SUPER :
+			  VPMU_MODE_USER);
+	vpmu_engine_run(e, budget, &stop);
+	b = vpmu_engine_uhist(e, &n);
+	hs->h.magic = VPMU_UHIST_MAGIC;
+	hs->h.version = VPMU_UHIST_VERSION;
+	hs->h.header_size = sizeof(hs->h);
+	hs->h.nbuckets = n;
+	hs->h.interval = interval;
+	hs->h.cpu = VPMU_UHIST_CPU_SUM;
+	hs->h.image_checksum = vpmu_ucode_header(uc)->checksum;
+	hs->bucket = malloc(8ull * n);
+	if (!hs->bucket)
+		abort();
+	for (; n--; )
+		hs->h.samples += hs->bucket[n] = b[n];
+	if (run) {
+		run->reason = stop.reason;
+		run->code = stop.code;
+		run->cycles = stop.cycles;
+	}
+	ret = 0;
+out_free:
+	vpmu_engine_destroy(e);
+	vpmu_ucode_free(uc);
+	free(mem);
+	return ret;
+}
+
+/* ---- the image: text and routines ---------------------------------------- */
+
+static int sym_cmp(const void *pa, const void *pb)
+{
+	const struct vpmu_hist_sym *a = pa, *b = pb;
+
+	if (a->addr != b->addr)
+		return a->addr < b->addr ? -1 : 1;
+	return a->size < b->size ? -1 : a->size > b->size;	/* table order */
+}
+
+static void find_routines(struct vpmu_hist_img *hi)
+{
+	const struct vpmu_image_header *h = &hi->v.h;
+	uint32_t i, j, n = 0;
+
+	hi->sym = calloc(h->sym_count + 1, sizeof(*hi->sym));
+	hi->routine = calloc(h->cs_words, sizeof(*hi->routine));
+	if (!hi->sym || !hi->routine)
+		abort();
+	hi->sym[n++] = (struct vpmu_hist_sym){ "-", 0, 0 };
+	for (i = 0; i < h->sym_count; i++) {
+		struct vpmu_image_sym s;
+		const char *name;
+
+		vpmu_img_sym(&hi->v, i, &s);
+		name = vpmu_img_str(&hi->v, s.name);
+		if (name && *name && s.addr < h->cs_words)
+			/* size holds the table index until sorted */
+			hi->sym[n++] = (struct vpmu_hist_sym){ name, s.addr, i + 1 };
+	}
+	qsort(hi->sym, n, sizeof(*hi->sym), sym_cmp);
+	/* the first symbol at each address names it ("-" only if none) */
+	for (i = j = 0; i < n; i++)
+		if (!j || hi->sym[i].addr != hi->sym[j - 1].addr)
+			hi->sym[j++] = hi->sym[i];
+		else if (!strcmp(hi->sym[j - 1].name, "-"))
+			hi->sym[j - 1] = hi->sym[i];
+	hi->nsym = j;
+	for (i = 0; i < hi->nsym; i++)
+		hi->sym[i].size = (i + 1 < hi->nsym ? hi->sym[i + 1].addr :
+				   h->cs_words) - hi->sym[i].addr;
+	for (i = j = 0; i < h->cs_words; i++) {
+		while (j + 1 < hi->nsym && hi->sym[j + 1].addr <= i)
+			j++;
+		hi->routine[i] = j;
+	}
+}
+
+int vpmu_hist_img_open(struct vpmu_hist_img *hi, const void *img, size_t len,
+		       struct vpmu_buf *diag)
+{
+	uint32_t i;
+	char *p;
+
+	memset(hi, 0, sizeof(*hi));
+	if (vpmu_dis_uwords(img, len, &hi->text, diag))
+		return -1;
+	vpmu_img_view(&hi->v, img, len, diag);
+	hi->uword = calloc(hi->v.h.cs_words + 1, sizeof(*hi->uword));
+	if (!hi->uword)
+		abort();
+	for (i = 0, p = hi->text.p; i < hi->v.h.cs_words; i++) {
+		hi->uword[i] = p;
+		p = strchr(p, '\n');
+		*p++ = '\0';
+	}
+	find_routines(hi);
+	return 0;
+}
+
+void vpmu_hist_img_close(struct vpmu_hist_img *hi)
+{
+	vpmu_buf_free(&hi->text);
+	free(hi->uword);
+	free(hi->sym);
+	free(hi->routine);
+	memset(hi, 0, sizeof(*hi));
+}
+
+void vpmu_hist_label(const struct vpmu_hist_img *hi, uint32_t upc,
+		     char *buf, size_t size)
+{
+	const struct vpmu_hist_sym *s = &hi->sym[hi->routine[upc]];
+
+	if (upc == s->addr)
+		snprintf(buf, size, "%s", s->name);
+	else
+		snprintf(buf, size, "%s+%u", s->name, upc - s->addr);
+}
+
+int vpmu_hist_match(const struct vpmu_hist *hs, const struct vpmu_hist_img *hi,
+		    bool force, struct vpmu_buf *diag)
+{
+	const struct vpmu_image_header *h = &hi->v.h;
+
+	if (hs->h.nbuckets != h->cs_words)
+		return fail(diag, "%u buckets, but image \"%.*s\" has %u "
+			    "microwords", hs->h.nbuckets, VPMU_IMAGE_NAME_LEN,
+			    h->name, h->cs_words);
+	if (hs->h.image_checksum != h->checksum) {
+		vpmu_buf_printf(diag, "%s: sampled on image 0x%08x, but image "
+				"\"%.*s\" is 0x%08x%s\n",
+				force ? "warning" : "error",
+				hs->h.image_checksum, VPMU_IMAGE_NAME_LEN,
+				h->name, h->checksum, force ? "" :
+				" (--force reports it anyway)");
+		if (!force)
+			return -1;
+	}
+	return 0;
+}
+
+/* ---- the report ---------------------------------------------------------- */
+
+struct row {
+	uint32_t idx;		/* micro-address or routine */
+	uint32_t addr;
+	uint64_t count;
+	uint32_t hit;		/* routines: microwords sampled */
+};
+
+static int by_count(const void *pa, const void *pb)
+{
+	const struct row *a = pa, *b = pb;
+
+	if (a->count != b->count)
+		return a->count > b->count ? -1 : 1;
+	return a->addr < b->addr ? -1 : a->addr > b->addr;
+}
+
+static int by_addr(const void *pa, const void *pb)
+{
+	const struct row *a = pa, *b = pb;
+
+	return a->addr < b->addr ? -1 : a->addr > b->addr;
+}
+
+/* Per-routine rows: every routine, counts summed. */
+static struct row *routine_rows(const struct vpmu_hist *hs,
+				const struct vpmu_hist_img *hi)
+{
+	struct row *r = calloc(hi->nsym, sizeof(*r));
+	uint32_t i;
+
+	if (!r)
+		abort();
+	for (i = 0; i < hi->nsym; i++) {
+		r[i].idx = i;
+		r[i].addr = hi->sym[i].addr;
+	}
+	for (i = 0; i < hs->h.nbuckets; i++) {
+		r[hi->routine[i]].count += hs->bucket[i];
+		r[hi->routine[i]].hit += !!hs->bucket[i];
+	}
+	return r;
+}
+
+/*
+ * Rows to show, in order; returns how many, and in *nall how many there
+ * were before --top.
+ */
+static uint32_t select_rows(struct row **out, const struct vpmu_hist *hs,
+			    const struct vpmu_hist_img *hi,
+			    const struct vpmu_hist_opts *o, uint32_t *nall)
+{
+	uint32_t i, n, k = 0;
+	struct row *r;
+
+	if (o->by_label) {
+		r = routine_rows(hs, hi);
+		n = hi->nsym;
+	} else {
+		n = hs->h.nbuckets;
+		r = calloc(n, sizeof(*r));
+		if (!r)
+			abort();
+		for (i = 0; i < n; i++)
+			r[i] = (struct row){ i, i, hs->bucket[i], 0 };
+	}
+	for (i = 0; i < n; i++)
+		if (o->all || r[i].count)
+			r[k++] = r[i];
+	qsort(r, k, sizeof(*r), o->order == VPMU_HIST_BY_ADDR ? by_addr :
+	      by_count);
+	*nall = k;
+	*out = r;
+	return o->top && o->top < k ? o->top : k;
+}
+
+#define BAR_WIDTH	20
+
+static void bar(char *buf, uint64_t count, uint64_t max)
+{
+	/* rounded up, so that every sampled row shows */
+	uint64_t n = max ? (count * BAR_WIDTH + max - 1) / max : 0;
+
+	memset(buf, '#', n);
+	buf[n] = '\0';
+}
+
+static double pct(uint64_t count, uint64_t total)
+{
+	return total ? 100.0 * count / total : 0.0;
+}
+
+void vpmu_hist_report(struct vpmu_buf *out, const struct vpmu_hist *hs,
+		      const struct vpmu_hist_img *hi,
+		      const struct vpmu_hist_opts *o)
+{
+	const struct vpmu_image_header *ih = &hi->v.h;
+	uint64_t max = 0, shown = 0;
+	uint32_t i, n, nall, sampled = 0, w = 5;
+	char label[96], b[BAR_WIDTH + 1];
+	struct row *r;
+
+	for (i = 0; i < hs->h.nbuckets; i++)
+		sampled += !!hs->bucket[i];
+	vpmu_buf_printf(out, "image \"%.*s\" (checksum 0x%08x), %u "
+			"microwords\n", VPMU_IMAGE_NAME_LEN, ih->name,
+			ih->checksum, ih->cs_words);
+	vpmu_buf_printf(out, "interval %u, %llu samples", hs->h.interval,
+			(unsigned long long)hs->h.samples);
+	if (hs->h.cpu != VPMU_UHIST_CPU_SUM)
+		vpmu_buf_printf(out, " on cpu %u", hs->h.cpu);
+	vpmu_buf_printf(out, ", %u microwords sampled\n\n", sampled);
+
+	n = select_rows(&r, hs, hi, o, &nall);
+	for (i = 0; i < nall; i++)
+		max = r[i].count > max ? r[i].count : max;
+	for (i = 0; i < n; i++) {
+		if (o->by_label)
+			snprintf(label, sizeof(label), "%s",
+				 hi->sym[r[i].idx].name);
+		else
+			vpmu_hist_label(hi, r[i].idx, label, sizeof(label));
+		w = strlen(label) > w ? strlen(label) : w;
+	}
+	if (o->by_label)
+		vpmu_buf_printf(out, "%-*s  %-5s  %7s  %10s  %6s  bar\n", w,
+				"label", "upc", "uwords", "count", "%");
+	else
+		vpmu_buf_printf(out, "%-*s  %-5s  %10s  %6s  %-*s  microword\n",
+				w, "label", "upc", "count", "%", BAR_WIDTH,
+				"bar");
+	for (i = 0; i < n; i++) {
+		const struct row *x = &r[i];
+
+		bar(b, x->count, max);
+		shown += x->count;
+		if (o->by_label) {
+			const struct vpmu_hist_sym *s = &hi->sym[x->idx];
+			char words[24];
+
+			snprintf(words, sizeof(words), "%u/%u", x->hit, s->size);
+			vpmu_buf_printf(out, "%-*s  0x%03x  %7s  %10llu  %6.2f  "
+					"%s\n", w, s->name, s->addr, words,
+					(unsigned long long)x->count,
+					pct(x->count, hs->h.samples), b);
+		} else {
+			vpmu_hist_label(hi, x->idx, label, sizeof(label));
+			vpmu_buf_printf(out, "%-*s  0x%03x  %10llu  %6.2f  "
+					"%-*s  %s\n", w, label, x->addr,
+					(unsigned long long)x->count,
+					pct(x->count, hs->h.samples),
+					BAR_WIDTH, b, hi->uword[x->idx]);
+		}
+	}
+	if (n < nall)
+		vpmu_buf_printf(out, "(%u more %s with %llu samples, %.2f%%, "
+				"not shown)\n", nall - n,
+				o->by_label ? "labels" : "microwords",
+				(unsigned long long)(hs->h.samples - shown),
+				pct(hs->h.samples - shown, hs->h.samples));
+	free(r);
+}
+
+/* ---- the plot ------------------------------------------------------------ */
+
+/* Distinct colors for the routines, biggest first (then cycled). */
+static const uint32_t palette[] = {
+	0x1f77b4, 0xff7f0e, 0x2ca02c, 0xd62728, 0x9467bd, 0x8c564b,
+	0xe377c2, 0x17becf, 0xbcbd22, 0x7f7f7f, 0xaec7e8, 0xffbb78,
+};
+#define OTHER_COLOR	0xc8c8c8
+#define PLOT_ROUTINES	16	/* bars in the top panel, the rest "other" */
+
+/* A name gnuplot can take between double quotes in any mode. */
+static void plot_name(struct vpmu_buf *o, const char *s)
+{
+	vpmu_buf_put(o, "\"", 1);
+	for (; *s; s++)
+		vpmu_buf_printf(o, "%c", (*s == '"' || *s == '\\' ||
+					  (unsigned char)*s < 0x20) ? '?' : *s);
+	vpmu_buf_put(o, "\"", 1);
+}
+
+/* @s between gnuplot single quotes: no escapes but '' for a quote. */
+static void plot_quote(struct vpmu_buf *o, const char *s)
+{
+	vpmu_buf_put(o, "'", 1);
+	for (; *s; s++)
+		vpmu_buf_put(o, *s == '\'' ? "''" : s, 1 + (*s == '\''));
+	vpmu_buf_put(o, "'", 1);
+}
+
+int vpmu_hist_plot(struct vpmu_buf *o, const struct vpmu_hist *hs,
+		   const struct vpmu_hist_img *hi, const char *path,
+		   const char *what, struct vpmu_buf *diag)
+{
+	const struct vpmu_image_header *ih = &hi->v.h;
+	const char *ext = strrchr(path, '.');
+	struct vpmu_hist_opts ro = { .order = VPMU_HIST_BY_COUNT,
+				     .by_label = true };
+	uint32_t *color, i, nall, shown, step;
+	uint64_t rest = 0;
+	struct row *r;
+	char name[VPMU_IMAGE_NAME_LEN + 1];
+
+	if (ext && !strcmp(ext, ".png"))
+		vpmu_buf_printf(o, "set terminal pngcairo size 1100,720 "
+				"noenhanced font 'DejaVu Sans,10'\n");
+	else if (ext && !strcmp(ext, ".svg"))
+		vpmu_buf_printf(o, "set terminal svg size 1100,720 dynamic "
+				"noenhanced font 'DejaVu Sans,10' background "
+				"'white'\n");
+	else
+		return fail(diag, "%s: the plot must be a .png or .svg file",
+			    path);
+	vpmu_buf_printf(o, "set output ");
+	plot_quote(o, path);
+	snprintf(name, sizeof(name), "%.*s", VPMU_IMAGE_NAME_LEN, ih->name);
+	/* address tics: a power of 2, at most about 12 of them */
+	for (step = 4; ih->cs_words / step > 12; step *= 2)
+		;
+
+	/* routines by count; colors follow that rank */
+	select_rows(&r, hs, hi, &ro, &nall);
+	shown = nall > PLOT_ROUTINES ? PLOT_ROUTINES - 1 : nall;
+	color = calloc(hi->nsym, sizeof(*color));
+	if (!color)
+		abort();
+	for (i = 0; i < hi->nsym; i++)
+		color[i] = OTHER_COLOR;
+	for (i = 0; i < shown; i++)
+		color[r[i].idx] = palette[i % (sizeof(palette) /
+					       sizeof(palette[0]))];
+	vpmu_buf_printf(o, "\n$routines << EOD\n");
+	for (i = 0; i < nall; i++) {
+		if (i >= shown) {
+			rest += r[i].count;
+			continue;
+		}
+		plot_name(o, hi->sym[r[i].idx].name);
+		vpmu_buf_printf(o, " %llu %.2f %u\n",
+				(unsigned long long)r[i].count,
+				pct(r[i].count, hs->h.samples),
+				color[r[i].idx]);
+	}
+	if (shown < nall)
+		vpmu_buf_printf(o, "\"(%u others)\" %llu %.2f %u\n",
+				nall - shown, (unsigned long long)rest,
+				pct(rest, hs->h.samples), OTHER_COLOR);
+	vpmu_buf_printf(o, "EOD\n$uwords << EOD\n");
+	for (i = 0; i < hs->h.nbuckets; i++)
+		if (hs->bucket[i])
+			vpmu_buf_printf(o, "%u %llu %u\n", i,
+					(unsigned long long)hs->bucket[i],
+					color[hi->routine[i]]);
+	/* the name of each colored routine over its sampled microwords */
+	vpmu_buf_printf(o, "EOD\n$names << EOD\n");
+	for (i = 0; i < shown; i++) {
+		const struct vpmu_hist_sym *s = &hi->sym[r[i].idx];
+		uint64_t top = 0;
+		uint32_t u, lo = UINT32_MAX, up = 0;
+
+		for (u = s->addr; u < s->addr + s->size; u++) {
+			if (!hs->bucket[u])
+				continue;
+			lo = u < lo ? u : lo;
+			up = u;
+			top = hs->bucket[u] > top ? hs->bucket[u] : top;
+		}
+		vpmu_buf_printf(o, "%.1f %llu ", (lo + up) / 2.0,
+				(unsigned long long)top);
+		plot_name(o, s->name);
+		vpmu_buf_put(o, "\n", 1);
+	}
+	vpmu_buf_printf(o, "EOD\n");
+
+	vpmu_buf_printf(o,
+"set multiplot title ");
+	{
+		struct vpmu_buf t = { 0 };
+
+		vpmu_buf_printf(&t, "micro-PC histogram of %s on %s (0x%08x): "
+				"interval %u, %llu samples", what, name,
+				ih->checksum, hs->h.interval,
+				(unsigned long long)hs->h.samples);
+		plot_quote(o, t.p);
+		vpmu_buf_free(&t);
+	}
+	vpmu_buf_printf(o,
+" font ',13'\n"
+"set border 3\n"
+"set tics nomirror out\n"
+"set grid ytics lc rgb '#e0e0e0'\n"
+"set style fill solid 0.9 noborder\n"
+"unset key\n"
+"set lmargin 10\n"
+"set rmargin 3\n"
+"# per routine (label), biggest first\n"
+"set origin 0,0.45\n"
+"set size 1,0.5\n"
+"set title 'samples per label (routine)'\n"
+"set ylabel '%% of samples'\n"
+"set yrange [0:*]\n"
+"set offsets 0.5,0.5,0,0\n"
+"set xtics rotate by -40 left\n"
+"set boxwidth 0.75\n"
+"stats $routines using 3 nooutput\n"
+"set yrange [0:STATS_max * 1.15]\n"
+"plot $routines using 0:3:4:xtic(1) with boxes lc rgb variable, \\\n"
+"     '' using 0:3:(sprintf('%%.1f%%%%', $3)) with labels offset 0,0.6 "
+"font ',9'\n"
+"# every microword, colored by its routine\n"
+"set origin 0,0\n"
+"set size 1,0.45\n"
+"set title 'samples per microword (colors as above)'\n"
+"set ylabel 'samples'\n"
+"set xlabel 'micro-address'\n"
+"set offsets 0,0,0,0\n"
+"set xtics norotate format '0x%%03x' %u\n"
+"set mxtics %u\n"
+"set xrange [-0.5:%u.5]\n"
+"set autoscale y\n"
+"stats $uwords using 2 nooutput\n"
+"set yrange [0:STATS_max * 1.45]\n"
+"set boxwidth 0.9\n"
+"plot $uwords using 1:2:3 with boxes lc rgb variable, \\\n"
+"     $names using 1:2:3 with labels rotate by 90 left offset 0,0.4 "
+"font ',8' tc rgb '#404040'\n"
+"unset multiplot\n", step, step >= 16 ? 4 : 2, ih->cs_words - 1);
+	free(color);
+	free(r);
+	return 0;
+}

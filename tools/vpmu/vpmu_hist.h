@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * vpmu_hist.h - micro-PC histogram files (struct vpmu_uhist_header and
+ * its buckets) for the tools: read and check, sum, write, produce one on
+ * the host build of the engine, and turn one into an annotated report or
+ * a gnuplot script.
+ *
+ * Like the rest of the toolchain library, nothing here prints or exits:
+ * text goes into struct vpmu_buf, diagnostics into @diag as one
+ * "error: ..." or "warning: ..." line each.
+ * Documentation/vpmu/histogram.rst describes the file and the report.
+ */
+#ifndef _VPMU_HIST_H
+#define _VPMU_HIST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <linux/vpmu.h>
+
+#include "vpmu_asm.h"
+
+/* A histogram in memory: the header as read, and nbuckets buckets. */
+struct vpmu_hist {
+	struct vpmu_uhist_header h;
+	uint64_t *bucket;
+};
+
+/*
+ * Check a histogram file completely (magic, version, sizes, reserved
+ * fields, samples = sum of the buckets) and copy it into @hs.
+ */
+int vpmu_hist_parse(struct vpmu_hist *hs, const void *data, size_t len,
+		    struct vpmu_buf *diag);
+/* The file form of @hs (samples recomputed), appended to @out. */
+void vpmu_hist_write(const struct vpmu_hist *hs, struct vpmu_buf *out);
+void vpmu_hist_free(struct vpmu_hist *hs);
+
+/*
+ * Add @b's buckets to @a's (per-CPU files into one).  The bucket counts
+ * must match; the image checksum and the interval must too, unless
+ * @force (then a warning).  The sum's cpu is VPMU_UHIST_CPU_SUM unless
+ * both are the same CPU, its generation 0 unless both have the same one.
+ */
+int vpmu_hist_add(struct vpmu_hist *a, const struct vpmu_hist *b,
+		  bool force, struct vpmu_buf *diag);
+
+/* How a simulated run ended (the engine's struct vpmu_stop, in brief). */
+struct vpmu_hist_run {
+	unsigned int reason;	/* enum vpmu_stop_reason */
+	uint32_t code;		/* trap code or fault kind */
+	uint64_t cycles;
+};
+
+/*
+ * Run program file @prog on the host build of the engine with image
+ * @img, sampling the micro-PC every @interval cycles (>= 1) for at most
+ * @budget cycles, and fill @hs as the module's uhist files would (cpu
+ * VPMU_UHIST_CPU_SUM, generation 0).  A program assembled for another
+ * image gets a warning.
+ */
+int vpmu_hist_simulate(struct vpmu_hist *hs, const void *img, size_t img_len,
+		       const void *prog, size_t prog_len, uint32_t interval,
+		       uint64_t budget, struct vpmu_hist_run *run,
+		       struct vpmu_buf *diag);
+
+/*
+ * An image as the report sees it: every microword's source text (the
+ * disassembler's) and the routine it belongs to, the nearest symbol at or
+ * before it.
+ */
+struct vpmu_hist_sym {
+	const char *name;
+	uint32_t addr;
+	uint32_t size;		/* microwords up to the next symbol */
+};
+
+struct vpmu_hist_img {
+	struct vpmu_img_view v;
+	struct vpmu_buf text;	/* cs_words lines */
+	char **uword;		/* per micro-address: its line in text */
+	struct vpmu_hist_sym *sym;	/* by address, one per address */
+	uint32_t nsym;
+	uint32_t *routine;	/* per micro-address: index in sym */
+};
+
+/*
+ * @img must stay valid while @hi is used.  Microwords before the first
+ * symbol belong to a routine named "-".
+ */
+int vpmu_hist_img_open(struct vpmu_hist_img *hi, const void *img, size_t len,
+		       struct vpmu_buf *diag);
+void vpmu_hist_img_close(struct vpmu_hist_img *hi);
+/* "name" or "name+offset" for micro-address @upc. */
+void vpmu_hist_label(const struct vpmu_hist_img *hi, uint32_t upc,
+		     char *buf, size_t size);
+
+/*
+ * Whether @hs was sampled on @hi's image: the same number of buckets
+ * (always required) and the same checksum (a warning with @force).
+ */
+int vpmu_hist_match(const struct vpmu_hist *hs, const struct vpmu_hist_img *hi,
+		    bool force, struct vpmu_buf *diag);
+
+enum vpmu_hist_order {
+	VPMU_HIST_BY_COUNT,	/* highest count first, then by address */
+	VPMU_HIST_BY_ADDR,
+};
+
+struct vpmu_hist_opts {
+	enum vpmu_hist_order order;
+	bool all;		/* also rows with a zero count */
+	bool by_label;		/* one row per routine, not per microword */
+	uint32_t top;		/* at most this many rows; 0: all */
+};
+
+/* The annotated listing (or per-routine summary) of @hs. */
+void vpmu_hist_report(struct vpmu_buf *out, const struct vpmu_hist *hs,
+		      const struct vpmu_hist_img *hi,
+		      const struct vpmu_hist_opts *o);
+
+/*
+ * A self-contained gnuplot script (data inline) that draws @hs into
+ * @path, PNG or SVG by its extension: per-routine bars above, every
+ * microword's bucket below, colored by routine.  @what names the source
+ * in the title (a program or file name).  Returns -1 for an unknown
+ * extension.
+ */
+int vpmu_hist_plot(struct vpmu_buf *script, const struct vpmu_hist *hs,
+		   const struct vpmu_hist_img *hi, const char *path,
+		   const char *what, struct vpmu_buf *diag);
+
+#endif /* _VPMU_HIST_H */
