@@ -1,0 +1,118 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# vpmu_perf_stat.sh - the vpmu PMU through the perf tool (busybox sh):
+# perf list shows the aliases, and perf stat -x, counts sample programs
+# exactly as their .expect files say (aliases, raw event= and tag= terms,
+# the u/k modifiers, a CPU-wide count).  TAP output; skips without perf,
+# the PMU, vpmu-run or the assembled samples.
+
+PMU=/sys/bus/event_source/devices/vpmu
+SHARE=${VPMU_SHARE:-/opt/vpmu/share}
+RUN=$(command -v vpmu-run || echo /opt/vpmu/bin/vpmu-run)
+OUT=/tmp/vpmu_perf_stat.$$
+n=0
+fails=0
+
+skip_all() {
+	echo "1..0 # SKIP $1"
+	exit 4
+}
+
+command -v perf >/dev/null 2>&1 || skip_all "no perf"
+[ -d "$PMU" ] || skip_all "no vpmu PMU"
+[ -x "$RUN" ] || skip_all "no vpmu-run"
+[ -f "$SHARE/build/sum.vprg" ] || skip_all "no $SHARE/build/sum.vprg"
+
+echo "TAP version 13"
+echo "1..6"
+
+ok() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n $2"
+	else
+		echo "not ok $n $2"
+		fails=$((fails + 1))
+	fi
+}
+
+# expected NAME FILE: the "event NAME COUNT" line's count of an .expect file.
+expected() {
+	sed -n "s/^event $1 \([0-9]*\)\$/\1/p" "$2"
+}
+
+# check "EVENT=COUNT ..." - every event of the last perf stat -x, output
+# ($OUT: count,unit,event,...) counted exactly so.
+check() {
+	rc=0
+	for pair in "$@"; do
+		ev=${pair%=*}
+		want=${pair##*=}
+		got=$(awk -F, -v ev="$ev" '$3 == ev { print $1 }' "$OUT")
+		if [ "$got" != "$want" ]; then
+			echo "# $ev: got '$got', expected $want"
+			rc=1
+		fi
+	done
+	[ $rc = 0 ] || sed 's/^/# /' "$OUT"
+	return $rc
+}
+
+# stat ARGS...: perf stat -x, into $OUT, the program's output discarded.
+stat() {
+	perf stat -x, -o "$OUT" "$@" >/dev/null 2>&1
+}
+
+sum=$SHARE/samples/sum.expect
+sort=$SHARE/samples/sort.expect
+sysc=$SHARE/samples/syscall.expect
+
+# 1. perf list knows every alias.
+rc=0
+for ev in vpmu_cycles vpmu_uops vpmu_insns vpmu_ubr_taken vpmu_dispatch \
+	  vpmu_dc_hit vpmu_dc_miss vpmu_wq_stall vpmu_trigger vpmu_stores \
+	  vpmu_tag1 vpmu_tag8; do
+	perf list 2>/dev/null | grep -q "vpmu/$ev/" || { echo "# no $ev"; rc=1; }
+done
+ok $rc "perf list shows the vpmu events"
+
+# 2. An alias, a raw event number and a tag number.
+stat -e vpmu/vpmu_uops/,vpmu/event=2/,vpmu/tag=1/ "$RUN" "$SHARE/build/sum.vprg"
+check "vpmu/vpmu_uops/=$(expected uops "$sum")" \
+      "vpmu/event=2/=$(expected insns "$sum")" \
+      "vpmu/tag=1/=$(expected tag1 "$sum")"
+ok $? "perf stat: uops, event=2, tag=1 of sum"
+
+# 3. Three more aliases on another program.
+stat -e vpmu/vpmu_dc_hit/,vpmu/vpmu_stores/,vpmu/vpmu_tag8/ "$RUN" "$SHARE/build/sort.vprg"
+check "vpmu/vpmu_dc_hit/=$(expected dc_hit "$sort")" \
+      "vpmu/vpmu_stores/=$(expected stores "$sort")" \
+      "vpmu/vpmu_tag8/=$(expected tag8 "$sort")"
+ok $? "perf stat: dc_hit, stores, tag8 of sort"
+
+# 4. The u and k modifiers: user + supervisor cycles.
+total=$(expected cycles "$sysc")
+super=$(sed -n 's/^super cycles \([0-9]*\)$/\1/p' "$sysc")
+stat -e vpmu/vpmu_cycles/u,vpmu/vpmu_cycles/k,vpmu/vpmu_cycles/ "$RUN" "$SHARE/build/syscall.vprg"
+check "vpmu/vpmu_cycles/u=$((total - super))" "vpmu/vpmu_cycles/k=$super" \
+      "vpmu/vpmu_cycles/=$total"
+ok $? "perf stat: cycles:u + cycles:k of syscall"
+
+# 5. Runs repeated: three runs of sum, counted by one perf stat.
+stat -e vpmu/vpmu_insns/ "$RUN" -n 3 "$SHARE/build/sum.vprg"
+check "vpmu/vpmu_insns/=$((3 * $(expected insns "$sum")))"
+ok $? "perf stat: three runs of sum"
+
+# 6. CPU-wide on CPU 0: the runs there, whoever makes them.
+if [ "$(nproc 2>/dev/null || echo 1)" -ge 1 ] && command -v taskset >/dev/null; then
+	stat -a -C 0 -e vpmu/vpmu_insns/ -- taskset -c 0 "$RUN" -n 2 "$SHARE/build/sort.vprg"
+	check "vpmu/vpmu_insns/=$((2 * $(expected insns "$sort")))"
+	ok $? "perf stat -a -C 0: two runs of sort on CPU 0"
+else
+	n=$((n + 1))
+	echo "ok $n perf stat -a # SKIP no taskset"
+fi
+
+rm -f "$OUT"
+[ $fails = 0 ]
