@@ -532,8 +532,7 @@ int vpmu_hist_plot(struct vpmu_buf *o, const struct vpmu_hist *hs,
 				"noenhanced font 'DejaVu Sans,10' background "
 				"'white'\n");
 	else
-		return fail(diag, "%s: the plot must be a .png or .svg file",
-			    path);
+		return fail(diag, "the plot must be a .png or .svg file");
 	vpmu_buf_printf(o, "set output ");
 	plot_quote(o, path);
 	snprintf(name, sizeof(name), "%.*s", VPMU_IMAGE_NAME_LEN, ih->name);
