@@ -1,0 +1,37 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# hist.mk - vpmu-hist's host tests, included by this directory's Makefile
+# (-include hist.mk).  Appends to HOST_TESTS:
+#
+#   $(B)/test_hist         the histogram producer against the engine on
+#                          every sample (K = 1 and K > 1, exact), the
+#                          file round trip and sums
+#   $(B)/test_hist-san     the same under ASan and UBSan
+#
+# test_hist_cli.sh (the vpmu-hist command line: golden report, round trip
+# through a file, error cases, --plot; it builds vpmu-hist itself and
+# installs gnuplot-nox with apt-get when it is missing and it may) runs as
+# one of the test_*.sh scripts.
+
+.DEFAULT_GOAL	:= all
+HOST_OUT	?= $(or $(B),build)
+VPMU_TOOLS	:= $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/../../vpmu)
+include $(VPMU_TOOLS)/sources.mk
+
+HOST_TESTS	+= $(HOST_OUT)/test_hist $(HOST_OUT)/test_hist-san
+
+HIST_TEST_SRCS	:= $(CURDIR)/test_hist.c $(VPMU_TOOLS)/vpmu_hist.c \
+		   $(VPMU_ASM_SRCS)
+HIST_TEST_DEPS	:= $(HIST_TEST_SRCS) $(VPMU_ASM_HDRS) $(CURDIR)/tap.h \
+		   $(VPMU_TOOLS)/vpmu_hist.h $(VPMU_TOOLS)/sources.mk
+HIST_TEST_CC	= $(CC) $(VPMU_ASM_CPPFLAGS) -I$(CURDIR) \
+		  -DVPMU_TOP='"$(VPMU_TOP)"' $(VPMU_ASM_CFLAGS) \
+		  $(or $(CFLAGS),-O2 -g)
+
+$(HOST_OUT)/test_hist: $(HIST_TEST_DEPS)
+	@mkdir -p $(dir $@)
+	$(HIST_TEST_CC) -o $@ $(HIST_TEST_SRCS)
+
+$(HOST_OUT)/test_hist-san: $(HIST_TEST_DEPS)
+	@mkdir -p $(dir $@)
+	$(HIST_TEST_CC) $(SAN) -o $@ $(HIST_TEST_SRCS)
