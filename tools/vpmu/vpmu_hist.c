@@ -484,10 +484,11 @@ void vpmu_hist_report(struct vpmu_buf *out, const struct vpmu_hist *hs,
 
 /* ---- the plot ------------------------------------------------------------ */
 
-/* Distinct colors for the routines, biggest first (then cycled). */
+/* Distinct colors for the routines, biggest first: PLOT_ROUTINES. */
 static const uint32_t palette[] = {
 	0x1f77b4, 0xff7f0e, 0x2ca02c, 0xd62728, 0x9467bd, 0x8c564b,
 	0xe377c2, 0x17becf, 0xbcbd22, 0x7f7f7f, 0xaec7e8, 0xffbb78,
+	0x98df8a, 0xff9896, 0xc5b0d5, 0x9edae5,
 };
 #define OTHER_COLOR	0xc8c8c8
 #define PLOT_ROUTINES	16	/* bars in the top panel, the rest "other" */
