@@ -490,6 +490,7 @@ static const uint32_t palette[] = {
 	0xe377c2, 0x17becf, 0xbcbd22, 0x7f7f7f, 0xaec7e8, 0xffbb78,
 	0x98df8a, 0xff9896, 0xc5b0d5, 0x9edae5,
 };
+
 #define OTHER_COLOR	0xc8c8c8
 #define PLOT_ROUTINES	16	/* bars in the top panel, the rest "other" */
 
@@ -522,6 +523,7 @@ int vpmu_hist_plot(struct vpmu_buf *o, const struct vpmu_hist *hs,
 				     .by_label = true };
 	uint32_t *color, i, nall, shown, step;
 	uint64_t rest = 0;
+	struct vpmu_buf title = { 0 };
 	struct row *r;
 	char name[VPMU_IMAGE_NAME_LEN + 1];
 
@@ -593,20 +595,13 @@ int vpmu_hist_plot(struct vpmu_buf *o, const struct vpmu_hist *hs,
 		plot_name(o, s->name);
 		vpmu_buf_put(o, "\n", 1);
 	}
-	vpmu_buf_printf(o, "EOD\n");
-
-	vpmu_buf_printf(o,
-"set multiplot title ");
-	{
-		struct vpmu_buf t = { 0 };
-
-		vpmu_buf_printf(&t, "micro-PC histogram of %s on %s (0x%08x): "
-				"interval %u, %llu samples", what, name,
-				ih->checksum, hs->h.interval,
-				(unsigned long long)hs->h.samples);
-		plot_quote(o, t.p);
-		vpmu_buf_free(&t);
-	}
+	vpmu_buf_printf(o, "EOD\nset multiplot title ");
+	vpmu_buf_printf(&title, "micro-PC histogram of %s on %s (0x%08x): "
+			"interval %u, %llu samples", what, name, ih->checksum,
+			hs->h.interval, (unsigned long long)hs->h.samples);
+	plot_quote(o, title.p);
+	vpmu_buf_free(&title);
+	/* two panels: per routine above, per microword below */
 	vpmu_buf_printf(o,
 " font ',13'\n"
 "set border 3\n"
