@@ -11,6 +11,8 @@
 # of the report or of default.vus, regenerate them with
 #   VPMU_HIST_UPDATE=1 sh test_hist_cli.sh
 # and review the diff.
+# run-tests.sh runs every test_*.sh with sh; this one needs bash.
+[ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
 set -u
 
 HERE=$(cd "$(dirname "$0")" && pwd)
