@@ -733,6 +733,61 @@ TEST_F(perf, group_pinned_conflict)
 	group_never_fits(_metadata, self, configs, 2);
 }
 
+/*
+ * One event more than there are counters, all counting cycles, on one
+ * 10M-cycle run.  At every instant of the run exactly nr_counters of them
+ * are on the counters (the rest wait; the perf core switches them only
+ * between run chunks), so their counts add up to exactly nr_counters x
+ * the run's cycles on every kernel.  From 6.2 the core rotates them
+ * (every event runs a while); on 6.1 (perf_sw_context) it does not: the
+ * first nr_counters run the whole time, the last never (perf.rst,
+ * "Kernels").
+ */
+TEST_F_TIMEOUT(perf, more_events_than_counters, 180)
+{
+	struct count c[MAX_CTRS + 1];
+	int fds[MAX_CTRS + 1], n = self->nr_counters + 1, i;
+	uint64_t total = 0, want = 10000000;
+	struct vl_prog p;
+	uint8_t *mem;
+
+	VL_SETUP_DONE();
+	if (vl_prog_load(&p, "build/spin.vprg"))
+		SKIP(return, "no build/spin.vprg");
+	mem = vl_prog_mem(&p);
+	ASSERT_NE(NULL, mem);
+	for (i = 0; i < n; i++) {
+		fds[i] = open_config(0, 0);	/* vpmu_cycles */
+		ASSERT_LE(0, fds[i]);
+	}
+	ASSERT_EQ(0, vl_run(self->dev, &p, mem, want, &self->r));
+	ASSERT_EQ(want, self->r.cycles);
+	for (i = 0; i < n; i++) {
+		ASSERT_EQ(0, read_count(fds[i], &c[i]));
+		close(fds[i]);
+		total += c[i].value;
+		TH_LOG("event %d: %llu, running %llu of %llu ns", i,
+		       (unsigned long long)c[i].value,
+		       (unsigned long long)c[i].running,
+		       (unsigned long long)c[i].enabled);
+		if (c[i].running == c[i].enabled)
+			EXPECT_EQ(want, c[i].value);
+		if (!c[i].running)
+			EXPECT_EQ(0ull, c[i].value);
+	}
+	EXPECT_EQ(self->nr_counters * want, total);
+	if (old_kernel()) {
+		for (i = 0; i < n - 1; i++)
+			EXPECT_EQ(want, c[i].value);
+		EXPECT_EQ(0ull, c[n - 1].running);
+	} else {
+		for (i = 0; i < n; i++)
+			EXPECT_LT(0ull, c[i].running) TH_LOG("not rotated in");
+	}
+	free(mem);
+	vl_prog_free(&p);
+}
+
 /* ---- ioctls ---------------------------------------------------------------- */
 
 TEST_F(perf, enable_disable_reset)
