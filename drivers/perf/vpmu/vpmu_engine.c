@@ -53,10 +53,14 @@
 #define R_FLAGS		VPMU_OPND_FLAGS
 #define R_SINK		47		/* unused code: discarded writes */
 #define R_ZERO		VPMU_OPND_ZERO	/* never written: reads 0 */
-#define R_IMM0		64		/* R[64 + upc]: B immediate of upc */
+#define R_NREGS		64		/* operand codes: what a context saves */
+#define R_IMM0		64		/* R[R_IMM0 + upc]: B immediate of upc */
 #define AT_OFF		(VPMU_OPND_AT_DS - VPMU_OPND_DS)	/* latch -> @ */
 
-/* Commit work beyond "R[XW[d]] = res" (vpmu_uop.pend). */
+/* A trigger or mode hook makes the next segment entry fail (see ENTER). */
+#define HOOK_BIAS	(1 << 30)
+
+/* Commit work beyond "R[xr[d]] = res" (vpmu_uop.pend). */
 #define P_SPECIAL	(1u << 0)	/* DST is a latch or flags */
 #define P_FLAGS		(1u << 1)	/* S: write the new flags */
 #define P_LOAD		(1u << 2)	/* data-cache lookup */
@@ -70,9 +74,19 @@
 /* vpmu_run_chunk() results. */
 enum { X_CHUNK, X_HALT, X_TRAP, X_FAULT };
 
+/*
+ * One microword, executable.  Microwords run in *segments*: a segment is
+ * a run of microwords whose handlers fall through to the next one without
+ * any check (vpmu_uop_unchecked()), ended by one that continues through a
+ * checked entry (ENTER in vpmu_run_chunk()): a transfer, or anything that
+ * can fault, stall, stop or hook.  seg counts the microwords from this one
+ * to the end of its segment; an entry charges them all to the cycle
+ * budget at once and counts one entry, so falling through costs nothing.
+ */
 struct vpmu_uop {
 	const void *h;		/* dispatch: handler (or the trigger hook) */
-	u32 cnt;		/* executions, this slot, this chunk */
+	u32 cnt;		/* entries here minus early exits (see fold) */
+	s32 seg;		/* microwords to the end of the segment */
 	u32 dyn;		/* loads: misses; stores: stall cycles */
 	u32 tkn;		/* BR: taken */
 	u32 imm;		/* EXT: mask; LD/ST: offset; MODE: mode */
@@ -81,6 +95,7 @@ struct vpmu_uop {
 	u16 upc;
 	u8 hi;			/* handler index */
 	u8 hx;			/* dispatch index: hi, or H_TRIG */
+	u8 hf, hg;		/* fast handler; general one (when routed) */
 	u8 seq;			/* sequencer handler index */
 	u8 cond;		/* BR: condition; DISP: width */
 	u8 pend;		/* P_* */
@@ -114,10 +129,31 @@ struct vpmu_uop {
 
 #define VPMU_ST_LIST(X)	X(SB, 1) X(SH, 2) X(SW, 4)
 
+/*
+ * SUB.s into the sink, then BR on a flag condition: the branch decided from
+ * the operands, the flags left for later (lazy: R[R_FLAGS] holds
+ * FLAGS_LAZY and the operands are kept).  X(cond, holds) in condition
+ * code order.
+ */
+#define VPMU_CMP_LIST(X)						\
+	X(AL,	true)							\
+	X(Z,	a == b)							\
+	X(NZ,	a != b)							\
+	X(N,	(s32)(a - b) < 0)					\
+	X(NN,	(s32)(a - b) >= 0)					\
+	X(C,	a < b)							\
+	X(NC,	a >= b)							\
+	X(V,	((a ^ b) & (a ^ (a - b))) >> 31)			\
+	X(NV,	!(((a ^ b) & (a ^ (a - b))) >> 31))			\
+	X(LT,	(s32)a < (s32)b)					\
+	X(GE,	(s32)a >= (s32)b)
+
+#define FLAGS_LAZY	16		/* R[R_FLAGS]: SUB of lz_a, lz_b */
+
 /* Handler indices (vpmu_uop.hi). */
 enum vpmu_handler {
 #define VPMU_X(name, expr) H_F_##name, H_N_##name, H_L_##name, H_J_##name, \
-	H_E_##name, H_B_##name, H_G_##name,
+	H_E_##name, H_P_##name, H_B_##name, H_G_##name,
 	VPMU_ALU_LIST(VPMU_X)
 #undef VPMU_X
 #define VPMU_X(name, size, expr) H_##name,
@@ -126,7 +162,11 @@ enum vpmu_handler {
 #define VPMU_X(name, size) H_##name,
 	VPMU_ST_LIST(VPMU_X)
 #undef VPMU_X
-	H_NOP_N, H_NOP, H_MODE, H_TRIG,
+#define VPMU_X(name, expr) H_CMP_##name,
+	VPMU_CMP_LIST(VPMU_X)
+#undef VPMU_X
+	H_LEXT, H_LEXTI, H_LEXTI2, H_PI, H_PI0, H_NOP_N, H_NOP, H_MODE,
+	H_TRIG, H_SYNC,
 	H_NR
 };
 
@@ -134,12 +174,13 @@ enum vpmu_handler {
  * ALU handler variants, in enum order: the common microword shapes get a
  * fused handler, everything else the general one (G) and a sequencer
  * handler.  F: direct operands, NEXT.  N: any operands, NEXT.  L: latch
- * destination, direct sources, NEXT.  J: any operands, JUMP.  E: any
- * operands, EOI.  B: any operands, BR on flags (S or not).  None of the
- * fused forms has a special destination (latch or flags) except L, or S
- * except B.
+ * destination, direct sources, NEXT (EXT has its own, H_LEXT).  J: any
+ * operands, JUMP.  E: any operands, EOI.  P: direct operands, pc
+ * destination, EOI.  B: any operands, BR on flags (S or not).  None of
+ * the fused forms has a special destination (latch or flags) except L, or
+ * S except B.  F, N, L, LEXT and NOP_N fall through unchecked.
  */
-enum { V_F, V_N, V_L, V_J, V_E, V_B, V_G };
+enum { V_F, V_N, V_L, V_J, V_E, V_P, V_B, V_G, V_NR };
 
 /* Sequencer handler indices (vpmu_uop.seq). */
 enum vpmu_seq_handler {
@@ -174,7 +215,7 @@ struct vpmu_pstate {
 struct vpmu_ctx {
 	const struct vpmu_ucode *uc;	/* the image it runs under; NULL: none */
 	struct vpmu_pstate st;
-	u32 R[R_IMM0];			/* register file without immediates */
+	u32 R[R_NREGS];			/* registers by operand code */
 	u32 dc_tag[VPMU_DC_LINES_MAX];	/* only the image's dc_lines used */
 };
 
@@ -186,10 +227,12 @@ struct vpmu_engine {
 
 	/* the current program's architectural state */
 	struct vpmu_pstate st;
-	u32 *R;				/* R_IMM0 + cs_limit */
-	u16 *xr;			/* read index map, R_IMM0 + cs_limit */
-	u16 xw[64];			/* write index map */
-	u16 wmap[32];			/* @ write index of register n */
+	u32 *R;				/* registers by operand code, then
+					 * immediates: R_IMM0 + cs_limit */
+	u32 lz_a, lz_b;			/* FLAGS_LAZY: the SUB's operands */
+	u16 *xr;			/* index an operand code names (@: the
+					 * latch's register), R_IMM0 + cs_limit */
+	u32 zr;				/* re-zeroed after @ writes: r0 or zero */
 
 	/* external signals */
 	u32 *dc_tag;			/* line + 1; 0 invalid */
@@ -332,7 +375,12 @@ static bool vpmu_ctr_add(struct vpmu_engine *e, unsigned int i, u64 n)
 	return nv >> w;
 }
 
-/* Fold the counts of microwords [lo, hi) of every slot in use. */
+/*
+ * Fold the counts of microwords [lo, hi) of every slot in use.  cnt holds
+ * segment entries (minus early exits), so a microword's executions are the
+ * running sum of cnt from its segment's start; @lo must start a segment or
+ * have nothing counted before it in its segment.
+ */
 static u32 vpmu_fold(struct vpmu_engine *e, u32 lo, u32 hi)
 {
 	u64 add[VPMU_NR_COUNTERS_MAX];
@@ -345,17 +393,22 @@ static u32 vpmu_fold(struct vpmu_engine *e, u32 lo, u32 hi)
 	for (s = 0; s < e->nused; s++) {
 		struct vpmu_uop *U = e->slot[s];
 		u16 m = e->slot_mask[s];
+		u32 c = 0;
 
 		for (upc = lo; upc < hi; upc++) {
 			struct vpmu_uop *x = &U[upc];
-			u32 c = x->cnt, dy, tk;
+			u32 dy, tk;
 			u16 hm;
 
+			/* c: executions; segment ends have seg 1 */
+			if (upc != lo && U[upc - 1].seg == 1)
+				c = 0;
+			c += x->cnt;
+			x->cnt = 0;
 			if (!c)
 				continue;
 			dy = x->dyn;
 			tk = x->tkn;
-			x->cnt = 0;
 			x->dyn = 0;
 			x->tkn = 0;
 			e->tot_cnt[upc] += c;
@@ -492,25 +545,36 @@ static inline void vpmu_wq_retire(struct vpmu_engine *e, u64 now)
 	}
 }
 
-/* A store enters the queue at @now; returns the stall cycles. */
-static u32 vpmu_wq_store(struct vpmu_engine *e, u64 now)
+static inline void vpmu_wq_append(struct vpmu_engine *e, u64 now)
 {
 	u64 t;
-	u32 stall = 0;
 
-	vpmu_wq_retire(e, now);
-	if (e->st.wq_cnt == e->wq_depth) {
-		stall = (u32)(e->st.wq_t[e->st.wq_head] - now);
-		now += stall;
-		vpmu_wq_retire(e, now);
-	}
 	if (e->st.wq_cnt)
 		t = e->st.wq_t[(e->st.wq_head + e->st.wq_cnt - 1) & 31] + e->wq_drain;
 	else
 		t = now + e->wq_drain;
 	e->st.wq_t[(e->st.wq_head + e->st.wq_cnt) & 31] = t;
 	e->st.wq_cnt++;
+}
+
+/* A store into a full queue at @now: stall until the oldest entry drains. */
+static u32 vpmu_wq_stall(struct vpmu_engine *e, u64 now)
+{
+	u32 stall = (u32)(e->st.wq_t[e->st.wq_head] - now);
+
+	vpmu_wq_retire(e, now + stall);
+	vpmu_wq_append(e, now + stall);
 	return stall;
+}
+
+/* A store enters the queue at @now; returns the stall cycles. */
+static __always_inline u32 vpmu_wq_store(struct vpmu_engine *e, u64 now)
+{
+	vpmu_wq_retire(e, now);
+	if (unlikely(e->st.wq_cnt == e->wq_depth))
+		return vpmu_wq_stall(e, now);
+	vpmu_wq_append(e, now);
+	return 0;
 }
 
 static inline void vpmu_mem_store(u8 *p, u32 v, unsigned int size)
@@ -556,7 +620,6 @@ static void vpmu_write_special(struct vpmu_engine *e, unsigned int w, u32 v)
 	v &= 31;
 	e->R[w] = v;
 	e->xr[VPMU_OPND_AT_DS + k] = v;
-	e->xw[VPMU_OPND_AT_DS + k] = e->wmap[v];
 }
 
 /*
@@ -581,9 +644,10 @@ static u32 vpmu_commit_slow(struct vpmu_engine *e, struct vpmu_uop *u,
 		stall = vpmu_wq_store(e, now);
 		u->dyn += stall;
 	} else if (pend & P_SPECIAL) {
-		vpmu_write_special(e, e->xw[u->d], res);
+		vpmu_write_special(e, u->d, res);
 	} else {
-		e->R[e->xw[u->d]] = res;
+		e->R[e->xr[u->d]] = res;
+		e->R[e->zr] = 0;
 	}
 	if (pend & P_FLAGS)
 		e->R[R_FLAGS] = nfl;
@@ -605,20 +669,44 @@ static inline u32 vpmu_flags(unsigned int fk, u32 a, u32 b, u32 r)
 	return f;
 }
 
+/* The flags, computed if a fused compare left them lazy. */
+static u32 vpmu_flags_now(const struct vpmu_engine *e)
+{
+	u32 f = e->R[R_FLAGS];
+
+	if (f & FLAGS_LAZY)
+		f = vpmu_flags(3, e->lz_a, e->lz_b, e->lz_a - e->lz_b);
+	return f;
+}
+
+static u32 vpmu_flags_sync(struct vpmu_engine *e)
+{
+	e->R[R_FLAGS] = vpmu_flags_now(e);
+	return e->R[R_FLAGS];
+}
+
 /* ---- the loop ----------------------------------------------------------- */
 
 /*
- * Run microwords while the cycles used in this call are below @L.  With
- * @L < 0 only publish the handler table.  Returns X_*; e->st.cyc and e->st.upc
- * are up to date on return.
+ * Run microwords while the cycles used in this call are below @L (at most
+ * VPMU_CHUNK_MAX).  With @L < 0 only publish the handler table.  Returns
+ * X_*; e->st.cyc and e->st.upc are up to date on return.
+ *
+ * left is what remains of @L.  A segment entry (ENTER) charges the whole
+ * segment; when fewer cycles remain than the segment has microwords, the
+ * segment runs one microword at a time through the general handlers,
+ * whose sequencers enter the next one with a check (slow_enter).  Stalls
+ * happen only on segment ends, so the next entry sees them.  A hook
+ * (trigger source, mode change) saves left and sets it very negative, so
+ * that the next entry fails and posts the hook first.
  */
-static int vpmu_run_chunk(struct vpmu_engine *e, long L)
+static int vpmu_run_chunk(struct vpmu_engine *e, s64 L)
 {
 	static const void *const lab[H_NR] __annotate_jump_table = {
 #define VPMU_X(name, expr) [H_F_##name] = &&F_##name, [H_N_##name] = &&N_##name, \
 		[H_L_##name] = &&L_##name, [H_J_##name] = &&J_##name, \
-		[H_E_##name] = &&E_##name, [H_B_##name] = &&B_##name, \
-		[H_G_##name] = &&G_##name,
+		[H_E_##name] = &&E_##name, [H_P_##name] = &&P_##name, \
+		[H_B_##name] = &&B_##name, [H_G_##name] = &&G_##name,
 		VPMU_ALU_LIST(VPMU_X)
 #undef VPMU_X
 #define VPMU_X(name, size, expr) [H_##name] = &&M_##name,
@@ -627,8 +715,13 @@ static int vpmu_run_chunk(struct vpmu_engine *e, long L)
 #define VPMU_X(name, size) [H_##name] = &&M_##name,
 		VPMU_ST_LIST(VPMU_X)
 #undef VPMU_X
-		[H_NOP_N] = &&NOP_N, [H_NOP] = &&NOP, [H_MODE] = &&MODE,
-		[H_TRIG] = &&TRIG,
+#define VPMU_X(name, holds) [H_CMP_##name] = &&CMP_##name,
+		VPMU_CMP_LIST(VPMU_X)
+#undef VPMU_X
+		[H_LEXT] = &&LEXT, [H_LEXTI] = &&LEXTI, [H_LEXTI2] = &&LEXTI2,
+		[H_PI] = &&PI, [H_PI0] = &&PI0, [H_NOP_N] = &&NOP_N,
+		[H_NOP] = &&NOP, [H_MODE] = &&MODE, [H_TRIG] = &&TRIG,
+		[H_SYNC] = &&SYNC,
 	};
 	static const void *const seqlab[Q_NR] __annotate_jump_table = {
 		[Q_NEXT] = &&Q_NEXT, [Q_JUMP] = &&Q_JUMP, [Q_BRF] = &&Q_BRF,
@@ -638,17 +731,17 @@ static int vpmu_run_chunk(struct vpmu_engine *e, long L)
 	};
 	struct vpmu_uop *base, *u;
 	u32 *const R = e->R;
-	const u16 *const xr = e->xr;
-	const u16 *const xw = e->xw;
 	u8 *const mem = e->st.mem;
 	const u32 msz = e->st.msz;
-	/* fetches at or above fetch_end fault (all, below a word of memory) */
-	const u32 fetch_end = msz >= 4 ? msz - 3 : 0;
+	/* fetch at npc is fine iff ror(npc, 2) < fwords */
+	const u32 fwords = msz >> 2;
 	const u32 *const idoff = e->idoff;
 	const u16 *const condtab = e->condtab;
 	const u32 op_shift = e->op_shift, op_mask = e->op_mask;
+	u16 *const xr = e->xr;
+	const u32 zr = e->zr;
 	u64 cend = e->st.cyc + L - 1;	/* cycle now = cend - left */
-	long left = L, saved_left = 0;
+	s32 left = (s32)L, saved_left = 0;
 	unsigned int hook = 0, pend = 0;
 	u32 res = 0, nfl = 0, maddr = 0;
 	int ret;
@@ -670,30 +763,44 @@ static int vpmu_run_chunk(struct vpmu_engine *e, long L)
 #else
 #define VPMU_GOTO_UOP()	goto *u->h
 #endif
-#define DISPATCH()							\
+/* Enter a segment at u: charge it, count the entry, run. */
+#define ENTER()								\
 	do {								\
-		if (unlikely(--left < 0))				\
-			goto chunk_end;					\
+		left -= u->seg;						\
+		if (unlikely(left < 0))					\
+			goto slow_enter;				\
 		u->cnt++;						\
+		VPMU_GOTO_UOP();					\
+	} while (0)
+/* Fall through to the next microword of the segment. */
+#define FALL()								\
+	do {								\
+		u = (struct vpmu_uop *)((char *)u + sizeof(*u));	\
 		VPMU_GOTO_UOP();					\
 	} while (0)
 #define NEXT_UOP()	(u = (struct vpmu_uop *)((char *)u + sizeof(*u)))
 #define GOTO_TGT(off)	(u = (struct vpmu_uop *)((char *)base + (off)))
 #define SEQ()		goto *seqlab[u->seq]
+#define LEFT()		(hook ? saved_left + left + HOOK_BIAS : left)
 /* The cycle this microword started in, plus its stalls so far. */
-#define NOW()		(cend - (hook ? saved_left + left : left))
+#define NOW()		(cend - LEFT())
+#define FETCH_OK(npc)	(((npc) >> 2 | (npc) << 30) < fwords)
+#define AT(code)	R[xr[code]]
+#define FLAGS()		(likely(R[R_FLAGS] < FLAGS_LAZY) ? R[R_FLAGS] :	\
+			 vpmu_flags_sync(e))
 #define COMMIT()							\
 	do {								\
 		if (likely(!pend)) {					\
-			R[xw[u->d]] = res;				\
+			AT(u->d) = res;					\
+			R[zr] = 0;					\
 		} else {						\
 			left -= vpmu_commit_slow(e, u, res, nfl, pend,	\
 						 maddr, NOW());		\
 			if (pend & P_MODE) {				\
-				e->st.mode_next = u->imm;			\
+				e->st.mode_next = u->imm;		\
 				if (!hook) {				\
 					saved_left = left;		\
-					left = 0;			\
+					left = -HOOK_BIAS;		\
 				}					\
 				hook |= HOOK_MODE;			\
 			}						\
@@ -705,14 +812,14 @@ static int vpmu_run_chunk(struct vpmu_engine *e, long L)
 		R[R_IPC] = (npc);					\
 		R[R_IR] = ir_;						\
 		GOTO_TGT(idoff[(ir_ >> op_shift) & op_mask]);		\
-		DISPATCH();						\
+		ENTER();						\
 	} while (0)
 #define DC_INLINE()							\
 	do {								\
 		u32 line_ = maddr >> e->dc_shift;			\
 		u32 *t_ = &e->dc_tag[line_ & e->dc_mask];		\
 		if (*t_ == line_ + 1) {					\
-			e->st.last_miss = false;				\
+			e->st.last_miss = false;			\
 		} else {						\
 			*t_ = line_ + 1;				\
 			e->st.last_miss = true;				\
@@ -723,14 +830,23 @@ static int vpmu_run_chunk(struct vpmu_engine *e, long L)
 			}						\
 		}							\
 	} while (0)
+/* NEXT or JUMP after a load or store, everything committed. */
+#define MEM_SEQ()							\
+	do {								\
+		if (u->seq == Q_JUMP)					\
+			GOTO_TGT(u->tgt);				\
+		else							\
+			NEXT_UOP();					\
+		ENTER();						\
+	} while (0)
 #define FAULT(kind, addr)						\
 	do {								\
-		e->st.fault_kind = (kind);					\
-		e->st.fault_addr = (addr);					\
+		e->st.fault_kind = (kind);				\
+		e->st.fault_addr = (addr);				\
 		goto fault;						\
 	} while (0)
 
-	DISPATCH();
+	ENTER();
 
 	/* ALU: the fused shapes (see V_*), then the general form. */
 #define VPMU_X(name, expr)						\
@@ -738,61 +854,70 @@ F_##name: {								\
 		u32 a = R[u->a], b = R[u->b];				\
 		(void)a; (void)b;					\
 		R[u->d] = (expr);					\
-		NEXT_UOP();						\
-		DISPATCH();						\
+		FALL();							\
 	}								\
 N_##name: {								\
-		u32 a = R[xr[u->a]], b = R[xr[u->b]];			\
+		u32 a = AT(u->a), b = AT(u->b);				\
 		(void)a; (void)b;					\
-		R[xw[u->d]] = (expr);					\
-		NEXT_UOP();						\
-		DISPATCH();						\
+		AT(u->d) = (expr);					\
+		R[zr] = 0;						\
+		FALL();							\
 	}								\
 L_##name: {								\
 		u32 a = R[u->a], b = R[u->b], v;			\
 		(void)a; (void)b;					\
 		v = (expr) & 31;					\
 		R[u->d] = v;						\
-		e->xr[u->d + AT_OFF] = v;				\
-		e->xw[u->d + AT_OFF] = e->wmap[v];			\
-		NEXT_UOP();						\
-		DISPATCH();						\
+		xr[AT_OFF + u->d] = v;				\
+		FALL();							\
 	}								\
 J_##name: {								\
-		u32 a = R[xr[u->a]], b = R[xr[u->b]];			\
+		u32 a = AT(u->a), b = AT(u->b);				\
 		(void)a; (void)b;					\
-		R[xw[u->d]] = (expr);					\
+		AT(u->d) = (expr);					\
+		R[zr] = 0;						\
 		GOTO_TGT(u->tgt);					\
-		DISPATCH();						\
+		ENTER();						\
 	}								\
 E_##name: {								\
-		u32 a = R[xr[u->a]], b = R[xr[u->b]], w = xw[u->d];	\
+		u32 a = AT(u->a), b = AT(u->b), w = xr[u->d];		\
 		u32 r, npc;						\
 		(void)a; (void)b;					\
 		r = (expr);						\
 		npc = w == R_PC ? r : R[R_PC];				\
-		if (unlikely((npc & 3) || npc >= fetch_end))		\
+		if (unlikely(!FETCH_OK(npc)))				\
 			FAULT(VPMU_FAULT_FETCH, npc);			\
 		R[w] = r;						\
+		R[zr] = 0;						\
+		EOI_TAIL(npc);						\
+	}								\
+P_##name: {								\
+		u32 a = R[u->a], b = R[u->b], npc;			\
+		(void)a; (void)b;					\
+		npc = (expr);						\
+		if (unlikely(!FETCH_OK(npc)))				\
+			FAULT(VPMU_FAULT_FETCH, npc);			\
+		R[R_PC] = npc;						\
 		EOI_TAIL(npc);						\
 	}								\
 B_##name: {								\
-		u32 a = R[xr[u->a]], b = R[xr[u->b]], r;		\
+		u32 a = AT(u->a), b = AT(u->b), r;			\
 		(void)a; (void)b;					\
 		r = (expr);						\
-		R[xw[u->d]] = r;					\
+		AT(u->d) = r;						\
+		R[zr] = 0;						\
 		if (u->fk)						\
 			R[R_FLAGS] = vpmu_flags(u->fk, a, b, r);	\
-		if ((condtab[u->cond] >> R[R_FLAGS]) & 1) {		\
+		if ((condtab[u->cond] >> FLAGS()) & 1) {		\
 			u->tkn++;					\
 			GOTO_TGT(u->tgt);				\
 		} else {						\
 			NEXT_UOP();					\
 		}							\
-		DISPATCH();						\
+		ENTER();						\
 	}								\
 G_##name: {								\
-		u32 a = R[xr[u->a]], b = R[xr[u->b]];			\
+		u32 a = AT(u->a), b = AT(u->b);				\
 		(void)a; (void)b;					\
 		res = (expr);						\
 		pend = u->pend;						\
@@ -803,11 +928,84 @@ G_##name: {								\
 	VPMU_ALU_LIST(VPMU_X)
 #undef VPMU_X
 
+	/* EXT into a latch; the mask is already cut to 5 bits */
+LEXT: {
+		u32 v = (R[u->a] >> u->b) & u->imm;
+
+		R[u->d] = v;
+		xr[AT_OFF + u->d] = v;
+		FALL();
+	}
+LEXTI: {
+		u32 v = (R[R_IR] >> u->b) & u->imm;
+
+		R[u->d] = v;
+		xr[AT_OFF + u->d] = v;
+		FALL();
+	}
+LEXTI2: {
+		/* two of them: nothing between them can change ir */
+		u32 ir = R[R_IR], v = (ir >> u->b) & u->imm;
+
+		R[u->d] = v;
+		xr[AT_OFF + u->d] = v;
+		v = (ir >> u[1].b) & u[1].imm;
+		R[u[1].d] = v;
+		xr[AT_OFF + u[1].d] = v;
+		u = (struct vpmu_uop *)((char *)u + 2 * sizeof(*u));
+		VPMU_GOTO_UOP();
+	}
+
+	/* ADD pc, pc, #imm ; EOI (with the opcode at bit 0: PI0) */
+PI: {
+		u32 npc = R[R_PC] + u->imm;
+
+		if (unlikely(!FETCH_OK(npc)))
+			FAULT(VPMU_FAULT_FETCH, npc);
+		R[R_PC] = npc;
+		EOI_TAIL(npc);
+	}
+PI0: {
+		u32 npc = R[R_PC] + u->imm, ir;
+
+		if (unlikely(!FETCH_OK(npc)))
+			FAULT(VPMU_FAULT_FETCH, npc);
+		R[R_PC] = npc;
+		ir = vpmu_get_le32(mem + npc);
+		R[R_IPC] = npc;
+		R[R_IR] = ir;
+		GOTO_TGT(idoff[ir & op_mask]);
+		ENTER();
+	}
+
+	/* SUB.s zero, a, b ; BR cond, target: see VPMU_CMP_LIST */
+#define VPMU_X(name, holds)						\
+CMP_##name: {								\
+		u32 a = AT(u->a), b = AT(u->b);				\
+		e->lz_a = a;						\
+		e->lz_b = b;						\
+		R[R_FLAGS] = FLAGS_LAZY;				\
+		if (holds) {						\
+			u->tkn++;					\
+			GOTO_TGT(u->tgt);				\
+		} else {						\
+			NEXT_UOP();					\
+		}							\
+		ENTER();						\
+	}
+	VPMU_CMP_LIST(VPMU_X)
+#undef VPMU_X
+
+SYNC:
+	/* reads the flags: compute them first if they are lazy */
+	vpmu_flags_sync(e);
+	goto *lab[u->hi];
+
 	/* Loads: the access is checked here, committed by the sequencer. */
 #define VPMU_X(name, size, expr)					\
 M_##name: {								\
 		const u8 *p;						\
-		maddr = R[xr[u->a]] + u->imm;				\
+		maddr = AT(u->a) + u->imm;				\
 		if (unlikely(maddr & (size - 1)))			\
 			FAULT(VPMU_FAULT_ALIGN, maddr);			\
 		if (unlikely(msz < size || maddr > msz - size))		\
@@ -817,6 +1015,11 @@ M_##name: {								\
 		pend = u->pend;						\
 		if (likely(!(pend & P_LOAD)))				\
 			DC_INLINE();					\
+		if (likely(!pend) && u->seq <= Q_JUMP) {		\
+			AT(u->d) = res;					\
+			R[zr] = 0;					\
+			MEM_SEQ();					\
+		}							\
 		SEQ();							\
 	}
 	VPMU_LD_LIST(VPMU_X)
@@ -824,12 +1027,12 @@ M_##name: {								\
 
 #define VPMU_X(name, size)						\
 M_##name: {								\
-		maddr = R[xr[u->a]] + u->imm;				\
+		maddr = AT(u->a) + u->imm;				\
 		if (unlikely(maddr & (size - 1)))			\
 			FAULT(VPMU_FAULT_ALIGN, maddr);			\
 		if (unlikely(msz < size || maddr > msz - size))		\
 			FAULT(VPMU_FAULT_STORE, maddr);			\
-		res = R[xr[u->b]];					\
+		res = AT(u->b);						\
 		pend = u->pend;						\
 		if (likely(!pend)) {					\
 			u32 st;						\
@@ -840,6 +1043,8 @@ M_##name: {								\
 				left -= st;				\
 				e->last_stall_upc = u->upc;		\
 			}						\
+			if (likely(u->seq <= Q_JUMP))			\
+				MEM_SEQ();				\
 		}							\
 		SEQ();							\
 	}
@@ -847,42 +1052,42 @@ M_##name: {								\
 #undef VPMU_X
 
 NOP_N:
-	NEXT_UOP();
-	DISPATCH();
+	FALL();
 NOP:
 MODE:
 	pend = u->pend;
 	SEQ();
 
 TRIG:
-	/* A trigger source: run it, then vpmu_hook_post() at chunk_end. */
+	/* A trigger source: run it, then vpmu_hook_post() at the next entry. */
 	hook = HOOK_TRIG;
 	e->trig_u = u;
 	e->trig_dyn = u->dyn;
 	e->trig_tkn = u->tkn;
 	e->trig_mode = e->st.mode;
 	saved_left = left;
-	left = 0;
+	left = -HOOK_BIAS;
+	vpmu_flags_sync(e);
 	goto *lab[u->hi];
 
 	/* Sequencer: check what can fault, commit, continue. */
 Q_NEXT:
 	COMMIT();
 	NEXT_UOP();
-	DISPATCH();
+	ENTER();
 Q_JUMP:
 	COMMIT();
 	GOTO_TGT(u->tgt);
-	DISPATCH();
+	ENTER();
 Q_BRF:
 	COMMIT();
-	if ((condtab[u->cond] >> R[R_FLAGS]) & 1) {
+	if ((condtab[u->cond] >> FLAGS()) & 1) {
 		u->tkn++;
 		GOTO_TGT(u->tgt);
 	} else {
 		NEXT_UOP();
 	}
-	DISPATCH();
+	ENTER();
 Q_BRX:
 	COMMIT();
 	if (vpmu_cond_ext(e, u->cond, NOW())) {
@@ -891,28 +1096,28 @@ Q_BRX:
 	} else {
 		NEXT_UOP();
 	}
-	DISPATCH();
+	ENTER();
 Q_CALL:
 	if (unlikely(e->st.sp == VPMU_USTACK_DEPTH))
 		FAULT(VPMU_FAULT_USTACK, 0);
 	COMMIT();
 	e->st.ustack[e->st.sp++] = (u32)((char *)u - (char *)base) + sizeof(*u);
 	GOTO_TGT(u->tgt);
-	DISPATCH();
+	ENTER();
 Q_RET:
 	if (unlikely(!e->st.sp))
 		FAULT(VPMU_FAULT_USTACK, 0);
 	COMMIT();
 	GOTO_TGT(e->st.ustack[--e->st.sp]);
-	DISPATCH();
+	ENTER();
 Q_DISP:
 	COMMIT();
 	GOTO_TGT(u->tgt + (res & ((1u << u->cond) - 1)) * sizeof(*u));
-	DISPATCH();
+	ENTER();
 Q_EOI: {
-		u32 npc = xw[u->d] == R_PC ? res : R[R_PC];
+		u32 npc = xr[u->d] == R_PC ? res : R[R_PC];
 
-		if (unlikely((npc & 3) || npc >= fetch_end))
+		if (unlikely(!FETCH_OK(npc)))
 			FAULT(VPMU_FAULT_FETCH, npc);
 		COMMIT();
 		EOI_TAIL(npc);
@@ -926,12 +1131,37 @@ Q_TRAP:
 	ret = X_TRAP;
 	goto stop;
 
+slow_enter:
+	left += u->seg;		/* not entered after all */
+	if (unlikely(hook)) {
+		u32 off = (u32)((char *)u - (char *)base);
+
+		left = saved_left + left + HOOK_BIAS;
+		vpmu_hook_post(e, hook);
+		hook = 0;
+		base = e->slot[e->cur];
+		u = (struct vpmu_uop *)((char *)base + off);
+		ENTER();
+	}
+	if (left <= 0)
+		goto chunk_end;
+	/*
+	 * Fewer cycles left than microwords in the segment (so u does not
+	 * end it): run u alone, by its general handler, as a segment of one.
+	 */
+	u->cnt++;
+	u[1].cnt--;
+	left--;
+	vpmu_flags_sync(e);
+	goto *lab[u->hg];
+
 fault:
-	/* No effect at all: undo the dispatch of this microword. */
-	if (hook)
-		left = saved_left;
+	/*
+	 * No effect at all: undo the entry of this microword.  Only segment
+	 * ends can fault (seg 1); microwords run one at a time never do.
+	 */
+	left = LEFT() + u->seg;
 	u->cnt--;
-	left++;
 	e->st.cyc += L - left;
 	e->st.upc = u->upc;
 	return X_FAULT;
@@ -939,45 +1169,110 @@ fault:
 stop:
 	e->st.upc = u->upc;
 	if (hook) {
-		left = saved_left + left;
+		left = LEFT();
 		vpmu_hook_post(e, hook);
 	}
 	e->st.cyc += L - left;
 	return ret;
 
 chunk_end:
-	if (unlikely(hook)) {
-		u32 off = (u32)((char *)u - (char *)base);
-
-		/* left = -1 - stall: restore it as if there were no hook */
-		left = saved_left + left + 1;
-		vpmu_hook_post(e, hook);
-		hook = 0;
-		base = e->slot[e->cur];
-		u = (struct vpmu_uop *)((char *)base + off);
-		DISPATCH();
-	}
-	e->st.cyc += L - left - 1;
+	e->st.cyc += L - left;
 	e->st.upc = u->upc;
 	return X_CHUNK;
 
-#undef DISPATCH
+#undef ENTER
+#undef FALL
 #undef VPMU_GOTO_UOP
 #undef NEXT_UOP
 #undef GOTO_TGT
 #undef SEQ
+#undef LEFT
 #undef NOW
+#undef FETCH_OK
+#undef AT
+#undef FLAGS
 #undef COMMIT
 #undef FAULT
 #undef EOI_TAIL
 #undef DC_INLINE
+#undef MEM_SEQ
 }
 
 /* ---- preparing a run ---------------------------------------------------- */
 
+/* Is @hi a handler that falls through to the next microword unchecked? */
+static bool vpmu_uop_unchecked(unsigned int hi)
+{
+	if (hi < H_LB) {
+		unsigned int v = hi % V_NR;
+
+		return v == V_F || v == V_N || v == V_L;
+	}
+	return hi == H_LEXT || hi == H_LEXTI || hi == H_LEXTI2 ||
+	       hi == H_NOP_N;
+}
+
+/*
+ * A routed microword (a trigger source) runs the trigger hook and then its
+ * general handler, which ends its segment; others run their fast handler.
+ */
+static void vpmu_route(struct vpmu_engine *e, u32 upc, bool route)
+{
+	const struct vpmu_dec *d = &e->uc->dec[upc];
+	bool rdfl = d->a == VPMU_OPND_FLAGS || d->b == VPMU_OPND_FLAGS;
+	unsigned int s;
+
+	for (s = 0; s < VPMU_NSLOT; s++) {
+		struct vpmu_uop *x = &e->slot[s][upc];
+
+		x->hi = route ? x->hg : x->hf;
+		x->hx = route ? H_TRIG : rdfl ? H_SYNC : x->hi;
+		x->h = e->lab[x->hx];
+	}
+}
+
+/* Pairs of EXTs from ir into latches run as one (H_LEXTI2). */
+static void vpmu_fuse(struct vpmu_engine *e)
+{
+	unsigned int s;
+	u32 upc;
+
+	for (upc = 0; upc + 1 < e->ncs; upc++) {
+		for (s = 0; s < VPMU_NSLOT; s++) {
+			struct vpmu_uop *x = &e->slot[s][upc];
+
+			if (x->hx != H_LEXTI || x[1].hx != H_LEXTI)
+				continue;
+			x->hi = H_LEXTI2;
+			x->hx = H_LEXTI2;
+			x->h = e->lab[H_LEXTI2];
+		}
+	}
+}
+
+/* Segment lengths (vpmu_uop.seg), the same in every slot. */
+static void vpmu_segments(struct vpmu_engine *e)
+{
+	struct vpmu_uop *x = e->slot[0];
+	unsigned int s;
+	u32 upc;
+
+	for (upc = e->ncs; upc-- > 0;) {
+		/* the validator leaves no fall-through off the last word */
+		unsigned int h = x[upc].hx == H_SYNC ? x[upc].hi : x[upc].hx;
+
+		if (vpmu_uop_unchecked(h) && upc + 1 < e->ncs)
+			x[upc].seg = x[upc + 1].seg + 1;
+		else
+			x[upc].seg = 1;
+		for (s = 1; s < VPMU_NSLOT; s++)
+			e->slot[s][upc].seg = x[upc].seg;
+	}
+}
+
 static void vpmu_prepare(struct vpmu_engine *e)
 {
-	unsigned int s, g, i;
+	unsigned int g, i;
 	u32 upc;
 	bool any_trig = false;
 
@@ -1006,13 +1301,10 @@ static void vpmu_prepare(struct vpmu_engine *e)
 				    vpmu_ev_possible(e, t, upc))
 					route = true;
 			}
-			for (s = 0; s < VPMU_NSLOT; s++) {
-				struct vpmu_uop *x = &e->slot[s][upc];
-
-				x->hx = route ? H_TRIG : x->hi;
-				x->h = e->lab[x->hx];
-			}
+			vpmu_route(e, upc, route);
 		}
+		vpmu_fuse(e);
+		vpmu_segments(e);
 		e->dirty = false;
 	}
 	vpmu_slot_reset(e);
@@ -1126,7 +1418,9 @@ enum vpmu_stop_reason vpmu_engine_run(struct vpmu_engine *e, u64 budget,
 		c1 = e->st.cyc;
 		if (step) {
 			x = vpmu_run_chunk(e, 1);
-			wr = vpmu_fold(e, x_upc, x_upc + 1);
+			/* one microword; an early exit may sit after it */
+			wr = vpmu_fold(e, x_upc, x_upc +
+				       e->slot[0][x_upc].seg);
 		} else {
 			x = vpmu_run_chunk(e, (long)L);
 			wr = vpmu_fold(e, 0, e->ncs);
@@ -1301,7 +1595,7 @@ static unsigned int vpmu_alu_variant(const struct vpmu_engine *e,
 	case VPMU_SEQ_JUMP:
 		return V_J;
 	case VPMU_SEQ_EOI:
-		return V_E;
+		return !at && x->d == R_PC ? V_P : V_E;
 	}
 	return V_G;
 }
@@ -1317,6 +1611,21 @@ static const u8 vpmu_seq_handler[VPMU_SEQ_NR] = {
 static bool vpmu_is_at(unsigned int code)
 {
 	return code >= VPMU_OPND_AT_DS && code <= VPMU_OPND_AT_S2;
+}
+
+/* The fused handlers for the commonest whole microwords. */
+static void vpmu_build_fused(const struct vpmu_engine *e,
+			     const struct vpmu_dec *d, struct vpmu_uop *x)
+{
+	if (d->op == VPMU_OP_SUB && d->s && d->seq == VPMU_SEQ_BR &&
+	    d->cond <= VPMU_COND_GE && x->d == R_SINK)
+		x->hf = H_CMP_AL + d->cond;
+	if (d->op == VPMU_OP_ADD && !d->s && d->seq == VPMU_SEQ_EOI &&
+	    d->dst == VPMU_OPND_PC && d->a == VPMU_OPND_PC &&
+	    d->b == VPMU_OPND_IMM) {
+		x->hf = e->op_shift ? H_PI : H_PI0;
+		x->imm = (u32)d->imm;
+	}
 }
 
 /* Build the executable form of microword @upc. */
@@ -1355,52 +1664,64 @@ static void vpmu_build_uop(struct vpmu_engine *e, u32 upc,
 	}
 	switch (d->sig) {
 	case VPMU_SIG_NONE:
-		x->hi = d->seq == VPMU_SEQ_NEXT ? H_NOP_N : H_NOP;
+		x->hf = d->seq == VPMU_SEQ_NEXT ? H_NOP_N : H_NOP;
+		x->hg = H_NOP;
 		break;
 	case VPMU_SIG_DAB:
 	case VPMU_SIG_DB:
 	case VPMU_SIG_DAF:
-		x->hi = vpmu_alu_handler[d->op] + vpmu_alu_variant(e, d, x);
+		x->hg = vpmu_alu_handler[d->op] + V_G;
+		x->hf = vpmu_alu_handler[d->op] + vpmu_alu_variant(e, d, x);
 		if (d->op == VPMU_OP_EXT) {
 			len = VPMU_EXT_LEN(d->uimm);
 			x->b = VPMU_EXT_POS(d->uimm);
 			x->imm = len == 32 ? ~0u : (1u << len) - 1;
+			if (x->hf == vpmu_alu_handler[d->op] + V_L) {
+				x->hf = d->a == VPMU_OPND_IR ? H_LEXTI : H_LEXT;
+				x->imm &= 31;
+			}
 		} else if (d->op == VPMU_OP_SEXT) {
 			x->b = 31 - d->uimm;
 		}
+		vpmu_build_fused(e, d, x);
 		break;
 	case VPMU_SIG_LD:
-		x->hi = vpmu_ld_handler[d->op];
+		x->hf = vpmu_ld_handler[d->op];
 		x->imm = (u32)d->imm;
 		if (!seq_safe)
 			x->pend |= P_LOAD;
 		break;
 	case VPMU_SIG_ST:
-		x->hi = vpmu_ld_handler[d->op];
+		x->hf = vpmu_ld_handler[d->op];
 		x->imm = (u32)d->imm;
 		if (!seq_safe)
 			x->pend |= P_STORE;
 		x->fk = d->op == VPMU_OP_SB ? 1 : d->op == VPMU_OP_SH ? 2 : 4;
 		break;
 	case VPMU_SIG_I:
-		x->hi = H_MODE;
+		x->hf = H_MODE;
 		x->imm = d->uimm;
 		x->pend |= P_MODE;
 		break;
 	}
+	if (d->sig == VPMU_SIG_LD || d->sig == VPMU_SIG_ST ||
+	    d->sig == VPMU_SIG_I)
+		x->hg = x->hf;
+	x->hi = x->hf;
+	x->hx = x->hf;
 }
 
-/* Point the @ latches' read and write maps at the registers they name. */
+/*
+ * Point @ds @s1 @s2 at the registers the latches name.  With R0_ZERO, r0
+ * is read from R[0], which only @ writes can reach and which they zero
+ * again at once (zr); direct writes of r0 go to the sink.
+ */
 static void vpmu_latch_maps(struct vpmu_engine *e)
 {
 	unsigned int k;
 
-	for (k = 0; k < 3; k++) {
-		u32 v = e->R[R_DS + k] & 31;
-
-		e->xr[VPMU_OPND_AT_DS + k] = v;
-		e->xw[VPMU_OPND_AT_DS + k] = e->wmap[v];
-	}
+	for (k = 0; k < 3; k++)
+		e->xr[VPMU_OPND_AT_DS + k] = e->R[R_DS + k] & 31;
 }
 
 int vpmu_engine_attach(struct vpmu_engine *e, const struct vpmu_ucode *uc)
@@ -1425,14 +1746,8 @@ int vpmu_engine_attach(struct vpmu_engine *e, const struct vpmu_ucode *uc)
 	e->wq_drain = uc->hdr.wq_drain;
 	for (i = 0; i < R_IMM0 + n; i++)
 		e->xr[i] = i;
-	for (i = 0; i < 64; i++)
-		e->xw[i] = i;
-	for (i = 0; i < 32; i++)
-		e->wmap[i] = i;
-	if (e->r0zero) {
-		e->wmap[0] = R_SINK;
-		e->xw[VPMU_OPND_R0] = R_SINK;
-	}
+	e->zr = e->r0zero ? VPMU_OPND_R0 : R_ZERO;
+	e->R[e->zr] = 0;
 	vpmu_latch_maps(e);
 	e->op_shift = uc->op_shift;
 	e->op_mask = uc->op_mask;
@@ -1461,7 +1776,7 @@ void vpmu_engine_start(struct vpmu_engine *e, u8 *mem, u32 mem_size,
 
 	if (!e->uc)
 		return;
-	memset(e->R, 0, sizeof(u32) * R_IMM0);
+	memset(e->R, 0, sizeof(u32) * R_NREGS);
 	memset(e->tot_cnt, 0, sizeof(u64) * e->ncs);
 	memset(e->tot_dyn, 0, sizeof(u64) * e->ncs);
 	memset(e->tot_tkn, 0, sizeof(u64) * e->ncs);
@@ -1505,6 +1820,7 @@ void vpmu_ctx_destroy(struct vpmu_ctx *c)
 
 void vpmu_engine_ctx_save(struct vpmu_engine *e, struct vpmu_ctx *c)
 {
+	vpmu_flags_sync(e);
 	c->uc = e->st.started ? e->uc : NULL;
 	c->st = e->st;
 	memcpy(c->R, e->R, sizeof(c->R));
@@ -1533,6 +1849,8 @@ u32 vpmu_engine_reg(const struct vpmu_engine *e, unsigned int opnd)
 		return 0;
 	if (vpmu_is_at(opnd))
 		return e->R[e->xr[opnd]];
+	if (opnd == R_FLAGS)
+		return vpmu_flags_now(e);
 	return e->R[opnd];
 }
 
