@@ -1326,6 +1326,13 @@ static bool vpmu_plan(struct vpmu_engine *e, u64 *L)
 
 		if (!vpmu_ctr_enabled(e, i))
 			continue;
+		/*
+		 * Only an interrupt or a freeze needs to know the microword a
+		 * counter wraps on; otherwise the fold wraps it (any number of
+		 * times) and sets its overflow bit.
+		 */
+		if (!(c->flags & (VPMU_CTR_INT | VPMU_CTR_FOO)))
+			continue;
 		if ((e->frozen >> c->group & 1) &&
 		    e->trig[c->group] == VPMU_TRIG_NONE)
 			continue;
