@@ -93,9 +93,9 @@ struct vpmu_uop {
 	u32 tgt;		/* TARGET as a byte offset into the slot */
 	u16 d, a, b;		/* register-file indices; EXT/SEXT: b = shift */
 	u16 upc;
-	u8 hi;			/* handler index */
-	u8 hx;			/* dispatch index: hi, or H_TRIG */
+	u8 hx;			/* dispatch index: hf, H_TRIG or H_SYNC */
 	u8 hf, hg;		/* fast handler; general one (when routed) */
+	u8 mfast;		/* load/store: commit at once, NEXT or JUMP */
 	u8 seq;			/* sequencer handler index */
 	u8 cond;		/* BR: condition; DISP: width */
 	u8 pend;		/* P_* */
@@ -150,10 +150,10 @@ struct vpmu_uop {
 
 #define FLAGS_LAZY	16		/* R[R_FLAGS]: SUB of lz_a, lz_b */
 
-/* Handler indices (vpmu_uop.hi). */
+/* Handler indices (vpmu_uop.hf, hg, hx). */
 enum vpmu_handler {
-#define VPMU_X(name, expr) H_F_##name, H_N_##name, H_L_##name, H_J_##name, \
-	H_E_##name, H_P_##name, H_B_##name, H_G_##name,
+#define VPMU_X(name, expr) H_F_##name, H_I_##name, H_N_##name, H_L_##name, \
+	H_J_##name, H_E_##name, H_P_##name, H_B_##name, H_G_##name,
 	VPMU_ALU_LIST(VPMU_X)
 #undef VPMU_X
 #define VPMU_X(name, size, expr) H_##name,
@@ -173,14 +173,15 @@ enum vpmu_handler {
 /*
  * ALU handler variants, in enum order: the common microword shapes get a
  * fused handler, everything else the general one (G) and a sequencer
- * handler.  F: direct operands, NEXT.  N: any operands, NEXT.  L: latch
+ * handler.  F: direct operands, NEXT.  I: direct register and immediate
+ * operands, NEXT.  N: any operands, NEXT.  L: latch
  * destination, direct sources, NEXT (EXT has its own, H_LEXT).  J: any
  * operands, JUMP.  E: any operands, EOI.  P: direct operands, pc
  * destination, EOI.  B: any operands, BR on flags (S or not).  None of
  * the fused forms has a special destination (latch or flags) except L, or
- * S except B.  F, N, L, LEXT and NOP_N fall through unchecked.
+ * S except B.  F, I, N, L, LEXT* and NOP_N fall through unchecked.
  */
-enum { V_F, V_N, V_L, V_J, V_E, V_P, V_B, V_G, V_NR };
+enum { V_F, V_I, V_N, V_L, V_J, V_E, V_P, V_B, V_G, V_NR };
 
 /* Sequencer handler indices (vpmu_uop.seq). */
 enum vpmu_seq_handler {
@@ -204,8 +205,7 @@ struct vpmu_pstate {
 	bool ext;
 	u64 cyc;			/* the program's cycle count */
 	bool last_miss;
-	u64 wq_t[32];			/* drain times (program cycles), ring */
-	u32 wq_head, wq_cnt;
+	u64 wq_last;			/* drain time of the newest entry */
 	bool started, sticky;		/* sticky: halted or trapped */
 	struct vpmu_stop sticky_stop;
 	u32 fault_kind, fault_addr;
@@ -237,7 +237,7 @@ struct vpmu_engine {
 	/* external signals */
 	u32 *dc_tag;			/* line + 1; 0 invalid */
 	u32 dc_shift, dc_mask, penalty;
-	u32 wq_depth, wq_drain;
+	u32 wq_full, wq_drain;		/* (depth - 1) * drain; drain */
 
 	/* executable form */
 	struct vpmu_uop *slot[VPMU_NSLOT];
@@ -537,44 +537,29 @@ static inline bool vpmu_dc_access(struct vpmu_engine *e, u32 addr)
 	return true;
 }
 
-static inline void vpmu_wq_retire(struct vpmu_engine *e, u64 now)
+/*
+ * The write queue needs one number.  Entries drain wq_drain cycles apart
+ * from the newest one's drain time back, all those in the queue belonging
+ * to one busy period (an entry entering an empty queue drains wq_drain
+ * after it enters, the others wq_drain after the one ahead), so at cycle
+ * @now the queue holds the entries whose drain times wq_last - k * drain
+ * are > @now: it is full iff wq_last > now + (depth - 1) * drain.
+ */
+static inline bool vpmu_wq_is_full(const struct vpmu_engine *e, u64 now)
 {
-	while (e->st.wq_cnt && e->st.wq_t[e->st.wq_head] <= now) {
-		e->st.wq_head = (e->st.wq_head + 1) & 31;
-		e->st.wq_cnt--;
-	}
-}
-
-static inline void vpmu_wq_append(struct vpmu_engine *e, u64 now)
-{
-	u64 t;
-
-	if (e->st.wq_cnt)
-		t = e->st.wq_t[(e->st.wq_head + e->st.wq_cnt - 1) & 31] + e->wq_drain;
-	else
-		t = now + e->wq_drain;
-	e->st.wq_t[(e->st.wq_head + e->st.wq_cnt) & 31] = t;
-	e->st.wq_cnt++;
-}
-
-/* A store into a full queue at @now: stall until the oldest entry drains. */
-static u32 vpmu_wq_stall(struct vpmu_engine *e, u64 now)
-{
-	u32 stall = (u32)(e->st.wq_t[e->st.wq_head] - now);
-
-	vpmu_wq_retire(e, now + stall);
-	vpmu_wq_append(e, now + stall);
-	return stall;
+	return e->st.wq_last > now + e->wq_full;
 }
 
 /* A store enters the queue at @now; returns the stall cycles. */
-static __always_inline u32 vpmu_wq_store(struct vpmu_engine *e, u64 now)
+static inline u32 vpmu_wq_store(struct vpmu_engine *e, u64 now)
 {
-	vpmu_wq_retire(e, now);
-	if (unlikely(e->st.wq_cnt == e->wq_depth))
-		return vpmu_wq_stall(e, now);
-	vpmu_wq_append(e, now);
-	return 0;
+	u64 last = e->st.wq_last;
+	u32 stall = 0;
+
+	if (unlikely(last > now + e->wq_full))
+		stall = (u32)(last - now - e->wq_full);	/* the oldest drains */
+	e->st.wq_last = (last > now ? last : now) + e->wq_drain;
+	return stall;
 }
 
 static inline void vpmu_mem_store(u8 *p, u32 v, unsigned int size)
@@ -594,8 +579,7 @@ static bool vpmu_cond_ext(struct vpmu_engine *e, unsigned int cond, u64 now)
 	case VPMU_COND_MISS:
 		return e->st.last_miss;
 	case VPMU_COND_WQF:
-		vpmu_wq_retire(e, now);
-		return e->st.wq_cnt == e->wq_depth;
+		return vpmu_wq_is_full(e, now);
 	case VPMU_COND_USER:
 		return e->st.mode == VPMU_MODE_USER;
 	case VPMU_COND_SUPER:
@@ -703,7 +687,8 @@ static u32 vpmu_flags_sync(struct vpmu_engine *e)
 static int vpmu_run_chunk(struct vpmu_engine *e, s64 L)
 {
 	static const void *const lab[H_NR] __annotate_jump_table = {
-#define VPMU_X(name, expr) [H_F_##name] = &&F_##name, [H_N_##name] = &&N_##name, \
+#define VPMU_X(name, expr) [H_F_##name] = &&F_##name, [H_I_##name] = &&I_##name, \
+		[H_N_##name] = &&N_##name, \
 		[H_L_##name] = &&L_##name, [H_J_##name] = &&J_##name, \
 		[H_E_##name] = &&E_##name, [H_P_##name] = &&P_##name, \
 		[H_B_##name] = &&B_##name, [H_G_##name] = &&G_##name,
@@ -734,12 +719,12 @@ static int vpmu_run_chunk(struct vpmu_engine *e, s64 L)
 	u8 *const mem = e->st.mem;
 	const u32 msz = e->st.msz;
 	/* fetch at npc is fine iff ror(npc, 2) < fwords */
-	const u32 fwords = msz >> 2;
+	const u32 fwords = msz >> 2, hwords = msz >> 1;
 	const u32 *const idoff = e->idoff;
 	const u16 *const condtab = e->condtab;
 	const u32 op_shift = e->op_shift, op_mask = e->op_mask;
 	u16 *const xr = e->xr;
-	const u32 zr = e->zr;
+	u32 *const zp = &R[e->zr];	/* re-zeroed after @ writes */
 	u64 cend = e->st.cyc + L - 1;	/* cycle now = cend - left */
 	s32 left = (s32)L, saved_left = 0;
 	unsigned int hook = 0, pend = 0;
@@ -785,6 +770,10 @@ static int vpmu_run_chunk(struct vpmu_engine *e, s64 L)
 /* The cycle this microword started in, plus its stalls so far. */
 #define NOW()		(cend - LEFT())
 #define FETCH_OK(npc)	(((npc) >> 2 | (npc) << 30) < fwords)
+/* An access of @size bytes at @x: aligned and inside memory. */
+#define MEM_OK(x, size)							\
+	((size) == 4 ? FETCH_OK(x) :					\
+	 (size) == 2 ? ((x) >> 1 | (x) << 31) < hwords : (x) < msz)
 #define AT(code)	R[xr[code]]
 #define FLAGS()		(likely(R[R_FLAGS] < FLAGS_LAZY) ? R[R_FLAGS] :	\
 			 vpmu_flags_sync(e))
@@ -792,7 +781,7 @@ static int vpmu_run_chunk(struct vpmu_engine *e, s64 L)
 	do {								\
 		if (likely(!pend)) {					\
 			AT(u->d) = res;					\
-			R[zr] = 0;					\
+			*zp = 0;					\
 		} else {						\
 			left -= vpmu_commit_slow(e, u, res, nfl, pend,	\
 						 maddr, NOW());		\
@@ -856,11 +845,17 @@ F_##name: {								\
 		R[u->d] = (expr);					\
 		FALL();							\
 	}								\
+I_##name: {								\
+		u32 a = R[u->a], b = u->imm;				\
+		(void)a; (void)b;					\
+		R[u->d] = (expr);					\
+		FALL();							\
+	}								\
 N_##name: {								\
 		u32 a = AT(u->a), b = AT(u->b);				\
 		(void)a; (void)b;					\
 		AT(u->d) = (expr);					\
-		R[zr] = 0;						\
+		*zp = 0;						\
 		FALL();							\
 	}								\
 L_##name: {								\
@@ -875,7 +870,7 @@ J_##name: {								\
 		u32 a = AT(u->a), b = AT(u->b);				\
 		(void)a; (void)b;					\
 		AT(u->d) = (expr);					\
-		R[zr] = 0;						\
+		*zp = 0;						\
 		GOTO_TGT(u->tgt);					\
 		ENTER();						\
 	}								\
@@ -888,7 +883,7 @@ E_##name: {								\
 		if (unlikely(!FETCH_OK(npc)))				\
 			FAULT(VPMU_FAULT_FETCH, npc);			\
 		R[w] = r;						\
-		R[zr] = 0;						\
+		*zp = 0;						\
 		EOI_TAIL(npc);						\
 	}								\
 P_##name: {								\
@@ -905,7 +900,7 @@ B_##name: {								\
 		(void)a; (void)b;					\
 		r = (expr);						\
 		AT(u->d) = r;						\
-		R[zr] = 0;						\
+		*zp = 0;						\
 		if (u->fk)						\
 			R[R_FLAGS] = vpmu_flags(u->fk, a, b, r);	\
 		if ((condtab[u->cond] >> FLAGS()) & 1) {		\
@@ -999,27 +994,27 @@ CMP_##name: {								\
 SYNC:
 	/* reads the flags: compute them first if they are lazy */
 	vpmu_flags_sync(e);
-	goto *lab[u->hi];
+	goto *lab[u->hf];
 
 	/* Loads: the access is checked here, committed by the sequencer. */
 #define VPMU_X(name, size, expr)					\
 M_##name: {								\
 		const u8 *p;						\
 		maddr = AT(u->a) + u->imm;				\
-		if (unlikely(maddr & (size - 1)))			\
-			FAULT(VPMU_FAULT_ALIGN, maddr);			\
-		if (unlikely(msz < size || maddr > msz - size))		\
-			FAULT(VPMU_FAULT_LOAD, maddr);			\
+		if (unlikely(!MEM_OK(maddr, size)))			\
+			FAULT(maddr & (size - 1) ? VPMU_FAULT_ALIGN :	\
+			      VPMU_FAULT_LOAD, maddr);			\
 		p = mem + maddr;					\
 		res = (expr);						\
-		pend = u->pend;						\
-		if (likely(!(pend & P_LOAD)))				\
+		if (likely(u->mfast)) {					\
 			DC_INLINE();					\
-		if (likely(!pend) && u->seq <= Q_JUMP) {		\
 			AT(u->d) = res;					\
-			R[zr] = 0;					\
+			*zp = 0;					\
 			MEM_SEQ();					\
 		}							\
+		pend = u->pend;						\
+		if (!(pend & P_LOAD))					\
+			DC_INLINE();					\
 		SEQ();							\
 	}
 	VPMU_LD_LIST(VPMU_X)
@@ -1028,10 +1023,9 @@ M_##name: {								\
 #define VPMU_X(name, size)						\
 M_##name: {								\
 		maddr = AT(u->a) + u->imm;				\
-		if (unlikely(maddr & (size - 1)))			\
-			FAULT(VPMU_FAULT_ALIGN, maddr);			\
-		if (unlikely(msz < size || maddr > msz - size))		\
-			FAULT(VPMU_FAULT_STORE, maddr);			\
+		if (unlikely(!MEM_OK(maddr, size)))			\
+			FAULT(maddr & (size - 1) ? VPMU_FAULT_ALIGN :	\
+			      VPMU_FAULT_STORE, maddr);			\
 		res = AT(u->b);						\
 		pend = u->pend;						\
 		if (likely(!pend)) {					\
@@ -1043,7 +1037,7 @@ M_##name: {								\
 				left -= st;				\
 				e->last_stall_upc = u->upc;		\
 			}						\
-			if (likely(u->seq <= Q_JUMP))			\
+			if (likely(u->mfast))				\
 				MEM_SEQ();				\
 		}							\
 		SEQ();							\
@@ -1068,7 +1062,7 @@ TRIG:
 	saved_left = left;
 	left = -HOOK_BIAS;
 	vpmu_flags_sync(e);
-	goto *lab[u->hi];
+	goto *lab[u->hg];
 
 	/* Sequencer: check what can fault, commit, continue. */
 Q_NEXT:
@@ -1189,6 +1183,7 @@ chunk_end:
 #undef LEFT
 #undef NOW
 #undef FETCH_OK
+#undef MEM_OK
 #undef AT
 #undef FLAGS
 #undef COMMIT
@@ -1206,7 +1201,7 @@ static bool vpmu_uop_unchecked(unsigned int hi)
 	if (hi < H_LB) {
 		unsigned int v = hi % V_NR;
 
-		return v == V_F || v == V_N || v == V_L;
+		return v == V_F || v == V_I || v == V_N || v == V_L;
 	}
 	return hi == H_LEXT || hi == H_LEXTI || hi == H_LEXTI2 ||
 	       hi == H_NOP_N;
@@ -1225,8 +1220,7 @@ static void vpmu_route(struct vpmu_engine *e, u32 upc, bool route)
 	for (s = 0; s < VPMU_NSLOT; s++) {
 		struct vpmu_uop *x = &e->slot[s][upc];
 
-		x->hi = route ? x->hg : x->hf;
-		x->hx = route ? H_TRIG : rdfl ? H_SYNC : x->hi;
+		x->hx = route ? H_TRIG : rdfl ? H_SYNC : x->hf;
 		x->h = e->lab[x->hx];
 	}
 }
@@ -1243,7 +1237,6 @@ static void vpmu_fuse(struct vpmu_engine *e)
 
 			if (x->hx != H_LEXTI || x[1].hx != H_LEXTI)
 				continue;
-			x->hi = H_LEXTI2;
 			x->hx = H_LEXTI2;
 			x->h = e->lab[H_LEXTI2];
 		}
@@ -1259,7 +1252,7 @@ static void vpmu_segments(struct vpmu_engine *e)
 
 	for (upc = e->ncs; upc-- > 0;) {
 		/* the validator leaves no fall-through off the last word */
-		unsigned int h = x[upc].hx == H_SYNC ? x[upc].hi : x[upc].hx;
+		unsigned int h = x[upc].hx == H_SYNC ? x[upc].hf : x[upc].hx;
 
 		if (vpmu_uop_unchecked(h) && upc + 1 < e->ncs)
 			x[upc].seg = x[upc + 1].seg + 1;
@@ -1598,6 +1591,8 @@ static unsigned int vpmu_alu_variant(const struct vpmu_engine *e,
 		return V_G;
 	switch (d->seq) {
 	case VPMU_SEQ_NEXT:
+		if (!at && d->b == VPMU_OPND_IMM && d->sig != VPMU_SIG_DAF)
+			return V_I;
 		return at ? V_N : V_F;
 	case VPMU_SEQ_JUMP:
 		return V_J;
@@ -1679,6 +1674,8 @@ static void vpmu_build_uop(struct vpmu_engine *e, u32 upc,
 	case VPMU_SIG_DAF:
 		x->hg = vpmu_alu_handler[d->op] + V_G;
 		x->hf = vpmu_alu_handler[d->op] + vpmu_alu_variant(e, d, x);
+		if (x->hf == vpmu_alu_handler[d->op] + V_I)
+			x->imm = (u32)d->imm;
 		if (d->op == VPMU_OP_EXT) {
 			len = VPMU_EXT_LEN(d->uimm);
 			x->b = VPMU_EXT_POS(d->uimm);
@@ -1714,8 +1711,10 @@ static void vpmu_build_uop(struct vpmu_engine *e, u32 upc,
 	if (d->sig == VPMU_SIG_LD || d->sig == VPMU_SIG_ST ||
 	    d->sig == VPMU_SIG_I)
 		x->hg = x->hf;
-	x->hi = x->hf;
 	x->hx = x->hf;
+	x->mfast = (d->sig == VPMU_SIG_LD || d->sig == VPMU_SIG_ST) &&
+		   !x->pend &&
+		   (d->seq == VPMU_SEQ_NEXT || d->seq == VPMU_SEQ_JUMP);
 }
 
 /*
@@ -1749,7 +1748,7 @@ int vpmu_engine_attach(struct vpmu_engine *e, const struct vpmu_ucode *uc)
 	e->dc_shift = __builtin_ctz(uc->hdr.dc_line_size);
 	e->dc_mask = uc->hdr.dc_lines - 1;
 	e->penalty = uc->hdr.dc_miss_penalty;
-	e->wq_depth = uc->hdr.wq_depth;
+	e->wq_full = (uc->hdr.wq_depth - 1) * uc->hdr.wq_drain;
 	e->wq_drain = uc->hdr.wq_drain;
 	for (i = 0; i < R_IMM0 + n; i++)
 		e->xr[i] = i;

@@ -23,9 +23,6 @@
 #ifndef __printf
 #define __printf(a, b)	__attribute__((format(printf, a, b)))
 #endif
-#ifndef __always_inline
-#define __always_inline	inline __attribute__((__always_inline__))
-#endif
 #ifndef fallthrough
 #define fallthrough	__attribute__((__fallthrough__))
 #endif

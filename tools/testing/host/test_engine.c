@@ -324,6 +324,33 @@ static const struct etest tests[] = {
   STOP_HALT, .upc = 4, .cycles = 9,
   .regs = { RG(T(0), 1) }, .evs = { EV(VPMU_EV_DC_MISS, 1),
 	    EV(VPMU_EV_UBR_TAKEN, 1), EV(VPMU_EV_CYCLES, 9) } },
+{ "SUB.s into zero, BR Z: the flags read later", 7, { OP_MOVI(T(0), 5),
+  OP_MOVI(T(1), 5), UW(SUB, ZERO, T(0), T(1), 0) | US | QC(Z, 4), HALTW,
+  UW(MOV, T(2), 0, FL, 0) | Q(NEXT, 0, 0),
+  UW(EXT, DS, FL, 0, 3 << 5) | Q(NEXT, 0, 0), HALTW },
+  STOP_HALT, .upc = 6, .cycles = 6,
+  .regs = { RG(T(2), VPMU_FLAG_Z), RG(DS, VPMU_FLAG_Z),
+	    RG(FL, VPMU_FLAG_Z) },
+  .evs = { EV(VPMU_EV_UBR_TAKEN, 1), EV(VPMU_EV_UOPS, 6) } },
+{ "SUB.s into zero, BR GE: lazy flags for BR C, a load address", 8, {
+  OP_MOVI(T(0), 3), OP_MOVI(T(1), 7),
+  UW(SUB, ZERO, T(0), T(1), 0) | US | QC(GE, 6),
+  NOPW | QC(C, 5), HALTW,
+  UW(SUB, ZERO, T(1), T(0), 0) | US | QC(LT, 4),
+  UW(LW, T(3), FL, 0, 4) | Q(NEXT, 0, 0), HALTW },
+  .mem = { [4] = 0x2a }, STOP_HALT, .upc = 7, .cycles = 12,
+  .regs = { RG(T(3), 0x2a), RG(FL, 0) },
+  .evs = { EV(VPMU_EV_UBR_TAKEN, 1), EV(VPMU_EV_UOPS, 7) } },
+{ "EXT pairs from ir, entered in the middle", 7, {
+  UW(EXT, DS, IR, 0, 0 | 4 << 5) | Q(NEXT, 0, 0),
+  UW(EXT, S1, IR, 0, 5 | 4 << 5) | Q(NEXT, 0, 0),
+  UW(EXT, S2, IR, 0, 10 | 4 << 5) | Q(NEXT, 0, 0),
+  ALUI(ADD, T(0), T(0), 1),
+  UW(SUB, ZERO, T(0), IM, 2) | US | QC(NZ, 1),
+  UW(ADD, ATDS, ATS1, IM, 9) | Q(NEXT, 0, 0), HALTW },
+  .mem = { [0] = 0x83, [1] = 0x14 }, STOP_HALT, .upc = 6, .cycles = 11,
+  .regs = { RG(R(3), 9), RG(DS, 3), RG(S1, 4), RG(S2, 5), RG(T(0), 2) },
+  .evs = { EV(VPMU_EV_UBR_TAKEN, 1), EV(VPMU_EV_UOPS, 11) } },
 { "MODE changes the mode", 3, { UW(MODE, 0, 0, 0, 0) | Q(NEXT, 0, 0),
   NOPW | QC(USER, 2), HALTW }, .mode = 1, STOP_HALT, .upc = 2, .cycles = 3,
   .evs = { EV(VPMU_EV_UBR_TAKEN, 1) } },
@@ -756,6 +783,72 @@ static bool test_br_cond(unsigned int c)
 		}
 		vpmu_engine_destroy(e);
 		vpmu_ucode_free(uc);
+	}
+	return ok;
+}
+
+/* SUB's flags as the architecture defines them. */
+static unsigned int sub_flags(u32 a, u32 b)
+{
+	u32 r = a - b;
+
+	return (r ? 0 : VPMU_FLAG_Z) | (r >> 31 ? VPMU_FLAG_N : 0) |
+	       (a < b ? VPMU_FLAG_C : 0) |
+	       (((a ^ b) & (a ^ r)) >> 31 ? VPMU_FLAG_V : 0);
+}
+
+/*
+ * SUB.s zero, t0, t1 ; BR c (the fused compare) over operand pairs, then
+ * the flags read: taken iff c holds on SUB's flags, which read back
+ * exactly.  @trig makes the compare a trigger source (general handler).
+ */
+static bool test_cmp_br(unsigned int c, bool trig)
+{
+	static const u32 v[] = { 0, 1, 5, 0x7fffffff, 0x80000000,
+				 0xfffffffb, 0xffffffff };
+	struct etest t = { .n = 8 };
+	unsigned int i, j, w;
+	bool ok = true;
+
+	t.uw[0] = UW(LW, T(0), ZERO, 0, 0) | Q(NEXT, 0, 0);
+	t.uw[1] = UW(LW, T(1), ZERO, 0, 4) | Q(NEXT, 0, 0);
+	t.uw[2] = UW(SUB, ZERO, T(0), T(1), 0) | US | Q(BR, c, 5) |
+		  (trig ? UT : 0);
+	t.uw[3] = UW(MOV, T(4), 0, FL, 0) | Q(NEXT, 0, 0);
+	t.uw[4] = HALTW;
+	t.uw[5] = OP_MOVI(T(3), 1);
+	t.uw[6] = UW(MOV, T(4), 0, FL, 0) | Q(NEXT, 0, 0);
+	t.uw[7] = HALTW;
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		for (j = 0; j < sizeof(v) / sizeof(v[0]); j++) {
+			struct vpmu_ucode *uc = build(&t);
+			struct vpmu_engine *e = eng_for(uc);
+			unsigned int f = sub_flags(v[i], v[j]);
+			u8 mem[64] = { 0 };
+			struct vpmu_stop s;
+			bool taken;
+
+			for (w = 0; w < 4; w++) {
+				mem[w] = v[i] >> 8 * w;
+				mem[4 + w] = v[j] >> 8 * w;
+			}
+			if (trig)
+				vpmu_engine_group_trigger(e, 1, VPMU_TRIG_MARK);
+			vpmu_engine_start(e, mem, 64, 0, 0);
+			vpmu_engine_run(e, 100, &s);
+			taken = vpmu_engine_reg(e, T(3)) == 1;
+			if (s.reason != VPMU_STOP_HALT ||
+			    taken != flag_cond(c, f) ||
+			    vpmu_engine_reg(e, T(4)) != f ||
+			    vpmu_engine_reg(e, FL) != f) {
+				tap_diag("cond %u: %#x - %#x: taken %d flags %#x",
+					 c, v[i], v[j], taken,
+					 vpmu_engine_reg(e, T(4)));
+				ok = false;
+			}
+			vpmu_engine_destroy(e);
+			vpmu_ucode_free(uc);
+		}
 	}
 	return ok;
 }
@@ -1351,7 +1444,7 @@ int main(void)
 	struct vpmu_engine *e = vpmu_engine_create(VPMU_CS_MAX);
 	unsigned int i, c, w;
 
-	tap_plan(4 * NTESTS + 11 + 1 + 8 + 18);
+	tap_plan(4 * NTESTS + 11 + 2 + 1 + 8 + 18);
 	for (i = 0; i < NTESTS; i++) {
 		struct vpmu_ucode *uc = build(&tests[i]);
 		bool ok = uc && !vpmu_engine_attach(e, uc);
@@ -1372,6 +1465,13 @@ int main(void)
 	for (c = 0; c <= VPMU_COND_GE; c++)
 		tap_ok(test_br_cond(c), "BR %s over all flag values",
 		       vpmu_cond_info[c].name);
+	for (c = 0, w = 0; c <= VPMU_COND_GE; c++)
+		w += test_cmp_br(c, false);
+	tap_ok(w == VPMU_COND_GE + 1, "SUB.s zero, a, b ; BR: every condition, "
+	       "flags read back");
+	for (c = 0, w = 0; c <= VPMU_COND_GE; c++)
+		w += test_cmp_br(c, true);
+	tap_ok(w == VPMU_COND_GE + 1, "the same as a trigger source");
 	tap_ok(test_br_signals(), "BR MISS WQF USER SUPER EXT");
 	for (w = 1; w <= 8; w++)
 		tap_ok(test_disp(w), "DISP width %u", w);
