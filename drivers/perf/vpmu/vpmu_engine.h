@@ -106,9 +106,11 @@ struct vpmu_stop {
 	enum vpmu_stop_reason reason;
 	u32 code;		/* trap code or enum vpmu_fault */
 	u32 addr;		/* faulting address */
-	u32 upc;		/* FAULT: faulting microword; OVERFLOW: the
-				 * microword on which the counter wrapped;
-				 * otherwise the next microword */
+	/*
+	 * FAULT: the faulting microword; OVERFLOW: the microword on which
+	 * the counter wrapped; otherwise the next microword.
+	 */
+	u32 upc;
 	u32 ipc;		/* macro PC of the instruction of upc */
 	u32 ovf;		/* OVERFLOW: counters that wrapped (bitmask) */
 	u64 cycles;		/* cycles this run used */
@@ -118,10 +120,10 @@ struct vpmu_stop {
 #define VPMU_NR_GROUPS_MAX	4	/* freeze groups */
 
 /* Counter control flags (struct vpmu_ctr_cfg.flags). */
-#define VPMU_CTR_USER		(1u << 0)  /* count in user mode */
-#define VPMU_CTR_SUPER		(1u << 1)  /* count in supervisor mode */
-#define VPMU_CTR_INT		(1u << 2)  /* stop with OVERFLOW on wrap */
-#define VPMU_CTR_FOO		(1u << 3)  /* freeze group on overflow */
+#define VPMU_CTR_USER		BIT(0)	/* count in user mode */
+#define VPMU_CTR_SUPER		BIT(1)	/* count in supervisor mode */
+#define VPMU_CTR_INT		BIT(2)	/* stop with OVERFLOW on wrap */
+#define VPMU_CTR_FOO		BIT(3)	/* freeze group on overflow */
 
 /*
  * A counter as the hardware has it.  A counter with neither USER nor SUPER

@@ -20,8 +20,13 @@
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #endif
+/* The kernel's attribute macros, spelled for the host compiler. */
+#define VPMU_HOST_ATTR(...)	__attribute__((__VA_ARGS__))
 #ifndef __printf
-#define __printf(a, b)	__attribute__((format(printf, a, b)))
+#define __printf(a, b)	VPMU_HOST_ATTR(format(printf, a, b))
+#endif
+#ifndef BIT_ULL
+#define BIT_ULL(nr)	(1ULL << (nr))
 #endif
 #ifndef fallthrough
 #define fallthrough	__attribute__((__fallthrough__))
@@ -33,13 +38,13 @@
 #define VPMU_WQ_DEPTH_MAX	32
 
 /* Properties of a microword the counting logic needs (vpmu_dec.kind). */
-#define VPMU_K_EOI	(1u << 0)	/* sequencer EOI */
-#define VPMU_K_BR	(1u << 1)	/* sequencer BR */
-#define VPMU_K_DISP	(1u << 2)	/* sequencer DISP */
-#define VPMU_K_LOAD	(1u << 3)	/* LB..LW */
-#define VPMU_K_STORE	(1u << 4)	/* SB..SW */
-#define VPMU_K_TRIG	(1u << 5)	/* T bit */
-#define VPMU_K_MODE	(1u << 6)	/* MODE */
+#define VPMU_K_EOI	BIT(0)	/* sequencer EOI */
+#define VPMU_K_BR	BIT(1)	/* sequencer BR */
+#define VPMU_K_DISP	BIT(2)	/* sequencer DISP */
+#define VPMU_K_LOAD	BIT(3)	/* LB..LW */
+#define VPMU_K_STORE	BIT(4)	/* SB..SW */
+#define VPMU_K_TRIG	BIT(5)	/* T bit */
+#define VPMU_K_MODE	BIT(6)	/* MODE */
 
 /* One microword, decoded. */
 struct vpmu_dec {

@@ -61,7 +61,8 @@ static const struct {
 	int err;
 	const char *msg;
 } vpmu_verr_info[VPMU_VERR_NR] = {
-#define VPMU_X(name, e, m) [VPMU_VERR_##name] = { e, m },
+#define VPMU_X(name, e, m)						\
+	[VPMU_VERR_##name] = { e, m },
 	VPMU_VERR_LIST(VPMU_X)
 #undef VPMU_X
 };
@@ -290,13 +291,37 @@ static int vpmu_check_opnd(struct vpmu_vctx *c, u32 i, u64 off,
 			   i, vpmu_pos_name[pos], code, why);
 }
 
-#define UW_FIELD_ZERO(c, i, off, uw, f, what)				\
-	do {								\
-		if (VPMU_UW_GET(uw, f))					\
-			return vpmu_reject(c, VPMU_VERR_RESERVED, off,	\
-				"microword %u: %s field %s is %u, must be 0", \
-				i, what, #f, VPMU_UW_GET(uw, f));	\
-	} while (0)
+/* Microword fields that must be zero where unused, in checking order. */
+enum { ZF_DST, ZF_A, ZF_B, ZF_IMM, ZF_TARGET, ZF_COND };
+
+#define ZF(f)	{ #f, VPMU_UW_##f##_SHIFT, VPMU_UW_##f##_BITS }
+static const struct {
+	const char *name;
+	u8 shift, bits;
+} vpmu_zf[] = {
+	[ZF_DST] = ZF(DST), [ZF_A] = ZF(A), [ZF_B] = ZF(B),
+	[ZF_IMM] = ZF(IMM), [ZF_TARGET] = ZF(TARGET), [ZF_COND] = ZF(COND),
+};
+
+#undef ZF
+
+/* The first field of @fields (BIT(ZF_*)) not zero in @uw rejects it. */
+static int vpmu_fields_zero(struct vpmu_vctx *c, u32 i, u64 off, u64 uw,
+			    unsigned int fields, const char *what)
+{
+	unsigned int f;
+
+	for (f = 0; f < ARRAY_SIZE(vpmu_zf); f++) {
+		u32 v = (uw >> vpmu_zf[f].shift) &
+			(BIT_ULL(vpmu_zf[f].bits) - 1);
+
+		if ((fields & BIT(f)) && v)
+			return vpmu_reject(c, VPMU_VERR_RESERVED, off,
+				"microword %u: %s field %s is %u, must be 0",
+				i, what, vpmu_zf[f].name, v);
+	}
+	return 0;
+}
 
 static int vpmu_check_alu(struct vpmu_vctx *c, u32 i, u64 off, u64 uw,
 			  struct vpmu_dec *d)
@@ -307,11 +332,8 @@ static int vpmu_check_alu(struct vpmu_vctx *c, u32 i, u64 off, u64 uw,
 
 	switch (d->sig) {
 	case VPMU_SIG_NONE:
-		UW_FIELD_ZERO(c, i, off, uw, DST, opn);
-		UW_FIELD_ZERO(c, i, off, uw, A, opn);
-		UW_FIELD_ZERO(c, i, off, uw, B, opn);
-		UW_FIELD_ZERO(c, i, off, uw, IMM, opn);
-		break;
+		return vpmu_fields_zero(c, i, off, uw, BIT(ZF_DST) | BIT(ZF_A) |
+					BIT(ZF_B) | BIT(ZF_IMM), opn);
 	case VPMU_SIG_DAB:
 	case VPMU_SIG_DB:
 		ret = vpmu_check_opnd(c, i, off, POS_DST, d->dst, false);
@@ -321,18 +343,17 @@ static int vpmu_check_alu(struct vpmu_vctx *c, u32 i, u64 off, u64 uw,
 			ret = vpmu_check_opnd(c, i, off, POS_B, d->b, true);
 		if (ret)
 			return ret;
-		if (d->sig == VPMU_SIG_DB)
-			UW_FIELD_ZERO(c, i, off, uw, A, opn);
-		if (!b_imm)
-			UW_FIELD_ZERO(c, i, off, uw, IMM, opn);
-		break;
+		return vpmu_fields_zero(c, i, off, uw,
+					(d->sig == VPMU_SIG_DB ? BIT(ZF_A) : 0) |
+					(b_imm ? 0 : BIT(ZF_IMM)), opn);
 	case VPMU_SIG_DAF:
 		ret = vpmu_check_opnd(c, i, off, POS_DST, d->dst, false);
 		if (!ret)
 			ret = vpmu_check_opnd(c, i, off, POS_A, d->a, false);
+		if (!ret)
+			ret = vpmu_fields_zero(c, i, off, uw, BIT(ZF_B), opn);
 		if (ret)
 			return ret;
-		UW_FIELD_ZERO(c, i, off, uw, B, opn);
 		if (d->op == VPMU_OP_EXT) {
 			if (d->uimm >> 10 ||
 			    VPMU_EXT_POS(d->uimm) + VPMU_EXT_LEN(d->uimm) > 32)
@@ -352,20 +373,19 @@ static int vpmu_check_alu(struct vpmu_vctx *c, u32 i, u64 off, u64 uw,
 			ret = vpmu_check_opnd(c, i, off, POS_A, d->a, false);
 		if (ret)
 			return ret;
-		UW_FIELD_ZERO(c, i, off, uw, B, opn);
-		break;
+		return vpmu_fields_zero(c, i, off, uw, BIT(ZF_B), opn);
 	case VPMU_SIG_ST:
 		ret = vpmu_check_opnd(c, i, off, POS_A, d->a, false);
 		if (!ret)
 			ret = vpmu_check_opnd(c, i, off, POS_B, d->b, false);
 		if (ret)
 			return ret;
-		UW_FIELD_ZERO(c, i, off, uw, DST, opn);
-		break;
+		return vpmu_fields_zero(c, i, off, uw, BIT(ZF_DST), opn);
 	case VPMU_SIG_I:
-		UW_FIELD_ZERO(c, i, off, uw, DST, opn);
-		UW_FIELD_ZERO(c, i, off, uw, A, opn);
-		UW_FIELD_ZERO(c, i, off, uw, B, opn);
+		ret = vpmu_fields_zero(c, i, off, uw, BIT(ZF_DST) | BIT(ZF_A) |
+				       BIT(ZF_B), opn);
+		if (ret)
+			return ret;
 		if (d->op == VPMU_OP_MODE && d->uimm > 1)
 			return vpmu_reject(c, VPMU_VERR_OPERAND, off,
 				"microword %u: MODE #%u, must be 0 or 1",
@@ -380,15 +400,20 @@ static int vpmu_check_seq(struct vpmu_vctx *c, u32 i, u64 off, u64 uw,
 {
 	const char *sqn = vpmu_seq_info[d->seq].name;
 	u32 n = c->h.cs_words;
+	int ret;
 
 	switch (vpmu_seq_info[d->seq].sig) {
 	case VPMU_SEQSIG_NONE:
-		UW_FIELD_ZERO(c, i, off, uw, TARGET, sqn);
-		UW_FIELD_ZERO(c, i, off, uw, COND, sqn);
+		ret = vpmu_fields_zero(c, i, off, uw,
+				       BIT(ZF_TARGET) | BIT(ZF_COND), sqn);
+		if (ret)
+			return ret;
 		break;
 	case VPMU_SEQSIG_TARGET:
 	case VPMU_SEQSIG_CODE:
-		UW_FIELD_ZERO(c, i, off, uw, COND, sqn);
+		ret = vpmu_fields_zero(c, i, off, uw, BIT(ZF_COND), sqn);
+		if (ret)
+			return ret;
 		fallthrough;
 	case VPMU_SEQSIG_COND:
 		if (vpmu_seq_info[d->seq].sig != VPMU_SEQSIG_CODE &&
