@@ -7,6 +7,7 @@
  *   vpmu_loader.c  sysfs: ucode/ (the image loader) and caps/
  *   vpmu_cdev.c    /dev/vpmu: running programs on the engines
  *   vpmu_pmu.c     perf glue
+ *   vpmu_uhist.c   sysfs: uhist/ (the micro-PC histogram)
  */
 #ifndef _VPMU_H
 #define _VPMU_H
@@ -32,6 +33,7 @@ extern unsigned int vpmu_nr_counters;
 extern unsigned int vpmu_cs_size;
 unsigned int vpmu_counter_width(unsigned int idx);
 u32 vpmu_uhist_interval(void);
+void vpmu_uhist_interval_write(u32 interval);
 int vpmu_builtin_load(struct vpmu_ucode **out, struct vpmu_verr *verr);
 
 /**
@@ -76,5 +78,20 @@ struct vpmu_stop;
 int vpmu_pmu_register(void);
 void vpmu_pmu_unregister(void);
 void vpmu_pmu_overflow(struct vpmu_engine *e, const struct vpmu_stop *stop);
+
+/*
+ * Calls on one CPU's engine from process context (vpmu_core.c): @fn runs
+ * on the engine's CPU in an IPI, or here if that CPU is offline, with
+ * interrupts disabled either way.
+ */
+typedef void (*vpmu_cpu_fn)(struct vpmu_engine *e,
+			    const struct vpmu_image *img, void *arg);
+int vpmu_cpu_engine_call(unsigned int cpu, vpmu_cpu_fn fn, void *arg);
+
+/* The micro-PC histogram's sysfs group (vpmu_uhist.c). */
+extern struct attribute_group vpmu_uhist_group;
+int vpmu_uhist_init(void);
+void vpmu_uhist_exit(void);
+u32 vpmu_uhist_active_interval(void);
 
 #endif /* _VPMU_H */

@@ -24,12 +24,14 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/bug.h>
+#include <linux/cpu.h>
 #include <linux/err.h>
 #include <linux/lockdep.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
+#include <linux/smp.h>
 #include <linux/workqueue.h>
 
 #include "vpmu.h"
@@ -40,7 +42,8 @@
  * @engine:	the engine; lives from module load to unload
  * @img:	the image @engine is attached to, a reference; never NULL
  *		between module init and exit
- * @uhist:	the uhist_interval last applied to @engine
+ * @uhist:	the histogram interval last applied to @engine: the
+ *		uhist_interval while uhist/state is running, else 0
  *
  * Only used on its own CPU with interrupts disabled: by a run chunk or by a
  * perf callback.  No lock needed.  Init and exit, when nothing runs, touch
@@ -162,6 +165,17 @@ int vpmu_image_install(struct vpmu_ucode *uc, u64 *generation)
 
 /* ---- engines ----------------------------------------------------------- */
 
+/* Apply the histogram interval in force now, if it changed. */
+static void vpmu_cpu_uhist_sync(struct vpmu_cpu *vc)
+{
+	u32 interval = vpmu_uhist_active_interval();
+
+	if (vc->uhist != interval) {
+		vpmu_engine_uhist_set(vc->engine, interval);
+		vc->uhist = interval;
+	}
+}
+
 /**
  * vpmu_cpu_engine_get() - this CPU's engine, ready to run @img
  * @img: the image of the run, referenced by the caller
@@ -170,7 +184,7 @@ int vpmu_image_install(struct vpmu_ucode *uc, u64 *generation)
  * chunks call it with interrupts disabled.  Attaches the engine to @img if
  * it runs another image, moving the engine's reference from the old image
  * to @img (dropping a reference only queues the free, so this is fine with
- * interrupts off), and applies a changed uhist_interval.  Attaching
+ * interrupts off), and applies a changed histogram interval.  Attaching
  * discards the program state on the engine: the caller starts or restores
  * a program next.
  *
@@ -180,7 +194,6 @@ int vpmu_image_install(struct vpmu_ucode *uc, u64 *generation)
 struct vpmu_engine *vpmu_cpu_engine_get(struct vpmu_image *img)
 {
 	struct vpmu_cpu *vc = get_cpu_ptr(&vpmu_cpu);
-	u32 interval = vpmu_uhist_interval();
 	int ret;
 
 	if (vc->img != img) {
@@ -192,10 +205,7 @@ struct vpmu_engine *vpmu_cpu_engine_get(struct vpmu_image *img)
 		vpmu_image_put(vc->img);
 		vc->img = img;
 	}
-	if (vc->uhist != interval) {
-		vpmu_engine_uhist_set(vc->engine, interval);
-		vc->uhist = interval;
-	}
+	vpmu_cpu_uhist_sync(vc);
 	return vc->engine;
 }
 
@@ -220,6 +230,58 @@ struct vpmu_engine *vpmu_this_engine(void)
 {
 	lockdep_assert_irqs_disabled();
 	return this_cpu_ptr(&vpmu_cpu)->engine;
+}
+
+struct vpmu_cpu_call {
+	vpmu_cpu_fn	fn;
+	void		*arg;
+};
+
+static void vpmu_cpu_call_here(void *info)
+{
+	struct vpmu_cpu_call *c = info;
+	struct vpmu_cpu *vc = this_cpu_ptr(&vpmu_cpu);
+
+	vpmu_cpu_uhist_sync(vc);
+	c->fn(vc->engine, vc->img, c->arg);
+}
+
+/**
+ * vpmu_cpu_engine_call() - call @fn on @cpu's engine where it may be used
+ * @cpu: a possible CPU
+ * @fn: called with the engine, the image it is attached to and @arg
+ * @arg: for @fn
+ *
+ * An online CPU's engine is only touched on that CPU with interrupts
+ * disabled, so @fn runs there in an IPI, between two run chunks (a chunk
+ * keeps interrupts off).  An offline CPU runs nothing: @fn runs here, with
+ * CPU hotplug held off.  Before @fn, the engine takes the histogram
+ * interval now in force, as its next chunk would; so a uhist/control
+ * write takes effect on every engine by the time it returns.
+ *
+ * Context: process context; may sleep.  @fn must not sleep.
+ * Return: 0 or the errno of smp_call_function_single().
+ */
+int vpmu_cpu_engine_call(unsigned int cpu, vpmu_cpu_fn fn, void *arg)
+{
+	struct vpmu_cpu_call c = { .fn = fn, .arg = arg };
+	unsigned long flags;
+	int ret = 0;
+
+	cpus_read_lock();
+	if (cpu_online(cpu)) {
+		ret = smp_call_function_single(cpu, vpmu_cpu_call_here, &c, 1);
+	} else {
+		struct vpmu_cpu *vc = per_cpu_ptr(&vpmu_cpu, cpu);
+
+		/* for lockdep's sake as much as anything: @fn expects it */
+		local_irq_save(flags);
+		vpmu_cpu_uhist_sync(vc);
+		fn(vc->engine, vc->img, arg);
+		local_irq_restore(flags);
+	}
+	cpus_read_unlock();
+	return ret;
 }
 
 /*

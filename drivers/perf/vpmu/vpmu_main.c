@@ -32,8 +32,11 @@ module_param_named(cs_size, vpmu_cs_size, uint, 0444);
 MODULE_PARM_DESC(cs_size, "control-store words per engine, 64..4096 (default 4096)");
 
 /*
- * Read by every run chunk without a lock, so stored with WRITE_ONCE; the
- * engines pick a new value up at their next chunk (vpmu_cpu_engine_get()).
+ * The one copy of the histogram interval K, also read and written as
+ * uhist/interval.  Read by every run chunk without a lock, so stored with
+ * WRITE_ONCE; the engines pick a new value up at their next chunk
+ * (vpmu_cpu_engine_get()), and sample only while uhist/state is running
+ * (vpmu_uhist.c).
  */
 static unsigned int vpmu_uhist;
 
@@ -55,11 +58,17 @@ static const struct kernel_param_ops vpmu_uhist_ops = {
 };
 module_param_cb(uhist_interval, &vpmu_uhist_ops, &vpmu_uhist, 0644);
 MODULE_PARM_DESC(uhist_interval,
-		 "micro-PC histogram sampling interval in cycles, 0 = off (default 0)");
+		 "micro-PC histogram sampling interval in cycles; nonzero at load starts sampling (default 0)");
 
 u32 vpmu_uhist_interval(void)
 {
 	return READ_ONCE(vpmu_uhist);
+}
+
+/* uhist/interval writes the same variable as the parameter. */
+void vpmu_uhist_interval_write(u32 interval)
+{
+	WRITE_ONCE(vpmu_uhist, interval);
 }
 
 /* Counters past the counter_widths list take its last width. */
@@ -158,9 +167,13 @@ static int __init vpmu_init(void)
 	if (ret)
 		return ret;
 
-	ret = vpmu_pmu_register();
+	ret = vpmu_uhist_init();
 	if (ret)
 		goto out_core_exit;
+
+	ret = vpmu_pmu_register();
+	if (ret)
+		goto out_uhist_exit;
 
 	ret = vpmu_cdev_register();
 	if (ret)
@@ -172,6 +185,8 @@ static int __init vpmu_init(void)
 out_pmu_unregister:
 	vpmu_pmu_unregister();
 	vpmu_loader_exit();
+out_uhist_exit:
+	vpmu_uhist_exit();
 out_core_exit:
 	vpmu_core_exit();
 	return ret;
@@ -183,6 +198,7 @@ static void __exit vpmu_exit(void)
 	vpmu_pmu_unregister();
 	/* The sysfs files are gone: nothing can stage an image any more. */
 	vpmu_loader_exit();
+	vpmu_uhist_exit();
 	vpmu_core_exit();
 	pr_info("unloaded\n");
 }

@@ -489,6 +489,7 @@ static const struct attribute_group *vpmu_attr_groups[] = {
 	&vpmu_events_group,
 	&vpmu_ucode_group,
 	&vpmu_caps_group,
+	&vpmu_uhist_group,
 	NULL,
 };
 
