@@ -41,6 +41,7 @@
 #endif
 
 #define VPMU_NSLOT	4		/* copies of the uop array */
+#define VPMU_IDT	BIT(VPMU_OP_BITS_MAX)	/* ID-table entries */
 #define VPMU_NKEYS	32		/* mode (1 bit) x freeze bits (4) */
 #define VPMU_CHUNK_MAX	BIT_ULL(30)	/* keeps uop counts in u32 */
 #define VPMU_STEP_BELOW	8		/* chunks shorter than this: step */
@@ -152,8 +153,8 @@ struct vpmu_uop {
 
 /* Handler indices (vpmu_uop.hf, hg, hx). */
 enum vpmu_handler {
-#define VPMU_X(name, expr) H_F_##name, H_I_##name, H_N_##name, H_L_##name, \
-	H_J_##name, H_E_##name, H_P_##name, H_B_##name, H_G_##name,
+#define VPMU_X(name, expr) H_F_##name, H_I_##name, H_D_##name, H_N_##name, \
+	H_L_##name, H_J_##name, H_E_##name, H_P_##name, H_B_##name, H_G_##name,
 	VPMU_ALU_LIST(VPMU_X)
 #undef VPMU_X
 #define VPMU_X(name, size, expr) H_##name,
@@ -165,7 +166,8 @@ enum vpmu_handler {
 #define VPMU_X(name, expr) H_CMP_##name,
 	VPMU_CMP_LIST(VPMU_X)
 #undef VPMU_X
-	H_LEXT, H_LEXTI, H_LEXTI2, H_PI, H_PI0, H_NOP_N, H_NOP, H_MODE,
+	H_LEXT, H_LEXTI, H_LEXTI2, H_LX2S, H_PI, H_PI0, H_PR0, H_NOP_N, H_NOP,
+	H_MODE,
 	H_TRIG, H_SYNC,
 	H_NR
 };
@@ -174,14 +176,15 @@ enum vpmu_handler {
  * ALU handler variants, in enum order: the common microword shapes get a
  * fused handler, everything else the general one (G) and a sequencer
  * handler.  F: direct operands, NEXT.  I: direct register and immediate
- * operands, NEXT.  N: any operands, NEXT.  L: latch
+ * operands, NEXT.  D: any sources, direct destination, NEXT.  N: any
+ * operands, NEXT.  L: latch
  * destination, direct sources, NEXT (EXT has its own, H_LEXT).  J: any
  * operands, JUMP.  E: any operands, EOI.  P: direct operands, pc
  * destination, EOI.  B: any operands, BR on flags (S or not).  None of
  * the fused forms has a special destination (latch or flags) except L, or
- * S except B.  F, I, N, L, LEXT* and NOP_N go on unchecked.
+ * S except B.  F, I, D, N, L, LEXT* and NOP_N go on unchecked.
  */
-enum { V_F, V_I, V_N, V_L, V_J, V_E, V_P, V_B, V_G, V_NR };
+enum { V_F, V_I, V_D, V_N, V_L, V_J, V_E, V_P, V_B, V_G, V_NR };
 
 /* Sequencer handler indices (vpmu_uop.seq). */
 enum vpmu_seq_handler {
@@ -241,7 +244,6 @@ struct vpmu_engine {
 
 	/* executable form */
 	struct vpmu_uop *slot[VPMU_NSLOT];
-	u32 *idoff;			/* ID table as byte offsets */
 	u32 op_shift, op_mask;
 	const void *const *lab;		/* handler labels */
 	u16 condtab[16];		/* flag conditions: bit f holds */
@@ -689,6 +691,7 @@ static int vpmu_run_chunk(struct vpmu_engine *e, s64 L)
 	static const void *const lab[H_NR] __annotate_jump_table = {
 #define VPMU_X(name, expr)						\
 		[H_F_##name] = &&F_##name, [H_I_##name] = &&I_##name,	\
+		[H_D_##name] = &&D_##name,				\
 		[H_N_##name] = &&N_##name, [H_L_##name] = &&L_##name,	\
 		[H_J_##name] = &&J_##name, [H_E_##name] = &&E_##name,	\
 		[H_P_##name] = &&P_##name, [H_B_##name] = &&B_##name,	\
@@ -708,7 +711,9 @@ static int vpmu_run_chunk(struct vpmu_engine *e, s64 L)
 		VPMU_CMP_LIST(VPMU_X)
 #undef VPMU_X
 		[H_LEXT] = &&LEXT, [H_LEXTI] = &&LEXTI, [H_LEXTI2] = &&LEXTI2,
-		[H_PI] = &&PI, [H_PI0] = &&PI0, [H_NOP_N] = &&NOP_N,
+		[H_LX2S] = &&LX2S,
+		[H_PI] = &&PI, [H_PI0] = &&PI0, [H_PR0] = &&PR0,
+		[H_NOP_N] = &&NOP_N,
 		[H_NOP] = &&NOP, [H_MODE] = &&MODE, [H_TRIG] = &&TRIG,
 		[H_SYNC] = &&SYNC,
 	};
@@ -724,7 +729,6 @@ static int vpmu_run_chunk(struct vpmu_engine *e, s64 L)
 	const u32 msz = e->st.msz;
 	/* fetch at npc is fine iff ror(npc, 2) < fwords */
 	const u32 fwords = msz >> 2, hwords = msz >> 1;
-	const u32 *const idoff = e->idoff;
 	const u16 *const condtab = e->condtab;
 	const u32 op_shift = e->op_shift, op_mask = e->op_mask;
 	u16 *const xr = e->xr;
@@ -769,6 +773,8 @@ static int vpmu_run_chunk(struct vpmu_engine *e, s64 L)
 	} while (0)
 #define NEXT_UOP()	(u = (struct vpmu_uop *)((char *)u + sizeof(*u)))
 #define GOTO_TGT(off)	(u = (struct vpmu_uop *)((char *)base + (off)))
+/* The ID table, as byte offsets, sits right before each slot. */
+#define IDT(op)		(((const u32 *)base)[(s32)(op) - (s32)VPMU_IDT])
 #define SEQ()		goto *seqlab[u->seq]
 #define LEFT()		(hook ? saved_left + left + HOOK_BIAS : left)
 /* The cycle this microword started in, plus its stalls so far. */
@@ -804,18 +810,17 @@ static int vpmu_run_chunk(struct vpmu_engine *e, s64 L)
 		u32 ir_ = vpmu_get_le32(mem + (npc));			\
 		R[R_IPC] = (npc);					\
 		R[R_IR] = ir_;						\
-		GOTO_TGT(idoff[(ir_ >> op_shift) & op_mask]);		\
+		GOTO_TGT(IDT((ir_ >> op_shift) & op_mask));		\
 		ENTER();						\
 	} while (0)
 #define DC_INLINE()							\
 	do {								\
 		u32 line_ = maddr >> e->dc_shift;			\
 		u32 *t_ = &e->dc_tag[line_ & e->dc_mask];		\
-		if (*t_ == line_ + 1) {					\
-			e->st.last_miss = false;			\
-		} else {						\
+		bool miss_ = *t_ != line_ + 1;				\
+		e->st.last_miss = miss_;				\
+		if (unlikely(miss_)) {					\
 			*t_ = line_ + 1;				\
-			e->st.last_miss = true;				\
 			u->dyn++;					\
 			if (e->penalty) {				\
 				left -= e->penalty;			\
@@ -857,6 +862,12 @@ F_##name : {								\
 	}								\
 I_##name: {								\
 		u32 a = R[u->a], b = u->imm;				\
+		(void)a; (void)b;					\
+		R[u->d] = (expr);					\
+		FALL();							\
+	}								\
+D_##name: {								\
+		u32 a = AT(u->a), b = AT(u->b);				\
 		(void)a; (void)b;					\
 		R[u->d] = (expr);					\
 		FALL();							\
@@ -960,8 +971,21 @@ LEXTI2: {
 		u = (struct vpmu_uop *)((char *)u + 2 * sizeof(*u));
 		VPMU_GOTO_UOP();
 	}
+LX2S: {
+		/* and then SAR of ir by an immediate (an instruction's imm) */
+		u32 ir = R[R_IR], v = (ir >> u->b) & u->imm;
 
-	/* ADD pc, pc, #imm ; EOI (with the opcode at bit 0: PI0) */
+		R[u->d] = v;
+		xr[AT_OFF + u->d] = v;
+		v = (ir >> u[1].b) & u[1].imm;
+		R[u[1].d] = v;
+		xr[AT_OFF + u[1].d] = v;
+		R[u[2].d] = (u32)((s32)ir >> (u[2].imm & 31));
+		u = (struct vpmu_uop *)((char *)u + 3 * sizeof(*u));
+		VPMU_GOTO_UOP();
+	}
+
+	/* ADD pc, pc, #imm ; EOI (PI0: the opcode in ir's low byte) */
 PI: {
 		u32 npc = R[R_PC] + u->imm;
 
@@ -979,7 +1003,21 @@ PI0: {
 		ir = vpmu_get_le32(mem + npc);
 		R[R_IPC] = npc;
 		R[R_IR] = ir;
-		GOTO_TGT(idoff[ir & op_mask]);
+		GOTO_TGT(IDT(ir & 0xff));
+		ENTER();
+	}
+
+	/* ADD pc, pc, register ; EOI, the opcode in ir's low byte */
+PR0: {
+		u32 npc = R[R_PC] + R[u->b], ir;
+
+		if (unlikely(!FETCH_OK(npc)))
+			FAULT(VPMU_FAULT_FETCH, npc);
+		R[R_PC] = npc;
+		ir = vpmu_get_le32(mem + npc);
+		R[R_IPC] = npc;
+		R[R_IR] = ir;
+		GOTO_TGT(IDT(ir & 0xff));
 		ENTER();
 	}
 
@@ -1136,7 +1174,12 @@ Q_TRAP:
 	goto stop;
 
 slow_enter:
-	left += u->seg;		/* not entered after all */
+	/*
+	 * Not entered after all.  The barrier makes this a fresh load of
+	 * seg, which lets every ENTER subtract seg straight from memory.
+	 */
+	barrier();
+	left += u->seg;
 	if (unlikely(hook)) {
 		u32 off = (u32)((char *)u - (char *)base);
 
@@ -1189,6 +1232,7 @@ chunk_end:
 #undef VPMU_GOTO_UOP
 #undef NEXT_UOP
 #undef GOTO_TGT
+#undef IDT
 #undef SEQ
 #undef LEFT
 #undef NOW
@@ -1211,10 +1255,11 @@ static bool vpmu_uop_unchecked(unsigned int hi)
 	if (hi < H_LB) {
 		unsigned int v = hi % V_NR;
 
-		return v == V_F || v == V_I || v == V_N || v == V_L;
+		return v == V_F || v == V_I || v == V_D || v == V_N ||
+		       v == V_L;
 	}
 	return hi == H_LEXT || hi == H_LEXTI || hi == H_LEXTI2 ||
-	       hi == H_NOP_N;
+	       hi == H_LX2S || hi == H_NOP_N;
 }
 
 /*
@@ -1235,7 +1280,12 @@ static void vpmu_route(struct vpmu_engine *e, u32 upc, bool route)
 	}
 }
 
-/* Pairs of EXTs from ir into latches run as one (H_LEXTI2). */
+/*
+ * Pairs of EXTs from ir into latches run as one (H_LEXTI2), and with a
+ * SAR of ir by an immediate after them as one (H_LX2S).  Only fast,
+ * unrouted handlers are fused, and a fused one never runs alone: a
+ * segment run one microword at a time uses the general handlers.
+ */
 static void vpmu_fuse(struct vpmu_engine *e)
 {
 	unsigned int s;
@@ -1244,11 +1294,15 @@ static void vpmu_fuse(struct vpmu_engine *e)
 	for (upc = 0; upc + 1 < e->ncs; upc++) {
 		for (s = 0; s < VPMU_NSLOT; s++) {
 			struct vpmu_uop *x = &e->slot[s][upc];
+			unsigned int h = H_LEXTI2;
 
 			if (x->hx != H_LEXTI || x[1].hx != H_LEXTI)
 				continue;
-			x->hx = H_LEXTI2;
-			x->h = e->lab[H_LEXTI2];
+			if (upc + 2 < e->ncs && x[2].hx == H_I_SAR &&
+			    x[2].a == R_IR)
+				h = H_LX2S;
+			x->hx = h;
+			x->h = e->lab[h];
 		}
 	}
 }
@@ -1491,10 +1545,10 @@ static void vpmu_engine_free_arrays(struct vpmu_engine *e)
 	unsigned int s;
 
 	for (s = 0; s < VPMU_NSLOT; s++)
-		vpmu_free(e->slot[s]);
+		if (e->slot[s])
+			vpmu_free((u32 *)e->slot[s] - VPMU_IDT);
 	vpmu_free(e->R);
 	vpmu_free(e->xr);
-	vpmu_free(e->idoff);
 	vpmu_free(e->tot_cnt);
 	vpmu_free(e->tot_dyn);
 	vpmu_free(e->tot_tkn);
@@ -1520,20 +1574,22 @@ struct vpmu_engine *vpmu_engine_create(u32 cs_limit)
 		return NULL;
 	e->cs_limit = cs_limit;
 	for (g = 0; g < VPMU_NSLOT; g++) {
-		e->slot[g] = vpmu_zalloc(sizeof(struct vpmu_uop) * n);
-		if (!e->slot[g])
+		u32 *idt = vpmu_zalloc(sizeof(u32) * VPMU_IDT +
+				       sizeof(struct vpmu_uop) * n);
+
+		if (!idt)
 			goto out_free;
+		e->slot[g] = (struct vpmu_uop *)(idt + VPMU_IDT);
 	}
 	e->R = vpmu_zalloc(sizeof(u32) * (R_IMM0 + n));
 	e->xr = vpmu_zalloc(sizeof(u16) * (R_IMM0 + n));
-	e->idoff = vpmu_zalloc(sizeof(u32) << VPMU_OP_BITS_MAX);
 	e->tot_cnt = vpmu_zalloc(sizeof(u64) * n);
 	e->tot_dyn = vpmu_zalloc(sizeof(u64) * n);
 	e->tot_tkn = vpmu_zalloc(sizeof(u64) * n);
 	e->ctr_hit = vpmu_zalloc(sizeof(u16) * n);
 	e->uhist = vpmu_zalloc(sizeof(u64) * n);
 	e->dc_tag = vpmu_zalloc(sizeof(u32) * VPMU_DC_LINES_MAX);
-	if (!e->R || !e->xr || !e->idoff || !e->tot_cnt || !e->tot_dyn ||
+	if (!e->R || !e->xr || !e->tot_cnt || !e->tot_dyn ||
 	    !e->tot_tkn || !e->ctr_hit || !e->uhist || !e->dc_tag)
 		goto out_free;
 
@@ -1604,7 +1660,9 @@ static unsigned int vpmu_alu_variant(const struct vpmu_engine *e,
 	case VPMU_SEQ_NEXT:
 		if (!at && d->b == VPMU_OPND_IMM && d->sig != VPMU_SIG_DAF)
 			return V_I;
-		return at ? V_N : V_F;
+		if (at)
+			return vpmu_is_at(x->d) ? V_N : V_D;
+		return V_F;
 	case VPMU_SEQ_JUMP:
 		return V_J;
 	case VPMU_SEQ_EOI:
@@ -1636,9 +1694,12 @@ static void vpmu_build_fused(const struct vpmu_engine *e,
 	if (d->op == VPMU_OP_ADD && !d->s && d->seq == VPMU_SEQ_EOI &&
 	    d->dst == VPMU_OPND_PC && d->a == VPMU_OPND_PC &&
 	    d->b == VPMU_OPND_IMM) {
-		x->hf = e->op_shift ? H_PI : H_PI0;
+		x->hf = !e->op_shift && e->op_mask <= 0xff ? H_PI0 : H_PI;
 		x->imm = (u32)d->imm;
 	}
+	if (x->hf == H_P_ADD && d->a == VPMU_OPND_PC &&
+	    d->b != VPMU_OPND_IMM && !e->op_shift && e->op_mask <= 0xff)
+		x->hf = H_PR0;
 }
 
 /* Build the executable form of microword @upc. */
@@ -1773,8 +1834,17 @@ int vpmu_engine_attach(struct vpmu_engine *e, const struct vpmu_ucode *uc)
 		vpmu_build_uop(e, i, &e->slot[0][i]);
 	for (s = 1; s < VPMU_NSLOT; s++)
 		memcpy(e->slot[s], e->slot[0], sizeof(struct vpmu_uop) * n);
-	for (i = 0; i < nid; i++)
-		e->idoff[i] = uc->idtab[i] * sizeof(struct vpmu_uop);
+	/*
+	 * Every slot's ID table, repeated over all VPMU_IDT entries so that
+	 * any index (ir & 0xff in PI0) is the opcode's entry.
+	 */
+	for (s = 0; s < VPMU_NSLOT; s++) {
+		u32 *idt = (u32 *)e->slot[s] - VPMU_IDT;
+
+		for (i = 0; i < VPMU_IDT; i++)
+			idt[i] = uc->idtab[i & uc->op_mask] *
+				 sizeof(struct vpmu_uop);
+	}
 	/* per-image counts restart; the PMU's configuration stays */
 	memset(e->tot_cnt, 0, sizeof(u64) * n);
 	memset(e->tot_dyn, 0, sizeof(u64) * n);

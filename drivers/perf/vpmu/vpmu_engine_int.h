@@ -25,6 +25,12 @@
 #ifndef __printf
 #define __printf(a, b)	VPMU_HOST_ATTR(format(printf, a, b))
 #endif
+#ifndef barrier
+static inline void barrier(void)
+{
+	__asm__ __volatile__("" : : : "memory");
+}
+#endif
 #ifndef BIT_ULL
 #define BIT_ULL(nr)	(1ULL << (nr))
 #endif
