@@ -8,6 +8,9 @@
  * memory made from the input, with counters, triggers, narrow
  * interrupting counters and the micro-PC histogram on, to exercise the
  * decoded form; the reference totals must agree with the cycles run.
+ * Then the same program runs whole on one engine and in pieces through a
+ * context alternating two more: stop, cycles, registers and memory must
+ * be the same, the two engines' counters must add up to the first's.
  */
 #include <assert.h>
 #include <stdint.h>
@@ -68,6 +71,79 @@ static void exercise(struct vpmu_ucode *uc, const uint8_t *data, size_t size)
 	vpmu_engine_destroy(e);
 }
 
+#define NCTR	4
+
+static struct vpmu_engine *ctx_engine(struct vpmu_ucode *uc)
+{
+	static const uint16_t ev[NCTR] = {
+		VPMU_EV_CYCLES, VPMU_EV_UOPS, VPMU_EV_UBR_TAKEN, VPMU_EV_TAG(1),
+	};
+	struct vpmu_engine *e =
+		vpmu_engine_create(vpmu_ucode_header(uc)->cs_words);
+	unsigned int i;
+
+	assert(e && !vpmu_engine_attach(e, uc));
+	for (i = 0; i < NCTR; i++) {
+		struct vpmu_ctr_cfg c = {
+			.event = ev[i], .width = 64,
+			.flags = VPMU_CTR_USER | VPMU_CTR_SUPER,
+		};
+
+		assert(!vpmu_engine_ctr_config(e, i, &c));
+	}
+	return e;
+}
+
+static void exercise_ctx(struct vpmu_ucode *uc, const uint8_t *data,
+			 size_t size)
+{
+	struct vpmu_engine *w = ctx_engine(uc);
+	struct vpmu_engine *e[2] = { ctx_engine(uc), ctx_engine(uc) };
+	struct vpmu_ctx *c = vpmu_ctx_create();
+	static uint8_t m1[MEMSZ], m2[MEMSZ];
+	uint8_t k = size ? data[size - 1] : 0;
+	uint64_t budget = 3000, b = 1 + k % 41, used = 0;
+	struct vpmu_stop s1, s2;
+	unsigned int i, last = 0;
+
+	assert(c);
+	memset(m1, 0, sizeof(m1));
+	memcpy(m1, data, size < MEMSZ ? size : MEMSZ);
+	memcpy(m2, m1, sizeof(m2));
+	vpmu_engine_set_ext(w, k & 2);
+	vpmu_engine_set_ext(e[0], k & 2);
+	vpmu_engine_start(w, m1, MEMSZ, 0, k & 4 ? 1 : 0);
+	vpmu_engine_run(w, budget, &s1);
+	vpmu_engine_start(e[0], m2, MEMSZ, 0, k & 4 ? 1 : 0);
+	vpmu_engine_ctx_save(e[0], c);
+	memset(&s2, 0, sizeof(s2));
+	for (i = 0; used < budget; i++) {
+		last = i & 1;
+		assert(!vpmu_engine_ctx_restore(e[last], c));
+		vpmu_engine_run(e[last], b < budget - used ? b : budget - used,
+				&s2);
+		used += s2.cycles;
+		vpmu_engine_ctx_save(e[last], c);
+		if (s2.reason != VPMU_STOP_BUDGET)
+			break;
+	}
+	assert(s1.reason == s2.reason && s1.code == s2.code &&
+	       s1.addr == s2.addr && s1.upc == s2.upc && s1.ipc == s2.ipc);
+	assert(s1.cycles == used);
+	for (i = 0; i < 47; i++)
+		assert(vpmu_engine_reg(w, i) == vpmu_engine_reg(e[last], i));
+	assert(vpmu_engine_mode(w) == vpmu_engine_mode(e[last]));
+	assert(!memcmp(m1, m2, MEMSZ));
+	for (i = 0; i < NCTR; i++)
+		assert(vpmu_engine_ctr_read(w, i) ==
+		       vpmu_engine_ctr_read(e[0], i) +
+		       vpmu_engine_ctr_read(e[1], i));
+	vpmu_ctx_destroy(c);
+	vpmu_engine_destroy(w);
+	vpmu_engine_destroy(e[0]);
+	vpmu_engine_destroy(e[1]);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct vpmu_ucode *uc;
@@ -76,6 +152,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (!vpmu_ucode_load(&uc, data, size, VPMU_CS_MAX, &err)) {
 		exercise(uc, data, size);
+		exercise_ctx(uc, data, size);
 		vpmu_ucode_free(uc);
 	} else {
 		assert(err.code != VPMU_VERR_OK && err.err < 0);
@@ -88,6 +165,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	vpmu_image_seal(copy, size);
 	if (!vpmu_ucode_load(&uc, copy, size, VPMU_CS_MAX, &err)) {
 		exercise(uc, copy, size);
+		exercise_ctx(uc, copy, size);
 		vpmu_ucode_free(uc);
 	}
 	free(copy);
