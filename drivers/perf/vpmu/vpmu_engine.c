@@ -9,18 +9,24 @@
  * -------------------------------
  * Each microword is decoded once into a struct vpmu_uop: a handler address
  * (GCC labels-as-values), pre-resolved register-file indices, the target
- * as a byte offset.  The inner loop (vpmu_run_chunk()) does per microword
- * only: the cycle-limit check, one execution-count increment in the uop
- * itself, the operation and the next dispatch.
+ * as a byte offset.  Microwords run in *segments* (see struct vpmu_uop): a
+ * run of microwords whose handlers go on to the next one with no check at
+ * all, ended by one that continues through a checked entry.  An entry
+ * charges the whole segment to the cycle budget and counts one entry in
+ * the uop; most microwords therefore cost their operation and an indirect
+ * jump.  When fewer cycles remain than a segment has microwords, it runs
+ * one microword at a time through the general handlers, so budgets stay
+ * exact to the microword.
  *
  * Counters are not touched in the loop.  Every event is linear in three
- * per-microword counts: executions (cnt), a memory count (dyn: load misses
- * or store stall cycles) and taken branches (tkn).  The loop runs in
- * chunks; at a chunk's end the counts are folded into the counters.
- * Counts must be split by what was counting at the time (privilege mode,
- * freeze bits), so the uop array exists in a few copies ("slots"), one per
- * distinct set of active counters; a mode switch or a trigger toggle moves
- * execution to another copy: a pointer switch, not a fold.
+ * per-microword counts: executions (running sums of segment entries), a
+ * memory count (dyn: load misses or store stall cycles) and taken branches
+ * (tkn).  The loop runs in chunks; at a chunk's end the counts are folded
+ * into the counters.  Counts must be split by what was counting at the
+ * time (privilege mode, freeze bits), so the uop array exists in a few
+ * copies ("slots"), one per distinct set of active counters; a mode switch
+ * or a trigger toggle moves execution to another copy: a pointer switch,
+ * not a fold.
  *
  * A chunk's cycle limit keeps it exact: no event grows by more than one per
  * cycle (CYCLES and WQ_STALL only by a stalling microword's stall), so a
@@ -28,11 +34,16 @@
  * except on its last microword, and only if that microword stalled; the
  * engine remembers the last stalling microword.  When a counter is one
  * event from wrapping, or a histogram sample is due, the engine steps one
- * microword at a time, whose identity it then knows.
+ * microword at a time, whose identity it then knows.  Only counters that
+ * interrupt or freeze on overflow need this; others just wrap in the fold.
  *
- * Microwords that need more than their handler (trigger sources) are
- * routed to a hook handler when the configuration changes, so the loop
- * pays nothing for them otherwise.
+ * The commonest microword shapes have fused handlers (V_* variants,
+ * EXT into latches singly, in pairs and with the following SAR, ADD pc ;
+ * EOI, SUB.s zero ; BR).  A fused compare leaves the flags lazy: whoever
+ * reads them computes them (FLAGS(), the SYNC pre-handler, vpmu_flags_now()).
+ * Microwords that need more than their handler (trigger sources, readers
+ * of lazy flags) are routed to a pre-handler when the configuration
+ * changes, so the loop pays nothing for them otherwise.
  */
 #include "vpmu_engine_int.h"
 
@@ -96,7 +107,7 @@ struct vpmu_uop {
 	u16 upc;
 	u8 hx;			/* dispatch index: hf, H_TRIG or H_SYNC */
 	u8 hf, hg;		/* fast handler; general one (when routed) */
-	u8 mfast;		/* load/store: commit at once, NEXT or JUMP */
+	u8 mfast;		/* load/store: commit at once, 1 NEXT, 2 JUMP */
 	u8 seq;			/* sequencer handler index */
 	u8 cond;		/* BR: condition; DISP: width */
 	u8 pend;		/* P_* */
@@ -232,10 +243,15 @@ struct vpmu_engine {
 	struct vpmu_pstate st;
 	/* registers by operand code, then immediates: R_IMM0 + cs_limit */
 	u32 *R;
-	u32 lz_a, lz_b;			/* FLAGS_LAZY: the SUB's operands */
+	/*
+	 * FLAGS_LAZY: the SUB's operands, apart so that the host compiler
+	 * does not pair their stores through a vector register.
+	 */
+	u32 lz_a;
 	/* index an operand code names (@: the latch's register) */
 	u16 *xr;
 	u32 zr;				/* re-zeroed after @ writes: r0 or zero */
+	u32 lz_b;
 
 	/* external signals */
 	u32 *dc_tag;			/* line + 1; 0 invalid */
@@ -828,14 +844,26 @@ static int vpmu_run_chunk(struct vpmu_engine *e, s64 L)
 			}						\
 		}							\
 	} while (0)
-/* NEXT or JUMP after a load or store, everything committed. */
+/* NEXT or JUMP (mfast 1 or 2) after a load or store, all committed. */
 #define MEM_SEQ()							\
 	do {								\
-		if (u->seq == Q_JUMP)					\
+		if (u->mfast == 2)					\
 			GOTO_TGT(u->tgt);				\
 		else							\
 			NEXT_UOP();					\
 		ENTER();						\
+	} while (0)
+/* A store's memory write and its write-queue entry at cycle @now. */
+#define ST_NOW(size, now)						\
+	do {								\
+		u32 st_;						\
+		vpmu_mem_store(mem + maddr, res, size);			\
+		st_ = vpmu_wq_store(e, now);				\
+		if (unlikely(st_)) {					\
+			u->dyn += st_;					\
+			left -= st_;					\
+			e->last_stall_upc = u->upc;			\
+		}							\
 	} while (0)
 #define FAULT(kind, addr)						\
 	do {								\
@@ -1075,19 +1103,13 @@ M_##name : {								\
 			FAULT(maddr & (size - 1) ? VPMU_FAULT_ALIGN :	\
 			      VPMU_FAULT_STORE, maddr);			\
 		res = AT(u->b);						\
-		pend = u->pend;						\
-		if (likely(!pend)) {					\
-			u32 st;						\
-			vpmu_mem_store(mem + maddr, res, size);		\
-			st = vpmu_wq_store(e, NOW());			\
-			if (unlikely(st)) {				\
-				u->dyn += st;				\
-				left -= st;				\
-				e->last_stall_upc = u->upc;		\
-			}						\
-			if (likely(u->mfast))				\
-				MEM_SEQ();				\
+		if (likely(u->mfast)) {					\
+			ST_NOW(size, cend - left);			\
+			MEM_SEQ();					\
 		}							\
+		pend = u->pend;						\
+		if (!pend)						\
+			ST_NOW(size, NOW());				\
 		SEQ();							\
 	}
 	VPMU_ST_LIST(VPMU_X);
@@ -1245,6 +1267,7 @@ chunk_end:
 #undef EOI_TAIL
 #undef DC_INLINE
 #undef MEM_SEQ
+#undef ST_NOW
 }
 
 /* ---- preparing a run ---------------------------------------------------- */
@@ -1262,6 +1285,8 @@ static bool vpmu_uop_unchecked(unsigned int hi)
 	       hi == H_LX2S || hi == H_NOP_N;
 }
 
+static u8 vpmu_mfast(const struct vpmu_dec *d, const struct vpmu_uop *x);
+
 /*
  * A routed microword (a trigger source) runs the trigger hook and then its
  * general handler, which ends its segment; others run their fast handler.
@@ -1276,6 +1301,7 @@ static void vpmu_route(struct vpmu_engine *e, u32 upc, bool route)
 		struct vpmu_uop *x = &e->slot[s][upc];
 
 		x->hx = route ? H_TRIG : rdfl ? H_SYNC : x->hf;
+		x->mfast = route ? 0 : vpmu_mfast(d, x);
 		x->h = e->lab[x->hx];
 	}
 }
@@ -1684,6 +1710,20 @@ static bool vpmu_is_at(unsigned int code)
 	return code >= VPMU_OPND_AT_DS && code <= VPMU_OPND_AT_S2;
 }
 
+/*
+ * A load or store that commits at once and goes on by NEXT (1) or JUMP
+ * (2); 0 otherwise, and for trigger sources (vpmu_route()), so that the
+ * fast path never runs with a hook pending.
+ */
+static u8 vpmu_mfast(const struct vpmu_dec *d, const struct vpmu_uop *x)
+{
+	if ((d->sig != VPMU_SIG_LD && d->sig != VPMU_SIG_ST) || x->pend)
+		return 0;
+	if (d->seq == VPMU_SEQ_NEXT)
+		return 1;
+	return d->seq == VPMU_SEQ_JUMP ? 2 : 0;
+}
+
 /* The fused handlers for the commonest whole microwords. */
 static void vpmu_build_fused(const struct vpmu_engine *e,
 			     const struct vpmu_dec *d, struct vpmu_uop *x)
@@ -1784,9 +1824,7 @@ static void vpmu_build_uop(struct vpmu_engine *e, u32 upc,
 	    d->sig == VPMU_SIG_I)
 		x->hg = x->hf;
 	x->hx = x->hf;
-	x->mfast = (d->sig == VPMU_SIG_LD || d->sig == VPMU_SIG_ST) &&
-		   !x->pend &&
-		   (d->seq == VPMU_SEQ_NEXT || d->seq == VPMU_SEQ_JUMP);
+	x->mfast = vpmu_mfast(d, x);
 }
 
 /*
