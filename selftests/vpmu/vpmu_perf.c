@@ -8,7 +8,12 @@
  * and CPU-wide ones their CPU's; user + kernel = total; the 14-bit counter
  * wraps many times within one run and loses nothing.  Groups, ioctls,
  * invalid configurations and the module reference of an open event are
- * checked against what perf.rst says.  Events are configured from the
+ * checked against what perf.rst says.  Sampling: floor(events / period)
+ * samples exactly, each with the micro-PC and macro PC of the microword
+ * that completed its period (found independently: the next microword of
+ * a run whose budget ends just before it), one interrupt line per counter
+ * counted in /proc/interrupts, frequency mode, throttling, and every
+ * sample type either refused or delivered.  Events are configured from the
  * PMU's own format/ and events/ files, so those are checked too.  Skips
  * when the PMU, /dev/vpmu or the assembled samples ($VPMU_SHARE) are
  * missing.
@@ -16,6 +21,7 @@
 #define _GNU_SOURCE
 #include <sched.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <linux/perf_event.h>
@@ -762,8 +768,14 @@ TEST_F_TIMEOUT(perf, more_events_than_counters, 180)
 	}
 	ASSERT_EQ(0, vl_run(self->dev, &p, mem, want, &self->r));
 	ASSERT_EQ(want, self->r.cycles);
-	for (i = 0; i < n; i++) {
+	/*
+	 * Read them all before closing any: closing one frees its counter,
+	 * and the waiting event may then get on (and run a little) before
+	 * it is read.
+	 */
+	for (i = 0; i < n; i++)
 		ASSERT_EQ(0, read_count(fds[i], &c[i]));
+	for (i = 0; i < n; i++) {
 		close(fds[i]);
 		total += c[i].value;
 		TH_LOG("event %d: %llu, running %llu of %llu ns", i,
@@ -992,16 +1004,385 @@ TEST_F(perf, invalid_configs)
 	a.exclude_host = 1;
 	EXPECT_EQ(-1, perf_open(&a, 0, -1, -1, 0));
 	EXPECT_EQ(EOPNOTSUPP, errno);
-	/* Sampling is not supported yet, by period or by frequency. */
+}
+
+/* ---- sampling --------------------------------------------------------------- */
+
+/* A sample's PERF_SAMPLE_RAW record (perf.rst, "Samples"). */
+struct vpmu_raw {
+	uint16_t type;
+	uint8_t flags, preempt_count;
+	int32_t pid;
+	uint32_t upc, ipc, ctr, mode;
+	uint64_t count;
+} __attribute__((packed));
+
+struct smp {
+	uint64_t ip;
+	struct vpmu_raw raw;
+};
+
+#define RING_PAGES	256
+
+struct ring {
+	char *base;
+	size_t psz;
+	int samples, lost, throttle, other;
+};
+
+static int ring_map(int fd, struct ring *rb)
+{
+	memset(rb, 0, sizeof(*rb));
+	rb->psz = sysconf(_SC_PAGESIZE);
+	rb->base = mmap(NULL, (RING_PAGES + 1) * rb->psz,
+			PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	return rb->base == MAP_FAILED ? -ENOMEM : 0;
+}
+
+/* Open a sampling event (sample_type IP | RAW unless @type) with a ring. */
+static int open_sampling(uint64_t config, uint64_t period, uint64_t type,
+			 struct ring *rb)
+{
+	struct perf_event_attr a;
+	int fd;
+
+	attr_init(&a, config);
+	a.sample_period = period;
+	a.sample_type = type ? type : PERF_SAMPLE_IP | PERF_SAMPLE_RAW;
+	fd = perf_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (ring_map(fd, rb)) {
+		close(fd);
+		return -ENOMEM;
+	}
+	return fd;
+}
+
+static void ring_close(int fd, struct ring *rb)
+{
+	munmap(rb->base, (RING_PAGES + 1) * rb->psz);
+	close(fd);
+}
+
+/*
+ * Read the ring: up to @max samples into @s if @parse (sample_type IP |
+ * RAW), counting samples, lost and throttle records.
+ */
+static void ring_read(struct ring *rb, struct smp *s, int max, bool parse)
+{
+	struct perf_event_mmap_page *pg = (void *)rb->base;
+	char *data = rb->base + rb->psz, rec[1024];
+	size_t dsize = RING_PAGES * rb->psz;
+	uint64_t head = pg->data_head, tail = pg->data_tail, i;
+
+	__sync_synchronize();
+	while (tail < head) {
+		struct perf_event_header h;
+
+		for (i = 0; i < sizeof(h); i++)
+			((char *)&h)[i] = data[(tail + i) % dsize];
+		if (h.size < sizeof(h) || h.size > sizeof(rec))
+			break;
+		for (i = 0; i < h.size; i++)
+			rec[i] = data[(tail + i) % dsize];
+		tail += h.size;
+		if (h.type == PERF_RECORD_LOST) {
+			rb->lost++;
+		} else if (h.type == PERF_RECORD_THROTTLE) {
+			rb->throttle++;
+		} else if (h.type != PERF_RECORD_SAMPLE) {
+			rb->other++;
+		} else {
+			if (parse && rb->samples < max) {
+				struct smp *p = &s[rb->samples];
+				uint32_t rsize;
+
+				memcpy(&p->ip, rec + 8, 8);
+				memcpy(&rsize, rec + 16, 4);
+				memset(&p->raw, 0xff, sizeof(p->raw));
+				if (rsize >= sizeof(p->raw))
+					memcpy(&p->raw, rec + 20,
+					       sizeof(p->raw));
+			}
+			rb->samples++;
+		}
+	}
+	pg->data_tail = tail;
+}
+
+/* The sum sample: 179 cycles, one microword each (no stalls). */
+#define SUM_UOPS	179
+
+/*
+ * The micro-PC and macro PC of the @m-th microword sum executes (m >= 2):
+ * the next microword of a run whose budget ends after m - 1 of them.
+ */
+static int nth_uword(FIXTURE_DATA(perf) *self, uint64_t m, uint32_t *upc,
+		     uint32_t *ipc)
+{
+	if (run(self, m - 1) || self->r.stop != VPMU_RUN_BUDGET)
+		return -1;
+	*upc = self->r.upc;
+	*ipc = self->r.ipc;
+	return 0;
+}
+
+TEST_F(perf, sample_exact_upc)
+{
+	static const uint64_t periods[] = { 1, 2, 7, 50, 178, 179, 180 };
+	struct smp s[SUM_UOPS + 1];
+	uint32_t upc[SUM_UOPS + 1], ipc[SUM_UOPS + 1];
+	uint64_t uops, m;
+	unsigned int i;
+	int k, fd;
+
+	VL_SETUP_DONE();
+	ASSERT_EQ(0, alias_config("uops", &uops));
+	for (m = 2; m <= SUM_UOPS; m++)
+		ASSERT_EQ(0, nth_uword(self, m, &upc[m], &ipc[m]));
+
+	for (i = 0; i < sizeof(periods) / sizeof(periods[0]); i++) {
+		uint64_t p = periods[i];
+		struct ring rb;
+		struct count c;
+		int bad = 0;
+
+		fd = open_sampling(uops, p, 0, &rb);
+		ASSERT_LE(0, fd) TH_LOG("open: %s", strerror(-fd));
+		ASSERT_EQ(0, run(self, BUDGET));
+		ASSERT_EQ(0, read_count(fd, &c));
+		EXPECT_EQ((uint64_t)SUM_UOPS, c.value);
+		ring_read(&rb, s, SUM_UOPS + 1, true);
+		EXPECT_EQ(SUM_UOPS / p, (uint64_t)rb.samples)
+			TH_LOG("period %llu", (unsigned long long)p);
+		EXPECT_EQ(0, rb.lost);
+		for (k = 0; k < rb.samples && k <= SUM_UOPS; k++) {
+			uint64_t n = (k + 1) * p;
+
+			if (s[k].raw.count != n || s[k].raw.ctr >= MAX_CTRS)
+				bad++;
+			if (n < 2)
+				continue;
+			if (s[k].raw.upc != upc[n] || s[k].raw.ipc != ipc[n] ||
+			    s[k].ip != ((uint64_t)upc[n] << 32 | ipc[n])) {
+				TH_LOG("period %llu sample %d: upc 0x%x ipc 0x%x ip 0x%llx, expected upc 0x%x ipc 0x%x",
+				       (unsigned long long)p, k, s[k].raw.upc,
+				       s[k].raw.ipc,
+				       (unsigned long long)s[k].ip,
+				       upc[n], ipc[n]);
+				bad++;
+			}
+		}
+		EXPECT_EQ(0, bad);
+		ring_close(fd, &rb);
+	}
+}
+
+/* Sum of line @name over all CPUs in /proc/interrupts, or -1. */
+static long long irq_count(const char *name)
+{
+	char line[1024], *tok, *save;
+	long long sum = -1;
+	FILE *f = fopen("/proc/interrupts", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		size_t n = strlen(line), l = strlen(name);
+
+		while (n && (line[n - 1] == '\n' || line[n - 1] == ' '))
+			line[--n] = 0;
+		if (n < l || strcmp(line + n - l, name) ||
+		    (n > l && line[n - l - 1] != ' '))
+			continue;
+		sum = 0;
+		strtok_r(line, " ", &save);	/* "NN:" */
+		while ((tok = strtok_r(NULL, " ", &save)) &&
+		       tok[0] >= '0' && tok[0] <= '9')
+			sum += atoll(tok);
+		break;
+	}
+	fclose(f);
+	return sum;
+}
+
+/* Each counter raises its own line, once per wrap. */
+TEST_F(perf, irq_per_counter)
+{
+	long long before[MAX_CTRS], after[MAX_CTRS];
+	char name[32];
+	uint64_t uops;
+	struct ring rb;
+	int i, fd, c = self->nr_counters > 1 ? 1 : 0;
+
+	VL_SETUP_DONE();
+	ASSERT_EQ(0, alias_config("uops", &uops));
+	for (i = 0; i < self->nr_counters; i++) {
+		snprintf(name, sizeof(name), "vpmu-ctr%d", i);
+		before[i] = irq_count(name);
+		ASSERT_LE(0, before[i]) TH_LOG("no %s in /proc/interrupts",
+					       name);
+	}
+	snprintf(name, sizeof(name), "vpmu-ctr%d", self->nr_counters);
+	EXPECT_EQ(-1, irq_count(name));
+
+	fd = open_sampling(uops | ctr_config(c + 1), 10, 0, &rb);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, run(self, BUDGET));
+	ring_read(&rb, NULL, 0, false);
+	EXPECT_EQ(SUM_UOPS / 10, rb.samples);
+	ring_close(fd, &rb);
+	for (i = 0; i < self->nr_counters; i++) {
+		snprintf(name, sizeof(name), "vpmu-ctr%d", i);
+		after[i] = irq_count(name);
+		EXPECT_EQ(i == c ? SUM_UOPS / 10 : 0, (int)(after[i] - before[i]))
+			TH_LOG("%s: %lld -> %lld", name, before[i], after[i]);
+	}
+}
+
+/* Every sample type: refused with EOPNOTSUPP (or EINVAL) or delivered. */
+TEST_F(perf, sample_types)
+{
+	static const uint64_t refused[] = {
+		PERF_SAMPLE_CALLCHAIN, PERF_SAMPLE_BRANCH_STACK,
+		PERF_SAMPLE_REGS_USER, PERF_SAMPLE_STACK_USER,
+		PERF_SAMPLE_REGS_INTR, PERF_SAMPLE_AUX,
+	};
+	uint64_t all = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |
+		       PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR |
+		       PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID |
+		       PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD |
+		       PERF_SAMPLE_READ | PERF_SAMPLE_RAW |
+		       PERF_SAMPLE_WEIGHT | PERF_SAMPLE_DATA_SRC |
+		       PERF_SAMPLE_TRANSACTION | PERF_SAMPLE_PHYS_ADDR |
+		       PERF_SAMPLE_DATA_PAGE_SIZE |
+		       PERF_SAMPLE_CODE_PAGE_SIZE;
+	struct perf_event_attr a;
+	struct ring rb;
+	unsigned int i;
+	uint64_t p = 100;
+	int fd, sib;
+
+	VL_SETUP_DONE();
+	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		attr_init(&a, 1);
+		a.sample_period = 10;
+		a.sample_type = PERF_SAMPLE_IP | refused[i];
+		a.sample_regs_user = a.sample_regs_intr = 1;
+		a.sample_stack_user = 64;
+		a.branch_sample_type = PERF_SAMPLE_BRANCH_ANY;
+		a.aux_sample_size = 64;
+		EXPECT_EQ(-1, perf_open(&a, 0, -1, -1, 0));
+		EXPECT_TRUE(errno == EOPNOTSUPP || errno == EINVAL)
+			TH_LOG("sample_type 0x%llx: %s",
+			       (unsigned long long)refused[i], strerror(errno));
+	}
 	attr_init(&a, 1);
-	a.sample_period = 10000;
+	a.sample_period = 10;
+	a.sigtrap = 1;
+	a.remove_on_exec = 1;
 	EXPECT_EQ(-1, perf_open(&a, 0, -1, -1, 0));
-	EXPECT_EQ(EOPNOTSUPP, errno);
+
+	/* Everything else at once, a group read and precise_ip 3. */
 	attr_init(&a, 1);
+	a.sample_period = 10;
+	a.sample_type = all;
+	a.precise_ip = 3;
+	a.read_format |= PERF_FORMAT_GROUP | PERF_FORMAT_ID;
+	a.disabled = 1;
+	fd = perf_open(&a, 0, -1, -1, 0);
+	ASSERT_LE(0, fd) TH_LOG("%s", strerror(errno));
+	attr_init(&a, 2);
+	sib = perf_open(&a, 0, -1, fd, 0);
+	ASSERT_LE(0, sib);
+	ASSERT_EQ(0, ring_map(fd, &rb));
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP));
+	ASSERT_EQ(0, run(self, BUDGET));
+	ring_read(&rb, NULL, 0, false);
+	EXPECT_EQ(SUM_CYCLES / 10, (uint64_t)rb.samples);
+	/* PERIOD and REFRESH work on a sampling event. */
+	EXPECT_EQ(0, ioctl(fd, PERF_EVENT_IOC_PERIOD, &p));
+	EXPECT_EQ(0, ioctl(fd, PERF_EVENT_IOC_REFRESH, 1));
+	ASSERT_EQ(0, run(self, BUDGET));
+	close(sib);
+	ring_close(fd, &rb);
+}
+
+/*
+ * Periods longer than the 14-bit counter (carried over) and shorter,
+ * over a long run in many chunks: floor(events / period) samples, each
+ * at a multiple of the period; frequency mode and period 1 (throttled if
+ * the guest is fast enough) count exactly and do not crash.
+ */
+TEST_F_TIMEOUT(narrow, sample_long_run, 300)
+{
+	static const uint64_t periods[] = { 100003, 997 };
+	static struct smp s[4000];
+	struct perf_event_attr a;
+	uint64_t uops, cycles;
+	struct ring rb;
+	struct count c;
+	unsigned int i;
+	int k, fd, fc;
+
+	VL_SETUP_DONE();
+	if (self->f.nr_counters < 3)
+		SKIP(return, "needs 3 counters");
+	ASSERT_EQ(0, alias_config("uops", &uops));
+	ASSERT_EQ(0, alias_config("cycles", &cycles));
+	for (i = 0; i < 2; i++) {
+		uint64_t p = periods[i];
+		int bad = 0;
+
+		fd = open_sampling(uops | ctr_config(3), p, 0, &rb);
+		ASSERT_LE(0, fd);
+		fc = open_config(uops | ctr_config(1), 0);
+		ASSERT_LE(0, fc);
+		ASSERT_EQ(0, run(&self->f, LONG_BUDGET));
+		ASSERT_EQ(0, read_count(fc, &c));
+		close(fc);
+		ring_read(&rb, s, 4000, true);
+		EXPECT_EQ(c.value / p, (uint64_t)rb.samples)
+			TH_LOG("period %llu, %llu events",
+			       (unsigned long long)p,
+			       (unsigned long long)c.value);
+		EXPECT_EQ(0, rb.lost);
+		for (k = 0; k < rb.samples && k < 4000; k++)
+			if (s[k].raw.count != (uint64_t)(k + 1) * p || s[k].raw.ctr != 2)
+				bad++;
+		EXPECT_EQ(0, bad);
+		ASSERT_EQ(0, read_count(fd, &c));
+		EXPECT_EQ(c.enabled, c.running);
+		ring_close(fd, &rb);
+	}
+
+	/* Frequency mode: samples, and the count still exact. */
+	attr_init(&a, cycles);
 	a.freq = 1;
 	a.sample_freq = 1000;
-	EXPECT_EQ(-1, perf_open(&a, 0, -1, -1, 0));
-	EXPECT_EQ(EOPNOTSUPP, errno);
+	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_PERIOD;
+	fd = perf_open(&a, 0, -1, -1, 0);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, ring_map(fd, &rb));
+	ASSERT_EQ(0, run(&self->f, LONG_BUDGET));
+	ASSERT_EQ(0, read_count(fd, &c));
+	EXPECT_EQ(LONG_BUDGET, c.value);
+	ring_read(&rb, NULL, 0, false);
+	EXPECT_LT(0, rb.samples);
+	TH_LOG("-F 1000: %d samples", rb.samples);
+	ring_close(fd, &rb);
+
+	/* Period 1: at most one sample per event, the count exact. */
+	fd = open_sampling(cycles, 1, 0, &rb);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, run(&self->f, 200000));
+	ASSERT_EQ(0, read_count(fd, &c));
+	EXPECT_EQ(200000ull, c.value);
+	ring_read(&rb, NULL, 0, false);
+	EXPECT_GE(200000, rb.samples + rb.lost);
+	TH_LOG("period 1: %d samples, %d lost records", rb.samples, rb.lost);
+	ring_close(fd, &rb);
 }
 
 /* ---- the module stays while an event is open ------------------------------- */

@@ -25,7 +25,7 @@ command -v perf >/dev/null 2>&1 || skip_all "no perf"
 [ -f "$SHARE/build/sum.vprg" ] || skip_all "no $SHARE/build/sum.vprg"
 
 echo "TAP version 13"
-echo "1..6"
+echo "1..8"
 
 ok() {
 	n=$((n + 1))
@@ -114,5 +114,36 @@ else
 	echo "ok $n perf stat -a # SKIP no taskset"
 fi
 
-rm -f "$OUT"
+# 7. perf record -c 50 on sum: floor(179 / 50) = 3 samples, each at the
+#    microword that completed its 50 microwords: the next microword of a
+#    run whose budget ends one cycle before it (sum has no stalls), the
+#    IP being micro-PC << 32 | macro PC (perf.rst, "Samples").
+DATA=${TMPDIR:-/tmp}/vpmu_perf_record.$$
+want=""
+for k in 1 2 3; do
+	line=$("$RUN" -b $((50 * k - 1)) "$SHARE/build/sum.vprg" | grep ' upc ')
+	upc=$(echo "$line" | sed -n 's/.* upc \(0x[0-9a-f]*\).*/\1/p')
+	ipc=$(echo "$line" | sed -n 's/.* ipc \(0x[0-9a-f]*\).*/\1/p')
+	want="$want $(printf '%x' $(( (upc << 32) | ipc )))"
+done
+perf record -q -e vpmu/vpmu_uops/ -c 50 -o "$DATA" "$RUN" "$SHARE/build/sum.vprg" \
+	>/dev/null 2>&1
+got=$(perf script -i "$DATA" -F ip 2>/dev/null | tr -s ' \n' ' ' |
+	sed 's/^ *//; s/ *$//')
+want=${want# }
+if [ "$got" = "$want" ]; then
+	ok 0 "perf record -c 50 + perf script: 3 samples at the expected micro-PCs"
+else
+	echo "# got '$got', expected '$want'"
+	ok 1 "perf record -c 50 + perf script: 3 samples at the expected micro-PCs"
+fi
+
+# 8. perf record -F 1000 on a long run: samples, with varying periods.
+perf record -q -e vpmu/vpmu_cycles/ -F 1000 -o "$DATA" \
+	"$RUN" -q -b 3000000 "$SHARE/build/sortloop.vprg" >/dev/null 2>&1
+nsamples=$(perf script -i "$DATA" -F period 2>/dev/null | wc -l)
+[ "$nsamples" -gt 0 ]
+ok $? "perf record -F 1000: $nsamples samples"
+
+rm -f "$OUT" "$DATA" "$DATA.old"
 [ $fails = 0 ]

@@ -7,11 +7,13 @@
  *   vpmu_loader.c  sysfs: ucode/ (the image loader) and caps/
  *   vpmu_cdev.c    /dev/vpmu: running programs on the engines
  *   vpmu_pmu.c     perf glue
+ *   vpmu_irq.c     the counters' overflow interrupt lines
  *   vpmu_uhist.c   sysfs: uhist/ (the micro-PC histogram)
  */
 #ifndef _VPMU_H
 #define _VPMU_H
 
+#include <linux/irqreturn.h>
 #include <linux/refcount.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
@@ -78,6 +80,12 @@ struct vpmu_stop;
 int vpmu_pmu_register(void);
 void vpmu_pmu_unregister(void);
 void vpmu_pmu_overflow(struct vpmu_engine *e, const struct vpmu_stop *stop);
+irqreturn_t vpmu_pmu_irq(unsigned int idx);
+
+/* Overflow interrupt lines, one per counter (vpmu_irq.c). */
+int vpmu_irq_init(unsigned int nr);
+void vpmu_irq_exit(void);
+int vpmu_irq_raise(unsigned int idx);
 
 /*
  * Calls on one CPU's engine from process context (vpmu_core.c): @fn runs

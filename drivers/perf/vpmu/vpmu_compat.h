@@ -8,6 +8,7 @@
 #define _VPMU_COMPAT_H
 
 #include <linux/perf_event.h>
+#include <linux/ptrace.h>
 #include <linux/version.h>
 
 /*
@@ -35,6 +36,28 @@
 #else
 #define VPMU_TASK_CTX		perf_hw_context
 #define VPMU_GROUP_VALIDATE	1
+#endif
+
+/*
+ * The one architecture difference: a sample's fake interrupted registers
+ * (vpmu_pmu.c) say whether the engine was in user mode, which
+ * perf_tp_event() checks for exclude_kernel events and perf reports in
+ * the sample's misc field.  x86 takes it from the code segment, and marks
+ * an exact IP with PERF_EFLAGS_EXACT; elsewhere sampling events with
+ * exclude_kernel are refused (VPMU_REGS_USER_MODE 0).
+ */
+#ifdef CONFIG_X86
+#define VPMU_REGS_USER_MODE	1
+static inline void vpmu_regs_set_mode(struct pt_regs *regs, bool user)
+{
+	regs->cs = user ? __USER_CS : __KERNEL_CS;
+	regs->flags = PERF_EFLAGS_EXACT;
+}
+#else
+#define VPMU_REGS_USER_MODE	0
+static inline void vpmu_regs_set_mode(struct pt_regs *regs, bool user)
+{
+}
 #endif
 
 #endif /* _VPMU_COMPAT_H */

@@ -16,8 +16,14 @@
  * them again.  The per-CPU state below and the engine are therefore only
  * ever touched by one of these at a time, on their own CPU: no locks.
  *
- * Sampling (overflow interrupts that emit samples) is not supported yet:
- * sampling events are refused with -EOPNOTSUPP.
+ * Overflow interrupts and sampling: vpmu_pmu_overflow() raises the line of
+ * every counter that wrapped (vpmu_irq.c); vpmu_pmu_irq(), the handler,
+ * folds the wrap in and, for a sampling event whose period that completed,
+ * emits a sample through perf_tp_event(), the exported path trace events
+ * use (perf_event_overflow() is not exported to modules).  A sampling
+ * event's counter is preset so that it wraps exactly on the event that
+ * completes the period, and the engine stops right after that microword:
+ * a sample's micro-PC and macro PC are those of that microword, exactly.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -25,10 +31,15 @@
 #include <linux/bitmap.h>
 #include <linux/bitops.h>
 #include <linux/device.h>
+#include <linux/interrupt.h>
+#include <linux/jiffies.h>
+#include <linux/math64.h>
 #include <linux/module.h>
 #include <linux/perf_event.h>
 #include <linux/percpu.h>
+#include <linux/ptrace.h>
 #include <linux/sysfs.h>
+#include <linux/trace_events.h>
 
 #include "vpmu.h"
 #include "vpmu_compat.h"
@@ -49,10 +60,47 @@
 
 #define VPMU_CFG_GET(cfg, f)	FIELD_GET(VPMU_CFG_##f, (cfg))
 
+/*
+ * Samples one event may emit per jiffy before the rest of that jiffy's
+ * periods are counted but not sampled: the kernel's default
+ * perf_event_max_sample_rate (100000 a second), which a module cannot read.
+ */
+#define VPMU_MAX_SAMPLES_PER_TICK	DIV_ROUND_UP(100000, HZ)
+
+/* Sample types a sample from an engine cannot honour (perf.rst). */
+#define VPMU_SAMPLE_REFUSED	(PERF_SAMPLE_CALLCHAIN |		\
+				 PERF_SAMPLE_BRANCH_STACK |		\
+				 PERF_SAMPLE_REGS_USER |		\
+				 PERF_SAMPLE_STACK_USER |		\
+				 PERF_SAMPLE_REGS_INTR |		\
+				 PERF_SAMPLE_AUX)
+
+/**
+ * struct vpmu_sample_raw - a sample's PERF_SAMPLE_RAW record (perf.rst)
+ * @ent:	the trace-event header perf_tp_event() fills in (type 0)
+ * @upc:	micro-PC of the microword on which the counter wrapped
+ * @ipc:	macro PC of the instruction that microword belongs to
+ * @ctr:	the counter (0-based)
+ * @mode:	VPMU_MODE_USER or VPMU_MODE_SUPER after that microword
+ * @count:	the event's count up to and including that microword
+ */
+struct vpmu_sample_raw {
+	struct trace_entry	ent;
+	u32			upc;
+	u32			ipc;
+	u32			ctr;
+	u32			mode;
+	u64			count;
+};
+
 /**
  * struct vpmu_pmu_cpu - one CPU's counters as perf uses them
  * @events:	the event holding each counter, NULL if free
  * @used_mask:	counters taken (bit n: counter n, 0-based)
+ * @ovf_engine:	while vpmu_pmu_overflow() raises lines: the stopped engine
+ * @ovf_stop:	...and its stop
+ * @tick:	the jiffy of each counter's last sample
+ * @nr_samples:	samples of each counter in that jiffy (throttling)
  *
  * Touched only on its own CPU with interrupts disabled (see the head of
  * this file).
@@ -60,6 +108,10 @@
 struct vpmu_pmu_cpu {
 	struct perf_event	*events[VPMU_NR_COUNTERS_MAX];
 	DECLARE_BITMAP(used_mask, VPMU_NR_COUNTERS_MAX);
+	struct vpmu_engine	*ovf_engine;
+	const struct vpmu_stop	*ovf_stop;
+	unsigned long		tick[VPMU_NR_COUNTERS_MAX];
+	unsigned int		nr_samples[VPMU_NR_COUNTERS_MAX];
 };
 
 static DEFINE_PER_CPU(struct vpmu_pmu_cpu, vpmu_pmu_cpu);
@@ -195,18 +247,145 @@ static void vpmu_event_update(struct vpmu_engine *e, struct perf_event *event)
 	}
 	local64_set(&hwc->prev_count, now);
 	local64_add(delta, &event->count);
+	if (is_sampling_event(event))
+		local64_sub(delta, &hwc->period_left);
+}
+
+/* ---- sampling periods ----------------------------------------------------- */
+
+/*
+ * A sampling event's hw.period_left counts down the events left in its
+ * period, as on x86: the counter is preset to wrap on the event that
+ * completes the period (or, for a period longer than the counter, after
+ * as many events as it holds, and the rest is carried over).
+ */
+
+/* Arm counter hwc->idx to wrap when the period's events are in. */
+static void vpmu_period_arm(struct vpmu_engine *e, struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	unsigned int width = vpmu_counter_width(hwc->idx);
+	u64 max = width < 64 ? BIT_ULL(width) - 1 : S64_MAX;
+	s64 left = local64_read(&hwc->period_left);
+	u64 val;
+
+	if (left <= 0) {
+		/* A new period (PERF_EVENT_IOC_PERIOD, freq adjustment). */
+		left = hwc->sample_period;
+		local64_set(&hwc->period_left, left);
+		hwc->last_period = left;
+	}
+	val = -(u64)min_t(u64, left, max);
+	if (width < 64)
+		val &= BIT_ULL(width) - 1;
+	local64_set(&hwc->prev_count, val);
+	vpmu_engine_ctr_write(e, hwc->idx, val);
+}
+
+/*
+ * How many periods have completed (period_left at or below 0), starting
+ * the next one.  One microword can complete several at once only if it
+ * adds more events than a period has (stall cycles, a period of 1).
+ */
+static u64 vpmu_period_advance(struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	s64 left = local64_read(&hwc->period_left);
+	u64 period = hwc->sample_period, n;
+
+	if (left > 0)
+		return 0;
+	n = 1 + div64_u64(-left, period);
+	local64_set(&hwc->period_left, left + n * period);
+	hwc->last_period = period;
+	return n;
+}
+
+/* Fill the fake interrupted registers a sample reports (perf.rst). */
+static void vpmu_sample_regs(struct pt_regs *regs, struct perf_event *event,
+			     u32 upc, u32 ipc, bool user)
+{
+	memset(regs, 0, sizeof(*regs));
+	instruction_pointer_set(regs, (unsigned long)upc << 32 | ipc);
+	vpmu_regs_set_mode(regs, user);
+}
+
+/*
+ * Emit one sample for @event through the trace-event path.  perf_tp_event()
+ * treats it as a software event: it adds @period to event->count (taken
+ * off first: the counter has already been folded in), and runs the
+ * overflow (sample, freq adjustment, event_limit, wakeups) exactly once:
+ * with PERF_SAMPLE_PERIOD and a fixed period it overflows on every call,
+ * otherwise once period_left, set to -period here, reaches 0.
+ */
+static void vpmu_sample(struct vpmu_engine *e, struct perf_event *event,
+			const struct vpmu_stop *stop)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	u64 period = hwc->last_period, before;
+	struct {
+		struct vpmu_sample_raw raw;
+		u32 pad;	/* raw records end u64-aligned with their size */
+	} __aligned(8) rec = {};
+	struct hlist_head head = {};
+	struct pt_regs regs;
+	s64 left;
+	int rctx;
+
+	rctx = perf_swevent_get_recursion_context();
+	if (rctx < 0)
+		return;
+
+	rec.raw.upc = stop->upc;
+	rec.raw.ipc = stop->ipc;
+	rec.raw.ctr = hwc->idx;
+	rec.raw.mode = vpmu_engine_mode(e);
+	rec.raw.count = local64_read(&event->count);
+	vpmu_sample_regs(&regs, event, stop->upc, stop->ipc,
+			 event->attr.exclude_kernel ||
+			 rec.raw.mode == VPMU_MODE_USER);
+
+	/* perf_tp_event() delivers to the events on @head: this one only. */
+	hlist_add_head(&event->hlist_entry, &head);
+	left = local64_read(&hwc->period_left);
+	local64_set(&hwc->period_left, -(s64)period);
+	before = local64_read(&event->count);
+	local64_sub(period, &event->count);
+	perf_tp_event(0, period, &rec,
+		      ALIGN(sizeof(rec.raw) + sizeof(u32), sizeof(u64)) -
+		      sizeof(u32),
+		      &regs, &head, rctx, NULL);
+	/* Not delivered (the core found it stopped): the count stands. */
+	if (local64_read(&event->count) != before)
+		local64_set(&event->count, before);
+	local64_set(&hwc->period_left, left);
+	hlist_del_init(&event->hlist_entry);
+}
+
+/* May @event's counter sample once more in this jiffy? */
+static bool vpmu_sample_allowed(struct vpmu_pmu_cpu *cpuc, unsigned int idx)
+{
+	if (time_after(jiffies, cpuc->tick[idx])) {
+		cpuc->tick[idx] = jiffies;
+		cpuc->nr_samples[idx] = 0;
+	}
+	if (cpuc->nr_samples[idx] >= VPMU_MAX_SAMPLES_PER_TICK)
+		return false;
+	cpuc->nr_samples[idx]++;
+	return true;
 }
 
 /* ---- the overflow stop ---------------------------------------------------- */
 
 /**
- * vpmu_pmu_overflow() - fold the counters that wrapped into their events
+ * vpmu_pmu_overflow() - raise the lines of the counters that wrapped
  * @e:		this CPU's engine, stopped with VPMU_STOP_OVERFLOW
  * @stop:	the stop; @stop->ovf has the counters that wrapped
  *
  * Called by the run loop with interrupts disabled, between the engine's
- * stop and the run going on: the engine's analogue of an overflow
- * interrupt handler.
+ * stop and the run going on: the engine's interrupt controller.  Every
+ * counter with its overflow status bit set raises its own line, whose
+ * handler, vpmu_pmu_irq(), runs before this returns.
  */
 void vpmu_pmu_overflow(struct vpmu_engine *e, const struct vpmu_stop *stop)
 {
@@ -215,26 +394,68 @@ void vpmu_pmu_overflow(struct vpmu_engine *e, const struct vpmu_stop *stop)
 	unsigned int idx;
 
 	lockdep_assert_irqs_disabled();
-	/*
-	 * 1. Stop: the engine has stopped itself, right after the microword
-	 *    on which the counters wrapped; nothing counts until it runs.
-	 * 2. Read the status: every counter with its bit set has wrapped
-	 *    once since it was last folded (the stop's mask names those
-	 *    that wrapped on this microword; any others are folded too).
-	 * 3. Clear: vpmu_event_update() clears each bit as it folds its
-	 *    2^width in; bits of counters no event holds are cleared here.
-	 * 4. Report: counting events only; there is nothing to sample yet.
-	 * 5. Restart: the caller runs the engine on.
-	 */
+	cpuc->ovf_engine = e;
+	cpuc->ovf_stop = stop;
 	status = vpmu_engine_ovf_status(e) | stop->ovf;
 	for_each_set_bit(idx, &status, VPMU_NR_COUNTERS_MAX) {
-		struct perf_event *event = cpuc->events[idx];
-
-		if (event && !(event->hw.state & PERF_HES_STOPPED))
-			vpmu_event_update(e, event);
-		else
-			vpmu_engine_ovf_clear(e, BIT(idx));
+		/* No line (a counter beyond nr_counters): handle it here. */
+		if (vpmu_irq_raise(idx))
+			vpmu_pmu_irq(idx);
 	}
+	cpuc->ovf_engine = NULL;
+	cpuc->ovf_stop = NULL;
+}
+
+/**
+ * vpmu_pmu_irq() - counter @idx's overflow interrupt handler
+ * @idx:	the counter whose line was raised
+ *
+ * Runs on the CPU whose engine stopped, with interrupts disabled, from
+ * vpmu_pmu_overflow().
+ *
+ * Return: IRQ_HANDLED, or IRQ_NONE if no engine stopped on this CPU.
+ */
+irqreturn_t vpmu_pmu_irq(unsigned int idx)
+{
+	struct vpmu_pmu_cpu *cpuc = this_cpu_ptr(&vpmu_pmu_cpu);
+	struct vpmu_engine *e = cpuc->ovf_engine;
+	struct perf_event *event;
+	u64 n;
+
+	if (!e)
+		return IRQ_NONE;
+	event = cpuc->events[idx];
+	/*
+	 * 1. Stop: the engine has stopped itself, right after the microword
+	 *    on which the counter wrapped; nothing counts until it runs on.
+	 * 2. Read the status: the counter's bit is set if it has wrapped
+	 *    since it was last folded (a group read in a sample may have
+	 *    folded it already: then the bit is clear and nothing wrapped).
+	 * 3. Clear: vpmu_event_update() clears the bit as it folds 2^width
+	 *    in; the bit of a counter no event holds is cleared here.
+	 */
+	if (!event || (event->hw.state & PERF_HES_STOPPED)) {
+		vpmu_engine_ovf_clear(e, BIT(idx));
+		return IRQ_HANDLED;
+	}
+	vpmu_event_update(e, event);
+	if (!is_sampling_event(event))
+		return IRQ_HANDLED;
+	/*
+	 * 4. Report: a sample for every period completed (its events are
+	 *    in; the microword that completed it is the stop's), unless the
+	 *    event has sampled too often in this jiffy.
+	 */
+	for (n = vpmu_period_advance(event); n; n--) {
+		if (!vpmu_sample_allowed(cpuc, idx))
+			break;
+		vpmu_sample(e, event, cpuc->ovf_stop);
+		if (event->hw.state & PERF_HES_STOPPED)
+			return IRQ_HANDLED;
+	}
+	/* 5. Restart: re-arm the counter; the caller runs the engine on. */
+	vpmu_period_arm(e, event);
+	return IRQ_HANDLED;
 }
 
 /* ---- event_init ----------------------------------------------------------- */
@@ -339,9 +560,16 @@ static int vpmu_event_init(struct perf_event *event)
 	if (attr->type != event->pmu->type)
 		return -ENOENT;
 
-	/* Counting only, for now: no overflow samples, no branch stacks. */
-	if (is_sampling_event(event) || has_branch_stack(event) ||
-	    attr->precise_ip)
+	/*
+	 * Samples carry the PCs of an engine, not a CPU's registers: no
+	 * callchains, register or stack dumps, branch stacks or AUX data.
+	 * Every sample is exact, so any precise_ip is honoured.
+	 */
+	if (has_branch_stack(event))
+		return -EOPNOTSUPP;
+	if (is_sampling_event(event) &&
+	    ((attr->sample_type & VPMU_SAMPLE_REFUSED) || attr->sigtrap ||
+	     (attr->exclude_kernel && !VPMU_REGS_USER_MODE)))
 		return -EOPNOTSUPP;
 	/* Engines are never guests: a host-free count would count nothing. */
 	if (attr->exclude_host)
@@ -420,11 +648,15 @@ static void vpmu_start(struct perf_event *event, int flags)
 		WARN_ON_ONCE(!(hwc->state & PERF_HES_UPTODATE));
 	hwc->state = 0;
 
-	/* Counting from 0 leaves the whole width before the first wrap. */
-	vpmu_engine_ctr_write(e, hwc->idx, 0);
 	vpmu_engine_ovf_clear(e, BIT(hwc->idx));
-	local64_set(&hwc->prev_count, 0);
 	vpmu_ctr_enable(e, event);
+	if (is_sampling_event(event)) {
+		vpmu_period_arm(e, event);
+	} else {
+		/* From 0: the whole width before the first wrap. */
+		vpmu_engine_ctr_write(e, hwc->idx, 0);
+		local64_set(&hwc->prev_count, 0);
+	}
 	perf_event_update_userpage(event);
 }
 
@@ -452,6 +684,8 @@ static int vpmu_add(struct perf_event *event, int flags)
 
 	hwc->idx = idx;
 	cpuc->events[idx] = event;
+	cpuc->tick[idx] = jiffies;
+	cpuc->nr_samples[idx] = 0;
 	hwc->state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
 	if (flags & PERF_EF_START)
 		vpmu_start(event, PERF_EF_RELOAD);
@@ -509,13 +743,19 @@ int vpmu_pmu_register(void)
 {
 	int ret;
 
-	ret = perf_pmu_register(&vpmu_pmu, "vpmu", -1);
+	ret = vpmu_irq_init(vpmu_nr_counters);
 	if (ret)
+		return ret;
+	ret = perf_pmu_register(&vpmu_pmu, "vpmu", -1);
+	if (ret) {
 		pr_err("perf_pmu_register failed: %d\n", ret);
+		vpmu_irq_exit();
+	}
 	return ret;
 }
 
 void vpmu_pmu_unregister(void)
 {
 	perf_pmu_unregister(&vpmu_pmu);
+	vpmu_irq_exit();
 }
