@@ -67,6 +67,7 @@ bench:
 .PHONY: vm-bench
 vm-bench:
 	@tools/testing/bench/vm-bench.sh
+perf-bench: ; @tools/testing/bench/perf-bench.sh
 
 clean:
 	-test -d $(KDIR) && $(MAKE) -C $(KDIR) M=$(TOP) clean
