@@ -655,8 +655,12 @@ int vpmu_dis_prog(const void *prog, size_t prog_len, const void *img,
 				word);
 		vpmu_buf_free(&line);
 	}
-	for (; addr < p.size; addr++)
+	/* Trailing bytes: a word-aligned one may still carry a label. */
+	for (; addr < p.size; addr++) {
+		if (addr % 4 == 0 && p.ref[addr / 4])
+			vpmu_buf_printf(out, "L%04x:\n", addr);
 		vpmu_buf_printf(out, "\t.byte 0x%02x\n", p.data[addr]);
+	}
 	if (p.size % 4 == 0 && p.ref[p.size / 4])
 		vpmu_buf_printf(out, "L%04x:\n", p.size);
 	free(p.ref);
