@@ -50,11 +50,18 @@ ensure_checkpatch() {
 	CHECKPATCH=$dir/scripts/checkpatch.pl
 }
 
-# Kernel-side sources: the module and the uapi header (generated files are
-# git-ignored and not linted).
+# Kernel-side sources: the module and the uapi header.  In a git checkout
+# that is what git tracks (generated files are ignored); in an exported
+# tree, every such file but the generated microcode table.
 kernel_files() {
-	git -C "$TOP" ls-files 'drivers/perf/vpmu/*.[ch]' \
-		'include/uapi/linux/vpmu.h'
+	if git -C "$TOP" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+		git -C "$TOP" ls-files 'drivers/perf/vpmu/*.[ch]' \
+			'include/uapi/linux/vpmu.h'
+	else
+		(cd "$TOP" && find drivers/perf/vpmu -maxdepth 1 -name '*.[ch]' \
+			! -name vpmu_default_ucode.h | sort &&
+			echo include/uapi/linux/vpmu.h)
+	fi
 }
 
 # The few places where checkpatch's advice does not apply, file by file:
@@ -80,6 +87,7 @@ run_checkpatch() {
 	local f out
 
 	out=$(mktemp)
+	[ -n "$(kernel_files)" ] || { tap fail "checkpatch: no files found"; return; }
 	for f in $(kernel_files); do
 		if "$CHECKPATCH" --no-tree --strict --quiet --terse \
 				--ignore "$(cp_ignores "$f")" \
