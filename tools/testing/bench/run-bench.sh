@@ -17,7 +17,7 @@ src=$1	# "vpmu-as" or "builtin"
 
 if [ "$src" = vpmu-as ]; then
 	args="$B/default.vpmu $B/sortloop.vprg"
-	what="default microcode + sortloop.s (sort.s run forever), assembled by tools/vpmu/vpmu-as"
+	what="default microcode + share/progs/sortloop.s (sort.s run forever), assembled by tools/vpmu/vpmu-as"
 else
 	args="--builtin"
 	what="C-built 7-microword loop (tools/vpmu not available)"
