@@ -1,4 +1,4 @@
-// sortloop.s - the benchmark workload (as tools/testing/bench/sortloop.s):
+// sortloop.s - the benchmark workload (make bench, vm-bench, perf-bench):
 // insertion sort of sixteen words in descending order, checked by a
 // subroutine, refilled and sorted again forever.  It never halts, so a
 // run lasts exactly its budget; loads, stores, branches, calls and
