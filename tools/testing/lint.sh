@@ -104,7 +104,7 @@ run_sparse() {
 	local series=$1 src log
 
 	resolve_stock "$series"
-	ensure_pkgs "linux-headers-$KVER" sparse
+	ensure_pkgs "linux-headers-$KVER" sparse rsync make gcc libc6-dev
 	src=$(sync_tree "lint-$series")
 	log=$src/.vpmu-sparse.log
 	make -C "$src" clean KDIR="/usr/src/linux-headers-$KVER" >/dev/null 2>&1 || true
