@@ -587,9 +587,14 @@ static struct sym *define(struct as *a, const char *at, const char *name)
 
 static void define_label(struct as *a, const char *at, const char *name)
 {
-	struct sym *s = define(a, at, name);
+	struct sym *s;
 	uint32_t addr = (uint32_t)location(a);
 
+	if (!vpmu_label_valid(name)) {
+		error(a, at, "'%s' is not a valid label name", name);
+		return;
+	}
+	s = define(a, at, name);
 	if (!s)
 		return;
 	if (!s->label && s->known) {

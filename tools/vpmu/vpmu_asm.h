@@ -122,6 +122,7 @@ int vpmu_prog_view(struct vpmu_prog_view *v, const void *prog, size_t len,
 uint32_t vpmu_mop_mask(const struct vpmu_image_operand *op);
 /* Whether the tools can encode and decode @in (sane operand fields). */
 bool vpmu_insn_usable(const struct vpmu_image_insn *in);
+bool vpmu_label_valid(const char *name);
 /* Operand kind names as written in .insn: "reg", "uimm", ... or NULL. */
 const char *vpmu_mop_name(unsigned int kind);
 

@@ -242,17 +242,10 @@ static void refer(struct dis *d, uint32_t addr)
 		d->ref[addr] = true;
 }
 
+/* A symbol the listing can show as a label (".L" names are its own). */
 static bool is_ident(const char *s)
 {
-	if (!*s || !(isalpha((unsigned char)*s) || *s == '_' || *s == '.' ||
-		     *s == '$') || !strcmp(s, ".") || !strncmp(s, ".L", 2) ||
-	    strlen(s) > 63)
-		return false;
-	for (s++; *s; s++)
-		if (!isalnum((unsigned char)*s) && *s != '_' && *s != '.' &&
-		    *s != '$')
-			return false;
-	return true;
+	return vpmu_label_valid(s) && strncmp(s, ".L", 2);
 }
 
 /* Label names: the first symbol at an address, else ".L<hex>". */

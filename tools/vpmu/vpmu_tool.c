@@ -4,6 +4,7 @@
  * bounds-checked views of images and program files, operand-field helpers
  * and the C-source emitter.
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -214,6 +215,26 @@ uint32_t vpmu_mop_mask(const struct vpmu_image_operand *op)
 	    op->pos + op->width > 32)
 		return 0;
 	return (uint32_t)(0xffffffffull >> (32 - op->width)) << op->pos;
+}
+
+/*
+ * A name a label may have: letters, digits, '_', '.', '$', not starting
+ * with a digit, not "." alone (the location counter), at most 63 bytes.
+ * Names starting with ".L" are local: the assembler keeps them out of the
+ * symbol table and the disassembler makes up its own.
+ */
+bool vpmu_label_valid(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (!n || n > 63 || !strcmp(s, ".") ||
+	    !(isalpha((unsigned char)*s) || *s == '_' || *s == '.' || *s == '$'))
+		return false;
+	for (s++; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_' && *s != '.' &&
+		    *s != '$')
+			return false;
+	return true;
 }
 
 bool vpmu_insn_usable(const struct vpmu_image_insn *in)
