@@ -37,14 +37,16 @@
  * microword at a time, whose identity it then knows.  Only counters that
  * interrupt or freeze on overflow need this; others just wrap in the fold.
  *
- * For a static event (one that is a property of microwords: tags, UOPS,
- * INSNS, DISPATCH, TRIGGER, STORES) the bound is sharper: the control flow
- * puts at least g microwords between two microwords that have it (g, the
- * event's gap, is a shortest path over the image's flow graph, computed
- * once per image and event), and every microword takes a cycle, so a
- * chunk of (r - 1) * g cycles cannot complete the r events left before a
- * wrap.  Without it a counter of a rare event would reach its wrap in
- * many shrinking chunks, each with a fold.
+ * For every event but CYCLES and WQ_STALL the bound is sharper: it occurs
+ * at most once per execution of the microwords it can occur on (tags,
+ * UOPS, INSNS, DISPATCH, TRIGGER, STORES on those that have the property;
+ * UBR_TAKEN on BRs; DC_HIT and DC_MISS on loads), the control flow puts
+ * at least g microwords between two of those (g, the event's gap, is a
+ * shortest path over the image's flow graph, computed once per image and
+ * event), and every microword takes a cycle, so a chunk of (r - 1) * g
+ * cycles cannot complete the r events left before a wrap.  Without it a
+ * counter of a rare event would reach its wrap in many shrinking chunks,
+ * each with a fold.
  *
  * The commonest microword shapes have fused handlers (V_* variants,
  * EXT into latches singly, in pairs and with the following SAR, ADD pc ;
@@ -1413,18 +1415,14 @@ static void vpmu_prepare(struct vpmu_engine *e)
 	e->cur = vpmu_slot_get(e, vpmu_key(e->st.mode, e->frozen));
 }
 
-/* Is @ev a property of microwords: counted once per execution of some? */
-static bool vpmu_ev_static(unsigned int ev)
+/*
+ * Does @ev occur at most once per execution of the microwords on which
+ * it can occur (vpmu_ev_possible())?  All do but the two that grow by
+ * stall cycles.
+ */
+static bool vpmu_ev_unit(unsigned int ev)
 {
-	switch (ev) {
-	case VPMU_EV_UOPS:
-	case VPMU_EV_INSNS:
-	case VPMU_EV_DISPATCH:
-	case VPMU_EV_TRIGGER:
-	case VPMU_EV_STORES:
-		return true;
-	}
-	return ev > VPMU_EV_TAG_BASE && ev <= VPMU_EV_TAG(VPMU_TAG_MAX);
+	return ev != VPMU_EV_CYCLES && ev != VPMU_EV_WQ_STALL;
 }
 
 /* Reach @v at distance @d (breadth-first: the first reach is the least). */
@@ -1483,9 +1481,9 @@ static void vpmu_gap_succ(struct vpmu_engine *e, u32 *qt, u32 u, u32 d,
 }
 
 /*
- * The least number of microwords from a microword on which static event
- * @ev occurs to the next one (a path of the flow graph of the image, any
- * length >= 1): 1 for a non-static event, VPMU_GAP_NONE if it cannot recur.
+ * The least number of microwords from a microword on which @ev can occur
+ * to the next one (a path of the flow graph of the image, any length
+ * >= 1): 1 for CYCLES and WQ_STALL, VPMU_GAP_NONE if it cannot recur.
  * Searched breadth-first from all its microwords at once.
  */
 static u32 vpmu_ev_gap(struct vpmu_engine *e, unsigned int ev)
@@ -1495,7 +1493,7 @@ static u32 vpmu_ev_gap(struct vpmu_engine *e, unsigned int ev)
 	bool eoi_done = false, ret_done = false;
 	u32 qh = 0, qt = 0, u, g = VPMU_GAP_NONE;
 
-	if (!vpmu_ev_static(ev))
+	if (!vpmu_ev_unit(ev))
 		return 1;
 	if (e->gap[idx])
 		return e->gap[idx];

@@ -1556,6 +1556,8 @@ static bool test_int_rare(void)
 		ctr(e, 7, TAG(1), 6, BOTH | VPMU_CTR_FOO, 1);
 		ctr(e, 8, VPMU_EV_UOPS, 64, BOTH, 1);
 		ctr(e, 9, VPMU_EV_INSNS, 2, BOTH | VPMU_CTR_INT, 0);
+		ctr(e, 10, VPMU_EV_UBR_TAKEN, 3 + ph % 3, BOTH | VPMU_CTR_INT, 0);
+		ctr(e, 11, VPMU_EV_DC_HIT, 4 + ph % 2, BOTH | VPMU_CTR_INT, 0);
 		for (k = 0; ok && k <= sizeof(budgets) / sizeof(budgets[0]); k++) {
 			vpmu_engine_ctr_write(e, 0, ph);
 			vpmu_engine_ctr_write(e, 1, ph * 5);
@@ -1566,6 +1568,8 @@ static bool test_int_rare(void)
 			vpmu_engine_ctr_write(e, 6, 0);
 			vpmu_engine_ctr_write(e, 7, ph * 3);
 			vpmu_engine_ctr_write(e, 8, 0);
+			vpmu_engine_ctr_write(e, 10, ph);
+			vpmu_engine_ctr_write(e, 11, ph * 2);
 			vpmu_engine_ovf_clear(e, ~0u);
 			vpmu_engine_freeze(e, 1, false);
 			memset(mem, 0, sizeof(mem));
