@@ -37,6 +37,17 @@
  * microword at a time, whose identity it then knows.  Only counters that
  * interrupt or freeze on overflow need this; others just wrap in the fold.
  *
+ * For every event but CYCLES and WQ_STALL the bound is sharper: it occurs
+ * at most once per execution of the microwords it can occur on (tags,
+ * UOPS, INSNS, DISPATCH, TRIGGER, STORES on those that have the property;
+ * UBR_TAKEN on BRs; DC_HIT and DC_MISS on loads), the control flow puts
+ * at least g microwords between two of those (g, the event's gap, is a
+ * shortest path over the image's flow graph, computed once per image and
+ * event), and every microword takes a cycle, so a chunk of (r - 1) * g
+ * cycles cannot complete the r events left before a wrap.  Without it a
+ * counter of a rare event would reach its wrap in many shrinking chunks,
+ * each with a fold.
+ *
  * The commonest microword shapes have fused handlers (V_* variants,
  * EXT into latches singly, in pairs and with the following SAR, ADD pc ;
  * EOI, SUB.s zero ; BR).  A fused compare leaves the flags lazy: whoever
@@ -56,6 +67,9 @@
 #define VPMU_NKEYS	32		/* mode (1 bit) x freeze bits (4) */
 #define VPMU_CHUNK_MAX	BIT_ULL(30)	/* keeps uop counts in u32 */
 #define VPMU_STEP_BELOW	8		/* chunks shorter than this: step */
+/* Event gaps are cached per event: basic events, then tags 1..max. */
+#define VPMU_NGAP	(VPMU_EV_NR_BASIC + VPMU_TAG_MAX)
+#define VPMU_GAP_NONE	0xffffffffu	/* the event never recurs */
 
 /* Register file: operand codes index it directly. */
 #define R_PC		VPMU_OPND_PC
@@ -278,6 +292,13 @@ struct vpmu_engine {
 	unsigned int frozen;
 	u16 trig[VPMU_NR_GROUPS_MAX];
 	u32 last_stall_upc;
+
+	/*
+	 * Least microwords from one occurrence of a static event to the
+	 * next, per event (0: not computed yet); scratch for computing it.
+	 */
+	u32 gap[VPMU_NGAP];
+	u32 *gap_dist, *gap_q;
 
 	/* micro-PC histogram: engine-local clock, not the program's */
 	u64 *uhist;
@@ -1395,11 +1416,112 @@ static void vpmu_prepare(struct vpmu_engine *e)
 }
 
 /*
+ * Does @ev occur at most once per execution of the microwords on which
+ * it can occur (vpmu_ev_possible())?  All do but the two that grow by
+ * stall cycles.
+ */
+static bool vpmu_ev_unit(unsigned int ev)
+{
+	return ev != VPMU_EV_CYCLES && ev != VPMU_EV_WQ_STALL;
+}
+
+/* Reach @v at distance @d (breadth-first: the first reach is the least). */
+static inline void vpmu_gap_reach(struct vpmu_engine *e, u32 *qt, u32 v,
+				  u32 d)
+{
+	if (e->gap_dist[v] != VPMU_GAP_NONE)
+		return;
+	e->gap_dist[v] = d;
+	e->gap_q[(*qt)++] = v;
+}
+
+/*
+ * Add the successors of microword @u, at distance @d, to the search.  EOI
+ * goes to every ID-table entry and RET to the word after every CALL: all
+ * that may follow them, whatever the state.
+ */
+static void vpmu_gap_succ(struct vpmu_engine *e, u32 *qt, u32 u, u32 d,
+			  bool *eoi_done, bool *ret_done)
+{
+	const struct vpmu_dec *x = &e->uc->dec[u];
+	u32 k, n;
+
+	switch (x->seq) {
+	case VPMU_SEQ_NEXT:
+		vpmu_gap_reach(e, qt, u + 1, d);
+		break;
+	case VPMU_SEQ_BR:
+		vpmu_gap_reach(e, qt, u + 1, d);
+		fallthrough;
+	case VPMU_SEQ_JUMP:
+	case VPMU_SEQ_CALL:
+		vpmu_gap_reach(e, qt, x->target, d);
+		break;
+	case VPMU_SEQ_DISP:
+		n = 1u << x->cond;
+		for (k = 0; k < n && x->target + k < e->ncs; k++)
+			vpmu_gap_reach(e, qt, x->target + k, d);
+		break;
+	case VPMU_SEQ_EOI:
+		if (*eoi_done)
+			break;
+		*eoi_done = true;
+		for (k = 0; k <= e->uc->op_mask; k++)
+			vpmu_gap_reach(e, qt, e->uc->idtab[k], d);
+		break;
+	case VPMU_SEQ_RET:
+		if (*ret_done)
+			break;
+		*ret_done = true;
+		for (k = 0; k + 1 < e->ncs; k++)
+			if (e->uc->dec[k].seq == VPMU_SEQ_CALL)
+				vpmu_gap_reach(e, qt, k + 1, d);
+		break;
+	}
+}
+
+/*
+ * The least number of microwords from a microword on which @ev can occur
+ * to the next one (a path of the flow graph of the image, any length
+ * >= 1): 1 for CYCLES and WQ_STALL, VPMU_GAP_NONE if it cannot recur.
+ * Searched breadth-first from all its microwords at once.
+ */
+static u32 vpmu_ev_gap(struct vpmu_engine *e, unsigned int ev)
+{
+	unsigned int idx = ev < VPMU_EV_NR_BASIC ? ev :
+			   VPMU_EV_NR_BASIC + ev - VPMU_EV_TAG_BASE - 1;
+	bool eoi_done = false, ret_done = false;
+	u32 qh = 0, qt = 0, u, g = VPMU_GAP_NONE;
+
+	if (!vpmu_ev_unit(ev))
+		return 1;
+	if (e->gap[idx])
+		return e->gap[idx];
+	for (u = 0; u < e->ncs; u++)
+		e->gap_dist[u] = VPMU_GAP_NONE;
+	for (u = 0; u < e->ncs; u++)
+		if (vpmu_ev_possible(e, ev, u))
+			vpmu_gap_succ(e, &qt, u, 1, &eoi_done, &ret_done);
+	while (qh < qt) {
+		u = e->gap_q[qh++];
+		if (vpmu_ev_possible(e, ev, u)) {
+			g = e->gap_dist[u];
+			break;
+		}
+		vpmu_gap_succ(e, &qt, u, e->gap_dist[u] + 1, &eoi_done,
+			      &ret_done);
+	}
+	e->gap[idx] = g;
+	return g;
+}
+
+/*
  * How far the next chunk may go (*L), or whether to step one microword.
  */
 static bool vpmu_plan(struct vpmu_engine *e, u64 *L)
 {
 	unsigned int i;
+	u32 g;
 
 	if (*L > VPMU_CHUNK_MAX)
 		*L = VPMU_CHUNK_MAX;
@@ -1425,8 +1547,11 @@ static bool vpmu_plan(struct vpmu_engine *e, u64 *L)
 			r = (1ull << c->width) - e->ctr[i];
 		if (r <= 1)
 			return true;
-		if (*L > r - 1)
-			*L = r - 1;
+		g = vpmu_ev_gap(e, c->event);
+		if (g == VPMU_GAP_NONE || r - 1 > *L / g)
+			continue;
+		if (*L > (r - 1) * g)
+			*L = (r - 1) * g;
 	}
 	if (e->hist_k > 1) {
 		if (!e->hist_left)
@@ -1581,6 +1706,8 @@ static void vpmu_engine_free_arrays(struct vpmu_engine *e)
 	vpmu_free(e->ctr_hit);
 	vpmu_free(e->uhist);
 	vpmu_free(e->dc_tag);
+	vpmu_free(e->gap_dist);
+	vpmu_free(e->gap_q);
 }
 
 /*
@@ -1615,8 +1742,11 @@ struct vpmu_engine *vpmu_engine_create(u32 cs_limit)
 	e->ctr_hit = vpmu_zalloc(sizeof(u16) * n);
 	e->uhist = vpmu_zalloc(sizeof(u64) * n);
 	e->dc_tag = vpmu_zalloc(sizeof(u32) * VPMU_DC_LINES_MAX);
+	e->gap_dist = vpmu_zalloc(sizeof(u32) * n);
+	e->gap_q = vpmu_zalloc(sizeof(u32) * n);
 	if (!e->R || !e->xr || !e->tot_cnt || !e->tot_dyn ||
-	    !e->tot_tkn || !e->ctr_hit || !e->uhist || !e->dc_tag)
+	    !e->tot_tkn || !e->ctr_hit || !e->uhist || !e->dc_tag ||
+	    !e->gap_dist || !e->gap_q)
 		goto out_free;
 
 	for (f = 0; f < 16; f++) {
@@ -1888,6 +2018,7 @@ int vpmu_engine_attach(struct vpmu_engine *e, const struct vpmu_ucode *uc)
 	memset(e->tot_dyn, 0, sizeof(u64) * n);
 	memset(e->tot_tkn, 0, sizeof(u64) * n);
 	memset(e->uhist, 0, sizeof(u64) * n);
+	memset(e->gap, 0, sizeof(e->gap));
 	e->hist_left = e->hist_k ? e->hist_k - 1 : 0;
 	e->dirty = true;
 	return 0;

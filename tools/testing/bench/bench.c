@@ -2,12 +2,15 @@
 /*
  * bench.c - run the engine for a fixed number of cycles, for callgrind.
  *
- *   bench IMAGE PROGRAM CYCLES counted|uncounted   (files from vpmu-as)
- *   bench --builtin CYCLES counted|uncounted        (a C-built image)
+ *   bench IMAGE PROGRAM CYCLES MODE   (files from vpmu-as)
+ *   bench --builtin CYCLES MODE        (a C-built image)
  *
- * Prints "uops N" (microwords executed).  "counted": eight 16-bit counters
- * on UOPS, CYCLES, INSNS and tags 1..5 (the default microcode's decode,
- * alu, load, store and branch tags), both modes, no interrupts.
+ * MODE is uncounted, counted or counted-int.  Prints "uops N" (microwords
+ * executed).  "counted": eight 16-bit counters on UOPS, CYCLES, INSNS and
+ * tags 1..5 (the default microcode's decode, alu, load, store and branch
+ * tags), both modes, no interrupts.  "counted-int": the same counters with
+ * VPMU_CTR_INT, as the perf driver sets them: the run is resumed after
+ * every OVERFLOW stop, its status bits cleared, until the budget is used.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,13 +82,14 @@ int main(int argc, char **argv)
 	size_t ilen;
 	uint32_t entry = 0, msz;
 	uint64_t cycles;
-	bool counted;
+	bool counted, intr;
+	const char *mode;
 	unsigned int i;
 
 	if (argc == 4 && !strcmp(argv[1], "--builtin")) {
 		img = builtin(&ilen, mem, &msz);
 		cycles = strtoull(argv[2], NULL, 0);
-		counted = !strcmp(argv[3], "counted");
+		mode = argv[3];
 	} else if (argc == 5) {
 		size_t plen;
 		uint8_t *prog = slurp(argv[2], &plen);
@@ -100,10 +104,17 @@ int main(int argc, char **argv)
 		}
 		memcpy(mem, prog + hsz, load);
 		cycles = strtoull(argv[3], NULL, 0);
-		counted = !strcmp(argv[4], "counted");
+		mode = argv[4];
 	} else {
-		fprintf(stderr, "usage: bench IMAGE PROGRAM CYCLES counted|uncounted\n"
-			"       bench --builtin CYCLES counted|uncounted\n");
+		fprintf(stderr, "usage: bench IMAGE PROGRAM CYCLES MODE\n"
+			"       bench --builtin CYCLES MODE\n"
+			"MODE: uncounted, counted or counted-int\n");
+		return 2;
+	}
+	intr = !strcmp(mode, "counted-int");
+	counted = intr || !strcmp(mode, "counted");
+	if (!counted && strcmp(mode, "uncounted")) {
+		fprintf(stderr, "bad mode %s\n", mode);
 		return 2;
 	}
 	if (vpmu_ucode_load(&uc, img, ilen, VPMU_CS_MAX, &err)) {
@@ -117,10 +128,23 @@ int main(int argc, char **argv)
 		struct vpmu_ctr_cfg c = { ev[i], 16,
 					  VPMU_CTR_USER | VPMU_CTR_SUPER, 0 };
 
+		if (intr)
+			c.flags |= VPMU_CTR_INT;
 		vpmu_engine_ctr_config(e, i, &c);
 	}
 	vpmu_engine_start(e, mem, msz, entry, 0);
-	vpmu_engine_run(e, cycles, &s);
+	for (;;) {
+		vpmu_engine_run(e, cycles, &s);
+		cycles -= s.cycles;
+		if (s.reason != VPMU_STOP_OVERFLOW || !intr)
+			break;
+		/* what the driver does: take the interrupt, clear, resume */
+		vpmu_engine_ovf_clear(e, s.ovf);
+		if (!cycles) {
+			s.reason = VPMU_STOP_BUDGET;
+			break;
+		}
+	}
 	if (s.reason != VPMU_STOP_BUDGET) {
 		fprintf(stderr, "stopped early: reason %d code %u upc %u\n",
 			s.reason, s.code, s.upc);

@@ -3,7 +3,7 @@
 #
 # run-bench.sh - host instructions per executed microword, by callgrind.
 #
-# For each set-up (uncounted, counted) run the engine for N and 2N cycles
+# For each set-up (uncounted, counted, counted-int) run the engine for N and 2N cycles
 # under callgrind, counting only inside vpmu_engine_run(), and divide the
 # difference in instructions by the difference in microwords executed, so
 # that set-up and the final fold cancel.  Callgrind is deterministic: the
@@ -34,16 +34,18 @@ measure() {	# mode cycles -> "Ir uops"
 
 echo "workload: $what"
 echo "cycles per run: $N and $((2 * N)); counted = 8 x 16-bit counters (uops cycles insns tag1..5)"
-printf '%-10s %12s %14s %12s %14s %10s\n' set-up uops-N Ir-N uops-2N Ir-2N Ir/uop
-for mode in uncounted counted; do
+echo "counted-int = the same with VPMU_CTR_INT, resumed after every OVERFLOW stop (as the perf driver)"
+printf '%-11s %12s %14s %12s %14s %10s\n' set-up uops-N Ir-N uops-2N Ir-2N Ir/uop
+for mode in uncounted counted counted-int; do
 	set -- $(measure $mode $N)
 	ir1=$1 u1=$2
 	set -- $(measure $mode $((2 * N)))
 	ir2=$1 u2=$2
 	r=$(awk -v a="$ir1" -v b="$ir2" -v c="$u1" -v d="$u2" \
 		'BEGIN { printf "%.1f", (b - a) / (d - c) }')
-	printf '%-10s %12s %14s %12s %14s %10s\n' $mode $u1 $ir1 $u2 $ir2 $r
-	eval "r_$mode=$r"
+	printf '%-11s %12s %14s %12s %14s %10s\n' $mode $u1 $ir1 $u2 $ir2 $r
+	eval "r_$(echo $mode | tr - _)=$r"
 done
+echo "counted-int: $r_counted_int instructions/microword"
 echo "uncounted: $r_uncounted instructions/microword"
 echo "counted: $r_counted instructions/microword"

@@ -1399,6 +1399,201 @@ static bool test_config_errors(void)
 	return ok;
 }
 
+/* ---- interrupting counters against a one-microword-at-a-time run ------- */
+
+#define MAXSTOPS	4096
+
+/* Every stop of a run, in order, and the state at its end. */
+struct stops {
+	unsigned int n;
+	struct { u32 reason, upc, ipc, ovf; u64 at; } s[MAXSTOPS];
+	u64 ctr[VPMU_NR_COUNTERS_MAX];
+	u32 frozen, ovf;
+	u64 cycles;
+};
+
+/*
+ * Run from a fresh start @budget cycles at a time, clearing each overflow
+ * like the driver, until a stop other than BUDGET/OVERFLOW: budget 1 runs
+ * exactly one microword a time, the reference.
+ */
+static void run_stops(struct vpmu_engine *e, u8 *mem, u32 msz, u32 entry,
+		      unsigned int mode, u64 budget, struct stops *r)
+{
+	struct vpmu_stop st;
+	unsigned int g;
+
+	memset(r, 0, sizeof(*r));
+	vpmu_engine_start(e, mem, msz, entry, mode);
+	for (;;) {
+		vpmu_engine_run(e, budget, &st);
+		r->cycles += st.cycles;
+		if (st.reason == VPMU_STOP_BUDGET)
+			continue;
+		if (r->n < MAXSTOPS) {
+			r->s[r->n].reason = st.reason;
+			r->s[r->n].upc = st.upc;
+			r->s[r->n].ipc = st.ipc;
+			r->s[r->n].ovf = st.ovf;
+			r->s[r->n].at = r->cycles;
+		}
+		r->n++;
+		if (st.reason != VPMU_STOP_OVERFLOW || r->n > 100000)
+			break;
+		vpmu_engine_ovf_clear(e, st.ovf);
+	}
+	vpmu_engine_ctr_snapshot(e, r->ctr, VPMU_NR_COUNTERS_MAX);
+	r->ovf = vpmu_engine_ovf_status(e);
+	for (g = 0; g < VPMU_NR_GROUPS_MAX; g++)
+		r->frozen |= vpmu_engine_frozen(e, g) << g;
+}
+
+static bool same_stops(const struct stops *a, const struct stops *b)
+{
+	unsigned int k;
+
+	if (a->n != b->n || a->cycles != b->cycles || a->ovf != b->ovf ||
+	    a->frozen != b->frozen || memcmp(a->ctr, b->ctr, sizeof(a->ctr))) {
+		tap_diag("%u stops, %llu cycles; reference %u, %llu",
+			 a->n, (unsigned long long)a->cycles, b->n,
+			 (unsigned long long)b->cycles);
+		return false;
+	}
+	for (k = 0; k < a->n && k < MAXSTOPS; k++)
+		if (memcmp(&a->s[k], &b->s[k], sizeof(a->s[k]))) {
+			tap_diag("stop %u: reason %u upc %u ipc 0x%x ovf 0x%x at %llu; "
+				 "reference %u %u 0x%x 0x%x at %llu", k,
+				 a->s[k].reason, a->s[k].upc, a->s[k].ipc,
+				 a->s[k].ovf, (unsigned long long)a->s[k].at,
+				 b->s[k].reason, b->s[k].upc, b->s[k].ipc,
+				 b->s[k].ovf, (unsigned long long)b->s[k].at);
+			return false;
+		}
+	return true;
+}
+
+/*
+ * @t's events on 3-bit interrupting counters, started at @phase: every
+ * overflow stop (upc, ipc, ovf, cycle) and the end state at several
+ * budgets are those of the one-microword-at-a-time run.
+ */
+static bool check_int_ref(struct vpmu_engine *e, const struct etest *t)
+{
+	static const u64 budgets[] = { 2, 3, 5, 8, 13, 100000 };
+	static struct stops ref, got;
+	struct vpmu_ctr_cfg c;
+	unsigned int i, k, phase;
+	u8 mem[MEMSZ];
+
+	for (phase = 0; phase < 8; phase += 3) {
+		for (i = 0; i < MAXEV; i++) {
+			memset(&c, 0, sizeof(c));
+			c.event = t->evs[i].ev;
+			c.width = 3;
+			c.flags = BOTH | VPMU_CTR_INT;
+			vpmu_engine_ctr_config(e, i, t->evs[i].set ? &c : NULL);
+		}
+		for (k = 0; k <= sizeof(budgets) / sizeof(budgets[0]); k++) {
+			for (i = 0; i < MAXEV; i++)
+				vpmu_engine_ctr_write(e, i, phase + i);
+			vpmu_engine_ovf_clear(e, ~0u);
+			memcpy(mem, t->mem, MEMSZ);
+			run_stops(e, mem, msz_of(t), t->entry, t->mode,
+				  k ? budgets[k - 1] : 1, k ? &got : &ref);
+			if (k && !same_stops(&got, &ref)) {
+				tap_diag("phase %u budget %llu", phase,
+					 (unsigned long long)budgets[k - 1]);
+				return false;
+			}
+		}
+	}
+	return true;
+}
+
+/*
+ * A loop of 8 microwords with a rare tag (1: once, on a load that misses
+ * or hits), a common one (2: three times) and another rare one (3, on the
+ * branch).  Many narrow interrupting counters on rare, common and dynamic
+ * events, one freezing its group on overflow, at many starting values:
+ * every stop and the end state at every budget are the reference's.
+ */
+static bool test_int_rare(void)
+{
+	static const u64 budgets[] = { 2, 3, 4, 7, 8, 9, 31, 64, 100000 };
+	static struct stops ref, got;
+	static u8 mem[LOOPMEM];
+	struct etest t = { .n = 10 };
+	struct vpmu_ucode *uc;
+	struct vpmu_engine *e;
+	unsigned int k, ph;
+	bool ok = true;
+
+	t.uw[0] = OP_MOVI(T(0), 300);
+	t.uw[1] = ALUI(ADD, T(1), T(1), 1) | UEV(2);
+	t.uw[2] = ALUI(SHL, T(2), T(1), 4) | UEV(2);
+	t.uw[3] = ALUI(AND, T(2), T(2), 0x10);
+	t.uw[4] = UW(LW, T(3), T(2), 0, 0) | Q(NEXT, 0, 0) | UEV(1);
+	t.uw[5] = ALUI(ADD, T(3), T(3), 1) | UEV(2);
+	t.uw[6] = NOPW | Q(NEXT, 0, 0);
+	t.uw[7] = ALUR(XOR, T(4), T(4), T(3));
+	t.uw[8] = UW(SUB, T(0), T(0), IM, 1) | US | QC(NZ, 1) | UEV(4);
+	t.uw[9] = HALTW;
+	uc = build(&t);
+	e = uc ? eng_for(uc) : NULL;
+	if (!e)
+		return false;
+	for (ph = 0; ok && ph < 12; ph++) {
+		u8 cint = ph < 6 ? VPMU_CTR_INT : 0;
+
+		ctr(e, 0, TAG(1), 3 + ph % 4, BOTH | VPMU_CTR_INT, 0);
+		/* from phase 6 on, only the rare events interrupt */
+		ctr(e, 1, TAG(2), 4, BOTH | cint, 0);
+		ctr(e, 2, VPMU_EV_UOPS, 5, BOTH | cint, 0);
+		ctr(e, 3, VPMU_EV_CYCLES, 6, BOTH | cint, 0);
+		ctr(e, 4, TAG(3), (cint ? 2 : 5) + ph % 2, BOTH | VPMU_CTR_INT, 0);
+		ctr(e, 5, VPMU_EV_DC_MISS, 2, BOTH | cint, 0);
+		ctr(e, 6, TAG(1), 64, BOTH, 0);
+		ctr(e, 7, TAG(1), 6, BOTH | VPMU_CTR_FOO, 1);
+		ctr(e, 8, VPMU_EV_UOPS, 64, BOTH, 1);
+		ctr(e, 9, VPMU_EV_INSNS, 2, BOTH | VPMU_CTR_INT, 0);
+		ctr(e, 10, VPMU_EV_UBR_TAKEN, 3 + ph % 3, BOTH | VPMU_CTR_INT, 0);
+		ctr(e, 11, VPMU_EV_DC_HIT, 4 + ph % 2, BOTH | VPMU_CTR_INT, 0);
+		for (k = 0; ok && k <= sizeof(budgets) / sizeof(budgets[0]); k++) {
+			vpmu_engine_ctr_write(e, 0, ph);
+			vpmu_engine_ctr_write(e, 1, ph * 5);
+			vpmu_engine_ctr_write(e, 2, ph * 7);
+			vpmu_engine_ctr_write(e, 3, 0);
+			vpmu_engine_ctr_write(e, 4, ph);
+			vpmu_engine_ctr_write(e, 5, 0);
+			vpmu_engine_ctr_write(e, 6, 0);
+			vpmu_engine_ctr_write(e, 7, ph * 3);
+			vpmu_engine_ctr_write(e, 8, 0);
+			vpmu_engine_ctr_write(e, 10, ph);
+			vpmu_engine_ctr_write(e, 11, ph * 2);
+			vpmu_engine_ovf_clear(e, ~0u);
+			vpmu_engine_freeze(e, 1, false);
+			memset(mem, 0, sizeof(mem));
+			run_stops(e, mem, LOOPMEM, 0, 0,
+				  k ? budgets[k - 1] : 1, k ? &got : &ref);
+			if (!k) {
+				/* sanity: many stops, all counters right */
+				ok = ref.n > 5 && ref.ctr[6] == 300 &&
+				     vpmu_engine_frozen(e, 1) &&
+				     ref.s[ref.n - 1].reason == VPMU_STOP_HALT;
+				if (!ok)
+					tap_diag("reference: %u stops ctr6 %llu frozen %u last %u", ref.n, (unsigned long long)ref.ctr[6], ref.frozen, ref.s[ref.n - 1].reason);
+			} else if (!same_stops(&got, &ref)) {
+				tap_diag("phase %u budget %llu", ph,
+					 (unsigned long long)budgets[k - 1]);
+				ok = false;
+			}
+		}
+	}
+	vpmu_engine_destroy(e);
+	vpmu_ucode_free(uc);
+	return ok;
+}
+
 /* Every budget split and every counter set-up gives the same totals. */
 static bool test_determinism(void)
 {
@@ -1444,7 +1639,7 @@ int main(void)
 	struct vpmu_engine *e = vpmu_engine_create(VPMU_CS_MAX);
 	unsigned int i, c, w;
 
-	tap_plan(4 * NTESTS + 11 + 2 + 1 + 8 + 18);
+	tap_plan(5 * NTESTS + 11 + 2 + 1 + 8 + 19);
 	for (i = 0; i < NTESTS; i++) {
 		struct vpmu_ucode *uc = build(&tests[i]);
 		bool ok = uc && !vpmu_engine_attach(e, uc);
@@ -1456,6 +1651,9 @@ int main(void)
 		       "%s: narrow interrupting counters", tests[i].name);
 		tap_ok(ok && check_ctx(e, uc, &tests[i]),
 		       "%s: in pieces through contexts, two engines",
+		       tests[i].name);
+		tap_ok(ok && check_int_ref(e, &tests[i]),
+		       "%s: interrupting counters stop where stepping does",
 		       tests[i].name);
 		vpmu_engine_destroy(e);
 		e = vpmu_engine_create(VPMU_CS_MAX);
@@ -1485,6 +1683,8 @@ int main(void)
 	tap_ok(test_overflow_stall(), "INT: CYCLES wraps on a stalling load");
 	tap_ok(test_many_wraps(), "many wraps in one run, 1- to 64-bit");
 	tap_ok(test_foo(), "freeze on overflow at the exact microword");
+	tap_ok(test_int_rare(), "narrow INT counters on rare, common and dynamic events: "
+	       "stops where stepping does, every budget");
 	tap_ok(test_uhist1(), "micro-PC histogram K=1 = executions + stalls");
 	tap_ok(test_uhistk(2), "micro-PC histogram K=2");
 	tap_ok(test_uhistk(3), "micro-PC histogram K=3");
