@@ -92,59 +92,30 @@ static void check_image(const struct vpmu_prog_view *v, const char *path)
 }
 
 struct opts {
-	uint64_t runs, budget;
-	bool super, timed, verbose, quiet;
-	const char *expect, *device;
+	struct vpmu_runner_opts com;
+	const char *device;
 };
 
 static int parse_args(int argc, char **argv, struct opts *o)
 {
 	static const struct option lopts[] = {
-		{ "runs", required_argument, NULL, 'n' },
-		{ "budget", required_argument, NULL, 'b' },
-		{ "super", no_argument, NULL, 's' },
-		{ "expect", required_argument, NULL, 'e' },
-		{ "time", no_argument, NULL, 't' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "quiet", no_argument, NULL, 'q' },
+		VPMU_RUNNER_LONGOPTS,
 		{ "device", required_argument, NULL, 'd' },
 		{ "help", no_argument, NULL, 'h' },
 		{ }
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "n:b:se:tvqd:h", lopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, VPMU_RUNNER_OPTSTRING "d:h", lopts,
+				NULL)) != -1) {
+		switch (vpmu_runner_opt(&o->com, c, optarg, prog_name,
+					VPMU_RUN_BUDGET_MAX)) {
+		case 1:
+			continue;
+		case -1:
+			return -1;
+		}
 		switch (c) {
-		case 'n':
-			if (vpmu_parse_count(optarg, &o->runs) || !o->runs) {
-				fprintf(stderr, "%s: bad run count '%s'\n",
-					prog_name, optarg);
-				return -1;
-			}
-			break;
-		case 'b':
-			if (vpmu_parse_count(optarg, &o->budget) || !o->budget ||
-			    o->budget > VPMU_RUN_BUDGET_MAX) {
-				fprintf(stderr, "%s: bad budget '%s' (1..2^40 cycles)\n",
-					prog_name, optarg);
-				return -1;
-			}
-			break;
-		case 's':
-			o->super = true;
-			break;
-		case 'e':
-			o->expect = optarg;
-			break;
-		case 't':
-			o->timed = true;
-			break;
-		case 'v':
-			o->verbose = true;
-			break;
-		case 'q':
-			o->quiet = true;
-			break;
 		case 'd':
 			o->device = optarg;
 			break;
@@ -199,8 +170,8 @@ static int run_once(int fd, const struct vpmu_prog_view *v, uint8_t *mem,
 	r->mem = (uintptr_t)mem;
 	r->mem_size = v->h.mem_size;
 	r->entry = v->h.entry;
-	r->budget = o->budget;
-	r->mode = o->super || v->h.flags & VPMU_PROG_F_SUPER ?
+	r->budget = o->com.budget;
+	r->mode = o->com.super || v->h.flags & VPMU_PROG_F_SUPER ?
 		  VPMU_MODE_SUPER : VPMU_MODE_USER;
 	t0 = vpmu_now();
 	if (ioctl(fd, VPMU_IOC_RUN, r)) {
@@ -225,7 +196,7 @@ static bool same_run(const struct vpmu_run *a, const struct vpmu_run *b)
 
 int main(int argc, char **argv)
 {
-	struct opts o = { .runs = 1, .budget = DEFAULT_BUDGET,
+	struct opts o = { .com = { .runs = 1, .budget = DEFAULT_BUDGET },
 			  .device = DEFAULT_DEVICE };
 	struct vpmu_buf file = { 0 }, exp = { 0 }, diag = { 0 };
 	struct vpmu_run r, first;
@@ -242,8 +213,8 @@ int main(int argc, char **argv)
 		return 2;
 	if (load_prog(argv[optind], &file, &v))
 		return 2;
-	if (o.expect && vpmu_read_file(o.expect, &exp)) {
-		fprintf(stderr, "%s: %s: %s\n", prog_name, o.expect,
+	if (o.com.expect && vpmu_read_file(o.com.expect, &exp)) {
+		fprintf(stderr, "%s: %s: %s\n", prog_name, o.com.expect,
 			strerror(errno));
 		return 2;
 	}
@@ -259,7 +230,7 @@ int main(int argc, char **argv)
 	check_image(&v, argv[optind]);
 	if (posix_memalign((void **)&mem, 8, v.h.mem_size ? v.h.mem_size : 8))
 		abort();
-	for (i = 0; i < o.runs; i++) {
+	for (i = 0; i < o.com.runs; i++) {
 		char prefix[32] = "";
 
 		if (run_once(fd, &v, mem, &o, &r, &secs)) {
@@ -268,12 +239,12 @@ int main(int argc, char **argv)
 		}
 		total_cycles += r.cycles;
 		total_secs += secs;
-		if (o.runs > 1)
+		if (o.com.runs > 1)
 			snprintf(prefix, sizeof(prefix), "run %llu: ",
 				 (unsigned long long)i + 1);
-		if (!o.quiet) {
-			vpmu_run_print(stdout, prefix, &r, true, o.verbose);
-			if (o.timed)
+		if (!o.com.quiet) {
+			vpmu_run_print(stdout, prefix, &r, true, o.com.verbose);
+			if (o.com.timed)
 				printf("%stime %.6f s, %.0f cycles/s\n", prefix,
 				       secs, secs > 0 ? r.cycles / secs : 0);
 		}
@@ -281,25 +252,25 @@ int main(int argc, char **argv)
 			first = r;
 		else if (!same_run(&first, &r))
 			differ = true;
-		if (o.expect) {
+		if (o.com.expect) {
 			struct vpmu_expect_res res;
 
-			vpmu_expect_check(exp.p, o.expect, &r, mem, v.h.mem_size,
+			vpmu_expect_check(exp.p, o.com.expect, &r, mem, v.h.mem_size,
 					  NULL, NULL, &res, &diag);
 			if (res.failed) {
 				fprintf(stderr, "%s%s", prefix, diag.p);
 				ret = 1;
-			} else if (!o.quiet) {
+			} else if (!o.com.quiet) {
 				printf("%sexpect %s: %u checks passed, %u event lines skipped\n",
-				       prefix, o.expect, res.checked, res.skipped);
+				       prefix, o.com.expect, res.checked, res.skipped);
 			}
 			diag.len = 0;
 		}
 	}
-	if (o.runs > 1 && !o.quiet && !ret)
-		printf("runs %llu, results %s\n", (unsigned long long)o.runs,
+	if (o.com.runs > 1 && !o.com.quiet && !ret)
+		printf("runs %llu, results %s\n", (unsigned long long)o.com.runs,
 		       differ ? "DIFFER between runs" : "identical");
-	if (o.timed && !o.quiet && total_secs > 0)
+	if (o.com.timed && !o.com.quiet && total_secs > 0)
 		printf("total %llu cycles in %.6f s: %.0f cycles/s\n",
 		       (unsigned long long)total_cycles, total_secs,
 		       total_cycles / total_secs);

@@ -50,64 +50,37 @@ static void usage(FILE *f)
 }
 
 struct opts {
-	uint64_t runs, budget;
-	bool super, timed, verbose, quiet, events;
-	const char *expect, *image;
+	struct vpmu_runner_opts com;
+	bool events;
+	const char *image;
 };
 
 static int parse_args(int argc, char **argv, struct opts *o)
 {
 	static const struct option lopts[] = {
 		{ "image", required_argument, NULL, 'm' },
-		{ "runs", required_argument, NULL, 'n' },
-		{ "budget", required_argument, NULL, 'b' },
-		{ "super", no_argument, NULL, 's' },
-		{ "expect", required_argument, NULL, 'e' },
+		VPMU_RUNNER_LONGOPTS,
 		{ "events", no_argument, NULL, 'E' },
-		{ "time", no_argument, NULL, 't' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ }
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "m:n:b:se:Etvqh", lopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "m:" VPMU_RUNNER_OPTSTRING "Eh",
+				lopts, NULL)) != -1) {
+		switch (vpmu_runner_opt(&o->com, c, optarg, prog_name,
+					UINT64_MAX)) {
+		case 1:
+			continue;
+		case -1:
+			return -1;
+		}
 		switch (c) {
 		case 'm':
 			o->image = optarg;
 			break;
-		case 'n':
-			if (vpmu_parse_count(optarg, &o->runs) || !o->runs) {
-				fprintf(stderr, "%s: bad run count '%s'\n",
-					prog_name, optarg);
-				return -1;
-			}
-			break;
-		case 'b':
-			if (vpmu_parse_count(optarg, &o->budget) || !o->budget) {
-				fprintf(stderr, "%s: bad budget '%s'\n",
-					prog_name, optarg);
-				return -1;
-			}
-			break;
-		case 's':
-			o->super = true;
-			break;
-		case 'e':
-			o->expect = optarg;
-			break;
 		case 'E':
 			o->events = true;
-			break;
-		case 't':
-			o->timed = true;
-			break;
-		case 'v':
-			o->verbose = true;
-			break;
-		case 'q':
-			o->quiet = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -208,13 +181,13 @@ static double run_once(struct vpmu_engine *e, const struct vpmu_prog_view *v,
 	memset(mem, 0, v->h.mem_size);
 	memcpy(mem, v->data, v->h.load_size);
 	memset(r, 0, sizeof(*r));
-	if (o->expect || o->events)
+	if (o->com.expect || o->events)
 		vpmu_engine_ctr_write(e, SUPER_CTR, 0);
 	vpmu_engine_start(e, mem, v->h.mem_size, v->h.entry,
-			  o->super || v->h.flags & VPMU_PROG_F_SUPER ?
+			  o->com.super || v->h.flags & VPMU_PROG_F_SUPER ?
 			  VPMU_MODE_SUPER : VPMU_MODE_USER);
 	t0 = vpmu_now();
-	vpmu_engine_run(e, o->budget, &stop);
+	vpmu_engine_run(e, o->com.budget, &stop);
 	t0 = vpmu_now() - t0;
 	r->cycles = stop.cycles;
 	r->stop = stop.reason;
@@ -231,7 +204,7 @@ static double run_once(struct vpmu_engine *e, const struct vpmu_prog_view *v,
 
 int main(int argc, char **argv)
 {
-	struct opts o = { .runs = 1, .budget = DEFAULT_BUDGET };
+	struct opts o = { .com = { .runs = 1, .budget = DEFAULT_BUDGET } };
 	struct vpmu_buf file = { 0 }, exp = { 0 }, diag = { 0 };
 	struct vpmu_ctr_cfg super = {
 		.event = VPMU_EV_CYCLES, .width = 64, .flags = VPMU_CTR_SUPER,
@@ -259,8 +232,8 @@ int main(int argc, char **argv)
 			prog_name, argv[optind], diag.p + 7);
 		return 2;
 	}
-	if (o.expect && vpmu_read_file(o.expect, &exp)) {
-		fprintf(stderr, "%s: %s: %s\n", prog_name, o.expect,
+	if (o.com.expect && vpmu_read_file(o.com.expect, &exp)) {
+		fprintf(stderr, "%s: %s: %s\n", prog_name, o.com.expect,
 			strerror(errno));
 		return 2;
 	}
@@ -273,44 +246,44 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	/* Only when asked: a counter costs a little engine time. */
-	if (o.expect || o.events)
+	if (o.com.expect || o.events)
 		vpmu_engine_ctr_config(e, SUPER_CTR, &super);
 	mem = calloc(1, v.h.mem_size ? v.h.mem_size : 8);
 	if (!mem)
 		abort();
-	for (i = 0; i < o.runs; i++) {
+	for (i = 0; i < o.com.runs; i++) {
 		char prefix[32] = "";
 
 		secs = run_once(e, &v, mem, &o, &r);
 		total_cycles += r.cycles;
 		total_secs += secs;
-		if (o.runs > 1)
+		if (o.com.runs > 1)
 			snprintf(prefix, sizeof(prefix), "run %llu: ",
 				 (unsigned long long)i + 1);
-		if (!o.quiet) {
-			vpmu_run_print(stdout, prefix, &r, false, o.verbose);
+		if (!o.com.quiet) {
+			vpmu_run_print(stdout, prefix, &r, false, o.com.verbose);
 			if (o.events)
 				print_events(e, prefix);
-			if (o.timed)
+			if (o.com.timed)
 				printf("%stime %.6f s, %.0f cycles/s\n", prefix,
 				       secs, secs > 0 ? r.cycles / secs : 0);
 		}
-		if (o.expect) {
+		if (o.com.expect) {
 			struct vpmu_expect_res res;
 
-			vpmu_expect_check(exp.p, o.expect, &r, mem, v.h.mem_size,
+			vpmu_expect_check(exp.p, o.com.expect, &r, mem, v.h.mem_size,
 					  sim_event, e, &res, &diag);
 			if (res.failed) {
 				fprintf(stderr, "%s%s", prefix, diag.p);
 				ret = 1;
-			} else if (!o.quiet) {
+			} else if (!o.com.quiet) {
 				printf("%sexpect %s: %u checks passed\n", prefix,
-				       o.expect, res.checked);
+				       o.com.expect, res.checked);
 			}
 			diag.len = 0;
 		}
 	}
-	if (o.timed && !o.quiet && total_secs > 0)
+	if (o.com.timed && !o.com.quiet && total_secs > 0)
 		printf("total %llu cycles in %.6f s: %.0f cycles/s\n",
 		       (unsigned long long)total_cycles, total_secs,
 		       total_cycles / total_secs);

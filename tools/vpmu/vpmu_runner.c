@@ -230,6 +230,46 @@ int vpmu_expect_check(const char *text, const char *fname,
 	return ret;
 }
 
+int vpmu_runner_opt(struct vpmu_runner_opts *o, int c, const char *arg,
+		    const char *prog, uint64_t budget_max)
+{
+	switch (c) {
+	case 'n':
+		if (vpmu_parse_count(arg, &o->runs) || !o->runs) {
+			fprintf(stderr, "%s: bad run count '%s'\n", prog, arg);
+			return -1;
+		}
+		return 1;
+	case 'b':
+		if (vpmu_parse_count(arg, &o->budget) || !o->budget ||
+		    o->budget > budget_max) {
+			if (budget_max == UINT64_MAX)
+				fprintf(stderr, "%s: bad budget '%s'\n", prog, arg);
+			else	/* only /dev/vpmu has a limit: 2^40 */
+				fprintf(stderr, "%s: bad budget '%s' (1..2^40 cycles)\n",
+					prog, arg);
+			return -1;
+		}
+		return 1;
+	case 's':
+		o->super = true;
+		return 1;
+	case 'e':
+		o->expect = arg;
+		return 1;
+	case 't':
+		o->timed = true;
+		return 1;
+	case 'v':
+		o->verbose = true;
+		return 1;
+	case 'q':
+		o->quiet = true;
+		return 1;
+	}
+	return 0;
+}
+
 int vpmu_parse_count(const char *s, uint64_t *val)
 {
 	static const struct { const char *sfx; uint64_t mul; } sfx[] = {

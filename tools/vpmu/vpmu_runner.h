@@ -62,6 +62,32 @@ int vpmu_expect_check(const char *text, const char *fname,
  */
 int vpmu_parse_count(const char *s, uint64_t *val);
 
+/* The options vpmu-run and vpmu-sim share, and their getopt spellings. */
+struct vpmu_runner_opts {
+	uint64_t runs, budget;
+	bool super, timed, verbose, quiet;
+	const char *expect;
+};
+
+#define VPMU_RUNNER_OPTSTRING	"n:b:se:tvq"
+#define VPMU_RUNNER_LONGOPTS					\
+	{ "runs", required_argument, NULL, 'n' },		\
+	{ "budget", required_argument, NULL, 'b' },		\
+	{ "super", no_argument, NULL, 's' },			\
+	{ "expect", required_argument, NULL, 'e' },		\
+	{ "time", no_argument, NULL, 't' },			\
+	{ "verbose", no_argument, NULL, 'v' },			\
+	{ "quiet", no_argument, NULL, 'q' }
+
+/*
+ * Take option @c with argument @arg if it is one of the shared ones.
+ * Budgets above @budget_max are refused (UINT64_MAX: no limit but the
+ * type's).  Returns 1 if taken, 0 if @c is not a shared option, -1 after
+ * reporting a bad value as "@prog: bad ...".
+ */
+int vpmu_runner_opt(struct vpmu_runner_opts *o, int c, const char *arg,
+		    const char *prog, uint64_t budget_max);
+
 /* Seconds on the monotonic clock. */
 double vpmu_now(void);
 
