@@ -253,4 +253,49 @@ void vpmu_engine_uhist_set(struct vpmu_engine *e, u32 interval);
 const u64 *vpmu_engine_uhist(const struct vpmu_engine *e, u32 *nbuckets);
 void vpmu_engine_uhist_reset(struct vpmu_engine *e);
 
+/*
+ * Histogram unit: a program of up to VPMU_HU_MAX entries, each a predicate
+ * (an event, or a range of engine state) with a sub-monitoring period in
+ * cycles, counted in sequence by one mechanism or all at once; results are
+ * the 64-bit buckets C1..Cn.  Runs on the engine's own clock, like the
+ * micro-PC histogram (architecture.rst, "Histogram unit").
+ */
+#define VPMU_HU_MAX	VPMU_HIST_BUCKETS
+
+enum vpmu_hu_kind {
+	VPMU_HU_EVENT,	/* occurrences of an engine event (basic or tag) */
+	VPMU_HU_WQ,	/* cycles with write-queue occupancy in [lo, hi] */
+	VPMU_HU_UPC,	/* cycles spent in microwords lo..hi (inclusive) */
+};
+
+enum vpmu_hu_mode {
+	VPMU_HU_SEQ,	/* one counting mechanism: entries in turn */
+	VPMU_HU_PAR,	/* several: all entries at once */
+};
+
+struct vpmu_hu_entry {
+	u8 kind;	/* enum vpmu_hu_kind */
+	u16 event;	/* EVENT: a basic event or VPMU_EV_TAG(k) */
+	u32 lo, hi;	/* WQ: occupancy range; UPC: micro-address range */
+	u32 period;	/* sub-monitoring period in cycles, >= 1 */
+};
+
+struct vpmu_hu_prog {
+	u8 mode;	/* enum vpmu_hu_mode */
+	u8 n;		/* entries, 1..VPMU_HU_MAX */
+	struct vpmu_hu_entry ent[VPMU_HU_MAX];
+};
+
+/*
+ * Program the histogram unit (NULL: off).  -EINVAL, changing nothing, for a
+ * bad mode, n, kind, event, lo > hi, a zero period or a monitoring period
+ * over U32_MAX cycles.  On success the buckets are zeroed and the
+ * monitoring period starts over.  Does not allocate.
+ */
+int vpmu_engine_hu_set(struct vpmu_engine *e, const struct vpmu_hu_prog *p);
+/* Buckets C1..Cn as of now into @c[0..n-1]; @n <= VPMU_HU_MAX. */
+void vpmu_engine_hu_read(struct vpmu_engine *e, u64 *c, unsigned int n);
+/* Zero the buckets and start the monitoring period over. */
+void vpmu_engine_hu_reset(struct vpmu_engine *e);
+
 #endif /* _VPMU_ENGINE_H */
