@@ -16,23 +16,12 @@
 # of 2-3x), and its ratio to the median of "none", between VPMU-BENCH
 # begin and VPMU-BENCH end.  Not a test: exit 0 unless a tool fails.
 
-B=/opt/vpmu/bin
-S=/opt/vpmu/share/build
-KO=/opt/vpmu/vpmu.ko
-budget=20000000
-read -r cmdline </proc/cmdline
-for arg in $cmdline; do
-	case "$arg" in
-	vpmu_bench_budget=*) budget=${arg#vpmu_bench_budget=} ;;
-	esac
-done
+# shellcheck source=bench-guest-lib.sh
+. "$(dirname "$0")/bench-guest-lib.sh"
 rounds=7
 data=/tmp/perf-bench.data
 
-fail() { echo "perf-bench: $*"; exit 1; }
-for f in "$B/vpmu-run" "$S/sortloop.vprg" "$KO"; do
-	[ -e "$f" ] || fail "missing $f"
-done
+bench_init perf-bench 20000000 "$B/vpmu-run" "$S/sortloop.vprg" "$KO"
 command -v perf >/dev/null 2>&1 || fail "no perf"
 rmmod vpmu 2>/dev/null
 insmod "$KO" nr_counters=8 || fail "insmod nr_counters=8 failed"
@@ -43,16 +32,14 @@ events=$events,vpmu/vpmu_dispatch/,vpmu/vpmu_dc_hit/,vpmu/vpmu_dc_miss/,vpmu/vpm
 
 # secs CONFIG - vpmu-run's own wall time (budget / its cycles/s) under CONFIG
 secs() {
-	cfg=$1
 	set -- "$1" "$B/vpmu-run" -t -b "$budget" "$S/sortloop.vprg"
 	case "$1" in
-	none)	shift; "$@" ;;
-	count)	shift; perf stat -x, -o /tmp/perf-bench.stat -e "$events" "$@" ;;
-	*)	p=$1; shift; perf record -q -o "$data" -e vpmu/vpmu_cycles/ -c "$p" "$@" ;;
-	esac >/tmp/perf-bench.out 2>&1 || { cat /tmp/perf-bench.out; fail "$cfg failed"; }
-	r=$(sed -n 's/^total .*: \([0-9]*\) cycles\/s$/\1/p' /tmp/perf-bench.out)
-	[ -n "$r" ] || { cat /tmp/perf-bench.out; fail "$cfg: no rate"; }
-	awk -v b="$budget" -v r="$r" 'BEGIN { printf "%.4f", b / r }'
+	none)	shift; run_secs /tmp/perf-bench.out "$@" ;;
+	count)	shift; run_secs /tmp/perf-bench.out \
+			perf stat -x, -o /tmp/perf-bench.stat -e "$events" "$@" ;;
+	*)	p=$1; shift; run_secs /tmp/perf-bench.out \
+			perf record -q -o "$data" -e vpmu/vpmu_cycles/ -c "$p" "$@" ;;
+	esac
 }
 
 configs="none count 1000 10000 100000"
@@ -63,31 +50,28 @@ round=0
 : >/tmp/perf-bench.times
 while [ $round -lt $rounds ]; do
 	for c in $configs; do
-		echo "$c $(secs "$c")" >>/tmp/perf-bench.times
+		t=$(secs "$c") || exit 1
+		echo "$c $t" >>/tmp/perf-bench.times
 	done
 	round=$((round + 1))
 done
 nsamples=$(perf script -i "$data" -F period 2>/dev/null | wc -l)
 printf '%-14s %10s %8s\n' config "median (s)" ratio
-# median CONFIG - the median of CONFIG's run times
-median() {
-	sed -n "s/^$1 //p" /tmp/perf-bench.times | sort -n |
-		awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
-}
-base=$(median none)
+base=$(median /tmp/perf-bench.times none)
 for c in $configs; do
 	case $c in
 	none)	name="no events" ;;
 	count)	name="8 counting" ;;
 	*)	name="sample $c" ;;
 	esac
-	m=$(median "$c")
+	m=$(median /tmp/perf-bench.times "$c")
 	awk -v n="$name" -v m="$m" -v b="$base" \
 		'BEGIN { printf "%-14s %10.3f %8.3f\n", n, m, m / b }'
 done
 echo "samples in the last period-100000 run: $nsamples"
 echo "targets: 8 counting <= 1.05, sample 10000 <= 1.30"
-rm -f "$data" "$data.old" /tmp/perf-bench.out /tmp/perf-bench.stat
+rm -f "$data" "$data.old" /tmp/perf-bench.out /tmp/perf-bench.stat \
+	/tmp/perf-bench.times
 if ! { rmmod vpmu && insmod "$KO"; }; then
 	fail "reloading vpmu.ko with defaults failed"
 fi

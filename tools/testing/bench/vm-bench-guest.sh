@@ -17,30 +17,20 @@
 # one run, means something across machines.  Not a test: exit 0 unless a
 # tool fails.
 
-B=/opt/vpmu/bin
-S=/opt/vpmu/share/build
-budget=50000000
-read -r cmdline </proc/cmdline
-for arg in $cmdline; do
-	case "$arg" in
-	vpmu_bench_budget=*) budget=${arg#vpmu_bench_budget=} ;;
-	esac
-done
+# shellcheck source=bench-guest-lib.sh
+. "$(dirname "$0")/bench-guest-lib.sh"
 rounds=3
 loads=10
 
-fail() { echo "vm-bench: $*"; exit 1; }
-for f in "$B/vpmu-run" "$B/vpmu-sim" "$B/vpmu-load" "$S/sortloop.vprg" \
-	 "$S/max.vpmu" "$S/default.vpmu"; do
-	[ -e "$f" ] || fail "missing $f"
-done
+bench_init vm-bench 50000000 "$B/vpmu-run" "$B/vpmu-sim" "$B/vpmu-load" \
+	"$S/sortloop.vprg" "$S/max.vpmu" "$S/default.vpmu"
 [ -c /dev/vpmu ] || fail "no /dev/vpmu"
 
-# rate TOOL - cycles/s from the "total ... cycles/s" line
-rate() {
+# engine_rate TOOL - TOOL's cycles/s on sortloop.vprg
+engine_rate() {
 	"$@" -t -b "$budget" "$S/sortloop.vprg" >/tmp/bench.out 2>&1 ||
-		{ cat /tmp/bench.out; fail "$1 failed"; }
-	sed -n 's/^total .*: \([0-9]*\) cycles\/s$/\1/p' /tmp/bench.out
+		{ cat /tmp/bench.out >&2; fail "$1 failed"; }
+	rate /tmp/bench.out
 }
 
 # load_ms IMAGE - mean load time in ms over $loads loads
@@ -61,8 +51,8 @@ k_all=0
 h_all=0
 r=1
 while [ $r -le $rounds ]; do
-	k=$(rate "$B/vpmu-run")
-	h=$(rate "$B/vpmu-sim")
+	k=$(engine_rate "$B/vpmu-run") || exit 1
+	h=$(engine_rate "$B/vpmu-sim") || exit 1
 	[ -n "$k" ] && [ -n "$h" ] || fail "no rate"
 	awk -v r=$r -v k="$k" -v h="$h" \
 		'BEGIN { printf "%-6s %16.0f %16.0f %8.3f\n", r, k, h, k / h }'
