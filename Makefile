@@ -13,6 +13,8 @@
 #   make demo               boot a VM with the module and show it via perf
 #   make bench              host benchmarks (callgrind instruction counts)
 #   make vm-bench           in a VM: kernel engine vs its host build, image load
+#   make perf-bench         in a VM: what perf counting and sampling cost
+#   make feature-bench      in a VM: what triggers and the micro-PC histogram cost
 
 KDIR	?= /lib/modules/$(shell uname -r)/build
 TOP	:= $(CURDIR)
@@ -64,10 +66,13 @@ demo:
 bench:
 	@$(MAKE) --no-print-directory -C tools/testing/bench bench
 
-.PHONY: vm-bench
+.PHONY: vm-bench perf-bench feature-bench
 vm-bench:
 	@tools/testing/bench/vm-bench.sh
-perf-bench: ; @tools/testing/bench/perf-bench.sh
+perf-bench:
+	@tools/testing/bench/perf-bench.sh
+feature-bench:
+	@tools/testing/bench/feature-bench.sh
 
 clean:
 	-test -d $(KDIR) && $(MAKE) -C $(KDIR) M=$(TOP) clean

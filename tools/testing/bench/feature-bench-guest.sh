@@ -1,0 +1,154 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# feature-bench-guest.sh - the guest half of make feature-bench (busybox
+# sh; installed as a "selftest" by lib.sh and selected with
+# vpmu_test=feature-bench-guest).  Every run is pinned to CPU 0.
+#
+# Freeze/trigger counting, on region.vprg (share/progs/region.s): a
+# region of 100 microwords from one mark to the next, repeated 100,000
+# times, and the same region run alone (entry at "region", budget 100):
+#
+#   a  uncounted   one run of region.vprg, no event
+#   b  triggers    the same run under a vpmu_uops event with trig_mark=1,
+#                  frozen=1: it counts only the regions
+#   c  ioctl       100,000 runs of the region alone, each between
+#                  PERF_EVENT_IOC_ENABLE and _DISABLE of a vpmu_uops event
+#                  without a trigger
+#   d  runs        the same 100,000 runs without an event or ioctl
+#
+# b and c must each count exactly 100,000 x 100 microwords, and every run
+# must use the cycles region.expect (or the region's 100) says, else the
+# benchmark fails.  Times are trigger-bench's own (the runs and ioctls,
+# not start-up).  Ratios: b/a (the cost of triggers: none is the target),
+# c/b, d/b, c/d (the ioctls' cost alone).
+#
+# The micro-PC histogram: sortloop.vprg for the budget (default 20M
+# cycles) with uhist off and started at interval K = 1, 32, 1024; the
+# time vpmu-run measures itself, as a ratio to off.  Every sampled run
+# must leave exactly floor(budget / K) samples in uhist/cpu0.
+#
+# Each configuration runs ROUNDS times, all of them alternated; the table
+# (between VPMU-BENCH begin and end) has the medians.  Not a test: exit 0
+# unless a tool or a count fails.
+
+# shellcheck source=bench-guest-lib.sh
+. "$(dirname "$0")/bench-guest-lib.sh"
+TB=$(dirname "$0")/trigger-bench
+EXPECT=/opt/vpmu/share/progs/region.expect
+UH=$PMU/uhist
+rounds=5
+reps=100000		# region.s's REPS
+region=100		# microwords from a mark to the next
+entry=8			# address of region.s's "region"
+times=/tmp/feature-bench.times
+out=/tmp/feature-bench.out
+image=/tmp/feature-bench.vpmu
+
+bench_init feature-bench 20000000 "$B/vpmu-run" "$B/vpmu-hist" "$TB" \
+	"$S/region.vprg" "$S/sortloop.vprg" "$EXPECT"
+[ -c /dev/vpmu ] || fail "no /dev/vpmu"
+[ -e "$PMU/format/trig_mark" ] ||
+	fail "no $PMU/format/trig_mark: this module has no triggers"
+[ -w "$UH/control" ] || fail "no $UH/control: this module has no uhist"
+command -v taskset >/dev/null 2>&1 || fail "no taskset"
+cpu0() { taskset -c 0 "$@"; }
+
+# The workload must be what the table says it is.
+cpu0 "$B/vpmu-run" -q -e "$EXPECT" "$S/region.vprg" ||
+	fail "region.vprg does not run as region.expect says"
+full=$(sed -n 's/^event cycles //p' "$EXPECT")
+total=$((reps * region))
+cat "$PMU/ucode/image" >"$image" || fail "cannot read ucode/image"
+
+# tb CASE - trigger-bench's time for case a, b, c or d into $times and
+# its count into $out.CASE (it checks every run's cycles and the count)
+tb() {
+	t=$1
+	case $t in
+	a) set -- -C "$full" plain ;;
+	b) set -- -C "$full" -c "$total" trigger ;;
+	c) set -- -n "$reps" -e "$entry" -b "$region" -C "$region" \
+		-c "$total" ioctl ;;
+	d) set -- -n "$reps" -e "$entry" -b "$region" -C "$region" plain ;;
+	esac
+	cpu0 "$TB" "$@" "$S/region.vprg" >"$out" 2>&1 ||
+		{ cat "$out" >&2; fail "trigger-bench $* failed"; }
+	sed -n 's/^count //p' "$out" >"$out.$t"
+	echo "$t $(sed -n 's/^time //p' "$out")" >>"$times"
+}
+
+# uh K - vpmu-run's time on sortloop.vprg with uhist off (K = 0) or
+# started at interval K into $times; checks the samples in cpu0
+uh() {
+	if [ "$1" = 0 ]; then
+		echo stop >"$UH/control" || fail "uhist stop failed"
+	else
+		{ echo "$1" >"$UH/interval" && echo start >"$UH/control"; } ||
+			fail "uhist start at $1 failed"
+	fi
+	s=$(run_secs "$out" cpu0 "$B/vpmu-run" -t -b "$budget" \
+		"$S/sortloop.vprg") || exit 1
+	if [ "$1" != 0 ]; then
+		"$B/vpmu-hist" -m "$image" -n 1 "$UH/cpu0" >"$out.hist" 2>&1 ||
+			{ cat "$out.hist" >&2; fail "vpmu-hist of cpu0 failed"; }
+		n=$(sed -n 's/^interval [0-9]*, \([0-9]*\) samples.*/\1/p' \
+			"$out.hist")
+		[ "$n" = $((budget / $1)) ] || { cat "$out.hist" >&2
+			fail "K=$1: $n samples, not $((budget / $1))"; }
+		echo stop >"$UH/control" || fail "uhist stop failed"
+	fi
+	echo "u$1 $s" >>"$times"
+}
+
+configs="a b c d 0 1 32 1024"
+echo "VPMU-BENCH begin"
+echo "kernel $(uname -r), $(grep -c ^processor /proc/cpuinfo) CPUs (TCG), runs pinned to CPU 0, $rounds rounds alternated"
+round=0
+: >"$times"
+while [ $round -lt $rounds ]; do
+	for c in $configs; do
+		case $c in
+		[abcd]) tb "$c" ;;
+		*) uh "$c" ;;
+		esac
+	done
+	round=$((round + 1))
+done
+
+m() { median "$times" "$1"; }
+# row LABEL KEY [EXTRA...] - LABEL, then the median, min and max of KEY's
+# times, then EXTRA
+row() {
+	l=$1 k=$2
+	shift 2
+	sed -n "s/^$k //p" "$times" | sort -n | awk -v l="$l" -v x="$*" '
+		{ v[NR] = $1 }
+		END { printf "%-32s %10.3f %7.3f %7.3f", l,
+			v[int((NR + 1) / 2)], v[1], v[NR]
+			print (x == "" ? "" : " " x) }'
+}
+echo "triggers: region.vprg, a $region-microword region (mark to mark), $reps times"
+printf '%-32s %10s %7s %7s\n' case "median (s)" min max
+row "a uncounted, 1 run" a
+row "b trig_mark=1,frozen=1, 1 run" b
+row "c ENABLE/run/DISABLE x $reps" c
+row "d run x $reps" d
+echo "counts: b $(cat "$out.b"), c $(cat "$out.c") (each exactly $reps x $region)"
+printf '%-6s %8s  %s\n' ratio median meaning
+awk -v a="$(m a)" -v b="$(m b)" -v c="$(m c)" -v d="$(m d)" 'BEGIN {
+	printf "%-6s %8.3f  %s\n", "b/a", b / a, "triggers vs uncounted (target: 1.00)"
+	printf "%-6s %8.3f  %s\n", "c/b", c / b, "ioctl-bracketed runs vs triggers"
+	printf "%-6s %8.3f  %s\n", "d/b", d / b, "bare single-region runs vs triggers"
+	printf "%-6s %8.3f  %s\n", "c/d", c / d, "ioctl-bracketed vs bare runs"
+}'
+echo "uhist: sortloop.vprg, budget $budget cycles per run"
+printf '%-32s %10s %7s %7s %7s %9s\n' config "median (s)" min max ratio samples
+base=$(m u0)
+for k in 0 1 32 1024; do
+	if [ $k = 0 ]; then name=off n=0; else name="K=$k" n=$((budget / k)); fi
+	row "$name" "u$k" "$(awk -v m="$(m "u$k")" -v b="$base" -v n="$n" \
+		'BEGIN { printf "%7.3f %9d", m / b, n }')"
+done
+rm -f "$times" "$out" "$out".* "$image"
+echo "VPMU-BENCH end"
