@@ -992,8 +992,9 @@ TEST_F(perf, invalid_configs)
 	if (fd >= 0)
 		close(fd);
 
+	/* config1 is the freeze control (vpmu_freeze): reserved bits */
 	attr_init(&a, 1);
-	a.config1 = 1;
+	a.config1 = 1ull << 40;
 	EXPECT_EQ(-1, perf_open(&a, 0, -1, -1, 0));
 	EXPECT_EQ(EINVAL, errno);
 	attr_init(&a, 1);

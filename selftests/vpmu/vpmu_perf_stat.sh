@@ -4,7 +4,7 @@
 # vpmu_perf_stat.sh - the vpmu PMU through the perf tool (busybox sh):
 # perf list shows the aliases, and perf stat -x, counts sample programs
 # exactly as their .expect files say (aliases, raw event= and tag= terms,
-# the u/k modifiers, a CPU-wide count).  TAP output; skips without perf,
+# the u/k modifiers, a CPU-wide count, trigger terms).  TAP output; skips without perf,
 # the PMU, vpmu-run or the assembled samples.
 
 PMU=/sys/bus/event_source/devices/vpmu
@@ -25,7 +25,7 @@ command -v perf >/dev/null 2>&1 || skip_all "no perf"
 [ -f "$SHARE/build/sum.vprg" ] || skip_all "no $SHARE/build/sum.vprg"
 
 echo "TAP version 13"
-echo "1..8"
+echo "1..10"
 
 ok() {
 	n=$((n + 1))
@@ -49,7 +49,7 @@ check() {
 	for pair in "$@"; do
 		ev=${pair%=*}
 		want=${pair##*=}
-		got=$(awk -F, -v ev="$ev" '$3 == ev { print $1 }' "$OUT")
+		got=$(awk -F"$SEP" -v ev="$ev" '$3 == ev { print $1 }' "$OUT")
 		if [ "$got" != "$want" ]; then
 			echo "# $ev: got '$got', expected $want"
 			rc=1
@@ -59,9 +59,11 @@ check() {
 	return $rc
 }
 
-# stat ARGS...: perf stat -x, into $OUT, the program's output discarded.
+# stat ARGS...: perf stat -x$SEP into $OUT, the program's output discarded.
+# (Event names with several terms hold commas: those tests use ';'.)
+SEP=,
 stat() {
-	perf stat -x, -o "$OUT" "$@" >/dev/null 2>&1
+	perf stat -x"$SEP" -o "$OUT" "$@" >/dev/null 2>&1
 }
 
 sum=$SHARE/samples/sum.expect
@@ -144,6 +146,21 @@ perf record -q -e vpmu/vpmu_cycles/ -F 1000 -o "$DATA" \
 nsamples=$(perf script -i "$DATA" -F period 2>/dev/null | wc -l)
 [ "$nsamples" -gt 0 ]
 ok $? "perf record -F 1000: $nsamples samples"
+
+# 9. A group counting only between marks (trig_mark, started frozen):
+#    marks.s has 1000 regions of 4 instructions and 18 microwords; the
+#    member without the terms follows its leader's freeze bit.
+SEP=';'
+stat -e '{vpmu/vpmu_insns,trig_mark=1,frozen=1/,vpmu/vpmu_uops/}' \
+	"$RUN" "$SHARE/build/marks.vprg"
+check "vpmu/vpmu_insns,trig_mark=1,frozen=1/=4000" "vpmu/vpmu_uops/=18000"
+ok $? "perf stat: a group frozen outside the mark regions of marks"
+
+# 10. A tag as trigger, started running: everything outside the 500 calls
+#     of calls.s (14004 - 500 x 14 microwords).
+stat -e vpmu/vpmu_uops,trig_tag=8/ "$RUN" "$SHARE/build/calls.vprg"
+check "vpmu/vpmu_uops,trig_tag=8/=7004"
+ok $? "perf stat: trig_tag=8 counts outside the calls of calls"
 
 rm -f "$OUT" "$DATA" "$DATA.old"
 [ $fails = 0 ]

@@ -63,6 +63,29 @@
 #define VPMU_CFG_GET(cfg, f)	FIELD_GET(VPMU_CFG_##f, (cfg))
 
 /*
+ * attr.config1: the group's freeze control, on its leader (perf.rst,
+ * "Freezing and triggers"):
+ *
+ *    22     21     20    19      12 11         0
+ *  +-----+--------+------+----------+------------+
+ *  | foo | frozen | mark | trig_tag |  trig_ev   |
+ *  +-----+--------+------+----------+------------+
+ *
+ * At most one trigger: trig_ev (a basic event other than CYCLES),
+ * trig_tag (a tag) or mark (microwords with the trigger bit).
+ */
+#define VPMU_CFG1_TRIG_EV	GENMASK_ULL(11, 0)
+#define VPMU_CFG1_TRIG_TAG	GENMASK_ULL(19, 12)
+#define VPMU_CFG1_MARK		BIT_ULL(20)
+#define VPMU_CFG1_FROZEN	BIT_ULL(21)
+#define VPMU_CFG1_FOO		BIT_ULL(22)
+#define VPMU_CFG1_ALL		GENMASK_ULL(22, 0)
+
+/* hw.flags of a group leader with a freeze control. */
+#define VPMU_HWF_FROZEN		BIT(0)	/* the group's freeze bit, saved */
+#define VPMU_HWF_HOLD		BIT(1)	/* frozen by FOO until re-enabled */
+
+/*
  * Samples one event may emit per jiffy before the rest of that jiffy's
  * periods are counted but not sampled: the kernel's default
  * perf_event_max_sample_rate (100000 a second), which a module cannot read.
@@ -96,8 +119,20 @@ struct vpmu_sample_raw {
 };
 
 /**
+ * struct vpmu_fgroup - an engine freeze group lent to a perf group
+ * @leader:	the perf group's leader, NULL if free
+ * @users:	members of the group on this CPU's counters
+ */
+struct vpmu_fgroup {
+	struct perf_event	*leader;
+	unsigned int		users;
+};
+
+/**
  * struct vpmu_pmu_cpu - one CPU's counters as perf uses them
  * @events:	the event holding each counter, NULL if free
+ * @fgroups:	the engine's freeze groups; 0 is every plain event's, never
+ *		frozen, 1.. are lent to groups with a freeze control
  * @used_mask:	counters taken (bit n: counter n, 0-based)
  * @ovf_engine:	while vpmu_pmu_overflow() raises lines: the stopped engine
  * @ovf_stop:	...and its stop
@@ -109,6 +144,7 @@ struct vpmu_sample_raw {
  */
 struct vpmu_pmu_cpu {
 	struct perf_event	*events[VPMU_NR_COUNTERS_MAX];
+	struct vpmu_fgroup	fgroups[VPMU_NR_GROUPS_MAX];
 	DECLARE_BITMAP(used_mask, VPMU_NR_COUNTERS_MAX);
 	struct vpmu_engine	*ovf_engine;
 	const struct vpmu_stop	*ovf_stop;
@@ -122,6 +158,7 @@ static DEFINE_PER_CPU(struct vpmu_pmu_cpu, vpmu_pmu_cpu);
 
 struct vpmu_format_attr {
 	struct device_attribute attr;
+	const char *word;	/* "config" or "config1" */
 	u64 field;
 };
 
@@ -132,20 +169,26 @@ static ssize_t vpmu_format_show(struct device *dev,
 	int lo = __ffs64(fmt->field), hi = fls64(fmt->field) - 1;
 
 	if (lo == hi)
-		return sysfs_emit(buf, "config:%d\n", lo);
-	return sysfs_emit(buf, "config:%d-%d\n", lo, hi);
+		return sysfs_emit(buf, "%s:%d\n", fmt->word, lo);
+	return sysfs_emit(buf, "%s:%d-%d\n", fmt->word, lo, hi);
 }
 
-#define VPMU_FORMAT_ATTR(_name, _field)					\
+#define VPMU_FORMAT_ATTR(_name, _word, _field)				\
 	(&((struct vpmu_format_attr[]) {{				\
 		.attr = __ATTR(_name, 0444, vpmu_format_show, NULL),	\
+		.word = _word,						\
 		.field = _field,					\
 	}})[0].attr.attr)
 
 static struct attribute *vpmu_format_attrs[] = {
-	VPMU_FORMAT_ATTR(event, VPMU_CFG_EVENT),
-	VPMU_FORMAT_ATTR(tag, VPMU_CFG_TAG),
-	VPMU_FORMAT_ATTR(ctr, VPMU_CFG_CTR),
+	VPMU_FORMAT_ATTR(event, "config", VPMU_CFG_EVENT),
+	VPMU_FORMAT_ATTR(tag, "config", VPMU_CFG_TAG),
+	VPMU_FORMAT_ATTR(ctr, "config", VPMU_CFG_CTR),
+	VPMU_FORMAT_ATTR(trig_ev, "config1", VPMU_CFG1_TRIG_EV),
+	VPMU_FORMAT_ATTR(trig_tag, "config1", VPMU_CFG1_TRIG_TAG),
+	VPMU_FORMAT_ATTR(trig_mark, "config1", VPMU_CFG1_MARK),
+	VPMU_FORMAT_ATTR(frozen, "config1", VPMU_CFG1_FROZEN),
+	VPMU_FORMAT_ATTR(foo, "config1", VPMU_CFG1_FOO),
 	NULL,
 };
 
@@ -201,6 +244,107 @@ static const struct attribute_group vpmu_events_group = {
 	.attrs	= vpmu_event_attrs,
 };
 
+/* ---- freeze control (attr.config1) ---------------------------------------- */
+
+/* The leader whose config1 rules @event's group, or NULL if none does. */
+static struct perf_event *vpmu_frz_leader(const struct perf_event *event)
+{
+	struct perf_event *leader = event->group_leader;
+
+	if (leader->pmu != event->pmu || !leader->attr.config1)
+		return NULL;
+	return leader;
+}
+
+/* The engine trigger @config1 names: VPMU_TRIG_NONE, _MARK or an event. */
+static u16 vpmu_cfg1_trigger(u64 config1)
+{
+	unsigned int tag = FIELD_GET(VPMU_CFG1_TRIG_TAG, config1);
+	unsigned int ev = FIELD_GET(VPMU_CFG1_TRIG_EV, config1);
+
+	if (config1 & VPMU_CFG1_MARK)
+		return VPMU_TRIG_MARK;
+	if (tag)
+		return VPMU_EV_TAG(tag);
+	return ev ? ev : VPMU_TRIG_NONE;
+}
+
+/* Does @event's counter freeze its group when it completes a period? */
+static bool vpmu_event_foo(struct perf_event *event)
+{
+	const struct perf_event *leader = vpmu_frz_leader(event);
+
+	return leader && (leader->attr.config1 & VPMU_CFG1_FOO) &&
+	       is_sampling_event(event);
+}
+
+/*
+ * The engine freeze group @event counts in: 0 without a freeze control;
+ * otherwise the one lent to its group on this CPU, lent now to its first
+ * member here, with the group's trigger and the freeze bit as the group
+ * last left it.  -EAGAIN when every group is lent (the perf core then
+ * treats it like a lack of counters).
+ */
+static int vpmu_fgroup_get(struct vpmu_pmu_cpu *cpuc, struct vpmu_engine *e,
+			   struct perf_event *event)
+{
+	struct perf_event *leader = vpmu_frz_leader(event);
+	struct vpmu_fgroup *fg;
+	int g, free = -1;
+	u16 trig;
+
+	if (!leader)
+		return 0;
+	for (g = 1; g < VPMU_NR_GROUPS_MAX; g++) {
+		fg = &cpuc->fgroups[g];
+		if (fg->leader == leader) {
+			fg->users++;
+			/* A member re-enabled after its FOO stop thaws it. */
+			if (leader->hw.flags & VPMU_HWF_HOLD) {
+				leader->hw.flags &= ~VPMU_HWF_HOLD;
+				vpmu_engine_freeze(e, g, false);
+			}
+			return g;
+		}
+		if (!fg->leader && free < 0)
+			free = g;
+	}
+	if (free < 0)
+		return -EAGAIN;
+	fg = &cpuc->fgroups[free];
+	fg->leader = leader;
+	fg->users = 1;
+	trig = vpmu_cfg1_trigger(leader->attr.config1);
+	WARN_ON_ONCE(vpmu_engine_group_trigger(e, free, trig));
+	vpmu_engine_freeze(e, free, leader->hw.flags & VPMU_HWF_FROZEN);
+	return free;
+}
+
+/*
+ * Give back freeze group @g when its last member leaves this CPU, keeping
+ * the group's freeze bit in its leader for wherever it is scheduled next
+ * (context switch, migration, DISABLE/ENABLE).  A group held frozen by
+ * FOO leaves thawed: it was counting when it overflowed.
+ */
+static void vpmu_fgroup_put(struct vpmu_pmu_cpu *cpuc, struct vpmu_engine *e,
+			    unsigned int g)
+{
+	struct vpmu_fgroup *fg = &cpuc->fgroups[g];
+	struct perf_event *leader = fg->leader;
+
+	if (!g || WARN_ON_ONCE(!leader) || --fg->users)
+		return;
+	if (leader->hw.flags & VPMU_HWF_HOLD)
+		leader->hw.flags &= ~(VPMU_HWF_HOLD | VPMU_HWF_FROZEN);
+	else if (vpmu_engine_frozen(e, g))
+		leader->hw.flags |= VPMU_HWF_FROZEN;
+	else
+		leader->hw.flags &= ~VPMU_HWF_FROZEN;
+	vpmu_engine_group_trigger(e, g, VPMU_TRIG_NONE);
+	vpmu_engine_freeze(e, g, false);
+	fg->leader = NULL;
+}
+
 /* ---- counter primitives --------------------------------------------------- */
 
 /* Program counter @idx of this CPU's engine for @event, counting. */
@@ -212,8 +356,9 @@ static void vpmu_ctr_enable(struct vpmu_engine *e, struct perf_event *event)
 		.width	= vpmu_counter_width(hwc->idx),
 		/* Only a sample needs the exact microword of a wrap. */
 		.flags	= hwc->config_base |
-			  (is_sampling_event(event) ? VPMU_CTR_INT : 0),
-		.group	= 0,
+			  (is_sampling_event(event) ? VPMU_CTR_INT : 0) |
+			  (vpmu_event_foo(event) ? VPMU_CTR_FOO : 0),
+		.group	= hwc->event_base,
 	};
 
 	WARN_ON_ONCE(vpmu_engine_ctr_config(e, hwc->idx, &cfg));
@@ -394,17 +539,36 @@ static bool vpmu_sample_allowed(struct vpmu_pmu_cpu *cpuc, unsigned int idx)
 void vpmu_pmu_overflow(struct vpmu_engine *e, const struct vpmu_stop *stop)
 {
 	struct vpmu_pmu_cpu *cpuc = this_cpu_ptr(&vpmu_pmu_cpu);
-	unsigned long status;
+	unsigned long status, foo = 0, g;
 	unsigned int idx;
 
 	lockdep_assert_irqs_disabled();
 	cpuc->ovf_engine = e;
 	cpuc->ovf_stop = stop;
+	/* Groups that FOO froze on this stop's microword. */
+	status = stop->reason == VPMU_STOP_OVERFLOW ? stop->ovf : 0;
+	for_each_set_bit(idx, &status, VPMU_NR_COUNTERS_MAX) {
+		struct perf_event *event = cpuc->events[idx];
+
+		if (event && vpmu_event_foo(event))
+			foo |= BIT(event->hw.event_base);
+	}
 	status = vpmu_engine_ovf_status(e) | stop->ovf;
 	for_each_set_bit(idx, &status, VPMU_NR_COUNTERS_MAX) {
 		/* No line (a counter beyond nr_counters): handle it here. */
 		if (vpmu_irq_raise(idx))
 			vpmu_pmu_irq(idx);
+	}
+	/*
+	 * The handlers are done: thaw those groups, as a freeze-on-PMI
+	 * handler does last, unless one is held (its event is being
+	 * disabled).
+	 */
+	for_each_set_bit(g, &foo, VPMU_NR_GROUPS_MAX) {
+		struct perf_event *leader = cpuc->fgroups[g].leader;
+
+		if (leader && !(leader->hw.flags & VPMU_HWF_HOLD))
+			vpmu_engine_freeze(e, g, false);
 	}
 	cpuc->ovf_engine = NULL;
 	cpuc->ovf_stop = NULL;
@@ -457,6 +621,13 @@ irqreturn_t vpmu_pmu_irq(unsigned int idx)
 		if (!vpmu_sample_allowed(cpuc, idx))
 			break;
 		vpmu_sample(e, event, cpuc->ovf_stop);
+		/*
+		 * Its REFRESH limit reached, the core disables the event once
+		 * interrupts are on again; a FOO group stays frozen on this
+		 * microword till then, and until re-enabled.
+		 */
+		if (vpmu_event_foo(event) && READ_ONCE(event->pending_disable))
+			event->group_leader->hw.flags |= VPMU_HWF_HOLD;
 		if (event->hw.state & PERF_HES_STOPPED)
 			return IRQ_HANDLED;
 	}
@@ -559,10 +730,39 @@ static bool vpmu_group_fits(struct perf_event *event)
 	       hweight32(need.pinned) + need.any <= vpmu_nr_counters;
 }
 
+/* Is attr.config1 a freeze control perf.rst allows for @event? */
+static int vpmu_config1_check(struct perf_event *event)
+{
+	struct perf_event *leader = event->group_leader;
+	u64 c1 = event->attr.config1;
+	unsigned int ev = FIELD_GET(VPMU_CFG1_TRIG_EV, c1);
+	unsigned int tag = FIELD_GET(VPMU_CFG1_TRIG_TAG, c1);
+
+	if (c1 & ~VPMU_CFG1_ALL)
+		return -EINVAL;
+	if (event != leader) {
+		/* A member carries its leader's control or none. */
+		if (c1 && (leader->pmu != event->pmu ||
+			   leader->attr.config1 != c1))
+			return -EINVAL;
+		return 0;
+	}
+	if (!!ev + !!tag + !!(c1 & VPMU_CFG1_MARK) > 1)
+		return -EINVAL;
+	if (ev >= VPMU_EV_NR_BASIC || (tag && !vpmu_tag_valid(tag)))
+		return -EINVAL;
+	/* Frozen with nothing to thaw it would never count. */
+	if ((c1 & VPMU_CFG1_FROZEN) &&
+	    vpmu_cfg1_trigger(c1) == VPMU_TRIG_NONE)
+		return -EINVAL;
+	event->hw.flags = c1 & VPMU_CFG1_FROZEN ? VPMU_HWF_FROZEN : 0;
+	return 0;
+}
+
 static int vpmu_event_init(struct perf_event *event)
 {
 	struct perf_event_attr *attr = &event->attr;
-	int ev;
+	int ev, ret;
 
 	if (attr->type != event->pmu->type)
 		return -ENOENT;
@@ -581,12 +781,15 @@ static int vpmu_event_init(struct perf_event *event)
 	/* Engines are never guests: a host-free count would count nothing. */
 	if (attr->exclude_host)
 		return -EOPNOTSUPP;
-	if (attr->config1 || attr->config2)
+	if (attr->config2)
 		return -EINVAL;
 
 	ev = vpmu_config_event(attr->config);
 	if (ev < 0)
 		return ev;
+	ret = vpmu_config1_check(event);
+	if (ret)
+		return ret;
 
 	/*
 	 * A group that can never be on the counters is refused, where the
@@ -598,6 +801,7 @@ static int vpmu_event_init(struct perf_event *event)
 		return -EINVAL;
 
 	event->hw.idx = -1;
+	event->hw.event_base = 0;
 	event->hw.config = ev;
 	event->hw.config_base = (attr->exclude_user ? 0 : VPMU_CTR_USER) |
 				(attr->exclude_kernel ? 0 : VPMU_CTR_SUPER);
@@ -683,13 +887,19 @@ static int vpmu_add(struct perf_event *event, int flags)
 {
 	struct vpmu_pmu_cpu *cpuc = this_cpu_ptr(&vpmu_pmu_cpu);
 	struct hw_perf_event *hwc = &event->hw;
-	int idx;
+	int idx, g;
 
 	idx = vpmu_get_idx(cpuc, event);
 	if (idx < 0)
 		return idx;
+	g = vpmu_fgroup_get(cpuc, vpmu_this_engine(), event);
+	if (g < 0) {
+		clear_bit(idx, cpuc->used_mask);
+		return g;
+	}
 
 	hwc->idx = idx;
+	hwc->event_base = g;
 	cpuc->events[idx] = event;
 	cpuc->tick[idx] = jiffies;
 	cpuc->nr_samples[idx] = 0;
@@ -708,6 +918,8 @@ static void vpmu_del(struct perf_event *event, int flags)
 	vpmu_stop(event, PERF_EF_UPDATE);
 	cpuc->events[hwc->idx] = NULL;
 	clear_bit(hwc->idx, cpuc->used_mask);
+	vpmu_fgroup_put(cpuc, vpmu_this_engine(), hwc->event_base);
+	hwc->event_base = 0;
 	hwc->idx = -1;
 	perf_event_update_userpage(event);
 }

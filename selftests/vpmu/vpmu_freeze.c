@@ -1,0 +1,426 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vpmu_freeze - freeze bits, triggers and freeze-on-overflow through
+ * perf_event_open() (Documentation/vpmu/perf.rst, "Freezing and
+ * triggers").
+ *
+ * A group leader's attr.config1 names a trigger (trig_mark, trig_ev or
+ * trig_tag), whether the group starts frozen, and freeze-on-overflow
+ * (foo).  The programs come from tools/vpmu/share/progs, whose comments
+ * derive every count used here from the microword table: marks.s runs
+ * 1000 regions between two marks (18 microwords and 4 instructions in
+ * each region, 35004 microwords and 8001 instructions in all), calls.s
+ * 500 calls whose jal and jalr carry tag 8 (14 microwords and 2
+ * instructions inside each call, 14004 and 2501 in all), mark1.s one
+ * mark and a halt (2 microwords), sum.s 179 microwords.  Counting runs
+ * exactly from a trigger to the next, in every member of the group, for
+ * both start states; the freeze bit is the group's and survives runs,
+ * migration and DISABLE/ENABLE; with foo and a REFRESH limit the whole
+ * group stops on the exact microword that completed the period, where
+ * without it the counts run on to the end of the run chunk.
+ */
+#define _GNU_SOURCE
+#include <sched.h>
+#include <linux/perf_event.h>
+#include "vpmu_lib.h"
+#include "kselftest_harness.h"
+
+#define BUDGET		10000000ull
+
+/* attr.config1 fields, as format/ says (checked in format_files). */
+#define C1_TRIG_EV(ev)	((uint64_t)(ev))
+#define C1_TRIG_TAG(k)	((uint64_t)(k) << 12)
+#define C1_MARK		(1ull << 20)
+#define C1_FROZEN	(1ull << 21)
+#define C1_FOO		(1ull << 22)
+
+#define EV_UOPS		1
+#define EV_INSNS	2
+#define EV_CYCLES	0
+#define EV_TRIGGER	8
+
+/* First line of the PMU's sysfs file @rel, newline stripped; 0 or -1. */
+static int pmu_read(const char *rel, char *buf, size_t size)
+{
+	char path[256];
+	ssize_t n;
+	int fd;
+
+	buf[0] = '\0';
+	snprintf(path, sizeof(path), VPMU_PMU_DIR "/%s", rel);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+static long pmu_type(void)
+{
+	char buf[32];
+
+	if (pmu_read("type", buf, sizeof(buf)))
+		return -1;
+	return strtol(buf, NULL, 0);
+}
+
+static int pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+static int perf_open(struct perf_event_attr *a, int group)
+{
+	int fd = syscall(__NR_perf_event_open, a, 0, -1, group,
+			 PERF_FLAG_FD_CLOEXEC);
+
+	return fd < 0 ? -errno : fd;
+}
+
+static void attr_init(struct perf_event_attr *a, uint64_t config,
+		      uint64_t config1)
+{
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->type = pmu_type();
+	a->config = config;
+	a->config1 = config1;
+}
+
+/* Open a counting event of this task (in @group, or a leader: -1). */
+static int open_ev(uint64_t config, uint64_t config1, int group)
+{
+	struct perf_event_attr a;
+
+	attr_init(&a, config, config1);
+	return perf_open(&a, group);
+}
+
+static uint64_t count_of(int fd)
+{
+	uint64_t v = ~0ull;
+
+	if (read(fd, &v, sizeof(v)) != sizeof(v))
+		return ~0ull;
+	return v;
+}
+
+FIXTURE(frz) {
+	int dev;
+	struct vl_prog marks, calls, mark1, sum;
+	uint8_t *mem;
+	struct vpmu_run r;
+};
+
+FIXTURE_SETUP(frz)
+{
+	static const char *const progs[] = {
+		"build/marks.vprg", "build/calls.vprg", "build/mark1.vprg",
+		"build/sum.vprg",
+	};
+	struct vl_prog *p[] = { &self->marks, &self->calls, &self->mark1,
+				&self->sum };
+	unsigned int i;
+
+	self->dev = -1;
+	self->mem = NULL;
+	if (pmu_type() < 0)
+		SKIP(return, "no vpmu PMU");
+	for (i = 0; i < 4; i++)
+		if (vl_prog_load(p[i], progs[i]))
+			SKIP(return, "no valid %s in $VPMU_SHARE", progs[i]);
+	self->dev = open(VPMU_DEV, O_RDWR | O_CLOEXEC);
+	if (self->dev < 0)
+		SKIP(return, "no %s", VPMU_DEV);
+	/* every program's memory fits in the largest */
+	self->mem = aligned_alloc(8, 1 << 20);
+	ASSERT_NE(NULL, self->mem);
+	ASSERT_EQ(0, pin(0));
+}
+
+FIXTURE_TEARDOWN(frz)
+{
+	if (self->dev >= 0)
+		close(self->dev);
+	free(self->mem);
+	vl_prog_free(&self->marks);
+	vl_prog_free(&self->calls);
+	vl_prog_free(&self->mark1);
+	vl_prog_free(&self->sum);
+}
+
+/* Run @p to its halt. */
+static int run(FIXTURE_DATA(frz) *self, const struct vl_prog *p)
+{
+	int ret = vl_run(self->dev, p, self->mem, BUDGET, &self->r);
+
+	if (!ret && self->r.stop != VPMU_RUN_HALT)
+		ret = -EPROTO;
+	return ret;
+}
+
+TEST_F(frz, format_files)
+{
+	static const char *const want[][2] = {
+		{ "format/trig_ev", "config1:0-11" },
+		{ "format/trig_tag", "config1:12-19" },
+		{ "format/trig_mark", "config1:20" },
+		{ "format/frozen", "config1:21" },
+		{ "format/foo", "config1:22" },
+	};
+	char buf[64];
+	unsigned int i;
+
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		ASSERT_EQ(0, pmu_read(want[i][0], buf, sizeof(buf)));
+		EXPECT_STREQ(want[i][1], buf);
+	}
+}
+
+/*
+ * A group of three (insns, uops, cycles) under a trigger, started frozen
+ * or running, on marks.s or calls.s: every member counts the same span.
+ */
+struct span {
+	uint64_t config1;
+	const char *prog;
+	uint64_t insns, uops;
+};
+
+static void group_span(struct __test_metadata *_metadata,
+		       FIXTURE_DATA(frz) *self, const struct span *s)
+{
+	const struct vl_prog *p = !strcmp(s->prog, "marks") ? &self->marks :
+							      &self->calls;
+	int lead, uops, cyc;
+
+	lead = open_ev(EV_INSNS, s->config1, -1);
+	ASSERT_LE(0, lead);
+	/* members: one repeats the leader's control, one leaves it out */
+	uops = open_ev(EV_UOPS, s->config1, lead);
+	ASSERT_LE(0, uops);
+	cyc = open_ev(EV_CYCLES, 0, lead);
+	ASSERT_LE(0, cyc);
+	ASSERT_EQ(0, run(self, p));
+	EXPECT_EQ(s->insns, count_of(lead));
+	EXPECT_EQ(s->uops, count_of(uops));
+	/* no memory access: every microword one cycle */
+	EXPECT_EQ(s->uops, count_of(cyc));
+	close(cyc);
+	close(uops);
+	close(lead);
+}
+
+TEST_F(frz, mark_started_frozen)
+{
+	struct span s = { C1_MARK | C1_FROZEN, "marks", 4000, 18000 };
+
+	group_span(_metadata, self, &s);
+}
+
+TEST_F(frz, mark_started_running)
+{
+	struct span s = { C1_MARK, "marks", 8001 - 4000, 35004 - 18000 };
+
+	group_span(_metadata, self, &s);
+}
+
+TEST_F(frz, trigger_event_frozen)
+{
+	struct span s = { C1_TRIG_EV(EV_TRIGGER) | C1_FROZEN, "marks",
+			  4000, 18000 };
+
+	group_span(_metadata, self, &s);
+}
+
+TEST_F(frz, tag_trigger_frozen)
+{
+	struct span s = { C1_TRIG_TAG(8) | C1_FROZEN, "calls", 1000, 7000 };
+
+	group_span(_metadata, self, &s);
+}
+
+TEST_F(frz, tag_trigger_running)
+{
+	struct span s = { C1_TRIG_TAG(8), "calls", 2501 - 1000,
+			  14004 - 7000 };
+
+	group_span(_metadata, self, &s);
+}
+
+/* Two trigger groups and a plain event at once, each on its own. */
+TEST_F(frz, groups_independent)
+{
+	int a, b, plain;
+
+	a = open_ev(EV_UOPS, C1_MARK | C1_FROZEN, -1);
+	b = open_ev(EV_UOPS, C1_MARK, -1);
+	plain = open_ev(EV_UOPS, 0, -1);
+	ASSERT_LE(0, a);
+	ASSERT_LE(0, b);
+	ASSERT_LE(0, plain);
+	ASSERT_EQ(0, run(self, &self->marks));
+	EXPECT_EQ(18000, count_of(a));
+	EXPECT_EQ(35004 - 18000, count_of(b));
+	EXPECT_EQ(35004, count_of(plain));
+	close(plain);
+	close(b);
+	close(a);
+}
+
+/*
+ * The freeze bit is the group's: mark1 opens the region (its mark and
+ * halt counted: 2), sum runs inside it on the other CPU (179), mark1
+ * closes it there (0), sum on the first CPU is outside (0).
+ */
+TEST_F(frz, state_across_runs_and_cpus)
+{
+	int fd;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return, "needs two CPUs");
+	fd = open_ev(EV_UOPS, C1_MARK | C1_FROZEN, -1);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, run(self, &self->mark1));
+	ASSERT_EQ(0, pin(1));
+	ASSERT_EQ(0, run(self, &self->sum));
+	ASSERT_EQ(0, run(self, &self->mark1));
+	ASSERT_EQ(0, pin(0));
+	ASSERT_EQ(0, run(self, &self->sum));
+	EXPECT_EQ(2 + 179, count_of(fd));
+	close(fd);
+}
+
+TEST_F(frz, state_across_disable_enable)
+{
+	int fd = open_ev(EV_UOPS, C1_MARK | C1_FROZEN, -1);
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, run(self, &self->mark1));
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	ASSERT_EQ(0, run(self, &self->sum));	/* disabled: not counted */
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	ASSERT_EQ(0, run(self, &self->sum));	/* still inside the region */
+	EXPECT_EQ(2 + 179, count_of(fd));
+	close(fd);
+}
+
+/*
+ * A sampling leader (uops, period 1000) limited to one overflow by
+ * REFRESH, with a counting uops member.  With foo the group freezes on
+ * the 1000th microword and both read 1000; without, both run on to the
+ * end of the run chunk before the core disables the leader.
+ */
+static void refresh_one(struct __test_metadata *_metadata,
+			FIXTURE_DATA(frz) *self, bool foo,
+			uint64_t *lead_v, uint64_t *memb_v)
+{
+	struct perf_event_attr a;
+	int lead, memb;
+
+	attr_init(&a, EV_UOPS, foo ? C1_FOO : 0);
+	a.sample_period = 1000;
+	a.sample_type = PERF_SAMPLE_IP;
+	a.disabled = 1;
+	lead = perf_open(&a, -1);
+	ASSERT_LE(0, lead);
+	memb = open_ev(EV_UOPS, 0, lead);
+	ASSERT_LE(0, memb);
+	ASSERT_EQ(0, ioctl(lead, PERF_EVENT_IOC_REFRESH, 1));
+	ASSERT_EQ(0, run(self, &self->marks));
+	*lead_v = count_of(lead);
+	*memb_v = count_of(memb);
+	close(memb);
+	close(lead);
+}
+
+TEST_F(frz, foo_stops_on_the_exact_microword)
+{
+	uint64_t l, m;
+
+	refresh_one(_metadata, self, true, &l, &m);
+	EXPECT_EQ(1000, l);
+	EXPECT_EQ(1000, m);
+	refresh_one(_metadata, self, false, &l, &m);
+	EXPECT_LT(1000, m);
+	EXPECT_GT(35004, m);
+}
+
+/* Without a limit, foo thaws the group after each overflow: no loss. */
+TEST_F(frz, foo_thaws_after_each_overflow)
+{
+	struct perf_event_attr a;
+	int lead, memb;
+
+	attr_init(&a, EV_UOPS, C1_FOO);
+	a.sample_period = 1000;
+	a.sample_type = PERF_SAMPLE_IP;
+	lead = perf_open(&a, -1);
+	ASSERT_LE(0, lead);
+	memb = open_ev(EV_CYCLES, 0, lead);
+	ASSERT_LE(0, memb);
+	ASSERT_EQ(0, run(self, &self->marks));
+	EXPECT_EQ(35004, count_of(lead));
+	EXPECT_EQ(35004, count_of(memb));
+	close(memb);
+	close(lead);
+}
+
+TEST_F(frz, invalid_config1)
+{
+	static const uint64_t bad[] = {
+		C1_MARK | C1_TRIG_EV(EV_TRIGGER),	/* two triggers */
+		C1_TRIG_TAG(1) | C1_TRIG_EV(EV_UOPS),
+		C1_MARK | C1_TRIG_TAG(2),
+		C1_TRIG_EV(10),				/* not an event */
+		C1_TRIG_EV(0x101),			/* a tag: trig_tag */
+		C1_TRIG_EV(0x201),			/* a bucket */
+		C1_TRIG_TAG(9),				/* beyond ev_bits */
+		C1_FROZEN,				/* never thawed */
+		C1_FOO | C1_FROZEN,
+		1ull << 23, 1ull << 63,			/* reserved */
+	};
+	unsigned int i;
+	int lead, fd;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		fd = open_ev(EV_UOPS, bad[i], -1);
+		EXPECT_EQ(-EINVAL, fd) TH_LOG("config1 %#llx",
+					     (unsigned long long)bad[i]);
+		if (fd >= 0)
+			close(fd);
+	}
+	/* members: the leader's control or none */
+	lead = open_ev(EV_UOPS, C1_MARK, -1);
+	ASSERT_LE(0, lead);
+	EXPECT_EQ(-EINVAL, open_ev(EV_INSNS, C1_MARK | C1_FROZEN, lead));
+	EXPECT_EQ(-EINVAL, open_ev(EV_INSNS, C1_FOO, lead));
+	close(lead);
+	lead = open_ev(EV_UOPS, 0, -1);
+	ASSERT_LE(0, lead);
+	EXPECT_EQ(-EINVAL, open_ev(EV_INSNS, C1_MARK, lead));
+	close(lead);
+	{
+		struct perf_event_attr a = {
+			.size = sizeof(a),
+			.type = PERF_TYPE_SOFTWARE,
+			.config = PERF_COUNT_SW_CPU_CLOCK,
+		};
+
+		lead = perf_open(&a, -1);
+		ASSERT_LE(0, lead);
+		EXPECT_EQ(-EINVAL, open_ev(EV_INSNS, C1_MARK, lead));
+		close(lead);
+	}
+}
+
+TEST_HARNESS_MAIN
