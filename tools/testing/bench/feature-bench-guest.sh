@@ -12,16 +12,19 @@
 #   a  uncounted   one run of region.vprg, no event
 #   b  triggers    the same run under a vpmu_uops event with trig_mark=1,
 #                  frozen=1: it counts only the regions
+#   e  count all   the same run under vpmu_uops without a trigger (to
+#                  tell the cost of counting from that of triggers)
 #   c  ioctl       100,000 runs of the region alone, each between
 #                  PERF_EVENT_IOC_ENABLE and _DISABLE of a vpmu_uops event
 #                  without a trigger
 #   d  runs        the same 100,000 runs without an event or ioctl
 #
-# b and c must each count exactly 100,000 x 100 microwords, and every run
-# must use the cycles region.expect (or the region's 100) says, else the
-# benchmark fails.  Times are trigger-bench's own (the runs and ioctls,
-# not start-up).  Ratios: b/a (the cost of triggers: none is the target),
-# c/b, d/b, c/d (the ioctls' cost alone).
+# b and c must each count exactly 100,000 x 100 microwords, e every
+# microword of the run, and every run must use the cycles region.expect
+# (or the region's 100) says, else the benchmark fails.  Times are
+# trigger-bench's own (the runs and ioctls, not start-up).  Ratios: b/a
+# (what counting with triggers costs: the target is nothing), b/e (the
+# triggers alone), c/b, d/b, c/d (the ioctls' cost alone).
 #
 # The micro-PC histogram: sortloop.vprg for the budget (default 20M
 # cycles) with uhist off and started at interval K = 1, 32, 1024; the
@@ -58,22 +61,24 @@ cpu0() { taskset -c 0 "$@"; }
 cpu0 "$B/vpmu-run" -q -e "$EXPECT" "$S/region.vprg" ||
 	fail "region.vprg does not run as region.expect says"
 full=$(sed -n 's/^event cycles //p' "$EXPECT")
+uops=$(sed -n 's/^event uops //p' "$EXPECT")
 total=$((reps * region))
 cat "$PMU/ucode/image" >"$image" || fail "cannot read ucode/image"
 
-# tb CASE - trigger-bench's time for case a, b, c or d into $times and
+# tb CASE - trigger-bench's time for case a, b, c, d or e into $times and
 # its count into $out.CASE (it checks every run's cycles and the count)
 tb() {
 	t=$1
 	case $t in
 	a) set -- -C "$full" plain ;;
 	b) set -- -C "$full" -c "$total" trigger ;;
+	e) set -- -C "$full" -c "$uops" count ;;
 	c) set -- -n "$reps" -e "$entry" -b "$region" -C "$region" \
 		-c "$total" ioctl ;;
 	d) set -- -n "$reps" -e "$entry" -b "$region" -C "$region" plain ;;
 	esac
 	cpu0 "$TB" "$@" "$S/region.vprg" >"$out" 2>&1 ||
-		{ cat "$out" >&2; fail "trigger-bench $* failed"; }
+		fail "trigger-bench $* failed: $(tail -n 1 "$out")"
 	sed -n 's/^count //p' "$out" >"$out.$t"
 	echo "$t $(sed -n 's/^time //p' "$out")" >>"$times"
 }
@@ -101,7 +106,7 @@ uh() {
 	echo "u$1 $s" >>"$times"
 }
 
-configs="a b c d 0 1 32 1024"
+configs="a b e c d 0 1 32 1024"
 echo "VPMU-BENCH begin"
 echo "kernel $(uname -r), $(grep -c ^processor /proc/cpuinfo) CPUs (TCG), runs pinned to CPU 0, $rounds rounds alternated"
 round=0
@@ -109,7 +114,7 @@ round=0
 while [ $round -lt $rounds ]; do
 	for c in $configs; do
 		case $c in
-		[abcd]) tb "$c" ;;
+		[a-e]) tb "$c" ;;
 		*) uh "$c" ;;
 		esac
 	done
@@ -132,12 +137,14 @@ echo "triggers: region.vprg, a $region-microword region (mark to mark), $reps ti
 printf '%-32s %10s %7s %7s\n' case "median (s)" min max
 row "a uncounted, 1 run" a
 row "b trig_mark=1,frozen=1, 1 run" b
+row "e counting all, 1 run" e
 row "c ENABLE/run/DISABLE x $reps" c
 row "d run x $reps" d
-echo "counts: b $(cat "$out.b"), c $(cat "$out.c") (each exactly $reps x $region)"
+echo "counts: b $(cat "$out.b"), c $(cat "$out.c") (each exactly $reps x $region), e $(cat "$out.e") (all)"
 printf '%-6s %8s  %s\n' ratio median meaning
-awk -v a="$(m a)" -v b="$(m b)" -v c="$(m c)" -v d="$(m d)" 'BEGIN {
+awk -v a="$(m a)" -v b="$(m b)" -v c="$(m c)" -v d="$(m d)" -v e="$(m e)" 'BEGIN {
 	printf "%-6s %8.3f  %s\n", "b/a", b / a, "triggers vs uncounted (target: 1.00)"
+	printf "%-6s %8.3f  %s\n", "b/e", b / e, "triggers vs counting all"
 	printf "%-6s %8.3f  %s\n", "c/b", c / b, "ioctl-bracketed runs vs triggers"
 	printf "%-6s %8.3f  %s\n", "d/b", d / b, "bare single-region runs vs triggers"
 	printf "%-6s %8.3f  %s\n", "c/d", c / d, "ioctl-bracketed vs bare runs"

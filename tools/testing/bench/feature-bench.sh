@@ -5,10 +5,10 @@
 # run, what freeze/trigger counting and the micro-PC histogram cost:
 #
 #   - a region of 100 microwords (share/progs/region.s) repeated 100,000
-#     times, uncounted, and counted only inside the region by a group
-#     that triggers on its marks; against 100,000 runs of the region
-#     alone, each bracketed by PERF_EVENT_IOC_ENABLE/DISABLE from
-#     userspace, and the same runs without the ioctls;
+#     times, uncounted, counted whole, and counted only inside the
+#     region by a group that triggers on its marks; against 100,000 runs
+#     of the region alone, each bracketed by PERF_EVENT_IOC_ENABLE and
+#     DISABLE from userspace, and the same runs without the ioctls;
 #   - sortloop with the histogram off and at interval K = 1, 32, 1024.
 #
 # Prints the table feature-bench-guest.sh writes (ratios in one run; no

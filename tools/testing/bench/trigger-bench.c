@@ -8,6 +8,7 @@
  *   trigger-bench [OPTION]... MODE PROGRAM.vprg
  *
  *   plain     no event
+ *   count     one vpmu_uops event, enabled at open: it counts everything
  *   trigger   one vpmu_uops event, enabled at open, with attr.config1 =
  *             trig_mark | frozen: it counts only from a mark to the next
  *   ioctl     one vpmu_uops event, disabled at open and without a
@@ -69,7 +70,7 @@ static void __attribute__((noreturn)) usage(void)
 {
 	fprintf(stderr,
 		"Usage: %s [-n RUNS] [-e ENTRY] [-b BUDGET] [-C CYCLES] [-c COUNT]\n"
-		"       plain|trigger|ioctl PROGRAM.vprg\n", prog_name);
+		"       plain|count|trigger|ioctl PROGRAM.vprg\n", prog_name);
 	exit(2);
 }
 
@@ -194,7 +195,7 @@ static int open_uops(uint64_t config1, bool disabled)
 	return fd;
 }
 
-enum mode { PLAIN, TRIGGER, IOCTL };
+enum mode { PLAIN, COUNT, TRIGGER, IOCTL };
 
 int main(int argc, char **argv)
 {
@@ -236,6 +237,8 @@ int main(int argc, char **argv)
 		usage();
 	if (!strcmp(argv[optind], "plain"))
 		mode = PLAIN;
+	else if (!strcmp(argv[optind], "count"))
+		mode = COUNT;
 	else if (!strcmp(argv[optind], "trigger"))
 		mode = TRIGGER;
 	else if (!strcmp(argv[optind], "ioctl"))
@@ -243,7 +246,7 @@ int main(int argc, char **argv)
 	else
 		usage();
 	if (have_count && mode == PLAIN)
-		die("-c needs an event (trigger or ioctl)");
+		die("-c needs an event (count, trigger or ioctl)");
 
 	load_prog(argv[optind + 1], &p);
 	if (have_entry)
@@ -251,7 +254,9 @@ int main(int argc, char **argv)
 	dev = open(DEV, O_RDWR | O_CLOEXEC);
 	if (dev < 0)
 		die(DEV ": %s", strerror(errno));
-	if (mode == TRIGGER)
+	if (mode == COUNT)
+		ev = open_uops(0, false);
+	else if (mode == TRIGGER)
 		ev = open_uops(config1_bit("trig_mark") | config1_bit("frozen"),
 			       false);
 	else if (mode == IOCTL)
