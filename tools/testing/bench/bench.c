@@ -5,12 +5,16 @@
  *   bench IMAGE PROGRAM CYCLES MODE   (files from vpmu-as)
  *   bench --builtin CYCLES MODE        (a C-built image)
  *
- * MODE is uncounted, counted or counted-int.  Prints "uops N" (microwords
- * executed).  "counted": eight 16-bit counters on UOPS, CYCLES, INSNS and
- * tags 1..5 (the default microcode's decode, alu, load, store and branch
- * tags), both modes, no interrupts.  "counted-int": the same counters with
- * VPMU_CTR_INT, as the perf driver sets them: the run is resumed after
- * every OVERFLOW stop, its status bits cleared, until the budget is used.
+ * MODE is uncounted, counted, counted-int, one or triggered.  Prints
+ * "uops N" (microwords executed).  "counted": eight 16-bit counters on
+ * UOPS, CYCLES, INSNS and tags 1..5 (the default microcode's decode, alu,
+ * load, store and branch tags), both modes, no interrupts.  "counted-int":
+ * the same counters with VPMU_CTR_INT, as the perf driver sets them: the
+ * run is resumed after every OVERFLOW stop, its status bits cleared, until
+ * the budget is used.  "one": one 48-bit counter on UOPS.  "triggered":
+ * the same counter in freeze group 1, which starts frozen and toggles on
+ * microwords with the trigger bit (perf's trig_mark=1,frozen=1); it also
+ * prints "counted N".
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,7 +86,7 @@ int main(int argc, char **argv)
 	size_t ilen;
 	uint32_t entry = 0, msz;
 	uint64_t cycles, chunk;
-	bool counted, intr;
+	bool counted, intr, one, trig;
 	const char *mode;
 	unsigned int i;
 
@@ -108,12 +112,14 @@ int main(int argc, char **argv)
 	} else {
 		fprintf(stderr, "usage: bench IMAGE PROGRAM CYCLES MODE\n"
 			"       bench --builtin CYCLES MODE\n"
-			"MODE: uncounted, counted or counted-int\n");
+			"MODE: uncounted, counted, counted-int, one or triggered\n");
 		return 2;
 	}
 	intr = !strcmp(mode, "counted-int");
 	counted = intr || !strcmp(mode, "counted");
-	if (!counted && strcmp(mode, "uncounted")) {
+	trig = !strcmp(mode, "triggered");
+	one = trig || !strcmp(mode, "one");
+	if (!counted && !one && strcmp(mode, "uncounted")) {
 		fprintf(stderr, "bad mode %s\n", mode);
 		return 2;
 	}
@@ -131,6 +137,18 @@ int main(int argc, char **argv)
 		if (intr)
 			c.flags |= VPMU_CTR_INT;
 		vpmu_engine_ctr_config(e, i, &c);
+	}
+	if (one) {
+		struct vpmu_ctr_cfg c = { VPMU_EV_UOPS, 48,
+					  VPMU_CTR_USER | VPMU_CTR_SUPER,
+					  trig ? 1 : 0 };
+
+		vpmu_engine_ctr_config(e, 0, &c);
+		if (trig && vpmu_engine_group_trigger(e, 1, VPMU_TRIG_MARK)) {
+			fprintf(stderr, "cannot set the trigger\n");
+			return 1;
+		}
+		vpmu_engine_freeze(e, 1, trig);
 	}
 	chunk = getenv("VPMU_BENCH_CHUNK") ?
 		strtoull(getenv("VPMU_BENCH_CHUNK"), NULL, 0) : 0;
@@ -158,6 +176,9 @@ int main(int argc, char **argv)
 	}
 	printf("uops %llu\n", (unsigned long long)
 	       vpmu_engine_event_total(e, VPMU_EV_UOPS));
+	if (trig)
+		printf("counted %llu\n",
+		       (unsigned long long)vpmu_engine_ctr_read(e, 0));
 	vpmu_engine_destroy(e);
 	vpmu_ucode_free(uc);
 	free(img);

@@ -32,6 +32,12 @@ measure() {	# mode cycles -> "Ir uops"
 	echo "$ir $uops"
 }
 
+per_uop() {	# mode -> instructions per microword between N and 2N cycles
+	set -- $(measure "$1" "$N") $(measure "$1" $((2 * N)))
+	awk -v a="$1" -v b="$3" -v c="$2" -v d="$4" \
+		'BEGIN { printf "%.2f", (b - a) / (d - c) }'
+}
+
 echo "workload: $what"
 echo "cycles per run: $N and $((2 * N)); counted = 8 x 16-bit counters (uops cycles insns tag1..5)"
 echo "counted-int = the same with VPMU_CTR_INT, resumed after every OVERFLOW stop (as the perf driver)"
@@ -67,3 +73,30 @@ echo "chunked uncounted: $c_uncounted instructions/microword"
 echo "chunked counted: $c_counted instructions/microword"
 awk -v a="$c_uncounted" -v b="$c_counted" \
 	'BEGIN { printf "chunked counting adds %.1f%%\n", (b / a - 1) * 100 }'
+
+# Triggers: share/progs/region.s (100 microwords from a mark to the next,
+# then 12 of loop control, repeated) in the driver's chunks, with one
+# counter on UOPS counting everything ("one") and counting only the
+# regions ("triggered", perf's trig_mark=1,frozen=1).
+[ "$src" = vpmu-as ] || exit 0
+args="$B/default.vpmu $B/region.vprg"
+echo
+echo "triggers: share/progs/region.s, in 5000-cycle chunks; one = 1 counter on uops,"
+echo "triggered = the same counter frozen outside [mark, mark) (trig_mark=1,frozen=1)"
+# The count first: region.s takes 9 cycles to set up, then 112 a
+# repetition, of which the first 100 are the region.
+got=$("$B/bench" $args "$N" triggered | sed -n 's/^counted //p')
+want=$(( (N - 9) / 112 * 100 + ((N - 9) % 112 < 100 ? (N - 9) % 112 : 100) ))
+if [ "$got" != "$want" ]; then
+	echo "triggered: counted $got microwords in $N cycles, not $want" >&2
+	exit 1
+fi
+for mode in uncounted one triggered; do
+	eval "t_$mode=$(per_uop $mode)"
+done
+echo "uncounted: $t_uncounted instructions/microword"
+echo "one counter: $t_one instructions/microword"
+echo "triggered: $t_triggered instructions/microword"
+awk -v a="$t_uncounted" -v b="$t_one" -v c="$t_triggered" 'BEGIN {
+	printf "triggered vs uncounted %+.1f%%, vs one counter %+.1f%%\n",
+		(c / a - 1) * 100, (c / b - 1) * 100 }'
