@@ -41,7 +41,7 @@ for e in "$S"/samples/*.expect; do
 	"$T/vpmu-sim" -q -e "$e" "$S/build/$b.vprg"
 	ok $? "vpmu-sim $b.vprg matches $b.expect"
 done
-for b in fault marks calls mark1; do
+for b in fault marks calls mark1 region; do
 	"$T/vpmu-sim" -q -e "$S/progs/$b.expect" "$S/build/$b.vprg"
 	ok $? "vpmu-sim $b.vprg matches $b.expect"
 done
