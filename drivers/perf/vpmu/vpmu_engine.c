@@ -55,7 +55,11 @@
  * reads them computes them (FLAGS(), the SYNC pre-handler, vpmu_flags_now()).
  * Microwords that need more than their handler (trigger sources, readers
  * of lazy flags) are routed to a pre-handler when the configuration
- * changes, so the loop pays nothing for them otherwise.
+ * changes, so the loop pays nothing for them otherwise.  A trigger source
+ * whose trigger occurs on every execution (MARK, static events) toggles
+ * as it begins, in the loop, moving to the slot of the new freeze state
+ * when that slot is in use; a dynamic one (taken, hit, miss, stall) runs
+ * first and leaves the toggle to vpmu_hook_post().
  */
 #include "vpmu_engine_int.h"
 
@@ -97,6 +101,12 @@
 /* Hooks run after the current microword (vpmu_run_chunk()'s hook). */
 #define HOOK_TRIG	BIT(0)
 #define HOOK_MODE	BIT(1)
+
+/* trig_static[]: a trigger of this microword needs vpmu_hook_post(). */
+#define TRIG_DYN	0x80
+/* ...its fast handler ends its segment and needs nothing routed (hf). */
+#define TRIG_FAST	0x40
+#define TRIG_GROUPS	0x0f
 
 /* vpmu_run_chunk() results. */
 enum { X_CHUNK, X_HALT, X_TRAP, X_FAULT };
@@ -285,6 +295,12 @@ struct vpmu_engine {
 	unsigned int nused, cur;
 	u64 *tot_cnt, *tot_dyn, *tot_tkn;
 	u16 *ctr_hit;			/* counters an upc can feed */
+	/*
+	 * Freeze groups a trigger source toggles on every execution (MARK,
+	 * static events), or TRIG_DYN if one's trigger depends on what the
+	 * microword does (vpmu_hook_post() decides).
+	 */
+	u8 *trig_static;
 	u8 ctr_cls[VPMU_NR_COUNTERS_MAX];	/* enum vpmu_cls of each */
 	bool dirty;
 	struct vpmu_ctr_cfg cfg[VPMU_NR_COUNTERS_MAX];
@@ -562,6 +578,24 @@ static inline unsigned int vpmu_key(unsigned int mode, unsigned int frozen)
 	return mode | frozen << 1;
 }
 
+/*
+ * Does @trigger depend on what a microword on which it can occur does
+ * (taken or not, hit or miss, stalled or not)?  The others occur on every
+ * execution of those microwords.
+ */
+static bool vpmu_trig_dynamic(u16 trigger)
+{
+	switch (trigger) {
+	case VPMU_EV_CYCLES:
+	case VPMU_EV_UBR_TAKEN:
+	case VPMU_EV_DC_HIT:
+	case VPMU_EV_DC_MISS:
+	case VPMU_EV_WQ_STALL:
+		return true;
+	}
+	return false;
+}
+
 /* Does @trigger occur on the microword just executed? */
 static bool vpmu_trig_occurs(const struct vpmu_engine *e, u16 trigger,
 			     u32 upc, u32 ddyn, u32 dtkn)
@@ -808,7 +842,8 @@ static int vpmu_run_chunk(struct vpmu_engine *e, s64 L)
 		[Q_DISP] = &&Q_DISP, [Q_EOI] = &&Q_EOI, [Q_HALT] = &&Q_HALT,
 		[Q_TRAP] = &&Q_TRAP,
 	};
-	struct vpmu_uop *base, *u;
+	struct vpmu_uop *base, *u, *tgl_u = NULL;
+	unsigned int tgl_slot = 0;
 	u32 *const R = e->R;
 	u8 *const mem = e->st.mem;
 	const u32 msz = e->st.msz;
@@ -1191,8 +1226,35 @@ MODE:
 	pend = u->pend;
 	SEQ();
 
-TRIG:
-	/* A trigger source: run it, then vpmu_hook_post() at the next entry. */
+TRIG: {
+		/*
+		 * A trigger source that toggles on every execution, with the
+		 * slot it toggles into in use: toggle, and count and run the
+		 * microword there (moving its execution out of this slot).
+		 */
+		u32 tm = e->trig_static[u->upc], off;
+		u8 s = tm & TRIG_DYN ? 0xff :
+		       e->key_slot[vpmu_key(e->st.mode,
+					    e->frozen ^ (tm & TRIG_GROUPS))];
+
+		if (likely(s != 0xff && !hook)) {
+			off = (u32)((char *)u - (char *)base);
+			tgl_slot = e->cur;
+			e->frozen ^= tm & TRIG_GROUPS;
+			e->cur = s;
+			u->cnt--;
+			base = e->slot[s];
+			u = (struct vpmu_uop *)((char *)base + off);
+			u->cnt++;
+			tgl_u = u;
+			if (tm & TRIG_FAST)
+				goto *lab[u->hf];
+			vpmu_flags_sync(e);
+			goto *lab[u->hg];
+		}
+	}
+	/* Otherwise run it, then vpmu_hook_post() at the next entry. */
+	tgl_u = NULL;
 	hook = HOOK_TRIG;
 	e->trig_u = u;
 	e->trig_dyn = u->dyn;
@@ -1300,6 +1362,11 @@ fault:
 	 */
 	left = LEFT() + u->seg;
 	u->cnt--;
+	if (u == tgl_u) {
+		/* a trigger source toggled as it began: it never ran */
+		e->frozen ^= e->trig_static[u->upc] & TRIG_GROUPS;
+		e->cur = tgl_slot;
+	}
 	e->st.cyc += L - left;
 	e->st.upc = u->upc;
 	return X_FAULT;
@@ -1355,6 +1422,31 @@ static bool vpmu_uop_unchecked(unsigned int hi)
 }
 
 static u8 vpmu_mfast(const struct vpmu_dec *d, const struct vpmu_uop *x);
+
+/*
+ * May trigger source @upc, once toggled, run its fast handler?  Only if
+ * that handler ends the segment (the microword ends one as a trigger
+ * source: the next is entered and counted) and needs no pre-handler or
+ * memory fast path: the fused ALU forms that end with their sequencer.
+ */
+static bool vpmu_trig_fast(const struct vpmu_engine *e, u32 upc)
+{
+	const struct vpmu_dec *d = &e->uc->dec[upc];
+	unsigned int hf = e->slot[0][upc].hf;
+
+	if (d->a == VPMU_OPND_FLAGS || d->b == VPMU_OPND_FLAGS)
+		return false;
+	if (hf >= H_LB)
+		return hf == H_NOP || hf == H_PI || hf == H_PI0 || hf == H_PR0;
+	switch (hf % V_NR) {
+	case V_J:
+	case V_E:
+	case V_P:
+	case V_B:
+		return true;
+	}
+	return false;
+}
 
 /*
  * A routed microword (a trigger source) runs the trigger hook and then its
@@ -1437,6 +1529,7 @@ static void vpmu_prepare(struct vpmu_engine *e)
 		for (upc = 0; upc < e->ncs; upc++) {
 			u16 hit = 0;
 			bool route = false;
+			u8 tm = 0;
 
 			for (i = 0; i < VPMU_NR_COUNTERS_MAX; i++)
 				if (vpmu_ctr_enabled(e, i) &&
@@ -1449,10 +1542,15 @@ static void vpmu_prepare(struct vpmu_engine *e)
 				if (t == VPMU_TRIG_NONE)
 					continue;
 				if (t == VPMU_TRIG_MARK ?
-				    e->uc->dec[upc].kind & VPMU_K_TRIG :
-				    vpmu_ev_possible(e, t, upc))
-					route = true;
+				    !(e->uc->dec[upc].kind & VPMU_K_TRIG) :
+				    !vpmu_ev_possible(e, t, upc))
+					continue;
+				route = true;
+				tm |= vpmu_trig_dynamic(t) ? TRIG_DYN : 1u << g;
 			}
+			if (route && vpmu_trig_fast(e, upc))
+				tm |= TRIG_FAST;
+			e->trig_static[upc] = tm;
 			vpmu_route(e, upc, route);
 		}
 		vpmu_fuse(e);
@@ -1752,6 +1850,7 @@ static void vpmu_engine_free_arrays(struct vpmu_engine *e)
 	vpmu_free(e->tot_dyn);
 	vpmu_free(e->tot_tkn);
 	vpmu_free(e->ctr_hit);
+	vpmu_free(e->trig_static);
 	vpmu_free(e->uhist);
 	vpmu_free(e->dc_tag);
 	vpmu_free(e->gap_dist);
@@ -1788,12 +1887,14 @@ struct vpmu_engine *vpmu_engine_create(u32 cs_limit)
 	e->tot_dyn = vpmu_zalloc(sizeof(u64) * n);
 	e->tot_tkn = vpmu_zalloc(sizeof(u64) * n);
 	e->ctr_hit = vpmu_zalloc(sizeof(u16) * n);
+	e->trig_static = vpmu_zalloc(n);
 	e->uhist = vpmu_zalloc(sizeof(u64) * n);
 	e->dc_tag = vpmu_zalloc(sizeof(u32) * VPMU_DC_LINES_MAX);
 	e->gap_dist = vpmu_zalloc(sizeof(u32) * n);
 	e->gap_q = vpmu_zalloc(sizeof(u32) * n);
 	if (!e->R || !e->xr || !e->tot_cnt || !e->tot_dyn ||
-	    !e->tot_tkn || !e->ctr_hit || !e->uhist || !e->dc_tag ||
+	    !e->tot_tkn || !e->ctr_hit || !e->trig_static || !e->uhist ||
+	    !e->dc_tag ||
 	    !e->gap_dist || !e->gap_q)
 		goto out_free;
 

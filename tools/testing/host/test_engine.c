@@ -1072,6 +1072,41 @@ static bool test_mark(bool start_frozen)
 	return true;
 }
 
+/*
+ * A trigger source that faults has no effect: it does not toggle.  The
+ * mark-like microword runs at pc 0 (thaws) and pc 4, whose EOI fetch at 8
+ * is outside memory: the second toggle, taken as the microword begins
+ * once the slot it toggles into is in use, must be undone.
+ */
+static bool test_trigger_fault(void)
+{
+	static const u64 uw[] = { UW(ADD, PC, PC, IM, 4) | Q(EOI, 0, 0) | UT };
+	struct vpmu_ucode *uc = straight(uw, 1);
+	struct vpmu_engine *e = eng_for(uc);
+	struct vpmu_stop s;
+	u8 mem[8] = { 0 };
+	bool ok;
+
+	ctr(e, 0, VPMU_EV_UOPS, 64, BOTH, 1);
+	ctr(e, 1, VPMU_EV_UOPS, 64, BOTH, 0);
+	vpmu_engine_group_trigger(e, 1, VPMU_TRIG_MARK);
+	vpmu_engine_freeze(e, 1, true);
+	vpmu_engine_start(e, mem, sizeof(mem), 0, 0);
+	vpmu_engine_run(e, 100, &s);
+	ok = s.reason == VPMU_STOP_FAULT && s.code == VPMU_FAULT_FETCH &&
+	     vpmu_engine_ctr_read(e, 0) == 1 &&
+	     vpmu_engine_ctr_read(e, 1) == 1 && !vpmu_engine_frozen(e, 1);
+	/* and again, from thawed: the first toggle freezes, the fault none */
+	vpmu_engine_start(e, mem, sizeof(mem), 0, 0);
+	vpmu_engine_run(e, 100, &s);
+	ok = ok && s.reason == VPMU_STOP_FAULT &&
+	     vpmu_engine_ctr_read(e, 0) == 1 &&
+	     vpmu_engine_ctr_read(e, 1) == 2 && vpmu_engine_frozen(e, 1);
+	vpmu_engine_destroy(e);
+	vpmu_ucode_free(uc);
+	return ok;
+}
+
 /* Trigger on tag 1: toggles on 1 (thaw, counted) and 4 (freeze, not). */
 static bool test_event_trigger(void)
 {
@@ -1670,7 +1705,7 @@ int main(void)
 	struct vpmu_engine *e = vpmu_engine_create(VPMU_CS_MAX);
 	unsigned int i, c, w;
 
-	tap_plan(5 * NTESTS + 11 + 2 + 1 + 8 + 19);
+	tap_plan(5 * NTESTS + 11 + 2 + 1 + 8 + 20);
 	for (i = 0; i < NTESTS; i++) {
 		struct vpmu_ucode *uc = build(&tests[i]);
 		bool ok = uc && !vpmu_engine_attach(e, uc);
@@ -1709,6 +1744,7 @@ int main(void)
 	tap_ok(test_mark(false), "MARK trigger, started running");
 	tap_ok(test_event_trigger(), "event (tag) trigger, toggle before count");
 	tap_ok(test_dynamic_trigger(), "dynamic event (taken branch) trigger");
+	tap_ok(test_trigger_fault(), "a faulting trigger source does not toggle");
 	tap_ok(test_groups(), "groups freeze together, software freeze");
 	tap_ok(test_overflow_stop(), "INT: exact overflow stops (upc, ovf)");
 	tap_ok(test_overflow_stall(), "INT: CYCLES wraps on a stalling load");
