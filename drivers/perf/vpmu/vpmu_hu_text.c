@@ -15,7 +15,11 @@
 #else
 #include <stdarg.h>
 #include <stdio.h>
-#define __printf(a, b)	__attribute__((format(printf, a, b)))
+/* The kernel's attribute macro, spelled for the host compiler. */
+#define VPMU_HOST_ATTR(...)	__attribute__((__VA_ARGS__))
+#ifndef __printf
+#define __printf(a, b)	VPMU_HOST_ATTR(format(printf, a, b))
+#endif
 #endif
 
 #include "vpmu_hu_text.h"
@@ -32,6 +36,7 @@ struct vpmu_hu_lexer {
 	const char *p, *end;
 	char *err;
 	unsigned int entry;	/* 1-based, for messages; 0: the mode */
+	char q[VPMU_HU_QUOTE + 4];	/* a word quoted in a message */
 };
 
 static bool vpmu_hu_blank(char c)
@@ -60,20 +65,23 @@ static int vpmu_hu_next(struct vpmu_hu_lexer *lx, struct vpmu_hu_word *w)
 		}
 		if (vpmu_hu_blank(c)) {
 			lx->p++;
-		} else if (c == '#') {
+			continue;
+		}
+		if (c == '#') {
 			while (lx->p < lx->end && *lx->p && *lx->p != '\n')
 				lx->p++;
-		} else if (vpmu_hu_sep(c)) {
+			continue;
+		}
+		if (vpmu_hu_sep(c)) {
 			lx->p++;
 			return 0;
-		} else {
-			w->s = lx->p;
-			while (lx->p < lx->end && *lx->p && !vpmu_hu_blank(*lx->p) &&
-			       !vpmu_hu_sep(*lx->p) && *lx->p != '#')
-				lx->p++;
-			w->len = lx->p - w->s;
-			return 1;
 		}
+		w->s = lx->p;
+		while (lx->p < lx->end && *lx->p && !vpmu_hu_blank(*lx->p) &&
+		       !vpmu_hu_sep(*lx->p) && *lx->p != '#')
+			lx->p++;
+		w->len = lx->p - w->s;
+		return 1;
 	}
 	return -1;
 }
@@ -95,9 +103,16 @@ int vpmu_hu_fail(struct vpmu_hu_lexer *lx, const char *fmt, ...)
 	return -EINVAL;
 }
 
-/* "%.*s" arguments quoting @w, cut short if long. */
-#define VPMU_HU_Q(w)	(int)((w)->len < VPMU_HU_QUOTE ? (w)->len : VPMU_HU_QUOTE), \
-			(w)->s, (w)->len > VPMU_HU_QUOTE ? "..." : ""
+/* @w as a string for a message, cut short if long. */
+static const char *vpmu_hu_quote(struct vpmu_hu_lexer *lx,
+				 const struct vpmu_hu_word *w)
+{
+	unsigned int n = w->len < VPMU_HU_QUOTE ? w->len : VPMU_HU_QUOTE;
+
+	memcpy(lx->q, w->s, n);
+	strcpy(lx->q + n, w->len > n ? "..." : "");
+	return lx->q;
+}
 
 static bool vpmu_hu_is(const struct vpmu_hu_word *w, const char *s)
 {
@@ -169,12 +184,12 @@ static int vpmu_hu_range(struct vpmu_hu_lexer *lx, const struct vpmu_hu_word *pr
 		hi.len = w.len - i - 1;
 	}
 	if (vpmu_hu_number(&lo, ~0ull, &a) || vpmu_hu_number(&hi, ~0ull, &b))
-		return vpmu_hu_fail(lx, "%.*s%s: expected a number or LO-HI",
-				    VPMU_HU_Q(pred));
+		return vpmu_hu_fail(lx, "%s: expected a number or LO-HI",
+				    vpmu_hu_quote(lx, pred));
 	if (a > b)
-		return vpmu_hu_fail(lx, "%.*s%s: LO above HI", VPMU_HU_Q(pred));
+		return vpmu_hu_fail(lx, "%s: LO above HI", vpmu_hu_quote(lx, pred));
 	if (b > max)
-		return vpmu_hu_fail(lx, "%.*s%s: %s beyond %u", VPMU_HU_Q(pred),
+		return vpmu_hu_fail(lx, "%s: %s beyond %u", vpmu_hu_quote(lx, pred),
 				    what, max);
 	e->lo = a;
 	e->hi = b;
@@ -188,8 +203,8 @@ static int vpmu_hu_tag(struct vpmu_hu_lexer *lx, const struct vpmu_hu_word *pred
 	u64 v;
 
 	if (vpmu_hu_number(k, ~0ull, &v) || v < 1 || v > VPMU_TAG_MAX)
-		return vpmu_hu_fail(lx, "%.*s%s: tag not in 1..%u",
-				    VPMU_HU_Q(pred), VPMU_TAG_MAX);
+		return vpmu_hu_fail(lx, "%s: tag not in 1..%u",
+				    vpmu_hu_quote(lx, pred), VPMU_TAG_MAX);
 	e->kind = VPMU_HU_EVENT;
 	e->event = VPMU_EV_TAG(v);
 	return 0;
@@ -205,8 +220,8 @@ static int vpmu_hu_predicate(struct vpmu_hu_lexer *lx,
 
 	if (vpmu_hu_skip(&w, "event=")) {
 		if (vpmu_hu_number(&w, ~0ull, &v) || v >= VPMU_EV_NR_BASIC)
-			return vpmu_hu_fail(lx, "%.*s%s: not a basic event (0..%u; tags are tag=K)",
-					    VPMU_HU_Q(pred), VPMU_EV_NR_BASIC - 1);
+			return vpmu_hu_fail(lx, "%s: not a basic event (0..%u; tags are tag=K)",
+					    vpmu_hu_quote(lx, pred), VPMU_EV_NR_BASIC - 1);
 		e->kind = VPMU_HU_EVENT;
 		e->event = v;
 		return 0;
@@ -232,8 +247,8 @@ static int vpmu_hu_predicate(struct vpmu_hu_lexer *lx,
 	}
 	if (vpmu_hu_skip(&w, "vpmu_tag"))
 		return vpmu_hu_tag(lx, pred, &w, e);
-	return vpmu_hu_fail(lx, "unknown predicate '%.*s%s' (event=N, tag=K, an event name, wq=LO[-HI] or upc=LO[-HI])",
-			    VPMU_HU_Q(pred));
+	return vpmu_hu_fail(lx, "unknown predicate '%s' (%s)", vpmu_hu_quote(lx, pred),
+			    "event=N, tag=K, an event name, wq=LO[-HI] or upc=LO[-HI]");
 }
 
 /* One entry of @nw words (@w holds the first two); appended to @p. */
@@ -254,8 +269,8 @@ static int vpmu_hu_entry(struct vpmu_hu_lexer *lx, const struct vpmu_hu_word *w,
 	if (ret)
 		return ret;
 	if (vpmu_hu_number(&w[1], ~0u, &v) || !v)
-		return vpmu_hu_fail(lx, "period '%.*s%s' not in 1..%u cycles",
-				    VPMU_HU_Q(&w[1]), ~0u);
+		return vpmu_hu_fail(lx, "period '%s' not in 1..%u cycles",
+				    vpmu_hu_quote(lx, &w[1]), ~0u);
 	e->period = v;
 	p->n++;
 	return 0;
@@ -278,6 +293,21 @@ static int vpmu_hu_check_total(struct vpmu_hu_lexer *lx,
 	return 0;
 }
 
+/* After "off": nothing but blanks, comments and separators. */
+static int vpmu_hu_off(struct vpmu_hu_lexer *lx)
+{
+	struct vpmu_hu_word w;
+	int t;
+
+	do {
+		t = vpmu_hu_next(lx, &w);
+		if (t > 0)
+			return vpmu_hu_fail(lx, "'off' takes nothing after it, not '%s'",
+					    vpmu_hu_quote(lx, &w));
+	} while (t == 0);
+	return 0;
+}
+
 int vpmu_hu_parse(const char *text, size_t len, struct vpmu_hu_prog *p,
 		  char *err)
 {
@@ -292,23 +322,17 @@ int vpmu_hu_parse(const char *text, size_t len, struct vpmu_hu_prog *p,
 	do {
 		t = vpmu_hu_next(&lx, &w[0]);
 	} while (t == 0);
-	if (t < 0 || vpmu_hu_is(&w[0], "off")) {
-		/* Nothing but "off" (and blanks, comments, separators). */
-		while (t >= 0) {
-			t = vpmu_hu_next(&lx, &extra);
-			if (t > 0)
-				return vpmu_hu_fail(&lx, "'off' takes nothing after it, not '%.*s%s'",
-						    VPMU_HU_Q(&extra));
-		}
+	if (t < 0)
 		return 0;
-	}
+	if (vpmu_hu_is(&w[0], "off"))
+		return vpmu_hu_off(&lx);
 	if (vpmu_hu_is(&w[0], "seq"))
 		p->mode = VPMU_HU_SEQ;
 	else if (vpmu_hu_is(&w[0], "par"))
 		p->mode = VPMU_HU_PAR;
 	else
-		return vpmu_hu_fail(&lx, "expected 'seq', 'par' or 'off' first, not '%.*s%s'",
-				    VPMU_HU_Q(&w[0]));
+		return vpmu_hu_fail(&lx, "expected 'seq', 'par' or 'off' first, not '%s'",
+				    vpmu_hu_quote(&lx, &w[0]));
 
 	lx.entry = 1;
 	do {
