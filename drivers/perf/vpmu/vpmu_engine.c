@@ -48,6 +48,17 @@
  * counter of a rare event would reach its wrap in many shrinking chunks,
  * each with a fold.
  *
+ * The histogram unit (architecture.rst) needs the same exactness per window
+ * of its monitoring period: chunks end at window boundaries (vpmu_plan()),
+ * so the entries counting are the same for a whole chunk; the fold adds
+ * EVENT and UPC entries, which are linear in the per-microword counts
+ * like counters; only the last microword of a chunk can stall across the
+ * boundary, and its tail cycles are moved to the windows they fall in
+ * (vpmu_hu_chunk_end()).  Write-queue occupancy is a step function of
+ * time that only changes when a store enters the queue: while a WQ entry
+ * is programmed, stores are routed through the trigger hook, which counts
+ * the cycles since the last store analytically (vpmu_wq_cycles()).
+ *
  * The commonest microword shapes have fused handlers (V_* variants,
  * EXT into latches singly, in pairs and with the following SAR, ADD pc ;
  * EOI, SUB.s zero ; BR).  A fused compare leaves the flags lazy: whoever

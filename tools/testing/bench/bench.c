@@ -11,6 +11,12 @@
  * tags), both modes, no interrupts.  "counted-int": the same counters with
  * VPMU_CTR_INT, as the perf driver sets them: the run is resumed after
  * every OVERFLOW stop, its status bits cleared, until the budget is used.
+ *
+ * VPMU_BENCH_HU=events|wq|seq1 also programs the histogram unit (for
+ * measuring its cost by hand; make bench leaves it off): "events", 16
+ * PAR entries (events, tags, UPC ranges) with periods 1000..16000; "wq",
+ * the same with four WQ ranges among them; "seq1", SEQ CYCLES / UOPS /
+ * WQ_STALL with 1-cycle periods.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,6 +45,43 @@ static uint8_t *slurp(const char *path, size_t *len)
 	fclose(f);
 	*len = n;
 	return p;
+}
+
+static void hu_bench(struct vpmu_engine *e, const char *what)
+{
+	struct vpmu_hu_prog h = { VPMU_HU_PAR, 16 };
+	unsigned int i;
+
+	for (i = 0; i < 16; i++) {
+		struct vpmu_hu_entry x = { VPMU_HU_EVENT, i < 8 ? i :
+					   VPMU_EV_TAG(i - 7), 0, 0,
+					   1000 * (i + 1) };
+
+		if (i >= 12) {
+			x.kind = VPMU_HU_UPC;
+			x.lo = 10 * (i - 12);
+			x.hi = x.lo + 30;
+		}
+		if (!strcmp(what, "wq") && i >= 12) {
+			x.kind = VPMU_HU_WQ;
+			x.lo = i - 12;
+			x.hi = i - 12;
+		}
+		h.ent[i] = x;
+	}
+	if (!strcmp(what, "seq1")) {
+		h.mode = VPMU_HU_SEQ;
+		h.n = 3;
+		h.ent[0].event = VPMU_EV_CYCLES;
+		h.ent[1].event = VPMU_EV_UOPS;
+		h.ent[2].event = VPMU_EV_WQ_STALL;
+		for (i = 0; i < 3; i++)
+			h.ent[i].period = 1;
+	}
+	if (vpmu_engine_hu_set(e, &h)) {
+		fprintf(stderr, "histogram unit refused %s\n", what);
+		exit(2);
+	}
 }
 
 static uint32_t le32(const uint8_t *p)
@@ -132,6 +175,8 @@ int main(int argc, char **argv)
 			c.flags |= VPMU_CTR_INT;
 		vpmu_engine_ctr_config(e, i, &c);
 	}
+	if (getenv("VPMU_BENCH_HU"))
+		hu_bench(e, getenv("VPMU_BENCH_HU"));
 	vpmu_engine_start(e, mem, msz, entry, 0);
 	for (;;) {
 		vpmu_engine_run(e, cycles, &s);
