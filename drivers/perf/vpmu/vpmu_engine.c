@@ -35,7 +35,8 @@
  * engine remembers the last stalling microword.  When a counter is one
  * event from wrapping, or a histogram sample is due, the engine steps one
  * microword at a time, whose identity it then knows.  Only counters that
- * interrupt or freeze on overflow need this; others just wrap in the fold.
+ * interrupt or freeze on overflow need this; others just wrap in the fold,
+ * which counts their wraps (vpmu_engine_ovf_count()).
  *
  * For every event but CYCLES and WQ_STALL the bound is sharper: it occurs
  * at most once per execution of the microwords it can occur on (tags,
@@ -295,10 +296,12 @@ struct vpmu_engine {
 	unsigned int nused, cur;
 	u64 *tot_cnt, *tot_dyn, *tot_tkn;
 	u16 *ctr_hit;			/* counters an upc can feed */
+	u8 ctr_cls[VPMU_NR_COUNTERS_MAX];	/* enum vpmu_cls of each */
 	bool dirty;
 	struct vpmu_ctr_cfg cfg[VPMU_NR_COUNTERS_MAX];
 	u64 ctr[VPMU_NR_COUNTERS_MAX];
 	u32 ovf;
+	u64 ovf_cnt[VPMU_NR_COUNTERS_MAX];	/* wraps since status clear */
 	u32 wrap_pending;
 	unsigned int frozen;
 	u16 trig[VPMU_NR_GROUPS_MAX];
@@ -351,6 +354,36 @@ static inline u64 vpmu_stall_of(const struct vpmu_engine *e,
 	if (d->kind & VPMU_K_STORE)
 		return dyn;
 	return 0;
+}
+
+/*
+ * What an event counts on a microword where it can occur at all
+ * (vpmu_ev_possible(), which ctr_hit caches per counter): one of these
+ * linear forms of the microword's counts, the same on every such microword.
+ */
+enum vpmu_cls {
+	CLS_EXEC,	/* executions: UOPS, INSNS, DISPATCH, TRIGGER, STORES, tags */
+	CLS_CYC,	/* executions + stall cycles: CYCLES */
+	CLS_TKN,	/* taken: UBR_TAKEN */
+	CLS_HIT,	/* executions - misses: DC_HIT */
+	CLS_DYN,	/* misses or stall cycles: DC_MISS, WQ_STALL */
+	CLS_NR
+};
+
+static u8 vpmu_ev_cls(unsigned int ev)
+{
+	switch (ev) {
+	case VPMU_EV_CYCLES:
+		return CLS_CYC;
+	case VPMU_EV_UBR_TAKEN:
+		return CLS_TKN;
+	case VPMU_EV_DC_HIT:
+		return CLS_HIT;
+	case VPMU_EV_DC_MISS:
+	case VPMU_EV_WQ_STALL:
+		return CLS_DYN;
+	}
+	return CLS_EXEC;
 }
 
 /*
@@ -644,18 +677,26 @@ static void vpmu_hu_chunk_end(struct vpmu_engine *e, u64 c1)
 	vpmu_hu_tail(e, upc, b, end);
 }
 
-/* Add @n to counter @i; true if it wrapped. */
-static bool vpmu_ctr_add(struct vpmu_engine *e, unsigned int i, u64 n)
+/*
+ * Add @n to counter @i; returns how many times it wrapped (a narrow
+ * counter can wrap many times in one fold), also added to its overflow
+ * count.
+ */
+static u64 vpmu_ctr_add(struct vpmu_engine *e, unsigned int i, u64 n)
 {
 	unsigned int w = e->cfg[i].width;
-	u64 v = e->ctr[i], nv = v + n;
+	u64 v = e->ctr[i], nv = v + n, wraps;
 
 	if (w >= 64) {
 		e->ctr[i] = nv;
-		return nv < v;
+		wraps = nv < v;
+	} else {
+		/* v < 2^w and n < 2^62 (a chunk's worth): nv cannot overflow */
+		e->ctr[i] = nv & ((1ull << w) - 1);
+		wraps = nv >> w;
 	}
-	e->ctr[i] = nv & ((1ull << w) - 1);
-	return nv >> w;
+	e->ovf_cnt[i] += wraps;
+	return wraps;
 }
 
 /*
@@ -666,7 +707,7 @@ static bool vpmu_ctr_add(struct vpmu_engine *e, unsigned int i, u64 n)
  */
 static u32 vpmu_fold(struct vpmu_engine *e, u32 lo, u32 hi)
 {
-	u64 add[VPMU_NR_COUNTERS_MAX];
+	u64 add[VPMU_NR_COUNTERS_MAX], v[CLS_NR];
 	u32 wrapped = e->wrap_pending;
 	u16 any = 0, hu = e->hu_fact;
 	unsigned int s, i;
@@ -681,6 +722,7 @@ static u32 vpmu_fold(struct vpmu_engine *e, u32 lo, u32 hi)
 		for (upc = lo; upc < hi; upc++) {
 			struct vpmu_uop *x = &U[upc];
 			u32 dy, tk;
+			u64 stall;
 			u16 hm;
 
 			/* c: executions; segment ends have seg 1 */
@@ -697,18 +739,24 @@ static u32 vpmu_fold(struct vpmu_engine *e, u32 lo, u32 hi)
 			e->tot_cnt[upc] += c;
 			e->tot_dyn[upc] += dy;
 			e->tot_tkn[upc] += tk;
+			stall = dy ? vpmu_stall_of(e, &e->uc->dec[upc], dy) : 0;
 			if (e->hist_k == 1)
-				e->uhist[upc] += c +
-					vpmu_stall_of(e, &e->uc->dec[upc], dy);
+				e->uhist[upc] += c + stall;
 			if (unlikely(hu))
 				vpmu_hu_fold(e, upc, c, dy, tk);
 			hm = m & e->ctr_hit[upc];
+			if (!hm)
+				continue;
 			any |= hm;
+			v[CLS_EXEC] = c;
+			v[CLS_CYC] = c + stall;
+			v[CLS_TKN] = tk;
+			v[CLS_HIT] = c - dy;
+			v[CLS_DYN] = dy;
 			while (hm) {
 				i = __builtin_ctz(hm);
 				hm &= hm - 1;
-				add[i] += vpmu_ev_count(e, e->cfg[i].event, upc,
-							c, dy, tk);
+				add[i] += v[e->ctr_cls[i]];
 			}
 		}
 	}
@@ -2440,6 +2488,7 @@ int vpmu_engine_ctr_config(struct vpmu_engine *e, unsigned int idx,
 			   VPMU_CTR_FOO))
 		return -EINVAL;
 	e->cfg[idx] = *cfg;
+	e->ctr_cls[idx] = vpmu_ev_cls(cfg->event);
 	if (cfg->width < 64)
 		e->ctr[idx] &= (1ull << cfg->width) - 1;
 	e->dirty = true;
@@ -2475,9 +2524,19 @@ u32 vpmu_engine_ovf_status(const struct vpmu_engine *e)
 	return e->ovf;
 }
 
+u64 vpmu_engine_ovf_count(const struct vpmu_engine *e, unsigned int idx)
+{
+	return idx < VPMU_NR_COUNTERS_MAX ? e->ovf_cnt[idx] : 0;
+}
+
 void vpmu_engine_ovf_clear(struct vpmu_engine *e, u32 mask)
 {
+	unsigned int i;
+
 	e->ovf &= ~mask;
+	for (i = 0; i < VPMU_NR_COUNTERS_MAX; i++)
+		if (mask >> i & 1)
+			e->ovf_cnt[i] = 0;
 }
 
 void vpmu_engine_freeze(struct vpmu_engine *e, unsigned int group,
