@@ -16,7 +16,8 @@
  * refused with EINVAL and a reason in hist/error, changing nothing; non-root
  * writes are refused.  Bucket events (event=0x201..) count what the sysfs
  * buckets say, per task, CPU-wide and in a group with a counter, and do
- * not jump when the program changes or the buckets are reset under them.
+ * not jump when the program changes or the buckets are reset under them;
+ * an offline CPU's engine takes programs and resets.
  * Skips without hist/, /dev/vpmu or the assembled samples.
  */
 #define _GNU_SOURCE
@@ -34,6 +35,7 @@
 #define TMP_PROG	"/tmp/vpmu_hu.prog"
 #define NB		16
 #define BIG		1000000000u	/* a period longer than any run here */
+#define CPU1_ONLINE	"/sys/devices/system/cpu/cpu1/online"
 
 /* ---- sysfs ------------------------------------------------------------- */
 
@@ -228,6 +230,8 @@ FIXTURE_TEARDOWN(hu)
 		hu_prog("off");
 		close(self->fd);
 	}
+	if (!access(CPU1_ONLINE, F_OK))
+		write_path(CPU1_ONLINE, "1");
 	/* a test that installed an image and failed before restoring */
 	if (self->gen && vl_generation() != self->gen)
 		vl_load_default();
@@ -976,6 +980,58 @@ TEST_F(hu, perf_program_change)
 	EXPECT_EQ(716u + 179u, read1(f1));
 	close(f1);
 	close(f2);
+}
+
+/*
+ * CPU 1 offline: its engine takes programs and resets all the same, and
+ * its file reads; back online, it counts with the program set meanwhile.
+ * A per-task bucket event follows its task from CPU to CPU.
+ */
+TEST_F(hu, offline_cpu)
+{
+	uint64_t c[NB], s[NB];
+	int fd;
+
+	VL_SETUP_DONE();
+	if (access(CPU1_ONLINE, F_OK))
+		SKIP(return, "no %s", CPU1_ONLINE);
+	ASSERT_EQ(0, hu_prog("par;vpmu_uops 1000000"));
+	fd = open_bucket(1);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, pin(1));
+	ASSERT_EQ(SUM_CYCLES, run(self, &self->sum));
+	ASSERT_EQ(0, pin(0));
+	ASSERT_EQ(SUM_CYCLES, run(self, &self->sum));
+	EXPECT_EQ(358u, read1(fd));
+	close(fd);
+	ASSERT_EQ(1, hu_buckets("cpu1", c));
+	EXPECT_EQ(179u, c[0]);
+	ASSERT_EQ(1, hu_buckets("sum", s));
+	EXPECT_EQ(358u, s[0]);
+
+	ASSERT_EQ(0, write_path(CPU1_ONLINE, "0"));
+	ASSERT_EQ(1, hu_buckets("cpu1", c));
+	EXPECT_EQ(179u, c[0]);
+	ASSERT_EQ(0, hu_write("control", "reset"));
+	ASSERT_EQ(1, hu_buckets("cpu1", c));
+	EXPECT_EQ(0u, c[0]);
+	ASSERT_EQ(0, hu_prog("seq;vpmu_cycles 10;vpmu_cycles 10"));
+	ASSERT_EQ(2, hu_buckets("cpu1", c));
+	EXPECT_EQ(0u, c[0] + c[1]);
+	ASSERT_EQ(0, write_path(CPU1_ONLINE, "1"));
+
+	/* 179 = 8 x 20 + 19 */
+	ASSERT_EQ(0, pin(1));
+	ASSERT_EQ(SUM_CYCLES, run(self, &self->sum));
+	ASSERT_EQ(0, pin(0));
+	ASSERT_EQ(2, hu_buckets("cpu1", c));
+	EXPECT_EQ(90u, c[0]);
+	EXPECT_EQ(89u, c[1]);
+	ASSERT_EQ(2, hu_buckets("cpu0", c));
+	EXPECT_EQ(0u, c[0] + c[1]);
+	ASSERT_EQ(2, hu_buckets("sum", s));
+	EXPECT_EQ(90u, s[0]);
+	EXPECT_EQ(89u, s[1]);
 }
 
 TEST_HARNESS_MAIN
