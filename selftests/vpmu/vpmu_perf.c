@@ -949,7 +949,7 @@ TEST_F(perf, invalid_configs)
 	} cases[] = {
 		{ "event 10", 10, ENOENT },
 		{ "event 0x100 (tag 0)", 0x100, ENOENT },
-		{ "event 0x200 (histogram)", 0x200, ENOENT },
+		{ "event 0x200 (bucket 0)", 0x200, EINVAL },
 		{ "event 0xfff", 0xfff, ENOENT },
 		{ "tag with event", (1ull << tag) | 1, EINVAL },
 		{ "tag out of range", 0, EINVAL },

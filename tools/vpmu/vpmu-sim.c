@@ -3,7 +3,8 @@
  * vpmu-sim - run a machine-code program on the engine core built as host
  * C: the same engine the module runs, with no kernel involved.  Prints
  * what vpmu-run prints, plus every event total with --events, and checks
- * a whole .expect file (event lines included).
+ * a whole .expect file (event lines included).  With --hu, the engine's
+ * histogram unit runs a program and its buckets are printed at the end.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -12,6 +13,7 @@
 
 #include "vpmu_runner.h"
 #include "vpmu_engine.h"
+#include "vpmu_hu_text.h"
 
 #define DEFAULT_BUDGET	1000000000ull
 
@@ -39,6 +41,11 @@ static void usage(FILE *f)
 "  -e, --expect=FILE     check every run against FILE (every line, events\n"
 "                        included); exit 1 on a mismatch\n"
 "  -E, --events          print every basic event and tags 1..8\n"
+"      --hu=PROGRAM      program the histogram unit (text as hist/program\n"
+"                        takes it; ';' separates entries), and print its\n"
+"                        buckets after the last run, even with --quiet, as\n"
+"                        \"hist C<b> <count>\" lines (the runs add up)\n"
+"      --hu-file=FILE    the same, the program read from FILE\n"
 "  -t, --time            also print wall time and cycles per second\n"
 "  -v, --verbose         print all 32 registers\n"
 "  -q, --quiet           print only errors and mismatches\n"
@@ -53,7 +60,11 @@ struct opts {
 	struct vpmu_runner_opts com;
 	bool events;
 	const char *image;
+	const char *hu;		/* --hu text */
+	const char *hu_file;	/* --hu-file */
 };
+
+enum { OPT_HU = 256, OPT_HU_FILE };
 
 static int parse_args(int argc, char **argv, struct opts *o)
 {
@@ -61,6 +72,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "image", required_argument, NULL, 'm' },
 		VPMU_RUNNER_LONGOPTS,
 		{ "events", no_argument, NULL, 'E' },
+		{ "hu", required_argument, NULL, OPT_HU },
+		{ "hu-file", required_argument, NULL, OPT_HU_FILE },
 		{ "help", no_argument, NULL, 'h' },
 		{ }
 	};
@@ -81,6 +94,14 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			break;
 		case 'E':
 			o->events = true;
+			break;
+		case OPT_HU:
+			o->hu = optarg;
+			o->hu_file = NULL;
+			break;
+		case OPT_HU_FILE:
+			o->hu_file = optarg;
+			o->hu = NULL;
 			break;
 		case 'h':
 			usage(stdout);
@@ -170,6 +191,51 @@ static void print_events(struct vpmu_engine *e, const char *prefix)
 	       (unsigned long long)vpmu_engine_ctr_read(e, SUPER_CTR));
 }
 
+/*
+ * Parse the --hu or --hu-file program into @p; 0, or -1 after saying why.
+ * No option: p->n = 0 (off).
+ */
+static int load_hu(const struct opts *o, struct vpmu_hu_prog *p)
+{
+	struct vpmu_buf file = { 0 };
+	char err[VPMU_HU_ERR_MAX];
+	const char *text = o->hu, *what = "--hu";
+	size_t len;
+	int ret;
+
+	memset(p, 0, sizeof(*p));
+	if (!o->hu && !o->hu_file)
+		return 0;
+	if (o->hu_file) {
+		if (vpmu_read_file(o->hu_file, &file)) {
+			fprintf(stderr, "%s: %s: %s\n", prog_name, o->hu_file,
+				strerror(errno));
+			return -1;
+		}
+		text = file.p;
+		len = file.len;
+		what = o->hu_file;
+	} else {
+		len = strlen(text);
+	}
+	ret = vpmu_hu_parse(text, len, p, err);
+	if (ret)
+		fprintf(stderr, "%s: %s: bad histogram-unit program: %s\n",
+			prog_name, what, err);
+	vpmu_buf_free(&file);
+	return ret ? -1 : 0;
+}
+
+static void print_hu(struct vpmu_engine *e, const struct vpmu_hu_prog *p)
+{
+	u64 c[VPMU_HU_MAX];
+	unsigned int b;
+
+	vpmu_engine_hu_read(e, c, p->n);
+	for (b = 0; b < p->n; b++)
+		printf("hist C%u %llu\n", b + 1, (unsigned long long)c[b]);
+}
+
 /* One run from fresh memory; fills @r as the kernel would. */
 static double run_once(struct vpmu_engine *e, const struct vpmu_prog_view *v,
 		       uint8_t *mem, const struct opts *o, struct vpmu_run *r)
@@ -211,6 +277,7 @@ int main(int argc, char **argv)
 	};
 	uint64_t i, total_cycles = 0;
 	struct vpmu_prog_view v;
+	struct vpmu_hu_prog hu;
 	struct vpmu_engine *e;
 	struct vpmu_ucode *uc;
 	double secs, total_secs = 0;
@@ -237,12 +304,19 @@ int main(int argc, char **argv)
 			strerror(errno));
 		return 2;
 	}
+	if (load_hu(&o, &hu))
+		return 2;
 	uc = load_image(o.image);
 	if (!uc)
 		return 2;
 	e = vpmu_engine_create(VPMU_CS_MAX);
 	if (!e || vpmu_engine_attach(e, uc)) {
 		fprintf(stderr, "%s: cannot create the engine\n", prog_name);
+		return 2;
+	}
+	if (hu.n && vpmu_engine_hu_set(e, &hu)) {
+		fprintf(stderr, "%s: the engine refused the histogram-unit program\n",
+			prog_name);
 		return 2;
 	}
 	/* Only when asked: a counter costs a little engine time. */
@@ -283,6 +357,8 @@ int main(int argc, char **argv)
 			diag.len = 0;
 		}
 	}
+	if (hu.n)
+		print_hu(e, &hu);
 	if (o.com.timed && !o.com.quiet && total_secs > 0)
 		printf("total %llu cycles in %.6f s: %.0f cycles/s\n",
 		       (unsigned long long)total_cycles, total_secs,

@@ -9,6 +9,8 @@
  *   vpmu_pmu.c     perf glue
  *   vpmu_irq.c     the counters' overflow interrupt lines
  *   vpmu_uhist.c   sysfs: uhist/ (the micro-PC histogram)
+ *   vpmu_hu.c      sysfs: hist/ (the histogram unit)
+ *   vpmu_hu_text.c the histogram unit's program as text (portable C)
  */
 #ifndef _VPMU_H
 #define _VPMU_H
@@ -101,5 +103,20 @@ extern struct attribute_group vpmu_uhist_group;
 int vpmu_uhist_init(void);
 void vpmu_uhist_exit(void);
 u32 vpmu_uhist_active_interval(void);
+
+/* The histogram unit's sysfs group (vpmu_hu.c) and its perf events. */
+extern struct attribute_group vpmu_hu_group;
+int vpmu_hu_init(void);
+void vpmu_hu_exit(void);
+unsigned int vpmu_hu_nr_buckets(void);
+u64 vpmu_hu_bucket(struct vpmu_engine *e, unsigned int b);
+/*
+ * Around any change of this CPU's histogram-unit buckets other than
+ * counting (a program, a reset, attaching an image): fold the open bucket
+ * events' counts in before it, take their new start values after it
+ * (vpmu_pmu.c).  Interrupts disabled, on the engine's CPU.
+ */
+void vpmu_pmu_hist_fold(struct vpmu_engine *e);
+void vpmu_pmu_hist_rebase(struct vpmu_engine *e);
 
 #endif /* _VPMU_H */

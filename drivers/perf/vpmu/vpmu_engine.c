@@ -49,6 +49,17 @@
  * counter of a rare event would reach its wrap in many shrinking chunks,
  * each with a fold.
  *
+ * The histogram unit (architecture.rst) needs the same exactness per window
+ * of its monitoring period: chunks end at window boundaries (vpmu_plan()),
+ * so the entries counting are the same for a whole chunk; the fold adds
+ * EVENT and UPC entries, which are linear in the per-microword counts
+ * like counters; only the last microword of a chunk can stall across the
+ * boundary, and its tail cycles are moved to the windows they fall in
+ * (vpmu_hu_chunk_end()).  Write-queue occupancy is a step function of
+ * time that only changes when a store enters the queue: while a WQ entry
+ * is programmed, stores are routed through the trigger hook, which counts
+ * the cycles since the last store analytically (vpmu_wq_cycles()).
+ *
  * The commonest microword shapes have fused handlers (V_* variants,
  * EXT into latches singly, in pairs and with the following SAR, ADD pc ;
  * EOI, SUB.s zero ; BR).  A fused compare leaves the flags lazy: whoever
@@ -328,6 +339,25 @@ struct vpmu_engine {
 	struct vpmu_uop *trig_u;
 	u32 trig_dyn, trig_tkn;
 	unsigned int trig_mode;
+	u64 trig_wq;			/* wq_last before a routed microword */
+	u64 hook_now;			/* the hooked microword's last cycle */
+
+	/*
+	 * Histogram unit: engine-local clock.  The monitoring period is cut
+	 * into windows (runs of cycles with the same entries counting);
+	 * chunks end at window ends, so the set is constant in a chunk.
+	 */
+	struct vpmu_hu_prog hu;		/* hu.n == 0: off */
+	u64 hu_c[VPMU_HU_MAX];		/* buckets C1..Cn */
+	u32 hu_total;			/* the monitoring period, cycles */
+	u32 hu_pos;			/* cycle in the monitoring period */
+	u32 hu_left;			/* cycles to the window's end */
+	u16 hu_fact;			/* counting now, by the fold: EVENT, UPC */
+	u16 hu_wact;			/* counting now, by occupancy: WQ */
+	bool hu_wq;			/* a WQ entry: stores are routed */
+	u64 hu_b;			/* program cycle at the window's end */
+	u64 hu_acc;			/* occupancy counted up to this cycle */
+	u64 hu_w0;			/* wq_last before the last routed store */
 };
 
 /* ---- counting ----------------------------------------------------------- */
@@ -449,6 +479,220 @@ static u16 vpmu_active(const struct vpmu_engine *e, unsigned int key)
 	return m;
 }
 
+/* ---- histogram unit ---------------------------------------------------- */
+
+/*
+ * The window holding cycle hu_pos of the monitoring period: which entries
+ * count in it (by the fold, hu_fact, or by occupancy, hu_wact) and how
+ * many cycles are left of it (hu_left >= 1).
+ */
+static void vpmu_hu_window(struct vpmu_engine *e)
+{
+	const struct vpmu_hu_prog *p = &e->hu;
+	u64 pos = e->hu_pos, s = 0, left = 0xffffffffu;
+	u16 act = 0, wq = 0;
+	unsigned int i;
+
+	for (i = 0; i < p->n; i++) {
+		const struct vpmu_hu_entry *x = &p->ent[i];
+
+		if (x->kind == VPMU_HU_WQ)
+			wq |= 1u << i;
+		if (p->mode == VPMU_HU_SEQ) {
+			if (!act && pos < s + x->period) {
+				act = 1u << i;
+				left = s + x->period - pos;
+			}
+			s += x->period;
+		} else if (pos < x->period) {
+			act |= 1u << i;
+			if (left > x->period - pos)
+				left = x->period - pos;
+		}
+	}
+	e->hu_left = p->n ? (u32)left : 0;
+	e->hu_fact = act & ~wq;
+	e->hu_wact = act & wq;
+}
+
+/* @n (<= hu_left) cycles went by: on to the next window at the end. */
+static void vpmu_hu_advance(struct vpmu_engine *e, u64 n)
+{
+	e->hu_left -= n;
+	e->hu_pos += n;
+	if (e->hu_left)
+		return;
+	if (e->hu_pos == e->hu_total)
+		e->hu_pos = 0;
+	vpmu_hu_window(e);
+}
+
+/* Start the monitoring period over, buckets zeroed. */
+static void vpmu_hu_restart(struct vpmu_engine *e)
+{
+	memset(e->hu_c, 0, sizeof(e->hu_c));
+	e->hu_pos = 0;
+	vpmu_hu_window(e);
+}
+
+/* The fold's share: microword @upc's counts to the EVENT and UPC entries. */
+static void vpmu_hu_fold(struct vpmu_engine *e, u32 upc, u64 c, u64 dy,
+			 u64 tk)
+{
+	u16 m = e->hu_fact;
+
+	while (m) {
+		unsigned int i = __builtin_ctz(m);
+		const struct vpmu_hu_entry *x = &e->hu.ent[i];
+
+		m &= m - 1;
+		if (x->kind == VPMU_HU_EVENT)
+			e->hu_c[i] += vpmu_ev_count(e, x->event, upc, c, dy, tk);
+		else if (upc >= x->lo && upc <= x->hi)
+			e->hu_c[i] += c + vpmu_stall_of(e, &e->uc->dec[upc], dy);
+	}
+}
+
+/*
+ * Cycles t in [@a, @b) whose write-queue occupancy is in [@lo, @hi], for a
+ * queue whose newest entry drains at @w and with no entry entering in
+ * between.  The entries are those whose drain times w - k * drain are
+ * > t (see vpmu_wq_is_full()): occupancy(t) = ceil((w - t) / drain) for
+ * t < w, else 0.  It is <= hi iff t >= w - hi * drain, and >= lo >= 1 iff
+ * t < w - (lo - 1) * drain.
+ */
+static u64 vpmu_wq_cycles(const struct vpmu_engine *e, u64 w, u64 a, u64 b,
+			  u32 lo, u32 hi)
+{
+	u64 d = e->wq_drain, from, to = ~0ull;
+
+	from = (u64)hi * d >= w ? 0 : w - (u64)hi * d;
+	if (lo)
+		to = (u64)(lo - 1) * d >= w ? 0 : w - (u64)(lo - 1) * d;
+	if (from < a)
+		from = a;
+	if (to > b)
+		to = b;
+	return to > from ? to - from : 0;
+}
+
+/* Add the cycles in [@a, @b) to the WQ entries in @m (newest drain @w). */
+static void vpmu_hu_wq_add(struct vpmu_engine *e, u16 m, u64 w, u64 a, u64 b)
+{
+	while (m) {
+		unsigned int i = __builtin_ctz(m);
+		const struct vpmu_hu_entry *x = &e->hu.ent[i];
+
+		m &= m - 1;
+		e->hu_c[i] += vpmu_wq_cycles(e, w, a, b, x->lo, x->hi);
+	}
+}
+
+/*
+ * A routed store entered the queue in its last cycle, hook_now; the
+ * queue's newest drain time was trig_wq before it.  Count the occupancy
+ * of the cycles up to it (within the window), on from it at the next.
+ */
+static void vpmu_hu_store(struct vpmu_engine *e)
+{
+	u64 enq = e->hook_now;
+
+	e->hu_w0 = e->trig_wq;
+	if (e->hu_wact)
+		vpmu_hu_wq_add(e, e->hu_wact, e->trig_wq, e->hu_acc,
+			       enq < e->hu_b ? enq : e->hu_b);
+	e->hu_acc = enq;
+}
+
+/*
+ * The cycles [@t, @end) of microword @upc, which fall past the window the
+ * chunk ran in (the stall of its last microword), window by window from
+ * the next one: per-cycle predicates only, since every other event
+ * counted in the window holding the microword's first cycle.  A store's
+ * stall cycles come before the cycle in which it enters the queue, its
+ * last one (end - 1), so they see the queue before it (hu_w0).
+ */
+static void vpmu_hu_tail(struct vpmu_engine *e, u32 upc, u64 t, u64 end)
+{
+	bool store = e->uc->dec[upc].kind & VPMU_K_STORE;
+	u64 enq = store ? end - 1 : 0;
+
+	while (t < end) {
+		u64 n = end - t < e->hu_left ? end - t : e->hu_left;
+		u64 stall = store && enq > t ? (enq - t < n ? enq - t : n) : 0;
+		u16 m = e->hu_fact | e->hu_wact;
+
+		while (m) {
+			unsigned int i = __builtin_ctz(m);
+			const struct vpmu_hu_entry *x = &e->hu.ent[i];
+
+			m &= m - 1;
+			if (x->kind == VPMU_HU_WQ)
+				e->hu_c[i] += vpmu_wq_cycles(e, e->hu_w0, t,
+							     t + stall, x->lo,
+							     x->hi) +
+					vpmu_wq_cycles(e, e->st.wq_last,
+						       t + stall, t + n,
+						       x->lo, x->hi);
+			else if (x->kind == VPMU_HU_UPC)
+				e->hu_c[i] += upc >= x->lo && upc <= x->hi ?
+					      n : 0;
+			else if (x->event == VPMU_EV_CYCLES)
+				e->hu_c[i] += n;
+			else if (x->event == VPMU_EV_WQ_STALL)
+				e->hu_c[i] += stall;
+		}
+		vpmu_hu_advance(e, n);
+		t += n;
+	}
+}
+
+/* Before a chunk starting at program cycle @c1. */
+static void vpmu_hu_chunk_begin(struct vpmu_engine *e, u64 c1)
+{
+	e->hu_b = c1 + e->hu_left;
+	e->hu_acc = c1;
+}
+
+/*
+ * After a chunk that ran from program cycle @c1 and was folded.  The chunk
+ * stopped at the window's end unless its last microword stalled across
+ * it: then the fold gave that microword's tail cycles to this window, and
+ * they are taken back out and given to the windows they fall in.
+ */
+static void vpmu_hu_chunk_end(struct vpmu_engine *e, u64 c1)
+{
+	u64 end = e->st.cyc, b = e->hu_b, x;
+	u32 upc = e->last_stall_upc;
+	bool store;
+	u16 m;
+
+	if (e->hu_wact)
+		vpmu_hu_wq_add(e, e->hu_wact, e->st.wq_last, e->hu_acc,
+			       end < b ? end : b);
+	if (end <= b) {
+		vpmu_hu_advance(e, end - c1);
+		return;
+	}
+	x = end - b;
+	store = e->uc->dec[upc].kind & VPMU_K_STORE;
+	m = e->hu_fact;
+	while (m) {
+		unsigned int i = __builtin_ctz(m);
+		const struct vpmu_hu_entry *y = &e->hu.ent[i];
+
+		m &= m - 1;
+		if (y->kind == VPMU_HU_UPC)
+			e->hu_c[i] -= upc >= y->lo && upc <= y->hi ? x : 0;
+		else if (y->event == VPMU_EV_CYCLES)
+			e->hu_c[i] -= x;
+		else if (y->event == VPMU_EV_WQ_STALL && store)
+			e->hu_c[i] -= x - 1;
+	}
+	vpmu_hu_advance(e, b - c1);
+	vpmu_hu_tail(e, upc, b, end);
+}
+
 /*
  * Add @n to counter @i; returns how many times it wrapped (a narrow
  * counter can wrap many times in one fold), also added to its overflow
@@ -481,7 +725,7 @@ static u32 vpmu_fold(struct vpmu_engine *e, u32 lo, u32 hi)
 {
 	u64 add[VPMU_NR_COUNTERS_MAX], v[CLS_NR];
 	u32 wrapped = e->wrap_pending;
-	u16 any = 0;
+	u16 any = 0, hu = e->hu_fact;
 	unsigned int s, i;
 	u32 upc;
 
@@ -514,6 +758,8 @@ static u32 vpmu_fold(struct vpmu_engine *e, u32 lo, u32 hi)
 			stall = dy ? vpmu_stall_of(e, &e->uc->dec[upc], dy) : 0;
 			if (e->hist_k == 1)
 				e->uhist[upc] += c + stall;
+			if (unlikely(hu))
+				vpmu_hu_fold(e, upc, c, dy, tk);
 			hm = m & e->ctr_hit[upc];
 			if (!hm)
 				continue;
@@ -620,6 +866,9 @@ static void vpmu_hook_post(struct vpmu_engine *e, unsigned int hook)
 		struct vpmu_uop *x = e->trig_u;
 		u32 upc = x->upc, ddyn = x->dyn - e->trig_dyn;
 		u32 dtkn = x->tkn - e->trig_tkn;
+
+		if (e->hu_wq && e->uc->dec[upc].kind & VPMU_K_STORE)
+			vpmu_hu_store(e);
 
 		for (g = 0; g < VPMU_NR_GROUPS_MAX; g++)
 			if (vpmu_trig_occurs(e, e->trig[g], upc, ddyn, dtkn))
@@ -1260,6 +1509,7 @@ TRIG: {
 	e->trig_dyn = u->dyn;
 	e->trig_tkn = u->tkn;
 	e->trig_mode = e->st.mode;
+	e->trig_wq = e->st.wq_last;
 	saved_left = left;
 	left = -HOOK_BIAS;
 	vpmu_flags_sync(e);
@@ -1337,6 +1587,7 @@ slow_enter:
 		u32 off = (u32)((char *)u - (char *)base);
 
 		left = saved_left + left + HOOK_BIAS;
+		e->hook_now = cend - left;
 		vpmu_hook_post(e, hook);
 		hook = 0;
 		base = e->slot[e->cur];
@@ -1375,6 +1626,7 @@ stop:
 	e->st.upc = u->upc;
 	if (hook) {
 		left = LEFT();
+		e->hook_now = cend - left;
 		vpmu_hook_post(e, hook);
 	}
 	e->st.cyc += L - left;
@@ -1536,6 +1788,9 @@ static void vpmu_prepare(struct vpmu_engine *e)
 				    vpmu_ev_possible(e, e->cfg[i].event, upc))
 					hit |= 1u << i;
 			e->ctr_hit[upc] = hit;
+			/* the histogram unit's WQ entries see every store */
+			if (e->hu_wq && e->uc->dec[upc].kind & VPMU_K_STORE)
+				route = true;
 			for (g = 0; any_trig && g < VPMU_NR_GROUPS_MAX; g++) {
 				u16 t = e->trig[g];
 
@@ -1705,6 +1960,9 @@ static bool vpmu_plan(struct vpmu_engine *e, u64 *L)
 		if (*L > e->hist_left)
 			*L = e->hist_left;
 	}
+	/* the histogram unit's window: its entries stay the same in a chunk */
+	if (e->hu.n && *L > e->hu_left)
+		*L = e->hu_left;
 	return *L < VPMU_STEP_BELOW;
 }
 
@@ -1777,6 +2035,8 @@ enum vpmu_stop_reason vpmu_engine_run(struct vpmu_engine *e, u64 budget,
 		x_upc = e->st.upc;
 		x_ipc = e->R[R_IPC];
 		c1 = e->st.cyc;
+		if (e->hu.n)
+			vpmu_hu_chunk_begin(e, c1);
 		if (step) {
 			x = vpmu_run_chunk(e, 1);
 			/* one microword; an early exit may sit after it */
@@ -1793,6 +2053,8 @@ enum vpmu_stop_reason vpmu_engine_run(struct vpmu_engine *e, u64 budget,
 		}
 		if (e->hist_k > 1)
 			vpmu_hist_advance(e, e->st.cyc - c1, x_upc);
+		if (e->hu.n)
+			vpmu_hu_chunk_end(e, c1);
 		if (x == X_HALT || x == X_TRAP || x == X_FAULT)
 			vpmu_fill_stop(e, stop, x);
 		if (wr) {
@@ -2169,6 +2431,7 @@ int vpmu_engine_attach(struct vpmu_engine *e, const struct vpmu_ucode *uc)
 	memset(e->uhist, 0, sizeof(u64) * n);
 	memset(e->gap, 0, sizeof(e->gap));
 	e->hist_left = e->hist_k ? e->hist_k - 1 : 0;
+	vpmu_hu_restart(e);
 	e->dirty = true;
 	return 0;
 }
@@ -2426,4 +2689,83 @@ void vpmu_engine_uhist_reset(struct vpmu_engine *e)
 	if (e->uhist)
 		memset(e->uhist, 0, sizeof(u64) * e->ncs);
 	e->hist_left = e->hist_k ? e->hist_k - 1 : 0;
+}
+
+/* ---- histogram unit ----------------------------------------------------- */
+
+static int vpmu_hu_check(const struct vpmu_hu_prog *p, u32 *total)
+{
+	u64 t = 0;
+	unsigned int i;
+
+	if (p->mode != VPMU_HU_SEQ && p->mode != VPMU_HU_PAR)
+		return -EINVAL;
+	if (p->n < 1 || p->n > VPMU_HU_MAX)
+		return -EINVAL;
+	for (i = 0; i < p->n; i++) {
+		const struct vpmu_hu_entry *x = &p->ent[i];
+
+		switch (x->kind) {
+		case VPMU_HU_EVENT:
+			if (!vpmu_event_valid(x->event))
+				return -EINVAL;
+			break;
+		case VPMU_HU_WQ:
+		case VPMU_HU_UPC:
+			if (x->lo > x->hi)
+				return -EINVAL;
+			break;
+		default:
+			return -EINVAL;
+		}
+		if (!x->period)
+			return -EINVAL;
+		if (p->mode == VPMU_HU_SEQ)
+			t += x->period;
+		else if (t < x->period)
+			t = x->period;
+	}
+	if (t > 0xffffffffu)
+		return -EINVAL;
+	*total = (u32)t;
+	return 0;
+}
+
+int vpmu_engine_hu_set(struct vpmu_engine *e, const struct vpmu_hu_prog *p)
+{
+	u32 total = 0;
+	bool wq = false;
+	unsigned int i;
+	int err;
+
+	if (p) {
+		err = vpmu_hu_check(p, &total);
+		if (err)
+			return err;
+		e->hu = *p;
+		for (i = 0; i < p->n; i++)
+			wq |= p->ent[i].kind == VPMU_HU_WQ;
+	} else {
+		memset(&e->hu, 0, sizeof(e->hu));
+	}
+	e->hu_total = total;
+	if (e->hu_wq != wq) {
+		e->hu_wq = wq;
+		e->dirty = true;	/* stores are routed or no longer */
+	}
+	vpmu_hu_restart(e);
+	return 0;
+}
+
+void vpmu_engine_hu_read(struct vpmu_engine *e, u64 *c, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n && i < VPMU_HU_MAX; i++)
+		c[i] = e->hu_c[i];
+}
+
+void vpmu_engine_hu_reset(struct vpmu_engine *e)
+{
+	vpmu_hu_restart(e);
 }

@@ -8,7 +8,8 @@
  *                      once loaded; shared by every engine that runs it.
  *  struct vpmu_engine  one processor: registers, sequencer, cache and
  *                      write-queue state, and its PMU hardware (counters,
- *                      freeze bits, overflow status, micro-PC histogram).
+ *                      freeze bits, overflow status, micro-PC histogram,
+ *                      histogram unit).
  *
  * The core never sleeps, locks or allocates while running; callers
  * serialise access to an engine (the module keeps one per CPU).  Every run
@@ -154,10 +155,11 @@ struct vpmu_ctx;
  * @cs_limit words) and may be called again to switch images between runs.
  * It keeps the PMU hardware state: counter configurations and values,
  * overflow status, freeze bits, group triggers (their microword hooks are
- * re-routed for the new image) and the histogram interval.  It rebuilds or
- * resets what belongs to an image: the executable microwords, the event
- * totals and per-microword counts, the histogram buckets and the
- * histogram's sampling phase.  The program state on the engine becomes
+ * re-routed for the new image), the histogram interval and the histogram
+ * unit's program.  It rebuilds or resets what belongs to an image: the
+ * executable microwords, the event totals and per-microword counts, the
+ * histogram buckets and the histogram's sampling phase, the histogram
+ * unit's buckets and its monitoring period.  The program state on the engine becomes
  * unusable: vpmu_engine_start() or vpmu_engine_ctx_restore() next.
  */
 struct vpmu_engine *vpmu_engine_create(u32 cs_limit);
@@ -184,8 +186,9 @@ void vpmu_engine_start(struct vpmu_engine *e, u8 *mem, u32 mem_size,
  * halted/trapped stop, and the memory pointer and size (the memory itself
  * stays the caller's).  The engine keeps the PMU state: counters, overflow
  * status, freeze bits, triggers, event totals and per-microword counts,
- * the histogram buckets and its sampling countdown (the histogram runs on
- * the engine's own clock, so switching programs does not disturb it).
+ * the histogram buckets and its sampling countdown, the histogram unit
+ * (both run on the engine's own clock, so switching programs does not
+ * disturb them).
  *
  * vpmu_ctx_create() allocates (process context); save and restore do not
  * and cost O(registers + cache lines).  Saving records the image the
@@ -269,7 +272,9 @@ void vpmu_engine_uhist_reset(struct vpmu_engine *e);
  * (an event, or a range of engine state) with a sub-monitoring period in
  * cycles, counted in sequence by one mechanism or all at once; results are
  * the 64-bit buckets C1..Cn.  Runs on the engine's own clock, like the
- * micro-PC histogram (architecture.rst, "Histogram unit").
+ * micro-PC histogram (architecture.rst, "Histogram unit").  Exact however
+ * runs are cut; free while off.  While on, chunks end at the windows'
+ * edges, and a WQ entry routes every store through the trigger hook.
  */
 #define VPMU_HU_MAX	VPMU_HIST_BUCKETS
 

@@ -26,6 +26,10 @@
  * event's counter is preset so that it wraps exactly on the event that
  * completes the period, and the engine stops right after that microword:
  * a sample's micro-PC and macro PC are those of that microword, exactly.
+ *
+ * Histogram-unit bucket events (event=0x201..0x210) take no counter: they
+ * read the engine's 64-bit bucket as a free-running counter (the "bucket
+ * events" section below), under the same serialisation.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -133,6 +137,7 @@ struct vpmu_fgroup {
  * @events:	the event holding each counter, NULL if free
  * @fgroups:	the engine's freeze groups; 0 is every plain event's, never
  *		frozen, 1.. are lent to groups with a freeze control
+ * @hist_active: the started bucket events, linked by their active_entry
  * @used_mask:	counters taken (bit n: counter n, 0-based)
  * @ovf_engine:	while vpmu_pmu_overflow() raises lines: the stopped engine
  * @ovf_stop:	...and its stop
@@ -150,6 +155,7 @@ struct vpmu_pmu_cpu {
 	const struct vpmu_stop	*ovf_stop;
 	unsigned long		tick[VPMU_NR_COUNTERS_MAX];
 	unsigned int		nr_samples[VPMU_NR_COUNTERS_MAX];
+	struct list_head	hist_active;
 };
 
 static DEFINE_PER_CPU(struct vpmu_pmu_cpu, vpmu_pmu_cpu);
@@ -226,6 +232,8 @@ static ssize_t vpmu_event_show(struct device *dev,
 
 #define VPMU_BASIC_ATTR(sym, num, alias, doc)	VPMU_EVENT_ATTR(alias, num, 0),
 #define VPMU_TAG_ATTR(k)	VPMU_EVENT_ATTR("vpmu_tag" #k, 0, k)
+#define VPMU_HIST_ATTR(b)	\
+	VPMU_EVENT_ATTR("vpmu_hist" #b, VPMU_EV_HIST(b), 0)
 
 /*
  * Counts of occurrences, so no .unit or .scale: perf's defaults (no unit,
@@ -236,6 +244,12 @@ static struct attribute *vpmu_event_attrs[] = {
 	VPMU_EVENT_LIST(VPMU_BASIC_ATTR)
 	VPMU_TAG_ATTR(1), VPMU_TAG_ATTR(2), VPMU_TAG_ATTR(3), VPMU_TAG_ATTR(4),
 	VPMU_TAG_ATTR(5), VPMU_TAG_ATTR(6), VPMU_TAG_ATTR(7), VPMU_TAG_ATTR(8),
+	VPMU_HIST_ATTR(1), VPMU_HIST_ATTR(2), VPMU_HIST_ATTR(3),
+	VPMU_HIST_ATTR(4), VPMU_HIST_ATTR(5), VPMU_HIST_ATTR(6),
+	VPMU_HIST_ATTR(7), VPMU_HIST_ATTR(8), VPMU_HIST_ATTR(9),
+	VPMU_HIST_ATTR(10), VPMU_HIST_ATTR(11), VPMU_HIST_ATTR(12),
+	VPMU_HIST_ATTR(13), VPMU_HIST_ATTR(14), VPMU_HIST_ATTR(15),
+	VPMU_HIST_ATTR(16),
 	NULL,
 };
 
@@ -636,6 +650,116 @@ irqreturn_t vpmu_pmu_irq(unsigned int idx)
 	return IRQ_HANDLED;
 }
 
+/* ---- bucket events -------------------------------------------------------- */
+
+/*
+ * A bucket event reads bucket b of its CPU's engine as a free-running
+ * 64-bit counter: hwc->prev_count holds the bucket as of the last fold.
+ * Anything that changes the buckets other than counting (a program write,
+ * a reset, attaching an image) folds every started bucket event of the
+ * CPU first and rebases it after (vpmu_pmu_hist_fold(), _rebase()), so
+ * counts only ever grow by what was counted.  Should a bucket still be
+ * found below its start value, it was zeroed unseen: the count goes on
+ * from 0.
+ */
+
+static int vpmu_hist_init(struct perf_event *event, unsigned int ev)
+{
+	struct perf_event_attr *attr = &event->attr;
+
+	/* The bucket is the counter: it cannot take one of the narrow ones. */
+	if (VPMU_CFG_GET(attr->config, CTR))
+		return -EINVAL;
+	/* A bucket has no overflow to sample on, nor a mode filter. */
+	if (is_sampling_event(event) || attr->exclude_user ||
+	    attr->exclude_kernel)
+		return -EOPNOTSUPP;
+	/* Only buckets of the program in force (perf.rst). */
+	if (ev - VPMU_EV_HIST_BASE > vpmu_hu_nr_buckets())
+		return -EINVAL;
+	return 0;
+}
+
+static void vpmu_hist_update(struct vpmu_engine *e, struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	u64 prev = local64_read(&hwc->prev_count);
+	u64 now = vpmu_hu_bucket(e, hwc->config - VPMU_EV_HIST_BASE);
+
+	local64_set(&hwc->prev_count, now);
+	local64_add(now >= prev ? now - prev : now, &event->count);
+}
+
+static void vpmu_hist_start(struct perf_event *event, int flags)
+{
+	struct vpmu_pmu_cpu *cpuc = this_cpu_ptr(&vpmu_pmu_cpu);
+	struct vpmu_engine *e = vpmu_this_engine();
+	struct hw_perf_event *hwc = &event->hw;
+
+	if (WARN_ON_ONCE(!(hwc->state & PERF_HES_STOPPED)))
+		return;
+	hwc->state = 0;
+	local64_set(&hwc->prev_count,
+		    vpmu_hu_bucket(e, hwc->config - VPMU_EV_HIST_BASE));
+	list_add_tail(&event->active_entry, &cpuc->hist_active);
+	perf_event_update_userpage(event);
+}
+
+static void vpmu_hist_stop(struct perf_event *event, int flags)
+{
+	struct hw_perf_event *hwc = &event->hw;
+
+	if (!(hwc->state & PERF_HES_STOPPED)) {
+		vpmu_hist_update(vpmu_this_engine(), event);
+		list_del_init(&event->active_entry);
+		hwc->state |= PERF_HES_STOPPED | PERF_HES_UPTODATE;
+	}
+}
+
+static int vpmu_hist_add(struct perf_event *event, int flags)
+{
+	event->hw.idx = -1;
+	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
+	if (flags & PERF_EF_START)
+		vpmu_hist_start(event, PERF_EF_RELOAD);
+	perf_event_update_userpage(event);
+	return 0;
+}
+
+/**
+ * vpmu_pmu_hist_fold() - fold this CPU's started bucket events
+ * @e:	this CPU's engine, whose buckets are about to change
+ *
+ * Context: interrupts disabled, on the engine's CPU.
+ */
+void vpmu_pmu_hist_fold(struct vpmu_engine *e)
+{
+	struct vpmu_pmu_cpu *cpuc = this_cpu_ptr(&vpmu_pmu_cpu);
+	struct perf_event *event;
+
+	lockdep_assert_irqs_disabled();
+	list_for_each_entry(event, &cpuc->hist_active, active_entry)
+		vpmu_hist_update(e, event);
+}
+
+/**
+ * vpmu_pmu_hist_rebase() - restart this CPU's started bucket events
+ * @e:	this CPU's engine, whose buckets have changed
+ *
+ * Context: interrupts disabled, on the engine's CPU.
+ */
+void vpmu_pmu_hist_rebase(struct vpmu_engine *e)
+{
+	struct vpmu_pmu_cpu *cpuc = this_cpu_ptr(&vpmu_pmu_cpu);
+	struct perf_event *event;
+
+	lockdep_assert_irqs_disabled();
+	list_for_each_entry(event, &cpuc->hist_active, active_entry)
+		local64_set(&event->hw.prev_count,
+			    vpmu_hu_bucket(e, event->hw.config -
+					   VPMU_EV_HIST_BASE));
+}
+
 /* ---- event_init ----------------------------------------------------------- */
 
 /* Is tag @k in the current image's event field (perf.rst)? */
@@ -653,6 +777,16 @@ static bool vpmu_tag_valid(unsigned int k)
 		ok = k < BIT(h->ev_bits);
 	vpmu_image_put(img);
 	return ok;
+}
+
+static bool vpmu_is_hist(unsigned int ev)
+{
+	return ev > VPMU_EV_HIST_BASE && ev <= VPMU_EV_HIST(VPMU_HIST_BUCKETS);
+}
+
+static bool vpmu_event_is_hist(const struct perf_event *event)
+{
+	return vpmu_is_hist(event->hw.config);
 }
 
 /* Decode attr.config into the engine event number, or a negative errno. */
@@ -676,7 +810,10 @@ static int vpmu_config_event(u64 config)
 	if (event > VPMU_EV_TAG_BASE && event <= VPMU_EV_TAG(VPMU_TAG_MAX))
 		return vpmu_tag_valid(event - VPMU_EV_TAG_BASE) ? event :
 								   -EINVAL;
-	/* Tag 0, the histogram unit (not in the engine yet), the rest. */
+	/* Histogram-unit buckets 1..16; bucket 0 and 17..255 do not exist. */
+	if (event >= VPMU_EV_HIST_BASE && event <= VPMU_EV_HIST(0xff))
+		return vpmu_is_hist(event) ? event : -EINVAL;
+	/* Tag 0, the rest. */
 	return -ENOENT;
 }
 
@@ -702,6 +839,8 @@ static void vpmu_group_add(struct vpmu_group_need *need, struct pmu *pmu,
 		/* Software events go anywhere; other PMUs' cannot join. */
 		if (!is_software_event(member))
 			need->impossible = true;
+	} else if (vpmu_is_hist(VPMU_CFG_GET(member->attr.config, EVENT))) {
+		/* Bucket events take no counter. */
 	} else if (c < 0) {
 		need->any++;
 	} else if (need->pinned & BIT(c)) {
@@ -787,6 +926,14 @@ static int vpmu_event_init(struct perf_event *event)
 	ev = vpmu_config_event(attr->config);
 	if (ev < 0)
 		return ev;
+	if (vpmu_is_hist(ev)) {
+		/* Bucket registers have no freeze bit. */
+		if (attr->config1)
+			return -EINVAL;
+		ret = vpmu_hist_init(event, ev);
+		if (ret)
+			return ret;
+	}
 	ret = vpmu_config1_check(event);
 	if (ret)
 		return ret;
@@ -853,6 +1000,10 @@ static void vpmu_start(struct perf_event *event, int flags)
 	struct vpmu_engine *e = vpmu_this_engine();
 	struct hw_perf_event *hwc = &event->hw;
 
+	if (vpmu_event_is_hist(event)) {
+		vpmu_hist_start(event, flags);
+		return;
+	}
 	if (WARN_ON_ONCE(!(hwc->state & PERF_HES_STOPPED)))
 		return;
 	if (flags & PERF_EF_RELOAD)
@@ -876,6 +1027,10 @@ static void vpmu_stop(struct perf_event *event, int flags)
 	struct vpmu_engine *e = vpmu_this_engine();
 	struct hw_perf_event *hwc = &event->hw;
 
+	if (vpmu_event_is_hist(event)) {
+		vpmu_hist_stop(event, flags);
+		return;
+	}
 	if (!(hwc->state & PERF_HES_STOPPED)) {
 		vpmu_event_update(e, event);
 		vpmu_ctr_disable(e, hwc->idx);
@@ -889,6 +1044,8 @@ static int vpmu_add(struct perf_event *event, int flags)
 	struct hw_perf_event *hwc = &event->hw;
 	int idx, g;
 
+	if (vpmu_event_is_hist(event))
+		return vpmu_hist_add(event, flags);
 	idx = vpmu_get_idx(cpuc, event);
 	if (idx < 0)
 		return idx;
@@ -916,6 +1073,10 @@ static void vpmu_del(struct perf_event *event, int flags)
 	struct hw_perf_event *hwc = &event->hw;
 
 	vpmu_stop(event, PERF_EF_UPDATE);
+	if (vpmu_event_is_hist(event)) {
+		perf_event_update_userpage(event);
+		return;
+	}
 	cpuc->events[hwc->idx] = NULL;
 	clear_bit(hwc->idx, cpuc->used_mask);
 	vpmu_fgroup_put(cpuc, vpmu_this_engine(), hwc->event_base);
@@ -931,7 +1092,11 @@ static void vpmu_del(struct perf_event *event, int flags)
  */
 static void vpmu_read(struct perf_event *event)
 {
-	if (!(event->hw.state & PERF_HES_STOPPED))
+	if (event->hw.state & PERF_HES_STOPPED)
+		return;
+	if (vpmu_event_is_hist(event))
+		vpmu_hist_update(vpmu_this_engine(), event);
+	else
 		vpmu_event_update(vpmu_this_engine(), event);
 }
 
@@ -943,6 +1108,7 @@ static const struct attribute_group *vpmu_attr_groups[] = {
 	&vpmu_ucode_group,
 	&vpmu_caps_group,
 	&vpmu_uhist_group,
+	&vpmu_hu_group,
 	NULL,
 };
 
@@ -960,16 +1126,28 @@ static struct pmu vpmu_pmu = {
 
 int vpmu_pmu_register(void)
 {
+	unsigned int cpu;
 	int ret;
 
-	ret = vpmu_irq_init(vpmu_nr_counters);
+	for_each_possible_cpu(cpu)
+		INIT_LIST_HEAD(&per_cpu_ptr(&vpmu_pmu_cpu, cpu)->hist_active);
+	ret = vpmu_hu_init();
 	if (ret)
 		return ret;
+	ret = vpmu_irq_init(vpmu_nr_counters);
+	if (ret)
+		goto out_hu_exit;
 	ret = perf_pmu_register(&vpmu_pmu, "vpmu", -1);
 	if (ret) {
 		pr_err("perf_pmu_register failed: %d\n", ret);
-		vpmu_irq_exit();
+		goto out_irq_exit;
 	}
+	return 0;
+
+out_irq_exit:
+	vpmu_irq_exit();
+out_hu_exit:
+	vpmu_hu_exit();
 	return ret;
 }
 
@@ -977,4 +1155,5 @@ void vpmu_pmu_unregister(void)
 {
 	perf_pmu_unregister(&vpmu_pmu);
 	vpmu_irq_exit();
+	vpmu_hu_exit();
 }

@@ -15,6 +15,12 @@
  * the same counter in freeze group 1, which starts frozen and toggles on
  * microwords with the trigger bit (perf's trig_mark=1,frozen=1); it also
  * prints "counted N".
+ *
+ * VPMU_BENCH_HU=events|wq|seq1 also programs the histogram unit (for
+ * measuring its cost by hand; make bench leaves it off): "events", 16
+ * PAR entries (events, tags, UPC ranges) with periods 1000..16000; "wq",
+ * the same with four WQ ranges among them; "seq1", SEQ CYCLES / UOPS /
+ * WQ_STALL with 1-cycle periods.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +49,43 @@ static uint8_t *slurp(const char *path, size_t *len)
 	fclose(f);
 	*len = n;
 	return p;
+}
+
+static void hu_bench(struct vpmu_engine *e, const char *what)
+{
+	struct vpmu_hu_prog h = { VPMU_HU_PAR, 16 };
+	unsigned int i;
+
+	for (i = 0; i < 16; i++) {
+		struct vpmu_hu_entry x = { VPMU_HU_EVENT, i < 8 ? i :
+					   VPMU_EV_TAG(i - 7), 0, 0,
+					   1000 * (i + 1) };
+
+		if (i >= 12) {
+			x.kind = VPMU_HU_UPC;
+			x.lo = 10 * (i - 12);
+			x.hi = x.lo + 30;
+		}
+		if (!strcmp(what, "wq") && i >= 12) {
+			x.kind = VPMU_HU_WQ;
+			x.lo = i - 12;
+			x.hi = i - 12;
+		}
+		h.ent[i] = x;
+	}
+	if (!strcmp(what, "seq1")) {
+		h.mode = VPMU_HU_SEQ;
+		h.n = 3;
+		h.ent[0].event = VPMU_EV_CYCLES;
+		h.ent[1].event = VPMU_EV_UOPS;
+		h.ent[2].event = VPMU_EV_WQ_STALL;
+		for (i = 0; i < 3; i++)
+			h.ent[i].period = 1;
+	}
+	if (vpmu_engine_hu_set(e, &h)) {
+		fprintf(stderr, "histogram unit refused %s\n", what);
+		exit(2);
+	}
 }
 
 static uint32_t le32(const uint8_t *p)
@@ -150,6 +193,8 @@ int main(int argc, char **argv)
 		}
 		vpmu_engine_freeze(e, 1, trig);
 	}
+	if (getenv("VPMU_BENCH_HU"))
+		hu_bench(e, getenv("VPMU_BENCH_HU"));
 	chunk = getenv("VPMU_BENCH_CHUNK") ?
 		strtoull(getenv("VPMU_BENCH_CHUNK"), NULL, 0) : 0;
 	vpmu_engine_start(e, mem, msz, entry, 0);

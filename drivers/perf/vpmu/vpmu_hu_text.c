@@ -1,0 +1,420 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vpmu_hu_text.c - the histogram unit's program as text: parser and
+ * printer (vpmu_hu_text.h).  Built into the module and into the host tools.
+ *
+ * The text is read as words (runs of anything but blanks, ';', newlines and
+ * comments) and separators (';' and newlines).  The first word is the mode;
+ * then every non-empty stretch between separators is one entry of exactly
+ * two words.  Nothing is copied: words are (pointer, length) pairs into the
+ * caller's text, so any length of text is fine and nothing allocates.
+ */
+#ifdef __KERNEL__
+#include <linux/kernel.h>
+#include <linux/stdarg.h>
+#else
+#include <stdarg.h>
+#include <stdio.h>
+/* The kernel's attribute macro, spelled for the host compiler. */
+#define VPMU_HOST_ATTR(...)	__attribute__((__VA_ARGS__))
+#ifndef __printf
+#define __printf(a, b)	VPMU_HOST_ATTR(format(printf, a, b))
+#endif
+#endif
+
+#include "vpmu_hu_text.h"
+
+/* Longest word quoted in an error message. */
+#define VPMU_HU_QUOTE	24
+
+struct vpmu_hu_word {
+	const char *s;
+	unsigned int len;
+};
+
+struct vpmu_hu_lexer {
+	const char *p, *end;
+	char *err;
+	unsigned int entry;	/* 1-based, for messages; 0: the mode */
+	char q[VPMU_HU_QUOTE + 4];	/* a word quoted in a message */
+};
+
+static bool vpmu_hu_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+static bool vpmu_hu_sep(char c)
+{
+	return c == '\n' || c == ';';
+}
+
+/*
+ * Next token: 1 a word in @w, 0 a separator, -1 the end.  Blanks and
+ * comments are skipped (a comment ends at its newline, which separates).
+ * A NUL ends the text too.
+ */
+static int vpmu_hu_next(struct vpmu_hu_lexer *lx, struct vpmu_hu_word *w)
+{
+	while (lx->p < lx->end) {
+		char c = *lx->p;
+
+		if (!c) {
+			lx->end = lx->p;
+			break;
+		}
+		if (vpmu_hu_blank(c)) {
+			lx->p++;
+			continue;
+		}
+		if (c == '#') {
+			while (lx->p < lx->end && *lx->p && *lx->p != '\n')
+				lx->p++;
+			continue;
+		}
+		if (vpmu_hu_sep(c)) {
+			lx->p++;
+			return 0;
+		}
+		w->s = lx->p;
+		while (lx->p < lx->end && *lx->p && !vpmu_hu_blank(*lx->p) &&
+		       !vpmu_hu_sep(*lx->p) && *lx->p != '#')
+			lx->p++;
+		w->len = lx->p - w->s;
+		return 1;
+	}
+	return -1;
+}
+
+/* Report an error about the current entry; always -EINVAL. */
+static __printf(2, 3)
+int vpmu_hu_fail(struct vpmu_hu_lexer *lx, const char *fmt, ...)
+{
+	va_list ap;
+	int n = 0;
+
+	if (!lx->err)
+		return -EINVAL;
+	if (lx->entry)
+		n = snprintf(lx->err, VPMU_HU_ERR_MAX, "entry %u: ", lx->entry);
+	va_start(ap, fmt);
+	vsnprintf(lx->err + n, VPMU_HU_ERR_MAX - n, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+/* @w as a string for a message, cut short if long. */
+static const char *vpmu_hu_quote(struct vpmu_hu_lexer *lx,
+				 const struct vpmu_hu_word *w)
+{
+	unsigned int n = w->len < VPMU_HU_QUOTE ? w->len : VPMU_HU_QUOTE;
+
+	memcpy(lx->q, w->s, n);
+	strcpy(lx->q + n, w->len > n ? "..." : "");
+	return lx->q;
+}
+
+static bool vpmu_hu_is(const struct vpmu_hu_word *w, const char *s)
+{
+	unsigned int n = strlen(s);
+
+	return w->len == n && !memcmp(w->s, s, n);
+}
+
+/* Does @w start with @prefix?  Then advance past it. */
+static bool vpmu_hu_skip(struct vpmu_hu_word *w, const char *prefix)
+{
+	unsigned int n = strlen(prefix);
+
+	if (w->len < n || memcmp(w->s, prefix, n))
+		return false;
+	w->s += n;
+	w->len -= n;
+	return true;
+}
+
+/*
+ * A whole number in @w: decimal, or hexadecimal after 0x.  0, or -1 if @w
+ * is not one or exceeds @max.
+ */
+static int vpmu_hu_number(const struct vpmu_hu_word *w, u64 max, u64 *val)
+{
+	unsigned int i = 0, base = 10, d;
+	u64 v = 0;
+
+	if (w->len > 2 && w->s[0] == '0' && (w->s[1] == 'x' || w->s[1] == 'X')) {
+		base = 16;
+		i = 2;
+	}
+	if (i == w->len)
+		return -1;
+	for (; i < w->len; i++) {
+		char c = w->s[i];
+
+		if (c >= '0' && c <= '9')
+			d = c - '0';
+		else if (base == 16 && c >= 'a' && c <= 'f')
+			d = c - 'a' + 10;
+		else if (base == 16 && c >= 'A' && c <= 'F')
+			d = c - 'A' + 10;
+		else
+			return -1;
+		if (v > (max - d) / base)
+			return -1;
+		v = v * base + d;
+	}
+	*val = v;
+	return 0;
+}
+
+/* LO or LO-HI, both at most @max, LO <= HI, into @e. */
+static int vpmu_hu_range(struct vpmu_hu_lexer *lx, const struct vpmu_hu_word *pred,
+			 struct vpmu_hu_word w, u32 max, const char *what,
+			 struct vpmu_hu_entry *e)
+{
+	struct vpmu_hu_word lo = w, hi = w;
+	unsigned int i;
+	u64 a, b;
+
+	for (i = 0; i < w.len && w.s[i] != '-'; i++)
+		;
+	lo.len = i;
+	if (i < w.len) {
+		hi.s = w.s + i + 1;
+		hi.len = w.len - i - 1;
+	}
+	if (vpmu_hu_number(&lo, ~0ull, &a) || vpmu_hu_number(&hi, ~0ull, &b))
+		return vpmu_hu_fail(lx, "%s: expected a number or LO-HI",
+				    vpmu_hu_quote(lx, pred));
+	if (a > b)
+		return vpmu_hu_fail(lx, "%s: LO above HI", vpmu_hu_quote(lx, pred));
+	if (b > max)
+		return vpmu_hu_fail(lx, "%s: %s beyond %u", vpmu_hu_quote(lx, pred),
+				    what, max);
+	e->lo = a;
+	e->hi = b;
+	return 0;
+}
+
+/* A tag number 1..VPMU_TAG_MAX into @e. */
+static int vpmu_hu_tag(struct vpmu_hu_lexer *lx, const struct vpmu_hu_word *pred,
+		       const struct vpmu_hu_word *k, struct vpmu_hu_entry *e)
+{
+	u64 v;
+
+	if (vpmu_hu_number(k, ~0ull, &v) || v < 1 || v > VPMU_TAG_MAX)
+		return vpmu_hu_fail(lx, "%s: tag not in 1..%u",
+				    vpmu_hu_quote(lx, pred), VPMU_TAG_MAX);
+	e->kind = VPMU_HU_EVENT;
+	e->event = VPMU_EV_TAG(v);
+	return 0;
+}
+
+static int vpmu_hu_predicate(struct vpmu_hu_lexer *lx,
+			     const struct vpmu_hu_word *pred,
+			     struct vpmu_hu_entry *e)
+{
+	struct vpmu_hu_word w = *pred;
+	unsigned int i;
+	u64 v;
+
+	if (vpmu_hu_skip(&w, "event=")) {
+		if (vpmu_hu_number(&w, ~0ull, &v) || v >= VPMU_EV_NR_BASIC)
+			return vpmu_hu_fail(lx, "%s: not a basic event (0..%u; tags are tag=K)",
+					    vpmu_hu_quote(lx, pred), VPMU_EV_NR_BASIC - 1);
+		e->kind = VPMU_HU_EVENT;
+		e->event = v;
+		return 0;
+	}
+	if (vpmu_hu_skip(&w, "tag="))
+		return vpmu_hu_tag(lx, pred, &w, e);
+	if (vpmu_hu_skip(&w, "wq=")) {
+		e->kind = VPMU_HU_WQ;
+		return vpmu_hu_range(lx, pred, w, VPMU_HU_WQ_MAX,
+				     "occupancy", e);
+	}
+	if (vpmu_hu_skip(&w, "upc=")) {
+		e->kind = VPMU_HU_UPC;
+		return vpmu_hu_range(lx, pred, w, VPMU_CS_MAX - 1,
+				     "micro-address", e);
+	}
+	for (i = 0; i < VPMU_EV_NR_BASIC; i++) {
+		if (vpmu_hu_is(pred, vpmu_event_info[i].name)) {
+			e->kind = VPMU_HU_EVENT;
+			e->event = i;
+			return 0;
+		}
+	}
+	if (vpmu_hu_skip(&w, "vpmu_tag"))
+		return vpmu_hu_tag(lx, pred, &w, e);
+	return vpmu_hu_fail(lx, "unknown predicate '%s' (%s)", vpmu_hu_quote(lx, pred),
+			    "event=N, tag=K, an event name, wq=LO[-HI] or upc=LO[-HI]");
+}
+
+/* One entry of @nw words (@w holds the first two); appended to @p. */
+static int vpmu_hu_entry(struct vpmu_hu_lexer *lx, const struct vpmu_hu_word *w,
+			 unsigned int nw, struct vpmu_hu_prog *p)
+{
+	struct vpmu_hu_entry *e;
+	u64 v;
+	int ret;
+
+	if (p->n == VPMU_HU_MAX)
+		return vpmu_hu_fail(lx, "more than %u entries", VPMU_HU_MAX);
+	if (nw != 2)
+		return vpmu_hu_fail(lx, "expected PREDICATE PERIOD, got %u word%s",
+				    nw, nw == 1 ? "" : "s");
+	e = &p->ent[p->n];
+	ret = vpmu_hu_predicate(lx, &w[0], e);
+	if (ret)
+		return ret;
+	if (vpmu_hu_number(&w[1], ~0u, &v) || !v)
+		return vpmu_hu_fail(lx, "period '%s' not in 1..%u cycles",
+				    vpmu_hu_quote(lx, &w[1]), ~0u);
+	e->period = v;
+	p->n++;
+	return 0;
+}
+
+/* The monitoring period must fit in 32 bits (the engine's limit). */
+static int vpmu_hu_check_total(struct vpmu_hu_lexer *lx,
+			       const struct vpmu_hu_prog *p)
+{
+	u64 t = 0;
+	unsigned int i;
+
+	if (p->mode != VPMU_HU_SEQ)
+		return 0;
+	for (i = 0; i < p->n; i++)
+		t += p->ent[i].period;
+	if (t > ~0u)
+		return vpmu_hu_fail(lx, "seq: the periods add up to %llu cycles, over %u",
+				    (unsigned long long)t, ~0u);
+	return 0;
+}
+
+/* After "off": nothing but blanks, comments and separators. */
+static int vpmu_hu_off(struct vpmu_hu_lexer *lx)
+{
+	struct vpmu_hu_word w;
+	int t;
+
+	do {
+		t = vpmu_hu_next(lx, &w);
+		if (t > 0)
+			return vpmu_hu_fail(lx, "'off' takes nothing after it, not '%s'",
+					    vpmu_hu_quote(lx, &w));
+	} while (t == 0);
+	return 0;
+}
+
+int vpmu_hu_parse(const char *text, size_t len, struct vpmu_hu_prog *p,
+		  char *err)
+{
+	struct vpmu_hu_lexer lx = { .p = text, .end = text + len, .err = err };
+	struct vpmu_hu_word w[2], extra;
+	unsigned int nw = 0;
+	int t, ret;
+
+	memset(p, 0, sizeof(*p));
+	if (err)
+		err[0] = '\0';
+	do {
+		t = vpmu_hu_next(&lx, &w[0]);
+	} while (t == 0);
+	if (t < 0)
+		return 0;
+	if (vpmu_hu_is(&w[0], "off"))
+		return vpmu_hu_off(&lx);
+	if (vpmu_hu_is(&w[0], "seq"))
+		p->mode = VPMU_HU_SEQ;
+	else if (vpmu_hu_is(&w[0], "par"))
+		p->mode = VPMU_HU_PAR;
+	else
+		return vpmu_hu_fail(&lx, "expected 'seq', 'par' or 'off' first, not '%s'",
+				    vpmu_hu_quote(&lx, &w[0]));
+
+	lx.entry = 1;
+	do {
+		t = vpmu_hu_next(&lx, nw < 2 ? &w[nw] : &extra);
+		if (t > 0) {
+			nw++;
+			continue;
+		}
+		if (!nw)
+			continue;
+		ret = vpmu_hu_entry(&lx, w, nw, p);
+		if (ret)
+			return ret;
+		lx.entry++;
+		nw = 0;
+	} while (t >= 0);
+	lx.entry = 0;
+	if (!p->n)
+		return vpmu_hu_fail(&lx, "no entries after '%s'",
+				    p->mode == VPMU_HU_SEQ ? "seq" : "par");
+	return vpmu_hu_check_total(&lx, p);
+}
+
+/* snprintf() into what is left of @buf, counting the whole length. */
+static __printf(4, 5)
+void vpmu_hu_out(char *buf, size_t size, int *len, const char *fmt, ...)
+{
+	size_t off = *len < 0 ? 0 : (size_t)*len;
+	va_list ap;
+
+	va_start(ap, fmt);
+	*len += vsnprintf(off < size ? buf + off : NULL,
+			  off < size ? size - off : 0, fmt, ap);
+	va_end(ap);
+}
+
+int vpmu_hu_print(const struct vpmu_hu_prog *p, char *buf, size_t size)
+{
+	const struct vpmu_hu_entry *e;
+	int len = 0;
+
+	if (size)
+		buf[0] = '\0';
+	if (!p || !p->n) {
+		vpmu_hu_out(buf, size, &len, "off\n");
+		return len;
+	}
+	vpmu_hu_out(buf, size, &len, "%s\n",
+		    p->mode == VPMU_HU_PAR ? "par" : "seq");
+	for (e = p->ent; e < p->ent + p->n && e < p->ent + VPMU_HU_MAX; e++) {
+		switch (e->kind) {
+		case VPMU_HU_EVENT:
+			if (e->event < VPMU_EV_NR_BASIC)
+				vpmu_hu_out(buf, size, &len, "%s",
+					    vpmu_event_info[e->event].name);
+			else if (e->event > VPMU_EV_TAG_BASE &&
+				 e->event <= VPMU_EV_TAG(VPMU_TAG_MAX))
+				vpmu_hu_out(buf, size, &len, "tag=%u",
+					    e->event - VPMU_EV_TAG_BASE);
+			else
+				vpmu_hu_out(buf, size, &len, "event=0x%x",
+					    e->event);
+			break;
+		case VPMU_HU_WQ:
+			if (e->lo == e->hi)
+				vpmu_hu_out(buf, size, &len, "wq=%u", e->lo);
+			else
+				vpmu_hu_out(buf, size, &len, "wq=%u-%u",
+					    e->lo, e->hi);
+			break;
+		case VPMU_HU_UPC:
+			if (e->lo == e->hi)
+				vpmu_hu_out(buf, size, &len, "upc=0x%x", e->lo);
+			else
+				vpmu_hu_out(buf, size, &len, "upc=0x%x-0x%x",
+					    e->lo, e->hi);
+			break;
+		default:
+			vpmu_hu_out(buf, size, &len, "kind=%u", e->kind);
+			break;
+		}
+		vpmu_hu_out(buf, size, &len, " %u\n", e->period);
+	}
+	return len;
+}

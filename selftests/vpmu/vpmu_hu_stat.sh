@@ -1,0 +1,126 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# vpmu_hu_stat.sh - the histogram unit through the perf tool (busybox sh):
+# perf list shows the bucket aliases, and perf stat -x, prints the buckets
+# of a program set through hist/program exactly: by hand (sum.s: 179
+# cycles, 179 microwords, 32 instructions), equal to hist/cpu0, grouped
+# with a counter event, per task and CPU-wide.  TAP output; skips without
+# perf, hist/, vpmu-run or the assembled samples.
+
+PMU=/sys/bus/event_source/devices/vpmu
+HIST=$PMU/hist
+SHARE=${VPMU_SHARE:-/opt/vpmu/share}
+RUN=$(command -v vpmu-run || echo /opt/vpmu/bin/vpmu-run)
+OUT=/tmp/vpmu_hu_stat.$$
+n=0
+fails=0
+
+skip_all() {
+	echo "1..0 # SKIP $1"
+	exit 4
+}
+
+command -v perf >/dev/null 2>&1 || skip_all "no perf"
+[ -f "$HIST/program" ] || skip_all "no $HIST/program"
+[ -x "$RUN" ] || skip_all "no vpmu-run"
+[ -f "$SHARE/build/sum.vprg" ] || skip_all "no $SHARE/build/sum.vprg"
+command -v taskset >/dev/null 2>&1 || skip_all "no taskset"
+
+echo "TAP version 13"
+echo "1..6"
+
+ok() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n $2"
+	else
+		echo "not ok $n $2"
+		fails=$((fails + 1))
+	fi
+}
+
+# check "EVENT=COUNT ..." against the last perf stat -x, output in $OUT.
+check() {
+	rc=0
+	for pair in "$@"; do
+		ev=${pair%=*}
+		want=${pair##*=}
+		got=$(awk -F, -v ev="$ev" '$3 == ev { print $1 }' "$OUT")
+		if [ "$got" != "$want" ]; then
+			echo "# $ev: got '$got', expected $want"
+			rc=1
+		fi
+	done
+	[ $rc = 0 ] || sed 's/^/# /' "$OUT"
+	return $rc
+}
+
+stat() {
+	perf stat -x, -o "$OUT" "$@" >/dev/null 2>&1
+}
+
+prog() {
+	printf '%s' "$1" >"$HIST/program"
+}
+
+# bucket B of hist/FILE
+bucket() {
+	sed -n "s/^C$1 \([0-9]*\)\$/\1/p" "$HIST/$2"
+}
+
+# 1. perf list knows the bucket aliases.
+rc=0
+for b in 1 2 9 16; do
+	perf list 2>/dev/null | grep -q "vpmu/vpmu_hist$b/" || { echo "# no vpmu_hist$b"; rc=1; }
+done
+ok $rc "perf list shows vpmu_hist1..16"
+
+# 2. Parallel, one period for the whole run: the run's totals.
+prog "par
+vpmu_cycles 1000000
+vpmu_uops 1000000
+vpmu_insns 1000000
+"
+stat -e vpmu/vpmu_hist1/,vpmu/vpmu_hist2/,vpmu/vpmu_hist3/ taskset -c 0 "$RUN" "$SHARE/build/sum.vprg"
+check "vpmu/vpmu_hist1/=179" "vpmu/vpmu_hist2/=179" "vpmu/vpmu_hist3/=32"
+ok $? "perf stat: par buckets of sum = cycles, uops, insns"
+
+# 3. Sequential, four windows of 10 cycles: 179 = 4 x 40 + 19; as hist/cpu0.
+prog "seq; vpmu_cycles 10; vpmu_cycles 10; vpmu_cycles 10; vpmu_cycles 10"
+stat -e vpmu/vpmu_hist1/,vpmu/vpmu_hist2/,vpmu/vpmu_hist3/,vpmu/vpmu_hist4/ taskset -c 0 "$RUN" "$SHARE/build/sum.vprg"
+check "vpmu/vpmu_hist1/=50" "vpmu/vpmu_hist2/=49" "vpmu/vpmu_hist3/=40" \
+      "vpmu/vpmu_hist4/=40"
+rc=$?
+for b in 1 2 3 4; do
+	c=$(bucket $b cpu0)
+	check "vpmu/vpmu_hist$b/=$c" || rc=1
+done
+ok $rc "perf stat: seq buckets of sum, equal to hist/cpu0"
+
+# 4. A group: a counter event leading bucket events.
+prog "par; vpmu_uops 1000000; vpmu_insns 1000000"
+stat -e '{vpmu/vpmu_cycles/,vpmu/vpmu_hist1/,vpmu/vpmu_hist2/}' taskset -c 0 "$RUN" -n 2 "$SHARE/build/sum.vprg"
+check "vpmu/vpmu_cycles/=358" "vpmu/vpmu_hist1/=358" "vpmu/vpmu_hist2/=64"
+ok $? "perf stat: {cycles, hist1, hist2} group, two runs of sum"
+
+# 5. CPU-wide on CPU 0.
+prog "par; vpmu_insns 1000000"
+stat -a -C 0 -e vpmu/vpmu_hist1/ -- taskset -c 0 "$RUN" -n 3 "$SHARE/build/sum.vprg"
+check "vpmu/vpmu_hist1/=96"
+ok $? "perf stat -a -C 0: three runs of sum"
+
+# 6. No bucket 2 in a one-entry program, none at all with the unit off.
+prog "par; vpmu_insns 1000000"
+stat -e vpmu/vpmu_hist2/ "$RUN" "$SHARE/build/sum.vprg"
+got2=$(awk -F, '$3 == "vpmu/vpmu_hist2/" { print $1 }' "$OUT")
+prog off
+stat -e vpmu/vpmu_hist1/ "$RUN" "$SHARE/build/sum.vprg"
+got1=$(awk -F, '$3 == "vpmu/vpmu_hist1/" { print $1 }' "$OUT")
+case "$got2$got1" in
+*[0-9]*) echo "# got counts '$got2' '$got1'"; ok 1 "perf stat: buckets beyond the program refused" ;;
+*) ok 0 "perf stat: buckets beyond the program refused" ;;
+esac
+
+rm -f "$OUT"
+[ $fails = 0 ]

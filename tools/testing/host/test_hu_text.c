@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_hu_text.c - the histogram unit's text program format
+ * (drivers/perf/vpmu/vpmu_hu_text.c): what each spelling parses to, the
+ * canonical form the printer gives, every error with its message, and the
+ * round trip parse(print(p)) == p over many generated programs, each also
+ * accepted by the engine (vpmu_engine_hu_set()).
+ */
+#include <stdio.h>
+
+#include "tap.h"
+#include "vpmu_engine.h"
+#include "vpmu_hu_text.h"
+
+#define EV(e, per)	{ .kind = VPMU_HU_EVENT, .event = (e), .period = (per) }
+#define WQ(l, h, per)	{ .kind = VPMU_HU_WQ, .lo = (l), .hi = (h), .period = (per) }
+#define UPC(l, h, per)	{ .kind = VPMU_HU_UPC, .lo = (l), .hi = (h), .period = (per) }
+
+struct good {
+	const char *text;
+	struct vpmu_hu_prog prog;
+	const char *canon;	/* the printer's text */
+};
+
+static const struct good good[] = {
+	{ "seq\nvpmu_uops 1000\nwq=0 500\nupc=0x40-0x5f 500\n",
+	  { VPMU_HU_SEQ, 3, { EV(VPMU_EV_UOPS, 1000), WQ(0, 0, 500),
+			      UPC(0x40, 0x5f, 500) } },
+	  "seq\nvpmu_uops 1000\nwq=0 500\nupc=0x40-0x5f 500\n" },
+	{ "par vpmu_cycles 10; event=0x9 0x10 ;tag=3 7",
+	  { VPMU_HU_PAR, 3, { EV(VPMU_EV_CYCLES, 10), EV(VPMU_EV_STORES, 16),
+			      EV(VPMU_EV_TAG(3), 7) } },
+	  "par\nvpmu_cycles 10\nvpmu_stores 16\ntag=3 7\n" },
+	{ "  # a comment\n\n  par # the mode\n\tvpmu_tag255\t4294967295 # max\r\n;;\n",
+	  { VPMU_HU_PAR, 1, { EV(VPMU_EV_TAG(255), 4294967295u) } },
+	  "par\ntag=255 4294967295\n" },
+	{ "seq;wq=3-32 1;upc=0-0xfff 2;upc=0XABC-0xAbc 3;event=0 4",
+	  { VPMU_HU_SEQ, 4, { WQ(3, 32, 1), UPC(0, 0xfff, 2),
+			      UPC(0xabc, 0xabc, 3), EV(0, 4) } },
+	  "seq\nwq=3-32 1\nupc=0x0-0xfff 2\nupc=0xabc 3\nvpmu_cycles 4\n" },
+	{ "seq\nvpmu_wq_stall 0001\n",
+	  { VPMU_HU_SEQ, 1, { EV(VPMU_EV_WQ_STALL, 1) } },
+	  "seq\nvpmu_wq_stall 1\n" },
+	/* the periods of seq add up to exactly U32_MAX */
+	{ "seq;vpmu_uops 4294967294;vpmu_insns 1",
+	  { VPMU_HU_SEQ, 2, { EV(VPMU_EV_UOPS, 4294967294u),
+			      EV(VPMU_EV_INSNS, 1) } },
+	  "seq\nvpmu_uops 4294967294\nvpmu_insns 1\n" },
+	{ "off", { 0 }, "off\n" },
+	{ "  off ;\n# nothing\n", { 0 }, "off\n" },
+	{ "", { 0 }, "off\n" },
+	{ "\n \n# only a comment", { 0 }, "off\n" },
+};
+
+struct bad {
+	const char *text;
+	const char *msg;	/* the whole error message */
+};
+
+static const struct bad bad[] = {
+	{ "sequential\nvpmu_uops 1", "expected 'seq', 'par' or 'off' first, not 'sequential'" },
+	{ "vpmu_uops 100", "expected 'seq', 'par' or 'off' first, not 'vpmu_uops'" },
+	{ "off vpmu_uops", "'off' takes nothing after it, not 'vpmu_uops'" },
+	{ "seq", "no entries after 'seq'" },
+	{ "par\n\n;# none\n", "no entries after 'par'" },
+	{ "seq\nvpmu_uops", "entry 1: expected PREDICATE PERIOD, got 1 word" },
+	{ "seq\nvpmu_uops 1 2", "entry 1: expected PREDICATE PERIOD, got 3 words" },
+	{ "seq\nvpmu_uops 1\nvpmu_bogus 5", "entry 2: unknown predicate 'vpmu_bogus' (event=N, tag=K, an event name, wq=LO[-HI] or upc=LO[-HI])" },
+	{ "seq;vpmu_uops 0", "entry 1: period '0' not in 1..4294967295 cycles" },
+	{ "seq;vpmu_uops 4294967296", "entry 1: period '4294967296' not in 1..4294967295 cycles" },
+	{ "seq;vpmu_uops -1", "entry 1: period '-1' not in 1..4294967295 cycles" },
+	{ "seq;vpmu_uops 1k", "entry 1: period '1k' not in 1..4294967295 cycles" },
+	{ "seq;vpmu_uops 0x", "entry 1: period '0x' not in 1..4294967295 cycles" },
+	{ "seq;event=10 5", "entry 1: event=10: not a basic event (0..9; tags are tag=K)" },
+	{ "seq;event=0x101 5", "entry 1: event=0x101: not a basic event (0..9; tags are tag=K)" },
+	{ "seq;event= 5", "entry 1: event=: not a basic event (0..9; tags are tag=K)" },
+	{ "seq;tag=0 5", "entry 1: tag=0: tag not in 1..255" },
+	{ "seq;tag=256 5", "entry 1: tag=256: tag not in 1..255" },
+	{ "seq;vpmu_tag0 5", "entry 1: vpmu_tag0: tag not in 1..255" },
+	{ "seq;vpmu_tagx 5", "entry 1: vpmu_tagx: tag not in 1..255" },
+	{ "seq;wq=3-2 5", "entry 1: wq=3-2: LO above HI" },
+	{ "seq;wq=33 5", "entry 1: wq=33: occupancy beyond 32" },
+	{ "seq;wq= 5", "entry 1: wq=: expected a number or LO-HI" },
+	{ "seq;wq=1- 5", "entry 1: wq=1-: expected a number or LO-HI" },
+	{ "seq;wq=1-2-3 5", "entry 1: wq=1-2-3: expected a number or LO-HI" },
+	{ "seq;upc=0x1000 5", "entry 1: upc=0x1000: micro-address beyond 4095" },
+	{ "seq;upc=0x20-0x10 5", "entry 1: upc=0x20-0x10: LO above HI" },
+	{ "seq;upc=123456789012345678901234567890 5", "entry 1: upc=12345678901234567890...: expected a number or LO-HI" },
+	{ "seq;vpmu_uops 4294967295;vpmu_insns 1",
+	  "seq: the periods add up to 4294967296 cycles, over 4294967295" },
+	{ "par\n1 vpmu_uops", "entry 1: unknown predicate '1' (event=N, tag=K, an event name, wq=LO[-HI] or upc=LO[-HI])" },
+	{ "seq;vpmu_uops 1;vpmu_uops 1;vpmu_uops 1;vpmu_uops 1;vpmu_uops 1;"
+	  "vpmu_uops 1;vpmu_uops 1;vpmu_uops 1;vpmu_uops 1;vpmu_uops 1;"
+	  "vpmu_uops 1;vpmu_uops 1;vpmu_uops 1;vpmu_uops 1;vpmu_uops 1;"
+	  "vpmu_uops 1;vpmu_uops 1", "entry 17: more than 16 entries" },
+};
+
+static u32 rnd_state = 12345;
+
+static u32 rnd(void)
+{
+	rnd_state = rnd_state * 1103515245u + 12345u;
+	return rnd_state >> 8;
+}
+
+/* A random valid program: every kind, boundary values now and then. */
+static void gen(struct vpmu_hu_prog *p)
+{
+	unsigned int i;
+	u32 a, b;
+
+	memset(p, 0, sizeof(*p));
+	p->mode = rnd() & 1 ? VPMU_HU_PAR : VPMU_HU_SEQ;
+	p->n = 1 + rnd() % VPMU_HU_MAX;
+	for (i = 0; i < p->n; i++) {
+		struct vpmu_hu_entry *e = &p->ent[i];
+
+		switch (rnd() % 4) {
+		case 0:
+			e->kind = VPMU_HU_EVENT;
+			e->event = rnd() % VPMU_EV_NR_BASIC;
+			break;
+		case 1:
+			e->kind = VPMU_HU_EVENT;
+			e->event = VPMU_EV_TAG(1 + rnd() % VPMU_TAG_MAX);
+			break;
+		case 2:
+			e->kind = VPMU_HU_WQ;
+			a = rnd() % (VPMU_HU_WQ_MAX + 1);
+			b = rnd() % (VPMU_HU_WQ_MAX + 1);
+			e->lo = a < b ? a : b;
+			e->hi = rnd() % 3 ? (a < b ? b : a) : e->lo;
+			break;
+		default:
+			e->kind = VPMU_HU_UPC;
+			a = rnd() % VPMU_CS_MAX;
+			b = rnd() % VPMU_CS_MAX;
+			e->lo = a < b ? a : b;
+			e->hi = rnd() % 3 ? (a < b ? b : a) : e->lo;
+			break;
+		}
+		e->period = rnd() % 4 ? 1 + rnd() % 100000 :
+			    p->mode == VPMU_HU_PAR ? 4294967295u : 1;
+	}
+}
+
+int main(void)
+{
+	unsigned int ngood = sizeof(good) / sizeof(good[0]);
+	unsigned int nbad = sizeof(bad) / sizeof(bad[0]);
+	char err[VPMU_HU_ERR_MAX], text[VPMU_HU_TEXT_MAX];
+	struct vpmu_hu_prog p, q;
+	struct vpmu_engine *e;
+	unsigned int i, rt_ok = 0, eng_ok = 0, N = 2000;
+	int ret, len;
+
+	tap_plan(3 * ngood + nbad + 6);
+
+	for (i = 0; i < ngood; i++) {
+		ret = vpmu_hu_parse(good[i].text, strlen(good[i].text), &p, err);
+		if (ret)
+			tap_diag("error: %s", err);
+		tap_ok(!ret && !memcmp(&p, &good[i].prog, sizeof(p)),
+		       "parse good %u", i + 1);
+		len = vpmu_hu_print(&p, text, sizeof(text));
+		if (strcmp(text, good[i].canon))
+			tap_diag("printed '%s'", text);
+		tap_ok(len == (int)strlen(text) && !strcmp(text, good[i].canon),
+		       "print good %u", i + 1);
+		ret = vpmu_hu_parse(text, len, &q, err);
+		tap_ok(!ret && !memcmp(&p, &q, sizeof(p)),
+		       "parse(print()) of good %u", i + 1);
+	}
+
+	for (i = 0; i < nbad; i++) {
+		ret = vpmu_hu_parse(bad[i].text, strlen(bad[i].text), &p, err);
+		if (ret != -EINVAL || strcmp(err, bad[i].msg))
+			tap_diag("got %d '%s', want '%s'", ret, err, bad[i].msg);
+		tap_ok(ret == -EINVAL && !strcmp(err, bad[i].msg), "bad %u",
+		       i + 1);
+	}
+
+	/* A NUL ends the text; @len bounds it. */
+	ret = vpmu_hu_parse("seq;vpmu_uops 1\0garbage", 24, &p, err);
+	tap_ok(!ret && p.n == 1, "a NUL ends the text");
+	ret = vpmu_hu_parse("seq;vpmu_uops 12345", 15, &p, err);
+	tap_ok(!ret && p.n == 1 && p.ent[0].period == 1,
+	       "the length bounds the text");
+	/* No error buffer: still -EINVAL. */
+	tap_ok(vpmu_hu_parse("seq", 3, &p, NULL) == -EINVAL,
+	       "no error buffer");
+	/* Truncated output: the whole length, a NUL-terminated prefix. */
+	vpmu_hu_parse(good[0].text, strlen(good[0].text), &p, err);
+	len = vpmu_hu_print(&p, text, 10);
+	tap_ok(len == (int)strlen(good[0].canon) && strlen(text) == 9 &&
+	       !strncmp(text, good[0].canon, 9), "print into a short buffer");
+
+	e = vpmu_engine_create(64);
+	for (i = 0; i < N; i++) {
+		char again[VPMU_HU_TEXT_MAX];
+
+		gen(&p);
+		len = vpmu_hu_print(&p, text, sizeof(text));
+		if (len >= (int)sizeof(text))
+			break;
+		if (vpmu_hu_parse(text, len, &q, err) ||
+		    memcmp(&p, &q, sizeof(p))) {
+			tap_diag("round trip failed: %s\n%s", err, text);
+			break;
+		}
+		vpmu_hu_print(&q, again, sizeof(again));
+		if (strcmp(text, again))
+			break;
+		rt_ok++;
+		if (e && !vpmu_engine_hu_set(e, &q))
+			eng_ok++;
+		else
+			tap_diag("engine refused:\n%s", text);
+	}
+	tap_ok(rt_ok == N, "round trip of %u generated programs", N);
+	tap_ok(e && eng_ok == N, "the engine accepts all %u", N);
+	vpmu_engine_destroy(e);
+	return tap_done();
+}
