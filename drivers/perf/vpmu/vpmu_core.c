@@ -197,8 +197,14 @@ struct vpmu_engine *vpmu_cpu_engine_get(struct vpmu_image *img)
 	int ret;
 
 	if (vc->img != img) {
-		/* The caller's reference keeps @img alive meanwhile. */
+		/*
+		 * The caller's reference keeps @img alive meanwhile.  The
+		 * attach zeroes the histogram unit's buckets: bucket events
+		 * take what they counted first and start over from zero.
+		 */
+		vpmu_pmu_hist_fold(vc->engine);
 		ret = vpmu_engine_attach(vc->engine, img->uc);
+		vpmu_pmu_hist_rebase(vc->engine);
 		if (WARN_ON_ONCE(ret))
 			return ERR_PTR(ret);
 		refcount_inc(&img->ref);

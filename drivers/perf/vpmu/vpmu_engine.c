@@ -113,7 +113,10 @@
 #define HOOK_TRIG	BIT(0)
 #define HOOK_MODE	BIT(1)
 
-/* trig_static[]: a trigger of this microword needs vpmu_hook_post(). */
+/*
+ * trig_static[]: this microword needs vpmu_hook_post() (a dynamic trigger,
+ * the histogram unit's write-queue accounting).
+ */
 #define TRIG_DYN	0x80
 /* ...its fast handler ends its segment and needs nothing routed (hf). */
 #define TRIG_FAST	0x40
@@ -1788,9 +1791,14 @@ static void vpmu_prepare(struct vpmu_engine *e)
 				    vpmu_ev_possible(e, e->cfg[i].event, upc))
 					hit |= 1u << i;
 			e->ctr_hit[upc] = hit;
-			/* the histogram unit's WQ entries see every store */
-			if (e->hu_wq && e->uc->dec[upc].kind & VPMU_K_STORE)
+			/*
+			 * The histogram unit's WQ entries see every store, in
+			 * vpmu_hook_post().
+			 */
+			if (e->hu_wq && e->uc->dec[upc].kind & VPMU_K_STORE) {
 				route = true;
+				tm = TRIG_DYN;
+			}
 			for (g = 0; any_trig && g < VPMU_NR_GROUPS_MAX; g++) {
 				u16 t = e->trig[g];
 
