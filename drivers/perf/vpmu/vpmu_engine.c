@@ -333,6 +333,8 @@ struct vpmu_engine {
 	u32 hu_total;			/* the monitoring period, cycles */
 	u32 hu_pos;			/* cycle in the monitoring period */
 	u32 hu_left;			/* cycles to the window's end */
+	u16 *hu_hit;			/* entries an upc can feed (fold) */
+	u8 hu_form[VPMU_HU_MAX];	/* what an entry adds up (HU_F_*) */
 	u16 hu_fact;			/* counting now, by the fold: EVENT, UPC */
 	u16 hu_wact;			/* counting now, by occupancy: WQ */
 	bool hu_wq;			/* a WQ entry: stores are routed */
@@ -486,21 +488,85 @@ static void vpmu_hu_restart(struct vpmu_engine *e)
 	vpmu_hu_window(e);
 }
 
-/* The fold's share: microword @upc's counts to the EVENT and UPC entries. */
-static void vpmu_hu_fold(struct vpmu_engine *e, u32 upc, u64 c, u64 dy,
-			 u64 tk)
-{
-	u16 m = e->hu_fact;
+/*
+ * What an EVENT or UPC entry adds up on a microword it can count on
+ * (hu_hit): every event is one of these there (see vpmu_ev_count()).
+ */
+enum {
+	HU_F_C,		/* executions: UOPS, INSNS, tags, ... */
+	HU_F_CYC,	/* executions and stall cycles: CYCLES, UPC */
+	HU_F_TKN,	/* taken branches */
+	HU_F_HIT,	/* loads that hit */
+	HU_F_DYN,	/* load misses, store stall cycles */
+};
 
-	while (m) {
-		unsigned int i = __builtin_ctz(m);
+static u8 vpmu_hu_form(const struct vpmu_hu_entry *x)
+{
+	if (x->kind == VPMU_HU_UPC)
+		return HU_F_CYC;
+	switch (x->event) {
+	case VPMU_EV_CYCLES:
+		return HU_F_CYC;
+	case VPMU_EV_UBR_TAKEN:
+		return HU_F_TKN;
+	case VPMU_EV_DC_HIT:
+		return HU_F_HIT;
+	case VPMU_EV_DC_MISS:
+	case VPMU_EV_WQ_STALL:
+		return HU_F_DYN;
+	}
+	return HU_F_C;
+}
+
+/* Entries (EVENT, UPC) that can count on microword @upc. */
+static u16 vpmu_hu_hit(const struct vpmu_engine *e, u32 upc)
+{
+	u16 m = 0;
+	unsigned int i;
+
+	for (i = 0; i < e->hu.n; i++) {
 		const struct vpmu_hu_entry *x = &e->hu.ent[i];
 
+		if (x->kind == VPMU_HU_EVENT ?
+		    vpmu_ev_possible(e, x->event, upc) :
+		    x->kind == VPMU_HU_UPC && upc >= x->lo && upc <= x->hi)
+			m |= 1u << i;
+	}
+	return m;
+}
+
+/* The fold's share: microword @upc's counts to entries @m can feed. */
+static void vpmu_hu_fold(struct vpmu_engine *e, u16 m, u32 upc, u64 c,
+			 u64 dy, u64 tk)
+{
+	u64 cyc;
+
+	if (!m)
+		return;
+	cyc = c + vpmu_stall_of(e, &e->uc->dec[upc], dy);
+	while (m) {
+		unsigned int i = __builtin_ctz(m);
+		u64 v;
+
 		m &= m - 1;
-		if (x->kind == VPMU_HU_EVENT)
-			e->hu_c[i] += vpmu_ev_count(e, x->event, upc, c, dy, tk);
-		else if (upc >= x->lo && upc <= x->hi)
-			e->hu_c[i] += c + vpmu_stall_of(e, &e->uc->dec[upc], dy);
+		switch (e->hu_form[i]) {
+		case HU_F_CYC:
+			v = cyc;
+			break;
+		case HU_F_TKN:
+			v = tk;
+			break;
+		case HU_F_HIT:
+			v = c - dy;
+			break;
+		case HU_F_DYN:
+			v = dy;
+			break;
+		default:
+			v = c;
+			break;
+		}
+		e->hu_c[i] += v;
 	}
 }
 
@@ -701,7 +767,8 @@ static u32 vpmu_fold(struct vpmu_engine *e, u32 lo, u32 hi)
 				e->uhist[upc] += c +
 					vpmu_stall_of(e, &e->uc->dec[upc], dy);
 			if (unlikely(hu))
-				vpmu_hu_fold(e, upc, c, dy, tk);
+				vpmu_hu_fold(e, hu & e->hu_hit[upc], upc, c,
+					     dy, tk);
 			hm = m & e->ctr_hit[upc];
 			any |= hm;
 			while (hm) {
@@ -1647,6 +1714,7 @@ static void vpmu_prepare(struct vpmu_engine *e)
 				    vpmu_ev_possible(e, e->cfg[i].event, upc))
 					hit |= 1u << i;
 			e->ctr_hit[upc] = hit;
+			e->hu_hit[upc] = vpmu_hu_hit(e, upc);
 			/* the histogram unit's WQ entries see every store */
 			if (e->hu_wq && e->uc->dec[upc].kind & VPMU_K_STORE)
 				route = true;
@@ -1966,6 +2034,7 @@ static void vpmu_engine_free_arrays(struct vpmu_engine *e)
 	vpmu_free(e->tot_dyn);
 	vpmu_free(e->tot_tkn);
 	vpmu_free(e->ctr_hit);
+	vpmu_free(e->hu_hit);
 	vpmu_free(e->uhist);
 	vpmu_free(e->dc_tag);
 	vpmu_free(e->gap_dist);
@@ -2002,13 +2071,14 @@ struct vpmu_engine *vpmu_engine_create(u32 cs_limit)
 	e->tot_dyn = vpmu_zalloc(sizeof(u64) * n);
 	e->tot_tkn = vpmu_zalloc(sizeof(u64) * n);
 	e->ctr_hit = vpmu_zalloc(sizeof(u16) * n);
+	e->hu_hit = vpmu_zalloc(sizeof(u16) * n);
 	e->uhist = vpmu_zalloc(sizeof(u64) * n);
 	e->dc_tag = vpmu_zalloc(sizeof(u32) * VPMU_DC_LINES_MAX);
 	e->gap_dist = vpmu_zalloc(sizeof(u32) * n);
 	e->gap_q = vpmu_zalloc(sizeof(u32) * n);
 	if (!e->R || !e->xr || !e->tot_cnt || !e->tot_dyn ||
-	    !e->tot_tkn || !e->ctr_hit || !e->uhist || !e->dc_tag ||
-	    !e->gap_dist || !e->gap_q)
+	    !e->tot_tkn || !e->ctr_hit || !e->hu_hit || !e->uhist ||
+	    !e->dc_tag || !e->gap_dist || !e->gap_q)
 		goto out_free;
 
 	for (f = 0; f < 16; f++) {
@@ -2583,16 +2653,16 @@ int vpmu_engine_hu_set(struct vpmu_engine *e, const struct vpmu_hu_prog *p)
 		if (err)
 			return err;
 		e->hu = *p;
-		for (i = 0; i < p->n; i++)
+		for (i = 0; i < p->n; i++) {
 			wq |= p->ent[i].kind == VPMU_HU_WQ;
+			e->hu_form[i] = vpmu_hu_form(&p->ent[i]);
+		}
 	} else {
 		memset(&e->hu, 0, sizeof(e->hu));
 	}
 	e->hu_total = total;
-	if (e->hu_wq != wq) {
-		e->hu_wq = wq;
-		e->dirty = true;	/* stores are routed or no longer */
-	}
+	e->hu_wq = wq;		/* stores are routed, or no longer */
+	e->dirty = true;	/* hu_hit and the routes are rebuilt */
 	vpmu_hu_restart(e);
 	return 0;
 }
