@@ -129,17 +129,18 @@ static void vpmu_run_capture(struct vpmu_run *run, struct vpmu_engine *e,
 
 /*
  * Run up to @budget cycles on @e, letting the PMU fold every counter wrap
- * in as it happens.  A counter wrap stops the engine (perf programs every
- * counter with VPMU_CTR_INT) right after the microword that wrapped it;
- * the PMU extends the counter and the run carries on with what is left of
- * the budget.  Such a stop is not the program's: it ends nothing and may
- * even have used no cycles (a wrap on the microword that halted, reported
- * first), so it is not counted against anything.  With the budget used
- * up the engine is still asked once more, with none left: it then reports
- * a halt or trap of that last microword, or the end of the budget, exactly
- * as it would have without the wrap.  A wrap needs at least
- * one counted event, so the engine cannot report wraps forever without
- * running; the bound only guards against an engine bug.
+ * in.  An interrupting counter (a sampling event's) stops the engine
+ * right after the microword that wrapped it; the PMU takes its sample and
+ * the run carries on with what is left of the budget.  Such a stop is not
+ * the program's: it ends nothing and may even have used no cycles (a wrap
+ * on the microword that halted, reported first), so it is not counted
+ * against anything.  With the budget used up the engine is still asked
+ * once more, with none left: it then reports a halt or trap of that last
+ * microword, or the end of the budget, exactly as it would have without
+ * the wrap.  A wrap needs at least one counted event, so the engine cannot
+ * report wraps forever without running; the bound only guards against an
+ * engine bug.  Counting events' counters wrap freely: the engine counts
+ * their wraps, and their lines are raised once the run has stopped.
  */
 static void vpmu_run_engine(struct vpmu_engine *e, u64 budget,
 			    struct vpmu_stop *stop)
@@ -159,6 +160,8 @@ static void vpmu_run_engine(struct vpmu_engine *e, u64 budget,
 			break;
 		}
 	}
+	if (vpmu_engine_ovf_status(e))
+		vpmu_pmu_overflow(e, stop);
 	stop->cycles = used;
 }
 

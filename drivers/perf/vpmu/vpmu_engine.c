@@ -35,7 +35,8 @@
  * engine remembers the last stalling microword.  When a counter is one
  * event from wrapping, or a histogram sample is due, the engine steps one
  * microword at a time, whose identity it then knows.  Only counters that
- * interrupt or freeze on overflow need this; others just wrap in the fold.
+ * interrupt or freeze on overflow need this; others just wrap in the fold,
+ * which counts their wraps (vpmu_engine_ovf_count()).
  *
  * For every event but CYCLES and WQ_STALL the bound is sharper: it occurs
  * at most once per execution of the microwords it can occur on (tags,
@@ -295,10 +296,12 @@ struct vpmu_engine {
 	unsigned int nused, cur;
 	u64 *tot_cnt, *tot_dyn, *tot_tkn;
 	u16 *ctr_hit;			/* counters an upc can feed */
+	u8 ctr_cls[VPMU_NR_COUNTERS_MAX];	/* enum vpmu_cls of each */
 	bool dirty;
 	struct vpmu_ctr_cfg cfg[VPMU_NR_COUNTERS_MAX];
 	u64 ctr[VPMU_NR_COUNTERS_MAX];
 	u32 ovf;
+	u64 ovf_cnt[VPMU_NR_COUNTERS_MAX];	/* wraps since status clear */
 	u32 wrap_pending;
 	unsigned int frozen;
 	u16 trig[VPMU_NR_GROUPS_MAX];
@@ -334,7 +337,7 @@ struct vpmu_engine {
 	u32 hu_pos;			/* cycle in the monitoring period */
 	u32 hu_left;			/* cycles to the window's end */
 	u16 *hu_hit;			/* entries an upc can feed (fold) */
-	u8 hu_form[VPMU_HU_MAX];	/* what an entry adds up (HU_F_*) */
+	u8 hu_cls[VPMU_HU_MAX];		/* enum vpmu_cls of each */
 	u16 hu_fact;			/* counting now, by the fold: EVENT, UPC */
 	u16 hu_wact;			/* counting now, by occupancy: WQ */
 	bool hu_wq;			/* a WQ entry: stores are routed */
@@ -353,6 +356,36 @@ static inline u64 vpmu_stall_of(const struct vpmu_engine *e,
 	if (d->kind & VPMU_K_STORE)
 		return dyn;
 	return 0;
+}
+
+/*
+ * What an event counts on a microword where it can occur at all
+ * (vpmu_ev_possible(), which ctr_hit caches per counter): one of these
+ * linear forms of the microword's counts, the same on every such microword.
+ */
+enum vpmu_cls {
+	CLS_EXEC,	/* executions: UOPS, INSNS, DISPATCH, TRIGGER, STORES, tags */
+	CLS_CYC,	/* executions + stall cycles: CYCLES */
+	CLS_TKN,	/* taken: UBR_TAKEN */
+	CLS_HIT,	/* executions - misses: DC_HIT */
+	CLS_DYN,	/* misses or stall cycles: DC_MISS, WQ_STALL */
+	CLS_NR
+};
+
+static u8 vpmu_ev_cls(unsigned int ev)
+{
+	switch (ev) {
+	case VPMU_EV_CYCLES:
+		return CLS_CYC;
+	case VPMU_EV_UBR_TAKEN:
+		return CLS_TKN;
+	case VPMU_EV_DC_HIT:
+		return CLS_HIT;
+	case VPMU_EV_DC_MISS:
+	case VPMU_EV_WQ_STALL:
+		return CLS_DYN;
+	}
+	return CLS_EXEC;
 }
 
 /*
@@ -488,34 +521,10 @@ static void vpmu_hu_restart(struct vpmu_engine *e)
 	vpmu_hu_window(e);
 }
 
-/*
- * What an EVENT or UPC entry adds up on a microword it can count on
- * (hu_hit): every event is one of these there (see vpmu_ev_count()).
- */
-enum {
-	HU_F_C,		/* executions: UOPS, INSNS, tags, ... */
-	HU_F_CYC,	/* executions and stall cycles: CYCLES, UPC */
-	HU_F_TKN,	/* taken branches */
-	HU_F_HIT,	/* loads that hit */
-	HU_F_DYN,	/* load misses, store stall cycles */
-};
-
-static u8 vpmu_hu_form(const struct vpmu_hu_entry *x)
+/* What an EVENT or UPC entry adds up where it can count (hu_hit). */
+static u8 vpmu_hu_cls(const struct vpmu_hu_entry *x)
 {
-	if (x->kind == VPMU_HU_UPC)
-		return HU_F_CYC;
-	switch (x->event) {
-	case VPMU_EV_CYCLES:
-		return HU_F_CYC;
-	case VPMU_EV_UBR_TAKEN:
-		return HU_F_TKN;
-	case VPMU_EV_DC_HIT:
-		return HU_F_HIT;
-	case VPMU_EV_DC_MISS:
-	case VPMU_EV_WQ_STALL:
-		return HU_F_DYN;
-	}
-	return HU_F_C;
+	return x->kind == VPMU_HU_UPC ? CLS_CYC : vpmu_ev_cls(x->event);
 }
 
 /* Entries (EVENT, UPC) that can count on microword @upc. */
@@ -535,38 +544,27 @@ static u16 vpmu_hu_hit(const struct vpmu_engine *e, u32 upc)
 	return m;
 }
 
-/* The fold's share: microword @upc's counts to entries @m can feed. */
-static void vpmu_hu_fold(struct vpmu_engine *e, u16 m, u32 upc, u64 c,
+/*
+ * The fold's share: a microword's executions @c, stall cycles @stall,
+ * memory count @dy and taken branches @tk to the entries @m it feeds.
+ */
+static void vpmu_hu_fold(struct vpmu_engine *e, u16 m, u64 c, u64 stall,
 			 u64 dy, u64 tk)
 {
-	u64 cyc;
+	u64 v[CLS_NR];
 
 	if (!m)
 		return;
-	cyc = c + vpmu_stall_of(e, &e->uc->dec[upc], dy);
+	v[CLS_EXEC] = c;
+	v[CLS_CYC] = c + stall;
+	v[CLS_TKN] = tk;
+	v[CLS_HIT] = c - dy;
+	v[CLS_DYN] = dy;
 	while (m) {
 		unsigned int i = __builtin_ctz(m);
-		u64 v;
 
 		m &= m - 1;
-		switch (e->hu_form[i]) {
-		case HU_F_CYC:
-			v = cyc;
-			break;
-		case HU_F_TKN:
-			v = tk;
-			break;
-		case HU_F_HIT:
-			v = c - dy;
-			break;
-		case HU_F_DYN:
-			v = dy;
-			break;
-		default:
-			v = c;
-			break;
-		}
-		e->hu_c[i] += v;
+		e->hu_c[i] += v[e->hu_cls[i]];
 	}
 }
 
@@ -710,18 +708,26 @@ static void vpmu_hu_chunk_end(struct vpmu_engine *e, u64 c1)
 	vpmu_hu_tail(e, upc, b, end);
 }
 
-/* Add @n to counter @i; true if it wrapped. */
-static bool vpmu_ctr_add(struct vpmu_engine *e, unsigned int i, u64 n)
+/*
+ * Add @n to counter @i; returns how many times it wrapped (a narrow
+ * counter can wrap many times in one fold), also added to its overflow
+ * count.
+ */
+static u64 vpmu_ctr_add(struct vpmu_engine *e, unsigned int i, u64 n)
 {
 	unsigned int w = e->cfg[i].width;
-	u64 v = e->ctr[i], nv = v + n;
+	u64 v = e->ctr[i], nv = v + n, wraps;
 
 	if (w >= 64) {
 		e->ctr[i] = nv;
-		return nv < v;
+		wraps = nv < v;
+	} else {
+		/* v < 2^w and n < 2^62 (a chunk's worth): nv cannot overflow */
+		e->ctr[i] = nv & ((1ull << w) - 1);
+		wraps = nv >> w;
 	}
-	e->ctr[i] = nv & ((1ull << w) - 1);
-	return nv >> w;
+	e->ovf_cnt[i] += wraps;
+	return wraps;
 }
 
 /*
@@ -732,9 +738,11 @@ static bool vpmu_ctr_add(struct vpmu_engine *e, unsigned int i, u64 n)
  */
 static u32 vpmu_fold(struct vpmu_engine *e, u32 lo, u32 hi)
 {
-	u64 add[VPMU_NR_COUNTERS_MAX];
+	u64 add[VPMU_NR_COUNTERS_MAX], v[CLS_NR];
 	u32 wrapped = e->wrap_pending;
-	u16 any = 0, hu = e->hu_fact;
+	/* K = 1 histogram, histogram unit: one test when neither is on */
+	bool extra = e->hist_k == 1 || e->hu_fact;
+	u16 any = 0;
 	unsigned int s, i;
 	u32 upc;
 
@@ -747,6 +755,7 @@ static u32 vpmu_fold(struct vpmu_engine *e, u32 lo, u32 hi)
 		for (upc = lo; upc < hi; upc++) {
 			struct vpmu_uop *x = &U[upc];
 			u32 dy, tk;
+			u64 stall;
 			u16 hm;
 
 			/* c: executions; segment ends have seg 1 */
@@ -763,19 +772,26 @@ static u32 vpmu_fold(struct vpmu_engine *e, u32 lo, u32 hi)
 			e->tot_cnt[upc] += c;
 			e->tot_dyn[upc] += dy;
 			e->tot_tkn[upc] += tk;
-			if (e->hist_k == 1)
-				e->uhist[upc] += c +
-					vpmu_stall_of(e, &e->uc->dec[upc], dy);
-			if (unlikely(hu))
-				vpmu_hu_fold(e, hu & e->hu_hit[upc], upc, c,
-					     dy, tk);
+			stall = dy ? vpmu_stall_of(e, &e->uc->dec[upc], dy) : 0;
+			if (unlikely(extra)) {
+				if (e->hist_k == 1)
+					e->uhist[upc] += c + stall;
+				vpmu_hu_fold(e, e->hu_fact & e->hu_hit[upc], c,
+					     stall, dy, tk);
+			}
 			hm = m & e->ctr_hit[upc];
+			if (!hm)
+				continue;
 			any |= hm;
+			v[CLS_EXEC] = c;
+			v[CLS_CYC] = c + stall;
+			v[CLS_TKN] = tk;
+			v[CLS_HIT] = c - dy;
+			v[CLS_DYN] = dy;
 			while (hm) {
 				i = __builtin_ctz(hm);
 				hm &= hm - 1;
-				add[i] += vpmu_ev_count(e, e->cfg[i].event, upc,
-							c, dy, tk);
+				add[i] += v[e->ctr_cls[i]];
 			}
 		}
 	}
@@ -2510,6 +2526,7 @@ int vpmu_engine_ctr_config(struct vpmu_engine *e, unsigned int idx,
 			   VPMU_CTR_FOO))
 		return -EINVAL;
 	e->cfg[idx] = *cfg;
+	e->ctr_cls[idx] = vpmu_ev_cls(cfg->event);
 	if (cfg->width < 64)
 		e->ctr[idx] &= (1ull << cfg->width) - 1;
 	e->dirty = true;
@@ -2545,9 +2562,19 @@ u32 vpmu_engine_ovf_status(const struct vpmu_engine *e)
 	return e->ovf;
 }
 
+u64 vpmu_engine_ovf_count(const struct vpmu_engine *e, unsigned int idx)
+{
+	return idx < VPMU_NR_COUNTERS_MAX ? e->ovf_cnt[idx] : 0;
+}
+
 void vpmu_engine_ovf_clear(struct vpmu_engine *e, u32 mask)
 {
+	unsigned int i;
+
 	e->ovf &= ~mask;
+	for (i = 0; i < VPMU_NR_COUNTERS_MAX; i++)
+		if (mask >> i & 1)
+			e->ovf_cnt[i] = 0;
 }
 
 void vpmu_engine_freeze(struct vpmu_engine *e, unsigned int group,
@@ -2655,7 +2682,7 @@ int vpmu_engine_hu_set(struct vpmu_engine *e, const struct vpmu_hu_prog *p)
 		e->hu = *p;
 		for (i = 0; i < p->n; i++) {
 			wq |= p->ent[i].kind == VPMU_HU_WQ;
-			e->hu_form[i] = vpmu_hu_form(&p->ent[i]);
+			e->hu_cls[i] = vpmu_hu_cls(&p->ent[i]);
 		}
 	} else {
 		memset(&e->hu, 0, sizeof(e->hu));

@@ -231,7 +231,18 @@ void vpmu_engine_ctr_write(struct vpmu_engine *e, unsigned int idx, u64 val);
 /* All counters as of one instant (a group read's snapshot). */
 void vpmu_engine_ctr_snapshot(struct vpmu_engine *e, u64 *vals,
 			      unsigned int n);
+/*
+ * Overflow status: bit i is set when counter i wraps.  A counter with
+ * VPMU_CTR_INT stops the run on the microword that wraps it, so it wraps
+ * at most once between stops; any other counter wraps as its counts are
+ * folded in, possibly many times per run, and its overflow count says how
+ * often.  Status and counts stay until cleared: the 64-bit value of a
+ * narrow counter is its value plus its overflow count times 2^width.
+ */
 u32 vpmu_engine_ovf_status(const struct vpmu_engine *e);
+/* Wraps of counter @idx since its status bit was last cleared. */
+u64 vpmu_engine_ovf_count(const struct vpmu_engine *e, unsigned int idx);
+/* Clear the status bits in @mask and those counters' overflow counts. */
 void vpmu_engine_ovf_clear(struct vpmu_engine *e, u32 mask);
 void vpmu_engine_freeze(struct vpmu_engine *e, unsigned int group,
 			bool frozen);

@@ -4,11 +4,13 @@
  *
  * Documentation/vpmu/perf.rst is the contract.  In short: every CPU's
  * engine has nr_counters narrow counters; an event takes one of them while
- * it is scheduled on that CPU and the driver extends it to 64 bits.  Each
- * counter is programmed with its interrupt enable set, so the engine stops
- * a run at every wrap and vpmu_pmu_overflow() folds 2^width into the event
- * before the run goes on: no wrap is ever missed, however narrow the
- * counter or long the run.
+ * it is scheduled on that CPU and the driver extends it to 64 bits.  A
+ * counting event's counter wraps freely inside a run: the engine counts
+ * its wraps, and at the end of the run chunk its overflow line is raised
+ * and the handler folds (wraps x 2^width) into the event, so no wrap is
+ * ever missed, however narrow the counter or long the run, and counting
+ * costs no stops.  A sampling event's counter also has its interrupt
+ * enable set: the engine stops a run on the exact microword that wraps it.
  *
  * Serialisation: the perf core calls add/del/start/stop/read on the
  * event's CPU with interrupts disabled, and run chunks (vpmu_cdev.c) run
@@ -208,8 +210,9 @@ static void vpmu_ctr_enable(struct vpmu_engine *e, struct perf_event *event)
 	struct vpmu_ctr_cfg cfg = {
 		.event	= hwc->config,
 		.width	= vpmu_counter_width(hwc->idx),
-		/* Stop at every wrap: that is what makes the count lossless. */
-		.flags	= hwc->config_base | VPMU_CTR_INT,
+		/* Only a sample needs the exact microword of a wrap. */
+		.flags	= hwc->config_base |
+			  (is_sampling_event(event) ? VPMU_CTR_INT : 0),
 		.group	= 0,
 	};
 
@@ -223,13 +226,11 @@ static void vpmu_ctr_disable(struct vpmu_engine *e, unsigned int idx)
 }
 
 /*
- * Fold what counter hwc->idx counted since prev_count into the event.
- * The engine stops a run at every wrap and this runs before the run goes
- * on, so the counter has wrapped at most once since prev_count, and has
- * then if and only if its overflow status bit is set: that adds 2^width.
- * (The status, not the comparison of the values, says whether it wrapped:
- * a counter that wraps on exactly the value it was last read at looks
- * unchanged.)
+ * Fold what counter hwc->idx counted since prev_count into the event: the
+ * difference of the values plus 2^width for every wrap the engine counted
+ * since the status bit was last cleared.  (The count, not the comparison
+ * of the values, says whether it wrapped: a counter that wraps on exactly
+ * the value it was last read at looks unchanged.)
  */
 static void vpmu_event_update(struct vpmu_engine *e, struct perf_event *event)
 {
@@ -242,7 +243,7 @@ static void vpmu_event_update(struct vpmu_engine *e, struct perf_event *event)
 	delta = now - prev;
 	if (vpmu_engine_ovf_status(e) & BIT(idx)) {
 		if (width < 64)
-			delta += BIT_ULL(width);
+			delta += vpmu_engine_ovf_count(e, idx) << width;
 		vpmu_engine_ovf_clear(e, BIT(idx));
 	}
 	local64_set(&hwc->prev_count, now);
@@ -379,11 +380,14 @@ static bool vpmu_sample_allowed(struct vpmu_pmu_cpu *cpuc, unsigned int idx)
 
 /**
  * vpmu_pmu_overflow() - raise the lines of the counters that wrapped
- * @e:		this CPU's engine, stopped with VPMU_STOP_OVERFLOW
- * @stop:	the stop; @stop->ovf has the counters that wrapped
+ * @e:		this CPU's engine, stopped
+ * @stop:	the stop; with VPMU_STOP_OVERFLOW, @stop->ovf has the
+ *		interrupting counters that wrapped on @stop->upc
  *
  * Called by the run loop with interrupts disabled, between the engine's
- * stop and the run going on: the engine's interrupt controller.  Every
+ * stop and the run going on (an overflow stop), and at the end of a run
+ * chunk if any counter wrapped in it: the engine's interrupt controller.
+ * Every
  * counter with its overflow status bit set raises its own line, whose
  * handler, vpmu_pmu_irq(), runs before this returns.
  */
@@ -426,13 +430,16 @@ irqreturn_t vpmu_pmu_irq(unsigned int idx)
 		return IRQ_NONE;
 	event = cpuc->events[idx];
 	/*
-	 * 1. Stop: the engine has stopped itself, right after the microword
-	 *    on which the counter wrapped; nothing counts until it runs on.
+	 * 1. Stop: the engine has stopped itself: right after the microword
+	 *    on which an interrupting counter wrapped, or at the end of the
+	 *    chunk in which a counting one did; nothing counts until it runs
+	 *    on.
 	 * 2. Read the status: the counter's bit is set if it has wrapped
 	 *    since it was last folded (a group read in a sample may have
 	 *    folded it already: then the bit is clear and nothing wrapped).
-	 * 3. Clear: vpmu_event_update() clears the bit as it folds 2^width
-	 *    in; the bit of a counter no event holds is cleared here.
+	 * 3. Clear: vpmu_event_update() clears the bit and the overflow
+	 *    count as it folds (count x 2^width) in; the bit of a counter no
+	 *    event holds is cleared here.
 	 */
 	if (!event || (event->hw.state & PERF_HES_STOPPED)) {
 		vpmu_engine_ovf_clear(e, BIT(idx));

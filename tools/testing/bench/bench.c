@@ -124,7 +124,7 @@ int main(int argc, char **argv)
 	uint8_t *img;
 	size_t ilen;
 	uint32_t entry = 0, msz;
-	uint64_t cycles;
+	uint64_t cycles, chunk;
 	bool counted, intr;
 	const char *mode;
 	unsigned int i;
@@ -177,10 +177,16 @@ int main(int argc, char **argv)
 	}
 	if (getenv("VPMU_BENCH_HU"))
 		hu_bench(e, getenv("VPMU_BENCH_HU"));
+	chunk = getenv("VPMU_BENCH_CHUNK") ?
+		strtoull(getenv("VPMU_BENCH_CHUNK"), NULL, 0) : 0;
 	vpmu_engine_start(e, mem, msz, entry, 0);
 	for (;;) {
-		vpmu_engine_run(e, cycles, &s);
+		/* the driver runs 5000-cycle chunks: VPMU_BENCH_CHUNK=5000 */
+		vpmu_engine_run(e, chunk && chunk < cycles ? chunk : cycles,
+				&s);
 		cycles -= s.cycles;
+		if (s.reason == VPMU_STOP_BUDGET && cycles)
+			continue;
 		if (s.reason != VPMU_STOP_OVERFLOW || !intr)
 			break;
 		/* what the driver does: take the interrupt, clear, resume */

@@ -49,3 +49,21 @@ done
 echo "counted-int: $r_counted_int instructions/microword"
 echo "uncounted: $r_uncounted instructions/microword"
 echo "counted: $r_counted instructions/microword"
+
+# The same in the driver's run chunks (vpmu_cdev.c: 5000 cycles each, a fold
+# at every chunk's end): what counting costs a /dev/vpmu run.
+export VPMU_BENCH_CHUNK=5000
+echo
+echo "in 5000-cycle chunks, as /dev/vpmu runs them:"
+for mode in uncounted counted; do
+	set -- $(measure $mode $N)
+	ir1=$1 u1=$2
+	set -- $(measure $mode $((2 * N)))
+	ir2=$1 u2=$2
+	eval "c_$mode=$(awk -v a="$ir1" -v b="$ir2" -v c="$u1" -v d="$u2" \
+		'BEGIN { printf "%.1f", (b - a) / (d - c) }')"
+done
+echo "chunked uncounted: $c_uncounted instructions/microword"
+echo "chunked counted: $c_counted instructions/microword"
+awk -v a="$c_uncounted" -v b="$c_counted" \
+	'BEGIN { printf "chunked counting adds %.1f%%\n", (b / a - 1) * 100 }'

@@ -414,6 +414,8 @@ struct run {
 	u64 ctr[VPMU_NR_COUNTERS_MAX];
 	u8 mem[MEMSZ];
 	u32 ovf_stops[MAXEV];
+	u64 ovf_cnt[MAXEV];
+	u32 ovf;
 };
 
 static u32 msz_of(const struct etest *t)
@@ -466,6 +468,9 @@ static void run_one(struct vpmu_engine *e, const struct etest *t,
 		if (t->evs[i].set)
 			r->ev[i] = vpmu_engine_event_total(e, t->evs[i].ev);
 	vpmu_engine_ctr_snapshot(e, r->ctr, VPMU_NR_COUNTERS_MAX);
+	r->ovf = vpmu_engine_ovf_status(e);
+	for (i = 0; i < MAXEV; i++)
+		r->ovf_cnt[i] = vpmu_engine_ovf_count(e, i);
 }
 
 static bool check_table(struct vpmu_engine *e, const struct etest *t)
@@ -714,6 +719,24 @@ static bool check_narrow(struct vpmu_engine *e, const struct etest *t)
 			    part.ovf_stops[i] != whole.ev[i] >> 2) {
 				tap_diag("counter %u: %u overflow stops for total %llu",
 					 i, part.ovf_stops[i],
+					 (unsigned long long)whole.ev[i]);
+				return false;
+			}
+		}
+		/* Without INT: no stops, every wrap in the overflow count. */
+		run_one(e, t, 2, 0, b == 3 ? 100000 : b, &part);
+		if (!same_run(&whole, &part))
+			return false;
+		for (i = 0; i < MAXEV; i++) {
+			if (!t->evs[i].set)
+				continue;
+			if (part.ctr[i] != (whole.ev[i] & 3) ||
+			    part.ovf_stops[i] ||
+			    part.ovf_cnt[i] != whole.ev[i] >> 2 ||
+			    !(part.ovf >> i & 1) != !(whole.ev[i] >> 2)) {
+				tap_diag("counter %u = %llu, %llu wraps counted, total %llu",
+					 i, (unsigned long long)part.ctr[i],
+					 (unsigned long long)part.ovf_cnt[i],
 					 (unsigned long long)whole.ev[i]);
 				return false;
 			}
@@ -1233,7 +1256,15 @@ static bool test_many_wraps(void)
 	     vpmu_engine_ctr_read(e, 1) == (200 & 31) &&
 	     vpmu_engine_ctr_read(e, 2) == (s.cycles & 15) &&
 	     vpmu_engine_ctr_read(e, 3) == total - 11 &&
-	     vpmu_engine_ovf_status(e) == 0xf;
+	     vpmu_engine_ovf_status(e) == 0xf &&
+	     vpmu_engine_ovf_count(e, 0) == total >> 1 &&
+	     vpmu_engine_ovf_count(e, 1) == 200 >> 5 &&
+	     vpmu_engine_ovf_count(e, 2) == s.cycles >> 4 &&
+	     vpmu_engine_ovf_count(e, 3) == 1;
+	vpmu_engine_ovf_clear(e, 0x5);
+	ok = ok && vpmu_engine_ovf_status(e) == 0xa &&
+	     !vpmu_engine_ovf_count(e, 0) && !vpmu_engine_ovf_count(e, 2) &&
+	     vpmu_engine_ovf_count(e, 1) == 200 >> 5;
 	vpmu_engine_destroy(e);
 	vpmu_ucode_free(uc);
 	return ok;
@@ -1648,7 +1679,7 @@ int main(void)
 		tap_ok(ok && check_splits(e, &tests[i]),
 		       "%s: same at every budget split", tests[i].name);
 		tap_ok(ok && check_narrow(e, &tests[i]),
-		       "%s: narrow interrupting counters", tests[i].name);
+		       "%s: narrow counters, interrupting or counting wraps", tests[i].name);
 		tap_ok(ok && check_ctx(e, uc, &tests[i]),
 		       "%s: in pieces through contexts, two engines",
 		       tests[i].name);

@@ -41,8 +41,10 @@ for e in "$S"/samples/*.expect; do
 	"$T/vpmu-sim" -q -e "$e" "$S/build/$b.vprg"
 	ok $? "vpmu-sim $b.vprg matches $b.expect"
 done
-"$T/vpmu-sim" -q -e "$S/progs/fault.expect" "$S/build/fault.vprg"
-ok $? "vpmu-sim fault.vprg matches fault.expect"
+for b in fault marks calls mark1; do
+	"$T/vpmu-sim" -q -e "$S/progs/$b.expect" "$S/build/$b.vprg"
+	ok $? "vpmu-sim $b.vprg matches $b.expect"
+done
 "$T/vpmu-sim" -q -b 1000003 -e "$S/progs/sortloop.expect" "$S/build/sortloop.vprg"
 ok $? "vpmu-sim sortloop.vprg -b 1000003 matches sortloop.expect"
 "$T/vpmu-sim" -q -b 10M -e "$S/progs/spin.expect" "$S/build/spin.vprg"
