@@ -355,6 +355,8 @@ struct vpmu_engine {
 	u32 hu_total;			/* the monitoring period, cycles */
 	u32 hu_pos;			/* cycle in the monitoring period */
 	u32 hu_left;			/* cycles to the window's end */
+	u16 *hu_hit;			/* entries an upc can feed (fold) */
+	u8 hu_cls[VPMU_HU_MAX];		/* enum vpmu_cls of each */
 	u16 hu_fact;			/* counting now, by the fold: EVENT, UPC */
 	u16 hu_wact;			/* counting now, by occupancy: WQ */
 	bool hu_wq;			/* a WQ entry: stores are routed */
@@ -538,21 +540,50 @@ static void vpmu_hu_restart(struct vpmu_engine *e)
 	vpmu_hu_window(e);
 }
 
-/* The fold's share: microword @upc's counts to the EVENT and UPC entries. */
-static void vpmu_hu_fold(struct vpmu_engine *e, u32 upc, u64 c, u64 dy,
-			 u64 tk)
+/* What an EVENT or UPC entry adds up where it can count (hu_hit). */
+static u8 vpmu_hu_cls(const struct vpmu_hu_entry *x)
 {
-	u16 m = e->hu_fact;
+	return x->kind == VPMU_HU_UPC ? CLS_CYC : vpmu_ev_cls(x->event);
+}
 
-	while (m) {
-		unsigned int i = __builtin_ctz(m);
+/* Entries (EVENT, UPC) that can count on microword @upc. */
+static u16 vpmu_hu_hit(const struct vpmu_engine *e, u32 upc)
+{
+	u16 m = 0;
+	unsigned int i;
+
+	for (i = 0; i < e->hu.n; i++) {
 		const struct vpmu_hu_entry *x = &e->hu.ent[i];
 
+		if (x->kind == VPMU_HU_EVENT ?
+		    vpmu_ev_possible(e, x->event, upc) :
+		    x->kind == VPMU_HU_UPC && upc >= x->lo && upc <= x->hi)
+			m |= 1u << i;
+	}
+	return m;
+}
+
+/*
+ * The fold's share: a microword's executions @c, stall cycles @stall,
+ * memory count @dy and taken branches @tk to the entries @m it feeds.
+ */
+static void vpmu_hu_fold(struct vpmu_engine *e, u16 m, u64 c, u64 stall,
+			 u64 dy, u64 tk)
+{
+	u64 v[CLS_NR];
+
+	if (!m)
+		return;
+	v[CLS_EXEC] = c;
+	v[CLS_CYC] = c + stall;
+	v[CLS_TKN] = tk;
+	v[CLS_HIT] = c - dy;
+	v[CLS_DYN] = dy;
+	while (m) {
+		unsigned int i = __builtin_ctz(m);
+
 		m &= m - 1;
-		if (x->kind == VPMU_HU_EVENT)
-			e->hu_c[i] += vpmu_ev_count(e, x->event, upc, c, dy, tk);
-		else if (upc >= x->lo && upc <= x->hi)
-			e->hu_c[i] += c + vpmu_stall_of(e, &e->uc->dec[upc], dy);
+		e->hu_c[i] += v[e->hu_cls[i]];
 	}
 }
 
@@ -728,7 +759,9 @@ static u32 vpmu_fold(struct vpmu_engine *e, u32 lo, u32 hi)
 {
 	u64 add[VPMU_NR_COUNTERS_MAX], v[CLS_NR];
 	u32 wrapped = e->wrap_pending;
-	u16 any = 0, hu = e->hu_fact;
+	/* K = 1 histogram, histogram unit: one test when neither is on */
+	bool extra = e->hist_k == 1 || e->hu_fact;
+	u16 any = 0;
 	unsigned int s, i;
 	u32 upc;
 
@@ -759,10 +792,12 @@ static u32 vpmu_fold(struct vpmu_engine *e, u32 lo, u32 hi)
 			e->tot_dyn[upc] += dy;
 			e->tot_tkn[upc] += tk;
 			stall = dy ? vpmu_stall_of(e, &e->uc->dec[upc], dy) : 0;
-			if (e->hist_k == 1)
-				e->uhist[upc] += c + stall;
-			if (unlikely(hu))
-				vpmu_hu_fold(e, upc, c, dy, tk);
+			if (unlikely(extra)) {
+				if (e->hist_k == 1)
+					e->uhist[upc] += c + stall;
+				vpmu_hu_fold(e, e->hu_fact & e->hu_hit[upc], c,
+					     stall, dy, tk);
+			}
 			hm = m & e->ctr_hit[upc];
 			if (!hm)
 				continue;
@@ -1791,6 +1826,7 @@ static void vpmu_prepare(struct vpmu_engine *e)
 				    vpmu_ev_possible(e, e->cfg[i].event, upc))
 					hit |= 1u << i;
 			e->ctr_hit[upc] = hit;
+			e->hu_hit[upc] = vpmu_hu_hit(e, upc);
 			/*
 			 * The histogram unit's WQ entries see every store, in
 			 * vpmu_hook_post().
@@ -2121,6 +2157,7 @@ static void vpmu_engine_free_arrays(struct vpmu_engine *e)
 	vpmu_free(e->tot_tkn);
 	vpmu_free(e->ctr_hit);
 	vpmu_free(e->trig_static);
+	vpmu_free(e->hu_hit);
 	vpmu_free(e->uhist);
 	vpmu_free(e->dc_tag);
 	vpmu_free(e->gap_dist);
@@ -2158,14 +2195,14 @@ struct vpmu_engine *vpmu_engine_create(u32 cs_limit)
 	e->tot_tkn = vpmu_zalloc(sizeof(u64) * n);
 	e->ctr_hit = vpmu_zalloc(sizeof(u16) * n);
 	e->trig_static = vpmu_zalloc(n);
+	e->hu_hit = vpmu_zalloc(sizeof(u16) * n);
 	e->uhist = vpmu_zalloc(sizeof(u64) * n);
 	e->dc_tag = vpmu_zalloc(sizeof(u32) * VPMU_DC_LINES_MAX);
 	e->gap_dist = vpmu_zalloc(sizeof(u32) * n);
 	e->gap_q = vpmu_zalloc(sizeof(u32) * n);
 	if (!e->R || !e->xr || !e->tot_cnt || !e->tot_dyn ||
-	    !e->tot_tkn || !e->ctr_hit || !e->trig_static || !e->uhist ||
-	    !e->dc_tag ||
-	    !e->gap_dist || !e->gap_q)
+	    !e->tot_tkn || !e->ctr_hit || !e->trig_static || !e->hu_hit ||
+	    !e->uhist || !e->dc_tag || !e->gap_dist || !e->gap_q)
 		goto out_free;
 
 	for (f = 0; f < 16; f++) {
@@ -2751,16 +2788,16 @@ int vpmu_engine_hu_set(struct vpmu_engine *e, const struct vpmu_hu_prog *p)
 		if (err)
 			return err;
 		e->hu = *p;
-		for (i = 0; i < p->n; i++)
+		for (i = 0; i < p->n; i++) {
 			wq |= p->ent[i].kind == VPMU_HU_WQ;
+			e->hu_cls[i] = vpmu_hu_cls(&p->ent[i]);
+		}
 	} else {
 		memset(&e->hu, 0, sizeof(e->hu));
 	}
 	e->hu_total = total;
-	if (e->hu_wq != wq) {
-		e->hu_wq = wq;
-		e->dirty = true;	/* stores are routed or no longer */
-	}
+	e->hu_wq = wq;		/* stores are routed, or no longer */
+	e->dirty = true;	/* hu_hit and the routes are rebuilt */
 	vpmu_hu_restart(e);
 	return 0;
 }
