@@ -316,6 +316,7 @@ struct vpmu_engine {
 	 */
 	u8 *trig_static;
 	u8 ctr_cls[VPMU_NR_COUNTERS_MAX];	/* enum vpmu_cls of each */
+	u16 plan_mask;			/* enabled counters with INT or FOO */
 	bool dirty;
 	struct vpmu_ctr_cfg cfg[VPMU_NR_COUNTERS_MAX];
 	u64 ctr[VPMU_NR_COUNTERS_MAX];
@@ -1856,6 +1857,11 @@ static void vpmu_prepare(struct vpmu_engine *e)
 		vpmu_segments(e);
 		e->dirty = false;
 	}
+	e->plan_mask = 0;
+	for (i = 0; i < VPMU_NR_COUNTERS_MAX; i++)
+		if (vpmu_ctr_enabled(e, i) &&
+		    e->cfg[i].flags & (VPMU_CTR_INT | VPMU_CTR_FOO))
+			e->plan_mask |= 1u << i;
 	vpmu_slot_reset(e);
 	e->cur = vpmu_slot_get(e, vpmu_key(e->st.mode, e->frozen));
 }
@@ -1965,24 +1971,22 @@ static u32 vpmu_ev_gap(struct vpmu_engine *e, unsigned int ev)
  */
 static bool vpmu_plan(struct vpmu_engine *e, u64 *L)
 {
-	unsigned int i;
+	unsigned int i, m;
 	u32 g;
 
 	if (*L > VPMU_CHUNK_MAX)
 		*L = VPMU_CHUNK_MAX;
-	for (i = 0; i < VPMU_NR_COUNTERS_MAX; i++) {
-		const struct vpmu_ctr_cfg *c = &e->cfg[i];
+	/*
+	 * Only an interrupt or a freeze needs to know the microword a counter
+	 * wraps on; otherwise the fold wraps it (any number of times), sets
+	 * its overflow bit and counts the wraps.
+	 */
+	for (m = e->plan_mask; m; m &= m - 1) {
+		const struct vpmu_ctr_cfg *c;
 		u64 r;
 
-		if (!vpmu_ctr_enabled(e, i))
-			continue;
-		/*
-		 * Only an interrupt or a freeze needs to know the microword a
-		 * counter wraps on; otherwise the fold wraps it (any number of
-		 * times) and sets its overflow bit.
-		 */
-		if (!(c->flags & (VPMU_CTR_INT | VPMU_CTR_FOO)))
-			continue;
+		i = __builtin_ctz(m);
+		c = &e->cfg[i];
 		if ((e->frozen >> c->group & 1) &&
 		    e->trig[c->group] == VPMU_TRIG_NONE)
 			continue;
@@ -2008,6 +2012,19 @@ static bool vpmu_plan(struct vpmu_engine *e, u64 *L)
 	if (e->hu.n && *L > e->hu_left)
 		*L = e->hu_left;
 	return *L < VPMU_STEP_BELOW;
+}
+
+/*
+ * May a run leave the counts in the uops between its chunks, folding only
+ * when it ends?  Only if nothing plans chunks by the counters' values (an
+ * interrupt or a freeze on overflow) or needs each chunk's counts apart
+ * (the histogram unit's windows).  Then a chunk that ends only for a
+ * micro-PC histogram sample costs no fold: at K = 32 a fold of the whole
+ * control store per sample would cost more than the 32 cycles.
+ */
+static bool vpmu_defer_ok(const struct vpmu_engine *e)
+{
+	return !e->hu.n && !e->plan_mask;
 }
 
 /*
@@ -2047,7 +2064,8 @@ static void vpmu_fill_stop(struct vpmu_engine *e, struct vpmu_stop *stop,
 enum vpmu_stop_reason vpmu_engine_run(struct vpmu_engine *e, u64 budget,
 				      struct vpmu_stop *stop)
 {
-	u64 c0;
+	u64 c0, deferred = 0;
+	bool defer;
 
 	memset(stop, 0, sizeof(*stop));
 	if (!e->uc || !e->st.started) {
@@ -2061,10 +2079,11 @@ enum vpmu_stop_reason vpmu_engine_run(struct vpmu_engine *e, u64 budget,
 		return stop->reason;
 	}
 	vpmu_prepare(e);
+	defer = vpmu_defer_ok(e);
 	c0 = e->st.cyc;
 	for (;;) {
 		u64 used = e->st.cyc - c0, L, c1;
-		u32 wr, x_upc, x_ipc;
+		u32 wr = 0, x_upc, x_ipc;
 		bool step;
 		int x;
 
@@ -2076,6 +2095,9 @@ enum vpmu_stop_reason vpmu_engine_run(struct vpmu_engine *e, u64 budget,
 		}
 		L = budget - used;
 		step = vpmu_plan(e, &L);
+		/* deferring, only a due sample needs a step */
+		if (step && defer && (e->hist_k <= 1 || e->hist_left))
+			step = false;
 		x_upc = e->st.upc;
 		x_ipc = e->R[R_IPC];
 		c1 = e->st.cyc;
@@ -2084,11 +2106,13 @@ enum vpmu_stop_reason vpmu_engine_run(struct vpmu_engine *e, u64 budget,
 		if (step) {
 			x = vpmu_run_chunk(e, 1);
 			/* one microword; an early exit may sit after it */
-			wr = vpmu_fold(e, x_upc, x_upc +
-				       e->slot[0][x_upc].seg);
+			if (!defer)
+				wr = vpmu_fold(e, x_upc, x_upc +
+					       e->slot[0][x_upc].seg);
 		} else {
 			x = vpmu_run_chunk(e, (long)L);
-			wr = vpmu_fold(e, 0, e->ncs);
+			if (!defer)
+				wr = vpmu_fold(e, 0, e->ncs);
 			if (wr || e->st.cyc - c1 > e->hist_left) {
 				/* only a last, stalling microword can */
 				x_upc = e->last_stall_upc;
@@ -2134,9 +2158,19 @@ enum vpmu_stop_reason vpmu_engine_run(struct vpmu_engine *e, u64 budget,
 		}
 		if (x == X_FAULT)
 			break;
+		if (defer) {
+			/* the slots keep their counts; u32 bounds them */
+			deferred += e->st.cyc - c1;
+			if (deferred < VPMU_CHUNK_MAX)
+				continue;
+			e->ovf |= vpmu_fold(e, 0, e->ncs);
+			deferred = 0;
+		}
 		vpmu_slot_reset(e);
 		e->cur = vpmu_slot_get(e, vpmu_key(e->st.mode, e->frozen));
 	}
+	if (defer)
+		e->ovf |= vpmu_fold(e, 0, e->ncs);
 	stop->cycles = e->st.cyc - c0;
 	return stop->reason;
 }

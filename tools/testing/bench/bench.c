@@ -20,7 +20,8 @@
  * measuring its cost by hand; make bench leaves it off): "events", 16
  * PAR entries (events, tags, UPC ranges) with periods 1000..16000; "wq",
  * the same with four WQ ranges among them; "seq1", SEQ CYCLES / UOPS /
- * WQ_STALL with 1-cycle periods.
+ * WQ_STALL with 1-cycle periods.  VPMU_BENCH_UHIST=K samples the
+ * micro-PC histogram every K cycles.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -195,6 +196,9 @@ int main(int argc, char **argv)
 	}
 	if (getenv("VPMU_BENCH_HU"))
 		hu_bench(e, getenv("VPMU_BENCH_HU"));
+	if (getenv("VPMU_BENCH_UHIST"))
+		vpmu_engine_uhist_set(e, strtoul(getenv("VPMU_BENCH_UHIST"),
+						 NULL, 0));
 	chunk = getenv("VPMU_BENCH_CHUNK") ?
 		strtoull(getenv("VPMU_BENCH_CHUNK"), NULL, 0) : 0;
 	vpmu_engine_start(e, mem, msz, entry, 0);

@@ -100,3 +100,19 @@ echo "triggered: $t_triggered instructions/microword"
 awk -v a="$t_uncounted" -v b="$t_one" -v c="$t_triggered" 'BEGIN {
 	printf "triggered vs uncounted %+.1f%%, vs one counter %+.1f%%\n",
 		(c / a - 1) * 100, (c / b - 1) * 100 }'
+
+# The micro-PC histogram sampling every K cycles, on sortloop in the
+# driver's chunks: K = 1 is computed from the fold; every other K ends a
+# piece of the run at each sample (the counts are folded once per chunk).
+args="$B/default.vpmu $B/sortloop.vprg"
+echo
+echo "micro-PC histogram: sortloop.vprg, in 5000-cycle chunks, no counters"
+for K in 0 1 32 1024; do
+	eval "u_$K=$(VPMU_BENCH_UHIST=$K per_uop uncounted)"
+done
+echo "uhist off: $u_0 instructions/microword"
+for K in 1 32 1024; do
+	eval "v=\$u_$K"
+	awk -v k="$K" -v a="$u_0" -v b="$v" 'BEGIN {
+		printf "uhist K=%s: %s instructions/microword (x%.2f)\n", k, b, b / a }'
+done
