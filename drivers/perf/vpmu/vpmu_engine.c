@@ -22,7 +22,9 @@
  * per-microword counts: executions (running sums of segment entries), a
  * memory count (dyn: load misses or store stall cycles) and taken branches
  * (tkn).  The loop runs in chunks; at a chunk's end the counts are folded
- * into the counters.  Counts must be split by what was counting at the
+ * into the counters (or, when no counter interrupts or freezes on overflow
+ * and the histogram unit is off, once at the end of the run: see
+ * vpmu_defer_ok()).  Counts must be split by what was counting at the
  * time (privilege mode, freeze bits), so the uop array exists in a few
  * copies ("slots"), one per distinct set of active counters; a mode switch
  * or a trigger toggle moves execution to another copy: a pointer switch,
