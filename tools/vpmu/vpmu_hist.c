@@ -400,7 +400,14 @@ static uint32_t select_rows(struct row **out, const struct vpmu_hist *hs,
 static void bar(char *buf, uint64_t count, uint64_t max)
 {
 	/* rounded up, so that every sampled row shows */
-	uint64_t n = max ? (count * BAR_WIDTH + max - 1) / max : 0;
+	uint64_t n = !max ? 0 : count <= (UINT64_MAX - max) / BAR_WIDTH ?
+		     (count * BAR_WIDTH + max - 1) / max :
+		     (uint64_t)(count / (max / (long double)BAR_WIDTH) + 0.999);
+
+	if (n > BAR_WIDTH)
+		n = BAR_WIDTH;
+	if (count && !n)
+		n = 1;
 
 	memset(buf, '#', n);
 	buf[n] = '\0';
@@ -757,11 +764,19 @@ static bool hu_is_sim_line(const char *s, const char *end)
 	return end - s > 5 && !memcmp(s, "hist", 4) && hu_blank(s[4]);
 }
 
+static int fail_named(struct vpmu_buf *diag, const char *name,
+		      const char *msg)
+{
+	vpmu_buf_printf(diag, "%s: error: %s\n", name, msg);
+	return -1;
+}
+
 int vpmu_hu_hist_parse(struct vpmu_hu_hist *hh, const char *text, size_t len,
 		       const char *name, struct vpmu_buf *diag)
 {
 	const char *p, *end = text + len, *nl, *e;
 	unsigned int lineno;
+	uint64_t total = 0;
 	bool sim = false;
 
 	memset(hh, 0, sizeof(*hh));
@@ -785,11 +800,14 @@ int vpmu_hu_hist_parse(struct vpmu_hu_hist *hh, const char *text, size_t len,
 				   name, lineno, diag))
 			return -1;
 	}
-	if (!hh->n) {
-		vpmu_buf_printf(diag, "%s: error: no buckets: the file is "
-				"empty (hist/sum is, while the unit is off)\n",
-				name);
-		return -1;
+	if (!hh->n)
+		return fail_named(diag, name, "no buckets: the file is empty "
+				  "(hist/sum is, while the unit is off)");
+	for (lineno = 0; lineno < hh->n; lineno++) {
+		if (hh->c[lineno] > UINT64_MAX - total)
+			return fail_named(diag, name, "the buckets add up to "
+					  "more than 18446744073709551615");
+		total += hh->c[lineno];
 	}
 	return 0;
 }
@@ -942,6 +960,8 @@ int vpmu_hu_hist_plot(struct vpmu_buf *o, const struct vpmu_hu_hist *hh,
 		vpmu_buf_printf(&title, "%s program, monitoring period %llu "
 				"cycles, ", hu_mode_name(p),
 				(unsigned long long)hu_monitoring_period(p));
+	else
+		vpmu_buf_printf(&title, "%u buckets, ", hh->n);
 	vpmu_buf_printf(&title, "%llu counted in all",
 			(unsigned long long)total);
 	plot_quote(o, title.p);
