@@ -5,7 +5,8 @@
  * (routine); optionally a gnuplot drawing.  The histogram comes from
  * files in the uapi format (the module's uhist files, summed when there
  * are several) or, with --simulate, from running a program on the host
- * build of the engine.
+ * build of the engine.  With --buckets, report (and draw) the histogram
+ * unit's buckets C1..Cn instead, labelled by the unit's program.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -26,6 +27,8 @@ static void usage(FILE *f)
 	fprintf(f,
 "Usage: %s -m IMAGE [OPTION]... HIST...\n"
 "       %s --simulate -m IMAGE [-K N] [-b CYCLES] [OPTION]... PROGRAM.vprg\n"
+"       %s --buckets=SUMFILE [--program=PROGFILE] [--sort=count|addr]\n"
+"                 [--top N] [--plot=FILE] [-q]\n"
 "\n"
 "Report a vpmu micro-PC histogram: each sampled microword with its label\n"
 "(the nearest symbol at or before it, plus an offset: loop+2), micro-\n"
@@ -34,6 +37,14 @@ static void usage(FILE *f)
 "must have the same number of buckets, image and interval.  With\n"
 "--simulate, run PROGRAM on the host build of the engine with the\n"
 "histogram sampling every K cycles, and report that.\n"
+"\n"
+"With --buckets, report the histogram unit's buckets C1..Cn instead: one\n"
+"row per bucket with its count, share of the total of the buckets and a\n"
+"bar, in bucket order (--sort=count: highest first).  SUMFILE is hist/sum\n"
+"or hist/cpuN (\"C<b> <count>\" lines) or the output of vpmu-sim --hu\n"
+"(its \"hist C<b> <count>\" lines).  PROGFILE, the unit's program text\n"
+"(hist/program), labels each bucket with its predicate and period and\n"
+"must have as many entries as there are buckets.\n"
 "\n"
 "  -m, --image=IMAGE     the microcode image sampled (required): symbols\n"
 "                        and microword text come from it\n"
@@ -49,6 +60,10 @@ static void usage(FILE *f)
 "  -l, --by-label        one row per label: the samples of its microwords\n"
 "  -p, --plot=FILE       draw the histogram with gnuplot into FILE, .png\n"
 "                        or .svg\n"
+"  -B, --buckets=SUMFILE the histogram unit's buckets (no -m, HIST or\n"
+"                        other micro-PC options then)\n"
+"  -P, --program=PROGFILE  the histogram unit's program, to label the\n"
+"                        buckets (with --buckets)\n"
 "  -f, --force           go on, with a warning, when a histogram was sampled\n"
 "                        on another image than IMAGE (of the same size) or\n"
 "                        HIST files differ in image or interval\n"
@@ -56,12 +71,16 @@ static void usage(FILE *f)
 "  -h, --help            this text\n"
 "\n"
 "Exit status: 0 success; 1 an unreadable or invalid file, a histogram that\n"
-"does not match IMAGE or the other files, or a failed plot; 2 bad usage.\n",
-		prog_name, prog_name);
+"does not match IMAGE or the other files, buckets that do not match the\n"
+"program, or a failed plot; 2 bad usage.\n",
+		prog_name, prog_name, prog_name);
 }
 
 struct opts {
 	const char *image, *output, *plot;
+	const char *buckets, *program;	/* histogram-unit mode */
+	char upc_opt;		/* last option only for micro-PC histograms */
+	bool sort_given;
 	bool simulate, force, quiet;
 	uint32_t interval;
 	uint64_t budget;
@@ -89,14 +108,18 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "plot", required_argument, NULL, 'p' },
 		{ "force", no_argument, NULL, 'f' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "buckets", required_argument, NULL, 'B' },
+		{ "program", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ }
 	};
 	uint64_t v;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "m:SK:b:o:s:an:lp:fqh", lopts,
+	while ((c = getopt_long(argc, argv, "m:SK:b:o:s:an:lp:fqB:P:h", lopts,
 				NULL)) != -1) {
+		if (strchr("mSKbolaf", c))
+			o->upc_opt = c;
 		switch (c) {
 		case 'm':
 			o->image = optarg;
@@ -117,6 +140,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			o->output = optarg;
 			break;
 		case 's':
+			o->sort_given = true;
 			if (!strcmp(optarg, "count"))
 				o->rep.order = VPMU_HIST_BY_COUNT;
 			else if (!strcmp(optarg, "addr"))
@@ -145,6 +169,12 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case 'q':
 			o->quiet = true;
 			break;
+		case 'B':
+			o->buckets = optarg;
+			break;
+		case 'P':
+			o->program = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			exit(0);
@@ -152,6 +182,26 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			usage(stderr);
 			return -1;
 		}
+	}
+	if (o->buckets || o->program) {
+		if (!o->buckets) {
+			fprintf(stderr, "%s: --program needs --buckets\n",
+				prog_name);
+			return -1;
+		}
+		if (o->upc_opt) {
+			fprintf(stderr, "%s: -%c is for micro-PC histograms, "
+				"not with --buckets\n", prog_name, o->upc_opt);
+			return -1;
+		}
+		if (optind < argc) {
+			fprintf(stderr, "%s: --buckets takes no operand ('%s')\n",
+				prog_name, argv[optind]);
+			return -1;
+		}
+		if (!o->sort_given)
+			o->rep.order = VPMU_HIST_BY_ADDR;
+		return 0;
 	}
 	if (!o->image) {
 		fprintf(stderr, "%s: no image given (-m IMAGE)\n", prog_name);
@@ -285,32 +335,34 @@ static char *find_gnuplot(void)
 	return NULL;
 }
 
-static int plot(const struct vpmu_hist *hs, const struct vpmu_hist_img *hi,
-		const char *path, const char *what)
+/*
+ * Run gnuplot on @script, which draws into @path.  Any failure (gnuplot
+ * missing, not exiting with 0, or leaving no @path) is reported, and
+ * leaves no @path behind.
+ */
+static int run_gnuplot(const struct vpmu_buf *script, const char *path)
 {
-	struct vpmu_buf script = { 0 }, diag = { 0 };
 	char tmp[] = "/tmp/vpmu-hist.gpXXXXXX";
 	char *gnuplot;
 	int fd, status, ret = -1;
 	pid_t pid;
 
-	if (vpmu_hist_plot(&script, hs, hi, path, what, &diag)) {
-		report_diag(&diag, path);
-		goto out;
-	}
 	gnuplot = find_gnuplot();
 	if (!gnuplot) {
 		fprintf(stderr, "%s: %s: gnuplot not found on PATH; install it "
 			"(Debian: apt-get install gnuplot-nox)\n", prog_name,
 			path);
-		goto out;
+		return -1;
 	}
 	fd = mkstemp(tmp);
-	if (fd < 0 || write(fd, script.p, script.len) != (ssize_t)script.len) {
+	if (fd < 0 || write(fd, script->p, script->len) !=
+	    (ssize_t)script->len) {
 		fprintf(stderr, "%s: %s: %s\n", prog_name, tmp, strerror(errno));
-		if (fd >= 0)
+		if (fd >= 0) {
 			close(fd);
-		goto out_gp;
+			unlink(tmp);
+		}
+		goto out;
 	}
 	close(fd);
 	fflush(NULL);
@@ -319,17 +371,38 @@ static int plot(const struct vpmu_hist *hs, const struct vpmu_hist_img *hi,
 		execl(gnuplot, "gnuplot", tmp, (char *)NULL);
 		_exit(127);
 	}
-	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
-	    WEXITSTATUS(status) || access(path, R_OK)) {
-		fprintf(stderr, "%s: %s: gnuplot failed\n", prog_name, path);
-		unlink(path);
-	} else {
+	if (pid < 0 || waitpid(pid, &status, 0) < 0)
+		fprintf(stderr, "%s: %s: cannot run %s: %s\n", prog_name, path,
+			gnuplot, strerror(errno));
+	else if (WIFSIGNALED(status))
+		fprintf(stderr, "%s: %s: gnuplot failed (killed by signal %d)\n",
+			prog_name, path, WTERMSIG(status));
+	else if (!WIFEXITED(status) || WEXITSTATUS(status))
+		fprintf(stderr, "%s: %s: gnuplot failed (exit status %d)\n",
+			prog_name, path, WEXITSTATUS(status));
+	else if (access(path, R_OK))
+		fprintf(stderr, "%s: %s: gnuplot failed (it wrote no file)\n",
+			prog_name, path);
+	else
 		ret = 0;
-	}
+	if (ret)
+		unlink(path);
 	unlink(tmp);
-out_gp:
-	free(gnuplot);
 out:
+	free(gnuplot);
+	return ret;
+}
+
+static int plot(const struct vpmu_hist *hs, const struct vpmu_hist_img *hi,
+		const char *path, const char *what)
+{
+	struct vpmu_buf script = { 0 }, diag = { 0 };
+	int ret = -1;
+
+	if (vpmu_hist_plot(&script, hs, hi, path, what, &diag))
+		report_diag(&diag, path);
+	else
+		ret = run_gnuplot(&script, path);
 	vpmu_buf_free(&script);
 	vpmu_buf_free(&diag);
 	return ret;
@@ -340,6 +413,89 @@ static const char *base_name(const char *path)
 	const char *s = strrchr(path, '/');
 
 	return s ? s + 1 : path;
+}
+
+/* Each line of @diag (already naming its file) as "vpmu-hist: line". */
+static void report_named_diag(struct vpmu_buf *diag)
+{
+	char *p = diag->p, *nl;
+
+	while (p && *p) {
+		nl = strchr(p, '\n');
+		fprintf(stderr, "%s: %.*s\n", prog_name,
+			nl ? (int)(nl - p) : (int)strlen(p), p);
+		p = nl ? nl + 1 : NULL;
+	}
+	diag->len = 0;
+}
+
+/* The histogram unit's program in @path, with at least one entry. */
+static int load_hu_program(const char *path, struct vpmu_hu_prog *p)
+{
+	struct vpmu_buf text = { 0 };
+	char err[VPMU_HU_ERR_MAX];
+	int ret = -1;
+
+	if (read_or_complain(path, &text))
+		return -1;
+	if (vpmu_hu_parse(text.p ? text.p : "", text.len, p, err))
+		fprintf(stderr, "%s: %s: error: %s\n", prog_name, path, err);
+	else if (!p->n)
+		fprintf(stderr, "%s: %s: error: the program is 'off': it has "
+			"no buckets to label\n", prog_name, path);
+	else
+		ret = 0;
+	vpmu_buf_free(&text);
+	return ret;
+}
+
+/* --buckets: the histogram unit's buckets. */
+static int hu_buckets(const struct opts *o)
+{
+	struct vpmu_buf text = { 0 }, out = { 0 }, diag = { 0 };
+	struct vpmu_hu_prog prog, *p = NULL;
+	struct vpmu_hu_hist hh;
+	const char *what = base_name(o->buckets);
+	int ret = 1;
+
+	if (read_or_complain(o->buckets, &text))
+		return 1;
+	if (vpmu_hu_hist_parse(&hh, text.p ? text.p : "", text.len,
+			       o->buckets, &diag)) {
+		report_named_diag(&diag);
+		goto out;
+	}
+	if (o->program) {
+		if (load_hu_program(o->program, &prog))
+			goto out;
+		if (prog.n != hh.n) {
+			fprintf(stderr, "%s: %s: error: %u bucket%s, but the "
+				"program in %s has %u entr%s\n", prog_name,
+				o->buckets, hh.n, hh.n == 1 ? "" : "s",
+				o->program, prog.n, prog.n == 1 ? "y" : "ies");
+			goto out;
+		}
+		p = &prog;
+	}
+	if (o->plot) {
+		if (vpmu_hu_hist_plot(&out, &hh, p, o->plot, what, &diag)) {
+			report_diag(&diag, o->plot);
+			goto out;
+		}
+		if (run_gnuplot(&out, o->plot))
+			goto out;
+		out.len = 0;
+	}
+	if (!o->quiet) {
+		vpmu_hu_hist_report(&out, &hh, p, what, &o->rep);
+		fwrite(out.p, 1, out.len, stdout);
+	}
+	ret = fflush(stdout) ? 1 : 0;
+out:
+	vpmu_buf_free(&text);
+	vpmu_buf_free(&out);
+	vpmu_buf_free(&diag);
+	return ret;
 }
 
 int main(int argc, char **argv)
@@ -355,6 +511,8 @@ int main(int argc, char **argv)
 		prog_name = strrchr(argv[0], '/') + 1;
 	if (parse_args(argc, argv, &o))
 		return 2;
+	if (o.buckets)
+		return hu_buckets(&o);
 	nfiles = argc - optind;
 	if (read_or_complain(o.image, &img))
 		return 1;

@@ -9,9 +9,10 @@
 #   $(B)/test_hist-san     the same under ASan and UBSan
 #
 # test_hist_cli.sh (the vpmu-hist command line: golden report, round trip
-# through a file, error cases, --plot; it builds vpmu-hist itself and
-# installs gnuplot-nox with apt-get when it is missing and it may) runs as
-# one of the test_*.sh scripts.
+# through a file, error cases, --plot, and --buckets, the histogram unit's
+# buckets, on hand-made files and vpmu-sim --hu output; it builds vpmu-as,
+# vpmu-hist and vpmu-sim itself and installs gnuplot-nox with apt-get when
+# it is missing and it may) runs as one of the test_*.sh scripts.
 
 .DEFAULT_GOAL	:= all
 HOST_OUT	?= $(or $(B),build)

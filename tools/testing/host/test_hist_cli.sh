@@ -6,6 +6,11 @@
 # round trip --simulate -o FILE then FILE, summing, every error case with
 # its message and exit status, and --plot (PNG and SVG files that are
 # valid).  test_hist checks the numbers themselves against the engine.
+# --buckets (the histogram unit's C1..Cn): the report of a hand-made
+# bucket file and program against golden files, in both input formats
+# (hist/sum and vpmu-sim --hu output), vpmu-sim's real buckets of
+# share/progs/stores.s, every refusal with its file:line message, and
+# --plot (PNG, SVG, quotes in names, a failing gnuplot reported).
 #
 # The golden files are in test_hist.golden/; after a deliberate change
 # of the report or of default.vus, regenerate them with
@@ -22,8 +27,10 @@ HIST=$TOP/tools/vpmu/vpmu-hist
 UCODE=$TOP/drivers/perf/vpmu/ucode/default.vus
 SAMPLES=$TOP/tools/vpmu/share/samples
 GOLDEN=$HERE/test_hist.golden
-if ! make -s -C "$TOP/tools/vpmu" vpmu-as vpmu-hist >/dev/null 2>&1; then
-	echo "not ok 1 - build vpmu-as and vpmu-hist"
+SIM=$TOP/tools/vpmu/vpmu-sim
+if ! make -s -C "$TOP/tools/vpmu" vpmu-as vpmu-hist vpmu-sim >/dev/null 2>&1
+then
+	echo "not ok 1 - build vpmu-as, vpmu-hist and vpmu-sim"
 	echo "1..1"
 	exit 1
 fi
@@ -237,6 +244,163 @@ PATH=/nonexistent "$HIST" -m "$IMG" -p "$tmp/g.png" "$tmp/h.vuhs" \
 [ $? = 1 ] && grep -q 'gnuplot not found on PATH; install it' "$tmp/err" &&
 [ ! -e "$tmp/g.png" ]
 ok $? "--plot without gnuplot: exit 1, says how to install it"
+
+# ---- --buckets: the histogram unit's buckets ----------------------------
+# A program in free form (comments, ';', hex period, event=2 printed as
+# its alias) and buckets as hist/sum has them.
+mkdir -p "$tmp/sysfs" "$tmp/sim"
+cat >"$tmp/prog" <<'EOP'
+# instructions, tag 3, queue and lw cycles, in turn
+seq
+vpmu_insns 780 ; tag=3 0x30c
+wq=1-4 780   # one to four entries
+upc=0x47-0x4b 780
+event=2 1
+EOP
+printf 'C1 135\nC2 0\nC3 64\nC4 112\nC5 7\n' >"$tmp/sysfs/sum"
+# the same buckets as vpmu-sim --hu prints them, among its other lines
+printf 'stop halt\ncycles 3120\nhist C1 135\nhist C2 0\nreg r1 80\nhist C3 64\nhist C4 112\nhist C5 7\n' \
+	>"$tmp/sim/sum"
+"$HIST" --buckets="$tmp/sysfs/sum" --program="$tmp/prog" >"$tmp/out" \
+	2>"$tmp/err" && [ ! -s "$tmp/err" ]
+ok $? "--buckets hist/sum --program: exit 0, nothing on stderr"
+golden hu-report.txt "$tmp/out"; ok $? "--buckets: as test_hist.golden/hu-report.txt"
+"$HIST" --buckets "$tmp/sim/sum" --program "$tmp/prog" >"$tmp/out2" &&
+cmp -s "$tmp/out" "$tmp/out2"
+ok $? "--buckets of vpmu-sim --hu output: the same report"
+"$HIST" --buckets="$tmp/sim/sum" --sort=count --top=3 >"$tmp/out"
+golden hu-count-top.txt "$tmp/out"
+ok $? "--buckets --sort=count --top=3, no program: as test_hist.golden/hu-count-top.txt"
+"$HIST" --buckets="$tmp/sysfs/sum" --program="$tmp/prog" --sort=addr \
+	>"$tmp/out2" && "$HIST" --buckets="$tmp/sysfs/sum" \
+	--program="$tmp/prog" | cmp -s - "$tmp/out2"
+ok $? "--buckets: bucket order by default, as --sort=addr"
+
+# Real buckets: the write-queue occupancy of stores.s (16 stores, 102
+# cycles, never more than one entry with the default queue).
+WQ='par;wq=0 1000000;wq=1 1000000;wq=2 1000000;wq=3 1000000;wq=4 1000000'
+echo "$WQ" >"$tmp/wq.prog"
+"$AS" -m "$IMG" -o "$tmp/stores.vprg" "$TOP/tools/vpmu/share/progs/stores.s" &&
+"$SIM" --hu="$WQ" "$tmp/stores.vprg" >"$tmp/stores.out" &&
+"$HIST" --buckets="$tmp/stores.out" --program="$tmp/wq.prog" >"$tmp/out" &&
+diff -u - "$tmp/out" <<'EOP' | sed 's/^/# /'
+histogram-unit buckets of stores.out: 5 buckets, 102 counted in all
+program: par, monitoring period 1000000 cycles
+
+bucket  label                  count       %  bar
+C1      wq=0 (1000000 cycles)     39   38.24  #############
+C2      wq=1 (1000000 cycles)     63   61.76  ####################
+C3      wq=2 (1000000 cycles)      0    0.00
+C4      wq=3 (1000000 cycles)      0    0.00
+C5      wq=4 (1000000 cycles)      0    0.00
+EOP
+[ "${PIPESTATUS[0]}" = 0 ]
+ok $? "--buckets of vpmu-sim --hu on stores.s: 39 + 63 cycles at occupancy 0 and 1"
+
+# errors: exit 1, exactly that message, nothing on stdout
+berr() {	# berr NAME EXPECTED-STDERR ARGS...
+	local name=$1 want=$2
+	shift 2
+	"$HIST" "$@" >"$tmp/out" 2>"$tmp/err"
+	local rc=$?
+	[ $rc = 1 ] && [ "$(cat "$tmp/err")" = "$want" ] && [ ! -s "$tmp/out" ]
+	local r=$?
+	[ $r = 0 ] || { echo "# exit $rc, stderr:"; sed 's/^/# /' "$tmp/err"; }
+	ok $r "--buckets, $name: exit 1, \"${want#vpmu-hist: }\""
+}
+printf 'C1 5\nC2 x\n' >"$tmp/b"
+berr "bad line" "vpmu-hist: $tmp/b:2: error: 'C2 x' is not a bucket line (C<b> <count>)" --buckets="$tmp/b"
+printf 'C1 5\n\nC2 7 # no\n' >"$tmp/b"
+berr "trailing words" "vpmu-hist: $tmp/b:3: error: 'C2 7 # no' is not a bucket line (C<b> <count>)" --buckets="$tmp/b"
+printf 'stop halt\nhist C1 4\nhist C 1\n' >"$tmp/b"
+berr "bad vpmu-sim line" "vpmu-hist: $tmp/b:3: error: 'hist C 1' is not a bucket line (hist C<b> <count>)" --buckets="$tmp/b"
+printf 'stop halt\ncycles 102\n' >"$tmp/b"
+berr "vpmu-sim output without --hu" "vpmu-hist: $tmp/b:1: error: 'stop halt' is not a bucket line (C<b> <count>)" --buckets="$tmp/b"
+printf 'C1 5\nC3 1\n' >"$tmp/b"
+berr "a bucket missing" "vpmu-hist: $tmp/b:2: error: C3 where C2 was expected (buckets come in order, C1 first, each once)" --buckets="$tmp/b"
+printf 'C1 5\nC1 1\n' >"$tmp/b"
+berr "a bucket twice" "vpmu-hist: $tmp/b:2: error: C1 where C2 was expected (buckets come in order, C1 first, each once)" --buckets="$tmp/b"
+printf 'C0 5\n' >"$tmp/b"
+berr "C0" "vpmu-hist: $tmp/b:1: error: 'C0 5': the unit has buckets C1..C16" --buckets="$tmp/b"
+seq 1 17 | sed 's/.*/C& 1/' >"$tmp/b"
+berr "C17" "vpmu-hist: $tmp/b:17: error: 'C17 1': the unit has buckets C1..C16" --buckets="$tmp/b"
+printf 'C1 18446744073709551616\n' >"$tmp/b"
+berr "count over 64 bits" "vpmu-hist: $tmp/b:1: error: count 18446744073709551616 is over 18446744073709551615" --buckets="$tmp/b"
+printf 'C1 18446744073709551615\nC2 1\n' >"$tmp/b"
+berr "total over 64 bits" "vpmu-hist: $tmp/b: error: the buckets add up to more than 18446744073709551615" --buckets="$tmp/b"
+: >"$tmp/b"
+berr "empty file (unit off)" "vpmu-hist: $tmp/b: error: no buckets: the file is empty (hist/sum is, while the unit is off)" --buckets="$tmp/b"
+printf 'par; wq=0 100; wq=1 100\n' >"$tmp/p2"
+berr "5 buckets, program of 2" "vpmu-hist: $tmp/sysfs/sum: error: 5 buckets, but the program in $tmp/p2 has 2 entries" --buckets="$tmp/sysfs/sum" --program="$tmp/p2"
+printf 'seq; vpmu_uops 100; wq=5-2 100\n' >"$tmp/p2"
+berr "bad program" "vpmu-hist: $tmp/p2: error: entry 2: wq=5-2: LO above HI" --buckets="$tmp/sysfs/sum" --program="$tmp/p2"
+echo off >"$tmp/p2"
+berr "program off" "vpmu-hist: $tmp/p2: error: the program is 'off': it has no buckets to label" --buckets="$tmp/sysfs/sum" --program="$tmp/p2"
+berr "missing bucket file" "vpmu-hist: $tmp/nope: No such file or directory" --buckets="$tmp/nope"
+berr "unreadable bucket file (a directory)" "vpmu-hist: $tmp/sysfs: Is a directory" --buckets="$tmp/sysfs"
+berr "missing program" "vpmu-hist: $tmp/nope: No such file or directory" --buckets="$tmp/sysfs/sum" --program="$tmp/nope"
+berr "--plot of another format" "vpmu-hist: $tmp/x.pdf: error: the plot must be a .png or .svg file" --buckets="$tmp/sysfs/sum" -q --plot="$tmp/x.pdf"
+usage() {	# usage NAME EXPECTED-STDERR ARGS...: exit 2
+	local name=$1 want=$2
+	shift 2
+	"$HIST" "$@" >/dev/null 2>"$tmp/err"
+	[ $? = 2 ] && [ "$(cat "$tmp/err")" = "$want" ]
+	ok $? "--buckets, $name: exit 2, \"${want#vpmu-hist: }\""
+}
+usage "--program alone" "vpmu-hist: --program needs --buckets" --program="$tmp/prog"
+usage "with -m" "vpmu-hist: -m is for micro-PC histograms, not with --buckets" --buckets="$tmp/sysfs/sum" -m "$IMG"
+usage "with --by-label" "vpmu-hist: -l is for micro-PC histograms, not with --buckets" --buckets="$tmp/sysfs/sum" --by-label
+usage "with an operand" "vpmu-hist: --buckets takes no operand ('$tmp/h.vuhs')" --buckets="$tmp/sysfs/sum" "$tmp/h.vuhs"
+"$HIST" --help | grep -q -- '--buckets=SUMFILE \[--program=PROGFILE\]'
+ok $? "--help shows --buckets"
+
+# --plot
+if command -v gnuplot >/dev/null 2>&1; then
+	"$HIST" --buckets="$tmp/sysfs/sum" --program="$tmp/prog" -q \
+		--plot="$tmp/hu.png" >"$tmp/out" && [ ! -s "$tmp/out" ] &&
+	png_ok "$tmp/hu.png"
+	ok $? "--buckets --plot FILE.png -q: a PNG with sane dimensions, no report"
+	"$HIST" --buckets="$tmp/sysfs/sum" --program="$tmp/prog" \
+		--plot="$tmp/hu.svg" >"$tmp/out" &&
+	cmp -s "$GOLDEN/hu-report.txt" "$tmp/out" &&
+	xml_ok "$tmp/hu.svg" && grep -q '<svg' "$tmp/hu.svg" &&
+	grep -q '>wq=1-4<' "$tmp/hu.svg" && grep -q '>vpmu_insns<' "$tmp/hu.svg" &&
+	grep -q '>(780 cycles)<' "$tmp/hu.svg" && grep -q '>112<' "$tmp/hu.svg" &&
+	grep -q 'seq program, monitoring period 3121 cycles' "$tmp/hu.svg"
+	ok $? "--buckets --plot FILE.svg: well-formed, bars labelled by predicate and period, the mode in the title, and the report"
+	# 16 buckets: labels slanted; both quotes in the file names
+	q="$tmp/it's \"16\""
+	"$SIM" -q --hu="seq$(for i in $(seq 1 16); do printf ';vpmu_cycles %d' "$i"; done)" \
+		"$tmp/sum.vprg" >"$q" &&
+	"$HIST" --buckets="$q" -q --plot="$tmp/q'16.svg" &&
+	xml_ok "$tmp/q'16.svg" &&
+	grep -qF "histogram-unit buckets of it's \"16\": 16 buckets, 179 counted in all" "$tmp/q'16.svg"
+	r=$?
+	[ $r = 0 ] || grep -o 'histogram-unit[^<]*' "$tmp/q'16.svg" | sed 's/^/# /'
+	ok $r "--buckets --plot: 16 buckets, quotes in the file names escaped"
+else
+	for t in PNG SVG "16 buckets"; do
+		skip "--buckets --plot $t" "gnuplot not installed"
+	done
+fi
+# gnuplot's failures: its exit status, or no file, and nothing left behind
+mkdir -p "$tmp/fake"
+printf '#!/bin/sh\necho partial >"%s"\nexit 3\n' "$tmp/f.png" >"$tmp/fake/gnuplot"
+chmod +x "$tmp/fake/gnuplot"
+PATH=$tmp/fake "$HIST" --buckets="$tmp/sysfs/sum" --plot="$tmp/f.png" \
+	>"$tmp/out" 2>"$tmp/err"
+[ $? = 1 ] && [ "$(cat "$tmp/err")" = "vpmu-hist: $tmp/f.png: gnuplot failed (exit status 3)" ] &&
+[ ! -e "$tmp/f.png" ] && [ ! -s "$tmp/out" ]
+ok $? "--buckets --plot, gnuplot exits 3: exit 1, says so, no file left"
+printf '#!/bin/sh\nexit 0\n' >"$tmp/fake/gnuplot"
+PATH=$tmp/fake "$HIST" --buckets="$tmp/sysfs/sum" --plot="$tmp/f.svg" \
+	>/dev/null 2>"$tmp/err"
+[ $? = 1 ] && [ "$(cat "$tmp/err")" = "vpmu-hist: $tmp/f.svg: gnuplot failed (it wrote no file)" ]
+ok $? "--buckets --plot, gnuplot writes nothing: exit 1, says so"
+PATH=/nonexistent "$HIST" --buckets="$tmp/sysfs/sum" --plot="$tmp/g.png" \
+	>/dev/null 2>"$tmp/err"
+[ $? = 1 ] && grep -q 'gnuplot not found on PATH; install it' "$tmp/err"
+ok $? "--buckets --plot without gnuplot: exit 1, says how to install it"
 
 echo "1..$n"
 [ "$failed" = 0 ]
