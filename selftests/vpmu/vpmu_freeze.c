@@ -39,32 +39,11 @@
 #define EV_CYCLES	0
 #define EV_TRIGGER	8
 
-/* First line of the PMU's sysfs file @rel, newline stripped; 0 or -1. */
-static int pmu_read(const char *rel, char *buf, size_t size)
-{
-	char path[256];
-	ssize_t n;
-	int fd;
-
-	buf[0] = '\0';
-	snprintf(path, sizeof(path), VPMU_PMU_DIR "/%s", rel);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, size - 1);
-	close(fd);
-	if (n < 0)
-		return -1;
-	buf[n] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
-}
-
 static long pmu_type(void)
 {
 	char buf[32];
 
-	if (pmu_read("type", buf, sizeof(buf)))
+	if (vl_pmu_read("type", buf, sizeof(buf)))
 		return -1;
 	return strtol(buf, NULL, 0);
 }
@@ -181,7 +160,7 @@ TEST_F(frz, format_files)
 	unsigned int i;
 
 	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
-		ASSERT_EQ(0, pmu_read(want[i][0], buf, sizeof(buf)));
+		ASSERT_EQ(0, vl_pmu_read(want[i][0], buf, sizeof(buf)));
 		EXPECT_STREQ(want[i][1], buf);
 	}
 }
@@ -269,9 +248,9 @@ TEST_F(frz, groups_independent)
 	ASSERT_LE(0, b);
 	ASSERT_LE(0, plain);
 	ASSERT_EQ(0, run(self, &self->marks));
-	EXPECT_EQ(18000, count_of(a));
-	EXPECT_EQ(35004 - 18000, count_of(b));
-	EXPECT_EQ(35004, count_of(plain));
+	EXPECT_EQ(18000u, count_of(a));
+	EXPECT_EQ((35004 - 18000u), count_of(b));
+	EXPECT_EQ(35004u, count_of(plain));
 	close(plain);
 	close(b);
 	close(a);
@@ -296,7 +275,7 @@ TEST_F(frz, state_across_runs_and_cpus)
 	ASSERT_EQ(0, run(self, &self->mark1));
 	ASSERT_EQ(0, pin(0));
 	ASSERT_EQ(0, run(self, &self->sum));
-	EXPECT_EQ(2 + 179, count_of(fd));
+	EXPECT_EQ((2 + 179u), count_of(fd));
 	close(fd);
 }
 
@@ -310,7 +289,7 @@ TEST_F(frz, state_across_disable_enable)
 	ASSERT_EQ(0, run(self, &self->sum));	/* disabled: not counted */
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
 	ASSERT_EQ(0, run(self, &self->sum));	/* still inside the region */
-	EXPECT_EQ(2 + 179, count_of(fd));
+	EXPECT_EQ((2 + 179u), count_of(fd));
 	close(fd);
 }
 
@@ -348,11 +327,11 @@ TEST_F(frz, foo_stops_on_the_exact_microword)
 	uint64_t l, m;
 
 	refresh_one(_metadata, self, true, &l, &m);
-	EXPECT_EQ(1000, l);
-	EXPECT_EQ(1000, m);
+	EXPECT_EQ(1000u, l);
+	EXPECT_EQ(1000u, m);
 	refresh_one(_metadata, self, false, &l, &m);
-	EXPECT_LT(1000, m);
-	EXPECT_GT(35004, m);
+	EXPECT_LT(1000u, m);
+	EXPECT_GT(35004u, m);
 }
 
 /* Without a limit, foo thaws the group after each overflow: no loss. */
@@ -369,8 +348,8 @@ TEST_F(frz, foo_thaws_after_each_overflow)
 	memb = open_ev(EV_CYCLES, 0, lead);
 	ASSERT_LE(0, memb);
 	ASSERT_EQ(0, run(self, &self->marks));
-	EXPECT_EQ(35004, count_of(lead));
-	EXPECT_EQ(35004, count_of(memb));
+	EXPECT_EQ(35004u, count_of(lead));
+	EXPECT_EQ(35004u, count_of(memb));
 	close(memb);
 	close(lead);
 }

@@ -104,15 +104,18 @@ static inline uint8_t *vl_read_share(const char *rel, size_t *len)
 	return vl_read_file(vl_share(path, sizeof(path), rel), len);
 }
 
-/* First line of ucode/NAME, newline stripped; "" and -1 if unreadable. */
-static inline int vl_attr(const char *name, char *buf, size_t size)
+/*
+ * First line of the PMU's sysfs file REL (format/foo, ucode/name, ...),
+ * newline stripped; "" and -1 if unreadable.
+ */
+static inline int vl_pmu_read(const char *rel, char *buf, size_t size)
 {
 	char path[256];
 	ssize_t n;
 	int fd;
 
 	buf[0] = '\0';
-	snprintf(path, sizeof(path), VPMU_UCODE "%s", name);
+	snprintf(path, sizeof(path), VPMU_PMU_DIR "/%s", rel);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
@@ -123,6 +126,15 @@ static inline int vl_attr(const char *name, char *buf, size_t size)
 	buf[n] = '\0';
 	buf[strcspn(buf, "\n")] = '\0';
 	return 0;
+}
+
+/* First line of ucode/NAME, as vl_pmu_read(). */
+static inline int vl_attr(const char *name, char *buf, size_t size)
+{
+	char rel[128];
+
+	snprintf(rel, sizeof(rel), "ucode/%s", name);
+	return vl_pmu_read(rel, buf, size);
 }
 
 static inline unsigned long long vl_generation(void)

@@ -34,30 +34,11 @@
 
 /* ---- the PMU's sysfs files ------------------------------------------------ */
 
-static int sysfs_read(const char *rel, char *buf, size_t size)
-{
-	char path[256];
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), VPMU_PMU_DIR "/%s", rel);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, size - 1);
-	close(fd);
-	if (n < 0)
-		return -1;
-	buf[n] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
-}
-
 static long sysfs_long(const char *rel)
 {
 	char buf[64];
 
-	return sysfs_read(rel, buf, sizeof(buf)) ? -1 : strtol(buf, NULL, 0);
+	return vl_pmu_read(rel, buf, sizeof(buf)) ? -1 : strtol(buf, NULL, 0);
 }
 
 /* The low bit of a format/ field ("config:12-19" -> 12), or -1. */
@@ -67,7 +48,7 @@ static int format_shift(const char *field)
 	int lo;
 
 	snprintf(rel, sizeof(rel), "format/%s", field);
-	if (sysfs_read(rel, buf, sizeof(buf)) ||
+	if (vl_pmu_read(rel, buf, sizeof(buf)) ||
 	    sscanf(buf, "config:%d", &lo) != 1)
 		return -1;
 	return lo;
@@ -82,7 +63,7 @@ static int alias_config(const char *name, uint64_t *config)
 	char rel[128], buf[128], *term, *save = NULL;
 
 	snprintf(rel, sizeof(rel), "events/vpmu_%s", name);
-	if (sysfs_read(rel, buf, sizeof(buf)))
+	if (vl_pmu_read(rel, buf, sizeof(buf)))
 		return -1;
 	*config = 0;
 	for (term = strtok_r(buf, ",", &save); term;

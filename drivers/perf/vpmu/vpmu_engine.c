@@ -394,6 +394,16 @@ enum vpmu_cls {
 	CLS_NR
 };
 
+/* Each form's value on a microword: @c executions, @stall, @dy, @tk. */
+static inline void vpmu_cls_values(u64 *v, u64 c, u64 stall, u64 dy, u64 tk)
+{
+	v[CLS_EXEC] = c;
+	v[CLS_CYC] = c + stall;
+	v[CLS_TKN] = tk;
+	v[CLS_HIT] = c - dy;
+	v[CLS_DYN] = dy;
+}
+
 static u8 vpmu_ev_cls(unsigned int ev)
 {
 	switch (ev) {
@@ -577,11 +587,7 @@ static void vpmu_hu_fold(struct vpmu_engine *e, u16 m, u64 c, u64 stall,
 
 	if (!m)
 		return;
-	v[CLS_EXEC] = c;
-	v[CLS_CYC] = c + stall;
-	v[CLS_TKN] = tk;
-	v[CLS_HIT] = c - dy;
-	v[CLS_DYN] = dy;
+	vpmu_cls_values(v, c, stall, dy, tk);
 	while (m) {
 		unsigned int i = __builtin_ctz(m);
 
@@ -805,11 +811,7 @@ static u32 vpmu_fold(struct vpmu_engine *e, u32 lo, u32 hi)
 			if (!hm)
 				continue;
 			any |= hm;
-			v[CLS_EXEC] = c;
-			v[CLS_CYC] = c + stall;
-			v[CLS_TKN] = tk;
-			v[CLS_HIT] = c - dy;
-			v[CLS_DYN] = dy;
+			vpmu_cls_values(v, c, stall, dy, tk);
 			while (hm) {
 				i = __builtin_ctz(hm);
 				hm &= hm - 1;
