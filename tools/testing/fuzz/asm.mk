@@ -5,7 +5,8 @@
 # corpus is corpus/asm/ (the shipped sources, the samples with a mode byte
 # in front, and a few error cases).
 #
-#   make build/fuzz_asm && ./build/fuzz_asm corpus/asm -max_total_time=60
+#   make build/fuzz_asm && mkdir -p build/corpus-fuzz_asm &&
+#   ./build/fuzz_asm build/corpus-fuzz_asm corpus/asm -max_total_time=60
 
 # Keep the including Makefile's first target ("all") the default goal.
 .DEFAULT_GOAL	:= all
