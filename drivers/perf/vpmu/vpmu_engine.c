@@ -767,7 +767,7 @@ static u64 vpmu_ctr_add(struct vpmu_engine *e, unsigned int i, u64 n)
 static u32 vpmu_fold(struct vpmu_engine *e, u32 lo, u32 hi)
 {
 	u64 add[VPMU_NR_COUNTERS_MAX], v[CLS_NR];
-	u32 wrapped = e->wrap_pending;
+	u32 wrapped = e->wrap_pending, end;
 	/* K = 1 histogram, histogram unit: one test when neither is on */
 	bool extra = e->hist_k == 1 || e->hu_fact;
 	u16 any = 0;
@@ -780,15 +780,17 @@ static u32 vpmu_fold(struct vpmu_engine *e, u32 lo, u32 hi)
 		u16 m = e->slot_mask[s];
 		u32 c = 0;
 
-		for (upc = lo; upc < hi; upc++) {
+		for (upc = lo, end = lo; upc < hi; upc++) {
 			struct vpmu_uop *x = &U[upc];
 			u32 dy, tk;
 			u64 stall;
 			u16 hm;
 
-			/* c: executions; segment ends have seg 1 */
-			if (upc != lo && U[upc - 1].seg == 1)
+			/* c: executions, summed over each segment from its start */
+			if (upc == end) {
+				end = upc + x->seg;
 				c = 0;
+			}
 			c += x->cnt;
 			x->cnt = 0;
 			if (!c)
