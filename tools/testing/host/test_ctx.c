@@ -18,47 +18,12 @@
 #include <string.h>
 
 #include "tap.h"
-#include "vpmu_asm.h"
-#include "vpmu_engine.h"
+#include "test_samples.h"
 
-#ifndef VPMU_TOP
-#define VPMU_TOP "../../.."
-#endif
-#define UCODE_SRC	VPMU_TOP "/drivers/perf/vpmu/ucode/default.vus"
-#define SAMPLE_DIR	VPMU_TOP "/tools/vpmu/share/samples"
 #define WHOLE		100000000ull
 #define NCTR		12
 
-/*
- * More cache traffic than the samples: stores in bursts and loads that
- * evict each other (64 lines of 16 bytes).  The default microcode spends
- * more cycles per store than the write queue needs to drain one, so no
- * program on it stalls; test_engine.c covers stalls across contexts.
- */
-static const char stores_src[] =
-	"\t.entry start\n"
-	"\t.memsize 0x1000\n"
-	"start:\taddi r1, r0, buf\n"
-	"\taddi r3, r0, 40\n"
-	"loop:\tsw r3, 0(r1)\n"
-	"\tsw r3, 4(r1)\n"
-	"\tsw r3, 8(r1)\n"
-	"\tsw r3, 12(r1)\n"
-	"\tsw r3, 16(r1)\n"
-	"\tlw r4, 0(r1)\n"
-	"\tlw r5, 1024(r1)\n"
-	"\tadd r6, r6, r5\n"
-	"\taddi r1, r1, 20\n"
-	"\taddi r3, r3, -1\n"
-	"\tbne r3, r0, loop\n"
-	"\thalt\n"
-	"\t.align 16\n"
-	"buf:\t.space 2048\n";
-
-static const char *const samples[] = {
-	"sum", "memcpy", "sort", "syscall", "stores",
-};
-#define NSAMPLES	(sizeof(samples) / sizeof(samples[0]))
+#define NSAMPLES	TS_NSAMPLES
 
 /* Counters on every engine: all 64-bit, so sums are exact. */
 static const struct vpmu_ctr_cfg ctrs[NCTR] = {
@@ -76,13 +41,6 @@ static const struct vpmu_ctr_cfg ctrs[NCTR] = {
 	{ VPMU_EV_TAG(1), 64, VPMU_CTR_USER | VPMU_CTR_SUPER, 0 },
 };
 
-struct prog {
-	const char *name;
-	u8 *image;		/* load image, mem_size bytes */
-	u32 mem_size, entry;
-	unsigned int mode;
-};
-
 /* What a program's run leaves behind. */
 struct outcome {
 	struct vpmu_stop stop;	/* the final stop; cycles = the run's total */
@@ -94,7 +52,7 @@ struct outcome {
 
 static struct vpmu_buf img;
 static struct vpmu_ucode *uc;
-static struct prog progs[NSAMPLES];
+static struct ts_prog progs[NSAMPLES];
 
 static void die(const char *what, const struct vpmu_buf *d)
 {
@@ -104,46 +62,7 @@ static void die(const char *what, const struct vpmu_buf *d)
 
 static void setup(void)
 {
-	struct vpmu_buf src = { 0 }, d = { 0 };
-	struct vpmu_verr verr;
-	unsigned int i;
-
-	if (vpmu_read_file(UCODE_SRC, &src) ||
-	    vpmu_asm_ucode(src.p, src.len, NULL, &img, &d))
-		die("default.vus does not assemble", &d);
-	if (vpmu_ucode_load(&uc, img.p, img.len, VPMU_CS_MAX, &verr))
-		die(verr.msg, NULL);
-	vpmu_buf_free(&src);
-	for (i = 0; i < NSAMPLES; i++) {
-		struct vpmu_buf prog = { 0 };
-		struct vpmu_prog_view v;
-		char path[512];
-		struct vpmu_asm_opts o = { .filename = path };
-
-		snprintf(path, sizeof(path), SAMPLE_DIR "/%s.s", samples[i]);
-		if (!strcmp(samples[i], "stores")) {
-			snprintf(path, sizeof(path), "stores.s");
-			src.p = strdup(stores_src);
-			src.len = strlen(stores_src);
-		} else if (vpmu_read_file(path, &src)) {
-			die(path, NULL);
-		}
-		if (
-		    vpmu_asm_prog(src.p, src.len, img.p, img.len, &o, &prog,
-				  &d) ||
-		    vpmu_prog_view(&v, prog.p, prog.len, &d))
-			die(path, &d);
-		progs[i].name = samples[i];
-		progs[i].mem_size = v.h.mem_size;
-		progs[i].entry = v.h.entry;
-		progs[i].mode = v.h.flags & VPMU_PROG_F_SUPER ?
-				VPMU_MODE_SUPER : VPMU_MODE_USER;
-		progs[i].image = calloc(1, v.h.mem_size);
-		memcpy(progs[i].image, v.data, v.h.load_size);
-		vpmu_buf_free(&src);
-		vpmu_buf_free(&prog);
-	}
-	vpmu_buf_free(&d);
+	ts_load("test_ctx", &img, &uc, progs);
 }
 
 static struct vpmu_engine *engine(const struct vpmu_ucode *u)
@@ -184,7 +103,7 @@ static void outcome_take(struct vpmu_engine *e, struct outcome *o)
 	o->upc = vpmu_engine_upc(e);
 }
 
-static bool outcome_same(const struct prog *p, const struct outcome *a,
+static bool outcome_same(const struct ts_prog *p, const struct outcome *a,
 			 const struct outcome *b, const char *how)
 {
 	unsigned int i;
@@ -222,7 +141,7 @@ static bool outcome_same(const struct prog *p, const struct outcome *a,
 }
 
 /* Run @p whole on a fresh engine: its outcome and its counts. */
-static void run_whole(const struct prog *p, struct outcome *o, u64 *counts)
+static void run_whole(const struct ts_prog *p, struct outcome *o, u64 *counts)
 {
 	struct vpmu_engine *e = engine(uc);
 
@@ -241,13 +160,13 @@ static void run_whole(const struct prog *p, struct outcome *o, u64 *counts)
 
 /* A program being run in pieces. */
 struct piecewise {
-	const struct prog *p;
+	const struct ts_prog *p;
 	struct vpmu_ctx *ctx;
 	struct outcome o;
 	bool done;
 };
 
-static void pw_init(struct piecewise *w, const struct prog *p,
+static void pw_init(struct piecewise *w, const struct ts_prog *p,
 		    struct vpmu_engine *e)
 {
 	memset(w, 0, sizeof(*w));
@@ -293,7 +212,7 @@ static void pw_free(struct piecewise *w)
  * @qbudget) run between @p's, on the engine @p just left and then on the
  * other one.  Checks both outcomes and the counters' sums.
  */
-static bool split_run(const struct prog *p, const struct prog *q, u64 budget,
+static bool split_run(const struct ts_prog *p, const struct ts_prog *q, u64 budget,
 		      u64 qbudget, unsigned int na, struct vpmu_engine **eng,
 		      const struct outcome *wp, const u64 *cp,
 		      const struct outcome *wq, const u64 *cq)
@@ -349,7 +268,7 @@ static bool split_run(const struct prog *p, const struct prog *q, u64 budget,
 
 static void test_sample(unsigned int pi)
 {
-	const struct prog *p = &progs[pi], *q = &progs[(pi + 1) % NSAMPLES];
+	const struct ts_prog *p = &progs[pi], *q = &progs[(pi + 1) % NSAMPLES];
 	struct vpmu_engine *eng[2] = { engine(uc), engine(uc) };
 	struct outcome wp, wq;
 	u64 cp[NCTR], cq[NCTR], b;
@@ -395,7 +314,7 @@ static bool test_stale(void)
 	struct vpmu_ctx *c = vpmu_ctx_create(), *fresh = vpmu_ctx_create();
 	struct vpmu_ucode *uc2 = NULL;
 	struct vpmu_verr verr;
-	const struct prog *p = &progs[0];
+	const struct ts_prog *p = &progs[0];
 	u8 *mem = calloc(1, p->mem_size);
 	struct vpmu_stop s;
 	bool ok;
@@ -451,7 +370,7 @@ static bool test_attach_keeps(void)
 				       VPMU_CTR_USER | VPMU_CTR_SUPER, 1 };
 	struct vpmu_ucode *uc2 = NULL;
 	struct vpmu_verr verr;
-	const struct prog *p = &progs[0];
+	const struct ts_prog *p = &progs[0];
 	u8 *mem = calloc(1, p->mem_size);
 	struct vpmu_stop s;
 	u64 before[NCTR], after[NCTR];

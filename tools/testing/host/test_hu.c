@@ -24,14 +24,9 @@
 #include <string.h>
 
 #include "tap.h"
-#include "vpmu_asm.h"
+#include "test_samples.h"
 #include "vpmu_test_image.h"
 
-#ifndef VPMU_TOP
-#define VPMU_TOP "../../.."
-#endif
-#define UCODE_SRC	VPMU_TOP "/drivers/perf/vpmu/ucode/default.vus"
-#define SAMPLE_DIR	VPMU_TOP "/tools/vpmu/share/samples"
 #define WHOLE		100000000ull
 #define QRING		64	/* >= VPMU_WQ_DEPTH_MAX */
 
@@ -66,26 +61,7 @@ struct prog {
 	unsigned int mode;
 };
 
-static const char stores_src[] =
-	"\t.entry start\n"
-	"\t.memsize 0x1000\n"
-	"start:\taddi r1, r0, buf\n"
-	"\taddi r3, r0, 40\n"
-	"loop:\tsw r3, 0(r1)\n"
-	"\tsw r3, 4(r1)\n"
-	"\tsw r3, 8(r1)\n"
-	"\tlw r5, 1024(r1)\n"
-	"\taddi r1, r1, 12\n"
-	"\taddi r3, r3, -1\n"
-	"\tbne r3, r0, loop\n"
-	"\thalt\n"
-	"\t.align 16\n"
-	"buf:\t.space 2048\n";
-
-static const char *const samples[] = {
-	"sum", "memcpy", "sort", "syscall", "stores",
-};
-#define NSAMPLES	(sizeof(samples) / sizeof(samples[0]))
+#define NSAMPLES	TS_NSAMPLES
 #define NPROGS		(NSAMPLES + 2)
 #define P_WQ		NSAMPLES	/* the store-heavy C-built loop */
 #define P_MISS		(NSAMPLES + 1)
@@ -167,46 +143,18 @@ static struct vpmu_ucode *miss_uc(void)
 
 static void setup(void)
 {
-	struct vpmu_buf src = { 0 }, d = { 0 };
-	struct vpmu_verr verr;
+	struct ts_prog sp[TS_NSAMPLES];
 	unsigned int i;
 
-	if (vpmu_read_file(UCODE_SRC, &src) ||
-	    vpmu_asm_ucode(src.p, src.len, NULL, &img, &d))
-		die("default.vus does not assemble", &d);
-	if (vpmu_ucode_load(&duc, img.p, img.len, VPMU_CS_MAX, &verr))
-		die(verr.msg, NULL);
-	vpmu_buf_free(&src);
+	ts_load("test_hu", &img, &duc, sp);
 	for (i = 0; i < NSAMPLES; i++) {
-		struct vpmu_buf prog = { 0 };
-		struct vpmu_prog_view v;
-		char path[512];
-		struct vpmu_asm_opts o = { .filename = path };
-
-		snprintf(path, sizeof(path), SAMPLE_DIR "/%s.s", samples[i]);
-		if (!strcmp(samples[i], "stores")) {
-			snprintf(path, sizeof(path), "stores.s");
-			src.p = strdup(stores_src);
-			src.len = strlen(stores_src);
-		} else if (vpmu_read_file(path, &src)) {
-			die(path, NULL);
-		}
-		if (vpmu_asm_prog(src.p, src.len, img.p, img.len, &o, &prog,
-				  &d) ||
-		    vpmu_prog_view(&v, prog.p, prog.len, &d))
-			die(path, &d);
-		progs[i].name = samples[i];
+		progs[i].name = sp[i].name;
 		progs[i].uc = duc;
-		progs[i].msz = v.h.mem_size;
-		progs[i].entry = v.h.entry;
-		progs[i].mode = v.h.flags & VPMU_PROG_F_SUPER ?
-				VPMU_MODE_SUPER : VPMU_MODE_USER;
-		progs[i].image = calloc(1, v.h.mem_size);
-		memcpy(progs[i].image, v.data, v.h.load_size);
-		vpmu_buf_free(&src);
-		vpmu_buf_free(&prog);
+		progs[i].image = sp[i].image;
+		progs[i].msz = sp[i].mem_size;
+		progs[i].entry = sp[i].entry;
+		progs[i].mode = sp[i].mode;
 	}
-	vpmu_buf_free(&d);
 	progs[P_WQ].name = "wq-loop";
 	progs[P_WQ].uc = wq_uc();
 	progs[P_MISS].name = "miss-loop";
