@@ -48,15 +48,6 @@ static long pmu_type(void)
 	return strtol(buf, NULL, 0);
 }
 
-static int pin(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	return sched_setaffinity(0, sizeof(set), &set);
-}
-
 static int perf_open(struct perf_event_attr *a, int group)
 {
 	int fd = syscall(__NR_perf_event_open, a, 0, -1, group,
@@ -123,7 +114,7 @@ FIXTURE_SETUP(frz)
 	/* every program's memory fits in the largest */
 	self->mem = aligned_alloc(8, 1 << 20);
 	ASSERT_NE(NULL, self->mem);
-	ASSERT_EQ(0, pin(0));
+	ASSERT_EQ(0, vl_pin(0));
 }
 
 FIXTURE_TEARDOWN(frz)
@@ -270,10 +261,10 @@ TEST_F(frz, state_across_runs_and_cpus)
 	fd = open_ev(EV_UOPS, C1_MARK | C1_FROZEN, -1);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, run(self, &self->mark1));
-	ASSERT_EQ(0, pin(1));
+	ASSERT_EQ(0, vl_pin(1));
 	ASSERT_EQ(0, run(self, &self->sum));
 	ASSERT_EQ(0, run(self, &self->mark1));
-	ASSERT_EQ(0, pin(0));
+	ASSERT_EQ(0, vl_pin(0));
 	ASSERT_EQ(0, run(self, &self->sum));
 	EXPECT_EQ((2 + 179u), count_of(fd));
 	close(fd);

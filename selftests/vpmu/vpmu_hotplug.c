@@ -42,15 +42,6 @@ static int cpu1_online(void)
 	return c == '1';
 }
 
-static int pin(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	return sched_setaffinity(0, sizeof(set), &set);
-}
-
 FIXTURE(hotplug) {
 	int fd;
 	struct vl_prog sum, sort;
@@ -112,11 +103,11 @@ TEST_F_TIMEOUT(hotplug, idle, 120)
 			SKIP(return, "cpu1 cannot go offline (%s)", strerror(-ret));
 		ASSERT_EQ(0, ret);
 		ASSERT_EQ(0, cpu1_online());
-		ASSERT_EQ(0, pin(0));
+		ASSERT_EQ(0, vl_pin(0));
 		assert_sum(_metadata, self);
 		ASSERT_EQ(0, cpu1_set(1));
 		ASSERT_EQ(1, cpu1_online());
-		ASSERT_EQ(0, pin(1));
+		ASSERT_EQ(0, vl_pin(1));
 		assert_sum(_metadata, self);
 	}
 }
@@ -135,7 +126,7 @@ static void runner(FIXTURE_DATA(hotplug) *self, struct tally *t)
 	int checks, bad;
 
 	while (!t->stop) {
-		pin(1);		/* fails while cpu1 is offline: fine */
+		vl_pin(1);		/* fails while cpu1 is offline: fine */
 		if (vl_run(self->fd, &self->sort, self->sort_mem, SORT_BUDGET,
 			   &r)) {
 			t->errors++;
@@ -178,7 +169,7 @@ TEST_F_TIMEOUT(hotplug, busy_runner_migrates, 180)
 		 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, t);
 	memset(t, 0, sizeof(*t));
-	ASSERT_EQ(0, pin(0));	/* the parent stays off CPU1 */
+	ASSERT_EQ(0, vl_pin(0));	/* the parent stays off CPU1 */
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (!pid)

@@ -39,25 +39,12 @@
 
 /* ---- sysfs ------------------------------------------------------------- */
 
-static int write_path(const char *path, const char *val)
-{
-	int fd, ret = 0;
-
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, val, strlen(val)) < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
 static int hu_write(const char *name, const char *val)
 {
 	char path[256];
 
 	snprintf(path, sizeof(path), HIST "%s", name);
-	return write_path(path, val);
+	return vl_write_file(path, val);
 }
 
 static int hu_prog(const char *text)
@@ -116,15 +103,6 @@ static int hu_buckets(const char *name, uint64_t *c)
 
 	hu_text(name, buf, sizeof(buf));
 	return parse_buckets(buf, "", c);
-}
-
-static int pin(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	return sched_setaffinity(0, sizeof(set), &set);
 }
 
 /* "event NAME COUNT" of an .expect file in $VPMU_SHARE; -1 if none. */
@@ -220,7 +198,7 @@ FIXTURE_SETUP(hu)
 		SKIP(return, "no build/{sum,sort,memcpy,stores}.vprg in $VPMU_SHARE");
 	self->mem = malloc(65536);
 	ASSERT_NE(NULL, self->mem);
-	ASSERT_EQ(0, pin(0));
+	ASSERT_EQ(0, vl_pin(0));
 	ASSERT_EQ(0, hu_prog("off"));
 }
 
@@ -231,7 +209,7 @@ FIXTURE_TEARDOWN(hu)
 		close(self->fd);
 	}
 	if (!access(CPU1_ONLINE, F_OK))
-		write_path(CPU1_ONLINE, "1");
+		vl_write_file(CPU1_ONLINE, "1");
 	/* a test that installed an image and failed before restoring */
 	if (self->gen && vl_generation() != self->gen)
 		vl_load_default();
@@ -576,14 +554,14 @@ TEST_F(hu, upc_ranges)
 	ASSERT_NE(NULL, file);
 	snprintf(interval, sizeof(interval), "%s", (char *)file);
 	free(file);
-	ASSERT_EQ(0, write_path(UHIST "interval", "1"));
-	ASSERT_EQ(0, write_path(UHIST "control", "start"));
+	ASSERT_EQ(0, vl_write_file(UHIST "interval", "1"));
+	ASSERT_EQ(0, vl_write_file(UHIST "control", "start"));
 	ASSERT_EQ(0, hu_prog(text));
 	ASSERT_NE(0ull, run(self, &self->sort));
-	write_path(UHIST "control", "pause");
+	vl_write_file(UHIST "control", "pause");
 	file = vl_read_file(UHIST "cpu0", &len);
-	write_path(UHIST "control", "stop");
-	write_path(UHIST "interval", interval);
+	vl_write_file(UHIST "control", "stop");
+	vl_write_file(UHIST "interval", interval);
 	ASSERT_NE(NULL, file);
 	ASSERT_LE(sizeof(h), len);
 	memcpy(&h, file, sizeof(h));
@@ -770,19 +748,11 @@ TEST_F(hu, non_root)
 
 static long sysfs_long(const char *rel)
 {
-	char path[256], buf[64];
-	size_t len;
-	uint8_t *p;
-	long v;
+	char buf[64];
 
-	snprintf(path, sizeof(path), VPMU_PMU_DIR "/%s", rel);
-	p = vl_read_file(path, &len);
-	if (!p)
+	if (vl_pmu_read(rel, buf, sizeof(buf)))
 		return -1;
-	snprintf(buf, sizeof(buf), "%s", (char *)p);
-	free(p);
-	v = strtol(buf[0] == 'e' ? buf + 6 : buf, NULL, 0);
-	return v;
+	return strtol(buf[0] == 'e' ? buf + 6 : buf, NULL, 0);
 }
 
 static void attr_init(struct perf_event_attr *a, uint64_t config)
@@ -1035,9 +1005,9 @@ TEST_F(hu, offline_cpu)
 	ASSERT_EQ(0, hu_prog("par;vpmu_uops 1000000"));
 	fd = open_bucket(1);
 	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, pin(1));
+	ASSERT_EQ(0, vl_pin(1));
 	ASSERT_EQ(SUM_CYCLES, run(self, &self->sum));
-	ASSERT_EQ(0, pin(0));
+	ASSERT_EQ(0, vl_pin(0));
 	ASSERT_EQ(SUM_CYCLES, run(self, &self->sum));
 	EXPECT_EQ(358u, read1(fd));
 	close(fd);
@@ -1046,7 +1016,7 @@ TEST_F(hu, offline_cpu)
 	ASSERT_EQ(1, hu_buckets("sum", s));
 	EXPECT_EQ(358u, s[0]);
 
-	ASSERT_EQ(0, write_path(CPU1_ONLINE, "0"));
+	ASSERT_EQ(0, vl_write_file(CPU1_ONLINE, "0"));
 	ASSERT_EQ(1, hu_buckets("cpu1", c));
 	EXPECT_EQ(179u, c[0]);
 	ASSERT_EQ(0, hu_write("control", "reset"));
@@ -1055,12 +1025,12 @@ TEST_F(hu, offline_cpu)
 	ASSERT_EQ(0, hu_prog("seq;vpmu_cycles 10;vpmu_cycles 10"));
 	ASSERT_EQ(2, hu_buckets("cpu1", c));
 	EXPECT_EQ(0u, c[0] + c[1]);
-	ASSERT_EQ(0, write_path(CPU1_ONLINE, "1"));
+	ASSERT_EQ(0, vl_write_file(CPU1_ONLINE, "1"));
 
 	/* 179 = 8 x 20 + 19 */
-	ASSERT_EQ(0, pin(1));
+	ASSERT_EQ(0, vl_pin(1));
 	ASSERT_EQ(SUM_CYCLES, run(self, &self->sum));
-	ASSERT_EQ(0, pin(0));
+	ASSERT_EQ(0, vl_pin(0));
 	ASSERT_EQ(2, hu_buckets("cpu1", c));
 	EXPECT_EQ(90u, c[0]);
 	EXPECT_EQ(89u, c[1]);

@@ -16,6 +16,7 @@
 #endif
 
 #include <errno.h>
+#include <sched.h>
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -126,6 +127,30 @@ static inline int vl_pmu_read(const char *rel, char *buf, size_t size)
 	buf[n] = '\0';
 	buf[strcspn(buf, "\n")] = '\0';
 	return 0;
+}
+
+/* Write @val to the file at @path; 0 or -errno. */
+static inline int vl_write_file(const char *path, const char *val)
+{
+	int fd, ret = 0;
+
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, val, strlen(val)) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+/* Run this task on @cpu only; sched_setaffinity()'s result. */
+static inline int vl_pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
 }
 
 /* First line of ucode/NAME, as vl_pmu_read(). */

@@ -36,16 +36,9 @@ struct hist {
 static int uh_write(const char *name, const char *val)
 {
 	char path[256];
-	int fd, ret = 0;
 
 	snprintf(path, sizeof(path), UHIST "%s", name);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, val, strlen(val)) < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
+	return vl_write_file(path, val);
 }
 
 static int uh_ctl(const char *word)
@@ -121,15 +114,6 @@ static int uh_read(const char *name, struct hist *x)
 	return hist_load(path, x);
 }
 
-static int pin(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	return sched_setaffinity(0, sizeof(set), &set);
-}
-
 static int cpu1_set(int on)
 {
 	int fd = open(CPU1_ONLINE, O_WRONLY | O_CLOEXEC), ret = 0;
@@ -173,7 +157,7 @@ FIXTURE_SETUP(uhist)
 	ASSERT_NE(NULL, p);
 	snprintf(self->interval, sizeof(self->interval), "%s", (char *)p);
 	free(p);
-	ASSERT_EQ(0, pin(0));
+	ASSERT_EQ(0, vl_pin(0));
 	ASSERT_EQ(0, uh_ctl("stop"));
 }
 
@@ -505,7 +489,7 @@ TEST_F_TIMEOUT(uhist, read_while_sampling, 300)
 	}
 	close(p[1]);
 	/* read from the other CPU if there is one */
-	pin(1);
+	vl_pin(1);
 	for (;;) {
 		ASSERT_EQ(0, uh_read("cpu0", &x));
 		EXPECT_LE(last, x.h.samples);
@@ -544,9 +528,9 @@ TEST_F(uhist, offline_cpu)
 		SKIP(return, "no %s", CPU1_ONLINE);
 	ASSERT_EQ(0, uh_write("interval", "1"));
 	ASSERT_EQ(0, uh_ctl("start"));
-	ASSERT_EQ(0, pin(1));
+	ASSERT_EQ(0, vl_pin(1));
 	ASSERT_EQ(SORT_CYCLES, run_sort(self));
-	ASSERT_EQ(0, pin(0));
+	ASSERT_EQ(0, vl_pin(0));
 	ASSERT_EQ(0, uh_read("cpu1", &a));
 	EXPECT_EQ(SORT_CYCLES, a.h.samples);
 	EXPECT_EQ(1u, a.h.cpu);
