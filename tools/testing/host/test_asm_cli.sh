@@ -7,31 +7,13 @@
 # test_asm.
 set -u
 
-TOP=$(cd "$(dirname "$0")/../../.." && pwd)
+. "$(dirname "$0")/tap.sh"
 AS=$TOP/tools/vpmu/vpmu-as
 DIS=$TOP/tools/vpmu/vpmu-dis
 UCODE=$TOP/drivers/perf/vpmu/ucode/default.vus
 SAMPLES=$TOP/tools/vpmu/share/samples
 # Build the tools if needed (quietly; a build failure is a test failure).
-if ! make -s -C "$TOP/tools/vpmu" vpmu-as vpmu-dis >/dev/null 2>&1; then
-	echo "not ok 1 - build vpmu-as and vpmu-dis"
-	echo "1..1"
-	exit 1
-fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0
-failed=0
-
-ok() {	# ok STATUS NAME
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		failed=$((failed + 1))
-	fi
-}
+tap_build vpmu-as vpmu-dis
 
 "$AS" --help | grep -q '^Usage: vpmu-as'; ok $? "vpmu-as --help"
 "$DIS" --help | grep -q '^Usage: vpmu-dis'; ok $? "vpmu-dis --help"
@@ -76,5 +58,4 @@ printf 'garbage' > "$tmp/junk"
 "$DIS" "$tmp/junk" >/dev/null 2>&1; [ $? = 1 ]
 ok $? "vpmu-dis of a non-image: exit 1"
 
-echo "1..$n"
-[ "$failed" = 0 ]
+tap_done

@@ -21,19 +21,14 @@
 set -u
 
 HERE=$(cd "$(dirname "$0")" && pwd)
-TOP=$(cd "$HERE/../../.." && pwd)
+. "$HERE/tap.sh"
 AS=$TOP/tools/vpmu/vpmu-as
 HIST=$TOP/tools/vpmu/vpmu-hist
 UCODE=$TOP/drivers/perf/vpmu/ucode/default.vus
 SAMPLES=$TOP/tools/vpmu/share/samples
 GOLDEN=$HERE/test_hist.golden
 SIM=$TOP/tools/vpmu/vpmu-sim
-if ! make -s -C "$TOP/tools/vpmu" vpmu-as vpmu-hist vpmu-sim >/dev/null 2>&1
-then
-	echo "not ok 1 - build vpmu-as, vpmu-hist and vpmu-sim"
-	echo "1..1"
-	exit 1
-fi
+tap_build vpmu-as vpmu-hist vpmu-sim
 # --plot needs gnuplot: install it when missing and we may (root, apt).
 if ! command -v gnuplot >/dev/null 2>&1 && [ "$(id -u)" = 0 ] &&
    command -v apt-get >/dev/null 2>&1; then
@@ -41,21 +36,6 @@ if ! command -v gnuplot >/dev/null 2>&1 && [ "$(id -u)" = 0 ] &&
 	{ apt-get update >/dev/null 2>&1 &&
 	  apt-get install -y gnuplot-nox >/dev/null 2>&1; }
 fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0
-failed=0
-
-ok() {	# ok STATUS NAME
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		failed=$((failed + 1))
-	fi
-}
-
 skip() {	# skip NAME REASON
 	n=$((n + 1))
 	echo "ok $n - $1 # SKIP $2"
@@ -402,5 +382,4 @@ PATH=/nonexistent "$HIST" --buckets="$tmp/sysfs/sum" --plot="$tmp/g.png" \
 [ $? = 1 ] && grep -q 'gnuplot not found on PATH; install it' "$tmp/err"
 ok $? "--buckets --plot without gnuplot: exit 1, says how to install it"
 
-echo "1..$n"
-[ "$failed" = 0 ]
+tap_done

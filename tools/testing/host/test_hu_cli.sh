@@ -8,29 +8,11 @@
 # status 2.  The module's side is selftests/vpmu/vpmu_hu in the VM.
 set -u
 
-TOP=$(cd "$(dirname "$0")/../../.." && pwd)
+. "$(dirname "$0")/tap.sh"
 T=$TOP/tools/vpmu
 S=$T/share
-if ! make -s -C "$T" vpmu-sim share >/dev/null 2>&1; then
-	echo "not ok 1 - build vpmu-sim and share/build"
-	echo "1..1"
-	exit 1
-fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0
-failed=0
+tap_build vpmu-sim share
 sum=$S/build/sum.vprg
-
-ok() {	# ok STATUS NAME
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		failed=$((failed + 1))
-	fi
-}
 
 # same NAME EXPECTED GOT
 same() {
@@ -84,5 +66,4 @@ ok $? "a bad --hu-file program: exit 2 and the parser's message"
 "$T/vpmu-sim" -q --hu-file "$tmp/missing.hu" "$sum" >/dev/null 2>&1
 [ $? = 2 ]; ok $? "a missing --hu-file: exit 2"
 
-echo "1..$n"
-[ $failed = 0 ]
+tap_done

@@ -8,28 +8,10 @@
 # directory).  The kernel side is tested by the selftests in the VM.
 set -u
 
-TOP=$(cd "$(dirname "$0")/../../.." && pwd)
+. "$(dirname "$0")/tap.sh"
 T=$TOP/tools/vpmu
 S=$T/share
-if ! make -s -C "$T" vpmu-sim vpmu-run vpmu-load share >/dev/null 2>&1; then
-	echo "not ok 1 - build vpmu-sim, vpmu-run, vpmu-load and share/build"
-	echo "1..1"
-	exit 1
-fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0
-failed=0
-
-ok() {	# ok STATUS NAME
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		failed=$((failed + 1))
-	fi
-}
+tap_build vpmu-sim vpmu-run vpmu-load share
 
 for t in vpmu-sim vpmu-run vpmu-load; do
 	"$T/$t" --help | grep -q "^Usage: $t"; ok $? "$t --help"
@@ -97,5 +79,4 @@ ok $? "vpmu-load --check max.vpmu"
 "$T/vpmu-load" --check "$S/build/sum.vprg" 2>/dev/null; [ $? = 1 ]
 ok $? "vpmu-load --check of a program: exit 1"
 
-echo "1..$n"
-[ "$failed" = 0 ]
+tap_done

@@ -1,0 +1,42 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# tap.sh - what the host tier's test_*.sh scripts share; sourced, not run
+# (run-tests.sh runs test_*.sh only):
+#
+#   . "$(dirname "$0")/tap.sh"
+#   tap_build vpmu-as vpmu-dis   make those tools/vpmu targets, quietly; if
+#                                that fails, print one failed test and exit 1
+#   ok STATUS NAME               test N: "ok N - NAME" if STATUS is 0,
+#                                "not ok N - NAME" otherwise
+#   tap_done                     the plan line, last; true if all passed
+#
+# It sets TOP (the repository), tmp (a directory removed on exit), and the
+# counters n and failed.
+
+TOP=$(cd "$(dirname "$0")/../../.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0
+failed=0
+
+tap_build() {
+	make -s -C "$TOP/tools/vpmu" "$@" >/dev/null 2>&1 && return 0
+	echo "not ok 1 - build $*"
+	echo "1..1"
+	exit 1
+}
+
+ok() {	# ok STATUS NAME
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n - $2"
+	else
+		echo "not ok $n - $2"
+		failed=$((failed + 1))
+	fi
+}
+
+tap_done() {
+	echo "1..$n"
+	[ "$failed" = 0 ]
+}
