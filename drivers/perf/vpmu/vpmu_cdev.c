@@ -140,7 +140,9 @@ static void vpmu_run_capture(struct vpmu_run *run, struct vpmu_engine *e,
  * the wrap.  A wrap needs at least one counted event, so the engine cannot
  * report wraps forever without running; the bound only guards against an
  * engine bug.  Counting events' counters wrap freely: the engine counts
- * their wraps, and their lines are raised once the run has stopped.
+ * their wraps, and perf folds them in whenever it reads the event (with
+ * only counting events open the engine may even leave the counts in its
+ * microwords until then: reading settles them).
  */
 static void vpmu_run_engine(struct vpmu_engine *e, u64 budget,
 			    struct vpmu_stop *stop)
@@ -160,8 +162,6 @@ static void vpmu_run_engine(struct vpmu_engine *e, u64 budget,
 			break;
 		}
 	}
-	if (vpmu_engine_ovf_status(e))
-		vpmu_pmu_overflow(e, stop);
 	stop->cycles = used;
 }
 

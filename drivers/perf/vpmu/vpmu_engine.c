@@ -23,8 +23,9 @@
  * memory count (dyn: load misses or store stall cycles) and taken branches
  * (tkn).  The loop runs in chunks; at a chunk's end the counts are folded
  * into the counters (or, when no counter interrupts or freezes on overflow
- * and the histogram unit is off, once at the end of the run: see
- * vpmu_defer_ok()).  Counts must be split by what was counting at the
+ * and the histogram unit is off, only when someone reads or changes what
+ * they feed, however many runs later: see vpmu_defer_ok() and
+ * vpmu_settle()).  Counts must be split by what was counting at the
  * time (privilege mode, freeze bits), so the uop array exists in a few
  * copies ("slots"), one per distinct set of active counters; a mode switch
  * or a trigger toggle moves execution to another copy: a pointer switch,
@@ -123,6 +124,22 @@
 /* ...its fast handler ends its segment and needs nothing routed (hf). */
 #define TRIG_FAST	0x40
 #define TRIG_GROUPS	0x0f
+
+/*
+ * The toggle table: before each slot's ID table, an s32 per microword,
+ * TGL(base, upc), read by a static trigger source (see TRIG in
+ * vpmu_run_chunk()).  Nonzero: toggling from this slot goes to the slot
+ * TGL_SLOT bytes away (slots are TGL_ALIGN-aligned in one block; 0 when
+ * the toggle stays in this slot), flips the freeze groups TGL_GROUPS and
+ * runs the fast handler (TRIG_FAST).  0: the general path decides
+ * (vpmu_tgl_update()).
+ */
+#define TGL_ALIGN	64
+#define TGL_ROUND(x)	(((x) + TGL_ALIGN - 1) & ~(size_t)(TGL_ALIGN - 1))
+#define TGL_GROUPS	TRIG_GROUPS
+#define TGL_SLOT	(~(s32)(TGL_ALIGN - 1))
+#define TGL(base, upc)							\
+	(((const s32 *)(base) - (VPMU_IDT + 1))[-(long)(upc)])
 
 /* vpmu_run_chunk() results. */
 enum { X_CHUNK, X_HALT, X_TRAP, X_FAULT };
@@ -299,8 +316,10 @@ struct vpmu_engine {
 	u32 dc_shift, dc_mask, penalty;
 	u32 wq_full, wq_drain;		/* (depth - 1) * drain; drain */
 
-	/* executable form */
+	/* executable form: VPMU_NSLOT slots in one block */
 	struct vpmu_uop *slot[VPMU_NSLOT];
+	void *slot_mem;
+	u32 slot_stride;
 	u32 op_shift, op_mask;
 	const void *const *lab;		/* handler labels */
 	u16 condtab[16];		/* flag conditions: bit f holds */
@@ -317,6 +336,8 @@ struct vpmu_engine {
 	 * microword does (vpmu_hook_post() decides).
 	 */
 	u8 *trig_static;
+	u16 *tsrc;			/* microwords with static toggles */
+	u32 ntsrc;
 	u8 ctr_cls[VPMU_NR_COUNTERS_MAX];	/* enum vpmu_cls of each */
 	u16 plan_mask;			/* enabled counters with INT or FOO */
 	bool dirty;
@@ -325,6 +346,11 @@ struct vpmu_engine {
 	u32 ovf;
 	u64 ovf_cnt[VPMU_NR_COUNTERS_MAX];	/* wraps since status clear */
 	u32 wrap_pending;
+	/*
+	 * Cycles run since the counts were last folded out of the slots
+	 * (deferred folding, vpmu_defer_ok()); 0: nothing left in them.
+	 */
+	u64 unfolded;
 	unsigned int frozen;
 	u16 trig[VPMU_NR_GROUPS_MAX];
 	u32 last_stall_upc;
@@ -838,6 +864,58 @@ static void vpmu_slot_reset(struct vpmu_engine *e)
 }
 
 /*
+ * Where a static toggle by groups @g leaves each key of slot @s, or -1 if
+ * not known (a key it would reach has no slot yet) or not the same for
+ * all of them.
+ */
+static int vpmu_tgl_dest(const struct vpmu_engine *e, unsigned int s,
+			 unsigned int g)
+{
+	int dest = -1;
+	unsigned int k;
+
+	for (k = 0; k < VPMU_NKEYS; k++) {
+		u8 t;
+
+		if (e->key_slot[k] != s)
+			continue;
+		t = e->key_slot[k ^ g << 1];
+		if (t == 0xff || (dest >= 0 && dest != t))
+			return -1;
+		dest = t;
+	}
+	return dest;
+}
+
+/*
+ * Rewrite the toggle tables of the slots in use (after a key got a slot):
+ * each static trigger source's entry, where its toggle is resolved.
+ */
+static void vpmu_tgl_update(struct vpmu_engine *e)
+{
+	unsigned int s, g, i;
+
+	for (s = 0; s < e->nused; s++) {
+		s32 *tab = (s32 *)e->slot[s] - VPMU_IDT - 1;
+		s32 ent[TRIG_GROUPS + 1];
+
+		for (g = 1; g <= TRIG_GROUPS; g++) {
+			int d = vpmu_tgl_dest(e, s, g);
+
+			ent[g] = d < 0 ? 0 :
+				 (d - (s32)s) * (s32)e->slot_stride | g;
+		}
+		for (i = 0; i < e->ntsrc; i++) {
+			u32 upc = e->tsrc[i];
+			u8 tm = e->trig_static[upc];
+
+			tab[-(s32)upc] = tm & TRIG_FAST ?
+					 ent[tm & TRIG_GROUPS] : 0;
+		}
+	}
+}
+
+/*
  * The slot that counts under @key.  Slots are shared by keys with the same
  * active counters.  When all are taken, everything is folded first (never
  * while a microword's counts are in flight: callers take them out).
@@ -861,7 +939,44 @@ static unsigned int vpmu_slot_get(struct vpmu_engine *e, unsigned int key)
 	e->slot_mask[s] = m;
 found:
 	e->key_slot[key] = s;
+	if (e->ntsrc)
+		vpmu_tgl_update(e);
 	return s;
+}
+
+/*
+ * Fold what deferred runs left in the slots (vpmu_defer_ok()).  Everything
+ * that reads the counts (counters, overflow status, totals, the K = 1
+ * histogram) or changes what they would feed calls this first, so the
+ * deferral is never visible.
+ */
+static void vpmu_settle(struct vpmu_engine *e)
+{
+	if (!e->unfolded)
+		return;
+	e->ovf |= vpmu_fold(e, 0, e->ncs);
+	e->unfolded = 0;
+}
+
+/*
+ * A deferring chunk of @n cycles left its counts in the slots: a uop counts
+ * at most one entry a cycle, so u32 holds them while fewer than
+ * VPMU_CHUNK_MAX cycles are left unfolded before a chunk (of at most as
+ * many) runs.
+ */
+static void vpmu_defer_add(struct vpmu_engine *e, u64 n)
+{
+	e->unfolded += n;
+	if (e->unfolded >= VPMU_CHUNK_MAX)
+		vpmu_settle(e);
+}
+
+/* The slot whose uops start at @base (a run's exit: toggles move base). */
+static unsigned int vpmu_slot_of(const struct vpmu_engine *e,
+				 const struct vpmu_uop *base)
+{
+	return (unsigned int)(((const char *)base - (const char *)e->slot[0]) /
+			      e->slot_stride);
 }
 
 static inline unsigned int vpmu_key(unsigned int mode, unsigned int frozen)
@@ -1136,8 +1251,7 @@ static int vpmu_run_chunk(struct vpmu_engine *e, s64 L)
 		[Q_DISP] = &&Q_DISP, [Q_EOI] = &&Q_EOI, [Q_HALT] = &&Q_HALT,
 		[Q_TRAP] = &&Q_TRAP,
 	};
-	struct vpmu_uop *base, *u, *tgl_u = NULL;
-	unsigned int tgl_slot = 0;
+	struct vpmu_uop *base, *u;
 	u32 *const R = e->R;
 	u8 *const mem = e->st.mem;
 	const u32 msz = e->st.msz;
@@ -1525,22 +1639,33 @@ TRIG: {
 		 * A trigger source that toggles on every execution, with the
 		 * slot it toggles into in use: toggle, and count and run the
 		 * microword there (moving its execution out of this slot).
+		 * The toggle table has it resolved; else work it out.  No
+		 * hook is pending here: a hook fails the next entry, and no
+		 * microword that sets one goes on unchecked.
 		 */
-		u32 tm = e->trig_static[u->upc], off;
-		u8 s = tm & TRIG_DYN ? 0xff :
-		       e->key_slot[vpmu_key(e->st.mode,
-					    e->frozen ^ (tm & TRIG_GROUPS))];
+		s32 d = TGL(base, u->upc);
+		u32 tm, off;
+		u8 s;
 
+		if (likely(d)) {
+			u->cnt--;
+			e->frozen ^= d & TGL_GROUPS;
+			base = (struct vpmu_uop *)((char *)base + (d & TGL_SLOT));
+			u = (struct vpmu_uop *)((char *)u + (d & TGL_SLOT));
+			u->cnt++;
+			goto *lab[u->hf];
+		}
+		tm = e->trig_static[u->upc];
+		s = tm & TRIG_DYN ? 0xff :
+		    e->key_slot[vpmu_key(e->st.mode,
+					 e->frozen ^ (tm & TRIG_GROUPS))];
 		if (likely(s != 0xff && !hook)) {
 			off = (u32)((char *)u - (char *)base);
-			tgl_slot = e->cur;
 			e->frozen ^= tm & TRIG_GROUPS;
-			e->cur = s;
 			u->cnt--;
 			base = e->slot[s];
 			u = (struct vpmu_uop *)((char *)base + off);
 			u->cnt++;
-			tgl_u = u;
 			if (tm & TRIG_FAST)
 				goto *lab[u->hf];
 			vpmu_flags_sync(e);
@@ -1548,7 +1673,6 @@ TRIG: {
 		}
 	}
 	/* Otherwise run it, then vpmu_hook_post() at the next entry. */
-	tgl_u = NULL;
 	hook = HOOK_TRIG;
 	e->trig_u = u;
 	e->trig_dyn = u->dyn;
@@ -1658,10 +1782,16 @@ fault:
 	 */
 	left = LEFT() + u->seg;
 	u->cnt--;
-	if (u == tgl_u) {
-		/* a trigger source toggled as it began: it never ran */
+	if (u->hx == H_TRIG && !hook &&
+	    !(e->trig_static[u->upc] & TRIG_DYN)) {
+		/*
+		 * A static trigger source always toggles as it begins (the
+		 * others set the hook): it never ran, so the toggle is undone.
+		 */
 		e->frozen ^= e->trig_static[u->upc] & TRIG_GROUPS;
-		e->cur = tgl_slot;
+		e->cur = e->key_slot[vpmu_key(e->st.mode, e->frozen)];
+	} else {
+		e->cur = vpmu_slot_of(e, base);
 	}
 	e->st.cyc += L - left;
 	e->st.upc = u->upc;
@@ -1669,6 +1799,7 @@ fault:
 
 stop:
 	e->st.upc = u->upc;
+	e->cur = vpmu_slot_of(e, base);
 	if (hook) {
 		left = LEFT();
 		e->hook_now = cend - left;
@@ -1680,6 +1811,7 @@ stop:
 chunk_end:
 	e->st.cyc += L - left;
 	e->st.upc = u->upc;
+	e->cur = vpmu_slot_of(e, base);
 	return X_CHUNK;
 
 #undef ENTER
@@ -1811,6 +1943,21 @@ static void vpmu_segments(struct vpmu_engine *e)
 	}
 }
 
+/*
+ * May a run leave the counts in the uops, between its chunks and after it
+ * ends, until vpmu_settle()?  Only if nothing plans chunks by the
+ * counters' values (an interrupt or a freeze on overflow) or needs each
+ * chunk's counts apart (the histogram unit's windows).  Then a chunk that
+ * ends only for a micro-PC histogram sample costs no fold (at K = 32 a
+ * fold of the whole control store per sample would cost more than the 32
+ * cycles), and neither does a run: the driver's runs are short chunks of
+ * a program, and counts are read far less often than that.
+ */
+static bool vpmu_defer_ok(const struct vpmu_engine *e)
+{
+	return !e->hu.n && !e->plan_mask;
+}
+
 static void vpmu_prepare(struct vpmu_engine *e)
 {
 	unsigned int g, i;
@@ -1822,7 +1969,20 @@ static void vpmu_prepare(struct vpmu_engine *e)
 	for (g = 0; g < VPMU_NR_GROUPS_MAX; g++)
 		if (e->trig[g] != VPMU_TRIG_NONE)
 			any_trig = true;
+	e->plan_mask = 0;
+	for (i = 0; i < VPMU_NR_COUNTERS_MAX; i++)
+		if (vpmu_ctr_enabled(e, i) &&
+		    e->cfg[i].flags & (VPMU_CTR_INT | VPMU_CTR_FOO))
+			e->plan_mask |= 1u << i;
+	/*
+	 * Counts a deferred run left stay in the slots (which keep their
+	 * meaning) while this run defers too.  Everything that changes the
+	 * configuration settles first, so dirty finds nothing left.
+	 */
+	if (e->dirty || !vpmu_defer_ok(e))
+		vpmu_settle(e);
 	if (e->dirty) {
+		e->ntsrc = 0;
 		for (upc = 0; upc < e->ncs; upc++) {
 			u16 hit = 0;
 			bool route = false;
@@ -1857,18 +2017,16 @@ static void vpmu_prepare(struct vpmu_engine *e)
 			if (route && vpmu_trig_fast(e, upc))
 				tm |= TRIG_FAST;
 			e->trig_static[upc] = tm;
+			if (!(tm & TRIG_DYN) && tm & TRIG_GROUPS)
+				e->tsrc[e->ntsrc++] = upc;
 			vpmu_route(e, upc, route);
 		}
 		vpmu_fuse(e);
 		vpmu_segments(e);
 		e->dirty = false;
 	}
-	e->plan_mask = 0;
-	for (i = 0; i < VPMU_NR_COUNTERS_MAX; i++)
-		if (vpmu_ctr_enabled(e, i) &&
-		    e->cfg[i].flags & (VPMU_CTR_INT | VPMU_CTR_FOO))
-			e->plan_mask |= 1u << i;
-	vpmu_slot_reset(e);
+	if (!e->unfolded)
+		vpmu_slot_reset(e);
 	e->cur = vpmu_slot_get(e, vpmu_key(e->st.mode, e->frozen));
 }
 
@@ -2021,19 +2179,6 @@ static bool vpmu_plan(struct vpmu_engine *e, u64 *L)
 }
 
 /*
- * May a run leave the counts in the uops between its chunks, folding only
- * when it ends?  Only if nothing plans chunks by the counters' values (an
- * interrupt or a freeze on overflow) or needs each chunk's counts apart
- * (the histogram unit's windows).  Then a chunk that ends only for a
- * micro-PC histogram sample costs no fold: at K = 32 a fold of the whole
- * control store per sample would cost more than the 32 cycles.
- */
-static bool vpmu_defer_ok(const struct vpmu_engine *e)
-{
-	return !e->hu.n && !e->plan_mask;
-}
-
-/*
  * @n cycles went by, the sampled ones (if any) in microword @upc: take the
  * samples due.  The countdown is the engine's, not the program's clock.
  */
@@ -2070,7 +2215,7 @@ static void vpmu_fill_stop(struct vpmu_engine *e, struct vpmu_stop *stop,
 enum vpmu_stop_reason vpmu_engine_run(struct vpmu_engine *e, u64 budget,
 				      struct vpmu_stop *stop)
 {
-	u64 c0, deferred = 0;
+	u64 c0;
 	bool defer;
 
 	memset(stop, 0, sizeof(*stop));
@@ -2125,6 +2270,8 @@ enum vpmu_stop_reason vpmu_engine_run(struct vpmu_engine *e, u64 budget,
 				x_ipc = e->R[R_IPC];
 			}
 		}
+		if (defer)
+			vpmu_defer_add(e, e->st.cyc - c1);
 		if (e->hist_k > 1)
 			vpmu_hist_advance(e, e->st.cyc - c1, x_upc);
 		if (e->hu.n)
@@ -2164,19 +2311,11 @@ enum vpmu_stop_reason vpmu_engine_run(struct vpmu_engine *e, u64 budget,
 		}
 		if (x == X_FAULT)
 			break;
-		if (defer) {
-			/* the slots keep their counts; u32 bounds them */
-			deferred += e->st.cyc - c1;
-			if (deferred < VPMU_CHUNK_MAX)
-				continue;
-			e->ovf |= vpmu_fold(e, 0, e->ncs);
-			deferred = 0;
-		}
+		if (defer)
+			continue;	/* the slots keep their counts */
 		vpmu_slot_reset(e);
 		e->cur = vpmu_slot_get(e, vpmu_key(e->st.mode, e->frozen));
 	}
-	if (defer)
-		e->ovf |= vpmu_fold(e, 0, e->ncs);
 	stop->cycles = e->st.cyc - c0;
 	return stop->reason;
 }
@@ -2185,11 +2324,7 @@ enum vpmu_stop_reason vpmu_engine_run(struct vpmu_engine *e, u64 budget,
 
 static void vpmu_engine_free_arrays(struct vpmu_engine *e)
 {
-	unsigned int s;
-
-	for (s = 0; s < VPMU_NSLOT; s++)
-		if (e->slot[s])
-			vpmu_free((u32 *)e->slot[s] - VPMU_IDT);
+	vpmu_free(e->slot_mem);
 	vpmu_free(e->R);
 	vpmu_free(e->xr);
 	vpmu_free(e->tot_cnt);
@@ -2197,6 +2332,7 @@ static void vpmu_engine_free_arrays(struct vpmu_engine *e)
 	vpmu_free(e->tot_tkn);
 	vpmu_free(e->ctr_hit);
 	vpmu_free(e->trig_static);
+	vpmu_free(e->tsrc);
 	vpmu_free(e->hu_hit);
 	vpmu_free(e->uhist);
 	vpmu_free(e->dc_tag);
@@ -2212,7 +2348,7 @@ struct vpmu_engine *vpmu_engine_create(u32 cs_limit)
 {
 	struct vpmu_engine *e;
 	unsigned int f, g;
-	size_t n = cs_limit;
+	size_t n = cs_limit, tgl = TGL_ROUND(sizeof(s32) * n);
 
 	if (!cs_limit || cs_limit > VPMU_CS_MAX)
 		return NULL;
@@ -2220,14 +2356,19 @@ struct vpmu_engine *vpmu_engine_create(u32 cs_limit)
 	if (!e)
 		return NULL;
 	e->cs_limit = cs_limit;
-	for (g = 0; g < VPMU_NSLOT; g++) {
-		u32 *idt = vpmu_zalloc(sizeof(u32) * VPMU_IDT +
-				       sizeof(struct vpmu_uop) * n);
-
-		if (!idt)
-			goto out_free;
-		e->slot[g] = (struct vpmu_uop *)(idt + VPMU_IDT);
-	}
+	/*
+	 * Each slot: its toggle table, ID table and uops, TGL_ALIGN-aligned,
+	 * so that slots are a multiple of TGL_ALIGN bytes apart.
+	 */
+	e->slot_stride = TGL_ROUND(tgl + sizeof(u32) * VPMU_IDT +
+				  sizeof(struct vpmu_uop) * n);
+	e->slot_mem = vpmu_zalloc((size_t)e->slot_stride * VPMU_NSLOT);
+	if (!e->slot_mem)
+		goto out_free;
+	for (g = 0; g < VPMU_NSLOT; g++)
+		e->slot[g] = (struct vpmu_uop *)((char *)e->slot_mem +
+						 (size_t)e->slot_stride * g +
+						 tgl + sizeof(u32) * VPMU_IDT);
 	e->R = vpmu_zalloc(sizeof(u32) * (R_IMM0 + n));
 	e->xr = vpmu_zalloc(sizeof(u16) * (R_IMM0 + n));
 	e->tot_cnt = vpmu_zalloc(sizeof(u64) * n);
@@ -2235,13 +2376,15 @@ struct vpmu_engine *vpmu_engine_create(u32 cs_limit)
 	e->tot_tkn = vpmu_zalloc(sizeof(u64) * n);
 	e->ctr_hit = vpmu_zalloc(sizeof(u16) * n);
 	e->trig_static = vpmu_zalloc(n);
+	e->tsrc = vpmu_zalloc(sizeof(u16) * n);
 	e->hu_hit = vpmu_zalloc(sizeof(u16) * n);
 	e->uhist = vpmu_zalloc(sizeof(u64) * n);
 	e->dc_tag = vpmu_zalloc(sizeof(u32) * VPMU_DC_LINES_MAX);
 	e->gap_dist = vpmu_zalloc(sizeof(u32) * n);
 	e->gap_q = vpmu_zalloc(sizeof(u32) * n);
 	if (!e->R || !e->xr || !e->tot_cnt || !e->tot_dyn ||
-	    !e->tot_tkn || !e->ctr_hit || !e->trig_static || !e->hu_hit ||
+	    !e->tot_tkn || !e->ctr_hit || !e->trig_static || !e->tsrc ||
+	    !e->hu_hit ||
 	    !e->uhist || !e->dc_tag || !e->gap_dist || !e->gap_q)
 		goto out_free;
 
@@ -2477,6 +2620,7 @@ int vpmu_engine_attach(struct vpmu_engine *e, const struct vpmu_ucode *uc)
 	    nid > 1u << VPMU_OP_BITS_MAX)
 		return -EINVAL;
 
+	vpmu_settle(e);		/* into the counters, before the totals go */
 	e->uc = uc;
 	e->ncs = n;
 	e->st.started = false;
@@ -2529,6 +2673,7 @@ void vpmu_engine_start(struct vpmu_engine *e, u8 *mem, u32 mem_size,
 
 	if (!e->uc)
 		return;
+	vpmu_settle(e);
 	memset(e->R, 0, sizeof(u32) * R_NREGS);
 	memset(e->tot_cnt, 0, sizeof(u64) * e->ncs);
 	memset(e->tot_dyn, 0, sizeof(u64) * e->ncs);
@@ -2543,7 +2688,6 @@ void vpmu_engine_start(struct vpmu_engine *e, u8 *mem, u32 mem_size,
 	e->st.mode = mode ? VPMU_MODE_SUPER : VPMU_MODE_USER;
 	e->st.mode_next = e->st.mode;
 	e->st.started = true;
-	e->wrap_pending = 0;
 	e->R[R_PC] = entry;
 	e->R[R_IPC] = entry;
 	if ((entry & 3) || mem_size < 4 || entry > mem_size - 4) {
@@ -2589,7 +2733,6 @@ int vpmu_engine_ctx_restore(struct vpmu_engine *e, const struct vpmu_ctx *c)
 	memcpy(e->R, c->R, sizeof(c->R));
 	memcpy(e->dc_tag, c->dc_tag, sizeof(u32) * (e->dc_mask + 1));
 	vpmu_latch_maps(e);
-	e->wrap_pending = 0;
 	return 0;
 }
 
@@ -2629,6 +2772,7 @@ u64 vpmu_engine_event_total(struct vpmu_engine *e, unsigned int event)
 
 	if (!e->uc)
 		return 0;
+	vpmu_settle(e);
 	for (upc = 0; upc < e->ncs; upc++)
 		t += vpmu_ev_count(e, event, upc, e->tot_cnt[upc],
 				   e->tot_dyn[upc], e->tot_tkn[upc]);
@@ -2639,6 +2783,7 @@ u64 vpmu_engine_uword_count(struct vpmu_engine *e, u32 upc)
 {
 	if (!e->uc || upc >= e->ncs)
 		return 0;
+	vpmu_settle(e);
 	return e->tot_cnt[upc];
 }
 
@@ -2656,16 +2801,8 @@ static bool vpmu_event_hist(unsigned int ev)
 	       ev < VPMU_EV_HIST(VPMU_HIST_BUCKETS);
 }
 
-int vpmu_engine_ctr_config(struct vpmu_engine *e, unsigned int idx,
-			   const struct vpmu_ctr_cfg *cfg)
+static int vpmu_ctr_cfg_check(const struct vpmu_ctr_cfg *cfg)
 {
-	if (idx >= VPMU_NR_COUNTERS_MAX)
-		return -EINVAL;
-	if (!cfg) {
-		memset(&e->cfg[idx], 0, sizeof(e->cfg[idx]));
-		e->dirty = true;
-		return 0;
-	}
 	if (vpmu_event_hist(cfg->event))
 		return -EOPNOTSUPP;
 	if (!vpmu_event_valid(cfg->event) || cfg->width < 1 ||
@@ -2673,16 +2810,35 @@ int vpmu_engine_ctr_config(struct vpmu_engine *e, unsigned int idx,
 	    cfg->flags & ~(VPMU_CTR_USER | VPMU_CTR_SUPER | VPMU_CTR_INT |
 			   VPMU_CTR_FOO))
 		return -EINVAL;
+	return 0;
+}
+
+int vpmu_engine_ctr_config(struct vpmu_engine *e, unsigned int idx,
+			   const struct vpmu_ctr_cfg *cfg)
+{
+	int err;
+
+	if (idx >= VPMU_NR_COUNTERS_MAX)
+		return -EINVAL;
+	err = cfg ? vpmu_ctr_cfg_check(cfg) : 0;
+	if (err)
+		return err;
+	vpmu_settle(e);
+	e->dirty = true;
+	if (!cfg) {
+		memset(&e->cfg[idx], 0, sizeof(e->cfg[idx]));
+		return 0;
+	}
 	e->cfg[idx] = *cfg;
 	e->ctr_cls[idx] = vpmu_ev_cls(cfg->event);
 	if (cfg->width < 64)
 		e->ctr[idx] &= (1ull << cfg->width) - 1;
-	e->dirty = true;
 	return 0;
 }
 
 u64 vpmu_engine_ctr_read(struct vpmu_engine *e, unsigned int idx)
 {
+	vpmu_settle(e);
 	return idx < VPMU_NR_COUNTERS_MAX ? e->ctr[idx] : 0;
 }
 
@@ -2692,6 +2848,7 @@ void vpmu_engine_ctr_write(struct vpmu_engine *e, unsigned int idx, u64 val)
 
 	if (idx >= VPMU_NR_COUNTERS_MAX)
 		return;
+	vpmu_settle(e);
 	w = e->cfg[idx].width;
 	e->ctr[idx] = (w && w < 64) ? val & ((1ull << w) - 1) : val;
 }
@@ -2701,17 +2858,20 @@ void vpmu_engine_ctr_snapshot(struct vpmu_engine *e, u64 *vals,
 {
 	unsigned int i;
 
+	vpmu_settle(e);
 	for (i = 0; i < n && i < VPMU_NR_COUNTERS_MAX; i++)
 		vals[i] = e->ctr[i];
 }
 
-u32 vpmu_engine_ovf_status(const struct vpmu_engine *e)
+u32 vpmu_engine_ovf_status(struct vpmu_engine *e)
 {
+	vpmu_settle(e);
 	return e->ovf;
 }
 
-u64 vpmu_engine_ovf_count(const struct vpmu_engine *e, unsigned int idx)
+u64 vpmu_engine_ovf_count(struct vpmu_engine *e, unsigned int idx)
 {
+	vpmu_settle(e);
 	return idx < VPMU_NR_COUNTERS_MAX ? e->ovf_cnt[idx] : 0;
 }
 
@@ -2719,6 +2879,7 @@ void vpmu_engine_ovf_clear(struct vpmu_engine *e, u32 mask)
 {
 	unsigned int i;
 
+	vpmu_settle(e);
 	e->ovf &= ~mask;
 	for (i = 0; i < VPMU_NR_COUNTERS_MAX; i++)
 		if (mask >> i & 1)
@@ -2730,6 +2891,7 @@ void vpmu_engine_freeze(struct vpmu_engine *e, unsigned int group,
 {
 	if (group >= VPMU_NR_GROUPS_MAX)
 		return;
+	vpmu_settle(e);
 	if (frozen)
 		e->frozen |= 1u << group;
 	else
@@ -2746,6 +2908,7 @@ int vpmu_engine_group_trigger(struct vpmu_engine *e, unsigned int group,
 	if (trigger != VPMU_TRIG_NONE && trigger != VPMU_TRIG_MARK &&
 	    !vpmu_event_valid(trigger))
 		return -EINVAL;
+	vpmu_settle(e);
 	e->trig[group] = trigger;
 	e->dirty = true;
 	return 0;
@@ -2758,12 +2921,14 @@ bool vpmu_engine_frozen(const struct vpmu_engine *e, unsigned int group)
 
 void vpmu_engine_uhist_set(struct vpmu_engine *e, u32 interval)
 {
+	vpmu_settle(e);
 	e->hist_k = interval;
 	e->hist_left = interval ? interval - 1 : 0;
 }
 
-const u64 *vpmu_engine_uhist(const struct vpmu_engine *e, u32 *nbuckets)
+const u64 *vpmu_engine_uhist(struct vpmu_engine *e, u32 *nbuckets)
 {
+	vpmu_settle(e);
 	if (nbuckets)
 		*nbuckets = e->uc ? e->ncs : 0;
 	return e->uc ? e->uhist : NULL;
@@ -2771,6 +2936,7 @@ const u64 *vpmu_engine_uhist(const struct vpmu_engine *e, u32 *nbuckets)
 
 void vpmu_engine_uhist_reset(struct vpmu_engine *e)
 {
+	vpmu_settle(e);
 	if (e->uhist)
 		memset(e->uhist, 0, sizeof(u64) * e->ncs);
 	e->hist_left = e->hist_k ? e->hist_k - 1 : 0;
@@ -2823,10 +2989,11 @@ int vpmu_engine_hu_set(struct vpmu_engine *e, const struct vpmu_hu_prog *p)
 	unsigned int i;
 	int err;
 
+	err = p ? vpmu_hu_check(p, &total) : 0;
+	if (err)
+		return err;
+	vpmu_settle(e);
 	if (p) {
-		err = vpmu_hu_check(p, &total);
-		if (err)
-			return err;
 		e->hu = *p;
 		for (i = 0; i < p->n; i++) {
 			wq |= p->ent[i].kind == VPMU_HU_WQ;
@@ -2846,11 +3013,13 @@ void vpmu_engine_hu_read(struct vpmu_engine *e, u64 *c, unsigned int n)
 {
 	unsigned int i;
 
+	vpmu_settle(e);
 	for (i = 0; i < n && i < VPMU_HU_MAX; i++)
 		c[i] = e->hu_c[i];
 }
 
 void vpmu_engine_hu_reset(struct vpmu_engine *e)
 {
+	vpmu_settle(e);
 	vpmu_hu_restart(e);
 }

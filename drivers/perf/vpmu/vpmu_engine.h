@@ -204,7 +204,17 @@ void vpmu_ctx_destroy(struct vpmu_ctx *c);
 void vpmu_engine_ctx_save(struct vpmu_engine *e, struct vpmu_ctx *c);
 int vpmu_engine_ctx_restore(struct vpmu_engine *e, const struct vpmu_ctx *c);
 
-/* Run until the budget is used up or something stops the engine. */
+/*
+ * Run until the budget is used up or something stops the engine.  With
+ * no counter interrupting or freezing on overflow and the histogram unit
+ * off, the counts a run makes may stay in the engine's executable
+ * microwords after it returns, for later runs to add to; every function
+ * below that reads counts (counters, overflow status and counts, event
+ * totals, per-microword counts, the histogram) or changes what they feed
+ * (counter configuration and values, freeze bits, triggers, the histogram,
+ * the histogram unit, starting a program, attaching an image) folds them
+ * in first, so no caller can tell.
+ */
 enum vpmu_stop_reason vpmu_engine_run(struct vpmu_engine *e, u64 budget,
 				      struct vpmu_stop *stop);
 
@@ -239,9 +249,9 @@ void vpmu_engine_ctr_snapshot(struct vpmu_engine *e, u64 *vals,
  * often.  Status and counts stay until cleared: the 64-bit value of a
  * narrow counter is its value plus its overflow count times 2^width.
  */
-u32 vpmu_engine_ovf_status(const struct vpmu_engine *e);
+u32 vpmu_engine_ovf_status(struct vpmu_engine *e);
 /* Wraps of counter @idx since its status bit was last cleared. */
-u64 vpmu_engine_ovf_count(const struct vpmu_engine *e, unsigned int idx);
+u64 vpmu_engine_ovf_count(struct vpmu_engine *e, unsigned int idx);
 /* Clear the status bits in @mask and those counters' overflow counts. */
 void vpmu_engine_ovf_clear(struct vpmu_engine *e, u32 mask);
 void vpmu_engine_freeze(struct vpmu_engine *e, unsigned int group,
@@ -264,7 +274,7 @@ bool vpmu_engine_frozen(const struct vpmu_engine *e, unsigned int group);
  * image restarts it.
  */
 void vpmu_engine_uhist_set(struct vpmu_engine *e, u32 interval);
-const u64 *vpmu_engine_uhist(const struct vpmu_engine *e, u32 *nbuckets);
+const u64 *vpmu_engine_uhist(struct vpmu_engine *e, u32 *nbuckets);
 void vpmu_engine_uhist_reset(struct vpmu_engine *e);
 
 /*

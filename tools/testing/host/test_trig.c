@@ -1,0 +1,421 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_trig.c - freeze triggers and deferred folding, against a stepping
+ * reference.
+ *
+ * Random microcode loops (trigger marks, tags, mode switches, every shape
+ * of trigger source: fast and general handlers, unchecked fall-through)
+ * run on an engine with random counters in freeze groups whose triggers
+ * are the mark and tags, in random run budgets, with reads, rewrites and
+ * reconfigurations of counters between runs.  A second engine with no
+ * counters runs the same program one microword at a time in lockstep; the
+ * test applies the architecture's rules itself (the toggle takes effect
+ * before the microword's events are counted; MODE takes effect after its
+ * microword) and must get every counter's 64-bit count, every freeze bit,
+ * the event totals and the K = 1 micro-PC histogram exactly.  This covers
+ * the engine's slots (more keys than slots), its toggle table, and counts
+ * left in the slots between runs.
+ */
+#include <stdio.h>
+
+#include "tap.h"
+#include "vpmu_test_image.h"
+
+#define NCTR	VPMU_NR_COUNTERS_MAX
+#define NGRP	VPMU_NR_GROUPS_MAX
+#define MAXUW	40
+#define BOTH	(VPMU_CTR_USER | VPMU_CTR_SUPER)
+#define ITERS	23
+
+static u64 rng = 0x9e3779b97f4a7c15ull;
+
+static u32 rnd(u32 n)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return (u32)((rng >> 16) % n);
+}
+
+struct prog {
+	u32 n;
+	u64 uw[MAXUW];
+};
+
+/*
+ * 0: MOV t0, #ITERS; 1..n-3: the body; n-2: SUB.S t0, t0, #1 ; BR NZ 1;
+ * n-1: HALT.  Body microwords, each perhaps marked (T) and tagged (tags
+ * 1..3): NOP ; NEXT (unchecked), ADD ; NEXT (unchecked), ADD ; JUMP next
+ * and NOP ; JUMP next (fast handlers that end their segment), MODE ;
+ * NEXT, and OR ; EOI-free BR AL next (a branch).
+ */
+static void gen(struct prog *p)
+{
+	u32 body = 4 + rnd(MAXUW - 8), i;
+
+	p->n = body + 3;
+	p->uw[0] = UW(MOV, T(0), 0, IM, ITERS) | Q(NEXT, 0, 0);
+	for (i = 1; i <= body; i++) {
+		u64 w;
+
+		switch (rnd(7)) {
+		case 0:
+			w = NOPW | Q(NEXT, 0, 0);
+			break;
+		case 1:
+			w = UW(ADD, T(1), T(1), IM, 1) | Q(NEXT, 0, 0);
+			break;
+		case 2:
+			w = UW(ADD, T(2), T(2), IM, 3) | Q(JUMP, 0, i + 1);
+			break;
+		case 3:
+			w = NOPW | Q(JUMP, 0, i + 1);
+			break;
+		case 4:
+			w = UW(MODE, 0, 0, 0, rnd(2)) | Q(NEXT, 0, 0);
+			break;
+		case 5:
+			w = UW(OR, T(3), T(3), IM, 4) | QC(AL, i + 1);
+			break;
+		default:
+			w = UW(XOR, T(4), T(4), IM, 5) | Q(NEXT, 0, 0);
+			break;
+		}
+		if (!rnd(3))
+			w |= UT;
+		if (!rnd(3))
+			w |= UEV(1u << rnd(3));
+		p->uw[i] = w;
+	}
+	p->uw[body + 1] = UW(SUB, T(0), T(0), IM, 1) | US | QC(NZ, 1) |
+			  (rnd(4) ? 0 : UT);
+	p->uw[body + 2] = NOPW | Q(HALT, 0, 0);
+}
+
+static struct vpmu_ucode *load(const struct prog *p)
+{
+	struct tb_image *b = tb_new();
+	static u8 img[65536];
+	struct vpmu_ucode *uc = NULL;
+	struct vpmu_verr err;
+	size_t n;
+
+	b->ncs = p->n;
+	memcpy(b->cs, p->uw, sizeof(u64) * p->n);
+	n = tb_build(b, img, sizeof(img));
+	free(b);
+	if (vpmu_ucode_load(&uc, img, n, VPMU_CS_MAX, &err))
+		tap_diag("image rejected: %s", err.msg);
+	return uc;
+}
+
+/* The reference's view of the PMU. */
+struct model {
+	struct vpmu_ctr_cfg cfg[NCTR];
+	bool on[NCTR];
+	u64 count[NCTR];		/* 64-bit counts */
+	u16 trig[NGRP];
+	bool frozen[NGRP];
+	u64 per_upc[MAXUW];
+};
+
+static bool has_tag(u64 uw, unsigned int k)
+{
+	return VPMU_UW_GET(uw, EVENT) >> (k - 1) & 1;
+}
+
+static u64 ev_of(u64 uw, u16 ev)
+{
+	switch (ev) {
+	case VPMU_EV_UOPS:
+	case VPMU_EV_CYCLES:
+		return 1;
+	case VPMU_EV_TRIGGER:
+		return !!(uw & UT);
+	}
+	return has_tag(uw, ev - VPMU_EV_TAG_BASE);
+}
+
+static bool trig_occurs(u64 uw, u16 t)
+{
+	if (t == VPMU_TRIG_NONE)
+		return false;
+	if (t == VPMU_TRIG_MARK)
+		return uw & UT;
+	return ev_of(uw, t);
+}
+
+/* Microword @uw runs in @mode: toggle, then count. */
+static void model_step(struct model *m, u64 uw, u32 upc, unsigned int mode)
+{
+	unsigned int g, i;
+
+	for (g = 0; g < NGRP; g++)
+		if (trig_occurs(uw, m->trig[g]))
+			m->frozen[g] = !m->frozen[g];
+	for (i = 0; i < NCTR; i++) {
+		const struct vpmu_ctr_cfg *c = &m->cfg[i];
+		u8 need = mode == VPMU_MODE_SUPER ? VPMU_CTR_SUPER :
+						   VPMU_CTR_USER;
+
+		if (m->on[i] && (c->flags & need) && !m->frozen[c->group])
+			m->count[i] += ev_of(uw, c->event);
+	}
+	m->per_upc[upc]++;
+}
+
+static const u16 events[] = {
+	VPMU_EV_UOPS, VPMU_EV_CYCLES, VPMU_EV_TRIGGER,
+	VPMU_EV_TAG(1), VPMU_EV_TAG(2), VPMU_EV_TAG(3),
+};
+
+static void rand_cfg(struct vpmu_ctr_cfg *c, u8 width)
+{
+	static const u8 modes[] = { BOTH, VPMU_CTR_USER, VPMU_CTR_SUPER };
+
+	c->event = events[rnd(sizeof(events) / sizeof(events[0]))];
+	c->width = width;
+	c->flags = modes[rnd(3)];
+	c->group = rnd(NGRP);
+}
+
+/* The engine's 64-bit count of counter @i. */
+static u64 count_of(struct vpmu_engine *e, const struct model *m,
+		    unsigned int i)
+{
+	u64 v = vpmu_engine_ctr_read(e, i);
+	unsigned int w = m->cfg[i].width;
+
+	return w < 64 ? v + (vpmu_engine_ovf_count(e, i) << w) : v;
+}
+
+/*
+ * One random case: returns false (with a diagnostic) on the first
+ * difference.  @interrupting adds a sampling-like counter (INT), which
+ * makes the engine fold at every chunk instead of deferring.
+ */
+static bool one_case(unsigned int seed, bool interrupting, bool uhist)
+{
+	struct vpmu_engine *e = vpmu_engine_create(VPMU_CS_MAX);
+	struct vpmu_engine *r = vpmu_engine_create(VPMU_CS_MAX);
+	static const u16 trigs[] = {
+		VPMU_TRIG_NONE, VPMU_TRIG_MARK, VPMU_EV_TAG(1), VPMU_EV_TAG(2),
+		VPMU_EV_TAG(3), VPMU_TRIG_MARK,
+	};
+	struct model m = { 0 };
+	struct vpmu_ucode *uc;
+	struct vpmu_stop s, rs;
+	struct prog p;
+	u8 mem[64] = { 0 }, rmem[64] = { 0 };
+	unsigned int i, g, mode = rnd(2);
+	bool ok = true, done = false;
+
+	gen(&p);
+	uc = load(&p);
+	if (!uc || !e || !r || vpmu_engine_attach(e, uc) ||
+	    vpmu_engine_attach(r, uc)) {
+		tap_diag("case %u: set-up failed", seed);
+		return false;
+	}
+	for (g = 0; g < NGRP; g++) {
+		m.trig[g] = g ? trigs[rnd(sizeof(trigs) / sizeof(trigs[0]))] :
+			    VPMU_TRIG_NONE;
+		m.frozen[g] = rnd(2);
+		vpmu_engine_group_trigger(e, g, m.trig[g]);
+		vpmu_engine_freeze(e, g, m.frozen[g]);
+	}
+	for (i = 0; i < NCTR; i++) {
+		m.on[i] = rnd(4);
+		if (!m.on[i])
+			continue;
+		rand_cfg(&m.cfg[i], rnd(3) ? 64 : 3 + rnd(6));
+		vpmu_engine_ctr_config(e, i, &m.cfg[i]);
+	}
+	if (interrupting) {
+		/* no group: it never freezes; the model need not know */
+		struct vpmu_ctr_cfg c = { VPMU_EV_UOPS, 4,
+					  BOTH | VPMU_CTR_INT, 0 };
+
+		vpmu_engine_ctr_config(e, NCTR - 1, &c);
+		m.on[NCTR - 1] = false;
+	}
+	if (uhist)
+		vpmu_engine_uhist_set(e, 1);
+	vpmu_engine_start(e, mem, sizeof(mem), 0, mode);
+	vpmu_engine_start(r, rmem, sizeof(rmem), 0, mode);
+
+	while (ok && !done) {
+		u64 budget = 1 + rnd(rnd(4) ? 40 : 400), k;
+
+		vpmu_engine_run(e, budget, &s);
+		/* the interrupt's handler: the others' wraps stay counted */
+		if (s.reason == VPMU_STOP_OVERFLOW)
+			vpmu_engine_ovf_clear(e, s.ovf & 1u << (NCTR - 1));
+		for (k = 0; k < s.cycles; k++) {
+			u32 upc = vpmu_engine_upc(r);
+
+			model_step(&m, p.uw[upc], upc, vpmu_engine_mode(r));
+			vpmu_engine_run(r, 1, &rs);
+			if (rs.cycles != 1) {
+				tap_diag("case %u: reference stalled", seed);
+				ok = false;
+				break;
+			}
+		}
+		done = s.reason == VPMU_STOP_HALT;
+		if (!ok || done)
+			break;
+		if (s.reason != VPMU_STOP_BUDGET &&
+		    s.reason != VPMU_STOP_OVERFLOW) {
+			tap_diag("case %u: stop %d", seed, s.reason);
+			ok = false;
+			break;
+		}
+		/* between runs: what the driver and perf do */
+		switch (rnd(8)) {
+		case 0: {	/* read one (settles the slots) */
+			i = rnd(NCTR);
+			if (m.on[i] && count_of(e, &m, i) != m.count[i]) {
+				tap_diag("case %u: counter %u mid-run %llu, want %llu",
+					 seed, i, (unsigned long long)
+					 count_of(e, &m, i),
+					 (unsigned long long)m.count[i]);
+				ok = false;
+			}
+			break;
+		}
+		case 1:		/* rewrite one */
+			i = rnd(NCTR - 1);
+			if (!m.on[i])
+				break;
+			vpmu_engine_ctr_write(e, i, 1);
+			vpmu_engine_ovf_clear(e, 1u << i);
+			m.count[i] = 1;
+			break;
+		case 2:		/* reconfigure one, same width */
+			i = rnd(NCTR - 1);
+			if (!m.on[i])
+				break;
+			rand_cfg(&m.cfg[i], m.cfg[i].width);
+			vpmu_engine_ctr_config(e, i, &m.cfg[i]);
+			break;
+		case 3:		/* software freeze or thaw of a group */
+			g = rnd(NGRP);
+			m.frozen[g] = rnd(2);
+			vpmu_engine_freeze(e, g, m.frozen[g]);
+			break;
+		}
+	}
+	for (i = 0; ok && i < NCTR; i++) {
+		if (!m.on[i] || count_of(e, &m, i) == m.count[i])
+			continue;
+		tap_diag("case %u: counter %u (event %u group %u flags %u width %u) %llu, want %llu",
+			 seed, i, m.cfg[i].event, m.cfg[i].group,
+			 m.cfg[i].flags, m.cfg[i].width,
+			 (unsigned long long)count_of(e, &m, i),
+			 (unsigned long long)m.count[i]);
+		ok = false;
+	}
+	for (g = 0; ok && g < NGRP; g++)
+		if (vpmu_engine_frozen(e, g) != m.frozen[g]) {
+			tap_diag("case %u: group %u frozen %d", seed, g,
+				 vpmu_engine_frozen(e, g));
+			ok = false;
+		}
+	if (ok && vpmu_engine_event_total(e, VPMU_EV_UOPS) !=
+	    vpmu_engine_event_total(r, VPMU_EV_UOPS)) {
+		tap_diag("case %u: uops total", seed);
+		ok = false;
+	}
+	if (ok && uhist) {
+		const u64 *h = vpmu_engine_uhist(e, NULL);
+
+		for (i = 0; i < p.n; i++)
+			if (h[i] != m.per_upc[i]) {
+				tap_diag("case %u: uhist[%u] %llu, want %llu",
+					 seed, i, (unsigned long long)h[i],
+					 (unsigned long long)m.per_upc[i]);
+				ok = false;
+				break;
+			}
+	}
+	vpmu_engine_destroy(e);
+	vpmu_engine_destroy(r);
+	vpmu_ucode_free(uc);
+	return ok;
+}
+
+/*
+ * Counts a deferring run leaves in the slots belong to the configuration
+ * they were made under: a counter reconfigured, rewritten or read between
+ * runs sees exactly its share, and a new program's start or an image
+ * switch does not lose them.
+ */
+static bool test_settle(void)
+{
+	static const u64 uw[] = {
+		NOPW | Q(NEXT, 0, 0), NOPW | Q(NEXT, 0, 0) | UEV(1),
+		NOPW | Q(JUMP, 0, 0),
+	};
+	struct prog p = { 3 };
+	struct vpmu_engine *e = vpmu_engine_create(VPMU_CS_MAX);
+	struct vpmu_ctr_cfg uops = { VPMU_EV_UOPS, 64, BOTH, 0 };
+	struct vpmu_ctr_cfg tag = { VPMU_EV_TAG(1), 64, BOTH, 0 };
+	struct vpmu_ucode *uc;
+	struct vpmu_stop s;
+	u8 mem[64] = { 0 };
+	bool ok;
+
+	memcpy(p.uw, uw, sizeof(uw));
+	uc = load(&p);
+	if (!uc || !e || vpmu_engine_attach(e, uc))
+		return false;
+	vpmu_engine_ctr_config(e, 0, &uops);
+	vpmu_engine_ctr_config(e, 1, &uops);
+	vpmu_engine_start(e, mem, sizeof(mem), 0, 0);
+	vpmu_engine_run(e, 30, &s);		/* 30 uops, 10 tagged */
+	vpmu_engine_ctr_config(e, 0, &tag);	/* from now on, tags */
+	vpmu_engine_run(e, 30, &s);
+	ok = vpmu_engine_ctr_read(e, 0) == 40 &&
+	     vpmu_engine_ctr_read(e, 1) == 60;
+	vpmu_engine_run(e, 30, &s);
+	vpmu_engine_ctr_write(e, 1, 5);		/* the 30 before are gone */
+	vpmu_engine_run(e, 3, &s);
+	ok = ok && vpmu_engine_ctr_read(e, 1) == 8;
+	vpmu_engine_run(e, 30, &s);
+	vpmu_engine_start(e, mem, sizeof(mem), 0, 0);	/* totals restart */
+	ok = ok && vpmu_engine_ctr_read(e, 1) == 38 &&
+	     vpmu_engine_event_total(e, VPMU_EV_UOPS) == 0;
+	vpmu_engine_run(e, 30, &s);
+	vpmu_engine_ctr_config(e, 1, NULL);	/* off: its share stays */
+	vpmu_engine_run(e, 30, &s);
+	ok = ok && vpmu_engine_ctr_read(e, 1) == 68 &&
+	     vpmu_engine_event_total(e, VPMU_EV_UOPS) == 60;
+	vpmu_engine_run(e, 30, &s);
+	vpmu_engine_attach(e, uc);		/* an image switch */
+	ok = ok && vpmu_engine_ctr_read(e, 0) == 40 + 10 + 1 + 4 * 10 &&
+	     vpmu_engine_event_total(e, VPMU_EV_UOPS) == 0;
+	vpmu_engine_destroy(e);
+	vpmu_ucode_free(uc);
+	return ok;
+}
+
+int main(void)
+{
+	unsigned int i, fails = 0;
+	const unsigned int ncases = 400;
+
+	tap_plan(4);
+	tap_ok(test_settle(), "counts left between runs go where they were made");
+	for (i = 0; i < ncases; i++)
+		fails += !one_case(i, false, false);
+	tap_ok(!fails, "%u random trigger cases, deferred folding", ncases);
+	for (fails = 0, i = 0; i < ncases; i++)
+		fails += !one_case(i, true, false);
+	tap_ok(!fails, "%u random trigger cases, folding every chunk", ncases);
+	for (fails = 0, i = 0; i < ncases / 4; i++)
+		fails += !one_case(i, false, true);
+	tap_ok(!fails, "%u random trigger cases with the K = 1 histogram",
+	       ncases / 4);
+	return tap_done();
+}
