@@ -56,8 +56,10 @@ echo "counted-int: $r_counted_int instructions/microword"
 echo "uncounted: $r_uncounted instructions/microword"
 echo "counted: $r_counted instructions/microword"
 
-# The same in the driver's run chunks (vpmu_cdev.c: 5000 cycles each, a fold
-# at every chunk's end): what counting costs a /dev/vpmu run.
+# The same in the driver's run chunks (vpmu_cdev.c: 5000 cycles each): what
+# counting costs a /dev/vpmu run.  Counting events alone leave their counts
+# in the engine's microwords between chunks (folded when read, outside
+# what is measured); counted-int folds at every chunk's end.
 export VPMU_BENCH_CHUNK=5000
 echo
 echo "in 5000-cycle chunks, as /dev/vpmu runs them:"
@@ -103,7 +105,7 @@ awk -v a="$t_uncounted" -v b="$t_one" -v c="$t_triggered" 'BEGIN {
 
 # The micro-PC histogram sampling every K cycles, on sortloop in the
 # driver's chunks: K = 1 is computed from the fold; every other K ends a
-# piece of the run at each sample (the counts are folded once per chunk).
+# piece of the run at each sample (no fold: the counts stay deferred).
 args="$B/default.vpmu $B/sortloop.vprg"
 echo
 echo "micro-PC histogram: sortloop.vprg, in 5000-cycle chunks, no counters"
