@@ -374,10 +374,8 @@ static const struct etest tests[] = {
 static struct vpmu_ucode *build(const struct etest *t)
 {
 	struct tb_image *b = tb_new();
-	static uint8_t img[65536];
-	struct vpmu_ucode *uc = NULL;
+	struct vpmu_ucode *uc;
 	struct vpmu_verr err;
-	size_t n;
 	int i;
 
 	b->ncs = t->n;
@@ -399,9 +397,8 @@ static struct vpmu_ucode *build(const struct etest *t)
 		b->op_shift = t->op_shift;
 	}
 	memcpy(b->id, t->id, sizeof(t->id));
-	n = tb_build(b, img, sizeof(img));
-	free(b);
-	if (vpmu_ucode_load(&uc, img, n, VPMU_CS_MAX, &err))
+	uc = tb_load(b, &err);
+	if (!uc)
 		tap_diag("%s: image rejected: %s", t->name, err.msg);
 	return uc;
 }

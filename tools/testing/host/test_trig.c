@@ -95,16 +95,13 @@ static void gen(struct prog *p)
 static struct vpmu_ucode *load(const struct prog *p)
 {
 	struct tb_image *b = tb_new();
-	static u8 img[65536];
-	struct vpmu_ucode *uc = NULL;
+	struct vpmu_ucode *uc;
 	struct vpmu_verr err;
-	size_t n;
 
 	b->ncs = p->n;
 	memcpy(b->cs, p->uw, sizeof(u64) * p->n);
-	n = tb_build(b, img, sizeof(img));
-	free(b);
-	if (vpmu_ucode_load(&uc, img, n, VPMU_CS_MAX, &err))
+	uc = tb_load(b, &err);
+	if (!uc)
 		tap_diag("image rejected: %s", err.msg);
 	return uc;
 }

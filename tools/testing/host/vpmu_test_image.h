@@ -178,6 +178,23 @@ static inline size_t tb_build(const struct tb_image *t, uint8_t *out,
 	return off;
 }
 
+/*
+ * Build @t, free it and load the image as the module would (NULL, with
+ * the validator's message in @err, if it is refused).
+ */
+static inline struct vpmu_ucode *tb_load(struct tb_image *t,
+					 struct vpmu_verr *err)
+{
+	static uint8_t img[65536];
+	struct vpmu_ucode *uc = NULL;
+	size_t n = tb_build(t, img, sizeof(img));
+
+	free(t);
+	if (vpmu_ucode_load(&uc, img, n, VPMU_CS_MAX, err))
+		return NULL;
+	return uc;
+}
+
 /* Header field offsets, for tests that corrupt them. */
 #define TB_HOFF(f)	offsetof(struct vpmu_image_header, f)
 
