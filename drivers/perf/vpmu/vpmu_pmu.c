@@ -5,12 +5,12 @@
  * Documentation/vpmu/perf.rst is the contract.  In short: every CPU's
  * engine has nr_counters narrow counters; an event takes one of them while
  * it is scheduled on that CPU and the driver extends it to 64 bits.  A
- * counting event's counter wraps freely inside a run: the engine counts
- * its wraps, and at the end of the run chunk its overflow line is raised
- * and the handler folds (wraps x 2^width) into the event, so no wrap is
- * ever missed, however narrow the counter or long the run, and counting
- * costs no stops.  A sampling event's counter also has its interrupt
- * enable set: the engine stops a run on the exact microword that wraps it.
+ * counting event's counter wraps freely: the engine counts its wraps, and
+ * every read of the event folds (wraps x 2^width) in, so no wrap is ever
+ * missed, however narrow the counter or long the run, and counting costs
+ * no stops.  A sampling event's counter also has its interrupt enable
+ * set: the engine stops a run on the exact microword that wraps it, and
+ * the run loop raises the overflow lines of every counter that wrapped.
  *
  * Serialisation: the perf core calls add/del/start/stop/read on the
  * event's CPU with interrupts disabled, and run chunks (vpmu_cdev.c) run
@@ -544,11 +544,10 @@ static bool vpmu_sample_allowed(struct vpmu_pmu_cpu *cpuc, unsigned int idx)
  *		interrupting counters that wrapped on @stop->upc
  *
  * Called by the run loop with interrupts disabled, between the engine's
- * stop and the run going on (an overflow stop), and at the end of a run
- * chunk if any counter wrapped in it: the engine's interrupt controller.
- * Every
- * counter with its overflow status bit set raises its own line, whose
- * handler, vpmu_pmu_irq(), runs before this returns.
+ * stop and the run going on (an overflow stop): the engine's interrupt
+ * controller.  Every counter with its overflow status bit set raises its
+ * own line (a counting one's too, if it wrapped), whose handler,
+ * vpmu_pmu_irq(), runs before this returns.
  */
 void vpmu_pmu_overflow(struct vpmu_engine *e, const struct vpmu_stop *stop)
 {
@@ -608,9 +607,9 @@ irqreturn_t vpmu_pmu_irq(unsigned int idx)
 		return IRQ_NONE;
 	event = cpuc->events[idx];
 	/*
-	 * 1. Stop: the engine has stopped itself: right after the microword
-	 *    on which an interrupting counter wrapped, or at the end of the
-	 *    chunk in which a counting one did; nothing counts until it runs
+	 * 1. Stop: the engine has stopped itself, right after the microword
+	 *    on which an interrupting counter wrapped (a counting one's line
+	 *    rides along if it wrapped too); nothing counts until it runs
 	 *    on.
 	 * 2. Read the status: the counter's bit is set if it has wrapped
 	 *    since it was last folded (a group read in a sample may have
