@@ -589,6 +589,23 @@ static void print_insn(struct vpmu_buf *o, const struct pdis *p,
 	}
 }
 
+/*
+ * Words from @addr on that are zero, no instruction and, past the first,
+ * no label's: a run of them is listed as one .space.
+ */
+static uint32_t zero_run(const struct pdis *p, uint32_t addr)
+{
+	struct vpmu_image_insn in;
+	uint32_t n = 0;
+
+	if (decode(p, 0, &in) >= 0)
+		return 0;
+	for (; addr + 4 <= p->size; addr += 4, n++)
+		if (vpmu_get32(p->data + addr) || (n && p->ref[addr / 4]))
+			break;
+	return n;
+}
+
 int vpmu_dis_prog(const void *prog, size_t prog_len, const void *img,
 		  size_t img_len, struct vpmu_buf *out, struct vpmu_buf *diag)
 {
@@ -638,8 +655,18 @@ int vpmu_dis_prog(const void *prog, size_t prog_len, const void *img,
 		uint32_t word = vpmu_get32(p.data + addr);
 		struct vpmu_buf line = { 0 };
 
+		uint32_t zeros = zero_run(&p, addr);
+
 		if (p.ref[addr / 4])
 			vpmu_buf_printf(out, "L%04x:\n", addr);
+		if (zeros > 1) {
+			vpmu_buf_printf(&line, ".space %u", 4 * zeros);
+			vpmu_buf_printf(out, "\t%-32s// %04x: %u zero words\n",
+					line.p, addr, zeros);
+			vpmu_buf_free(&line);
+			addr += 4 * (zeros - 1);
+			continue;
+		}
 		if (decode(&p, word, &in) >= 0)
 			print_insn(&line, &p, &in, word, addr);
 		else

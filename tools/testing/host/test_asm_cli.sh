@@ -43,6 +43,11 @@ for s in "$SAMPLES"/*.s; do
 	cmp -s "$tmp/$b.vprg" "$tmp/$b.2.vprg"
 	ok $? "program $b: as -> dis -> as through files"
 done
+# memcpy.s ends in "dst: .space WORDS * 4": one line, not a .word per word
+grep -Eq '^	\.space 64 +// 00a0: 16 zero words$' "$tmp/memcpy.lst"
+ok $? "vpmu-dis lists a run of zero words as one .space"
+! grep -q '\.word 0x00000000' "$tmp/memcpy.lst"
+ok $? "no .word per zero word"
 
 printf '\tADD t0, t1\nx:\tFROB\n\tHALT\n' > "$tmp/bad.vus"
 "$AS" -o "$tmp/bad.vpmu" "$tmp/bad.vus" 2>"$tmp/err"
