@@ -338,6 +338,7 @@ struct vpmu_engine {
 	u8 *trig_static;
 	u16 *tsrc;			/* microwords with static toggles */
 	u32 ntsrc;
+	u16 tsrc_groups;		/* bit g: a fast one toggles groups g */
 	u8 ctr_cls[VPMU_NR_COUNTERS_MAX];	/* enum vpmu_cls of each */
 	u16 plan_mask;			/* enabled counters with INT or FOO */
 	bool dirty;
@@ -900,7 +901,11 @@ static void vpmu_tgl_update(struct vpmu_engine *e)
 		s32 ent[TRIG_GROUPS + 1];
 
 		for (g = 1; g <= TRIG_GROUPS; g++) {
-			int d = vpmu_tgl_dest(e, s, g);
+			int d;
+
+			if (!(e->tsrc_groups >> g & 1))
+				continue;	/* no fast source reads it */
+			d = vpmu_tgl_dest(e, s, g);
 
 			ent[g] = d < 0 ? 0 :
 				 (d - (s32)s) * (s32)e->slot_stride | g;
@@ -1983,6 +1988,7 @@ static void vpmu_prepare(struct vpmu_engine *e)
 		vpmu_settle(e);
 	if (e->dirty) {
 		e->ntsrc = 0;
+		e->tsrc_groups = 0;
 		for (upc = 0; upc < e->ncs; upc++) {
 			u16 hit = 0;
 			bool route = false;
@@ -2019,6 +2025,8 @@ static void vpmu_prepare(struct vpmu_engine *e)
 			e->trig_static[upc] = tm;
 			if (!(tm & TRIG_DYN) && tm & TRIG_GROUPS)
 				e->tsrc[e->ntsrc++] = upc;
+			if (!(tm & TRIG_DYN) && tm & TRIG_FAST)
+				e->tsrc_groups |= 1u << (tm & TRIG_GROUPS);
 			vpmu_route(e, upc, route);
 		}
 		vpmu_fuse(e);
