@@ -78,13 +78,10 @@ static void die(const char *what, const struct vpmu_buf *d)
 
 static struct vpmu_ucode *load(struct tb_image *t)
 {
-	static u8 buf[65536];
-	struct vpmu_ucode *uc;
 	struct vpmu_verr err;
-	size_t n = tb_build(t, buf, sizeof(buf));
+	struct vpmu_ucode *uc = tb_load(t, &err);
 
-	free(t);
-	if (vpmu_ucode_load(&uc, buf, n, VPMU_CS_MAX, &err))
+	if (!uc)
 		die(err.msg, NULL);
 	return uc;
 }
