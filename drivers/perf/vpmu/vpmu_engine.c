@@ -160,14 +160,20 @@ struct vpmu_uop {
 	u32 dyn;		/* loads: misses; stores: stall cycles */
 	u32 tkn;		/* BR: taken */
 	u32 imm;		/* EXT: mask; LD/ST: offset; MODE: mode */
-	u32 tgt;		/* TARGET as a byte offset into the slot */
+	union {
+		u32 tgt;	/* TARGET as a byte offset into the slot */
+		s32 tgl;	/* H_TPI*: its TGL() slot distance */
+	};
 	u16 d, a, b;		/* register-file indices; EXT/SEXT: b = shift */
 	u16 upc;
-	u8 hx;			/* dispatch index: hf, H_TRIG or H_SYNC */
+	u8 hx;			/* dispatch: hf, H_TRIG, H_TPI*, H_SYNC */
 	u8 hf, hg;		/* fast handler; general one (when routed) */
 	u8 mfast;		/* load/store: commit at once, 1 NEXT, 2 JUMP */
 	u8 seq;			/* sequencer handler index */
-	u8 cond;		/* BR: condition; DISP: width */
+	union {
+		u8 cond;	/* BR: condition; DISP: width */
+		u8 tgg;		/* H_TPI*: the groups it toggles */
+	};
 	u8 pend;		/* P_* */
 	u8 fk;			/* S: 0 none, 1 logic, 2 add, 3 sub; ST: size */
 };
@@ -237,7 +243,7 @@ enum vpmu_handler {
 #undef VPMU_X
 	H_LEXT, H_LEXTI, H_LEXTI2, H_LX2S, H_PI, H_PI0, H_PR0, H_NOP_N, H_NOP,
 	H_MODE,
-	H_TRIG, H_SYNC,
+	H_TRIG, H_TPI, H_TPI0, H_SYNC,
 	H_NR
 };
 
@@ -890,7 +896,8 @@ static int vpmu_tgl_dest(const struct vpmu_engine *e, unsigned int s,
 
 /*
  * Rewrite the toggle tables of the slots in use (after a key got a slot):
- * each static trigger source's entry, where its toggle is resolved.
+ * each static trigger source's entry, where its toggle is resolved, and a
+ * mark's dispatch (H_TPI*, the entry in the uop, or H_TRIG).
  */
 static void vpmu_tgl_update(struct vpmu_engine *e)
 {
@@ -913,9 +920,17 @@ static void vpmu_tgl_update(struct vpmu_engine *e)
 		for (i = 0; i < e->ntsrc; i++) {
 			u32 upc = e->tsrc[i];
 			u8 tm = e->trig_static[upc];
+			struct vpmu_uop *x = &e->slot[s][upc];
+			s32 t = tm & TRIG_FAST ? ent[tm & TRIG_GROUPS] : 0;
 
-			tab[-(s32)upc] = tm & TRIG_FAST ?
-					 ent[tm & TRIG_GROUPS] : 0;
+			tab[-(s32)upc] = t;
+			if (x->hf != H_PI && x->hf != H_PI0)
+				continue;
+			/* a mark's shape: resolved, its fused handler runs */
+			x->tgl = t & TGL_SLOT;
+			x->tgg = t & TGL_GROUPS;
+			x->hx = !t ? H_TRIG : x->hf == H_PI ? H_TPI : H_TPI0;
+			x->h = e->lab[x->hx];
 		}
 	}
 }
@@ -1248,7 +1263,7 @@ static int vpmu_run_chunk(struct vpmu_engine *e, s64 L)
 		[H_PI] = &&PI, [H_PI0] = &&PI0, [H_PR0] = &&PR0,
 		[H_NOP_N] = &&NOP_N,
 		[H_NOP] = &&NOP, [H_MODE] = &&MODE, [H_TRIG] = &&TRIG,
-		[H_SYNC] = &&SYNC,
+		[H_TPI] = &&TPI, [H_TPI0] = &&TPI0, [H_SYNC] = &&SYNC,
 	};
 	static const void *const seqlab[Q_NR] __annotate_jump_table = {
 		[Q_NEXT] = &&Q_NEXT, [Q_JUMP] = &&Q_JUMP, [Q_BRF] = &&Q_BRF,
@@ -1387,6 +1402,18 @@ static int vpmu_run_chunk(struct vpmu_engine *e, s64 L)
 		e->st.fault_kind = (kind);				\
 		e->st.fault_addr = (addr);				\
 		goto fault;						\
+	} while (0)
+/*
+ * A resolved toggle (TGL()): flip the freeze @groups and go to the slot
+ * @dist bytes away, u's execution counted there (u stays in the old one).
+ */
+#define TOGGLE(dist, groups)						\
+	do {								\
+		s32 d_ = (dist);					\
+		u->cnt--;						\
+		((struct vpmu_uop *)((char *)u + d_))->cnt++;		\
+		e->frozen ^= (groups);					\
+		base = (struct vpmu_uop *)((char *)base + d_);		\
 	} while (0)
 
 	ENTER();
@@ -1653,11 +1680,8 @@ TRIG: {
 		u8 s;
 
 		if (likely(d)) {
-			u->cnt--;
-			e->frozen ^= d & TGL_GROUPS;
-			base = (struct vpmu_uop *)((char *)base + (d & TGL_SLOT));
+			TOGGLE(d & TGL_SLOT, d & TGL_GROUPS);
 			u = (struct vpmu_uop *)((char *)u + (d & TGL_SLOT));
-			u->cnt++;
 			goto *lab[u->hf];
 		}
 		tm = e->trig_static[u->upc];
@@ -1688,6 +1712,36 @@ TRIG: {
 	left = -HOOK_BIAS;
 	vpmu_flags_sync(e);
 	goto *lab[u->hg];
+
+	/*
+	 * A mark (ADD pc, pc, #imm ; EOI with the trigger bit) whose toggle
+	 * is resolved: TRIG's fast path and PI's or PI0's work in one
+	 * handler, the toggle entry in the uop (vpmu_tgl_update()).  It
+	 * toggles only once its fetch is known good, so a fault has nothing
+	 * to undo.
+	 */
+TPI: {
+		u32 npc = R[R_PC] + u->imm;
+
+		if (unlikely(!FETCH_OK(npc)))
+			FAULT(VPMU_FAULT_FETCH, npc);
+		TOGGLE(u->tgl, u->tgg);
+		R[R_PC] = npc;
+		EOI_TAIL(npc);
+	}
+TPI0: {
+		u32 npc = R[R_PC] + u->imm, ir;
+
+		if (unlikely(!FETCH_OK(npc)))
+			FAULT(VPMU_FAULT_FETCH, npc);
+		TOGGLE(u->tgl, u->tgg);
+		R[R_PC] = npc;
+		ir = vpmu_get_le32(mem + npc);
+		R[R_IPC] = npc;
+		R[R_IR] = ir;
+		GOTO_TGT(IDT(ir & 0xff));
+		ENTER();
+	}
 
 	/* Sequencer: check what can fault, commit, continue. */
 Q_NEXT:
@@ -1821,6 +1875,7 @@ chunk_end:
 
 #undef ENTER
 #undef FALL
+#undef TOGGLE
 #undef VPMU_GOTO_UOP
 #undef NEXT_UOP
 #undef GOTO_TGT

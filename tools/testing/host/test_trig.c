@@ -26,6 +26,9 @@
 #define MAXUW	40
 #define BOTH	(VPMU_CTR_USER | VPMU_CTR_SUPER)
 #define ITERS	23
+/* memory: an instruction word for each EOI the loop runs, and one more */
+#define MEMSZ	(4 * (ITERS * MAXUW + 2))
+#define OPBITS	6			/* opcode: a microword's upc */
 
 static u64 rng = 0x9e3779b97f4a7c15ull;
 
@@ -40,6 +43,7 @@ static u32 rnd(u32 n)
 struct prog {
 	u32 n;
 	u64 uw[MAXUW];
+	u8 mem[MEMSZ];
 };
 
 /*
@@ -47,18 +51,23 @@ struct prog {
  * n-1: HALT.  Body microwords, each perhaps marked (T) and tagged (tags
  * 1..3): NOP ; NEXT (unchecked), ADD ; NEXT (unchecked), ADD ; JUMP next
  * and NOP ; JUMP next (fast handlers that end their segment), MODE ;
- * NEXT, and OR ; EOI-free BR AL next (a branch).
+ * NEXT, OR ; EOI-free BR AL next (a branch), and ADD pc, pc, #4 ; EOI
+ * (the mark's shape, the engine's fused H_TPI0 when it toggles).  The
+ * ID table maps each opcode to the upc of its value, and memory holds,
+ * at the address each EOI fetches, the opcode of the microword after it:
+ * the body runs straight through, so the EOIs come in the same order in
+ * every iteration and pc only grows.
  */
 static void gen(struct prog *p)
 {
-	u32 body = 4 + rnd(MAXUW - 8), i;
+	u32 body = 4 + rnd(MAXUW - 8), i, eoi[MAXUW], neoi = 0, j;
 
 	p->n = body + 3;
 	p->uw[0] = UW(MOV, T(0), 0, IM, ITERS) | Q(NEXT, 0, 0);
 	for (i = 1; i <= body; i++) {
 		u64 w;
 
-		switch (rnd(7)) {
+		switch (rnd(8)) {
 		case 0:
 			w = NOPW | Q(NEXT, 0, 0);
 			break;
@@ -77,6 +86,10 @@ static void gen(struct prog *p)
 		case 5:
 			w = UW(OR, T(3), T(3), IM, 4) | QC(AL, i + 1);
 			break;
+		case 6:
+			w = UW(ADD, PC, PC, IM, 4) | Q(EOI, 0, 0);
+			eoi[neoi++] = i + 1;
+			break;
 		default:
 			w = UW(XOR, T(4), T(4), IM, 5) | Q(NEXT, 0, 0);
 			break;
@@ -90,6 +103,9 @@ static void gen(struct prog *p)
 	p->uw[body + 1] = UW(SUB, T(0), T(0), IM, 1) | US | QC(NZ, 1) |
 			  (rnd(4) ? 0 : UT);
 	p->uw[body + 2] = NOPW | Q(HALT, 0, 0);
+	memset(p->mem, 0, sizeof(p->mem));
+	for (j = 0; neoi && j < ITERS * neoi; j++)
+		p->mem[4 * (j + 1)] = eoi[j % neoi];
 }
 
 static struct vpmu_ucode *load(const struct prog *p)
@@ -97,9 +113,13 @@ static struct vpmu_ucode *load(const struct prog *p)
 	struct tb_image *b = tb_new();
 	struct vpmu_ucode *uc;
 	struct vpmu_verr err;
+	u32 i;
 
 	b->ncs = p->n;
 	memcpy(b->cs, p->uw, sizeof(u64) * p->n);
+	b->op_bits = OPBITS;
+	for (i = 0; i < 1u << OPBITS; i++)
+		b->id[i] = i < p->n ? i : 0;
 	uc = tb_load(b, &err);
 	if (!uc)
 		tap_diag("image rejected: %s", err.msg);
@@ -203,11 +223,13 @@ static bool one_case(unsigned int seed, bool interrupting, bool uhist)
 	struct vpmu_ucode *uc;
 	struct vpmu_stop s, rs;
 	struct prog p;
-	u8 mem[64] = { 0 }, rmem[64] = { 0 };
+	static u8 mem[MEMSZ], rmem[MEMSZ];
 	unsigned int i, g, mode = rnd(2);
 	bool ok = true, done = false;
 
 	gen(&p);
+	memcpy(mem, p.mem, MEMSZ);
+	memcpy(rmem, p.mem, MEMSZ);
 	uc = load(&p);
 	if (!uc || !e || !r || vpmu_engine_attach(e, uc) ||
 	    vpmu_engine_attach(r, uc)) {
