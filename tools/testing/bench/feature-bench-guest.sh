@@ -12,6 +12,8 @@
 #   a  uncounted   one run of region.vprg, no event
 #   b  triggers    the same run under a vpmu_uops event with trig_mark=1,
 #                  frozen=1: it counts only the regions
+#   f  uncounted   a again, right after b: two runs of one configuration
+#      again       in the same round differ only by the VM's noise
 #   e  count all   the same run under vpmu_uops without a trigger (to
 #                  tell the cost of counting from that of triggers)
 #   c  ioctl       100,000 runs of the region alone, each between
@@ -26,13 +28,20 @@
 # (what counting with triggers costs: the target is nothing), b/e (the
 # triggers alone), c/b, d/b, c/d (the ioctls' cost alone).
 #
+# Whether b costs anything measurable: b/a and f/a are also taken run
+# by run (each over the a just before it), and between the
+# fastest runs of each case (timing noise only adds time).  f/a, two
+# identical configurations, shows what the VM's noise alone does to
+# those figures.
+#
 # The micro-PC histogram: sortloop.vprg for the budget (default 20M
 # cycles) with uhist off and started at interval K = 1, 32, 1024; the
 # time vpmu-run measures itself, as a ratio to off.  Every sampled run
 # must leave exactly floor(budget / K) samples in uhist/cpu0.
 #
-# Each configuration runs ROUNDS times, all of them alternated; the table
-# (between VPMU-BENCH begin and end) has the medians.  Not a test: exit 0
+# Each configuration runs ROUNDS times (a, b and f three times as often),
+# all of them alternated; the table (between VPMU-BENCH begin and end)
+# has the medians.  Not a test: exit 0
 # unless a tool or a count fails.
 
 # shellcheck source=bench-guest-lib.sh
@@ -40,7 +49,7 @@
 TB=$(dirname "$0")/trigger-bench
 EXPECT=/opt/vpmu/share/progs/region.expect
 UH=$PMU/uhist
-rounds=5
+rounds=9
 reps=100000		# region.s's REPS
 region=100		# microwords from a mark to the next
 entry=8			# address of region.s's "region"
@@ -70,7 +79,7 @@ cat "$PMU/ucode/image" >"$image" || fail "cannot read ucode/image"
 tb() {
 	t=$1
 	case $t in
-	a) set -- -C "$full" plain ;;
+	a | f) set -- -C "$full" plain ;;
 	b) set -- -C "$full" -c "$total" trigger ;;
 	e) set -- -C "$full" -c "$uops" count ;;
 	c) set -- -n "$reps" -e "$entry" -b "$region" -C "$region" \
@@ -106,7 +115,8 @@ uh() {
 	echo "u$1 $s" >>"$times"
 }
 
-configs="a b e c d 0 1 32 1024"
+# a, b and f are short: three of each (alternated) in every round
+configs="a b f a b f a b f e c d 0 1 32 1024"
 echo "VPMU-BENCH begin"
 echo "kernel $(uname -r), $(grep -c ^processor /proc/cpuinfo) CPUs (TCG), runs pinned to CPU 0, $rounds rounds alternated"
 round=0
@@ -114,7 +124,7 @@ round=0
 while [ $round -lt $rounds ]; do
 	for c in $configs; do
 		case $c in
-		[a-e]) tb "$c" ;;
+		[a-f]) tb "$c" ;;
 		*) uh "$c" ;;
 		esac
 	done
@@ -122,6 +132,22 @@ while [ $round -lt $rounds ]; do
 done
 
 m() { median "$times" "$1"; }
+# pairs X Y - the median, least and greatest of each X run's time over
+# that of the Y run in its turn (the nth X over the nth Y)
+pairs() {
+	awk -v x="$1" -v y="$2" '
+		$1 == x { X[++nx] = $2 }
+		$1 == y { Y[++ny] = $2 }
+		END {
+			for (i = 1; i <= nx; i++) {
+				v = X[i] / Y[i]
+				for (j = i; j > 1 && r[j - 1] > v; j--)
+					r[j] = r[j - 1]
+				r[j] = v
+			}
+			printf "%.4f %.4f %.4f\n", r[int((nx + 1) / 2)], r[1], r[nx]
+		}' "$times"
+}
 # row LABEL KEY [EXTRA...] - LABEL, then the median, min and max of KEY's
 # times, then EXTRA
 row() {
@@ -137,6 +163,7 @@ echo "triggers: region.vprg, a $region-microword region (mark to mark), $reps ti
 printf '%-32s %10s %7s %7s\n' case "median (s)" min max
 row "a uncounted, 1 run" a
 row "b trig_mark=1,frozen=1, 1 run" b
+row "f uncounted again, 1 run" f
 row "e counting all, 1 run" e
 row "c ENABLE/run/DISABLE x $reps" c
 row "d run x $reps" d
@@ -148,6 +175,13 @@ awk -v a="$(m a)" -v b="$(m b)" -v c="$(m c)" -v d="$(m d)" -v e="$(m e)" 'BEGIN
 	printf "%-6s %8.3f  %s\n", "c/b", c / b, "ioctl-bracketed runs vs triggers"
 	printf "%-6s %8.3f  %s\n", "d/b", d / b, "bare single-region runs vs triggers"
 	printf "%-6s %8.3f  %s\n", "c/d", c / d, "ioctl-bracketed vs bare runs"
+}'
+echo "paired (each run over the a just before it): median, least, greatest"
+echo "b/a $(pairs b a)  triggers vs uncounted"
+echo "f/a $(pairs f a)  uncounted vs uncounted: the noise"
+least() { sed -n "s/^$1 //p" "$times" | sort -n | head -n 1; }
+awk -v a="$(least a)" -v b="$(least b)" -v f="$(least f)" 'BEGIN {
+	printf "fastest runs: b/a %.4f, f/a %.4f\n", b / a, f / a
 }'
 echo "uhist: sortloop.vprg, budget $budget cycles per run"
 printf '%-32s %10s %7s %7s %7s %9s\n' config "median (s)" min max ratio samples
