@@ -72,8 +72,10 @@
  * changes, so the loop pays nothing for them otherwise.  A trigger source
  * whose trigger occurs on every execution (MARK, static events) toggles
  * as it begins, in the loop, moving to the slot of the new freeze state
- * when that slot is in use; a dynamic one (taken, hit, miss, stall) runs
- * first and leaves the toggle to vpmu_hook_post().
+ * when that slot is in use (through the toggle table, or for a mark, the
+ * ADD pc ; EOI shape, in a fused handler that keeps the way in its uop);
+ * a dynamic one (taken, hit, miss, stall) runs first and leaves the
+ * toggle to vpmu_hook_post().
  */
 #include "vpmu_engine_int.h"
 
