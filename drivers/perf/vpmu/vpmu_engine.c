@@ -1235,6 +1235,14 @@ static u32 vpmu_flags_sync(struct vpmu_engine *e)
  * happen only on segment ends, so the next entry sees them.  A hook
  * (trigger source, mode change) saves left and sets it very negative, so
  * that the next entry fails and posts the hook first.
+ *
+ * The micro-PC histogram's samples (K > 1) are taken in the loop: left
+ * then counts down to the next sample when that comes before @L (hs),
+ * and the entry that fails there takes it without running anything (a
+ * segment's microwords take a cycle each, so the cycle tells which one
+ * runs in it), then counts down to the next.  e->hist_left is left
+ * relative to the chunk's start: vpmu_hist_advance() takes what is due
+ * after the last stall.
  */
 static int vpmu_run_chunk(struct vpmu_engine *e, s64 L)
 {
@@ -1285,6 +1293,11 @@ static int vpmu_run_chunk(struct vpmu_engine *e, s64 L)
 	u32 *const zp = &R[e->zr];	/* re-zeroed after @ writes */
 	u64 cend = e->st.cyc + L - 1;	/* cycle now = cend - left */
 	s32 left = (s32)L, saved_left = 0;
+	/* the histogram at K > 1: the next sample's cycle, the last bucket */
+	const u32 hk = e->hist_k > 1 ? e->hist_k : 0;
+	u64 hnext = e->st.cyc + e->hist_left, *hlast = NULL;
+	s64 rest = 0;			/* cycles of @L after left's end */
+	bool hs = false;		/* left ends at a sample */
 	unsigned int hook = 0, pend = 0;
 	u32 res = 0, nfl = 0, maddr = 0;
 	int ret;
@@ -1292,6 +1305,12 @@ static int vpmu_run_chunk(struct vpmu_engine *e, s64 L)
 	if (L < 0) {
 		e->lab = lab;
 		return X_CHUNK;
+	}
+	if (hk && e->hist_left < (u64)L) {
+		hs = true;
+		left = (s32)e->hist_left;
+		rest = L - left;
+		cend = hnext - 1;
 	}
 	base = e->slot[e->cur];
 	u = base + e->st.upc;
@@ -1314,6 +1333,13 @@ static int vpmu_run_chunk(struct vpmu_engine *e, s64 L)
 			goto slow_enter;				\
 		u->cnt++;						\
 		VPMU_GOTO_UOP();					\
+	} while (0)
+/* Leaving: the cycles used, and the next sample from the chunk's start. */
+#define CHUNK_DONE()							\
+	do {								\
+		if (hk)							\
+			e->hist_left = hnext - e->st.cyc;		\
+		e->st.cyc = cend + 1 - left;				\
 	} while (0)
 /* On to the next microword of the segment, unchecked. */
 #define FALL()								\
@@ -1824,6 +1850,31 @@ slow_enter:
 		u = (struct vpmu_uop *)((char *)base + off);
 		ENTER();
 	}
+	if (hs) {
+		/*
+		 * A sample is due at cycle cend + 1: in microword u + left,
+		 * or, if a stall ran past it, in the one that stalled.  It
+		 * is taken now; should u + left be a segment end that
+		 * faults, the fault takes it back.
+		 */
+		do {
+			hlast = &e->uhist[left < 0 ? e->last_stall_upc :
+					  u->upc + (u32)left];
+			(*hlast)++;
+			hnext += hk;
+			if (rest > hk) {
+				rest -= hk;
+				left += (s32)hk;
+				cend += hk;
+			} else {
+				left += (s32)rest;
+				cend += rest;
+				rest = 0;
+				hs = false;
+			}
+		} while (hs && left < u->seg);
+		ENTER();
+	}
 	if (left <= 0)
 		goto chunk_end;
 	/*
@@ -1843,6 +1894,10 @@ fault:
 	 */
 	left = LEFT() + u->seg;
 	u->cnt--;
+	if (hlast && hnext - hk == cend + 1 - left) {
+		(*hlast)--;		/* the sample in its cycle */
+		hnext -= hk;
+	}
 	if (u->hx == H_TRIG && !hook &&
 	    !(e->trig_static[u->upc] & TRIG_DYN)) {
 		/*
@@ -1854,7 +1909,7 @@ fault:
 	} else {
 		e->cur = vpmu_slot_of(e, base);
 	}
-	e->st.cyc += L - left;
+	CHUNK_DONE();
 	e->st.upc = u->upc;
 	return X_FAULT;
 
@@ -1866,16 +1921,17 @@ stop:
 		e->hook_now = cend - left;
 		vpmu_hook_post(e, hook);
 	}
-	e->st.cyc += L - left;
+	CHUNK_DONE();
 	return ret;
 
 chunk_end:
-	e->st.cyc += L - left;
+	CHUNK_DONE();
 	e->st.upc = u->upc;
 	e->cur = vpmu_slot_of(e, base);
 	return X_CHUNK;
 
 #undef ENTER
+#undef CHUNK_DONE
 #undef FALL
 #undef TOGGLE
 #undef VPMU_GOTO_UOP
@@ -2009,11 +2065,9 @@ static void vpmu_segments(struct vpmu_engine *e)
  * May a run leave the counts in the uops, between its chunks and after it
  * ends, until vpmu_settle()?  Only if nothing plans chunks by the
  * counters' values (an interrupt or a freeze on overflow) or needs each
- * chunk's counts apart (the histogram unit's windows).  Then a chunk that
- * ends only for a micro-PC histogram sample costs no fold (at K = 32 a
- * fold of the whole control store per sample would cost more than the 32
- * cycles), and neither does a run: the driver's runs are short chunks of
- * a program, and counts are read far less often than that.
+ * chunk's counts apart (the histogram unit's windows).  Then a run's end
+ * costs no fold: the driver's runs are short chunks of a program, and
+ * counts are read far less often than that.
  */
 static bool vpmu_defer_ok(const struct vpmu_engine *e)
 {
@@ -2231,12 +2285,6 @@ static bool vpmu_plan(struct vpmu_engine *e, u64 *L)
 		if (*L > (r - 1) * g)
 			*L = (r - 1) * g;
 	}
-	if (e->hist_k > 1) {
-		if (!e->hist_left)
-			return true;
-		if (*L > e->hist_left)
-			*L = e->hist_left;
-	}
 	/* the histogram unit's window: its entries stay the same in a chunk */
 	if (e->hu.n && *L > e->hu_left)
 		*L = e->hu_left;
@@ -2310,10 +2358,8 @@ enum vpmu_stop_reason vpmu_engine_run(struct vpmu_engine *e, u64 budget,
 			break;
 		}
 		L = budget - used;
-		step = vpmu_plan(e, &L);
-		/* deferring, only a due sample needs a step */
-		if (step && defer && (e->hist_k <= 1 || e->hist_left))
-			step = false;
+		/* deferring, nothing needs a step */
+		step = vpmu_plan(e, &L) && !defer;
 		x_upc = e->st.upc;
 		x_ipc = e->R[R_IPC];
 		c1 = e->st.cyc;

@@ -1410,6 +1410,53 @@ static bool test_uhistk(u32 k)
 	return ok;
 }
 
+/*
+ * A sample due in the cycle of a microword that faults is not taken: the
+ * microword never ran.  K = 4 on NOP, NOP, NOP, then an EOI whose fetch
+ * is outside memory: cycle 3 would be the EOI's.  The countdown is the
+ * engine's clock, so a new program's first cycle gets that sample, and
+ * its fifth (upc 0 again, after the EOI) the next.  Run whole and in
+ * runs of one cycle.
+ */
+static bool test_uhist_fault(u64 budget)
+{
+	static const u64 uw[] = {
+		NOPW | Q(NEXT, 0, 0), NOPW | Q(NEXT, 0, 0),
+		NOPW | Q(NEXT, 0, 0), UW(ADD, PC, PC, IM, 8) | Q(EOI, 0, 0),
+	};
+	struct vpmu_ucode *uc = straight(uw, 4);
+	struct vpmu_engine *e = eng_for(uc);
+	struct vpmu_stop s;
+	u8 mem[64] = { 0 };
+	const u64 *h;
+	u64 cycles = 0;
+	bool ok;
+
+	vpmu_engine_uhist_set(e, 4);
+	vpmu_engine_start(e, mem, 8, 0, 0);	/* pc 8 is outside */
+	do {
+		vpmu_engine_run(e, budget, &s);
+		cycles += s.cycles;
+	} while (s.reason == VPMU_STOP_BUDGET);
+	h = vpmu_engine_uhist(e, NULL);
+	ok = s.reason == VPMU_STOP_FAULT && cycles == 3 &&
+	     !h[0] && !h[1] && !h[2] && !h[3];
+	vpmu_engine_run(e, budget, &s);		/* faults again at once */
+	ok = ok && s.reason == VPMU_STOP_FAULT && !s.cycles && !h[3];
+	vpmu_engine_start(e, mem, sizeof(mem), 0, 0);
+	for (cycles = 0; cycles < 5; cycles += s.cycles)
+		vpmu_engine_run(e, budget < 5 ? budget : 5, &s);
+	ok = ok && h[0] == 2 && !h[1] && !h[2] && !h[3];
+	if (!ok)
+		tap_diag("budget %llu: %llu %llu %llu %llu",
+			 (unsigned long long)budget, (unsigned long long)h[0],
+			 (unsigned long long)h[1], (unsigned long long)h[2],
+			 (unsigned long long)h[3]);
+	vpmu_engine_destroy(e);
+	vpmu_ucode_free(uc);
+	return ok;
+}
+
 /* The halted engine stays halted: another run costs nothing. */
 static bool test_sticky_halt(void)
 {
@@ -1702,7 +1749,7 @@ int main(void)
 	struct vpmu_engine *e = vpmu_engine_create(VPMU_CS_MAX);
 	unsigned int i, c, w;
 
-	tap_plan(5 * NTESTS + 11 + 2 + 1 + 8 + 20);
+	tap_plan(5 * NTESTS + 11 + 2 + 1 + 8 + 22);
 	for (i = 0; i < NTESTS; i++) {
 		struct vpmu_ucode *uc = build(&tests[i]);
 		bool ok = uc && !vpmu_engine_attach(e, uc);
@@ -1753,6 +1800,10 @@ int main(void)
 	tap_ok(test_uhistk(2), "micro-PC histogram K=2");
 	tap_ok(test_uhistk(3), "micro-PC histogram K=3");
 	tap_ok(test_uhistk(7), "micro-PC histogram K=7");
+	tap_ok(test_uhist_fault(100),
+	       "micro-PC histogram: no sample in a faulting microword");
+	tap_ok(test_uhist_fault(1),
+	       "micro-PC histogram: no sample in a faulting microword, 1-cycle runs");
 	tap_ok(test_sticky_halt(), "halted engine stays halted");
 	tap_ok(test_config_errors(), "counter and trigger configuration errors");
 	tap_ok(test_determinism(), "determinism across budgets and set-ups");

@@ -51,8 +51,10 @@ struct prog {
  * n-1: HALT.  Body microwords, each perhaps marked (T) and tagged (tags
  * 1..3): NOP ; NEXT (unchecked), ADD ; NEXT (unchecked), ADD ; JUMP next
  * and NOP ; JUMP next (fast handlers that end their segment), MODE ;
- * NEXT, OR ; EOI-free BR AL next (a branch), and ADD pc, pc, #4 ; EOI
- * (the mark's shape, the engine's fused H_TPI0 when it toggles).  The
+ * NEXT, OR ; EOI-free BR AL next (a branch), LBU ; NEXT from an address
+ * that grows (data-cache misses: stall cycles at a segment end), and
+ * ADD pc, pc, #4 ; EOI (the mark's shape, the engine's fused H_TPI0
+ * when it toggles).  The
  * ID table maps each opcode to the upc of its value, and memory holds,
  * at the address each EOI fetches, the opcode of the microword after it:
  * the body runs straight through, so the EOIs come in the same order in
@@ -67,7 +69,7 @@ static void gen(struct prog *p)
 	for (i = 1; i <= body; i++) {
 		u64 w;
 
-		switch (rnd(8)) {
+		switch (rnd(9)) {
 		case 0:
 			w = NOPW | Q(NEXT, 0, 0);
 			break;
@@ -89,6 +91,9 @@ static void gen(struct prog *p)
 		case 6:
 			w = UW(ADD, PC, PC, IM, 4) | Q(EOI, 0, 0);
 			eoi[neoi++] = i + 1;
+			break;
+		case 7:		/* t1 < MAXUW * ITERS: inside memory */
+			w = UW(LBU, T(5), T(1), 0, rnd(64)) | Q(NEXT, 0, 0);
 			break;
 		default:
 			w = UW(XOR, T(4), T(4), IM, 5) | Q(NEXT, 0, 0);
@@ -133,7 +138,9 @@ struct model {
 	u64 count[NCTR];		/* 64-bit counts */
 	u16 trig[NGRP];
 	bool frozen[NGRP];
-	u64 per_upc[MAXUW];
+	u64 per_upc[MAXUW];		/* cycles (K = 1) */
+	u64 samples[MAXUW];		/* K > 1 */
+	u64 cyc;
 };
 
 static bool has_tag(u64 uw, unsigned int k)
@@ -141,12 +148,14 @@ static bool has_tag(u64 uw, unsigned int k)
 	return VPMU_UW_GET(uw, EVENT) >> (k - 1) & 1;
 }
 
-static u64 ev_of(u64 uw, u16 ev)
+/* @ev on microword @uw, which took @cyc cycles (stalls after the first) */
+static u64 ev_of(u64 uw, u16 ev, u64 cyc)
 {
 	switch (ev) {
 	case VPMU_EV_UOPS:
-	case VPMU_EV_CYCLES:
 		return 1;
+	case VPMU_EV_CYCLES:
+		return cyc;
 	case VPMU_EV_TRIGGER:
 		return !!(uw & UT);
 	}
@@ -159,13 +168,18 @@ static bool trig_occurs(u64 uw, u16 t)
 		return false;
 	if (t == VPMU_TRIG_MARK)
 		return uw & UT;
-	return ev_of(uw, t);
+	return ev_of(uw, t, 1);
 }
 
-/* Microword @uw runs in @mode: toggle, then count. */
-static void model_step(struct model *m, u64 uw, u32 upc, unsigned int mode)
+/*
+ * Microword @uw runs in @mode for @cyc cycles: toggle, then count; the
+ * micro-PC histogram at interval @k samples cycles k - 1, 2k - 1, ...
+ */
+static void model_step(struct model *m, u64 uw, u32 upc, unsigned int mode,
+		       u64 cyc, u32 k)
 {
 	unsigned int g, i;
+	u64 c;
 
 	for (g = 0; g < NGRP; g++)
 		if (trig_occurs(uw, m->trig[g]))
@@ -176,9 +190,13 @@ static void model_step(struct model *m, u64 uw, u32 upc, unsigned int mode)
 						   VPMU_CTR_USER;
 
 		if (m->on[i] && (c->flags & need) && !m->frozen[c->group])
-			m->count[i] += ev_of(uw, c->event);
+			m->count[i] += ev_of(uw, c->event, cyc);
 	}
-	m->per_upc[upc]++;
+	m->per_upc[upc] += cyc;
+	for (c = 0; k > 1 && c < cyc; c++)
+		if ((m->cyc + c) % k == k - 1)
+			m->samples[upc]++;
+	m->cyc += cyc;
 }
 
 static const u16 events[] = {
@@ -209,9 +227,10 @@ static u64 count_of(struct vpmu_engine *e, const struct model *m,
 /*
  * One random case: returns false (with a diagnostic) on the first
  * difference.  @interrupting adds a sampling-like counter (INT), which
- * makes the engine fold at every chunk instead of deferring.
+ * makes the engine fold at every chunk instead of deferring; @hk is the
+ * micro-PC histogram's interval (0: off).
  */
-static bool one_case(unsigned int seed, bool interrupting, bool uhist)
+static bool one_case(unsigned int seed, bool interrupting, u32 hk)
 {
 	struct vpmu_engine *e = vpmu_engine_create(VPMU_CS_MAX);
 	struct vpmu_engine *r = vpmu_engine_create(VPMU_CS_MAX);
@@ -258,28 +277,34 @@ static bool one_case(unsigned int seed, bool interrupting, bool uhist)
 		vpmu_engine_ctr_config(e, NCTR - 1, &c);
 		m.on[NCTR - 1] = false;
 	}
-	if (uhist)
-		vpmu_engine_uhist_set(e, 1);
+	if (hk)
+		vpmu_engine_uhist_set(e, hk);
 	vpmu_engine_start(e, mem, sizeof(mem), 0, mode);
 	vpmu_engine_start(r, rmem, sizeof(rmem), 0, mode);
 
 	while (ok && !done) {
-		u64 budget = 1 + rnd(rnd(4) ? 40 : 400), k;
+		u64 budget = 1 + rnd(rnd(4) ? 40 : 400), until;
 
 		vpmu_engine_run(e, budget, &s);
 		/* the interrupt's handler: the others' wraps stay counted */
 		if (s.reason == VPMU_STOP_OVERFLOW)
 			vpmu_engine_ovf_clear(e, s.ovf & 1u << (NCTR - 1));
-		for (k = 0; k < s.cycles; k++) {
+		/* the same cycles, one microword (and its stalls) at a time */
+		for (until = m.cyc + s.cycles; m.cyc < until;) {
 			u32 upc = vpmu_engine_upc(r);
+			unsigned int md = vpmu_engine_mode(r);
 
-			model_step(&m, p.uw[upc], upc, vpmu_engine_mode(r));
 			vpmu_engine_run(r, 1, &rs);
-			if (rs.cycles != 1) {
-				tap_diag("case %u: reference stalled", seed);
+			if (!rs.cycles) {
+				tap_diag("case %u: reference stopped", seed);
 				ok = false;
 				break;
 			}
+			model_step(&m, p.uw[upc], upc, md, rs.cycles, hk);
+		}
+		if (ok && m.cyc != until) {
+			tap_diag("case %u: run ends inside a stall", seed);
+			ok = false;
 		}
 		done = s.reason == VPMU_STOP_HALT;
 		if (!ok || done)
@@ -346,14 +371,15 @@ static bool one_case(unsigned int seed, bool interrupting, bool uhist)
 		tap_diag("case %u: uops total", seed);
 		ok = false;
 	}
-	if (ok && uhist) {
+	if (ok && hk) {
 		const u64 *h = vpmu_engine_uhist(e, NULL);
+		const u64 *want = hk == 1 ? m.per_upc : m.samples;
 
 		for (i = 0; i < p.n; i++)
-			if (h[i] != m.per_upc[i]) {
-				tap_diag("case %u: uhist[%u] %llu, want %llu",
-					 seed, i, (unsigned long long)h[i],
-					 (unsigned long long)m.per_upc[i]);
+			if (h[i] != want[i]) {
+				tap_diag("case %u: K=%u uhist[%u] %llu, want %llu",
+					 seed, hk, i, (unsigned long long)h[i],
+					 (unsigned long long)want[i]);
 				ok = false;
 				break;
 			}
@@ -424,17 +450,25 @@ int main(void)
 	unsigned int i, fails = 0;
 	const unsigned int ncases = 400;
 
-	tap_plan(4);
+	tap_plan(6);
 	tap_ok(test_settle(), "counts left between runs go where they were made");
 	for (i = 0; i < ncases; i++)
-		fails += !one_case(i, false, false);
+		fails += !one_case(i, false, 0);
 	tap_ok(!fails, "%u random trigger cases, deferred folding", ncases);
 	for (fails = 0, i = 0; i < ncases; i++)
-		fails += !one_case(i, true, false);
+		fails += !one_case(i, true, 0);
 	tap_ok(!fails, "%u random trigger cases, folding every chunk", ncases);
 	for (fails = 0, i = 0; i < ncases / 4; i++)
-		fails += !one_case(i, false, true);
+		fails += !one_case(i, false, 1);
 	tap_ok(!fails, "%u random trigger cases with the K = 1 histogram",
+	       ncases / 4);
+	for (fails = 0, i = 0; i < ncases / 2; i++)
+		fails += !one_case(i, false, 2 + rnd(40));
+	tap_ok(!fails, "%u random trigger cases with the K > 1 histogram",
+	       ncases / 2);
+	for (fails = 0, i = 0; i < ncases / 4; i++)
+		fails += !one_case(i, true, 2 + rnd(40));
+	tap_ok(!fails, "%u random cases, K > 1 histogram and folding every chunk",
 	       ncases / 4);
 	return tap_done();
 }
