@@ -1389,6 +1389,17 @@ static int vpmu_run_chunk(struct vpmu_engine *e, s64 L)
 		GOTO_TGT(IDT((ir_ >> op_shift) & op_mask));		\
 		ENTER();						\
 	} while (0)
+/* pc = @npc, checked, and on to its instruction, the opcode in ir[7:0] */
+#define EOI_TAIL0(npc)							\
+	do {								\
+		u32 ir_;						\
+		R[R_PC] = (npc);					\
+		ir_ = vpmu_get_le32(mem + (npc));			\
+		R[R_IPC] = (npc);					\
+		R[R_IR] = ir_;						\
+		GOTO_TGT(IDT(ir_ & 0xff));				\
+		ENTER();						\
+	} while (0)
 #define DC_INLINE()							\
 	do {								\
 		u32 line_ = maddr >> e->dc_shift;			\
@@ -1585,40 +1596,40 @@ LX2S: {
 		VPMU_GOTO_UOP();
 	}
 
-	/* ADD pc, pc, #imm ; EOI (PI0: the opcode in ir's low byte) */
-PI: {
-		u32 npc = R[R_PC] + u->imm;
-
-		if (unlikely(!FETCH_OK(npc)))
-			FAULT(VPMU_FAULT_FETCH, npc);
-		R[R_PC] = npc;
-		EOI_TAIL(npc);
+	/*
+	 * ADD pc, pc, #imm ; EOI: PI, and PI0 with the opcode in ir's low
+	 * byte; TPI and TPI0, the same for a mark whose toggle is resolved
+	 * (vpmu_tgl_update(): the way in the uop), TRIG's fast path fused
+	 * in.  A mark toggles only once its fetch is known good, so a fault
+	 * has nothing to undo.
+	 */
+#define VPMU_PI(p, toggle)						\
+p##PI : {								\
+		u32 npc = R[R_PC] + u->imm;				\
+		if (unlikely(!FETCH_OK(npc)))				\
+			FAULT(VPMU_FAULT_FETCH, npc);			\
+		toggle;							\
+		R[R_PC] = npc;						\
+		EOI_TAIL(npc);						\
+	}								\
+p##PI0: {								\
+		u32 npc = R[R_PC] + u->imm;				\
+		if (unlikely(!FETCH_OK(npc)))				\
+			FAULT(VPMU_FAULT_FETCH, npc);			\
+		toggle;							\
+		EOI_TAIL0(npc);						\
 	}
-PI0: {
-		u32 npc = R[R_PC] + u->imm, ir;
-
-		if (unlikely(!FETCH_OK(npc)))
-			FAULT(VPMU_FAULT_FETCH, npc);
-		R[R_PC] = npc;
-		ir = vpmu_get_le32(mem + npc);
-		R[R_IPC] = npc;
-		R[R_IR] = ir;
-		GOTO_TGT(IDT(ir & 0xff));
-		ENTER();
-	}
+	VPMU_PI(, (void)0);
+	VPMU_PI(T, TOGGLE(u->tgl, u->tgg));
+#undef VPMU_PI
 
 	/* ADD pc, pc, register ; EOI, the opcode in ir's low byte */
 PR0: {
-		u32 npc = R[R_PC] + R[u->b], ir;
+		u32 npc = R[R_PC] + R[u->b];
 
 		if (unlikely(!FETCH_OK(npc)))
 			FAULT(VPMU_FAULT_FETCH, npc);
-		R[R_PC] = npc;
-		ir = vpmu_get_le32(mem + npc);
-		R[R_IPC] = npc;
-		R[R_IR] = ir;
-		GOTO_TGT(IDT(ir & 0xff));
-		ENTER();
+		EOI_TAIL0(npc);
 	}
 
 	/* SUB.s zero, a, b ; BR cond, target: see VPMU_CMP_LIST */
@@ -1740,36 +1751,6 @@ TRIG: {
 	left = -HOOK_BIAS;
 	vpmu_flags_sync(e);
 	goto *lab[u->hg];
-
-	/*
-	 * A mark (ADD pc, pc, #imm ; EOI with the trigger bit) whose toggle
-	 * is resolved: TRIG's fast path and PI's or PI0's work in one
-	 * handler, the toggle entry in the uop (vpmu_tgl_update()).  It
-	 * toggles only once its fetch is known good, so a fault has nothing
-	 * to undo.
-	 */
-TPI: {
-		u32 npc = R[R_PC] + u->imm;
-
-		if (unlikely(!FETCH_OK(npc)))
-			FAULT(VPMU_FAULT_FETCH, npc);
-		TOGGLE(u->tgl, u->tgg);
-		R[R_PC] = npc;
-		EOI_TAIL(npc);
-	}
-TPI0: {
-		u32 npc = R[R_PC] + u->imm, ir;
-
-		if (unlikely(!FETCH_OK(npc)))
-			FAULT(VPMU_FAULT_FETCH, npc);
-		TOGGLE(u->tgl, u->tgg);
-		R[R_PC] = npc;
-		ir = vpmu_get_le32(mem + npc);
-		R[R_IPC] = npc;
-		R[R_IR] = ir;
-		GOTO_TGT(IDT(ir & 0xff));
-		ENTER();
-	}
 
 	/* Sequencer: check what can fault, commit, continue. */
 Q_NEXT:
@@ -1948,6 +1929,7 @@ chunk_end:
 #undef COMMIT
 #undef FAULT
 #undef EOI_TAIL
+#undef EOI_TAIL0
 #undef DC_INLINE
 #undef MEM_SEQ
 #undef ST_NOW
