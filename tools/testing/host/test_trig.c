@@ -1,20 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_trig.c - freeze triggers and deferred folding, against a stepping
- * reference.
+ * test_trig.c - freeze triggers, deferred folding and the micro-PC
+ * histogram, against a stepping reference.
  *
- * Random microcode loops (trigger marks, tags, mode switches, every shape
- * of trigger source: fast and general handlers, unchecked fall-through)
- * run on an engine with random counters in freeze groups whose triggers
- * are the mark and tags, in random run budgets, with reads, rewrites and
- * reconfigurations of counters between runs.  A second engine with no
- * counters runs the same program one microword at a time in lockstep; the
- * test applies the architecture's rules itself (the toggle takes effect
- * before the microword's events are counted; MODE takes effect after its
+ * Random microcode loops (trigger marks, tags, mode switches, loads that
+ * stall, every shape of trigger source: fast and general handlers, the
+ * mark's fused one, unchecked fall-through) run on an engine with random
+ * counters in freeze groups whose triggers are the mark and tags, in
+ * random run budgets, with reads, rewrites and reconfigurations of
+ * counters between runs.  A second engine with no counters runs the same
+ * program one microword at a time in lockstep; the test applies the
+ * architecture's rules itself (the toggle takes effect before the
+ * microword's events are counted; MODE takes effect after its microword;
+ * the histogram samples every K-th cycle, stalls belonging to their
  * microword) and must get every counter's 64-bit count, every freeze bit,
- * the event totals and the K = 1 micro-PC histogram exactly.  This covers
- * the engine's slots (more keys than slots), its toggle table, and counts
- * left in the slots between runs.
+ * the event totals and the micro-PC histogram (K = 1 and random K > 1)
+ * exactly.  This covers the engine's slots (more keys than slots), its
+ * toggle table, counts left in the slots between runs, and samples taken
+ * inside a run.
  */
 #include <stdio.h>
 
@@ -54,11 +57,10 @@ struct prog {
  * NEXT, OR ; EOI-free BR AL next (a branch), LBU ; NEXT from an address
  * that grows (data-cache misses: stall cycles at a segment end), and
  * ADD pc, pc, #4 ; EOI (the mark's shape, the engine's fused H_TPI0
- * when it toggles).  The
- * ID table maps each opcode to the upc of its value, and memory holds,
- * at the address each EOI fetches, the opcode of the microword after it:
- * the body runs straight through, so the EOIs come in the same order in
- * every iteration and pc only grows.
+ * when it toggles).  The ID table maps each opcode to the upc of its
+ * value, and memory holds, at the address each EOI fetches, the opcode
+ * of the microword after it: the body runs straight through, so the EOIs
+ * come in the same order in every iteration and pc only grows.
  */
 static void gen(struct prog *p)
 {
