@@ -83,6 +83,20 @@
 #define __annotate_jump_table
 #endif
 
+/*
+ * make feature-bench builds the module again with -DVPMU_BENCH_PAD=n to
+ * move the loop's code by n bytes: under TCG, where code sits changes
+ * what it costs, and one placement alone can mislead.  The padding runs
+ * once per chunk.
+ */
+#if defined(__KERNEL__) && defined(VPMU_BENCH_PAD)
+#include <linux/stringify.h>
+#define VPMU_BENCH_SHIFT()						\
+	asm volatile(".skip " __stringify(VPMU_BENCH_PAD) ", 0x90")
+#else
+#define VPMU_BENCH_SHIFT()	do { } while (0)
+#endif
+
 #define VPMU_NSLOT	4		/* copies of the uop array */
 #define VPMU_IDT	BIT(VPMU_OP_BITS_MAX)	/* ID-table entries */
 #define VPMU_NKEYS	32		/* mode (1 bit) x freeze bits (4) */
@@ -1302,6 +1316,7 @@ static int vpmu_run_chunk(struct vpmu_engine *e, s64 L)
 	u32 res = 0, nfl = 0, maddr = 0;
 	int ret;
 
+	VPMU_BENCH_SHIFT();
 	if (L < 0) {
 		e->lab = lab;
 		return X_CHUNK;

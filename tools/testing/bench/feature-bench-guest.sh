@@ -41,7 +41,11 @@
 #
 # Each configuration runs ROUNDS times (a, b and f three times as often),
 # all of them alternated; the table (between VPMU-BENCH begin and end)
-# has the medians.  Not a test: exit 0
+# has the medians.  With vpmu_bench_part=triggers on the command line
+# only a, b and f run (feature-bench.sh's other code placements).  Either
+# way the table ends its trigger part with a "layout" line: b/a's median,
+# paired median and fastest-run ratio, then f/a's paired median and
+# fastest-run ratio.  Not a test: exit 0
 # unless a tool or a count fails.
 
 # shellcheck source=bench-guest-lib.sh
@@ -59,6 +63,13 @@ image=/tmp/feature-bench.vpmu
 
 bench_init feature-bench 20000000 "$B/vpmu-run" "$B/vpmu-hist" "$TB" \
 	"$S/region.vprg" "$S/sortloop.vprg" "$EXPECT"
+part=all
+read -r cmdline </proc/cmdline
+for arg in $cmdline; do
+	case "$arg" in
+	vpmu_bench_part=*) part=${arg#vpmu_bench_part=} ;;
+	esac
+done
 [ -c /dev/vpmu ] || fail "no /dev/vpmu"
 [ -e "$PMU/format/trig_mark" ] ||
 	fail "no $PMU/format/trig_mark: this module has no triggers"
@@ -117,6 +128,7 @@ uh() {
 
 # a, b and f are short: three of each (alternated) in every round
 configs="a b f a b f a b f e c d 0 1 32 1024"
+[ "$part" = triggers ] && configs="a b f a b f a b f"
 echo "VPMU-BENCH begin"
 echo "kernel $(uname -r), $(grep -c ^processor /proc/cpuinfo) CPUs (TCG), runs pinned to CPU 0, $rounds rounds alternated"
 round=0
@@ -164,25 +176,41 @@ printf '%-32s %10s %7s %7s\n' case "median (s)" min max
 row "a uncounted, 1 run" a
 row "b trig_mark=1,frozen=1, 1 run" b
 row "f uncounted again, 1 run" f
-row "e counting all, 1 run" e
-row "c ENABLE/run/DISABLE x $reps" c
-row "d run x $reps" d
-echo "counts: b $(cat "$out.b"), c $(cat "$out.c") (each exactly $reps x $region), e $(cat "$out.e") (all)"
-printf '%-6s %8s  %s\n' ratio median meaning
-awk -v a="$(m a)" -v b="$(m b)" -v c="$(m c)" -v d="$(m d)" -v e="$(m e)" 'BEGIN {
+if [ "$part" = all ]; then
+	row "e counting all, 1 run" e
+	row "c ENABLE/run/DISABLE x $reps" c
+	row "d run x $reps" d
+	echo "counts: b $(cat "$out.b"), c $(cat "$out.c") (each exactly $reps x $region), e $(cat "$out.e") (all)"
+	printf '%-6s %8s  %s\n' ratio median meaning
+	awk -v a="$(m a)" -v b="$(m b)" -v c="$(m c)" -v d="$(m d)" \
+		-v e="$(m e)" 'BEGIN {
 	printf "%-6s %8.3f  %s\n", "b/a", b / a, "triggers vs uncounted (target: 1.00)"
 	printf "%-6s %8.3f  %s\n", "b/e", b / e, "triggers vs counting all"
 	printf "%-6s %8.3f  %s\n", "c/b", c / b, "ioctl-bracketed runs vs triggers"
 	printf "%-6s %8.3f  %s\n", "d/b", d / b, "bare single-region runs vs triggers"
 	printf "%-6s %8.3f  %s\n", "c/d", c / d, "ioctl-bracketed vs bare runs"
 }'
+else
+	echo "counts: b $(cat "$out.b") (exactly $reps x $region)"
+fi
 echo "paired (each run over the a just before it): median, least, greatest"
 echo "b/a $(pairs b a)  triggers vs uncounted"
 echo "f/a $(pairs f a)  uncounted vs uncounted: the noise"
 least() { sed -n "s/^$1 //p" "$times" | sort -n | head -n 1; }
-awk -v a="$(least a)" -v b="$(least b)" -v f="$(least f)" 'BEGIN {
+awk -v a="$(least a)" -v b="$(least b)" -v f="$(least f)" \
+	-v bm="$(m b)" -v am="$(m a)" -v pb="$(pairs b a)" -v pf="$(pairs f a)" \
+	'BEGIN {
 	printf "fastest runs: b/a %.4f, f/a %.4f\n", b / a, f / a
+	split(pb, B, " ")
+	split(pf, F, " ")
+	printf "layout %.4f %.4f %.4f %.4f %.4f\n", bm / am, B[1], b / a,
+		F[1], f / a
 }'
+if [ "$part" = triggers ]; then
+	rm -f "$times" "$out" "$out".* "$image"
+	echo "VPMU-BENCH end"
+	exit 0
+fi
 echo "uhist: sortloop.vprg, budget $budget cycles per run"
 printf '%-32s %10s %7s %7s %7s %9s\n' config "median (s)" min max ratio samples
 base=$(m u0)

@@ -13,6 +13,8 @@
 #   VPMU_BENCH_BUDGET   cycles per run (each benchmark has its default),
 #                       passed on the guest's command line
 #   VPMU_VM_TIMEOUT     the harness's guest timeout, s (here default 600)
+#
+# bench_boot adds $BENCH_ARGS (words) to the guest's command line.
 
 BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=../vm/lib.sh
@@ -38,8 +40,10 @@ bench_boot() {
 	VPMU_EXTRA_SELFTESTS="$BENCH_DIR/$name-guest.sh"
 	VPMU_EXTRA_SELFTESTS+=" $BENCH_DIR/bench-guest-lib.sh $*"
 	export VPMU_EXTRA_SELFTESTS
+	# shellcheck disable=SC2086 # BENCH_ARGS is a list of words
 	run_kernel "${VPMU_BENCH_KERNEL:-6.12}" test "vpmu_test=$name-guest" \
-		"vpmu_bench_budget=${VPMU_BENCH_BUDGET:-$budget}"
+		"vpmu_bench_budget=${VPMU_BENCH_BUDGET:-$budget}" \
+		${BENCH_ARGS:-}
 	if ! grep -q '^VPMU-BENCH end' "$OUT/serial.log"; then
 		grep -E "^$name:" "$OUT/serial.log" >&2 || true
 		die "the benchmark did not finish (qemu rc $QEMU_RC; log: $OUT/serial.log)"
