@@ -6,8 +6,9 @@
 # /lib.sh installs it beside them; it is never selected as a test).
 #
 #   bench_init NAME BUDGET FILE...   sets $budget (vpmu_bench_budget= on
-#                                    the command line, else BUDGET); fails
-#                                    unless every FILE exists
+#                                    the command line, else BUDGET) and
+#                                    $bench_part (vpmu_bench_part=, else
+#                                    all); fails unless every FILE exists
 #   fail MESSAGE                     "NAME: MESSAGE" on stderr, exit 1
 #   rate OUT                         cycles/s of the "total" line that
 #                                    vpmu-run -t or vpmu-sim -t wrote
@@ -24,6 +25,7 @@ KO=/opt/vpmu/vpmu.ko
 PMU=/sys/bus/event_source/devices/vpmu
 }
 budget=0
+bench_part=all
 
 bench_init() {
 	bench_name=$1
@@ -33,6 +35,7 @@ bench_init() {
 	for arg in $cmdline; do
 		case "$arg" in
 		vpmu_bench_budget=*) budget=${arg#vpmu_bench_budget=} ;;
+		vpmu_bench_part=*) bench_part=${arg#vpmu_bench_part=} ;;
 		esac
 	done
 	for f in "$@"; do

@@ -63,13 +63,7 @@ image=/tmp/feature-bench.vpmu
 
 bench_init feature-bench 20000000 "$B/vpmu-run" "$B/vpmu-hist" "$TB" \
 	"$S/region.vprg" "$S/sortloop.vprg" "$EXPECT"
-part=all
-read -r cmdline </proc/cmdline
-for arg in $cmdline; do
-	case "$arg" in
-	vpmu_bench_part=*) part=${arg#vpmu_bench_part=} ;;
-	esac
-done
+part=$bench_part
 [ -c /dev/vpmu ] || fail "no /dev/vpmu"
 [ -e "$PMU/format/trig_mark" ] ||
 	fail "no $PMU/format/trig_mark: this module has no triggers"
