@@ -1396,25 +1396,19 @@ static int vpmu_run_chunk(struct vpmu_engine *e, s64 L)
 			}						\
 		}							\
 	} while (0)
-#define EOI_TAIL(npc)							\
+/*
+ * On to the instruction at @npc (checked): ir, and the ID table entry of
+ * its opcode, (ir >> @shift) & @mask.
+ */
+#define EOI_TAIL_OP(npc, shift, mask)					\
 	do {								\
 		u32 ir_ = vpmu_get_le32(mem + (npc));			\
 		R[R_IPC] = (npc);					\
 		R[R_IR] = ir_;						\
-		GOTO_TGT(IDT((ir_ >> op_shift) & op_mask));		\
+		GOTO_TGT(IDT((ir_ >> (shift)) & (mask)));		\
 		ENTER();						\
 	} while (0)
-/* pc = @npc, checked, and on to its instruction, the opcode in ir[7:0] */
-#define EOI_TAIL0(npc)							\
-	do {								\
-		u32 ir_;						\
-		R[R_PC] = (npc);					\
-		ir_ = vpmu_get_le32(mem + (npc));			\
-		R[R_IPC] = (npc);					\
-		R[R_IR] = ir_;						\
-		GOTO_TGT(IDT(ir_ & 0xff));				\
-		ENTER();						\
-	} while (0)
+#define EOI_TAIL(npc)	EOI_TAIL_OP(npc, op_shift, op_mask)
 #define DC_INLINE()							\
 	do {								\
 		u32 line_ = maddr >> e->dc_shift;			\
@@ -1618,24 +1612,19 @@ LX2S: {
 	 * in.  A mark toggles only once its fetch is known good, so a fault
 	 * has nothing to undo.
 	 */
-#define VPMU_PI(p, toggle)						\
-p##PI : {								\
+#define VPMU_PI(name, toggle, shift, mask)				\
+name : {								\
 		u32 npc = R[R_PC] + u->imm;				\
 		if (unlikely(!FETCH_OK(npc)))				\
 			FAULT(VPMU_FAULT_FETCH, npc);			\
 		toggle;							\
 		R[R_PC] = npc;						\
-		EOI_TAIL(npc);						\
-	}								\
-p##PI0: {								\
-		u32 npc = R[R_PC] + u->imm;				\
-		if (unlikely(!FETCH_OK(npc)))				\
-			FAULT(VPMU_FAULT_FETCH, npc);			\
-		toggle;							\
-		EOI_TAIL0(npc);						\
+		EOI_TAIL_OP(npc, shift, mask);				\
 	}
-	VPMU_PI(, (void)0);
-	VPMU_PI(T, TOGGLE(u->tgl, u->tgg));
+	VPMU_PI(PI, (void)0, op_shift, op_mask);
+	VPMU_PI(PI0, (void)0, 0, 0xff);
+	VPMU_PI(TPI, TOGGLE(u->tgl, u->tgg), op_shift, op_mask);
+	VPMU_PI(TPI0, TOGGLE(u->tgl, u->tgg), 0, 0xff);
 #undef VPMU_PI
 
 	/* ADD pc, pc, register ; EOI, the opcode in ir's low byte */
@@ -1644,7 +1633,8 @@ PR0: {
 
 		if (unlikely(!FETCH_OK(npc)))
 			FAULT(VPMU_FAULT_FETCH, npc);
-		EOI_TAIL0(npc);
+		R[R_PC] = npc;
+		EOI_TAIL_OP(npc, 0, 0xff);
 	}
 
 	/* SUB.s zero, a, b ; BR cond, target: see VPMU_CMP_LIST */
@@ -1944,7 +1934,7 @@ chunk_end:
 #undef COMMIT
 #undef FAULT
 #undef EOI_TAIL
-#undef EOI_TAIL0
+#undef EOI_TAIL_OP
 #undef DC_INLINE
 #undef MEM_SEQ
 #undef ST_NOW
