@@ -28,11 +28,10 @@
 # (what counting with triggers costs: the target is nothing), b/e (the
 # triggers alone), c/b, d/b, c/d (the ioctls' cost alone).
 #
-# Whether b costs anything measurable: b/a and f/a are also taken run
-# by run (each over the a just before it), and between the
-# fastest runs of each case (timing noise only adds time).  f/a, two
-# identical configurations, shows what the VM's noise alone does to
-# those figures.
+# Whether b costs anything measurable: b/a and f/a are also taken run by
+# run (each over the a just before it), and between the fastest runs of
+# each case (timing noise only adds time).  f/a, two identical
+# configurations, shows what the VM's noise alone does to those figures.
 #
 # The micro-PC histogram: sortloop.vprg for the budget (default 20M
 # cycles) with uhist off and started at interval K = 1, 32, 1024; the
@@ -45,8 +44,7 @@
 # only a, b and f run (feature-bench.sh's other code placements).  Either
 # way the table ends its trigger part with a "layout" line: b/a's median,
 # paired median and fastest-run ratio, then f/a's paired median and
-# fastest-run ratio.  Not a test: exit 0
-# unless a tool or a count fails.
+# fastest-run ratio.  Not a test: exit 0 unless a tool or a count fails.
 
 # shellcheck source=bench-guest-lib.sh
 . "$(dirname "$0")/bench-guest-lib.sh"
@@ -63,7 +61,6 @@ image=/tmp/feature-bench.vpmu
 
 bench_init feature-bench 20000000 "$B/vpmu-run" "$B/vpmu-hist" "$TB" \
 	"$S/region.vprg" "$S/sortloop.vprg" "$EXPECT"
-part=$bench_part
 [ -c /dev/vpmu ] || fail "no /dev/vpmu"
 [ -e "$PMU/format/trig_mark" ] ||
 	fail "no $PMU/format/trig_mark: this module has no triggers"
@@ -122,7 +119,7 @@ uh() {
 
 # a, b and f are short: three of each (alternated) in every round
 configs="a b f a b f a b f e c d 0 1 32 1024"
-[ "$part" = triggers ] && configs="a b f a b f a b f"
+[ "$bench_part" = triggers ] && configs="a b f a b f a b f"
 echo "VPMU-BENCH begin"
 echo "kernel $(uname -r), $(grep -c ^processor /proc/cpuinfo) CPUs (TCG), runs pinned to CPU 0, $rounds rounds alternated"
 round=0
@@ -170,7 +167,7 @@ printf '%-32s %10s %7s %7s\n' case "median (s)" min max
 row "a uncounted, 1 run" a
 row "b trig_mark=1,frozen=1, 1 run" b
 row "f uncounted again, 1 run" f
-if [ "$part" = all ]; then
+if [ "$bench_part" = all ]; then
 	row "e counting all, 1 run" e
 	row "c ENABLE/run/DISABLE x $reps" c
 	row "d run x $reps" d
@@ -187,20 +184,21 @@ if [ "$part" = all ]; then
 else
 	echo "counts: b $(cat "$out.b") (exactly $reps x $region)"
 fi
+pb=$(pairs b a)
+pf=$(pairs f a)
 echo "paired (each run over the a just before it): median, least, greatest"
-echo "b/a $(pairs b a)  triggers vs uncounted"
-echo "f/a $(pairs f a)  uncounted vs uncounted: the noise"
+echo "b/a $pb  triggers vs uncounted"
+echo "f/a $pf  uncounted vs uncounted: the noise"
 least() { sed -n "s/^$1 //p" "$times" | sort -n | head -n 1; }
 awk -v a="$(least a)" -v b="$(least b)" -v f="$(least f)" \
-	-v bm="$(m b)" -v am="$(m a)" -v pb="$(pairs b a)" -v pf="$(pairs f a)" \
-	'BEGIN {
+	-v bm="$(m b)" -v am="$(m a)" -v pb="$pb" -v pf="$pf" 'BEGIN {
 	printf "fastest runs: b/a %.4f, f/a %.4f\n", b / a, f / a
 	split(pb, B, " ")
 	split(pf, F, " ")
 	printf "layout %.4f %.4f %.4f %.4f %.4f\n", bm / am, B[1], b / a,
 		F[1], f / a
 }'
-if [ "$part" = triggers ]; then
+if [ "$bench_part" = triggers ]; then
 	rm -f "$times" "$out" "$out".* "$image"
 	echo "VPMU-BENCH end"
 	exit 0
