@@ -590,16 +590,13 @@ static void print_insn(struct vpmu_buf *o, const struct pdis *p,
 }
 
 /*
- * Words from @addr on that are zero, no instruction and, past the first,
- * no label's: a run of them is listed as one .space.
+ * Words from @addr on that are zero and, past the first, no label's: when
+ * zero is no instruction, a run of them is listed as one .space.
  */
 static uint32_t zero_run(const struct pdis *p, uint32_t addr)
 {
-	struct vpmu_image_insn in;
 	uint32_t n = 0;
 
-	if (decode(p, 0, &in) >= 0)
-		return 0;
 	for (; addr + 4 <= p->size; addr += 4, n++)
 		if (vpmu_get32(p->data + addr) || (n && p->ref[addr / 4]))
 			break;
@@ -613,6 +610,7 @@ int vpmu_dis_prog(const void *prog, size_t prog_len, const void *img,
 	struct vpmu_image_insn in;
 	struct pdis p = { 0 };
 	uint32_t addr, j;
+	bool zero_insn;
 
 	if (vpmu_prog_view(&pv, prog, prog_len, diag) ||
 	    vpmu_img_view(&p.v, img, img_len, diag))
@@ -651,11 +649,11 @@ int vpmu_dis_prog(const void *prog, size_t prog_len, const void *img,
 	vpmu_buf_printf(out, "\t.entry ");
 	print_target(out, &p, pv.h.entry);
 	vpmu_buf_put(out, "\n\n", 2);
+	zero_insn = decode(&p, 0, &in) >= 0;
 	for (addr = 0; addr + 4 <= p.size; addr += 4) {
 		uint32_t word = vpmu_get32(p.data + addr);
+		uint32_t zeros = zero_insn ? 0 : zero_run(&p, addr);
 		struct vpmu_buf line = { 0 };
-
-		uint32_t zeros = zero_run(&p, addr);
 
 		if (p.ref[addr / 4])
 			vpmu_buf_printf(out, "L%04x:\n", addr);
