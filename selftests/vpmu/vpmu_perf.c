@@ -1161,7 +1161,10 @@ TEST_F(perf, sample_exact_upc)
 	}
 }
 
-/* Sum of line @name over all CPUs in /proc/interrupts, or -1. */
+/*
+ * Sum of the lines named @name over all CPUs in /proc/interrupts (one
+ * per CPU: each engine has its own), or -1.
+ */
 static long long irq_count(const char *name)
 {
 	char line[1024], *tok, *save;
@@ -1178,12 +1181,12 @@ static long long irq_count(const char *name)
 		if (n < l || strcmp(line + n - l, name) ||
 		    (n > l && line[n - l - 1] != ' '))
 			continue;
-		sum = 0;
+		if (sum < 0)
+			sum = 0;
 		strtok_r(line, " ", &save);	/* "NN:" */
 		while ((tok = strtok_r(NULL, " ", &save)) &&
 		       tok[0] >= '0' && tok[0] <= '9')
 			sum += atoll(tok);
-		break;
 	}
 	fclose(f);
 	return sum;
