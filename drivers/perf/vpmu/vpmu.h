@@ -75,6 +75,7 @@ void vpmu_loader_exit(void);
 
 /* /dev/vpmu (vpmu_cdev.c). */
 int vpmu_cdev_register(void);
+void vpmu_cdev_enable(void);
 void vpmu_cdev_unregister(void);
 
 /* perf glue (vpmu_pmu.c). */

@@ -297,10 +297,24 @@ static long vpmu_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	return -ENOTTY;
 }
 
+/*
+ * Opens succeed once the module is up (vpmu_cdev_enable()): a module
+ * whose init fails after registering the device is freed, open files or
+ * not.
+ */
+static bool vpmu_cdev_live;
+
+static int vpmu_open(struct inode *inode, struct file *file)
+{
+	if (!smp_load_acquire(&vpmu_cdev_live))
+		return -ENODEV;
+	return nonseekable_open(inode, file);
+}
+
 /* An open file pins the module (owner), so no run outlives it. */
 static const struct file_operations vpmu_fops = {
 	.owner		= THIS_MODULE,
-	.open		= nonseekable_open,
+	.open		= vpmu_open,
 	.unlocked_ioctl	= vpmu_ioctl,
 	.compat_ioctl	= compat_ptr_ioctl,
 };
@@ -320,6 +334,12 @@ int vpmu_cdev_register(void)
 	if (ret)
 		pr_err("cannot register /dev/vpmu: %d\n", ret);
 	return ret;
+}
+
+/* The last step of module init: nothing can fail after it. */
+void vpmu_cdev_enable(void)
+{
+	smp_store_release(&vpmu_cdev_live, true);
 }
 
 void vpmu_cdev_unregister(void)

@@ -171,20 +171,28 @@ static int __init vpmu_init(void)
 	if (ret)
 		goto out_core_exit;
 
-	ret = vpmu_pmu_register();
+	/*
+	 * The PMU comes last: once registered, events can be opened on it,
+	 * and nothing may fail after that (a module whose init fails is
+	 * freed whatever still refers to it).  /dev/vpmu is registered
+	 * before it but refuses opens until the module is up.
+	 */
+	ret = vpmu_cdev_register();
 	if (ret)
 		goto out_uhist_exit;
 
-	ret = vpmu_cdev_register();
+	ret = vpmu_pmu_register();
 	if (ret)
-		goto out_pmu_unregister;
+		goto out_cdev_unregister;
 
+	vpmu_cdev_enable();
 	pr_info("loaded\n");
 	return 0;
 
-out_pmu_unregister:
-	vpmu_pmu_unregister();
+out_cdev_unregister:
+	/* A failed registration may have shown ucode/ for a moment. */
 	vpmu_loader_exit();
+	vpmu_cdev_unregister();
 out_uhist_exit:
 	vpmu_uhist_exit();
 out_core_exit:
@@ -194,8 +202,8 @@ out_core_exit:
 
 static void __exit vpmu_exit(void)
 {
-	vpmu_cdev_unregister();
 	vpmu_pmu_unregister();
+	vpmu_cdev_unregister();
 	/* The sysfs files are gone: nothing can stage an image any more. */
 	vpmu_loader_exit();
 	vpmu_uhist_exit();
