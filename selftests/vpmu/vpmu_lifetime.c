@@ -118,7 +118,7 @@ TEST_F(life, leader_closed_first_cpu_wide)
 		EXPECT_EQ(MARKS_REGION, vp_count(fd[0]));
 		EXPECT_EQ(MARKS_REGION, vp_count(fd[1]));
 		close(fd[0]);
-		usleep(1000);
+		usleep(100000);	/* the leader is freed after a grace period */
 		ASSERT_EQ(0, run(self, &self->marks));
 		EXPECT_EQ(2 * MARKS_REGION, vp_count(fd[1])) TH_LOG("round %d", i);
 		close(fd[1]);
@@ -193,6 +193,9 @@ TEST_F(life, leader_closed_first_inherited)
 		if (!pid) {
 			int ok;
 
+			/* The parent's close must be the last one. */
+			close(fd[0]);
+			close(fd[1]);
 			wait_byte(go[0]);
 			ok = !run(self, &self->marks);
 			ok = ok && write(done[1], "x", 1) == 1;

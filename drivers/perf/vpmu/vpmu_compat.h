@@ -39,6 +39,17 @@
 #endif
 
 /*
+ * attr.config3 came with 6.3 (PERF_ATTR_SIZE_VER8).  vpmu has no field in
+ * it, so it must be zero; older kernels refuse its bytes themselves, as
+ * attribute bytes they do not know (E2BIG).
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
+#define VPMU_ATTR_CONFIG3(attr)	((attr)->config3)
+#else
+#define VPMU_ATTR_CONFIG3(attr)	0ULL
+#endif
+
+/*
  * The one architecture difference: a sample's fake interrupted registers
  * (vpmu_pmu.c) say whether the engine was in user mode, which
  * perf_tp_event() checks for exclude_kernel events and perf reports in

@@ -44,6 +44,8 @@
 #include <linux/perf_event.h>
 #include <linux/percpu.h>
 #include <linux/ptrace.h>
+#include <linux/refcount.h>
+#include <linux/slab.h>
 #include <linux/sysfs.h>
 #include <linux/trace_events.h>
 
@@ -85,9 +87,9 @@
 #define VPMU_CFG1_FOO		BIT_ULL(22)
 #define VPMU_CFG1_ALL		GENMASK_ULL(22, 0)
 
-/* hw.flags of a group leader with a freeze control. */
-#define VPMU_HWF_FROZEN		BIT(0)	/* the group's freeze bit, saved */
-#define VPMU_HWF_HOLD		BIT(1)	/* frozen by FOO until re-enabled */
+/* vpmu_frz.flags */
+#define VPMU_FRZ_FROZEN		BIT(0)	/* the group's freeze bit, saved */
+#define VPMU_FRZ_HOLD		BIT(1)	/* frozen by FOO until re-enabled */
 
 /*
  * Samples one event may emit per jiffy before the rest of that jiffy's
@@ -123,12 +125,36 @@ struct vpmu_sample_raw {
 };
 
 /**
+ * struct vpmu_frz - a perf group's freeze control, shared by its events
+ * @ref:	one for every event opened under the control: the leader
+ *		that names it in config1 and each member opened in its
+ *		group (event->pmu_private; dropped by event->destroy)
+ * @config1:	the leader's attr.config1: trigger, start state, FOO
+ * @flags:	VPMU_FRZ_*: the freeze bit while the group is off the
+ *		counters, and FOO's hold
+ *
+ * The perf core frees a leader closed before its members and promotes
+ * each member to a group of its own (perf_group_detach()), so nothing
+ * may point at the leader beyond its own callbacks.  The control is an
+ * object of its own instead, which lives as long as any event opened
+ * under it: a member whose leader was closed keeps counting between the
+ * same triggers.  @flags is only touched where the group's events are
+ * scheduled, on their CPU with interrupts disabled.
+ */
+struct vpmu_frz {
+	refcount_t		ref;
+	u64			config1;
+	unsigned int		flags;
+};
+
+/**
  * struct vpmu_fgroup - an engine freeze group lent to a perf group
- * @leader:	the perf group's leader, NULL if free
- * @users:	members of the group on this CPU's counters
+ * @frz:	the control it is lent to, NULL if free; each of the @users
+ *		holds a reference to it
+ * @users:	events under @frz on this CPU's counters
  */
 struct vpmu_fgroup {
-	struct perf_event	*leader;
+	struct vpmu_frz		*frz;
 	unsigned int		users;
 };
 
@@ -260,14 +286,57 @@ static const struct attribute_group vpmu_events_group = {
 
 /* ---- freeze control (attr.config1) ---------------------------------------- */
 
-/* The leader whose config1 rules @event's group, or NULL if none does. */
-static struct perf_event *vpmu_frz_leader(const struct perf_event *event)
+/* The freeze control @event was opened under, or NULL. */
+static struct vpmu_frz *vpmu_event_frz(const struct perf_event *event)
+{
+	return event->pmu_private;
+}
+
+static void vpmu_frz_put(struct vpmu_frz *frz)
+{
+	if (frz && refcount_dec_and_test(&frz->ref))
+		kfree(frz);
+}
+
+/* event->destroy: the event is off every counter for good. */
+static void vpmu_event_destroy(struct perf_event *event)
+{
+	vpmu_frz_put(vpmu_event_frz(event));
+	event->pmu_private = NULL;
+}
+
+/*
+ * Attach @event to its group's freeze control, the last step of a
+ * successful event_init (the core calls ->destroy only after one): a
+ * leader with a config1 creates it, a member of such a leader takes a
+ * reference to the leader's.  The leader is alive here: the caller of
+ * perf_event_open() holds its file, and inherit_group() creates a
+ * child's leader before its members.
+ */
+static int vpmu_frz_attach(struct perf_event *event)
 {
 	struct perf_event *leader = event->group_leader;
+	struct vpmu_frz *frz;
 
-	if (leader->pmu != event->pmu || !leader->attr.config1)
-		return NULL;
-	return leader;
+	if (leader != event) {
+		frz = leader->pmu == event->pmu ? vpmu_event_frz(leader) : NULL;
+		if (frz)
+			refcount_inc(&frz->ref);
+	} else if (event->attr.config1) {
+		frz = kzalloc(sizeof(*frz), GFP_KERNEL);
+		if (!frz)
+			return -ENOMEM;
+		refcount_set(&frz->ref, 1);
+		frz->config1 = event->attr.config1;
+		if (frz->config1 & VPMU_CFG1_FROZEN)
+			frz->flags = VPMU_FRZ_FROZEN;
+	} else {
+		frz = NULL;
+	}
+	event->pmu_private = frz;
+	if (frz)
+		event->destroy = vpmu_event_destroy;
+	return 0;
 }
 
 /* The engine trigger @config1 names: VPMU_TRIG_NONE, _MARK or an event. */
@@ -286,9 +355,9 @@ static u16 vpmu_cfg1_trigger(u64 config1)
 /* Does @event's counter freeze its group when it completes a period? */
 static bool vpmu_event_foo(struct perf_event *event)
 {
-	const struct perf_event *leader = vpmu_frz_leader(event);
+	const struct vpmu_frz *frz = vpmu_event_frz(event);
 
-	return leader && (leader->attr.config1 & VPMU_CFG1_FOO) &&
+	return frz && (frz->config1 & VPMU_CFG1_FOO) &&
 	       is_sampling_event(event);
 }
 
@@ -302,61 +371,62 @@ static bool vpmu_event_foo(struct perf_event *event)
 static int vpmu_fgroup_get(struct vpmu_pmu_cpu *cpuc, struct vpmu_engine *e,
 			   struct perf_event *event)
 {
-	struct perf_event *leader = vpmu_frz_leader(event);
+	struct vpmu_frz *frz = vpmu_event_frz(event);
 	struct vpmu_fgroup *fg;
 	int g, free = -1;
 	u16 trig;
 
-	if (!leader)
+	if (!frz)
 		return 0;
 	for (g = 1; g < VPMU_NR_GROUPS_MAX; g++) {
 		fg = &cpuc->fgroups[g];
-		if (fg->leader == leader) {
+		if (fg->frz == frz) {
 			fg->users++;
 			/* A member re-enabled after its FOO stop thaws it. */
-			if (leader->hw.flags & VPMU_HWF_HOLD) {
-				leader->hw.flags &= ~VPMU_HWF_HOLD;
+			if (frz->flags & VPMU_FRZ_HOLD) {
+				frz->flags &= ~VPMU_FRZ_HOLD;
 				vpmu_engine_freeze(e, g, false);
 			}
 			return g;
 		}
-		if (!fg->leader && free < 0)
+		if (!fg->frz && free < 0)
 			free = g;
 	}
 	if (free < 0)
 		return -EAGAIN;
 	fg = &cpuc->fgroups[free];
-	fg->leader = leader;
+	fg->frz = frz;
 	fg->users = 1;
-	trig = vpmu_cfg1_trigger(leader->attr.config1);
+	trig = vpmu_cfg1_trigger(frz->config1);
 	WARN_ON_ONCE(vpmu_engine_group_trigger(e, free, trig));
-	vpmu_engine_freeze(e, free, leader->hw.flags & VPMU_HWF_FROZEN);
+	vpmu_engine_freeze(e, free, frz->flags & VPMU_FRZ_FROZEN);
 	return free;
 }
 
 /*
- * Give back freeze group @g when its last member leaves this CPU, keeping
- * the group's freeze bit in its leader for wherever it is scheduled next
+ * Give back freeze group @g when its last event leaves this CPU, keeping
+ * the group's freeze bit in its control for wherever it is scheduled next
  * (context switch, migration, DISABLE/ENABLE).  A group held frozen by
- * FOO leaves thawed: it was counting when it overflowed.
+ * FOO leaves thawed: it was counting when it overflowed.  The leaving
+ * event still holds its reference to the control.
  */
 static void vpmu_fgroup_put(struct vpmu_pmu_cpu *cpuc, struct vpmu_engine *e,
 			    unsigned int g)
 {
 	struct vpmu_fgroup *fg = &cpuc->fgroups[g];
-	struct perf_event *leader = fg->leader;
+	struct vpmu_frz *frz = fg->frz;
 
-	if (!g || WARN_ON_ONCE(!leader) || --fg->users)
+	if (!g || WARN_ON_ONCE(!frz) || --fg->users)
 		return;
-	if (leader->hw.flags & VPMU_HWF_HOLD)
-		leader->hw.flags &= ~(VPMU_HWF_HOLD | VPMU_HWF_FROZEN);
+	if (frz->flags & VPMU_FRZ_HOLD)
+		frz->flags &= ~(VPMU_FRZ_HOLD | VPMU_FRZ_FROZEN);
 	else if (vpmu_engine_frozen(e, g))
-		leader->hw.flags |= VPMU_HWF_FROZEN;
+		frz->flags |= VPMU_FRZ_FROZEN;
 	else
-		leader->hw.flags &= ~VPMU_HWF_FROZEN;
+		frz->flags &= ~VPMU_FRZ_FROZEN;
 	vpmu_engine_group_trigger(e, g, VPMU_TRIG_NONE);
 	vpmu_engine_freeze(e, g, false);
-	fg->leader = NULL;
+	fg->frz = NULL;
 }
 
 /* ---- counter primitives --------------------------------------------------- */
@@ -578,9 +648,9 @@ void vpmu_pmu_overflow(struct vpmu_engine *e, const struct vpmu_stop *stop)
 	 * disabled).
 	 */
 	for_each_set_bit(g, &foo, VPMU_NR_GROUPS_MAX) {
-		struct perf_event *leader = cpuc->fgroups[g].leader;
+		struct vpmu_frz *frz = cpuc->fgroups[g].frz;
 
-		if (leader && !(leader->hw.flags & VPMU_HWF_HOLD))
+		if (frz && !(frz->flags & VPMU_FRZ_HOLD))
 			vpmu_engine_freeze(e, g, false);
 	}
 	cpuc->ovf_engine = NULL;
@@ -640,7 +710,7 @@ irqreturn_t vpmu_pmu_irq(unsigned int idx)
 		 * microword till then, and until re-enabled.
 		 */
 		if (vpmu_event_foo(event) && READ_ONCE(event->pending_disable))
-			event->group_leader->hw.flags |= VPMU_HWF_HOLD;
+			vpmu_event_frz(event)->flags |= VPMU_FRZ_HOLD;
 		if (event->hw.state & PERF_HES_STOPPED)
 			return IRQ_HANDLED;
 	}
@@ -893,8 +963,26 @@ static int vpmu_config1_check(struct perf_event *event)
 	if ((c1 & VPMU_CFG1_FROZEN) &&
 	    vpmu_cfg1_trigger(c1) == VPMU_TRIG_NONE)
 		return -EINVAL;
-	event->hw.flags = c1 & VPMU_CFG1_FROZEN ? VPMU_HWF_FROZEN : 0;
 	return 0;
+}
+
+/*
+ * Is @event's group led by another PMU whose overflow is an exception: a
+ * hardware PMU's NMI, or a breakpoint's debug exception?  Either could
+ * read these counters in the middle of a run chunk (a sample with
+ * PERF_SAMPLE_READ of the group).  Breakpoints share perf_sw_context
+ * with the software PMUs, so the perf core groups them with vpmu on
+ * every kernel; a hardware PMU's context only joins on 6.1.  vpmu_read()
+ * is NMI-safe anyway, for groups led by vpmu that such events join.
+ */
+static bool vpmu_leader_refused(const struct perf_event *event)
+{
+	struct perf_event *leader = event->group_leader;
+
+	if (leader->pmu == event->pmu)
+		return false;
+	return !is_software_event(leader) ||
+	       leader->attr.type == PERF_TYPE_BREAKPOINT;
 }
 
 static int vpmu_event_init(struct perf_event *event)
@@ -919,7 +1007,13 @@ static int vpmu_event_init(struct perf_event *event)
 	/* Engines are never guests: a host-free count would count nothing. */
 	if (attr->exclude_host)
 		return -EOPNOTSUPP;
-	if (attr->config2)
+	/* Fields vpmu has no use for must be clear. */
+	if (attr->config2 || VPMU_ATTR_CONFIG3(attr))
+		return -EINVAL;
+	/* Every microword runs in one of the two modes: none would count. */
+	if (attr->exclude_user && attr->exclude_kernel)
+		return -EINVAL;
+	if (vpmu_leader_refused(event))
 		return -EINVAL;
 
 	ev = vpmu_config_event(attr->config);
@@ -951,7 +1045,7 @@ static int vpmu_event_init(struct perf_event *event)
 	event->hw.config = ev;
 	event->hw.config_base = (attr->exclude_user ? 0 : VPMU_CTR_USER) |
 				(attr->exclude_kernel ? 0 : VPMU_CTR_SUPER);
-	return 0;
+	return vpmu_frz_attach(event);
 }
 
 /* ---- add, del, start, stop, read ------------------------------------------ */
@@ -1091,7 +1185,13 @@ static void vpmu_del(struct perf_event *event, int flags)
  */
 static void vpmu_read(struct perf_event *event)
 {
-	if (event->hw.state & PERF_HES_STOPPED)
+	/*
+	 * Not from an NMI, which can land in the middle of a run chunk (a
+	 * hardware breakpoint's sample of a group that holds a vpmu event,
+	 * on 6.1): the engine's counters may be part-way through a
+	 * microword there.  The count stays as of the last fold.
+	 */
+	if (in_nmi() || (event->hw.state & PERF_HES_STOPPED))
 		return;
 	if (vpmu_event_is_hist(event))
 		vpmu_hist_update(vpmu_this_engine(), event);
