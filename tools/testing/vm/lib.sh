@@ -412,7 +412,7 @@ run_guest() {
 	append+=" panic=-1 vpmu_mode=$mode $* ${VPMU_APPEND:-}"
 	# shellcheck disable=SC2054 # commas are QEMU's, not array separators
 	local qemu=(timeout -k 10 "$tmo" qemu-system-x86_64
-		-accel tcg,thread=single -smp 2 -m "$mem"
+		-accel "tcg,thread=${VPMU_TCG_THREAD:-single}" -smp 2 -m "$mem"
 		-nographic -no-reboot -nic none
 		-kernel "$VMLINUZ" -initrd "$INITRD" -append "$append")
 	log "booting $name (timeout ${tmo}s, log: $OUT/serial.log)"
