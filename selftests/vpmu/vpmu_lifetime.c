@@ -219,6 +219,43 @@ TEST_F(life, leader_closed_first_inherited)
 	}
 }
 
+#define CPU1_ONLINE	"/sys/devices/system/cpu/cpu1/online"
+
+/*
+ * CPU-wide groups on a CPU that goes offline are taken off it for good
+ * (the perf core removes them); closing the leader first afterwards, and
+ * bringing the CPU back, touches nothing freed.  A per-task group moves
+ * with its task.  The two groups never share a CPU's counters (with
+ * nr_counters=3 they would be multiplexed, and counts not exact).
+ */
+TEST_F(life, cpu_offline_then_leader_closed)
+{
+	int cw[2], task[2];
+
+	VL_SETUP_DONE();
+	if (access(CPU1_ONLINE, W_OK))
+		SKIP(return, "no %s", CPU1_ONLINE);
+	ASSERT_EQ(0, vl_pin(1));
+	ASSERT_EQ(0, open_frz_pair(self, -1, 1, 0, cw));
+	ASSERT_EQ(0, run(self, &self->marks));
+	ASSERT_EQ(0, vl_pin(0));
+	ASSERT_EQ(0, open_frz_pair(self, 0, -1, 0, task));
+	ASSERT_EQ(0, run(self, &self->marks));
+	ASSERT_EQ(0, vl_write_file(CPU1_ONLINE, "0"));
+	close(cw[0]);
+	close(task[0]);
+	usleep(100000);		/* the leaders are freed after a grace period */
+	ASSERT_EQ(0, run(self, &self->marks));
+	ASSERT_EQ(0, vl_write_file(CPU1_ONLINE, "1"));
+	ASSERT_EQ(0, vl_pin(1));
+	ASSERT_EQ(0, run(self, &self->marks));
+	ASSERT_EQ(0, vl_pin(0));
+	EXPECT_EQ(MARKS_REGION, vp_count(cw[1]));
+	EXPECT_EQ(3 * MARKS_REGION, vp_count(task[1]));
+	close(cw[1]);
+	close(task[1]);
+}
+
 /* ---- overflow interrupts on two CPUs at once ------------------------------ */
 
 #define IRQ_RUNS	300
