@@ -536,7 +536,7 @@ static void op_hostile(struct st_worker *w)
 		struct perf_event_attr a;
 		uint64_t u[32];
 	} x;
-	int k = st_below(&w->r, 5), fd;
+	int k = st_below(&w->r, 6), fd;
 	bool must_fail = false;
 
 	attr_base(&x.a, alias_cfg("uops"), 0);
@@ -554,6 +554,11 @@ static void op_hostile(struct st_worker *w)
 	case 3:		/* a period no counter can take */
 		x.a.sample_period = 1ull << 63 | st_rnd(&w->r);
 		x.a.sample_type = PERF_SAMPLE_IP;
+		must_fail = true;
+		break;
+	case 4:		/* excludes both modes: could never count */
+		x.a.exclude_user = 1;
+		x.a.exclude_kernel = 1;
 		must_fail = true;
 		break;
 	default:	/* config3 (attr size VER8, offset 128) */
