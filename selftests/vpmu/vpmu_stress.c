@@ -261,7 +261,9 @@ static int read_aliases(void)
 		     term = strtok_r(NULL, ",", &save)) {
 			char *eq = strchr(term, '=');
 
-			if (!eq || st_field_of((*eq = '\0', term)) < 0) {
+			if (eq)
+				*eq = '\0';
+			if (!eq || st_field_of(term) < 0) {
 				ok = false;
 				break;
 			}
@@ -518,12 +520,14 @@ static void worker_main(const struct st_opts *o, int id, double end)
 	for (w.op = 1; w.op <= o->ops && now() < end; w.op++) {
 		w.r.s = op_seed(o->seed, id, w.op);
 		w.s.ops++;
-		switch (w.role) {
-		case R_PERF:	st_perf_op(&w); break;
-		case R_EXACT:	st_exact_op(&w); break;
-		case R_SYS:	st_sys_op(&w); break;
-		case R_RUNNER:	st_runner_op(&w); break;
-		}
+		if (w.role == R_PERF)
+			st_perf_op(&w);
+		else if (w.role == R_EXACT)
+			st_exact_op(&w);
+		else if (w.role == R_SYS)
+			st_sys_op(&w);
+		else
+			st_runner_op(&w);
 		if (w.failures >= 1000) {
 			st_log(&w, "1000 failures: stopping this worker");
 			break;

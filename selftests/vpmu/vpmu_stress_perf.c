@@ -318,9 +318,15 @@ static void op_open(struct st_worker *w)
 		cpu = ps->s[lead].cpu;
 	} else {
 		switch (st_below(&w->r, 4)) {
-		case 0: pid = w->target; break;
-		case 1: pid = -1; cpu = st_below(&w->r, st.ncpus); break;
-		default: break;
+		case 0:
+			pid = w->target;
+			break;
+		case 1:
+			pid = -1;
+			cpu = st_below(&w->r, st.ncpus);
+			break;
+		default:
+			break;
 		}
 	}
 	al = &st.alias[st_below(&w->r, st.nalias)];
@@ -442,9 +448,15 @@ static void op_ioctl(struct st_worker *w)
 	s = &ps->s[i];
 	w->s.ioctls++;
 	switch (k) {
-	case 0: ret = ioctl(s->fd, PERF_EVENT_IOC_ENABLE, flag); break;
-	case 1: ret = ioctl(s->fd, PERF_EVENT_IOC_DISABLE, flag); break;
-	case 2: ret = ioctl(s->fd, PERF_EVENT_IOC_RESET, flag); break;
+	case 0:
+		ret = ioctl(s->fd, PERF_EVENT_IOC_ENABLE, flag);
+		break;
+	case 1:
+		ret = ioctl(s->fd, PERF_EVENT_IOC_DISABLE, flag);
+		break;
+	case 2:
+		ret = ioctl(s->fd, PERF_EVENT_IOC_RESET, flag);
+		break;
 	case 3:
 		v = st_below(&w->r, 4);
 		ret = ioctl(s->fd, PERF_EVENT_IOC_REFRESH, (int)v);
@@ -455,7 +467,9 @@ static void op_ioctl(struct st_worker *w)
 			v |= 1ull << 63;
 		ret = ioctl(s->fd, PERF_EVENT_IOC_PERIOD, &v);
 		break;
-	case 5: ret = ioctl(s->fd, PERF_EVENT_IOC_ID, &v); break;
+	case 5:
+		ret = ioctl(s->fd, PERF_EVENT_IOC_ID, &v);
+		break;
 	default: {
 		int j = st_chance(&w->r, 20) ? -1 : random_slot(w, false);
 
