@@ -409,7 +409,9 @@ run_guest() {
 	shift 4
 
 	append="console=ttyS0 printk.time=1 loglevel=5 softlockup_panic=1"
-	append+=" panic=-1 vpmu_mode=$mode $* ${VPMU_APPEND:-}"
+	append+=" panic=-1 vpmu_mode=$mode $*"
+	# Extra kernel command line (slub_debug=FZPU, vpmu_stress_seed=N).
+	[ -n "${VPMU_APPEND:-}" ] && append+=" $VPMU_APPEND"
 	# shellcheck disable=SC2054 # commas are QEMU's, not array separators
 	local qemu=(timeout -k 10 "$tmo" qemu-system-x86_64
 		-accel "tcg,thread=${VPMU_TCG_THREAD:-single}" -smp 2 -m "$mem"

@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * vpmu_stress.h - shared parts of vpmu_stress (vpmu_stress.c: options,
+ * workers and the end checks; vpmu_stress_perf.c: perf_event_open()
+ * operations and the exact-count checks; vpmu_stress_sys.c: microcode,
+ * histogram, hotplug and run operations).
+ *
+ * Every operation is drawn from its own generator, seeded from the run's
+ * seed, the worker's index and the operation's number, so a worker does
+ * the same operations in the same order whatever the others do: a seed
+ * replays a run's operations (not the interleaving of the workers).
+ */
+#ifndef VPMU_STRESS_H
+#define VPMU_STRESS_H
+
+#include <stdarg.h>
+#include <linux/perf_event.h>
+#include "vpmu_lib.h"
+
+#define ST_MAX_WORKERS	16
+#define ST_MAX_ALIASES	64
+#define ST_MAX_FIELDS	16
+#define ST_MAX_EXPECT	32
+#define ST_CPU1_ONLINE	"/sys/devices/system/cpu/cpu1/online"
+
+/* ---- the generator ------------------------------------------------------- */
+
+struct st_rng {
+	uint64_t s;
+};
+
+/* splitmix64: one 64-bit state, good enough spread for test choices. */
+static inline uint64_t st_rnd(struct st_rng *r)
+{
+	uint64_t z = (r->s += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/* 0 .. n - 1 (0 if n is 0) */
+static inline uint32_t st_below(struct st_rng *r, uint32_t n)
+{
+	return n ? (uint32_t)(st_rnd(r) % n) : 0;
+}
+
+/* true with @percent % probability */
+static inline bool st_chance(struct st_rng *r, unsigned int percent)
+{
+	return st_below(r, 100) < percent;
+}
+
+/* ---- what the PMU says about itself (read once, before the workers) ----- */
+
+/* A format/ field: "config1:20" is word 1, bits 20..20. */
+struct st_field {
+	char name[24];
+	int word, lo, hi;
+};
+
+/* An events/ alias, "vpmu_" stripped, with its attr.config. */
+struct st_alias {
+	char name[24];
+	uint64_t config;
+};
+
+/* A program of share/build and what one run of it to its end gives. */
+struct st_prog {
+	const char *name;	/* "sum" */
+	const char *expect;	/* "samples/sum.expect", or NULL */
+	uint32_t stop;		/* VPMU_RUN_* of a run to the end */
+	uint64_t cycles;	/* 0: not fixed (loads, misses, image) */
+	bool exact;		/* events of .expect usable for exact counts */
+	struct vl_prog p;
+	char ev_name[ST_MAX_EXPECT][16];
+	uint64_t ev_count[ST_MAX_EXPECT];
+	int nev;
+};
+
+enum { P_SUM, P_MARKS, P_CALLS, P_SORT, P_MEMCPY, P_STORES, P_SYSCALL,
+       P_MARK1, P_SPIN, P_SORTLOOP, P_NPROGS };
+
+struct st_info {
+	int type;
+	int nr_counters;
+	int ncpus;
+	struct st_field field[ST_MAX_FIELDS];
+	int nfield;
+	struct st_alias alias[ST_MAX_ALIASES];
+	int nalias;
+	struct st_prog prog[P_NPROGS];
+	uint8_t *img_default, *img_max, *img_variant;
+	size_t img_len, max_len;
+	bool have_uhist, have_hist, have_hotplug;
+};
+
+extern struct st_info st;
+
+/* ---- a worker ------------------------------------------------------------- */
+
+enum st_role { R_PERF, R_EXACT, R_SYS, R_RUNNER };
+
+struct st_stats {
+	uint64_t ops, opens, open_fail, closes, ioctls, reads, runs, samples,
+		 lost, exact_full, exact_partial, sample_checks, ucode, uhist,
+		 hotplug, hostile;
+};
+
+struct st_worker {
+	int id;
+	enum st_role role;
+	uint64_t seed;		/* the run's */
+	uint64_t op;		/* number of the current operation */
+	struct st_rng r;	/* the current operation's generator */
+	FILE *log;
+	bool verbose;
+	int failures;
+	int dev;		/* /dev/vpmu */
+	uint8_t *mem;		/* program memory, large enough for all */
+	pid_t target;		/* a child the per-task events may name */
+	struct st_stats s;
+	void *priv;		/* the role's state */
+};
+
+void st_log(struct st_worker *w, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void st_fail(struct st_worker *w, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Format helpers. */
+int st_field_of(const char *name);
+uint64_t st_put(uint64_t *cfg, const char *field, uint64_t val);
+const struct st_alias *st_alias(const char *name);
+
+/* Runs. */
+int st_run(struct st_worker *w, int prog, uint64_t budget,
+	   struct vpmu_run *r);
+int st_run_checked(struct st_worker *w, int prog, uint64_t budget);
+void st_random_affinity(struct st_worker *w);
+const char *st_errname(int err);
+
+/* The roles: one operation each call. */
+void st_perf_init(struct st_worker *w);
+void st_perf_op(struct st_worker *w);
+void st_perf_fini(struct st_worker *w);
+void st_exact_op(struct st_worker *w);
+void st_sys_op(struct st_worker *w);
+void st_sys_fini(struct st_worker *w);
+void st_runner_op(struct st_worker *w);
+
+static inline int st_perf_open(struct perf_event_attr *a, pid_t pid, int cpu,
+			       int group, unsigned long flags)
+{
+	int fd = syscall(__NR_perf_event_open, a, pid, cpu, group, flags);
+
+	return fd < 0 ? -errno : fd;
+}
+
+#endif /* VPMU_STRESS_H */

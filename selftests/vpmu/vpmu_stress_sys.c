@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vpmu_stress_sys.c - the sys worker (microcode, hist/, uhist/, CPU
+ * hotplug) and the runners of vpmu_stress.  See vpmu_stress.c.
+ */
+#define _GNU_SOURCE
+#include "vpmu_stress.h"
+
+#define UHIST	VPMU_PMU_DIR "/uhist/"
+#define HIST	VPMU_PMU_DIR "/hist/"
+#define MAX_FILES 12
+
+/* Write @val to @path; log and check the result against @ok (errnos, 0-ended). */
+static int sys_write(struct st_worker *w, const char *path, const char *val,
+		     const int *ok)
+{
+	int ret = vl_write_file(path, val), i;
+
+	st_log(w, "write %s <- \"%s\": %s", path + strlen(VPMU_PMU_DIR) + 1,
+	       val, st_errname(ret));
+	if (!ret)
+		return 0;
+	for (i = 0; ok && ok[i]; i++)
+		if (ret == -ok[i])
+			return ret;
+	st_fail(w, "write %s <- \"%s\": unexpected %s", path, val,
+		st_errname(ret));
+	return ret;
+}
+
+static void op_ucode(struct st_worker *w)
+{
+	static const int bad[] = { EBADMSG, EINVAL, EFBIG, EMSGSIZE, ENOSPC,
+				   E2BIG, ENOEXEC, ERANGE, EPROTO, EFAULT,
+				   EOVERFLOW, ENOENT, EILSEQ, 0 };
+	unsigned long long gen = vl_generation();
+	int k = st_below(&w->r, 6), ret;
+	size_t chunk = st_chance(&w->r, 50) ? 4096 : 1 + st_below(&w->r, 9000);
+	uint8_t *img;
+
+	w->s.ucode++;
+	switch (k) {
+	case 0:
+		ret = vl_load_default();
+		break;
+	case 1:
+		ret = vl_write_image(st.img_default, st.img_len, chunk);
+		break;
+	case 2:
+		if (!st.img_max)
+			return;
+		ret = vl_write_image(st.img_max, st.max_len, chunk);
+		break;
+	case 3:
+		ret = vl_write_image(st.img_variant, st.img_len, chunk);
+		break;
+	case 4:		/* a byte changed: the checksum refuses it */
+		img = malloc(st.img_len);
+		memcpy(img, st.img_default, st.img_len);
+		img[64 + st_below(&w->r, st.img_len - 64)] ^=
+			1 + st_below(&w->r, 255);
+		ret = vl_write_image(img, st.img_len, chunk);
+		free(img);
+		st_log(w, "ucode: corrupt image in %zu-byte writes: %s", chunk,
+		       st_errname(ret));
+		if (!ret) {
+			st_fail(w, "a corrupt image was accepted");
+			return;
+		}
+		for (k = 0; bad[k] && ret != -bad[k]; k++)
+			;
+		if (!bad[k])
+			st_fail(w, "corrupt image: unexpected %s",
+				st_errname(ret));
+		if (vl_generation() != gen)
+			st_fail(w, "corrupt image: generation %llu -> %llu",
+				gen, vl_generation());
+		return;
+	default:	/* half an image, then close */
+	{
+		int fd = open(VPMU_UCODE "image", O_WRONLY | O_CLOEXEC);
+
+		ret = 0;
+		if (fd < 0 || write(fd, st.img_default, st.img_len / 2) < 0)
+			ret = -errno;
+		if (fd >= 0)
+			close(fd);
+		st_log(w, "ucode: half an image: %s", st_errname(ret));
+		if (ret)
+			st_fail(w, "half an image: %s", st_errname(ret));
+		return;
+	}
+	}
+	st_log(w, "ucode: image %d in %zu-byte writes: %s (generation %llu -> %llu)",
+	       k, chunk, st_errname(ret), gen, vl_generation());
+	if (ret)
+		st_fail(w, "loading image %d: %s", k, st_errname(ret));
+	else if (vl_generation() != gen + 1)
+		st_fail(w, "image %d: generation %llu -> %llu", k, gen,
+			vl_generation());
+}
+
+static void op_hist(struct st_worker *w)
+{
+	static const char *const good[] = {
+		"off", "seq\nvpmu_uops 1000\nvpmu_cycles 500",
+		"par; vpmu_insns 100; tag=2 1000; wq=1-4 500; upc=0x1-0x40 300",
+		"seq vpmu_dc_miss 7", "par\nevent=3 1\nvpmu_tag1 4294967295",
+	};
+	static const char *const bad[] = {
+		"seq vpmu_uops 0", "par wq=5-2 10", "bogus", "seq tag=0 5",
+		"par upc=0x1000 5",
+	};
+	static const int einval[] = { EINVAL, 0 };
+	int k = st_below(&w->r, 5);
+	char buf[4096];
+	size_t len;
+	uint8_t *p;
+
+	if (!st.have_hist)
+		return;
+	switch (st_below(&w->r, 4)) {
+	case 0:
+		sys_write(w, HIST "program", good[k], NULL);
+		break;
+	case 1:
+		if (!sys_write(w, HIST "program", bad[k], einval))
+			st_fail(w, "hist/program \"%s\" accepted", bad[k]);
+		break;
+	case 2:
+		if (st_chance(&w->r, 80))
+			sys_write(w, HIST "control", "reset", NULL);
+		else if (!sys_write(w, HIST "control", "start", einval))
+			st_fail(w, "hist/control \"start\" accepted");
+		break;
+	default:
+		snprintf(buf, sizeof(buf), HIST "%s", st_chance(&w->r, 50) ?
+			 "sum" : "cpu0");
+		p = vl_read_file(buf, &len);
+		st_log(w, "read %s: %zd bytes", buf, p ? (ssize_t)len : -1);
+		if (!p)
+			st_fail(w, "read %s: %s", buf, st_errname(errno));
+		free(p);
+	}
+}
+
+/* A uhist file read through one open file in random pieces. */
+struct piece_file {
+	int fd;
+	char name[16];
+	uint8_t *buf;
+	size_t len, cap;
+	bool done;
+};
+
+/*
+ * Open several uhist files at once (sometimes more than the module keeps
+ * snapshots for), read each from offset 0 to its end in random pieces,
+ * all interleaved: each must still read as one consistent snapshot of
+ * its own file (histogram.rst: samples is the sum of its buckets).
+ */
+static void uhist_pieces(struct st_worker *w)
+{
+	struct piece_file f[MAX_FILES];
+	int n = 1 + st_below(&w->r, MAX_FILES), i, left;
+
+	for (i = 0; i < n; i++) {
+		int cpu = st_below(&w->r, st.ncpus + 1);
+		char path[128];
+
+		if (cpu == st.ncpus)
+			snprintf(f[i].name, sizeof(f[i].name), "sum");
+		else
+			snprintf(f[i].name, sizeof(f[i].name), "cpu%d", cpu);
+		snprintf(path, sizeof(path), UHIST "%s", f[i].name);
+		f[i].fd = open(path, O_RDONLY | O_CLOEXEC);
+		f[i].cap = 65536 + 64;
+		f[i].buf = malloc(f[i].cap);
+		f[i].len = 0;
+		f[i].done = f[i].fd < 0;
+		if (f[i].fd < 0)
+			st_fail(w, "open %s: %s", path, st_errname(errno));
+	}
+	st_log(w, "uhist: %d files read in pieces, interleaved", n);
+	for (left = n; left;) {
+		for (i = 0; i < n; i++) {
+			size_t want = 1 + st_below(&w->r, 5000);
+			ssize_t r;
+
+			if (f[i].done)
+				continue;
+			if (want > f[i].cap - f[i].len)
+				want = f[i].cap - f[i].len;
+			r = read(f[i].fd, f[i].buf + f[i].len, want);
+			if (r < 0) {
+				st_fail(w, "read uhist/%s at %zu: %s",
+					f[i].name, f[i].len,
+					st_errname(errno));
+				r = 0;
+			}
+			if (!r || !want) {
+				f[i].done = true;
+				left--;
+			}
+			f[i].len += r;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		struct vpmu_uhist_header h;
+		uint64_t sum = 0, b;
+		size_t off;
+
+		if (f[i].fd < 0)
+			goto next;
+		close(f[i].fd);
+		memcpy(&h, f[i].buf, sizeof(h));
+		if (f[i].len < sizeof(h) || h.magic != VPMU_UHIST_MAGIC ||
+		    h.header_size != sizeof(h) ||
+		    f[i].len != sizeof(h) + 8ull * h.nbuckets ||
+		    (strcmp(f[i].name, "sum") ?
+		     h.cpu != (uint32_t)atoi(f[i].name + 3) :
+		     h.cpu != VPMU_UHIST_CPU_SUM)) {
+			st_fail(w, "uhist/%s (file %d of %d) read in pieces: %zu bytes, magic %#x, cpu %#x, %u buckets",
+				f[i].name, i, n, f[i].len, h.magic, h.cpu,
+				h.nbuckets);
+			goto next;
+		}
+		for (off = sizeof(h); off < f[i].len; off += 8) {
+			memcpy(&b, f[i].buf + off, 8);
+			sum += b;
+		}
+		if (sum != h.samples)
+			st_fail(w, "uhist/%s (file %d of %d) read in pieces: buckets sum to %llu, header says %llu samples",
+				f[i].name, i, n, (unsigned long long)sum,
+				(unsigned long long)h.samples);
+next:
+		free(f[i].buf);
+	}
+}
+
+static void op_uhist(struct st_worker *w)
+{
+	static const char *const words[] = { "start", "pause", "resume",
+					     "reset", "stop", "bogus" };
+	static const char *const ks[] = { "0", "1", "7", "32", "1024",
+					  "100000" };
+	static const int einval[] = { EINVAL, 0 };
+	int k = st_below(&w->r, 6);
+
+	if (!st.have_uhist)
+		return;
+	w->s.uhist++;
+	switch (st_below(&w->r, 5)) {
+	case 0:
+		sys_write(w, UHIST "interval", ks[k], NULL);
+		break;
+	case 1:
+		/* start (K 0), pause, resume: EINVAL in some states */
+		if (!sys_write(w, UHIST "control", words[k],
+			       k == 3 || k == 4 ? NULL : einval) && k == 5)
+			st_fail(w, "uhist/control \"bogus\" accepted");
+		break;
+	case 2: {
+		char path[128];
+		uint8_t buf[9000];
+		int fd, cpu = st_below(&w->r, st.ncpus + 1);
+		off_t off = st_below(&w->r, 70000);
+		size_t size = st_below(&w->r, sizeof(buf));
+		ssize_t r;
+
+		if (cpu == st.ncpus)
+			snprintf(path, sizeof(path), UHIST "sum");
+		else
+			snprintf(path, sizeof(path), UHIST "cpu%d", cpu);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		r = fd < 0 ? -1 : pread(fd, buf, size, off);
+		st_log(w, "pread %s %zu bytes at %lld: %zd", path + strlen(UHIST),
+		       size, (long long)off, r < 0 ? -errno : r);
+		if (r < 0)
+			st_fail(w, "pread %s at %lld: %s", path,
+				(long long)off, st_errname(errno));
+		if (fd >= 0)
+			close(fd);
+		break;
+	}
+	default:
+		uhist_pieces(w);
+	}
+}
+
+static void op_hotplug(struct st_worker *w)
+{
+	static const int busy[] = { EBUSY, EAGAIN, 0 };
+	bool off = st_chance(&w->r, 50);
+
+	if (!st.have_hotplug)
+		return;
+	w->s.hotplug++;
+	sys_write(w, ST_CPU1_ONLINE, off ? "0" : "1", busy);
+}
+
+void st_sys_op(struct st_worker *w)
+{
+	uint32_t k = st_below(&w->r, 100);
+
+	if (k < 20)
+		op_ucode(w);
+	else if (k < 35)
+		op_hist(w);
+	else if (k < 75)
+		op_uhist(w);
+	else if (k < 85)
+		op_hotplug(w);
+	else
+		st_run_checked(w, st_below(&w->r, P_NPROGS), 20000);
+	if (st_chance(&w->r, 30))
+		usleep(st_below(&w->r, 20000));
+}
+
+void st_sys_fini(struct st_worker *w)
+{
+	if (st.have_hotplug)
+		vl_write_file(ST_CPU1_ONLINE, "1");
+}
+
+void st_runner_op(struct st_worker *w)
+{
+	int p = st_below(&w->r, P_NPROGS);
+	uint64_t budget = p >= P_SPIN ? 5000 + st_below(&w->r, 100000) :
+			  st_chance(&w->r, 10) ? 1 + st_below(&w->r, 2000) :
+			  1000000;
+
+	if (st_chance(&w->r, 15))
+		st_random_affinity(w);
+	st_log(w, "run %s budget %llu", st.prog[p].name,
+	       (unsigned long long)budget);
+	st_run_checked(w, p, budget);
+}
