@@ -15,6 +15,7 @@
 #   make vm-bench           in a VM: kernel engine vs its host build, image load
 #   make perf-bench         in a VM: what perf counting and sampling cost
 #   make feature-bench      in a VM: what triggers and the micro-PC histogram cost
+#   make chunk-bench        in a VM: the longest run chunk with interrupts off
 
 KDIR	?= /lib/modules/$(shell uname -r)/build
 TOP	:= $(CURDIR)
@@ -66,13 +67,15 @@ demo:
 bench:
 	@$(MAKE) --no-print-directory -C tools/testing/bench bench
 
-.PHONY: vm-bench perf-bench feature-bench
+.PHONY: vm-bench perf-bench feature-bench chunk-bench
 vm-bench:
 	@tools/testing/bench/vm-bench.sh
 perf-bench:
 	@tools/testing/bench/perf-bench.sh
 feature-bench:
 	@tools/testing/bench/feature-bench.sh
+chunk-bench:
+	@tools/testing/bench/chunk-bench.sh
 
 clean:
 	-test -d $(KDIR) && $(MAKE) -C $(KDIR) M=$(TOP) clean

@@ -22,6 +22,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/time.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <linux/perf_event.h>
@@ -1377,6 +1378,65 @@ TEST_F_TIMEOUT(narrow, sample_long_run, 300)
  * once the event is closed.  The module is loaded again afterwards, with
  * default parameters, for the tests that follow.
  */
+static volatile sig_atomic_t chunk_alarms;
+
+static void on_chunk_alarm(int sig)
+{
+	chunk_alarms++;
+}
+
+/*
+ * Interrupts stay off for a run chunk, which must be bounded in work, not
+ * only in cycles: a sampling event at period 1 stops the engine on every
+ * microword, and each stop runs the perf glue.  A chunk ends after 16
+ * overflow stops (perf.rst, "Serialisation"), so an endless run of
+ * sortloop sampling vpmu_uops at period 1, stopped by a signal (seen
+ * between chunks), has run exactly 16 microwords a chunk: its count is a
+ * multiple of 16.  Chunks of 5000 cycles (stall cycles included) end at
+ * a multiple of 16 microwords only by chance; four runs stopped at
+ * different times.
+ */
+TEST_F_TIMEOUT(perf, chunk_bounded_in_stops, 120)
+{
+	struct sigaction sa = { .sa_handler = on_chunk_alarm };
+	struct itimerval it = {};
+	struct vl_prog p;
+	struct count c;
+	struct ring rb;
+	uint64_t uops;
+	uint8_t *mem;
+	int fd, i;
+
+	VL_SETUP_DONE();
+	ASSERT_EQ(0, alias_config("uops", &uops));
+	if (vl_prog_load(&p, "build/sortloop.vprg"))
+		SKIP(return, "no build/sortloop.vprg");
+	mem = vl_prog_mem(&p);
+	ASSERT_NE(NULL, mem);
+	ASSERT_EQ(0, sigaction(SIGALRM, &sa, NULL));
+	fd = open_sampling(uops, 1, 0, &rb);
+	ASSERT_LE(0, fd);
+	for (i = 0; i < 4; i++) {
+		ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_RESET, 0));
+		chunk_alarms = 0;
+		it.it_value.tv_usec = 20000 + 17000 * i;
+		ASSERT_EQ(0, setitimer(ITIMER_REAL, &it, NULL));
+		ASSERT_EQ(0, vl_run(self->dev, &p, mem, VPMU_RUN_BUDGET_MAX,
+				    &self->r));
+		EXPECT_EQ(1, chunk_alarms);
+		ASSERT_EQ((__u32)VPMU_RUN_SIGNAL, self->r.stop);
+		ASSERT_EQ(0, read_count(fd, &c));
+		TH_LOG("run %d: %llu cycles, %llu microwords", i,
+		       (unsigned long long)self->r.cycles,
+		       (unsigned long long)c.value);
+		EXPECT_LT(0ull, c.value);
+		EXPECT_EQ(0ull, c.value % 16);
+	}
+	ring_close(fd, &rb);
+	free(mem);
+	vl_prog_free(&p);
+}
+
 TEST(module_busy_while_open)
 {
 	struct perf_event_attr a;

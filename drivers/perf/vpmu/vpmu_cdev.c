@@ -19,6 +19,7 @@
 #include <linux/kernel.h>
 #include <linux/miscdevice.h>
 #include <linux/mm.h>
+#include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
@@ -37,6 +38,32 @@
  * restore, a signal check) stays small next to 5000 cycles of work.
  */
 #define VPMU_RUN_CHUNK	5000
+
+/*
+ * Overflow stops per chunk.  Cycles bound a chunk's engine work, but not
+ * the perf work of its overflow stops: each raises the lines of the
+ * counters that wrapped and may take a sample per counter, and with every
+ * counter sampling at period 1 a 5000-cycle chunk had a stop on every
+ * microword.  After this many stops the chunk ends (the run goes on in
+ * the next one, exactly as a chunk that ends on its budget), so that
+ * the longest a chunk keeps interrupts off is bounded in work whatever
+ * perf asks: Documentation/vpmu/perf.rst, "Serialisation", has the
+ * numbers it was chosen by.
+ */
+#ifndef VPMU_RUN_CHUNK_STOPS	/* make chunk-bench sets it for a baseline */
+#define VPMU_RUN_CHUNK_STOPS	16
+#endif
+
+#ifdef VPMU_BENCH_CHUNK_TIME
+/*
+ * make chunk-bench only (KCFLAGS=-DVPMU_BENCH_CHUNK_TIME): the longest
+ * chunk since the parameters were last written, in ns with interrupts
+ * off and in overflow stops.  Never in a normal build.
+ */
+static unsigned long vpmu_bench_chunk_ns, vpmu_bench_chunk_stops;
+module_param_named(bench_chunk_ns, vpmu_bench_chunk_ns, ulong, 0644);
+module_param_named(bench_chunk_stops, vpmu_bench_chunk_stops, ulong, 0644);
+#endif
 
 static_assert(sizeof(struct vpmu_run) == VPMU_RUN_SIZE_VER0);
 
@@ -143,19 +170,30 @@ static void vpmu_run_capture(struct vpmu_run *run, struct vpmu_engine *e,
  * their wraps, and perf folds them in whenever it reads the event (with
  * only counting events open the engine may even leave the counts in its
  * microwords until then: reading settles them).
+ *
+ * After VPMU_RUN_CHUNK_STOPS overflow stops the engine is asked with no
+ * budget left, as at the budget's end: it reports a halt or trap of the
+ * microword it stopped after, or the end of the budget, and the chunk
+ * ends there, the run going on in the next chunk with the cycles left.
  */
 static void vpmu_run_engine(struct vpmu_engine *e, u64 budget,
 			    struct vpmu_stop *stop)
 {
-	unsigned int idle = 0;
+	unsigned int idle = 0, stops = 0;
 	u64 used = 0;
 
 	for (;;) {
-		vpmu_engine_run(e, budget - used, stop);
+		vpmu_engine_run(e, stops < VPMU_RUN_CHUNK_STOPS ?
+				   budget - used : 0, stop);
 		used += stop->cycles;
 		if (stop->reason != VPMU_STOP_OVERFLOW)
 			break;
 		vpmu_pmu_overflow(e, stop);
+		stops++;
+#ifdef VPMU_BENCH_CHUNK_TIME
+		if (stops > vpmu_bench_chunk_stops)
+			vpmu_bench_chunk_stops = stops;
+#endif
 		idle = stop->cycles ? 0 : idle + 1;
 		if (WARN_ON_ONCE(idle > VPMU_NR_COUNTERS_MAX)) {
 			stop->reason = VPMU_STOP_BUDGET;
@@ -180,8 +218,14 @@ static int vpmu_run_chunk(struct vpmu_runner *r)
 	struct vpmu_engine *e;
 	unsigned long flags;
 	int ret = 0;
+#ifdef VPMU_BENCH_CHUNK_TIME
+	u64 t0;
+#endif
 
 	local_irq_save(flags);
+#ifdef VPMU_BENCH_CHUNK_TIME
+	t0 = ktime_get_ns();
+#endif
 	e = vpmu_cpu_engine_get(r->img);
 	if (IS_ERR(e)) {
 		ret = PTR_ERR(e);
@@ -208,6 +252,11 @@ static int vpmu_run_chunk(struct vpmu_runner *r)
 	}
 out_put_engine:
 	vpmu_cpu_engine_put();
+#ifdef VPMU_BENCH_CHUNK_TIME
+	t0 = ktime_get_ns() - t0;
+	if (t0 > vpmu_bench_chunk_ns)
+		vpmu_bench_chunk_ns = t0;
+#endif
 	local_irq_restore(flags);
 	return ret;
 }

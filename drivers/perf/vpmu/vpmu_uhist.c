@@ -15,7 +15,11 @@
  * offset 0 takes a snapshot (each CPU's buckets copied on that CPU,
  * between two chunks); the later reads of the same open file continue
  * that snapshot, so a file read from start to end is consistent even
- * though sysfs hands it over a page at a time.
+ * though sysfs hands it over a page at a time.  Snapshots are kept for
+ * the last few files that read; an open file is known by a cookie that
+ * is never reused (not by its struct file, whose memory a later open may
+ * get), and a file whose snapshot was given to another reads -ESTALE
+ * instead of a mix of two snapshots.
  * Documentation/vpmu/histogram.rst is the contract.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -23,10 +27,13 @@
 #include <linux/capability.h>
 #include <linux/cpumask.h>
 #include <linux/device.h>
+#include <linux/jiffies.h>
 #include <linux/kernel.h>
+#include <linux/kernfs.h>
 #include <linux/minmax.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
@@ -46,22 +53,31 @@ static const char *const vpmu_uhist_state_name[] = {
 	[VPMU_UHIST_PAUSED]	= "paused",
 };
 
-/* Open files whose snapshot is kept for reads past offset 0. */
+/*
+ * Open files whose snapshot is kept for reads past offset 0: a reader
+ * takes one for as long as it reads, so this many read at once without
+ * disturbing each other (histogram.rst).
+ */
 #define VPMU_UHIST_SNAPS	8
 #define VPMU_UHIST_SUM		(-1)
 
 /**
  * struct vpmu_uhist_snap - a histogram file as it read at offset 0
- * @file:	the open file it was taken for, NULL if the slot is free
- * @which:	the CPU, or VPMU_UHIST_SUM
- * @stamp:	when it was last used, to reuse the oldest slot
+ * @cookie:	the open file it was taken for (vpmu_uhist_cookie()), 0 if
+ *		the slot is free
+ * @stamp:	when it was last used, in snapshot uses
+ * @born:	when it was taken, in snapshot uses
+ * @used:	when it was last used, in jiffies
+ * @done:	a read at or past its end returned 0
  * @len:	bytes in @buf
  * @buf:	header and buckets; room for cs_size buckets
  */
 struct vpmu_uhist_snap {
-	const struct file	*file;
-	int			which;
+	unsigned long		cookie;
 	u64			stamp;
+	u64			born;
+	unsigned long		used;
+	bool			done;
 	size_t			len;
 	u8			*buf;
 };
@@ -71,9 +87,11 @@ struct vpmu_uhist_snap {
  * @lock:	serialises control and interval writes, so that the state
  *		each engine is brought to is the last one written
  * @state:	enum vpmu_uhist_state; read by run chunks without a lock
- * @snap_lock:	protects @snaps, @stamp and @tmp
+ * @snap_lock:	protects @snaps, @stamp, @cookie, @tmp and the cookies in
+ *		the open files
  * @snaps:	snapshots of open files
  * @stamp:	counts snapshot uses
+ * @cookie:	the last cookie given to an open file
  * @tmp:	one CPU's buckets, while summing
  */
 struct vpmu_uhist {
@@ -82,6 +100,7 @@ struct vpmu_uhist {
 	struct mutex		snap_lock;	/* protects the snapshots */
 	struct vpmu_uhist_snap	snaps[VPMU_UHIST_SNAPS];
 	u64			stamp;
+	unsigned long		cookie;
 	u64			*tmp;
 };
 
@@ -312,55 +331,127 @@ out_put:
 	return ret;
 }
 
-/* The slot of @file's snapshot of @which, or the one to reuse for it. */
-static struct vpmu_uhist_snap *vpmu_uhist_slot(const struct file *file,
-					       int which, bool *found)
+/*
+ * Which open file is reading.  A bin attribute has no open or release
+ * hook, and a struct file's memory is reused by later opens, so an open
+ * file is known by a cookie, given at its first read and kept in its
+ * kernfs open file's @priv: sysfs leaves that field to the attribute
+ * (fs/sysfs/file.c uses the node's priv, never the open file's, from 6.1
+ * through 7.x) and kernfs zeroes it at open and frees it at release, so
+ * the cookie lives and dies with the open file.  Cookies count up from 1
+ * and are never reused (an unsigned long: 64 bits on the kernels vpmu
+ * supports).  A kernfs file's private_data is its seq_file, whose
+ * private is the kernfs open file.
+ */
+static unsigned long *vpmu_uhist_cookie(struct file *file)
 {
-	struct vpmu_uhist_snap *s, *oldest = NULL;
+	struct seq_file *sf = file->private_data;
+	struct kernfs_open_file *of = sf->private;
+
+	return (unsigned long *)&of->priv;
+}
+
+/* The slot of the snapshot of the file with @cookie, or NULL. */
+static struct vpmu_uhist_snap *vpmu_uhist_find(unsigned long cookie)
+{
+	struct vpmu_uhist_snap *s;
+
+	if (!cookie)
+		return NULL;
+	for (s = vpmu_uhist.snaps; s < vpmu_uhist.snaps + VPMU_UHIST_SNAPS;
+	     s++)
+		if (s->cookie == cookie)
+			return s;
+	return NULL;
+}
+
+/* A snapshot unused for this long is taken to be abandoned. */
+#define VPMU_UHIST_IDLE		HZ
+
+/*
+ * The slot for a new snapshot: a free one; else the least recently used
+ * of those read to the end; else the least recently used one if it has
+ * been idle for VPMU_UHIST_IDLE; else the newest.  Readers still reading
+ * keep their snapshots, the oldest first, so that however many read at
+ * once, all but one of the slots go on to be read to the end: there is
+ * no round in which every reader loses its snapshot to the next.
+ */
+static struct vpmu_uhist_snap *vpmu_uhist_victim(void)
+{
+	struct vpmu_uhist_snap *s, *done = NULL, *lru = NULL, *newest = NULL;
 
 	for (s = vpmu_uhist.snaps; s < vpmu_uhist.snaps + VPMU_UHIST_SNAPS;
 	     s++) {
-		if (s->file == file && s->which == which) {
-			*found = true;
+		if (!s->cookie)
 			return s;
-		}
-		if (!oldest || !s->file || (oldest->file &&
-					    s->stamp < oldest->stamp))
-			oldest = s;
+		if (s->done && (!done || s->stamp < done->stamp))
+			done = s;
+		if (!lru || s->stamp < lru->stamp)
+			lru = s;
+		if (!newest || s->born > newest->born)
+			newest = s;
 	}
-	*found = false;
-	return oldest;
+	if (done)
+		return done;
+	if (time_after(jiffies, lru->used + VPMU_UHIST_IDLE))
+		return lru;
+	return newest;
 }
 
+/**
+ * vpmu_uhist_read() - read a cpuN or the sum file
+ *
+ * A read at offset 0 takes a snapshot for the reading open file; later
+ * reads continue it.  A file whose first read is past offset 0 takes a
+ * snapshot there.  A file that has taken a snapshot that is no longer
+ * kept (its slot went to another file: vpmu_uhist_victim()) reads
+ * -ESTALE: reading again from offset 0 takes a new snapshot.
+ *
+ * Return: bytes read, 0 at the end, -ESTALE, -EPERM, or an error of
+ * vpmu_cpu_engine_call().
+ */
 static ssize_t vpmu_uhist_read(struct file *file, struct kobject *kobj,
 			       struct bin_attribute *attr, char *buf,
 			       loff_t off, size_t count)
 {
 	struct vpmu_uhist *uh = &vpmu_uhist;
 	int which = (int)(long)attr->private;
+	unsigned long *cookie;
 	struct vpmu_uhist_snap *s;
-	bool found;
-	int ret;
+	ssize_t ret;
 
 	if (!capable(CAP_SYS_ADMIN))
 		return -EPERM;
 
 	mutex_lock(&uh->snap_lock);
-	s = vpmu_uhist_slot(file, which, &found);
-	if (off == 0 || !found) {
-		s->file = NULL;
+	cookie = vpmu_uhist_cookie(file);
+	s = vpmu_uhist_find(*cookie);
+	if (off && *cookie && !s) {
+		ret = -ESTALE;
+		goto out_unlock;
+	}
+	if (!off || !s) {
+		if (!s)
+			s = vpmu_uhist_victim();
+		s->cookie = 0;
 		ret = which == VPMU_UHIST_SUM ? vpmu_uhist_snap_sum(s) :
 						vpmu_uhist_snap_cpu(s, which);
 		if (ret)
 			goto out_unlock;
-		s->file = file;
-		s->which = which;
+		if (!*cookie)
+			*cookie = ++uh->cookie;
+		s->cookie = *cookie;
+		s->born = uh->stamp + 1;
+		s->done = false;
 	}
 	s->stamp = ++uh->stamp;
+	s->used = jiffies;
 	if (off >= s->len)
 		count = 0;
 	else
 		count = min_t(size_t, count, s->len - off);
+	if (!count)
+		s->done = true;
 	memcpy(buf, s->buf + off, count);
 	ret = count;
 out_unlock:
@@ -415,7 +506,7 @@ static void vpmu_uhist_free(void)
 	for (i = 0; i < VPMU_UHIST_SNAPS; i++) {
 		kvfree(vpmu_uhist.snaps[i].buf);
 		vpmu_uhist.snaps[i].buf = NULL;
-		vpmu_uhist.snaps[i].file = NULL;
+		vpmu_uhist.snaps[i].cookie = 0;
 	}
 	kvfree(vpmu_uhist.tmp);
 	vpmu_uhist.tmp = NULL;

@@ -5,7 +5,7 @@
  *   bench IMAGE PROGRAM CYCLES MODE   (files from vpmu-as)
  *   bench --builtin CYCLES MODE        (a C-built image)
  *
- * MODE is uncounted, counted, counted-int, one or triggered.  Prints
+ * MODE is uncounted, counted, counted-int, one, triggered or sample16.  Prints
  * "uops N" (microwords executed).  "counted": eight 16-bit counters on
  * UOPS, CYCLES, INSNS and tags 1..5 (the default microcode's decode, alu,
  * load, store and branch tags), both modes, no interrupts.  "counted-int":
@@ -14,7 +14,13 @@
  * the budget is used.  "one": one 48-bit counter on UOPS.  "triggered":
  * the same counter in freeze group 1, which starts frozen and toggles on
  * microwords with the trigger bit (perf's trig_mark=1,frozen=1); it also
- * prints "counted N".
+ * prints "counted N".  "sample16": the worst case for a run chunk's
+ * interrupts-off time, sixteen 16-bit counters on CYCLES with VPMU_CTR_INT
+ * preset to wrap on every cycle (perf's period 1), run in the driver's
+ * chunks (VPMU_BENCH_CHUNK, default 5000 cycles) ending after
+ * VPMU_BENCH_STOPS overflow stops (0: no bound, the driver before the
+ * bound), re-armed at every stop as the driver's handler does; prints
+ * "chunks N stops M".
  *
  * VPMU_BENCH_HU=events|wq|seq1 also programs the histogram unit (for
  * measuring its cost by hand; make bench leaves it off): "events", 16
@@ -115,6 +121,59 @@ static uint8_t *builtin(size_t *len, uint8_t *mem, uint32_t *msz)
 	return img;
 }
 
+/*
+ * sample16: vpmu_cdev.c's vpmu_run_engine() and vpmu_run_chunk() with
+ * the perf glue's engine work at each stop (fold, clear, re-arm); what
+ * perf itself does per sample is not modelled (the guest measures it).
+ */
+static __attribute__((noinline)) int sample16(struct vpmu_engine *e,
+					       uint64_t cycles)
+{
+	uint64_t chunk = getenv("VPMU_BENCH_CHUNK") ?
+		strtoull(getenv("VPMU_BENCH_CHUNK"), NULL, 0) : 5000;
+	unsigned long cap = getenv("VPMU_BENCH_STOPS") ?
+		strtoul(getenv("VPMU_BENCH_STOPS"), NULL, 0) : 0;
+	unsigned long chunks = 0, stops = 0, n;
+	struct vpmu_stop s;
+	unsigned int i;
+	uint64_t used;
+
+	for (i = 0; i < 16; i++) {
+		struct vpmu_ctr_cfg c = { VPMU_EV_CYCLES, 16, VPMU_CTR_USER |
+					  VPMU_CTR_SUPER | VPMU_CTR_INT, 0 };
+
+		vpmu_engine_ctr_config(e, i, &c);
+		vpmu_engine_ctr_write(e, i, 0xffff);
+	}
+	while (cycles) {
+		uint64_t budget = chunk < cycles ? chunk : cycles;
+
+		chunks++;
+		for (used = 0, n = 0;; n++) {
+			vpmu_engine_run(e, !cap || n < cap ? budget - used : 0,
+					&s);
+			used += s.cycles;
+			if (s.reason != VPMU_STOP_OVERFLOW)
+				break;
+			stops++;
+			for (i = 0; i < 16; i++) {
+				if (!(s.ovf & (1u << i)))
+					continue;
+				vpmu_engine_ovf_clear(e, 1u << i);
+				vpmu_engine_ctr_write(e, i, 0xffff);
+			}
+		}
+		if (s.reason != VPMU_STOP_BUDGET) {
+			fprintf(stderr, "stopped early: reason %d\n", s.reason);
+			return 1;
+		}
+		cycles -= used;
+	}
+	printf("uops %llu\nchunks %lu stops %lu\n", (unsigned long long)
+	       vpmu_engine_event_total(e, VPMU_EV_UOPS), chunks, stops);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static uint8_t mem[MEM_MAX];
@@ -163,7 +222,8 @@ int main(int argc, char **argv)
 	counted = intr || !strcmp(mode, "counted");
 	trig = !strcmp(mode, "triggered");
 	one = trig || !strcmp(mode, "one");
-	if (!counted && !one && strcmp(mode, "uncounted")) {
+	if (!counted && !one && strcmp(mode, "uncounted") &&
+	    strcmp(mode, "sample16")) {
 		fprintf(stderr, "bad mode %s\n", mode);
 		return 2;
 	}
@@ -199,6 +259,10 @@ int main(int argc, char **argv)
 	if (getenv("VPMU_BENCH_UHIST"))
 		vpmu_engine_uhist_set(e, strtoul(getenv("VPMU_BENCH_UHIST"),
 						 NULL, 0));
+	if (!strcmp(mode, "sample16")) {
+		vpmu_engine_start(e, mem, msz, entry, 0);
+		return sample16(e, cycles);
+	}
 	chunk = getenv("VPMU_BENCH_CHUNK") ?
 		strtoull(getenv("VPMU_BENCH_CHUNK"), NULL, 0) : 0;
 	vpmu_engine_start(e, mem, msz, entry, 0);
