@@ -150,14 +150,19 @@ struct piece_file {
 	char name[16];
 	uint8_t *buf;
 	size_t len, cap;
+	int restarts;
 	bool done;
 };
+
+/* ESTALE restarts one reader may take before it counts as starved. */
+#define MAX_RESTARTS	1000
 
 /*
  * Open several uhist files at once (sometimes more than the module keeps
  * snapshots for), read each from offset 0 to its end in random pieces,
  * all interleaved: each must still read as one consistent snapshot of
- * its own file (histogram.rst: samples is the sum of its buckets).
+ * its own file (histogram.rst: samples is the sum of its buckets), after
+ * starting again on ESTALE if its snapshot went to another reader.
  */
 static void uhist_pieces(struct st_worker *w)
 {
@@ -177,6 +182,7 @@ static void uhist_pieces(struct st_worker *w)
 		f[i].cap = 65536 + 64;
 		f[i].buf = malloc(f[i].cap);
 		f[i].len = 0;
+		f[i].restarts = 0;
 		f[i].done = f[i].fd < 0;
 		if (f[i].fd < 0)
 			st_fail(w, "open %s: %s", path, st_errname(errno));
@@ -192,6 +198,17 @@ static void uhist_pieces(struct st_worker *w)
 			if (want > f[i].cap - f[i].len)
 				want = f[i].cap - f[i].len;
 			r = read(f[i].fd, f[i].buf + f[i].len, want);
+			/*
+			 * More readers than snapshots: one whose snapshot
+			 * went to another reader is told so, and starts
+			 * again from offset 0 (histogram.rst).
+			 */
+			if (r < 0 && errno == ESTALE &&
+			    ++f[i].restarts <= MAX_RESTARTS &&
+			    lseek(f[i].fd, 0, SEEK_SET) == 0) {
+				f[i].len = 0;
+				continue;
+			}
 			if (r < 0) {
 				st_fail(w, "read uhist/%s at %zu: %s",
 					f[i].name, f[i].len,
