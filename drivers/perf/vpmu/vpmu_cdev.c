@@ -355,6 +355,7 @@ static bool vpmu_cdev_live;
 
 static int vpmu_open(struct inode *inode, struct file *file)
 {
+	/* Pairs with vpmu_cdev_enable(): all of init is seen done. */
 	if (!smp_load_acquire(&vpmu_cdev_live))
 		return -ENODEV;
 	return nonseekable_open(inode, file);
@@ -388,6 +389,7 @@ int vpmu_cdev_register(void)
 /* The last step of module init: nothing can fail after it. */
 void vpmu_cdev_enable(void)
 {
+	/* Pairs with vpmu_open(): init's stores are visible first. */
 	smp_store_release(&vpmu_cdev_live, true);
 }
 
