@@ -106,7 +106,9 @@ TOOLS_DEB=$(ls "$DEB"/vpmu-tools_"${VERSION}"_*.deb 2>/dev/null | head -n 1)
 CHANGES=$(ls "$DEB"/vpmu_"${VERSION}"_*.changes 2>/dev/null | head -n 1)
 [ -f "$DKMS_DEB" ] && [ -f "$TOOLS_DEB" ] && [ -f "$CHANGES" ]
 ok $? "build/deb has vpmu-dkms, vpmu-tools $VERSION and the .changes"
-[ -f "$DKMS_DEB" ] && [ -f "$TOOLS_DEB" ] || finish
+if [ ! -f "$DKMS_DEB" ] || [ ! -f "$TOOLS_DEB" ]; then
+	finish
+fi
 
 [ "$(dpkg-deb -f "$DKMS_DEB" Architecture)" = all ] &&
 	dpkg-deb -f "$DKMS_DEB" Depends | grep -q '\bdkms\b'
@@ -204,7 +206,7 @@ else
 		[ -d "$b/" ] && basename "$(dirname "$b")"; done)
 fi
 [ -n "$kernels" ]
-ok $? "kernel headers to build against: $(echo $kernels)"
+ok $? "kernel headers to build against: ${kernels//$'\n'/ }"
 
 for k in $kernels; do
 	# The postinst may have built it already; build only what is not.
