@@ -6,6 +6,13 @@
 #   make                    module against KDIR, plus the tools
 #   make modules KDIR=...   module only, against the given kernel headers
 #   make tools              vpmu-as, vpmu-dis, ... (host C)
+#   make install            tools, man pages and share files under PREFIX
+#                           (default /usr/local), the module source under
+#                           /usr/src/vpmu-VERSION, and, with dkms present and
+#                           no DESTDIR, DKMS builds it for every kernel with
+#                           headers; DESTDIR is honoured, DKMS=0 skips DKMS
+#   make uninstall          the reverse (dkms remove, then the files)
+#   make deb                vpmu-dkms and vpmu-tools packages in build/deb/
 #   make check              every test tier; ends with "N passed, N failed"
 #   make host-check         host tier only (no VM)
 #   make vm-check           VM tier on the stock 6.1 and 6.12 kernels
@@ -20,8 +27,14 @@
 KDIR	?= /lib/modules/$(shell uname -r)/build
 TOP	:= $(CURDIR)
 
+# The version is set in one place, the first line of debian/changelog
+# ("vpmu (0.1.0) unstable; ..."); the packages, dkms.conf and the
+# /usr/src directory all take it from there.
+VERSION	:= $(shell sed -n '1s/^vpmu (\([^ ]*\)) .*/\1/p' $(TOP)/debian/changelog)
+
 .PHONY: all ucode modules modules_install tools selftests check host-check \
-	vm-check debug-check demo bench clean
+	vm-check debug-check demo bench clean install uninstall \
+	install-tools install-dkms-src uninstall-tools deb pkg-check
 
 all: modules tools
 
@@ -77,6 +90,91 @@ feature-bench:
 chunk-bench:
 	@tools/testing/bench/chunk-bench.sh
 
+# --- installing ------------------------------------------------------------
+#
+# PREFIX and DESTDIR apply to the tools, man pages and share files; the
+# module source goes where DKMS looks for it, $(DESTDIR)/usr/src/vpmu-VER
+# (dkms.conf's #MODULE_VERSION# filled in, as dh_dkms -V does), with the
+# generated vpmu_default_ucode.h in it, so that DKMS builds the module with
+# nothing but the kernel's own Kbuild: no host assembler on the target.
+
+PREFIX	?= /usr/local
+BINDIR	?= $(PREFIX)/bin
+MANDIR	?= $(PREFIX)/share/man
+SHAREDIR ?= $(PREFIX)/share/vpmu
+DKMS	?= 1
+DKMS_SRC := /usr/src/vpmu-$(VERSION)
+
+VPMU_TOOLS := vpmu-as vpmu-dis vpmu-run vpmu-load vpmu-sim vpmu-hist
+MAN1	:= $(addprefix tools/vpmu/man/,$(addsuffix .1,$(VPMU_TOOLS)))
+MAN4	:= tools/vpmu/man/vpmu.4
+# The module's sources; %.mod.c is Kbuild's output of an in-tree build.
+DKMS_FILES := $(sort Kbuild dkms.conf include/uapi/linux/vpmu.h \
+	      drivers/perf/vpmu/Makefile drivers/perf/vpmu/ucode/default.vus \
+	      $(filter-out %.mod.c,$(wildcard drivers/perf/vpmu/*.[ch])) \
+	      $(UCODE_H))
+
+install: install-tools install-dkms-src
+	@if [ -z "$(DESTDIR)" ] && [ "$(DKMS)" = 1 ] && \
+	    command -v dkms >/dev/null; then \
+		$(MAKE) --no-print-directory dkms-register; \
+	else \
+		echo "vpmu: module source in $(DESTDIR)$(DKMS_SRC); build it" \
+			"with: dkms install vpmu/$(VERSION)"; \
+	fi
+
+# Register the source with DKMS and build and install the module for every
+# kernel that has its headers (/lib/modules/KVER/build); later kernels get
+# it from DKMS's kernel hook (AUTOINSTALL).
+.PHONY: dkms-register
+dkms-register:
+	@dkms status -m vpmu -v $(VERSION) | grep -q . || \
+		dkms add -m vpmu -v $(VERSION)
+	@for b in /lib/modules/*/build; do \
+		[ -d "$$b/" ] || continue; \
+		k=$${b#/lib/modules/}; k=$${k%/build}; \
+		dkms install -m vpmu -v $(VERSION) -k "$$k" || exit 1; \
+	done
+
+install-tools: tools
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
+		$(DESTDIR)$(MANDIR)/man4
+	install -m 0755 $(addprefix tools/vpmu/,$(VPMU_TOOLS)) $(DESTDIR)$(BINDIR)
+	install -m 0644 $(MAN1) $(DESTDIR)$(MANDIR)/man1
+	install -m 0644 $(MAN4) $(DESTDIR)$(MANDIR)/man4
+	$(MAKE) --no-print-directory -C tools/vpmu install-share \
+		DESTDIR=$(DESTDIR) SHAREDIR=$(SHAREDIR)
+
+install-dkms-src: ucode
+	@test -n "$(VERSION)" || { echo "vpmu: no version in debian/changelog" >&2; exit 1; }
+	for f in $(DKMS_FILES); do \
+		install -D -m 0644 $$f $(DESTDIR)$(DKMS_SRC)/$$f || exit 1; \
+	done
+	sed -i 's/#MODULE_VERSION#/$(VERSION)/' $(DESTDIR)$(DKMS_SRC)/dkms.conf
+
+uninstall:
+	@if [ -z "$(DESTDIR)" ] && command -v dkms >/dev/null && \
+	    dkms status -m vpmu -v $(VERSION) | grep -q .; then \
+		echo "dkms remove vpmu/$(VERSION) --all"; \
+		dkms remove -m vpmu -v $(VERSION) --all; \
+	fi
+	rm -rf $(DESTDIR)$(DKMS_SRC)
+	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(VPMU_TOOLS))
+	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN1)))
+	rm -f $(DESTDIR)$(MANDIR)/man4/$(notdir $(MAN4))
+	rm -rf $(DESTDIR)$(SHAREDIR)
+
+# vpmu-dkms and vpmu-tools, built with dpkg-buildpackage from a copy of the
+# tree in build/deb/vpmu-VERSION/; the .deb, .changes and .buildinfo files
+# land in build/deb/.  Installs the build dependencies with apt.
+deb:
+	@tools/pkg/make-deb.sh
+
+# Build the packages, lint them, install them on this machine, test the
+# installed tools and a DKMS build, and remove them again (root).
+pkg-check:
+	@tools/testing/pkg/check-pkg.sh
+
 clean:
 	-test -d $(KDIR) && $(MAKE) -C $(KDIR) M=$(TOP) clean
 	rm -f $(UCODE_H)
@@ -85,3 +183,4 @@ clean:
 	$(MAKE) -C tools/testing/fuzz clean
 	$(MAKE) -C tools/testing/bench clean
 	$(MAKE) -C selftests/vpmu clean
+	rm -rf build/deb

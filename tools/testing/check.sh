@@ -8,17 +8,20 @@
 #   selfcheck  tools/testing/vm/selfcheck.sh      -> "harness self-check: ok"
 #   vm         tools/testing/vm/vm-check.sh stock -> vm-6.1, vm-6.12 lines
 #   debug      tools/testing/vm/vm-check.sh debug -> "debug-6.1: ..." line
+#   pkg        tools/testing/pkg/check-pkg.sh     -> "pkg: N passed, N failed"
+#              (make deb, lintian, the packages installed on this machine,
+#              DKMS builds for the installed kernel headers, purge)
 #
 # Each tier's output stays visible.  The last line sums every tier:
 # "N passed, N failed".  A tier that ends without its result line counts as
 # one failure, as does a failed self-check.  A tier whose script does not
 # exist yet (host, lint) is reported as absent.  Exits non-zero on any failure.
 #
-# VPMU_TIERS="host vm" (for example) runs a subset; default is all five.
+# VPMU_TIERS="host vm" (for example) runs a subset; default is all six.
 set -euo pipefail
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-TIERS=${VPMU_TIERS:-host lint selfcheck vm debug}
+TIERS=${VPMU_TIERS:-host lint selfcheck vm debug pkg}
 passed=0
 failed=0
 notes=()
@@ -98,8 +101,11 @@ for tier in $TIERS; do
 	debug)
 		run_tier debug "$TOP/tools/testing/vm/vm-check.sh" debug
 		collect debug-6.1 ;;
+	pkg)
+		run_tier pkg "$TOP/tools/testing/pkg/check-pkg.sh"
+		collect pkg ;;
 	*)
-		echo "check: unknown tier $tier (host lint selfcheck vm debug)" >&2
+		echo "check: unknown tier $tier (host lint selfcheck vm debug pkg)" >&2
 		exit 2 ;;
 	esac
 done

@@ -10,16 +10,34 @@
 #                                "not ok N - NAME" otherwise
 #   tap_done                     the plan line, last; true if all passed
 #
-# It sets TOP (the repository), tmp (a directory removed on exit), and the
-# counters n and failed.
+# It sets TOP (the repository), tmp (a directory removed on exit), the
+# counters n and failed, and where the tools and their files are:
+#
+#   BIN        the tools               $VPMU_BIN or tools/vpmu
+#   SHARE      samples/, progs/,       $VPMU_SHARE or tools/vpmu/share
+#              ucode/, build/
+#   UCODE_SRC  the default microcode   $VPMU_SHARE/ucode/default.vus or
+#                                      drivers/perf/vpmu/ucode/default.vus
+#
+# With VPMU_BIN set (installed tools, e.g. VPMU_BIN=/usr/bin
+# VPMU_SHARE=/usr/share/vpmu from the vpmu-tools package), tap_build builds
+# nothing: the tests run against what is installed.
 
 TOP=$(cd "$(dirname "$0")/../../.." && pwd)
+BIN=${VPMU_BIN:-$TOP/tools/vpmu}
+SHARE=${VPMU_SHARE:-$TOP/tools/vpmu/share}
+if [ -n "${VPMU_SHARE:-}" ]; then
+	UCODE_SRC=$VPMU_SHARE/ucode/default.vus
+else
+	UCODE_SRC=$TOP/drivers/perf/vpmu/ucode/default.vus
+fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=0
 failed=0
 
 tap_build() {
+	[ -n "${VPMU_BIN:-}" ] && return 0
 	make -s -C "$TOP/tools/vpmu" "$@" >/dev/null 2>&1 && return 0
 	echo "not ok 1 - build $*"
 	echo "1..1"

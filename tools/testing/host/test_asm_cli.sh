@@ -8,10 +8,10 @@
 set -u
 
 . "$(dirname "$0")/tap.sh"
-AS=$TOP/tools/vpmu/vpmu-as
-DIS=$TOP/tools/vpmu/vpmu-dis
-UCODE=$TOP/drivers/perf/vpmu/ucode/default.vus
-SAMPLES=$TOP/tools/vpmu/share/samples
+AS=$BIN/vpmu-as
+DIS=$BIN/vpmu-dis
+UCODE=$UCODE_SRC
+SAMPLES=$SHARE/samples
 # Build the tools if needed (quietly; a build failure is a test failure).
 tap_build vpmu-as vpmu-dis
 

@@ -22,12 +22,12 @@ set -u
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/tap.sh"
-AS=$TOP/tools/vpmu/vpmu-as
-HIST=$TOP/tools/vpmu/vpmu-hist
-UCODE=$TOP/drivers/perf/vpmu/ucode/default.vus
-SAMPLES=$TOP/tools/vpmu/share/samples
+AS=$BIN/vpmu-as
+HIST=$BIN/vpmu-hist
+UCODE=$UCODE_SRC
+SAMPLES=$SHARE/samples
 GOLDEN=$HERE/test_hist.golden
-SIM=$TOP/tools/vpmu/vpmu-sim
+SIM=$BIN/vpmu-sim
 tap_build vpmu-as vpmu-hist vpmu-sim
 # --plot needs gnuplot: install it when missing and we may (root, apt).
 if ! command -v gnuplot >/dev/null 2>&1 && [ "$(id -u)" = 0 ] &&
@@ -260,7 +260,7 @@ ok $? "--buckets: bucket order by default, as --sort=addr"
 # cycles, never more than one entry with the default queue).
 WQ='par;wq=0 1000000;wq=1 1000000;wq=2 1000000;wq=3 1000000;wq=4 1000000'
 echo "$WQ" >"$tmp/wq.prog"
-"$AS" -m "$IMG" -o "$tmp/stores.vprg" "$TOP/tools/vpmu/share/progs/stores.s" &&
+"$AS" -m "$IMG" -o "$tmp/stores.vprg" "$SHARE/progs/stores.s" &&
 "$SIM" --hu="$WQ" "$tmp/stores.vprg" >"$tmp/stores.out" &&
 "$HIST" --buckets="$tmp/stores.out" --program="$tmp/wq.prog" >"$tmp/out" &&
 diff -u - "$tmp/out" <<'EOP' | sed 's/^/# /'

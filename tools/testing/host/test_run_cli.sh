@@ -9,8 +9,8 @@
 set -u
 
 . "$(dirname "$0")/tap.sh"
-T=$TOP/tools/vpmu
-S=$T/share
+T=$BIN
+S=$SHARE
 tap_build vpmu-sim vpmu-run vpmu-load share
 
 for t in vpmu-sim vpmu-run vpmu-load; do

@@ -1,0 +1,253 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# check-pkg.sh (make pkg-check; check.sh tier "pkg") - the install path,
+# on this machine, as root, no VM:
+#
+#   1. make deb builds vpmu-dkms and vpmu-tools, versioned from
+#      debian/changelog; lintian on the .changes reports nothing (pedantic
+#      level; overrides must give their reason in the source);
+#   2. make install / make uninstall with DESTDIR put the same files where
+#      the packages put them, and take them all away again;
+#   3. vpmu-tools installs; every man page renders with no groff warning;
+#      the host tier's command-line tests (test_*_cli.sh) pass against the
+#      installed /usr/bin tools and /usr/share/vpmu;
+#   4. vpmu-dkms installs, and DKMS builds vpmu.ko for every kernel with
+#      headers under /lib/modules (the VM harness's bookworm 6.1 and 6.12
+#      linux-headers packages), with that kernel's vermagic, installed
+#      under updates/dkms; each vpmu.ko is kept (uncompressed) in
+#      $VPMU_CACHE/pkg/dkms/<kver>/vpmu.ko and its path printed
+#      ("pkg: dkms module <kver> <path>") for the VM tier to boot with;
+#   5. purging both packages leaves no vpmu file behind.
+#
+# Prints TAP-style lines and ends with "pkg: N passed, N failed".
+#
+#   --no-build            use the packages already in build/deb/
+#   VPMU_PKG_KERNELS="6.1.0-56-amd64 ..."   kernels to build for (default:
+#                         every /lib/modules/*/build that exists)
+#
+# Packages already installed (a real installation) are left alone: the
+# script then refuses to run.  dkms, lintian and the build dependencies
+# stay installed, as the harness's other dependencies do.
+set -uo pipefail
+
+TOP=$(cd "$(dirname "$0")/../../.." && pwd)
+CACHE=${VPMU_CACHE:-$HOME/.cache/vpmu}
+DEB=${VPMU_DEB_DIR:-$TOP/build/deb}
+KEEP=$CACHE/pkg/dkms
+build=1
+[ "${1:-}" = --no-build ] && build=0
+
+n=0
+failed=0
+tmp=$(mktemp -d)
+installed_here=()
+
+ok() {	# ok STATUS NAME
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n - $2"
+	else
+		echo "not ok $n - $2"
+		failed=$((failed + 1))
+	fi
+}
+
+finish() {
+	echo "pkg: $((n - failed)) passed, $failed failed"
+	[ "$failed" = 0 ]
+	exit
+}
+
+apt() {
+	DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 \
+		-y --no-install-recommends "$@"
+}
+
+installed() {
+	[ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null)" = \
+		"install ok installed" ]
+}
+
+# purge - remove what this script installed (also on an early exit).
+purge() {
+	[ ${#installed_here[@]} -gt 0 ] || return 0
+	apt purge "${installed_here[@]}" >"$tmp/purge.log" 2>&1
+	local rc=$?
+	installed_here=()
+	return $rc
+}
+trap 'purge; rm -rf "$tmp"' EXIT
+
+if [ "$(id -u)" != 0 ]; then
+	echo "# pkg: installing packages needs root"
+	ok 1 "running as root"
+	finish
+fi
+for p in vpmu-dkms vpmu-tools; do
+	if installed "$p" || compgen -G '/usr/src/vpmu-*' >/dev/null; then
+		echo "# pkg: $p (or /usr/src/vpmu-*) is installed already; not touching it"
+		ok 1 "$p not installed before the test"
+		finish
+	fi
+done
+
+# --- 1. make deb, lintian -------------------------------------------------
+
+VERSION=$(sed -n '1s/^vpmu (\([^ ]*\)) .*/\1/p' "$TOP/debian/changelog")
+if [ "$build" = 1 ]; then
+	"$TOP/tools/pkg/make-deb.sh" >"$tmp/deb.log" 2>&1
+	rc=$?
+	[ $rc = 0 ] || sed 's/^/# /' "$tmp/deb.log" | tail -30
+	ok $rc "make deb"
+fi
+DKMS_DEB=$DEB/vpmu-dkms_${VERSION}_all.deb
+TOOLS_DEB=$(ls "$DEB"/vpmu-tools_"${VERSION}"_*.deb 2>/dev/null | head -n 1)
+CHANGES=$(ls "$DEB"/vpmu_"${VERSION}"_*.changes 2>/dev/null | head -n 1)
+[ -f "$DKMS_DEB" ] && [ -f "$TOOLS_DEB" ] && [ -f "$CHANGES" ]
+ok $? "build/deb has vpmu-dkms, vpmu-tools $VERSION and the .changes"
+if [ ! -f "$DKMS_DEB" ] || [ ! -f "$TOOLS_DEB" ]; then
+	finish
+fi
+
+[ "$(dpkg-deb -f "$DKMS_DEB" Architecture)" = all ] &&
+	dpkg-deb -f "$DKMS_DEB" Depends | grep -q '\bdkms\b'
+ok $? "vpmu-dkms: Architecture all, depends on dkms"
+dpkg-deb --fsys-tarfile "$DKMS_DEB" |
+	tar -xOf - "./usr/src/vpmu-$VERSION/dkms.conf" 2>/dev/null |
+	grep -qx "PACKAGE_VERSION=\"$VERSION\""
+ok $? "dkms.conf in /usr/src/vpmu-$VERSION says PACKAGE_VERSION=\"$VERSION\""
+
+installed lintian || apt install lintian >"$tmp/apt.log" 2>&1
+lintian --pedantic --display-level '>=pedantic' "$CHANGES" >"$tmp/lintian" 2>&1
+rc=$?
+[ $rc = 0 ] && ! grep -q '^[EWIPX]:' "$tmp/lintian"
+rc=$?
+sed 's/^/# /' "$tmp/lintian"
+ok $rc "lintian --pedantic ${CHANGES#"$TOP"/}: no tags"
+
+# --- 2. make install / uninstall with DESTDIR ----------------------------
+
+# Relative paths of the regular files in a package or a directory.
+deb_files() { dpkg-deb -c "$1" | awk '$1 !~ /^d/ { sub("^\\./", "", $6); print $6 }' |
+	grep -v '^usr/share/doc/' | sort; }
+dir_files() { (cd "$1" && find . -type f | sed 's|^\./||' | sort); }
+
+d=$tmp/destdir
+make -s -C "$TOP" install DESTDIR="$d" PREFIX=/usr >"$tmp/install.log" 2>&1
+rc=$?
+[ $rc = 0 ] || sed 's/^/# /' "$tmp/install.log" | tail -20
+ok $rc "make install DESTDIR=... PREFIX=/usr"
+# The tree's man pages are not compressed and its vpmu-sim is static;
+# compare names only.
+{ deb_files "$DKMS_DEB"; deb_files "$TOOLS_DEB"; } | sed 's/\.gz$//' | sort >"$tmp/pkg.list"
+dir_files "$d" >"$tmp/make.list"
+diff "$tmp/pkg.list" "$tmp/make.list" >"$tmp/diff" 2>&1
+rc=$?
+sed 's/^/# /' "$tmp/diff"
+ok $rc "make install puts the packages' files (and only those) in place"
+make -s -C "$TOP" uninstall DESTDIR="$d" PREFIX=/usr >/dev/null 2>&1 &&
+	[ -z "$(find "$d" -type f)" ]
+ok $? "make uninstall DESTDIR=... removes every file it installed"
+
+# --- 3. vpmu-tools -------------------------------------------------------
+
+apt install "$TOOLS_DEB" >"$tmp/tools.log" 2>&1 && installed vpmu-tools
+rc=$?
+[ $rc = 0 ] && installed_here+=(vpmu-tools)
+[ $rc = 0 ] || sed 's/^/# /' "$tmp/tools.log" | tail -20
+ok $rc "install vpmu-tools"
+
+for t in vpmu-as vpmu-dis vpmu-run vpmu-load vpmu-sim vpmu-hist; do
+	[ "$(dpkg -S "/usr/bin/$t" 2>/dev/null)" = "vpmu-tools: /usr/bin/$t" ] &&
+		"/usr/bin/$t" --help | grep -q "^Usage: $t" &&
+		[ "$(man -w "$t" 2>/dev/null)" = "/usr/share/man/man1/$t.1.gz" ]
+	ok $? "$t: /usr/bin/$t from vpmu-tools, --help, man $t"
+done
+[ "$(man -w 4 vpmu 2>/dev/null)" = /usr/share/man/man4/vpmu.4.gz ]
+ok $? "man 4 vpmu"
+
+for m in $(dpkg -L vpmu-tools | grep '^/usr/share/man/.*\.gz$'); do
+	LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -E UTF-8 -l "$m" \
+		>"$tmp/man.out" 2>"$tmp/man.err"
+	rc=$?
+	[ $rc = 0 ] && [ ! -s "$tmp/man.err" ] && [ -s "$tmp/man.out" ]
+	rc=$?
+	sed 's/^/# /' "$tmp/man.err"
+	ok $rc "man --warnings -l ${m#/usr/share/man/}: renders, no warning"
+done
+
+# The host tier's command-line tests, against the installed tools.
+for s in test_asm_cli.sh test_run_cli.sh test_hu_cli.sh test_hist_cli.sh; do
+	VPMU_BIN=/usr/bin VPMU_SHARE=/usr/share/vpmu \
+		bash "$TOP/tools/testing/host/$s" >"$tmp/$s.log" 2>&1
+	rc=$?
+	p=$(grep -c '^ok ' "$tmp/$s.log")
+	f=$(grep -c '^not ok ' "$tmp/$s.log")
+	plan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$tmp/$s.log")
+	grep '^not ok ' "$tmp/$s.log" | sed 's/^/# /'
+	[ $rc = 0 ] && [ "$f" = 0 ] && [ "${plan:-0}" -gt 0 ] && [ "$plan" = "$p" ]
+	ok $? "host $s against /usr/bin and /usr/share/vpmu ($p of ${plan:-?} passed)"
+done
+
+# --- 4. vpmu-dkms --------------------------------------------------------
+
+apt install "$DKMS_DEB" >"$tmp/dkms.log" 2>&1 && installed vpmu-dkms
+rc=$?
+[ $rc = 0 ] && installed_here+=(vpmu-dkms)
+grep -E '^(Building for|Building initial|Error|.*skipped)' "$tmp/dkms.log" | sed 's/^/# /'
+[ $rc = 0 ] || sed 's/^/# /' "$tmp/dkms.log" | tail -30
+ok $rc "install vpmu-dkms (dkms add, and the postinst's builds)"
+
+if [ -n "${VPMU_PKG_KERNELS:-}" ]; then
+	kernels=$VPMU_PKG_KERNELS
+else
+	kernels=$(for b in /lib/modules/*/build; do
+		[ -d "$b/" ] && basename "$(dirname "$b")"; done)
+fi
+[ -n "$kernels" ]
+ok $? "kernel headers to build against: ${kernels//$'\n'/ }"
+
+for k in $kernels; do
+	# The postinst may have built it already; build only what is not.
+	if ! dkms status -m vpmu -v "$VERSION" -k "$k" 2>/dev/null |
+			grep -Eq ': (built|installed)'; then
+		dkms build -m vpmu -v "$VERSION" -k "$k" >"$tmp/build-$k.log" 2>&1 ||
+			sed 's/^/# /' "$tmp/build-$k.log" | tail -30
+	fi
+	ko=$(ls /var/lib/dkms/vpmu/"$VERSION"/"$k"/*/module/vpmu.ko* 2>/dev/null | head -n 1)
+	[ -n "$ko" ] && [ "$(modinfo -F vermagic "$ko" | awk '{print $1}')" = "$k" ] &&
+		[ "$(modinfo -F name "$ko")" = vpmu ]
+	ok $? "dkms build vpmu/$VERSION -k $k: vpmu.ko with vermagic $k"
+	[ -n "$ko" ] || continue
+	dkms install -m vpmu -v "$VERSION" -k "$k" >"$tmp/install-$k.log" 2>&1
+	inst=$(ls /lib/modules/"$k"/updates/dkms/vpmu.ko* 2>/dev/null | head -n 1)
+	[ -n "$inst" ] && cmp -s "$ko" "$inst" &&
+		[ "$(modinfo -k "$k" -n vpmu 2>/dev/null)" = "$inst" ]
+	ok $? "dkms install -k $k: modinfo -k $k vpmu finds ${inst:-updates/dkms/vpmu.ko}"
+	# Kept uncompressed (DKMS compresses like the kernel's own modules,
+	# xz on 6.12), for insmod in a guest.
+	mkdir -p "$KEEP/$k" && rm -f "$KEEP/$k/vpmu.ko"
+	case $ko in
+	*.xz)	xz -dc "$ko" >"$KEEP/$k/vpmu.ko" ;;
+	*.zst)	zstd -qdc "$ko" >"$KEEP/$k/vpmu.ko" ;;
+	*.gz)	gzip -dc "$ko" >"$KEEP/$k/vpmu.ko" ;;
+	*)	cp "$ko" "$KEEP/$k/vpmu.ko" ;;
+	esac && [ "$(modinfo -F vermagic "$KEEP/$k/vpmu.ko" | awk '{print $1}')" = "$k" ]
+	ok $? "DKMS-built module kept as $KEEP/$k/vpmu.ko"
+	echo "pkg: dkms module $k $KEEP/$k/vpmu.ko"
+done
+
+# --- 5. purge ------------------------------------------------------------
+
+purge
+ok $? "purge vpmu-dkms and vpmu-tools"
+left=$( { ls -d /usr/src/vpmu-* /var/lib/dkms/vpmu /usr/share/vpmu \
+	/usr/bin/vpmu-* /usr/share/man/man1/vpmu-* /usr/share/man/man4/vpmu.4* \
+	/lib/modules/*/updates/dkms/vpmu.ko* ; } 2>/dev/null)
+[ -z "$left" ]
+rc=$?
+[ $rc = 0 ] || echo "$left" | sed 's/^/# left: /'
+ok $rc "nothing of vpmu left on the host"
+
+finish
