@@ -1089,7 +1089,12 @@ static void exact_child(struct st_worker *w)
 
 /*
  * A CPU-wide sampling event: whoever runs on that CPU, samples + lost
- * = floor(count / period), read after DISABLE.
+ * = floor(count / period), read after DISABLE.  It is opened disabled
+ * and enabled once its ring is mapped, as perf record does: enabled
+ * before, it would sample the other workers' runs on that CPU into no
+ * buffer, and the perf core drops such samples without a trace (no
+ * PERF_RECORD_LOST) while the count keeps their events (perf.rst,
+ * "Sampling").
  */
 static void cpu_sampling(struct st_worker *w)
 {
@@ -1109,6 +1114,7 @@ static void cpu_sampling(struct st_worker *w)
 	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_RAW;
 	a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
 			PERF_FORMAT_TOTAL_TIME_RUNNING;
+	a.disabled = 1;
 	fd = st_perf_open(&a, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 	w->s.opens++;
 	st_log(w, "cpu sampling: cpu %d config %#llx period %llu: %s", cpu,
@@ -1125,6 +1131,12 @@ static void cpu_sampling(struct st_worker *w)
 		return;
 	}
 	rb.period = period;
+	if (ioctl(fd, PERF_EVENT_IOC_ENABLE, 0)) {
+		st_fail(w, "cpu sampling: ENABLE: %s", st_errname(errno));
+		ring_unmap(&rb);
+		close(fd);
+		return;
+	}
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
 	sched_setaffinity(0, sizeof(set), &set);
