@@ -256,6 +256,114 @@ TEST_F(life, cpu_offline_then_leader_closed)
 	close(task[1]);
 }
 
+/* A leader of kind @kind: 0 a vpmu uops, 1 a vpmu freeze leader, 2 software. */
+static void detached_leader_attr(FIXTURE_DATA(life) *self,
+				 struct perf_event_attr *a, int kind, int cpu)
+{
+	if (kind < 2) {
+		vp_attr(a, self->uops, kind ? self->c1_frz : 0);
+		return;
+	}
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->type = PERF_TYPE_SOFTWARE;
+	a->config = cpu >= 0 ? PERF_COUNT_SW_CPU_CLOCK :
+			       PERF_COUNT_SW_TASK_CLOCK;
+}
+
+/*
+ * Taking a CPU offline takes every CPU-wide group of that CPU apart for
+ * good (the perf core removes the events with DETACH_GROUP), yet each
+ * leader lives on and its fd still names a group.  perf_event_open()
+ * would let a member join it once the CPU is back, and closing the
+ * leader then leaves the member pointing at the freed leader (the core's
+ * perf_group_detach() does nothing for a detached event): the stress
+ * tier's use-after-free (testing.rst, "A perf core bug the stress
+ * found").  A vpmu member is refused, whatever PMU leads; should it open
+ * anyway, the leader is closed first and the member after, which is
+ * what the slub poison and KASAN reports need.  A group opened after the
+ * CPU is back counts exactly.
+ */
+TEST_F(life, member_of_offlined_leader_refused)
+{
+	struct perf_event_attr a;
+	int kind, leader, member, fd[2];
+
+	VL_SETUP_DONE();
+	if (access(CPU1_ONLINE, W_OK))
+		SKIP(return, "no %s", CPU1_ONLINE);
+	for (kind = 0; kind < 3; kind++) {
+		detached_leader_attr(self, &a, kind, 1);
+		leader = vp_open(&a, -1, 1, -1);
+		ASSERT_LE(0, leader) TH_LOG("leader kind %d", kind);
+		ASSERT_EQ(0, vl_write_file(CPU1_ONLINE, "0"));
+		ASSERT_EQ(0, vl_write_file(CPU1_ONLINE, "1"));
+		vp_attr(&a, self->uops, kind == 1 ? self->c1_frz : 0);
+		member = vp_open(&a, -1, 1, leader);
+		EXPECT_EQ(-ENODEV, member) TH_LOG("leader kind %d", kind);
+		close(leader);
+		usleep(100000);	/* the leader is freed after a grace period */
+		if (member >= 0)
+			close(member);
+	}
+	ASSERT_EQ(0, open_frz_pair(self, -1, 1, 0, fd));
+	ASSERT_EQ(0, vl_pin(1));
+	ASSERT_EQ(0, run(self, &self->marks));
+	ASSERT_EQ(0, vl_pin(0));
+	EXPECT_EQ(MARKS_REGION, vp_count(fd[0]));
+	EXPECT_EQ(MARKS_REGION, vp_count(fd[1]));
+	close(fd[0]);
+	close(fd[1]);
+}
+
+/*
+ * An exec does the same to a leader with attr.remove_on_exec: the task's
+ * context lives on without it, and a member opened on the task after the
+ * exec would join the detached leader.  Refused as well; needs no root.
+ */
+TEST_F(life, member_of_exec_detached_leader_refused)
+{
+	struct perf_event_attr a;
+	int kind, leader, member, go[2], done[2], status;
+	pid_t pid;
+	char c;
+
+	VL_SETUP_DONE();
+	for (kind = 0; kind < 3; kind++) {
+		ASSERT_EQ(0, pipe(go));
+		ASSERT_EQ(0, pipe2(done, O_CLOEXEC));
+		pid = fork();
+		ASSERT_LE(0, pid);
+		if (!pid) {
+			close(go[1]);
+			wait_byte(go[0]);
+			/* done[1] closes on exec: the parent reads EOF */
+			execlp("sleep", "sleep", "10", (char *)NULL);
+			_exit(1);
+		}
+		close(go[0]);
+		close(done[1]);
+		detached_leader_attr(self, &a, kind, -1);
+		a.remove_on_exec = 1;
+		leader = vp_open(&a, pid, -1, -1);
+		ASSERT_LE(0, leader) TH_LOG("leader kind %d", kind);
+		ASSERT_EQ(1, write(go[1], "x", 1));
+		ASSERT_EQ(0, read(done[0], &c, 1));
+		ASSERT_EQ(0, waitpid(pid, &status, WNOHANG)) TH_LOG("no exec");
+		vp_attr(&a, self->uops, kind == 1 ? self->c1_frz : 0);
+		member = vp_open(&a, pid, -1, leader);
+		EXPECT_EQ(-ENODEV, member) TH_LOG("leader kind %d", kind);
+		close(leader);
+		usleep(100000);	/* the leader is freed after a grace period */
+		if (member >= 0)
+			close(member);
+		kill(pid, SIGKILL);
+		ASSERT_EQ(pid, waitpid(pid, &status, 0));
+		close(go[1]);
+		close(done[0]);
+	}
+}
+
 /* ---- overflow interrupts on two CPUs at once ------------------------------ */
 
 #define IRQ_RUNS	300

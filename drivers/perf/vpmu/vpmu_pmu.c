@@ -985,6 +985,31 @@ static bool vpmu_leader_refused(const struct perf_event *event)
 	       leader->attr.type == PERF_TYPE_BREAKPOINT;
 }
 
+/*
+ * Has the perf core already taken apart the group @event would join?
+ * Two core paths remove a leader from its context with DETACH_GROUP yet
+ * leave it alive, its fd still a valid group_fd: taking its CPU offline
+ * (every event of that CPU's context) and an exec of its task (a
+ * remove_on_exec leader).  perf_event_open() does not check that a
+ * leader is still attached, and lets a new member onto its sibling list;
+ * but perf_group_detach() does nothing for a detached event, so closing
+ * that leader would leave the member pointing at the freed leader (a
+ * use-after-free in the core, whatever the PMUs: testing.rst, "A perf
+ * core bug the stress found").  A vpmu event never joins such a group:
+ * ENODEV, as 6.12's core answers itself for a leader in state EXIT,
+ * which is what an exec leaves (6.1 does not check; a CPU going offline
+ * leaves the leader OFF, which neither checks).
+ * PERF_ATTACH_GROUP only changes under the leader's ctx->mutex, which the
+ * core holds around event_init from 6.2 on; on 6.1 this is a snapshot.
+ */
+static bool vpmu_leader_detached(const struct perf_event *event)
+{
+	const struct perf_event *leader = event->group_leader;
+
+	return leader != event &&
+	       !(READ_ONCE(leader->attach_state) & PERF_ATTACH_GROUP);
+}
+
 static int vpmu_event_init(struct perf_event *event)
 {
 	struct perf_event_attr *attr = &event->attr;
@@ -1015,6 +1040,8 @@ static int vpmu_event_init(struct perf_event *event)
 		return -EINVAL;
 	if (vpmu_leader_refused(event))
 		return -EINVAL;
+	if (vpmu_leader_detached(event))
+		return -ENODEV;
 
 	ev = vpmu_config_event(attr->config);
 	if (ev < 0)
