@@ -6,12 +6,15 @@
 #   host       make host-check                    -> "host: N passed, N failed"
 #   lint       tools/testing/lint.sh              -> "lint: N passed, N failed"
 #   selfcheck  tools/testing/vm/selfcheck.sh      -> "harness self-check: ok"
-#   vm         tools/testing/vm/vm-check.sh stock -> vm-6.1, vm-6.12 lines
-#   debug      tools/testing/vm/vm-check.sh debug -> "debug-6.1: ..." line
+#   vm         tools/testing/vm/vm-check.sh stock -> vm-6.1, vm-6.12,
+#                                                   vm-6.12-rt, vm-7.N
+#   debug      tools/testing/vm/vm-check.sh debug -> debug-6.1, debug-6.12
 #   pkg        tools/testing/pkg/check-pkg.sh     -> "pkg: N passed, N failed"
 #              (make deb, lintian, the packages installed on this machine,
 #              DKMS builds for the installed kernel headers, purge)
 #
+# The summary also repeats the vm tiers' "kernel NAME: VERSION" lines (which
+# kernel each run used) and each tier's time.
 # Each tier's output stays visible.  The last line sums every tier:
 # "N passed, N failed".  A tier that ends without its result line counts as
 # one failure, as does a failed self-check.  A tier whose script does not
@@ -25,6 +28,9 @@ TIERS=${VPMU_TIERS:-host lint selfcheck vm debug pkg}
 passed=0
 failed=0
 notes=()
+times=()
+kernels=()
+start_all=$SECONDS
 tmp=$(mktemp)
 trap 'rm -f "$tmp"' EXIT
 
@@ -40,6 +46,8 @@ run_tier() {
 	TIER_RC=${PIPESTATUS[0]}
 	set -e
 	echo "==== tier $tier: exit $TIER_RC, $((SECONDS - start))s"
+	times+=("$tier $((SECONDS - start))s")
+	kernels+=("$(grep -E '^kernel [^ ]+: ' "$tmp" || true)")
 }
 
 # collect NAME... - add each "NAME: N passed, N failed" line of the last
@@ -97,10 +105,13 @@ for tier in $TIERS; do
 		fi ;;
 	vm)
 		run_tier vm "$TOP/tools/testing/vm/vm-check.sh" stock
-		collect vm-6.1 vm-6.12 ;;
+		# The newest kernel's line is named by its version (vm-7.3).
+		newest=$(grep -oE '^vm-7\.[0-9]+: [0-9]+ passed' "$tmp" |
+			tail -n 1 | cut -d: -f1) || true
+		collect vm-6.1 vm-6.12 vm-6.12-rt "${newest:-vm-7.x}" ;;
 	debug)
 		run_tier debug "$TOP/tools/testing/vm/vm-check.sh" debug
-		collect debug-6.1 ;;
+		collect debug-6.1 debug-6.12 ;;
 	pkg)
 		run_tier pkg "$TOP/tools/testing/pkg/check-pkg.sh"
 		collect pkg ;;
@@ -114,5 +125,11 @@ echo "==== summary"
 for n in "${notes[@]}"; do
 	echo "  $n"
 done
+for n in "${kernels[@]}"; do
+	if [ -n "$n" ]; then
+		printf '%s\n' "$n" | sed 's/^/  /'
+	fi
+done
+echo "  time: ${times[*]}, total $((SECONDS - start_all))s"
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -9,6 +9,7 @@
 
 #include <linux/perf_event.h>
 #include <linux/ptrace.h>
+#include <linux/sysfs.h>
 #include <linux/version.h>
 
 /*
@@ -69,6 +70,40 @@ static inline void vpmu_regs_set_mode(struct pt_regs *regs, bool user)
 static inline void vpmu_regs_set_mode(struct pt_regs *regs, bool user)
 {
 }
+#endif
+
+/*
+ * sysfs binary attributes (ucode/image, uhist/cpuN and uhist/sum) became
+ * const in three steps:
+ *
+ * - 6.13 added bin_attribute::read_new/write_new, whose attribute argument
+ *   is const, and attribute_group::bin_attrs_new, an array of const
+ *   pointers; read/write/bin_attrs stayed non-const.
+ * - 6.16 made read/write's attribute argument and attribute_group::bin_attrs
+ *   const as well ("sysfs: constify bin_attribute argument of
+ *   bin_attribute::read/write()", "sysfs: constify attribute_group::
+ *   bin_attrs"); the _new names stayed as aliases.
+ * - 6.18 removed read_new/write_new and bin_attrs_new.
+ *
+ * VPMU_BIN_CONST qualifies the callbacks' attribute argument and the
+ * elements of bin_attrs arrays; VPMU_BIN_READ, VPMU_BIN_WRITE and
+ * VPMU_GROUP_BIN_ATTRS name the members to fill on the running kernel.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 16, 0)
+#define VPMU_BIN_CONST		const
+#define VPMU_BIN_READ		read
+#define VPMU_BIN_WRITE		write
+#define VPMU_GROUP_BIN_ATTRS	bin_attrs
+#elif LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+#define VPMU_BIN_CONST		const
+#define VPMU_BIN_READ		read_new
+#define VPMU_BIN_WRITE		write_new
+#define VPMU_GROUP_BIN_ATTRS	bin_attrs_new
+#else
+#define VPMU_BIN_CONST
+#define VPMU_BIN_READ		read
+#define VPMU_BIN_WRITE		write
+#define VPMU_GROUP_BIN_ATTRS	bin_attrs
 #endif
 
 #endif /* _VPMU_COMPAT_H */

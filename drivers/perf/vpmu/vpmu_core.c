@@ -353,7 +353,12 @@ int vpmu_core_init(struct vpmu_ucode *uc)
 	struct vpmu_image *img;
 	int ret;
 
-	vpmu_core.free_wq = alloc_workqueue("vpmu_free", 0, 0);
+	/*
+	 * Unbound: freeing an image has no use for locality.  Saying so also
+	 * keeps 7.x quiet, which warns about a workqueue that names neither
+	 * WQ_PERCPU nor WQ_UNBOUND.
+	 */
+	vpmu_core.free_wq = alloc_workqueue("vpmu_free", WQ_UNBOUND, 0);
 	if (!vpmu_core.free_wq) {
 		vpmu_ucode_free(uc);
 		return -ENOMEM;

@@ -22,6 +22,7 @@
 #include <asm/byteorder.h>
 
 #include "vpmu.h"
+#include "vpmu_compat.h"
 #include "vpmu_engine.h"
 
 /* Bytes of the header needed to know how long the image is. */
@@ -210,8 +211,8 @@ static int vpmu_stage_append(struct vpmu_loader *ld, const char *data,
  * other write must continue the partial image exactly where it ends.
  */
 static ssize_t image_write(struct file *file, struct kobject *kobj,
-			   struct bin_attribute *attr, char *data, loff_t off,
-			   size_t count)
+			   VPMU_BIN_CONST struct bin_attribute *attr,
+			   char *data, loff_t off, size_t count)
 {
 	struct vpmu_loader *ld = &vpmu_loader;
 	int ret;
@@ -243,8 +244,8 @@ out_unlock:
  * should compare ucode/generation before and after.
  */
 static ssize_t image_read(struct file *file, struct kobject *kobj,
-			  struct bin_attribute *attr, char *buf, loff_t off,
-			  size_t count)
+			  VPMU_BIN_CONST struct bin_attribute *attr,
+			  char *buf, loff_t off, size_t count)
 {
 	struct vpmu_image *img = vpmu_image_get();
 	const u8 *bytes;
@@ -260,7 +261,12 @@ static ssize_t image_read(struct file *file, struct kobject *kobj,
 	return count;
 }
 
-static BIN_ATTR_ADMIN_RW(image, 0);
+/* BIN_ATTR_ADMIN_RW(image, 0), with the members vpmu_compat.h names. */
+static struct bin_attribute bin_attr_image = {
+	.attr = { .name = "image", .mode = 0600 },
+	.VPMU_BIN_READ = image_read,
+	.VPMU_BIN_WRITE = image_write,
+};
 
 static ssize_t load_default_store(struct device *dev,
 				  struct device_attribute *attr,
@@ -375,7 +381,7 @@ static struct attribute *vpmu_ucode_attrs[] = {
 	NULL,
 };
 
-static struct bin_attribute *vpmu_ucode_bin_attrs[] = {
+static VPMU_BIN_CONST struct bin_attribute *vpmu_ucode_bin_attrs[] = {
 	&bin_attr_image,
 	NULL,
 };
@@ -383,7 +389,7 @@ static struct bin_attribute *vpmu_ucode_bin_attrs[] = {
 const struct attribute_group vpmu_ucode_group = {
 	.name		= "ucode",
 	.attrs		= vpmu_ucode_attrs,
-	.bin_attrs	= vpmu_ucode_bin_attrs,
+	.VPMU_GROUP_BIN_ATTRS = vpmu_ucode_bin_attrs,
 };
 
 /* ---- caps/ ------------------------------------------------------------- */

@@ -39,6 +39,7 @@
 #include <linux/sysfs.h>
 
 #include "vpmu.h"
+#include "vpmu_compat.h"
 #include "vpmu_engine.h"
 
 enum vpmu_uhist_state {
@@ -411,8 +412,8 @@ static struct vpmu_uhist_snap *vpmu_uhist_victim(void)
  * vpmu_cpu_engine_call().
  */
 static ssize_t vpmu_uhist_read(struct file *file, struct kobject *kobj,
-			       struct bin_attribute *attr, char *buf,
-			       loff_t off, size_t count)
+			       VPMU_BIN_CONST struct bin_attribute *attr,
+			       char *buf, loff_t off, size_t count)
 {
 	struct vpmu_uhist *uh = &vpmu_uhist;
 	int which = (int)(long)attr->private;
@@ -469,7 +470,7 @@ static struct attribute *vpmu_uhist_attrs[] = {
 };
 
 /* cpuN for every possible CPU, then sum; built at init. */
-static struct bin_attribute **vpmu_uhist_bin_attrs;
+static VPMU_BIN_CONST struct bin_attribute **vpmu_uhist_bin_attrs;
 
 /* Not const: its bin_attrs are built at init, before the PMU registers. */
 struct attribute_group vpmu_uhist_group = {
@@ -486,14 +487,14 @@ static struct bin_attribute *vpmu_uhist_bin_attr(const char *name, int which)
 	sysfs_bin_attr_init(a);
 	a->attr.name = name;
 	a->attr.mode = 0400;
-	a->read = vpmu_uhist_read;
+	a->VPMU_BIN_READ = vpmu_uhist_read;
 	a->private = (void *)(long)which;
 	return a;
 }
 
 static void vpmu_uhist_free(void)
 {
-	struct bin_attribute **a;
+	VPMU_BIN_CONST struct bin_attribute **a;
 	unsigned int i;
 
 	for (a = vpmu_uhist_bin_attrs; a && *a; a++) {
@@ -554,7 +555,7 @@ int vpmu_uhist_init(void)
 	if (!vpmu_uhist.tmp)
 		goto out_free;
 	vpmu_uhist.stamp = 0;
-	vpmu_uhist_group.bin_attrs = vpmu_uhist_bin_attrs;
+	vpmu_uhist_group.VPMU_GROUP_BIN_ATTRS = vpmu_uhist_bin_attrs;
 	WRITE_ONCE(vpmu_uhist.state, vpmu_uhist_interval() ?
 		   VPMU_UHIST_RUNNING : VPMU_UHIST_OFF);
 	return 0;
@@ -567,7 +568,7 @@ out_free:
 /* After the PMU (and so uhist/) is gone. */
 void vpmu_uhist_exit(void)
 {
-	vpmu_uhist_group.bin_attrs = NULL;
+	vpmu_uhist_group.VPMU_GROUP_BIN_ATTRS = NULL;
 	vpmu_uhist_free();
 	WRITE_ONCE(vpmu_uhist.state, VPMU_UHIST_OFF);
 }

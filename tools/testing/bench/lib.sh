@@ -37,6 +37,8 @@ bench_boot() {
 
 	export VPMU_RUN_NAME=$name
 	export VPMU_VM_TIMEOUT=${VPMU_VM_TIMEOUT:-600}
+	# Timings, not checks: no slub_debug unless asked for.
+	export VPMU_SLUB_DEBUG=${VPMU_SLUB_DEBUG-}
 	VPMU_EXTRA_SELFTESTS="$BENCH_DIR/$name-guest.sh"
 	VPMU_EXTRA_SELFTESTS+=" $BENCH_DIR/bench-guest-lib.sh $*"
 	export VPMU_EXTRA_SELFTESTS

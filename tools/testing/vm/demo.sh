@@ -12,6 +12,7 @@ set -euo pipefail
 ensure_host_deps
 build_userspace
 export VPMU_RUN_NAME=demo
+export VPMU_SLUB_DEBUG=${VPMU_SLUB_DEBUG-}
 run_kernel "${VPMU_DEMO_KERNEL:-6.12}" demo
 grep -q '^VPMU-DEMO done' "$OUT/serial.log" ||
 	die "demo did not finish (qemu rc $QEMU_RC; log: $OUT/serial.log)"

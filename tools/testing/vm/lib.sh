@@ -83,11 +83,13 @@ newest_pkg() {
 # --- stock kernels --------------------------------------------------------
 
 # resolve_stock SERIES - sets KVER, IMG_PKG for the newest bookworm kernel
-# of SERIES (6.1 or 6.12); the ABI number is never hard-coded.
+# of SERIES (6.1, 6.12 or 6.12-rt, the PREEMPT_RT flavour); the ABI number
+# is never hard-coded.
 resolve_stock() {
 	case "$1" in
 	6.1)	IMG_PKG=$(newest_pkg '^linux-image-6\.1\.0-[0-9]+-amd64-unsigned$') ;;
 	6.12)	IMG_PKG=$(newest_pkg '^linux-image-6\.12\.[0-9]+\+deb12-amd64-unsigned$') ;;
+	6.12-rt) IMG_PKG=$(newest_pkg '^linux-image-6\.12\.[0-9]+\+deb12-rt-amd64-unsigned$') ;;
 	*)	die "unknown kernel series $1" ;;
 	esac
 	KVER=${IMG_PKG#linux-image-}
@@ -107,7 +109,8 @@ fetch_stock_kernel() {
 			(cd "$CACHE/debs" && apt-get update >/dev/null 2>&1 &&
 			 apt-get download "$IMG_PKG" >/dev/null) ||
 			die "cannot download $IMG_PKG"
-		deb=$(find "$CACHE/debs" -name "${IMG_PKG}_*.deb" | sort -V | tail -n 1)
+		# -H: debs/ may be a link to a shared cache.
+		deb=$(find -H "$CACHE/debs" -name "${IMG_PKG}_*.deb" | sort -V | tail -n 1)
 		rm -rf "$kdir/root"
 		dpkg-deb -x "$deb" "$kdir/root"
 		cp "$kdir/root/boot/vmlinuz-$KVER" "$VMLINUZ.tmp"
@@ -115,6 +118,138 @@ fetch_stock_kernel() {
 	fi
 	ensure_pkgs "linux-headers-$KVER"
 	KDIR=/usr/src/linux-headers-$KVER
+	KDESC="$KVER (Debian $(dpkg-query -W -f='${Version}' "linux-headers-$KVER"))"
+}
+
+# --- the newest kernel: a Debian trixie build root ---------------------------
+
+# host_mirror - the Debian mirror the host's apt uses for bookworm (so the
+# build root comes from the same place); defaults to deb.debian.org.
+host_mirror() {
+	local m
+
+	m=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
+		awk '$1 == "deb" && $3 ~ /^bookworm(-updates)?$/ { print $2; exit }')
+	if [ -z "$m" ]; then
+		m=$(awk '/^URIs:/ { u = $2 } /^Suites:/ && / bookworm( |$)/ {
+			print u; exit }' /etc/apt/sources.list.d/*.sources 2>/dev/null)
+	fi
+	printf '%s\n' "${m:-http://deb.debian.org/debian}"
+}
+
+# trixie_root - a Debian trixie + trixie-backports build root made with
+# mmdebstrap --variant=buildd (gcc, make, libc of trixie: the 7.x headers'
+# host tools need them), cached in $CACHE/trixie-root; sets TRIXIE_ROOT.
+# Takes ~2 minutes and ~600 MB the first time.
+trixie_root() {
+	local mirror
+
+	TRIXIE_ROOT=$CACHE/trixie-root
+	[ -f "$TRIXIE_ROOT.done" ] && return 0
+	ensure_pkgs mmdebstrap
+	mirror=$(host_mirror)
+	log "creating the trixie build root from $mirror (log: $TRIXIE_ROOT.log)"
+	rm -rf "$TRIXIE_ROOT"
+	if ! mmdebstrap --variant=buildd --include=kmod,rsync,xz-utils,bc \
+			trixie "$TRIXIE_ROOT" \
+			"deb $mirror trixie main" \
+			"deb $mirror trixie-backports main" \
+			>"$TRIXIE_ROOT.log" 2>&1; then
+		tail -n 20 "$TRIXIE_ROOT.log" >&2
+		die "mmdebstrap trixie failed (log: $TRIXIE_ROOT.log)"
+	fi
+	touch "$TRIXIE_ROOT.done"
+}
+
+# in_root CMD... - run CMD in the trixie build root, in a private mount
+# namespace with its own /proc (mmdebstrap made /dev's nodes; nothing of the
+# host is bind-mounted, so removing the root can never reach the host).
+in_root() {
+	# shellcheck disable=SC2016 # $0 and $@ are the inner shell's
+	unshare --mount --fork --pid sh -c \
+		'mount -t proc proc "$0/proc" && exec chroot "$0" "$@"' \
+		"$TRIXIE_ROOT" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+		HOME=/root LC_ALL=C.UTF-8 DEBIAN_FRONTEND=noninteractive "$@"
+}
+
+# resolve_newest - the newest 7.x amd64 kernel ABI in trixie-backports (or
+# trixie); sets KVER, IMG_PKG, and fetches the image into the cache and the
+# headers into the build root; sets VMLINUZ and KDIR (a path in the root).
+resolve_newest() {
+	local kdir deb
+
+	trixie_root
+	# Package lists older than a day are refreshed.
+	if [ -z "$(find "$TRIXIE_ROOT/var/lib/apt/lists" -maxdepth 1 \
+			-name '*Packages*' -mmin -1440 2>/dev/null | head -n 1)" ]; then
+		in_root apt-get update >>"$TRIXIE_ROOT.log" 2>&1 ||
+			die "apt-get update in the trixie root failed ($TRIXIE_ROOT.log)"
+	fi
+	IMG_PKG=$(in_root apt-cache search --names-only \
+			'^linux-image-7\.[0-9.]+\+deb13-amd64(-unsigned)?$' |
+		awk '{ print $1 }' | sort -V | tail -n 1)
+	[ -n "$IMG_PKG" ] || die "no linux-image-7.*+deb13-amd64 in trixie(-backports)"
+	KVER=${IMG_PKG#linux-image-}
+	KVER=${KVER%-unsigned}
+	kdir=$CACHE/kernels/$KVER
+	VMLINUZ=$kdir/vmlinuz
+	if [ ! -s "$VMLINUZ" ]; then
+		# Newer image packages only depend on linux-binary-KVER (signed)
+		# or linux-binary-unsigned-KVER, which hold vmlinuz.
+		local p bin=
+		for p in "linux-binary-unsigned-$KVER" "linux-binary-$KVER" \
+			 "linux-image-$KVER-unsigned" "linux-image-$KVER"; do
+			if in_root apt-cache show "$p" >/dev/null 2>&1; then
+				bin=$p
+				break
+			fi
+		done
+		[ -n "$bin" ] || die "no package with the vmlinuz of $KVER"
+		log "downloading $bin (trixie root)"
+		rm -rf "$TRIXIE_ROOT/tmp/debs"
+		mkdir -p "$TRIXIE_ROOT/tmp/debs" "$kdir"
+		in_root sh -c "cd /tmp/debs && apt-get download $bin" \
+			>>"$TRIXIE_ROOT.log" 2>&1 || die "cannot download $bin"
+		deb=$(find "$TRIXIE_ROOT/tmp/debs" -name "${bin}_*.deb" |
+			sort -V | tail -n 1)
+		rm -rf "$kdir/root"
+		dpkg-deb -x "$deb" "$kdir/root"
+		# /boot/vmlinuz-KVER, or /usr/lib/modules/KVER/vmlinuz[.unsigned]
+		cp "$(find "$kdir/root" -type f \( -name "vmlinuz-$KVER" -o \
+			-name vmlinuz -o -name vmlinuz.unsigned \) | head -n 1)" \
+			"$VMLINUZ.tmp"
+		mv "$VMLINUZ.tmp" "$VMLINUZ"
+		rm -rf "$kdir/root" "$TRIXIE_ROOT/tmp/debs"
+	fi
+	if [ ! -d "$TRIXIE_ROOT/usr/src/linux-headers-$KVER" ]; then
+		log "installing linux-headers-$KVER (trixie root)"
+		in_root apt-get install -y --no-install-recommends \
+			"linux-headers-$KVER" >>"$TRIXIE_ROOT.log" 2>&1 ||
+			{ tail -n 20 "$TRIXIE_ROOT.log" >&2
+			  die "cannot install linux-headers-$KVER in the trixie root"; }
+	fi
+	KDIR=/usr/src/linux-headers-$KVER
+	# shellcheck disable=SC2016 # ${Version} is dpkg-query's
+	KDESC="$KVER (Debian $(in_root dpkg-query -W -f='${Version}' \
+		"linux-headers-$KVER"), built in trixie with $(in_root gcc -dumpfullversion | sed 's/^/gcc /'))"
+}
+
+# build_module_in_root NAME KDIR - build vpmu.ko in the trixie root, from a
+# tree copy inside it; sets MODULE_KO.
+build_module_in_root() {
+	local name=$1 kdir=$2 src=$TRIXIE_ROOT/build/$1
+
+	mkdir -p "$src"
+	rsync -a --delete --exclude=/.git --filter=':- .gitignore' \
+		"$TOP/" "$src/"
+	log "building vpmu.ko for $name (trixie root)"
+	if ! in_root make -C "/build/$name" modules KDIR="$kdir" \
+			>"$src/.vpmu-build.log" 2>&1; then
+		tail -n 40 "$src/.vpmu-build.log" >&2
+		die "module build for $name failed (log: $src/.vpmu-build.log)"
+	fi
+	MODULE_KO=$src/drivers/perf/vpmu/vpmu.ko
+	[ -f "$MODULE_KO" ] || die "no $MODULE_KO after build"
 }
 
 # --- source tree copies and builds ----------------------------------------
@@ -206,16 +341,36 @@ build_userspace() {
 
 # --- debug kernel ---------------------------------------------------------
 
-# debug_kernel_key - linux-source version + hash of the config fragment.
+# Series the debug tier builds, each from Debian's linux-source-SERIES.
+DEBUG_SERIES="6.1 6.12"
+
+# debug_setup SERIES - sets DBG_SRC_PKG, DBG_SRC_TAR and DBG_FRAGMENTS (the
+# common debug.config, then debug-SERIES.config when the series needs
+# something different).
+debug_setup() {
+	case " $DEBUG_SERIES " in
+	*" $1 "*) ;;
+	*) die "no debug kernel for series $1 (have: $DEBUG_SERIES)" ;;
+	esac
+	DBG_SRC_PKG=linux-source-$1
+	DBG_SRC_TAR=/usr/src/linux-source-$1.tar.xz
+	DBG_FRAGMENTS=("$VM_DIR/debug.config")
+	if [ -f "$VM_DIR/debug-$1.config" ]; then
+		DBG_FRAGMENTS+=("$VM_DIR/debug-$1.config")
+	fi
+}
+
+# debug_kernel_key - linux-source version + hash of the config fragments
+# (for a series with only debug.config, the hash of that file).
 debug_kernel_key() {
 	local ver
 
-	ver=$(dpkg-query -W -f='${Version}' "$LINUX_SRC_PKG")
+	ver=$(dpkg-query -W -f='${Version}' "$DBG_SRC_PKG")
 	printf '%s-%s\n' "$ver" \
-		"$(sha256sum "$VM_DIR/debug.config" | cut -c1-12)"
+		"$(cat "${DBG_FRAGMENTS[@]}" | sha256sum | cut -c1-12)"
 }
 
-# check_debug_config CONFIG - every =y line of the fragment must be =y in
+# check_debug_config CONFIG - every =y line of the fragments must be =y in
 # CONFIG, every "is not set" line must not be =y.
 check_debug_config() {
 	local cfg=$1 bad=0 line opt
@@ -236,11 +391,11 @@ check_debug_config() {
 				bad=1
 			} ;;
 		esac
-	done <"$VM_DIR/debug.config"
+	done < <(cat "${DBG_FRAGMENTS[@]}")
 	return $bad
 }
 
-# apply_fragment - scripts/config every line of the fragment into .config.
+# apply_fragment - scripts/config every line of the fragments into .config.
 apply_fragment() {
 	local line opt val
 
@@ -257,28 +412,32 @@ apply_fragment() {
 			opt=${line#\# CONFIG_}
 			scripts/config --disable "${opt%% *}" ;;
 		esac
-	done <"$VM_DIR/debug.config"
+	done < <(cat "${DBG_FRAGMENTS[@]}")
 }
 
-# build_debug_kernel - tinyconfig + debug.config from Debian's linux-source,
-# cached by key; sets VMLINUZ, KDIR, KVER.  Takes ~15 min cold on 2 cores.
+# build_debug_kernel SERIES - tinyconfig + the debug fragments from Debian's
+# linux-source-SERIES, cached by key under $CACHE/debug-kernel; sets
+# VMLINUZ, KDIR, KVER (debug-SERIES).  Takes ~15-25 min cold on 2 cores.
 build_debug_kernel() {
-	local key dir tree
+	local series=$1 key dir tree
 
+	debug_setup "$series"
 	ensure_debug_build_deps
+	ensure_pkgs "$DBG_SRC_PKG"
 	key=$(debug_kernel_key)
 	dir=$CACHE/debug-kernel/$key
-	tree=$dir/linux-source-6.1
+	tree=$dir/linux-source-$series
 	VMLINUZ=$tree/arch/x86/boot/bzImage
 	KDIR=$tree
-	KVER=debug-6.1
+	KVER=debug-$series
+	KDESC="$KVER (Debian $DBG_SRC_PKG $key)"
 	if [ -f "$dir/.done" ]; then
 		return 0
 	fi
 	log "building debug kernel $key (log: $dir/build.log)"
 	rm -rf "$dir"
 	mkdir -p "$dir"
-	tar -xJf "$LINUX_SRC_TAR" -C "$dir"
+	tar -xJf "$DBG_SRC_TAR" -C "$dir"
 	(
 		cd "$tree"
 		make ARCH=x86_64 tinyconfig
@@ -297,7 +456,7 @@ build_debug_kernel() {
 		die "debug kernel build failed ($dir/build.log)"
 	fi
 	touch "$dir/.done"
-	log "debug kernel ready"
+	log "debug kernel $key ready"
 }
 
 # --- initramfs ------------------------------------------------------------
@@ -441,6 +600,11 @@ SPLAT_RE+='|possible circular locking|inconsistent lock state|INFO: lockdep'
 SPLAT_RE+='|suspicious RCU usage|sleeping function called|soft lockup'
 SPLAT_RE+='|detected stalls|RCU stall|hung task|blocked for more than'
 SPLAT_RE+='|Call Trace|Kernel panic|double fault|stack-protector'
+# SLUB debugging (slub_debug=FZPU) reports as "BUG <cache> (<taint>): <what>"
+# (no colon after BUG), then "INFO:"/"FIX <cache>:" lines; the "what"s below
+# are listed too in case a kernel changes the header.
+SPLAT_RE+='|BUG [^ ]+ \(.*\): |FIX [^ ]+: |Poison overwritten|Redzone overwritten'
+SPLAT_RE+='|Object already free|Freepointer corrupt|Slab cache still has objects'
 BENIGN_RE='module verification failed: signature and/or required key missing'
 BENIGN_RE+='|loading out-of-tree module taints kernel'
 
@@ -448,7 +612,7 @@ BENIGN_RE+='|loading out-of-tree module taints kernel'
 # prints the reasons, then "NAME: N passed, N failed"; returns 1 on failure.
 analyse_log() {
 	local name=$1 log=$OUT/serial.log res passed=0 failed=0 skipped=0
-	local reasons=() splats
+	local reasons=() splats ln
 
 	res=$(grep -E '^VPMU-RESULT passed=[0-9]+ failed=[0-9]+ skipped=[0-9]+' \
 		"$log" | tail -n 1) || true
@@ -487,13 +651,17 @@ analyse_log() {
 	splats=$( { grep -nE "\[ *[0-9]+\.[0-9]+\].*($SPLAT_RE)" "$log"
 		    grep -n 'unreferenced object' "$log"; } |
 		grep -vE "$BENIGN_RE" | sort -n -t: -k1,1 | cut -d: -f1 | uniq) || true
+	# The matched lines themselves, for the self-check.
+	for ln in $splats; do
+		printf '%s:%s\n' "$ln" "$(sed -n "${ln}p" "$log")"
+	done >"$OUT/splats"
 	if [ -n "$splats" ]; then
 		reasons+=("kernel splat in the serial log")
 		failed=$((failed + 1))
 		log "$name: offending kernel log lines ($log):"
 		# Each offending line with context; overlapping blocks merged,
 		# at most 10 blocks.
-		local ln from shown=0 blocks=0
+		local from shown=0 blocks=0
 		for ln in $splats; do
 			[ "$ln" -le "$shown" ] && continue
 			[ $((blocks += 1)) -gt 10 ] && break
@@ -512,30 +680,71 @@ analyse_log() {
 	[ ${#reasons[@]} -eq 0 ]
 }
 
-# prepare_kernel FLAVOUR - 6.1, 6.12 or debug; sets NAME, VMLINUZ, KDIR,
-# KVER, MODULE_KO, TIMEOUT, MEM.
+# Kernel command line of the stock kernels: SLUB's consistency checks (F),
+# red zones (Z), poisoning (P) and alloc/free tracking (U) on every cache,
+# so a use after free or overflow the driver causes is reported ("BUG
+# <cache> (...): Poison overwritten") even without KASAN.  The benchmarks
+# and the demo turn it off (VPMU_SLUB_DEBUG=): it slows every allocation.
+stock_cmdline() {
+	local flags=${VPMU_SLUB_DEBUG-FZPU}
+
+	[ -n "$flags" ] && echo "slub_debug=$flags"
+	return 0
+}
+
+# newest_name KVER - "7.3" for 7.3.4+deb13-amd64: the newest kernel's runs
+# are named by its version (vm-7.3).
+newest_name() {
+	local v=${1%%[-+]*}
+
+	echo "${v%.*}"
+}
+
+# prepare_kernel FLAVOUR - 6.1, 6.12, 6.12-rt, 7.x (the newest 7.x in
+# trixie-backports, built in the trixie root), debug-6.1, debug-6.12 (debug
+# is debug-6.1); sets NAME, VMLINUZ, KDIR, KVER, KDESC, MODULE_KO, TIMEOUT,
+# MEM, KCMDLINE.
 prepare_kernel() {
+	local in_root_build=
 	case "$1" in
-	6.1|6.12)
+	6.1|6.12|6.12-rt)
 		resolve_stock "$1"
 		fetch_stock_kernel
 		NAME=vm-$1
+		KCMDLINE=$(stock_cmdline)
 		TIMEOUT=${VPMU_VM_TIMEOUT:-300}
 		MEM=1G ;;
-	debug)
-		build_debug_kernel
-		NAME=debug-6.1
+	7.x)
+		resolve_newest
+		NAME=vm-$(newest_name "$KVER")
+		echo "$NAME" >"$CACHE/out/7.x.name"
+		in_root_build=1
+		KCMDLINE=$(stock_cmdline)
+		TIMEOUT=${VPMU_VM_TIMEOUT:-300}
+		MEM=1G ;;
+	debug|debug-*)
+		local series=${1#debug}
+
+		series=${series#-}
+		build_debug_kernel "${series:-6.1}"
+		NAME=$KVER
+		KCMDLINE=
 		REQUIRE_KMEMLEAK=1
 		TIMEOUT=${VPMU_DEBUG_TIMEOUT:-900}
 		MEM=2G ;;
-	*)	die "unknown kernel $1 (6.1, 6.12 or debug)" ;;
+	*)	die "unknown kernel $1 (6.1, 6.12, 6.12-rt, 7.x, debug-6.1 or debug-6.12)" ;;
 	esac
-	log "$NAME: kernel $KVER"
-	build_module "$NAME" "$KDIR"
+	log "$NAME: kernel $KDESC${KCMDLINE:+, $KCMDLINE}"
+	if [ -n "$in_root_build" ]; then
+		build_module_in_root "$NAME" "$KDIR"
+	else
+		build_module "$NAME" "$KDIR"
+	fi
 	# Self-check runs report under their own name, same kernel and build.
 	NAME=${VPMU_RUN_NAME:-$NAME}
 	OUT=$CACHE/out/$NAME
 	mkdir -p "$OUT"
+	echo "$KDESC" >"$OUT/kernel"
 }
 
 # run_kernel FLAVOUR MODE [CMDLINE...] - build everything for one kernel
@@ -550,8 +759,10 @@ run_kernel() {
 		extra+=("$(build_extra_module "$d" "$(basename "$d")-$KVER" "$KDIR")")
 	done
 	build_initrd "$OUT" "$MODULE_KO" "${extra[@]}"
+	# shellcheck disable=SC2086 # KCMDLINE and VPMU_APPEND are word lists
 	run_guest "$NAME" "$mode" "$TIMEOUT" "$MEM" \
-		"vpmu_test_timeout=$((TIMEOUT * 2 / 3))" "$@"
+		"vpmu_test_timeout=$((TIMEOUT * 2 / 3))" $KCMDLINE \
+		${VPMU_APPEND:-} "$@"
 }
 
 # flavour_name FLAVOUR - the summary-line name of a kernel flavour.
@@ -562,6 +773,9 @@ flavour_name() {
 	fi
 	case "$1" in
 	debug)	echo debug-6.1 ;;
+	debug-*) echo "$1" ;;
+	# Named by the version prepare_kernel found, once it has run.
+	7.x)	cat "$CACHE/out/7.x.name" 2>/dev/null || echo vm-7.x ;;
 	*)	echo "vm-$1" ;;
 	esac
 }
@@ -569,13 +783,18 @@ flavour_name() {
 # check_kernel FLAVOUR [CMDLINE...] - run the suite on one kernel; always
 # prints "NAME: N passed, N failed", even when the harness itself broke.
 check_kernel() {
-	local name rc=0 start
+	local name rc=0 start stamp
 
 	name=$(flavour_name "$1")
 	start=$SECONDS
-	rm -f "$CACHE/out/$name/summary"
+	stamp=$(date +%s)
+	rm -f "$CACHE/out/$name/summary" "$CACHE/out/$name/splats"
 	"$VM_DIR/run-kernel.sh" "$@" || rc=1
-	if [ ! -s "$CACHE/out/$name/summary" ]; then
+	# 7.x is named by the version the run found; a summary older than
+	# this run is not its result.
+	name=$(flavour_name "$1")
+	if [ ! -s "$CACHE/out/$name/summary" ] ||
+	   [ "$(stat -c %Y "$CACHE/out/$name/summary")" -lt "$stamp" ]; then
 		echo "$name: FAIL: harness error before a result (see above)"
 		echo "$name: 0 passed, 1 failed"
 		rc=1

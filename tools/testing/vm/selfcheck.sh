@@ -4,10 +4,13 @@
 # selfcheck.sh - prove the harness notices failures.  Runs the suite twice
 # on the stock kernel VPMU_SELFCHECK_KERNEL (default 6.1):
 #   1. with selfcheck/fail_test.sh added: must fail for "test failures";
-#   2. with selfcheck/warn/ (a module that WARNs at load) loaded: must fail
-#      for "kernel splat" while no test fails.
-# Prints "harness self-check: ok" and exits 0 only if both were caught for
-# the right reason.  The runs' own pass/fail lines are not test results.
+#   2. with selfcheck/warn/ (a module that WARNs at load) and
+#      selfcheck/slub/ (a module that writes to a freed slab object) loaded:
+#      must fail for "kernel splat" while no test fails, and the matched
+#      kernel lines must include both the WARNING and SLUB's "BUG <cache>
+#      (...): Poison overwritten" (which also proves slub_debug is on).
+# The two runs boot at the same time.  Prints "harness self-check: ok" and
+# exits 0 only if both were caught for the right reason.  The runs' own pass/fail lines are not test results.
 set -euo pipefail
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
@@ -17,11 +20,12 @@ kernel=${VPMU_SELFCHECK_KERNEL:-6.1}
 ensure_host_deps
 build_userspace
 
-# inject NAME WANT UNWANTED ENV... - one injected run; WANT must appear in
-# its FAIL lines and UNWANTED must not.
+# inject NAME WANT UNWANTED SPLATS ENV... - one injected run; WANT must
+# appear in its FAIL lines and UNWANTED must not; every |-separated regex
+# of SPLATS (may be empty) must match a kernel line the harness flagged.
 inject() {
-	local name=$1 want=$2 unwanted=$3 out rc=0
-	shift 3
+	local name=$1 want=$2 unwanted=$3 splats=$4 out rc=0 re
+	shift 4
 
 	out=$CACHE/out/selfcheck-$name.txt
 	log "self-check: $name"
@@ -44,14 +48,32 @@ inject() {
 		echo "self-check $name: also failed for \"$unwanted\""
 		return 1
 	fi
+	local IFS='|'
+	for re in $splats; do
+		if ! grep -qE "$re" "$CACHE/out/selfcheck-$name/splats"; then
+			echo "self-check $name: no flagged kernel line matches \"$re\""
+			return 1
+		fi
+	done
 	echo "self-check $name: caught ($want)"
 }
 
+# The kernel and module first (apt and builds, once), then both runs at
+# once, one guest per core; their reports are printed in order.
+"$VM_DIR/run-kernel.sh" --prepare "$kernel" || true
 ok=1
-inject failing-test "test failures" "kernel splat" \
-	VPMU_EXTRA_SELFTESTS="$VM_DIR/selfcheck/fail_test.sh" || ok=
+inject failing-test "test failures" "kernel splat" "" \
+	VPMU_EXTRA_SELFTESTS="$VM_DIR/selfcheck/fail_test.sh" \
+	>"$CACHE/out/selfcheck-1.log" 2>&1 &
+p1=$!
 inject kernel-warning "kernel splat" "test failures" \
-	VPMU_EXTRA_MODULE_DIRS="$VM_DIR/selfcheck/warn" || ok=
+	'WARNING:.*vpmu_selfcheck_warn|BUG vpmu_selfcheck_slub \(.*\): Poison overwritten' \
+	VPMU_EXTRA_MODULE_DIRS="$VM_DIR/selfcheck/warn $VM_DIR/selfcheck/slub" \
+	>"$CACHE/out/selfcheck-2.log" 2>&1 &
+p2=$!
+wait "$p1" || ok=
+wait "$p2" || ok=
+cat "$CACHE/out/selfcheck-1.log" "$CACHE/out/selfcheck-2.log"
 if [ -n "$ok" ]; then
 	echo "harness self-check: ok"
 else

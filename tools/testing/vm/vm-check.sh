@@ -1,29 +1,79 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# vm-check.sh stock|debug - run the selftests in QEMU.
+# vm-check.sh stock|debug|KERNEL... - run the selftests in QEMU.
 #
-#   stock   newest Debian bookworm 6.1 and 6.12 kernels (vm-6.1, vm-6.12)
-#   debug   linux-source-6.1 built with KASAN, lockdep, kmemleak, UBSAN
-#           (debug-6.1)
+#   stock   newest Debian bookworm 6.1, 6.12 and 6.12 PREEMPT_RT kernels
+#           (vm-6.1, vm-6.12, vm-6.12-rt) and the newest 7.x of
+#           trixie-backports (vm-7.N, module built in a trixie build root),
+#           all booted with slub_debug=FZPU
+#   debug   linux-source-6.1 and linux-source-6.12 built with KASAN,
+#           lockdep, kmemleak, UBSAN (debug-6.1, debug-6.12)
+#   KERNEL  any flavour vm-run.sh --kernel takes, e.g. "6.12 debug-6.12"
 #
-# Each kernel prints "NAME: N passed, N failed"; the exit status is non-zero
-# if any kernel failed.  See Documentation/vpmu/testing.rst.
+# First every kernel is fetched or built and its module built, one at a
+# time; then the guests boot VPMU_VM_JOBS at a time (default 2: TCG runs
+# each guest on one host thread).  Each kernel's output is printed whole,
+# in the order above, ending with "NAME: N passed, N failed"; then one
+# "kernel NAME: VERSION" line per run.  The exit status is non-zero if any
+# kernel failed.  See Documentation/vpmu/testing.rst.
 set -euo pipefail
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 case "${1:-}" in
-stock)	kernels=(6.1 6.12) ;;
-debug)	kernels=(debug) ;;
-*)	echo "usage: $0 stock|debug" >&2; exit 2 ;;
+stock)	kernels=(6.1 6.12 6.12-rt 7.x) ;;
+debug)	kernels=(debug-6.1 debug-6.12) ;;
+"")	echo "usage: $0 stock|debug|KERNEL..." >&2; exit 2 ;;
+*)	kernels=("$@") ;;
 esac
 
 ensure_host_deps
 build_userspace
 rc=0
+names=()
+rm -f "$CACHE/out/7.x.name"
 for k in "${kernels[@]}"; do
-	check_kernel "$k" || rc=1
+	rm -f "$CACHE/out/$(flavour_name "$k")/kernel"
+	# A failure here shows up again, with its result line, in the run.
+	"$VM_DIR/run-kernel.sh" --prepare "$k" || true
+	# After the preparation: 7.x is named by the version it found.
+	names+=("$(flavour_name "$k")")
+done
+
+jobs=${VPMU_VM_JOBS:-2}
+n=${#kernels[@]}
+next=0
+shown=0
+# Start runs while fewer than $jobs are unfinished; print finished ones in
+# order.  A run's rc file appears when it is over.
+while [ "$shown" -lt "$n" ]; do
+	running=0
+	for ((i = shown; i < next; i++)); do
+		[ -f "$CACHE/out/${names[i]}.rc" ] || running=$((running + 1))
+	done
+	while [ "$next" -lt "$n" ] && [ "$running" -lt "$jobs" ]; do
+		mkdir -p "$CACHE/out"
+		rm -f "$CACHE/out/${names[next]}.rc"
+		log "starting ${names[next]}"
+		( r=0
+		  check_kernel "${kernels[next]}" >"$CACHE/out/${names[next]}.txt" 2>&1 || r=1
+		  echo "$r" >"$CACHE/out/${names[next]}.rc" ) &
+		next=$((next + 1))
+		running=$((running + 1))
+	done
+	while [ "$shown" -lt "$next" ] && [ -f "$CACHE/out/${names[shown]}.rc" ]; do
+		cat "$CACHE/out/${names[shown]}.txt"
+		[ "$(cat "$CACHE/out/${names[shown]}.rc")" = 0 ] || rc=1
+		shown=$((shown + 1))
+	done
+	if [ "$shown" -lt "$n" ]; then
+		sleep 2
+	fi
+done
+wait
+for name in "${names[@]}"; do
+	echo "kernel $name: $(cat "$CACHE/out/$name/kernel" 2>/dev/null || echo unknown)"
 done
 exit $rc

@@ -3,7 +3,8 @@
 #
 # vm-run.sh - boot one test VM, for debugging.
 #
-#   vm-run.sh --kernel 6.1|6.12|debug [--test NAME] [--shell] [--verbose]
+#   vm-run.sh --kernel 6.1|6.12|debug-6.1|debug-6.12 [--test NAME] [--shell]
+#             [--verbose]
 #
 #   --test NAME   run only the selftests whose file name contains NAME
 #   --shell       interactive busybox shell on the serial console, with
@@ -16,7 +17,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 usage() {
-	sed -n '4,13s/^# \{0,1\}//p' "$0" >&2
+	sed -n '4,14s/^# \{0,1\}//p' "$0" >&2
 	exit 2
 }
 
