@@ -759,10 +759,10 @@ run_kernel() {
 		extra+=("$(build_extra_module "$d" "$(basename "$d")-$KVER" "$KDIR")")
 	done
 	build_initrd "$OUT" "$MODULE_KO" "${extra[@]}"
-	# shellcheck disable=SC2086 # KCMDLINE and VPMU_APPEND are word lists
+	# shellcheck disable=SC2086 # KCMDLINE is a word list
+	# (run_guest adds $VPMU_APPEND)
 	run_guest "$NAME" "$mode" "$TIMEOUT" "$MEM" \
-		"vpmu_test_timeout=$((TIMEOUT * 2 / 3))" $KCMDLINE \
-		${VPMU_APPEND:-} "$@"
+		"vpmu_test_timeout=$((TIMEOUT * 2 / 3))" $KCMDLINE "$@"
 }
 
 # flavour_name FLAVOUR - the summary-line name of a kernel flavour.
