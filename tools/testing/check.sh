@@ -108,7 +108,8 @@ for tier in $TIERS; do
 		# The newest kernel's line is named by its version (vm-7.3).
 		newest=$(grep -oE '^vm-7\.[0-9]+: [0-9]+ passed' "$tmp" |
 			tail -n 1 | cut -d: -f1) || true
-		collect vm-6.1 vm-6.12 vm-6.12-rt "${newest:-vm-7.x}" ;;
+		collect vm-6.1 vm-6.12 vm-6.12-rt "${newest:-vm-7.x}" \
+			vm-6.12-mttcg ;;
 	debug)
 		run_tier debug "$TOP/tools/testing/vm/vm-check.sh" debug
 		collect debug-6.1 debug-6.12 ;;

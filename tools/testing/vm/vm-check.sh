@@ -6,7 +6,9 @@
 #   stock   newest Debian bookworm 6.1, 6.12 and 6.12 PREEMPT_RT kernels
 #           (vm-6.1, vm-6.12, vm-6.12-rt) and the newest 7.x of
 #           trixie-backports (vm-7.N, module built in a trixie build root),
-#           all booted with slub_debug=FZPU
+#           all booted with slub_debug=FZPU; then vpmu_lifetime and
+#           vpmu_cpu_sampling again on 6.12 under multi-threaded TCG
+#           (vm-6.12-mttcg), where two vCPUs really run at once
 #   debug   linux-source-6.1 and linux-source-6.12 built with KASAN,
 #           lockdep, kmemleak, UBSAN (debug-6.1, debug-6.12)
 #   KERNEL  any flavour vm-run.sh --kernel takes, e.g. "6.12 debug-6.12"
@@ -23,7 +25,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 case "${1:-}" in
-stock)	kernels=(6.1 6.12 6.12-rt 7.x) ;;
+stock)	kernels=(6.1 6.12 6.12-rt 7.x 6.12-mttcg) ;;
 debug)	kernels=(debug-6.1 debug-6.12) ;;
 "")	echo "usage: $0 stock|debug|KERNEL..." >&2; exit 2 ;;
 *)	kernels=("$@") ;;

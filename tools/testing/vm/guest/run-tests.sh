@@ -12,8 +12,9 @@
 #   VPMU-RESULT passed=N failed=M skipped=K
 # then, on a kmemleak kernel, scans for leaks and prints the report.
 #
-# Kernel command line knobs: vpmu_test=NAME (run only programs whose name
-# contains NAME), vpmu_test_timeout=SECONDS (per program, default 300).
+# Kernel command line knobs: vpmu_test=NAME[,NAME...] (run only programs
+# whose name contains one of the NAMEs), vpmu_test_timeout=SECONDS (per
+# program, default 300).
 # Option --no-load skips module loading (for use from the shell).
 
 SELFTESTS=/opt/vpmu/selftests
@@ -58,6 +59,20 @@ if [ -n "$load" ]; then
 	done
 fi
 
+# name_wanted NAME - does NAME contain one of the comma-separated words of
+# vpmu_test=?
+name_wanted() {
+	old_ifs=$IFS
+	IFS=,
+	for word in $filter; do
+		case "$1" in
+		*"$word"*) IFS=$old_ifs; return 0 ;;
+		esac
+	done
+	IFS=$old_ifs
+	return 1
+}
+
 # tally OUTFILE RC NAME - add one program's TAP cases to the totals.
 tally() {
 	p=0; f=0; s=0
@@ -101,11 +116,8 @@ for t in "$SELFTESTS"/*; do
 		continue
 	fi
 	name=${t##*/}
-	if [ -n "$filter" ]; then
-		case "$name" in
-		*"$filter"*) ;;
-		*) continue ;;
-		esac
+	if [ -n "$filter" ] && ! name_wanted "$name"; then
+		continue
 	fi
 	echo "VPMU-RUN $name"
 	{ (cd "$SELFTESTS" && timeout "$tmo" "$t"); echo $? >/tmp/rc; } 2>&1 |
