@@ -17,7 +17,10 @@
 #      linux-headers packages), with that kernel's vermagic, installed
 #      under updates/dkms; each vpmu.ko is kept (uncompressed) in
 #      $VPMU_CACHE/pkg/dkms/<kver>/vpmu.ko and its path printed
-#      ("pkg: dkms module <kver> <path>") for the VM tier to boot with;
+#      ("pkg: dkms module <kver> <path>"); the bookworm 6.1, 6.12 and
+#      6.12-rt guests of the VM harness boot with that module in place of
+#      one the harness builds and run vpmu_registered, vpmu_run and
+#      vpmu_lifetime (VPMU_PKG_VM_TESTS; VPMU_PKG_VM=0 skips the boots);
 #   5. purging both packages leaves no vpmu file behind.
 #
 # Prints TAP-style lines and ends with "pkg: N passed, N failed".
@@ -199,6 +202,33 @@ grep -E '^(Building for|Building initial|Error|.*skipped)' "$tmp/dkms.log" | sed
 [ $rc = 0 ] || sed 's/^/# /' "$tmp/dkms.log" | tail -30
 ok $rc "install vpmu-dkms (dkms add, and the postinst's builds)"
 
+# boot_dkms_module KVER KO - boot the VM harness's guest of that kernel
+# with the DKMS-built module instead of one it builds, and run a few
+# selftests on it (VPMU_PKG_VM_TESTS).  Kernels the harness does not boot
+# (or VPMU_PKG_VM=0) are skipped.
+boot_dkms_module() {
+	local k=$1 ko=$2 flavour name line
+
+	case $k in
+	6.1.0-*-amd64)			flavour=6.1 ;;
+	6.12.*+deb12-amd64)		flavour=6.12 ;;
+	6.12.*+deb12-rt-amd64)		flavour=6.12-rt ;;
+	*)				return 0 ;;
+	esac
+	[ "${VPMU_PKG_VM:-1}" = 0 ] && return 0
+	name=pkg-dkms-$flavour
+	line=$(VPMU_MODULE_KO=$ko VPMU_RUN_NAME=$name \
+		VPMU_APPEND="vpmu_test=${VPMU_PKG_VM_TESTS:-vpmu_registered,vpmu_run,vpmu_lifetime}" \
+		"$TOP/tools/testing/vm/vm-check.sh" "$flavour" 2>&1 |
+		tee "$tmp/vm-$k.log" | grep -E "^$name: [0-9]+ passed, [0-9]+ failed$")
+	grep -E "^kernel $name:" "$tmp/vm-$k.log" | sed 's/^/# /'
+	[ -n "$line" ] && [ "${line##*passed, }" = "0 failed" ] &&
+		[ "${line#*: }" != "0 passed, 0 failed" ]
+	local rc=$?
+	[ $rc = 0 ] || grep -E 'FAIL|not ok' "$tmp/vm-$k.log" | sed 's/^/# /' | head -20
+	ok $rc "$k guest boots the DKMS-built vpmu.ko: ${line:-no result line}"
+}
+
 if [ -n "${VPMU_PKG_KERNELS:-}" ]; then
 	kernels=$VPMU_PKG_KERNELS
 else
@@ -236,6 +266,7 @@ for k in $kernels; do
 	esac && [ "$(modinfo -F vermagic "$KEEP/$k/vpmu.ko" | awk '{print $1}')" = "$k" ]
 	ok $? "DKMS-built module kept as $KEEP/$k/vpmu.ko"
 	echo "pkg: dkms module $k $KEEP/$k/vpmu.ko"
+	boot_dkms_module "$k" "$KEEP/$k/vpmu.ko"
 done
 
 # --- 5. purge ------------------------------------------------------------

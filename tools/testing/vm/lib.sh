@@ -748,7 +748,12 @@ prepare_kernel() {
 	*)	die "unknown kernel $1 (6.1, 6.12, 6.12-rt, 6.12-mttcg, 7.x, debug-6.1 or debug-6.12)" ;;
 	esac
 	log "$NAME: kernel $KDESC${KCMDLINE:+, $KCMDLINE}"
-	if [ -n "$in_root_build" ]; then
+	if [ -n "${VPMU_MODULE_KO:-}" ]; then
+		# A module built elsewhere (the pkg tier's DKMS build).
+		[ -f "$VPMU_MODULE_KO" ] || die "no module $VPMU_MODULE_KO"
+		MODULE_KO=$VPMU_MODULE_KO
+		log "$NAME: module $MODULE_KO, not built here"
+	elif [ -n "$in_root_build" ]; then
 		build_module_in_root "$NAME" "$KDIR"
 	else
 		build_module "$NAME" "$KDIR"
