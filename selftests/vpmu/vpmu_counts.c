@@ -1072,4 +1072,106 @@ TEST_F_TIMEOUT(span, inherit_children_one_cpu, 120)
 	expect_span(_metadata, fd, 2 * REGION_REGIONS);
 }
 
+/*
+ * The freeze state is the task's, and outlives a swap with a child that
+ * exits.  This task closes its span (mark1: frozen from here), a child
+ * on the same CPU runs marks.s in its own copy, started running (17004),
+ * and exits; this task, still frozen, runs marks.s twice (18000 each).
+ * While this task waits for the child the perf core swaps their contexts
+ * (clones): the child runs on this task's events and exits with them,
+ * and this task goes on with the child's copies.
+ */
+TEST_F(span, inherit_child_exits_parent_counts)
+{
+	int fd[2], k;
+	pid_t pid;
+
+	VL_SETUP_DONE();
+	ASSERT_EQ(0, open_span(fd, false, true));
+	ASSERT_EQ(0, run_halt(self->dev, &self->mark1, self->mark1_mem));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		if (run_halt(self->dev, &self->marks, self->marks_mem))
+			_exit(2);
+		_exit(0);
+	}
+	ASSERT_EQ(0, wait_ok(pid));
+	for (k = 0; k < 2; k++)
+		ASSERT_EQ(0, run_halt(self->dev, &self->marks,
+				      self->marks_mem));
+	expect_span(_metadata, fd, (MARKS_UOPS - MARKS_REGIONS) +
+				   2 * MARKS_REGIONS);
+}
+
+/* Active task_struct objects (/proc/slabinfo), or -1. */
+static long task_structs(void)
+{
+	char line[256];
+	long n = -1;
+	FILE *f = fopen("/proc/slabinfo", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "task_struct ", 12)) {
+			n = strtol(line + 12, NULL, 10);
+			break;
+		}
+	}
+	fclose(f);
+	return n;
+}
+
+#define MANY_CHILDREN	64
+
+/*
+ * Many short-lived children, one after the other on this task's CPU,
+ * each with its own copy (started running: 17004 for its marks.s), while
+ * this task, frozen since its mark1, runs marks.s after every 16th
+ * (18000 each).  The driver keeps a state per task and drops that of a
+ * task that has exited: the children's task_structs are not held while
+ * the group stays open.
+ */
+TEST_F_TIMEOUT(span, inherit_many_children, 120)
+{
+	long before, after = -1;
+	int fd[2], k;
+	pid_t pid;
+
+	VL_SETUP_DONE();
+	ASSERT_EQ(0, open_span(fd, false, true));
+	ASSERT_EQ(0, run_halt(self->dev, &self->mark1, self->mark1_mem));
+	before = task_structs();
+	for (k = 1; k <= MANY_CHILDREN; k++) {
+		pid = fork();
+		ASSERT_LE(0, pid);
+		if (!pid) {
+			if (run_halt(self->dev, &self->marks,
+				     self->marks_mem))
+				_exit(2);
+			_exit(0);
+		}
+		ASSERT_EQ(0, wait_ok(pid));
+		if (k % 16 == 0)
+			ASSERT_EQ(0, run_halt(self->dev, &self->marks,
+					      self->marks_mem));
+	}
+	/* task_structs are freed an RCU grace period after their reaping */
+	for (k = 0; k < 50 && before >= 0; k++) {
+		after = task_structs();
+		if (after < before + MANY_CHILDREN / 2)
+			break;
+		usleep(100000);
+	}
+	if (before >= 0) {
+		TH_LOG("task_struct objects: %ld before, %ld after", before,
+		       after);
+		EXPECT_LT(after, before + MANY_CHILDREN / 2);
+	}
+	expect_span(_metadata, fd,
+		    MANY_CHILDREN * (MARKS_UOPS - MARKS_REGIONS) +
+		    MANY_CHILDREN / 16 * MARKS_REGIONS);
+}
+
 TEST_HARNESS_MAIN
