@@ -16,8 +16,10 @@
  *	exactly N x sum.expect's.
  * span:  trigger-frozen spans (trig_mark) whose run chunks are split by
  *	forced migrations, by another task's runs on the same CPU and by
- *	the runs of an inherited copy of the group: every span counts
- *	exactly what marks.s and region.s derive.
+ *	the runs of an inherited copy of the group, also when the perf
+ *	core swaps the clone contexts of a task and its children, and
+ *	across children that exit: every span counts exactly what marks.s
+ *	and region.s derive, in the state of the task that runs it.
  *
  * Programs come from $VPMU_SHARE (tools/vpmu/share): sum.s 179
  * microwords and 32 instructions, one cycle each; marks.s 35004
@@ -990,11 +992,12 @@ TEST_F_TIMEOUT(span, two_tasks_one_cpu, 120)
  * The perf core switches between a task and its child (or two children)
  * whose contexts are clones of each other by swapping the contexts, with
  * no pmu::del or pmu::add (perf_event_context_sched_out(),
- * context_equiv()): the events on the counters, and the freeze bit the
- * engine keeps for them, stay for the next task.  Then the child runs
- * in this task's state (frozen: 18000).  With @no_clone an event of this
- * task that is not inherited keeps the child's context from being a
- * clone, so the switch goes through del and add.
+ * context_equiv()): the events on the counters stay for the next task,
+ * and the driver must give them that task's freeze state (a driver that
+ * kept it per event copy ran the child in this task's: 18000).  With
+ * @no_clone an event of this task that is not inherited keeps the
+ * child's context from being a clone, so the switch goes through del
+ * and add.
  */
 static void inherit_state(struct __test_metadata *_metadata,
 			  FIXTURE_DATA(span) *self, int cpu, bool no_clone)
