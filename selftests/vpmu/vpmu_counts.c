@@ -16,8 +16,10 @@
  *	exactly N x sum.expect's.
  * span:  trigger-frozen spans (trig_mark) whose run chunks are split by
  *	forced migrations, by another task's runs on the same CPU and by
- *	the runs of an inherited copy of the group: every span counts
- *	exactly what marks.s and region.s derive.
+ *	the runs of an inherited copy of the group, also when the perf
+ *	core swaps the clone contexts of a task and its children, and
+ *	across children that exit: every span counts exactly what marks.s
+ *	and region.s derive, in the state of the task that runs it.
  *
  * Programs come from $VPMU_SHARE (tools/vpmu/share): sum.s 179
  * microwords and 32 instructions, one cycle each; marks.s 35004
@@ -990,11 +992,12 @@ TEST_F_TIMEOUT(span, two_tasks_one_cpu, 120)
  * The perf core switches between a task and its child (or two children)
  * whose contexts are clones of each other by swapping the contexts, with
  * no pmu::del or pmu::add (perf_event_context_sched_out(),
- * context_equiv()): the events on the counters, and the freeze bit the
- * engine keeps for them, stay for the next task.  Then the child runs
- * in this task's state (frozen: 18000).  With @no_clone an event of this
- * task that is not inherited keeps the child's context from being a
- * clone, so the switch goes through del and add.
+ * context_equiv()): the events on the counters stay for the next task,
+ * and the driver must give them that task's freeze state (a driver that
+ * kept it per event copy ran the child in this task's: 18000).  With
+ * @no_clone an event of this task that is not inherited keeps the
+ * child's context from being a clone, so the switch goes through del
+ * and add.
  */
 static void inherit_state(struct __test_metadata *_metadata,
 			  FIXTURE_DATA(span) *self, int cpu, bool no_clone)
@@ -1070,6 +1073,125 @@ TEST_F_TIMEOUT(span, inherit_children_one_cpu, 120)
 	for (k = 0; k < 2; k++)
 		ASSERT_EQ(0, wait_ok(pid[k]));
 	expect_span(_metadata, fd, 2 * REGION_REGIONS);
+}
+
+/*
+ * The freeze state is the task's, and outlives a swap with a child that
+ * exits.  This task closes its span (mark1: frozen from here), a child
+ * on the same CPU runs marks.s in its own copy, started running (17004),
+ * and exits; this task, still frozen, runs marks.s twice (18000 each).
+ * While this task waits for the child the perf core swaps their contexts
+ * (clones): the child runs on this task's events and exits with them,
+ * and this task goes on with the child's copies.
+ */
+TEST_F(span, inherit_child_exits_parent_counts)
+{
+	int fd[2], k;
+	pid_t pid;
+
+	VL_SETUP_DONE();
+	ASSERT_EQ(0, open_span(fd, false, true));
+	ASSERT_EQ(0, run_halt(self->dev, &self->mark1, self->mark1_mem));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		if (run_halt(self->dev, &self->marks, self->marks_mem))
+			_exit(2);
+		_exit(0);
+	}
+	ASSERT_EQ(0, wait_ok(pid));
+	for (k = 0; k < 2; k++)
+		ASSERT_EQ(0, run_halt(self->dev, &self->marks,
+				      self->marks_mem));
+	expect_span(_metadata, fd, (MARKS_UOPS - MARKS_REGIONS) +
+				   2 * MARKS_REGIONS);
+}
+
+/* Active task_struct objects (/proc/slabinfo), or -1. */
+static long task_structs(void)
+{
+	char line[256];
+	long n = -1;
+	FILE *f = fopen("/proc/slabinfo", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "task_struct ", 12)) {
+			n = strtol(line + 12, NULL, 10);
+			break;
+		}
+	}
+	fclose(f);
+	return n;
+}
+
+#define MANY_CHILDREN	64
+
+/*
+ * Growth of the active task_structs (/proc/slabinfo) over MANY_CHILDREN
+ * children, one after the other, that each run marks.s (and exit), this
+ * task running marks.s after every 16th; -1 if slabinfo is unreadable.
+ * Reaped children's task_structs are freed an RCU grace period later
+ * (and KASAN quarantines them): the growth is what is left after up to
+ * 2 s.  With @span the children have inherited copies of the group.
+ */
+static long children_growth(struct __test_metadata *_metadata,
+			    FIXTURE_DATA(span) *self)
+{
+	long before = task_structs(), after = -1;
+	pid_t pid;
+	int k;
+
+	for (k = 1; k <= MANY_CHILDREN; k++) {
+		pid = fork();
+		if (pid < 0)
+			return -1;
+		if (!pid) {
+			if (run_halt(self->dev, &self->marks,
+				     self->marks_mem))
+				_exit(2);
+			_exit(0);
+		}
+		EXPECT_EQ(0, wait_ok(pid));
+		if (k % 16 == 0)
+			EXPECT_EQ(0, run_halt(self->dev, &self->marks,
+					      self->marks_mem));
+	}
+	for (k = 0; k < 20 && before >= 0; k++) {
+		usleep(100000);
+		after = task_structs();
+	}
+	return before < 0 || after < 0 ? -1 : after - before;
+}
+
+/*
+ * Many short-lived children, one after the other on this task's CPU,
+ * each with its own copy (started running: 17004 for its marks.s), while
+ * this task, frozen since its mark1, runs marks.s after every 16th
+ * (18000 each).  The driver keeps a state per task and drops it once the
+ * task has exited: the children's task_structs are not held while the
+ * group stays open (no more of them are left than after as many children
+ * without the group).
+ */
+TEST_F_TIMEOUT(span, inherit_many_children, 120)
+{
+	long control, growth;
+	int fd[2];
+
+	VL_SETUP_DONE();
+	control = children_growth(_metadata, self);
+	ASSERT_EQ(0, open_span(fd, false, true));
+	ASSERT_EQ(0, run_halt(self->dev, &self->mark1, self->mark1_mem));
+	growth = children_growth(_metadata, self);
+	if (control >= 0 && growth >= 0) {
+		TH_LOG("task_structs left: %ld without the group, %ld with it",
+		       control, growth);
+		EXPECT_LT(growth, control + MANY_CHILDREN / 2);
+	}
+	expect_span(_metadata, fd,
+		    MANY_CHILDREN * (MARKS_UOPS - MARKS_REGIONS) +
+		    MANY_CHILDREN / 16 * MARKS_REGIONS);
 }
 
 TEST_HARNESS_MAIN

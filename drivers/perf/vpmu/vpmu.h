@@ -83,6 +83,12 @@ struct vpmu_stop;
 int vpmu_pmu_register(void);
 void vpmu_pmu_unregister(void);
 void vpmu_pmu_overflow(struct vpmu_engine *e, const struct vpmu_stop *stop);
+/*
+ * Around every run chunk, interrupts disabled throughout, for current:
+ * per-task freeze groups take current's state and give it back.
+ */
+void vpmu_pmu_chunk_begin(struct vpmu_engine *e);
+void vpmu_pmu_chunk_end(struct vpmu_engine *e);
 irqreturn_t vpmu_pmu_irq(unsigned int idx);
 
 /* Overflow interrupt lines, one per counter (vpmu_irq.c). */

@@ -241,7 +241,10 @@ static int vpmu_run_chunk(struct vpmu_runner *r)
 				  run->mode);
 		r->started = true;
 	}
+	/* Triggers toggle the freeze state of current's groups (perf.rst). */
+	vpmu_pmu_chunk_begin(e);
 	vpmu_run_engine(e, min_t(u64, r->left, VPMU_RUN_CHUNK), &stop);
+	vpmu_pmu_chunk_end(e);
 	vpmu_engine_ctx_save(e, r->ctx);
 
 	run->cycles += stop.cycles;

@@ -44,8 +44,12 @@
 #include <linux/perf_event.h>
 #include <linux/percpu.h>
 #include <linux/ptrace.h>
+#include <linux/rcupdate.h>
 #include <linux/refcount.h>
+#include <linux/sched.h>
+#include <linux/sched/task.h>
 #include <linux/slab.h>
+#include <linux/spinlock.h>
 #include <linux/sysfs.h>
 #include <linux/trace_events.h>
 
@@ -87,7 +91,7 @@
 #define VPMU_CFG1_FOO		BIT_ULL(22)
 #define VPMU_CFG1_ALL		GENMASK_ULL(22, 0)
 
-/* vpmu_frz.flags */
+/* vpmu_frz.flags and vpmu_frz_task.flags */
 #define VPMU_FRZ_FROZEN		BIT(0)	/* the group's freeze bit, saved */
 #define VPMU_FRZ_HOLD		BIT(1)	/* frozen by FOO until re-enabled */
 
@@ -125,26 +129,69 @@ struct vpmu_sample_raw {
 };
 
 /**
+ * struct vpmu_frz_task - one task's state under a per-task freeze control
+ * @node:	in vpmu_frz.tasks
+ * @task:	the task (a reference)
+ * @flags:	VPMU_FRZ_*: the task's freeze bit as of its last run chunk,
+ *		and FOO's hold
+ * @rcu:	frees it
+ *
+ * Created in process context when an event of the control is created for
+ * @task (event->hw.target), dropped once @task is exiting (it never runs
+ * a chunk again) or with the control.  @flags is only touched on behalf
+ * of @task itself: in its run chunks and in perf callbacks of its task
+ * context, which the perf core makes with @task current.
+ */
+struct vpmu_frz_task {
+	struct list_head	node;
+	struct task_struct	*task;
+	unsigned int		flags;
+	struct rcu_head		rcu;
+};
+
+/**
  * struct vpmu_frz - a perf group's freeze control, shared by its events
  * @ref:	one for every event opened under the control: the leader
- *		that names it in config1 and each member opened in its
- *		group (event->pmu_private; dropped by event->destroy)
+ *		that names it in config1, each member opened in its group,
+ *		and every inherited copy of either (event->pmu_private;
+ *		dropped by event->destroy)
  * @config1:	the leader's attr.config1: trigger, start state, FOO
- * @flags:	VPMU_FRZ_*: the freeze bit while the group is off the
- *		counters, and FOO's hold
+ * @flags:	CPU-wide group: VPMU_FRZ_*, the freeze bit while the group
+ *		is off the counters, and FOO's hold
+ * @per_task:	the leader was opened on a task: the state is each task's,
+ *		in @tasks, and @flags is unused
+ * @lock:	protects @tasks and @gen
+ * @tasks:	the vpmu_frz_task of every task with events of the control
+ * @gen:	bumped whenever an entry leaves @tasks (lockless cache check)
+ * @rcu:	frees it
  *
  * The perf core frees a leader closed before its members and promotes
  * each member to a group of its own (perf_group_detach()), so nothing
  * may point at the leader beyond its own callbacks.  The control is an
  * object of its own instead, which lives as long as any event opened
  * under it: a member whose leader was closed keeps counting between the
- * same triggers.  @flags is only touched where the group's events are
- * scheduled, on their CPU with interrupts disabled.
+ * same triggers.
+ *
+ * With inherit every task has its own copy of the group, and the perf
+ * core switches between two tasks whose contexts are clones by swapping
+ * the contexts, with no pmu::del or pmu::add: the copies on the counters
+ * then run for the other task.  So the freeze state of a per-task group
+ * is kept per task (@tasks), in the control all copies share (found
+ * through event->parent), and each run chunk loads the running task's
+ * state into the engine and stores it back (vpmu_pmu_chunk_begin(),
+ * _end()): the engine toggles freeze bits only in run chunks.  @flags is
+ * only touched where the group's events are scheduled, on their CPU with
+ * interrupts disabled.
  */
 struct vpmu_frz {
 	refcount_t		ref;
 	u64			config1;
 	unsigned int		flags;
+	bool			per_task;
+	raw_spinlock_t		lock;
+	struct list_head	tasks;
+	unsigned int		gen;
+	struct rcu_head		rcu;
 };
 
 /**
@@ -152,10 +199,17 @@ struct vpmu_frz {
  * @frz:	the control it is lent to, NULL if free; each of the @users
  *		holds a reference to it
  * @users:	events under @frz on this CPU's counters
+ * @task:	per-task control: the task whose state @ft is (compared,
+ *		never dereferenced), NULL if none was looked up yet
+ * @ft:		...that task's state, NULL if it has none
+ * @gen:	...looked up while @frz->gen was this: valid while it is
  */
 struct vpmu_fgroup {
 	struct vpmu_frz		*frz;
 	unsigned int		users;
+	const struct task_struct *task;
+	struct vpmu_frz_task	*ft;
+	unsigned int		gen;
 };
 
 /**
@@ -165,6 +219,7 @@ struct vpmu_fgroup {
  *		frozen, 1.. are lent to groups with a freeze control
  * @hist_active: the started bucket events, linked by their active_entry
  * @used_mask:	counters taken (bit n: counter n, 0-based)
+ * @task_fgroups: freeze groups lent to per-task controls (bit g: group g)
  * @ovf_engine:	while vpmu_pmu_overflow() raises lines: the stopped engine
  * @ovf_stop:	...and its stop
  * @tick:	the jiffy of each counter's last sample
@@ -177,6 +232,7 @@ struct vpmu_pmu_cpu {
 	struct perf_event	*events[VPMU_NR_COUNTERS_MAX];
 	struct vpmu_fgroup	fgroups[VPMU_NR_GROUPS_MAX];
 	DECLARE_BITMAP(used_mask, VPMU_NR_COUNTERS_MAX);
+	unsigned long		task_fgroups;
 	struct vpmu_engine	*ovf_engine;
 	const struct vpmu_stop	*ovf_stop;
 	unsigned long		tick[VPMU_NR_COUNTERS_MAX];
@@ -292,16 +348,122 @@ static struct vpmu_frz *vpmu_event_frz(const struct perf_event *event)
 	return event->pmu_private;
 }
 
+/* The state a task's copy of the group under @frz starts in. */
+static unsigned int vpmu_frz_start(const struct vpmu_frz *frz)
+{
+	return frz->config1 & VPMU_CFG1_FROZEN ? VPMU_FRZ_FROZEN : 0;
+}
+
+static struct vpmu_frz_task *vpmu_frz_task_find(struct vpmu_frz *frz,
+						const struct task_struct *t)
+{
+	struct vpmu_frz_task *ft;
+
+	lockdep_assert_held(&frz->lock);
+	list_for_each_entry(ft, &frz->tasks, node) {
+		if (ft->task == t)
+			return ft;
+	}
+	return NULL;
+}
+
+/*
+ * Give @t a state under @frz, unless it has one: it starts as config1
+ * says.  Process context (the allocation).
+ */
+static int vpmu_frz_task_add(struct vpmu_frz *frz, struct task_struct *t)
+{
+	struct vpmu_frz_task *ft, *new;
+
+	raw_spin_lock_irq(&frz->lock);
+	ft = vpmu_frz_task_find(frz, t);
+	raw_spin_unlock_irq(&frz->lock);
+	if (ft)
+		return 0;
+
+	new = kzalloc(sizeof(*new), GFP_KERNEL);
+	if (!new)
+		return -ENOMEM;
+	new->flags = vpmu_frz_start(frz);
+	raw_spin_lock_irq(&frz->lock);
+	if (!vpmu_frz_task_find(frz, t)) {
+		new->task = get_task_struct(t);
+		list_add_tail(&new->node, &frz->tasks);
+		new = NULL;
+	}
+	raw_spin_unlock_irq(&frz->lock);
+	kfree(new);
+	return 0;
+}
+
+/*
+ * Drop the states of tasks that are exiting: they never run a chunk
+ * again, and their events are going (perf_event_exit_task()).  Process
+ * context; the task references are put outside the lock.  A CPU may
+ * still have such a state cached (struct vpmu_fgroup): @gen tells it not
+ * to use it, and the state is freed after a grace period.
+ */
+static void vpmu_frz_prune(struct vpmu_frz *frz)
+{
+	struct vpmu_frz_task *ft, *next;
+	LIST_HEAD(dead);
+
+	raw_spin_lock_irq(&frz->lock);
+	list_for_each_entry_safe(ft, next, &frz->tasks, node) {
+		if (READ_ONCE(ft->task->flags) & PF_EXITING)
+			list_move(&ft->node, &dead);
+	}
+	if (!list_empty(&dead))
+		WRITE_ONCE(frz->gen, frz->gen + 1);
+	raw_spin_unlock_irq(&frz->lock);
+
+	list_for_each_entry_safe(ft, next, &dead, node) {
+		put_task_struct(ft->task);
+		kfree_rcu(ft, rcu);
+	}
+}
+
+static struct vpmu_frz *vpmu_frz_create(struct perf_event *event)
+{
+	struct vpmu_frz *frz = kzalloc(sizeof(*frz), GFP_KERNEL);
+
+	if (!frz)
+		return NULL;
+	refcount_set(&frz->ref, 1);
+	frz->config1 = event->attr.config1;
+	frz->flags = vpmu_frz_start(frz);
+	frz->per_task = event->attach_state & PERF_ATTACH_TASK;
+	raw_spin_lock_init(&frz->lock);
+	INIT_LIST_HEAD(&frz->tasks);
+	return frz;
+}
+
+/*
+ * Drop a reference; the last frees the control and every task state left
+ * (no event of the control is on any counter, nor can be again).
+ * Process context: event->destroy or a failed event_init.
+ */
 static void vpmu_frz_put(struct vpmu_frz *frz)
 {
-	if (frz && refcount_dec_and_test(&frz->ref))
-		kfree(frz);
+	struct vpmu_frz_task *ft, *next;
+
+	if (!frz || !refcount_dec_and_test(&frz->ref))
+		return;
+	list_for_each_entry_safe(ft, next, &frz->tasks, node) {
+		put_task_struct(ft->task);
+		kfree_rcu(ft, rcu);
+	}
+	kfree_rcu(frz, rcu);
 }
 
 /* event->destroy: the event is off every counter for good. */
 static void vpmu_event_destroy(struct perf_event *event)
 {
-	vpmu_frz_put(vpmu_event_frz(event));
+	struct vpmu_frz *frz = vpmu_event_frz(event);
+
+	if (frz && frz->per_task)
+		vpmu_frz_prune(frz);
+	vpmu_frz_put(frz);
 	event->pmu_private = NULL;
 }
 
@@ -309,33 +471,45 @@ static void vpmu_event_destroy(struct perf_event *event)
  * Attach @event to its group's freeze control, the last step of a
  * successful event_init (the core calls ->destroy only after one): a
  * leader with a config1 creates it, a member of such a leader takes a
- * reference to the leader's.  The leader is alive here: the caller of
- * perf_event_open() holds its file, and inherit_group() creates a
- * child's leader before its members.
+ * reference to the leader's, and an inherited copy of either takes one
+ * to the control of the event it was copied from (event->parent, always
+ * an original: all copies of a group share one control).  The leader, or
+ * the parent, is alive here: the caller of perf_event_open() holds its
+ * file; inherit_group() creates a child's leader before its members,
+ * with the parent on its context, whose mutex it holds.  An event
+ * created for a task gives the task a state of its own under the control.
  */
 static int vpmu_frz_attach(struct perf_event *event)
 {
 	struct perf_event *leader = event->group_leader;
-	struct vpmu_frz *frz;
+	struct vpmu_frz *frz = NULL;
+	int ret;
 
-	if (leader != event) {
+	if (event->parent) {
+		frz = vpmu_event_frz(event->parent);
+		if (frz)
+			refcount_inc(&frz->ref);
+	} else if (leader != event) {
 		frz = leader->pmu == event->pmu ? vpmu_event_frz(leader) : NULL;
 		if (frz)
 			refcount_inc(&frz->ref);
 	} else if (event->attr.config1) {
-		frz = kzalloc(sizeof(*frz), GFP_KERNEL);
+		frz = vpmu_frz_create(event);
 		if (!frz)
 			return -ENOMEM;
-		refcount_set(&frz->ref, 1);
-		frz->config1 = event->attr.config1;
-		if (frz->config1 & VPMU_CFG1_FROZEN)
-			frz->flags = VPMU_FRZ_FROZEN;
-	} else {
-		frz = NULL;
+	}
+	if (!frz)
+		return 0;
+	if (frz->per_task && event->hw.target) {
+		vpmu_frz_prune(frz);
+		ret = vpmu_frz_task_add(frz, event->hw.target);
+		if (ret) {
+			vpmu_frz_put(frz);
+			return ret;
+		}
 	}
 	event->pmu_private = frz;
-	if (frz)
-		event->destroy = vpmu_event_destroy;
+	event->destroy = vpmu_event_destroy;
 	return 0;
 }
 
@@ -362,17 +536,85 @@ static bool vpmu_event_foo(struct perf_event *event)
 }
 
 /*
+ * The running task's state under per-task control @fg->frz, NULL if it
+ * has none.  Cached in @fg while no state has left the control since,
+ * so that a chunk of the task that last ran here costs two compares.
+ * Only the running task's own state is ever dereferenced, and a task's
+ * state is dropped only once it exits: a cached state found stale by
+ * @gen is looked up again, never used.
+ *
+ * Context: interrupts disabled, on @fg's CPU, for current.
+ */
+static struct vpmu_frz_task *vpmu_fgroup_task(struct vpmu_fgroup *fg)
+{
+	struct vpmu_frz *frz = fg->frz;
+	unsigned int gen = READ_ONCE(frz->gen);
+
+	if (likely(fg->task == current && fg->gen == gen))
+		return fg->ft;
+	raw_spin_lock(&frz->lock);
+	fg->ft = vpmu_frz_task_find(frz, current);
+	fg->gen = frz->gen;
+	raw_spin_unlock(&frz->lock);
+	fg->task = current;
+	return fg->ft;
+}
+
+/*
+ * Where the state of the group lent @fg is kept: the control's flags for
+ * a CPU-wide group, the running task's state for a per-task one (NULL if
+ * it has none).  The perf core calls pmu::add and pmu::del of a task
+ * context's events with that task current.
+ */
+static unsigned int *vpmu_fgroup_flags(struct vpmu_fgroup *fg)
+{
+	struct vpmu_frz_task *ft;
+
+	if (!fg->frz->per_task)
+		return &fg->frz->flags;
+	ft = vpmu_fgroup_task(fg);
+	return ft ? &ft->flags : NULL;
+}
+
+/* Hold the group lent @fg frozen until re-enabled (its FOO stop). */
+static void vpmu_fgroup_hold(struct vpmu_fgroup *fg)
+{
+	unsigned int *flags = vpmu_fgroup_flags(fg);
+
+	if (flags)
+		*flags |= VPMU_FRZ_HOLD;
+}
+
+/* Is the group lent @fg frozen by FOO until re-enabled? */
+static bool vpmu_fgroup_held(struct vpmu_fgroup *fg)
+{
+	unsigned int *flags = vpmu_fgroup_flags(fg);
+
+	return flags && (*flags & VPMU_FRZ_HOLD);
+}
+
+/* The freeze bit @fg's group last left the engine with. */
+static bool vpmu_fgroup_saved(struct vpmu_fgroup *fg)
+{
+	unsigned int *flags = vpmu_fgroup_flags(fg);
+
+	return (flags ? *flags : vpmu_frz_start(fg->frz)) & VPMU_FRZ_FROZEN;
+}
+
+/*
  * The engine freeze group @event counts in: 0 without a freeze control;
  * otherwise the one lent to its group on this CPU, lent now to its first
  * member here, with the group's trigger and the freeze bit as the group
- * last left it.  -EAGAIN when every group is lent (the perf core then
- * treats it like a lack of counters).
+ * last left it (a per-task group: as the running task last left it).
+ * -EAGAIN when every group is lent (the perf core then treats it like a
+ * lack of counters).
  */
 static int vpmu_fgroup_get(struct vpmu_pmu_cpu *cpuc, struct vpmu_engine *e,
 			   struct perf_event *event)
 {
 	struct vpmu_frz *frz = vpmu_event_frz(event);
 	struct vpmu_fgroup *fg;
+	unsigned int *flags;
 	int g, free = -1;
 	u16 trig;
 
@@ -383,8 +625,9 @@ static int vpmu_fgroup_get(struct vpmu_pmu_cpu *cpuc, struct vpmu_engine *e,
 		if (fg->frz == frz) {
 			fg->users++;
 			/* A member re-enabled after its FOO stop thaws it. */
-			if (frz->flags & VPMU_FRZ_HOLD) {
-				frz->flags &= ~VPMU_FRZ_HOLD;
+			flags = vpmu_fgroup_flags(fg);
+			if (flags && (*flags & VPMU_FRZ_HOLD)) {
+				*flags &= ~(VPMU_FRZ_HOLD | VPMU_FRZ_FROZEN);
 				vpmu_engine_freeze(e, g, false);
 			}
 			return g;
@@ -397,36 +640,100 @@ static int vpmu_fgroup_get(struct vpmu_pmu_cpu *cpuc, struct vpmu_engine *e,
 	fg = &cpuc->fgroups[free];
 	fg->frz = frz;
 	fg->users = 1;
+	fg->task = NULL;
+	if (frz->per_task)
+		__set_bit(free, &cpuc->task_fgroups);
 	trig = vpmu_cfg1_trigger(frz->config1);
 	WARN_ON_ONCE(vpmu_engine_group_trigger(e, free, trig));
-	vpmu_engine_freeze(e, free, frz->flags & VPMU_FRZ_FROZEN);
+	vpmu_engine_freeze(e, free, vpmu_fgroup_saved(fg));
 	return free;
 }
 
 /*
  * Give back freeze group @g when its last event leaves this CPU, keeping
- * the group's freeze bit in its control for wherever it is scheduled next
- * (context switch, migration, DISABLE/ENABLE).  A group held frozen by
- * FOO leaves thawed: it was counting when it overflowed.  The leaving
- * event still holds its reference to the control.
+ * the group's freeze bit for wherever it is scheduled next (context
+ * switch, migration, DISABLE/ENABLE): a CPU-wide group's in its control;
+ * a per-task group's is in the running task's state already, stored at
+ * the end of its last chunk (the engine's bit may be another task's, if
+ * the perf core swapped the contexts since).  A group held frozen by FOO
+ * leaves thawed: it was counting when it overflowed.  The leaving event
+ * still holds its reference to the control.
  */
 static void vpmu_fgroup_put(struct vpmu_pmu_cpu *cpuc, struct vpmu_engine *e,
 			    unsigned int g)
 {
 	struct vpmu_fgroup *fg = &cpuc->fgroups[g];
 	struct vpmu_frz *frz = fg->frz;
+	unsigned int *flags;
 
 	if (!g || WARN_ON_ONCE(!frz) || --fg->users)
 		return;
-	if (frz->flags & VPMU_FRZ_HOLD)
-		frz->flags &= ~(VPMU_FRZ_HOLD | VPMU_FRZ_FROZEN);
-	else if (vpmu_engine_frozen(e, g))
-		frz->flags |= VPMU_FRZ_FROZEN;
-	else
-		frz->flags &= ~VPMU_FRZ_FROZEN;
+	flags = vpmu_fgroup_flags(fg);
+	if (flags && (*flags & VPMU_FRZ_HOLD))
+		*flags &= ~(VPMU_FRZ_HOLD | VPMU_FRZ_FROZEN);
+	else if (!frz->per_task && vpmu_engine_frozen(e, g))
+		*flags |= VPMU_FRZ_FROZEN;
+	else if (!frz->per_task)
+		*flags &= ~VPMU_FRZ_FROZEN;
 	vpmu_engine_group_trigger(e, g, VPMU_TRIG_NONE);
 	vpmu_engine_freeze(e, g, false);
+	__clear_bit(g, &cpuc->task_fgroups);
 	fg->frz = NULL;
+	fg->task = NULL;
+	fg->ft = NULL;
+}
+
+/**
+ * vpmu_pmu_chunk_begin() - give per-task groups the running task's state
+ * @e:	this CPU's engine, about to run a chunk for current
+ *
+ * The perf core may have swapped current's task context with that of the
+ * task that ran here last (clones under inherit: no pmu::del, no
+ * pmu::add), leaving that task's freeze bits on the engine.  Load
+ * current's into every freeze group lent to a per-task control, so that
+ * the triggers toggle current's state; vpmu_pmu_chunk_end() stores it
+ * back.  The engine changes freeze bits only in run chunks.
+ *
+ * Context: interrupts disabled, on the engine's CPU, for current.
+ */
+void vpmu_pmu_chunk_begin(struct vpmu_engine *e)
+{
+	struct vpmu_pmu_cpu *cpuc = this_cpu_ptr(&vpmu_pmu_cpu);
+	unsigned long g, groups = cpuc->task_fgroups;
+	bool frozen;
+
+	lockdep_assert_irqs_disabled();
+	for_each_set_bit(g, &groups, VPMU_NR_GROUPS_MAX) {
+		frozen = vpmu_fgroup_saved(&cpuc->fgroups[g]);
+		/* An unchanged bit costs no settling of the engine. */
+		if (vpmu_engine_frozen(e, g) != frozen)
+			vpmu_engine_freeze(e, g, frozen);
+	}
+}
+
+/**
+ * vpmu_pmu_chunk_end() - store the running task's freeze bits
+ * @e:	this CPU's engine, whose chunk for current has just ended
+ *
+ * Context: interrupts disabled since vpmu_pmu_chunk_begin(), on the
+ * engine's CPU, for current.
+ */
+void vpmu_pmu_chunk_end(struct vpmu_engine *e)
+{
+	struct vpmu_pmu_cpu *cpuc = this_cpu_ptr(&vpmu_pmu_cpu);
+	unsigned long g, groups = cpuc->task_fgroups;
+	struct vpmu_fgroup *fg;
+
+	lockdep_assert_irqs_disabled();
+	for_each_set_bit(g, &groups, VPMU_NR_GROUPS_MAX) {
+		fg = &cpuc->fgroups[g];
+		if (fg->task != current || !fg->ft)
+			continue;
+		if (vpmu_engine_frozen(e, g))
+			fg->ft->flags |= VPMU_FRZ_FROZEN;
+		else
+			fg->ft->flags &= ~VPMU_FRZ_FROZEN;
+	}
 }
 
 /* ---- counter primitives --------------------------------------------------- */
@@ -648,9 +955,9 @@ void vpmu_pmu_overflow(struct vpmu_engine *e, const struct vpmu_stop *stop)
 	 * disabled).
 	 */
 	for_each_set_bit(g, &foo, VPMU_NR_GROUPS_MAX) {
-		struct vpmu_frz *frz = cpuc->fgroups[g].frz;
+		struct vpmu_fgroup *fg = &cpuc->fgroups[g];
 
-		if (frz && !(frz->flags & VPMU_FRZ_HOLD))
+		if (fg->frz && !vpmu_fgroup_held(fg))
 			vpmu_engine_freeze(e, g, false);
 	}
 	cpuc->ovf_engine = NULL;
@@ -710,7 +1017,7 @@ irqreturn_t vpmu_pmu_irq(unsigned int idx)
 		 * microword till then, and until re-enabled.
 		 */
 		if (vpmu_event_foo(event) && READ_ONCE(event->pending_disable))
-			vpmu_event_frz(event)->flags |= VPMU_FRZ_HOLD;
+			vpmu_fgroup_hold(&cpuc->fgroups[event->hw.event_base]);
 		if (event->hw.state & PERF_HES_STOPPED)
 			return IRQ_HANDLED;
 	}
