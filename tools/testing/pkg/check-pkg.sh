@@ -41,20 +41,11 @@ KEEP=$CACHE/pkg/dkms
 build=1
 [ "${1:-}" = --no-build ] && build=0
 
-n=0
-failed=0
-tmp=$(mktemp -d)
+# ok STATUS NAME, the counters n and failed, and tmp, as the host tier's
+# command-line tests have them.
+# shellcheck source=../host/tap.sh
+. "$TOP/tools/testing/host/tap.sh"
 installed_here=()
-
-ok() {	# ok STATUS NAME
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		failed=$((failed + 1))
-	fi
-}
 
 finish() {
 	echo "pkg: $((n - failed)) passed, $failed failed"
