@@ -302,4 +302,51 @@ TEST_F(cs, another_task_runs)
 	cs_close(&ev);
 }
 
+/*
+ * A stalling microword may take a run past its budget; if a sampling
+ * counter wraps on that same microword, the engine stops for the overflow
+ * with no budget left, and the run must end there.  (The chunk loop once
+ * computed what was left as budget - used, which wrapped: the run went on
+ * to the program's halt.)  memcpy.vprg stalls on load misses and on a
+ * full write queue; for every budget b short of its 3120 cycles, vpmu_cycles
+ * sampled with period b wraps on the microword that reaches cycle b.  A
+ * microword stalls for at most 64 + 64 cycles (dc_miss_penalty, wq_drain).
+ */
+TEST_F_TIMEOUT(cs, overflow_on_the_budget_overshoot, 240)
+{
+	struct perf_event_attr a;
+	struct vl_prog memcpy_prog;
+	struct vpmu_run r;
+	uint8_t *mem;
+	uint64_t b, over = 0, bad = 0;
+	int fd;
+
+	VL_SETUP_DONE();
+	if (vl_prog_load(&memcpy_prog, "build/memcpy.vprg"))
+		SKIP(return, "no memcpy.vprg in $VPMU_SHARE");
+	mem = vl_prog_mem(&memcpy_prog);
+	ASSERT_NE(NULL, mem);
+	for (b = 1; b < 3120; b++) {
+		vp_attr(&a, self->cycles, 0);
+		a.sample_period = b;
+		fd = vp_open(&a, 0, -1, -1);
+		ASSERT_LE(0, fd);
+		ASSERT_EQ(0, vl_run(self->dev, &memcpy_prog, mem, b, &r));
+		close(fd);
+		over += r.cycles > b;
+		if (r.stop != VPMU_RUN_BUDGET || r.cycles < b ||
+		    r.cycles > b + 128) {
+			if (bad++ < 5)
+				TH_LOG("budget %llu: stop %u after %llu cycles",
+				       (unsigned long long)b, r.stop,
+				       (unsigned long long)r.cycles);
+		}
+	}
+	EXPECT_EQ(0ull, bad);
+	/* The case is there: some budgets end inside a stall. */
+	EXPECT_LT(0ull, over);
+	free(mem);
+	vl_prog_free(&memcpy_prog);
+}
+
 TEST_HARNESS_MAIN

@@ -183,7 +183,11 @@ static void vpmu_run_engine(struct vpmu_engine *e, u64 budget,
 	u64 used = 0;
 
 	for (;;) {
-		vpmu_engine_run(e, stops < VPMU_RUN_CHUNK_STOPS ?
+		/*
+		 * A stalling microword may overshoot the budget, and an
+		 * overflow stop may come right after it: then none is left.
+		 */
+		vpmu_engine_run(e, stops < VPMU_RUN_CHUNK_STOPS && used < budget ?
 				   budget - used : 0, stop);
 		used += stop->cycles;
 		if (stop->reason != VPMU_STOP_OVERFLOW)
