@@ -1008,8 +1008,11 @@ irqreturn_t vpmu_pmu_irq(unsigned int idx)
 	 *    event has sampled too often in this jiffy.
 	 */
 	for (n = vpmu_period_advance(event); n; n--) {
-		if (!vpmu_sample_allowed(cpuc, idx))
+		if (!vpmu_sample_allowed(cpuc, idx)) {
+			/* Counted, not sampled: lost, as PERF_FORMAT_LOST says. */
+			atomic64_add(n, &event->lost_samples);
 			break;
+		}
 		vpmu_sample(e, event, cpuc->ovf_stop);
 		/*
 		 * Its REFRESH limit reached, the core disables the event once
