@@ -20,16 +20,9 @@ OUT=${VPMU_DEB_DIR:-$TOP/build/deb}
 log() { printf '%s\n' "deb: $*" >&2; }
 die() { printf '%s\n' "deb: error: $*" >&2; exit 1; }
 
-# apt - apt-get that waits for a lock another apt holds instead of failing.
-apt() {
-	DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 \
-		-y --no-install-recommends "$@"
-}
-
-pkg_installed() {
-	[ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null)" = \
-		"install ok installed" ]
-}
+# apt_get, apt_retry, pkg_installed
+# shellcheck source=apt.sh
+. "$TOP/tools/pkg/apt.sh"
 
 # build_deps SRCDIR - install what debian/control's Build-Depends lists,
 # when dpkg-checkbuilddeps finds something missing; apt-get update only
@@ -37,17 +30,13 @@ pkg_installed() {
 build_deps() {
 	local log=$OUT/apt.log
 
-	pkg_installed dpkg-dev || apt install dpkg-dev >"$log" 2>&1 ||
-		{ apt-get update >>"$log" 2>&1; apt install dpkg-dev >>"$log" 2>&1; } ||
+	: >"$log"
+	pkg_installed dpkg-dev || apt_retry "$log" install dpkg-dev ||
 		{ tail -20 "$log" >&2; die "cannot install dpkg-dev"; }
 	(cd "$1" && dpkg-checkbuilddeps) >/dev/null 2>&1 && return 0
 	log "installing the build dependencies (apt-get build-dep)"
-	if ! apt build-dep "$1" >"$log" 2>&1; then
-		log "apt-get build-dep failed; running apt-get update and retrying"
-		apt-get update >>"$log" 2>&1 || true
-		apt build-dep "$1" >>"$log" 2>&1 ||
-			{ tail -20 "$log" >&2; die "cannot install the build dependencies"; }
-	fi
+	apt_retry "$log" build-dep "$1" ||
+		{ tail -20 "$log" >&2; die "cannot install the build dependencies"; }
 }
 
 # copy_tree DEST - the source tree, without build outputs.

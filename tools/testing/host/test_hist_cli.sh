@@ -32,9 +32,9 @@ tap_build vpmu-as vpmu-hist vpmu-sim
 # --plot needs gnuplot: install it when missing and we may (root, apt).
 if ! command -v gnuplot >/dev/null 2>&1 && [ "$(id -u)" = 0 ] &&
    command -v apt-get >/dev/null 2>&1; then
-	apt-get install -y gnuplot-nox >/dev/null 2>&1 ||
-	{ apt-get update >/dev/null 2>&1 &&
-	  apt-get install -y gnuplot-nox >/dev/null 2>&1; }
+	# shellcheck source=../../pkg/apt.sh
+	. "$HERE/../../pkg/apt.sh"
+	apt_retry /dev/null install gnuplot-nox || true
 fi
 skip() {	# skip NAME REASON
 	n=$((n + 1))

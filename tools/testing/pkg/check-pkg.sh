@@ -53,20 +53,14 @@ finish() {
 	exit
 }
 
-apt() {
-	DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 \
-		-y --no-install-recommends "$@"
-}
-
-installed() {
-	[ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null)" = \
-		"install ok installed" ]
-}
+# apt_get, apt_retry, pkg_installed
+# shellcheck source=../../pkg/apt.sh
+. "$TOP/tools/pkg/apt.sh"
 
 # purge - remove what this script installed (also on an early exit).
 purge() {
 	[ ${#installed_here[@]} -gt 0 ] || return 0
-	apt purge "${installed_here[@]}" >"$tmp/purge.log" 2>&1
+	apt_get purge "${installed_here[@]}" >"$tmp/purge.log" 2>&1
 	local rc=$?
 	installed_here=()
 	return $rc
@@ -79,7 +73,7 @@ if [ "$(id -u)" != 0 ]; then
 	finish
 fi
 for p in vpmu-dkms vpmu-tools; do
-	if installed "$p" || compgen -G '/usr/src/vpmu-*' >/dev/null; then
+	if pkg_installed "$p" || compgen -G '/usr/src/vpmu-*' >/dev/null; then
 		echo "# pkg: $p (or /usr/src/vpmu-*) is installed already; not touching it"
 		ok 1 "$p not installed before the test"
 		finish
@@ -112,7 +106,7 @@ dpkg-deb --fsys-tarfile "$DKMS_DEB" |
 	grep -qx "PACKAGE_VERSION=\"$VERSION\""
 ok $? "dkms.conf in /usr/src/vpmu-$VERSION says PACKAGE_VERSION=\"$VERSION\""
 
-installed lintian || apt install lintian >"$tmp/apt.log" 2>&1
+pkg_installed lintian || apt_retry "$tmp/apt.log" install lintian
 lintian --pedantic --display-level '>=pedantic' "$CHANGES" >"$tmp/lintian" 2>&1
 rc=$?
 [ $rc = 0 ] && ! grep -q '^[EWIPX]:' "$tmp/lintian"
@@ -146,7 +140,7 @@ ok $? "make uninstall DESTDIR=... removes every file it installed"
 
 # --- 3. vpmu-tools -------------------------------------------------------
 
-apt install "$TOOLS_DEB" >"$tmp/tools.log" 2>&1 && installed vpmu-tools
+apt_get install "$TOOLS_DEB" >"$tmp/tools.log" 2>&1 && pkg_installed vpmu-tools
 rc=$?
 [ $rc = 0 ] && installed_here+=(vpmu-tools)
 [ $rc = 0 ] || sed 's/^/# /' "$tmp/tools.log" | tail -20
@@ -186,7 +180,7 @@ done
 
 # --- 4. vpmu-dkms --------------------------------------------------------
 
-apt install "$DKMS_DEB" >"$tmp/dkms.log" 2>&1 && installed vpmu-dkms
+apt_get install "$DKMS_DEB" >"$tmp/dkms.log" 2>&1 && pkg_installed vpmu-dkms
 rc=$?
 [ $rc = 0 ] && installed_here+=(vpmu-dkms)
 grep -E '^(Building for|Building initial|Error|.*skipped)' "$tmp/dkms.log" | sed 's/^/# /'

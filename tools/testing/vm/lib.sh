@@ -26,10 +26,9 @@ die() { printf '%s\n' "vm: error: $*" >&2; exit 1; }
 
 # --- packages -------------------------------------------------------------
 
-pkg_installed() {
-	[ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null)" = \
-		"install ok installed" ]
-}
+# apt_get, apt_retry, pkg_installed
+# shellcheck source=../../pkg/apt.sh
+. "$TOP/tools/pkg/apt.sh"
 
 # ensure_pkgs PKG... - install the missing ones; apt-get update only when
 # the first install attempt fails (stale or missing package lists).
@@ -41,15 +40,10 @@ ensure_pkgs() {
 	done
 	[ ${#missing[@]} -eq 0 ] && return 0
 	log "installing ${missing[*]}"
-	export DEBIAN_FRONTEND=noninteractive
-	if ! apt-get install -y --no-install-recommends "${missing[@]}" \
-			>"$CACHE/apt.log" 2>&1; then
-		log "apt-get install failed; running apt-get update and retrying"
-		apt-get update >>"$CACHE/apt.log" 2>&1 || true
-		apt-get install -y --no-install-recommends "${missing[@]}" \
-			>>"$CACHE/apt.log" 2>&1 ||
-			{ tail -20 "$CACHE/apt.log" >&2; die "cannot install ${missing[*]}"; }
-	fi
+	mkdir -p "$CACHE"
+	: >"$CACHE/apt.log"
+	apt_retry "$CACHE/apt.log" install "${missing[@]}" ||
+		{ tail -20 "$CACHE/apt.log" >&2; die "cannot install ${missing[*]}"; }
 }
 
 ensure_host_deps() {
@@ -71,7 +65,7 @@ newest_pkg() {
 		awk '{ print $1 }' | grep -E "$1" | sort -V | tail -n 1) || true
 	if [ -z "$name" ] && [ -z "${VPMU_APT_UPDATED:-}" ]; then
 		log "no package matches $1; running apt-get update"
-		apt-get update >>"$CACHE/apt.log" 2>&1 || true
+		apt_get update >>"$CACHE/apt.log" 2>&1 || true
 		VPMU_APT_UPDATED=1
 		name=$(apt-cache search --names-only "$1" 2>/dev/null |
 			awk '{ print $1 }' | grep -E "$1" | sort -V | tail -n 1) || true
@@ -106,7 +100,7 @@ fetch_stock_kernel() {
 		mkdir -p "$CACHE/debs" "$kdir"
 		log "downloading $IMG_PKG"
 		(cd "$CACHE/debs" && apt-get download "$IMG_PKG" >/dev/null 2>&1) ||
-			(cd "$CACHE/debs" && apt-get update >/dev/null 2>&1 &&
+			(cd "$CACHE/debs" && apt_get update >/dev/null 2>&1 &&
 			 apt-get download "$IMG_PKG" >/dev/null) ||
 			die "cannot download $IMG_PKG"
 		# -H: debs/ may be a link to a shared cache.
@@ -419,7 +413,7 @@ apply_fragment() {
 # linux-source-SERIES, cached by key under $CACHE/debug-kernel; sets
 # VMLINUZ, KDIR, KVER (debug-SERIES).  Takes ~15-25 min cold on 2 cores.
 build_debug_kernel() {
-	local series=$1 key dir tree
+	local series=$1 key dir tree lock
 
 	debug_setup "$series"
 	ensure_debug_build_deps
@@ -431,7 +425,14 @@ build_debug_kernel() {
 	KDIR=$tree
 	KVER=debug-$series
 	KDESC="$KVER (Debian $DBG_SRC_PKG $key)"
+	# One build of a tree at a time: make check starts these builds in
+	# the background while the first tiers run, and whoever comes second
+	# waits here for the first to finish (the lock goes with the process).
+	mkdir -p "$CACHE/debug-kernel"
+	exec {lock}>"$CACHE/debug-kernel/$key.lock"
+	flock "$lock"
 	if [ -f "$dir/.done" ]; then
+		exec {lock}>&-
 		return 0
 	fi
 	log "building debug kernel $key (log: $dir/build.log)"
@@ -456,6 +457,7 @@ build_debug_kernel() {
 		die "debug kernel build failed ($dir/build.log)"
 	fi
 	touch "$dir/.done"
+	exec {lock}>&-
 	log "debug kernel $key ready"
 }
 
