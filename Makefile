@@ -65,8 +65,10 @@ selftests:
 check:
 	@tools/testing/check.sh
 
+# The host tests build in parallel (each links its own copy of the engine
+# core, with and without sanitizers); they run one at a time.
 host-check:
-	@$(MAKE) --no-print-directory -C tools/testing/host check
+	@$(MAKE) --no-print-directory -j$(shell nproc) -C tools/testing/host check
 
 vm-check:
 	@tools/testing/vm/vm-check.sh stock
