@@ -21,7 +21,13 @@
 #      6.12-rt guests of the VM harness boot with that module in place of
 #      one the harness builds and run vpmu_registered, vpmu_run and
 #      vpmu_lifetime (VPMU_PKG_VM_TESTS; VPMU_PKG_VM=0 skips the boots);
-#   5. purging both packages leaves no vpmu file behind.
+#   5. the same on Debian trixie, for the newest 7.x kernel: in the VM
+#      harness's trixie build root (which has that kernel's headers), dkms
+#      and both packages install, DKMS builds vpmu.ko for 7.x, the 7.x
+#      guest boots with it, the command-line tests pass against the tools
+#      installed there, and purging leaves nothing (VPMU_PKG_TRIXIE=0
+#      skips it);
+#   6. purging both packages leaves no vpmu file behind.
 #
 # Prints TAP-style lines and ends with "pkg: N passed, N failed".
 #
@@ -198,6 +204,7 @@ boot_dkms_module() {
 	6.1.0-*-amd64)			flavour=6.1 ;;
 	6.12.*+deb12-amd64)		flavour=6.12 ;;
 	6.12.*+deb12-rt-amd64)		flavour=6.12-rt ;;
+	7.*+deb13-amd64)		flavour=7.x ;;
 	*)				return 0 ;;
 	esac
 	[ "${VPMU_PKG_VM:-1}" = 0 ] && return 0
@@ -212,6 +219,22 @@ boot_dkms_module() {
 	local rc=$?
 	[ $rc = 0 ] || grep -E 'FAIL|not ok' "$tmp/vm-$k.log" | sed 's/^/# /' | head -20
 	ok $rc "$k guest boots the DKMS-built vpmu.ko: ${line:-no result line}"
+}
+
+# keep_module KVER KO - KO, uncompressed, as $KEEP/KVER/vpmu.ko (DKMS
+# compresses like the kernel's own modules: xz on 6.12 and 7.x); true if
+# that copy has KVER's vermagic.  Prints where it is.
+keep_module() {
+	local k=$1 ko=$2
+
+	mkdir -p "$KEEP/$k" && rm -f "$KEEP/$k/vpmu.ko"
+	case $ko in
+	*.xz)	xz -dc "$ko" >"$KEEP/$k/vpmu.ko" ;;
+	*.zst)	zstd -qdc "$ko" >"$KEEP/$k/vpmu.ko" ;;
+	*.gz)	gzip -dc "$ko" >"$KEEP/$k/vpmu.ko" ;;
+	*)	cp "$ko" "$KEEP/$k/vpmu.ko" ;;
+	esac && [ "$(modinfo -F vermagic "$KEEP/$k/vpmu.ko" | awk '{print $1}')" = "$k" ] &&
+		echo "pkg: dkms module $k $KEEP/$k/vpmu.ko"
 }
 
 if [ -n "${VPMU_PKG_KERNELS:-}" ]; then
@@ -240,21 +263,94 @@ for k in $kernels; do
 	[ -n "$inst" ] && cmp -s "$ko" "$inst" &&
 		[ "$(modinfo -k "$k" -n vpmu 2>/dev/null)" = "$inst" ]
 	ok $? "dkms install -k $k: modinfo -k $k vpmu finds ${inst:-updates/dkms/vpmu.ko}"
-	# Kept uncompressed (DKMS compresses like the kernel's own modules,
-	# xz on 6.12), for insmod in a guest.
-	mkdir -p "$KEEP/$k" && rm -f "$KEEP/$k/vpmu.ko"
-	case $ko in
-	*.xz)	xz -dc "$ko" >"$KEEP/$k/vpmu.ko" ;;
-	*.zst)	zstd -qdc "$ko" >"$KEEP/$k/vpmu.ko" ;;
-	*.gz)	gzip -dc "$ko" >"$KEEP/$k/vpmu.ko" ;;
-	*)	cp "$ko" "$KEEP/$k/vpmu.ko" ;;
-	esac && [ "$(modinfo -F vermagic "$KEEP/$k/vpmu.ko" | awk '{print $1}')" = "$k" ]
+	# Kept uncompressed, for insmod in a guest.
+	keep_module "$k" "$ko"
 	ok $? "DKMS-built module kept as $KEEP/$k/vpmu.ko"
-	echo "pkg: dkms module $k $KEEP/$k/vpmu.ko"
 	boot_dkms_module "$k" "$KEEP/$k/vpmu.ko"
 done
 
-# --- 5. purge ------------------------------------------------------------
+# --- 5. trixie and the newest kernel ---------------------------------------
+
+# trixie - step 5, in the VM harness's trixie build root (lib.sh:
+# trixie_root, resolve_newest, in_root).  The root is the harness's cache,
+# not an installation: vpmu packages left there by an interrupted run are
+# purged first, dkms stays installed afterwards.
+trixie() {
+	local k ko inst v=$VERSION r rc s p f plan left
+
+	# shellcheck source=../vm/lib.sh
+	. "$TOP/tools/testing/vm/lib.sh"
+	k=$(resolve_newest >"$tmp/trixie.log" 2>&1 && echo "$KVER")
+	r=$CACHE/trixie-root
+	# shellcheck disable=SC2034 # in_root's
+	TRIXIE_ROOT=$r
+	[ -n "$k" ]
+	rc=$?
+	[ $rc = 0 ] || sed 's/^/# /' "$tmp/trixie.log" | tail -20
+	ok $rc "trixie build root with the headers of the newest kernel: ${k:-none}"
+	[ -n "$k" ] || return 0
+
+	in_root apt-get purge -y vpmu-dkms vpmu-tools >/dev/null 2>&1
+	rm -rf "$r/tmp/vpmu-pkg"
+	mkdir -p "$r/tmp/vpmu-pkg/tools/testing"
+	cp "$DKMS_DEB" "$TOOLS_DEB" "$r/tmp/vpmu-pkg/"
+	cp -r "$TOP/tools/pkg" "$r/tmp/vpmu-pkg/tools/"
+	rsync -a --exclude=build "$TOP/tools/testing/host" "$r/tmp/vpmu-pkg/tools/testing/"
+	{ in_root apt-get install -y --no-install-recommends dkms &&
+	  in_root apt-get install -y --no-install-recommends \
+		"/tmp/vpmu-pkg/$(basename "$DKMS_DEB")" \
+		"/tmp/vpmu-pkg/$(basename "$TOOLS_DEB")"; } >"$tmp/trixie-apt.log" 2>&1 &&
+		in_root dpkg-query -W vpmu-dkms vpmu-tools >/dev/null 2>&1
+	rc=$?
+	[ $rc = 0 ] || sed 's/^/# /' "$tmp/trixie-apt.log" | tail -30
+	ok $rc "trixie: install dkms, vpmu-dkms and vpmu-tools ($(in_root dpkg-query -W -f='${Version}' dkms 2>/dev/null | sed 's/^/dkms /'))"
+	[ $rc = 0 ] || return 0
+
+	if ! in_root dkms status -m vpmu -v "$v" -k "$k" 2>/dev/null |
+			grep -Eq ': (built|installed)'; then
+		in_root dkms build -m vpmu -v "$v" -k "$k" >"$tmp/trixie-build.log" 2>&1 ||
+			sed 's/^/# /' "$tmp/trixie-build.log" | tail -30
+	fi
+	ko=$(ls "$r"/var/lib/dkms/vpmu/"$v"/"$k"/*/module/vpmu.ko* 2>/dev/null | head -n 1)
+	[ -n "$ko" ] && keep_module "$k" "$ko"
+	ok $? "trixie: dkms build vpmu/$v -k $k: vpmu.ko with vermagic $k"
+	# The root has the headers, not the image: dkms 3.2's depmod writes
+	# no modules.dep without the kernel's own modules, so look for the
+	# file rather than asking modinfo -k.
+	in_root dkms install -m vpmu -v "$v" -k "$k" >"$tmp/trixie-install.log" 2>&1
+	inst=$(ls "$r/lib/modules/$k/updates/dkms/"vpmu.ko* 2>/dev/null | head -n 1)
+	[ -n "$inst" ] && cmp -s "$ko" "$inst" &&
+		in_root dkms status -m vpmu -v "$v" -k "$k" | grep -q ': installed$'
+	ok $? "trixie: dkms install -k $k: ${inst#"$r"}, dkms status installed"
+	[ -f "$KEEP/$k/vpmu.ko" ] && boot_dkms_module "$k" "$KEEP/$k/vpmu.ko"
+
+	for s in test_asm_cli.sh test_run_cli.sh test_hu_cli.sh test_hist_cli.sh; do
+		in_root env VPMU_BIN=/usr/bin VPMU_SHARE=/usr/share/vpmu \
+			bash "/tmp/vpmu-pkg/tools/testing/host/$s" >"$tmp/trixie-$s.log" 2>&1
+		rc=$?
+		p=$(grep -c '^ok ' "$tmp/trixie-$s.log")
+		f=$(grep -c '^not ok ' "$tmp/trixie-$s.log")
+		plan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$tmp/trixie-$s.log")
+		grep '^not ok ' "$tmp/trixie-$s.log" | sed 's/^/# /'
+		[ $rc = 0 ] && [ "$f" = 0 ] && [ "${plan:-0}" -gt 0 ] && [ "$plan" = "$p" ]
+		ok $? "trixie: host $s against the installed tools ($p of ${plan:-?} passed)"
+	done
+
+	in_root apt-get purge -y vpmu-dkms vpmu-tools >"$tmp/trixie-purge.log" 2>&1
+	rc=$?
+	rm -rf "$r/tmp/vpmu-pkg"
+	left=$( { ls -d "$r"/usr/src/vpmu-* "$r"/var/lib/dkms/vpmu \
+		"$r"/usr/share/vpmu "$r"/usr/bin/vpmu-* \
+		"$r"/usr/lib/modules/*/updates/dkms/vpmu.ko* ; } 2>/dev/null)
+	[ $rc = 0 ] && [ -z "$left" ]
+	rc=$?
+	[ -z "$left" ] || echo "$left" | sed 's/^/# left: /'
+	ok $rc "trixie: purge vpmu-dkms and vpmu-tools, nothing of vpmu left"
+}
+
+[ "${VPMU_PKG_TRIXIE:-1}" = 1 ] && trixie
+
+# --- 6. purge ------------------------------------------------------------
 
 purge
 ok $? "purge vpmu-dkms and vpmu-tools"
