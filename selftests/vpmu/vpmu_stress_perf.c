@@ -613,8 +613,13 @@ static void op_fork(struct st_worker *w)
 			bad |= st_run_checked(w, i % 3, 1000000);
 		_exit(bad ? 1 : 0);
 	}
+	if (pid < 0) {
+		/* The copies of inherit events are made in fork (vpmu_inherit). */
+		st_fail(w, "fork: %s", st_errname(-errno));
+		return;
+	}
 	st_log(w, "fork: child %d runs %d programs", pid, n);
-	if (pid < 0 || waitpid(pid, &status, 0) != pid || status)
+	if (waitpid(pid, &status, 0) != pid || status)
 		st_fail(w, "forked child %d: status %#x", pid, status);
 }
 

@@ -1053,9 +1053,6 @@ static int vpmu_hist_init(struct perf_event *event, unsigned int ev)
 	if (is_sampling_event(event) || attr->exclude_user ||
 	    attr->exclude_kernel)
 		return -EOPNOTSUPP;
-	/* Only buckets of the program in force (perf.rst). */
-	if (ev - VPMU_EV_HIST_BASE > vpmu_hu_nr_buckets())
-		return -EINVAL;
 	return 0;
 }
 
@@ -1186,9 +1183,9 @@ static int vpmu_config_event(u64 config)
 	}
 	if (event < VPMU_EV_NR_BASIC)
 		return event;
+	/* Tags 1..VPMU_TAG_MAX; which of them the image has: vpmu_now_check(). */
 	if (event > VPMU_EV_TAG_BASE && event <= VPMU_EV_TAG(VPMU_TAG_MAX))
-		return vpmu_tag_valid(event - VPMU_EV_TAG_BASE) ? event :
-								   -EINVAL;
+		return event;
 	/* Histogram-unit buckets 1..16; bucket 0 and 17..255 do not exist. */
 	if (event >= VPMU_EV_HIST_BASE && event <= VPMU_EV_HIST(0xff))
 		return vpmu_is_hist(event) ? event : -EINVAL;
@@ -1267,7 +1264,7 @@ static int vpmu_config1_check(struct perf_event *event)
 	}
 	if (!!ev + !!tag + !!(c1 & VPMU_CFG1_MARK) > 1)
 		return -EINVAL;
-	if (ev >= VPMU_EV_NR_BASIC || (tag && !vpmu_tag_valid(tag)))
+	if (ev >= VPMU_EV_NR_BASIC)
 		return -EINVAL;
 	/* Frozen with nothing to thaw it would never count. */
 	if ((c1 & VPMU_CFG1_FROZEN) &&
@@ -1320,6 +1317,31 @@ static bool vpmu_leader_detached(const struct perf_event *event)
 	       !(READ_ONCE(leader->attach_state) & PERF_ATTACH_GROUP);
 }
 
+/*
+ * What the image and the histogram unit's program in force allow: a tag
+ * the image's event field can select, as the event or as a leader's
+ * trigger, and a bucket of the program (perf.rst).  Only new opens are
+ * checked.  An inherited copy (fork, clone) is its original, checked when
+ * that was opened; the image or the program may have changed since, and
+ * an error here would fail the fork.  The copy counts what the original
+ * counts: nothing, for a tag no microword of the new image carries.
+ */
+static int vpmu_now_check(struct perf_event *event, unsigned int ev)
+{
+	unsigned int trig = FIELD_GET(VPMU_CFG1_TRIG_TAG, event->attr.config1);
+
+	if (event->parent)
+		return 0;
+	if (ev > VPMU_EV_TAG_BASE && ev <= VPMU_EV_TAG(VPMU_TAG_MAX) &&
+	    !vpmu_tag_valid(ev - VPMU_EV_TAG_BASE))
+		return -EINVAL;
+	if (event == event->group_leader && trig && !vpmu_tag_valid(trig))
+		return -EINVAL;
+	if (vpmu_is_hist(ev) && ev - VPMU_EV_HIST_BASE > vpmu_hu_nr_buckets())
+		return -EINVAL;
+	return 0;
+}
+
 static int vpmu_event_init(struct perf_event *event)
 {
 	struct perf_event_attr *attr = &event->attr;
@@ -1365,6 +1387,9 @@ static int vpmu_event_init(struct perf_event *event)
 			return ret;
 	}
 	ret = vpmu_config1_check(event);
+	if (ret)
+		return ret;
+	ret = vpmu_now_check(event, ev);
 	if (ret)
 		return ret;
 

@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vpmu_inherit - an inherited event is a copy, not a new open
+ * (Documentation/vpmu/perf.rst, "Lifetimes").
+ *
+ * fork() and clone() copy every inherit event of the task through the
+ * PMU's event_init; an error there makes the fork itself fail.  Whether a
+ * tag or a histogram-unit bucket can be opened depends on what is loaded
+ * now (the image's event field, the unit's program), which may have
+ * changed since the original was opened: new opens are checked against
+ * it, copies are not.  Found by vpmu_stress (a fork of its perf worker
+ * failed with EINVAL after its sys worker wrote hist/program).
+ * Skips without hist/, the loader or the encoded sample image.
+ */
+#define _GNU_SOURCE
+#include <sys/wait.h>
+#include "vpmu_perf_lib.h"
+#include "kselftest_harness.h"
+
+#define HIST_PROGRAM	VPMU_PMU_DIR "/hist/program"
+
+/* fork(); the child exits at once.  0, or the fork's -errno. */
+static int fork_and_reap(void)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -errno;
+	if (!pid)
+		_exit(0);
+	if (waitpid(pid, &status, 0) != pid || status)
+		return -ECHILD;
+	return 0;
+}
+
+/* A counting event of this task and its children, or -errno. */
+static int open_inherited(uint64_t config)
+{
+	struct perf_event_attr a;
+
+	vp_attr(&a, config, 0);
+	a.inherit = 1;
+	return vp_open(&a, 0, -1, -1);
+}
+
+/* A bucket of a program that has been replaced by a shorter one. */
+TEST(bucket_of_a_replaced_program)
+{
+	uint64_t bucket3 = vp_field("event", 0x203);
+	int fd;
+
+	if (vp_type() < 0 || access(HIST_PROGRAM, W_OK))
+		SKIP(return, "no vpmu PMU or no hist/program");
+	ASSERT_EQ(0, vl_write_file(HIST_PROGRAM,
+				   "seq;vpmu_uops 10;vpmu_uops 10;vpmu_uops 10"));
+	fd = open_inherited(bucket3);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, vl_write_file(HIST_PROGRAM, "seq;vpmu_uops 10"));
+
+	EXPECT_EQ(0, fork_and_reap());
+	/* A new open is checked against the program in force. */
+	EXPECT_EQ(-EINVAL, open_inherited(bucket3));
+
+	close(fd);
+	ASSERT_EQ(0, vl_write_file(HIST_PROGRAM, "off"));
+}
+
+/* A tag the image loaded since can no longer select. */
+TEST(tag_of_a_replaced_image)
+{
+	uint64_t tag8 = vp_field("tag", 8);
+	size_t len;
+	uint8_t *enc;
+	int fd;
+
+	if (vp_type() < 0 || !vl_have_loader())
+		SKIP(return, "no vpmu PMU or no loader");
+	enc = vl_read_share("build/encoded.vpmu", &len);
+	if (!enc)
+		SKIP(return, "no build/encoded.vpmu in $VPMU_SHARE");
+	/* The default image: a one-hot field of 8 tags. */
+	ASSERT_EQ(0, vl_load_default());
+	fd = open_inherited(tag8);
+	ASSERT_LE(0, fd);
+	/* Encoded, 3 bits: tags 1..7. */
+	ASSERT_EQ(0, vl_write_image(enc, len, len));
+
+	EXPECT_EQ(0, fork_and_reap());
+	EXPECT_EQ(-EINVAL, open_inherited(tag8));
+
+	close(fd);
+	free(enc);
+	ASSERT_EQ(0, vl_load_default());
+}
+
+TEST_HARNESS_MAIN
