@@ -1,8 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# selfcheck.sh - prove the harness notices failures.  Runs the suite twice
-# on the stock kernel VPMU_SELFCHECK_KERNEL (default 6.1):
+# selfcheck.sh - prove the harness notices failures.  Boots the stock
+# kernel VPMU_SELFCHECK_KERNEL (default 6.1) twice, each running a few
+# selftests (VPMU_SELFCHECK_TESTS, a vpmu_test= list; default
+# vpmu_registered and vpmu_run: the vm tier runs them all):
 #   1. with selfcheck/fail_test.sh added: must fail for "test failures";
 #   2. with selfcheck/warn/ (a module that WARNs at load) and
 #      selfcheck/slub/ (a module that writes to a freed slab object) loaded:
@@ -17,6 +19,8 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 kernel=${VPMU_SELFCHECK_KERNEL:-6.1}
+tests="vpmu_test=${VPMU_SELFCHECK_TESTS:-vpmu_registered,vpmu_run},fail_test"
+append="${VPMU_APPEND:+$VPMU_APPEND }$tests"
 ensure_host_deps
 build_userspace
 
@@ -63,11 +67,12 @@ inject() {
 "$VM_DIR/run-kernel.sh" --prepare "$kernel" || true
 ok=1
 inject failing-test "test failures" "kernel splat" "" \
-	VPMU_EXTRA_SELFTESTS="$VM_DIR/selfcheck/fail_test.sh" \
+	VPMU_APPEND="$append" VPMU_EXTRA_SELFTESTS="$VM_DIR/selfcheck/fail_test.sh" \
 	>"$CACHE/out/selfcheck-1.log" 2>&1 &
 p1=$!
 inject kernel-warning "kernel splat" "test failures" \
 	'WARNING:.*vpmu_selfcheck_warn|BUG vpmu_selfcheck_slub \(.*\): Poison overwritten' \
+	VPMU_APPEND="$append" \
 	VPMU_EXTRA_MODULE_DIRS="$VM_DIR/selfcheck/warn $VM_DIR/selfcheck/slub" \
 	>"$CACHE/out/selfcheck-2.log" 2>&1 &
 p2=$!
