@@ -130,6 +130,8 @@ for tier in $TIERS; do
 	debug)
 		if [ -n "$prebuild" ]; then
 			start=$SECONDS
+			# Nothing else runs now: no longer in the background.
+			renice -n "$(nice)" -g "$prebuild" >/dev/null 2>&1 || true
 			wait "$prebuild" || true
 			prebuild=
 			echo "==== debug kernels: background build over" \
