@@ -234,7 +234,7 @@ build_module_in_root() {
 	local name=$1 kdir=$2 src=$TRIXIE_ROOT/build/$1
 
 	mkdir -p "$src"
-	rsync -a --delete --exclude=/.git --filter=':- .gitignore' \
+	rsync -rlpD --checksum --delete --exclude=/.git --filter=':- .gitignore' \
 		"$TOP/" "$src/"
 	log "building vpmu.ko for $name (trixie root)"
 	if ! in_root make -C "/build/$name" modules KDIR="$kdir" \
@@ -256,8 +256,12 @@ sync_tree() {
 	local dst=$CACHE/src/$1
 
 	mkdir -p "$dst"
-	rsync -a --delete --exclude=/.git --filter=':- .gitignore' \
-		"$TOP/" "$dst/"
+	# By content, and a copied file gets the time of the copy: with the
+	# source's time, a file that changed back (another work tree using
+	# the same cache) would look older than what was built from the
+	# other version, and make would not rebuild it.
+	rsync -rlpD --checksum --delete --exclude=/.git \
+		--filter=':- .gitignore' "$TOP/" "$dst/"
 	printf '%s\n' "$dst"
 }
 
