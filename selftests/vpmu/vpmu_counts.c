@@ -34,8 +34,7 @@
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <linux/perf_event.h>
-#include "vpmu_lib.h"
-#include "kselftest_harness.h"
+#include "vpmu_test.h"
 
 #define BUDGET		100000000ull
 

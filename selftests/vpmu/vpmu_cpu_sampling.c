@@ -25,8 +25,8 @@
 #include <sys/mman.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
+#include "vpmu_test.h"
 #include "vpmu_perf_lib.h"
-#include "kselftest_harness.h"
 
 #define CPU		0
 #define PERIOD		5003ull

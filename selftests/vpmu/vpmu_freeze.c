@@ -22,8 +22,7 @@
 #define _GNU_SOURCE
 #include <sched.h>
 #include <linux/perf_event.h>
-#include "vpmu_lib.h"
-#include "kselftest_harness.h"
+#include "vpmu_test.h"
 
 #define BUDGET		10000000ull
 

@@ -10,8 +10,7 @@
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
-#include "vpmu_lib.h"
-#include "kselftest_harness.h"
+#include "vpmu_test.h"
 
 #define CPU1_ONLINE	"/sys/devices/system/cpu/cpu1/online"
 #define SORT_BUDGET	1000003ull	/* sortloop.expect's budget */

@@ -24,8 +24,7 @@
 #include <sched.h>
 #include <sys/wait.h>
 #include <linux/perf_event.h>
-#include "vpmu_lib.h"
-#include "kselftest_harness.h"
+#include "vpmu_test.h"
 
 #define HIST		VPMU_PMU_DIR "/hist/"
 #define UHIST		VPMU_PMU_DIR "/uhist/"

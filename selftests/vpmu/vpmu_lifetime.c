@@ -25,8 +25,8 @@
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <linux/hw_breakpoint.h>
+#include "vpmu_test.h"
 #include "vpmu_perf_lib.h"
-#include "kselftest_harness.h"
 
 #define BUDGET		10000000ull
 #define MARKS_REGION	18000ull	/* uops of marks.vprg inside regions */

@@ -26,8 +26,7 @@
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <linux/perf_event.h>
-#include "vpmu_lib.h"
-#include "kselftest_harness.h"
+#include "vpmu_test.h"
 
 #define BUDGET		1000000ull
 #define MAX_EVENTS	32

@@ -18,8 +18,7 @@
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
-#include "vpmu_lib.h"
-#include "kselftest_harness.h"
+#include "vpmu_test.h"
 
 #define DURATION	5	/* seconds of reloading */
 #define NPROG		2

@@ -13,8 +13,7 @@
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/time.h>
-#include "vpmu_lib.h"
-#include "kselftest_harness.h"
+#include "vpmu_test.h"
 
 #define BUDGET		10000000ull
 #define PAGE		4096

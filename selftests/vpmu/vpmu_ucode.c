@@ -13,8 +13,7 @@
 #define _GNU_SOURCE
 #include <sched.h>
 #include <sys/wait.h>
-#include "vpmu_lib.h"
-#include "kselftest_harness.h"
+#include "vpmu_test.h"
 
 #ifndef VPMU_IMAGE_MAX
 #define VPMU_IMAGE_MAX	(1u << 20)

@@ -18,8 +18,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <sys/wait.h>
-#include "vpmu_lib.h"
-#include "kselftest_harness.h"
+#include "vpmu_test.h"
 
 #define UHIST		VPMU_PMU_DIR "/uhist/"
 #define BUDGET		10000000ull

@@ -14,8 +14,7 @@
 #define _GNU_SOURCE
 #include <signal.h>
 #include <sys/wait.h>
-#include "vpmu_lib.h"
-#include "kselftest_harness.h"
+#include "vpmu_test.h"
 
 #define CYCLES	20
 
