@@ -21,6 +21,37 @@
  */
 #define VL_SETUP_DONE() do { if (_metadata->skip) return; } while (0)
 
+/* ---- programs and runs ------------------------------------------------------- */
+
+/*
+ * Load share/build/@name.vprg into @p and fresh memory for it into *@mem;
+ * -1 after skipping the test when there is no such program.
+ */
+static inline int vt_prog(struct __test_metadata *_metadata,
+			  struct vl_prog *p, uint8_t **mem, const char *name)
+{
+	if (!vl_prog_get(p, mem, name))
+		return 0;
+	if (!p->file)
+		SKIP(return -1, "no valid build/%s.vprg in $VPMU_SHARE", name);
+	ASSERT_NE(NULL, *mem);
+	return 0;
+}
+
+/*
+ * One run of sum.vprg (@p, memory @mem) on /dev/vpmu file @fd gives its
+ * result: a halt, r2 = 55, 179 cycles.  The run is left in @r.
+ */
+static inline void vt_check_sum(struct __test_metadata *_metadata, int fd,
+				const struct vl_prog *p, uint8_t *mem,
+				struct vpmu_run *r)
+{
+	ASSERT_EQ(0, vl_run(fd, p, mem, 1000000, r));
+	EXPECT_EQ((__u32)VPMU_RUN_HALT, r->stop);
+	EXPECT_EQ(SUM_R2, r->regs[2]);
+	EXPECT_EQ(SUM_CYCLES, r->cycles);
+}
+
 /* ---- the kernel log --------------------------------------------------------- */
 
 /* /dev/kmsg opened at its end: the mark vt_kmsg_bad() reads from; or -1. */
