@@ -162,6 +162,15 @@ static inline int vl_write_file(const char *path, const char *val)
 	return ret;
 }
 
+/* Write @val to the PMU's sysfs file REL (hist/program, ...); 0 or -errno. */
+static inline int vl_pmu_write(const char *rel, const char *val)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), VPMU_PMU_DIR "/%s", rel);
+	return vl_write_file(path, val);
+}
+
 /* Run this task on @cpu only; sched_setaffinity()'s result. */
 static inline int vl_pin(int cpu)
 {

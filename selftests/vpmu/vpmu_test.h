@@ -12,6 +12,7 @@
 #ifndef VPMU_TEST_H
 #define VPMU_TEST_H
 
+#include <stdarg.h>
 #include "vpmu_lib.h"
 #include "kselftest_harness.h"
 
@@ -35,6 +36,34 @@ static inline int vt_prog(struct __test_metadata *_metadata,
 	if (!p->file)
 		SKIP(return -1, "no valid build/%s.vprg in $VPMU_SHARE", name);
 	ASSERT_NE(NULL, *mem);
+	return 0;
+}
+
+/*
+ * A fixture's set-up for runs: /dev/vpmu opened into *@fd, then for each
+ * pair (struct vl_prog *, NAME) of the NULL-ended list the program
+ * share/build/NAME.vprg loaded; 0, or -1 after skipping the test.
+ */
+static inline int vt_setup_runs(struct __test_metadata *_metadata, int *fd,
+				...)
+{
+	struct vl_prog *p;
+	char rel[64];
+	va_list ap;
+
+	*fd = open(VPMU_DEV, O_RDWR | O_CLOEXEC);
+	if (*fd < 0)
+		SKIP(return -1, "no %s", VPMU_DEV);
+	va_start(ap, fd);
+	while ((p = va_arg(ap, struct vl_prog *))) {
+		snprintf(rel, sizeof(rel), "build/%s.vprg",
+			 va_arg(ap, const char *));
+		if (vl_prog_load(p, rel))
+			break;
+	}
+	va_end(ap);
+	if (p)
+		SKIP(return -1, "no valid %s in $VPMU_SHARE", rel);
 	return 0;
 }
 

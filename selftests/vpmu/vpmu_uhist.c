@@ -40,7 +40,7 @@ TEST_F(uhist, files_and_header)
 	EXPECT_EQ(0400u, st.st_mode & 0777);
 	EXPECT_STREQ("off", uh_state(buf, sizeof(buf)));
 
-	ASSERT_EQ(0, uh_write("interval", "1"));
+	ASSERT_EQ(0, vl_pmu_write("uhist/interval", "1"));
 	ASSERT_EQ(0, uh_ctl("start"));
 	EXPECT_STREQ("running", uh_state(buf, sizeof(buf)));
 	ASSERT_EQ(SORT_CYCLES, run_sort(self));
@@ -93,7 +93,7 @@ TEST_F(uhist, k1_equals_simulation)
 	ASSERT_EQ(0, system(cmd));
 	ASSERT_EQ(0, hist_load("/tmp/vpmu_uhist.want", &want));
 
-	ASSERT_EQ(0, uh_write("interval", "1"));
+	ASSERT_EQ(0, vl_pmu_write("uhist/interval", "1"));
 	ASSERT_EQ(0, uh_ctl("start"));
 	ASSERT_EQ(SORT_CYCLES, run_sort(self));
 	ASSERT_EQ(0, uh_ctl("pause"));
@@ -117,7 +117,7 @@ TEST_F(uhist, k7_countdown)
 	struct hist x;
 
 	VL_SETUP_DONE();
-	ASSERT_EQ(0, uh_write("interval", "7"));
+	ASSERT_EQ(0, vl_pmu_write("uhist/interval", "7"));
 	ASSERT_EQ(0, uh_ctl("start"));
 	ASSERT_EQ(SORT_CYCLES, run_sort(self));
 	ASSERT_EQ(0, uh_read("cpu0", &x));
@@ -137,7 +137,7 @@ TEST_F(uhist, pause_resume)
 	uint32_t u;
 
 	VL_SETUP_DONE();
-	ASSERT_EQ(0, uh_write("interval", "1"));
+	ASSERT_EQ(0, vl_pmu_write("uhist/interval", "1"));
 	ASSERT_EQ(0, uh_ctl("start"));
 	ASSERT_EQ(SORT_CYCLES, run_sort(self));
 	ASSERT_EQ(0, uh_ctl("pause"));
@@ -169,7 +169,7 @@ TEST_F(uhist, reset_and_start_zero)
 	char buf[32];
 
 	VL_SETUP_DONE();
-	ASSERT_EQ(0, uh_write("interval", "1"));
+	ASSERT_EQ(0, vl_pmu_write("uhist/interval", "1"));
 	ASSERT_EQ(0, uh_ctl("start"));
 	ASSERT_EQ(SORT_CYCLES, run_sort(self));
 	ASSERT_EQ(0, uh_read("cpu0", &a));
@@ -215,7 +215,7 @@ TEST_F(uhist, stop)
 	char buf[32];
 
 	VL_SETUP_DONE();
-	ASSERT_EQ(0, uh_write("interval", "1"));
+	ASSERT_EQ(0, vl_pmu_write("uhist/interval", "1"));
 	ASSERT_EQ(0, uh_ctl("start"));
 	ASSERT_EQ(SORT_CYCLES, run_sort(self));
 	ASSERT_EQ(0, uh_ctl("stop"));
@@ -241,14 +241,14 @@ TEST_F(uhist, bad_writes)
 	VL_SETUP_DONE();
 	EXPECT_EQ(-EINVAL, uh_ctl("go"));
 	EXPECT_EQ(-EINVAL, uh_ctl("start now"));
-	EXPECT_EQ(-EINVAL, uh_write("interval", "-1"));
-	EXPECT_EQ(-EINVAL, uh_write("interval", "x"));
-	EXPECT_EQ(-ERANGE, uh_write("interval", "4294967296"));
-	ASSERT_EQ(0, uh_write("interval", "0"));
+	EXPECT_EQ(-EINVAL, vl_pmu_write("uhist/interval", "-1"));
+	EXPECT_EQ(-EINVAL, vl_pmu_write("uhist/interval", "x"));
+	EXPECT_EQ(-ERANGE, vl_pmu_write("uhist/interval", "4294967296"));
+	ASSERT_EQ(0, vl_pmu_write("uhist/interval", "0"));
 	EXPECT_EQ(-EINVAL, uh_ctl("start"));
 	EXPECT_STREQ("off", uh_state(buf, sizeof(buf)));
 	/* the module parameter is the same value */
-	ASSERT_EQ(0, uh_write("interval", "4294967295"));
+	ASSERT_EQ(0, vl_pmu_write("uhist/interval", "4294967295"));
 	p = (char *)vl_read_file("/sys/module/vpmu/parameters/uhist_interval",
 				 &len);
 	ASSERT_NE(NULL, p);
@@ -262,10 +262,10 @@ TEST_F(uhist, interval_change)
 	struct hist x;
 
 	VL_SETUP_DONE();
-	ASSERT_EQ(0, uh_write("interval", "1"));
+	ASSERT_EQ(0, vl_pmu_write("uhist/interval", "1"));
 	ASSERT_EQ(0, uh_ctl("start"));
 	ASSERT_EQ(SORT_CYCLES, run_sort(self));
-	ASSERT_EQ(0, uh_write("interval", "5"));
+	ASSERT_EQ(0, vl_pmu_write("uhist/interval", "5"));
 	ASSERT_EQ(SORT_CYCLES, run_sort(self));
 	ASSERT_EQ(0, uh_read("cpu0", &x));
 	EXPECT_EQ(5u, x.h.interval);
@@ -281,7 +281,7 @@ TEST_F(uhist, offline_cpu)
 	VL_SETUP_DONE();
 	if (access(VPMU_CPU1_ONLINE, F_OK))
 		SKIP(return, "no %s", VPMU_CPU1_ONLINE);
-	ASSERT_EQ(0, uh_write("interval", "1"));
+	ASSERT_EQ(0, vl_pmu_write("uhist/interval", "1"));
 	ASSERT_EQ(0, uh_ctl("start"));
 	ASSERT_EQ(0, vl_pin(1));
 	ASSERT_EQ(SORT_CYCLES, run_sort(self));
@@ -325,7 +325,7 @@ TEST_F(uhist, new_image)
 	ASSERT_NE(NULL, img);
 	v = vl_variant(img, len, "uhist-test", 8);
 	ASSERT_NE(NULL, v);
-	ASSERT_EQ(0, uh_write("interval", "1"));
+	ASSERT_EQ(0, vl_pmu_write("uhist/interval", "1"));
 	ASSERT_EQ(0, uh_ctl("start"));
 	ASSERT_EQ(SORT_CYCLES, run_sort(self));
 	gen = vl_generation();

@@ -22,17 +22,10 @@ struct hist {
 	size_t len;
 };
 
-static inline int uh_write(const char *name, const char *val)
-{
-	char path[256];
-
-	snprintf(path, sizeof(path), UHIST "%s", name);
-	return vl_write_file(path, val);
-}
-
+/* Write @word to uhist/control; 0 or -errno. */
 static inline int uh_ctl(const char *word)
 {
-	return uh_write("control", word);
+	return vl_pmu_write("uhist/control", word);
 }
 
 /* uhist/state, or "" */
@@ -120,12 +113,9 @@ FIXTURE_SETUP(uhist)
 	if (access(UHIST "control", F_OK))
 		SKIP(return, "no %scontrol (module without the histogram?)",
 		     UHIST);
-	self->fd = open(VPMU_DEV, O_RDWR | O_CLOEXEC);
-	if (self->fd < 0)
-		SKIP(return, "no %s", VPMU_DEV);
-	if (vl_prog_load(&self->sort, "build/sort.vprg") ||
-	    vl_prog_load(&self->loop, "build/sortloop.vprg"))
-		SKIP(return, "no build/sort.vprg, sortloop.vprg in $VPMU_SHARE");
+	if (vt_setup_runs(_metadata, &self->fd, &self->sort, "sort",
+			  &self->loop, "sortloop", NULL))
+		return;
 	self->sort_mem = vl_prog_mem(&self->sort);
 	self->loop_mem = vl_prog_mem(&self->loop);
 	ASSERT_NE(NULL, self->sort_mem);
@@ -144,7 +134,7 @@ FIXTURE_TEARDOWN(uhist)
 		vl_cpu1_set(1);
 	if (self->interval[0]) {
 		uh_ctl("stop");
-		uh_write("interval", self->interval);
+		vl_pmu_write("uhist/interval", self->interval);
 	}
 	if (self->fd >= 0)
 		close(self->fd);

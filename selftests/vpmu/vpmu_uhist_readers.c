@@ -27,7 +27,7 @@ TEST_F_TIMEOUT(uhist, read_while_sampling, 300)
 	pid_t pid;
 
 	VL_SETUP_DONE();
-	ASSERT_EQ(0, uh_write("interval", "1"));
+	ASSERT_EQ(0, vl_pmu_write("uhist/interval", "1"));
 	ASSERT_EQ(0, uh_ctl("start"));
 	ASSERT_EQ(0, pipe(p));
 	pid = fork();
@@ -150,7 +150,7 @@ TEST_F(uhist, more_readers_than_snapshots)
 	ssize_t len, rlen;
 
 	VL_SETUP_DONE();
-	ASSERT_EQ(0, uh_write("interval", "1"));
+	ASSERT_EQ(0, vl_pmu_write("uhist/interval", "1"));
 	ASSERT_EQ(0, uh_ctl("start"));
 	ASSERT_EQ(SORT_CYCLES, run_sort(self));
 	/* the histogram as the readers start, read whole by another file */
@@ -199,7 +199,7 @@ TEST_F(uhist, reopened_file_reads_fresh)
 	int round, fa, fb;
 
 	VL_SETUP_DONE();
-	ASSERT_EQ(0, uh_write("interval", "1"));
+	ASSERT_EQ(0, vl_pmu_write("uhist/interval", "1"));
 	ASSERT_EQ(0, uh_ctl("start"));
 	for (round = 1; round <= 8; round++) {
 		ASSERT_EQ(SORT_CYCLES, run_sort(self));
@@ -242,7 +242,7 @@ TEST_F_TIMEOUT(uhist, concurrent_readers, 300)
 	pid_t runner, pid[16];
 
 	VL_SETUP_DONE();
-	ASSERT_EQ(0, uh_write("interval", "1"));
+	ASSERT_EQ(0, vl_pmu_write("uhist/interval", "1"));
 	ASSERT_EQ(0, uh_ctl("start"));
 	runner = fork();
 	ASSERT_LE(0, runner);
