@@ -40,10 +40,6 @@ FIXTURE(cs) {
 
 FIXTURE_SETUP(cs)
 {
-	self->dev = -1;
-	self->mem = NULL;
-	if (vp_type() < 0)
-		SKIP(return, "no vpmu PMU");
 	if (vt_setup_runs(_metadata, &self->dev, &self->loop, "sortloop",
 			  NULL))
 		return;
@@ -58,10 +54,8 @@ FIXTURE_SETUP(cs)
 
 FIXTURE_TEARDOWN(cs)
 {
-	if (self->dev >= 0)
-		close(self->dev);
+	vt_teardown_runs(self->dev, &self->loop, NULL);
 	free(self->mem);
-	vl_prog_free(&self->loop);
 }
 
 /* Run sortloop for exactly @budget cycles on this CPU; 0 or -errno. */

@@ -57,10 +57,6 @@ FIXTURE(frz) {
 
 FIXTURE_SETUP(frz)
 {
-	self->dev = -1;
-	self->mem = NULL;
-	if (vp_type() < 0)
-		SKIP(return, "no vpmu PMU");
 	if (vt_setup_runs(_metadata, &self->dev, &self->marks, "marks",
 			  &self->calls, "calls", &self->mark1, "mark1",
 			  &self->sum, "sum", NULL))
@@ -73,13 +69,9 @@ FIXTURE_SETUP(frz)
 
 FIXTURE_TEARDOWN(frz)
 {
-	if (self->dev >= 0)
-		close(self->dev);
+	vt_teardown_runs(self->dev, &self->marks, &self->calls, &self->mark1,
+			 &self->sum, NULL);
 	free(self->mem);
-	vl_prog_free(&self->marks);
-	vl_prog_free(&self->calls);
-	vl_prog_free(&self->mark1);
-	vl_prog_free(&self->sum);
 }
 
 /* Run @p to its halt. */

@@ -106,20 +106,16 @@ FIXTURE_SETUP(hu)
 
 FIXTURE_TEARDOWN(hu)
 {
-	if (self->fd >= 0) {
+	if (self->fd >= 0)
 		hu_prog("off");
-		close(self->fd);
-	}
 	if (!access(VPMU_CPU1_ONLINE, F_OK))
-		vl_write_file(VPMU_CPU1_ONLINE, "1");
+		vl_cpu1_set(1);
 	/* a test that installed an image and failed before restoring */
 	if (self->gen && vl_generation() != self->gen)
 		vl_load_default();
+	vt_teardown_runs(self->fd, &self->sum, &self->sort, &self->memcpy_,
+			 &self->stores, NULL);
 	free(self->mem);
-	vl_prog_free(&self->sum);
-	vl_prog_free(&self->sort);
-	vl_prog_free(&self->memcpy_);
-	vl_prog_free(&self->stores);
 }
 
 /* Run @p once on this CPU (CPU 0); its cycles, or 0 on failure. */

@@ -34,24 +34,18 @@ struct perf_fx {
 static inline void perf_fx_setup(struct __test_metadata *_metadata,
 				 struct perf_fx *f, const char *prog)
 {
-	f->dev = -1;
-	f->mem = NULL;
-	if (!vl_pmu_present())
-		SKIP(return, "no vpmu PMU");
-	f->nr_counters = vl_pmu_long("caps/nr_counters");
-	ASSERT_LT(0, f->nr_counters);
 	if (vt_setup_runs(_metadata, &f->dev, &f->p, prog, NULL))
 		return;
+	f->nr_counters = vl_pmu_long("caps/nr_counters");
+	ASSERT_LT(0, f->nr_counters);
 	f->mem = vl_prog_mem(&f->p);
 	ASSERT_NE(NULL, f->mem);
 }
 
 static inline void perf_fx_teardown(struct perf_fx *f)
 {
-	if (f->dev >= 0)
-		close(f->dev);
+	vt_teardown_runs(f->dev, &f->p, NULL);
 	free(f->mem);
-	vl_prog_free(&f->p);
 }
 
 /* FIXTURE(@name) of struct perf_fx f, set up with share/build/@prog.vprg. */

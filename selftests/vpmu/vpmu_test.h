@@ -40,9 +40,10 @@ static inline int vt_prog(struct __test_metadata *_metadata,
 }
 
 /*
- * A fixture's set-up for runs: /dev/vpmu opened into *@fd, then for each
- * pair (struct vl_prog *, NAME) of the NULL-ended list the program
- * share/build/NAME.vprg loaded; 0, or -1 after skipping the test.
+ * A fixture's set-up for runs: the PMU there, /dev/vpmu opened into *@fd
+ * (-1 until then), and for each pair (struct vl_prog *, NAME) of the
+ * NULL-ended list the program share/build/NAME.vprg loaded; 0, or -1
+ * after skipping the test.
  */
 static inline int vt_setup_runs(struct __test_metadata *_metadata, int *fd,
 				...)
@@ -51,6 +52,9 @@ static inline int vt_setup_runs(struct __test_metadata *_metadata, int *fd,
 	char rel[64];
 	va_list ap;
 
+	*fd = -1;
+	if (!vl_pmu_present())
+		SKIP(return -1, "no vpmu PMU");
 	*fd = open(VPMU_DEV, O_RDWR | O_CLOEXEC);
 	if (*fd < 0)
 		SKIP(return -1, "no %s", VPMU_DEV);
@@ -65,6 +69,20 @@ static inline int vt_setup_runs(struct __test_metadata *_metadata, int *fd,
 	if (p)
 		SKIP(return -1, "no valid %s in $VPMU_SHARE", rel);
 	return 0;
+}
+
+/* Its teardown: @fd closed, the programs of the NULL-ended list freed. */
+static inline void vt_teardown_runs(int fd, ...)
+{
+	struct vl_prog *p;
+	va_list ap;
+
+	if (fd >= 0)
+		close(fd);
+	va_start(ap, fd);
+	while ((p = va_arg(ap, struct vl_prog *)))
+		vl_prog_free(p);
+	va_end(ap);
 }
 
 /*

@@ -136,12 +136,9 @@ FIXTURE_TEARDOWN(uhist)
 		uh_ctl("stop");
 		vl_pmu_write("uhist/interval", self->interval);
 	}
-	if (self->fd >= 0)
-		close(self->fd);
+	vt_teardown_runs(self->fd, &self->sort, &self->loop, NULL);
 	free(self->sort_mem);
 	free(self->loop_mem);
-	vl_prog_free(&self->sort);
-	vl_prog_free(&self->loop);
 }
 
 /* Run sort once on this CPU; its cycles, or 0 on failure. */
