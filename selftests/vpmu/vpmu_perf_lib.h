@@ -225,12 +225,15 @@ struct vp_sample {
 /*
  * The ring of a sampling event, and what its records said so far: the
  * samples, the samples PERF_RECORD_LOST reported lost (and the number of
- * those records), throttle records and the other records.
+ * those records), throttle records and the other records; and the last
+ * malformed record, where it was and where the data ended.
  */
 struct vp_ring {
 	char *base;
 	size_t psz, pages;	/* data pages: a power of 2 */
 	uint64_t samples, lost, lost_records, throttle, other;
+	struct perf_event_header bad;
+	uint64_t bad_at, bad_head;
 };
 
 /* Map @pages data pages (0: VP_RING_PAGES) of @fd's ring; 0 or -errno. */
@@ -279,6 +282,7 @@ static inline int vp_ring_read(struct vp_ring *rb, vp_record_fn fn, void *arg)
 	struct perf_event_mmap_page *pg = (void *)rb->base;
 	const char *data = rb->base + rb->psz;
 	size_t dsize = rb->pages * rb->psz;
+	struct perf_event_header h;
 	uint64_t head, tail, i, lost;
 	char rec[2048];
 	int ret = 0;
@@ -288,8 +292,6 @@ static inline int vp_ring_read(struct vp_ring *rb, vp_record_fn fn, void *arg)
 	head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
 	tail = pg->data_tail;
 	while (tail < head) {
-		struct perf_event_header h;
-
 		for (i = 0; i < sizeof(h); i++)
 			((char *)&h)[i] = data[(tail + i) % dsize];
 		if (h.size < sizeof(h) || h.size > sizeof(rec) ||
@@ -313,9 +315,15 @@ static inline int vp_ring_read(struct vp_ring *rb, vp_record_fn fn, void *arg)
 			rb->other++;
 		}
 		if (fn && fn(rb, &h, rec, arg)) {
+			tail -= h.size;
 			ret = -1;
 			break;
 		}
+	}
+	if (ret) {
+		rb->bad = h;
+		rb->bad_at = tail;
+		rb->bad_head = head;
 	}
 	__atomic_store_n(&pg->data_tail, ret ? head : tail, __ATOMIC_RELEASE);
 	return ret;
