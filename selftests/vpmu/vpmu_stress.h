@@ -1,11 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * vpmu_stress.h - shared parts of vpmu_stress (vpmu_stress.c: options,
- * workers and the end checks; vpmu_stress_pmu.c: what the PMU says about
- * itself and the configs built from it; vpmu_stress_lib.c: logging,
- * failures, runs and sample rings; vpmu_stress_perf.c: the perf worker;
- * vpmu_stress_exact.c and vpmu_stress_sampling.c: the exact worker;
- * vpmu_stress_sys.c: microcode, histogram, hotplug and run operations).
+ * vpmu_stress.h - shared parts of vpmu_stress:
+ *
+ *   vpmu_stress.c           options, workers and the end checks
+ *   vpmu_stress_pmu.c       what the PMU says about itself, and the
+ *                           configs built from it
+ *   vpmu_stress_lib.c       logging, failures, runs and sample rings
+ *   vpmu_stress_perf.c      the perf worker
+ *   vpmu_stress_hostile.c   its hostile attributes
+ *   vpmu_stress_exact.c     the exact worker: groups, inherit, child pids
+ *   vpmu_stress_sampling.c  the exact worker's sampling checks
+ *   vpmu_stress_sys.c       the sys worker (microcode, histograms, CPU
+ *                           hotplug) and the runners
  *
  * Every operation is drawn from its own generator, seeded from the run's
  * seed, the worker's index and the operation's number, so a worker does
@@ -193,6 +199,7 @@ void st_pick_op(struct st_worker *w, const struct st_op *ops, int n);
 void st_perf_init(struct st_worker *w);
 void st_perf_op(struct st_worker *w);
 void st_perf_fini(struct st_worker *w);
+void st_hostile_op(struct st_worker *w);
 void st_exact_op(struct st_worker *w);
 void st_exact_sampling(struct st_worker *w);
 void st_cpu_sampling(struct st_worker *w);
