@@ -44,7 +44,8 @@ static inline const char *hu_text(const char *name, char *buf, size_t size)
  * Parse "PREFIXC<b> <count>" lines (b = 1, 2, ... in order) into @c.
  * Returns the number of buckets, or -1 if a line is malformed.
  */
-static inline int parse_buckets(const char *text, const char *prefix, uint64_t *c)
+static inline int parse_buckets(const char *text, const char *prefix,
+				uint64_t *c)
 {
 	const char *line = text;
 	int n = 0;
@@ -77,7 +78,7 @@ static inline int hu_buckets(const char *name, uint64_t *c)
 	return parse_buckets(buf, "", c);
 }
 
-/* ---- the fixture: samples pinned to CPU 0, the unit off around each test -- */
+/* ---- the fixture: samples on CPU 0, the unit off around each test -------- */
 
 FIXTURE(hu) {
 	int fd;

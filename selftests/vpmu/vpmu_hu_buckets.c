@@ -17,7 +17,7 @@
 #define _GNU_SOURCE
 #include "vpmu_hu.h"
 
-/* ---- expected values by hand ---------------------------------------- */
+/* ---- expected values by hand --------------------------------------------- */
 
 /* SEQ entries counting every cycle: bucket i of a run of @cyc cycles. */
 static void seq_cycles(const uint32_t *p, int n, uint64_t cyc, uint64_t *c)

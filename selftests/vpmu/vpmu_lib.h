@@ -422,7 +422,7 @@ static inline int vl_prog_get(struct vl_prog *p, uint8_t **mem,
 	return *mem ? 0 : -1;
 }
 
-/* ---- .expect files -------------------------------------------------------- */
+/* ---- .expect files ------------------------------------------------------- */
 
 /*
  * An .expect file (tools/vpmu/share: samples/sum.expect, ...) is one fact

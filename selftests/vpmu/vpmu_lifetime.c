@@ -161,7 +161,7 @@ TEST_F(life, cpu_offline_then_leader_closed)
 	close(task[1]);
 }
 
-/* ---- overflow interrupts on two CPUs at once ------------------------------ */
+/* ---- overflow interrupts on two CPUs at once ----------------------------- */
 
 #define IRQ_RUNS	300
 #define IRQ_PERIOD	50

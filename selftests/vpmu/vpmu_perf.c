@@ -183,7 +183,7 @@ TEST_F_TIMEOUT(perf, reads_during_long_run, 180)
 	close(res[1]);
 }
 
-/* ---- ioctls ---------------------------------------------------------------- */
+/* ---- ioctls -------------------------------------------------------------- */
 
 TEST_F(perf, enable_disable_reset)
 {
@@ -254,7 +254,7 @@ TEST_F(perf, period_refresh_id)
 	close(fd);
 }
 
-/* ---- invalid configurations ------------------------------------------------ */
+/* ---- invalid configurations ---------------------------------------------- */
 
 TEST_F(perf, invalid_configs)
 {

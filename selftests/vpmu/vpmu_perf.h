@@ -74,7 +74,7 @@ static inline uint64_t ctr_config(int n)
 	return (uint64_t)n << vp_config_shift("ctr");
 }
 
-/* Open a counting event (struct vp_count) on this task, any CPU; fd or -errno. */
+/* A counting event (struct vp_count) on this task, any CPU; fd or -errno. */
 static inline int open_config(uint64_t config, int disabled)
 {
 	struct perf_event_attr a;

@@ -21,7 +21,7 @@
 #define VP_RF_TIMES	(PERF_FORMAT_TOTAL_TIME_ENABLED | \
 			 PERF_FORMAT_TOTAL_TIME_RUNNING)
 
-/* ---- the PMU's sysfs files --------------------------------------------- */
+/* ---- the PMU's sysfs files ----------------------------------------------- */
 
 /* The PMU's dynamic type from sysfs, or -1 without it. */
 static inline long vp_type(void)
@@ -132,7 +132,7 @@ static inline bool vp_kernel_before(int major, int minor)
 	return ma < major || (ma == major && mi < minor);
 }
 
-/* ---- events ------------------------------------------------------------- */
+/* ---- events -------------------------------------------------------------- */
 
 /* A vpmu event of PMU type @type, nothing else set. */
 static inline void vp_attr_of(struct perf_event_attr *a, long type,
@@ -205,7 +205,7 @@ struct vp_group_read {
 	struct { uint64_t value, id; } cntr[VP_MAX_CTRS + 1];
 };
 
-/* ---- samples and their rings ------------------------------------------- */
+/* ---- samples and their rings --------------------------------------------- */
 
 /* A sample's PERF_SAMPLE_RAW record (perf.rst, "Samples"). */
 struct vp_raw {

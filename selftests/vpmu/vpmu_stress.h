@@ -64,7 +64,7 @@ static inline bool st_chance(struct st_rng *r, unsigned int percent)
 	return st_below(r, 100) < percent;
 }
 
-/* ---- what the PMU says about itself (read once, before the workers) ----- */
+/* ---- what the PMU says about itself (read once, before the workers) ------ */
 
 /* A format/ field: "config1:20" is word 1, bits 20..20. */
 struct st_field {
@@ -132,7 +132,7 @@ uint64_t st_ctr_cfg(int n);
 uint64_t st_trig_config1(const struct trig *t, bool foo);
 uint64_t st_random_period(struct st_rng *r);
 
-/* ---- a worker ------------------------------------------------------------- */
+/* ---- a worker ------------------------------------------------------------ */
 
 enum st_role { R_PERF, R_EXACT, R_SYS, R_RUNNER };
 

@@ -7,7 +7,7 @@
 #define _GNU_SOURCE
 #include "vpmu_stress.h"
 
-/* ---- logging ------------------------------------------------------------ */
+/* ---- logging ------------------------------------------------------------- */
 
 const char *const st_role_names[] = { "perf", "exact", "sys", "runner" };
 
@@ -121,7 +121,7 @@ void st_pick_op(struct st_worker *w, const struct st_op *ops, int n)
 	ops[i].fn(w);
 }
 
-/* ---- runs --------------------------------------------------------------- */
+/* ---- runs ---------------------------------------------------------------- */
 
 int st_run(struct st_worker *w, int prog, uint64_t budget, struct vpmu_run *r)
 {

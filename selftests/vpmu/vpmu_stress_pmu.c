@@ -27,7 +27,7 @@ static const struct {
 	[P_SORTLOOP]	= { "sortloop", NULL, VPMU_RUN_BUDGET, 0, false },
 };
 
-/* ---- the PMU's sysfs description ------------------------------------- */
+/* ---- the PMU's sysfs description ----------------------------------------- */
 
 int st_field_of(const char *name)
 {
@@ -241,7 +241,7 @@ size_t st_mem_size(void)
 	return max;
 }
 
-/* ---- configs built from it ------------------------------------------ */
+/* ---- configs built from it ----------------------------------------------- */
 
 uint64_t st_alias_cfg(const char *name)
 {

@@ -22,7 +22,7 @@
  */
 #define VL_SETUP_DONE() do { if (_metadata->skip) return; } while (0)
 
-/* ---- programs and runs ------------------------------------------------------- */
+/* ---- programs and runs --------------------------------------------------- */
 
 /*
  * Load share/build/@name.vprg into @p and fresh memory for it into *@mem;
@@ -99,7 +99,7 @@ static inline void vt_check_sum(struct __test_metadata *_metadata, int fd,
 	EXPECT_EQ(SUM_CYCLES, r->cycles);
 }
 
-/* ---- the kernel log --------------------------------------------------------- */
+/* ---- the kernel log ------------------------------------------------------ */
 
 /* /dev/kmsg opened at its end: the mark vt_kmsg_bad() reads from; or -1. */
 static inline int vt_kmsg_mark(void)
