@@ -28,8 +28,6 @@
 #define C1_MARK		(1ull << 20)
 #define C1_FROZEN	(1ull << 21)
 
-#define SUM_UOPS	179ull
-#define SUM_INSNS	32ull
 #define MARKS_UOPS	35004ull
 #define MARKS_REGIONS	18000ull
 #define REGION_UOPS	11200008ull

@@ -17,7 +17,6 @@
 
 #define BUDGET		10000000ull
 #define MARKS_REGION	18000ull	/* uops of marks.vprg inside regions */
-#define SUM_UOPS	179ull
 
 FIXTURE(life) {
 	int dev;

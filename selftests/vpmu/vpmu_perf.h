@@ -19,9 +19,6 @@
 #define MAX_CTRS	VP_MAX_CTRS
 #define RING_PAGES	256
 
-/* The sum sample: 179 cycles, one microword each (no stalls). */
-#define SUM_UOPS	179
-
 /* What every fixture here sets up: the PMU, the device, one program. */
 struct perf_fx {
 	int dev;

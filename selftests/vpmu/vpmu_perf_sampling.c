@@ -60,7 +60,7 @@ TEST_F(perf, sample_exact_upc)
 		EXPECT_EQ(SUM_UOPS / p, (uint64_t)rb.samples)
 			TH_LOG("period %llu", (unsigned long long)p);
 		EXPECT_EQ(0ull, rb.lost_records);
-		for (k = 0; k < (int)rb.samples && k <= SUM_UOPS; k++) {
+		for (k = 0; k < (int)rb.samples && k <= (int)SUM_UOPS; k++) {
 			uint64_t n = (k + 1) * p;
 
 			if (s[k].raw.count != n || s[k].raw.ctr >= MAX_CTRS)
@@ -142,7 +142,8 @@ TEST_F(perf, irq_per_counter)
 	for (i = 0; i < self->f.nr_counters; i++) {
 		snprintf(name, sizeof(name), "vpmu-ctr%d", i);
 		after[i] = irq_count(name);
-		EXPECT_EQ(i == c ? SUM_UOPS / 10 : 0, (int)(after[i] - before[i]))
+		EXPECT_EQ(i == c ? (int)SUM_UOPS / 10 : 0,
+			  (int)(after[i] - before[i]))
 			TH_LOG("%s: %lld -> %lld", name, before[i], after[i]);
 	}
 }
