@@ -19,8 +19,8 @@ FIXTURE_SETUP(reload)
 	self->img[0] = self->img[1] = NULL;
 	perf_fx_setup(_metadata, &self->f, "memcpy");
 	VL_SETUP_DONE();
-	if (!vl_have_loader() || geteuid())
-		SKIP(return, "no loader, or not root");
+	if (vt_need_loader(_metadata))
+		return;
 	ASSERT_EQ(0, vl_load_default());
 	self->img[0] = vl_read_image(&self->len);
 	ASSERT_NE(NULL, self->img[0]);

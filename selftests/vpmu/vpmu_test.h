@@ -85,6 +85,16 @@ static inline void vt_teardown_runs(int fd, ...)
 	va_end(ap);
 }
 
+/* The microcode loader there, and root to write it; -1 after a skip. */
+static inline int vt_need_loader(struct __test_metadata *_metadata)
+{
+	if (!vl_have_loader())
+		SKIP(return -1, "no %s (module without the loader?)", VPMU_UCODE);
+	if (geteuid())
+		SKIP(return -1, "the loader needs root");
+	return 0;
+}
+
 /*
  * One run of sum.vprg (@p, memory @mem) on /dev/vpmu file @fd gives its
  * result: a halt, r2 = 55, 179 cycles.  The run is left in @r.

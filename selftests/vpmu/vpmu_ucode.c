@@ -37,10 +37,8 @@ FIXTURE(ucode) {
 
 FIXTURE_SETUP(ucode)
 {
-	if (!vl_have_loader())
-		SKIP(return, "no %s (module without the loader?)", VPMU_UCODE);
-	if (geteuid())
-		SKIP(return, "the loader needs root");
+	if (vt_need_loader(_metadata))
+		return;
 	ASSERT_EQ(0, vl_load_default());
 	self->img = vl_read_image(&self->len);
 	ASSERT_NE(NULL, self->img);

@@ -171,10 +171,8 @@ BAD(idtab_out_of_range, idtab_outside, true, ENXIO, "ID-table entry outside");
 
 FIXTURE_SETUP(bad)
 {
-	if (!vl_have_loader())
-		SKIP(return, "no %s (module without the loader?)", VPMU_UCODE);
-	if (geteuid())
-		SKIP(return, "the loader needs root");
+	if (vt_need_loader(_metadata))
+		return;
 	ASSERT_EQ(0, vl_load_default());
 	snap_take(&self->s);
 	ASSERT_NE(NULL, self->s.img);
