@@ -23,10 +23,9 @@
 #include <sched.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/utsname.h>
 #include <sys/wait.h>
+#include "vpmu_test.h"
 #include "vpmu_perf_lib.h"
-#include "kselftest_harness.h"
 
 #define CPU		0
 #define PERIOD		5003ull
@@ -41,33 +40,22 @@ FIXTURE(cs) {
 
 FIXTURE_SETUP(cs)
 {
-	char buf[32];
-
-	self->dev = -1;
-	self->mem = NULL;
-	if (vp_type() < 0)
-		SKIP(return, "no vpmu PMU");
-	if (vl_prog_load(&self->loop, "build/sortloop.vprg"))
-		SKIP(return, "no sortloop.vprg in $VPMU_SHARE");
-	self->dev = open(VPMU_DEV, O_RDWR | O_CLOEXEC);
-	if (self->dev < 0)
-		SKIP(return, "no %s", VPMU_DEV);
+	if (vt_setup_runs(_metadata, &self->dev, &self->loop, "sortloop",
+			  NULL))
+		return;
 	self->mem = vl_prog_mem(&self->loop);
 	ASSERT_NE(NULL, self->mem);
 	self->cycles = vp_alias("cycles");
 	ASSERT_NE(~0ull, self->cycles);
-	ASSERT_EQ(0, vl_pmu_read("caps/nr_counters", buf, sizeof(buf)));
-	self->nr_counters = atoi(buf);
+	self->nr_counters = vl_pmu_long("caps/nr_counters");
 	ASSERT_LT(0, self->nr_counters);
 	ASSERT_EQ(0, vl_pin(CPU));
 }
 
 FIXTURE_TEARDOWN(cs)
 {
-	if (self->dev >= 0)
-		close(self->dev);
+	vt_teardown_runs(self->dev, &self->loop, NULL);
 	free(self->mem);
-	vl_prog_free(&self->loop);
 }
 
 /* Run sortloop for exactly @budget cycles on this CPU; 0 or -errno. */
@@ -214,17 +202,6 @@ TEST_F(cs, disable_enable_between_overflows)
 	}
 }
 
-/* Does the perf core rotate this PMU's events (6.2 and later)? */
-static bool rotates(void)
-{
-	struct utsname u;
-	int major, minor;
-
-	if (uname(&u) || sscanf(u.release, "%d.%d", &major, &minor) != 2)
-		return false;
-	return major > 6 || (major == 6 && minor >= 2);
-}
-
 /*
  * One CPU-wide sampler more than there are counters: the perf core
  * rotates them (6.2 and later; on 6.1 the last one never gets a
@@ -262,7 +239,7 @@ TEST_F(cs, more_samplers_than_counters)
 			       (unsigned long long)ev[i].c.enabled);
 		EXPECT_GE(30 * 100003ull, ev[i].c.value);
 		/* Rotated: each one was on the counters some of the time. */
-		if (rotates())
+		if (!vp_kernel_before(6, 2))
 			EXPECT_LT(0ull, ev[i].c.running) TH_LOG("event %d", i);
 		enabled += ev[i].c.enabled;
 		running += ev[i].c.running;
@@ -322,10 +299,8 @@ TEST_F_TIMEOUT(cs, overflow_on_the_budget_overshoot, 240)
 	int fd;
 
 	VL_SETUP_DONE();
-	if (vl_prog_load(&memcpy_prog, "build/memcpy.vprg"))
-		SKIP(return, "no memcpy.vprg in $VPMU_SHARE");
-	mem = vl_prog_mem(&memcpy_prog);
-	ASSERT_NE(NULL, mem);
+	if (vt_prog(_metadata, &memcpy_prog, &mem, "memcpy"))
+		return;
 	for (b = 1; b < 3120; b++) {
 		vp_attr(&a, self->cycles, 0);
 		a.sample_period = b;

@@ -22,8 +22,8 @@
 #define _GNU_SOURCE
 #include <sched.h>
 #include <linux/perf_event.h>
-#include "vpmu_lib.h"
-#include "kselftest_harness.h"
+#include "vpmu_test.h"
+#include "vpmu_perf_lib.h"
 
 #define BUDGET		10000000ull
 
@@ -39,49 +39,13 @@
 #define EV_CYCLES	0
 #define EV_TRIGGER	8
 
-static long pmu_type(void)
-{
-	char buf[32];
-
-	if (vl_pmu_read("type", buf, sizeof(buf)))
-		return -1;
-	return strtol(buf, NULL, 0);
-}
-
-static int perf_open(struct perf_event_attr *a, int group)
-{
-	int fd = syscall(__NR_perf_event_open, a, 0, -1, group,
-			 PERF_FLAG_FD_CLOEXEC);
-
-	return fd < 0 ? -errno : fd;
-}
-
-static void attr_init(struct perf_event_attr *a, uint64_t config,
-		      uint64_t config1)
-{
-	memset(a, 0, sizeof(*a));
-	a->size = sizeof(*a);
-	a->type = pmu_type();
-	a->config = config;
-	a->config1 = config1;
-}
-
 /* Open a counting event of this task (in @group, or a leader: -1). */
 static int open_ev(uint64_t config, uint64_t config1, int group)
 {
 	struct perf_event_attr a;
 
-	attr_init(&a, config, config1);
-	return perf_open(&a, group);
-}
-
-static uint64_t count_of(int fd)
-{
-	uint64_t v = ~0ull;
-
-	if (read(fd, &v, sizeof(v)) != sizeof(v))
-		return ~0ull;
-	return v;
+	vp_attr(&a, config, config1);
+	return vp_open(&a, 0, -1, group);
 }
 
 FIXTURE(frz) {
@@ -93,24 +57,10 @@ FIXTURE(frz) {
 
 FIXTURE_SETUP(frz)
 {
-	static const char *const progs[] = {
-		"build/marks.vprg", "build/calls.vprg", "build/mark1.vprg",
-		"build/sum.vprg",
-	};
-	struct vl_prog *p[] = { &self->marks, &self->calls, &self->mark1,
-				&self->sum };
-	unsigned int i;
-
-	self->dev = -1;
-	self->mem = NULL;
-	if (pmu_type() < 0)
-		SKIP(return, "no vpmu PMU");
-	for (i = 0; i < 4; i++)
-		if (vl_prog_load(p[i], progs[i]))
-			SKIP(return, "no valid %s in $VPMU_SHARE", progs[i]);
-	self->dev = open(VPMU_DEV, O_RDWR | O_CLOEXEC);
-	if (self->dev < 0)
-		SKIP(return, "no %s", VPMU_DEV);
+	if (vt_setup_runs(_metadata, &self->dev, &self->marks, "marks",
+			  &self->calls, "calls", &self->mark1, "mark1",
+			  &self->sum, "sum", NULL))
+		return;
 	/* every program's memory fits in the largest */
 	self->mem = aligned_alloc(8, 1 << 20);
 	ASSERT_NE(NULL, self->mem);
@@ -119,23 +69,15 @@ FIXTURE_SETUP(frz)
 
 FIXTURE_TEARDOWN(frz)
 {
-	if (self->dev >= 0)
-		close(self->dev);
+	vt_teardown_runs(self->dev, &self->marks, &self->calls, &self->mark1,
+			 &self->sum, NULL);
 	free(self->mem);
-	vl_prog_free(&self->marks);
-	vl_prog_free(&self->calls);
-	vl_prog_free(&self->mark1);
-	vl_prog_free(&self->sum);
 }
 
 /* Run @p to its halt. */
 static int run(FIXTURE_DATA(frz) *self, const struct vl_prog *p)
 {
-	int ret = vl_run(self->dev, p, self->mem, BUDGET, &self->r);
-
-	if (!ret && self->r.stop != VPMU_RUN_HALT)
-		ret = -EPROTO;
-	return ret;
+	return vl_run_halt(self->dev, p, self->mem, BUDGET, &self->r);
 }
 
 TEST_F(frz, format_files)
@@ -150,7 +92,7 @@ TEST_F(frz, format_files)
 	char buf[64];
 	unsigned int i;
 
-	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(want); i++) {
 		ASSERT_EQ(0, vl_pmu_read(want[i][0], buf, sizeof(buf)));
 		EXPECT_STREQ(want[i][1], buf);
 	}
@@ -181,10 +123,10 @@ static void group_span(struct __test_metadata *_metadata,
 	cyc = open_ev(EV_CYCLES, 0, lead);
 	ASSERT_LE(0, cyc);
 	ASSERT_EQ(0, run(self, p));
-	EXPECT_EQ(s->insns, count_of(lead));
-	EXPECT_EQ(s->uops, count_of(uops));
+	EXPECT_EQ(s->insns, vp_count(lead));
+	EXPECT_EQ(s->uops, vp_count(uops));
 	/* no memory access: every microword one cycle */
-	EXPECT_EQ(s->uops, count_of(cyc));
+	EXPECT_EQ(s->uops, vp_count(cyc));
 	close(cyc);
 	close(uops);
 	close(lead);
@@ -239,9 +181,9 @@ TEST_F(frz, groups_independent)
 	ASSERT_LE(0, b);
 	ASSERT_LE(0, plain);
 	ASSERT_EQ(0, run(self, &self->marks));
-	EXPECT_EQ(18000u, count_of(a));
-	EXPECT_EQ((35004 - 18000u), count_of(b));
-	EXPECT_EQ(35004u, count_of(plain));
+	EXPECT_EQ(18000u, vp_count(a));
+	EXPECT_EQ((35004 - 18000u), vp_count(b));
+	EXPECT_EQ(35004u, vp_count(plain));
 	close(plain);
 	close(b);
 	close(a);
@@ -266,7 +208,7 @@ TEST_F(frz, state_across_runs_and_cpus)
 	ASSERT_EQ(0, run(self, &self->mark1));
 	ASSERT_EQ(0, vl_pin(0));
 	ASSERT_EQ(0, run(self, &self->sum));
-	EXPECT_EQ((2 + 179u), count_of(fd));
+	EXPECT_EQ((2 + 179u), vp_count(fd));
 	close(fd);
 }
 
@@ -280,7 +222,7 @@ TEST_F(frz, state_across_disable_enable)
 	ASSERT_EQ(0, run(self, &self->sum));	/* disabled: not counted */
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
 	ASSERT_EQ(0, run(self, &self->sum));	/* still inside the region */
-	EXPECT_EQ((2 + 179u), count_of(fd));
+	EXPECT_EQ((2 + 179u), vp_count(fd));
 	close(fd);
 }
 
@@ -297,18 +239,18 @@ static void refresh_one(struct __test_metadata *_metadata,
 	struct perf_event_attr a;
 	int lead, memb;
 
-	attr_init(&a, EV_UOPS, foo ? C1_FOO : 0);
+	vp_attr(&a, EV_UOPS, foo ? C1_FOO : 0);
 	a.sample_period = 1000;
 	a.sample_type = PERF_SAMPLE_IP;
 	a.disabled = 1;
-	lead = perf_open(&a, -1);
+	lead = vp_open(&a, 0, -1, -1);
 	ASSERT_LE(0, lead);
 	memb = open_ev(EV_UOPS, 0, lead);
 	ASSERT_LE(0, memb);
 	ASSERT_EQ(0, ioctl(lead, PERF_EVENT_IOC_REFRESH, 1));
 	ASSERT_EQ(0, run(self, &self->marks));
-	*lead_v = count_of(lead);
-	*memb_v = count_of(memb);
+	*lead_v = vp_count(lead);
+	*memb_v = vp_count(memb);
 	close(memb);
 	close(lead);
 }
@@ -331,16 +273,16 @@ TEST_F(frz, foo_thaws_after_each_overflow)
 	struct perf_event_attr a;
 	int lead, memb;
 
-	attr_init(&a, EV_UOPS, C1_FOO);
+	vp_attr(&a, EV_UOPS, C1_FOO);
 	a.sample_period = 1000;
 	a.sample_type = PERF_SAMPLE_IP;
-	lead = perf_open(&a, -1);
+	lead = vp_open(&a, 0, -1, -1);
 	ASSERT_LE(0, lead);
 	memb = open_ev(EV_CYCLES, 0, lead);
 	ASSERT_LE(0, memb);
 	ASSERT_EQ(0, run(self, &self->marks));
-	EXPECT_EQ(35004u, count_of(lead));
-	EXPECT_EQ(35004u, count_of(memb));
+	EXPECT_EQ(35004u, vp_count(lead));
+	EXPECT_EQ(35004u, vp_count(memb));
 	close(memb);
 	close(lead);
 }
@@ -362,7 +304,7 @@ TEST_F(frz, invalid_config1)
 	unsigned int i;
 	int lead, fd;
 
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		fd = open_ev(EV_UOPS, bad[i], -1);
 		EXPECT_EQ(-EINVAL, fd) TH_LOG("config1 %#llx",
 					     (unsigned long long)bad[i]);
@@ -386,7 +328,7 @@ TEST_F(frz, invalid_config1)
 			.config = PERF_COUNT_SW_CPU_CLOCK,
 		};
 
-		lead = perf_open(&a, -1);
+		lead = vp_open(&a, 0, -1, -1);
 		ASSERT_LE(0, lead);
 		EXPECT_EQ(-EINVAL, open_ev(EV_INSNS, C1_MARK, lead));
 		close(lead);

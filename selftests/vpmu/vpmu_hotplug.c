@@ -10,37 +10,10 @@
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
-#include "vpmu_lib.h"
-#include "kselftest_harness.h"
+#include "vpmu_test.h"
 
-#define CPU1_ONLINE	"/sys/devices/system/cpu/cpu1/online"
 #define SORT_BUDGET	1000003ull	/* sortloop.expect's budget */
 #define CYCLES		3
-
-static int cpu1_set(int on)
-{
-	int fd = open(CPU1_ONLINE, O_WRONLY | O_CLOEXEC), ret = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, on ? "1" : "0", 1) != 1)
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
-static int cpu1_online(void)
-{
-	char c = '?';
-	int fd = open(CPU1_ONLINE, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return -1;
-	if (read(fd, &c, 1) != 1)
-		c = '?';
-	close(fd);
-	return c == '1';
-}
 
 FIXTURE(hotplug) {
 	int fd;
@@ -51,8 +24,8 @@ FIXTURE(hotplug) {
 FIXTURE_SETUP(hotplug)
 {
 	self->fd = -1;
-	if (access(CPU1_ONLINE, F_OK))
-		SKIP(return, "no %s", CPU1_ONLINE);
+	if (access(VPMU_CPU1_ONLINE, F_OK))
+		SKIP(return, "no %s", VPMU_CPU1_ONLINE);
 	if (geteuid())
 		SKIP(return, "CPU hotplug needs root");
 	self->fd = open(VPMU_DEV, O_RDWR | O_CLOEXEC);
@@ -65,14 +38,14 @@ FIXTURE_SETUP(hotplug)
 	self->sort_mem = vl_prog_mem(&self->sort);
 	ASSERT_NE(NULL, self->sum_mem);
 	ASSERT_NE(NULL, self->sort_mem);
-	if (!cpu1_online())
-		ASSERT_EQ(0, cpu1_set(1));
+	if (!vl_cpu1_online())
+		ASSERT_EQ(0, vl_cpu1_set(1));
 }
 
 FIXTURE_TEARDOWN(hotplug)
 {
-	if (cpu1_online() == 0)
-		cpu1_set(1);
+	if (vl_cpu1_online() == 0)
+		vl_cpu1_set(1);
 	if (self->fd >= 0)
 		close(self->fd);
 	free(self->sum_mem);
@@ -86,10 +59,7 @@ static void assert_sum(struct __test_metadata *_metadata,
 {
 	struct vpmu_run r;
 
-	ASSERT_EQ(0, vl_run(self->fd, &self->sum, self->sum_mem, 1000000, &r));
-	EXPECT_EQ((__u32)VPMU_RUN_HALT, r.stop);
-	EXPECT_EQ(SUM_R2, r.regs[2]);
-	EXPECT_EQ(SUM_CYCLES, r.cycles);
+	vt_check_sum(_metadata, self->fd, &self->sum, self->sum_mem, &r);
 }
 
 TEST_F_TIMEOUT(hotplug, idle, 120)
@@ -98,15 +68,15 @@ TEST_F_TIMEOUT(hotplug, idle, 120)
 
 	VL_SETUP_DONE();
 	for (i = 0; i < CYCLES; i++) {
-		ret = cpu1_set(0);
+		ret = vl_cpu1_set(0);
 		if (ret == -EBUSY || ret == -EPERM || ret == -EINVAL)
 			SKIP(return, "cpu1 cannot go offline (%s)", strerror(-ret));
 		ASSERT_EQ(0, ret);
-		ASSERT_EQ(0, cpu1_online());
+		ASSERT_EQ(0, vl_cpu1_online());
 		ASSERT_EQ(0, vl_pin(0));
 		assert_sum(_metadata, self);
-		ASSERT_EQ(0, cpu1_set(1));
-		ASSERT_EQ(1, cpu1_online());
+		ASSERT_EQ(0, vl_cpu1_set(1));
+		ASSERT_EQ(1, vl_cpu1_online());
 		ASSERT_EQ(0, vl_pin(1));
 		assert_sum(_metadata, self);
 	}
@@ -178,10 +148,10 @@ TEST_F_TIMEOUT(hotplug, busy_runner_migrates, 180)
 	for (i = 0; i < CYCLES && !ret; i++) {
 		wait_runs(t, 2);
 		usleep(15000);		/* well inside a run */
-		ret = cpu1_set(0);
+		ret = vl_cpu1_set(0);
 		if (!ret) {
 			wait_runs(t, 2);
-			ret = cpu1_set(1);
+			ret = vl_cpu1_set(1);
 		}
 	}
 	wait_runs(t, 2);

@@ -13,13 +13,11 @@ HIST=$PMU/hist
 SHARE=${VPMU_SHARE:-/opt/vpmu/share}
 RUN=$(command -v vpmu-run || echo /opt/vpmu/bin/vpmu-run)
 OUT=/tmp/vpmu_hu_stat.$$
-n=0
-fails=0
-
-skip_all() {
-	echo "1..0 # SKIP $1"
-	exit 4
-}
+# The TAP helpers: lib/ where installed, beside this script in the tree.
+tap=$(dirname "$0")/lib/vpmu_tap.sh
+[ -f "$tap" ] || tap=$(dirname "$0")/vpmu_tap.sh
+# shellcheck source=vpmu_tap.sh
+. "$tap"
 
 command -v perf >/dev/null 2>&1 || skip_all "no perf"
 [ -f "$HIST/program" ] || skip_all "no $HIST/program"
@@ -27,38 +25,7 @@ command -v perf >/dev/null 2>&1 || skip_all "no perf"
 [ -f "$SHARE/build/sum.vprg" ] || skip_all "no $SHARE/build/sum.vprg"
 command -v taskset >/dev/null 2>&1 || skip_all "no taskset"
 
-echo "TAP version 13"
-echo "1..6"
-
-ok() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n $2"
-	else
-		echo "not ok $n $2"
-		fails=$((fails + 1))
-	fi
-}
-
-# check "EVENT=COUNT ..." against the last perf stat -x, output in $OUT.
-check() {
-	rc=0
-	for pair in "$@"; do
-		ev=${pair%=*}
-		want=${pair##*=}
-		got=$(awk -F, -v ev="$ev" '$3 == ev { print $1 }' "$OUT")
-		if [ "$got" != "$want" ]; then
-			echo "# $ev: got '$got', expected $want"
-			rc=1
-		fi
-	done
-	[ $rc = 0 ] || sed 's/^/# /' "$OUT"
-	return $rc
-}
-
-stat() {
-	perf stat -x, -o "$OUT" "$@" >/dev/null 2>&1
-}
+tap_plan 6
 
 prog() {
 	printf '%s' "$1" >"$HIST/program"
@@ -113,14 +80,14 @@ ok $? "perf stat -a -C 0: three runs of sum"
 # 6. No bucket 2 in a one-entry program, none at all with the unit off.
 prog "par; vpmu_insns 1000000"
 stat -e vpmu/vpmu_hist2/ "$RUN" "$SHARE/build/sum.vprg"
-got2=$(awk -F, '$3 == "vpmu/vpmu_hist2/" { print $1 }' "$OUT")
+got2=$(counted vpmu/vpmu_hist2/)
 prog off
 stat -e vpmu/vpmu_hist1/ "$RUN" "$SHARE/build/sum.vprg"
-got1=$(awk -F, '$3 == "vpmu/vpmu_hist1/" { print $1 }' "$OUT")
+got1=$(counted vpmu/vpmu_hist1/)
 case "$got2$got1" in
 *[0-9]*) echo "# got counts '$got2' '$got1'"; ok 1 "perf stat: buckets beyond the program refused" ;;
 *) ok 0 "perf stat: buckets beyond the program refused" ;;
 esac
 
 rm -f "$OUT"
-[ $fails = 0 ]
+tap_done

@@ -14,8 +14,8 @@
  */
 #define _GNU_SOURCE
 #include <sys/wait.h>
+#include "vpmu_test.h"
 #include "vpmu_perf_lib.h"
-#include "kselftest_harness.h"
 
 #define HIST_PROGRAM	VPMU_PMU_DIR "/hist/program"
 

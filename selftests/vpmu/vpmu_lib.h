@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * vpmu_lib.h - helpers of the loader, run, stress, hotplug and unload
- * selftests: sysfs files of the microcode loader, image CRC and sealing,
- * program files (VPRG), runs through /dev/vpmu and .expect checks.
+ * vpmu_lib.h - the plain helpers of the vpmu selftests, with no TAP in
+ * them, so that the vpmu_stress program shares them with the kselftest
+ * programs (which include them through vpmu_test.h): files and sysfs,
+ * CPUs, the microcode loader's files, image CRC and sealing, program files
+ * (VPRG), runs through /dev/vpmu, .expect files and the module itself.
+ * The perf_event_open() helpers are vpmu_perf_lib.h's.
  *
  * The data files come from tools/vpmu/share (built by "make share" there;
  * the VM harness installs it as /opt/vpmu/share): $VPMU_SHARE overrides.
@@ -33,19 +36,26 @@
 #define VPMU_DEV	"/dev/vpmu"
 #define VPMU_PMU_DIR	"/sys/bus/event_source/devices/vpmu"
 #define VPMU_UCODE	VPMU_PMU_DIR "/ucode/"
+#define VPMU_HIST	VPMU_PMU_DIR "/hist/"
+#define VPMU_UHIST	VPMU_PMU_DIR "/uhist/"
 #define VPMU_SHARE_DEFAULT "/opt/vpmu/share"
 #define VPMU_KO_PATH	"/opt/vpmu/vpmu.ko"
+#define VPMU_BIN	"/opt/vpmu/bin/"
+#define VPMU_CPU1_ONLINE "/sys/devices/system/cpu/cpu1/online"
 
-/* The default microcode's name and the sample results used as probes. */
+/*
+ * The default microcode's name and the sample results used as probes:
+ * sum.s runs 179 microwords, one cycle each, and retires 32 instructions.
+ */
 #define VPMU_DEFAULT_NAME "vpmu32"
 #define SUM_R2		55u
 #define SUM_CYCLES	179ull
+#define SUM_UOPS	179ull
+#define SUM_INSNS	32ull
 
-/*
- * kselftest_harness.h of 6.1 runs a test's body even when its fixture's
- * setup skipped; every TEST_F of these tests starts with this.
- */
-#define VL_SETUP_DONE() do { if (_metadata->skip) return; } while (0)
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#endif
 
 /* ---- files --------------------------------------------------------------- */
 
@@ -129,6 +139,20 @@ static inline int vl_pmu_read(const char *rel, char *buf, size_t size)
 	return 0;
 }
 
+/* Is the vpmu PMU registered (its sysfs directory there)? */
+static inline bool vl_pmu_present(void)
+{
+	return access(VPMU_PMU_DIR, F_OK) == 0;
+}
+
+/* The number in the PMU's sysfs file REL (caps/nr_counters, ...), or -1. */
+static inline long vl_pmu_long(const char *rel)
+{
+	char buf[64];
+
+	return vl_pmu_read(rel, buf, sizeof(buf)) ? -1 : strtol(buf, NULL, 0);
+}
+
 /* Write @val to the file at @path; 0 or -errno. */
 static inline int vl_write_file(const char *path, const char *val)
 {
@@ -143,6 +167,15 @@ static inline int vl_write_file(const char *path, const char *val)
 	return ret;
 }
 
+/* Write @val to the PMU's sysfs file REL (hist/program, ...); 0 or -errno. */
+static inline int vl_pmu_write(const char *rel, const char *val)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), VPMU_PMU_DIR "/%s", rel);
+	return vl_write_file(path, val);
+}
+
 /* Run this task on @cpu only; sched_setaffinity()'s result. */
 static inline int vl_pin(int cpu)
 {
@@ -151,6 +184,26 @@ static inline int vl_pin(int cpu)
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
 	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+/* Take CPU 1 offline (@on 0) or bring it back; 0 or -errno. */
+static inline int vl_cpu1_set(int on)
+{
+	return vl_write_file(VPMU_CPU1_ONLINE, on ? "1" : "0");
+}
+
+/* Is CPU 1 online: 1, 0, or -1 if it cannot go offline at all. */
+static inline int vl_cpu1_online(void)
+{
+	char c = '?';
+	int fd = open(VPMU_CPU1_ONLINE, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	if (read(fd, &c, 1) != 1)
+		c = '?';
+	close(fd);
+	return c == '1';
 }
 
 /* First line of ucode/NAME, as vl_pmu_read(). */
@@ -346,6 +399,113 @@ static inline int vl_run(int fd, const struct vl_prog *p, uint8_t *mem,
 	return ioctl(fd, VPMU_IOC_RUN, r) ? -errno : 0;
 }
 
+/*
+ * A run to the program's halt: 0, -errno of the call, or -EPROTO if the
+ * run stopped for another reason.
+ */
+static inline int vl_run_halt(int fd, const struct vl_prog *p, uint8_t *mem,
+			      uint64_t budget, struct vpmu_run *r)
+{
+	int ret = vl_run(fd, p, mem, budget, r);
+
+	if (!ret && r->stop != VPMU_RUN_HALT)
+		ret = -EPROTO;
+	return ret;
+}
+
+/* Load share/build/@name.vprg and memory for it; 0 or -1. */
+static inline int vl_prog_get(struct vl_prog *p, uint8_t **mem,
+			      const char *name)
+{
+	char rel[64];
+
+	*mem = NULL;
+	snprintf(rel, sizeof(rel), "build/%s.vprg", name);
+	if (vl_prog_load(p, rel))
+		return -1;
+	*mem = vl_prog_mem(p);
+	return *mem ? 0 : -1;
+}
+
+/* ---- .expect files ------------------------------------------------------- */
+
+/*
+ * An .expect file (tools/vpmu/share: samples/sum.expect, ...) is one fact
+ * a line: "stop REASON [CODE]", "reg rN VALUE", "mem ADDR WORD", "event
+ * NAME COUNT" (NAME the perf alias without "vpmu_", or tagK), "super
+ * cycles COUNT"; '#' starts a comment line.  vl_expect_load() is the one
+ * parser; the "event" lines are also kept apart, in file order.
+ */
+#define VL_EXPECT_MAX	128
+
+struct vl_fact {
+	char key[32], arg[32];
+	long long val;
+	bool has_val;
+	char line[80];
+};
+
+struct vl_expect {
+	int n;
+	struct vl_fact fact[VL_EXPECT_MAX];
+	int nev;				/* "event NAME COUNT" lines */
+	char ev_name[VL_EXPECT_MAX][32];
+	uint64_t ev_count[VL_EXPECT_MAX];
+	long long super_cycles;			/* "super cycles", or -1 */
+};
+
+/* Parse $VPMU_SHARE/@rel into @x; 0, or -1 if it cannot be read whole. */
+static inline int vl_expect_load(const char *rel, struct vl_expect *x)
+{
+	char *text, *line, *save = NULL;
+	size_t len;
+
+	memset(x, 0, sizeof(*x));
+	x->super_cycles = -1;
+	text = (char *)vl_read_share(rel, &len);
+	if (!text)
+		return -1;
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		struct vl_fact *f = &x->fact[x->n];
+		int n;
+
+		if (x->n == VL_EXPECT_MAX) {
+			free(text);
+			return -1;
+		}
+		n = sscanf(line, "%31s %31s %lli", f->key, f->arg, &f->val);
+		if (n < 2 || f->key[0] == '#')
+			continue;
+		f->has_val = n == 3;
+		snprintf(f->line, sizeof(f->line), "%s", line);
+		x->n++;
+		if (!f->has_val)
+			continue;
+		if (!strcmp(f->key, "event")) {
+			strcpy(x->ev_name[x->nev], f->arg);
+			x->ev_count[x->nev++] = f->val;
+		} else if (!strcmp(f->key, "super") &&
+			   !strcmp(f->arg, "cycles")) {
+			x->super_cycles = f->val;
+		}
+	}
+	free(text);
+	return 0;
+}
+
+/* The count of "event @name", or -1 if @x has none. */
+static inline long long vl_expect_event(const struct vl_expect *x,
+					const char *name)
+{
+	int i;
+
+	for (i = 0; i < x->nev; i++)
+		if (!strcmp(x->ev_name[i], name))
+			return x->ev_count[i];
+	return -1;
+}
+
 static const char *const vl_stop_names[] = {
 	"budget", "halt", "trap", "fault", "signal",
 };
@@ -358,40 +518,37 @@ static const char *const vl_stop_names[] = {
 static inline int vl_expect(const char *rel, const struct vpmu_run *r,
 			    const uint8_t *mem, uint32_t mem_size, int *checks)
 {
-	char *text, *line, *save = NULL;
-	size_t len;
-	int bad = 0;
+	struct vl_expect *x = malloc(sizeof(*x));
+	int bad = 0, i;
 
 	*checks = 0;
-	text = (char *)vl_read_share(rel, &len);
-	if (!text)
+	if (!x || vl_expect_load(rel, x)) {
+		free(x);
 		return -1;
-	for (line = strtok_r(text, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		char key[32], arg[32];
-		long long want;
+	}
+	for (i = 0; i < x->n; i++) {
+		const struct vl_fact *f = &x->fact[i];
+		long long want = f->val;
 		unsigned long long got;
-		int n = sscanf(line, "%31s %31s %lli", key, arg, &want);
 
-		if (n < 2 || key[0] == '#')
-			continue;
-		if (!strcmp(key, "stop")) {
+		if (!strcmp(f->key, "stop")) {
 			(*checks)++;
-			if (r->stop >= 5 || strcmp(arg, vl_stop_names[r->stop]) ||
-			    (n == 3 && r->code != (uint32_t)want)) {
+			if (r->stop >= 5 ||
+			    strcmp(f->arg, vl_stop_names[r->stop]) ||
+			    (f->has_val && r->code != (uint32_t)want)) {
 				printf("# %s: %s: got stop %u code %u\n", rel,
-				       line, r->stop, r->code);
+				       f->line, r->stop, r->code);
 				bad++;
 			}
 			continue;
 		}
-		if (n < 3)
+		if (!f->has_val)
 			continue;
-		if (!strcmp(key, "reg")) {
-			got = r->regs[atoi(arg + 1) & 31];
+		if (!strcmp(f->key, "reg")) {
+			got = r->regs[atoi(f->arg + 1) & 31];
 			want &= 0xffffffff;
-		} else if (!strcmp(key, "mem")) {
-			unsigned long a = strtoul(arg, NULL, 0);
+		} else if (!strcmp(f->key, "mem")) {
+			unsigned long a = strtoul(f->arg, NULL, 0);
 
 			if (a % 4 || a + 4 > mem_size) {
 				bad++;
@@ -400,18 +557,19 @@ static inline int vl_expect(const char *rel, const struct vpmu_run *r,
 			memcpy(&got, mem + a, 4);
 			got &= 0xffffffff;
 			want &= 0xffffffff;
-		} else if (!strcmp(key, "event") && !strcmp(arg, "cycles")) {
+		} else if (!strcmp(f->key, "event") &&
+			   !strcmp(f->arg, "cycles")) {
 			got = r->cycles;
 		} else {
 			continue;
 		}
 		(*checks)++;
 		if (got != (unsigned long long)want) {
-			printf("# %s: %s: got %llu\n", rel, line, got);
+			printf("# %s: %s: got %llu\n", rel, f->line, got);
 			bad++;
 		}
 	}
-	free(text);
+	free(x);
 	return bad;
 }
 
@@ -445,6 +603,34 @@ static inline int vl_insmod(const char *params)
 static inline int vl_rmmod(void)
 {
 	return syscall(__NR_delete_module, "vpmu", O_NONBLOCK) ? -errno : 0;
+}
+
+/*
+ * Unload, retrying for up to 5 s while the last references go away (a
+ * just-closed event or device may hold the module for a moment); 0 or
+ * -errno.
+ */
+static inline int vl_rmmod_retry(void)
+{
+	int ret = 0, tries;
+
+	for (tries = 0; tries < 50; tries++) {
+		ret = vl_rmmod();
+		if (ret != -EAGAIN && ret != -EBUSY)
+			break;
+		usleep(100000);
+	}
+	return ret;
+}
+
+/* Unload if loaded, and load again with @params; 0 or -errno. */
+static inline int vl_reload(const char *params)
+{
+	int ret = vl_rmmod_retry();
+
+	if (ret && ret != -ENOENT)
+		return ret;
+	return vl_insmod(params);
 }
 
 #endif /* VPMU_LIB_H */

@@ -11,59 +11,22 @@ PMU=/sys/bus/event_source/devices/vpmu
 SHARE=${VPMU_SHARE:-/opt/vpmu/share}
 RUN=$(command -v vpmu-run || echo /opt/vpmu/bin/vpmu-run)
 OUT=/tmp/vpmu_perf_stat.$$
-n=0
-fails=0
-
-skip_all() {
-	echo "1..0 # SKIP $1"
-	exit 4
-}
+# The TAP helpers: lib/ where installed, beside this script in the tree.
+tap=$(dirname "$0")/lib/vpmu_tap.sh
+[ -f "$tap" ] || tap=$(dirname "$0")/vpmu_tap.sh
+# shellcheck source=vpmu_tap.sh
+. "$tap"
 
 command -v perf >/dev/null 2>&1 || skip_all "no perf"
 [ -d "$PMU" ] || skip_all "no vpmu PMU"
 [ -x "$RUN" ] || skip_all "no vpmu-run"
 [ -f "$SHARE/build/sum.vprg" ] || skip_all "no $SHARE/build/sum.vprg"
 
-echo "TAP version 13"
-echo "1..10"
-
-ok() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n $2"
-	else
-		echo "not ok $n $2"
-		fails=$((fails + 1))
-	fi
-}
+tap_plan 10
 
 # expected NAME FILE: the "event NAME COUNT" line's count of an .expect file.
 expected() {
 	sed -n "s/^event $1 \([0-9]*\)\$/\1/p" "$2"
-}
-
-# check "EVENT=COUNT ..." - every event of the last perf stat -x, output
-# ($OUT: count,unit,event,...) counted exactly so.
-check() {
-	rc=0
-	for pair in "$@"; do
-		ev=${pair%=*}
-		want=${pair##*=}
-		got=$(awk -F"$SEP" -v ev="$ev" '$3 == ev { print $1 }' "$OUT")
-		if [ "$got" != "$want" ]; then
-			echo "# $ev: got '$got', expected $want"
-			rc=1
-		fi
-	done
-	[ $rc = 0 ] || sed 's/^/# /' "$OUT"
-	return $rc
-}
-
-# stat ARGS...: perf stat -x$SEP into $OUT, the program's output discarded.
-# (Event names with several terms hold commas: those tests use ';'.)
-SEP=,
-stat() {
-	perf stat -x"$SEP" -o "$OUT" "$@" >/dev/null 2>&1
 }
 
 sum=$SHARE/samples/sum.expect
@@ -112,8 +75,7 @@ if [ "$(nproc 2>/dev/null || echo 1)" -ge 1 ] && command -v taskset >/dev/null; 
 	check "vpmu/vpmu_insns/=$((2 * $(expected insns "$sort")))"
 	ok $? "perf stat -a -C 0: two runs of sort on CPU 0"
 else
-	n=$((n + 1))
-	echo "ok $n perf stat -a # SKIP no taskset"
+	skip "perf stat -a" "no taskset"
 fi
 
 # 7. perf record -c 50 on sum: floor(179 / 50) = 3 samples, each at the
@@ -163,4 +125,4 @@ check "vpmu/vpmu_uops,trig_tag=8/=7004"
 ok $? "perf stat: trig_tag=8 counts outside the calls of calls"
 
 rm -f "$OUT" "$DATA" "$DATA.old"
-[ $fails = 0 ]
+tap_done

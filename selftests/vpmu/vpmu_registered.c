@@ -8,7 +8,7 @@
  * the module is not loaded at all.
  */
 #include "vpmu_test.h"
-#include "kselftest_harness.h"
+#include "vpmu_perf_lib.h"
 
 static void skip_unless_loaded(struct __test_metadata *_metadata)
 {
@@ -23,9 +23,9 @@ TEST(sysfs_dir)
 	struct stat st;
 
 	skip_unless_loaded(_metadata);
-	ASSERT_EQ(0, stat(VPMU_SYSFS, &st));
+	ASSERT_EQ(0, stat(VPMU_PMU_DIR, &st));
 	ASSERT_TRUE(S_ISDIR(st.st_mode));
-	ASSERT_EQ(0, stat(VPMU_SYSFS "/type", &st));
+	ASSERT_EQ(0, stat(VPMU_PMU_DIR "/type", &st));
 }
 
 TEST(type_is_dynamic)
@@ -33,7 +33,7 @@ TEST(type_is_dynamic)
 	long type;
 
 	skip_unless_loaded(_metadata);
-	type = vpmu_type();
+	type = vp_type();
 	TH_LOG("vpmu type %ld", type);
 	/* Dynamic PMU types are allocated from PERF_TYPE_MAX upwards. */
 	ASSERT_GE(type, PERF_TYPE_MAX);
@@ -47,7 +47,7 @@ TEST(open_reaches_driver)
 	int fd;
 
 	skip_unless_loaded(_metadata);
-	type = vpmu_type();
+	type = vp_type();
 	ASSERT_GE(type, PERF_TYPE_MAX);
 
 	memset(&attr, 0, sizeof(attr));

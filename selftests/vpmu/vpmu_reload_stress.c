@@ -18,8 +18,7 @@
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
-#include "vpmu_lib.h"
-#include "kselftest_harness.h"
+#include "vpmu_test.h"
 
 #define DURATION	5	/* seconds of reloading */
 #define NPROG		2
@@ -91,10 +90,8 @@ FIXTURE_SETUP(stress)
 	int i;
 
 	self->fd = -1;
-	if (!vl_have_loader())
-		SKIP(return, "no %s (module without the loader?)", VPMU_UCODE);
-	if (geteuid())
-		SKIP(return, "the loader needs root");
+	if (vt_need_loader(_metadata))
+		return;
 	self->fd = open(VPMU_DEV, O_RDWR | O_CLOEXEC);
 	if (self->fd < 0)
 		SKIP(return, "no %s", VPMU_DEV);

@@ -13,8 +13,7 @@
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/time.h>
-#include "vpmu_lib.h"
-#include "kselftest_harness.h"
+#include "vpmu_test.h"
 
 #define BUDGET		10000000ull
 #define PAGE		4096
@@ -126,10 +125,8 @@ TEST_F(run, fault_reports_address)
 	uint8_t *mem;
 
 	VL_SETUP_DONE();
-	if (vl_prog_load(&p, "build/fault.vprg"))
-		SKIP(return, "no build/fault.vprg");
-	mem = vl_prog_mem(&p);
-	ASSERT_NE(NULL, mem);
+	if (vt_prog(_metadata, &p, &mem, "fault"))
+		return;
 	ASSERT_EQ(0, vl_run(self->fd, &p, mem, BUDGET, &r));
 	EXPECT_EQ((__u32)VPMU_RUN_FAULT, r.stop);
 	EXPECT_EQ(1u, r.code);		/* load */
@@ -187,10 +184,8 @@ TEST_F_TIMEOUT(run, signal_stops_endless_run, 120)
 	uint8_t *mem;
 
 	VL_SETUP_DONE();
-	if (vl_prog_load(&p, "build/spin.vprg"))
-		SKIP(return, "no build/spin.vprg");
-	mem = vl_prog_mem(&p);
-	ASSERT_NE(NULL, mem);
+	if (vt_prog(_metadata, &p, &mem, "spin"))
+		return;
 	ASSERT_EQ(0, sigaction(SIGALRM, &sa, NULL));
 	ASSERT_EQ(0, setitimer(ITIMER_REAL, &it, NULL));
 	ASSERT_EQ(0, vl_run(self->fd, &p, mem, VPMU_RUN_BUDGET_MAX, &r));

@@ -1,9 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * vpmu_stress.h - shared parts of vpmu_stress (vpmu_stress.c: options,
- * workers and the end checks; vpmu_stress_perf.c: perf_event_open()
- * operations and the exact-count checks; vpmu_stress_sys.c: microcode,
- * histogram, hotplug and run operations).
+ * vpmu_stress.h - shared parts of vpmu_stress:
+ *
+ *   vpmu_stress.c           options, workers and the end checks
+ *   vpmu_stress_pmu.c       what the PMU says about itself, and the
+ *                           configs built from it
+ *   vpmu_stress_lib.c       logging, failures, runs and sample rings
+ *   vpmu_stress_perf.c      the perf worker
+ *   vpmu_stress_hostile.c   its hostile attributes
+ *   vpmu_stress_exact.c     the exact worker: groups, inherit, child pids
+ *   vpmu_stress_sampling.c  the exact worker's sampling checks
+ *   vpmu_stress_sys.c       the sys worker (microcode, histograms, CPU
+ *                           hotplug) and the runners
  *
  * Every operation is drawn from its own generator, seeded from the run's
  * seed, the worker's index and the operation's number, so a worker does
@@ -14,14 +22,19 @@
 #define VPMU_STRESS_H
 
 #include <stdarg.h>
-#include <linux/perf_event.h>
 #include "vpmu_lib.h"
+#include "vpmu_perf_lib.h"
 
 #define ST_MAX_WORKERS	16
 #define ST_MAX_ALIASES	64
 #define ST_MAX_FIELDS	16
 #define ST_MAX_EXPECT	32
-#define ST_CPU1_ONLINE	"/sys/devices/system/cpu/cpu1/online"
+#define ST_NTRIGS	7
+
+/* Every read_format bit but LOST. */
+#define RF_ALL		(PERF_FORMAT_TOTAL_TIME_ENABLED | \
+			 PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID | \
+			 PERF_FORMAT_GROUP)
 
 /* ---- the generator ------------------------------------------------------- */
 
@@ -51,7 +64,7 @@ static inline bool st_chance(struct st_rng *r, unsigned int percent)
 	return st_below(r, 100) < percent;
 }
 
-/* ---- what the PMU says about itself (read once, before the workers) ----- */
+/* ---- what the PMU says about itself (read once, before the workers) ------ */
 
 /* A format/ field: "config1:20" is word 1, bits 20..20. */
 struct st_field {
@@ -97,7 +110,29 @@ struct st_info {
 
 extern struct st_info st;
 
-/* ---- a worker ------------------------------------------------------------- */
+int st_read_info(void);
+int st_read_images(void);
+size_t st_mem_size(void);
+uint64_t st_expect_of(int prog, const char *name);
+
+/* A trigger row: a program and what a group under that trigger counts. */
+struct trig {
+	int prog;
+	const char *field;	/* trig_mark, trig_tag, trig_ev */
+	int val;		/* its value; trig_ev: an alias's event */
+	bool frozen;
+	uint64_t insns, uops;	/* per run; cycles = uops (no stalls) */
+};
+
+extern const struct trig st_trigs[ST_NTRIGS];
+
+/* Configs built from format/ and events/. */
+uint64_t st_alias_cfg(const char *name);
+uint64_t st_ctr_cfg(int n);
+uint64_t st_trig_config1(const struct trig *t, bool foo);
+uint64_t st_random_period(struct st_rng *r);
+
+/* ---- a worker ------------------------------------------------------------ */
 
 enum st_role { R_PERF, R_EXACT, R_SYS, R_RUNNER };
 
@@ -123,6 +158,8 @@ struct st_worker {
 	void *priv;		/* the role's state */
 };
 
+extern const char *const st_role_names[];
+
 void st_log(struct st_worker *w, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void st_fail(struct st_worker *w, const char *fmt, ...)
@@ -140,21 +177,34 @@ int st_run_checked(struct st_worker *w, int prog, uint64_t budget);
 void st_random_affinity(struct st_worker *w);
 const char *st_errname(int err);
 
+/* A sample ring, and the raw count its next sample must carry. */
+struct st_ring {
+	struct vp_ring vp;
+	uint64_t period, next, bad_count;
+};
+
+int st_ring_map(int fd, struct st_ring *r, size_t pages);
+void st_ring_unmap(struct st_ring *r);
+int st_ring_drain(struct st_worker *w, struct st_ring *r, bool raw);
+
+/* An operation drawn with probability (below - the previous one's) %. */
+struct st_op {
+	uint32_t below;
+	void (*fn)(struct st_worker *w);
+};
+
+void st_pick_op(struct st_worker *w, const struct st_op *ops, int n);
+
 /* The roles: one operation each call. */
 void st_perf_init(struct st_worker *w);
 void st_perf_op(struct st_worker *w);
 void st_perf_fini(struct st_worker *w);
+void st_hostile_op(struct st_worker *w);
 void st_exact_op(struct st_worker *w);
+void st_exact_sampling(struct st_worker *w);
+void st_cpu_sampling(struct st_worker *w);
 void st_sys_op(struct st_worker *w);
 void st_sys_fini(struct st_worker *w);
 void st_runner_op(struct st_worker *w);
-
-static inline int st_perf_open(struct perf_event_attr *a, pid_t pid, int cpu,
-			       int group, unsigned long flags)
-{
-	int fd = syscall(__NR_perf_event_open, a, pid, cpu, group, flags);
-
-	return fd < 0 ? -errno : fd;
-}
 
 #endif /* VPMU_STRESS_H */

@@ -18,6 +18,10 @@ dir=$(dirname "$0")
 # installed in lib/ (the guest runner runs every program beside it)
 bin=$dir/lib/vpmu_stress
 [ -x "$bin" ] || bin=$dir/vpmu_stress
+tap=$dir/lib/vpmu_tap.sh
+[ -f "$tap" ] || tap=$dir/vpmu_tap.sh
+# shellcheck source=vpmu_tap.sh
+. "$tap"
 base=1
 seeds=3
 seconds=20
@@ -38,10 +42,8 @@ seeds=${VPMU_STRESS_SEEDS:-$seeds}
 seconds=${VPMU_STRESS_SECONDS:-$seconds}
 verbose=${VPMU_STRESS_VERBOSE:-$verbose}
 
-echo "TAP version 13"
-echo "1..$seeds"
+tap_plan "$seeds"
 i=0
-failed=0
 while [ "$i" -lt "$seeds" ]; do
 	seed=$((base + i))
 	i=$((i + 1))
@@ -50,10 +52,9 @@ while [ "$i" -lt "$seeds" ]; do
 	"$bin" "$@"
 	rc=$?
 	case $rc in
-	0) echo "ok $i vpmu_stress --seed $seed" ;;
-	4) echo "ok $i vpmu_stress --seed $seed # SKIP" ;;
-	*) echo "not ok $i vpmu_stress --seed $seed (exit status $rc)"
-	   failed=1 ;;
+	0) ok 0 "vpmu_stress --seed $seed" ;;
+	4) skip "vpmu_stress --seed $seed" ;;
+	*) ok 1 "vpmu_stress --seed $seed (exit status $rc)" ;;
 	esac
 done
-exit $failed
+tap_done

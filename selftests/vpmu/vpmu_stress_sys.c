@@ -313,23 +313,22 @@ static void op_hotplug(struct st_worker *w)
 	if (!st.have_hotplug)
 		return;
 	w->s.hotplug++;
-	sys_write(w, ST_CPU1_ONLINE, off ? "0" : "1", busy);
+	sys_write(w, VPMU_CPU1_ONLINE, off ? "0" : "1", busy);
+}
+
+static void op_run(struct st_worker *w)
+{
+	st_run_checked(w, st_below(&w->r, P_NPROGS), 20000);
 }
 
 void st_sys_op(struct st_worker *w)
 {
-	uint32_t k = st_below(&w->r, 100);
+	static const struct st_op ops[] = {
+		{ 20, op_ucode }, { 35, op_hist }, { 75, op_uhist },
+		{ 85, op_hotplug }, { 100, op_run },
+	};
 
-	if (k < 20)
-		op_ucode(w);
-	else if (k < 35)
-		op_hist(w);
-	else if (k < 75)
-		op_uhist(w);
-	else if (k < 85)
-		op_hotplug(w);
-	else
-		st_run_checked(w, st_below(&w->r, P_NPROGS), 20000);
+	st_pick_op(w, ops, ARRAY_SIZE(ops));
 	if (st_chance(&w->r, 30))
 		usleep(st_below(&w->r, 20000));
 }
@@ -337,7 +336,7 @@ void st_sys_op(struct st_worker *w)
 void st_sys_fini(struct st_worker *w)
 {
 	if (st.have_hotplug)
-		vl_write_file(ST_CPU1_ONLINE, "1");
+		vl_write_file(VPMU_CPU1_ONLINE, "1");
 }
 
 void st_runner_op(struct st_worker *w)

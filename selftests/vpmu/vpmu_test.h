@@ -1,56 +1,159 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * vpmu_test.h - helpers shared by the vpmu selftests.
+ * vpmu_test.h - the one TAP header of the vpmu kselftests: every test
+ * program includes it (and vpmu_perf_lib.h if it opens perf events).  It
+ * brings kselftest_harness.h (TAP output, FIXTURE/TEST_F, ASSERT_* and
+ * EXPECT_*), the plain helpers of vpmu_lib.h, and the few helpers that
+ * report through the harness themselves.
+ *
+ * Each test file holds one fixture (or one topic); what the files of one
+ * topic share is in vpmu_TOPIC.h beside them (vpmu_perf.h, vpmu_hu.h, ...).
  */
 #ifndef VPMU_TEST_H
 #define VPMU_TEST_H
 
-#include <errno.h>
-#include <fcntl.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
-#include <sys/stat.h>
-#include <sys/syscall.h>
-#include <linux/perf_event.h>
+#include <stdarg.h>
+#include "vpmu_lib.h"
+#include "kselftest_harness.h"
 
-#define VPMU_SYSFS	"/sys/bus/event_source/devices/vpmu"
-#define VPMU_KO_DEFAULT	"/opt/vpmu/vpmu.ko"
+/*
+ * kselftest_harness.h of 6.1 runs a test's body even when its fixture's
+ * setup skipped; every TEST_F whose setup may skip starts with this.
+ */
+#define VL_SETUP_DONE() do { if (_metadata->skip) return; } while (0)
 
-static inline int vpmu_present(void)
+/* ---- programs and runs --------------------------------------------------- */
+
+/*
+ * Load share/build/@name.vprg into @p and fresh memory for it into *@mem;
+ * -1 after skipping the test when there is no such program.
+ */
+static inline int vt_prog(struct __test_metadata *_metadata,
+			  struct vl_prog *p, uint8_t **mem, const char *name)
 {
-	struct stat st;
-
-	return stat(VPMU_SYSFS, &st) == 0;
+	if (!vl_prog_get(p, mem, name))
+		return 0;
+	if (!p->file)
+		SKIP(return -1, "no valid build/%s.vprg in $VPMU_SHARE", name);
+	ASSERT_NE(NULL, *mem);
+	return 0;
 }
 
-/* The PMU's dynamic type from sysfs, or -1. */
-static inline long vpmu_type(void)
+/*
+ * A fixture's set-up for runs: the PMU there, /dev/vpmu opened into *@fd
+ * (-1 until then), and for each pair (struct vl_prog *, NAME) of the
+ * NULL-ended list the program share/build/NAME.vprg loaded; 0, or -1
+ * after skipping the test.
+ */
+static inline int vt_setup_runs(struct __test_metadata *_metadata, int *fd,
+				...)
 {
-	char buf[32], *end;
-	long type;
-	FILE *f;
+	struct vl_prog *p;
+	char rel[64];
+	va_list ap;
 
-	f = fopen(VPMU_SYSFS "/type", "r");
-	if (!f)
-		return -1;
-	if (!fgets(buf, sizeof(buf), f)) {
-		fclose(f);
+	*fd = -1;
+	if (!vl_pmu_present())
+		SKIP(return -1, "no vpmu PMU");
+	*fd = open(VPMU_DEV, O_RDWR | O_CLOEXEC);
+	if (*fd < 0)
+		SKIP(return -1, "no %s", VPMU_DEV);
+	va_start(ap, fd);
+	while ((p = va_arg(ap, struct vl_prog *))) {
+		snprintf(rel, sizeof(rel), "build/%s.vprg",
+			 va_arg(ap, const char *));
+		if (vl_prog_load(p, rel))
+			break;
+	}
+	va_end(ap);
+	if (p)
+		SKIP(return -1, "no valid %s in $VPMU_SHARE", rel);
+	return 0;
+}
+
+/* Its teardown: @fd closed, the programs of the NULL-ended list freed. */
+static inline void vt_teardown_runs(int fd, ...)
+{
+	struct vl_prog *p;
+	va_list ap;
+
+	if (fd >= 0)
+		close(fd);
+	va_start(ap, fd);
+	while ((p = va_arg(ap, struct vl_prog *)))
+		vl_prog_free(p);
+	va_end(ap);
+}
+
+/* The microcode loader there, and root to write it; -1 after a skip. */
+static inline int vt_need_loader(struct __test_metadata *_metadata)
+{
+	if (!vl_have_loader())
+		SKIP(return -1, "no %s (module without the loader?)", VPMU_UCODE);
+	if (geteuid())
+		SKIP(return -1, "the loader needs root");
+	return 0;
+}
+
+/*
+ * One run of sum.vprg (@p, memory @mem) on /dev/vpmu file @fd gives its
+ * result: a halt, r2 = 55, 179 cycles.  The run is left in @r.
+ */
+static inline void vt_check_sum(struct __test_metadata *_metadata, int fd,
+				const struct vl_prog *p, uint8_t *mem,
+				struct vpmu_run *r)
+{
+	ASSERT_EQ(0, vl_run(fd, p, mem, 1000000, r));
+	EXPECT_EQ((__u32)VPMU_RUN_HALT, r->stop);
+	EXPECT_EQ(SUM_R2, r->regs[2]);
+	EXPECT_EQ(SUM_CYCLES, r->cycles);
+}
+
+/* ---- the kernel log ------------------------------------------------------ */
+
+/* /dev/kmsg opened at its end: the mark vt_kmsg_bad() reads from; or -1. */
+static inline int vt_kmsg_mark(void)
+{
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd >= 0 && lseek(fd, 0, SEEK_END) < 0) {
+		close(fd);
 		return -1;
 	}
-	fclose(f);
-	errno = 0;
-	type = strtol(buf, &end, 10);
-	if (errno || end == buf || (*end != '\n' && *end != '\0'))
-		return -1;
-	return type;
+	return fd;
 }
 
-static inline int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid,
-				      int cpu, int group_fd, unsigned long flags)
+/*
+ * Kernel log records since the mark @fd that carry a warning, bug or
+ * oops; each is logged.
+ */
+static inline int vt_kmsg_bad(struct __test_metadata *_metadata, int fd)
 {
-	return syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, flags);
+	static const char *const bad_words[] = {
+		"WARNING:", "BUG:", "Oops", "Call Trace", "general protection",
+		"KASAN", "UBSAN", "lockdep", "RCU usage",
+	};
+	char rec[8192];
+	unsigned int i;
+	int bad = 0;
+	ssize_t n;
+
+	for (;;) {
+		n = read(fd, rec, sizeof(rec) - 1);
+		if (n < 0 && errno == EPIPE)
+			continue;	/* records overwritten; keep going */
+		if (n <= 0)
+			break;
+		rec[n] = '\0';
+		for (i = 0; i < ARRAY_SIZE(bad_words); i++) {
+			if (strstr(rec, bad_words[i])) {
+				TH_LOG("kernel log: %s", rec);
+				bad++;
+				break;
+			}
+		}
+	}
+	return bad;
 }
 
 #endif /* VPMU_TEST_H */

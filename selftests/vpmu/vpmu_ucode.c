@@ -1,104 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vpmu_ucode - the sysfs microcode loader (Documentation/vpmu/module.rst).
+ * vpmu_ucode - the sysfs microcode loader (Documentation/vpmu/module.rst):
+ * valid images.
  *
  * Valid images (the built-in one read back, the shipped default.vpmu and
- * max.vpmu) are accepted and read back byte-identical; every kind of
- * malformed image, built by corrupting the built-in one and resealing its
- * CRC, is refused with the validator's errno, status "rejected" and the
- * errno's name and reason in ucode/error, leaving name, generation and
- * image unchanged and programs running; partial images, non-root writers,
- * generations and load_default.  Needs root; skips without the loader.
+ * max.vpmu) are accepted and read back byte-identical; partial images
+ * leave everything as it was and programs running, a write at offset 0
+ * starts again; non-root writers are refused; generations and
+ * load_default.  Malformed images are vpmu_ucode_bad's.  Needs root;
+ * skips without the loader.
  */
 #define _GNU_SOURCE
-#include <sched.h>
 #include <sys/wait.h>
-#include "vpmu_lib.h"
-#include "kselftest_harness.h"
-
-#ifndef VPMU_IMAGE_MAX
-#define VPMU_IMAGE_MAX	(1u << 20)
-#endif
-
-#define CHUNK	4096
-#define HOFF(f)	offsetof(struct vpmu_image_header, f)
-
-/* The image's state that a failed load must leave alone. */
-struct snap {
-	char name[64], version[32];
-	unsigned long long gen;
-	uint8_t *img;
-	size_t len;
-};
-
-static void snap_take(struct snap *s)
-{
-	vl_attr("name", s->name, sizeof(s->name));
-	vl_attr("version", s->version, sizeof(s->version));
-	s->gen = vl_generation();
-	s->img = vl_read_image(&s->len);
-}
-
-static void snap_free(struct snap *s)
-{
-	free(s->img);
-	s->img = NULL;
-}
-
-/* Name, version, generation and bytes are still those of @s. */
-static void assert_unchanged(struct __test_metadata *_metadata,
-			     const struct snap *s)
-{
-	struct snap now;
-
-	snap_take(&now);
-	EXPECT_STREQ(s->name, now.name);
-	EXPECT_STREQ(s->version, now.version);
-	EXPECT_EQ(s->gen, now.gen);
-	ASSERT_NE(NULL, now.img);
-	EXPECT_EQ(s->len, now.len);
-	EXPECT_EQ(0, memcmp(s->img, now.img, s->len < now.len ? s->len : now.len));
-	snap_free(&now);
-}
-
-/*
- * sum.s still gives its result on the current image, generation @gen.
- * Skipped (logged) when there is no run device or no sample.
- */
-static void assert_runs(struct __test_metadata *_metadata,
-			unsigned long long gen)
-{
-	struct vl_prog p;
-	struct vpmu_run r;
-	uint8_t *mem;
-	int fd;
-
-	fd = open(VPMU_DEV, O_RDWR | O_CLOEXEC);
-	if (fd < 0 || vl_prog_load(&p, "build/sum.vprg")) {
-		TH_LOG("no %s or build/sum.vprg: run not checked", VPMU_DEV);
-		if (fd >= 0)
-			close(fd);
-		return;
-	}
-	mem = vl_prog_mem(&p);
-	ASSERT_NE(NULL, mem);
-	ASSERT_EQ(0, vl_run(fd, &p, mem, 1000000, &r));
-	EXPECT_EQ((__u32)VPMU_RUN_HALT, r.stop);
-	EXPECT_EQ(SUM_R2, r.regs[2]);
-	EXPECT_EQ(SUM_CYCLES, r.cycles);
-	EXPECT_EQ(gen, r.generation);
-	free(mem);
-	vl_prog_free(&p);
-	close(fd);
-}
-
-static void assert_status(struct __test_metadata *_metadata, const char *want)
-{
-	char buf[64];
-
-	ASSERT_EQ(0, vl_attr("status", buf, sizeof(buf)));
-	EXPECT_STREQ(want, buf);
-}
+#include "vpmu_ucode.h"
 
 /* The checksum vl_seal() computes for a copy of @img. */
 static uint32_t resealed_crc(const uint8_t *img, size_t len)
@@ -123,10 +37,8 @@ FIXTURE(ucode) {
 
 FIXTURE_SETUP(ucode)
 {
-	if (!vl_have_loader())
-		SKIP(return, "no %s (module without the loader?)", VPMU_UCODE);
-	if (geteuid())
-		SKIP(return, "the loader needs root");
+	if (vt_need_loader(_metadata))
+		return;
 	ASSERT_EQ(0, vl_load_default());
 	self->img = vl_read_image(&self->len);
 	ASSERT_NE(NULL, self->img);
@@ -400,218 +312,6 @@ TEST_F(ucode, load_default_bad_values)
 	EXPECT_EQ(EINVAL, errno);
 	close(fd);
 	EXPECT_EQ(self->gen, vl_generation());
-}
-
-/* ---- malformed images ---------------------------------------------------- */
-
-/* Index of the first microword whose sequencer field is @seq, or -1. */
-static int find_seq(const uint8_t *img, unsigned int seq)
-{
-	const struct vpmu_image_header *h = (const void *)img;
-	uint32_t i;
-	uint64_t uw;
-
-	for (i = 0; i < h->cs_words; i++) {
-		memcpy(&uw, img + h->cs_offset + 8 * i, 8);
-		if ((uw >> VPMU_UW_SEQ_SHIFT & 0xf) == seq)
-			return i;
-	}
-	return -1;
-}
-
-static void set_uword(uint8_t *img, int i, uint64_t clear, uint64_t set)
-{
-	const struct vpmu_image_header *h = (const void *)img;
-	uint64_t uw;
-
-	memcpy(&uw, img + h->cs_offset + 8 * i, 8);
-	uw = (uw & ~clear) | set;
-	memcpy(img + h->cs_offset + 8 * i, &uw, 8);
-}
-
-#define HDR(img)	((struct vpmu_image_header *)(img))
-#define TARGET_MASK	(0xfffull << VPMU_UW_TARGET_SHIFT)
-
-/* Each returns the number of bytes to write (the image's by default). */
-static size_t bad_magic(uint8_t *img, size_t len)
-{
-	HDR(img)->magic = 0x4d504856;
-	return len;
-}
-
-static size_t bad_version(uint8_t *img, size_t len)
-{
-	HDR(img)->version = 2;
-	return len;
-}
-
-static size_t bad_size(uint8_t *img, size_t len)
-{
-	HDR(img)->total_size = len - 8;	/* 8 bytes too many arrive */
-	return len;
-}
-
-static size_t small_size(uint8_t *img, size_t len)
-{
-	HDR(img)->total_size = 16;
-	return len;
-}
-
-static size_t huge_size(uint8_t *img, size_t len)
-{
-	HDR(img)->total_size = VPMU_IMAGE_MAX + 8;
-	return len;
-}
-
-static size_t bad_checksum(uint8_t *img, size_t len)
-{
-	HDR(img)->checksum ^= 0x1234;
-	return len;
-}
-
-static size_t bad_reserved_hdr(uint8_t *img, size_t len)
-{
-	HDR(img)->reserved[3] = 1;
-	return len;
-}
-
-static size_t too_big(uint8_t *img, size_t len)
-{
-	HDR(img)->cs_words = VPMU_CS_MAX + 1;
-	return len;
-}
-
-static size_t bad_evmode(uint8_t *img, size_t len)
-{
-	HDR(img)->ev_mode = 7;
-	return len;
-}
-
-static size_t bad_param(uint8_t *img, size_t len)
-{
-	HDR(img)->dc_lines = 3;		/* not a power of 2 */
-	return len;
-}
-
-static size_t reserved_opcode(uint8_t *img, size_t len)
-{
-	set_uword(img, 0, 0x3full << VPMU_UW_OP_SHIFT,
-		  0x3full << VPMU_UW_OP_SHIFT);
-	return len;
-}
-
-static size_t reserved_field(uint8_t *img, size_t len)
-{
-	int i = find_seq(img, 0);	/* NEXT: TARGET must be zero */
-
-	if (i >= 0)
-		set_uword(img, i, TARGET_MASK, 1ull << VPMU_UW_TARGET_SHIFT);
-	return i < 0 ? 0 : len;
-}
-
-static size_t target_outside(uint8_t *img, size_t len)
-{
-	int i = find_seq(img, 1);	/* JUMP */
-
-	if (i >= 0)
-		set_uword(img, i, TARGET_MASK, TARGET_MASK);
-	return i < 0 ? 0 : len;
-}
-
-static size_t idtab_outside(uint8_t *img, size_t len)
-{
-	uint32_t a = HDR(img)->cs_words;
-
-	memcpy(img + HDR(img)->id_offset, &a, 4);
-	return len;
-}
-
-FIXTURE(bad) {
-	struct snap s;
-	uint8_t *img;
-	size_t len;
-};
-
-FIXTURE_VARIANT(bad) {
-	size_t (*corrupt)(uint8_t *img, size_t len);
-	bool reseal;
-	int err;
-	const char *errname;
-	const char *text;	/* in ucode/error after "NAME (N): " */
-};
-
-#define BAD(vname, fn, rs, e, t)					\
-	FIXTURE_VARIANT_ADD(bad, vname) {				\
-		.corrupt = fn, .reseal = rs, .err = e, .errname = #e,	\
-		.text = t,						\
-	}
-
-BAD(magic, bad_magic, true, ENOEXEC, "bad magic number");
-BAD(version, bad_version, true, EPROTONOSUPPORT, "unsupported image version");
-BAD(total_size_mismatch, bad_size, true, EMSGSIZE, "total_size");
-BAD(total_size_below_header, small_size, false, EINVAL, "total_size 16");
-BAD(total_size_too_big, huge_size, false, EFBIG, "larger than the largest");
-BAD(checksum, bad_checksum, false, EBADMSG, "checksum mismatch");
-BAD(header_reserved, bad_reserved_hdr, true, EINVAL, "reserved header field");
-BAD(too_big_for_cs_size, too_big, true, EFBIG, "control store larger");
-BAD(ev_mode, bad_evmode, true, EDOM, "bad event-field mode");
-BAD(machine_param, bad_param, true, EDOM, "machine parameter");
-BAD(reserved_opcode, reserved_opcode, true, EILSEQ, "reserved ALU");
-BAD(reserved_uword_bits, reserved_field, true, EILSEQ, "unused microword field not zero");
-BAD(target_out_of_range, target_outside, true, ENXIO, "micro-address outside");
-BAD(idtab_out_of_range, idtab_outside, true, ENXIO, "ID-table entry outside");
-
-FIXTURE_SETUP(bad)
-{
-	if (!vl_have_loader())
-		SKIP(return, "no %s (module without the loader?)", VPMU_UCODE);
-	if (geteuid())
-		SKIP(return, "the loader needs root");
-	ASSERT_EQ(0, vl_load_default());
-	snap_take(&self->s);
-	ASSERT_NE(NULL, self->s.img);
-	self->len = self->s.len;
-	self->img = malloc(self->len);
-	ASSERT_NE(NULL, self->img);
-	memcpy(self->img, self->s.img, self->len);
-}
-
-FIXTURE_TEARDOWN(bad)
-{
-	if (self->img)
-		vl_load_default();
-	free(self->img);
-	snap_free(&self->s);
-}
-
-TEST_F(bad, rejected)
-{
-	char err[512], want[64];
-	size_t n;
-
-	VL_SETUP_DONE();
-
-	n = variant->corrupt(self->img, self->len);
-	ASSERT_NE((size_t)0, n) TH_LOG("no microword to corrupt in the default image");
-	if (variant->reseal)
-		vl_seal(self->img, self->len);
-	EXPECT_EQ(-variant->err, vl_write_image(self->img, n, CHUNK)) {
-		vl_attr("error", err, sizeof(err));
-		TH_LOG("ucode/error: %s", err);
-	}
-	assert_status(_metadata, "rejected");
-	ASSERT_EQ(0, vl_attr("error", err, sizeof(err)));
-	snprintf(want, sizeof(want), "%s (%d): ", variant->errname, variant->err);
-	EXPECT_EQ(0, strncmp(err, want, strlen(want)))
-		TH_LOG("ucode/error '%s' does not start with '%s'", err, want);
-	EXPECT_NE(NULL, strstr(err, variant->text))
-		TH_LOG("ucode/error '%s' does not say '%s'", err, variant->text);
-	assert_unchanged(_metadata, &self->s);
-	assert_runs(_metadata, self->s.gen);
-	/* and the loader still takes a good image */
-	ASSERT_EQ(0, vl_write_image(self->s.img, self->s.len, CHUNK));
-	assert_status(_metadata, "ok");
-	EXPECT_EQ(self->s.gen + 1, vl_generation());
 }
 
 TEST_HARNESS_MAIN

@@ -15,31 +15,18 @@ BIN=/opt/vpmu/bin
 RUN=$(command -v vpmu-run || echo $BIN/vpmu-run)
 HIST=$(command -v vpmu-hist || echo $BIN/vpmu-hist)
 T=/tmp/vpmu_uhist_report.$$
-n=0
-fails=0
-
-skip_all() {
-	echo "1..0 # SKIP $1"
-	exit 4
-}
+# The TAP helpers: lib/ where installed, beside this script in the tree.
+tap=$(dirname "$0")/lib/vpmu_tap.sh
+[ -f "$tap" ] || tap=$(dirname "$0")/vpmu_tap.sh
+# shellcheck source=vpmu_tap.sh
+. "$tap"
 
 [ -w "$UH/control" ] || skip_all "no $UH/control"
 [ -x "$RUN" ] || skip_all "no vpmu-run"
 [ -x "$HIST" ] || skip_all "no vpmu-hist"
 [ -f "$SHARE/build/sort.vprg" ] || skip_all "no $SHARE/build/sort.vprg"
 
-echo "TAP version 13"
-echo "1..4"
-
-ok() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n $2"
-	else
-		echo "not ok $n $2"
-		fails=$((fails + 1))
-	fi
-}
+tap_plan 4
 
 # same WANT GOT: identical files, or a diff as TAP comments.
 same() {
@@ -89,8 +76,7 @@ if [ -n "$cpus" ]; then
 	[ $rc = 0 ] && same "$T/want.txt" "$T/cpus.txt"
 	ok $? "vpmu-hist of every uhist/cpuN is the simulated report"
 else
-	n=$((n + 1))
-	echo "ok $n vpmu-hist of every uhist/cpuN # SKIP no taskset"
+	skip "vpmu-hist of every uhist/cpuN" "no taskset"
 fi
 
 # 4. The buckets themselves, past the 64-byte header.
@@ -102,4 +88,4 @@ ok $? "uhist/sum buckets equal the simulated ones"
 echo stop >"$UH/control"
 echo "$old" >"$UH/interval"
 rm -rf "$T"
-[ $fails = 0 ]
+tap_done

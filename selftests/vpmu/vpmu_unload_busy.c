@@ -14,40 +14,9 @@
 #define _GNU_SOURCE
 #include <signal.h>
 #include <sys/wait.h>
-#include "vpmu_lib.h"
-#include "kselftest_harness.h"
+#include "vpmu_test.h"
 
 #define CYCLES	20
-
-static const char *const bad_words[] = {
-	"WARNING:", "BUG:", "Oops", "Call Trace", "general protection",
-	"KASAN", "UBSAN", "lockdep", "RCU usage",
-};
-
-/* Kernel log records since the mark that carry a bad word; logged. */
-static int kmsg_bad(struct __test_metadata *_metadata, int fd)
-{
-	char rec[8192];
-	unsigned int i;
-	int bad = 0;
-	ssize_t n;
-
-	for (;;) {
-		n = read(fd, rec, sizeof(rec) - 1);
-		if (n < 0 && errno == EPIPE)
-			continue;
-		if (n <= 0)
-			break;
-		rec[n] = '\0';
-		for (i = 0; i < sizeof(bad_words) / sizeof(bad_words[0]); i++)
-			if (strstr(rec, bad_words[i])) {
-				TH_LOG("kernel log: %s", rec);
-				bad++;
-				break;
-			}
-	}
-	return bad;
-}
 
 static long refcnt(void)
 {
@@ -84,9 +53,8 @@ FIXTURE_SETUP(unload)
 		SKIP(return, "no build/sum.vprg or build/spin.vprg");
 	self->mem = vl_prog_mem(&self->spin);
 	ASSERT_NE(NULL, self->mem);
-	self->kmsg = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	self->kmsg = vt_kmsg_mark();
 	ASSERT_LE(0, self->kmsg);
-	ASSERT_LE(0, lseek(self->kmsg, 0, SEEK_END));
 }
 
 FIXTURE_TEARDOWN(unload)
@@ -113,10 +81,7 @@ static void assert_sum_runs(struct __test_metadata *_metadata,
 	ASSERT_LE(0, fd) TH_LOG("%s: %s", VPMU_DEV, strerror(errno));
 	mem = vl_prog_mem(&self->sum);
 	ASSERT_NE(NULL, mem);
-	ASSERT_EQ(0, vl_run(fd, &self->sum, mem, 1000000, &r));
-	EXPECT_EQ((__u32)VPMU_RUN_HALT, r.stop);
-	EXPECT_EQ(SUM_R2, r.regs[2]);
-	EXPECT_EQ(SUM_CYCLES, r.cycles);
+	vt_check_sum(_metadata, fd, &self->sum, mem, &r);
 	free(mem);
 	close(fd);
 }
@@ -178,7 +143,7 @@ TEST_F_TIMEOUT(unload, refused_while_running, 120)
 	EXPECT_NE(0, access(VPMU_DEV, F_OK));
 	ASSERT_EQ(0, vl_insmod(""));
 	assert_sum_runs(_metadata, self);
-	EXPECT_EQ(0, kmsg_bad(_metadata, self->kmsg));
+	EXPECT_EQ(0, vt_kmsg_bad(_metadata, self->kmsg));
 }
 
 TEST_F_TIMEOUT(unload, repeated_cycles, 300)
@@ -203,7 +168,7 @@ TEST_F_TIMEOUT(unload, repeated_cycles, 300)
 			EXPECT_EQ(1ull, vl_generation());
 		}
 	}
-	EXPECT_EQ(0, kmsg_bad(_metadata, self->kmsg));
+	EXPECT_EQ(0, vt_kmsg_bad(_metadata, self->kmsg));
 }
 
 /* Each of these must fail insmod with EINVAL and leave no module. */
@@ -219,7 +184,7 @@ TEST_F_TIMEOUT(unload, bad_parameters, 120)
 
 	VL_SETUP_DONE();
 	ASSERT_EQ(0, vl_rmmod());
-	for (i = 0; i < sizeof(bad_params) / sizeof(bad_params[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(bad_params); i++) {
 		ret = vl_insmod(bad_params[i]);
 		EXPECT_EQ(-EINVAL, ret) TH_LOG("insmod vpmu %s: %s",
 					       bad_params[i], strerror(-ret));
@@ -229,19 +194,6 @@ TEST_F_TIMEOUT(unload, bad_parameters, 120)
 	}
 	ASSERT_EQ(0, vl_insmod(""));
 	assert_sum_runs(_metadata, self);
-}
-
-static int cap_cs_size(void)
-{
-	char buf[32] = "";
-	int fd = open(VPMU_PMU_DIR "/caps/cs_size", O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return -1;
-	if (read(fd, buf, sizeof(buf) - 1) < 0)
-		buf[0] = '\0';
-	close(fd);
-	return atoi(buf);
 }
 
 /* A control store smaller than the image: EFBIG, and nothing changes. */
@@ -259,7 +211,7 @@ TEST_F_TIMEOUT(unload, image_too_big_for_cs_size, 120)
 	ASSERT_EQ(0, vl_rmmod());
 	ASSERT_EQ(0, vl_insmod("cs_size=256"));
 	ASSERT_TRUE(vl_have_loader());
-	EXPECT_EQ(256, cap_cs_size());
+	EXPECT_EQ(256, vl_pmu_long("caps/cs_size"));
 	ret = vl_write_image(img, len, 4096);
 	EXPECT_EQ(-EFBIG, ret);
 	ASSERT_EQ(0, vl_attr("status", buf, sizeof(buf)));

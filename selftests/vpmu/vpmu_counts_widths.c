@@ -1,0 +1,354 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vpmu_counts_widths - sampling on counters of 1, 3, 8, 16 and 64 bits
+ * (issue 12, Documentation/vpmu/perf.rst, "Sampling").
+ *
+ * The module is reloaded with nr_counters=5 counter_widths=1,3,8,16,64
+ * (and restored to its defaults after); at periods below, equal to and
+ * above each counter's range, floor(events / period) samples exactly,
+ * each at a multiple of the period, on the counter asked for; also with
+ * stall cycles and privilege filters, and for a child's runs.
+ */
+#define _GNU_SOURCE
+#include "vpmu_counts.h"
+
+#define MAX_SAMPLES	400	/* under the driver's throttle (perf.rst) */
+
+/* What the samples of a ring must carry. */
+struct sample_check {
+	uint64_t period;
+	uint32_t ctr;
+	bool exact;
+	int bad;
+};
+
+static int check_sample(struct vp_ring *rb, const struct perf_event_header *h,
+			const char *rec, void *arg)
+{
+	struct sample_check *c = arg;
+	uint64_t at = rb->samples * c->period;	/* the k-th: k x period */
+	struct vp_sample s;
+
+	if (h->type != PERF_RECORD_SAMPLE)
+		return 0;
+	vp_sample_parse(rec, h->size, !c->exact, &s);
+	if (s.raw.ctr != c->ctr ||
+	    (c->exact ? s.raw.count != at : s.raw.count < at))
+		c->bad++;
+	return 0;
+}
+
+/*
+ * Read the ring of an IP | RAW sampling event (IP | PERIOD | RAW unless
+ * @exact), counting samples and lost records; the number of samples
+ * whose raw count is not k x @period (less than that, unless @exact) or
+ * whose counter is not @ctr.
+ */
+static int read_samples(struct vp_ring *rb, uint64_t period, uint32_t ctr,
+			bool exact)
+{
+	struct sample_check c = { period, ctr, exact, 0 };
+
+	vp_ring_read(rb, check_sample, &c);
+	return c.bad;
+}
+
+#define NR_WIDTHS	5
+static const unsigned int widths[NR_WIDTHS] = { 1, 3, 8, 16, 64 };
+
+FIXTURE(widths) {
+	int dev;
+	bool reloaded;
+	struct vl_prog sum, marks;
+	uint8_t *sum_mem, *marks_mem;
+};
+
+FIXTURE_SETUP(widths)
+{
+	char name[64], buf[64];
+	unsigned int i;
+	int ret;
+
+	self->dev = -1;
+	self->reloaded = false;
+	self->sum_mem = self->marks_mem = NULL;
+	if (vp_type() < 0)
+		SKIP(return, "no vpmu PMU");
+	if (access(vl_ko(), R_OK))
+		SKIP(return, "no %s to reload the module", vl_ko());
+	if (vl_prog_get(&self->sum, &self->sum_mem, "sum") ||
+	    vl_prog_get(&self->marks, &self->marks_mem, "marks"))
+		SKIP(return, "no sum.vprg or marks.vprg in $VPMU_SHARE");
+	ret = vl_reload("nr_counters=5 counter_widths=1,3,8,16,64");
+	if (ret == -EPERM)
+		SKIP(return, "not allowed to reload the module");
+	ASSERT_EQ(0, ret) TH_LOG("reload: %s", strerror(-ret));
+	self->reloaded = true;
+	for (i = 0; i < NR_WIDTHS; i++) {
+		snprintf(name, sizeof(name), "caps/counter%u_width", i);
+		ASSERT_EQ(0, vl_pmu_read(name, buf, sizeof(buf)));
+		ASSERT_EQ(widths[i], strtoul(buf, NULL, 0));
+	}
+	self->dev = open(VPMU_DEV, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, self->dev);
+	ASSERT_EQ(0, vl_pin(0));
+}
+
+FIXTURE_TEARDOWN(widths)
+{
+	if (self->dev >= 0)
+		close(self->dev);
+	/* the defaults again, for the tests that follow */
+	if (self->reloaded)
+		EXPECT_EQ(0, vl_reload(""));
+	free(self->sum_mem);
+	free(self->marks_mem);
+	vl_prog_free(&self->sum);
+	vl_prog_free(&self->marks);
+}
+
+/*
+ * @runs runs of @p (@uops microwords each) under a uops sampling event of
+ * period @period on counter @ctr (0-based) and a counting one on another
+ * counter: both count runs x uops, and the samples are exactly
+ * floor(runs x uops / period), the k-th at k x period.
+ */
+static void sample_case(struct __test_metadata *_metadata,
+			FIXTURE_DATA(widths) *self, const struct vl_prog *p,
+			uint8_t *mem, uint64_t uops, int runs,
+			unsigned int ctr, uint64_t period)
+{
+	uint64_t want = runs * uops;
+	struct perf_event_attr a;
+	struct vp_ring rb;
+	int fd, fc, k, bad;
+
+	vp_count_attr(&a, EV_UOPS | CFG_CTR(ctr + 1), 0);
+	a.sample_period = period;
+	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_RAW;
+	fd = vp_open(&a, 0, -1, -1);
+	ASSERT_LE(0, fd) TH_LOG("open: %s", strerror(-fd));
+	ASSERT_EQ(0, vp_ring_map(fd, &rb));
+	/* the counting twin: the highest counter, or the lowest */
+	vp_count_attr(&a, EV_UOPS | CFG_CTR(ctr == NR_WIDTHS - 1 ? 1 :
+						      NR_WIDTHS), 0);
+	fc = vp_open(&a, 0, -1, -1);
+	ASSERT_LE(0, fc);
+	for (k = 0; k < runs; k++)
+		ASSERT_EQ(0, run_halt(self->dev, p, mem));
+	EXPECT_EQ(want, vp_count(fc));
+	EXPECT_EQ(want, vp_count(fd));
+	bad = read_samples(&rb, period, ctr, true);
+	EXPECT_EQ(want / period, rb.samples)
+		TH_LOG("%u-bit counter %u, period %llu, %llu events: %llu samples",
+		       widths[ctr], ctr + 1, (unsigned long long)period,
+		       (unsigned long long)want,
+		       (unsigned long long)rb.samples);
+	EXPECT_EQ(0ull, rb.lost_records);
+	EXPECT_EQ(0, bad);
+	vp_ring_unmap(&rb);
+	close(fc);
+	close(fd);
+}
+
+/* Periods around a counter's range 2^w, and the issue's 44. */
+static int periods_of(unsigned int w, uint64_t *p)
+{
+	uint64_t r = w < 64 ? 1ull << w : 0;
+	int n = 0;
+
+	p[n++] = 1;
+	p[n++] = 2;
+	p[n++] = 3;
+	p[n++] = 44;
+	if (r && r > 3) {
+		p[n++] = r - 1;
+		p[n++] = r;
+	}
+	if (r) {
+		p[n++] = r + 1;
+		p[n++] = 2 * r + 1;
+		p[n++] = 5 * r - 1;
+	}
+	p[n++] = 178;
+	p[n++] = 179;
+	p[n++] = 180;
+	return n;
+}
+
+/* One run of sum.s (179 microwords): every period up to 180. */
+TEST_F_TIMEOUT(widths, sum_every_period, 120)
+{
+	uint64_t p[16];
+	unsigned int c;
+	int i, n;
+
+	VL_SETUP_DONE();
+	for (c = 0; c < NR_WIDTHS; c++) {
+		n = periods_of(widths[c], p);
+		for (i = 0; i < n; i++)
+			if (p[i] <= 2 * SUM_UOPS)
+				sample_case(_metadata, self, &self->sum,
+					    self->sum_mem, SUM_UOPS, 1, c, p[i]);
+	}
+}
+
+/* The issue's case: period 44 on the 3-bit counter, over three runs. */
+TEST_F(widths, period_44_on_3_bits)
+{
+	VL_SETUP_DONE();
+	sample_case(_metadata, self, &self->sum, self->sum_mem, SUM_UOPS, 3,
+		    1, 44);
+}
+
+/* marks.s (35004 microwords): periods of one to four hundred samples. */
+TEST_F_TIMEOUT(widths, long_periods, 120)
+{
+	static const uint64_t p[] = {
+		88, 255, 256, 257, 1000, 4095, 4096, 4097, 35004, 35005,
+	};
+	unsigned int c, i;
+
+	VL_SETUP_DONE();
+	for (c = 0; c < NR_WIDTHS; c++)
+		for (i = 0; i < ARRAY_SIZE(p); i++)
+			sample_case(_metadata, self, &self->marks,
+				    self->marks_mem, MARKS_UOPS, 1, c, p[i]);
+}
+
+/*
+ * Other events (cycles with stall cycles, insns, cache misses, a tag),
+ * with and without each privilege filter, on every width: the samples
+ * are floor(count / period) of the count a counting event gets for the
+ * same run (a stalling microword may complete several periods at once,
+ * so a sample's count is at least, not exactly, k x period).
+ */
+TEST_F_TIMEOUT(widths, events_filters_stalls, 300)
+{
+	static const char *const progs[] = { "sort", "syscall" };
+	static const uint64_t evs[] = { EV_CYCLES, EV_INSNS, 7, 0x105 };
+	static const uint64_t per[] = { 1, 3, 8, 44 };
+	unsigned int pi, i, k;
+	struct perf_event_attr a;
+	struct vpmu_run r;
+	int bad = 0;
+
+	VL_SETUP_DONE();
+	for (pi = 0; pi < 2; pi++) {
+		struct vl_prog p;
+		uint8_t *mem;
+
+		ASSERT_EQ(0, vl_prog_get(&p, &mem, progs[pi]));
+		for (i = 0; i < 4 * 3 * NR_WIDTHS; i++) {
+			/* every event, filter (none, kernel, user), width */
+			unsigned int ei = i / (3 * NR_WIDTHS);
+			unsigned int x = i / NR_WIDTHS % 3, c = i % NR_WIDTHS;
+			uint64_t n;
+			int fc;
+
+			/* the count, on the 64-bit counter or the 16-bit one */
+			vp_count_attr(&a, evs[ei] | CFG_CTR(c == 4 ? 4 : 5), 0);
+			a.exclude_user = x == 1;
+			a.exclude_kernel = x == 2;
+			fc = vp_open(&a, 0, -1, -1);
+			ASSERT_LE(0, fc);
+			ASSERT_EQ(0, vl_run(self->dev, &p, mem, BUDGET, &r));
+			n = vp_count(fc);
+			close(fc);
+			for (k = 0; k < 4; k++) {
+				struct vp_ring rb;
+				int fd, nbad;
+
+				if (n / per[k] >= MAX_SAMPLES)
+					continue;
+				a.config = evs[ei] | CFG_CTR(c + 1);
+				a.sample_period = per[k];
+				/* as perf record -c: with PERIOD */
+				a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_RAW |
+						PERF_SAMPLE_PERIOD;
+				fd = vp_open(&a, 0, -1, -1);
+				ASSERT_LE(0, fd);
+				ASSERT_EQ(0, vp_ring_map(fd, &rb));
+				ASSERT_EQ(0, vl_run(self->dev, &p, mem, BUDGET,
+						    &r));
+				nbad = read_samples(&rb, per[k], c, false);
+				if (vp_count(fd) != n ||
+				    rb.samples != n / per[k] ||
+				    nbad || rb.lost_records) {
+					bad++;
+					TH_LOG("%s event %#llx filter %u, %u-bit counter, period %llu: count %llu of %llu, %llu samples, %d bad, %llu lost",
+					       progs[pi],
+					       (unsigned long long)evs[ei], x,
+					       widths[c],
+					       (unsigned long long)per[k],
+					       (unsigned long long)vp_count(fd),
+					       (unsigned long long)n,
+					       (unsigned long long)rb.samples,
+					       nbad,
+					       (unsigned long long)rb.lost_records);
+				}
+				vp_ring_unmap(&rb);
+				close(fd);
+			}
+		}
+		free(mem);
+		vl_prog_free(&p);
+	}
+	EXPECT_EQ(0, bad);
+}
+
+/*
+ * Period 44 on the 3-bit counter for a child's runs (three of sum.s, 537
+ * microwords: 12 samples), the child on this CPU or the other: an event
+ * on the child's pid, and an inherited copy of an event of this task
+ * (per CPU, as perf record opens them: an inherited event has a ring
+ * buffer only per CPU).
+ */
+TEST_F(widths, period_44_in_a_child)
+{
+	struct perf_event_attr a;
+	struct gate g;
+	int k, fd, bad;
+	pid_t pid;
+
+	VL_SETUP_DONE();
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return, "needs two CPUs");
+	for (k = 0; k < 4; k++) {
+		bool inherit = k & 1;
+		int cpu = k >> 1;
+		struct vp_ring rb;
+
+		ASSERT_EQ(0, gate_init(&g));
+		vp_count_attr(&a, EV_UOPS | CFG_CTR(2), 0);
+		a.sample_period = 44;
+		a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_RAW;
+		a.inherit = inherit;
+		fd = -1;
+		if (inherit) {
+			fd = vp_open(&a, 0, cpu, -1);
+			ASSERT_LE(0, fd) TH_LOG("open: %s", strerror(-fd));
+		}
+		pid = child_runs(&self->sum, self->sum_mem, cpu, &g, 3, false);
+		ASSERT_LT(0, pid);
+		ASSERT_EQ(0, gate_ready(&g));
+		if (!inherit) {
+			fd = vp_open(&a, pid, -1, -1);
+			ASSERT_LE(0, fd) TH_LOG("open: %s", strerror(-fd));
+		}
+		ASSERT_EQ(0, vp_ring_map(fd, &rb));
+		ASSERT_EQ(0, gate_open(&g));
+		ASSERT_EQ(0, wait_ok(pid));
+		EXPECT_EQ(3 * SUM_UOPS, vp_count(fd));
+		bad = read_samples(&rb, 44, 1, true);
+		EXPECT_EQ(3 * SUM_UOPS / 44, rb.samples)
+			TH_LOG("inherit %d, child on CPU %d", inherit, cpu);
+		EXPECT_EQ(0, bad);
+		EXPECT_EQ(0ull, rb.lost_records);
+		vp_ring_unmap(&rb);
+		close(fd);
+		gate_close(&g);
+	}
+}
+
+TEST_HARNESS_MAIN

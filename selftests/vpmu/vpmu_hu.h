@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * vpmu_hu.h - what the tests of the histogram unit share (vpmu_hu.c: the
+ * hist/ files; vpmu_hu_buckets.c: bucket contents; vpmu_hu_perf.c: the
+ * perf bucket events): hist/ reads and writes, and the hu fixture.
+ */
+#ifndef VPMU_HU_H
+#define VPMU_HU_H
+
+#include "vpmu_test.h"
+
+#define HIST		VPMU_HIST
+#define UHIST		VPMU_UHIST
+#define BUDGET		100000000ull
+#define SIM		VPMU_BIN "vpmu-sim"
+#define TMP_IMG		"/tmp/vpmu_hu.vpmu"
+#define TMP_PROG	"/tmp/vpmu_hu.prog"
+#define NB		16
+#define BIG		1000000000u	/* a period longer than any run here */
+
+/* Set the unit's program (hist/program); 0 or -errno. */
+static inline int hu_prog(const char *text)
+{
+	return vl_pmu_write("hist/program", text);
+}
+
+/* hist/NAME into @buf (NUL-terminated); "" if unreadable. */
+static inline const char *hu_text(const char *name, char *buf, size_t size)
+{
+	char path[256];
+	size_t len;
+	uint8_t *p;
+
+	snprintf(path, sizeof(path), HIST "%s", name);
+	p = vl_read_file(path, &len);
+	buf[0] = '\0';
+	if (p)
+		snprintf(buf, size, "%s", (char *)p);
+	free(p);
+	return buf;
+}
+
+/*
+ * Parse "PREFIXC<b> <count>" lines (b = 1, 2, ... in order) into @c.
+ * Returns the number of buckets, or -1 if a line is malformed.
+ */
+static inline int parse_buckets(const char *text, const char *prefix,
+				uint64_t *c)
+{
+	const char *line = text;
+	int n = 0;
+
+	while (line && *line) {
+		unsigned int b;
+		unsigned long long v;
+		char fmt[64];
+
+		snprintf(fmt, sizeof(fmt), "%sC%%u %%llu", prefix);
+		if (!strncmp(line, prefix, strlen(prefix))) {
+			if (sscanf(line, fmt, &b, &v) != 2 || b != (unsigned int)n + 1 ||
+			    n == NB)
+				return -1;
+			c[n++] = v;
+		}
+		line = strchr(line, '\n');
+		if (line)
+			line++;
+	}
+	return n;
+}
+
+/* hist/NAME's buckets into @c; their number, or -1. */
+static inline int hu_buckets(const char *name, uint64_t *c)
+{
+	char buf[4096];
+
+	hu_text(name, buf, sizeof(buf));
+	return parse_buckets(buf, "", c);
+}
+
+/* ---- the fixture: samples on CPU 0, the unit off around each test -------- */
+
+FIXTURE(hu) {
+	int fd;
+	struct vl_prog sum, sort, memcpy_, stores;
+	uint8_t *mem;
+	unsigned long long gen;
+};
+
+FIXTURE_SETUP(hu)
+{
+	self->fd = -1;
+	self->mem = NULL;
+	self->gen = vl_generation();
+	if (access(HIST "program", F_OK))
+		SKIP(return, "no %sprogram (module without the histogram unit?)",
+		     HIST);
+	if (vt_setup_runs(_metadata, &self->fd, &self->sum, "sum",
+			  &self->sort, "sort", &self->memcpy_, "memcpy",
+			  &self->stores, "stores", NULL))
+		return;
+	self->mem = malloc(65536);
+	ASSERT_NE(NULL, self->mem);
+	ASSERT_EQ(0, vl_pin(0));
+	ASSERT_EQ(0, hu_prog("off"));
+}
+
+FIXTURE_TEARDOWN(hu)
+{
+	if (self->fd >= 0)
+		hu_prog("off");
+	if (!access(VPMU_CPU1_ONLINE, F_OK))
+		vl_cpu1_set(1);
+	/* a test that installed an image and failed before restoring */
+	if (self->gen && vl_generation() != self->gen)
+		vl_load_default();
+	vt_teardown_runs(self->fd, &self->sum, &self->sort, &self->memcpy_,
+			 &self->stores, NULL);
+	free(self->mem);
+}
+
+/* Run @p once on this CPU (CPU 0); its cycles, or 0 on failure. */
+static inline uint64_t run(FIXTURE_DATA(hu) *self, const struct vl_prog *p)
+{
+	struct vpmu_run r;
+
+	if (p->h.mem_size > 65536 ||
+	    vl_run(self->fd, p, self->mem, BUDGET, &r) ||
+	    r.stop != VPMU_RUN_HALT)
+		return 0;
+	return r.cycles;
+}
+
+/*
+ * Load the current image again with its version raised by @bump and, if
+ * @wq_drain, a write queue that drains one entry every @wq_drain cycles.
+ */
+static inline void hu_load_variant(struct __test_metadata *_metadata,
+				   uint32_t bump, uint32_t wq_drain)
+{
+	struct vpmu_image_header *h;
+	uint8_t *img;
+	size_t len;
+
+	img = vl_read_image(&len);
+	ASSERT_NE(NULL, img);
+	h = (struct vpmu_image_header *)img;
+	if (wq_drain)
+		h->wq_drain = wq_drain;
+	h->image_version += bump;
+	vl_seal(img, len);
+	ASSERT_EQ(0, vl_write_image(img, len, len));
+	free(img);
+}
+
+#endif /* VPMU_HU_H */

@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vpmu_lifetime_refused - what cannot count is refused at open
+ * (Documentation/vpmu/perf.rst, "Lifetimes").
+ *
+ * A member joining a leader that a CPU going offline or an exec took out
+ * of its context (the perf core bug the stress tier found: testing.rst),
+ * whatever PMU leads; both modes excluded; an unknown config3; a group
+ * led by another hardware PMU.  A group opened after the CPU is back
+ * counts exactly.
+ */
+#define _GNU_SOURCE
+#include <signal.h>
+#include <sys/wait.h>
+#include <linux/hw_breakpoint.h>
+#include "vpmu_lifetime.h"
+
+/* A leader of kind @kind: 0 a vpmu uops, 1 a vpmu freeze leader, 2 software. */
+static void detached_leader_attr(FIXTURE_DATA(life) *self,
+				 struct perf_event_attr *a, int kind, int cpu)
+{
+	if (kind < 2) {
+		vp_attr(a, self->uops, kind ? self->c1_frz : 0);
+		return;
+	}
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->type = PERF_TYPE_SOFTWARE;
+	a->config = cpu >= 0 ? PERF_COUNT_SW_CPU_CLOCK :
+			       PERF_COUNT_SW_TASK_CLOCK;
+}
+
+/*
+ * Taking a CPU offline takes every CPU-wide group of that CPU apart for
+ * good (the perf core removes the events with DETACH_GROUP), yet each
+ * leader lives on and its fd still names a group.  perf_event_open()
+ * would let a member join it once the CPU is back, and closing the
+ * leader then leaves the member pointing at the freed leader (the core's
+ * perf_group_detach() does nothing for a detached event): the stress
+ * tier's use-after-free (testing.rst, "A perf core bug the stress
+ * found").  A vpmu member is refused, whatever PMU leads; should it open
+ * anyway, the leader is closed first and the member after, which is
+ * what the slub poison and KASAN reports need.  A group opened after the
+ * CPU is back counts exactly.
+ */
+TEST_F(life, member_of_offlined_leader_refused)
+{
+	struct perf_event_attr a;
+	int kind, leader, member, fd[2];
+
+	VL_SETUP_DONE();
+	if (access(VPMU_CPU1_ONLINE, W_OK))
+		SKIP(return, "no %s", VPMU_CPU1_ONLINE);
+	for (kind = 0; kind < 3; kind++) {
+		detached_leader_attr(self, &a, kind, 1);
+		leader = vp_open(&a, -1, 1, -1);
+		ASSERT_LE(0, leader) TH_LOG("leader kind %d", kind);
+		ASSERT_EQ(0, vl_write_file(VPMU_CPU1_ONLINE, "0"));
+		ASSERT_EQ(0, vl_write_file(VPMU_CPU1_ONLINE, "1"));
+		vp_attr(&a, self->uops, kind == 1 ? self->c1_frz : 0);
+		member = vp_open(&a, -1, 1, leader);
+		EXPECT_EQ(-ENODEV, member) TH_LOG("leader kind %d", kind);
+		close(leader);
+		usleep(100000);	/* the leader is freed after a grace period */
+		if (member >= 0)
+			close(member);
+	}
+	ASSERT_EQ(0, open_frz_pair(self, -1, 1, 0, fd));
+	ASSERT_EQ(0, vl_pin(1));
+	ASSERT_EQ(0, run(self, &self->marks));
+	ASSERT_EQ(0, vl_pin(0));
+	EXPECT_EQ(MARKS_REGION, vp_count(fd[0]));
+	EXPECT_EQ(MARKS_REGION, vp_count(fd[1]));
+	close(fd[0]);
+	close(fd[1]);
+}
+
+/*
+ * An exec does the same to a leader with attr.remove_on_exec: the task's
+ * context lives on without it, and a member opened on the task after the
+ * exec would join the detached leader.  Refused as well; needs no root.
+ */
+TEST_F(life, member_of_exec_detached_leader_refused)
+{
+	struct perf_event_attr a;
+	int kind, leader, member, go[2], done[2], status;
+	pid_t pid;
+	char c;
+
+	VL_SETUP_DONE();
+	for (kind = 0; kind < 3; kind++) {
+		ASSERT_EQ(0, pipe(go));
+		ASSERT_EQ(0, pipe2(done, O_CLOEXEC));
+		pid = fork();
+		ASSERT_LE(0, pid);
+		if (!pid) {
+			close(go[1]);
+			wait_byte(go[0]);
+			/* done[1] closes on exec: the parent reads EOF */
+			execlp("sleep", "sleep", "10", (char *)NULL);
+			_exit(1);
+		}
+		close(go[0]);
+		close(done[1]);
+		detached_leader_attr(self, &a, kind, -1);
+		a.remove_on_exec = 1;
+		leader = vp_open(&a, pid, -1, -1);
+		ASSERT_LE(0, leader) TH_LOG("leader kind %d", kind);
+		ASSERT_EQ(1, write(go[1], "x", 1));
+		ASSERT_EQ(0, read(done[0], &c, 1));
+		ASSERT_EQ(0, waitpid(pid, &status, WNOHANG)) TH_LOG("no exec");
+		vp_attr(&a, self->uops, kind == 1 ? self->c1_frz : 0);
+		member = vp_open(&a, pid, -1, leader);
+		EXPECT_EQ(-ENODEV, member) TH_LOG("leader kind %d", kind);
+		close(leader);
+		usleep(100000);	/* the leader is freed after a grace period */
+		if (member >= 0)
+			close(member);
+		kill(pid, SIGKILL);
+		ASSERT_EQ(pid, waitpid(pid, &status, 0));
+		close(go[1]);
+		close(done[0]);
+	}
+}
+
+/* Excluding both modes would count nothing. */
+TEST_F(life, exclude_user_and_kernel_refused)
+{
+	struct perf_event_attr a;
+
+	VL_SETUP_DONE();
+	vp_attr(&a, self->uops, 0);
+	a.exclude_user = 1;
+	a.exclude_kernel = 1;
+	EXPECT_EQ(-EINVAL, vp_open(&a, 0, -1, -1));
+	a.sample_period = 100;
+	EXPECT_EQ(-EINVAL, vp_open(&a, 0, -1, -1));
+}
+
+/*
+ * attr.config3 (PERF_ATTR_SIZE_VER8, 6.3) has no vpmu field: refused,
+ * by vpmu (EINVAL) or, before 6.3, by the core as an unknown attribute
+ * byte (E2BIG).
+ */
+TEST_F(life, config3_refused)
+{
+	struct {
+		struct perf_event_attr a;
+		uint64_t pad[4];
+	} big;
+	uint64_t config3 = 1;
+	int fd;
+
+	VL_SETUP_DONE();
+	memset(&big, 0, sizeof(big));
+	vp_attr(&big.a, self->uops, 0);
+	big.a.size = 136;	/* PERF_ATTR_SIZE_VER8 */
+	memcpy((char *)&big + 128, &config3, sizeof(config3));
+	fd = vp_open(&big.a, 0, -1, -1);
+	EXPECT_TRUE(fd == -EINVAL || fd == -E2BIG) TH_LOG("open: %d", fd);
+	if (fd >= 0)
+		close(fd);
+	/* The same attribute without config3 opens. */
+	config3 = 0;
+	memcpy((char *)&big + 128, &config3, sizeof(config3));
+	fd = vp_open(&big.a, 0, -1, -1);
+	EXPECT_LE(0, fd);
+	if (fd >= 0)
+		close(fd);
+}
+
+static void bp_target(void)
+{
+	__asm__ volatile("" ::: "memory");
+}
+
+/*
+ * A group led by another hardware PMU could read vpmu's counters from
+ * its interrupt (an NMI, or a debug exception): refused.  A hardware
+ * breakpoint is such a PMU, and on 6.1 it shares perf_sw_context with
+ * vpmu, so only vpmu can say no.
+ */
+TEST_F(life, foreign_hw_leader_refused)
+{
+	struct perf_event_attr a;
+	int bp, fd;
+
+	VL_SETUP_DONE();
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_BREAKPOINT;
+	a.bp_type = HW_BREAKPOINT_X;
+	a.bp_addr = (uintptr_t)bp_target;
+	a.bp_len = sizeof(long);
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	bp = vp_open(&a, 0, -1, -1);
+	if (bp < 0)
+		SKIP(return, "no hardware breakpoints: %d", bp);
+	vp_attr(&a, self->uops, 0);
+	fd = vp_open(&a, 0, -1, bp);
+	EXPECT_EQ(-EINVAL, fd);
+	if (fd >= 0)
+		close(fd);
+	close(bp);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vpmu_perf_expect - exact counts of every sample program through
+ * perf_event_open() (Documentation/vpmu/perf.rst).
+ *
+ * Every basic event and tag of every sample program equals its .expect
+ * line, counted per task with nr_counters events a run, on the counters
+ * for the whole run; user + kernel = total, and kernel alone the file's
+ * "super cycles".
+ */
+#define _GNU_SOURCE
+#include "vpmu_perf.h"
+
+FIXTURE(sample) {
+	struct perf_fx f;
+	struct vl_expect x;
+};
+
+FIXTURE_VARIANT(sample) {
+	const char *prog, *expect;
+};
+
+#define SAMPLE(name)							\
+	FIXTURE_VARIANT_ADD(sample, name) {				\
+		.prog = #name,						\
+		.expect = "samples/" #name ".expect",			\
+	}
+SAMPLE(sum);
+SAMPLE(sort);
+SAMPLE(memcpy);
+SAMPLE(syscall);
+
+FIXTURE_SETUP(sample)
+{
+	perf_fx_setup(_metadata, &self->f, variant->prog);
+	VL_SETUP_DONE();
+	if (vl_expect_load(variant->expect, &self->x) || self->x.nev < 18)
+		SKIP(return, "no full %s in $VPMU_SHARE", variant->expect);
+}
+
+FIXTURE_TEARDOWN(sample)
+{
+	perf_fx_teardown(&self->f);
+}
+
+/*
+ * Every event line, nr_counters events per run (all on the counters for
+ * the whole run: time_running == time_enabled), per task.
+ */
+TEST_F_TIMEOUT(sample, exact_counts, 120)
+{
+	int fds[MAX_CTRS], i, j, bad = 0;
+
+	VL_SETUP_DONE();
+	for (i = 0; i < self->x.nev; i += self->f.nr_counters) {
+		int n = self->x.nev - i;
+
+		if (n > self->f.nr_counters)
+			n = self->f.nr_counters;
+		for (j = 0; j < n; j++) {
+			uint64_t config;
+
+			ASSERT_EQ(0, vp_alias_cfg(self->x.ev_name[i + j], &config))
+				TH_LOG("no events/vpmu_%s", self->x.ev_name[i + j]);
+			fds[j] = open_config(config, 0);
+			ASSERT_LE(0, fds[j]) TH_LOG("open vpmu_%s: %s",
+				self->x.ev_name[i + j], strerror(-fds[j]));
+		}
+		ASSERT_EQ(0, run(&self->f, BUDGET));
+		for (j = 0; j < n; j++) {
+			struct vp_count c;
+
+			ASSERT_EQ(0, vp_read_count(fds[j], &c));
+			close(fds[j]);
+			EXPECT_EQ(c.enabled, c.running);
+			if (c.value != self->x.ev_count[i + j]) {
+				TH_LOG("%s: vpmu_%s: %llu, expected %llu",
+				       variant->prog, self->x.ev_name[i + j],
+				       (unsigned long long)c.value,
+				       (unsigned long long)self->x.ev_count[i + j]);
+				bad++;
+			}
+		}
+	}
+	EXPECT_EQ(0, bad);
+}
+
+/* User-only + kernel-only = total, and kernel-only = "super cycles". */
+TEST_F(sample, exclude_user_kernel)
+{
+	struct perf_event_attr a;
+	struct vp_count u, k, t;
+	int fu, fk, ft;
+
+	VL_SETUP_DONE();
+	if (self->x.super_cycles < 0)
+		SKIP(return, "no super cycles line");
+	vp_count_attr(&a, 0, 0);	/* vpmu_cycles */
+	a.exclude_kernel = 1;
+	fu = sys_perf_event_open(&a, 0, -1, -1, 0);
+	ASSERT_LE(0, fu);
+	a.exclude_kernel = 0;
+	a.exclude_user = 1;
+	fk = sys_perf_event_open(&a, 0, -1, -1, 0);
+	ASSERT_LE(0, fk);
+	a.exclude_user = 0;
+	a.exclude_hv = 1;	/* changes nothing */
+	a.exclude_idle = 1;
+	a.exclude_guest = 1;
+	ft = sys_perf_event_open(&a, 0, -1, -1, 0);
+	ASSERT_LE(0, ft);
+
+	ASSERT_EQ(0, run(&self->f, BUDGET));
+	ASSERT_EQ(0, vp_read_count(fu, &u));
+	ASSERT_EQ(0, vp_read_count(fk, &k));
+	ASSERT_EQ(0, vp_read_count(ft, &t));
+	EXPECT_EQ(self->f.r.cycles, t.value);
+	EXPECT_EQ((uint64_t)self->x.super_cycles, k.value);
+	EXPECT_EQ(t.value, u.value + k.value);
+	close(fu);
+	close(fk);
+	close(ft);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vpmu_perf_sampling - sampling events of the "vpmu" PMU
+ * (Documentation/vpmu/perf.rst, "Sampling").
+ *
+ * floor(events / period) samples exactly, each with the micro-PC and
+ * macro PC of the microword that completed its period (found
+ * independently: the next microword of a run whose budget ends just
+ * before it); one interrupt line per counter counted in /proc/interrupts;
+ * every sample type either refused or delivered; a run chunk is bounded
+ * in overflow stops.  Long runs on narrow counters are vpmu_perf_narrow's.
+ */
+#define _GNU_SOURCE
+#include <signal.h>
+#include <sys/time.h>
+#include "vpmu_perf.h"
+
+PERF_FIXTURE(perf, "sum");
+
+/*
+ * The micro-PC and macro PC of the @m-th microword sum executes (m >= 2):
+ * the next microword of a run whose budget ends after m - 1 of them.
+ */
+static int nth_uword(struct perf_fx *f, uint64_t m, uint32_t *upc,
+		     uint32_t *ipc)
+{
+	if (run(f, m - 1) || f->r.stop != VPMU_RUN_BUDGET)
+		return -1;
+	*upc = f->r.upc;
+	*ipc = f->r.ipc;
+	return 0;
+}
+
+TEST_F(perf, sample_exact_upc)
+{
+	static const uint64_t periods[] = { 1, 2, 7, 50, 178, 179, 180 };
+	struct vp_sample s[SUM_UOPS + 1];
+	uint32_t upc[SUM_UOPS + 1], ipc[SUM_UOPS + 1];
+	uint64_t uops, m;
+	unsigned int i;
+	int k, fd;
+
+	VL_SETUP_DONE();
+	ASSERT_EQ(0, vp_alias_cfg("uops", &uops));
+	for (m = 2; m <= SUM_UOPS; m++)
+		ASSERT_EQ(0, nth_uword(&self->f, m, &upc[m], &ipc[m]));
+
+	for (i = 0; i < sizeof(periods) / sizeof(periods[0]); i++) {
+		uint64_t p = periods[i];
+		struct vp_ring rb;
+		struct vp_count c;
+		int bad = 0;
+
+		fd = open_sampling(uops, p, 0, &rb);
+		ASSERT_LE(0, fd) TH_LOG("open: %s", strerror(-fd));
+		ASSERT_EQ(0, run(&self->f, BUDGET));
+		ASSERT_EQ(0, vp_read_count(fd, &c));
+		EXPECT_EQ((uint64_t)SUM_UOPS, c.value);
+		vp_ring_samples(&rb, s, SUM_UOPS + 1);
+		EXPECT_EQ(SUM_UOPS / p, (uint64_t)rb.samples)
+			TH_LOG("period %llu", (unsigned long long)p);
+		EXPECT_EQ(0ull, rb.lost_records);
+		for (k = 0; k < (int)rb.samples && k <= (int)SUM_UOPS; k++) {
+			uint64_t n = (k + 1) * p;
+
+			if (s[k].raw.count != n || s[k].raw.ctr >= MAX_CTRS)
+				bad++;
+			if (n < 2)
+				continue;
+			if (s[k].raw.upc != upc[n] || s[k].raw.ipc != ipc[n] ||
+			    s[k].ip != ((uint64_t)upc[n] << 32 | ipc[n])) {
+				TH_LOG("period %llu sample %d: upc 0x%x ipc 0x%x ip 0x%llx, expected upc 0x%x ipc 0x%x",
+				       (unsigned long long)p, k, s[k].raw.upc,
+				       s[k].raw.ipc,
+				       (unsigned long long)s[k].ip,
+				       upc[n], ipc[n]);
+				bad++;
+			}
+		}
+		EXPECT_EQ(0, bad);
+		close_sampling(fd, &rb);
+	}
+}
+
+/*
+ * Sum of the lines named @name over all CPUs in /proc/interrupts (one
+ * per CPU: each engine has its own), or -1.
+ */
+static long long irq_count(const char *name)
+{
+	char line[1024], *tok, *save;
+	long long sum = -1;
+	FILE *f = fopen("/proc/interrupts", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		size_t n = strlen(line), l = strlen(name);
+
+		while (n && (line[n - 1] == '\n' || line[n - 1] == ' '))
+			line[--n] = 0;
+		if (n < l || strcmp(line + n - l, name) ||
+		    (n > l && line[n - l - 1] != ' '))
+			continue;
+		if (sum < 0)
+			sum = 0;
+		strtok_r(line, " ", &save);	/* "NN:" */
+		while ((tok = strtok_r(NULL, " ", &save)) &&
+		       tok[0] >= '0' && tok[0] <= '9')
+			sum += atoll(tok);
+	}
+	fclose(f);
+	return sum;
+}
+
+/* Each counter raises its own line, once per wrap. */
+TEST_F(perf, irq_per_counter)
+{
+	long long before[MAX_CTRS], after[MAX_CTRS];
+	char name[32];
+	uint64_t uops;
+	struct vp_ring rb;
+	int i, fd, c = self->f.nr_counters > 1 ? 1 : 0;
+
+	VL_SETUP_DONE();
+	ASSERT_EQ(0, vp_alias_cfg("uops", &uops));
+	for (i = 0; i < self->f.nr_counters; i++) {
+		snprintf(name, sizeof(name), "vpmu-ctr%d", i);
+		before[i] = irq_count(name);
+		ASSERT_LE(0, before[i]) TH_LOG("no %s in /proc/interrupts",
+					       name);
+	}
+	snprintf(name, sizeof(name), "vpmu-ctr%d", self->f.nr_counters);
+	EXPECT_EQ(-1, irq_count(name));
+
+	fd = open_sampling(uops | ctr_config(c + 1), 10, 0, &rb);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, run(&self->f, BUDGET));
+	vp_ring_drain(&rb);
+	EXPECT_EQ((uint64_t)SUM_UOPS / 10, rb.samples);
+	close_sampling(fd, &rb);
+	for (i = 0; i < self->f.nr_counters; i++) {
+		snprintf(name, sizeof(name), "vpmu-ctr%d", i);
+		after[i] = irq_count(name);
+		EXPECT_EQ(i == c ? (int)SUM_UOPS / 10 : 0,
+			  (int)(after[i] - before[i]))
+			TH_LOG("%s: %lld -> %lld", name, before[i], after[i]);
+	}
+}
+
+/* Every sample type: refused with EOPNOTSUPP (or EINVAL) or delivered. */
+TEST_F(perf, sample_types)
+{
+	static const uint64_t refused[] = {
+		PERF_SAMPLE_CALLCHAIN, PERF_SAMPLE_BRANCH_STACK,
+		PERF_SAMPLE_REGS_USER, PERF_SAMPLE_STACK_USER,
+		PERF_SAMPLE_REGS_INTR, PERF_SAMPLE_AUX,
+	};
+	uint64_t all = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |
+		       PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR |
+		       PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID |
+		       PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD |
+		       PERF_SAMPLE_READ | PERF_SAMPLE_RAW |
+		       PERF_SAMPLE_WEIGHT | PERF_SAMPLE_DATA_SRC |
+		       PERF_SAMPLE_TRANSACTION | PERF_SAMPLE_PHYS_ADDR |
+		       PERF_SAMPLE_DATA_PAGE_SIZE |
+		       PERF_SAMPLE_CODE_PAGE_SIZE;
+	struct perf_event_attr a;
+	struct vp_ring rb;
+	unsigned int i;
+	uint64_t p = 100;
+	int fd, sib;
+
+	VL_SETUP_DONE();
+	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		vp_count_attr(&a, 1, 0);
+		a.sample_period = 10;
+		a.sample_type = PERF_SAMPLE_IP | refused[i];
+		a.sample_regs_user = a.sample_regs_intr = 1;
+		a.sample_stack_user = 64;
+		a.branch_sample_type = PERF_SAMPLE_BRANCH_ANY;
+		a.aux_sample_size = 64;
+		EXPECT_EQ(-1, sys_perf_event_open(&a, 0, -1, -1, 0));
+		EXPECT_TRUE(errno == EOPNOTSUPP || errno == EINVAL)
+			TH_LOG("sample_type 0x%llx: %s",
+			       (unsigned long long)refused[i], strerror(errno));
+	}
+	vp_count_attr(&a, 1, 0);
+	a.sample_period = 10;
+	a.sigtrap = 1;
+	a.remove_on_exec = 1;
+	EXPECT_EQ(-1, sys_perf_event_open(&a, 0, -1, -1, 0));
+
+	/* Everything else at once, a group read and precise_ip 3. */
+	vp_count_attr(&a, 1, 0);
+	a.sample_period = 10;
+	a.sample_type = all;
+	a.precise_ip = 3;
+	a.read_format |= PERF_FORMAT_GROUP | PERF_FORMAT_ID;
+	a.disabled = 1;
+	fd = sys_perf_event_open(&a, 0, -1, -1, 0);
+	ASSERT_LE(0, fd) TH_LOG("%s", strerror(errno));
+	vp_count_attr(&a, 2, 0);
+	sib = sys_perf_event_open(&a, 0, -1, fd, 0);
+	ASSERT_LE(0, sib);
+	ASSERT_EQ(0, vp_ring_map_pages(fd, &rb, RING_PAGES));
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP));
+	ASSERT_EQ(0, run(&self->f, BUDGET));
+	vp_ring_drain(&rb);
+	EXPECT_EQ(SUM_CYCLES / 10, (uint64_t)rb.samples);
+	/* PERIOD and REFRESH work on a sampling event. */
+	EXPECT_EQ(0, ioctl(fd, PERF_EVENT_IOC_PERIOD, &p));
+	EXPECT_EQ(0, ioctl(fd, PERF_EVENT_IOC_REFRESH, 1));
+	ASSERT_EQ(0, run(&self->f, BUDGET));
+	close(sib);
+	close_sampling(fd, &rb);
+}
+
+static volatile sig_atomic_t chunk_alarms;
+
+static void on_chunk_alarm(int sig)
+{
+	chunk_alarms++;
+}
+
+/*
+ * Interrupts stay off for a run chunk, which must be bounded in work, not
+ * only in cycles: a sampling event at period 1 stops the engine on every
+ * microword, and each stop runs the perf glue.  A chunk ends after 16
+ * overflow stops (perf.rst, "Serialisation"), so an endless run of
+ * sortloop sampling vpmu_uops at period 1, stopped by a signal (seen
+ * between chunks), has run exactly 16 microwords a chunk: its count is a
+ * multiple of 16.  Chunks of 5000 cycles (stall cycles included) end at
+ * a multiple of 16 microwords only by chance; four runs stopped at
+ * different times.
+ */
+TEST_F_TIMEOUT(perf, chunk_bounded_in_stops, 120)
+{
+	struct sigaction sa = { .sa_handler = on_chunk_alarm };
+	struct itimerval it = {};
+	struct vl_prog p;
+	struct vp_count c;
+	struct vp_ring rb;
+	uint64_t uops;
+	uint8_t *mem;
+	int fd, i;
+
+	VL_SETUP_DONE();
+	ASSERT_EQ(0, vp_alias_cfg("uops", &uops));
+	if (vt_prog(_metadata, &p, &mem, "sortloop"))
+		return;
+	ASSERT_EQ(0, sigaction(SIGALRM, &sa, NULL));
+	fd = open_sampling(uops, 1, 0, &rb);
+	ASSERT_LE(0, fd);
+	for (i = 0; i < 4; i++) {
+		ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_RESET, 0));
+		chunk_alarms = 0;
+		it.it_value.tv_usec = 20000 + 17000 * i;
+		ASSERT_EQ(0, setitimer(ITIMER_REAL, &it, NULL));
+		ASSERT_EQ(0, vl_run(self->f.dev, &p, mem, VPMU_RUN_BUDGET_MAX,
+				    &self->f.r));
+		EXPECT_EQ(1, chunk_alarms);
+		ASSERT_EQ((__u32)VPMU_RUN_SIGNAL, self->f.r.stop);
+		ASSERT_EQ(0, vp_read_count(fd, &c));
+		TH_LOG("run %d: %llu cycles, %llu microwords", i,
+		       (unsigned long long)self->f.r.cycles,
+		       (unsigned long long)c.value);
+		EXPECT_LT(0ull, c.value);
+		EXPECT_EQ(0ull, c.value % 16);
+	}
+	close_sampling(fd, &rb);
+	free(mem);
+	vl_prog_free(&p);
+}
+
+TEST_HARNESS_MAIN

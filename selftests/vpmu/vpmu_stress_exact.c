@@ -1,0 +1,328 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vpmu_stress_exact.c - the exact workers of vpmu_stress: groups,
+ * inherited events and events on a child's pid on programs whose counts
+ * are known, which must come out exact.  Their sampling checks are in
+ * vpmu_stress_sampling.c.  See vpmu_stress.c.
+ */
+#define _GNU_SOURCE
+#include <signal.h>
+#include <sys/wait.h>
+#include "vpmu_stress.h"
+
+struct member {
+	const char *name;
+	uint64_t config, config1, per_run;
+	bool exclude_user, exclude_kernel;
+};
+
+/*
+ * 1..@max members on program @prog: under a random trigger row (then
+ * insns, uops or cycles, whose spans are known) or plain (any event of
+ * the program's .expect file, with exclude_* now and then); distinct
+ * counter pins.  Returns the program.
+ */
+static int pick_members(struct st_worker *w, struct member *m, int *n, int max,
+			bool allow_exclude)
+{
+	static const char *const tnames[] = { "insns", "uops", "cycles" };
+	bool used[17] = { false };
+	int prog, i;
+
+	*n = 1 + st_below(&w->r, max);
+	if (st_chance(&w->r, 50)) {
+		const struct trig *t = &st_trigs[st_below(&w->r, ST_NTRIGS)];
+		uint64_t c1 = st_trig_config1(t, false);
+
+		prog = t->prog;
+		for (i = 0; i < *n; i++) {
+			int k = st_below(&w->r, 3);
+
+			m[i].name = tnames[k];
+			m[i].per_run = k ? t->uops : t->insns;
+			m[i].config1 = !i || st_chance(&w->r, 50) ? c1 : 0;
+		}
+	} else {
+		const struct st_prog *p;
+
+		prog = st_below(&w->r, 3);	/* P_SUM, P_MARKS, P_CALLS */
+		p = &st.prog[prog];
+		for (i = 0; i < *n; i++) {
+			int k = st_below(&w->r, p->nev);
+
+			m[i].name = p->ev_name[k];
+			m[i].per_run = p->ev_count[k];
+			m[i].config1 = 0;
+		}
+	}
+	for (i = 0; i < *n; i++) {
+		m[i].config = st_alias_cfg(m[i].name);
+		m[i].exclude_user = m[i].exclude_kernel = false;
+		if (allow_exclude && !m[i].config1 && st_chance(&w->r, 15)) {
+			m[i].exclude_user = true;	/* all runs are user */
+			m[i].per_run = 0;
+		} else if (allow_exclude && st_chance(&w->r, 20)) {
+			m[i].exclude_kernel = true;
+		}
+		if (st_chance(&w->r, 30)) {
+			int c = 1 + st_below(&w->r, st.nr_counters);
+
+			if (!used[c]) {
+				used[c] = true;
+				m[i].config |= st_ctr_cfg(c);
+			}
+		}
+	}
+	return prog;
+}
+
+static void exact_attr(struct perf_event_attr *a, const struct member *m)
+{
+	vp_attr_of(a, st.type, m->config, m->config1);
+	a->exclude_user = m->exclude_user;
+	a->exclude_kernel = m->exclude_kernel;
+}
+
+static void close_fds(struct st_worker *w, int *fds, int n)
+{
+	int i, first = st_chance(&w->r, 50) ? 0 : n - 1;
+
+	/* the leader first, or last */
+	if (fds[first] >= 0)
+		close(fds[first]);
+	for (i = 0; i < n; i++)
+		if (i != first && fds[i] >= 0)
+			close(fds[i]);
+}
+
+struct gread {
+	uint64_t nr, enabled, running;
+	struct { uint64_t value, id; } v[16];
+};
+
+/*
+ * A group read of @n members with per-run counts @m after @runs runs:
+ * exact when the group was on the counters all the time it was
+ * enabled, all zero when it never was.
+ */
+static void check_group(struct st_worker *w, const char *what, int *fds,
+			const struct member *m, int n, uint64_t runs)
+{
+	struct gread g;
+	ssize_t len = read(fds[0], &g, sizeof(g));
+	int i;
+
+	w->s.reads++;
+	if (len != (ssize_t)(24 + 16 * n) || g.nr != (uint64_t)n) {
+		st_fail(w, "%s: group read %zd bytes, nr %llu, expected %d members",
+			what, len, (unsigned long long)g.nr, n);
+		return;
+	}
+	if (g.running != g.enabled) {
+		w->s.exact_partial++;
+		st_log(w, "%s: on the counters %llu of %llu ns: not checked",
+		       what, (unsigned long long)g.running,
+		       (unsigned long long)g.enabled);
+		return;
+	}
+	w->s.exact_full++;
+	for (i = 0; i < n; i++) {
+		uint64_t id = 0;
+
+		if (ioctl(fds[i], PERF_EVENT_IOC_ID, &id) || id != g.v[i].id)
+			st_fail(w, "%s: member %d id %llu, group read says %llu",
+				what, i, (unsigned long long)id,
+				(unsigned long long)g.v[i].id);
+		if (g.v[i].value != runs * m[i].per_run)
+			st_fail(w, "%s: member %d (%s config %#llx config1 %#llx%s%s): %llu, expected %llu x %llu = %llu",
+				what, i, m[i].name,
+				(unsigned long long)m[i].config,
+				(unsigned long long)m[i].config1,
+				m[i].exclude_user ? " u-excl" : "",
+				m[i].exclude_kernel ? " k-excl" : "",
+				(unsigned long long)g.v[i].value,
+				(unsigned long long)runs,
+				(unsigned long long)m[i].per_run,
+				(unsigned long long)(runs * m[i].per_run));
+	}
+}
+
+static int open_members(struct st_worker *w, const char *what, pid_t pid,
+			struct member *m, int n, int *fds, bool disabled)
+{
+	struct perf_event_attr a;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		exact_attr(&a, &m[i]);
+		a.read_format = RF_ALL;
+		a.disabled = !i && disabled;
+		fds[i] = vp_open(&a, pid, -1, i ? fds[0] : -1);
+		w->s.opens++;
+		if (fds[i] < 0) {
+			/* 6.2+: a group that can never fit is refused */
+			if (fds[i] != -EINVAL)
+				st_fail(w, "%s: open member %d (%s config %#llx config1 %#llx): %s",
+					what, i, m[i].name,
+					(unsigned long long)m[i].config,
+					(unsigned long long)m[i].config1,
+					st_errname(fds[i]));
+			else
+				st_log(w, "%s: member %d refused (EINVAL)",
+				       what, i);
+			close_fds(w, fds, i);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* A per-task counting group on this task over runs of a known program. */
+static void exact_group(struct st_worker *w)
+{
+	struct member m[5];
+	int fds[5], n, i, prog, runs = 1 + st_below(&w->r, 5);
+	int max = st.nr_counters < 5 ? st.nr_counters : 5;
+	bool disabled = st_chance(&w->r, 50);
+	uint64_t counted = runs;
+
+	prog = pick_members(w, m, &n, max, true);
+	st_log(w, "exact group: %d members on %s, %d runs%s", n,
+	       st.prog[prog].name, runs, disabled ? ", enabled later" : "");
+	for (i = 0; i < n; i++)
+		st_log(w, "  member %d: %s config %#llx config1 %#llx%s%s", i,
+		       m[i].name, (unsigned long long)m[i].config,
+		       (unsigned long long)m[i].config1,
+		       m[i].exclude_user ? " u-excl" : "",
+		       m[i].exclude_kernel ? " k-excl" : "");
+	if (open_members(w, "exact group", 0, m, n, fds, disabled))
+		return;
+	if (disabled && ioctl(fds[0], PERF_EVENT_IOC_ENABLE, 0))
+		st_fail(w, "exact group: ENABLE: %s", st_errname(errno));
+	for (i = 0; i < runs; i++) {
+		if (st_chance(&w->r, 30))
+			st_random_affinity(w);
+		if (st_chance(&w->r, 15)) {
+			/* not counted: disabled around one run */
+			ioctl(fds[0], PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
+			st_run_checked(w, prog, 1000000);
+			ioctl(fds[0], PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
+			st_log(w, "  one run while disabled");
+		}
+		if (st_run_checked(w, prog, 1000000))
+			counted = ~0ull;
+		if (st_chance(&w->r, 15)) {
+			ioctl(fds[0], PERF_EVENT_IOC_RESET, PERF_IOC_FLAG_GROUP);
+			counted = runs - i - 1;
+			st_log(w, "  reset after run %d", i + 1);
+		}
+	}
+	if (counted != ~0ull)
+		check_group(w, "exact group", fds, m, n, counted);
+	close_fds(w, fds, n);
+}
+
+/* A child runs @prog @runs times after a byte on @go; 0 or -1. */
+static pid_t spawn_runner(struct st_worker *w, int prog, int runs, int go)
+{
+	pid_t pid = fork();
+	char c;
+	int i, bad = 0;
+
+	if (pid)
+		return pid;
+	if (go >= 0 && read(go, &c, 1) != 1)
+		_exit(3);
+	for (i = 0; i < runs; i++) {
+		if (i && st_chance(&w->r, 30))
+			st_random_affinity(w);
+		bad |= st_run_checked(w, prog, 1000000);
+	}
+	_exit(bad ? 1 : 0);
+}
+
+/* An inherited counting event: a child's runs count for the parent's fd. */
+static void exact_inherit(struct st_worker *w)
+{
+	struct member m[1];
+	struct perf_event_attr a;
+	int n, prog, runs = 1 + st_below(&w->r, 4), fd, status;
+	struct { uint64_t value, enabled, running; } c;
+	pid_t pid;
+
+	prog = pick_members(w, m, &n, 1, false);
+	exact_attr(&a, &m[0]);
+	a.inherit = 1;
+	a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+			PERF_FORMAT_TOTAL_TIME_RUNNING;
+	st_log(w, "exact inherit: %s config %#llx config1 %#llx, child runs %s %d times",
+	       m[0].name, (unsigned long long)m[0].config,
+	       (unsigned long long)m[0].config1, st.prog[prog].name, runs);
+	fd = vp_open(&a, 0, -1, -1);
+	w->s.opens++;
+	if (fd < 0) {
+		st_fail(w, "exact inherit: open: %s", st_errname(fd));
+		return;
+	}
+	pid = spawn_runner(w, prog, runs, -1);
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || status) {
+		st_fail(w, "exact inherit: child status %#x", status);
+		close(fd);
+		return;
+	}
+	if (read(fd, &c, sizeof(c)) != sizeof(c)) {
+		st_fail(w, "exact inherit: read: %s", st_errname(errno));
+	} else if (c.running != c.enabled) {
+		w->s.exact_partial++;
+	} else {
+		w->s.exact_full++;
+		if (c.value != runs * m[0].per_run)
+			st_fail(w, "exact inherit: %s config %#llx config1 %#llx: %llu, expected %d x %llu",
+				m[0].name, (unsigned long long)m[0].config,
+				(unsigned long long)m[0].config1,
+				(unsigned long long)c.value, runs,
+				(unsigned long long)m[0].per_run);
+	}
+	close(fd);
+}
+
+/* A group on a child's pid, read after the child has exited. */
+static void exact_child(struct st_worker *w)
+{
+	struct member m[5];
+	int fds[5], n, prog, runs = 1 + st_below(&w->r, 4), go[2], status;
+	int max = st.nr_counters < 5 ? st.nr_counters : 5;
+	pid_t pid;
+
+	prog = pick_members(w, m, &n, max, true);
+	if (pipe(go))
+		return;
+	pid = spawn_runner(w, prog, runs, go[0]);
+	st_log(w, "exact child %d: %d members, %s %d times", pid, n,
+	       st.prog[prog].name, runs);
+	if (!open_members(w, "exact child", pid, m, n, fds, false)) {
+		if (write(go[1], "g", 1) != 1)
+			st_fail(w, "exact child: pipe");
+		if (waitpid(pid, &status, 0) != pid || status)
+			st_fail(w, "exact child: status %#x", status);
+		else
+			check_group(w, "exact child", fds, m, n, runs);
+		close_fds(w, fds, n);
+	} else {
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+	}
+	close(go[0]);
+	close(go[1]);
+}
+
+void st_exact_op(struct st_worker *w)
+{
+	static const struct st_op ops[] = {
+		{ 35, exact_group }, { 65, st_exact_sampling },
+		{ 77, exact_inherit }, { 89, exact_child },
+		{ 100, st_cpu_sampling },
+	};
+
+	st_pick_op(w, ops, ARRAY_SIZE(ops));
+}

@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vpmu_stress_lib.c - what every worker of vpmu_stress uses: its log and
+ * failures, runs and their checks, affinity, and sample rings checked
+ * as they are read.  See vpmu_stress.c.
+ */
+#define _GNU_SOURCE
+#include "vpmu_stress.h"
+
+/* ---- logging ------------------------------------------------------------- */
+
+const char *const st_role_names[] = { "perf", "exact", "sys", "runner" };
+
+static void st_vlog(struct st_worker *w, const char *tag, const char *fmt,
+		    va_list ap)
+{
+	char line[768];
+	int n;
+
+	n = snprintf(line, sizeof(line), "w%d op %llu: %s", w->id,
+		     (unsigned long long)w->op, tag);
+	vsnprintf(line + n, sizeof(line) - n - 1, fmt, ap);
+	n = strlen(line);
+	line[n++] = '\n';
+	if (w->log)
+		fwrite(line, 1, n, w->log);
+	if (w->verbose || *tag) {
+		/* one write() per line, so workers' lines do not mix */
+		char out[800];
+		int m = snprintf(out, sizeof(out), "# %.*s", n, line);
+
+		if (write(1, out, m) < 0)
+			return;
+	}
+}
+
+void st_log(struct st_worker *w, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	st_vlog(w, "", fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * A failure.  Each kind (format string) is printed three times per
+ * worker at most, then only counted, so one frequent defect does not
+ * hide the others.
+ */
+void st_fail(struct st_worker *w, const char *fmt, ...)
+{
+	static const char *kinds[64];
+	static int times[64];
+	char tag[96];
+	va_list ap;
+	int i;
+
+	for (i = 0; i < 64 && kinds[i] && kinds[i] != fmt; i++)
+		;
+	if (i < 64) {
+		kinds[i] = fmt;
+		if (++times[i] > 3) {
+			w->failures++;
+			return;
+		}
+	}
+
+	snprintf(tag, sizeof(tag), "FAIL (seed %llu, %s worker): ",
+		 (unsigned long long)w->seed, st_role_names[w->role]);
+	va_start(ap, fmt);
+	st_vlog(w, tag, fmt, ap);
+	va_end(ap);
+	w->failures++;
+	if (w->log)
+		fflush(w->log);
+}
+
+const char *st_errname(int err)
+{
+	static __thread char buf[24];
+
+	switch (err < 0 ? -err : err) {
+	case 0: return "0";
+	case EINVAL: return "EINVAL";
+	case ENOENT: return "ENOENT";
+	case EOPNOTSUPP: return "EOPNOTSUPP";
+	case EBUSY: return "EBUSY";
+	case ENODEV: return "ENODEV";
+	case ESRCH: return "ESRCH";
+	case EBADF: return "EBADF";
+	case EFAULT: return "EFAULT";
+	case ENOSPC: return "ENOSPC";
+	case EPERM: return "EPERM";
+	case EACCES: return "EACCES";
+	case E2BIG: return "E2BIG";
+	case EMFILE: return "EMFILE";
+	case ENOMEM: return "ENOMEM";
+	case EAGAIN: return "EAGAIN";
+	case EIO: return "EIO";
+	case EBADMSG: return "EBADMSG";
+	case EFBIG: return "EFBIG";
+	case EMSGSIZE: return "EMSGSIZE";
+	case EINTR: return "EINTR";
+	}
+	snprintf(buf, sizeof(buf), "errno %d", err < 0 ? -err : err);
+	return buf;
+}
+
+/*
+ * One operation of a worker: a number below 100 is drawn, and the first of
+ * @ops whose bound it is below runs (the last one takes the rest).
+ */
+void st_pick_op(struct st_worker *w, const struct st_op *ops, int n)
+{
+	uint32_t k = st_below(&w->r, 100);
+	int i;
+
+	for (i = 0; i < n - 1 && k >= ops[i].below; i++)
+		;
+	ops[i].fn(w);
+}
+
+/* ---- runs ---------------------------------------------------------------- */
+
+int st_run(struct st_worker *w, int prog, uint64_t budget, struct vpmu_run *r)
+{
+	return vl_run(w->dev, &st.prog[prog].p, w->mem, budget, r);
+}
+
+/*
+ * Run @prog for @budget cycles and check what the run says: the stop
+ * reason, and the cycles where they are fixed.  0, or -1 after a failure.
+ */
+int st_run_checked(struct st_worker *w, int prog, uint64_t budget)
+{
+	const struct st_prog *p = &st.prog[prog];
+	struct vpmu_run r;
+	uint32_t stop = p->stop;
+	int ret;
+
+	ret = st_run(w, prog, budget, &r);
+	w->s.runs++;
+	if (ret) {
+		st_fail(w, "run %s budget %llu: %s", p->name,
+			(unsigned long long)budget, st_errname(ret));
+		return -1;
+	}
+	if (p->cycles && budget < p->cycles)
+		stop = VPMU_RUN_BUDGET;
+	/*
+	 * Programs with loads end by the budget when it is short, a few
+	 * stall cycles past it at most (a stall is not cut).
+	 */
+	if (!p->cycles && r.stop == VPMU_RUN_BUDGET && r.cycles >= budget &&
+	    r.cycles < budget + 64)
+		return 0;
+	if (r.stop != stop || (p->cycles && stop == VPMU_RUN_HALT &&
+			       r.cycles != p->cycles) ||
+	    (stop == VPMU_RUN_BUDGET && (p->cycles || prog == P_SPIN) &&
+	     r.cycles != budget)) {
+		st_fail(w, "run %s budget %llu: stop %u cycles %llu, expected stop %u cycles %llu",
+			p->name, (unsigned long long)budget, r.stop,
+			(unsigned long long)r.cycles, stop,
+			(unsigned long long)(stop == VPMU_RUN_BUDGET ? budget :
+					     p->cycles));
+		return -1;
+	}
+	return 0;
+}
+
+static bool cpu_online(int cpu)
+{
+	char path[96], c = '1';
+	int fd;
+
+	if (!cpu)
+		return true;
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online",
+		 cpu);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return true;
+	if (read(fd, &c, 1) != 1)
+		c = '1';
+	close(fd);
+	return c == '1';
+}
+
+/* Move to a random CPU (EINVAL if it is offline), or to all of them. */
+void st_random_affinity(struct st_worker *w)
+{
+	cpu_set_t set;
+	int cpu = st_below(&w->r, st.ncpus + 1), ret;
+
+	CPU_ZERO(&set);
+	if (cpu == st.ncpus) {
+		for (cpu = 0; cpu < st.ncpus; cpu++)
+			CPU_SET(cpu, &set);
+		cpu = -1;
+	} else {
+		CPU_SET(cpu, &set);
+	}
+	ret = sched_setaffinity(0, sizeof(set), &set) ? -errno : 0;
+	st_log(w, "affinity cpu %d: %s", cpu, st_errname(ret));
+	/* CPU 1 may go offline (and back) under us: EINVAL */
+	if (ret && !(ret == -EINVAL && cpu > 0 &&
+		     (st.have_hotplug || !cpu_online(cpu))))
+		st_fail(w, "sched_setaffinity(cpu %d): %s", cpu,
+			st_errname(ret));
+}
+
+/* ---- sample rings -------------------------------------------------------- */
+
+int st_ring_map(int fd, struct st_ring *r, size_t pages)
+{
+	memset(r, 0, sizeof(*r));
+	return vp_ring_map_pages(fd, &r->vp, pages);
+}
+
+void st_ring_unmap(struct st_ring *r)
+{
+	vp_ring_unmap(&r->vp);
+}
+
+struct drain {
+	struct st_worker *w;
+	struct st_ring *r;
+	bool raw;
+};
+
+static int drain_record(struct vp_ring *rb, const struct perf_event_header *h,
+			const char *rec, void *arg)
+{
+	struct drain *d = arg;
+	struct st_ring *r = d->r;
+	struct vp_sample s;
+	uint64_t n;
+
+	if (h->type >= PERF_RECORD_MAX)
+		return -1;
+	if (h->type == PERF_RECORD_LOST) {
+		memcpy(&n, rec + 16, 8);
+		r->next += n * r->period;
+	} else if (h->type == PERF_RECORD_SAMPLE && d->raw && h->size >= 52) {
+		vp_sample_parse(rec, h->size, false, &s);
+		r->next += r->period;
+		if (s.raw.count != r->next && !r->bad_count++)
+			st_fail(d->w, "sample %llu: raw count %llu, expected %llu (period %llu)",
+				(unsigned long long)rb->samples,
+				(unsigned long long)s.raw.count,
+				(unsigned long long)r->next,
+				(unsigned long long)r->period);
+	}
+	return 0;
+}
+
+/*
+ * Consume every record; count samples and lost ones.  With @raw (the
+ * event's sample_type is IP | RAW) each sample's raw count must be the
+ * next multiple of the period.  -1 on a malformed record.
+ */
+int st_ring_drain(struct st_worker *w, struct st_ring *r, bool raw)
+{
+	struct drain d = { w, r, raw };
+
+	if (!vp_ring_read(&r->vp, drain_record, &d))
+		return 0;
+	st_fail(w, "ring: malformed record type %u size %u at %llu (head %llu)",
+		r->vp.bad.type, r->vp.bad.size,
+		(unsigned long long)r->vp.bad_at,
+		(unsigned long long)r->vp.bad_head);
+	return -1;
+}

@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vpmu_stress_pmu.c - what the PMU says about itself, read once before the
+ * workers start (format/ fields, events/ aliases, the programs and their
+ * .expect files, the images), and the configs built from it.  See
+ * vpmu_stress.c.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include "vpmu_stress.h"
+
+static const struct {
+	const char *name, *expect;
+	uint32_t stop;
+	uint64_t cycles;
+	bool exact;
+} prog_table[P_NPROGS] = {
+	[P_SUM]		= { "sum", "samples/sum.expect", VPMU_RUN_HALT, 179, true },
+	[P_MARKS]	= { "marks", "progs/marks.expect", VPMU_RUN_HALT, 35004, true },
+	[P_CALLS]	= { "calls", "progs/calls.expect", VPMU_RUN_HALT, 14004, true },
+	[P_SORT]	= { "sort", NULL, VPMU_RUN_HALT, 0, false },
+	[P_MEMCPY]	= { "memcpy", NULL, VPMU_RUN_HALT, 0, false },
+	[P_STORES]	= { "stores", NULL, VPMU_RUN_HALT, 102, false },
+	[P_SYSCALL]	= { "syscall", NULL, VPMU_RUN_TRAP, 0, false },
+	[P_MARK1]	= { "mark1", NULL, VPMU_RUN_HALT, 2, false },
+	[P_SPIN]	= { "spin", NULL, VPMU_RUN_BUDGET, 0, false },
+	[P_SORTLOOP]	= { "sortloop", NULL, VPMU_RUN_BUDGET, 0, false },
+};
+
+/* ---- the PMU's sysfs description ----------------------------------------- */
+
+int st_field_of(const char *name)
+{
+	int i;
+
+	for (i = 0; i < st.nfield; i++)
+		if (!strcmp(st.field[i].name, name))
+			return i;
+	return -1;
+}
+
+/*
+ * Put @val into format/ field @field of config word @cfg[word]; returns
+ * the bits set (0 if the field does not exist).
+ */
+uint64_t st_put(uint64_t *cfg, const char *field, uint64_t val)
+{
+	int i = st_field_of(field);
+	const struct st_field *f;
+	uint64_t mask;
+
+	if (i < 0)
+		return 0;
+	f = &st.field[i];
+	mask = f->hi - f->lo >= 63 ? ~0ull : ((1ull << (f->hi - f->lo + 1)) - 1);
+	cfg[f->word] &= ~(mask << f->lo);
+	cfg[f->word] |= (val & mask) << f->lo;
+	return (val & mask) << f->lo;
+}
+
+const struct st_alias *st_alias(const char *name)
+{
+	int i;
+
+	for (i = 0; i < st.nalias; i++)
+		if (!strcmp(st.alias[i].name, name))
+			return &st.alias[i];
+	return NULL;
+}
+
+/*
+ * Call @add(name, first line) for each file of the PMU's sysfs directory
+ * @dir (dot files and unreadable ones left out) while it returns 0.
+ */
+static int each_pmu_file(const char *dir,
+			 int (*add)(const char *name, char *line))
+{
+	char path[128], rel[128], buf[128];
+	struct dirent *e;
+	DIR *d;
+
+	snprintf(path, sizeof(path), VPMU_PMU_DIR "/%s", dir);
+	d = opendir(path);
+	if (!d)
+		return -1;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(rel, sizeof(rel), "%s/%.60s", dir, e->d_name);
+		if (!vl_pmu_read(rel, buf, sizeof(buf)) && add(e->d_name, buf))
+			break;
+	}
+	closedir(d);
+	return 0;
+}
+
+/* format/NAME "config1:0-11" as a field; non-zero once the table is full. */
+static int add_field(const char *name, char *line)
+{
+	struct st_field *f = &st.field[st.nfield];
+	char word[16];
+	int n;
+
+	n = sscanf(line, "%15[a-z0-9]:%d-%d", word, &f->lo, &f->hi);
+	if (n < 2)
+		return 0;
+	if (n == 2)
+		f->hi = f->lo;
+	f->word = !strcmp(word, "config") ? 0 :
+		  !strcmp(word, "config1") ? 1 :
+		  !strcmp(word, "config2") ? 2 : -1;
+	if (f->word < 0 || f->lo > f->hi || f->hi > 63)
+		return 0;
+	snprintf(f->name, sizeof(f->name), "%.23s", name);
+	return ++st.nfield == ST_MAX_FIELDS;
+}
+
+/*
+ * events/vpmu_NAME "term=value,..." as an alias if every term is a field
+ * of attr.config; non-zero once the table is full.
+ */
+static int add_alias(const char *name, char *line)
+{
+	struct st_alias *a = &st.alias[st.nalias];
+	uint64_t cfg[3] = { 0, 0, 0 };
+	char *term, *save = NULL;
+
+	if (strncmp(name, "vpmu_", 5) || strchr(name, '.'))
+		return 0;
+	for (term = strtok_r(line, ",", &save); term;
+	     term = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(term, '=');
+
+		if (eq)
+			*eq = '\0';
+		if (!eq || st_field_of(term) < 0)
+			return 0;
+		st_put(cfg, term, strtoull(eq + 1, NULL, 0));
+	}
+	if (cfg[1] || cfg[2])
+		return 0;
+	snprintf(a->name, sizeof(a->name), "%s", name + 5);
+	a->config = cfg[0];
+	return ++st.nalias == ST_MAX_ALIASES;
+}
+
+/* The events of @p's .expect file that the PMU has aliases for. */
+static int load_expect(struct st_prog *p)
+{
+	struct vl_expect *x = malloc(sizeof(*x));
+	int i;
+
+	p->nev = 0;
+	if (!x || vl_expect_load(p->expect, x)) {
+		free(x);
+		return -1;
+	}
+	for (i = 0; i < x->nev && p->nev < ST_MAX_EXPECT; i++) {
+		if (!st_alias(x->ev_name[i]))
+			continue;
+		snprintf(p->ev_name[p->nev], sizeof(p->ev_name[0]), "%s",
+			 x->ev_name[i]);
+		p->ev_count[p->nev++] = x->ev_count[i];
+	}
+	free(x);
+	return p->nev ? 0 : -1;
+}
+
+int st_read_info(void)
+{
+	char rel[128];
+	int i;
+
+	st.type = vp_type();
+	st.nr_counters = vl_pmu_long("caps/nr_counters");
+	st.ncpus = sysconf(_SC_NPROCESSORS_CONF);
+	if (st.ncpus > 64)
+		st.ncpus = 64;
+	st.nfield = 0;
+	st.nalias = 0;
+	if (st.type < 0 || st.nr_counters < 1 ||
+	    each_pmu_file("format", add_field) || !st.nfield ||
+	    each_pmu_file("events", add_alias) || !st.nalias)
+		return -1;
+	for (i = 0; i < P_NPROGS; i++) {
+		struct st_prog *p = &st.prog[i];
+
+		vl_prog_free(&p->p);
+		p->name = prog_table[i].name;
+		p->expect = prog_table[i].expect;
+		p->stop = prog_table[i].stop;
+		p->cycles = prog_table[i].cycles;
+		p->exact = prog_table[i].exact;
+		snprintf(rel, sizeof(rel), "build/%s.vprg", p->name);
+		if (vl_prog_load(&p->p, rel))
+			return -1;
+		if (p->expect && load_expect(p))
+			return -1;
+	}
+	st.have_uhist = !access(VPMU_PMU_DIR "/uhist/control", W_OK);
+	st.have_hist = !access(VPMU_PMU_DIR "/hist/program", W_OK);
+	st.have_hotplug = !access(VPMU_CPU1_ONLINE, W_OK);
+	return 0;
+}
+
+int st_read_images(void)
+{
+	free(st.img_default);
+	free(st.img_max);
+	free(st.img_variant);
+	st.img_default = vl_read_image(&st.img_len);
+	st.img_max = vl_read_share("build/max.vpmu", &st.max_len);
+	if (!st.img_default)
+		return -1;
+	st.img_variant = vl_variant(st.img_default, st.img_len,
+				    "vpmu32-stress", 20);
+	return st.img_variant ? 0 : -1;
+}
+
+/* The count of "event @name" in @prog's .expect file, or 0. */
+uint64_t st_expect_of(int prog, const char *name)
+{
+	const struct st_prog *p = &st.prog[prog];
+	int i;
+
+	for (i = 0; i < p->nev; i++)
+		if (!strcmp(p->ev_name[i], name))
+			return p->ev_count[i];
+	return 0;
+}
+
+/* Memory large enough for every program. */
+size_t st_mem_size(void)
+{
+	size_t max = 0;
+	int i;
+
+	for (i = 0; i < P_NPROGS; i++)
+		if (st.prog[i].p.h.mem_size > max)
+			max = st.prog[i].p.h.mem_size;
+	return max;
+}
+
+/* ---- configs built from it ----------------------------------------------- */
+
+uint64_t st_alias_cfg(const char *name)
+{
+	const struct st_alias *a = st_alias(name);
+
+	return a ? a->config : 0;
+}
+
+uint64_t st_ctr_cfg(int n)
+{
+	uint64_t cfg[3] = { 0, 0, 0 };
+
+	st_put(cfg, "ctr", n);
+	return cfg[0];
+}
+
+const struct trig st_trigs[ST_NTRIGS] = {
+	{ P_MARKS, "trig_mark", 1, true, 4000, 18000 },
+	{ P_MARKS, "trig_mark", 1, false, 8001 - 4000, 35004 - 18000 },
+	{ P_MARKS, "trig_ev", -1, true, 4000, 18000 },	/* vpmu_trigger */
+	{ P_CALLS, "trig_tag", 8, true, 1000, 7000 },
+	{ P_CALLS, "trig_tag", 8, false, 2501 - 1000, 14004 - 7000 },
+	{ P_SUM, "trig_mark", 1, true, 0, 0 },
+	{ P_SUM, "trig_mark", 1, false, 32, 179 },
+};
+
+uint64_t st_trig_config1(const struct trig *t, bool foo)
+{
+	uint64_t cfg[3] = { 0, 0, 0 };
+	uint64_t val = t->val;
+
+	if (val == (uint64_t)-1) {	/* the "trigger" event's number */
+		uint64_t ev[3] = { st_alias_cfg("trigger"), 0, 0 };
+		const struct st_field *f = &st.field[st_field_of("event")];
+
+		val = (ev[0] >> f->lo) & ((1ull << (f->hi - f->lo + 1)) - 1);
+	}
+	st_put(cfg, t->field, val);
+	if (t->frozen)
+		st_put(cfg, "frozen", 1);
+	if (foo)
+		st_put(cfg, "foo", 1);
+	return cfg[1];
+}
+
+/* A sampling period, from short to longer than any counter. */
+uint64_t st_random_period(struct st_rng *r)
+{
+	static const uint64_t p[] = { 7, 50, 101, 997, 5003, 65537,
+				      1000003 };
+
+	return p[st_below(r, 7)];
+}

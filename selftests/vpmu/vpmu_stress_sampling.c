@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vpmu_stress_sampling.c - the sampling checks of the exact workers of
+ * vpmu_stress: samples + lost = floor(count / period), per task with each
+ * sample's raw count the next multiple of the period, and CPU-wide.  See
+ * vpmu_stress.c.
+ */
+#define _GNU_SOURCE
+#include "vpmu_stress.h"
+
+#define MAX_SAMPLES_PER_TICK 400	/* DIV_ROUND_UP(100000, HZ), HZ >= 250 */
+
+/*
+ * A sampling leader (IP | RAW, maybe foo, maybe counting members) on this
+ * task: exact count, samples + lost = floor(count / period), each
+ * sample's raw count the next multiple of the period.  The period keeps
+ * the samples under one jiffy's throttle limit even if every run fell in
+ * one jiffy, so throttling cannot drop any.
+ */
+void st_exact_sampling(struct st_worker *w)
+{
+	int prog = st_below(&w->r, 3), runs = 1 + st_below(&w->r, 6);
+	const struct st_prog *p = &st.prog[prog];
+	static const char *const names[] = { "uops", "cycles", "insns",
+					     "tag1", "tag2" };
+	const char *name = names[st_below(&w->r, 5)];
+	uint64_t per_run = st_expect_of(prog, name), total = runs * per_run;
+	uint64_t period = st_random_period(&w->r), min, cfg = st_alias_cfg(name);
+	struct perf_event_attr a;
+	struct st_ring rb;
+	struct { uint64_t value, enabled, running; } c;
+	int fd, mem = -1, i, ret;
+	bool foo = st_chance(&w->r, 25);
+
+	min = total / MAX_SAMPLES_PER_TICK + 1;
+	if (period < min)
+		period = min;
+	if (st_chance(&w->r, 60))
+		cfg |= st_ctr_cfg(1 + st_below(&w->r, st.nr_counters));
+	vp_attr_of(&a, st.type, cfg, 0);
+	if (foo) {
+		uint64_t c[3] = { 0, 0, 0 };
+
+		a.config1 = st_put(c, "foo", 1);
+	}
+	a.sample_period = period;
+	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_RAW;
+	a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+			PERF_FORMAT_TOTAL_TIME_RUNNING;
+	a.exclude_kernel = st_chance(&w->r, 30);
+	st_log(w, "exact sampling: %s config %#llx%s period %llu, %d runs of %s",
+	       name, (unsigned long long)cfg, foo ? " foo" : "",
+	       (unsigned long long)period, runs, p->name);
+	fd = vp_open(&a, 0, -1, -1);
+	w->s.opens++;
+	if (fd < 0) {
+		st_fail(w, "exact sampling: open: %s", st_errname(fd));
+		return;
+	}
+	if (st_chance(&w->r, 40)) {	/* a counting member */
+		vp_attr_of(&a, st.type, st_alias_cfg("cycles"), 0);
+		mem = vp_open(&a, 0, -1, fd);
+		if (mem < 0 && mem != -EINVAL)
+			st_fail(w, "exact sampling: member: %s",
+				st_errname(mem));
+	}
+	ret = st_ring_map(fd, &rb, 64);
+	if (ret) {
+		st_fail(w, "exact sampling: mmap: %s", st_errname(ret));
+		goto out;
+	}
+	rb.period = period;
+	for (i = 0; i < runs; i++) {
+		if (st_chance(&w->r, 30))
+			st_random_affinity(w);
+		st_run_checked(w, prog, 1000000);
+		st_ring_drain(w, &rb, true);
+	}
+	if (read(fd, &c, sizeof(c)) != sizeof(c)) {
+		st_fail(w, "exact sampling: read: %s", st_errname(errno));
+		goto out;
+	}
+	st_ring_drain(w, &rb, true);
+	w->s.samples += rb.vp.samples;
+	w->s.lost += rb.vp.lost;
+	w->s.sample_checks++;
+	st_log(w, "  count %llu, %llu samples, %llu lost, on the counters %llu of %llu ns",
+	       (unsigned long long)c.value, (unsigned long long)rb.vp.samples,
+	       (unsigned long long)rb.vp.lost, (unsigned long long)c.running,
+	       (unsigned long long)c.enabled);
+	if (c.running == c.enabled) {
+		w->s.exact_full++;
+		if (c.value != total)
+			st_fail(w, "exact sampling: %s on %s: count %llu, expected %d x %llu = %llu",
+				name, p->name, (unsigned long long)c.value,
+				runs, (unsigned long long)per_run,
+				(unsigned long long)total);
+	} else {
+		w->s.exact_partial++;
+	}
+	if (rb.vp.samples + rb.vp.lost != c.value / period)
+		st_fail(w, "exact sampling: %s period %llu config %#llx%s: %llu samples + %llu lost, expected floor(%llu / %llu) = %llu",
+			name, (unsigned long long)period,
+			(unsigned long long)cfg, foo ? " foo" : "",
+			(unsigned long long)rb.vp.samples,
+			(unsigned long long)rb.vp.lost,
+			(unsigned long long)c.value,
+			(unsigned long long)period,
+			(unsigned long long)(c.value / period));
+out:
+	st_ring_unmap(&rb);
+	if (st_chance(&w->r, 50)) {
+		close(fd);
+		if (mem >= 0)
+			close(mem);
+	} else {
+		if (mem >= 0)
+			close(mem);
+		close(fd);
+	}
+}
+
+/*
+ * A CPU-wide sampling event: whoever runs on that CPU, samples + lost
+ * = floor(count / period), read after DISABLE.  It is opened disabled
+ * and enabled once its ring is mapped, as perf record does: enabled
+ * before, it would sample the other workers' runs on that CPU into no
+ * buffer, and the perf core drops such samples without a trace (no
+ * PERF_RECORD_LOST) while the count keeps their events (perf.rst,
+ * "Sampling").
+ */
+void st_cpu_sampling(struct st_worker *w)
+{
+	static const uint64_t periods[] = { 5003, 20011, 100003 };
+	int cpu = st_below(&w->r, st.ncpus), fd, i, runs = 1 + st_below(&w->r, 4);
+	uint64_t period = periods[st_below(&w->r, 3)];
+	uint64_t cfg = st_alias_cfg(st_chance(&w->r, 50) ? "uops" : "cycles");
+	struct perf_event_attr a;
+	struct { uint64_t value, enabled, running; } c;
+	struct st_ring rb;
+	cpu_set_t set;
+
+	if (st_chance(&w->r, 50))
+		cfg |= st_ctr_cfg(1 + st_below(&w->r, st.nr_counters));
+	vp_attr_of(&a, st.type, cfg, 0);
+	a.sample_period = period;
+	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_RAW;
+	a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+			PERF_FORMAT_TOTAL_TIME_RUNNING;
+	a.disabled = 1;
+	fd = vp_open(&a, -1, cpu, -1);
+	w->s.opens++;
+	st_log(w, "cpu sampling: cpu %d config %#llx period %llu: %s", cpu,
+	       (unsigned long long)cfg, (unsigned long long)period,
+	       fd < 0 ? st_errname(fd) : "ok");
+	if (fd < 0) {
+		if (fd != -ENODEV)
+			st_fail(w, "cpu sampling: open: %s", st_errname(fd));
+		return;
+	}
+	if (st_ring_map(fd, &rb, 128)) {
+		st_fail(w, "cpu sampling: mmap: %s", st_errname(errno));
+		close(fd);
+		return;
+	}
+	rb.period = period;
+	if (ioctl(fd, PERF_EVENT_IOC_ENABLE, 0)) {
+		st_fail(w, "cpu sampling: ENABLE: %s", st_errname(errno));
+		st_ring_unmap(&rb);
+		close(fd);
+		return;
+	}
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+	for (i = 0; i < runs; i++) {
+		st_run_checked(w, P_SORTLOOP, 50000);
+		st_ring_drain(w, &rb, false);
+	}
+	if (ioctl(fd, PERF_EVENT_IOC_DISABLE, 0))
+		st_fail(w, "cpu sampling: DISABLE: %s", st_errname(errno));
+	usleep(10000);
+	st_ring_drain(w, &rb, false);
+	if (read(fd, &c, sizeof(c)) != sizeof(c)) {
+		st_fail(w, "cpu sampling: read: %s", st_errname(errno));
+	} else {
+		w->s.sample_checks++;
+		w->s.samples += rb.vp.samples;
+		w->s.lost += rb.vp.lost;
+		st_log(w, "  count %llu, %llu samples, %llu lost",
+		       (unsigned long long)c.value,
+		       (unsigned long long)rb.vp.samples,
+		       (unsigned long long)rb.vp.lost);
+		if (rb.vp.samples + rb.vp.lost != c.value / period)
+			st_fail(w, "cpu sampling: cpu %d config %#llx period %llu: %llu samples + %llu lost, expected floor(%llu / %llu) = %llu",
+				cpu, (unsigned long long)cfg,
+				(unsigned long long)period,
+				(unsigned long long)rb.vp.samples,
+				(unsigned long long)rb.vp.lost,
+				(unsigned long long)c.value,
+				(unsigned long long)period,
+				(unsigned long long)(c.value / period));
+	}
+	st_ring_unmap(&rb);
+	close(fd);
+}

@@ -1,0 +1,76 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh
+#
+# vpmu_tap.sh - the TAP helpers of the vpmu selftests written in sh (the C
+# ones have vpmu_test.h).  Sourced (busybox sh); installed in lib/ beside
+# the test scripts, where the guest runner does not run it.  (The host
+# tier's scripts have tools/testing/host/tap.sh, which the guest lacks.)
+#
+#   tap_plan N          the TAP header and the plan
+#   skip_all REASON     a plan of no cases, skipped: exit 4
+#   ok STATUS NAME      one case, passed if STATUS is 0
+#   skip NAME [REASON]  one case, skipped
+#   tap_done            the script's status: non-zero if a case failed
+#
+# and for the tests of the perf tool, perf stat -x output in $OUT:
+#
+#   stat ARGS...        perf stat -x$SEP ARGS into $OUT (output dropped)
+#   counted EVENT       EVENT's count in the last stat ("" if none)
+#   check "EVENT=COUNT"...
+#                       every EVENT counted COUNT in the last stat; the
+#                       differences and the stat as TAP comments
+#
+# SEP is "," unless the script sets another (event names with several
+# terms hold commas).
+
+n=0
+fails=0
+SEP=,
+
+tap_plan() {
+	echo "TAP version 13"
+	echo "1..$1"
+}
+
+skip_all() {
+	echo "1..0 # SKIP $1"
+	exit 4
+}
+
+ok() {
+	n=$((n + 1))
+	[ "$1" = 0 ] || { fails=$((fails + 1)); printf 'not '; }
+	echo "ok $n $2"
+}
+
+skip() {
+	n=$((n + 1))
+	echo "ok $n $1 # SKIP${2:+ $2}"
+}
+
+tap_done() {
+	[ "$fails" = 0 ]
+}
+
+stat() {
+	perf stat -x"$SEP" -o "$OUT" "$@" >/dev/null 2>&1
+}
+
+counted() {
+	awk -F"$SEP" -v ev="$1" '$3 == ev { print $1 }' "$OUT"
+}
+
+check() {
+	rc=0
+	for pair in "$@"; do
+		ev=${pair%=*}
+		want=${pair##*=}
+		got=$(counted "$ev")
+		if [ "$got" != "$want" ]; then
+			echo "# $ev: got '$got', expected $want"
+			rc=1
+		fi
+	done
+	[ $rc = 0 ] || sed 's/^/# /' "$OUT"
+	return $rc
+}

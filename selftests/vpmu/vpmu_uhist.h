@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * vpmu_uhist.h - what the tests of the micro-PC histogram's sysfs files,
+ * uhist/, share (vpmu_uhist.c: controls, contents and CPUs;
+ * vpmu_uhist_readers.c: files read while sampling runs): the files and
+ * their checks, and the fixture (sort.vprg and sortloop.vprg pinned to
+ * CPU 0, the histogram stopped and its interval restored after).
+ */
+#ifndef VPMU_UHIST_H
+#define VPMU_UHIST_H
+
+#include "vpmu_test.h"
+
+#define UHIST		VPMU_UHIST
+#define BUDGET		10000000ull
+#define SORT_CYCLES	1081ull		/* samples/sort.expect */
+#define HIST_TOOL	VPMU_BIN "vpmu-hist"
+
+struct hist {
+	struct vpmu_uhist_header h;
+	uint64_t *b;
+	size_t len;
+};
+
+/* Write @word to uhist/control; 0 or -errno. */
+static inline int uh_ctl(const char *word)
+{
+	return vl_pmu_write("uhist/control", word);
+}
+
+/* uhist/state, or "" */
+static inline const char *uh_state(char *buf, size_t size)
+{
+	size_t len;
+	uint8_t *p = vl_read_file(UHIST "state", &len);
+
+	buf[0] = '\0';
+	if (p) {
+		snprintf(buf, size, "%s", (char *)p);
+		buf[strcspn(buf, "\n")] = '\0';
+		free(p);
+	}
+	return buf;
+}
+
+static inline void hist_free(struct hist *x)
+{
+	free(x->b);
+	x->b = NULL;
+}
+
+/*
+ * Read uhist/NAME (or any histogram file) and check it as vpmu-hist does:
+ * magic, version, sizes, reserved fields, samples.  0 or -1.
+ */
+static inline int hist_load(const char *path, struct hist *x)
+{
+	uint8_t *p = vl_read_file(path, &x->len);
+	uint64_t sum = 0;
+	uint32_t i;
+
+	x->b = NULL;
+	if (!p || x->len < sizeof(x->h))
+		goto bad;
+	memcpy(&x->h, p, sizeof(x->h));
+	if (x->h.magic != VPMU_UHIST_MAGIC ||
+	    x->h.version != VPMU_UHIST_VERSION ||
+	    x->h.header_size != sizeof(x->h) ||
+	    x->h.nbuckets < 1 || x->h.nbuckets > 4096 ||
+	    x->len != sizeof(x->h) + 8ull * x->h.nbuckets || x->h.reserved0 ||
+	    x->h.reserved[0] || x->h.reserved[1] || x->h.reserved[2] ||
+	    x->h.reserved[3])
+		goto bad;
+	x->b = malloc(8ull * x->h.nbuckets);
+	if (!x->b)
+		goto bad;
+	memcpy(x->b, p + sizeof(x->h), 8ull * x->h.nbuckets);
+	for (i = 0; i < x->h.nbuckets; i++)
+		sum += x->b[i];
+	free(p);
+	if (sum != x->h.samples) {
+		hist_free(x);
+		return -1;
+	}
+	return 0;
+bad:
+	free(p);
+	return -1;
+}
+
+static inline int uh_read(const char *name, struct hist *x)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), UHIST "%s", name);
+	return hist_load(path, x);
+}
+
+FIXTURE(uhist) {
+	int fd;
+	struct vl_prog sort, loop;
+	uint8_t *sort_mem, *loop_mem;
+	char interval[32];
+};
+
+FIXTURE_SETUP(uhist)
+{
+	size_t len;
+	uint8_t *p;
+
+	self->fd = -1;
+	self->interval[0] = '\0';
+	if (access(UHIST "control", F_OK))
+		SKIP(return, "no %scontrol (module without the histogram?)",
+		     UHIST);
+	if (vt_setup_runs(_metadata, &self->fd, &self->sort, "sort",
+			  &self->loop, "sortloop", NULL))
+		return;
+	self->sort_mem = vl_prog_mem(&self->sort);
+	self->loop_mem = vl_prog_mem(&self->loop);
+	ASSERT_NE(NULL, self->sort_mem);
+	ASSERT_NE(NULL, self->loop_mem);
+	p = vl_read_file(UHIST "interval", &len);
+	ASSERT_NE(NULL, p);
+	snprintf(self->interval, sizeof(self->interval), "%s", (char *)p);
+	free(p);
+	ASSERT_EQ(0, vl_pin(0));
+	ASSERT_EQ(0, uh_ctl("stop"));
+}
+
+FIXTURE_TEARDOWN(uhist)
+{
+	if (!access(VPMU_CPU1_ONLINE, F_OK))
+		vl_cpu1_set(1);
+	if (self->interval[0]) {
+		uh_ctl("stop");
+		vl_pmu_write("uhist/interval", self->interval);
+	}
+	vt_teardown_runs(self->fd, &self->sort, &self->loop, NULL);
+	free(self->sort_mem);
+	free(self->loop_mem);
+}
+
+/* Run sort once on this CPU; its cycles, or 0 on failure. */
+static inline uint64_t run_sort(FIXTURE_DATA(uhist) *self)
+{
+	struct vpmu_run r;
+
+	if (vl_run(self->fd, &self->sort, self->sort_mem, BUDGET, &r) ||
+	    r.stop != VPMU_RUN_HALT)
+		return 0;
+	return r.cycles;
+}
+
+static inline int hist_zero(const struct hist *x)
+{
+	uint32_t i;
+
+	for (i = 0; i < x->h.nbuckets; i++)
+		if (x->b[i])
+			return 0;
+	return x->h.samples == 0;
+}
+
+#endif /* VPMU_UHIST_H */
