@@ -137,7 +137,7 @@
  * the histogram unit's write-queue accounting).
  */
 #define TRIG_DYN	0x80
-/* ...its fast handler ends its segment and needs nothing routed (hf). */
+/* ...its fast handler ends its segment and needs nothing routed (h_fast). */
 #define TRIG_FAST	0x40
 #define TRIG_GROUPS	0x0f
 
@@ -170,7 +170,7 @@ enum { X_CHUNK, X_HALT, X_TRAP, X_FAULT };
  * budget at once and counts one entry, so falling through costs nothing.
  */
 struct vpmu_uop {
-	const void *h;		/* dispatch: handler (or the trigger hook) */
+	const void *h_label;	/* h_dispatch's label (the host dispatch) */
 	u32 cnt;		/* entries here minus early exits (see fold) */
 	s32 seg;		/* microwords to the end of the segment */
 	u32 dyn;		/* loads: misses; stores: stall cycles */
@@ -178,20 +178,24 @@ struct vpmu_uop {
 	u32 imm;		/* EXT: mask; LD/ST: offset; MODE: mode */
 	union {
 		u32 tgt;	/* TARGET as a byte offset into the slot */
-		s32 tgl;	/* H_TPI*: its TGL() slot distance */
+		s32 toggle_dist;	/* H_TPI*: its TGL() slot distance */
 	};
 	u16 d, a, b;		/* register-file indices; EXT/SEXT: b = shift */
 	u16 upc;
-	u8 hx;			/* dispatch: hf, H_TRIG, H_TPI*, H_SYNC */
-	u8 hf, hg;		/* fast handler; general one (when routed) */
-	u8 mfast;		/* load/store: commit at once, 1 NEXT, 2 JUMP */
+	u8 h_dispatch;		/* what runs: h_fast or a pre-handler */
+	u8 h_fast;		/* the fast (maybe fused) handler */
+	u8 h_general;		/* the general one: routed or run alone */
+	u8 mem_fast;		/* load/store: commit at once, 1 NEXT, 2 JUMP */
 	u8 seq;			/* sequencer handler index */
 	union {
 		u8 cond;	/* BR: condition; DISP: width */
-		u8 tgg;		/* H_TPI*: the groups it toggles */
+		u8 toggle_groups;	/* H_TPI*: the groups it toggles */
 	};
 	u8 pend;		/* P_* */
-	u8 fk;			/* S: 0 none, 1 logic, 2 add, 3 sub; ST: size */
+	union {
+		u8 flag_kind;	/* S: 0 none, 1 logic, 2 add, 3 sub */
+		u8 st_size;	/* ST: bytes */
+	};
 };
 
 /* ALU operations with a result: X(name, expression of a, b, u). */
@@ -242,7 +246,7 @@ struct vpmu_uop {
 
 #define FLAGS_LAZY	16		/* R[R_FLAGS]: SUB of lz_a, lz_b */
 
-/* Handler indices (vpmu_uop.hf, hg, hx). */
+/* Handler indices (vpmu_uop.h_fast, h_general, h_dispatch). */
 enum vpmu_handler {
 #define VPMU_X(name, expr) H_F_##name, H_I_##name, H_D_##name, H_N_##name, \
 	H_L_##name, H_J_##name, H_E_##name, H_P_##name, H_B_##name, H_G_##name,
@@ -940,13 +944,13 @@ static void vpmu_tgl_update(struct vpmu_engine *e)
 			s32 t = tm & TRIG_FAST ? ent[tm & TRIG_GROUPS] : 0;
 
 			tab[-(s32)upc] = t;
-			if (x->hf != H_PI && x->hf != H_PI0)
+			if (x->h_fast != H_PI && x->h_fast != H_PI0)
 				continue;
 			/* a mark's shape: resolved, its fused handler runs */
-			x->tgl = t & TGL_SLOT;
-			x->tgg = t & TGL_GROUPS;
-			x->hx = !t ? H_TRIG : x->hf == H_PI ? H_TPI : H_TPI0;
-			x->h = e->lab[x->hx];
+			x->toggle_dist = t & TGL_SLOT;
+			x->toggle_groups = t & TGL_GROUPS;
+			x->h_dispatch = !t ? H_TRIG : x->h_fast == H_PI ? H_TPI : H_TPI0;
+			x->h_label = e->lab[x->h_dispatch];
 		}
 	}
 }
@@ -1190,7 +1194,7 @@ static u32 vpmu_commit_slow(struct vpmu_engine *e, struct vpmu_uop *u,
 		}
 	}
 	if (pend & P_STORE) {
-		vpmu_mem_store(e->st.mem + maddr, res, u->fk);
+		vpmu_mem_store(e->st.mem + maddr, res, u->st_size);
 		stall = vpmu_wq_store(e, now);
 		u->dyn += stall;
 	} else if (pend & P_SPECIAL) {
@@ -1206,14 +1210,14 @@ static u32 vpmu_commit_slow(struct vpmu_engine *e, struct vpmu_uop *u,
 	return stall;
 }
 
-static inline u32 vpmu_flags(unsigned int fk, u32 a, u32 b, u32 r)
+static inline u32 vpmu_flags(unsigned int kind, u32 a, u32 b, u32 r)
 {
 	u32 f = (r ? 0 : VPMU_FLAG_Z) | (r >> 31 ? VPMU_FLAG_N : 0);
 
-	if (fk == 2)
+	if (kind == 2)
 		f |= (r < a ? VPMU_FLAG_C : 0) |
 		     (((a ^ r) & (b ^ r)) >> 31 ? VPMU_FLAG_V : 0);
-	else if (fk == 3)
+	else if (kind == 3)
 		f |= (a < b ? VPMU_FLAG_C : 0) |
 		     (((a ^ b) & (a ^ r)) >> 31 ? VPMU_FLAG_V : 0);
 	return f;
@@ -1336,9 +1340,9 @@ static int vpmu_run_chunk(struct vpmu_engine *e, s64 L)
  * saves an instruction per microword.
  */
 #ifdef __KERNEL__
-#define VPMU_GOTO_UOP()	goto *lab[u->hx]
+#define VPMU_GOTO_UOP()	goto *lab[u->h_dispatch]
 #else
-#define VPMU_GOTO_UOP()	goto *u->h
+#define VPMU_GOTO_UOP()	goto *u->h_label
 #endif
 /* Enter a segment at u: charge it, count the entry, run. */
 #define ENTER()								\
@@ -1424,10 +1428,10 @@ static int vpmu_run_chunk(struct vpmu_engine *e, s64 L)
 			}						\
 		}							\
 	} while (0)
-/* NEXT or JUMP (mfast 1 or 2) after a load or store, all committed. */
+/* NEXT or JUMP (mem_fast 1 or 2) after a load or store, all committed. */
 #define MEM_SEQ()							\
 	do {								\
-		if (u->mfast == 2)					\
+		if (u->mem_fast == 2)					\
 			GOTO_TGT(u->tgt);				\
 		else							\
 			NEXT_UOP();					\
@@ -1542,8 +1546,8 @@ B_##name: {								\
 		r = (expr);						\
 		AT(u->d) = r;						\
 		*zp = 0;						\
-		if (u->fk)						\
-			R[R_FLAGS] = vpmu_flags(u->fk, a, b, r);	\
+		if (u->flag_kind)						\
+			R[R_FLAGS] = vpmu_flags(u->flag_kind, a, b, r);	\
 		if ((condtab[u->cond] >> FLAGS()) & 1) {		\
 			u->tkn++;					\
 			GOTO_TGT(u->tgt);				\
@@ -1557,8 +1561,8 @@ G_##name: {								\
 		(void)a; (void)b;					\
 		res = (expr);						\
 		pend = u->pend;						\
-		if (unlikely(u->fk))					\
-			nfl = vpmu_flags(u->fk, a, b, res);		\
+		if (unlikely(u->flag_kind))					\
+			nfl = vpmu_flags(u->flag_kind, a, b, res);		\
 		SEQ();							\
 	}
 	VPMU_ALU_LIST(VPMU_X);
@@ -1623,8 +1627,8 @@ name : {								\
 	}
 	VPMU_PI(PI, (void)0, op_shift, op_mask);
 	VPMU_PI(PI0, (void)0, 0, 0xff);
-	VPMU_PI(TPI, TOGGLE(u->tgl, u->tgg), op_shift, op_mask);
-	VPMU_PI(TPI0, TOGGLE(u->tgl, u->tgg), 0, 0xff);
+	VPMU_PI(TPI, TOGGLE(u->toggle_dist, u->toggle_groups), op_shift, op_mask);
+	VPMU_PI(TPI0, TOGGLE(u->toggle_dist, u->toggle_groups), 0, 0xff);
 #undef VPMU_PI
 
 	/* ADD pc, pc, register ; EOI, the opcode in ir's low byte */
@@ -1658,7 +1662,7 @@ CMP_##name : {								\
 SYNC:
 	/* reads the flags: compute them first if they are lazy */
 	vpmu_flags_sync(e);
-	goto *lab[u->hf];
+	goto *lab[u->h_fast];
 
 	/* Loads: the access is checked here, committed by the sequencer. */
 #define VPMU_X(name, size, expr)					\
@@ -1670,7 +1674,7 @@ M_##name : {								\
 			      VPMU_FAULT_LOAD, maddr);			\
 		p = mem + maddr;					\
 		res = (expr);						\
-		if (likely(u->mfast)) {					\
+		if (likely(u->mem_fast)) {					\
 			DC_INLINE();					\
 			AT(u->d) = res;					\
 			*zp = 0;					\
@@ -1691,7 +1695,7 @@ M_##name : {								\
 			FAULT(maddr & (size - 1) ? VPMU_FAULT_ALIGN :	\
 			      VPMU_FAULT_STORE, maddr);			\
 		res = AT(u->b);						\
-		if (likely(u->mfast)) {					\
+		if (likely(u->mem_fast)) {					\
 			ST_NOW(size, cend - left);			\
 			MEM_SEQ();					\
 		}							\
@@ -1726,7 +1730,7 @@ TRIG: {
 		if (likely(d)) {
 			TOGGLE(d & TGL_SLOT, d & TGL_GROUPS);
 			u = (struct vpmu_uop *)((char *)u + (d & TGL_SLOT));
-			goto *lab[u->hf];
+			goto *lab[u->h_fast];
 		}
 		tm = e->trig_static[u->upc];
 		s = tm & TRIG_DYN ? 0xff :
@@ -1740,9 +1744,9 @@ TRIG: {
 			u = (struct vpmu_uop *)((char *)base + off);
 			u->cnt++;
 			if (tm & TRIG_FAST)
-				goto *lab[u->hf];
+				goto *lab[u->h_fast];
 			vpmu_flags_sync(e);
-			goto *lab[u->hg];
+			goto *lab[u->h_general];
 		}
 	}
 	/* Otherwise run it, then vpmu_hook_post() at the next entry. */
@@ -1755,7 +1759,7 @@ TRIG: {
 	saved_left = left;
 	left = -HOOK_BIAS;
 	vpmu_flags_sync(e);
-	goto *lab[u->hg];
+	goto *lab[u->h_general];
 
 	/* Sequencer: check what can fault, commit, continue. */
 Q_NEXT:
@@ -1871,7 +1875,7 @@ slow_enter:
 	u[1].cnt--;
 	left--;
 	vpmu_flags_sync(e);
-	goto *lab[u->hg];
+	goto *lab[u->h_general];
 
 fault:
 	/*
@@ -1884,7 +1888,7 @@ fault:
 		(*hlast)--;		/* the sample in its cycle */
 		hnext -= hk;
 	}
-	if (u->hx == H_TRIG && !hook &&
+	if (u->h_dispatch == H_TRIG && !hook &&
 	    !(e->trig_static[u->upc] & TRIG_DYN)) {
 		/*
 		 * A static trigger source always toggles as it begins (the
@@ -1966,13 +1970,13 @@ static u8 vpmu_mfast(const struct vpmu_dec *d, const struct vpmu_uop *x);
 static bool vpmu_trig_fast(const struct vpmu_engine *e, u32 upc)
 {
 	const struct vpmu_dec *d = &e->uc->dec[upc];
-	unsigned int hf = e->slot[0][upc].hf;
+	unsigned int h_fast = e->slot[0][upc].h_fast;
 
 	if (d->a == VPMU_OPND_FLAGS || d->b == VPMU_OPND_FLAGS)
 		return false;
-	if (hf >= H_LB)
-		return hf == H_NOP || hf == H_PI || hf == H_PI0 || hf == H_PR0;
-	switch (hf % V_NR) {
+	if (h_fast >= H_LB)
+		return h_fast == H_NOP || h_fast == H_PI || h_fast == H_PI0 || h_fast == H_PR0;
+	switch (h_fast % V_NR) {
 	case V_J:
 	case V_E:
 	case V_P:
@@ -1995,9 +1999,9 @@ static void vpmu_route(struct vpmu_engine *e, u32 upc, bool route)
 	for (s = 0; s < VPMU_NSLOT; s++) {
 		struct vpmu_uop *x = &e->slot[s][upc];
 
-		x->hx = route ? H_TRIG : rdfl ? H_SYNC : x->hf;
-		x->mfast = route ? 0 : vpmu_mfast(d, x);
-		x->h = e->lab[x->hx];
+		x->h_dispatch = route ? H_TRIG : rdfl ? H_SYNC : x->h_fast;
+		x->mem_fast = route ? 0 : vpmu_mfast(d, x);
+		x->h_label = e->lab[x->h_dispatch];
 	}
 }
 
@@ -2017,13 +2021,13 @@ static void vpmu_fuse(struct vpmu_engine *e)
 			struct vpmu_uop *x = &e->slot[s][upc];
 			unsigned int h = H_LEXTI2;
 
-			if (x->hx != H_LEXTI || x[1].hx != H_LEXTI)
+			if (x->h_dispatch != H_LEXTI || x[1].h_dispatch != H_LEXTI)
 				continue;
-			if (upc + 2 < e->ncs && x[2].hx == H_I_SAR &&
+			if (upc + 2 < e->ncs && x[2].h_dispatch == H_I_SAR &&
 			    x[2].a == R_IR)
 				h = H_LX2S;
-			x->hx = h;
-			x->h = e->lab[h];
+			x->h_dispatch = h;
+			x->h_label = e->lab[h];
 		}
 	}
 }
@@ -2037,7 +2041,7 @@ static void vpmu_segments(struct vpmu_engine *e)
 
 	for (upc = e->ncs; upc-- > 0;) {
 		/* the validator lets no microword run off the last word */
-		unsigned int h = x[upc].hx == H_SYNC ? x[upc].hf : x[upc].hx;
+		unsigned int h = x[upc].h_dispatch == H_SYNC ? x[upc].h_fast : x[upc].h_dispatch;
 
 		if (vpmu_uop_unchecked(h) && upc + 1 < e->ncs)
 			x[upc].seg = x[upc + 1].seg + 1;
@@ -2446,7 +2450,7 @@ struct vpmu_engine *vpmu_engine_create(u32 cs_limit)
 {
 	struct vpmu_engine *e;
 	unsigned int f, g;
-	size_t n = cs_limit, tgl = TGL_ROUND(sizeof(s32) * n);
+	size_t n = cs_limit, tgl_size = TGL_ROUND(sizeof(s32) * n);
 
 	if (!cs_limit || cs_limit > VPMU_CS_MAX)
 		return NULL;
@@ -2458,7 +2462,7 @@ struct vpmu_engine *vpmu_engine_create(u32 cs_limit)
 	 * Each slot: its toggle table, ID table and uops, TGL_ALIGN-aligned,
 	 * so that slots are a multiple of TGL_ALIGN bytes apart.
 	 */
-	e->slot_stride = TGL_ROUND(tgl + sizeof(u32) * VPMU_IDT +
+	e->slot_stride = TGL_ROUND(tgl_size + sizeof(u32) * VPMU_IDT +
 				  sizeof(struct vpmu_uop) * n);
 	e->slot_mem = vpmu_zalloc((size_t)e->slot_stride * VPMU_NSLOT);
 	if (!e->slot_mem)
@@ -2466,7 +2470,7 @@ struct vpmu_engine *vpmu_engine_create(u32 cs_limit)
 	for (g = 0; g < VPMU_NSLOT; g++)
 		e->slot[g] = (struct vpmu_uop *)((char *)e->slot_mem +
 						 (size_t)e->slot_stride * g +
-						 tgl + sizeof(u32) * VPMU_IDT);
+						 tgl_size + sizeof(u32) * VPMU_IDT);
 	e->R = vpmu_zalloc(sizeof(u32) * (R_IMM0 + n));
 	e->xr = vpmu_zalloc(sizeof(u16) * (R_IMM0 + n));
 	e->tot_cnt = vpmu_zalloc(sizeof(u64) * n);
@@ -2597,16 +2601,16 @@ static void vpmu_build_fused(const struct vpmu_engine *e,
 {
 	if (d->op == VPMU_OP_SUB && d->s && d->seq == VPMU_SEQ_BR &&
 	    d->cond <= VPMU_COND_GE && x->d == R_SINK)
-		x->hf = H_CMP_AL + d->cond;
+		x->h_fast = H_CMP_AL + d->cond;
 	if (d->op == VPMU_OP_ADD && !d->s && d->seq == VPMU_SEQ_EOI &&
 	    d->dst == VPMU_OPND_PC && d->a == VPMU_OPND_PC &&
 	    d->b == VPMU_OPND_IMM) {
-		x->hf = !e->op_shift && e->op_mask <= 0xff ? H_PI0 : H_PI;
+		x->h_fast = !e->op_shift && e->op_mask <= 0xff ? H_PI0 : H_PI;
 		x->imm = (u32)d->imm;
 	}
-	if (x->hf == H_P_ADD && d->a == VPMU_OPND_PC &&
+	if (x->h_fast == H_P_ADD && d->a == VPMU_OPND_PC &&
 	    d->b != VPMU_OPND_IMM && !e->op_shift && e->op_mask <= 0xff)
-		x->hf = H_PR0;
+		x->h_fast = H_PR0;
 }
 
 /* Build the executable form of microword @upc. */
@@ -2641,26 +2645,26 @@ static void vpmu_build_uop(struct vpmu_engine *e, u32 upc,
 		x->pend |= P_SPECIAL;
 	if (d->s) {
 		x->pend |= P_FLAGS;
-		x->fk = d->op == VPMU_OP_ADD ? 2 : d->op == VPMU_OP_SUB ? 3 : 1;
+		x->flag_kind = d->op == VPMU_OP_ADD ? 2 : d->op == VPMU_OP_SUB ? 3 : 1;
 	}
 	switch (d->sig) {
 	case VPMU_SIG_NONE:
-		x->hf = d->seq == VPMU_SEQ_NEXT ? H_NOP_N : H_NOP;
-		x->hg = H_NOP;
+		x->h_fast = d->seq == VPMU_SEQ_NEXT ? H_NOP_N : H_NOP;
+		x->h_general = H_NOP;
 		break;
 	case VPMU_SIG_DAB:
 	case VPMU_SIG_DB:
 	case VPMU_SIG_DAF:
-		x->hg = vpmu_alu_handler[d->op] + V_G;
-		x->hf = vpmu_alu_handler[d->op] + vpmu_alu_variant(e, d, x);
-		if (x->hf == vpmu_alu_handler[d->op] + V_I)
+		x->h_general = vpmu_alu_handler[d->op] + V_G;
+		x->h_fast = vpmu_alu_handler[d->op] + vpmu_alu_variant(e, d, x);
+		if (x->h_fast == vpmu_alu_handler[d->op] + V_I)
 			x->imm = (u32)d->imm;
 		if (d->op == VPMU_OP_EXT) {
 			len = VPMU_EXT_LEN(d->uimm);
 			x->b = VPMU_EXT_POS(d->uimm);
 			x->imm = len == 32 ? ~0u : (1u << len) - 1;
-			if (x->hf == vpmu_alu_handler[d->op] + V_L) {
-				x->hf = d->a == VPMU_OPND_IR ? H_LEXTI : H_LEXT;
+			if (x->h_fast == vpmu_alu_handler[d->op] + V_L) {
+				x->h_fast = d->a == VPMU_OPND_IR ? H_LEXTI : H_LEXT;
 				x->imm &= 31;
 			}
 		} else if (d->op == VPMU_OP_SEXT) {
@@ -2669,29 +2673,29 @@ static void vpmu_build_uop(struct vpmu_engine *e, u32 upc,
 		vpmu_build_fused(e, d, x);
 		break;
 	case VPMU_SIG_LD:
-		x->hf = vpmu_ld_handler[d->op];
+		x->h_fast = vpmu_ld_handler[d->op];
 		x->imm = (u32)d->imm;
 		if (!seq_safe)
 			x->pend |= P_LOAD;
 		break;
 	case VPMU_SIG_ST:
-		x->hf = vpmu_ld_handler[d->op];
+		x->h_fast = vpmu_ld_handler[d->op];
 		x->imm = (u32)d->imm;
 		if (!seq_safe)
 			x->pend |= P_STORE;
-		x->fk = d->op == VPMU_OP_SB ? 1 : d->op == VPMU_OP_SH ? 2 : 4;
+		x->st_size = d->op == VPMU_OP_SB ? 1 : d->op == VPMU_OP_SH ? 2 : 4;
 		break;
 	case VPMU_SIG_I:
-		x->hf = H_MODE;
+		x->h_fast = H_MODE;
 		x->imm = d->uimm;
 		x->pend |= P_MODE;
 		break;
 	}
 	if (d->sig == VPMU_SIG_LD || d->sig == VPMU_SIG_ST ||
 	    d->sig == VPMU_SIG_I)
-		x->hg = x->hf;
-	x->hx = x->hf;
-	x->mfast = vpmu_mfast(d, x);
+		x->h_general = x->h_fast;
+	x->h_dispatch = x->h_fast;
+	x->mem_fast = vpmu_mfast(d, x);
 }
 
 /*
