@@ -82,6 +82,9 @@
 #ifndef __annotate_jump_table
 #define __annotate_jump_table
 #endif
+#ifndef __always_inline		/* the host build */
+#define __always_inline	inline VPMU_HOST_ATTR(__always_inline__)
+#endif
 
 /*
  * make feature-bench builds the module again with -DVPMU_BENCH_PAD=n to
@@ -128,7 +131,7 @@
 #define P_STORE		BIT(3)	/* memory write + write queue */
 #define P_MODE		BIT(4)	/* privilege-mode change */
 
-/* Hooks run after the current microword (vpmu_run_chunk()'s hook). */
+/* Hooks run after the current microword (vpmu_interp()'s hook). */
 #define HOOK_TRIG	BIT(0)
 #define HOOK_MODE	BIT(1)
 
@@ -144,7 +147,7 @@
 /*
  * The toggle table: before each slot's ID table, an s32 per microword,
  * TGL(base, upc), read by a static trigger source (see TRIG in
- * vpmu_run_chunk()).  Nonzero: toggling from this slot goes to the slot
+ * vpmu_interp()).  Nonzero: toggling from this slot goes to the slot
  * TGL_SLOT bytes away (slots are TGL_ALIGN-aligned in one block; 0 when
  * the toggle stays in this slot), flips the freeze groups TGL_GROUPS and
  * runs the fast handler (TRIG_FAST).  0: the general path decides
@@ -157,14 +160,14 @@
 #define TGL(base, upc)							\
 	(((const s32 *)(base) - (VPMU_IDT + 1))[-(long)(upc)])
 
-/* vpmu_run_chunk() results. */
+/* vpmu_interp() results. */
 enum { X_CHUNK, X_HALT, X_TRAP, X_FAULT };
 
 /*
  * One microword, executable.  Microwords run in *segments*: a segment is
  * a run of microwords whose handlers go on to the next one without
  * any check (vpmu_uop_unchecked()), ended by one that continues through a
- * checked entry (ENTER in vpmu_run_chunk()): a transfer, or anything that
+ * checked entry (ENTER in vpmu_interp()): a transfer, or anything that
  * can fault, stall, stop or hook.  seg counts the microwords from this one
  * to the end of its segment; an entry charges them all to the cycle
  * budget at once and counts one entry, so falling through costs nothing.
@@ -198,38 +201,92 @@ struct vpmu_uop {
 	};
 };
 
-/* ALU operations with a result: X(name, expression of a, b, u). */
-#define VPMU_ALU_LIST(X)						\
-	X(ADD,	a + b)							\
-	X(SUB,	a - b)							\
-	X(AND,	a & b)							\
-	X(OR,	a | b)							\
-	X(XOR,	a ^ b)							\
-	X(SHL,	a << (b & 31))						\
-	X(SHR,	a >> (b & 31))						\
-	X(SAR,	(u32)((s32)a >> (b & 31)))				\
-	X(SLT,	(u32)((s32)a < (s32)b))					\
-	X(SLTU,	(u32)(a < b))						\
-	X(MUL,	a * b)							\
-	X(MOV,	b)							\
-	X(EXT,	(a >> u->b) & u->imm)					\
-	X(SEXT,	(u32)((s32)(a << u->b) >> u->b))
+/*
+ * The semantics of the operations, by their names in VPMU_OP_LIST: an ALU
+ * operation's result as an expression of its operands a and b (EXT and
+ * SEXT find their field in the uop u), a load's size and its value from
+ * the little-endian bytes at p, a store's size.  The operations of
+ * signatures NONE (NOP) and I (MODE) have handlers of their own.
+ */
+#define VPMU_SEM_ADD	a + b
+#define VPMU_SEM_SUB	a - b
+#define VPMU_SEM_AND	a & b
+#define VPMU_SEM_OR	a | b
+#define VPMU_SEM_XOR	a ^ b
+#define VPMU_SEM_SHL	a << (b & 31)
+#define VPMU_SEM_SHR	a >> (b & 31)
+#define VPMU_SEM_SAR	(u32)((s32)a >> (b & 31))
+#define VPMU_SEM_SLT	(u32)((s32)a < (s32)b)
+#define VPMU_SEM_SLTU	(u32)(a < b)
+#define VPMU_SEM_MUL	a * b
+#define VPMU_SEM_MOV	b
+#define VPMU_SEM_EXT	(a >> u->b) & u->imm
+#define VPMU_SEM_SEXT	(u32)((s32)(a << u->b) >> u->b)
+#define VPMU_SEM_LB	1, (u32)(s32)(s8)p[0]
+#define VPMU_SEM_LBU	1, (u32)p[0]
+#define VPMU_SEM_LH	2, (u32)(s32)(s16)(p[0] | p[1] << 8)
+#define VPMU_SEM_LHU	2, (u32)(p[0] | p[1] << 8)
+#define VPMU_SEM_LW	4, vpmu_get_le32(p)
+#define VPMU_SEM_SB	1
+#define VPMU_SEM_SH	2
+#define VPMU_SEM_SW	4
 
-/* Loads: X(name, size, value from the little-endian bytes at p). */
-#define VPMU_LD_LIST(X)							\
-	X(LB,	1, (u32)(s32)(s8)p[0])					\
-	X(LBU,	1, (u32)p[0])						\
-	X(LH,	2, (u32)(s32)(s16)(p[0] | p[1] << 8))			\
-	X(LHU,	2, (u32)(p[0] | p[1] << 8))				\
-	X(LW,	4, vpmu_get_le32(p))
+/*
+ * VPMU_OP_LIST (vpmu_isa.h) is the one list of operations.  It feeds the
+ * image validator (vpmu_op_info[], vpmu_image.c), the assembler and the
+ * disassembler, and here, by signature, three things: the names of the
+ * loop's handlers (VPMU_NAMES, for enum vpmu_handler, vpmu_handler_props[]
+ * and the loop's jump table), the handlers themselves (VPMU_BODIES, in
+ * vpmu_interp()) and each operation's first handler (VPMU_FIRST, for the
+ * decoder).  An operation added to the list without semantics above or a
+ * handler in the loop does not compile.
+ *
+ * Handler names: VPMU_H(label, HP_*) each.  An ALU operation has one
+ * handler per shape (V_*, in that order), a load or store one, NONE two
+ * (going on unchecked or not), I one.
+ */
+#define VPMU_NAMES(name, code, sig, doc)	VPMU_NAMES_##sig(name)
+#define VPMU_NAMES_NONE(n)	VPMU_H(n##_N, HP_FALLS) VPMU_H(n, HP_ENDS)
+#define VPMU_NAMES_DAB(n)	VPMU_ALU_NAMES(n)
+#define VPMU_NAMES_DB(n)	VPMU_ALU_NAMES(n)
+#define VPMU_NAMES_DAF(n)	VPMU_ALU_NAMES(n)
+#define VPMU_NAMES_LD(n)	VPMU_H(M_##n, 0)
+#define VPMU_NAMES_ST(n)	VPMU_H(M_##n, 0)
+#define VPMU_NAMES_I(n)		VPMU_H(n, 0)
+#define VPMU_ALU_NAMES(n)						\
+	VPMU_H(F_##n, HP_FALLS) VPMU_H(I_##n, HP_FALLS)			\
+	VPMU_H(D_##n, HP_FALLS) VPMU_H(N_##n, HP_FALLS)			\
+	VPMU_H(L_##n, HP_FALLS) VPMU_H(J_##n, HP_ENDS)			\
+	VPMU_H(E_##n, HP_ENDS) VPMU_H(P_##n, HP_ENDS)			\
+	VPMU_H(B_##n, HP_ENDS) VPMU_H(G_##n, 0)
 
-#define VPMU_ST_LIST(X)	X(SB, 1) X(SH, 2) X(SW, 4)
+/* Handler bodies: VPMU_ALU_BODY(name, expr), _LD(name, size, expr), _ST. */
+#define VPMU_BODIES(name, code, sig, doc)				\
+	VPMU_BODIES_##sig(name, VPMU_SEM_##name)
+#define VPMU_BODIES_NONE(n, sem)
+#define VPMU_BODIES_DAB(n, sem)	VPMU_ALU_BODY(n, sem)
+#define VPMU_BODIES_DB(n, sem)	VPMU_ALU_BODY(n, sem)
+#define VPMU_BODIES_DAF(n, sem)	VPMU_ALU_BODY(n, sem)
+#define VPMU_BODIES_LD(n, sem)	VPMU_LD_BODY(n, sem)
+#define VPMU_BODIES_ST(n, sem)	VPMU_ST_BODY(n, sem)
+#define VPMU_BODIES_I(n, sem)
+
+/* Each operation's first handler: [code] = H_*. */
+#define VPMU_FIRST(name, code, sig, doc)				\
+	[code] = VPMU_FIRST_##sig(name),
+#define VPMU_FIRST_NONE(n)	H_##n
+#define VPMU_FIRST_DAB(n)	H_F_##n
+#define VPMU_FIRST_DB(n)	H_F_##n
+#define VPMU_FIRST_DAF(n)	H_F_##n
+#define VPMU_FIRST_LD(n)	H_M_##n
+#define VPMU_FIRST_ST(n)	H_M_##n
+#define VPMU_FIRST_I(n)		H_##n
 
 /*
  * SUB.s into the sink, then BR on a flag condition: the branch decided from
  * the operands, the flags left for later (lazy: R[R_FLAGS] holds
- * FLAGS_LAZY and the operands are kept).  X(cond, holds) in condition
- * code order.
+ * FLAGS_LAZY and the operands are kept).  X(cond, holds), named as in
+ * VPMU_COND_LIST.
  */
 #define VPMU_CMP_LIST(X)						\
 	X(AL,	true)							\
@@ -243,48 +300,69 @@ struct vpmu_uop {
 	X(NV,	!(((a ^ b) & (a ^ (a - b))) >> 31))			\
 	X(LT,	(s32)a < (s32)b)					\
 	X(GE,	(s32)a >= (s32)b)
+#define VPMU_CMP_NAME(name, holds)	VPMU_H(CMP_##name, 0)
 
 #define FLAGS_LAZY	16		/* R[R_FLAGS]: SUB of lz_a, lz_b */
 
-/* Handler indices (vpmu_uop.h_fast, h_general, h_dispatch). */
+/*
+ * Every handler of the loop: those of the operations, the fused shapes
+ * of whole microwords (compare and branch, EXTs into latches, ADD pc ;
+ * EOI) and the pre-handlers (trigger sources, readers of lazy flags).
+ */
+#define VPMU_HANDLER_LIST						\
+	VPMU_OP_LIST(VPMU_NAMES)					\
+	VPMU_CMP_LIST(VPMU_CMP_NAME)					\
+	VPMU_H(LEXT, HP_FALLS) VPMU_H(LEXTI, HP_FALLS)			\
+	VPMU_H(LEXTI2, HP_FALLS) VPMU_H(LX2S, HP_FALLS)		\
+	VPMU_H(PI, HP_ENDS) VPMU_H(PI0, HP_ENDS) VPMU_H(PR0, HP_ENDS)	\
+	VPMU_H(TRIG, 0) VPMU_H(TPI, 0) VPMU_H(TPI0, 0) VPMU_H(SYNC, 0)
+
+/* Handler indices (vpmu_uop.h_dispatch, h_fast, h_general). */
 enum vpmu_handler {
-#define VPMU_X(name, expr) H_F_##name, H_I_##name, H_D_##name, H_N_##name, \
-	H_L_##name, H_J_##name, H_E_##name, H_P_##name, H_B_##name, H_G_##name,
-	VPMU_ALU_LIST(VPMU_X)
-#undef VPMU_X
-#define VPMU_X(name, size, expr) H_##name,
-	VPMU_LD_LIST(VPMU_X)
-#undef VPMU_X
-#define VPMU_X(name, size) H_##name,
-	VPMU_ST_LIST(VPMU_X)
-#undef VPMU_X
-#define VPMU_X(name, expr) H_CMP_##name,
-	VPMU_CMP_LIST(VPMU_X)
-#undef VPMU_X
-	H_LEXT, H_LEXTI, H_LEXTI2, H_LX2S, H_PI, H_PI0, H_PR0, H_NOP_N, H_NOP,
-	H_MODE,
-	H_TRIG, H_TPI, H_TPI0, H_SYNC,
+#define VPMU_H(label, props)	H_##label,
+	VPMU_HANDLER_LIST
+#undef VPMU_H
 	H_NR
 };
 
 /*
- * ALU handler variants, in enum order: the common microword shapes get a
- * fused handler, everything else the general one (G) and a sequencer
- * handler.  F: direct operands, NEXT.  I: direct register and immediate
- * operands, NEXT.  D: any sources, direct destination, NEXT.  N: any
- * operands, NEXT.  L: latch
- * destination, direct sources, NEXT (EXT has its own, H_LEXT).  J: any
- * operands, JUMP.  E: any operands, EOI.  P: direct operands, pc
- * destination, EOI.  B: any operands, BR on flags (S or not).  None of
- * the fused forms has a special destination (latch or flags) except L, or
- * S except B.  F, I, D, N, L, LEXT* and NOP_N go on unchecked.
+ * Handler properties.  HP_FALLS: goes on to the next microword unchecked
+ * (vpmu_segments()).  HP_ENDS: ends its segment through its own sequencer
+ * and needs no pre-handler or memory fast path, so that a trigger source
+ * toggled on entry may run it (vpmu_trig_fast()).
+ */
+#define HP_FALLS	BIT(0)
+#define HP_ENDS		BIT(1)
+
+static const u8 vpmu_handler_props[H_NR] = {
+#define VPMU_H(label, props)						\
+	[H_##label] = props,
+	VPMU_HANDLER_LIST
+#undef VPMU_H
+};
+
+/*
+ * ALU handler shapes, in the order of VPMU_ALU_NAMES: the common microword
+ * shapes get a fused handler, everything else the general one (G) and a
+ * sequencer handler.  F: direct operands, NEXT.  I: direct register and
+ * immediate operands, NEXT.  D: any sources, direct destination, NEXT.
+ * N: any operands, NEXT.  L: latch destination, direct sources, NEXT (EXT
+ * has its own, H_LEXT).  J: any operands, JUMP.  E: any operands, EOI.
+ * P: direct operands, pc destination, EOI.  B: any operands, BR on flags
+ * (S or not).  None of the fused forms has a special destination (latch
+ * or flags) except L, or S except B.
  */
 enum { V_F, V_I, V_D, V_N, V_L, V_J, V_E, V_P, V_B, V_G, V_NR };
 
-/* Sequencer handler indices (vpmu_uop.seq). */
+/*
+ * Sequencer handler indices (vpmu_uop.seq): one per VPMU_SEQ_LIST entry,
+ * named alike (Q_BR: BR on a flag condition), and BR on an external one.
+ */
 enum vpmu_seq_handler {
-	Q_NEXT, Q_JUMP, Q_BRF, Q_BRX, Q_CALL, Q_RET, Q_DISP, Q_EOI, Q_HALT,
-	Q_TRAP,
+#define VPMU_X(name, code, sig, doc)	Q_##name,
+	VPMU_SEQ_LIST(VPMU_X)
+#undef VPMU_X
+	Q_BRX,
 	Q_NR
 };
 
@@ -391,8 +469,8 @@ struct vpmu_engine {
 
 	/* micro-PC histogram: engine-local clock, not the program's */
 	u64 *uhist;
-	u32 hist_k;
-	u64 hist_left;			/* cycles before the next sample */
+	u32 uhist_k;
+	u64 uhist_left;			/* cycles before the next sample */
 
 	/* the trigger hook */
 	struct vpmu_uop *trig_u;
@@ -822,7 +900,7 @@ static u32 vpmu_fold(struct vpmu_engine *e, u32 lo, u32 hi)
 	u64 add[VPMU_NR_COUNTERS_MAX], v[CLS_NR];
 	u32 wrapped = e->wrap_pending, end;
 	/* K = 1 histogram, histogram unit: one test when neither is on */
-	bool extra = e->hist_k == 1 || e->hu_fact;
+	bool extra = e->uhist_k == 1 || e->hu_fact;
 	u16 any = 0;
 	unsigned int s, i;
 	u32 upc;
@@ -857,7 +935,7 @@ static u32 vpmu_fold(struct vpmu_engine *e, u32 lo, u32 hi)
 			e->tot_tkn[upc] += tk;
 			stall = dy ? vpmu_stall_of(e, &e->uc->dec[upc], dy) : 0;
 			if (unlikely(extra)) {
-				if (e->hist_k == 1)
+				if (e->uhist_k == 1)
 					e->uhist[upc] += c + stall;
 				vpmu_hu_fold(e, e->hu_fact & e->hu_hit[upc], c,
 					     stall, dy, tk);
@@ -1239,141 +1317,331 @@ static u32 vpmu_flags_sync(struct vpmu_engine *e)
 	return e->R[R_FLAGS];
 }
 
-/* ---- the loop ----------------------------------------------------------- */
+/* ---- the interpreter ---------------------------------------------------- */
 
 /*
- * Run microwords while the cycles used in this call are below @L (at most
- * VPMU_CHUNK_MAX).  With @L < 0 only publish the handler table.  Returns
- * X_*; e->st.cyc and e->st.upc are up to date on return.
- *
- * left is what remains of @L.  A segment entry (ENTER) charges the whole
- * segment; when fewer cycles remain than the segment has microwords, the
- * segment runs one microword at a time through the general handlers,
- * whose sequencers enter the next one with a check (slow_enter).  Stalls
- * happen only on segment ends, so the next entry sees them.  A hook
+ * The interpreter is one function, vpmu_interp(): a loop of handlers, one
+ * per microword shape, that holds only what microwords do.  The
+ * bookkeeping sits around it in the always-inline functions below, which
+ * share its clock (struct vpmu_clock, on its stack): the cycle budget, the
+ * micro-PC histogram's samples, trigger and mode hooks, and undoing a
+ * microword that faults.  The loop trusts its input: the validator checked
+ * every field of every microword (vpmu_image.c) and vpmu_build_uop() made
+ * the uops from them, so no handler checks an operand, a target or a
+ * table index; handlers check only what depends on the program (memory
+ * accesses, the micro-stack).
+ */
+
+/*
+ * The loop's clock.  left is what remains of the cycles before the next
+ * check: the chunk's end or the next sample.  A segment entry (ENTER)
+ * charges the whole segment; when fewer cycles remain than the segment
+ * has microwords, the segment runs one microword at a time through the
+ * general handlers, whose sequencers enter the next one with a check.
+ * Stalls happen only on segment ends, so the next entry sees them.  A hook
  * (trigger source, mode change) saves left and sets it very negative, so
  * that the next entry fails and posts the hook first.
- *
- * The micro-PC histogram's samples (K > 1) are taken in the loop: left
- * then counts down to the next sample when that comes before @L (hs),
- * and the entry that fails there takes it without running anything (a
- * segment's microwords take a cycle each, so the cycle tells which one
- * runs in it), then counts down to the next.  e->hist_left is left
- * relative to the chunk's start: vpmu_hist_advance() takes what is due
- * after the last stall.
  */
-static int vpmu_run_chunk(struct vpmu_engine *e, s64 L)
-{
-	static const void *const lab[H_NR] __annotate_jump_table = {
-#define VPMU_X(name, expr)						\
-		[H_F_##name] = &&F_##name, [H_I_##name] = &&I_##name,	\
-		[H_D_##name] = &&D_##name,				\
-		[H_N_##name] = &&N_##name, [H_L_##name] = &&L_##name,	\
-		[H_J_##name] = &&J_##name, [H_E_##name] = &&E_##name,	\
-		[H_P_##name] = &&P_##name, [H_B_##name] = &&B_##name,	\
-		[H_G_##name] = &&G_##name,
-		VPMU_ALU_LIST(VPMU_X)
-#undef VPMU_X
-#define VPMU_X(name, size, expr)					\
-		[H_##name] = &&M_##name,
-		VPMU_LD_LIST(VPMU_X)
-#undef VPMU_X
-#define VPMU_X(name, size)						\
-		[H_##name] = &&M_##name,
-		VPMU_ST_LIST(VPMU_X)
-#undef VPMU_X
-#define VPMU_X(name, holds)						\
-		[H_CMP_##name] = &&CMP_##name,
-		VPMU_CMP_LIST(VPMU_X)
-#undef VPMU_X
-		[H_LEXT] = &&LEXT, [H_LEXTI] = &&LEXTI, [H_LEXTI2] = &&LEXTI2,
-		[H_LX2S] = &&LX2S,
-		[H_PI] = &&PI, [H_PI0] = &&PI0, [H_PR0] = &&PR0,
-		[H_NOP_N] = &&NOP_N,
-		[H_NOP] = &&NOP, [H_MODE] = &&MODE, [H_TRIG] = &&TRIG,
-		[H_TPI] = &&TPI, [H_TPI0] = &&TPI0, [H_SYNC] = &&SYNC,
-	};
-	static const void *const seqlab[Q_NR] __annotate_jump_table = {
-		[Q_NEXT] = &&Q_NEXT, [Q_JUMP] = &&Q_JUMP, [Q_BRF] = &&Q_BRF,
-		[Q_BRX] = &&Q_BRX, [Q_CALL] = &&Q_CALL, [Q_RET] = &&Q_RET,
-		[Q_DISP] = &&Q_DISP, [Q_EOI] = &&Q_EOI, [Q_HALT] = &&Q_HALT,
-		[Q_TRAP] = &&Q_TRAP,
-	};
-	struct vpmu_uop *base, *u;
-	u32 *const R = e->R;
-	u8 *const mem = e->st.mem;
-	const u32 msz = e->st.msz;
-	/* fetch at npc is fine iff ror(npc, 2) < fwords */
-	const u32 fwords = msz >> 2, hwords = msz >> 1;
-	const u16 *const condtab = e->condtab;
-	const u32 op_shift = e->op_shift, op_mask = e->op_mask;
-	u16 *const xr = e->xr;
-	u32 *const zp = &R[e->zr];	/* re-zeroed after @ writes */
-	u64 cend = e->st.cyc + L - 1;	/* cycle now = cend - left */
-	s32 left = (s32)L, saved_left = 0;
-	/* the histogram at K > 1: the next sample's cycle, the last bucket */
-	const u32 hk = e->hist_k > 1 ? e->hist_k : 0;
-	u64 hnext = e->st.cyc + e->hist_left, *hlast = NULL;
-	s64 rest = 0;			/* cycles of @L after left's end */
-	bool hs = false;		/* left ends at a sample */
-	unsigned int hook = 0, pend = 0;
-	u32 res = 0, nfl = 0, maddr = 0;
-	int ret;
-
-	VPMU_BENCH_SHIFT();
-	if (L < 0) {
-		e->lab = lab;
-		return X_CHUNK;
-	}
-	if (hk && e->hist_left < (u64)L) {
-		hs = true;
-		left = (s32)e->hist_left;
-		rest = L - left;
-		cend = hnext - 1;
-	}
-	base = e->slot[e->cur];
-	u = base + e->st.upc;
+struct vpmu_clock {
+	s32 left;
+	s32 saved_left;		/* left when the hook was set */
+	unsigned int hook;	/* HOOK_*: after the current microword */
+	u64 cend;		/* the cycle now is cend - left */
+	/* the micro-PC histogram's samples at K > 1 (uhist_k) */
+	u32 uh_k;		/* K, or 0 */
+	bool uh_due;		/* left ends at a sample */
+	s64 uh_rest;		/* cycles of the chunk after that sample */
+	u64 uh_next;		/* the cycle of the next sample */
+	u64 *uh_last;		/* the bucket of the last sample taken */
+};
 
 /*
+ * A chunk of @L cycles.  The micro-PC histogram's samples at K > 1 are
+ * taken in the loop: left then counts down to the next sample when that
+ * comes first, and the entry that fails there takes it
+ * (vpmu_uhist_sample()).  e->uhist_left is relative to the chunk's start:
+ * vpmu_uhist_advance() takes what is due after the last stall.
+ */
+static __always_inline void vpmu_clock_start(const struct vpmu_engine *e,
+					     struct vpmu_clock *c, s64 L)
+{
+	c->left = (s32)L;
+	c->saved_left = 0;
+	c->hook = 0;
+	c->cend = e->st.cyc + L - 1;
+	c->uh_k = e->uhist_k > 1 ? e->uhist_k : 0;
+	c->uh_due = false;
+	c->uh_rest = 0;
+	c->uh_next = e->st.cyc + e->uhist_left;
+	c->uh_last = NULL;
+	if (c->uh_k && e->uhist_left < (u64)L) {
+		c->uh_due = true;
+		c->left = (s32)e->uhist_left;
+		c->uh_rest = L - c->left;
+		c->cend = c->uh_next - 1;
+	}
+}
+
+/* What is left, a hook set or not. */
+static __always_inline s32 vpmu_clock_left(const struct vpmu_clock *c)
+{
+	return c->hook ? c->saved_left + c->left + HOOK_BIAS : c->left;
+}
+
+/* The cycle the current microword started in, plus its stalls so far. */
+static __always_inline u64 vpmu_clock_now(const struct vpmu_clock *c)
+{
+	return c->cend - vpmu_clock_left(c);
+}
+
+/* Run @hook after the current microword: the next entry fails. */
+static __always_inline void vpmu_clock_hook(struct vpmu_clock *c,
+					    unsigned int hook)
+{
+	if (!c->hook) {
+		c->saved_left = c->left;
+		c->left = -HOOK_BIAS;
+	}
+	c->hook |= hook;
+}
+
+/* Leaving: the cycles used, and the next sample from the chunk's start. */
+static __always_inline void vpmu_clock_stop(struct vpmu_engine *e,
+					    const struct vpmu_clock *c)
+{
+	if (c->uh_k)
+		e->uhist_left = c->uh_next - e->st.cyc;
+	e->st.cyc = c->cend + 1 - c->left;
+}
+
+/* The entry that failed for a hook: post it, go on at @u where it says. */
+static __always_inline struct vpmu_uop *
+vpmu_hook_resume(struct vpmu_engine *e, struct vpmu_clock *c,
+		 struct vpmu_uop **base, struct vpmu_uop *u)
+{
+	u32 off = (u32)((char *)u - (char *)*base);
+
+	c->left = c->saved_left + c->left + HOOK_BIAS;
+	e->hook_now = c->cend - c->left;
+	vpmu_hook_post(e, c->hook);
+	c->hook = 0;
+	*base = e->slot[e->cur];
+	return (struct vpmu_uop *)((char *)*base + off);
+}
+
+/*
+ * The entry that failed for a sample, due at cycle cend + 1: in microword
+ * u + left, or, if a stall ran past it, in the one that stalled.  Take it
+ * now, and any more due before the segment ends; then count down to the
+ * next one or the chunk's end.  Should u + left be a segment end that
+ * faults, vpmu_fault_undo() takes the sample back.
+ */
+static __always_inline void vpmu_uhist_sample(struct vpmu_engine *e,
+					      struct vpmu_clock *c,
+					      const struct vpmu_uop *u)
+{
+	do {
+		c->uh_last = &e->uhist[c->left < 0 ? e->last_stall_upc :
+				       u->upc + (u32)c->left];
+		(*c->uh_last)++;
+		c->uh_next += c->uh_k;
+		if (c->uh_rest > c->uh_k) {
+			c->uh_rest -= c->uh_k;
+			c->left += (s32)c->uh_k;
+			c->cend += c->uh_k;
+		} else {
+			c->left += (s32)c->uh_rest;
+			c->cend += c->uh_rest;
+			c->uh_rest = 0;
+			c->uh_due = false;
+		}
+	} while (c->uh_due && c->left < u->seg);
+}
+
+/*
+ * Fewer cycles left than microwords in the segment (so @u does not end
+ * it): @u runs alone, by its general handler, as a segment of one.
+ */
+static __always_inline void vpmu_step_alone(struct vpmu_engine *e,
+					    struct vpmu_clock *c,
+					    struct vpmu_uop *u)
+{
+	u->cnt++;
+	u[1].cnt--;
+	c->left--;
+	vpmu_flags_sync(e);
+}
+
+/*
+ * A trigger source whose toggle the toggle table does not resolve.  One
+ * that toggles on every execution, with the slot it toggles into in use:
+ * toggle, and count and run the microword there (moving its execution out
+ * of this slot).  Otherwise run it with the trigger hook set, for
+ * vpmu_hook_post() at the next entry.  No hook is pending here: a hook
+ * fails the next entry, and no microword that sets one goes on unchecked.
+ * Returns the handler to run.
+ */
+static __always_inline unsigned int
+vpmu_trig_begin(struct vpmu_engine *e, struct vpmu_clock *c,
+		struct vpmu_uop **base, struct vpmu_uop **up)
+{
+	struct vpmu_uop *u = *up;
+	u32 tm = e->trig_static[u->upc], off;
+	u8 s = tm & TRIG_DYN ? 0xff :
+	       e->key_slot[vpmu_key(e->st.mode,
+				    e->frozen ^ (tm & TRIG_GROUPS))];
+
+	if (likely(s != 0xff && !c->hook)) {
+		off = (u32)((char *)u - (char *)*base);
+		e->frozen ^= tm & TRIG_GROUPS;
+		u->cnt--;
+		*base = e->slot[s];
+		*up = u = (struct vpmu_uop *)((char *)*base + off);
+		u->cnt++;
+		if (tm & TRIG_FAST)
+			return u->h_fast;
+		vpmu_flags_sync(e);
+		return u->h_general;
+	}
+	c->hook = HOOK_TRIG;
+	e->trig_u = u;
+	e->trig_dyn = u->dyn;
+	e->trig_tkn = u->tkn;
+	e->trig_mode = e->st.mode;
+	e->trig_wq = e->st.wq_last;
+	c->saved_left = c->left;
+	c->left = -HOOK_BIAS;
+	vpmu_flags_sync(e);
+	return u->h_general;
+}
+
+/* Committing a microword's slow part: its stalls, a mode change's hook. */
+static __always_inline void vpmu_commit_pend(struct vpmu_engine *e,
+					     struct vpmu_clock *c,
+					     struct vpmu_uop *u, u32 res,
+					     u32 nfl, unsigned int pend,
+					     u32 maddr)
+{
+	c->left -= vpmu_commit_slow(e, u, res, nfl, pend, maddr,
+				    vpmu_clock_now(c));
+	if (pend & P_MODE) {
+		e->st.mode_next = u->imm;
+		vpmu_clock_hook(c, HOOK_MODE);
+	}
+}
+
+/* A load's data-cache lookup at @maddr: a miss counts and stalls. */
+static __always_inline void vpmu_dc_load(struct vpmu_engine *e,
+					 struct vpmu_clock *c,
+					 struct vpmu_uop *u, u32 maddr)
+{
+	u32 line = maddr >> e->dc_shift;
+	u32 *t = &e->dc_tag[line & e->dc_mask];
+	bool miss = *t != line + 1;
+
+	e->st.last_miss = miss;
+	if (unlikely(miss)) {
+		*t = line + 1;
+		u->dyn++;
+		if (e->penalty) {
+			c->left -= e->penalty;
+			e->last_stall_upc = u->upc;
+		}
+	}
+}
+
+/* A store of @size bytes of @v at @p, entering the write queue at @now. */
+static __always_inline void vpmu_st_now(struct vpmu_engine *e,
+					struct vpmu_clock *c,
+					struct vpmu_uop *u, u8 *p, u32 v,
+					unsigned int size, u64 now)
+{
+	u32 stall;
+
+	vpmu_mem_store(p, v, size);
+	stall = vpmu_wq_store(e, now);
+	if (unlikely(stall)) {
+		u->dyn += stall;
+		c->left -= stall;
+		e->last_stall_upc = u->upc;
+	}
+}
+
+/*
+ * Microword @u faulted: it has no effect at all.  Undo its entry (only
+ * segment ends fault; microwords run alone never do), a sample taken in
+ * its cycle, and the toggle of a static trigger source, which toggles as
+ * it begins (the others set the hook).
+ */
+static __always_inline int vpmu_fault_undo(struct vpmu_engine *e,
+					   struct vpmu_clock *c,
+					   const struct vpmu_uop *base,
+					   struct vpmu_uop *u)
+{
+	c->left = vpmu_clock_left(c) + u->seg;
+	u->cnt--;
+	if (c->uh_last && c->uh_next - c->uh_k == c->cend + 1 - c->left) {
+		(*c->uh_last)--;
+		c->uh_next -= c->uh_k;
+	}
+	if (u->h_dispatch == H_TRIG && !c->hook &&
+	    !(e->trig_static[u->upc] & TRIG_DYN)) {
+		e->frozen ^= e->trig_static[u->upc] & TRIG_GROUPS;
+		e->cur = e->key_slot[vpmu_key(e->st.mode, e->frozen)];
+	} else {
+		e->cur = vpmu_slot_of(e, base);
+	}
+	vpmu_clock_stop(e, c);
+	e->st.upc = u->upc;
+	return X_FAULT;
+}
+
+/* Leaving at @u with @ret: HALT, TRAP or the chunk's end. */
+static __always_inline int vpmu_loop_exit(struct vpmu_engine *e,
+					  struct vpmu_clock *c,
+					  const struct vpmu_uop *base,
+					  const struct vpmu_uop *u, int ret)
+{
+	e->st.upc = u->upc;
+	e->cur = vpmu_slot_of(e, base);
+	if (c->hook) {
+		c->left = vpmu_clock_left(c);
+		e->hook_now = c->cend - c->left;
+		vpmu_hook_post(e, c->hook);
+	}
+	vpmu_clock_stop(e, c);
+	return ret;
+}
+
+/*
+ * What the handlers of vpmu_interp() are made of: they name its locals
+ * and jump to its labels, and are #undef'd after it.
+ *
  * In the kernel the dispatch goes through the annotated jump table, which
  * objtool can follow; on the host through the pointer in the uop, which
  * saves an instruction per microword.
  */
 #ifdef __KERNEL__
-#define VPMU_GOTO_UOP()	goto *lab[u->h_dispatch]
+#define DISPATCH()	goto *lab[u->h_dispatch]
 #else
-#define VPMU_GOTO_UOP()	goto *u->h_label
+#define DISPATCH()	goto *u->h_label
 #endif
 /* Enter a segment at u: charge it, count the entry, run. */
 #define ENTER()								\
 	do {								\
-		left -= u->seg;						\
-		if (unlikely(left < 0))					\
+		c.left -= u->seg;					\
+		if (unlikely(c.left < 0))				\
 			goto slow_enter;				\
 		u->cnt++;						\
-		VPMU_GOTO_UOP();					\
-	} while (0)
-/* Leaving: the cycles used, and the next sample from the chunk's start. */
-#define CHUNK_DONE()							\
-	do {								\
-		if (hk)							\
-			e->hist_left = hnext - e->st.cyc;		\
-		e->st.cyc = cend + 1 - left;				\
+		DISPATCH();						\
 	} while (0)
 /* On to the next microword of the segment, unchecked. */
-#define FALL()								\
-	do {								\
-		u = (struct vpmu_uop *)((char *)u + sizeof(*u));	\
-		VPMU_GOTO_UOP();					\
-	} while (0)
+#define FALL()		do { NEXT_UOP(); DISPATCH(); } while (0)
 #define NEXT_UOP()	(u = (struct vpmu_uop *)((char *)u + sizeof(*u)))
 #define GOTO_TGT(off)	(u = (struct vpmu_uop *)((char *)base + (off)))
 /* The ID table, as byte offsets, sits right before each slot. */
 #define IDT(op)		(((const u32 *)base)[(s32)(op) - (s32)VPMU_IDT])
 #define SEQ()		goto *seqlab[u->seq]
-#define LEFT()		(hook ? saved_left + left + HOOK_BIAS : left)
-/* The cycle this microword started in, plus its stalls so far. */
-#define NOW()		(cend - LEFT())
 #define FETCH_OK(npc)	(((npc) >> 2 | (npc) << 30) < fwords)
 /* An access of @size bytes at @x: aligned and inside memory. */
 #define MEM_OK(x, size)							\
@@ -1382,23 +1650,32 @@ static int vpmu_run_chunk(struct vpmu_engine *e, s64 L)
 #define AT(code)	R[xr[code]]
 #define FLAGS()		(likely(R[R_FLAGS] < FLAGS_LAZY) ? R[R_FLAGS] :	\
 			 vpmu_flags_sync(e))
+/* Latch @d (R_DS...) takes @v, and its @ operand the register it names. */
+#define LATCH(d, v)							\
+	do {								\
+		u32 v_ = (v);						\
+		R[d] = v_;						\
+		xr[AT_OFF + (d)] = v_;					\
+	} while (0)
 #define COMMIT()							\
 	do {								\
 		if (likely(!pend)) {					\
 			AT(u->d) = res;					\
 			*zp = 0;					\
 		} else {						\
-			left -= vpmu_commit_slow(e, u, res, nfl, pend,	\
-						 maddr, NOW());		\
-			if (pend & P_MODE) {				\
-				e->st.mode_next = u->imm;		\
-				if (!hook) {				\
-					saved_left = left;		\
-					left = -HOOK_BIAS;		\
-				}					\
-				hook |= HOOK_MODE;			\
-			}						\
+			vpmu_commit_pend(e, &c, u, res, nfl, pend, maddr); \
 		}							\
+	} while (0)
+/* Branch to the target if @cond holds, else go on; enter either. */
+#define BRANCH(cond)							\
+	do {								\
+		if (cond) {						\
+			u->tkn++;					\
+			GOTO_TGT(u->tgt);				\
+		} else {						\
+			NEXT_UOP();					\
+		}							\
+		ENTER();						\
 	} while (0)
 /*
  * On to the instruction at @npc (checked): ir, and the ID table entry of
@@ -1413,21 +1690,6 @@ static int vpmu_run_chunk(struct vpmu_engine *e, s64 L)
 		ENTER();						\
 	} while (0)
 #define EOI_TAIL(npc)	EOI_TAIL_OP(npc, op_shift, op_mask)
-#define DC_INLINE()							\
-	do {								\
-		u32 line_ = maddr >> e->dc_shift;			\
-		u32 *t_ = &e->dc_tag[line_ & e->dc_mask];		\
-		bool miss_ = *t_ != line_ + 1;				\
-		e->st.last_miss = miss_;				\
-		if (unlikely(miss_)) {					\
-			*t_ = line_ + 1;				\
-			u->dyn++;					\
-			if (e->penalty) {				\
-				left -= e->penalty;			\
-				e->last_stall_upc = u->upc;		\
-			}						\
-		}							\
-	} while (0)
 /* NEXT or JUMP (mem_fast 1 or 2) after a load or store, all committed. */
 #define MEM_SEQ()							\
 	do {								\
@@ -1436,18 +1698,6 @@ static int vpmu_run_chunk(struct vpmu_engine *e, s64 L)
 		else							\
 			NEXT_UOP();					\
 		ENTER();						\
-	} while (0)
-/* A store's memory write and its write-queue entry at cycle @now. */
-#define ST_NOW(size, now)						\
-	do {								\
-		u32 st_;						\
-		vpmu_mem_store(mem + maddr, res, size);			\
-		st_ = vpmu_wq_store(e, now);				\
-		if (unlikely(st_)) {					\
-			u->dyn += st_;					\
-			left -= st_;					\
-			e->last_stall_upc = u->upc;			\
-		}							\
 	} while (0)
 #define FAULT(kind, addr)						\
 	do {								\
@@ -1467,59 +1717,81 @@ static int vpmu_run_chunk(struct vpmu_engine *e, s64 L)
 		e->frozen ^= (groups);					\
 		base = (struct vpmu_uop *)((char *)base + d_);		\
 	} while (0)
+/* An ALU shape at @label: operands @A, @B, the result to @W, then @then. */
+#define ALU_SHAPE(label, expr, A, B, W, then)				\
+label : {								\
+		u32 a = (A), b = (B);					\
+		(void)a; (void)b;					\
+		W = (expr);						\
+		then;							\
+	}
 
+/*
+ * Run microwords while the cycles used in this call are below @L (at most
+ * VPMU_CHUNK_MAX).  With @L < 0 only publish the handler table.  Returns
+ * X_*; e->st.cyc and e->st.upc are up to date on return.
+ */
+static int vpmu_interp(struct vpmu_engine *e, s64 L)
+{
+	static const void *const lab[H_NR] __annotate_jump_table = {
+#define VPMU_H(label, props)						\
+		[H_##label] = &&H_##label,
+		VPMU_HANDLER_LIST
+#undef VPMU_H
+	};
+	static const void *const seqlab[Q_NR] __annotate_jump_table = {
+#define VPMU_X(name, code, sig, doc)					\
+		[Q_##name] = &&Q_##name,
+		VPMU_SEQ_LIST(VPMU_X)
+#undef VPMU_X
+		[Q_BRX] = &&Q_BRX,
+	};
+	struct vpmu_uop *base, *u;
+	struct vpmu_clock c;
+	u32 *const R = e->R;
+	u8 *const mem = e->st.mem;
+	const u32 msz = e->st.msz;
+	/* fetch at npc is fine iff ror(npc, 2) < fwords */
+	const u32 fwords = msz >> 2, hwords = msz >> 1;
+	const u16 *const condtab = e->condtab;
+	const u32 op_shift = e->op_shift, op_mask = e->op_mask;
+	u16 *const xr = e->xr;
+	u32 *const zp = &R[e->zr];	/* re-zeroed after @ writes */
+	unsigned int pend = 0;
+	u32 res = 0, nfl = 0, maddr = 0;
+	int ret;
+
+	VPMU_BENCH_SHIFT();
+	if (L < 0) {
+		e->lab = lab;
+		return X_CHUNK;
+	}
+	vpmu_clock_start(e, &c, L);
+	base = e->slot[e->cur];
+	u = base + e->st.upc;
 	ENTER();
 
 	/*
-	 * ALU: the fused shapes (see V_*), then the general form.  Handlers
-	 * are made by X-macros, like kernel/bpf/core.c's.  The first pasted
-	 * label of a macro has a space before its colon and each expansion
-	 * ends in ';', so that checkpatch does not read them as halves of a
-	 * ?: operator.
+	 * ALU: the fused shapes (see V_*), then the general form.  A pasted
+	 * label has a space before its colon and each expansion ends in
+	 * ';', so that checkpatch does not read them as halves of a ?:
+	 * operator.
 	 */
-#define VPMU_X(name, expr)						\
-F_##name : {								\
+#define VPMU_ALU_BODY(name, expr)					\
+	ALU_SHAPE(H_F_##name, expr, R[u->a], R[u->b], R[u->d], FALL())	\
+	ALU_SHAPE(H_I_##name, expr, R[u->a], u->imm, R[u->d], FALL())	\
+	ALU_SHAPE(H_D_##name, expr, AT(u->a), AT(u->b), R[u->d], FALL()) \
+	ALU_SHAPE(H_N_##name, expr, AT(u->a), AT(u->b), AT(u->d),	\
+		  *zp = 0; FALL())					\
+H_L_##name : {								\
 		u32 a = R[u->a], b = R[u->b];				\
 		(void)a; (void)b;					\
-		R[u->d] = (expr);					\
+		LATCH(u->d, (expr) & 31);				\
 		FALL();							\
 	}								\
-I_##name: {								\
-		u32 a = R[u->a], b = u->imm;				\
-		(void)a; (void)b;					\
-		R[u->d] = (expr);					\
-		FALL();							\
-	}								\
-D_##name: {								\
-		u32 a = AT(u->a), b = AT(u->b);				\
-		(void)a; (void)b;					\
-		R[u->d] = (expr);					\
-		FALL();							\
-	}								\
-N_##name: {								\
-		u32 a = AT(u->a), b = AT(u->b);				\
-		(void)a; (void)b;					\
-		AT(u->d) = (expr);					\
-		*zp = 0;						\
-		FALL();							\
-	}								\
-L_##name: {								\
-		u32 a = R[u->a], b = R[u->b], v;			\
-		(void)a; (void)b;					\
-		v = (expr) & 31;					\
-		R[u->d] = v;						\
-		xr[AT_OFF + u->d] = v;				\
-		FALL();							\
-	}								\
-J_##name: {								\
-		u32 a = AT(u->a), b = AT(u->b);				\
-		(void)a; (void)b;					\
-		AT(u->d) = (expr);					\
-		*zp = 0;						\
-		GOTO_TGT(u->tgt);					\
-		ENTER();						\
-	}								\
-E_##name: {								\
+	ALU_SHAPE(H_J_##name, expr, AT(u->a), AT(u->b), AT(u->d),	\
+		  *zp = 0; GOTO_TGT(u->tgt); ENTER())			\
+H_E_##name : {								\
 		u32 a = AT(u->a), b = AT(u->b), w = xr[u->d];		\
 		u32 r, npc;						\
 		(void)a; (void)b;					\
@@ -1531,7 +1803,7 @@ E_##name: {								\
 		*zp = 0;						\
 		EOI_TAIL(npc);						\
 	}								\
-P_##name: {								\
+H_P_##name: {								\
 		u32 a = R[u->a], b = R[u->b], npc;			\
 		(void)a; (void)b;					\
 		npc = (expr);						\
@@ -1540,73 +1812,104 @@ P_##name: {								\
 		R[R_PC] = npc;						\
 		EOI_TAIL(npc);						\
 	}								\
-B_##name: {								\
+H_B_##name: {								\
 		u32 a = AT(u->a), b = AT(u->b), r;			\
 		(void)a; (void)b;					\
 		r = (expr);						\
 		AT(u->d) = r;						\
 		*zp = 0;						\
-		if (u->flag_kind)						\
+		if (u->flag_kind)					\
 			R[R_FLAGS] = vpmu_flags(u->flag_kind, a, b, r);	\
-		if ((condtab[u->cond] >> FLAGS()) & 1) {		\
-			u->tkn++;					\
-			GOTO_TGT(u->tgt);				\
-		} else {						\
-			NEXT_UOP();					\
-		}							\
-		ENTER();						\
+		BRANCH((condtab[u->cond] >> FLAGS()) & 1);		\
 	}								\
-G_##name: {								\
+H_G_##name: {								\
 		u32 a = AT(u->a), b = AT(u->b);				\
-		(void)a; (void)b;					\
 		res = (expr);						\
 		pend = u->pend;						\
-		if (unlikely(u->flag_kind))					\
-			nfl = vpmu_flags(u->flag_kind, a, b, res);		\
+		if (unlikely(u->flag_kind))				\
+			nfl = vpmu_flags(u->flag_kind, a, b, res);	\
 		SEQ();							\
 	}
-	VPMU_ALU_LIST(VPMU_X);
-#undef VPMU_X
+
+	/* Loads: the access is checked here, committed by the sequencer. */
+#define VPMU_LD_BODY(name, size, expr)					\
+H_M_##name : {								\
+		const u8 *p;						\
+		maddr = AT(u->a) + u->imm;				\
+		if (unlikely(!MEM_OK(maddr, size)))			\
+			FAULT(maddr & (size - 1) ? VPMU_FAULT_ALIGN :	\
+			      VPMU_FAULT_LOAD, maddr);			\
+		p = mem + maddr;					\
+		res = (expr);						\
+		if (likely(u->mem_fast)) {				\
+			vpmu_dc_load(e, &c, u, maddr);			\
+			AT(u->d) = res;					\
+			*zp = 0;					\
+			MEM_SEQ();					\
+		}							\
+		pend = u->pend;						\
+		if (!(pend & P_LOAD))					\
+			vpmu_dc_load(e, &c, u, maddr);			\
+		SEQ();							\
+	}
+
+	/* Stores: the same; the write queue sees them at once. */
+#define VPMU_ST_BODY(name, size)					\
+H_M_##name : {								\
+		maddr = AT(u->a) + u->imm;				\
+		if (unlikely(!MEM_OK(maddr, size)))			\
+			FAULT(maddr & (size - 1) ? VPMU_FAULT_ALIGN :	\
+			      VPMU_FAULT_STORE, maddr);			\
+		res = AT(u->b);						\
+		if (likely(u->mem_fast)) {				\
+			vpmu_st_now(e, &c, u, mem + maddr, res, size,	\
+				    c.cend - c.left);			\
+			MEM_SEQ();					\
+		}							\
+		pend = u->pend;						\
+		if (!pend)						\
+			vpmu_st_now(e, &c, u, mem + maddr, res, size,	\
+				    vpmu_clock_now(&c));		\
+		SEQ();							\
+	}
+
+	VPMU_OP_LIST(VPMU_BODIES);
+#undef VPMU_ALU_BODY
+#undef VPMU_LD_BODY
+#undef VPMU_ST_BODY
+
+H_NOP_N:
+	FALL();
+H_NOP:
+H_MODE:
+	pend = u->pend;
+	SEQ();
 
 	/* EXT into a latch; the mask is already cut to 5 bits */
-LEXT: {
-		u32 v = (R[u->a] >> u->b) & u->imm;
-
-		R[u->d] = v;
-		xr[AT_OFF + u->d] = v;
-		FALL();
-	}
-LEXTI: {
-		u32 v = (R[R_IR] >> u->b) & u->imm;
-
-		R[u->d] = v;
-		xr[AT_OFF + u->d] = v;
-		FALL();
-	}
-LEXTI2: {
+H_LEXT:
+	LATCH(u->d, (R[u->a] >> u->b) & u->imm);
+	FALL();
+H_LEXTI:
+	LATCH(u->d, (R[R_IR] >> u->b) & u->imm);
+	FALL();
+H_LEXTI2: {
 		/* two of them: nothing between them can change ir */
-		u32 ir = R[R_IR], v = (ir >> u->b) & u->imm;
+		u32 ir = R[R_IR];
 
-		R[u->d] = v;
-		xr[AT_OFF + u->d] = v;
-		v = (ir >> u[1].b) & u[1].imm;
-		R[u[1].d] = v;
-		xr[AT_OFF + u[1].d] = v;
+		LATCH(u->d, (ir >> u->b) & u->imm);
+		LATCH(u[1].d, (ir >> u[1].b) & u[1].imm);
 		u = (struct vpmu_uop *)((char *)u + 2 * sizeof(*u));
-		VPMU_GOTO_UOP();
+		DISPATCH();
 	}
-LX2S: {
+H_LX2S: {
 		/* and then SAR of ir by an immediate (an instruction's imm) */
-		u32 ir = R[R_IR], v = (ir >> u->b) & u->imm;
+		u32 ir = R[R_IR];
 
-		R[u->d] = v;
-		xr[AT_OFF + u->d] = v;
-		v = (ir >> u[1].b) & u[1].imm;
-		R[u[1].d] = v;
-		xr[AT_OFF + u[1].d] = v;
+		LATCH(u->d, (ir >> u->b) & u->imm);
+		LATCH(u[1].d, (ir >> u[1].b) & u[1].imm);
 		R[u[2].d] = (u32)((s32)ir >> (u[2].imm & 31));
 		u = (struct vpmu_uop *)((char *)u + 3 * sizeof(*u));
-		VPMU_GOTO_UOP();
+		DISPATCH();
 	}
 
 	/*
@@ -1625,14 +1928,15 @@ name : {								\
 		R[R_PC] = npc;						\
 		EOI_TAIL_OP(npc, shift, mask);				\
 	}
-	VPMU_PI(PI, (void)0, op_shift, op_mask);
-	VPMU_PI(PI0, (void)0, 0, 0xff);
-	VPMU_PI(TPI, TOGGLE(u->toggle_dist, u->toggle_groups), op_shift, op_mask);
-	VPMU_PI(TPI0, TOGGLE(u->toggle_dist, u->toggle_groups), 0, 0xff);
+	VPMU_PI(H_PI, (void)0, op_shift, op_mask);
+	VPMU_PI(H_PI0, (void)0, 0, 0xff);
+	VPMU_PI(H_TPI, TOGGLE(u->toggle_dist, u->toggle_groups), op_shift,
+		op_mask);
+	VPMU_PI(H_TPI0, TOGGLE(u->toggle_dist, u->toggle_groups), 0, 0xff);
 #undef VPMU_PI
 
 	/* ADD pc, pc, register ; EOI, the opcode in ir's low byte */
-PR0: {
+H_PR0: {
 		u32 npc = R[R_PC] + R[u->b];
 
 		if (unlikely(!FETCH_OK(npc)))
@@ -1643,123 +1947,36 @@ PR0: {
 
 	/* SUB.s zero, a, b ; BR cond, target: see VPMU_CMP_LIST */
 #define VPMU_X(name, holds)						\
-CMP_##name : {								\
+H_CMP_##name : {								\
 		u32 a = AT(u->a), b = AT(u->b);				\
 		e->lz_a = a;						\
 		e->lz_b = b;						\
 		R[R_FLAGS] = FLAGS_LAZY;				\
-		if (holds) {						\
-			u->tkn++;					\
-			GOTO_TGT(u->tgt);				\
-		} else {						\
-			NEXT_UOP();					\
-		}							\
-		ENTER();						\
+		BRANCH(holds);						\
 	}
 	VPMU_CMP_LIST(VPMU_X);
 #undef VPMU_X
 
-SYNC:
+H_SYNC:
 	/* reads the flags: compute them first if they are lazy */
 	vpmu_flags_sync(e);
 	goto *lab[u->h_fast];
 
-	/* Loads: the access is checked here, committed by the sequencer. */
-#define VPMU_X(name, size, expr)					\
-M_##name : {								\
-		const u8 *p;						\
-		maddr = AT(u->a) + u->imm;				\
-		if (unlikely(!MEM_OK(maddr, size)))			\
-			FAULT(maddr & (size - 1) ? VPMU_FAULT_ALIGN :	\
-			      VPMU_FAULT_LOAD, maddr);			\
-		p = mem + maddr;					\
-		res = (expr);						\
-		if (likely(u->mem_fast)) {					\
-			DC_INLINE();					\
-			AT(u->d) = res;					\
-			*zp = 0;					\
-			MEM_SEQ();					\
-		}							\
-		pend = u->pend;						\
-		if (!(pend & P_LOAD))					\
-			DC_INLINE();					\
-		SEQ();							\
-	}
-	VPMU_LD_LIST(VPMU_X);
-#undef VPMU_X
-
-#define VPMU_X(name, size)						\
-M_##name : {								\
-		maddr = AT(u->a) + u->imm;				\
-		if (unlikely(!MEM_OK(maddr, size)))			\
-			FAULT(maddr & (size - 1) ? VPMU_FAULT_ALIGN :	\
-			      VPMU_FAULT_STORE, maddr);			\
-		res = AT(u->b);						\
-		if (likely(u->mem_fast)) {					\
-			ST_NOW(size, cend - left);			\
-			MEM_SEQ();					\
-		}							\
-		pend = u->pend;						\
-		if (!pend)						\
-			ST_NOW(size, NOW());				\
-		SEQ();							\
-	}
-	VPMU_ST_LIST(VPMU_X);
-#undef VPMU_X
-
-NOP_N:
-	FALL();
-NOP:
-MODE:
-	pend = u->pend;
-	SEQ();
-
-TRIG: {
+H_TRIG: {
 		/*
-		 * A trigger source that toggles on every execution, with the
-		 * slot it toggles into in use: toggle, and count and run the
-		 * microword there (moving its execution out of this slot).
-		 * The toggle table has it resolved; else work it out.  No
-		 * hook is pending here: a hook fails the next entry, and no
-		 * microword that sets one goes on unchecked.
+		 * A trigger source that toggles as it begins, its toggle
+		 * resolved in the toggle table: toggle, and run the microword
+		 * in the slot it toggles into; else vpmu_trig_begin().
 		 */
 		s32 d = TGL(base, u->upc);
-		u32 tm, off;
-		u8 s;
 
 		if (likely(d)) {
 			TOGGLE(d & TGL_SLOT, d & TGL_GROUPS);
 			u = (struct vpmu_uop *)((char *)u + (d & TGL_SLOT));
 			goto *lab[u->h_fast];
 		}
-		tm = e->trig_static[u->upc];
-		s = tm & TRIG_DYN ? 0xff :
-		    e->key_slot[vpmu_key(e->st.mode,
-					 e->frozen ^ (tm & TRIG_GROUPS))];
-		if (likely(s != 0xff && !hook)) {
-			off = (u32)((char *)u - (char *)base);
-			e->frozen ^= tm & TRIG_GROUPS;
-			u->cnt--;
-			base = e->slot[s];
-			u = (struct vpmu_uop *)((char *)base + off);
-			u->cnt++;
-			if (tm & TRIG_FAST)
-				goto *lab[u->h_fast];
-			vpmu_flags_sync(e);
-			goto *lab[u->h_general];
-		}
+		goto *lab[vpmu_trig_begin(e, &c, &base, &u)];
 	}
-	/* Otherwise run it, then vpmu_hook_post() at the next entry. */
-	hook = HOOK_TRIG;
-	e->trig_u = u;
-	e->trig_dyn = u->dyn;
-	e->trig_tkn = u->tkn;
-	e->trig_mode = e->st.mode;
-	e->trig_wq = e->st.wq_last;
-	saved_left = left;
-	left = -HOOK_BIAS;
-	vpmu_flags_sync(e);
-	goto *lab[u->h_general];
 
 	/* Sequencer: check what can fault, commit, continue. */
 Q_NEXT:
@@ -1770,24 +1987,12 @@ Q_JUMP:
 	COMMIT();
 	GOTO_TGT(u->tgt);
 	ENTER();
-Q_BRF:
+Q_BR:
 	COMMIT();
-	if ((condtab[u->cond] >> FLAGS()) & 1) {
-		u->tkn++;
-		GOTO_TGT(u->tgt);
-	} else {
-		NEXT_UOP();
-	}
-	ENTER();
+	BRANCH((condtab[u->cond] >> FLAGS()) & 1);
 Q_BRX:
 	COMMIT();
-	if (vpmu_cond_ext(e, u->cond, NOW())) {
-		u->tkn++;
-		GOTO_TGT(u->tgt);
-	} else {
-		NEXT_UOP();
-	}
-	ENTER();
+	BRANCH(vpmu_cond_ext(e, u->cond, vpmu_clock_now(&c)));
 Q_CALL:
 	if (unlikely(e->st.sp == VPMU_USTACK_DEPTH))
 		FAULT(VPMU_FAULT_USTACK, 0);
@@ -1824,139 +2029,61 @@ Q_TRAP:
 
 slow_enter:
 	/*
-	 * Not entered after all.  The barrier makes this a fresh load of
-	 * seg, which lets every ENTER subtract seg straight from memory.
+	 * Not entered after all: a hook, a sample or the chunk's end is
+	 * due, or fewer cycles are left than the segment has microwords.
+	 * The barrier makes this a fresh load of seg, which lets every
+	 * ENTER subtract seg straight from memory.
 	 */
 	barrier();
-	left += u->seg;
-	if (unlikely(hook)) {
-		u32 off = (u32)((char *)u - (char *)base);
-
-		left = saved_left + left + HOOK_BIAS;
-		e->hook_now = cend - left;
-		vpmu_hook_post(e, hook);
-		hook = 0;
-		base = e->slot[e->cur];
-		u = (struct vpmu_uop *)((char *)base + off);
+	c.left += u->seg;
+	if (unlikely(c.hook)) {
+		u = vpmu_hook_resume(e, &c, &base, u);
 		ENTER();
 	}
-	if (hs) {
-		/*
-		 * A sample is due at cycle cend + 1: in microword u + left,
-		 * or, if a stall ran past it, in the one that stalled.  It
-		 * is taken now; should u + left be a segment end that
-		 * faults, the fault takes it back.
-		 */
-		do {
-			hlast = &e->uhist[left < 0 ? e->last_stall_upc :
-					  u->upc + (u32)left];
-			(*hlast)++;
-			hnext += hk;
-			if (rest > hk) {
-				rest -= hk;
-				left += (s32)hk;
-				cend += hk;
-			} else {
-				left += (s32)rest;
-				cend += rest;
-				rest = 0;
-				hs = false;
-			}
-		} while (hs && left < u->seg);
+	if (c.uh_due) {
+		vpmu_uhist_sample(e, &c, u);
 		ENTER();
 	}
-	if (left <= 0)
-		goto chunk_end;
-	/*
-	 * Fewer cycles left than microwords in the segment (so u does not
-	 * end it): run u alone, by its general handler, as a segment of one.
-	 */
-	u->cnt++;
-	u[1].cnt--;
-	left--;
-	vpmu_flags_sync(e);
+	if (c.left <= 0) {
+		ret = X_CHUNK;
+		goto stop;
+	}
+	vpmu_step_alone(e, &c, u);
 	goto *lab[u->h_general];
 
 fault:
-	/*
-	 * No effect at all: undo the entry of this microword.  Only segment
-	 * ends can fault (seg 1); microwords run one at a time never do.
-	 */
-	left = LEFT() + u->seg;
-	u->cnt--;
-	if (hlast && hnext - hk == cend + 1 - left) {
-		(*hlast)--;		/* the sample in its cycle */
-		hnext -= hk;
-	}
-	if (u->h_dispatch == H_TRIG && !hook &&
-	    !(e->trig_static[u->upc] & TRIG_DYN)) {
-		/*
-		 * A static trigger source always toggles as it begins (the
-		 * others set the hook): it never ran, so the toggle is undone.
-		 */
-		e->frozen ^= e->trig_static[u->upc] & TRIG_GROUPS;
-		e->cur = e->key_slot[vpmu_key(e->st.mode, e->frozen)];
-	} else {
-		e->cur = vpmu_slot_of(e, base);
-	}
-	CHUNK_DONE();
-	e->st.upc = u->upc;
-	return X_FAULT;
-
+	return vpmu_fault_undo(e, &c, base, u);
 stop:
-	e->st.upc = u->upc;
-	e->cur = vpmu_slot_of(e, base);
-	if (hook) {
-		left = LEFT();
-		e->hook_now = cend - left;
-		vpmu_hook_post(e, hook);
-	}
-	CHUNK_DONE();
-	return ret;
+	return vpmu_loop_exit(e, &c, base, u, ret);
+}
 
-chunk_end:
-	CHUNK_DONE();
-	e->st.upc = u->upc;
-	e->cur = vpmu_slot_of(e, base);
-	return X_CHUNK;
-
+#undef DISPATCH
 #undef ENTER
-#undef CHUNK_DONE
 #undef FALL
-#undef TOGGLE
-#undef VPMU_GOTO_UOP
 #undef NEXT_UOP
 #undef GOTO_TGT
 #undef IDT
 #undef SEQ
-#undef LEFT
-#undef NOW
 #undef FETCH_OK
 #undef MEM_OK
 #undef AT
 #undef FLAGS
+#undef LATCH
 #undef COMMIT
-#undef FAULT
-#undef EOI_TAIL
+#undef BRANCH
 #undef EOI_TAIL_OP
-#undef DC_INLINE
+#undef EOI_TAIL
 #undef MEM_SEQ
-#undef ST_NOW
-}
+#undef FAULT
+#undef TOGGLE
+#undef ALU_SHAPE
 
 /* ---- preparing a run ---------------------------------------------------- */
 
 /* Does handler @hi go on to the next microword unchecked? */
 static bool vpmu_uop_unchecked(unsigned int hi)
 {
-	if (hi < H_LB) {
-		unsigned int v = hi % V_NR;
-
-		return v == V_F || v == V_I || v == V_D || v == V_N ||
-		       v == V_L;
-	}
-	return hi == H_LEXT || hi == H_LEXTI || hi == H_LEXTI2 ||
-	       hi == H_LX2S || hi == H_NOP_N;
+	return vpmu_handler_props[hi] & HP_FALLS;
 }
 
 static u8 vpmu_mfast(const struct vpmu_dec *d, const struct vpmu_uop *x);
@@ -1970,20 +2097,10 @@ static u8 vpmu_mfast(const struct vpmu_dec *d, const struct vpmu_uop *x);
 static bool vpmu_trig_fast(const struct vpmu_engine *e, u32 upc)
 {
 	const struct vpmu_dec *d = &e->uc->dec[upc];
-	unsigned int h_fast = e->slot[0][upc].h_fast;
 
 	if (d->a == VPMU_OPND_FLAGS || d->b == VPMU_OPND_FLAGS)
 		return false;
-	if (h_fast >= H_LB)
-		return h_fast == H_NOP || h_fast == H_PI || h_fast == H_PI0 || h_fast == H_PR0;
-	switch (h_fast % V_NR) {
-	case V_J:
-	case V_E:
-	case V_P:
-	case V_B:
-		return true;
-	}
-	return false;
+	return vpmu_handler_props[e->slot[0][upc].h_fast] & HP_ENDS;
 }
 
 /*
@@ -2072,7 +2189,7 @@ static void vpmu_prepare(struct vpmu_engine *e)
 	bool any_trig = false;
 
 	if (!e->lab)
-		vpmu_run_chunk(e, -1);
+		vpmu_interp(e, -1);
 	for (g = 0; g < VPMU_NR_GROUPS_MAX; g++)
 		if (e->trig[g] != VPMU_TRIG_NONE)
 			any_trig = true;
@@ -2286,13 +2403,13 @@ static bool vpmu_plan(struct vpmu_engine *e, u64 *L)
  * @n cycles went by, the sampled ones (if any) in microword @upc: take the
  * samples due.  The countdown is the engine's, not the program's clock.
  */
-static void vpmu_hist_advance(struct vpmu_engine *e, u64 n, u32 upc)
+static void vpmu_uhist_advance(struct vpmu_engine *e, u64 n, u32 upc)
 {
-	while (e->hist_left < n) {
+	while (e->uhist_left < n) {
 		e->uhist[upc]++;
-		e->hist_left += e->hist_k;
+		e->uhist_left += e->uhist_k;
 	}
-	e->hist_left -= n;
+	e->uhist_left -= n;
 }
 
 static void vpmu_fill_stop(struct vpmu_engine *e, struct vpmu_stop *stop,
@@ -2357,16 +2474,16 @@ enum vpmu_stop_reason vpmu_engine_run(struct vpmu_engine *e, u64 budget,
 		if (e->hu.n)
 			vpmu_hu_chunk_begin(e, c1);
 		if (step) {
-			x = vpmu_run_chunk(e, 1);
+			x = vpmu_interp(e, 1);
 			/* one microword; an early exit may sit after it */
 			if (!defer)
 				wr = vpmu_fold(e, x_upc, x_upc +
 					       e->slot[0][x_upc].seg);
 		} else {
-			x = vpmu_run_chunk(e, (long)L);
+			x = vpmu_interp(e, (long)L);
 			if (!defer)
 				wr = vpmu_fold(e, 0, e->ncs);
-			if (wr || e->st.cyc - c1 > e->hist_left) {
+			if (wr || e->st.cyc - c1 > e->uhist_left) {
 				/* only a last, stalling microword can */
 				x_upc = e->last_stall_upc;
 				x_ipc = e->R[R_IPC];
@@ -2374,8 +2491,8 @@ enum vpmu_stop_reason vpmu_engine_run(struct vpmu_engine *e, u64 budget,
 		}
 		if (defer)
 			vpmu_defer_add(e, e->st.cyc - c1);
-		if (e->hist_k > 1)
-			vpmu_hist_advance(e, e->st.cyc - c1, x_upc);
+		if (e->uhist_k > 1)
+			vpmu_uhist_advance(e, e->st.cyc - c1, x_upc);
 		if (e->hu.n)
 			vpmu_hu_chunk_end(e, c1);
 		if (x == X_HALT || x == X_TRAP || x == X_FAULT)
@@ -2518,16 +2635,16 @@ void vpmu_engine_destroy(struct vpmu_engine *e)
 	vpmu_free(e);
 }
 
-static const u8 vpmu_ld_handler[] = {
-	[VPMU_OP_LB] = H_LB, [VPMU_OP_LBU] = H_LBU, [VPMU_OP_LH] = H_LH,
-	[VPMU_OP_LHU] = H_LHU, [VPMU_OP_LW] = H_LW,
-	[VPMU_OP_SB] = H_SB, [VPMU_OP_SH] = H_SH, [VPMU_OP_SW] = H_SW,
+/* Each operation's first handler (an ALU operation's: its F shape). */
+static const u8 vpmu_op_handler[VPMU_OP_NR] = {
+	VPMU_OP_LIST(VPMU_FIRST)
 };
 
-static const u8 vpmu_alu_handler[] = {
-#define VPMU_X(name, expr)						\
-	[VPMU_OP_##name] = H_F_##name,
-	VPMU_ALU_LIST(VPMU_X)
+/* The fused compare and branch of each flag condition. */
+static const u8 vpmu_cmp_handler[VPMU_COND_NR] = {
+#define VPMU_X(name, holds)						\
+	[VPMU_COND_##name] = H_CMP_##name,
+	VPMU_CMP_LIST(VPMU_X)
 #undef VPMU_X
 };
 
@@ -2569,11 +2686,10 @@ static unsigned int vpmu_alu_variant(const struct vpmu_engine *e,
 }
 
 static const u8 vpmu_seq_handler[VPMU_SEQ_NR] = {
-	[VPMU_SEQ_NEXT] = Q_NEXT, [VPMU_SEQ_JUMP] = Q_JUMP,
-	[VPMU_SEQ_BR] = Q_BRF, [VPMU_SEQ_CALL] = Q_CALL,
-	[VPMU_SEQ_RET] = Q_RET, [VPMU_SEQ_DISP] = Q_DISP,
-	[VPMU_SEQ_EOI] = Q_EOI, [VPMU_SEQ_HALT] = Q_HALT,
-	[VPMU_SEQ_TRAP] = Q_TRAP,
+#define VPMU_X(name, code, sig, doc)					\
+	[code] = Q_##name,
+	VPMU_SEQ_LIST(VPMU_X)
+#undef VPMU_X
 };
 
 static bool vpmu_is_at(unsigned int code)
@@ -2601,7 +2717,7 @@ static void vpmu_build_fused(const struct vpmu_engine *e,
 {
 	if (d->op == VPMU_OP_SUB && d->s && d->seq == VPMU_SEQ_BR &&
 	    d->cond <= VPMU_COND_GE && x->d == R_SINK)
-		x->h_fast = H_CMP_AL + d->cond;
+		x->h_fast = vpmu_cmp_handler[d->cond];
 	if (d->op == VPMU_OP_ADD && !d->s && d->seq == VPMU_SEQ_EOI &&
 	    d->dst == VPMU_OPND_PC && d->a == VPMU_OPND_PC &&
 	    d->b == VPMU_OPND_IMM) {
@@ -2649,21 +2765,22 @@ static void vpmu_build_uop(struct vpmu_engine *e, u32 upc,
 	}
 	switch (d->sig) {
 	case VPMU_SIG_NONE:
-		x->h_fast = d->seq == VPMU_SEQ_NEXT ? H_NOP_N : H_NOP;
-		x->h_general = H_NOP;
+		/* a NOP: its _N twin, just before it, goes on unchecked */
+		x->h_general = vpmu_op_handler[d->op];
+		x->h_fast = x->h_general - (d->seq == VPMU_SEQ_NEXT);
 		break;
 	case VPMU_SIG_DAB:
 	case VPMU_SIG_DB:
 	case VPMU_SIG_DAF:
-		x->h_general = vpmu_alu_handler[d->op] + V_G;
-		x->h_fast = vpmu_alu_handler[d->op] + vpmu_alu_variant(e, d, x);
-		if (x->h_fast == vpmu_alu_handler[d->op] + V_I)
+		x->h_general = vpmu_op_handler[d->op] + V_G;
+		x->h_fast = vpmu_op_handler[d->op] + vpmu_alu_variant(e, d, x);
+		if (x->h_fast == vpmu_op_handler[d->op] + V_I)
 			x->imm = (u32)d->imm;
 		if (d->op == VPMU_OP_EXT) {
 			len = VPMU_EXT_LEN(d->uimm);
 			x->b = VPMU_EXT_POS(d->uimm);
 			x->imm = len == 32 ? ~0u : (1u << len) - 1;
-			if (x->h_fast == vpmu_alu_handler[d->op] + V_L) {
+			if (x->h_fast == vpmu_op_handler[d->op] + V_L) {
 				x->h_fast = d->a == VPMU_OPND_IR ? H_LEXTI : H_LEXT;
 				x->imm &= 31;
 			}
@@ -2673,20 +2790,20 @@ static void vpmu_build_uop(struct vpmu_engine *e, u32 upc,
 		vpmu_build_fused(e, d, x);
 		break;
 	case VPMU_SIG_LD:
-		x->h_fast = vpmu_ld_handler[d->op];
+		x->h_fast = vpmu_op_handler[d->op];
 		x->imm = (u32)d->imm;
 		if (!seq_safe)
 			x->pend |= P_LOAD;
 		break;
 	case VPMU_SIG_ST:
-		x->h_fast = vpmu_ld_handler[d->op];
+		x->h_fast = vpmu_op_handler[d->op];
 		x->imm = (u32)d->imm;
 		if (!seq_safe)
 			x->pend |= P_STORE;
 		x->st_size = d->op == VPMU_OP_SB ? 1 : d->op == VPMU_OP_SH ? 2 : 4;
 		break;
 	case VPMU_SIG_I:
-		x->h_fast = H_MODE;
+		x->h_fast = vpmu_op_handler[d->op];
 		x->imm = d->uimm;
 		x->pend |= P_MODE;
 		break;
@@ -2761,7 +2878,7 @@ int vpmu_engine_attach(struct vpmu_engine *e, const struct vpmu_ucode *uc)
 	memset(e->tot_tkn, 0, sizeof(u64) * n);
 	memset(e->uhist, 0, sizeof(u64) * n);
 	memset(e->gap, 0, sizeof(e->gap));
-	e->hist_left = e->hist_k ? e->hist_k - 1 : 0;
+	e->uhist_left = e->uhist_k ? e->uhist_k - 1 : 0;
 	vpmu_hu_restart(e);
 	e->dirty = true;
 	return 0;
@@ -3024,8 +3141,8 @@ bool vpmu_engine_frozen(const struct vpmu_engine *e, unsigned int group)
 void vpmu_engine_uhist_set(struct vpmu_engine *e, u32 interval)
 {
 	vpmu_settle(e);
-	e->hist_k = interval;
-	e->hist_left = interval ? interval - 1 : 0;
+	e->uhist_k = interval;
+	e->uhist_left = interval ? interval - 1 : 0;
 }
 
 const u64 *vpmu_engine_uhist(struct vpmu_engine *e, u32 *nbuckets)
@@ -3041,7 +3158,7 @@ void vpmu_engine_uhist_reset(struct vpmu_engine *e)
 	vpmu_settle(e);
 	if (e->uhist)
 		memset(e->uhist, 0, sizeof(u64) * e->ncs);
-	e->hist_left = e->hist_k ? e->hist_k - 1 : 0;
+	e->uhist_left = e->uhist_k ? e->uhist_k - 1 : 0;
 }
 
 /* ---- histogram unit ----------------------------------------------------- */
