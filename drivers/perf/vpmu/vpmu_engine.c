@@ -2433,6 +2433,85 @@ static void vpmu_fill_stop(struct vpmu_engine *e, struct vpmu_stop *stop,
 	stop->ipc = e->R[R_IPC];
 }
 
+/*
+ * Counters @wr wrapped in the chunk that ended with @x: those that freeze
+ * on overflow freeze their groups; if any interrupts, the run stops with
+ * OVERFLOW on the microword @upc (@ipc) they wrapped on, and a HALT or
+ * TRAP the chunk also reached waits, sticky, for the next run.  Returns
+ * true if the run stops.
+ */
+static bool vpmu_overflow(struct vpmu_engine *e, u32 wr, int x,
+			  struct vpmu_stop *stop, u32 upc, u32 ipc)
+{
+	unsigned int i;
+	u32 irq = 0;
+
+	e->ovf |= wr;
+	for (i = 0; i < VPMU_NR_COUNTERS_MAX; i++) {
+		if (!(wr >> i & 1))
+			continue;
+		if (e->cfg[i].flags & VPMU_CTR_FOO)
+			e->frozen |= 1u << e->cfg[i].group;
+		if (e->cfg[i].flags & VPMU_CTR_INT)
+			irq |= 1u << i;
+	}
+	if (!irq)
+		return false;
+	if (x == X_HALT || x == X_TRAP) {
+		e->st.sticky = true;
+		e->st.sticky_stop = *stop;
+	}
+	memset(stop, 0, sizeof(*stop));
+	stop->reason = VPMU_STOP_OVERFLOW;
+	stop->upc = upc;
+	stop->ipc = ipc;
+	stop->ovf = wr;
+	return true;
+}
+
+/*
+ * One chunk of at most @L cycles, as vpmu_plan() cuts it (maybe a single
+ * step), folded unless @defer, its cycles given to the micro-PC histogram
+ * and the histogram unit.  Returns X_*; *@wr: the counters that wrapped,
+ * *@upc and *@ipc: the microword they wrapped on.
+ */
+static int vpmu_chunk(struct vpmu_engine *e, u64 L, bool defer, u32 *wr,
+		      u32 *upc, u32 *ipc)
+{
+	/* deferring, nothing needs a step */
+	bool step = vpmu_plan(e, &L) && !defer;
+	u64 c1 = e->st.cyc;
+	int x;
+
+	*wr = 0;
+	*upc = e->st.upc;
+	*ipc = e->R[R_IPC];
+	if (e->hu.n)
+		vpmu_hu_chunk_begin(e, c1);
+	if (step) {
+		x = vpmu_interp(e, 1);
+		/* one microword; an early exit may sit after it */
+		if (!defer)
+			*wr = vpmu_fold(e, *upc, *upc + e->slot[0][*upc].seg);
+	} else {
+		x = vpmu_interp(e, (long)L);
+		if (!defer)
+			*wr = vpmu_fold(e, 0, e->ncs);
+		if (*wr || e->st.cyc - c1 > e->uhist_left) {
+			/* only a last, stalling microword can */
+			*upc = e->last_stall_upc;
+			*ipc = e->R[R_IPC];
+		}
+	}
+	if (defer)
+		vpmu_defer_add(e, e->st.cyc - c1);
+	if (e->uhist_k > 1)
+		vpmu_uhist_advance(e, e->st.cyc - c1, *upc);
+	if (e->hu.n)
+		vpmu_hu_chunk_end(e, c1);
+	return x;
+}
+
 enum vpmu_stop_reason vpmu_engine_run(struct vpmu_engine *e, u64 budget,
 				      struct vpmu_stop *stop)
 {
@@ -2454,9 +2533,8 @@ enum vpmu_stop_reason vpmu_engine_run(struct vpmu_engine *e, u64 budget,
 	defer = vpmu_defer_ok(e);
 	c0 = e->st.cyc;
 	for (;;) {
-		u64 used = e->st.cyc - c0, L, c1;
-		u32 wr = 0, x_upc, x_ipc;
-		bool step;
+		u64 used = e->st.cyc - c0;
+		u32 wr, x_upc, x_ipc;
 		int x;
 
 		if (used >= budget) {
@@ -2465,64 +2543,11 @@ enum vpmu_stop_reason vpmu_engine_run(struct vpmu_engine *e, u64 budget,
 			stop->ipc = e->R[R_IPC];
 			break;
 		}
-		L = budget - used;
-		/* deferring, nothing needs a step */
-		step = vpmu_plan(e, &L) && !defer;
-		x_upc = e->st.upc;
-		x_ipc = e->R[R_IPC];
-		c1 = e->st.cyc;
-		if (e->hu.n)
-			vpmu_hu_chunk_begin(e, c1);
-		if (step) {
-			x = vpmu_interp(e, 1);
-			/* one microword; an early exit may sit after it */
-			if (!defer)
-				wr = vpmu_fold(e, x_upc, x_upc +
-					       e->slot[0][x_upc].seg);
-		} else {
-			x = vpmu_interp(e, (long)L);
-			if (!defer)
-				wr = vpmu_fold(e, 0, e->ncs);
-			if (wr || e->st.cyc - c1 > e->uhist_left) {
-				/* only a last, stalling microword can */
-				x_upc = e->last_stall_upc;
-				x_ipc = e->R[R_IPC];
-			}
-		}
-		if (defer)
-			vpmu_defer_add(e, e->st.cyc - c1);
-		if (e->uhist_k > 1)
-			vpmu_uhist_advance(e, e->st.cyc - c1, x_upc);
-		if (e->hu.n)
-			vpmu_hu_chunk_end(e, c1);
+		x = vpmu_chunk(e, budget - used, defer, &wr, &x_upc, &x_ipc);
 		if (x == X_HALT || x == X_TRAP || x == X_FAULT)
 			vpmu_fill_stop(e, stop, x);
-		if (wr) {
-			unsigned int i;
-			u32 irq = 0;
-
-			e->ovf |= wr;
-			for (i = 0; i < VPMU_NR_COUNTERS_MAX; i++) {
-				if (!(wr >> i & 1))
-					continue;
-				if (e->cfg[i].flags & VPMU_CTR_FOO)
-					e->frozen |= 1u << e->cfg[i].group;
-				if (e->cfg[i].flags & VPMU_CTR_INT)
-					irq |= 1u << i;
-			}
-			if (irq) {
-				if (x == X_HALT || x == X_TRAP) {
-					e->st.sticky = true;
-					e->st.sticky_stop = *stop;
-				}
-				memset(stop, 0, sizeof(*stop));
-				stop->reason = VPMU_STOP_OVERFLOW;
-				stop->upc = x_upc;
-				stop->ipc = x_ipc;
-				stop->ovf = wr;
-				break;
-			}
-		}
+		if (wr && vpmu_overflow(e, wr, x, stop, x_upc, x_ipc))
+			break;
 		if (x == X_HALT || x == X_TRAP) {
 			e->st.sticky = true;
 			e->st.sticky_stop = *stop;
