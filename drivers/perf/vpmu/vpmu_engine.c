@@ -36,17 +36,18 @@
  * chunk of at most (2^width - value - 1) cycles cannot wrap a counter
  * except on its last microword, and only if that microword stalled; the
  * engine remembers the last stalling microword.  When a counter is one
- * event from wrapping, or a histogram sample is due, the engine steps one
- * microword at a time, whose identity it then knows.  Only counters that
- * interrupt or freeze on overflow need this; others just wrap in the fold,
- * which counts their wraps (vpmu_engine_ovf_count()).
+ * event from wrapping, the engine steps one microword at a time, whose
+ * identity it then knows (the micro-PC histogram's samples need no steps:
+ * the loop takes them, vpmu_uhist_sample()).  Only counters that
+ * interrupt or freeze on overflow need this; others just wrap in the
+ * fold, which counts their wraps (vpmu_engine_ovf_count()).
  *
  * For every event but CYCLES and WQ_STALL the bound is sharper: it occurs
  * at most once per execution of the microwords it can occur on (tags,
  * UOPS, INSNS, DISPATCH, TRIGGER, STORES on those that have the property;
  * UBR_TAKEN on BRs; DC_HIT and DC_MISS on loads), the control flow puts
  * at least g microwords between two of those (g, the event's gap, is a
- * shortest path over the image's flow graph, computed once per image and
+ * shortest path over the ucode's flow graph, computed once per ucode and
  * event), and every microword takes a cycle, so a chunk of (r - 1) * g
  * cycles cannot complete the r events left before a wrap.  Without it a
  * counter of a rare event would reach its wrap in many shrinking chunks,
@@ -389,10 +390,10 @@ struct vpmu_pstate {
 
 /* A program's architectural state, off the engine (vpmu_engine_ctx_save()). */
 struct vpmu_ctx {
-	const struct vpmu_ucode *uc;	/* the image it runs under; NULL: none */
+	const struct vpmu_ucode *uc;	/* the ucode it runs under; NULL: none */
 	struct vpmu_pstate st;
 	u32 R[R_NREGS];			/* registers by operand code */
-	u32 dc_tag[VPMU_DC_LINES_MAX];	/* only the image's dc_lines used */
+	u32 dc_tag[VPMU_DC_LINES_MAX];	/* only the ucode's dc_lines used */
 };
 
 struct vpmu_engine {
@@ -899,7 +900,7 @@ static u32 vpmu_fold(struct vpmu_engine *e, u32 lo, u32 hi)
 {
 	u64 add[VPMU_NR_COUNTERS_MAX], v[CLS_NR];
 	u32 wrapped = e->wrap_pending, end;
-	/* K = 1 histogram, histogram unit: one test when neither is on */
+	/* micro-PC histogram at K = 1, histogram unit: one test for both */
 	bool extra = e->uhist_k == 1 || e->hu_fact;
 	u16 any = 0;
 	unsigned int s, i;
@@ -1064,9 +1065,9 @@ found:
 
 /*
  * Fold what deferred runs left in the slots (vpmu_defer_ok()).  Everything
- * that reads the counts (counters, overflow status, totals, the K = 1
- * histogram) or changes what they would feed calls this first, so the
- * deferral is never visible.
+ * that reads the counts (counters, overflow status, totals, the micro-PC
+ * histogram at K = 1) or changes what they would feed calls this first,
+ * so the deferral is never visible.
  */
 static void vpmu_settle(struct vpmu_engine *e)
 {
@@ -2324,7 +2325,7 @@ static void vpmu_gap_succ(struct vpmu_engine *e, u32 *qt, u32 u, u32 d,
 
 /*
  * The least number of microwords from a microword on which @ev can occur
- * to the next one (a path of the flow graph of the image, any length
+ * to the next one (a path of the flow graph of the ucode, any length
  * >= 1): 1 for CYCLES and WQ_STALL, VPMU_GAP_NONE if it cannot recur.
  * Searched breadth-first from all its microwords at once.
  */
@@ -2521,7 +2522,7 @@ enum vpmu_stop_reason vpmu_engine_run(struct vpmu_engine *e, u64 budget,
 	memset(stop, 0, sizeof(*stop));
 	if (!e->uc || !e->st.started) {
 		stop->reason = VPMU_STOP_FAULT;
-		stop->code = VPMU_FAULT_NOIMAGE;
+		stop->code = VPMU_FAULT_NOUCODE;
 		return stop->reason;
 	}
 	if (e->st.sticky) {
@@ -2585,7 +2586,7 @@ static void vpmu_engine_free_arrays(struct vpmu_engine *e)
 }
 
 /*
- * Everything an image of up to @cs_limit words needs is allocated here, so
+ * Everything a ucode of up to @cs_limit words needs is allocated here, so
  * that attach, start, save, restore and run never allocate.
  */
 struct vpmu_engine *vpmu_engine_create(u32 cs_limit)
@@ -2897,7 +2898,7 @@ int vpmu_engine_attach(struct vpmu_engine *e, const struct vpmu_ucode *uc)
 			idt[i] = uc->idtab[i & uc->op_mask] *
 				 sizeof(struct vpmu_uop);
 	}
-	/* per-image counts restart; the PMU's configuration stays */
+	/* per-ucode counts restart; the PMU's configuration stays */
 	memset(e->tot_cnt, 0, sizeof(u64) * n);
 	memset(e->tot_dyn, 0, sizeof(u64) * n);
 	memset(e->tot_tkn, 0, sizeof(u64) * n);
@@ -3039,7 +3040,8 @@ static bool vpmu_event_valid(unsigned int ev)
 	       (ev > VPMU_EV_TAG_BASE && ev <= VPMU_EV_TAG(VPMU_TAG_MAX));
 }
 
-static bool vpmu_event_hist(unsigned int ev)
+/* Is @ev a histogram unit's bucket (VPMU_EV_HIST(b), uapi)? */
+static bool vpmu_event_hu_bucket(unsigned int ev)
 {
 	return ev >= VPMU_EV_HIST_BASE &&
 	       ev < VPMU_EV_HIST(VPMU_HIST_BUCKETS);
@@ -3047,7 +3049,7 @@ static bool vpmu_event_hist(unsigned int ev)
 
 static int vpmu_ctr_cfg_check(const struct vpmu_ctr_cfg *cfg)
 {
-	if (vpmu_event_hist(cfg->event))
+	if (vpmu_event_hu_bucket(cfg->event))
 		return -EOPNOTSUPP;
 	if (!vpmu_event_valid(cfg->event) || cfg->width < 1 ||
 	    cfg->width > 64 || cfg->group >= VPMU_NR_GROUPS_MAX ||
@@ -3147,7 +3149,7 @@ int vpmu_engine_group_trigger(struct vpmu_engine *e, unsigned int group,
 {
 	if (group >= VPMU_NR_GROUPS_MAX)
 		return -EINVAL;
-	if (vpmu_event_hist(trigger))
+	if (vpmu_event_hu_bucket(trigger))
 		return -EOPNOTSUPP;
 	if (trigger != VPMU_TRIG_NONE && trigger != VPMU_TRIG_MARK &&
 	    !vpmu_event_valid(trigger))
