@@ -445,7 +445,7 @@ struct vpmu_engine {
 	u32 ntsrc;
 	u16 tsrc_groups;		/* bit g: a fast one toggles groups g */
 	u8 ctr_cls[VPMU_NR_COUNTERS_MAX];	/* enum vpmu_cls of each */
-	u16 plan_mask;			/* enabled counters with INT or FOO */
+	u16 plan_mask;			/* enabled: INT or FREEZE_ON_OVF */
 	bool dirty;
 	struct vpmu_ctr_cfg cfg[VPMU_NR_COUNTERS_MAX];
 	u64 ctr[VPMU_NR_COUNTERS_MAX];
@@ -2197,7 +2197,7 @@ static void vpmu_prepare(struct vpmu_engine *e)
 	e->plan_mask = 0;
 	for (i = 0; i < VPMU_NR_COUNTERS_MAX; i++)
 		if (vpmu_ctr_enabled(e, i) &&
-		    e->cfg[i].flags & (VPMU_CTR_INT | VPMU_CTR_FOO))
+		    e->cfg[i].flags & (VPMU_CTR_INT | VPMU_CTR_FREEZE_ON_OVF))
 			e->plan_mask |= 1u << i;
 	/*
 	 * Counts a deferred run left stay in the slots (which keep their
@@ -2451,7 +2451,7 @@ static bool vpmu_overflow(struct vpmu_engine *e, u32 wr, int x,
 	for (i = 0; i < VPMU_NR_COUNTERS_MAX; i++) {
 		if (!(wr >> i & 1))
 			continue;
-		if (e->cfg[i].flags & VPMU_CTR_FOO)
+		if (e->cfg[i].flags & VPMU_CTR_FREEZE_ON_OVF)
 			e->frozen |= 1u << e->cfg[i].group;
 		if (e->cfg[i].flags & VPMU_CTR_INT)
 			irq |= 1u << i;
@@ -3054,7 +3054,7 @@ static int vpmu_ctr_cfg_check(const struct vpmu_ctr_cfg *cfg)
 	if (!vpmu_event_valid(cfg->event) || cfg->width < 1 ||
 	    cfg->width > 64 || cfg->group >= VPMU_NR_GROUPS_MAX ||
 	    cfg->flags & ~(VPMU_CTR_USER | VPMU_CTR_SUPER | VPMU_CTR_INT |
-			   VPMU_CTR_FOO))
+			   VPMU_CTR_FREEZE_ON_OVF))
 		return -EINVAL;
 	return 0;
 }

@@ -129,7 +129,7 @@ struct vpmu_stop {
 #define VPMU_CTR_USER		BIT(0)	/* count in user mode */
 #define VPMU_CTR_SUPER		BIT(1)	/* count in supervisor mode */
 #define VPMU_CTR_INT		BIT(2)	/* stop with OVERFLOW on wrap */
-#define VPMU_CTR_FOO		BIT(3)	/* freeze group on overflow */
+#define VPMU_CTR_FREEZE_ON_OVF	BIT(3)	/* freeze the group on wrap */
 
 /*
  * A counter as the hardware has it.  A counter with neither USER nor SUPER
@@ -143,7 +143,7 @@ struct vpmu_ctr_cfg {
 };
 
 /* Freeze-group trigger sources (vpmu_engine_group_trigger()). */
-#define VPMU_TRIG_NONE		0xffff	/* only software and FOO freeze */
+#define VPMU_TRIG_NONE		0xffff	/* software and FREEZE_ON_OVF only */
 #define VPMU_TRIG_MARK		0xfffe	/* microwords with the T bit */
 /* ...or any event number: each microword on which it occurs toggles. */
 
