@@ -396,6 +396,20 @@ struct vpmu_ctx {
 	u32 dc_tag[VPMU_DC_LINES_MAX];	/* only the ucode's dc_lines used */
 };
 
+/*
+ * The micro-PC histogram's samples at K > 1, taken in the loop
+ * (vpmu_interp()): its left then counts down to the next sample when that
+ * comes before the chunk's end, and the entry that fails there takes it
+ * (vpmu_uhist_sample()).  Valid during a chunk.
+ */
+struct vpmu_usample {
+	u32 k;			/* K, or 0: none in the loop */
+	bool due;		/* left ends at a sample */
+	s64 rest;		/* cycles of the chunk after that sample */
+	u64 next;		/* the cycle of the next sample */
+	u64 *last;		/* the bucket of the last sample taken */
+};
+
 struct vpmu_engine {
 	const struct vpmu_ucode *uc;
 	u32 ncs;
@@ -472,6 +486,7 @@ struct vpmu_engine {
 	u64 *uhist;
 	u32 uhist_k;
 	u64 uhist_left;			/* cycles before the next sample */
+	struct vpmu_usample us;		/* ...as the loop takes them */
 
 	/* the trigger hook */
 	struct vpmu_uop *trig_u;
@@ -1323,294 +1338,199 @@ static u32 vpmu_flags_sync(struct vpmu_engine *e)
 /*
  * The interpreter is one function, vpmu_interp(): a loop of handlers, one
  * per microword shape, that holds only what microwords do.  The
- * bookkeeping sits around it in the always-inline functions below, which
- * share its clock (struct vpmu_clock, on its stack): the cycle budget, the
- * micro-PC histogram's samples, trigger and mode hooks, and undoing a
- * microword that faults.  The loop trusts its input: the validator checked
- * every field of every microword (vpmu_image.c) and vpmu_build_uop() made
- * the uops from them, so no handler checks an operand, a target or a
- * table index; handlers check only what depends on the program (memory
- * accesses, the micro-stack).
+ * bookkeeping sits around it in the always-inline functions below: the
+ * cycle budget, the micro-PC histogram's samples, trigger and mode hooks,
+ * undoing a microword that faults, leaving.  They take and return values:
+ * the loop's clock (left, cend, hook, saved_left) and its position (u,
+ * base) stay plain locals whose address is never taken, which keeps them
+ * in registers and keeps sparse from tracking them through memory.
+ *
+ * The loop trusts its input: the validator checked every field of every
+ * microword (vpmu_image.c) and vpmu_build_uop() made the uops from them,
+ * so no handler checks an operand, a target or a table index; handlers
+ * check only what depends on the program (memory accesses, the
+ * micro-stack).
+ *
+ * The clock: left is what remains of the cycles before the next check,
+ * the chunk's end or the next sample, and the cycle now is cend - left.
+ * A segment entry (ENTER) charges the whole segment; when fewer cycles
+ * remain than the segment has microwords, the segment runs one microword
+ * at a time through the general handlers, whose sequencers enter the next
+ * one with a check.  Stalls happen only on segment ends, so the next entry
+ * sees them.  A hook (trigger source, mode change) saves left and sets it
+ * very negative, so that the next entry fails and posts the hook first.
  */
 
 /*
- * The loop's clock.  left is what remains of the cycles before the next
- * check: the chunk's end or the next sample.  A segment entry (ENTER)
- * charges the whole segment; when fewer cycles remain than the segment
- * has microwords, the segment runs one microword at a time through the
- * general handlers, whose sequencers enter the next one with a check.
- * Stalls happen only on segment ends, so the next entry sees them.  A hook
- * (trigger source, mode change) saves left and sets it very negative, so
- * that the next entry fails and posts the hook first.
- */
-struct vpmu_clock {
-	s32 left;
-	s32 saved_left;		/* left when the hook was set */
-	unsigned int hook;	/* HOOK_*: after the current microword */
-	u64 cend;		/* the cycle now is cend - left */
-	/* the micro-PC histogram's samples at K > 1 (uhist_k) */
-	u32 uh_k;		/* K, or 0 */
-	bool uh_due;		/* left ends at a sample */
-	s64 uh_rest;		/* cycles of the chunk after that sample */
-	u64 uh_next;		/* the cycle of the next sample */
-	u64 *uh_last;		/* the bucket of the last sample taken */
-};
-
-/*
- * A chunk of @L cycles.  The micro-PC histogram's samples at K > 1 are
- * taken in the loop: left then counts down to the next sample when that
- * comes first, and the entry that fails there takes it
- * (vpmu_uhist_sample()).  e->uhist_left is relative to the chunk's start:
+ * A chunk of @L cycles: returns left, the cycles to its end or to the
+ * first sample.  e->uhist_left is relative to the chunk's start:
  * vpmu_uhist_advance() takes what is due after the last stall.
  */
-static __always_inline void vpmu_clock_start(const struct vpmu_engine *e,
-					     struct vpmu_clock *c, s64 L)
+static __always_inline s32 vpmu_clock_start(struct vpmu_engine *e, s64 L)
 {
-	c->left = (s32)L;
-	c->saved_left = 0;
-	c->hook = 0;
-	c->cend = e->st.cyc + L - 1;
-	c->uh_k = e->uhist_k > 1 ? e->uhist_k : 0;
-	c->uh_due = false;
-	c->uh_rest = 0;
-	c->uh_next = e->st.cyc + e->uhist_left;
-	c->uh_last = NULL;
-	if (c->uh_k && e->uhist_left < (u64)L) {
-		c->uh_due = true;
-		c->left = (s32)e->uhist_left;
-		c->uh_rest = L - c->left;
-		c->cend = c->uh_next - 1;
-	}
+	struct vpmu_usample *us = &e->us;
+
+	us->k = e->uhist_k > 1 ? e->uhist_k : 0;
+	us->due = us->k && e->uhist_left < (u64)L;
+	us->rest = us->due ? L - (s64)e->uhist_left : 0;
+	us->next = e->st.cyc + e->uhist_left;
+	us->last = NULL;
+	return us->due ? (s32)e->uhist_left : (s32)L;
 }
 
-/* What is left, a hook set or not. */
-static __always_inline s32 vpmu_clock_left(const struct vpmu_clock *c)
-{
-	return c->hook ? c->saved_left + c->left + HOOK_BIAS : c->left;
-}
-
-/* The cycle the current microword started in, plus its stalls so far. */
-static __always_inline u64 vpmu_clock_now(const struct vpmu_clock *c)
-{
-	return c->cend - vpmu_clock_left(c);
-}
-
-/* Run @hook after the current microword: the next entry fails. */
-static __always_inline void vpmu_clock_hook(struct vpmu_clock *c,
-					    unsigned int hook)
-{
-	if (!c->hook) {
-		c->saved_left = c->left;
-		c->left = -HOOK_BIAS;
-	}
-	c->hook |= hook;
-}
-
-/* Leaving: the cycles used, and the next sample from the chunk's start. */
+/* Leaving at cycle @cend + 1 - @left: the cycles used, the next sample. */
 static __always_inline void vpmu_clock_stop(struct vpmu_engine *e,
-					    const struct vpmu_clock *c)
+					    u64 cend, s32 left)
 {
-	if (c->uh_k)
-		e->uhist_left = c->uh_next - e->st.cyc;
-	e->st.cyc = c->cend + 1 - c->left;
-}
-
-/* The entry that failed for a hook: post it, go on at @u where it says. */
-static __always_inline struct vpmu_uop *
-vpmu_hook_resume(struct vpmu_engine *e, struct vpmu_clock *c,
-		 struct vpmu_uop **base, struct vpmu_uop *u)
-{
-	u32 off = (u32)((char *)u - (char *)*base);
-
-	c->left = c->saved_left + c->left + HOOK_BIAS;
-	e->hook_now = c->cend - c->left;
-	vpmu_hook_post(e, c->hook);
-	c->hook = 0;
-	*base = e->slot[e->cur];
-	return (struct vpmu_uop *)((char *)*base + off);
+	if (e->us.k)
+		e->uhist_left = e->us.next - e->st.cyc;
+	e->st.cyc = cend + 1 - left;
 }
 
 /*
- * The entry that failed for a sample, due at cycle cend + 1: in microword
- * u + left, or, if a stall ran past it, in the one that stalled.  Take it
- * now, and any more due before the segment ends; then count down to the
- * next one or the chunk's end.  Should u + left be a segment end that
- * faults, vpmu_fault_undo() takes the sample back.
+ * The entry of @u failed for the hook @hook of the microword before it,
+ * whose last cycle was @now: post it, and return @u in the slot it leaves
+ * current.
  */
-static __always_inline void vpmu_uhist_sample(struct vpmu_engine *e,
-					      struct vpmu_clock *c,
-					      const struct vpmu_uop *u)
+static __always_inline struct vpmu_uop *
+vpmu_hook_resume(struct vpmu_engine *e, unsigned int hook,
+		 const struct vpmu_uop *base, struct vpmu_uop *u, u64 now)
 {
+	u32 off = (u32)((char *)u - (char *)base);
+
+	e->hook_now = now;
+	vpmu_hook_post(e, hook);
+	return (struct vpmu_uop *)((char *)e->slot[e->cur] + off);
+}
+
+/*
+ * The entry of @u failed for a sample, due at cycle cend + 1: in microword
+ * u + @left, or, if a stall ran past it, in the one that stalled.  Take it
+ * now, and any more due before the segment ends.  Returns the cycles to
+ * add to left and cend: to the next sample or the chunk's end.  Should
+ * u + left be a segment end that faults, vpmu_fault_undo() takes the
+ * sample back.
+ */
+static __always_inline s32 vpmu_uhist_sample(struct vpmu_engine *e,
+					     const struct vpmu_uop *u, s32 left)
+{
+	struct vpmu_usample *us = &e->us;
+	s32 l = left;
+
 	do {
-		c->uh_last = &e->uhist[c->left < 0 ? e->last_stall_upc :
-				       u->upc + (u32)c->left];
-		(*c->uh_last)++;
-		c->uh_next += c->uh_k;
-		if (c->uh_rest > c->uh_k) {
-			c->uh_rest -= c->uh_k;
-			c->left += (s32)c->uh_k;
-			c->cend += c->uh_k;
+		us->last = &e->uhist[l < 0 ? e->last_stall_upc :
+				     u->upc + (u32)l];
+		(*us->last)++;
+		us->next += us->k;
+		if (us->rest > us->k) {
+			us->rest -= us->k;
+			l += (s32)us->k;
 		} else {
-			c->left += (s32)c->uh_rest;
-			c->cend += c->uh_rest;
-			c->uh_rest = 0;
-			c->uh_due = false;
+			l += (s32)us->rest;
+			us->rest = 0;
+			us->due = false;
 		}
-	} while (c->uh_due && c->left < u->seg);
+	} while (us->due && l < u->seg);
+	return l - left;
 }
 
 /*
  * Fewer cycles left than microwords in the segment (so @u does not end
- * it): @u runs alone, by its general handler, as a segment of one.
+ * it): @u runs alone, by its general handler, as a segment of one cycle.
  */
 static __always_inline void vpmu_step_alone(struct vpmu_engine *e,
-					    struct vpmu_clock *c,
 					    struct vpmu_uop *u)
 {
 	u->cnt++;
 	u[1].cnt--;
-	c->left--;
 	vpmu_flags_sync(e);
 }
 
 /*
- * A trigger source whose toggle the toggle table does not resolve.  One
- * that toggles on every execution, with the slot it toggles into in use:
- * toggle, and count and run the microword there (moving its execution out
- * of this slot).  Otherwise run it with the trigger hook set, for
- * vpmu_hook_post() at the next entry.  No hook is pending here: a hook
- * fails the next entry, and no microword that sets one goes on unchecked.
- * Returns the handler to run.
+ * Trigger source @u, its toggle not resolved in the toggle table.  One
+ * that toggles on every execution, with the slot it toggles into in use,
+ * toggles now: returns the way to that slot as the toggle table would
+ * (TGL()).  Otherwise it runs with the trigger hook set, for
+ * vpmu_hook_post() at the next entry: returns 0.  No hook is pending here
+ * (@hook): a hook fails the next entry, and no microword that sets one
+ * goes on unchecked.
  */
-static __always_inline unsigned int
-vpmu_trig_begin(struct vpmu_engine *e, struct vpmu_clock *c,
-		struct vpmu_uop **base, struct vpmu_uop **up)
+static __always_inline s32 vpmu_trig_way(struct vpmu_engine *e,
+					 const struct vpmu_uop *u,
+					 const struct vpmu_uop *base,
+					 unsigned int hook)
 {
-	struct vpmu_uop *u = *up;
-	u32 tm = e->trig_static[u->upc], off;
+	u32 tm = e->trig_static[u->upc];
 	u8 s = tm & TRIG_DYN ? 0xff :
 	       e->key_slot[vpmu_key(e->st.mode,
 				    e->frozen ^ (tm & TRIG_GROUPS))];
 
-	if (likely(s != 0xff && !c->hook)) {
-		off = (u32)((char *)u - (char *)*base);
-		e->frozen ^= tm & TRIG_GROUPS;
-		u->cnt--;
-		*base = e->slot[s];
-		*up = u = (struct vpmu_uop *)((char *)*base + off);
-		u->cnt++;
-		if (tm & TRIG_FAST)
-			return u->h_fast;
-		vpmu_flags_sync(e);
-		return u->h_general;
-	}
-	c->hook = HOOK_TRIG;
+	if (likely(s != 0xff && !hook))
+		return (s32)((char *)e->slot[s] - (char *)base) |
+		       (tm & TRIG_GROUPS);
+	return 0;
+}
+
+/* What vpmu_hook_post() needs to know of trigger source @u. */
+static __always_inline void vpmu_trig_hook(struct vpmu_engine *e,
+					   struct vpmu_uop *u)
+{
 	e->trig_u = u;
 	e->trig_dyn = u->dyn;
 	e->trig_tkn = u->tkn;
 	e->trig_mode = e->st.mode;
 	e->trig_wq = e->st.wq_last;
-	c->saved_left = c->left;
-	c->left = -HOOK_BIAS;
-	vpmu_flags_sync(e);
-	return u->h_general;
-}
-
-/* Committing a microword's slow part: its stalls, a mode change's hook. */
-static __always_inline void vpmu_commit_pend(struct vpmu_engine *e,
-					     struct vpmu_clock *c,
-					     struct vpmu_uop *u, u32 res,
-					     u32 nfl, unsigned int pend,
-					     u32 maddr)
-{
-	c->left -= vpmu_commit_slow(e, u, res, nfl, pend, maddr,
-				    vpmu_clock_now(c));
-	if (pend & P_MODE) {
-		e->st.mode_next = u->imm;
-		vpmu_clock_hook(c, HOOK_MODE);
-	}
-}
-
-/* A load's data-cache lookup at @maddr: a miss counts and stalls. */
-static __always_inline void vpmu_dc_load(struct vpmu_engine *e,
-					 struct vpmu_clock *c,
-					 struct vpmu_uop *u, u32 maddr)
-{
-	u32 line = maddr >> e->dc_shift;
-	u32 *t = &e->dc_tag[line & e->dc_mask];
-	bool miss = *t != line + 1;
-
-	e->st.last_miss = miss;
-	if (unlikely(miss)) {
-		*t = line + 1;
-		u->dyn++;
-		if (e->penalty) {
-			c->left -= e->penalty;
-			e->last_stall_upc = u->upc;
-		}
-	}
-}
-
-/* A store of @size bytes of @v at @p, entering the write queue at @now. */
-static __always_inline void vpmu_st_now(struct vpmu_engine *e,
-					struct vpmu_clock *c,
-					struct vpmu_uop *u, u8 *p, u32 v,
-					unsigned int size, u64 now)
-{
-	u32 stall;
-
-	vpmu_mem_store(p, v, size);
-	stall = vpmu_wq_store(e, now);
-	if (unlikely(stall)) {
-		u->dyn += stall;
-		c->left -= stall;
-		e->last_stall_upc = u->upc;
-	}
 }
 
 /*
- * Microword @u faulted: it has no effect at all.  Undo its entry (only
- * segment ends fault; microwords run alone never do), a sample taken in
- * its cycle, and the toggle of a static trigger source, which toggles as
- * it begins (the others set the hook).
+ * Microword @u faulted, @left cycles left (hook or not): it has no effect
+ * at all.  Undo its entry (only segment ends fault; microwords run alone
+ * never do), a sample taken in its cycle, and the toggle of a static
+ * trigger source, which toggles as it begins (the others set the hook).
  */
 static __always_inline int vpmu_fault_undo(struct vpmu_engine *e,
-					   struct vpmu_clock *c,
 					   const struct vpmu_uop *base,
-					   struct vpmu_uop *u)
+					   struct vpmu_uop *u,
+					   unsigned int hook, u64 cend,
+					   s32 left)
 {
-	c->left = vpmu_clock_left(c) + u->seg;
+	struct vpmu_usample *us = &e->us;
+
+	left += u->seg;
 	u->cnt--;
-	if (c->uh_last && c->uh_next - c->uh_k == c->cend + 1 - c->left) {
-		(*c->uh_last)--;
-		c->uh_next -= c->uh_k;
+	if (us->last && us->next - us->k == cend + 1 - left) {
+		(*us->last)--;
+		us->next -= us->k;
 	}
-	if (u->h_dispatch == H_TRIG && !c->hook &&
+	if (u->h_dispatch == H_TRIG && !hook &&
 	    !(e->trig_static[u->upc] & TRIG_DYN)) {
 		e->frozen ^= e->trig_static[u->upc] & TRIG_GROUPS;
 		e->cur = e->key_slot[vpmu_key(e->st.mode, e->frozen)];
 	} else {
 		e->cur = vpmu_slot_of(e, base);
 	}
-	vpmu_clock_stop(e, c);
+	vpmu_clock_stop(e, cend, left);
 	e->st.upc = u->upc;
 	return X_FAULT;
 }
 
-/* Leaving at @u with @ret: HALT, TRAP or the chunk's end. */
+/*
+ * Leaving at @u with @ret (HALT, TRAP, the chunk's end), @left cycles
+ * left (hook or not): post a pending hook.
+ */
 static __always_inline int vpmu_loop_exit(struct vpmu_engine *e,
-					  struct vpmu_clock *c,
 					  const struct vpmu_uop *base,
-					  const struct vpmu_uop *u, int ret)
+					  const struct vpmu_uop *u,
+					  unsigned int hook, u64 cend,
+					  s32 left, int ret)
 {
 	e->st.upc = u->upc;
 	e->cur = vpmu_slot_of(e, base);
-	if (c->hook) {
-		c->left = vpmu_clock_left(c);
-		e->hook_now = c->cend - c->left;
-		vpmu_hook_post(e, c->hook);
+	if (hook) {
+		e->hook_now = cend - left;
+		vpmu_hook_post(e, hook);
 	}
-	vpmu_clock_stop(e, c);
+	vpmu_clock_stop(e, cend, left);
 	return ret;
 }
 
@@ -1630,11 +1550,23 @@ static __always_inline int vpmu_loop_exit(struct vpmu_engine *e,
 /* Enter a segment at u: charge it, count the entry, run. */
 #define ENTER()								\
 	do {								\
-		c.left -= u->seg;					\
-		if (unlikely(c.left < 0))				\
+		left -= u->seg;						\
+		if (unlikely(left < 0))					\
 			goto slow_enter;				\
 		u->cnt++;						\
 		DISPATCH();						\
+	} while (0)
+/* What is left, a hook set or not; the cycle now (stalls included). */
+#define LEFT()		(hook ? saved_left + left + HOOK_BIAS : left)
+#define NOW()		(cend - LEFT())
+/* Run @h after this microword: the next entry fails. */
+#define SET_HOOK(h)							\
+	do {								\
+		if (!hook) {						\
+			saved_left = left;				\
+			left = -HOOK_BIAS;				\
+		}							\
+		hook |= (h);						\
 	} while (0)
 /* On to the next microword of the segment, unchecked. */
 #define FALL()		do { NEXT_UOP(); DISPATCH(); } while (0)
@@ -1652,7 +1584,7 @@ static __always_inline int vpmu_loop_exit(struct vpmu_engine *e,
 #define FLAGS()		(likely(R[R_FLAGS] < FLAGS_LAZY) ? R[R_FLAGS] :	\
 			 vpmu_flags_sync(e))
 /* Latch @d (R_DS...) takes @v, and its @ operand the register it names. */
-#define LATCH(d, v)							\
+#define WRITE_LATCH(d, v)						\
 	do {								\
 		u32 v_ = (v);						\
 		R[d] = v_;						\
@@ -1664,7 +1596,40 @@ static __always_inline int vpmu_loop_exit(struct vpmu_engine *e,
 			AT(u->d) = res;					\
 			*zp = 0;					\
 		} else {						\
-			vpmu_commit_pend(e, &c, u, res, nfl, pend, maddr); \
+			left -= vpmu_commit_slow(e, u, res, nfl, pend,	\
+						 maddr, NOW());		\
+			if (pend & P_MODE) {				\
+				e->st.mode_next = u->imm;		\
+				SET_HOOK(HOOK_MODE);			\
+			}						\
+		}							\
+	} while (0)
+/* A load's data-cache lookup at maddr: a miss counts in u and stalls. */
+#define DC_LOAD()							\
+	do {								\
+		u32 line_ = maddr >> e->dc_shift;			\
+		u32 *t_ = &e->dc_tag[line_ & e->dc_mask];		\
+		bool miss_ = *t_ != line_ + 1;				\
+		e->st.last_miss = miss_;				\
+		if (unlikely(miss_)) {					\
+			*t_ = line_ + 1;				\
+			u->dyn++;					\
+			if (e->penalty) {				\
+				left -= e->penalty;			\
+				e->last_stall_upc = u->upc;		\
+			}						\
+		}							\
+	} while (0)
+/* A store's memory write and its write-queue entry at cycle @now. */
+#define ST_NOW(size, now)						\
+	do {								\
+		u32 st_;						\
+		vpmu_mem_store(mem + maddr, res, size);			\
+		st_ = vpmu_wq_store(e, now);				\
+		if (unlikely(st_)) {					\
+			u->dyn += st_;					\
+			left -= st_;					\
+			e->last_stall_upc = u->upc;			\
 		}							\
 	} while (0)
 /* Branch to the target if @cond holds, else go on; enter either. */
@@ -1748,7 +1713,9 @@ static int vpmu_interp(struct vpmu_engine *e, s64 L)
 		[Q_BRX] = &&Q_BRX,
 	};
 	struct vpmu_uop *base, *u;
-	struct vpmu_clock c;
+	s32 left, saved_left = 0;
+	u64 cend;		/* the cycle now is cend - left */
+	unsigned int hook = 0;	/* HOOK_*: after the current microword */
 	u32 *const R = e->R;
 	u8 *const mem = e->st.mem;
 	const u32 msz = e->st.msz;
@@ -1767,7 +1734,8 @@ static int vpmu_interp(struct vpmu_engine *e, s64 L)
 		e->lab = lab;
 		return X_CHUNK;
 	}
-	vpmu_clock_start(e, &c, L);
+	left = vpmu_clock_start(e, L);
+	cend = e->st.cyc + left - 1;
 	base = e->slot[e->cur];
 	u = base + e->st.upc;
 	ENTER();
@@ -1787,7 +1755,7 @@ static int vpmu_interp(struct vpmu_engine *e, s64 L)
 H_L_##name : {								\
 		u32 a = R[u->a], b = R[u->b];				\
 		(void)a; (void)b;					\
-		LATCH(u->d, (expr) & 31);				\
+		WRITE_LATCH(u->d, (expr) & 31);				\
 		FALL();							\
 	}								\
 	ALU_SHAPE(H_J_##name, expr, AT(u->a), AT(u->b), AT(u->d),	\
@@ -1843,14 +1811,14 @@ H_M_##name : {								\
 		p = mem + maddr;					\
 		res = (expr);						\
 		if (likely(u->mem_fast)) {				\
-			vpmu_dc_load(e, &c, u, maddr);			\
+			DC_LOAD();					\
 			AT(u->d) = res;					\
 			*zp = 0;					\
 			MEM_SEQ();					\
 		}							\
 		pend = u->pend;						\
 		if (!(pend & P_LOAD))					\
-			vpmu_dc_load(e, &c, u, maddr);			\
+			DC_LOAD();					\
 		SEQ();							\
 	}
 
@@ -1863,14 +1831,12 @@ H_M_##name : {								\
 			      VPMU_FAULT_STORE, maddr);			\
 		res = AT(u->b);						\
 		if (likely(u->mem_fast)) {				\
-			vpmu_st_now(e, &c, u, mem + maddr, res, size,	\
-				    c.cend - c.left);			\
+			ST_NOW(size, cend - left);			\
 			MEM_SEQ();					\
 		}							\
 		pend = u->pend;						\
 		if (!pend)						\
-			vpmu_st_now(e, &c, u, mem + maddr, res, size,	\
-				    vpmu_clock_now(&c));		\
+			ST_NOW(size, NOW());				\
 		SEQ();							\
 	}
 
@@ -1888,17 +1854,17 @@ H_MODE:
 
 	/* EXT into a latch; the mask is already cut to 5 bits */
 H_LEXT:
-	LATCH(u->d, (R[u->a] >> u->b) & u->imm);
+	WRITE_LATCH(u->d, (R[u->a] >> u->b) & u->imm);
 	FALL();
 H_LEXTI:
-	LATCH(u->d, (R[R_IR] >> u->b) & u->imm);
+	WRITE_LATCH(u->d, (R[R_IR] >> u->b) & u->imm);
 	FALL();
 H_LEXTI2: {
 		/* two of them: nothing between them can change ir */
 		u32 ir = R[R_IR];
 
-		LATCH(u->d, (ir >> u->b) & u->imm);
-		LATCH(u[1].d, (ir >> u[1].b) & u[1].imm);
+		WRITE_LATCH(u->d, (ir >> u->b) & u->imm);
+		WRITE_LATCH(u[1].d, (ir >> u[1].b) & u[1].imm);
 		u = (struct vpmu_uop *)((char *)u + 2 * sizeof(*u));
 		DISPATCH();
 	}
@@ -1906,8 +1872,8 @@ H_LX2S: {
 		/* and then SAR of ir by an immediate (an instruction's imm) */
 		u32 ir = R[R_IR];
 
-		LATCH(u->d, (ir >> u->b) & u->imm);
-		LATCH(u[1].d, (ir >> u[1].b) & u[1].imm);
+		WRITE_LATCH(u->d, (ir >> u->b) & u->imm);
+		WRITE_LATCH(u[1].d, (ir >> u[1].b) & u[1].imm);
 		R[u[2].d] = (u32)((s32)ir >> (u[2].imm & 31));
 		u = (struct vpmu_uop *)((char *)u + 3 * sizeof(*u));
 		DISPATCH();
@@ -1967,7 +1933,8 @@ H_TRIG: {
 		/*
 		 * A trigger source that toggles as it begins, its toggle
 		 * resolved in the toggle table: toggle, and run the microword
-		 * in the slot it toggles into; else vpmu_trig_begin().
+		 * in the slot it toggles into.  Else vpmu_trig_way() works
+		 * the way out, or the hook decides after the microword.
 		 */
 		s32 d = TGL(base, u->upc);
 
@@ -1976,7 +1943,18 @@ H_TRIG: {
 			u = (struct vpmu_uop *)((char *)u + (d & TGL_SLOT));
 			goto *lab[u->h_fast];
 		}
-		goto *lab[vpmu_trig_begin(e, &c, &base, &u)];
+		d = vpmu_trig_way(e, u, base, hook);
+		if (likely(d)) {
+			TOGGLE(d & TGL_SLOT, d & TGL_GROUPS);
+			u = (struct vpmu_uop *)((char *)u + (d & TGL_SLOT));
+			if (e->trig_static[u->upc] & TRIG_FAST)
+				goto *lab[u->h_fast];
+		} else {
+			vpmu_trig_hook(e, u);
+			SET_HOOK(HOOK_TRIG);
+		}
+		vpmu_flags_sync(e);
+		goto *lab[u->h_general];
 	}
 
 	/* Sequencer: check what can fault, commit, continue. */
@@ -1993,7 +1971,7 @@ Q_BR:
 	BRANCH((condtab[u->cond] >> FLAGS()) & 1);
 Q_BRX:
 	COMMIT();
-	BRANCH(vpmu_cond_ext(e, u->cond, vpmu_clock_now(&c)));
+	BRANCH(vpmu_cond_ext(e, u->cond, NOW()));
 Q_CALL:
 	if (unlikely(e->st.sp == VPMU_USTACK_DEPTH))
 		FAULT(VPMU_FAULT_USTACK, 0);
@@ -2036,30 +2014,40 @@ slow_enter:
 	 * ENTER subtract seg straight from memory.
 	 */
 	barrier();
-	c.left += u->seg;
-	if (unlikely(c.hook)) {
-		u = vpmu_hook_resume(e, &c, &base, u);
+	left += u->seg;
+	if (unlikely(hook)) {
+		left = LEFT();
+		u = vpmu_hook_resume(e, hook, base, u, cend - left);
+		base = e->slot[e->cur];
+		hook = 0;
 		ENTER();
 	}
-	if (c.uh_due) {
-		vpmu_uhist_sample(e, &c, u);
+	if (e->us.due) {
+		s32 d = vpmu_uhist_sample(e, u, left);
+
+		left += d;
+		cend += d;
 		ENTER();
 	}
-	if (c.left <= 0) {
+	if (left <= 0) {
 		ret = X_CHUNK;
 		goto stop;
 	}
-	vpmu_step_alone(e, &c, u);
+	vpmu_step_alone(e, u);
+	left--;
 	goto *lab[u->h_general];
 
 fault:
-	return vpmu_fault_undo(e, &c, base, u);
+	return vpmu_fault_undo(e, base, u, hook, cend, LEFT());
 stop:
-	return vpmu_loop_exit(e, &c, base, u, ret);
+	return vpmu_loop_exit(e, base, u, hook, cend, LEFT(), ret);
 }
 
 #undef DISPATCH
 #undef ENTER
+#undef LEFT
+#undef NOW
+#undef SET_HOOK
 #undef FALL
 #undef NEXT_UOP
 #undef GOTO_TGT
@@ -2069,11 +2057,13 @@ stop:
 #undef MEM_OK
 #undef AT
 #undef FLAGS
-#undef LATCH
+#undef WRITE_LATCH
 #undef COMMIT
 #undef BRANCH
 #undef EOI_TAIL_OP
 #undef EOI_TAIL
+#undef DC_LOAD
+#undef ST_NOW
 #undef MEM_SEQ
 #undef FAULT
 #undef TOGGLE
