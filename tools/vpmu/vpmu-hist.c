@@ -84,7 +84,7 @@ struct opts {
 	bool simulate, force, quiet;
 	uint32_t interval;
 	uint64_t budget;
-	struct vpmu_hist_opts rep;
+	struct vpmu_report_opts rep;
 };
 
 static int bad_arg(const char *what, const char *arg)
@@ -142,9 +142,9 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case 's':
 			o->sort_given = true;
 			if (!strcmp(optarg, "count"))
-				o->rep.order = VPMU_HIST_BY_COUNT;
+				o->rep.order = VPMU_REPORT_BY_COUNT;
 			else if (!strcmp(optarg, "addr"))
-				o->rep.order = VPMU_HIST_BY_ADDR;
+				o->rep.order = VPMU_REPORT_BY_ADDR;
 			else
 				return bad_arg("sort order (count or addr)",
 					       optarg);
@@ -200,7 +200,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			return -1;
 		}
 		if (!o->sort_given)
-			o->rep.order = VPMU_HIST_BY_ADDR;
+			o->rep.order = VPMU_REPORT_BY_ADDR;
 		return 0;
 	}
 	if (!o->image) {
@@ -246,29 +246,29 @@ static int read_or_complain(const char *path, struct vpmu_buf *b)
 }
 
 /* Read every HIST file and sum them into @sum. */
-static int load_hists(char **files, int n, bool force, struct vpmu_hist *sum)
+static int load_hists(char **files, int n, bool force, struct vpmu_uhist *sum)
 {
 	struct vpmu_buf file = { 0 }, diag = { 0 };
-	struct vpmu_hist h;
+	struct vpmu_uhist h;
 	int i, ret = -1;
 
 	for (i = 0; i < n; i++) {
 		file.len = 0;
 		if (read_or_complain(files[i], &file))
 			goto out;
-		if (vpmu_hist_parse(i ? &h : sum, file.p, file.len, &diag)) {
+		if (vpmu_uhist_parse(i ? &h : sum, file.p, file.len, &diag)) {
 			report_diag(&diag, files[i]);
 			goto out;
 		}
 		if (!i)
 			continue;
-		if (vpmu_hist_add(sum, &h, force, &diag)) {
+		if (vpmu_uhist_add(sum, &h, force, &diag)) {
 			report_diag(&diag, files[i]);
-			vpmu_hist_free(&h);
+			vpmu_uhist_free(&h);
 			goto out;
 		}
 		report_diag(&diag, files[i]);	/* warnings */
-		vpmu_hist_free(&h);
+		vpmu_uhist_free(&h);
 	}
 	ret = 0;
 out:
@@ -277,7 +277,7 @@ out:
 	return ret;
 }
 
-static const char *stop_text(const struct vpmu_hist_run *r, char *buf,
+static const char *stop_text(const struct vpmu_uhist_run *r, char *buf,
 			     size_t size)
 {
 	/* enum vpmu_stop_reason and the uapi's VPMU_RUN_* agree up to FAULT */
@@ -294,17 +294,17 @@ static const char *stop_text(const struct vpmu_hist_run *r, char *buf,
 }
 
 static int simulate(const char *path, const struct vpmu_buf *img,
-		    const struct opts *o, struct vpmu_hist *hs)
+		    const struct opts *o, struct vpmu_uhist *hs)
 {
 	struct vpmu_buf prog = { 0 }, diag = { 0 };
-	struct vpmu_hist_run run;
+	struct vpmu_uhist_run run;
 	char why[48];
 	int ret;
 
 	if (read_or_complain(path, &prog))
 		return -1;
-	ret = vpmu_hist_simulate(hs, img->p, img->len, prog.p, prog.len,
-				 o->interval, o->budget, &run, &diag);
+	ret = vpmu_uhist_simulate(hs, img->p, img->len, prog.p, prog.len,
+				  o->interval, o->budget, &run, &diag);
 	report_diag(&diag, path);
 	if (!ret && !o->quiet)
 		fprintf(stderr, "%s: %s: stop %s after %llu cycles\n",
@@ -393,13 +393,13 @@ out:
 	return ret;
 }
 
-static int plot(const struct vpmu_hist *hs, const struct vpmu_hist_img *hi,
+static int plot(const struct vpmu_uhist *hs, const struct vpmu_uhist_img *hi,
 		const char *path, const char *what)
 {
 	struct vpmu_buf script = { 0 }, diag = { 0 };
 	int ret = -1;
 
-	if (vpmu_hist_plot(&script, hs, hi, path, what, &diag))
+	if (vpmu_uhist_plot(&script, hs, hi, path, what, &diag))
 		report_diag(&diag, path);
 	else
 		ret = run_gnuplot(&script, path);
@@ -454,13 +454,13 @@ static int hu_buckets(const struct opts *o)
 {
 	struct vpmu_buf text = { 0 }, out = { 0 }, diag = { 0 };
 	struct vpmu_hu_prog prog, *p = NULL;
-	struct vpmu_hu_hist hh;
+	struct vpmu_hu_buckets hh;
 	const char *what = base_name(o->buckets);
 	int ret = 1;
 
 	if (read_or_complain(o->buckets, &text))
 		return 1;
-	if (vpmu_hu_hist_parse(&hh, text.p ? text.p : "", text.len,
+	if (vpmu_hu_buckets_parse(&hh, text.p ? text.p : "", text.len,
 			       o->buckets, &diag)) {
 		report_named_diag(&diag);
 		goto out;
@@ -478,7 +478,7 @@ static int hu_buckets(const struct opts *o)
 		p = &prog;
 	}
 	if (o->plot) {
-		if (vpmu_hu_hist_plot(&out, &hh, p, o->plot, what, &diag)) {
+		if (vpmu_hu_buckets_plot(&out, &hh, p, o->plot, what, &diag)) {
 			report_diag(&diag, o->plot);
 			goto out;
 		}
@@ -487,7 +487,7 @@ static int hu_buckets(const struct opts *o)
 		out.len = 0;
 	}
 	if (!o->quiet) {
-		vpmu_hu_hist_report(&out, &hh, p, what, &o->rep);
+		vpmu_hu_buckets_report(&out, &hh, p, what, &o->rep);
 		fwrite(out.p, 1, out.len, stdout);
 	}
 	ret = fflush(stdout) ? 1 : 0;
@@ -502,8 +502,8 @@ int main(int argc, char **argv)
 {
 	struct opts o = { .interval = 1, .budget = DEFAULT_BUDGET };
 	struct vpmu_buf img = { 0 }, out = { 0 }, diag = { 0 };
-	struct vpmu_hist_img hi;
-	struct vpmu_hist hs = { 0 };
+	struct vpmu_uhist_img hi;
+	struct vpmu_uhist hs = { 0 };
 	const char *what;
 	int nfiles, ret = 1;
 
@@ -516,7 +516,7 @@ int main(int argc, char **argv)
 	nfiles = argc - optind;
 	if (read_or_complain(o.image, &img))
 		return 1;
-	if (vpmu_hist_img_open(&hi, img.p, img.len, &diag)) {
+	if (vpmu_uhist_img_open(&hi, img.p, img.len, &diag)) {
 		fprintf(stderr, "%s: %s: not a valid vpmu image: %s", prog_name,
 			o.image, diag.p);
 		goto out_img;
@@ -524,14 +524,14 @@ int main(int argc, char **argv)
 	if (o.simulate ? simulate(argv[optind], &img, &o, &hs) :
 	    load_hists(argv + optind, nfiles, o.force, &hs))
 		goto out;
-	if (vpmu_hist_match(&hs, &hi, o.force, &diag)) {
+	if (vpmu_uhist_match(&hs, &hi, o.force, &diag)) {
 		report_diag(&diag, o.simulate || nfiles == 1 ? argv[optind] :
 			    o.image);
 		goto out;
 	}
 	report_diag(&diag, nfiles == 1 ? argv[optind] : o.image);
 	if (o.output) {
-		vpmu_hist_write(&hs, &out);
+		vpmu_uhist_write(&hs, &out);
 		if (vpmu_write_file(o.output, out.p, out.len)) {
 			fprintf(stderr, "%s: %s: %s\n", prog_name, o.output,
 				strerror(errno));
@@ -543,13 +543,13 @@ int main(int argc, char **argv)
 	if (o.plot && plot(&hs, &hi, o.plot, what))
 		goto out;
 	if (!o.quiet && !(o.output && !strcmp(o.output, "-"))) {
-		vpmu_hist_report(&out, &hs, &hi, &o.rep);
+		vpmu_uhist_report(&out, &hs, &hi, &o.rep);
 		fwrite(out.p, 1, out.len, stdout);
 	}
 	ret = fflush(stdout) ? 1 : 0;
 out:
-	vpmu_hist_free(&hs);
-	vpmu_hist_img_close(&hi);
+	vpmu_uhist_free(&hs);
+	vpmu_uhist_img_close(&hi);
 out_img:
 	vpmu_buf_free(&img);
 	vpmu_buf_free(&out);

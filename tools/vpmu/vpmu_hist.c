@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vpmu_hist.c - micro-PC histograms for the tools: the file format of
- * include/uapi/linux/vpmu.h, a producer on the host build of the engine,
- * and the report: buckets joined to the image's symbols and to the
- * disassembler's text of each microword (vpmu_dis_uwords(), so there is
- * one formatter for microwords).
+ * vpmu_hist.c - the histogram reports of vpmu-hist.  Micro-PC histograms
+ * (vpmu_uhist_*): the file format of include/uapi/linux/vpmu.h, a
+ * producer on the host build of the engine, and the report: buckets
+ * joined to the image's symbols and to the disassembler's text of each
+ * microword (vpmu_dis_uwords(), so there is one formatter for
+ * microwords).  The histogram unit's buckets (vpmu_hu_buckets_*).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,8 +31,8 @@ static int fail(struct vpmu_buf *diag, const char *fmt, ...)
 	return -1;
 }
 
-int vpmu_hist_parse(struct vpmu_hist *hs, const void *data, size_t len,
-		    struct vpmu_buf *diag)
+int vpmu_uhist_parse(struct vpmu_uhist *hs, const void *data, size_t len,
+		     struct vpmu_buf *diag)
 {
 	const struct vpmu_uhist_header *h = &hs->h;
 	uint64_t want, sum = 0;
@@ -72,7 +73,7 @@ int vpmu_hist_parse(struct vpmu_hist *hs, const void *data, size_t len,
 	for (i = 0; i < h->nbuckets; i++)
 		sum += hs->bucket[i];
 	if (sum != h->samples) {
-		vpmu_hist_free(hs);
+		vpmu_uhist_free(hs);
 		return fail(diag, "samples is %llu, the buckets sum to %llu",
 			    (unsigned long long)h->samples,
 			    (unsigned long long)sum);
@@ -80,7 +81,7 @@ int vpmu_hist_parse(struct vpmu_hist *hs, const void *data, size_t len,
 	return 0;
 }
 
-void vpmu_hist_write(const struct vpmu_hist *hs, struct vpmu_buf *out)
+void vpmu_uhist_write(const struct vpmu_uhist *hs, struct vpmu_buf *out)
 {
 	struct vpmu_uhist_header h = hs->h;
 	uint32_t i;
@@ -95,14 +96,14 @@ void vpmu_hist_write(const struct vpmu_hist *hs, struct vpmu_buf *out)
 	vpmu_buf_put(out, hs->bucket, 8ull * h.nbuckets);
 }
 
-void vpmu_hist_free(struct vpmu_hist *hs)
+void vpmu_uhist_free(struct vpmu_uhist *hs)
 {
 	free(hs->bucket);
 	hs->bucket = NULL;
 }
 
-int vpmu_hist_add(struct vpmu_hist *a, const struct vpmu_hist *b,
-		  bool force, struct vpmu_buf *diag)
+int vpmu_uhist_add(struct vpmu_uhist *a, const struct vpmu_uhist *b, bool force,
+		   struct vpmu_buf *diag)
 {
 	const char *what = force ? "warning" : "error";
 	uint32_t i;
@@ -138,10 +139,10 @@ int vpmu_hist_add(struct vpmu_hist *a, const struct vpmu_hist *b,
 
 /* ---- the producer -------------------------------------------------------- */
 
-int vpmu_hist_simulate(struct vpmu_hist *hs, const void *img, size_t img_len,
-		       const void *prog, size_t prog_len, uint32_t interval,
-		       uint64_t budget, struct vpmu_hist_run *run,
-		       struct vpmu_buf *diag)
+int vpmu_uhist_simulate(struct vpmu_uhist *hs, const void *img, size_t img_len,
+			const void *prog, size_t prog_len, uint32_t interval,
+			uint64_t budget, struct vpmu_uhist_run *run,
+			struct vpmu_buf *diag)
 {
 	struct vpmu_engine *e = NULL;
 	struct vpmu_ucode *uc = NULL;
@@ -209,14 +210,14 @@ out_free:
 
 static int sym_cmp(const void *pa, const void *pb)
 {
-	const struct vpmu_hist_sym *a = pa, *b = pb;
+	const struct vpmu_uhist_sym *a = pa, *b = pb;
 
 	if (a->addr != b->addr)
 		return a->addr < b->addr ? -1 : 1;
 	return a->size < b->size ? -1 : a->size > b->size;	/* table order */
 }
 
-static void find_routines(struct vpmu_hist_img *hi)
+static void find_routines(struct vpmu_uhist_img *hi)
 {
 	const struct vpmu_image_header *h = &hi->v.h;
 	uint32_t i, j, n = 0;
@@ -225,7 +226,7 @@ static void find_routines(struct vpmu_hist_img *hi)
 	hi->routine = calloc(h->cs_words, sizeof(*hi->routine));
 	if (!hi->sym || !hi->routine)
 		abort();
-	hi->sym[n++] = (struct vpmu_hist_sym){ "-", 0, 0 };
+	hi->sym[n++] = (struct vpmu_uhist_sym){ "-", 0, 0 };
 	for (i = 0; i < h->sym_count; i++) {
 		struct vpmu_image_sym s;
 		const char *name;
@@ -234,7 +235,8 @@ static void find_routines(struct vpmu_hist_img *hi)
 		name = vpmu_img_str(&hi->v, s.name);
 		if (name && *name && s.addr < h->cs_words)
 			/* size holds the table index until sorted */
-			hi->sym[n++] = (struct vpmu_hist_sym){ name, s.addr, i + 1 };
+			hi->sym[n++] = (struct vpmu_uhist_sym){ name, s.addr,
+								i + 1 };
 	}
 	qsort(hi->sym, n, sizeof(*hi->sym), sym_cmp);
 	/* the first symbol at each address names it ("-" only if none) */
@@ -254,8 +256,8 @@ static void find_routines(struct vpmu_hist_img *hi)
 	}
 }
 
-int vpmu_hist_img_open(struct vpmu_hist_img *hi, const void *img, size_t len,
-		       struct vpmu_buf *diag)
+int vpmu_uhist_img_open(struct vpmu_uhist_img *hi, const void *img, size_t len,
+			struct vpmu_buf *diag)
 {
 	uint32_t i;
 	char *p;
@@ -276,7 +278,7 @@ int vpmu_hist_img_open(struct vpmu_hist_img *hi, const void *img, size_t len,
 	return 0;
 }
 
-void vpmu_hist_img_close(struct vpmu_hist_img *hi)
+void vpmu_uhist_img_close(struct vpmu_uhist_img *hi)
 {
 	vpmu_buf_free(&hi->text);
 	free(hi->uword);
@@ -285,10 +287,10 @@ void vpmu_hist_img_close(struct vpmu_hist_img *hi)
 	memset(hi, 0, sizeof(*hi));
 }
 
-void vpmu_hist_label(const struct vpmu_hist_img *hi, uint32_t upc,
-		     char *buf, size_t size)
+void vpmu_uhist_label(const struct vpmu_uhist_img *hi, uint32_t upc, char *buf,
+		      size_t size)
 {
-	const struct vpmu_hist_sym *s = &hi->sym[hi->routine[upc]];
+	const struct vpmu_uhist_sym *s = &hi->sym[hi->routine[upc]];
 
 	if (upc == s->addr)
 		snprintf(buf, size, "%s", s->name);
@@ -296,8 +298,9 @@ void vpmu_hist_label(const struct vpmu_hist_img *hi, uint32_t upc,
 		snprintf(buf, size, "%s+%u", s->name, upc - s->addr);
 }
 
-int vpmu_hist_match(const struct vpmu_hist *hs, const struct vpmu_hist_img *hi,
-		    bool force, struct vpmu_buf *diag)
+int vpmu_uhist_match(const struct vpmu_uhist *hs,
+		     const struct vpmu_uhist_img *hi, bool force,
+		     struct vpmu_buf *diag)
 {
 	const struct vpmu_image_header *h = &hi->v.h;
 
@@ -344,8 +347,8 @@ static int by_addr(const void *pa, const void *pb)
 }
 
 /* Per-routine rows: every routine, counts summed. */
-static struct row *routine_rows(const struct vpmu_hist *hs,
-				const struct vpmu_hist_img *hi)
+static struct row *routine_rows(const struct vpmu_uhist *hs,
+				const struct vpmu_uhist_img *hi)
 {
 	struct row *r = calloc(hi->nsym, sizeof(*r));
 	uint32_t i;
@@ -367,9 +370,9 @@ static struct row *routine_rows(const struct vpmu_hist *hs,
  * Rows to show, in order; returns how many, and in *nall how many there
  * were before --top.
  */
-static uint32_t select_rows(struct row **out, const struct vpmu_hist *hs,
-			    const struct vpmu_hist_img *hi,
-			    const struct vpmu_hist_opts *o, uint32_t *nall)
+static uint32_t select_rows(struct row **out, const struct vpmu_uhist *hs,
+			    const struct vpmu_uhist_img *hi,
+			    const struct vpmu_report_opts *o, uint32_t *nall)
 {
 	uint32_t i, n, k = 0;
 	struct row *r;
@@ -388,8 +391,8 @@ static uint32_t select_rows(struct row **out, const struct vpmu_hist *hs,
 	for (i = 0; i < n; i++)
 		if (o->all || r[i].count)
 			r[k++] = r[i];
-	qsort(r, k, sizeof(*r), o->order == VPMU_HIST_BY_ADDR ? by_addr :
-	      by_count);
+	qsort(r, k, sizeof(*r),
+	      o->order == VPMU_REPORT_BY_ADDR ? by_addr : by_count);
 	*nall = k;
 	*out = r;
 	return o->top && o->top < k ? o->top : k;
@@ -418,9 +421,9 @@ static double pct(uint64_t count, uint64_t total)
 	return total ? 100.0 * count / total : 0.0;
 }
 
-void vpmu_hist_report(struct vpmu_buf *out, const struct vpmu_hist *hs,
-		      const struct vpmu_hist_img *hi,
-		      const struct vpmu_hist_opts *o)
+void vpmu_uhist_report(struct vpmu_buf *out, const struct vpmu_uhist *hs,
+		       const struct vpmu_uhist_img *hi,
+		       const struct vpmu_report_opts *o)
 {
 	const struct vpmu_image_header *ih = &hi->v.h;
 	uint64_t max = 0, shown = 0;
@@ -447,7 +450,7 @@ void vpmu_hist_report(struct vpmu_buf *out, const struct vpmu_hist *hs,
 			snprintf(label, sizeof(label), "%s",
 				 hi->sym[r[i].idx].name);
 		else
-			vpmu_hist_label(hi, r[i].idx, label, sizeof(label));
+			vpmu_uhist_label(hi, r[i].idx, label, sizeof(label));
 		w = strlen(label) > w ? strlen(label) : w;
 	}
 	if (o->by_label)
@@ -463,7 +466,7 @@ void vpmu_hist_report(struct vpmu_buf *out, const struct vpmu_hist *hs,
 		bar(b, x->count, max);
 		shown += x->count;
 		if (o->by_label) {
-			const struct vpmu_hist_sym *s = &hi->sym[x->idx];
+			const struct vpmu_uhist_sym *s = &hi->sym[x->idx];
 			char words[24];
 
 			snprintf(words, sizeof(words), "%u/%u", x->hit, s->size);
@@ -472,7 +475,7 @@ void vpmu_hist_report(struct vpmu_buf *out, const struct vpmu_hist *hs,
 					(unsigned long long)x->count,
 					pct(x->count, hs->h.samples), b);
 		} else {
-			vpmu_hist_label(hi, x->idx, label, sizeof(label));
+			vpmu_uhist_label(hi, x->idx, label, sizeof(label));
 			vpmu_buf_printf(out, "%-*s  0x%03x  %10llu  %6.2f  "
 					"%-*s  %s\n", w, label, x->addr,
 					(unsigned long long)x->count,
@@ -543,12 +546,12 @@ static int plot_output(struct vpmu_buf *o, const char *path, unsigned int w,
 	return 0;
 }
 
-int vpmu_hist_plot(struct vpmu_buf *o, const struct vpmu_hist *hs,
-		   const struct vpmu_hist_img *hi, const char *path,
-		   const char *what, struct vpmu_buf *diag)
+int vpmu_uhist_plot(struct vpmu_buf *o, const struct vpmu_uhist *hs,
+		    const struct vpmu_uhist_img *hi, const char *path,
+		    const char *what, struct vpmu_buf *diag)
 {
 	const struct vpmu_image_header *ih = &hi->v.h;
-	struct vpmu_hist_opts ro = { .order = VPMU_HIST_BY_COUNT,
+	struct vpmu_report_opts ro = { .order = VPMU_REPORT_BY_COUNT,
 				     .by_label = true };
 	uint32_t *color, i, nall, shown, step;
 	uint64_t rest = 0;
@@ -599,7 +602,7 @@ int vpmu_hist_plot(struct vpmu_buf *o, const struct vpmu_hist *hs,
 	/* the name of each colored routine over its sampled microwords */
 	vpmu_buf_printf(o, "EOD\n$names << EOD\n");
 	for (i = 0; i < shown; i++) {
-		const struct vpmu_hist_sym *s = &hi->sym[r[i].idx];
+		const struct vpmu_uhist_sym *s = &hi->sym[r[i].idx];
 		uint64_t top = 0;
 		uint32_t u, lo = UINT32_MAX, up = 0;
 
@@ -712,7 +715,7 @@ static int hu_count(const char **s, const char *end, uint64_t *v)
  * One bucket line, [s, end) without "hist " and trailing blanks:
  * "C<b> <count>", @b the number expected next.
  */
-static int hu_bucket_line(struct vpmu_hu_hist *hh, const char *s,
+static int hu_bucket_line(struct vpmu_hu_buckets *hh, const char *s,
 			  const char *end, const char *line, size_t line_len,
 			  bool sim, const char *name, unsigned int lineno,
 			  struct vpmu_buf *diag)
@@ -771,8 +774,8 @@ static int fail_named(struct vpmu_buf *diag, const char *name,
 	return -1;
 }
 
-int vpmu_hu_hist_parse(struct vpmu_hu_hist *hh, const char *text, size_t len,
-		       const char *name, struct vpmu_buf *diag)
+int vpmu_hu_buckets_parse(struct vpmu_hu_buckets *hh, const char *text,
+			  size_t len, const char *name, struct vpmu_buf *diag)
 {
 	const char *p, *end = text + len, *nl, *e;
 	unsigned int lineno;
@@ -812,8 +815,8 @@ int vpmu_hu_hist_parse(struct vpmu_hu_hist *hh, const char *text, size_t len,
 	return 0;
 }
 
-void vpmu_hu_hist_label(const struct vpmu_hu_prog *p, unsigned int i,
-			char *buf, size_t size)
+void vpmu_hu_entry_label(const struct vpmu_hu_prog *p, unsigned int i,
+			 char *buf, size_t size)
 {
 	struct vpmu_hu_prog one = { .mode = p->mode, .n = 1 };
 	char text[VPMU_HU_TEXT_MAX];
@@ -860,9 +863,10 @@ static unsigned int digits(uint64_t v)
 	return n;
 }
 
-void vpmu_hu_hist_report(struct vpmu_buf *out, const struct vpmu_hu_hist *hh,
-			 const struct vpmu_hu_prog *p, const char *what,
-			 const struct vpmu_hist_opts *o)
+void vpmu_hu_buckets_report(struct vpmu_buf *out,
+			    const struct vpmu_hu_buckets *hh,
+			    const struct vpmu_hu_prog *p, const char *what,
+			    const struct vpmu_report_opts *o)
 {
 	char label[VPMU_HU_TEXT_MAX], b[BAR_WIDTH + 1];
 	struct row r[VPMU_HU_MAX];
@@ -874,7 +878,7 @@ void vpmu_hu_hist_report(struct vpmu_buf *out, const struct vpmu_hu_hist *hh,
 		total += hh->c[i];
 		max = hh->c[i] > max ? hh->c[i] : max;
 		if (p) {
-			vpmu_hu_hist_label(p, i, label, sizeof(label));
+			vpmu_hu_entry_label(p, i, label, sizeof(label));
 			w = strlen(label) > w ? strlen(label) : w;
 		}
 	}
@@ -887,8 +891,8 @@ void vpmu_hu_hist_report(struct vpmu_buf *out, const struct vpmu_hu_hist *hh,
 				"cycles\n", hu_mode_name(p),
 				(unsigned long long)hu_monitoring_period(p));
 	vpmu_buf_printf(out, "\n");
-	qsort(r, hh->n, sizeof(*r), o->order == VPMU_HIST_BY_ADDR ? by_addr :
-	      by_count);
+	qsort(r, hh->n, sizeof(*r),
+	      o->order == VPMU_REPORT_BY_ADDR ? by_addr : by_count);
 	n = o->top && o->top < hh->n ? o->top : hh->n;
 	if (p)
 		vpmu_buf_printf(out, "%-6s  %-*s  %*s  %6s  bar\n", "bucket",
@@ -904,7 +908,7 @@ void vpmu_hu_hist_report(struct vpmu_buf *out, const struct vpmu_hu_hist *hh,
 		snprintf(cb, sizeof(cb), "C%u", r[i].idx + 1);
 		vpmu_buf_printf(out, "%-6s  ", cb);
 		if (p) {
-			vpmu_hu_hist_label(p, r[i].idx, label, sizeof(label));
+			vpmu_hu_entry_label(p, r[i].idx, label, sizeof(label));
 			vpmu_buf_printf(out, "%-*s  ", w, label);
 		}
 		vpmu_buf_printf(out, "%*llu  %6.2f%s%s\n", wc,
@@ -919,9 +923,9 @@ void vpmu_hu_hist_report(struct vpmu_buf *out, const struct vpmu_hu_hist *hh,
 				pct(total - shown, total));
 }
 
-int vpmu_hu_hist_plot(struct vpmu_buf *o, const struct vpmu_hu_hist *hh,
-		      const struct vpmu_hu_prog *p, const char *path,
-		      const char *what, struct vpmu_buf *diag)
+int vpmu_hu_buckets_plot(struct vpmu_buf *o, const struct vpmu_hu_buckets *hh,
+			 const struct vpmu_hu_prog *p, const char *path,
+			 const char *what, struct vpmu_buf *diag)
 {
 	struct vpmu_buf title = { 0 };
 	char label[VPMU_HU_TEXT_MAX], cb[12];
@@ -942,7 +946,7 @@ int vpmu_hu_hist_plot(struct vpmu_buf *o, const struct vpmu_hu_hist *hh,
 		snprintf(cb, sizeof(cb), "C%u", i + 1);
 		plot_name(o, cb);
 		if (p) {
-			vpmu_hu_hist_label(p, i, label, sizeof(label));
+			vpmu_hu_entry_label(p, i, label, sizeof(label));
 			period = strrchr(label, '(');
 			period[-1] = '\0';
 			vpmu_buf_put(o, " ", 1);

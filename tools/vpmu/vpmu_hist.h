@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * vpmu_hist.h - micro-PC histogram files (struct vpmu_uhist_header and
- * its buckets) for the tools: read and check, sum, write, produce one on
- * the host build of the engine, and turn one into an annotated report or
- * a gnuplot script.
+ * vpmu_hist.h - the histogram reports of vpmu-hist.  Micro-PC histogram
+ * files (struct vpmu_uhist_header and its buckets; vpmu_uhist_*): read
+ * and check, sum, write, produce one on the host build of the engine, and
+ * turn one into an annotated report or a gnuplot script.  The histogram
+ * unit's buckets C1..Cn (vpmu_hu_buckets_*): read, report and plot.
  *
  * Like the rest of the toolchain library, nothing here prints or exits:
  * text goes into struct vpmu_buf, diagnostics into @diag as one
@@ -22,7 +23,7 @@
 #include "vpmu_hu_text.h"
 
 /* A histogram in memory: the header as read, and nbuckets buckets. */
-struct vpmu_hist {
+struct vpmu_uhist {
 	struct vpmu_uhist_header h;
 	uint64_t *bucket;
 };
@@ -31,11 +32,11 @@ struct vpmu_hist {
  * Check a histogram file completely (magic, version, sizes, reserved
  * fields, samples = sum of the buckets) and copy it into @hs.
  */
-int vpmu_hist_parse(struct vpmu_hist *hs, const void *data, size_t len,
-		    struct vpmu_buf *diag);
+int vpmu_uhist_parse(struct vpmu_uhist *hs, const void *data, size_t len,
+		     struct vpmu_buf *diag);
 /* The file form of @hs (samples recomputed), appended to @out. */
-void vpmu_hist_write(const struct vpmu_hist *hs, struct vpmu_buf *out);
-void vpmu_hist_free(struct vpmu_hist *hs);
+void vpmu_uhist_write(const struct vpmu_uhist *hs, struct vpmu_buf *out);
+void vpmu_uhist_free(struct vpmu_uhist *hs);
 
 /*
  * Add @b's buckets to @a's (per-CPU files into one).  The bucket counts
@@ -43,11 +44,11 @@ void vpmu_hist_free(struct vpmu_hist *hs);
  * @force (then a warning).  The sum's cpu is VPMU_UHIST_CPU_SUM unless
  * both are the same CPU, its generation 0 unless both have the same one.
  */
-int vpmu_hist_add(struct vpmu_hist *a, const struct vpmu_hist *b,
-		  bool force, struct vpmu_buf *diag);
+int vpmu_uhist_add(struct vpmu_uhist *a, const struct vpmu_uhist *b, bool force,
+		   struct vpmu_buf *diag);
 
 /* How a simulated run ended (the engine's struct vpmu_stop, in brief). */
-struct vpmu_hist_run {
+struct vpmu_uhist_run {
 	unsigned int reason;	/* enum vpmu_stop_reason */
 	uint32_t code;		/* trap code or fault kind */
 	uint64_t cycles;
@@ -60,27 +61,27 @@ struct vpmu_hist_run {
  * VPMU_UHIST_CPU_SUM, generation 0).  A program assembled for another
  * image gets a warning.
  */
-int vpmu_hist_simulate(struct vpmu_hist *hs, const void *img, size_t img_len,
-		       const void *prog, size_t prog_len, uint32_t interval,
-		       uint64_t budget, struct vpmu_hist_run *run,
-		       struct vpmu_buf *diag);
+int vpmu_uhist_simulate(struct vpmu_uhist *hs, const void *img, size_t img_len,
+			const void *prog, size_t prog_len, uint32_t interval,
+			uint64_t budget, struct vpmu_uhist_run *run,
+			struct vpmu_buf *diag);
 
 /*
  * An image as the report sees it: every microword's source text (the
  * disassembler's) and the routine it belongs to, the nearest symbol at or
  * before it.
  */
-struct vpmu_hist_sym {
+struct vpmu_uhist_sym {
 	const char *name;
 	uint32_t addr;
 	uint32_t size;		/* microwords up to the next symbol */
 };
 
-struct vpmu_hist_img {
+struct vpmu_uhist_img {
 	struct vpmu_img_view v;
 	struct vpmu_buf text;	/* cs_words lines */
 	char **uword;		/* per micro-address: its line in text */
-	struct vpmu_hist_sym *sym;	/* by address, one per address */
+	struct vpmu_uhist_sym *sym;	/* by address, one per address */
 	uint32_t nsym;
 	uint32_t *routine;	/* per micro-address: index in sym */
 };
@@ -89,36 +90,37 @@ struct vpmu_hist_img {
  * @img must stay valid while @hi is used.  Microwords before the first
  * symbol belong to a routine named "-".
  */
-int vpmu_hist_img_open(struct vpmu_hist_img *hi, const void *img, size_t len,
-		       struct vpmu_buf *diag);
-void vpmu_hist_img_close(struct vpmu_hist_img *hi);
+int vpmu_uhist_img_open(struct vpmu_uhist_img *hi, const void *img, size_t len,
+			struct vpmu_buf *diag);
+void vpmu_uhist_img_close(struct vpmu_uhist_img *hi);
 /* "name" or "name+offset" for micro-address @upc. */
-void vpmu_hist_label(const struct vpmu_hist_img *hi, uint32_t upc,
-		     char *buf, size_t size);
+void vpmu_uhist_label(const struct vpmu_uhist_img *hi, uint32_t upc, char *buf,
+		      size_t size);
 
 /*
  * Whether @hs was sampled on @hi's image: the same number of buckets
  * (always required) and the same checksum (a warning with @force).
  */
-int vpmu_hist_match(const struct vpmu_hist *hs, const struct vpmu_hist_img *hi,
-		    bool force, struct vpmu_buf *diag);
+int vpmu_uhist_match(const struct vpmu_uhist *hs,
+		     const struct vpmu_uhist_img *hi, bool force,
+		     struct vpmu_buf *diag);
 
-enum vpmu_hist_order {
-	VPMU_HIST_BY_COUNT,	/* highest count first, then by address */
-	VPMU_HIST_BY_ADDR,
+enum vpmu_report_order {
+	VPMU_REPORT_BY_COUNT,	/* highest count first, then by address */
+	VPMU_REPORT_BY_ADDR,
 };
 
-struct vpmu_hist_opts {
-	enum vpmu_hist_order order;
+struct vpmu_report_opts {
+	enum vpmu_report_order order;
 	bool all;		/* also rows with a zero count */
 	bool by_label;		/* one row per routine, not per microword */
 	uint32_t top;		/* at most this many rows; 0: all */
 };
 
 /* The annotated listing (or per-routine summary) of @hs. */
-void vpmu_hist_report(struct vpmu_buf *out, const struct vpmu_hist *hs,
-		      const struct vpmu_hist_img *hi,
-		      const struct vpmu_hist_opts *o);
+void vpmu_uhist_report(struct vpmu_buf *out, const struct vpmu_uhist *hs,
+		       const struct vpmu_uhist_img *hi,
+		       const struct vpmu_report_opts *o);
 
 /*
  * A self-contained gnuplot script (data inline) that draws @hs into
@@ -127,14 +129,14 @@ void vpmu_hist_report(struct vpmu_buf *out, const struct vpmu_hist *hs,
  * in the title (a program or file name).  Returns -1 for an unknown
  * extension.
  */
-int vpmu_hist_plot(struct vpmu_buf *script, const struct vpmu_hist *hs,
-		   const struct vpmu_hist_img *hi, const char *path,
-		   const char *what, struct vpmu_buf *diag);
+int vpmu_uhist_plot(struct vpmu_buf *script, const struct vpmu_uhist *hs,
+		    const struct vpmu_uhist_img *hi, const char *path,
+		    const char *what, struct vpmu_buf *diag);
 
 /* ---- histogram-unit buckets ---------------------------------------------- */
 
 /* Buckets C1..Cn of the histogram unit, as read from a text file. */
-struct vpmu_hu_hist {
+struct vpmu_hu_buckets {
 	uint32_t n;			/* 1..VPMU_HU_MAX */
 	uint64_t c[VPMU_HU_MAX];	/* c[b - 1] is bucket Cb */
 };
@@ -148,26 +150,27 @@ struct vpmu_hu_hist {
  * error is one "@name:LINE: error: ..." line in @diag (or "@name: error:
  * ..." when it is about the whole file).
  */
-int vpmu_hu_hist_parse(struct vpmu_hu_hist *hh, const char *text, size_t len,
-		       const char *name, struct vpmu_buf *diag);
+int vpmu_hu_buckets_parse(struct vpmu_hu_buckets *hh, const char *text,
+			  size_t len, const char *name, struct vpmu_buf *diag);
 
 /*
  * Entry @i (0-based) of @p as a bucket label: its predicate in canonical
  * form and its period, "wq=2 (500 cycles)".
  */
-void vpmu_hu_hist_label(const struct vpmu_hu_prog *p, unsigned int i,
-			char *buf, size_t size);
+void vpmu_hu_entry_label(const struct vpmu_hu_prog *p, unsigned int i,
+			 char *buf, size_t size);
 
 /*
  * The report of @hh: a heading naming @what (the bucket file) and, with
  * @p (NULL: no program known; else p->n == hh->n), the mode and the
  * monitoring period; then one row per bucket (with its label when @p is
  * given), count, share of the total of the buckets and a bar.  o->order
- * VPMU_HIST_BY_ADDR is bucket order; o->top limits the rows.
+ * VPMU_REPORT_BY_ADDR is bucket order; o->top limits the rows.
  */
-void vpmu_hu_hist_report(struct vpmu_buf *out, const struct vpmu_hu_hist *hh,
-			 const struct vpmu_hu_prog *p, const char *what,
-			 const struct vpmu_hist_opts *o);
+void vpmu_hu_buckets_report(struct vpmu_buf *out,
+			    const struct vpmu_hu_buckets *hh,
+			    const struct vpmu_hu_prog *p, const char *what,
+			    const struct vpmu_report_opts *o);
 
 /*
  * A self-contained gnuplot script drawing @hh as a bar chart into @path
@@ -176,8 +179,9 @@ void vpmu_hu_hist_report(struct vpmu_buf *out, const struct vpmu_hu_hist *hh,
  * top; the title names @what and, with @p, the mode.  Returns -1 for an
  * unknown extension.
  */
-int vpmu_hu_hist_plot(struct vpmu_buf *script, const struct vpmu_hu_hist *hh,
-		      const struct vpmu_hu_prog *p, const char *path,
-		      const char *what, struct vpmu_buf *diag);
+int vpmu_hu_buckets_plot(struct vpmu_buf *script,
+			 const struct vpmu_hu_buckets *hh,
+			 const struct vpmu_hu_prog *p, const char *path,
+			 const char *what, struct vpmu_buf *diag);
 
 #endif /* _VPMU_HIST_H */

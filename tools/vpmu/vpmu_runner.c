@@ -23,7 +23,7 @@ static const char *const stop_names[] = {
 
 /* enum vpmu_fault in drivers/perf/vpmu/vpmu_engine.h. */
 static const char *const fault_names[] = {
-	"none", "load", "store", "align", "fetch", "ustack", "noimage",
+	"none", "load", "store", "align", "fetch", "ustack", "noucode",
 };
 
 const char *vpmu_stop_name(unsigned int stop)

@@ -36,17 +36,18 @@
  * chunk of at most (2^width - value - 1) cycles cannot wrap a counter
  * except on its last microword, and only if that microword stalled; the
  * engine remembers the last stalling microword.  When a counter is one
- * event from wrapping, or a histogram sample is due, the engine steps one
- * microword at a time, whose identity it then knows.  Only counters that
- * interrupt or freeze on overflow need this; others just wrap in the fold,
- * which counts their wraps (vpmu_engine_ovf_count()).
+ * event from wrapping, the engine steps one microword at a time, whose
+ * identity it then knows (the micro-PC histogram's samples need no steps:
+ * the loop takes them, vpmu_uhist_sample()).  Only counters that
+ * interrupt or freeze on overflow need this; others just wrap in the
+ * fold, which counts their wraps (vpmu_engine_ovf_count()).
  *
  * For every event but CYCLES and WQ_STALL the bound is sharper: it occurs
  * at most once per execution of the microwords it can occur on (tags,
  * UOPS, INSNS, DISPATCH, TRIGGER, STORES on those that have the property;
  * UBR_TAKEN on BRs; DC_HIT and DC_MISS on loads), the control flow puts
  * at least g microwords between two of those (g, the event's gap, is a
- * shortest path over the image's flow graph, computed once per image and
+ * shortest path over the ucode's flow graph, computed once per ucode and
  * event), and every microword takes a cycle, so a chunk of (r - 1) * g
  * cycles cannot complete the r events left before a wrap.  Without it a
  * counter of a rare event would reach its wrap in many shrinking chunks,
@@ -81,6 +82,9 @@
 
 #ifndef __annotate_jump_table
 #define __annotate_jump_table
+#endif
+#ifndef __always_inline		/* the host build */
+#define __always_inline	inline VPMU_HOST_ATTR(__always_inline__)
 #endif
 
 /*
@@ -128,7 +132,7 @@
 #define P_STORE		BIT(3)	/* memory write + write queue */
 #define P_MODE		BIT(4)	/* privilege-mode change */
 
-/* Hooks run after the current microword (vpmu_run_chunk()'s hook). */
+/* Hooks run after the current microword (vpmu_interp()'s hook). */
 #define HOOK_TRIG	BIT(0)
 #define HOOK_MODE	BIT(1)
 
@@ -137,14 +141,14 @@
  * the histogram unit's write-queue accounting).
  */
 #define TRIG_DYN	0x80
-/* ...its fast handler ends its segment and needs nothing routed (hf). */
+/* ...its fast handler ends its segment and needs nothing routed (h_fast). */
 #define TRIG_FAST	0x40
 #define TRIG_GROUPS	0x0f
 
 /*
  * The toggle table: before each slot's ID table, an s32 per microword,
  * TGL(base, upc), read by a static trigger source (see TRIG in
- * vpmu_run_chunk()).  Nonzero: toggling from this slot goes to the slot
+ * vpmu_interp()).  Nonzero: toggling from this slot goes to the slot
  * TGL_SLOT bytes away (slots are TGL_ALIGN-aligned in one block; 0 when
  * the toggle stays in this slot), flips the freeze groups TGL_GROUPS and
  * runs the fast handler (TRIG_FAST).  0: the general path decides
@@ -157,20 +161,20 @@
 #define TGL(base, upc)							\
 	(((const s32 *)(base) - (VPMU_IDT + 1))[-(long)(upc)])
 
-/* vpmu_run_chunk() results. */
+/* vpmu_interp() results. */
 enum { X_CHUNK, X_HALT, X_TRAP, X_FAULT };
 
 /*
  * One microword, executable.  Microwords run in *segments*: a segment is
  * a run of microwords whose handlers go on to the next one without
  * any check (vpmu_uop_unchecked()), ended by one that continues through a
- * checked entry (ENTER in vpmu_run_chunk()): a transfer, or anything that
+ * checked entry (ENTER in vpmu_interp()): a transfer, or anything that
  * can fault, stall, stop or hook.  seg counts the microwords from this one
  * to the end of its segment; an entry charges them all to the cycle
  * budget at once and counts one entry, so falling through costs nothing.
  */
 struct vpmu_uop {
-	const void *h;		/* dispatch: handler (or the trigger hook) */
+	const void *h_label;	/* h_dispatch's label (the host dispatch) */
 	u32 cnt;		/* entries here minus early exits (see fold) */
 	s32 seg;		/* microwords to the end of the segment */
 	u32 dyn;		/* loads: misses; stores: stall cycles */
@@ -178,54 +182,112 @@ struct vpmu_uop {
 	u32 imm;		/* EXT: mask; LD/ST: offset; MODE: mode */
 	union {
 		u32 tgt;	/* TARGET as a byte offset into the slot */
-		s32 tgl;	/* H_TPI*: its TGL() slot distance */
+		s32 toggle_dist;	/* H_TPI*: its TGL() slot distance */
 	};
 	u16 d, a, b;		/* register-file indices; EXT/SEXT: b = shift */
 	u16 upc;
-	u8 hx;			/* dispatch: hf, H_TRIG, H_TPI*, H_SYNC */
-	u8 hf, hg;		/* fast handler; general one (when routed) */
-	u8 mfast;		/* load/store: commit at once, 1 NEXT, 2 JUMP */
+	u8 h_dispatch;		/* what runs: h_fast or a pre-handler */
+	u8 h_fast;		/* the fast (maybe fused) handler */
+	u8 h_general;		/* the general one: routed or run alone */
+	u8 mem_fast;		/* load/store: commit at once, 1 NEXT, 2 JUMP */
 	u8 seq;			/* sequencer handler index */
 	union {
 		u8 cond;	/* BR: condition; DISP: width */
-		u8 tgg;		/* H_TPI*: the groups it toggles */
+		u8 toggle_groups;	/* H_TPI*: the groups it toggles */
 	};
 	u8 pend;		/* P_* */
-	u8 fk;			/* S: 0 none, 1 logic, 2 add, 3 sub; ST: size */
+	union {
+		u8 flag_kind;	/* S: 0 none, 1 logic, 2 add, 3 sub */
+		u8 st_size;	/* ST: bytes */
+	};
 };
 
-/* ALU operations with a result: X(name, expression of a, b, u). */
-#define VPMU_ALU_LIST(X)						\
-	X(ADD,	a + b)							\
-	X(SUB,	a - b)							\
-	X(AND,	a & b)							\
-	X(OR,	a | b)							\
-	X(XOR,	a ^ b)							\
-	X(SHL,	a << (b & 31))						\
-	X(SHR,	a >> (b & 31))						\
-	X(SAR,	(u32)((s32)a >> (b & 31)))				\
-	X(SLT,	(u32)((s32)a < (s32)b))					\
-	X(SLTU,	(u32)(a < b))						\
-	X(MUL,	a * b)							\
-	X(MOV,	b)							\
-	X(EXT,	(a >> u->b) & u->imm)					\
-	X(SEXT,	(u32)((s32)(a << u->b) >> u->b))
+/*
+ * The semantics of the operations, by their names in VPMU_OP_LIST: an ALU
+ * operation's result as an expression of its operands a and b (EXT and
+ * SEXT find their field in the uop u), a load's size and its value from
+ * the little-endian bytes at p, a store's size.  The operations of
+ * signatures NONE (NOP) and I (MODE) have handlers of their own.
+ */
+#define VPMU_SEM_ADD	a + b
+#define VPMU_SEM_SUB	a - b
+#define VPMU_SEM_AND	a & b
+#define VPMU_SEM_OR	a | b
+#define VPMU_SEM_XOR	a ^ b
+#define VPMU_SEM_SHL	a << (b & 31)
+#define VPMU_SEM_SHR	a >> (b & 31)
+#define VPMU_SEM_SAR	(u32)((s32)a >> (b & 31))
+#define VPMU_SEM_SLT	(u32)((s32)a < (s32)b)
+#define VPMU_SEM_SLTU	(u32)(a < b)
+#define VPMU_SEM_MUL	a * b
+#define VPMU_SEM_MOV	b
+#define VPMU_SEM_EXT	(a >> u->b) & u->imm
+#define VPMU_SEM_SEXT	(u32)((s32)(a << u->b) >> u->b)
+#define VPMU_SEM_LB	1, (u32)(s32)(s8)p[0]
+#define VPMU_SEM_LBU	1, (u32)p[0]
+#define VPMU_SEM_LH	2, (u32)(s32)(s16)(p[0] | p[1] << 8)
+#define VPMU_SEM_LHU	2, (u32)(p[0] | p[1] << 8)
+#define VPMU_SEM_LW	4, vpmu_get_le32(p)
+#define VPMU_SEM_SB	1
+#define VPMU_SEM_SH	2
+#define VPMU_SEM_SW	4
 
-/* Loads: X(name, size, value from the little-endian bytes at p). */
-#define VPMU_LD_LIST(X)							\
-	X(LB,	1, (u32)(s32)(s8)p[0])					\
-	X(LBU,	1, (u32)p[0])						\
-	X(LH,	2, (u32)(s32)(s16)(p[0] | p[1] << 8))			\
-	X(LHU,	2, (u32)(p[0] | p[1] << 8))				\
-	X(LW,	4, vpmu_get_le32(p))
+/*
+ * VPMU_OP_LIST (vpmu_isa.h) is the one list of operations.  It feeds the
+ * image validator (vpmu_op_info[], vpmu_image.c), the assembler and the
+ * disassembler, and here, by signature, three things: the names of the
+ * loop's handlers (VPMU_NAMES, for enum vpmu_handler, vpmu_handler_props[]
+ * and the loop's jump table), the handlers themselves (VPMU_BODIES, in
+ * vpmu_interp()) and each operation's first handler (VPMU_FIRST, for the
+ * decoder).  An operation added to the list without semantics above or a
+ * handler in the loop does not compile.
+ *
+ * Handler names: VPMU_H(label, HP_*) each.  An ALU operation has one
+ * handler per shape (V_*, in that order), a load or store one, NONE two
+ * (going on unchecked or not), I one.
+ */
+#define VPMU_NAMES(name, code, sig, doc)	VPMU_NAMES_##sig(name)
+#define VPMU_NAMES_NONE(n)	VPMU_H(n##_N, HP_FALLS) VPMU_H(n, HP_ENDS)
+#define VPMU_NAMES_DAB(n)	VPMU_ALU_NAMES(n)
+#define VPMU_NAMES_DB(n)	VPMU_ALU_NAMES(n)
+#define VPMU_NAMES_DAF(n)	VPMU_ALU_NAMES(n)
+#define VPMU_NAMES_LD(n)	VPMU_H(M_##n, 0)
+#define VPMU_NAMES_ST(n)	VPMU_H(M_##n, 0)
+#define VPMU_NAMES_I(n)		VPMU_H(n, 0)
+#define VPMU_ALU_NAMES(n)						\
+	VPMU_H(F_##n, HP_FALLS) VPMU_H(I_##n, HP_FALLS)			\
+	VPMU_H(D_##n, HP_FALLS) VPMU_H(N_##n, HP_FALLS)			\
+	VPMU_H(L_##n, HP_FALLS) VPMU_H(J_##n, HP_ENDS)			\
+	VPMU_H(E_##n, HP_ENDS) VPMU_H(P_##n, HP_ENDS)			\
+	VPMU_H(B_##n, HP_ENDS) VPMU_H(G_##n, 0)
 
-#define VPMU_ST_LIST(X)	X(SB, 1) X(SH, 2) X(SW, 4)
+/* Handler bodies: VPMU_ALU_BODY(name, expr), _LD(name, size, expr), _ST. */
+#define VPMU_BODIES(name, code, sig, doc)				\
+	VPMU_BODIES_##sig(name, VPMU_SEM_##name)
+#define VPMU_BODIES_NONE(n, sem)
+#define VPMU_BODIES_DAB(n, sem)	VPMU_ALU_BODY(n, sem)
+#define VPMU_BODIES_DB(n, sem)	VPMU_ALU_BODY(n, sem)
+#define VPMU_BODIES_DAF(n, sem)	VPMU_ALU_BODY(n, sem)
+#define VPMU_BODIES_LD(n, sem)	VPMU_LD_BODY(n, sem)
+#define VPMU_BODIES_ST(n, sem)	VPMU_ST_BODY(n, sem)
+#define VPMU_BODIES_I(n, sem)
+
+/* Each operation's first handler: [code] = H_*. */
+#define VPMU_FIRST(name, code, sig, doc)				\
+	[code] = VPMU_FIRST_##sig(name),
+#define VPMU_FIRST_NONE(n)	H_##n
+#define VPMU_FIRST_DAB(n)	H_F_##n
+#define VPMU_FIRST_DB(n)	H_F_##n
+#define VPMU_FIRST_DAF(n)	H_F_##n
+#define VPMU_FIRST_LD(n)	H_M_##n
+#define VPMU_FIRST_ST(n)	H_M_##n
+#define VPMU_FIRST_I(n)		H_##n
 
 /*
  * SUB.s into the sink, then BR on a flag condition: the branch decided from
  * the operands, the flags left for later (lazy: R[R_FLAGS] holds
- * FLAGS_LAZY and the operands are kept).  X(cond, holds) in condition
- * code order.
+ * FLAGS_LAZY and the operands are kept).  X(cond, holds), named as in
+ * VPMU_COND_LIST.
  */
 #define VPMU_CMP_LIST(X)						\
 	X(AL,	true)							\
@@ -239,48 +301,69 @@ struct vpmu_uop {
 	X(NV,	!(((a ^ b) & (a ^ (a - b))) >> 31))			\
 	X(LT,	(s32)a < (s32)b)					\
 	X(GE,	(s32)a >= (s32)b)
+#define VPMU_CMP_NAME(name, holds)	VPMU_H(CMP_##name, 0)
 
 #define FLAGS_LAZY	16		/* R[R_FLAGS]: SUB of lz_a, lz_b */
 
-/* Handler indices (vpmu_uop.hf, hg, hx). */
+/*
+ * Every handler of the loop: those of the operations, the fused shapes
+ * of whole microwords (compare and branch, EXTs into latches, ADD pc ;
+ * EOI) and the pre-handlers (trigger sources, readers of lazy flags).
+ */
+#define VPMU_HANDLER_LIST						\
+	VPMU_OP_LIST(VPMU_NAMES)					\
+	VPMU_CMP_LIST(VPMU_CMP_NAME)					\
+	VPMU_H(LEXT, HP_FALLS) VPMU_H(LEXTI, HP_FALLS)			\
+	VPMU_H(LEXTI2, HP_FALLS) VPMU_H(LX2S, HP_FALLS)		\
+	VPMU_H(PI, HP_ENDS) VPMU_H(PI0, HP_ENDS) VPMU_H(PR0, HP_ENDS)	\
+	VPMU_H(TRIG, 0) VPMU_H(TPI, 0) VPMU_H(TPI0, 0) VPMU_H(SYNC, 0)
+
+/* Handler indices (vpmu_uop.h_dispatch, h_fast, h_general). */
 enum vpmu_handler {
-#define VPMU_X(name, expr) H_F_##name, H_I_##name, H_D_##name, H_N_##name, \
-	H_L_##name, H_J_##name, H_E_##name, H_P_##name, H_B_##name, H_G_##name,
-	VPMU_ALU_LIST(VPMU_X)
-#undef VPMU_X
-#define VPMU_X(name, size, expr) H_##name,
-	VPMU_LD_LIST(VPMU_X)
-#undef VPMU_X
-#define VPMU_X(name, size) H_##name,
-	VPMU_ST_LIST(VPMU_X)
-#undef VPMU_X
-#define VPMU_X(name, expr) H_CMP_##name,
-	VPMU_CMP_LIST(VPMU_X)
-#undef VPMU_X
-	H_LEXT, H_LEXTI, H_LEXTI2, H_LX2S, H_PI, H_PI0, H_PR0, H_NOP_N, H_NOP,
-	H_MODE,
-	H_TRIG, H_TPI, H_TPI0, H_SYNC,
+#define VPMU_H(label, props)	H_##label,
+	VPMU_HANDLER_LIST
+#undef VPMU_H
 	H_NR
 };
 
 /*
- * ALU handler variants, in enum order: the common microword shapes get a
- * fused handler, everything else the general one (G) and a sequencer
- * handler.  F: direct operands, NEXT.  I: direct register and immediate
- * operands, NEXT.  D: any sources, direct destination, NEXT.  N: any
- * operands, NEXT.  L: latch
- * destination, direct sources, NEXT (EXT has its own, H_LEXT).  J: any
- * operands, JUMP.  E: any operands, EOI.  P: direct operands, pc
- * destination, EOI.  B: any operands, BR on flags (S or not).  None of
- * the fused forms has a special destination (latch or flags) except L, or
- * S except B.  F, I, D, N, L, LEXT* and NOP_N go on unchecked.
+ * Handler properties.  HP_FALLS: goes on to the next microword unchecked
+ * (vpmu_segments()).  HP_ENDS: ends its segment through its own sequencer
+ * and needs no pre-handler or memory fast path, so that a trigger source
+ * toggled on entry may run it (vpmu_trig_fast()).
+ */
+#define HP_FALLS	BIT(0)
+#define HP_ENDS		BIT(1)
+
+static const u8 vpmu_handler_props[H_NR] = {
+#define VPMU_H(label, props)						\
+	[H_##label] = props,
+	VPMU_HANDLER_LIST
+#undef VPMU_H
+};
+
+/*
+ * ALU handler shapes, in the order of VPMU_ALU_NAMES: the common microword
+ * shapes get a fused handler, everything else the general one (G) and a
+ * sequencer handler.  F: direct operands, NEXT.  I: direct register and
+ * immediate operands, NEXT.  D: any sources, direct destination, NEXT.
+ * N: any operands, NEXT.  L: latch destination, direct sources, NEXT (EXT
+ * has its own, H_LEXT).  J: any operands, JUMP.  E: any operands, EOI.
+ * P: direct operands, pc destination, EOI.  B: any operands, BR on flags
+ * (S or not).  None of the fused forms has a special destination (latch
+ * or flags) except L, or S except B.
  */
 enum { V_F, V_I, V_D, V_N, V_L, V_J, V_E, V_P, V_B, V_G, V_NR };
 
-/* Sequencer handler indices (vpmu_uop.seq). */
+/*
+ * Sequencer handler indices (vpmu_uop.seq): one per VPMU_SEQ_LIST entry,
+ * named alike (Q_BR: BR on a flag condition), and BR on an external one.
+ */
 enum vpmu_seq_handler {
-	Q_NEXT, Q_JUMP, Q_BRF, Q_BRX, Q_CALL, Q_RET, Q_DISP, Q_EOI, Q_HALT,
-	Q_TRAP,
+#define VPMU_X(name, code, sig, doc)	Q_##name,
+	VPMU_SEQ_LIST(VPMU_X)
+#undef VPMU_X
+	Q_BRX,
 	Q_NR
 };
 
@@ -307,10 +390,24 @@ struct vpmu_pstate {
 
 /* A program's architectural state, off the engine (vpmu_engine_ctx_save()). */
 struct vpmu_ctx {
-	const struct vpmu_ucode *uc;	/* the image it runs under; NULL: none */
+	const struct vpmu_ucode *uc;	/* the ucode it runs under; NULL: none */
 	struct vpmu_pstate st;
 	u32 R[R_NREGS];			/* registers by operand code */
-	u32 dc_tag[VPMU_DC_LINES_MAX];	/* only the image's dc_lines used */
+	u32 dc_tag[VPMU_DC_LINES_MAX];	/* only the ucode's dc_lines used */
+};
+
+/*
+ * The micro-PC histogram's samples at K > 1, taken in the loop
+ * (vpmu_interp()): its left then counts down to the next sample when that
+ * comes before the chunk's end, and the entry that fails there takes it
+ * (vpmu_uhist_sample()).  Valid during a chunk.
+ */
+struct vpmu_usample {
+	u32 k;			/* K, or 0: none in the loop */
+	bool due;		/* left ends at a sample */
+	s64 rest;		/* cycles of the chunk after that sample */
+	u64 next;		/* the cycle of the next sample */
+	u64 *last;		/* the bucket of the last sample taken */
 };
 
 struct vpmu_engine {
@@ -362,7 +459,7 @@ struct vpmu_engine {
 	u32 ntsrc;
 	u16 tsrc_groups;		/* bit g: a fast one toggles groups g */
 	u8 ctr_cls[VPMU_NR_COUNTERS_MAX];	/* enum vpmu_cls of each */
-	u16 plan_mask;			/* enabled counters with INT or FOO */
+	u16 plan_mask;			/* enabled: INT or FREEZE_ON_OVF */
 	bool dirty;
 	struct vpmu_ctr_cfg cfg[VPMU_NR_COUNTERS_MAX];
 	u64 ctr[VPMU_NR_COUNTERS_MAX];
@@ -387,8 +484,9 @@ struct vpmu_engine {
 
 	/* micro-PC histogram: engine-local clock, not the program's */
 	u64 *uhist;
-	u32 hist_k;
-	u64 hist_left;			/* cycles before the next sample */
+	u32 uhist_k;
+	u64 uhist_left;			/* cycles before the next sample */
+	struct vpmu_usample us;		/* ...as the loop takes them */
 
 	/* the trigger hook */
 	struct vpmu_uop *trig_u;
@@ -817,8 +915,8 @@ static u32 vpmu_fold(struct vpmu_engine *e, u32 lo, u32 hi)
 {
 	u64 add[VPMU_NR_COUNTERS_MAX], v[CLS_NR];
 	u32 wrapped = e->wrap_pending, end;
-	/* K = 1 histogram, histogram unit: one test when neither is on */
-	bool extra = e->hist_k == 1 || e->hu_fact;
+	/* micro-PC histogram at K = 1, histogram unit: one test for both */
+	bool extra = e->uhist_k == 1 || e->hu_fact;
 	u16 any = 0;
 	unsigned int s, i;
 	u32 upc;
@@ -853,7 +951,7 @@ static u32 vpmu_fold(struct vpmu_engine *e, u32 lo, u32 hi)
 			e->tot_tkn[upc] += tk;
 			stall = dy ? vpmu_stall_of(e, &e->uc->dec[upc], dy) : 0;
 			if (unlikely(extra)) {
-				if (e->hist_k == 1)
+				if (e->uhist_k == 1)
 					e->uhist[upc] += c + stall;
 				vpmu_hu_fold(e, e->hu_fact & e->hu_hit[upc], c,
 					     stall, dy, tk);
@@ -940,13 +1038,13 @@ static void vpmu_tgl_update(struct vpmu_engine *e)
 			s32 t = tm & TRIG_FAST ? ent[tm & TRIG_GROUPS] : 0;
 
 			tab[-(s32)upc] = t;
-			if (x->hf != H_PI && x->hf != H_PI0)
+			if (x->h_fast != H_PI && x->h_fast != H_PI0)
 				continue;
 			/* a mark's shape: resolved, its fused handler runs */
-			x->tgl = t & TGL_SLOT;
-			x->tgg = t & TGL_GROUPS;
-			x->hx = !t ? H_TRIG : x->hf == H_PI ? H_TPI : H_TPI0;
-			x->h = e->lab[x->hx];
+			x->toggle_dist = t & TGL_SLOT;
+			x->toggle_groups = t & TGL_GROUPS;
+			x->h_dispatch = !t ? H_TRIG : x->h_fast == H_PI ? H_TPI : H_TPI0;
+			x->h_label = e->lab[x->h_dispatch];
 		}
 	}
 }
@@ -982,9 +1080,9 @@ found:
 
 /*
  * Fold what deferred runs left in the slots (vpmu_defer_ok()).  Everything
- * that reads the counts (counters, overflow status, totals, the K = 1
- * histogram) or changes what they would feed calls this first, so the
- * deferral is never visible.
+ * that reads the counts (counters, overflow status, totals, the micro-PC
+ * histogram at K = 1) or changes what they would feed calls this first,
+ * so the deferral is never visible.
  */
 static void vpmu_settle(struct vpmu_engine *e)
 {
@@ -1190,7 +1288,7 @@ static u32 vpmu_commit_slow(struct vpmu_engine *e, struct vpmu_uop *u,
 		}
 	}
 	if (pend & P_STORE) {
-		vpmu_mem_store(e->st.mem + maddr, res, u->fk);
+		vpmu_mem_store(e->st.mem + maddr, res, u->st_size);
 		stall = vpmu_wq_store(e, now);
 		u->dyn += stall;
 	} else if (pend & P_SPECIAL) {
@@ -1206,14 +1304,14 @@ static u32 vpmu_commit_slow(struct vpmu_engine *e, struct vpmu_uop *u,
 	return stall;
 }
 
-static inline u32 vpmu_flags(unsigned int fk, u32 a, u32 b, u32 r)
+static inline u32 vpmu_flags(unsigned int kind, u32 a, u32 b, u32 r)
 {
 	u32 f = (r ? 0 : VPMU_FLAG_Z) | (r >> 31 ? VPMU_FLAG_N : 0);
 
-	if (fk == 2)
+	if (kind == 2)
 		f |= (r < a ? VPMU_FLAG_C : 0) |
 		     (((a ^ r) & (b ^ r)) >> 31 ? VPMU_FLAG_V : 0);
-	else if (fk == 3)
+	else if (kind == 3)
 		f |= (a < b ? VPMU_FLAG_C : 0) |
 		     (((a ^ b) & (a ^ r)) >> 31 ? VPMU_FLAG_V : 0);
 	return f;
@@ -1235,110 +1333,219 @@ static u32 vpmu_flags_sync(struct vpmu_engine *e)
 	return e->R[R_FLAGS];
 }
 
-/* ---- the loop ----------------------------------------------------------- */
+/* ---- the interpreter ---------------------------------------------------- */
 
 /*
- * Run microwords while the cycles used in this call are below @L (at most
- * VPMU_CHUNK_MAX).  With @L < 0 only publish the handler table.  Returns
- * X_*; e->st.cyc and e->st.upc are up to date on return.
+ * The interpreter is one function, vpmu_interp(): a loop of handlers, one
+ * per microword shape, that holds only what microwords do.  The
+ * bookkeeping sits around it in the always-inline functions below: the
+ * cycle budget, the micro-PC histogram's samples, trigger and mode hooks,
+ * undoing a microword that faults, leaving.  They take and return values:
+ * the loop's clock (left, cend, hook, saved_left) and its position (u,
+ * base) stay plain locals whose address is never taken, which keeps them
+ * in registers and keeps sparse from tracking them through memory.
  *
- * left is what remains of @L.  A segment entry (ENTER) charges the whole
- * segment; when fewer cycles remain than the segment has microwords, the
- * segment runs one microword at a time through the general handlers,
- * whose sequencers enter the next one with a check (slow_enter).  Stalls
- * happen only on segment ends, so the next entry sees them.  A hook
- * (trigger source, mode change) saves left and sets it very negative, so
- * that the next entry fails and posts the hook first.
+ * The loop trusts its input: the validator checked every field of every
+ * microword (vpmu_image.c) and vpmu_build_uop() made the uops from them,
+ * so no handler checks an operand, a target or a table index; handlers
+ * check only what depends on the program (memory accesses, the
+ * micro-stack).
  *
- * The micro-PC histogram's samples (K > 1) are taken in the loop: left
- * then counts down to the next sample when that comes before @L (hs),
- * and the entry that fails there takes it without running anything (a
- * segment's microwords take a cycle each, so the cycle tells which one
- * runs in it), then counts down to the next.  e->hist_left is left
- * relative to the chunk's start: vpmu_hist_advance() takes what is due
- * after the last stall.
+ * The clock: left is what remains of the cycles before the next check,
+ * the chunk's end or the next sample, and the cycle now is cend - left.
+ * A segment entry (ENTER) charges the whole segment; when fewer cycles
+ * remain than the segment has microwords, the segment runs one microword
+ * at a time through the general handlers, whose sequencers enter the next
+ * one with a check.  Stalls happen only on segment ends, so the next entry
+ * sees them.  A hook (trigger source, mode change) saves left and sets it
+ * very negative, so that the next entry fails and posts the hook first.
  */
-static int vpmu_run_chunk(struct vpmu_engine *e, s64 L)
-{
-	static const void *const lab[H_NR] __annotate_jump_table = {
-#define VPMU_X(name, expr)						\
-		[H_F_##name] = &&F_##name, [H_I_##name] = &&I_##name,	\
-		[H_D_##name] = &&D_##name,				\
-		[H_N_##name] = &&N_##name, [H_L_##name] = &&L_##name,	\
-		[H_J_##name] = &&J_##name, [H_E_##name] = &&E_##name,	\
-		[H_P_##name] = &&P_##name, [H_B_##name] = &&B_##name,	\
-		[H_G_##name] = &&G_##name,
-		VPMU_ALU_LIST(VPMU_X)
-#undef VPMU_X
-#define VPMU_X(name, size, expr)					\
-		[H_##name] = &&M_##name,
-		VPMU_LD_LIST(VPMU_X)
-#undef VPMU_X
-#define VPMU_X(name, size)						\
-		[H_##name] = &&M_##name,
-		VPMU_ST_LIST(VPMU_X)
-#undef VPMU_X
-#define VPMU_X(name, holds)						\
-		[H_CMP_##name] = &&CMP_##name,
-		VPMU_CMP_LIST(VPMU_X)
-#undef VPMU_X
-		[H_LEXT] = &&LEXT, [H_LEXTI] = &&LEXTI, [H_LEXTI2] = &&LEXTI2,
-		[H_LX2S] = &&LX2S,
-		[H_PI] = &&PI, [H_PI0] = &&PI0, [H_PR0] = &&PR0,
-		[H_NOP_N] = &&NOP_N,
-		[H_NOP] = &&NOP, [H_MODE] = &&MODE, [H_TRIG] = &&TRIG,
-		[H_TPI] = &&TPI, [H_TPI0] = &&TPI0, [H_SYNC] = &&SYNC,
-	};
-	static const void *const seqlab[Q_NR] __annotate_jump_table = {
-		[Q_NEXT] = &&Q_NEXT, [Q_JUMP] = &&Q_JUMP, [Q_BRF] = &&Q_BRF,
-		[Q_BRX] = &&Q_BRX, [Q_CALL] = &&Q_CALL, [Q_RET] = &&Q_RET,
-		[Q_DISP] = &&Q_DISP, [Q_EOI] = &&Q_EOI, [Q_HALT] = &&Q_HALT,
-		[Q_TRAP] = &&Q_TRAP,
-	};
-	struct vpmu_uop *base, *u;
-	u32 *const R = e->R;
-	u8 *const mem = e->st.mem;
-	const u32 msz = e->st.msz;
-	/* fetch at npc is fine iff ror(npc, 2) < fwords */
-	const u32 fwords = msz >> 2, hwords = msz >> 1;
-	const u16 *const condtab = e->condtab;
-	const u32 op_shift = e->op_shift, op_mask = e->op_mask;
-	u16 *const xr = e->xr;
-	u32 *const zp = &R[e->zr];	/* re-zeroed after @ writes */
-	u64 cend = e->st.cyc + L - 1;	/* cycle now = cend - left */
-	s32 left = (s32)L, saved_left = 0;
-	/* the histogram at K > 1: the next sample's cycle, the last bucket */
-	const u32 hk = e->hist_k > 1 ? e->hist_k : 0;
-	u64 hnext = e->st.cyc + e->hist_left, *hlast = NULL;
-	s64 rest = 0;			/* cycles of @L after left's end */
-	bool hs = false;		/* left ends at a sample */
-	unsigned int hook = 0, pend = 0;
-	u32 res = 0, nfl = 0, maddr = 0;
-	int ret;
-
-	VPMU_BENCH_SHIFT();
-	if (L < 0) {
-		e->lab = lab;
-		return X_CHUNK;
-	}
-	if (hk && e->hist_left < (u64)L) {
-		hs = true;
-		left = (s32)e->hist_left;
-		rest = L - left;
-		cend = hnext - 1;
-	}
-	base = e->slot[e->cur];
-	u = base + e->st.upc;
 
 /*
+ * A chunk of @L cycles: returns left, the cycles to its end or to the
+ * first sample.  e->uhist_left is relative to the chunk's start:
+ * vpmu_uhist_advance() takes what is due after the last stall.
+ */
+static __always_inline s32 vpmu_clock_start(struct vpmu_engine *e, s64 L)
+{
+	struct vpmu_usample *us = &e->us;
+
+	us->k = e->uhist_k > 1 ? e->uhist_k : 0;
+	us->due = us->k && e->uhist_left < (u64)L;
+	us->rest = us->due ? L - (s64)e->uhist_left : 0;
+	us->next = e->st.cyc + e->uhist_left;
+	us->last = NULL;
+	return us->due ? (s32)e->uhist_left : (s32)L;
+}
+
+/* Leaving at cycle @cend + 1 - @left: the cycles used, the next sample. */
+static __always_inline void vpmu_clock_stop(struct vpmu_engine *e,
+					    u64 cend, s32 left)
+{
+	if (e->us.k)
+		e->uhist_left = e->us.next - e->st.cyc;
+	e->st.cyc = cend + 1 - left;
+}
+
+/*
+ * The entry of @u failed for the hook @hook of the microword before it,
+ * whose last cycle was @now: post it, and return @u in the slot it leaves
+ * current.
+ */
+static __always_inline struct vpmu_uop *
+vpmu_hook_resume(struct vpmu_engine *e, unsigned int hook,
+		 const struct vpmu_uop *base, struct vpmu_uop *u, u64 now)
+{
+	u32 off = (u32)((char *)u - (char *)base);
+
+	e->hook_now = now;
+	vpmu_hook_post(e, hook);
+	return (struct vpmu_uop *)((char *)e->slot[e->cur] + off);
+}
+
+/*
+ * The entry of @u failed for a sample, due at cycle cend + 1: in microword
+ * u + @left, or, if a stall ran past it, in the one that stalled.  Take it
+ * now, and any more due before the segment ends.  Returns the cycles to
+ * add to left and cend: to the next sample or the chunk's end.  Should
+ * u + left be a segment end that faults, vpmu_fault_undo() takes the
+ * sample back.
+ */
+static __always_inline s32 vpmu_uhist_sample(struct vpmu_engine *e,
+					     const struct vpmu_uop *u, s32 left)
+{
+	struct vpmu_usample *us = &e->us;
+	s32 l = left;
+
+	do {
+		us->last = &e->uhist[l < 0 ? e->last_stall_upc :
+				     u->upc + (u32)l];
+		(*us->last)++;
+		us->next += us->k;
+		if (us->rest > us->k) {
+			us->rest -= us->k;
+			l += (s32)us->k;
+		} else {
+			l += (s32)us->rest;
+			us->rest = 0;
+			us->due = false;
+		}
+	} while (us->due && l < u->seg);
+	return l - left;
+}
+
+/*
+ * Fewer cycles left than microwords in the segment (so @u does not end
+ * it): @u runs alone, by its general handler, as a segment of one cycle.
+ */
+static __always_inline void vpmu_step_alone(struct vpmu_engine *e,
+					    struct vpmu_uop *u)
+{
+	u->cnt++;
+	u[1].cnt--;
+	vpmu_flags_sync(e);
+}
+
+/*
+ * Trigger source @u, its toggle not resolved in the toggle table.  One
+ * that toggles on every execution, with the slot it toggles into in use,
+ * toggles now: returns the way to that slot as the toggle table would
+ * (TGL()).  Otherwise it runs with the trigger hook set, for
+ * vpmu_hook_post() at the next entry: returns 0.  No hook is pending here
+ * (@hook): a hook fails the next entry, and no microword that sets one
+ * goes on unchecked.
+ */
+static __always_inline s32 vpmu_trig_way(struct vpmu_engine *e,
+					 const struct vpmu_uop *u,
+					 const struct vpmu_uop *base,
+					 unsigned int hook)
+{
+	u32 tm = e->trig_static[u->upc];
+	u8 s = tm & TRIG_DYN ? 0xff :
+	       e->key_slot[vpmu_key(e->st.mode,
+				    e->frozen ^ (tm & TRIG_GROUPS))];
+
+	if (likely(s != 0xff && !hook))
+		return (s32)((char *)e->slot[s] - (char *)base) |
+		       (tm & TRIG_GROUPS);
+	return 0;
+}
+
+/* What vpmu_hook_post() needs to know of trigger source @u. */
+static __always_inline void vpmu_trig_hook(struct vpmu_engine *e,
+					   struct vpmu_uop *u)
+{
+	e->trig_u = u;
+	e->trig_dyn = u->dyn;
+	e->trig_tkn = u->tkn;
+	e->trig_mode = e->st.mode;
+	e->trig_wq = e->st.wq_last;
+}
+
+/*
+ * Microword @u faulted, @left cycles left (hook or not): it has no effect
+ * at all.  Undo its entry (only segment ends fault; microwords run alone
+ * never do), a sample taken in its cycle, and the toggle of a static
+ * trigger source, which toggles as it begins (the others set the hook).
+ */
+static __always_inline int vpmu_fault_undo(struct vpmu_engine *e,
+					   const struct vpmu_uop *base,
+					   struct vpmu_uop *u,
+					   unsigned int hook, u64 cend,
+					   s32 left)
+{
+	struct vpmu_usample *us = &e->us;
+
+	left += u->seg;
+	u->cnt--;
+	if (us->last && us->next - us->k == cend + 1 - left) {
+		(*us->last)--;
+		us->next -= us->k;
+	}
+	if (u->h_dispatch == H_TRIG && !hook &&
+	    !(e->trig_static[u->upc] & TRIG_DYN)) {
+		e->frozen ^= e->trig_static[u->upc] & TRIG_GROUPS;
+		e->cur = e->key_slot[vpmu_key(e->st.mode, e->frozen)];
+	} else {
+		e->cur = vpmu_slot_of(e, base);
+	}
+	vpmu_clock_stop(e, cend, left);
+	e->st.upc = u->upc;
+	return X_FAULT;
+}
+
+/*
+ * Leaving at @u with @ret (HALT, TRAP, the chunk's end), @left cycles
+ * left (hook or not): post a pending hook.
+ */
+static __always_inline int vpmu_loop_exit(struct vpmu_engine *e,
+					  const struct vpmu_uop *base,
+					  const struct vpmu_uop *u,
+					  unsigned int hook, u64 cend,
+					  s32 left, int ret)
+{
+	e->st.upc = u->upc;
+	e->cur = vpmu_slot_of(e, base);
+	if (hook) {
+		e->hook_now = cend - left;
+		vpmu_hook_post(e, hook);
+	}
+	vpmu_clock_stop(e, cend, left);
+	return ret;
+}
+
+/*
+ * What the handlers of vpmu_interp() are made of: they name its locals
+ * and jump to its labels, and are #undef'd after it.
+ *
  * In the kernel the dispatch goes through the annotated jump table, which
  * objtool can follow; on the host through the pointer in the uop, which
  * saves an instruction per microword.
  */
 #ifdef __KERNEL__
-#define VPMU_GOTO_UOP()	goto *lab[u->hx]
+#define DISPATCH()	goto *lab[u->h_dispatch]
 #else
-#define VPMU_GOTO_UOP()	goto *u->h
+#define DISPATCH()	goto *u->h_label
 #endif
 /* Enter a segment at u: charge it, count the entry, run. */
 #define ENTER()								\
@@ -1347,29 +1554,27 @@ static int vpmu_run_chunk(struct vpmu_engine *e, s64 L)
 		if (unlikely(left < 0))					\
 			goto slow_enter;				\
 		u->cnt++;						\
-		VPMU_GOTO_UOP();					\
+		DISPATCH();						\
 	} while (0)
-/* Leaving: the cycles used, and the next sample from the chunk's start. */
-#define CHUNK_DONE()							\
+/* What is left, a hook set or not; the cycle now (stalls included). */
+#define LEFT()		(hook ? saved_left + left + HOOK_BIAS : left)
+#define NOW()		(cend - LEFT())
+/* Run @h after this microword: the next entry fails. */
+#define SET_HOOK(h)							\
 	do {								\
-		if (hk)							\
-			e->hist_left = hnext - e->st.cyc;		\
-		e->st.cyc = cend + 1 - left;				\
+		if (!hook) {						\
+			saved_left = left;				\
+			left = -HOOK_BIAS;				\
+		}							\
+		hook |= (h);						\
 	} while (0)
 /* On to the next microword of the segment, unchecked. */
-#define FALL()								\
-	do {								\
-		u = (struct vpmu_uop *)((char *)u + sizeof(*u));	\
-		VPMU_GOTO_UOP();					\
-	} while (0)
+#define FALL()		do { NEXT_UOP(); DISPATCH(); } while (0)
 #define NEXT_UOP()	(u = (struct vpmu_uop *)((char *)u + sizeof(*u)))
 #define GOTO_TGT(off)	(u = (struct vpmu_uop *)((char *)base + (off)))
 /* The ID table, as byte offsets, sits right before each slot. */
 #define IDT(op)		(((const u32 *)base)[(s32)(op) - (s32)VPMU_IDT])
 #define SEQ()		goto *seqlab[u->seq]
-#define LEFT()		(hook ? saved_left + left + HOOK_BIAS : left)
-/* The cycle this microword started in, plus its stalls so far. */
-#define NOW()		(cend - LEFT())
 #define FETCH_OK(npc)	(((npc) >> 2 | (npc) << 30) < fwords)
 /* An access of @size bytes at @x: aligned and inside memory. */
 #define MEM_OK(x, size)							\
@@ -1378,6 +1583,13 @@ static int vpmu_run_chunk(struct vpmu_engine *e, s64 L)
 #define AT(code)	R[xr[code]]
 #define FLAGS()		(likely(R[R_FLAGS] < FLAGS_LAZY) ? R[R_FLAGS] :	\
 			 vpmu_flags_sync(e))
+/* Latch @d (R_DS...) takes @v, and its @ operand the register it names. */
+#define WRITE_LATCH(d, v)						\
+	do {								\
+		u32 v_ = (v);						\
+		R[d] = v_;						\
+		xr[AT_OFF + (d)] = v_;					\
+	} while (0)
 #define COMMIT()							\
 	do {								\
 		if (likely(!pend)) {					\
@@ -1388,28 +1600,12 @@ static int vpmu_run_chunk(struct vpmu_engine *e, s64 L)
 						 maddr, NOW());		\
 			if (pend & P_MODE) {				\
 				e->st.mode_next = u->imm;		\
-				if (!hook) {				\
-					saved_left = left;		\
-					left = -HOOK_BIAS;		\
-				}					\
-				hook |= HOOK_MODE;			\
+				SET_HOOK(HOOK_MODE);			\
 			}						\
 		}							\
 	} while (0)
-/*
- * On to the instruction at @npc (checked): ir, and the ID table entry of
- * its opcode, (ir >> @shift) & @mask.
- */
-#define EOI_TAIL_OP(npc, shift, mask)					\
-	do {								\
-		u32 ir_ = vpmu_get_le32(mem + (npc));			\
-		R[R_IPC] = (npc);					\
-		R[R_IR] = ir_;						\
-		GOTO_TGT(IDT((ir_ >> (shift)) & (mask)));		\
-		ENTER();						\
-	} while (0)
-#define EOI_TAIL(npc)	EOI_TAIL_OP(npc, op_shift, op_mask)
-#define DC_INLINE()							\
+/* A load's data-cache lookup at maddr: a miss counts in u and stalls. */
+#define DC_LOAD()							\
 	do {								\
 		u32 line_ = maddr >> e->dc_shift;			\
 		u32 *t_ = &e->dc_tag[line_ & e->dc_mask];		\
@@ -1424,15 +1620,6 @@ static int vpmu_run_chunk(struct vpmu_engine *e, s64 L)
 			}						\
 		}							\
 	} while (0)
-/* NEXT or JUMP (mfast 1 or 2) after a load or store, all committed. */
-#define MEM_SEQ()							\
-	do {								\
-		if (u->mfast == 2)					\
-			GOTO_TGT(u->tgt);				\
-		else							\
-			NEXT_UOP();					\
-		ENTER();						\
-	} while (0)
 /* A store's memory write and its write-queue entry at cycle @now. */
 #define ST_NOW(size, now)						\
 	do {								\
@@ -1444,6 +1631,39 @@ static int vpmu_run_chunk(struct vpmu_engine *e, s64 L)
 			left -= st_;					\
 			e->last_stall_upc = u->upc;			\
 		}							\
+	} while (0)
+/* Branch to the target if @cond holds, else go on; enter either. */
+#define BRANCH(cond)							\
+	do {								\
+		if (cond) {						\
+			u->tkn++;					\
+			GOTO_TGT(u->tgt);				\
+		} else {						\
+			NEXT_UOP();					\
+		}							\
+		ENTER();						\
+	} while (0)
+/*
+ * On to the instruction at @npc (checked): ir, and the ID table entry of
+ * its opcode, (ir >> @shift) & @mask.
+ */
+#define EOI_TAIL_OP(npc, shift, mask)					\
+	do {								\
+		u32 ir_ = vpmu_get_le32(mem + (npc));			\
+		R[R_IPC] = (npc);					\
+		R[R_IR] = ir_;						\
+		GOTO_TGT(IDT((ir_ >> (shift)) & (mask)));		\
+		ENTER();						\
+	} while (0)
+#define EOI_TAIL(npc)	EOI_TAIL_OP(npc, op_shift, op_mask)
+/* NEXT or JUMP (mem_fast 1 or 2) after a load or store, all committed. */
+#define MEM_SEQ()							\
+	do {								\
+		if (u->mem_fast == 2)					\
+			GOTO_TGT(u->tgt);				\
+		else							\
+			NEXT_UOP();					\
+		ENTER();						\
 	} while (0)
 #define FAULT(kind, addr)						\
 	do {								\
@@ -1463,59 +1683,84 @@ static int vpmu_run_chunk(struct vpmu_engine *e, s64 L)
 		e->frozen ^= (groups);					\
 		base = (struct vpmu_uop *)((char *)base + d_);		\
 	} while (0)
+/* An ALU shape at @label: operands @A, @B, the result to @W, then @then. */
+#define ALU_SHAPE(label, expr, A, B, W, then)				\
+label : {								\
+		u32 a = (A), b = (B);					\
+		(void)a; (void)b;					\
+		W = (expr);						\
+		then;							\
+	}
 
+/*
+ * Run microwords while the cycles used in this call are below @L (at most
+ * VPMU_CHUNK_MAX).  With @L < 0 only publish the handler table.  Returns
+ * X_*; e->st.cyc and e->st.upc are up to date on return.
+ */
+static int vpmu_interp(struct vpmu_engine *e, s64 L)
+{
+	static const void *const lab[H_NR] __annotate_jump_table = {
+#define VPMU_H(label, props)						\
+		[H_##label] = &&H_##label,
+		VPMU_HANDLER_LIST
+#undef VPMU_H
+	};
+	static const void *const seqlab[Q_NR] __annotate_jump_table = {
+#define VPMU_X(name, code, sig, doc)					\
+		[Q_##name] = &&Q_##name,
+		VPMU_SEQ_LIST(VPMU_X)
+#undef VPMU_X
+		[Q_BRX] = &&Q_BRX,
+	};
+	struct vpmu_uop *base, *u;
+	s32 left, saved_left = 0;
+	u64 cend;		/* the cycle now is cend - left */
+	unsigned int hook = 0;	/* HOOK_*: after the current microword */
+	u32 *const R = e->R;
+	u8 *const mem = e->st.mem;
+	const u32 msz = e->st.msz;
+	/* fetch at npc is fine iff ror(npc, 2) < fwords */
+	const u32 fwords = msz >> 2, hwords = msz >> 1;
+	const u16 *const condtab = e->condtab;
+	const u32 op_shift = e->op_shift, op_mask = e->op_mask;
+	u16 *const xr = e->xr;
+	u32 *const zp = &R[e->zr];	/* re-zeroed after @ writes */
+	unsigned int pend = 0;
+	u32 res = 0, nfl = 0, maddr = 0;
+	int ret;
+
+	VPMU_BENCH_SHIFT();
+	if (L < 0) {
+		e->lab = lab;
+		return X_CHUNK;
+	}
+	left = vpmu_clock_start(e, L);
+	cend = e->st.cyc + left - 1;
+	base = e->slot[e->cur];
+	u = base + e->st.upc;
 	ENTER();
 
 	/*
-	 * ALU: the fused shapes (see V_*), then the general form.  Handlers
-	 * are made by X-macros, like kernel/bpf/core.c's.  The first pasted
-	 * label of a macro has a space before its colon and each expansion
-	 * ends in ';', so that checkpatch does not read them as halves of a
-	 * ?: operator.
+	 * ALU: the fused shapes (see V_*), then the general form.  A pasted
+	 * label has a space before its colon and each expansion ends in
+	 * ';', so that checkpatch does not read them as halves of a ?:
+	 * operator.
 	 */
-#define VPMU_X(name, expr)						\
-F_##name : {								\
+#define VPMU_ALU_BODY(name, expr)					\
+	ALU_SHAPE(H_F_##name, expr, R[u->a], R[u->b], R[u->d], FALL())	\
+	ALU_SHAPE(H_I_##name, expr, R[u->a], u->imm, R[u->d], FALL())	\
+	ALU_SHAPE(H_D_##name, expr, AT(u->a), AT(u->b), R[u->d], FALL()) \
+	ALU_SHAPE(H_N_##name, expr, AT(u->a), AT(u->b), AT(u->d),	\
+		  *zp = 0; FALL())					\
+H_L_##name : {								\
 		u32 a = R[u->a], b = R[u->b];				\
 		(void)a; (void)b;					\
-		R[u->d] = (expr);					\
+		WRITE_LATCH(u->d, (expr) & 31);				\
 		FALL();							\
 	}								\
-I_##name: {								\
-		u32 a = R[u->a], b = u->imm;				\
-		(void)a; (void)b;					\
-		R[u->d] = (expr);					\
-		FALL();							\
-	}								\
-D_##name: {								\
-		u32 a = AT(u->a), b = AT(u->b);				\
-		(void)a; (void)b;					\
-		R[u->d] = (expr);					\
-		FALL();							\
-	}								\
-N_##name: {								\
-		u32 a = AT(u->a), b = AT(u->b);				\
-		(void)a; (void)b;					\
-		AT(u->d) = (expr);					\
-		*zp = 0;						\
-		FALL();							\
-	}								\
-L_##name: {								\
-		u32 a = R[u->a], b = R[u->b], v;			\
-		(void)a; (void)b;					\
-		v = (expr) & 31;					\
-		R[u->d] = v;						\
-		xr[AT_OFF + u->d] = v;				\
-		FALL();							\
-	}								\
-J_##name: {								\
-		u32 a = AT(u->a), b = AT(u->b);				\
-		(void)a; (void)b;					\
-		AT(u->d) = (expr);					\
-		*zp = 0;						\
-		GOTO_TGT(u->tgt);					\
-		ENTER();						\
-	}								\
-E_##name: {								\
+	ALU_SHAPE(H_J_##name, expr, AT(u->a), AT(u->b), AT(u->d),	\
+		  *zp = 0; GOTO_TGT(u->tgt); ENTER())			\
+H_E_##name : {								\
 		u32 a = AT(u->a), b = AT(u->b), w = xr[u->d];		\
 		u32 r, npc;						\
 		(void)a; (void)b;					\
@@ -1527,7 +1772,7 @@ E_##name: {								\
 		*zp = 0;						\
 		EOI_TAIL(npc);						\
 	}								\
-P_##name: {								\
+H_P_##name: {								\
 		u32 a = R[u->a], b = R[u->b], npc;			\
 		(void)a; (void)b;					\
 		npc = (expr);						\
@@ -1536,73 +1781,102 @@ P_##name: {								\
 		R[R_PC] = npc;						\
 		EOI_TAIL(npc);						\
 	}								\
-B_##name: {								\
+H_B_##name: {								\
 		u32 a = AT(u->a), b = AT(u->b), r;			\
 		(void)a; (void)b;					\
 		r = (expr);						\
 		AT(u->d) = r;						\
 		*zp = 0;						\
-		if (u->fk)						\
-			R[R_FLAGS] = vpmu_flags(u->fk, a, b, r);	\
-		if ((condtab[u->cond] >> FLAGS()) & 1) {		\
-			u->tkn++;					\
-			GOTO_TGT(u->tgt);				\
-		} else {						\
-			NEXT_UOP();					\
-		}							\
-		ENTER();						\
+		if (u->flag_kind)					\
+			R[R_FLAGS] = vpmu_flags(u->flag_kind, a, b, r);	\
+		BRANCH((condtab[u->cond] >> FLAGS()) & 1);		\
 	}								\
-G_##name: {								\
+H_G_##name: {								\
 		u32 a = AT(u->a), b = AT(u->b);				\
-		(void)a; (void)b;					\
 		res = (expr);						\
 		pend = u->pend;						\
-		if (unlikely(u->fk))					\
-			nfl = vpmu_flags(u->fk, a, b, res);		\
+		if (unlikely(u->flag_kind))				\
+			nfl = vpmu_flags(u->flag_kind, a, b, res);	\
 		SEQ();							\
 	}
-	VPMU_ALU_LIST(VPMU_X);
-#undef VPMU_X
+
+	/* Loads: the access is checked here, committed by the sequencer. */
+#define VPMU_LD_BODY(name, size, expr)					\
+H_M_##name : {								\
+		const u8 *p;						\
+		maddr = AT(u->a) + u->imm;				\
+		if (unlikely(!MEM_OK(maddr, size)))			\
+			FAULT(maddr & (size - 1) ? VPMU_FAULT_ALIGN :	\
+			      VPMU_FAULT_LOAD, maddr);			\
+		p = mem + maddr;					\
+		res = (expr);						\
+		if (likely(u->mem_fast)) {				\
+			DC_LOAD();					\
+			AT(u->d) = res;					\
+			*zp = 0;					\
+			MEM_SEQ();					\
+		}							\
+		pend = u->pend;						\
+		if (!(pend & P_LOAD))					\
+			DC_LOAD();					\
+		SEQ();							\
+	}
+
+	/* Stores: the same; the write queue sees them at once. */
+#define VPMU_ST_BODY(name, size)					\
+H_M_##name : {								\
+		maddr = AT(u->a) + u->imm;				\
+		if (unlikely(!MEM_OK(maddr, size)))			\
+			FAULT(maddr & (size - 1) ? VPMU_FAULT_ALIGN :	\
+			      VPMU_FAULT_STORE, maddr);			\
+		res = AT(u->b);						\
+		if (likely(u->mem_fast)) {				\
+			ST_NOW(size, cend - left);			\
+			MEM_SEQ();					\
+		}							\
+		pend = u->pend;						\
+		if (!pend)						\
+			ST_NOW(size, NOW());				\
+		SEQ();							\
+	}
+
+	VPMU_OP_LIST(VPMU_BODIES);
+#undef VPMU_ALU_BODY
+#undef VPMU_LD_BODY
+#undef VPMU_ST_BODY
+
+H_NOP_N:
+	FALL();
+H_NOP:
+H_MODE:
+	pend = u->pend;
+	SEQ();
 
 	/* EXT into a latch; the mask is already cut to 5 bits */
-LEXT: {
-		u32 v = (R[u->a] >> u->b) & u->imm;
-
-		R[u->d] = v;
-		xr[AT_OFF + u->d] = v;
-		FALL();
-	}
-LEXTI: {
-		u32 v = (R[R_IR] >> u->b) & u->imm;
-
-		R[u->d] = v;
-		xr[AT_OFF + u->d] = v;
-		FALL();
-	}
-LEXTI2: {
+H_LEXT:
+	WRITE_LATCH(u->d, (R[u->a] >> u->b) & u->imm);
+	FALL();
+H_LEXTI:
+	WRITE_LATCH(u->d, (R[R_IR] >> u->b) & u->imm);
+	FALL();
+H_LEXTI2: {
 		/* two of them: nothing between them can change ir */
-		u32 ir = R[R_IR], v = (ir >> u->b) & u->imm;
+		u32 ir = R[R_IR];
 
-		R[u->d] = v;
-		xr[AT_OFF + u->d] = v;
-		v = (ir >> u[1].b) & u[1].imm;
-		R[u[1].d] = v;
-		xr[AT_OFF + u[1].d] = v;
+		WRITE_LATCH(u->d, (ir >> u->b) & u->imm);
+		WRITE_LATCH(u[1].d, (ir >> u[1].b) & u[1].imm);
 		u = (struct vpmu_uop *)((char *)u + 2 * sizeof(*u));
-		VPMU_GOTO_UOP();
+		DISPATCH();
 	}
-LX2S: {
+H_LX2S: {
 		/* and then SAR of ir by an immediate (an instruction's imm) */
-		u32 ir = R[R_IR], v = (ir >> u->b) & u->imm;
+		u32 ir = R[R_IR];
 
-		R[u->d] = v;
-		xr[AT_OFF + u->d] = v;
-		v = (ir >> u[1].b) & u[1].imm;
-		R[u[1].d] = v;
-		xr[AT_OFF + u[1].d] = v;
+		WRITE_LATCH(u->d, (ir >> u->b) & u->imm);
+		WRITE_LATCH(u[1].d, (ir >> u[1].b) & u[1].imm);
 		R[u[2].d] = (u32)((s32)ir >> (u[2].imm & 31));
 		u = (struct vpmu_uop *)((char *)u + 3 * sizeof(*u));
-		VPMU_GOTO_UOP();
+		DISPATCH();
 	}
 
 	/*
@@ -1621,14 +1895,15 @@ name : {								\
 		R[R_PC] = npc;						\
 		EOI_TAIL_OP(npc, shift, mask);				\
 	}
-	VPMU_PI(PI, (void)0, op_shift, op_mask);
-	VPMU_PI(PI0, (void)0, 0, 0xff);
-	VPMU_PI(TPI, TOGGLE(u->tgl, u->tgg), op_shift, op_mask);
-	VPMU_PI(TPI0, TOGGLE(u->tgl, u->tgg), 0, 0xff);
+	VPMU_PI(H_PI, (void)0, op_shift, op_mask);
+	VPMU_PI(H_PI0, (void)0, 0, 0xff);
+	VPMU_PI(H_TPI, TOGGLE(u->toggle_dist, u->toggle_groups), op_shift,
+		op_mask);
+	VPMU_PI(H_TPI0, TOGGLE(u->toggle_dist, u->toggle_groups), 0, 0xff);
 #undef VPMU_PI
 
 	/* ADD pc, pc, register ; EOI, the opcode in ir's low byte */
-PR0: {
+H_PR0: {
 		u32 npc = R[R_PC] + R[u->b];
 
 		if (unlikely(!FETCH_OK(npc)))
@@ -1639,123 +1914,48 @@ PR0: {
 
 	/* SUB.s zero, a, b ; BR cond, target: see VPMU_CMP_LIST */
 #define VPMU_X(name, holds)						\
-CMP_##name : {								\
+H_CMP_##name : {								\
 		u32 a = AT(u->a), b = AT(u->b);				\
 		e->lz_a = a;						\
 		e->lz_b = b;						\
 		R[R_FLAGS] = FLAGS_LAZY;				\
-		if (holds) {						\
-			u->tkn++;					\
-			GOTO_TGT(u->tgt);				\
-		} else {						\
-			NEXT_UOP();					\
-		}							\
-		ENTER();						\
+		BRANCH(holds);						\
 	}
 	VPMU_CMP_LIST(VPMU_X);
 #undef VPMU_X
 
-SYNC:
+H_SYNC:
 	/* reads the flags: compute them first if they are lazy */
 	vpmu_flags_sync(e);
-	goto *lab[u->hf];
+	goto *lab[u->h_fast];
 
-	/* Loads: the access is checked here, committed by the sequencer. */
-#define VPMU_X(name, size, expr)					\
-M_##name : {								\
-		const u8 *p;						\
-		maddr = AT(u->a) + u->imm;				\
-		if (unlikely(!MEM_OK(maddr, size)))			\
-			FAULT(maddr & (size - 1) ? VPMU_FAULT_ALIGN :	\
-			      VPMU_FAULT_LOAD, maddr);			\
-		p = mem + maddr;					\
-		res = (expr);						\
-		if (likely(u->mfast)) {					\
-			DC_INLINE();					\
-			AT(u->d) = res;					\
-			*zp = 0;					\
-			MEM_SEQ();					\
-		}							\
-		pend = u->pend;						\
-		if (!(pend & P_LOAD))					\
-			DC_INLINE();					\
-		SEQ();							\
-	}
-	VPMU_LD_LIST(VPMU_X);
-#undef VPMU_X
-
-#define VPMU_X(name, size)						\
-M_##name : {								\
-		maddr = AT(u->a) + u->imm;				\
-		if (unlikely(!MEM_OK(maddr, size)))			\
-			FAULT(maddr & (size - 1) ? VPMU_FAULT_ALIGN :	\
-			      VPMU_FAULT_STORE, maddr);			\
-		res = AT(u->b);						\
-		if (likely(u->mfast)) {					\
-			ST_NOW(size, cend - left);			\
-			MEM_SEQ();					\
-		}							\
-		pend = u->pend;						\
-		if (!pend)						\
-			ST_NOW(size, NOW());				\
-		SEQ();							\
-	}
-	VPMU_ST_LIST(VPMU_X);
-#undef VPMU_X
-
-NOP_N:
-	FALL();
-NOP:
-MODE:
-	pend = u->pend;
-	SEQ();
-
-TRIG: {
+H_TRIG: {
 		/*
-		 * A trigger source that toggles on every execution, with the
-		 * slot it toggles into in use: toggle, and count and run the
-		 * microword there (moving its execution out of this slot).
-		 * The toggle table has it resolved; else work it out.  No
-		 * hook is pending here: a hook fails the next entry, and no
-		 * microword that sets one goes on unchecked.
+		 * A trigger source that toggles as it begins, its toggle
+		 * resolved in the toggle table: toggle, and run the microword
+		 * in the slot it toggles into.  Else vpmu_trig_way() works
+		 * the way out, or the hook decides after the microword.
 		 */
 		s32 d = TGL(base, u->upc);
-		u32 tm, off;
-		u8 s;
 
 		if (likely(d)) {
 			TOGGLE(d & TGL_SLOT, d & TGL_GROUPS);
 			u = (struct vpmu_uop *)((char *)u + (d & TGL_SLOT));
-			goto *lab[u->hf];
+			goto *lab[u->h_fast];
 		}
-		tm = e->trig_static[u->upc];
-		s = tm & TRIG_DYN ? 0xff :
-		    e->key_slot[vpmu_key(e->st.mode,
-					 e->frozen ^ (tm & TRIG_GROUPS))];
-		if (likely(s != 0xff && !hook)) {
-			off = (u32)((char *)u - (char *)base);
-			e->frozen ^= tm & TRIG_GROUPS;
-			u->cnt--;
-			base = e->slot[s];
-			u = (struct vpmu_uop *)((char *)base + off);
-			u->cnt++;
-			if (tm & TRIG_FAST)
-				goto *lab[u->hf];
-			vpmu_flags_sync(e);
-			goto *lab[u->hg];
+		d = vpmu_trig_way(e, u, base, hook);
+		if (likely(d)) {
+			TOGGLE(d & TGL_SLOT, d & TGL_GROUPS);
+			u = (struct vpmu_uop *)((char *)u + (d & TGL_SLOT));
+			if (e->trig_static[u->upc] & TRIG_FAST)
+				goto *lab[u->h_fast];
+		} else {
+			vpmu_trig_hook(e, u);
+			SET_HOOK(HOOK_TRIG);
 		}
+		vpmu_flags_sync(e);
+		goto *lab[u->h_general];
 	}
-	/* Otherwise run it, then vpmu_hook_post() at the next entry. */
-	hook = HOOK_TRIG;
-	e->trig_u = u;
-	e->trig_dyn = u->dyn;
-	e->trig_tkn = u->tkn;
-	e->trig_mode = e->st.mode;
-	e->trig_wq = e->st.wq_last;
-	saved_left = left;
-	left = -HOOK_BIAS;
-	vpmu_flags_sync(e);
-	goto *lab[u->hg];
 
 	/* Sequencer: check what can fault, commit, continue. */
 Q_NEXT:
@@ -1766,24 +1966,12 @@ Q_JUMP:
 	COMMIT();
 	GOTO_TGT(u->tgt);
 	ENTER();
-Q_BRF:
+Q_BR:
 	COMMIT();
-	if ((condtab[u->cond] >> FLAGS()) & 1) {
-		u->tkn++;
-		GOTO_TGT(u->tgt);
-	} else {
-		NEXT_UOP();
-	}
-	ENTER();
+	BRANCH((condtab[u->cond] >> FLAGS()) & 1);
 Q_BRX:
 	COMMIT();
-	if (vpmu_cond_ext(e, u->cond, NOW())) {
-		u->tkn++;
-		GOTO_TGT(u->tgt);
-	} else {
-		NEXT_UOP();
-	}
-	ENTER();
+	BRANCH(vpmu_cond_ext(e, u->cond, NOW()));
 Q_CALL:
 	if (unlikely(e->st.sp == VPMU_USTACK_DEPTH))
 		FAULT(VPMU_FAULT_USTACK, 0);
@@ -1820,139 +2008,73 @@ Q_TRAP:
 
 slow_enter:
 	/*
-	 * Not entered after all.  The barrier makes this a fresh load of
-	 * seg, which lets every ENTER subtract seg straight from memory.
+	 * Not entered after all: a hook, a sample or the chunk's end is
+	 * due, or fewer cycles are left than the segment has microwords.
+	 * The barrier makes this a fresh load of seg, which lets every
+	 * ENTER subtract seg straight from memory.
 	 */
 	barrier();
 	left += u->seg;
 	if (unlikely(hook)) {
-		u32 off = (u32)((char *)u - (char *)base);
-
-		left = saved_left + left + HOOK_BIAS;
-		e->hook_now = cend - left;
-		vpmu_hook_post(e, hook);
-		hook = 0;
+		left = LEFT();
+		u = vpmu_hook_resume(e, hook, base, u, cend - left);
 		base = e->slot[e->cur];
-		u = (struct vpmu_uop *)((char *)base + off);
+		hook = 0;
 		ENTER();
 	}
-	if (hs) {
-		/*
-		 * A sample is due at cycle cend + 1: in microword u + left,
-		 * or, if a stall ran past it, in the one that stalled.  It
-		 * is taken now; should u + left be a segment end that
-		 * faults, the fault takes it back.
-		 */
-		do {
-			hlast = &e->uhist[left < 0 ? e->last_stall_upc :
-					  u->upc + (u32)left];
-			(*hlast)++;
-			hnext += hk;
-			if (rest > hk) {
-				rest -= hk;
-				left += (s32)hk;
-				cend += hk;
-			} else {
-				left += (s32)rest;
-				cend += rest;
-				rest = 0;
-				hs = false;
-			}
-		} while (hs && left < u->seg);
+	if (e->us.due) {
+		s32 d = vpmu_uhist_sample(e, u, left);
+
+		left += d;
+		cend += d;
 		ENTER();
 	}
-	if (left <= 0)
-		goto chunk_end;
-	/*
-	 * Fewer cycles left than microwords in the segment (so u does not
-	 * end it): run u alone, by its general handler, as a segment of one.
-	 */
-	u->cnt++;
-	u[1].cnt--;
+	if (left <= 0) {
+		ret = X_CHUNK;
+		goto stop;
+	}
+	vpmu_step_alone(e, u);
 	left--;
-	vpmu_flags_sync(e);
-	goto *lab[u->hg];
+	goto *lab[u->h_general];
 
 fault:
-	/*
-	 * No effect at all: undo the entry of this microword.  Only segment
-	 * ends can fault (seg 1); microwords run one at a time never do.
-	 */
-	left = LEFT() + u->seg;
-	u->cnt--;
-	if (hlast && hnext - hk == cend + 1 - left) {
-		(*hlast)--;		/* the sample in its cycle */
-		hnext -= hk;
-	}
-	if (u->hx == H_TRIG && !hook &&
-	    !(e->trig_static[u->upc] & TRIG_DYN)) {
-		/*
-		 * A static trigger source always toggles as it begins (the
-		 * others set the hook): it never ran, so the toggle is undone.
-		 */
-		e->frozen ^= e->trig_static[u->upc] & TRIG_GROUPS;
-		e->cur = e->key_slot[vpmu_key(e->st.mode, e->frozen)];
-	} else {
-		e->cur = vpmu_slot_of(e, base);
-	}
-	CHUNK_DONE();
-	e->st.upc = u->upc;
-	return X_FAULT;
-
+	return vpmu_fault_undo(e, base, u, hook, cend, LEFT());
 stop:
-	e->st.upc = u->upc;
-	e->cur = vpmu_slot_of(e, base);
-	if (hook) {
-		left = LEFT();
-		e->hook_now = cend - left;
-		vpmu_hook_post(e, hook);
-	}
-	CHUNK_DONE();
-	return ret;
+	return vpmu_loop_exit(e, base, u, hook, cend, LEFT(), ret);
+}
 
-chunk_end:
-	CHUNK_DONE();
-	e->st.upc = u->upc;
-	e->cur = vpmu_slot_of(e, base);
-	return X_CHUNK;
-
+#undef DISPATCH
 #undef ENTER
-#undef CHUNK_DONE
+#undef LEFT
+#undef NOW
+#undef SET_HOOK
 #undef FALL
-#undef TOGGLE
-#undef VPMU_GOTO_UOP
 #undef NEXT_UOP
 #undef GOTO_TGT
 #undef IDT
 #undef SEQ
-#undef LEFT
-#undef NOW
 #undef FETCH_OK
 #undef MEM_OK
 #undef AT
 #undef FLAGS
+#undef WRITE_LATCH
 #undef COMMIT
-#undef FAULT
-#undef EOI_TAIL
+#undef BRANCH
 #undef EOI_TAIL_OP
-#undef DC_INLINE
-#undef MEM_SEQ
+#undef EOI_TAIL
+#undef DC_LOAD
 #undef ST_NOW
-}
+#undef MEM_SEQ
+#undef FAULT
+#undef TOGGLE
+#undef ALU_SHAPE
 
 /* ---- preparing a run ---------------------------------------------------- */
 
 /* Does handler @hi go on to the next microword unchecked? */
 static bool vpmu_uop_unchecked(unsigned int hi)
 {
-	if (hi < H_LB) {
-		unsigned int v = hi % V_NR;
-
-		return v == V_F || v == V_I || v == V_D || v == V_N ||
-		       v == V_L;
-	}
-	return hi == H_LEXT || hi == H_LEXTI || hi == H_LEXTI2 ||
-	       hi == H_LX2S || hi == H_NOP_N;
+	return vpmu_handler_props[hi] & HP_FALLS;
 }
 
 static u8 vpmu_mfast(const struct vpmu_dec *d, const struct vpmu_uop *x);
@@ -1966,20 +2088,10 @@ static u8 vpmu_mfast(const struct vpmu_dec *d, const struct vpmu_uop *x);
 static bool vpmu_trig_fast(const struct vpmu_engine *e, u32 upc)
 {
 	const struct vpmu_dec *d = &e->uc->dec[upc];
-	unsigned int hf = e->slot[0][upc].hf;
 
 	if (d->a == VPMU_OPND_FLAGS || d->b == VPMU_OPND_FLAGS)
 		return false;
-	if (hf >= H_LB)
-		return hf == H_NOP || hf == H_PI || hf == H_PI0 || hf == H_PR0;
-	switch (hf % V_NR) {
-	case V_J:
-	case V_E:
-	case V_P:
-	case V_B:
-		return true;
-	}
-	return false;
+	return vpmu_handler_props[e->slot[0][upc].h_fast] & HP_ENDS;
 }
 
 /*
@@ -1995,9 +2107,9 @@ static void vpmu_route(struct vpmu_engine *e, u32 upc, bool route)
 	for (s = 0; s < VPMU_NSLOT; s++) {
 		struct vpmu_uop *x = &e->slot[s][upc];
 
-		x->hx = route ? H_TRIG : rdfl ? H_SYNC : x->hf;
-		x->mfast = route ? 0 : vpmu_mfast(d, x);
-		x->h = e->lab[x->hx];
+		x->h_dispatch = route ? H_TRIG : rdfl ? H_SYNC : x->h_fast;
+		x->mem_fast = route ? 0 : vpmu_mfast(d, x);
+		x->h_label = e->lab[x->h_dispatch];
 	}
 }
 
@@ -2017,13 +2129,13 @@ static void vpmu_fuse(struct vpmu_engine *e)
 			struct vpmu_uop *x = &e->slot[s][upc];
 			unsigned int h = H_LEXTI2;
 
-			if (x->hx != H_LEXTI || x[1].hx != H_LEXTI)
+			if (x->h_dispatch != H_LEXTI || x[1].h_dispatch != H_LEXTI)
 				continue;
-			if (upc + 2 < e->ncs && x[2].hx == H_I_SAR &&
+			if (upc + 2 < e->ncs && x[2].h_dispatch == H_I_SAR &&
 			    x[2].a == R_IR)
 				h = H_LX2S;
-			x->hx = h;
-			x->h = e->lab[h];
+			x->h_dispatch = h;
+			x->h_label = e->lab[h];
 		}
 	}
 }
@@ -2037,7 +2149,7 @@ static void vpmu_segments(struct vpmu_engine *e)
 
 	for (upc = e->ncs; upc-- > 0;) {
 		/* the validator lets no microword run off the last word */
-		unsigned int h = x[upc].hx == H_SYNC ? x[upc].hf : x[upc].hx;
+		unsigned int h = x[upc].h_dispatch == H_SYNC ? x[upc].h_fast : x[upc].h_dispatch;
 
 		if (vpmu_uop_unchecked(h) && upc + 1 < e->ncs)
 			x[upc].seg = x[upc + 1].seg + 1;
@@ -2068,14 +2180,14 @@ static void vpmu_prepare(struct vpmu_engine *e)
 	bool any_trig = false;
 
 	if (!e->lab)
-		vpmu_run_chunk(e, -1);
+		vpmu_interp(e, -1);
 	for (g = 0; g < VPMU_NR_GROUPS_MAX; g++)
 		if (e->trig[g] != VPMU_TRIG_NONE)
 			any_trig = true;
 	e->plan_mask = 0;
 	for (i = 0; i < VPMU_NR_COUNTERS_MAX; i++)
 		if (vpmu_ctr_enabled(e, i) &&
-		    e->cfg[i].flags & (VPMU_CTR_INT | VPMU_CTR_FOO))
+		    e->cfg[i].flags & (VPMU_CTR_INT | VPMU_CTR_FREEZE_ON_OVF))
 			e->plan_mask |= 1u << i;
 	/*
 	 * Counts a deferred run left stay in the slots (which keep their
@@ -2203,7 +2315,7 @@ static void vpmu_gap_succ(struct vpmu_engine *e, u32 *qt, u32 u, u32 d,
 
 /*
  * The least number of microwords from a microword on which @ev can occur
- * to the next one (a path of the flow graph of the image, any length
+ * to the next one (a path of the flow graph of the ucode, any length
  * >= 1): 1 for CYCLES and WQ_STALL, VPMU_GAP_NONE if it cannot recur.
  * Searched breadth-first from all its microwords at once.
  */
@@ -2282,13 +2394,13 @@ static bool vpmu_plan(struct vpmu_engine *e, u64 *L)
  * @n cycles went by, the sampled ones (if any) in microword @upc: take the
  * samples due.  The countdown is the engine's, not the program's clock.
  */
-static void vpmu_hist_advance(struct vpmu_engine *e, u64 n, u32 upc)
+static void vpmu_uhist_advance(struct vpmu_engine *e, u64 n, u32 upc)
 {
-	while (e->hist_left < n) {
+	while (e->uhist_left < n) {
 		e->uhist[upc]++;
-		e->hist_left += e->hist_k;
+		e->uhist_left += e->uhist_k;
 	}
-	e->hist_left -= n;
+	e->uhist_left -= n;
 }
 
 static void vpmu_fill_stop(struct vpmu_engine *e, struct vpmu_stop *stop,
@@ -2312,6 +2424,85 @@ static void vpmu_fill_stop(struct vpmu_engine *e, struct vpmu_stop *stop,
 	stop->ipc = e->R[R_IPC];
 }
 
+/*
+ * Counters @wr wrapped in the chunk that ended with @x: those that freeze
+ * on overflow freeze their groups; if any interrupts, the run stops with
+ * OVERFLOW on the microword @upc (@ipc) they wrapped on, and a HALT or
+ * TRAP the chunk also reached waits, sticky, for the next run.  Returns
+ * true if the run stops.
+ */
+static bool vpmu_overflow(struct vpmu_engine *e, u32 wr, int x,
+			  struct vpmu_stop *stop, u32 upc, u32 ipc)
+{
+	unsigned int i;
+	u32 irq = 0;
+
+	e->ovf |= wr;
+	for (i = 0; i < VPMU_NR_COUNTERS_MAX; i++) {
+		if (!(wr >> i & 1))
+			continue;
+		if (e->cfg[i].flags & VPMU_CTR_FREEZE_ON_OVF)
+			e->frozen |= 1u << e->cfg[i].group;
+		if (e->cfg[i].flags & VPMU_CTR_INT)
+			irq |= 1u << i;
+	}
+	if (!irq)
+		return false;
+	if (x == X_HALT || x == X_TRAP) {
+		e->st.sticky = true;
+		e->st.sticky_stop = *stop;
+	}
+	memset(stop, 0, sizeof(*stop));
+	stop->reason = VPMU_STOP_OVERFLOW;
+	stop->upc = upc;
+	stop->ipc = ipc;
+	stop->ovf = wr;
+	return true;
+}
+
+/*
+ * One chunk of at most @L cycles, as vpmu_plan() cuts it (maybe a single
+ * step), folded unless @defer, its cycles given to the micro-PC histogram
+ * and the histogram unit.  Returns X_*; *@wr: the counters that wrapped,
+ * *@upc and *@ipc: the microword they wrapped on.
+ */
+static int vpmu_chunk(struct vpmu_engine *e, u64 L, bool defer, u32 *wr,
+		      u32 *upc, u32 *ipc)
+{
+	/* deferring, nothing needs a step */
+	bool step = vpmu_plan(e, &L) && !defer;
+	u64 c1 = e->st.cyc;
+	int x;
+
+	*wr = 0;
+	*upc = e->st.upc;
+	*ipc = e->R[R_IPC];
+	if (e->hu.n)
+		vpmu_hu_chunk_begin(e, c1);
+	if (step) {
+		x = vpmu_interp(e, 1);
+		/* one microword; an early exit may sit after it */
+		if (!defer)
+			*wr = vpmu_fold(e, *upc, *upc + e->slot[0][*upc].seg);
+	} else {
+		x = vpmu_interp(e, (long)L);
+		if (!defer)
+			*wr = vpmu_fold(e, 0, e->ncs);
+		if (*wr || e->st.cyc - c1 > e->uhist_left) {
+			/* only a last, stalling microword can */
+			*upc = e->last_stall_upc;
+			*ipc = e->R[R_IPC];
+		}
+	}
+	if (defer)
+		vpmu_defer_add(e, e->st.cyc - c1);
+	if (e->uhist_k > 1)
+		vpmu_uhist_advance(e, e->st.cyc - c1, *upc);
+	if (e->hu.n)
+		vpmu_hu_chunk_end(e, c1);
+	return x;
+}
+
 enum vpmu_stop_reason vpmu_engine_run(struct vpmu_engine *e, u64 budget,
 				      struct vpmu_stop *stop)
 {
@@ -2321,7 +2512,7 @@ enum vpmu_stop_reason vpmu_engine_run(struct vpmu_engine *e, u64 budget,
 	memset(stop, 0, sizeof(*stop));
 	if (!e->uc || !e->st.started) {
 		stop->reason = VPMU_STOP_FAULT;
-		stop->code = VPMU_FAULT_NOIMAGE;
+		stop->code = VPMU_FAULT_NOUCODE;
 		return stop->reason;
 	}
 	if (e->st.sticky) {
@@ -2333,9 +2524,8 @@ enum vpmu_stop_reason vpmu_engine_run(struct vpmu_engine *e, u64 budget,
 	defer = vpmu_defer_ok(e);
 	c0 = e->st.cyc;
 	for (;;) {
-		u64 used = e->st.cyc - c0, L, c1;
-		u32 wr = 0, x_upc, x_ipc;
-		bool step;
+		u64 used = e->st.cyc - c0;
+		u32 wr, x_upc, x_ipc;
 		int x;
 
 		if (used >= budget) {
@@ -2344,64 +2534,11 @@ enum vpmu_stop_reason vpmu_engine_run(struct vpmu_engine *e, u64 budget,
 			stop->ipc = e->R[R_IPC];
 			break;
 		}
-		L = budget - used;
-		/* deferring, nothing needs a step */
-		step = vpmu_plan(e, &L) && !defer;
-		x_upc = e->st.upc;
-		x_ipc = e->R[R_IPC];
-		c1 = e->st.cyc;
-		if (e->hu.n)
-			vpmu_hu_chunk_begin(e, c1);
-		if (step) {
-			x = vpmu_run_chunk(e, 1);
-			/* one microword; an early exit may sit after it */
-			if (!defer)
-				wr = vpmu_fold(e, x_upc, x_upc +
-					       e->slot[0][x_upc].seg);
-		} else {
-			x = vpmu_run_chunk(e, (long)L);
-			if (!defer)
-				wr = vpmu_fold(e, 0, e->ncs);
-			if (wr || e->st.cyc - c1 > e->hist_left) {
-				/* only a last, stalling microword can */
-				x_upc = e->last_stall_upc;
-				x_ipc = e->R[R_IPC];
-			}
-		}
-		if (defer)
-			vpmu_defer_add(e, e->st.cyc - c1);
-		if (e->hist_k > 1)
-			vpmu_hist_advance(e, e->st.cyc - c1, x_upc);
-		if (e->hu.n)
-			vpmu_hu_chunk_end(e, c1);
+		x = vpmu_chunk(e, budget - used, defer, &wr, &x_upc, &x_ipc);
 		if (x == X_HALT || x == X_TRAP || x == X_FAULT)
 			vpmu_fill_stop(e, stop, x);
-		if (wr) {
-			unsigned int i;
-			u32 irq = 0;
-
-			e->ovf |= wr;
-			for (i = 0; i < VPMU_NR_COUNTERS_MAX; i++) {
-				if (!(wr >> i & 1))
-					continue;
-				if (e->cfg[i].flags & VPMU_CTR_FOO)
-					e->frozen |= 1u << e->cfg[i].group;
-				if (e->cfg[i].flags & VPMU_CTR_INT)
-					irq |= 1u << i;
-			}
-			if (irq) {
-				if (x == X_HALT || x == X_TRAP) {
-					e->st.sticky = true;
-					e->st.sticky_stop = *stop;
-				}
-				memset(stop, 0, sizeof(*stop));
-				stop->reason = VPMU_STOP_OVERFLOW;
-				stop->upc = x_upc;
-				stop->ipc = x_ipc;
-				stop->ovf = wr;
-				break;
-			}
-		}
+		if (wr && vpmu_overflow(e, wr, x, stop, x_upc, x_ipc))
+			break;
 		if (x == X_HALT || x == X_TRAP) {
 			e->st.sticky = true;
 			e->st.sticky_stop = *stop;
@@ -2439,14 +2576,14 @@ static void vpmu_engine_free_arrays(struct vpmu_engine *e)
 }
 
 /*
- * Everything an image of up to @cs_limit words needs is allocated here, so
+ * Everything a ucode of up to @cs_limit words needs is allocated here, so
  * that attach, start, save, restore and run never allocate.
  */
 struct vpmu_engine *vpmu_engine_create(u32 cs_limit)
 {
 	struct vpmu_engine *e;
 	unsigned int f, g;
-	size_t n = cs_limit, tgl = TGL_ROUND(sizeof(s32) * n);
+	size_t n = cs_limit, tgl_size = TGL_ROUND(sizeof(s32) * n);
 
 	if (!cs_limit || cs_limit > VPMU_CS_MAX)
 		return NULL;
@@ -2458,7 +2595,7 @@ struct vpmu_engine *vpmu_engine_create(u32 cs_limit)
 	 * Each slot: its toggle table, ID table and uops, TGL_ALIGN-aligned,
 	 * so that slots are a multiple of TGL_ALIGN bytes apart.
 	 */
-	e->slot_stride = TGL_ROUND(tgl + sizeof(u32) * VPMU_IDT +
+	e->slot_stride = TGL_ROUND(tgl_size + sizeof(u32) * VPMU_IDT +
 				  sizeof(struct vpmu_uop) * n);
 	e->slot_mem = vpmu_zalloc((size_t)e->slot_stride * VPMU_NSLOT);
 	if (!e->slot_mem)
@@ -2466,7 +2603,7 @@ struct vpmu_engine *vpmu_engine_create(u32 cs_limit)
 	for (g = 0; g < VPMU_NSLOT; g++)
 		e->slot[g] = (struct vpmu_uop *)((char *)e->slot_mem +
 						 (size_t)e->slot_stride * g +
-						 tgl + sizeof(u32) * VPMU_IDT);
+						 tgl_size + sizeof(u32) * VPMU_IDT);
 	e->R = vpmu_zalloc(sizeof(u32) * (R_IMM0 + n));
 	e->xr = vpmu_zalloc(sizeof(u16) * (R_IMM0 + n));
 	e->tot_cnt = vpmu_zalloc(sizeof(u64) * n);
@@ -2514,16 +2651,16 @@ void vpmu_engine_destroy(struct vpmu_engine *e)
 	vpmu_free(e);
 }
 
-static const u8 vpmu_ld_handler[] = {
-	[VPMU_OP_LB] = H_LB, [VPMU_OP_LBU] = H_LBU, [VPMU_OP_LH] = H_LH,
-	[VPMU_OP_LHU] = H_LHU, [VPMU_OP_LW] = H_LW,
-	[VPMU_OP_SB] = H_SB, [VPMU_OP_SH] = H_SH, [VPMU_OP_SW] = H_SW,
+/* Each operation's first handler (an ALU operation's: its F shape). */
+static const u8 vpmu_op_handler[VPMU_OP_NR] = {
+	VPMU_OP_LIST(VPMU_FIRST)
 };
 
-static const u8 vpmu_alu_handler[] = {
-#define VPMU_X(name, expr)						\
-	[VPMU_OP_##name] = H_F_##name,
-	VPMU_ALU_LIST(VPMU_X)
+/* The fused compare and branch of each flag condition. */
+static const u8 vpmu_cmp_handler[VPMU_COND_NR] = {
+#define VPMU_X(name, holds)						\
+	[VPMU_COND_##name] = H_CMP_##name,
+	VPMU_CMP_LIST(VPMU_X)
 #undef VPMU_X
 };
 
@@ -2565,11 +2702,10 @@ static unsigned int vpmu_alu_variant(const struct vpmu_engine *e,
 }
 
 static const u8 vpmu_seq_handler[VPMU_SEQ_NR] = {
-	[VPMU_SEQ_NEXT] = Q_NEXT, [VPMU_SEQ_JUMP] = Q_JUMP,
-	[VPMU_SEQ_BR] = Q_BRF, [VPMU_SEQ_CALL] = Q_CALL,
-	[VPMU_SEQ_RET] = Q_RET, [VPMU_SEQ_DISP] = Q_DISP,
-	[VPMU_SEQ_EOI] = Q_EOI, [VPMU_SEQ_HALT] = Q_HALT,
-	[VPMU_SEQ_TRAP] = Q_TRAP,
+#define VPMU_X(name, code, sig, doc)					\
+	[code] = Q_##name,
+	VPMU_SEQ_LIST(VPMU_X)
+#undef VPMU_X
 };
 
 static bool vpmu_is_at(unsigned int code)
@@ -2597,16 +2733,16 @@ static void vpmu_build_fused(const struct vpmu_engine *e,
 {
 	if (d->op == VPMU_OP_SUB && d->s && d->seq == VPMU_SEQ_BR &&
 	    d->cond <= VPMU_COND_GE && x->d == R_SINK)
-		x->hf = H_CMP_AL + d->cond;
+		x->h_fast = vpmu_cmp_handler[d->cond];
 	if (d->op == VPMU_OP_ADD && !d->s && d->seq == VPMU_SEQ_EOI &&
 	    d->dst == VPMU_OPND_PC && d->a == VPMU_OPND_PC &&
 	    d->b == VPMU_OPND_IMM) {
-		x->hf = !e->op_shift && e->op_mask <= 0xff ? H_PI0 : H_PI;
+		x->h_fast = !e->op_shift && e->op_mask <= 0xff ? H_PI0 : H_PI;
 		x->imm = (u32)d->imm;
 	}
-	if (x->hf == H_P_ADD && d->a == VPMU_OPND_PC &&
+	if (x->h_fast == H_P_ADD && d->a == VPMU_OPND_PC &&
 	    d->b != VPMU_OPND_IMM && !e->op_shift && e->op_mask <= 0xff)
-		x->hf = H_PR0;
+		x->h_fast = H_PR0;
 }
 
 /* Build the executable form of microword @upc. */
@@ -2641,26 +2777,27 @@ static void vpmu_build_uop(struct vpmu_engine *e, u32 upc,
 		x->pend |= P_SPECIAL;
 	if (d->s) {
 		x->pend |= P_FLAGS;
-		x->fk = d->op == VPMU_OP_ADD ? 2 : d->op == VPMU_OP_SUB ? 3 : 1;
+		x->flag_kind = d->op == VPMU_OP_ADD ? 2 : d->op == VPMU_OP_SUB ? 3 : 1;
 	}
 	switch (d->sig) {
 	case VPMU_SIG_NONE:
-		x->hf = d->seq == VPMU_SEQ_NEXT ? H_NOP_N : H_NOP;
-		x->hg = H_NOP;
+		/* a NOP: its _N twin, just before it, goes on unchecked */
+		x->h_general = vpmu_op_handler[d->op];
+		x->h_fast = x->h_general - (d->seq == VPMU_SEQ_NEXT);
 		break;
 	case VPMU_SIG_DAB:
 	case VPMU_SIG_DB:
 	case VPMU_SIG_DAF:
-		x->hg = vpmu_alu_handler[d->op] + V_G;
-		x->hf = vpmu_alu_handler[d->op] + vpmu_alu_variant(e, d, x);
-		if (x->hf == vpmu_alu_handler[d->op] + V_I)
+		x->h_general = vpmu_op_handler[d->op] + V_G;
+		x->h_fast = vpmu_op_handler[d->op] + vpmu_alu_variant(e, d, x);
+		if (x->h_fast == vpmu_op_handler[d->op] + V_I)
 			x->imm = (u32)d->imm;
 		if (d->op == VPMU_OP_EXT) {
 			len = VPMU_EXT_LEN(d->uimm);
 			x->b = VPMU_EXT_POS(d->uimm);
 			x->imm = len == 32 ? ~0u : (1u << len) - 1;
-			if (x->hf == vpmu_alu_handler[d->op] + V_L) {
-				x->hf = d->a == VPMU_OPND_IR ? H_LEXTI : H_LEXT;
+			if (x->h_fast == vpmu_op_handler[d->op] + V_L) {
+				x->h_fast = d->a == VPMU_OPND_IR ? H_LEXTI : H_LEXT;
 				x->imm &= 31;
 			}
 		} else if (d->op == VPMU_OP_SEXT) {
@@ -2669,29 +2806,29 @@ static void vpmu_build_uop(struct vpmu_engine *e, u32 upc,
 		vpmu_build_fused(e, d, x);
 		break;
 	case VPMU_SIG_LD:
-		x->hf = vpmu_ld_handler[d->op];
+		x->h_fast = vpmu_op_handler[d->op];
 		x->imm = (u32)d->imm;
 		if (!seq_safe)
 			x->pend |= P_LOAD;
 		break;
 	case VPMU_SIG_ST:
-		x->hf = vpmu_ld_handler[d->op];
+		x->h_fast = vpmu_op_handler[d->op];
 		x->imm = (u32)d->imm;
 		if (!seq_safe)
 			x->pend |= P_STORE;
-		x->fk = d->op == VPMU_OP_SB ? 1 : d->op == VPMU_OP_SH ? 2 : 4;
+		x->st_size = d->op == VPMU_OP_SB ? 1 : d->op == VPMU_OP_SH ? 2 : 4;
 		break;
 	case VPMU_SIG_I:
-		x->hf = H_MODE;
+		x->h_fast = vpmu_op_handler[d->op];
 		x->imm = d->uimm;
 		x->pend |= P_MODE;
 		break;
 	}
 	if (d->sig == VPMU_SIG_LD || d->sig == VPMU_SIG_ST ||
 	    d->sig == VPMU_SIG_I)
-		x->hg = x->hf;
-	x->hx = x->hf;
-	x->mfast = vpmu_mfast(d, x);
+		x->h_general = x->h_fast;
+	x->h_dispatch = x->h_fast;
+	x->mem_fast = vpmu_mfast(d, x);
 }
 
 /*
@@ -2751,13 +2888,13 @@ int vpmu_engine_attach(struct vpmu_engine *e, const struct vpmu_ucode *uc)
 			idt[i] = uc->idtab[i & uc->op_mask] *
 				 sizeof(struct vpmu_uop);
 	}
-	/* per-image counts restart; the PMU's configuration stays */
+	/* per-ucode counts restart; the PMU's configuration stays */
 	memset(e->tot_cnt, 0, sizeof(u64) * n);
 	memset(e->tot_dyn, 0, sizeof(u64) * n);
 	memset(e->tot_tkn, 0, sizeof(u64) * n);
 	memset(e->uhist, 0, sizeof(u64) * n);
 	memset(e->gap, 0, sizeof(e->gap));
-	e->hist_left = e->hist_k ? e->hist_k - 1 : 0;
+	e->uhist_left = e->uhist_k ? e->uhist_k - 1 : 0;
 	vpmu_hu_restart(e);
 	e->dirty = true;
 	return 0;
@@ -2893,7 +3030,8 @@ static bool vpmu_event_valid(unsigned int ev)
 	       (ev > VPMU_EV_TAG_BASE && ev <= VPMU_EV_TAG(VPMU_TAG_MAX));
 }
 
-static bool vpmu_event_hist(unsigned int ev)
+/* Is @ev a histogram unit's bucket (VPMU_EV_HIST(b), uapi)? */
+static bool vpmu_event_hu_bucket(unsigned int ev)
 {
 	return ev >= VPMU_EV_HIST_BASE &&
 	       ev < VPMU_EV_HIST(VPMU_HIST_BUCKETS);
@@ -2901,12 +3039,12 @@ static bool vpmu_event_hist(unsigned int ev)
 
 static int vpmu_ctr_cfg_check(const struct vpmu_ctr_cfg *cfg)
 {
-	if (vpmu_event_hist(cfg->event))
+	if (vpmu_event_hu_bucket(cfg->event))
 		return -EOPNOTSUPP;
 	if (!vpmu_event_valid(cfg->event) || cfg->width < 1 ||
 	    cfg->width > 64 || cfg->group >= VPMU_NR_GROUPS_MAX ||
 	    cfg->flags & ~(VPMU_CTR_USER | VPMU_CTR_SUPER | VPMU_CTR_INT |
-			   VPMU_CTR_FOO))
+			   VPMU_CTR_FREEZE_ON_OVF))
 		return -EINVAL;
 	return 0;
 }
@@ -3001,7 +3139,7 @@ int vpmu_engine_group_trigger(struct vpmu_engine *e, unsigned int group,
 {
 	if (group >= VPMU_NR_GROUPS_MAX)
 		return -EINVAL;
-	if (vpmu_event_hist(trigger))
+	if (vpmu_event_hu_bucket(trigger))
 		return -EOPNOTSUPP;
 	if (trigger != VPMU_TRIG_NONE && trigger != VPMU_TRIG_MARK &&
 	    !vpmu_event_valid(trigger))
@@ -3020,8 +3158,8 @@ bool vpmu_engine_frozen(const struct vpmu_engine *e, unsigned int group)
 void vpmu_engine_uhist_set(struct vpmu_engine *e, u32 interval)
 {
 	vpmu_settle(e);
-	e->hist_k = interval;
-	e->hist_left = interval ? interval - 1 : 0;
+	e->uhist_k = interval;
+	e->uhist_left = interval ? interval - 1 : 0;
 }
 
 const u64 *vpmu_engine_uhist(struct vpmu_engine *e, u32 *nbuckets)
@@ -3037,7 +3175,7 @@ void vpmu_engine_uhist_reset(struct vpmu_engine *e)
 	vpmu_settle(e);
 	if (e->uhist)
 		memset(e->uhist, 0, sizeof(u64) * e->ncs);
-	e->hist_left = e->hist_k ? e->hist_k - 1 : 0;
+	e->uhist_left = e->uhist_k ? e->uhist_k - 1 : 0;
 }
 
 /* ---- histogram unit ----------------------------------------------------- */

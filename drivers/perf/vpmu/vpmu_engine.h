@@ -2,19 +2,24 @@
 /*
  * vpmu_engine.h - the engine core's interface.
  *
- * Two objects:
+ * Three forms of microcode, each with its own name here:
  *
- *  struct vpmu_ucode   a validated, decoded microcode image.  Immutable
- *                      once loaded; shared by every engine that runs it.
- *  struct vpmu_engine  one processor: registers, sequencer, cache and
- *                      write-queue state, and its PMU hardware (counters,
- *                      freeze bits, overflow status, micro-PC histogram,
- *                      histogram unit).
+ *  image               the bytes of a microcode image, in the format of
+ *                      include/uapi/linux/vpmu.h, as loaded or built.
+ *  struct vpmu_ucode   an image validated and decoded by
+ *                      vpmu_ucode_load().  Immutable; shared by every
+ *                      engine attached to it.
+ *  uops                an engine's own executable form of the ucode it is
+ *                      attached to (vpmu_engine.c), rebuilt on attach.
+ *
+ * and one processor, struct vpmu_engine: registers, sequencer, cache and
+ * write-queue state, and its PMU hardware (counters, freeze bits,
+ * overflow status, micro-PC histogram, histogram unit).
  *
  * The core never sleeps, locks or allocates while running; callers
  * serialise access to an engine (the module keeps one per CPU).  Every run
  * is bounded by a cycle budget.  Everything is deterministic: the same
- * image, memory, entry point and counter set-up give the same state and
+ * ucode, memory, entry point and counter set-up give the same state and
  * counts on every host and kernel.
  */
 #ifndef _VPMU_ENGINE_H
@@ -23,7 +28,7 @@
 #include "vpmu_port.h"
 #include "vpmu_isa.h"
 
-/* ---- images ----------------------------------------------------------- */
+/* ---- images and ucodes -------------------------------------------------- */
 
 /*
  * Why an image was rejected: X(name, errno, message).  The message is
@@ -100,7 +105,7 @@ enum vpmu_fault {
 	VPMU_FAULT_ALIGN,	/* misaligned load or store */
 	VPMU_FAULT_FETCH,	/* instruction fetch outside memory/misaligned */
 	VPMU_FAULT_USTACK,	/* micro-stack overflow or underflow */
-	VPMU_FAULT_NOIMAGE,	/* no microcode attached */
+	VPMU_FAULT_NOUCODE,	/* no ucode attached */
 };
 
 struct vpmu_stop {
@@ -124,7 +129,7 @@ struct vpmu_stop {
 #define VPMU_CTR_USER		BIT(0)	/* count in user mode */
 #define VPMU_CTR_SUPER		BIT(1)	/* count in supervisor mode */
 #define VPMU_CTR_INT		BIT(2)	/* stop with OVERFLOW on wrap */
-#define VPMU_CTR_FOO		BIT(3)	/* freeze group on overflow */
+#define VPMU_CTR_FREEZE_ON_OVF	BIT(3)	/* freeze the group on wrap */
 
 /*
  * A counter as the hardware has it.  A counter with neither USER nor SUPER
@@ -138,7 +143,7 @@ struct vpmu_ctr_cfg {
 };
 
 /* Freeze-group trigger sources (vpmu_engine_group_trigger()). */
-#define VPMU_TRIG_NONE		0xffff	/* only software and FOO freeze */
+#define VPMU_TRIG_NONE		0xffff	/* software and FREEZE_ON_OVF only */
 #define VPMU_TRIG_MARK		0xfffe	/* microwords with the T bit */
 /* ...or any event number: each microword on which it occurs toggles. */
 
@@ -146,20 +151,20 @@ struct vpmu_engine;
 struct vpmu_ctx;
 
 /*
- * Engine lifetime.  vpmu_engine_create() allocates everything an image of
+ * Engine lifetime.  vpmu_engine_create() allocates everything a ucode of
  * up to @cs_limit microwords (1..VPMU_CS_MAX) needs; it returns NULL on a
  * bad limit or no memory.  Nothing else here allocates: attach, start,
  * run, save and restore may be called with preemption disabled.
  *
- * vpmu_engine_attach() binds an image (-EFBIG if it has more than
- * @cs_limit words) and may be called again to switch images between runs.
+ * vpmu_engine_attach() attaches a ucode (-EFBIG if it has more than
+ * @cs_limit words) and may be called again to switch ucodes between runs.
  * It keeps the PMU hardware state: counter configurations and values,
  * overflow status, freeze bits, group triggers (their microword hooks are
- * re-routed for the new image), the histogram interval and the histogram
- * unit's program.  It rebuilds or resets what belongs to an image: the
- * executable microwords, the event totals and per-microword counts, the
- * histogram buckets and the histogram's sampling phase, the histogram
- * unit's buckets and its monitoring period.  The program state on the engine becomes
+ * re-routed for the new ucode), the micro-PC histogram's interval and the
+ * histogram unit's program.  It rebuilds or resets what belongs to a
+ * ucode: the uops, the event totals and per-microword counts, the micro-PC
+ * histogram's buckets and sampling phase, the histogram unit's buckets
+ * and its monitoring period.  The program state on the engine becomes
  * unusable: vpmu_engine_start() or vpmu_engine_ctx_restore() next.
  */
 struct vpmu_engine *vpmu_engine_create(u32 cs_limit);
@@ -186,16 +191,16 @@ void vpmu_engine_start(struct vpmu_engine *e, u8 *mem, u32 mem_size,
  * halted/trapped stop, and the memory pointer and size (the memory itself
  * stays the caller's).  The engine keeps the PMU state: counters, overflow
  * status, freeze bits, triggers, event totals and per-microword counts,
- * the histogram buckets and its sampling countdown, the histogram unit
- * (both run on the engine's own clock, so switching programs does not
- * disturb them).
+ * the micro-PC histogram's buckets and sampling countdown, the histogram
+ * unit (both run on the engine's own clock, so switching programs does
+ * not disturb them).
  *
  * vpmu_ctx_create() allocates (process context); save and restore do not
- * and cost O(registers + cache lines).  Saving records the image the
+ * and cost O(registers + cache lines).  Saving records the ucode the
  * engine runs; restore fails with -ESTALE, changing nothing, unless the
- * engine is attached to that same image (and the context was saved from
+ * engine is attached to that same ucode (and the context was saved from
  * a started program).  Running a program whole, or in pieces with save /
- * restore between them on any engines attached to the image, gives the
+ * restore between them on any engines attached to the ucode, gives the
  * same architectural results and cycles, and the same counts summed over
  * the engines.
  */
@@ -207,13 +212,13 @@ int vpmu_engine_ctx_restore(struct vpmu_engine *e, const struct vpmu_ctx *c);
 /*
  * Run until the budget is used up or something stops the engine.  With
  * no counter interrupting or freezing on overflow and the histogram unit
- * off, the counts a run makes may stay in the engine's executable
- * microwords after it returns, for later runs to add to; every function
- * below that reads counts (counters, overflow status and counts, event
- * totals, per-microword counts, the histogram) or changes what they feed
- * (counter configuration and values, freeze bits, triggers, the histogram,
- * the histogram unit, starting a program, attaching an image) folds them
- * in first, so no caller can tell.
+ * off, the counts a run makes may stay in the engine's uops after it
+ * returns, for later runs to add to; every function below that reads
+ * counts (counters, overflow status and counts, event totals,
+ * per-microword counts, the micro-PC histogram) or changes what they feed
+ * (counter configuration and values, freeze bits, triggers, the micro-PC
+ * histogram, the histogram unit, starting a program, attaching a ucode)
+ * folds them in first, so no caller can tell.
  */
 enum vpmu_stop_reason vpmu_engine_run(struct vpmu_engine *e, u64 budget,
 				      struct vpmu_stop *stop);
@@ -270,8 +275,8 @@ bool vpmu_engine_frozen(const struct vpmu_engine *e, unsigned int group);
  * bucket of the microword occupying that cycle is incremented.  0 stops
  * sampling.  Buckets are 64-bit, one per control-store word.  The
  * countdown to the next sample is the engine's: it counts every cycle the
- * engine runs, whichever program runs.  Setting, resetting or attaching an
- * image restarts it.
+ * engine runs, whichever program runs.  Setting, resetting or attaching a
+ * ucode restarts it.
  */
 void vpmu_engine_uhist_set(struct vpmu_engine *e, u32 interval);
 const u64 *vpmu_engine_uhist(struct vpmu_engine *e, u32 *nbuckets);

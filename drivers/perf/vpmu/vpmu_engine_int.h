@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * vpmu_engine_int.h - private to the engine core (vpmu_image.c and
- * vpmu_engine.c): the decoded form of an image.
+ * vpmu_engine.c): the decoded form of an image, struct vpmu_ucode.
  *
  * The validator decodes every microword once into struct vpmu_dec, with
  * fields sign-extended and classified.  The engine builds its own

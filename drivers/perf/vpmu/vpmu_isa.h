@@ -2,10 +2,11 @@
 /*
  * vpmu_isa.h - the one table that describes every microword operation.
  *
- * The engine's decoder, the image validator, the assembler and the
- * disassembler are all generated from the lists below; adding an operation
- * here is the whole of the work for the toolchain and most of it for the
- * engine (which must supply the semantics).
+ * The engine's decoder, handlers and jump table, the image validator, the
+ * assembler and the disassembler are all generated from the lists below;
+ * adding an operation here is the whole of the work for the toolchain and
+ * most of it for the engine, which must supply its semantics
+ * (VPMU_SEM_<name> in vpmu_engine.c) and does not build until it does.
  *
  * This header is portable: it depends only on <linux/types.h> through the
  * uapi header, and compiles in the kernel and on the host.

@@ -748,7 +748,7 @@ static void vpmu_ctr_enable(struct vpmu_engine *e, struct perf_event *event)
 		/* Only a sample needs the exact microword of a wrap. */
 		.flags	= hwc->config_base |
 			  (is_sampling_event(event) ? VPMU_CTR_INT : 0) |
-			  (vpmu_event_foo(event) ? VPMU_CTR_FOO : 0),
+			  (vpmu_event_foo(event) ? VPMU_CTR_FREEZE_ON_OVF : 0),
 		.group	= hwc->event_base,
 	};
 

@@ -46,7 +46,7 @@ static void exercise(struct vpmu_ucode *uc, const uint8_t *data, size_t size)
 			.event = ev[i], .width = (uint8_t)(2 + (k + i) % 12),
 			.flags = (uint8_t)(1 + (i % 3)) |
 				 ((k >> i) & 1 ? VPMU_CTR_INT : 0) |
-				 (i == 5 ? VPMU_CTR_FOO : 0),
+				 (i == 5 ? VPMU_CTR_FREEZE_ON_OVF : 0),
 			.group = (uint8_t)(i & 3),
 		};
 		assert(!vpmu_engine_ctr_config(e, i, &c));

@@ -1302,7 +1302,7 @@ static bool test_many_wraps(void)
 	return ok;
 }
 
-/* FOO freezes the group right after the wrapping microword. */
+/* Freeze on overflow freezes the group right after the wrapping microword. */
 static bool test_foo(void)
 {
 	struct vpmu_ucode *uc = loop_uc(20);
@@ -1311,7 +1311,7 @@ static bool test_foo(void)
 	static u8 mem[LOOPMEM];
 	bool ok;
 
-	ctr(e, 0, TAG(1), 3, BOTH | VPMU_CTR_FOO, 1);
+	ctr(e, 0, TAG(1), 3, BOTH | VPMU_CTR_FREEZE_ON_OVF, 1);
 	ctr(e, 1, VPMU_EV_UOPS, 64, BOTH, 1);
 	ctr(e, 2, VPMU_EV_UOPS, 64, BOTH, 0);
 	vpmu_engine_start(e, mem, LOOPMEM, 0, 0);
@@ -1663,7 +1663,7 @@ static bool test_int_rare(void)
 		ctr(e, 4, TAG(3), (cint ? 2 : 5) + ph % 2, BOTH | VPMU_CTR_INT, 0);
 		ctr(e, 5, VPMU_EV_DC_MISS, 2, BOTH | cint, 0);
 		ctr(e, 6, TAG(1), 64, BOTH, 0);
-		ctr(e, 7, TAG(1), 6, BOTH | VPMU_CTR_FOO, 1);
+		ctr(e, 7, TAG(1), 6, BOTH | VPMU_CTR_FREEZE_ON_OVF, 1);
 		ctr(e, 8, VPMU_EV_UOPS, 64, BOTH, 1);
 		ctr(e, 9, VPMU_EV_INSNS, 2, BOTH | VPMU_CTR_INT, 0);
 		ctr(e, 10, VPMU_EV_UBR_TAKEN, 3 + ph % 3, BOTH | VPMU_CTR_INT, 0);

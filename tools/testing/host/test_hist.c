@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_hist.c - vpmu-hist's producer (vpmu_hist_simulate()) against the
+ * test_hist.c - vpmu-hist's producer (vpmu_uhist_simulate()) against the
  * engine, on every sample program (each .s in tools/vpmu/share/samples)
  * run on the default microcode:
  *
@@ -119,7 +119,7 @@ static void step(const struct vpmu_prog_view *v, uint64_t *stall,
 	free(mem);
 }
 
-static uint64_t sum(const struct vpmu_hist *h)
+static uint64_t sum(const struct vpmu_uhist *h)
 {
 	uint64_t t = 0;
 	uint32_t u;
@@ -135,8 +135,8 @@ static void test_sample(const char *src)
 	static uint64_t ref[NK][VPMU_CS_MAX];
 	struct vpmu_buf text = { 0 }, prog = { 0 }, exp = { 0 }, d = { 0 };
 	struct vpmu_asm_opts ao = { .filename = src };
-	struct vpmu_hist h, h2;
-	struct vpmu_hist_run run;
+	struct vpmu_uhist h, h2;
+	struct vpmu_uhist_run run;
 	struct vpmu_prog_view v;
 	char name[64], path[512];
 	uint64_t cycles, stalls = 0;
@@ -159,8 +159,8 @@ static void test_sample(const char *src)
 	cycles = counts(&v, cnt, n);
 	step(&v, stall, ref);
 
-	ok = !vpmu_hist_simulate(&h, img.p, img.len, prog.p, prog.len, 1,
-				 1ull << 32, &run, &d);
+	ok = !vpmu_uhist_simulate(&h, img.p, img.len, prog.p, prog.len, 1,
+				  1ull << 32, &run, &d);
 	tap_ok(ok && h.h.nbuckets == n && run.cycles == cycles &&
 	       h.h.interval == 1 && h.h.image_checksum ==
 	       vpmu_ucode_header(uc)->checksum,
@@ -194,24 +194,24 @@ static void test_sample(const char *src)
 	/* the file form: write, parse, the same; two summed: doubled */
 	d.len = 0;
 	text.len = 0;
-	vpmu_hist_write(&h, &text);
+	vpmu_uhist_write(&h, &text);
 	ok = text.len == sizeof(h.h) + 8ull * n &&
-	     !vpmu_hist_parse(&h2, text.p, text.len, &d) &&
+	     !vpmu_uhist_parse(&h2, text.p, text.len, &d) &&
 	     !memcmp(&h.h, &h2.h, sizeof(h.h)) &&
 	     !memcmp(h.bucket, h2.bucket, 8ull * n) &&
-	     !vpmu_hist_add(&h2, &h, false, &d) && h2.h.samples == 2 * cycles;
+	     !vpmu_uhist_add(&h2, &h, false, &d) && h2.h.samples == 2 * cycles;
 	for (u = 0; ok && u < n; u++)
 		ok = h2.bucket[u] == 2 * h.bucket[u];
 	tap_ok(ok, "%s: file round trip; the sum of two doubles every bucket",
 	       name);
-	vpmu_hist_free(&h);
-	vpmu_hist_free(&h2);
+	vpmu_uhist_free(&h);
+	vpmu_uhist_free(&h2);
 
 	for (k = 0; k < NK; k++) {
 		uint32_t K = intervals[k];
 
-		ok = !vpmu_hist_simulate(&h, img.p, img.len, prog.p, prog.len,
-					 K, 1ull << 32, NULL, &d);
+		ok = !vpmu_uhist_simulate(&h, img.p, img.len, prog.p, prog.len,
+					  K, 1ull << 32, NULL, &d);
 		ok = ok && h.h.interval == K && sum(&h) == cycles / K &&
 		     h.h.samples == cycles / K;
 		for (u = 0; ok && u < n; u++)
@@ -220,7 +220,7 @@ static void test_sample(const char *src)
 		       "floor(%llu / %u) = %llu", name, K,
 		       (unsigned long long)cycles, K,
 		       (unsigned long long)(cycles / K));
-		vpmu_hist_free(&h);
+		vpmu_uhist_free(&h);
 	}
 	vpmu_buf_free(&text);
 	vpmu_buf_free(&prog);

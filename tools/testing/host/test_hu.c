@@ -569,7 +569,7 @@ static struct vpmu_engine *eng(const struct vpmu_ucode *uc, unsigned int x)
 		{ VPMU_EV_CYCLES, 7, VPMU_CTR_USER | VPMU_CTR_SUPER |
 		  VPMU_CTR_INT, 1 },
 		{ VPMU_EV_WQ_STALL, 3, VPMU_CTR_USER | VPMU_CTR_SUPER |
-		  VPMU_CTR_FOO, 2 },
+		  VPMU_CTR_FREEZE_ON_OVF, 2 },
 		{ VPMU_EV_TAG(2), 4, VPMU_CTR_USER | VPMU_CTR_INT, 3 },
 		{ VPMU_EV_STORES, 64, VPMU_CTR_USER | VPMU_CTR_SUPER, 3 },
 	};
