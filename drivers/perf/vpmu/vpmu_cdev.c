@@ -28,6 +28,7 @@
 
 #include "vpmu.h"
 #include "vpmu_engine.h"
+#include "vpmu_machine.h"
 
 /*
  * Cycles per chunk: the longest the CPU runs with interrupts disabled on
@@ -69,6 +70,7 @@ static_assert(sizeof(struct vpmu_run) == VPMU_RUN_SIZE_VER0);
 
 /**
  * struct vpmu_runner - one VPMU_IOC_RUN in progress
+ * @vpmu:	the device
  * @run:	the caller's arguments; the results are filled in
  * @img:	the image the whole run uses (a reference)
  * @ctx:	the program's state between chunks
@@ -79,6 +81,7 @@ static_assert(sizeof(struct vpmu_run) == VPMU_RUN_SIZE_VER0);
  * Private to the calling task: no locking.
  */
 struct vpmu_runner {
+	struct vpmu		*vpmu;
 	struct vpmu_run		*run;
 	struct vpmu_image	*img;
 	struct vpmu_ctx		*ctx;
@@ -176,8 +179,8 @@ static void vpmu_run_capture(struct vpmu_run *run, struct vpmu_engine *e,
  * microword it stopped after, or the end of the budget, and the chunk
  * ends there, the run going on in the next chunk with the cycles left.
  */
-static void vpmu_run_engine(struct vpmu_engine *e, u64 budget,
-			    struct vpmu_stop *stop)
+static void vpmu_run_engine(struct vpmu *vpmu, struct vpmu_engine *e,
+			    u64 budget, struct vpmu_stop *stop)
 {
 	unsigned int idle = 0, stops = 0;
 	u64 used = 0;
@@ -192,7 +195,7 @@ static void vpmu_run_engine(struct vpmu_engine *e, u64 budget,
 		used += stop->cycles;
 		if (stop->reason != VPMU_STOP_OVERFLOW)
 			break;
-		vpmu_pmu_overflow(e, stop);
+		vpmu_pmu_overflow(vpmu, e, stop);
 		stops++;
 #ifdef VPMU_BENCH_CHUNK_TIME
 		if (stops > vpmu_bench_chunk_stops)
@@ -217,6 +220,7 @@ static void vpmu_run_engine(struct vpmu_engine *e, u64 budget,
  */
 static int vpmu_run_chunk(struct vpmu_runner *r)
 {
+	struct vpmu_machine *m = &r->vpmu->machine;
 	struct vpmu_run *run = r->run;
 	struct vpmu_stop stop;
 	struct vpmu_engine *e;
@@ -230,7 +234,7 @@ static int vpmu_run_chunk(struct vpmu_runner *r)
 #ifdef VPMU_BENCH_CHUNK_TIME
 	t0 = ktime_get_ns();
 #endif
-	e = vpmu_cpu_engine_get(r->img);
+	e = vpmu_cpu_engine_get(m, r->img);
 	if (IS_ERR(e)) {
 		ret = PTR_ERR(e);
 		goto out_put_engine;
@@ -246,9 +250,9 @@ static int vpmu_run_chunk(struct vpmu_runner *r)
 		r->started = true;
 	}
 	/* Triggers toggle the freeze state of current's groups (perf.rst). */
-	vpmu_pmu_chunk_begin(e);
-	vpmu_run_engine(e, min_t(u64, r->left, VPMU_RUN_CHUNK), &stop);
-	vpmu_pmu_chunk_end(e);
+	vpmu_pmu_chunk_begin(r->vpmu, e);
+	vpmu_run_engine(r->vpmu, e, min_t(u64, r->left, VPMU_RUN_CHUNK), &stop);
+	vpmu_pmu_chunk_end(r->vpmu, e);
 	vpmu_engine_ctx_save(e, r->ctx);
 
 	run->cycles += stop.cycles;
@@ -258,7 +262,7 @@ static int vpmu_run_chunk(struct vpmu_runner *r)
 		ret = 1;
 	}
 out_put_engine:
-	vpmu_cpu_engine_put();
+	vpmu_cpu_engine_put(m);
 #ifdef VPMU_BENCH_CHUNK_TIME
 	t0 = ktime_get_ns() - t0;
 	if (t0 > vpmu_bench_chunk_ns)
@@ -272,7 +276,7 @@ static int vpmu_run_program(struct vpmu_runner *r)
 {
 	int ret;
 
-	r->img = vpmu_image_get();
+	r->img = vpmu_image_get(&r->vpmu->machine);
 	r->run->generation = r->img->generation;
 	r->ctx = vpmu_ctx_create();
 	if (!r->ctx) {
@@ -291,9 +295,9 @@ out_put_image:
 	return ret;
 }
 
-static long vpmu_ioctl_run(struct vpmu_run __user *urun)
+static long vpmu_ioctl_run(struct vpmu *vpmu, struct vpmu_run __user *urun)
 {
-	struct vpmu_runner r = {};
+	struct vpmu_runner r = { .vpmu = vpmu };
 	struct vpmu_run run;
 	void __user *umem;
 	u32 size;
@@ -344,12 +348,19 @@ out_free_mem:
 	return ret;
 }
 
+/* An open file's private_data is the misc device (misc_open()). */
+static struct vpmu *file_to_vpmu(struct file *file)
+{
+	return container_of(file->private_data, struct vpmu, cdev.misc);
+}
+
 /* The command is matched by type and number: its size is run.size's job. */
 static long vpmu_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	if (_IOC_TYPE(cmd) == VPMU_IOC_MAGIC &&
 	    _IOC_NR(cmd) == _IOC_NR(VPMU_IOC_RUN))
-		return vpmu_ioctl_run((struct vpmu_run __user *)arg);
+		return vpmu_ioctl_run(file_to_vpmu(file),
+				      (struct vpmu_run __user *)arg);
 	return -ENOTTY;
 }
 
@@ -358,12 +369,10 @@ static long vpmu_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
  * whose init fails after registering the device is freed, open files or
  * not.
  */
-static bool vpmu_cdev_live;
-
 static int vpmu_open(struct inode *inode, struct file *file)
 {
 	/* Pairs with vpmu_cdev_enable(): all of init is seen done. */
-	if (!smp_load_acquire(&vpmu_cdev_live))
+	if (!smp_load_acquire(&file_to_vpmu(file)->cdev.live))
 		return -ENODEV;
 	return nonseekable_open(inode, file);
 }
@@ -376,31 +385,29 @@ static const struct file_operations vpmu_fops = {
 	.compat_ioctl	= compat_ptr_ioctl,
 };
 
-static struct miscdevice vpmu_miscdev = {
-	.minor	= MISC_DYNAMIC_MINOR,
-	.name	= "vpmu",
-	.fops	= &vpmu_fops,
-	.mode	= 0666,
-};
-
-int vpmu_cdev_register(void)
+int vpmu_cdev_register(struct vpmu *vpmu)
 {
+	struct miscdevice *misc = &vpmu->cdev.misc;
 	int ret;
 
-	ret = misc_register(&vpmu_miscdev);
+	misc->minor = MISC_DYNAMIC_MINOR;
+	misc->name = "vpmu";
+	misc->fops = &vpmu_fops;
+	misc->mode = 0666;
+	ret = misc_register(misc);
 	if (ret)
 		pr_err("cannot register /dev/vpmu: %d\n", ret);
 	return ret;
 }
 
 /* The last step of module init: nothing can fail after it. */
-void vpmu_cdev_enable(void)
+void vpmu_cdev_enable(struct vpmu *vpmu)
 {
 	/* Pairs with vpmu_open(): init's stores are visible first. */
-	smp_store_release(&vpmu_cdev_live, true);
+	smp_store_release(&vpmu->cdev.live, true);
 }
 
-void vpmu_cdev_unregister(void)
+void vpmu_cdev_unregister(struct vpmu *vpmu)
 {
-	misc_deregister(&vpmu_miscdev);
+	misc_deregister(&vpmu->cdev.misc);
 }

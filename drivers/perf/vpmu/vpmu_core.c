@@ -36,47 +36,7 @@
 
 #include "vpmu.h"
 #include "vpmu_engine.h"
-
-/**
- * struct vpmu_cpu - one CPU's engine
- * @engine:	the engine; lives from module load to unload
- * @img:	the image @engine is attached to, a reference; never NULL
- *		between module init and exit
- * @uhist:	the histogram interval last applied to @engine: the
- *		uhist_interval while uhist/state is running, else 0
- *
- * Only used on its own CPU with interrupts disabled: by a run chunk or by a
- * perf callback.  No lock needed.  Init and exit, when nothing runs, touch
- * every CPU's.
- */
-struct vpmu_cpu {
-	struct vpmu_engine	*engine;
-	struct vpmu_image	*img;
-	u32			uhist;
-};
-
-static DEFINE_PER_CPU(struct vpmu_cpu, vpmu_cpu);
-
-/**
- * struct vpmu_core - the module-wide state
- * @current_image: the image new runs use; holds one reference.  Readers
- *		use RCU (vpmu_image_get()); writers hold @lock.
- * @lock:	serialises image installs: protects @current_image updates
- *		and @generation
- * @generation:	generation of the last image installed
- * @free_wq:	where images are freed; flushed at unload so that no free
- *		runs after the module is gone
- */
-struct vpmu_core {
-	struct vpmu_image __rcu	*current_image;
-	struct mutex		lock;		/* serialises installs */
-	u64			generation;
-	struct workqueue_struct	*free_wq;
-};
-
-static struct vpmu_core vpmu_core = {
-	.lock	= __MUTEX_INITIALIZER(vpmu_core.lock),
-};
+#include "vpmu_machine.h"
 
 /* ---- images ------------------------------------------------------------ */
 
@@ -90,12 +50,50 @@ static void vpmu_image_free_work(struct work_struct *work)
 }
 
 /**
+ * vpmu_machine_ucode_load() - validate and decode an image for the engines
+ * @m:		the machine, whose cs_size limits the control store
+ * @out:	the decoded image, owned by the caller
+ * @bytes:	the image
+ * @len:	its length
+ * @verr:	why it was rejected
+ *
+ * Return: 0 or the validator's negative errno.
+ */
+int vpmu_machine_ucode_load(const struct vpmu_machine *m,
+			    struct vpmu_ucode **out, const void *bytes,
+			    size_t len, struct vpmu_verr *verr)
+{
+	return vpmu_ucode_load(out, bytes, len, m->cs_size, verr);
+}
+
+/**
+ * vpmu_machine_builtin_load() - validate and decode the built-in image
+ * @m:		the machine
+ * @out:	the decoded image, owned by the caller
+ * @verr:	why it was rejected
+ *
+ * The default image is assembled from ucode/default.vus at build time.  It
+ * goes through the same validator, with the same control-store limit, as
+ * any image a user loads; ucode/load_default decodes it afresh each time,
+ * so every installed image owns its decoded copy.
+ *
+ * Return: 0 or the validator's negative errno.
+ */
+int vpmu_machine_builtin_load(const struct vpmu_machine *m,
+			      struct vpmu_ucode **out, struct vpmu_verr *verr)
+{
+	return vpmu_machine_ucode_load(m, out, vpmu_default_ucode,
+				       vpmu_default_ucode_len, verr);
+}
+
+/**
  * vpmu_image_get() - take a reference to the current image
+ * @m:	the machine
  *
  * Context: any; does not sleep.
  * Return: the image, never NULL between module init and exit.
  */
-struct vpmu_image *vpmu_image_get(void)
+struct vpmu_image *vpmu_image_get(struct vpmu_machine *m)
 {
 	struct vpmu_image *img;
 
@@ -108,7 +106,7 @@ struct vpmu_image *vpmu_image_get(void)
 	 */
 	rcu_read_lock();
 	do {
-		img = rcu_dereference(vpmu_core.current_image);
+		img = rcu_dereference(m->current_image);
 	} while (!refcount_inc_not_zero(&img->ref));
 	rcu_read_unlock();
 	return img;
@@ -124,13 +122,13 @@ struct vpmu_image *vpmu_image_get(void)
 void vpmu_image_put(struct vpmu_image *img)
 {
 	if (img && refcount_dec_and_test(&img->ref))
-		queue_rcu_work(vpmu_core.free_wq, &img->free_work);
+		queue_rcu_work(img->free_wq, &img->free_work);
 }
 
 /**
  * vpmu_image_install() - make a validated image current
- * @uc: the image; ownership passes to the callee, even on failure
- * @generation: if not NULL, set to the new image's generation
+ * @m:	the machine
+ * @uc:	the image; ownership passes to the callee, even on failure
  *
  * Runs in progress keep the image they started with; the old image goes
  * when the last of them drops it.
@@ -138,7 +136,7 @@ void vpmu_image_put(struct vpmu_image *img)
  * Context: process context; may sleep.
  * Return: 0 or -ENOMEM.
  */
-int vpmu_image_install(struct vpmu_ucode *uc, u64 *generation)
+int vpmu_image_install(struct vpmu_machine *m, struct vpmu_ucode *uc)
 {
 	struct vpmu_image *img, *old;
 
@@ -149,35 +147,68 @@ int vpmu_image_install(struct vpmu_ucode *uc, u64 *generation)
 	}
 	img->uc = uc;
 	refcount_set(&img->ref, 1);
+	img->free_wq = m->free_wq;
 	INIT_RCU_WORK(&img->free_work, vpmu_image_free_work);
 
-	mutex_lock(&vpmu_core.lock);
-	img->generation = ++vpmu_core.generation;
-	if (generation)
-		*generation = img->generation;
-	old = rcu_replace_pointer(vpmu_core.current_image, img,
-				  lockdep_is_held(&vpmu_core.lock));
-	mutex_unlock(&vpmu_core.lock);
+	mutex_lock(&m->lock);
+	img->generation = ++m->generation;
+	old = rcu_replace_pointer(m->current_image, img,
+				  lockdep_is_held(&m->lock));
+	mutex_unlock(&m->lock);
 
 	vpmu_image_put(old);
 	return 0;
 }
 
+/* ---- the micro-PC histogram's settings --------------------------------- */
+
+u32 vpmu_machine_uhist_interval(const struct vpmu_machine *m)
+{
+	return READ_ONCE(*m->uhist_interval);
+}
+
+/* uhist/interval writes the same variable as the module parameter. */
+void vpmu_machine_uhist_set_interval(struct vpmu_machine *m, u32 interval)
+{
+	WRITE_ONCE(*m->uhist_interval, interval);
+}
+
+enum vpmu_uhist_state vpmu_machine_uhist_state(const struct vpmu_machine *m)
+{
+	return READ_ONCE(m->uhist_state);
+}
+
+void vpmu_machine_uhist_set_state(struct vpmu_machine *m,
+				  enum vpmu_uhist_state state)
+{
+	WRITE_ONCE(m->uhist_state, state);
+}
+
+/* The interval engines should sample at: K while sampling runs, else 0. */
+static u32 vpmu_machine_uhist_active(const struct vpmu_machine *m)
+{
+	if (vpmu_machine_uhist_state(m) != VPMU_UHIST_RUNNING)
+		return 0;
+	return vpmu_machine_uhist_interval(m);
+}
+
 /* ---- engines ----------------------------------------------------------- */
 
 /* Apply the histogram interval in force now, if it changed. */
-static void vpmu_cpu_uhist_sync(struct vpmu_cpu *vc)
+static void vpmu_cpu_uhist_sync(struct vpmu_machine *m,
+				struct vpmu_machine_cpu *mc)
 {
-	u32 interval = vpmu_uhist_active_interval();
+	u32 interval = vpmu_machine_uhist_active(m);
 
-	if (vc->uhist != interval) {
-		vpmu_engine_uhist_set(vc->engine, interval);
-		vc->uhist = interval;
+	if (mc->uhist != interval) {
+		vpmu_engine_uhist_set(mc->engine, interval);
+		mc->uhist = interval;
 	}
 }
 
 /**
  * vpmu_cpu_engine_get() - this CPU's engine, ready to run @img
+ * @m: the machine
  * @img: the image of the run, referenced by the caller
  *
  * Disables preemption until vpmu_cpu_engine_put(), even on failure; run
@@ -191,40 +222,43 @@ static void vpmu_cpu_uhist_sync(struct vpmu_cpu *vc)
  * Return: the engine, or an ERR_PTR if it could not take @img (which
  * cannot happen: every image was validated against the engines' size).
  */
-struct vpmu_engine *vpmu_cpu_engine_get(struct vpmu_image *img)
+struct vpmu_engine *vpmu_cpu_engine_get(struct vpmu_machine *m,
+					struct vpmu_image *img)
 {
-	struct vpmu_cpu *vc = get_cpu_ptr(&vpmu_cpu);
+	struct vpmu_machine_cpu *mc = get_cpu_ptr(m->cpu);
 	int ret;
 
-	if (vc->img != img) {
+	if (mc->img != img) {
 		/*
 		 * The caller's reference keeps @img alive meanwhile.  The
 		 * attach zeroes the histogram unit's buckets: bucket events
 		 * take what they counted first and start over from zero.
 		 */
-		vpmu_pmu_hist_fold(vc->engine);
-		ret = vpmu_engine_attach(vc->engine, img->uc);
-		vpmu_pmu_hist_rebase(vc->engine);
+		vpmu_pmu_hist_fold(machine_to_vpmu(m), mc->engine);
+		ret = vpmu_engine_attach(mc->engine, img->uc);
+		vpmu_pmu_hist_rebase(machine_to_vpmu(m), mc->engine);
 		if (WARN_ON_ONCE(ret))
 			return ERR_PTR(ret);
 		refcount_inc(&img->ref);
-		vpmu_image_put(vc->img);
-		vc->img = img;
+		vpmu_image_put(mc->img);
+		mc->img = img;
 	}
-	vpmu_cpu_uhist_sync(vc);
-	return vc->engine;
+	vpmu_cpu_uhist_sync(m, mc);
+	return mc->engine;
 }
 
 /**
  * vpmu_cpu_engine_put() - done with this CPU's engine; enables preemption
+ * @m: the machine
  */
-void vpmu_cpu_engine_put(void)
+void vpmu_cpu_engine_put(struct vpmu_machine *m)
 {
-	put_cpu_ptr(&vpmu_cpu);
+	put_cpu_ptr(m->cpu);
 }
 
 /**
  * vpmu_this_engine() - this CPU's engine, as it is, for the perf glue
+ * @m: the machine
  *
  * The engine stays attached to whatever image it has (it holds a
  * reference to it), so its counters can be programmed and read at any
@@ -232,28 +266,36 @@ void vpmu_cpu_engine_put(void)
  *
  * Context: interrupts disabled, on the engine's CPU (perf callbacks).
  */
-struct vpmu_engine *vpmu_this_engine(void)
+struct vpmu_engine *vpmu_this_engine(struct vpmu_machine *m)
 {
 	lockdep_assert_irqs_disabled();
-	return this_cpu_ptr(&vpmu_cpu)->engine;
+	return this_cpu_ptr(m->cpu)->engine;
 }
 
 struct vpmu_cpu_call {
-	vpmu_cpu_fn	fn;
-	void		*arg;
+	struct vpmu_machine	*m;
+	vpmu_cpu_fn		fn;
+	void			*arg;
 };
+
+/* Bring @mc's engine up to date, then call @c->fn on it. */
+static void vpmu_cpu_call_on(struct vpmu_cpu_call *c,
+			     struct vpmu_machine_cpu *mc)
+{
+	vpmu_cpu_uhist_sync(c->m, mc);
+	c->fn(mc->engine, mc->img, c->arg);
+}
 
 static void vpmu_cpu_call_here(void *info)
 {
 	struct vpmu_cpu_call *c = info;
-	struct vpmu_cpu *vc = this_cpu_ptr(&vpmu_cpu);
 
-	vpmu_cpu_uhist_sync(vc);
-	c->fn(vc->engine, vc->img, c->arg);
+	vpmu_cpu_call_on(c, this_cpu_ptr(c->m->cpu));
 }
 
 /**
- * vpmu_cpu_engine_call() - call @fn on @cpu's engine where it may be used
+ * vpmu_machine_call() - call @fn on @cpu's engine where it may be used
+ * @m: the machine
  * @cpu: a possible CPU
  * @fn: called with the engine, the image it is attached to and @arg
  * @arg: for @fn
@@ -268,9 +310,10 @@ static void vpmu_cpu_call_here(void *info)
  * Context: process context; may sleep.  @fn must not sleep.
  * Return: 0 or the errno of smp_call_function_single().
  */
-int vpmu_cpu_engine_call(unsigned int cpu, vpmu_cpu_fn fn, void *arg)
+int vpmu_machine_call(struct vpmu_machine *m, unsigned int cpu,
+		      vpmu_cpu_fn fn, void *arg)
 {
-	struct vpmu_cpu_call c = { .fn = fn, .arg = arg };
+	struct vpmu_cpu_call c = { .m = m, .fn = fn, .arg = arg };
 	unsigned long flags;
 	int ret = 0;
 
@@ -278,17 +321,149 @@ int vpmu_cpu_engine_call(unsigned int cpu, vpmu_cpu_fn fn, void *arg)
 	if (cpu_online(cpu)) {
 		ret = smp_call_function_single(cpu, vpmu_cpu_call_here, &c, 1);
 	} else {
-		struct vpmu_cpu *vc = per_cpu_ptr(&vpmu_cpu, cpu);
-
 		/* for lockdep's sake as much as anything: @fn expects it */
 		local_irq_save(flags);
-		vpmu_cpu_uhist_sync(vc);
-		fn(vc->engine, vc->img, arg);
+		vpmu_cpu_call_on(&c, per_cpu_ptr(m->cpu, cpu));
 		local_irq_restore(flags);
 	}
 	cpus_read_unlock();
 	return ret;
 }
+
+/* ---- the histogram unit ------------------------------------------------ */
+
+/**
+ * vpmu_machine_hu_nr() - buckets of the histogram-unit program in force
+ * @m: the machine
+ *
+ * Context: any.  Return: the number of buckets, 0 when the unit is off.
+ */
+unsigned int vpmu_machine_hu_nr(const struct vpmu_machine *m)
+{
+	return READ_ONCE(m->hu_nr);
+}
+
+/**
+ * vpmu_machine_hu_bucket() - bucket @b of this CPU's engine
+ * @m:	the machine
+ * @e:	this CPU's engine
+ * @b:	1-based bucket
+ *
+ * Context: interrupts disabled, on the engine's CPU (perf callbacks).
+ * Return: the 64-bit bucket, or 0 if the program in force has no bucket @b.
+ */
+u64 vpmu_machine_hu_bucket(struct vpmu_machine *m, struct vpmu_engine *e,
+			   unsigned int b)
+{
+	u64 c[VPMU_HU_MAX];
+
+	if (b < 1 || b > this_cpu_ptr(m->cpu)->hu_n)
+		return 0;
+	vpmu_engine_hu_read(e, c, b);
+	return c[b - 1];
+}
+
+struct vpmu_hu_call {
+	struct vpmu_machine *m;
+	const struct vpmu_hu_prog *prog;	/* NULL: reset */
+	unsigned int cpu;
+	int ret;
+};
+
+/* On @a->cpu's engine: set @a->prog, or reset; perf events folded around. */
+static void vpmu_hu_change(struct vpmu_engine *e, const struct vpmu_image *img,
+			   void *arg)
+{
+	struct vpmu_hu_call *a = arg;
+	struct vpmu *vpmu = machine_to_vpmu(a->m);
+	/* An offline CPU's engine is changed elsewhere and has no events. */
+	bool here = e == vpmu_this_engine(a->m);
+
+	if (here)
+		vpmu_pmu_hist_fold(vpmu, e);
+	if (a->prog) {
+		a->ret = vpmu_engine_hu_set(e, a->prog->n ? a->prog : NULL);
+		if (!a->ret)
+			per_cpu_ptr(a->m->cpu, a->cpu)->hu_n = a->prog->n;
+	} else {
+		vpmu_engine_hu_reset(e);
+		a->ret = 0;
+	}
+	if (here)
+		vpmu_pmu_hist_rebase(vpmu, e);
+}
+
+static int vpmu_hu_call(struct vpmu_machine *m, unsigned int cpu,
+			const struct vpmu_hu_prog *prog)
+{
+	struct vpmu_hu_call a = { .m = m, .prog = prog, .cpu = cpu };
+	int ret;
+
+	ret = vpmu_machine_call(m, cpu, vpmu_hu_change, &a);
+	return ret ? ret : a.ret;
+}
+
+/**
+ * vpmu_machine_hu_program() - set a histogram-unit program on every engine
+ * @m:		the machine
+ * @p:		the program (n == 0: off)
+ * @undo:	the program in force, for the engines already changed if a
+ *		later one refuses
+ *
+ * Every engine or none.  The engines check a program alike, and the
+ * parser has checked everything they check: the first engine's verdict is
+ * every engine's.  Should a later one refuse all the same, the ones
+ * already changed get @undo back.
+ *
+ * Context: process context; the caller serialises changes to the unit.
+ * Return: 0, -EINVAL if the engines refuse @p, or an errno of
+ * vpmu_machine_call().
+ */
+int vpmu_machine_hu_program(struct vpmu_machine *m,
+			    const struct vpmu_hu_prog *p,
+			    const struct vpmu_hu_prog *undo)
+{
+	unsigned int cpu, done;
+	int ret;
+
+	for_each_possible_cpu(cpu) {
+		ret = vpmu_hu_call(m, cpu, p);
+		if (ret)
+			goto out_undo;
+	}
+	WRITE_ONCE(m->hu_nr, p->n);
+	return 0;
+
+out_undo:
+	for_each_possible_cpu(done) {
+		if (done == cpu)
+			break;
+		WARN_ON_ONCE(vpmu_hu_call(m, done, undo));
+	}
+	return ret;
+}
+
+/**
+ * vpmu_machine_hu_reset() - zero every engine's histogram-unit buckets
+ * @m: the machine
+ *
+ * Context: process context; the caller serialises changes to the unit.
+ * Return: 0 or an errno of vpmu_machine_call().
+ */
+int vpmu_machine_hu_reset(struct vpmu_machine *m)
+{
+	unsigned int cpu;
+	int ret;
+
+	for_each_possible_cpu(cpu) {
+		ret = vpmu_hu_call(m, cpu, NULL);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* ---- init and exit ----------------------------------------------------- */
 
 /*
  * Nothing is left on an engine when its CPU goes down: a run holds the
@@ -297,90 +472,110 @@ int vpmu_cpu_engine_call(unsigned int cpu, vpmu_cpu_fn fn, void *arg)
  * CPU's events first.  The engine keeps its image reference while the CPU
  * is away, so it needs no hotplug callback.
  */
-static void vpmu_engines_destroy(void)
+static void vpmu_engines_destroy(struct vpmu_machine *m)
 {
 	unsigned int cpu;
 
 	for_each_possible_cpu(cpu) {
-		struct vpmu_cpu *vc = per_cpu_ptr(&vpmu_cpu, cpu);
+		struct vpmu_machine_cpu *mc = per_cpu_ptr(m->cpu, cpu);
 
-		vpmu_engine_destroy(vc->engine);
-		vc->engine = NULL;
-		vpmu_image_put(vc->img);
-		vc->img = NULL;
-		vc->uhist = 0;
+		vpmu_engine_destroy(mc->engine);
+		vpmu_image_put(mc->img);
+		memset(mc, 0, sizeof(*mc));
 	}
 }
 
 /* Create every engine and attach it to @img, taking a reference each. */
-static int vpmu_engines_create(struct vpmu_image *img)
+static int vpmu_engines_create(struct vpmu_machine *m, struct vpmu_image *img)
 {
 	unsigned int cpu;
 	int ret;
 
 	for_each_possible_cpu(cpu) {
-		struct vpmu_cpu *vc = per_cpu_ptr(&vpmu_cpu, cpu);
+		struct vpmu_machine_cpu *mc = per_cpu_ptr(m->cpu, cpu);
 
-		vc->engine = vpmu_engine_create(vpmu_cs_size);
-		if (!vc->engine) {
+		mc->engine = vpmu_engine_create(m->cs_size);
+		if (!mc->engine) {
 			ret = -ENOMEM;
 			goto out_destroy;
 		}
-		ret = vpmu_engine_attach(vc->engine, img->uc);
+		ret = vpmu_engine_attach(mc->engine, img->uc);
 		if (ret)
 			goto out_destroy;
 		refcount_inc(&img->ref);
-		vc->img = img;
+		mc->img = img;
 	}
 	return 0;
 
 out_destroy:
-	vpmu_engines_destroy();
+	vpmu_engines_destroy(m);
 	return ret;
 }
 
-/* ---- init and exit ----------------------------------------------------- */
+/* Drop the current image and wait for every image to be freed. */
+static void vpmu_images_drain(struct vpmu_machine *m)
+{
+	vpmu_image_put(rcu_replace_pointer(m->current_image, NULL, true));
+	/*
+	 * The last puts queued the frees behind a grace period: wait for the
+	 * grace period to queue them, then for the workqueue to run them.
+	 */
+	rcu_barrier();
+	destroy_workqueue(m->free_wq);
+	m->free_wq = NULL;
+	m->generation = 0;
+}
 
 /**
- * vpmu_core_init() - create the engines and make @uc current
- * @uc: the first image (generation 1); ownership passes to the callee,
+ * vpmu_machine_init() - create the engines and make @uc current
+ * @m:	the machine, its parameters filled in
+ * @uc:	the first image (generation 1); ownership passes to the callee,
  *	even on failure
+ *
+ * Sets up the engines, the first image and the counters' interrupt lines.
  *
  * Return: 0 or a negative errno.
  */
-int vpmu_core_init(struct vpmu_ucode *uc)
+int vpmu_machine_init(struct vpmu_machine *m, struct vpmu_ucode *uc)
 {
-	struct vpmu_image *img;
 	int ret;
 
+	mutex_init(&m->lock);
+	m->cpu = alloc_percpu(struct vpmu_machine_cpu);
 	/*
 	 * Unbound: freeing an image has no use for locality.  Saying so also
 	 * keeps 7.x quiet, which warns about a workqueue that names neither
 	 * WQ_PERCPU nor WQ_UNBOUND.
 	 */
-	vpmu_core.free_wq = alloc_workqueue("vpmu_free", WQ_UNBOUND, 0);
-	if (!vpmu_core.free_wq) {
+	m->free_wq = alloc_workqueue("vpmu_free", WQ_UNBOUND, 0);
+	if (!m->cpu || !m->free_wq) {
 		vpmu_ucode_free(uc);
-		return -ENOMEM;
+		ret = -ENOMEM;
+		goto out_free;
 	}
 
-	ret = vpmu_image_install(uc, NULL);
+	ret = vpmu_image_install(m, uc);
 	if (ret)
-		goto out_destroy_wq;
-
-	img = rcu_dereference_protected(vpmu_core.current_image, true);
-	ret = vpmu_engines_create(img);
+		goto out_free;
+	ret = vpmu_engines_create(m, rcu_dereference_protected(m->current_image,
+							       true));
 	if (ret)
-		goto out_put_image;
+		goto out_drain;
+	ret = vpmu_irq_init(m);
+	if (ret)
+		goto out_engines_destroy;
 	return 0;
 
-out_put_image:
-	vpmu_image_put(rcu_replace_pointer(vpmu_core.current_image, NULL,
-					   true));
-	rcu_barrier();
-out_destroy_wq:
-	destroy_workqueue(vpmu_core.free_wq);
-	vpmu_core.generation = 0;
+out_engines_destroy:
+	vpmu_engines_destroy(m);
+out_drain:
+	vpmu_images_drain(m);
+out_free:
+	if (m->free_wq)
+		destroy_workqueue(m->free_wq);
+	m->free_wq = NULL;
+	free_percpu(m->cpu);
+	m->cpu = NULL;
 	return ret;
 }
 
@@ -388,16 +583,11 @@ out_destroy_wq:
  * Called when nothing can run any more: /dev/vpmu, the PMU and the sysfs
  * files are gone.
  */
-void vpmu_core_exit(void)
+void vpmu_machine_exit(struct vpmu_machine *m)
 {
-	vpmu_engines_destroy();
-	vpmu_image_put(rcu_replace_pointer(vpmu_core.current_image, NULL,
-					   true));
-	/*
-	 * The last puts queued the frees behind a grace period: wait for the
-	 * grace period to queue them, then for the workqueue to run them.
-	 */
-	rcu_barrier();
-	destroy_workqueue(vpmu_core.free_wq);
-	vpmu_core.generation = 0;
+	vpmu_irq_exit(m);
+	vpmu_engines_destroy(m);
+	vpmu_images_drain(m);
+	free_percpu(m->cpu);
+	m->cpu = NULL;
 }

@@ -31,30 +31,7 @@
 
 #include "vpmu.h"
 #include "vpmu_engine.h"
-
-/**
- * struct vpmu_irq_lines - the lines and what their handlers share
- * @fwnode:	names the domain
- * @domain:	nr * nr_cpu_ids hwirqs
- * @virq:	the Linux IRQ of each hwirq, 0 if not (yet) mapped
- * @nr:		counters per engine
- * @names:	"vpmu-ctrN", one per counter, shared by the CPUs' lines
- *
- * Set up at load and torn down at unload, both before any event or run
- * can use a line and after the last can.
- */
-struct vpmu_irq_lines {
-	struct fwnode_handle	*fwnode;
-	struct irq_domain	*domain;
-	unsigned int		*virq;
-	unsigned int		nr;
-	char			names[VPMU_NR_COUNTERS_MAX][16];
-};
-
-static struct vpmu_irq_lines vpmu_irq;
-
-/* Set by the handler of the line being raised on this CPU. */
-static DEFINE_PER_CPU(bool, vpmu_irq_ran);
+#include "vpmu_machine.h"
 
 /* The lines cannot be masked: nothing but the run loop raises them. */
 static void vpmu_irq_noop(struct irq_data *d)
@@ -80,101 +57,121 @@ static const struct irq_domain_ops vpmu_irq_domain_ops = {
 	.xlate	= irq_domain_xlate_onecell,
 };
 
+/* dev_id is the line: a CPU's lines are only ever raised on that CPU. */
 static irqreturn_t vpmu_irq_handler(int irq, void *dev_id)
 {
-	__this_cpu_write(vpmu_irq_ran, true);
-	return vpmu_pmu_irq((unsigned long)dev_id);
+	struct vpmu_irq_line *line = dev_id;
+	struct vpmu_machine *m = line->m;
+
+	this_cpu_ptr(m->cpu)->irq_ran = true;
+	return vpmu_pmu_irq(machine_to_vpmu(m), line->idx);
 }
 
 /**
  * vpmu_irq_raise() - raise counter @idx's overflow line on this CPU
+ * @m:		the machine
  * @idx:	the counter
  *
  * Call with interrupts disabled.  Return: 0 once the line's handler has
  * run, -EINVAL if the counter has no line, -EIO if the handler did not
  * run; the caller then handles the overflow itself.
  */
-int vpmu_irq_raise(unsigned int idx)
+int vpmu_irq_raise(struct vpmu_machine *m, unsigned int idx)
 {
+	struct vpmu_machine_cpu *mc = this_cpu_ptr(m->cpu);
 	int ret;
 
 	lockdep_assert_irqs_disabled();
-	if (idx >= vpmu_irq.nr)
+	if (idx >= m->nr_counters)
 		return -EINVAL;
-	__this_cpu_write(vpmu_irq_ran, false);
-	ret = generic_handle_domain_irq(vpmu_irq.domain,
-					smp_processor_id() * vpmu_irq.nr + idx);
+	mc->irq_ran = false;
+	ret = generic_handle_domain_irq(m->irq.domain,
+					smp_processor_id() * m->nr_counters +
+					idx);
 	if (ret)
 		return ret;
-	return __this_cpu_read(vpmu_irq_ran) ? 0 : -EIO;
+	return mc->irq_ran ? 0 : -EIO;
 }
 
-void vpmu_irq_exit(void)
+/**
+ * vpmu_irq_exit() - free the lines
+ * @m:	the machine
+ *
+ * Also undoes a vpmu_irq_init() that failed part-way.
+ */
+void vpmu_irq_exit(struct vpmu_machine *m)
 {
-	unsigned int i, n = vpmu_irq.nr * nr_cpu_ids;
+	struct vpmu_irq_lines *irq = &m->irq;
+	unsigned int i, n = m->nr_counters * nr_cpu_ids;
 
-	for (i = 0; vpmu_irq.virq && i < n; i++) {
-		unsigned long idx = i % vpmu_irq.nr;
-
-		if (!vpmu_irq.virq[i])
+	for (i = 0; irq->line && i < n; i++) {
+		if (!irq->line[i].virq)
 			continue;
-		free_irq(vpmu_irq.virq[i], (void *)idx);
-		irq_dispose_mapping(vpmu_irq.virq[i]);
+		free_irq(irq->line[i].virq, &irq->line[i]);
+		irq_dispose_mapping(irq->line[i].virq);
 	}
-	kfree(vpmu_irq.virq);
-	vpmu_irq.virq = NULL;
-	vpmu_irq.nr = 0;
-	if (vpmu_irq.domain)
-		irq_domain_remove(vpmu_irq.domain);
-	vpmu_irq.domain = NULL;
-	if (vpmu_irq.fwnode)
-		irq_domain_free_fwnode(vpmu_irq.fwnode);
-	vpmu_irq.fwnode = NULL;
+	kfree(irq->line);
+	irq->line = NULL;
+	if (irq->domain)
+		irq_domain_remove(irq->domain);
+	irq->domain = NULL;
+	if (irq->fwnode)
+		irq_domain_free_fwnode(irq->fwnode);
+	irq->fwnode = NULL;
 }
 
 /* Map hwirq @hw and request it for counter @idx. */
-static int vpmu_irq_line(unsigned int hw, unsigned int idx)
+static int vpmu_irq_line(struct vpmu_machine *m, unsigned int hw,
+			 unsigned int idx)
 {
+	struct vpmu_irq_line *line = &m->irq.line[hw];
 	unsigned int virq;
 	int ret;
 
-	virq = irq_create_mapping(vpmu_irq.domain, hw);
+	virq = irq_create_mapping(m->irq.domain, hw);
 	if (!virq)
 		return -ENOSPC;
+	line->m = m;
+	line->idx = idx;
 	ret = request_irq(virq, vpmu_irq_handler,
 			  IRQF_NO_THREAD | IRQF_NOBALANCING,
-			  vpmu_irq.names[idx], (void *)(unsigned long)idx);
+			  m->irq.names[idx], line);
 	if (ret) {
 		irq_dispose_mapping(virq);
 		return ret;
 	}
-	vpmu_irq.virq[hw] = virq;
+	line->virq = virq;
 	return 0;
 }
 
-/* @nr lines per possible CPU, each with its handler requested. */
-int vpmu_irq_init(unsigned int nr)
+/**
+ * vpmu_irq_init() - nr_counters lines per possible CPU, each requested
+ * @m:	the machine, nr_counters set
+ *
+ * Return: 0 or a negative errno.
+ */
+int vpmu_irq_init(struct vpmu_machine *m)
 {
-	unsigned int cpu, i, n = nr * nr_cpu_ids;
+	struct vpmu_irq_lines *irq = &m->irq;
+	unsigned int cpu, i, nr = m->nr_counters, n = nr * nr_cpu_ids;
 	int ret = -ENOMEM;
 
-	vpmu_irq.virq = kcalloc(n, sizeof(*vpmu_irq.virq), GFP_KERNEL);
-	if (!vpmu_irq.virq)
+	irq->line = kcalloc(n, sizeof(*irq->line), GFP_KERNEL);
+	if (!irq->line)
 		goto err;
-	vpmu_irq.nr = nr;
 	for (i = 0; i < nr; i++)
-		snprintf(vpmu_irq.names[i], sizeof(vpmu_irq.names[i]),
-			 "vpmu-ctr%u", i);
-	vpmu_irq.fwnode = irq_domain_alloc_named_fwnode("vpmu");
-	if (!vpmu_irq.fwnode)
+		snprintf(irq->names[i], sizeof(irq->names[i]), "vpmu-ctr%u",
+			 i);
+	irq->fwnode = irq_domain_alloc_named_fwnode("vpmu");
+	if (!irq->fwnode)
 		goto err;
-	vpmu_irq.domain = irq_domain_create_linear(vpmu_irq.fwnode, n,
-						   &vpmu_irq_domain_ops, NULL);
-	if (!vpmu_irq.domain)
+	irq->domain = irq_domain_create_linear(irq->fwnode, n,
+					       &vpmu_irq_domain_ops, NULL);
+	if (!irq->domain)
 		goto err;
 	for_each_possible_cpu(cpu) {
 		for (i = 0; i < nr; i++) {
-			ret = vpmu_irq_line(cpu * nr + i, i);
+			ret = vpmu_irq_line(m, cpu * nr + i, i);
 			if (ret)
 				goto err;
 		}
@@ -182,6 +179,6 @@ int vpmu_irq_init(unsigned int nr)
 	return 0;
 err:
 	pr_err("cannot set up the counters' interrupt lines: %d\n", ret);
-	vpmu_irq_exit();
+	vpmu_irq_exit(m);
 	return ret;
 }

@@ -56,6 +56,7 @@
 #include "vpmu.h"
 #include "vpmu_compat.h"
 #include "vpmu_engine.h"
+#include "vpmu_machine.h"
 
 /*
  * attr.config, as format/ describes it (generated from these masks):
@@ -240,7 +241,28 @@ struct vpmu_pmu_cpu {
 	struct list_head	hist_active;
 };
 
-static DEFINE_PER_CPU(struct vpmu_pmu_cpu, vpmu_pmu_cpu);
+static struct vpmu_machine *vpmu_event_machine(const struct perf_event *event)
+{
+	return &to_vpmu(event->pmu)->machine;
+}
+
+/* This CPU's counters, for a callback of @event on its CPU. */
+static struct vpmu_pmu_cpu *vpmu_event_cpuc(const struct perf_event *event)
+{
+	return this_cpu_ptr(to_vpmu(event->pmu)->pmu_cpu);
+}
+
+/* This CPU's engine, for a callback of @event on its CPU. */
+static struct vpmu_engine *vpmu_event_engine(const struct perf_event *event)
+{
+	return vpmu_this_engine(vpmu_event_machine(event));
+}
+
+/* The width of the counter @event holds. */
+static unsigned int vpmu_event_width(const struct perf_event *event)
+{
+	return vpmu_event_machine(event)->widths[event->hw.idx];
+}
 
 /* ---- sysfs: format/ and events/ ------------------------------------------ */
 
@@ -280,7 +302,7 @@ static struct attribute *vpmu_format_attrs[] = {
 	NULL,
 };
 
-static const struct attribute_group vpmu_format_group = {
+const struct attribute_group vpmu_format_group = {
 	.name	= "format",
 	.attrs	= vpmu_format_attrs,
 };
@@ -335,7 +357,7 @@ static struct attribute *vpmu_event_attrs[] = {
 	NULL,
 };
 
-static const struct attribute_group vpmu_events_group = {
+const struct attribute_group vpmu_events_group = {
 	.name	= "events",
 	.attrs	= vpmu_event_attrs,
 };
@@ -685,6 +707,7 @@ static void vpmu_fgroup_put(struct vpmu_pmu_cpu *cpuc, struct vpmu_engine *e,
 
 /**
  * vpmu_pmu_chunk_begin() - give per-task groups the running task's state
+ * @vpmu:	the device
  * @e:	this CPU's engine, about to run a chunk for current
  *
  * The perf core may have swapped current's task context with that of the
@@ -696,9 +719,9 @@ static void vpmu_fgroup_put(struct vpmu_pmu_cpu *cpuc, struct vpmu_engine *e,
  *
  * Context: interrupts disabled, on the engine's CPU, for current.
  */
-void vpmu_pmu_chunk_begin(struct vpmu_engine *e)
+void vpmu_pmu_chunk_begin(struct vpmu *vpmu, struct vpmu_engine *e)
 {
-	struct vpmu_pmu_cpu *cpuc = this_cpu_ptr(&vpmu_pmu_cpu);
+	struct vpmu_pmu_cpu *cpuc = this_cpu_ptr(vpmu->pmu_cpu);
 	unsigned long g, groups = cpuc->task_fgroups;
 	bool frozen;
 
@@ -713,14 +736,15 @@ void vpmu_pmu_chunk_begin(struct vpmu_engine *e)
 
 /**
  * vpmu_pmu_chunk_end() - store the running task's freeze bits
+ * @vpmu:	the device
  * @e:	this CPU's engine, whose chunk for current has just ended
  *
  * Context: interrupts disabled since vpmu_pmu_chunk_begin(), on the
  * engine's CPU, for current.
  */
-void vpmu_pmu_chunk_end(struct vpmu_engine *e)
+void vpmu_pmu_chunk_end(struct vpmu *vpmu, struct vpmu_engine *e)
 {
-	struct vpmu_pmu_cpu *cpuc = this_cpu_ptr(&vpmu_pmu_cpu);
+	struct vpmu_pmu_cpu *cpuc = this_cpu_ptr(vpmu->pmu_cpu);
 	unsigned long g, groups = cpuc->task_fgroups;
 	struct vpmu_fgroup *fg;
 
@@ -744,7 +768,7 @@ static void vpmu_ctr_enable(struct vpmu_engine *e, struct perf_event *event)
 	struct hw_perf_event *hwc = &event->hw;
 	struct vpmu_ctr_cfg cfg = {
 		.event	= hwc->config,
-		.width	= vpmu_counter_width(hwc->idx),
+		.width	= vpmu_event_width(event),
 		/* Only a sample needs the exact microword of a wrap. */
 		.flags	= hwc->config_base |
 			  (is_sampling_event(event) ? VPMU_CTR_INT : 0) |
@@ -771,7 +795,7 @@ static void vpmu_ctr_disable(struct vpmu_engine *e, unsigned int idx)
 static void vpmu_event_update(struct vpmu_engine *e, struct perf_event *event)
 {
 	struct hw_perf_event *hwc = &event->hw;
-	unsigned int idx = hwc->idx, width = vpmu_counter_width(idx);
+	unsigned int idx = hwc->idx, width = vpmu_event_width(event);
 	u64 prev, now, delta;
 
 	prev = local64_read(&hwc->prev_count);
@@ -801,7 +825,7 @@ static void vpmu_event_update(struct vpmu_engine *e, struct perf_event *event)
 static void vpmu_period_arm(struct vpmu_engine *e, struct perf_event *event)
 {
 	struct hw_perf_event *hwc = &event->hw;
-	unsigned int width = vpmu_counter_width(hwc->idx);
+	unsigned int width = vpmu_event_width(event);
 	u64 max = width < 64 ? BIT_ULL(width) - 1 : S64_MAX;
 	s64 left = local64_read(&hwc->period_left);
 	u64 val;
@@ -916,6 +940,7 @@ static bool vpmu_sample_allowed(struct vpmu_pmu_cpu *cpuc, unsigned int idx)
 
 /**
  * vpmu_pmu_overflow() - raise the lines of the counters that wrapped
+ * @vpmu:	the device
  * @e:		this CPU's engine, stopped
  * @stop:	the stop; with VPMU_STOP_OVERFLOW, @stop->ovf has the
  *		interrupting counters that wrapped on @stop->upc
@@ -926,9 +951,10 @@ static bool vpmu_sample_allowed(struct vpmu_pmu_cpu *cpuc, unsigned int idx)
  * own line (a counting one's too, if it wrapped), whose handler,
  * vpmu_pmu_irq(), runs before this returns.
  */
-void vpmu_pmu_overflow(struct vpmu_engine *e, const struct vpmu_stop *stop)
+void vpmu_pmu_overflow(struct vpmu *vpmu, struct vpmu_engine *e,
+		       const struct vpmu_stop *stop)
 {
-	struct vpmu_pmu_cpu *cpuc = this_cpu_ptr(&vpmu_pmu_cpu);
+	struct vpmu_pmu_cpu *cpuc = this_cpu_ptr(vpmu->pmu_cpu);
 	unsigned long status, foo = 0, g;
 	unsigned int idx;
 
@@ -946,8 +972,8 @@ void vpmu_pmu_overflow(struct vpmu_engine *e, const struct vpmu_stop *stop)
 	status = vpmu_engine_ovf_status(e) | stop->ovf;
 	for_each_set_bit(idx, &status, VPMU_NR_COUNTERS_MAX) {
 		/* No line (a counter beyond nr_counters): handle it here. */
-		if (vpmu_irq_raise(idx))
-			vpmu_pmu_irq(idx);
+		if (vpmu_irq_raise(&vpmu->machine, idx))
+			vpmu_pmu_irq(vpmu, idx);
 	}
 	/*
 	 * The handlers are done: thaw those groups, as a freeze-on-PMI
@@ -966,6 +992,7 @@ void vpmu_pmu_overflow(struct vpmu_engine *e, const struct vpmu_stop *stop)
 
 /**
  * vpmu_pmu_irq() - counter @idx's overflow interrupt handler
+ * @vpmu:	the device
  * @idx:	the counter whose line was raised
  *
  * Runs on the CPU whose engine stopped, with interrupts disabled, from
@@ -973,9 +1000,9 @@ void vpmu_pmu_overflow(struct vpmu_engine *e, const struct vpmu_stop *stop)
  *
  * Return: IRQ_HANDLED, or IRQ_NONE if no engine stopped on this CPU.
  */
-irqreturn_t vpmu_pmu_irq(unsigned int idx)
+irqreturn_t vpmu_pmu_irq(struct vpmu *vpmu, unsigned int idx)
 {
-	struct vpmu_pmu_cpu *cpuc = this_cpu_ptr(&vpmu_pmu_cpu);
+	struct vpmu_pmu_cpu *cpuc = this_cpu_ptr(vpmu->pmu_cpu);
 	struct vpmu_engine *e = cpuc->ovf_engine;
 	struct perf_event *event;
 	u64 n;
@@ -1054,7 +1081,8 @@ static int vpmu_hist_init(struct perf_event *event, unsigned int ev)
 	    attr->exclude_kernel)
 		return -EOPNOTSUPP;
 	/* Only buckets of the program in force (perf.rst). */
-	if (ev - VPMU_EV_HIST_BASE > vpmu_hu_nr_buckets())
+	if (ev - VPMU_EV_HIST_BASE >
+	    vpmu_machine_hu_nr(vpmu_event_machine(event)))
 		return -EINVAL;
 	return 0;
 }
@@ -1063,7 +1091,8 @@ static void vpmu_hist_update(struct vpmu_engine *e, struct perf_event *event)
 {
 	struct hw_perf_event *hwc = &event->hw;
 	u64 prev = local64_read(&hwc->prev_count);
-	u64 now = vpmu_hu_bucket(e, hwc->config - VPMU_EV_HIST_BASE);
+	u64 now = vpmu_machine_hu_bucket(vpmu_event_machine(event), e,
+					 hwc->config - VPMU_EV_HIST_BASE);
 
 	local64_set(&hwc->prev_count, now);
 	local64_add(now >= prev ? now - prev : now, &event->count);
@@ -1071,15 +1100,17 @@ static void vpmu_hist_update(struct vpmu_engine *e, struct perf_event *event)
 
 static void vpmu_hist_start(struct perf_event *event, int flags)
 {
-	struct vpmu_pmu_cpu *cpuc = this_cpu_ptr(&vpmu_pmu_cpu);
-	struct vpmu_engine *e = vpmu_this_engine();
+	struct vpmu_pmu_cpu *cpuc = vpmu_event_cpuc(event);
+	struct vpmu_machine *m = vpmu_event_machine(event);
+	struct vpmu_engine *e = vpmu_this_engine(m);
 	struct hw_perf_event *hwc = &event->hw;
 
 	if (WARN_ON_ONCE(!(hwc->state & PERF_HES_STOPPED)))
 		return;
 	hwc->state = 0;
 	local64_set(&hwc->prev_count,
-		    vpmu_hu_bucket(e, hwc->config - VPMU_EV_HIST_BASE));
+		    vpmu_machine_hu_bucket(m, e,
+					   hwc->config - VPMU_EV_HIST_BASE));
 	list_add_tail(&event->active_entry, &cpuc->hist_active);
 	perf_event_update_userpage(event);
 }
@@ -1089,7 +1120,7 @@ static void vpmu_hist_stop(struct perf_event *event, int flags)
 	struct hw_perf_event *hwc = &event->hw;
 
 	if (!(hwc->state & PERF_HES_STOPPED)) {
-		vpmu_hist_update(vpmu_this_engine(), event);
+		vpmu_hist_update(vpmu_event_engine(event), event);
 		list_del_init(&event->active_entry);
 		hwc->state |= PERF_HES_STOPPED | PERF_HES_UPTODATE;
 	}
@@ -1107,13 +1138,14 @@ static int vpmu_hist_add(struct perf_event *event, int flags)
 
 /**
  * vpmu_pmu_hist_fold() - fold this CPU's started bucket events
+ * @vpmu:	the device
  * @e:	this CPU's engine, whose buckets are about to change
  *
  * Context: interrupts disabled, on the engine's CPU.
  */
-void vpmu_pmu_hist_fold(struct vpmu_engine *e)
+void vpmu_pmu_hist_fold(struct vpmu *vpmu, struct vpmu_engine *e)
 {
-	struct vpmu_pmu_cpu *cpuc = this_cpu_ptr(&vpmu_pmu_cpu);
+	struct vpmu_pmu_cpu *cpuc = this_cpu_ptr(vpmu->pmu_cpu);
 	struct perf_event *event;
 
 	lockdep_assert_irqs_disabled();
@@ -1123,32 +1155,34 @@ void vpmu_pmu_hist_fold(struct vpmu_engine *e)
 
 /**
  * vpmu_pmu_hist_rebase() - restart this CPU's started bucket events
+ * @vpmu:	the device
  * @e:	this CPU's engine, whose buckets have changed
  *
  * Context: interrupts disabled, on the engine's CPU.
  */
-void vpmu_pmu_hist_rebase(struct vpmu_engine *e)
+void vpmu_pmu_hist_rebase(struct vpmu *vpmu, struct vpmu_engine *e)
 {
-	struct vpmu_pmu_cpu *cpuc = this_cpu_ptr(&vpmu_pmu_cpu);
+	struct vpmu_pmu_cpu *cpuc = this_cpu_ptr(vpmu->pmu_cpu);
 	struct perf_event *event;
 
 	lockdep_assert_irqs_disabled();
 	list_for_each_entry(event, &cpuc->hist_active, active_entry)
 		local64_set(&event->hw.prev_count,
-			    vpmu_hu_bucket(e, event->hw.config -
-					   VPMU_EV_HIST_BASE));
+			    vpmu_machine_hu_bucket(&vpmu->machine, e,
+						   event->hw.config -
+						   VPMU_EV_HIST_BASE));
 }
 
 /* ---- event_init ----------------------------------------------------------- */
 
 /* Is tag @k in the current image's event field (perf.rst)? */
-static bool vpmu_tag_valid(unsigned int k)
+static bool vpmu_tag_valid(struct vpmu_machine *m, unsigned int k)
 {
 	const struct vpmu_image_header *h;
 	struct vpmu_image *img;
 	bool ok;
 
-	img = vpmu_image_get();
+	img = vpmu_image_get(m);
 	h = vpmu_ucode_header(img->uc);
 	if (h->ev_mode == VPMU_EVMODE_ONEHOT)
 		ok = k <= h->ev_bits;
@@ -1169,7 +1203,7 @@ static bool vpmu_event_is_hist(const struct perf_event *event)
 }
 
 /* Decode attr.config into the engine event number, or a negative errno. */
-static int vpmu_config_event(u64 config)
+static int vpmu_config_event(struct vpmu_machine *m, u64 config)
 {
 	unsigned int event = VPMU_CFG_GET(config, EVENT);
 	unsigned int tag = VPMU_CFG_GET(config, TAG);
@@ -1177,7 +1211,7 @@ static int vpmu_config_event(u64 config)
 
 	if (config & ~VPMU_CFG_ALL)
 		return -EINVAL;
-	if (ctr > vpmu_nr_counters)
+	if (ctr > m->nr_counters)
 		return -EINVAL;
 	if (tag) {
 		if (event)
@@ -1187,8 +1221,8 @@ static int vpmu_config_event(u64 config)
 	if (event < VPMU_EV_NR_BASIC)
 		return event;
 	if (event > VPMU_EV_TAG_BASE && event <= VPMU_EV_TAG(VPMU_TAG_MAX))
-		return vpmu_tag_valid(event - VPMU_EV_TAG_BASE) ? event :
-								   -EINVAL;
+		return vpmu_tag_valid(m, event - VPMU_EV_TAG_BASE) ? event :
+								      -EINVAL;
 	/* Histogram-unit buckets 1..16; bucket 0 and 17..255 do not exist. */
 	if (event >= VPMU_EV_HIST_BASE && event <= VPMU_EV_HIST(0xff))
 		return vpmu_is_hist(event) ? event : -EINVAL;
@@ -1245,7 +1279,8 @@ static bool vpmu_group_fits(struct perf_event *event)
 		vpmu_group_add(&need, event->pmu, event);
 
 	return !need.impossible &&
-	       hweight32(need.pinned) + need.any <= vpmu_nr_counters;
+	       hweight32(need.pinned) + need.any <=
+	       vpmu_event_machine(event)->nr_counters;
 }
 
 /* Is attr.config1 a freeze control perf.rst allows for @event? */
@@ -1267,7 +1302,8 @@ static int vpmu_config1_check(struct perf_event *event)
 	}
 	if (!!ev + !!tag + !!(c1 & VPMU_CFG1_MARK) > 1)
 		return -EINVAL;
-	if (ev >= VPMU_EV_NR_BASIC || (tag && !vpmu_tag_valid(tag)))
+	if (ev >= VPMU_EV_NR_BASIC ||
+	    (tag && !vpmu_tag_valid(vpmu_event_machine(event), tag)))
 		return -EINVAL;
 	/* Frozen with nothing to thaw it would never count. */
 	if ((c1 & VPMU_CFG1_FROZEN) &&
@@ -1353,7 +1389,7 @@ static int vpmu_event_init(struct perf_event *event)
 	if (vpmu_leader_detached(event))
 		return -ENODEV;
 
-	ev = vpmu_config_event(attr->config);
+	ev = vpmu_config_event(vpmu_event_machine(event), attr->config);
 	if (ev < 0)
 		return ev;
 	if (vpmu_is_hist(ev)) {
@@ -1410,6 +1446,7 @@ static unsigned long vpmu_group_pinned(struct perf_event *event)
 /* Take a counter for @event: the one it names, or the lowest free one. */
 static int vpmu_get_idx(struct vpmu_pmu_cpu *cpuc, struct perf_event *event)
 {
+	unsigned int nr = vpmu_event_machine(event)->nr_counters;
 	DECLARE_BITMAP(busy, VPMU_NR_COUNTERS_MAX);
 	int idx = vpmu_event_ctr(event);
 
@@ -1418,8 +1455,8 @@ static int vpmu_get_idx(struct vpmu_pmu_cpu *cpuc, struct perf_event *event)
 
 	bitmap_copy(busy, cpuc->used_mask, VPMU_NR_COUNTERS_MAX);
 	busy[0] |= vpmu_group_pinned(event);
-	idx = find_first_zero_bit(busy, vpmu_nr_counters);
-	if (idx >= vpmu_nr_counters)
+	idx = find_first_zero_bit(busy, nr);
+	if (idx >= nr)
 		return -EAGAIN;
 	set_bit(idx, cpuc->used_mask);
 	return idx;
@@ -1427,7 +1464,7 @@ static int vpmu_get_idx(struct vpmu_pmu_cpu *cpuc, struct perf_event *event)
 
 static void vpmu_start(struct perf_event *event, int flags)
 {
-	struct vpmu_engine *e = vpmu_this_engine();
+	struct vpmu_engine *e = vpmu_event_engine(event);
 	struct hw_perf_event *hwc = &event->hw;
 
 	if (vpmu_event_is_hist(event)) {
@@ -1454,7 +1491,7 @@ static void vpmu_start(struct perf_event *event, int flags)
 
 static void vpmu_stop(struct perf_event *event, int flags)
 {
-	struct vpmu_engine *e = vpmu_this_engine();
+	struct vpmu_engine *e = vpmu_event_engine(event);
 	struct hw_perf_event *hwc = &event->hw;
 
 	if (vpmu_event_is_hist(event)) {
@@ -1470,7 +1507,7 @@ static void vpmu_stop(struct perf_event *event, int flags)
 
 static int vpmu_add(struct perf_event *event, int flags)
 {
-	struct vpmu_pmu_cpu *cpuc = this_cpu_ptr(&vpmu_pmu_cpu);
+	struct vpmu_pmu_cpu *cpuc = vpmu_event_cpuc(event);
 	struct hw_perf_event *hwc = &event->hw;
 	int idx, g;
 
@@ -1479,7 +1516,7 @@ static int vpmu_add(struct perf_event *event, int flags)
 	idx = vpmu_get_idx(cpuc, event);
 	if (idx < 0)
 		return idx;
-	g = vpmu_fgroup_get(cpuc, vpmu_this_engine(), event);
+	g = vpmu_fgroup_get(cpuc, vpmu_event_engine(event), event);
 	if (g < 0) {
 		clear_bit(idx, cpuc->used_mask);
 		return g;
@@ -1499,7 +1536,7 @@ static int vpmu_add(struct perf_event *event, int flags)
 
 static void vpmu_del(struct perf_event *event, int flags)
 {
-	struct vpmu_pmu_cpu *cpuc = this_cpu_ptr(&vpmu_pmu_cpu);
+	struct vpmu_pmu_cpu *cpuc = vpmu_event_cpuc(event);
 	struct hw_perf_event *hwc = &event->hw;
 
 	vpmu_stop(event, PERF_EF_UPDATE);
@@ -1509,7 +1546,7 @@ static void vpmu_del(struct perf_event *event, int flags)
 	}
 	cpuc->events[hwc->idx] = NULL;
 	clear_bit(hwc->idx, cpuc->used_mask);
-	vpmu_fgroup_put(cpuc, vpmu_this_engine(), hwc->event_base);
+	vpmu_fgroup_put(cpuc, vpmu_event_engine(event), hwc->event_base);
 	hwc->event_base = 0;
 	hwc->idx = -1;
 	perf_event_update_userpage(event);
@@ -1531,65 +1568,52 @@ static void vpmu_read(struct perf_event *event)
 	if (in_nmi() || (event->hw.state & PERF_HES_STOPPED))
 		return;
 	if (vpmu_event_is_hist(event))
-		vpmu_hist_update(vpmu_this_engine(), event);
+		vpmu_hist_update(vpmu_event_engine(event), event);
 	else
-		vpmu_event_update(vpmu_this_engine(), event);
+		vpmu_event_update(vpmu_event_engine(event), event);
 }
 
 /* ---- registration --------------------------------------------------------- */
 
-static const struct attribute_group *vpmu_attr_groups[] = {
-	&vpmu_format_group,
-	&vpmu_events_group,
-	&vpmu_ucode_group,
-	&vpmu_caps_group,
-	&vpmu_uhist_group,
-	&vpmu_hu_group,
-	NULL,
-};
-
-static struct pmu vpmu_pmu = {
-	.module		= THIS_MODULE,
-	.task_ctx_nr	= VPMU_TASK_CTX,
-	.attr_groups	= vpmu_attr_groups,
-	.event_init	= vpmu_event_init,
-	.add		= vpmu_add,
-	.del		= vpmu_del,
-	.start		= vpmu_start,
-	.stop		= vpmu_stop,
-	.read		= vpmu_read,
-};
-
-int vpmu_pmu_register(void)
+/**
+ * vpmu_pmu_register() - register the "vpmu" PMU; the last step of init
+ * @vpmu: the device, every other part up and its attr_groups filled in
+ *
+ * Return: 0 or a negative errno.
+ */
+int vpmu_pmu_register(struct vpmu *vpmu)
 {
+	struct pmu *pmu = &vpmu->pmu;
 	unsigned int cpu;
 	int ret;
 
+	vpmu->pmu_cpu = alloc_percpu(struct vpmu_pmu_cpu);
+	if (!vpmu->pmu_cpu)
+		return -ENOMEM;
 	for_each_possible_cpu(cpu)
-		INIT_LIST_HEAD(&per_cpu_ptr(&vpmu_pmu_cpu, cpu)->hist_active);
-	ret = vpmu_hu_init();
-	if (ret)
-		return ret;
-	ret = vpmu_irq_init(vpmu_nr_counters);
-	if (ret)
-		goto out_hu_exit;
-	ret = perf_pmu_register(&vpmu_pmu, "vpmu", -1);
+		INIT_LIST_HEAD(&per_cpu_ptr(vpmu->pmu_cpu, cpu)->hist_active);
+
+	pmu->module = THIS_MODULE;
+	pmu->task_ctx_nr = VPMU_TASK_CTX;
+	pmu->attr_groups = vpmu->attr_groups;
+	pmu->event_init = vpmu_event_init;
+	pmu->add = vpmu_add;
+	pmu->del = vpmu_del;
+	pmu->start = vpmu_start;
+	pmu->stop = vpmu_stop;
+	pmu->read = vpmu_read;
+	ret = perf_pmu_register(pmu, "vpmu", -1);
 	if (ret) {
 		pr_err("perf_pmu_register failed: %d\n", ret);
-		goto out_irq_exit;
+		free_percpu(vpmu->pmu_cpu);
+		vpmu->pmu_cpu = NULL;
 	}
-	return 0;
-
-out_irq_exit:
-	vpmu_irq_exit();
-out_hu_exit:
-	vpmu_hu_exit();
 	return ret;
 }
 
-void vpmu_pmu_unregister(void)
+void vpmu_pmu_unregister(struct vpmu *vpmu)
 {
-	perf_pmu_unregister(&vpmu_pmu);
-	vpmu_irq_exit();
-	vpmu_hu_exit();
+	perf_pmu_unregister(&vpmu->pmu);
+	free_percpu(vpmu->pmu_cpu);
+	vpmu->pmu_cpu = NULL;
 }
