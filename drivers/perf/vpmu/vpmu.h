@@ -2,21 +2,27 @@
 /*
  * vpmu.h - the vpmu device and its front ends.
  *
- *   vpmu_main.c    module parameters; creates and tears down the device
- *   vpmu_core.c    the per-CPU engines and the current microcode image
- *   vpmu_loader.c  sysfs: ucode/ (the image loader) and caps/
- *   vpmu_cdev.c    /dev/vpmu: running programs on the engines
- *   vpmu_pmu.c     perf glue
- *   vpmu_irq.c     the counters' overflow interrupt lines
- *   vpmu_uhist.c   sysfs: uhist/ (the micro-PC histogram)
- *   vpmu_hu.c      sysfs: hist/ (the histogram unit)
- *   vpmu_hu_text.c the histogram unit's program as text (portable C)
+ * The driver is four layers; each uses only the ones below it, and the
+ * machine reaches the layer above only through the ops the perf glue
+ * registers (struct vpmu_machine_ops):
+ *
+ *   main      vpmu_main.c      module parameters; creates the device and
+ *                              tears it down
+ *   front     vpmu.h           the device, struct vpmu
+ *   ends      vpmu_pmu.c       perf glue
+ *             vpmu_cdev.c      /dev/vpmu: running programs on the engines
+ *             vpmu_loader.c    sysfs: ucode/ (the image loader) and caps/
+ *             vpmu_uhist.c     sysfs: uhist/ (the micro-PC histogram)
+ *             vpmu_hu.c        sysfs: hist/ (the histogram unit)
+ *   machine   vpmu_machine.h   per-CPU engines, images, runs, overflow
+ *                              interrupts (vpmu_machine*.c, vpmu_ucode.c)
+ *   core      vpmu_engine.h    the portable engine core (vpmu_engine.c,
+ *                              vpmu_image.c, vpmu_isa.c, vpmu_hu_text.c)
  */
 #ifndef _VPMU_H
 #define _VPMU_H
 
 #include <linux/device.h>
-#include <linux/irqreturn.h>
 #include <linux/miscdevice.h>
 #include <linux/mutex.h>
 #include <linux/perf_event.h>
@@ -204,23 +210,6 @@ extern const struct attribute_group vpmu_format_group;
 extern const struct attribute_group vpmu_events_group;
 int vpmu_pmu_register(struct vpmu *vpmu);
 void vpmu_pmu_unregister(struct vpmu *vpmu);
-void vpmu_pmu_overflow(struct vpmu *vpmu, struct vpmu_engine *e,
-		       const struct vpmu_stop *stop);
-/*
- * Around every run chunk, interrupts disabled throughout, for current:
- * per-task freeze groups take current's state and give it back.
- */
-void vpmu_pmu_chunk_begin(struct vpmu *vpmu, struct vpmu_engine *e);
-void vpmu_pmu_chunk_end(struct vpmu *vpmu, struct vpmu_engine *e);
-irqreturn_t vpmu_pmu_irq(struct vpmu *vpmu, unsigned int idx);
-/*
- * Around any change of this CPU's histogram-unit buckets other than
- * counting (a program, a reset, attaching an image): fold the open bucket
- * events' counts in before it, take their new start values after it.
- * Interrupts disabled, on the engine's CPU.
- */
-void vpmu_pmu_hist_fold(struct vpmu *vpmu, struct vpmu_engine *e);
-void vpmu_pmu_hist_rebase(struct vpmu *vpmu, struct vpmu_engine *e);
 
 /* The micro-PC histogram's sysfs group (vpmu_uhist.c). */
 int vpmu_uhist_init(struct vpmu *vpmu);

@@ -408,9 +408,9 @@ static ssize_t counter_width_show(struct device *dev,
 	struct dev_ext_attribute *ea = container_of(attr,
 						    struct dev_ext_attribute,
 						    attr);
+	const struct vpmu_machine *m = &dev_to_vpmu(dev)->machine;
 
-	return sysfs_emit(buf, "%u\n",
-			  dev_to_vpmu(dev)->machine.widths[(unsigned long)ea->var]);
+	return sysfs_emit(buf, "%u\n", m->widths[(unsigned long)ea->var]);
 }
 
 #define VPMU_WIDTH_ATTR(n)						\
@@ -443,13 +443,13 @@ static umode_t vpmu_caps_is_visible(struct kobject *kobj,
 	struct device_attribute *da = container_of(attr,
 						   struct device_attribute,
 						   attr);
+	const struct vpmu_machine *m = &kobj_to_vpmu(kobj)->machine;
 	struct dev_ext_attribute *ea;
 
 	if (da->show != counter_width_show)
 		return attr->mode;
 	ea = container_of(da, struct dev_ext_attribute, attr);
-	return (unsigned long)ea->var < kobj_to_vpmu(kobj)->machine.nr_counters ?
-	       attr->mode : 0;
+	return (unsigned long)ea->var < m->nr_counters ? attr->mode : 0;
 }
 
 const struct attribute_group vpmu_caps_group = {

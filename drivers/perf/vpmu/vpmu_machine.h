@@ -1,16 +1,24 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * vpmu_machine.h - the machine layer: the per-CPU engines, the current
- * microcode image and the calls that reach an engine on its CPU.
+ * microcode image, runs, overflow stops and their interrupt delivery.
+ *
+ *   vpmu_machine.c      engines, images, calls on an engine's CPU, the
+ *                       histograms' settings on every engine
+ *   vpmu_machine_run.c  running a program in chunks
+ *   vpmu_machine_irq.c  the counters' overflow lines: an overflow stop
+ *                       delivered as interrupts
+ *   vpmu_ucode.c        the built-in image's bytes
  *
  * The front ends (vpmu.h) use the machine through this header; the
- * machine uses the portable engine core (vpmu_engine.h) and nothing
- * above it.
+ * machine uses the portable engine core (vpmu_engine.h) and calls the
+ * layer above only through the struct vpmu_machine_ops it registers.
  */
 #ifndef _VPMU_MACHINE_H
 #define _VPMU_MACHINE_H
 
 #include <linux/irqdomain.h>
+#include <linux/irqreturn.h>
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
 #include <linux/refcount.h>
@@ -51,6 +59,10 @@ struct vpmu_image {
  * @uhist:	the histogram interval last applied to @engine: the
  *		uhist_interval while uhist/state is running, else 0
  * @hu_n:	buckets of the histogram-unit program in force on @engine
+ * @ovf_engine:	while an overflow stop's lines are raised: the stopped
+ *		engine...
+ * @ovf_stop:	...and its stop, latched for the lines' handlers as a
+ *		PMU latches the sampled address for its interrupt handler
  * @irq_ran:	set by the handler of the line being raised on this CPU
  *
  * Only used on its own CPU with interrupts disabled: by a run chunk or by a
@@ -63,10 +75,40 @@ struct vpmu_machine_cpu {
 	struct vpmu_image	*img;
 	u32			uhist;
 	unsigned int		hu_n;
+	struct vpmu_engine	*ovf_engine;
+	const struct vpmu_stop	*ovf_stop;
 	bool			irq_ran;
 };
 
 struct vpmu_machine;
+
+/**
+ * struct vpmu_machine_ops - what the machine asks of the layer above
+ * @chunk_begin: a run chunk for current is about to run on @e...
+ * @chunk_end:	...and has ended (interrupts stay disabled in between)
+ * @overflow:	counter @idx's overflow interrupt: @e stopped at @stop,
+ *		right after the microword on which an interrupting counter
+ *		wrapped; the handler folds the wrap in and samples
+ * @overflow_end: every line @stop raised has been handled; @e runs on
+ *		next
+ * @hu_fold:	@e's histogram-unit buckets are about to change other than
+ *		by counting (a program, a reset, attaching an image)...
+ * @hu_rebase:	...and have changed
+ *
+ * The perf glue fills these in (vpmu_machine_set_ops()), as a PMU driver
+ * fills in its backend's ops: it is the only way the machine reaches the
+ * layer above.  Every call is on @e's CPU with interrupts disabled.
+ */
+struct vpmu_machine_ops {
+	void (*chunk_begin)(struct vpmu_machine *m, struct vpmu_engine *e);
+	void (*chunk_end)(struct vpmu_machine *m, struct vpmu_engine *e);
+	irqreturn_t (*overflow)(struct vpmu_machine *m, struct vpmu_engine *e,
+				unsigned int idx, const struct vpmu_stop *stop);
+	void (*overflow_end)(struct vpmu_machine *m, struct vpmu_engine *e,
+			     const struct vpmu_stop *stop);
+	void (*hu_fold)(struct vpmu_machine *m, struct vpmu_engine *e);
+	void (*hu_rebase)(struct vpmu_machine *m, struct vpmu_engine *e);
+};
 
 /**
  * struct vpmu_irq_line - one counter's overflow line on one CPU
@@ -125,8 +167,11 @@ enum vpmu_uhist_state {
  *		runs after the module is gone
  * @cpu:	each CPU's engine
  * @irq:	the counters' overflow interrupt lines
+ * @ops:	the layer above's callbacks; no-ops while it has registered
+ *		none, never NULL
  *
- * The first three are fixed before vpmu_machine_init() and never change.
+ * @nr_counters, @cs_size, @widths and @uhist_interval are set before
+ * vpmu_machine_init() and never change.
  */
 struct vpmu_machine {
 	unsigned int		nr_counters;
@@ -141,10 +186,13 @@ struct vpmu_machine {
 	struct workqueue_struct	*free_wq;
 	struct vpmu_machine_cpu __percpu *cpu;
 	struct vpmu_irq_lines	irq;
+	const struct vpmu_machine_ops *ops;
 };
 
 int vpmu_machine_init(struct vpmu_machine *m, struct vpmu_ucode *uc);
 void vpmu_machine_exit(struct vpmu_machine *m);
+void vpmu_machine_set_ops(struct vpmu_machine *m,
+			  const struct vpmu_machine_ops *ops);
 
 int vpmu_machine_ucode_load(const struct vpmu_machine *m,
 			    struct vpmu_ucode **out, const void *bytes,
@@ -156,9 +204,6 @@ struct vpmu_image *vpmu_image_get(struct vpmu_machine *m);
 void vpmu_image_put(struct vpmu_image *img);
 int vpmu_image_install(struct vpmu_machine *m, struct vpmu_ucode *uc);
 
-struct vpmu_engine *vpmu_cpu_engine_get(struct vpmu_machine *m,
-					struct vpmu_image *img);
-void vpmu_cpu_engine_put(struct vpmu_machine *m);
 struct vpmu_engine *vpmu_this_engine(struct vpmu_machine *m);
 
 /*
@@ -190,9 +235,20 @@ int vpmu_machine_hu_program(struct vpmu_machine *m,
 			    const struct vpmu_hu_prog *undo);
 int vpmu_machine_hu_reset(struct vpmu_machine *m);
 
-/* The counters' overflow interrupt lines (vpmu_irq.c). */
+/* Running a program (vpmu_machine_run.c). */
+int vpmu_machine_run(struct vpmu_machine *m, struct vpmu_run *run, u8 *mem);
+
+/* ---- inside the machine layer ------------------------------------------ */
+
+/* This CPU's engine for a run chunk of @img (vpmu_machine.c). */
+struct vpmu_engine *vpmu_machine_engine_get(struct vpmu_machine *m,
+					    struct vpmu_image *img);
+void vpmu_machine_engine_put(struct vpmu_machine *m);
+
+/* The counters' overflow interrupt lines (vpmu_machine_irq.c). */
 int vpmu_irq_init(struct vpmu_machine *m);
 void vpmu_irq_exit(struct vpmu_machine *m);
-int vpmu_irq_raise(struct vpmu_machine *m, unsigned int idx);
+void vpmu_irq_deliver(struct vpmu_machine *m, struct vpmu_engine *e,
+		      const struct vpmu_stop *stop);
 
 #endif /* _VPMU_MACHINE_H */

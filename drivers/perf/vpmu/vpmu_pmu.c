@@ -13,16 +13,18 @@
  * the run loop raises the overflow lines of every counter that wrapped.
  *
  * Serialisation: the perf core calls add/del/start/stop/read on the
- * event's CPU with interrupts disabled, and run chunks (vpmu_cdev.c) run
- * with interrupts disabled and call vpmu_pmu_overflow() before enabling
- * them again.  The per-CPU state below and the engine are therefore only
- * ever touched by one of these at a time, on their own CPU: no locks.
+ * event's CPU with interrupts disabled, and run chunks
+ * (vpmu_machine_run.c) run with interrupts disabled and deliver their
+ * overflow stops before enabling them again.  The per-CPU state below
+ * and the engine are therefore only ever touched by one of these at a
+ * time, on their own CPU: no locks.
  *
- * Overflow interrupts and sampling: vpmu_pmu_overflow() raises the line of
- * every counter that wrapped (vpmu_irq.c); vpmu_pmu_irq(), the handler,
- * folds the wrap in and, for a sampling event whose period that completed,
- * emits a sample through perf_tp_event(), the exported path trace events
- * use (perf_event_overflow() is not exported to modules).  A sampling
+ * Overflow interrupts and sampling: the machine raises the line of every
+ * counter that wrapped (vpmu_machine_irq.c); the line's handler calls
+ * vpmu_pmu_overflow() through the machine's ops, which folds the wrap in
+ * and, for a sampling event whose period that completed, emits a sample
+ * through perf_tp_event(), the exported path trace events use
+ * (perf_event_overflow() is not exported to modules).  A sampling
  * event's counter is preset so that it wraps exactly on the event that
  * completes the period, and the engine stops right after that microword:
  * a sample's micro-PC and macro PC are those of that microword, exactly.
@@ -221,8 +223,6 @@ struct vpmu_fgroup {
  * @hist_active: the started bucket events, linked by their active_entry
  * @used_mask:	counters taken (bit n: counter n, 0-based)
  * @task_fgroups: freeze groups lent to per-task controls (bit g: group g)
- * @ovf_engine:	while vpmu_pmu_overflow() raises lines: the stopped engine
- * @ovf_stop:	...and its stop
  * @tick:	the jiffy of each counter's last sample
  * @nr_samples:	samples of each counter in that jiffy (throttling)
  *
@@ -234,8 +234,6 @@ struct vpmu_pmu_cpu {
 	struct vpmu_fgroup	fgroups[VPMU_NR_GROUPS_MAX];
 	DECLARE_BITMAP(used_mask, VPMU_NR_COUNTERS_MAX);
 	unsigned long		task_fgroups;
-	struct vpmu_engine	*ovf_engine;
-	const struct vpmu_stop	*ovf_stop;
 	unsigned long		tick[VPMU_NR_COUNTERS_MAX];
 	unsigned int		nr_samples[VPMU_NR_COUNTERS_MAX];
 	struct list_head	hist_active;
@@ -707,7 +705,7 @@ static void vpmu_fgroup_put(struct vpmu_pmu_cpu *cpuc, struct vpmu_engine *e,
 
 /**
  * vpmu_pmu_chunk_begin() - give per-task groups the running task's state
- * @vpmu:	the device
+ * @m:		the machine
  * @e:	this CPU's engine, about to run a chunk for current
  *
  * The perf core may have swapped current's task context with that of the
@@ -715,13 +713,14 @@ static void vpmu_fgroup_put(struct vpmu_pmu_cpu *cpuc, struct vpmu_engine *e,
  * pmu::add), leaving that task's freeze bits on the engine.  Load
  * current's into every freeze group lent to a per-task control, so that
  * the triggers toggle current's state; vpmu_pmu_chunk_end() stores it
- * back.  The engine changes freeze bits only in run chunks.
+ * back.  The engine changes freeze bits only in run chunks.  The
+ * machine's ops->chunk_begin.
  *
  * Context: interrupts disabled, on the engine's CPU, for current.
  */
-void vpmu_pmu_chunk_begin(struct vpmu *vpmu, struct vpmu_engine *e)
+static void vpmu_pmu_chunk_begin(struct vpmu_machine *m, struct vpmu_engine *e)
 {
-	struct vpmu_pmu_cpu *cpuc = this_cpu_ptr(vpmu->pmu_cpu);
+	struct vpmu_pmu_cpu *cpuc = this_cpu_ptr(machine_to_vpmu(m)->pmu_cpu);
 	unsigned long g, groups = cpuc->task_fgroups;
 	bool frozen;
 
@@ -736,15 +735,17 @@ void vpmu_pmu_chunk_begin(struct vpmu *vpmu, struct vpmu_engine *e)
 
 /**
  * vpmu_pmu_chunk_end() - store the running task's freeze bits
- * @vpmu:	the device
+ * @m:		the machine
  * @e:	this CPU's engine, whose chunk for current has just ended
+ *
+ * The machine's ops->chunk_end.
  *
  * Context: interrupts disabled since vpmu_pmu_chunk_begin(), on the
  * engine's CPU, for current.
  */
-void vpmu_pmu_chunk_end(struct vpmu *vpmu, struct vpmu_engine *e)
+static void vpmu_pmu_chunk_end(struct vpmu_machine *m, struct vpmu_engine *e)
 {
-	struct vpmu_pmu_cpu *cpuc = this_cpu_ptr(vpmu->pmu_cpu);
+	struct vpmu_pmu_cpu *cpuc = this_cpu_ptr(machine_to_vpmu(m)->pmu_cpu);
 	unsigned long g, groups = cpuc->task_fgroups;
 	struct vpmu_fgroup *fg;
 
@@ -936,80 +937,28 @@ static bool vpmu_sample_allowed(struct vpmu_pmu_cpu *cpuc, unsigned int idx)
 	return true;
 }
 
-/* ---- the overflow stop ---------------------------------------------------- */
+/* ---- the overflow interrupt ---------------------------------------------- */
 
 /**
- * vpmu_pmu_overflow() - raise the lines of the counters that wrapped
- * @vpmu:	the device
+ * vpmu_pmu_overflow() - counter @idx's overflow interrupt handler
+ * @m:		the machine
  * @e:		this CPU's engine, stopped
- * @stop:	the stop; with VPMU_STOP_OVERFLOW, @stop->ovf has the
- *		interrupting counters that wrapped on @stop->upc
- *
- * Called by the run loop with interrupts disabled, between the engine's
- * stop and the run going on (an overflow stop): the engine's interrupt
- * controller.  Every counter with its overflow status bit set raises its
- * own line (a counting one's too, if it wrapped), whose handler,
- * vpmu_pmu_irq(), runs before this returns.
- */
-void vpmu_pmu_overflow(struct vpmu *vpmu, struct vpmu_engine *e,
-		       const struct vpmu_stop *stop)
-{
-	struct vpmu_pmu_cpu *cpuc = this_cpu_ptr(vpmu->pmu_cpu);
-	unsigned long status, foo = 0, g;
-	unsigned int idx;
-
-	lockdep_assert_irqs_disabled();
-	cpuc->ovf_engine = e;
-	cpuc->ovf_stop = stop;
-	/* Groups that FOO froze on this stop's microword. */
-	status = stop->reason == VPMU_STOP_OVERFLOW ? stop->ovf : 0;
-	for_each_set_bit(idx, &status, VPMU_NR_COUNTERS_MAX) {
-		struct perf_event *event = cpuc->events[idx];
-
-		if (event && vpmu_event_foo(event))
-			foo |= BIT(event->hw.event_base);
-	}
-	status = vpmu_engine_ovf_status(e) | stop->ovf;
-	for_each_set_bit(idx, &status, VPMU_NR_COUNTERS_MAX) {
-		/* No line (a counter beyond nr_counters): handle it here. */
-		if (vpmu_irq_raise(&vpmu->machine, idx))
-			vpmu_pmu_irq(vpmu, idx);
-	}
-	/*
-	 * The handlers are done: thaw those groups, as a freeze-on-PMI
-	 * handler does last, unless one is held (its event is being
-	 * disabled).
-	 */
-	for_each_set_bit(g, &foo, VPMU_NR_GROUPS_MAX) {
-		struct vpmu_fgroup *fg = &cpuc->fgroups[g];
-
-		if (fg->frz && !vpmu_fgroup_held(fg))
-			vpmu_engine_freeze(e, g, false);
-	}
-	cpuc->ovf_engine = NULL;
-	cpuc->ovf_stop = NULL;
-}
-
-/**
- * vpmu_pmu_irq() - counter @idx's overflow interrupt handler
- * @vpmu:	the device
  * @idx:	the counter whose line was raised
+ * @stop:	the stop being delivered
  *
- * Runs on the CPU whose engine stopped, with interrupts disabled, from
- * vpmu_pmu_overflow().
+ * The machine's ops->overflow: runs on the CPU whose engine stopped, with
+ * interrupts disabled, from the line's handler (vpmu_machine_irq.c).
  *
- * Return: IRQ_HANDLED, or IRQ_NONE if no engine stopped on this CPU.
+ * Return: IRQ_HANDLED.
  */
-irqreturn_t vpmu_pmu_irq(struct vpmu *vpmu, unsigned int idx)
+static irqreturn_t vpmu_pmu_overflow(struct vpmu_machine *m,
+				     struct vpmu_engine *e, unsigned int idx,
+				     const struct vpmu_stop *stop)
 {
-	struct vpmu_pmu_cpu *cpuc = this_cpu_ptr(vpmu->pmu_cpu);
-	struct vpmu_engine *e = cpuc->ovf_engine;
-	struct perf_event *event;
+	struct vpmu_pmu_cpu *cpuc = this_cpu_ptr(machine_to_vpmu(m)->pmu_cpu);
+	struct perf_event *event = cpuc->events[idx];
 	u64 n;
 
-	if (!e)
-		return IRQ_NONE;
-	event = cpuc->events[idx];
 	/*
 	 * 1. Stop: the engine has stopped itself, right after the microword
 	 *    on which an interrupting counter wrapped (a counting one's line
@@ -1040,7 +989,7 @@ irqreturn_t vpmu_pmu_irq(struct vpmu *vpmu, unsigned int idx)
 			atomic64_add(n, &event->lost_samples);
 			break;
 		}
-		vpmu_sample(e, event, cpuc->ovf_stop);
+		vpmu_sample(e, event, stop);
 		/*
 		 * Its REFRESH limit reached, the core disables the event once
 		 * interrupts are on again; a FOO group stays frozen on this
@@ -1054,6 +1003,45 @@ irqreturn_t vpmu_pmu_irq(struct vpmu *vpmu, unsigned int idx)
 	/* 5. Restart: re-arm the counter; the caller runs the engine on. */
 	vpmu_period_arm(e, event);
 	return IRQ_HANDLED;
+}
+
+/**
+ * vpmu_pmu_overflow_end() - thaw the groups the stop's counters froze
+ * @m:		the machine
+ * @e:		this CPU's engine, stopped
+ * @stop:	the stop; with VPMU_STOP_OVERFLOW, @stop->ovf has the
+ *		interrupting counters that wrapped on @stop->upc
+ *
+ * The machine's ops->overflow_end, once every line of @stop has been
+ * handled and before the engine runs on.
+ */
+static void vpmu_pmu_overflow_end(struct vpmu_machine *m,
+				  struct vpmu_engine *e,
+				  const struct vpmu_stop *stop)
+{
+	struct vpmu_pmu_cpu *cpuc = this_cpu_ptr(machine_to_vpmu(m)->pmu_cpu);
+	unsigned long status, foo = 0, g;
+	unsigned int idx;
+
+	/* Groups that FOO froze on this stop's microword. */
+	status = stop->reason == VPMU_STOP_OVERFLOW ? stop->ovf : 0;
+	for_each_set_bit(idx, &status, VPMU_NR_COUNTERS_MAX) {
+		struct perf_event *event = cpuc->events[idx];
+
+		if (event && vpmu_event_foo(event))
+			foo |= BIT(event->hw.event_base);
+	}
+	/*
+	 * The handlers are done: thaw those groups, as a freeze-on-PMI
+	 * handler does last, unless one is held (its event is being
+	 * disabled).
+	 */
+	for_each_set_bit(g, &foo, VPMU_NR_GROUPS_MAX) {
+		struct vpmu_fgroup *fg = &cpuc->fgroups[g];
+
+		if (fg->frz && !vpmu_fgroup_held(fg))
+			vpmu_engine_freeze(e, g, false);
+	}
 }
 
 /* ---- bucket events -------------------------------------------------------- */
@@ -1138,14 +1126,16 @@ static int vpmu_hist_add(struct perf_event *event, int flags)
 
 /**
  * vpmu_pmu_hist_fold() - fold this CPU's started bucket events
- * @vpmu:	the device
+ * @m:	the machine
  * @e:	this CPU's engine, whose buckets are about to change
+ *
+ * The machine's ops->hu_fold.
  *
  * Context: interrupts disabled, on the engine's CPU.
  */
-void vpmu_pmu_hist_fold(struct vpmu *vpmu, struct vpmu_engine *e)
+static void vpmu_pmu_hist_fold(struct vpmu_machine *m, struct vpmu_engine *e)
 {
-	struct vpmu_pmu_cpu *cpuc = this_cpu_ptr(vpmu->pmu_cpu);
+	struct vpmu_pmu_cpu *cpuc = this_cpu_ptr(machine_to_vpmu(m)->pmu_cpu);
 	struct perf_event *event;
 
 	lockdep_assert_irqs_disabled();
@@ -1155,20 +1145,23 @@ void vpmu_pmu_hist_fold(struct vpmu *vpmu, struct vpmu_engine *e)
 
 /**
  * vpmu_pmu_hist_rebase() - restart this CPU's started bucket events
- * @vpmu:	the device
+ * @m:	the machine
  * @e:	this CPU's engine, whose buckets have changed
+ *
+ * The machine's ops->hu_rebase.
  *
  * Context: interrupts disabled, on the engine's CPU.
  */
-void vpmu_pmu_hist_rebase(struct vpmu *vpmu, struct vpmu_engine *e)
+static void vpmu_pmu_hist_rebase(struct vpmu_machine *m,
+				 struct vpmu_engine *e)
 {
-	struct vpmu_pmu_cpu *cpuc = this_cpu_ptr(vpmu->pmu_cpu);
+	struct vpmu_pmu_cpu *cpuc = this_cpu_ptr(machine_to_vpmu(m)->pmu_cpu);
 	struct perf_event *event;
 
 	lockdep_assert_irqs_disabled();
 	list_for_each_entry(event, &cpuc->hist_active, active_entry)
 		local64_set(&event->hw.prev_count,
-			    vpmu_machine_hu_bucket(&vpmu->machine, e,
+			    vpmu_machine_hu_bucket(m, e,
 						   event->hw.config -
 						   VPMU_EV_HIST_BASE));
 }
@@ -1581,6 +1574,16 @@ static void vpmu_read(struct perf_event *event)
  *
  * Return: 0 or a negative errno.
  */
+/* What the machine calls up for: run chunks, overflows, bucket changes. */
+static const struct vpmu_machine_ops vpmu_pmu_machine_ops = {
+	.chunk_begin	= vpmu_pmu_chunk_begin,
+	.chunk_end	= vpmu_pmu_chunk_end,
+	.overflow	= vpmu_pmu_overflow,
+	.overflow_end	= vpmu_pmu_overflow_end,
+	.hu_fold	= vpmu_pmu_hist_fold,
+	.hu_rebase	= vpmu_pmu_hist_rebase,
+};
+
 int vpmu_pmu_register(struct vpmu *vpmu)
 {
 	struct pmu *pmu = &vpmu->pmu;
@@ -1602,9 +1605,11 @@ int vpmu_pmu_register(struct vpmu *vpmu)
 	pmu->start = vpmu_start;
 	pmu->stop = vpmu_stop;
 	pmu->read = vpmu_read;
+	vpmu_machine_set_ops(&vpmu->machine, &vpmu_pmu_machine_ops);
 	ret = perf_pmu_register(pmu, "vpmu", -1);
 	if (ret) {
 		pr_err("perf_pmu_register failed: %d\n", ret);
+		vpmu_machine_set_ops(&vpmu->machine, NULL);
 		free_percpu(vpmu->pmu_cpu);
 		vpmu->pmu_cpu = NULL;
 	}
@@ -1614,6 +1619,7 @@ int vpmu_pmu_register(struct vpmu *vpmu)
 void vpmu_pmu_unregister(struct vpmu *vpmu)
 {
 	perf_pmu_unregister(&vpmu->pmu);
+	vpmu_machine_set_ops(&vpmu->machine, NULL);
 	free_percpu(vpmu->pmu_cpu);
 	vpmu->pmu_cpu = NULL;
 }

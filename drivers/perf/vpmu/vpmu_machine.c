@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vpmu_core.c - the per-CPU engines and the current microcode image.
+ * vpmu_machine.c - the per-CPU engines and the current microcode image.
  *
  * Every possible CPU has one engine, created at load for cs_size
  * control-store words, so that neither a run nor CPU hotplug ever
  * allocates an engine.  An engine is used only on its own CPU with
- * interrupts disabled: by run chunks (vpmu_cpu_engine_get() ..
- * vpmu_cpu_engine_put() inside local_irq_save()) and by perf callbacks,
+ * interrupts disabled: by run chunks (vpmu_machine_engine_get() ..
+ * vpmu_machine_engine_put() inside local_irq_save()) and by perf callbacks,
  * which the perf core calls with interrupts disabled, IPIs included.
  * That is all the serialisation it needs.
  *
@@ -34,9 +34,54 @@
 #include <linux/smp.h>
 #include <linux/workqueue.h>
 
-#include "vpmu.h"
 #include "vpmu_engine.h"
 #include "vpmu_machine.h"
+
+/* ---- the layer above ---------------------------------------------------- */
+
+static void vpmu_machine_nop(struct vpmu_machine *m, struct vpmu_engine *e)
+{
+}
+
+static void vpmu_machine_nop_end(struct vpmu_machine *m,
+				 struct vpmu_engine *e,
+				 const struct vpmu_stop *stop)
+{
+}
+
+/* With nobody above to tell, an overflow is only acknowledged. */
+static irqreturn_t vpmu_machine_nop_overflow(struct vpmu_machine *m,
+					     struct vpmu_engine *e,
+					     unsigned int idx,
+					     const struct vpmu_stop *stop)
+{
+	vpmu_engine_ovf_clear(e, BIT(idx));
+	return IRQ_HANDLED;
+}
+
+/* The ops while no layer above has registered its own. */
+static const struct vpmu_machine_ops vpmu_machine_nop_ops = {
+	.chunk_begin	= vpmu_machine_nop,
+	.chunk_end	= vpmu_machine_nop,
+	.overflow	= vpmu_machine_nop_overflow,
+	.overflow_end	= vpmu_machine_nop_end,
+	.hu_fold	= vpmu_machine_nop,
+	.hu_rebase	= vpmu_machine_nop,
+};
+
+/**
+ * vpmu_machine_set_ops() - register the layer above's callbacks
+ * @m:		the machine
+ * @ops:	the callbacks, or NULL for none
+ *
+ * Context: while nothing runs on the engines and no engine is changed:
+ * before the layer above makes itself reachable, and after it is gone.
+ */
+void vpmu_machine_set_ops(struct vpmu_machine *m,
+			  const struct vpmu_machine_ops *ops)
+{
+	m->ops = ops ? ops : &vpmu_machine_nop_ops;
+}
 
 /* ---- images ------------------------------------------------------------ */
 
@@ -207,11 +252,11 @@ static void vpmu_cpu_uhist_sync(struct vpmu_machine *m,
 }
 
 /**
- * vpmu_cpu_engine_get() - this CPU's engine, ready to run @img
+ * vpmu_machine_engine_get() - this CPU's engine, ready to run @img
  * @m: the machine
  * @img: the image of the run, referenced by the caller
  *
- * Disables preemption until vpmu_cpu_engine_put(), even on failure; run
+ * Disables preemption until vpmu_machine_engine_put(), even on failure; run
  * chunks call it with interrupts disabled.  Attaches the engine to @img if
  * it runs another image, moving the engine's reference from the old image
  * to @img (dropping a reference only queues the free, so this is fine with
@@ -222,8 +267,8 @@ static void vpmu_cpu_uhist_sync(struct vpmu_machine *m,
  * Return: the engine, or an ERR_PTR if it could not take @img (which
  * cannot happen: every image was validated against the engines' size).
  */
-struct vpmu_engine *vpmu_cpu_engine_get(struct vpmu_machine *m,
-					struct vpmu_image *img)
+struct vpmu_engine *vpmu_machine_engine_get(struct vpmu_machine *m,
+					    struct vpmu_image *img)
 {
 	struct vpmu_machine_cpu *mc = get_cpu_ptr(m->cpu);
 	int ret;
@@ -234,9 +279,9 @@ struct vpmu_engine *vpmu_cpu_engine_get(struct vpmu_machine *m,
 		 * attach zeroes the histogram unit's buckets: bucket events
 		 * take what they counted first and start over from zero.
 		 */
-		vpmu_pmu_hist_fold(machine_to_vpmu(m), mc->engine);
+		m->ops->hu_fold(m, mc->engine);
 		ret = vpmu_engine_attach(mc->engine, img->uc);
-		vpmu_pmu_hist_rebase(machine_to_vpmu(m), mc->engine);
+		m->ops->hu_rebase(m, mc->engine);
 		if (WARN_ON_ONCE(ret))
 			return ERR_PTR(ret);
 		refcount_inc(&img->ref);
@@ -248,10 +293,10 @@ struct vpmu_engine *vpmu_cpu_engine_get(struct vpmu_machine *m,
 }
 
 /**
- * vpmu_cpu_engine_put() - done with this CPU's engine; enables preemption
+ * vpmu_machine_engine_put() - done with this CPU's engine; enables preemption
  * @m: the machine
  */
-void vpmu_cpu_engine_put(struct vpmu_machine *m)
+void vpmu_machine_engine_put(struct vpmu_machine *m)
 {
 	put_cpu_ptr(m->cpu);
 }
@@ -375,22 +420,22 @@ static void vpmu_hu_change(struct vpmu_engine *e, const struct vpmu_image *img,
 			   void *arg)
 {
 	struct vpmu_hu_call *a = arg;
-	struct vpmu *vpmu = machine_to_vpmu(a->m);
+	struct vpmu_machine *m = a->m;
 	/* An offline CPU's engine is changed elsewhere and has no events. */
-	bool here = e == vpmu_this_engine(a->m);
+	bool here = e == vpmu_this_engine(m);
 
 	if (here)
-		vpmu_pmu_hist_fold(vpmu, e);
+		m->ops->hu_fold(m, e);
 	if (a->prog) {
 		a->ret = vpmu_engine_hu_set(e, a->prog->n ? a->prog : NULL);
 		if (!a->ret)
-			per_cpu_ptr(a->m->cpu, a->cpu)->hu_n = a->prog->n;
+			per_cpu_ptr(m->cpu, a->cpu)->hu_n = a->prog->n;
 	} else {
 		vpmu_engine_hu_reset(e);
 		a->ret = 0;
 	}
 	if (here)
-		vpmu_pmu_hist_rebase(vpmu, e);
+		m->ops->hu_rebase(m, e);
 }
 
 static int vpmu_hu_call(struct vpmu_machine *m, unsigned int cpu,
@@ -541,6 +586,7 @@ int vpmu_machine_init(struct vpmu_machine *m, struct vpmu_ucode *uc)
 	int ret;
 
 	mutex_init(&m->lock);
+	vpmu_machine_set_ops(m, NULL);
 	m->cpu = alloc_percpu(struct vpmu_machine_cpu);
 	/*
 	 * Unbound: freeing an image has no use for locality.  Saying so also

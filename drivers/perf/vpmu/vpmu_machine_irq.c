@@ -1,23 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vpmu_irq.c - the counters' overflow interrupt lines, one per counter of
- * every CPU's engine.
+ * vpmu_machine_irq.c - the counters' overflow interrupt lines, one per
+ * counter of every CPU's engine, and the delivery of an overflow stop.
  *
  * Every engine has its own counters, so every engine has its own lines,
  * as a PMU wired to one interrupt per CPU has: a linear IRQ domain with
  * nr_counters hwirqs per possible CPU (hwirq = cpu * nr_counters + idx),
- * mapped at load, each requested as "vpmu-ctrN" after its counter.  The
- * run loop raises a counter's line (vpmu_irq_raise()) with interrupts
- * disabled, as a real interrupt would find them, on the CPU whose engine
- * stopped: the line is counted in that CPU's column of /proc/interrupts
- * and its handler runs right there, before the engine runs on.
+ * mapped at load, each requested as "vpmu-ctrN" after its counter.  On
+ * an overflow stop the run loop has the stop delivered
+ * (vpmu_irq_deliver()): with interrupts disabled, as a real interrupt
+ * would find them, on the CPU whose engine stopped, the line of every
+ * counter that wrapped is raised; it is counted in that CPU's column of
+ * /proc/interrupts and its handler runs right there, before the engine
+ * runs on, and hands the overflow to the layer above (ops->overflow).
  *
  * One line shared by all CPUs would lose interrupts: its flow handler
  * drops an interrupt raised while the line is being handled on another
  * CPU.  A CPU's lines are only ever raised on that CPU, by one run at a
  * time, so none is lost; should a handler still not run (a line the core
- * has disabled), the raise says so and the caller handles the overflow
- * itself.  (Per-CPU-devid lines, one line with per-CPU handlers as Arm
+ * has disabled), the raise says so and the overflow is handed over
+ * directly.  (Per-CPU-devid lines, one line with per-CPU handlers as Arm
  * PMUs' PPIs have, need core calls that are not exported to modules.)
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -29,7 +31,6 @@
 #include <linux/percpu.h>
 #include <linux/slab.h>
 
-#include "vpmu.h"
 #include "vpmu_engine.h"
 #include "vpmu_machine.h"
 
@@ -57,31 +58,32 @@ static const struct irq_domain_ops vpmu_irq_domain_ops = {
 	.xlate	= irq_domain_xlate_onecell,
 };
 
-/* dev_id is the line: a CPU's lines are only ever raised on that CPU. */
+/*
+ * dev_id is the line.  A CPU's lines are only ever raised on that CPU,
+ * where the stop being delivered is latched.
+ */
 static irqreturn_t vpmu_irq_handler(int irq, void *dev_id)
 {
 	struct vpmu_irq_line *line = dev_id;
 	struct vpmu_machine *m = line->m;
+	struct vpmu_machine_cpu *mc = this_cpu_ptr(m->cpu);
 
-	this_cpu_ptr(m->cpu)->irq_ran = true;
-	return vpmu_pmu_irq(machine_to_vpmu(m), line->idx);
+	mc->irq_ran = true;
+	if (!mc->ovf_stop)
+		return IRQ_NONE;
+	return m->ops->overflow(m, mc->ovf_engine, line->idx, mc->ovf_stop);
 }
 
-/**
- * vpmu_irq_raise() - raise counter @idx's overflow line on this CPU
- * @m:		the machine
- * @idx:	the counter
- *
- * Call with interrupts disabled.  Return: 0 once the line's handler has
- * run, -EINVAL if the counter has no line, -EIO if the handler did not
- * run; the caller then handles the overflow itself.
+/*
+ * Raise counter @idx's overflow line on this CPU.  Return: 0 once the
+ * line's handler has run, -EINVAL if the counter has no line, -EIO if
+ * the handler did not run.
  */
-int vpmu_irq_raise(struct vpmu_machine *m, unsigned int idx)
+static int vpmu_irq_raise(struct vpmu_machine *m, struct vpmu_machine_cpu *mc,
+			  unsigned int idx)
 {
-	struct vpmu_machine_cpu *mc = this_cpu_ptr(m->cpu);
 	int ret;
 
-	lockdep_assert_irqs_disabled();
 	if (idx >= m->nr_counters)
 		return -EINVAL;
 	mc->irq_ran = false;
@@ -91,6 +93,41 @@ int vpmu_irq_raise(struct vpmu_machine *m, unsigned int idx)
 	if (ret)
 		return ret;
 	return mc->irq_ran ? 0 : -EIO;
+}
+
+/**
+ * vpmu_irq_deliver() - deliver an overflow stop as interrupts
+ * @m:		the machine
+ * @e:		this CPU's engine, stopped
+ * @stop:	the stop; with VPMU_STOP_OVERFLOW, @stop->ovf has the
+ *		interrupting counters that wrapped on @stop->upc
+ *
+ * Called by the run loop with interrupts disabled, between the engine's
+ * stop and the run going on: the engine's interrupt controller.  Every
+ * counter with its overflow status bit set raises its own line (a
+ * counting one's too, if it wrapped), whose handler runs before this
+ * returns; a counter whose handler does not run (no line: a counter
+ * beyond nr_counters) is handed to ops->overflow here.  Then
+ * ops->overflow_end, and the engine runs on.
+ */
+void vpmu_irq_deliver(struct vpmu_machine *m, struct vpmu_engine *e,
+		      const struct vpmu_stop *stop)
+{
+	struct vpmu_machine_cpu *mc = this_cpu_ptr(m->cpu);
+	unsigned long status;
+	unsigned int idx;
+
+	lockdep_assert_irqs_disabled();
+	mc->ovf_engine = e;
+	mc->ovf_stop = stop;
+	status = vpmu_engine_ovf_status(e) | stop->ovf;
+	for_each_set_bit(idx, &status, VPMU_NR_COUNTERS_MAX) {
+		if (vpmu_irq_raise(m, mc, idx))
+			m->ops->overflow(m, e, idx, stop);
+	}
+	m->ops->overflow_end(m, e, stop);
+	mc->ovf_engine = NULL;
+	mc->ovf_stop = NULL;
 }
 
 /**
