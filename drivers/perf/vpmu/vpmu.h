@@ -11,7 +11,8 @@
  *   front     vpmu.h           the device, struct vpmu
  *   ends      vpmu_pmu.c       perf glue
  *             vpmu_cdev.c      /dev/vpmu: running programs on the engines
- *             vpmu_loader.c    sysfs: ucode/ (the image loader) and caps/
+ *             vpmu_loader.c    sysfs: ucode/ (the image loader)
+ *             vpmu_caps.c      sysfs: caps/ (what the engines have)
  *             vpmu_uhist.c     sysfs: uhist/ (the micro-PC histogram)
  *             vpmu_hu.c        sysfs: hist/ (the histogram unit)
  *   machine   vpmu_machine.h   per-CPU engines, images, runs, overflow
@@ -194,11 +195,13 @@ static inline struct vpmu *machine_to_vpmu(struct vpmu_machine *m)
 	return container_of(m, struct vpmu, machine);
 }
 
-/* sysfs: ucode/ and caps/ (vpmu_loader.c). */
+/* sysfs: ucode/ (vpmu_loader.c). */
 extern const struct attribute_group vpmu_ucode_group;
-extern const struct attribute_group vpmu_caps_group;
 void vpmu_loader_init(struct vpmu *vpmu);
 void vpmu_loader_exit(struct vpmu *vpmu);
+
+/* sysfs: caps/ (vpmu_caps.c). */
+extern const struct attribute_group vpmu_caps_group;
 
 /* /dev/vpmu (vpmu_cdev.c). */
 int vpmu_cdev_register(struct vpmu *vpmu);
