@@ -4,9 +4,10 @@
  *
  * One program (vpmu_hu_text.c's text, parsed into struct vpmu_hu_prog) is
  * in force on every engine; each engine counts into its own buckets, on
- * its own clock.  This file sets the program on every engine, resets the
- * buckets and copies them out; vpmu_pmu.c reads them as perf events
- * (event=0x201..0x210), through vpmu_hu_bucket() below.
+ * its own clock.  This file parses and prints the program, has the
+ * machine set it on every engine or reset the buckets, and copies them
+ * out; vpmu_pmu.c reads them as perf events (event=0x201..0x210), through
+ * vpmu_machine_hu_bucket().
  *
  *   hist/program  rw  the program in force, in canonical text, or "off";
  *                     a write sets it on every engine (all or nothing) and
@@ -16,11 +17,12 @@
  *   hist/sum      r   "C<b> <count>" for b = 1..n, summed over the CPUs
  *   hist/cpuN     r   the same for CPU N's engine
  *
- * Every engine is changed on its own CPU, between two run chunks, by
- * vpmu_cpu_engine_call(); the perf events of that CPU are folded before and
- * rebased after (vpmu_pmu_hist_fold(), vpmu_pmu_hist_rebase()), so that a
- * change never shows in them as a jump.  Documentation/vpmu/histogram.rst,
- * "Histogram unit", is the contract.
+ * Every engine is changed on its own CPU, between two run chunks
+ * (vpmu_machine_hu_program(), vpmu_machine_hu_reset()); the machine has
+ * the perf events of that CPU folded before and rebased after (its
+ * hu_fold and hu_rebase ops), so that a change never shows in them as a
+ * jump.  Documentation/vpmu/histogram.rst, "Histogram unit", is the
+ * contract.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

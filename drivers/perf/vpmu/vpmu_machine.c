@@ -240,8 +240,8 @@ static u32 vpmu_machine_uhist_active(const struct vpmu_machine *m)
 /* ---- engines ----------------------------------------------------------- */
 
 /* Apply the histogram interval in force now, if it changed. */
-static void vpmu_cpu_uhist_sync(struct vpmu_machine *m,
-				struct vpmu_machine_cpu *mc)
+static void vpmu_machine_uhist_sync(struct vpmu_machine *m,
+				    struct vpmu_machine_cpu *mc)
 {
 	u32 interval = vpmu_machine_uhist_active(m);
 
@@ -288,7 +288,7 @@ struct vpmu_engine *vpmu_machine_engine_get(struct vpmu_machine *m,
 		vpmu_image_put(mc->img);
 		mc->img = img;
 	}
-	vpmu_cpu_uhist_sync(m, mc);
+	vpmu_machine_uhist_sync(m, mc);
 	return mc->engine;
 }
 
@@ -317,25 +317,25 @@ struct vpmu_engine *vpmu_this_engine(struct vpmu_machine *m)
 	return this_cpu_ptr(m->cpu)->engine;
 }
 
-struct vpmu_cpu_call {
+struct vpmu_machine_call_args {
 	struct vpmu_machine	*m;
-	vpmu_cpu_fn		fn;
+	vpmu_machine_call_fn	fn;
 	void			*arg;
 };
 
 /* Bring @mc's engine up to date, then call @c->fn on it. */
-static void vpmu_cpu_call_on(struct vpmu_cpu_call *c,
-			     struct vpmu_machine_cpu *mc)
+static void vpmu_machine_call_on(struct vpmu_machine_call_args *c,
+				 struct vpmu_machine_cpu *mc)
 {
-	vpmu_cpu_uhist_sync(c->m, mc);
+	vpmu_machine_uhist_sync(c->m, mc);
 	c->fn(mc->engine, mc->img, c->arg);
 }
 
-static void vpmu_cpu_call_here(void *info)
+static void vpmu_machine_call_here(void *info)
 {
-	struct vpmu_cpu_call *c = info;
+	struct vpmu_machine_call_args *c = info;
 
-	vpmu_cpu_call_on(c, this_cpu_ptr(c->m->cpu));
+	vpmu_machine_call_on(c, this_cpu_ptr(c->m->cpu));
 }
 
 /**
@@ -356,19 +356,19 @@ static void vpmu_cpu_call_here(void *info)
  * Return: 0 or the errno of smp_call_function_single().
  */
 int vpmu_machine_call(struct vpmu_machine *m, unsigned int cpu,
-		      vpmu_cpu_fn fn, void *arg)
+		      vpmu_machine_call_fn fn, void *arg)
 {
-	struct vpmu_cpu_call c = { .m = m, .fn = fn, .arg = arg };
+	struct vpmu_machine_call_args c = { .m = m, .fn = fn, .arg = arg };
 	unsigned long flags;
 	int ret = 0;
 
 	cpus_read_lock();
 	if (cpu_online(cpu)) {
-		ret = smp_call_function_single(cpu, vpmu_cpu_call_here, &c, 1);
+		ret = smp_call_function_single(cpu, vpmu_machine_call_here, &c, 1);
 	} else {
 		/* for lockdep's sake as much as anything: @fn expects it */
 		local_irq_save(flags);
-		vpmu_cpu_call_on(&c, per_cpu_ptr(m->cpu, cpu));
+		vpmu_machine_call_on(&c, per_cpu_ptr(m->cpu, cpu));
 		local_irq_restore(flags);
 	}
 	cpus_read_unlock();
@@ -408,7 +408,7 @@ u64 vpmu_machine_hu_bucket(struct vpmu_machine *m, struct vpmu_engine *e,
 	return c[b - 1];
 }
 
-struct vpmu_hu_call {
+struct vpmu_machine_hu_args {
 	struct vpmu_machine *m;
 	const struct vpmu_hu_prog *prog;	/* NULL: reset */
 	unsigned int cpu;
@@ -416,10 +416,10 @@ struct vpmu_hu_call {
 };
 
 /* On @a->cpu's engine: set @a->prog, or reset; perf events folded around. */
-static void vpmu_hu_change(struct vpmu_engine *e, const struct vpmu_image *img,
-			   void *arg)
+static void vpmu_machine_hu_change(struct vpmu_engine *e,
+				   const struct vpmu_image *img, void *arg)
 {
-	struct vpmu_hu_call *a = arg;
+	struct vpmu_machine_hu_args *a = arg;
 	struct vpmu_machine *m = a->m;
 	/* An offline CPU's engine is changed elsewhere and has no events. */
 	bool here = e == vpmu_this_engine(m);
@@ -438,13 +438,13 @@ static void vpmu_hu_change(struct vpmu_engine *e, const struct vpmu_image *img,
 		m->ops->hu_rebase(m, e);
 }
 
-static int vpmu_hu_call(struct vpmu_machine *m, unsigned int cpu,
-			const struct vpmu_hu_prog *prog)
+static int vpmu_machine_hu_call(struct vpmu_machine *m, unsigned int cpu,
+				const struct vpmu_hu_prog *prog)
 {
-	struct vpmu_hu_call a = { .m = m, .prog = prog, .cpu = cpu };
+	struct vpmu_machine_hu_args a = { .m = m, .prog = prog, .cpu = cpu };
 	int ret;
 
-	ret = vpmu_machine_call(m, cpu, vpmu_hu_change, &a);
+	ret = vpmu_machine_call(m, cpu, vpmu_machine_hu_change, &a);
 	return ret ? ret : a.ret;
 }
 
@@ -472,7 +472,7 @@ int vpmu_machine_hu_program(struct vpmu_machine *m,
 	int ret;
 
 	for_each_possible_cpu(cpu) {
-		ret = vpmu_hu_call(m, cpu, p);
+		ret = vpmu_machine_hu_call(m, cpu, p);
 		if (ret)
 			goto out_undo;
 	}
@@ -483,7 +483,7 @@ out_undo:
 	for_each_possible_cpu(done) {
 		if (done == cpu)
 			break;
-		WARN_ON_ONCE(vpmu_hu_call(m, done, undo));
+		WARN_ON_ONCE(vpmu_machine_hu_call(m, done, undo));
 	}
 	return ret;
 }
@@ -501,7 +501,7 @@ int vpmu_machine_hu_reset(struct vpmu_machine *m)
 	int ret;
 
 	for_each_possible_cpu(cpu) {
-		ret = vpmu_hu_call(m, cpu, NULL);
+		ret = vpmu_machine_hu_call(m, cpu, NULL);
 		if (ret)
 			return ret;
 	}

@@ -211,10 +211,10 @@ struct vpmu_engine *vpmu_this_engine(struct vpmu_machine *m);
  * engine's CPU in an IPI, or here if that CPU is offline, with interrupts
  * disabled either way.
  */
-typedef void (*vpmu_cpu_fn)(struct vpmu_engine *e,
-			    const struct vpmu_image *img, void *arg);
+typedef void (*vpmu_machine_call_fn)(struct vpmu_engine *e,
+				     const struct vpmu_image *img, void *arg);
 int vpmu_machine_call(struct vpmu_machine *m, unsigned int cpu,
-		      vpmu_cpu_fn fn, void *arg);
+		      vpmu_machine_call_fn fn, void *arg);
 
 /*
  * The micro-PC histogram's settings.  An engine picks them up at its next

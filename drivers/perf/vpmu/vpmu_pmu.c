@@ -85,18 +85,19 @@
  *  +-----+--------+------+----------+------------+
  *
  * At most one trigger: trig_ev (a basic event other than CYCLES),
- * trig_tag (a tag) or mark (microwords with the trigger bit).
+ * trig_tag (a tag) or mark (microwords with the trigger bit).  "foo" is
+ * the format/ name of freeze on overflow.
  */
-#define VPMU_CFG1_TRIG_EV	GENMASK_ULL(11, 0)
-#define VPMU_CFG1_TRIG_TAG	GENMASK_ULL(19, 12)
-#define VPMU_CFG1_MARK		BIT_ULL(20)
-#define VPMU_CFG1_FROZEN	BIT_ULL(21)
-#define VPMU_CFG1_FOO		BIT_ULL(22)
-#define VPMU_CFG1_ALL		GENMASK_ULL(22, 0)
+#define VPMU_CFG1_TRIG_EV		GENMASK_ULL(11, 0)
+#define VPMU_CFG1_TRIG_TAG		GENMASK_ULL(19, 12)
+#define VPMU_CFG1_MARK			BIT_ULL(20)
+#define VPMU_CFG1_FROZEN		BIT_ULL(21)
+#define VPMU_CFG1_FREEZE_ON_OVF		BIT_ULL(22)
+#define VPMU_CFG1_ALL			GENMASK_ULL(22, 0)
 
 /* vpmu_frz.flags and vpmu_frz_task.flags */
 #define VPMU_FRZ_FROZEN		BIT(0)	/* the group's freeze bit, saved */
-#define VPMU_FRZ_HOLD		BIT(1)	/* frozen by FOO until re-enabled */
+#define VPMU_FRZ_HOLD		BIT(1)	/* frozen on overflow till re-enabled */
 
 /*
  * Samples one event may emit per jiffy before the rest of that jiffy's
@@ -136,7 +137,7 @@ struct vpmu_sample_raw {
  * @node:	in vpmu_frz.tasks
  * @task:	the task (a reference)
  * @flags:	VPMU_FRZ_*: the task's freeze bit as of its last run chunk,
- *		and FOO's hold
+ *		and its freeze-on-overflow hold
  * @rcu:	frees it
  *
  * Created in process context when an event of the control is created for
@@ -158,9 +159,10 @@ struct vpmu_frz_task {
  *		that names it in config1, each member opened in its group,
  *		and every inherited copy of either (event->pmu_private;
  *		dropped by event->destroy)
- * @config1:	the leader's attr.config1: trigger, start state, FOO
+ * @config1:	the leader's attr.config1: trigger, start state,
+ *		freeze on overflow
  * @flags:	CPU-wide group: VPMU_FRZ_*, the freeze bit while the group
- *		is off the counters, and FOO's hold
+ *		is off the counters, and its freeze-on-overflow hold
  * @per_task:	the leader was opened on a task: the state is each task's,
  *		in @tasks, and @flags is unused
  * @lock:	protects @tasks and @gen
@@ -220,7 +222,7 @@ struct vpmu_fgroup {
  * @events:	the event holding each counter, NULL if free
  * @fgroups:	the engine's freeze groups; 0 is every plain event's, never
  *		frozen, 1.. are lent to groups with a freeze control
- * @hist_active: the started bucket events, linked by their active_entry
+ * @hu_active: the started bucket events, linked by their active_entry
  * @used_mask:	counters taken (bit n: counter n, 0-based)
  * @task_fgroups: freeze groups lent to per-task controls (bit g: group g)
  * @tick:	the jiffy of each counter's last sample
@@ -236,7 +238,7 @@ struct vpmu_pmu_cpu {
 	unsigned long		task_fgroups;
 	unsigned long		tick[VPMU_NR_COUNTERS_MAX];
 	unsigned int		nr_samples[VPMU_NR_COUNTERS_MAX];
-	struct list_head	hist_active;
+	struct list_head	hu_active;
 };
 
 static struct vpmu_machine *vpmu_event_machine(const struct perf_event *event)
@@ -296,7 +298,7 @@ static struct attribute *vpmu_format_attrs[] = {
 	VPMU_FORMAT_ATTR(trig_tag, "config1", VPMU_CFG1_TRIG_TAG),
 	VPMU_FORMAT_ATTR(trig_mark, "config1", VPMU_CFG1_MARK),
 	VPMU_FORMAT_ATTR(frozen, "config1", VPMU_CFG1_FROZEN),
-	VPMU_FORMAT_ATTR(foo, "config1", VPMU_CFG1_FOO),
+	VPMU_FORMAT_ATTR(foo, "config1", VPMU_CFG1_FREEZE_ON_OVF),
 	NULL,
 };
 
@@ -334,7 +336,7 @@ static ssize_t vpmu_event_show(struct device *dev,
 
 #define VPMU_BASIC_ATTR(sym, num, alias, doc)	VPMU_EVENT_ATTR(alias, num, 0),
 #define VPMU_TAG_ATTR(k)	VPMU_EVENT_ATTR("vpmu_tag" #k, 0, k)
-#define VPMU_HIST_ATTR(b)	\
+#define VPMU_HU_ATTR(b)	\
 	VPMU_EVENT_ATTR("vpmu_hist" #b, VPMU_EV_HIST(b), 0)
 
 /*
@@ -346,12 +348,12 @@ static struct attribute *vpmu_event_attrs[] = {
 	VPMU_EVENT_LIST(VPMU_BASIC_ATTR)
 	VPMU_TAG_ATTR(1), VPMU_TAG_ATTR(2), VPMU_TAG_ATTR(3), VPMU_TAG_ATTR(4),
 	VPMU_TAG_ATTR(5), VPMU_TAG_ATTR(6), VPMU_TAG_ATTR(7), VPMU_TAG_ATTR(8),
-	VPMU_HIST_ATTR(1), VPMU_HIST_ATTR(2), VPMU_HIST_ATTR(3),
-	VPMU_HIST_ATTR(4), VPMU_HIST_ATTR(5), VPMU_HIST_ATTR(6),
-	VPMU_HIST_ATTR(7), VPMU_HIST_ATTR(8), VPMU_HIST_ATTR(9),
-	VPMU_HIST_ATTR(10), VPMU_HIST_ATTR(11), VPMU_HIST_ATTR(12),
-	VPMU_HIST_ATTR(13), VPMU_HIST_ATTR(14), VPMU_HIST_ATTR(15),
-	VPMU_HIST_ATTR(16),
+	VPMU_HU_ATTR(1), VPMU_HU_ATTR(2), VPMU_HU_ATTR(3),
+	VPMU_HU_ATTR(4), VPMU_HU_ATTR(5), VPMU_HU_ATTR(6),
+	VPMU_HU_ATTR(7), VPMU_HU_ATTR(8), VPMU_HU_ATTR(9),
+	VPMU_HU_ATTR(10), VPMU_HU_ATTR(11), VPMU_HU_ATTR(12),
+	VPMU_HU_ATTR(13), VPMU_HU_ATTR(14), VPMU_HU_ATTR(15),
+	VPMU_HU_ATTR(16),
 	NULL,
 };
 
@@ -547,11 +549,11 @@ static u16 vpmu_cfg1_trigger(u64 config1)
 }
 
 /* Does @event's counter freeze its group when it completes a period? */
-static bool vpmu_event_foo(struct perf_event *event)
+static bool vpmu_event_freezes_on_ovf(struct perf_event *event)
 {
 	const struct vpmu_frz *frz = vpmu_event_frz(event);
 
-	return frz && (frz->config1 & VPMU_CFG1_FOO) &&
+	return frz && (frz->config1 & VPMU_CFG1_FREEZE_ON_OVF) &&
 	       is_sampling_event(event);
 }
 
@@ -596,7 +598,10 @@ static unsigned int *vpmu_fgroup_flags(struct vpmu_fgroup *fg)
 	return ft ? &ft->flags : NULL;
 }
 
-/* Hold the group lent @fg frozen until re-enabled (its FOO stop). */
+/*
+ * Hold the group lent @fg frozen until re-enabled (its freeze-on-overflow
+ * stop).
+ */
 static void vpmu_fgroup_hold(struct vpmu_fgroup *fg)
 {
 	unsigned int *flags = vpmu_fgroup_flags(fg);
@@ -605,7 +610,7 @@ static void vpmu_fgroup_hold(struct vpmu_fgroup *fg)
 		*flags |= VPMU_FRZ_HOLD;
 }
 
-/* Is the group lent @fg frozen by FOO until re-enabled? */
+/* Is the group lent @fg frozen on overflow until re-enabled? */
 static bool vpmu_fgroup_held(struct vpmu_fgroup *fg)
 {
 	unsigned int *flags = vpmu_fgroup_flags(fg);
@@ -644,7 +649,7 @@ static int vpmu_fgroup_get(struct vpmu_pmu_cpu *cpuc, struct vpmu_engine *e,
 		fg = &cpuc->fgroups[g];
 		if (fg->frz == frz) {
 			fg->users++;
-			/* A member re-enabled after its FOO stop thaws it. */
+			/* Re-enabled after its freeze-on-overflow stop: thaw. */
 			flags = vpmu_fgroup_flags(fg);
 			if (flags && (*flags & VPMU_FRZ_HOLD)) {
 				*flags &= ~(VPMU_FRZ_HOLD | VPMU_FRZ_FROZEN);
@@ -675,9 +680,9 @@ static int vpmu_fgroup_get(struct vpmu_pmu_cpu *cpuc, struct vpmu_engine *e,
  * switch, migration, DISABLE/ENABLE): a CPU-wide group's in its control;
  * a per-task group's is in the running task's state already, stored at
  * the end of its last chunk (the engine's bit may be another task's, if
- * the perf core swapped the contexts since).  A group held frozen by FOO
- * leaves thawed: it was counting when it overflowed.  The leaving event
- * still holds its reference to the control.
+ * the perf core swapped the contexts since).  A group held frozen on
+ * overflow leaves thawed: it was counting when it overflowed.  The
+ * leaving event still holds its reference to the control.
  */
 static void vpmu_fgroup_put(struct vpmu_pmu_cpu *cpuc, struct vpmu_engine *e,
 			    unsigned int g)
@@ -773,7 +778,7 @@ static void vpmu_ctr_enable(struct vpmu_engine *e, struct perf_event *event)
 		/* Only a sample needs the exact microword of a wrap. */
 		.flags	= hwc->config_base |
 			  (is_sampling_event(event) ? VPMU_CTR_INT : 0) |
-			  (vpmu_event_foo(event) ? VPMU_CTR_FOO : 0),
+			  (vpmu_event_freezes_on_ovf(event) ? VPMU_CTR_FOO : 0),
 		.group	= hwc->event_base,
 	};
 
@@ -992,10 +997,12 @@ static irqreturn_t vpmu_pmu_overflow(struct vpmu_machine *m,
 		vpmu_sample(e, event, stop);
 		/*
 		 * Its REFRESH limit reached, the core disables the event once
-		 * interrupts are on again; a FOO group stays frozen on this
-		 * microword till then, and until re-enabled.
+		 * interrupts are on again; a group that freezes on overflow
+		 * stays frozen on this microword till then, and until
+		 * re-enabled.
 		 */
-		if (vpmu_event_foo(event) && READ_ONCE(event->pending_disable))
+		if (vpmu_event_freezes_on_ovf(event) &&
+		    READ_ONCE(event->pending_disable))
 			vpmu_fgroup_hold(&cpuc->fgroups[event->hw.event_base]);
 		if (event->hw.state & PERF_HES_STOPPED)
 			return IRQ_HANDLED;
@@ -1020,23 +1027,23 @@ static void vpmu_pmu_overflow_end(struct vpmu_machine *m,
 				  const struct vpmu_stop *stop)
 {
 	struct vpmu_pmu_cpu *cpuc = this_cpu_ptr(machine_to_vpmu(m)->pmu_cpu);
-	unsigned long status, foo = 0, g;
+	unsigned long status, frozen = 0, g;
 	unsigned int idx;
 
-	/* Groups that FOO froze on this stop's microword. */
+	/* Groups that froze on overflow on this stop's microword. */
 	status = stop->reason == VPMU_STOP_OVERFLOW ? stop->ovf : 0;
 	for_each_set_bit(idx, &status, VPMU_NR_COUNTERS_MAX) {
 		struct perf_event *event = cpuc->events[idx];
 
-		if (event && vpmu_event_foo(event))
-			foo |= BIT(event->hw.event_base);
+		if (event && vpmu_event_freezes_on_ovf(event))
+			frozen |= BIT(event->hw.event_base);
 	}
 	/*
 	 * The handlers are done: thaw those groups, as a freeze-on-PMI
 	 * handler does last, unless one is held (its event is being
 	 * disabled).
 	 */
-	for_each_set_bit(g, &foo, VPMU_NR_GROUPS_MAX) {
+	for_each_set_bit(g, &frozen, VPMU_NR_GROUPS_MAX) {
 		struct vpmu_fgroup *fg = &cpuc->fgroups[g];
 
 		if (fg->frz && !vpmu_fgroup_held(fg))
@@ -1051,13 +1058,13 @@ static void vpmu_pmu_overflow_end(struct vpmu_machine *m,
  * 64-bit counter: hwc->prev_count holds the bucket as of the last fold.
  * Anything that changes the buckets other than counting (a program write,
  * a reset, attaching an image) folds every started bucket event of the
- * CPU first and rebases it after (vpmu_pmu_hist_fold(), _rebase()), so
+ * CPU first and rebases it after (vpmu_pmu_hu_fold(), _rebase()), so
  * counts only ever grow by what was counted.  Should a bucket still be
  * found below its start value, it was zeroed unseen: the count goes on
  * from 0.
  */
 
-static int vpmu_hist_init(struct perf_event *event, unsigned int ev)
+static int vpmu_hu_event_init(struct perf_event *event, unsigned int ev)
 {
 	struct perf_event_attr *attr = &event->attr;
 
@@ -1075,7 +1082,7 @@ static int vpmu_hist_init(struct perf_event *event, unsigned int ev)
 	return 0;
 }
 
-static void vpmu_hist_update(struct vpmu_engine *e, struct perf_event *event)
+static void vpmu_hu_event_update(struct vpmu_engine *e, struct perf_event *event)
 {
 	struct hw_perf_event *hwc = &event->hw;
 	u64 prev = local64_read(&hwc->prev_count);
@@ -1086,7 +1093,7 @@ static void vpmu_hist_update(struct vpmu_engine *e, struct perf_event *event)
 	local64_add(now >= prev ? now - prev : now, &event->count);
 }
 
-static void vpmu_hist_start(struct perf_event *event, int flags)
+static void vpmu_hu_event_start(struct perf_event *event, int flags)
 {
 	struct vpmu_pmu_cpu *cpuc = vpmu_event_cpuc(event);
 	struct vpmu_machine *m = vpmu_event_machine(event);
@@ -1099,33 +1106,33 @@ static void vpmu_hist_start(struct perf_event *event, int flags)
 	local64_set(&hwc->prev_count,
 		    vpmu_machine_hu_bucket(m, e,
 					   hwc->config - VPMU_EV_HIST_BASE));
-	list_add_tail(&event->active_entry, &cpuc->hist_active);
+	list_add_tail(&event->active_entry, &cpuc->hu_active);
 	perf_event_update_userpage(event);
 }
 
-static void vpmu_hist_stop(struct perf_event *event, int flags)
+static void vpmu_hu_event_stop(struct perf_event *event, int flags)
 {
 	struct hw_perf_event *hwc = &event->hw;
 
 	if (!(hwc->state & PERF_HES_STOPPED)) {
-		vpmu_hist_update(vpmu_event_engine(event), event);
+		vpmu_hu_event_update(vpmu_event_engine(event), event);
 		list_del_init(&event->active_entry);
 		hwc->state |= PERF_HES_STOPPED | PERF_HES_UPTODATE;
 	}
 }
 
-static int vpmu_hist_add(struct perf_event *event, int flags)
+static int vpmu_hu_event_add(struct perf_event *event, int flags)
 {
 	event->hw.idx = -1;
 	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
 	if (flags & PERF_EF_START)
-		vpmu_hist_start(event, PERF_EF_RELOAD);
+		vpmu_hu_event_start(event, PERF_EF_RELOAD);
 	perf_event_update_userpage(event);
 	return 0;
 }
 
 /**
- * vpmu_pmu_hist_fold() - fold this CPU's started bucket events
+ * vpmu_pmu_hu_fold() - fold this CPU's started bucket events
  * @m:	the machine
  * @e:	this CPU's engine, whose buckets are about to change
  *
@@ -1133,18 +1140,18 @@ static int vpmu_hist_add(struct perf_event *event, int flags)
  *
  * Context: interrupts disabled, on the engine's CPU.
  */
-static void vpmu_pmu_hist_fold(struct vpmu_machine *m, struct vpmu_engine *e)
+static void vpmu_pmu_hu_fold(struct vpmu_machine *m, struct vpmu_engine *e)
 {
 	struct vpmu_pmu_cpu *cpuc = this_cpu_ptr(machine_to_vpmu(m)->pmu_cpu);
 	struct perf_event *event;
 
 	lockdep_assert_irqs_disabled();
-	list_for_each_entry(event, &cpuc->hist_active, active_entry)
-		vpmu_hist_update(e, event);
+	list_for_each_entry(event, &cpuc->hu_active, active_entry)
+		vpmu_hu_event_update(e, event);
 }
 
 /**
- * vpmu_pmu_hist_rebase() - restart this CPU's started bucket events
+ * vpmu_pmu_hu_rebase() - restart this CPU's started bucket events
  * @m:	the machine
  * @e:	this CPU's engine, whose buckets have changed
  *
@@ -1152,14 +1159,13 @@ static void vpmu_pmu_hist_fold(struct vpmu_machine *m, struct vpmu_engine *e)
  *
  * Context: interrupts disabled, on the engine's CPU.
  */
-static void vpmu_pmu_hist_rebase(struct vpmu_machine *m,
-				 struct vpmu_engine *e)
+static void vpmu_pmu_hu_rebase(struct vpmu_machine *m, struct vpmu_engine *e)
 {
 	struct vpmu_pmu_cpu *cpuc = this_cpu_ptr(machine_to_vpmu(m)->pmu_cpu);
 	struct perf_event *event;
 
 	lockdep_assert_irqs_disabled();
-	list_for_each_entry(event, &cpuc->hist_active, active_entry)
+	list_for_each_entry(event, &cpuc->hu_active, active_entry)
 		local64_set(&event->hw.prev_count,
 			    vpmu_machine_hu_bucket(m, e,
 						   event->hw.config -
@@ -1185,14 +1191,14 @@ static bool vpmu_tag_valid(struct vpmu_machine *m, unsigned int k)
 	return ok;
 }
 
-static bool vpmu_is_hist(unsigned int ev)
+static bool vpmu_ev_is_hu_bucket(unsigned int ev)
 {
 	return ev > VPMU_EV_HIST_BASE && ev <= VPMU_EV_HIST(VPMU_HIST_BUCKETS);
 }
 
-static bool vpmu_event_is_hist(const struct perf_event *event)
+static bool vpmu_event_is_hu_bucket(const struct perf_event *event)
 {
-	return vpmu_is_hist(event->hw.config);
+	return vpmu_ev_is_hu_bucket(event->hw.config);
 }
 
 /* Decode attr.config into the engine event number, or a negative errno. */
@@ -1218,7 +1224,7 @@ static int vpmu_config_event(struct vpmu_machine *m, u64 config)
 								      -EINVAL;
 	/* Histogram-unit buckets 1..16; bucket 0 and 17..255 do not exist. */
 	if (event >= VPMU_EV_HIST_BASE && event <= VPMU_EV_HIST(0xff))
-		return vpmu_is_hist(event) ? event : -EINVAL;
+		return vpmu_ev_is_hu_bucket(event) ? event : -EINVAL;
 	/* Tag 0, the rest. */
 	return -ENOENT;
 }
@@ -1245,7 +1251,7 @@ static void vpmu_group_add(struct vpmu_group_need *need, struct pmu *pmu,
 		/* Software events go anywhere; other PMUs' cannot join. */
 		if (!is_software_event(member))
 			need->impossible = true;
-	} else if (vpmu_is_hist(VPMU_CFG_GET(member->attr.config, EVENT))) {
+	} else if (vpmu_ev_is_hu_bucket(VPMU_CFG_GET(member->attr.config, EVENT))) {
 		/* Bucket events take no counter. */
 	} else if (c < 0) {
 		need->any++;
@@ -1385,11 +1391,11 @@ static int vpmu_event_init(struct perf_event *event)
 	ev = vpmu_config_event(vpmu_event_machine(event), attr->config);
 	if (ev < 0)
 		return ev;
-	if (vpmu_is_hist(ev)) {
+	if (vpmu_ev_is_hu_bucket(ev)) {
 		/* Bucket registers have no freeze bit. */
 		if (attr->config1)
 			return -EINVAL;
-		ret = vpmu_hist_init(event, ev);
+		ret = vpmu_hu_event_init(event, ev);
 		if (ret)
 			return ret;
 	}
@@ -1460,8 +1466,8 @@ static void vpmu_start(struct perf_event *event, int flags)
 	struct vpmu_engine *e = vpmu_event_engine(event);
 	struct hw_perf_event *hwc = &event->hw;
 
-	if (vpmu_event_is_hist(event)) {
-		vpmu_hist_start(event, flags);
+	if (vpmu_event_is_hu_bucket(event)) {
+		vpmu_hu_event_start(event, flags);
 		return;
 	}
 	if (WARN_ON_ONCE(!(hwc->state & PERF_HES_STOPPED)))
@@ -1487,8 +1493,8 @@ static void vpmu_stop(struct perf_event *event, int flags)
 	struct vpmu_engine *e = vpmu_event_engine(event);
 	struct hw_perf_event *hwc = &event->hw;
 
-	if (vpmu_event_is_hist(event)) {
-		vpmu_hist_stop(event, flags);
+	if (vpmu_event_is_hu_bucket(event)) {
+		vpmu_hu_event_stop(event, flags);
 		return;
 	}
 	if (!(hwc->state & PERF_HES_STOPPED)) {
@@ -1504,8 +1510,8 @@ static int vpmu_add(struct perf_event *event, int flags)
 	struct hw_perf_event *hwc = &event->hw;
 	int idx, g;
 
-	if (vpmu_event_is_hist(event))
-		return vpmu_hist_add(event, flags);
+	if (vpmu_event_is_hu_bucket(event))
+		return vpmu_hu_event_add(event, flags);
 	idx = vpmu_get_idx(cpuc, event);
 	if (idx < 0)
 		return idx;
@@ -1533,7 +1539,7 @@ static void vpmu_del(struct perf_event *event, int flags)
 	struct hw_perf_event *hwc = &event->hw;
 
 	vpmu_stop(event, PERF_EF_UPDATE);
-	if (vpmu_event_is_hist(event)) {
+	if (vpmu_event_is_hu_bucket(event)) {
 		perf_event_update_userpage(event);
 		return;
 	}
@@ -1560,8 +1566,8 @@ static void vpmu_read(struct perf_event *event)
 	 */
 	if (in_nmi() || (event->hw.state & PERF_HES_STOPPED))
 		return;
-	if (vpmu_event_is_hist(event))
-		vpmu_hist_update(vpmu_event_engine(event), event);
+	if (vpmu_event_is_hu_bucket(event))
+		vpmu_hu_event_update(vpmu_event_engine(event), event);
 	else
 		vpmu_event_update(vpmu_event_engine(event), event);
 }
@@ -1580,8 +1586,8 @@ static const struct vpmu_machine_ops vpmu_pmu_machine_ops = {
 	.chunk_end	= vpmu_pmu_chunk_end,
 	.overflow	= vpmu_pmu_overflow,
 	.overflow_end	= vpmu_pmu_overflow_end,
-	.hu_fold	= vpmu_pmu_hist_fold,
-	.hu_rebase	= vpmu_pmu_hist_rebase,
+	.hu_fold	= vpmu_pmu_hu_fold,
+	.hu_rebase	= vpmu_pmu_hu_rebase,
 };
 
 int vpmu_pmu_register(struct vpmu *vpmu)
@@ -1594,7 +1600,7 @@ int vpmu_pmu_register(struct vpmu *vpmu)
 	if (!vpmu->pmu_cpu)
 		return -ENOMEM;
 	for_each_possible_cpu(cpu)
-		INIT_LIST_HEAD(&per_cpu_ptr(vpmu->pmu_cpu, cpu)->hist_active);
+		INIT_LIST_HEAD(&per_cpu_ptr(vpmu->pmu_cpu, cpu)->hu_active);
 
 	pmu->module = THIS_MODULE;
 	pmu->task_ctx_nr = VPMU_TASK_CTX;
