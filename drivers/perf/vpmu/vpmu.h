@@ -19,6 +19,9 @@
  *                              interrupts (vpmu_machine*.c, vpmu_ucode.c)
  *   core      vpmu_engine.h    the portable engine core (vpmu_engine.c,
  *                              vpmu_image.c, vpmu_isa.c, vpmu_hu_text.c)
+ *
+ * tools/testing/layers.sh declares each file's layer and checks that no
+ * file calls or includes anything of a layer above its own.
  */
 #ifndef _VPMU_H
 #define _VPMU_H
