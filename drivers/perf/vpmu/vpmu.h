@@ -1,129 +1,228 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * vpmu.h - interfaces between the parts of the vpmu module.
+ * vpmu.h - the vpmu device and its front ends.
  *
- *   vpmu_main.c    module parameters, init and exit
- *   vpmu_core.c    the per-CPU engines and the current microcode image
- *   vpmu_loader.c  sysfs: ucode/ (the image loader) and caps/
- *   vpmu_cdev.c    /dev/vpmu: running programs on the engines
- *   vpmu_pmu.c     perf glue
- *   vpmu_irq.c     the counters' overflow interrupt lines
- *   vpmu_uhist.c   sysfs: uhist/ (the micro-PC histogram)
- *   vpmu_hu.c      sysfs: hist/ (the histogram unit)
- *   vpmu_hu_text.c the histogram unit's program as text (portable C)
+ * The driver is four layers; each uses only the ones below it, and the
+ * machine reaches the layer above only through the ops the perf glue
+ * registers (struct vpmu_machine_ops):
+ *
+ *   main      vpmu_main.c      module parameters; creates the device and
+ *                              tears it down
+ *   front     vpmu.h           the device, struct vpmu
+ *   ends      vpmu_pmu.c       perf glue
+ *             vpmu_cdev.c      /dev/vpmu: running programs on the engines
+ *             vpmu_loader.c    sysfs: ucode/ (the image loader)
+ *             vpmu_caps.c      sysfs: caps/ (what the engines have)
+ *             vpmu_uhist.c     sysfs: uhist/ (the micro-PC histogram)
+ *             vpmu_hu.c        sysfs: hist/ (the histogram unit)
+ *   machine   vpmu_machine.h   per-CPU engines, images, runs, overflow
+ *                              interrupts (vpmu_machine*.c, vpmu_ucode.c)
+ *   core      vpmu_engine.h    the portable engine core (vpmu_engine.c,
+ *                              vpmu_image.c, vpmu_isa.c, vpmu_hu_text.c)
+ *
+ * tools/testing/layers.sh declares each file's layer and checks that no
+ * file calls or includes anything of a layer above its own.
  */
 #ifndef _VPMU_H
 #define _VPMU_H
 
-#include <linux/irqreturn.h>
-#include <linux/refcount.h>
+#include <linux/device.h>
+#include <linux/miscdevice.h>
+#include <linux/mutex.h>
+#include <linux/perf_event.h>
+#include <linux/sysfs.h>
 #include <linux/types.h>
-#include <linux/workqueue.h>
 
-struct attribute_group;
-struct vpmu_engine;
-struct vpmu_ucode;
-struct vpmu_verr;
+#include "vpmu_compat.h"
+#include "vpmu_hu_text.h"
+#include "vpmu_machine.h"
 
-/* The built-in microcode image (vpmu_ucode.c). */
-extern const u8 vpmu_default_ucode[];
-extern const size_t vpmu_default_ucode_len;
+/* Bytes of the header needed to know how long the image is. */
+#define VPMU_LOADER_HEAD_LEN	offsetofend(struct vpmu_image_header, \
+					    total_size)
 
-/*
- * Module parameters (vpmu_main.c).  All but uhist_interval are fixed once
- * the module is loaded, and checked by then.
- */
-extern unsigned int vpmu_nr_counters;
-extern unsigned int vpmu_cs_size;
-unsigned int vpmu_counter_width(unsigned int idx);
-u32 vpmu_uhist_interval(void);
-void vpmu_uhist_interval_write(u32 interval);
-int vpmu_builtin_load(struct vpmu_ucode **out, struct vpmu_verr *verr);
-
-/**
- * struct vpmu_image - a microcode image as the module keeps it
- * @uc:		the validated, decoded image; immutable
- * @generation:	1 for the image installed at load, then one more for every
- *		image installed; never reused (ucode/generation, run results)
- * @ref:	one for being current, one for every run using the image and
- *		one for every engine attached to it
- * @free_work:	frees @uc and the image an RCU grace period after the last
- *		reference is dropped, in process context (dropping may
- *		happen with preemption disabled; freeing may sleep)
- */
-struct vpmu_image {
-	struct vpmu_ucode	*uc;
-	u64			generation;
-	refcount_t		ref;
-	struct rcu_work		free_work;
+enum vpmu_load_status {
+	VPMU_LOAD_OK,
+	VPMU_LOAD_REJECTED,
+	VPMU_LOAD_INCOMPLETE,
 };
 
-/* The engines and the current image (vpmu_core.c). */
-int vpmu_core_init(struct vpmu_ucode *uc);
-void vpmu_core_exit(void);
-struct vpmu_image *vpmu_image_get(void);
-void vpmu_image_put(struct vpmu_image *img);
-int vpmu_image_install(struct vpmu_ucode *uc, u64 *generation);
-struct vpmu_engine *vpmu_cpu_engine_get(struct vpmu_image *img);
-void vpmu_cpu_engine_put(void);
-struct vpmu_engine *vpmu_this_engine(void);
+/**
+ * struct vpmu_loader - ucode/: the image being written to ucode/image
+ * @lock:	serialises loaders (ucode/image writes, ucode/load_default)
+ *		and protects every field below
+ * @head:	the first bytes of an image, until total_size is known
+ * @buf:	the image being assembled, @total bytes; allocated once
+ *		total_size is known and sane
+ * @len:	bytes received so far
+ * @total:	the header's total_size, 0 until known
+ * @status:	outcome of the last load, or a partial image pending
+ * @error:	why the last image was rejected; empty otherwise
+ */
+struct vpmu_loader {
+	struct mutex		lock;		/* serialises loaders */
+	u8			head[VPMU_LOADER_HEAD_LEN];
+	u8			*buf;
+	size_t			len;
+	u32			total;
+	enum vpmu_load_status	status;
+	char			error[256];
+};
 
-/* sysfs (vpmu_loader.c). */
+/*
+ * Open files whose micro-PC histogram snapshot is kept for reads past
+ * offset 0: a reader takes one for as long as it reads, so this many
+ * read at once without disturbing each other (histogram.rst).
+ */
+#define VPMU_UHIST_SNAPS	8
+
+/**
+ * struct vpmu_uhist_snap - a histogram file as it read at offset 0
+ * @cookie:	the open file it was taken for (vpmu_uhist_cookie()), 0 if
+ *		the slot is free
+ * @stamp:	when it was last used, in snapshot uses
+ * @born:	when it was taken, in snapshot uses
+ * @used:	when it was last used, in jiffies
+ * @done:	a read at or past its end returned 0
+ * @len:	bytes in @buf
+ * @buf:	header and buckets; room for cs_size buckets
+ */
+struct vpmu_uhist_snap {
+	unsigned long		cookie;
+	u64			stamp;
+	u64			born;
+	unsigned long		used;
+	bool			done;
+	size_t			len;
+	u8			*buf;
+};
+
+/**
+ * struct vpmu_uhist - uhist/: the micro-PC histogram's files
+ * @bin_attrs:	cpuN for every possible CPU, then sum; built at init
+ * @group:	the group, with @bin_attrs
+ * @lock:	serialises control and interval writes, so that the state
+ *		each engine is brought to is the last one written
+ * @snap_lock:	protects @snaps, @stamp, @cookie, @tmp and the cookies in
+ *		the open files
+ * @snaps:	snapshots of open files
+ * @stamp:	counts snapshot uses
+ * @cookie:	the last cookie given to an open file
+ * @tmp:	one CPU's buckets, while summing
+ */
+struct vpmu_uhist {
+	VPMU_BIN_CONST struct bin_attribute **bin_attrs;
+	struct attribute_group	group;
+	struct mutex		lock;		/* serialises writers */
+	struct mutex		snap_lock;	/* protects the snapshots */
+	struct vpmu_uhist_snap	snaps[VPMU_UHIST_SNAPS];
+	u64			stamp;
+	unsigned long		cookie;
+	u64			*tmp;
+};
+
+struct vpmu_hu_cpu_attr;
+
+/**
+ * struct vpmu_hu - hist/: the histogram unit's files
+ * @lock:	serialises writes and the reads that walk the engines, so
+ *		that every engine has the program in @prog
+ * @prog:	the program in force on every engine (n == 0: off)
+ * @error:	why the last rejected write was rejected; empty otherwise
+ * @cpu_attrs:	cpuN for every possible CPU; built at init
+ * @group:	the group: the fixed files, then @cpu_attrs
+ */
+struct vpmu_hu {
+	struct mutex		lock;		/* serialises engine changes */
+	struct vpmu_hu_prog	prog;
+	char			error[VPMU_HU_ERR_MAX + 32];
+	struct vpmu_hu_cpu_attr	*cpu_attrs;
+	struct attribute_group	group;
+};
+
+/**
+ * struct vpmu_cdev - /dev/vpmu
+ * @misc:	the misc device; an open file's private_data points to it
+ * @live:	opens succeed once the module is up (vpmu_cdev_enable())
+ */
+struct vpmu_cdev {
+	struct miscdevice	misc;
+	bool			live;
+};
+
+/* format, events, ucode, caps, uhist, hist */
+#define VPMU_NR_ATTR_GROUPS	6
+
+struct vpmu_pmu_cpu;
+
+/**
+ * struct vpmu - the device: one per module, made by vpmu_main.c
+ * @pmu:	the perf PMU; its device carries the sysfs groups
+ * @machine:	the engines and the image they run
+ * @pmu_cpu:	each CPU's counters as perf uses them (vpmu_pmu.c)
+ * @loader:	ucode/
+ * @uhist:	uhist/
+ * @hu:		hist/
+ * @cdev:	/dev/vpmu
+ * @attr_groups: the PMU device's sysfs groups, NULL-terminated
+ */
+struct vpmu {
+	struct pmu			pmu;
+	struct vpmu_machine		machine;
+	struct vpmu_pmu_cpu __percpu	*pmu_cpu;
+	struct vpmu_loader		loader;
+	struct vpmu_uhist		uhist;
+	struct vpmu_hu			hu;
+	struct vpmu_cdev		cdev;
+	const struct attribute_group	*attr_groups[VPMU_NR_ATTR_GROUPS + 1];
+};
+
+static inline struct vpmu *to_vpmu(struct pmu *pmu)
+{
+	return container_of(pmu, struct vpmu, pmu);
+}
+
+/* The device of a sysfs callback: the perf core's drvdata is the PMU. */
+static inline struct vpmu *dev_to_vpmu(struct device *dev)
+{
+	return to_vpmu(dev_get_drvdata(dev));
+}
+
+static inline struct vpmu *kobj_to_vpmu(struct kobject *kobj)
+{
+	return dev_to_vpmu(kobj_to_dev(kobj));
+}
+
+static inline struct vpmu *machine_to_vpmu(struct vpmu_machine *m)
+{
+	return container_of(m, struct vpmu, machine);
+}
+
+/* sysfs: ucode/ (vpmu_loader.c). */
 extern const struct attribute_group vpmu_ucode_group;
+void vpmu_loader_init(struct vpmu *vpmu);
+void vpmu_loader_exit(struct vpmu *vpmu);
+
+/* sysfs: caps/ (vpmu_caps.c). */
 extern const struct attribute_group vpmu_caps_group;
-void vpmu_loader_exit(void);
 
 /* /dev/vpmu (vpmu_cdev.c). */
-int vpmu_cdev_register(void);
-void vpmu_cdev_enable(void);
-void vpmu_cdev_unregister(void);
+int vpmu_cdev_register(struct vpmu *vpmu);
+void vpmu_cdev_enable(struct vpmu *vpmu);
+void vpmu_cdev_unregister(struct vpmu *vpmu);
 
 /* perf glue (vpmu_pmu.c). */
-struct vpmu_stop;
-int vpmu_pmu_register(void);
-void vpmu_pmu_unregister(void);
-void vpmu_pmu_overflow(struct vpmu_engine *e, const struct vpmu_stop *stop);
-/*
- * Around every run chunk, interrupts disabled throughout, for current:
- * per-task freeze groups take current's state and give it back.
- */
-void vpmu_pmu_chunk_begin(struct vpmu_engine *e);
-void vpmu_pmu_chunk_end(struct vpmu_engine *e);
-irqreturn_t vpmu_pmu_irq(unsigned int idx);
-
-/* Overflow interrupt lines, one per counter (vpmu_irq.c). */
-int vpmu_irq_init(unsigned int nr);
-void vpmu_irq_exit(void);
-int vpmu_irq_raise(unsigned int idx);
-
-/*
- * Calls on one CPU's engine from process context (vpmu_core.c): @fn runs
- * on the engine's CPU in an IPI, or here if that CPU is offline, with
- * interrupts disabled either way.
- */
-typedef void (*vpmu_cpu_fn)(struct vpmu_engine *e,
-			    const struct vpmu_image *img, void *arg);
-int vpmu_cpu_engine_call(unsigned int cpu, vpmu_cpu_fn fn, void *arg);
+extern const struct attribute_group vpmu_format_group;
+extern const struct attribute_group vpmu_events_group;
+int vpmu_pmu_register(struct vpmu *vpmu);
+void vpmu_pmu_unregister(struct vpmu *vpmu);
 
 /* The micro-PC histogram's sysfs group (vpmu_uhist.c). */
-extern struct attribute_group vpmu_uhist_group;
-int vpmu_uhist_init(void);
-void vpmu_uhist_exit(void);
-u32 vpmu_uhist_active_interval(void);
+int vpmu_uhist_init(struct vpmu *vpmu);
+void vpmu_uhist_exit(struct vpmu *vpmu);
 
-/* The histogram unit's sysfs group (vpmu_hu.c) and its perf events. */
-extern struct attribute_group vpmu_hu_group;
-int vpmu_hu_init(void);
-void vpmu_hu_exit(void);
-unsigned int vpmu_hu_nr_buckets(void);
-u64 vpmu_hu_bucket(struct vpmu_engine *e, unsigned int b);
-/*
- * Around any change of this CPU's histogram-unit buckets other than
- * counting (a program, a reset, attaching an image): fold the open bucket
- * events' counts in before it, take their new start values after it
- * (vpmu_pmu.c).  Interrupts disabled, on the engine's CPU.
- */
-void vpmu_pmu_hist_fold(struct vpmu_engine *e);
-void vpmu_pmu_hist_rebase(struct vpmu_engine *e);
+/* The histogram unit's sysfs group (vpmu_hu.c). */
+int vpmu_hu_init(struct vpmu *vpmu);
+void vpmu_hu_exit(struct vpmu *vpmu);
 
 #endif /* _VPMU_H */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vpmu_loader.c - the PMU device's ucode/ and caps/ sysfs groups.
+ * vpmu_loader.c - the PMU device's ucode/ sysfs group: the image loader.
  *
  * ucode/image takes a microcode image in any number of contiguous writes
  * from offset 0.  The image header's total_size says when it is complete;
@@ -24,47 +24,12 @@
 #include "vpmu.h"
 #include "vpmu_compat.h"
 #include "vpmu_engine.h"
-
-/* Bytes of the header needed to know how long the image is. */
-#define VPMU_HEAD_LEN	offsetofend(struct vpmu_image_header, total_size)
-
-enum vpmu_load_status {
-	VPMU_LOAD_OK,
-	VPMU_LOAD_REJECTED,
-	VPMU_LOAD_INCOMPLETE,
-};
+#include "vpmu_machine.h"
 
 static const char *const vpmu_load_status_name[] = {
 	[VPMU_LOAD_OK]		= "ok",
 	[VPMU_LOAD_REJECTED]	= "rejected",
 	[VPMU_LOAD_INCOMPLETE]	= "incomplete",
-};
-
-/**
- * struct vpmu_loader - the image being written to ucode/image
- * @lock:	serialises loaders (ucode/image writes, ucode/load_default)
- *		and protects every field below
- * @head:	the first bytes of an image, until total_size is known
- * @buf:	the image being assembled, @total bytes; allocated once
- *		total_size is known and sane
- * @len:	bytes received so far
- * @total:	the header's total_size, 0 until known
- * @status:	outcome of the last load, or a partial image pending
- * @error:	why the last image was rejected; empty otherwise
- */
-struct vpmu_loader {
-	struct mutex		lock;		/* serialises loaders */
-	u8			head[VPMU_HEAD_LEN];
-	u8			*buf;
-	size_t			len;
-	u32			total;
-	enum vpmu_load_status	status;
-	char			error[256];
-};
-
-static struct vpmu_loader vpmu_loader = {
-	.lock	= __MUTEX_INITIALIZER(vpmu_loader.lock),
-	.status	= VPMU_LOAD_OK,
 };
 
 /*
@@ -129,16 +94,18 @@ static int vpmu_stage_verr(struct vpmu_loader *ld, int err,
 }
 
 /* Validate the complete image, then install it or say why not. */
-static int vpmu_stage_commit(struct vpmu_loader *ld)
+static int vpmu_stage_commit(struct vpmu *vpmu)
 {
+	struct vpmu_loader *ld = &vpmu->loader;
 	struct vpmu_ucode *uc;
 	struct vpmu_verr verr;
 	int ret;
 
-	ret = vpmu_ucode_load(&uc, ld->buf, ld->len, vpmu_cs_size, &verr);
+	ret = vpmu_machine_ucode_load(&vpmu->machine, &uc, ld->buf, ld->len,
+				      &verr);
 	if (ret)
 		return vpmu_stage_verr(ld, ret, &verr);
-	ret = vpmu_image_install(uc, NULL);
+	ret = vpmu_image_install(&vpmu->machine, uc);
 	if (ret)
 		return vpmu_stage_reject(ld, ret, "ENOMEM",
 					 "no memory to install the image");
@@ -177,17 +144,18 @@ static int vpmu_stage_size(struct vpmu_loader *ld)
 	return 0;
 }
 
-static int vpmu_stage_append(struct vpmu_loader *ld, const char *data,
+static int vpmu_stage_append(struct vpmu *vpmu, const char *data,
 			     size_t count)
 {
+	struct vpmu_loader *ld = &vpmu->loader;
 	size_t n;
 	int ret;
 
 	if (!ld->total) {
-		n = min(count, VPMU_HEAD_LEN - ld->len);
+		n = min(count, VPMU_LOADER_HEAD_LEN - ld->len);
 		memcpy(ld->head + ld->len, data, n);
 		ld->len += n;
-		if (ld->len < VPMU_HEAD_LEN)
+		if (ld->len < VPMU_LOADER_HEAD_LEN)
 			return 0;
 		ret = vpmu_stage_size(ld);
 		if (ret)
@@ -202,7 +170,7 @@ static int vpmu_stage_append(struct vpmu_loader *ld, const char *data,
 	memcpy(ld->buf + ld->len, data, count);
 	ld->len += count;
 	if (ld->len == ld->total)
-		return vpmu_stage_commit(ld);
+		return vpmu_stage_commit(vpmu);
 	return 0;
 }
 
@@ -214,7 +182,8 @@ static ssize_t image_write(struct file *file, struct kobject *kobj,
 			   VPMU_BIN_CONST struct bin_attribute *attr,
 			   char *data, loff_t off, size_t count)
 {
-	struct vpmu_loader *ld = &vpmu_loader;
+	struct vpmu *vpmu = kobj_to_vpmu(kobj);
+	struct vpmu_loader *ld = &vpmu->loader;
 	int ret;
 
 	/* The mode says root only; this says it again for a chmod'ed file. */
@@ -232,7 +201,7 @@ static ssize_t image_write(struct file *file, struct kobject *kobj,
 		ret = -EINVAL;
 		goto out_unlock;
 	}
-	ret = vpmu_stage_append(ld, data, count);
+	ret = vpmu_stage_append(vpmu, data, count);
 out_unlock:
 	mutex_unlock(&ld->lock);
 	return ret ? ret : count;
@@ -247,7 +216,7 @@ static ssize_t image_read(struct file *file, struct kobject *kobj,
 			  VPMU_BIN_CONST struct bin_attribute *attr,
 			  char *buf, loff_t off, size_t count)
 {
-	struct vpmu_image *img = vpmu_image_get();
+	struct vpmu_image *img = vpmu_image_get(&kobj_to_vpmu(kobj)->machine);
 	const u8 *bytes;
 	size_t len;
 
@@ -272,7 +241,8 @@ static ssize_t load_default_store(struct device *dev,
 				  struct device_attribute *attr,
 				  const char *buf, size_t count)
 {
-	struct vpmu_loader *ld = &vpmu_loader;
+	struct vpmu *vpmu = dev_to_vpmu(dev);
+	struct vpmu_loader *ld = &vpmu->loader;
 	struct vpmu_ucode *uc;
 	struct vpmu_verr verr;
 	unsigned int val;
@@ -288,12 +258,12 @@ static ssize_t load_default_store(struct device *dev,
 
 	/* A load of its own: it ends any partial image, like offset 0. */
 	mutex_lock(&ld->lock);
-	ret = vpmu_builtin_load(&uc, &verr);
+	ret = vpmu_machine_builtin_load(&vpmu->machine, &uc, &verr);
 	if (ret) {
 		ret = vpmu_stage_verr(ld, ret, &verr);
 		goto out_unlock;
 	}
-	ret = vpmu_image_install(uc, NULL);
+	ret = vpmu_image_install(&vpmu->machine, uc);
 	if (ret) {
 		ret = vpmu_stage_reject(ld, ret, "ENOMEM",
 					"no memory to install the image");
@@ -309,7 +279,7 @@ static DEVICE_ATTR_WO(load_default);
 static ssize_t name_show(struct device *dev, struct device_attribute *attr,
 			 char *buf)
 {
-	struct vpmu_image *img = vpmu_image_get();
+	struct vpmu_image *img = vpmu_image_get(&dev_to_vpmu(dev)->machine);
 	const struct vpmu_image_header *h = vpmu_ucode_header(img->uc);
 	ssize_t ret;
 
@@ -322,7 +292,7 @@ static DEVICE_ATTR_RO(name);
 static ssize_t version_show(struct device *dev, struct device_attribute *attr,
 			    char *buf)
 {
-	struct vpmu_image *img = vpmu_image_get();
+	struct vpmu_image *img = vpmu_image_get(&dev_to_vpmu(dev)->machine);
 	ssize_t ret;
 
 	ret = sysfs_emit(buf, "%u\n",
@@ -335,7 +305,7 @@ static DEVICE_ATTR_RO(version);
 static ssize_t generation_show(struct device *dev,
 			       struct device_attribute *attr, char *buf)
 {
-	struct vpmu_image *img = vpmu_image_get();
+	struct vpmu_image *img = vpmu_image_get(&dev_to_vpmu(dev)->machine);
 	ssize_t ret;
 
 	ret = sysfs_emit(buf, "%llu\n", img->generation);
@@ -347,7 +317,7 @@ static DEVICE_ATTR_RO(generation);
 static ssize_t status_show(struct device *dev, struct device_attribute *attr,
 			   char *buf)
 {
-	struct vpmu_loader *ld = &vpmu_loader;
+	struct vpmu_loader *ld = &dev_to_vpmu(dev)->loader;
 	ssize_t ret;
 
 	mutex_lock(&ld->lock);
@@ -360,7 +330,7 @@ static DEVICE_ATTR_RO(status);
 static ssize_t error_show(struct device *dev, struct device_attribute *attr,
 			  char *buf)
 {
-	struct vpmu_loader *ld = &vpmu_loader;
+	struct vpmu_loader *ld = &dev_to_vpmu(dev)->loader;
 	ssize_t ret = 0;
 
 	mutex_lock(&ld->lock);
@@ -392,107 +362,20 @@ const struct attribute_group vpmu_ucode_group = {
 	.VPMU_GROUP_BIN_ATTRS = vpmu_ucode_bin_attrs,
 };
 
-/* ---- caps/ ------------------------------------------------------------- */
-
-static ssize_t nr_counters_show(struct device *dev,
-				struct device_attribute *attr, char *buf)
+void vpmu_loader_init(struct vpmu *vpmu)
 {
-	return sysfs_emit(buf, "%u\n", vpmu_nr_counters);
+	mutex_init(&vpmu->loader.lock);
+	vpmu->loader.status = VPMU_LOAD_OK;
 }
-static DEVICE_ATTR_RO(nr_counters);
-
-static ssize_t cs_size_show(struct device *dev, struct device_attribute *attr,
-			    char *buf)
-{
-	return sysfs_emit(buf, "%u\n", vpmu_cs_size);
-}
-static DEVICE_ATTR_RO(cs_size);
-
-static ssize_t ev_mode_show(struct device *dev, struct device_attribute *attr,
-			    char *buf)
-{
-	struct vpmu_image *img = vpmu_image_get();
-	u32 mode = vpmu_ucode_header(img->uc)->ev_mode;
-
-	vpmu_image_put(img);
-	return sysfs_emit(buf, "%s\n",
-			  mode == VPMU_EVMODE_ENCODED ? "encoded" : "onehot");
-}
-static DEVICE_ATTR_RO(ev_mode);
-
-static ssize_t ev_bits_show(struct device *dev, struct device_attribute *attr,
-			    char *buf)
-{
-	struct vpmu_image *img = vpmu_image_get();
-	u32 bits = vpmu_ucode_header(img->uc)->ev_bits;
-
-	vpmu_image_put(img);
-	return sysfs_emit(buf, "%u\n", bits);
-}
-static DEVICE_ATTR_RO(ev_bits);
-
-/* counterN_width: the counter's index is the attribute's variable. */
-static ssize_t counter_width_show(struct device *dev,
-				  struct device_attribute *attr, char *buf)
-{
-	struct dev_ext_attribute *ea = container_of(attr,
-						    struct dev_ext_attribute,
-						    attr);
-
-	return sysfs_emit(buf, "%u\n",
-			  vpmu_counter_width((unsigned long)ea->var));
-}
-
-#define VPMU_WIDTH_ATTR(n)						\
-	(&((struct dev_ext_attribute[]) { {				\
-		.attr = __ATTR(counter##n##_width, 0444,		\
-			       counter_width_show, NULL),		\
-		.var = (void *)n,					\
-	} })[0].attr.attr)
-
-static struct attribute *vpmu_caps_attrs[] = {
-	&dev_attr_nr_counters.attr,
-	&dev_attr_cs_size.attr,
-	&dev_attr_ev_mode.attr,
-	&dev_attr_ev_bits.attr,
-	VPMU_WIDTH_ATTR(0), VPMU_WIDTH_ATTR(1), VPMU_WIDTH_ATTR(2),
-	VPMU_WIDTH_ATTR(3), VPMU_WIDTH_ATTR(4), VPMU_WIDTH_ATTR(5),
-	VPMU_WIDTH_ATTR(6), VPMU_WIDTH_ATTR(7), VPMU_WIDTH_ATTR(8),
-	VPMU_WIDTH_ATTR(9), VPMU_WIDTH_ATTR(10), VPMU_WIDTH_ATTR(11),
-	VPMU_WIDTH_ATTR(12), VPMU_WIDTH_ATTR(13), VPMU_WIDTH_ATTR(14),
-	VPMU_WIDTH_ATTR(15),
-	NULL,
-};
-
-static_assert(VPMU_NR_COUNTERS_MAX == 16);
-
-/* Only the counters that exist have a width file. */
-static umode_t vpmu_caps_is_visible(struct kobject *kobj,
-				    struct attribute *attr, int i)
-{
-	struct device_attribute *da = container_of(attr,
-						   struct device_attribute,
-						   attr);
-	struct dev_ext_attribute *ea;
-
-	if (da->show != counter_width_show)
-		return attr->mode;
-	ea = container_of(da, struct dev_ext_attribute, attr);
-	return (unsigned long)ea->var < vpmu_nr_counters ? attr->mode : 0;
-}
-
-const struct attribute_group vpmu_caps_group = {
-	.name		= "caps",
-	.attrs		= vpmu_caps_attrs,
-	.is_visible	= vpmu_caps_is_visible,
-};
 
 /* After the sysfs files are gone: free a partial image left behind. */
-void vpmu_loader_exit(void)
+void vpmu_loader_exit(struct vpmu *vpmu)
 {
-	mutex_lock(&vpmu_loader.lock);
-	vpmu_stage_reset(&vpmu_loader);
-	vpmu_loader.status = VPMU_LOAD_OK;
-	vpmu_loader.error[0] = '\0';
-	mutex_unlock(&vpmu_loader.lock);
+	struct vpmu_loader *ld = &vpmu->loader;
+
+	mutex_lock(&ld->lock);
+	vpmu_stage_reset(ld);
+	ld->status = VPMU_LOAD_OK;
+	ld->error[0] = '\0';
+	mutex_unlock(&ld->lock);
 }

@@ -11,11 +11,13 @@
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/slab.h>
 
 #include "vpmu.h"
 #include "vpmu_engine.h"
+#include "vpmu_machine.h"
 
-unsigned int vpmu_nr_counters = 3;
+static unsigned int vpmu_nr_counters = 3;
 module_param_named(nr_counters, vpmu_nr_counters, uint, 0444);
 MODULE_PARM_DESC(nr_counters, "programmable counters per engine, 1..16 (default 3)");
 
@@ -27,16 +29,16 @@ module_param_array_named(counter_widths, vpmu_widths, uint, &vpmu_nr_widths,
 MODULE_PARM_DESC(counter_widths,
 		 "counter widths in bits, 1..64; later counters take the last (default 16,16,14)");
 
-unsigned int vpmu_cs_size = VPMU_CS_MAX;
+static unsigned int vpmu_cs_size = VPMU_CS_MAX;
 module_param_named(cs_size, vpmu_cs_size, uint, 0444);
 MODULE_PARM_DESC(cs_size, "control-store words per engine, 64..4096 (default 4096)");
 
 /*
  * The one copy of the histogram interval K, also read and written as
- * uhist/interval.  Read by every run chunk without a lock, so stored with
- * WRITE_ONCE; the engines pick a new value up at their next chunk
- * (vpmu_cpu_engine_get()), and sample only while uhist/state is running
- * (vpmu_uhist.c).
+ * uhist/interval (the machine keeps a pointer to it).  Read by every run
+ * chunk without a lock, so stored with WRITE_ONCE; the engines pick a new
+ * value up at their next chunk, and sample only while uhist/state is
+ * running (vpmu_uhist.c).
  */
 static unsigned int vpmu_uhist;
 
@@ -60,22 +62,8 @@ module_param_cb(uhist_interval, &vpmu_uhist_ops, &vpmu_uhist, 0644);
 MODULE_PARM_DESC(uhist_interval,
 		 "micro-PC histogram sampling interval in cycles; nonzero at load starts sampling (default 0)");
 
-u32 vpmu_uhist_interval(void)
-{
-	return READ_ONCE(vpmu_uhist);
-}
-
-/* uhist/interval writes the same variable as the parameter. */
-void vpmu_uhist_interval_write(u32 interval)
-{
-	WRITE_ONCE(vpmu_uhist, interval);
-}
-
-/* Counters past the counter_widths list take its last width. */
-unsigned int vpmu_counter_width(unsigned int idx)
-{
-	return vpmu_widths[min(idx, vpmu_nr_widths - 1)];
-}
+/* The device, from module init to exit. */
+static struct vpmu *vpmu_device;
 
 static int __init vpmu_check_params(void)
 {
@@ -105,38 +93,42 @@ static int __init vpmu_check_params(void)
 	return 0;
 }
 
-/**
- * vpmu_builtin_load() - validate and decode the built-in image
- * @out: the decoded image, owned by the caller
- * @verr: why it was rejected
- *
- * The default image is assembled from ucode/default.vus at build time.  It
- * goes through the same validator, with the same control-store limit, as
- * any image a user loads; ucode/load_default decodes it afresh each time,
- * so every installed image owns its decoded copy.
- *
- * Return: 0 or the validator's negative errno.
+/*
+ * The device, its machine described by the parameters.  Counters past the
+ * counter_widths list take its last width.
  */
-int vpmu_builtin_load(struct vpmu_ucode **out, struct vpmu_verr *verr)
+static struct vpmu *__init vpmu_alloc(void)
 {
-	return vpmu_ucode_load(out, vpmu_default_ucode, vpmu_default_ucode_len,
-			       vpmu_cs_size, verr);
+	struct vpmu *vpmu = kzalloc(sizeof(*vpmu), GFP_KERNEL);
+	struct vpmu_machine *m;
+	unsigned int i;
+
+	if (!vpmu)
+		return NULL;
+	m = &vpmu->machine;
+	m->nr_counters = vpmu_nr_counters;
+	m->cs_size = vpmu_cs_size;
+	for (i = 0; i < VPMU_NR_COUNTERS_MAX; i++)
+		m->widths[i] = vpmu_widths[min(i, vpmu_nr_widths - 1)];
+	m->uhist_interval = &vpmu_uhist;
+	return vpmu;
 }
 
 /*
  * A module whose built-in microcode does not validate refuses to load; one
  * whose microcode does not fit cs_size blames the parameter.
  */
-static int __init vpmu_load_default(struct vpmu_ucode **out)
+static int __init vpmu_load_default(struct vpmu_machine *m,
+				    struct vpmu_ucode **out)
 {
 	const struct vpmu_image_header *h;
 	struct vpmu_verr verr;
 	int ret;
 
-	ret = vpmu_builtin_load(out, &verr);
+	ret = vpmu_machine_builtin_load(m, out, &verr);
 	if (ret == -EFBIG && verr.code == VPMU_VERR_TOO_BIG) {
 		pr_err("cs_size=%u: too small for the built-in microcode: %s\n",
-		       vpmu_cs_size, verr.msg);
+		       m->cs_size, verr.msg);
 		return -EINVAL;
 	}
 	if (ret) {
@@ -149,27 +141,53 @@ static int __init vpmu_load_default(struct vpmu_ucode **out)
 	return 0;
 }
 
+/* The PMU device's sysfs groups, one per front end but /dev/vpmu. */
+static void __init vpmu_attr_groups_fill(struct vpmu *vpmu)
+{
+	const struct attribute_group **g = vpmu->attr_groups;
+
+	*g++ = &vpmu_format_group;
+	*g++ = &vpmu_events_group;
+	*g++ = &vpmu_ucode_group;
+	*g++ = &vpmu_caps_group;
+	*g++ = &vpmu->uhist.group;
+	*g++ = &vpmu->hu.group;
+	*g = NULL;
+}
+
+/*
+ * The parts come up in order: the machine (engines, image, interrupt
+ * lines), the sysfs groups' state, /dev/vpmu, and the PMU last.
+ */
 static int __init vpmu_init(void)
 {
 	struct vpmu_ucode *uc;
+	struct vpmu *vpmu;
 	int ret;
 
 	ret = vpmu_check_params();
 	if (ret)
 		return ret;
+	vpmu = vpmu_alloc();
+	if (!vpmu)
+		return -ENOMEM;
 
-	ret = vpmu_load_default(&uc);
+	ret = vpmu_load_default(&vpmu->machine, &uc);
 	if (ret)
-		return ret;
-
+		goto out_free;
 	/* Takes @uc, even when it fails. */
-	ret = vpmu_core_init(uc);
+	ret = vpmu_machine_init(&vpmu->machine, uc);
 	if (ret)
-		return ret;
+		goto out_free;
 
-	ret = vpmu_uhist_init();
+	vpmu_loader_init(vpmu);
+	ret = vpmu_uhist_init(vpmu);
 	if (ret)
-		goto out_core_exit;
+		goto out_machine_exit;
+	ret = vpmu_hu_init(vpmu);
+	if (ret)
+		goto out_uhist_exit;
+	vpmu_attr_groups_fill(vpmu);
 
 	/*
 	 * The PMU comes last: once registered, events can be opened on it,
@@ -177,37 +195,47 @@ static int __init vpmu_init(void)
 	 * freed whatever still refers to it).  /dev/vpmu is registered
 	 * before it but refuses opens until the module is up.
 	 */
-	ret = vpmu_cdev_register();
+	ret = vpmu_cdev_register(vpmu);
 	if (ret)
-		goto out_uhist_exit;
+		goto out_hu_exit;
 
-	ret = vpmu_pmu_register();
+	ret = vpmu_pmu_register(vpmu);
 	if (ret)
 		goto out_cdev_unregister;
 
-	vpmu_cdev_enable();
+	vpmu_cdev_enable(vpmu);
+	vpmu_device = vpmu;
 	pr_info("loaded\n");
 	return 0;
 
 out_cdev_unregister:
 	/* A failed registration may have shown ucode/ for a moment. */
-	vpmu_loader_exit();
-	vpmu_cdev_unregister();
+	vpmu_loader_exit(vpmu);
+	vpmu_cdev_unregister(vpmu);
+out_hu_exit:
+	vpmu_hu_exit(vpmu);
 out_uhist_exit:
-	vpmu_uhist_exit();
-out_core_exit:
-	vpmu_core_exit();
+	vpmu_uhist_exit(vpmu);
+out_machine_exit:
+	vpmu_machine_exit(&vpmu->machine);
+out_free:
+	kfree(vpmu);
 	return ret;
 }
 
 static void __exit vpmu_exit(void)
 {
-	vpmu_pmu_unregister();
-	vpmu_cdev_unregister();
+	struct vpmu *vpmu = vpmu_device;
+
+	vpmu_pmu_unregister(vpmu);
+	vpmu_cdev_unregister(vpmu);
 	/* The sysfs files are gone: nothing can stage an image any more. */
-	vpmu_loader_exit();
-	vpmu_uhist_exit();
-	vpmu_core_exit();
+	vpmu_loader_exit(vpmu);
+	vpmu_hu_exit(vpmu);
+	vpmu_uhist_exit(vpmu);
+	vpmu_machine_exit(&vpmu->machine);
+	vpmu_device = NULL;
+	kfree(vpmu);
 	pr_info("unloaded\n");
 }
 

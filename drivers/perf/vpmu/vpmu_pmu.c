@@ -13,16 +13,18 @@
  * the run loop raises the overflow lines of every counter that wrapped.
  *
  * Serialisation: the perf core calls add/del/start/stop/read on the
- * event's CPU with interrupts disabled, and run chunks (vpmu_cdev.c) run
- * with interrupts disabled and call vpmu_pmu_overflow() before enabling
- * them again.  The per-CPU state below and the engine are therefore only
- * ever touched by one of these at a time, on their own CPU: no locks.
+ * event's CPU with interrupts disabled, and run chunks
+ * (vpmu_machine_run.c) run with interrupts disabled and deliver their
+ * overflow stops before enabling them again.  The per-CPU state below
+ * and the engine are therefore only ever touched by one of these at a
+ * time, on their own CPU: no locks.
  *
- * Overflow interrupts and sampling: vpmu_pmu_overflow() raises the line of
- * every counter that wrapped (vpmu_irq.c); vpmu_pmu_irq(), the handler,
- * folds the wrap in and, for a sampling event whose period that completed,
- * emits a sample through perf_tp_event(), the exported path trace events
- * use (perf_event_overflow() is not exported to modules).  A sampling
+ * Overflow interrupts and sampling: the machine raises the line of every
+ * counter that wrapped (vpmu_machine_irq.c); the line's handler calls
+ * vpmu_pmu_overflow() through the machine's ops, which folds the wrap in
+ * and, for a sampling event whose period that completed, emits a sample
+ * through perf_tp_event(), the exported path trace events use
+ * (perf_event_overflow() is not exported to modules).  A sampling
  * event's counter is preset so that it wraps exactly on the event that
  * completes the period, and the engine stops right after that microword:
  * a sample's micro-PC and macro PC are those of that microword, exactly.
@@ -56,6 +58,7 @@
 #include "vpmu.h"
 #include "vpmu_compat.h"
 #include "vpmu_engine.h"
+#include "vpmu_machine.h"
 
 /*
  * attr.config, as format/ describes it (generated from these masks):
@@ -82,18 +85,19 @@
  *  +-----+--------+------+----------+------------+
  *
  * At most one trigger: trig_ev (a basic event other than CYCLES),
- * trig_tag (a tag) or mark (microwords with the trigger bit).
+ * trig_tag (a tag) or mark (microwords with the trigger bit).  "foo" is
+ * the format/ name of freeze on overflow.
  */
-#define VPMU_CFG1_TRIG_EV	GENMASK_ULL(11, 0)
-#define VPMU_CFG1_TRIG_TAG	GENMASK_ULL(19, 12)
-#define VPMU_CFG1_MARK		BIT_ULL(20)
-#define VPMU_CFG1_FROZEN	BIT_ULL(21)
-#define VPMU_CFG1_FOO		BIT_ULL(22)
-#define VPMU_CFG1_ALL		GENMASK_ULL(22, 0)
+#define VPMU_CFG1_TRIG_EV		GENMASK_ULL(11, 0)
+#define VPMU_CFG1_TRIG_TAG		GENMASK_ULL(19, 12)
+#define VPMU_CFG1_MARK			BIT_ULL(20)
+#define VPMU_CFG1_FROZEN		BIT_ULL(21)
+#define VPMU_CFG1_FREEZE_ON_OVF		BIT_ULL(22)
+#define VPMU_CFG1_ALL			GENMASK_ULL(22, 0)
 
 /* vpmu_frz.flags and vpmu_frz_task.flags */
 #define VPMU_FRZ_FROZEN		BIT(0)	/* the group's freeze bit, saved */
-#define VPMU_FRZ_HOLD		BIT(1)	/* frozen by FOO until re-enabled */
+#define VPMU_FRZ_HOLD		BIT(1)	/* frozen on overflow till re-enabled */
 
 /*
  * Samples one event may emit per jiffy before the rest of that jiffy's
@@ -133,7 +137,7 @@ struct vpmu_sample_raw {
  * @node:	in vpmu_frz.tasks
  * @task:	the task (a reference)
  * @flags:	VPMU_FRZ_*: the task's freeze bit as of its last run chunk,
- *		and FOO's hold
+ *		and its freeze-on-overflow hold
  * @rcu:	frees it
  *
  * Created in process context when an event of the control is created for
@@ -155,9 +159,10 @@ struct vpmu_frz_task {
  *		that names it in config1, each member opened in its group,
  *		and every inherited copy of either (event->pmu_private;
  *		dropped by event->destroy)
- * @config1:	the leader's attr.config1: trigger, start state, FOO
+ * @config1:	the leader's attr.config1: trigger, start state,
+ *		freeze on overflow
  * @flags:	CPU-wide group: VPMU_FRZ_*, the freeze bit while the group
- *		is off the counters, and FOO's hold
+ *		is off the counters, and its freeze-on-overflow hold
  * @per_task:	the leader was opened on a task: the state is each task's,
  *		in @tasks, and @flags is unused
  * @lock:	protects @tasks and @gen
@@ -217,11 +222,9 @@ struct vpmu_fgroup {
  * @events:	the event holding each counter, NULL if free
  * @fgroups:	the engine's freeze groups; 0 is every plain event's, never
  *		frozen, 1.. are lent to groups with a freeze control
- * @hist_active: the started bucket events, linked by their active_entry
+ * @hu_active: the started bucket events, linked by their active_entry
  * @used_mask:	counters taken (bit n: counter n, 0-based)
  * @task_fgroups: freeze groups lent to per-task controls (bit g: group g)
- * @ovf_engine:	while vpmu_pmu_overflow() raises lines: the stopped engine
- * @ovf_stop:	...and its stop
  * @tick:	the jiffy of each counter's last sample
  * @nr_samples:	samples of each counter in that jiffy (throttling)
  *
@@ -233,14 +236,33 @@ struct vpmu_pmu_cpu {
 	struct vpmu_fgroup	fgroups[VPMU_NR_GROUPS_MAX];
 	DECLARE_BITMAP(used_mask, VPMU_NR_COUNTERS_MAX);
 	unsigned long		task_fgroups;
-	struct vpmu_engine	*ovf_engine;
-	const struct vpmu_stop	*ovf_stop;
 	unsigned long		tick[VPMU_NR_COUNTERS_MAX];
 	unsigned int		nr_samples[VPMU_NR_COUNTERS_MAX];
-	struct list_head	hist_active;
+	struct list_head	hu_active;
 };
 
-static DEFINE_PER_CPU(struct vpmu_pmu_cpu, vpmu_pmu_cpu);
+static struct vpmu_machine *vpmu_event_machine(const struct perf_event *event)
+{
+	return &to_vpmu(event->pmu)->machine;
+}
+
+/* This CPU's counters, for a callback of @event on its CPU. */
+static struct vpmu_pmu_cpu *vpmu_event_cpuc(const struct perf_event *event)
+{
+	return this_cpu_ptr(to_vpmu(event->pmu)->pmu_cpu);
+}
+
+/* This CPU's engine, for a callback of @event on its CPU. */
+static struct vpmu_engine *vpmu_event_engine(const struct perf_event *event)
+{
+	return vpmu_this_engine(vpmu_event_machine(event));
+}
+
+/* The width of the counter @event holds. */
+static unsigned int vpmu_event_width(const struct perf_event *event)
+{
+	return vpmu_event_machine(event)->widths[event->hw.idx];
+}
 
 /* ---- sysfs: format/ and events/ ------------------------------------------ */
 
@@ -276,11 +298,11 @@ static struct attribute *vpmu_format_attrs[] = {
 	VPMU_FORMAT_ATTR(trig_tag, "config1", VPMU_CFG1_TRIG_TAG),
 	VPMU_FORMAT_ATTR(trig_mark, "config1", VPMU_CFG1_MARK),
 	VPMU_FORMAT_ATTR(frozen, "config1", VPMU_CFG1_FROZEN),
-	VPMU_FORMAT_ATTR(foo, "config1", VPMU_CFG1_FOO),
+	VPMU_FORMAT_ATTR(foo, "config1", VPMU_CFG1_FREEZE_ON_OVF),
 	NULL,
 };
 
-static const struct attribute_group vpmu_format_group = {
+const struct attribute_group vpmu_format_group = {
 	.name	= "format",
 	.attrs	= vpmu_format_attrs,
 };
@@ -314,7 +336,7 @@ static ssize_t vpmu_event_show(struct device *dev,
 
 #define VPMU_BASIC_ATTR(sym, num, alias, doc)	VPMU_EVENT_ATTR(alias, num, 0),
 #define VPMU_TAG_ATTR(k)	VPMU_EVENT_ATTR("vpmu_tag" #k, 0, k)
-#define VPMU_HIST_ATTR(b)	\
+#define VPMU_HU_ATTR(b)	\
 	VPMU_EVENT_ATTR("vpmu_hist" #b, VPMU_EV_HIST(b), 0)
 
 /*
@@ -326,16 +348,16 @@ static struct attribute *vpmu_event_attrs[] = {
 	VPMU_EVENT_LIST(VPMU_BASIC_ATTR)
 	VPMU_TAG_ATTR(1), VPMU_TAG_ATTR(2), VPMU_TAG_ATTR(3), VPMU_TAG_ATTR(4),
 	VPMU_TAG_ATTR(5), VPMU_TAG_ATTR(6), VPMU_TAG_ATTR(7), VPMU_TAG_ATTR(8),
-	VPMU_HIST_ATTR(1), VPMU_HIST_ATTR(2), VPMU_HIST_ATTR(3),
-	VPMU_HIST_ATTR(4), VPMU_HIST_ATTR(5), VPMU_HIST_ATTR(6),
-	VPMU_HIST_ATTR(7), VPMU_HIST_ATTR(8), VPMU_HIST_ATTR(9),
-	VPMU_HIST_ATTR(10), VPMU_HIST_ATTR(11), VPMU_HIST_ATTR(12),
-	VPMU_HIST_ATTR(13), VPMU_HIST_ATTR(14), VPMU_HIST_ATTR(15),
-	VPMU_HIST_ATTR(16),
+	VPMU_HU_ATTR(1), VPMU_HU_ATTR(2), VPMU_HU_ATTR(3),
+	VPMU_HU_ATTR(4), VPMU_HU_ATTR(5), VPMU_HU_ATTR(6),
+	VPMU_HU_ATTR(7), VPMU_HU_ATTR(8), VPMU_HU_ATTR(9),
+	VPMU_HU_ATTR(10), VPMU_HU_ATTR(11), VPMU_HU_ATTR(12),
+	VPMU_HU_ATTR(13), VPMU_HU_ATTR(14), VPMU_HU_ATTR(15),
+	VPMU_HU_ATTR(16),
 	NULL,
 };
 
-static const struct attribute_group vpmu_events_group = {
+const struct attribute_group vpmu_events_group = {
 	.name	= "events",
 	.attrs	= vpmu_event_attrs,
 };
@@ -527,11 +549,11 @@ static u16 vpmu_cfg1_trigger(u64 config1)
 }
 
 /* Does @event's counter freeze its group when it completes a period? */
-static bool vpmu_event_foo(struct perf_event *event)
+static bool vpmu_event_freezes_on_ovf(struct perf_event *event)
 {
 	const struct vpmu_frz *frz = vpmu_event_frz(event);
 
-	return frz && (frz->config1 & VPMU_CFG1_FOO) &&
+	return frz && (frz->config1 & VPMU_CFG1_FREEZE_ON_OVF) &&
 	       is_sampling_event(event);
 }
 
@@ -576,7 +598,10 @@ static unsigned int *vpmu_fgroup_flags(struct vpmu_fgroup *fg)
 	return ft ? &ft->flags : NULL;
 }
 
-/* Hold the group lent @fg frozen until re-enabled (its FOO stop). */
+/*
+ * Hold the group lent @fg frozen until re-enabled (its freeze-on-overflow
+ * stop).
+ */
 static void vpmu_fgroup_hold(struct vpmu_fgroup *fg)
 {
 	unsigned int *flags = vpmu_fgroup_flags(fg);
@@ -585,7 +610,7 @@ static void vpmu_fgroup_hold(struct vpmu_fgroup *fg)
 		*flags |= VPMU_FRZ_HOLD;
 }
 
-/* Is the group lent @fg frozen by FOO until re-enabled? */
+/* Is the group lent @fg frozen on overflow until re-enabled? */
 static bool vpmu_fgroup_held(struct vpmu_fgroup *fg)
 {
 	unsigned int *flags = vpmu_fgroup_flags(fg);
@@ -624,7 +649,7 @@ static int vpmu_fgroup_get(struct vpmu_pmu_cpu *cpuc, struct vpmu_engine *e,
 		fg = &cpuc->fgroups[g];
 		if (fg->frz == frz) {
 			fg->users++;
-			/* A member re-enabled after its FOO stop thaws it. */
+			/* Re-enabled after its freeze-on-overflow stop: thaw. */
 			flags = vpmu_fgroup_flags(fg);
 			if (flags && (*flags & VPMU_FRZ_HOLD)) {
 				*flags &= ~(VPMU_FRZ_HOLD | VPMU_FRZ_FROZEN);
@@ -655,9 +680,9 @@ static int vpmu_fgroup_get(struct vpmu_pmu_cpu *cpuc, struct vpmu_engine *e,
  * switch, migration, DISABLE/ENABLE): a CPU-wide group's in its control;
  * a per-task group's is in the running task's state already, stored at
  * the end of its last chunk (the engine's bit may be another task's, if
- * the perf core swapped the contexts since).  A group held frozen by FOO
- * leaves thawed: it was counting when it overflowed.  The leaving event
- * still holds its reference to the control.
+ * the perf core swapped the contexts since).  A group held frozen on
+ * overflow leaves thawed: it was counting when it overflowed.  The
+ * leaving event still holds its reference to the control.
  */
 static void vpmu_fgroup_put(struct vpmu_pmu_cpu *cpuc, struct vpmu_engine *e,
 			    unsigned int g)
@@ -685,6 +710,7 @@ static void vpmu_fgroup_put(struct vpmu_pmu_cpu *cpuc, struct vpmu_engine *e,
 
 /**
  * vpmu_pmu_chunk_begin() - give per-task groups the running task's state
+ * @m:		the machine
  * @e:	this CPU's engine, about to run a chunk for current
  *
  * The perf core may have swapped current's task context with that of the
@@ -692,13 +718,14 @@ static void vpmu_fgroup_put(struct vpmu_pmu_cpu *cpuc, struct vpmu_engine *e,
  * pmu::add), leaving that task's freeze bits on the engine.  Load
  * current's into every freeze group lent to a per-task control, so that
  * the triggers toggle current's state; vpmu_pmu_chunk_end() stores it
- * back.  The engine changes freeze bits only in run chunks.
+ * back.  The engine changes freeze bits only in run chunks.  The
+ * machine's ops->chunk_begin.
  *
  * Context: interrupts disabled, on the engine's CPU, for current.
  */
-void vpmu_pmu_chunk_begin(struct vpmu_engine *e)
+static void vpmu_pmu_chunk_begin(struct vpmu_machine *m, struct vpmu_engine *e)
 {
-	struct vpmu_pmu_cpu *cpuc = this_cpu_ptr(&vpmu_pmu_cpu);
+	struct vpmu_pmu_cpu *cpuc = this_cpu_ptr(machine_to_vpmu(m)->pmu_cpu);
 	unsigned long g, groups = cpuc->task_fgroups;
 	bool frozen;
 
@@ -713,14 +740,17 @@ void vpmu_pmu_chunk_begin(struct vpmu_engine *e)
 
 /**
  * vpmu_pmu_chunk_end() - store the running task's freeze bits
+ * @m:		the machine
  * @e:	this CPU's engine, whose chunk for current has just ended
+ *
+ * The machine's ops->chunk_end.
  *
  * Context: interrupts disabled since vpmu_pmu_chunk_begin(), on the
  * engine's CPU, for current.
  */
-void vpmu_pmu_chunk_end(struct vpmu_engine *e)
+static void vpmu_pmu_chunk_end(struct vpmu_machine *m, struct vpmu_engine *e)
 {
-	struct vpmu_pmu_cpu *cpuc = this_cpu_ptr(&vpmu_pmu_cpu);
+	struct vpmu_pmu_cpu *cpuc = this_cpu_ptr(machine_to_vpmu(m)->pmu_cpu);
 	unsigned long g, groups = cpuc->task_fgroups;
 	struct vpmu_fgroup *fg;
 
@@ -744,11 +774,11 @@ static void vpmu_ctr_enable(struct vpmu_engine *e, struct perf_event *event)
 	struct hw_perf_event *hwc = &event->hw;
 	struct vpmu_ctr_cfg cfg = {
 		.event	= hwc->config,
-		.width	= vpmu_counter_width(hwc->idx),
+		.width	= vpmu_event_width(event),
 		/* Only a sample needs the exact microword of a wrap. */
 		.flags	= hwc->config_base |
 			  (is_sampling_event(event) ? VPMU_CTR_INT : 0) |
-			  (vpmu_event_foo(event) ? VPMU_CTR_FREEZE_ON_OVF : 0),
+			  (vpmu_event_freezes_on_ovf(event) ? VPMU_CTR_FREEZE_ON_OVF : 0),
 		.group	= hwc->event_base,
 	};
 
@@ -771,7 +801,7 @@ static void vpmu_ctr_disable(struct vpmu_engine *e, unsigned int idx)
 static void vpmu_event_update(struct vpmu_engine *e, struct perf_event *event)
 {
 	struct hw_perf_event *hwc = &event->hw;
-	unsigned int idx = hwc->idx, width = vpmu_counter_width(idx);
+	unsigned int idx = hwc->idx, width = vpmu_event_width(event);
 	u64 prev, now, delta;
 
 	prev = local64_read(&hwc->prev_count);
@@ -801,7 +831,7 @@ static void vpmu_event_update(struct vpmu_engine *e, struct perf_event *event)
 static void vpmu_period_arm(struct vpmu_engine *e, struct perf_event *event)
 {
 	struct hw_perf_event *hwc = &event->hw;
-	unsigned int width = vpmu_counter_width(hwc->idx);
+	unsigned int width = vpmu_event_width(event);
 	u64 max = width < 64 ? BIT_ULL(width) - 1 : S64_MAX;
 	s64 left = local64_read(&hwc->period_left);
 	u64 val;
@@ -912,77 +942,28 @@ static bool vpmu_sample_allowed(struct vpmu_pmu_cpu *cpuc, unsigned int idx)
 	return true;
 }
 
-/* ---- the overflow stop ---------------------------------------------------- */
+/* ---- the overflow interrupt ---------------------------------------------- */
 
 /**
- * vpmu_pmu_overflow() - raise the lines of the counters that wrapped
+ * vpmu_pmu_overflow() - counter @idx's overflow interrupt handler
+ * @m:		the machine
  * @e:		this CPU's engine, stopped
- * @stop:	the stop; with VPMU_STOP_OVERFLOW, @stop->ovf has the
- *		interrupting counters that wrapped on @stop->upc
- *
- * Called by the run loop with interrupts disabled, between the engine's
- * stop and the run going on (an overflow stop): the engine's interrupt
- * controller.  Every counter with its overflow status bit set raises its
- * own line (a counting one's too, if it wrapped), whose handler,
- * vpmu_pmu_irq(), runs before this returns.
- */
-void vpmu_pmu_overflow(struct vpmu_engine *e, const struct vpmu_stop *stop)
-{
-	struct vpmu_pmu_cpu *cpuc = this_cpu_ptr(&vpmu_pmu_cpu);
-	unsigned long status, foo = 0, g;
-	unsigned int idx;
-
-	lockdep_assert_irqs_disabled();
-	cpuc->ovf_engine = e;
-	cpuc->ovf_stop = stop;
-	/* Groups that FOO froze on this stop's microword. */
-	status = stop->reason == VPMU_STOP_OVERFLOW ? stop->ovf : 0;
-	for_each_set_bit(idx, &status, VPMU_NR_COUNTERS_MAX) {
-		struct perf_event *event = cpuc->events[idx];
-
-		if (event && vpmu_event_foo(event))
-			foo |= BIT(event->hw.event_base);
-	}
-	status = vpmu_engine_ovf_status(e) | stop->ovf;
-	for_each_set_bit(idx, &status, VPMU_NR_COUNTERS_MAX) {
-		/* No line (a counter beyond nr_counters): handle it here. */
-		if (vpmu_irq_raise(idx))
-			vpmu_pmu_irq(idx);
-	}
-	/*
-	 * The handlers are done: thaw those groups, as a freeze-on-PMI
-	 * handler does last, unless one is held (its event is being
-	 * disabled).
-	 */
-	for_each_set_bit(g, &foo, VPMU_NR_GROUPS_MAX) {
-		struct vpmu_fgroup *fg = &cpuc->fgroups[g];
-
-		if (fg->frz && !vpmu_fgroup_held(fg))
-			vpmu_engine_freeze(e, g, false);
-	}
-	cpuc->ovf_engine = NULL;
-	cpuc->ovf_stop = NULL;
-}
-
-/**
- * vpmu_pmu_irq() - counter @idx's overflow interrupt handler
  * @idx:	the counter whose line was raised
+ * @stop:	the stop being delivered
  *
- * Runs on the CPU whose engine stopped, with interrupts disabled, from
- * vpmu_pmu_overflow().
+ * The machine's ops->overflow: runs on the CPU whose engine stopped, with
+ * interrupts disabled, from the line's handler (vpmu_machine_irq.c).
  *
- * Return: IRQ_HANDLED, or IRQ_NONE if no engine stopped on this CPU.
+ * Return: IRQ_HANDLED.
  */
-irqreturn_t vpmu_pmu_irq(unsigned int idx)
+static irqreturn_t vpmu_pmu_overflow(struct vpmu_machine *m,
+				     struct vpmu_engine *e, unsigned int idx,
+				     const struct vpmu_stop *stop)
 {
-	struct vpmu_pmu_cpu *cpuc = this_cpu_ptr(&vpmu_pmu_cpu);
-	struct vpmu_engine *e = cpuc->ovf_engine;
-	struct perf_event *event;
+	struct vpmu_pmu_cpu *cpuc = this_cpu_ptr(machine_to_vpmu(m)->pmu_cpu);
+	struct perf_event *event = cpuc->events[idx];
 	u64 n;
 
-	if (!e)
-		return IRQ_NONE;
-	event = cpuc->events[idx];
 	/*
 	 * 1. Stop: the engine has stopped itself, right after the microword
 	 *    on which an interrupting counter wrapped (a counting one's line
@@ -1013,13 +994,15 @@ irqreturn_t vpmu_pmu_irq(unsigned int idx)
 			atomic64_add(n, &event->lost_samples);
 			break;
 		}
-		vpmu_sample(e, event, cpuc->ovf_stop);
+		vpmu_sample(e, event, stop);
 		/*
 		 * Its REFRESH limit reached, the core disables the event once
-		 * interrupts are on again; a FOO group stays frozen on this
-		 * microword till then, and until re-enabled.
+		 * interrupts are on again; a group that freezes on overflow
+		 * stays frozen on this microword till then, and until
+		 * re-enabled.
 		 */
-		if (vpmu_event_foo(event) && READ_ONCE(event->pending_disable))
+		if (vpmu_event_freezes_on_ovf(event) &&
+		    READ_ONCE(event->pending_disable))
 			vpmu_fgroup_hold(&cpuc->fgroups[event->hw.event_base]);
 		if (event->hw.state & PERF_HES_STOPPED)
 			return IRQ_HANDLED;
@@ -1029,6 +1012,45 @@ irqreturn_t vpmu_pmu_irq(unsigned int idx)
 	return IRQ_HANDLED;
 }
 
+/**
+ * vpmu_pmu_overflow_end() - thaw the groups the stop's counters froze
+ * @m:		the machine
+ * @e:		this CPU's engine, stopped
+ * @stop:	the stop; with VPMU_STOP_OVERFLOW, @stop->ovf has the
+ *		interrupting counters that wrapped on @stop->upc
+ *
+ * The machine's ops->overflow_end, once every line of @stop has been
+ * handled and before the engine runs on.
+ */
+static void vpmu_pmu_overflow_end(struct vpmu_machine *m,
+				  struct vpmu_engine *e,
+				  const struct vpmu_stop *stop)
+{
+	struct vpmu_pmu_cpu *cpuc = this_cpu_ptr(machine_to_vpmu(m)->pmu_cpu);
+	unsigned long status, frozen = 0, g;
+	unsigned int idx;
+
+	/* Groups that froze on overflow on this stop's microword. */
+	status = stop->reason == VPMU_STOP_OVERFLOW ? stop->ovf : 0;
+	for_each_set_bit(idx, &status, VPMU_NR_COUNTERS_MAX) {
+		struct perf_event *event = cpuc->events[idx];
+
+		if (event && vpmu_event_freezes_on_ovf(event))
+			frozen |= BIT(event->hw.event_base);
+	}
+	/*
+	 * The handlers are done: thaw those groups, as a freeze-on-PMI
+	 * handler does last, unless one is held (its event is being
+	 * disabled).
+	 */
+	for_each_set_bit(g, &frozen, VPMU_NR_GROUPS_MAX) {
+		struct vpmu_fgroup *fg = &cpuc->fgroups[g];
+
+		if (fg->frz && !vpmu_fgroup_held(fg))
+			vpmu_engine_freeze(e, g, false);
+	}
+}
+
 /* ---- bucket events -------------------------------------------------------- */
 
 /*
@@ -1036,13 +1058,13 @@ irqreturn_t vpmu_pmu_irq(unsigned int idx)
  * 64-bit counter: hwc->prev_count holds the bucket as of the last fold.
  * Anything that changes the buckets other than counting (a program write,
  * a reset, attaching an image) folds every started bucket event of the
- * CPU first and rebases it after (vpmu_pmu_hist_fold(), _rebase()), so
+ * CPU first and rebases it after (vpmu_pmu_hu_fold(), _rebase()), so
  * counts only ever grow by what was counted.  Should a bucket still be
  * found below its start value, it was zeroed unseen: the count goes on
  * from 0.
  */
 
-static int vpmu_hist_init(struct perf_event *event, unsigned int ev)
+static int vpmu_hu_event_init(struct perf_event *event, unsigned int ev)
 {
 	struct perf_event_attr *attr = &event->attr;
 
@@ -1056,96 +1078,106 @@ static int vpmu_hist_init(struct perf_event *event, unsigned int ev)
 	return 0;
 }
 
-static void vpmu_hist_update(struct vpmu_engine *e, struct perf_event *event)
+static void vpmu_hu_event_update(struct vpmu_engine *e, struct perf_event *event)
 {
 	struct hw_perf_event *hwc = &event->hw;
 	u64 prev = local64_read(&hwc->prev_count);
-	u64 now = vpmu_hu_bucket(e, hwc->config - VPMU_EV_HIST_BASE);
+	u64 now = vpmu_machine_hu_bucket(vpmu_event_machine(event), e,
+					 hwc->config - VPMU_EV_HIST_BASE);
 
 	local64_set(&hwc->prev_count, now);
 	local64_add(now >= prev ? now - prev : now, &event->count);
 }
 
-static void vpmu_hist_start(struct perf_event *event, int flags)
+static void vpmu_hu_event_start(struct perf_event *event, int flags)
 {
-	struct vpmu_pmu_cpu *cpuc = this_cpu_ptr(&vpmu_pmu_cpu);
-	struct vpmu_engine *e = vpmu_this_engine();
+	struct vpmu_pmu_cpu *cpuc = vpmu_event_cpuc(event);
+	struct vpmu_machine *m = vpmu_event_machine(event);
+	struct vpmu_engine *e = vpmu_this_engine(m);
 	struct hw_perf_event *hwc = &event->hw;
 
 	if (WARN_ON_ONCE(!(hwc->state & PERF_HES_STOPPED)))
 		return;
 	hwc->state = 0;
 	local64_set(&hwc->prev_count,
-		    vpmu_hu_bucket(e, hwc->config - VPMU_EV_HIST_BASE));
-	list_add_tail(&event->active_entry, &cpuc->hist_active);
+		    vpmu_machine_hu_bucket(m, e,
+					   hwc->config - VPMU_EV_HIST_BASE));
+	list_add_tail(&event->active_entry, &cpuc->hu_active);
 	perf_event_update_userpage(event);
 }
 
-static void vpmu_hist_stop(struct perf_event *event, int flags)
+static void vpmu_hu_event_stop(struct perf_event *event, int flags)
 {
 	struct hw_perf_event *hwc = &event->hw;
 
 	if (!(hwc->state & PERF_HES_STOPPED)) {
-		vpmu_hist_update(vpmu_this_engine(), event);
+		vpmu_hu_event_update(vpmu_event_engine(event), event);
 		list_del_init(&event->active_entry);
 		hwc->state |= PERF_HES_STOPPED | PERF_HES_UPTODATE;
 	}
 }
 
-static int vpmu_hist_add(struct perf_event *event, int flags)
+static int vpmu_hu_event_add(struct perf_event *event, int flags)
 {
 	event->hw.idx = -1;
 	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
 	if (flags & PERF_EF_START)
-		vpmu_hist_start(event, PERF_EF_RELOAD);
+		vpmu_hu_event_start(event, PERF_EF_RELOAD);
 	perf_event_update_userpage(event);
 	return 0;
 }
 
 /**
- * vpmu_pmu_hist_fold() - fold this CPU's started bucket events
+ * vpmu_pmu_hu_fold() - fold this CPU's started bucket events
+ * @m:	the machine
  * @e:	this CPU's engine, whose buckets are about to change
+ *
+ * The machine's ops->hu_fold.
  *
  * Context: interrupts disabled, on the engine's CPU.
  */
-void vpmu_pmu_hist_fold(struct vpmu_engine *e)
+static void vpmu_pmu_hu_fold(struct vpmu_machine *m, struct vpmu_engine *e)
 {
-	struct vpmu_pmu_cpu *cpuc = this_cpu_ptr(&vpmu_pmu_cpu);
+	struct vpmu_pmu_cpu *cpuc = this_cpu_ptr(machine_to_vpmu(m)->pmu_cpu);
 	struct perf_event *event;
 
 	lockdep_assert_irqs_disabled();
-	list_for_each_entry(event, &cpuc->hist_active, active_entry)
-		vpmu_hist_update(e, event);
+	list_for_each_entry(event, &cpuc->hu_active, active_entry)
+		vpmu_hu_event_update(e, event);
 }
 
 /**
- * vpmu_pmu_hist_rebase() - restart this CPU's started bucket events
+ * vpmu_pmu_hu_rebase() - restart this CPU's started bucket events
+ * @m:	the machine
  * @e:	this CPU's engine, whose buckets have changed
+ *
+ * The machine's ops->hu_rebase.
  *
  * Context: interrupts disabled, on the engine's CPU.
  */
-void vpmu_pmu_hist_rebase(struct vpmu_engine *e)
+static void vpmu_pmu_hu_rebase(struct vpmu_machine *m, struct vpmu_engine *e)
 {
-	struct vpmu_pmu_cpu *cpuc = this_cpu_ptr(&vpmu_pmu_cpu);
+	struct vpmu_pmu_cpu *cpuc = this_cpu_ptr(machine_to_vpmu(m)->pmu_cpu);
 	struct perf_event *event;
 
 	lockdep_assert_irqs_disabled();
-	list_for_each_entry(event, &cpuc->hist_active, active_entry)
+	list_for_each_entry(event, &cpuc->hu_active, active_entry)
 		local64_set(&event->hw.prev_count,
-			    vpmu_hu_bucket(e, event->hw.config -
-					   VPMU_EV_HIST_BASE));
+			    vpmu_machine_hu_bucket(m, e,
+						   event->hw.config -
+						   VPMU_EV_HIST_BASE));
 }
 
 /* ---- event_init ----------------------------------------------------------- */
 
 /* Is tag @k in the current image's event field (perf.rst)? */
-static bool vpmu_tag_valid(unsigned int k)
+static bool vpmu_tag_valid(struct vpmu_machine *m, unsigned int k)
 {
 	const struct vpmu_image_header *h;
 	struct vpmu_image *img;
 	bool ok;
 
-	img = vpmu_image_get();
+	img = vpmu_image_get(m);
 	h = vpmu_ucode_header(img->uc);
 	if (h->ev_mode == VPMU_EVMODE_ONEHOT)
 		ok = k <= h->ev_bits;
@@ -1155,18 +1187,18 @@ static bool vpmu_tag_valid(unsigned int k)
 	return ok;
 }
 
-static bool vpmu_is_hist(unsigned int ev)
+static bool vpmu_ev_is_hu_bucket(unsigned int ev)
 {
 	return ev > VPMU_EV_HIST_BASE && ev <= VPMU_EV_HIST(VPMU_HIST_BUCKETS);
 }
 
-static bool vpmu_event_is_hist(const struct perf_event *event)
+static bool vpmu_event_is_hu_bucket(const struct perf_event *event)
 {
-	return vpmu_is_hist(event->hw.config);
+	return vpmu_ev_is_hu_bucket(event->hw.config);
 }
 
 /* Decode attr.config into the engine event number, or a negative errno. */
-static int vpmu_config_event(u64 config)
+static int vpmu_config_event(struct vpmu_machine *m, u64 config)
 {
 	unsigned int event = VPMU_CFG_GET(config, EVENT);
 	unsigned int tag = VPMU_CFG_GET(config, TAG);
@@ -1174,7 +1206,7 @@ static int vpmu_config_event(u64 config)
 
 	if (config & ~VPMU_CFG_ALL)
 		return -EINVAL;
-	if (ctr > vpmu_nr_counters)
+	if (ctr > m->nr_counters)
 		return -EINVAL;
 	if (tag) {
 		if (event)
@@ -1188,7 +1220,7 @@ static int vpmu_config_event(u64 config)
 		return event;
 	/* Histogram-unit buckets 1..16; bucket 0 and 17..255 do not exist. */
 	if (event >= VPMU_EV_HIST_BASE && event <= VPMU_EV_HIST(0xff))
-		return vpmu_is_hist(event) ? event : -EINVAL;
+		return vpmu_ev_is_hu_bucket(event) ? event : -EINVAL;
 	/* Tag 0, the rest. */
 	return -ENOENT;
 }
@@ -1215,7 +1247,7 @@ static void vpmu_group_add(struct vpmu_group_need *need, struct pmu *pmu,
 		/* Software events go anywhere; other PMUs' cannot join. */
 		if (!is_software_event(member))
 			need->impossible = true;
-	} else if (vpmu_is_hist(VPMU_CFG_GET(member->attr.config, EVENT))) {
+	} else if (vpmu_ev_is_hu_bucket(VPMU_CFG_GET(member->attr.config, EVENT))) {
 		/* Bucket events take no counter. */
 	} else if (c < 0) {
 		need->any++;
@@ -1242,7 +1274,8 @@ static bool vpmu_group_fits(struct perf_event *event)
 		vpmu_group_add(&need, event->pmu, event);
 
 	return !need.impossible &&
-	       hweight32(need.pinned) + need.any <= vpmu_nr_counters;
+	       hweight32(need.pinned) + need.any <=
+	       vpmu_event_machine(event)->nr_counters;
 }
 
 /* Is attr.config1 a freeze control perf.rst allows for @event? */
@@ -1329,15 +1362,17 @@ static bool vpmu_leader_detached(const struct perf_event *event)
 static int vpmu_now_check(struct perf_event *event, unsigned int ev)
 {
 	unsigned int trig = FIELD_GET(VPMU_CFG1_TRIG_TAG, event->attr.config1);
+	struct vpmu_machine *m = vpmu_event_machine(event);
 
 	if (event->parent)
 		return 0;
 	if (ev > VPMU_EV_TAG_BASE && ev <= VPMU_EV_TAG(VPMU_TAG_MAX) &&
-	    !vpmu_tag_valid(ev - VPMU_EV_TAG_BASE))
+	    !vpmu_tag_valid(m, ev - VPMU_EV_TAG_BASE))
 		return -EINVAL;
-	if (event == event->group_leader && trig && !vpmu_tag_valid(trig))
+	if (event == event->group_leader && trig && !vpmu_tag_valid(m, trig))
 		return -EINVAL;
-	if (vpmu_is_hist(ev) && ev - VPMU_EV_HIST_BASE > vpmu_hu_nr_buckets())
+	if (vpmu_ev_is_hu_bucket(ev) &&
+	    ev - VPMU_EV_HIST_BASE > vpmu_machine_hu_nr(m))
 		return -EINVAL;
 	return 0;
 }
@@ -1375,14 +1410,14 @@ static int vpmu_event_init(struct perf_event *event)
 	if (vpmu_leader_detached(event))
 		return -ENODEV;
 
-	ev = vpmu_config_event(attr->config);
+	ev = vpmu_config_event(vpmu_event_machine(event), attr->config);
 	if (ev < 0)
 		return ev;
-	if (vpmu_is_hist(ev)) {
+	if (vpmu_ev_is_hu_bucket(ev)) {
 		/* Bucket registers have no freeze bit. */
 		if (attr->config1)
 			return -EINVAL;
-		ret = vpmu_hist_init(event, ev);
+		ret = vpmu_hu_event_init(event, ev);
 		if (ret)
 			return ret;
 	}
@@ -1435,6 +1470,7 @@ static unsigned long vpmu_group_pinned(struct perf_event *event)
 /* Take a counter for @event: the one it names, or the lowest free one. */
 static int vpmu_get_idx(struct vpmu_pmu_cpu *cpuc, struct perf_event *event)
 {
+	unsigned int nr = vpmu_event_machine(event)->nr_counters;
 	DECLARE_BITMAP(busy, VPMU_NR_COUNTERS_MAX);
 	int idx = vpmu_event_ctr(event);
 
@@ -1443,8 +1479,8 @@ static int vpmu_get_idx(struct vpmu_pmu_cpu *cpuc, struct perf_event *event)
 
 	bitmap_copy(busy, cpuc->used_mask, VPMU_NR_COUNTERS_MAX);
 	busy[0] |= vpmu_group_pinned(event);
-	idx = find_first_zero_bit(busy, vpmu_nr_counters);
-	if (idx >= vpmu_nr_counters)
+	idx = find_first_zero_bit(busy, nr);
+	if (idx >= nr)
 		return -EAGAIN;
 	set_bit(idx, cpuc->used_mask);
 	return idx;
@@ -1452,11 +1488,11 @@ static int vpmu_get_idx(struct vpmu_pmu_cpu *cpuc, struct perf_event *event)
 
 static void vpmu_start(struct perf_event *event, int flags)
 {
-	struct vpmu_engine *e = vpmu_this_engine();
+	struct vpmu_engine *e = vpmu_event_engine(event);
 	struct hw_perf_event *hwc = &event->hw;
 
-	if (vpmu_event_is_hist(event)) {
-		vpmu_hist_start(event, flags);
+	if (vpmu_event_is_hu_bucket(event)) {
+		vpmu_hu_event_start(event, flags);
 		return;
 	}
 	if (WARN_ON_ONCE(!(hwc->state & PERF_HES_STOPPED)))
@@ -1479,11 +1515,11 @@ static void vpmu_start(struct perf_event *event, int flags)
 
 static void vpmu_stop(struct perf_event *event, int flags)
 {
-	struct vpmu_engine *e = vpmu_this_engine();
+	struct vpmu_engine *e = vpmu_event_engine(event);
 	struct hw_perf_event *hwc = &event->hw;
 
-	if (vpmu_event_is_hist(event)) {
-		vpmu_hist_stop(event, flags);
+	if (vpmu_event_is_hu_bucket(event)) {
+		vpmu_hu_event_stop(event, flags);
 		return;
 	}
 	if (!(hwc->state & PERF_HES_STOPPED)) {
@@ -1495,16 +1531,16 @@ static void vpmu_stop(struct perf_event *event, int flags)
 
 static int vpmu_add(struct perf_event *event, int flags)
 {
-	struct vpmu_pmu_cpu *cpuc = this_cpu_ptr(&vpmu_pmu_cpu);
+	struct vpmu_pmu_cpu *cpuc = vpmu_event_cpuc(event);
 	struct hw_perf_event *hwc = &event->hw;
 	int idx, g;
 
-	if (vpmu_event_is_hist(event))
-		return vpmu_hist_add(event, flags);
+	if (vpmu_event_is_hu_bucket(event))
+		return vpmu_hu_event_add(event, flags);
 	idx = vpmu_get_idx(cpuc, event);
 	if (idx < 0)
 		return idx;
-	g = vpmu_fgroup_get(cpuc, vpmu_this_engine(), event);
+	g = vpmu_fgroup_get(cpuc, vpmu_event_engine(event), event);
 	if (g < 0) {
 		clear_bit(idx, cpuc->used_mask);
 		return g;
@@ -1524,17 +1560,17 @@ static int vpmu_add(struct perf_event *event, int flags)
 
 static void vpmu_del(struct perf_event *event, int flags)
 {
-	struct vpmu_pmu_cpu *cpuc = this_cpu_ptr(&vpmu_pmu_cpu);
+	struct vpmu_pmu_cpu *cpuc = vpmu_event_cpuc(event);
 	struct hw_perf_event *hwc = &event->hw;
 
 	vpmu_stop(event, PERF_EF_UPDATE);
-	if (vpmu_event_is_hist(event)) {
+	if (vpmu_event_is_hu_bucket(event)) {
 		perf_event_update_userpage(event);
 		return;
 	}
 	cpuc->events[hwc->idx] = NULL;
 	clear_bit(hwc->idx, cpuc->used_mask);
-	vpmu_fgroup_put(cpuc, vpmu_this_engine(), hwc->event_base);
+	vpmu_fgroup_put(cpuc, vpmu_event_engine(event), hwc->event_base);
 	hwc->event_base = 0;
 	hwc->idx = -1;
 	perf_event_update_userpage(event);
@@ -1555,66 +1591,66 @@ static void vpmu_read(struct perf_event *event)
 	 */
 	if (in_nmi() || (event->hw.state & PERF_HES_STOPPED))
 		return;
-	if (vpmu_event_is_hist(event))
-		vpmu_hist_update(vpmu_this_engine(), event);
+	if (vpmu_event_is_hu_bucket(event))
+		vpmu_hu_event_update(vpmu_event_engine(event), event);
 	else
-		vpmu_event_update(vpmu_this_engine(), event);
+		vpmu_event_update(vpmu_event_engine(event), event);
 }
 
 /* ---- registration --------------------------------------------------------- */
 
-static const struct attribute_group *vpmu_attr_groups[] = {
-	&vpmu_format_group,
-	&vpmu_events_group,
-	&vpmu_ucode_group,
-	&vpmu_caps_group,
-	&vpmu_uhist_group,
-	&vpmu_hu_group,
-	NULL,
+/**
+ * vpmu_pmu_register() - register the "vpmu" PMU; the last step of init
+ * @vpmu: the device, every other part up and its attr_groups filled in
+ *
+ * Return: 0 or a negative errno.
+ */
+/* What the machine calls up for: run chunks, overflows, bucket changes. */
+static const struct vpmu_machine_ops vpmu_pmu_machine_ops = {
+	.chunk_begin	= vpmu_pmu_chunk_begin,
+	.chunk_end	= vpmu_pmu_chunk_end,
+	.overflow	= vpmu_pmu_overflow,
+	.overflow_end	= vpmu_pmu_overflow_end,
+	.hu_fold	= vpmu_pmu_hu_fold,
+	.hu_rebase	= vpmu_pmu_hu_rebase,
 };
 
-static struct pmu vpmu_pmu = {
-	.module		= THIS_MODULE,
-	.task_ctx_nr	= VPMU_TASK_CTX,
-	.attr_groups	= vpmu_attr_groups,
-	.event_init	= vpmu_event_init,
-	.add		= vpmu_add,
-	.del		= vpmu_del,
-	.start		= vpmu_start,
-	.stop		= vpmu_stop,
-	.read		= vpmu_read,
-};
-
-int vpmu_pmu_register(void)
+int vpmu_pmu_register(struct vpmu *vpmu)
 {
+	struct pmu *pmu = &vpmu->pmu;
 	unsigned int cpu;
 	int ret;
 
+	vpmu->pmu_cpu = alloc_percpu(struct vpmu_pmu_cpu);
+	if (!vpmu->pmu_cpu)
+		return -ENOMEM;
 	for_each_possible_cpu(cpu)
-		INIT_LIST_HEAD(&per_cpu_ptr(&vpmu_pmu_cpu, cpu)->hist_active);
-	ret = vpmu_hu_init();
-	if (ret)
-		return ret;
-	ret = vpmu_irq_init(vpmu_nr_counters);
-	if (ret)
-		goto out_hu_exit;
-	ret = perf_pmu_register(&vpmu_pmu, "vpmu", -1);
+		INIT_LIST_HEAD(&per_cpu_ptr(vpmu->pmu_cpu, cpu)->hu_active);
+
+	pmu->module = THIS_MODULE;
+	pmu->task_ctx_nr = VPMU_TASK_CTX;
+	pmu->attr_groups = vpmu->attr_groups;
+	pmu->event_init = vpmu_event_init;
+	pmu->add = vpmu_add;
+	pmu->del = vpmu_del;
+	pmu->start = vpmu_start;
+	pmu->stop = vpmu_stop;
+	pmu->read = vpmu_read;
+	vpmu_machine_set_ops(&vpmu->machine, &vpmu_pmu_machine_ops);
+	ret = perf_pmu_register(pmu, "vpmu", -1);
 	if (ret) {
 		pr_err("perf_pmu_register failed: %d\n", ret);
-		goto out_irq_exit;
+		vpmu_machine_set_ops(&vpmu->machine, NULL);
+		free_percpu(vpmu->pmu_cpu);
+		vpmu->pmu_cpu = NULL;
 	}
-	return 0;
-
-out_irq_exit:
-	vpmu_irq_exit();
-out_hu_exit:
-	vpmu_hu_exit();
 	return ret;
 }
 
-void vpmu_pmu_unregister(void)
+void vpmu_pmu_unregister(struct vpmu *vpmu)
 {
-	perf_pmu_unregister(&vpmu_pmu);
-	vpmu_irq_exit();
-	vpmu_hu_exit();
+	perf_pmu_unregister(&vpmu->pmu);
+	vpmu_machine_set_ops(&vpmu->machine, NULL);
+	free_percpu(vpmu->pmu_cpu);
+	vpmu->pmu_cpu = NULL;
 }

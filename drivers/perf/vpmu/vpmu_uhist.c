@@ -41,12 +41,7 @@
 #include "vpmu.h"
 #include "vpmu_compat.h"
 #include "vpmu_engine.h"
-
-enum vpmu_uhist_state {
-	VPMU_UHIST_OFF,
-	VPMU_UHIST_RUNNING,
-	VPMU_UHIST_PAUSED,
-};
+#include "vpmu_machine.h"
 
 static const char *const vpmu_uhist_state_name[] = {
 	[VPMU_UHIST_OFF]	= "off",
@@ -54,78 +49,11 @@ static const char *const vpmu_uhist_state_name[] = {
 	[VPMU_UHIST_PAUSED]	= "paused",
 };
 
-/*
- * Open files whose snapshot is kept for reads past offset 0: a reader
- * takes one for as long as it reads, so this many read at once without
- * disturbing each other (histogram.rst).
- */
-#define VPMU_UHIST_SNAPS	8
 #define VPMU_UHIST_SUM		(-1)
-
-/**
- * struct vpmu_uhist_snap - a histogram file as it read at offset 0
- * @cookie:	the open file it was taken for (vpmu_uhist_cookie()), 0 if
- *		the slot is free
- * @stamp:	when it was last used, in snapshot uses
- * @born:	when it was taken, in snapshot uses
- * @used:	when it was last used, in jiffies
- * @done:	a read at or past its end returned 0
- * @len:	bytes in @buf
- * @buf:	header and buckets; room for cs_size buckets
- */
-struct vpmu_uhist_snap {
-	unsigned long		cookie;
-	u64			stamp;
-	u64			born;
-	unsigned long		used;
-	bool			done;
-	size_t			len;
-	u8			*buf;
-};
-
-/**
- * struct vpmu_uhist - the histogram's module-wide state
- * @lock:	serialises control and interval writes, so that the state
- *		each engine is brought to is the last one written
- * @state:	enum vpmu_uhist_state; read by run chunks without a lock
- * @snap_lock:	protects @snaps, @stamp, @cookie, @tmp and the cookies in
- *		the open files
- * @snaps:	snapshots of open files
- * @stamp:	counts snapshot uses
- * @cookie:	the last cookie given to an open file
- * @tmp:	one CPU's buckets, while summing
- */
-struct vpmu_uhist {
-	struct mutex		lock;		/* serialises writers */
-	int			state;
-	struct mutex		snap_lock;	/* protects the snapshots */
-	struct vpmu_uhist_snap	snaps[VPMU_UHIST_SNAPS];
-	u64			stamp;
-	unsigned long		cookie;
-	u64			*tmp;
-};
-
-static struct vpmu_uhist vpmu_uhist = {
-	.lock		= __MUTEX_INITIALIZER(vpmu_uhist.lock),
-	.snap_lock	= __MUTEX_INITIALIZER(vpmu_uhist.snap_lock),
-};
-
-/**
- * vpmu_uhist_active_interval() - the interval engines should sample at
- *
- * Context: any; run chunks call it with interrupts disabled.
- * Return: uhist_interval while sampling runs, else 0.
- */
-u32 vpmu_uhist_active_interval(void)
-{
-	if (READ_ONCE(vpmu_uhist.state) != VPMU_UHIST_RUNNING)
-		return 0;
-	return vpmu_uhist_interval();
-}
 
 /* ---- control ----------------------------------------------------------- */
 
-/* vpmu_cpu_engine_call() has applied the new state; zero if asked to. */
+/* vpmu_machine_call() has applied the new state; zero if asked to. */
 static void vpmu_uhist_apply(struct vpmu_engine *e,
 			     const struct vpmu_image *img, void *arg)
 {
@@ -134,13 +62,13 @@ static void vpmu_uhist_apply(struct vpmu_engine *e,
 }
 
 /* Bring every engine to the current state, zeroing it if @zero. */
-static int vpmu_uhist_apply_all(bool zero)
+static int vpmu_uhist_apply_all(struct vpmu_machine *m, bool zero)
 {
 	unsigned int cpu;
 	int ret;
 
 	for_each_possible_cpu(cpu) {
-		ret = vpmu_cpu_engine_call(cpu, vpmu_uhist_apply, &zero);
+		ret = vpmu_machine_call(m, cpu, vpmu_uhist_apply, &zero);
 		if (ret)
 			return ret;
 	}
@@ -151,8 +79,10 @@ static ssize_t control_store(struct device *dev,
 			     struct device_attribute *attr,
 			     const char *buf, size_t count)
 {
-	struct vpmu_uhist *uh = &vpmu_uhist;
-	int state;
+	struct vpmu *vpmu = dev_to_vpmu(dev);
+	struct vpmu_machine *m = &vpmu->machine;
+	struct vpmu_uhist *uh = &vpmu->uhist;
+	enum vpmu_uhist_state state;
 	bool zero;
 	int ret;
 
@@ -160,10 +90,10 @@ static ssize_t control_store(struct device *dev,
 		return -EPERM;
 
 	mutex_lock(&uh->lock);
-	state = uh->state;
+	state = vpmu_machine_uhist_state(m);
 	if (sysfs_streq(buf, "start")) {
 		ret = -EINVAL;
-		if (!vpmu_uhist_interval())
+		if (!vpmu_machine_uhist_interval(m))
 			goto out_unlock;
 		state = VPMU_UHIST_RUNNING;
 		zero = true;
@@ -188,8 +118,8 @@ static ssize_t control_store(struct device *dev,
 		ret = -EINVAL;
 		goto out_unlock;
 	}
-	WRITE_ONCE(uh->state, state);
-	ret = vpmu_uhist_apply_all(zero);
+	vpmu_machine_uhist_set_state(m, state);
+	ret = vpmu_uhist_apply_all(m, zero);
 out_unlock:
 	mutex_unlock(&uh->lock);
 	return ret ? ret : count;
@@ -199,22 +129,26 @@ static DEVICE_ATTR_WO(control);
 static ssize_t state_show(struct device *dev, struct device_attribute *attr,
 			  char *buf)
 {
+	struct vpmu_machine *m = &dev_to_vpmu(dev)->machine;
+
 	return sysfs_emit(buf, "%s\n",
-			  vpmu_uhist_state_name[READ_ONCE(vpmu_uhist.state)]);
+			  vpmu_uhist_state_name[vpmu_machine_uhist_state(m)]);
 }
 static DEVICE_ATTR_RO(state);
 
 static ssize_t interval_show(struct device *dev,
 			     struct device_attribute *attr, char *buf)
 {
-	return sysfs_emit(buf, "%u\n", vpmu_uhist_interval());
+	return sysfs_emit(buf, "%u\n",
+			  vpmu_machine_uhist_interval(&dev_to_vpmu(dev)->machine));
 }
 
 static ssize_t interval_store(struct device *dev,
 			      struct device_attribute *attr,
 			      const char *buf, size_t count)
 {
-	struct vpmu_uhist *uh = &vpmu_uhist;
+	struct vpmu *vpmu = dev_to_vpmu(dev);
+	struct vpmu_uhist *uh = &vpmu->uhist;
 	u32 val;
 	int ret;
 
@@ -225,8 +159,8 @@ static ssize_t interval_store(struct device *dev,
 		return ret;
 
 	mutex_lock(&uh->lock);
-	vpmu_uhist_interval_write(val);
-	ret = vpmu_uhist_apply_all(false);
+	vpmu_machine_uhist_set_interval(&vpmu->machine, val);
+	ret = vpmu_uhist_apply_all(&vpmu->machine, false);
 	mutex_unlock(&uh->lock);
 	return ret ? ret : count;
 }
@@ -236,12 +170,14 @@ static DEVICE_ATTR_RW(interval);
 
 /**
  * struct vpmu_uhist_copy - one CPU's buckets, copied on that CPU
- * @buckets:	room for vpmu_cs_size buckets
+ * @cs_size:	the engines' control-store size
+ * @buckets:	room for @cs_size buckets
  * @n:		buckets copied: the attached image's cs_words
  * @checksum:	that image's checksum
  * @generation:	that image's generation
  */
 struct vpmu_uhist_copy {
+	u32	cs_size;
 	u64	*buckets;
 	u32	n;
 	u32	checksum;
@@ -256,7 +192,7 @@ static void vpmu_uhist_copy_one(struct vpmu_engine *e,
 	u32 n;
 
 	b = vpmu_engine_uhist(e, &n);
-	c->n = b ? min(n, vpmu_cs_size) : 0;
+	c->n = b ? min(n, c->cs_size) : 0;
 	if (c->n)
 		memcpy(c->buckets, b, sizeof(u64) * c->n);
 	c->checksum = vpmu_ucode_header(img->uc)->checksum;
@@ -264,7 +200,8 @@ static void vpmu_uhist_copy_one(struct vpmu_engine *e,
 }
 
 static void vpmu_uhist_header_fill(struct vpmu_uhist_header *h, u32 cpu,
-				   const struct vpmu_uhist_copy *c)
+				   const struct vpmu_uhist_copy *c,
+				   u32 interval)
 {
 	u32 i;
 
@@ -273,7 +210,7 @@ static void vpmu_uhist_header_fill(struct vpmu_uhist_header *h, u32 cpu,
 	h->version = VPMU_UHIST_VERSION;
 	h->header_size = sizeof(*h);
 	h->nbuckets = c->n;
-	h->interval = vpmu_uhist_interval();
+	h->interval = interval;
 	h->cpu = cpu;
 	h->image_checksum = c->checksum;
 	h->generation = c->generation;
@@ -282,16 +219,20 @@ static void vpmu_uhist_header_fill(struct vpmu_uhist_header *h, u32 cpu,
 }
 
 /* @cpu's buckets into @s. */
-static int vpmu_uhist_snap_cpu(struct vpmu_uhist_snap *s, unsigned int cpu)
+static int vpmu_uhist_snap_cpu(struct vpmu_machine *m,
+			       struct vpmu_uhist_snap *s, unsigned int cpu)
 {
 	struct vpmu_uhist_header *h = (struct vpmu_uhist_header *)s->buf;
-	struct vpmu_uhist_copy c = { .buckets = (u64 *)(h + 1) };
+	struct vpmu_uhist_copy c = {
+		.cs_size = m->cs_size,
+		.buckets = (u64 *)(h + 1),
+	};
 	int ret;
 
-	ret = vpmu_cpu_engine_call(cpu, vpmu_uhist_copy_one, &c);
+	ret = vpmu_machine_call(m, cpu, vpmu_uhist_copy_one, &c);
 	if (ret)
 		return ret;
-	vpmu_uhist_header_fill(h, cpu, &c);
+	vpmu_uhist_header_fill(h, cpu, &c, vpmu_machine_uhist_interval(m));
 	s->len = sizeof(*h) + sizeof(u64) * c.n;
 	return 0;
 }
@@ -301,23 +242,27 @@ static int vpmu_uhist_snap_cpu(struct vpmu_uhist_snap *s, unsigned int cpu)
  * the others hold buckets of an older one, which they zero when they next
  * run (attaching the current image).
  */
-static int vpmu_uhist_snap_sum(struct vpmu_uhist_snap *s)
+static int vpmu_uhist_snap_sum(struct vpmu *vpmu, struct vpmu_uhist_snap *s)
 {
+	struct vpmu_machine *m = &vpmu->machine;
 	struct vpmu_uhist_header *h = (struct vpmu_uhist_header *)s->buf;
 	struct vpmu_uhist_copy sum = { .buckets = (u64 *)(h + 1) };
-	struct vpmu_uhist_copy c = { .buckets = vpmu_uhist.tmp };
-	struct vpmu_image *img = vpmu_image_get();
+	struct vpmu_uhist_copy c = {
+		.cs_size = m->cs_size,
+		.buckets = vpmu->uhist.tmp,
+	};
+	struct vpmu_image *img = vpmu_image_get(m);
 	const struct vpmu_image_header *ih = vpmu_ucode_header(img->uc);
 	unsigned int cpu;
 	u32 i;
 	int ret = 0;
 
-	sum.n = min(ih->cs_words, vpmu_cs_size);
+	sum.n = min(ih->cs_words, m->cs_size);
 	sum.checksum = ih->checksum;
 	sum.generation = img->generation;
 	memset(sum.buckets, 0, sizeof(u64) * sum.n);
 	for_each_possible_cpu(cpu) {
-		ret = vpmu_cpu_engine_call(cpu, vpmu_uhist_copy_one, &c);
+		ret = vpmu_machine_call(m, cpu, vpmu_uhist_copy_one, &c);
 		if (ret)
 			goto out_put;
 		if (c.generation != sum.generation || c.n != sum.n)
@@ -325,7 +270,8 @@ static int vpmu_uhist_snap_sum(struct vpmu_uhist_snap *s)
 		for (i = 0; i < c.n; i++)
 			sum.buckets[i] += c.buckets[i];
 	}
-	vpmu_uhist_header_fill(h, VPMU_UHIST_CPU_SUM, &sum);
+	vpmu_uhist_header_fill(h, VPMU_UHIST_CPU_SUM, &sum,
+			       vpmu_machine_uhist_interval(m));
 	s->len = sizeof(*h) + sizeof(u64) * sum.n;
 out_put:
 	vpmu_image_put(img);
@@ -353,14 +299,14 @@ static unsigned long *vpmu_uhist_cookie(struct file *file)
 }
 
 /* The slot of the snapshot of the file with @cookie, or NULL. */
-static struct vpmu_uhist_snap *vpmu_uhist_find(unsigned long cookie)
+static struct vpmu_uhist_snap *vpmu_uhist_find(struct vpmu_uhist *uh,
+					       unsigned long cookie)
 {
 	struct vpmu_uhist_snap *s;
 
 	if (!cookie)
 		return NULL;
-	for (s = vpmu_uhist.snaps; s < vpmu_uhist.snaps + VPMU_UHIST_SNAPS;
-	     s++)
+	for (s = uh->snaps; s < uh->snaps + VPMU_UHIST_SNAPS; s++)
 		if (s->cookie == cookie)
 			return s;
 	return NULL;
@@ -377,12 +323,11 @@ static struct vpmu_uhist_snap *vpmu_uhist_find(unsigned long cookie)
  * once, all but one of the slots go on to be read to the end: there is
  * no round in which every reader loses its snapshot to the next.
  */
-static struct vpmu_uhist_snap *vpmu_uhist_victim(void)
+static struct vpmu_uhist_snap *vpmu_uhist_victim(struct vpmu_uhist *uh)
 {
 	struct vpmu_uhist_snap *s, *done = NULL, *lru = NULL, *newest = NULL;
 
-	for (s = vpmu_uhist.snaps; s < vpmu_uhist.snaps + VPMU_UHIST_SNAPS;
-	     s++) {
+	for (s = uh->snaps; s < uh->snaps + VPMU_UHIST_SNAPS; s++) {
 		if (!s->cookie)
 			return s;
 		if (s->done && (!done || s->stamp < done->stamp))
@@ -409,13 +354,14 @@ static struct vpmu_uhist_snap *vpmu_uhist_victim(void)
  * -ESTALE: reading again from offset 0 takes a new snapshot.
  *
  * Return: bytes read, 0 at the end, -ESTALE, -EPERM, or an error of
- * vpmu_cpu_engine_call().
+ * vpmu_machine_call().
  */
 static ssize_t vpmu_uhist_read(struct file *file, struct kobject *kobj,
 			       VPMU_BIN_CONST struct bin_attribute *attr,
 			       char *buf, loff_t off, size_t count)
 {
-	struct vpmu_uhist *uh = &vpmu_uhist;
+	struct vpmu *vpmu = kobj_to_vpmu(kobj);
+	struct vpmu_uhist *uh = &vpmu->uhist;
 	int which = (int)(long)attr->private;
 	unsigned long *cookie;
 	struct vpmu_uhist_snap *s;
@@ -426,17 +372,18 @@ static ssize_t vpmu_uhist_read(struct file *file, struct kobject *kobj,
 
 	mutex_lock(&uh->snap_lock);
 	cookie = vpmu_uhist_cookie(file);
-	s = vpmu_uhist_find(*cookie);
+	s = vpmu_uhist_find(uh, *cookie);
 	if (off && *cookie && !s) {
 		ret = -ESTALE;
 		goto out_unlock;
 	}
 	if (!off || !s) {
 		if (!s)
-			s = vpmu_uhist_victim();
+			s = vpmu_uhist_victim(uh);
 		s->cookie = 0;
-		ret = which == VPMU_UHIST_SUM ? vpmu_uhist_snap_sum(s) :
-						vpmu_uhist_snap_cpu(s, which);
+		ret = which == VPMU_UHIST_SUM ?
+		      vpmu_uhist_snap_sum(vpmu, s) :
+		      vpmu_uhist_snap_cpu(&vpmu->machine, s, which);
 		if (ret)
 			goto out_unlock;
 		if (!*cookie)
@@ -469,15 +416,6 @@ static struct attribute *vpmu_uhist_attrs[] = {
 	NULL,
 };
 
-/* cpuN for every possible CPU, then sum; built at init. */
-static VPMU_BIN_CONST struct bin_attribute **vpmu_uhist_bin_attrs;
-
-/* Not const: its bin_attrs are built at init, before the PMU registers. */
-struct attribute_group vpmu_uhist_group = {
-	.name		= "uhist",
-	.attrs		= vpmu_uhist_attrs,
-};
-
 static struct bin_attribute *vpmu_uhist_bin_attr(const char *name, int which)
 {
 	struct bin_attribute *a = kzalloc(sizeof(*a), GFP_KERNEL);
@@ -492,83 +430,97 @@ static struct bin_attribute *vpmu_uhist_bin_attr(const char *name, int which)
 	return a;
 }
 
-static void vpmu_uhist_free(void)
+static void vpmu_uhist_free(struct vpmu_uhist *uh)
 {
 	VPMU_BIN_CONST struct bin_attribute **a;
 	unsigned int i;
 
-	for (a = vpmu_uhist_bin_attrs; a && *a; a++) {
+	for (a = uh->bin_attrs; a && *a; a++) {
 		if ((long)(*a)->private != VPMU_UHIST_SUM)
 			kfree((*a)->attr.name);
 		kfree(*a);
 	}
-	kfree(vpmu_uhist_bin_attrs);
-	vpmu_uhist_bin_attrs = NULL;
+	kfree(uh->bin_attrs);
+	uh->bin_attrs = NULL;
 	for (i = 0; i < VPMU_UHIST_SNAPS; i++) {
-		kvfree(vpmu_uhist.snaps[i].buf);
-		vpmu_uhist.snaps[i].buf = NULL;
-		vpmu_uhist.snaps[i].cookie = 0;
+		kvfree(uh->snaps[i].buf);
+		uh->snaps[i].buf = NULL;
+		uh->snaps[i].cookie = 0;
 	}
-	kvfree(vpmu_uhist.tmp);
-	vpmu_uhist.tmp = NULL;
+	kvfree(uh->tmp);
+	uh->tmp = NULL;
+}
+
+/* cpuN for every possible CPU, then sum. */
+static int vpmu_uhist_bin_attrs_build(struct vpmu_uhist *uh)
+{
+	unsigned int cpu, n = 0;
+	char *name;
+
+	uh->bin_attrs = kcalloc(num_possible_cpus() + 2,
+				sizeof(*uh->bin_attrs), GFP_KERNEL);
+	if (!uh->bin_attrs)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu) {
+		name = kasprintf(GFP_KERNEL, "cpu%u", cpu);
+		if (!name)
+			return -ENOMEM;
+		uh->bin_attrs[n] = vpmu_uhist_bin_attr(name, cpu);
+		if (!uh->bin_attrs[n]) {
+			kfree(name);
+			return -ENOMEM;
+		}
+		n++;
+	}
+	uh->bin_attrs[n] = vpmu_uhist_bin_attr("sum", VPMU_UHIST_SUM);
+	return uh->bin_attrs[n] ? 0 : -ENOMEM;
 }
 
 /**
  * vpmu_uhist_init() - build the uhist/ group; before the PMU registers
+ * @vpmu: the device
  *
  * Sampling starts at load when uhist_interval was given, as it always did.
  *
  * Return: 0 or -ENOMEM.
  */
-int vpmu_uhist_init(void)
+int vpmu_uhist_init(struct vpmu *vpmu)
 {
+	struct vpmu_machine *m = &vpmu->machine;
+	struct vpmu_uhist *uh = &vpmu->uhist;
 	size_t size = sizeof(struct vpmu_uhist_header) +
-		      sizeof(u64) * vpmu_cs_size;
-	unsigned int cpu, n = 0, i;
-	char *name;
+		      sizeof(u64) * m->cs_size;
+	unsigned int i;
 
-	vpmu_uhist_bin_attrs = kcalloc(num_possible_cpus() + 2,
-				       sizeof(*vpmu_uhist_bin_attrs),
-				       GFP_KERNEL);
-	if (!vpmu_uhist_bin_attrs)
-		goto out_free;
-	for_each_possible_cpu(cpu) {
-		name = kasprintf(GFP_KERNEL, "cpu%u", cpu);
-		if (!name)
-			goto out_free;
-		vpmu_uhist_bin_attrs[n] = vpmu_uhist_bin_attr(name, cpu);
-		if (!vpmu_uhist_bin_attrs[n]) {
-			kfree(name);
-			goto out_free;
-		}
-		n++;
-	}
-	vpmu_uhist_bin_attrs[n] = vpmu_uhist_bin_attr("sum", VPMU_UHIST_SUM);
-	if (!vpmu_uhist_bin_attrs[n])
+	mutex_init(&uh->lock);
+	mutex_init(&uh->snap_lock);
+	if (vpmu_uhist_bin_attrs_build(uh))
 		goto out_free;
 	for (i = 0; i < VPMU_UHIST_SNAPS; i++) {
-		vpmu_uhist.snaps[i].buf = kvzalloc(size, GFP_KERNEL);
-		if (!vpmu_uhist.snaps[i].buf)
+		uh->snaps[i].buf = kvzalloc(size, GFP_KERNEL);
+		if (!uh->snaps[i].buf)
 			goto out_free;
 	}
-	vpmu_uhist.tmp = kvcalloc(vpmu_cs_size, sizeof(u64), GFP_KERNEL);
-	if (!vpmu_uhist.tmp)
+	uh->tmp = kvcalloc(m->cs_size, sizeof(u64), GFP_KERNEL);
+	if (!uh->tmp)
 		goto out_free;
-	vpmu_uhist.stamp = 0;
-	vpmu_uhist_group.VPMU_GROUP_BIN_ATTRS = vpmu_uhist_bin_attrs;
-	WRITE_ONCE(vpmu_uhist.state, vpmu_uhist_interval() ?
-		   VPMU_UHIST_RUNNING : VPMU_UHIST_OFF);
+	uh->stamp = 0;
+	uh->group.name = "uhist";
+	uh->group.attrs = vpmu_uhist_attrs;
+	uh->group.VPMU_GROUP_BIN_ATTRS = uh->bin_attrs;
+	vpmu_machine_uhist_set_state(m, vpmu_machine_uhist_interval(m) ?
+				     VPMU_UHIST_RUNNING : VPMU_UHIST_OFF);
 	return 0;
 
 out_free:
-	vpmu_uhist_free();
+	vpmu_uhist_free(uh);
 	return -ENOMEM;
 }
 
 /* After the PMU (and so uhist/) is gone. */
-void vpmu_uhist_exit(void)
+void vpmu_uhist_exit(struct vpmu *vpmu)
 {
-	vpmu_uhist_group.VPMU_GROUP_BIN_ATTRS = NULL;
-	vpmu_uhist_free();
-	WRITE_ONCE(vpmu_uhist.state, VPMU_UHIST_OFF);
+	vpmu->uhist.group.VPMU_GROUP_BIN_ATTRS = NULL;
+	vpmu_uhist_free(&vpmu->uhist);
+	vpmu_machine_uhist_set_state(&vpmu->machine, VPMU_UHIST_OFF);
 }

@@ -122,9 +122,10 @@ static uint8_t *builtin(size_t *len, uint8_t *mem, uint32_t *msz)
 }
 
 /*
- * sample16: vpmu_cdev.c's vpmu_run_engine() and vpmu_run_chunk() with
- * the perf glue's engine work at each stop (fold, clear, re-arm); what
- * perf itself does per sample is not modelled (the guest measures it).
+ * sample16: vpmu_machine_run.c's vpmu_run_engine() and vpmu_run_chunk()
+ * with the perf glue's engine work at each stop (fold, clear, re-arm);
+ * what perf itself does per sample is not modelled (the guest measures
+ * it).
  */
 static __attribute__((noinline)) int sample16(struct vpmu_engine *e,
 					       uint64_t cycles)

@@ -56,10 +56,11 @@ echo "counted-int: $r_counted_int instructions/microword"
 echo "uncounted: $r_uncounted instructions/microword"
 echo "counted: $r_counted instructions/microword"
 
-# The same in the driver's run chunks (vpmu_cdev.c: 5000 cycles each): what
-# counting costs a /dev/vpmu run.  Counting events alone leave their counts
-# in the engine's microwords between chunks (folded when read, outside
-# what is measured); counted-int folds at every chunk's end.
+# The same in the driver's run chunks (vpmu_machine_run.c: 5000 cycles
+# each): what counting costs a /dev/vpmu run.  Counting events alone
+# leave their counts in the engine's microwords between chunks (folded
+# when read, outside what is measured); counted-int folds at every
+# chunk's end.
 export VPMU_BENCH_CHUNK=5000
 echo
 echo "in 5000-cycle chunks, as /dev/vpmu runs them:"

@@ -1,0 +1,639 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vpmu_machine.c - the per-CPU engines and the current microcode image.
+ *
+ * Every possible CPU has one engine, created at load for cs_size
+ * control-store words, so that neither a run nor CPU hotplug ever
+ * allocates an engine.  An engine is used only on its own CPU with
+ * interrupts disabled: by run chunks (vpmu_machine_engine_get() ..
+ * vpmu_machine_engine_put() inside local_irq_save()) and by perf callbacks,
+ * which the perf core calls with interrupts disabled, IPIs included.
+ * That is all the serialisation it needs.
+ *
+ * One image is current.  A run takes a reference to it when it starts and
+ * keeps using that image to the end, even if another is installed
+ * meanwhile; installing never waits for runs.  Engines are attached to an
+ * image lazily, when a run that uses another image reaches them.
+ *
+ * Every engine holds a reference to the image it is attached to, from
+ * module load (when all are attached to the first image) to unload: the
+ * engine keeps pointers into that image's microcode, and perf callbacks
+ * program the counters of idle engines, so an engine must never point at
+ * freed microcode.  Any engine call is safe at any time on that account.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/bug.h>
+#include <linux/cpu.h>
+#include <linux/err.h>
+#include <linux/lockdep.h>
+#include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/rcupdate.h>
+#include <linux/slab.h>
+#include <linux/smp.h>
+#include <linux/workqueue.h>
+
+#include "vpmu_engine.h"
+#include "vpmu_machine.h"
+
+/* ---- the layer above ---------------------------------------------------- */
+
+static void vpmu_machine_nop(struct vpmu_machine *m, struct vpmu_engine *e)
+{
+}
+
+static void vpmu_machine_nop_end(struct vpmu_machine *m,
+				 struct vpmu_engine *e,
+				 const struct vpmu_stop *stop)
+{
+}
+
+/* With nobody above to tell, an overflow is only acknowledged. */
+static irqreturn_t vpmu_machine_nop_overflow(struct vpmu_machine *m,
+					     struct vpmu_engine *e,
+					     unsigned int idx,
+					     const struct vpmu_stop *stop)
+{
+	vpmu_engine_ovf_clear(e, BIT(idx));
+	return IRQ_HANDLED;
+}
+
+/* The ops while no layer above has registered its own. */
+static const struct vpmu_machine_ops vpmu_machine_nop_ops = {
+	.chunk_begin	= vpmu_machine_nop,
+	.chunk_end	= vpmu_machine_nop,
+	.overflow	= vpmu_machine_nop_overflow,
+	.overflow_end	= vpmu_machine_nop_end,
+	.hu_fold	= vpmu_machine_nop,
+	.hu_rebase	= vpmu_machine_nop,
+};
+
+/**
+ * vpmu_machine_set_ops() - register the layer above's callbacks
+ * @m:		the machine
+ * @ops:	the callbacks, or NULL for none
+ *
+ * Context: while nothing runs on the engines and no engine is changed:
+ * before the layer above makes itself reachable, and after it is gone.
+ */
+void vpmu_machine_set_ops(struct vpmu_machine *m,
+			  const struct vpmu_machine_ops *ops)
+{
+	m->ops = ops ? ops : &vpmu_machine_nop_ops;
+}
+
+/* ---- images ------------------------------------------------------------ */
+
+static void vpmu_image_free_work(struct work_struct *work)
+{
+	struct vpmu_image *img = container_of(to_rcu_work(work),
+					      struct vpmu_image, free_work);
+
+	vpmu_ucode_free(img->uc);
+	kfree(img);
+}
+
+/**
+ * vpmu_machine_ucode_load() - validate and decode an image for the engines
+ * @m:		the machine, whose cs_size limits the control store
+ * @out:	the decoded image, owned by the caller
+ * @bytes:	the image
+ * @len:	its length
+ * @verr:	why it was rejected
+ *
+ * Return: 0 or the validator's negative errno.
+ */
+int vpmu_machine_ucode_load(const struct vpmu_machine *m,
+			    struct vpmu_ucode **out, const void *bytes,
+			    size_t len, struct vpmu_verr *verr)
+{
+	return vpmu_ucode_load(out, bytes, len, m->cs_size, verr);
+}
+
+/**
+ * vpmu_machine_builtin_load() - validate and decode the built-in image
+ * @m:		the machine
+ * @out:	the decoded image, owned by the caller
+ * @verr:	why it was rejected
+ *
+ * The default image is assembled from ucode/default.vus at build time.  It
+ * goes through the same validator, with the same control-store limit, as
+ * any image a user loads; ucode/load_default decodes it afresh each time,
+ * so every installed image owns its decoded copy.
+ *
+ * Return: 0 or the validator's negative errno.
+ */
+int vpmu_machine_builtin_load(const struct vpmu_machine *m,
+			      struct vpmu_ucode **out, struct vpmu_verr *verr)
+{
+	return vpmu_machine_ucode_load(m, out, vpmu_default_ucode,
+				       vpmu_default_ucode_len, verr);
+}
+
+/**
+ * vpmu_image_get() - take a reference to the current image
+ * @m:	the machine
+ *
+ * Context: any; does not sleep.
+ * Return: the image, never NULL between module init and exit.
+ */
+struct vpmu_image *vpmu_image_get(struct vpmu_machine *m)
+{
+	struct vpmu_image *img;
+
+	/*
+	 * The image may be replaced, and its last reference dropped, between
+	 * reading the pointer and taking the reference.  Its memory stays
+	 * valid for the read-side section (it is freed a grace period after
+	 * the last put), and a reference that already reached zero is not
+	 * revived: read the pointer again, it has moved on.
+	 */
+	rcu_read_lock();
+	do {
+		img = rcu_dereference(m->current_image);
+	} while (!refcount_inc_not_zero(&img->ref));
+	rcu_read_unlock();
+	return img;
+}
+
+/**
+ * vpmu_image_put() - drop a reference taken by vpmu_image_get()
+ * @img: the image, or NULL
+ *
+ * Context: any, including with preemption disabled: the image is freed
+ * later from a workqueue, since freeing microcode may sleep.
+ */
+void vpmu_image_put(struct vpmu_image *img)
+{
+	if (img && refcount_dec_and_test(&img->ref))
+		queue_rcu_work(img->free_wq, &img->free_work);
+}
+
+/**
+ * vpmu_image_install() - make a validated image current
+ * @m:	the machine
+ * @uc:	the image; ownership passes to the callee, even on failure
+ *
+ * Runs in progress keep the image they started with; the old image goes
+ * when the last of them drops it.
+ *
+ * Context: process context; may sleep.
+ * Return: 0 or -ENOMEM.
+ */
+int vpmu_image_install(struct vpmu_machine *m, struct vpmu_ucode *uc)
+{
+	struct vpmu_image *img, *old;
+
+	img = kzalloc(sizeof(*img), GFP_KERNEL);
+	if (!img) {
+		vpmu_ucode_free(uc);
+		return -ENOMEM;
+	}
+	img->uc = uc;
+	refcount_set(&img->ref, 1);
+	img->free_wq = m->free_wq;
+	INIT_RCU_WORK(&img->free_work, vpmu_image_free_work);
+
+	mutex_lock(&m->lock);
+	img->generation = ++m->generation;
+	old = rcu_replace_pointer(m->current_image, img,
+				  lockdep_is_held(&m->lock));
+	mutex_unlock(&m->lock);
+
+	vpmu_image_put(old);
+	return 0;
+}
+
+/* ---- the micro-PC histogram's settings --------------------------------- */
+
+u32 vpmu_machine_uhist_interval(const struct vpmu_machine *m)
+{
+	return READ_ONCE(*m->uhist_interval);
+}
+
+/* uhist/interval writes the same variable as the module parameter. */
+void vpmu_machine_uhist_set_interval(struct vpmu_machine *m, u32 interval)
+{
+	WRITE_ONCE(*m->uhist_interval, interval);
+}
+
+enum vpmu_uhist_state vpmu_machine_uhist_state(const struct vpmu_machine *m)
+{
+	return READ_ONCE(m->uhist_state);
+}
+
+void vpmu_machine_uhist_set_state(struct vpmu_machine *m,
+				  enum vpmu_uhist_state state)
+{
+	WRITE_ONCE(m->uhist_state, state);
+}
+
+/* The interval engines should sample at: K while sampling runs, else 0. */
+static u32 vpmu_machine_uhist_active(const struct vpmu_machine *m)
+{
+	if (vpmu_machine_uhist_state(m) != VPMU_UHIST_RUNNING)
+		return 0;
+	return vpmu_machine_uhist_interval(m);
+}
+
+/* ---- engines ----------------------------------------------------------- */
+
+/* Apply the histogram interval in force now, if it changed. */
+static void vpmu_machine_uhist_sync(struct vpmu_machine *m,
+				    struct vpmu_machine_cpu *mc)
+{
+	u32 interval = vpmu_machine_uhist_active(m);
+
+	if (mc->uhist != interval) {
+		vpmu_engine_uhist_set(mc->engine, interval);
+		mc->uhist = interval;
+	}
+}
+
+/**
+ * vpmu_machine_engine_get() - this CPU's engine, ready to run @img
+ * @m: the machine
+ * @img: the image of the run, referenced by the caller
+ *
+ * Disables preemption until vpmu_machine_engine_put(), even on failure; run
+ * chunks call it with interrupts disabled.  Attaches the engine to @img if
+ * it runs another image, moving the engine's reference from the old image
+ * to @img (dropping a reference only queues the free, so this is fine with
+ * interrupts off), and applies a changed histogram interval.  Attaching
+ * discards the program state on the engine: the caller starts or restores
+ * a program next.
+ *
+ * Return: the engine, or an ERR_PTR if it could not take @img (which
+ * cannot happen: every image was validated against the engines' size).
+ */
+struct vpmu_engine *vpmu_machine_engine_get(struct vpmu_machine *m,
+					    struct vpmu_image *img)
+{
+	struct vpmu_machine_cpu *mc = get_cpu_ptr(m->cpu);
+	int ret;
+
+	if (mc->img != img) {
+		/*
+		 * The caller's reference keeps @img alive meanwhile.  The
+		 * attach zeroes the histogram unit's buckets: bucket events
+		 * take what they counted first and start over from zero.
+		 */
+		m->ops->hu_fold(m, mc->engine);
+		ret = vpmu_engine_attach(mc->engine, img->uc);
+		m->ops->hu_rebase(m, mc->engine);
+		if (WARN_ON_ONCE(ret))
+			return ERR_PTR(ret);
+		refcount_inc(&img->ref);
+		vpmu_image_put(mc->img);
+		mc->img = img;
+	}
+	vpmu_machine_uhist_sync(m, mc);
+	return mc->engine;
+}
+
+/**
+ * vpmu_machine_engine_put() - done with this CPU's engine; enables preemption
+ * @m: the machine
+ */
+void vpmu_machine_engine_put(struct vpmu_machine *m)
+{
+	put_cpu_ptr(m->cpu);
+}
+
+/**
+ * vpmu_this_engine() - this CPU's engine, as it is, for the perf glue
+ * @m: the machine
+ *
+ * The engine stays attached to whatever image it has (it holds a
+ * reference to it), so its counters can be programmed and read at any
+ * time.
+ *
+ * Context: interrupts disabled, on the engine's CPU (perf callbacks).
+ */
+struct vpmu_engine *vpmu_this_engine(struct vpmu_machine *m)
+{
+	lockdep_assert_irqs_disabled();
+	return this_cpu_ptr(m->cpu)->engine;
+}
+
+struct vpmu_machine_call_args {
+	struct vpmu_machine	*m;
+	vpmu_machine_call_fn	fn;
+	void			*arg;
+};
+
+/* Bring @mc's engine up to date, then call @c->fn on it. */
+static void vpmu_machine_call_on(struct vpmu_machine_call_args *c,
+				 struct vpmu_machine_cpu *mc)
+{
+	vpmu_machine_uhist_sync(c->m, mc);
+	c->fn(mc->engine, mc->img, c->arg);
+}
+
+static void vpmu_machine_call_here(void *info)
+{
+	struct vpmu_machine_call_args *c = info;
+
+	vpmu_machine_call_on(c, this_cpu_ptr(c->m->cpu));
+}
+
+/**
+ * vpmu_machine_call() - call @fn on @cpu's engine where it may be used
+ * @m: the machine
+ * @cpu: a possible CPU
+ * @fn: called with the engine, the image it is attached to and @arg
+ * @arg: for @fn
+ *
+ * An online CPU's engine is only touched on that CPU with interrupts
+ * disabled, so @fn runs there in an IPI, between two run chunks (a chunk
+ * keeps interrupts off).  An offline CPU runs nothing: @fn runs here, with
+ * CPU hotplug held off.  Before @fn, the engine takes the histogram
+ * interval now in force, as its next chunk would; so a uhist/control
+ * write takes effect on every engine by the time it returns.
+ *
+ * Context: process context; may sleep.  @fn must not sleep.
+ * Return: 0 or the errno of smp_call_function_single().
+ */
+int vpmu_machine_call(struct vpmu_machine *m, unsigned int cpu,
+		      vpmu_machine_call_fn fn, void *arg)
+{
+	struct vpmu_machine_call_args c = { .m = m, .fn = fn, .arg = arg };
+	unsigned long flags;
+	int ret = 0;
+
+	cpus_read_lock();
+	if (cpu_online(cpu)) {
+		ret = smp_call_function_single(cpu, vpmu_machine_call_here, &c, 1);
+	} else {
+		/* for lockdep's sake as much as anything: @fn expects it */
+		local_irq_save(flags);
+		vpmu_machine_call_on(&c, per_cpu_ptr(m->cpu, cpu));
+		local_irq_restore(flags);
+	}
+	cpus_read_unlock();
+	return ret;
+}
+
+/* ---- the histogram unit ------------------------------------------------ */
+
+/**
+ * vpmu_machine_hu_nr() - buckets of the histogram-unit program in force
+ * @m: the machine
+ *
+ * Context: any.  Return: the number of buckets, 0 when the unit is off.
+ */
+unsigned int vpmu_machine_hu_nr(const struct vpmu_machine *m)
+{
+	return READ_ONCE(m->hu_nr);
+}
+
+/**
+ * vpmu_machine_hu_bucket() - bucket @b of this CPU's engine
+ * @m:	the machine
+ * @e:	this CPU's engine
+ * @b:	1-based bucket
+ *
+ * Context: interrupts disabled, on the engine's CPU (perf callbacks).
+ * Return: the 64-bit bucket, or 0 if the program in force has no bucket @b.
+ */
+u64 vpmu_machine_hu_bucket(struct vpmu_machine *m, struct vpmu_engine *e,
+			   unsigned int b)
+{
+	u64 c[VPMU_HU_MAX];
+
+	if (b < 1 || b > this_cpu_ptr(m->cpu)->hu_n)
+		return 0;
+	vpmu_engine_hu_read(e, c, b);
+	return c[b - 1];
+}
+
+struct vpmu_machine_hu_args {
+	struct vpmu_machine *m;
+	const struct vpmu_hu_prog *prog;	/* NULL: reset */
+	unsigned int cpu;
+	int ret;
+};
+
+/* On @a->cpu's engine: set @a->prog, or reset; perf events folded around. */
+static void vpmu_machine_hu_change(struct vpmu_engine *e,
+				   const struct vpmu_image *img, void *arg)
+{
+	struct vpmu_machine_hu_args *a = arg;
+	struct vpmu_machine *m = a->m;
+	/* An offline CPU's engine is changed elsewhere and has no events. */
+	bool here = e == vpmu_this_engine(m);
+
+	if (here)
+		m->ops->hu_fold(m, e);
+	if (a->prog) {
+		a->ret = vpmu_engine_hu_set(e, a->prog->n ? a->prog : NULL);
+		if (!a->ret)
+			per_cpu_ptr(m->cpu, a->cpu)->hu_n = a->prog->n;
+	} else {
+		vpmu_engine_hu_reset(e);
+		a->ret = 0;
+	}
+	if (here)
+		m->ops->hu_rebase(m, e);
+}
+
+static int vpmu_machine_hu_call(struct vpmu_machine *m, unsigned int cpu,
+				const struct vpmu_hu_prog *prog)
+{
+	struct vpmu_machine_hu_args a = { .m = m, .prog = prog, .cpu = cpu };
+	int ret;
+
+	ret = vpmu_machine_call(m, cpu, vpmu_machine_hu_change, &a);
+	return ret ? ret : a.ret;
+}
+
+/**
+ * vpmu_machine_hu_program() - set a histogram-unit program on every engine
+ * @m:		the machine
+ * @p:		the program (n == 0: off)
+ * @undo:	the program in force, for the engines already changed if a
+ *		later one refuses
+ *
+ * Every engine or none.  The engines check a program alike, and the
+ * parser has checked everything they check: the first engine's verdict is
+ * every engine's.  Should a later one refuse all the same, the ones
+ * already changed get @undo back.
+ *
+ * Context: process context; the caller serialises changes to the unit.
+ * Return: 0, -EINVAL if the engines refuse @p, or an errno of
+ * vpmu_machine_call().
+ */
+int vpmu_machine_hu_program(struct vpmu_machine *m,
+			    const struct vpmu_hu_prog *p,
+			    const struct vpmu_hu_prog *undo)
+{
+	unsigned int cpu, done;
+	int ret;
+
+	for_each_possible_cpu(cpu) {
+		ret = vpmu_machine_hu_call(m, cpu, p);
+		if (ret)
+			goto out_undo;
+	}
+	WRITE_ONCE(m->hu_nr, p->n);
+	return 0;
+
+out_undo:
+	for_each_possible_cpu(done) {
+		if (done == cpu)
+			break;
+		WARN_ON_ONCE(vpmu_machine_hu_call(m, done, undo));
+	}
+	return ret;
+}
+
+/**
+ * vpmu_machine_hu_reset() - zero every engine's histogram-unit buckets
+ * @m: the machine
+ *
+ * Context: process context; the caller serialises changes to the unit.
+ * Return: 0 or an errno of vpmu_machine_call().
+ */
+int vpmu_machine_hu_reset(struct vpmu_machine *m)
+{
+	unsigned int cpu;
+	int ret;
+
+	for_each_possible_cpu(cpu) {
+		ret = vpmu_machine_hu_call(m, cpu, NULL);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* ---- init and exit ----------------------------------------------------- */
+
+/*
+ * Nothing is left on an engine when its CPU goes down: a run holds the
+ * engine only for one chunk with interrupts disabled and carries on from
+ * its saved context wherever it is next, and the perf core removes the
+ * CPU's events first.  The engine keeps its image reference while the CPU
+ * is away, so it needs no hotplug callback.
+ */
+static void vpmu_engines_destroy(struct vpmu_machine *m)
+{
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct vpmu_machine_cpu *mc = per_cpu_ptr(m->cpu, cpu);
+
+		vpmu_engine_destroy(mc->engine);
+		vpmu_image_put(mc->img);
+		memset(mc, 0, sizeof(*mc));
+	}
+}
+
+/* Create every engine and attach it to @img, taking a reference each. */
+static int vpmu_engines_create(struct vpmu_machine *m, struct vpmu_image *img)
+{
+	unsigned int cpu;
+	int ret;
+
+	for_each_possible_cpu(cpu) {
+		struct vpmu_machine_cpu *mc = per_cpu_ptr(m->cpu, cpu);
+
+		mc->engine = vpmu_engine_create(m->cs_size);
+		if (!mc->engine) {
+			ret = -ENOMEM;
+			goto out_destroy;
+		}
+		ret = vpmu_engine_attach(mc->engine, img->uc);
+		if (ret)
+			goto out_destroy;
+		refcount_inc(&img->ref);
+		mc->img = img;
+	}
+	return 0;
+
+out_destroy:
+	vpmu_engines_destroy(m);
+	return ret;
+}
+
+/* Drop the current image and wait for every image to be freed. */
+static void vpmu_images_drain(struct vpmu_machine *m)
+{
+	vpmu_image_put(rcu_replace_pointer(m->current_image, NULL, true));
+	/*
+	 * The last puts queued the frees behind a grace period: wait for the
+	 * grace period to queue them, then for the workqueue to run them.
+	 */
+	rcu_barrier();
+	destroy_workqueue(m->free_wq);
+	m->free_wq = NULL;
+	m->generation = 0;
+}
+
+/**
+ * vpmu_machine_init() - create the engines and make @uc current
+ * @m:	the machine, its parameters filled in
+ * @uc:	the first image (generation 1); ownership passes to the callee,
+ *	even on failure
+ *
+ * Sets up the engines, the first image and the counters' interrupt lines.
+ *
+ * Return: 0 or a negative errno.
+ */
+int vpmu_machine_init(struct vpmu_machine *m, struct vpmu_ucode *uc)
+{
+	int ret;
+
+	mutex_init(&m->lock);
+	vpmu_machine_set_ops(m, NULL);
+	m->cpu = alloc_percpu(struct vpmu_machine_cpu);
+	/*
+	 * Unbound: freeing an image has no use for locality.  Saying so also
+	 * keeps 7.x quiet, which warns about a workqueue that names neither
+	 * WQ_PERCPU nor WQ_UNBOUND.
+	 */
+	m->free_wq = alloc_workqueue("vpmu_free", WQ_UNBOUND, 0);
+	if (!m->cpu || !m->free_wq) {
+		vpmu_ucode_free(uc);
+		ret = -ENOMEM;
+		goto out_free;
+	}
+
+	ret = vpmu_image_install(m, uc);
+	if (ret)
+		goto out_free;
+	ret = vpmu_engines_create(m, rcu_dereference_protected(m->current_image,
+							       true));
+	if (ret)
+		goto out_drain;
+	ret = vpmu_irq_init(m);
+	if (ret)
+		goto out_engines_destroy;
+	return 0;
+
+out_engines_destroy:
+	vpmu_engines_destroy(m);
+out_drain:
+	vpmu_images_drain(m);
+out_free:
+	if (m->free_wq)
+		destroy_workqueue(m->free_wq);
+	m->free_wq = NULL;
+	free_percpu(m->cpu);
+	m->cpu = NULL;
+	return ret;
+}
+
+/*
+ * Called when nothing can run any more: /dev/vpmu, the PMU and the sysfs
+ * files are gone.
+ */
+void vpmu_machine_exit(struct vpmu_machine *m)
+{
+	vpmu_irq_exit(m);
+	vpmu_engines_destroy(m);
+	vpmu_images_drain(m);
+	free_percpu(m->cpu);
+	m->cpu = NULL;
+}

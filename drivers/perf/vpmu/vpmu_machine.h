@@ -1,0 +1,254 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * vpmu_machine.h - the machine layer: the per-CPU engines, the current
+ * microcode image, runs, overflow stops and their interrupt delivery.
+ *
+ *   vpmu_machine.c      engines, images, calls on an engine's CPU, the
+ *                       histograms' settings on every engine
+ *   vpmu_machine_run.c  running a program in chunks
+ *   vpmu_machine_irq.c  the counters' overflow lines: an overflow stop
+ *                       delivered as interrupts
+ *   vpmu_ucode.c        the built-in image's bytes
+ *
+ * The front ends (vpmu.h) use the machine through this header; the
+ * machine uses the portable engine core (vpmu_engine.h) and calls the
+ * layer above only through the struct vpmu_machine_ops it registers.
+ */
+#ifndef _VPMU_MACHINE_H
+#define _VPMU_MACHINE_H
+
+#include <linux/irqdomain.h>
+#include <linux/irqreturn.h>
+#include <linux/mutex.h>
+#include <linux/rcupdate.h>
+#include <linux/refcount.h>
+#include <linux/types.h>
+#include <linux/workqueue.h>
+
+#include "vpmu_engine.h"
+
+/* The built-in microcode image (vpmu_ucode.c). */
+extern const u8 vpmu_default_ucode[];
+extern const size_t vpmu_default_ucode_len;
+
+/**
+ * struct vpmu_image - a microcode image as the module keeps it
+ * @uc:		the validated, decoded image; immutable
+ * @generation:	1 for the image installed at load, then one more for every
+ *		image installed; never reused (ucode/generation, run results)
+ * @ref:	one for being current, one for every run using the image and
+ *		one for every engine attached to it
+ * @free_wq:	where @free_work runs (the machine's)
+ * @free_work:	frees @uc and the image an RCU grace period after the last
+ *		reference is dropped, in process context (dropping may
+ *		happen with preemption disabled; freeing may sleep)
+ */
+struct vpmu_image {
+	struct vpmu_ucode	*uc;
+	u64			generation;
+	refcount_t		ref;
+	struct workqueue_struct	*free_wq;
+	struct rcu_work		free_work;
+};
+
+/**
+ * struct vpmu_machine_cpu - one CPU's engine
+ * @engine:	the engine; lives from module load to unload
+ * @img:	the image @engine is attached to, a reference; never NULL
+ *		between module init and exit
+ * @uhist:	the histogram interval last applied to @engine: the
+ *		uhist_interval while uhist/state is running, else 0
+ * @hu_n:	buckets of the histogram-unit program in force on @engine
+ * @ovf_engine:	while an overflow stop's lines are raised: the stopped
+ *		engine...
+ * @ovf_stop:	...and its stop, latched for the lines' handlers as a
+ *		PMU latches the sampled address for its interrupt handler
+ * @irq_ran:	set by the handler of the line being raised on this CPU
+ *
+ * Only used on its own CPU with interrupts disabled: by a run chunk or by a
+ * perf callback.  No lock needed.  Init and exit, when nothing runs, touch
+ * every CPU's; so does a vpmu_machine_call() for an offline CPU, where
+ * nothing else runs.
+ */
+struct vpmu_machine_cpu {
+	struct vpmu_engine	*engine;
+	struct vpmu_image	*img;
+	u32			uhist;
+	unsigned int		hu_n;
+	struct vpmu_engine	*ovf_engine;
+	const struct vpmu_stop	*ovf_stop;
+	bool			irq_ran;
+};
+
+struct vpmu_machine;
+
+/**
+ * struct vpmu_machine_ops - what the machine asks of the layer above
+ * @chunk_begin: a run chunk for current is about to run on @e...
+ * @chunk_end:	...and has ended (interrupts stay disabled in between)
+ * @overflow:	counter @idx's overflow interrupt: @e stopped at @stop,
+ *		right after the microword on which an interrupting counter
+ *		wrapped; the handler folds the wrap in and samples
+ * @overflow_end: every line @stop raised has been handled; @e runs on
+ *		next
+ * @hu_fold:	@e's histogram-unit buckets are about to change other than
+ *		by counting (a program, a reset, attaching an image)...
+ * @hu_rebase:	...and have changed
+ *
+ * The perf glue fills these in (vpmu_machine_set_ops()), as a PMU driver
+ * fills in its backend's ops: it is the only way the machine reaches the
+ * layer above.  Every call is on @e's CPU with interrupts disabled.
+ */
+struct vpmu_machine_ops {
+	void (*chunk_begin)(struct vpmu_machine *m, struct vpmu_engine *e);
+	void (*chunk_end)(struct vpmu_machine *m, struct vpmu_engine *e);
+	irqreturn_t (*overflow)(struct vpmu_machine *m, struct vpmu_engine *e,
+				unsigned int idx, const struct vpmu_stop *stop);
+	void (*overflow_end)(struct vpmu_machine *m, struct vpmu_engine *e,
+			     const struct vpmu_stop *stop);
+	void (*hu_fold)(struct vpmu_machine *m, struct vpmu_engine *e);
+	void (*hu_rebase)(struct vpmu_machine *m, struct vpmu_engine *e);
+};
+
+/**
+ * struct vpmu_irq_line - one counter's overflow line on one CPU
+ * @m:		the machine
+ * @idx:	the counter
+ * @virq:	the Linux IRQ, 0 if not (yet) mapped
+ */
+struct vpmu_irq_line {
+	struct vpmu_machine	*m;
+	unsigned int		idx;
+	unsigned int		virq;
+};
+
+/**
+ * struct vpmu_irq_lines - the counters' overflow lines
+ * @fwnode:	names the domain
+ * @domain:	nr_counters * nr_cpu_ids hwirqs
+ * @line:	each hwirq's line (hwirq = cpu * nr_counters + idx)
+ * @names:	"vpmu-ctrN", one per counter, shared by the CPUs' lines
+ *
+ * Set up at load and torn down at unload, both before any event or run
+ * can use a line and after the last can.
+ */
+struct vpmu_irq_lines {
+	struct fwnode_handle	*fwnode;
+	struct irq_domain	*domain;
+	struct vpmu_irq_line	*line;
+	char			names[VPMU_NR_COUNTERS_MAX][16];
+};
+
+/* The micro-PC histogram's sampling state (uhist/state). */
+enum vpmu_uhist_state {
+	VPMU_UHIST_OFF,
+	VPMU_UHIST_RUNNING,
+	VPMU_UHIST_PAUSED,
+};
+
+/**
+ * struct vpmu_machine - the engines and the image they run
+ * @nr_counters: programmable counters per engine (nr_counters)
+ * @cs_size:	control-store words per engine (cs_size)
+ * @widths:	each counter's width in bits (counter_widths, the last
+ *		repeated for the counters past the list)
+ * @uhist_interval: the histogram interval K: the uhist_interval module
+ *		parameter's variable, the one copy, read and written with
+ *		READ_ONCE()/WRITE_ONCE()
+ * @uhist_state: enum vpmu_uhist_state; engines sample at K only while it
+ *		is running.  Read by run chunks without a lock.
+ * @hu_nr:	buckets of the histogram-unit program in force (0: off)
+ * @current_image: the image new runs use; holds one reference.  Readers
+ *		use RCU (vpmu_image_get()); writers hold @lock.
+ * @lock:	serialises image installs: protects @current_image updates
+ *		and @generation
+ * @generation:	generation of the last image installed
+ * @free_wq:	where images are freed; flushed at unload so that no free
+ *		runs after the module is gone
+ * @cpu:	each CPU's engine
+ * @irq:	the counters' overflow interrupt lines
+ * @ops:	the layer above's callbacks; no-ops while it has registered
+ *		none, never NULL
+ *
+ * @nr_counters, @cs_size, @widths and @uhist_interval are set before
+ * vpmu_machine_init() and never change.
+ */
+struct vpmu_machine {
+	unsigned int		nr_counters;
+	unsigned int		cs_size;
+	unsigned int		widths[VPMU_NR_COUNTERS_MAX];
+	unsigned int		*uhist_interval;
+	int			uhist_state;
+	unsigned int		hu_nr;
+	struct vpmu_image __rcu	*current_image;
+	struct mutex		lock;		/* serialises installs */
+	u64			generation;
+	struct workqueue_struct	*free_wq;
+	struct vpmu_machine_cpu __percpu *cpu;
+	struct vpmu_irq_lines	irq;
+	const struct vpmu_machine_ops *ops;
+};
+
+int vpmu_machine_init(struct vpmu_machine *m, struct vpmu_ucode *uc);
+void vpmu_machine_exit(struct vpmu_machine *m);
+void vpmu_machine_set_ops(struct vpmu_machine *m,
+			  const struct vpmu_machine_ops *ops);
+
+int vpmu_machine_ucode_load(const struct vpmu_machine *m,
+			    struct vpmu_ucode **out, const void *bytes,
+			    size_t len, struct vpmu_verr *verr);
+int vpmu_machine_builtin_load(const struct vpmu_machine *m,
+			      struct vpmu_ucode **out, struct vpmu_verr *verr);
+
+struct vpmu_image *vpmu_image_get(struct vpmu_machine *m);
+void vpmu_image_put(struct vpmu_image *img);
+int vpmu_image_install(struct vpmu_machine *m, struct vpmu_ucode *uc);
+
+struct vpmu_engine *vpmu_this_engine(struct vpmu_machine *m);
+
+/*
+ * Calls on one CPU's engine from process context: @fn runs on the
+ * engine's CPU in an IPI, or here if that CPU is offline, with interrupts
+ * disabled either way.
+ */
+typedef void (*vpmu_machine_call_fn)(struct vpmu_engine *e,
+				     const struct vpmu_image *img, void *arg);
+int vpmu_machine_call(struct vpmu_machine *m, unsigned int cpu,
+		      vpmu_machine_call_fn fn, void *arg);
+
+/*
+ * The micro-PC histogram's settings.  An engine picks them up at its next
+ * run chunk, or at once when a vpmu_machine_call() reaches it.
+ */
+u32 vpmu_machine_uhist_interval(const struct vpmu_machine *m);
+void vpmu_machine_uhist_set_interval(struct vpmu_machine *m, u32 interval);
+enum vpmu_uhist_state vpmu_machine_uhist_state(const struct vpmu_machine *m);
+void vpmu_machine_uhist_set_state(struct vpmu_machine *m,
+				  enum vpmu_uhist_state state);
+
+/* The histogram unit on every engine. */
+unsigned int vpmu_machine_hu_nr(const struct vpmu_machine *m);
+u64 vpmu_machine_hu_bucket(struct vpmu_machine *m, struct vpmu_engine *e,
+			   unsigned int b);
+int vpmu_machine_hu_program(struct vpmu_machine *m,
+			    const struct vpmu_hu_prog *p,
+			    const struct vpmu_hu_prog *undo);
+int vpmu_machine_hu_reset(struct vpmu_machine *m);
+
+/* Running a program (vpmu_machine_run.c). */
+int vpmu_machine_run(struct vpmu_machine *m, struct vpmu_run *run, u8 *mem);
+
+/* ---- inside the machine layer ------------------------------------------ */
+
+/* This CPU's engine for a run chunk of @img (vpmu_machine.c). */
+struct vpmu_engine *vpmu_machine_engine_get(struct vpmu_machine *m,
+					    struct vpmu_image *img);
+void vpmu_machine_engine_put(struct vpmu_machine *m);
+
+/* The counters' overflow interrupt lines (vpmu_machine_irq.c). */
+int vpmu_irq_init(struct vpmu_machine *m);
+void vpmu_irq_exit(struct vpmu_machine *m);
+void vpmu_irq_deliver(struct vpmu_machine *m, struct vpmu_engine *e,
+		      const struct vpmu_stop *stop);
+
+#endif /* _VPMU_MACHINE_H */

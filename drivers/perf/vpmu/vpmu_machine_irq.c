@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vpmu_machine_irq.c - the counters' overflow interrupt lines, one per
+ * counter of every CPU's engine, and the delivery of an overflow stop.
+ *
+ * Every engine has its own counters, so every engine has its own lines,
+ * as a PMU wired to one interrupt per CPU has: a linear IRQ domain with
+ * nr_counters hwirqs per possible CPU (hwirq = cpu * nr_counters + idx),
+ * mapped at load, each requested as "vpmu-ctrN" after its counter.  On
+ * an overflow stop the run loop has the stop delivered
+ * (vpmu_irq_deliver()): with interrupts disabled, as a real interrupt
+ * would find them, on the CPU whose engine stopped, the line of every
+ * counter that wrapped is raised; it is counted in that CPU's column of
+ * /proc/interrupts and its handler runs right there, before the engine
+ * runs on, and hands the overflow to the layer above (ops->overflow).
+ *
+ * One line shared by all CPUs would lose interrupts: its flow handler
+ * drops an interrupt raised while the line is being handled on another
+ * CPU.  A CPU's lines are only ever raised on that CPU, by one run at a
+ * time, so none is lost; should a handler still not run (a line the core
+ * has disabled), the raise says so and the overflow is handed over
+ * directly.  (Per-CPU-devid lines, one line with per-CPU handlers as Arm
+ * PMUs' PPIs have, need core calls that are not exported to modules.)
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/interrupt.h>
+#include <linux/irq.h>
+#include <linux/irqdesc.h>
+#include <linux/irqdomain.h>
+#include <linux/percpu.h>
+#include <linux/slab.h>
+
+#include "vpmu_engine.h"
+#include "vpmu_machine.h"
+
+/* The lines cannot be masked: nothing but the run loop raises them. */
+static void vpmu_irq_noop(struct irq_data *d)
+{
+}
+
+static struct irq_chip vpmu_irq_chip = {
+	.name		= "vpmu",
+	.irq_mask	= vpmu_irq_noop,
+	.irq_unmask	= vpmu_irq_noop,
+};
+
+static int vpmu_irq_map(struct irq_domain *d, unsigned int virq,
+			irq_hw_number_t hw)
+{
+	irq_set_chip_and_handler(virq, &vpmu_irq_chip, handle_simple_irq);
+	irq_set_noprobe(virq);
+	return 0;
+}
+
+static const struct irq_domain_ops vpmu_irq_domain_ops = {
+	.map	= vpmu_irq_map,
+	.xlate	= irq_domain_xlate_onecell,
+};
+
+/*
+ * dev_id is the line.  A CPU's lines are only ever raised on that CPU,
+ * where the stop being delivered is latched.
+ */
+static irqreturn_t vpmu_irq_handler(int irq, void *dev_id)
+{
+	struct vpmu_irq_line *line = dev_id;
+	struct vpmu_machine *m = line->m;
+	struct vpmu_machine_cpu *mc = this_cpu_ptr(m->cpu);
+
+	mc->irq_ran = true;
+	if (!mc->ovf_stop)
+		return IRQ_NONE;
+	return m->ops->overflow(m, mc->ovf_engine, line->idx, mc->ovf_stop);
+}
+
+/*
+ * Raise counter @idx's overflow line on this CPU.  Return: 0 once the
+ * line's handler has run, -EINVAL if the counter has no line, -EIO if
+ * the handler did not run.
+ */
+static int vpmu_irq_raise(struct vpmu_machine *m, struct vpmu_machine_cpu *mc,
+			  unsigned int idx)
+{
+	int ret;
+
+	if (idx >= m->nr_counters)
+		return -EINVAL;
+	mc->irq_ran = false;
+	ret = generic_handle_domain_irq(m->irq.domain,
+					smp_processor_id() * m->nr_counters +
+					idx);
+	if (ret)
+		return ret;
+	return mc->irq_ran ? 0 : -EIO;
+}
+
+/**
+ * vpmu_irq_deliver() - deliver an overflow stop as interrupts
+ * @m:		the machine
+ * @e:		this CPU's engine, stopped
+ * @stop:	the stop; with VPMU_STOP_OVERFLOW, @stop->ovf has the
+ *		interrupting counters that wrapped on @stop->upc
+ *
+ * Called by the run loop with interrupts disabled, between the engine's
+ * stop and the run going on: the engine's interrupt controller.  Every
+ * counter with its overflow status bit set raises its own line (a
+ * counting one's too, if it wrapped), whose handler runs before this
+ * returns; a counter whose handler does not run (no line: a counter
+ * beyond nr_counters) is handed to ops->overflow here.  Then
+ * ops->overflow_end, and the engine runs on.
+ */
+void vpmu_irq_deliver(struct vpmu_machine *m, struct vpmu_engine *e,
+		      const struct vpmu_stop *stop)
+{
+	struct vpmu_machine_cpu *mc = this_cpu_ptr(m->cpu);
+	unsigned long status;
+	unsigned int idx;
+
+	lockdep_assert_irqs_disabled();
+	mc->ovf_engine = e;
+	mc->ovf_stop = stop;
+	status = vpmu_engine_ovf_status(e) | stop->ovf;
+	for_each_set_bit(idx, &status, VPMU_NR_COUNTERS_MAX) {
+		if (vpmu_irq_raise(m, mc, idx))
+			m->ops->overflow(m, e, idx, stop);
+	}
+	m->ops->overflow_end(m, e, stop);
+	mc->ovf_engine = NULL;
+	mc->ovf_stop = NULL;
+}
+
+/**
+ * vpmu_irq_exit() - free the lines
+ * @m:	the machine
+ *
+ * Also undoes a vpmu_irq_init() that failed part-way.
+ */
+void vpmu_irq_exit(struct vpmu_machine *m)
+{
+	struct vpmu_irq_lines *irq = &m->irq;
+	unsigned int i, n = m->nr_counters * nr_cpu_ids;
+
+	for (i = 0; irq->line && i < n; i++) {
+		if (!irq->line[i].virq)
+			continue;
+		free_irq(irq->line[i].virq, &irq->line[i]);
+		irq_dispose_mapping(irq->line[i].virq);
+	}
+	kfree(irq->line);
+	irq->line = NULL;
+	if (irq->domain)
+		irq_domain_remove(irq->domain);
+	irq->domain = NULL;
+	if (irq->fwnode)
+		irq_domain_free_fwnode(irq->fwnode);
+	irq->fwnode = NULL;
+}
+
+/* Map hwirq @hw and request it for counter @idx. */
+static int vpmu_irq_line(struct vpmu_machine *m, unsigned int hw,
+			 unsigned int idx)
+{
+	struct vpmu_irq_line *line = &m->irq.line[hw];
+	unsigned int virq;
+	int ret;
+
+	virq = irq_create_mapping(m->irq.domain, hw);
+	if (!virq)
+		return -ENOSPC;
+	line->m = m;
+	line->idx = idx;
+	ret = request_irq(virq, vpmu_irq_handler,
+			  IRQF_NO_THREAD | IRQF_NOBALANCING,
+			  m->irq.names[idx], line);
+	if (ret) {
+		irq_dispose_mapping(virq);
+		return ret;
+	}
+	line->virq = virq;
+	return 0;
+}
+
+/**
+ * vpmu_irq_init() - nr_counters lines per possible CPU, each requested
+ * @m:	the machine, nr_counters set
+ *
+ * Return: 0 or a negative errno.
+ */
+int vpmu_irq_init(struct vpmu_machine *m)
+{
+	struct vpmu_irq_lines *irq = &m->irq;
+	unsigned int cpu, i, nr = m->nr_counters, n = nr * nr_cpu_ids;
+	int ret = -ENOMEM;
+
+	irq->line = kcalloc(n, sizeof(*irq->line), GFP_KERNEL);
+	if (!irq->line)
+		goto err;
+	for (i = 0; i < nr; i++)
+		snprintf(irq->names[i], sizeof(irq->names[i]), "vpmu-ctr%u",
+			 i);
+	irq->fwnode = irq_domain_alloc_named_fwnode("vpmu");
+	if (!irq->fwnode)
+		goto err;
+	irq->domain = irq_domain_create_linear(irq->fwnode, n,
+					       &vpmu_irq_domain_ops, NULL);
+	if (!irq->domain)
+		goto err;
+	for_each_possible_cpu(cpu) {
+		for (i = 0; i < nr; i++) {
+			ret = vpmu_irq_line(m, cpu * nr + i, i);
+			if (ret)
+				goto err;
+		}
+	}
+	return 0;
+err:
+	pr_err("cannot set up the counters' interrupt lines: %d\n", ret);
+	vpmu_irq_exit(m);
+	return ret;
+}

@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vpmu_machine_run.c - running a program on the engines, in chunks.
+ *
+ * A run goes in chunks.  A chunk runs on the engine of the CPU the task
+ * is on, with interrupts disabled (perf callbacks touch the engine from
+ * interrupts; Documentation/vpmu/perf.rst, "Serialisation"); between
+ * chunks the program's state lives in a struct vpmu_ctx, off every
+ * engine, so the task can be rescheduled, migrated or stopped by a signal
+ * there.  The whole run uses the image that was current when it started.
+ *
+ * An overflow stop in a chunk is delivered as an interrupt
+ * (vpmu_machine_irq.c) before the engine runs on; the layer above sees a
+ * chunk begin and end through the machine's ops.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/err.h>
+#include <linux/kernel.h>
+#include <linux/ktime.h>
+#include <linux/module.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+
+#include "vpmu_engine.h"
+#include "vpmu_machine.h"
+
+/*
+ * Cycles per chunk: the longest the CPU runs with interrupts disabled on
+ * behalf of one task, and how late a signal is noticed.  Under TCG the
+ * engine was measured at about 19 million cycles a second (a tight loop on
+ * a 6.1 guest), so 5000 cycles are about a quarter of a millisecond there
+ * and far less natively, while the per-chunk cost (context save and
+ * restore, a signal check) stays small next to 5000 cycles of work.
+ */
+#define VPMU_RUN_CHUNK	5000
+
+/*
+ * Overflow stops per chunk.  Cycles bound a chunk's engine work, but not
+ * the perf work of its overflow stops: each raises the lines of the
+ * counters that wrapped and may take a sample per counter, and with every
+ * counter sampling at period 1 a 5000-cycle chunk had a stop on every
+ * microword.  After this many stops the chunk ends (the run goes on in
+ * the next one, exactly as a chunk that ends on its budget), so that
+ * the longest a chunk keeps interrupts off is bounded in work whatever
+ * perf asks: Documentation/vpmu/perf.rst, "Serialisation", has the
+ * numbers it was chosen by.
+ */
+#ifndef VPMU_RUN_CHUNK_STOPS	/* make chunk-bench sets it for a baseline */
+#define VPMU_RUN_CHUNK_STOPS	16
+#endif
+
+#ifdef VPMU_BENCH_CHUNK_TIME
+/*
+ * make chunk-bench only (KCFLAGS=-DVPMU_BENCH_CHUNK_TIME): the longest
+ * chunk since the parameters were last written, in ns with interrupts
+ * off and in overflow stops.  Never in a normal build.
+ */
+static unsigned long vpmu_bench_chunk_ns, vpmu_bench_chunk_stops;
+module_param_named(bench_chunk_ns, vpmu_bench_chunk_ns, ulong, 0644);
+module_param_named(bench_chunk_stops, vpmu_bench_chunk_stops, ulong, 0644);
+#endif
+
+/**
+ * struct vpmu_runner - one run in progress
+ * @m:		the machine
+ * @run:	the caller's arguments (checked); the results are filled in
+ * @img:	the image the whole run uses (a reference)
+ * @ctx:	the program's state between chunks
+ * @mem:	the program's memory, a kernel copy
+ * @left:	cycles of the budget not used yet
+ * @started:	the first chunk has run (later chunks restore @ctx)
+ *
+ * Private to the calling task: no locking.
+ */
+struct vpmu_runner {
+	struct vpmu_machine	*m;
+	struct vpmu_run		*run;
+	struct vpmu_image	*img;
+	struct vpmu_ctx		*ctx;
+	u8			*mem;
+	u64			left;
+	bool			started;
+};
+
+/* Was that the end of the run?  If so, say why in @run. */
+static bool vpmu_run_ended(struct vpmu_runner *r, const struct vpmu_stop *stop)
+{
+	struct vpmu_run *run = r->run;
+
+	switch (stop->reason) {
+	case VPMU_STOP_HALT:
+		run->stop = VPMU_RUN_HALT;
+		return true;
+	case VPMU_STOP_TRAP:
+		run->stop = VPMU_RUN_TRAP;
+		run->code = stop->code;
+		return true;
+	case VPMU_STOP_FAULT:
+		run->stop = VPMU_RUN_FAULT;
+		run->code = stop->code;
+		run->addr = stop->addr;
+		return true;
+	case VPMU_STOP_BUDGET:
+	case VPMU_STOP_OVERFLOW:
+		/* vpmu_run_engine() never ends a chunk on an overflow. */
+		break;
+	}
+	if (!r->left) {
+		run->stop = VPMU_RUN_BUDGET;
+		return true;
+	}
+	if (signal_pending(current)) {
+		run->stop = VPMU_RUN_SIGNAL;
+		return true;
+	}
+	return false;
+}
+
+/* The program's state at its stop; the engine must still be ours. */
+static void vpmu_run_capture(struct vpmu_run *run, struct vpmu_engine *e,
+			     const struct vpmu_stop *stop)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(run->regs); i++)
+		run->regs[i] = vpmu_engine_reg(e, VPMU_OPND_R0 + i);
+	run->pc = vpmu_engine_reg(e, VPMU_OPND_PC);
+	run->upc = stop->upc;
+	run->ipc = stop->ipc;
+	run->mode_out = vpmu_engine_mode(e);
+}
+
+/*
+ * Run up to @budget cycles on @e, letting the PMU fold every counter wrap
+ * in.  An interrupting counter (a sampling event's) stops the engine
+ * right after the microword that wrapped it; the stop is delivered as an
+ * interrupt (vpmu_irq_deliver()), whose handler takes the sample, and
+ * the run carries on with what is left of the budget.  Such a stop is not
+ * the program's: it ends nothing and may even have used no cycles (a wrap
+ * on the microword that halted, reported first), so it is not counted
+ * against anything.  With the budget used up the engine is still asked
+ * once more, with none left: it then reports a halt or trap of that last
+ * microword, or the end of the budget, exactly as it would have without
+ * the wrap.  A wrap needs at least one counted event, so the engine cannot
+ * report wraps forever without running; the bound only guards against an
+ * engine bug.  Counting events' counters wrap freely: the engine counts
+ * their wraps, and perf folds them in whenever it reads the event (with
+ * only counting events open the engine may even leave the counts in its
+ * microwords until then: reading settles them).
+ *
+ * After VPMU_RUN_CHUNK_STOPS overflow stops the engine is asked with no
+ * budget left, as at the budget's end: it reports a halt or trap of the
+ * microword it stopped after, or the end of the budget, and the chunk
+ * ends there, the run going on in the next chunk with the cycles left.
+ */
+static void vpmu_run_engine(struct vpmu_machine *m, struct vpmu_engine *e,
+			    u64 budget, struct vpmu_stop *stop)
+{
+	unsigned int idle = 0, stops = 0;
+	u64 used = 0;
+
+	for (;;) {
+		/*
+		 * A stalling microword may overshoot the budget, and an
+		 * overflow stop may come right after it: then none is left.
+		 */
+		vpmu_engine_run(e, stops < VPMU_RUN_CHUNK_STOPS && used < budget ?
+				   budget - used : 0, stop);
+		used += stop->cycles;
+		if (stop->reason != VPMU_STOP_OVERFLOW)
+			break;
+		vpmu_irq_deliver(m, e, stop);
+		stops++;
+#ifdef VPMU_BENCH_CHUNK_TIME
+		if (stops > vpmu_bench_chunk_stops)
+			vpmu_bench_chunk_stops = stops;
+#endif
+		idle = stop->cycles ? 0 : idle + 1;
+		if (WARN_ON_ONCE(idle > VPMU_NR_COUNTERS_MAX)) {
+			stop->reason = VPMU_STOP_BUDGET;
+			break;
+		}
+	}
+	stop->cycles = used;
+}
+
+/*
+ * One chunk on this CPU's engine, with interrupts disabled throughout: the
+ * program is put on the engine (started, or restored from @r->ctx), run,
+ * and saved off it again before anyone else can use the engine, perf
+ * callbacks included.
+ *
+ * Return: 1 if the run has ended, 0 if it goes on, or a negative errno.
+ */
+static int vpmu_run_chunk(struct vpmu_runner *r)
+{
+	struct vpmu_machine *m = r->m;
+	struct vpmu_run *run = r->run;
+	struct vpmu_stop stop;
+	struct vpmu_engine *e;
+	unsigned long flags;
+	int ret = 0;
+#ifdef VPMU_BENCH_CHUNK_TIME
+	u64 t0;
+#endif
+
+	local_irq_save(flags);
+#ifdef VPMU_BENCH_CHUNK_TIME
+	t0 = ktime_get_ns();
+#endif
+	e = vpmu_machine_engine_get(m, r->img);
+	if (IS_ERR(e)) {
+		ret = PTR_ERR(e);
+		goto out_put_engine;
+	}
+	if (r->started) {
+		/* The engine runs r->img: restoring cannot be stale. */
+		ret = vpmu_engine_ctx_restore(e, r->ctx);
+		if (WARN_ON_ONCE(ret))
+			goto out_put_engine;
+	} else {
+		vpmu_engine_start(e, r->mem, run->mem_size, run->entry,
+				  run->mode);
+		r->started = true;
+	}
+	/*
+	 * The layer above hears of the chunk: triggers toggle the freeze
+	 * state of current's groups (perf.rst).
+	 */
+	m->ops->chunk_begin(m, e);
+	vpmu_run_engine(m, e, min_t(u64, r->left, VPMU_RUN_CHUNK), &stop);
+	m->ops->chunk_end(m, e);
+	vpmu_engine_ctx_save(e, r->ctx);
+
+	run->cycles += stop.cycles;
+	r->left -= min(stop.cycles, r->left);
+	if (vpmu_run_ended(r, &stop)) {
+		vpmu_run_capture(run, e, &stop);
+		ret = 1;
+	}
+out_put_engine:
+	vpmu_machine_engine_put(m);
+#ifdef VPMU_BENCH_CHUNK_TIME
+	t0 = ktime_get_ns() - t0;
+	if (t0 > vpmu_bench_chunk_ns)
+		vpmu_bench_chunk_ns = t0;
+#endif
+	local_irq_restore(flags);
+	return ret;
+}
+
+/**
+ * vpmu_machine_run() - run a program to its end, on the engines
+ * @m:		the machine
+ * @run:	what to run, checked by the caller; the results are filled in
+ * @mem:	the program's memory, run->mem_size bytes, used in place
+ *
+ * Runs on the engine of whatever CPU the calling task is on, chunk by
+ * chunk, until the program halts, traps or faults, the budget is used up
+ * or a signal is pending (run->stop says which).  Work is counted where,
+ * and for whom, it was done.
+ *
+ * Context: process context; may sleep between chunks.
+ * Return: 0 or a negative errno (-ENOMEM).
+ */
+int vpmu_machine_run(struct vpmu_machine *m, struct vpmu_run *run, u8 *mem)
+{
+	struct vpmu_runner runner = { .m = m, .run = run, .mem = mem };
+	struct vpmu_runner *r = &runner;
+	int ret;
+
+	r->img = vpmu_image_get(m);
+	r->run->generation = r->img->generation;
+	r->ctx = vpmu_ctx_create();
+	if (!r->ctx) {
+		ret = -ENOMEM;
+		goto out_put_image;
+	}
+	r->left = r->run->budget;
+	while (!(ret = vpmu_run_chunk(r)))
+		cond_resched();
+	if (ret > 0)
+		ret = 0;
+
+	vpmu_ctx_destroy(r->ctx);
+out_put_image:
+	vpmu_image_put(r->img);
+	return ret;
+}
+

@@ -1,0 +1,244 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# layers.sh - check that the driver's layers depend one way.
+#
+#   layers.sh [--quiet] [DIR]
+#
+# The driver in DIR (default drivers/perf/vpmu) is four layers, top to
+# bottom; the table below gives each file's.  A file may include the
+# headers and use the functions and data of its own layer and the layers
+# below it, never those of a layer above: calls up go through an ops
+# table the upper layer registers (struct vpmu_machine_ops), which this
+# script sees as the upper layer naming its own functions.
+#
+# It reads the sources, without building them: which vpmu_* headers each
+# file includes, which functions and data each file defines for the
+# others (non-static definitions in .c files, static inline functions in
+# headers) and which of those each file names.  It prints that map, file
+# by file, and the longest function of each file; it fails on a use or
+# an include that goes up, on a file whose layer is not declared, and on
+# a function of 100 lines or more above the engine core.  The last line
+# is "layers: N files, N violations".
+set -euo pipefail
+
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+quiet=0
+if [ "${1:-}" = --quiet ]; then
+	quiet=1
+	shift
+fi
+DIR=${1:-$TOP/drivers/perf/vpmu}
+
+# The layers, top to bottom, and their files (shell patterns).  The one
+# place a file's layer is declared.
+LAYERS='
+main	vpmu_main.c
+front	vpmu.h vpmu_pmu.c vpmu_cdev.c vpmu_loader.c vpmu_caps.c vpmu_uhist.c vpmu_hu.c
+machine	vpmu_machine.h vpmu_machine*.c vpmu_ucode.c vpmu_compat.h
+core	vpmu_port.h vpmu_isa.[ch] vpmu_image.c vpmu_engine*.[ch] vpmu_hu_text.[ch]
+'
+
+# Functions at least this long fail, in every layer but the engine core
+# (whose interpreter loop has a limit of its own).
+MAX_LINES=100
+
+# Generated at build time, not kept in git: part of vpmu_ucode.c.
+GENERATED=vpmu_default_ucode.h
+
+[ -d "$DIR" ] || { echo "layers: no directory $DIR" >&2; exit 2; }
+
+LAYERS=$LAYERS MAX_LINES=$MAX_LINES GENERATED=$GENERATED QUIET=$quiet \
+exec perl -e '
+use strict;
+use warnings;
+
+my ($dir) = @ARGV;
+my @order = map { (split /\t/)[0] } grep { /\S/ } split /\n/, $ENV{LAYERS};
+my %rank;
+@rank{@order} = (0 .. $#order);
+my @pats;
+for my $line (grep { /\S/ } split /\n/, $ENV{LAYERS}) {
+	my ($layer, $files) = split /\t/, $line;
+	push @pats, [$layer, $_] for split / /, $files;
+}
+my $max = $ENV{MAX_LINES};
+my $quiet = $ENV{QUIET};
+
+sub glob_re {
+	my $g = quotemeta shift;
+	$g =~ s/\\\*/.*/g;
+	$g =~ s/\\\[(.*?)\\\]/[$1]/g;
+	return qr/^$g$/;
+}
+
+sub layer_of {
+	my $f = shift;
+	for my $p (@pats) {
+		return $p->[0] if $f =~ glob_re($p->[1]);
+	}
+	return undef;
+}
+
+opendir(my $dh, $dir) or die "layers: $dir: $!\n";
+my @files = sort grep { /^vpmu.*\.[ch]$/ && $_ ne $ENV{GENERATED} }
+	    readdir $dh;
+closedir $dh;
+
+my (%layer, %incs, %defs, %statics, %tokens, %longest, %longname);
+my $bad = 0;
+
+sub violation {
+	print "VIOLATION: @_\n";
+	$bad++;
+}
+
+for my $f (@files) {
+	open(my $fh, "<", "$dir/$f") or die "layers: $f: $!\n";
+	local $/;
+	my $src = <$fh>;
+	close $fh;
+
+	$layer{$f} = layer_of($f);
+	violation("$f: no layer declared (tools/testing/layers.sh)")
+		unless defined $layer{$f};
+
+	my @inc = $src =~ /^[ \t]*#[ \t]*include[ \t]*"([^"]+)"/mg;
+	$incs{$f} = [grep { $_ ne $ENV{GENERATED} } @inc];
+
+	# Comments, strings and characters go; newlines stay.
+	$src =~ s{(/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"|\x27(?:\\.|[^\x27\\\n])*\x27)}{
+		my $m = $1;
+		(my $nl = $m) =~ s/[^\n]//g;
+		($m =~ m{^/}) ? $nl : "0$nl";
+	}gse;
+	# So do preprocessor lines, continuations included.
+	$src =~ s{^[ \t]*#(?:[^\n]*\\\n)*[^\n]*}{
+		(my $nl = $&) =~ s/[^\n]//g;
+		$nl;
+	}gme;
+
+	my @tok;
+	my $line = 1;
+	while ($src =~ /(\n)|([A-Za-z_]\w*)|([=!<>]=|->|&&|\|\||\S)/g) {
+		if (defined $1) {
+			$line++;
+		} else {
+			push @tok, [defined $2 ? $2 : $3, $line];
+		}
+	}
+	my $hdr = $f =~ /\.h$/;
+
+	# Top-level definitions: NAME ( ... ) { at brace depth 0 is a
+	# function; NAME [ ... ] = or NAME = at depth 0 is data.  Names
+	# used: every name inside braces, and in a .c file every name.
+	my ($depth, $paren, $stmt_static, $stmt_extern, $stmt_inline) =
+		(0, 0, 0, 0, 0);
+	my @used;
+	for (my $i = 0; $i < @tok; $i++) {
+		my ($t, $ln) = @{$tok[$i]};
+		push @used, $t if $depth || !$hdr;
+		if ($t eq "{") { $depth++; next; }
+		if ($t eq "}") {
+			$depth--;
+			($stmt_static, $stmt_extern, $stmt_inline) = (0, 0, 0)
+				if $depth == 0;
+			next;
+		}
+		next if $depth;
+		$paren++ if $t eq "(";
+		$paren-- if $t eq ")";
+		if ($t eq ";") {
+			($stmt_static, $stmt_extern, $stmt_inline) = (0, 0, 0);
+			next;
+		}
+		$stmt_static = 1 if $t eq "static";
+		$stmt_extern = 1 if $t eq "extern";
+		$stmt_inline = 1 if $t eq "inline";
+		next unless $t =~ /^[A-Za-z_]\w*$/ && $i + 1 < @tok && !$paren;
+		my $next = $tok[$i + 1][0];
+		if ($next eq "(") {
+			# Find the matching ")" and see what follows it.
+			my ($j, $p) = ($i + 1, 0);
+			for (; $j < @tok; $j++) {
+				$p++ if $tok[$j][0] eq "(";
+				$p-- if $tok[$j][0] eq ")";
+				last if !$p;
+			}
+			next unless $j + 1 < @tok && $tok[$j + 1][0] eq "{";
+			# A function: its body ends at the matching "}".
+			my ($k, $d) = ($j + 1, 0);
+			for (; $k < @tok; $k++) {
+				$d++ if $tok[$k][0] eq "{";
+				$d-- if $tok[$k][0] eq "}";
+				last if !$d;
+			}
+			push @used, map { $_->[0] } @tok[$i + 1 .. $k];
+			my $len = $tok[$k][1] - $ln + 1;
+			if (!defined $longest{$f} || $len > $longest{$f}) {
+				$longest{$f} = $len;
+				$longname{$f} = $t;
+			}
+			if ($len >= $max && defined $layer{$f} &&
+			    $layer{$f} ne "core") {
+				violation("$f: $t() is $len lines (limit " .
+					  ($max - 1) . ")");
+			}
+			if ($stmt_static && !($hdr && $stmt_inline)) {
+				$statics{$f}{$t} = 1;
+			} else {
+				$defs{$t} = $f;
+			}
+			$i = $k;
+			($stmt_static, $stmt_extern, $stmt_inline) = (0, 0, 0);
+		} elsif (($next eq "=" || $next eq "[") && !$stmt_extern &&
+			 !$hdr) {
+			if ($stmt_static) {
+				$statics{$f}{$t} = 1;
+			} else {
+				$defs{$t} = $f;
+			}
+		}
+	}
+	$tokens{$f} = \@used;
+}
+
+# What each file names of what the others define.
+my %uses;
+for my $f (@files) {
+	my %seen;
+	for my $t (@{$tokens{$f}}) {
+		my $d = $defs{$t};
+		next unless defined $d && $d ne $f && !$statics{$f}{$t};
+		$uses{$f}{$d}{$t} = 1;
+	}
+}
+
+my %known = map { $_ => 1 } @files;
+for my $f (@files) {
+	my $lf = $layer{$f} // "?";
+	my $rf = $rank{$lf} // $#order;
+	unless ($quiet) {
+		printf "%s [%s]%s\n", $f, $lf, defined $longest{$f} ?
+		       "  longest: $longname{$f}() $longest{$f} lines" : "";
+		printf "  includes: %s\n", join(" ", map {
+			"$_ [" . ($layer{$_} // "?") . "]"
+		} @{$incs{$f}}) if @{$incs{$f}};
+	}
+	for my $h (@{$incs{$f}}) {
+		next unless $known{$h} && defined $layer{$h};
+		violation("$f [$lf] includes $h [$layer{$h}], a layer above")
+			if $rank{$layer{$h}} < $rf;
+	}
+	for my $d (sort keys %{$uses{$f} // {}}) {
+		my @syms = sort keys %{$uses{$f}{$d}};
+		my $ld = $layer{$d} // "?";
+		printf "  uses %s [%s]: %s\n", $d, $ld, join(" ", @syms)
+			unless $quiet;
+		violation("$f [$lf] uses $d [$ld], a layer above: @syms")
+			if defined $rank{$ld} && $rank{$ld} < $rf;
+	}
+}
+printf "layers: %d files, %d violations\n", scalar @files, $bad;
+exit($bad ? 1 : 0);
+' "$DIR"
