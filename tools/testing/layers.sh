@@ -43,7 +43,8 @@ core	vpmu_port.h vpmu_isa.[ch] vpmu_image.c vpmu_engine*.[ch] vpmu_hu_text.[ch]
 # (whose interpreter loop has a limit of its own).
 MAX_LINES=100
 
-# Generated at build time, not kept in git: part of vpmu_ucode.c.
+# Generated at build time, not kept in git: part of vpmu_ucode.c (and
+# kbuild's vpmu.mod.c, which the script skips).
 GENERATED=vpmu_default_ucode.h
 
 [ -d "$DIR" ] || { echo "layers: no directory $DIR" >&2; exit 2; }
@@ -81,8 +82,8 @@ sub layer_of {
 }
 
 opendir(my $dh, $dir) or die "layers: $dir: $!\n";
-my @files = sort grep { /^vpmu.*\.[ch]$/ && $_ ne $ENV{GENERATED} }
-	    readdir $dh;
+my @files = sort grep { /^vpmu.*\.[ch]$/ && !/\.mod\.c$/ &&
+			 $_ ne $ENV{GENERATED} } readdir $dh;
 closedir $dh;
 
 my (%layer, %incs, %defs, %statics, %tokens, %longest, %longname);
