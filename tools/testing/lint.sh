@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # lint.sh - the lint tier of "make check": checkpatch --strict on every
-# kernel-side source file, and sparse (C=2) over a module build against each
-# stock kernel's headers.  Prints TAP and ends with
-# "lint: N passed, N failed".
+# kernel-side source file, the driver's structure (layers.sh: the layers
+# depend one way; func-lengths.sh: no function over its limit), and sparse
+# (C=2) over a module build against each stock kernel's headers.  Prints
+# TAP and ends with "lint: N passed, N failed".
 #
 # checkpatch.pl and its data files come from Debian's linux-source-6.1
 # package, extracted into the cache; nothing is copied into the repository.
@@ -74,7 +75,7 @@ cp_ignores() {
 	*/vpmu_isa.h|*/vpmu_engine.h) echo COMPLEX_MACRO,MACRO_ARG_REUSE ;;
 	# The interpreter, built like kernel/bpf/core.c: X-macros expand to
 	# its handlers and jump-table entries, and the dispatch helpers
-	# (ENTER, FALL, FAULT, ...) jump; all live inside vpmu_run_chunk().
+	# (ENTER, FALL, FAULT, ...) jump; all live inside vpmu_interp().
 	*/vpmu_engine.c)
 		echo COMPLEX_MACRO,MACRO_ARG_REUSE,MACRO_WITH_FLOW_CONTROL ;;
 	*/vpmu_compat.h) echo LINUX_VERSION_CODE,CONSTANT_COMPARISON ;;
@@ -97,6 +98,25 @@ run_checkpatch() {
 			tap fail "checkpatch $f" "$out"
 		fi
 	done
+	rm -f "$out"
+}
+
+# The driver's shape, checked from its sources (architecture.rst, "The
+# driver in one page").
+run_structure() {
+	local out
+
+	out=$(mktemp)
+	if "$TOP/tools/testing/layers.sh" --quiet >"$out" 2>&1; then
+		tap ok "layers: $(tail -n 1 "$out")"
+	else
+		tap fail "layers: no call or include goes up a layer" "$out"
+	fi
+	if "$TOP/tools/testing/func-lengths.sh" >"$out" 2>&1; then
+		tap ok "function lengths within their limits"
+	else
+		tap fail "function lengths within their limits" "$out"
+	fi
 	rm -f "$out"
 }
 
@@ -124,6 +144,7 @@ run_sparse() {
 mkdir -p "$CACHE"
 ensure_checkpatch
 run_checkpatch
+run_structure
 for s in $SERIES; do
 	run_sparse "$s"
 done
