@@ -87,7 +87,8 @@ TEST_F(frz, format_files)
 		{ "format/trig_tag", "config1:12-19" },
 		{ "format/trig_mark", "config1:20" },
 		{ "format/frozen", "config1:21" },
-		{ "format/foo", "config1:22" },
+		{ "format/freeze_on_ovf", "config1:22" },
+		{ "format/foo", "config1:22" },	/* the old name */
 	};
 	char buf[64];
 	unsigned int i;

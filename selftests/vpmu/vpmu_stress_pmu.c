@@ -283,7 +283,7 @@ uint64_t st_trig_config1(const struct trig *t, bool foo)
 	if (t->frozen)
 		st_put(cfg, "frozen", 1);
 	if (foo)
-		st_put(cfg, "foo", 1);
+		st_put(cfg, "freeze_on_ovf", 1);
 	return cfg[1];
 }
 

@@ -298,6 +298,8 @@ static struct attribute *vpmu_format_attrs[] = {
 	VPMU_FORMAT_ATTR(trig_tag, "config1", VPMU_CFG1_TRIG_TAG),
 	VPMU_FORMAT_ATTR(trig_mark, "config1", VPMU_CFG1_MARK),
 	VPMU_FORMAT_ATTR(frozen, "config1", VPMU_CFG1_FROZEN),
+	VPMU_FORMAT_ATTR(freeze_on_ovf, "config1", VPMU_CFG1_FREEZE_ON_OVF),
+	/* freeze_on_ovf's name in vpmu 0.1.0, kept for old command lines */
 	VPMU_FORMAT_ATTR(foo, "config1", VPMU_CFG1_FREEZE_ON_OVF),
 	NULL,
 };
