@@ -171,18 +171,28 @@ for m in $(dpkg -L vpmu-tools | grep '^/usr/share/man/.*\.gz$'); do
 	ok $rc "man --warnings -l ${m#/usr/share/man/}: renders, no warning"
 done
 
-# The host tier's command-line tests, against the installed tools.
-for s in test_asm_cli.sh test_run_cli.sh test_hu_cli.sh test_hist_cli.sh; do
-	VPMU_BIN=/usr/bin VPMU_SHARE=/usr/share/vpmu \
-		bash "$TOP/tools/testing/host/$s" >"$tmp/$s.log" 2>&1
-	rc=$?
-	p=$(grep -c '^ok ' "$tmp/$s.log")
-	f=$(grep -c '^not ok ' "$tmp/$s.log")
-	plan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$tmp/$s.log")
-	grep '^not ok ' "$tmp/$s.log" | sed 's/^/# /'
-	[ $rc = 0 ] && [ "$f" = 0 ] && [ "${plan:-0}" -gt 0 ] && [ "$plan" = "$p" ]
-	ok $? "host $s against /usr/bin and /usr/share/vpmu ($p of ${plan:-?} passed)"
-done
+# cli_tests WHERE DIR [CMD...] - the host tier's command-line tests
+# (test_*_cli.sh in DIR, as CMD sees it) against the tools installed in
+# /usr/bin and /usr/share/vpmu; CMD runs them (in_root for the trixie
+# root; none: here).  One test each, named after WHERE.
+cli_tests() {
+	local where=$1 dir=$2 s log rc p f plan
+
+	shift 2
+	for s in test_asm_cli.sh test_run_cli.sh test_hu_cli.sh test_hist_cli.sh; do
+		log=$tmp/cli-$where-$s.log
+		"$@" env VPMU_BIN=/usr/bin VPMU_SHARE=/usr/share/vpmu \
+			bash "$dir/$s" >"$log" 2>&1
+		rc=$?
+		p=$(grep -c '^ok ' "$log")
+		f=$(grep -c '^not ok ' "$log")
+		plan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$log")
+		grep '^not ok ' "$log" | sed 's/^/# /'
+		[ $rc = 0 ] && [ "$f" = 0 ] && [ "${plan:-0}" -gt 0 ] && [ "$plan" = "$p" ]
+		ok $? "$where: host $s against the installed tools ($p of ${plan:-?} passed)"
+	done
+}
+cli_tests bookworm "$TOP/tools/testing/host"
 
 # --- 4. vpmu-dkms --------------------------------------------------------
 
@@ -276,7 +286,7 @@ done
 # not an installation: vpmu packages left there by an interrupted run are
 # purged first, dkms stays installed afterwards.
 trixie() {
-	local k ko inst v=$VERSION r rc s p f plan left
+	local k ko inst v=$VERSION r rc left
 
 	# shellcheck source=../vm/lib.sh
 	. "$TOP/tools/testing/vm/lib.sh"
@@ -324,17 +334,7 @@ trixie() {
 	ok $? "trixie: dkms install -k $k: ${inst#"$r"}, dkms status installed"
 	[ -f "$KEEP/$k/vpmu.ko" ] && boot_dkms_module "$k" "$KEEP/$k/vpmu.ko"
 
-	for s in test_asm_cli.sh test_run_cli.sh test_hu_cli.sh test_hist_cli.sh; do
-		in_root env VPMU_BIN=/usr/bin VPMU_SHARE=/usr/share/vpmu \
-			bash "/tmp/vpmu-pkg/tools/testing/host/$s" >"$tmp/trixie-$s.log" 2>&1
-		rc=$?
-		p=$(grep -c '^ok ' "$tmp/trixie-$s.log")
-		f=$(grep -c '^not ok ' "$tmp/trixie-$s.log")
-		plan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$tmp/trixie-$s.log")
-		grep '^not ok ' "$tmp/trixie-$s.log" | sed 's/^/# /'
-		[ $rc = 0 ] && [ "$f" = 0 ] && [ "${plan:-0}" -gt 0 ] && [ "$plan" = "$p" ]
-		ok $? "trixie: host $s against the installed tools ($p of ${plan:-?} passed)"
-	done
+	cli_tests trixie /tmp/vpmu-pkg/tools/testing/host in_root
 
 	in_root apt-get purge -y vpmu-dkms vpmu-tools >"$tmp/trixie-purge.log" 2>&1
 	rc=$?
