@@ -108,7 +108,7 @@ run_structure() {
 
 	out=$(mktemp)
 	if "$TOP/tools/testing/layers.sh" --quiet >"$out" 2>&1; then
-		tap ok "layers: $(tail -n 1 "$out")"
+		tap ok "$(tail -n 1 "$out")"
 	else
 		tap fail "layers: no call or include goes up a layer" "$out"
 	fi
