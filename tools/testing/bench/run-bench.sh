@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
 # run-bench.sh - host instructions per executed microword, by callgrind.
@@ -10,6 +10,7 @@
 # figures are exact for this build, not timings.
 
 set -e
+declare -A r c t u	# instructions/microword by set-up: whole, chunked, ...
 here=$(cd "$(dirname "$0")" && pwd)
 B=$here/build
 N=${BENCH_CYCLES:-2000000}
@@ -33,8 +34,11 @@ measure() {	# mode cycles -> "Ir uops"
 }
 
 per_uop() {	# mode -> instructions per microword between N and 2N cycles
-	set -- $(measure "$1" "$N") $(measure "$1" $((2 * N)))
-	awk -v a="$1" -v b="$3" -v c="$2" -v d="$4" \
+	local ir1 u1 ir2 u2
+
+	read -r ir1 u1 < <(measure "$1" "$N")
+	read -r ir2 u2 < <(measure "$1" $((2 * N)))
+	awk -v a="$ir1" -v b="$ir2" -v c="$u1" -v d="$u2" \
 		'BEGIN { printf "%.2f", (b - a) / (d - c) }'
 }
 
@@ -43,18 +47,15 @@ echo "cycles per run: $N and $((2 * N)); counted = 8 x 16-bit counters (uops cyc
 echo "counted-int = the same with VPMU_CTR_INT, resumed after every OVERFLOW stop (as the perf driver)"
 printf '%-11s %12s %14s %12s %14s %10s\n' set-up uops-N Ir-N uops-2N Ir-2N Ir/uop
 for mode in uncounted counted counted-int; do
-	set -- $(measure $mode $N)
-	ir1=$1 u1=$2
-	set -- $(measure $mode $((2 * N)))
-	ir2=$1 u2=$2
-	r=$(awk -v a="$ir1" -v b="$ir2" -v c="$u1" -v d="$u2" \
+	read -r ir1 u1 < <(measure $mode "$N")
+	read -r ir2 u2 < <(measure $mode $((2 * N)))
+	r[$mode]=$(awk -v a="$ir1" -v b="$ir2" -v c="$u1" -v d="$u2" \
 		'BEGIN { printf "%.1f", (b - a) / (d - c) }')
-	printf '%-11s %12s %14s %12s %14s %10s\n' $mode $u1 $ir1 $u2 $ir2 $r
-	eval "r_$(echo $mode | tr - _)=$r"
+	printf '%-11s %12s %14s %12s %14s %10s\n' $mode "$u1" "$ir1" "$u2" "$ir2" "${r[$mode]}"
 done
-echo "counted-int: $r_counted_int instructions/microword"
-echo "uncounted: $r_uncounted instructions/microword"
-echo "counted: $r_counted instructions/microword"
+echo "counted-int: ${r[counted-int]} instructions/microword"
+echo "uncounted: ${r[uncounted]} instructions/microword"
+echo "counted: ${r[counted]} instructions/microword"
 
 # The same in the driver's run chunks (vpmu_machine_run.c: 5000 cycles
 # each): what counting costs a /dev/vpmu run.  Counting events alone
@@ -65,16 +66,14 @@ export VPMU_BENCH_CHUNK=5000
 echo
 echo "in 5000-cycle chunks, as /dev/vpmu runs them:"
 for mode in uncounted counted; do
-	set -- $(measure $mode $N)
-	ir1=$1 u1=$2
-	set -- $(measure $mode $((2 * N)))
-	ir2=$1 u2=$2
-	eval "c_$mode=$(awk -v a="$ir1" -v b="$ir2" -v c="$u1" -v d="$u2" \
-		'BEGIN { printf "%.1f", (b - a) / (d - c) }')"
+	read -r ir1 u1 < <(measure $mode "$N")
+	read -r ir2 u2 < <(measure $mode $((2 * N)))
+	c[$mode]=$(awk -v a="$ir1" -v b="$ir2" -v c="$u1" -v d="$u2" \
+		'BEGIN { printf "%.1f", (b - a) / (d - c) }')
 done
-echo "chunked uncounted: $c_uncounted instructions/microword"
-echo "chunked counted: $c_counted instructions/microword"
-awk -v a="$c_uncounted" -v b="$c_counted" \
+echo "chunked uncounted: ${c[uncounted]} instructions/microword"
+echo "chunked counted: ${c[counted]} instructions/microword"
+awk -v a="${c[uncounted]}" -v b="${c[counted]}" \
 	'BEGIN { printf "chunked counting adds %.1f%%\n", (b / a - 1) * 100 }'
 
 # Triggers: share/progs/region.s (100 microwords from a mark to the next,
@@ -95,12 +94,12 @@ if [ "$got" != "$want" ]; then
 	exit 1
 fi
 for mode in uncounted one triggered; do
-	eval "t_$mode=$(per_uop $mode)"
+	t[$mode]=$(per_uop $mode)
 done
-echo "uncounted: $t_uncounted instructions/microword"
-echo "one counter: $t_one instructions/microword"
-echo "triggered: $t_triggered instructions/microword"
-awk -v a="$t_uncounted" -v b="$t_one" -v c="$t_triggered" 'BEGIN {
+echo "uncounted: ${t[uncounted]} instructions/microword"
+echo "one counter: ${t[one]} instructions/microword"
+echo "triggered: ${t[triggered]} instructions/microword"
+awk -v a="${t[uncounted]}" -v b="${t[one]}" -v c="${t[triggered]}" 'BEGIN {
 	printf "triggered vs uncounted %+.1f%%, vs one counter %+.1f%%\n",
 		(c / a - 1) * 100, (c / b - 1) * 100 }'
 
@@ -111,11 +110,10 @@ args="$B/default.vpmu $B/sortloop.vprg"
 echo
 echo "micro-PC histogram: sortloop.vprg, in 5000-cycle chunks, no counters"
 for K in 0 1 32 1024; do
-	eval "u_$K=$(VPMU_BENCH_UHIST=$K per_uop uncounted)"
+	u[$K]=$(VPMU_BENCH_UHIST=$K per_uop uncounted)
 done
-echo "uhist off: $u_0 instructions/microword"
+echo "uhist off: ${u[0]} instructions/microword"
 for K in 1 32 1024; do
-	eval "v=\$u_$K"
-	awk -v k="$K" -v a="$u_0" -v b="$v" 'BEGIN {
+	awk -v k="$K" -v a="${u[0]}" -v b="${u[$K]}" 'BEGIN {
 		printf "uhist K=%s: %s instructions/microword (x%.2f)\n", k, b, b / a }'
 done

@@ -20,6 +20,7 @@ run() {
 	"$@" >"$out" 2>&1
 	rc=$?
 	cat "$out"
+	# shellcheck disable=SC2046 # three numbers
 	set -- $(awk '
 		/^1\.\.[0-9]+/ { split($0, a, "\\.\\."); plan = a[2] + 0 }
 		/^ok /      { ok++ }

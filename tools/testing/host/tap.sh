@@ -1,4 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+# shellcheck disable=SC2034 # BIN, SHARE, UCODE_SRC: for the scripts that source this
 #
 # tap.sh - what the host tier's test_*.sh scripts share; sourced, not run
 # (run-tests.sh runs test_*.sh only):

@@ -52,7 +52,7 @@ ok $? "no .word per zero word"
 printf '\tADD t0, t1\nx:\tFROB\n\tHALT\n' > "$tmp/bad.vus"
 "$AS" -o "$tmp/bad.vpmu" "$tmp/bad.vus" 2>"$tmp/err"
 [ $? = 1 ]; ok $? "bad source: exit 1"
-[ ! -e "$tmp/bad.vpmu" ] && [ -z "$(ls "$tmp" | grep tmp)" ]
+[ ! -e "$tmp/bad.vpmu" ] && [ -z "$(find "$tmp" -mindepth 1 -maxdepth 1 -name '*tmp*')" ]
 ok $? "bad source: no output file, no temporary left"
 grep -qx "$tmp/bad.vus:1:12: error: expected ',' but found end of line" \
 	"$tmp/err" &&

@@ -134,14 +134,13 @@ grep -q '^next  *0x001  *1000  *37.79 ' "$tmp/out" &&
 ok $? "files of CPUs 3 and 5 are summed; -o writes the sum, cpu 0xffffffff"
 
 # ---- round trip: --simulate -o, then the file ---------------------------
+# shellcheck disable=SC2086 # $args is a list of options
 for args in "-K 1" "-K 5 --by-label" "-K 3 --sort=addr --all"; do
-	# shellcheck disable=SC2086
 	"$HIST" --simulate -m "$IMG" $args -o "$tmp/s.vuhs" "$tmp/sort.vprg" \
 		>"$tmp/direct" 2>"$tmp/err" &&
 	grep -qx "vpmu-hist: $tmp/sort.vprg: stop halt after 1081 cycles" \
 		"$tmp/err" &&
 	[ "$(stat -c %s "$tmp/s.vuhs")" = $((64 + 8 * NB)) ] &&
-	# shellcheck disable=SC2086
 	"$HIST" -m "$IMG" ${args#-K [0-9]} "$tmp/s.vuhs" >"$tmp/file" &&
 	cmp -s "$tmp/direct" "$tmp/file"
 	ok $? "sort $args: --simulate -o FILE, then FILE: the same report"
