@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # lint.sh - the lint tier of "make check": checkpatch --strict on every
-# kernel-side source file, the driver's structure (layers.sh: the layers
+# kernel-side source file, shellcheck on every shell script (warnings and
+# errors), the driver's structure (layers.sh: the layers
 # depend one way; func-lengths.sh: no function over its limit), and sparse
 # (C=2) over a module build against each stock kernel's headers.  Prints
 # TAP and ends with "lint: N passed, N failed".
@@ -101,6 +102,39 @@ run_checkpatch() {
 	rm -f "$out"
 }
 
+# Every shell script of the project: *.sh, and those named otherwise
+# (.ci/run, the guest's init).  Sourced files are followed from the
+# script's own directory; a deliberate exception carries a shellcheck
+# directive with its reason where it applies.
+shell_files() {
+	(cd "$TOP" && {
+		if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+			git ls-files '*.sh'
+		else
+			find . -name '*.sh' -not -path './build/*' | sed 's|^\./||' | sort
+		fi
+		echo .ci/run
+		echo tools/testing/vm/guest/init
+	})
+}
+
+run_shellcheck() {
+	local f out
+
+	ensure_pkgs shellcheck
+	out=$(mktemp)
+	for f in $(shell_files); do
+		[ -f "$TOP/$f" ] || continue
+		if (cd "$TOP" && shellcheck -x -P SCRIPTDIR -S warning "$f") \
+				>"$out" 2>&1; then
+			tap ok "shellcheck $f"
+		else
+			tap fail "shellcheck $f" "$out"
+		fi
+	done
+	rm -f "$out"
+}
+
 # The driver's shape, checked from its sources (architecture.rst, "The
 # driver in one page").
 run_structure() {
@@ -144,6 +178,7 @@ run_sparse() {
 mkdir -p "$CACHE"
 ensure_checkpatch
 run_checkpatch
+run_shellcheck
 run_structure
 for s in $SERIES; do
 	run_sparse "$s"
