@@ -83,9 +83,6 @@
 #ifndef __annotate_jump_table
 #define __annotate_jump_table
 #endif
-#ifndef __always_inline		/* the host build */
-#define __always_inline	inline VPMU_HOST_ATTR(__always_inline__)
-#endif
 
 /*
  * make feature-bench builds the module again with -DVPMU_BENCH_PAD=n to
@@ -94,7 +91,6 @@
  * once per chunk.
  */
 #if defined(__KERNEL__) && defined(VPMU_BENCH_PAD)
-#include <linux/stringify.h>
 #define VPMU_BENCH_SHIFT()						\
 	asm volatile(".skip " __stringify(VPMU_BENCH_PAD) ", 0x90")
 #else

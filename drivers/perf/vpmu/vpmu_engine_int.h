@@ -12,33 +12,6 @@
 
 #include "vpmu_engine.h"
 
-#ifdef __KERNEL__
-#include <linux/kernel.h>
-#else
-#include <stdarg.h>
-#include <stdio.h>
-#ifndef ARRAY_SIZE
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
-#endif
-/* The kernel's attribute macros, spelled for the host compiler. */
-#define VPMU_HOST_ATTR(...)	__attribute__((__VA_ARGS__))
-#ifndef __printf
-#define __printf(a, b)	VPMU_HOST_ATTR(format(printf, a, b))
-#endif
-#ifndef barrier
-static inline void barrier(void)
-{
-	__asm__ __volatile__("" : : : "memory");
-}
-#endif
-#ifndef BIT_ULL
-#define BIT_ULL(nr)	(1ULL << (nr))
-#endif
-#ifndef fallthrough
-#define fallthrough	__attribute__((__fallthrough__))
-#endif
-#endif
-
 /* Machine-parameter limits the validator enforces (image header). */
 #define VPMU_DC_LINES_MAX	1024
 #define VPMU_WQ_DEPTH_MAX	32

@@ -9,19 +9,6 @@
  * two words.  Nothing is copied: words are (pointer, length) pairs into the
  * caller's text, so any length of text is fine and nothing allocates.
  */
-#ifdef __KERNEL__
-#include <linux/kernel.h>
-#include <linux/stdarg.h>
-#else
-#include <stdarg.h>
-#include <stdio.h>
-/* The kernel's attribute macro, spelled for the host compiler. */
-#define VPMU_HOST_ATTR(...)	__attribute__((__VA_ARGS__))
-#ifndef __printf
-#define __printf(a, b)	VPMU_HOST_ATTR(format(printf, a, b))
-#endif
-#endif
-
 #include "vpmu_hu_text.h"
 
 /* Longest word quoted in an error message. */

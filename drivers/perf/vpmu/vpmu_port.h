@@ -5,7 +5,9 @@
  * The core (vpmu_isa.c, vpmu_image.c, vpmu_engine.c) is built both into the
  * module and as plain host C for tests, benchmarks and fuzzing.  Everything
  * that differs between the two lives here: fixed-width types, memory
- * allocation, and branch hints.  No locking, no perf, no sysfs.
+ * allocation, branch hints, formatted printing and the few compiler
+ * attributes the core uses; this is the only place the core includes
+ * kernel or C library headers.  No locking, no perf, no sysfs.
  */
 #ifndef _VPMU_PORT_H
 #define _VPMU_PORT_H
@@ -13,9 +15,12 @@
 #ifdef __KERNEL__
 #include <linux/errno.h>
 #include <linux/compiler.h>
+#include <linux/kernel.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
+#include <linux/stdarg.h>
 #include <linux/string.h>
+#include <linux/stringify.h>
 #include <linux/types.h>
 
 #define vpmu_zalloc(size)	kvzalloc(size, GFP_KERNEL)
@@ -23,9 +28,11 @@
 
 #else /* host */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,6 +50,30 @@ typedef int64_t s64;
 #define unlikely(x)		__builtin_expect(!!(x), 0)
 #define vpmu_zalloc(size)	calloc(1, size)
 #define vpmu_free(ptr)		free(ptr)
+
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#endif
+/* The kernel's attribute macros, spelled for the host compiler. */
+#define VPMU_HOST_ATTR(...)	__attribute__((__VA_ARGS__))
+#ifndef __printf
+#define __printf(a, b)	VPMU_HOST_ATTR(format(printf, a, b))
+#endif
+#ifndef __always_inline
+#define __always_inline	inline VPMU_HOST_ATTR(__always_inline__)
+#endif
+#ifndef barrier
+static inline void barrier(void)
+{
+	__asm__ __volatile__("" : : : "memory");
+}
+#endif
+#ifndef BIT_ULL
+#define BIT_ULL(nr)	(1ULL << (nr))
+#endif
+#ifndef fallthrough
+#define fallthrough	__attribute__((__fallthrough__))
+#endif
 #endif
 
 #endif /* _VPMU_PORT_H */
