@@ -17,9 +17,10 @@
 # others (non-static definitions in .c files, static inline functions in
 # headers) and which of those each file names.  It prints that map, file
 # by file, and the longest function of each file; it fails on a use or
-# an include that goes up, on a file whose layer is not declared, and on
-# a function of 100 lines or more above the engine core.  The last line
-# is "layers: N files, N violations".
+# an include that goes up, on a file whose layer is not declared, on a
+# file of the engine core that includes a system header other than
+# through vpmu_port.h, and on a function of 100 lines or more above the
+# engine core.  The last line is "layers: N files, N violations".
 set -euo pipefail
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
@@ -106,6 +107,16 @@ for my $f (@files) {
 
 	my @inc = $src =~ /^[ \t]*#[ \t]*include[ \t]*"([^"]+)"/mg;
 	$incs{$f} = [grep { $_ ne $ENV{GENERATED} } @inc];
+	# The engine core is portable: kernel and C library headers come
+	# through vpmu_port.h only (and the uapi header, ours).
+	if (defined $layer{$f} && $layer{$f} eq "core" &&
+	    $f ne "vpmu_port.h") {
+		for my $sys ($src =~ /^[ \t]*#[ \t]*include[ \t]*<([^>]+)>/mg) {
+			violation("$f: includes <$sys>; the core takes it " .
+				  "from vpmu_port.h")
+				unless $sys eq "linux/vpmu.h";
+		}
+	}
 
 	# Comments, strings and characters go; newlines stay.
 	$src =~ s{(/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"|\x27(?:\\.|[^\x27\\\n])*\x27)}{
