@@ -70,7 +70,7 @@ kernel_files() {
 # the X-macro tables are the design's "one table" (checkpatch cannot tell a
 # list macro from an expression), vpmu_compat.h is the one sanctioned home
 # of LINUX_VERSION_CODE, and vpmu_port.h defines the kernel's type names
-# for the host build.
+# and attribute macros for the host build.
 cp_ignores() {
 	case "$1" in
 	*/vpmu_isa.h|*/vpmu_engine.h) echo COMPLEX_MACRO,MACRO_ARG_REUSE ;;
@@ -80,7 +80,9 @@ cp_ignores() {
 	*/vpmu_engine.c)
 		echo COMPLEX_MACRO,MACRO_ARG_REUSE,MACRO_WITH_FLOW_CONTROL ;;
 	*/vpmu_compat.h) echo LINUX_VERSION_CODE,CONSTANT_COMPARISON ;;
-	*/vpmu_port.h) echo PREFER_KERNEL_TYPES ;;
+	# vpmu_port.h spells the kernel's type names and attribute macros
+	# (__always_inline: "inline __attribute__(...)") for the host build.
+	*/vpmu_port.h) echo PREFER_KERNEL_TYPES,COMPLEX_MACRO ;;
 	*) echo NONE ;;
 	esac
 }
