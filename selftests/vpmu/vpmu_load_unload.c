@@ -4,8 +4,10 @@
  *
  * The PMU's sysfs directory must disappear on unload and come back on
  * load, and the kernel log written meanwhile (read from /dev/kmsg, from a
- * mark taken at setup) must hold no warning, bug or oops.  The module is
- * left loaded.  The module file is $VPMU_KO, default /opt/vpmu/vpmu.ko.
+ * mark taken at setup) must hold no warning, bug or oops.  A nonzero
+ * uhist_interval at load starts the micro-PC histogram at that interval
+ * (module.rst).  The module is left loaded, with default parameters.  The
+ * module file is $VPMU_KO, default /opt/vpmu/vpmu.ko.
  */
 #include "vpmu_test.h"
 #include "vpmu_perf_lib.h"
@@ -68,6 +70,69 @@ TEST_F(load_unload, kernel_log_clean)
 		ASSERT_EQ(0, vl_insmod(""));
 	}
 	ASSERT_EQ(0, vt_kmsg_bad(_metadata, self->kmsg));
+}
+
+/* uhist/state, without its newline, into @buf; "" if unreadable. */
+static const char *lu_uhist_state(char *buf, size_t size)
+{
+	size_t len;
+	uint8_t *p = vl_read_file(VPMU_UHIST "state", &len);
+
+	buf[0] = '\0';
+	if (p) {
+		snprintf(buf, size, "%s", (char *)p);
+		buf[strcspn(buf, "\n")] = '\0';
+		free(p);
+	}
+	return buf;
+}
+
+/*
+ * Loaded with uhist_interval=7, the histogram is running from the start:
+ * sum.vprg's 179 cycles on CPU 0 give floor(179 / 7) samples there, in
+ * a header that says interval 7.  Loaded again without it, it is off.
+ */
+TEST_F(load_unload, uhist_interval_at_load)
+{
+	struct vpmu_uhist_header h;
+	struct vl_prog sum;
+	struct vpmu_run r;
+	uint8_t *mem, *p;
+	char buf[32];
+	size_t len;
+	int fd;
+
+	ASSERT_EQ(0, vl_reload("uhist_interval=7"));
+	if (access(VPMU_UHIST "state", F_OK)) {
+		ASSERT_EQ(0, vl_reload(""));
+		SKIP(return, "no %sstate", VPMU_UHIST);
+	}
+	EXPECT_STREQ("running", lu_uhist_state(buf, sizeof(buf)));
+	p = vl_read_file(VPMU_UHIST "interval", &len);
+	ASSERT_NE(NULL, p);
+	EXPECT_STREQ("7\n", (char *)p);
+	free(p);
+
+	if (vt_setup_runs(_metadata, &fd, &sum, "sum", NULL)) {
+		ASSERT_EQ(0, vl_reload(""));
+		return;
+	}
+	mem = vl_prog_mem(&sum);
+	ASSERT_NE(NULL, mem);
+	ASSERT_EQ(0, vl_pin(0));
+	vt_check_sum(_metadata, fd, &sum, mem, &r);
+	p = vl_read_file(VPMU_UHIST "cpu0", &len);
+	ASSERT_NE(NULL, p);
+	ASSERT_LE(sizeof(h), len);
+	memcpy(&h, p, sizeof(h));
+	free(p);
+	EXPECT_EQ(7u, h.interval);
+	EXPECT_EQ(SUM_CYCLES / 7, h.samples);
+	free(mem);
+	vt_teardown_runs(fd, &sum, NULL);
+
+	ASSERT_EQ(0, vl_reload(""));
+	EXPECT_STREQ("off", lu_uhist_state(buf, sizeof(buf)));
 }
 
 TEST_HARNESS_MAIN
