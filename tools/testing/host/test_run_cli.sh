@@ -33,6 +33,9 @@ ok $? "vpmu-sim sortloop.vprg -b 1000003 matches sortloop.expect"
 ok $? "vpmu-sim spin.vprg -b 10M matches spin.expect"
 "$T/vpmu-sim" -q -m "$S/build/max.vpmu" -e "$S/samples/sum.expect" "$S/build/sum.vprg"
 ok $? "vpmu-sim -m max.vpmu: same results as the default image"
+E=$S/build/encoded.vpmu
+"$T/vpmu-sim" -q -m "$E" -e "$S/encoded/tags.expect" "$S/build/tags.vprg"
+ok $? "vpmu-sim -m encoded.vpmu tags.vprg matches tags.expect"
 "$T/vpmu-sim" -n 3 "$S/build/sum.vprg" | grep -c '^run [123]: stop halt' | grep -qx 3
 ok $? "vpmu-sim -n 3 runs three times"
 "$T/vpmu-sim" -q -e "$S/samples/sum.expect" "$S/build/memcpy.vprg" 2>"$tmp/err"
