@@ -36,6 +36,18 @@ ok $? "vpmu-sim -m max.vpmu: same results as the default image"
 E=$S/build/encoded.vpmu
 "$T/vpmu-sim" -q -m "$E" -e "$S/encoded/tags.expect" "$S/build/tags.vprg"
 ok $? "vpmu-sim -m encoded.vpmu tags.vprg matches tags.expect"
+# The external signal line: asserted from the start, or after N cycles.
+"$T/vpmu-sim" -q -x -m "$E" -e "$S/encoded/wait.expect" "$S/build/wait.vprg"
+ok $? "vpmu-sim -x wait.vprg matches wait.expect"
+"$T/vpmu-sim" -m "$E" --ext-at=100 "$S/build/wait.vprg" >"$tmp/out"
+grep -qx 'reg r1 50' "$tmp/out" && grep -qx 'cycles 110' "$tmp/out"
+ok $? "vpmu-sim --ext-at=100 wait.vprg: 50 polls, 110 cycles"
+"$T/vpmu-sim" -m "$E" -b 1000 "$S/build/wait.vprg" >"$tmp/out"
+grep -qx 'stop budget' "$tmp/out" && grep -qx 'reg r1 499' "$tmp/out"
+ok $? "vpmu-sim wait.vprg without the line: spins to the budget"
+"$T/vpmu-sim" --ext-at=0 "$S/build/sum.vprg" >/dev/null 2>"$tmp/err"
+[ $? = 2 ] && grep -q "bad --ext-at '0'" "$tmp/err"
+ok $? "vpmu-sim --ext-at=0: exit 2, says why"
 "$T/vpmu-sim" -n 3 "$S/build/sum.vprg" | grep -c '^run [123]: stop halt' | grep -qx 3
 ok $? "vpmu-sim -n 3 runs three times"
 "$T/vpmu-sim" -q -e "$S/samples/sum.expect" "$S/build/memcpy.vprg" 2>"$tmp/err"
