@@ -107,8 +107,30 @@ TEST_F_TIMEOUT(sample, exact_counts, 120)
 }
 
 /*
+ * The tag aliases listed, events/vpmu_tag1..vpmu_tag255: n if exactly
+ * vpmu_tag1..vpmu_tagn are there, else -1.
+ */
+static int tags_listed(void)
+{
+	int k, n = 0;
+	char rel[32], buf[32];
+
+	for (k = 1; k <= VPMU_TAG_MAX; k++) {
+		snprintf(rel, sizeof(rel), "events/vpmu_tag%d", k);
+		if (vl_pmu_read(rel, buf, sizeof(buf)))
+			continue;
+		snprintf(rel, sizeof(rel), "tag=%d", k);
+		if (n != k - 1 || strcmp(buf, rel))
+			return -1;
+		n = k;
+	}
+	return n;
+}
+
+/*
  * The tags the image selects, from caps/ev_mode and caps/ev_bits: the
- * last of them opens, the one after is refused.
+ * last of them opens, the one after is refused, and events/ lists
+ * exactly them, following the image loaded.
  */
 TEST_F(sample, tag_range)
 {
@@ -117,6 +139,13 @@ TEST_F(sample, tag_range)
 
 	VL_SETUP_DONE();
 	ASSERT_EQ(variant->tags + 1, vl_tag_limit());
+	EXPECT_EQ(variant->tags, tags_listed());
+	if (variant->image) {
+		ASSERT_EQ(0, vl_load_default());
+		EXPECT_EQ(8, tags_listed());
+		ASSERT_EQ(0, vt_load_share_image(_metadata, variant->image));
+		EXPECT_EQ(variant->tags, tags_listed());
+	}
 	fd = open_config(tag * variant->tags, 0);
 	EXPECT_LE(0, fd);
 	if (fd >= 0)
