@@ -79,6 +79,10 @@ echo 1 >"$f/ucode/generation"; echo ok >"$f/ucode/status"
 echo 4096 >"$f/caps/cs_size"
 "$T/vpmu-load" --sysfs="$f" --status | grep -q '^generation *1$'
 ok $? "vpmu-load --status"
+"$T/vpmu-load" --sysfs="$tmp/none" --status >"$tmp/out" 2>"$tmp/err"
+[ $? = 1 ] && [ ! -s "$tmp/out" ] &&
+	grep -q "none/ucode/name: No such file or directory (is vpmu.ko loaded?)" "$tmp/err"
+ok $? "vpmu-load --status without the module: exit 1, says why"
 "$T/vpmu-load" --sysfs="$f" -c 1000 "$S/build/max.vpmu" >/dev/null &&
 	cmp -s "$f/ucode/image" "$S/build/max.vpmu"
 ok $? "vpmu-load writes the image, in chunks, whole"
