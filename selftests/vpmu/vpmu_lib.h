@@ -153,6 +153,23 @@ static inline long vl_pmu_long(const char *rel)
 	return vl_pmu_read(rel, buf, sizeof(buf)) ? -1 : strtol(buf, NULL, 0);
 }
 
+/*
+ * The first tag the current image's event field cannot select: ev_bits + 1
+ * one-hot, 2^ev_bits encoded (caps/ev_mode is a word, not a number); -1
+ * if the caps cannot be read.
+ */
+static inline long vl_tag_limit(void)
+{
+	long bits = vl_pmu_long("caps/ev_bits");
+	char mode[16];
+
+	if (bits < 1 || vl_pmu_read("caps/ev_mode", mode, sizeof(mode)))
+		return -1;
+	if (!strcmp(mode, "encoded"))
+		return 1l << bits;
+	return !strcmp(mode, "onehot") ? bits + 1 : -1;
+}
+
 /* Write @val to the file at @path; 0 or -errno. */
 static inline int vl_write_file(const char *path, const char *val)
 {

@@ -6,7 +6,10 @@
  * Every basic event and tag of every sample program equals its .expect
  * line, counted per task with nr_counters events a run, on the counters
  * for the whole run; user + kernel = total, and kernel alone the file's
- * "super cycles".
+ * "super cycles".  The samples run on the default image (a one-hot event
+ * field of 8 tags); encoded/tags.s runs on the encoded sample image
+ * (build/encoded.vpmu: 3 bits, tags 1..7), loaded for it and replaced by
+ * the default afterwards, and counts every one of its tags.
  */
 #define _GNU_SOURCE
 #include "vpmu_perf.h"
@@ -18,28 +21,46 @@ FIXTURE(sample) {
 
 FIXTURE_VARIANT(sample) {
 	const char *prog, *expect;
+	const char *image;	/* in $VPMU_SHARE; NULL: the default */
+	int tags;		/* tags the image's event field selects */
+	int nev;		/* event lines of the .expect file */
 };
 
 #define SAMPLE(name)							\
 	FIXTURE_VARIANT_ADD(sample, name) {				\
 		.prog = #name,						\
 		.expect = "samples/" #name ".expect",			\
+		.tags = 8, .nev = 18,					\
 	}
 SAMPLE(sum);
 SAMPLE(sort);
 SAMPLE(memcpy);
 SAMPLE(syscall);
 
+FIXTURE_VARIANT_ADD(sample, encoded_tags) {
+	.prog = "tags",
+	.expect = "encoded/tags.expect",
+	.image = "build/encoded.vpmu",
+	.tags = 7, .nev = 17,
+};
+
 FIXTURE_SETUP(sample)
 {
 	perf_fx_setup(_metadata, &self->f, variant->prog);
 	VL_SETUP_DONE();
-	if (vl_expect_load(variant->expect, &self->x) || self->x.nev < 18)
+	if (variant->image &&
+	    vt_load_share_image(_metadata, variant->image))
+		return;
+	if (vl_expect_load(variant->expect, &self->x) ||
+	    self->x.nev != variant->nev)
 		SKIP(return, "no full %s in $VPMU_SHARE", variant->expect);
 }
 
 FIXTURE_TEARDOWN(sample)
 {
+	/* Whatever the setup got to: the default image again. */
+	if (variant->image && vl_have_loader() && !geteuid())
+		EXPECT_EQ(0, vl_load_default());
 	perf_fx_teardown(&self->f);
 }
 
@@ -83,6 +104,53 @@ TEST_F_TIMEOUT(sample, exact_counts, 120)
 		}
 	}
 	EXPECT_EQ(0, bad);
+}
+
+/*
+ * The tag aliases listed, events/vpmu_tag1..vpmu_tag255: n if exactly
+ * vpmu_tag1..vpmu_tagn are there, else -1.
+ */
+static int tags_listed(void)
+{
+	int k, n = 0;
+	char rel[32], buf[32];
+
+	for (k = 1; k <= VPMU_TAG_MAX; k++) {
+		snprintf(rel, sizeof(rel), "events/vpmu_tag%d", k);
+		if (vl_pmu_read(rel, buf, sizeof(buf)))
+			continue;
+		snprintf(rel, sizeof(rel), "tag=%d", k);
+		if (n != k - 1 || strcmp(buf, rel))
+			return -1;
+		n = k;
+	}
+	return n;
+}
+
+/*
+ * The tags the image selects, from caps/ev_mode and caps/ev_bits: the
+ * last of them opens, the one after is refused, and events/ lists
+ * exactly them, following the image loaded.
+ */
+TEST_F(sample, tag_range)
+{
+	uint64_t tag = vp_field("tag", 1);
+	int fd;
+
+	VL_SETUP_DONE();
+	ASSERT_EQ(variant->tags + 1, vl_tag_limit());
+	EXPECT_EQ(variant->tags, tags_listed());
+	if (variant->image) {
+		ASSERT_EQ(0, vl_load_default());
+		EXPECT_EQ(8, tags_listed());
+		ASSERT_EQ(0, vt_load_share_image(_metadata, variant->image));
+		EXPECT_EQ(variant->tags, tags_listed());
+	}
+	fd = open_config(tag * variant->tags, 0);
+	EXPECT_LE(0, fd);
+	if (fd >= 0)
+		close(fd);
+	EXPECT_EQ(-EINVAL, open_config(tag * (variant->tags + 1), 0));
 }
 
 /* User-only + kernel-only = total, and kernel-only = "super cycles". */

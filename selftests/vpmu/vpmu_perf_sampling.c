@@ -7,8 +7,8 @@
  * macro PC of the microword that completed its period (found
  * independently: the next microword of a run whose budget ends just
  * before it); one interrupt line per counter counted in /proc/interrupts;
- * every sample type either refused or delivered; a run chunk is bounded
- * in overflow stops.  Long runs on narrow counters are vpmu_perf_narrow's.
+ * every sample type either refused or delivered, every precise_ip up to
+ * caps/max_precise (3) exact; a run chunk is bounded in overflow stops.  Long runs on narrow counters are vpmu_perf_narrow's.
  */
 #define _GNU_SOURCE
 #include <signal.h>
@@ -78,6 +78,43 @@ TEST_F(perf, sample_exact_upc)
 			}
 		}
 		EXPECT_EQ(0, bad);
+		close_sampling(fd, &rb);
+	}
+}
+
+/*
+ * caps/max_precise says 3 ("must have 0 skid": what perf asks for with
+ * :P), and every precise_ip up to it samples the same exact PCs.
+ */
+TEST_F(perf, precise_ip_levels)
+{
+	struct perf_event_attr a;
+	uint32_t upc[4], ipc[4];
+	struct vp_sample s[4];
+	struct vp_ring rb;
+	uint64_t uops;
+	int lvl, k, fd;
+
+	VL_SETUP_DONE();
+	ASSERT_EQ(3, vl_pmu_long("caps/max_precise"));
+	ASSERT_EQ(0, vp_alias_cfg("uops", &uops));
+	for (k = 1; k <= 3; k++)
+		ASSERT_EQ(0, nth_uword(&self->f, 50 * k, &upc[k], &ipc[k]));
+	for (lvl = 0; lvl <= 3; lvl++) {
+		vp_count_attr(&a, uops, 0);
+		a.sample_period = 50;
+		a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_RAW;
+		a.precise_ip = lvl;
+		fd = vp_open(&a, 0, -1, -1);
+		ASSERT_LE(0, fd) TH_LOG("precise_ip %d: %s", lvl, strerror(-fd));
+		ASSERT_EQ(0, vp_ring_map_pages(fd, &rb, RING_PAGES));
+		ASSERT_EQ(0, run(&self->f, BUDGET));
+		vp_ring_samples(&rb, s, 4);
+		EXPECT_EQ(3, (int)rb.samples) TH_LOG("precise_ip %d", lvl);
+		for (k = 0; k < 3 && k < (int)rb.samples; k++)
+			EXPECT_EQ((uint64_t)upc[k + 1] << 32 | ipc[k + 1],
+				  s[k].ip) TH_LOG("precise_ip %d sample %d",
+						  lvl, k);
 		close_sampling(fd, &rb);
 	}
 }

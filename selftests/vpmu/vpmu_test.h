@@ -96,6 +96,29 @@ static inline int vt_need_loader(struct __test_metadata *_metadata)
 }
 
 /*
+ * Load the image $VPMU_SHARE/@rel (build/encoded.vpmu, ...) through the
+ * loader: 0, or -1 after a skip (no loader, not root, no file) or a
+ * failure.  The caller's teardown loads the default again.
+ */
+static inline int vt_load_share_image(struct __test_metadata *_metadata,
+				      const char *rel)
+{
+	uint8_t *img;
+	size_t len;
+	int ret;
+
+	if (vt_need_loader(_metadata))
+		return -1;
+	img = vl_read_share(rel, &len);
+	if (!img)
+		SKIP(return -1, "no %s in $VPMU_SHARE", rel);
+	ret = vl_write_image(img, len, len);
+	free(img);
+	EXPECT_EQ(0, ret) TH_LOG("loading %s: %s", rel, strerror(-ret));
+	return ret ? -1 : 0;
+}
+
+/*
  * One run of sum.vprg (@p, memory @mem) on /dev/vpmu file @fd gives its
  * result: a halt, r2 = 55, 179 cycles.  The run is left in @r.
  */

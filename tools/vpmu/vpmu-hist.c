@@ -26,6 +26,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "Usage: %s -m IMAGE [OPTION]... HIST...\n"
+"       %s --perf -m IMAGE [OPTION]... SCRIPT...\n"
 "       %s --simulate -m IMAGE [-K N] [-b CYCLES] [OPTION]... PROGRAM.vprg\n"
 "       %s --buckets=SUMFILE [--program=PROGFILE] [--sort=count|addr]\n"
 "                 [--top N] [--plot=FILE] [-q]\n"
@@ -36,7 +37,9 @@ static void usage(FILE *f)
 "Several HIST files (the module's per-CPU uhist files) are summed; they\n"
 "must have the same number of buckets, image and interval.  With\n"
 "--simulate, run PROGRAM on the host build of the engine with the\n"
-"histogram sampling every K cycles, and report that.\n"
+"histogram sampling every K cycles, and report that.  With --perf, the\n"
+"operands are perf script output of vpmu samples (perf record -e vpmu/...\n"
+"then perf script -F ip): each sample counts one for its micro-PC.\n"
 "\n"
 "With --buckets, report the histogram unit's buckets C1..Cn instead: one\n"
 "row per bucket with its count, share of the total of the buckets and a\n"
@@ -49,6 +52,8 @@ static void usage(FILE *f)
 "  -m, --image=IMAGE     the microcode image sampled (required): symbols\n"
 "                        and microword text come from it\n"
 "  -S, --simulate        the operand is a program file to run\n"
+"  -r, --perf            the operands are perf script output (lines ending\n"
+"                        with the sample IP, micro-PC << 32 | macro PC)\n"
 "  -K, --interval=K      sampling interval in cycles, 1..2^32-1 (default 1)\n"
 "  -b, --budget=CYCLES   cycle budget of the run (default 1G = 10^9;\n"
 "                        suffixes k M G T, Ki Mi Gi Ti, or 2^N)\n"
@@ -73,7 +78,7 @@ static void usage(FILE *f)
 "Exit status: 0 success; 1 an unreadable or invalid file, a histogram that\n"
 "does not match IMAGE or the other files, buckets that do not match the\n"
 "program, or a failed plot; 2 bad usage.\n",
-		prog_name, prog_name, prog_name);
+		prog_name, prog_name, prog_name, prog_name);
 }
 
 struct opts {
@@ -81,7 +86,7 @@ struct opts {
 	const char *buckets, *program;	/* histogram-unit mode */
 	char upc_opt;		/* last option only for micro-PC histograms */
 	bool sort_given;
-	bool simulate, force, quiet;
+	bool simulate, perf, force, quiet;
 	uint32_t interval;
 	uint64_t budget;
 	struct vpmu_report_opts rep;
@@ -98,6 +103,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	static const struct option lopts[] = {
 		{ "image", required_argument, NULL, 'm' },
 		{ "simulate", no_argument, NULL, 'S' },
+		{ "perf", no_argument, NULL, 'r' },
 		{ "interval", required_argument, NULL, 'K' },
 		{ "budget", required_argument, NULL, 'b' },
 		{ "output", required_argument, NULL, 'o' },
@@ -116,9 +122,9 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	uint64_t v;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "m:SK:b:o:s:an:lp:fqB:P:h", lopts,
+	while ((c = getopt_long(argc, argv, "m:SrK:b:o:s:an:lp:fqB:P:h", lopts,
 				NULL)) != -1) {
-		if (strchr("mSKbolaf", c))
+		if (strchr("mSrKbolaf", c))
 			o->upc_opt = c;
 		switch (c) {
 		case 'm':
@@ -126,6 +132,9 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			break;
 		case 'S':
 			o->simulate = true;
+			break;
+		case 'r':
+			o->perf = true;
 			break;
 		case 'K':
 			if (vpmu_parse_count(optarg, &v) || !v || v > UINT32_MAX)
@@ -214,6 +223,11 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			"one program file at a time");
 		return -1;
 	}
+	if (o->simulate && o->perf) {
+		fprintf(stderr, "%s: --simulate or --perf, not both\n",
+			prog_name);
+		return -1;
+	}
 	if ((o->interval != 1 || o->budget != DEFAULT_BUDGET) && !o->simulate) {
 		fprintf(stderr, "%s: -K and -b need --simulate\n", prog_name);
 		return -1;
@@ -268,6 +282,36 @@ static int load_hists(char **files, int n, bool force, struct vpmu_uhist *sum)
 			goto out;
 		}
 		report_diag(&diag, files[i]);	/* warnings */
+		vpmu_uhist_free(&h);
+	}
+	ret = 0;
+out:
+	vpmu_buf_free(&file);
+	vpmu_buf_free(&diag);
+	return ret;
+}
+
+/* --perf: every perf script file's samples, summed into @sum. */
+static int load_perf(char **files, int n, const struct vpmu_uhist_img *hi,
+		     bool force, struct vpmu_uhist *sum)
+{
+	struct vpmu_buf file = { 0 }, diag = { 0 };
+	struct vpmu_uhist h;
+	int i, ret = -1;
+
+	for (i = 0; i < n; i++) {
+		file.len = 0;
+		if (read_or_complain(files[i], &file))
+			goto out;
+		if (vpmu_uhist_from_perf(i ? &h : sum, hi, file.p ? file.p : "",
+					 file.len, force, &diag)) {
+			report_diag(&diag, files[i]);
+			goto out;
+		}
+		report_diag(&diag, files[i]);	/* warnings */
+		if (!i)
+			continue;
+		vpmu_uhist_add(sum, &h, false, &diag);
 		vpmu_uhist_free(&h);
 	}
 	ret = 0;
@@ -522,6 +566,7 @@ int main(int argc, char **argv)
 		goto out_img;
 	}
 	if (o.simulate ? simulate(argv[optind], &img, &o, &hs) :
+	    o.perf ? load_perf(argv + optind, nfiles, &hi, o.force, &hs) :
 	    load_hists(argv + optind, nfiles, o.force, &hs))
 		goto out;
 	if (vpmu_uhist_match(&hs, &hi, o.force, &diag)) {

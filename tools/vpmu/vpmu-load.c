@@ -36,7 +36,8 @@ static void usage(FILE *f)
 "\n"
 "  -d, --default         make the built-in image current (ucode/load_default)\n"
 "  -S, --status          print name, version, generation, status, error and\n"
-"                        the capabilities (caps/)\n"
+"                        the capabilities (caps/); exit 1 if there is no\n"
+"                        module to ask\n"
 "      --check           validate IMAGE with the engine's own validator on\n"
 "                        this machine only (cs_size 4096); load nothing\n"
 "  -c, --chunk=BYTES     bytes per write() (default %d)\n"
@@ -47,8 +48,9 @@ static void usage(FILE *f)
 "  -q, --quiet           print only errors\n"
 "  -h, --help            this text\n"
 "\n"
-"Writing needs root.  Exit status: 0 loaded (or valid with --check), 1\n"
-"rejected or not loaded, 2 bad usage or an unreadable file.\n",
+"Writing needs root.  Exit status: 0 loaded (or valid with --check, or\n"
+"the status printed), 1 rejected, not loaded or no module, 2 bad usage\n"
+"or an unreadable file.\n",
 		prog_name, prog_name, prog_name, prog_name, DEFAULT_CHUNK);
 }
 
@@ -90,19 +92,28 @@ static int open_attr(const char *name, int flags)
 	return fd;
 }
 
-static void print_status(void)
+/* --status: 0, or 1 when there is no module to ask (said why). */
+static int print_status(void)
 {
 	static const char *const files[] = {
 		"ucode/name", "ucode/version", "ucode/generation",
 		"ucode/status", "ucode/error", "caps/cs_size",
 		"caps/nr_counters", "caps/ev_mode", "caps/ev_bits",
+		"caps/max_precise",
 	};
 	char buf[512];
 	unsigned int i;
+	int fd;
 
+	/* Without the module there is no status: say so, not blanks. */
+	fd = open_attr("ucode/name", O_RDONLY);
+	if (fd < 0)
+		return 1;
+	close(fd);
 	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++)
 		printf("%-12s %s\n", strchr(files[i], '/') + 1,
 		       attr(files[i], buf, sizeof(buf)));
+	return 0;
 }
 
 /* The kernel's reason and what still runs; @err 0: no errno to print. */
@@ -291,10 +302,8 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	if (status) {
-		print_status();
-		return 0;
-	}
+	if (status)
+		return print_status();
 	if (dflt)
 		return load_default(quiet);
 	if (vpmu_read_file(argv[optind], &img)) {

@@ -33,6 +33,10 @@ static void usage(FILE *f)
 "  -b, --budget=CYCLES   cycle budget of each run (default 1G = 10^9; up to\n"
 "                        2^40; suffixes k M G T, Ki Mi Gi Ti, or 2^N)\n"
 "  -s, --super           start in supervisor mode (default: the file's mode)\n"
+"  -x, --ext             assert the external signal line (microcode\n"
+"                        condition EXT) from the start of each run\n"
+"      --ext-at=CYCLES   flip the line once, at the first microword\n"
+"                        boundary after CYCLES cycles of the run\n"
 "  -e, --expect=FILE     check every run against FILE (.expect: stop, reg,\n"
 "                        mem and \"event cycles\" lines; other event lines\n"
 "                        are perf's and are skipped); exit 1 on a mismatch\n"
@@ -55,7 +59,8 @@ static const char *run_errno_meaning(int err)
 		return "the run structure or the program memory is not accessible";
 	case EINVAL:
 		return "the kernel refused the run's parameters (size, flags, "
-		       "memory, entry point, budget or mode)";
+		       "memory, entry point, budget or mode; --ext needs a "
+		       "module that knows VPMU_RUN_F_EXT)";
 	case E2BIG:
 		return "struct vpmu_run is larger than a page";
 	case ENOTTY:
@@ -171,6 +176,8 @@ static int run_once(int fd, const struct vpmu_prog_view *v, uint8_t *mem,
 	r->mem_size = v->h.mem_size;
 	r->entry = v->h.entry;
 	r->budget = o->com.budget;
+	r->flags = o->com.ext ? VPMU_RUN_F_EXT : 0;
+	r->ext_at = o->com.ext_at;
 	r->mode = o->com.super || v->h.flags & VPMU_PROG_F_SUPER ?
 		  VPMU_MODE_SUPER : VPMU_MODE_USER;
 	t0 = vpmu_now();

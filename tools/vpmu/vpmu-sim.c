@@ -38,6 +38,10 @@ static void usage(FILE *f)
 "  -b, --budget=CYCLES   cycle budget of each run (default 1G = 10^9;\n"
 "                        suffixes k M G T, Ki Mi Gi Ti, or 2^N)\n"
 "  -s, --super           start in supervisor mode (default: the file's mode)\n"
+"  -x, --ext             assert the external signal line (microcode\n"
+"                        condition EXT) from the start of each run\n"
+"      --ext-at=CYCLES   flip the line once, at the first microword\n"
+"                        boundary after CYCLES cycles of the run\n"
 "  -e, --expect=FILE     check every run against FILE (every line, events\n"
 "                        included); exit 1 on a mismatch\n"
 "  -E, --events          print every basic event and tags 1..8\n"
@@ -236,6 +240,30 @@ static void print_hu(struct vpmu_engine *e, const struct vpmu_hu_prog *p)
 		printf("hist C%u %llu\n", b + 1, (unsigned long long)c[b]);
 }
 
+/*
+ * The engine's run of at most @budget cycles with the ext line as --ext
+ * and --ext-at say, flipped between two runs as the kernel flips it
+ * between two chunks (struct vpmu_run.ext_at).
+ */
+static void sim_run(struct vpmu_engine *e, const struct opts *o,
+		    struct vpmu_stop *stop)
+{
+	uint64_t budget = o->com.budget, used;
+
+	vpmu_engine_set_ext(e, o->com.ext);
+	if (!o->com.ext_at || o->com.ext_at >= budget) {
+		vpmu_engine_run(e, budget, stop);
+		return;
+	}
+	vpmu_engine_run(e, o->com.ext_at, stop);
+	used = stop->cycles;
+	if (stop->reason != VPMU_STOP_BUDGET || used >= budget)
+		return;
+	vpmu_engine_set_ext(e, !o->com.ext);
+	vpmu_engine_run(e, budget - used, stop);
+	stop->cycles += used;
+}
+
 /* One run from fresh memory; fills @r as the kernel would. */
 static double run_once(struct vpmu_engine *e, const struct vpmu_prog_view *v,
 		       uint8_t *mem, const struct opts *o, struct vpmu_run *r)
@@ -253,7 +281,7 @@ static double run_once(struct vpmu_engine *e, const struct vpmu_prog_view *v,
 			  o->com.super || v->h.flags & VPMU_PROG_F_SUPER ?
 			  VPMU_MODE_SUPER : VPMU_MODE_USER);
 	t0 = vpmu_now();
-	vpmu_engine_run(e, o->com.budget, &stop);
+	sim_run(e, o, &stop);
 	t0 = vpmu_now() - t0;
 	r->cycles = stop.cycles;
 	r->stop = stop.reason;

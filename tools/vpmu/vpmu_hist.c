@@ -7,6 +7,7 @@
  * microword (vpmu_dis_uwords(), so there is one formatter for
  * microwords).  The histogram unit's buckets (vpmu_hu_buckets_*).
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -321,6 +322,86 @@ int vpmu_uhist_match(const struct vpmu_uhist *hs,
 	return 0;
 }
 
+/*
+ * The last field of a perf script line, as a sample IP (hex, 0x or not):
+ * 0, 1 for a blank line, or -1 if the line has no IP.
+ */
+static int perf_line_ip(const char *line, size_t n, uint64_t *ip)
+{
+	char field[24], *end;
+	size_t k = n;
+
+	while (k && (line[k - 1] == ' ' || line[k - 1] == '\t' ||
+		     line[k - 1] == '\r'))
+		k--;
+	if (!k)
+		return 1;
+	n = k;
+	while (k && line[k - 1] != ' ' && line[k - 1] != '\t')
+		k--;
+	if (n - k >= sizeof(field) || !isxdigit((unsigned char)line[k]))
+		return -1;
+	memcpy(field, line + k, n - k);
+	field[n - k] = '\0';
+	*ip = strtoull(field, &end, 16);
+	return *end ? -1 : 0;
+}
+
+int vpmu_uhist_from_perf(struct vpmu_uhist *hs, const struct vpmu_uhist_img *hi,
+			 const char *text, size_t len, bool force,
+			 struct vpmu_buf *diag)
+{
+	const char *p = text, *end = text + len, *nl;
+	unsigned int lineno = 0, beyond = 0;
+	uint32_t n = hi->v.h.cs_words;
+	uint64_t ip;
+	int ret;
+
+	memset(hs, 0, sizeof(*hs));
+	hs->h.magic = VPMU_UHIST_MAGIC;
+	hs->h.version = VPMU_UHIST_VERSION;
+	hs->h.header_size = sizeof(hs->h);
+	hs->h.nbuckets = n;
+	hs->h.cpu = VPMU_UHIST_CPU_SUM;
+	hs->h.image_checksum = hi->v.h.checksum;
+	hs->bucket = calloc(n, sizeof(*hs->bucket));
+	if (!hs->bucket)
+		abort();
+	for (; p < end; p = nl + 1) {
+		nl = memchr(p, '\n', end - p);
+		if (!nl)
+			nl = end;
+		lineno++;
+		ret = perf_line_ip(p, nl - p, &ip);
+		if (ret > 0)
+			continue;
+		if (ret) {
+			vpmu_uhist_free(hs);
+			return fail(diag, "line %u: no sample IP at the end (perf "
+				    "script -F ip, or fields ending with ip)",
+				    lineno);
+		}
+		if ((ip >> 32) >= n) {
+			if (!force) {
+				vpmu_uhist_free(hs);
+				return fail(diag, "line %u: micro-PC 0x%llx beyond "
+					    "the image's %u microwords: sampled "
+					    "on another image? (--force skips "
+					    "such samples)", lineno,
+					    (unsigned long long)(ip >> 32), n);
+			}
+			beyond++;
+			continue;
+		}
+		hs->bucket[ip >> 32]++;
+		hs->h.samples++;
+	}
+	if (beyond)
+		vpmu_buf_printf(diag, "warning: %u samples beyond the image's "
+				"%u microwords skipped\n", beyond, n);
+	return 0;
+}
+
 /* ---- the report ---------------------------------------------------------- */
 
 struct row {
@@ -436,8 +517,13 @@ void vpmu_uhist_report(struct vpmu_buf *out, const struct vpmu_uhist *hs,
 	vpmu_buf_printf(out, "image \"%.*s\" (checksum 0x%08x), %u "
 			"microwords\n", VPMU_IMAGE_NAME_LEN, ih->name,
 			ih->checksum, ih->cs_words);
-	vpmu_buf_printf(out, "interval %u, %llu samples", hs->h.interval,
-			(unsigned long long)hs->h.samples);
+	if (hs->h.interval)	/* 0: perf samples (vpmu_uhist_from_perf()) */
+		vpmu_buf_printf(out, "interval %u, %llu samples",
+				hs->h.interval,
+				(unsigned long long)hs->h.samples);
+	else
+		vpmu_buf_printf(out, "%llu perf samples",
+				(unsigned long long)hs->h.samples);
 	if (hs->h.cpu != VPMU_UHIST_CPU_SUM)
 		vpmu_buf_printf(out, " on cpu %u", hs->h.cpu);
 	vpmu_buf_printf(out, ", %u microwords sampled\n\n", sampled);

@@ -105,6 +105,18 @@ int vpmu_uhist_match(const struct vpmu_uhist *hs,
 		     const struct vpmu_uhist_img *hi, bool force,
 		     struct vpmu_buf *diag);
 
+/*
+ * A histogram of perf samples: the text of perf script whose lines each
+ * end with a sample's IP (micro-PC << 32 | macro PC, perf.rst), as
+ * "perf script -F ip" prints them.  Each sample counts one in the bucket
+ * of its micro-PC; @hi gives the buckets and the checksum.  A micro-PC
+ * beyond the image is an error, or with @force a skipped sample and a
+ * warning.
+ */
+int vpmu_uhist_from_perf(struct vpmu_uhist *hs, const struct vpmu_uhist_img *hi,
+			 const char *text, size_t len, bool force,
+			 struct vpmu_buf *diag);
+
 enum vpmu_report_order {
 	VPMU_REPORT_BY_COUNT,	/* highest count first, then by address */
 	VPMU_REPORT_BY_ADDR,

@@ -254,6 +254,20 @@ int vpmu_runner_opt(struct vpmu_runner_opts *o, int c, const char *arg,
 	case 's':
 		o->super = true;
 		return 1;
+	case 'x':
+		o->ext = true;
+		return 1;
+	case VPMU_RUNNER_OPT_EXT_AT: {
+		uint64_t v;
+
+		if (vpmu_parse_count(arg, &v) || !v || v > UINT32_MAX) {
+			fprintf(stderr, "%s: bad --ext-at '%s' (1..2^32-1 cycles)\n",
+				prog, arg);
+			return -1;
+		}
+		o->ext_at = v;
+		return 1;
+	}
 	case 'e':
 		o->expect = arg;
 		return 1;

@@ -66,14 +66,21 @@ int vpmu_parse_count(const char *s, uint64_t *val);
 struct vpmu_runner_opts {
 	uint64_t runs, budget;
 	bool super, timed, verbose, quiet;
+	bool ext;		/* --ext: the ext line asserted at the start */
+	uint32_t ext_at;	/* --ext-at: the cycle it flips at, 0 never */
 	const char *expect;
 };
 
-#define VPMU_RUNNER_OPTSTRING	"n:b:se:tvq"
+/* --ext-at has no short form: its getopt value, above the tools' own. */
+#define VPMU_RUNNER_OPT_EXT_AT	0x200
+
+#define VPMU_RUNNER_OPTSTRING	"n:b:sxe:tvq"
 #define VPMU_RUNNER_LONGOPTS					\
 	{ "runs", required_argument, NULL, 'n' },		\
 	{ "budget", required_argument, NULL, 'b' },		\
 	{ "super", no_argument, NULL, 's' },			\
+	{ "ext", no_argument, NULL, 'x' },			\
+	{ "ext-at", required_argument, NULL, VPMU_RUNNER_OPT_EXT_AT }, \
 	{ "expect", required_argument, NULL, 'e' },		\
 	{ "time", no_argument, NULL, 't' },			\
 	{ "verbose", no_argument, NULL, 'v' },			\

@@ -216,6 +216,7 @@ extern const struct attribute_group vpmu_format_group;
 extern const struct attribute_group vpmu_events_group;
 int vpmu_pmu_register(struct vpmu *vpmu);
 void vpmu_pmu_unregister(struct vpmu *vpmu);
+void vpmu_pmu_image_changed(struct vpmu *vpmu);
 
 /* The micro-PC histogram's sysfs group (vpmu_uhist.c). */
 int vpmu_uhist_init(struct vpmu *vpmu);

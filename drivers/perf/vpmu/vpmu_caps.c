@@ -52,6 +52,19 @@ static ssize_t ev_bits_show(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RO(ev_bits);
 
+/*
+ * Every sample carries the micro-PC and macro PC of the microword that
+ * overflowed the counter: no skid, so every precise_ip level perf can ask
+ * for is met, up to 3 ("must have 0 skid").  perf reads this file for
+ * :P (the highest level the PMU supports).
+ */
+static ssize_t max_precise_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "3\n");
+}
+static DEVICE_ATTR_RO(max_precise);
+
 /* counterN_width: the counter's index is the attribute's variable. */
 static ssize_t counter_width_show(struct device *dev,
 				  struct device_attribute *attr, char *buf)
@@ -76,6 +89,7 @@ static struct attribute *vpmu_caps_attrs[] = {
 	&dev_attr_cs_size.attr,
 	&dev_attr_ev_mode.attr,
 	&dev_attr_ev_bits.attr,
+	&dev_attr_max_precise.attr,
 	VPMU_WIDTH_ATTR(0), VPMU_WIDTH_ATTR(1), VPMU_WIDTH_ATTR(2),
 	VPMU_WIDTH_ATTR(3), VPMU_WIDTH_ATTR(4), VPMU_WIDTH_ATTR(5),
 	VPMU_WIDTH_ATTR(6), VPMU_WIDTH_ATTR(7), VPMU_WIDTH_ATTR(8),

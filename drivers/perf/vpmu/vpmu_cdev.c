@@ -27,7 +27,7 @@ static_assert(sizeof(struct vpmu_run) == VPMU_RUN_SIZE_VER0);
 /* Everything VPMU_IOC_RUN refuses before running, as module.rst lists. */
 static int vpmu_run_check(const struct vpmu_run *run)
 {
-	if (run->flags || run->reserved_in)
+	if (run->flags & ~VPMU_RUN_F_ALL)
 		return -EINVAL;
 	if (!run->mem || !IS_ALIGNED(run->mem, 8))
 		return -EINVAL;
@@ -71,7 +71,7 @@ static long vpmu_ioctl_run(struct vpmu *vpmu, struct vpmu_run __user *urun)
 	if (copy_to_user(urun, &run, sizeof(run)))
 		return -EFAULT;
 	/* Nothing of the kernel's stack may reach the caller. */
-	memset_after(&run, 0, reserved_in);
+	memset_after(&run, 0, ext_at);
 
 	umem = u64_to_user_ptr(run.mem);
 	mem = kvmalloc(run.mem_size, GFP_KERNEL_ACCOUNT);

@@ -70,6 +70,7 @@ module_param_named(bench_chunk_stops, vpmu_bench_chunk_stops, ulong, 0644);
  * @mem:	the program's memory, a kernel copy
  * @left:	cycles of the budget not used yet
  * @started:	the first chunk has run (later chunks restore @ctx)
+ * @ext:	the external signal line, as the run has it now
  *
  * Private to the calling task: no locking.
  */
@@ -81,6 +82,7 @@ struct vpmu_runner {
 	u8			*mem;
 	u64			left;
 	bool			started;
+	bool			ext;
 };
 
 /* Was that the end of the run?  If so, say why in @run. */
@@ -186,6 +188,32 @@ static void vpmu_run_engine(struct vpmu_machine *m, struct vpmu_engine *e,
 }
 
 /*
+ * The cycles the next chunk may use: the chunk's size, what is left of
+ * the budget, and no further than where the ext line flips (run.ext_at),
+ * which then happens between two chunks: at the first microword boundary
+ * at or after that cycle, however the run was cut.
+ */
+static u64 vpmu_run_chunk_budget(struct vpmu_runner *r)
+{
+	const struct vpmu_run *run = r->run;
+	u64 n = min_t(u64, r->left, VPMU_RUN_CHUNK);
+
+	if (run->cycles >= run->ext_at)
+		return n;
+	return min(n, run->ext_at - run->cycles);
+}
+
+/* Flip the ext line once the run has reached run.ext_at (if not 0). */
+static void vpmu_run_ext(struct vpmu_runner *r)
+{
+	const struct vpmu_run *run = r->run;
+
+	if (run->ext_at && run->cycles >= run->ext_at &&
+	    r->ext == !!(run->flags & VPMU_RUN_F_EXT))
+		r->ext = !r->ext;
+}
+
+/*
  * One chunk on this CPU's engine, with interrupts disabled throughout: the
  * program is put on the engine (started, or restored from @r->ctx), run,
  * and saved off it again before anyone else can use the engine, perf
@@ -224,12 +252,14 @@ static int vpmu_run_chunk(struct vpmu_runner *r)
 				  run->mode);
 		r->started = true;
 	}
+	vpmu_run_ext(r);
+	vpmu_engine_set_ext(e, r->ext);
 	/*
 	 * The layer above hears of the chunk: triggers toggle the freeze
 	 * state of current's groups (perf.rst).
 	 */
 	m->ops->chunk_begin(m, e);
-	vpmu_run_engine(m, e, min_t(u64, r->left, VPMU_RUN_CHUNK), &stop);
+	vpmu_run_engine(m, e, vpmu_run_chunk_budget(r), &stop);
 	m->ops->chunk_end(m, e);
 	vpmu_engine_ctx_save(e, r->ctx);
 
@@ -278,6 +308,7 @@ int vpmu_machine_run(struct vpmu_machine *m, struct vpmu_run *run, u8 *mem)
 		goto out_put_image;
 	}
 	r->left = r->run->budget;
+	r->ext = r->run->flags & VPMU_RUN_F_EXT;
 	while (!(ret = vpmu_run_chunk(r)))
 		cond_resched();
 	if (ret > 0)

@@ -337,19 +337,15 @@ static ssize_t vpmu_event_show(struct device *dev,
 	}})[0].attr.attr)
 
 #define VPMU_BASIC_ATTR(sym, num, alias, doc)	VPMU_EVENT_ATTR(alias, num, 0),
-#define VPMU_TAG_ATTR(k)	VPMU_EVENT_ATTR("vpmu_tag" #k, 0, k)
 #define VPMU_HU_ATTR(b)	\
 	VPMU_EVENT_ATTR("vpmu_hist" #b, VPMU_EV_HIST(b), 0)
 
 /*
  * Counts of occurrences, so no .unit or .scale: perf's defaults (no unit,
- * scale 1) say it.  Tags beyond the current image's event field stay
- * listed: the image can change under a listing; event_init refuses them.
+ * scale 1) say it.  The tags are a group of their own (below).
  */
 static struct attribute *vpmu_event_attrs[] = {
 	VPMU_EVENT_LIST(VPMU_BASIC_ATTR)
-	VPMU_TAG_ATTR(1), VPMU_TAG_ATTR(2), VPMU_TAG_ATTR(3), VPMU_TAG_ATTR(4),
-	VPMU_TAG_ATTR(5), VPMU_TAG_ATTR(6), VPMU_TAG_ATTR(7), VPMU_TAG_ATTR(8),
 	VPMU_HU_ATTR(1), VPMU_HU_ATTR(2), VPMU_HU_ATTR(3),
 	VPMU_HU_ATTR(4), VPMU_HU_ATTR(5), VPMU_HU_ATTR(6),
 	VPMU_HU_ATTR(7), VPMU_HU_ATTR(8), VPMU_HU_ATTR(9),
@@ -363,6 +359,91 @@ const struct attribute_group vpmu_events_group = {
 	.name	= "events",
 	.attrs	= vpmu_event_attrs,
 };
+
+/* Is tag @k in the current image's event field (perf.rst)? */
+static bool vpmu_tag_valid(struct vpmu_machine *m, unsigned int k)
+{
+	const struct vpmu_image_header *h;
+	struct vpmu_image *img;
+	bool ok;
+
+	img = vpmu_image_get(m);
+	h = vpmu_ucode_header(img->uc);
+	if (h->ev_mode == VPMU_EVMODE_ONEHOT)
+		ok = k <= h->ev_bits;
+	else
+		ok = k < BIT(h->ev_bits);
+	vpmu_image_put(img);
+	return ok;
+}
+
+/*
+ * events/vpmu_tagK for exactly the tags the current image's event field
+ * selects: 1..ev_bits one-hot, 1..2^ev_bits - 1 encoded, so up to 255
+ * files, made here at init rather than spelt out.  They are a second
+ * "events" group, in the PMU's attr_update: the perf core adds them to
+ * the directory the first made, with is_visible, and
+ * vpmu_pmu_image_changed() asks again after every image install.  A
+ * listing may still race an install: event_init checks the image in
+ * force (vpmu_tag_valid()).
+ */
+static struct vpmu_event_attr vpmu_tag_attr[VPMU_TAG_MAX];
+static char vpmu_tag_name[VPMU_TAG_MAX][sizeof("vpmu_tag255")];
+static struct attribute *vpmu_tag_attrs[VPMU_TAG_MAX + 1];
+
+static umode_t vpmu_tag_is_visible(struct kobject *kobj,
+				   struct attribute *attr, int i)
+{
+	return vpmu_tag_valid(&kobj_to_vpmu(kobj)->machine, i + 1) ?
+	       attr->mode : 0;
+}
+
+static const struct attribute_group vpmu_tag_events_group = {
+	.name		= "events",
+	.attrs		= vpmu_tag_attrs,
+	.is_visible	= vpmu_tag_is_visible,
+};
+
+static const struct attribute_group *vpmu_attr_update[] = {
+	&vpmu_tag_events_group,
+	NULL,
+};
+
+static void vpmu_tag_attrs_init(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < VPMU_TAG_MAX; i++) {
+		struct vpmu_event_attr *ev = &vpmu_tag_attr[i];
+
+		snprintf(vpmu_tag_name[i], sizeof(vpmu_tag_name[i]),
+			 "vpmu_tag%u", i + 1);
+		sysfs_attr_init(&ev->attr.attr);
+		ev->attr.attr.name = vpmu_tag_name[i];
+		ev->attr.attr.mode = 0444;
+		ev->attr.show = vpmu_event_show;
+		ev->tag = i + 1;
+		vpmu_tag_attrs[i] = &ev->attr.attr;
+	}
+}
+
+/**
+ * vpmu_pmu_image_changed() - an image was installed: update events/
+ * @vpmu: the device
+ *
+ * Shows the tag aliases the new image's event field selects and hides
+ * the others.  Called by the loader, serialised by its lock.
+ *
+ * Context: process context; may sleep.
+ */
+void vpmu_pmu_image_changed(struct vpmu *vpmu)
+{
+	int ret = sysfs_update_group(&vpmu->pmu.dev->kobj,
+				     &vpmu_tag_events_group);
+
+	if (ret)
+		pr_warn("events/: tag aliases not updated: %d\n", ret);
+}
 
 /* ---- freeze control (attr.config1) ---------------------------------------- */
 
@@ -1172,23 +1253,6 @@ static void vpmu_pmu_hu_rebase(struct vpmu_machine *m, struct vpmu_engine *e)
 
 /* ---- event_init ----------------------------------------------------------- */
 
-/* Is tag @k in the current image's event field (perf.rst)? */
-static bool vpmu_tag_valid(struct vpmu_machine *m, unsigned int k)
-{
-	const struct vpmu_image_header *h;
-	struct vpmu_image *img;
-	bool ok;
-
-	img = vpmu_image_get(m);
-	h = vpmu_ucode_header(img->uc);
-	if (h->ev_mode == VPMU_EVMODE_ONEHOT)
-		ok = k <= h->ev_bits;
-	else
-		ok = k < BIT(h->ev_bits);
-	vpmu_image_put(img);
-	return ok;
-}
-
 static bool vpmu_ev_is_hu_bucket(unsigned int ev)
 {
 	return ev > VPMU_EV_HIST_BASE && ev <= VPMU_EV_HIST(VPMU_HIST_BUCKETS);
@@ -1632,6 +1696,8 @@ int vpmu_pmu_register(struct vpmu *vpmu)
 	pmu->module = THIS_MODULE;
 	pmu->task_ctx_nr = VPMU_TASK_CTX;
 	pmu->attr_groups = vpmu->attr_groups;
+	vpmu_tag_attrs_init();
+	pmu->attr_update = vpmu_attr_update;
 	pmu->event_init = vpmu_event_init;
 	pmu->add = vpmu_add;
 	pmu->del = vpmu_del;

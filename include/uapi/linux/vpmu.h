@@ -269,16 +269,26 @@ struct vpmu_program_header {
 /* Largest budget of one call: about a minute of TCG time at worst. */
 #define VPMU_RUN_BUDGET_MAX	_BITULL(40)
 
+/*
+ * Run flags (struct vpmu_run.flags).  VPMU_RUN_F_EXT asserts the engine's
+ * external signal line (the microcode condition EXT) from the start of
+ * the run; ext_at, if not 0, flips it once, at the first microword
+ * boundary at which the run has used at least ext_at cycles.  Without
+ * either the line stays deasserted, as before they existed.
+ */
+#define VPMU_RUN_F_EXT		_BITUL(0)
+#define VPMU_RUN_F_ALL		VPMU_RUN_F_EXT
+
 struct vpmu_run {
 	/* in */
 	__u32 size;		/* sizeof(struct vpmu_run) as the caller knows */
-	__u32 flags;		/* none defined yet: must be 0 */
+	__u32 flags;		/* VPMU_RUN_F_*; unknown bits: EINVAL */
 	__aligned_u64 mem;	/* user address, 8-byte aligned */
 	__u32 mem_size;		/* multiple of 4, 4..VPMU_PROG_MEM_MAX */
 	__u32 entry;		/* initial pc: 4-byte aligned, < mem_size */
 	__aligned_u64 budget;	/* cycles, 1..VPMU_RUN_BUDGET_MAX */
 	__u32 mode;		/* VPMU_MODE_USER or VPMU_MODE_SUPER */
-	__u32 reserved_in;	/* must be 0 */
+	__u32 ext_at;		/* 0, or cycles before the ext line flips */
 	/* out */
 	__aligned_u64 cycles;	/* cycles used */
 	__aligned_u64 generation;	/* generation of the image used */

@@ -133,6 +133,41 @@ grep -q '^next  *0x001  *1000  *37.79 ' "$tmp/out" &&
 [ "$(od -An -tx4 -j20 -N4 "$tmp/sum.vuhs" | tr -d ' ')" = ffffffff ]
 ok $? "files of CPUs 3 and 5 are summed; -o writes the sum, cpu 0xffffffff"
 
+# ---- perf samples (--perf): perf script lines ending with the IP --------
+# The same counts as samples (micro-PC << 32 | macro PC) give the same
+# report as the hand-made histogram, but for the line saying what it is.
+for c in $COUNTS; do
+	i=0
+	while [ $i -lt "${c#*=}" ]; do
+		printf '  vpmu-run   147   50 vpmu/vpmu_uops/:  %x%08x\n' "${c%=*}" $((i * 4))
+		i=$((i + 1))
+	done
+done >"$tmp/script"
+"$HIST" -m "$IMG" "$tmp/h.vuhs" | sed 2d >"$tmp/want"
+"$HIST" --perf -m "$IMG" "$tmp/script" >"$tmp/out" 2>"$tmp/err" &&
+[ ! -s "$tmp/err" ] && sed -n 2p "$tmp/out" |
+	grep -qx '1323 perf samples, 11 microwords sampled' &&
+sed 2d "$tmp/out" | cmp -s - "$tmp/want"
+ok $? "--perf: perf script samples, reported as the same counts in a file"
+printf '\n  %x\n\n' $(( (0x4b << 32) | 8 )) >"$tmp/script1"
+"$HIST" --perf -m "$IMG" --by-label "$tmp/script1" "$tmp/script1" >"$tmp/out" &&
+grep -q '^i_lw  *0x047  *1/5  *2  *100.00 ' "$tmp/out"
+ok $? "--perf: two files summed, blank lines skipped, by label"
+printf '%x\n  vpmu-run 147 nonsense\n' $(( 1 << 32 )) >"$tmp/bad"
+"$HIST" --perf -m "$IMG" "$tmp/bad" >/dev/null 2>"$tmp/err"
+[ $? = 1 ] && grep -q 'bad: error: line 2: no sample IP at the end' "$tmp/err"
+ok $? "--perf: a line without an IP: exit 1, names the line"
+printf '%x\n' $(( 1 << 32 )) $(( NB << 32 )) >"$tmp/bad"
+"$HIST" --perf -m "$IMG" "$tmp/bad" >/dev/null 2>"$tmp/err"
+[ $? = 1 ] && grep -q "line 2: micro-PC 0x$(printf '%x' "$NB") beyond the image's $NB microwords" "$tmp/err"
+ok $? "--perf: a micro-PC beyond the image: exit 1, names the line"
+"$HIST" --perf -f -m "$IMG" "$tmp/bad" >"$tmp/out" 2>"$tmp/err" &&
+grep -q 'warning: 1 samples beyond' "$tmp/err" &&
+grep -q '^1 perf samples' "$tmp/out"
+ok $? "--perf --force: skips it, with a warning"
+"$HIST" --perf --simulate -m "$IMG" "$tmp/sort.vprg" >/dev/null 2>&1; [ $? = 2 ]
+ok $? "--perf with --simulate: exit 2"
+
 # ---- round trip: --simulate -o, then the file ---------------------------
 # shellcheck disable=SC2086 # $args is a list of options
 for args in "-K 1" "-K 5 --by-label" "-K 3 --sort=addr --all"; do

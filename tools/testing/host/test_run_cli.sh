@@ -33,6 +33,21 @@ ok $? "vpmu-sim sortloop.vprg -b 1000003 matches sortloop.expect"
 ok $? "vpmu-sim spin.vprg -b 10M matches spin.expect"
 "$T/vpmu-sim" -q -m "$S/build/max.vpmu" -e "$S/samples/sum.expect" "$S/build/sum.vprg"
 ok $? "vpmu-sim -m max.vpmu: same results as the default image"
+E=$S/build/encoded.vpmu
+"$T/vpmu-sim" -q -m "$E" -e "$S/encoded/tags.expect" "$S/build/tags.vprg"
+ok $? "vpmu-sim -m encoded.vpmu tags.vprg matches tags.expect"
+# The external signal line: asserted from the start, or after N cycles.
+"$T/vpmu-sim" -q -x -m "$E" -e "$S/encoded/wait.expect" "$S/build/wait.vprg"
+ok $? "vpmu-sim -x wait.vprg matches wait.expect"
+"$T/vpmu-sim" -m "$E" --ext-at=100 "$S/build/wait.vprg" >"$tmp/out"
+grep -qx 'reg r1 50' "$tmp/out" && grep -qx 'cycles 110' "$tmp/out"
+ok $? "vpmu-sim --ext-at=100 wait.vprg: 50 polls, 110 cycles"
+"$T/vpmu-sim" -m "$E" -b 1000 "$S/build/wait.vprg" >"$tmp/out"
+grep -qx 'stop budget' "$tmp/out" && grep -qx 'reg r1 499' "$tmp/out"
+ok $? "vpmu-sim wait.vprg without the line: spins to the budget"
+"$T/vpmu-sim" --ext-at=0 "$S/build/sum.vprg" >/dev/null 2>"$tmp/err"
+[ $? = 2 ] && grep -q "bad --ext-at '0'" "$tmp/err"
+ok $? "vpmu-sim --ext-at=0: exit 2, says why"
 "$T/vpmu-sim" -n 3 "$S/build/sum.vprg" | grep -c '^run [123]: stop halt' | grep -qx 3
 ok $? "vpmu-sim -n 3 runs three times"
 "$T/vpmu-sim" -q -e "$S/samples/sum.expect" "$S/build/memcpy.vprg" 2>"$tmp/err"
@@ -64,6 +79,10 @@ echo 1 >"$f/ucode/generation"; echo ok >"$f/ucode/status"
 echo 4096 >"$f/caps/cs_size"
 "$T/vpmu-load" --sysfs="$f" --status | grep -q '^generation *1$'
 ok $? "vpmu-load --status"
+"$T/vpmu-load" --sysfs="$tmp/none" --status >"$tmp/out" 2>"$tmp/err"
+[ $? = 1 ] && [ ! -s "$tmp/out" ] &&
+	grep -q "none/ucode/name: No such file or directory (is vpmu.ko loaded?)" "$tmp/err"
+ok $? "vpmu-load --status without the module: exit 1, says why"
 "$T/vpmu-load" --sysfs="$f" -c 1000 "$S/build/max.vpmu" >/dev/null &&
 	cmp -s "$f/ucode/image" "$S/build/max.vpmu"
 ok $? "vpmu-load writes the image, in chunks, whole"
