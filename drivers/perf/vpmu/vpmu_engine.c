@@ -232,6 +232,38 @@ struct vpmu_uop {
 #define VPMU_SEM_SH	2
 #define VPMU_SEM_SW	4
 
+/* RV32M's multiply-high, divide and remainder (VPMU_OP_LIST_MULDIV). */
+static inline u32 vpmu_mulh(s64 x, s64 y)
+{
+	return (u32)((u64)(x * y) >> 32);
+}
+
+static inline u32 vpmu_div(u32 a, u32 b)
+{
+	if (!b)
+		return ~0u;
+	if (a == 0x80000000u && b == ~0u)
+		return a;
+	return (u32)((s32)a / (s32)b);
+}
+
+static inline u32 vpmu_rem(u32 a, u32 b)
+{
+	if (!b)
+		return a;
+	if (a == 0x80000000u && b == ~0u)
+		return 0;
+	return (u32)((s32)a % (s32)b);
+}
+
+#define VPMU_SEM_MULH	vpmu_mulh((s32)a, (s32)b)
+#define VPMU_SEM_MULHSU	vpmu_mulh((s32)a, b)
+#define VPMU_SEM_MULHU	(u32)(((u64)a * b) >> 32)
+#define VPMU_SEM_DIV	vpmu_div(a, b)
+#define VPMU_SEM_DIVU	(b ? a / b : ~0u)
+#define VPMU_SEM_REM	vpmu_rem(a, b)
+#define VPMU_SEM_REMU	(b ? a % b : a)
+
 /*
  * VPMU_OP_LIST (vpmu_isa.h) is the one list of operations.  It feeds the
  * image validator (vpmu_op_info[], vpmu_image.c), the assembler and the
