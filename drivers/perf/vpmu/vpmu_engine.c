@@ -3032,6 +3032,28 @@ void vpmu_engine_set_ext(struct vpmu_engine *e, bool asserted)
 	e->st.ext = asserted;
 }
 
+/* ---- the owner's services: a stopped program's registers, TRAP return ---- */
+
+int vpmu_engine_set_reg(struct vpmu_engine *e, unsigned int opnd, u32 val)
+{
+	if (!e->R || opnd > VPMU_OPND_T0 + 7)
+		return -EINVAL;
+	if (opnd != VPMU_OPND_R0 || !e->r0zero)
+		e->R[opnd] = val;
+	return 0;
+}
+
+int vpmu_engine_trap_return(struct vpmu_engine *e)
+{
+	if (!e->uc || !e->st.started || !e->st.sticky ||
+	    e->st.sticky_stop.reason != VPMU_STOP_TRAP ||
+	    e->st.upc + 1 >= e->ncs)
+		return -EINVAL;
+	e->st.sticky = false;
+	e->st.upc++;
+	return 0;
+}
+
 u64 vpmu_engine_event_total(struct vpmu_engine *e, unsigned int event)
 {
 	u64 t = 0;

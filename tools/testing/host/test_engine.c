@@ -1503,6 +1503,42 @@ static bool test_sticky_halt(void)
 	return ok;
 }
 
+/*
+ * The owner's services: a TRAP goes on at the next microword after
+ * vpmu_engine_trap_return(), with the registers vpmu_engine_set_reg()
+ * wrote; nothing else may resume, and a TRAP in the last word cannot.
+ */
+static bool test_trap_return(void)
+{
+	static const u64 uw[] = { OP_MOVI(T(0), 5), NOPW | Q(TRAP, 0, 9),
+				  ALUR(ADD, T(0), T(0), R(3)),
+				  NOPW | Q(TRAP, 0, 10) };
+	struct vpmu_ucode *uc = straight(uw, 4);
+	struct vpmu_engine *e = eng_for(uc);
+	struct vpmu_stop s;
+	u8 mem[64] = { 0 };
+	bool ok;
+
+	vpmu_engine_start(e, mem, 64, 0, 0);
+	ok = vpmu_engine_trap_return(e) == -EINVAL &&
+	     vpmu_engine_set_reg(e, PC, 1) == -EINVAL &&
+	     vpmu_engine_set_reg(e, T(8), 1) == -EINVAL;
+	vpmu_engine_run(e, 100, &s);
+	ok = ok && s.reason == VPMU_STOP_TRAP && s.code == 9 && s.cycles == 2 &&
+	     !vpmu_engine_set_reg(e, R(3), 37) && !vpmu_engine_trap_return(e);
+	vpmu_engine_run(e, 100, &s);
+	ok = ok && s.reason == VPMU_STOP_TRAP && s.code == 10 &&
+	     s.cycles == 2 && s.upc == 3 &&
+	     vpmu_engine_reg(e, T(0)) == 42 &&
+	     vpmu_engine_event_total(e, VPMU_EV_UOPS) == 4 &&
+	     vpmu_engine_trap_return(e) == -EINVAL;
+	vpmu_engine_run(e, 100, &s);
+	ok = ok && s.reason == VPMU_STOP_TRAP && s.code == 10 && !s.cycles;
+	vpmu_engine_destroy(e);
+	vpmu_ucode_free(uc);
+	return ok;
+}
+
 static bool test_config_errors(void)
 {
 	struct vpmu_engine *e = vpmu_engine_create(VPMU_CS_MAX);
@@ -1774,7 +1810,7 @@ int main(void)
 	struct vpmu_engine *e = vpmu_engine_create(VPMU_CS_MAX);
 	unsigned int i, c, w;
 
-	tap_plan(5 * NTESTS + 11 + 2 + 1 + 8 + 22);
+	tap_plan(5 * NTESTS + 11 + 2 + 1 + 8 + 23);
 	for (i = 0; i < NTESTS; i++) {
 		struct vpmu_ucode *uc = build(&tests[i]);
 		bool ok = uc && !vpmu_engine_attach(e, uc);
@@ -1830,6 +1866,7 @@ int main(void)
 	tap_ok(test_uhist_fault(1),
 	       "micro-PC histogram: no sample in a faulting microword, 1-cycle runs");
 	tap_ok(test_sticky_halt(), "halted engine stays halted");
+	tap_ok(test_trap_return(), "TRAP, set a register, trap return: goes on after it");
 	tap_ok(test_config_errors(), "counter and trigger configuration errors");
 	tap_ok(test_determinism(), "determinism across budgets and set-ups");
 	e = vpmu_engine_create(VPMU_CS_MAX);
