@@ -81,6 +81,10 @@ compare() {
 }
 
 for elf in "$ELFS"/*.elf; do
+	if [ ! -e "$elf" ]; then
+		ok 1 "the C samples in $ELFS"
+		break
+	fi
 	compare "$(basename "$elf")" "$elf"
 done
 
