@@ -16,9 +16,10 @@ VPMU_CORE_SRCS	:= $(addprefix $(VPMU_CORE)/, \
 # The histogram unit's text format (vpmu_hu_text.c) is shared with the
 # module too; vpmu-sim uses it.
 VPMU_ASM_SRCS	:= $(addprefix $(VPMU_TOP)/tools/vpmu/, \
-		     vpmu_asm.c vpmu_dis.c vpmu_tool.c) $(VPMU_CORE_SRCS) \
+		     vpmu_asm.c vpmu_dis.c vpmu_tool.c vpmu_elf.c) $(VPMU_CORE_SRCS) \
 		   $(VPMU_CORE)/vpmu_hu_text.c
 VPMU_ASM_HDRS	:= $(VPMU_TOP)/tools/vpmu/vpmu_asm.h \
+		   $(VPMU_TOP)/tools/vpmu/vpmu_elf.h \
 		   $(wildcard $(VPMU_CORE)/*.h) \
 		   $(VPMU_TOP)/include/uapi/linux/vpmu.h
 VPMU_ASM_CPPFLAGS := -I$(VPMU_TOP)/include/uapi -I$(VPMU_CORE) \

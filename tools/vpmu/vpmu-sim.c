@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vpmu_elf.h"
 #include "vpmu_runner.h"
 #include "vpmu_engine.h"
 #include "vpmu_hu_text.h"
@@ -27,9 +28,18 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "Usage: %s [OPTION]... PROGRAM.vprg\n"
+"       %s -m RV32IM-IMAGE [OPTION]... PROGRAM.elf\n"
 "Run a vpmu program file on the engine core built as host C (no kernel),\n"
 "and print each run's stop reason, cycles and non-zero registers, as\n"
 "vpmu-run does.\n"
+"\n"
+"A static RV32 ELF executable runs as qemu-riscv32 runs it: its PT_LOAD\n"
+"segments are loaded at their addresses, sp (x2) is set to the top of\n"
+"memory, and the microcode's ecall trap (code 2) is served as a Linux\n"
+"system call: write (64) to fd 1 or 2, exit (93) and exit_group (94).\n"
+"The program's exit status is vpmu-sim's; a program that stops otherwise\n"
+"exits 124 (budget), 132 (illegal instruction), 133 (ebreak) or 139\n"
+"(fault).\n"
 "\n"
 "  -m, --image=IMAGE     microcode image (default: the built-in default\n"
 "                        microcode, as in the module)\n"
@@ -53,11 +63,16 @@ static void usage(FILE *f)
 "  -t, --time            also print wall time and cycles per second\n"
 "  -v, --verbose         print all 32 registers\n"
 "  -q, --quiet           print only errors and mismatches\n"
+"      --mem=BYTES       memory of an ELF program (default 1 MiB, at most\n"
+"                        16 MiB)\n"
+"      --stats           ELF: print on stderr how the program stopped,\n"
+"                        every non-zero event and tag total, and x0..x31\n"
+"                        (after an exit: as the exit ecall found them)\n"
 "  -h, --help            this text\n"
 "\n"
 "Exit status: 0 every run completed (and matched FILE), 1 a mismatch,\n"
 "2 bad usage or an unreadable or invalid image or program file.\n",
-		prog_name);
+		prog_name, prog_name);
 }
 
 struct opts {
@@ -66,9 +81,11 @@ struct opts {
 	const char *image;
 	const char *hu;		/* --hu text */
 	const char *hu_file;	/* --hu-file */
+	uint64_t mem;		/* --mem, ELF programs */
+	bool stats;		/* --stats, ELF programs */
 };
 
-enum { OPT_HU = 256, OPT_HU_FILE };
+enum { OPT_HU = 256, OPT_HU_FILE, OPT_MEM, OPT_STATS };
 
 static int parse_args(int argc, char **argv, struct opts *o)
 {
@@ -78,6 +95,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "events", no_argument, NULL, 'E' },
 		{ "hu", required_argument, NULL, OPT_HU },
 		{ "hu-file", required_argument, NULL, OPT_HU_FILE },
+		{ "mem", required_argument, NULL, OPT_MEM },
+		{ "stats", no_argument, NULL, OPT_STATS },
 		{ "help", no_argument, NULL, 'h' },
 		{ }
 	};
@@ -106,6 +125,17 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case OPT_HU_FILE:
 			o->hu_file = optarg;
 			o->hu = NULL;
+			break;
+		case OPT_MEM:
+			if (vpmu_parse_count(optarg, &o->mem) || !o->mem ||
+			    o->mem % 4 || o->mem > VPMU_PROG_MEM_MAX) {
+				fprintf(stderr, "%s: bad memory size '%s'\n",
+					prog_name, optarg);
+				return -1;
+			}
+			break;
+		case OPT_STATS:
+			o->stats = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -296,6 +326,133 @@ static double run_once(struct vpmu_engine *e, const struct vpmu_prog_view *v,
 	return t0;
 }
 
+/* ---- static RV32 ELF programs ------------------------------------------ */
+
+/* The rv32im microcode's trap codes (share/ucode/rv32im.vus). */
+#define RV_TRAP_ILLEGAL	1
+#define RV_TRAP_ECALL	2
+#define RV_TRAP_EBREAK	3
+
+/* How an ELF program that did not exit ends, as a shell sees qemu's. */
+static int elf_status(const struct vpmu_stop *st)
+{
+	if (st->reason == VPMU_STOP_BUDGET)
+		return 124;
+	if (st->reason == VPMU_STOP_TRAP && st->code == RV_TRAP_EBREAK)
+		return 133;
+	if (st->reason == VPMU_STOP_TRAP || st->reason == VPMU_STOP_HALT)
+		return 132;
+	return 139;
+}
+
+static void elf_stats(struct vpmu_engine *e, const struct vpmu_stop *st,
+		      bool exited, int status)
+{
+	unsigned int i;
+	u64 v;
+
+	if (exited) {
+		fprintf(stderr, "exit %d\n", status);
+	} else {
+		fprintf(stderr, "stop %s %u at pc 0x%x\n",
+			vpmu_stop_name(st->reason) ? vpmu_stop_name(st->reason) :
+			"?", st->code, st->ipc);
+	}
+	for (i = 0; i < VPMU_EV_NR_BASIC; i++)
+		fprintf(stderr, "event %s %llu\n", vpmu_event_info[i].name + 5,
+			(unsigned long long)vpmu_engine_event_total(e, i));
+	for (i = 1; i <= VPMU_TAG_MAX; i++) {
+		v = vpmu_engine_event_total(e, VPMU_EV_TAG(i));
+		if (v)
+			fprintf(stderr, "event tag%u %llu\n", i,
+				(unsigned long long)v);
+	}
+	for (i = 0; i < 32; i++)
+		fprintf(stderr, "x%u 0x%08x\n", i,
+			vpmu_engine_reg(e, VPMU_OPND_R0 + i));
+	fprintf(stderr, "pc 0x%08x\n", vpmu_engine_reg(e, VPMU_OPND_PC));
+}
+
+/*
+ * Run the program on @e until it exits or stops otherwise, serving its
+ * ecalls; the budget covers the whole run.  Returns the exit status.
+ */
+static int elf_run(struct vpmu_engine *e, uint8_t *mem, uint32_t mem_size,
+		   const struct opts *o)
+{
+	struct vpmu_sys_res res = { 0 };
+	uint64_t left = o->com.budget;
+	struct vpmu_stop st;
+	uint32_t x[32];
+	unsigned int i;
+
+	for (;;) {
+		vpmu_engine_run(e, left, &st);
+		left -= st.cycles < left ? st.cycles : left;
+		if (st.reason != VPMU_STOP_TRAP || st.code != RV_TRAP_ECALL)
+			break;
+		for (i = 0; i < 32; i++)
+			x[i] = vpmu_engine_reg(e, VPMU_OPND_R0 + i);
+		vpmu_sys_call(x, mem, mem_size, &res);
+		if (res.exited)
+			break;
+		vpmu_engine_set_reg(e, VPMU_OPND_R0 + 10, res.a0);
+		if (vpmu_engine_trap_return(e) || !left) {
+			st.reason = VPMU_STOP_BUDGET;
+			break;
+		}
+	}
+	if (o->stats)
+		elf_stats(e, &st, res.exited, res.status);
+	if (!res.exited && !o->com.quiet)
+		fprintf(stderr, "%s: program stopped: %s %u at pc 0x%x\n",
+			prog_name, vpmu_stop_name(st.reason) ?
+			vpmu_stop_name(st.reason) : "?", st.code, st.ipc);
+	return res.exited ? res.status : elf_status(&st);
+}
+
+static int elf_main(const struct opts *o, const char *path,
+		    const struct vpmu_buf *file)
+{
+	uint32_t mem_size = o->mem ? o->mem : VPMU_ELF_MEM_DEFAULT, entry;
+	struct vpmu_buf diag = { 0 };
+	struct vpmu_engine *e;
+	struct vpmu_ucode *uc;
+	uint8_t *mem;
+	int ret;
+
+	if (!o->image) {
+		fprintf(stderr, "%s: %s: an ELF program needs an RV32IM image (-m)\n",
+			prog_name, path);
+		return 2;
+	}
+	mem = calloc(1, mem_size);
+	if (!mem)
+		abort();
+	if (vpmu_elf_load(file->p, file->len, mem, mem_size, &entry, &diag)) {
+		fprintf(stderr, "%s: %s: %.*s\n", prog_name, path,
+			(int)diag.len, diag.p);
+		vpmu_buf_free(&diag);
+		free(mem);
+		return 2;
+	}
+	uc = load_image(o->image);
+	e = uc ? vpmu_engine_create(VPMU_CS_MAX) : NULL;
+	if (!e || vpmu_engine_attach(e, uc)) {
+		ret = 2;
+		goto out;
+	}
+	vpmu_engine_start(e, mem, mem_size, entry, VPMU_MODE_USER);
+	vpmu_engine_set_reg(e, VPMU_OPND_R0 + 2, mem_size & ~15u);
+	ret = elf_run(e, mem, mem_size, o);
+out:
+	if (e)
+		vpmu_engine_destroy(e);
+	vpmu_ucode_free(uc);
+	free(mem);
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	struct opts o = { .com = { .runs = 1, .budget = DEFAULT_BUDGET } };
@@ -321,6 +478,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: %s: %s\n", prog_name, argv[optind],
 			strerror(errno));
 		return 2;
+	}
+	if (vpmu_is_elf(file.p, file.len)) {
+		ret = elf_main(&o, argv[optind], &file);
+		vpmu_buf_free(&file);
+		return ret;
 	}
 	if (vpmu_prog_view(&v, file.p, file.len, &diag)) {
 		fprintf(stderr, "%s: %s: not a valid vpmu program file: %s",

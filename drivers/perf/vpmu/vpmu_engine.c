@@ -228,6 +228,38 @@ struct vpmu_uop {
 #define VPMU_SEM_SH	2
 #define VPMU_SEM_SW	4
 
+/* RV32M's multiply-high, divide and remainder (VPMU_OP_LIST_MULDIV). */
+static inline u32 vpmu_mulh(s64 x, s64 y)
+{
+	return (u32)((u64)(x * y) >> 32);
+}
+
+static inline u32 vpmu_div(u32 a, u32 b)
+{
+	if (!b)
+		return ~0u;
+	if (a == 0x80000000u && b == ~0u)
+		return a;
+	return (u32)((s32)a / (s32)b);
+}
+
+static inline u32 vpmu_rem(u32 a, u32 b)
+{
+	if (!b)
+		return a;
+	if (a == 0x80000000u && b == ~0u)
+		return 0;
+	return (u32)((s32)a % (s32)b);
+}
+
+#define VPMU_SEM_MULH	vpmu_mulh((s32)a, (s32)b)
+#define VPMU_SEM_MULHSU	vpmu_mulh((s32)a, b)
+#define VPMU_SEM_MULHU	(u32)(((u64)a * b) >> 32)
+#define VPMU_SEM_DIV	vpmu_div(a, b)
+#define VPMU_SEM_DIVU	(b ? a / b : ~0u)
+#define VPMU_SEM_REM	vpmu_rem(a, b)
+#define VPMU_SEM_REMU	(b ? a % b : a)
+
 /*
  * VPMU_OP_LIST (vpmu_isa.h) is the one list of operations.  It feeds the
  * image validator (vpmu_op_info[], vpmu_image.c), the assembler and the
@@ -2994,6 +3026,28 @@ u32 vpmu_engine_upc(const struct vpmu_engine *e)
 void vpmu_engine_set_ext(struct vpmu_engine *e, bool asserted)
 {
 	e->st.ext = asserted;
+}
+
+/* ---- the owner's services: a stopped program's registers, TRAP return ---- */
+
+int vpmu_engine_set_reg(struct vpmu_engine *e, unsigned int opnd, u32 val)
+{
+	if (!e->R || opnd > VPMU_OPND_T0 + 7)
+		return -EINVAL;
+	if (opnd != VPMU_OPND_R0 || !e->r0zero)
+		e->R[opnd] = val;
+	return 0;
+}
+
+int vpmu_engine_trap_return(struct vpmu_engine *e)
+{
+	if (!e->uc || !e->st.started || !e->st.sticky ||
+	    e->st.sticky_stop.reason != VPMU_STOP_TRAP ||
+	    e->st.upc + 1 >= e->ncs)
+		return -EINVAL;
+	e->st.sticky = false;
+	e->st.upc++;
+	return 0;
 }
 
 u64 vpmu_engine_event_total(struct vpmu_engine *e, unsigned int event)

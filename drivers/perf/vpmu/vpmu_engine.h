@@ -230,6 +230,20 @@ u32 vpmu_engine_upc(const struct vpmu_engine *e);
 void vpmu_engine_set_ext(struct vpmu_engine *e, bool asserted);
 
 /*
+ * The owner's services, for microcode that stops with TRAP to ask its
+ * owner for something (a system call, say) and goes on afterwards.
+ * vpmu_engine_set_reg() writes r0..r31 or t0..t7 of the program on the
+ * engine between runs (-EINVAL for any other operand; r0 stays 0 with
+ * R0_ZERO).  vpmu_engine_trap_return() makes a program stopped by TRAP
+ * go on at the microword after the TRAP on the next run, which starts
+ * counting there: the TRAP itself was executed and counted once.
+ * -EINVAL, changing nothing, if the program is not stopped by a TRAP or
+ * the TRAP is the last word of the control store.
+ */
+int vpmu_engine_set_reg(struct vpmu_engine *e, unsigned int opnd, u32 val);
+int vpmu_engine_trap_return(struct vpmu_engine *e);
+
+/*
  * Totals since vpmu_engine_start() of any event (basic or tag), in all
  * modes, unaffected by counters and freezing: the reference the counters
  * are tested against.

@@ -87,7 +87,25 @@ enum vpmu_sig {
 	X(SB,	0x15, ST,   "byte at a + imm = b (via the write queue)") \
 	X(SH,	0x16, ST,   "halfword at a + imm = b (via the write queue)") \
 	X(SW,	0x17, ST,   "word at a + imm = b (via the write queue)") \
-	X(MODE,	0x18, I,    "privilege mode = imm (0 user, 1 supervisor)")
+	X(MODE,	0x18, I,    "privilege mode = imm (0 user, 1 supervisor)") \
+	VPMU_OP_LIST_MULDIV(X)
+
+/*
+ * Multiply high, divide and remainder, as RV32M defines them: the high
+ * words of the 64-bit products (signed x signed, signed x unsigned,
+ * unsigned x unsigned), and quotients and remainders that never trap:
+ * x / 0 = -1 (all ones), x % 0 = x, INT_MIN / -1 = INT_MIN and
+ * INT_MIN % -1 = 0.  Quotients round towards zero; a remainder has the
+ * sign of the dividend.
+ */
+#define VPMU_OP_LIST_MULDIV(X)						\
+	X(MULH,	  0x30, DAB, "dst = high 32 bits of (s32)a * (s32)b")	\
+	X(MULHSU, 0x31, DAB, "dst = high 32 bits of (s32)a * (u32)b")	\
+	X(MULHU,  0x32, DAB, "dst = high 32 bits of (u32)a * (u32)b")	\
+	X(DIV,	  0x33, DAB, "dst = (s32)a / (s32)b; b = 0: ~0; INT_MIN / -1: INT_MIN") \
+	X(DIVU,	  0x34, DAB, "dst = a / b; b = 0: ~0")			\
+	X(REM,	  0x35, DAB, "dst = (s32)a % (s32)b; b = 0: a; INT_MIN % -1: 0") \
+	X(REMU,	  0x36, DAB, "dst = a % b; b = 0: a")
 
 /*
  * EXT packs its field as IMM = pos | (len - 1) << 5; SEXT packs

@@ -62,6 +62,7 @@ static bool same(const struct vpmu_buf *a, const struct vpmu_buf *b)
 static const char *const ucode_sources[] = {
 	UCODE_DIR "/default.vus",
 	SHARE_DIR "/ucode/encoded.vus",
+	SHARE_DIR "/ucode/rv32im.vus",
 };
 
 static void assemble_default(struct vpmu_buf *img)

@@ -114,6 +114,31 @@ static const struct etest tests[] = {
   OP_MOVI(T(2), -3), ALUI(MUL, T(3), T(2), 5), HALTW },
   STOP_HALT, .upc = 6, .cycles = 7,
   .regs = { RG(T(1), 0x00020001u), RG(T(3), 0xfffffff1u) } },
+{ "MULH, MULHSU, MULHU", 10, { OP_MOVI(T(0), -1), OP_MOVI(T(1), 1),
+  ALUI(SHL, T(1), T(1), 31), OP_MOVI(T(2), 3),
+  ALUR(MULH, T(3), T(0), T(1)), ALUR(MULH, T(4), T(1), T(1)),
+  ALUR(MULHSU, T(5), T(0), T(1)), ALUR(MULHU, T(6), T(0), T(0)),
+  ALUR(MULHSU, T(7), T(2), T(0)), HALTW },
+  STOP_HALT, .upc = 9, .cycles = 10,
+  .regs = { RG(T(3), 0), RG(T(4), 0x40000000u), RG(T(5), 0xffffffffu),
+	    RG(T(6), 0xfffffffeu), RG(T(7), 2) } },
+{ "DIV and REM: overflow and zero", 10, { OP_MOVI(T(0), -1),
+  OP_MOVI(T(1), 1), ALUI(SHL, T(1), T(1), 31), OP_MOVI(T(2), 0),
+  OP_MOVI(T(3), -7), ALUR(DIV, T(4), T(1), T(0)),
+  ALUR(REM, T(5), T(1), T(0)), ALUR(DIV, T(6), T(3), T(2)),
+  ALUR(REM, T(7), T(3), T(2)), HALTW },
+  STOP_HALT, .upc = 9, .cycles = 10,
+  .regs = { RG(T(4), 0x80000000u), RG(T(5), 0), RG(T(6), 0xffffffffu),
+	    RG(T(7), 0xfffffff9u) } },
+{ "DIV rounds to zero, DIVU and REMU", 10, { OP_MOVI(T(0), -7),
+  OP_MOVI(T(1), 2), OP_MOVI(T(2), 0), ALUR(DIV, T(3), T(0), T(1)),
+  ALUR(REM, T(4), T(0), T(1)), ALUR(DIVU, T(5), T(0), T(1)),
+  ALUR(REMU, T(6), T(0), T(1)), ALUR(DIVU, T(7), T(0), T(2)),
+  ALUR(REMU, T(1), T(0), T(2)), HALTW },
+  STOP_HALT, .upc = 9, .cycles = 10,
+  .regs = { RG(T(3), 0xfffffffdu), RG(T(4), 0xffffffffu),
+	    RG(T(5), 0x7ffffffcu), RG(T(6), 1), RG(T(7), 0xffffffffu),
+	    RG(T(1), 0xfffffff9u) } },
 { "MOV immediate range", 3, { OP_MOVI(T(0), -512), OP_MOVI(T(1), 511),
   HALTW }, STOP_HALT, .upc = 2, .cycles = 3,
   .regs = { RG(T(0), 0xfffffe00u), RG(T(1), 0x1ff) } },
@@ -1478,6 +1503,42 @@ static bool test_sticky_halt(void)
 	return ok;
 }
 
+/*
+ * The owner's services: a TRAP goes on at the next microword after
+ * vpmu_engine_trap_return(), with the registers vpmu_engine_set_reg()
+ * wrote; nothing else may resume, and a TRAP in the last word cannot.
+ */
+static bool test_trap_return(void)
+{
+	static const u64 uw[] = { OP_MOVI(T(0), 5), NOPW | Q(TRAP, 0, 9),
+				  ALUR(ADD, T(0), T(0), R(3)),
+				  NOPW | Q(TRAP, 0, 10) };
+	struct vpmu_ucode *uc = straight(uw, 4);
+	struct vpmu_engine *e = eng_for(uc);
+	struct vpmu_stop s;
+	u8 mem[64] = { 0 };
+	bool ok;
+
+	vpmu_engine_start(e, mem, 64, 0, 0);
+	ok = vpmu_engine_trap_return(e) == -EINVAL &&
+	     vpmu_engine_set_reg(e, PC, 1) == -EINVAL &&
+	     vpmu_engine_set_reg(e, T(8), 1) == -EINVAL;
+	vpmu_engine_run(e, 100, &s);
+	ok = ok && s.reason == VPMU_STOP_TRAP && s.code == 9 && s.cycles == 2 &&
+	     !vpmu_engine_set_reg(e, R(3), 37) && !vpmu_engine_trap_return(e);
+	vpmu_engine_run(e, 100, &s);
+	ok = ok && s.reason == VPMU_STOP_TRAP && s.code == 10 &&
+	     s.cycles == 2 && s.upc == 3 &&
+	     vpmu_engine_reg(e, T(0)) == 42 &&
+	     vpmu_engine_event_total(e, VPMU_EV_UOPS) == 4 &&
+	     vpmu_engine_trap_return(e) == -EINVAL;
+	vpmu_engine_run(e, 100, &s);
+	ok = ok && s.reason == VPMU_STOP_TRAP && s.code == 10 && !s.cycles;
+	vpmu_engine_destroy(e);
+	vpmu_ucode_free(uc);
+	return ok;
+}
+
 static bool test_config_errors(void)
 {
 	struct vpmu_engine *e = vpmu_engine_create(VPMU_CS_MAX);
@@ -1749,7 +1810,7 @@ int main(void)
 	struct vpmu_engine *e = vpmu_engine_create(VPMU_CS_MAX);
 	unsigned int i, c, w;
 
-	tap_plan(5 * NTESTS + 11 + 2 + 1 + 8 + 22);
+	tap_plan(5 * NTESTS + 11 + 2 + 1 + 8 + 23);
 	for (i = 0; i < NTESTS; i++) {
 		struct vpmu_ucode *uc = build(&tests[i]);
 		bool ok = uc && !vpmu_engine_attach(e, uc);
@@ -1805,6 +1866,7 @@ int main(void)
 	tap_ok(test_uhist_fault(1),
 	       "micro-PC histogram: no sample in a faulting microword, 1-cycle runs");
 	tap_ok(test_sticky_halt(), "halted engine stays halted");
+	tap_ok(test_trap_return(), "TRAP, set a register, trap return: goes on after it");
 	tap_ok(test_config_errors(), "counter and trigger configuration errors");
 	tap_ok(test_determinism(), "determinism across budgets and set-ups");
 	e = vpmu_engine_create(VPMU_CS_MAX);

@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * gen_rv32.c - random RV32IM programs for the differential test against
+ * qemu-riscv32 (test_rv32.sh).
+ *
+ *   gen_rv32 SEED COUNT >prog.S
+ *
+ * The program (GNU assembler, for riscv64-unknown-elf-gcc -march=rv32im)
+ * starts every register x1..x31 with an edge value (0, 1, -1, INT_MIN,
+ * INT_MAX, 31, 32, ...), runs one of every RV32IM instruction and then
+ * COUNT random ones with edge operands, writes its 256-byte data buffer
+ * to stdout and exits (ecall at rv_exit_ecall) with a checksum of the
+ * registers.  x30 holds the data buffer's address and is never written;
+ * branches and jumps only go forward, so every program ends.  The same
+ * SEED gives the same program on every host (a fixed generator).
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static uint64_t state;
+
+static uint32_t rnd(void)
+{
+	/* xorshift64*, fixed so that every host generates the same */
+	state ^= state >> 12;
+	state ^= state << 25;
+	state ^= state >> 27;
+	return (uint32_t)((state * 2685821657736338717ull) >> 32);
+}
+
+static uint32_t pick(uint32_t n)
+{
+	return rnd() % n;
+}
+
+static const uint32_t edges[] = {
+	0, 1, 2, 0xffffffff, 0x80000000, 0x7fffffff, 31, 32, 33, 0xfffffffe,
+	0x80000001, 0xffff, 0x10000, 0xff, 0x8000, 0xffff8000,
+};
+
+#define NEDGES	(sizeof(edges) / sizeof(edges[0]))
+#define BASE	30		/* the data buffer's address, never written */
+
+/* A destination: any register but the base, x0 now and then. */
+static unsigned int rd(void)
+{
+	unsigned int r = pick(32);
+
+	return r == BASE ? 0 : r;
+}
+
+static unsigned int rs(void)
+{
+	return pick(32);
+}
+
+static int32_t imm12(void)
+{
+	static const int32_t e[] = { 0, 1, -1, 2047, -2048, 31, -32, 0x7ff };
+
+	return pick(2) ? e[pick(8)] : (int32_t)(pick(4096)) - 2048;
+}
+
+static const char *const rops[] = {
+	"add", "sub", "sll", "slt", "sltu", "xor", "srl", "sra", "or", "and",
+	"mul", "mulh", "mulhsu", "mulhu", "div", "divu", "rem", "remu",
+};
+static const char *const iops[] = {
+	"addi", "slti", "sltiu", "xori", "ori", "andi",
+};
+static const char *const shops[] = { "slli", "srli", "srai" };
+static const char *const lops[] = { "lb", "lh", "lw", "lbu", "lhu" };
+static const int lsize[] = { 1, 2, 4, 1, 2 };
+static const char *const sops[] = { "sb", "sh", "sw" };
+static const char *const bops[] = { "beq", "bne", "blt", "bge", "bltu", "bgeu" };
+
+#define N(a)	(sizeof(a) / sizeof((a)[0]))
+
+static unsigned int label;
+
+/* Kinds of instruction, each emitted once in order, then at random. */
+enum { K_R, K_I, K_SH, K_LUI, K_AUIPC, K_LD, K_ST, K_BR, K_JAL, K_JALR,
+       K_FENCE, K_EDGE, K_NR };
+
+static void emit(unsigned int kind, unsigned int which)
+{
+	unsigned int sz, l;
+
+	switch (kind) {
+	case K_R:
+		printf("\t%s x%u, x%u, x%u\n", rops[which % N(rops)], rd(), rs(),
+		       rs());
+		break;
+	case K_I:
+		printf("\t%s x%u, x%u, %d\n", iops[which % N(iops)], rd(), rs(),
+		       imm12());
+		break;
+	case K_SH:
+		printf("\t%s x%u, x%u, %u\n", shops[which % N(shops)], rd(), rs(),
+		       pick(2) ? 31 * pick(2) : pick(32));
+		break;
+	case K_LUI:
+		printf("\tlui x%u, 0x%x\n", rd(), pick(2) ? 0xfffff * pick(2) :
+		       pick(0x100000));
+		break;
+	case K_AUIPC:
+		printf("\tauipc x%u, 0x%x\n", rd(), pick(0x100000));
+		break;
+	case K_LD:
+		which %= N(lops);
+		sz = lsize[which];
+		printf("\t%s x%u, %u(x%u)\n", lops[which], rd(),
+		       pick(256 / sz) * sz, BASE);
+		break;
+	case K_ST:
+		which %= N(sops);
+		sz = 1u << which;
+		printf("\t%s x%u, %u(x%u)\n", sops[which], rs(),
+		       pick(256 / sz) * sz, BASE);
+		break;
+	case K_BR:
+		/* forward over 0..2 instructions */
+		l = label++;
+		printf("\t%s x%u, x%u, .L%u\n", bops[which % N(bops)], rs(), rs(),
+		       l);
+		for (sz = pick(3); sz; sz--)
+			emit(K_R, pick(N(rops)));
+		printf(".L%u:\n", l);
+		break;
+	case K_JAL:
+		l = label++;
+		printf("\tjal x%u, .L%u\n", rd(), l);
+		emit(K_I, pick(N(iops)));
+		printf(".L%u:\n", l);
+		break;
+	case K_JALR: {
+		/* auipc t, 0 ; jalr rd, 12 or 13(t) ; (skipped) */
+		unsigned int t = 1 + pick(29);
+
+		printf("\tauipc x%u, 0\n\tjalr x%u, %u(x%u)\n", t, rd(),
+		       12 + pick(2), t);
+		emit(K_I, pick(N(iops)));
+		break;
+	}
+	case K_FENCE:
+		printf("\tfence\n");
+		break;
+	case K_EDGE:
+		printf("\tli x%u, %d\n", rd(), (int32_t)edges[pick(NEDGES)]);
+		break;
+	}
+}
+
+int main(int argc, char **argv)
+{
+	unsigned int i, k, count;
+
+	if (argc != 3) {
+		fprintf(stderr, "usage: gen_rv32 SEED COUNT\n");
+		return 2;
+	}
+	state = strtoull(argv[1], NULL, 0) * 0x9e3779b97f4a7c15ull + 1;
+	count = strtoul(argv[2], NULL, 0);
+	printf("# gen_rv32 %s %s\n\t.text\n\t.globl _start\n_start:\n",
+	       argv[1], argv[2]);
+	for (i = 1; i < 32; i++)
+		if (i != BASE)
+			printf("\tli x%u, %d\n", i, (int32_t)(i < NEDGES + 1 ?
+			       edges[i - 1] : edges[pick(NEDGES)]));
+	printf("\tla x%u, data\n", BASE);
+	/* one of each instruction */
+	for (i = 0; i < N(rops); i++)
+		emit(K_R, i);
+	for (i = 0; i < N(iops); i++)
+		emit(K_I, i);
+	for (i = 0; i < N(shops); i++)
+		emit(K_SH, i);
+	for (i = 0; i < N(lops); i++)
+		emit(K_LD, i);
+	for (i = 0; i < N(sops); i++)
+		emit(K_ST, i);
+	for (i = 0; i < N(bops); i++)
+		emit(K_BR, i);
+	for (k = K_LUI; k < K_NR; k++)
+		if (k != K_LD && k != K_ST && k != K_BR)
+			emit(k, 0);
+	for (i = 0; i < count; i++) {
+		k = pick(K_NR + 4);
+		emit(k < K_NR ? k : K_R, pick(64));
+	}
+	/* the checksum of every register into a0, the buffer out, exit */
+	printf("\tmv x29, x0\n");
+	for (i = 1; i < 32; i++)
+		if (i != 29)
+			printf("\txor x29, x29, x%u\n", i);
+	printf("\tli a7, 64\n\tli a0, 1\n\tmv a1, x%u\n\tli a2, 256\n\tecall\n"
+	       "\tandi a0, x29, 0x7f\n\tli a7, 93\n"
+	       "\t.globl rv_exit_ecall\nrv_exit_ecall:\n\tecall\n", BASE);
+	printf("\t.data\n\t.balign 4\ndata:\n");
+	for (i = 0; i < 64; i++)
+		printf("\t.word 0x%08x\n", pick(4) ? rnd() : edges[pick(NEDGES)]);
+	return 0;
+}

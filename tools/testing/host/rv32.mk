@@ -1,0 +1,25 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# rv32.mk - the RV32IM microcode's host tests, included by this
+# directory's Makefile.  Appends to HOST_TESTS:
+#
+#   $(B)/test_rv32        every RV32IM instruction and its corner cases on
+#                         the engine (test_rv32.c), rv32im.vus assembled
+#                         by the toolchain library
+#   $(B)/test_rv32-san    the same under ASan and UBSan
+#
+# test_rv32.sh (the C samples and random programs against qemu-riscv32)
+# runs as one of the test_*.sh scripts.
+
+HOST_TESTS	+= $(B)/test_rv32 $(B)/test_rv32-san
+
+RV32_SRCS	:= test_rv32.c $(addprefix $(VPMU_TOOLS_DIR)/, \
+		   vpmu_asm.c vpmu_dis.c vpmu_tool.c) $(CORE)
+
+$(B)/test_rv32: $(RV32_SRCS) $(CORE_H) $(VPMU_TOOLS_DIR)/vpmu_asm.h
+	@mkdir -p $(B)
+	$(CC) $(CFLAGS) $(CTX_FLAGS) -o $@ $(RV32_SRCS)
+
+$(B)/test_rv32-san: $(RV32_SRCS) $(CORE_H) $(VPMU_TOOLS_DIR)/vpmu_asm.h
+	@mkdir -p $(B)
+	$(CC) $(CFLAGS) $(CTX_FLAGS) $(SAN) -o $@ $(RV32_SRCS)

@@ -1,0 +1,397 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_rv32.c - the RV32IM microcode (tools/vpmu/share/ucode/rv32im.vus),
+ * instruction by instruction, on the engine core: no cross compiler, no
+ * qemu.  Each case is a few instruction words encoded here from the ISA's
+ * formats, registers set before the run, and the registers, stop and
+ * counts expected after it; the values are the ISA's corner cases
+ * (overflow, x0, shift amounts, sign and zero extension, the extremes of
+ * every immediate, division by zero and INT_MIN / -1).  Every case ends
+ * with ecall (trap 2) unless it tests another stop.  test_rv32.sh
+ * compares whole programs with qemu-riscv32.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "tap.h"
+#include "vpmu_asm.h"
+#include "vpmu_engine.h"
+
+/* The encodings. */
+#define OPC_LOAD	0x03
+#define OPC_IMM		0x13
+#define OPC_AUIPC	0x17
+#define OPC_STORE	0x23
+#define OPC_OP		0x33
+#define OPC_LUI		0x37
+#define OPC_BRANCH	0x63
+#define OPC_JALR	0x67
+#define OPC_JAL		0x6f
+
+#define RT(f7, f3, rd, a, b)	((u32)(f7) << 25 | (u32)(b) << 20 |	\
+				 (u32)(a) << 15 | (f3) << 12 | (rd) << 7 | OPC_OP)
+#define IT(op, f3, rd, a, imm)	((u32)((imm) & 0xfff) << 20 |		\
+				 (u32)(a) << 15 | (f3) << 12 | (rd) << 7 | (op))
+#define ST(f3, a, b, imm)	((u32)(((imm) >> 5) & 0x7f) << 25 |	\
+				 (u32)(b) << 20 | (u32)(a) << 15 | (f3) << 12 | \
+				 ((imm) & 0x1f) << 7 | OPC_STORE)
+#define BT(f3, a, b, off)	((u32)(((off) >> 12) & 1) << 31 |	\
+				 (u32)(((off) >> 5) & 0x3f) << 25 |	\
+				 (u32)(b) << 20 | (u32)(a) << 15 | (f3) << 12 | \
+				 (((off) >> 1) & 0xf) << 8 |		\
+				 (((off) >> 11) & 1) << 7 | OPC_BRANCH)
+#define UT(op, rd, imm20)	((u32)(imm20) << 12 | (rd) << 7 | (op))
+#define JT(rd, off)		((u32)(((off) >> 20) & 1) << 31 |	\
+				 (u32)(((off) >> 1) & 0x3ff) << 21 |	\
+				 (u32)(((off) >> 11) & 1) << 20 |	\
+				 (u32)(((off) >> 12) & 0xff) << 12 |	\
+				 (rd) << 7 | OPC_JAL)
+
+#define ADD(d, a, b)	RT(0, 0, d, a, b)
+#define SUB(d, a, b)	RT(0x20, 0, d, a, b)
+#define SLL(d, a, b)	RT(0, 1, d, a, b)
+#define SLT(d, a, b)	RT(0, 2, d, a, b)
+#define SLTU(d, a, b)	RT(0, 3, d, a, b)
+#define XOR(d, a, b)	RT(0, 4, d, a, b)
+#define SRL(d, a, b)	RT(0, 5, d, a, b)
+#define SRA(d, a, b)	RT(0x20, 5, d, a, b)
+#define OR(d, a, b)	RT(0, 6, d, a, b)
+#define AND(d, a, b)	RT(0, 7, d, a, b)
+#define MUL(d, a, b)	RT(1, 0, d, a, b)
+#define MULH(d, a, b)	RT(1, 1, d, a, b)
+#define MULHSU(d, a, b)	RT(1, 2, d, a, b)
+#define MULHU(d, a, b)	RT(1, 3, d, a, b)
+#define DIV(d, a, b)	RT(1, 4, d, a, b)
+#define DIVU(d, a, b)	RT(1, 5, d, a, b)
+#define REM(d, a, b)	RT(1, 6, d, a, b)
+#define REMU(d, a, b)	RT(1, 7, d, a, b)
+#define ADDI(d, a, i)	IT(OPC_IMM, 0, d, a, i)
+#define SLTI(d, a, i)	IT(OPC_IMM, 2, d, a, i)
+#define SLTIU(d, a, i)	IT(OPC_IMM, 3, d, a, i)
+#define XORI(d, a, i)	IT(OPC_IMM, 4, d, a, i)
+#define ORI(d, a, i)	IT(OPC_IMM, 6, d, a, i)
+#define ANDI(d, a, i)	IT(OPC_IMM, 7, d, a, i)
+#define SLLI(d, a, s)	IT(OPC_IMM, 1, d, a, s)
+#define SRLI(d, a, s)	IT(OPC_IMM, 5, d, a, s)
+#define SRAI(d, a, s)	IT(OPC_IMM, 5, d, a, 0x400 | (s))
+#define LB(d, a, i)	IT(OPC_LOAD, 0, d, a, i)
+#define LH(d, a, i)	IT(OPC_LOAD, 1, d, a, i)
+#define LW(d, a, i)	IT(OPC_LOAD, 2, d, a, i)
+#define LBU(d, a, i)	IT(OPC_LOAD, 4, d, a, i)
+#define LHU(d, a, i)	IT(OPC_LOAD, 5, d, a, i)
+#define SB(a, b, i)	ST(0, a, b, i)
+#define SH(a, b, i)	ST(1, a, b, i)
+#define SW(a, b, i)	ST(2, a, b, i)
+#define BEQ(a, b, o)	BT(0, a, b, o)
+#define BNE(a, b, o)	BT(1, a, b, o)
+#define BLT(a, b, o)	BT(4, a, b, o)
+#define BGE(a, b, o)	BT(5, a, b, o)
+#define BLTU(a, b, o)	BT(6, a, b, o)
+#define BGEU(a, b, o)	BT(7, a, b, o)
+#define LUI(d, i)	UT(OPC_LUI, d, i)
+#define AUIPC(d, i)	UT(OPC_AUIPC, d, i)
+#define JAL(d, o)	JT(d, o)
+#define JALR(d, a, i)	IT(OPC_JALR, 0, d, a, i)
+#define FENCE		0x0ff0000fu
+#define ECALL		0x00000073u
+#define EBREAK		0x00100073u
+#define MARK		0x0000000bu
+
+#define MIN	0x80000000u
+#define MAX	0x7fffffffu
+#define M1	0xffffffffu
+
+/* Data words at DATA (x10 points there), the code at 0. */
+#define DATA	0x100
+#define MEMSZ	0x2000
+
+struct rv_reg { unsigned int r; u32 v; };
+
+struct rv_case {
+	const char *name;
+	u32 code[24];
+	struct rv_reg init[6];		/* r = 0 ends the list */
+	u32 data[4];
+	struct rv_reg want[8];		/* r = 0 ends; x0 is checked always */
+	u32 trap;			/* expected trap code: 0 means 2 */
+	u32 mem[2][2];			/* { address, word } checked, 0 ends */
+	u32 far[4][2];			/* { address, word } code beyond code[] */
+	int insns;			/* retired; -1: do not check */
+};
+
+#define X(r, v)	{ r, v }
+
+static const struct rv_case cases[] = {
+{ "add, sub wrap; x0 reads 0 and ignores writes",
+  { ADD(3, 1, 2), SUB(4, 0, 2), SUB(5, 6, 2), ADDI(0, 1, 5), ADD(7, 0, 0),
+    ECALL },
+  { X(1, MAX), X(2, 1), X(6, MIN) },
+  .want = { X(3, MIN), X(4, M1), X(5, MAX), X(7, 0) }, .insns = 5 },
+{ "sll, srl, sra use the low 5 bits of rs2",
+  { SLL(3, 1, 2), SRL(4, 1, 2), SRA(5, 1, 2), SLL(6, 1, 7), SRA(8, 1, 9),
+    ECALL },
+  { X(1, MIN | 6), X(2, 31), X(7, 33), X(9, 32) },
+  .want = { X(3, 0), X(4, 1), X(5, M1), X(6, 0xc), X(8, MIN | 6) } },
+{ "slli, srli, srai by 0 and 31",
+  { SLLI(3, 1, 31), SRLI(4, 1, 31), SRAI(5, 1, 31), SRAI(6, 1, 0),
+    SRLI(7, 2, 1), ECALL },
+  { X(1, MIN | 3), X(2, M1) },
+  .want = { X(3, MIN), X(4, 1), X(5, M1), X(6, MIN | 3), X(7, MAX) } },
+{ "slt, sltu, slti, sltiu: signed against unsigned",
+  { SLT(3, 1, 2), SLTU(4, 1, 2), SLTI(5, 1, 0), SLTIU(6, 2, -1),
+    SLTIU(7, 1, -1), SLTIU(8, 0, 1), SLT(9, 2, 2), ECALL },
+  { X(1, M1), X(2, 1) },
+  .want = { X(3, 1), X(4, 0), X(5, 1), X(6, 1), X(7, 0), X(8, 1),
+	    X(9, 0) } },
+{ "addi, xori, ori, andi: 12-bit immediates sign-extended",
+  { ADDI(3, 1, -2048), ADDI(4, 1, 2047), XORI(5, 1, -1), ORI(6, 0, -2048),
+    ANDI(7, 2, -2048), ANDI(8, 2, 2047), ECALL },
+  { X(1, 0), X(2, M1) },
+  .want = { X(3, 0xfffff800u), X(4, 2047), X(5, M1), X(6, 0xfffff800u),
+	    X(7, 0xfffff800u), X(8, 0x7ff) } },
+{ "and, or, xor",
+  { AND(3, 1, 2), OR(4, 1, 2), XOR(5, 1, 2), ECALL },
+  { X(1, 0xff00ff00u), X(2, 0x0ff00ff0u) },
+  .want = { X(3, 0x0f000f00u), X(4, 0xfff0fff0u), X(5, 0xf0f0f0f0u) } },
+{ "lui, auipc: the 20-bit immediate and the pc",
+  { LUI(3, 0xfffff), LUI(4, 0x80000), ADDI(0, 0, 0), AUIPC(5, 0x1),
+    AUIPC(6, 0xfffff), ECALL },
+  .want = { X(3, 0xfffff000u), X(4, MIN), X(5, 0x100c),
+	    X(6, 0xfffff010u) } },
+{ "lb, lbu, lh, lhu, lw: sign and zero extension",
+  { LB(3, 10, 0), LBU(4, 10, 0), LH(5, 10, 2), LHU(6, 10, 2), LW(7, 10, 4),
+    LB(8, 11, -4), LH(9, 11, -2), ECALL },
+  { X(10, DATA), X(11, DATA + 8) },
+  { 0x8000ff80u, 0x7fffffffu, 0x00000000u },
+  .want = { X(3, 0xffffff80u), X(4, 0x80), X(5, 0xffff8000u), X(6, 0x8000),
+	    X(7, MAX), X(8, M1), X(9, 0x7fff) } },
+{ "sb, sh, sw: partial writes, negative offsets",
+  { SW(10, 1, 0), SB(10, 2, 1), SH(10, 2, 6), SB(11, 0, -1), LW(3, 10, 0),
+    LW(4, 10, 4), ECALL },
+  { X(1, 0x11223344u), X(2, 0xaabbccddu), X(10, DATA), X(11, DATA + 8) },
+  { 0, 0x55667788u },
+  .want = { X(3, 0x1122dd44u), X(4, 0x00dd7788u) },
+  .mem = { { DATA + 4, 0x00dd7788u } } },
+{ "store immediates: -2048 and 2047",
+  { SW(10, 1, -2048), SW(10, 1, 2044), LW(3, 11, 0), LW(4, 12, 0), ECALL },
+  { X(1, 0xdeadbeefu), X(10, 0x1000), X(11, 0x800), X(12, 0x17fc) },
+  .want = { X(3, 0xdeadbeefu), X(4, 0xdeadbeefu) } },
+{ "beq, bne: taken skips, not taken falls through",
+  { BEQ(1, 2, 8), ADDI(3, 0, 1), BNE(1, 2, 8), ADDI(4, 0, 1),
+    BEQ(1, 1, 8), ADDI(5, 0, 1), ECALL },
+  { X(1, 5), X(2, 6) },
+  .want = { X(3, 1), X(4, 0), X(5, 0) }, .insns = 4 },
+{ "blt, bge signed; bltu, bgeu unsigned (-1 against 1)",
+  { BLT(1, 2, 8), ADDI(3, 0, 1), BGE(1, 2, 8), ADDI(4, 0, 1),
+    BLTU(1, 2, 8), ADDI(5, 0, 1), BGEU(1, 2, 8), ADDI(6, 0, 1),
+    BGE(2, 2, 8), ADDI(7, 0, 1), ECALL },
+  { X(1, M1), X(2, 1) },
+  .want = { X(3, 0), X(4, 1), X(5, 1), X(6, 0), X(7, 0) } },
+{ "blt, bge when rs1 - rs2 overflows (INT_MIN, 1; INT_MAX, -1)",
+  { BLT(1, 2, 8), ADDI(5, 0, 1), BGE(3, 4, 8), ADDI(6, 0, 1),
+    BGE(1, 2, 8), ADDI(7, 0, 1), BLT(3, 4, 8), ADDI(8, 0, 1), ECALL },
+  { X(1, MIN), X(2, 1), X(3, MAX), X(4, M1) },
+  .want = { X(5, 0), X(6, 0), X(7, 1), X(8, 1) }, .insns = 6 },
+{ "backward branch: a counted loop",
+  { ADDI(1, 0, 10), ADDI(2, 2, 3), ADDI(1, 1, -1), BNE(1, 0, -8), ECALL },
+  .want = { X(1, 0), X(2, 30) }, .insns = 1 + 3 * 10 },
+{ "branch offsets: +4092 and -4096 (every immediate bit)",
+  { BEQ(0, 0, 0xffc), ECALL },
+  .far = { { 0xffc, ADDI(3, 0, 7) }, { 0x1000, ADDI(4, 0, 9) },
+	   { 0x1004, BEQ(0, 0, -4096) } },
+  .want = { X(3, 7), X(4, 9) }, .insns = 4 },
+{ "jal: link and offsets forward and back",
+  { JAL(1, 12), ADDI(3, 0, 1), ECALL, JAL(5, -8), ECALL },
+  .want = { X(1, 4), X(5, 16), X(3, 1) }, .insns = 3 },
+{ "jalr: bit 0 of the target cleared, rd = rs1",
+  { JALR(1, 2, 9), ADDI(3, 0, 1), ECALL, JALR(2, 2, 1), ECALL },
+  { X(2, 4) },
+  .want = { X(1, 4), X(2, 16), X(3, 1) }, .insns = 3 },
+{ "jal: offsets with bits 11 and 12 set, forward and back",
+  { JAL(1, 0x1804), ECALL },
+  .far = { { 0x1804, JAL(4, -0x1800) } },
+  .want = { X(1, 4), X(4, 0x1808) }, .insns = 2 },
+{ "mul, mulh, mulhsu, mulhu",
+  { MUL(3, 1, 1), MULH(4, 1, 1), MULHSU(5, 2, 1), MULHU(6, 2, 2),
+    MULH(7, 2, 1), MULHSU(8, 1, 2), ECALL },
+  { X(1, MIN), X(2, M1) },
+  .want = { X(3, 0), X(4, 0x40000000u), X(5, M1), X(6, 0xfffffffeu),
+	    X(7, 0), X(8, 0x80000000u) } },
+{ "div, rem: INT_MIN / -1 and division by zero",
+  { DIV(3, 1, 2), REM(4, 1, 2), DIV(5, 6, 0), REM(7, 6, 0), DIVU(8, 6, 0),
+    REMU(9, 6, 0), ECALL },
+  { X(1, MIN), X(2, M1), X(6, (u32)-7) },
+  .want = { X(3, MIN), X(4, 0), X(5, M1), X(7, (u32)-7), X(8, M1),
+	    X(9, (u32)-7) } },
+{ "div, rem round towards zero; divu, remu",
+  { DIV(3, 1, 2), REM(4, 1, 2), DIV(5, 2, 1), REM(6, 2, 1), DIVU(7, 1, 2),
+    REMU(8, 1, 2), ECALL },
+  { X(1, (u32)-7), X(2, 2) },
+  .want = { X(3, (u32)-3), X(4, M1), X(5, 0), X(6, 2), X(7, 0x7ffffffcu),
+	    X(8, 1) } },
+{ "fence and mark are no-ops",
+  { FENCE, MARK, ADDI(3, 0, 1), ECALL },
+  .want = { X(3, 1) }, .insns = 3 },
+{ "ebreak stops with trap 3", { EBREAK }, .trap = 3, .insns = 0 },
+{ "an undefined opcode (0) is illegal", { 0 }, .trap = 1, .insns = 0 },
+{ "undefined funct7 of OP is illegal",
+  { RT(0x10, 0, 3, 1, 2) }, .trap = 1, .insns = 0 },
+{ "undefined funct3 of LOAD, STORE, BRANCH is illegal",
+  { IT(OPC_LOAD, 3, 3, 0, 0), }, .trap = 1, .insns = 0 },
+{ "srai with funct7 other than 0x20 is illegal",
+  { IT(OPC_IMM, 5, 3, 1, 0x200 | 3) }, .trap = 1, .insns = 0 },
+{ "csrrw (SYSTEM, funct3 1) is illegal",
+  { 0x34011073u }, .trap = 1, .insns = 0 },
+{ "jalr with funct3 1 is illegal",
+  { IT(OPC_JALR, 1, 1, 2, 0) }, .trap = 1, .insns = 0 },
+};
+
+#define NCASES	(sizeof(cases) / sizeof(cases[0]))
+
+static struct vpmu_ucode *load_rv32im(void)
+{
+	const char *path = VPMU_TOP "/tools/vpmu/share/ucode/rv32im.vus";
+	struct vpmu_buf src = { 0 }, img = { 0 }, diag = { 0 };
+	struct vpmu_asm_opts o = { .filename = path };
+	struct vpmu_ucode *uc = NULL;
+	struct vpmu_verr err;
+
+	if (vpmu_read_file(path, &src) ||
+	    vpmu_asm_ucode(src.p, src.len, &o, &img, &diag) ||
+	    vpmu_ucode_load(&uc, img.p, img.len, VPMU_CS_MAX, &err)) {
+		tap_diag("%s: cannot build: %.*s", path, (int)diag.len,
+			 diag.p ? diag.p : "");
+		uc = NULL;
+	}
+	vpmu_buf_free(&src);
+	vpmu_buf_free(&img);
+	vpmu_buf_free(&diag);
+	return uc;
+}
+
+static void put32(u8 *p, u32 v)
+{
+	p[0] = v;
+	p[1] = v >> 8;
+	p[2] = v >> 16;
+	p[3] = v >> 24;
+}
+
+static u32 get32(const u8 *p)
+{
+	return p[0] | p[1] << 8 | p[2] << 16 | (u32)p[3] << 24;
+}
+
+static bool run_case(struct vpmu_engine *e, const struct rv_case *c)
+{
+	static u8 mem[MEMSZ];
+	u32 want_trap = c->trap ? c->trap : 2, v;
+	struct vpmu_stop st;
+	unsigned int i;
+	bool ok = true;
+
+	memset(mem, 0, sizeof(mem));
+	for (i = 0; i < 24; i++)
+		put32(mem + 4 * i, c->code[i]);
+	for (i = 0; i < 4 && c->far[i][0]; i++)
+		put32(mem + c->far[i][0], c->far[i][1]);
+	for (i = 0; i < 4; i++)
+		put32(mem + DATA + 4 * i, c->data[i]);
+	vpmu_engine_start(e, mem, MEMSZ, 0, VPMU_MODE_USER);
+	for (i = 0; i < 6 && c->init[i].r; i++)
+		vpmu_engine_set_reg(e, VPMU_OPND_R0 + c->init[i].r, c->init[i].v);
+	vpmu_engine_run(e, 100000, &st);
+	if (st.reason != VPMU_STOP_TRAP || st.code != want_trap) {
+		tap_diag("stop %u code %u at 0x%x, want trap %u", st.reason,
+			 st.code, st.ipc, want_trap);
+		ok = false;
+	}
+	for (i = 0; i < 8 && c->want[i].r; i++) {
+		v = vpmu_engine_reg(e, VPMU_OPND_R0 + c->want[i].r);
+		if (v != c->want[i].v) {
+			tap_diag("x%u = 0x%08x, want 0x%08x", c->want[i].r, v,
+				 c->want[i].v);
+			ok = false;
+		}
+	}
+	if (vpmu_engine_reg(e, VPMU_OPND_R0)) {
+		tap_diag("x0 is not 0");
+		ok = false;
+	}
+	for (i = 0; i < 2 && c->mem[i][0]; i++)
+		if (get32(mem + c->mem[i][0]) != c->mem[i][1]) {
+			tap_diag("mem 0x%x = 0x%08x, want 0x%08x", c->mem[i][0],
+				 get32(mem + c->mem[i][0]), c->mem[i][1]);
+			ok = false;
+		}
+	v = vpmu_engine_event_total(e, VPMU_EV_INSNS);
+	if (c->insns >= 0 && (c->insns || c->trap) && v != (u32)c->insns) {
+		tap_diag("%u instructions retired, want %d", v, c->insns);
+		ok = false;
+	}
+	/* every instruction begun has one decode microword (tag 1) */
+	if (vpmu_engine_event_total(e, VPMU_EV_TAG(1)) != v + 1) {
+		tap_diag("decode %llu, retired %u", (unsigned long long)
+			 vpmu_engine_event_total(e, VPMU_EV_TAG(1)), v);
+		ok = false;
+	}
+	return ok;
+}
+
+/*
+ * The tags of one program with one instruction of each kind: alu, load,
+ * store, a taken and a not-taken branch, jal and jalr, a multiply and a
+ * divide, mark (the trigger) and the ecall.
+ */
+static bool tags_case(struct vpmu_engine *e)
+{
+	static const u32 code[] = {
+		ADDI(1, 0, 8), LW(2, 10, 0), SW(10, 2, 4), BEQ(0, 0, 8), 0,
+		BNE(0, 0, 8), JAL(5, 8), 0, JALR(6, 5, 12), 0, MUL(3, 1, 1),
+		DIV(4, 1, 1), MARK, ECALL,
+	};
+	static const u64 want[10] = { 0, 11, 1, 1, 1, 2, 1, 2, 2, 1 };
+	static u8 mem[MEMSZ];
+	struct vpmu_stop st;
+	unsigned int i;
+	bool ok;
+
+	memset(mem, 0, sizeof(mem));
+	for (i = 0; i < sizeof(code) / 4; i++)
+		put32(mem + 4 * i, code[i]);
+	vpmu_engine_start(e, mem, MEMSZ, 0, VPMU_MODE_USER);
+	vpmu_engine_set_reg(e, VPMU_OPND_R0 + 10, DATA);
+	vpmu_engine_run(e, 100000, &st);
+	ok = st.reason == VPMU_STOP_TRAP && st.code == 2 &&
+	     vpmu_engine_event_total(e, VPMU_EV_TRIGGER) == 1;
+	for (i = 1; i < 10; i++)
+		if (vpmu_engine_event_total(e, VPMU_EV_TAG(i)) != want[i]) {
+			tap_diag("tag %u: %llu, want %llu", i,
+				 (unsigned long long)
+				 vpmu_engine_event_total(e, VPMU_EV_TAG(i)),
+				 (unsigned long long)want[i]);
+			ok = false;
+		}
+	return ok;
+}
+
+int main(void)
+{
+	struct vpmu_ucode *uc = load_rv32im();
+	struct vpmu_engine *e = vpmu_engine_create(VPMU_CS_MAX);
+	unsigned int i;
+
+	tap_plan(NCASES + 1);
+	if (!uc || vpmu_engine_attach(e, uc)) {
+		for (i = 0; i < NCASES + 1; i++)
+			tap_ok(false, "rv32im.vus loads");
+		return tap_done();
+	}
+	for (i = 0; i < NCASES; i++)
+		tap_ok(run_case(e, &cases[i]), "%s", cases[i].name);
+	tap_ok(tags_case(e), "tags: decode alu load store branch taken jump "
+	       "muldiv ecall, and the mark trigger");
+	vpmu_engine_destroy(e);
+	vpmu_ucode_free(uc);
+	return tap_done();
+}

@@ -1,0 +1,119 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# test_rv32.sh - RV32IM on the engine against qemu-riscv32 (TAP): the C
+# samples (tools/vpmu/share/rv32, built by tools/vpmu's "make rv32") and
+# random programs (gen_rv32.c: every instruction once, then random ones
+# with edge operands) run under vpmu-sim -m rv32im.vpmu and under
+# qemu-riscv32, and must agree exactly on:
+#
+#   - the output and the exit status;
+#   - the instructions executed: qemu-riscv32 -singlestep -d nochain,exec
+#     logs one "Trace" line per instruction, the exit ecall included;
+#     vpmu-sim's decode tag (tag1) counts the same, and its retired count
+#     (insns) is one less (the exit ecall does not retire);
+#   - x0..x31 at the exit ecall: qemu -d cpu with -dfilter on that one
+#     address logs them as the ecall finds them, vpmu-sim --stats too.
+#
+# The cross compiler and qemu-user are installed when missing (root,
+# apt); without them the test is skipped.
+set -u
+
+. "$(dirname "$0")/tap.sh"
+RVCC=${RV32_CC:-riscv64-unknown-elf-gcc}
+QEMU=${QEMU_RISCV32:-qemu-riscv32}
+SEEDS=${RV32_SEEDS:-24}
+COUNT=${RV32_COUNT:-400}
+
+if { ! command -v "$RVCC" || ! command -v "$QEMU"; } >/dev/null 2>&1 &&
+   [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+	# shellcheck source=../../pkg/apt.sh
+	. "$TOP/tools/pkg/apt.sh"
+	apt_retry /dev/null install gcc-riscv64-unknown-elf qemu-user || true
+fi
+if ! command -v "$RVCC" >/dev/null 2>&1 ||
+   ! command -v "$QEMU" >/dev/null 2>&1; then
+	echo "ok 1 - RV32IM against qemu-riscv32 # SKIP no $RVCC or $QEMU"
+	echo "1..1"
+	exit 0
+fi
+tap_build vpmu-sim share rv32
+IMG=$SHARE/build/rv32im.vpmu
+ELFS=$SHARE/build/rv32
+
+# qemu_regs ELF - x0..x31 as the exit ecall (symbol rv_exit_ecall) finds
+# them, one "xN 0x%08x" line each, as vpmu-sim --stats prints them.
+qemu_regs() {
+	local a
+
+	a=$("${RVCC%gcc}nm" "$1" | awk '$3 == "rv_exit_ecall" { print $1 }')
+	[ -n "$a" ] || return 1
+	"$QEMU" -singlestep -d nochain,cpu -dfilter "0x$a+4" "$1" 2>&1 \
+		>/dev/null | awk '
+		{ for (i = 1; i < NF; i++) if ($i ~ /^x[0-9]+\//) {
+			split($i, p, "/"); v[substr(p[1], 2) + 0] = $(i + 1) } }
+		END { for (r = 0; r < 32; r++) printf "x%d 0x%s\n", r, v[r] }'
+}
+
+# compare NAME ELF - the checks above, four TAP lines.
+compare() {
+	local name=$1 elf=$2 qrc vrc qn tag insns
+
+	"$QEMU" "$elf" >"$tmp/q.out" 2>/dev/null
+	qrc=$?
+	"$BIN/vpmu-sim" -q -m "$IMG" --stats "$elf" >"$tmp/v.out" \
+		2>"$tmp/v.stats"
+	vrc=$?
+	cmp -s "$tmp/q.out" "$tmp/v.out" && [ "$qrc" = "$vrc" ]
+	ok $? "$name: output and exit status ($vrc) as qemu-riscv32's"
+	qn=$("$QEMU" -singlestep -d nochain,exec "$elf" 2>&1 >/dev/null |
+	     grep -c '^Trace')
+	tag=$(awk '$2 == "tag1" { print $3 }' "$tmp/v.stats")
+	insns=$(awk '$2 == "insns" { print $3 }' "$tmp/v.stats")
+	[ "$qn" = "$tag" ]
+	ok $? "$name: $tag instructions executed, qemu-riscv32 $qn"
+	[ "$((insns + 1))" = "$qn" ]
+	ok $? "$name: $insns instructions retired, all but the exit ecall"
+	qemu_regs "$elf" >"$tmp/q.regs" &&
+		grep '^x' "$tmp/v.stats" | diff "$tmp/q.regs" - >"$tmp/regs.diff"
+	ok $? "$name: x0..x31 at the exit ecall as qemu-riscv32's"
+	[ -s "$tmp/regs.diff" ] && sed 's/^/# /' "$tmp/regs.diff"
+}
+
+for elf in "$ELFS"/*.elf; do
+	if [ ! -e "$elf" ]; then
+		ok 1 "the C samples in $ELFS"
+		break
+	fi
+	compare "$(basename "$elf")" "$elf"
+done
+
+# Random programs: generated, assembled, compared.
+${CC:-cc} -O2 -o "$tmp/gen_rv32" "$(dirname "$0")/gen_rv32.c"
+ok $? "gen_rv32 builds"
+for seed in $(seq 1 "$SEEDS"); do
+	"$tmp/gen_rv32" "$seed" "$COUNT" >"$tmp/r.S" &&
+		"$RVCC" -march=rv32im -mabi=ilp32 -nostdlib -static \
+			-o "$tmp/r$seed.elf" "$tmp/r.S"
+	ok $? "random program $seed ($COUNT instructions) assembles"
+	compare "random program $seed" "$tmp/r$seed.elf"
+done
+
+# The ELF loader's refusals.
+"$BIN/vpmu-sim" -m "$IMG" /bin/sh >/dev/null 2>"$tmp/err"
+[ $? = 2 ] && grep -q "not a 32-bit little-endian ELF\|not a RISC-V" "$tmp/err"
+ok $? "vpmu-sim refuses a host ELF, exit 2"
+"$BIN/vpmu-sim" "$ELFS/fib.elf" >/dev/null 2>"$tmp/err"
+[ $? = 2 ] && grep -q "needs an RV32IM image" "$tmp/err"
+ok $? "vpmu-sim: an ELF without -m, exit 2"
+"$BIN/vpmu-sim" -m "$IMG" --mem=4096 "$ELFS/fib.elf" >/dev/null 2>"$tmp/err"
+[ $? = 2 ] && grep -q "outside memory" "$tmp/err"
+ok $? "vpmu-sim: a program outside --mem, exit 2"
+head -c 100 "$ELFS/fib.elf" >"$tmp/short.elf"
+"$BIN/vpmu-sim" -m "$IMG" "$tmp/short.elf" >/dev/null 2>"$tmp/err"
+[ $? = 2 ] && grep -q "truncated" "$tmp/err"
+ok $? "vpmu-sim: a truncated ELF, exit 2"
+"$BIN/vpmu-sim" -q -m "$IMG" -b 1000 "$ELFS/fib.elf" >/dev/null 2>&1
+[ $? = 124 ]
+ok $? "vpmu-sim: an ELF out of budget exits 124"
+tap_done
