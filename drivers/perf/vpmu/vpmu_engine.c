@@ -2196,9 +2196,10 @@ static bool vpmu_defer_ok(const struct vpmu_engine *e)
 }
 
 /*
- * Forget @upc's resolved toggles: it may no longer be a static source
- * (a toggle turned into a start, say), and only static sources have
- * their entries rewritten (vpmu_tgl_update(), as slots are taken).
+ * Forget the resolved toggles of @upc, a static source until now (in
+ * tsrc[]): it may no longer be one (a toggle turned into a start, say),
+ * and only static sources have their entries rewritten
+ * (vpmu_tgl_update(), as slots are taken).
  */
 static void vpmu_tgl_clear(struct vpmu_engine *e, u32 upc)
 {
@@ -2265,16 +2266,18 @@ static void vpmu_prepare(struct vpmu_engine *e)
 {
 	unsigned int i;
 	u32 upc;
-	bool any_trig;
+	/* triggers change only with dirty set: so does ovf_src */
+	bool any_trig = e->dirty && vpmu_trig_any(e);
 
 	if (!e->lab)
 		vpmu_interp(e, -1);
-	any_trig = vpmu_trig_any(e);
 	e->plan_mask = 0;
 	for (i = 0; i < VPMU_NR_COUNTERS_MAX; i++)
 		if (vpmu_ctr_enabled(e, i) &&
-		    (e->cfg[i].flags & (VPMU_CTR_INT | VPMU_CTR_FREEZE_ON_OVF) ||
-		     e->ovf_src >> i & 1))
+		    e->cfg[i].flags & (VPMU_CTR_INT | VPMU_CTR_FREEZE_ON_OVF))
+			e->plan_mask |= 1u << i;
+	for (i = 0; unlikely(e->ovf_src) && i < VPMU_NR_COUNTERS_MAX; i++)
+		if (vpmu_ctr_enabled(e, i) && e->ovf_src >> i & 1)
 			e->plan_mask |= 1u << i;
 	/*
 	 * Counts a deferred run left stay in the slots (which keep their
@@ -2284,6 +2287,8 @@ static void vpmu_prepare(struct vpmu_engine *e)
 	if (e->dirty || !vpmu_defer_ok(e))
 		vpmu_settle(e);
 	if (e->dirty) {
+		for (i = 0; i < e->ntsrc; i++)
+			vpmu_tgl_clear(e, e->tsrc[i]);
 		e->ntsrc = 0;
 		e->tsrc_groups = 0;
 		for (upc = 0; upc < e->ncs; upc++) {
@@ -2309,7 +2314,6 @@ static void vpmu_prepare(struct vpmu_engine *e)
 				route = true;
 				tm |= vpmu_trig_src(e, upc);
 			}
-			vpmu_tgl_clear(e, upc);
 			if (route && vpmu_trig_fast(e, upc))
 				tm |= TRIG_FAST;
 			e->trig_static[upc] = tm;
@@ -2505,16 +2509,23 @@ static void vpmu_fill_stop(struct vpmu_engine *e, struct vpmu_stop *stop,
 	stop->ipc = e->R[R_IPC];
 }
 
-/* Counter @i wrapped: the groups whose trigger that is change. */
-static void vpmu_ovf_trig(struct vpmu_engine *e, unsigned int i)
+/*
+ * Counters @wr, trigger sources, wrapped (after freeze on overflow took
+ * effect): in counter order, the groups whose trigger each is change.
+ */
+static void vpmu_ovf_trig(struct vpmu_engine *e, u32 wr)
 {
-	u16 t = VPMU_TRIG_OVF(i);
 	unsigned int g;
+	u16 t;
 
-	for (g = 0; g < VPMU_NR_GROUPS_MAX; g++)
-		if (e->trig[g] == t ||
-		    (e->frozen >> g & 1 ? e->trig_on[g] : e->trig_off[g]) == t)
-			e->frozen ^= 1u << g;
+	for (; wr; wr &= wr - 1) {
+		t = VPMU_TRIG_OVF(__builtin_ctz(wr));
+		for (g = 0; g < VPMU_NR_GROUPS_MAX; g++)
+			if (e->trig[g] == t ||
+			    (e->frozen >> g & 1 ? e->trig_on[g] :
+			     e->trig_off[g]) == t)
+				e->frozen ^= 1u << g;
+	}
 }
 
 /*
@@ -2536,11 +2547,11 @@ static bool vpmu_overflow(struct vpmu_engine *e, u32 wr, int x,
 			continue;
 		if (e->cfg[i].flags & VPMU_CTR_FREEZE_ON_OVF)
 			e->frozen |= 1u << e->cfg[i].group;
-		if (e->ovf_src >> i & 1)
-			vpmu_ovf_trig(e, i);
 		if (e->cfg[i].flags & VPMU_CTR_INT)
 			irq |= 1u << i;
 	}
+	if (unlikely(wr & e->ovf_src))
+		vpmu_ovf_trig(e, wr & e->ovf_src);
 	if (!irq)
 		return false;
 	if (x == X_HALT || x == X_TRAP) {
