@@ -300,7 +300,7 @@ TEST_F(frz, invalid_config1)
 		C1_TRIG_TAG(9),				/* beyond ev_bits */
 		C1_FROZEN,				/* never thawed */
 		C1_FOO | C1_FROZEN,
-		1ull << 23, 1ull << 63,			/* reserved */
+		1ull << 44, 1ull << 63,			/* reserved */
 	};
 	unsigned int i;
 	int lead, fd;

@@ -501,6 +501,9 @@ struct vpmu_engine {
 	u64 unfolded;
 	unsigned int frozen;
 	u16 trig[VPMU_NR_GROUPS_MAX];
+	/* start and stop triggers; counters whose wrap is one (plan_mask) */
+	u16 trig_on[VPMU_NR_GROUPS_MAX], trig_off[VPMU_NR_GROUPS_MAX];
+	u16 ovf_src;
 	u32 last_stall_upc;
 
 	/*
@@ -1168,11 +1171,32 @@ static bool vpmu_trig_dynamic(u16 trigger)
 static bool vpmu_trig_occurs(const struct vpmu_engine *e, u16 trigger,
 			     u32 upc, u32 ddyn, u32 dtkn)
 {
-	if (trigger == VPMU_TRIG_NONE)
-		return false;
 	if (trigger == VPMU_TRIG_MARK)
 		return e->uc->dec[upc].kind & VPMU_K_TRIG;
+	/* none, or a counter's wrap (vpmu_ovf_trig()) */
+	if (trigger >= VPMU_TRIG_OVF(0))
+		return false;
 	return vpmu_ev_count(e, trigger, upc, 1, ddyn, dtkn) != 0;
+}
+
+/*
+ * The freeze groups that change on microword @upc: those whose toggle
+ * occurs, frozen ones whose start occurs and running ones whose stop
+ * does.
+ */
+static unsigned int vpmu_trig_changes(const struct vpmu_engine *e, u32 upc,
+				      u32 ddyn, u32 dtkn)
+{
+	unsigned int g, ch = 0;
+
+	for (g = 0; g < VPMU_NR_GROUPS_MAX; g++) {
+		u16 se = e->frozen >> g & 1 ? e->trig_on[g] : e->trig_off[g];
+
+		if (vpmu_trig_occurs(e, e->trig[g], upc, ddyn, dtkn) ||
+		    vpmu_trig_occurs(e, se, upc, ddyn, dtkn))
+			ch |= 1u << g;
+	}
+	return ch;
 }
 
 /*
@@ -1182,7 +1206,7 @@ static bool vpmu_trig_occurs(const struct vpmu_engine *e, u16 trigger,
  */
 static void vpmu_hook_post(struct vpmu_engine *e, unsigned int hook)
 {
-	unsigned int g, toggles = 0;
+	unsigned int toggles;
 
 	if (hook & HOOK_TRIG) {
 		struct vpmu_uop *x = e->trig_u;
@@ -1192,9 +1216,7 @@ static void vpmu_hook_post(struct vpmu_engine *e, unsigned int hook)
 		if (e->hu_wq && e->uc->dec[upc].kind & VPMU_K_STORE)
 			vpmu_hu_store(e);
 
-		for (g = 0; g < VPMU_NR_GROUPS_MAX; g++)
-			if (vpmu_trig_occurs(e, e->trig[g], upc, ddyn, dtkn))
-				toggles |= 1u << g;
+		toggles = vpmu_trig_changes(e, upc, ddyn, dtkn);
 		if (toggles) {
 			unsigned int s;
 			struct vpmu_uop *y;
@@ -2201,21 +2223,89 @@ static bool vpmu_defer_ok(const struct vpmu_engine *e)
 	return !e->hu.n && !e->plan_mask;
 }
 
+/*
+ * Forget the resolved toggles of @upc, a static source until now (in
+ * tsrc[]): it may no longer be one (a toggle turned into a start, say),
+ * and only static sources have their entries rewritten
+ * (vpmu_tgl_update(), as slots are taken).
+ */
+static void vpmu_tgl_clear(struct vpmu_engine *e, u32 upc)
+{
+	unsigned int s;
+
+	for (s = 0; s < VPMU_NSLOT; s++)
+		((s32 *)e->slot[s] - VPMU_IDT - 1)[-(s32)upc] = 0;
+}
+
+/* Can trigger @t occur on microword @upc? */
+static bool vpmu_trig_can(const struct vpmu_engine *e, u16 t, u32 upc)
+{
+	if (t == VPMU_TRIG_MARK)
+		return e->uc->dec[upc].kind & VPMU_K_TRIG;
+	if (t >= VPMU_TRIG_OVF(0))
+		return false;
+	return vpmu_ev_possible(e, t, upc);
+}
+
+/*
+ * What trigger source microword @upc is (trig_static[]): the groups
+ * whose toggle occurs on every execution of it, and TRIG_DYN if a
+ * toggle depends on what it does or a start or stop trigger can occur
+ * on it (vpmu_hook_post() decides those); 0 if none.
+ */
+static u8 vpmu_trig_src(const struct vpmu_engine *e, u32 upc)
+{
+	unsigned int g;
+	u8 tm = 0;
+
+	for (g = 0; g < VPMU_NR_GROUPS_MAX; g++) {
+		u16 t = e->trig[g];
+
+		if (vpmu_trig_can(e, t, upc))
+			tm |= vpmu_trig_dynamic(t) ? TRIG_DYN : 1u << g;
+		if (vpmu_trig_can(e, e->trig_on[g], upc) ||
+		    vpmu_trig_can(e, e->trig_off[g], upc))
+			tm |= TRIG_DYN;
+	}
+	return tm;
+}
+
+/* Any trigger set?  And into ovf_src, the counters whose wrap is one. */
+static bool vpmu_trig_any(struct vpmu_engine *e)
+{
+	unsigned int g, k;
+	bool any = false;
+
+	e->ovf_src = 0;
+	for (g = 0; g < VPMU_NR_GROUPS_MAX; g++) {
+		const u16 t[3] = { e->trig[g], e->trig_on[g], e->trig_off[g] };
+
+		for (k = 0; k < 3; k++) {
+			if (t[k] != VPMU_TRIG_NONE)
+				any = true;
+			if (VPMU_TRIG_IS_OVF(t[k]))
+				e->ovf_src |= 1u << (t[k] - VPMU_TRIG_OVF(0));
+		}
+	}
+	return any;
+}
+
 static void vpmu_prepare(struct vpmu_engine *e)
 {
-	unsigned int g, i;
+	unsigned int i;
 	u32 upc;
-	bool any_trig = false;
+	/* triggers change only with dirty set: so does ovf_src */
+	bool any_trig = e->dirty && vpmu_trig_any(e);
 
 	if (!e->lab)
 		vpmu_interp(e, -1);
-	for (g = 0; g < VPMU_NR_GROUPS_MAX; g++)
-		if (e->trig[g] != VPMU_TRIG_NONE)
-			any_trig = true;
 	e->plan_mask = 0;
 	for (i = 0; i < VPMU_NR_COUNTERS_MAX; i++)
 		if (vpmu_ctr_enabled(e, i) &&
 		    e->cfg[i].flags & (VPMU_CTR_INT | VPMU_CTR_FREEZE_ON_OVF))
+			e->plan_mask |= 1u << i;
+	for (i = 0; unlikely(e->ovf_src) && i < VPMU_NR_COUNTERS_MAX; i++)
+		if (vpmu_ctr_enabled(e, i) && e->ovf_src >> i & 1)
 			e->plan_mask |= 1u << i;
 	/*
 	 * Counts a deferred run left stay in the slots (which keep their
@@ -2225,6 +2315,8 @@ static void vpmu_prepare(struct vpmu_engine *e)
 	if (e->dirty || !vpmu_defer_ok(e))
 		vpmu_settle(e);
 	if (e->dirty) {
+		for (i = 0; i < e->ntsrc; i++)
+			vpmu_tgl_clear(e, e->tsrc[i]);
 		e->ntsrc = 0;
 		e->tsrc_groups = 0;
 		for (upc = 0; upc < e->ncs; upc++) {
@@ -2246,17 +2338,9 @@ static void vpmu_prepare(struct vpmu_engine *e)
 				route = true;
 				tm = TRIG_DYN;
 			}
-			for (g = 0; any_trig && g < VPMU_NR_GROUPS_MAX; g++) {
-				u16 t = e->trig[g];
-
-				if (t == VPMU_TRIG_NONE)
-					continue;
-				if (t == VPMU_TRIG_MARK ?
-				    !(e->uc->dec[upc].kind & VPMU_K_TRIG) :
-				    !vpmu_ev_possible(e, t, upc))
-					continue;
+			if (any_trig && vpmu_trig_src(e, upc)) {
 				route = true;
-				tm |= vpmu_trig_dynamic(t) ? TRIG_DYN : 1u << g;
+				tm |= vpmu_trig_src(e, upc);
 			}
 			if (route && vpmu_trig_fast(e, upc))
 				tm |= TRIG_FAST;
@@ -2398,7 +2482,8 @@ static bool vpmu_plan(struct vpmu_engine *e, u64 *L)
 		i = __builtin_ctz(m);
 		c = &e->cfg[i];
 		if ((e->frozen >> c->group & 1) &&
-		    e->trig[c->group] == VPMU_TRIG_NONE)
+		    e->trig[c->group] == VPMU_TRIG_NONE &&
+		    e->trig_on[c->group] == VPMU_TRIG_NONE)
 			continue;
 		if (c->width >= 64)
 			r = e->ctr[i] ? -e->ctr[i] : ~0ull;
@@ -2453,6 +2538,25 @@ static void vpmu_fill_stop(struct vpmu_engine *e, struct vpmu_stop *stop,
 }
 
 /*
+ * Counters @wr, trigger sources, wrapped (after freeze on overflow took
+ * effect): in counter order, the groups whose trigger each is change.
+ */
+static void vpmu_ovf_trig(struct vpmu_engine *e, u32 wr)
+{
+	unsigned int g;
+	u16 t;
+
+	for (; wr; wr &= wr - 1) {
+		t = VPMU_TRIG_OVF(__builtin_ctz(wr));
+		for (g = 0; g < VPMU_NR_GROUPS_MAX; g++)
+			if (e->trig[g] == t ||
+			    (e->frozen >> g & 1 ? e->trig_on[g] :
+			     e->trig_off[g]) == t)
+				e->frozen ^= 1u << g;
+	}
+}
+
+/*
  * Counters @wr wrapped in the chunk that ended with @x: those that freeze
  * on overflow freeze their groups; if any interrupts, the run stops with
  * OVERFLOW on the microword @upc (@ipc) they wrapped on, and a HALT or
@@ -2474,6 +2578,8 @@ static bool vpmu_overflow(struct vpmu_engine *e, u32 wr, int x,
 		if (e->cfg[i].flags & VPMU_CTR_INT)
 			irq |= 1u << i;
 	}
+	if (unlikely(wr & e->ovf_src))
+		vpmu_ovf_trig(e, wr & e->ovf_src);
 	if (!irq)
 		return false;
 	if (x == X_HALT || x == X_TRAP) {
@@ -2661,8 +2767,11 @@ struct vpmu_engine *vpmu_engine_create(u32 cs_limit)
 			if (holds[g])
 				e->condtab[g] |= 1u << f;
 	}
-	for (g = 0; g < VPMU_NR_GROUPS_MAX; g++)
+	for (g = 0; g < VPMU_NR_GROUPS_MAX; g++) {
 		e->trig[g] = VPMU_TRIG_NONE;
+		e->trig_on[g] = VPMU_TRIG_NONE;
+		e->trig_off[g] = VPMU_TRIG_NONE;
+	}
 	return e;
 
 out_free:
@@ -3184,18 +3293,46 @@ void vpmu_engine_freeze(struct vpmu_engine *e, unsigned int group,
 		e->frozen &= ~(1u << group);
 }
 
-int vpmu_engine_group_trigger(struct vpmu_engine *e, unsigned int group,
-			      u16 trigger)
+/* 0 if @trigger may be a group's trigger, or the errno it is refused with. */
+static int vpmu_trig_check(u16 trigger)
 {
-	if (group >= VPMU_NR_GROUPS_MAX)
-		return -EINVAL;
 	if (vpmu_event_hu_bucket(trigger))
 		return -EOPNOTSUPP;
 	if (trigger != VPMU_TRIG_NONE && trigger != VPMU_TRIG_MARK &&
-	    !vpmu_event_valid(trigger))
+	    !VPMU_TRIG_IS_OVF(trigger) && !vpmu_event_valid(trigger))
 		return -EINVAL;
+	return 0;
+}
+
+int vpmu_engine_group_trigger(struct vpmu_engine *e, unsigned int group,
+			      u16 trigger)
+{
+	int ret = vpmu_trig_check(trigger);
+
+	if (group >= VPMU_NR_GROUPS_MAX)
+		return -EINVAL;
+	if (ret)
+		return ret;
 	vpmu_settle(e);
 	e->trig[group] = trigger;
+	e->dirty = true;
+	return 0;
+}
+
+int vpmu_engine_group_start_stop(struct vpmu_engine *e, unsigned int group,
+				 u16 start, u16 stop)
+{
+	int ret = vpmu_trig_check(start);
+
+	if (group >= VPMU_NR_GROUPS_MAX)
+		return -EINVAL;
+	if (!ret)
+		ret = vpmu_trig_check(stop);
+	if (ret)
+		return ret;
+	vpmu_settle(e);
+	e->trig_on[group] = start;
+	e->trig_off[group] = stop;
 	e->dirty = true;
 	return 0;
 }

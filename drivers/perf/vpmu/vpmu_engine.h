@@ -146,6 +146,14 @@ struct vpmu_ctr_cfg {
 #define VPMU_TRIG_NONE		0xffff	/* software and FREEZE_ON_OVF only */
 #define VPMU_TRIG_MARK		0xfffe	/* microwords with the T bit */
 /* ...or any event number: each microword on which it occurs toggles. */
+/*
+ * ...or the wrap of counter @i: it acts right after the microword that
+ * wrapped the counter, as a freeze on overflow does (counter i is then
+ * stepped to its wrap like one that interrupts).
+ */
+#define VPMU_TRIG_OVF(i)	(0xffe0 + (i))
+#define VPMU_TRIG_IS_OVF(t)						\
+	((t) >= VPMU_TRIG_OVF(0) && (t) < VPMU_TRIG_OVF(VPMU_NR_COUNTERS_MAX))
 
 struct vpmu_engine;
 struct vpmu_ctx;
@@ -282,6 +290,17 @@ void vpmu_engine_freeze(struct vpmu_engine *e, unsigned int group,
  */
 int vpmu_engine_group_trigger(struct vpmu_engine *e, unsigned int group,
 			      u16 trigger);
+/*
+ * Start and stop as two events: a frozen @group thaws on a microword on
+ * which @start occurs, a running one freezes on one on which @stop
+ * occurs (each before that microword's events are counted; a counter's
+ * wrap right after its microword).  Either may be VPMU_TRIG_NONE; they
+ * work beside the toggle of vpmu_engine_group_trigger(), which flips the
+ * bit whatever its state.  -EINVAL, changing nothing, for a bad group or
+ * trigger; -EOPNOTSUPP for a histogram-unit bucket.
+ */
+int vpmu_engine_group_start_stop(struct vpmu_engine *e, unsigned int group,
+				 u16 start, u16 stop);
 bool vpmu_engine_frozen(const struct vpmu_engine *e, unsigned int group);
 
 /*

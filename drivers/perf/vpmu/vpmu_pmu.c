@@ -83,17 +83,29 @@
  *  +-----+--------+------+----------+------------+
  *  | foo | frozen | mark | trig_tag |  trig_ev   |
  *  +-----+--------+------+----------+------------+
+ *    54      50 49      45   43   42      35 34        23
+ *  +----------+----------+-----------+----------+----------+
+ *  | stop_ovf | trig_ovf | stop_mark | stop_tag | stop_ev  |
+ *  +----------+----------+-----------+----------+----------+
  *
  * At most one trigger: trig_ev (a basic event other than CYCLES),
- * trig_tag (a tag) or mark (microwords with the trigger bit).  "foo" is
- * the format/ name of freeze on overflow.
+ * trig_tag (a tag), mark (microwords with the trigger bit) or trig_ovf
+ * (counter n - 1 wrapping); it toggles, or with a stop trigger (at most
+ * one of the stop_* fields, the same kinds) it starts.  "foo" is the
+ * format/ name of freeze on overflow.
  */
 #define VPMU_CFG1_TRIG_EV		GENMASK_ULL(11, 0)
 #define VPMU_CFG1_TRIG_TAG		GENMASK_ULL(19, 12)
 #define VPMU_CFG1_MARK			BIT_ULL(20)
 #define VPMU_CFG1_FROZEN		BIT_ULL(21)
 #define VPMU_CFG1_FREEZE_ON_OVF		BIT_ULL(22)
-#define VPMU_CFG1_ALL			GENMASK_ULL(22, 0)
+#define VPMU_CFG1_STOP_EV		GENMASK_ULL(34, 23)
+#define VPMU_CFG1_STOP_TAG		GENMASK_ULL(42, 35)
+#define VPMU_CFG1_STOP_MARK		BIT_ULL(43)
+#define VPMU_CFG1_TRIG_OVF		GENMASK_ULL(49, 45)
+#define VPMU_CFG1_STOP_OVF		GENMASK_ULL(54, 50)
+#define VPMU_CFG1_ALL			(GENMASK_ULL(43, 0) |		\
+					 GENMASK_ULL(54, 45))
 
 /* vpmu_frz.flags and vpmu_frz_task.flags */
 #define VPMU_FRZ_FROZEN		BIT(0)	/* the group's freeze bit, saved */
@@ -301,6 +313,11 @@ static struct attribute *vpmu_format_attrs[] = {
 	VPMU_FORMAT_ATTR(freeze_on_ovf, "config1", VPMU_CFG1_FREEZE_ON_OVF),
 	/* freeze_on_ovf's name in vpmu 0.1.0, kept for old command lines */
 	VPMU_FORMAT_ATTR(foo, "config1", VPMU_CFG1_FREEZE_ON_OVF),
+	VPMU_FORMAT_ATTR(stop_ev, "config1", VPMU_CFG1_STOP_EV),
+	VPMU_FORMAT_ATTR(stop_tag, "config1", VPMU_CFG1_STOP_TAG),
+	VPMU_FORMAT_ATTR(stop_mark, "config1", VPMU_CFG1_STOP_MARK),
+	VPMU_FORMAT_ATTR(trig_ovf, "config1", VPMU_CFG1_TRIG_OVF),
+	VPMU_FORMAT_ATTR(stop_ovf, "config1", VPMU_CFG1_STOP_OVF),
 	NULL,
 };
 
@@ -618,17 +635,67 @@ static int vpmu_frz_attach(struct perf_event *event)
 	return 0;
 }
 
-/* The engine trigger @config1 names: VPMU_TRIG_NONE, _MARK or an event. */
-static u16 vpmu_cfg1_trigger(u64 config1)
+/* The field @mask of @v (FIELD_GET() with a mask known at run time). */
+static unsigned int vpmu_field(u64 mask, u64 v)
 {
-	unsigned int tag = FIELD_GET(VPMU_CFG1_TRIG_TAG, config1);
-	unsigned int ev = FIELD_GET(VPMU_CFG1_TRIG_EV, config1);
+	return (v & mask) >> __ffs64(mask);
+}
 
-	if (config1 & VPMU_CFG1_MARK)
+/* The config1 fields of one trigger: the toggle or start, or the stop. */
+struct vpmu_cfg1_trig {
+	u64 ev, tag, mark, ovf;
+};
+
+static const struct vpmu_cfg1_trig vpmu_cfg1_start = {
+	VPMU_CFG1_TRIG_EV, VPMU_CFG1_TRIG_TAG, VPMU_CFG1_MARK,
+	VPMU_CFG1_TRIG_OVF,
+};
+
+static const struct vpmu_cfg1_trig vpmu_cfg1_stop = {
+	VPMU_CFG1_STOP_EV, VPMU_CFG1_STOP_TAG, VPMU_CFG1_STOP_MARK,
+	VPMU_CFG1_STOP_OVF,
+};
+
+/*
+ * The engine trigger @f's fields of @config1 name: VPMU_TRIG_NONE, _MARK,
+ * _OVF(counter) or an event.
+ */
+static u16 vpmu_cfg1_get(u64 config1, const struct vpmu_cfg1_trig *f)
+{
+	unsigned int tag = vpmu_field(f->tag, config1);
+	unsigned int ev = vpmu_field(f->ev, config1);
+	unsigned int ovf = vpmu_field(f->ovf, config1);
+
+	if (config1 & f->mark)
 		return VPMU_TRIG_MARK;
 	if (tag)
 		return VPMU_EV_TAG(tag);
+	if (ovf)
+		return VPMU_TRIG_OVF(ovf - 1);
 	return ev ? ev : VPMU_TRIG_NONE;
+}
+
+/* The toggle, or with a stop trigger the start trigger, @config1 names. */
+static u16 vpmu_cfg1_trigger(u64 config1)
+{
+	return vpmu_cfg1_get(config1, &vpmu_cfg1_start);
+}
+
+/* Give engine group @g the triggers @config1 names (NULL: none). */
+static void vpmu_cfg1_program(struct vpmu_engine *e, unsigned int g,
+			      const u64 *config1)
+{
+	u16 trig = config1 ? vpmu_cfg1_trigger(*config1) : VPMU_TRIG_NONE;
+	u16 stop = config1 ? vpmu_cfg1_get(*config1, &vpmu_cfg1_stop) :
+			     VPMU_TRIG_NONE;
+
+	if (stop == VPMU_TRIG_NONE) {
+		WARN_ON_ONCE(vpmu_engine_group_trigger(e, g, trig));
+		trig = VPMU_TRIG_NONE;
+	} else {
+		WARN_ON_ONCE(vpmu_engine_group_trigger(e, g, VPMU_TRIG_NONE));
+	}
+	WARN_ON_ONCE(vpmu_engine_group_start_stop(e, g, trig, stop));
 }
 
 /* Does @event's counter freeze its group when it completes a period? */
@@ -724,7 +791,6 @@ static int vpmu_fgroup_get(struct vpmu_pmu_cpu *cpuc, struct vpmu_engine *e,
 	struct vpmu_fgroup *fg;
 	unsigned int *flags;
 	int g, free = -1;
-	u16 trig;
 
 	if (!frz)
 		return 0;
@@ -751,8 +817,7 @@ static int vpmu_fgroup_get(struct vpmu_pmu_cpu *cpuc, struct vpmu_engine *e,
 	fg->task = NULL;
 	if (frz->per_task)
 		__set_bit(free, &cpuc->task_fgroups);
-	trig = vpmu_cfg1_trigger(frz->config1);
-	WARN_ON_ONCE(vpmu_engine_group_trigger(e, free, trig));
+	vpmu_cfg1_program(e, free, &frz->config1);
 	vpmu_engine_freeze(e, free, vpmu_fgroup_saved(fg));
 	return free;
 }
@@ -783,7 +848,7 @@ static void vpmu_fgroup_put(struct vpmu_pmu_cpu *cpuc, struct vpmu_engine *e,
 		*flags |= VPMU_FRZ_FROZEN;
 	else if (!frz->per_task)
 		*flags &= ~VPMU_FRZ_FROZEN;
-	vpmu_engine_group_trigger(e, g, VPMU_TRIG_NONE);
+	vpmu_cfg1_program(e, g, NULL);
 	vpmu_engine_freeze(e, g, false);
 	__clear_bit(g, &cpuc->task_fgroups);
 	fg->frz = NULL;
@@ -1344,13 +1409,26 @@ static bool vpmu_group_fits(struct perf_event *event)
 	       vpmu_event_machine(event)->nr_counters;
 }
 
+/*
+ * Are @f's fields of @c1 one trigger at most, a basic event below
+ * VPMU_EV_NR_BASIC or a counter of @m?
+ */
+static bool vpmu_cfg1_trig_ok(struct vpmu_machine *m, u64 c1,
+			      const struct vpmu_cfg1_trig *f)
+{
+	unsigned int ev = vpmu_field(f->ev, c1);
+	unsigned int ovf = vpmu_field(f->ovf, c1);
+
+	return !!ev + !!vpmu_field(f->tag, c1) + !!(c1 & f->mark) + !!ovf <= 1 &&
+	       ev < VPMU_EV_NR_BASIC && ovf <= m->nr_counters;
+}
+
 /* Is attr.config1 a freeze control perf.rst allows for @event? */
 static int vpmu_config1_check(struct perf_event *event)
 {
 	struct perf_event *leader = event->group_leader;
+	struct vpmu_machine *m = vpmu_event_machine(event);
 	u64 c1 = event->attr.config1;
-	unsigned int ev = FIELD_GET(VPMU_CFG1_TRIG_EV, c1);
-	unsigned int tag = FIELD_GET(VPMU_CFG1_TRIG_TAG, c1);
 
 	if (c1 & ~VPMU_CFG1_ALL)
 		return -EINVAL;
@@ -1361,9 +1439,8 @@ static int vpmu_config1_check(struct perf_event *event)
 			return -EINVAL;
 		return 0;
 	}
-	if (!!ev + !!tag + !!(c1 & VPMU_CFG1_MARK) > 1)
-		return -EINVAL;
-	if (ev >= VPMU_EV_NR_BASIC)
+	if (!vpmu_cfg1_trig_ok(m, c1, &vpmu_cfg1_start) ||
+	    !vpmu_cfg1_trig_ok(m, c1, &vpmu_cfg1_stop))
 		return -EINVAL;
 	/* Frozen with nothing to thaw it would never count. */
 	if ((c1 & VPMU_CFG1_FROZEN) &&
@@ -1428,6 +1505,7 @@ static bool vpmu_leader_detached(const struct perf_event *event)
 static int vpmu_now_check(struct perf_event *event, unsigned int ev)
 {
 	unsigned int trig = FIELD_GET(VPMU_CFG1_TRIG_TAG, event->attr.config1);
+	unsigned int stop = FIELD_GET(VPMU_CFG1_STOP_TAG, event->attr.config1);
 	struct vpmu_machine *m = vpmu_event_machine(event);
 
 	if (event->parent)
@@ -1436,6 +1514,8 @@ static int vpmu_now_check(struct perf_event *event, unsigned int ev)
 	    !vpmu_tag_valid(m, ev - VPMU_EV_TAG_BASE))
 		return -EINVAL;
 	if (event == event->group_leader && trig && !vpmu_tag_valid(m, trig))
+		return -EINVAL;
+	if (event == event->group_leader && stop && !vpmu_tag_valid(m, stop))
 		return -EINVAL;
 	if (vpmu_ev_is_hu_bucket(ev) &&
 	    ev - VPMU_EV_HIST_BASE > vpmu_machine_hu_nr(m))

@@ -17,7 +17,9 @@
  * the event totals and the micro-PC histogram (K = 1 and random K > 1)
  * exactly.  This covers the engine's slots (more keys than slots), its
  * toggle table, counts left in the slots between runs, and samples taken
- * inside a run.
+ * inside a run.  The start/stop cases give groups start and stop
+ * triggers besides the toggle, among them counters' wraps (which act
+ * after the wrapping microword).
  */
 #include <stdio.h>
 
@@ -138,7 +140,7 @@ struct model {
 	struct vpmu_ctr_cfg cfg[NCTR];
 	bool on[NCTR];
 	u64 count[NCTR];		/* 64-bit counts */
-	u16 trig[NGRP];
+	u16 trig[NGRP], start[NGRP], stop[NGRP];
 	bool frozen[NGRP];
 	u64 per_upc[MAXUW];		/* cycles (K = 1) */
 	u64 samples[MAXUW];		/* K > 1 */
@@ -170,7 +172,28 @@ static bool trig_occurs(u64 uw, u16 t)
 		return false;
 	if (t == VPMU_TRIG_MARK)
 		return uw & UT;
+	if (VPMU_TRIG_IS_OVF(t))
+		return false;
 	return ev_of(uw, t, 1);
+}
+
+/* Does @g's freeze bit change on a microword (or wrap) where @occurs? */
+static bool changes(const struct model *m, unsigned int g,
+		    bool (*occurs)(const void *, u16), const void *arg)
+{
+	u16 se = m->frozen[g] ? m->start[g] : m->stop[g];
+
+	return occurs(arg, m->trig[g]) || occurs(arg, se);
+}
+
+static bool uw_occurs(const void *uw, u16 t)
+{
+	return trig_occurs(*(const u64 *)uw, t);
+}
+
+static bool wrap_occurs(const void *i, u16 t)
+{
+	return t == VPMU_TRIG_OVF(*(const unsigned int *)i);
 }
 
 /*
@@ -183,17 +206,27 @@ static void model_step(struct model *m, u64 uw, u32 upc, unsigned int mode,
 	unsigned int g, i;
 	u64 c;
 
+	u32 wrapped = 0;
+
 	for (g = 0; g < NGRP; g++)
-		if (trig_occurs(uw, m->trig[g]))
+		if (changes(m, g, uw_occurs, &uw))
 			m->frozen[g] = !m->frozen[g];
 	for (i = 0; i < NCTR; i++) {
 		const struct vpmu_ctr_cfg *c = &m->cfg[i];
 		u8 need = mode == VPMU_MODE_SUPER ? VPMU_CTR_SUPER :
 						   VPMU_CTR_USER;
+		u64 old = m->count[i];
 
 		if (m->on[i] && (c->flags & need) && !m->frozen[c->group])
 			m->count[i] += ev_of(uw, c->event, cyc);
+		if (c->width < 64 && old >> c->width != m->count[i] >> c->width)
+			wrapped |= 1u << i;
 	}
+	/* wraps act after the microword, in counter order */
+	for (i = 0; i < NCTR; i++)
+		for (g = 0; wrapped >> i & 1 && g < NGRP; g++)
+			if (changes(m, g, wrap_occurs, &i))
+				m->frozen[g] = !m->frozen[g];
 	m->per_upc[upc] += cyc;
 	for (c = 0; k > 1 && c < cyc; c++)
 		if ((m->cyc + c) % k == k - 1)
@@ -232,7 +265,21 @@ static u64 count_of(struct vpmu_engine *e, const struct model *m,
  * makes the engine fold at every chunk instead of deferring; @hk is the
  * micro-PC histogram's interval (0: off).
  */
-static bool one_case(unsigned int seed, bool interrupting, u32 hk)
+/* A random start or stop trigger: none, a mark, a tag or a wrap. */
+static u16 rand_se(void)
+{
+	static const u16 t[] = {
+		VPMU_TRIG_NONE, VPMU_TRIG_MARK, VPMU_EV_TAG(1), VPMU_EV_TAG(2),
+		VPMU_EV_TAG(3),
+	};
+
+	if (!rnd(4))
+		return VPMU_TRIG_OVF(rnd(NCTR - 1));
+	return t[rnd(sizeof(t) / sizeof(t[0]))];
+}
+
+static bool one_case(unsigned int seed, bool interrupting, u32 hk,
+		     bool startstop)
 {
 	struct vpmu_engine *e = vpmu_engine_create(VPMU_CS_MAX);
 	struct vpmu_engine *r = vpmu_engine_create(VPMU_CS_MAX);
@@ -263,6 +310,15 @@ static bool one_case(unsigned int seed, bool interrupting, u32 hk)
 		m.frozen[g] = rnd(2);
 		vpmu_engine_group_trigger(e, g, m.trig[g]);
 		vpmu_engine_freeze(e, g, m.frozen[g]);
+		m.start[g] = m.stop[g] = VPMU_TRIG_NONE;
+		if (!startstop || !g)
+			continue;
+		m.start[g] = rand_se();
+		m.stop[g] = rand_se();
+		if (rnd(2))
+			m.trig[g] = VPMU_TRIG_NONE;
+		vpmu_engine_group_trigger(e, g, m.trig[g]);
+		vpmu_engine_group_start_stop(e, g, m.start[g], m.stop[g]);
 	}
 	for (i = 0; i < NCTR; i++) {
 		m.on[i] = rnd(4);
@@ -349,6 +405,17 @@ static bool one_case(unsigned int seed, bool interrupting, u32 hk)
 			g = rnd(NGRP);
 			m.frozen[g] = rnd(2);
 			vpmu_engine_freeze(e, g, m.frozen[g]);
+			break;
+		case 4:		/* new triggers: a toggle may become a start */
+			if (!startstop)
+				break;
+			g = 1 + rnd(NGRP - 1);
+			m.trig[g] = rnd(2) ? rand_se() : VPMU_TRIG_NONE;
+			m.start[g] = rand_se();
+			m.stop[g] = rand_se();
+			vpmu_engine_group_trigger(e, g, m.trig[g]);
+			vpmu_engine_group_start_stop(e, g, m.start[g],
+						     m.stop[g]);
 			break;
 		}
 	}
@@ -447,30 +514,111 @@ static bool test_settle(void)
 	return ok;
 }
 
+/*
+ * A loop of 10 iterations, 4 microwords each: tag 1 on the first, tag 2
+ * on the third.  Started frozen, start = tag 1 and stop = tag 2 count
+ * microwords 1 and 2 of each iteration (20 uops); the toggle on tag 1
+ * alone would count every other iteration whole.  A 2-bit counter of
+ * tag 2 wraps every 4th iteration; as a start trigger it thaws a group
+ * after the wrapping microword.  Bad triggers change nothing.
+ */
+static bool test_start_stop(void)
+{
+	static const u64 uw[] = {
+		UW(MOV, T(0), 0, IM, 10) | Q(NEXT, 0, 0),
+		NOPW | Q(NEXT, 0, 0) | UEV(1),
+		NOPW | Q(NEXT, 0, 0),
+		NOPW | Q(NEXT, 0, 0) | UEV(2),
+		UW(SUB, T(0), T(0), IM, 1) | US | QC(NZ, 1),
+		NOPW | Q(HALT, 0, 0),
+	};
+	struct prog p = { 6 };
+	struct vpmu_engine *e = vpmu_engine_create(VPMU_CS_MAX);
+	struct vpmu_ctr_cfg uops1 = { VPMU_EV_UOPS, 64, BOTH, 1 };
+	struct vpmu_ctr_cfg uops2 = { VPMU_EV_UOPS, 64, BOTH, 2 };
+	struct vpmu_ctr_cfg tag2 = { VPMU_EV_TAG(2), 2, BOTH, 0 };
+	struct vpmu_ucode *uc;
+	struct vpmu_stop s;
+	u8 mem[64] = { 0 };
+	bool ok;
+
+	memcpy(p.uw, uw, sizeof(uw));
+	uc = load(&p);
+	if (!uc || !e || vpmu_engine_attach(e, uc))
+		return false;
+	vpmu_engine_ctr_config(e, 0, &uops1);
+	vpmu_engine_ctr_config(e, 1, &uops2);
+	vpmu_engine_ctr_config(e, 2, &tag2);
+	vpmu_engine_freeze(e, 1, true);
+	vpmu_engine_freeze(e, 2, true);
+	ok = !vpmu_engine_group_start_stop(e, 1, VPMU_EV_TAG(1),
+					   VPMU_EV_TAG(2)) &&
+	     !vpmu_engine_group_start_stop(e, 2, VPMU_TRIG_OVF(2),
+					   VPMU_TRIG_NONE);
+	ok = ok && vpmu_engine_group_start_stop(e, 4, VPMU_TRIG_MARK,
+						VPMU_TRIG_NONE) == -EINVAL &&
+	     vpmu_engine_group_start_stop(e, 1, VPMU_TRIG_OVF(16),
+					  VPMU_TRIG_NONE) == -EINVAL &&
+	     vpmu_engine_group_start_stop(e, 1, VPMU_TRIG_NONE, 0x2ff) ==
+	     -EINVAL &&
+	     vpmu_engine_group_start_stop(e, 1, VPMU_EV_HIST(1),
+					  VPMU_TRIG_NONE) == -EOPNOTSUPP;
+	vpmu_engine_start(e, mem, sizeof(mem), 0, 0);
+	vpmu_engine_run(e, 1000, &s);
+	/*
+	 * Group 1: uops 1, 2 of each of 10 iterations.  Group 2: thawed
+	 * after the 4th tag 2 (iteration 4's microword 3): its SUB, 6
+	 * iterations and the HALT, 1 + 4 * 6 + 1 = 26.
+	 */
+	ok = ok && s.reason == VPMU_STOP_HALT &&
+	     vpmu_engine_ctr_read(e, 0) == 20 &&
+	     vpmu_engine_ctr_read(e, 1) == 26 &&
+	     vpmu_engine_frozen(e, 1) && !vpmu_engine_frozen(e, 2);
+	if (!ok)
+		tap_diag("start/stop: %llu %llu",
+			 (unsigned long long)vpmu_engine_ctr_read(e, 0),
+			 (unsigned long long)vpmu_engine_ctr_read(e, 1));
+	vpmu_engine_destroy(e);
+	vpmu_ucode_free(uc);
+	return ok;
+}
+
 int main(void)
 {
 	unsigned int i, fails = 0;
 	const unsigned int ncases = 400;
 
-	tap_plan(6);
+	tap_plan(10);
 	tap_ok(test_settle(), "counts left between runs go where they were made");
 	for (i = 0; i < ncases; i++)
-		fails += !one_case(i, false, 0);
+		fails += !one_case(i, false, 0, false);
 	tap_ok(!fails, "%u random trigger cases, deferred folding", ncases);
 	for (fails = 0, i = 0; i < ncases; i++)
-		fails += !one_case(i, true, 0);
+		fails += !one_case(i, true, 0, false);
 	tap_ok(!fails, "%u random trigger cases, folding every chunk", ncases);
 	for (fails = 0, i = 0; i < ncases / 4; i++)
-		fails += !one_case(i, false, 1);
+		fails += !one_case(i, false, 1, false);
 	tap_ok(!fails, "%u random trigger cases with the K = 1 histogram",
 	       ncases / 4);
 	for (fails = 0, i = 0; i < ncases / 2; i++)
-		fails += !one_case(i, false, 2 + rnd(40));
+		fails += !one_case(i, false, 2 + rnd(40), false);
 	tap_ok(!fails, "%u random trigger cases with the K > 1 histogram",
 	       ncases / 2);
 	for (fails = 0, i = 0; i < ncases / 4; i++)
-		fails += !one_case(i, true, 2 + rnd(40));
+		fails += !one_case(i, true, 2 + rnd(40), false);
 	tap_ok(!fails, "%u random cases, K > 1 histogram and folding every chunk",
 	       ncases / 4);
+	for (fails = 0, i = 0; i < ncases; i++)
+		fails += !one_case(i, false, 0, true);
+	tap_ok(!fails, "%u random start/stop cases, deferred folding", ncases);
+	for (fails = 0, i = 0; i < ncases; i++)
+		fails += !one_case(i, true, 0, true);
+	tap_ok(!fails, "%u random start/stop cases, folding every chunk",
+	       ncases);
+	for (fails = 0, i = 0; i < ncases / 4; i++)
+		fails += !one_case(i, false, 1, true);
+	tap_ok(!fails, "%u random start/stop cases with the K = 1 histogram",
+	       ncases / 4);
+	tap_ok(test_start_stop(), "start and stop: exact spans, bad triggers refused");
 	return tap_done();
 }
