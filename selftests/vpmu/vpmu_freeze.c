@@ -6,8 +6,8 @@
  *
  * A group leader's attr.config1 names a trigger (trig_mark, trig_ev or
  * trig_tag), whether the group starts frozen, and freeze-on-overflow
- * (foo).  The programs come from tools/vpmu/share/progs, whose comments
- * derive every count used here from the microword table: marks.s runs
+ * (freeze_on_ovf).  The programs come from tools/vpmu/share/progs, whose
+ * comments derive every count used here from the microword table: marks.s runs
  * 1000 regions between two marks (18 microwords and 4 instructions in
  * each region, 35004 microwords and 8001 instructions in all), calls.s
  * 500 calls whose jal and jalr carry tag 8 (14 microwords and 2
@@ -15,8 +15,8 @@
  * mark and a halt (2 microwords), sum.s 179 microwords.  Counting runs
  * exactly from a trigger to the next, in every member of the group, for
  * both start states; the freeze bit is the group's and survives runs,
- * migration and DISABLE/ENABLE; with foo and a REFRESH limit the whole
- * group stops on the exact microword that completed the period, where
+ * migration and DISABLE/ENABLE; with freeze_on_ovf and a REFRESH limit
+ * the whole group stops on the exact microword that completed the period, where
  * without it the counts run on to the end of the run chunk.
  */
 #define _GNU_SOURCE
@@ -32,7 +32,7 @@
 #define C1_TRIG_TAG(k)	((uint64_t)(k) << 12)
 #define C1_MARK		(1ull << 20)
 #define C1_FROZEN	(1ull << 21)
-#define C1_FOO		(1ull << 22)
+#define C1_FREEZE_ON_OVF		(1ull << 22)
 
 #define EV_UOPS		1
 #define EV_INSNS	2
@@ -229,18 +229,18 @@ TEST_F(frz, state_across_disable_enable)
 
 /*
  * A sampling leader (uops, period 1000) limited to one overflow by
- * REFRESH, with a counting uops member.  With foo the group freezes on
- * the 1000th microword and both read 1000; without, both run on to the
+ * REFRESH, with a counting uops member.  With freeze_on_ovf the group
+ * freezes on the 1000th microword and both read 1000; without, both run on to the
  * end of the run chunk before the core disables the leader.
  */
 static void refresh_one(struct __test_metadata *_metadata,
-			FIXTURE_DATA(frz) *self, bool foo,
+			FIXTURE_DATA(frz) *self, bool freeze_on_ovf,
 			uint64_t *lead_v, uint64_t *memb_v)
 {
 	struct perf_event_attr a;
 	int lead, memb;
 
-	vp_attr(&a, EV_UOPS, foo ? C1_FOO : 0);
+	vp_attr(&a, EV_UOPS, freeze_on_ovf ? C1_FREEZE_ON_OVF : 0);
 	a.sample_period = 1000;
 	a.sample_type = PERF_SAMPLE_IP;
 	a.disabled = 1;
@@ -256,7 +256,7 @@ static void refresh_one(struct __test_metadata *_metadata,
 	close(lead);
 }
 
-TEST_F(frz, foo_stops_on_the_exact_microword)
+TEST_F(frz, freeze_on_ovf_stops_on_the_exact_microword)
 {
 	uint64_t l, m;
 
@@ -268,13 +268,13 @@ TEST_F(frz, foo_stops_on_the_exact_microword)
 	EXPECT_GT(35004u, m);
 }
 
-/* Without a limit, foo thaws the group after each overflow: no loss. */
-TEST_F(frz, foo_thaws_after_each_overflow)
+/* Without a limit, freeze_on_ovf thaws the group after each overflow. */
+TEST_F(frz, freeze_on_ovf_thaws_after_each_overflow)
 {
 	struct perf_event_attr a;
 	int lead, memb;
 
-	vp_attr(&a, EV_UOPS, C1_FOO);
+	vp_attr(&a, EV_UOPS, C1_FREEZE_ON_OVF);
 	a.sample_period = 1000;
 	a.sample_type = PERF_SAMPLE_IP;
 	lead = vp_open(&a, 0, -1, -1);
@@ -299,7 +299,7 @@ TEST_F(frz, invalid_config1)
 		C1_TRIG_EV(0x201),			/* a bucket */
 		C1_TRIG_TAG(9),				/* beyond ev_bits */
 		C1_FROZEN,				/* never thawed */
-		C1_FOO | C1_FROZEN,
+		C1_FREEZE_ON_OVF | C1_FROZEN,
 		1ull << 44, 1ull << 63,			/* reserved */
 	};
 	unsigned int i;
@@ -316,7 +316,7 @@ TEST_F(frz, invalid_config1)
 	lead = open_ev(EV_UOPS, C1_MARK, -1);
 	ASSERT_LE(0, lead);
 	EXPECT_EQ(-EINVAL, open_ev(EV_INSNS, C1_MARK | C1_FROZEN, lead));
-	EXPECT_EQ(-EINVAL, open_ev(EV_INSNS, C1_FOO, lead));
+	EXPECT_EQ(-EINVAL, open_ev(EV_INSNS, C1_FREEZE_ON_OVF, lead));
 	close(lead);
 	lead = open_ev(EV_UOPS, 0, -1);
 	ASSERT_LE(0, lead);

@@ -116,8 +116,8 @@ static inline uint8_t *vl_read_share(const char *rel, size_t *len)
 }
 
 /*
- * First line of the PMU's sysfs file REL (format/foo, ucode/name, ...),
- * newline stripped; "" and -1 if unreadable.
+ * First line of the PMU's sysfs file REL (format/freeze_on_ovf,
+ * ucode/name, ...), newline stripped; "" and -1 if unreadable.
  */
 static inline int vl_pmu_read(const char *rel, char *buf, size_t size)
 {

@@ -129,7 +129,7 @@ extern const struct trig st_trigs[ST_NTRIGS];
 /* Configs built from format/ and events/. */
 uint64_t st_alias_cfg(const char *name);
 uint64_t st_ctr_cfg(int n);
-uint64_t st_trig_config1(const struct trig *t, bool foo);
+uint64_t st_trig_config1(const struct trig *t, bool freeze_on_ovf);
 uint64_t st_random_period(struct st_rng *r);
 
 /* ---- a worker ------------------------------------------------------------ */

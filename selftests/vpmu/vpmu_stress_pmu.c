@@ -268,7 +268,7 @@ const struct trig st_trigs[ST_NTRIGS] = {
 	{ P_SUM, "trig_mark", 1, false, 32, 179 },
 };
 
-uint64_t st_trig_config1(const struct trig *t, bool foo)
+uint64_t st_trig_config1(const struct trig *t, bool freeze_on_ovf)
 {
 	uint64_t cfg[3] = { 0, 0, 0 };
 	uint64_t val = t->val;
@@ -282,7 +282,7 @@ uint64_t st_trig_config1(const struct trig *t, bool foo)
 	st_put(cfg, t->field, val);
 	if (t->frozen)
 		st_put(cfg, "frozen", 1);
-	if (foo)
+	if (freeze_on_ovf)
 		st_put(cfg, "freeze_on_ovf", 1);
 	return cfg[1];
 }

@@ -11,8 +11,8 @@
 #define MAX_SAMPLES_PER_TICK 400	/* DIV_ROUND_UP(100000, HZ), HZ >= 250 */
 
 /*
- * A sampling leader (IP | RAW, maybe foo, maybe counting members) on this
- * task: exact count, samples + lost = floor(count / period), each
+ * A sampling leader (IP | RAW, maybe freeze_on_ovf, maybe counting
+ * members) on this task: exact count, samples + lost = floor(count / period), each
  * sample's raw count the next multiple of the period.  The period keeps
  * the samples under one jiffy's throttle limit even if every run fell in
  * one jiffy, so throttling cannot drop any.
@@ -30,7 +30,7 @@ void st_exact_sampling(struct st_worker *w)
 	struct st_ring rb;
 	struct { uint64_t value, enabled, running; } c;
 	int fd, mem = -1, i, ret;
-	bool foo = st_chance(&w->r, 25);
+	bool freeze_on_ovf = st_chance(&w->r, 25);
 
 	min = total / MAX_SAMPLES_PER_TICK + 1;
 	if (period < min)
@@ -38,10 +38,10 @@ void st_exact_sampling(struct st_worker *w)
 	if (st_chance(&w->r, 60))
 		cfg |= st_ctr_cfg(1 + st_below(&w->r, st.nr_counters));
 	vp_attr_of(&a, st.type, cfg, 0);
-	if (foo) {
+	if (freeze_on_ovf) {
 		uint64_t c[3] = { 0, 0, 0 };
 
-		a.config1 = st_put(c, "foo", 1);
+		a.config1 = st_put(c, "freeze_on_ovf", 1);
 	}
 	a.sample_period = period;
 	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_RAW;
@@ -49,7 +49,8 @@ void st_exact_sampling(struct st_worker *w)
 			PERF_FORMAT_TOTAL_TIME_RUNNING;
 	a.exclude_kernel = st_chance(&w->r, 30);
 	st_log(w, "exact sampling: %s config %#llx%s period %llu, %d runs of %s",
-	       name, (unsigned long long)cfg, foo ? " foo" : "",
+	       name, (unsigned long long)cfg,
+	       freeze_on_ovf ? " freeze_on_ovf" : "",
 	       (unsigned long long)period, runs, p->name);
 	fd = vp_open(&a, 0, -1, -1);
 	w->s.opens++;
@@ -101,7 +102,8 @@ void st_exact_sampling(struct st_worker *w)
 	if (rb.vp.samples + rb.vp.lost != c.value / period)
 		st_fail(w, "exact sampling: %s period %llu config %#llx%s: %llu samples + %llu lost, expected floor(%llu / %llu) = %llu",
 			name, (unsigned long long)period,
-			(unsigned long long)cfg, foo ? " foo" : "",
+			(unsigned long long)cfg,
+			freeze_on_ovf ? " freeze_on_ovf" : "",
 			(unsigned long long)rb.vp.samples,
 			(unsigned long long)rb.vp.lost,
 			(unsigned long long)c.value,

@@ -1328,7 +1328,7 @@ static bool test_many_wraps(void)
 }
 
 /* Freeze on overflow freezes the group right after the wrapping microword. */
-static bool test_foo(void)
+static bool test_freeze_on_ovf(void)
 {
 	struct vpmu_ucode *uc = loop_uc(20);
 	struct vpmu_engine *e = eng_for(uc);
@@ -1854,7 +1854,7 @@ int main(void)
 	tap_ok(test_overflow_stop(), "INT: exact overflow stops (upc, ovf)");
 	tap_ok(test_overflow_stall(), "INT: CYCLES wraps on a stalling load");
 	tap_ok(test_many_wraps(), "many wraps in one run, 1- to 64-bit");
-	tap_ok(test_foo(), "freeze on overflow at the exact microword");
+	tap_ok(test_freeze_on_ovf(), "freeze on overflow at the exact microword");
 	tap_ok(test_int_rare(), "narrow INT counters on rare, common and dynamic events: "
 	       "stops where stepping does, every budget");
 	tap_ok(test_uhist1(), "micro-PC histogram K=1 = executions + stalls");
