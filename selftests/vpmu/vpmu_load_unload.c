@@ -75,15 +75,7 @@ TEST_F(load_unload, kernel_log_clean)
 /* uhist/state, without its newline, into @buf; "" if unreadable. */
 static const char *lu_uhist_state(char *buf, size_t size)
 {
-	size_t len;
-	uint8_t *p = vl_read_file(VPMU_UHIST "state", &len);
-
-	buf[0] = '\0';
-	if (p) {
-		snprintf(buf, size, "%s", (char *)p);
-		buf[strcspn(buf, "\n")] = '\0';
-		free(p);
-	}
+	vl_pmu_read("uhist/state", buf, size);
 	return buf;
 }
 

@@ -31,15 +31,7 @@ static inline int uh_ctl(const char *word)
 /* uhist/state, or "" */
 static inline const char *uh_state(char *buf, size_t size)
 {
-	size_t len;
-	uint8_t *p = vl_read_file(UHIST "state", &len);
-
-	buf[0] = '\0';
-	if (p) {
-		snprintf(buf, size, "%s", (char *)p);
-		buf[strcspn(buf, "\n")] = '\0';
-		free(p);
-	}
+	vl_pmu_read("uhist/state", buf, size);
 	return buf;
 }
 
