@@ -259,60 +259,34 @@ static int read_or_complain(const char *path, struct vpmu_buf *b)
 	return -1;
 }
 
-/* Read every HIST file and sum them into @sum. */
-static int load_hists(char **files, int n, bool force, struct vpmu_uhist *sum)
+/*
+ * Read every file and sum them into @sum: histogram files, or with @hi
+ * (--perf) perf script output reported against that image.  The files of
+ * one perf image always agree, so only histogram files may need @force to
+ * be summed; @force also lets --perf skip samples beyond the image.
+ */
+static int load_files(char **files, int n, const struct vpmu_uhist_img *hi,
+		      bool force, struct vpmu_uhist *sum)
 {
 	struct vpmu_buf file = { 0 }, diag = { 0 };
-	struct vpmu_uhist h;
-	int i, ret = -1;
+	struct vpmu_uhist h, *dst;
+	int i, err, ret = -1;
 
 	for (i = 0; i < n; i++) {
 		file.len = 0;
 		if (read_or_complain(files[i], &file))
 			goto out;
-		if (vpmu_uhist_parse(i ? &h : sum, file.p, file.len, &diag)) {
-			report_diag(&diag, files[i]);
-			goto out;
-		}
-		if (!i)
-			continue;
-		if (vpmu_uhist_add(sum, &h, force, &diag)) {
-			report_diag(&diag, files[i]);
+		dst = i ? &h : sum;
+		err = hi ? vpmu_uhist_from_perf(dst, hi, file.p ? file.p : "",
+						file.len, force, &diag) :
+			   vpmu_uhist_parse(dst, file.p, file.len, &diag);
+		if (!err && i) {
+			err = vpmu_uhist_add(sum, &h, hi ? false : force, &diag);
 			vpmu_uhist_free(&h);
-			goto out;
 		}
-		report_diag(&diag, files[i]);	/* warnings */
-		vpmu_uhist_free(&h);
-	}
-	ret = 0;
-out:
-	vpmu_buf_free(&file);
-	vpmu_buf_free(&diag);
-	return ret;
-}
-
-/* --perf: every perf script file's samples, summed into @sum. */
-static int load_perf(char **files, int n, const struct vpmu_uhist_img *hi,
-		     bool force, struct vpmu_uhist *sum)
-{
-	struct vpmu_buf file = { 0 }, diag = { 0 };
-	struct vpmu_uhist h;
-	int i, ret = -1;
-
-	for (i = 0; i < n; i++) {
-		file.len = 0;
-		if (read_or_complain(files[i], &file))
+		report_diag(&diag, files[i]);	/* errors, or warnings */
+		if (err)
 			goto out;
-		if (vpmu_uhist_from_perf(i ? &h : sum, hi, file.p ? file.p : "",
-					 file.len, force, &diag)) {
-			report_diag(&diag, files[i]);
-			goto out;
-		}
-		report_diag(&diag, files[i]);	/* warnings */
-		if (!i)
-			continue;
-		vpmu_uhist_add(sum, &h, false, &diag);
-		vpmu_uhist_free(&h);
 	}
 	ret = 0;
 out:
@@ -566,8 +540,7 @@ int main(int argc, char **argv)
 		goto out_img;
 	}
 	if (o.simulate ? simulate(argv[optind], &img, &o, &hs) :
-	    o.perf ? load_perf(argv + optind, nfiles, &hi, o.force, &hs) :
-	    load_hists(argv + optind, nfiles, o.force, &hs))
+	    load_files(argv + optind, nfiles, o.perf ? &hi : NULL, o.force, &hs))
 		goto out;
 	if (vpmu_uhist_match(&hs, &hi, o.force, &diag)) {
 		report_diag(&diag, o.simulate || nfiles == 1 ? argv[optind] :
