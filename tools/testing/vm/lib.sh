@@ -574,7 +574,13 @@ run_guest() {
 	shift 4
 
 	append="console=ttyS0 printk.time=1 loglevel=5 softlockup_panic=1"
-	append+=" panic=-1 vpmu_mode=$mode $*"
+	append+=" panic=-1 vpmu_mode=$mode"
+	# A TCG guest on a loaded host can miss the timer interrupts the
+	# kernel's IO-APIC check waits for and panic with "IO-APIC + timer
+	# doesn't work" before init runs (seen on 6.1 with four guests on
+	# two cores).  no_timer_check makes the kernel trust the IO-APIC
+	# timer route, which QEMU's i440fx always wires.
+	append+=" no_timer_check $*"
 	# Extra kernel command line (slub_debug=FZPU, vpmu_stress_seed=N).
 	[ -n "${VPMU_APPEND:-}" ] && append+=" $VPMU_APPEND"
 	# shellcheck disable=SC2054 # commas are QEMU's, not array separators
