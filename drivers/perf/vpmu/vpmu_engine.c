@@ -100,6 +100,10 @@
 #define VPMU_NSLOT	4		/* copies of the uop array */
 #define VPMU_IDT	BIT(VPMU_OP_BITS_MAX)	/* ID-table entries */
 #define VPMU_NKEYS	32		/* mode (1 bit) x freeze bits (4) */
+/* slot_mask: besides the counters, the gated units a slot feeds */
+#define VPMU_SLOT_SHIFT	16		/* VPMU_GATE_* << VPMU_SLOT_SHIFT */
+#define VPMU_SLOT_UH	(VPMU_GATE_UHIST << VPMU_SLOT_SHIFT)
+#define VPMU_SLOT_HU	(VPMU_GATE_HU << VPMU_SLOT_SHIFT)
 #define VPMU_CHUNK_MAX	BIT_ULL(30)	/* keeps uop counts in u32 */
 #define VPMU_STEP_BELOW	8		/* chunks shorter than this: step */
 /* Event gaps are cached per event: basic events, then tags 1..max. */
@@ -473,7 +477,7 @@ struct vpmu_engine {
 
 	/* counting */
 	u8 key_slot[VPMU_NKEYS];
-	u16 slot_mask[VPMU_NSLOT];
+	u32 slot_mask[VPMU_NSLOT];	/* active counters, VPMU_SLOT_* */
 	unsigned int nused, cur;
 	u64 *tot_cnt, *tot_dyn, *tot_tkn;
 	u16 *ctr_hit;			/* counters an upc can feed */
@@ -518,6 +522,18 @@ struct vpmu_engine {
 	u32 uhist_k;
 	u64 uhist_left;			/* cycles before the next sample */
 	struct vpmu_usample us;		/* ...as the loop takes them */
+	/* where samples at K > 1 go: uhist, or uh_sink while gated shut */
+	u64 *uh_hist, *uh_sink;
+
+	/*
+	 * Gating (vpmu_engine_group_gate()): per unit (VPMU_GATE_*), the
+	 * freeze groups gating it; units gated with no group (closed); units
+	 * gated at all (req); units counting under the freeze bits now
+	 * (open: all while none is gated).  Slots count under one state of
+	 * each unit (VPMU_SLOT_UH, _HU in slot_mask).
+	 */
+	u8 gate_grp[2];
+	u8 gate_closed, gate_req, gate_open;
 
 	/* the trigger hook */
 	struct vpmu_uop *trig_u;
@@ -657,8 +673,20 @@ static bool vpmu_ctr_enabled(const struct vpmu_engine *e, unsigned int i)
 	return e->cfg[i].flags & (VPMU_CTR_USER | VPMU_CTR_SUPER);
 }
 
-/* Counters counting under (mode, frozen). */
-static u16 vpmu_active(const struct vpmu_engine *e, unsigned int key)
+/* The units (VPMU_GATE_*) counting under the freeze bits @frozen. */
+static unsigned int vpmu_gate_open(const struct vpmu_engine *e,
+				   unsigned int frozen)
+{
+	unsigned int u, open = VPMU_GATE_ALL;
+
+	for (u = 0; u < ARRAY_SIZE(e->gate_grp); u++)
+		if (e->gate_req >> u & 1 && !(e->gate_grp[u] & ~frozen))
+			open &= ~(1u << u);
+	return open;
+}
+
+/* Counters counting under (mode, frozen), and the units (VPMU_SLOT_*). */
+static u32 vpmu_active(const struct vpmu_engine *e, unsigned int key)
 {
 	unsigned int mode = key & 1, frozen = key >> 1, i;
 	u16 m = 0;
@@ -672,7 +700,7 @@ static u16 vpmu_active(const struct vpmu_engine *e, unsigned int key)
 			continue;
 		m |= 1u << i;
 	}
-	return m;
+	return m | vpmu_gate_open(e, frozen) << VPMU_SLOT_SHIFT;
 }
 
 /* ---- histogram unit ---------------------------------------------------- */
@@ -797,9 +825,14 @@ static u64 vpmu_wq_cycles(const struct vpmu_engine *e, u64 w, u64 a, u64 b,
 	return to > from ? to - from : 0;
 }
 
-/* Add the cycles in [@a, @b) to the WQ entries in @m (newest drain @w). */
+/*
+ * Add the cycles in [@a, @b) to the WQ entries in @m (newest drain @w),
+ * unless the unit is gated shut for them.
+ */
 static void vpmu_hu_wq_add(struct vpmu_engine *e, u16 m, u64 w, u64 a, u64 b)
 {
+	if (!(e->gate_open & VPMU_GATE_HU))
+		return;
 	while (m) {
 		unsigned int i = __builtin_ctz(m);
 		const struct vpmu_hu_entry *x = &e->hu.ent[i];
@@ -841,7 +874,8 @@ static void vpmu_hu_tail(struct vpmu_engine *e, u32 upc, u64 t, u64 end)
 	while (t < end) {
 		u64 n = end - t < e->hu_left ? end - t : e->hu_left;
 		u64 stall = store && enq > t ? (enq - t < n ? enq - t : n) : 0;
-		u16 m = e->hu_fact | e->hu_wact;
+		u16 m = e->gate_open & VPMU_GATE_HU ?
+			e->hu_fact | e->hu_wact : 0;
 
 		while (m) {
 			unsigned int i = __builtin_ctz(m);
@@ -897,7 +931,8 @@ static void vpmu_hu_chunk_end(struct vpmu_engine *e, u64 c1)
 	}
 	x = end - b;
 	store = e->uc->dec[upc].kind & VPMU_K_STORE;
-	m = e->hu_fact;
+	/* the fold gave a gated-shut microword nothing to take back */
+	m = e->gate_open & VPMU_GATE_HU ? e->hu_fact : 0;
 	while (m) {
 		unsigned int i = __builtin_ctz(m);
 		const struct vpmu_hu_entry *y = &e->hu.ent[i];
@@ -955,7 +990,11 @@ static u32 vpmu_fold(struct vpmu_engine *e, u32 lo, u32 hi)
 	memset(add, 0, sizeof(add));
 	for (s = 0; s < e->nused; s++) {
 		struct vpmu_uop *U = e->slot[s];
-		u16 m = e->slot_mask[s];
+		u32 sm = e->slot_mask[s];
+		u16 m = (u16)sm;
+		/* what the slot feeds of each (vpmu_gate_open()) */
+		bool uh1 = e->uhist_k == 1 && sm & VPMU_SLOT_UH;
+		u16 hf = sm & VPMU_SLOT_HU ? e->hu_fact : 0;
 		u32 c = 0;
 
 		for (upc = lo, end = lo; upc < hi; upc++) {
@@ -982,9 +1021,9 @@ static u32 vpmu_fold(struct vpmu_engine *e, u32 lo, u32 hi)
 			e->tot_tkn[upc] += tk;
 			stall = dy ? vpmu_stall_of(e, &e->uc->dec[upc], dy) : 0;
 			if (unlikely(extra)) {
-				if (e->uhist_k == 1)
+				if (uh1)
 					e->uhist[upc] += c + stall;
-				vpmu_hu_fold(e, e->hu_fact & e->hu_hit[upc], c,
+				vpmu_hu_fold(e, hf & e->hu_hit[upc], c,
 					     stall, dy, tk);
 			}
 			hm = m & e->ctr_hit[upc];
@@ -1088,7 +1127,7 @@ static void vpmu_tgl_update(struct vpmu_engine *e)
 static unsigned int vpmu_slot_get(struct vpmu_engine *e, unsigned int key)
 {
 	unsigned int s;
-	u16 m;
+	u32 m;
 
 	if (e->key_slot[key] != 0xff)
 		return e->key_slot[key];
@@ -1200,6 +1239,49 @@ static unsigned int vpmu_trig_changes(const struct vpmu_engine *e, u32 upc,
 }
 
 /*
+ * The gated units as of the freeze bits before a chunk: the chunk's
+ * toggles of gating groups go through vpmu_gate_post().
+ */
+static void vpmu_gate_sync(struct vpmu_engine *e)
+{
+	e->gate_open = vpmu_gate_open(e, e->frozen);
+	e->uh_hist = e->gate_open & VPMU_GATE_UHIST ? e->uhist : e->uh_sink;
+}
+
+/*
+ * Microword @upc (memory count @ddyn) toggled freeze groups to @nf, maybe
+ * opening or shutting gated units from its own cycles on (its first: the
+ * hooked microword's last, hook_now, less its stall).  The fold splits
+ * its counts by slot; here go what is counted by time: samples at K > 1
+ * (one taken in its first cycle, before it ran, moves to where that cycle
+ * now belongs) and write-queue occupancy up to its first cycle, under the
+ * state before it.
+ */
+static void vpmu_gate_post(struct vpmu_engine *e, u32 upc, u32 ddyn,
+			   unsigned int nf)
+{
+	struct vpmu_usample *us = &e->us;
+	unsigned int open = vpmu_gate_open(e, nf);
+	u64 first = e->hook_now - vpmu_stall_of(e, &e->uc->dec[upc], ddyn);
+
+	if ((open ^ e->gate_open) & VPMU_GATE_UHIST) {
+		u64 *to = open & VPMU_GATE_UHIST ? e->uhist : e->uh_sink;
+
+		if (us->k && us->last && us->next - us->k == first) {
+			(*us->last)--;
+			us->last = &to[upc];
+			(*us->last)++;
+		}
+		e->uh_hist = to;
+	}
+	if ((open ^ e->gate_open) & VPMU_GATE_HU && e->hu_wact) {
+		vpmu_hu_wq_add(e, e->hu_wact, e->trig_wq, e->hu_acc, first);
+		e->hu_acc = first;
+	}
+	e->gate_open = open;
+}
+
+/*
  * After a microword with hooks: toggle freeze groups whose trigger occurred
  * (moving the microword's counts to where they now belong: the toggle takes
  * effect before its events are counted), then apply a mode change.
@@ -1213,10 +1295,11 @@ static void vpmu_hook_post(struct vpmu_engine *e, unsigned int hook)
 		u32 upc = x->upc, ddyn = x->dyn - e->trig_dyn;
 		u32 dtkn = x->tkn - e->trig_tkn;
 
+		toggles = vpmu_trig_changes(e, upc, ddyn, dtkn);
+		if (unlikely(toggles && e->gate_req))
+			vpmu_gate_post(e, upc, ddyn, e->frozen ^ toggles);
 		if (e->hu_wq && e->uc->dec[upc].kind & VPMU_K_STORE)
 			vpmu_hu_store(e);
-
-		toggles = vpmu_trig_changes(e, upc, ddyn, dtkn);
 		if (toggles) {
 			unsigned int s;
 			struct vpmu_uop *y;
@@ -1468,7 +1551,7 @@ static __always_inline s32 vpmu_uhist_sample(struct vpmu_engine *e,
 	s32 l = left;
 
 	do {
-		us->last = &e->uhist[l < 0 ? e->last_stall_upc :
+		us->last = &e->uh_hist[l < 0 ? e->last_stall_upc :
 				     u->upc + (u32)l];
 		(*us->last)++;
 		us->next += us->k;
@@ -2255,14 +2338,16 @@ static bool vpmu_trig_can(const struct vpmu_engine *e, u16 t, u32 upc)
  */
 static u8 vpmu_trig_src(const struct vpmu_engine *e, u32 upc)
 {
-	unsigned int g;
+	unsigned int g, gating = e->gate_grp[0] | e->gate_grp[1];
 	u8 tm = 0;
 
 	for (g = 0; g < VPMU_NR_GROUPS_MAX; g++) {
 		u16 t = e->trig[g];
 
+		/* a gating group's toggles all go through the hook */
 		if (vpmu_trig_can(e, t, upc))
-			tm |= vpmu_trig_dynamic(t) ? TRIG_DYN : 1u << g;
+			tm |= vpmu_trig_dynamic(t) || gating >> g & 1 ?
+			      TRIG_DYN : 1u << g;
 		if (vpmu_trig_can(e, e->trig_on[g], upc) ||
 		    vpmu_trig_can(e, e->trig_off[g], upc))
 			tm |= TRIG_DYN;
@@ -2510,7 +2595,7 @@ static bool vpmu_plan(struct vpmu_engine *e, u64 *L)
 static void vpmu_uhist_advance(struct vpmu_engine *e, u64 n, u32 upc)
 {
 	while (e->uhist_left < n) {
-		e->uhist[upc]++;
+		e->uh_hist[upc]++;
 		e->uhist_left += e->uhist_k;
 	}
 	e->uhist_left -= n;
@@ -2611,6 +2696,8 @@ static int vpmu_chunk(struct vpmu_engine *e, u64 L, bool defer, u32 *wr,
 	*wr = 0;
 	*upc = e->st.upc;
 	*ipc = e->R[R_IPC];
+	if (unlikely(e->gate_req))
+		vpmu_gate_sync(e);
 	if (e->hu.n)
 		vpmu_hu_chunk_begin(e, c1);
 	if (step) {
@@ -2704,6 +2791,7 @@ static void vpmu_engine_free_arrays(struct vpmu_engine *e)
 	vpmu_free(e->tsrc);
 	vpmu_free(e->hu_hit);
 	vpmu_free(e->uhist);
+	vpmu_free(e->uh_sink);
 	vpmu_free(e->dc_tag);
 	vpmu_free(e->gap_dist);
 	vpmu_free(e->gap_q);
@@ -2748,13 +2836,16 @@ struct vpmu_engine *vpmu_engine_create(u32 cs_limit)
 	e->tsrc = vpmu_zalloc(sizeof(u16) * n);
 	e->hu_hit = vpmu_zalloc(sizeof(u16) * n);
 	e->uhist = vpmu_zalloc(sizeof(u64) * n);
+	e->uh_sink = vpmu_zalloc(sizeof(u64) * n);
+	e->uh_hist = e->uhist;
+	e->gate_open = VPMU_GATE_ALL;
 	e->dc_tag = vpmu_zalloc(sizeof(u32) * VPMU_DC_LINES_MAX);
 	e->gap_dist = vpmu_zalloc(sizeof(u32) * n);
 	e->gap_q = vpmu_zalloc(sizeof(u32) * n);
 	if (!e->R || !e->xr || !e->tot_cnt || !e->tot_dyn ||
 	    !e->tot_tkn || !e->ctr_hit || !e->trig_static || !e->tsrc ||
 	    !e->hu_hit ||
-	    !e->uhist || !e->dc_tag || !e->gap_dist || !e->gap_q)
+	    !e->uhist || !e->uh_sink || !e->dc_tag || !e->gap_dist || !e->gap_q)
 		goto out_free;
 
 	for (f = 0; f < 16; f++) {
@@ -3340,6 +3431,48 @@ int vpmu_engine_group_start_stop(struct vpmu_engine *e, unsigned int group,
 bool vpmu_engine_frozen(const struct vpmu_engine *e, unsigned int group)
 {
 	return group < VPMU_NR_GROUPS_MAX && (e->frozen >> group & 1);
+}
+
+/* New gating: slots count under other states, sources route anew. */
+static void vpmu_gate_update(struct vpmu_engine *e)
+{
+	unsigned int u;
+
+	e->gate_req = e->gate_closed;
+	for (u = 0; u < ARRAY_SIZE(e->gate_grp); u++)
+		if (e->gate_grp[u])
+			e->gate_req |= 1u << u;
+	e->dirty = true;
+	vpmu_gate_sync(e);
+}
+
+int vpmu_engine_group_gate(struct vpmu_engine *e, unsigned int group,
+			   unsigned int units)
+{
+	unsigned int u;
+
+	if (!group || group >= VPMU_NR_GROUPS_MAX || units & ~VPMU_GATE_ALL)
+		return -EINVAL;
+	vpmu_settle(e);
+	for (u = 0; u < ARRAY_SIZE(e->gate_grp); u++) {
+		e->gate_grp[u] &= ~(1u << group);
+		if (units >> u & 1)
+			e->gate_grp[u] |= 1u << group;
+	}
+	vpmu_gate_update(e);
+	return 0;
+}
+
+int vpmu_engine_gate_closed(struct vpmu_engine *e, unsigned int units)
+{
+	if (units & ~VPMU_GATE_ALL)
+		return -EINVAL;
+	if (units == e->gate_closed)
+		return 0;
+	vpmu_settle(e);
+	e->gate_closed = units;
+	vpmu_gate_update(e);
+	return 0;
 }
 
 void vpmu_engine_uhist_set(struct vpmu_engine *e, u32 interval)
