@@ -679,6 +679,8 @@ static unsigned int vpmu_gate_open(const struct vpmu_engine *e,
 {
 	unsigned int u, open = VPMU_GATE_ALL;
 
+	if (likely(!e->gate_req))
+		return open;
 	for (u = 0; u < ARRAY_SIZE(e->gate_grp); u++)
 		if (e->gate_req >> u & 1 && !(e->gate_grp[u] & ~frozen))
 			open &= ~(1u << u);
@@ -992,9 +994,6 @@ static u32 vpmu_fold(struct vpmu_engine *e, u32 lo, u32 hi)
 		struct vpmu_uop *U = e->slot[s];
 		u32 sm = e->slot_mask[s];
 		u16 m = (u16)sm;
-		/* what the slot feeds of each (vpmu_gate_open()) */
-		bool uh1 = e->uhist_k == 1 && sm & VPMU_SLOT_UH;
-		u16 hf = sm & VPMU_SLOT_HU ? e->hu_fact : 0;
 		u32 c = 0;
 
 		for (upc = lo, end = lo; upc < hi; upc++) {
@@ -1020,11 +1019,14 @@ static u32 vpmu_fold(struct vpmu_engine *e, u32 lo, u32 hi)
 			e->tot_dyn[upc] += dy;
 			e->tot_tkn[upc] += tk;
 			stall = dy ? vpmu_stall_of(e, &e->uc->dec[upc], dy) : 0;
+			/* ...for the units the slot feeds (vpmu_gate_open()) */
 			if (unlikely(extra)) {
-				if (uh1)
+				if (e->uhist_k == 1 && sm & VPMU_SLOT_UH)
 					e->uhist[upc] += c + stall;
-				vpmu_hu_fold(e, hf & e->hu_hit[upc], c,
-					     stall, dy, tk);
+				if (sm & VPMU_SLOT_HU)
+					vpmu_hu_fold(e, e->hu_fact &
+						     e->hu_hit[upc], c, stall,
+						     dy, tk);
 			}
 			hm = m & e->ctr_hit[upc];
 			if (!hm)
@@ -1239,13 +1241,20 @@ static unsigned int vpmu_trig_changes(const struct vpmu_engine *e, u32 upc,
 }
 
 /*
- * The gated units as of the freeze bits before a chunk: the chunk's
+ * The gated units as of the freeze bits now.  Every change of the bits
+ * outside a chunk calls this (vpmu_gate_resync()); in a chunk, the
  * toggles of gating groups go through vpmu_gate_post().
  */
 static void vpmu_gate_sync(struct vpmu_engine *e)
 {
 	e->gate_open = vpmu_gate_open(e, e->frozen);
 	e->uh_hist = e->gate_open & VPMU_GATE_UHIST ? e->uhist : e->uh_sink;
+}
+
+static inline void vpmu_gate_resync(struct vpmu_engine *e)
+{
+	if (unlikely(e->gate_req))
+		vpmu_gate_sync(e);
 }
 
 /*
@@ -2639,6 +2648,7 @@ static void vpmu_ovf_trig(struct vpmu_engine *e, u32 wr)
 			     e->trig_off[g]) == t)
 				e->frozen ^= 1u << g;
 	}
+	vpmu_gate_resync(e);
 }
 
 /*
@@ -2658,8 +2668,10 @@ static bool vpmu_overflow(struct vpmu_engine *e, u32 wr, int x,
 	for (i = 0; i < VPMU_NR_COUNTERS_MAX; i++) {
 		if (!(wr >> i & 1))
 			continue;
-		if (e->cfg[i].flags & VPMU_CTR_FREEZE_ON_OVF)
+		if (e->cfg[i].flags & VPMU_CTR_FREEZE_ON_OVF) {
 			e->frozen |= 1u << e->cfg[i].group;
+			vpmu_gate_resync(e);
+		}
 		if (e->cfg[i].flags & VPMU_CTR_INT)
 			irq |= 1u << i;
 	}
@@ -2696,8 +2708,6 @@ static int vpmu_chunk(struct vpmu_engine *e, u64 L, bool defer, u32 *wr,
 	*wr = 0;
 	*upc = e->st.upc;
 	*ipc = e->R[R_IPC];
-	if (unlikely(e->gate_req))
-		vpmu_gate_sync(e);
 	if (e->hu.n)
 		vpmu_hu_chunk_begin(e, c1);
 	if (step) {
@@ -2791,7 +2801,6 @@ static void vpmu_engine_free_arrays(struct vpmu_engine *e)
 	vpmu_free(e->tsrc);
 	vpmu_free(e->hu_hit);
 	vpmu_free(e->uhist);
-	vpmu_free(e->uh_sink);
 	vpmu_free(e->dc_tag);
 	vpmu_free(e->gap_dist);
 	vpmu_free(e->gap_q);
@@ -2835,8 +2844,9 @@ struct vpmu_engine *vpmu_engine_create(u32 cs_limit)
 	e->trig_static = vpmu_zalloc(n);
 	e->tsrc = vpmu_zalloc(sizeof(u16) * n);
 	e->hu_hit = vpmu_zalloc(sizeof(u16) * n);
-	e->uhist = vpmu_zalloc(sizeof(u64) * n);
-	e->uh_sink = vpmu_zalloc(sizeof(u64) * n);
+	/* the buckets, then the sink of samples gated shut */
+	e->uhist = vpmu_zalloc(sizeof(u64) * 2 * n);
+	e->uh_sink = e->uhist ? e->uhist + n : NULL;
 	e->uh_hist = e->uhist;
 	e->gate_open = VPMU_GATE_ALL;
 	e->dc_tag = vpmu_zalloc(sizeof(u32) * VPMU_DC_LINES_MAX);
@@ -2845,7 +2855,7 @@ struct vpmu_engine *vpmu_engine_create(u32 cs_limit)
 	if (!e->R || !e->xr || !e->tot_cnt || !e->tot_dyn ||
 	    !e->tot_tkn || !e->ctr_hit || !e->trig_static || !e->tsrc ||
 	    !e->hu_hit ||
-	    !e->uhist || !e->uh_sink || !e->dc_tag || !e->gap_dist || !e->gap_q)
+	    !e->uhist || !e->dc_tag || !e->gap_dist || !e->gap_q)
 		goto out_free;
 
 	for (f = 0; f < 16; f++) {
@@ -3382,6 +3392,7 @@ void vpmu_engine_freeze(struct vpmu_engine *e, unsigned int group,
 		e->frozen |= 1u << group;
 	else
 		e->frozen &= ~(1u << group);
+	vpmu_gate_resync(e);
 }
 
 /* 0 if @trigger may be a group's trigger, or the errno it is refused with. */
