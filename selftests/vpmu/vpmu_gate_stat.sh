@@ -61,7 +61,7 @@ show -e "$ev" taskset -c 0 "$RUN" -q "$SHARE/build/marks.vprg"
 echo "# \$ vpmu-hist -m image.vpmu -l uhist/cpu0"
 cat "$UH/cpu0" >"$T/cpu0.vuhs"
 "$HIST" -m "$T/image.vpmu" -l "$T/cpu0.vuhs" | sed 's/^/# /'
-"$HIST" -m "$T/image.vpmu" "$T/cpu0.vuhs" | grep -q '^interval 1, 18000 samples, CPU 0,'
+"$HIST" -m "$T/image.vpmu" "$T/cpu0.vuhs" | grep -q '^interval 1, 18000 samples on cpu 0,'
 ok $? "perf stat with gate_uhist: the histogram holds the regions' 18000 cycles"
 
 echo start >"$UH/control"

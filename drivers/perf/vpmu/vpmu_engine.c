@@ -100,7 +100,7 @@
 #define VPMU_NSLOT	4		/* copies of the uop array */
 #define VPMU_IDT	BIT(VPMU_OP_BITS_MAX)	/* ID-table entries */
 #define VPMU_NKEYS	32		/* mode (1 bit) x freeze bits (4) */
-/* slot_mask: besides the counters, the gated units a slot feeds */
+/* slot_mask: besides the counters, the gated units a slot does not feed */
 #define VPMU_SLOT_SHIFT	16		/* VPMU_GATE_* << VPMU_SLOT_SHIFT */
 #define VPMU_SLOT_UH	(VPMU_GATE_UHIST << VPMU_SLOT_SHIFT)
 #define VPMU_SLOT_HU	(VPMU_GATE_HU << VPMU_SLOT_SHIFT)
@@ -477,7 +477,7 @@ struct vpmu_engine {
 
 	/* counting */
 	u8 key_slot[VPMU_NKEYS];
-	u32 slot_mask[VPMU_NSLOT];	/* active counters, VPMU_SLOT_* */
+	u32 slot_mask[VPMU_NSLOT];	/* active counters, VPMU_SLOT_* shut */
 	unsigned int nused, cur;
 	u64 *tot_cnt, *tot_dyn, *tot_tkn;
 	u16 *ctr_hit;			/* counters an upc can feed */
@@ -679,19 +679,20 @@ static unsigned int vpmu_gate_open(const struct vpmu_engine *e,
 {
 	unsigned int u, open = VPMU_GATE_ALL;
 
-	if (likely(!e->gate_req))
-		return open;
 	for (u = 0; u < ARRAY_SIZE(e->gate_grp); u++)
 		if (e->gate_req >> u & 1 && !(e->gate_grp[u] & ~frozen))
 			open &= ~(1u << u);
 	return open;
 }
 
-/* Counters counting under (mode, frozen), and the units (VPMU_SLOT_*). */
+/*
+ * Counters counting under (mode, frozen), and the gated units shut under
+ * it (VPMU_SLOT_*).
+ */
 static u32 vpmu_active(const struct vpmu_engine *e, unsigned int key)
 {
 	unsigned int mode = key & 1, frozen = key >> 1, i;
-	u16 m = 0;
+	u32 m = 0;
 
 	for (i = 0; i < VPMU_NR_COUNTERS_MAX; i++) {
 		const struct vpmu_ctr_cfg *c = &e->cfg[i];
@@ -702,7 +703,10 @@ static u32 vpmu_active(const struct vpmu_engine *e, unsigned int key)
 			continue;
 		m |= 1u << i;
 	}
-	return m | vpmu_gate_open(e, frozen) << VPMU_SLOT_SHIFT;
+	if (unlikely(e->gate_req))
+		m |= (~vpmu_gate_open(e, frozen) & VPMU_GATE_ALL) <<
+		     VPMU_SLOT_SHIFT;
+	return m;
 }
 
 /* ---- histogram unit ---------------------------------------------------- */
@@ -992,8 +996,7 @@ static u32 vpmu_fold(struct vpmu_engine *e, u32 lo, u32 hi)
 	memset(add, 0, sizeof(add));
 	for (s = 0; s < e->nused; s++) {
 		struct vpmu_uop *U = e->slot[s];
-		u32 sm = e->slot_mask[s];
-		u16 m = (u16)sm;
+		u16 m = (u16)e->slot_mask[s];
 		u32 c = 0;
 
 		for (upc = lo, end = lo; upc < hi; upc++) {
@@ -1021,9 +1024,11 @@ static u32 vpmu_fold(struct vpmu_engine *e, u32 lo, u32 hi)
 			stall = dy ? vpmu_stall_of(e, &e->uc->dec[upc], dy) : 0;
 			/* ...for the units the slot feeds (vpmu_gate_open()) */
 			if (unlikely(extra)) {
-				if (e->uhist_k == 1 && sm & VPMU_SLOT_UH)
+				u32 sm = e->slot_mask[s];
+
+				if (e->uhist_k == 1 && !(sm & VPMU_SLOT_UH))
 					e->uhist[upc] += c + stall;
-				if (sm & VPMU_SLOT_HU)
+				if (!(sm & VPMU_SLOT_HU))
 					vpmu_hu_fold(e, e->hu_fact &
 						     e->hu_hit[upc], c, stall,
 						     dy, tk);
@@ -2347,7 +2352,7 @@ static bool vpmu_trig_can(const struct vpmu_engine *e, u16 t, u32 upc)
  */
 static u8 vpmu_trig_src(const struct vpmu_engine *e, u32 upc)
 {
-	unsigned int g, gating = e->gate_grp[0] | e->gate_grp[1];
+	unsigned int g;
 	u8 tm = 0;
 
 	for (g = 0; g < VPMU_NR_GROUPS_MAX; g++) {
@@ -2355,7 +2360,8 @@ static u8 vpmu_trig_src(const struct vpmu_engine *e, u32 upc)
 
 		/* a gating group's toggles all go through the hook */
 		if (vpmu_trig_can(e, t, upc))
-			tm |= vpmu_trig_dynamic(t) || gating >> g & 1 ?
+			tm |= vpmu_trig_dynamic(t) ||
+			      (e->gate_grp[0] | e->gate_grp[1]) >> g & 1 ?
 			      TRIG_DYN : 1u << g;
 		if (vpmu_trig_can(e, e->trig_on[g], upc) ||
 		    vpmu_trig_can(e, e->trig_off[g], upc))
