@@ -3466,16 +3466,20 @@ static void vpmu_gate_update(struct vpmu_engine *e)
 int vpmu_engine_group_gate(struct vpmu_engine *e, unsigned int group,
 			   unsigned int units)
 {
+	u8 grp[ARRAY_SIZE(e->gate_grp)];
 	unsigned int u;
 
 	if (!group || group >= VPMU_NR_GROUPS_MAX || units & ~VPMU_GATE_ALL)
 		return -EINVAL;
-	vpmu_settle(e);
-	for (u = 0; u < ARRAY_SIZE(e->gate_grp); u++) {
-		e->gate_grp[u] &= ~(1u << group);
+	for (u = 0; u < ARRAY_SIZE(grp); u++) {
+		grp[u] = e->gate_grp[u] & ~(1u << group);
 		if (units >> u & 1)
-			e->gate_grp[u] |= 1u << group;
+			grp[u] |= 1u << group;
 	}
+	if (!memcmp(grp, e->gate_grp, sizeof(grp)))
+		return 0;	/* as it was: nothing to settle or rebuild */
+	vpmu_settle(e);
+	memcpy(e->gate_grp, grp, sizeof(grp));
 	vpmu_gate_update(e);
 	return 0;
 }
