@@ -222,7 +222,7 @@ TEST_F(ss, invalid_config1)
 		C1_STOP_TAG(9),				/* beyond ev_bits */
 		C1_TRIG_OVF(4), C1_STOP_OVF(31),	/* 3 counters */
 		C1_STOP_MARK | C1_FROZEN,		/* never started */
-		1ull << 44, 1ull << 55, 1ull << 63,	/* reserved */
+		1ull << 44, 1ull << 57, 1ull << 63,	/* reserved */
 	};
 	unsigned int i;
 	int fd;

@@ -165,6 +165,8 @@ struct vpmu_pmu_cpu;
  * @hu:		hist/
  * @cdev:	/dev/vpmu
  * @attr_groups: the PMU device's sysfs groups, NULL-terminated
+ * @gated:	freeze controls gating the micro-PC histogram and the
+ *		histogram unit (config1 gate_uhist, gate_hu; vpmu_pmu.c)
  */
 struct vpmu {
 	struct pmu			pmu;
@@ -175,6 +177,7 @@ struct vpmu {
 	struct vpmu_hu			hu;
 	struct vpmu_cdev		cdev;
 	const struct attribute_group	*attr_groups[VPMU_NR_ATTR_GROUPS + 1];
+	atomic_t			gated[2];
 };
 
 static inline struct vpmu *to_vpmu(struct pmu *pmu)

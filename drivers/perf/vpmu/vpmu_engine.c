@@ -100,6 +100,10 @@
 #define VPMU_NSLOT	4		/* copies of the uop array */
 #define VPMU_IDT	BIT(VPMU_OP_BITS_MAX)	/* ID-table entries */
 #define VPMU_NKEYS	32		/* mode (1 bit) x freeze bits (4) */
+/* slot_mask: besides the counters, the gated units a slot does not feed */
+#define VPMU_SLOT_SHIFT	16		/* VPMU_GATE_* << VPMU_SLOT_SHIFT */
+#define VPMU_SLOT_UH	(VPMU_GATE_UHIST << VPMU_SLOT_SHIFT)
+#define VPMU_SLOT_HU	(VPMU_GATE_HU << VPMU_SLOT_SHIFT)
 #define VPMU_CHUNK_MAX	BIT_ULL(30)	/* keeps uop counts in u32 */
 #define VPMU_STEP_BELOW	8		/* chunks shorter than this: step */
 /* Event gaps are cached per event: basic events, then tags 1..max. */
@@ -473,7 +477,7 @@ struct vpmu_engine {
 
 	/* counting */
 	u8 key_slot[VPMU_NKEYS];
-	u16 slot_mask[VPMU_NSLOT];
+	u32 slot_mask[VPMU_NSLOT];	/* active counters, VPMU_SLOT_* shut */
 	unsigned int nused, cur;
 	u64 *tot_cnt, *tot_dyn, *tot_tkn;
 	u16 *ctr_hit;			/* counters an upc can feed */
@@ -518,6 +522,18 @@ struct vpmu_engine {
 	u32 uhist_k;
 	u64 uhist_left;			/* cycles before the next sample */
 	struct vpmu_usample us;		/* ...as the loop takes them */
+	/* where samples at K > 1 go: uhist, or uh_sink while gated shut */
+	u64 *uh_hist, *uh_sink;
+
+	/*
+	 * Gating (vpmu_engine_group_gate()): per unit (VPMU_GATE_*), the
+	 * freeze groups gating it; units gated with no group (closed); units
+	 * gated at all (req); units counting under the freeze bits now
+	 * (open: all while none is gated).  Slots count under one state of
+	 * each unit (VPMU_SLOT_UH, _HU in slot_mask).
+	 */
+	u8 gate_grp[2];
+	u8 gate_closed, gate_req, gate_open;
 
 	/* the trigger hook */
 	struct vpmu_uop *trig_u;
@@ -657,11 +673,26 @@ static bool vpmu_ctr_enabled(const struct vpmu_engine *e, unsigned int i)
 	return e->cfg[i].flags & (VPMU_CTR_USER | VPMU_CTR_SUPER);
 }
 
-/* Counters counting under (mode, frozen). */
-static u16 vpmu_active(const struct vpmu_engine *e, unsigned int key)
+/* The units (VPMU_GATE_*) counting under the freeze bits @frozen. */
+static unsigned int vpmu_gate_open(const struct vpmu_engine *e,
+				   unsigned int frozen)
+{
+	unsigned int u, open = VPMU_GATE_ALL;
+
+	for (u = 0; u < ARRAY_SIZE(e->gate_grp); u++)
+		if (e->gate_req >> u & 1 && !(e->gate_grp[u] & ~frozen))
+			open &= ~(1u << u);
+	return open;
+}
+
+/*
+ * Counters counting under (mode, frozen), and the gated units shut under
+ * it (VPMU_SLOT_*).
+ */
+static u32 vpmu_active(const struct vpmu_engine *e, unsigned int key)
 {
 	unsigned int mode = key & 1, frozen = key >> 1, i;
-	u16 m = 0;
+	u32 m = 0;
 
 	for (i = 0; i < VPMU_NR_COUNTERS_MAX; i++) {
 		const struct vpmu_ctr_cfg *c = &e->cfg[i];
@@ -672,6 +703,9 @@ static u16 vpmu_active(const struct vpmu_engine *e, unsigned int key)
 			continue;
 		m |= 1u << i;
 	}
+	if (unlikely(e->gate_req))
+		m |= (~vpmu_gate_open(e, frozen) & VPMU_GATE_ALL) <<
+		     VPMU_SLOT_SHIFT;
 	return m;
 }
 
@@ -797,9 +831,14 @@ static u64 vpmu_wq_cycles(const struct vpmu_engine *e, u64 w, u64 a, u64 b,
 	return to > from ? to - from : 0;
 }
 
-/* Add the cycles in [@a, @b) to the WQ entries in @m (newest drain @w). */
+/*
+ * Add the cycles in [@a, @b) to the WQ entries in @m (newest drain @w),
+ * unless the unit is gated shut for them.
+ */
 static void vpmu_hu_wq_add(struct vpmu_engine *e, u16 m, u64 w, u64 a, u64 b)
 {
+	if (!(e->gate_open & VPMU_GATE_HU))
+		return;
 	while (m) {
 		unsigned int i = __builtin_ctz(m);
 		const struct vpmu_hu_entry *x = &e->hu.ent[i];
@@ -841,7 +880,8 @@ static void vpmu_hu_tail(struct vpmu_engine *e, u32 upc, u64 t, u64 end)
 	while (t < end) {
 		u64 n = end - t < e->hu_left ? end - t : e->hu_left;
 		u64 stall = store && enq > t ? (enq - t < n ? enq - t : n) : 0;
-		u16 m = e->hu_fact | e->hu_wact;
+		u16 m = e->gate_open & VPMU_GATE_HU ?
+			e->hu_fact | e->hu_wact : 0;
 
 		while (m) {
 			unsigned int i = __builtin_ctz(m);
@@ -897,7 +937,8 @@ static void vpmu_hu_chunk_end(struct vpmu_engine *e, u64 c1)
 	}
 	x = end - b;
 	store = e->uc->dec[upc].kind & VPMU_K_STORE;
-	m = e->hu_fact;
+	/* the fold gave a gated-shut microword nothing to take back */
+	m = e->gate_open & VPMU_GATE_HU ? e->hu_fact : 0;
 	while (m) {
 		unsigned int i = __builtin_ctz(m);
 		const struct vpmu_hu_entry *y = &e->hu.ent[i];
@@ -955,7 +996,7 @@ static u32 vpmu_fold(struct vpmu_engine *e, u32 lo, u32 hi)
 	memset(add, 0, sizeof(add));
 	for (s = 0; s < e->nused; s++) {
 		struct vpmu_uop *U = e->slot[s];
-		u16 m = e->slot_mask[s];
+		u16 m = (u16)e->slot_mask[s];
 		u32 c = 0;
 
 		for (upc = lo, end = lo; upc < hi; upc++) {
@@ -981,11 +1022,16 @@ static u32 vpmu_fold(struct vpmu_engine *e, u32 lo, u32 hi)
 			e->tot_dyn[upc] += dy;
 			e->tot_tkn[upc] += tk;
 			stall = dy ? vpmu_stall_of(e, &e->uc->dec[upc], dy) : 0;
+			/* ...for the units the slot feeds (vpmu_gate_open()) */
 			if (unlikely(extra)) {
-				if (e->uhist_k == 1)
+				u32 sm = e->slot_mask[s];
+
+				if (e->uhist_k == 1 && !(sm & VPMU_SLOT_UH))
 					e->uhist[upc] += c + stall;
-				vpmu_hu_fold(e, e->hu_fact & e->hu_hit[upc], c,
-					     stall, dy, tk);
+				if (!(sm & VPMU_SLOT_HU))
+					vpmu_hu_fold(e, e->hu_fact &
+						     e->hu_hit[upc], c, stall,
+						     dy, tk);
 			}
 			hm = m & e->ctr_hit[upc];
 			if (!hm)
@@ -1088,7 +1134,7 @@ static void vpmu_tgl_update(struct vpmu_engine *e)
 static unsigned int vpmu_slot_get(struct vpmu_engine *e, unsigned int key)
 {
 	unsigned int s;
-	u16 m;
+	u32 m;
 
 	if (e->key_slot[key] != 0xff)
 		return e->key_slot[key];
@@ -1200,6 +1246,56 @@ static unsigned int vpmu_trig_changes(const struct vpmu_engine *e, u32 upc,
 }
 
 /*
+ * The gated units as of the freeze bits now.  Every change of the bits
+ * outside a chunk calls this (vpmu_gate_resync()); in a chunk, the
+ * toggles of gating groups go through vpmu_gate_post().
+ */
+static void vpmu_gate_sync(struct vpmu_engine *e)
+{
+	e->gate_open = vpmu_gate_open(e, e->frozen);
+	e->uh_hist = e->gate_open & VPMU_GATE_UHIST ? e->uhist : e->uh_sink;
+}
+
+static inline void vpmu_gate_resync(struct vpmu_engine *e)
+{
+	if (unlikely(e->gate_req))
+		vpmu_gate_sync(e);
+}
+
+/*
+ * Microword @upc (memory count @ddyn) toggled freeze groups to @nf, maybe
+ * opening or shutting gated units from its own cycles on (its first: the
+ * hooked microword's last, hook_now, less its stall).  The fold splits
+ * its counts by slot; here go what is counted by time: samples at K > 1
+ * (one taken in its first cycle, before it ran, moves to where that cycle
+ * now belongs) and write-queue occupancy up to its first cycle, under the
+ * state before it.
+ */
+static void vpmu_gate_post(struct vpmu_engine *e, u32 upc, u32 ddyn,
+			   unsigned int nf)
+{
+	struct vpmu_usample *us = &e->us;
+	unsigned int open = vpmu_gate_open(e, nf);
+	u64 first = e->hook_now - vpmu_stall_of(e, &e->uc->dec[upc], ddyn);
+
+	if ((open ^ e->gate_open) & VPMU_GATE_UHIST) {
+		u64 *to = open & VPMU_GATE_UHIST ? e->uhist : e->uh_sink;
+
+		if (us->k && us->last && us->next - us->k == first) {
+			(*us->last)--;
+			us->last = &to[upc];
+			(*us->last)++;
+		}
+		e->uh_hist = to;
+	}
+	if ((open ^ e->gate_open) & VPMU_GATE_HU && e->hu_wact) {
+		vpmu_hu_wq_add(e, e->hu_wact, e->trig_wq, e->hu_acc, first);
+		e->hu_acc = first;
+	}
+	e->gate_open = open;
+}
+
+/*
  * After a microword with hooks: toggle freeze groups whose trigger occurred
  * (moving the microword's counts to where they now belong: the toggle takes
  * effect before its events are counted), then apply a mode change.
@@ -1213,10 +1309,11 @@ static void vpmu_hook_post(struct vpmu_engine *e, unsigned int hook)
 		u32 upc = x->upc, ddyn = x->dyn - e->trig_dyn;
 		u32 dtkn = x->tkn - e->trig_tkn;
 
+		toggles = vpmu_trig_changes(e, upc, ddyn, dtkn);
+		if (unlikely(toggles && e->gate_req))
+			vpmu_gate_post(e, upc, ddyn, e->frozen ^ toggles);
 		if (e->hu_wq && e->uc->dec[upc].kind & VPMU_K_STORE)
 			vpmu_hu_store(e);
-
-		toggles = vpmu_trig_changes(e, upc, ddyn, dtkn);
 		if (toggles) {
 			unsigned int s;
 			struct vpmu_uop *y;
@@ -1468,7 +1565,7 @@ static __always_inline s32 vpmu_uhist_sample(struct vpmu_engine *e,
 	s32 l = left;
 
 	do {
-		us->last = &e->uhist[l < 0 ? e->last_stall_upc :
+		us->last = &e->uh_hist[l < 0 ? e->last_stall_upc :
 				     u->upc + (u32)l];
 		(*us->last)++;
 		us->next += us->k;
@@ -2261,8 +2358,11 @@ static u8 vpmu_trig_src(const struct vpmu_engine *e, u32 upc)
 	for (g = 0; g < VPMU_NR_GROUPS_MAX; g++) {
 		u16 t = e->trig[g];
 
+		/* a gating group's toggles all go through the hook */
 		if (vpmu_trig_can(e, t, upc))
-			tm |= vpmu_trig_dynamic(t) ? TRIG_DYN : 1u << g;
+			tm |= vpmu_trig_dynamic(t) ||
+			      (e->gate_grp[0] | e->gate_grp[1]) >> g & 1 ?
+			      TRIG_DYN : 1u << g;
 		if (vpmu_trig_can(e, e->trig_on[g], upc) ||
 		    vpmu_trig_can(e, e->trig_off[g], upc))
 			tm |= TRIG_DYN;
@@ -2510,7 +2610,7 @@ static bool vpmu_plan(struct vpmu_engine *e, u64 *L)
 static void vpmu_uhist_advance(struct vpmu_engine *e, u64 n, u32 upc)
 {
 	while (e->uhist_left < n) {
-		e->uhist[upc]++;
+		e->uh_hist[upc]++;
 		e->uhist_left += e->uhist_k;
 	}
 	e->uhist_left -= n;
@@ -2554,6 +2654,7 @@ static void vpmu_ovf_trig(struct vpmu_engine *e, u32 wr)
 			     e->trig_off[g]) == t)
 				e->frozen ^= 1u << g;
 	}
+	vpmu_gate_resync(e);
 }
 
 /*
@@ -2573,8 +2674,10 @@ static bool vpmu_overflow(struct vpmu_engine *e, u32 wr, int x,
 	for (i = 0; i < VPMU_NR_COUNTERS_MAX; i++) {
 		if (!(wr >> i & 1))
 			continue;
-		if (e->cfg[i].flags & VPMU_CTR_FREEZE_ON_OVF)
+		if (e->cfg[i].flags & VPMU_CTR_FREEZE_ON_OVF) {
 			e->frozen |= 1u << e->cfg[i].group;
+			vpmu_gate_resync(e);
+		}
 		if (e->cfg[i].flags & VPMU_CTR_INT)
 			irq |= 1u << i;
 	}
@@ -2747,7 +2850,11 @@ struct vpmu_engine *vpmu_engine_create(u32 cs_limit)
 	e->trig_static = vpmu_zalloc(n);
 	e->tsrc = vpmu_zalloc(sizeof(u16) * n);
 	e->hu_hit = vpmu_zalloc(sizeof(u16) * n);
-	e->uhist = vpmu_zalloc(sizeof(u64) * n);
+	/* the buckets, then the sink of samples gated shut */
+	e->uhist = vpmu_zalloc(sizeof(u64) * 2 * n);
+	e->uh_sink = e->uhist ? e->uhist + n : NULL;
+	e->uh_hist = e->uhist;
+	e->gate_open = VPMU_GATE_ALL;
 	e->dc_tag = vpmu_zalloc(sizeof(u32) * VPMU_DC_LINES_MAX);
 	e->gap_dist = vpmu_zalloc(sizeof(u32) * n);
 	e->gap_q = vpmu_zalloc(sizeof(u32) * n);
@@ -3291,6 +3398,7 @@ void vpmu_engine_freeze(struct vpmu_engine *e, unsigned int group,
 		e->frozen |= 1u << group;
 	else
 		e->frozen &= ~(1u << group);
+	vpmu_gate_resync(e);
 }
 
 /* 0 if @trigger may be a group's trigger, or the errno it is refused with. */
@@ -3340,6 +3448,52 @@ int vpmu_engine_group_start_stop(struct vpmu_engine *e, unsigned int group,
 bool vpmu_engine_frozen(const struct vpmu_engine *e, unsigned int group)
 {
 	return group < VPMU_NR_GROUPS_MAX && (e->frozen >> group & 1);
+}
+
+/* New gating: slots count under other states, sources route anew. */
+static void vpmu_gate_update(struct vpmu_engine *e)
+{
+	unsigned int u;
+
+	e->gate_req = e->gate_closed;
+	for (u = 0; u < ARRAY_SIZE(e->gate_grp); u++)
+		if (e->gate_grp[u])
+			e->gate_req |= 1u << u;
+	e->dirty = true;
+	vpmu_gate_sync(e);
+}
+
+int vpmu_engine_group_gate(struct vpmu_engine *e, unsigned int group,
+			   unsigned int units)
+{
+	u8 grp[ARRAY_SIZE(e->gate_grp)];
+	unsigned int u;
+
+	if (!group || group >= VPMU_NR_GROUPS_MAX || units & ~VPMU_GATE_ALL)
+		return -EINVAL;
+	for (u = 0; u < ARRAY_SIZE(grp); u++) {
+		grp[u] = e->gate_grp[u] & ~(1u << group);
+		if (units >> u & 1)
+			grp[u] |= 1u << group;
+	}
+	if (!memcmp(grp, e->gate_grp, sizeof(grp)))
+		return 0;	/* as it was: nothing to settle or rebuild */
+	vpmu_settle(e);
+	memcpy(e->gate_grp, grp, sizeof(grp));
+	vpmu_gate_update(e);
+	return 0;
+}
+
+int vpmu_engine_gate_closed(struct vpmu_engine *e, unsigned int units)
+{
+	if (units & ~VPMU_GATE_ALL)
+		return -EINVAL;
+	if (units == e->gate_closed)
+		return 0;
+	vpmu_settle(e);
+	e->gate_closed = units;
+	vpmu_gate_update(e);
+	return 0;
 }
 
 void vpmu_engine_uhist_set(struct vpmu_engine *e, u32 interval)

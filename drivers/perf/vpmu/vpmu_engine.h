@@ -304,6 +304,27 @@ int vpmu_engine_group_start_stop(struct vpmu_engine *e, unsigned int group,
 bool vpmu_engine_frozen(const struct vpmu_engine *e, unsigned int group);
 
 /*
+ * Gating (architecture.rst, "Gating the histograms"): the micro-PC
+ * histogram and the histogram unit may count only while a freeze group
+ * runs.  vpmu_engine_group_gate() makes freeze group @group (1 ..
+ * VPMU_NR_GROUPS_MAX - 1) gate @units (VPMU_GATE_*, 0: none); -EINVAL,
+ * changing nothing, for group 0 or another bit.  A gated unit counts a
+ * cycle only if one of the groups gating it is thawed for the microword
+ * occupying it (its own toggle included, as for counters).  With
+ * vpmu_engine_gate_closed() a unit is gated even while no group gates it
+ * on this engine: it then counts nothing.  The clocks run on while a unit
+ * is gated: the micro-PC histogram's countdown and the histogram unit's
+ * monitoring period count every cycle, and a sample or a cycle that falls
+ * in a frozen span is dropped.
+ */
+#define VPMU_GATE_UHIST		BIT(0)	/* the micro-PC histogram */
+#define VPMU_GATE_HU		BIT(1)	/* the histogram unit */
+#define VPMU_GATE_ALL		(VPMU_GATE_UHIST | VPMU_GATE_HU)
+int vpmu_engine_group_gate(struct vpmu_engine *e, unsigned int group,
+			   unsigned int units);
+int vpmu_engine_gate_closed(struct vpmu_engine *e, unsigned int units);
+
+/*
  * Micro-PC histogram: every @interval cycles (stall cycles included) the
  * bucket of the microword occupying that cycle is incremented.  0 stops
  * sampling.  Buckets are 64-bit, one per control-store word.  The

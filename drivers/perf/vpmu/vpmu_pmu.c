@@ -83,16 +83,18 @@
  *  +-----+--------+------+----------+------------+
  *  | foo | frozen | mark | trig_tag |  trig_ev   |
  *  +-----+--------+------+----------+------------+
- *    54      50 49      45   43   42      35 34        23
- *  +----------+----------+-----------+----------+----------+
- *  | stop_ovf | trig_ovf | stop_mark | stop_tag | stop_ev  |
- *  +----------+----------+-----------+----------+----------+
+ *    56        55         54      50 49      45   43   42      35 34        23
+ *  +---------+------------+----------+----------+-----------+----------+----------+
+ *  | gate_hu | gate_uhist | stop_ovf | trig_ovf | stop_mark | stop_tag | stop_ev  |
+ *  +---------+------------+----------+----------+-----------+----------+----------+
  *
  * At most one trigger: trig_ev (a basic event other than CYCLES),
  * trig_tag (a tag), mark (microwords with the trigger bit) or trig_ovf
  * (counter n - 1 wrapping); it toggles, or with a stop trigger (at most
  * one of the stop_* fields, the same kinds) it starts.  "foo" is the
- * format/ name of freeze on overflow.
+ * format/ name of freeze on overflow.  gate_uhist and gate_hu make the
+ * group gate the micro-PC histogram and the histogram unit (perf.rst,
+ * "Gating the histograms"); they need a trigger.
  */
 #define VPMU_CFG1_TRIG_EV		GENMASK_ULL(11, 0)
 #define VPMU_CFG1_TRIG_TAG		GENMASK_ULL(19, 12)
@@ -104,8 +106,10 @@
 #define VPMU_CFG1_STOP_MARK		BIT_ULL(43)
 #define VPMU_CFG1_TRIG_OVF		GENMASK_ULL(49, 45)
 #define VPMU_CFG1_STOP_OVF		GENMASK_ULL(54, 50)
+/* VPMU_GATE_UHIST, VPMU_GATE_HU */
+#define VPMU_CFG1_GATE			GENMASK_ULL(56, 55)
 #define VPMU_CFG1_ALL			(GENMASK_ULL(43, 0) |		\
-					 GENMASK_ULL(54, 45))
+					 GENMASK_ULL(56, 45))
 
 /* vpmu_frz.flags and vpmu_frz_task.flags */
 #define VPMU_FRZ_FROZEN		BIT(0)	/* the group's freeze bit, saved */
@@ -172,7 +176,9 @@ struct vpmu_frz_task {
  *		and every inherited copy of either (event->pmu_private;
  *		dropped by event->destroy)
  * @config1:	the leader's attr.config1: trigger, start state,
- *		freeze on overflow
+ *		freeze on overflow, gates
+ * @gated:	with a gate, the device's count of gating controls
+ *		(struct vpmu.gated), which this one is in
  * @flags:	CPU-wide group: VPMU_FRZ_*, the freeze bit while the group
  *		is off the counters, and its freeze-on-overflow hold
  * @per_task:	the leader was opened on a task: the state is each task's,
@@ -203,6 +209,7 @@ struct vpmu_frz_task {
 struct vpmu_frz {
 	refcount_t		ref;
 	u64			config1;
+	atomic_t		*gated;
 	unsigned int		flags;
 	bool			per_task;
 	raw_spinlock_t		lock;
@@ -318,6 +325,8 @@ static struct attribute *vpmu_format_attrs[] = {
 	VPMU_FORMAT_ATTR(stop_mark, "config1", VPMU_CFG1_STOP_MARK),
 	VPMU_FORMAT_ATTR(trig_ovf, "config1", VPMU_CFG1_TRIG_OVF),
 	VPMU_FORMAT_ATTR(stop_ovf, "config1", VPMU_CFG1_STOP_OVF),
+	VPMU_FORMAT_ATTR(gate_uhist, "config1", BIT_ULL(55)),
+	VPMU_FORMAT_ATTR(gate_hu, "config1", BIT_ULL(56)),
 	NULL,
 };
 
@@ -545,6 +554,27 @@ static void vpmu_frz_prune(struct vpmu_frz *frz)
 	}
 }
 
+/*
+ * Count control @frz in or out (@d) of those gating each unit: while any
+ * does, every engine's gated units count only inside a thawed gating
+ * group (vpmu_pmu_chunk_begin()).
+ */
+static void vpmu_gated_add(struct vpmu_frz *frz, int d)
+{
+	unsigned int u;
+
+	for (u = 0; u < 2; u++)
+		if (FIELD_GET(VPMU_CFG1_GATE, frz->config1) >> u & 1)
+			atomic_add(d, &frz->gated[u]);
+}
+
+/* The units (VPMU_GATE_*) some control gates. */
+static unsigned int vpmu_gated_units(struct vpmu *vpmu)
+{
+	return (atomic_read(&vpmu->gated[0]) ? VPMU_GATE_UHIST : 0) |
+	       (atomic_read(&vpmu->gated[1]) ? VPMU_GATE_HU : 0);
+}
+
 static struct vpmu_frz *vpmu_frz_create(struct perf_event *event)
 {
 	struct vpmu_frz *frz = kzalloc(sizeof(*frz), GFP_KERNEL);
@@ -553,6 +583,10 @@ static struct vpmu_frz *vpmu_frz_create(struct perf_event *event)
 		return NULL;
 	refcount_set(&frz->ref, 1);
 	frz->config1 = event->attr.config1;
+	if (frz->config1 & VPMU_CFG1_GATE) {
+		frz->gated = to_vpmu(event->pmu)->gated;
+		vpmu_gated_add(frz, 1);
+	}
 	frz->flags = vpmu_frz_start(frz);
 	frz->per_task = event->attach_state & PERF_ATTACH_TASK;
 	raw_spin_lock_init(&frz->lock);
@@ -571,6 +605,8 @@ static void vpmu_frz_put(struct vpmu_frz *frz)
 
 	if (!frz || !refcount_dec_and_test(&frz->ref))
 		return;
+	if (frz->gated)
+		vpmu_gated_add(frz, -1);
 	list_for_each_entry_safe(ft, next, &frz->tasks, node) {
 		put_task_struct(ft->task);
 		kfree_rcu(ft, rcu);
@@ -696,6 +732,9 @@ static void vpmu_cfg1_program(struct vpmu_engine *e, unsigned int g,
 		WARN_ON_ONCE(vpmu_engine_group_trigger(e, g, VPMU_TRIG_NONE));
 	}
 	WARN_ON_ONCE(vpmu_engine_group_start_stop(e, g, trig, stop));
+	WARN_ON_ONCE(vpmu_engine_group_gate(e, g, config1 ?
+					    FIELD_GET(VPMU_CFG1_GATE,
+						      *config1) : 0));
 }
 
 /* Does @event's counter freeze its group when it completes a period? */
@@ -884,6 +923,11 @@ static void vpmu_pmu_chunk_begin(struct vpmu_machine *m, struct vpmu_engine *e)
 		if (vpmu_engine_frozen(e, g) != frozen)
 			vpmu_engine_freeze(e, g, frozen);
 	}
+	/*
+	 * While a control gates a unit, the unit counts only inside a
+	 * thawed gating group, on every engine, whatever runs (perf.rst).
+	 */
+	vpmu_engine_gate_closed(e, vpmu_gated_units(machine_to_vpmu(m)));
 }
 
 /**
@@ -1445,6 +1489,11 @@ static int vpmu_config1_check(struct perf_event *event)
 	/* Frozen with nothing to thaw it would never count. */
 	if ((c1 & VPMU_CFG1_FROZEN) &&
 	    vpmu_cfg1_trigger(c1) == VPMU_TRIG_NONE)
+		return -EINVAL;
+	/* A gate with no trigger would be open or shut for good. */
+	if ((c1 & VPMU_CFG1_GATE) &&
+	    vpmu_cfg1_trigger(c1) == VPMU_TRIG_NONE &&
+	    vpmu_cfg1_get(c1, &vpmu_cfg1_stop) == VPMU_TRIG_NONE)
 		return -EINVAL;
 	return 0;
 }

@@ -145,7 +145,46 @@ struct model {
 	u64 per_upc[MAXUW];		/* cycles (K = 1) */
 	u64 samples[MAXUW];		/* K > 1 */
 	u64 cyc;
+	/* gating: the groups gating each unit (VPMU_GATE_*), closed units */
+	u8 gate[2];
+	u8 closed;
+	/* the histogram unit: its program, total period and buckets */
+	struct vpmu_hu_prog hu;
+	u64 hu_total;
+	u64 hu_c[VPMU_HU_MAX];
 };
+
+/* Does gated unit @u (0: histogram, 1: the unit) count now? */
+static bool model_open(const struct model *m, unsigned int u)
+{
+	unsigned int g;
+
+	if (!m->gate[u] && !(m->closed >> u & 1))
+		return true;
+	for (g = 1; g < NGRP; g++)
+		if (m->gate[u] >> g & 1 && !m->frozen[g])
+			return true;
+	return false;
+}
+
+/* The unit's entries counting at cycle @pos of its monitoring period. */
+static u16 model_hu_active(const struct vpmu_hu_prog *p, u64 pos)
+{
+	u64 s = 0;
+	u16 act = 0;
+	unsigned int i;
+
+	for (i = 0; i < p->n; i++) {
+		if (p->mode == VPMU_HU_SEQ) {
+			if (pos >= s && pos < s + p->ent[i].period)
+				act |= 1u << i;
+			s += p->ent[i].period;
+		} else if (pos < p->ent[i].period) {
+			act |= 1u << i;
+		}
+	}
+	return act;
+}
 
 static bool has_tag(u64 uw, unsigned int k)
 {
@@ -196,21 +235,57 @@ static bool wrap_occurs(const void *i, u16 t)
 	return t == VPMU_TRIG_OVF(*(const unsigned int *)i);
 }
 
+static u64 ev_of(u64 uw, u16 ev, u64 cyc);
+
+/*
+ * The unit's share of microword @uw at @upc, @cyc cycles from the
+ * model's clock: events in the window of its first cycle, cycles (and
+ * micro-PC ranges, and an empty write queue) in the window of each.
+ */
+static void model_hu(struct model *m, u64 uw, u32 upc, u64 cyc)
+{
+	unsigned int i;
+	u64 c;
+
+	for (c = 0; c < cyc; c++) {
+		u16 act = model_hu_active(&m->hu, (m->cyc + c) % m->hu_total);
+
+		for (i = 0; i < m->hu.n; i++) {
+			const struct vpmu_hu_entry *x = &m->hu.ent[i];
+
+			if (!(act >> i & 1))
+				continue;
+			if (x->kind == VPMU_HU_UPC)
+				m->hu_c[i] += upc >= x->lo && upc <= x->hi;
+			else if (x->kind == VPMU_HU_WQ)
+				m->hu_c[i] += x->lo == 0;
+			else if (x->event == VPMU_EV_CYCLES)
+				m->hu_c[i]++;
+			else if (!c)
+				m->hu_c[i] += ev_of(uw, x->event, cyc);
+		}
+	}
+}
+
 /*
  * Microword @uw runs in @mode for @cyc cycles: toggle, then count; the
  * micro-PC histogram at interval @k samples cycles k - 1, 2k - 1, ...
+ * (those of gated-shut microwords dropped), and the unit counts if open.
  */
 static void model_step(struct model *m, u64 uw, u32 upc, unsigned int mode,
 		       u64 cyc, u32 k)
 {
 	unsigned int g, i;
 	u64 c;
-
+	bool uh_open, hu_open;
 	u32 wrapped = 0;
 
 	for (g = 0; g < NGRP; g++)
 		if (changes(m, g, uw_occurs, &uw))
 			m->frozen[g] = !m->frozen[g];
+	/* the gates as the microword's own toggles leave them */
+	uh_open = model_open(m, 0);
+	hu_open = model_open(m, 1);
 	for (i = 0; i < NCTR; i++) {
 		const struct vpmu_ctr_cfg *c = &m->cfg[i];
 		u8 need = mode == VPMU_MODE_SUPER ? VPMU_CTR_SUPER :
@@ -227,10 +302,13 @@ static void model_step(struct model *m, u64 uw, u32 upc, unsigned int mode,
 		for (g = 0; wrapped >> i & 1 && g < NGRP; g++)
 			if (changes(m, g, wrap_occurs, &i))
 				m->frozen[g] = !m->frozen[g];
-	m->per_upc[upc] += cyc;
-	for (c = 0; k > 1 && c < cyc; c++)
+	if (uh_open)
+		m->per_upc[upc] += cyc;
+	for (c = 0; uh_open && k > 1 && c < cyc; c++)
 		if ((m->cyc + c) % k == k - 1)
 			m->samples[upc]++;
+	if (m->hu.n && hu_open)
+		model_hu(m, uw, upc, cyc);
 	m->cyc += cyc;
 }
 
@@ -278,8 +356,73 @@ static u16 rand_se(void)
 	return t[rnd(sizeof(t) / sizeof(t[0]))];
 }
 
+/* Random gating: each group gates either unit or both or none. */
+static void rand_gate(struct vpmu_engine *e, struct model *m)
+{
+	unsigned int g, u, k;
+
+	m->gate[0] = m->gate[1] = 0;
+	for (g = 1; g < NGRP; g++) {
+		u = rnd(4);
+		vpmu_engine_group_gate(e, g, u);
+		for (k = 0; k < 2; k++)
+			if (u >> k & 1)
+				m->gate[k] |= 1u << g;
+	}
+	m->closed = rnd(4) ? 0 : rnd(4);
+	vpmu_engine_gate_closed(e, m->closed);
+}
+
+/*
+ * A random histogram-unit program for a loop of @ncs microwords: events,
+ * micro-PC ranges and write-queue ranges (the loop never stores: the
+ * queue stays empty), short windows and long.
+ */
+static void rand_hu(struct model *m, u32 ncs)
+{
+	static const u16 ev[] = {
+		VPMU_EV_CYCLES, VPMU_EV_UOPS, VPMU_EV_TAG(1), VPMU_EV_TRIGGER,
+	};
+	struct vpmu_hu_prog *p = &m->hu;
+	unsigned int i;
+
+	memset(p, 0, sizeof(*p));
+	p->mode = rnd(2) ? VPMU_HU_SEQ : VPMU_HU_PAR;
+	p->n = 1 + rnd(4);
+	m->hu_total = 0;
+	for (i = 0; i < p->n; i++) {
+		struct vpmu_hu_entry *x = &p->ent[i];
+
+		x->period = rnd(3) ? 1 + rnd(30) : 100000;
+		switch (rnd(3)) {
+		case 0:
+			x->kind = VPMU_HU_EVENT;
+			x->event = ev[rnd(sizeof(ev) / sizeof(ev[0]))];
+			break;
+		case 1:
+			x->kind = VPMU_HU_UPC;
+			x->lo = rnd(ncs);
+			x->hi = x->lo + rnd(ncs - x->lo);
+			break;
+		default:
+			x->kind = VPMU_HU_WQ;
+			x->lo = rnd(2);
+			x->hi = x->lo + rnd(3);
+			break;
+		}
+		if (p->mode == VPMU_HU_SEQ)
+			m->hu_total += x->period;
+		else if (m->hu_total < x->period)
+			m->hu_total = x->period;
+	}
+}
+
+/*
+ * @gated: groups gate the micro-PC histogram and a random program of the
+ * histogram unit, which are then checked against the model too.
+ */
 static bool one_case(unsigned int seed, bool interrupting, u32 hk,
-		     bool startstop)
+		     bool startstop, bool gated)
 {
 	struct vpmu_engine *e = vpmu_engine_create(VPMU_CS_MAX);
 	struct vpmu_engine *r = vpmu_engine_create(VPMU_CS_MAX);
@@ -337,6 +480,14 @@ static bool one_case(unsigned int seed, bool interrupting, u32 hk,
 	}
 	if (hk)
 		vpmu_engine_uhist_set(e, hk);
+	if (gated) {
+		rand_gate(e, &m);
+		rand_hu(&m, p.n);
+		if (vpmu_engine_hu_set(e, &m.hu)) {
+			tap_diag("case %u: program refused", seed);
+			return false;
+		}
+	}
 	vpmu_engine_start(e, mem, sizeof(mem), 0, mode);
 	vpmu_engine_start(r, rmem, sizeof(rmem), 0, mode);
 
@@ -417,6 +568,10 @@ static bool one_case(unsigned int seed, bool interrupting, u32 hk,
 			vpmu_engine_group_start_stop(e, g, m.start[g],
 						     m.stop[g]);
 			break;
+		case 5:		/* new gates */
+			if (gated)
+				rand_gate(e, &m);
+			break;
 		}
 	}
 	for (i = 0; ok && i < NCTR; i++) {
@@ -449,6 +604,20 @@ static bool one_case(unsigned int seed, bool interrupting, u32 hk,
 				tap_diag("case %u: K=%u uhist[%u] %llu, want %llu",
 					 seed, hk, i, (unsigned long long)h[i],
 					 (unsigned long long)want[i]);
+				ok = false;
+				break;
+			}
+	}
+	if (ok && gated) {
+		u64 c[VPMU_HU_MAX];
+
+		vpmu_engine_hu_read(e, c, m.hu.n);
+		for (i = 0; i < m.hu.n; i++)
+			if (c[i] != m.hu_c[i]) {
+				tap_diag("case %u: hu C%u %llu, want %llu (kind %u)",
+					 seed, i + 1, (unsigned long long)c[i],
+					 (unsigned long long)m.hu_c[i],
+					 m.hu.ent[i].kind);
 				ok = false;
 				break;
 			}
@@ -583,42 +752,142 @@ static bool test_start_stop(void)
 	return ok;
 }
 
+/*
+ * test_start_stop()'s loop with group 1 started on tag 1 and stopped on
+ * tag 2, gating the micro-PC histogram (K = 1) and the unit: microwords
+ * 1 and 2 of each iteration, 10 each, 20 uops.  Refused gates (group 0,
+ * a group beyond the last, an unknown unit) change nothing.  Closed with
+ * no gating group, neither counts; at K = 3 the countdown runs on
+ * through a closed run, so the next open one samples at the same phase.
+ */
+static bool test_gate_api(void)
+{
+	static const u64 uw[] = {
+		UW(MOV, T(0), 0, IM, 10) | Q(NEXT, 0, 0),
+		NOPW | Q(NEXT, 0, 0) | UEV(1),
+		NOPW | Q(NEXT, 0, 0),
+		NOPW | Q(NEXT, 0, 0) | UEV(2),
+		UW(SUB, T(0), T(0), IM, 1) | US | QC(NZ, 1),
+		NOPW | Q(HALT, 0, 0),
+	};
+	static const u64 want[6] = { 0, 10, 10, 0, 0, 0 };
+	struct vpmu_hu_prog hp = { VPMU_HU_PAR, 1,
+				   { { VPMU_HU_EVENT, VPMU_EV_UOPS, 0, 0,
+				       100000 } } };
+	struct prog p = { 6 };
+	struct vpmu_engine *e = vpmu_engine_create(VPMU_CS_MAX);
+	struct vpmu_ucode *uc;
+	struct vpmu_stop s;
+	u8 mem[64] = { 0 };
+	const u64 *h;
+	u64 c = 0, n = 0;
+	unsigned int i;
+	bool ok;
+
+	memcpy(p.uw, uw, sizeof(uw));
+	uc = load(&p);
+	if (!uc || !e || vpmu_engine_attach(e, uc))
+		return false;
+	vpmu_engine_freeze(e, 1, true);
+	ok = !vpmu_engine_group_start_stop(e, 1, VPMU_EV_TAG(1),
+					   VPMU_EV_TAG(2)) &&
+	     !vpmu_engine_group_gate(e, 1, VPMU_GATE_ALL) &&
+	     !vpmu_engine_hu_set(e, &hp);
+	ok = ok && vpmu_engine_group_gate(e, 0, VPMU_GATE_ALL) == -EINVAL &&
+	     vpmu_engine_group_gate(e, NGRP, VPMU_GATE_ALL) == -EINVAL &&
+	     vpmu_engine_group_gate(e, 1, 4) == -EINVAL &&
+	     vpmu_engine_gate_closed(e, 4) == -EINVAL;
+	vpmu_engine_uhist_set(e, 1);
+	vpmu_engine_start(e, mem, sizeof(mem), 0, 0);
+	vpmu_engine_run(e, 1000, &s);
+	h = vpmu_engine_uhist(e, NULL);
+	for (i = 0; i < 6; i++)
+		ok = ok && h[i] == want[i];
+	vpmu_engine_hu_read(e, &c, 1);
+	ok = ok && c == 20 && s.reason == VPMU_STOP_HALT;
+	if (!ok)
+		tap_diag("gate: uhist %llu %llu, hu %llu",
+			 (unsigned long long)h[1], (unsigned long long)h[2],
+			 (unsigned long long)c);
+	/* closed, no group: nothing; the K = 3 countdown runs on */
+	vpmu_engine_group_gate(e, 1, 0);
+	vpmu_engine_gate_closed(e, VPMU_GATE_ALL);
+	vpmu_engine_uhist_set(e, 3);
+	vpmu_engine_uhist_reset(e);
+	vpmu_engine_hu_reset(e);
+	vpmu_engine_start(e, mem, sizeof(mem), 0, 0);
+	vpmu_engine_run(e, 1000, &s);	/* 42 cycles: 14 samples dropped */
+	h = vpmu_engine_uhist(e, NULL);
+	for (i = 0; i < 6; i++)
+		n += h[i];
+	vpmu_engine_hu_read(e, &c, 1);
+	ok = ok && !n && !c && s.cycles == 42;
+	vpmu_engine_gate_closed(e, 0);
+	vpmu_engine_start(e, mem, sizeof(mem), 0, 0);
+	vpmu_engine_run(e, 1000, &s);
+	/* cycles 42..83 of the clock: samples at 44, 47, ..., 83: 14 */
+	h = vpmu_engine_uhist(e, NULL);
+	for (i = 0; i < 6; i++)
+		n += h[i];
+	vpmu_engine_hu_read(e, &c, 1);
+	ok = ok && n == 14 && c == 42;
+	if (!ok)
+		tap_diag("gate closed: %llu samples, hu %llu",
+			 (unsigned long long)n, (unsigned long long)c);
+	vpmu_engine_destroy(e);
+	vpmu_ucode_free(uc);
+	return ok;
+}
+
 int main(void)
 {
 	unsigned int i, fails = 0;
 	const unsigned int ncases = 400;
 
-	tap_plan(10);
+	tap_plan(14);
 	tap_ok(test_settle(), "counts left between runs go where they were made");
 	for (i = 0; i < ncases; i++)
-		fails += !one_case(i, false, 0, false);
+		fails += !one_case(i, false, 0, false, false);
 	tap_ok(!fails, "%u random trigger cases, deferred folding", ncases);
 	for (fails = 0, i = 0; i < ncases; i++)
-		fails += !one_case(i, true, 0, false);
+		fails += !one_case(i, true, 0, false, false);
 	tap_ok(!fails, "%u random trigger cases, folding every chunk", ncases);
 	for (fails = 0, i = 0; i < ncases / 4; i++)
-		fails += !one_case(i, false, 1, false);
+		fails += !one_case(i, false, 1, false, false);
 	tap_ok(!fails, "%u random trigger cases with the K = 1 histogram",
 	       ncases / 4);
 	for (fails = 0, i = 0; i < ncases / 2; i++)
-		fails += !one_case(i, false, 2 + rnd(40), false);
+		fails += !one_case(i, false, 2 + rnd(40), false, false);
 	tap_ok(!fails, "%u random trigger cases with the K > 1 histogram",
 	       ncases / 2);
 	for (fails = 0, i = 0; i < ncases / 4; i++)
-		fails += !one_case(i, true, 2 + rnd(40), false);
+		fails += !one_case(i, true, 2 + rnd(40), false, false);
 	tap_ok(!fails, "%u random cases, K > 1 histogram and folding every chunk",
 	       ncases / 4);
 	for (fails = 0, i = 0; i < ncases; i++)
-		fails += !one_case(i, false, 0, true);
+		fails += !one_case(i, false, 0, true, false);
 	tap_ok(!fails, "%u random start/stop cases, deferred folding", ncases);
 	for (fails = 0, i = 0; i < ncases; i++)
-		fails += !one_case(i, true, 0, true);
+		fails += !one_case(i, true, 0, true, false);
 	tap_ok(!fails, "%u random start/stop cases, folding every chunk",
 	       ncases);
 	for (fails = 0, i = 0; i < ncases / 4; i++)
-		fails += !one_case(i, false, 1, true);
+		fails += !one_case(i, false, 1, true, false);
 	tap_ok(!fails, "%u random start/stop cases with the K = 1 histogram",
 	       ncases / 4);
 	tap_ok(test_start_stop(), "start and stop: exact spans, bad triggers refused");
+	for (fails = 0, i = 0; i < ncases / 2; i++)
+		fails += !one_case(i, false, 1, rnd(2), true);
+	tap_ok(!fails, "%u random gated cases, K = 1 histogram and the unit",
+	       ncases / 2);
+	for (fails = 0, i = 0; i < ncases / 2; i++)
+		fails += !one_case(i, false, 2 + rnd(40), rnd(2), true);
+	tap_ok(!fails, "%u random gated cases, K > 1 histogram and the unit",
+	       ncases / 2);
+	for (fails = 0, i = 0; i < ncases / 2; i++)
+		fails += !one_case(i, true, 1 + rnd(40), rnd(2), true);
+	tap_ok(!fails, "%u random gated cases, folding every chunk",
+	       ncases / 2);
+	tap_ok(test_gate_api(), "gating: bad groups and units refused, nothing changed");
 	return tap_done();
 }
