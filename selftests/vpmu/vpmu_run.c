@@ -351,7 +351,7 @@ TEST_F(run, bad_mode_flags_reserved)
 	REFUSED(mode, 2, EINVAL);
 	REFUSED(mode, 0xffffffffu, EINVAL);
 	/* Bits beyond VPMU_RUN_F_ALL (vpmu_run_ext.c runs the known one). */
-	REFUSED(flags, 2, EINVAL);
+	REFUSED(flags, VPMU_RUN_F_RESUME << 1, EINVAL);
 	REFUSED(flags, ~(__u32)VPMU_RUN_F_ALL, EINVAL);
 	REFUSED(flags, 0x80000000u, EINVAL);
 }

@@ -124,7 +124,7 @@ TEST_F(ext, not_left_to_the_next_run)
 TEST_F(ext, unknown_flag_refused)
 {
 	VL_SETUP_DONE();
-	EXPECT_EQ(-EINVAL, run_ext(self, VPMU_RUN_F_EXT | 2, 0, BUDGET));
+	EXPECT_EQ(-EINVAL, run_ext(self, VPMU_RUN_F_EXT | 1u << 31, 0, BUDGET));
 	EXPECT_EQ(0u, self->r.cycles);
 	EXPECT_EQ(0u, self->r.regs[1]);
 }

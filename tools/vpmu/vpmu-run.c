@@ -2,7 +2,9 @@
 /*
  * vpmu-run - run a machine-code program on the kernel's engine through
  * /dev/vpmu (VPMU_IOC_RUN), print the results and optionally check them
- * against a sample's .expect file.
+ * against a sample's .expect file.  A static RV32 ELF program runs as
+ * vpmu-sim runs it, its ecalls served here between VPMU_RUN_F_RESUME
+ * calls (Documentation/vpmu/rv32.rst).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -12,6 +14,7 @@
 #include <unistd.h>
 #include <sys/ioctl.h>
 
+#include "vpmu_elf.h"
 #include "vpmu_runner.h"
 
 #define DEFAULT_BUDGET	1000000000ull
@@ -24,9 +27,18 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "Usage: %s [OPTION]... PROGRAM.vprg\n"
+"       %s [-m RV32IM-IMAGE] [OPTION]... PROGRAM.elf\n"
 "Run a vpmu program file (from vpmu-as -m) on the engine of the calling\n"
 "CPU through /dev/vpmu, and print each run's stop reason, cycles, image\n"
 "generation and non-zero registers.\n"
+"\n"
+"A static RV32 ELF executable runs under the module's current image (load\n"
+"rv32im.vpmu first) as vpmu-sim and qemu-riscv32 run it: its PT_LOAD\n"
+"segments at their addresses, sp (x2) at the top of memory, the ecall\n"
+"trap served as a Linux system call (write 64 to fd 1 or 2, exit 93,\n"
+"exit_group 94) and the run resumed.  The program's exit status is\n"
+"vpmu-run's; a program that stops otherwise exits 124 (budget), 132\n"
+"(illegal instruction), 133 (ebreak) or 139 (fault).\n"
 "\n"
 "  -n, --runs=N          run N times, each from a fresh copy of the file's\n"
 "                        memory (default 1)\n"
@@ -44,11 +56,19 @@ static void usage(FILE *f)
 "  -v, --verbose         print all 32 registers\n"
 "  -q, --quiet           print only errors and mismatches\n"
 "  -d, --device=PATH     the character device (default " DEFAULT_DEVICE ")\n"
+"  -m, --image=IMAGE     ELF: refuse to run unless IMAGE is the module's\n"
+"                        current image (checked when its image file is\n"
+"                        readable: root)\n"
+"      --mem=BYTES       memory of an ELF program (default 1 MiB, at most\n"
+"                        16 MiB)\n"
+"      --stats           ELF: print on stderr how the program stopped, its\n"
+"                        cycles and x0..x31 (after an exit: as the exit\n"
+"                        ecall found them); perf counts the other events\n"
 "  -h, --help            this text\n"
 "\n"
 "Exit status: 0 every run completed (and matched FILE), 1 a run failed or\n"
 "did not match, 2 bad usage or an unreadable or invalid program file.\n",
-		prog_name);
+		prog_name, prog_name);
 }
 
 /* What an ioctl errno means, from Documentation/vpmu/module.rst. */
@@ -99,20 +119,28 @@ static void check_image(const struct vpmu_prog_view *v, const char *path)
 struct opts {
 	struct vpmu_runner_opts com;
 	const char *device;
+	const char *image;	/* -m, ELF programs */
+	uint64_t mem;		/* --mem, ELF programs */
+	bool stats;		/* --stats, ELF programs */
 };
+
+enum { OPT_MEM = 256, OPT_STATS };
 
 static int parse_args(int argc, char **argv, struct opts *o)
 {
 	static const struct option lopts[] = {
 		VPMU_RUNNER_LONGOPTS,
 		{ "device", required_argument, NULL, 'd' },
+		{ "image", required_argument, NULL, 'm' },
+		{ "mem", required_argument, NULL, OPT_MEM },
+		{ "stats", no_argument, NULL, OPT_STATS },
 		{ "help", no_argument, NULL, 'h' },
 		{ }
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, VPMU_RUNNER_OPTSTRING "d:h", lopts,
-				NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, VPMU_RUNNER_OPTSTRING "d:m:h",
+				lopts, NULL)) != -1) {
 		switch (vpmu_runner_opt(&o->com, c, optarg, prog_name,
 					VPMU_RUN_BUDGET_MAX)) {
 		case 1:
@@ -123,6 +151,20 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		switch (c) {
 		case 'd':
 			o->device = optarg;
+			break;
+		case 'm':
+			o->image = optarg;
+			break;
+		case OPT_MEM:
+			if (vpmu_parse_count(optarg, &o->mem) || !o->mem ||
+			    o->mem % 4 || o->mem > VPMU_PROG_MEM_MAX) {
+				fprintf(stderr, "%s: bad memory size '%s'\n",
+					prog_name, optarg);
+				return -1;
+			}
+			break;
+		case OPT_STATS:
+			o->stats = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -160,6 +202,133 @@ static int load_prog(const char *path, struct vpmu_buf *file,
 		return 2;
 	}
 	return 0;
+}
+
+/* ---- static RV32 ELF programs ------------------------------------------ */
+
+/*
+ * -m IMAGE: 0 if IMAGE is the current image or the current one cannot be
+ * read (not root); 2 after saying why not.
+ */
+static int check_elf_image(const char *image)
+{
+	struct vpmu_image_header want, cur;
+	struct vpmu_buf file = { 0 };
+	int fd, ret = 0;
+
+	if (vpmu_read_file(image, &file)) {
+		fprintf(stderr, "%s: %s: %s\n", prog_name, image, strerror(errno));
+		return 2;
+	}
+	memset(&want, 0, sizeof(want));
+	if (file.len >= sizeof(want))
+		memcpy(&want, file.p, sizeof(want));
+	vpmu_buf_free(&file);
+	if (want.magic != VPMU_IMAGE_MAGIC) {
+		fprintf(stderr, "%s: %s: not a vpmu image\n", prog_name, image);
+		return 2;
+	}
+	fd = open(UCODE_IMAGE, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	if (read(fd, &cur, sizeof(cur)) == (ssize_t)sizeof(cur) &&
+	    cur.magic == VPMU_IMAGE_MAGIC && cur.checksum != want.checksum) {
+		fprintf(stderr, "%s: %s is not the current image (\"%.*s\"): "
+			"load it first (vpmu-load %s)\n", prog_name, image,
+			VPMU_IMAGE_NAME_LEN, cur.name, image);
+		ret = 2;
+	}
+	close(fd);
+	return ret;
+}
+
+/*
+ * Run the ELF program in @mem from @entry to its exit or another stop,
+ * serving its ecalls between calls that resume it; the budget covers the
+ * whole program.  Returns its exit status, or -1 after an ioctl error
+ * (reported).
+ */
+static int elf_run(int fd, uint8_t *mem, uint32_t mem_size, uint32_t entry,
+		   const struct opts *o)
+{
+	struct vpmu_sys_res res = { 0 };
+	uint64_t left = o->com.budget, cycles = 0;
+	struct vpmu_run r = {
+		.size = sizeof(r), .flags = VPMU_RUN_F_REGS,
+		.mem = (uintptr_t)mem, .mem_size = mem_size, .entry = entry,
+		.mode = VPMU_MODE_USER, .regs[2] = mem_size & ~15u,
+	};
+
+	for (;;) {
+		r.budget = left < VPMU_RUN_BUDGET_MAX ? left : VPMU_RUN_BUDGET_MAX;
+		if (ioctl(fd, VPMU_IOC_RUN, &r)) {
+			int err = errno;
+
+			fprintf(stderr, "%s: VPMU_IOC_RUN: %s: %s\n", prog_name,
+				strerror(err), run_errno_meaning(err));
+			return -1;
+		}
+		cycles += r.cycles;
+		left -= r.cycles < left ? r.cycles : left;
+		/* A handled signal or a budget above one call's: go on. */
+		if ((r.stop == VPMU_RUN_SIGNAL || r.stop == VPMU_RUN_BUDGET) &&
+		    left) {
+			r.flags = VPMU_RUN_F_RESUME;
+			continue;
+		}
+		if (r.stop != VPMU_RUN_TRAP || r.code != VPMU_RV_TRAP_ECALL)
+			break;
+		vpmu_sys_call(r.regs, mem, mem_size, &res);
+		if (res.exited)
+			break;
+		if (!left) {
+			r.stop = VPMU_RUN_BUDGET;
+			break;
+		}
+		r.regs[10] = res.a0;
+		r.flags = VPMU_RUN_F_REGS | VPMU_RUN_F_RESUME;
+	}
+	if (o->stats) {
+		vpmu_elf_print_end(stderr, res.exited, res.status, r.stop,
+				   r.code, r.ipc);
+		fprintf(stderr, "event cycles %llu\n", (unsigned long long)cycles);
+		vpmu_elf_print_regs(stderr, r.regs, r.pc);
+	}
+	if (!res.exited && !o->com.quiet)
+		vpmu_elf_report_stop(prog_name, r.stop, r.code, r.ipc);
+	return res.exited ? res.status : vpmu_elf_status(r.stop, r.code);
+}
+
+static int elf_main(const struct opts *o, const char *path,
+		    const struct vpmu_buf *file)
+{
+	uint32_t mem_size = o->mem ? o->mem : VPMU_ELF_MEM_DEFAULT, entry;
+	struct vpmu_buf diag = { 0 };
+	uint8_t *mem;
+	int fd, ret;
+
+	if (o->image && check_elf_image(o->image))
+		return 2;
+	if (posix_memalign((void **)&mem, 8, mem_size))
+		abort();
+	if (vpmu_elf_load(file->p, file->len, mem, mem_size, &entry, &diag)) {
+		fprintf(stderr, "%s: %s: %.*s\n", prog_name, path,
+			(int)diag.len, diag.p);
+		vpmu_buf_free(&diag);
+		free(mem);
+		return 2;
+	}
+	fd = open(o->device, O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		fprintf(stderr, "%s: %s: %s\n", prog_name, o->device,
+			strerror(errno));
+		free(mem);
+		return 1;
+	}
+	ret = elf_run(fd, mem, mem_size, entry, o);
+	close(fd);
+	free(mem);
+	return ret < 0 ? 1 : ret;
 }
 
 /* Returns 0 on a completed run, 1 on an ioctl error (reported). */
@@ -218,6 +387,13 @@ int main(int argc, char **argv)
 		prog_name = strrchr(argv[0], '/') + 1;
 	if (parse_args(argc, argv, &o))
 		return 2;
+	if (vpmu_read_file(argv[optind], &file) == 0 &&
+	    vpmu_is_elf(file.p, file.len)) {
+		ret = elf_main(&o, argv[optind], &file);
+		vpmu_buf_free(&file);
+		return ret;
+	}
+	vpmu_buf_free(&file);
 	if (load_prog(argv[optind], &file, &v))
 		return 2;
 	if (o.com.expect && vpmu_read_file(o.com.expect, &exp)) {

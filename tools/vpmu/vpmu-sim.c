@@ -328,36 +328,16 @@ static double run_once(struct vpmu_engine *e, const struct vpmu_prog_view *v,
 
 /* ---- static RV32 ELF programs ------------------------------------------ */
 
-/* The rv32im microcode's trap codes (share/ucode/rv32im.vus). */
-#define RV_TRAP_ILLEGAL	1
-#define RV_TRAP_ECALL	2
-#define RV_TRAP_EBREAK	3
-
-/* How an ELF program that did not exit ends, as a shell sees qemu's. */
-static int elf_status(const struct vpmu_stop *st)
-{
-	if (st->reason == VPMU_STOP_BUDGET)
-		return 124;
-	if (st->reason == VPMU_STOP_TRAP && st->code == RV_TRAP_EBREAK)
-		return 133;
-	if (st->reason == VPMU_STOP_TRAP || st->reason == VPMU_STOP_HALT)
-		return 132;
-	return 139;
-}
-
+/* The engine's stop reasons are the uapi's (VPMU_RUN_*). */
 static void elf_stats(struct vpmu_engine *e, const struct vpmu_stop *st,
 		      bool exited, int status)
 {
+	uint32_t x[32];
 	unsigned int i;
 	u64 v;
 
-	if (exited) {
-		fprintf(stderr, "exit %d\n", status);
-	} else {
-		fprintf(stderr, "stop %s %u at pc 0x%x\n",
-			vpmu_stop_name(st->reason) ? vpmu_stop_name(st->reason) :
-			"?", st->code, st->ipc);
-	}
+	vpmu_elf_print_end(stderr, exited, status, st->reason, st->code,
+			   st->ipc);
 	for (i = 0; i < VPMU_EV_NR_BASIC; i++)
 		fprintf(stderr, "event %s %llu\n", vpmu_event_info[i].name + 5,
 			(unsigned long long)vpmu_engine_event_total(e, i));
@@ -368,9 +348,8 @@ static void elf_stats(struct vpmu_engine *e, const struct vpmu_stop *st,
 				(unsigned long long)v);
 	}
 	for (i = 0; i < 32; i++)
-		fprintf(stderr, "x%u 0x%08x\n", i,
-			vpmu_engine_reg(e, VPMU_OPND_R0 + i));
-	fprintf(stderr, "pc 0x%08x\n", vpmu_engine_reg(e, VPMU_OPND_PC));
+		x[i] = vpmu_engine_reg(e, VPMU_OPND_R0 + i);
+	vpmu_elf_print_regs(stderr, x, vpmu_engine_reg(e, VPMU_OPND_PC));
 }
 
 /*
@@ -389,7 +368,7 @@ static int elf_run(struct vpmu_engine *e, uint8_t *mem, uint32_t mem_size,
 	for (;;) {
 		vpmu_engine_run(e, left, &st);
 		left -= st.cycles < left ? st.cycles : left;
-		if (st.reason != VPMU_STOP_TRAP || st.code != RV_TRAP_ECALL)
+		if (st.reason != VPMU_STOP_TRAP || st.code != VPMU_RV_TRAP_ECALL)
 			break;
 		for (i = 0; i < 32; i++)
 			x[i] = vpmu_engine_reg(e, VPMU_OPND_R0 + i);
@@ -405,10 +384,8 @@ static int elf_run(struct vpmu_engine *e, uint8_t *mem, uint32_t mem_size,
 	if (o->stats)
 		elf_stats(e, &st, res.exited, res.status);
 	if (!res.exited && !o->com.quiet)
-		fprintf(stderr, "%s: program stopped: %s %u at pc 0x%x\n",
-			prog_name, vpmu_stop_name(st.reason) ?
-			vpmu_stop_name(st.reason) : "?", st.code, st.ipc);
-	return res.exited ? res.status : elf_status(&st);
+		vpmu_elf_report_stop(prog_name, st.reason, st.code, st.ipc);
+	return res.exited ? res.status : vpmu_elf_status(st.reason, st.code);
 }
 
 static int elf_main(const struct opts *o, const char *path,

@@ -331,3 +331,40 @@ double vpmu_now(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
+
+int vpmu_elf_status(unsigned int stop, unsigned int code)
+{
+	if (stop == VPMU_RUN_BUDGET)
+		return 124;
+	if (stop == VPMU_RUN_TRAP && code == VPMU_RV_TRAP_EBREAK)
+		return 133;
+	if (stop == VPMU_RUN_TRAP || stop == VPMU_RUN_HALT)
+		return 132;
+	return 139;
+}
+
+void vpmu_elf_print_end(FILE *f, bool exited, int status, unsigned int stop,
+			unsigned int code, uint32_t ipc)
+{
+	if (exited)
+		fprintf(f, "exit %d\n", status);
+	else
+		fprintf(f, "stop %s %u at pc 0x%x\n", vpmu_stop_name(stop) ?
+			vpmu_stop_name(stop) : "?", code, ipc);
+}
+
+void vpmu_elf_print_regs(FILE *f, const uint32_t x[32], uint32_t pc)
+{
+	unsigned int i;
+
+	for (i = 0; i < 32; i++)
+		fprintf(f, "x%u 0x%08x\n", i, x[i]);
+	fprintf(f, "pc 0x%08x\n", pc);
+}
+
+void vpmu_elf_report_stop(const char *prog, unsigned int stop,
+			  unsigned int code, uint32_t ipc)
+{
+	fprintf(stderr, "%s: program stopped: %s %u at pc 0x%x\n", prog,
+		vpmu_stop_name(stop) ? vpmu_stop_name(stop) : "?", code, ipc);
+}

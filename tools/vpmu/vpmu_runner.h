@@ -98,4 +98,33 @@ int vpmu_runner_opt(struct vpmu_runner_opts *o, int c, const char *arg,
 /* Seconds on the monotonic clock. */
 double vpmu_now(void);
 
+/*
+ * Static RV32 ELF programs (vpmu_elf.h), run by vpmu-sim on the host
+ * engine and by vpmu-run on the kernel's: the rv32im microcode's trap
+ * codes (share/ucode/rv32im.vus) and what both runners print and return.
+ */
+#define VPMU_RV_TRAP_ILLEGAL	1
+#define VPMU_RV_TRAP_ECALL	2
+#define VPMU_RV_TRAP_EBREAK	3
+
+/*
+ * The exit status of a program that stopped with @stop (VPMU_RUN_*) and
+ * @code without exiting, as a shell sees qemu-riscv32's: 124 budget, 133
+ * ebreak, 132 another trap or a halt, 139 a fault.
+ */
+int vpmu_elf_status(unsigned int stop, unsigned int code);
+
+/*
+ * --stats: "exit STATUS" if @exited, else "stop REASON CODE at pc IPC"
+ * (print_end); then, after the caller's event lines, "xN 0x%08x" for
+ * x0..x31 and "pc 0x%08x" (print_regs).
+ */
+void vpmu_elf_print_end(FILE *f, bool exited, int status, unsigned int stop,
+			unsigned int code, uint32_t ipc);
+void vpmu_elf_print_regs(FILE *f, const uint32_t x[32], uint32_t pc);
+
+/* Unless --quiet: "PROG: program stopped: REASON CODE at pc IPC". */
+void vpmu_elf_report_stop(const char *prog, unsigned int stop,
+			  unsigned int code, uint32_t ipc);
+
 #endif /* _VPMU_RUNNER_H */

@@ -142,7 +142,8 @@ struct vpmu_hu {
 
 /**
  * struct vpmu_cdev - /dev/vpmu
- * @misc:	the misc device; an open file's private_data points to it
+ * @misc:	the misc device (an open file's private_data is its own,
+ *		vpmu_cdev.c's struct vpmu_cdev_file)
  * @live:	opens succeed once the module is up (vpmu_cdev_enable())
  */
 struct vpmu_cdev {

@@ -5,8 +5,9 @@
  * VPMU_IOC_RUN checks the caller's arguments, copies the caller's memory
  * in, has the machine run the program (vpmu_machine_run(), in chunks, on
  * the engine of whatever CPU the task is on) and copies memory and
- * registers back.  Documentation/vpmu/module.rst gives the semantics and
- * the errors.
+ * registers back.  Each open file keeps the program its last run left
+ * stopped by a TRAP, its budget or a signal, for VPMU_RUN_F_RESUME.
+ * Documentation/vpmu/module.rst gives the semantics and the errors.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -15,6 +16,7 @@
 #include <linux/miscdevice.h>
 #include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
@@ -23,6 +25,19 @@
 #include "vpmu_machine.h"
 
 static_assert(sizeof(struct vpmu_run) == VPMU_RUN_SIZE_VER0);
+
+/**
+ * struct vpmu_cdev_file - an open /dev/vpmu, its private_data
+ * @vpmu:	the device
+ * @lock:	protects @saved (held to take or replace it, never to run)
+ * @saved:	the program the file's last run left stopped so that it can
+ *		go on (VPMU_RUN_F_RESUME), or empty
+ */
+struct vpmu_cdev_file {
+	struct vpmu		*vpmu;
+	struct mutex		lock;	/* protects @saved */
+	struct vpmu_run_saved	saved;
+};
 
 /* Everything VPMU_IOC_RUN refuses before running, as module.rst lists. */
 static int vpmu_run_check(const struct vpmu_run *run)
@@ -43,8 +58,58 @@ static int vpmu_run_check(const struct vpmu_run *run)
 	return 0;
 }
 
-static long vpmu_ioctl_run(struct vpmu *vpmu, struct vpmu_run __user *urun)
+/*
+ * VPMU_RUN_F_RESUME takes the file's program into @saved, if it has one
+ * of @run's memory size; -EINVAL, changing nothing, if not.
+ */
+static int vpmu_run_take(struct vpmu_cdev_file *f, const struct vpmu_run *run,
+			 struct vpmu_run_saved *saved)
 {
+	int ret = -EINVAL;
+
+	mutex_lock(&f->lock);
+	if (f->saved.img && f->saved.mem_size == run->mem_size) {
+		*saved = f->saved;
+		f->saved = (struct vpmu_run_saved){ };
+		ret = 0;
+	}
+	mutex_unlock(&f->lock);
+	return ret;
+}
+
+/*
+ * What the file keeps after a run: @saved (emptied), whatever it kept
+ * before freed; with @back, a taken program going back, unless another
+ * run has left one since.
+ */
+static void vpmu_run_keep(struct vpmu_cdev_file *f,
+			  struct vpmu_run_saved *saved, bool back)
+{
+	mutex_lock(&f->lock);
+	if (!back || !f->saved.img)
+		swap(*saved, f->saved);
+	mutex_unlock(&f->lock);
+	vpmu_run_saved_release(saved);
+}
+
+/* The outputs start at zero, but for regs[] as VPMU_RUN_F_REGS gives them. */
+static void vpmu_run_clear_out(struct vpmu_run *run)
+{
+	u32 regs[ARRAY_SIZE(run->regs)];
+	bool in = run->flags & VPMU_RUN_F_REGS;
+
+	if (in)
+		memcpy(regs, run->regs, sizeof(regs));
+	memset_after(run, 0, ext_at);
+	if (in)
+		memcpy(run->regs, regs, sizeof(regs));
+}
+
+static long vpmu_ioctl_run(struct vpmu_cdev_file *f,
+			   struct vpmu_run __user *urun)
+{
+	struct vpmu_run_saved saved = { };
+	struct vpmu *vpmu = f->vpmu;
 	struct vpmu_run run;
 	void __user *umem;
 	u8 *mem;
@@ -64,41 +129,55 @@ static long vpmu_ioctl_run(struct vpmu *vpmu, struct vpmu_run __user *urun)
 	ret = vpmu_run_check(&run);
 	if (ret)
 		return ret;
+	if (run.flags & VPMU_RUN_F_RESUME) {
+		ret = vpmu_run_take(f, &run, &saved);
+		if (ret)
+			return ret;
+	}
 	/*
 	 * Nothing is run unless the results can be written back: probe
 	 * both destinations by writing back what was just read from them.
 	 */
-	if (copy_to_user(urun, &run, sizeof(run)))
-		return -EFAULT;
-	/* Nothing of the kernel's stack may reach the caller. */
-	memset_after(&run, 0, ext_at);
+	if (copy_to_user(urun, &run, sizeof(run))) {
+		ret = -EFAULT;
+		goto out_keep;
+	}
+	vpmu_run_clear_out(&run);
 
 	umem = u64_to_user_ptr(run.mem);
 	mem = kvmalloc(run.mem_size, GFP_KERNEL_ACCOUNT);
-	if (!mem)
-		return -ENOMEM;
+	if (!mem) {
+		ret = -ENOMEM;
+		goto out_keep;
+	}
 	if (copy_from_user(mem, umem, run.mem_size) ||
 	    copy_to_user(umem, mem, run.mem_size)) {
 		ret = -EFAULT;
 		goto out_free_mem;
 	}
 
-	ret = vpmu_machine_run(&vpmu->machine, &run, mem);
+	ret = vpmu_machine_run(&vpmu->machine, &run, mem, &saved);
 	if (ret)
 		goto out_free_mem;
+	/* The run replaces what the file kept, even if copying back fails. */
+	vpmu_run_keep(f, &saved, false);
 
 	if (copy_to_user(umem, mem, run.mem_size) ||
 	    copy_to_user(urun, &run, sizeof(run)))
 		ret = -EFAULT;
 out_free_mem:
 	kvfree(mem);
+out_keep:
+	/* A program taken for a run that never ran goes back. */
+	if (saved.img)
+		vpmu_run_keep(f, &saved, true);
 	return ret;
 }
 
-/* An open file's private_data is the misc device (misc_open()). */
-static struct vpmu *file_to_vpmu(struct file *file)
+/* An open file's private_data is its struct vpmu_cdev_file. */
+static struct vpmu_cdev_file *file_to_cdev_file(struct file *file)
 {
-	return container_of(file->private_data, struct vpmu, cdev.misc);
+	return file->private_data;
 }
 
 /* The command is matched by type and number: its size is run.size's job. */
@@ -106,7 +185,7 @@ static long vpmu_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	if (_IOC_TYPE(cmd) == VPMU_IOC_MAGIC &&
 	    _IOC_NR(cmd) == _IOC_NR(VPMU_IOC_RUN))
-		return vpmu_ioctl_run(file_to_vpmu(file),
+		return vpmu_ioctl_run(file_to_cdev_file(file),
 				      (struct vpmu_run __user *)arg);
 	return -ENOTTY;
 }
@@ -118,16 +197,42 @@ static long vpmu_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
  */
 static int vpmu_open(struct inode *inode, struct file *file)
 {
+	/* misc_open() left the misc device in private_data. */
+	struct vpmu *vpmu = container_of(file->private_data, struct vpmu,
+					 cdev.misc);
+	struct vpmu_cdev_file *f;
+	int ret;
+
 	/* Pairs with vpmu_cdev_enable(): all of init is seen done. */
-	if (!smp_load_acquire(&file_to_vpmu(file)->cdev.live))
+	if (!smp_load_acquire(&vpmu->cdev.live))
 		return -ENODEV;
-	return nonseekable_open(inode, file);
+	ret = nonseekable_open(inode, file);
+	if (ret)
+		return ret;
+	f = kzalloc(sizeof(*f), GFP_KERNEL_ACCOUNT);
+	if (!f)
+		return -ENOMEM;
+	f->vpmu = vpmu;
+	mutex_init(&f->lock);
+	file->private_data = f;
+	return 0;
+}
+
+static int vpmu_release(struct inode *inode, struct file *file)
+{
+	struct vpmu_cdev_file *f = file_to_cdev_file(file);
+
+	vpmu_run_saved_release(&f->saved);
+	mutex_destroy(&f->lock);
+	kfree(f);
+	return 0;
 }
 
 /* An open file pins the module (owner), so no run outlives it. */
 static const struct file_operations vpmu_fops = {
 	.owner		= THIS_MODULE,
 	.open		= vpmu_open,
+	.release	= vpmu_release,
 	.unlocked_ioctl	= vpmu_ioctl,
 	.compat_ioctl	= compat_ptr_ioctl,
 };

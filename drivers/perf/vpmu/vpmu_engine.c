@@ -3215,6 +3215,14 @@ int vpmu_engine_ctx_restore(struct vpmu_engine *e, const struct vpmu_ctx *c)
 	return 0;
 }
 
+int vpmu_ctx_set_mem(struct vpmu_ctx *c, u8 *mem, u32 mem_size)
+{
+	if (!c->uc || mem_size != c->st.msz)
+		return -EINVAL;
+	c->st.mem = mem;
+	return 0;
+}
+
 /* ---- state -------------------------------------------------------------- */
 
 u32 vpmu_engine_reg(const struct vpmu_engine *e, unsigned int opnd)

@@ -218,6 +218,12 @@ void vpmu_engine_ctx_save(struct vpmu_engine *e, struct vpmu_ctx *c);
 int vpmu_engine_ctx_restore(struct vpmu_engine *e, const struct vpmu_ctx *c);
 
 /*
+ * The program of context @c goes on in memory at @mem (its copy, say):
+ * -EINVAL, changing nothing, unless @mem_size is the size it has.
+ */
+int vpmu_ctx_set_mem(struct vpmu_ctx *c, u8 *mem, u32 mem_size);
+
+/*
  * Run until the budget is used up or something stops the engine.  With
  * no counter interrupting or freezing on overflow and the histogram unit
  * off, the counts a run makes may stay in the engine's uops after it

@@ -236,7 +236,24 @@ int vpmu_machine_hu_program(struct vpmu_machine *m,
 int vpmu_machine_hu_reset(struct vpmu_machine *m);
 
 /* Running a program (vpmu_machine_run.c). */
-int vpmu_machine_run(struct vpmu_machine *m, struct vpmu_run *run, u8 *mem);
+
+/**
+ * struct vpmu_run_saved - a stopped program that can go on
+ * @img:	the image it runs under (a reference), or NULL: none
+ * @ctx:	its state
+ * @stop:	how it stopped: VPMU_RUN_TRAP, _BUDGET or _SIGNAL
+ * @mem_size:	the size of its memory
+ */
+struct vpmu_run_saved {
+	struct vpmu_image	*img;
+	struct vpmu_ctx		*ctx;
+	u32			stop;
+	u32			mem_size;
+};
+
+int vpmu_machine_run(struct vpmu_machine *m, struct vpmu_run *run, u8 *mem,
+		     struct vpmu_run_saved *saved);
+void vpmu_run_saved_release(struct vpmu_run_saved *saved);
 
 /* ---- inside the machine layer ------------------------------------------ */
 

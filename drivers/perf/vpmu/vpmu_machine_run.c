@@ -69,7 +69,10 @@ module_param_named(bench_chunk_stops, vpmu_bench_chunk_stops, ulong, 0644);
  * @ctx:	the program's state between chunks
  * @mem:	the program's memory, a kernel copy
  * @left:	cycles of the budget not used yet
- * @started:	the first chunk has run (later chunks restore @ctx)
+ * @started:	the first chunk has run (later chunks restore @ctx), or
+ *		the run resumes a saved program
+ * @resume:	the next chunk resumes a saved program (VPMU_RUN_F_RESUME)
+ * @trap:	that program stopped by TRAP: it goes on after the TRAP
  * @ext:	the external signal line, as the run has it now
  *
  * Private to the calling task: no locking.
@@ -82,6 +85,8 @@ struct vpmu_runner {
 	u8			*mem;
 	u64			left;
 	bool			started;
+	bool			resume;
+	bool			trap;
 	bool			ext;
 };
 
@@ -213,6 +218,31 @@ static void vpmu_run_ext(struct vpmu_runner *r)
 		r->ext = !r->ext;
 }
 
+/* With VPMU_RUN_F_REGS the program has the caller's registers. */
+static void vpmu_run_set_regs(struct vpmu_runner *r, struct vpmu_engine *e)
+{
+	const struct vpmu_run *run = r->run;
+	unsigned int i;
+
+	if (!(run->flags & VPMU_RUN_F_REGS))
+		return;
+	for (i = 0; i < ARRAY_SIZE(run->regs); i++)
+		vpmu_engine_set_reg(e, VPMU_OPND_R0 + i, run->regs[i]);
+}
+
+/*
+ * The first chunk of a resumed program: it goes on after its TRAP, if it
+ * stopped by one.  A TRAP in the last microword cannot be returned from:
+ * the engine then reports it again, at once.
+ */
+static void vpmu_run_resume(struct vpmu_runner *r, struct vpmu_engine *e)
+{
+	r->resume = false;
+	vpmu_run_set_regs(r, e);
+	if (r->trap)
+		vpmu_engine_trap_return(e);
+}
+
 /*
  * One chunk on this CPU's engine, with interrupts disabled throughout: the
  * program is put on the engine (started, or restored from @r->ctx), run,
@@ -247,9 +277,12 @@ static int vpmu_run_chunk(struct vpmu_runner *r)
 		ret = vpmu_engine_ctx_restore(e, r->ctx);
 		if (WARN_ON_ONCE(ret))
 			goto out_put_engine;
+		if (r->resume)
+			vpmu_run_resume(r, e);
 	} else {
 		vpmu_engine_start(e, r->mem, run->mem_size, run->entry,
 				  run->mode);
+		vpmu_run_set_regs(r, e);
 		r->started = true;
 	}
 	vpmu_run_ext(r);
@@ -280,11 +313,32 @@ out_put_engine:
 	return ret;
 }
 
+/* Free what @saved holds, if anything, and empty it. */
+void vpmu_run_saved_release(struct vpmu_run_saved *saved)
+{
+	if (saved->img) {
+		vpmu_ctx_destroy(saved->ctx);
+		vpmu_image_put(saved->img);
+	}
+	*saved = (struct vpmu_run_saved){ };
+}
+
+/* Can a program that stopped so go on (VPMU_RUN_F_RESUME)? */
+static bool vpmu_run_resumable(u32 stop)
+{
+	return stop == VPMU_RUN_TRAP || stop == VPMU_RUN_BUDGET ||
+	       stop == VPMU_RUN_SIGNAL;
+}
+
 /**
  * vpmu_machine_run() - run a program to its end, on the engines
  * @m:		the machine
  * @run:	what to run, checked by the caller; the results are filled in
  * @mem:	the program's memory, run->mem_size bytes, used in place
+ * @saved:	with VPMU_RUN_F_RESUME, the program to go on with (the
+ *		caller checked that it holds one, of run->mem_size bytes);
+ *		else empty.  Filled in with the program if it stops so that
+ *		it can go on (TRAP, budget, signal), emptied otherwise.
  *
  * Runs on the engine of whatever CPU the calling task is on, chunk by
  * chunk, until the program halts, traps or faults, the budget is used up
@@ -294,29 +348,48 @@ out_put_engine:
  * Context: process context; may sleep between chunks.
  * Return: 0 or a negative errno (-ENOMEM).
  */
-int vpmu_machine_run(struct vpmu_machine *m, struct vpmu_run *run, u8 *mem)
+int vpmu_machine_run(struct vpmu_machine *m, struct vpmu_run *run, u8 *mem,
+		     struct vpmu_run_saved *saved)
 {
 	struct vpmu_runner runner = { .m = m, .run = run, .mem = mem };
 	struct vpmu_runner *r = &runner;
 	int ret;
 
-	r->img = vpmu_image_get(m);
-	r->run->generation = r->img->generation;
-	r->ctx = vpmu_ctx_create();
-	if (!r->ctx) {
-		ret = -ENOMEM;
-		goto out_put_image;
+	if (run->flags & VPMU_RUN_F_RESUME) {
+		if (WARN_ON_ONCE(!saved->img) ||
+		    vpmu_ctx_set_mem(saved->ctx, mem, run->mem_size))
+			return -EINVAL;
+		r->img = saved->img;
+		r->ctx = saved->ctx;
+		r->started = true;
+		r->resume = true;
+		r->trap = saved->stop == VPMU_RUN_TRAP;
+		*saved = (struct vpmu_run_saved){ };
+	} else {
+		r->img = vpmu_image_get(m);
+		r->ctx = vpmu_ctx_create();
+		if (!r->ctx) {
+			ret = -ENOMEM;
+			goto out_put_image;
+		}
 	}
+	r->run->generation = r->img->generation;
 	r->left = r->run->budget;
 	r->ext = r->run->flags & VPMU_RUN_F_EXT;
 	while (!(ret = vpmu_run_chunk(r)))
 		cond_resched();
 	if (ret > 0)
 		ret = 0;
+	if (!ret && vpmu_run_resumable(run->stop)) {
+		*saved = (struct vpmu_run_saved){
+			.img = r->img, .ctx = r->ctx, .stop = run->stop,
+			.mem_size = run->mem_size,
+		};
+		return 0;
+	}
 
 	vpmu_ctx_destroy(r->ctx);
 out_put_image:
 	vpmu_image_put(r->img);
 	return ret;
 }
-

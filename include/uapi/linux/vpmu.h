@@ -275,9 +275,32 @@ struct vpmu_program_header {
  * the run; ext_at, if not 0, flips it once, at the first microword
  * boundary at which the run has used at least ext_at cycles.  Without
  * either the line stays deasserted, as before they existed.
+ *
+ * VPMU_RUN_F_REGS makes regs[] input as well as output: the program
+ * starts with r0..r31 = regs[] (r0 stays 0 under an R0_ZERO image)
+ * instead of zeros, at entry as always.
+ *
+ * VPMU_RUN_F_RESUME goes on with the program this open file's last run
+ * left stopped by a TRAP, the end of its budget or a signal, instead of
+ * starting one: with the image, registers, pc, micro-PC, data cache,
+ * write queue and cycle count it had, at the microword after the TRAP
+ * (vpmu_engine_trap_return()) or where the budget or signal cut it.  A
+ * program that stops at TRAP for a service (an RV32 ecall, say) thus
+ * goes on as if it had never left the engine: the caller serves the
+ * call from regs[] and mem, writes the result with VPMU_RUN_F_REGS, and
+ * resumes.  mem is copied in again (the caller may have changed it) and
+ * mem_size must be the stopped run's; entry and mode are checked as
+ * always but not used.  budget, ext_at, VPMU_RUN_F_EXT and the outputs
+ * (cycles included) are this call's.  Each call that runs replaces
+ * what the file keeps: by its program if that stopped by TRAP, budget or
+ * signal, by nothing otherwise; refused calls change nothing.  EINVAL if
+ * there is nothing to resume or mem_size differs.
  */
 #define VPMU_RUN_F_EXT		_BITUL(0)
-#define VPMU_RUN_F_ALL		VPMU_RUN_F_EXT
+#define VPMU_RUN_F_REGS		_BITUL(1)
+#define VPMU_RUN_F_RESUME	_BITUL(2)
+#define VPMU_RUN_F_ALL		(VPMU_RUN_F_EXT | VPMU_RUN_F_REGS | \
+				 VPMU_RUN_F_RESUME)
 
 struct vpmu_run {
 	/* in */
@@ -300,7 +323,7 @@ struct vpmu_run {
 	__u32 ipc;		/* address of the current instruction */
 	__u32 mode_out;		/* privilege mode at the stop */
 	__u32 reserved_out;	/* written as 0 */
-	__u32 regs[32];		/* r0..r31 */
+	__u32 regs[32];		/* r0..r31; in too with VPMU_RUN_F_REGS */
 };
 
 #define VPMU_IOC_MAGIC		0xb7

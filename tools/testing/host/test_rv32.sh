@@ -41,19 +41,8 @@ tap_build vpmu-sim share rv32
 IMG=$SHARE/build/rv32im.vpmu
 ELFS=$SHARE/build/rv32
 
-# qemu_regs ELF - x0..x31 as the exit ecall (symbol rv_exit_ecall) finds
-# them, one "xN 0x%08x" line each, as vpmu-sim --stats prints them.
-qemu_regs() {
-	local a
-
-	a=$("${RVCC%gcc}nm" "$1" | awk '$3 == "rv_exit_ecall" { print $1 }')
-	[ -n "$a" ] || return 1
-	"$QEMU" -singlestep -d nochain,cpu -dfilter "0x$a+4" "$1" 2>&1 \
-		>/dev/null | awk '
-		{ for (i = 1; i < NF; i++) if ($i ~ /^x[0-9]+\//) {
-			split($i, p, "/"); v[substr(p[1], 2) + 0] = $(i + 1) } }
-		END { for (r = 0; r < 32; r++) printf "x%d 0x%s\n", r, v[r] }'
-}
+# shellcheck source=rv32_qemu.sh
+. "$(dirname "$0")/rv32_qemu.sh"
 
 # compare NAME ELF - the checks above, four TAP lines.
 compare() {
@@ -66,8 +55,7 @@ compare() {
 	vrc=$?
 	cmp -s "$tmp/q.out" "$tmp/v.out" && [ "$qrc" = "$vrc" ]
 	ok $? "$name: output and exit status ($vrc) as qemu-riscv32's"
-	qn=$("$QEMU" -singlestep -d nochain,exec "$elf" 2>&1 >/dev/null |
-	     grep -c '^Trace')
+	qn=$(qemu_insns "$elf")
 	tag=$(awk '$2 == "tag1" { print $3 }' "$tmp/v.stats")
 	insns=$(awk '$2 == "insns" { print $3 }' "$tmp/v.stats")
 	[ "$qn" = "$tag" ]

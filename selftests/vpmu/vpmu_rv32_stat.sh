@@ -1,0 +1,147 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# vpmu_rv32_stat.sh - RV32 C on the kernel's engine (busybox sh): the C
+# samples (share/build/rv32/*.elf) and random programs run by vpmu-run
+# under the rv32im image, their ecalls served between resumed runs
+# (VPMU_RUN_F_RESUME), must agree exactly with
+#
+#   - vpmu-sim, the same engine as host C, run here on the same binary:
+#     output, exit status, cycles and x0..x31 at the exit (--stats), and
+#     every count perf stat gives for vpmu-run: cycles, uops, insns and
+#     the RV32 tags (1 decode, 2 alu, 3 load, 4 store, 5 branch, 6 taken,
+#     7 jump, 8 muldiv, 9 ecall), all twelve in the same run as the
+#     output (the module is reloaded with nr_counters=12 for this test,
+#     and as it was after; three events a run if that cannot be done);
+#   - qemu-riscv32, for the random programs (lib/rv32/, made on the host
+#     by vpmu_rv32_ref.sh): output, exit status, x0..x31 at the exit ecall
+#     and the instructions executed (tag 1; insns, the retired ones, is
+#     one less: the exit ecall does not retire).
+#
+# TAP output; skips without perf, the tools, root (to load
+# the image) or the built samples.
+
+SHARE=${VPMU_SHARE:-/opt/vpmu/share}
+BIN=/opt/vpmu/bin
+RUN=$(command -v vpmu-run || echo $BIN/vpmu-run)
+SIM=$(command -v vpmu-sim || echo $BIN/vpmu-sim)
+LOAD=$(command -v vpmu-load || echo $BIN/vpmu-load)
+IMG=$SHARE/build/rv32im.vpmu
+ELFS=$SHARE/build/rv32
+REF=$(dirname "$0")/lib/rv32
+T=/tmp/vpmu_rv32_stat.$$
+OUT=$T.stat
+# The TAP helpers: lib/ where installed, beside this script in the tree.
+tap=$(dirname "$0")/lib/vpmu_tap.sh
+[ -f "$tap" ] || tap=$(dirname "$0")/vpmu_tap.sh
+# shellcheck source=vpmu_tap.sh
+. "$tap"
+
+command -v perf >/dev/null 2>&1 || skip_all "no perf"
+for t in "$RUN" "$SIM" "$LOAD"; do
+	[ -x "$t" ] || skip_all "no $t"
+done
+[ -f "$IMG" ] || skip_all "no $IMG"
+[ -f "$ELFS/fib.elf" ] || skip_all "no $ELFS/*.elf (no cross compiler?)"
+[ "$(id -u)" = 0 ] || skip_all "loading the image needs root"
+KO=/opt/vpmu/vpmu.ko
+SETS="cycles,uops,insns tag1,tag2,tag3 tag4,tag5,tag6 tag7,tag8,tag9"
+reloaded=
+if [ -f "$KO" ] && rmmod vpmu 2>/dev/null; then
+	if insmod "$KO" nr_counters=12; then
+		SETS="cycles,uops,insns,tag1,tag2,tag3,tag4,tag5,tag6,tag7,tag8,tag9"
+		reloaded=1
+	else
+		insmod "$KO"
+	fi
+fi
+cleanup() {
+	rm -f "$T".*
+	if [ -n "$reloaded" ]; then
+		rmmod vpmu && insmod "$KO"
+	else
+		"$LOAD" --default >/dev/null 2>&1
+	fi
+}
+trap cleanup EXIT
+
+nsamples=$(ls "$ELFS"/*.elf | wc -l)
+nrand=$(ls "$REF"/r*.elf 2>/dev/null | wc -l)
+tap_plan $((1 + 3 * nsamples + 3 * nrand))
+SEP=';'
+
+"$LOAD" "$IMG" >/dev/null
+ok $? "the rv32im image loads"
+
+# sim_count NAME - "event NAME N" of vpmu-sim's --stats, 0 if not there.
+sim_count() {
+	awk -v e="$1" '$1 == "event" && $2 == e { v = $3 } END { print v + 0 }' \
+		"$T.sstats"
+}
+
+# counted_run EVENTS ELF - vpmu-run --stats ELF under perf stat -e EVENTS:
+# its output in $T.kout, --stats in $T.kstats, exit status in krc, the
+# counts in $OUT.  perf counts the child too; sh runs nothing on vpmu.
+counted_run() {
+	# shellcheck disable=SC2016 # sh -c's own arguments
+	perf stat -x"$SEP" -o "$OUT" -e "$1" sh -c \
+		'"$0" -q --stats "$1"; echo $? >"$2"' \
+		"$RUN" "$2" "$T.krc" >"$T.kout" 2>"$T.kstats"
+	krc=$(cat "$T.krc")
+}
+
+# sample_counts ELF - each set of events of $SETS in a run of its own
+# against vpmu-sim's counts (the output and --stats are the first run's).
+# (check() has its own rc: prc is this one's.)
+sample_counts() {
+	prc=0
+	first=1
+	for set in $SETS; do
+		ev='' want=''
+		for e in $(echo "$set" | tr , ' '); do
+			ev="$ev${ev:+,}vpmu/vpmu_$e/"
+			want="$want vpmu/vpmu_$e/=$(sim_count "$e")"
+		done
+		if [ -n "$first" ]; then
+			counted_run "$ev" "$1"
+			first=
+		else
+			stat -e "$ev" "$RUN" -q "$1"
+		fi
+		# shellcheck disable=SC2086 # one word per event
+		check $want || prc=1
+	done
+	return $prc
+}
+
+for elf in "$ELFS"/*.elf; do
+	name=$(basename "$elf")
+	"$SIM" -q -m "$IMG" --stats "$elf" >"$T.sout" 2>"$T.sstats"
+	src=$?
+	sample_counts "$elf"
+	counted=$?
+	cmp -s "$T.sout" "$T.kout" && [ "$src" = "$krc" ]
+	ok $? "$name: vpmu-run's output and exit status ($krc) as vpmu-sim's"
+	grep -E '^(exit|stop|event cycles|x[0-9]|pc)' "$T.sstats" >"$T.want"
+	cmp -s "$T.want" "$T.kstats"
+	rc=$?
+	ok $rc "$name: cycles and x0..x31 at the exit as vpmu-sim's"
+	[ $rc = 0 ] || diff "$T.want" "$T.kstats" | sed 's/^/# /'
+	ok $counted "$name: perf stat counts (cycles uops insns tag1..tag9) as vpmu-sim's"
+done
+
+for elf in "$REF"/r*.elf; do
+	[ -f "$elf" ] || break
+	r=${elf%.elf}
+	name=$(basename "$r")
+	counted_run vpmu/vpmu_tag1/,vpmu/vpmu_insns/ "$elf"
+	cmp -s "$r.out" "$T.kout" && [ "$krc" = "$(cat "$r.rc")" ]
+	ok $? "random $name: output and exit status ($krc) as qemu-riscv32's"
+	grep '^x' "$T.kstats" | cmp -s - "$r.regs"
+	ok $? "random $name: x0..x31 at the exit ecall as qemu-riscv32's"
+	qn=$(cat "$r.insns")
+	check "vpmu/vpmu_tag1/=$qn" "vpmu/vpmu_insns/=$((qn - 1))"
+	ok $? "random $name: $qn instructions executed as qemu-riscv32, all but the exit retired"
+done
+
+tap_done
