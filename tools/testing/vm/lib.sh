@@ -728,7 +728,7 @@ prepare_kernel() {
 		fetch_stock_kernel
 		NAME=vm-$1
 		KCMDLINE=$(stock_cmdline)
-		TIMEOUT=${VPMU_VM_TIMEOUT:-300}
+		TIMEOUT=${VPMU_VM_TIMEOUT:-600}
 		MEM=1G ;;
 	6.12-mttcg)
 		# The tests where two CPUs must really overlap (overflow
@@ -740,7 +740,7 @@ prepare_kernel() {
 		NAME=vm-6.12-mttcg
 		KCMDLINE="$(stock_cmdline) vpmu_test=vpmu_lifetime,vpmu_cpu_sampling"
 		TCG_THREAD=multi
-		TIMEOUT=${VPMU_VM_TIMEOUT:-300}
+		TIMEOUT=${VPMU_VM_TIMEOUT:-600}
 		MEM=1G ;;
 	7.x)
 		resolve_newest
@@ -748,7 +748,7 @@ prepare_kernel() {
 		echo "$NAME" >"$CACHE/out/7.x.name"
 		in_root_build=1
 		KCMDLINE=$(stock_cmdline)
-		TIMEOUT=${VPMU_VM_TIMEOUT:-300}
+		TIMEOUT=${VPMU_VM_TIMEOUT:-600}
 		MEM=1G ;;
 	debug|debug-*)
 		local series=${1#debug}
