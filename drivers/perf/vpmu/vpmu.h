@@ -221,6 +221,8 @@ extern const struct attribute_group vpmu_events_group;
 int vpmu_pmu_register(struct vpmu *vpmu);
 void vpmu_pmu_unregister(struct vpmu *vpmu);
 void vpmu_pmu_image_changed(struct vpmu *vpmu);
+int vpmu_pmu_snapshot(struct vpmu *vpmu, unsigned int cpu, bool clear,
+		      struct vpmu_snapshot *out);
 
 /* The micro-PC histogram's sysfs group (vpmu_uhist.c). */
 int vpmu_uhist_init(struct vpmu *vpmu);

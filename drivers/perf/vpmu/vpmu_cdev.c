@@ -8,9 +8,13 @@
  * registers back.  Each open file keeps the program its last run left
  * stopped by a TRAP, its budget or a signal, for VPMU_RUN_F_RESUME.
  * Documentation/vpmu/module.rst gives the semantics and the errors.
+ * VPMU_IOC_SNAPSHOT copies one CPU's counters at one instant
+ * (Documentation/vpmu/perf.rst).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/capability.h>
+#include <linux/cpumask.h>
 #include <linux/fs.h>
 #include <linux/kernel.h>
 #include <linux/miscdevice.h>
@@ -174,6 +178,50 @@ out_keep:
 	return ret;
 }
 
+static_assert(sizeof(struct vpmu_snapshot) == VPMU_SNAPSHOT_SIZE_VER0);
+static_assert(VPMU_SNAP_COUNTERS == VPMU_NR_COUNTERS_MAX);
+
+/*
+ * VPMU_IOC_SNAPSHOT: one CPU's counters at one instant (vpmu_pmu.c does
+ * the copy on that CPU).  Reading every event's counts on a CPU is what a
+ * CPU-wide perf event may: CAP_PERFMON; clearing changes the engine, as
+ * the sysfs writes do: CAP_SYS_ADMIN.
+ */
+static long vpmu_ioctl_snapshot(struct vpmu *vpmu,
+				struct vpmu_snapshot __user *usnap)
+{
+	struct vpmu_snapshot snap;
+	u32 size;
+	int ret;
+
+	if (get_user(size, &usnap->size))
+		return -EFAULT;
+	if (size < VPMU_SNAPSHOT_SIZE_VER0)
+		return -EINVAL;
+	if (size > PAGE_SIZE)
+		return -E2BIG;
+	/* Bytes this kernel does not know must be zero: EINVAL, not E2BIG. */
+	ret = copy_struct_from_user(&snap, sizeof(snap), usnap, size);
+	if (ret)
+		return ret == -E2BIG ? -EINVAL : ret;
+	if (snap.flags & ~VPMU_SNAP_F_ALL || snap.reserved_in ||
+	    snap.cpu >= nr_cpu_ids || !cpu_possible(snap.cpu))
+		return -EINVAL;
+	if (!perfmon_capable())
+		return -EACCES;
+	if ((snap.flags & VPMU_SNAP_F_CLEAR) && !capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	/* Nothing is cleared unless the snapshot can be written back. */
+	if (copy_to_user(usnap, &snap, sizeof(snap)))
+		return -EFAULT;
+	memset_after(&snap, 0, reserved_in);
+	ret = vpmu_pmu_snapshot(vpmu, snap.cpu,
+				snap.flags & VPMU_SNAP_F_CLEAR, &snap);
+	if (ret)
+		return ret;
+	return copy_to_user(usnap, &snap, sizeof(snap)) ? -EFAULT : 0;
+}
+
 /* An open file's private_data is its struct vpmu_cdev_file. */
 static struct vpmu_cdev_file *file_to_cdev_file(struct file *file)
 {
@@ -187,6 +235,10 @@ static long vpmu_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	    _IOC_NR(cmd) == _IOC_NR(VPMU_IOC_RUN))
 		return vpmu_ioctl_run(file_to_cdev_file(file),
 				      (struct vpmu_run __user *)arg);
+	if (_IOC_TYPE(cmd) == VPMU_IOC_MAGIC &&
+	    _IOC_NR(cmd) == _IOC_NR(VPMU_IOC_SNAPSHOT))
+		return vpmu_ioctl_snapshot(file_to_cdev_file(file)->vpmu,
+					   (struct vpmu_snapshot __user *)arg);
 	return -ENOTTY;
 }
 

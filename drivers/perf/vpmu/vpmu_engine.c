@@ -2370,8 +2370,11 @@ static u8 vpmu_trig_src(const struct vpmu_engine *e, u32 upc)
 	return tm;
 }
 
-/* Any trigger set?  And into ovf_src, the counters whose wrap is one. */
-static bool vpmu_trig_any(struct vpmu_engine *e)
+/*
+ * Any trigger set?  And into ovf_src, the counters whose wrap is one.
+ * Inlined: vpmu_prepare() runs at every run's start.
+ */
+static __always_inline bool vpmu_trig_any(struct vpmu_engine *e)
 {
 	unsigned int g, k;
 	bool any = false;
@@ -3394,6 +3397,42 @@ void vpmu_engine_ovf_clear(struct vpmu_engine *e, u32 mask)
 	for (i = 0; i < VPMU_NR_COUNTERS_MAX; i++)
 		if (mask >> i & 1)
 			e->ovf_cnt[i] = 0;
+}
+
+void vpmu_engine_ctr_clear(struct vpmu_engine *e, u32 mask)
+{
+	unsigned int i;
+
+	vpmu_settle(e);
+	mask &= (1u << VPMU_NR_COUNTERS_MAX) - 1;
+	e->ovf &= ~mask;
+	for (i = 0; i < VPMU_NR_COUNTERS_MAX; i++) {
+		if (mask >> i & 1) {
+			e->ctr[i] = 0;
+			e->ovf_cnt[i] = 0;
+		}
+	}
+}
+
+void vpmu_engine_snapshot(struct vpmu_engine *e, struct vpmu_engine_snap *s,
+			  u32 clear)
+{
+	vpmu_settle(e);
+	memset(s, 0, sizeof(*s));
+	s->cycles = e->st.cyc;
+	s->ovf = e->ovf;
+	s->frozen = e->frozen;
+	/*
+	 * ovf_src from the triggers as they are: what the next run's
+	 * vpmu_prepare() computes if they changed (dirty), the same if not.
+	 */
+	vpmu_trig_any(e);
+	s->trig_ovf = e->ovf_src;
+	memcpy(s->cfg, e->cfg, sizeof(s->cfg));
+	memcpy(s->ctr, e->ctr, sizeof(s->ctr));
+	memcpy(s->ovf_cnt, e->ovf_cnt, sizeof(s->ovf_cnt));
+	if (clear)
+		vpmu_engine_ctr_clear(e, clear);
 }
 
 void vpmu_engine_freeze(struct vpmu_engine *e, unsigned int group,

@@ -287,6 +287,40 @@ u32 vpmu_engine_ovf_status(struct vpmu_engine *e);
 u64 vpmu_engine_ovf_count(struct vpmu_engine *e, unsigned int idx);
 /* Clear the status bits in @mask and those counters' overflow counts. */
 void vpmu_engine_ovf_clear(struct vpmu_engine *e, u32 mask);
+
+/**
+ * struct vpmu_engine_snap - the PMU hardware at one instant
+ * @cycles:	the program's cycle count (0 before the first start)
+ * @ovf:	overflow status, as vpmu_engine_ovf_status()
+ * @frozen:	freeze bits, bit g for group g
+ * @trig_ovf:	counters whose wrap is a freeze group's trigger
+ * @cfg:	each counter's configuration (all zero: disabled)
+ * @ctr:	each counter's value
+ * @ovf_cnt:	each counter's wraps since its status bit was cleared
+ */
+struct vpmu_engine_snap {
+	u64 cycles;
+	u32 ovf;
+	u32 frozen;
+	u32 trig_ovf;
+	struct vpmu_ctr_cfg cfg[VPMU_NR_COUNTERS_MAX];
+	u64 ctr[VPMU_NR_COUNTERS_MAX];
+	u64 ovf_cnt[VPMU_NR_COUNTERS_MAX];
+};
+
+/*
+ * The engine snapshot (the event counter's save registers): copy every
+ * counter, its overflow status and count, the freeze bits and the cycle
+ * count into @s, then clear the counters in @clear as
+ * vpmu_engine_ctr_clear() does.  Between two runs (the caller's job, as
+ * for every call here) nothing counts, so all of it is of one instant;
+ * the program's state is not touched: a run resumed after it goes on as
+ * if there had been none, its counters in @clear counting from 0.
+ */
+void vpmu_engine_snapshot(struct vpmu_engine *e, struct vpmu_engine_snap *s,
+			  u32 clear);
+/* Zero the counters in @mask: values, status bits, overflow counts. */
+void vpmu_engine_ctr_clear(struct vpmu_engine *e, u32 mask);
 void vpmu_engine_freeze(struct vpmu_engine *e, unsigned int group,
 			bool frozen);
 /*

@@ -356,4 +356,63 @@ struct vpmu_uhist_header {
 	__u32 reserved[4];	/* 0 */
 };
 
+/*
+ * Engine snapshot (the event counter's save registers): VPMU_IOC_SNAPSHOT
+ * on /dev/vpmu copies every counter of one CPU's engine, with its overflow
+ * status and count, at one instant: between two run chunks of that CPU,
+ * where nothing counts.  With VPMU_SNAP_F_CLEAR it then zeroes the
+ * counters it may (cleared) in the same instant, without disturbing the
+ * run or any perf event's count: a counter a counting perf event holds has
+ * its count folded into the event first; a counter whose wrap is due to
+ * do something (a sampling event's, one freezing its group on overflow, a
+ * group trigger) is left as it is.  Documentation/vpmu/perf.rst.
+ *
+ * Versioned by size as struct vpmu_run is: any size from
+ * VPMU_SNAPSHOT_SIZE_VER0 up, unknown bytes zero, at most size bytes
+ * written back.
+ */
+#define VPMU_SNAPSHOT_SIZE_VER0	432
+
+#define VPMU_SNAP_COUNTERS	16	/* ctr[]: an engine has at most 16 */
+
+#define VPMU_SNAP_F_CLEAR	_BITUL(0)	/* then clear what may be */
+#define VPMU_SNAP_F_ALL		VPMU_SNAP_F_CLEAR
+
+/* struct vpmu_snap_ctr.flags */
+#define VPMU_SNAP_CTR_USER	_BITUL(0)	/* counts in user mode */
+#define VPMU_SNAP_CTR_SUPER	_BITUL(1)	/* counts in supervisor mode */
+#define VPMU_SNAP_CTR_INT	_BITUL(2)	/* stops the run on its wrap */
+#define VPMU_SNAP_CTR_FREEZE	_BITUL(3)	/* freezes its group on wrap */
+#define VPMU_SNAP_CTR_PERF	_BITUL(4)	/* a started perf event's */
+#define VPMU_SNAP_CTR_SAMPLING	_BITUL(5)	/* ...a sampling one */
+
+struct vpmu_snap_ctr {
+	__aligned_u64 value;	/* as it stands: 0 .. 2^width - 1 */
+	__aligned_u64 ovf_count;	/* wraps since its status bit cleared */
+	__u16 event;		/* VPMU_EV_*, VPMU_EV_TAG(k); 0 if disabled */
+	__u8 width;		/* bits; 0: disabled (neither USER nor SUPER) */
+	__u8 flags;		/* VPMU_SNAP_CTR_* */
+	__u8 group;		/* freeze group */
+	__u8 reserved[3];	/* 0 */
+};
+
+struct vpmu_snapshot {
+	/* in */
+	__u32 size;		/* sizeof(struct vpmu_snapshot) as known */
+	__u32 flags;		/* VPMU_SNAP_F_*; unknown bits: EINVAL */
+	__u32 cpu;		/* the engine's CPU: a possible CPU */
+	__u32 reserved_in;	/* 0 */
+	/* out */
+	__aligned_u64 generation;	/* image the engine is attached to */
+	__u32 nr_counters;	/* the engine's counters; ctr[] past them 0 */
+	__u32 ovf;		/* overflow status: bit i, counter i wrapped */
+	__u32 frozen;		/* freeze bits: bit g, group g is frozen */
+	__u32 trig_ovf;		/* counters whose wrap is a group trigger */
+	__u32 cleared;		/* counters zeroed by VPMU_SNAP_F_CLEAR */
+	__u32 reserved_out;	/* 0 */
+	struct vpmu_snap_ctr ctr[VPMU_SNAP_COUNTERS];
+};
+
+#define VPMU_IOC_SNAPSHOT	_IOWR(VPMU_IOC_MAGIC, 0x10, struct vpmu_snapshot)
+
 #endif /* _UAPI_LINUX_VPMU_H */

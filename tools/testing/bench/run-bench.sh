@@ -117,3 +117,6 @@ for K in 1 32 1024; do
 	awk -v k="$K" -v a="${u[0]}" -v b="${u[$K]}" 'BEGIN {
 		printf "uhist K=%s: %s instructions/microword (x%.2f)\n", k, b, b / a }'
 done
+
+# RV32IM: the C samples on rv32im.vpmu against qemu-riscv32 (rv32-bench.sh).
+"$here/rv32-bench.sh"
