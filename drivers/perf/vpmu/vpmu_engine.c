@@ -97,6 +97,13 @@
 #define VPMU_BENCH_SHIFT()	do { } while (0)
 #endif
 
+/* Kept out of the loop's function, whose registers it would cost. */
+#ifdef __KERNEL__
+#define VPMU_NOINLINE	noinline
+#else
+#define VPMU_NOINLINE	VPMU_HOST_ATTR(__noinline__)
+#endif
+
 #define VPMU_NSLOT	4		/* copies of the uop array */
 #define VPMU_IDT	BIT(VPMU_OP_BITS_MAX)	/* ID-table entries */
 #define VPMU_NKEYS	32		/* mode (1 bit) x freeze bits (4) */
@@ -842,7 +849,8 @@ static void vpmu_hu_store(struct vpmu_engine *e)
  * at data address trig_maddr, in the window of its first cycle: add one to
  * the address entries counting now that it satisfies.
  */
-static void vpmu_hu_mem(struct vpmu_engine *e, unsigned int kind, u32 miss)
+static VPMU_NOINLINE void vpmu_hu_mem(struct vpmu_engine *e, unsigned int kind,
+				u32 miss)
 {
 	u32 a = e->trig_maddr;
 	u16 m = e->hu_mact;
@@ -873,6 +881,17 @@ static void vpmu_hu_mem(struct vpmu_engine *e, unsigned int kind, u32 miss)
 			break;
 		}
 	}
+}
+
+/* The histogram unit's share of routed microword @upc's hook. */
+static void vpmu_hu_hook(struct vpmu_engine *e, u32 upc, u32 miss)
+{
+	unsigned int kind = e->uc->dec[upc].kind;
+
+	if (e->hu_wq && kind & VPMU_K_STORE)
+		vpmu_hu_store(e);
+	if (e->hu_mact && kind & e->hu_route)
+		vpmu_hu_mem(e, kind, miss);
 }
 
 /*
@@ -1263,12 +1282,8 @@ static void vpmu_hook_post(struct vpmu_engine *e, unsigned int hook)
 		u32 upc = x->upc, ddyn = x->dyn - e->trig_dyn;
 		u32 dtkn = x->tkn - e->trig_tkn;
 
-		unsigned int kind = e->uc->dec[upc].kind;
-
-		if (e->hu_wq && kind & VPMU_K_STORE)
-			vpmu_hu_store(e);
-		if (e->hu_mact && kind & e->hu_route)
-			vpmu_hu_mem(e, kind, ddyn);
+		if (unlikely(e->hu_route))
+			vpmu_hu_hook(e, upc, ddyn);
 
 		toggles = vpmu_trig_changes(e, upc, ddyn, dtkn);
 		if (toggles) {
@@ -2391,7 +2406,8 @@ static void vpmu_prepare(struct vpmu_engine *e)
 			 * address entries the loads or stores they look at,
 			 * in vpmu_hook_post().
 			 */
-			if (e->uc->dec[upc].kind & e->hu_route) {
+			if (unlikely(e->hu_route) &&
+			    e->uc->dec[upc].kind & e->hu_route) {
 				route = true;
 				tm = TRIG_DYN;
 			}
