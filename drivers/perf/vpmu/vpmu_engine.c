@@ -849,8 +849,7 @@ static void vpmu_hu_store(struct vpmu_engine *e)
  * at data address trig_maddr, in the window of its first cycle: add one to
  * the address entries counting now that it satisfies.
  */
-static VPMU_NOINLINE void vpmu_hu_mem(struct vpmu_engine *e, unsigned int kind,
-				u32 miss)
+static VPMU_NOINLINE void vpmu_hu_mem(struct vpmu_engine *e, unsigned int kind, u32 miss)
 {
 	u32 a = e->trig_maddr;
 	u16 m = e->hu_mact;
