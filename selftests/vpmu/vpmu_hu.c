@@ -72,7 +72,7 @@ TEST_F(hu, bad_programs)
 		{ "sequence\nvpmu_uops 5", "program: expected 'seq', 'par' or 'off' first, not 'sequence'" },
 		{ "seq", "program: no entries after 'seq'" },
 		{ "seq\nvpmu_uops", "program: entry 1: expected PREDICATE PERIOD, got 1 word" },
-		{ "seq\nvpmu_uops 5\nvpmu_nothing 5", "program: entry 2: unknown predicate 'vpmu_nothing' (event=N, tag=K, an event name, wq=LO[-HI] or upc=LO[-HI])" },
+		{ "seq\nvpmu_uops 5\nvpmu_nothing 5", "program: entry 2: unknown predicate 'vpmu_nothing' (event=N, tag=K, an event name, wq=, upc=, load=, hit=, miss=, store= or access=)" },
 		{ "par\nvpmu_uops 0", "program: entry 1: period '0' not in 1..4294967295 cycles" },
 		{ "par\nevent=0x10 5", "program: entry 1: event=0x10: not a basic event (0..9; tags are tag=K)" },
 		{ "par\ntag=256 5", "program: entry 1: tag=256: tag not in 1..255" },

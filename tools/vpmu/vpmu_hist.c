@@ -933,8 +933,11 @@ static uint64_t hu_monitoring_period(const struct vpmu_hu_prog *p)
 	return t;
 }
 
+/* The mode as the program text says it, "once" included. */
 static const char *hu_mode_name(const struct vpmu_hu_prog *p)
 {
+	if (p->once)
+		return p->mode == VPMU_HU_PAR ? "par once" : "seq once";
 	return p->mode == VPMU_HU_PAR ? "par" : "seq";
 }
 

@@ -97,6 +97,13 @@
 #define VPMU_BENCH_SHIFT()	do { } while (0)
 #endif
 
+/* Kept out of the loop's function, whose registers it would cost. */
+#ifdef __KERNEL__
+#define VPMU_NOINLINE	noinline
+#else
+#define VPMU_NOINLINE	VPMU_HOST_ATTR(__noinline__)
+#endif
+
 #define VPMU_NSLOT	4		/* copies of the uop array */
 #define VPMU_IDT	BIT(VPMU_OP_BITS_MAX)	/* ID-table entries */
 #define VPMU_NKEYS	32		/* mode (1 bit) x freeze bits (4) */
@@ -540,6 +547,7 @@ struct vpmu_engine {
 	u32 trig_dyn, trig_tkn;
 	unsigned int trig_mode;
 	u64 trig_wq;			/* wq_last before a routed microword */
+	u32 trig_maddr;			/* its data address, if hu_route */
 	u64 hook_now;			/* the hooked microword's last cycle */
 
 	/*
@@ -550,13 +558,15 @@ struct vpmu_engine {
 	struct vpmu_hu_prog hu;		/* hu.n == 0: off */
 	u64 hu_c[VPMU_HU_MAX];		/* buckets C1..Cn */
 	u32 hu_total;			/* the monitoring period, cycles */
-	u32 hu_pos;			/* cycle in the monitoring period */
+	u64 hu_pos;			/* cycle in it; hu_total: held (once) */
 	u32 hu_left;			/* cycles to the window's end */
 	u16 *hu_hit;			/* entries an upc can feed (fold) */
 	u8 hu_cls[VPMU_HU_MAX];		/* enum vpmu_cls of each */
 	u16 hu_fact;			/* counting now, by the fold: EVENT, UPC */
 	u16 hu_wact;			/* counting now, by occupancy: WQ */
+	u16 hu_mact;			/* counting now, in the hook: addresses */
 	bool hu_wq;			/* a WQ entry: stores are routed */
+	u8 hu_route;			/* VPMU_K_LOAD, _STORE: routed for it */
 	u64 hu_b;			/* program cycle at the window's end */
 	u64 hu_acc;			/* occupancy counted up to this cycle */
 	u64 hu_w0;			/* wq_last before the last routed store */
@@ -713,21 +723,29 @@ static u32 vpmu_active(const struct vpmu_engine *e, unsigned int key)
 
 /*
  * The window holding cycle hu_pos of the monitoring period: which entries
- * count in it (by the fold, hu_fact, or by occupancy, hu_wact) and how
- * many cycles are left of it (hu_left >= 1).
+ * count in it (by the fold, hu_fact, by occupancy, hu_wact, or in the
+ * trigger hook, hu_mact) and how many cycles are left of it (hu_left >=
+ * 1).  Past the end of a one-shot period (once), none, for ever: the
+ * unit holds until it is set or reset.
  */
 static void vpmu_hu_window(struct vpmu_engine *e)
 {
 	const struct vpmu_hu_prog *p = &e->hu;
 	u64 pos = e->hu_pos, s = 0, left = 0xffffffffu;
-	u16 act = 0, wq = 0;
+	u16 act = 0, wq = 0, mem = 0;
 	unsigned int i;
 
-	for (i = 0; i < p->n; i++) {
+	if (p->once && pos >= e->hu_total) {
+		e->hu_pos = e->hu_total;
+		p = NULL;
+	}
+	for (i = 0; p && i < p->n; i++) {
 		const struct vpmu_hu_entry *x = &p->ent[i];
 
 		if (x->kind == VPMU_HU_WQ)
 			wq |= 1u << i;
+		if (vpmu_hu_is_mem(x->kind))
+			mem |= 1u << i;
 		if (p->mode == VPMU_HU_SEQ) {
 			if (!act && pos < s + x->period) {
 				act = 1u << i;
@@ -740,9 +758,10 @@ static void vpmu_hu_window(struct vpmu_engine *e)
 				left = x->period - pos;
 		}
 	}
-	e->hu_left = p->n ? (u32)left : 0;
-	e->hu_fact = act & ~wq;
+	e->hu_left = e->hu.n ? (u32)left : 0;
+	e->hu_fact = act & ~wq & ~mem;
 	e->hu_wact = act & wq;
+	e->hu_mact = act & mem;
 }
 
 /* @n (<= hu_left) cycles went by: on to the next window at the end. */
@@ -752,7 +771,7 @@ static void vpmu_hu_advance(struct vpmu_engine *e, u64 n)
 	e->hu_pos += n;
 	if (e->hu_left)
 		return;
-	if (e->hu_pos == e->hu_total)
+	if (e->hu_pos == e->hu_total && !e->hu.once)
 		e->hu_pos = 0;
 	vpmu_hu_window(e);
 }
@@ -862,6 +881,55 @@ static void vpmu_hu_store(struct vpmu_engine *e)
 		vpmu_hu_wq_add(e, e->hu_wact, e->trig_wq, e->hu_acc,
 			       enq < e->hu_b ? enq : e->hu_b);
 	e->hu_acc = enq;
+}
+
+/*
+ * A routed load or store of microword @upc ran (a load with @miss misses),
+ * at data address trig_maddr, in the window of its first cycle: add one to
+ * the address entries counting now that it satisfies.
+ */
+static VPMU_NOINLINE void vpmu_hu_mem(struct vpmu_engine *e, unsigned int kind, u32 miss)
+{
+	u32 a = e->trig_maddr;
+	u16 m = e->hu_mact;
+
+	while (m) {
+		unsigned int i = __builtin_ctz(m);
+		const struct vpmu_hu_entry *x = &e->hu.ent[i];
+		bool ld = kind & VPMU_K_LOAD;
+
+		m &= m - 1;
+		if (a < x->lo || a > x->hi)
+			continue;
+		switch (x->kind) {
+		case VPMU_HU_LOAD:
+			e->hu_c[i] += ld;
+			break;
+		case VPMU_HU_HIT:
+			e->hu_c[i] += ld && !miss;
+			break;
+		case VPMU_HU_MISS:
+			e->hu_c[i] += ld && miss;
+			break;
+		case VPMU_HU_STORE:
+			e->hu_c[i] += !ld;
+			break;
+		default:
+			e->hu_c[i]++;
+			break;
+		}
+	}
+}
+
+/* The histogram unit's share of routed microword @upc's hook. */
+static void vpmu_hu_hook(struct vpmu_engine *e, u32 upc, u32 miss)
+{
+	unsigned int kind = e->uc->dec[upc].kind;
+
+	if (e->hu_wq && kind & VPMU_K_STORE)
+		vpmu_hu_store(e);
+	if (e->hu_mact && kind & e->hu_route)
+		vpmu_hu_mem(e, kind, miss);
 }
 
 /*
@@ -1312,8 +1380,8 @@ static void vpmu_hook_post(struct vpmu_engine *e, unsigned int hook)
 		toggles = vpmu_trig_changes(e, upc, ddyn, dtkn);
 		if (unlikely(toggles && e->gate_req))
 			vpmu_gate_post(e, upc, ddyn, e->frozen ^ toggles);
-		if (e->hu_wq && e->uc->dec[upc].kind & VPMU_K_STORE)
-			vpmu_hu_store(e);
+		if (unlikely(e->hu_route))
+			vpmu_hu_hook(e, upc, ddyn);
 		if (toggles) {
 			unsigned int s;
 			struct vpmu_uop *y;
@@ -1627,6 +1695,8 @@ static __always_inline void vpmu_trig_hook(struct vpmu_engine *e,
 	e->trig_tkn = u->tkn;
 	e->trig_mode = e->st.mode;
 	e->trig_wq = e->st.wq_last;
+	if (unlikely(e->hu_route))
+		e->trig_maddr = e->R[e->xr[u->a]] + u->imm;
 }
 
 /*
@@ -2434,10 +2504,12 @@ static void vpmu_prepare(struct vpmu_engine *e)
 			e->ctr_hit[upc] = hit;
 			e->hu_hit[upc] = vpmu_hu_hit(e, upc);
 			/*
-			 * The histogram unit's WQ entries see every store, in
-			 * vpmu_hook_post().
+			 * The histogram unit's WQ entries see every store, its
+			 * address entries the loads or stores they look at,
+			 * in vpmu_hook_post().
 			 */
-			if (e->hu_wq && e->uc->dec[upc].kind & VPMU_K_STORE) {
+			if (unlikely(e->hu_route) &&
+			    e->uc->dec[upc].kind & e->hu_route) {
 				route = true;
 				tm = TRIG_DYN;
 			}
@@ -3575,6 +3647,8 @@ static int vpmu_hu_check(const struct vpmu_hu_prog *p, u32 *total)
 
 	if (p->mode != VPMU_HU_SEQ && p->mode != VPMU_HU_PAR)
 		return -EINVAL;
+	if (p->once > 1)
+		return -EINVAL;
 	if (p->n < 1 || p->n > VPMU_HU_MAX)
 		return -EINVAL;
 	for (i = 0; i < p->n; i++) {
@@ -3585,13 +3659,10 @@ static int vpmu_hu_check(const struct vpmu_hu_prog *p, u32 *total)
 			if (!vpmu_event_valid(x->event))
 				return -EINVAL;
 			break;
-		case VPMU_HU_WQ:
-		case VPMU_HU_UPC:
-			if (x->lo > x->hi)
+		default:
+			if (x->kind >= VPMU_HU_NKINDS || x->lo > x->hi)
 				return -EINVAL;
 			break;
-		default:
-			return -EINVAL;
 		}
 		if (!x->period)
 			return -EINVAL;
@@ -3608,8 +3679,18 @@ static int vpmu_hu_check(const struct vpmu_hu_prog *p, u32 *total)
 
 int vpmu_engine_hu_set(struct vpmu_engine *e, const struct vpmu_hu_prog *p)
 {
+	/* what each kind routes through the trigger hook */
+	static const u8 route[VPMU_HU_NKINDS] = {
+		[VPMU_HU_WQ] = VPMU_K_STORE,
+		[VPMU_HU_LOAD] = VPMU_K_LOAD,
+		[VPMU_HU_HIT] = VPMU_K_LOAD,
+		[VPMU_HU_MISS] = VPMU_K_LOAD,
+		[VPMU_HU_STORE] = VPMU_K_STORE,
+		[VPMU_HU_ACCESS] = VPMU_K_LOAD | VPMU_K_STORE,
+	};
 	u32 total = 0;
 	bool wq = false;
+	u8 rt = 0;
 	unsigned int i;
 	int err;
 
@@ -3621,6 +3702,7 @@ int vpmu_engine_hu_set(struct vpmu_engine *e, const struct vpmu_hu_prog *p)
 		e->hu = *p;
 		for (i = 0; i < p->n; i++) {
 			wq |= p->ent[i].kind == VPMU_HU_WQ;
+			rt |= route[p->ent[i].kind];
 			e->hu_cls[i] = vpmu_hu_cls(&p->ent[i]);
 		}
 	} else {
@@ -3628,6 +3710,7 @@ int vpmu_engine_hu_set(struct vpmu_engine *e, const struct vpmu_hu_prog *p)
 	}
 	e->hu_total = total;
 	e->hu_wq = wq;		/* stores are routed, or no longer */
+	e->hu_route = rt;	/* ...and loads */
 	e->dirty = true;	/* hu_hit and the routes are rebuilt */
 	vpmu_hu_restart(e);
 	return 0;

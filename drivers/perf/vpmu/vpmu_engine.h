@@ -383,7 +383,10 @@ void vpmu_engine_uhist_reset(struct vpmu_engine *e);
  * the 64-bit buckets C1..Cn.  Runs on the engine's own clock, like the
  * micro-PC histogram (architecture.rst, "Histogram unit").  Exact however
  * runs are cut; free while off.  While on, chunks end at the windows'
- * edges, and a WQ entry routes every store through the trigger hook.
+ * edges, a WQ entry routes every store through the trigger hook, and an
+ * address entry the loads or stores it looks at.  With once set, the
+ * unit counts one monitoring period and then holds the buckets until
+ * the next set, reset or attach.
  */
 #define VPMU_HU_MAX	VPMU_HIST_BUCKETS
 
@@ -391,7 +394,20 @@ enum vpmu_hu_kind {
 	VPMU_HU_EVENT,	/* occurrences of an engine event (basic or tag) */
 	VPMU_HU_WQ,	/* cycles with write-queue occupancy in [lo, hi] */
 	VPMU_HU_UPC,	/* cycles spent in microwords lo..hi (inclusive) */
+	/* data accesses whose byte address is in [lo, hi] (inclusive): */
+	VPMU_HU_LOAD,	/* loads */
+	VPMU_HU_HIT,	/* loads that hit the data cache */
+	VPMU_HU_MISS,	/* loads that miss it */
+	VPMU_HU_STORE,	/* stores */
+	VPMU_HU_ACCESS,	/* loads and stores */
+	VPMU_HU_NKINDS
 };
+
+/* An address predicate (VPMU_HU_LOAD .. VPMU_HU_ACCESS)? */
+static inline bool vpmu_hu_is_mem(unsigned int kind)
+{
+	return kind >= VPMU_HU_LOAD && kind <= VPMU_HU_ACCESS;
+}
 
 enum vpmu_hu_mode {
 	VPMU_HU_SEQ,	/* one counting mechanism: entries in turn */
@@ -401,7 +417,7 @@ enum vpmu_hu_mode {
 struct vpmu_hu_entry {
 	u8 kind;	/* enum vpmu_hu_kind */
 	u16 event;	/* EVENT: a basic event or VPMU_EV_TAG(k) */
-	u32 lo, hi;	/* WQ: occupancy range; UPC: micro-address range */
+	u32 lo, hi;	/* WQ: occupancy; UPC: micro-address; else address */
 	u32 period;	/* sub-monitoring period in cycles, >= 1 */
 };
 
@@ -409,12 +425,13 @@ struct vpmu_hu_prog {
 	u8 mode;	/* enum vpmu_hu_mode */
 	u8 n;		/* entries, 1..VPMU_HU_MAX */
 	struct vpmu_hu_entry ent[VPMU_HU_MAX];
+	u8 once;	/* 1: one monitoring period, then hold the buckets */
 };
 
 /*
  * Program the histogram unit (NULL: off).  -EINVAL, changing nothing, for a
- * bad mode, n, kind, event, lo > hi, a zero period or a monitoring period
- * over U32_MAX cycles.  On success the buckets are zeroed and the
+ * bad mode, once, n, kind, event, lo > hi, a zero period or a monitoring
+ * period over U32_MAX cycles.  On success the buckets are zeroed and the
  * monitoring period starts over.  Does not allocate.
  */
 int vpmu_engine_hu_set(struct vpmu_engine *e, const struct vpmu_hu_prog *p);

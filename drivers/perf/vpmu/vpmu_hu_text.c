@@ -14,6 +14,37 @@
 /* Longest word quoted in an error message. */
 #define VPMU_HU_QUOTE	24
 
+/* How a range predicate spells its range. */
+enum {
+	VPMU_HU_INCL,	/* LO[-HI], both included, decimal */
+	VPMU_HU_UPCS,	/* the same, printed in hexadecimal */
+	VPMU_HU_ADDR,	/* LO-HI, HI excluded, or one address; hexadecimal */
+};
+
+/*
+ * The range predicates, one row each: the parser reads and checks them by
+ * it, the printer prints them by it.  @max bounds HI (excluded for
+ * VPMU_HU_ADDR).
+ */
+static const struct vpmu_hu_pred {
+	const char *key;
+	u8 kind;		/* enum vpmu_hu_kind */
+	u8 style;
+	u64 max;
+	const char *what;	/* for "beyond" */
+} vpmu_hu_preds[] = {
+	{ "wq=", VPMU_HU_WQ, VPMU_HU_INCL, VPMU_HU_WQ_MAX, "occupancy" },
+	{ "upc=", VPMU_HU_UPC, VPMU_HU_UPCS, VPMU_CS_MAX - 1, "micro-address" },
+	{ "load=", VPMU_HU_LOAD, VPMU_HU_ADDR, 1ull << 32, "address" },
+	{ "hit=", VPMU_HU_HIT, VPMU_HU_ADDR, 1ull << 32, "address" },
+	{ "miss=", VPMU_HU_MISS, VPMU_HU_ADDR, 1ull << 32, "address" },
+	{ "store=", VPMU_HU_STORE, VPMU_HU_ADDR, 1ull << 32, "address" },
+	{ "access=", VPMU_HU_ACCESS, VPMU_HU_ADDR, 1ull << 32, "address" },
+};
+
+/* The modes, by enum vpmu_hu_mode. */
+static const char *const vpmu_hu_modes[] = { "seq", "par" };
+
 struct vpmu_hu_word {
 	const char *s;
 	unsigned int len;
@@ -154,11 +185,16 @@ static int vpmu_hu_number(const struct vpmu_hu_word *w, u64 max, u64 *val)
 	return 0;
 }
 
-/* LO or LO-HI, both at most @max, LO <= HI, into @e. */
+/*
+ * The range of predicate @r in @w into @e (lo..hi, both included): LO or
+ * LO-HI, LO <= HI <= max; or for an address range LO-HI with LO < HI <=
+ * max (HI excluded), or one address LO < max.
+ */
 static int vpmu_hu_range(struct vpmu_hu_lexer *lx, const struct vpmu_hu_word *pred,
-			 struct vpmu_hu_word w, u32 max, const char *what,
+			 struct vpmu_hu_word w, const struct vpmu_hu_pred *r,
 			 struct vpmu_hu_entry *e)
 {
+	bool addr = r->style == VPMU_HU_ADDR;
 	struct vpmu_hu_word lo = w, hi = w;
 	unsigned int i;
 	u64 a, b;
@@ -173,13 +209,18 @@ static int vpmu_hu_range(struct vpmu_hu_lexer *lx, const struct vpmu_hu_word *pr
 	if (vpmu_hu_number(&lo, ~0ull, &a) || vpmu_hu_number(&hi, ~0ull, &b))
 		return vpmu_hu_fail(lx, "%s: expected a number or LO-HI",
 				    vpmu_hu_quote(lx, pred));
-	if (a > b)
-		return vpmu_hu_fail(lx, "%s: LO above HI", vpmu_hu_quote(lx, pred));
-	if (b > max)
-		return vpmu_hu_fail(lx, "%s: %s beyond %u", vpmu_hu_quote(lx, pred),
-				    what, max);
+	if (addr && i == w.len)
+		b = a < r->max ? a + 1 : a;	/* one address: [LO, LO + 1) */
+	if (addr ? a >= b && a < r->max : a > b)
+		return vpmu_hu_fail(lx, addr ? "%s: LO not below HI (HI is excluded)" :
+				    "%s: LO above HI", vpmu_hu_quote(lx, pred));
+	if (b > r->max || (addr && a >= r->max))
+		return vpmu_hu_fail(lx, addr ? "%s: %s beyond 0x%llx" :
+				    "%s: %s beyond %llu", vpmu_hu_quote(lx, pred),
+				    r->what, (unsigned long long)r->max);
+	e->kind = r->kind;
 	e->lo = a;
-	e->hi = b;
+	e->hi = addr ? b - 1 : b;
 	return 0;
 }
 
@@ -215,16 +256,9 @@ static int vpmu_hu_predicate(struct vpmu_hu_lexer *lx,
 	}
 	if (vpmu_hu_skip(&w, "tag="))
 		return vpmu_hu_tag(lx, pred, &w, e);
-	if (vpmu_hu_skip(&w, "wq=")) {
-		e->kind = VPMU_HU_WQ;
-		return vpmu_hu_range(lx, pred, w, VPMU_HU_WQ_MAX,
-				     "occupancy", e);
-	}
-	if (vpmu_hu_skip(&w, "upc=")) {
-		e->kind = VPMU_HU_UPC;
-		return vpmu_hu_range(lx, pred, w, VPMU_CS_MAX - 1,
-				     "micro-address", e);
-	}
+	for (i = 0; i < ARRAY_SIZE(vpmu_hu_preds); i++)
+		if (vpmu_hu_skip(&w, vpmu_hu_preds[i].key))
+			return vpmu_hu_range(lx, pred, w, &vpmu_hu_preds[i], e);
 	for (i = 0; i < VPMU_EV_NR_BASIC; i++) {
 		if (vpmu_hu_is(pred, vpmu_event_info[i].name)) {
 			e->kind = VPMU_HU_EVENT;
@@ -235,7 +269,7 @@ static int vpmu_hu_predicate(struct vpmu_hu_lexer *lx,
 	if (vpmu_hu_skip(&w, "vpmu_tag"))
 		return vpmu_hu_tag(lx, pred, &w, e);
 	return vpmu_hu_fail(lx, "unknown predicate '%s' (%s)", vpmu_hu_quote(lx, pred),
-			    "event=N, tag=K, an event name, wq=LO[-HI] or upc=LO[-HI]");
+			    "event=N, tag=K, an event name, wq=, upc=, load=, hit=, miss=, store= or access=");
 }
 
 /* One entry of @nw words (@w holds the first two); appended to @p. */
@@ -300,7 +334,7 @@ int vpmu_hu_parse(const char *text, size_t len, struct vpmu_hu_prog *p,
 {
 	struct vpmu_hu_lexer lx = { .p = text, .end = text + len, .err = err };
 	struct vpmu_hu_word w[2], extra;
-	unsigned int nw = 0;
+	unsigned int nw = 0, m;
 	int t, ret;
 
 	memset(p, 0, sizeof(*p));
@@ -313,16 +347,23 @@ int vpmu_hu_parse(const char *text, size_t len, struct vpmu_hu_prog *p,
 		return 0;
 	if (vpmu_hu_is(&w[0], "off"))
 		return vpmu_hu_off(&lx);
-	if (vpmu_hu_is(&w[0], "seq"))
-		p->mode = VPMU_HU_SEQ;
-	else if (vpmu_hu_is(&w[0], "par"))
-		p->mode = VPMU_HU_PAR;
-	else
+	for (m = 0; m < ARRAY_SIZE(vpmu_hu_modes); m++)
+		if (vpmu_hu_is(&w[0], vpmu_hu_modes[m]))
+			break;
+	if (m == ARRAY_SIZE(vpmu_hu_modes))
 		return vpmu_hu_fail(&lx, "expected 'seq', 'par' or 'off' first, not '%s'",
 				    vpmu_hu_quote(&lx, &w[0]));
+	p->mode = m;
 
+	/* "once" right after the mode: one monitoring period */
+	t = vpmu_hu_next(&lx, &w[0]);
+	if (t > 0 && vpmu_hu_is(&w[0], "once")) {
+		p->once = 1;
+		t = vpmu_hu_next(&lx, &w[0]);
+	}
+	nw = t > 0;
 	lx.entry = 1;
-	do {
+	while (t >= 0) {
 		t = vpmu_hu_next(&lx, nw < 2 ? &w[nw] : &extra);
 		if (t > 0) {
 			nw++;
@@ -335,11 +376,12 @@ int vpmu_hu_parse(const char *text, size_t len, struct vpmu_hu_prog *p,
 			return ret;
 		lx.entry++;
 		nw = 0;
-	} while (t >= 0);
+	}
 	lx.entry = 0;
 	if (!p->n)
-		return vpmu_hu_fail(&lx, "no entries after '%s'",
-				    p->mode == VPMU_HU_SEQ ? "seq" : "par");
+		return vpmu_hu_fail(&lx, "no entries after '%s%s'",
+				    vpmu_hu_modes[p->mode],
+				    p->once ? " once" : "");
 	return vpmu_hu_check_total(&lx, p);
 }
 
@@ -356,6 +398,32 @@ void vpmu_hu_out(char *buf, size_t size, int *len, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* Range predicate @e, by its row of vpmu_hu_preds[] (false: none). */
+static bool vpmu_hu_print_range(const struct vpmu_hu_entry *e, char *buf,
+				size_t size, int *len)
+{
+	const struct vpmu_hu_pred *r;
+
+	for (r = vpmu_hu_preds; r < vpmu_hu_preds + ARRAY_SIZE(vpmu_hu_preds);
+	     r++) {
+		unsigned long long lo = e->lo, hi = e->hi;
+		bool hex = r->style != VPMU_HU_INCL;
+
+		if (r->kind != e->kind)
+			continue;
+		if (r->style == VPMU_HU_ADDR)
+			hi++;		/* printed excluded */
+		if (e->lo == e->hi)
+			vpmu_hu_out(buf, size, len, hex ? "%s0x%llx" : "%s%llu",
+				    r->key, lo);
+		else
+			vpmu_hu_out(buf, size, len, hex ? "%s0x%llx-0x%llx" :
+				    "%s%llu-%llu", r->key, lo, hi);
+		return true;
+	}
+	return false;
+}
+
 int vpmu_hu_print(const struct vpmu_hu_prog *p, char *buf, size_t size)
 {
 	const struct vpmu_hu_entry *e;
@@ -367,11 +435,11 @@ int vpmu_hu_print(const struct vpmu_hu_prog *p, char *buf, size_t size)
 		vpmu_hu_out(buf, size, &len, "off\n");
 		return len;
 	}
-	vpmu_hu_out(buf, size, &len, "%s\n",
-		    p->mode == VPMU_HU_PAR ? "par" : "seq");
+	vpmu_hu_out(buf, size, &len, "%s%s\n",
+		    vpmu_hu_modes[p->mode == VPMU_HU_PAR],
+		    p->once ? " once" : "");
 	for (e = p->ent; e < p->ent + p->n && e < p->ent + VPMU_HU_MAX; e++) {
-		switch (e->kind) {
-		case VPMU_HU_EVENT:
+		if (e->kind == VPMU_HU_EVENT) {
 			if (e->event < VPMU_EV_NR_BASIC)
 				vpmu_hu_out(buf, size, &len, "%s",
 					    vpmu_event_info[e->event].name);
@@ -382,24 +450,8 @@ int vpmu_hu_print(const struct vpmu_hu_prog *p, char *buf, size_t size)
 			else
 				vpmu_hu_out(buf, size, &len, "event=0x%x",
 					    e->event);
-			break;
-		case VPMU_HU_WQ:
-			if (e->lo == e->hi)
-				vpmu_hu_out(buf, size, &len, "wq=%u", e->lo);
-			else
-				vpmu_hu_out(buf, size, &len, "wq=%u-%u",
-					    e->lo, e->hi);
-			break;
-		case VPMU_HU_UPC:
-			if (e->lo == e->hi)
-				vpmu_hu_out(buf, size, &len, "upc=0x%x", e->lo);
-			else
-				vpmu_hu_out(buf, size, &len, "upc=0x%x-0x%x",
-					    e->lo, e->hi);
-			break;
-		default:
+		} else if (!vpmu_hu_print_range(e, buf, size, &len)) {
 			vpmu_hu_out(buf, size, &len, "kind=%u", e->kind);
-			break;
 		}
 		vpmu_hu_out(buf, size, &len, " %u\n", e->period);
 	}

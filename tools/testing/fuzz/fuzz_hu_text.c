@@ -84,7 +84,7 @@ static bool same_prog(const struct vpmu_hu_prog *a,
 {
 	unsigned int i;
 
-	if (a->mode != b->mode || a->n != b->n)
+	if (a->mode != b->mode || a->n != b->n || a->once != b->once)
 		return false;
 	for (i = 0; i < VPMU_HU_MAX; i++) {
 		const struct vpmu_hu_entry *x = &a->ent[i], *y = &b->ent[i];
@@ -100,14 +100,16 @@ static bool same_prog(const struct vpmu_hu_prog *a,
 /*
  * The grammar's own limits (vpmu_hu_text.h), tighter than the engine's:
  * a basic event or tag 1..VPMU_TAG_MAX, occupancy up to VPMU_HU_WQ_MAX,
- * micro-addresses below VPMU_CS_MAX, lo <= hi, periods of 1 cycle or
- * more; the fields an entry's kind does not use stay zero.
+ * micro-addresses below VPMU_CS_MAX, lo <= hi (data addresses: any 32-bit
+ * pair), once 0 or 1, periods of 1 cycle or more; the fields an entry's
+ * kind does not use stay zero.
  */
 static bool in_grammar(const struct vpmu_hu_prog *p)
 {
 	unsigned int i;
 
-	if (p->n > VPMU_HU_MAX || (!p->n && p->mode != VPMU_HU_SEQ))
+	if (p->n > VPMU_HU_MAX || p->once > 1 ||
+	    (!p->n && (p->mode != VPMU_HU_SEQ || p->once)))
 		return false;
 	for (i = 0; i < p->n; i++) {
 		const struct vpmu_hu_entry *e = &p->ent[i];
@@ -130,7 +132,10 @@ static bool in_grammar(const struct vpmu_hu_prog *p)
 				return false;
 			break;
 		default:
-			return false;
+			/* an address range: any 32-bit lo <= hi */
+			if (!vpmu_hu_is_mem(e->kind) || e->event || e->lo > e->hi)
+				return false;
+			break;
 		}
 	}
 	return true;

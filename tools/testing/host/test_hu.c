@@ -26,6 +26,7 @@
 #include "tap.h"
 #include "test_samples.h"
 #include "vpmu_test_image.h"
+#include "vpmu_engine_int.h"
 
 #define WHOLE		100000000ull
 #define QRING		64	/* >= VPMU_WQ_DEPTH_MAX */
@@ -38,6 +39,7 @@ static const u16 evs[] = {
 	VPMU_EV_TAG(3), VPMU_EV_TAG(4), VPMU_EV_TAG(5),
 };
 #define NEV	(sizeof(evs) / sizeof(evs[0]))
+#define I_MISS	6
 #define I_WQS	7
 #define I_ST	9
 
@@ -169,6 +171,8 @@ struct rec {
 	u32 upc;
 	u8 cycles;
 	u8 stall;		/* a store's stall cycles (its first ones) */
+	u8 acc;			/* VPMU_K_LOAD or VPMU_K_STORE: accessed */
+	u32 addr;		/* ...this data address */
 	u8 ev[NEV];		/* occurrences of evs[] */
 };
 
@@ -282,6 +286,7 @@ static void trace_add(struct trace *t, const struct rec *r, const u8 *occ)
 /* Step one microword of @pr into @t; returns its cycles (0: stopped). */
 static u64 prun_step(struct prun *pr, struct trace *t)
 {
+	const struct vpmu_dec *d;
 	struct vpmu_stop s;
 	struct rec r;
 	u8 occ[256];
@@ -292,6 +297,10 @@ static u64 prun_step(struct prun *pr, struct trace *t)
 		return 0;
 	memset(&r, 0, sizeof(r));
 	r.upc = vpmu_engine_upc(pr->r);
+	/* a load's or store's address, from its base register and offset */
+	d = &pr->p->uc->dec[r.upc];
+	r.acc = d->kind & (VPMU_K_LOAD | VPMU_K_STORE);
+	r.addr = vpmu_engine_reg(pr->r, d->a) + (u32)d->imm;
 	vpmu_engine_run(pr->r, 1, &s);
 	if (s.reason != VPMU_STOP_BUDGET)
 		pr->done = true;
@@ -406,7 +415,10 @@ static void ref_eval(const struct trace *t, const struct vpmu_hu_prog *p,
 		unsigned int j, i;
 
 		for (j = 0; j < r->cycles; j++) {
-			u16 m = ref_active(p, (clk + j) % T);
+			/* once: nothing counts after the first period */
+			u64 pos = p->once ? clk + j : (clk + j) % T;
+			u16 m = pos < T ? ref_active(p, pos) : 0;
+			bool ld = r->acc & VPMU_K_LOAD, miss = r->ev[I_MISS];
 			u8 occ = t->occ[cyc + j];
 
 			for (i = 0; i < p->n; i++) {
@@ -422,6 +434,21 @@ static void ref_eval(const struct trace *t, const struct vpmu_hu_prog *p,
 				case VPMU_HU_UPC:
 					c[i] += r->upc >= x->lo &&
 						r->upc <= x->hi;
+					break;
+				case VPMU_HU_LOAD:
+				case VPMU_HU_HIT:
+				case VPMU_HU_MISS:
+				case VPMU_HU_STORE:
+				case VPMU_HU_ACCESS:
+					if (j || !r->acc || r->addr < x->lo ||
+					    r->addr > x->hi)
+						break;
+					c[i] += x->kind == VPMU_HU_ACCESS ||
+						(x->kind == VPMU_HU_STORE ?
+						 !ld : ld &&
+						 (x->kind == VPMU_HU_LOAD ||
+						  miss == (x->kind ==
+							   VPMU_HU_MISS)));
 					break;
 				default:
 					if (x->event == VPMU_EV_CYCLES) {
@@ -460,13 +487,14 @@ static struct vpmu_hu_entry RNG(u8 kind, u32 lo, u32 hi, u32 period)
 	return x;
 }
 
-#define NHP	12
+#define NHP	16
 static struct vpmu_hu_prog hps[NHP];
 static const char *const hp_names[NHP] = {
 	"SEQ n=1 CYCLES", "SEQ n=16 unequal, mixed", "PAR n=16 unequal, mixed",
 	"PAR n=16 equal", "SEQ n=16 equal 13", "SEQ long periods",
 	"PAR 1 and 100000", "SEQ n=3 periods 1", "WQ partition PAR",
 	"UPC ranges SEQ", "PAR n=1 period 1", "SEQ events 7/11/17",
+	"PAR addresses", "SEQ addresses, mixed", "PAR once", "SEQ once addresses",
 };
 
 static void hps_init(void)
@@ -551,6 +579,44 @@ static void hps_init(void)
 	p->ent[0] = EVE(VPMU_EV_STORES, 7);
 	p->ent[1] = EVE(VPMU_EV_TAG(3), 11);
 	p->ent[2] = EVE(VPMU_EV_WQ_STALL, 17);
+	/* address predicates: everything, halves, one address */
+	p = &hps[12];
+	p->mode = VPMU_HU_PAR;
+	p->n = 9;
+	p->ent[0] = RNG(VPMU_HU_LOAD, 0, 0xffffffffu, 1000);
+	p->ent[1] = RNG(VPMU_HU_HIT, 0, 0x3ff, 1000);
+	p->ent[2] = RNG(VPMU_HU_MISS, 0x400, 0xffffffffu, 1000);
+	p->ent[3] = RNG(VPMU_HU_STORE, 0x100, 0x4ff, 1000);
+	p->ent[4] = RNG(VPMU_HU_ACCESS, 0x4b0, 0x4b0, 1000);
+	p->ent[5] = RNG(VPMU_HU_MISS, 0, 0xffffffffu, 1000);
+	p->ent[6] = RNG(VPMU_HU_HIT, 0, 0xffffffffu, 1000);
+	p->ent[7] = RNG(VPMU_HU_STORE, 0, 0xffffffffu, 1000);
+	p->ent[8] = RNG(VPMU_HU_ACCESS, 0x200, 0x5ff, 1);
+	p = &hps[13];
+	p->mode = VPMU_HU_SEQ;
+	p->n = 6;
+	p->ent[0] = RNG(VPMU_HU_LOAD, 0, 0x7ff, 7);
+	p->ent[1] = RNG(VPMU_HU_WQ, 1, 3, 13);
+	p->ent[2] = RNG(VPMU_HU_STORE, 0x300, 0xffffffffu, 1);
+	p->ent[3] = EVE(VPMU_EV_DC_MISS, 50);
+	p->ent[4] = RNG(VPMU_HU_MISS, 0, 0x6ff, 3);
+	p->ent[5] = RNG(VPMU_HU_ACCESS, 0, 0xffffffffu, 29);
+	/* one monitoring period, then the buckets hold */
+	p = &hps[14];
+	p->mode = VPMU_HU_PAR;
+	p->once = 1;
+	p->n = 4;
+	p->ent[0] = EVE(VPMU_EV_CYCLES, 500);
+	p->ent[1] = RNG(VPMU_HU_LOAD, 0, 0xffffffffu, 300);
+	p->ent[2] = EVE(VPMU_EV_WQ_STALL, 500);
+	p->ent[3] = RNG(VPMU_HU_UPC, 0, 0xfff, 200);
+	p = &hps[15];
+	p->mode = VPMU_HU_SEQ;
+	p->once = 1;
+	p->n = 3;
+	p->ent[0] = RNG(VPMU_HU_ACCESS, 0, 0xffffffffu, 100);
+	p->ent[1] = RNG(VPMU_HU_HIT, 0, 0xffffffffu, 200);
+	p->ent[2] = RNG(VPMU_HU_WQ, 0, 1, 300);
 }
 
 /* ---- the engine under test ------------------------------------------------ */
@@ -889,13 +955,13 @@ static bool test_einval(const struct prog *p, const struct vpmu_hu_prog *h)
 	ok &= !vpmu_engine_hu_set(e, h);
 	ok &= piece(e, &pr, &t, 211);
 	vpmu_engine_hu_read(e, before, VPMU_HU_MAX);
-	for (k = 0; k < 13; k++) {
+	for (k = 0; k < 15; k++) {
 		bad = *h;
 		switch (k) {
 		case 0: bad.mode = 2; break;
 		case 1: bad.n = 0; break;
 		case 2: bad.n = VPMU_HU_MAX + 1; break;
-		case 3: bad.ent[0].kind = 3; break;
+		case 3: bad.ent[0].kind = VPMU_HU_NKINDS; break;
 		case 4: bad.ent[0] = EVE(VPMU_EV_NR_BASIC, 1); break;
 		case 5: bad.ent[0] = EVE(VPMU_EV_TAG_BASE, 1); break;
 		case 6: bad.ent[0] = EVE(VPMU_EV_HIST(1), 1); break;
@@ -910,6 +976,8 @@ static bool test_einval(const struct prog *p, const struct vpmu_hu_prog *h)
 			bad.ent[0] = EVE(VPMU_EV_UOPS, 0x80000000u);
 			bad.ent[1] = EVE(VPMU_EV_UOPS, 0x80000000u);
 			break;
+		case 13: bad.once = 2; break;
+		case 14: bad.ent[0] = RNG(VPMU_HU_MISS, 0x41, 0x40, 1); break;
 		default:
 			bad.mode = VPMU_HU_SEQ;
 			bad.n = 2;

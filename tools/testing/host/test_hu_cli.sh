@@ -5,7 +5,7 @@
 # the buckets of hand-derived programs on the sum sample (179 cycles, 179
 # microwords, 32 instructions), runs adding up, --quiet keeping the
 # buckets, and bad programs refused with the parser's message and exit
-# status 2.  The module's side is selftests/vpmu/vpmu_hu in the VM.
+# status 2; address predicates and a one-shot period on memcpy.  The module's side is selftests/vpmu/vpmu_hu in the VM.
 set -u
 
 . "$(dirname "$0")/tap.sh"
@@ -51,6 +51,23 @@ same "the last program option wins" "hist C1 179" "$got"
 got=$("$T/vpmu-sim" -q "$sum")
 same "no --hu: no buckets" "" "$got"
 
+# memcpy (histogram.rst, "Worked example: data addresses"): src 0x60..0x9f,
+# dst 0xa0..0xdf; 80 and 64 loads, 4 misses in each, 16 stores to dst
+mc=$S/build/memcpy.vprg
+got=$("$T/vpmu-sim" -q --hu 'par; load=0x60-0xa0 1000000; load=0xa0-0xe0 1000000; hit=0x60 1000000; miss=0x60 1000000; miss=0xa0-0xe0 1000000; store=0xa0-0xe0 1000000; access=0-0x60 1000000' "$mc")
+same "address predicates on memcpy" \
+     "$(printf 'hist C1 80\nhist C2 64\nhist C3 1\nhist C4 1\nhist C5 4\nhist C6 16\nhist C7 0')" "$got"
+
+# one period of 1000 cycles, held through a second run
+got=$("$T/vpmu-sim" -q -n 2 --hu 'par once; vpmu_cycles 1000; load=0x60-0xa0 1000; miss=0x0-0x100000000 1000' "$mc")
+same "once: one period, held through two runs" \
+     "$(printf 'hist C1 1000\nhist C2 27\nhist C3 5')" "$got"
+
+err=$("$T/vpmu-sim" -q --hu 'par; store=0x100-0x100 5' "$mc" 2>&1 >/dev/null)
+rc=$?
+[ $rc = 2 ] && [ "$err" = "vpmu-sim: --hu: bad histogram-unit program: entry 1: store=0x100-0x100: LO not below HI (HI is excluded)" ]
+ok $? "an empty address range: exit 2 and the parser's message"
+
 err=$("$T/vpmu-sim" -q --hu 'seq; vpmu_uops 5; wq=5-2 5' "$sum" 2>&1 >/dev/null)
 rc=$?
 [ $rc = 2 ] && [ "$err" = "vpmu-sim: --hu: bad histogram-unit program: entry 2: wq=5-2: LO above HI" ]
@@ -60,7 +77,7 @@ ok $? "a bad --hu program: exit 2 and the parser's message"
 printf 'seq\nvpmu_bogus 1\n' >"$tmp/bad.hu"
 err=$("$T/vpmu-sim" -q --hu-file "$tmp/bad.hu" "$sum" 2>&1 >/dev/null)
 rc=$?
-[ $rc = 2 ] && [ "$err" = "vpmu-sim: $tmp/bad.hu: bad histogram-unit program: entry 1: unknown predicate 'vpmu_bogus' (event=N, tag=K, an event name, wq=LO[-HI] or upc=LO[-HI])" ]
+[ $rc = 2 ] && [ "$err" = "vpmu-sim: $tmp/bad.hu: bad histogram-unit program: entry 1: unknown predicate 'vpmu_bogus' (event=N, tag=K, an event name, wq=, upc=, load=, hit=, miss=, store= or access=)" ]
 ok $? "a bad --hu-file program: exit 2 and the parser's message"
 
 "$T/vpmu-sim" -q --hu-file "$tmp/missing.hu" "$sum" >/dev/null 2>&1

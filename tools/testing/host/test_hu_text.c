@@ -15,6 +15,7 @@
 #define EV(e, per)	{ .kind = VPMU_HU_EVENT, .event = (e), .period = (per) }
 #define WQ(l, h, per)	{ .kind = VPMU_HU_WQ, .lo = (l), .hi = (h), .period = (per) }
 #define UPC(l, h, per)	{ .kind = VPMU_HU_UPC, .lo = (l), .hi = (h), .period = (per) }
+#define MEM(k, l, h, per) { .kind = VPMU_HU_##k, .lo = (l), .hi = (h), .period = (per) }
 
 struct good {
 	const char *text;
@@ -46,6 +47,21 @@ static const struct good good[] = {
 	  { VPMU_HU_SEQ, 2, { EV(VPMU_EV_UOPS, 4294967294u),
 			      EV(VPMU_EV_INSNS, 1) } },
 	  "seq\nvpmu_uops 4294967294\nvpmu_insns 1\n" },
+	/* address ranges: HI excluded; one address; the whole space */
+	{ "par\nload=0x100-0x140 10\nhit=64 10\nmiss=0-0x100000000 10\n"
+	  "store=0x10-0x11 10\naccess=0xfffffffe-0x100000000 10\n",
+	  { VPMU_HU_PAR, 5, { MEM(LOAD, 0x100, 0x13f, 10), MEM(HIT, 64, 64, 10),
+			      MEM(MISS, 0, 0xffffffffu, 10),
+			      MEM(STORE, 0x10, 0x10, 10),
+			      MEM(ACCESS, 0xfffffffeu, 0xffffffffu, 10) } },
+	  "par\nload=0x100-0x140 10\nhit=0x40 10\nmiss=0x0-0x100000000 10\n"
+	  "store=0x10 10\naccess=0xfffffffe-0x100000000 10\n" },
+	{ "seq once\naccess=0xffffffff 5;vpmu_uops 7",
+	  { VPMU_HU_SEQ, 2, { MEM(ACCESS, 0xffffffffu, 0xffffffffu, 5),
+			      EV(VPMU_EV_UOPS, 7) }, 1 },
+	  "seq once\naccess=0xffffffff 5\nvpmu_uops 7\n" },
+	{ "par once vpmu_cycles 3", { VPMU_HU_PAR, 1, { EV(VPMU_EV_CYCLES, 3) }, 1 },
+	  "par once\nvpmu_cycles 3\n" },
 	{ "off", { 0 }, "off\n" },
 	{ "  off ;\n# nothing\n", { 0 }, "off\n" },
 	{ "", { 0 }, "off\n" },
@@ -65,7 +81,7 @@ static const struct bad bad[] = {
 	{ "par\n\n;# none\n", "no entries after 'par'" },
 	{ "seq\nvpmu_uops", "entry 1: expected PREDICATE PERIOD, got 1 word" },
 	{ "seq\nvpmu_uops 1 2", "entry 1: expected PREDICATE PERIOD, got 3 words" },
-	{ "seq\nvpmu_uops 1\nvpmu_bogus 5", "entry 2: unknown predicate 'vpmu_bogus' (event=N, tag=K, an event name, wq=LO[-HI] or upc=LO[-HI])" },
+	{ "seq\nvpmu_uops 1\nvpmu_bogus 5", "entry 2: unknown predicate 'vpmu_bogus' (event=N, tag=K, an event name, wq=, upc=, load=, hit=, miss=, store= or access=)" },
 	{ "seq;vpmu_uops 0", "entry 1: period '0' not in 1..4294967295 cycles" },
 	{ "seq;vpmu_uops 4294967296", "entry 1: period '4294967296' not in 1..4294967295 cycles" },
 	{ "seq;vpmu_uops -1", "entry 1: period '-1' not in 1..4294967295 cycles" },
@@ -88,7 +104,21 @@ static const struct bad bad[] = {
 	{ "seq;upc=123456789012345678901234567890 5", "entry 1: upc=12345678901234567890...: expected a number or LO-HI" },
 	{ "seq;vpmu_uops 4294967295;vpmu_insns 1",
 	  "seq: the periods add up to 4294967296 cycles, over 4294967295" },
-	{ "par\n1 vpmu_uops", "entry 1: unknown predicate '1' (event=N, tag=K, an event name, wq=LO[-HI] or upc=LO[-HI])" },
+	{ "seq;load=0x140-0x100 5", "entry 1: load=0x140-0x100: LO not below HI (HI is excluded)" },
+	{ "seq;hit=0x100-0x100 5", "entry 1: hit=0x100-0x100: LO not below HI (HI is excluded)" },
+	{ "seq;miss=0-0x100000001 5", "entry 1: miss=0-0x100000001: address beyond 0x100000000" },
+	{ "seq;store=0x100000000 5", "entry 1: store=0x100000000: address beyond 0x100000000" },
+	{ "seq;access=0x1ffffffffffffffff 5", "entry 1: access=0x1ffffffffffffff...: expected a number or LO-HI" },
+	{ "seq;access=18446744073709551615 5", "entry 1: access=18446744073709551...: address beyond 0x100000000" },
+	{ "seq;access=0x100000000-0x100000000 5", "entry 1: access=0x100000000-0x100...: address beyond 0x100000000" },
+	{ "seq;load= 5", "entry 1: load=: expected a number or LO-HI" },
+	{ "seq;load=0x10-0x20-0x30 5", "entry 1: load=0x10-0x20-0x30: expected a number or LO-HI" },
+	{ "seq;loads=0x10 5", "entry 1: unknown predicate 'loads=0x10' (event=N, tag=K, an event name, wq=, upc=, load=, hit=, miss=, store= or access=)" },
+	{ "seq once", "no entries after 'seq once'" },
+	{ "par\nonce\nvpmu_uops 1", "entry 1: expected PREDICATE PERIOD, got 1 word" },
+	{ "once par\nvpmu_uops 1", "expected 'seq', 'par' or 'off' first, not 'once'" },
+	{ "par once once vpmu_uops 1", "entry 1: expected PREDICATE PERIOD, got 3 words" },
+	{ "par\n1 vpmu_uops", "entry 1: unknown predicate '1' (event=N, tag=K, an event name, wq=, upc=, load=, hit=, miss=, store= or access=)" },
 	{ "seq;vpmu_uops 1;vpmu_uops 1;vpmu_uops 1;vpmu_uops 1;vpmu_uops 1;"
 	  "vpmu_uops 1;vpmu_uops 1;vpmu_uops 1;vpmu_uops 1;vpmu_uops 1;"
 	  "vpmu_uops 1;vpmu_uops 1;vpmu_uops 1;vpmu_uops 1;vpmu_uops 1;"
@@ -111,11 +141,12 @@ static void gen(struct vpmu_hu_prog *p)
 
 	memset(p, 0, sizeof(*p));
 	p->mode = rnd() & 1 ? VPMU_HU_PAR : VPMU_HU_SEQ;
+	p->once = rnd() % 3 == 0;
 	p->n = 1 + rnd() % VPMU_HU_MAX;
 	for (i = 0; i < p->n; i++) {
 		struct vpmu_hu_entry *e = &p->ent[i];
 
-		switch (rnd() % 4) {
+		switch (rnd() % 5) {
 		case 0:
 			e->kind = VPMU_HU_EVENT;
 			e->event = rnd() % VPMU_EV_NR_BASIC;
@@ -128,6 +159,13 @@ static void gen(struct vpmu_hu_prog *p)
 			e->kind = VPMU_HU_WQ;
 			a = rnd() % (VPMU_HU_WQ_MAX + 1);
 			b = rnd() % (VPMU_HU_WQ_MAX + 1);
+			e->lo = a < b ? a : b;
+			e->hi = rnd() % 3 ? (a < b ? b : a) : e->lo;
+			break;
+		case 3:
+			e->kind = VPMU_HU_LOAD + rnd() % 5;
+			a = rnd() % 4 ? rnd() << 8 ^ rnd() : 0xffffffffu;
+			b = rnd() % 4 ? rnd() << 8 ^ rnd() : 0;
 			e->lo = a < b ? a : b;
 			e->hi = rnd() % 3 ? (a < b ? b : a) : e->lo;
 			break;
