@@ -928,7 +928,8 @@ static void vpmu_hu_hook(struct vpmu_engine *e, u32 upc, u32 miss)
 
 	if (e->hu_wq && kind & VPMU_K_STORE)
 		vpmu_hu_store(e);
-	if (e->hu_mact && kind & e->hu_route)
+	/* counted under the freeze state its microword runs in */
+	if (e->hu_mact && kind & e->hu_route && e->gate_open & VPMU_GATE_HU)
 		vpmu_hu_mem(e, kind, miss);
 }
 
