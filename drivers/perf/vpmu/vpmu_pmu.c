@@ -38,6 +38,7 @@
 #include <linux/bitfield.h>
 #include <linux/bitmap.h>
 #include <linux/bitops.h>
+#include <linux/capability.h>
 #include <linux/device.h>
 #include <linux/interrupt.h>
 #include <linux/jiffies.h>
@@ -1495,6 +1496,13 @@ static int vpmu_config1_check(struct perf_event *event)
 	    vpmu_cfg1_trigger(c1) == VPMU_TRIG_NONE &&
 	    vpmu_cfg1_get(c1, &vpmu_cfg1_stop) == VPMU_TRIG_NONE)
 		return -EINVAL;
+	/*
+	 * A gate shuts the histograms of every engine, for every task: as
+	 * much a system-wide control as a CPU-wide event (CAP_PERFMON).  An
+	 * inherited copy was allowed with its parent.
+	 */
+	if ((c1 & VPMU_CFG1_GATE) && !event->parent && !perfmon_capable())
+		return -EACCES;
 	return 0;
 }
 
