@@ -337,6 +337,69 @@ TEST_F(gate, other_tasks_shut_out)
 	EXPECT_EQ(REGION, c[0]);
 }
 
+/* This task's leader as an unprivileged user may open it: user mode only. */
+static int open_user(uint64_t config1)
+{
+	struct perf_event_attr a;
+
+	vp_attr(&a, EV_UOPS, config1);
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	return vp_open(&a, 0, -1, -1);
+}
+
+/*
+ * A gate shuts every engine's histograms for every task, root's
+ * included: an unprivileged task may not open one (EACCES), though it
+ * may open the same group ungated.
+ */
+static int paranoid(const char *set, char *old, size_t n)
+{
+	const char *p = "/proc/sys/kernel/perf_event_paranoid";
+	FILE *f = fopen(p, old ? "r" : "w");
+	int ok;
+
+	if (!f)
+		return -1;
+	ok = old ? !!fgets(old, n, f) : fputs(set, f) >= 0;
+	return fclose(f) || !ok ? -1 : 0;
+}
+
+TEST_F(gate, unprivileged_refused)
+{
+	char old[16];
+	pid_t pid;
+	int st;
+
+	VL_SETUP_DONE();
+	/* upstream's default (Debian's is 3: no unprivileged events) */
+	ASSERT_EQ(0, paranoid(NULL, old, sizeof(old)));
+	ASSERT_EQ(0, paranoid("2", NULL, 0));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		int fd;
+
+		if (setgid(65534) || setuid(65534))
+			_exit(2);
+		fd = open_user(C1_MARK | C1_FROZEN);
+		if (fd < 0)
+			_exit(3);	/* paranoid: no per-task events */
+		close(fd);
+		fd = open_user(C1_MARK | C1_FROZEN | C1_GATE_UHIST);
+		if (fd != -EACCES)
+			_exit(4);
+		fd = open_user(C1_MARK | C1_FROZEN | C1_GATE_HU);
+		_exit(fd == -EACCES ? 0 : 5);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	ASSERT_EQ(0, paranoid(old, NULL, 0));
+	ASSERT_TRUE(WIFEXITED(st));
+	if (WEXITSTATUS(st) == 3)
+		SKIP(return, "unprivileged per-task events refused");
+	EXPECT_EQ(0, WEXITSTATUS(st));
+}
+
 /*
  * A start on the mark and a stop on the branch (tag 5) gate the 31
  * cycles from each first mark to the bne's decision: 31000.
