@@ -17,6 +17,7 @@
  * root or build/rv32im.vpmu in $VPMU_SHARE.
  */
 #define _GNU_SOURCE
+#include <sys/wait.h>
 #include "vpmu_test.h"
 #include "vpmu_perf_lib.h"
 
@@ -408,6 +409,48 @@ TEST_F(rv32, unknown_flags_refused)
 	memset(&self->r, 0, sizeof(self->r));
 	refused(_metadata, self, VPMU_RUN_F_RESUME << 1, "bit 3");
 	refused(_metadata, self, VPMU_RUN_F_RESUME | 1u << 31, "bit 31");
+}
+
+/*
+ * Processes sharing the file (fork) start, resume and reload the image
+ * at once, with snapshots clearing CPU 0 meanwhile: every call runs or
+ * is refused with EINVAL, and the kernel neither leaks nor warns.
+ */
+TEST_F(rv32, racing_resumes)
+{
+	int i, p, st, bad = 0;
+	pid_t pid[3];
+
+	VL_SETUP_DONE();
+	load(self, loop_prog, sizeof(loop_prog));
+	for (p = 0; p < 3; p++) {
+		pid[p] = fork();
+		ASSERT_LE(0, pid[p]);
+		if (pid[p])
+			continue;
+		for (i = 0; i < 400; i++) {
+			struct vpmu_snapshot sn = { .size = sizeof(sn),
+				.flags = VPMU_SNAP_F_CLEAR, .cpu = 0 };
+			int ret = run(self, i % 3 ? VPMU_RUN_F_RESUME : 0,
+				      37 + p);
+
+			if (ret && ret != -EINVAL)
+				_exit(1);
+			if (p == 2 && i % 50 == 0 && vl_load_default())
+				_exit(2);
+			if (p == 1 && ioctl(self->fd, VPMU_IOC_SNAPSHOT, &sn))
+				_exit(3);
+		}
+		_exit(0);
+	}
+	for (p = 0; p < 3; p++) {
+		ASSERT_EQ(pid[p], waitpid(pid[p], &st, 0));
+		if (!WIFEXITED(st) || WEXITSTATUS(st))
+			bad = st;
+	}
+	EXPECT_EQ(0, bad);
+	/* the file keeps a program across the children */
+	EXPECT_EQ(0, run(self, 0, 10));
 }
 
 TEST_HARNESS_MAIN
