@@ -705,9 +705,15 @@ int vpmu_uhist_plot(struct vpmu_buf *o, const struct vpmu_uhist *hs,
 		vpmu_buf_put(o, "\n", 1);
 	}
 	vpmu_buf_printf(o, "EOD\nset multiplot title ");
-	vpmu_buf_printf(&title, "micro-PC histogram of %s on %s (0x%08x): "
-			"interval %u, %llu samples", what, name, ih->checksum,
-			hs->h.interval, (unsigned long long)hs->h.samples);
+	vpmu_buf_printf(&title, "micro-PC histogram of %s on %s (0x%08x): ",
+			what, name, ih->checksum);
+	if (hs->h.interval)
+		vpmu_buf_printf(&title, "interval %u, %llu samples",
+				hs->h.interval,
+				(unsigned long long)hs->h.samples);
+	else	/* perf samples, as the report says */
+		vpmu_buf_printf(&title, "%llu perf samples",
+				(unsigned long long)hs->h.samples);
 	plot_quote(o, title.p);
 	vpmu_buf_free(&title);
 	/* two panels: per routine above, per microword below */

@@ -249,9 +249,14 @@ if command -v gnuplot >/dev/null 2>&1; then
 	xml_ok "$tmp/h.svg" && grep -q '<svg' "$tmp/h.svg" &&
 	grep -q 'i_addi' "$tmp/h.svg"
 	ok $? "--plot FILE.svg: well-formed SVG naming the labels"
+	"$HIST" --perf -m "$IMG" -q --plot="$tmp/p.svg" "$tmp/script" &&
+	xml_ok "$tmp/p.svg" && grep -q '1323 perf samples' "$tmp/p.svg" &&
+	! grep -q 'interval 0' "$tmp/p.svg"
+	ok $? "--perf --plot FILE.svg: titled with the perf samples"
 else
 	skip "--plot FILE.png" "gnuplot not installed"
 	skip "--plot FILE.svg" "gnuplot not installed"
+	skip "--perf --plot FILE.svg" "gnuplot not installed"
 fi
 err "--plot of another format" "vpmu-hist: $tmp/x.pdf: error: the plot must be a .png or .svg file" -p "$tmp/x.pdf" "$tmp/h.vuhs"
 PATH=/nonexistent "$HIST" -m "$IMG" -p "$tmp/g.png" "$tmp/h.vuhs" \
