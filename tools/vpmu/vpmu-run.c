@@ -156,12 +156,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			o->image = optarg;
 			break;
 		case OPT_MEM:
-			if (vpmu_parse_count(optarg, &o->mem) || !o->mem ||
-			    o->mem % 4 || o->mem > VPMU_PROG_MEM_MAX) {
-				fprintf(stderr, "%s: bad memory size '%s'\n",
-					prog_name, optarg);
+			if (vpmu_elf_parse_mem(prog_name, optarg, &o->mem))
 				return -1;
-			}
 			break;
 		case OPT_STATS:
 			o->stats = true;

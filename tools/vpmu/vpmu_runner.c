@@ -362,6 +362,16 @@ void vpmu_elf_print_regs(FILE *f, const uint32_t x[32], uint32_t pc)
 	fprintf(f, "pc 0x%08x\n", pc);
 }
 
+int vpmu_elf_parse_mem(const char *prog, const char *arg, uint64_t *mem)
+{
+	if (vpmu_parse_count(arg, mem) || !*mem || *mem % 4 ||
+	    *mem > VPMU_PROG_MEM_MAX) {
+		fprintf(stderr, "%s: bad memory size '%s'\n", prog, arg);
+		return -1;
+	}
+	return 0;
+}
+
 void vpmu_elf_report_stop(const char *prog, unsigned int stop,
 			  unsigned int code, uint32_t ipc)
 {

@@ -123,6 +123,13 @@ void vpmu_elf_print_end(FILE *f, bool exited, int status, unsigned int stop,
 			unsigned int code, uint32_t ipc);
 void vpmu_elf_print_regs(FILE *f, const uint32_t x[32], uint32_t pc);
 
+/*
+ * --mem SIZE: a count (vpmu_parse_count()), a multiple of 4 in
+ * 4..VPMU_PROG_MEM_MAX; -1, with "PROG: bad memory size 'ARG'" on stderr,
+ * otherwise.
+ */
+int vpmu_elf_parse_mem(const char *prog, const char *arg, uint64_t *mem);
+
 /* Unless --quiet: "PROG: program stopped: REASON CODE at pc IPC". */
 void vpmu_elf_report_stop(const char *prog, unsigned int stop,
 			  unsigned int code, uint32_t ipc);

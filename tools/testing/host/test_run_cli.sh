@@ -48,6 +48,16 @@ ok $? "vpmu-sim wait.vprg without the line: spins to the budget"
 "$T/vpmu-sim" --ext-at=0 "$S/build/sum.vprg" >/dev/null 2>"$tmp/err"
 [ $? = 2 ] && grep -q "bad --ext-at '0'" "$tmp/err"
 ok $? "vpmu-sim --ext-at=0: exit 2, says why"
+for t in vpmu-sim vpmu-run; do
+	bad=0
+	for m in 0 7 0x1000001 2^40 4x; do
+		"$T/$t" --mem="$m" "$S/build/sum.vprg" >/dev/null 2>"$tmp/err"
+		[ $? = 2 ] && grep -qx "$t: bad memory size '$m'" "$tmp/err" ||
+			bad=1
+	done
+	[ $bad = 0 ]
+	ok $? "$t --mem: 0, not a multiple of 4, beyond 16 MiB, junk: exit 2, says so"
+done
 "$T/vpmu-sim" -n 3 "$S/build/sum.vprg" | grep -c '^run [123]: stop halt' | grep -qx 3
 ok $? "vpmu-sim -n 3 runs three times"
 "$T/vpmu-sim" -q -e "$S/samples/sum.expect" "$S/build/memcpy.vprg" 2>"$tmp/err"
