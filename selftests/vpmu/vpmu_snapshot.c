@@ -14,6 +14,7 @@
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <sched.h>
+#include <sys/wait.h>
 
 #include "vpmu_perf.h"
 
@@ -48,14 +49,42 @@ static void print_snapshot(const char *what, const struct vpmu_snapshot *s)
 	fflush(stdout);		/* the harness's child ends with _exit() */
 }
 
-/* A counting event of this task on counter @n (1-based) of "uops". */
+/*
+ * A pinned counting event of CPU 0 on counter @n (1-based) of "uops".
+ * Not a per-task event: one starts over from 0 on its counter each time
+ * its task is switched in (perf.rst, "Engine snapshot"), and a kworker
+ * taking CPU 0 between the run and the snapshot would leave the counter
+ * holding nothing of the run.  A pinned CPU event stays on its counter.
+ */
 static int open_uops_on(int n)
 {
+	struct perf_event_attr a;
 	uint64_t cfg;
 
 	if (vp_alias_cfg("uops", &cfg))
 		return -ENOENT;
-	return open_config(cfg | ctr_config(n), 0);
+	vp_count_attr(&a, cfg | ctr_config(n), 0);
+	a.pinned = 1;
+	return vp_open(&a, -1, 0, -1);
+}
+
+/*
+ * Take this task off CPU 0 and back: a child (on CPU 0 too, by the
+ * inherited affinity) runs while this task waits for it.  Per-task events
+ * are switched out and in; CPU events stay.
+ */
+static int switch_out(void)
+{
+	pid_t pid = fork();
+	int status;
+
+	if (pid < 0)
+		return -errno;
+	if (!pid)
+		_exit(0);
+	if (waitpid(pid, &status, 0) != pid)
+		return -errno;
+	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -ECHILD;
 }
 
 /*
@@ -74,6 +103,7 @@ TEST_F(snap, counting_event_clear)
 	fd = open_uops_on(1);
 	ASSERT_LE(0, fd) TH_LOG("open: %s", strerror(-fd));
 	ASSERT_EQ(0, run(&self->f, BUDGET));
+	ASSERT_EQ(0, switch_out());
 	ASSERT_EQ(0, snapshot(self->f.dev, 0, 0, &s));
 	EXPECT_EQ((uint32_t)self->f.nr_counters, s.nr_counters);
 	EXPECT_EQ(vl_generation(), s.generation);
@@ -95,6 +125,7 @@ TEST_F(snap, counting_event_clear)
 	EXPECT_EQ(SUM_UOPS, vp_count(fd));
 
 	ASSERT_EQ(0, run(&self->f, BUDGET));
+	ASSERT_EQ(0, switch_out());
 	ASSERT_EQ(0, snapshot(self->f.dev, 0, 0, &s));
 	EXPECT_EQ(SUM_UOPS, s.ctr[0].value);
 	EXPECT_EQ(2 * SUM_UOPS, vp_count(fd));
@@ -122,6 +153,7 @@ TEST_F(snap, sampling_event_kept)
 	sfd = open_sampling(cfg | ctr_config(2), 100, 0, &rb);
 	ASSERT_LE(0, sfd) TH_LOG("open: %s", strerror(-sfd));
 	ASSERT_EQ(0, run(&self->f, BUDGET));
+	ASSERT_EQ(0, switch_out());
 	ASSERT_EQ(0, snapshot(self->f.dev, 0, VPMU_SNAP_F_CLEAR, &s));
 	EXPECT_EQ(SUM_UOPS, s.ctr[0].value);
 	EXPECT_EQ(VPMU_SNAP_CTR_SAMPLING | VPMU_SNAP_CTR_PERF |
@@ -157,6 +189,7 @@ TEST_F(snap, idle_counter_and_refusals)
 	fd = open_uops_on(1);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, run(&self->f, BUDGET));
+	ASSERT_EQ(0, switch_out());
 	close(fd);
 	ASSERT_EQ(0, snapshot(self->f.dev, 0, 0, &s));
 	EXPECT_EQ(SUM_UOPS, s.ctr[0].value);
