@@ -174,6 +174,7 @@ const struct st_alias *st_alias(const char *name);
 int st_run(struct st_worker *w, int prog, uint64_t budget,
 	   struct vpmu_run *r);
 int st_run_checked(struct st_worker *w, int prog, uint64_t budget);
+void st_log_engines(struct st_worker *w);
 void st_random_affinity(struct st_worker *w);
 const char *st_errname(int err);
 

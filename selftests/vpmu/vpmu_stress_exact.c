@@ -110,6 +110,7 @@ static void check_group(struct st_worker *w, const char *what, int *fds,
 {
 	struct gread g;
 	ssize_t len = read(fds[0], &g, sizeof(g));
+	int failures = w->failures;
 	int i;
 
 	w->s.reads++;
@@ -126,6 +127,8 @@ static void check_group(struct st_worker *w, const char *what, int *fds,
 		return;
 	}
 	w->s.exact_full++;
+	st_log(w, "%s: on the counters %llu of %llu ns", what,
+	       (unsigned long long)g.running, (unsigned long long)g.enabled);
 	for (i = 0; i < n; i++) {
 		uint64_t id = 0;
 
@@ -145,6 +148,8 @@ static void check_group(struct st_worker *w, const char *what, int *fds,
 				(unsigned long long)m[i].per_run,
 				(unsigned long long)(runs * m[i].per_run));
 	}
+	if (w->failures != failures)
+		st_log_engines(w);
 }
 
 static int open_members(struct st_worker *w, const char *what, pid_t pid,

@@ -137,10 +137,16 @@ int st_run_checked(struct st_worker *w, int prog, uint64_t budget)
 	const struct st_prog *p = &st.prog[prog];
 	struct vpmu_run r;
 	uint32_t stop = p->stop;
-	int ret;
+	int ret, cpu = sched_getcpu();
 
+	memset(&r, 0, sizeof(r));
 	ret = st_run(w, prog, budget, &r);
 	w->s.runs++;
+	if (w->role == R_EXACT)
+		st_log(w, "  run %s: %s, stop %u cycles %llu generation %llu, cpu %d then %d",
+		       p->name, st_errname(ret), r.stop,
+		       (unsigned long long)r.cycles,
+		       (unsigned long long)r.generation, cpu, sched_getcpu());
 	if (ret) {
 		st_fail(w, "run %s budget %llu: %s", p->name,
 			(unsigned long long)budget, st_errname(ret));
@@ -271,4 +277,34 @@ int st_ring_drain(struct st_worker *w, struct st_ring *r, bool raw)
 		(unsigned long long)r->vp.bad_at,
 		(unsigned long long)r->vp.bad_head);
 	return -1;
+}
+
+/*
+ * Every engine's counters, as a snapshot reads them, into the log: what a
+ * failed exact check leaves behind for whoever reads it.
+ */
+void st_log_engines(struct st_worker *w)
+{
+	struct vpmu_snapshot s;
+	int cpu, i;
+
+	for (cpu = 0; cpu < st.ncpus; cpu++) {
+		memset(&s, 0, sizeof(s));
+		s.size = sizeof(s);
+		s.cpu = cpu;
+		if (ioctl(w->dev, VPMU_IOC_SNAPSHOT, &s)) {
+			st_log(w, "  engine %d: snapshot: %s", cpu,
+			       st_errname(errno));
+			continue;
+		}
+		st_log(w, "  engine %d: generation %llu ovf %#x frozen %#x trig_ovf %#x",
+		       cpu, (unsigned long long)s.generation, s.ovf, s.frozen,
+		       s.trig_ovf);
+		for (i = 0; i < (int)s.nr_counters && i < VPMU_SNAP_COUNTERS; i++)
+			st_log(w, "    ctr%d value %llu ovf_count %llu event %u width %u flags %#x group %u",
+			       i, (unsigned long long)s.ctr[i].value,
+			       (unsigned long long)s.ctr[i].ovf_count,
+			       s.ctr[i].event, s.ctr[i].width, s.ctr[i].flags,
+			       s.ctr[i].group);
+	}
 }

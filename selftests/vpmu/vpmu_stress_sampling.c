@@ -91,11 +91,15 @@ void st_exact_sampling(struct st_worker *w)
 	       (unsigned long long)c.enabled);
 	if (c.running == c.enabled) {
 		w->s.exact_full++;
-		if (c.value != total)
-			st_fail(w, "exact sampling: %s on %s: count %llu, expected %d x %llu = %llu",
+		if (c.value != total) {
+			st_fail(w, "exact sampling: %s on %s: count %llu, expected %d x %llu = %llu (on the counters %llu of %llu ns)",
 				name, p->name, (unsigned long long)c.value,
 				runs, (unsigned long long)per_run,
-				(unsigned long long)total);
+				(unsigned long long)total,
+				(unsigned long long)c.running,
+				(unsigned long long)c.enabled);
+			st_log_engines(w);
+		}
 	} else {
 		w->s.exact_partial++;
 	}
