@@ -113,6 +113,57 @@ TEST_F_TIMEOUT(perf, per_task_and_cpu_wide, 60)
 }
 
 /*
+ * perf's times resolve a single short run: the event that counted the
+ * 179 cycles of one sum run was enabled and running for a non-zero time,
+ * the same; an event that never got its counter (counter 1 held by a
+ * pinned CPU event) was enabled for a non-zero time, never running, and
+ * counted nothing.  Tools tell "fully counted" from "never counted"
+ * (perf stat's <not counted>) by these times: a clock that stands still
+ * between ticks (the 6.1 guest's unstable sched_clock before the
+ * harness's tsc=reliable) reads 0 for both, and the stress then took
+ * a never-scheduled event for a miscount.
+ */
+TEST_F(perf, times_of_one_run)
+{
+	struct perf_event_attr a;
+	struct vp_count c, b;
+	uint64_t cfg;
+	int i, fd, hold, busy;
+
+	VL_SETUP_DONE();
+	ASSERT_EQ(0, vl_pin(0));
+	ASSERT_EQ(0, vp_alias_cfg("cycles", &cfg));
+	for (i = 0; i < 20; i++) {
+		fd = open_on(cfg, 0, -1);
+		ASSERT_LE(0, fd);
+		ASSERT_EQ(0, run(&self->f, BUDGET));
+		ASSERT_EQ(0, vp_read_count(fd, &c));
+		close(fd);
+		EXPECT_EQ(SUM_CYCLES, c.value);
+		EXPECT_LT(0, c.enabled) TH_LOG("run %d: enabled 0 ns", i);
+		EXPECT_EQ(c.enabled, c.running);
+	}
+
+	vp_count_attr(&a, cfg | ctr_config(1), 0);
+	a.pinned = 1;		/* never rotated off for the task's */
+	hold = vp_open(&a, -1, 0, -1);
+	ASSERT_LE(0, hold);
+	for (i = 0; i < 20; i++) {
+		busy = open_on(cfg | ctr_config(1), 0, -1);
+		ASSERT_LE(0, busy);
+		ASSERT_EQ(0, run(&self->f, BUDGET));
+		ASSERT_EQ(0, vp_read_count(busy, &b));
+		close(busy);
+		EXPECT_EQ(0, b.value);
+		EXPECT_EQ(0, b.running);
+		EXPECT_LT(0, b.enabled) TH_LOG("busy %d: enabled 0 ns", i);
+	}
+	ASSERT_EQ(0, vp_read_count(hold, &c));
+	EXPECT_EQ(20 * SUM_CYCLES, c.value);
+	close(hold);
+}
+
+/*
  * Reads racing a long run: a child on CPU 1 spins for 10M cycles (2000
  * chunks, 610 wraps of a 14-bit counter) while this task keeps reading
  * a per-task and a CPU-wide event on it, each read an IPI to CPU 1 that

@@ -583,7 +583,16 @@ run_guest() {
 	# doesn't work" before init runs (seen on 6.1 with four guests on
 	# two cores).  no_timer_check makes the kernel trust the IO-APIC
 	# timer route, which QEMU's i440fx always wires.
-	append+=" no_timer_check $*"
+	append+=" no_timer_check"
+	# perf's enabled and running times come from local_clock().  QEMU's
+	# default CPU is an AMD without an invariant TSC, so with two CPUs the
+	# kernel calls the TSC unsynchronised and sched_clock unstable, and
+	# 6.1 then clamps local_clock() to the tick: an event whose whole life
+	# fits in one jiffy reads enabled = running = 0, and a per-task event
+	# that never got a counter can read as "fully on the counters" (seen
+	# as rare stress failures on loaded hosts).  TCG's TSC is the host's
+	# clock, the same on every vCPU: tsc=reliable is true here.
+	append+=" tsc=reliable $*"
 	# Extra kernel command line (slub_debug=FZPU, vpmu_stress_seed=N).
 	[ -n "${VPMU_APPEND:-}" ] && append+=" $VPMU_APPEND"
 	# shellcheck disable=SC2054 # commas are QEMU's, not array separators
