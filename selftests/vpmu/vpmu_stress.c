@@ -188,13 +188,28 @@ static int perf_fds_open(void)
 
 static void tail_log(const char *path)
 {
-	char *text, *p;
+	char *text, *p, *fail, op[48] = "";
 	size_t len;
-	int lines = 0;
+	int lines = 0, n;
 
 	text = (char *)vl_read_file(path, &len);
 	if (!text)
 		return;
+	/* the whole operation that failed first: "wN op M: " */
+	fail = strstr(text, ": FAIL (seed");
+	if (fail) {
+		for (p = fail; p > text && p[-1] != '\n'; p--)
+			;
+		n = strchr(p, ':') - p;
+		if (n > 0 && n < (int)sizeof(op) - 2)
+			snprintf(op, sizeof(op), "%.*s: ", n, p);
+	}
+	if (*op) {
+		printf("# ---- the first failed operation in %s:\n", path);
+		for (p = text; (p = strstr(p, op)); p++)
+			if (p == text || p[-1] == '\n')
+				printf("#   %.*s\n", (int)strcspn(p, "\n"), p);
+	}
 	for (p = text + len; p > text; p--)
 		if (p[-1] == '\n' && ++lines > 40)
 			break;

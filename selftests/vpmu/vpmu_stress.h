@@ -175,6 +175,7 @@ int st_run(struct st_worker *w, int prog, uint64_t budget,
 	   struct vpmu_run *r);
 int st_run_checked(struct st_worker *w, int prog, uint64_t budget);
 void st_log_engines(struct st_worker *w);
+void st_probe_event(struct st_worker *w, int fd, int prog);
 void st_random_affinity(struct st_worker *w);
 const char *st_errname(int err);
 

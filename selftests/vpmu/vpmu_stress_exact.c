@@ -119,6 +119,17 @@ static void check_group(struct st_worker *w, const char *what, int *fds,
 			what, len, (unsigned long long)g.nr, n);
 		return;
 	}
+	if (!g.running) {
+		/* never on the counters (perf stat: <not counted>) */
+		w->s.exact_partial++;
+		for (i = 0; i < n; i++)
+			if (g.v[i].value)
+				st_fail(w, "%s: member %d (%s): %llu counted with no time on the counters (%llu ns enabled)",
+					what, i, m[i].name,
+					(unsigned long long)g.v[i].value,
+					(unsigned long long)g.enabled);
+		return;
+	}
 	if (g.running != g.enabled) {
 		w->s.exact_partial++;
 		st_log(w, "%s: on the counters %llu of %llu ns: not checked",
@@ -277,6 +288,11 @@ static void exact_inherit(struct st_worker *w)
 	}
 	if (read(fd, &c, sizeof(c)) != sizeof(c)) {
 		st_fail(w, "exact inherit: read: %s", st_errname(errno));
+	} else if (!c.running) {
+		w->s.exact_partial++;
+		if (c.value)
+			st_fail(w, "exact inherit: %s: %llu counted with no time on the counters",
+				m[0].name, (unsigned long long)c.value);
 	} else if (c.running != c.enabled) {
 		w->s.exact_partial++;
 	} else {

@@ -308,3 +308,29 @@ void st_log_engines(struct st_worker *w)
 			       s.ctr[i].group);
 	}
 }
+
+/*
+ * After a failed exact check of @fd (read_format TOTAL_TIME_ENABLED |
+ * _RUNNING, no group): does the event count one more run of @prog, and
+ * after an explicit ENABLE?  Into the log.
+ */
+void st_probe_event(struct st_worker *w, int fd, int prog)
+{
+	struct { uint64_t value, enabled, running; } c;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (i && ioctl(fd, PERF_EVENT_IOC_ENABLE, 0))
+			st_log(w, "  probe: ENABLE: %s", st_errname(errno));
+		st_run_checked(w, prog, 1000000);
+		if (read(fd, &c, sizeof(c)) != sizeof(c))
+			st_log(w, "  probe: read: %s", st_errname(errno));
+		else
+			st_log(w, "  probe: one more run%s: count %llu, on the counters %llu of %llu ns",
+			       i ? " after ENABLE" : "",
+			       (unsigned long long)c.value,
+			       (unsigned long long)c.running,
+			       (unsigned long long)c.enabled);
+	}
+	st_log_engines(w);
+}

@@ -58,6 +58,7 @@ void st_exact_sampling(struct st_worker *w)
 		st_fail(w, "exact sampling: open: %s", st_errname(fd));
 		return;
 	}
+	st_log(w, "  opened on cpu %d", sched_getcpu());
 	if (st_chance(&w->r, 40)) {	/* a counting member */
 		vp_attr_of(&a, st.type, st_alias_cfg("cycles"), 0);
 		mem = vp_open(&a, 0, -1, fd);
@@ -89,7 +90,13 @@ void st_exact_sampling(struct st_worker *w)
 	       (unsigned long long)c.value, (unsigned long long)rb.vp.samples,
 	       (unsigned long long)rb.vp.lost, (unsigned long long)c.running,
 	       (unsigned long long)c.enabled);
-	if (c.running == c.enabled) {
+	if (!c.running) {
+		/* never on the counters (perf stat: <not counted>) */
+		w->s.exact_partial++;
+		if (c.value)
+			st_fail(w, "exact sampling: %s on %s: %llu counted with no time on the counters",
+				name, p->name, (unsigned long long)c.value);
+	} else if (c.running == c.enabled) {
 		w->s.exact_full++;
 		if (c.value != total) {
 			st_fail(w, "exact sampling: %s on %s: count %llu, expected %d x %llu = %llu (on the counters %llu of %llu ns)",
@@ -99,6 +106,7 @@ void st_exact_sampling(struct st_worker *w)
 				(unsigned long long)c.running,
 				(unsigned long long)c.enabled);
 			st_log_engines(w);
+			st_probe_event(w, fd, prog);
 		}
 	} else {
 		w->s.exact_partial++;
