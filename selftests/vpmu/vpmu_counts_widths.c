@@ -7,7 +7,11 @@
  * (and restored to its defaults after); at periods below, equal to and
  * above each counter's range, floor(events / period) samples exactly,
  * each at a multiple of the period, on the counter asked for; also with
- * stall cycles and privilege filters, and for a child's runs.
+ * stall cycles and privilege filters, and for a child's runs.  An
+ * inherited event's samples come from as many event objects as the perf
+ * core passed the child's runs between (its context swap with the parent
+ * on one CPU): each object's samples are at multiples of the period of
+ * its own count, told apart by PERF_SAMPLE_STREAM_ID.
  */
 #define _GNU_SOURCE
 #include "vpmu_counts.h"
@@ -51,6 +55,81 @@ static int read_samples(struct vp_ring *rb, uint64_t period, uint32_t ctr,
 
 	vp_ring_read(rb, check_sample, &c);
 	return c.bad;
+}
+
+/*
+ * The samples of a ring whose sample_type is IP | STREAM_ID | RAW, per
+ * event object (stream id): the k-th sample of a stream must be at k x
+ * @period of that object's count, on counter @ctr.
+ */
+#define MAX_STREAMS	4
+struct stream_check {
+	uint64_t period;
+	uint32_t ctr;
+	int nr, bad;
+	struct {
+		uint64_t id, samples;
+	} s[MAX_STREAMS];
+};
+
+static int check_stream_sample(struct vp_ring *rb,
+			       const struct perf_event_header *h,
+			       const char *rec, void *arg)
+{
+	struct stream_check *c = arg;
+	struct vp_sample s;
+	uint64_t id;
+	int i;
+
+	if (h->type != PERF_RECORD_SAMPLE)
+		return 0;
+	if (h->size < sizeof(*h) + 16) {
+		c->bad++;
+		return 0;
+	}
+	/* { header, ip, stream_id, raw }: the id sits where PERIOD would */
+	memcpy(&id, rec + sizeof(*h) + 8, 8);
+	vp_sample_parse(rec, h->size, true, &s);
+	for (i = 0; i < c->nr && c->s[i].id != id; i++)
+		;
+	if (i == c->nr) {
+		if (c->nr == MAX_STREAMS) {
+			c->bad++;
+			return 0;
+		}
+		c->s[c->nr++].id = id;
+	}
+	c->s[i].samples++;
+	if (s.raw.ctr != c->ctr || s.raw.count != c->s[i].samples * c->period)
+		c->bad++;
+	return 0;
+}
+
+/*
+ * Check the samples of @rb for @total events at @period on counter @ctr
+ * (0-based) in every event object that counted them: each object's are
+ * exact, and the objects' samples add up to what their counts allow (an
+ * object ends with less than a period left over: exactly floor(@total /
+ * @period) for one object).  The number of objects, or -1.
+ */
+static int check_streams(struct __test_metadata *_metadata, struct vp_ring *rb,
+			 uint64_t total, uint64_t period, uint32_t ctr)
+{
+	struct stream_check c = { .period = period, .ctr = ctr };
+	uint64_t sampled = 0;
+	int i;
+
+	EXPECT_EQ(0, vp_ring_read(rb, check_stream_sample, &c));
+	for (i = 0; i < c.nr; i++)
+		sampled += c.s[i].samples * period;
+	EXPECT_EQ(0, c.bad);
+	EXPECT_LE(sampled, total);
+	EXPECT_GE((uint64_t)c.nr * (period - 1), total - sampled)
+		TH_LOG("%llu events, %llu samples in %d objects",
+		       (unsigned long long)total,
+		       (unsigned long long)rb->samples, c.nr);
+	EXPECT_EQ(0ull, rb->lost_records);
+	return c.bad ? -1 : c.nr;
 }
 
 #define NR_WIDTHS	5
@@ -302,13 +381,15 @@ TEST_F_TIMEOUT(widths, events_filters_stalls, 300)
  * microwords: 12 samples), the child on this CPU or the other: an event
  * on the child's pid, and an inherited copy of an event of this task
  * (per CPU, as perf record opens them: an inherited event has a ring
- * buffer only per CPU).
+ * buffer only per CPU).  While this task waits on the child's CPU, the
+ * perf core may swap their contexts and the child go on counting in this
+ * task's event: its samples then come from two objects.
  */
 TEST_F(widths, period_44_in_a_child)
 {
 	struct perf_event_attr a;
 	struct gate g;
-	int k, fd, bad;
+	int k, fd, nr;
 	pid_t pid;
 
 	VL_SETUP_DONE();
@@ -322,7 +403,8 @@ TEST_F(widths, period_44_in_a_child)
 		ASSERT_EQ(0, gate_init(&g));
 		vp_count_attr(&a, EV_UOPS | CFG_CTR(2), 0);
 		a.sample_period = 44;
-		a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_RAW;
+		a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_STREAM_ID |
+				PERF_SAMPLE_RAW;
 		a.inherit = inherit;
 		fd = -1;
 		if (inherit) {
@@ -340,15 +422,69 @@ TEST_F(widths, period_44_in_a_child)
 		ASSERT_EQ(0, gate_open(&g));
 		ASSERT_EQ(0, wait_ok(pid));
 		EXPECT_EQ(3 * SUM_UOPS, vp_count(fd));
-		bad = read_samples(&rb, 44, 1, true);
-		EXPECT_EQ(3 * SUM_UOPS / 44, rb.samples)
-			TH_LOG("inherit %d, child on CPU %d", inherit, cpu);
-		EXPECT_EQ(0, bad);
-		EXPECT_EQ(0ull, rb.lost_records);
+		nr = check_streams(_metadata, &rb, 3 * SUM_UOPS, 44, 1);
+		/* no copy, no swap: one object */
+		if (!inherit)
+			EXPECT_EQ(1, nr);
+		TH_LOG("inherit %d, child on CPU %d: %llu samples, %d objects",
+		       inherit, cpu, (unsigned long long)rb.samples, nr);
 		vp_ring_unmap(&rb);
 		close(fd);
 		gate_close(&g);
 	}
+}
+
+/*
+ * The context swap made to happen: a child with an inherited copy of this
+ * task's sampling event runs sum.s six times on this task's CPU, each
+ * time this task wakes from a sleep and lets it go.  The child blocks
+ * with this task asleep (its object leaves the counters), this task comes
+ * back on its own object and goes to sleep with the child runnable (the
+ * perf core hands the child this task's object): the runs alternate
+ * between the two objects, 537 microwords and 12 samples in each, at
+ * multiples of 44 of each one's count.
+ */
+TEST_F(widths, period_44_in_a_swapping_child)
+{
+	struct perf_event_attr a;
+	struct vp_ring rb;
+	int go[2], fd, k, nr;
+	pid_t pid;
+	char c;
+
+	VL_SETUP_DONE();
+	vp_count_attr(&a, EV_UOPS | CFG_CTR(2), 0);
+	a.sample_period = 44;
+	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_STREAM_ID |
+			PERF_SAMPLE_RAW;
+	a.inherit = 1;
+	fd = vp_open(&a, 0, 0, -1);
+	ASSERT_LE(0, fd) TH_LOG("open: %s", strerror(-fd));
+	ASSERT_EQ(0, vp_ring_map(fd, &rb));
+	ASSERT_EQ(0, pipe(go));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		close(go[1]);
+		for (k = 0; k < 6; k++)
+			if (read(go[0], &c, 1) != 1 ||
+			    run_halt(self->dev, &self->sum, self->sum_mem))
+				_exit(2);
+		_exit(0);
+	}
+	close(go[0]);
+	for (k = 0; k < 6; k++) {
+		usleep(20000);
+		ASSERT_EQ(1, write(go[1], "g", 1));
+	}
+	close(go[1]);
+	ASSERT_EQ(0, wait_ok(pid));
+	EXPECT_EQ(6 * SUM_UOPS, vp_count(fd));
+	nr = check_streams(_metadata, &rb, 6 * SUM_UOPS, 44, 1);
+	TH_LOG("%llu samples in %d objects", (unsigned long long)rb.samples,
+	       nr);
+	vp_ring_unmap(&rb);
+	close(fd);
 }
 
 TEST_HARNESS_MAIN
