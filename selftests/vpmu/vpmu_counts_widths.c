@@ -440,9 +440,11 @@ TEST_F(widths, period_44_in_a_child)
  * time this task wakes from a sleep and lets it go.  The child blocks
  * with this task asleep (its object leaves the counters), this task comes
  * back on its own object and goes to sleep with the child runnable (the
- * perf core hands the child this task's object): the runs alternate
- * between the two objects, 537 microwords and 12 samples in each, at
- * multiples of 44 of each one's count.
+ * perf core hands the child this task's object): with nothing else on
+ * the CPU the runs alternate between the two objects, 537 microwords and
+ * 12 samples in each.  Whether to swap is the perf core's choice, so the
+ * test asserts each object's samples, not how many objects there were
+ * (it logs that: 2 on every supported kernel).
  */
 TEST_F(widths, period_44_in_a_swapping_child)
 {
