@@ -17,7 +17,7 @@
  *             vpmu_hu.c        sysfs: hist/ (the histogram unit)
  *   machine   vpmu_machine.h   per-CPU engines, images, runs, overflow
  *                              interrupts (vpmu_machine*.c, vpmu_ucode.c)
- *   core      vpmu_engine.h    the portable engine core (vpmu_engine.c,
+ *   core      vpmu_engine.h    the portable engine core (vpmu_engine*.c,
  *                              vpmu_image.c, vpmu_isa.c, vpmu_hu_text.c)
  *
  * tools/testing/layers.sh declares each file's layer and checks that no
