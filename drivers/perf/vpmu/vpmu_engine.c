@@ -346,76 +346,142 @@ enum vpmu_stop_reason vpmu_engine_run(struct vpmu_engine *e, u64 budget,
 
 /* ---- lifetime ----------------------------------------------------------- */
 
-static void vpmu_engine_free_arrays(struct vpmu_engine *e)
-{
-	vpmu_free(e->slot_mem);
-	vpmu_free(e->R);
-	vpmu_free(e->xr);
-	vpmu_free(e->tot_cnt);
-	vpmu_free(e->tot_dyn);
-	vpmu_free(e->tot_tkn);
-	vpmu_free(e->ctr_hit);
-	vpmu_free(e->trig_static);
-	vpmu_free(e->tsrc);
-	vpmu_free(e->hu_hit);
-	vpmu_free(e->uhist);
-	vpmu_free(e->dc_tag);
-	vpmu_free(e->gap_dist);
-	vpmu_free(e->gap_q);
-}
-
 /*
- * Everything a ucode of up to @cs_limit words needs is allocated here, so
- * that attach, start, save, restore and run never allocate.
+ * Everything a ucode of up to @words microwords needs is allocated here,
+ * so that attach, start, save, restore and run never allocate.
  */
-struct vpmu_engine *vpmu_engine_create(u32 cs_limit)
+struct vpmu_engine_mem *vpmu_engine_mem_alloc(u32 words)
 {
-	struct vpmu_engine *e;
-	unsigned int f, g;
-	size_t n = cs_limit, tgl_size = TGL_ROUND(sizeof(s32) * n);
+	struct vpmu_engine_mem *m;
+	size_t n = words, tgl_size = TGL_ROUND(sizeof(s32) * n);
+	unsigned int s;
 
-	if (!cs_limit || cs_limit > VPMU_CS_MAX)
+	if (!words || words > VPMU_CS_MAX)
 		return NULL;
-	e = vpmu_zalloc(sizeof(*e));
-	if (!e)
+	m = vpmu_zalloc(sizeof(*m));
+	if (!m)
 		return NULL;
-	e->cs_limit = cs_limit;
+	m->words = words;
 	/*
 	 * Each slot: its toggle table, ID table and uops, TGL_ALIGN-aligned,
 	 * so that slots are a multiple of TGL_ALIGN bytes apart.
 	 */
-	e->slot_stride = TGL_ROUND(tgl_size + sizeof(u32) * VPMU_IDT +
-				  sizeof(struct vpmu_uop) * n);
-	e->slot_mem = vpmu_zalloc((size_t)e->slot_stride * VPMU_NSLOT);
-	if (!e->slot_mem)
+	m->slot_stride = TGL_ROUND(tgl_size + sizeof(u32) * VPMU_IDT +
+				   sizeof(struct vpmu_uop) * n);
+	m->slot_mem = vpmu_zalloc((size_t)m->slot_stride * VPMU_NSLOT);
+	if (!m->slot_mem)
 		goto out_free;
-	for (g = 0; g < VPMU_NSLOT; g++)
-		e->slot[g] = (struct vpmu_uop *)((char *)e->slot_mem +
-						 (size_t)e->slot_stride * g +
+	for (s = 0; s < VPMU_NSLOT; s++)
+		m->slot[s] = (struct vpmu_uop *)((char *)m->slot_mem +
+						 (size_t)m->slot_stride * s +
 						 tgl_size + sizeof(u32) * VPMU_IDT);
-	e->R = vpmu_zalloc(sizeof(u32) * (R_IMM0 + n));
-	e->xr = vpmu_zalloc(sizeof(u16) * (R_IMM0 + n));
-	e->tot_cnt = vpmu_zalloc(sizeof(u64) * n);
-	e->tot_dyn = vpmu_zalloc(sizeof(u64) * n);
-	e->tot_tkn = vpmu_zalloc(sizeof(u64) * n);
-	e->ctr_hit = vpmu_zalloc(sizeof(u16) * n);
-	e->trig_static = vpmu_zalloc(n);
-	e->tsrc = vpmu_zalloc(sizeof(u16) * n);
-	e->hu_hit = vpmu_zalloc(sizeof(u16) * n);
+	m->R = vpmu_zalloc(sizeof(u32) * (R_IMM0 + n));
+	m->xr = vpmu_zalloc(sizeof(u16) * (R_IMM0 + n));
+	m->tot_cnt = vpmu_zalloc(sizeof(u64) * n);
+	m->tot_dyn = vpmu_zalloc(sizeof(u64) * n);
+	m->tot_tkn = vpmu_zalloc(sizeof(u64) * n);
+	m->ctr_hit = vpmu_zalloc(sizeof(u16) * n);
+	m->trig_static = vpmu_zalloc(n);
+	m->tsrc = vpmu_zalloc(sizeof(u16) * n);
+	m->hu_hit = vpmu_zalloc(sizeof(u16) * n);
 	/* the buckets, then the sink of samples gated shut */
-	e->uhist = vpmu_zalloc(sizeof(u64) * 2 * n);
-	e->uh_sink = e->uhist ? e->uhist + n : NULL;
-	e->uh_hist = e->uhist;
-	e->gate_open = VPMU_GATE_ALL;
-	e->dc_tag = vpmu_zalloc(sizeof(u32) * VPMU_DC_LINES_MAX);
-	e->gap_dist = vpmu_zalloc(sizeof(u32) * n);
-	e->gap_q = vpmu_zalloc(sizeof(u32) * n);
-	if (!e->R || !e->xr || !e->tot_cnt || !e->tot_dyn ||
-	    !e->tot_tkn || !e->ctr_hit || !e->trig_static || !e->tsrc ||
-	    !e->hu_hit ||
-	    !e->uhist || !e->dc_tag || !e->gap_dist || !e->gap_q)
+	m->uhist = vpmu_zalloc(sizeof(u64) * 2 * n);
+	m->dc_tag = vpmu_zalloc(sizeof(u32) * VPMU_DC_LINES_MAX);
+	m->gap_dist = vpmu_zalloc(sizeof(u32) * n);
+	m->gap_q = vpmu_zalloc(sizeof(u32) * n);
+	if (!m->R || !m->xr || !m->tot_cnt || !m->tot_dyn ||
+	    !m->tot_tkn || !m->ctr_hit || !m->trig_static || !m->tsrc ||
+	    !m->hu_hit || !m->uhist || !m->dc_tag || !m->gap_dist ||
+	    !m->gap_q)
 		goto out_free;
+	return m;
 
+out_free:
+	vpmu_engine_mem_free(m);
+	return NULL;
+}
+
+void vpmu_engine_mem_free(struct vpmu_engine_mem *m)
+{
+	if (!m)
+		return;
+	vpmu_free(m->slot_mem);
+	vpmu_free(m->R);
+	vpmu_free(m->xr);
+	vpmu_free(m->tot_cnt);
+	vpmu_free(m->tot_dyn);
+	vpmu_free(m->tot_tkn);
+	vpmu_free(m->ctr_hit);
+	vpmu_free(m->trig_static);
+	vpmu_free(m->tsrc);
+	vpmu_free(m->hu_hit);
+	vpmu_free(m->uhist);
+	vpmu_free(m->dc_tag);
+	vpmu_free(m->gap_dist);
+	vpmu_free(m->gap_q);
+	vpmu_free(m);
+}
+
+struct vpmu_engine_mem *vpmu_engine_mem_set(struct vpmu_engine *e,
+					    struct vpmu_engine_mem *m)
+{
+	struct vpmu_engine_mem *old = e->mem;
+	unsigned int s;
+
+	vpmu_settle(e);		/* into the counters, before the slots go */
+	e->uc = NULL;
+	e->ncs = 0;
+	e->st.started = false;
+	e->mem = m;
+	e->cs_limit = m ? m->words : 0;
+	e->slot_mem = m ? m->slot_mem : NULL;
+	e->slot_stride = m ? m->slot_stride : 0;
+	for (s = 0; s < VPMU_NSLOT; s++)
+		e->slot[s] = m ? m->slot[s] : NULL;
+	e->R = m ? m->R : NULL;
+	e->xr = m ? m->xr : NULL;
+	e->tot_cnt = m ? m->tot_cnt : NULL;
+	e->tot_dyn = m ? m->tot_dyn : NULL;
+	e->tot_tkn = m ? m->tot_tkn : NULL;
+	e->ctr_hit = m ? m->ctr_hit : NULL;
+	e->trig_static = m ? m->trig_static : NULL;
+	e->tsrc = m ? m->tsrc : NULL;
+	e->ntsrc = 0;
+	e->hu_hit = m ? m->hu_hit : NULL;
+	e->uhist = m ? m->uhist : NULL;
+	e->uh_sink = m ? m->uhist + m->words : NULL;
+	e->dc_tag = m ? m->dc_tag : NULL;
+	e->gap_dist = m ? m->gap_dist : NULL;
+	e->gap_q = m ? m->gap_q : NULL;
+	vpmu_slot_reset(e);
+	vpmu_gate_sync(e);	/* uh_hist: the buckets or the sink */
+	e->dirty = true;
+	return old;
+}
+
+u32 vpmu_engine_mem_words(const struct vpmu_engine *e)
+{
+	return e->cs_limit;
+}
+
+struct vpmu_engine *vpmu_engine_create(u32 cs_limit)
+{
+	struct vpmu_engine *e;
+	struct vpmu_engine_mem *m = NULL;
+	unsigned int f, g;
+
+	if (cs_limit > VPMU_CS_MAX)
+		return NULL;
+	if (cs_limit) {
+		m = vpmu_engine_mem_alloc(cs_limit);
+		if (!m)
+			return NULL;
+	}
+	e = vpmu_zalloc(sizeof(*e));
+	if (!e) {
+		vpmu_engine_mem_free(m);
+		return NULL;
+	}
 	for (f = 0; f < 16; f++) {
 		bool z = f & VPMU_FLAG_Z, n = f & VPMU_FLAG_N;
 		bool c = f & VPMU_FLAG_C, v = f & VPMU_FLAG_V;
@@ -431,19 +497,16 @@ struct vpmu_engine *vpmu_engine_create(u32 cs_limit)
 		e->trig_on[g] = VPMU_TRIG_NONE;
 		e->trig_off[g] = VPMU_TRIG_NONE;
 	}
+	e->gate_open = VPMU_GATE_ALL;
+	vpmu_engine_mem_set(e, m);
 	return e;
-
-out_free:
-	vpmu_engine_free_arrays(e);
-	vpmu_free(e);
-	return NULL;
 }
 
 void vpmu_engine_destroy(struct vpmu_engine *e)
 {
 	if (!e)
 		return;
-	vpmu_engine_free_arrays(e);
+	vpmu_engine_mem_free(e->mem);
 	vpmu_free(e);
 }
 

@@ -159,13 +159,19 @@ struct vpmu_engine;
 struct vpmu_ctx;
 
 /*
- * Engine lifetime.  vpmu_engine_create() allocates everything a ucode of
- * up to @cs_limit microwords (1..VPMU_CS_MAX) needs; it returns NULL on a
- * bad limit or no memory.  Nothing else here allocates: attach, start,
- * run, save and restore may be called with preemption disabled.
+ * Engine lifetime.  vpmu_engine_create() allocates an engine, and with
+ * @cs_limit (1..VPMU_CS_MAX) the memory a ucode of up to that many
+ * microwords needs; it returns NULL on a bad limit or no memory.  An
+ * engine made with 0 has its PMU hardware (counters, freeze bits,
+ * triggers, the histogram unit's program and buckets) and nothing to run:
+ * it takes a ucode once it has memory (vpmu_engine_mem_set()).  Nothing
+ * else here allocates but vpmu_engine_mem_alloc() and vpmu_ctx_create():
+ * attach, start, run, save and restore may be called with preemption
+ * disabled.
  *
- * vpmu_engine_attach() attaches a ucode (-EFBIG if it has more than
- * @cs_limit words) and may be called again to switch ucodes between runs.
+ * vpmu_engine_attach() attaches a ucode (-EFBIG if it has more words than
+ * the engine's memory holds) and may be called again to switch ucodes
+ * between runs.
  * It keeps the PMU hardware state: counter configurations and values,
  * overflow status, freeze bits, group triggers (their microword hooks are
  * re-routed for the new ucode), the micro-PC histogram's interval and the
@@ -178,6 +184,24 @@ struct vpmu_ctx;
 struct vpmu_engine *vpmu_engine_create(u32 cs_limit);
 void vpmu_engine_destroy(struct vpmu_engine *e);
 int vpmu_engine_attach(struct vpmu_engine *e, const struct vpmu_ucode *uc);
+
+/*
+ * An engine's memory: what a ucode of up to @words microwords needs, made
+ * where allocating is allowed (vpmu_engine_mem_alloc(), NULL on a bad
+ * size or no memory) and given to the engine where it runs
+ * (vpmu_engine_mem_set(), which does not allocate).  Setting folds the
+ * counts in flight into the counters and detaches the ucode (attach
+ * again next), keeping the PMU hardware state as attach does; it returns
+ * the memory the engine had, for the caller to free where freeing is
+ * allowed (vpmu_engine_mem_free()).  NULL takes the memory away.
+ * vpmu_engine_mem_words() is the largest ucode the engine can attach now.
+ */
+struct vpmu_engine_mem;
+struct vpmu_engine_mem *vpmu_engine_mem_alloc(u32 words);
+void vpmu_engine_mem_free(struct vpmu_engine_mem *m);
+struct vpmu_engine_mem *vpmu_engine_mem_set(struct vpmu_engine *e,
+					    struct vpmu_engine_mem *m);
+u32 vpmu_engine_mem_words(const struct vpmu_engine *e);
 
 /*
  * Begin a program: memory is the caller's (@mem_size bytes, used in place),

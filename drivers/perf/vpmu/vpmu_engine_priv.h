@@ -434,10 +434,32 @@ struct vpmu_usample {
 	u64 *last;		/* the bucket of the last sample taken */
 };
 
+/*
+ * The arrays an engine needs for a ucode of up to @words microwords
+ * (vpmu_engine_mem_alloc()); the engine keeps copies of the pointers.
+ */
+struct vpmu_engine_mem {
+	u32 words;
+	u32 slot_stride;
+	void *slot_mem;
+	struct vpmu_uop *slot[VPMU_NSLOT];
+	u32 *R;
+	u16 *xr;
+	u64 *tot_cnt, *tot_dyn, *tot_tkn;
+	u16 *ctr_hit;
+	u8 *trig_static;
+	u16 *tsrc;
+	u16 *hu_hit;
+	u64 *uhist;
+	u32 *dc_tag;
+	u32 *gap_dist, *gap_q;
+};
+
 struct vpmu_engine {
+	struct vpmu_engine_mem *mem;	/* NULL: no ucode can attach */
 	const struct vpmu_ucode *uc;
 	u32 ncs;
-	u32 cs_limit;			/* control store preallocated */
+	u32 cs_limit;			/* mem->words, or 0 */
 	bool r0zero;
 
 	/* the current program's architectural state */
