@@ -10,14 +10,23 @@
 #   kernels/<kver>/           extracted image packages (vmlinuz)
 #   ksft/<srcver>/            kselftest.h + kselftest_harness.h
 #   ksft/include              symlink to the newest of the above
-#   src/<name>/               per-kernel copies of the source tree
 #   debug-kernel/<key>/       the debug-tier kernel build tree
 #   initramfs/base-<key>.cpio.gz   busybox + perf + shared libraries
-#   out/<run>/                serial logs and initrds of the last runs
+#   tree/<id>/src/<name>/     per-kernel copies of one work tree
+#   tree/<id>/out/<run>/      its serial logs and initrds of the last runs
+#   out                       link to the tree/<id>/out that ran last
 
 VM_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 TOP=$(cd "$VM_DIR/../../.." && pwd)
 CACHE=${VPMU_CACHE:-$HOME/.cache/vpmu}
+# What a run builds from this work tree and what it leaves (tree copies,
+# serial logs, initrds) is the tree's own, so that two work trees (git
+# worktrees, say) can test at once with one cache: tree/<id>/src and
+# tree/<id>/out, <id> a checksum of the tree's path.  $CACHE/out links to
+# the out/ of the tree that ran last.
+VM_TREE=$CACHE/tree/$(printf '%s' "$TOP" | cksum | cut -d' ' -f1)
+VM_SRC=$VM_TREE/src
+VM_OUT=$VM_TREE/out
 LINUX_SRC_PKG=linux-source-6.1
 LINUX_SRC_TAR=/usr/src/linux-source-6.1.tar.xz
 
@@ -47,7 +56,10 @@ ensure_pkgs() {
 }
 
 ensure_host_deps() {
-	mkdir -p "$CACHE/out"
+	mkdir -p "$VM_OUT"
+	# the link to the last run's logs (a directory before trees had theirs)
+	[ -L "$CACHE/out" ] || rm -rf "$CACHE/out"
+	ln -sfn "$VM_OUT" "$CACHE/out"
 	ensure_pkgs qemu-system-x86 busybox-static cpio gzip xz-utils rsync \
 		kmod linux-perf make gcc libc6-dev "$LINUX_SRC_PKG"
 	# RV32 C samples and random programs, and their reference
@@ -252,11 +264,11 @@ build_module_in_root() {
 # --- source tree copies and builds ----------------------------------------
 
 # sync_tree NAME - copy the work tree (minus .git and anything .gitignore'd,
-# so build products never travel) to $CACHE/src/NAME; echoes the copy.
+# so build products never travel) to $VM_SRC/NAME; echoes the copy.
 # Build products inside the copy are protected from --delete by the same
 # filter, so rebuilds are incremental.
 sync_tree() {
-	local dst=$CACHE/src/$1
+	local dst=$VM_SRC/$1
 
 	mkdir -p "$dst"
 	# By content, and a copied file gets the time of the copy: with the
@@ -286,7 +298,7 @@ build_module() {
 # build_extra_module DIR NAME KDIR - build an out-of-tree helper module
 # (selfcheck injectors) in a cache copy; echoes the .ko.
 build_extra_module() {
-	local dir=$1 name=$2 kdir=$3 dst=$CACHE/src/extra-$2
+	local dir=$1 name=$2 kdir=$3 dst=$VM_SRC/extra-$2
 
 	mkdir -p "$dst"
 	rsync -a --delete --exclude='*.o' --exclude='*.ko' "$dir/" "$dst/"
@@ -754,7 +766,7 @@ prepare_kernel() {
 	7.x)
 		resolve_newest
 		NAME=vm-$(newest_name "$KVER")
-		echo "$NAME" >"$CACHE/out/7.x.name"
+		echo "$NAME" >"$VM_OUT/7.x.name"
 		in_root_build=1
 		KCMDLINE=$(stock_cmdline)
 		TIMEOUT=${VPMU_VM_TIMEOUT:-600}
@@ -784,7 +796,7 @@ prepare_kernel() {
 	fi
 	# Self-check runs report under their own name, same kernel and build.
 	NAME=${VPMU_RUN_NAME:-$NAME}
-	OUT=$CACHE/out/$NAME
+	OUT=$VM_OUT/$NAME
 	mkdir -p "$OUT"
 	echo "$KDESC" >"$OUT/kernel"
 }
@@ -817,7 +829,7 @@ flavour_name() {
 	debug)	echo debug-6.1 ;;
 	debug-*) echo "$1" ;;
 	# Named by the version prepare_kernel found, once it has run.
-	7.x)	cat "$CACHE/out/7.x.name" 2>/dev/null || echo vm-7.x ;;
+	7.x)	cat "$VM_OUT/7.x.name" 2>/dev/null || echo vm-7.x ;;
 	*)	echo "vm-$1" ;;
 	esac
 }
@@ -830,13 +842,13 @@ check_kernel() {
 	name=$(flavour_name "$1")
 	start=$SECONDS
 	stamp=$(date +%s)
-	rm -f "$CACHE/out/$name/summary" "$CACHE/out/$name/splats"
+	rm -f "$VM_OUT/$name/summary" "$VM_OUT/$name/splats"
 	"$VM_DIR/run-kernel.sh" "$@" || rc=1
 	# 7.x is named by the version the run found; a summary older than
 	# this run is not its result.
 	name=$(flavour_name "$1")
-	if [ ! -s "$CACHE/out/$name/summary" ] ||
-	   [ "$(stat -c %Y "$CACHE/out/$name/summary")" -lt "$stamp" ]; then
+	if [ ! -s "$VM_OUT/$name/summary" ] ||
+	   [ "$(stat -c %Y "$VM_OUT/$name/summary")" -lt "$stamp" ]; then
 		echo "$name: FAIL: harness error before a result (see above)"
 		echo "$name: 0 passed, 1 failed"
 		rc=1

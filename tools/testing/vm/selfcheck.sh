@@ -31,7 +31,7 @@ inject() {
 	local name=$1 want=$2 unwanted=$3 splats=$4 out rc=0 re
 	shift 4
 
-	out=$CACHE/out/selfcheck-$name.txt
+	out=$VM_OUT/selfcheck-$name.txt
 	log "self-check: $name"
 	(
 		export VPMU_RUN_NAME="selfcheck-$name"
@@ -54,7 +54,7 @@ inject() {
 	fi
 	local IFS='|'
 	for re in $splats; do
-		if ! grep -qE "$re" "$CACHE/out/selfcheck-$name/splats"; then
+		if ! grep -qE "$re" "$VM_OUT/selfcheck-$name/splats"; then
 			echo "self-check $name: no flagged kernel line matches \"$re\""
 			return 1
 		fi
@@ -68,17 +68,17 @@ inject() {
 ok=1
 inject failing-test "test failures" "kernel splat" "" \
 	VPMU_APPEND="$append" VPMU_EXTRA_SELFTESTS="$VM_DIR/selfcheck/fail_test.sh" \
-	>"$CACHE/out/selfcheck-1.log" 2>&1 &
+	>"$VM_OUT/selfcheck-1.log" 2>&1 &
 p1=$!
 inject kernel-warning "kernel splat" "test failures" \
 	'WARNING:.*vpmu_selfcheck_warn|BUG vpmu_selfcheck_slub \(.*\): Poison overwritten' \
 	VPMU_APPEND="$append" \
 	VPMU_EXTRA_MODULE_DIRS="$VM_DIR/selfcheck/warn $VM_DIR/selfcheck/slub" \
-	>"$CACHE/out/selfcheck-2.log" 2>&1 &
+	>"$VM_OUT/selfcheck-2.log" 2>&1 &
 p2=$!
 wait "$p1" || ok=
 wait "$p2" || ok=
-cat "$CACHE/out/selfcheck-1.log" "$CACHE/out/selfcheck-2.log"
+cat "$VM_OUT/selfcheck-1.log" "$VM_OUT/selfcheck-2.log"
 if [ -n "$ok" ]; then
 	echo "harness self-check: ok"
 else

@@ -35,9 +35,9 @@ ensure_host_deps
 build_userspace
 rc=0
 names=()
-rm -f "$CACHE/out/7.x.name"
+rm -f "$VM_OUT/7.x.name"
 for k in "${kernels[@]}"; do
-	rm -f "$CACHE/out/$(flavour_name "$k")/kernel"
+	rm -f "$VM_OUT/$(flavour_name "$k")/kernel"
 	# A failure here shows up again, with its result line, in the run.
 	"$VM_DIR/run-kernel.sh" --prepare "$k" || true
 	# After the preparation: 7.x is named by the version it found.
@@ -53,21 +53,21 @@ shown=0
 while [ "$shown" -lt "$n" ]; do
 	running=0
 	for ((i = shown; i < next; i++)); do
-		[ -f "$CACHE/out/${names[i]}.rc" ] || running=$((running + 1))
+		[ -f "$VM_OUT/${names[i]}.rc" ] || running=$((running + 1))
 	done
 	while [ "$next" -lt "$n" ] && [ "$running" -lt "$jobs" ]; do
-		mkdir -p "$CACHE/out"
-		rm -f "$CACHE/out/${names[next]}.rc"
+		mkdir -p "$VM_OUT"
+		rm -f "$VM_OUT/${names[next]}.rc"
 		log "starting ${names[next]}"
 		( r=0
-		  check_kernel "${kernels[next]}" >"$CACHE/out/${names[next]}.txt" 2>&1 || r=1
-		  echo "$r" >"$CACHE/out/${names[next]}.rc" ) &
+		  check_kernel "${kernels[next]}" >"$VM_OUT/${names[next]}.txt" 2>&1 || r=1
+		  echo "$r" >"$VM_OUT/${names[next]}.rc" ) &
 		next=$((next + 1))
 		running=$((running + 1))
 	done
-	while [ "$shown" -lt "$next" ] && [ -f "$CACHE/out/${names[shown]}.rc" ]; do
-		cat "$CACHE/out/${names[shown]}.txt"
-		[ "$(cat "$CACHE/out/${names[shown]}.rc")" = 0 ] || rc=1
+	while [ "$shown" -lt "$next" ] && [ -f "$VM_OUT/${names[shown]}.rc" ]; do
+		cat "$VM_OUT/${names[shown]}.txt"
+		[ "$(cat "$VM_OUT/${names[shown]}.rc")" = 0 ] || rc=1
 		shown=$((shown + 1))
 	done
 	if [ "$shown" -lt "$n" ]; then
@@ -76,6 +76,6 @@ while [ "$shown" -lt "$n" ]; do
 done
 wait
 for name in "${names[@]}"; do
-	echo "kernel $name: $(cat "$CACHE/out/$name/kernel" 2>/dev/null || echo unknown)"
+	echo "kernel $name: $(cat "$VM_OUT/$name/kernel" 2>/dev/null || echo unknown)"
 done
 exit $rc
