@@ -53,9 +53,12 @@ struct vpmu_image {
 
 /**
  * struct vpmu_machine_cpu - one CPU's engine
- * @engine:	the engine; lives from module load to unload
- * @img:	the image @engine is attached to, a reference; never NULL
- *		between module init and exit
+ * @engine:	the engine; lives from module load to unload.  Made with its
+ *		PMU hardware only; its memory (what running a ucode needs)
+ *		comes with the first run chunk on this CPU, sized by that
+ *		run's image, and grows with a larger image
+ * @img:	the image @engine is attached to, a reference; NULL until
+ *		a run chunk first attaches one (the engine has no memory then)
  * @uhist:	the histogram interval last applied to @engine: the
  *		uhist_interval while uhist/state is running, else 0
  * @hu_n:	buckets of the histogram-unit program in force on @engine
@@ -68,7 +71,10 @@ struct vpmu_image {
  * Only used on its own CPU with interrupts disabled: by a run chunk or by a
  * perf callback.  No lock needed.  Init and exit, when nothing runs, touch
  * every CPU's; so does a vpmu_machine_call() for an offline CPU, where
- * nothing else runs.
+ * nothing else runs.  A run about to take a chunk reads @engine's memory
+ * size and @img on its own CPU with preemption disabled, to know whether
+ * to bring memory (vpmu_machine_mem_prepare()): only a chunk on this CPU
+ * changes them, with interrupts disabled.
  */
 struct vpmu_machine_cpu {
 	struct vpmu_engine	*engine;
@@ -149,7 +155,8 @@ enum vpmu_uhist_state {
 /**
  * struct vpmu_machine - the engines and the image they run
  * @nr_counters: programmable counters per engine (nr_counters)
- * @cs_size:	control-store words per engine (cs_size)
+ * @cs_size:	the largest control store an image may have (cs_size);
+ *		an engine's memory is sized by the images it runs
  * @widths:	each counter's width in bits (counter_widths, the last
  *		repeated for the counters past the list)
  * @uhist_interval: the histogram interval K: the uhist_interval module
@@ -209,7 +216,9 @@ struct vpmu_engine *vpmu_this_engine(struct vpmu_machine *m);
 /*
  * Calls on one CPU's engine from process context: @fn runs on the
  * engine's CPU in an IPI, or here if that CPU is offline, with interrupts
- * disabled either way.
+ * disabled either way.  @img is the image the engine is attached to, NULL
+ * if no run has reached that CPU yet (the engine has no memory: it counts
+ * nothing and has no micro-PC histogram).
  */
 typedef void (*vpmu_machine_call_fn)(struct vpmu_engine *e,
 				     const struct vpmu_image *img, void *arg);
@@ -257,9 +266,29 @@ void vpmu_run_saved_release(struct vpmu_run_saved *saved);
 
 /* ---- inside the machine layer ------------------------------------------ */
 
+/**
+ * struct vpmu_machine_mem - engine memory a run brings to the engines
+ * @mem:	memory for the run's image, allocated in process context for
+ *		the next engine the run reaches that has too little, or NULL
+ * @old:	the memory such an engine gave up, to be freed in process
+ *		context, or NULL
+ *
+ * Private to the running task (struct vpmu_runner); vpmu_machine.c fills
+ * and empties it.
+ */
+struct vpmu_machine_mem {
+	struct vpmu_engine_mem	*mem;
+	struct vpmu_engine_mem	*old;
+};
+
 /* This CPU's engine for a run chunk of @img (vpmu_machine.c). */
+int vpmu_machine_mem_prepare(struct vpmu_machine *m,
+			     const struct vpmu_image *img,
+			     struct vpmu_machine_mem *mm);
+void vpmu_machine_mem_release(struct vpmu_machine_mem *mm);
 struct vpmu_engine *vpmu_machine_engine_get(struct vpmu_machine *m,
-					    struct vpmu_image *img);
+					    struct vpmu_image *img,
+					    struct vpmu_machine_mem *mm);
 void vpmu_machine_engine_put(struct vpmu_machine *m);
 
 /* The counters' overflow interrupt lines (vpmu_machine_irq.c). */
