@@ -85,7 +85,8 @@ struct vpmu_loader {
  * @used:	when it was last used, in jiffies
  * @done:	a read at or past its end returned 0
  * @len:	bytes in @buf
- * @buf:	header and buckets; room for cs_size buckets
+ * @buf:	header and buckets; room for cs_size buckets, or NULL until
+ *		the slot is first used
  */
 struct vpmu_uhist_snap {
 	unsigned long		cookie;
@@ -108,7 +109,7 @@ struct vpmu_uhist_snap {
  * @snaps:	snapshots of open files
  * @stamp:	counts snapshot uses
  * @cookie:	the last cookie given to an open file
- * @tmp:	one CPU's buckets, while summing
+ * @tmp:	one CPU's buckets, while summing; NULL until the first sum
  */
 struct vpmu_uhist {
 	VPMU_BIN_CONST struct bin_attribute **bin_attrs;

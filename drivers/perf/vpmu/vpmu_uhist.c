@@ -306,6 +306,36 @@ out_put:
 	return ret;
 }
 
+/* A snapshot's buffer: the header and room for cs_size buckets. */
+static size_t vpmu_uhist_snap_size(const struct vpmu_machine *m)
+{
+	return sizeof(struct vpmu_uhist_header) + sizeof(u64) * m->cs_size;
+}
+
+/*
+ * Take a snapshot of @which (a CPU or VPMU_UHIST_SUM) into slot @s.  The
+ * buffers are made at their first use rather than at load, as the
+ * engines' buckets are: most machines never read a histogram.  -ENOMEM
+ * changes nothing.
+ */
+static int vpmu_uhist_snap(struct vpmu *vpmu, struct vpmu_uhist_snap *s,
+			   int which)
+{
+	struct vpmu_machine *m = &vpmu->machine;
+	struct vpmu_uhist *uh = &vpmu->uhist;
+
+	if (!s->buf)
+		s->buf = kvzalloc(vpmu_uhist_snap_size(m), GFP_KERNEL);
+	if (!uh->tmp && which == VPMU_UHIST_SUM)
+		uh->tmp = kvcalloc(m->cs_size, sizeof(u64), GFP_KERNEL);
+	if (!s->buf || (!uh->tmp && which == VPMU_UHIST_SUM))
+		return -ENOMEM;
+	s->cookie = 0;
+	if (which == VPMU_UHIST_SUM)
+		return vpmu_uhist_snap_sum(vpmu, s);
+	return vpmu_uhist_snap_cpu(m, s, which);
+}
+
 /*
  * Which open file is reading.  A bin attribute has no open or release
  * hook, and a struct file's memory is reused by later opens, so an open
@@ -408,10 +438,7 @@ static ssize_t vpmu_uhist_read(struct file *file, struct kobject *kobj,
 	if (!off || !s) {
 		if (!s)
 			s = vpmu_uhist_victim(uh);
-		s->cookie = 0;
-		ret = which == VPMU_UHIST_SUM ?
-		      vpmu_uhist_snap_sum(vpmu, s) :
-		      vpmu_uhist_snap_cpu(&vpmu->machine, s, which);
+		ret = vpmu_uhist_snap(vpmu, s, which);
 		if (ret)
 			goto out_unlock;
 		if (!*cookie)
@@ -509,6 +536,7 @@ static int vpmu_uhist_bin_attrs_build(struct vpmu_uhist *uh)
  * @vpmu: the device
  *
  * Sampling starts at load when uhist_interval was given, as it always did.
+ * The snapshots' buffers come with the first reads (vpmu_uhist_snap()).
  *
  * Return: 0 or -ENOMEM.
  */
@@ -516,21 +544,10 @@ int vpmu_uhist_init(struct vpmu *vpmu)
 {
 	struct vpmu_machine *m = &vpmu->machine;
 	struct vpmu_uhist *uh = &vpmu->uhist;
-	size_t size = sizeof(struct vpmu_uhist_header) +
-		      sizeof(u64) * m->cs_size;
-	unsigned int i;
 
 	mutex_init(&uh->lock);
 	mutex_init(&uh->snap_lock);
 	if (vpmu_uhist_bin_attrs_build(uh))
-		goto out_free;
-	for (i = 0; i < VPMU_UHIST_SNAPS; i++) {
-		uh->snaps[i].buf = kvzalloc(size, GFP_KERNEL);
-		if (!uh->snaps[i].buf)
-			goto out_free;
-	}
-	uh->tmp = kvcalloc(m->cs_size, sizeof(u64), GFP_KERNEL);
-	if (!uh->tmp)
 		goto out_free;
 	uh->stamp = 0;
 	uh->group.name = "uhist";
