@@ -10,9 +10,10 @@
  * a microword, Documentation/vpmu/module.rst) comes with the first run on
  * that CPU, sized by the run's image, not by cs_size: the run allocates it
  * in process context before its chunk disables interrupts, and the chunk
- * gives it to the engine (vpmu_machine_mem_prepare(),
+ * gives it to the engine (vpmu_machine_cpu_prepare(),
  * vpmu_machine_engine_get()).  A larger image later grows it the same way;
- * it never shrinks before unload.
+ * it never shrinks before unload.  The CPU's overflow interrupt lines are
+ * requested then too (vpmu_machine_irq.c).
  *
  * An engine is used only on its own CPU with interrupts disabled: by run
  * chunks (vpmu_machine_engine_get() .. vpmu_machine_engine_put() inside
@@ -291,40 +292,48 @@ static noinline struct vpmu_engine_mem *vpmu_machine_mem_alloc(u32 words)
 ALLOW_ERROR_INJECTION(vpmu_machine_mem_alloc, NULL);
 
 /**
- * vpmu_machine_mem_prepare() - bring memory for this CPU's engine if it lacks
+ * vpmu_machine_cpu_prepare() - bring what this CPU needs for a chunk of @img
  * @m:	the machine
  * @img: the image of the run, referenced by the caller
  * @mm:	the run's engine memory
  *
  * Before each run chunk: frees the memory an engine gave up in the last
- * one, and allocates memory for @img if the engine of the CPU the task is
- * on now cannot attach @img and @mm has none.  The task may move to
+ * one; allocates memory for @img if the engine of the CPU the task is on
+ * now cannot attach @img and @mm has none; and requests that CPU's
+ * overflow lines if no run has reached it before.  The task may move to
  * another CPU before its chunk disables interrupts: the chunk then gives
  * the memory to that CPU's engine if it needs it, or keeps it for a later
- * one, or, if that engine needs memory and @mm has none, fails with
- * -EAGAIN for the caller to come back here.  Memory allocated is given to
- * an engine that had too little, so that cannot go on for ever.
+ * one, or, if that CPU lacks its lines or memory @mm has not got, fails
+ * with -EAGAIN for the caller to come back here.  Each time round readies
+ * another CPU for good, or gives an engine memory, so that cannot go on
+ * for ever.
  *
  * Context: process context; may sleep.
- * Return: 0, or -ENOMEM: nothing changed.
+ * Return: 0, or -ENOMEM (or an errno of request_irq()): nothing changed
+ * on any engine.
  */
-int vpmu_machine_mem_prepare(struct vpmu_machine *m,
+int vpmu_machine_cpu_prepare(struct vpmu_machine *m,
 			     const struct vpmu_image *img,
 			     struct vpmu_machine_mem *mm)
 {
-	bool short_now;
+	struct vpmu_machine_cpu *mc;
+	bool lines, short_now;
+	unsigned int cpu;
 
 	vpmu_engine_mem_free(mm->old);
 	mm->old = NULL;
-	if (mm->mem)
-		return 0;
-	/* Only this CPU's chunks change its engine's memory. */
-	short_now = vpmu_machine_mem_short(get_cpu_ptr(m->cpu), img);
-	put_cpu_ptr(m->cpu);
-	if (!short_now)
-		return 0;
-	mm->mem = vpmu_machine_mem_alloc(vpmu_image_words(img));
-	return mm->mem ? 0 : -ENOMEM;
+	/* Only this CPU's chunks change its engine's memory and image. */
+	cpu = get_cpu();
+	mc = per_cpu_ptr(m->cpu, cpu);
+	lines = READ_ONCE(mc->irq_ready);	/* rechecked under the lock */
+	short_now = !mm->mem && vpmu_machine_mem_short(mc, img);
+	put_cpu();
+	if (short_now) {
+		mm->mem = vpmu_machine_mem_alloc(vpmu_image_words(img));
+		if (!mm->mem)
+			return -ENOMEM;
+	}
+	return lines ? 0 : vpmu_irq_cpu_prepare(m, cpu);
 }
 
 /**
@@ -379,7 +388,7 @@ static int vpmu_machine_attach(struct vpmu_machine *m,
  * vpmu_machine_engine_get() - this CPU's engine, ready to run @img
  * @m: the machine
  * @img: the image of the run, referenced by the caller
- * @mm: the run's engine memory (vpmu_machine_mem_prepare())
+ * @mm: the run's engine memory (vpmu_machine_cpu_prepare())
  *
  * Disables preemption until vpmu_machine_engine_put(), even on failure; run
  * chunks call it with interrupts disabled.  Attaches the engine to @img if
@@ -391,10 +400,11 @@ static int vpmu_machine_attach(struct vpmu_machine *m,
  * engine: the caller starts or restores a program next.  Allocates
  * nothing.
  *
- * Return: the engine, ERR_PTR(-EAGAIN) if it needs memory and @mm has
- * none (the task moved here after vpmu_machine_mem_prepare(); nothing
- * changed), or another ERR_PTR if it could not take @img (which cannot
- * happen: every image was validated against cs_size).
+ * Return: the engine, ERR_PTR(-EAGAIN) if this CPU has no overflow lines
+ * yet or its engine needs memory and @mm has none (the task moved here
+ * after vpmu_machine_cpu_prepare(); nothing changed), or another ERR_PTR
+ * if it could not take @img (which cannot happen: every image was
+ * validated against cs_size).
  */
 struct vpmu_engine *vpmu_machine_engine_get(struct vpmu_machine *m,
 					    struct vpmu_image *img,
@@ -403,6 +413,9 @@ struct vpmu_engine *vpmu_machine_engine_get(struct vpmu_machine *m,
 	struct vpmu_machine_cpu *mc = get_cpu_ptr(m->cpu);
 	int ret;
 
+	/* once set, for good: the lines come before any memory */
+	if (!smp_load_acquire(&mc->irq_ready))
+		return ERR_PTR(-EAGAIN);
 	if (mc->img != img) {
 		ret = vpmu_machine_attach(m, mc, img, mm);
 		if (ret)

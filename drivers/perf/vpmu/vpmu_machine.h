@@ -59,6 +59,9 @@ struct vpmu_image {
  *		run's image, and grows with a larger image
  * @img:	the image @engine is attached to, a reference; NULL until
  *		a run chunk first attaches one (the engine has no memory then)
+ * @irq_ready:	this CPU's overflow lines are requested: set, once, by the
+ *		first run to reach this CPU, before its engine gets memory
+ *		(vpmu_irq_cpu_prepare()); read with smp_load_acquire()
  * @uhist:	the histogram interval last applied to @engine: the
  *		uhist_interval while uhist/state is running, else 0
  * @hu_n:	buckets of the histogram-unit program in force on @engine
@@ -73,12 +76,13 @@ struct vpmu_image {
  * every CPU's; so does a vpmu_machine_call() for an offline CPU, where
  * nothing else runs.  A run about to take a chunk reads @engine's memory
  * size and @img on its own CPU with preemption disabled, to know whether
- * to bring memory (vpmu_machine_mem_prepare()): only a chunk on this CPU
+ * to bring memory (vpmu_machine_cpu_prepare()): only a chunk on this CPU
  * changes them, with interrupts disabled.
  */
 struct vpmu_machine_cpu {
 	struct vpmu_engine	*engine;
 	struct vpmu_image	*img;
+	bool			irq_ready;
 	u32			uhist;
 	unsigned int		hu_n;
 	struct vpmu_engine	*ovf_engine;
@@ -130,15 +134,18 @@ struct vpmu_irq_line {
 
 /**
  * struct vpmu_irq_lines - the counters' overflow lines
+ * @lock:	serialises requesting a CPU's lines
  * @fwnode:	names the domain
- * @domain:	nr_counters * nr_cpu_ids hwirqs
+ * @domain:	nr_counters * nr_cpu_ids hwirqs; a CPU's are mapped and
+ *		requested when a run first reaches it
  * @line:	each hwirq's line (hwirq = cpu * nr_counters + idx)
  * @names:	"vpmu-ctrN", one per counter, shared by the CPUs' lines
  *
- * Set up at load and torn down at unload, both before any event or run
- * can use a line and after the last can.
+ * The domain is set up at load and everything torn down at unload, both
+ * before any event or run can use a line and after the last can.
  */
 struct vpmu_irq_lines {
+	struct mutex		lock;	/* serialises requesting lines */
 	struct fwnode_handle	*fwnode;
 	struct irq_domain	*domain;
 	struct vpmu_irq_line	*line;
@@ -282,7 +289,7 @@ struct vpmu_machine_mem {
 };
 
 /* This CPU's engine for a run chunk of @img (vpmu_machine.c). */
-int vpmu_machine_mem_prepare(struct vpmu_machine *m,
+int vpmu_machine_cpu_prepare(struct vpmu_machine *m,
 			     const struct vpmu_image *img,
 			     struct vpmu_machine_mem *mm);
 void vpmu_machine_mem_release(struct vpmu_machine_mem *mm);
@@ -294,6 +301,7 @@ void vpmu_machine_engine_put(struct vpmu_machine *m);
 /* The counters' overflow interrupt lines (vpmu_machine_irq.c). */
 int vpmu_irq_init(struct vpmu_machine *m);
 void vpmu_irq_exit(struct vpmu_machine *m);
+int vpmu_irq_cpu_prepare(struct vpmu_machine *m, unsigned int cpu);
 void vpmu_irq_deliver(struct vpmu_machine *m, struct vpmu_engine *e,
 		      const struct vpmu_stop *stop);
 

@@ -11,7 +11,8 @@
  * Before each chunk the run brings memory for that image to the engine of
  * the CPU it is on, if that engine has too little (its first run there, or
  * a larger image): allocated here, where sleeping is allowed, and given to
- * the engine inside the chunk (vpmu_machine.c).
+ * the engine inside the chunk (vpmu_machine.c); the first run on a CPU
+ * also requests that CPU's overflow lines.
  *
  * An overflow stop in a chunk is delivered as an interrupt
  * (vpmu_machine_irq.c) before the engine runs on; the layer above sees a
@@ -258,8 +259,8 @@ static void vpmu_run_resume(struct vpmu_runner *r, struct vpmu_engine *e)
  * callbacks included.
  *
  * Return: 1 if the run has ended, 0 if it goes on, -EAGAIN if the task is
- * on a CPU whose engine needs the memory @r->emem does not hold (nothing
- * ran), or another negative errno.
+ * on a CPU that has no overflow lines yet or whose engine needs memory
+ * @r->emem does not hold (nothing ran), or another negative errno.
  */
 static int vpmu_run_chunk(struct vpmu_runner *r)
 {
@@ -325,9 +326,10 @@ out_put_engine:
 }
 
 /*
- * Chunks until the run ends, each after bringing the engine memory the
- * CPU the task is on needs, if it needs some.  A chunk that finds the
- * task moved to a CPU whose engine still needs memory comes back for it.
+ * Chunks until the run ends, each after bringing what the CPU the task is
+ * on needs (engine memory, its overflow lines), if it needs anything.  A
+ * chunk that finds the task moved to a CPU that still needs something
+ * comes back for it.
  *
  * Return: 0 when the run has ended, or a negative errno (-ENOMEM).
  */
@@ -336,7 +338,7 @@ static int vpmu_run_chunks(struct vpmu_runner *r)
 	int ret;
 
 	do {
-		ret = vpmu_machine_mem_prepare(r->m, r->img, &r->emem);
+		ret = vpmu_machine_cpu_prepare(r->m, r->img, &r->emem);
 		if (!ret)
 			ret = vpmu_run_chunk(r);
 		if (!ret || ret == -EAGAIN)
@@ -381,10 +383,10 @@ static bool vpmu_run_resumable(u32 stop)
  *
  * Context: process context; may sleep between chunks.
  * Return: 0 or a negative errno: -ENOMEM if the program's state, or the
- * memory of the engine of a CPU the run reached first, could not be
- * allocated.  Nothing has changed if that was before the first chunk; a
- * run that fails after moving to such a CPU mid-way has counted what ran
- * before, and its program is gone.
+ * memory of the engine or the overflow lines of a CPU the run reached
+ * first, could not be allocated.  Nothing has changed if that was before
+ * the first chunk; a run that fails after moving to such a CPU mid-way
+ * has counted what ran before, and its program is gone.
  */
 int vpmu_machine_run(struct vpmu_machine *m, struct vpmu_run *run, u8 *mem,
 		     struct vpmu_run_saved *saved)
