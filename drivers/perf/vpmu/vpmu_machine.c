@@ -295,18 +295,19 @@ ALLOW_ERROR_INJECTION(vpmu_machine_mem_alloc, NULL);
  * vpmu_machine_cpu_prepare() - bring what this CPU needs for a chunk of @img
  * @m:	the machine
  * @img: the image of the run, referenced by the caller
- * @mm:	the run's engine memory
+ * @pp:	what the run brings to the CPUs it reaches
  *
  * Before each run chunk: frees the memory an engine gave up in the last
  * one; allocates memory for @img if the engine of the CPU the task is on
- * now cannot attach @img and @mm has none; and requests that CPU's
+ * now cannot attach @img and @pp has none; and requests that CPU's
  * overflow lines if no run has reached it before.  The task may move to
  * another CPU before its chunk disables interrupts: the chunk then gives
  * the memory to that CPU's engine if it needs it, or keeps it for a later
- * one, or, if that CPU lacks its lines or memory @mm has not got, fails
- * with -EAGAIN for the caller to come back here.  Each time round readies
- * another CPU for good, or gives an engine memory, so that cannot go on
- * for ever.
+ * one, or, if that CPU lacks its lines or memory @pp has not got, fails
+ * with -EAGAIN for the caller to come back here, and this readies the CPU
+ * that chunk found unready.  Each time round thus readies a CPU's lines
+ * for good or brings memory that only an engine short of it takes, so
+ * that cannot go on for ever.
  *
  * Context: process context; may sleep.
  * Return: 0, or -ENOMEM (or an errno of request_irq()): nothing changed
@@ -314,43 +315,51 @@ ALLOW_ERROR_INJECTION(vpmu_machine_mem_alloc, NULL);
  */
 int vpmu_machine_cpu_prepare(struct vpmu_machine *m,
 			     const struct vpmu_image *img,
-			     struct vpmu_machine_mem *mm)
+			     struct vpmu_machine_prep *pp)
 {
 	struct vpmu_machine_cpu *mc;
 	bool lines, short_now;
 	unsigned int cpu;
 
-	vpmu_engine_mem_free(mm->old);
-	mm->old = NULL;
-	/* Only this CPU's chunks change its engine's memory and image. */
-	cpu = get_cpu();
-	mc = per_cpu_ptr(m->cpu, cpu);
-	lines = READ_ONCE(mc->irq_ready);	/* rechecked under the lock */
-	short_now = !mm->mem && vpmu_machine_mem_short(mc, img);
-	put_cpu();
+	vpmu_engine_mem_free(pp->old);
+	pp->old = NULL;
+	if (pp->retry) {
+		/* as the chunk found it; the lines are rechecked below */
+		cpu = pp->cpu;
+		lines = false;
+		short_now = pp->retry_mem && !pp->mem;
+		pp->retry = false;
+	} else {
+		/* Only this CPU's chunks change its engine's memory, image. */
+		cpu = get_cpu();
+		mc = per_cpu_ptr(m->cpu, cpu);
+		lines = READ_ONCE(mc->irq_ready);	/* rechecked, locked */
+		short_now = !pp->mem && vpmu_machine_mem_short(mc, img);
+		put_cpu();
+	}
 	if (short_now) {
-		mm->mem = vpmu_machine_mem_alloc(vpmu_image_words(img));
-		if (!mm->mem)
+		pp->mem = vpmu_machine_mem_alloc(vpmu_image_words(img));
+		if (!pp->mem)
 			return -ENOMEM;
 	}
 	return lines ? 0 : vpmu_irq_cpu_prepare(m, cpu);
 }
 
 /**
- * vpmu_machine_mem_release() - free what a run's engine memory still holds
- * @mm:	the run's engine memory, emptied
+ * vpmu_machine_prep_release() - free what a run still holds for the CPUs
+ * @pp:	what the run brought, emptied
  *
  * Context: process context; may sleep.
  */
-void vpmu_machine_mem_release(struct vpmu_machine_mem *mm)
+void vpmu_machine_prep_release(struct vpmu_machine_prep *pp)
 {
-	vpmu_engine_mem_free(mm->mem);
-	vpmu_engine_mem_free(mm->old);
-	*mm = (struct vpmu_machine_mem){ };
+	vpmu_engine_mem_free(pp->mem);
+	vpmu_engine_mem_free(pp->old);
+	*pp = (struct vpmu_machine_prep){ };
 }
 
 /*
- * Attach @mc's engine to @img, giving it @mm's memory first if it has too
+ * Attach @mc's engine to @img, giving it @pp's memory first if it has too
  * little.  Giving memory detaches the engine from its image, so the
  * reference to that image goes too.  The caller's reference keeps @img
  * alive meanwhile.  The attach zeroes the histogram unit's buckets:
@@ -359,18 +368,22 @@ void vpmu_machine_mem_release(struct vpmu_machine_mem *mm)
 static int vpmu_machine_attach(struct vpmu_machine *m,
 			       struct vpmu_machine_cpu *mc,
 			       struct vpmu_image *img,
-			       struct vpmu_machine_mem *mm)
+			       struct vpmu_machine_prep *pp)
 {
 	bool grow = vpmu_machine_mem_short(mc, img);
 	int ret;
 
-	if (grow && (!mm->mem || WARN_ON_ONCE(mm->old)))
+	if (grow && (!pp->mem || WARN_ON_ONCE(pp->old))) {
+		pp->retry = true;
+		pp->retry_mem = true;
+		pp->cpu = smp_processor_id();
 		return -EAGAIN;
+	}
 	m->ops->hu_fold(m, mc->engine);
 	if (grow) {
 		/* folds the counts in flight into the counters first */
-		mm->old = vpmu_engine_mem_set(mc->engine, mm->mem);
-		mm->mem = NULL;
+		pp->old = vpmu_engine_mem_set(mc->engine, pp->mem);
+		pp->mem = NULL;
 		vpmu_image_put(mc->img);
 		mc->img = NULL;
 	}
@@ -388,36 +401,41 @@ static int vpmu_machine_attach(struct vpmu_machine *m,
  * vpmu_machine_engine_get() - this CPU's engine, ready to run @img
  * @m: the machine
  * @img: the image of the run, referenced by the caller
- * @mm: the run's engine memory (vpmu_machine_cpu_prepare())
+ * @pp: what the run brings (vpmu_machine_cpu_prepare())
  *
  * Disables preemption until vpmu_machine_engine_put(), even on failure; run
  * chunks call it with interrupts disabled.  Attaches the engine to @img if
  * it runs another image, moving the engine's reference from the old image
  * to @img (dropping a reference only queues the free, so this is fine with
- * interrupts off), after giving it @mm's memory if it has too little for
- * @img (the memory it gives up goes to @mm->old), and applies a changed
+ * interrupts off), after giving it @pp's memory if it has too little for
+ * @img (the memory it gives up goes to @pp->old), and applies a changed
  * histogram interval.  Attaching discards the program state on the
  * engine: the caller starts or restores a program next.  Allocates
  * nothing.
  *
  * Return: the engine, ERR_PTR(-EAGAIN) if this CPU has no overflow lines
- * yet or its engine needs memory and @mm has none (the task moved here
- * after vpmu_machine_cpu_prepare(); nothing changed), or another ERR_PTR
+ * yet or its engine needs memory and @pp has none (the task moved here
+ * after vpmu_machine_cpu_prepare(); nothing changed but @pp, which says
+ * so for the next vpmu_machine_cpu_prepare()), or another ERR_PTR
  * if it could not take @img (which cannot happen: every image was
  * validated against cs_size).
  */
 struct vpmu_engine *vpmu_machine_engine_get(struct vpmu_machine *m,
 					    struct vpmu_image *img,
-					    struct vpmu_machine_mem *mm)
+					    struct vpmu_machine_prep *pp)
 {
 	struct vpmu_machine_cpu *mc = get_cpu_ptr(m->cpu);
 	int ret;
 
 	/* once set, for good: the lines come before any memory */
-	if (!smp_load_acquire(&mc->irq_ready))
+	if (!smp_load_acquire(&mc->irq_ready)) {
+		pp->retry = true;
+		pp->retry_mem = vpmu_machine_mem_short(mc, img);
+		pp->cpu = smp_processor_id();
 		return ERR_PTR(-EAGAIN);
+	}
 	if (mc->img != img) {
-		ret = vpmu_machine_attach(m, mc, img, mm);
+		ret = vpmu_machine_attach(m, mc, img, pp);
 		if (ret)
 			return ERR_PTR(ret);
 	}

@@ -274,28 +274,35 @@ void vpmu_run_saved_release(struct vpmu_run_saved *saved);
 /* ---- inside the machine layer ------------------------------------------ */
 
 /**
- * struct vpmu_machine_mem - engine memory a run brings to the engines
+ * struct vpmu_machine_prep - what a run brings to the CPUs it reaches
  * @mem:	memory for the run's image, allocated in process context for
  *		the next engine the run reaches that has too little, or NULL
  * @old:	the memory such an engine gave up, to be freed in process
  *		context, or NULL
+ * @retry:	a chunk found @cpu not ready (vpmu_machine_engine_get()):
+ *		the next vpmu_machine_cpu_prepare() readies that CPU...
+ * @retry_mem:	...whose engine needed memory the run had not got...
+ * @cpu:	...rather than the CPU the task is on then
  *
- * Private to the running task (struct vpmu_runner); vpmu_machine.c fills
- * and empties it.
+ * Private to the running task (struct vpmu_runner), zeroed at first;
+ * vpmu_machine.c fills and empties it.
  */
-struct vpmu_machine_mem {
+struct vpmu_machine_prep {
 	struct vpmu_engine_mem	*mem;
 	struct vpmu_engine_mem	*old;
+	bool			retry;
+	bool			retry_mem;
+	unsigned int		cpu;
 };
 
 /* This CPU's engine for a run chunk of @img (vpmu_machine.c). */
 int vpmu_machine_cpu_prepare(struct vpmu_machine *m,
 			     const struct vpmu_image *img,
-			     struct vpmu_machine_mem *mm);
-void vpmu_machine_mem_release(struct vpmu_machine_mem *mm);
+			     struct vpmu_machine_prep *pp);
+void vpmu_machine_prep_release(struct vpmu_machine_prep *pp);
 struct vpmu_engine *vpmu_machine_engine_get(struct vpmu_machine *m,
 					    struct vpmu_image *img,
-					    struct vpmu_machine_mem *mm);
+					    struct vpmu_machine_prep *pp);
 void vpmu_machine_engine_put(struct vpmu_machine *m);
 
 /* The counters' overflow interrupt lines (vpmu_machine_irq.c). */

@@ -73,7 +73,8 @@ module_param_named(bench_chunk_stops, vpmu_bench_chunk_stops, ulong, 0644);
  * @img:	the image the whole run uses (a reference)
  * @ctx:	the program's state between chunks
  * @mem:	the program's memory, a kernel copy
- * @emem:	engine memory for @img, for an engine that has too little
+ * @prep:	what the run brings to the CPUs it reaches: engine memory
+ *		for @img, the CPU a chunk found not ready
  * @left:	cycles of the budget not used yet
  * @started:	the first chunk has run (later chunks restore @ctx), or
  *		the run resumes a saved program
@@ -90,7 +91,7 @@ struct vpmu_runner {
 	struct vpmu_image	*img;
 	struct vpmu_ctx		*ctx;
 	u8			*mem;
-	struct vpmu_machine_mem	emem;
+	struct vpmu_machine_prep	prep;
 	u64			left;
 	bool			started;
 	bool			ran;
@@ -260,7 +261,7 @@ static void vpmu_run_resume(struct vpmu_runner *r, struct vpmu_engine *e)
  *
  * Return: 1 if the run has ended, 0 if it goes on, -EAGAIN if the task is
  * on a CPU that has no overflow lines yet or whose engine needs memory
- * @r->emem does not hold (nothing ran), or another negative errno.
+ * @r->prep has not (nothing ran), or another negative errno.
  */
 static int vpmu_run_chunk(struct vpmu_runner *r)
 {
@@ -278,7 +279,7 @@ static int vpmu_run_chunk(struct vpmu_runner *r)
 #ifdef VPMU_BENCH_CHUNK_TIME
 	t0 = ktime_get_ns();
 #endif
-	e = vpmu_machine_engine_get(m, r->img, &r->emem);
+	e = vpmu_machine_engine_get(m, r->img, &r->prep);
 	if (IS_ERR(e)) {
 		ret = PTR_ERR(e);
 		goto out_put_engine;
@@ -338,13 +339,13 @@ static int vpmu_run_chunks(struct vpmu_runner *r)
 	int ret;
 
 	do {
-		ret = vpmu_machine_cpu_prepare(r->m, r->img, &r->emem);
+		ret = vpmu_machine_cpu_prepare(r->m, r->img, &r->prep);
 		if (!ret)
 			ret = vpmu_run_chunk(r);
 		if (!ret || ret == -EAGAIN)
 			cond_resched();
 	} while (!ret || ret == -EAGAIN);
-	vpmu_machine_mem_release(&r->emem);
+	vpmu_machine_prep_release(&r->prep);
 	return ret > 0 ? 0 : ret;
 }
 
