@@ -38,8 +38,9 @@
 
 #include <linux/bug.h>
 #include <linux/cpu.h>
+#include <linux/debugfs.h>
 #include <linux/err.h>
-#include <linux/error-injection.h>
+#include <linux/fault-inject.h>
 #include <linux/lockdep.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
@@ -279,17 +280,58 @@ static bool vpmu_machine_mem_short(const struct vpmu_machine_cpu *mc,
 	       vpmu_engine_mem_words(mc->engine) < vpmu_image_words(img);
 }
 
+#ifdef CONFIG_FAULT_INJECTION_DEBUG_FS
 /*
- * Engine memory for @words microwords.  A function of its own so that a
- * kernel with fail_function can make it fail (the debug tier's
- * vpmu_mem test does; Documentation/fault-injection/ in the kernel tree).
+ * Engine memory fails on demand on a kernel with fault injection
+ * (Documentation/fault-injection/ in the kernel tree), through
+ * /sys/kernel/debug/vpmu/fail_engine_mem/: the debug tier's vpmu_mem
+ * fails a CPU's first run so.  It is asked where the run allocates, in
+ * process context, so task-filter and fail-nth work as for any
+ * allocation (fail_function would ask from a kprobe's int3 handler,
+ * where taking the random pool's lock makes lockdep report).
  */
-static noinline struct vpmu_engine_mem *vpmu_machine_mem_alloc(u32 words)
+static DECLARE_FAULT_ATTR(vpmu_fail_engine_mem);
+static struct dentry *vpmu_fault_dir;
+
+static void vpmu_machine_fault_init(void)
 {
-	return vpmu_engine_mem_alloc(words);
+	vpmu_fault_dir = debugfs_create_dir(KBUILD_MODNAME, NULL);
+	fault_create_debugfs_attr("fail_engine_mem", vpmu_fault_dir,
+				  &vpmu_fail_engine_mem);
 }
 
-ALLOW_ERROR_INJECTION(vpmu_machine_mem_alloc, NULL);
+static void vpmu_machine_fault_exit(void)
+{
+	debugfs_remove_recursive(vpmu_fault_dir);
+	vpmu_fault_dir = NULL;
+}
+
+static bool vpmu_machine_fail_mem(u32 words)
+{
+	return should_fail(&vpmu_fail_engine_mem, words);
+}
+#else
+static inline void vpmu_machine_fault_init(void)
+{
+}
+
+static inline void vpmu_machine_fault_exit(void)
+{
+}
+
+static inline bool vpmu_machine_fail_mem(u32 words)
+{
+	return false;
+}
+#endif
+
+/* Engine memory for @words microwords; NULL when it cannot be had. */
+static struct vpmu_engine_mem *vpmu_machine_mem_alloc(u32 words)
+{
+	if (vpmu_machine_fail_mem(words))
+		return NULL;
+	return vpmu_engine_mem_alloc(words);
+}
 
 /**
  * vpmu_machine_cpu_prepare() - bring what this CPU needs for a chunk of @img
@@ -754,6 +796,7 @@ int vpmu_machine_init(struct vpmu_machine *m, struct vpmu_ucode *uc)
 	ret = vpmu_irq_init(m);
 	if (ret)
 		goto out_engines_destroy;
+	vpmu_machine_fault_init();
 	return 0;
 
 out_engines_destroy:
@@ -775,6 +818,7 @@ out_free:
  */
 void vpmu_machine_exit(struct vpmu_machine *m)
 {
+	vpmu_machine_fault_exit();
 	vpmu_irq_exit(m);
 	vpmu_engines_destroy(m);
 	vpmu_images_drain(m);
