@@ -610,7 +610,7 @@ run_guest() {
 	# shellcheck disable=SC2054 # commas are QEMU's, not array separators
 	local qemu=(timeout -k 10 "$tmo" qemu-system-x86_64
 		-accel "tcg,thread=${TCG_THREAD:-${VPMU_TCG_THREAD:-single}}"
-		-smp 2 -m "$mem"
+		-smp "${SMP:-2}" -m "$mem"
 		-nographic -no-reboot -nic none
 		-kernel "$VMLINUZ" -initrd "$INITRD" -append "$append")
 	log "booting $name (timeout ${tmo}s, log: $OUT/serial.log)"
@@ -739,8 +739,9 @@ newest_name() {
 
 # prepare_kernel FLAVOUR - 6.1, 6.12, 6.12-rt, 7.x (the newest 7.x in
 # trixie-backports, built in the trixie root), debug-6.1, debug-6.12 (debug
-# is debug-6.1); sets NAME, VMLINUZ, KDIR, KVER, KDESC, MODULE_KO, TIMEOUT,
-# MEM, KCMDLINE.
+# is debug-6.1), 6.12-mttcg and 6.1-cpus64 (a few tests again on those
+# kernels); sets NAME, VMLINUZ, KDIR, KVER, KDESC, MODULE_KO, TIMEOUT,
+# MEM, KCMDLINE, and TCG_THREAD and SMP where they differ.
 prepare_kernel() {
 	local in_root_build=
 	case "$1" in
@@ -763,6 +764,22 @@ prepare_kernel() {
 		TCG_THREAD=multi
 		TIMEOUT=${VPMU_VM_TIMEOUT:-600}
 		MEM=1G ;;
+	6.1-cpus64)
+		# Two CPUs present, 64 possible (the rest could be hot-added):
+		# what the module costs on a machine that declares many more
+		# CPUs than it has (vpmu_mem), and the tests that go over
+		# every possible CPU's engine and files.  No slub_debug: its
+		# red zones triple what a page-sized object costs, and what
+		# is measured here is the kernel as shipped.
+		resolve_stock 6.1
+		fetch_stock_kernel
+		NAME=vm-6.1-cpus64
+		KCMDLINE="possible_cpus=64"
+		KCMDLINE+=" vpmu_test=vpmu_mem,vpmu_registered,vpmu_run,vpmu_snapshot"
+		KCMDLINE+=",vpmu_uhist,vpmu_hu,vpmu_hotplug"
+		SMP=2,maxcpus=64
+		TIMEOUT=${VPMU_VM_TIMEOUT:-600}
+		MEM=1G ;;
 	7.x)
 		resolve_newest
 		NAME=vm-$(newest_name "$KVER")
@@ -781,7 +798,7 @@ prepare_kernel() {
 		REQUIRE_KMEMLEAK=1
 		TIMEOUT=${VPMU_DEBUG_TIMEOUT:-900}
 		MEM=2G ;;
-	*)	die "unknown kernel $1 (6.1, 6.12, 6.12-rt, 6.12-mttcg, 7.x, debug-6.1 or debug-6.12)" ;;
+	*)	die "unknown kernel $1 (6.1, 6.12, 6.12-rt, 6.12-mttcg, 6.1-cpus64, 7.x, debug-6.1 or debug-6.12)" ;;
 	esac
 	log "$NAME: kernel $KDESC${KCMDLINE:+, $KCMDLINE}"
 	if [ -n "${VPMU_MODULE_KO:-}" ]; then
