@@ -1538,7 +1538,9 @@ static bool vpmu_leader_refused(const struct perf_event *event)
  * core bug the stress found").  A vpmu event never joins such a group:
  * ENODEV, as 6.12's core answers itself for a leader in state EXIT,
  * which is what an exec leaves (6.1 does not check; a CPU going offline
- * leaves the leader OFF, which neither checks).
+ * leaves the leader OFF, which neither checks).  The fix for every PMU
+ * is the core's (upstream/perf-detached-leader/); this check stays until
+ * the kernels vpmu supports carry it, and answers as the fixed core does.
  * PERF_ATTACH_GROUP only changes under the leader's ctx->mutex, which the
  * core holds around event_init from 6.2 on; on 6.1 this is a snapshot.
  */
