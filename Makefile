@@ -44,7 +44,7 @@ all: modules tools
 UCODE_H	:= drivers/perf/vpmu/vpmu_default_ucode.h
 
 ucode:
-	@$(MAKE) --no-print-directory -C tools/vpmu ucode
+	@$(MAKE) --no-print-directory -C tools/vpmu ucode VERSION=$(VERSION)
 	@cmp -s tools/vpmu/build/vpmu_default_ucode.c $(UCODE_H) || \
 		cp tools/vpmu/build/vpmu_default_ucode.c $(UCODE_H)
 
@@ -57,7 +57,7 @@ modules_install:
 	$(MAKE) -C $(KDIR) M=$(TOP) modules_install
 
 tools:
-	$(MAKE) -C tools/vpmu
+	$(MAKE) -C tools/vpmu VERSION=$(VERSION)
 
 selftests:
 	$(MAKE) -C selftests/vpmu
