@@ -297,6 +297,8 @@ int vpmu_elf_section(const void *file, size_t len, const char *name,
 	    h->e_ident[EI_CLASS] != ELFCLASS32 ||
 	    h->e_ident[EI_DATA] != ELFDATA2LSB)
 		return 0;
+	if (!h->e_shoff && !h->e_shnum)		/* no section table at all */
+		return 0;
 	if (elf_shdrs(h, len, diag))
 		return -1;
 	memcpy(&names, f + h->e_shoff + h->e_shstrndx * sizeof(sh),
