@@ -101,10 +101,10 @@ for t in "" ,sample_upc; do
 	[ -n "$t" ] && want=$wantu
 	want=${want# }
 	if [ "$got" = "$want" ]; then
-		ok 0 "perf record -c 50${t:+ $t} + perf script: 3 samples at the expected ${t:+micro-}PCs"
+		ok 0 "perf record -c 50${t:+ (${t#,})} + perf script: 3 samples at the expected ${t:+micro-}PCs"
 	else
 		echo "# got '$got', expected '$want'"
-		ok 1 "perf record -c 50${t:+ $t} + perf script: 3 samples at the expected ${t:+micro-}PCs"
+		ok 1 "perf record -c 50${t:+ (${t#,})} + perf script: 3 samples at the expected ${t:+micro-}PCs"
 	fi
 done
 
