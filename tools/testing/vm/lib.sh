@@ -628,6 +628,10 @@ build_initrd() {
 	if [ -d "$USER_SRC/tools/vpmu/share" ]; then
 		cp -r "$USER_SRC/tools/vpmu/share" "$root/opt/vpmu/share"
 	fi
+	# perf annotate of RV32 samples runs the cross objdump, and
+	# vpmu_perf_names.sh reads symbol tables with it (when installed).
+	f=$(command -v riscv64-unknown-elf-objdump || true)
+	[ -z "$f" ] || copy_elf "$root" "$f" /usr/bin/riscv64-unknown-elf-objdump
 	INITRD=$out/initrd.gz
 	cp "$BASE_CPIO" "$INITRD.tmp"
 	(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet |
