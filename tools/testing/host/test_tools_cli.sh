@@ -5,7 +5,8 @@
 # (Documentation/vpmu/toolchain.rst, "Command-line conventions"), tool by
 # tool (TAP):
 #
-#   - --version prints "TOOL (vpmu) VERSION", VERSION debian/changelog's;
+#   - --version prints "TOOL (vpmu) VERSION", VERSION debian/changelog's
+#     (or VPMU_VERSION);
 #   - --help exits 0 and lists --version;
 #   - an unknown option, a missing option argument and a missing operand
 #     print one line and "Try 'TOOL --help' for more information.", and
@@ -25,7 +26,9 @@ set -u
 TOOLS="vpmu-as vpmu-dis vpmu-run vpmu-load vpmu-sim vpmu-hist"
 # shellcheck disable=SC2086 # the list of tools
 tap_build $TOOLS
-VERSION=$(sed -n '1s/^vpmu (\([^ ]*\)) .*/\1/p' "$TOP/debian/changelog")
+# The version the tools were built with: debian/changelog's, or the one
+# the caller names (the package tier runs this where no changelog is).
+VERSION=${VPMU_VERSION:-$(sed -n '1s/^vpmu (\([^ ]*\)) .*/\1/p' "$TOP/debian/changelog")}
 if [ -n "${VPMU_BIN:-}" ]; then
 	MAN=$(dirname "$VPMU_BIN")/share/man/man1
 	COMP=$(dirname "$VPMU_BIN")/share/bash-completion/completions

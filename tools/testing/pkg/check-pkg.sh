@@ -184,7 +184,7 @@ cli_tests() {
 		 test_tools_cli.sh; do
 		log=$tmp/cli-$where-$s.log
 		"$@" env VPMU_BIN=/usr/bin VPMU_SHARE=/usr/share/vpmu \
-			bash "$dir/$s" >"$log" 2>&1
+			VPMU_VERSION="$VERSION" bash "$dir/$s" >"$log" 2>&1
 		rc=$?
 		p=$(grep -c '^ok ' "$log")
 		f=$(grep -c '^not ok ' "$log")
