@@ -6,11 +6,12 @@
 #   make                    module against KDIR, plus the tools
 #   make modules KDIR=...   module only, against the given kernel headers
 #   make tools              vpmu-as, vpmu-dis, ... (host C)
-#   make install            tools, man pages and share files under PREFIX
-#                           (default /usr/local), the module source under
-#                           /usr/src/vpmu-VERSION, and, with dkms present and
-#                           no DESTDIR, DKMS builds it for every kernel with
-#                           headers; DESTDIR is honoured, DKMS=0 skips DKMS
+#   make install            tools, man pages, bash completion and share
+#                           files under PREFIX (default /usr/local), the
+#                           module source under /usr/src/vpmu-VERSION, and,
+#                           with dkms present and no DESTDIR, DKMS builds it
+#                           for every kernel with headers; DESTDIR is
+#                           honoured, DKMS=0 skips DKMS
 #   make uninstall          the reverse (dkms remove, then the files)
 #   make deb                vpmu-dkms and vpmu-tools packages in build/deb/
 #   make check              every test tier; ends with "N passed, N failed"
@@ -44,7 +45,7 @@ all: modules tools
 UCODE_H	:= drivers/perf/vpmu/vpmu_default_ucode.h
 
 ucode:
-	@$(MAKE) --no-print-directory -C tools/vpmu ucode
+	@$(MAKE) --no-print-directory -C tools/vpmu ucode VERSION=$(VERSION)
 	@cmp -s tools/vpmu/build/vpmu_default_ucode.c $(UCODE_H) || \
 		cp tools/vpmu/build/vpmu_default_ucode.c $(UCODE_H)
 
@@ -57,7 +58,7 @@ modules_install:
 	$(MAKE) -C $(KDIR) M=$(TOP) modules_install
 
 tools:
-	$(MAKE) -C tools/vpmu
+	$(MAKE) -C tools/vpmu VERSION=$(VERSION)
 
 selftests:
 	$(MAKE) -C selftests/vpmu
@@ -104,6 +105,8 @@ PREFIX	?= /usr/local
 BINDIR	?= $(PREFIX)/bin
 MANDIR	?= $(PREFIX)/share/man
 SHAREDIR ?= $(PREFIX)/share/vpmu
+# Bash completion: one file for the six tools, under each tool's name.
+COMPLETIONSDIR ?= $(PREFIX)/share/bash-completion/completions
 DKMS	?= 1
 DKMS_SRC := /usr/src/vpmu-$(VERSION)
 
@@ -144,6 +147,12 @@ install-tools: tools
 	install -m 0755 $(addprefix tools/vpmu/,$(VPMU_TOOLS)) $(DESTDIR)$(BINDIR)
 	install -m 0644 $(MAN1) $(DESTDIR)$(MANDIR)/man1
 	install -m 0644 $(MAN4) $(DESTDIR)$(MANDIR)/man4
+	install -d $(DESTDIR)$(COMPLETIONSDIR)
+	install -m 0644 tools/vpmu/completion/vpmu \
+		$(DESTDIR)$(COMPLETIONSDIR)/vpmu-as
+	for t in $(filter-out vpmu-as,$(VPMU_TOOLS)); do \
+		ln -sf vpmu-as $(DESTDIR)$(COMPLETIONSDIR)/$$t || exit 1; \
+	done
 	$(MAKE) --no-print-directory -C tools/vpmu install-share \
 		DESTDIR=$(DESTDIR) SHAREDIR=$(SHAREDIR)
 
@@ -164,6 +173,7 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(VPMU_TOOLS))
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN1)))
 	rm -f $(DESTDIR)$(MANDIR)/man4/$(notdir $(MAN4))
+	rm -f $(addprefix $(DESTDIR)$(COMPLETIONSDIR)/,$(VPMU_TOOLS))
 	rm -rf $(DESTDIR)$(SHAREDIR)
 
 # vpmu-dkms and vpmu-tools, built with dpkg-buildpackage from a copy of the

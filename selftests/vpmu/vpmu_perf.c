@@ -327,7 +327,7 @@ TEST_F(perf, invalid_configs)
 		{ "ctr beyond nr_counters", ctr_config(self->f.nr_counters + 1),
 		  EINVAL },
 		{ "ctr 31", ctr_config(31), EINVAL },
-		{ "unused bit 25", 1ull << 25, EINVAL },
+		{ "unused bit 26", 1ull << 26, EINVAL },
 		{ "unused bit 63", 1ull << 63, EINVAL },
 	};
 	struct perf_event_attr a;

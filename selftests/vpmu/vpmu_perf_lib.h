@@ -219,6 +219,7 @@ struct vp_raw {
 /* A sample of sample_type IP | RAW, maybe with PERIOD. */
 struct vp_sample {
 	uint64_t ip;
+	uint16_t misc;		/* the record's header.misc */
 	struct vp_raw raw;	/* all ones if the record is too short */
 };
 
@@ -346,6 +347,7 @@ static inline void vp_sample_parse(const char *rec, uint16_t size,
 	uint32_t rsize = 0;
 
 	memcpy(&s->ip, rec + sizeof(struct perf_event_header), 8);
+	s->misc = ((const struct perf_event_header *)rec)->misc;
 	memset(&s->raw, 0xff, sizeof(s->raw));
 	if (at + 4 > size)
 		return;

@@ -6,9 +6,13 @@
  * floor(events / period) samples exactly, each with the micro-PC and
  * macro PC of the microword that completed its period (found
  * independently: the next microword of a run whose budget ends just
- * before it); one interrupt line per counter counted in /proc/interrupts;
- * every sample type either refused or delivered, every precise_ip up to
- * caps/max_precise (3) exact; a run chunk is bounded in overflow stops.  Long runs on narrow counters are vpmu_perf_narrow's.
+ * before it), its IP the macro PC's address or, with sample_upc, the
+ * micro-PC's, user-mode unless the event counts supervisor mode only;
+ * one interrupt line per counter counted in /proc/interrupts; every
+ * sample type either refused or delivered, a callchain the IP alone,
+ * every precise_ip up to caps/max_precise (3) exact; a run chunk is
+ * bounded in overflow stops.  Long runs on narrow counters are
+ * vpmu_perf_narrow's.
  */
 #define _GNU_SOURCE
 #include <signal.h>
@@ -31,27 +35,41 @@ static int nth_uword(struct perf_fx *f, uint64_t m, uint32_t *upc,
 	return 0;
 }
 
+/*
+ * A sample's IP (perf.rst, "Samples"): where the runners map the code,
+ * VPMU_SAMPLE_PC_BASE + macro PC, or with the format term sample_upc
+ * VPMU_SAMPLE_UPC_BASE + micro-PC.
+ */
+static uint64_t sample_ip(bool upc_ip, uint32_t upc, uint32_t ipc)
+{
+	return upc_ip ? VPMU_SAMPLE_UPC_BASE + upc : VPMU_SAMPLE_PC_BASE + ipc;
+}
+
 TEST_F(perf, sample_exact_upc)
 {
 	static const uint64_t periods[] = { 1, 2, 7, 50, 178, 179, 180 };
 	struct vp_sample s[SUM_UOPS + 1];
 	uint32_t upc[SUM_UOPS + 1], ipc[SUM_UOPS + 1];
-	uint64_t uops, m;
+	uint64_t uops, m, sample_upc;
 	unsigned int i;
 	int k, fd;
 
 	VL_SETUP_DONE();
 	ASSERT_EQ(0, vp_alias_cfg("uops", &uops));
+	ASSERT_LE(0, vp_config_shift("sample_upc"));
+	sample_upc = 1ull << vp_config_shift("sample_upc");
 	for (m = 2; m <= SUM_UOPS; m++)
 		ASSERT_EQ(0, nth_uword(&self->f, m, &upc[m], &ipc[m]));
 
-	for (i = 0; i < sizeof(periods) / sizeof(periods[0]); i++) {
-		uint64_t p = periods[i];
+	/* Every period, then the same with sample_upc. */
+	for (i = 0; i < 2 * sizeof(periods) / sizeof(periods[0]); i++) {
+		bool upc_ip = i >= sizeof(periods) / sizeof(periods[0]);
+		uint64_t p = periods[i % (sizeof(periods) / sizeof(periods[0]))];
 		struct vp_ring rb;
 		struct vp_count c;
 		int bad = 0;
 
-		fd = open_sampling(uops, p, 0, &rb);
+		fd = open_sampling(uops | (upc_ip ? sample_upc : 0), p, 0, &rb);
 		ASSERT_LE(0, fd) TH_LOG("open: %s", strerror(-fd));
 		ASSERT_EQ(0, run(&self->f, BUDGET));
 		ASSERT_EQ(0, vp_read_count(fd, &c));
@@ -68,11 +86,14 @@ TEST_F(perf, sample_exact_upc)
 			if (n < 2)
 				continue;
 			if (s[k].raw.upc != upc[n] || s[k].raw.ipc != ipc[n] ||
-			    s[k].ip != ((uint64_t)upc[n] << 32 | ipc[n])) {
-				TH_LOG("period %llu sample %d: upc 0x%x ipc 0x%x ip 0x%llx, expected upc 0x%x ipc 0x%x",
-				       (unsigned long long)p, k, s[k].raw.upc,
-				       s[k].raw.ipc,
-				       (unsigned long long)s[k].ip,
+			    s[k].ip != sample_ip(upc_ip, upc[n], ipc[n]) ||
+			    (s[k].misc & PERF_RECORD_MISC_CPUMODE_MASK) !=
+			    PERF_RECORD_MISC_USER) {
+				TH_LOG("period %llu%s sample %d: upc 0x%x ipc 0x%x ip 0x%llx misc 0x%x, expected upc 0x%x ipc 0x%x, user",
+				       (unsigned long long)p,
+				       upc_ip ? " sample_upc" : "", k,
+				       s[k].raw.upc, s[k].raw.ipc,
+				       (unsigned long long)s[k].ip, s[k].misc,
 				       upc[n], ipc[n]);
 				bad++;
 			}
@@ -112,7 +133,7 @@ TEST_F(perf, precise_ip_levels)
 		vp_ring_samples(&rb, s, 4);
 		EXPECT_EQ(3, (int)rb.samples) TH_LOG("precise_ip %d", lvl);
 		for (k = 0; k < 3 && k < (int)rb.samples; k++)
-			EXPECT_EQ((uint64_t)upc[k + 1] << 32 | ipc[k + 1],
+			EXPECT_EQ(sample_ip(false, upc[k + 1], ipc[k + 1]),
 				  s[k].ip) TH_LOG("precise_ip %d sample %d",
 						  lvl, k);
 		close_sampling(fd, &rb);
@@ -195,7 +216,7 @@ TEST_F(perf, irq_per_counter)
 TEST_F(perf, sample_types)
 {
 	static const uint64_t refused[] = {
-		PERF_SAMPLE_CALLCHAIN, PERF_SAMPLE_BRANCH_STACK,
+		PERF_SAMPLE_BRANCH_STACK,
 		PERF_SAMPLE_REGS_USER, PERF_SAMPLE_STACK_USER,
 		PERF_SAMPLE_REGS_INTR, PERF_SAMPLE_AUX,
 	};
@@ -257,6 +278,117 @@ TEST_F(perf, sample_types)
 	ASSERT_EQ(0, run(&self->f, BUDGET));
 	close(sib);
 	close_sampling(fd, &rb);
+}
+
+/* The IP and callchain of a sample of sample_type IP | CALLCHAIN. */
+struct chain_sample {
+	uint64_t ip, nr, chain[4];
+	uint16_t misc;
+};
+
+static int chain_fn(struct vp_ring *rb, const struct perf_event_header *h,
+		    const char *rec, void *arg)
+{
+	struct chain_sample *cs = arg;
+	size_t at = sizeof(*h);
+
+	if (h->type != PERF_RECORD_SAMPLE || rb->samples > 1)
+		return 0;
+	if (h->size < at + 16)
+		return -1;
+	cs->misc = h->misc;
+	memcpy(&cs->ip, rec + at, 8);
+	memcpy(&cs->nr, rec + at + 8, 8);
+	if (cs->nr > 4 || h->size < at + 16 + 8 * cs->nr)
+		return -1;
+	memcpy(cs->chain, rec + at + 16, 8 * cs->nr);
+	return 0;
+}
+
+/*
+ * A callchain is the sample's IP alone, as a user-mode frame (perf record
+ * -g; perf script then prints one frame a sample, which is what stack
+ * collapsing for flame graphs reads).  An event that counts supervisor
+ * mode only has kernel-mode samples and no callchain (EOPNOTSUPP).
+ */
+TEST_F(perf, callchain_is_the_ip)
+{
+	struct perf_event_attr a;
+	struct chain_sample cs = { 0 };
+	uint32_t upc, ipc;
+	struct vp_ring rb;
+	uint64_t uops;
+	int fd;
+
+	VL_SETUP_DONE();
+	ASSERT_EQ(0, vp_alias_cfg("uops", &uops));
+	ASSERT_EQ(0, nth_uword(&self->f, 50, &upc, &ipc));
+	vp_count_attr(&a, uops, 0);
+	a.sample_period = 50;
+	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN;
+	fd = vp_open(&a, 0, -1, -1);
+	ASSERT_LE(0, fd) TH_LOG("%s", strerror(-fd));
+	ASSERT_EQ(0, vp_ring_map_pages(fd, &rb, RING_PAGES));
+	ASSERT_EQ(0, run(&self->f, BUDGET));
+	ASSERT_EQ(0, vp_ring_read(&rb, chain_fn, &cs));
+	EXPECT_EQ((uint64_t)SUM_UOPS / 50, rb.samples);
+	EXPECT_EQ(VPMU_SAMPLE_PC_BASE + ipc, cs.ip);
+	EXPECT_EQ(PERF_RECORD_MISC_USER,
+		  cs.misc & PERF_RECORD_MISC_CPUMODE_MASK);
+	ASSERT_EQ(2ull, cs.nr);
+	EXPECT_EQ((uint64_t)PERF_CONTEXT_USER, cs.chain[0]);
+	EXPECT_EQ(cs.ip, cs.chain[1]);
+	close_sampling(fd, &rb);
+
+	a.exclude_user = 1;
+	EXPECT_EQ(-EOPNOTSUPP, vp_open(&a, 0, -1, -1));
+}
+
+/*
+ * Samples are user-mode ones of the task that ran the engine, supervisor
+ * microwords included, so that perf names them through the task's
+ * mappings; an event that counts supervisor mode only (exclude_user)
+ * samples in kernel mode, which perf's filter of user-mode samples
+ * requires.  The syscall sample spends 13 of its 39 cycles in supervisor
+ * mode.
+ */
+PERF_FIXTURE(perf_syscall, "syscall");
+
+TEST_F(perf_syscall, sample_mode_user)
+{
+	static const struct { int exclude_user, exclude_kernel; } f[] = {
+		{ 0, 0 }, { 0, 1 }, { 1, 0 },
+	};
+	static const uint64_t want[] = { 39, 26, 13 };
+	struct vp_sample s[40];
+	struct vp_ring rb;
+	unsigned int i;
+	int k, fd;
+
+	VL_SETUP_DONE();
+	for (i = 0; i < 3; i++) {
+		struct perf_event_attr a;
+		int bad = 0;
+
+		vp_count_attr(&a, 0, 0);	/* vpmu_cycles: event 0 */
+		a.exclude_user = f[i].exclude_user;
+		a.exclude_kernel = f[i].exclude_kernel;
+		a.sample_period = 1;
+		a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_RAW;
+		fd = vp_open(&a, 0, -1, -1);
+		ASSERT_LE(0, fd) TH_LOG("%s", strerror(-fd));
+		ASSERT_EQ(0, vp_ring_map_pages(fd, &rb, RING_PAGES));
+		ASSERT_EQ(0, run(&self->f, BUDGET));
+		vp_ring_samples(&rb, s, 40);
+		EXPECT_EQ(want[i], rb.samples) TH_LOG("case %u", i);
+		for (k = 0; k < (int)rb.samples && k < 40; k++)
+			if ((s[k].misc & PERF_RECORD_MISC_CPUMODE_MASK) !=
+			    (f[i].exclude_user ? PERF_RECORD_MISC_KERNEL :
+			     PERF_RECORD_MISC_USER))
+				bad++;
+		EXPECT_EQ(0, bad) TH_LOG("case %u", i);
+		close_sampling(fd, &rb);
+	}
 }
 
 static volatile sig_atomic_t chunk_alarms;

@@ -22,7 +22,7 @@ command -v perf >/dev/null 2>&1 || skip_all "no perf"
 [ -x "$RUN" ] || skip_all "no vpmu-run"
 [ -f "$SHARE/build/sum.vprg" ] || skip_all "no $SHARE/build/sum.vprg"
 
-tap_plan 10
+tap_plan 11
 
 # expected NAME FILE: the "event NAME COUNT" line's count of an .expect file.
 expected() {
@@ -81,26 +81,32 @@ fi
 # 7. perf record -c 50 on sum: floor(179 / 50) = 3 samples, each at the
 #    microword that completed its 50 microwords: the next microword of a
 #    run whose budget ends one cycle before it (sum has no stalls), the
-#    IP being micro-PC << 32 | macro PC (perf.rst, "Samples").
+#    IP being 0x100000000000 + macro PC, or with sample_upc
+#    0x200000000000 + micro-PC (perf.rst, "Samples").
 DATA=${TMPDIR:-/tmp}/vpmu_perf_record.$$
 want=""
+wantu=""
 for k in 1 2 3; do
 	line=$("$RUN" -b $((50 * k - 1)) "$SHARE/build/sum.vprg" | grep ' upc ')
 	upc=$(echo "$line" | sed -n 's/.* upc \(0x[0-9a-f]*\).*/\1/p')
 	ipc=$(echo "$line" | sed -n 's/.* ipc \(0x[0-9a-f]*\).*/\1/p')
-	want="$want $(printf '%x' $(( (upc << 32) | ipc )))"
+	want="$want $(printf '%x' $(( (1 << 44) + ipc )))"
+	wantu="$wantu $(printf '%x' $(( (1 << 45) + upc )))"
 done
-perf record -q -e vpmu/vpmu_uops/ -c 50 -o "$DATA" "$RUN" "$SHARE/build/sum.vprg" \
-	>/dev/null 2>&1
-got=$(perf script -i "$DATA" -F ip 2>/dev/null | tr -s ' \n' ' ' |
-	sed 's/^ *//; s/ *$//')
-want=${want# }
-if [ "$got" = "$want" ]; then
-	ok 0 "perf record -c 50 + perf script: 3 samples at the expected micro-PCs"
-else
-	echo "# got '$got', expected '$want'"
-	ok 1 "perf record -c 50 + perf script: 3 samples at the expected micro-PCs"
-fi
+for t in "" ,sample_upc; do
+	perf record -q -e "vpmu/vpmu_uops$t/" -c 50 -o "$DATA" "$RUN" \
+		"$SHARE/build/sum.vprg" >/dev/null 2>&1
+	got=$(perf script -i "$DATA" -F ip 2>/dev/null | tr -s ' \n' ' ' |
+		sed 's/^ *//; s/ *$//')
+	[ -n "$t" ] && want=$wantu
+	want=${want# }
+	if [ "$got" = "$want" ]; then
+		ok 0 "perf record -c 50${t:+ (${t#,})} + perf script: 3 samples at the expected ${t:+micro-}PCs"
+	else
+		echo "# got '$got', expected '$want'"
+		ok 1 "perf record -c 50${t:+ (${t#,})} + perf script: 3 samples at the expected ${t:+micro-}PCs"
+	fi
+done
 
 # 8. perf record -F 1000 on a long run: samples, with varying periods.
 perf record -q -e vpmu/vpmu_cycles/ -F 1000 -o "$DATA" \

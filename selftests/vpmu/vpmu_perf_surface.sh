@@ -92,7 +92,7 @@ ok $? "perf record :P (max_precise 3): the exact samples of no modifier"
 #    1) through perf script is the host engine's histogram of every cycle
 #    (sum has no stall cycles), but for the line saying what was sampled.
 cat "$PMU/ucode/image" >"$T/image.vpmu"
-perf record -q -e vpmu/vpmu_uops/ -c 1 -o "$T/data1" \
+perf record -q -e vpmu/vpmu_uops,sample_upc/ -c 1 -o "$T/data1" \
 	"$RUN" "$SHARE/build/sum.vprg" >/dev/null 2>&1
 perf script -i "$T/data1" -F ip >"$T/ip1" 2>/dev/null
 "$HIST" --perf -m "$T/image.vpmu" --by-label "$T/ip1" >"$T/perf.txt" 2>&1

@@ -27,7 +27,7 @@
 
 #define ST_MAX_WORKERS	16
 #define ST_MAX_ALIASES	64
-#define ST_MAX_FIELDS	16
+#define ST_MAX_FIELDS	32
 #define ST_MAX_EXPECT	32
 #define ST_NTRIGS	7
 

@@ -70,7 +70,8 @@ const struct st_alias *st_alias(const char *name)
 
 /*
  * Call @add(name, first line) for each file of the PMU's sysfs directory
- * @dir (dot files and unreadable ones left out) while it returns 0.
+ * @dir (dot files and unreadable ones left out).  Fails if @add does: a
+ * table too small for what the PMU describes must not drop terms quietly.
  */
 static int each_pmu_file(const char *dir,
 			 int (*add)(const char *name, char *line))
@@ -87,20 +88,26 @@ static int each_pmu_file(const char *dir,
 		if (e->d_name[0] == '.')
 			continue;
 		snprintf(rel, sizeof(rel), "%s/%.60s", dir, e->d_name);
-		if (!vl_pmu_read(rel, buf, sizeof(buf)) && add(e->d_name, buf))
-			break;
+		if (!vl_pmu_read(rel, buf, sizeof(buf)) && add(e->d_name, buf)) {
+			fprintf(stderr, "# %s/%s: no room left in the table\n",
+				path, e->d_name);
+			closedir(d);
+			return -1;
+		}
 	}
 	closedir(d);
 	return 0;
 }
 
-/* format/NAME "config1:0-11" as a field; non-zero once the table is full. */
+/* format/NAME "config1:0-11" as a field; non-zero if the table is full. */
 static int add_field(const char *name, char *line)
 {
 	struct st_field *f = &st.field[st.nfield];
 	char word[16];
 	int n;
 
+	if (st.nfield == ST_MAX_FIELDS)
+		return -1;
 	n = sscanf(line, "%15[a-z0-9]:%d-%d", word, &f->lo, &f->hi);
 	if (n < 2)
 		return 0;
@@ -112,12 +119,13 @@ static int add_field(const char *name, char *line)
 	if (f->word < 0 || f->lo > f->hi || f->hi > 63)
 		return 0;
 	snprintf(f->name, sizeof(f->name), "%.23s", name);
-	return ++st.nfield == ST_MAX_FIELDS;
+	st.nfield++;
+	return 0;
 }
 
 /*
  * events/vpmu_NAME "term=value,..." as an alias if every term is a field
- * of attr.config; non-zero once the table is full.
+ * of attr.config; non-zero if the table is full.
  */
 static int add_alias(const char *name, char *line)
 {
@@ -127,6 +135,8 @@ static int add_alias(const char *name, char *line)
 
 	if (strncmp(name, "vpmu_", 5) || strchr(name, '.'))
 		return 0;
+	if (st.nalias == ST_MAX_ALIASES)
+		return -1;
 	for (term = strtok_r(line, ",", &save); term;
 	     term = strtok_r(NULL, ",", &save)) {
 		char *eq = strchr(term, '=');
@@ -141,7 +151,8 @@ static int add_alias(const char *name, char *line)
 		return 0;
 	snprintf(a->name, sizeof(a->name), "%s", name + 5);
 	a->config = cfg[0];
-	return ++st.nalias == ST_MAX_ALIASES;
+	st.nalias++;
+	return 0;
 }
 
 /* The events of @p's .expect file that the PMU has aliases for. */

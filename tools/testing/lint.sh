@@ -2,11 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # lint.sh - the lint tier of "make check": checkpatch --strict on every
-# kernel-side source file, shellcheck on every shell script (warnings and
-# errors), the driver's structure (layers.sh: the layers
-# depend one way; func-lengths.sh: no function over its limit), and sparse
-# (C=2) over a module build against each stock kernel's headers.  Prints
-# TAP and ends with "lint: N passed, N failed".
+# kernel-side source file and on the patches in upstream/, shellcheck on
+# every shell script (warnings and errors), the driver's structure
+# (layers.sh: the layers depend one way; func-lengths.sh: no function over
+# its limit), and sparse (C=2) over a module build against each stock
+# kernel's headers.  Prints TAP and ends with "lint: N passed, N failed".
 #
 # checkpatch.pl and its data files come from Debian's linux-source-6.1
 # package, extracted into the cache; nothing is copied into the repository.
@@ -101,6 +101,28 @@ run_checkpatch() {
 			tap ok "checkpatch $f"
 		else
 			tap fail "checkpatch $f" "$out"
+		fi
+	done
+	rm -f "$out"
+}
+
+# The kernel patch series in upstream/ (git format-patch output, README.md
+# there), checked as they would be sent: without the Signed-off-by a person
+# adds then.  Cover letters (0000-*) carry no code.  The path must be
+# absolute: given the relative path of a file git tracks, checkpatch
+# checks it as a source file, not as a patch.
+run_checkpatch_upstream() {
+	local p out
+
+	out=$(mktemp)
+	for p in "$TOP"/upstream/*/[0-9][0-9][0-9][0-9]-*.patch; do
+		[ -f "$p" ] || continue
+		case "${p##*/}" in 0000-*) continue ;; esac
+		if "$CHECKPATCH" --no-tree --strict --quiet --terse --no-signoff \
+				"$p" >"$out" 2>&1; then
+			tap ok "checkpatch ${p#"$TOP"/}"
+		else
+			tap fail "checkpatch ${p#"$TOP"/}" "$out"
 		fi
 	done
 	rm -f "$out"
@@ -209,6 +231,7 @@ run_sparse() {
 mkdir -p "$CACHE"
 ensure_checkpatch
 run_checkpatch
+run_checkpatch_upstream
 run_shellcheck
 run_structure
 for s in $SERIES; do

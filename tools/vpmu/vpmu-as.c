@@ -4,12 +4,15 @@
  * program (-m IMAGE) into a program file.  See usage() and
  * Documentation/vpmu/toolchain.rst.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "vpmu_asm.h"
+#include "vpmu_cli.h"
+#include "vpmu_elf.h"
 #include "vpmu_engine.h"
 
 static const char usage_text[] =
@@ -22,24 +25,33 @@ static const char usage_text[] =
 "\n"
 "Options:\n"
 "  -o, --output=FILE     write FILE ('-' for stdout); default: SOURCE with\n"
-"                        its extension replaced by .vpmu, .vprg or .c\n"
+"                        its extension replaced by .vpmu, .vprg, .c or .elf\n"
 "  -m, --image=IMAGE     assemble a program for IMAGE's instruction set\n"
-"  -f, --format=FORMAT   bin (default) or c: C source defining\n"
-"                        'const u8 SYMBOL[]' and 'const size_t SYMBOL_len'\n"
+"                        (a .vpmu image or a microcode ELF file)\n"
+"  -f, --format=FORMAT   bin (default); c: C source defining\n"
+"                        'const u8 SYMBOL[]' and 'const size_t SYMBOL_len';\n"
+"                        elf: an ELF file holding the image or program,\n"
+"                        whose symbols are the labels, for perf (vpmu-run\n"
+"                        maps it where samples point)\n"
 "  -s, --symbol=SYMBOL   the C array's name (default: vpmu_ucode)\n"
 "      --no-symbols      leave the image's symbol table empty\n"
 "      --max-errors=N    stop after N errors (default: 20)\n"
 "  -h, --help            show this help and exit\n"
+"      --version         show the version and exit\n"
 "\n"
-"Errors are reported as FILE:LINE:COL: error: MESSAGE, every error in the\n"
-"file up to the cap.  On any error the exit status is 1 and no output file\n"
-"is written.  Exit status 2: bad usage or unreadable input.\n";
+"Errors are reported as vpmu-as: FILE:LINE:COL: MESSAGE, every error in\n"
+"the file up to the cap; no output file is written then.\n"
+"\n"
+"Exit status: 0 success, 2 bad usage, an unreadable or invalid input\n"
+"file (errors in SOURCE) or an unwritable output.\n";
 
-static void usage(FILE *f, int status)
+static void usage(void)
 {
-	fputs(usage_text, f);
-	exit(status);
+	fputs(usage_text, stdout);
+	exit(VPMU_EXIT_OK);
 }
+
+enum format { FMT_BIN, FMT_C, FMT_ELF };
 
 /* SOURCE with its extension replaced by @ext. */
 static char *default_output(const char *src, const char *ext)
@@ -60,40 +72,127 @@ static char *default_output(const char *src, const char *ext)
  * The engine's own validator must accept what we produce (unless the
  * source used .uword to build a deliberately bad image: then say so).
  */
-static int validate(const struct vpmu_buf *img)
+static int validate(const char *src, const struct vpmu_buf *img)
 {
 	struct vpmu_ucode *uc;
 	struct vpmu_verr err;
 
 	if (vpmu_ucode_load(&uc, img->p, img->len, VPMU_CS_MAX, &err)) {
-		fprintf(stderr, "vpmu-as: warning: the engine will reject "
-			"this image: %s\n", err.msg);
+		vpmu_warn(src, "the engine will reject this image: %s",
+			  err.msg);
 		return -1;
 	}
 	vpmu_ucode_free(uc);
 	return 0;
 }
 
+/* The microcode image @img as an ELF file: its labels, one byte a microword. */
+static void ucode_elf(const struct vpmu_buf *img, struct vpmu_buf *out)
+{
+	struct vpmu_elf_spec spec = {
+		.section = VPMU_ELF_IMAGE, .data = img->p, .data_size = img->len,
+	};
+	struct vpmu_elf_sym *syms;
+	struct vpmu_img_view v;
+	struct vpmu_buf diag = { 0 };
+	uint32_t i, n = 0;
+	uint8_t *text;
+
+	if (vpmu_img_view(&v, img->p, img->len, &diag))
+		abort();	/* the assembler's own output */
+	text = calloc(v.h.cs_words, 1);
+	syms = calloc(v.h.sym_count + 1, sizeof(*syms));
+	if (!text || !syms)
+		abort();
+	for (i = 0; i < v.h.sym_count; i++) {
+		struct vpmu_image_sym s;
+		const char *name;
+
+		vpmu_img_sym(&v, i, &s);
+		name = vpmu_img_str(&v, s.name);
+		if (name && *name)
+			syms[n++] = (struct vpmu_elf_sym){ name, s.addr };
+	}
+	spec.load = text;
+	spec.load_size = spec.mem_size = v.h.cs_words;
+	spec.syms = syms;
+	spec.nsyms = n;
+	vpmu_elf_write(out, &spec);
+	free(text);
+	free(syms);
+}
+
+/* The program file @prog as an ELF file: its load bytes and its labels. */
+static void prog_elf(const struct vpmu_buf *prog,
+		     const struct vpmu_buf *labels, struct vpmu_buf *out)
+{
+	const struct vpmu_asm_label *l = (const void *)labels->p;
+	unsigned int i, n = labels->len / sizeof(*l);
+	struct vpmu_program_header h;
+	struct vpmu_elf_sym *syms;
+	struct vpmu_elf_spec spec = {
+		.section = VPMU_ELF_PROG, .data = prog->p,
+		.data_size = prog->len,
+	};
+
+	memcpy(&h, prog->p, sizeof(h));
+	syms = calloc(n + 1, sizeof(*syms));
+	if (!syms)
+		abort();
+	for (i = 0; i < n; i++)
+		syms[i] = (struct vpmu_elf_sym){ l[i].name, l[i].addr };
+	spec.load = prog->p + h.header_size;
+	spec.load_size = h.load_size;
+	spec.mem_size = h.mem_size;
+	spec.entry = h.entry;
+	spec.syms = syms;
+	spec.nsyms = n;
+	vpmu_elf_write(out, &spec);
+	free(syms);
+}
+
+/* -m IMAGE: its bytes (from an ELF file too), or exit 2 saying why. */
+static void read_image(const char *path, struct vpmu_buf *img)
+{
+	struct vpmu_buf diag = { 0 };
+	struct vpmu_img_view v;
+
+	if (vpmu_read_file(path, img)) {
+		vpmu_err_errno(path);
+		exit(VPMU_EXIT_USAGE);
+	}
+	if (vpmu_elf_unwrap(img, VPMU_ELF_IMAGE, &diag) < 0 ||
+	    vpmu_img_view(&v, img->p, img->len, &diag)) {
+		vpmu_err_diag(path, NULL, &diag);
+		exit(VPMU_EXIT_USAGE);
+	}
+}
+
 int main(int argc, char **argv)
 {
+	enum { OPT_NO_SYMBOLS = 256, OPT_MAX_ERRORS };
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "image", required_argument, NULL, 'm' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "symbol", required_argument, NULL, 's' },
-		{ "no-symbols", no_argument, NULL, 'N' },
-		{ "max-errors", required_argument, NULL, 'E' },
+		{ "no-symbols", no_argument, NULL, OPT_NO_SYMBOLS },
+		{ "max-errors", required_argument, NULL, OPT_MAX_ERRORS },
 		{ "help", no_argument, NULL, 'h' },
+		VPMU_VERSION_LONGOPT,
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *output = NULL, *image = NULL, *symbol = "vpmu_ucode";
 	struct vpmu_buf src = { 0 }, img = { 0 }, bin = { 0 }, diag = { 0 };
+	struct vpmu_buf labels = { 0 };
 	struct vpmu_asm_opts opts = { 0 };
-	bool c_format = false;
-	char *def = NULL;
+	static const char *const ext[] = { ".vpmu", ".c", ".elf" };
+	enum format fmt = FMT_BIN;
+	char *def = NULL, *end;
 	int ch, nerr;
 
-	while ((ch = getopt_long(argc, argv, "o:m:f:s:h", longopts,
+	vpmu_cli_init(argv[0], "vpmu-as");
+	while ((ch = getopt_long(argc, argv, ":o:m:f:s:h", longopts,
 				 NULL)) != -1) {
 		switch (ch) {
 		case 'o':
@@ -104,51 +203,64 @@ int main(int argc, char **argv)
 			break;
 		case 'f':
 			if (!strcmp(optarg, "c"))
-				c_format = true;
-			else if (strcmp(optarg, "bin"))
-				usage(stderr, 2);
+				fmt = FMT_C;
+			else if (!strcmp(optarg, "elf"))
+				fmt = FMT_ELF;
+			else if (!strcmp(optarg, "bin"))
+				fmt = FMT_BIN;
+			else
+				vpmu_usage_error("bad format '%s' (bin, c or elf)",
+						 optarg);
 			break;
 		case 's':
 			symbol = optarg;
 			break;
-		case 'N':
+		case OPT_NO_SYMBOLS:
 			opts.no_symbols = true;
 			break;
-		case 'E':
-			opts.max_errors = atoi(optarg);
+		case OPT_MAX_ERRORS:
+			errno = 0;
+			opts.max_errors = strtoul(optarg, &end, 10);
+			if (errno || *end || !*optarg || !opts.max_errors)
+				vpmu_usage_error("bad error count '%s'", optarg);
 			break;
 		case 'h':
-			usage(stdout, 0);
+			usage();
+			break;
+		case VPMU_OPT_VERSION:
+			vpmu_version();
 			break;
 		default:
-			usage(stderr, 2);
+			vpmu_bad_option(argv, ch);
 		}
 	}
+	if (optind == argc)
+		vpmu_usage_error("no source file given");
 	if (optind + 1 != argc)
-		usage(stderr, 2);
+		vpmu_usage_error("one source file at a time");
 	opts.filename = argv[optind];
 	if (vpmu_read_file(argv[optind], &src)) {
-		perror(argv[optind]);
-		return 2;
+		vpmu_err_errno(argv[optind]);
+		return VPMU_EXIT_USAGE;
 	}
-	if (image && vpmu_read_file(image, &img)) {
-		perror(image);
-		return 2;
-	}
+	if (image)
+		read_image(image, &img);
+	if (image && fmt == FMT_ELF)
+		opts.labels = &labels;
 	if (image)
 		nerr = vpmu_asm_prog(src.p, src.len, img.p, img.len, &opts,
 				     &bin, &diag);
 	else
 		nerr = vpmu_asm_ucode(src.p, src.len, &opts, &bin, &diag);
-	fputs(diag.p ? diag.p : "", stderr);
+	vpmu_err_diag(argv[optind], NULL, &diag);
 	if (nerr)
-		return 1;
+		return VPMU_EXIT_USAGE;
 	if (!image)
-		validate(&bin);	/* only .uword can make a bad image */
+		validate(argv[optind], &bin);	/* only .uword makes a bad image */
 	if (!output)
-		output = def = default_output(argv[optind], c_format ? ".c" :
-					      image ? ".vprg" : ".vpmu");
-	if (c_format) {
+		output = def = default_output(argv[optind], fmt == FMT_BIN &&
+					      image ? ".vprg" : ext[fmt]);
+	if (fmt == FMT_C) {
 		struct vpmu_buf c = { 0 };
 		const char *base = strrchr(argv[optind], '/');
 
@@ -156,15 +268,24 @@ int main(int argc, char **argv)
 			    base ? base + 1 : argv[optind]);
 		vpmu_buf_free(&bin);
 		bin = c;
+	} else if (fmt == FMT_ELF) {
+		struct vpmu_buf e = { 0 };
+
+		if (image)
+			prog_elf(&bin, &labels, &e);
+		else
+			ucode_elf(&bin, &e);
+		vpmu_buf_free(&bin);
+		bin = e;
 	}
 	if (vpmu_write_file(output, bin.p, bin.len)) {
-		perror(output);
-		return 2;
+		vpmu_err_errno(output);
+		return VPMU_EXIT_USAGE;
 	}
 	free(def);
 	vpmu_buf_free(&src);
 	vpmu_buf_free(&img);
 	vpmu_buf_free(&bin);
-	vpmu_buf_free(&diag);
-	return 0;
+	vpmu_buf_free(&labels);
+	return VPMU_EXIT_OK;
 }

@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "vpmu_asm.h"
+#include "vpmu_cli.h"
+#include "vpmu_elf.h"
 
 static const char usage_text[] =
 "Usage: vpmu-dis [OPTION]... IMAGE\n"
@@ -18,24 +20,21 @@ static const char usage_text[] =
 "Disassemble a vpmu microcode IMAGE into source for vpmu-as, or, with -m,\n"
 "a PROGRAM file into a listing of the instructions IMAGE declares.  The\n"
 "output re-assembles to the identical bytes; vpmu-dis re-assembles it and\n"
-"warns if it would not (for images the assembler cannot express).\n"
+"warns if it would not (for images the assembler cannot express).  IMAGE\n"
+"and PROGRAM may be the ELF files of vpmu-as -f elf.\n"
 "\n"
 "Options:\n"
 "  -o, --output=FILE     write FILE instead of stdout\n"
 "  -m, --image=IMAGE     PROGRAM is a program file for IMAGE\n"
 "  -h, --help            show this help and exit\n"
+"      --version         show the version and exit\n"
 "\n"
-"Exit status: 0 success, 1 unreadable or malformed input, 2 bad usage.\n";
-
-static void usage(FILE *f, int status)
-{
-	fputs(usage_text, f);
-	exit(status);
-}
+"Exit status: 0 success, 2 bad usage, an unreadable or malformed input\n"
+"file or an unwritable output.\n";
 
 /* Re-assemble @text and compare with @orig. */
-static void verify(const struct vpmu_buf *text, const struct vpmu_buf *orig,
-		   const struct vpmu_buf *img)
+static void verify(const char *what, const struct vpmu_buf *text,
+		   const struct vpmu_buf *orig, const struct vpmu_buf *img)
 {
 	struct vpmu_buf bin = { 0 }, diag = { 0 };
 	struct vpmu_asm_opts opts = { .filename = "<vpmu-dis output>" };
@@ -46,12 +45,40 @@ static void verify(const struct vpmu_buf *text, const struct vpmu_buf *orig,
 				     &opts, &bin, &diag);
 	else
 		nerr = vpmu_asm_ucode(text->p, text->len, &opts, &bin, &diag);
-	if (nerr || bin.len != orig->len || memcmp(bin.p, orig->p, bin.len))
-		fprintf(stderr, "vpmu-dis: warning: the listing does not "
-			"re-assemble to the same bytes\n%s",
-			diag.p ? diag.p : "");
+	if (nerr || bin.len != orig->len || memcmp(bin.p, orig->p, bin.len)) {
+		vpmu_warn(what, "the listing does not re-assemble to the same "
+			  "bytes");
+		vpmu_err_diag(opts.filename, NULL, &diag);
+	}
 	vpmu_buf_free(&bin);
 	vpmu_buf_free(&diag);
+}
+
+/*
+ * Read @path, from the ELF file's section @section if it is one, and
+ * check that it is an image or a program; exit 2 naming @path if not.
+ */
+static void read_input(const char *path, const char *section,
+		       struct vpmu_buf *b)
+{
+	struct vpmu_buf diag = { 0 };
+	struct vpmu_prog_view pv;
+	struct vpmu_img_view iv;
+	int bad;
+
+	if (vpmu_read_file(path, b)) {
+		vpmu_err_errno(path);
+		exit(VPMU_EXIT_USAGE);
+	}
+	bad = vpmu_elf_unwrap(b, section, &diag) < 0;
+	if (!bad && !strcmp(section, VPMU_ELF_IMAGE))
+		bad = vpmu_img_view(&iv, b->p, b->len, &diag);
+	else if (!bad)
+		bad = vpmu_prog_view(&pv, b->p, b->len, &diag);
+	if (bad) {
+		vpmu_err_diag(path, NULL, &diag);
+		exit(VPMU_EXIT_USAGE);
+	}
 }
 
 int main(int argc, char **argv)
@@ -60,13 +87,15 @@ int main(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "image", required_argument, NULL, 'm' },
 		{ "help", no_argument, NULL, 'h' },
+		VPMU_VERSION_LONGOPT,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct vpmu_buf in = { 0 }, img = { 0 }, out = { 0 }, diag = { 0 };
 	const char *output = "-", *image = NULL;
 	int ch, ret;
 
-	while ((ch = getopt_long(argc, argv, "o:m:h", longopts, NULL)) != -1) {
+	vpmu_cli_init(argv[0], "vpmu-dis");
+	while ((ch = getopt_long(argc, argv, ":o:m:h", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'o':
 			output = optarg;
@@ -75,38 +104,38 @@ int main(int argc, char **argv)
 			image = optarg;
 			break;
 		case 'h':
-			usage(stdout, 0);
+			fputs(usage_text, stdout);
+			return VPMU_EXIT_OK;
+		case VPMU_OPT_VERSION:
+			vpmu_version();
 			break;
 		default:
-			usage(stderr, 2);
+			vpmu_bad_option(argv, ch);
 		}
 	}
+	if (optind == argc)
+		vpmu_usage_error("no %s given", image ? "program" : "image");
 	if (optind + 1 != argc)
-		usage(stderr, 2);
-	if (vpmu_read_file(argv[optind], &in)) {
-		perror(argv[optind]);
-		return 1;
-	}
-	if (image && vpmu_read_file(image, &img)) {
-		perror(image);
-		return 1;
-	}
+		vpmu_usage_error("one %s at a time", image ? "program" : "image");
+	/* The image first: a bad one is the image's fault, not the program's. */
+	if (image)
+		read_input(image, VPMU_ELF_IMAGE, &img);
+	read_input(argv[optind], image ? VPMU_ELF_PROG : VPMU_ELF_IMAGE, &in);
 	if (image)
 		ret = vpmu_dis_prog(in.p, in.len, img.p, img.len, &out, &diag);
 	else
 		ret = vpmu_dis_ucode(in.p, in.len, &out, &diag);
-	if (diag.len)
-		fprintf(stderr, "%s: %s", argv[optind], diag.p);
+	vpmu_err_diag(argv[optind], NULL, &diag);
 	if (ret)
-		return 1;
-	verify(&out, &in, image ? &img : NULL);
+		return VPMU_EXIT_USAGE;
+	verify(argv[optind], &out, &in, image ? &img : NULL);
 	if (vpmu_write_file(output, out.p, out.len)) {
-		perror(output);
-		return 1;
+		vpmu_err_errno(output);
+		return VPMU_EXIT_USAGE;
 	}
 	vpmu_buf_free(&in);
 	vpmu_buf_free(&img);
 	vpmu_buf_free(&out);
 	vpmu_buf_free(&diag);
-	return 0;
+	return VPMU_EXIT_OK;
 }

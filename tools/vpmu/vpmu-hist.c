@@ -15,16 +15,16 @@
 #include <unistd.h>
 #include <sys/wait.h>
 
+#include "vpmu_cli.h"
+#include "vpmu_elf.h"
 #include "vpmu_hist.h"
 #include "vpmu_runner.h"
 
 #define DEFAULT_BUDGET	1000000000ull
 
-static const char *prog_name = "vpmu-hist";
-
-static void usage(FILE *f)
+static void usage(void)
 {
-	fprintf(f,
+	printf(
 "Usage: %s -m IMAGE [OPTION]... HIST...\n"
 "       %s --perf -m IMAGE [OPTION]... SCRIPT...\n"
 "       %s --simulate -m IMAGE [-K N] [-b CYCLES] [OPTION]... PROGRAM.vprg\n"
@@ -39,7 +39,9 @@ static void usage(FILE *f)
 "--simulate, run PROGRAM on the host build of the engine with the\n"
 "histogram sampling every K cycles, and report that.  With --perf, the\n"
 "operands are perf script output of vpmu samples (perf record -e vpmu/...\n"
-"then perf script -F ip): each sample counts one for its micro-PC.\n"
+"with the format term sample_upc, then perf script -F ip): each sample\n"
+"counts one for its micro-PC.  IMAGE and PROGRAM may be the ELF files of\n"
+"vpmu-as -f elf.\n"
 "\n"
 "With --buckets, report the histogram unit's buckets C1..Cn instead: one\n"
 "row per bucket with its count, share of the total of the buckets and a\n"
@@ -53,7 +55,7 @@ static void usage(FILE *f)
 "                        and microword text come from it\n"
 "  -S, --simulate        the operand is a program file to run\n"
 "  -r, --perf            the operands are perf script output (lines ending\n"
-"                        with the sample IP, micro-PC << 32 | macro PC)\n"
+"                        with the sample IP of a micro-PC sample)\n"
 "  -K, --interval=K      sampling interval in cycles, 1..2^32-1 (default 1)\n"
 "  -b, --budget=CYCLES   cycle budget of the run (default 1G = 10^9;\n"
 "                        suffixes k M G T, Ki Mi Gi Ti, or 2^N)\n"
@@ -74,11 +76,13 @@ static void usage(FILE *f)
 "                        HIST files differ in image or interval\n"
 "  -q, --quiet           no report (with -o or --plot)\n"
 "  -h, --help            this text\n"
+"      --version         show the version and exit\n"
 "\n"
-"Exit status: 0 success; 1 an unreadable or invalid file, a histogram that\n"
-"does not match IMAGE or the other files, buckets that do not match the\n"
-"program, or a failed plot; 2 bad usage.\n",
-		prog_name, prog_name, prog_name, prog_name);
+"Exit status: 0 success; 2 bad usage, an unreadable or invalid file, a\n"
+"histogram that does not match IMAGE or the other files, buckets that do\n"
+"not match the program, or a failed plot.\n",
+		vpmu_prog, vpmu_prog, vpmu_prog, vpmu_prog);
+	exit(VPMU_EXIT_OK);
 }
 
 struct opts {
@@ -92,13 +96,12 @@ struct opts {
 	struct vpmu_report_opts rep;
 };
 
-static int bad_arg(const char *what, const char *arg)
+static void bad_arg(const char *what, const char *arg)
 {
-	fprintf(stderr, "%s: bad %s '%s'\n", prog_name, what, arg);
-	return -1;
+	vpmu_usage_error("bad %s '%s'", what, arg);
 }
 
-static int parse_args(int argc, char **argv, struct opts *o)
+static void parse_args(int argc, char **argv, struct opts *o)
 {
 	static const struct option lopts[] = {
 		{ "image", required_argument, NULL, 'm' },
@@ -117,12 +120,13 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "buckets", required_argument, NULL, 'B' },
 		{ "program", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
+		VPMU_VERSION_LONGOPT,
 		{ }
 	};
 	uint64_t v;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "m:SrK:b:o:s:an:lp:fqB:P:h", lopts,
+	while ((c = getopt_long(argc, argv, ":m:SrK:b:o:s:an:lp:fqB:P:h", lopts,
 				NULL)) != -1) {
 		if (strchr("mSrKbolaf", c))
 			o->upc_opt = c;
@@ -138,12 +142,12 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			break;
 		case 'K':
 			if (vpmu_parse_count(optarg, &v) || !v || v > UINT32_MAX)
-				return bad_arg("interval", optarg);
+				bad_arg("interval", optarg);
 			o->interval = v;
 			break;
 		case 'b':
 			if (vpmu_parse_count(optarg, &o->budget) || !o->budget)
-				return bad_arg("budget", optarg);
+				bad_arg("budget", optarg);
 			break;
 		case 'o':
 			o->output = optarg;
@@ -155,7 +159,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			else if (!strcmp(optarg, "addr"))
 				o->rep.order = VPMU_REPORT_BY_ADDR;
 			else
-				return bad_arg("sort order (count or addr)",
+				bad_arg("sort order (count or addr)",
 					       optarg);
 			break;
 		case 'a':
@@ -163,7 +167,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			break;
 		case 'n':
 			if (vpmu_parse_count(optarg, &v) || !v || v > UINT32_MAX)
-				return bad_arg("row count", optarg);
+				bad_arg("row count", optarg);
 			o->rep.top = v;
 			break;
 		case 'l':
@@ -185,77 +189,52 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			o->program = optarg;
 			break;
 		case 'h':
-			usage(stdout);
-			exit(0);
+			usage();
+			break;
+		case VPMU_OPT_VERSION:
+			vpmu_version();
+			break;
 		default:
-			usage(stderr);
-			return -1;
+			vpmu_bad_option(argv, c);
 		}
 	}
 	if (o->buckets || o->program) {
-		if (!o->buckets) {
-			fprintf(stderr, "%s: --program needs --buckets\n",
-				prog_name);
-			return -1;
-		}
-		if (o->upc_opt) {
-			fprintf(stderr, "%s: -%c is for micro-PC histograms, "
-				"not with --buckets\n", prog_name, o->upc_opt);
-			return -1;
-		}
-		if (optind < argc) {
-			fprintf(stderr, "%s: --buckets takes no operand ('%s')\n",
-				prog_name, argv[optind]);
-			return -1;
-		}
+		if (!o->buckets)
+			vpmu_usage_error("--program needs --buckets");
+		if (o->upc_opt)
+			vpmu_usage_error("-%c is for micro-PC histograms, not "
+					 "with --buckets", o->upc_opt);
+		if (optind < argc)
+			vpmu_usage_error("--buckets takes no operand ('%s')",
+					 argv[optind]);
 		if (!o->sort_given)
 			o->rep.order = VPMU_REPORT_BY_ADDR;
-		return 0;
+		return;
 	}
-	if (!o->image) {
-		fprintf(stderr, "%s: no image given (-m IMAGE)\n", prog_name);
-		return -1;
-	}
-	if (optind == argc || (o->simulate && optind != argc - 1)) {
-		fprintf(stderr, "%s: %s\n", prog_name, optind == argc ?
-			(o->simulate ? "no program file given" :
-			 "no histogram file given") :
-			"one program file at a time");
-		return -1;
-	}
-	if (o->simulate && o->perf) {
-		fprintf(stderr, "%s: --simulate or --perf, not both\n",
-			prog_name);
-		return -1;
-	}
-	if ((o->interval != 1 || o->budget != DEFAULT_BUDGET) && !o->simulate) {
-		fprintf(stderr, "%s: -K and -b need --simulate\n", prog_name);
-		return -1;
-	}
-	return 0;
+	if (!o->image)
+		vpmu_usage_error("no image given (-m IMAGE)");
+	if (optind == argc)
+		vpmu_usage_error(o->simulate ? "no program file given" :
+				 "no histogram file given");
+	if (o->simulate && optind != argc - 1)
+		vpmu_usage_error("one program file at a time");
+	if (o->simulate && o->perf)
+		vpmu_usage_error("--simulate or --perf, not both");
+	if ((o->interval != 1 || o->budget != DEFAULT_BUDGET) && !o->simulate)
+		vpmu_usage_error("-K and -b need --simulate");
 }
 
-/* Each line of @diag as "vpmu-hist: FILE: line". */
+/* Each line of @diag as a message about @file. */
 static void report_diag(struct vpmu_buf *diag, const char *file)
 {
-	char *p = diag->p, *nl;
-
-	while (p && *p) {
-		nl = strchr(p, '\n');
-		fprintf(stderr, "%s: %s: %.*s\n", prog_name, file,
-			nl ? (int)(nl - p) : (int)strlen(p), p);
-		p = nl ? nl + 1 : NULL;
-	}
-	diag->len = 0;
-	if (diag->p)
-		diag->p[0] = '\0';
+	vpmu_err_diag(file, NULL, diag);
 }
 
 static int read_or_complain(const char *path, struct vpmu_buf *b)
 {
 	if (!vpmu_read_file(path, b))
 		return 0;
-	fprintf(stderr, "%s: %s: %s\n", prog_name, path, strerror(errno));
+	vpmu_err_errno(path);
 	return -1;
 }
 
@@ -278,7 +257,8 @@ static int load_files(char **files, int n, const struct vpmu_uhist_img *hi,
 			goto out;
 		dst = i ? &h : sum;
 		err = hi ? vpmu_uhist_from_perf(dst, hi, file.p ? file.p : "",
-						file.len, force, &diag) :
+						file.len, files[i], force,
+						&diag) :
 			   vpmu_uhist_parse(dst, file.p, file.len, &diag);
 		if (!err && i) {
 			err = vpmu_uhist_add(sum, &h, hi ? false : force, &diag);
@@ -321,12 +301,17 @@ static int simulate(const char *path, const struct vpmu_buf *img,
 
 	if (read_or_complain(path, &prog))
 		return -1;
+	if (vpmu_elf_unwrap(&prog, VPMU_ELF_PROG, &diag) < 0) {
+		report_diag(&diag, path);
+		vpmu_buf_free(&prog);
+		return -1;
+	}
 	ret = vpmu_uhist_simulate(hs, img->p, img->len, prog.p, prog.len,
 				  o->interval, o->budget, &run, &diag);
 	report_diag(&diag, path);
 	if (!ret && !o->quiet)
 		fprintf(stderr, "%s: %s: stop %s after %llu cycles\n",
-			prog_name, path, stop_text(&run, why, sizeof(why)),
+			vpmu_prog, path, stop_text(&run, why, sizeof(why)),
 			(unsigned long long)run.cycles);
 	vpmu_buf_free(&prog);
 	vpmu_buf_free(&diag);
@@ -368,14 +353,14 @@ static int run_gnuplot(const struct vpmu_buf *script, const char *path)
 	gnuplot = find_gnuplot();
 	if (!gnuplot) {
 		fprintf(stderr, "%s: %s: gnuplot not found on PATH; install it "
-			"(Debian: apt-get install gnuplot-nox)\n", prog_name,
+			"(Debian: apt-get install gnuplot-nox)\n", vpmu_prog,
 			path);
 		return -1;
 	}
 	fd = mkstemp(tmp);
 	if (fd < 0 || write(fd, script->p, script->len) !=
 	    (ssize_t)script->len) {
-		fprintf(stderr, "%s: %s: %s\n", prog_name, tmp, strerror(errno));
+		fprintf(stderr, "%s: %s: %s\n", vpmu_prog, tmp, strerror(errno));
 		if (fd >= 0) {
 			close(fd);
 			unlink(tmp);
@@ -390,17 +375,17 @@ static int run_gnuplot(const struct vpmu_buf *script, const char *path)
 		_exit(127);
 	}
 	if (pid < 0 || waitpid(pid, &status, 0) < 0)
-		fprintf(stderr, "%s: %s: cannot run %s: %s\n", prog_name, path,
+		fprintf(stderr, "%s: %s: cannot run %s: %s\n", vpmu_prog, path,
 			gnuplot, strerror(errno));
 	else if (WIFSIGNALED(status))
 		fprintf(stderr, "%s: %s: gnuplot failed (killed by signal %d)\n",
-			prog_name, path, WTERMSIG(status));
+			vpmu_prog, path, WTERMSIG(status));
 	else if (!WIFEXITED(status) || WEXITSTATUS(status))
 		fprintf(stderr, "%s: %s: gnuplot failed (exit status %d)\n",
-			prog_name, path, WEXITSTATUS(status));
+			vpmu_prog, path, WEXITSTATUS(status));
 	else if (access(path, R_OK))
 		fprintf(stderr, "%s: %s: gnuplot failed (it wrote no file)\n",
-			prog_name, path);
+			vpmu_prog, path);
 	else
 		ret = 0;
 	if (ret)
@@ -433,20 +418,6 @@ static const char *base_name(const char *path)
 	return s ? s + 1 : path;
 }
 
-/* Each line of @diag (already naming its file) as "vpmu-hist: line". */
-static void report_named_diag(struct vpmu_buf *diag)
-{
-	char *p = diag->p, *nl;
-
-	while (p && *p) {
-		nl = strchr(p, '\n');
-		fprintf(stderr, "%s: %.*s\n", prog_name,
-			nl ? (int)(nl - p) : (int)strlen(p), p);
-		p = nl ? nl + 1 : NULL;
-	}
-	diag->len = 0;
-}
-
 /* The histogram unit's program in @path, with at least one entry. */
 static int load_hu_program(const char *path, struct vpmu_hu_prog *p)
 {
@@ -457,10 +428,10 @@ static int load_hu_program(const char *path, struct vpmu_hu_prog *p)
 	if (read_or_complain(path, &text))
 		return -1;
 	if (vpmu_hu_parse(text.p ? text.p : "", text.len, p, err))
-		fprintf(stderr, "%s: %s: error: %s\n", prog_name, path, err);
+		vpmu_err(path, 0, "%s", err);
 	else if (!p->n)
-		fprintf(stderr, "%s: %s: error: the program is 'off': it has "
-			"no buckets to label\n", prog_name, path);
+		vpmu_err(path, 0, "the program is 'off': it has no buckets to "
+			 "label");
 	else
 		ret = 0;
 	vpmu_buf_free(&text);
@@ -474,23 +445,23 @@ static int hu_buckets(const struct opts *o)
 	struct vpmu_hu_prog prog, *p = NULL;
 	struct vpmu_hu_buckets hh;
 	const char *what = base_name(o->buckets);
-	int ret = 1;
+	int ret = VPMU_EXIT_USAGE;
 
 	if (read_or_complain(o->buckets, &text))
-		return 1;
+		return VPMU_EXIT_USAGE;
 	if (vpmu_hu_buckets_parse(&hh, text.p ? text.p : "", text.len,
 			       o->buckets, &diag)) {
-		report_named_diag(&diag);
+		report_diag(&diag, o->buckets);
 		goto out;
 	}
 	if (o->program) {
 		if (load_hu_program(o->program, &prog))
 			goto out;
 		if (prog.n != hh.n) {
-			fprintf(stderr, "%s: %s: error: %u bucket%s, but the "
-				"program in %s has %u entr%s\n", prog_name,
-				o->buckets, hh.n, hh.n == 1 ? "" : "s",
-				o->program, prog.n, prog.n == 1 ? "y" : "ies");
+			vpmu_err(o->buckets, 0, "%u bucket%s, but the program "
+				 "in %s has %u entr%s", hh.n,
+				 hh.n == 1 ? "" : "s", o->program, prog.n,
+				 prog.n == 1 ? "y" : "ies");
 			goto out;
 		}
 		p = &prog;
@@ -508,7 +479,7 @@ static int hu_buckets(const struct opts *o)
 		vpmu_hu_buckets_report(&out, &hh, p, what, &o->rep);
 		fwrite(out.p, 1, out.len, stdout);
 	}
-	ret = fflush(stdout) ? 1 : 0;
+	ret = fflush(stdout) ? VPMU_EXIT_USAGE : VPMU_EXIT_OK;
 out:
 	vpmu_buf_free(&text);
 	vpmu_buf_free(&out);
@@ -523,20 +494,18 @@ int main(int argc, char **argv)
 	struct vpmu_uhist_img hi;
 	struct vpmu_uhist hs = { 0 };
 	const char *what;
-	int nfiles, ret = 1;
+	int nfiles, ret = VPMU_EXIT_USAGE;
 
-	if (argc > 0 && strrchr(argv[0], '/'))
-		prog_name = strrchr(argv[0], '/') + 1;
-	if (parse_args(argc, argv, &o))
-		return 2;
+	vpmu_cli_init(argv[0], "vpmu-hist");
+	parse_args(argc, argv, &o);
 	if (o.buckets)
 		return hu_buckets(&o);
 	nfiles = argc - optind;
 	if (read_or_complain(o.image, &img))
-		return 1;
-	if (vpmu_uhist_img_open(&hi, img.p, img.len, &diag)) {
-		fprintf(stderr, "%s: %s: not a valid vpmu image: %s", prog_name,
-			o.image, diag.p);
+		return VPMU_EXIT_USAGE;
+	if (vpmu_elf_unwrap(&img, VPMU_ELF_IMAGE, &diag) < 0 ||
+	    vpmu_uhist_img_open(&hi, img.p, img.len, &diag)) {
+		report_diag(&diag, o.image);
 		goto out_img;
 	}
 	if (o.simulate ? simulate(argv[optind], &img, &o, &hs) :
@@ -551,8 +520,7 @@ int main(int argc, char **argv)
 	if (o.output) {
 		vpmu_uhist_write(&hs, &out);
 		if (vpmu_write_file(o.output, out.p, out.len)) {
-			fprintf(stderr, "%s: %s: %s\n", prog_name, o.output,
-				strerror(errno));
+			vpmu_err_errno(o.output);
 			goto out;
 		}
 		out.len = 0;
@@ -564,7 +532,7 @@ int main(int argc, char **argv)
 		vpmu_uhist_report(&out, &hs, &hi, &o.rep);
 		fwrite(out.p, 1, out.len, stdout);
 	}
-	ret = fflush(stdout) ? 1 : 0;
+	ret = fflush(stdout) ? VPMU_EXIT_USAGE : VPMU_EXIT_OK;
 out:
 	vpmu_uhist_free(&hs);
 	vpmu_uhist_img_close(&hi);

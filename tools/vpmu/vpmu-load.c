@@ -13,26 +13,27 @@
 #include <unistd.h>
 
 #include "vpmu_asm.h"
+#include "vpmu_cli.h"
+#include "vpmu_elf.h"
 #include "vpmu_engine.h"
 #include "vpmu_runner.h"
 
 #define DEFAULT_SYSFS	"/sys/bus/event_source/devices/vpmu"
 #define DEFAULT_CHUNK	4096
 
-static const char *prog_name = "vpmu-load";
 static const char *sysfs = DEFAULT_SYSFS;
 
-static void usage(FILE *f)
+static void usage(void)
 {
-	fprintf(f,
+	printf(
 "Usage: %s [OPTION]... IMAGE\n"
 "       %s --default\n"
 "       %s --status\n"
 "       %s --check IMAGE\n"
-"Load a microcode image (from vpmu-as) into the vpmu module: write it to\n"
-"ucode/image in chunks, then print the new generation and name.  On\n"
-"rejection print the kernel's reason (ucode/error) and exit 1; the\n"
-"running image is left untouched.\n"
+"Load a microcode image (from vpmu-as, or the microcode ELF file of\n"
+"vpmu-as -f elf) into the vpmu module: write it to ucode/image in chunks,\n"
+"then print the new generation and name.  On rejection print the kernel's\n"
+"reason (ucode/error) and exit 1; the running image is left untouched.\n"
 "\n"
 "  -d, --default         make the built-in image current (ucode/load_default)\n"
 "  -S, --status          print name, version, generation, status, error and\n"
@@ -47,11 +48,14 @@ static void usage(FILE *f)
 "                        or $VPMU_SYSFS)\n"
 "  -q, --quiet           print only errors\n"
 "  -h, --help            this text\n"
+"      --version         show the version and exit\n"
 "\n"
 "Writing needs root.  Exit status: 0 loaded (or valid with --check, or\n"
-"the status printed), 1 rejected, not loaded or no module, 2 bad usage\n"
-"or an unreadable file.\n",
-		prog_name, prog_name, prog_name, prog_name, DEFAULT_CHUNK);
+"the status printed); 1 the image rejected (by the kernel, or by --check),\n"
+"or no module to show the status of; 2 bad usage, an unreadable file, or\n"
+"no module or loader to write to.\n",
+		vpmu_prog, vpmu_prog, vpmu_prog, vpmu_prog, DEFAULT_CHUNK);
+	exit(VPMU_EXIT_OK);
 }
 
 /* The first line of sysfs file ucode/NAME or caps/NAME, "" if absent. */
@@ -83,7 +87,7 @@ static int open_attr(const char *name, int flags)
 	if (fd < 0) {
 		int err = errno;
 
-		fprintf(stderr, "%s: %s: %s%s\n", prog_name, path, strerror(err),
+		fprintf(stderr, "%s: %s: %s%s\n", vpmu_prog, path, strerror(err),
 			err == ENOENT ? " (is vpmu.ko loaded?)" :
 			err == EACCES || err == EPERM ?
 			" (loading microcode needs root)" : "");
@@ -116,20 +120,22 @@ static int print_status(void)
 	return 0;
 }
 
-/* The kernel's reason and what still runs; @err 0: no errno to print. */
+/*
+ * The kernel's reason and what still runs, as messages about @what (the
+ * file, or "built-in image"); @err 0: no errno to print.
+ */
 static void report_rejection(const char *what, int err)
 {
 	char buf[512];
 
 	if (err)
-		fprintf(stderr, "%s: %s rejected: %s\n", prog_name, what,
-			strerror(err));
+		vpmu_err(what, 0, "rejected: %s", strerror(err));
 	attr("ucode/error", buf, sizeof(buf));
 	if (buf[0])
-		fprintf(stderr, "%s: kernel: %s\n", prog_name, buf);
-	fprintf(stderr, "%s: the running image is unchanged: \"%s\", generation %s\n",
-		prog_name, attr("ucode/name", buf, sizeof(buf)),
-		attr("ucode/generation", buf + 256, sizeof(buf) - 256));
+		vpmu_err(what, 0, "kernel: %s", buf);
+	vpmu_err(what, 0, "the running image is unchanged: \"%s\", "
+		 "generation %s", attr("ucode/name", buf, sizeof(buf)),
+		 attr("ucode/generation", buf + 256, sizeof(buf) - 256));
 }
 
 static void report_loaded(const char *what, const char *old_gen)
@@ -150,12 +156,12 @@ static int load_default(bool quiet)
 	attr("ucode/generation", old, sizeof(old));
 	fd = open_attr("ucode/load_default", O_WRONLY);
 	if (fd < 0)
-		return 1;
+		return VPMU_EXIT_USAGE;
 	if (write(fd, "1", 1) != 1) {
 		int err = errno;
 
 		close(fd);
-		report_rejection("the built-in image", err);
+		report_rejection("built-in image", err);
 		return 1;
 	}
 	close(fd);
@@ -170,9 +176,9 @@ static int check_image(const char *path, const struct vpmu_buf *img)
 	struct vpmu_verr err;
 
 	if (vpmu_ucode_load(&uc, img->p, img->len, VPMU_CS_MAX, &err)) {
-		fprintf(stderr, "%s: %s: invalid: %s (%s)\n", prog_name, path,
-			err.msg, strerror(-err.err));
-		return 1;
+		vpmu_err(path, 0, "invalid: %s (%s)", err.msg,
+			 strerror(-err.err));
+		return VPMU_EXIT_DIFFER;
 	}
 	printf("%s: valid: \"%.*s\" version %u, %u microwords, %zu bytes\n",
 	       path, VPMU_IMAGE_NAME_LEN, vpmu_ucode_header(uc)->name,
@@ -195,7 +201,7 @@ static int load_image(const char *path, const struct vpmu_buf *img,
 	t0 = vpmu_now();
 	fd = open_attr("ucode/image", O_WRONLY);
 	if (fd < 0)
-		return 1;
+		return VPMU_EXIT_USAGE;
 	while (off < img->len) {
 		size_t n = img->len - off < chunk ? img->len - off : chunk;
 		ssize_t w = write(fd, img->p + off, n);
@@ -219,9 +225,9 @@ static int load_image(const char *path, const struct vpmu_buf *img,
 	t0 = vpmu_now() - t0;
 	attr("ucode/status", status, sizeof(status));
 	if (strcmp(status, "ok")) {
-		fprintf(stderr, "%s: %s: not loaded: ucode/status is \"%s\"%s\n",
-			prog_name, path, status, strcmp(status, "incomplete") ? "" :
-			" (the file is shorter than its header's total_size)");
+		vpmu_err(path, 0, "not loaded: ucode/status is \"%s\"%s", status,
+			 strcmp(status, "incomplete") ? "" :
+			 " (the file is shorter than its header's total_size)");
 		report_rejection(path, 0);
 		return 1;
 	}
@@ -245,20 +251,20 @@ int main(int argc, char **argv)
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "time", no_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
+		VPMU_VERSION_LONGOPT,
 		{ }
 	};
 	bool dflt = false, status = false, check = false, quiet = false;
 	bool timed = false;
-	struct vpmu_buf img = { 0 };
+	struct vpmu_buf img = { 0 }, diag = { 0 };
 	unsigned long chunk = DEFAULT_CHUNK;
 	char *end;
 	int c, ret;
 
-	if (argc > 0 && strrchr(argv[0], '/'))
-		prog_name = strrchr(argv[0], '/') + 1;
+	vpmu_cli_init(argv[0], "vpmu-load");
 	if (getenv("VPMU_SYSFS") && *getenv("VPMU_SYSFS"))
 		sysfs = getenv("VPMU_SYSFS");
-	while ((c = getopt_long(argc, argv, "dSc:qth", lopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":dSc:qth", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			dflt = true;
@@ -272,11 +278,8 @@ int main(int argc, char **argv)
 		case 'c':
 			errno = 0;
 			chunk = strtoul(optarg, &end, 0);
-			if (errno || *end || !chunk || chunk > (1ul << 24)) {
-				fprintf(stderr, "%s: bad chunk size '%s'\n",
-					prog_name, optarg);
-				return 2;
-			}
+			if (errno || *end || !chunk || chunk > (1ul << 24))
+				vpmu_usage_error("bad chunk size '%s'", optarg);
 			break;
 		case OPT_SYSFS:
 			sysfs = optarg;
@@ -288,28 +291,29 @@ int main(int argc, char **argv)
 			timed = true;
 			break;
 		case 'h':
-			usage(stdout);
-			return 0;
+			usage();
+			break;
+		case VPMU_OPT_VERSION:
+			vpmu_version();
+			break;
 		default:
-			usage(stderr);
-			return 2;
+			vpmu_bad_option(argv, c);
 		}
 	}
 	if (dflt + status + (optind < argc) != 1 || optind < argc - 1 ||
-	    (check && optind != argc - 1)) {
-		fprintf(stderr, "%s: give one IMAGE, --default or --status\n",
-			prog_name);
-		usage(stderr);
-		return 2;
-	}
+	    (check && optind != argc - 1))
+		vpmu_usage_error("give one IMAGE, --default or --status");
 	if (status)
 		return print_status();
 	if (dflt)
 		return load_default(quiet);
 	if (vpmu_read_file(argv[optind], &img)) {
-		fprintf(stderr, "%s: %s: %s\n", prog_name, argv[optind],
-			strerror(errno));
-		return 2;
+		vpmu_err_errno(argv[optind]);
+		return VPMU_EXIT_USAGE;
+	}
+	if (vpmu_elf_unwrap(&img, VPMU_ELF_IMAGE, &diag) < 0) {
+		vpmu_err_diag(argv[optind], NULL, &diag);
+		return VPMU_EXIT_USAGE;
 	}
 	ret = check ? check_image(argv[optind], &img) :
 		      load_image(argv[optind], &img, chunk, quiet, timed);

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <sys/ioctl.h>
 
+#include "vpmu_cli.h"
 #include "vpmu_elf.h"
 #include "vpmu_runner.h"
 
@@ -21,16 +22,20 @@
 #define DEFAULT_DEVICE	"/dev/vpmu"
 #define UCODE_IMAGE	"/sys/bus/event_source/devices/vpmu/ucode/image"
 
-static const char *prog_name = "vpmu-run";
-
-static void usage(FILE *f)
+static void usage(void)
 {
-	fprintf(f,
+	printf(
 "Usage: %s [OPTION]... PROGRAM.vprg\n"
 "       %s [-m RV32IM-IMAGE] [OPTION]... PROGRAM.elf\n"
 "Run a vpmu program file (from vpmu-as -m) on the engine of the calling\n"
 "CPU through /dev/vpmu, and print each run's stop reason, cycles, image\n"
 "generation and non-zero registers.\n"
+"\n"
+"An ELF file is mapped into vpmu-run's address space where the samples of\n"
+"perf record point, so that perf names them with its symbols: a program\n"
+"(an RV32 ELF executable, or a program written by vpmu-as -f elf) at\n"
+"0x100000000000 plus its addresses, a microcode ELF file given with -m at\n"
+"0x200000000000 plus its micro-addresses (for the format term sample_upc).\n"
 "\n"
 "A static RV32 ELF executable runs under the module's current image (load\n"
 "rv32im.vpmu first) as vpmu-sim and qemu-riscv32 run it: its PT_LOAD\n"
@@ -56,19 +61,25 @@ static void usage(FILE *f)
 "  -v, --verbose         print all 32 registers\n"
 "  -q, --quiet           print only errors and mismatches\n"
 "  -d, --device=PATH     the character device (default " DEFAULT_DEVICE ")\n"
-"  -m, --image=IMAGE     ELF: refuse to run unless IMAGE is the module's\n"
-"                        current image (checked when its image file is\n"
-"                        readable: root)\n"
+"  -m, --image=IMAGE     refuse to run unless IMAGE (a .vpmu image or a\n"
+"                        microcode ELF file, which is mapped) is the\n"
+"                        module's current image (checked when its image\n"
+"                        file is readable: root)\n"
 "      --mem=BYTES       memory of an ELF program (default 1 MiB, at most\n"
 "                        16 MiB)\n"
 "      --stats           ELF: print on stderr how the program stopped, its\n"
 "                        cycles and x0..x31 (after an exit: as the exit\n"
 "                        ecall found them); perf counts the other events\n"
 "  -h, --help            this text\n"
+"      --version         show the version and exit\n"
 "\n"
-"Exit status: 0 every run completed (and matched FILE), 1 a run failed or\n"
-"did not match, 2 bad usage or an unreadable or invalid program file.\n",
-		prog_name, prog_name);
+"Exit status: 0 every run completed (and matched FILE); 1 a run did not\n"
+"match FILE, or runs differed; 2 bad usage, an unreadable or invalid\n"
+"file, no /dev/vpmu or a run the kernel refused; an ELF program's own\n"
+"exit status, or 124 if it ran out of budget, 132 illegal instruction,\n"
+"133 ebreak, 139 fault.\n",
+		vpmu_prog, vpmu_prog);
+	exit(VPMU_EXIT_OK);
 }
 
 /* What an ioctl errno means, from Documentation/vpmu/module.rst. */
@@ -109,24 +120,23 @@ static void check_image(const struct vpmu_prog_view *v, const char *path)
 		return;
 	if (read(fd, &h, sizeof(h)) == (ssize_t)sizeof(h) &&
 	    h.magic == VPMU_IMAGE_MAGIC && h.checksum != v->h.image_checksum)
-		fprintf(stderr, "%s: warning: %s was assembled for image "
-			"0x%08x, the current image is \"%.*s\" (0x%08x)\n",
-			prog_name, path, v->h.image_checksum,
-			VPMU_IMAGE_NAME_LEN, h.name, h.checksum);
+		vpmu_warn(path, "assembled for image 0x%08x, the current image "
+			  "is \"%.*s\" (0x%08x)", v->h.image_checksum,
+			  VPMU_IMAGE_NAME_LEN, h.name, h.checksum);
 	close(fd);
 }
 
 struct opts {
 	struct vpmu_runner_opts com;
 	const char *device;
-	const char *image;	/* -m, ELF programs */
+	const char *image;	/* -m */
 	uint64_t mem;		/* --mem, ELF programs */
 	bool stats;		/* --stats, ELF programs */
 };
 
 enum { OPT_MEM = 256, OPT_STATS };
 
-static int parse_args(int argc, char **argv, struct opts *o)
+static void parse_args(int argc, char **argv, struct opts *o)
 {
 	static const struct option lopts[] = {
 		VPMU_RUNNER_LONGOPTS,
@@ -135,19 +145,16 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "mem", required_argument, NULL, OPT_MEM },
 		{ "stats", no_argument, NULL, OPT_STATS },
 		{ "help", no_argument, NULL, 'h' },
+		VPMU_VERSION_LONGOPT,
 		{ }
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, VPMU_RUNNER_OPTSTRING "d:m:h",
+	while ((c = getopt_long(argc, argv, ":" VPMU_RUNNER_OPTSTRING "d:m:h",
 				lopts, NULL)) != -1) {
-		switch (vpmu_runner_opt(&o->com, c, optarg, prog_name,
-					VPMU_RUN_BUDGET_MAX)) {
-		case 1:
+		if (vpmu_runner_opt(&o->com, c, optarg, vpmu_prog,
+				    VPMU_RUN_BUDGET_MAX))
 			continue;
-		case -1:
-			return -1;
-		}
 		switch (c) {
 		case 'd':
 			o->device = optarg;
@@ -156,87 +163,111 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			o->image = optarg;
 			break;
 		case OPT_MEM:
-			if (vpmu_elf_parse_mem(prog_name, optarg, &o->mem))
-				return -1;
+			vpmu_elf_parse_mem(vpmu_prog, optarg, &o->mem);
 			break;
 		case OPT_STATS:
 			o->stats = true;
 			break;
 		case 'h':
-			usage(stdout);
-			exit(0);
+			usage();
+			break;
+		case VPMU_OPT_VERSION:
+			vpmu_version();
+			break;
 		default:
-			usage(stderr);
-			return -1;
+			vpmu_bad_option(argv, c);
 		}
 	}
-	if (optind != argc - 1) {
-		fprintf(stderr, "%s: %s\n", prog_name, optind < argc ?
-			"one program file at a time" : "no program file given");
-		usage(stderr);
-		return -1;
-	}
-	return 0;
+	if (optind == argc)
+		vpmu_usage_error("no program file given");
+	if (optind != argc - 1)
+		vpmu_usage_error("one program file at a time");
 }
 
-/* Load the program file; returns 0, or 2 (already reported). */
-static int load_prog(const char *path, struct vpmu_buf *file,
-		     struct vpmu_prog_view *v)
+/*
+ * Map the ELF file @path for perf, at @base (vpmu_map_elf()); a failure
+ * only costs the names, and is said unless --quiet.
+ */
+static void map_elf(const struct opts *o, const char *path,
+		    const struct vpmu_buf *file, uint64_t base)
 {
 	struct vpmu_buf diag = { 0 };
 
-	if (vpmu_read_file(path, file)) {
-		fprintf(stderr, "%s: %s: %s\n", prog_name, path, strerror(errno));
-		return 2;
-	}
-	if (vpmu_prog_view(v, file->p, file->len, &diag)) {
-		/* diag reads "error: why\n" */
-		fprintf(stderr, "%s: %s: not a valid vpmu program file: %s",
-			prog_name, path,
-			strncmp(diag.p, "error: ", 7) ? diag.p : diag.p + 7);
-		vpmu_buf_free(&diag);
-		return 2;
-	}
-	return 0;
+	if (vpmu_map_elf(path, file->p, file->len, base, &diag) &&
+	    !o->com.quiet)
+		vpmu_warn(path, "not mapped for perf, which will not name its "
+			  "samples: %s", diag.p);
+	vpmu_buf_free(&diag);
 }
 
-/* ---- static RV32 ELF programs ------------------------------------------ */
-
 /*
- * -m IMAGE: 0 if IMAGE is the current image or the current one cannot be
- * read (not root); 2 after saying why not.
+ * -m IMAGE: read it (a microcode ELF file is mapped for perf), and return
+ * 0 if it is the current image or the current one cannot be read (not
+ * root); 2 after saying why not.
  */
-static int check_elf_image(const char *image)
+static int check_current(const struct opts *o)
 {
 	struct vpmu_image_header want, cur;
-	struct vpmu_buf file = { 0 };
+	struct vpmu_buf file = { 0 }, diag = { 0 };
 	int fd, ret = 0;
 
-	if (vpmu_read_file(image, &file)) {
-		fprintf(stderr, "%s: %s: %s\n", prog_name, image, strerror(errno));
-		return 2;
+	if (vpmu_read_file(o->image, &file)) {
+		vpmu_err_errno(o->image);
+		return VPMU_EXIT_USAGE;
+	}
+	ret = vpmu_elf_section(file.p, file.len, VPMU_ELF_IMAGE,
+			       &(const void *){ NULL }, &(size_t){ 0 }, &diag);
+	if (ret > 0)
+		map_elf(o, o->image, &file, VPMU_SAMPLE_UPC_BASE);
+	if (ret && vpmu_elf_unwrap(&file, VPMU_ELF_IMAGE, &diag) < 0) {
+		vpmu_err_diag(o->image, NULL, &diag);
+		vpmu_buf_free(&file);
+		return VPMU_EXIT_USAGE;
 	}
 	memset(&want, 0, sizeof(want));
 	if (file.len >= sizeof(want))
 		memcpy(&want, file.p, sizeof(want));
 	vpmu_buf_free(&file);
 	if (want.magic != VPMU_IMAGE_MAGIC) {
-		fprintf(stderr, "%s: %s: not a vpmu image\n", prog_name, image);
-		return 2;
+		vpmu_err(o->image, 0, "not a vpmu image");
+		return VPMU_EXIT_USAGE;
 	}
+	ret = 0;
 	fd = open(UCODE_IMAGE, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return 0;
 	if (read(fd, &cur, sizeof(cur)) == (ssize_t)sizeof(cur) &&
 	    cur.magic == VPMU_IMAGE_MAGIC && cur.checksum != want.checksum) {
-		fprintf(stderr, "%s: %s is not the current image (\"%.*s\"): "
-			"load it first (vpmu-load %s)\n", prog_name, image,
-			VPMU_IMAGE_NAME_LEN, cur.name, image);
-		ret = 2;
+		vpmu_err(o->image, 0, "not the current image (\"%.*s\"): load "
+			 "it first (vpmu-load %s)", VPMU_IMAGE_NAME_LEN,
+			 cur.name, o->image);
+		ret = VPMU_EXIT_USAGE;
 	}
 	close(fd);
 	return ret;
 }
+
+static void run_error(int err)
+{
+	vpmu_err(NULL, 0, "VPMU_IOC_RUN: %s: %s", strerror(err),
+		 run_errno_meaning(err));
+}
+
+/* /dev/vpmu, or -1 after saying why not. */
+static int open_device(const struct opts *o)
+{
+	int fd = open(o->device, O_RDWR | O_CLOEXEC);
+
+	if (fd < 0) {
+		int err = errno;
+
+		vpmu_err(o->device, 0, "%s%s", strerror(err), err == ENOENT ?
+			 " (is vpmu.ko loaded, with the run device?)" : "");
+	}
+	return fd;
+}
+
+/* ---- static RV32 ELF programs ------------------------------------------ */
 
 /*
  * Run the ELF program in @mem from @entry to its exit or another stop,
@@ -245,7 +276,7 @@ static int check_elf_image(const char *image)
  * (reported).
  */
 static int elf_run(int fd, uint8_t *mem, uint32_t mem_size, uint32_t entry,
-		   const struct opts *o)
+		   const struct opts *o, const char *path)
 {
 	struct vpmu_sys_res res = { 0 };
 	uint64_t left = o->com.budget, cycles = 0;
@@ -258,10 +289,7 @@ static int elf_run(int fd, uint8_t *mem, uint32_t mem_size, uint32_t entry,
 	for (;;) {
 		r.budget = left < VPMU_RUN_BUDGET_MAX ? left : VPMU_RUN_BUDGET_MAX;
 		if (ioctl(fd, VPMU_IOC_RUN, &r)) {
-			int err = errno;
-
-			fprintf(stderr, "%s: VPMU_IOC_RUN: %s: %s\n", prog_name,
-				strerror(err), run_errno_meaning(err));
+			run_error(errno);
 			return -1;
 		}
 		cycles += r.cycles;
@@ -291,7 +319,7 @@ static int elf_run(int fd, uint8_t *mem, uint32_t mem_size, uint32_t entry,
 		vpmu_elf_print_regs(stderr, r.regs, r.pc);
 	}
 	if (!res.exited && !o->com.quiet)
-		vpmu_elf_report_stop(prog_name, r.stop, r.code, r.ipc);
+		vpmu_elf_report_stop(path, r.stop, r.code, r.ipc);
 	return res.exited ? res.status : vpmu_elf_status(r.stop, r.code);
 }
 
@@ -303,31 +331,28 @@ static int elf_main(const struct opts *o, const char *path,
 	uint8_t *mem;
 	int fd, ret;
 
-	if (o->image && check_elf_image(o->image))
-		return 2;
 	if (posix_memalign((void **)&mem, 8, mem_size))
 		abort();
 	if (vpmu_elf_load(file->p, file->len, mem, mem_size, &entry, &diag)) {
-		fprintf(stderr, "%s: %s: %.*s\n", prog_name, path,
-			(int)diag.len, diag.p);
+		vpmu_err_diag(path, NULL, &diag);
 		vpmu_buf_free(&diag);
 		free(mem);
-		return 2;
+		return VPMU_EXIT_USAGE;
 	}
-	fd = open(o->device, O_RDWR | O_CLOEXEC);
+	fd = open_device(o);
 	if (fd < 0) {
-		fprintf(stderr, "%s: %s: %s\n", prog_name, o->device,
-			strerror(errno));
 		free(mem);
-		return 1;
+		return VPMU_EXIT_USAGE;
 	}
-	ret = elf_run(fd, mem, mem_size, entry, o);
+	ret = elf_run(fd, mem, mem_size, entry, o, path);
 	close(fd);
 	free(mem);
-	return ret < 0 ? 1 : ret;
+	return ret < 0 ? VPMU_EXIT_USAGE : ret;
 }
 
-/* Returns 0 on a completed run, 1 on an ioctl error (reported). */
+/* ---- program files ----------------------------------------------------- */
+
+/* Returns 0 on a completed run, -1 on an ioctl error (reported). */
 static int run_once(int fd, const struct vpmu_prog_view *v, uint8_t *mem,
 		    const struct opts *o, struct vpmu_run *r, double *secs)
 {
@@ -347,11 +372,8 @@ static int run_once(int fd, const struct vpmu_prog_view *v, uint8_t *mem,
 		  VPMU_MODE_SUPER : VPMU_MODE_USER;
 	t0 = vpmu_now();
 	if (ioctl(fd, VPMU_IOC_RUN, r)) {
-		int err = errno;
-
-		fprintf(stderr, "%s: VPMU_IOC_RUN: %s: %s\n", prog_name,
-			strerror(err), run_errno_meaning(err));
-		return 1;
+		run_error(errno);
+		return -1;
 	}
 	*secs = vpmu_now() - t0;
 	return 0;
@@ -366,11 +388,34 @@ static bool same_run(const struct vpmu_run *a, const struct vpmu_run *b)
 	       !memcmp(a->regs, b->regs, sizeof(a->regs));
 }
 
-int main(int argc, char **argv)
+/*
+ * Check run @r against the .expect text @exp: 0 if it matches, 1 after
+ * reporting the mismatches, 2 after reporting a malformed line.
+ */
+static int expect(const struct opts *o, const char *exp, const char *prefix,
+		  const struct vpmu_run *r, const uint8_t *mem, uint32_t size)
 {
-	struct opts o = { .com = { .runs = 1, .budget = DEFAULT_BUDGET },
-			  .device = DEFAULT_DEVICE };
-	struct vpmu_buf file = { 0 }, exp = { 0 }, diag = { 0 };
+	struct vpmu_expect_res res;
+	struct vpmu_buf diag = { 0 };
+	int ret = VPMU_EXIT_OK;
+
+	if (vpmu_expect_check(exp, o->com.expect, r, mem, size, NULL, NULL,
+			      &res, &diag))
+		ret = VPMU_EXIT_USAGE;
+	else if (res.failed)
+		ret = VPMU_EXIT_DIFFER;
+	else if (!o->com.quiet)
+		printf("%sexpect %s: %u checks passed, %u event lines skipped\n",
+		       prefix, o->com.expect, res.checked, res.skipped);
+	vpmu_err_diag(o->com.expect, prefix, &diag);
+	vpmu_buf_free(&diag);
+	return ret;
+}
+
+static int prog_main(const struct opts *o, const char *path,
+		     const struct vpmu_buf *file)
+{
+	struct vpmu_buf exp = { 0 }, diag = { 0 };
 	struct vpmu_run r, first;
 	struct vpmu_prog_view v;
 	uint64_t i, total_cycles = 0;
@@ -379,51 +424,35 @@ int main(int argc, char **argv)
 	uint8_t *mem = NULL;
 	int fd, ret = 0;
 
-	if (argc > 0 && strrchr(argv[0], '/'))
-		prog_name = strrchr(argv[0], '/') + 1;
-	if (parse_args(argc, argv, &o))
-		return 2;
-	if (vpmu_read_file(argv[optind], &file) == 0 &&
-	    vpmu_is_elf(file.p, file.len)) {
-		ret = elf_main(&o, argv[optind], &file);
-		vpmu_buf_free(&file);
-		return ret;
+	if (vpmu_prog_view(&v, file->p, file->len, &diag)) {
+		vpmu_err_diag(path, NULL, &diag);
+		return VPMU_EXIT_USAGE;
 	}
-	vpmu_buf_free(&file);
-	if (load_prog(argv[optind], &file, &v))
-		return 2;
-	if (o.com.expect && vpmu_read_file(o.com.expect, &exp)) {
-		fprintf(stderr, "%s: %s: %s\n", prog_name, o.com.expect,
-			strerror(errno));
-		return 2;
+	if (o->com.expect && vpmu_read_file(o->com.expect, &exp)) {
+		vpmu_err_errno(o->com.expect);
+		return VPMU_EXIT_USAGE;
 	}
-	fd = open(o.device, O_RDWR | O_CLOEXEC);
-	if (fd < 0) {
-		int err = errno;
-
-		fprintf(stderr, "%s: %s: %s%s\n", prog_name, o.device,
-			strerror(err), err == ENOENT ?
-			" (is vpmu.ko loaded, with the run device?)" : "");
-		return 1;
-	}
-	check_image(&v, argv[optind]);
+	fd = open_device(o);
+	if (fd < 0)
+		return VPMU_EXIT_USAGE;
+	check_image(&v, path);
 	if (posix_memalign((void **)&mem, 8, v.h.mem_size ? v.h.mem_size : 8))
 		abort();
-	for (i = 0; i < o.com.runs; i++) {
+	for (i = 0; i < o->com.runs && ret != VPMU_EXIT_USAGE; i++) {
 		char prefix[32] = "";
 
-		if (run_once(fd, &v, mem, &o, &r, &secs)) {
-			ret = 1;
+		if (run_once(fd, &v, mem, o, &r, &secs)) {
+			ret = VPMU_EXIT_USAGE;
 			break;
 		}
 		total_cycles += r.cycles;
 		total_secs += secs;
-		if (o.com.runs > 1)
+		if (o->com.runs > 1)
 			snprintf(prefix, sizeof(prefix), "run %llu: ",
 				 (unsigned long long)i + 1);
-		if (!o.com.quiet) {
-			vpmu_run_print(stdout, prefix, &r, true, o.com.verbose);
-			if (o.com.timed)
+		if (!o->com.quiet) {
+			vpmu_run_print(stdout, prefix, &r, true, o->com.verbose);
+			if (o->com.timed)
 				printf("%stime %.6f s, %.0f cycles/s\n", prefix,
 				       secs, secs > 0 ? r.cycles / secs : 0);
 		}
@@ -431,32 +460,73 @@ int main(int argc, char **argv)
 			first = r;
 		else if (!same_run(&first, &r))
 			differ = true;
-		if (o.com.expect) {
-			struct vpmu_expect_res res;
+		if (o->com.expect) {
+			int e = expect(o, exp.p, prefix, &r, mem, v.h.mem_size);
 
-			vpmu_expect_check(exp.p, o.com.expect, &r, mem, v.h.mem_size,
-					  NULL, NULL, &res, &diag);
-			if (res.failed) {
-				fprintf(stderr, "%s%s", prefix, diag.p);
-				ret = 1;
-			} else if (!o.com.quiet) {
-				printf("%sexpect %s: %u checks passed, %u event lines skipped\n",
-				       prefix, o.com.expect, res.checked, res.skipped);
-			}
-			diag.len = 0;
+			ret = e > ret ? e : ret;
 		}
 	}
-	if (o.com.runs > 1 && !o.com.quiet && !ret)
-		printf("runs %llu, results %s\n", (unsigned long long)o.com.runs,
+	if (o->com.runs > 1 && !o->com.quiet && !ret)
+		printf("runs %llu, results %s\n", (unsigned long long)o->com.runs,
 		       differ ? "DIFFER between runs" : "identical");
-	if (o.com.timed && !o.com.quiet && total_secs > 0)
+	if (differ && !ret) {
+		vpmu_err(path, 0, "the results differ between runs");
+		ret = VPMU_EXIT_DIFFER;
+	}
+	if (o->com.timed && !o->com.quiet && total_secs > 0)
 		printf("total %llu cycles in %.6f s: %.0f cycles/s\n",
 		       (unsigned long long)total_cycles, total_secs,
 		       total_cycles / total_secs);
 	close(fd);
 	free(mem);
-	vpmu_buf_free(&file);
 	vpmu_buf_free(&exp);
-	vpmu_buf_free(&diag);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = { .com = { .runs = 1, .budget = DEFAULT_BUDGET },
+			  .device = DEFAULT_DEVICE };
+	struct vpmu_buf file = { 0 }, diag = { 0 };
+	const char *path;
+	const void *data;
+	size_t size;
+	int ret;
+
+	vpmu_cli_init(argv[0], "vpmu-run");
+	parse_args(argc, argv, &o);
+	path = argv[optind];
+	if (vpmu_read_file(path, &file)) {
+		vpmu_err_errno(path);
+		return VPMU_EXIT_USAGE;
+	}
+	if (o.image) {
+		ret = check_current(&o);
+		if (ret)
+			return ret;
+	}
+	if (!vpmu_is_elf(file.p, file.len)) {
+		ret = prog_main(&o, path, &file);
+		vpmu_buf_free(&file);
+		return ret;
+	}
+	/* An RV32 program, or a vpmu program vpmu-as wrote as ELF. */
+	ret = vpmu_elf_section(file.p, file.len, VPMU_ELF_PROG, &data, &size,
+			       &diag);
+	if (ret < 0) {
+		vpmu_err_diag(path, NULL, &diag);
+		return VPMU_EXIT_USAGE;
+	}
+	map_elf(&o, path, &file, VPMU_SAMPLE_PC_BASE);
+	if (ret) {
+		struct vpmu_buf prog = { 0 };
+
+		vpmu_buf_put(&prog, data, size);
+		ret = prog_main(&o, path, &prog);
+		vpmu_buf_free(&prog);
+	} else {
+		ret = elf_main(&o, path, &file);
+	}
+	vpmu_buf_free(&file);
 	return ret;
 }

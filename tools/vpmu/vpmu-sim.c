@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vpmu_cli.h"
 #include "vpmu_elf.h"
 #include "vpmu_runner.h"
 #include "vpmu_engine.h"
@@ -22,16 +23,15 @@
 extern const u8 vpmu_default_ucode[];
 extern const size_t vpmu_default_ucode_len;
 
-static const char *prog_name = "vpmu-sim";
-
-static void usage(FILE *f)
+static void usage(void)
 {
-	fprintf(f,
+	printf(
 "Usage: %s [OPTION]... PROGRAM.vprg\n"
 "       %s -m RV32IM-IMAGE [OPTION]... PROGRAM.elf\n"
 "Run a vpmu program file on the engine core built as host C (no kernel),\n"
 "and print each run's stop reason, cycles and non-zero registers, as\n"
-"vpmu-run does.\n"
+"vpmu-run does.  PROGRAM and IMAGE may be the ELF files vpmu-as -f elf\n"
+"writes.\n"
 "\n"
 "A static RV32 ELF executable runs as qemu-riscv32 runs it: its PT_LOAD\n"
 "segments are loaded at their addresses, sp (x2) is set to the top of\n"
@@ -69,10 +69,15 @@ static void usage(FILE *f)
 "                        every non-zero event and tag total, and x0..x31\n"
 "                        (after an exit: as the exit ecall found them)\n"
 "  -h, --help            this text\n"
+"      --version         show the version and exit\n"
 "\n"
-"Exit status: 0 every run completed (and matched FILE), 1 a mismatch,\n"
-"2 bad usage or an unreadable or invalid image or program file.\n",
-		prog_name, prog_name);
+"Exit status: 0 every run completed (and matched FILE); 1 a run did not\n"
+"match FILE; 2 bad usage, an unreadable or invalid image, program,\n"
+".expect or histogram-unit program file; an ELF program's own exit\n"
+"status, or 124 if it ran out of budget, 132 illegal instruction, 133\n"
+"ebreak, 139 fault.\n",
+		vpmu_prog, vpmu_prog);
+	exit(VPMU_EXIT_OK);
 }
 
 struct opts {
@@ -87,7 +92,7 @@ struct opts {
 
 enum { OPT_HU = 256, OPT_HU_FILE, OPT_MEM, OPT_STATS };
 
-static int parse_args(int argc, char **argv, struct opts *o)
+static void parse_args(int argc, char **argv, struct opts *o)
 {
 	static const struct option lopts[] = {
 		{ "image", required_argument, NULL, 'm' },
@@ -98,19 +103,15 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "mem", required_argument, NULL, OPT_MEM },
 		{ "stats", no_argument, NULL, OPT_STATS },
 		{ "help", no_argument, NULL, 'h' },
+		VPMU_VERSION_LONGOPT,
 		{ }
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "m:" VPMU_RUNNER_OPTSTRING "Eh",
+	while ((c = getopt_long(argc, argv, ":m:" VPMU_RUNNER_OPTSTRING "Eh",
 				lopts, NULL)) != -1) {
-		switch (vpmu_runner_opt(&o->com, c, optarg, prog_name,
-					UINT64_MAX)) {
-		case 1:
+		if (vpmu_runner_opt(&o->com, c, optarg, vpmu_prog, UINT64_MAX))
 			continue;
-		case -1:
-			return -1;
-		}
 		switch (c) {
 		case 'm':
 			o->image = optarg;
@@ -127,32 +128,30 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			o->hu = NULL;
 			break;
 		case OPT_MEM:
-			if (vpmu_elf_parse_mem(prog_name, optarg, &o->mem))
-				return -1;
+			vpmu_elf_parse_mem(vpmu_prog, optarg, &o->mem);
 			break;
 		case OPT_STATS:
 			o->stats = true;
 			break;
 		case 'h':
-			usage(stdout);
-			exit(0);
+			usage();
+			break;
+		case VPMU_OPT_VERSION:
+			vpmu_version();
+			break;
 		default:
-			usage(stderr);
-			return -1;
+			vpmu_bad_option(argv, c);
 		}
 	}
-	if (optind != argc - 1) {
-		fprintf(stderr, "%s: %s\n", prog_name, optind < argc ?
-			"one program file at a time" : "no program file given");
-		usage(stderr);
-		return -1;
-	}
-	return 0;
+	if (optind == argc)
+		vpmu_usage_error("no program file given");
+	if (optind != argc - 1)
+		vpmu_usage_error("one program file at a time");
 }
 
 static struct vpmu_ucode *load_image(const char *path)
 {
-	struct vpmu_buf file = { 0 };
+	struct vpmu_buf file = { 0 }, diag = { 0 };
 	struct vpmu_ucode *uc = NULL;
 	struct vpmu_verr err;
 	const void *img = vpmu_default_ucode;
@@ -160,16 +159,20 @@ static struct vpmu_ucode *load_image(const char *path)
 
 	if (path) {
 		if (vpmu_read_file(path, &file)) {
-			fprintf(stderr, "%s: %s: %s\n", prog_name, path,
-				strerror(errno));
+			vpmu_err_errno(path);
+			return NULL;
+		}
+		if (vpmu_elf_unwrap(&file, VPMU_ELF_IMAGE, &diag) < 0) {
+			vpmu_err_diag(path, NULL, &diag);
+			vpmu_buf_free(&file);
 			return NULL;
 		}
 		img = file.p;
 		len = file.len;
 	}
 	if (vpmu_ucode_load(&uc, img, len, VPMU_CS_MAX, &err)) {
-		fprintf(stderr, "%s: %s: image rejected: %s (%s)\n", prog_name,
-			path ? path : "built-in image", err.msg, strerror(-err.err));
+		vpmu_err(path ? path : "built-in image", 0,
+			 "image rejected: %s (%s)", err.msg, strerror(-err.err));
 		uc = NULL;
 	}
 	vpmu_buf_free(&file);
@@ -238,8 +241,7 @@ static int load_hu(const struct opts *o, struct vpmu_hu_prog *p)
 		return 0;
 	if (o->hu_file) {
 		if (vpmu_read_file(o->hu_file, &file)) {
-			fprintf(stderr, "%s: %s: %s\n", prog_name, o->hu_file,
-				strerror(errno));
+			vpmu_err_errno(o->hu_file);
 			return -1;
 		}
 		text = file.p;
@@ -250,8 +252,7 @@ static int load_hu(const struct opts *o, struct vpmu_hu_prog *p)
 	}
 	ret = vpmu_hu_parse(text, len, p, err);
 	if (ret)
-		fprintf(stderr, "%s: %s: bad histogram-unit program: %s\n",
-			prog_name, what, err);
+		vpmu_err(what, 0, "bad histogram-unit program: %s", err);
 	vpmu_buf_free(&file);
 	return ret ? -1 : 0;
 }
@@ -353,7 +354,7 @@ static void elf_stats(struct vpmu_engine *e, const struct vpmu_stop *st,
  * ecalls; the budget covers the whole run.  Returns the exit status.
  */
 static int elf_run(struct vpmu_engine *e, uint8_t *mem, uint32_t mem_size,
-		   const struct opts *o)
+		   const struct opts *o, const char *path)
 {
 	struct vpmu_sys_res res = { 0 };
 	uint64_t left = o->com.budget;
@@ -380,7 +381,7 @@ static int elf_run(struct vpmu_engine *e, uint8_t *mem, uint32_t mem_size,
 	if (o->stats)
 		elf_stats(e, &st, res.exited, res.status);
 	if (!res.exited && !o->com.quiet)
-		vpmu_elf_report_stop(prog_name, st.reason, st.code, st.ipc);
+		vpmu_elf_report_stop(path, st.reason, st.code, st.ipc);
 	return res.exited ? res.status : vpmu_elf_status(st.reason, st.code);
 }
 
@@ -395,29 +396,27 @@ static int elf_main(const struct opts *o, const char *path,
 	int ret;
 
 	if (!o->image) {
-		fprintf(stderr, "%s: %s: an ELF program needs an RV32IM image (-m)\n",
-			prog_name, path);
-		return 2;
+		vpmu_err(path, 0, "an ELF program needs an RV32IM image (-m)");
+		return VPMU_EXIT_USAGE;
 	}
 	mem = calloc(1, mem_size);
 	if (!mem)
 		abort();
 	if (vpmu_elf_load(file->p, file->len, mem, mem_size, &entry, &diag)) {
-		fprintf(stderr, "%s: %s: %.*s\n", prog_name, path,
-			(int)diag.len, diag.p);
+		vpmu_err_diag(path, NULL, &diag);
 		vpmu_buf_free(&diag);
 		free(mem);
-		return 2;
+		return VPMU_EXIT_USAGE;
 	}
 	uc = load_image(o->image);
 	e = uc ? vpmu_engine_create(VPMU_CS_MAX) : NULL;
 	if (!e || vpmu_engine_attach(e, uc)) {
-		ret = 2;
+		ret = VPMU_EXIT_USAGE;
 		goto out;
 	}
 	vpmu_engine_start(e, mem, mem_size, entry, VPMU_MODE_USER);
 	vpmu_engine_set_reg(e, VPMU_OPND_R0 + 2, mem_size & ~15u);
-	ret = elf_run(e, mem, mem_size, o);
+	ret = elf_run(e, mem, mem_size, o, path);
 out:
 	if (e)
 		vpmu_engine_destroy(e);
@@ -440,47 +439,56 @@ int main(int argc, char **argv)
 	struct vpmu_ucode *uc;
 	double secs, total_secs = 0;
 	struct vpmu_run r;
+	const char *path;
+	const void *data;
+	size_t size;
 	uint8_t *mem;
 	int ret = 0;
 
-	if (argc > 0 && strrchr(argv[0], '/'))
-		prog_name = strrchr(argv[0], '/') + 1;
-	if (parse_args(argc, argv, &o))
-		return 2;
-	if (vpmu_read_file(argv[optind], &file)) {
-		fprintf(stderr, "%s: %s: %s\n", prog_name, argv[optind],
-			strerror(errno));
-		return 2;
+	vpmu_cli_init(argv[0], "vpmu-sim");
+	parse_args(argc, argv, &o);
+	path = argv[optind];
+	if (vpmu_read_file(path, &file)) {
+		vpmu_err_errno(path);
+		return VPMU_EXIT_USAGE;
 	}
-	if (vpmu_is_elf(file.p, file.len)) {
-		ret = elf_main(&o, argv[optind], &file);
+	/* An RV32 program, or a vpmu program vpmu-as wrote as ELF. */
+	ret = vpmu_elf_section(file.p, file.len, VPMU_ELF_PROG, &data, &size,
+			       &diag);
+	if (ret < 0) {
+		vpmu_err_diag(path, NULL, &diag);
+		return VPMU_EXIT_USAGE;
+	}
+	if (!ret && vpmu_is_elf(file.p, file.len)) {
+		ret = elf_main(&o, path, &file);
 		vpmu_buf_free(&file);
 		return ret;
 	}
+	if (ret)
+		vpmu_elf_unwrap(&file, VPMU_ELF_PROG, &diag);
+	ret = 0;
 	if (vpmu_prog_view(&v, file.p, file.len, &diag)) {
-		fprintf(stderr, "%s: %s: not a valid vpmu program file: %s",
-			prog_name, argv[optind], diag.p + 7);
-		return 2;
+		vpmu_err_diag(path, NULL, &diag);
+		return VPMU_EXIT_USAGE;
 	}
 	if (o.com.expect && vpmu_read_file(o.com.expect, &exp)) {
-		fprintf(stderr, "%s: %s: %s\n", prog_name, o.com.expect,
-			strerror(errno));
-		return 2;
+		vpmu_err_errno(o.com.expect);
+		return VPMU_EXIT_USAGE;
 	}
 	if (load_hu(&o, &hu))
-		return 2;
+		return VPMU_EXIT_USAGE;
 	uc = load_image(o.image);
 	if (!uc)
-		return 2;
+		return VPMU_EXIT_USAGE;
 	e = vpmu_engine_create(VPMU_CS_MAX);
 	if (!e || vpmu_engine_attach(e, uc)) {
-		fprintf(stderr, "%s: cannot create the engine\n", prog_name);
-		return 2;
+		vpmu_err(NULL, 0, "cannot create the engine");
+		return VPMU_EXIT_USAGE;
 	}
 	if (hu.n && vpmu_engine_hu_set(e, &hu)) {
-		fprintf(stderr, "%s: the engine refused the histogram-unit program\n",
-			prog_name);
-		return 2;
+		vpmu_err(o.hu_file, 0, "the engine refused the histogram-unit "
+			 "program");
+		return VPMU_EXIT_USAGE;
 	}
 	/* Only when asked: a counter costs a little engine time. */
 	if (o.com.expect || o.events)
@@ -508,16 +516,18 @@ int main(int argc, char **argv)
 		if (o.com.expect) {
 			struct vpmu_expect_res res;
 
-			vpmu_expect_check(exp.p, o.com.expect, &r, mem, v.h.mem_size,
-					  sim_event, e, &res, &diag);
-			if (res.failed) {
-				fprintf(stderr, "%s%s", prefix, diag.p);
-				ret = 1;
-			} else if (!o.com.quiet) {
+			if (vpmu_expect_check(exp.p, o.com.expect, &r, mem,
+					      v.h.mem_size, sim_event, e, &res,
+					      &diag))
+				ret = VPMU_EXIT_USAGE;
+			else if (res.failed && !ret)
+				ret = VPMU_EXIT_DIFFER;
+			else if (!res.failed && !o.com.quiet)
 				printf("%sexpect %s: %u checks passed\n", prefix,
 				       o.com.expect, res.checked);
-			}
-			diag.len = 0;
+			vpmu_err_diag(o.com.expect, prefix, &diag);
+			if (ret == VPMU_EXIT_USAGE)
+				break;
 		}
 	}
 	if (hu.n)

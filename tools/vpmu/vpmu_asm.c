@@ -157,6 +157,7 @@ struct as {
 	uint32_t nlabels;
 
 	/* programs */
+	struct vpmu_buf *labels_out;	/* opts.labels */
 	struct vpmu_img_view img;
 	struct vpmu_buf mem;
 	uint32_t lc, hi;
@@ -604,8 +605,18 @@ static void define_label(struct as *a, const char *at, const char *name)
 	s->label = true;
 	s->known = true;
 	s->val = addr;
-	if (a->pass != 2 || a->prog || a->symbols_off || a->symbols_opt_off ||
-	    !strncmp(name, ".L", 2))
+	if (a->pass != 2 || !strncmp(name, ".L", 2))
+		return;
+	if (a->prog) {
+		struct vpmu_asm_label l = { .addr = addr };
+
+		if (!a->labels_out)
+			return;
+		snprintf(l.name, sizeof(l.name), "%s", name);
+		vpmu_buf_put(a->labels_out, &l, sizeof(l));
+		return;
+	}
+	if (a->symbols_off || a->symbols_opt_off)
 		return;
 	if (addr >= a->ncs_final) {
 		error(a, at, "label '%s' follows the last microword", name);
@@ -1925,6 +1936,7 @@ static void init(struct as *a, const char *src, size_t len,
 	a->max_errors = o && o->max_errors ? o->max_errors :
 			VPMU_ASM_MAX_ERRORS;
 	a->symbols_opt_off = o && o->no_symbols;
+	a->labels_out = o ? o->labels : NULL;
 	a->diag = diag;
 	a->nlines = count_lines(src, len);
 	a->layout_undef = calloc(a->nlines + 1, 1);

@@ -35,10 +35,21 @@ void vpmu_buf_free(struct vpmu_buf *b);
 
 #define VPMU_ASM_MAX_ERRORS	20
 
+/* A program's label, as vpmu_asm_prog() lists them (opts.labels). */
+struct vpmu_asm_label {
+	uint32_t addr;
+	char name[64];
+};
+
 struct vpmu_asm_opts {
 	const char *filename;	/* used in diagnostics; NULL: "<input>" */
 	bool no_symbols;	/* leave the image's symbol table empty */
 	unsigned int max_errors; /* 0: VPMU_ASM_MAX_ERRORS */
+	/*
+	 * Programs: if set, gets a struct vpmu_asm_label for every label
+	 * but local (.L) ones, in the order defined.
+	 */
+	struct vpmu_buf *labels;
 };
 
 /*

@@ -31,6 +31,69 @@ bool vpmu_is_elf(const void *p, size_t len);
 int vpmu_elf_load(const void *file, size_t len, uint8_t *mem,
 		  uint32_t mem_size, uint32_t *entry, struct vpmu_buf *diag);
 
+/* ---- ELF files of vpmu-as (-f elf) ---------------------------------------- */
+
+/*
+ * vpmu-as writes a microcode image or a program as a 32-bit little-endian
+ * ELF executable (EM_NONE) whose one PT_LOAD segment, at address 0, is
+ * what perf's samples address (VPMU_SAMPLE_UPC_BASE + micro-PC, one byte
+ * per microword, or VPMU_SAMPLE_PC_BASE + macro PC: the program's load
+ * bytes), whose symbols are the source's labels, and whose section
+ * VPMU_ELF_IMAGE or VPMU_ELF_PROG holds the image or program file itself,
+ * so that every tool takes the ELF file where it takes the other.
+ */
+#define VPMU_ELF_IMAGE		".vpmu.image"
+#define VPMU_ELF_PROG		".vpmu.prog"
+
+struct vpmu_elf_sym {
+	const char *name;
+	uint32_t addr;
+};
+
+struct vpmu_elf_spec {
+	const void *load;		/* the PT_LOAD segment's bytes */
+	uint32_t load_size;
+	uint32_t mem_size;		/* its p_memsz, at least load_size */
+	uint32_t entry;
+	const char *section;		/* VPMU_ELF_IMAGE or VPMU_ELF_PROG */
+	const void *data;		/* its contents */
+	size_t data_size;
+	const struct vpmu_elf_sym *syms; /* any order; sized to the next */
+	unsigned int nsyms;
+};
+
+/* Append the ELF file @s describes to @out. */
+void vpmu_elf_write(struct vpmu_buf *out, const struct vpmu_elf_spec *s);
+
+/*
+ * The section called @name of an ELF file: 1 and *@data, *@size if there
+ * is one, 0 if not, -1 with the reason in @diag if the section table is
+ * malformed.
+ */
+int vpmu_elf_section(const void *file, size_t len, const char *name,
+		     const void **data, size_t *size, struct vpmu_buf *diag);
+
+/*
+ * If @b holds an ELF file, replace it by its section @name (a vpmu-as
+ * ELF file): 1; 0 if @b is not an ELF file; -1 with the reason in @diag
+ * if it is one without that section.
+ */
+int vpmu_elf_unwrap(struct vpmu_buf *b, const char *name,
+		    struct vpmu_buf *diag);
+
+/* An executable PT_LOAD segment of an ELF32 file. */
+struct vpmu_elf_seg {
+	uint32_t vaddr, offset, filesz;
+};
+
+/*
+ * The executable PT_LOAD segments of a 32-bit little-endian ELF file
+ * with file contents (at most @max): their number, or -1 with the reason
+ * in @diag.
+ */
+int vpmu_elf_exec_segs(const void *file, size_t len, struct vpmu_elf_seg *segs,
+		       unsigned int max, struct vpmu_buf *diag);
+
 /* The Linux RISC-V system call numbers the runners serve. */
 #define VPMU_SYS_WRITE		64
 #define VPMU_SYS_EXIT		93

@@ -347,14 +347,37 @@ static int perf_line_ip(const char *line, size_t n, uint64_t *ip)
 	return *end ? -1 : 0;
 }
 
-int vpmu_uhist_from_perf(struct vpmu_uhist *hs, const struct vpmu_uhist_img *hi,
-			 const char *text, size_t len, bool force,
-			 struct vpmu_buf *diag)
+/*
+ * The micro-PC of a sample's IP: VPMU_SAMPLE_UPC_BASE + micro-PC (the
+ * format term sample_upc), or micro-PC << 32 | macro PC (the IP of
+ * earlier versions, every value of which lies below VPMU_SAMPLE_PC_BASE).
+ * Returns 0, or -1 with the reason in @why.
+ */
+static int perf_ip_upc(uint64_t ip, uint64_t *upc, const char **why)
 {
-	const char *p = text, *end = text + len, *nl;
+	if (ip >= VPMU_SAMPLE_UPC_BASE && ip - VPMU_SAMPLE_UPC_BASE <= UINT32_MAX) {
+		*upc = ip - VPMU_SAMPLE_UPC_BASE;
+		return 0;
+	}
+	if (ip < VPMU_SAMPLE_PC_BASE) {
+		*upc = ip >> 32;
+		return 0;
+	}
+	*why = ip - VPMU_SAMPLE_PC_BASE <= UINT32_MAX ?
+	       "a macro-PC sample: record micro-PCs with the format term "
+	       "sample_upc (vpmu/EVENT,sample_upc/)" :
+	       "not the IP of a vpmu sample";
+	return -1;
+}
+
+int vpmu_uhist_from_perf(struct vpmu_uhist *hs, const struct vpmu_uhist_img *hi,
+			 const char *text, size_t len, const char *name,
+			 bool force, struct vpmu_buf *diag)
+{
+	const char *p = text, *end = text + len, *nl, *why;
 	unsigned int lineno = 0, beyond = 0;
 	uint32_t n = hi->v.h.cs_words;
-	uint64_t ip;
+	uint64_t ip, upc;
 	int ret;
 
 	memset(hs, 0, sizeof(*hs));
@@ -375,25 +398,30 @@ int vpmu_uhist_from_perf(struct vpmu_uhist *hs, const struct vpmu_uhist_img *hi,
 		ret = perf_line_ip(p, nl - p, &ip);
 		if (ret > 0)
 			continue;
+		if (!ret && perf_ip_upc(ip, &upc, &why)) {
+			vpmu_uhist_free(hs);
+			return fail(diag, "%s:%u: 0x%llx is %s", name, lineno,
+				    (unsigned long long)ip, why);
+		}
 		if (ret) {
 			vpmu_uhist_free(hs);
-			return fail(diag, "line %u: no sample IP at the end (perf "
+			return fail(diag, "%s:%u: no sample IP at the end (perf "
 				    "script -F ip, or fields ending with ip)",
-				    lineno);
+				    name, lineno);
 		}
-		if ((ip >> 32) >= n) {
+		if (upc >= n) {
 			if (!force) {
 				vpmu_uhist_free(hs);
-				return fail(diag, "line %u: micro-PC 0x%llx beyond "
+				return fail(diag, "%s:%u: micro-PC 0x%llx beyond "
 					    "the image's %u microwords: sampled "
 					    "on another image? (--force skips "
-					    "such samples)", lineno,
-					    (unsigned long long)(ip >> 32), n);
+					    "such samples)", name, lineno,
+					    (unsigned long long)upc, n);
 			}
 			beyond++;
 			continue;
 		}
-		hs->bucket[ip >> 32]++;
+		hs->bucket[upc]++;
 		hs->h.samples++;
 	}
 	if (beyond)

@@ -106,16 +106,18 @@ int vpmu_uhist_match(const struct vpmu_uhist *hs,
 		     struct vpmu_buf *diag);
 
 /*
- * A histogram of perf samples: the text of perf script whose lines each
- * end with a sample's IP (micro-PC << 32 | macro PC, perf.rst), as
- * "perf script -F ip" prints them.  Each sample counts one in the bucket
- * of its micro-PC; @hi gives the buckets and the checksum.  A micro-PC
- * beyond the image is an error, or with @force a skipped sample and a
- * warning.
+ * A histogram of perf samples: the text of perf script (from file @name,
+ * for messages) whose lines each end with a sample's IP, as "perf script
+ * -F ip" prints them: a micro-PC sample's (VPMU_SAMPLE_UPC_BASE +
+ * micro-PC, the format term sample_upc; perf.rst, "Samples") or the
+ * combined micro-PC << 32 | macro PC of earlier versions.  Each sample
+ * counts one in the bucket of its micro-PC; @hi gives the buckets and the
+ * checksum.  A macro-PC sample is an error; so is a micro-PC beyond the
+ * image, or with @force a skipped sample and a warning.
  */
 int vpmu_uhist_from_perf(struct vpmu_uhist *hs, const struct vpmu_uhist_img *hi,
-			 const char *text, size_t len, bool force,
-			 struct vpmu_buf *diag);
+			 const char *text, size_t len, const char *name,
+			 bool force, struct vpmu_buf *diag);
 
 enum vpmu_report_order {
 	VPMU_REPORT_BY_COUNT,	/* highest count first, then by address */

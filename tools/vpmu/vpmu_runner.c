@@ -5,10 +5,15 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+#include <sys/mman.h>
 
+#include "vpmu_cli.h"
+#include "vpmu_elf.h"
 #include "vpmu_runner.h"
 
 #define ARRAY_LEN(a)	(sizeof(a) / sizeof((a)[0]))
@@ -236,19 +241,16 @@ int vpmu_runner_opt(struct vpmu_runner_opts *o, int c, const char *arg,
 	switch (c) {
 	case 'n':
 		if (vpmu_parse_count(arg, &o->runs) || !o->runs) {
-			fprintf(stderr, "%s: bad run count '%s'\n", prog, arg);
-			return -1;
+			vpmu_usage_error("bad run count '%s'", arg);
 		}
 		return 1;
 	case 'b':
 		if (vpmu_parse_count(arg, &o->budget) || !o->budget ||
 		    o->budget > budget_max) {
 			if (budget_max == UINT64_MAX)
-				fprintf(stderr, "%s: bad budget '%s'\n", prog, arg);
-			else	/* only /dev/vpmu has a limit: 2^40 */
-				fprintf(stderr, "%s: bad budget '%s' (1..2^40 cycles)\n",
-					prog, arg);
-			return -1;
+				vpmu_usage_error("bad budget '%s'", arg);
+			/* only /dev/vpmu has a limit: 2^40 */
+			vpmu_usage_error("bad budget '%s' (1..2^40 cycles)", arg);
 		}
 		return 1;
 	case 's':
@@ -261,9 +263,8 @@ int vpmu_runner_opt(struct vpmu_runner_opts *o, int c, const char *arg,
 		uint64_t v;
 
 		if (vpmu_parse_count(arg, &v) || !v || v > UINT32_MAX) {
-			fprintf(stderr, "%s: bad --ext-at '%s' (1..2^32-1 cycles)\n",
-				prog, arg);
-			return -1;
+			vpmu_usage_error("bad --ext-at '%s' (1..2^32-1 cycles)",
+					 arg);
 		}
 		o->ext_at = v;
 		return 1;
@@ -365,16 +366,65 @@ void vpmu_elf_print_regs(FILE *f, const uint32_t x[32], uint32_t pc)
 int vpmu_elf_parse_mem(const char *prog, const char *arg, uint64_t *mem)
 {
 	if (vpmu_parse_count(arg, mem) || !*mem || *mem % 4 ||
-	    *mem > VPMU_PROG_MEM_MAX) {
-		fprintf(stderr, "%s: bad memory size '%s'\n", prog, arg);
-		return -1;
-	}
+	    *mem > VPMU_PROG_MEM_MAX)
+		vpmu_usage_error("bad memory size '%s'", arg);
 	return 0;
 }
 
-void vpmu_elf_report_stop(const char *prog, unsigned int stop,
+void vpmu_elf_report_stop(const char *path, unsigned int stop,
 			  unsigned int code, uint32_t ipc)
 {
-	fprintf(stderr, "%s: program stopped: %s %u at pc 0x%x\n", prog,
-		vpmu_stop_name(stop) ? vpmu_stop_name(stop) : "?", code, ipc);
+	vpmu_err(path, 0, "program stopped: %s %u at pc 0x%x",
+		 vpmu_stop_name(stop) ? vpmu_stop_name(stop) : "?", code, ipc);
+}
+
+int vpmu_map_elf(const char *path, const void *file, size_t len,
+		 uint64_t base, struct vpmu_buf *diag)
+{
+	struct vpmu_elf_seg seg[8];
+	long page = sysconf(_SC_PAGESIZE);
+	int n, i, fd, ret = 0;
+
+	n = vpmu_elf_exec_segs(file, len, seg, 8, diag);
+	if (n < 0)
+		return -1;
+	if (!strcmp(path, "-")) {
+		vpmu_buf_printf(diag, "standard input cannot be mapped");
+		return -1;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		vpmu_buf_printf(diag, "%s", strerror(errno));
+		return -1;
+	}
+	for (i = 0; i < n && !ret; i++) {
+		uint64_t in_page = seg[i].vaddr % page;
+		uint64_t at = base + seg[i].vaddr - in_page;
+		void *p;
+
+		if (seg[i].offset % page != in_page) {
+			vpmu_buf_printf(diag, "segment %d is not page-aligned "
+					"in the file", i);
+			ret = -1;
+			break;
+		}
+		p = mmap((void *)(uintptr_t)at, seg[i].filesz + in_page,
+			 PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_FIXED_NOREPLACE,
+			 fd, seg[i].offset - in_page);
+		if (p == MAP_FAILED) {
+			vpmu_buf_printf(diag, "cannot map it at 0x%llx: %s%s",
+					(unsigned long long)at, strerror(errno),
+					errno == EPERM || errno == EACCES ?
+					" (a noexec file system?)" : "");
+			ret = -1;
+		} else if (p != (void *)(uintptr_t)at) {
+			/* A kernel before 4.17 took it as a hint. */
+			munmap(p, seg[i].filesz + in_page);
+			vpmu_buf_printf(diag, "cannot map it at 0x%llx",
+					(unsigned long long)at);
+			ret = -1;
+		}
+	}
+	close(fd);
+	return ret;
 }

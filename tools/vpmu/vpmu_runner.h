@@ -89,8 +89,8 @@ struct vpmu_runner_opts {
 /*
  * Take option @c with argument @arg if it is one of the shared ones.
  * Budgets above @budget_max are refused (UINT64_MAX: no limit but the
- * type's).  Returns 1 if taken, 0 if @c is not a shared option, -1 after
- * reporting a bad value as "@prog: bad ...".
+ * type's).  Returns 1 if taken, 0 if @c is not a shared option; a bad
+ * value is a usage error (vpmu_usage_error(): "PROG: bad ...", exit 2).
  */
 int vpmu_runner_opt(struct vpmu_runner_opts *o, int c, const char *arg,
 		    const char *prog, uint64_t budget_max);
@@ -125,13 +125,25 @@ void vpmu_elf_print_regs(FILE *f, const uint32_t x[32], uint32_t pc);
 
 /*
  * --mem SIZE: a count (vpmu_parse_count()), a multiple of 4 in
- * 4..VPMU_PROG_MEM_MAX; -1, with "PROG: bad memory size 'ARG'" on stderr,
- * otherwise.
+ * 4..VPMU_PROG_MEM_MAX; otherwise a usage error ("PROG: bad memory size
+ * 'ARG'", exit 2).
  */
 int vpmu_elf_parse_mem(const char *prog, const char *arg, uint64_t *mem);
 
-/* Unless --quiet: "PROG: program stopped: REASON CODE at pc IPC". */
-void vpmu_elf_report_stop(const char *prog, unsigned int stop,
+/* Unless --quiet: "PROG: PATH: program stopped: REASON CODE at pc IPC". */
+void vpmu_elf_report_stop(const char *path, unsigned int stop,
 			  unsigned int code, uint32_t ipc);
+
+/*
+ * Map the executable PT_LOAD segments of the ELF file @path (its @len
+ * bytes at @file) read-only into this process at @base plus their
+ * addresses, so that perf names the samples of the code they hold
+ * (VPMU_SAMPLE_PC_BASE for a program, VPMU_SAMPLE_UPC_BASE for a
+ * microcode ELF file of vpmu-as).  Returns 0, or -1 with the reason in
+ * @diag (not an ELF32 file, a segment not page-aligned in the file, an
+ * address in use, a file system that refuses executable mappings).
+ */
+int vpmu_map_elf(const char *path, const void *file, size_t len,
+		 uint64_t base, struct vpmu_buf *diag);
 
 #endif /* _VPMU_RUNNER_H */

@@ -64,15 +64,20 @@
 /*
  * attr.config, as format/ describes it (generated from these masks):
  *
- *   24    20 19    12 11          0
- *  +--------+--------+-------------+
- *  |  ctr   |  tag   |    event    |
- *  +--------+--------+-------------+
+ *       25    24    20 19    12 11          0
+ *  +------------+--------+--------+-------------+
+ *  | sample_upc |  ctr   |  tag   |    event    |
+ *  +------------+--------+--------+-------------+
+ *
+ * sample_upc: a sample's IP is the micro-PC (VPMU_SAMPLE_UPC_BASE + upc)
+ * instead of the macro PC (VPMU_SAMPLE_PC_BASE + pc); uapi vpmu.h.
  */
 #define VPMU_CFG_EVENT		GENMASK_ULL(11, 0)
 #define VPMU_CFG_TAG		GENMASK_ULL(19, 12)
 #define VPMU_CFG_CTR		GENMASK_ULL(24, 20)
-#define VPMU_CFG_ALL		(VPMU_CFG_EVENT | VPMU_CFG_TAG | VPMU_CFG_CTR)
+#define VPMU_CFG_SAMPLE_UPC	BIT_ULL(25)
+#define VPMU_CFG_ALL		(VPMU_CFG_EVENT | VPMU_CFG_TAG | VPMU_CFG_CTR | \
+				 VPMU_CFG_SAMPLE_UPC)
 
 #define VPMU_CFG_GET(cfg, f)	FIELD_GET(VPMU_CFG_##f, (cfg))
 
@@ -123,9 +128,12 @@
  */
 #define VPMU_MAX_SAMPLES_PER_TICK	DIV_ROUND_UP(100000, HZ)
 
-/* Sample types a sample from an engine cannot honour (perf.rst). */
-#define VPMU_SAMPLE_REFUSED	(PERF_SAMPLE_CALLCHAIN |		\
-				 PERF_SAMPLE_BRANCH_STACK |		\
+/*
+ * Sample types a sample from an engine cannot honour (perf.rst); a
+ * callchain is the sample's IP alone, and only user-mode samples have one
+ * (vpmu_sample_regs()).
+ */
+#define VPMU_SAMPLE_REFUSED	(PERF_SAMPLE_BRANCH_STACK |		\
 				 PERF_SAMPLE_REGS_USER |		\
 				 PERF_SAMPLE_STACK_USER |		\
 				 PERF_SAMPLE_REGS_INTR |		\
@@ -314,6 +322,7 @@ static struct attribute *vpmu_format_attrs[] = {
 	VPMU_FORMAT_ATTR(event, "config", VPMU_CFG_EVENT),
 	VPMU_FORMAT_ATTR(tag, "config", VPMU_CFG_TAG),
 	VPMU_FORMAT_ATTR(ctr, "config", VPMU_CFG_CTR),
+	VPMU_FORMAT_ATTR(sample_upc, "config", VPMU_CFG_SAMPLE_UPC),
 	VPMU_FORMAT_ATTR(trig_ev, "config1", VPMU_CFG1_TRIG_EV),
 	VPMU_FORMAT_ATTR(trig_tag, "config1", VPMU_CFG1_TRIG_TAG),
 	VPMU_FORMAT_ATTR(trig_mark, "config1", VPMU_CFG1_MARK),
@@ -1061,13 +1070,23 @@ static u64 vpmu_period_advance(struct perf_event *event)
 	return n;
 }
 
-/* Fill the fake interrupted registers a sample reports (perf.rst). */
+/*
+ * Fill the fake interrupted registers a sample reports (perf.rst,
+ * "Samples"): the IP is where the runner maps the code, the macro PC's
+ * address or, with sample_upc, the micro-PC's; the sample is a user-mode
+ * one of the task that ran the engine (perf names it through that task's
+ * mappings), unless the event counts supervisor mode only, whose samples
+ * perf_tp_event() would drop as user-mode ones.
+ */
 static void vpmu_sample_regs(struct pt_regs *regs, struct perf_event *event,
-			     u32 upc, u32 ipc, bool user)
+			     u32 upc, u32 ipc)
 {
+	u64 ip = event->attr.config & VPMU_CFG_SAMPLE_UPC ?
+		 VPMU_SAMPLE_UPC_BASE + upc : VPMU_SAMPLE_PC_BASE + ipc;
+
 	memset(regs, 0, sizeof(*regs));
-	instruction_pointer_set(regs, (unsigned long)upc << 32 | ipc);
-	vpmu_regs_set_mode(regs, user);
+	instruction_pointer_set(regs, ip);
+	vpmu_regs_set_mode(regs, !event->attr.exclude_user);
 }
 
 /*
@@ -1101,9 +1120,7 @@ static void vpmu_sample(struct vpmu_engine *e, struct perf_event *event,
 	rec.raw.ctr = hwc->idx;
 	rec.raw.mode = vpmu_engine_mode(e);
 	rec.raw.count = local64_read(&event->count);
-	vpmu_sample_regs(&regs, event, stop->upc, stop->ipc,
-			 event->attr.exclude_kernel ||
-			 rec.raw.mode == VPMU_MODE_USER);
+	vpmu_sample_regs(&regs, event, stop->upc, stop->ipc);
 
 	/* perf_tp_event() delivers to the events on @head: this one only. */
 	hlist_add_head(&event->hlist_entry, &head);
@@ -1262,7 +1279,8 @@ static int vpmu_hu_event_init(struct perf_event *event, unsigned int ev)
 	struct perf_event_attr *attr = &event->attr;
 
 	/* The bucket is the counter: it cannot take one of the narrow ones. */
-	if (VPMU_CFG_GET(attr->config, CTR))
+	if (VPMU_CFG_GET(attr->config, CTR) ||
+	    attr->config & VPMU_CFG_SAMPLE_UPC)
 		return -EINVAL;
 	/* A bucket has no overflow to sample on, nor a mode filter. */
 	if (is_sampling_event(event) || attr->exclude_user ||
@@ -1538,7 +1556,9 @@ static bool vpmu_leader_refused(const struct perf_event *event)
  * core bug the stress found").  A vpmu event never joins such a group:
  * ENODEV, as 6.12's core answers itself for a leader in state EXIT,
  * which is what an exec leaves (6.1 does not check; a CPU going offline
- * leaves the leader OFF, which neither checks).
+ * leaves the leader OFF, which neither checks).  The fix for every PMU
+ * is the core's (upstream/perf-detached-leader/); this check stays until
+ * the kernels vpmu supports carry it, and answers as the fixed core does.
  * PERF_ATTACH_GROUP only changes under the leader's ctx->mutex, which the
  * core holds around event_init from 6.2 on; on 6.1 this is a snapshot.
  */
@@ -1590,14 +1610,17 @@ static int vpmu_event_init(struct perf_event *event)
 
 	/*
 	 * Samples carry the PCs of an engine, not a CPU's registers: no
-	 * callchains, register or stack dumps, branch stacks or AUX data.
-	 * Every sample is exact, so any precise_ip is honoured.
+	 * register or stack dumps, branch stacks or AUX data, and a
+	 * callchain of one frame, for user-mode samples.  Every sample is
+	 * exact, so any precise_ip is honoured.
 	 */
 	if (has_branch_stack(event))
 		return -EOPNOTSUPP;
 	if (is_sampling_event(event) &&
 	    ((attr->sample_type & VPMU_SAMPLE_REFUSED) || attr->sigtrap ||
-	     (attr->exclude_kernel && !VPMU_REGS_USER_MODE)))
+	     (attr->exclude_kernel && !VPMU_REGS_USER_MODE) ||
+	     ((attr->sample_type & PERF_SAMPLE_CALLCHAIN) &&
+	      (attr->exclude_user || !VPMU_REGS_USER_MODE))))
 		return -EOPNOTSUPP;
 	/* Engines are never guests: a host-free count would count nothing. */
 	if (attr->exclude_host)

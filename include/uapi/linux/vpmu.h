@@ -326,6 +326,20 @@ struct vpmu_run {
 	__u32 regs[32];		/* r0..r31; in too with VPMU_RUN_F_REGS */
 };
 
+/*
+ * Sample addresses (Documentation/vpmu/perf.rst, "Samples").  A sample's
+ * instruction pointer is an address in the sampled task's own address
+ * space, where a runner maps the program and the microcode as ELF files,
+ * so that perf names the code with the ELF files' symbols: the macro PC
+ * plus VPMU_SAMPLE_PC_BASE, or, with the format term sample_upc, the
+ * micro-PC plus VPMU_SAMPLE_UPC_BASE (one address per microword).  Both
+ * lie above every value the combined form micro-PC << 32 | macro PC (the
+ * IP of earlier versions, still in PERF_SAMPLE_RAW) can take, and far from
+ * where the kernel places a process's own mappings.
+ */
+#define VPMU_SAMPLE_PC_BASE	_BITULL(44)
+#define VPMU_SAMPLE_UPC_BASE	_BITULL(45)
+
 #define VPMU_IOC_MAGIC		0xb7
 #define VPMU_IOC_RUN		_IOWR(VPMU_IOC_MAGIC, 0x01, struct vpmu_run)
 

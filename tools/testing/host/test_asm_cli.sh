@@ -51,16 +51,76 @@ ok $? "no .word per zero word"
 
 printf '\tADD t0, t1\nx:\tFROB\n\tHALT\n' > "$tmp/bad.vus"
 "$AS" -o "$tmp/bad.vpmu" "$tmp/bad.vus" 2>"$tmp/err"
-[ $? = 1 ]; ok $? "bad source: exit 1"
+[ $? = 2 ]; ok $? "bad source: exit 2"
 [ ! -e "$tmp/bad.vpmu" ] && [ -z "$(find "$tmp" -mindepth 1 -maxdepth 1 -name '*tmp*')" ]
 ok $? "bad source: no output file, no temporary left"
-grep -qx "$tmp/bad.vus:1:12: error: expected ',' but found end of line" \
-	"$tmp/err" &&
-grep -qx "$tmp/bad.vus:2:4: error: unknown mnemonic 'FROB'" "$tmp/err"
-ok $? "bad source: every error as file:line:col: error: message"
+[ "$(cat "$tmp/err")" = "vpmu-as: $tmp/bad.vus:1:12: expected ',' but found end of line
+vpmu-as: $tmp/bad.vus:2:4: unknown mnemonic 'FROB'" ]
+ok $? "bad source: every error as vpmu-as: file:line:col: message"
 
 printf 'garbage' > "$tmp/junk"
-"$DIS" "$tmp/junk" >/dev/null 2>&1; [ $? = 1 ]
-ok $? "vpmu-dis of a non-image: exit 1"
+"$DIS" "$tmp/junk" >/dev/null 2>"$tmp/err"
+[ $? = 2 ] && [ "$(cat "$tmp/err")" = "vpmu-dis: $tmp/junk: image truncated (7 bytes)" ]
+ok $? "vpmu-dis of a non-image: exit 2, names it"
+
+# A bad image is blamed, not the program assembled or listed with it.
+head -c 100 "$tmp/d.vpmu" >"$tmp/trunc.vpmu"
+"$DIS" -m "$tmp/trunc.vpmu" "$tmp/sum.vprg" >/dev/null 2>"$tmp/err"
+[ $? = 2 ] && [ "$(cat "$tmp/err")" = "vpmu-dis: $tmp/trunc.vpmu: image truncated (100 bytes)" ]
+ok $? "vpmu-dis -m trunc.vpmu sum.vprg: blames trunc.vpmu, exit 2"
+"$AS" -m "$tmp/trunc.vpmu" -o "$tmp/x.vprg" "$SAMPLES/sum.s" 2>"$tmp/err"
+[ $? = 2 ] && [ "$(cat "$tmp/err")" = "vpmu-as: $tmp/trunc.vpmu: image truncated (100 bytes)" ] &&
+[ ! -e "$tmp/x.vprg" ]
+ok $? "vpmu-as -m trunc.vpmu: names trunc.vpmu, exit 2"
+"$DIS" -m "$tmp/d.vpmu" "$tmp/d.vpmu" >/dev/null 2>"$tmp/err"
+[ $? = 2 ] && [ "$(cat "$tmp/err")" = "vpmu-dis: $tmp/d.vpmu: bad magic number (not a vpmu program)" ]
+ok $? "vpmu-dis -m IMAGE IMAGE: the program is not one, exit 2"
+
+# ---- ELF files (-f elf), for perf ---------------------------------------
+# readelf reads any ELF file; its lines for the one program header, the
+# vpmu section and the symbols.
+if command -v readelf >/dev/null 2>&1; then
+	"$AS" -f elf -o "$tmp/d.elf" "$UCODE" && "$AS" -f elf "$tmp/d.vus" &&
+	[ -f "$tmp/d.elf" ]
+	ok $? "-f elf: a microcode ELF file (default name SOURCE.elf)"
+	readelf -hlSW "$tmp/d.elf" >"$tmp/re" &&
+	grep -Eq 'Type: +EXEC' "$tmp/re" && grep -Eq 'Class: +ELF32' "$tmp/re" &&
+	[ "$(grep -c ' LOAD ' "$tmp/re")" = 1 ] &&
+	grep -Eq " LOAD +0x001000 0x00000000 0x00000000 (0x0*$(printf '%x' "$(od -An -tu4 -j36 -N4 "$tmp/d.vpmu")")) \1 R E 0x1000" "$tmp/re" &&
+	grep -q ' \.vpmu\.image ' "$tmp/re"
+	ok $? "microcode ELF: one R E segment at 0, a byte a microword, page-aligned in the file; .vpmu.image"
+	"$DIS" "$tmp/d.vpmu" >"$tmp/l1" && "$DIS" "$tmp/d.elf" >"$tmp/l2" &&
+	cmp -s "$tmp/l1" "$tmp/l2"
+	ok $? "vpmu-dis of the microcode ELF: the image's listing"
+	# the labels: vpmu-dis's (label: lines, in order) and the ELF's
+	grep -o '^[A-Za-z_$.][A-Za-z0-9_$.]*:' "$tmp/d.vus" | tr -d : |
+		grep -v '^\.L' | sort >"$tmp/labels"
+	readelf -sW "$tmp/d.elf" | awk '$4 == "FUNC" { print $8 }' | sort >"$tmp/syms"
+	[ -s "$tmp/labels" ] && cmp -s "$tmp/labels" "$tmp/syms"
+	ok $? "microcode ELF: a function symbol per label of the source"
+	readelf -sW "$tmp/d.elf" | awk '$8 == "next" && $2 == "00000001" && $3 == 1 { f = 1 } END { exit !f }'
+	ok $? "microcode ELF: next at 0x1, sized to the following label"
+	"$AS" -m "$tmp/d.elf" -f elf -o "$tmp/sum.elf" "$SAMPLES/sum.s" &&
+	readelf -lsW "$tmp/sum.elf" >"$tmp/re" &&
+	grep -Eq " LOAD +0x001000 0x00000000 0x00000000 0x00018 0x01000 R E 0x1000" "$tmp/re" &&
+	awk '$4 == "FUNC" { print $2, $3, $8 }' "$tmp/re" | tr '\n' ' ' |
+		grep -qx '00000000 8 start 00000008 16 loop '
+	ok $? "program ELF (-m IMAGE.elf -f elf): its bytes at 0, memsize, labels sized"
+	"$AS" -m "$tmp/d.vpmu" -o "$tmp/sum2.vprg" "$SAMPLES/sum.s" &&
+	"$DIS" -m "$tmp/d.elf" "$tmp/sum.elf" >"$tmp/l1" 2>"$tmp/err" &&
+	"$DIS" -m "$tmp/d.vpmu" "$tmp/sum2.vprg" >"$tmp/l2" && cmp -s "$tmp/l1" "$tmp/l2" &&
+	[ ! -s "$tmp/err" ]
+	ok $? "vpmu-dis of the program ELF: the program file's listing"
+else
+	for t in "microcode ELF file" "microcode ELF segment" "vpmu-dis microcode ELF" \
+		 "microcode ELF symbols" "microcode ELF sizes" "program ELF" \
+		 "vpmu-dis program ELF"; do
+		n=$((n + 1))
+		echo "ok $n - $t # SKIP no readelf"
+	done
+fi
+"$DIS" "$tmp/sum.elf" >/dev/null 2>"$tmp/err"
+[ $? = 2 ] && [ "$(cat "$tmp/err")" = "vpmu-dis: $tmp/sum.elf: an ELF file without a microcode image (not from vpmu-as -f elf)" ]
+ok $? "vpmu-dis of a program ELF as an image: says what it is not, exit 2"
 
 tap_done

@@ -134,12 +134,16 @@ grep -q '^next  *0x001  *1000  *37.79 ' "$tmp/out" &&
 ok $? "files of CPUs 3 and 5 are summed; -o writes the sum, cpu 0xffffffff"
 
 # ---- perf samples (--perf): perf script lines ending with the IP --------
-# The same counts as samples (micro-PC << 32 | macro PC) give the same
-# report as the hand-made histogram, but for the line saying what it is.
+# The same counts as micro-PC samples (VPMU_SAMPLE_UPC_BASE + micro-PC:
+# the format term sample_upc) give the same report as the hand-made
+# histogram, but for the line saying what it is.
+UPC_BASE=$((1 << 45))
+PC_BASE=$((1 << 44))
 for c in $COUNTS; do
 	i=0
 	while [ $i -lt "${c#*=}" ]; do
-		printf '  vpmu-run   147   50 vpmu/vpmu_uops/:  %x%08x\n' "${c%=*}" $((i * 4))
+		printf '  vpmu-run   147   50 vpmu/vpmu_uops,sample_upc/:  %x\n' \
+			$((UPC_BASE + ${c%=*}))
 		i=$((i + 1))
 	done
 done >"$tmp/script"
@@ -149,22 +153,37 @@ done >"$tmp/script"
 	grep -qx '1323 perf samples, 11 microwords sampled' &&
 sed 2d "$tmp/out" | cmp -s - "$tmp/want"
 ok $? "--perf: perf script samples, reported as the same counts in a file"
-printf '\n  %x\n\n' $(( (0x4b << 32) | 8 )) >"$tmp/script1"
+# The IP of earlier versions, micro-PC << 32 | macro PC, still reads.
+for c in $COUNTS; do
+	i=0
+	while [ $i -lt "${c#*=}" ]; do
+		printf '%x%08x\n' "${c%=*}" $((i * 4))
+		i=$((i + 1))
+	done
+done >"$tmp/script0"
+"$HIST" --perf -m "$IMG" "$tmp/script0" 2>"$tmp/err" | sed 2d |
+cmp -s - "$tmp/want" && [ ! -s "$tmp/err" ]
+ok $? "--perf: the combined IP micro-PC << 32 | macro PC as well"
+printf '\n  %x\n\n' $((UPC_BASE + 0x4b)) >"$tmp/script1"
 "$HIST" --perf -m "$IMG" --by-label "$tmp/script1" "$tmp/script1" >"$tmp/out" &&
 grep -q '^i_lw  *0x047  *1/5  *2  *100.00 ' "$tmp/out"
 ok $? "--perf: two files summed, blank lines skipped, by label"
-printf '%x\n  vpmu-run 147 nonsense\n' $(( 1 << 32 )) >"$tmp/bad"
+printf '%x\n  vpmu-run 147 nonsense\n' $((UPC_BASE + 1)) >"$tmp/bad"
 "$HIST" --perf -m "$IMG" "$tmp/bad" >/dev/null 2>"$tmp/err"
-[ $? = 1 ] && grep -q 'bad: error: line 2: no sample IP at the end' "$tmp/err"
-ok $? "--perf: a line without an IP: exit 1, names the line"
-printf '%x\n' $(( 1 << 32 )) $(( NB << 32 )) >"$tmp/bad"
+[ $? = 2 ] && [ "$(cat "$tmp/err")" = "vpmu-hist: $tmp/bad:2: no sample IP at the end (perf script -F ip, or fields ending with ip)" ]
+ok $? "--perf: a line without an IP: exit 2, names the file and line"
+printf '%x\n' $((UPC_BASE + 1)) $((UPC_BASE + NB)) >"$tmp/bad"
 "$HIST" --perf -m "$IMG" "$tmp/bad" >/dev/null 2>"$tmp/err"
-[ $? = 1 ] && grep -q "line 2: micro-PC 0x$(printf '%x' "$NB") beyond the image's $NB microwords" "$tmp/err"
-ok $? "--perf: a micro-PC beyond the image: exit 1, names the line"
+[ $? = 2 ] && grep -q "^vpmu-hist: $tmp/bad:2: micro-PC 0x$(printf '%x' "$NB") beyond the image's $NB microwords" "$tmp/err"
+ok $? "--perf: a micro-PC beyond the image: exit 2, names the file and line"
 "$HIST" --perf -f -m "$IMG" "$tmp/bad" >"$tmp/out" 2>"$tmp/err" &&
-grep -q 'warning: 1 samples beyond' "$tmp/err" &&
+grep -q "^vpmu-hist: $tmp/bad: warning: 1 samples beyond" "$tmp/err" &&
 grep -q '^1 perf samples' "$tmp/out"
 ok $? "--perf --force: skips it, with a warning"
+printf '%x\n' $((PC_BASE + 8)) >"$tmp/bad"
+"$HIST" --perf -m "$IMG" "$tmp/bad" >/dev/null 2>"$tmp/err"
+[ $? = 2 ] && grep -q "^vpmu-hist: $tmp/bad:1: 0x100000000008 is a macro-PC sample: record micro-PCs with the format term sample_upc" "$tmp/err"
+ok $? "--perf: a macro-PC sample: exit 2, says to record micro-PCs"
 "$HIST" --perf --simulate -m "$IMG" "$tmp/sort.vprg" >/dev/null 2>&1; [ $? = 2 ]
 ok $? "--perf with --simulate: exit 2"
 
@@ -188,39 +207,39 @@ ok $? "--simulate -o -: the file on stdout, samples 179 (sum, K=1)"
 ok $? "--simulate -b 100: 100 samples"
 
 # ---- errors -------------------------------------------------------------
-err() {	# err NAME EXPECTED-STDERR-LINE ARGS...: exit 1, that line
+err() {	# err NAME EXPECTED-STDERR-LINE ARGS...: exit 2, that line
 	local name=$1 want=$2
 	shift 2
 	"$HIST" -m "$IMG" "$@" >"$tmp/out" 2>"$tmp/err"
 	local rc=$?
-	[ $rc = 1 ] && grep -qxF "$want" "$tmp/err" && [ ! -s "$tmp/out" ]
+	[ $rc = 2 ] && grep -qxF "$want" "$tmp/err" && [ ! -s "$tmp/out" ]
 	local r=$?
 	[ $r = 0 ] || { echo "# exit $rc, stderr:"; sed 's/^/# /' "$tmp/err"; }
-	ok $r "$name: exit 1, \"${want#vpmu-hist: }\""
+	ok $r "$name: exit 2, \"${want#vpmu-hist: }\""
 }
 mkhist "$tmp/magic.vuhs" "$NB" 1 "$CK" "1=1" 0x12345678
-err "bad magic" "vpmu-hist: $tmp/magic.vuhs: error: bad magic number 0x12345678 (not a vpmu micro-PC histogram)" "$tmp/magic.vuhs"
+err "bad magic" "vpmu-hist: $tmp/magic.vuhs: bad magic number 0x12345678 (not a vpmu micro-PC histogram)" "$tmp/magic.vuhs"
 mkhist "$tmp/ver.vuhs" "$NB" 1 "$CK" "1=1" 0x53485556 2
-err "wrong version" "vpmu-hist: $tmp/ver.vuhs: error: unsupported histogram version 2 (this tool reads version 1)" "$tmp/ver.vuhs"
+err "wrong version" "vpmu-hist: $tmp/ver.vuhs: unsupported histogram version 2 (this tool reads version 1)" "$tmp/ver.vuhs"
 head -c 1000 "$tmp/h.vuhs" >"$tmp/trunc.vuhs"
-err "truncated buckets" "vpmu-hist: $tmp/trunc.vuhs: error: truncated: 1000 bytes, the header and $NB buckets take $((64 + 8 * NB))" "$tmp/trunc.vuhs"
+err "truncated buckets" "vpmu-hist: $tmp/trunc.vuhs: truncated: 1000 bytes, the header and $NB buckets take $((64 + 8 * NB))" "$tmp/trunc.vuhs"
 head -c 20 "$tmp/h.vuhs" >"$tmp/short.vuhs"
-err "truncated header" "vpmu-hist: $tmp/short.vuhs: error: truncated: 20 bytes, the header alone is 64" "$tmp/short.vuhs"
+err "truncated header" "vpmu-hist: $tmp/short.vuhs: truncated: 20 bytes, the header alone is 64" "$tmp/short.vuhs"
 mkhist "$tmp/samples.vuhs" "$NB" 1 "$CK" "1=5" 0x53485556 1 1
-err "samples field wrong" "vpmu-hist: $tmp/samples.vuhs: error: samples is 6, the buckets sum to 5" "$tmp/samples.vuhs"
+err "samples field wrong" "vpmu-hist: $tmp/samples.vuhs: samples is 6, the buckets sum to 5" "$tmp/samples.vuhs"
 mkhist "$tmp/ck.vuhs" "$NB" 4 $((CK ^ 1)) "$COUNTS"
-err "checksum mismatch" "vpmu-hist: $tmp/ck.vuhs: error: sampled on image $(printf 0x%08x $((CK ^ 1))), but image \"vpmu32\" is $(printf 0x%08x "$CK") (--force reports it anyway)" "$tmp/ck.vuhs"
+err "checksum mismatch" "vpmu-hist: $tmp/ck.vuhs: sampled on image $(printf 0x%08x $((CK ^ 1))), but image \"vpmu32\" is $(printf 0x%08x "$CK") (--force reports it anyway)" "$tmp/ck.vuhs"
 "$HIST" -m "$IMG" --force "$tmp/ck.vuhs" >"$tmp/out" 2>"$tmp/err" &&
 grep -q '^vpmu-hist: .*: warning: sampled on image' "$tmp/err" &&
 tail -n +2 "$tmp/out" | cmp -s - <(tail -n +2 "$GOLDEN/report.txt")
 ok $? "checksum mismatch with --force: warning, the report"
 mkhist "$tmp/small.vuhs" 10 4 "$CK" "1=1"
-err "summing different nbuckets" "vpmu-hist: $tmp/small.vuhs: error: 10 buckets, the first file has $NB: not samples of the same image" "$tmp/h.vuhs" "$tmp/small.vuhs"
-err "nbuckets is not the image's" "vpmu-hist: $tmp/small.vuhs: error: 10 buckets, but image \"vpmu32\" has $NB microwords" "$tmp/small.vuhs"
+err "summing different nbuckets" "vpmu-hist: $tmp/small.vuhs: 10 buckets, the first file has $NB: not samples of the same image" "$tmp/h.vuhs" "$tmp/small.vuhs"
+err "nbuckets is not the image's" "vpmu-hist: $tmp/small.vuhs: 10 buckets, but image \"vpmu32\" has $NB microwords" "$tmp/small.vuhs"
 mkhist "$tmp/k8.vuhs" "$NB" 8 "$CK" "1=1"
-err "summing different intervals" "vpmu-hist: $tmp/k8.vuhs: error: interval 8, the first file has 4 (--force sums them anyway)" "$tmp/h.vuhs" "$tmp/k8.vuhs"
+err "summing different intervals" "vpmu-hist: $tmp/k8.vuhs: interval 8, the first file has 4 (--force sums them anyway)" "$tmp/h.vuhs" "$tmp/k8.vuhs"
 err "missing file" "vpmu-hist: $tmp/nope.vuhs: No such file or directory" "$tmp/nope.vuhs"
-err "not an image" "vpmu-hist: $tmp/h.vuhs: not a valid vpmu image: error: bad magic number (not a vpmu image)" -m "$tmp/h.vuhs" "$tmp/h.vuhs"
+err "not an image" "vpmu-hist: $tmp/h.vuhs: bad magic number (not a vpmu image)" -m "$tmp/h.vuhs" "$tmp/h.vuhs"
 
 # ---- --plot -------------------------------------------------------------
 # PNG: signature, IHDR first, width and height 200..4000.
@@ -258,12 +277,12 @@ else
 	skip "--plot FILE.svg" "gnuplot not installed"
 	skip "--perf --plot FILE.svg" "gnuplot not installed"
 fi
-err "--plot of another format" "vpmu-hist: $tmp/x.pdf: error: the plot must be a .png or .svg file" -p "$tmp/x.pdf" "$tmp/h.vuhs"
+err "--plot of another format" "vpmu-hist: $tmp/x.pdf: the plot must be a .png or .svg file" -p "$tmp/x.pdf" "$tmp/h.vuhs"
 PATH=/nonexistent "$HIST" -m "$IMG" -p "$tmp/g.png" "$tmp/h.vuhs" \
 	>/dev/null 2>"$tmp/err"
-[ $? = 1 ] && grep -q 'gnuplot not found on PATH; install it' "$tmp/err" &&
+[ $? = 2 ] && grep -q 'gnuplot not found on PATH; install it' "$tmp/err" &&
 [ ! -e "$tmp/g.png" ]
-ok $? "--plot without gnuplot: exit 1, says how to install it"
+ok $? "--plot without gnuplot: exit 2, says how to install it"
 
 # ---- --buckets: the histogram unit's buckets ----------------------------
 # A program in free form (comments, ';', hex period, event=2 printed as
@@ -323,49 +342,50 @@ berr() {	# berr NAME EXPECTED-STDERR ARGS...
 	shift 2
 	"$HIST" "$@" >"$tmp/out" 2>"$tmp/err"
 	local rc=$?
-	[ $rc = 1 ] && [ "$(cat "$tmp/err")" = "$want" ] && [ ! -s "$tmp/out" ]
+	[ $rc = 2 ] && [ "$(cat "$tmp/err")" = "$want" ] && [ ! -s "$tmp/out" ]
 	local r=$?
 	[ $r = 0 ] || { echo "# exit $rc, stderr:"; sed 's/^/# /' "$tmp/err"; }
-	ok $r "--buckets, $name: exit 1, \"${want#vpmu-hist: }\""
+	ok $r "--buckets, $name: exit 2, \"${want#vpmu-hist: }\""
 }
 printf 'C1 5\nC2 x\n' >"$tmp/b"
-berr "bad line" "vpmu-hist: $tmp/b:2: error: 'C2 x' is not a bucket line (C<b> <count>)" --buckets="$tmp/b"
+berr "bad line" "vpmu-hist: $tmp/b:2: 'C2 x' is not a bucket line (C<b> <count>)" --buckets="$tmp/b"
 printf 'C1 5\n\nC2 7 # no\n' >"$tmp/b"
-berr "trailing words" "vpmu-hist: $tmp/b:3: error: 'C2 7 # no' is not a bucket line (C<b> <count>)" --buckets="$tmp/b"
+berr "trailing words" "vpmu-hist: $tmp/b:3: 'C2 7 # no' is not a bucket line (C<b> <count>)" --buckets="$tmp/b"
 printf 'stop halt\nhist C1 4\nhist C 1\n' >"$tmp/b"
-berr "bad vpmu-sim line" "vpmu-hist: $tmp/b:3: error: 'hist C 1' is not a bucket line (hist C<b> <count>)" --buckets="$tmp/b"
+berr "bad vpmu-sim line" "vpmu-hist: $tmp/b:3: 'hist C 1' is not a bucket line (hist C<b> <count>)" --buckets="$tmp/b"
 printf 'stop halt\ncycles 102\n' >"$tmp/b"
-berr "vpmu-sim output without --hu" "vpmu-hist: $tmp/b:1: error: 'stop halt' is not a bucket line (C<b> <count>)" --buckets="$tmp/b"
+berr "vpmu-sim output without --hu" "vpmu-hist: $tmp/b:1: 'stop halt' is not a bucket line (C<b> <count>)" --buckets="$tmp/b"
 printf 'C1 5\nC3 1\n' >"$tmp/b"
-berr "a bucket missing" "vpmu-hist: $tmp/b:2: error: C3 where C2 was expected (buckets come in order, C1 first, each once)" --buckets="$tmp/b"
+berr "a bucket missing" "vpmu-hist: $tmp/b:2: C3 where C2 was expected (buckets come in order, C1 first, each once)" --buckets="$tmp/b"
 printf 'C1 5\nC1 1\n' >"$tmp/b"
-berr "a bucket twice" "vpmu-hist: $tmp/b:2: error: C1 where C2 was expected (buckets come in order, C1 first, each once)" --buckets="$tmp/b"
+berr "a bucket twice" "vpmu-hist: $tmp/b:2: C1 where C2 was expected (buckets come in order, C1 first, each once)" --buckets="$tmp/b"
 printf 'C0 5\n' >"$tmp/b"
-berr "C0" "vpmu-hist: $tmp/b:1: error: 'C0 5': the unit has buckets C1..C16" --buckets="$tmp/b"
+berr "C0" "vpmu-hist: $tmp/b:1: 'C0 5': the unit has buckets C1..C16" --buckets="$tmp/b"
 seq 1 17 | sed 's/.*/C& 1/' >"$tmp/b"
-berr "C17" "vpmu-hist: $tmp/b:17: error: 'C17 1': the unit has buckets C1..C16" --buckets="$tmp/b"
+berr "C17" "vpmu-hist: $tmp/b:17: 'C17 1': the unit has buckets C1..C16" --buckets="$tmp/b"
 printf 'C1 18446744073709551616\n' >"$tmp/b"
-berr "count over 64 bits" "vpmu-hist: $tmp/b:1: error: count 18446744073709551616 is over 18446744073709551615" --buckets="$tmp/b"
+berr "count over 64 bits" "vpmu-hist: $tmp/b:1: count 18446744073709551616 is over 18446744073709551615" --buckets="$tmp/b"
 printf 'C1 18446744073709551615\nC2 1\n' >"$tmp/b"
-berr "total over 64 bits" "vpmu-hist: $tmp/b: error: the buckets add up to more than 18446744073709551615" --buckets="$tmp/b"
+berr "total over 64 bits" "vpmu-hist: $tmp/b: the buckets add up to more than 18446744073709551615" --buckets="$tmp/b"
 : >"$tmp/b"
-berr "empty file (unit off)" "vpmu-hist: $tmp/b: error: no buckets: the file is empty (hist/sum is, while the unit is off)" --buckets="$tmp/b"
+berr "empty file (unit off)" "vpmu-hist: $tmp/b: no buckets: the file is empty (hist/sum is, while the unit is off)" --buckets="$tmp/b"
 printf 'par; wq=0 100; wq=1 100\n' >"$tmp/p2"
-berr "5 buckets, program of 2" "vpmu-hist: $tmp/sysfs/sum: error: 5 buckets, but the program in $tmp/p2 has 2 entries" --buckets="$tmp/sysfs/sum" --program="$tmp/p2"
+berr "5 buckets, program of 2" "vpmu-hist: $tmp/sysfs/sum: 5 buckets, but the program in $tmp/p2 has 2 entries" --buckets="$tmp/sysfs/sum" --program="$tmp/p2"
 printf 'seq; vpmu_uops 100; wq=5-2 100\n' >"$tmp/p2"
-berr "bad program" "vpmu-hist: $tmp/p2: error: entry 2: wq=5-2: LO above HI" --buckets="$tmp/sysfs/sum" --program="$tmp/p2"
+berr "bad program" "vpmu-hist: $tmp/p2: entry 2: wq=5-2: LO above HI" --buckets="$tmp/sysfs/sum" --program="$tmp/p2"
 echo off >"$tmp/p2"
-berr "program off" "vpmu-hist: $tmp/p2: error: the program is 'off': it has no buckets to label" --buckets="$tmp/sysfs/sum" --program="$tmp/p2"
+berr "program off" "vpmu-hist: $tmp/p2: the program is 'off': it has no buckets to label" --buckets="$tmp/sysfs/sum" --program="$tmp/p2"
 berr "missing bucket file" "vpmu-hist: $tmp/nope: No such file or directory" --buckets="$tmp/nope"
 berr "unreadable bucket file (a directory)" "vpmu-hist: $tmp/sysfs: Is a directory" --buckets="$tmp/sysfs"
 berr "missing program" "vpmu-hist: $tmp/nope: No such file or directory" --buckets="$tmp/sysfs/sum" --program="$tmp/nope"
-berr "--plot of another format" "vpmu-hist: $tmp/x.pdf: error: the plot must be a .png or .svg file" --buckets="$tmp/sysfs/sum" -q --plot="$tmp/x.pdf"
+berr "--plot of another format" "vpmu-hist: $tmp/x.pdf: the plot must be a .png or .svg file" --buckets="$tmp/sysfs/sum" -q --plot="$tmp/x.pdf"
 usage() {	# usage NAME EXPECTED-STDERR ARGS...: exit 2
 	local name=$1 want=$2
 	shift 2
 	"$HIST" "$@" >/dev/null 2>"$tmp/err"
-	[ $? = 2 ] && [ "$(cat "$tmp/err")" = "$want" ]
-	ok $? "--buckets, $name: exit 2, \"${want#vpmu-hist: }\""
+	[ $? = 2 ] && [ "$(cat "$tmp/err")" = "$want
+Try 'vpmu-hist --help' for more information." ]
+	ok $? "--buckets, $name: exit 2, \"${want#vpmu-hist: }\", then Try"
 }
 usage "--program alone" "vpmu-hist: --program needs --buckets" --program="$tmp/prog"
 usage "with -m" "vpmu-hist: -m is for micro-PC histograms, not with --buckets" --buckets="$tmp/sysfs/sum" -m "$IMG"
@@ -409,17 +429,17 @@ printf '#!/bin/sh\necho partial >"%s"\nexit 3\n' "$tmp/f.png" >"$tmp/fake/gnuplo
 chmod +x "$tmp/fake/gnuplot"
 PATH=$tmp/fake "$HIST" --buckets="$tmp/sysfs/sum" --plot="$tmp/f.png" \
 	>"$tmp/out" 2>"$tmp/err"
-[ $? = 1 ] && [ "$(cat "$tmp/err")" = "vpmu-hist: $tmp/f.png: gnuplot failed (exit status 3)" ] &&
+[ $? = 2 ] && [ "$(cat "$tmp/err")" = "vpmu-hist: $tmp/f.png: gnuplot failed (exit status 3)" ] &&
 [ ! -e "$tmp/f.png" ] && [ ! -s "$tmp/out" ]
-ok $? "--buckets --plot, gnuplot exits 3: exit 1, says so, no file left"
+ok $? "--buckets --plot, gnuplot exits 3: exit 2, says so, no file left"
 printf '#!/bin/sh\nexit 0\n' >"$tmp/fake/gnuplot"
 PATH=$tmp/fake "$HIST" --buckets="$tmp/sysfs/sum" --plot="$tmp/f.svg" \
 	>/dev/null 2>"$tmp/err"
-[ $? = 1 ] && [ "$(cat "$tmp/err")" = "vpmu-hist: $tmp/f.svg: gnuplot failed (it wrote no file)" ]
-ok $? "--buckets --plot, gnuplot writes nothing: exit 1, says so"
+[ $? = 2 ] && [ "$(cat "$tmp/err")" = "vpmu-hist: $tmp/f.svg: gnuplot failed (it wrote no file)" ]
+ok $? "--buckets --plot, gnuplot writes nothing: exit 2, says so"
 PATH=/nonexistent "$HIST" --buckets="$tmp/sysfs/sum" --plot="$tmp/g.png" \
 	>/dev/null 2>"$tmp/err"
-[ $? = 1 ] && grep -q 'gnuplot not found on PATH; install it' "$tmp/err"
-ok $? "--buckets --plot without gnuplot: exit 1, says how to install it"
+[ $? = 2 ] && grep -q 'gnuplot not found on PATH; install it' "$tmp/err"
+ok $? "--buckets --plot without gnuplot: exit 2, says how to install it"
 
 tap_done

@@ -64,8 +64,8 @@ ok $? "vpmu-sim -n 3 runs three times"
 [ $? = 1 ] && grep -q 'sum.expect:[0-9]*: event cycles: got 3120, want 179' "$tmp/err"
 ok $? "vpmu-sim: a mismatch exits 1 and names file, line, got and want"
 "$T/vpmu-sim" "$S/build/default.vpmu" 2>"$tmp/err"
-[ $? = 2 ] && grep -q 'not a valid vpmu program file: bad magic' "$tmp/err"
-ok $? "vpmu-sim: an image given as program: exit 2, says why"
+[ $? = 2 ] && [ "$(cat "$tmp/err")" = "vpmu-sim: $S/build/default.vpmu: bad magic number (not a vpmu program)" ]
+ok $? "vpmu-sim: an image given as program: exit 2, names it, says why"
 cp "$S/build/sum.vprg" "$tmp/bad.vprg"
 printf '\001' | dd of="$tmp/bad.vprg" bs=1 seek=70 conv=notrunc 2>/dev/null
 "$T/vpmu-run" "$tmp/bad.vprg" 2>"$tmp/err"
@@ -74,11 +74,57 @@ ok $? "vpmu-run: bad checksum: exit 2"
 "$T/vpmu-run" -b 2^41 "$S/build/sum.vprg" 2>/dev/null; [ $? = 2 ]
 ok $? "vpmu-run: budget above 2^40: exit 2"
 "$T/vpmu-run" -d "$tmp/none" "$S/build/sum.vprg" 2>"$tmp/err"
-[ $? = 1 ] && grep -q 'No such file' "$tmp/err"
-ok $? "vpmu-run: no device: exit 1"
+[ $? = 2 ] && grep -q "^vpmu-run: $tmp/none: No such file" "$tmp/err"
+ok $? "vpmu-run: no device: exit 2, names it"
 "$T/vpmu-run" -d /dev/null "$S/build/sum.vprg" 2>"$tmp/err"
-[ $? = 1 ] && grep -q 'VPMU_IOC_RUN: .*does not know VPMU_IOC_RUN' "$tmp/err"
-ok $? "vpmu-run: not the vpmu device: ENOTTY explained"
+[ $? = 2 ] && grep -q '^vpmu-run: VPMU_IOC_RUN: .*does not know VPMU_IOC_RUN' "$tmp/err"
+ok $? "vpmu-run: not the vpmu device: exit 2, ENOTTY explained"
+
+# A malformed .expect file is an input error (2), a mismatch a differing
+# result (1); both are named with their line.
+printf 'stop halt\nreg r2 zz\n' >"$tmp/bad.expect"
+"$T/vpmu-sim" -q -e "$tmp/bad.expect" "$S/build/sum.vprg" 2>"$tmp/err"
+[ $? = 2 ] && [ "$(cat "$tmp/err")" = "vpmu-sim: $tmp/bad.expect:2: malformed line: bad number" ]
+ok $? "vpmu-sim: a malformed .expect line: exit 2, file:line named"
+printf 'stop halt\nreg r2 54\n' >"$tmp/mis.expect"
+"$T/vpmu-sim" -q -n 2 -e "$tmp/mis.expect" "$S/build/sum.vprg" 2>"$tmp/err"
+[ $? = 1 ] && [ "$(cat "$tmp/err")" = "vpmu-sim: $tmp/mis.expect:2: run 1: reg r2: got 55, want 54
+vpmu-sim: $tmp/mis.expect:2: run 2: reg r2: got 55, want 54" ]
+ok $? "vpmu-sim -n 2: a mismatch in each run: exit 1, file:line: run N: what"
+
+# The ELF files of vpmu-as -f elf run as the files they hold.
+"$BIN/vpmu-as" -f elf -o "$tmp/d.elf" "$UCODE_SRC" &&
+"$BIN/vpmu-as" -m "$tmp/d.elf" -f elf -o "$tmp/sum.elf" "$S/samples/sum.s" &&
+"$T/vpmu-sim" -e "$S/samples/sum.expect" "$S/build/sum.vprg" >"$tmp/o1" &&
+"$T/vpmu-sim" -m "$tmp/d.elf" -e "$S/samples/sum.expect" "$tmp/sum.elf" >"$tmp/o2" &&
+cmp -s "$tmp/o1" "$tmp/o2"
+ok $? "vpmu-sim -m IMAGE.elf PROGRAM.elf: as the image and program they hold"
+"$T/vpmu-sim" -m "$tmp/sum.elf" "$S/build/sum.vprg" 2>"$tmp/err"
+[ $? = 2 ] && [ "$(cat "$tmp/err")" = "vpmu-sim: $tmp/sum.elf: an ELF file without a microcode image (not from vpmu-as -f elf)" ]
+ok $? "vpmu-sim -m PROGRAM.elf: not an image, exit 2"
+# Where vpmu-run maps them for perf (the device is /dev/null: the run
+# itself fails, after the mapping).
+if command -v strace >/dev/null 2>&1; then
+	strace -o "$tmp/trace" -e trace=mmap "$T/vpmu-run" -d /dev/null \
+		-m "$tmp/d.elf" "$tmp/sum.elf" >/dev/null 2>"$tmp/err"
+	rc=$?
+	grep -q '^mmap(0x200000000000, [0-9]*, PROT_READ|PROT_EXEC, MAP_PRIVATE|MAP_FIXED_NOREPLACE, [0-9]*, 0x1000) = 0x200000000000$' "$tmp/trace" &&
+	grep -q '^mmap(0x100000000000, 24, PROT_READ|PROT_EXEC, MAP_PRIVATE|MAP_FIXED_NOREPLACE, [0-9]*, 0x1000) = 0x100000000000$' "$tmp/trace" &&
+	[ $rc = 2 ] && grep -q 'VPMU_IOC_RUN' "$tmp/err"
+	ok $? "vpmu-run maps the microcode ELF at 0x200000000000 and the program ELF at 0x100000000000"
+	if [ -f "$S/build/rv32/fib.elf" ]; then
+		strace -o "$tmp/trace" -e trace=mmap "$T/vpmu-run" -d /dev/null \
+			"$S/build/rv32/fib.elf" >/dev/null 2>&1
+		grep -q '^mmap(0x100000010000, [0-9]*, PROT_READ|PROT_EXEC, MAP_PRIVATE|MAP_FIXED_NOREPLACE, [0-9]*, 0) = 0x100000010000$' "$tmp/trace" &&
+		[ "$(grep -c 'MAP_FIXED_NOREPLACE' "$tmp/trace")" = 1 ]
+		ok $? "vpmu-run maps an RV32 ELF's executable segment at 0x100000000000 + its address"
+	else
+		ok 0 "vpmu-run maps an RV32 ELF # SKIP no share/build/rv32/fib.elf"
+	fi
+else
+	ok 0 "vpmu-run maps the ELF files # SKIP no strace"
+	ok 0 "vpmu-run maps an RV32 ELF # SKIP no strace"
+fi
 
 # vpmu-load against a fake sysfs directory
 f=$tmp/sys
@@ -107,5 +153,13 @@ ok $? "vpmu-load: a rejection prints ucode/error, exit 1"
 ok $? "vpmu-load --check max.vpmu"
 "$T/vpmu-load" --check "$S/build/sum.vprg" 2>/dev/null; [ $? = 1 ]
 ok $? "vpmu-load --check of a program: exit 1"
+echo ok >"$f/ucode/status"
+: >"$f/ucode/image"
+"$T/vpmu-load" --sysfs="$f" "$tmp/d.elf" >/dev/null &&
+	cmp -s "$f/ucode/image" "$S/build/default.vpmu"
+ok $? "vpmu-load IMAGE.elf writes the image the ELF file holds"
+"$T/vpmu-load" --sysfs="$tmp/none" "$S/build/default.vpmu" 2>"$tmp/err"
+[ $? = 2 ] && grep -q "^vpmu-load: $tmp/none/ucode/image: No such file or directory (is vpmu.ko loaded?)" "$tmp/err"
+ok $? "vpmu-load without the module: exit 2, names the file"
 
 tap_done

@@ -122,10 +122,11 @@ ok $rc "lintian --pedantic ${CHANGES#"$TOP"/}: no tags"
 
 # --- 2. make install / uninstall with DESTDIR ----------------------------
 
-# Relative paths of the regular files in a package or a directory.
+# Relative paths of the files and symbolic links (the bash completion's)
+# in a package or a directory.
 deb_files() { dpkg-deb -c "$1" | awk '$1 !~ /^d/ { sub("^\\./", "", $6); print $6 }' |
 	grep -v '^usr/share/doc/' | sort; }
-dir_files() { (cd "$1" && find . -type f | sed 's|^\./||' | sort); }
+dir_files() { (cd "$1" && find . -type f -o -type l | sed 's|^\./||' | sort); }
 
 d=$tmp/destdir
 make -s -C "$TOP" install DESTDIR="$d" PREFIX=/usr >"$tmp/install.log" 2>&1
@@ -141,7 +142,7 @@ rc=$?
 sed 's/^/# /' "$tmp/diff"
 ok $rc "make install puts the packages' files (and only those) in place"
 make -s -C "$TOP" uninstall DESTDIR="$d" PREFIX=/usr >/dev/null 2>&1 &&
-	[ -z "$(find "$d" -type f)" ]
+	[ -z "$(find "$d" -type f -o -type l)" ]
 ok $? "make uninstall DESTDIR=... removes every file it installed"
 
 # --- 3. vpmu-tools -------------------------------------------------------
@@ -179,10 +180,11 @@ cli_tests() {
 	local where=$1 dir=$2 s log rc p f plan
 
 	shift 2
-	for s in test_asm_cli.sh test_run_cli.sh test_hu_cli.sh test_hist_cli.sh; do
+	for s in test_asm_cli.sh test_run_cli.sh test_hu_cli.sh test_hist_cli.sh \
+		 test_tools_cli.sh; do
 		log=$tmp/cli-$where-$s.log
 		"$@" env VPMU_BIN=/usr/bin VPMU_SHARE=/usr/share/vpmu \
-			bash "$dir/$s" >"$log" 2>&1
+			VPMU_VERSION="$VERSION" bash "$dir/$s" >"$log" 2>&1
 		rc=$?
 		p=$(grep -c '^ok ' "$log")
 		f=$(grep -c '^not ok ' "$log")

@@ -69,7 +69,7 @@ ensure_host_deps() {
 
 ensure_debug_build_deps() {
 	ensure_pkgs bc bison flex libelf-dev libssl-dev dwarves python3 \
-		build-essential
+		build-essential patch
 }
 
 # newest_pkg REGEX - newest package name matching REGEX in the apt lists.
@@ -357,10 +357,25 @@ build_userspace() {
 # Series the debug tier builds, each from Debian's linux-source-SERIES.
 DEBUG_SERIES="6.1 6.12"
 
-# debug_setup SERIES - sets DBG_SRC_PKG, DBG_SRC_TAR and DBG_FRAGMENTS (the
+# Kernel patch series (git format-patch output in upstream/, README.md
+# there) applied to a debug tree, by series; the kselftests they add run in
+# its guest (build_series_selftests).
+debug_patch_dirs() {
+	case "$1" in
+	6.12)	echo "$TOP/upstream/perf-detached-leader" ;;
+	esac
+}
+
+# Those kselftests, built by prepare_kernel for the guest.
+SERIES_SELFTESTS=()
+
+# debug_setup SERIES - sets DBG_SRC_PKG, DBG_SRC_TAR, DBG_FRAGMENTS (the
 # common debug.config, then debug-SERIES.config when the series needs
-# something different).
+# something different) and DBG_PATCHES (every patch of the series'
+# debug_patch_dirs but the cover letters, in order).
 debug_setup() {
+	local d p
+
 	case " $DEBUG_SERIES " in
 	*" $1 "*) ;;
 	*) die "no debug kernel for series $1 (have: $DEBUG_SERIES)" ;;
@@ -371,16 +386,30 @@ debug_setup() {
 	if [ -f "$VM_DIR/debug-$1.config" ]; then
 		DBG_FRAGMENTS+=("$VM_DIR/debug-$1.config")
 	fi
+	DBG_PATCHES=()
+	for d in $(debug_patch_dirs "$1"); do
+		for p in "$d"/[0-9][0-9][0-9][0-9]-*.patch; do
+			[ -f "$p" ] || die "no patches in $d"
+			case "${p##*/}" in 0000-*) continue ;; esac
+			DBG_PATCHES+=("$p")
+		done
+	done
 }
 
 # debug_kernel_key - linux-source version + hash of the config fragments
-# (for a series with only debug.config, the hash of that file).
+# and of the patches' diffs (for a series with only debug.config and no
+# patches, the hash of that file).  A patch's commit message is not part of
+# the tree: editing it does not rebuild the kernel.
 debug_kernel_key() {
 	local ver
 
 	ver=$(dpkg-query -W -f='${Version}' "$DBG_SRC_PKG")
-	printf '%s-%s\n' "$ver" \
-		"$(cat "${DBG_FRAGMENTS[@]}" | sha256sum | cut -c1-12)"
+	printf '%s-%s\n' "$ver" "$( {
+		cat "${DBG_FRAGMENTS[@]}"
+		if [ ${#DBG_PATCHES[@]} -gt 0 ]; then
+			sed -n '/^diff --git /,/^-- $/p' "${DBG_PATCHES[@]}"
+		fi
+	} | sha256sum | cut -c1-12)"
 }
 
 # check_debug_config CONFIG - every =y line of the fragments must be =y in
@@ -458,6 +487,10 @@ build_debug_kernel() {
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	tar -xJf "$DBG_SRC_TAR" -C "$dir"
+	for p in "${DBG_PATCHES[@]}"; do
+		patch -d "$tree" -p1 --forward --batch <"$p" >>"$dir/patch.log" 2>&1 ||
+			die "${p#"$TOP"/} does not apply to $DBG_SRC_PKG ($dir/patch.log)"
+	done
 	(
 		cd "$tree"
 		make ARCH=x86_64 tinyconfig
@@ -475,9 +508,32 @@ build_debug_kernel() {
 		tail -n 40 "$dir/build.log" >&2
 		die "debug kernel build failed ($dir/build.log)"
 	fi
+	build_series_selftests "$tree" >>"$dir/build.log" 2>&1 ||
+		die "the patches' kselftests do not build ($dir/build.log)"
 	touch "$dir/.done"
 	exec {lock}>&-
 	log "debug kernel $key ready"
+}
+
+# build_series_selftests TREE - the kselftests DBG_PATCHES add or change
+# (tools/testing/selftests/DIR/NAME.c), built static against TREE's
+# headers into TREE/.vpmu-selftests/DIR_NAME.
+build_series_selftests() {
+	local tree=$1 src name
+
+	rm -rf "$tree/.vpmu-selftests"
+	mkdir -p "$tree/.vpmu-selftests"
+	[ ${#DBG_PATCHES[@]} -gt 0 ] || return 0
+	make -C "$tree" ARCH=x86_64 headers
+	for src in $(sed -n 's|^+++ b/\(tools/testing/selftests/.*\.c\)$|\1|p' \
+			"${DBG_PATCHES[@]}" | sort -u); do
+		name=${src#tools/testing/selftests/}
+		name=${name%.c}
+		gcc -O2 -g -Wall -static -isystem "$tree/usr/include" \
+			-I"$tree/tools/testing/selftests" \
+			-o "$tree/.vpmu-selftests/${name//\//_}" "$tree/$src" \
+			-lpthread || return 1
+	done
 }
 
 # --- initramfs ------------------------------------------------------------
@@ -566,12 +622,16 @@ build_initrd() {
 	done
 	make -s -C "$USER_SRC/selftests/vpmu" KSFT_INC="$KSFT_INC" \
 		INSTALL_PATH="$root/opt/vpmu/selftests" install >/dev/null
-	for f in ${VPMU_EXTRA_SELFTESTS:-}; do
+	for f in ${VPMU_EXTRA_SELFTESTS:-} "${SERIES_SELFTESTS[@]}"; do
 		install -m 0755 "$f" "$root/opt/vpmu/selftests/"
 	done
 	if [ -d "$USER_SRC/tools/vpmu/share" ]; then
 		cp -r "$USER_SRC/tools/vpmu/share" "$root/opt/vpmu/share"
 	fi
+	# perf annotate of RV32 samples runs the cross objdump, and
+	# vpmu_perf_names.sh reads symbol tables with it (when installed).
+	f=$(command -v riscv64-unknown-elf-objdump || true)
+	[ -z "$f" ] || copy_elf "$root" "$f" /usr/bin/riscv64-unknown-elf-objdump
 	INITRD=$out/initrd.gz
 	cp "$BASE_CPIO" "$INITRD.tmp"
 	(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet |
@@ -741,9 +801,12 @@ newest_name() {
 # trixie-backports, built in the trixie root), debug-6.1, debug-6.12 (debug
 # is debug-6.1), 6.12-mttcg and 6.1-cpus64 (a few tests again on those
 # kernels); sets NAME, VMLINUZ, KDIR, KVER, KDESC, MODULE_KO, TIMEOUT,
-# MEM, KCMDLINE, and TCG_THREAD and SMP where they differ.
+# MEM, KCMDLINE, TCG_THREAD and SMP where they differ, and
+# SERIES_SELFTESTS for a debug tree with patches.
 prepare_kernel() {
-	local in_root_build=
+	local in_root_build='' f
+
+	SERIES_SELFTESTS=()
 	case "$1" in
 	6.1|6.12|6.12-rt)
 		resolve_stock "$1"
@@ -793,6 +856,11 @@ prepare_kernel() {
 
 		series=${series#-}
 		build_debug_kernel "${series:-6.1}"
+		for f in "$KDIR"/.vpmu-selftests/*; do
+			if [ -f "$f" ]; then
+				SERIES_SELFTESTS+=("$f")
+			fi
+		done
 		NAME=$KVER
 		KCMDLINE=
 		REQUIRE_KMEMLEAK=1

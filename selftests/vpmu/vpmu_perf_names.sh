@@ -1,0 +1,238 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# vpmu_perf_names.sh - perf names the engine's code by itself (busybox sh;
+# Documentation/vpmu/perf.rst, "Naming samples").  vpmu-run maps the
+# program and the microcode, as ELF files, where the samples' IPs point;
+# after perf record nothing of vpmu runs: perf report, annotate and
+# script name the samples with the ELF files' own symbols.
+#
+#   1. perf report --sort sym of fib.elf names its functions (fib, main);
+#   2. every function's samples and percentage, in fib.elf and sort.elf,
+#      are those of the samples' IPs (perf script -F ip) looked up in the
+#      ELF's symbol table (riscv64-unknown-elf-objdump -t), and there are
+#      floor(cycles / period) samples;
+#   3. with sample_upc, the samples of sort.elf are named by the labels of
+#      the RV32IM microcode (vpmu-as -f elf), each with the samples and
+#      percentage vpmu-hist --perf gives that label;
+#   4. a vpmu32 program written by vpmu-as -f elf (sortloop.s) is named by
+#      its labels, exactly as in 2;
+#   5. perf annotate --objdump=riscv64-unknown-elf-objdump shows fib's
+#      RV32 instructions, each with its exact share of fib's samples;
+#   6. with perf record -g, perf script prints each sample's one frame on
+#      a line of its own, so it folds (as stackcollapse-perf.pl folds it,
+#      weighing each sample by its period) into "vpmu-run;FUNCTION
+#      PERIODS" lines, perf report's samples times the period.
+#
+# TAP output; skips without perf, the tools, root (to load the RV32IM
+# image) or the built RV32 samples; the checks against the symbol tables
+# skip without riscv64-unknown-elf-objdump (the VM harness adds it).
+
+PMU=/sys/bus/event_source/devices/vpmu
+SHARE=${VPMU_SHARE:-/opt/vpmu/share}
+BIN=/opt/vpmu/bin
+RUN=$(command -v vpmu-run || echo $BIN/vpmu-run)
+AS=$(command -v vpmu-as || echo $BIN/vpmu-as)
+DIS=$(command -v vpmu-dis || echo $BIN/vpmu-dis)
+LOAD=$(command -v vpmu-load || echo $BIN/vpmu-load)
+HIST=$(command -v vpmu-hist || echo $BIN/vpmu-hist)
+OBJDUMP=$(command -v riscv64-unknown-elf-objdump || true)
+ELFS=$SHARE/build/rv32
+T=${TMPDIR:-/tmp}/vpmu_perf_names.$$
+# The TAP helpers: lib/ where installed, beside this script in the tree.
+tap=$(dirname "$0")/lib/vpmu_tap.sh
+[ -f "$tap" ] || tap=$(dirname "$0")/vpmu_tap.sh
+# shellcheck source=vpmu_tap.sh
+. "$tap"
+
+command -v perf >/dev/null 2>&1 || skip_all "no perf"
+[ -w "$PMU/ucode/image" ] || skip_all "no loader (or not root)"
+for t in "$RUN" "$AS" "$DIS" "$LOAD" "$HIST"; do
+	[ -x "$t" ] || skip_all "no $t"
+done
+for f in build/default.vpmu ucode/rv32im.vus progs/sortloop.s; do
+	[ -f "$SHARE/$f" ] || skip_all "no $SHARE/$f"
+done
+if [ ! -f "$ELFS/fib.elf" ] || [ ! -f "$ELFS/sort.elf" ]; then
+	skip_all "no $ELFS/*.elf (no cross compiler?)"
+fi
+
+tap_plan 6
+mkdir -p "$T"
+cleanup() {
+	"$LOAD" -q --default
+	rm -rf "$T"
+}
+trap cleanup EXIT
+
+# The microcode as ELF files: RV32IM from its source, the default image
+# through its listing (vpmu-dis, then vpmu-as: the same bytes).
+"$AS" -f elf -o "$T/rv32im.elf" "$SHARE/ucode/rv32im.vus"
+"$DIS" -o "$T/default.vus" "$SHARE/build/default.vpmu"
+"$AS" -f elf -o "$T/default.elf" "$T/default.vus"
+"$AS" -m "$T/default.elf" -f elf -o "$T/sortloop.elf" "$SHARE/progs/sortloop.s"
+
+# report DATA: "NAME SAMPLES PERCENT" for each line of perf report --sort
+# sym -n (--no-children: the samples' own, with perf record -g too), sorted.
+report() {
+	perf report -i "$1" --stdio --no-children --sort sym -n -q 2>/dev/null |
+		awk '/%/ { sub(/%$/, "", $1); print $NF, $2, $1 }' | sort
+}
+
+# ips DATA BASE: the samples' IPs less BASE, in decimal, one a line.
+ips() {
+	perf script -i "$1" -F ip 2>/dev/null | while read -r ip; do
+		echo $((0x$ip - $2))
+	done
+}
+
+# ranges ELF: "START END NAME" (decimal) for each function symbol of ELF,
+# from its symbol table (objdump -t).
+ranges() {
+	"$OBJDUMP" -t "$1" | awk '$3 == "F" || $2 == "F" { print $1, $(NF - 1), $NF }' |
+	while read -r addr size name; do
+		echo $((0x$addr)) $((0x$addr + 0x$size)) "$name"
+	done
+}
+
+# by_symbol ELF PCS: "NAME SAMPLES PERCENT" for each function symbol of
+# ELF with samples among the addresses in file PCS, the percentage of all
+# of them, sorted.
+by_symbol() {
+	ranges "$1" >"$T/ranges"
+	awk 'NR == FNR { lo[NR] = $1; hi[NR] = $2; name[NR] = $3; n = NR; next }
+	     { total++
+	       for (i = 1; i <= n; i++)
+		       if ($1 >= lo[i] && $1 < hi[i]) { c[name[i]]++; break } }
+	     END { for (s in c)
+			   printf "%s %d %.2f\n", s, c[s], 100 * c[s] / total }' \
+		"$T/ranges" "$2" | sort
+}
+
+# same WANT GOT: ok if GOT has every line of WANT ("NAME SAMPLES
+# PERCENT"), and WANT has some (GOT may name more: code outside functions).
+same() {
+	[ -s "$1" ] &&
+	awk 'NR == FNR { want[$1] = $0; nw++; next }
+	     ($1 in want) { if (want[$1] != $0) bad = 1; seen++ }
+	     END { exit bad || seen != nw }' "$1" "$2"
+	r=$?
+	if [ $r != 0 ]; then
+		echo "# expected (name samples %):"; sed 's/^/#   /' "$1"
+		echo "# perf report:"; sed 's/^/#   /' "$2"
+	fi
+	return $r
+}
+
+PC_BASE=$((1 << 44))
+"$LOAD" -q "$T/rv32im.elf" || echo "# cannot load $T/rv32im.elf"
+
+# 1. fib.elf: its functions by name.
+perf record -q -e vpmu/vpmu_cycles/ -c 1000 -o "$T/fib.data" \
+	"$RUN" -m "$T/rv32im.elf" --stats "$ELFS/fib.elf" >/dev/null 2>"$T/stats"
+report "$T/fib.data" >"$T/fib.report"
+grep -q '^fib ' "$T/fib.report" && grep -q '^main ' "$T/fib.report"
+r=$?
+[ $r = 0 ] || sed 's/^/# /' "$T/fib.report"
+ok $r "perf report --sort sym of fib.elf: fib, main"
+
+# 2. Exactly the samples of each function, and floor(cycles / 1000).
+if [ -n "$OBJDUMP" ]; then
+	cycles=$(sed -n 's/^event cycles //p' "$T/stats")
+	ips "$T/fib.data" $PC_BASE >"$T/fib.pcs"
+	by_symbol "$ELFS/fib.elf" "$T/fib.pcs" >"$T/fib.want"
+	[ "$(wc -l <"$T/fib.pcs")" = $((cycles / 1000)) ] ||
+		echo "# $(wc -l <"$T/fib.pcs") samples of $cycles cycles"
+	[ "$(wc -l <"$T/fib.pcs")" = $((cycles / 1000)) ] &&
+	same "$T/fib.want" "$T/fib.report" &&
+	perf record -q -e vpmu/vpmu_cycles/ -c 1000 -o "$T/sort.data" \
+		"$RUN" -m "$T/rv32im.elf" "$ELFS/sort.elf" >/dev/null &&
+	report "$T/sort.data" >"$T/sort.report" &&
+	ips "$T/sort.data" $PC_BASE >"$T/sort.pcs" &&
+	by_symbol "$ELFS/sort.elf" "$T/sort.pcs" >"$T/sort.want" &&
+	same "$T/sort.want" "$T/sort.report"
+	ok $? "perf report of fib.elf and sort.elf: each function's samples and %, exactly"
+else
+	skip "perf report: each function's samples and %" "no riscv64-unknown-elf-objdump"
+fi
+
+# 3. Micro-PC samples by microcode label, as vpmu-hist --perf has them.
+perf record -q -e vpmu/vpmu_cycles,sample_upc/ -c 1000 -o "$T/upc.data" \
+	"$RUN" -m "$T/rv32im.elf" "$ELFS/sort.elf" >/dev/null
+report "$T/upc.data" >"$T/upc.report"
+perf script -i "$T/upc.data" -F ip >"$T/upc.ips" 2>/dev/null
+"$HIST" --perf -m "$T/rv32im.elf" --by-label "$T/upc.ips" 2>&1 |
+	awk '$2 ~ /^0x/ && $3 ~ /\// { print $1, $4, $5 }' | sort >"$T/upc.want"
+same "$T/upc.want" "$T/upc.report" &&
+[ "$(wc -l <"$T/upc.want")" = "$(wc -l <"$T/upc.report")" ] &&
+grep -q '^br_taken ' "$T/upc.report"
+ok $? "sample_upc: perf report names microcode labels, with vpmu-hist --perf's samples and %"
+
+# 4. A vpmu32 program written as ELF, by its labels.
+"$LOAD" -q --default
+perf record -q -e vpmu/vpmu_cycles/ -c 1000 -o "$T/loop.data" \
+	"$RUN" -q -b 2M "$T/sortloop.elf" >/dev/null
+report "$T/loop.data" >"$T/loop.report"
+if [ -n "$OBJDUMP" ]; then
+	ips "$T/loop.data" $PC_BASE >"$T/loop.pcs"
+	by_symbol "$T/sortloop.elf" "$T/loop.pcs" >"$T/loop.want"
+	same "$T/loop.want" "$T/loop.report" &&
+	[ "$(wc -l <"$T/loop.pcs")" = 2000 ]
+	ok $? "vpmu-as -f elf program: perf report names its labels, with their samples and %"
+else
+	grep -q '^inner ' "$T/loop.report"
+	ok $? "vpmu-as -f elf program: perf report names its labels"
+fi
+"$LOAD" -q "$T/rv32im.elf"
+
+# 5. perf annotate shows fib's RV32 instructions, each with its share.
+if [ -n "$OBJDUMP" ]; then
+	ranges "$ELFS/fib.elf" | awk '$3 == "fib"' >"$T/fib.range"
+	read -r lo hi _ <"$T/fib.range"
+	awk -v lo="$lo" -v hi="$hi" '$1 >= lo && $1 < hi { c[$1]++; t++ }
+		END { for (a in c) printf "%x %.2f\n", a, 100 * c[a] / t }' \
+		"$T/fib.pcs" | sort >"$T/ann.want"
+	perf annotate -i "$T/fib.data" --stdio \
+		--objdump="$OBJDUMP" fib >"$T/ann.out" 2>"$T/ann.err"
+	awk -F: 'NF >= 3 && $1 ~ /^ *[0-9]+\.[0-9]+ *$/ && $2 ~ /^ *[0-9a-f]+ *$/ {
+			p = $1; a = $2; gsub(/ /, "", p); gsub(/[ \t]/, "", a)
+			if (p + 0 > 0) print a, p }' "$T/ann.out" | sort >"$T/ann.got"
+	# RV32 code: stores of the return address, the recursive call (perf
+	# names some mnemonics as the host's parser reads them: addi as add)
+	cmp -s "$T/ann.want" "$T/ann.got" &&
+	grep -Eq ': +sw +ra,[0-9]+\(sp\)$' "$T/ann.out" &&
+	grep -Eq ': +jal +[0-9a-f]+ <fib>$' "$T/ann.out"
+	r=$?
+	if [ $r != 0 ]; then
+		echo "# expected (address %):"; sed 's/^/#   /' "$T/ann.want" | head -20
+		echo "# perf annotate:"; head -40 "$T/ann.out" | sed 's/^/#   /'
+		sed 's/^/#   /' "$T/ann.err" | head -5
+	fi
+	ok $r "perf annotate --objdump=riscv64-unknown-elf-objdump: fib's RV32 instructions, each with its share"
+else
+	skip "perf annotate of fib" "no riscv64-unknown-elf-objdump"
+fi
+
+# 6. perf record -g: one frame a sample, folded as stack collapsing does.
+perf record -q -g -e vpmu/vpmu_cycles/ -c 1000 -o "$T/g.data" \
+	"$RUN" -m "$T/rv32im.elf" "$ELFS/fib.elf" >/dev/null
+perf script -i "$T/g.data" 2>/dev/null >"$T/g.script"
+awk '/^[^ \t]/ { comm = $1; period = $(NF - 1); n = 0; next }
+     /^[ \t]/ { n++; f = $2; sub(/\+0x[0-9a-f]+$/, "", f); frame = f; next }
+     /^$/ { if (comm != "") { if (n != 1) bad++; c[comm ";" frame] += period }
+	    comm = "" }
+     END { for (s in c) print s, c[s]; exit bad != 0 }' "$T/g.script" |
+	sort >"$T/g.folded"
+r=$?
+report "$T/g.data" | awk '{ print "vpmu-run;" $1, $2 * 1000 }' | sort >"$T/g.want"
+[ $r = 0 ] && cmp -s "$T/g.want" "$T/g.folded" &&
+grep -q '^vpmu-run;fib ' "$T/g.folded"
+r=$?
+if [ $r != 0 ]; then
+	echo "# folded:"; sed 's/^/#   /' "$T/g.folded"
+	echo "# perf report:"; sed 's/^/#   /' "$T/g.want"
+	head -8 "$T/g.script" | sed 's/^/#   /'
+fi
+ok $r "perf record -g + perf script: one frame a sample, folding into perf report's counts"
+
+tap_done

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vpmu_cli.c - messages, usage errors, --version and exit statuses, the
+ * same in every vpmu tool (vpmu_cli.h).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vpmu_cli.h"
+
+#ifndef VPMU_VERSION
+#define VPMU_VERSION	"unknown"
+#endif
+
+const char vpmu_version_string[] = VPMU_VERSION;
+const char *vpmu_prog = "vpmu";
+
+void vpmu_cli_init(const char *argv0, const char *name)
+{
+	const char *slash = argv0 ? strrchr(argv0, '/') : NULL;
+
+	vpmu_prog = slash ? slash + 1 : argv0;
+	if (!vpmu_prog || !*vpmu_prog)
+		vpmu_prog = name;
+	opterr = 0;
+}
+
+static void vmsg(const char *file, unsigned int line, const char *tag,
+		 const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: ", vpmu_prog);
+	if (file && line)
+		fprintf(stderr, "%s:%u: ", file, line);
+	else if (file)
+		fprintf(stderr, "%s: ", file);
+	fputs(tag, stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void vpmu_err(const char *file, unsigned int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg(file, line, "", fmt, ap);
+	va_end(ap);
+}
+
+void vpmu_warn(const char *file, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg(file, 0, "warning: ", fmt, ap);
+	va_end(ap);
+}
+
+void vpmu_err_errno(const char *file)
+{
+	vpmu_err(file, 0, "%s", strerror(errno));
+}
+
+/* The length of "@file[:LINE[:COL]]: " at @p, or 0. */
+static size_t location_len(const char *p, const char *file)
+{
+	size_t n = file ? strlen(file) : 0;
+
+	if (!file || strncmp(p, file, n) || p[n] != ':')
+		return 0;
+	n++;
+	while (isdigit((unsigned char)p[n]) || p[n] == ':')
+		n++;
+	return p[n] == ' ' && p[n - 1] == ':' ? n + 1 : 0;
+}
+
+void vpmu_err_diag(const char *file, const char *tag, struct vpmu_buf *diag)
+{
+	char *p = diag->p, *nl;
+	size_t loc;
+	int n;
+
+	while (p && *p) {
+		nl = strchr(p, '\n');
+		n = nl ? (int)(nl - p) : (int)strlen(p);
+		if (!strncmp(p, "error: ", 7)) {
+			p += 7;
+			n -= 7;
+		}
+		loc = location_len(p, file);
+		fprintf(stderr, "%s: ", vpmu_prog);
+		if (loc)
+			fprintf(stderr, "%.*s", (int)loc, p);
+		else if (file)
+			fprintf(stderr, "%s: ", file);
+		if (!strncmp(p + loc, "error: ", 7))
+			loc += 7;
+		fprintf(stderr, "%s%.*s\n", tag ? tag : "", n - (int)loc,
+			p + loc);
+		p = nl ? nl + 1 : NULL;
+	}
+	diag->len = 0;
+	if (diag->p)
+		diag->p[0] = '\0';
+}
+
+void vpmu_usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (fmt) {
+		va_start(ap, fmt);
+		vmsg(NULL, 0, "", fmt, ap);
+		va_end(ap);
+	}
+	fprintf(stderr, "Try '%s --help' for more information.\n", vpmu_prog);
+	exit(VPMU_EXIT_USAGE);
+}
+
+/*
+ * getopt_long() leaves optopt 0 for an unknown long option and the option
+ * character for an unknown short one; a long option always advances
+ * optind, so argv[optind - 1] is the word at fault then, and when an
+ * argument is missing (which only the last word can lack).
+ */
+void vpmu_bad_option(char **argv, int c)
+{
+	const char *arg = optind > 0 ? argv[optind - 1] : "";
+	bool is_long = !strncmp(arg, "--", 2);
+
+	if (c == ':' && is_long)
+		vpmu_usage_error("option '%s' requires an argument", arg);
+	if (c == ':')
+		vpmu_usage_error("option requires an argument -- '%c'", optopt);
+	if (!optopt)
+		vpmu_usage_error("unrecognized option '%s'", arg);
+	if (is_long && strchr(arg, '='))
+		vpmu_usage_error("option '%.*s' takes no argument",
+				 (int)(strchr(arg, '=') - arg), arg);
+	if (isprint(optopt))
+		vpmu_usage_error("invalid option -- '%c'", optopt);
+	vpmu_usage_error("invalid option");
+}
+
+void vpmu_version(void)
+{
+	printf("%s (vpmu) %s\n", vpmu_prog, vpmu_version_string);
+	exit(fflush(stdout) ? VPMU_EXIT_USAGE : VPMU_EXIT_OK);
+}

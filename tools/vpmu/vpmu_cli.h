@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * vpmu_cli.h - the command-line conventions every vpmu tool follows
+ * (Documentation/vpmu/toolchain.rst, "Command-line conventions"):
+ *
+ *   - messages on stderr read "PROG: FILE[:LINE[:COL]]: message", naming
+ *     the file at fault, or "PROG: message" when no file is; a warning's
+ *     message starts with "warning: ";
+ *   - an unknown option, a missing argument or a bad operand prints one
+ *     line and "Try 'PROG --help' for more information.", and exits 2;
+ *   - --help prints the usage on stdout, --version "PROG (vpmu) VERSION",
+ *     both exit 0;
+ *   - the exit statuses are the VPMU_EXIT_* below, the same in every tool.
+ */
+#ifndef _VPMU_CLI_H
+#define _VPMU_CLI_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+
+#include "vpmu_asm.h"
+
+#define VPMU_EXIT_OK		0	/* success */
+#define VPMU_EXIT_DIFFER	1	/* a result differs from what was expected */
+#define VPMU_EXIT_USAGE		2	/* usage or input error */
+#define VPMU_EXIT_BUDGET	124	/* a program ran out of its cycle budget */
+
+/* The tool's name, as messages give it: argv[0]'s last component. */
+extern const char *vpmu_prog;
+
+/* Set vpmu_prog from @argv0 (NULL or empty: @name); opterr = 0. */
+void vpmu_cli_init(const char *argv0, const char *name);
+
+/* "PROG: FILE[:LINE]: message" (@file NULL: "PROG: message"; @line 0: none). */
+void vpmu_err(const char *file, unsigned int line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* "PROG: FILE: warning: message". */
+void vpmu_warn(const char *file, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* "PROG: FILE: strerror(errno)". */
+void vpmu_err_errno(const char *file);
+
+/*
+ * Print the lines of a library diagnostic buffer, each as a message about
+ * @file: "PROG: FILE: line", or "PROG: line" when the line already starts
+ * with a location in @file ("FILE[:LINE[:COL]]: ").  An "error: " tag is
+ * dropped (errors carry none), "warning: " kept; @tag (NULL: none) goes
+ * between the location and the message.  Empties @diag.
+ */
+void vpmu_err_diag(const char *file, const char *tag, struct vpmu_buf *diag);
+
+/*
+ * Usage errors: "PROG: message" (if @fmt), then "Try 'PROG --help' for
+ * more information.", and exit VPMU_EXIT_USAGE.
+ */
+void vpmu_usage_error(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2), noreturn));
+
+/*
+ * getopt_long() returned '?' or ':' (optstrings start with ':'): say
+ * which option was wrong, in one line, and exit as vpmu_usage_error().
+ */
+void vpmu_bad_option(char **argv, int c) __attribute__((noreturn));
+
+/* --version: "PROG (vpmu) VERSION" on stdout; exit 0. */
+void vpmu_version(void) __attribute__((noreturn));
+
+/* The version every tool reports (debian/changelog's first line). */
+extern const char vpmu_version_string[];
+
+/* getopt_long value of --version in every tool, above any short option. */
+#define VPMU_OPT_VERSION	0x1000
+#define VPMU_VERSION_LONGOPT	{ "version", no_argument, NULL, VPMU_OPT_VERSION }
+
+#endif /* _VPMU_CLI_H */
