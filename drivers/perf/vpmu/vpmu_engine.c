@@ -346,11 +346,27 @@ enum vpmu_stop_reason vpmu_engine_run(struct vpmu_engine *e, u64 budget,
 
 /* ---- lifetime ----------------------------------------------------------- */
 
+/* The translation cache's part of an engine's memory. */
+static int vpmu_tc_alloc(struct vpmu_engine_mem *m)
+{
+	m->tc_pool = vpmu_zalloc(sizeof(u32) * VPMU_TC_POOL);
+	m->tc_map = vpmu_zalloc(sizeof(u32) * VPMU_TC_MAP);
+	m->tc_cnt = vpmu_zalloc(sizeof(u32) * VPMU_NSLOT * VPMU_TC_BLOCKS);
+	/* a translation takes more than 16 pool words */
+	m->tc_touch = vpmu_zalloc(sizeof(u32) * (VPMU_TC_POOL / 16));
+	m->tc_scratch = vpmu_zalloc(vpmu_tc_scratch_size());
+	m->tc_heat = vpmu_zalloc(VPMU_TC_MAP);
+	if (!m->tc_pool || !m->tc_map || !m->tc_cnt || !m->tc_touch ||
+	    !m->tc_scratch || !m->tc_heat)
+		return -ENOMEM;
+	return 0;
+}
+
 /*
  * Everything a ucode of up to @words microwords needs is allocated here,
  * so that attach, start, save, restore and run never allocate.
  */
-struct vpmu_engine_mem *vpmu_engine_mem_alloc(u32 words)
+struct vpmu_engine_mem *vpmu_engine_mem_alloc(u32 words, bool tc)
 {
 	struct vpmu_engine_mem *m;
 	size_t n = words, tgl_size = TGL_ROUND(sizeof(s32) * n);
@@ -394,6 +410,8 @@ struct vpmu_engine_mem *vpmu_engine_mem_alloc(u32 words)
 	    !m->hu_hit || !m->uhist || !m->dc_tag || !m->gap_dist ||
 	    !m->gap_q)
 		goto out_free;
+	if (tc && vpmu_tc_alloc(m))
+		goto out_free;
 	return m;
 
 out_free:
@@ -419,6 +437,12 @@ void vpmu_engine_mem_free(struct vpmu_engine_mem *m)
 	vpmu_free(m->dc_tag);
 	vpmu_free(m->gap_dist);
 	vpmu_free(m->gap_q);
+	vpmu_free(m->tc_pool);
+	vpmu_free(m->tc_map);
+	vpmu_free(m->tc_cnt);
+	vpmu_free(m->tc_touch);
+	vpmu_free(m->tc_scratch);
+	vpmu_free(m->tc_heat);
 	vpmu_free(m);
 }
 
@@ -429,6 +453,7 @@ struct vpmu_engine_mem *vpmu_engine_mem_set(struct vpmu_engine *e,
 	unsigned int s;
 
 	vpmu_settle(e);		/* into the counters, before the slots go */
+	vpmu_tc_flush(e);	/* (the counts it holds are in the slots) */
 	e->uc = NULL;
 	e->ncs = 0;
 	e->st.started = false;
@@ -453,6 +478,14 @@ struct vpmu_engine_mem *vpmu_engine_mem_set(struct vpmu_engine *e,
 	e->dc_tag = m ? m->dc_tag : NULL;
 	e->gap_dist = m ? m->gap_dist : NULL;
 	e->gap_q = m ? m->gap_q : NULL;
+	e->tc_pool = m ? m->tc_pool : NULL;
+	e->tc_map = m ? m->tc_map : NULL;
+	e->tc_cnt = m ? m->tc_cnt : NULL;
+	e->tc_touch = m ? m->tc_touch : NULL;
+	e->tc_scratch = m ? m->tc_scratch : NULL;
+	e->tc_heat = m ? m->tc_heat : NULL;
+	e->tc_ntouch = 0;
+	vpmu_tc_flush(e);
 	vpmu_slot_reset(e);
 	vpmu_gate_sync(e);	/* uh_hist: the buckets or the sink */
 	e->dirty = true;
@@ -473,7 +506,7 @@ struct vpmu_engine *vpmu_engine_create(u32 cs_limit)
 	if (cs_limit > VPMU_CS_MAX)
 		return NULL;
 	if (cs_limit) {
-		m = vpmu_engine_mem_alloc(cs_limit);
+		m = vpmu_engine_mem_alloc(cs_limit, true);
 		if (!m)
 			return NULL;
 	}

@@ -156,6 +156,7 @@ static u8 vpmu_trig_src(const struct vpmu_engine *e, u32 upc)
 
 void vpmu_prepare(struct vpmu_engine *e)
 {
+	bool reroute = false;
 	unsigned int i;
 	u32 upc;
 	/* triggers change only with dirty set: so does ovf_src */
@@ -210,6 +211,9 @@ void vpmu_prepare(struct vpmu_engine *e)
 			}
 			if (route && vpmu_trig_fast(e, upc))
 				tm |= TRIG_FAST;
+			/* translations run no routed microword: see them go */
+			if (!tm != !e->trig_static[upc])
+				reroute = true;
 			e->trig_static[upc] = tm;
 			if (!(tm & TRIG_DYN) && tm & TRIG_GROUPS)
 				e->tsrc[e->ntsrc++] = upc;
@@ -219,6 +223,8 @@ void vpmu_prepare(struct vpmu_engine *e)
 		}
 		vpmu_fuse(e);
 		vpmu_segments(e);
+		if (reroute)
+			vpmu_tc_flush(e);
 		e->dirty = false;
 	}
 	if (!e->unfolded)
@@ -313,6 +319,15 @@ static void vpmu_build_fused(const struct vpmu_engine *e,
 	if (x->h_fast == H_P_ADD && d->a == VPMU_OPND_PC &&
 	    d->b != VPMU_OPND_IMM && !e->op_shift && e->op_mask <= 0xff)
 		x->h_fast = H_PR0;
+	/* a field decoded: EXT of a plain register into one, DISP or BR */
+	if (d->op == VPMU_OP_EXT && !vpmu_is_at(d->a) && !vpmu_is_at(x->d) &&
+	    d->a != VPMU_OPND_FLAGS) {
+		if (d->seq == VPMU_SEQ_DISP && !x->pend)
+			x->h_fast = H_XDISP;
+		if (d->seq == VPMU_SEQ_BR && d->cond <= VPMU_COND_GE &&
+		    x->pend == P_FLAGS)
+			x->h_fast = H_XBR;
+	}
 }
 
 /* Build the executable form of microword @upc. */
@@ -354,6 +369,8 @@ static void vpmu_build_uop(struct vpmu_engine *e, u32 upc,
 		/* a NOP: its _N twin, just before it, goes on unchecked */
 		x->h_general = vpmu_op_handler[d->op];
 		x->h_fast = x->h_general - (d->seq == VPMU_SEQ_NEXT);
+		if (d->seq == VPMU_SEQ_JUMP)
+			x->h_fast = H_JMP;
 		break;
 	case VPMU_SIG_DAB:
 	case VPMU_SIG_DB:
@@ -426,6 +443,7 @@ int vpmu_engine_attach(struct vpmu_engine *e, const struct vpmu_ucode *uc)
 		return -EINVAL;
 
 	vpmu_settle(e);		/* into the counters, before the totals go */
+	vpmu_tc_flush(e);	/* translations of the old ucode */
 	e->uc = uc;
 	e->ncs = n;
 	e->st.started = false;

@@ -159,6 +159,8 @@ u32 vpmu_fold(struct vpmu_engine *e, u32 lo, u32 hi)
 	unsigned int s, i;
 	u32 upc;
 
+	if (e->tc_ntouch)
+		vpmu_tc_drain(e);
 	memset(add, 0, sizeof(add));
 	for (s = 0; s < e->nused; s++) {
 		struct vpmu_uop *U = e->slot[s];

@@ -414,7 +414,9 @@ static __always_inline int vpmu_loop_exit(struct vpmu_engine *e,
 		}							\
 	} while (0)
 /* A load's data-cache lookup at maddr: a miss counts in u and stalls. */
-#define DC_LOAD()							\
+#define DC_LOAD()	DC_LOAD_AT(u, u->upc)
+/* ...counted in uop @x of microword @upc. */
+#define DC_LOAD_AT(x, upc)						\
 	do {								\
 		u32 line_ = maddr >> e->dc_shift;			\
 		u32 *t_ = &e->dc_tag[line_ & e->dc_mask];		\
@@ -422,23 +424,25 @@ static __always_inline int vpmu_loop_exit(struct vpmu_engine *e,
 		e->st.last_miss = miss_;				\
 		if (unlikely(miss_)) {					\
 			*t_ = line_ + 1;				\
-			u->dyn++;					\
+			(x)->dyn++;					\
 			if (e->penalty) {				\
 				left -= e->penalty;			\
-				e->last_stall_upc = u->upc;		\
+				e->last_stall_upc = (upc);		\
 			}						\
 		}							\
 	} while (0)
 /* A store's memory write and its write-queue entry at cycle @now. */
-#define ST_NOW(size, now)						\
+#define ST_NOW(size, now)	ST_NOW_AT(u, u->upc, size, now)
+/* ...counted in uop @x of microword @upc. */
+#define ST_NOW_AT(x, upc, size, now)					\
 	do {								\
 		u32 st_;						\
 		vpmu_mem_store(mem + maddr, res, size);			\
 		st_ = vpmu_wq_store(e, now);				\
 		if (unlikely(st_)) {					\
-			u->dyn += st_;					\
+			(x)->dyn += st_;				\
 			left -= st_;					\
-			e->last_stall_upc = u->upc;			\
+			e->last_stall_upc = (upc);			\
 		}							\
 	} while (0)
 /* Branch to the target if @cond holds, else go on; enter either. */
@@ -461,6 +465,19 @@ static __always_inline int vpmu_loop_exit(struct vpmu_engine *e,
 		u32 ir_ = vpmu_get_le32(mem + (npc));			\
 		R[R_IPC] = (npc);					\
 		R[R_IR] = ir_;						\
+		if (tc && !hook) {					\
+			tb = vpmu_tc_probe(e, (npc) | e->st.mode, ir_);	\
+			if (!tb && vpmu_tc_warm(e, (npc)))		\
+				tb = vpmu_tc_next(e, NULL, (npc), ir_,	\
+						  &tpend);		\
+			if (tb && !tb->none) {				\
+				tr = vpmu_tc_exec(e, base, tb, left,	\
+						  cend);		\
+				left = tr.left;				\
+				u = base + tr.upc;			\
+				ENTER();				\
+			}						\
+		}							\
 		GOTO_TGT(IDT((ir_ >> (shift)) & (mask)));		\
 		ENTER();						\
 	} while (0)
@@ -502,59 +519,247 @@ label : {								\
 	}
 
 /*
- * Run microwords while the cycles used in this call are below @L (at most
- * VPMU_CHUNK_MAX).  With @L < 0 only publish the handler table.  Returns
- * X_*; e->st.cyc and e->st.upc are up to date on return.
+ * A translated load missed or a store stalled: count @dyn (a miss, the
+ * store's stall cycles) in the microword's uop, as the interpreter does.
+ * Returns @stall, the cycles it stalled.
  */
-int vpmu_interp(struct vpmu_engine *e, s64 L)
+static __always_inline u32 vpmu_tc_stall(struct vpmu_engine *e,
+					 struct vpmu_uop *base,
+					 const u32 *tpool,
+					 const struct vpmu_top *t, u32 dyn,
+					 u32 stall)
 {
-	static const void *const lab[H_NR] __annotate_jump_table = {
-#define VPMU_H(label, props)						\
-		[H_##label] = &&H_##label,
-		VPMU_HANDLER_LIST
-#undef VPMU_H
+	u32 upc = ((const struct vpmu_trec *)(tpool + t->x))->upc;
+
+	base[upc].dyn += dyn;
+	if (stall)
+		e->last_stall_upc = upc;
+	return stall;
+}
+
+/*
+ * The translation cache's ops (vpmu_engine_tc.c) run in the same loop, so
+ * that they share its clock, registers and slot: t is the op, tcnt the
+ * block counters of the slot base is in, tpend the record the previous
+ * translation left.  A translation is entered only with no hook pending;
+ * it has no hook of its own, so left stays plain.
+ */
+#ifdef __KERNEL__
+#define TDISPATCH()	goto *tlab[t->h]
+#else
+#define TDISPATCH()	goto *t->hl
+#endif
+#define TNEXT()		do { t++; TDISPATCH(); } while (0)
+/* A branch op: to its taken side if @c, else on. */
+#define TTAKE(c)	do { t += (c) ? t->x : 1; TDISPATCH(); } while (0)
+#define TC_RR(name, expr)						\
+TH_RR_##name : {							\
+		u32 a = R[t->a], b = R[t->b];				\
+		(void)a; (void)b;					\
+		R[t->d] = (expr);					\
+		TNEXT();						\
+	}
+#define TC_RI(name, expr)						\
+TH_RI_##name : {							\
+		u32 a = R[t->a], b = t->imm;				\
+		R[t->d] = (expr);					\
+		TNEXT();						\
+	}
+#define TC_IR(name, expr)						\
+TH_IR_##name : {							\
+		u32 a = t->imm, b = R[t->b];				\
+		R[t->d] = (expr);					\
+		TNEXT();						\
+	}
+/* EXT and SEXT: VPMU_SEM_* find the field in u->b, u->imm, as in t */
+#define TC_RF(name, expr)						\
+TH_RF_##name : {							\
+		const struct vpmu_top *u = t;				\
+		u32 a = R[t->a];					\
+		R[t->d] = (expr);					\
+		TNEXT();						\
+	}
+/*
+ * Loads and stores: x is the exit before (a fault; its upc the
+ * microword's), y the exit after if a stall leaves fewer cycles than the
+ * block charged for what follows (0: the block ends here); a store's
+ * cycle is the block's charge less d cycles.
+ */
+#define TC_LD(name, size, expr)						\
+TH_LD_##name : {							\
+		const u8 *p;						\
+		u32 line_, *tag_;					\
+		maddr = R[t->a] + t->imm;				\
+		if (unlikely(!MEM_OK(maddr, size)))			\
+			goto tc_exit;					\
+		p = mem + maddr;					\
+		R[t->d] = (expr);					\
+		line_ = maddr >> e->dc_shift;				\
+		tag_ = &e->dc_tag[line_ & e->dc_mask];			\
+		e->st.last_miss = *tag_ != line_ + 1;			\
+		if (likely(!e->st.last_miss))				\
+			TNEXT();					\
+		*tag_ = line_ + 1;					\
+		left -= vpmu_tc_stall(e, base, tpool, t, 1, e->penalty); \
+		if (unlikely(t->y && left < 0))				\
+			goto tc_stall_exit;				\
+		TNEXT();						\
+	}
+#define TC_ST(name, size)						\
+TH_ST_##name : {							\
+		u32 st_;						\
+		maddr = R[t->a] + t->imm;				\
+		if (unlikely(!MEM_OK(maddr, size)))			\
+			goto tc_exit;					\
+		vpmu_mem_store(mem + maddr, R[t->b], size);		\
+		st_ = vpmu_wq_store(e, cend - left - t->d);		\
+		if (likely(!st_))					\
+			TNEXT();					\
+		left -= vpmu_tc_stall(e, base, tpool, t, st_, st_);	\
+		if (unlikely(t->y && left < 0))				\
+			goto tc_stall_exit;				\
+		TNEXT();						\
+	}
+#define VPMU_TC_BODIES(name, code, sig, doc)				\
+	VPMU_TC_BODIES_##sig(name, VPMU_SEM_##name)
+#define VPMU_TC_BODIES_NONE(n, sem)
+#define VPMU_TC_BODIES_DAB(n, sem)	TC_RR(n, sem) TC_RI(n, sem) TC_IR(n, sem)
+#define VPMU_TC_BODIES_DB(n, sem)	TC_RR(n, sem)
+#define VPMU_TC_BODIES_DAF(n, sem)	TC_RF(n, sem)
+#define VPMU_TC_BODIES_LD(n, sem)	TC_LD(n, sem)
+#define VPMU_TC_BODIES_ST(n, sem)	TC_ST(n, sem)
+#define VPMU_TC_BODIES_I(n, sem)
+/*
+ * Compare and branch, the flags left lazy as H_CMP_* leaves them: with a
+ * register (TH_CMP_*) or a constant (TH_CMPI_*) as the second operand.
+ */
+#define TC_CMP_OF(label, bexpr, holds)					\
+label : {								\
+		u32 a = R[t->a], b = (bexpr);				\
+		e->lz_a = a;						\
+		e->lz_b = b;						\
+		R[R_FLAGS] = FLAGS_LAZY;				\
+		TTAKE(holds);						\
+	}
+#define VPMU_TC_CMP(name, holds)					\
+	TC_CMP_OF(TH_CMP_##name, R[t->b], holds)			\
+	TC_CMP_OF(TH_CMPI_##name, t->imm, holds)
+
+/*
+ * Run translations (vpmu_engine_tc.c) from @tb on, with the interpreter's
+ * clock (@left, @cend) and slot (@base), until one leaves: returns the
+ * microword where the interpreter goes on and the cycles left.  Its own
+ * function, apart from vpmu_interp(), so that neither loop's registers
+ * crowd the other's.  With @e's tlab unset, only publishes the handlers.
+ */
+static VPMU_NOINLINE struct vpmu_tc_ret
+vpmu_tc_exec(struct vpmu_engine *e, struct vpmu_uop *base,
+	     const struct vpmu_tb *tb, s32 left, u64 cend)
+{
+	static const void *const tlab[TH_NR] __annotate_jump_table = {
+#define VPMU_T(label)							\
+		[TH_##label] = &&TH_##label,
+		VPMU_TC_HANDLER_LIST
+#undef VPMU_T
 	};
-	static const void *const seqlab[Q_NR] __annotate_jump_table = {
-#define VPMU_X(name, code, sig, doc)					\
-		[Q_##name] = &&Q_##name,
-		VPMU_SEQ_LIST(VPMU_X)
-#undef VPMU_X
-		[Q_BRX] = &&Q_BRX,
-	};
-	struct vpmu_uop *base, *u;
-	s32 left, saved_left = 0;
-	u64 cend;		/* the cycle now is cend - left */
-	unsigned int hook = 0;	/* HOOK_*: after the current microword */
 	u32 *const R = e->R;
 	u8 *const mem = e->st.mem;
-	const u32 msz = e->st.msz;
-	/* fetch at npc is fine iff ror(npc, 2) < fwords */
-	const u32 fwords = msz >> 2, hwords = msz >> 1;
+	const u32 msz = e->st.msz, fwords = msz >> 2, hwords = msz >> 1;
 	const u16 *const condtab = e->condtab;
-	const u32 op_shift = e->op_shift, op_mask = e->op_mask;
-	u16 *const xr = e->xr;
-	u32 *const zp = &R[e->zr];	/* re-zeroed after @ writes */
-	unsigned int pend = 0;
-	u32 res = 0, nfl = 0, maddr = 0;
-	int ret;
+	const u32 *const tpool = e->tc_pool;
+	const struct vpmu_tpairs *tpend = NULL;
+	const struct vpmu_top *t;
+	const struct vpmu_trec *x;
+	u32 *tcnt, maddr, upc;
 
-	VPMU_BENCH_SHIFT();
-	if (L < 0) {
-		e->lab = lab;
-		return X_CHUNK;
+	if (!base) {
+		e->tlab = tlab;
+		return (struct vpmu_tc_ret){ 0, 0 };
 	}
-	left = vpmu_clock_start(e, L);
-	cend = e->st.cyc + left - 1;
-	base = e->slot[e->cur];
-	u = base + e->st.upc;
-	ENTER();
+	tcnt = e->tc_cnt + vpmu_slot_of(e, base) * VPMU_TC_BLOCKS;
+	goto tc_enter;
 
-	/*
-	 * ALU: the fused shapes (see V_*), then the general form.  A pasted
-	 * label has a space before its colon and each expansion ends in
-	 * ';', so that checkpatch does not read them as halves of a ?:
-	 * operator.
-	 */
+	VPMU_OP_LIST(VPMU_TC_BODIES);
+	VPMU_CMP_LIST(VPMU_TC_CMP);
+TH_BLK:
+	left -= (s32)t->imm;
+	if (unlikely(left < 0)) {
+		left += (s32)t->imm;
+		goto tc_exit;
+	}
+	tcnt[t->y]++;
+	TNEXT();
+TH_BRF:
+	TTAKE((condtab[t->b] >> FLAGS()) & 1);
+TH_BRX:
+	TTAKE(vpmu_cond_ext(e, t->b, cend - left));
+TH_EOI: {
+		struct vpmu_tlink *l = (struct vpmu_tlink *)(t + 1);
+		u32 npc, ir;
+
+		/* a known pc in memory when translated stays there (tc_msz) */
+		npc = t->b ? R[t->a] : l->npc;
+		if (unlikely(t->d & 2) && !FETCH_OK(npc))
+			goto tc_exit;
+		ir = vpmu_get_le32(mem + npc);
+		tb = (const struct vpmu_tb *)(tpool + l->tb);
+		/* the link: pc is known unless d & 1 (so is the mode) */
+		if (unlikely(!l->tb || tb->ir != ir ||
+			     (t->d & 1 && tb->key != (npc | e->st.mode)))) {
+			tb = vpmu_tc_next(e, l, npc, ir, &tpend);
+			if (tb)
+				goto tc_enter;
+			upc = e->uc->idtab[(ir >> e->op_shift) & e->op_mask];
+			goto out;
+		}
+		if (l->pairs)
+			vpmu_tc_write(R, (const void *)(tpool + l->pairs));
+		tpend = (const void *)(tpool + l->fin);
+		goto tc_enter;
+	}
+TH_NEXTI:
+	/* on into the instruction translated next, if it is still there */
+	if (likely(vpmu_get_le32(mem + t->x) == t->imm)) {
+		t++;
+		TDISPATCH();
+	}
+	x = (const struct vpmu_trec *)(tpool + t->y);
+	vpmu_tc_leave(e, base, tcnt, x, tpend);
+	left += x->refund;
+	tb = vpmu_tc_next(e, NULL, t->x, vpmu_get_le32(mem + t->x), &tpend);
+	if (tb)
+		goto tc_enter;
+	upc = e->uc->idtab[(R[R_IR] >> e->op_shift) & e->op_mask];
+	goto out;
+tc_stall_exit:
+	x = (const struct vpmu_trec *)(tpool + t->y);
+	goto tc_leave;
+TH_EXIT:
+tc_exit:
+	x = (const struct vpmu_trec *)(tpool + t->x);
+tc_leave:
+	/* the interpreter goes on where the translation stopped */
+	upc = vpmu_tc_leave(e, base, tcnt, x, tpend);
+	left += x->refund;
+out:
+	return (struct vpmu_tc_ret){ upc, left };
+tc_enter:
+	if (unlikely(tb->epoch != e->tc_epoch))
+		vpmu_tc_touch(e, tb);
+	t = VPMU_TB_OPS(tb);
+	goto TH_BLK;		/* what every translation begins with */
+}
+
+/*
+ * The handlers of vpmu_interp() by operation, expanded in it (VPMU_BODIES
+ * and the shapes of ADD pc ; EOI); #undef'd after it.
+ */
+/*
+ * ALU: the fused shapes (see V_*), then the general form.  A pasted
+ * label has a space before its colon and each expansion ends in
+ * ';', so that checkpatch does not read them as halves of a ?:
+ * operator.
+ */
 #define VPMU_ALU_BODY(name, expr)					\
 	ALU_SHAPE(H_F_##name, expr, R[u->a], R[u->b], R[u->d], FALL())	\
 	ALU_SHAPE(H_I_##name, expr, R[u->a], u->imm, R[u->d], FALL())	\
@@ -609,7 +814,7 @@ H_G_##name: {								\
 		SEQ();							\
 	}
 
-	/* Loads: the access is checked here, committed by the sequencer. */
+/* Loads: the access is checked here, committed by the sequencer. */
 #define VPMU_LD_BODY(name, size, expr)					\
 H_M_##name : {								\
 		const u8 *p;						\
@@ -631,7 +836,7 @@ H_M_##name : {								\
 		SEQ();							\
 	}
 
-	/* Stores: the same; the write queue sees them at once. */
+/* Stores: the same; the write queue sees them at once. */
 #define VPMU_ST_BODY(name, size)					\
 H_M_##name : {								\
 		maddr = AT(u->a) + u->imm;				\
@@ -649,13 +854,114 @@ H_M_##name : {								\
 		SEQ();							\
 	}
 
+/*
+ * ADD pc, pc, #imm ; EOI: PI, and PI0 with the opcode in ir's low
+ * byte; TPI and TPI0, the same for a mark whose toggle is resolved
+ * (vpmu_tgl_update(): the way in the uop), TRIG's fast path fused
+ * in.  A mark toggles only once its fetch is known good, so a fault
+ * has nothing to undo.
+ */
+#define VPMU_PI(name, toggle, shift, mask)				\
+name : {								\
+		u32 npc = R[R_PC] + u->imm;				\
+		if (unlikely(!FETCH_OK(npc)))				\
+			FAULT(VPMU_FAULT_FETCH, npc);			\
+		toggle;							\
+		R[R_PC] = npc;						\
+		EOI_TAIL_OP(npc, shift, mask);				\
+	}
+
+/*
+ * Run microwords while the cycles used in this call are below @L (at most
+ * VPMU_CHUNK_MAX).  With @L < 0 only publish the handler table.  Returns
+ * X_*; e->st.cyc and e->st.upc are up to date on return.
+ */
+int vpmu_interp(struct vpmu_engine *e, s64 L)
+{
+	static const void *const lab[H_NR] __annotate_jump_table = {
+#define VPMU_H(label, props)						\
+		[H_##label] = &&H_##label,
+		VPMU_HANDLER_LIST
+#undef VPMU_H
+	};
+	static const void *const seqlab[Q_NR] __annotate_jump_table = {
+#define VPMU_X(name, code, sig, doc)					\
+		[Q_##name] = &&Q_##name,
+		VPMU_SEQ_LIST(VPMU_X)
+#undef VPMU_X
+		[Q_BRX] = &&Q_BRX,
+	};
+	struct vpmu_uop *base, *u;
+	s32 left, saved_left = 0;
+	u64 cend;		/* the cycle now is cend - left */
+	unsigned int hook = 0;	/* HOOK_*: after the current microword */
+	u32 *const R = e->R;
+	u8 *const mem = e->st.mem;
+	const u32 msz = e->st.msz;
+	/* fetch at npc is fine iff ror(npc, 2) < fwords */
+	const u32 fwords = msz >> 2, hwords = msz >> 1;
+	const u16 *const condtab = e->condtab;
+	const u32 op_shift = e->op_shift, op_mask = e->op_mask;
+	u16 *const xr = e->xr;
+	u32 *const zp = &R[e->zr];	/* re-zeroed after @ writes */
+	unsigned int pend = 0;
+	u32 res = 0, nfl = 0, maddr = 0;
+	int ret;
+	/*
+	 * Translations: not for a step, whose fold takes one microword, nor
+	 * while the micro-PC histogram samples so often that most blocks
+	 * would leave for its samples (the interpreter takes those cheaper)
+	 */
+	const bool tc = e->tc_pool && !e->tc_off && L >= VPMU_STEP_BELOW &&
+			(e->uhist_k <= 1 || e->uhist_k >= VPMU_TC_MIN_K);
+	const struct vpmu_tb *tb;
+	const struct vpmu_tpairs *tpend;
+	struct vpmu_tc_ret tr;
+
+	VPMU_BENCH_SHIFT();
+	if (L < 0) {
+		e->lab = lab;
+		vpmu_tc_exec(e, NULL, NULL, 0, 0);	/* e->tlab */
+		return X_CHUNK;
+	}
+	left = vpmu_clock_start(e, L);
+	cend = e->st.cyc + left - 1;
+	/*
+	 * What translating may cost a chunk, in microwords: bounded by its
+	 * length, so that a chunk run with interrupts off stays short
+	 */
+	e->tc_budget = 16 + (u32)(L >> 7);
+	if (tc && unlikely(msz < e->tc_msz))
+		vpmu_tc_flush(e);	/* translated fetches may be outside */
+	base = e->slot[e->cur];
+	u = base + e->st.upc;
+	ENTER();
+
 	VPMU_OP_LIST(VPMU_BODIES);
-#undef VPMU_ALU_BODY
-#undef VPMU_LD_BODY
-#undef VPMU_ST_BODY
 
 H_NOP_N:
 	FALL();
+H_JMP:
+	/* NOP ; JUMP */
+	GOTO_TGT(u->tgt);
+	ENTER();
+H_XDISP: {
+		/* EXT into a register ; DISP on it: decoding a field */
+		u32 r = (R[u->a] >> u->b) & u->imm;
+
+		R[u->d] = r;
+		GOTO_TGT(u->tgt + (r & ((1u << u->cond) - 1)) * sizeof(*u));
+		ENTER();
+	}
+H_XBR: {
+		/* EXT.s into a register ; BR on its flags: checking a field */
+		u32 r = (R[u->a] >> u->b) & u->imm;
+		u32 f = (r ? 0 : VPMU_FLAG_Z) | (r >> 31 ? VPMU_FLAG_N : 0);
+
+		R[u->d] = r;
+		R[R_FLAGS] = f;
+		BRANCH((condtab[u->cond] >> f) & 1);
+	}
 H_NOP:
 H_MODE:
 	pend = u->pend;
@@ -688,28 +994,11 @@ H_LX2S: {
 		DISPATCH();
 	}
 
-	/*
-	 * ADD pc, pc, #imm ; EOI: PI, and PI0 with the opcode in ir's low
-	 * byte; TPI and TPI0, the same for a mark whose toggle is resolved
-	 * (vpmu_tgl_update(): the way in the uop), TRIG's fast path fused
-	 * in.  A mark toggles only once its fetch is known good, so a fault
-	 * has nothing to undo.
-	 */
-#define VPMU_PI(name, toggle, shift, mask)				\
-name : {								\
-		u32 npc = R[R_PC] + u->imm;				\
-		if (unlikely(!FETCH_OK(npc)))				\
-			FAULT(VPMU_FAULT_FETCH, npc);			\
-		toggle;							\
-		R[R_PC] = npc;						\
-		EOI_TAIL_OP(npc, shift, mask);				\
-	}
 	VPMU_PI(H_PI, (void)0, op_shift, op_mask);
 	VPMU_PI(H_PI0, (void)0, 0, 0xff);
 	VPMU_PI(H_TPI, TOGGLE(u->toggle_dist, u->toggle_groups), op_shift,
 		op_mask);
 	VPMU_PI(H_TPI0, TOGGLE(u->toggle_dist, u->toggle_groups), 0, 0xff);
-#undef VPMU_PI
 
 	/* ADD pc, pc, register ; EOI, the opcode in ir's low byte */
 H_PR0: {
@@ -877,3 +1166,20 @@ stop:
 #undef FAULT
 #undef TOGGLE
 #undef ALU_SHAPE
+#undef VPMU_ALU_BODY
+#undef VPMU_LD_BODY
+#undef VPMU_ST_BODY
+#undef VPMU_PI
+#undef DC_LOAD_AT
+#undef ST_NOW_AT
+#undef TDISPATCH
+#undef TNEXT
+#undef TTAKE
+#undef TC_RR
+#undef TC_RI
+#undef TC_IR
+#undef TC_RF
+#undef TC_LD
+#undef TC_ST
+#undef VPMU_TC_CMP
+#undef TC_CMP_OF

@@ -347,6 +347,7 @@ static inline u32 vpmu_rem(u32 a, u32 b)
 	VPMU_H(LEXT, HP_FALLS) VPMU_H(LEXTI, HP_FALLS)			\
 	VPMU_H(LEXTI2, HP_FALLS) VPMU_H(LX2S, HP_FALLS)		\
 	VPMU_H(PI, HP_ENDS) VPMU_H(PI0, HP_ENDS) VPMU_H(PR0, HP_ENDS)	\
+	VPMU_H(XDISP, HP_ENDS) VPMU_H(XBR, HP_ENDS) VPMU_H(JMP, HP_ENDS)	\
 	VPMU_H(TRIG, 0) VPMU_H(TPI, 0) VPMU_H(TPI0, 0) VPMU_H(SYNC, 0)
 
 /* Handler indices (vpmu_uop.h_dispatch, h_fast, h_general). */
@@ -435,6 +436,155 @@ struct vpmu_usample {
 };
 
 /*
+ * The translation cache (vpmu_engine_tc.c).  A macro instruction at (pc,
+ * ir) in one privilege mode is translated once into a *translation*: the
+ * microcode path from its ID-table entry with every microword whose
+ * inputs are only ir, pc and constants evaluated away, the branches those
+ * decide resolved, and the rest left as ops (struct vpmu_top) in *blocks*
+ * that each count their executions in one counter per slot; a translation
+ * goes on into the instructions that follow while their pc is known (a
+ * superblock).  A block's record lists the microwords it stands for, so
+ * the fold gives each its executions and taken branches
+ * (vpmu_tc_drain()).  Translations, their records and ops live in one
+ * pool of 32-bit words, addressed by word offsets (0: none), and are
+ * found through a direct-mapped table by pc.
+ */
+#define VPMU_TC_POOL	(48 * 1024)	/* pool words */
+#define VPMU_TC_MAP	4096		/* table entries, a power of two */
+#ifndef VPMU_TC_WARM
+#define VPMU_TC_WARM	8		/* runs of an instruction before it is */
+#endif					/* translated (by its table entry) */
+#define VPMU_TC_BLOCKS	2048		/* block counters per slot */
+#define VPMU_TC_MIN_K	256		/* micro-PC histogram sampling more */
+					/* often: interpreted */
+#define VPMU_TC_PATH	192		/* microwords a translation covers */
+#define VPMU_TC_INSNS	16		/* instructions on one of its paths */
+#define VPMU_TC_FORKS	8		/* branches on data in one */
+#define VPMU_TC_ROOM	40		/* microwords an instruction may need */
+#define VPMU_TC_PAIRS	28		/* known registers a record writes */
+
+/*
+ * A translation op: 16 bytes, dispatched by handler index (enum vpmu_th)
+ * through the loop's jump table in the kernel, as the uops are; on the
+ * host by the handler's address in the op, which saves two instructions
+ * an op.
+ */
+struct vpmu_top {
+#ifndef __KERNEL__
+	const void *hl;	/* the handler's label */
+#endif
+	u8 h;		/* enum vpmu_th */
+	u8 d, a, b;	/* register-file indices; BRF/BRX: b = condition */
+	u32 imm;	/* immediate operand; EXT: mask; BLK: cycles */
+	u32 x;		/* an exit record; a branch: ops to its taken side */
+	u32 y;		/* BLK: counter; loads and stores: the microword */
+};
+
+/*
+ * The data of an EOI op (b: npc is R[a], else npc), in the op slot after
+ * it: the path ends; fin is what it leaves known, tb the translation that
+ * followed it first and pairs the record of what of fin that one reads
+ * before it writes.  (A NEXTI op, the path going on into the next
+ * instruction at x, its word imm, has y the exit if the word there is
+ * another.)
+ */
+struct vpmu_tlink {
+	u32 fin;
+	u32 tb;
+	u32 pairs;
+	u32 npc;
+};
+
+/* A translation's head; its ops follow (VPMU_TB_OPS()). */
+struct vpmu_tb {
+	u32 key;	/* pc | mode */
+	u32 ir;
+	/* registers every path writes before it reads them, to its EOI */
+	u64 kill;
+	u32 epoch;	/* vpmu_tc_drain() epoch it last counted in */
+	u16 none;	/* not translatable: run on the interpreter */
+	u16 nblk;	/* block records, from blk on */
+	u32 blk;
+	u32 pad;
+};
+
+#define VPMU_TB_OPS(tb)	((const struct vpmu_top *)((tb) + 1))
+
+/* Known registers to write: a path's fin, an exit's state, link pairs. */
+struct vpmu_tpairs {
+	u32 n;
+	u32 pad;
+	struct vpmu_tpair {
+		u32 idx, val;
+	} p[];
+};
+
+/* Write the registers @p lists. */
+static inline void vpmu_tc_write(u32 *R, const struct vpmu_tpairs *p)
+{
+	u32 i;
+
+	for (i = 0; i < p->n; i++)
+		R[p->p[i].idx] = p->p[i].val;
+}
+
+/*
+ * An exit: the registers the translation knows and R[] lacks there
+ * (pairs) and those it wrote (wrote); the microword where the
+ * interpreter goes on; and, for an exit inside a block, what of the
+ * block's count stands (its first kpos entries) and the cycles charged
+ * for the rest (refund).
+ */
+struct vpmu_trec {
+	u64 wrote;
+	u16 upc;
+	u16 refund;
+	u16 kpos;
+	u8 counted;	/* the block's count was taken: undo it */
+	u8 pad;
+	u32 blk;	/* the block's record, or 0 */
+	u32 pairs;	/* a struct vpmu_tpairs, or 0 */
+};
+
+/* A block's record: its counter and the microwords it stands for. */
+#define VPMU_TBLK_TKN	0x8000	/* entry: a branch it took */
+struct vpmu_tblk {
+	u16 n;
+	u16 ctr;
+	u16 ent[];	/* upc, or upc | VPMU_TBLK_TKN */
+};
+
+/*
+ * The ops' handlers: an ALU operation's with register operands (RR), a
+ * register and an immediate (RI) or an immediate and a register (IR),
+ * EXT and SEXT (RF), loads and stores, compare and branch (CMP_cond with
+ * b a register, CMPI_cond with an immediate), a block's entry (BLK), a
+ * branch on the flags (BRF) or an external condition (BRX), EOI, the
+ * next instruction of a superblock (NEXTI), an exit (EXIT).
+ */
+#define VPMU_TC_NAMES(name, code, sig, doc)	VPMU_TC_NAMES_##sig(name)
+#define VPMU_TC_NAMES_NONE(n)
+#define VPMU_TC_NAMES_DAB(n)	VPMU_T(RR_##n) VPMU_T(RI_##n) VPMU_T(IR_##n)
+#define VPMU_TC_NAMES_DB(n)	VPMU_T(RR_##n)
+#define VPMU_TC_NAMES_DAF(n)	VPMU_T(RF_##n)
+#define VPMU_TC_NAMES_LD(n)	VPMU_T(LD_##n)
+#define VPMU_TC_NAMES_ST(n)	VPMU_T(ST_##n)
+#define VPMU_TC_NAMES_I(n)
+#define VPMU_TC_CMP_NAME(name, holds)	VPMU_T(CMP_##name) VPMU_T(CMPI_##name)
+#define VPMU_TC_HANDLER_LIST						\
+	VPMU_OP_LIST(VPMU_TC_NAMES)					\
+	VPMU_CMP_LIST(VPMU_TC_CMP_NAME)					\
+	VPMU_T(BLK) VPMU_T(BRF) VPMU_T(BRX) VPMU_T(EOI) VPMU_T(NEXTI)	\
+	VPMU_T(EXIT)
+
+enum vpmu_th {
+#define VPMU_T(label)	TH_##label,
+	VPMU_TC_HANDLER_LIST
+#undef VPMU_T
+	TH_NR
+};
+
+/*
  * The arrays an engine needs for a ucode of up to @words microwords
  * (vpmu_engine_mem_alloc()); the engine keeps copies of the pointers.
  */
@@ -453,6 +603,13 @@ struct vpmu_engine_mem {
 	u64 *uhist;
 	u32 *dc_tag;
 	u32 *gap_dist, *gap_q;
+	/* the translation cache */
+	u32 *tc_pool;			/* VPMU_TC_POOL words */
+	u32 *tc_map;			/* VPMU_TC_MAP translations */
+	u32 *tc_cnt;			/* VPMU_NSLOT x VPMU_TC_BLOCKS */
+	u32 *tc_touch;			/* translations counted since drain */
+	void *tc_scratch;		/* a translation in the making */
+	u8 *tc_heat;			/* VPMU_TC_MAP: runs not translated */
 };
 
 struct vpmu_engine {
@@ -487,6 +644,7 @@ struct vpmu_engine {
 	u32 slot_stride;
 	u32 op_shift, op_mask;
 	const void *const *lab;		/* handler labels */
+	const void *const *tlab;	/* ...and the translations' */
 	u16 condtab[16];		/* flag conditions: bit f holds */
 
 	/* counting */
@@ -577,6 +735,22 @@ struct vpmu_engine {
 	u64 hu_b;			/* program cycle at the window's end */
 	u64 hu_acc;			/* occupancy counted up to this cycle */
 	u64 hu_w0;			/* wq_last before the last routed store */
+
+	/*
+	 * The translation cache: its pool, table, block counters (a row
+	 * per slot) and the translations with counts since the last drain.
+	 */
+	u32 *tc_pool, *tc_map, *tc_cnt, *tc_touch;
+	void *tc_scratch;
+	u8 *tc_heat;
+	u32 tc_used;			/* pool words in use */
+	u32 tc_nctr;			/* block counters in use */
+	u32 tc_ntouch;
+	u32 tc_epoch;
+	u32 tc_budget;			/* microwords this chunk may translate */
+	u32 tc_msz;			/* memory its fetches are inside of */
+	bool tc_off;			/* vpmu_engine_tc_enable(e, false) */
+	struct vpmu_tc_stats tc_stats;
 };
 
 static inline u64 vpmu_stall_of(const struct vpmu_engine *e,
@@ -732,6 +906,23 @@ void vpmu_hu_chunk_end(struct vpmu_engine *e, u64 c1);
 /* vpmu_engine_interp.c: the interpreter loop */
 int vpmu_interp(struct vpmu_engine *e, s64 L);
 
+/* Where a run of translations leaves the interpreter to go on. */
+struct vpmu_tc_ret {
+	u32 upc;
+	s32 left;
+};
+
+/* vpmu_engine_tc.c: the translation cache */
+const struct vpmu_tb *vpmu_tc_next(struct vpmu_engine *e,
+				   struct vpmu_tlink *l, u32 npc, u32 ir,
+				   const struct vpmu_tpairs **pend);
+u32 vpmu_tc_leave(struct vpmu_engine *e, struct vpmu_uop *base, u32 *cnt,
+		  const struct vpmu_trec *x, const struct vpmu_tpairs *pend);
+void vpmu_tc_touch(struct vpmu_engine *e, const struct vpmu_tb *tb);
+size_t vpmu_tc_scratch_size(void);
+void vpmu_tc_drain(struct vpmu_engine *e);
+void vpmu_tc_flush(struct vpmu_engine *e);
+
 /* vpmu_engine_build.c: the uops, their routes and segments */
 void vpmu_prepare(struct vpmu_engine *e);
 void vpmu_latch_maps(struct vpmu_engine *e);
@@ -748,6 +939,32 @@ static inline void vpmu_settle(struct vpmu_engine *e)
 		return;
 	e->ovf |= vpmu_fold(e, 0, e->ncs);
 	e->unfolded = 0;
+}
+
+/* The translation of (@key = pc | mode, @ir), or NULL; maybe a "none". */
+static inline const struct vpmu_tb *vpmu_tc_probe(const struct vpmu_engine *e,
+						  u32 key, u32 ir)
+{
+	u32 off = e->tc_map[(key >> 2) & (VPMU_TC_MAP - 1)];
+	const struct vpmu_tb *tb = (const struct vpmu_tb *)(e->tc_pool + off);
+
+	return off && tb->key == key && tb->ir == ir ? tb : NULL;
+}
+
+/*
+ * Is the instruction at @npc, not translated, worth translating now?  It
+ * has run VPMU_TC_WARM times (counted by its table entry), and this chunk
+ * may translate.
+ */
+static inline bool vpmu_tc_warm(struct vpmu_engine *e, u32 npc)
+{
+	u8 *heat = &e->tc_heat[(npc >> 2) & (VPMU_TC_MAP - 1)];
+
+	if (*heat < VPMU_TC_WARM) {
+		++*heat;
+		return false;
+	}
+	return e->tc_budget >= VPMU_TC_ROOM;
 }
 
 static inline void vpmu_gate_resync(struct vpmu_engine *e)

@@ -326,11 +326,12 @@ static inline bool vpmu_machine_fail_mem(u32 words)
 #endif
 
 /* Engine memory for @words microwords; NULL when it cannot be had. */
-static struct vpmu_engine_mem *vpmu_machine_mem_alloc(u32 words)
+static struct vpmu_engine_mem *vpmu_machine_mem_alloc(struct vpmu_machine *m,
+						      u32 words)
 {
 	if (vpmu_machine_fail_mem(words))
 		return NULL;
-	return vpmu_engine_mem_alloc(words);
+	return vpmu_engine_mem_alloc(words, m->tc);
 }
 
 /**
@@ -380,7 +381,7 @@ int vpmu_machine_cpu_prepare(struct vpmu_machine *m,
 		put_cpu();
 	}
 	if (short_now) {
-		pp->mem = vpmu_machine_mem_alloc(vpmu_image_words(img));
+		pp->mem = vpmu_machine_mem_alloc(m, vpmu_image_words(img));
 		if (!pp->mem)
 			return -ENOMEM;
 	}

@@ -166,6 +166,8 @@ enum vpmu_uhist_state {
  *		an engine's memory is sized by the images it runs
  * @widths:	each counter's width in bits (counter_widths, the last
  *		repeated for the counters past the list)
+ * @tc:		engines translate (the tc parameter): their memory holds a
+ *		translation cache
  * @uhist_interval: the histogram interval K: the uhist_interval module
  *		parameter's variable, the one copy, read and written with
  *		READ_ONCE()/WRITE_ONCE()
@@ -184,13 +186,14 @@ enum vpmu_uhist_state {
  * @ops:	the layer above's callbacks; no-ops while it has registered
  *		none, never NULL
  *
- * @nr_counters, @cs_size, @widths and @uhist_interval are set before
+ * @nr_counters, @cs_size, @widths, @tc and @uhist_interval are set before
  * vpmu_machine_init() and never change.
  */
 struct vpmu_machine {
 	unsigned int		nr_counters;
 	unsigned int		cs_size;
 	unsigned int		widths[VPMU_NR_COUNTERS_MAX];
+	bool			tc;
 	unsigned int		*uhist_interval;
 	int			uhist_state;
 	unsigned int		hu_nr;
