@@ -800,7 +800,7 @@ newest_name() {
 # prepare_kernel FLAVOUR - 6.1, 6.12, 6.12-rt, 7.x (the newest 7.x in
 # trixie-backports, built in the trixie root), debug-6.1, debug-6.12 (debug
 # is debug-6.1), 6.12-mttcg and 6.1-cpus64 (a few tests again on those
-# kernels); sets NAME, VMLINUZ, KDIR, KVER, KDESC, MODULE_KO, TIMEOUT,
+# kernels), 6.12-notc (the suite with the translation cache off); sets NAME, VMLINUZ, KDIR, KVER, KDESC, MODULE_KO, TIMEOUT,
 # MEM, KCMDLINE, TCG_THREAD and SMP where they differ, and
 # SERIES_SELFTESTS for a debug tree with patches.
 prepare_kernel() {
@@ -825,6 +825,16 @@ prepare_kernel() {
 		NAME=vm-6.12-mttcg
 		KCMDLINE="$(stock_cmdline) vpmu_test=vpmu_lifetime,vpmu_cpu_sampling"
 		TCG_THREAD=multi
+		TIMEOUT=${VPMU_VM_TIMEOUT:-600}
+		MEM=1G ;;
+	6.12-notc)
+		# The whole suite once more with the engines' translation
+		# cache off (vpmu.ko tc=0: the microword interpreter alone),
+		# to compare with vm-6.12: the same tests, the same counts.
+		resolve_stock 6.12
+		fetch_stock_kernel
+		NAME=vm-6.12-notc
+		KCMDLINE="$(stock_cmdline) vpmu_params=tc=0"
 		TIMEOUT=${VPMU_VM_TIMEOUT:-600}
 		MEM=1G ;;
 	6.1-cpus64)
@@ -866,7 +876,7 @@ prepare_kernel() {
 		REQUIRE_KMEMLEAK=1
 		TIMEOUT=${VPMU_DEBUG_TIMEOUT:-900}
 		MEM=2G ;;
-	*)	die "unknown kernel $1 (6.1, 6.12, 6.12-rt, 6.12-mttcg, 6.1-cpus64, 7.x, debug-6.1 or debug-6.12)" ;;
+	*)	die "unknown kernel $1 (6.1, 6.12, 6.12-rt, 6.12-mttcg, 6.12-notc, 6.1-cpus64, 7.x, debug-6.1 or debug-6.12)" ;;
 	esac
 	log "$NAME: kernel $KDESC${KCMDLINE:+, $KCMDLINE}"
 	if [ -n "${VPMU_MODULE_KO:-}" ]; then
