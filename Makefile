@@ -187,8 +187,16 @@ deb:
 pkg-check:
 	@tools/testing/pkg/check-pkg.sh
 
+# Not "make -C KDIR M=. clean": Kbuild's clean deletes every *.s file under
+# M, and the samples, programs and corpora here are *.s sources.  The
+# module's build products are these.
+KBUILD_JUNK := Module.symvers modules.order .*.cmd .module-common.o \
+	       $(addprefix drivers/perf/vpmu/, *.o *.ko *.mod *.mod.c \
+	       .*.cmd .*.d modules.order) \
+	       drivers/perf/.*.cmd drivers/perf/modules.order
+
 clean:
-	-test -d $(KDIR) && $(MAKE) -C $(KDIR) M=$(TOP) clean
+	rm -rf $(KBUILD_JUNK) .tmp_versions
 	rm -f $(UCODE_H)
 	$(MAKE) -C tools/vpmu clean
 	$(MAKE) -C tools/testing/host clean

@@ -604,15 +604,24 @@ static inline const char *vl_ko(void)
 	return ko && *ko ? ko : VPMU_KO_PATH;
 }
 
-/* finit_module with @params; 0 or -errno. */
+/*
+ * finit_module with the run's parameters (VPMU_PARAMS, e.g. "tc=0": the
+ * harness's vpmu_params=) and then @params, which win where both name
+ * one; 0 or -errno.
+ */
 static inline int vl_insmod(const char *params)
 {
+	const char *run = getenv("VPMU_PARAMS");
+	char all[512];
 	int fd, ret;
 
+	if (snprintf(all, sizeof(all), "%s %s", run ? run : "", params) >=
+	    (int)sizeof(all))
+		return -E2BIG;
 	fd = open(vl_ko(), O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	ret = syscall(__NR_finit_module, fd, params, 0) ? -errno : 0;
+	ret = syscall(__NR_finit_module, fd, all, 0) ? -errno : 0;
 	close(fd);
 	return ret;
 }

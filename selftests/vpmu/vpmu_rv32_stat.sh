@@ -48,17 +48,19 @@ KO=/opt/vpmu/vpmu.ko
 SETS="cycles,uops,insns tag1,tag2,tag3 tag4,tag5,tag6 tag7,tag8,tag9"
 reloaded=
 if [ -f "$KO" ] && rmmod vpmu 2>/dev/null; then
-	if insmod "$KO" nr_counters=12; then
+	# shellcheck disable=SC2086 # the run's parameters, one word each
+	if insmod "$KO" ${VPMU_PARAMS:-} nr_counters=12; then
 		SETS="cycles,uops,insns,tag1,tag2,tag3,tag4,tag5,tag6,tag7,tag8,tag9"
 		reloaded=1
 	else
-		insmod "$KO"
+		insmod "$KO" ${VPMU_PARAMS:-}
 	fi
 fi
 cleanup() {
 	rm -f "$T".*
 	if [ -n "$reloaded" ]; then
-		rmmod vpmu && insmod "$KO"
+		# shellcheck disable=SC2086 # as above
+		rmmod vpmu && insmod "$KO" ${VPMU_PARAMS:-}
 	else
 		"$LOAD" --default >/dev/null 2>&1
 	fi

@@ -126,7 +126,7 @@ for tier in $TIERS; do
 		newest=$(grep -oE '^vm-7\.[0-9]+: [0-9]+ passed' "$tmp" |
 			tail -n 1 | cut -d: -f1) || true
 		collect vm-6.1 vm-6.12 vm-6.12-rt "${newest:-vm-7.x}" \
-			vm-6.12-mttcg ;;
+			vm-6.12-mttcg vm-6.1-cpus64 vm-6.12-notc ;;
 	debug)
 		if [ -n "$prebuild" ]; then
 			start=$SECONDS

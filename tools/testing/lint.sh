@@ -77,8 +77,14 @@ cp_ignores() {
 	# The interpreter, built like kernel/bpf/core.c: X-macros expand to
 	# its handlers and jump-table entries, and the dispatch helpers
 	# (ENTER, FALL, FAULT, ...) jump; all live inside vpmu_interp().
-	*/vpmu_engine.c)
+	*/vpmu_engine_interp.c)
 		echo COMPLEX_MACRO,MACRO_ARG_REUSE,MACRO_WITH_FLOW_CONTROL ;;
+	# The handler lists and the operations' semantics, X-macros too.
+	*/vpmu_engine_priv.h) echo COMPLEX_MACRO,MACRO_ARG_REUSE ;;
+	# The translator evaluates known operands by the same semantics:
+	# tc_eval()'s cases ("case OP: return SEM;") expand from the table.
+	*/vpmu_engine_tc.c)
+		echo MULTISTATEMENT_MACRO_USE_DO_WHILE,TRAILING_SEMICOLON ;;
 	*/vpmu_compat.h) echo LINUX_VERSION_CODE,CONSTANT_COMPARISON ;;
 	# vpmu_port.h spells the kernel's type names and attribute macros
 	# (__always_inline: "inline __attribute__(...)") for the host build.
@@ -175,7 +181,34 @@ run_structure() {
 	else
 		tap fail "function lengths within their limits" "$out"
 	fi
+	if core_lists_agree >"$out" 2>&1; then
+		tap ok "the module and the host build the same engine core"
+	else
+		tap fail "the module and the host build the same engine core" "$out"
+	fi
 	rm -f "$out"
+}
+
+# The engine core's files are listed twice: in the module's Makefile
+# (Kbuild objects) and in tools/vpmu/sources.mk (the host's sources).
+# Both must name every vpmu_isa.c, vpmu_image.c and vpmu_engine*.c there is.
+core_lists_agree() {
+	local dir=$TOP/drivers/perf/vpmu files kbuild host
+
+	files=$(cd "$dir" && ls vpmu_isa.c vpmu_image.c vpmu_engine*.c | sort)
+	kbuild=$(sed -e ':a' -e '/\\$/N; s/\\\n//; ta' "$dir/Makefile" |
+		sed -n 's/^vpmu-y += //p' | tr ' \t' '\n\n' |
+		grep -E '^vpmu_(isa|image|engine[a-z_]*)\.o$' |
+		sed 's/\.o$/.c/' | sort)
+	host=$(sed -e ':a' -e '/\\$/N; s/\\\n//; ta' \
+		"$TOP/tools/vpmu/sources.mk" |
+		sed -n '/^VPMU_CORE_SRCS/,/)/p' | tr ' \t' '\n\n' |
+		grep -oE '^vpmu_(isa|image|engine[a-z_]*)\.c' | sort)
+	if [ "$files" != "$kbuild" ] || [ "$files" != "$host" ]; then
+		printf 'files:\n%s\nMakefile:\n%s\nsources.mk:\n%s\n' \
+			"$files" "$kbuild" "$host"
+		return 1
+	fi
 }
 
 run_sparse() {

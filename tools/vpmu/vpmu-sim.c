@@ -67,7 +67,12 @@ static void usage(void)
 "                        16 MiB)\n"
 "      --stats           ELF: print on stderr how the program stopped,\n"
 "                        every non-zero event and tag total, and x0..x31\n"
-"                        (after an exit: as the exit ecall found them)\n"
+"                        (after an exit: as the exit ecall found them),\n"
+"                        and what the translation cache did\n"
+"      --no-tc           interpret every microword: no translation cache\n"
+"                        (the results are the same, slower)\n"
+"      --chunk=CYCLES    ELF: run in pieces of at most CYCLES cycles, as\n"
+"                        /dev/vpmu does in the kernel (the same results)\n"
 "  -h, --help            this text\n"
 "      --version         show the version and exit\n"
 "\n"
@@ -88,9 +93,11 @@ struct opts {
 	const char *hu_file;	/* --hu-file */
 	uint64_t mem;		/* --mem, ELF programs */
 	bool stats;		/* --stats, ELF programs */
+	bool no_tc;		/* --no-tc */
+	uint64_t chunk;		/* --chunk, ELF programs; 0: none */
 };
 
-enum { OPT_HU = 256, OPT_HU_FILE, OPT_MEM, OPT_STATS };
+enum { OPT_HU = 256, OPT_HU_FILE, OPT_MEM, OPT_STATS, OPT_NO_TC, OPT_CHUNK };
 
 static void parse_args(int argc, char **argv, struct opts *o)
 {
@@ -102,6 +109,8 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		{ "hu-file", required_argument, NULL, OPT_HU_FILE },
 		{ "mem", required_argument, NULL, OPT_MEM },
 		{ "stats", no_argument, NULL, OPT_STATS },
+		{ "no-tc", no_argument, NULL, OPT_NO_TC },
+		{ "chunk", required_argument, NULL, OPT_CHUNK },
 		{ "help", no_argument, NULL, 'h' },
 		VPMU_VERSION_LONGOPT,
 		{ }
@@ -132,6 +141,13 @@ static void parse_args(int argc, char **argv, struct opts *o)
 			break;
 		case OPT_STATS:
 			o->stats = true;
+			break;
+		case OPT_NO_TC:
+			o->no_tc = true;
+			break;
+		case OPT_CHUNK:
+			if (vpmu_parse_count(optarg, &o->chunk) || !o->chunk)
+				vpmu_usage_error("bad chunk '%s'", optarg);
 			break;
 		case 'h':
 			usage();
@@ -329,6 +345,7 @@ static double run_once(struct vpmu_engine *e, const struct vpmu_prog_view *v,
 static void elf_stats(struct vpmu_engine *e, const struct vpmu_stop *st,
 		      bool exited, int status)
 {
+	struct vpmu_tc_stats tc;
 	uint32_t x[32];
 	unsigned int i;
 	u64 v;
@@ -347,6 +364,12 @@ static void elf_stats(struct vpmu_engine *e, const struct vpmu_stop *st,
 	for (i = 0; i < 32; i++)
 		x[i] = vpmu_engine_reg(e, VPMU_OPND_R0 + i);
 	vpmu_elf_print_regs(stderr, x, vpmu_engine_reg(e, VPMU_OPND_PC));
+	vpmu_engine_tc_stats(e, &tc);
+	fprintf(stderr, "tc translated %llu none %llu words %llu ops %llu flushes %llu exits %llu links %llu pool %u blocks %u\n",
+		(unsigned long long)tc.translated, (unsigned long long)tc.none,
+		(unsigned long long)tc.words, (unsigned long long)tc.ops,
+		(unsigned long long)tc.flushes, (unsigned long long)tc.exits,
+		(unsigned long long)tc.links, tc.pool_used, tc.blocks_used);
 }
 
 /*
@@ -363,8 +386,11 @@ static int elf_run(struct vpmu_engine *e, uint8_t *mem, uint32_t mem_size,
 	unsigned int i;
 
 	for (;;) {
-		vpmu_engine_run(e, left, &st);
+		vpmu_engine_run(e, o->chunk && o->chunk < left ? o->chunk : left,
+				&st);
 		left -= st.cycles < left ? st.cycles : left;
+		if (st.reason == VPMU_STOP_BUDGET && left)
+			continue;	/* the next chunk */
 		if (st.reason != VPMU_STOP_TRAP || st.code != VPMU_RV_TRAP_ECALL)
 			break;
 		for (i = 0; i < 32; i++)
@@ -414,6 +440,7 @@ static int elf_main(const struct opts *o, const char *path,
 		ret = VPMU_EXIT_USAGE;
 		goto out;
 	}
+	vpmu_engine_tc_enable(e, !o->no_tc);
 	vpmu_engine_start(e, mem, mem_size, entry, VPMU_MODE_USER);
 	vpmu_engine_set_reg(e, VPMU_OPND_R0 + 2, mem_size & ~15u);
 	ret = elf_run(e, mem, mem_size, o, path);
@@ -485,6 +512,7 @@ int main(int argc, char **argv)
 		vpmu_err(NULL, 0, "cannot create the engine");
 		return VPMU_EXIT_USAGE;
 	}
+	vpmu_engine_tc_enable(e, !o.no_tc);
 	if (hu.n && vpmu_engine_hu_set(e, &hu)) {
 		vpmu_err(o.hu_file, 0, "the engine refused the histogram-unit "
 			 "program");

@@ -17,7 +17,7 @@
  *             vpmu_hu.c        sysfs: hist/ (the histogram unit)
  *   machine   vpmu_machine.h   per-CPU engines, images, runs, overflow
  *                              interrupts (vpmu_machine*.c, vpmu_ucode.c)
- *   core      vpmu_engine.h    the portable engine core (vpmu_engine.c,
+ *   core      vpmu_engine.h    the portable engine core (vpmu_engine*.c,
  *                              vpmu_image.c, vpmu_isa.c, vpmu_hu_text.c)
  *
  * tools/testing/layers.sh declares each file's layer and checks that no
@@ -85,7 +85,8 @@ struct vpmu_loader {
  * @used:	when it was last used, in jiffies
  * @done:	a read at or past its end returned 0
  * @len:	bytes in @buf
- * @buf:	header and buckets; room for cs_size buckets
+ * @buf:	header and buckets; room for cs_size buckets, or NULL until
+ *		the slot is first used
  */
 struct vpmu_uhist_snap {
 	unsigned long		cookie;
@@ -108,7 +109,7 @@ struct vpmu_uhist_snap {
  * @snaps:	snapshots of open files
  * @stamp:	counts snapshot uses
  * @cookie:	the last cookie given to an open file
- * @tmp:	one CPU's buckets, while summing
+ * @tmp:	one CPU's buckets, while summing; NULL until the first sum
  */
 struct vpmu_uhist {
 	VPMU_BIN_CONST struct bin_attribute **bin_attrs;

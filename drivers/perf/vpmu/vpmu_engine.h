@@ -10,7 +10,7 @@
  *                      vpmu_ucode_load().  Immutable; shared by every
  *                      engine attached to it.
  *  uops                an engine's own executable form of the ucode it is
- *                      attached to (vpmu_engine.c), rebuilt on attach.
+ *                      attached to (vpmu_engine_build.c), rebuilt on attach.
  *
  * and one processor, struct vpmu_engine: registers, sequencer, cache and
  * write-queue state, and its PMU hardware (counters, freeze bits,
@@ -159,13 +159,19 @@ struct vpmu_engine;
 struct vpmu_ctx;
 
 /*
- * Engine lifetime.  vpmu_engine_create() allocates everything a ucode of
- * up to @cs_limit microwords (1..VPMU_CS_MAX) needs; it returns NULL on a
- * bad limit or no memory.  Nothing else here allocates: attach, start,
- * run, save and restore may be called with preemption disabled.
+ * Engine lifetime.  vpmu_engine_create() allocates an engine, and with
+ * @cs_limit (1..VPMU_CS_MAX) the memory a ucode of up to that many
+ * microwords needs; it returns NULL on a bad limit or no memory.  An
+ * engine made with 0 has its PMU hardware (counters, freeze bits,
+ * triggers, the histogram unit's program and buckets) and nothing to run:
+ * it takes a ucode once it has memory (vpmu_engine_mem_set()).  Nothing
+ * else here allocates but vpmu_engine_mem_alloc() and vpmu_ctx_create():
+ * attach, start, run, save and restore may be called with preemption
+ * disabled.
  *
- * vpmu_engine_attach() attaches a ucode (-EFBIG if it has more than
- * @cs_limit words) and may be called again to switch ucodes between runs.
+ * vpmu_engine_attach() attaches a ucode (-EFBIG if it has more words than
+ * the engine's memory holds) and may be called again to switch ucodes
+ * between runs.
  * It keeps the PMU hardware state: counter configurations and values,
  * overflow status, freeze bits, group triggers (their microword hooks are
  * re-routed for the new ucode), the micro-PC histogram's interval and the
@@ -178,6 +184,26 @@ struct vpmu_ctx;
 struct vpmu_engine *vpmu_engine_create(u32 cs_limit);
 void vpmu_engine_destroy(struct vpmu_engine *e);
 int vpmu_engine_attach(struct vpmu_engine *e, const struct vpmu_ucode *uc);
+
+/*
+ * An engine's memory: what a ucode of up to @words microwords needs (and,
+ * with @tc, the translation cache, about 300 KiB more; without it the
+ * engine interprets every microword, with the same results), made
+ * where allocating is allowed (vpmu_engine_mem_alloc(), NULL on a bad
+ * size or no memory) and given to the engine where it runs
+ * (vpmu_engine_mem_set(), which does not allocate).  Setting folds the
+ * counts in flight into the counters and detaches the ucode (attach
+ * again next), keeping the PMU hardware state as attach does; it returns
+ * the memory the engine had, for the caller to free where freeing is
+ * allowed (vpmu_engine_mem_free()).  NULL takes the memory away.
+ * vpmu_engine_mem_words() is the largest ucode the engine can attach now.
+ */
+struct vpmu_engine_mem;
+struct vpmu_engine_mem *vpmu_engine_mem_alloc(u32 words, bool tc);
+void vpmu_engine_mem_free(struct vpmu_engine_mem *m);
+struct vpmu_engine_mem *vpmu_engine_mem_set(struct vpmu_engine *e,
+					    struct vpmu_engine_mem *m);
+u32 vpmu_engine_mem_words(const struct vpmu_engine *e);
 
 /*
  * Begin a program: memory is the caller's (@mem_size bytes, used in place),
@@ -236,6 +262,28 @@ int vpmu_ctx_set_mem(struct vpmu_ctx *c, u8 *mem, u32 mem_size);
  */
 enum vpmu_stop_reason vpmu_engine_run(struct vpmu_engine *e, u64 budget,
 				      struct vpmu_stop *stop);
+
+/*
+ * The translation cache (architecture.rst, "The translation cache"): on
+ * unless turned off here; the counts, samples and state of a run are the
+ * same either way.  Its memory is part of the engine's.  The statistics
+ * count since the engine was made.
+ */
+struct vpmu_tc_stats {
+	u64 translated;		/* instructions translated */
+	u64 none;		/* ...found not worth it: interpreted */
+	u64 words;		/* microwords the translations cover */
+	u64 ops;		/* ops they hold */
+	u64 flushes;		/* the cache emptied: full, new ucode, routes */
+	u64 exits;		/* exits to the interpreter */
+	u64 links;		/* translations linked to the next */
+	u32 pool_used;		/* pool words in use now */
+	u32 blocks_used;	/* block counters in use now */
+};
+
+void vpmu_engine_tc_enable(struct vpmu_engine *e, bool on);
+void vpmu_engine_tc_stats(const struct vpmu_engine *e,
+			  struct vpmu_tc_stats *s);
 
 /* Architectural state, for tests, tools and the character device. */
 u32 vpmu_engine_reg(const struct vpmu_engine *e, unsigned int opnd);

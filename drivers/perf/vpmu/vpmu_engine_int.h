@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * vpmu_engine_int.h - private to the engine core (vpmu_image.c and
- * vpmu_engine.c): the decoded form of an image, struct vpmu_ucode.
+ * vpmu_engine*.c): the decoded form of an image, struct vpmu_ucode.
  *
  * The validator decodes every microword once into struct vpmu_dec, with
  * fields sign-extended and classified.  The engine builds its own
- * executable form (struct vpmu_uop, private to vpmu_engine.c) from it.
+ * executable form (struct vpmu_uop, vpmu_engine_priv.h) from it.
  */
 #ifndef _VPMU_ENGINE_INT_H
 #define _VPMU_ENGINE_INT_H

@@ -6,7 +6,7 @@
  * assembler and the disassembler are all generated from the lists below;
  * adding an operation here is the whole of the work for the toolchain and
  * most of it for the engine, which must supply its semantics
- * (VPMU_SEM_<name> in vpmu_engine.c) and does not build until it does.
+ * (VPMU_SEM_<name> in vpmu_engine_priv.h) and does not build until it does.
  *
  * This header is portable: it depends only on <linux/types.h> through the
  * uapi header, and compiles in the kernel and on the host.

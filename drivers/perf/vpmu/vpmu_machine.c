@@ -2,30 +2,45 @@
 /*
  * vpmu_machine.c - the per-CPU engines and the current microcode image.
  *
- * Every possible CPU has one engine, created at load for cs_size
- * control-store words, so that neither a run nor CPU hotplug ever
- * allocates an engine.  An engine is used only on its own CPU with
- * interrupts disabled: by run chunks (vpmu_machine_engine_get() ..
- * vpmu_machine_engine_put() inside local_irq_save()) and by perf callbacks,
- * which the perf core calls with interrupts disabled, IPIs included.
- * That is all the serialisation it needs.
+ * Every possible CPU has one engine from load to unload, made with its PMU
+ * hardware only (counters, freeze bits, triggers, the histogram unit): a
+ * few KB, so that perf events can be added on any CPU at any time and CPU
+ * hotplug never allocates.  What running a ucode needs (the uops, the
+ * per-microword counts, the micro-PC histogram's buckets: about 270 bytes
+ * a microword, Documentation/vpmu/module.rst) comes with the first run on
+ * that CPU, sized by the run's image, not by cs_size: the run allocates it
+ * in process context before its chunk disables interrupts, and the chunk
+ * gives it to the engine (vpmu_machine_cpu_prepare(),
+ * vpmu_machine_engine_get()).  A larger image later grows it the same way;
+ * it never shrinks before unload.  The CPU's overflow interrupt lines are
+ * requested then too (vpmu_machine_irq.c).
+ *
+ * An engine is used only on its own CPU with interrupts disabled: by run
+ * chunks (vpmu_machine_engine_get() .. vpmu_machine_engine_put() inside
+ * local_irq_save()) and by perf callbacks, which the perf core calls with
+ * interrupts disabled, IPIs included.  That is all the serialisation it
+ * needs.
  *
  * One image is current.  A run takes a reference to it when it starts and
  * keeps using that image to the end, even if another is installed
  * meanwhile; installing never waits for runs.  Engines are attached to an
  * image lazily, when a run that uses another image reaches them.
  *
- * Every engine holds a reference to the image it is attached to, from
- * module load (when all are attached to the first image) to unload: the
- * engine keeps pointers into that image's microcode, and perf callbacks
- * program the counters of idle engines, so an engine must never point at
- * freed microcode.  Any engine call is safe at any time on that account.
+ * Every engine holds a reference to the image it is attached to, from the
+ * first run chunk on its CPU to unload: the engine keeps pointers into
+ * that image's microcode, and perf callbacks program the counters of idle
+ * engines, so an engine must never point at freed microcode.  Any engine
+ * call is safe at any time on that account; on an engine with no memory
+ * yet, the counters, freeze bits and histogram unit work and count
+ * nothing.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/bug.h>
 #include <linux/cpu.h>
+#include <linux/debugfs.h>
 #include <linux/err.h>
+#include <linux/fault-inject.h>
 #include <linux/lockdep.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
@@ -251,42 +266,221 @@ static void vpmu_machine_uhist_sync(struct vpmu_machine *m,
 	}
 }
 
+/* The control-store words @img's ucode needs. */
+static u32 vpmu_image_words(const struct vpmu_image *img)
+{
+	return vpmu_ucode_header(img->uc)->cs_words;
+}
+
+/* Must an engine get more memory before it can attach @img? */
+static bool vpmu_machine_mem_short(const struct vpmu_machine_cpu *mc,
+				   const struct vpmu_image *img)
+{
+	return mc->img != img &&
+	       vpmu_engine_mem_words(mc->engine) < vpmu_image_words(img);
+}
+
+#ifdef CONFIG_FAULT_INJECTION_DEBUG_FS
+/*
+ * Engine memory fails on demand on a kernel with fault injection
+ * (Documentation/fault-injection/ in the kernel tree), through
+ * /sys/kernel/debug/vpmu/fail_engine_mem/: the debug tier's vpmu_mem
+ * fails a CPU's first run so.  It is asked where the run allocates, in
+ * process context, so task-filter and fail-nth work as for any
+ * allocation (fail_function would ask from a kprobe's int3 handler,
+ * where taking the random pool's lock makes lockdep report).
+ */
+static DECLARE_FAULT_ATTR(vpmu_fail_engine_mem);
+static struct dentry *vpmu_fault_dir;
+
+static void vpmu_machine_fault_init(void)
+{
+	vpmu_fault_dir = debugfs_create_dir(KBUILD_MODNAME, NULL);
+	fault_create_debugfs_attr("fail_engine_mem", vpmu_fault_dir,
+				  &vpmu_fail_engine_mem);
+}
+
+static void vpmu_machine_fault_exit(void)
+{
+	debugfs_remove_recursive(vpmu_fault_dir);
+	vpmu_fault_dir = NULL;
+}
+
+static bool vpmu_machine_fail_mem(u32 words)
+{
+	return should_fail(&vpmu_fail_engine_mem, words);
+}
+#else
+static inline void vpmu_machine_fault_init(void)
+{
+}
+
+static inline void vpmu_machine_fault_exit(void)
+{
+}
+
+static inline bool vpmu_machine_fail_mem(u32 words)
+{
+	return false;
+}
+#endif
+
+/* Engine memory for @words microwords; NULL when it cannot be had. */
+static struct vpmu_engine_mem *vpmu_machine_mem_alloc(struct vpmu_machine *m,
+						      u32 words)
+{
+	if (vpmu_machine_fail_mem(words))
+		return NULL;
+	return vpmu_engine_mem_alloc(words, m->tc);
+}
+
+/**
+ * vpmu_machine_cpu_prepare() - bring what this CPU needs for a chunk of @img
+ * @m:	the machine
+ * @img: the image of the run, referenced by the caller
+ * @pp:	what the run brings to the CPUs it reaches
+ *
+ * Before each run chunk: frees the memory an engine gave up in the last
+ * one; allocates memory for @img if the engine of the CPU the task is on
+ * now cannot attach @img and @pp has none; and requests that CPU's
+ * overflow lines if no run has reached it before.  The task may move to
+ * another CPU before its chunk disables interrupts: the chunk then gives
+ * the memory to that CPU's engine if it needs it, or keeps it for a later
+ * one, or, if that CPU lacks its lines or memory @pp has not got, fails
+ * with -EAGAIN for the caller to come back here, and this readies the CPU
+ * that chunk found unready.  Each time round thus readies a CPU's lines
+ * for good or brings memory that only an engine short of it takes, so
+ * that cannot go on for ever.
+ *
+ * Context: process context; may sleep.
+ * Return: 0, or -ENOMEM (or an errno of request_irq()): nothing changed
+ * on any engine.
+ */
+int vpmu_machine_cpu_prepare(struct vpmu_machine *m,
+			     const struct vpmu_image *img,
+			     struct vpmu_machine_prep *pp)
+{
+	struct vpmu_machine_cpu *mc;
+	bool lines, short_now;
+	unsigned int cpu;
+
+	vpmu_engine_mem_free(pp->old);
+	pp->old = NULL;
+	if (pp->retry) {
+		/* as the chunk found it; the lines are rechecked below */
+		cpu = pp->cpu;
+		lines = false;
+		short_now = pp->retry_mem && !pp->mem;
+		pp->retry = false;
+	} else {
+		/* Only this CPU's chunks change its engine's memory, image. */
+		cpu = get_cpu();
+		mc = per_cpu_ptr(m->cpu, cpu);
+		lines = READ_ONCE(mc->irq_ready);	/* rechecked, locked */
+		short_now = !pp->mem && vpmu_machine_mem_short(mc, img);
+		put_cpu();
+	}
+	if (short_now) {
+		pp->mem = vpmu_machine_mem_alloc(m, vpmu_image_words(img));
+		if (!pp->mem)
+			return -ENOMEM;
+	}
+	return lines ? 0 : vpmu_irq_cpu_prepare(m, cpu);
+}
+
+/**
+ * vpmu_machine_prep_release() - free what a run still holds for the CPUs
+ * @pp:	what the run brought, emptied
+ *
+ * Context: process context; may sleep.
+ */
+void vpmu_machine_prep_release(struct vpmu_machine_prep *pp)
+{
+	vpmu_engine_mem_free(pp->mem);
+	vpmu_engine_mem_free(pp->old);
+	*pp = (struct vpmu_machine_prep){ };
+}
+
+/*
+ * Attach @mc's engine to @img, giving it @pp's memory first if it has too
+ * little.  Giving memory detaches the engine from its image, so the
+ * reference to that image goes too.  The caller's reference keeps @img
+ * alive meanwhile.  The attach zeroes the histogram unit's buckets:
+ * bucket events take what they counted first and start over from zero.
+ */
+static int vpmu_machine_attach(struct vpmu_machine *m,
+			       struct vpmu_machine_cpu *mc,
+			       struct vpmu_image *img,
+			       struct vpmu_machine_prep *pp)
+{
+	bool grow = vpmu_machine_mem_short(mc, img);
+	int ret;
+
+	if (grow && (!pp->mem || WARN_ON_ONCE(pp->old))) {
+		pp->retry = true;
+		pp->retry_mem = true;
+		pp->cpu = smp_processor_id();
+		return -EAGAIN;
+	}
+	m->ops->hu_fold(m, mc->engine);
+	if (grow) {
+		/* folds the counts in flight into the counters first */
+		pp->old = vpmu_engine_mem_set(mc->engine, pp->mem);
+		pp->mem = NULL;
+		vpmu_image_put(mc->img);
+		mc->img = NULL;
+	}
+	ret = vpmu_engine_attach(mc->engine, img->uc);
+	m->ops->hu_rebase(m, mc->engine);
+	if (WARN_ON_ONCE(ret))
+		return ret;
+	refcount_inc(&img->ref);
+	vpmu_image_put(mc->img);
+	mc->img = img;
+	return 0;
+}
+
 /**
  * vpmu_machine_engine_get() - this CPU's engine, ready to run @img
  * @m: the machine
  * @img: the image of the run, referenced by the caller
+ * @pp: what the run brings (vpmu_machine_cpu_prepare())
  *
  * Disables preemption until vpmu_machine_engine_put(), even on failure; run
  * chunks call it with interrupts disabled.  Attaches the engine to @img if
  * it runs another image, moving the engine's reference from the old image
  * to @img (dropping a reference only queues the free, so this is fine with
- * interrupts off), and applies a changed histogram interval.  Attaching
- * discards the program state on the engine: the caller starts or restores
- * a program next.
+ * interrupts off), after giving it @pp's memory if it has too little for
+ * @img (the memory it gives up goes to @pp->old), and applies a changed
+ * histogram interval.  Attaching discards the program state on the
+ * engine: the caller starts or restores a program next.  Allocates
+ * nothing.
  *
- * Return: the engine, or an ERR_PTR if it could not take @img (which
- * cannot happen: every image was validated against the engines' size).
+ * Return: the engine, ERR_PTR(-EAGAIN) if this CPU has no overflow lines
+ * yet or its engine needs memory and @pp has none (the task moved here
+ * after vpmu_machine_cpu_prepare(); nothing changed but @pp, which says
+ * so for the next vpmu_machine_cpu_prepare()), or another ERR_PTR
+ * if it could not take @img (which cannot happen: every image was
+ * validated against cs_size).
  */
 struct vpmu_engine *vpmu_machine_engine_get(struct vpmu_machine *m,
-					    struct vpmu_image *img)
+					    struct vpmu_image *img,
+					    struct vpmu_machine_prep *pp)
 {
 	struct vpmu_machine_cpu *mc = get_cpu_ptr(m->cpu);
 	int ret;
 
+	/* once set, for good: the lines come before any memory */
+	if (!smp_load_acquire(&mc->irq_ready)) {
+		pp->retry = true;
+		pp->retry_mem = vpmu_machine_mem_short(mc, img);
+		pp->cpu = smp_processor_id();
+		return ERR_PTR(-EAGAIN);
+	}
 	if (mc->img != img) {
-		/*
-		 * The caller's reference keeps @img alive meanwhile.  The
-		 * attach zeroes the histogram unit's buckets: bucket events
-		 * take what they counted first and start over from zero.
-		 */
-		m->ops->hu_fold(m, mc->engine);
-		ret = vpmu_engine_attach(mc->engine, img->uc);
-		m->ops->hu_rebase(m, mc->engine);
-		if (WARN_ON_ONCE(ret))
+		ret = vpmu_machine_attach(m, mc, img, pp);
+		if (ret)
 			return ERR_PTR(ret);
-		refcount_inc(&img->ref);
-		vpmu_image_put(mc->img);
-		mc->img = img;
 	}
 	vpmu_machine_uhist_sync(m, mc);
 	return mc->engine;
@@ -306,8 +500,8 @@ void vpmu_machine_engine_put(struct vpmu_machine *m)
  * @m: the machine
  *
  * The engine stays attached to whatever image it has (it holds a
- * reference to it), so its counters can be programmed and read at any
- * time.
+ * reference to it), or to none before the first run on this CPU, so its
+ * counters can be programmed and read at any time.
  *
  * Context: interrupts disabled, on the engine's CPU (perf callbacks).
  */
@@ -342,7 +536,8 @@ static void vpmu_machine_call_here(void *info)
  * vpmu_machine_call() - call @fn on @cpu's engine where it may be used
  * @m: the machine
  * @cpu: a possible CPU
- * @fn: called with the engine, the image it is attached to and @arg
+ * @fn: called with the engine, the image it is attached to (NULL if no
+ *	run has reached it yet) and @arg
  * @arg: for @fn
  *
  * An online CPU's engine is only touched on that CPU with interrupts
@@ -514,8 +709,8 @@ int vpmu_machine_hu_reset(struct vpmu_machine *m)
  * Nothing is left on an engine when its CPU goes down: a run holds the
  * engine only for one chunk with interrupts disabled and carries on from
  * its saved context wherever it is next, and the perf core removes the
- * CPU's events first.  The engine keeps its image reference while the CPU
- * is away, so it needs no hotplug callback.
+ * CPU's events first.  The engine keeps its memory and image reference
+ * while the CPU is away, so it needs no hotplug callback.
  */
 static void vpmu_engines_destroy(struct vpmu_machine *m)
 {
@@ -524,37 +719,30 @@ static void vpmu_engines_destroy(struct vpmu_machine *m)
 	for_each_possible_cpu(cpu) {
 		struct vpmu_machine_cpu *mc = per_cpu_ptr(m->cpu, cpu);
 
-		vpmu_engine_destroy(mc->engine);
+		vpmu_engine_destroy(mc->engine);	/* and its memory */
 		vpmu_image_put(mc->img);
 		memset(mc, 0, sizeof(*mc));
 	}
 }
 
-/* Create every engine and attach it to @img, taking a reference each. */
-static int vpmu_engines_create(struct vpmu_machine *m, struct vpmu_image *img)
+/*
+ * Create every engine with its PMU hardware only, attached to nothing: the
+ * first run chunk on a CPU brings the memory and attaches the image.
+ */
+static int vpmu_engines_create(struct vpmu_machine *m)
 {
 	unsigned int cpu;
-	int ret;
 
 	for_each_possible_cpu(cpu) {
 		struct vpmu_machine_cpu *mc = per_cpu_ptr(m->cpu, cpu);
 
-		mc->engine = vpmu_engine_create(m->cs_size);
+		mc->engine = vpmu_engine_create(0);
 		if (!mc->engine) {
-			ret = -ENOMEM;
-			goto out_destroy;
+			vpmu_engines_destroy(m);
+			return -ENOMEM;
 		}
-		ret = vpmu_engine_attach(mc->engine, img->uc);
-		if (ret)
-			goto out_destroy;
-		refcount_inc(&img->ref);
-		mc->img = img;
 	}
 	return 0;
-
-out_destroy:
-	vpmu_engines_destroy(m);
-	return ret;
 }
 
 /* Drop the current image and wait for every image to be freed. */
@@ -603,13 +791,13 @@ int vpmu_machine_init(struct vpmu_machine *m, struct vpmu_ucode *uc)
 	ret = vpmu_image_install(m, uc);
 	if (ret)
 		goto out_free;
-	ret = vpmu_engines_create(m, rcu_dereference_protected(m->current_image,
-							       true));
+	ret = vpmu_engines_create(m);
 	if (ret)
 		goto out_drain;
 	ret = vpmu_irq_init(m);
 	if (ret)
 		goto out_engines_destroy;
+	vpmu_machine_fault_init();
 	return 0;
 
 out_engines_destroy:
@@ -631,6 +819,7 @@ out_free:
  */
 void vpmu_machine_exit(struct vpmu_machine *m)
 {
+	vpmu_machine_fault_exit();
 	vpmu_irq_exit(m);
 	vpmu_engines_destroy(m);
 	vpmu_images_drain(m);

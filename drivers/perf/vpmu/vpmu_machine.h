@@ -53,9 +53,15 @@ struct vpmu_image {
 
 /**
  * struct vpmu_machine_cpu - one CPU's engine
- * @engine:	the engine; lives from module load to unload
- * @img:	the image @engine is attached to, a reference; never NULL
- *		between module init and exit
+ * @engine:	the engine; lives from module load to unload.  Made with its
+ *		PMU hardware only; its memory (what running a ucode needs)
+ *		comes with the first run chunk on this CPU, sized by that
+ *		run's image, and grows with a larger image
+ * @img:	the image @engine is attached to, a reference; NULL until
+ *		a run chunk first attaches one (the engine has no memory then)
+ * @irq_ready:	this CPU's overflow lines are requested: set, once, by the
+ *		first run to reach this CPU, before its engine gets memory
+ *		(vpmu_irq_cpu_prepare()); read with smp_load_acquire()
  * @uhist:	the histogram interval last applied to @engine: the
  *		uhist_interval while uhist/state is running, else 0
  * @hu_n:	buckets of the histogram-unit program in force on @engine
@@ -68,11 +74,15 @@ struct vpmu_image {
  * Only used on its own CPU with interrupts disabled: by a run chunk or by a
  * perf callback.  No lock needed.  Init and exit, when nothing runs, touch
  * every CPU's; so does a vpmu_machine_call() for an offline CPU, where
- * nothing else runs.
+ * nothing else runs.  A run about to take a chunk reads @engine's memory
+ * size and @img on its own CPU with preemption disabled, to know whether
+ * to bring memory (vpmu_machine_cpu_prepare()): only a chunk on this CPU
+ * changes them, with interrupts disabled.
  */
 struct vpmu_machine_cpu {
 	struct vpmu_engine	*engine;
 	struct vpmu_image	*img;
+	bool			irq_ready;
 	u32			uhist;
 	unsigned int		hu_n;
 	struct vpmu_engine	*ovf_engine;
@@ -124,15 +134,18 @@ struct vpmu_irq_line {
 
 /**
  * struct vpmu_irq_lines - the counters' overflow lines
+ * @lock:	serialises requesting a CPU's lines
  * @fwnode:	names the domain
- * @domain:	nr_counters * nr_cpu_ids hwirqs
+ * @domain:	nr_counters * nr_cpu_ids hwirqs; a CPU's are mapped and
+ *		requested when a run first reaches it
  * @line:	each hwirq's line (hwirq = cpu * nr_counters + idx)
  * @names:	"vpmu-ctrN", one per counter, shared by the CPUs' lines
  *
- * Set up at load and torn down at unload, both before any event or run
- * can use a line and after the last can.
+ * The domain is set up at load and everything torn down at unload, both
+ * before any event or run can use a line and after the last can.
  */
 struct vpmu_irq_lines {
+	struct mutex		lock;	/* serialises requesting lines */
 	struct fwnode_handle	*fwnode;
 	struct irq_domain	*domain;
 	struct vpmu_irq_line	*line;
@@ -149,9 +162,12 @@ enum vpmu_uhist_state {
 /**
  * struct vpmu_machine - the engines and the image they run
  * @nr_counters: programmable counters per engine (nr_counters)
- * @cs_size:	control-store words per engine (cs_size)
+ * @cs_size:	the largest control store an image may have (cs_size);
+ *		an engine's memory is sized by the images it runs
  * @widths:	each counter's width in bits (counter_widths, the last
  *		repeated for the counters past the list)
+ * @tc:		engines translate (the tc parameter): their memory holds a
+ *		translation cache
  * @uhist_interval: the histogram interval K: the uhist_interval module
  *		parameter's variable, the one copy, read and written with
  *		READ_ONCE()/WRITE_ONCE()
@@ -170,13 +186,14 @@ enum vpmu_uhist_state {
  * @ops:	the layer above's callbacks; no-ops while it has registered
  *		none, never NULL
  *
- * @nr_counters, @cs_size, @widths and @uhist_interval are set before
+ * @nr_counters, @cs_size, @widths, @tc and @uhist_interval are set before
  * vpmu_machine_init() and never change.
  */
 struct vpmu_machine {
 	unsigned int		nr_counters;
 	unsigned int		cs_size;
 	unsigned int		widths[VPMU_NR_COUNTERS_MAX];
+	bool			tc;
 	unsigned int		*uhist_interval;
 	int			uhist_state;
 	unsigned int		hu_nr;
@@ -209,7 +226,9 @@ struct vpmu_engine *vpmu_this_engine(struct vpmu_machine *m);
 /*
  * Calls on one CPU's engine from process context: @fn runs on the
  * engine's CPU in an IPI, or here if that CPU is offline, with interrupts
- * disabled either way.
+ * disabled either way.  @img is the image the engine is attached to, NULL
+ * if no run has reached that CPU yet (the engine has no memory: it counts
+ * nothing and has no micro-PC histogram).
  */
 typedef void (*vpmu_machine_call_fn)(struct vpmu_engine *e,
 				     const struct vpmu_image *img, void *arg);
@@ -257,14 +276,42 @@ void vpmu_run_saved_release(struct vpmu_run_saved *saved);
 
 /* ---- inside the machine layer ------------------------------------------ */
 
+/**
+ * struct vpmu_machine_prep - what a run brings to the CPUs it reaches
+ * @mem:	memory for the run's image, allocated in process context for
+ *		the next engine the run reaches that has too little, or NULL
+ * @old:	the memory such an engine gave up, to be freed in process
+ *		context, or NULL
+ * @retry:	a chunk found @cpu not ready (vpmu_machine_engine_get()):
+ *		the next vpmu_machine_cpu_prepare() readies that CPU...
+ * @retry_mem:	...whose engine needed memory the run had not got...
+ * @cpu:	...rather than the CPU the task is on then
+ *
+ * Private to the running task (struct vpmu_runner), zeroed at first;
+ * vpmu_machine.c fills and empties it.
+ */
+struct vpmu_machine_prep {
+	struct vpmu_engine_mem	*mem;
+	struct vpmu_engine_mem	*old;
+	bool			retry;
+	bool			retry_mem;
+	unsigned int		cpu;
+};
+
 /* This CPU's engine for a run chunk of @img (vpmu_machine.c). */
+int vpmu_machine_cpu_prepare(struct vpmu_machine *m,
+			     const struct vpmu_image *img,
+			     struct vpmu_machine_prep *pp);
+void vpmu_machine_prep_release(struct vpmu_machine_prep *pp);
 struct vpmu_engine *vpmu_machine_engine_get(struct vpmu_machine *m,
-					    struct vpmu_image *img);
+					    struct vpmu_image *img,
+					    struct vpmu_machine_prep *pp);
 void vpmu_machine_engine_put(struct vpmu_machine *m);
 
 /* The counters' overflow interrupt lines (vpmu_machine_irq.c). */
 int vpmu_irq_init(struct vpmu_machine *m);
 void vpmu_irq_exit(struct vpmu_machine *m);
+int vpmu_irq_cpu_prepare(struct vpmu_machine *m, unsigned int cpu);
 void vpmu_irq_deliver(struct vpmu_machine *m, struct vpmu_engine *e,
 		      const struct vpmu_stop *stop);
 

@@ -6,7 +6,12 @@
  * Every engine has its own counters, so every engine has its own lines,
  * as a PMU wired to one interrupt per CPU has: a linear IRQ domain with
  * nr_counters hwirqs per possible CPU (hwirq = cpu * nr_counters + idx),
- * mapped at load, each requested as "vpmu-ctrN" after its counter.  On
+ * each requested as "vpmu-ctrN" after its counter.  A CPU's lines are
+ * mapped and requested when a run first reaches it, before its engine
+ * can run (vpmu_irq_cpu_prepare()), and kept until unload: only a run
+ * chunk raises them, and lines for every possible CPU at load would cost
+ * about 3 KB each (descriptor, /proc/irq and /sys/kernel/irq entries),
+ * nr_counters of them per CPU that may never exist.  On
  * an overflow stop the run loop has the stop delivered
  * (vpmu_irq_deliver()): with interrupts disabled, as a real interrupt
  * would find them, on the CPU whose engine stopped, the line of every
@@ -130,6 +135,18 @@ void vpmu_irq_deliver(struct vpmu_machine *m, struct vpmu_engine *e,
 	mc->ovf_stop = NULL;
 }
 
+/* Free hwirq @hw's line, if it is requested. */
+static void vpmu_irq_line_free(struct vpmu_machine *m, unsigned int hw)
+{
+	struct vpmu_irq_line *line = &m->irq.line[hw];
+
+	if (!line->virq)
+		return;
+	free_irq(line->virq, line);
+	irq_dispose_mapping(line->virq);
+	line->virq = 0;
+}
+
 /**
  * vpmu_irq_exit() - free the lines
  * @m:	the machine
@@ -141,12 +158,8 @@ void vpmu_irq_exit(struct vpmu_machine *m)
 	struct vpmu_irq_lines *irq = &m->irq;
 	unsigned int i, n = m->nr_counters * nr_cpu_ids;
 
-	for (i = 0; irq->line && i < n; i++) {
-		if (!irq->line[i].virq)
-			continue;
-		free_irq(irq->line[i].virq, &irq->line[i]);
-		irq_dispose_mapping(irq->line[i].virq);
-	}
+	for (i = 0; irq->line && i < n; i++)
+		vpmu_irq_line_free(m, i);
 	kfree(irq->line);
 	irq->line = NULL;
 	if (irq->domain)
@@ -182,17 +195,20 @@ static int vpmu_irq_line(struct vpmu_machine *m, unsigned int hw,
 }
 
 /**
- * vpmu_irq_init() - nr_counters lines per possible CPU, each requested
+ * vpmu_irq_init() - the domain of nr_counters lines per possible CPU
  * @m:	the machine, nr_counters set
+ *
+ * No line is requested here: vpmu_irq_cpu_prepare() requests a CPU's.
  *
  * Return: 0 or a negative errno.
  */
 int vpmu_irq_init(struct vpmu_machine *m)
 {
 	struct vpmu_irq_lines *irq = &m->irq;
-	unsigned int cpu, i, nr = m->nr_counters, n = nr * nr_cpu_ids;
+	unsigned int i, nr = m->nr_counters, n = nr * nr_cpu_ids;
 	int ret = -ENOMEM;
 
+	mutex_init(&irq->lock);
 	irq->line = kcalloc(n, sizeof(*irq->line), GFP_KERNEL);
 	if (!irq->line)
 		goto err;
@@ -206,16 +222,50 @@ int vpmu_irq_init(struct vpmu_machine *m)
 					       &vpmu_irq_domain_ops, NULL);
 	if (!irq->domain)
 		goto err;
-	for_each_possible_cpu(cpu) {
-		for (i = 0; i < nr; i++) {
-			ret = vpmu_irq_line(m, cpu * nr + i, i);
-			if (ret)
-				goto err;
-		}
-	}
 	return 0;
 err:
 	pr_err("cannot set up the counters' interrupt lines: %d\n", ret);
 	vpmu_irq_exit(m);
+	return ret;
+}
+
+/**
+ * vpmu_irq_cpu_prepare() - request @cpu's lines, if not done yet
+ * @m:	the machine
+ * @cpu: a possible CPU
+ *
+ * Called before a run's chunk on @cpu (vpmu_machine_cpu_prepare()) until
+ * the lines are there; run chunks wait for them (vpmu_machine_engine_get())
+ * so an engine never overflows without its lines.  They stay until
+ * unload.
+ *
+ * Context: process context; may sleep.
+ * Return: 0, or a negative errno with none of @cpu's lines left.
+ */
+int vpmu_irq_cpu_prepare(struct vpmu_machine *m, unsigned int cpu)
+{
+	struct vpmu_machine_cpu *mc = per_cpu_ptr(m->cpu, cpu);
+	unsigned int i, nr = m->nr_counters;
+	int ret = 0;
+
+	mutex_lock(&m->irq.lock);
+	if (mc->irq_ready)
+		goto out_unlock;
+	for (i = 0; i < nr; i++) {
+		ret = vpmu_irq_line(m, cpu * nr + i, i);
+		if (ret)
+			break;
+	}
+	if (ret) {
+		pr_err_ratelimited("cannot set up CPU %u's interrupt lines: %d\n",
+				   cpu, ret);
+		while (i--)
+			vpmu_irq_line_free(m, cpu * nr + i);
+		goto out_unlock;
+	}
+	/* the lines before the flag: a chunk that sees it may raise them */
+	smp_store_release(&mc->irq_ready, true);
+out_unlock:
+	mutex_unlock(&m->irq.lock);
 	return ret;
 }

@@ -8,6 +8,11 @@
  * chunks the program's state lives in a struct vpmu_ctx, off every
  * engine, so the task can be rescheduled, migrated or stopped by a signal
  * there.  The whole run uses the image that was current when it started.
+ * Before each chunk the run brings memory for that image to the engine of
+ * the CPU it is on, if that engine has too little (its first run there, or
+ * a larger image): allocated here, where sleeping is allowed, and given to
+ * the engine inside the chunk (vpmu_machine.c); the first run on a CPU
+ * also requests that CPU's overflow lines.
  *
  * An overflow stop in a chunk is delivered as an interrupt
  * (vpmu_machine_irq.c) before the engine runs on; the layer above sees a
@@ -68,9 +73,12 @@ module_param_named(bench_chunk_stops, vpmu_bench_chunk_stops, ulong, 0644);
  * @img:	the image the whole run uses (a reference)
  * @ctx:	the program's state between chunks
  * @mem:	the program's memory, a kernel copy
+ * @prep:	what the run brings to the CPUs it reaches: engine memory
+ *		for @img, the CPU a chunk found not ready
  * @left:	cycles of the budget not used yet
  * @started:	the first chunk has run (later chunks restore @ctx), or
  *		the run resumes a saved program
+ * @ran:	a chunk has run the program
  * @resume:	the next chunk resumes a saved program (VPMU_RUN_F_RESUME)
  * @trap:	that program stopped by TRAP: it goes on after the TRAP
  * @ext:	the external signal line, as the run has it now
@@ -83,8 +91,10 @@ struct vpmu_runner {
 	struct vpmu_image	*img;
 	struct vpmu_ctx		*ctx;
 	u8			*mem;
+	struct vpmu_machine_prep	prep;
 	u64			left;
 	bool			started;
+	bool			ran;
 	bool			resume;
 	bool			trap;
 	bool			ext;
@@ -249,7 +259,9 @@ static void vpmu_run_resume(struct vpmu_runner *r, struct vpmu_engine *e)
  * and saved off it again before anyone else can use the engine, perf
  * callbacks included.
  *
- * Return: 1 if the run has ended, 0 if it goes on, or a negative errno.
+ * Return: 1 if the run has ended, 0 if it goes on, -EAGAIN if the task is
+ * on a CPU that has no overflow lines yet or whose engine needs memory
+ * @r->prep has not (nothing ran), or another negative errno.
  */
 static int vpmu_run_chunk(struct vpmu_runner *r)
 {
@@ -267,7 +279,7 @@ static int vpmu_run_chunk(struct vpmu_runner *r)
 #ifdef VPMU_BENCH_CHUNK_TIME
 	t0 = ktime_get_ns();
 #endif
-	e = vpmu_machine_engine_get(m, r->img);
+	e = vpmu_machine_engine_get(m, r->img, &r->prep);
 	if (IS_ERR(e)) {
 		ret = PTR_ERR(e);
 		goto out_put_engine;
@@ -285,6 +297,7 @@ static int vpmu_run_chunk(struct vpmu_runner *r)
 		vpmu_run_set_regs(r, e);
 		r->started = true;
 	}
+	r->ran = true;
 	vpmu_run_ext(r);
 	vpmu_engine_set_ext(e, r->ext);
 	/*
@@ -313,6 +326,29 @@ out_put_engine:
 	return ret;
 }
 
+/*
+ * Chunks until the run ends, each after bringing what the CPU the task is
+ * on needs (engine memory, its overflow lines), if it needs anything.  A
+ * chunk that finds the task moved to a CPU that still needs something
+ * comes back for it.
+ *
+ * Return: 0 when the run has ended, or a negative errno (-ENOMEM).
+ */
+static int vpmu_run_chunks(struct vpmu_runner *r)
+{
+	int ret;
+
+	do {
+		ret = vpmu_machine_cpu_prepare(r->m, r->img, &r->prep);
+		if (!ret)
+			ret = vpmu_run_chunk(r);
+		if (!ret || ret == -EAGAIN)
+			cond_resched();
+	} while (!ret || ret == -EAGAIN);
+	vpmu_machine_prep_release(&r->prep);
+	return ret > 0 ? 0 : ret;
+}
+
 /* Free what @saved holds, if anything, and empty it. */
 void vpmu_run_saved_release(struct vpmu_run_saved *saved)
 {
@@ -338,7 +374,8 @@ static bool vpmu_run_resumable(u32 stop)
  * @saved:	with VPMU_RUN_F_RESUME, the program to go on with (the
  *		caller checked that it holds one, of run->mem_size bytes);
  *		else empty.  Filled in with the program if it stops so that
- *		it can go on (TRAP, budget, signal), emptied otherwise.
+ *		it can go on (TRAP, budget, signal), given back as it was if
+ *		the run fails before any of it ran, emptied otherwise.
  *
  * Runs on the engine of whatever CPU the calling task is on, chunk by
  * chunk, until the program halts, traps or faults, the budget is used up
@@ -346,13 +383,18 @@ static bool vpmu_run_resumable(u32 stop)
  * and for whom, it was done.
  *
  * Context: process context; may sleep between chunks.
- * Return: 0 or a negative errno (-ENOMEM).
+ * Return: 0 or a negative errno: -ENOMEM if the program's state, or the
+ * memory of the engine or the overflow lines of a CPU the run reached
+ * first, could not be allocated.  Nothing has changed if that was before
+ * the first chunk; a run that fails after moving to such a CPU mid-way
+ * has counted what ran before, and its program is gone.
  */
 int vpmu_machine_run(struct vpmu_machine *m, struct vpmu_run *run, u8 *mem,
 		     struct vpmu_run_saved *saved)
 {
 	struct vpmu_runner runner = { .m = m, .run = run, .mem = mem };
 	struct vpmu_runner *r = &runner;
+	const struct vpmu_run_saved taken = *saved;
 	int ret;
 
 	if (run->flags & VPMU_RUN_F_RESUME) {
@@ -376,10 +418,12 @@ int vpmu_machine_run(struct vpmu_machine *m, struct vpmu_run *run, u8 *mem,
 	r->run->generation = r->img->generation;
 	r->left = r->run->budget;
 	r->ext = r->run->flags & VPMU_RUN_F_EXT;
-	while (!(ret = vpmu_run_chunk(r)))
-		cond_resched();
-	if (ret > 0)
-		ret = 0;
+	ret = vpmu_run_chunks(r);
+	if (ret && !r->ran && r->resume) {
+		/* Nothing ran: the program goes back as it was. */
+		*saved = taken;
+		return ret;
+	}
 	if (!ret && vpmu_run_resumable(run->stop)) {
 		*saved = (struct vpmu_run_saved){
 			.img = r->img, .ctx = r->ctx, .stop = run->stop,

@@ -33,6 +33,10 @@ static unsigned int vpmu_cs_size = VPMU_CS_MAX;
 module_param_named(cs_size, vpmu_cs_size, uint, 0444);
 MODULE_PARM_DESC(cs_size, "control-store words per engine, 64..4096 (default 4096)");
 
+static bool vpmu_tc = true;
+module_param_named(tc, vpmu_tc, bool, 0444);
+MODULE_PARM_DESC(tc, "translate macro instructions: the translation cache (default 1; 0 interprets every microword, with the same counts)");
+
 /*
  * The one copy of the histogram interval K, also read and written as
  * uhist/interval (the machine keeps a pointer to it).  Read by every run
@@ -108,6 +112,7 @@ static struct vpmu *__init vpmu_alloc(void)
 	m = &vpmu->machine;
 	m->nr_counters = vpmu_nr_counters;
 	m->cs_size = vpmu_cs_size;
+	m->tc = vpmu_tc;
 	for (i = 0; i < VPMU_NR_COUNTERS_MAX; i++)
 		m->widths[i] = vpmu_widths[min(i, vpmu_nr_widths - 1)];
 	m->uhist_interval = &vpmu_uhist;

@@ -1873,7 +1873,7 @@ static void vpmu_snap_here(struct vpmu_engine *e, const struct vpmu_image *img,
 	u32 clear = 0;
 
 	vpmu_engine_snapshot(e, &s, 0);
-	out->generation = img->generation;
+	out->generation = img ? img->generation : 0;
 	out->nr_counters = n;
 	out->ovf = s.ovf & (BIT(n) - 1);
 	out->frozen = s.frozen;

@@ -4,12 +4,13 @@
  * histogram.
  *
  * The buckets live in the engines (one 64-bit bucket per control-store
- * word, allocated with the engine at load); this file only switches
- * sampling on and off and copies buckets out.  The sampling interval K is
- * the uhist_interval module parameter, which uhist/interval reads and
- * writes too.  An engine samples at K while uhist/state is "running" and
- * not at all otherwise; it picks that up at its next run chunk, and at
- * once when a control or interval write reaches it by IPI.
+ * word, allocated with the engine's memory on the first run on its CPU);
+ * this file only switches sampling on and off and copies buckets out.
+ * The sampling interval K is the uhist_interval module parameter, which
+ * uhist/interval reads and writes too.  An engine samples at K while
+ * uhist/state is "running" and not at all otherwise; it picks that up at
+ * its next run chunk, and at once when a control or interval write
+ * reaches it by IPI.
  *
  * cpuN and sum read as struct vpmu_uhist_header + buckets.  A read at
  * offset 0 takes a snapshot (each CPU's buckets copied on that CPU,
@@ -191,6 +192,13 @@ static void vpmu_uhist_copy_one(struct vpmu_engine *e,
 	const u64 *b;
 	u32 n;
 
+	if (!img) {
+		/* no run has reached this CPU: its engine has no buckets */
+		c->n = 0;
+		c->checksum = 0;
+		c->generation = 0;
+		return;
+	}
 	b = vpmu_engine_uhist(e, &n);
 	c->n = b ? min(n, c->cs_size) : 0;
 	if (c->n)
@@ -218,6 +226,24 @@ static void vpmu_uhist_header_fill(struct vpmu_uhist_header *h, u32 cpu,
 		h->samples += c->buckets[i];
 }
 
+/*
+ * A CPU no run has reached has sampled nothing: it reads as the current
+ * image with every bucket zero, as every CPU did at load when engines were
+ * attached to the first image there, so that the cpuN files of a machine
+ * that has run on some CPUs only still sum (vpmu-hist).
+ */
+static void vpmu_uhist_copy_none(struct vpmu_machine *m,
+				 struct vpmu_uhist_copy *c)
+{
+	struct vpmu_image *img = vpmu_image_get(m);
+
+	c->n = min(vpmu_ucode_header(img->uc)->cs_words, c->cs_size);
+	c->checksum = vpmu_ucode_header(img->uc)->checksum;
+	c->generation = img->generation;
+	memset(c->buckets, 0, sizeof(u64) * c->n);
+	vpmu_image_put(img);
+}
+
 /* @cpu's buckets into @s. */
 static int vpmu_uhist_snap_cpu(struct vpmu_machine *m,
 			       struct vpmu_uhist_snap *s, unsigned int cpu)
@@ -232,6 +258,8 @@ static int vpmu_uhist_snap_cpu(struct vpmu_machine *m,
 	ret = vpmu_machine_call(m, cpu, vpmu_uhist_copy_one, &c);
 	if (ret)
 		return ret;
+	if (!c.generation)
+		vpmu_uhist_copy_none(m, &c);
 	vpmu_uhist_header_fill(h, cpu, &c, vpmu_machine_uhist_interval(m));
 	s->len = sizeof(*h) + sizeof(u64) * c.n;
 	return 0;
@@ -240,7 +268,7 @@ static int vpmu_uhist_snap_cpu(struct vpmu_machine *m,
 /*
  * The sum over the CPUs whose engines are attached to the current image;
  * the others hold buckets of an older one, which they zero when they next
- * run (attaching the current image).
+ * run (attaching the current image), or none (no run has reached them).
  */
 static int vpmu_uhist_snap_sum(struct vpmu *vpmu, struct vpmu_uhist_snap *s)
 {
@@ -276,6 +304,36 @@ static int vpmu_uhist_snap_sum(struct vpmu *vpmu, struct vpmu_uhist_snap *s)
 out_put:
 	vpmu_image_put(img);
 	return ret;
+}
+
+/* A snapshot's buffer: the header and room for cs_size buckets. */
+static size_t vpmu_uhist_snap_size(const struct vpmu_machine *m)
+{
+	return sizeof(struct vpmu_uhist_header) + sizeof(u64) * m->cs_size;
+}
+
+/*
+ * Take a snapshot of @which (a CPU or VPMU_UHIST_SUM) into slot @s.  The
+ * buffers are made at their first use rather than at load, as the
+ * engines' buckets are: most machines never read a histogram.  -ENOMEM
+ * changes nothing.
+ */
+static int vpmu_uhist_snap(struct vpmu *vpmu, struct vpmu_uhist_snap *s,
+			   int which)
+{
+	struct vpmu_machine *m = &vpmu->machine;
+	struct vpmu_uhist *uh = &vpmu->uhist;
+
+	if (!s->buf)
+		s->buf = kvzalloc(vpmu_uhist_snap_size(m), GFP_KERNEL);
+	if (!uh->tmp && which == VPMU_UHIST_SUM)
+		uh->tmp = kvcalloc(m->cs_size, sizeof(u64), GFP_KERNEL);
+	if (!s->buf || (!uh->tmp && which == VPMU_UHIST_SUM))
+		return -ENOMEM;
+	s->cookie = 0;
+	if (which == VPMU_UHIST_SUM)
+		return vpmu_uhist_snap_sum(vpmu, s);
+	return vpmu_uhist_snap_cpu(m, s, which);
 }
 
 /*
@@ -380,10 +438,7 @@ static ssize_t vpmu_uhist_read(struct file *file, struct kobject *kobj,
 	if (!off || !s) {
 		if (!s)
 			s = vpmu_uhist_victim(uh);
-		s->cookie = 0;
-		ret = which == VPMU_UHIST_SUM ?
-		      vpmu_uhist_snap_sum(vpmu, s) :
-		      vpmu_uhist_snap_cpu(&vpmu->machine, s, which);
+		ret = vpmu_uhist_snap(vpmu, s, which);
 		if (ret)
 			goto out_unlock;
 		if (!*cookie)
@@ -481,6 +536,7 @@ static int vpmu_uhist_bin_attrs_build(struct vpmu_uhist *uh)
  * @vpmu: the device
  *
  * Sampling starts at load when uhist_interval was given, as it always did.
+ * The snapshots' buffers come with the first reads (vpmu_uhist_snap()).
  *
  * Return: 0 or -ENOMEM.
  */
@@ -488,21 +544,10 @@ int vpmu_uhist_init(struct vpmu *vpmu)
 {
 	struct vpmu_machine *m = &vpmu->machine;
 	struct vpmu_uhist *uh = &vpmu->uhist;
-	size_t size = sizeof(struct vpmu_uhist_header) +
-		      sizeof(u64) * m->cs_size;
-	unsigned int i;
 
 	mutex_init(&uh->lock);
 	mutex_init(&uh->snap_lock);
 	if (vpmu_uhist_bin_attrs_build(uh))
-		goto out_free;
-	for (i = 0; i < VPMU_UHIST_SNAPS; i++) {
-		uh->snaps[i].buf = kvzalloc(size, GFP_KERNEL);
-		if (!uh->snaps[i].buf)
-			goto out_free;
-	}
-	uh->tmp = kvcalloc(m->cs_size, sizeof(u64), GFP_KERNEL);
-	if (!uh->tmp)
 		goto out_free;
 	uh->stamp = 0;
 	uh->group.name = "uhist";

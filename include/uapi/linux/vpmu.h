@@ -417,7 +417,7 @@ struct vpmu_snapshot {
 	__u32 cpu;		/* the engine's CPU: a possible CPU */
 	__u32 reserved_in;	/* 0 */
 	/* out */
-	__aligned_u64 generation;	/* image the engine is attached to */
+	__aligned_u64 generation;	/* its engine's image, 0 if none yet */
 	__u32 nr_counters;	/* the engine's counters; ctr[] past them 0 */
 	__u32 ovf;		/* overflow status: bit i, counter i wrapped */
 	__u32 frozen;		/* freeze bits: bit g, group g is frozen */

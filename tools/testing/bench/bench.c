@@ -22,6 +22,8 @@
  * bound), re-armed at every stop as the driver's handler does; prints
  * "chunks N stops M".
  *
+ * VPMU_BENCH_TC=off turns the translation cache off.
+ *
  * VPMU_BENCH_HU=events|wq|seq1 also programs the histogram unit (for
  * measuring its cost by hand; make bench leaves it off): "events", 16
  * PAR entries (events, tags, UPC ranges) with periods 1000..16000; "wq",
@@ -235,6 +237,9 @@ int main(int argc, char **argv)
 	e = vpmu_engine_create(VPMU_CS_MAX);
 	if (!e || vpmu_engine_attach(e, uc))
 		return 1;
+	/* VPMU_BENCH_TC=off: every microword interpreted */
+	vpmu_engine_tc_enable(e, !getenv("VPMU_BENCH_TC") ||
+				 strcmp(getenv("VPMU_BENCH_TC"), "off"));
 	for (i = 0; counted && i < 8; i++) {
 		struct vpmu_ctr_cfg c = { ev[i], 16,
 					  VPMU_CTR_USER | VPMU_CTR_SUPER, 0 };

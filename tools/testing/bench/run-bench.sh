@@ -56,6 +56,12 @@ done
 echo "counted-int: ${r[counted-int]} instructions/microword"
 echo "uncounted: ${r[uncounted]} instructions/microword"
 echo "counted: ${r[counted]} instructions/microword"
+awk -v a="${r[uncounted]}" -v b="${r[counted]}" \
+	'BEGIN { printf "counting adds %.1f%%\n", (b / a - 1) * 100 }'
+# The same with the translation cache off (the microword interpreter
+# alone, as vpmu.ko's tc=0 runs it).
+r[off]=$(VPMU_BENCH_TC=off per_uop uncounted)
+echo "uncounted, translation cache off: ${r[off]} instructions/microword"
 
 # The same in the driver's run chunks (vpmu_machine_run.c: 5000 cycles
 # each): what counting costs a /dev/vpmu run.  Counting events alone
@@ -75,6 +81,24 @@ echo "chunked uncounted: ${c[uncounted]} instructions/microword"
 echo "chunked counted: ${c[counted]} instructions/microword"
 awk -v a="${c[uncounted]}" -v b="${c[counted]}" \
 	'BEGIN { printf "chunked counting adds %.1f%%\n", (b / a - 1) * 100 }'
+
+# The longest chunk the driver runs with interrupts off: the worst case
+# is 16 counters sampling at period 1 (every counter wraps on every
+# microword), which vpmu_machine_run.c bounds to 16 stops a chunk; the
+# host instructions of such a chunk are those of the whole run divided by
+# its chunks (the run's 5000 cycles take hundreds of them).
+echo
+echo "the longest chunk with interrupts off: sortloop, 16 counters sampling at period 1,"
+echo "chunks bounded to 16 stops (instructions in vpmu_engine_run() per chunk)"
+for tc in on off; do
+	out=$B/callgrind.out.sample16.$tc
+	chunks=$(VPMU_BENCH_TC=$tc VPMU_BENCH_STOPS=16 valgrind --tool=callgrind \
+		--callgrind-out-file="$out" --toggle-collect=vpmu_engine_run \
+		"$B/bench" $args 5000 sample16 2>/dev/null |
+		sed -n 's/^chunks \([0-9]*\) .*/\1/p')
+	ir=$(sed -n 's/^summary: *//p' "$out")
+	echo "cache $tc: $((ir / chunks)) instructions a chunk ($chunks chunks, $ir in all)"
+done
 
 # Triggers: share/progs/region.s (100 microwords from a mark to the next,
 # then 12 of loop control, repeated) in the driver's chunks, with one

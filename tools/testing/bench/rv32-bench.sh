@@ -60,14 +60,42 @@ cg_ir() {	# out-file -> the Ir callgrind counted
 	sed -n 's/^summary: *//p' "$1"
 }
 
-measure() {	# ELF -> "insns uops vpmu-Ir qemu-Ir"
-	local out=$B/rv32/cg.out stats=$B/rv32/stats vir qir
+sim_ir() {	# ELF [vpmu-sim option] -> the Ir inside vpmu_engine_run()
+	local out=$B/rv32/cg.out elf=$1
 
+	shift
 	valgrind --tool=callgrind --callgrind-out-file="$out" \
 		--log-file=/dev/null --toggle-collect=vpmu_engine_run \
 		"$VPMU_TOOLS/vpmu-sim" -q -m "$SHARE/build/rv32im.vpmu" \
-		--stats "$1" >"$B/rv32/vpmu.stdout" 2>"$stats"
-	vir=$(cg_ir "$out")
+		--stats "$@" "$elf" >"$B/rv32/vpmu.stdout" 2>"$B/rv32/stats"
+	cg_ir "$out"
+}
+
+# The longest 5000-cycle chunk of a whole run (vpmu-sim --chunk, as the
+# driver runs /dev/vpmu and perf's tasks): callgrind dumps its counts
+# after each vpmu_engine_run(), one chunk each.
+worst_chunk() {	# ELF [vpmu-sim option] -> "first longest-other" Ir
+	local elf=$1 d=$B/rv32/chunks f
+
+	shift
+	rm -rf "$d"
+	mkdir -p "$d"
+	valgrind --tool=callgrind --callgrind-out-file="$d/cg.out" \
+		--log-file=/dev/null --toggle-collect=vpmu_engine_run \
+		--dump-after=vpmu_engine_run --dump-instr=no \
+		"$VPMU_TOOLS/vpmu-sim" -q -m "$SHARE/build/rv32im.vpmu" \
+		--chunk=5000 "$@" "$elf" >/dev/null 2>&1
+	f=$(sed -n 's/^summary: *//p' "$d/cg.out.1")
+	echo "$f $(for x in "$d"/cg.out.*; do
+		[ "$x" = "$d/cg.out.1" ] || sed -n 's/^summary: *//p' "$x"
+	done | sort -n | tail -n 1)"
+}
+
+measure() {	# ELF -> "insns uops vpmu-Ir qemu-Ir vpmu-Ir-no-tc"
+	local out=$B/rv32/cg.out stats=$B/rv32/stats vir qir nir
+
+	nir=$(sim_ir "$1" --no-tc)
+	vir=$(sim_ir "$1")
 	$norand valgrind --tool=callgrind --callgrind-out-file="$out" \
 		--log-file=/dev/null "$QEMU" "$1" >"$B/rv32/qemu.stdout"
 	qir=$(cg_ir "$out")
@@ -75,30 +103,44 @@ measure() {	# ELF -> "insns uops vpmu-Ir qemu-Ir"
 		echo "rv32: $1: vpmu-sim and qemu-riscv32 print differently" >&2
 		exit 1
 	fi
-	awk -v v="$vir" -v q="$qir" '
+	awk -v v="$vir" -v q="$qir" -v o="$nir" '
 		$2 == "tag1" { n = $3 } $2 == "uops" { u = $3 }
-		END { print n, u, v, q }' "$stats"
+		END { print n, u, v, q, o }' "$stats"
 }
 
 echo "RV32: tools/vpmu/share/rv32 samples (-O2), vpmu-sim -m rv32im.vpmu vs $QEMU ($("$QEMU" --version | sed -n '1s/.*version \([^ ]*\).*/\1/p'))"
-echo "per RV32 instruction beyond empty.elf's; vpmu Ir: inside vpmu_engine_run(); qemu Ir: the whole"
-echo "process (translation included: it depends on the run's length, these binaries only)"
-read -r n0 u0 v0 q0 < <(measure "$B/rv32/empty.elf")
-echo "empty.elf: $n0 insns, $u0 uops, vpmu Ir $v0, qemu Ir $q0 (subtracted below)"
-printf '%-8s %9s %10s %9s %11s %10s %11s %10s %10s\n' sample insns uops \
-	uops/insn "vpmu Ir" Ir/insn "qemu Ir" Ir/insn vpmu/qemu
+echo "per RV32 instruction beyond empty.elf's; vpmu Ir: inside vpmu_engine_run(), with the"
+echo "translation cache (tc) and without (--no-tc: the microword interpreter alone); qemu Ir:"
+echo "the whole process (translation included: it depends on the run's length, these binaries only)"
+read -r n0 u0 v0 q0 o0 < <(measure "$B/rv32/empty.elf")
+echo "empty.elf: $n0 insns, $u0 uops, vpmu Ir $v0 ($o0 no-tc), qemu Ir $q0 (subtracted below)"
+printf '%-8s %9s %10s %9s %11s %9s %9s %11s %9s %9s\n' sample insns uops \
+	uops/insn "vpmu Ir" Ir/insn no-tc "qemu Ir" Ir/insn vpmu/qemu
 for elf in "$SHARE"/build/rv32/*.elf; do
-	read -r n u v q < <(measure "$elf")
+	read -r n u v q o < <(measure "$elf")
 	awk -v s="$(basename "$elf" .elf)" -v n=$((n - n0)) -v u=$((u - u0)) \
-	    -v v=$((v - v0)) -v q=$((q - q0)) 'BEGIN {
-		printf "%-8s %9d %10d %9.2f %11d %10.1f %11d %10.1f %10.2f\n",
-			s, n, u, u / n, v, v / n, q, q / n, (v / n) / (q / n) }'
+	    -v v=$((v - v0)) -v q=$((q - q0)) -v o=$((o - o0)) 'BEGIN {
+		printf "%-8s %9d %10d %9.2f %11d %9.1f %9.1f %11d %9.1f %9.2f\n",
+			s, n, u, u / n, v, v / n, o / n, q, q / n,
+			(v / n) / (q / n) }'
 done | tee "$B/rv32/table"
 # The mean of the samples' ratios, then the ratios of the sums (all the
 # samples as one run: the long ones weigh most).
-awk '{ u += $4; v += $6; q += $8; r += $9; k++
-	N += $2; U += $3; V += $5; Q += $7 } END {
-	printf "%-8s %9s %10s %9.2f %11s %10.1f %11s %10.1f %10.2f\n",
-		"mean", "", "", u / k, "", v / k, "", q / k, r / k
-	printf "%-8s %9d %10d %9.2f %11d %10.1f %11d %10.1f %10.2f\n",
-		"all", N, U, U / N, V, V / N, Q, Q / N, V / Q }' "$B/rv32/table"
+awk '{ u += $4; v += $6; o += $7; q += $9; r += $10; k++
+	N += $2; U += $3; V += $5; Q += $8; O += $7 * $2 } END {
+	printf "%-8s %9s %10s %9.2f %11s %9.1f %9.1f %11s %9.1f %9.2f\n",
+		"mean", "", "", u / k, "", v / k, o / k, "", q / k, r / k
+	printf "%-8s %9d %10d %9.2f %11d %9.1f %9.1f %11d %9.1f %9.2f\n",
+		"all", N, U, U / N, V, V / N, O / N, Q, Q / N, V / Q }' "$B/rv32/table"
+
+echo
+echo "5000-cycle chunks (vpmu-sim --chunk=5000, as /dev/vpmu runs them): Ir inside"
+echo "vpmu_engine_run() of the first (it also builds the image's uops) and of the longest other"
+printf '%-8s %12s %12s %12s %12s\n' sample "first tc" "first no-tc" "other tc" \
+	"other no-tc"
+for elf in "$SHARE"/build/rv32/*.elf; do
+	read -r f1 o1 < <(worst_chunk "$elf")
+	read -r f2 o2 < <(worst_chunk "$elf" --no-tc)
+	printf '%-8s %12s %12s %12s %12s\n' "$(basename "$elf" .elf)" \
+		"$f1" "$f2" "$o1" "$o2"
+done

@@ -351,14 +351,68 @@ static bool test_efbig(void)
 	u32 n = vpmu_ucode_header(uc)->cs_words;
 	struct vpmu_engine *small = vpmu_engine_create(n - 1);
 	struct vpmu_engine *exact = vpmu_engine_create(n);
-	bool ok = small && exact &&
+	struct vpmu_engine *bare = vpmu_engine_create(0);
+	bool ok = small && exact && bare &&
 		  vpmu_engine_attach(small, uc) == -EFBIG &&
 		  vpmu_engine_attach(exact, uc) == 0 &&
-		  !vpmu_engine_create(0) &&
-		  !vpmu_engine_create(VPMU_CS_MAX + 1);
+		  vpmu_engine_attach(bare, uc) == -EFBIG &&
+		  vpmu_engine_mem_words(bare) == 0 &&
+		  vpmu_engine_mem_words(exact) == n &&
+		  !vpmu_engine_create(VPMU_CS_MAX + 1) &&
+		  !vpmu_engine_mem_alloc(0, true) &&
+		  !vpmu_engine_mem_alloc(VPMU_CS_MAX + 1, false);
 
 	vpmu_engine_destroy(small);
 	vpmu_engine_destroy(exact);
+	vpmu_engine_destroy(bare);
+	return ok;
+}
+
+/*
+ * An engine made without memory has its PMU hardware from the start; given
+ * memory it runs, with what its counters counted before kept; memory taken
+ * away (and a smaller one given) leaves it unable to attach, counters kept.
+ */
+static bool test_mem(void)
+{
+	u32 n = vpmu_ucode_header(uc)->cs_words;
+	struct vpmu_engine *e = vpmu_engine_create(0);
+	struct vpmu_ctr_cfg uops = { VPMU_EV_UOPS, 64,
+				     VPMU_CTR_USER | VPMU_CTR_SUPER, 0 };
+	const struct ts_prog *p = &progs[0];
+	u8 *mem = calloc(1, p->mem_size);
+	struct vpmu_engine_mem *old;
+	struct vpmu_stop s;
+	bool ok = e && mem && !vpmu_engine_ctr_config(e, 0, &uops);
+	u64 once;
+
+	if (!ok)
+		goto out;
+	vpmu_engine_ctr_write(e, 0, 5);
+	old = vpmu_engine_mem_set(e, vpmu_engine_mem_alloc(n, true));
+	ok = !old && vpmu_engine_ctr_read(e, 0) == 5 &&
+	     !vpmu_engine_attach(e, uc);
+	memcpy(mem, p->image, p->mem_size);
+	vpmu_engine_start(e, mem, p->mem_size, p->entry, p->mode);
+	vpmu_engine_run(e, 1000000, &s);
+	once = vpmu_engine_ctr_read(e, 0) - 5;
+	ok = ok && s.reason == VPMU_STOP_HALT && once == s.cycles;
+	/* the counts in flight are in the counter before the memory goes */
+	memcpy(mem, p->image, p->mem_size);
+	vpmu_engine_start(e, mem, p->mem_size, p->entry, p->mode);
+	vpmu_engine_run(e, 1000000, &s);
+	old = vpmu_engine_mem_set(e, vpmu_engine_mem_alloc(n - 1, false));
+	ok = ok && old && vpmu_engine_ctr_read(e, 0) == 5 + 2 * once &&
+	     vpmu_engine_attach(e, uc) == -EFBIG &&
+	     vpmu_engine_run(e, 10, &s) == VPMU_STOP_FAULT &&
+	     s.code == VPMU_FAULT_NOUCODE;
+	vpmu_engine_mem_free(old);
+	vpmu_engine_mem_free(vpmu_engine_mem_set(e, NULL));
+	ok = ok && vpmu_engine_mem_words(e) == 0 &&
+	     vpmu_engine_ctr_read(e, 0) == 5 + 2 * once;
+out:
+	vpmu_engine_destroy(e);
+	free(mem);
 	return ok;
 }
 
@@ -445,11 +499,12 @@ int main(void)
 	unsigned int i;
 
 	setup();
-	tap_plan(5 * NSAMPLES + 6);
+	tap_plan(5 * NSAMPLES + 7);
 	for (i = 0; i < NSAMPLES; i++)
 		test_sample(i);
 	tap_ok(test_stale(), "restore: -ESTALE for another image or no program");
 	tap_ok(test_efbig(), "attach: -EFBIG beyond cs_limit; create's limits");
+	tap_ok(test_mem(), "memory given later and taken away; counters kept");
 	tap_ok(test_attach_keeps(),
 	       "attach keeps counters, overflow, freeze bits");
 	tap_ok(test_hist_engine_clock(1), "histogram K=1 across programs");

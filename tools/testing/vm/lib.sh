@@ -670,7 +670,7 @@ run_guest() {
 	# shellcheck disable=SC2054 # commas are QEMU's, not array separators
 	local qemu=(timeout -k 10 "$tmo" qemu-system-x86_64
 		-accel "tcg,thread=${TCG_THREAD:-${VPMU_TCG_THREAD:-single}}"
-		-smp 2 -m "$mem"
+		-smp "${SMP:-2}" -m "$mem"
 		-nographic -no-reboot -nic none
 		-kernel "$VMLINUZ" -initrd "$INITRD" -append "$append")
 	log "booting $name (timeout ${tmo}s, log: $OUT/serial.log)"
@@ -799,8 +799,10 @@ newest_name() {
 
 # prepare_kernel FLAVOUR - 6.1, 6.12, 6.12-rt, 7.x (the newest 7.x in
 # trixie-backports, built in the trixie root), debug-6.1, debug-6.12 (debug
-# is debug-6.1); sets NAME, VMLINUZ, KDIR, KVER, KDESC, MODULE_KO, TIMEOUT,
-# MEM, KCMDLINE, and SERIES_SELFTESTS for a debug tree with patches.
+# is debug-6.1), 6.12-mttcg and 6.1-cpus64 (a few tests again on those
+# kernels), 6.12-notc (the suite with the translation cache off); sets NAME, VMLINUZ, KDIR, KVER, KDESC, MODULE_KO, TIMEOUT,
+# MEM, KCMDLINE, TCG_THREAD and SMP where they differ, and
+# SERIES_SELFTESTS for a debug tree with patches.
 prepare_kernel() {
 	local in_root_build='' f
 
@@ -823,6 +825,32 @@ prepare_kernel() {
 		NAME=vm-6.12-mttcg
 		KCMDLINE="$(stock_cmdline) vpmu_test=vpmu_lifetime,vpmu_cpu_sampling"
 		TCG_THREAD=multi
+		TIMEOUT=${VPMU_VM_TIMEOUT:-600}
+		MEM=1G ;;
+	6.12-notc)
+		# The whole suite once more with the engines' translation
+		# cache off (vpmu.ko tc=0: the microword interpreter alone),
+		# to compare with vm-6.12: the same tests, the same counts.
+		resolve_stock 6.12
+		fetch_stock_kernel
+		NAME=vm-6.12-notc
+		KCMDLINE="$(stock_cmdline) vpmu_params=tc=0"
+		TIMEOUT=${VPMU_VM_TIMEOUT:-600}
+		MEM=1G ;;
+	6.1-cpus64)
+		# Two CPUs present, 64 possible (the rest could be hot-added):
+		# what the module costs on a machine that declares many more
+		# CPUs than it has (vpmu_mem), and the tests that go over
+		# every possible CPU's engine and files.  No slub_debug: its
+		# red zones triple what a page-sized object costs, and what
+		# is measured here is the kernel as shipped.
+		resolve_stock 6.1
+		fetch_stock_kernel
+		NAME=vm-6.1-cpus64
+		KCMDLINE="possible_cpus=64"
+		KCMDLINE+=" vpmu_test=vpmu_mem,vpmu_registered,vpmu_run,vpmu_snapshot"
+		KCMDLINE+=",vpmu_uhist,vpmu_hu,vpmu_hotplug"
+		SMP=2,maxcpus=64
 		TIMEOUT=${VPMU_VM_TIMEOUT:-600}
 		MEM=1G ;;
 	7.x)
@@ -848,7 +876,7 @@ prepare_kernel() {
 		REQUIRE_KMEMLEAK=1
 		TIMEOUT=${VPMU_DEBUG_TIMEOUT:-900}
 		MEM=2G ;;
-	*)	die "unknown kernel $1 (6.1, 6.12, 6.12-rt, 6.12-mttcg, 7.x, debug-6.1 or debug-6.12)" ;;
+	*)	die "unknown kernel $1 (6.1, 6.12, 6.12-rt, 6.12-mttcg, 6.12-notc, 6.1-cpus64, 7.x, debug-6.1 or debug-6.12)" ;;
 	esac
 	log "$NAME: kernel $KDESC${KCMDLINE:+, $KCMDLINE}"
 	if [ -n "${VPMU_MODULE_KO:-}" ]; then

@@ -8,7 +8,11 @@
 #           trixie-backports (vm-7.N, module built in a trixie build root),
 #           all booted with slub_debug=FZPU; then vpmu_lifetime and
 #           vpmu_cpu_sampling again on 6.12 under multi-threaded TCG
-#           (vm-6.12-mttcg), where two vCPUs really run at once
+#           (vm-6.12-mttcg), where two vCPUs really run at once, and
+#           vpmu_mem and the tests that go over every CPU's engine on 6.1
+#           with 64 possible CPUs, 2 of them present (vm-6.1-cpus64);
+#           and the whole suite on 6.12 with the translation cache off
+#           (vm-6.12-notc: vpmu.ko tc=0)
 #   debug   linux-source-6.1 and linux-source-6.12 built with KASAN,
 #           lockdep, kmemleak, UBSAN (debug-6.1, debug-6.12)
 #   KERNEL  any flavour vm-run.sh --kernel takes, e.g. "6.12 debug-6.12"
@@ -25,7 +29,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 case "${1:-}" in
-stock)	kernels=(6.1 6.12 6.12-rt 7.x 6.12-mttcg) ;;
+stock)	kernels=(6.1 6.12 6.12-rt 7.x 6.12-mttcg 6.1-cpus64 6.12-notc) ;;
 debug)	kernels=(debug-6.1 debug-6.12) ;;
 "")	echo "usage: $0 stock|debug|KERNEL..." >&2; exit 2 ;;
 *)	kernels=("$@") ;;

@@ -14,7 +14,8 @@
 #
 # Kernel command line knobs: vpmu_test=NAME[,NAME...] (run only programs
 # whose name contains one of the NAMEs), vpmu_test_timeout=SECONDS (per
-# program, default 300).
+# program, default 300), vpmu_params=P[+P...] (module parameters for
+# every load of vpmu.ko, this one's and the tests' own: VPMU_PARAMS).
 # Option --no-load skips module loading (for use from the shell).
 
 SELFTESTS=/opt/vpmu/selftests
@@ -27,8 +28,10 @@ for arg in $cmdline; do
 	case "$arg" in
 	vpmu_test=*) filter=${arg#vpmu_test=} ;;
 	vpmu_test_timeout=*) tmo=${arg#vpmu_test_timeout=} ;;
+	vpmu_params=*) VPMU_PARAMS=$(echo "${arg#vpmu_params=}" | tr + ' ') ;;
 	esac
 done
+export VPMU_PARAMS
 [ "$1" = --no-load ] && load=
 
 passed=0
@@ -45,9 +48,21 @@ if [ -w "$KMEMLEAK" ]; then
 fi
 
 if [ -n "$load" ]; then
-	if insmod /opt/vpmu/vpmu.ko; then
+	# shellcheck disable=SC2086 # the parameters, one word each
+	if insmod /opt/vpmu/vpmu.ko ${VPMU_PARAMS:-}; then
 		echo "VPMU-TEST insmod-vpmu: PASS"
 		passed=$((passed + 1))
+		# The run is with the cache off only if the module says so.
+		case " ${VPMU_PARAMS:-} " in
+		*" tc=0 "*)
+			if [ "$(cat /sys/module/vpmu/parameters/tc)" = N ]; then
+				echo "VPMU-TEST vpmu-tc-off: PASS"
+				passed=$((passed + 1))
+			else
+				echo "VPMU-TEST vpmu-tc-off: FAIL"
+				failed=$((failed + 1))
+			fi ;;
+		esac
 	else
 		echo "VPMU-TEST insmod-vpmu: FAIL"
 		failed=$((failed + 1))

@@ -1,0 +1,489 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vpmu_engine_build.c - the uops: each microword's executable form, built
+ * on attach; routed to pre-handlers, fused and cut into segments when the
+ * configuration changes (vpmu_prepare()).
+ */
+#include "vpmu_engine_priv.h"
+
+static const u8 vpmu_handler_props[H_NR] = {
+#define VPMU_H(label, props)						\
+	[H_##label] = props,
+	VPMU_HANDLER_LIST
+#undef VPMU_H
+};
+
+/* ---- preparing a run ---------------------------------------------------- */
+
+/* Does handler @hi go on to the next microword unchecked? */
+static bool vpmu_uop_unchecked(unsigned int hi)
+{
+	return vpmu_handler_props[hi] & HP_FALLS;
+}
+
+static u8 vpmu_mfast(const struct vpmu_dec *d, const struct vpmu_uop *x);
+
+/*
+ * May trigger source @upc, once toggled, run its fast handler?  Only if
+ * that handler ends the segment (the microword ends one as a trigger
+ * source: the next is entered and counted) and needs no pre-handler or
+ * memory fast path: the fused ALU forms that end with their sequencer.
+ */
+static bool vpmu_trig_fast(const struct vpmu_engine *e, u32 upc)
+{
+	const struct vpmu_dec *d = &e->uc->dec[upc];
+
+	if (d->a == VPMU_OPND_FLAGS || d->b == VPMU_OPND_FLAGS)
+		return false;
+	return vpmu_handler_props[e->slot[0][upc].h_fast] & HP_ENDS;
+}
+
+/*
+ * A routed microword (a trigger source) runs the trigger hook and then its
+ * general handler, which ends its segment; others run their fast handler.
+ */
+static void vpmu_route(struct vpmu_engine *e, u32 upc, bool route)
+{
+	const struct vpmu_dec *d = &e->uc->dec[upc];
+	bool rdfl = d->a == VPMU_OPND_FLAGS || d->b == VPMU_OPND_FLAGS;
+	unsigned int s;
+
+	for (s = 0; s < VPMU_NSLOT; s++) {
+		struct vpmu_uop *x = &e->slot[s][upc];
+
+		x->h_dispatch = route ? H_TRIG : rdfl ? H_SYNC : x->h_fast;
+		x->mem_fast = route ? 0 : vpmu_mfast(d, x);
+		x->h_label = e->lab[x->h_dispatch];
+	}
+}
+
+/*
+ * Pairs of EXTs from ir into latches run as one (H_LEXTI2), and with a
+ * SAR of ir by an immediate after them as one (H_LX2S).  Only fast,
+ * unrouted handlers are fused, and a fused one never runs alone: a
+ * segment run one microword at a time uses the general handlers.
+ */
+static void vpmu_fuse(struct vpmu_engine *e)
+{
+	unsigned int s;
+	u32 upc;
+
+	for (upc = 0; upc + 1 < e->ncs; upc++) {
+		for (s = 0; s < VPMU_NSLOT; s++) {
+			struct vpmu_uop *x = &e->slot[s][upc];
+			unsigned int h = H_LEXTI2;
+
+			if (x->h_dispatch != H_LEXTI || x[1].h_dispatch != H_LEXTI)
+				continue;
+			if (upc + 2 < e->ncs && x[2].h_dispatch == H_I_SAR &&
+			    x[2].a == R_IR)
+				h = H_LX2S;
+			x->h_dispatch = h;
+			x->h_label = e->lab[h];
+		}
+	}
+}
+
+/* Segment lengths (vpmu_uop.seg), the same in every slot. */
+static void vpmu_segments(struct vpmu_engine *e)
+{
+	struct vpmu_uop *x = e->slot[0];
+	unsigned int s;
+	u32 upc;
+
+	for (upc = e->ncs; upc-- > 0;) {
+		/* the validator lets no microword run off the last word */
+		unsigned int h = x[upc].h_dispatch == H_SYNC ? x[upc].h_fast : x[upc].h_dispatch;
+
+		if (vpmu_uop_unchecked(h) && upc + 1 < e->ncs)
+			x[upc].seg = x[upc + 1].seg + 1;
+		else
+			x[upc].seg = 1;
+		for (s = 1; s < VPMU_NSLOT; s++)
+			e->slot[s][upc].seg = x[upc].seg;
+	}
+}
+
+/*
+ * Forget the resolved toggles of @upc, a static source until now (in
+ * tsrc[]): it may no longer be one (a toggle turned into a start, say),
+ * and only static sources have their entries rewritten
+ * (vpmu_tgl_update(), as slots are taken).
+ */
+static void vpmu_tgl_clear(struct vpmu_engine *e, u32 upc)
+{
+	unsigned int s;
+
+	for (s = 0; s < VPMU_NSLOT; s++)
+		((s32 *)e->slot[s] - VPMU_IDT - 1)[-(s32)upc] = 0;
+}
+
+/* Can trigger @t occur on microword @upc? */
+static bool vpmu_trig_can(const struct vpmu_engine *e, u16 t, u32 upc)
+{
+	if (t == VPMU_TRIG_MARK)
+		return e->uc->dec[upc].kind & VPMU_K_TRIG;
+	if (t >= VPMU_TRIG_OVF(0))
+		return false;
+	return vpmu_ev_possible(e, t, upc);
+}
+
+/*
+ * What trigger source microword @upc is (trig_static[]): the groups
+ * whose toggle occurs on every execution of it, and TRIG_DYN if a
+ * toggle depends on what it does or a start or stop trigger can occur
+ * on it (vpmu_hook_post() decides those); 0 if none.
+ */
+static u8 vpmu_trig_src(const struct vpmu_engine *e, u32 upc)
+{
+	unsigned int g;
+	u8 tm = 0;
+
+	for (g = 0; g < VPMU_NR_GROUPS_MAX; g++) {
+		u16 t = e->trig[g];
+
+		/* a gating group's toggles all go through the hook */
+		if (vpmu_trig_can(e, t, upc))
+			tm |= vpmu_trig_dynamic(t) ||
+			      (e->gate_grp[0] | e->gate_grp[1]) >> g & 1 ?
+			      TRIG_DYN : 1u << g;
+		if (vpmu_trig_can(e, e->trig_on[g], upc) ||
+		    vpmu_trig_can(e, e->trig_off[g], upc))
+			tm |= TRIG_DYN;
+	}
+	return tm;
+}
+
+void vpmu_prepare(struct vpmu_engine *e)
+{
+	bool reroute = false;
+	unsigned int i;
+	u32 upc;
+	/* triggers change only with dirty set: so does ovf_src */
+	bool any_trig = e->dirty && vpmu_trig_any(e);
+
+	if (!e->lab)
+		vpmu_interp(e, -1);
+	e->plan_mask = 0;
+	for (i = 0; i < VPMU_NR_COUNTERS_MAX; i++)
+		if (vpmu_ctr_enabled(e, i) &&
+		    e->cfg[i].flags & (VPMU_CTR_INT | VPMU_CTR_FREEZE_ON_OVF))
+			e->plan_mask |= 1u << i;
+	for (i = 0; unlikely(e->ovf_src) && i < VPMU_NR_COUNTERS_MAX; i++)
+		if (vpmu_ctr_enabled(e, i) && e->ovf_src >> i & 1)
+			e->plan_mask |= 1u << i;
+	/*
+	 * Counts a deferred run left stay in the slots (which keep their
+	 * meaning) while this run defers too.  Everything that changes the
+	 * configuration settles first, so dirty finds nothing left.
+	 */
+	if (e->dirty || !vpmu_defer_ok(e))
+		vpmu_settle(e);
+	if (e->dirty) {
+		for (i = 0; i < e->ntsrc; i++)
+			vpmu_tgl_clear(e, e->tsrc[i]);
+		e->ntsrc = 0;
+		e->tsrc_groups = 0;
+		for (upc = 0; upc < e->ncs; upc++) {
+			u16 hit = 0;
+			bool route = false;
+			u8 tm = 0;
+
+			for (i = 0; i < VPMU_NR_COUNTERS_MAX; i++)
+				if (vpmu_ctr_enabled(e, i) &&
+				    vpmu_ev_possible(e, e->cfg[i].event, upc))
+					hit |= 1u << i;
+			e->ctr_hit[upc] = hit;
+			e->hu_hit[upc] = vpmu_hu_hit(e, upc);
+			/*
+			 * The histogram unit's WQ entries see every store, its
+			 * address entries the loads or stores they look at,
+			 * in vpmu_hook_post().
+			 */
+			if (unlikely(e->hu_route) &&
+			    e->uc->dec[upc].kind & e->hu_route) {
+				route = true;
+				tm = TRIG_DYN;
+			}
+			if (any_trig && vpmu_trig_src(e, upc)) {
+				route = true;
+				tm |= vpmu_trig_src(e, upc);
+			}
+			if (route && vpmu_trig_fast(e, upc))
+				tm |= TRIG_FAST;
+			/* translations run no routed microword: see them go */
+			if (!tm != !e->trig_static[upc])
+				reroute = true;
+			e->trig_static[upc] = tm;
+			if (!(tm & TRIG_DYN) && tm & TRIG_GROUPS)
+				e->tsrc[e->ntsrc++] = upc;
+			if (!(tm & TRIG_DYN) && tm & TRIG_FAST)
+				e->tsrc_groups |= 1u << (tm & TRIG_GROUPS);
+			vpmu_route(e, upc, route);
+		}
+		vpmu_fuse(e);
+		vpmu_segments(e);
+		if (reroute)
+			vpmu_tc_flush(e);
+		e->dirty = false;
+	}
+	if (!e->unfolded)
+		vpmu_slot_reset(e);
+	e->cur = vpmu_slot_get(e, vpmu_key(e->st.mode, e->frozen));
+}
+
+/* ---- building the uops -------------------------------------------------- */
+
+/* Each operation's first handler (an ALU operation's: its F shape). */
+static const u8 vpmu_op_handler[VPMU_OP_NR] = {
+	VPMU_OP_LIST(VPMU_FIRST)
+};
+
+/* The fused compare and branch of each flag condition. */
+static const u8 vpmu_cmp_handler[VPMU_COND_NR] = {
+#define VPMU_X(name, holds)						\
+	[VPMU_COND_##name] = H_CMP_##name,
+	VPMU_CMP_LIST(VPMU_X)
+#undef VPMU_X
+};
+
+/* Which ALU handler variant (V_*) fits microword @d (built into @x). */
+static unsigned int vpmu_alu_variant(const struct vpmu_engine *e,
+				     const struct vpmu_dec *d,
+				     const struct vpmu_uop *x)
+{
+	bool at_src = vpmu_is_at(d->a) ||
+		      (d->sig != VPMU_SIG_DAF && vpmu_is_at(d->b));
+	bool at = at_src || vpmu_is_at(x->d);
+	bool latch = x->d >= R_DS && x->d <= R_DS + 2;
+	bool special = x->pend & P_SPECIAL;
+
+	(void)e;
+	if (d->seq == VPMU_SEQ_NEXT && !d->s && latch && !at_src)
+		return V_L;
+	if (special)
+		return V_G;
+	if (d->seq == VPMU_SEQ_BR && d->cond <= VPMU_COND_GE)
+		return V_B;
+	if (d->s)
+		return V_G;
+	switch (d->seq) {
+	case VPMU_SEQ_NEXT:
+		if (!at && d->b == VPMU_OPND_IMM && d->sig != VPMU_SIG_DAF)
+			return V_I;
+		if (at)
+			return vpmu_is_at(x->d) ? V_N : V_D;
+		return V_F;
+	case VPMU_SEQ_JUMP:
+		return V_J;
+	case VPMU_SEQ_EOI:
+		return !at && x->d == R_PC ? V_P : V_E;
+	}
+	return V_G;
+}
+
+static const u8 vpmu_seq_handler[VPMU_SEQ_NR] = {
+#define VPMU_X(name, code, sig, doc)					\
+	[code] = Q_##name,
+	VPMU_SEQ_LIST(VPMU_X)
+#undef VPMU_X
+};
+
+/*
+ * A load or store that commits at once and goes on by NEXT (1) or JUMP
+ * (2); 0 otherwise, and for trigger sources (vpmu_route()), so that the
+ * fast path never runs with a hook pending.
+ */
+static u8 vpmu_mfast(const struct vpmu_dec *d, const struct vpmu_uop *x)
+{
+	if ((d->sig != VPMU_SIG_LD && d->sig != VPMU_SIG_ST) || x->pend)
+		return 0;
+	if (d->seq == VPMU_SEQ_NEXT)
+		return 1;
+	return d->seq == VPMU_SEQ_JUMP ? 2 : 0;
+}
+
+/* The fused handlers for the commonest whole microwords. */
+static void vpmu_build_fused(const struct vpmu_engine *e,
+			     const struct vpmu_dec *d, struct vpmu_uop *x)
+{
+	if (d->op == VPMU_OP_SUB && d->s && d->seq == VPMU_SEQ_BR &&
+	    d->cond <= VPMU_COND_GE && x->d == R_SINK)
+		x->h_fast = vpmu_cmp_handler[d->cond];
+	if (d->op == VPMU_OP_ADD && !d->s && d->seq == VPMU_SEQ_EOI &&
+	    d->dst == VPMU_OPND_PC && d->a == VPMU_OPND_PC &&
+	    d->b == VPMU_OPND_IMM) {
+		x->h_fast = !e->op_shift && e->op_mask <= 0xff ? H_PI0 : H_PI;
+		x->imm = (u32)d->imm;
+	}
+	if (x->h_fast == H_P_ADD && d->a == VPMU_OPND_PC &&
+	    d->b != VPMU_OPND_IMM && !e->op_shift && e->op_mask <= 0xff)
+		x->h_fast = H_PR0;
+	/* a field decoded: EXT of a plain register into one, DISP or BR */
+	if (d->op == VPMU_OP_EXT && !vpmu_is_at(d->a) && !vpmu_is_at(x->d) &&
+	    d->a != VPMU_OPND_FLAGS) {
+		if (d->seq == VPMU_SEQ_DISP && !x->pend)
+			x->h_fast = H_XDISP;
+		if (d->seq == VPMU_SEQ_BR && d->cond <= VPMU_COND_GE &&
+		    x->pend == P_FLAGS)
+			x->h_fast = H_XBR;
+	}
+}
+
+/* Build the executable form of microword @upc. */
+static void vpmu_build_uop(struct vpmu_engine *e, u32 upc,
+			   struct vpmu_uop *x)
+{
+	const struct vpmu_dec *d = &e->uc->dec[upc];
+	bool has_dst = d->sig == VPMU_SIG_DAB || d->sig == VPMU_SIG_DB ||
+		       d->sig == VPMU_SIG_DAF || d->sig == VPMU_SIG_LD;
+	/* sequencers that cannot fault: memory effects may happen at once */
+	bool seq_safe = d->seq != VPMU_SEQ_EOI && d->seq != VPMU_SEQ_CALL &&
+			d->seq != VPMU_SEQ_RET;
+	unsigned int len;
+
+	x->upc = upc;
+	x->tgt = d->target * sizeof(*x);
+	x->cond = d->cond;
+	x->seq = vpmu_seq_handler[d->seq];
+	if (d->seq == VPMU_SEQ_BR && d->cond > VPMU_COND_GE)
+		x->seq = Q_BRX;
+	x->a = d->a;
+	x->b = d->b;
+	if (d->b == VPMU_OPND_IMM) {
+		x->b = R_IMM0 + upc;
+		e->R[R_IMM0 + upc] = (u32)d->imm;
+	}
+	x->d = R_SINK;
+	if (has_dst && d->dst != VPMU_OPND_ZERO &&
+	    !(d->dst == VPMU_OPND_R0 && e->r0zero))
+		x->d = d->dst;
+	if (has_dst && d->dst >= R_DS && d->dst <= R_FLAGS)
+		x->pend |= P_SPECIAL;
+	if (d->s) {
+		x->pend |= P_FLAGS;
+		x->flag_kind = d->op == VPMU_OP_ADD ? 2 : d->op == VPMU_OP_SUB ? 3 : 1;
+	}
+	switch (d->sig) {
+	case VPMU_SIG_NONE:
+		/* a NOP: its _N twin, just before it, goes on unchecked */
+		x->h_general = vpmu_op_handler[d->op];
+		x->h_fast = x->h_general - (d->seq == VPMU_SEQ_NEXT);
+		if (d->seq == VPMU_SEQ_JUMP)
+			x->h_fast = H_JMP;
+		break;
+	case VPMU_SIG_DAB:
+	case VPMU_SIG_DB:
+	case VPMU_SIG_DAF:
+		x->h_general = vpmu_op_handler[d->op] + V_G;
+		x->h_fast = vpmu_op_handler[d->op] + vpmu_alu_variant(e, d, x);
+		if (x->h_fast == vpmu_op_handler[d->op] + V_I)
+			x->imm = (u32)d->imm;
+		if (d->op == VPMU_OP_EXT) {
+			len = VPMU_EXT_LEN(d->uimm);
+			x->b = VPMU_EXT_POS(d->uimm);
+			x->imm = len == 32 ? ~0u : (1u << len) - 1;
+			if (x->h_fast == vpmu_op_handler[d->op] + V_L) {
+				x->h_fast = d->a == VPMU_OPND_IR ? H_LEXTI : H_LEXT;
+				x->imm &= 31;
+			}
+		} else if (d->op == VPMU_OP_SEXT) {
+			x->b = 31 - d->uimm;
+		}
+		vpmu_build_fused(e, d, x);
+		break;
+	case VPMU_SIG_LD:
+		x->h_fast = vpmu_op_handler[d->op];
+		x->imm = (u32)d->imm;
+		if (!seq_safe)
+			x->pend |= P_LOAD;
+		break;
+	case VPMU_SIG_ST:
+		x->h_fast = vpmu_op_handler[d->op];
+		x->imm = (u32)d->imm;
+		if (!seq_safe)
+			x->pend |= P_STORE;
+		x->st_size = d->op == VPMU_OP_SB ? 1 : d->op == VPMU_OP_SH ? 2 : 4;
+		break;
+	case VPMU_SIG_I:
+		x->h_fast = vpmu_op_handler[d->op];
+		x->imm = d->uimm;
+		x->pend |= P_MODE;
+		break;
+	}
+	if (d->sig == VPMU_SIG_LD || d->sig == VPMU_SIG_ST ||
+	    d->sig == VPMU_SIG_I)
+		x->h_general = x->h_fast;
+	x->h_dispatch = x->h_fast;
+	x->mem_fast = vpmu_mfast(d, x);
+}
+
+/*
+ * Point @ds @s1 @s2 at the registers the latches name.  With R0_ZERO, r0
+ * is read from R[0], which only @ writes can reach and which they zero
+ * again at once (zr); direct writes of r0 go to the sink.
+ */
+void vpmu_latch_maps(struct vpmu_engine *e)
+{
+	unsigned int k;
+
+	for (k = 0; k < 3; k++)
+		e->xr[VPMU_OPND_AT_DS + k] = e->R[R_DS + k] & 31;
+}
+
+int vpmu_engine_attach(struct vpmu_engine *e, const struct vpmu_ucode *uc)
+{
+	u32 n = uc->cs_words, nid = uc->op_mask + 1, i;
+	unsigned int s;
+
+	if (n > e->cs_limit)
+		return -EFBIG;
+	if (uc->hdr.dc_lines > VPMU_DC_LINES_MAX ||
+	    nid > 1u << VPMU_OP_BITS_MAX)
+		return -EINVAL;
+
+	vpmu_settle(e);		/* into the counters, before the totals go */
+	vpmu_tc_flush(e);	/* translations of the old ucode */
+	e->uc = uc;
+	e->ncs = n;
+	e->st.started = false;
+	e->r0zero = uc->hdr.flags & VPMU_IMG_F_R0_ZERO;
+	e->dc_shift = __builtin_ctz(uc->hdr.dc_line_size);
+	e->dc_mask = uc->hdr.dc_lines - 1;
+	e->penalty = uc->hdr.dc_miss_penalty;
+	e->wq_full = (uc->hdr.wq_depth - 1) * uc->hdr.wq_drain;
+	e->wq_drain = uc->hdr.wq_drain;
+	for (i = 0; i < R_IMM0 + n; i++)
+		e->xr[i] = i;
+	e->zr = e->r0zero ? VPMU_OPND_R0 : R_ZERO;
+	e->R[e->zr] = 0;
+	vpmu_latch_maps(e);
+	e->op_shift = uc->op_shift;
+	e->op_mask = uc->op_mask;
+	memset(e->slot[0], 0, sizeof(struct vpmu_uop) * n);
+	for (i = 0; i < n; i++)
+		vpmu_build_uop(e, i, &e->slot[0][i]);
+	for (s = 1; s < VPMU_NSLOT; s++)
+		memcpy(e->slot[s], e->slot[0], sizeof(struct vpmu_uop) * n);
+	/*
+	 * Every slot's ID table, repeated over all VPMU_IDT entries so that
+	 * any index (ir & 0xff in PI0) is the opcode's entry.
+	 */
+	for (s = 0; s < VPMU_NSLOT; s++) {
+		u32 *idt = (u32 *)e->slot[s] - VPMU_IDT;
+
+		for (i = 0; i < VPMU_IDT; i++)
+			idt[i] = uc->idtab[i & uc->op_mask] *
+				 sizeof(struct vpmu_uop);
+	}
+	/* per-ucode counts restart; the PMU's configuration stays */
+	memset(e->tot_cnt, 0, sizeof(u64) * n);
+	memset(e->tot_dyn, 0, sizeof(u64) * n);
+	memset(e->tot_tkn, 0, sizeof(u64) * n);
+	memset(e->uhist, 0, sizeof(u64) * n);
+	memset(e->gap, 0, sizeof(e->gap));
+	e->uhist_left = e->uhist_k ? e->uhist_k - 1 : 0;
+	vpmu_hu_restart(e);
+	e->dirty = true;
+	return 0;
+}

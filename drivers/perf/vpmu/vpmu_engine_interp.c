@@ -1,0 +1,1185 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vpmu_engine_interp.c - the interpreter: the loop of handlers that runs
+ * the uops (vpmu_interp()), the bookkeeping around it, and the external
+ * signals its microwords see (data cache, write queue, conditions).
+ */
+#include "vpmu_engine_priv.h"
+
+#ifndef __annotate_jump_table
+#define __annotate_jump_table
+#endif
+
+/*
+ * make feature-bench builds the module again with -DVPMU_BENCH_PAD=n to
+ * move the loop's code by n bytes: under TCG, where code sits changes
+ * what it costs, and one placement alone can mislead.  The padding runs
+ * once per chunk.
+ */
+#if defined(__KERNEL__) && defined(VPMU_BENCH_PAD)
+#define VPMU_BENCH_SHIFT()						\
+	asm volatile(".skip " __stringify(VPMU_BENCH_PAD) ", 0x90")
+#else
+#define VPMU_BENCH_SHIFT()	do { } while (0)
+#endif
+
+/* ---- external signals --------------------------------------------------- */
+
+/* Look up @addr in the data cache; returns true on a miss (and fills). */
+static inline bool vpmu_dc_access(struct vpmu_engine *e, u32 addr)
+{
+	u32 line = addr >> e->dc_shift;
+	u32 *t = &e->dc_tag[line & e->dc_mask];
+
+	if (*t == line + 1)
+		return false;
+	*t = line + 1;
+	return true;
+}
+
+/*
+ * The write queue needs one number.  Entries drain wq_drain cycles apart
+ * from the newest one's drain time back, all those in the queue belonging
+ * to one busy period (an entry entering an empty queue drains wq_drain
+ * after it enters, the others wq_drain after the one ahead), so at cycle
+ * @now the queue holds the entries whose drain times wq_last - k * drain
+ * are > @now: it is full iff wq_last > now + (depth - 1) * drain.
+ */
+static inline bool vpmu_wq_is_full(const struct vpmu_engine *e, u64 now)
+{
+	return e->st.wq_last > now + e->wq_full;
+}
+
+/* A store enters the queue at @now; returns the stall cycles. */
+static inline u32 vpmu_wq_store(struct vpmu_engine *e, u64 now)
+{
+	u64 last = e->st.wq_last;
+	u32 stall = 0;
+
+	if (unlikely(last > now + e->wq_full))
+		stall = (u32)(last - now - e->wq_full);	/* the oldest drains */
+	e->st.wq_last = (last > now ? last : now) + e->wq_drain;
+	return stall;
+}
+
+static inline void vpmu_mem_store(u8 *p, u32 v, unsigned int size)
+{
+	p[0] = v;
+	if (size >= 2)
+		p[1] = v >> 8;
+	if (size == 4) {
+		p[2] = v >> 16;
+		p[3] = v >> 24;
+	}
+}
+
+static bool vpmu_cond_ext(struct vpmu_engine *e, unsigned int cond, u64 now)
+{
+	switch (cond) {
+	case VPMU_COND_MISS:
+		return e->st.last_miss;
+	case VPMU_COND_WQF:
+		return vpmu_wq_is_full(e, now);
+	case VPMU_COND_USER:
+		return e->st.mode == VPMU_MODE_USER;
+	case VPMU_COND_SUPER:
+		return e->st.mode == VPMU_MODE_SUPER;
+	default:
+		return e->st.ext;
+	}
+}
+
+/* Write @v to register-file index @w, which is a latch or flags. */
+static void vpmu_write_special(struct vpmu_engine *e, unsigned int w, u32 v)
+{
+	unsigned int k;
+
+	if (w == R_FLAGS) {
+		e->R[w] = v & 15;
+		return;
+	}
+	if (w < R_DS || w > R_DS + 2)
+		return;
+	k = w - R_DS;
+	v &= 31;
+	e->R[w] = v;
+	e->xr[VPMU_OPND_AT_DS + k] = v;
+}
+
+/*
+ * The slow part of committing a microword: memory side effects, special
+ * destinations, flags.  Returns the stall cycles it costs.
+ */
+static u32 vpmu_commit_slow(struct vpmu_engine *e, struct vpmu_uop *u,
+			    u32 res, u32 nfl, unsigned int pend, u32 maddr,
+			    u64 now)
+{
+	u32 stall = 0;
+
+	if (pend & P_LOAD) {
+		e->st.last_miss = vpmu_dc_access(e, maddr);
+		if (e->st.last_miss) {
+			u->dyn++;
+			stall = e->penalty;
+		}
+	}
+	if (pend & P_STORE) {
+		vpmu_mem_store(e->st.mem + maddr, res, u->st_size);
+		stall = vpmu_wq_store(e, now);
+		u->dyn += stall;
+	} else if (pend & P_SPECIAL) {
+		vpmu_write_special(e, u->d, res);
+	} else {
+		e->R[e->xr[u->d]] = res;
+		e->R[e->zr] = 0;
+	}
+	if (pend & P_FLAGS)
+		e->R[R_FLAGS] = nfl;
+	if (stall)
+		e->last_stall_upc = u->upc;
+	return stall;
+}
+
+/* ---- the interpreter ---------------------------------------------------- */
+
+/*
+ * The interpreter is one function, vpmu_interp(): a loop of handlers, one
+ * per microword shape, that holds only what microwords do.  The
+ * bookkeeping sits around it in the always-inline functions below: the
+ * cycle budget, the micro-PC histogram's samples, trigger and mode hooks,
+ * undoing a microword that faults, leaving.  They take and return values:
+ * the loop's clock (left, cend, hook, saved_left) and its position (u,
+ * base) stay plain locals whose address is never taken, which keeps them
+ * in registers and keeps sparse from tracking them through memory.
+ *
+ * The loop trusts its input: the validator checked every field of every
+ * microword (vpmu_image.c) and vpmu_build_uop() made the uops from them,
+ * so no handler checks an operand, a target or a table index; handlers
+ * check only what depends on the program (memory accesses, the
+ * micro-stack).
+ *
+ * The clock: left is what remains of the cycles before the next check,
+ * the chunk's end or the next sample, and the cycle now is cend - left.
+ * A segment entry (ENTER) charges the whole segment; when fewer cycles
+ * remain than the segment has microwords, the segment runs one microword
+ * at a time through the general handlers, whose sequencers enter the next
+ * one with a check.  Stalls happen only on segment ends, so the next entry
+ * sees them.  A hook (trigger source, mode change) saves left and sets it
+ * very negative, so that the next entry fails and posts the hook first.
+ */
+
+/*
+ * A chunk of @L cycles: returns left, the cycles to its end or to the
+ * first sample.  e->uhist_left is relative to the chunk's start:
+ * vpmu_uhist_advance() takes what is due after the last stall.
+ */
+static __always_inline s32 vpmu_clock_start(struct vpmu_engine *e, s64 L)
+{
+	struct vpmu_usample *us = &e->us;
+
+	us->k = e->uhist_k > 1 ? e->uhist_k : 0;
+	us->due = us->k && e->uhist_left < (u64)L;
+	us->rest = us->due ? L - (s64)e->uhist_left : 0;
+	us->next = e->st.cyc + e->uhist_left;
+	us->last = NULL;
+	return us->due ? (s32)e->uhist_left : (s32)L;
+}
+
+/* Leaving at cycle @cend + 1 - @left: the cycles used, the next sample. */
+static __always_inline void vpmu_clock_stop(struct vpmu_engine *e,
+					    u64 cend, s32 left)
+{
+	if (e->us.k)
+		e->uhist_left = e->us.next - e->st.cyc;
+	e->st.cyc = cend + 1 - left;
+}
+
+/*
+ * The entry of @u failed for the hook @hook of the microword before it,
+ * whose last cycle was @now: post it, and return @u in the slot it leaves
+ * current.
+ */
+static __always_inline struct vpmu_uop *
+vpmu_hook_resume(struct vpmu_engine *e, unsigned int hook,
+		 const struct vpmu_uop *base, struct vpmu_uop *u, u64 now)
+{
+	u32 off = (u32)((char *)u - (char *)base);
+
+	e->hook_now = now;
+	vpmu_hook_post(e, hook);
+	return (struct vpmu_uop *)((char *)e->slot[e->cur] + off);
+}
+
+/*
+ * The entry of @u failed for a sample, due at cycle cend + 1: in microword
+ * u + @left, or, if a stall ran past it, in the one that stalled.  Take it
+ * now, and any more due before the segment ends.  Returns the cycles to
+ * add to left and cend: to the next sample or the chunk's end.  Should
+ * u + left be a segment end that faults, vpmu_fault_undo() takes the
+ * sample back.
+ */
+static __always_inline s32 vpmu_uhist_sample(struct vpmu_engine *e,
+					     const struct vpmu_uop *u, s32 left)
+{
+	struct vpmu_usample *us = &e->us;
+	s32 l = left;
+
+	do {
+		us->last = &e->uh_hist[l < 0 ? e->last_stall_upc :
+				     u->upc + (u32)l];
+		(*us->last)++;
+		us->next += us->k;
+		if (us->rest > us->k) {
+			us->rest -= us->k;
+			l += (s32)us->k;
+		} else {
+			l += (s32)us->rest;
+			us->rest = 0;
+			us->due = false;
+		}
+	} while (us->due && l < u->seg);
+	return l - left;
+}
+
+/*
+ * Fewer cycles left than microwords in the segment (so @u does not end
+ * it): @u runs alone, by its general handler, as a segment of one cycle.
+ */
+static __always_inline void vpmu_step_alone(struct vpmu_engine *e,
+					    struct vpmu_uop *u)
+{
+	u->cnt++;
+	u[1].cnt--;
+	vpmu_flags_sync(e);
+}
+
+/*
+ * Trigger source @u, its toggle not resolved in the toggle table.  One
+ * that toggles on every execution, with the slot it toggles into in use,
+ * toggles now: returns the way to that slot as the toggle table would
+ * (TGL()).  Otherwise it runs with the trigger hook set, for
+ * vpmu_hook_post() at the next entry: returns 0.  No hook is pending here
+ * (@hook): a hook fails the next entry, and no microword that sets one
+ * goes on unchecked.
+ */
+static __always_inline s32 vpmu_trig_way(struct vpmu_engine *e,
+					 const struct vpmu_uop *u,
+					 const struct vpmu_uop *base,
+					 unsigned int hook)
+{
+	u32 tm = e->trig_static[u->upc];
+	u8 s = tm & TRIG_DYN ? 0xff :
+	       e->key_slot[vpmu_key(e->st.mode,
+				    e->frozen ^ (tm & TRIG_GROUPS))];
+
+	if (likely(s != 0xff && !hook))
+		return (s32)((char *)e->slot[s] - (char *)base) |
+		       (tm & TRIG_GROUPS);
+	return 0;
+}
+
+/* What vpmu_hook_post() needs to know of trigger source @u. */
+static __always_inline void vpmu_trig_hook(struct vpmu_engine *e,
+					   struct vpmu_uop *u)
+{
+	e->trig_u = u;
+	e->trig_dyn = u->dyn;
+	e->trig_tkn = u->tkn;
+	e->trig_mode = e->st.mode;
+	e->trig_wq = e->st.wq_last;
+	if (unlikely(e->hu_route))
+		e->trig_maddr = e->R[e->xr[u->a]] + u->imm;
+}
+
+/*
+ * Microword @u faulted, @left cycles left (hook or not): it has no effect
+ * at all.  Undo its entry (only segment ends fault; microwords run alone
+ * never do), a sample taken in its cycle, and the toggle of a static
+ * trigger source, which toggles as it begins (the others set the hook).
+ */
+static __always_inline int vpmu_fault_undo(struct vpmu_engine *e,
+					   const struct vpmu_uop *base,
+					   struct vpmu_uop *u,
+					   unsigned int hook, u64 cend,
+					   s32 left)
+{
+	struct vpmu_usample *us = &e->us;
+
+	left += u->seg;
+	u->cnt--;
+	if (us->last && us->next - us->k == cend + 1 - left) {
+		(*us->last)--;
+		us->next -= us->k;
+	}
+	if (u->h_dispatch == H_TRIG && !hook &&
+	    !(e->trig_static[u->upc] & TRIG_DYN)) {
+		e->frozen ^= e->trig_static[u->upc] & TRIG_GROUPS;
+		e->cur = e->key_slot[vpmu_key(e->st.mode, e->frozen)];
+	} else {
+		e->cur = vpmu_slot_of(e, base);
+	}
+	vpmu_clock_stop(e, cend, left);
+	e->st.upc = u->upc;
+	return X_FAULT;
+}
+
+/*
+ * Leaving at @u with @ret (HALT, TRAP, the chunk's end), @left cycles
+ * left (hook or not): post a pending hook.
+ */
+static __always_inline int vpmu_loop_exit(struct vpmu_engine *e,
+					  const struct vpmu_uop *base,
+					  const struct vpmu_uop *u,
+					  unsigned int hook, u64 cend,
+					  s32 left, int ret)
+{
+	e->st.upc = u->upc;
+	e->cur = vpmu_slot_of(e, base);
+	if (hook) {
+		e->hook_now = cend - left;
+		vpmu_hook_post(e, hook);
+	}
+	vpmu_clock_stop(e, cend, left);
+	return ret;
+}
+
+/*
+ * What the handlers of vpmu_interp() are made of: they name its locals
+ * and jump to its labels, and are #undef'd after it.
+ *
+ * In the kernel the dispatch goes through the annotated jump table, which
+ * objtool can follow; on the host through the pointer in the uop, which
+ * saves an instruction per microword.
+ */
+#ifdef __KERNEL__
+#define DISPATCH()	goto *lab[u->h_dispatch]
+#else
+#define DISPATCH()	goto *u->h_label
+#endif
+/* Enter a segment at u: charge it, count the entry, run. */
+#define ENTER()								\
+	do {								\
+		left -= u->seg;						\
+		if (unlikely(left < 0))					\
+			goto slow_enter;				\
+		u->cnt++;						\
+		DISPATCH();						\
+	} while (0)
+/* What is left, a hook set or not; the cycle now (stalls included). */
+#define LEFT()		(hook ? saved_left + left + HOOK_BIAS : left)
+#define NOW()		(cend - LEFT())
+/* Run @h after this microword: the next entry fails. */
+#define SET_HOOK(h)							\
+	do {								\
+		if (!hook) {						\
+			saved_left = left;				\
+			left = -HOOK_BIAS;				\
+		}							\
+		hook |= (h);						\
+	} while (0)
+/* On to the next microword of the segment, unchecked. */
+#define FALL()		do { NEXT_UOP(); DISPATCH(); } while (0)
+#define NEXT_UOP()	(u = (struct vpmu_uop *)((char *)u + sizeof(*u)))
+#define GOTO_TGT(off)	(u = (struct vpmu_uop *)((char *)base + (off)))
+/* The ID table, as byte offsets, sits right before each slot. */
+#define IDT(op)		(((const u32 *)base)[(s32)(op) - (s32)VPMU_IDT])
+#define SEQ()		goto *seqlab[u->seq]
+#define FETCH_OK(npc)	(((npc) >> 2 | (npc) << 30) < fwords)
+/* An access of @size bytes at @x: aligned and inside memory. */
+#define MEM_OK(x, size)							\
+	((size) == 4 ? FETCH_OK(x) :					\
+	 (size) == 2 ? ((x) >> 1 | (x) << 31) < hwords : (x) < msz)
+#define AT(code)	R[xr[code]]
+#define FLAGS()		(likely(R[R_FLAGS] < FLAGS_LAZY) ? R[R_FLAGS] :	\
+			 vpmu_flags_sync(e))
+/* Latch @d (R_DS...) takes @v, and its @ operand the register it names. */
+#define WRITE_LATCH(d, v)						\
+	do {								\
+		u32 v_ = (v);						\
+		R[d] = v_;						\
+		xr[AT_OFF + (d)] = v_;					\
+	} while (0)
+#define COMMIT()							\
+	do {								\
+		if (likely(!pend)) {					\
+			AT(u->d) = res;					\
+			*zp = 0;					\
+		} else {						\
+			left -= vpmu_commit_slow(e, u, res, nfl, pend,	\
+						 maddr, NOW());		\
+			if (pend & P_MODE) {				\
+				e->st.mode_next = u->imm;		\
+				SET_HOOK(HOOK_MODE);			\
+			}						\
+		}							\
+	} while (0)
+/* A load's data-cache lookup at maddr: a miss counts in u and stalls. */
+#define DC_LOAD()	DC_LOAD_AT(u, u->upc)
+/* ...counted in uop @x of microword @upc. */
+#define DC_LOAD_AT(x, upc)						\
+	do {								\
+		u32 line_ = maddr >> e->dc_shift;			\
+		u32 *t_ = &e->dc_tag[line_ & e->dc_mask];		\
+		bool miss_ = *t_ != line_ + 1;				\
+		e->st.last_miss = miss_;				\
+		if (unlikely(miss_)) {					\
+			*t_ = line_ + 1;				\
+			(x)->dyn++;					\
+			if (e->penalty) {				\
+				left -= e->penalty;			\
+				e->last_stall_upc = (upc);		\
+			}						\
+		}							\
+	} while (0)
+/* A store's memory write and its write-queue entry at cycle @now. */
+#define ST_NOW(size, now)	ST_NOW_AT(u, u->upc, size, now)
+/* ...counted in uop @x of microword @upc. */
+#define ST_NOW_AT(x, upc, size, now)					\
+	do {								\
+		u32 st_;						\
+		vpmu_mem_store(mem + maddr, res, size);			\
+		st_ = vpmu_wq_store(e, now);				\
+		if (unlikely(st_)) {					\
+			(x)->dyn += st_;				\
+			left -= st_;					\
+			e->last_stall_upc = (upc);			\
+		}							\
+	} while (0)
+/* Branch to the target if @cond holds, else go on; enter either. */
+#define BRANCH(cond)							\
+	do {								\
+		if (cond) {						\
+			u->tkn++;					\
+			GOTO_TGT(u->tgt);				\
+		} else {						\
+			NEXT_UOP();					\
+		}							\
+		ENTER();						\
+	} while (0)
+/*
+ * On to the instruction at @npc (checked): ir, and the ID table entry of
+ * its opcode, (ir >> @shift) & @mask.
+ */
+#define EOI_TAIL_OP(npc, shift, mask)					\
+	do {								\
+		u32 ir_ = vpmu_get_le32(mem + (npc));			\
+		R[R_IPC] = (npc);					\
+		R[R_IR] = ir_;						\
+		if (tc && !hook) {					\
+			tb = vpmu_tc_probe(e, (npc) | e->st.mode, ir_);	\
+			if (!tb && vpmu_tc_warm(e, (npc)))		\
+				tb = vpmu_tc_next(e, NULL, (npc), ir_,	\
+						  &tpend);		\
+			if (tb && !tb->none) {				\
+				tr = vpmu_tc_exec(e, base, tb, left,	\
+						  cend);		\
+				left = tr.left;				\
+				u = base + tr.upc;			\
+				ENTER();				\
+			}						\
+		}							\
+		GOTO_TGT(IDT((ir_ >> (shift)) & (mask)));		\
+		ENTER();						\
+	} while (0)
+#define EOI_TAIL(npc)	EOI_TAIL_OP(npc, op_shift, op_mask)
+/* NEXT or JUMP (mem_fast 1 or 2) after a load or store, all committed. */
+#define MEM_SEQ()							\
+	do {								\
+		if (u->mem_fast == 2)					\
+			GOTO_TGT(u->tgt);				\
+		else							\
+			NEXT_UOP();					\
+		ENTER();						\
+	} while (0)
+#define FAULT(kind, addr)						\
+	do {								\
+		e->st.fault_kind = (kind);				\
+		e->st.fault_addr = (addr);				\
+		goto fault;						\
+	} while (0)
+/*
+ * A resolved toggle (TGL()): flip the freeze @groups and go to the slot
+ * @dist bytes away, u's execution counted there (u stays in the old one).
+ */
+#define TOGGLE(dist, groups)						\
+	do {								\
+		s32 d_ = (dist);					\
+		u->cnt--;						\
+		((struct vpmu_uop *)((char *)u + d_))->cnt++;		\
+		e->frozen ^= (groups);					\
+		base = (struct vpmu_uop *)((char *)base + d_);		\
+	} while (0)
+/* An ALU shape at @label: operands @A, @B, the result to @W, then @then. */
+#define ALU_SHAPE(label, expr, A, B, W, then)				\
+label : {								\
+		u32 a = (A), b = (B);					\
+		(void)a; (void)b;					\
+		W = (expr);						\
+		then;							\
+	}
+
+/*
+ * A translated load missed or a store stalled: count @dyn (a miss, the
+ * store's stall cycles) in the microword's uop, as the interpreter does.
+ * Returns @stall, the cycles it stalled.
+ */
+static __always_inline u32 vpmu_tc_stall(struct vpmu_engine *e,
+					 struct vpmu_uop *base,
+					 const u32 *tpool,
+					 const struct vpmu_top *t, u32 dyn,
+					 u32 stall)
+{
+	u32 upc = ((const struct vpmu_trec *)(tpool + t->x))->upc;
+
+	base[upc].dyn += dyn;
+	if (stall)
+		e->last_stall_upc = upc;
+	return stall;
+}
+
+/*
+ * The translation cache's ops (vpmu_engine_tc.c) run in the same loop, so
+ * that they share its clock, registers and slot: t is the op, tcnt the
+ * block counters of the slot base is in, tpend the record the previous
+ * translation left.  A translation is entered only with no hook pending;
+ * it has no hook of its own, so left stays plain.
+ */
+#ifdef __KERNEL__
+#define TDISPATCH()	goto *tlab[t->h]
+#else
+#define TDISPATCH()	goto *t->hl
+#endif
+#define TNEXT()		do { t++; TDISPATCH(); } while (0)
+/* A branch op: to its taken side if @c, else on. */
+#define TTAKE(c)	do { t += (c) ? t->x : 1; TDISPATCH(); } while (0)
+#define TC_RR(name, expr)						\
+TH_RR_##name : {							\
+		u32 a = R[t->a], b = R[t->b];				\
+		(void)a; (void)b;					\
+		R[t->d] = (expr);					\
+		TNEXT();						\
+	}
+#define TC_RI(name, expr)						\
+TH_RI_##name : {							\
+		u32 a = R[t->a], b = t->imm;				\
+		R[t->d] = (expr);					\
+		TNEXT();						\
+	}
+#define TC_IR(name, expr)						\
+TH_IR_##name : {							\
+		u32 a = t->imm, b = R[t->b];				\
+		R[t->d] = (expr);					\
+		TNEXT();						\
+	}
+/* EXT and SEXT: VPMU_SEM_* find the field in u->b, u->imm, as in t */
+#define TC_RF(name, expr)						\
+TH_RF_##name : {							\
+		const struct vpmu_top *u = t;				\
+		u32 a = R[t->a];					\
+		R[t->d] = (expr);					\
+		TNEXT();						\
+	}
+/*
+ * Loads and stores: x is the exit before (a fault; its upc the
+ * microword's), y the exit after if a stall leaves fewer cycles than the
+ * block charged for what follows (0: the block ends here); a store's
+ * cycle is the block's charge less d cycles.
+ */
+#define TC_LD(name, size, expr)						\
+TH_LD_##name : {							\
+		const u8 *p;						\
+		u32 line_, *tag_;					\
+		maddr = R[t->a] + t->imm;				\
+		if (unlikely(!MEM_OK(maddr, size)))			\
+			goto tc_exit;					\
+		p = mem + maddr;					\
+		R[t->d] = (expr);					\
+		line_ = maddr >> e->dc_shift;				\
+		tag_ = &e->dc_tag[line_ & e->dc_mask];			\
+		e->st.last_miss = *tag_ != line_ + 1;			\
+		if (likely(!e->st.last_miss))				\
+			TNEXT();					\
+		*tag_ = line_ + 1;					\
+		left -= vpmu_tc_stall(e, base, tpool, t, 1, e->penalty); \
+		if (unlikely(t->y && left < 0))				\
+			goto tc_stall_exit;				\
+		TNEXT();						\
+	}
+#define TC_ST(name, size)						\
+TH_ST_##name : {							\
+		u32 st_;						\
+		maddr = R[t->a] + t->imm;				\
+		if (unlikely(!MEM_OK(maddr, size)))			\
+			goto tc_exit;					\
+		vpmu_mem_store(mem + maddr, R[t->b], size);		\
+		st_ = vpmu_wq_store(e, cend - left - t->d);		\
+		if (likely(!st_))					\
+			TNEXT();					\
+		left -= vpmu_tc_stall(e, base, tpool, t, st_, st_);	\
+		if (unlikely(t->y && left < 0))				\
+			goto tc_stall_exit;				\
+		TNEXT();						\
+	}
+#define VPMU_TC_BODIES(name, code, sig, doc)				\
+	VPMU_TC_BODIES_##sig(name, VPMU_SEM_##name)
+#define VPMU_TC_BODIES_NONE(n, sem)
+#define VPMU_TC_BODIES_DAB(n, sem)	TC_RR(n, sem) TC_RI(n, sem) TC_IR(n, sem)
+#define VPMU_TC_BODIES_DB(n, sem)	TC_RR(n, sem)
+#define VPMU_TC_BODIES_DAF(n, sem)	TC_RF(n, sem)
+#define VPMU_TC_BODIES_LD(n, sem)	TC_LD(n, sem)
+#define VPMU_TC_BODIES_ST(n, sem)	TC_ST(n, sem)
+#define VPMU_TC_BODIES_I(n, sem)
+/*
+ * Compare and branch, the flags left lazy as H_CMP_* leaves them: with a
+ * register (TH_CMP_*) or a constant (TH_CMPI_*) as the second operand.
+ */
+#define TC_CMP_OF(label, bexpr, holds)					\
+label : {								\
+		u32 a = R[t->a], b = (bexpr);				\
+		e->lz_a = a;						\
+		e->lz_b = b;						\
+		R[R_FLAGS] = FLAGS_LAZY;				\
+		TTAKE(holds);						\
+	}
+#define VPMU_TC_CMP(name, holds)					\
+	TC_CMP_OF(TH_CMP_##name, R[t->b], holds)			\
+	TC_CMP_OF(TH_CMPI_##name, t->imm, holds)
+
+/*
+ * Run translations (vpmu_engine_tc.c) from @tb on, with the interpreter's
+ * clock (@left, @cend) and slot (@base), until one leaves: returns the
+ * microword where the interpreter goes on and the cycles left.  Its own
+ * function, apart from vpmu_interp(), so that neither loop's registers
+ * crowd the other's.  With @e's tlab unset, only publishes the handlers.
+ */
+static VPMU_NOINLINE struct vpmu_tc_ret
+vpmu_tc_exec(struct vpmu_engine *e, struct vpmu_uop *base,
+	     const struct vpmu_tb *tb, s32 left, u64 cend)
+{
+	static const void *const tlab[TH_NR] __annotate_jump_table = {
+#define VPMU_T(label)							\
+		[TH_##label] = &&TH_##label,
+		VPMU_TC_HANDLER_LIST
+#undef VPMU_T
+	};
+	u32 *const R = e->R;
+	u8 *const mem = e->st.mem;
+	const u32 msz = e->st.msz, fwords = msz >> 2, hwords = msz >> 1;
+	const u16 *const condtab = e->condtab;
+	const u32 *const tpool = e->tc_pool;
+	const struct vpmu_tpairs *tpend = NULL;
+	const struct vpmu_top *t;
+	const struct vpmu_trec *x;
+	u32 *tcnt, maddr, upc;
+
+	if (!base) {
+		e->tlab = tlab;
+		return (struct vpmu_tc_ret){ 0, 0 };
+	}
+	tcnt = e->tc_cnt + vpmu_slot_of(e, base) * VPMU_TC_BLOCKS;
+	goto tc_enter;
+
+	VPMU_OP_LIST(VPMU_TC_BODIES);
+	VPMU_CMP_LIST(VPMU_TC_CMP);
+TH_BLK:
+	left -= (s32)t->imm;
+	if (unlikely(left < 0)) {
+		left += (s32)t->imm;
+		goto tc_exit;
+	}
+	tcnt[t->y]++;
+	TNEXT();
+TH_BRF:
+	TTAKE((condtab[t->b] >> FLAGS()) & 1);
+TH_BRX:
+	TTAKE(vpmu_cond_ext(e, t->b, cend - left));
+TH_EOI: {
+		struct vpmu_tlink *l = (struct vpmu_tlink *)(t + 1);
+		u32 npc, ir;
+
+		/* a known pc in memory when translated stays there (tc_msz) */
+		npc = t->b ? R[t->a] : l->npc;
+		if (unlikely(t->d & 2) && !FETCH_OK(npc))
+			goto tc_exit;
+		ir = vpmu_get_le32(mem + npc);
+		tb = (const struct vpmu_tb *)(tpool + l->tb);
+		/* the link: pc is known unless d & 1 (so is the mode) */
+		if (unlikely(!l->tb || tb->ir != ir ||
+			     (t->d & 1 && tb->key != (npc | e->st.mode)))) {
+			tb = vpmu_tc_next(e, l, npc, ir, &tpend);
+			if (tb)
+				goto tc_enter;
+			upc = e->uc->idtab[(ir >> e->op_shift) & e->op_mask];
+			goto out;
+		}
+		if (l->pairs)
+			vpmu_tc_write(R, (const void *)(tpool + l->pairs));
+		tpend = (const void *)(tpool + l->fin);
+		goto tc_enter;
+	}
+TH_NEXTI:
+	/* on into the instruction translated next, if it is still there */
+	if (likely(vpmu_get_le32(mem + t->x) == t->imm)) {
+		t++;
+		TDISPATCH();
+	}
+	x = (const struct vpmu_trec *)(tpool + t->y);
+	vpmu_tc_leave(e, base, tcnt, x, tpend);
+	left += x->refund;
+	tb = vpmu_tc_next(e, NULL, t->x, vpmu_get_le32(mem + t->x), &tpend);
+	if (tb)
+		goto tc_enter;
+	upc = e->uc->idtab[(R[R_IR] >> e->op_shift) & e->op_mask];
+	goto out;
+tc_stall_exit:
+	x = (const struct vpmu_trec *)(tpool + t->y);
+	goto tc_leave;
+TH_EXIT:
+tc_exit:
+	x = (const struct vpmu_trec *)(tpool + t->x);
+tc_leave:
+	/* the interpreter goes on where the translation stopped */
+	upc = vpmu_tc_leave(e, base, tcnt, x, tpend);
+	left += x->refund;
+out:
+	return (struct vpmu_tc_ret){ upc, left };
+tc_enter:
+	if (unlikely(tb->epoch != e->tc_epoch))
+		vpmu_tc_touch(e, tb);
+	t = VPMU_TB_OPS(tb);
+	goto TH_BLK;		/* what every translation begins with */
+}
+
+/*
+ * The handlers of vpmu_interp() by operation, expanded in it (VPMU_BODIES
+ * and the shapes of ADD pc ; EOI); #undef'd after it.
+ */
+/*
+ * ALU: the fused shapes (see V_*), then the general form.  A pasted
+ * label has a space before its colon and each expansion ends in
+ * ';', so that checkpatch does not read them as halves of a ?:
+ * operator.
+ */
+#define VPMU_ALU_BODY(name, expr)					\
+	ALU_SHAPE(H_F_##name, expr, R[u->a], R[u->b], R[u->d], FALL())	\
+	ALU_SHAPE(H_I_##name, expr, R[u->a], u->imm, R[u->d], FALL())	\
+	ALU_SHAPE(H_D_##name, expr, AT(u->a), AT(u->b), R[u->d], FALL()) \
+	ALU_SHAPE(H_N_##name, expr, AT(u->a), AT(u->b), AT(u->d),	\
+		  *zp = 0; FALL())					\
+H_L_##name : {								\
+		u32 a = R[u->a], b = R[u->b];				\
+		(void)a; (void)b;					\
+		WRITE_LATCH(u->d, (expr) & 31);				\
+		FALL();							\
+	}								\
+	ALU_SHAPE(H_J_##name, expr, AT(u->a), AT(u->b), AT(u->d),	\
+		  *zp = 0; GOTO_TGT(u->tgt); ENTER())			\
+H_E_##name : {								\
+		u32 a = AT(u->a), b = AT(u->b), w = xr[u->d];		\
+		u32 r, npc;						\
+		(void)a; (void)b;					\
+		r = (expr);						\
+		npc = w == R_PC ? r : R[R_PC];				\
+		if (unlikely(!FETCH_OK(npc)))				\
+			FAULT(VPMU_FAULT_FETCH, npc);			\
+		R[w] = r;						\
+		*zp = 0;						\
+		EOI_TAIL(npc);						\
+	}								\
+H_P_##name: {								\
+		u32 a = R[u->a], b = R[u->b], npc;			\
+		(void)a; (void)b;					\
+		npc = (expr);						\
+		if (unlikely(!FETCH_OK(npc)))				\
+			FAULT(VPMU_FAULT_FETCH, npc);			\
+		R[R_PC] = npc;						\
+		EOI_TAIL(npc);						\
+	}								\
+H_B_##name: {								\
+		u32 a = AT(u->a), b = AT(u->b), r;			\
+		(void)a; (void)b;					\
+		r = (expr);						\
+		AT(u->d) = r;						\
+		*zp = 0;						\
+		if (u->flag_kind)					\
+			R[R_FLAGS] = vpmu_flags(u->flag_kind, a, b, r);	\
+		BRANCH((condtab[u->cond] >> FLAGS()) & 1);		\
+	}								\
+H_G_##name: {								\
+		u32 a = AT(u->a), b = AT(u->b);				\
+		res = (expr);						\
+		pend = u->pend;						\
+		if (unlikely(u->flag_kind))				\
+			nfl = vpmu_flags(u->flag_kind, a, b, res);	\
+		SEQ();							\
+	}
+
+/* Loads: the access is checked here, committed by the sequencer. */
+#define VPMU_LD_BODY(name, size, expr)					\
+H_M_##name : {								\
+		const u8 *p;						\
+		maddr = AT(u->a) + u->imm;				\
+		if (unlikely(!MEM_OK(maddr, size)))			\
+			FAULT(maddr & (size - 1) ? VPMU_FAULT_ALIGN :	\
+			      VPMU_FAULT_LOAD, maddr);			\
+		p = mem + maddr;					\
+		res = (expr);						\
+		if (likely(u->mem_fast)) {				\
+			DC_LOAD();					\
+			AT(u->d) = res;					\
+			*zp = 0;					\
+			MEM_SEQ();					\
+		}							\
+		pend = u->pend;						\
+		if (!(pend & P_LOAD))					\
+			DC_LOAD();					\
+		SEQ();							\
+	}
+
+/* Stores: the same; the write queue sees them at once. */
+#define VPMU_ST_BODY(name, size)					\
+H_M_##name : {								\
+		maddr = AT(u->a) + u->imm;				\
+		if (unlikely(!MEM_OK(maddr, size)))			\
+			FAULT(maddr & (size - 1) ? VPMU_FAULT_ALIGN :	\
+			      VPMU_FAULT_STORE, maddr);			\
+		res = AT(u->b);						\
+		if (likely(u->mem_fast)) {				\
+			ST_NOW(size, cend - left);			\
+			MEM_SEQ();					\
+		}							\
+		pend = u->pend;						\
+		if (!pend)						\
+			ST_NOW(size, NOW());				\
+		SEQ();							\
+	}
+
+/*
+ * ADD pc, pc, #imm ; EOI: PI, and PI0 with the opcode in ir's low
+ * byte; TPI and TPI0, the same for a mark whose toggle is resolved
+ * (vpmu_tgl_update(): the way in the uop), TRIG's fast path fused
+ * in.  A mark toggles only once its fetch is known good, so a fault
+ * has nothing to undo.
+ */
+#define VPMU_PI(name, toggle, shift, mask)				\
+name : {								\
+		u32 npc = R[R_PC] + u->imm;				\
+		if (unlikely(!FETCH_OK(npc)))				\
+			FAULT(VPMU_FAULT_FETCH, npc);			\
+		toggle;							\
+		R[R_PC] = npc;						\
+		EOI_TAIL_OP(npc, shift, mask);				\
+	}
+
+/*
+ * Run microwords while the cycles used in this call are below @L (at most
+ * VPMU_CHUNK_MAX).  With @L < 0 only publish the handler table.  Returns
+ * X_*; e->st.cyc and e->st.upc are up to date on return.
+ */
+int vpmu_interp(struct vpmu_engine *e, s64 L)
+{
+	static const void *const lab[H_NR] __annotate_jump_table = {
+#define VPMU_H(label, props)						\
+		[H_##label] = &&H_##label,
+		VPMU_HANDLER_LIST
+#undef VPMU_H
+	};
+	static const void *const seqlab[Q_NR] __annotate_jump_table = {
+#define VPMU_X(name, code, sig, doc)					\
+		[Q_##name] = &&Q_##name,
+		VPMU_SEQ_LIST(VPMU_X)
+#undef VPMU_X
+		[Q_BRX] = &&Q_BRX,
+	};
+	struct vpmu_uop *base, *u;
+	s32 left, saved_left = 0;
+	u64 cend;		/* the cycle now is cend - left */
+	unsigned int hook = 0;	/* HOOK_*: after the current microword */
+	u32 *const R = e->R;
+	u8 *const mem = e->st.mem;
+	const u32 msz = e->st.msz;
+	/* fetch at npc is fine iff ror(npc, 2) < fwords */
+	const u32 fwords = msz >> 2, hwords = msz >> 1;
+	const u16 *const condtab = e->condtab;
+	const u32 op_shift = e->op_shift, op_mask = e->op_mask;
+	u16 *const xr = e->xr;
+	u32 *const zp = &R[e->zr];	/* re-zeroed after @ writes */
+	unsigned int pend = 0;
+	u32 res = 0, nfl = 0, maddr = 0;
+	int ret;
+	/*
+	 * Translations: not for a step, whose fold takes one microword, nor
+	 * while the micro-PC histogram samples so often that most blocks
+	 * would leave for its samples (the interpreter takes those cheaper)
+	 */
+	const bool tc = e->tc_pool && !e->tc_off && L >= VPMU_STEP_BELOW &&
+			(e->uhist_k <= 1 || e->uhist_k >= VPMU_TC_MIN_K);
+	const struct vpmu_tb *tb;
+	const struct vpmu_tpairs *tpend;
+	struct vpmu_tc_ret tr;
+
+	VPMU_BENCH_SHIFT();
+	if (L < 0) {
+		e->lab = lab;
+		vpmu_tc_exec(e, NULL, NULL, 0, 0);	/* e->tlab */
+		return X_CHUNK;
+	}
+	left = vpmu_clock_start(e, L);
+	cend = e->st.cyc + left - 1;
+	/*
+	 * What translating may cost a chunk, in microwords: bounded by its
+	 * length, so that a chunk run with interrupts off stays short
+	 */
+	e->tc_budget = 16 + (u32)(L >> 7);
+	if (tc && unlikely(msz < e->tc_msz))
+		vpmu_tc_flush(e);	/* translated fetches may be outside */
+	base = e->slot[e->cur];
+	u = base + e->st.upc;
+	ENTER();
+
+	VPMU_OP_LIST(VPMU_BODIES);
+
+H_NOP_N:
+	FALL();
+H_JMP:
+	/* NOP ; JUMP */
+	GOTO_TGT(u->tgt);
+	ENTER();
+H_XDISP: {
+		/* EXT into a register ; DISP on it: decoding a field */
+		u32 r = (R[u->a] >> u->b) & u->imm;
+
+		R[u->d] = r;
+		GOTO_TGT(u->tgt + (r & ((1u << u->cond) - 1)) * sizeof(*u));
+		ENTER();
+	}
+H_XBR: {
+		/* EXT.s into a register ; BR on its flags: checking a field */
+		u32 r = (R[u->a] >> u->b) & u->imm;
+		u32 f = (r ? 0 : VPMU_FLAG_Z) | (r >> 31 ? VPMU_FLAG_N : 0);
+
+		R[u->d] = r;
+		R[R_FLAGS] = f;
+		BRANCH((condtab[u->cond] >> f) & 1);
+	}
+H_NOP:
+H_MODE:
+	pend = u->pend;
+	SEQ();
+
+	/* EXT into a latch; the mask is already cut to 5 bits */
+H_LEXT:
+	WRITE_LATCH(u->d, (R[u->a] >> u->b) & u->imm);
+	FALL();
+H_LEXTI:
+	WRITE_LATCH(u->d, (R[R_IR] >> u->b) & u->imm);
+	FALL();
+H_LEXTI2: {
+		/* two of them: nothing between them can change ir */
+		u32 ir = R[R_IR];
+
+		WRITE_LATCH(u->d, (ir >> u->b) & u->imm);
+		WRITE_LATCH(u[1].d, (ir >> u[1].b) & u[1].imm);
+		u = (struct vpmu_uop *)((char *)u + 2 * sizeof(*u));
+		DISPATCH();
+	}
+H_LX2S: {
+		/* and then SAR of ir by an immediate (an instruction's imm) */
+		u32 ir = R[R_IR];
+
+		WRITE_LATCH(u->d, (ir >> u->b) & u->imm);
+		WRITE_LATCH(u[1].d, (ir >> u[1].b) & u[1].imm);
+		R[u[2].d] = (u32)((s32)ir >> (u[2].imm & 31));
+		u = (struct vpmu_uop *)((char *)u + 3 * sizeof(*u));
+		DISPATCH();
+	}
+
+	VPMU_PI(H_PI, (void)0, op_shift, op_mask);
+	VPMU_PI(H_PI0, (void)0, 0, 0xff);
+	VPMU_PI(H_TPI, TOGGLE(u->toggle_dist, u->toggle_groups), op_shift,
+		op_mask);
+	VPMU_PI(H_TPI0, TOGGLE(u->toggle_dist, u->toggle_groups), 0, 0xff);
+
+	/* ADD pc, pc, register ; EOI, the opcode in ir's low byte */
+H_PR0: {
+		u32 npc = R[R_PC] + R[u->b];
+
+		if (unlikely(!FETCH_OK(npc)))
+			FAULT(VPMU_FAULT_FETCH, npc);
+		R[R_PC] = npc;
+		EOI_TAIL_OP(npc, 0, 0xff);
+	}
+
+	/* SUB.s zero, a, b ; BR cond, target: see VPMU_CMP_LIST */
+#define VPMU_X(name, holds)						\
+H_CMP_##name : {								\
+		u32 a = AT(u->a), b = AT(u->b);				\
+		e->lz_a = a;						\
+		e->lz_b = b;						\
+		R[R_FLAGS] = FLAGS_LAZY;				\
+		BRANCH(holds);						\
+	}
+	VPMU_CMP_LIST(VPMU_X);
+#undef VPMU_X
+
+H_SYNC:
+	/* reads the flags: compute them first if they are lazy */
+	vpmu_flags_sync(e);
+	goto *lab[u->h_fast];
+
+H_TRIG: {
+		/*
+		 * A trigger source that toggles as it begins, its toggle
+		 * resolved in the toggle table: toggle, and run the microword
+		 * in the slot it toggles into.  Else vpmu_trig_way() works
+		 * the way out, or the hook decides after the microword.
+		 */
+		s32 d = TGL(base, u->upc);
+
+		if (likely(d)) {
+			TOGGLE(d & TGL_SLOT, d & TGL_GROUPS);
+			u = (struct vpmu_uop *)((char *)u + (d & TGL_SLOT));
+			goto *lab[u->h_fast];
+		}
+		d = vpmu_trig_way(e, u, base, hook);
+		if (likely(d)) {
+			TOGGLE(d & TGL_SLOT, d & TGL_GROUPS);
+			u = (struct vpmu_uop *)((char *)u + (d & TGL_SLOT));
+			if (e->trig_static[u->upc] & TRIG_FAST)
+				goto *lab[u->h_fast];
+		} else {
+			vpmu_trig_hook(e, u);
+			SET_HOOK(HOOK_TRIG);
+		}
+		vpmu_flags_sync(e);
+		goto *lab[u->h_general];
+	}
+
+	/* Sequencer: check what can fault, commit, continue. */
+Q_NEXT:
+	COMMIT();
+	NEXT_UOP();
+	ENTER();
+Q_JUMP:
+	COMMIT();
+	GOTO_TGT(u->tgt);
+	ENTER();
+Q_BR:
+	COMMIT();
+	BRANCH((condtab[u->cond] >> FLAGS()) & 1);
+Q_BRX:
+	COMMIT();
+	BRANCH(vpmu_cond_ext(e, u->cond, NOW()));
+Q_CALL:
+	if (unlikely(e->st.sp == VPMU_USTACK_DEPTH))
+		FAULT(VPMU_FAULT_USTACK, 0);
+	COMMIT();
+	e->st.ustack[e->st.sp++] = (u32)((char *)u - (char *)base) + sizeof(*u);
+	GOTO_TGT(u->tgt);
+	ENTER();
+Q_RET:
+	if (unlikely(!e->st.sp))
+		FAULT(VPMU_FAULT_USTACK, 0);
+	COMMIT();
+	GOTO_TGT(e->st.ustack[--e->st.sp]);
+	ENTER();
+Q_DISP:
+	COMMIT();
+	GOTO_TGT(u->tgt + (res & ((1u << u->cond) - 1)) * sizeof(*u));
+	ENTER();
+Q_EOI: {
+		u32 npc = xr[u->d] == R_PC ? res : R[R_PC];
+
+		if (unlikely(!FETCH_OK(npc)))
+			FAULT(VPMU_FAULT_FETCH, npc);
+		COMMIT();
+		EOI_TAIL(npc);
+	}
+Q_HALT:
+	COMMIT();
+	ret = X_HALT;
+	goto stop;
+Q_TRAP:
+	COMMIT();
+	ret = X_TRAP;
+	goto stop;
+
+slow_enter:
+	/*
+	 * Not entered after all: a hook, a sample or the chunk's end is
+	 * due, or fewer cycles are left than the segment has microwords.
+	 * The barrier makes this a fresh load of seg, which lets every
+	 * ENTER subtract seg straight from memory.
+	 */
+	barrier();
+	left += u->seg;
+	if (unlikely(hook)) {
+		left = LEFT();
+		u = vpmu_hook_resume(e, hook, base, u, cend - left);
+		base = e->slot[e->cur];
+		hook = 0;
+		ENTER();
+	}
+	if (e->us.due) {
+		s32 d = vpmu_uhist_sample(e, u, left);
+
+		left += d;
+		cend += d;
+		ENTER();
+	}
+	if (left <= 0) {
+		ret = X_CHUNK;
+		goto stop;
+	}
+	vpmu_step_alone(e, u);
+	left--;
+	goto *lab[u->h_general];
+
+fault:
+	return vpmu_fault_undo(e, base, u, hook, cend, LEFT());
+stop:
+	return vpmu_loop_exit(e, base, u, hook, cend, LEFT(), ret);
+}
+
+#undef DISPATCH
+#undef ENTER
+#undef LEFT
+#undef NOW
+#undef SET_HOOK
+#undef FALL
+#undef NEXT_UOP
+#undef GOTO_TGT
+#undef IDT
+#undef SEQ
+#undef FETCH_OK
+#undef MEM_OK
+#undef AT
+#undef FLAGS
+#undef WRITE_LATCH
+#undef COMMIT
+#undef BRANCH
+#undef EOI_TAIL_OP
+#undef EOI_TAIL
+#undef DC_LOAD
+#undef ST_NOW
+#undef MEM_SEQ
+#undef FAULT
+#undef TOGGLE
+#undef ALU_SHAPE
+#undef VPMU_ALU_BODY
+#undef VPMU_LD_BODY
+#undef VPMU_ST_BODY
+#undef VPMU_PI
+#undef DC_LOAD_AT
+#undef ST_NOW_AT
+#undef TDISPATCH
+#undef TNEXT
+#undef TTAKE
+#undef TC_RR
+#undef TC_RI
+#undef TC_IR
+#undef TC_RF
+#undef TC_LD
+#undef TC_ST
+#undef VPMU_TC_CMP
+#undef TC_CMP_OF

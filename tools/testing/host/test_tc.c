@@ -1,0 +1,494 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_tc.c - the translation cache against the microword interpreter.
+ *
+ * Every program runs on two engines under the same configuration and in
+ * the same pieces: one interprets every microword, the other has its
+ * translation cache on.  After every piece the two must agree on
+ * everything a caller can see: the stop (reason, code, address, micro-PC,
+ * macro PC, the counters that wrapped, the cycles), every register, the
+ * mode and the micro-PC, every byte of memory, every counter with its
+ * overflow status and count, the freeze bits; and at the end and now and
+ * then on the event totals, every microword's count, the micro-PC
+ * histogram's buckets and the histogram unit's.  The cache must also have
+ * been used (translations made and run, exits taken).
+ *
+ *   test_tc [-s SEEDS] [-x] [ELF...]
+ *
+ * -x stops at the first difference (what a faulty cache needs to show).
+ *
+ * The programs: the sample and test programs on the default microcode,
+ * random vpmu32 and RV32IM machine code (some of it storing into its own
+ * code), the assembler's fuzz corpus (its program sources), and the RV32
+ * ELF files given (tools/vpmu/share/build/rv32, and gen_rv32's random
+ * programs; test_tc.sh passes them).  The configurations: nothing
+ * counted; counting every event; narrow interrupting counters (sampling
+ * at small periods) re-armed after every overflow stop; freeze on
+ * overflow; trigger toggles on marks, tags and data-cache misses; start
+ * and stop triggers, a counter's wrap among them; the micro-PC histogram
+ * at K = 1 .. 1024; the histogram unit in sequence and all at once, with
+ * event, micro-PC, write-queue and address entries; gating; privilege
+ * filters; the external signal line flipped between pieces.  The pieces
+ * are from one cycle to hundreds of thousands.
+ *
+ * test_tc.sh also builds the engine with deliberate faults in the cache
+ * and checks that this test fails on each.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <dirent.h>
+
+#include "tap.h"
+#include "tc_pair.h"
+#include "vpmu_asm.h"
+
+#ifndef VPMU_TOP
+#define VPMU_TOP "../../.."
+#endif
+#define UCODE_DIR	VPMU_TOP "/drivers/perf/vpmu/ucode"
+#define SHARE		VPMU_TOP "/tools/vpmu/share"
+#define CORPUS		VPMU_TOP "/tools/testing/fuzz/corpus/asm"
+
+#define MAXPROGS	1024
+
+static bool first_fail;	/* -x: stop at the first difference */
+
+static struct prog progs[MAXPROGS];
+static unsigned int nprogs;
+static struct vpmu_ucode *uc_default, *uc_rv32;
+static struct vpmu_buf img_default;
+
+static struct vpmu_ucode *load_ucode(const char *path, struct vpmu_buf *img)
+{
+	struct vpmu_buf src = { 0 }, local = { 0 }, d = { 0 };
+	struct vpmu_asm_opts o = { .filename = path };
+	struct vpmu_ucode *uc = NULL;
+	struct vpmu_verr err;
+
+	if (!img)
+		img = &local;
+	if (vpmu_read_file(path, &src) ||
+	    vpmu_asm_ucode(src.p, src.len, &o, img, &d) ||
+	    vpmu_ucode_load(&uc, img->p, img->len, VPMU_CS_MAX, &err)) {
+		fprintf(stderr, "test_tc: %s: cannot build\n%s", path,
+			d.p ? d.p : "");
+		exit(2);
+	}
+	vpmu_buf_free(&src);
+	vpmu_buf_free(&local);
+	vpmu_buf_free(&d);
+	return uc;
+}
+
+static struct prog *new_prog(const char *name)
+{
+	struct prog *p;
+
+	if (nprogs == MAXPROGS)
+		return NULL;
+	p = &progs[nprogs++];
+	memset(p, 0, sizeof(*p));
+	snprintf(p->name, sizeof(p->name), "%s", name);
+	p->cycles = 300000;
+	return p;
+}
+
+/* A program source for the default microcode; false if it is not one. */
+static bool add_source(const char *name, const char *text, size_t len)
+{
+	struct vpmu_buf prog = { 0 }, d = { 0 };
+	struct vpmu_asm_opts o = { .filename = name };
+	struct vpmu_prog_view v;
+	struct prog *p;
+	bool ok = false;
+
+	if (vpmu_asm_prog(text, len, img_default.p, img_default.len, &o,
+			  &prog, &d) ||
+	    vpmu_prog_view(&v, prog.p, prog.len, &d) ||
+	    v.h.mem_size < 4 || v.h.mem_size > (1u << 20))
+		goto out;
+	p = new_prog(name);
+	if (!p)
+		goto out;
+	p->uc = uc_default;
+	p->mem_size = v.h.mem_size;
+	p->entry = v.h.entry;
+	p->mode = v.h.flags & VPMU_PROG_F_SUPER ? VPMU_MODE_SUPER :
+						 VPMU_MODE_USER;
+	p->image = calloc(1, p->mem_size);
+	memcpy(p->image, v.data, v.h.load_size);
+	ok = true;
+out:
+	vpmu_buf_free(&prog);
+	vpmu_buf_free(&d);
+	return ok;
+}
+
+static void add_dir(const char *dir)
+{
+	struct dirent *de;
+	DIR *dp = opendir(dir);
+
+	if (!dp) {
+		fprintf(stderr, "test_tc: %s: cannot open\n", dir);
+		exit(2);
+	}
+	while ((de = readdir(dp))) {
+		struct vpmu_buf src = { 0 };
+		char path[512];
+		size_t n = strlen(de->d_name);
+
+		if (n < 3 || strcmp(de->d_name + n - 2, ".s"))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (vpmu_read_file(path, &src) ||
+		    !add_source(de->d_name, src.p, src.len)) {
+			fprintf(stderr, "test_tc: %s: cannot assemble\n", path);
+			exit(2);
+		}
+		vpmu_buf_free(&src);
+	}
+	closedir(dp);
+}
+
+/* The fuzz corpus's program sources (an odd first byte) that assemble. */
+static unsigned int add_corpus(void)
+{
+	struct dirent *de;
+	DIR *dp = opendir(CORPUS);
+	unsigned int n = 0;
+
+	if (!dp)
+		return 0;
+	while ((de = readdir(dp))) {
+		struct vpmu_buf src = { 0 };
+		char path[512];
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), CORPUS "/%s", de->d_name);
+		if (!vpmu_read_file(path, &src) && src.len > 1 &&
+		    (((const u8 *)src.p)[0] & 1) &&
+		    add_source(de->d_name, (const char *)src.p + 1,
+			       src.len - 1)) {
+			progs[nprogs - 1].cycles = 20000;
+			n++;
+		}
+		vpmu_buf_free(&src);
+	}
+	closedir(dp);
+	return n;
+}
+
+static void put32(u8 *p, u32 v)
+{
+	p[0] = v;
+	p[1] = v >> 8;
+	p[2] = v >> 16;
+	p[3] = v >> 24;
+}
+
+/*
+ * Random vpmu32 machine code (share/samples' instruction set): every
+ * opcode with random registers and immediates, branches that may go back,
+ * loads and stores that may hit the code itself.
+ */
+static void add_random_vpmu32(u32 seed)
+{
+	static const u8 ops[] = {
+		0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0a,
+		0x0b, 0x10, 0x11, 0x12, 0x13, 0x14, 0x18, 0x19, 0x1a, 0x20,
+		0x21, 0x22, 0x23, 0x24, 0x25, 0x28, 0x29, 0x3e,
+	};
+	struct prog *p;
+	char name[64];
+	u32 i, n = 64 + pick(192);
+
+	snprintf(name, sizeof(name), "random vpmu32 %u", seed);
+	p = new_prog(name);
+	if (!p)
+		return;
+	p->uc = uc_default;
+	p->mem_size = 0x2000;
+	p->image = calloc(1, p->mem_size);
+	for (i = 0; i < n; i++) {
+		u32 op = ops[pick(sizeof(ops))], w;
+		u32 rd = pick(8) ? 1 + pick(7) : 0, rs = pick(8);
+		u32 imm = pick(2) ? pick(64) * 4 : (u32)(pick(24) - 12) * 4;
+
+		if (op >= 0x20 && op <= 0x25)	/* branches: near, both ways */
+			imm = (u32)((s32)pick(12) - 6) & 0xffff;
+		if (op == 0x28)			/* jal: forward */
+			w = op | rd << 6 | (1 + pick(6)) << 11;
+		else
+			w = op | rd << 6 | rs << 11 | (imm & 0xffff) << 16;
+		put32(p->image + 4 * i, w);
+	}
+	put32(p->image + 4 * n, 0x3f);		/* halt */
+	for (i = 0x1000; i < p->mem_size; i += 4)
+		put32(p->image + i, rnd());
+}
+
+/* Random RV32IM machine code, some of it storing into itself. */
+static void add_random_rv32(u32 seed)
+{
+	static const u32 rops[][2] = {	/* funct7, funct3 of OP */
+		{ 0, 0 }, { 0x20, 0 }, { 0, 1 }, { 0, 2 }, { 0, 3 }, { 0, 4 },
+		{ 0, 5 }, { 0x20, 5 }, { 0, 6 }, { 0, 7 }, { 1, 0 }, { 1, 1 },
+		{ 1, 2 }, { 1, 3 }, { 1, 4 }, { 1, 5 }, { 1, 6 }, { 1, 7 },
+	};
+	struct prog *p;
+	char name[64];
+	u32 i, n = 64 + pick(256), base = 0x400 + 4 * pick(0x100);
+
+	snprintf(name, sizeof(name), "random rv32 %u", seed);
+	p = new_prog(name);
+	if (!p)
+		return;
+	p->uc = uc_rv32;
+	p->rv32 = true;
+	p->mem_size = 0x4000;
+	p->image = calloc(1, p->mem_size);
+	/* x30 = the data (or the code itself), x5 = a counter */
+	put32(p->image, 0x37 | 30 << 7 | (pick(4) ? 0x2000 : 0));
+	put32(p->image + 4, 0x13 | 30 << 7 | 30 << 15 |
+	      (pick(4) ? 0 : base) << 20);
+	for (i = 2; i < n; i++) {
+		u32 rd = 1 + pick(29), r1 = pick(32), r2 = pick(32), w;
+		u32 f3 = pick(8), k = pick(10);
+		s32 imm = (s32)pick(64) - 32;
+		s32 off = 4 * ((s32)pick(16) - 8);
+
+		switch (k) {
+		case 0: case 1: case 2:
+			w = 0x33 | rd << 7 | rops[pick(18)][1] << 12 |
+			    r1 << 15 | r2 << 20 | rops[pick(18)][0] << 25;
+			break;
+		case 3: case 4:		/* OP-IMM, the shifts' funct7 right */
+			if (f3 == 1 || f3 == 5)
+				imm = pick(32) | (f3 == 5 && pick(2) ? 0x400 : 0);
+			w = 0x13 | rd << 7 | f3 << 12 | r1 << 15 |
+			    (u32)imm << 20;
+			break;
+		case 5:			/* loads from x30 */
+			w = 0x03 | rd << 7 | (pick(5) ^ (pick(2) << 2)) << 12 |
+			    30 << 15 | (u32)(4 * pick(64)) << 20;
+			break;
+		case 6:			/* stores to x30 */
+			w = 0x23 | (pick(3)) << 12 | 30 << 15 | r2 << 20 |
+			    (4 * pick(8)) << 7;
+			break;
+		case 7:			/* branches, near, both ways */
+			w = 0x63 | (f3 == 2 || f3 == 3 ? 0 : f3) << 12 |
+			    r1 << 15 | r2 << 20 |
+			    ((u32)off & 0x1e) << 7 | ((u32)off >> 11 & 1) << 7 |
+			    ((u32)off >> 5 & 0x3f) << 25 |
+			    ((u32)off >> 12 & 1) << 31;
+			break;
+		case 8:			/* lui, auipc */
+			w = (pick(2) ? 0x37 : 0x17) | rd << 7 | rnd() << 12;
+			break;
+		default:		/* jal forward, or an ecall */
+			w = pick(4) ? 0x6f | rd << 7 | (4 * (1 + pick(4))) << 20 :
+			    0x73;
+			break;
+		}
+		put32(p->image + 4 * i, w);
+	}
+	put32(p->image + 4 * n, 0x05d00893);	/* li a7, 93 */
+	put32(p->image + 4 * n + 4, 0x73);	/* ecall: exit */
+	for (i = 0x2000; i < p->mem_size; i += 4)
+		put32(p->image + i, rnd());
+}
+
+/*
+ * RV32IM that misses the data cache on two loads of every pass (16-byte
+ * lines, 64 of them: 0(t5) and 1024(t5) share a line's place and evict
+ * each other), between ALU work: stalls inside blocks, at every distance
+ * from a piece's end.
+ */
+static void add_misses_rv32(void)
+{
+	static const u32 code[] = {
+		0x00002f37,	/* lui t5, 0x2 */
+		0x00000293,	/* li t0, 0 */
+		0x000f2303,	/* 1: lw t1, 0(t5) */
+		0x00628293,	/* addi t0, t0, 6 */
+		0x400f2383,	/* lw t2, 1024(t5) */
+		0x00730333,	/* add t1, t1, t2 */
+		0x0062c2b3,	/* xor t0, t0, t1 */
+		0x010f0f13,	/* addi t5, t5, 16 */
+		0x3f0f7413,	/* andi s0, t5, 1008 */
+		0x00002e37,	/* lui t3, 0x2 */
+		0x01c46f33,	/* or t5, s0, t3 */
+		0xffce2483,	/* lw s1, -4(t3) */
+		0x009282b3,	/* add t0, t0, s1 */
+		0xfd5ff06f,	/* j 1b */
+	};
+	struct prog *p = new_prog("rv32 cache misses");
+	unsigned int i;
+
+	if (!p)
+		return;
+	p->uc = uc_rv32;
+	p->rv32 = true;
+	p->mem_size = 0x4000;
+	p->image = calloc(1, p->mem_size);
+	for (i = 0; i < sizeof(code) / sizeof(code[0]); i++)
+		put32(p->image + 4 * i, code[i]);
+	for (i = 0x2000; i < p->mem_size; i += 4)
+		put32(p->image + i, i * 2654435761u);
+}
+
+/*
+ * RV32IM that rewrites an instruction of its own hot loop once the loop
+ * has been translated (the 13th of 40 passes): the superblock's next word
+ * is no longer the one translated, and the translation must leave there.
+ */
+static void add_smc_rv32(void)
+{
+	static const u32 code[] = {
+		0x00000293,	/* li t0, 0 */
+		0x00000313,	/* li t1, 0 */
+		0x02800393,	/* li t2, 40 */
+		0x00d00413,	/* li s0, 13 */
+		0x00000f17,	/* auipc t5, 0 */
+		0x018f0f13,	/* addi t5, t5, 24: target */
+		0x024f2483,	/* lw s1, 36(t5): patch */
+		0x00128293,	/* loop: addi t0, t0, 1 */
+		0x00129593,	/* slli a1, t0, 1 */
+		0x00558633,	/* add a2, a1, t0 */
+		0x00130313,	/* target: addi t1, t1, 1 */
+		0x006646b3,	/* xor a3, a2, t1 */
+		0x00568733,	/* add a4, a3, t0 */
+		0x00829463,	/* bne t0, s0, skip */
+		0x009f2023,	/* sw s1, 0(t5): target = patch */
+		0xfe72c0e3,	/* skip: blt t0, t2, loop */
+		0x05d00893,	/* li a7, 93 */
+		0x00030513,	/* mv a0, t1: 13 + 27 * 100 */
+		0x00000073,	/* ecall: exit */
+		0x06430313,	/* patch: addi t1, t1, 100 */
+	};
+	struct prog *p = new_prog("rv32 rewriting its hot loop");
+	unsigned int i;
+
+	if (!p)
+		return;
+	p->uc = uc_rv32;
+	p->rv32 = true;
+	p->mem_size = 0x1000;
+	p->image = calloc(1, p->mem_size);
+	for (i = 0; i < sizeof(code) / sizeof(code[0]); i++)
+		put32(p->image + 4 * i, code[i]);
+}
+
+static void add_elf(const char *path)
+{
+	struct vpmu_buf file = { 0 }, d = { 0 };
+	const char *base = strrchr(path, '/');
+	struct prog *p = new_prog(base ? base + 1 : path);
+
+	if (!p || vpmu_read_file(path, &file)) {
+		fprintf(stderr, "test_tc: %s: cannot read\n", path);
+		exit(2);
+	}
+	p->uc = uc_rv32;
+	p->rv32 = true;
+	p->mem_size = VPMU_ELF_MEM_DEFAULT;
+	p->image = calloc(1, p->mem_size);
+	if (vpmu_elf_load(file.p, file.len, p->image, p->mem_size, &p->entry,
+			  &d)) {
+		fprintf(stderr, "test_tc: %s: %s\n", path, d.p ? d.p : "");
+		exit(2);
+	}
+	p->cycles = 400000;
+	vpmu_buf_free(&file);
+	vpmu_buf_free(&d);
+}
+
+int main(int argc, char **argv)
+{
+	unsigned int seeds = 3, i, s, k, ncorpus;
+	char why[256];
+	int a;
+
+	for (a = 1; a < argc && argv[a][0] == '-'; a++) {
+		if (!strcmp(argv[a], "-s") && a + 1 < argc)
+			seeds = (unsigned int)atoi(argv[++a]);
+		else if (!strcmp(argv[a], "-x"))
+			first_fail = true;
+		else
+			return fprintf(stderr, "usage: test_tc [-s SEEDS] [-x] [ELF...]\n"), 2;
+	}
+	uc_default = load_ucode(UCODE_DIR "/default.vus", &img_default);
+	uc_rv32 = load_ucode(SHARE "/ucode/rv32im.vus", NULL);
+	add_dir(SHARE "/samples");
+	add_dir(SHARE "/progs");
+	for (i = 0; i < 24; i++) {
+		rng = 1000 + i;
+		add_random_vpmu32(i);
+		rng = 2000 + i;
+		add_random_rv32(i);
+	}
+	add_misses_rv32();
+	add_smc_rv32();
+	for (; a < argc; a++)
+		add_elf(argv[a]);
+	k = nprogs;
+	ncorpus = add_corpus();
+
+	tap_plan(1 + (k * NSETUPS) + 1);
+	{
+		/* the cache is used at all, and leaves the interpreter at times */
+		struct vpmu_tc_stats tc, sum = { 0 };
+
+		for (i = 0; i < k; i++) {
+			run_pair(&progs[i], &setups[0], 2, &tc, why, sizeof(why));
+			sum.translated += tc.translated;
+			sum.exits += tc.exits;
+			sum.links += tc.links;
+		}
+		tap_ok(sum.translated > 40 && sum.exits > 10 && sum.links > 10,
+		       "the cache translates, links and exits (%llu, %llu, %llu)",
+		       (unsigned long long)sum.translated,
+		       (unsigned long long)sum.links,
+		       (unsigned long long)sum.exits);
+	}
+	for (i = 0; i < k; i++) {
+		for (s = 0; s < NSETUPS; s++) {
+			bool ok = true;
+			unsigned int seed;
+			struct vpmu_tc_stats tc;
+
+			for (seed = 0; ok && seed < seeds; seed++)
+				ok = run_pair(&progs[i], &setups[s], seed, &tc,
+					      why, sizeof(why));
+			tap_ok(ok, "%s, %s%s%s", progs[i].name, setups[s].name,
+			       ok ? "" : ": ", ok ? "" : why);
+			if (!ok)
+				tap_diag("seed %u", seed - 1);
+			if (!ok && first_fail)
+				return tap_done();
+		}
+	}
+	{
+		unsigned int bad = 0, first = 0;
+		struct vpmu_tc_stats tc;
+
+		for (i = k; i < nprogs; i++) {
+			s = i % NSETUPS;
+			if (!run_pair(&progs[i], &setups[s], i, &tc, why,
+				      sizeof(why)) && !bad++) {
+				first = i;
+				tap_diag("%s, %s: %s", progs[i].name,
+					 setups[s].name, why);
+			}
+		}
+		tap_ok(!bad, "the fuzz corpus's %u programs, every setup in turn%s%s",
+		       ncorpus, bad ? ": first " : "",
+		       bad ? progs[first].name : "");
+	}
+	return tap_done();
+}

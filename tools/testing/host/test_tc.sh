@@ -1,0 +1,107 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# test_tc.sh - the translation cache against the interpreter (TAP):
+#
+#   1. test_tc (test_tc.c) on every program and configuration, with the
+#      RV32 C samples (tools/vpmu's "make rv32") and gen_rv32's random
+#      programs when the cross compiler is there (installed when missing,
+#      as root);
+#   2. the same test on engines built with a deliberate fault in the cache,
+#      one at a time (MUTANTS below: a file of drivers/perf/vpmu, a line of
+#      it, and what it becomes): each must be caught.  A line that is no
+#      longer in the file fails too, so the faults follow the code.
+set -u
+
+. "$(dirname "$0")/tap.sh"
+here=$(cd "$(dirname "$0")" && pwd)
+VPMU=$TOP/drivers/perf/vpmu
+RVCC=${RV32_CC:-riscv64-unknown-elf-gcc}
+SEEDS=${TC_SEEDS:-2}
+
+if ! command -v "$RVCC" >/dev/null 2>&1 && [ "$(id -u)" = 0 ] &&
+   command -v apt-get >/dev/null 2>&1; then
+	# shellcheck source=../../pkg/apt.sh
+	. "$TOP/tools/pkg/apt.sh"
+	apt_retry /dev/null install gcc-riscv64-unknown-elf || true
+fi
+elfs=()
+if command -v "$RVCC" >/dev/null 2>&1; then
+	tap_build share rv32
+	elfs=("$SHARE"/build/rv32/*.elf)
+	${CC:-cc} -O2 -o "$tmp/gen_rv32" "$here/gen_rv32.c"
+	for seed in 1 2 3 4; do
+		"$tmp/gen_rv32" "$seed" 300 >"$tmp/r.S" &&
+			"$RVCC" -march=rv32im -mabi=ilp32 -nostdlib -static \
+				-o "$tmp/gen$seed.elf" "$tmp/r.S" &&
+			elfs+=("$tmp/gen$seed.elf")
+	done
+fi
+
+make -s -C "$here" build/test_tc >/dev/null 2>&1
+ok $? "test_tc builds"
+# Its own tests, numbered on from here; its plan line is ours to write.
+"$here/build/test_tc" -s "$SEEDS" "${elfs[@]}" >"$tmp/tc.out" 2>&1
+rc=$?
+while IFS= read -r line; do
+	case $line in
+	"ok "*) ok 0 "${line#ok * - }" ;;
+	"not ok "*) ok 1 "${line#not ok * - }" ;;
+	"1.."*) ;;
+	*) echo "$line" ;;
+	esac
+done <"$tmp/tc.out"
+[ "$rc" = 0 ] || [ "$failed" -gt 0 ] || ok 1 "test_tc exited with $rc"
+
+# The faults: FILE#LINE#REPLACEMENT#WHAT, LINE and REPLACEMENT exact.
+MUTANTS=(
+"vpmu_engine_tc.c#		if (w->taken)#		if (0)#a resolved branch's taken count dropped"
+"vpmu_engine_tc.c#			U[upc].tkn += n;#			U[upc].tkn += 0;#taken counts not drained"
+"vpmu_engine_tc.c#		U[upc].cnt += n;#		U[upc].cnt += n + (n > 7);#executions miscounted when many"
+"vpmu_engine_tc.c#			ncyc - tr->cut_execs[i];#			ncyc - tr->cut_execs[i] + 1;#a refund one cycle off"
+"vpmu_engine_tc.c#		tr->ops[tr->st_ops[i]].d = ncyc - tr->st_execs[i];#		tr->ops[tr->st_ops[i]].d = 0;#a store's cycle taken at its block's end"
+"vpmu_engine_tc.c#		if (tb->kill & TC_BIT(fin->p[i].idx))#		if (1)#a link's pairs never written"
+"vpmu_engine_tc.c#		tc_apply(base, b, x->kpos, 1);#		tc_apply(base, b, 0, 1);#an exit forgets what ran of its block"
+"vpmu_engine_tc.c#	vpmu_latch_maps(e);#	(void)0;#an exit leaves @ds, @s1, @s2 stale"
+"vpmu_engine_tc.c#	if (d->seq != VPMU_SEQ_BR || w->cmp)#	if (1)#branches on known flags not followed"
+"vpmu_engine_interp.c#	if (likely(vpmu_get_le32(mem + t->x) == t->imm)) {#	if (1) {#a superblock's next word not compared"
+"vpmu_engine_interp.c#		if (unlikely(t->y && left < 0))				\\#		if (0)							\\#a stall that runs past the chunk not left"
+"vpmu_engine_interp.c#	left -= (s32)t->imm;#	left -= (s32)t->imm - 1;#a block charged one cycle short"
+)
+
+# Objects that do not change, built once.
+CFLAGS_TC=(-std=gnu11 -O1 -g -w -I"$TOP/include/uapi" -I"$here"
+	   -I"$TOP/tools/vpmu" -DVPMU_TOP="\"$TOP\"")
+mkdir -p "$tmp/obj"
+for f in "$here/test_tc.c" "$TOP"/tools/vpmu/vpmu_{asm,dis,tool,elf}.c; do
+	${CC:-cc} "${CFLAGS_TC[@]}" -I"$VPMU" -c -o "$tmp/obj/$(basename "$f" .c).o" "$f" || exit 1
+done
+
+for m in "${MUTANTS[@]}"; do
+	IFS='#' read -r file line repl what <<<"$m"
+	rm -rf "$tmp/vpmu"
+	cp -r "$VPMU" "$tmp/vpmu"
+	count=$(grep -cxF -- "$line" "$tmp/vpmu/$file")
+	if [ "$count" = 0 ]; then
+		ok 1 "fault \"$what\": its line is no longer in $file"
+		continue
+	fi
+	LINE=$line REPL=$repl perl -0pi -e \
+		's/^\Q$ENV{LINE}\E$/$ENV{REPL}/mg' "$tmp/vpmu/$file"
+	objs=()
+	for f in "$tmp"/vpmu/vpmu_isa.c "$tmp"/vpmu/vpmu_image.c "$tmp"/vpmu/vpmu_engine*.c; do
+		${CC:-cc} "${CFLAGS_TC[@]}" -I"$tmp/vpmu" -c -o "$f.o" "$f" || break
+		objs+=("$f.o")
+	done
+	${CC:-cc} -o "$tmp/mutant" "$tmp"/obj/*.o "${objs[@]}" 2>"$tmp/link.err"
+	if [ $? != 0 ]; then
+		ok 1 "fault \"$what\": does not build"
+		continue
+	fi
+	timeout 600 "$tmp/mutant" -x -s 1 "${elfs[@]}" >"$tmp/m.out" 2>&1
+	rc=$?
+	first=$(grep -m1 '^not ok' "$tmp/m.out" | sed 's/^not ok [0-9]* - //')
+	[ "$rc" != 0 ] && [ -n "$first" ]
+	ok $? "fault \"$what\" caught: ${first:-not caught}"
+done
+tap_done
