@@ -11,6 +11,7 @@
 #      one at a time (MUTANTS below: a file of drivers/perf/vpmu, a line of
 #      it, and what it becomes): each must be caught.  A line that is no
 #      longer in the file fails too, so the faults follow the code.
+[ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
 set -u
 
 . "$(dirname "$0")/tap.sh"
