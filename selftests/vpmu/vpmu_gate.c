@@ -167,6 +167,8 @@ TEST_F(gate, format_files)
 {
 	char buf[64];
 
+	VL_SETUP_DONE();
+
 	ASSERT_EQ(0, vl_pmu_read("format/gate_uhist", buf, sizeof(buf)));
 	EXPECT_STREQ("config1:55", buf);
 	ASSERT_EQ(0, vl_pmu_read("format/gate_hu", buf, sizeof(buf)));
