@@ -6,7 +6,8 @@
 # Loads vpmu.ko (and any helper modules in /opt/vpmu/extra), runs every
 # executable in /opt/vpmu/selftests in name order, tallies TAP test cases
 # ("ok N" / "not ok N", "# SKIP" counted apart; a program printing no TAP
-# counts as one case by exit status: 0 pass, 4 skip, else fail), prints
+# counts as one case by exit status: 0 pass, 4 skip, else fail; one whose
+# cases all skipped must exit 4, KSFT_SKIP), prints
 #   VPMU-TEST <name>: PASS|FAIL|SKIP (pass=P fail=F skip=S)
 # per program and the marker
 #   VPMU-RESULT passed=N failed=M skipped=K
@@ -115,6 +116,10 @@ tally() {
 		# Printed only passes yet exited with an error: crashed or
 		# timed out part-way; that is a failure of its own.
 		echo "# $3: exit status $2 after $((p + s)) cases"
+		f=1
+	elif [ "$p" -eq 0 ] && [ "$f" -eq 0 ] && [ "$2" != 4 ]; then
+		# kselftest's runners report a program by its exit status.
+		echo "# $3: every case skipped, but exit status $2, not 4 (KSFT_SKIP)"
 		f=1
 	fi
 	if [ "$f" -gt 0 ]; then verdict=FAIL
