@@ -2,8 +2,8 @@
 # shellcheck shell=sh
 #
 # vpmu_tap.sh - the TAP helpers of the vpmu selftests written in sh (the C
-# ones have vpmu_test.h).  Sourced (busybox sh); installed in lib/ beside
-# the test scripts, where the guest runner does not run it.  (The host
+# ones have vpmu_test.h).  Sourced (busybox sh); installed beside the
+# test scripts (TEST_FILES: the runners do not run it).  (The host
 # tier's scripts have tools/testing/host/tap.sh, which the guest lacks.)
 #
 #   tap_plan N          the TAP header and the plan

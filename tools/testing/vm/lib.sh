@@ -8,7 +8,8 @@
 #
 #   debs/                     downloaded kernel image packages
 #   kernels/<kver>/           extracted image packages (vmlinuz)
-#   ksft/<srcver>/            kselftest.h + kselftest_harness.h
+#   ksft/<srcver>/            kselftest.h, kselftest_harness.h, lib.mk and
+#                             the runner of linux-source-6.1
 #   ksft/include              symlink to the newest of the above
 #   debug-kernel/<key>/       the debug-tier kernel build tree
 #   initramfs/base-<key>.cpio.gz   busybox + perf + shared libraries
@@ -307,19 +308,22 @@ build_extra_module() {
 	ls "$dst"/*.ko
 }
 
-# ksft_headers - extract kselftest.h and kselftest_harness.h from Debian's
-# linux-source tarball (never copied into the repo); sets KSFT_INC.
+# ksft_headers - extract what selftests/vpmu builds on from Debian's
+# linux-source tarball (never copied into the repo): kselftest.h,
+# kselftest_harness.h, lib.mk and the runner scripts, laid out as in
+# tools/testing/selftests; sets KSFT_INC.
 ksft_headers() {
-	local ver dir
+	local ver dir s=linux-source-6.1/tools/testing/selftests
 
 	ver=$(dpkg-query -W -f='${Version}' "$LINUX_SRC_PKG")
 	dir=$CACHE/ksft/$ver
-	if [ ! -f "$dir/kselftest_harness.h" ]; then
-		log "extracting kselftest headers from $LINUX_SRC_TAR"
+	if [ ! -f "$dir/lib.mk" ]; then
+		log "extracting the kselftest framework from $LINUX_SRC_TAR"
+		rm -rf "$dir.tmp"
 		mkdir -p "$dir.tmp"
 		tar -xJf "$LINUX_SRC_TAR" -C "$dir.tmp" --strip-components=4 \
-			linux-source-6.1/tools/testing/selftests/kselftest.h \
-			linux-source-6.1/tools/testing/selftests/kselftest_harness.h
+			$s/kselftest.h $s/kselftest_harness.h $s/lib.mk \
+			$s/kselftest $s/run_kselftest.sh
 		rm -rf "$dir"
 		mv "$dir.tmp" "$dir"
 	fi
@@ -597,6 +601,22 @@ build_base_initramfs() {
 	rm -rf "$root"
 }
 
+# install_kselftest DIR - the selftests as kselftest installs them into DIR:
+# run_kselftest.sh and its kselftest/ scripts, kselftest-list.txt and vpmu/
+# (lib.mk's install): this tree's build (build_userspace) with
+# linux-source-6.1's runner.
+install_kselftest() {
+	local dir=$1
+
+	mkdir -p "$dir"
+	make -s -C "$USER_SRC/selftests/vpmu" KSFT_INC="$KSFT_INC" \
+		INSTALL_PATH="$dir/vpmu" install >/dev/null
+	make -s --no-print-directory -C "$USER_SRC/selftests/vpmu" \
+		KSFT_INC="$KSFT_INC" COLLECTION=vpmu emit_tests \
+		>"$dir/kselftest-list.txt"
+	cp -a "$KSFT_INC/run_kselftest.sh" "$KSFT_INC/kselftest" "$dir/"
+}
+
 # build_initrd OUTDIR KO [EXTRA_KO...] - base + an overlay with /init, the
 # module, tools, selftests, share/ and $VPMU_EXTRA_SELFTESTS; sets INITRD.
 build_initrd() {
@@ -606,7 +626,7 @@ build_initrd() {
 	build_base_initramfs
 	root=$out/overlay
 	rm -rf "$root"
-	mkdir -p "$root/opt/vpmu"/{bin,selftests,extra}
+	mkdir -p "$root/opt/vpmu"/{bin,extra}
 	install -m 0755 "$VM_DIR/guest/init" "$root/init"
 	install -m 0755 "$VM_DIR/guest/run-tests.sh" "$VM_DIR/guest/demo.sh" \
 		"$root/opt/vpmu/"
@@ -620,10 +640,11 @@ build_initrd() {
 		fi
 		copy_elf "$root" "$f" "/opt/vpmu/bin/$(basename "$f")"
 	done
-	make -s -C "$USER_SRC/selftests/vpmu" KSFT_INC="$KSFT_INC" \
-		INSTALL_PATH="$root/opt/vpmu/selftests" install >/dev/null
+	install_kselftest "$root/opt/vpmu/kselftest"
+	ln -s kselftest/vpmu "$root/opt/vpmu/selftests"
 	for f in ${VPMU_EXTRA_SELFTESTS:-} "${SERIES_SELFTESTS[@]}"; do
 		install -m 0755 "$f" "$root/opt/vpmu/selftests/"
+		echo "vpmu:${f##*/}" >>"$root/opt/vpmu/kselftest/kselftest-list.txt"
 	done
 	if [ -d "$USER_SRC/tools/vpmu/share" ]; then
 		cp -r "$USER_SRC/tools/vpmu/share" "$root/opt/vpmu/share"

@@ -4,7 +4,9 @@
 # run-tests.sh - in-guest test runner (busybox sh).
 #
 # Loads vpmu.ko (and any helper modules in /opt/vpmu/extra), runs every
-# executable in /opt/vpmu/selftests in name order, tallies TAP test cases
+# program of /opt/vpmu/kselftest/kselftest-list.txt (the kselftest install:
+# vpmu/ beside run_kselftest.sh; /opt/vpmu/selftests is vpmu/) in name
+# order, tallies TAP test cases
 # ("ok N" / "not ok N", "# SKIP" counted apart; a program printing no TAP
 # counts as one case by exit status: 0 pass, 4 skip, else fail; one whose
 # cases all skipped must exit 4, KSFT_SKIP), prints
@@ -19,7 +21,8 @@
 # every load of vpmu.ko, this one's and the tests' own: VPMU_PARAMS).
 # Option --no-load skips module loading (for use from the shell).
 
-SELFTESTS=/opt/vpmu/selftests
+KSFT=/opt/vpmu/kselftest
+SELFTESTS=$KSFT/vpmu
 KMEMLEAK=/sys/kernel/debug/kmemleak
 filter=
 tmo=300
@@ -131,11 +134,8 @@ tally() {
 	skipped=$((skipped + s))
 }
 
-for t in "$SELFTESTS"/*; do
-	if [ ! -f "$t" ] || [ ! -x "$t" ]; then
-		continue
-	fi
-	name=${t##*/}
+for name in $(sed -n 's/^vpmu://p' "$KSFT/kselftest-list.txt" | sort); do
+	t=$SELFTESTS/$name
 	if [ -n "$filter" ] && ! name_wanted "$name"; then
 		continue
 	fi
