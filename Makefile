@@ -14,6 +14,9 @@
 #                           honoured, DKMS=0 skips DKMS
 #   make uninstall          the reverse (dkms remove, then the files)
 #   make deb                vpmu-dkms and vpmu-tools packages in build/deb/
+#   make in-tree KSRC=dir   add vpmu to a kernel source tree: the driver with
+#                           its Kconfig (PERF_VPMU), the uapi header, the
+#                           kselftests and the documentation
 #   make check              every test tier; ends with "N passed, N failed"
 #   make host-check         host tier only (no VM)
 #   make vm-check           VM tier on the stock 6.1 and 6.12 kernels
@@ -188,6 +191,13 @@ uninstall:
 	rm -f $(DESTDIR)$(MANDIR)/man4/$(notdir $(MAN4))
 	rm -f $(addprefix $(DESTDIR)$(COMPLETIONSDIR)/,$(VPMU_TOOLS))
 	rm -rf $(DESTDIR)$(SHAREDIR)
+
+# tools/pkg/in-tree.sh says what goes where; it makes the generated headers
+# here first (the kernel tree has no vpmu-as).
+.PHONY: in-tree
+in-tree:
+	@test -n "$(KSRC)" || { echo "vpmu: make in-tree KSRC=/path/to/linux" >&2; exit 1; }
+	@tools/pkg/in-tree.sh $(KSRC)
 
 # vpmu-dkms and vpmu-tools, built with dpkg-buildpackage from a copy of the
 # tree in build/deb/vpmu-VERSION/; the .deb, .changes and .buildinfo files
