@@ -14,6 +14,8 @@
 #   debug-kernel/<key>/       the debug-tier kernel build tree
 #   initramfs/base-<key>.cpio.gz   busybox + perf + shared libraries
 #   tree/<id>/src/<name>/     per-kernel copies of one work tree
+#   tree/<id>/ksft-tree/<srcver>/  linux-source-6.12's selftests framework
+#                             with the tree's vpmu added, and its install
 #   tree/<id>/out/<run>/      its serial logs and initrds of the last runs
 #   out                       link to the tree/<id>/out that ran last
 
@@ -356,6 +358,59 @@ build_userspace() {
 	fi
 }
 
+# --- the kselftest target in a kernel tree ----------------------------------
+
+# The kernel source whose tools/testing/selftests builds and installs vpmu's
+# kselftests for the vm-6.12 run (prepare_kernel).
+KSFT_TREE_PKG=linux-source-6.12
+
+# build_ksft_tree - $KSFT_TREE_PKG's tools/testing/selftests (and the few
+# files tools/pkg/in-tree.sh edits), vpmu added by in-tree.sh from the
+# build_userspace copy, then, as a kernel developer would: "make -C
+# tools/testing/selftests TARGETS=vpmu" and kselftest_install.sh (for
+# TARGETS=vpmu only); fails unless its kselftest-list.txt lists the vpmu
+# programs.  The random RV32 programs of this tree's build are added (a
+# kernel tree cannot make them).  Sets KSFT_TREE_INSTALL.
+build_ksft_tree() {
+	local ver dir tree s log
+
+	ensure_pkgs "$KSFT_TREE_PKG"
+	ver=$(dpkg-query -W -f='${Version}' "$KSFT_TREE_PKG")
+	dir=$VM_TREE/ksft-tree/$ver
+	tree=$dir/$KSFT_TREE_PKG
+	s=$KSFT_TREE_PKG/tools/testing/selftests
+	log=$dir/build.log
+	if [ ! -f "$dir/.extracted" ]; then
+		log "extracting the selftests framework of $KSFT_TREE_PKG"
+		rm -rf "$dir"
+		mkdir -p "$dir"
+		tar -xJf "/usr/src/$KSFT_TREE_PKG.tar.xz" -C "$dir" \
+			$s/Makefile $s/lib.mk $s/kselftest.h $s/kselftest_harness.h \
+			$s/kselftest $s/kselftest_install.sh $s/run_kselftest.sh \
+			$KSFT_TREE_PKG/scripts/subarch.include \
+			$KSFT_TREE_PKG/drivers/perf/Kconfig \
+			$KSFT_TREE_PKG/drivers/perf/Makefile
+		touch "$dir/.extracted"
+	fi
+	log "building the vpmu kselftests in $KSFT_TREE_PKG's tree (log: $log)"
+	rm -rf "$dir/install"
+	mkdir -p "$dir/install"
+	if ! { "$USER_SRC/tools/pkg/in-tree.sh" "$tree" &&
+	       make -C "$tree/tools/testing/selftests" TARGETS=vpmu &&
+	       (cd "$tree/tools/testing/selftests" &&
+		MAKEFLAGS="TARGETS=vpmu" ./kselftest_install.sh "$dir/install"); \
+	     } >"$log" 2>&1; then
+		tail -n 40 "$log" >&2
+		die "the vpmu kselftests do not build in $KSFT_TREE_PKG's tree ($log)"
+	fi
+	grep -qx 'vpmu:vpmu_registered' "$dir/install/kselftest-list.txt" ||
+		die "kselftest_install.sh listed no vpmu tests ($log)"
+	if [ -d "$USER_SRC/selftests/vpmu/rv32" ]; then
+		cp -a "$USER_SRC/selftests/vpmu/rv32" "$dir/install/vpmu/"
+	fi
+	KSFT_TREE_INSTALL=$dir/install
+}
+
 # --- debug kernel ---------------------------------------------------------
 
 # Series the debug tier builds, each from Debian's linux-source-SERIES.
@@ -593,6 +648,11 @@ build_base_initramfs() {
 		[ -e "$root/$a" ] || ln -s /bin/busybox "$root/$a"
 	done
 	copy_elf "$root" "$perf" /usr/bin/perf
+	# kselftest's runner runs each test under "timeout --foreground",
+	# which busybox's timeout lacks (its link is replaced, not written
+	# through).
+	rm -f "$root/usr/bin/timeout"
+	copy_elf "$root" /usr/bin/timeout
 	echo 'root:x:0:0:root:/root:/bin/sh' >"$root/etc/passwd"
 	echo 'root:x:0:' >"$root/etc/group"
 	(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet |
@@ -603,11 +663,15 @@ build_base_initramfs() {
 
 # install_kselftest DIR - the selftests as kselftest installs them into DIR:
 # run_kselftest.sh and its kselftest/ scripts, kselftest-list.txt and vpmu/
-# (lib.mk's install): this tree's build (build_userspace) with
-# linux-source-6.1's runner.
+# (lib.mk's install); $KSFT_TREE_INSTALL's (build_ksft_tree) when set,
+# else this tree's build (build_userspace) with linux-source-6.1's runner.
 install_kselftest() {
 	local dir=$1
 
+	if [ -n "${KSFT_TREE_INSTALL:-}" ]; then
+		cp -a "$KSFT_TREE_INSTALL" "$dir"
+		return
+	fi
 	mkdir -p "$dir"
 	make -s -C "$USER_SRC/selftests/vpmu" KSFT_INC="$KSFT_INC" \
 		INSTALL_PATH="$dir/vpmu" install >/dev/null
@@ -835,7 +899,13 @@ prepare_kernel() {
 		NAME=vm-$1
 		KCMDLINE=$(stock_cmdline)
 		TIMEOUT=${VPMU_VM_TIMEOUT:-600}
-		MEM=1G ;;
+		MEM=1G
+		if [ "$1" = 6.12 ]; then
+			# The kselftests as linux-source-6.12's tree builds
+			# and installs them, run by its run_kselftest.sh.
+			build_ksft_tree
+			KCMDLINE+=" vpmu_kselftest=1"
+		fi ;;
 	6.12-mttcg)
 		# The tests where two CPUs must really overlap (overflow
 		# interrupts on both at once), each vCPU on a host thread of

@@ -18,7 +18,10 @@
 # Kernel command line knobs: vpmu_test=NAME[,NAME...] (run only programs
 # whose name contains one of the NAMEs), vpmu_test_timeout=SECONDS (per
 # program, default 300), vpmu_params=P[+P...] (module parameters for
-# every load of vpmu.ko, this one's and the tests' own: VPMU_PARAMS).
+# every load of vpmu.ko, this one's and the tests' own: VPMU_PARAMS),
+# vpmu_kselftest=1 (run each program through kselftest's
+# run_kselftest.sh -t vpmu:NAME, and count the cases of its output,
+# unprefixed).
 # Option --no-load skips module loading (for use from the shell).
 
 KSFT=/opt/vpmu/kselftest
@@ -27,12 +30,14 @@ KMEMLEAK=/sys/kernel/debug/kmemleak
 filter=
 tmo=300
 load=1
+kselftest=
 read -r cmdline </proc/cmdline
 for arg in $cmdline; do
 	case "$arg" in
 	vpmu_test=*) filter=${arg#vpmu_test=} ;;
 	vpmu_test_timeout=*) tmo=${arg#vpmu_test_timeout=} ;;
 	vpmu_params=*) VPMU_PARAMS=$(echo "${arg#vpmu_params=}" | tr + ' ') ;;
+	vpmu_kselftest=1) kselftest=1 ;;
 	esac
 done
 export VPMU_PARAMS
@@ -134,14 +139,41 @@ tally() {
 	skipped=$((skipped + s))
 }
 
+# ksft_unwrap NAME - run_kselftest.sh's output for NAME on stdin: the
+# program's own lines, unprefixed, on stdout; its exit status, as the
+# runner's result line gives it, into /tmp/rc.
+ksft_unwrap() {
+	rc=1
+	while IFS= read -r line; do
+		case "$line" in
+		"TAP version 13"|"1..1"|"# timeout set to "*|\
+		"# overriding timeout to "*|"# selftests: vpmu: $1") ;;
+		"ok 1 selftests: vpmu: $1") rc=0 ;;
+		"ok 1 selftests: vpmu: $1 # SKIP") rc=4 ;;
+		"not ok 1 selftests: vpmu: $1 # exit="*) rc=${line##*# exit=} ;;
+		"not ok 1 selftests: vpmu: $1 # TIMEOUT"*) rc=124 ;;
+		"not ok 1 selftests: vpmu: $1"*) rc=1 ;;
+		"# "*) printf '%s\n' "${line#\# }" ;;
+		"#") echo ;;
+		*) printf '%s\n' "$line" ;;
+		esac
+	done
+	echo "$rc" >/tmp/rc
+}
+
 for name in $(sed -n 's/^vpmu://p' "$KSFT/kselftest-list.txt" | sort); do
 	t=$SELFTESTS/$name
 	if [ -n "$filter" ] && ! name_wanted "$name"; then
 		continue
 	fi
 	echo "VPMU-RUN $name"
-	{ (cd "$SELFTESTS" && timeout "$tmo" "$t"); echo $? >/tmp/rc; } 2>&1 |
-		tee /tmp/out
+	if [ -n "$kselftest" ]; then
+		"$KSFT/run_kselftest.sh" -o "$tmo" -t "vpmu:$name" 2>&1 |
+			ksft_unwrap "$name" | tee /tmp/out
+	else
+		{ (cd "$SELFTESTS" && timeout "$tmo" "$t"); echo $? >/tmp/rc; } \
+			2>&1 | tee /tmp/out
+	fi
 	tally /tmp/out "$(cat /tmp/rc)" "$name"
 done
 
