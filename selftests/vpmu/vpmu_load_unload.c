@@ -22,6 +22,8 @@ FIXTURE_SETUP(load_unload)
 {
 	int ret;
 
+	if (vl_module_builtin())
+		SKIP(return, VL_BUILTIN_REASON);
 	if (access(vl_ko(), R_OK))
 		SKIP(return, "no module file (set VPMU_KO)");
 	if (!vl_module_loaded()) {

@@ -391,6 +391,8 @@ TEST(module_busy_while_open)
 
 	if (!vl_pmu_present())
 		SKIP(return, "no vpmu PMU");
+	if (vl_module_builtin())
+		SKIP(return, VL_BUILTIN_REASON);
 	if (access(vl_ko(), R_OK))
 		SKIP(return, "no %s to load the module again", vl_ko());
 

@@ -3,7 +3,8 @@
 #
 # run-tests.sh - in-guest test runner (busybox sh).
 #
-# Loads vpmu.ko (and any helper modules in /opt/vpmu/extra), runs every
+# Loads vpmu.ko (and any helper modules in /opt/vpmu/extra; with vpmu built
+# into the kernel, checks that its PMU is there instead), runs every
 # program of /opt/vpmu/kselftest/kselftest-list.txt (the kselftest install:
 # vpmu/ beside run_kselftest.sh; /opt/vpmu/selftests is vpmu/) in name
 # order, tallies TAP test cases
@@ -56,7 +57,17 @@ if [ -w "$KMEMLEAK" ]; then
 	echo clear >"$KMEMLEAK"
 fi
 
-if [ -n "$load" ]; then
+if [ -n "$load" ] && [ -d /sys/module/vpmu ] &&
+   [ ! -e /sys/module/vpmu/initstate ]; then
+	# Built in (CONFIG_PERF_VPMU=y): only loadable modules have initstate.
+	if [ -d /sys/bus/event_source/devices/vpmu ]; then
+		echo "VPMU-TEST vpmu-built-in: PASS"
+		passed=$((passed + 1))
+	else
+		echo "VPMU-TEST vpmu-built-in: FAIL (no PMU registered)"
+		failed=$((failed + 1))
+	fi
+elif [ -n "$load" ]; then
 	# shellcheck disable=SC2086 # the parameters, one word each
 	if insmod /opt/vpmu/vpmu.ko ${VPMU_PARAMS:-}; then
 		echo "VPMU-TEST insmod-vpmu: PASS"
@@ -76,6 +87,8 @@ if [ -n "$load" ]; then
 		echo "VPMU-TEST insmod-vpmu: FAIL"
 		failed=$((failed + 1))
 	fi
+fi
+if [ -n "$load" ]; then
 	for ko in /opt/vpmu/extra/*.ko; do
 		[ -f "$ko" ] || continue
 		echo "loading helper module $ko"
