@@ -516,9 +516,90 @@ apply_fragment() {
 	done < <(cat "${DBG_FRAGMENTS[@]}")
 }
 
+# --- vpmu built into a debug kernel (CONFIG_PERF_VPMU=y in its fragments) ---
+
+# debug_vpmu_builtin - do the fragments build vpmu into the kernel?
+debug_vpmu_builtin() {
+	cat "${DBG_FRAGMENTS[@]}" | grep -qx 'CONFIG_PERF_VPMU=y'
+}
+
+# debug_vpmu_sync TREE - put this work tree's vpmu into the kernel TREE
+# (tools/pkg/in-tree.sh, run from a cache copy, where it also makes the
+# generated headers); only changed files are written.
+debug_vpmu_sync() {
+	local src
+
+	src=$(sync_tree intree)
+	"$src/tools/pkg/in-tree.sh" "$1"
+}
+
+# debug_vpmu_sum TREE - a checksum of vpmu's files that the kernel build
+# reads in TREE (not its documentation or selftests).
+debug_vpmu_sum() {
+	(cd "$1" && cat drivers/perf/vpmu/*.[ch] drivers/perf/vpmu/Kconfig \
+		drivers/perf/vpmu/Makefile include/uapi/linux/vpmu.h \
+		drivers/perf/Kconfig drivers/perf/Makefile) | sha256sum
+}
+
+# debug_vpmu_seed DIR - copy another work tree's build of the same kernel
+# (the same key) into DIR, if there is one: the refresh that follows
+# rebuilds only what differs, instead of the whole kernel.
+debug_vpmu_seed() {
+	local dir=$1 other olock from to
+
+	for other in "$CACHE"/tree/*/debug-kernel/"${dir##*/}"; do
+		[ "$other" != "$dir" ] && [ -f "$other/.done" ] || continue
+		log "$KVER: copying the kernel tree built for another work tree ($other)"
+		# Not while its owner rebuilds it.
+		exec {olock}>"$other.lock"
+		flock -s "$olock"
+		rm -rf "$dir" "$dir.tmp"
+		if cp -a "$other" "$dir.tmp"; then
+			# objtool's build records absolute paths: pointed at the
+			# copy, or make rebuilds objtool and every object after it.
+			from=$(realpath "$other")
+			to=$(realpath "${dir%/*}")/${dir##*/}
+			grep -rlF --include='*.cmd' --include='*.d' "$from" \
+				"$dir.tmp" | xargs -r sed -i "s|$from|$to|g"
+			mv "$dir.tmp" "$dir"
+		fi
+		exec {olock}>&-
+		[ -f "$dir/.done" ] && return 0
+	done
+	return 0
+}
+
+# debug_vpmu_refresh DIR TREE - a built tree that carries vpmu: put this
+# work tree's vpmu into it and, when what the kernel build reads of it
+# differs from the last good build's (DIR/.vpmu-built), rebuild
+# incrementally: vpmu's objects and the link.
+debug_vpmu_refresh() {
+	local dir=$1 tree=$2 out start sum
+
+	out=$(debug_vpmu_sync "$tree" 2>&1) ||
+		{ printf '%s\n' "$out" >&2; die "adding vpmu to $tree failed"; }
+	sum=$(debug_vpmu_sum "$tree")
+	if [ "$(cat "$dir/.vpmu-built" 2>/dev/null)" = "$sum" ]; then
+		return 0
+	fi
+	log "$KVER: vpmu changed; rebuilding the kernel (log: $dir/vpmu-build.log)"
+	start=$SECONDS
+	rm -f "$dir/.vpmu-built"
+	if ! make -C "$tree" ARCH=x86_64 -j"$(nproc)" >"$dir/vpmu-build.log" 2>&1
+	then
+		tail -n 40 "$dir/vpmu-build.log" >&2
+		die "$KVER: kernel build with vpmu failed ($dir/vpmu-build.log)"
+	fi
+	echo "$sum" >"$dir/.vpmu-built"
+	log "$KVER: kernel rebuilt with vpmu in $((SECONDS - start))s"
+}
+
 # build_debug_kernel SERIES - tinyconfig + the debug fragments from Debian's
 # linux-source-SERIES, cached by key under $CACHE/debug-kernel; sets
 # VMLINUZ, KDIR, KVER (debug-SERIES).  Takes ~15-25 min cold on 2 cores.
+# A series whose fragments set CONFIG_PERF_VPMU=y carries vpmu built in:
+# it is added to the tree before the first build and brought up to date,
+# incrementally, every time after.
 build_debug_kernel() {
 	local series=$1 key dir tree lock
 
@@ -527,6 +608,11 @@ build_debug_kernel() {
 	ensure_pkgs "$DBG_SRC_PKG"
 	key=$(debug_kernel_key)
 	dir=$CACHE/debug-kernel/$key
+	# With vpmu built in the tree holds this work tree's vpmu: it is the
+	# work tree's own, as its copies are.
+	if debug_vpmu_builtin; then
+		dir=$VM_TREE/debug-kernel/$key
+	fi
 	tree=$dir/linux-source-$series
 	VMLINUZ=$tree/arch/x86/boot/bzImage
 	KDIR=$tree
@@ -535,10 +621,16 @@ build_debug_kernel() {
 	# One build of a tree at a time: make check starts these builds in
 	# the background while the first tiers run, and whoever comes second
 	# waits here for the first to finish (the lock goes with the process).
-	mkdir -p "$CACHE/debug-kernel"
-	exec {lock}>"$CACHE/debug-kernel/$key.lock"
+	mkdir -p "${dir%/*}"
+	exec {lock}>"$dir.lock"
 	flock "$lock"
+	if [ ! -f "$dir/.done" ] && debug_vpmu_builtin; then
+		debug_vpmu_seed "$dir"
+	fi
 	if [ -f "$dir/.done" ]; then
+		if debug_vpmu_builtin; then
+			debug_vpmu_refresh "$dir" "$tree"
+		fi
 		exec {lock}>&-
 		return 0
 	fi
@@ -550,6 +642,10 @@ build_debug_kernel() {
 		patch -d "$tree" -p1 --forward --batch <"$p" >>"$dir/patch.log" 2>&1 ||
 			die "${p#"$TOP"/} does not apply to $DBG_SRC_PKG ($dir/patch.log)"
 	done
+	if debug_vpmu_builtin; then
+		debug_vpmu_sync "$tree" >"$dir/build.log" 2>&1 ||
+			die "adding vpmu to $tree failed ($dir/build.log)"
+	fi
 	(
 		cd "$tree"
 		make ARCH=x86_64 tinyconfig
@@ -558,7 +654,7 @@ build_debug_kernel() {
 			apply_fragment
 			make ARCH=x86_64 olddefconfig
 		done
-	) >"$dir/build.log" 2>&1 || die "debug kernel config failed ($dir/build.log)"
+	) >>"$dir/build.log" 2>&1 || die "debug kernel config failed ($dir/build.log)"
 	check_debug_config "$tree/.config" ||
 		die "debug kernel config is missing required options"
 	# A full build (not just bzImage) also writes Module.symvers, which
@@ -569,6 +665,9 @@ build_debug_kernel() {
 	fi
 	build_series_selftests "$tree" >>"$dir/build.log" 2>&1 ||
 		die "the patches' kselftests do not build ($dir/build.log)"
+	if debug_vpmu_builtin; then
+		debug_vpmu_sum "$tree" >"$dir/.vpmu-built"
+	fi
 	touch "$dir/.done"
 	exec {lock}>&-
 	log "debug kernel $key ready"
@@ -682,7 +781,8 @@ install_kselftest() {
 }
 
 # build_initrd OUTDIR KO [EXTRA_KO...] - base + an overlay with /init, the
-# module, tools, selftests, share/ and $VPMU_EXTRA_SELFTESTS; sets INITRD.
+# module (none if KO is ""), tools, selftests, share/ and
+# $VPMU_EXTRA_SELFTESTS; sets INITRD.
 build_initrd() {
 	local out=$1 ko=$2 root f
 	shift 2
@@ -694,7 +794,9 @@ build_initrd() {
 	install -m 0755 "$VM_DIR/guest/init" "$root/init"
 	install -m 0755 "$VM_DIR/guest/run-tests.sh" "$VM_DIR/guest/demo.sh" \
 		"$root/opt/vpmu/"
-	cp "$ko" "$root/opt/vpmu/vpmu.ko"
+	if [ -n "$ko" ]; then
+		cp "$ko" "$root/opt/vpmu/vpmu.ko"
+	fi
 	for f in "$@"; do
 		cp "$f" "$root/opt/vpmu/extra/"
 	done
@@ -885,11 +987,12 @@ newest_name() {
 # prepare_kernel FLAVOUR - 6.1, 6.12, 6.12-rt, 7.x (the newest 7.x in
 # trixie-backports, built in the trixie root), debug-6.1, debug-6.12 (debug
 # is debug-6.1), 6.12-mttcg and 6.1-cpus64 (a few tests again on those
-# kernels), 6.12-notc (the suite with the translation cache off); sets NAME, VMLINUZ, KDIR, KVER, KDESC, MODULE_KO, TIMEOUT,
-# MEM, KCMDLINE, TCG_THREAD and SMP where they differ, and
-# SERIES_SELFTESTS for a debug tree with patches.
+# kernels), 6.12-notc (the suite with the translation cache off); sets
+# NAME, VMLINUZ, KDIR, KVER, KDESC, MODULE_KO, TIMEOUT, MEM, KCMDLINE,
+# TCG_THREAD and SMP where they differ, and SERIES_SELFTESTS for a debug
+# tree with patches.
 prepare_kernel() {
-	local in_root_build='' f
+	local in_root_build='' builtin='' f
 
 	SERIES_SELFTESTS=()
 	case "$1" in
@@ -966,7 +1069,11 @@ prepare_kernel() {
 		KCMDLINE=
 		REQUIRE_KMEMLEAK=1
 		TIMEOUT=${VPMU_DEBUG_TIMEOUT:-900}
-		MEM=2G ;;
+		MEM=2G
+		if debug_vpmu_builtin; then
+			builtin=1
+			KDESC+=", vpmu built in"
+		fi ;;
 	*)	die "unknown kernel $1 (6.1, 6.12, 6.12-rt, 6.12-mttcg, 6.12-notc, 6.1-cpus64, 7.x, debug-6.1 or debug-6.12)" ;;
 	esac
 	log "$NAME: kernel $KDESC${KCMDLINE:+, $KCMDLINE}"
@@ -975,6 +1082,9 @@ prepare_kernel() {
 		[ -f "$VPMU_MODULE_KO" ] || die "no module $VPMU_MODULE_KO"
 		MODULE_KO=$VPMU_MODULE_KO
 		log "$NAME: module $MODULE_KO, not built here"
+	elif [ -n "$builtin" ]; then
+		MODULE_KO=
+		log "$NAME: vpmu is built into the kernel: no module"
 	elif [ -n "$in_root_build" ]; then
 		build_module_in_root "$NAME" "$KDIR"
 	else
