@@ -153,11 +153,16 @@ tally() {
 }
 
 # ksft_unwrap NAME - run_kselftest.sh's output for NAME on stdin: the
-# program's own lines, unprefixed, on stdout; its exit status, as the
-# runner's result line gives it, into /tmp/rc.
+# program's own lines, unprefixed, on stdout, and the runner's result line
+# as a "# kselftest: " comment (which no tally counts); the program's exit
+# status, as that line gives it, into /tmp/rc.
 ksft_unwrap() {
 	rc=1
 	while IFS= read -r line; do
+		case "$line" in
+		"ok 1 selftests: vpmu: $1"*|"not ok 1 selftests: vpmu: $1"*)
+			echo "# kselftest: $line" ;;
+		esac
 		case "$line" in
 		"TAP version 13"|"1..1"|"# timeout set to "*|\
 		"# overriding timeout to "*|"# selftests: vpmu: $1") ;;
