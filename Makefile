@@ -14,6 +14,9 @@
 #                           honoured, DKMS=0 skips DKMS
 #   make uninstall          the reverse (dkms remove, then the files)
 #   make deb                vpmu-dkms and vpmu-tools packages in build/deb/
+#   make in-tree KSRC=dir   add vpmu to a kernel source tree: the driver with
+#                           its Kconfig (PERF_VPMU), the uapi header, the
+#                           kselftests and the documentation
 #   make check              every test tier; ends with "N passed, N failed"
 #   make host-check         host tier only (no VM)
 #   make vm-check           VM tier on the stock 6.1 and 6.12 kernels
@@ -33,8 +36,8 @@ TOP	:= $(CURDIR)
 # /usr/src directory all take it from there.
 VERSION	:= $(shell sed -n '1s/^vpmu (\([^ ]*\)) .*/\1/p' $(TOP)/debian/changelog)
 
-.PHONY: all ucode modules modules_install tools selftests check host-check \
-	vm-check debug-check demo bench clean install uninstall \
+.PHONY: all ucode version-h modules modules_install tools selftests check \
+	host-check vm-check debug-check demo bench clean install uninstall \
 	install-tools install-dkms-src uninstall-tools deb pkg-check
 
 all: modules tools
@@ -49,7 +52,21 @@ ucode:
 	@cmp -s tools/vpmu/build/vpmu_default_ucode.c $(UCODE_H) || \
 		cp tools/vpmu/build/vpmu_default_ucode.c $(UCODE_H)
 
-modules: ucode
+# The version for MODULE_VERSION (modinfo, /sys/module/vpmu/version), from
+# VERSION above; rewritten only when it changes, for the same reason.  The
+# module's source copies (DKMS, a kernel tree) carry it: they have no
+# debian/changelog.
+VERSION_H := drivers/perf/vpmu/vpmu_version.h
+
+version-h:
+	@test -n "$(VERSION)" || { echo "vpmu: no version in debian/changelog" >&2; exit 1; }
+	@printf '%s\n' '/* SPDX-License-Identifier: GPL-2.0 */' \
+		'/* Generated from debian/changelog by the Makefile: do not edit. */' \
+		'#define VPMU_MODULE_VERSION "$(VERSION)"' >$(VERSION_H).tmp
+	@if cmp -s $(VERSION_H).tmp $(VERSION_H); then rm -f $(VERSION_H).tmp; \
+	else mv $(VERSION_H).tmp $(VERSION_H); fi
+
+modules: ucode version-h
 	@test -d $(KDIR) || { echo "vpmu: no kernel headers at $(KDIR);" \
 		"install linux-headers-\$$(uname -r) or pass KDIR=" >&2; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(TOP) modules
@@ -117,7 +134,7 @@ MAN4	:= tools/vpmu/man/vpmu.4
 DKMS_FILES := $(sort Kbuild dkms.conf include/uapi/linux/vpmu.h \
 	      drivers/perf/vpmu/Makefile drivers/perf/vpmu/ucode/default.vus \
 	      $(filter-out %.mod.c,$(wildcard drivers/perf/vpmu/*.[ch])) \
-	      $(UCODE_H))
+	      $(UCODE_H) $(VERSION_H))
 
 install: install-tools install-dkms-src
 	@if [ -z "$(DESTDIR)" ] && [ "$(DKMS)" = 1 ] && \
@@ -156,8 +173,7 @@ install-tools: tools
 	$(MAKE) --no-print-directory -C tools/vpmu install-share \
 		DESTDIR=$(DESTDIR) SHAREDIR=$(SHAREDIR)
 
-install-dkms-src: ucode
-	@test -n "$(VERSION)" || { echo "vpmu: no version in debian/changelog" >&2; exit 1; }
+install-dkms-src: ucode version-h
 	for f in $(DKMS_FILES); do \
 		install -D -m 0644 $$f $(DESTDIR)$(DKMS_SRC)/$$f || exit 1; \
 	done
@@ -175,6 +191,13 @@ uninstall:
 	rm -f $(DESTDIR)$(MANDIR)/man4/$(notdir $(MAN4))
 	rm -f $(addprefix $(DESTDIR)$(COMPLETIONSDIR)/,$(VPMU_TOOLS))
 	rm -rf $(DESTDIR)$(SHAREDIR)
+
+# tools/pkg/in-tree.sh says what goes where; it makes the generated headers
+# here first (the kernel tree has no vpmu-as).
+.PHONY: in-tree
+in-tree:
+	@test -n "$(KSRC)" || { echo "vpmu: make in-tree KSRC=/path/to/linux" >&2; exit 1; }
+	@tools/pkg/in-tree.sh $(KSRC)
 
 # vpmu-dkms and vpmu-tools, built with dpkg-buildpackage from a copy of the
 # tree in build/deb/vpmu-VERSION/; the .deb, .changes and .buildinfo files
@@ -197,7 +220,7 @@ KBUILD_JUNK := Module.symvers modules.order .*.cmd .module-common.o \
 
 clean:
 	rm -rf $(KBUILD_JUNK) .tmp_versions
-	rm -f $(UCODE_H)
+	rm -f $(UCODE_H) $(VERSION_H)
 	$(MAKE) -C tools/vpmu clean
 	$(MAKE) -C tools/testing/host clean
 	$(MAKE) -C tools/testing/fuzz clean

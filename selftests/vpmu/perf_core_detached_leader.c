@@ -24,7 +24,8 @@
  *
  * Software events only, so the bug is the perf core's whatever the PMU.
  * It crashes the kernels vpmu supports, so it is in no test tier: it is
- * installed in lib/ and run on purpose.
+ * installed beside the tests (TEST_GEN_FILES, which no runner runs) and
+ * run on purpose.
  *
  *   perf_core_detached_leader hotplug|exec [ROUNDS]
  *

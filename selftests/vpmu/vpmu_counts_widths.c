@@ -153,6 +153,8 @@ FIXTURE_SETUP(widths)
 	self->sum_mem = self->marks_mem = NULL;
 	if (vp_type() < 0)
 		SKIP(return, "no vpmu PMU");
+	if (vl_module_builtin())
+		SKIP(return, VL_BUILTIN_REASON);
 	if (access(vl_ko(), R_OK))
 		SKIP(return, "no %s to reload the module", vl_ko());
 	if (vl_prog_get(&self->sum, &self->sum_mem, "sum") ||

@@ -167,6 +167,8 @@ TEST_F(gate, format_files)
 {
 	char buf[64];
 
+	VL_SETUP_DONE();
+
 	ASSERT_EQ(0, vl_pmu_read("format/gate_uhist", buf, sizeof(buf)));
 	EXPECT_STREQ("config1:55", buf);
 	ASSERT_EQ(0, vl_pmu_read("format/gate_hu", buf, sizeof(buf)));
@@ -258,7 +260,8 @@ TEST_F(gate, k7_samples_in_region)
 /* The unit gated: par counts the regions, seq windows on a running clock. */
 TEST_F(gate, hu_gated)
 {
-	uint64_t c[NB];
+	uint64_t c[NB], *b;
+	uint32_t n;
 	int fd;
 
 	VL_SETUP_DONE();
@@ -280,14 +283,10 @@ TEST_F(gate, hu_gated)
 	ASSERT_EQ(2, hu_buckets("cpu0", c));
 	EXPECT_EQ(334u * 18, c[0]);
 	EXPECT_EQ(666u * 18, c[1]);
-	{
-		uint32_t n;
-		uint64_t *b = uh_cpu0(&n);
-
-		ASSERT_NE(NULL, b);
-		EXPECT_EQ(MARKS_CYCLES, sum_of(b, n));
-		free(b);
-	}
+	b = uh_cpu0(&n);
+	ASSERT_NE(NULL, b);
+	EXPECT_EQ(MARKS_CYCLES, sum_of(b, n));
+	free(b);
 
 	/* no gate open any more: the whole run */
 	ASSERT_EQ(0, hu_prog("par\nvpmu_cycles 1000000000\n"));

@@ -20,11 +20,9 @@ RUN=$(command -v vpmu-run || echo $BIN/vpmu-run)
 HIST=$(command -v vpmu-hist || echo $BIN/vpmu-hist)
 T=/tmp/vpmu_gate_stat.$$
 OUT=$T/stat
-# The TAP helpers: lib/ where installed, beside this script in the tree.
-tap=$(dirname "$0")/lib/vpmu_tap.sh
-[ -f "$tap" ] || tap=$(dirname "$0")/vpmu_tap.sh
+# The TAP helpers, beside this script (installed as a TEST_FILES).
 # shellcheck source=vpmu_tap.sh
-. "$tap"
+. "$(dirname "$0")/vpmu_tap.sh"
 
 command -v perf >/dev/null 2>&1 || skip_all "no perf"
 [ -x "$RUN" ] || skip_all "no vpmu-run"

@@ -597,6 +597,20 @@ static inline int vl_module_loaded(void)
 	return access("/sys/module/vpmu", F_OK) == 0;
 }
 
+/*
+ * vpmu built into the kernel (CONFIG_PERF_VPMU=y): it cannot be unloaded,
+ * nor loaded again with other parameters.  Only a loadable module has
+ * /sys/module/NAME/initstate.
+ */
+static inline int vl_module_builtin(void)
+{
+	return vl_module_loaded() &&
+	       access("/sys/module/vpmu/initstate", F_OK) != 0;
+}
+
+#define VL_BUILTIN_REASON \
+	"vpmu is built into the kernel (CONFIG_PERF_VPMU=y): no unload or reload"
+
 static inline const char *vl_ko(void)
 {
 	const char *ko = getenv("VPMU_KO");

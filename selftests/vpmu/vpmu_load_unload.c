@@ -22,6 +22,8 @@ FIXTURE_SETUP(load_unload)
 {
 	int ret;
 
+	if (vl_module_builtin())
+		SKIP(return, VL_BUILTIN_REASON);
 	if (access(vl_ko(), R_OK))
 		SKIP(return, "no module file (set VPMU_KO)");
 	if (!vl_module_loaded()) {
@@ -46,6 +48,8 @@ TEST_F(load_unload, cycle)
 {
 	int i, ret;
 
+	VL_SETUP_DONE();
+
 	for (i = 0; i < CYCLES; i++) {
 		ret = vl_rmmod();
 		if (ret == -EPERM)
@@ -64,6 +68,8 @@ TEST_F(load_unload, cycle)
 TEST_F(load_unload, kernel_log_clean)
 {
 	int i;
+
+	VL_SETUP_DONE();
 
 	for (i = 0; i < CYCLES; i++) {
 		ASSERT_EQ(0, vl_rmmod());
@@ -93,6 +99,8 @@ TEST_F(load_unload, uhist_interval_at_load)
 	char buf[32];
 	size_t len;
 	int fd;
+
+	VL_SETUP_DONE();
 
 	ASSERT_EQ(0, vl_reload("uhist_interval=7"));
 	if (access(VPMU_UHIST "state", F_OK)) {

@@ -140,7 +140,7 @@ TEST_F(perf, times_of_one_run)
 		ASSERT_EQ(0, vp_read_count(fd, &c));
 		close(fd);
 		EXPECT_EQ(SUM_CYCLES, c.value);
-		EXPECT_LT(0, c.enabled) TH_LOG("run %d: enabled 0 ns", i);
+		EXPECT_LT(0u, c.enabled) TH_LOG("run %d: enabled 0 ns", i);
 		EXPECT_EQ(c.enabled, c.running);
 	}
 
@@ -154,9 +154,9 @@ TEST_F(perf, times_of_one_run)
 		ASSERT_EQ(0, run(&self->f, BUDGET));
 		ASSERT_EQ(0, vp_read_count(busy, &b));
 		close(busy);
-		EXPECT_EQ(0, b.value);
-		EXPECT_EQ(0, b.running);
-		EXPECT_LT(0, b.enabled) TH_LOG("busy %d: enabled 0 ns", i);
+		EXPECT_EQ(0u, b.value);
+		EXPECT_EQ(0u, b.running);
+		EXPECT_LT(0u, b.enabled) TH_LOG("busy %d: enabled 0 ns", i);
 	}
 	ASSERT_EQ(0, vp_read_count(hold, &c));
 	EXPECT_EQ(20 * SUM_CYCLES, c.value);
@@ -391,6 +391,8 @@ TEST(module_busy_while_open)
 
 	if (!vl_pmu_present())
 		SKIP(return, "no vpmu PMU");
+	if (vl_module_builtin())
+		SKIP(return, VL_BUILTIN_REASON);
 	if (access(vl_ko(), R_OK))
 		SKIP(return, "no %s to load the module again", vl_ko());
 

@@ -11,11 +11,9 @@ PMU=/sys/bus/event_source/devices/vpmu
 SHARE=${VPMU_SHARE:-/opt/vpmu/share}
 RUN=$(command -v vpmu-run || echo /opt/vpmu/bin/vpmu-run)
 OUT=/tmp/vpmu_perf_stat.$$
-# The TAP helpers: lib/ where installed, beside this script in the tree.
-tap=$(dirname "$0")/lib/vpmu_tap.sh
-[ -f "$tap" ] || tap=$(dirname "$0")/vpmu_tap.sh
+# The TAP helpers, beside this script (installed as a TEST_FILES).
 # shellcheck source=vpmu_tap.sh
-. "$tap"
+. "$(dirname "$0")/vpmu_tap.sh"
 
 command -v perf >/dev/null 2>&1 || skip_all "no perf"
 [ -d "$PMU" ] || skip_all "no vpmu PMU"

@@ -19,11 +19,9 @@ HIST=$(command -v vpmu-hist || echo $BIN/vpmu-hist)
 T=${TMPDIR:-/tmp}/vpmu_perf_surface.$$
 # shellcheck disable=SC2034 # vpmu_tap.sh's stat and check read it
 OUT=$T/stat
-# The TAP helpers: lib/ where installed, beside this script in the tree.
-tap=$(dirname "$0")/lib/vpmu_tap.sh
-[ -f "$tap" ] || tap=$(dirname "$0")/vpmu_tap.sh
+# The TAP helpers, beside this script (installed as a TEST_FILES).
 # shellcheck source=vpmu_tap.sh
-. "$tap"
+. "$(dirname "$0")/vpmu_tap.sh"
 
 command -v perf >/dev/null 2>&1 || skip_all "no perf"
 [ -w "$PMU/ucode/image" ] || skip_all "no loader (or not root)"

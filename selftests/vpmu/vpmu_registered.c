@@ -10,19 +10,22 @@
 #include "vpmu_test.h"
 #include "vpmu_perf_lib.h"
 
-static void skip_unless_loaded(struct __test_metadata *_metadata)
+/* False, with the test skipped, when there is no vpmu (the caller returns). */
+static bool loaded(struct __test_metadata *_metadata)
 {
 	struct stat st;
 
 	if (stat("/sys/module/vpmu", &st))
-		SKIP(return, "vpmu module not loaded");
+		SKIP(return false, "vpmu module not loaded");
+	return true;
 }
 
 TEST(sysfs_dir)
 {
 	struct stat st;
 
-	skip_unless_loaded(_metadata);
+	if (!loaded(_metadata))
+		return;
 	ASSERT_EQ(0, stat(VPMU_PMU_DIR, &st));
 	ASSERT_TRUE(S_ISDIR(st.st_mode));
 	ASSERT_EQ(0, stat(VPMU_PMU_DIR "/type", &st));
@@ -32,7 +35,8 @@ TEST(type_is_dynamic)
 {
 	long type;
 
-	skip_unless_loaded(_metadata);
+	if (!loaded(_metadata))
+		return;
 	type = vp_type();
 	TH_LOG("vpmu type %ld", type);
 	/* Dynamic PMU types are allocated from PERF_TYPE_MAX upwards. */
@@ -46,7 +50,8 @@ TEST(open_reaches_driver)
 	long type;
 	int fd;
 
-	skip_unless_loaded(_metadata);
+	if (!loaded(_metadata))
+		return;
 	type = vp_type();
 	ASSERT_GE(type, PERF_TYPE_MAX);
 

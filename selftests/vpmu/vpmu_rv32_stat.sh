@@ -13,8 +13,8 @@
 #     7 jump, 8 muldiv, 9 ecall), all twelve in the same run as the
 #     output (the module is reloaded with nr_counters=12 for this test,
 #     and as it was after; three events a run if that cannot be done);
-#   - qemu-riscv32, for the random programs (lib/rv32/, made on the host
-#     by vpmu_rv32_ref.sh): output, exit status, x0..x31 at the exit ecall
+#   - qemu-riscv32, for the random programs (rv32/ beside this script,
+#     made on the host by vpmu_rv32_ref.sh): output, exit status, x0..x31 at the exit ecall
 #     and the instructions executed (tag 1; insns, the retired ones, is
 #     one less: the exit ecall does not retire).
 #
@@ -28,14 +28,12 @@ SIM=$(command -v vpmu-sim || echo $BIN/vpmu-sim)
 LOAD=$(command -v vpmu-load || echo $BIN/vpmu-load)
 IMG=$SHARE/build/rv32im.vpmu
 ELFS=$SHARE/build/rv32
-REF=$(dirname "$0")/lib/rv32
+REF=$(dirname "$0")/rv32
 T=/tmp/vpmu_rv32_stat.$$
 OUT=$T.stat
-# The TAP helpers: lib/ where installed, beside this script in the tree.
-tap=$(dirname "$0")/lib/vpmu_tap.sh
-[ -f "$tap" ] || tap=$(dirname "$0")/vpmu_tap.sh
+# The TAP helpers, beside this script (installed as a TEST_FILES).
 # shellcheck source=vpmu_tap.sh
-. "$tap"
+. "$(dirname "$0")/vpmu_tap.sh"
 
 command -v perf >/dev/null 2>&1 || skip_all "no perf"
 for t in "$RUN" "$SIM" "$LOAD"; do

@@ -297,6 +297,10 @@ int main(int argc, char **argv)
 		printf("# SKIP: needs root\n");
 		return 4;
 	}
+	if (!o.keep_module && vl_module_builtin()) {
+		printf("# " VL_BUILTIN_REASON ": the module stays as it is\n");
+		o.keep_module = true;
+	}
 	if (!o.keep_module) {
 		ret = vl_rmmod_retry();
 		if (!ret)

@@ -15,13 +15,11 @@
 # VPMU_STRESS_VERBOSE in the environment override the command line.
 
 dir=$(dirname "$0")
-# installed in lib/ (the guest runner runs every program beside it)
-bin=$dir/lib/vpmu_stress
-[ -x "$bin" ] || bin=$dir/vpmu_stress
-tap=$dir/lib/vpmu_tap.sh
-[ -f "$tap" ] || tap=$dir/vpmu_tap.sh
+# Beside this script: a TEST_GEN_FILES, which the runners do not run on
+# its own, and the TAP helpers.
+bin=$dir/vpmu_stress
 # shellcheck source=vpmu_tap.sh
-. "$tap"
+. "$dir/vpmu_tap.sh"
 base=1
 seeds=3
 seconds=20

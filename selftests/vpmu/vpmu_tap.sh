@@ -2,15 +2,16 @@
 # shellcheck shell=sh
 #
 # vpmu_tap.sh - the TAP helpers of the vpmu selftests written in sh (the C
-# ones have vpmu_test.h).  Sourced (busybox sh); installed in lib/ beside
-# the test scripts, where the guest runner does not run it.  (The host
+# ones have vpmu_test.h).  Sourced (busybox sh); installed beside the
+# test scripts (TEST_FILES: the runners do not run it).  (The host
 # tier's scripts have tools/testing/host/tap.sh, which the guest lacks.)
 #
 #   tap_plan N          the TAP header and the plan
 #   skip_all REASON     a plan of no cases, skipped: exit 4
 #   ok STATUS NAME      one case, passed if STATUS is 0
 #   skip NAME [REASON]  one case, skipped
-#   tap_done            the script's status: non-zero if a case failed
+#   tap_done            the script's status: 1 if a case failed, 4
+#                       (KSFT_SKIP) if every case skipped, else 0
 #
 # and for the tests of the perf tool, perf stat -x output in $OUT:
 #
@@ -25,6 +26,7 @@
 
 n=0
 fails=0
+skips=0
 SEP=,
 
 tap_plan() {
@@ -45,11 +47,16 @@ ok() {
 
 skip() {
 	n=$((n + 1))
+	skips=$((skips + 1))
 	echo "ok $n $1 # SKIP${2:+ $2}"
 }
 
 tap_done() {
-	[ "$fails" = 0 ]
+	[ "$fails" = 0 ] || return 1
+	if [ "$n" -gt 0 ] && [ "$skips" = "$n" ]; then
+		return 4
+	fi
+	return 0
 }
 
 stat() {

@@ -12,11 +12,9 @@
 SHARE=${VPMU_SHARE:-/opt/vpmu/share}
 RUN=$(command -v vpmu-run || echo /opt/vpmu/bin/vpmu-run)
 OUT=/tmp/vpmu_trig_stat.$$
-# The TAP helpers: lib/ where installed, beside this script in the tree.
-tap=$(dirname "$0")/lib/vpmu_tap.sh
-[ -f "$tap" ] || tap=$(dirname "$0")/vpmu_tap.sh
+# The TAP helpers, beside this script (installed as a TEST_FILES).
 # shellcheck source=vpmu_tap.sh
-. "$tap"
+. "$(dirname "$0")/vpmu_tap.sh"
 
 command -v perf >/dev/null 2>&1 || skip_all "no perf"
 [ -x "$RUN" ] || skip_all "no vpmu-run"

@@ -15,11 +15,9 @@ BIN=/opt/vpmu/bin
 RUN=$(command -v vpmu-run || echo $BIN/vpmu-run)
 HIST=$(command -v vpmu-hist || echo $BIN/vpmu-hist)
 T=/tmp/vpmu_uhist_report.$$
-# The TAP helpers: lib/ where installed, beside this script in the tree.
-tap=$(dirname "$0")/lib/vpmu_tap.sh
-[ -f "$tap" ] || tap=$(dirname "$0")/vpmu_tap.sh
+# The TAP helpers, beside this script (installed as a TEST_FILES).
 # shellcheck source=vpmu_tap.sh
-. "$tap"
+. "$(dirname "$0")/vpmu_tap.sh"
 
 [ -w "$UH/control" ] || skip_all "no $UH/control"
 [ -x "$RUN" ] || skip_all "no vpmu-run"

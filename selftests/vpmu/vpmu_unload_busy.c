@@ -40,6 +40,8 @@ FIXTURE(unload) {
 FIXTURE_SETUP(unload)
 {
 	self->kmsg = -1;
+	if (vl_module_builtin())
+		SKIP(return, VL_BUILTIN_REASON);
 	if (access(vl_ko(), R_OK))
 		SKIP(return, "no module file %s (set VPMU_KO)", vl_ko());
 	if (geteuid())

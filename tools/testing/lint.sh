@@ -5,8 +5,10 @@
 # kernel-side source file and on the patches in upstream/, shellcheck on
 # every shell script (warnings and errors), the driver's structure
 # (layers.sh: the layers depend one way; func-lengths.sh: no function over
-# its limit), and sparse (C=2) over a module build against each stock
-# kernel's headers.  Prints TAP and ends with "lint: N passed, N failed".
+# its limit), sparse (C=2) over a module build against each stock kernel's
+# headers, and the documentation (lint-docs.sh: RST, the ABI through
+# get_abi.pl, man pages).  Prints TAP and ends with "lint: N passed, N
+# failed".
 #
 # checkpatch.pl and its data files come from Debian's linux-source-6.1
 # package, extracted into the cache; nothing is copied into the repository.
@@ -14,6 +16,8 @@ set -euo pipefail
 
 # shellcheck source=vm/lib.sh
 . "$(dirname "$0")/vm/lib.sh"
+# shellcheck source=lint-docs.sh
+. "$(dirname "$0")/lint-docs.sh"
 
 SERIES=${VPMU_LINT_KERNELS:-"6.1 6.12"}
 passed=0
@@ -238,6 +242,7 @@ run_checkpatch
 run_checkpatch_upstream
 run_shellcheck
 run_structure
+run_docs
 for s in $SERIES; do
 	run_sparse "$s"
 done

@@ -58,7 +58,10 @@ static void usage(void)
 	exit(VPMU_EXIT_OK);
 }
 
-/* The first line of sysfs file ucode/NAME or caps/NAME, "" if absent. */
+/*
+ * The first line of sysfs file ucode/NAME or caps/NAME of the PMU (or of
+ * NAME itself, an absolute path), "" if absent.
+ */
 static const char *attr(const char *name, char *buf, size_t size)
 {
 	char path[512];
@@ -66,7 +69,10 @@ static const char *attr(const char *name, char *buf, size_t size)
 	int fd;
 
 	buf[0] = '\0';
-	snprintf(path, sizeof(path), "%s/%s", sysfs, name);
+	if (*name == '/')
+		snprintf(path, sizeof(path), "%s", name);
+	else
+		snprintf(path, sizeof(path), "%s/%s", sysfs, name);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return buf;
@@ -117,6 +123,9 @@ static int print_status(void)
 	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++)
 		printf("%-12s %s\n", strchr(files[i], '/') + 1,
 		       attr(files[i], buf, sizeof(buf)));
+	/* MODULE_VERSION: the release the module was built from */
+	printf("%-12s %s\n", "module",
+	       attr("/sys/module/vpmu/version", buf, sizeof(buf)));
 	return 0;
 }
 

@@ -16,6 +16,8 @@
 #include "vpmu.h"
 #include "vpmu_engine.h"
 #include "vpmu_machine.h"
+/* VPMU_MODULE_VERSION, from debian/changelog (the top-level Makefile). */
+#include "vpmu_version.h"
 
 static unsigned int vpmu_nr_counters = 3;
 module_param_named(nr_counters, vpmu_nr_counters, uint, 0444);
@@ -210,7 +212,7 @@ static int __init vpmu_init(void)
 
 	vpmu_cdev_enable(vpmu);
 	vpmu_device = vpmu;
-	pr_info("loaded\n");
+	pr_info("version %s loaded\n", VPMU_MODULE_VERSION);
 	return 0;
 
 out_cdev_unregister:
@@ -249,3 +251,4 @@ module_exit(vpmu_exit);
 
 MODULE_DESCRIPTION("perf PMU backed by an emulated microcoded processor");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(VPMU_MODULE_VERSION);

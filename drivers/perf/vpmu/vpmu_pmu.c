@@ -85,10 +85,10 @@
  * attr.config1: the group's freeze control, on its leader (perf.rst,
  * "Freezing and triggers"):
  *
- *    22     21     20    19      12 11         0
- *  +-----+--------+------+----------+------------+
- *  | foo | frozen | mark | trig_tag |  trig_ev   |
- *  +-----+--------+------+----------+------------+
+ *          22          21     20    19      12 11         0
+ *  +---------------+--------+------+----------+------------+
+ *  | freeze_on_ovf | frozen | mark | trig_tag |  trig_ev   |
+ *  +---------------+--------+------+----------+------------+
  *    56        55         54      50 49      45   43   42      35 34        23
  *  +---------+------------+----------+----------+-----------+----------+----------+
  *  | gate_hu | gate_uhist | stop_ovf | trig_ovf | stop_mark | stop_tag | stop_ev  |
@@ -97,10 +97,9 @@
  * At most one trigger: trig_ev (a basic event other than CYCLES),
  * trig_tag (a tag), mark (microwords with the trigger bit) or trig_ovf
  * (counter n - 1 wrapping); it toggles, or with a stop trigger (at most
- * one of the stop_* fields, the same kinds) it starts.  "foo" is the
- * format/ name of freeze on overflow.  gate_uhist and gate_hu make the
- * group gate the micro-PC histogram and the histogram unit (perf.rst,
- * "Gating the histograms"); they need a trigger.
+ * one of the stop_* fields, the same kinds) it starts.  gate_uhist and
+ * gate_hu make the group gate the micro-PC histogram and the histogram
+ * unit (perf.rst, "Gating the histograms"); they need a trigger.
  */
 #define VPMU_CFG1_TRIG_EV		GENMASK_ULL(11, 0)
 #define VPMU_CFG1_TRIG_TAG		GENMASK_ULL(19, 12)
@@ -328,8 +327,6 @@ static struct attribute *vpmu_format_attrs[] = {
 	VPMU_FORMAT_ATTR(trig_mark, "config1", VPMU_CFG1_MARK),
 	VPMU_FORMAT_ATTR(frozen, "config1", VPMU_CFG1_FROZEN),
 	VPMU_FORMAT_ATTR(freeze_on_ovf, "config1", VPMU_CFG1_FREEZE_ON_OVF),
-	/* freeze_on_ovf's name in vpmu 0.1.0, kept for old command lines */
-	VPMU_FORMAT_ATTR(foo, "config1", VPMU_CFG1_FREEZE_ON_OVF),
 	VPMU_FORMAT_ATTR(stop_ev, "config1", VPMU_CFG1_STOP_EV),
 	VPMU_FORMAT_ATTR(stop_tag, "config1", VPMU_CFG1_STOP_TAG),
 	VPMU_FORMAT_ATTR(stop_mark, "config1", VPMU_CFG1_STOP_MARK),

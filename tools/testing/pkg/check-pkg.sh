@@ -21,11 +21,13 @@
 #      6.12-rt guests of the VM harness boot with that module in place of
 #      one the harness builds and run vpmu_registered, vpmu_run and
 #      vpmu_lifetime (VPMU_PKG_VM_TESTS; VPMU_PKG_VM=0 skips the boots);
+#      a kernel older than 6.1 is skipped (dkms.conf's BUILD_EXCLUSIVE_*);
 #   5. the same on Debian trixie, for the newest 7.x kernel: in the VM
 #      harness's trixie build root (which has that kernel's headers), dkms
 #      and both packages install, DKMS builds vpmu.ko for 7.x, the 7.x
 #      guest boots with it, the command-line tests pass against the tools
-#      installed there, and purging leaves nothing (VPMU_PKG_TRIXIE=0
+#      installed there, a kernel older than 6.1 is skipped by dkms 3.2
+#      too, and purging leaves nothing (VPMU_PKG_TRIXIE=0
 #      skips it);
 #   6. purging both packages leaves no vpmu file behind.
 #
@@ -281,6 +283,15 @@ for k in $kernels; do
 	boot_dkms_module "$k" "$KEEP/$k/vpmu.ko"
 done
 
+# A kernel older than vpmu supports (6.1) is skipped, not failed: dkms.conf's
+# BUILD_EXCLUSIVE_* (dkms exits 77 and names the directive, without looking
+# for the kernel's headers).
+old_kernel=5.10.0-0-amd64
+dkms build -m vpmu -v "$VERSION" -k "$old_kernel" >"$tmp/build-old.log" 2>&1
+rc=$?
+[ $rc = 77 ] && grep -q 'BUILD_EXCLUSIVE' "$tmp/build-old.log"
+ok $? "dkms build -k $old_kernel: skipped as older than 6.1 (exit $rc, 77 wanted)"
+
 # --- 5. trixie and the newest kernel ---------------------------------------
 
 # trixie - step 5, in the VM harness's trixie build root (lib.sh:
@@ -335,6 +346,10 @@ trixie() {
 		in_root dkms status -m vpmu -v "$v" -k "$k" | grep -q ': installed$'
 	ok $? "trixie: dkms install -k $k: ${inst#"$r"}, dkms status installed"
 	[ -f "$KEEP/$k/vpmu.ko" ] && boot_dkms_module "$k" "$KEEP/$k/vpmu.ko"
+	in_root dkms build -m vpmu -v "$v" -k "$old_kernel" >"$tmp/trixie-old.log" 2>&1
+	rc=$?
+	[ $rc = 77 ] && grep -q 'BUILD_EXCLUSIVE' "$tmp/trixie-old.log"
+	ok $? "trixie: dkms build -k $old_kernel: skipped as older than 6.1 (exit $rc, 77 wanted)"
 
 	cli_tests trixie /tmp/vpmu-pkg/tools/testing/host in_root
 

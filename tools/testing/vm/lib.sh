@@ -8,11 +8,14 @@
 #
 #   debs/                     downloaded kernel image packages
 #   kernels/<kver>/           extracted image packages (vmlinuz)
-#   ksft/<srcver>/            kselftest.h + kselftest_harness.h
+#   ksft/<srcver>/            kselftest.h, kselftest_harness.h, lib.mk and
+#                             the runner of linux-source-6.1
 #   ksft/include              symlink to the newest of the above
 #   debug-kernel/<key>/       the debug-tier kernel build tree
 #   initramfs/base-<key>.cpio.gz   busybox + perf + shared libraries
 #   tree/<id>/src/<name>/     per-kernel copies of one work tree
+#   tree/<id>/ksft-tree/<srcver>/  linux-source-6.12's selftests framework
+#                             with the tree's vpmu added, and its install
 #   tree/<id>/out/<run>/      its serial logs and initrds of the last runs
 #   out                       link to the tree/<id>/out that ran last
 
@@ -307,19 +310,22 @@ build_extra_module() {
 	ls "$dst"/*.ko
 }
 
-# ksft_headers - extract kselftest.h and kselftest_harness.h from Debian's
-# linux-source tarball (never copied into the repo); sets KSFT_INC.
+# ksft_headers - extract what selftests/vpmu builds on from Debian's
+# linux-source tarball (never copied into the repo): kselftest.h,
+# kselftest_harness.h, lib.mk and the runner scripts, laid out as in
+# tools/testing/selftests; sets KSFT_INC.
 ksft_headers() {
-	local ver dir
+	local ver dir s=linux-source-6.1/tools/testing/selftests
 
 	ver=$(dpkg-query -W -f='${Version}' "$LINUX_SRC_PKG")
 	dir=$CACHE/ksft/$ver
-	if [ ! -f "$dir/kselftest_harness.h" ]; then
-		log "extracting kselftest headers from $LINUX_SRC_TAR"
+	if [ ! -f "$dir/lib.mk" ]; then
+		log "extracting the kselftest framework from $LINUX_SRC_TAR"
+		rm -rf "$dir.tmp"
 		mkdir -p "$dir.tmp"
 		tar -xJf "$LINUX_SRC_TAR" -C "$dir.tmp" --strip-components=4 \
-			linux-source-6.1/tools/testing/selftests/kselftest.h \
-			linux-source-6.1/tools/testing/selftests/kselftest_harness.h
+			$s/kselftest.h $s/kselftest_harness.h $s/lib.mk \
+			$s/kselftest $s/run_kselftest.sh
 		rm -rf "$dir"
 		mv "$dir.tmp" "$dir"
 	fi
@@ -350,6 +356,59 @@ build_userspace() {
 	else
 		log "tools/vpmu has no Makefile yet; no tools in the guest"
 	fi
+}
+
+# --- the kselftest target in a kernel tree ----------------------------------
+
+# The kernel source whose tools/testing/selftests builds and installs vpmu's
+# kselftests for the vm-6.12 run (prepare_kernel).
+KSFT_TREE_PKG=linux-source-6.12
+
+# build_ksft_tree - $KSFT_TREE_PKG's tools/testing/selftests (and the few
+# files tools/pkg/in-tree.sh edits), vpmu added by in-tree.sh from the
+# build_userspace copy, then, as a kernel developer would: "make -C
+# tools/testing/selftests TARGETS=vpmu" and kselftest_install.sh (for
+# TARGETS=vpmu only); fails unless its kselftest-list.txt lists the vpmu
+# programs.  The random RV32 programs of this tree's build are added (a
+# kernel tree cannot make them).  Sets KSFT_TREE_INSTALL.
+build_ksft_tree() {
+	local ver dir tree s log
+
+	ensure_pkgs "$KSFT_TREE_PKG"
+	ver=$(dpkg-query -W -f='${Version}' "$KSFT_TREE_PKG")
+	dir=$VM_TREE/ksft-tree/$ver
+	tree=$dir/$KSFT_TREE_PKG
+	s=$KSFT_TREE_PKG/tools/testing/selftests
+	log=$dir/build.log
+	if [ ! -f "$dir/.extracted" ]; then
+		log "extracting the selftests framework of $KSFT_TREE_PKG"
+		rm -rf "$dir"
+		mkdir -p "$dir"
+		tar -xJf "/usr/src/$KSFT_TREE_PKG.tar.xz" -C "$dir" \
+			$s/Makefile $s/lib.mk $s/kselftest.h $s/kselftest_harness.h \
+			$s/kselftest $s/kselftest_install.sh $s/run_kselftest.sh \
+			$KSFT_TREE_PKG/scripts/subarch.include \
+			$KSFT_TREE_PKG/drivers/perf/Kconfig \
+			$KSFT_TREE_PKG/drivers/perf/Makefile
+		touch "$dir/.extracted"
+	fi
+	log "building the vpmu kselftests in $KSFT_TREE_PKG's tree (log: $log)"
+	rm -rf "$dir/install"
+	mkdir -p "$dir/install"
+	if ! { "$USER_SRC/tools/pkg/in-tree.sh" "$tree" &&
+	       make -C "$tree/tools/testing/selftests" TARGETS=vpmu &&
+	       (cd "$tree/tools/testing/selftests" &&
+		MAKEFLAGS="TARGETS=vpmu" ./kselftest_install.sh "$dir/install"); \
+	     } >"$log" 2>&1; then
+		tail -n 40 "$log" >&2
+		die "the vpmu kselftests do not build in $KSFT_TREE_PKG's tree ($log)"
+	fi
+	grep -qx 'vpmu:vpmu_registered' "$dir/install/kselftest-list.txt" ||
+		die "kselftest_install.sh listed no vpmu tests ($log)"
+	if [ -d "$USER_SRC/selftests/vpmu/rv32" ]; then
+		cp -a "$USER_SRC/selftests/vpmu/rv32" "$dir/install/vpmu/"
+	fi
+	KSFT_TREE_INSTALL=$dir/install
 }
 
 # --- debug kernel ---------------------------------------------------------
@@ -457,9 +516,90 @@ apply_fragment() {
 	done < <(cat "${DBG_FRAGMENTS[@]}")
 }
 
+# --- vpmu built into a debug kernel (CONFIG_PERF_VPMU=y in its fragments) ---
+
+# debug_vpmu_builtin - do the fragments build vpmu into the kernel?
+debug_vpmu_builtin() {
+	cat "${DBG_FRAGMENTS[@]}" | grep -qx 'CONFIG_PERF_VPMU=y'
+}
+
+# debug_vpmu_sync TREE - put this work tree's vpmu into the kernel TREE
+# (tools/pkg/in-tree.sh, run from a cache copy, where it also makes the
+# generated headers); only changed files are written.
+debug_vpmu_sync() {
+	local src
+
+	src=$(sync_tree intree)
+	"$src/tools/pkg/in-tree.sh" "$1"
+}
+
+# debug_vpmu_sum TREE - a checksum of vpmu's files that the kernel build
+# reads in TREE (not its documentation or selftests).
+debug_vpmu_sum() {
+	(cd "$1" && cat drivers/perf/vpmu/*.[ch] drivers/perf/vpmu/Kconfig \
+		drivers/perf/vpmu/Makefile include/uapi/linux/vpmu.h \
+		drivers/perf/Kconfig drivers/perf/Makefile) | sha256sum
+}
+
+# debug_vpmu_seed DIR - copy another work tree's build of the same kernel
+# (the same key) into DIR, if there is one: the refresh that follows
+# rebuilds only what differs, instead of the whole kernel.
+debug_vpmu_seed() {
+	local dir=$1 other olock from to
+
+	for other in "$CACHE"/tree/*/debug-kernel/"${dir##*/}"; do
+		[ "$other" != "$dir" ] && [ -f "$other/.done" ] || continue
+		log "$KVER: copying the kernel tree built for another work tree ($other)"
+		# Not while its owner rebuilds it.
+		exec {olock}>"$other.lock"
+		flock -s "$olock"
+		rm -rf "$dir" "$dir.tmp"
+		if cp -a "$other" "$dir.tmp"; then
+			# objtool's build records absolute paths: pointed at the
+			# copy, or make rebuilds objtool and every object after it.
+			from=$(realpath "$other")
+			to=$(realpath "${dir%/*}")/${dir##*/}
+			grep -rlF --include='*.cmd' --include='*.d' "$from" \
+				"$dir.tmp" | xargs -r sed -i "s|$from|$to|g"
+			mv "$dir.tmp" "$dir"
+		fi
+		exec {olock}>&-
+		[ -f "$dir/.done" ] && return 0
+	done
+	return 0
+}
+
+# debug_vpmu_refresh DIR TREE - a built tree that carries vpmu: put this
+# work tree's vpmu into it and, when what the kernel build reads of it
+# differs from the last good build's (DIR/.vpmu-built), rebuild
+# incrementally: vpmu's objects and the link.
+debug_vpmu_refresh() {
+	local dir=$1 tree=$2 out start sum
+
+	out=$(debug_vpmu_sync "$tree" 2>&1) ||
+		{ printf '%s\n' "$out" >&2; die "adding vpmu to $tree failed"; }
+	sum=$(debug_vpmu_sum "$tree")
+	if [ "$(cat "$dir/.vpmu-built" 2>/dev/null)" = "$sum" ]; then
+		return 0
+	fi
+	log "$KVER: vpmu changed; rebuilding the kernel (log: $dir/vpmu-build.log)"
+	start=$SECONDS
+	rm -f "$dir/.vpmu-built"
+	if ! make -C "$tree" ARCH=x86_64 -j"$(nproc)" >"$dir/vpmu-build.log" 2>&1
+	then
+		tail -n 40 "$dir/vpmu-build.log" >&2
+		die "$KVER: kernel build with vpmu failed ($dir/vpmu-build.log)"
+	fi
+	echo "$sum" >"$dir/.vpmu-built"
+	log "$KVER: kernel rebuilt with vpmu in $((SECONDS - start))s"
+}
+
 # build_debug_kernel SERIES - tinyconfig + the debug fragments from Debian's
 # linux-source-SERIES, cached by key under $CACHE/debug-kernel; sets
 # VMLINUZ, KDIR, KVER (debug-SERIES).  Takes ~15-25 min cold on 2 cores.
+# A series whose fragments set CONFIG_PERF_VPMU=y carries vpmu built in:
+# it is added to the tree before the first build and brought up to date,
+# incrementally, every time after.
 build_debug_kernel() {
 	local series=$1 key dir tree lock
 
@@ -468,6 +608,11 @@ build_debug_kernel() {
 	ensure_pkgs "$DBG_SRC_PKG"
 	key=$(debug_kernel_key)
 	dir=$CACHE/debug-kernel/$key
+	# With vpmu built in the tree holds this work tree's vpmu: it is the
+	# work tree's own, as its copies are.
+	if debug_vpmu_builtin; then
+		dir=$VM_TREE/debug-kernel/$key
+	fi
 	tree=$dir/linux-source-$series
 	VMLINUZ=$tree/arch/x86/boot/bzImage
 	KDIR=$tree
@@ -476,10 +621,16 @@ build_debug_kernel() {
 	# One build of a tree at a time: make check starts these builds in
 	# the background while the first tiers run, and whoever comes second
 	# waits here for the first to finish (the lock goes with the process).
-	mkdir -p "$CACHE/debug-kernel"
-	exec {lock}>"$CACHE/debug-kernel/$key.lock"
+	mkdir -p "${dir%/*}"
+	exec {lock}>"$dir.lock"
 	flock "$lock"
+	if [ ! -f "$dir/.done" ] && debug_vpmu_builtin; then
+		debug_vpmu_seed "$dir"
+	fi
 	if [ -f "$dir/.done" ]; then
+		if debug_vpmu_builtin; then
+			debug_vpmu_refresh "$dir" "$tree"
+		fi
 		exec {lock}>&-
 		return 0
 	fi
@@ -491,6 +642,10 @@ build_debug_kernel() {
 		patch -d "$tree" -p1 --forward --batch <"$p" >>"$dir/patch.log" 2>&1 ||
 			die "${p#"$TOP"/} does not apply to $DBG_SRC_PKG ($dir/patch.log)"
 	done
+	if debug_vpmu_builtin; then
+		debug_vpmu_sync "$tree" >"$dir/build.log" 2>&1 ||
+			die "adding vpmu to $tree failed ($dir/build.log)"
+	fi
 	(
 		cd "$tree"
 		make ARCH=x86_64 tinyconfig
@@ -499,7 +654,7 @@ build_debug_kernel() {
 			apply_fragment
 			make ARCH=x86_64 olddefconfig
 		done
-	) >"$dir/build.log" 2>&1 || die "debug kernel config failed ($dir/build.log)"
+	) >>"$dir/build.log" 2>&1 || die "debug kernel config failed ($dir/build.log)"
 	check_debug_config "$tree/.config" ||
 		die "debug kernel config is missing required options"
 	# A full build (not just bzImage) also writes Module.symvers, which
@@ -510,6 +665,9 @@ build_debug_kernel() {
 	fi
 	build_series_selftests "$tree" >>"$dir/build.log" 2>&1 ||
 		die "the patches' kselftests do not build ($dir/build.log)"
+	if debug_vpmu_builtin; then
+		debug_vpmu_sum "$tree" >"$dir/.vpmu-built"
+	fi
 	touch "$dir/.done"
 	exec {lock}>&-
 	log "debug kernel $key ready"
@@ -589,6 +747,11 @@ build_base_initramfs() {
 		[ -e "$root/$a" ] || ln -s /bin/busybox "$root/$a"
 	done
 	copy_elf "$root" "$perf" /usr/bin/perf
+	# kselftest's runner runs each test under "timeout --foreground",
+	# which busybox's timeout lacks (its link is replaced, not written
+	# through).
+	rm -f "$root/usr/bin/timeout"
+	copy_elf "$root" /usr/bin/timeout
 	echo 'root:x:0:0:root:/root:/bin/sh' >"$root/etc/passwd"
 	echo 'root:x:0:' >"$root/etc/group"
 	(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet |
@@ -597,8 +760,29 @@ build_base_initramfs() {
 	rm -rf "$root"
 }
 
+# install_kselftest DIR - the selftests as kselftest installs them into DIR:
+# run_kselftest.sh and its kselftest/ scripts, kselftest-list.txt and vpmu/
+# (lib.mk's install); $KSFT_TREE_INSTALL's (build_ksft_tree) when set,
+# else this tree's build (build_userspace) with linux-source-6.1's runner.
+install_kselftest() {
+	local dir=$1
+
+	if [ -n "${KSFT_TREE_INSTALL:-}" ]; then
+		cp -a "$KSFT_TREE_INSTALL" "$dir"
+		return
+	fi
+	mkdir -p "$dir"
+	make -s -C "$USER_SRC/selftests/vpmu" KSFT_INC="$KSFT_INC" \
+		INSTALL_PATH="$dir/vpmu" install >/dev/null
+	make -s --no-print-directory -C "$USER_SRC/selftests/vpmu" \
+		KSFT_INC="$KSFT_INC" COLLECTION=vpmu emit_tests \
+		>"$dir/kselftest-list.txt"
+	cp -a "$KSFT_INC/run_kselftest.sh" "$KSFT_INC/kselftest" "$dir/"
+}
+
 # build_initrd OUTDIR KO [EXTRA_KO...] - base + an overlay with /init, the
-# module, tools, selftests, share/ and $VPMU_EXTRA_SELFTESTS; sets INITRD.
+# module (none if KO is ""), tools, selftests, share/ and
+# $VPMU_EXTRA_SELFTESTS; sets INITRD.
 build_initrd() {
 	local out=$1 ko=$2 root f
 	shift 2
@@ -606,11 +790,13 @@ build_initrd() {
 	build_base_initramfs
 	root=$out/overlay
 	rm -rf "$root"
-	mkdir -p "$root/opt/vpmu"/{bin,selftests,extra}
+	mkdir -p "$root/opt/vpmu"/{bin,extra}
 	install -m 0755 "$VM_DIR/guest/init" "$root/init"
 	install -m 0755 "$VM_DIR/guest/run-tests.sh" "$VM_DIR/guest/demo.sh" \
 		"$root/opt/vpmu/"
-	cp "$ko" "$root/opt/vpmu/vpmu.ko"
+	if [ -n "$ko" ]; then
+		cp "$ko" "$root/opt/vpmu/vpmu.ko"
+	fi
 	for f in "$@"; do
 		cp "$f" "$root/opt/vpmu/extra/"
 	done
@@ -620,10 +806,11 @@ build_initrd() {
 		fi
 		copy_elf "$root" "$f" "/opt/vpmu/bin/$(basename "$f")"
 	done
-	make -s -C "$USER_SRC/selftests/vpmu" KSFT_INC="$KSFT_INC" \
-		INSTALL_PATH="$root/opt/vpmu/selftests" install >/dev/null
+	install_kselftest "$root/opt/vpmu/kselftest"
+	ln -s kselftest/vpmu "$root/opt/vpmu/selftests"
 	for f in ${VPMU_EXTRA_SELFTESTS:-} "${SERIES_SELFTESTS[@]}"; do
 		install -m 0755 "$f" "$root/opt/vpmu/selftests/"
+		echo "vpmu:${f##*/}" >>"$root/opt/vpmu/kselftest/kselftest-list.txt"
 	done
 	if [ -d "$USER_SRC/tools/vpmu/share" ]; then
 		cp -r "$USER_SRC/tools/vpmu/share" "$root/opt/vpmu/share"
@@ -800,11 +987,12 @@ newest_name() {
 # prepare_kernel FLAVOUR - 6.1, 6.12, 6.12-rt, 7.x (the newest 7.x in
 # trixie-backports, built in the trixie root), debug-6.1, debug-6.12 (debug
 # is debug-6.1), 6.12-mttcg and 6.1-cpus64 (a few tests again on those
-# kernels), 6.12-notc (the suite with the translation cache off); sets NAME, VMLINUZ, KDIR, KVER, KDESC, MODULE_KO, TIMEOUT,
-# MEM, KCMDLINE, TCG_THREAD and SMP where they differ, and
-# SERIES_SELFTESTS for a debug tree with patches.
+# kernels), 6.12-notc (the suite with the translation cache off); sets
+# NAME, VMLINUZ, KDIR, KVER, KDESC, MODULE_KO, TIMEOUT, MEM, KCMDLINE,
+# TCG_THREAD and SMP where they differ, and SERIES_SELFTESTS for a debug
+# tree with patches.
 prepare_kernel() {
-	local in_root_build='' f
+	local in_root_build='' builtin='' f
 
 	SERIES_SELFTESTS=()
 	case "$1" in
@@ -814,7 +1002,13 @@ prepare_kernel() {
 		NAME=vm-$1
 		KCMDLINE=$(stock_cmdline)
 		TIMEOUT=${VPMU_VM_TIMEOUT:-600}
-		MEM=1G ;;
+		MEM=1G
+		if [ "$1" = 6.12 ]; then
+			# The kselftests as linux-source-6.12's tree builds
+			# and installs them, run by its run_kselftest.sh.
+			build_ksft_tree
+			KCMDLINE+=" vpmu_kselftest=1"
+		fi ;;
 	6.12-mttcg)
 		# The tests where two CPUs must really overlap (overflow
 		# interrupts on both at once), each vCPU on a host thread of
@@ -875,7 +1069,11 @@ prepare_kernel() {
 		KCMDLINE=
 		REQUIRE_KMEMLEAK=1
 		TIMEOUT=${VPMU_DEBUG_TIMEOUT:-900}
-		MEM=2G ;;
+		MEM=2G
+		if debug_vpmu_builtin; then
+			builtin=1
+			KDESC+=", vpmu built in"
+		fi ;;
 	*)	die "unknown kernel $1 (6.1, 6.12, 6.12-rt, 6.12-mttcg, 6.12-notc, 6.1-cpus64, 7.x, debug-6.1 or debug-6.12)" ;;
 	esac
 	log "$NAME: kernel $KDESC${KCMDLINE:+, $KCMDLINE}"
@@ -884,6 +1082,9 @@ prepare_kernel() {
 		[ -f "$VPMU_MODULE_KO" ] || die "no module $VPMU_MODULE_KO"
 		MODULE_KO=$VPMU_MODULE_KO
 		log "$NAME: module $MODULE_KO, not built here"
+	elif [ -n "$builtin" ]; then
+		MODULE_KO=
+		log "$NAME: vpmu is built into the kernel: no module"
 	elif [ -n "$in_root_build" ]; then
 		build_module_in_root "$NAME" "$KDIR"
 	else

@@ -3,10 +3,14 @@
 #
 # run-tests.sh - in-guest test runner (busybox sh).
 #
-# Loads vpmu.ko (and any helper modules in /opt/vpmu/extra), runs every
-# executable in /opt/vpmu/selftests in name order, tallies TAP test cases
+# Loads vpmu.ko (and any helper modules in /opt/vpmu/extra; with vpmu built
+# into the kernel, checks that its PMU is there instead), runs every
+# program of /opt/vpmu/kselftest/kselftest-list.txt (the kselftest install:
+# vpmu/ beside run_kselftest.sh; /opt/vpmu/selftests is vpmu/) in name
+# order, tallies TAP test cases
 # ("ok N" / "not ok N", "# SKIP" counted apart; a program printing no TAP
-# counts as one case by exit status: 0 pass, 4 skip, else fail), prints
+# counts as one case by exit status: 0 pass, 4 skip, else fail; one whose
+# cases all skipped must exit 4, KSFT_SKIP), prints
 #   VPMU-TEST <name>: PASS|FAIL|SKIP (pass=P fail=F skip=S)
 # per program and the marker
 #   VPMU-RESULT passed=N failed=M skipped=K
@@ -15,20 +19,26 @@
 # Kernel command line knobs: vpmu_test=NAME[,NAME...] (run only programs
 # whose name contains one of the NAMEs), vpmu_test_timeout=SECONDS (per
 # program, default 300), vpmu_params=P[+P...] (module parameters for
-# every load of vpmu.ko, this one's and the tests' own: VPMU_PARAMS).
+# every load of vpmu.ko, this one's and the tests' own: VPMU_PARAMS),
+# vpmu_kselftest=1 (run each program through kselftest's
+# run_kselftest.sh -t vpmu:NAME, and count the cases of its output,
+# unprefixed).
 # Option --no-load skips module loading (for use from the shell).
 
-SELFTESTS=/opt/vpmu/selftests
+KSFT=/opt/vpmu/kselftest
+SELFTESTS=$KSFT/vpmu
 KMEMLEAK=/sys/kernel/debug/kmemleak
 filter=
 tmo=300
 load=1
+kselftest=
 read -r cmdline </proc/cmdline
 for arg in $cmdline; do
 	case "$arg" in
 	vpmu_test=*) filter=${arg#vpmu_test=} ;;
 	vpmu_test_timeout=*) tmo=${arg#vpmu_test_timeout=} ;;
 	vpmu_params=*) VPMU_PARAMS=$(echo "${arg#vpmu_params=}" | tr + ' ') ;;
+	vpmu_kselftest=1) kselftest=1 ;;
 	esac
 done
 export VPMU_PARAMS
@@ -47,7 +57,17 @@ if [ -w "$KMEMLEAK" ]; then
 	echo clear >"$KMEMLEAK"
 fi
 
-if [ -n "$load" ]; then
+if [ -n "$load" ] && [ -d /sys/module/vpmu ] &&
+   [ ! -e /sys/module/vpmu/initstate ]; then
+	# Built in (CONFIG_PERF_VPMU=y): only loadable modules have initstate.
+	if [ -d /sys/bus/event_source/devices/vpmu ]; then
+		echo "VPMU-TEST vpmu-built-in: PASS"
+		passed=$((passed + 1))
+	else
+		echo "VPMU-TEST vpmu-built-in: FAIL (no PMU registered)"
+		failed=$((failed + 1))
+	fi
+elif [ -n "$load" ]; then
 	# shellcheck disable=SC2086 # the parameters, one word each
 	if insmod /opt/vpmu/vpmu.ko ${VPMU_PARAMS:-}; then
 		echo "VPMU-TEST insmod-vpmu: PASS"
@@ -67,6 +87,8 @@ if [ -n "$load" ]; then
 		echo "VPMU-TEST insmod-vpmu: FAIL"
 		failed=$((failed + 1))
 	fi
+fi
+if [ -n "$load" ]; then
 	for ko in /opt/vpmu/extra/*.ko; do
 		[ -f "$ko" ] || continue
 		echo "loading helper module $ko"
@@ -116,6 +138,10 @@ tally() {
 		# timed out part-way; that is a failure of its own.
 		echo "# $3: exit status $2 after $((p + s)) cases"
 		f=1
+	elif [ "$p" -eq 0 ] && [ "$f" -eq 0 ] && [ "$2" != 4 ]; then
+		# kselftest's runners report a program by its exit status.
+		echo "# $3: every case skipped, but exit status $2, not 4 (KSFT_SKIP)"
+		f=1
 	fi
 	if [ "$f" -gt 0 ]; then verdict=FAIL
 	elif [ "$p" -gt 0 ]; then verdict=PASS
@@ -126,17 +152,46 @@ tally() {
 	skipped=$((skipped + s))
 }
 
-for t in "$SELFTESTS"/*; do
-	if [ ! -f "$t" ] || [ ! -x "$t" ]; then
-		continue
-	fi
-	name=${t##*/}
+# ksft_unwrap NAME - run_kselftest.sh's output for NAME on stdin: the
+# program's own lines, unprefixed, on stdout, and the runner's result line
+# as a "# kselftest: " comment (which no tally counts); the program's exit
+# status, as that line gives it, into /tmp/rc.
+ksft_unwrap() {
+	rc=1
+	while IFS= read -r line; do
+		case "$line" in
+		"ok 1 selftests: vpmu: $1"*|"not ok 1 selftests: vpmu: $1"*)
+			echo "# kselftest: $line" ;;
+		esac
+		case "$line" in
+		"TAP version 13"|"1..1"|"# timeout set to "*|\
+		"# overriding timeout to "*|"# selftests: vpmu: $1") ;;
+		"ok 1 selftests: vpmu: $1") rc=0 ;;
+		"ok 1 selftests: vpmu: $1 # SKIP") rc=4 ;;
+		"not ok 1 selftests: vpmu: $1 # exit="*) rc=${line##*# exit=} ;;
+		"not ok 1 selftests: vpmu: $1 # TIMEOUT"*) rc=124 ;;
+		"not ok 1 selftests: vpmu: $1"*) rc=1 ;;
+		"# "*) printf '%s\n' "${line#\# }" ;;
+		"#") echo ;;
+		*) printf '%s\n' "$line" ;;
+		esac
+	done
+	echo "$rc" >/tmp/rc
+}
+
+for name in $(sed -n 's/^vpmu://p' "$KSFT/kselftest-list.txt" | sort); do
+	t=$SELFTESTS/$name
 	if [ -n "$filter" ] && ! name_wanted "$name"; then
 		continue
 	fi
 	echo "VPMU-RUN $name"
-	{ (cd "$SELFTESTS" && timeout "$tmo" "$t"); echo $? >/tmp/rc; } 2>&1 |
-		tee /tmp/out
+	if [ -n "$kselftest" ]; then
+		"$KSFT/run_kselftest.sh" -o "$tmo" -t "vpmu:$name" 2>&1 |
+			ksft_unwrap "$name" | tee /tmp/out
+	else
+		{ (cd "$SELFTESTS" && timeout "$tmo" "$t"); echo $? >/tmp/rc; } \
+			2>&1 | tee /tmp/out
+	fi
 	tally /tmp/out "$(cat /tmp/rc)" "$name"
 done
 

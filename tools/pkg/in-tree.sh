@@ -1,0 +1,96 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# in-tree.sh KSRC - add vpmu to a kernel source tree, as an upstream patch
+# would (make in-tree KSRC=...):
+#
+#   drivers/perf/vpmu/            the driver, its Kconfig (PERF_VPMU) and
+#                                 Makefile, and the generated headers
+#                                 (default microcode, version)
+#   drivers/perf/Kconfig          sources drivers/perf/vpmu/Kconfig
+#   drivers/perf/Makefile         obj-$(CONFIG_PERF_VPMU) += vpmu/
+#   include/uapi/linux/vpmu.h     the uapi header
+#   tools/testing/selftests/vpmu/ the kselftests; TARGETS += vpmu in
+#                                 tools/testing/selftests/Makefile
+#   Documentation/vpmu/, Documentation/ABI/testing/*-vpmu
+#
+# Then "make menuconfig" (Device Drivers, Performance monitor support)
+# or scripts/config --module PERF_VPMU (or --enable) and build the kernel.
+#
+# The generated headers are made here first ("make ucode version-h": the
+# kernel tree has no vpmu-as).  A file whose content is already in the
+# tree is not touched, so running it again after a change to vpmu leaves
+# only the changed files newer than the kernel's build and an incremental
+# kernel build recompiles just those.  Prints how many files it changed.
+set -euo pipefail
+
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+KSRC=${1:?usage: in-tree.sh KERNEL_SOURCE_TREE}
+changed=0
+
+[ -f "$KSRC/drivers/perf/Kconfig" ] && [ -f "$KSRC/drivers/perf/Makefile" ] ||
+	{ echo "in-tree: $KSRC is not a kernel source tree" >&2; exit 1; }
+
+make -s -C "$TOP" ucode version-h
+
+# put SRC DEST - copy SRC to KSRC/DEST (executable if SRC is) unless it
+# already holds the same.
+put() {
+	local mode=0644
+
+	[ -x "$TOP/$1" ] && mode=0755
+	if ! cmp -s "$TOP/$1" "$KSRC/$2" ||
+	   [ "$(stat -c %a "$KSRC/$2")" != "${mode#0}" ]; then
+		install -D -m "$mode" "$TOP/$1" "$KSRC/$2"
+		changed=$((changed + 1))
+	fi
+}
+
+# put_dir SRCDIR DESTDIR PATTERN... - put the files of SRCDIR (not below)
+# that match a PATTERN.
+put_dir() {
+	local src=$1 dst=$2 f
+	shift 2
+
+	for f in $(cd "$TOP/$src" && for p in "$@"; do
+			find . -maxdepth 1 -type f -name "$p"; done | sort -u); do
+		f=${f#./}
+		# Kbuild's output when the module was built here
+		case $f in *.mod.c) continue ;; esac
+		put "$src/$f" "$dst/$f"
+	done
+}
+
+# add_line FILE LINE [BEFORE] - add LINE to KSRC/FILE once: before the
+# first line matching the extended regex BEFORE, or at the end.
+add_line() {
+	local file=$KSRC/$1 line=$2 before=${3:-} n
+
+	grep -qxF "$line" "$file" && return 0
+	if [ -n "$before" ]; then
+		n=$(grep -n -E -- "$before" "$file" | head -n 1 | cut -d: -f1)
+		[ -n "$n" ] || { echo "in-tree: no '$before' in $file" >&2; exit 1; }
+		sed -i "${n}i $line" "$file"
+	else
+		printf '%s\n' "$line" >>"$file"
+	fi
+	changed=$((changed + 1))
+}
+
+put_dir drivers/perf/vpmu drivers/perf/vpmu '*.[ch]' Kconfig Makefile
+put include/uapi/linux/vpmu.h include/uapi/linux/vpmu.h
+add_line drivers/perf/Kconfig 'source "drivers/perf/vpmu/Kconfig"' '^endmenu'
+add_line drivers/perf/Makefile 'obj-$(CONFIG_PERF_VPMU) += vpmu/'
+
+# The kselftests (the built programs are not sources).
+put_dir selftests/vpmu tools/testing/selftests/vpmu '*.[ch]' '*.sh' \
+	Makefile config settings .gitignore
+if [ -f "$KSRC/tools/testing/selftests/Makefile" ]; then
+	add_line tools/testing/selftests/Makefile 'TARGETS += vpmu' \
+		'^TARGETS \+= [w-z]'
+fi
+
+put_dir Documentation/vpmu Documentation/vpmu '*.rst'
+put_dir Documentation/vpmu/images Documentation/vpmu/images '*.png'
+put_dir Documentation/ABI/testing Documentation/ABI/testing '*-vpmu'
+echo "in-tree: $changed files changed in $KSRC"
