@@ -448,6 +448,23 @@ static void tc_close_block(struct vpmu_tc_tr *tr)
 
 /* ---- evaluating microwords -------------------------------------------------- */
 
+/*
+ * An operand field naming @ds, @s1 or @s2: the register that latch holds,
+ * in *@code; false if the latch is not known.
+ */
+static bool tc_at(const struct vpmu_tc_state *st, unsigned int *code)
+{
+	unsigned int l;
+
+	if (!vpmu_is_at(*code))
+		return true;
+	l = R_DS + *code - VPMU_OPND_AT_DS;
+	if (!(st->known & TC_BIT(l)))
+		return false;
+	*code = st->val[l] & 31;
+	return true;
+}
+
 /* An operand: known (value), or in a register (index); false: cannot tell. */
 struct vpmu_tc_opnd {
 	bool known;
@@ -468,13 +485,8 @@ static bool tc_src(struct vpmu_tc_tr *tr, const struct vpmu_tc_state *st,
 		o->v = 0;
 		return true;
 	}
-	if (vpmu_is_at(code)) {
-		unsigned int l = R_DS + code - VPMU_OPND_AT_DS;
-
-		if (!(st->known & TC_BIT(l)))
-			return false;
-		code = st->val[l] & 31;
-	}
+	if (!tc_at(st, &code))
+		return false;
 	if (code == VPMU_OPND_R0 && tr->e->r0zero) {
 		o->v = 0;
 		return true;
@@ -509,13 +521,8 @@ static bool tc_dst(struct vpmu_tc_tr *tr, const struct vpmu_tc_state *st,
 		*r = R_SINK;
 		return true;
 	}
-	if (vpmu_is_at(code)) {
-		unsigned int l = R_DS + code - VPMU_OPND_AT_DS;
-
-		if (!(st->known & TC_BIT(l)))
-			return false;
-		code = st->val[l] & 31;
-	}
+	if (!tc_at(st, &code))
+		return false;
 	if (code == VPMU_OPND_R0 && tr->e->r0zero) {
 		*r = R_SINK;
 		return true;
