@@ -303,6 +303,24 @@ static void add_random_rv32(u32 seed)
 		put32(p->image + i, rnd());
 }
 
+/* RV32IM machine code @code of @n words at 0, in @mem_size bytes. */
+static struct prog *add_code_rv32(const char *name, const u32 *code,
+				  unsigned int n, u32 mem_size)
+{
+	struct prog *p = new_prog(name);
+	unsigned int i;
+
+	if (!p)
+		return NULL;
+	p->uc = uc_rv32;
+	p->rv32 = true;
+	p->mem_size = mem_size;
+	p->image = calloc(1, p->mem_size);
+	for (i = 0; i < n; i++)
+		put32(p->image + 4 * i, code[i]);
+	return p;
+}
+
 /*
  * RV32IM that misses the data cache on two loads of every pass (16-byte
  * lines, 64 of them: 0(t5) and 1024(t5) share a line's place and evict
@@ -327,18 +345,11 @@ static void add_misses_rv32(void)
 		0x009282b3,	/* add t0, t0, s1 */
 		0xfd5ff06f,	/* j 1b */
 	};
-	struct prog *p = new_prog("rv32 cache misses");
+	struct prog *p = add_code_rv32("rv32 cache misses", code,
+				       sizeof(code) / sizeof(code[0]), 0x4000);
 	unsigned int i;
 
-	if (!p)
-		return;
-	p->uc = uc_rv32;
-	p->rv32 = true;
-	p->mem_size = 0x4000;
-	p->image = calloc(1, p->mem_size);
-	for (i = 0; i < sizeof(code) / sizeof(code[0]); i++)
-		put32(p->image + 4 * i, code[i]);
-	for (i = 0x2000; i < p->mem_size; i += 4)
+	for (i = 0x2000; p && i < p->mem_size; i += 4)
 		put32(p->image + i, i * 2654435761u);
 }
 
@@ -371,17 +382,8 @@ static void add_smc_rv32(void)
 		0x00000073,	/* ecall: exit */
 		0x06430313,	/* patch: addi t1, t1, 100 */
 	};
-	struct prog *p = new_prog("rv32 rewriting its hot loop");
-	unsigned int i;
-
-	if (!p)
-		return;
-	p->uc = uc_rv32;
-	p->rv32 = true;
-	p->mem_size = 0x1000;
-	p->image = calloc(1, p->mem_size);
-	for (i = 0; i < sizeof(code) / sizeof(code[0]); i++)
-		put32(p->image + 4 * i, code[i]);
+	add_code_rv32("rv32 rewriting its hot loop", code,
+		      sizeof(code) / sizeof(code[0]), 0x1000);
 }
 
 static void add_elf(const char *path)
