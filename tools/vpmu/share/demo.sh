@@ -32,3 +32,11 @@ run "perf stat -e vpmu/event=2/,vpmu/tag=5/,vpmu/vpmu_cycles,ctr=3/ $RUN -q -b 1
 run "perf stat -e vpmu/vpmu_cycles/u,vpmu/vpmu_cycles/k,vpmu/vpmu_cycles/ $RUN $SHARE/build/syscall.vprg"
 # CPU-wide: every run on CPU 1 while perf watches it, whoever runs it.
 run "perf stat -a -C 1 -e vpmu/vpmu_insns/,vpmu/vpmu_dc_miss/ -- taskset -c 1 $RUN -n 3 -q $SORT"
+# The engines translate the microcode paths of hot instructions once and
+# replay them (vpmu.ko tc=1, the default); with tc=0 they interpret every
+# microword.  The counts are the same; the time is not.
+LOOP="perf stat -e vpmu/vpmu_cycles/,vpmu/vpmu_uops/,vpmu/vpmu_insns/ $RUN -q -b 20000003 $SHARE/build/sortloop.vprg"
+run "$LOOP"
+run "rmmod vpmu && insmod /opt/vpmu/vpmu.ko nr_counters=4 tc=0 && cat /sys/module/vpmu/parameters/tc"
+run "$LOOP"
+rmmod vpmu && insmod /opt/vpmu/vpmu.ko nr_counters=4
