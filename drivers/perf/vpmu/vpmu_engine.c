@@ -449,6 +449,9 @@ void vpmu_engine_mem_free(struct vpmu_engine_mem *m)
 struct vpmu_engine_mem *vpmu_engine_mem_set(struct vpmu_engine *e,
 					    struct vpmu_engine_mem *m)
 {
+	/* no memory: every pointer NULL, every size 0 */
+	static const struct vpmu_engine_mem none;
+	const struct vpmu_engine_mem *p = m ? m : &none;
 	struct vpmu_engine_mem *old = e->mem;
 	unsigned int s;
 
@@ -458,32 +461,32 @@ struct vpmu_engine_mem *vpmu_engine_mem_set(struct vpmu_engine *e,
 	e->ncs = 0;
 	e->st.started = false;
 	e->mem = m;
-	e->cs_limit = m ? m->words : 0;
-	e->slot_mem = m ? m->slot_mem : NULL;
-	e->slot_stride = m ? m->slot_stride : 0;
+	e->cs_limit = p->words;
+	e->slot_mem = p->slot_mem;
+	e->slot_stride = p->slot_stride;
 	for (s = 0; s < VPMU_NSLOT; s++)
-		e->slot[s] = m ? m->slot[s] : NULL;
-	e->R = m ? m->R : NULL;
-	e->xr = m ? m->xr : NULL;
-	e->tot_cnt = m ? m->tot_cnt : NULL;
-	e->tot_dyn = m ? m->tot_dyn : NULL;
-	e->tot_tkn = m ? m->tot_tkn : NULL;
-	e->ctr_hit = m ? m->ctr_hit : NULL;
-	e->trig_static = m ? m->trig_static : NULL;
-	e->tsrc = m ? m->tsrc : NULL;
+		e->slot[s] = p->slot[s];
+	e->R = p->R;
+	e->xr = p->xr;
+	e->tot_cnt = p->tot_cnt;
+	e->tot_dyn = p->tot_dyn;
+	e->tot_tkn = p->tot_tkn;
+	e->ctr_hit = p->ctr_hit;
+	e->trig_static = p->trig_static;
+	e->tsrc = p->tsrc;
 	e->ntsrc = 0;
-	e->hu_hit = m ? m->hu_hit : NULL;
-	e->uhist = m ? m->uhist : NULL;
-	e->uh_sink = m ? m->uhist + m->words : NULL;
-	e->dc_tag = m ? m->dc_tag : NULL;
-	e->gap_dist = m ? m->gap_dist : NULL;
-	e->gap_q = m ? m->gap_q : NULL;
-	e->tc_pool = m ? m->tc_pool : NULL;
-	e->tc_map = m ? m->tc_map : NULL;
-	e->tc_cnt = m ? m->tc_cnt : NULL;
-	e->tc_touch = m ? m->tc_touch : NULL;
-	e->tc_scratch = m ? m->tc_scratch : NULL;
-	e->tc_heat = m ? m->tc_heat : NULL;
+	e->hu_hit = p->hu_hit;
+	e->uhist = p->uhist;
+	e->uh_sink = m ? m->uhist + m->words : NULL;	/* no NULL + 0 */
+	e->dc_tag = p->dc_tag;
+	e->gap_dist = p->gap_dist;
+	e->gap_q = p->gap_q;
+	e->tc_pool = p->tc_pool;
+	e->tc_map = p->tc_map;
+	e->tc_cnt = p->tc_cnt;
+	e->tc_touch = p->tc_touch;
+	e->tc_scratch = p->tc_scratch;
+	e->tc_heat = p->tc_heat;
 	e->tc_ntouch = 0;
 	vpmu_tc_flush(e);
 	vpmu_slot_reset(e);
