@@ -16,20 +16,8 @@ RST_LINT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/rst-lint.py
 
 # ensure_get_abi - get_abi.pl of $LINUX_SRC_PKG in the cache; sets GET_ABI.
 ensure_get_abi() {
-	local ver dir
-
-	ensure_pkgs "$LINUX_SRC_PKG" perl
-	ver=$(dpkg-query -W -f='${Version}' "$LINUX_SRC_PKG")
-	dir=$CACHE/get_abi/$ver
-	if [ ! -f "$dir/get_abi.pl" ]; then
-		rm -rf "$dir.tmp"
-		mkdir -p "$dir.tmp"
-		tar -C "$dir.tmp" --strip-components=2 -xf "$LINUX_SRC_TAR" \
-			"$LINUX_SRC_PKG/scripts/get_abi.pl"
-		rm -rf "$dir"
-		mv "$dir.tmp" "$dir"
-	fi
-	GET_ABI=$dir/get_abi.pl
+	linux_src_files get_abi 2 "$LINUX_SRC_PKG/scripts/get_abi.pl"
+	GET_ABI=$LINUX_SRC_FILES/get_abi.pl
 }
 
 # doc_files PATTERN... - tracked files matching the git pathspecs (every

@@ -37,23 +37,31 @@ tap() {	# tap STATUS NAME [DETAIL-FILE]
 	return 0
 }
 
-ensure_checkpatch() {
-	local ver dir
+# linux_src_files NAME STRIP PATH... - the PATHs of $LINUX_SRC_TAR, their
+# first STRIP components dropped, extracted once into $CACHE/NAME/VERSION
+# (the package's version) unless they are there; sets LINUX_SRC_FILES to
+# that directory.
+linux_src_files() {
+	local name=$1 strip=$2 ver dir
 
+	shift 2
 	ensure_pkgs "$LINUX_SRC_PKG" perl
 	ver=$(dpkg-query -W -f='${Version}' "$LINUX_SRC_PKG")
-	dir=$CACHE/checkpatch/$ver
-	if [ ! -x "$dir/scripts/checkpatch.pl" ]; then
+	dir=$CACHE/$name/$ver
+	if [ ! -d "$dir" ]; then
 		rm -rf "$dir.tmp"
 		mkdir -p "$dir.tmp"
-		tar -C "$dir.tmp" --strip-components=1 -xf "$LINUX_SRC_TAR" \
-			linux-source-6.1/scripts/checkpatch.pl \
-			linux-source-6.1/scripts/spelling.txt \
-			linux-source-6.1/scripts/const_structs.checkpatch
-		rm -rf "$dir"
-		mv "$dir.tmp" "$dir"
+		tar -C "$dir.tmp" --strip-components="$strip" \
+			-xf "$LINUX_SRC_TAR" "$@" && mv "$dir.tmp" "$dir"
 	fi
-	CHECKPATCH=$dir/scripts/checkpatch.pl
+	LINUX_SRC_FILES=$dir
+}
+
+ensure_checkpatch() {
+	linux_src_files checkpatch 1 "$LINUX_SRC_PKG"/scripts/checkpatch.pl \
+		"$LINUX_SRC_PKG"/scripts/spelling.txt \
+		"$LINUX_SRC_PKG"/scripts/const_structs.checkpatch
+	CHECKPATCH=$LINUX_SRC_FILES/scripts/checkpatch.pl
 }
 
 # Kernel-side sources: the module and the uapi header.  In a git checkout
