@@ -153,6 +153,20 @@ u32 vpmu_fold(struct vpmu_engine *e, u32 lo, u32 hi)
 	return wrapped;
 }
 
+/*
+ * Fold what deferred runs left in the slots (vpmu_defer_ok()).  Everything
+ * that reads the counts (counters, overflow status, totals, the micro-PC
+ * histogram at K = 1) or changes what they would feed calls this first,
+ * so the deferral is never visible.
+ */
+void vpmu_settle(struct vpmu_engine *e)
+{
+	if (!e->unfolded)
+		return;
+	e->ovf |= vpmu_fold(e, 0, e->ncs);
+	e->unfolded = 0;
+}
+
 void vpmu_slot_reset(struct vpmu_engine *e)
 {
 	memset(e->key_slot, 0xff, sizeof(e->key_slot));
@@ -325,6 +339,13 @@ void vpmu_gate_sync(struct vpmu_engine *e)
 {
 	e->gate_open = vpmu_gate_open(e, e->frozen);
 	e->uh_hist = e->gate_open & VPMU_GATE_UHIST ? e->uhist : e->uh_sink;
+}
+
+/* The gates again, if any unit is gated (a freeze bit changed). */
+void vpmu_gate_resync(struct vpmu_engine *e)
+{
+	if (unlikely(e->gate_req))
+		vpmu_gate_sync(e);
 }
 
 /*

@@ -5,7 +5,7 @@
  * vpmu_engine, and what the files call of one another.  Top to bottom,
  * each file calls only those below it:
  *
- *   vpmu_engine.c            runs and chunks, lifetime, contexts, state
+ *   vpmu_engine_run.c        runs and chunks, lifetime, contexts, state
  *   vpmu_engine_build.c      the uops: building, routing, fusing, segments
  *   vpmu_engine_interp.c     the interpreter loop and its hot helpers
  *   vpmu_engine_count.c      counting: fold, slots, toggles, triggers,
@@ -933,6 +933,8 @@ void vpmu_defer_add(struct vpmu_engine *e, u64 n);
 bool vpmu_trig_dynamic(u16 trigger);
 bool vpmu_trig_any(struct vpmu_engine *e);
 void vpmu_gate_sync(struct vpmu_engine *e);
+void vpmu_gate_resync(struct vpmu_engine *e);
+void vpmu_settle(struct vpmu_engine *e);
 void vpmu_hook_post(struct vpmu_engine *e, unsigned int hook);
 
 /* vpmu_engine_hu.c: the histogram unit */
@@ -970,20 +972,6 @@ size_t vpmu_tc_scratch_size(void);
 /* vpmu_engine_build.c: the uops, their routes and segments */
 void vpmu_prepare(struct vpmu_engine *e);
 
-/*
- * Fold what deferred runs left in the slots (vpmu_defer_ok()).  Everything
- * that reads the counts (counters, overflow status, totals, the micro-PC
- * histogram at K = 1) or changes what they would feed calls this first,
- * so the deferral is never visible.
- */
-static inline void vpmu_settle(struct vpmu_engine *e)
-{
-	if (!e->unfolded)
-		return;
-	e->ovf |= vpmu_fold(e, 0, e->ncs);
-	e->unfolded = 0;
-}
-
 /* The translation of (@key = pc | mode, @ir), or NULL; maybe a "none". */
 static inline const struct vpmu_tb *vpmu_tc_probe(const struct vpmu_engine *e,
 						  u32 key, u32 ir)
@@ -1008,12 +996,6 @@ static inline bool vpmu_tc_warm(struct vpmu_engine *e, u32 npc)
 		return false;
 	}
 	return e->tc_budget >= VPMU_TC_ROOM;
-}
-
-static inline void vpmu_gate_resync(struct vpmu_engine *e)
-{
-	if (unlikely(e->gate_req))
-		vpmu_gate_sync(e);
 }
 
 #endif /* _VPMU_ENGINE_PRIV_H */
