@@ -95,7 +95,7 @@ cp_ignores() {
 	*/vpmu_engine_priv.h) echo COMPLEX_MACRO,MACRO_ARG_REUSE ;;
 	# The translator evaluates known operands by the same semantics:
 	# tc_eval()'s cases ("case OP: return SEM;") expand from the table.
-	*/vpmu_engine_tc.c)
+	*/vpmu_engine_translate.c)
 		echo MULTISTATEMENT_MACRO_USE_DO_WHILE,TRAILING_SEMICOLON ;;
 	*/vpmu_compat.h) echo LINUX_VERSION_CODE,CONSTANT_COMPARISON ;;
 	# vpmu_port.h spells the kernel's type names and attribute macros

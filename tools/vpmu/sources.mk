@@ -14,10 +14,11 @@ VPMU_CORE	:= $(VPMU_TOP)/drivers/perf/vpmu
 # module's list is drivers/perf/vpmu/Makefile's; the lint tier checks that
 # the two agree.  The host tests, fuzzers and benchmarks take this one.
 VPMU_CORE_SRCS	:= $(addprefix $(VPMU_CORE)/, \
-		     vpmu_isa.c vpmu_image.c vpmu_engine.c \
-		     vpmu_engine_build.c vpmu_engine_count.c \
-		     vpmu_engine_hu.c vpmu_engine_interp.c \
-		     vpmu_engine_tc.c)
+		     vpmu_isa.c vpmu_image.c vpmu_engine_run.c \
+		     vpmu_engine_build.c vpmu_engine_interp.c \
+		     vpmu_engine_count.c vpmu_engine_tc.c \
+		     vpmu_engine_translate.c vpmu_engine_hu.c \
+		     vpmu_engine_event.c)
 
 # The histogram unit's text format (vpmu_hu_text.c) is shared with the
 # module too; vpmu-sim uses it.

@@ -418,19 +418,6 @@ static void vpmu_build_uop(struct vpmu_engine *e, u32 upc,
 	x->mem_fast = vpmu_mfast(d, x);
 }
 
-/*
- * Point @ds @s1 @s2 at the registers the latches name.  With R0_ZERO, r0
- * is read from R[0], which only @ writes can reach and which they zero
- * again at once (zr); direct writes of r0 go to the sink.
- */
-void vpmu_latch_maps(struct vpmu_engine *e)
-{
-	unsigned int k;
-
-	for (k = 0; k < 3; k++)
-		e->xr[VPMU_OPND_AT_DS + k] = e->R[R_DS + k] & 31;
-}
-
 int vpmu_engine_attach(struct vpmu_engine *e, const struct vpmu_ucode *uc)
 {
 	u32 n = uc->cs_words, nid = uc->op_mask + 1, i;

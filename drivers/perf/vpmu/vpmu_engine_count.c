@@ -1,84 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vpmu_engine_count.c - counting: what each event counts on a microword,
- * the fold of the uops' counts into the counters, the slots that split
- * them by what was counting, trigger toggles and gates, and the PMU
- * hardware's registers (counters, overflow status, freeze bits, triggers,
- * the micro-PC histogram's interval).  See vpmu_engine_priv.h.
+ * vpmu_engine_count.c - counting: the fold of the uops' counts into the
+ * counters, the slots that split them by what was counting, trigger
+ * toggles and gates, and the PMU hardware's registers (counters, overflow
+ * status, freeze bits, triggers, the micro-PC histogram's interval, the
+ * histogram unit's program and buckets).  See vpmu_engine_priv.h.
  */
 #include "vpmu_engine_priv.h"
 
 /* ---- counting ----------------------------------------------------------- */
-
-u8 vpmu_ev_cls(unsigned int ev)
-{
-	switch (ev) {
-	case VPMU_EV_CYCLES:
-		return CLS_CYC;
-	case VPMU_EV_UBR_TAKEN:
-		return CLS_TKN;
-	case VPMU_EV_DC_HIT:
-		return CLS_HIT;
-	case VPMU_EV_DC_MISS:
-	case VPMU_EV_WQ_STALL:
-		return CLS_DYN;
-	}
-	return CLS_EXEC;
-}
-
-/*
- * Occurrences of @ev on microword @upc given its executions @c, memory
- * count @dy and taken branches @tk.
- */
-u64 vpmu_ev_count(const struct vpmu_engine *e, unsigned int ev,
-		  u32 upc, u64 c, u64 dy, u64 tk)
-{
-	const struct vpmu_dec *d = &e->uc->dec[upc];
-
-	switch (ev) {
-	case VPMU_EV_CYCLES:
-		return c + vpmu_stall_of(e, d, dy);
-	case VPMU_EV_UOPS:
-		return c;
-	case VPMU_EV_INSNS:
-		return d->kind & VPMU_K_EOI ? c : 0;
-	case VPMU_EV_UBR_TAKEN:
-		return tk;
-	case VPMU_EV_DISPATCH:
-		return d->kind & VPMU_K_DISP ? c : 0;
-	case VPMU_EV_DC_HIT:
-		return d->kind & VPMU_K_LOAD ? c - dy : 0;
-	case VPMU_EV_DC_MISS:
-		return d->kind & VPMU_K_LOAD ? dy : 0;
-	case VPMU_EV_WQ_STALL:
-		return d->kind & VPMU_K_STORE ? dy : 0;
-	case VPMU_EV_TRIGGER:
-		return d->kind & VPMU_K_TRIG ? c : 0;
-	case VPMU_EV_STORES:
-		return d->kind & VPMU_K_STORE ? c : 0;
-	}
-	if (ev > VPMU_EV_TAG_BASE && ev <= VPMU_EV_TAG(VPMU_TAG_MAX))
-		return vpmu_dec_has_tag(e->uc, d, ev - VPMU_EV_TAG_BASE) ? c : 0;
-	return 0;
-}
-
-/* Can @ev ever occur on @upc? */
-bool vpmu_ev_possible(const struct vpmu_engine *e, unsigned int ev,
-		      u32 upc)
-{
-	const struct vpmu_dec *d = &e->uc->dec[upc];
-
-	switch (ev) {
-	case VPMU_EV_UBR_TAKEN:
-		return d->kind & VPMU_K_BR;
-	case VPMU_EV_DC_HIT:
-	case VPMU_EV_DC_MISS:
-		return d->kind & VPMU_K_LOAD;
-	case VPMU_EV_WQ_STALL:
-		return d->kind & VPMU_K_STORE;
-	}
-	return vpmu_ev_count(e, ev, upc, 1, 0, 0) != 0;
-}
 
 bool vpmu_ctr_enabled(const struct vpmu_engine *e, unsigned int i)
 {
@@ -221,6 +151,20 @@ u32 vpmu_fold(struct vpmu_engine *e, u32 lo, u32 hi)
 	}
 	e->wrap_pending = 0;
 	return wrapped;
+}
+
+/*
+ * Fold what deferred runs left in the slots (vpmu_defer_ok()).  Everything
+ * that reads the counts (counters, overflow status, totals, the micro-PC
+ * histogram at K = 1) or changes what they would feed calls this first,
+ * so the deferral is never visible.
+ */
+void vpmu_settle(struct vpmu_engine *e)
+{
+	if (!e->unfolded)
+		return;
+	e->ovf |= vpmu_fold(e, 0, e->ncs);
+	e->unfolded = 0;
 }
 
 void vpmu_slot_reset(struct vpmu_engine *e)
@@ -395,6 +339,13 @@ void vpmu_gate_sync(struct vpmu_engine *e)
 {
 	e->gate_open = vpmu_gate_open(e, e->frozen);
 	e->uh_hist = e->gate_open & VPMU_GATE_UHIST ? e->uhist : e->uh_sink;
+}
+
+/* The gates again, if any unit is gated (a freeze bit changed). */
+void vpmu_gate_resync(struct vpmu_engine *e)
+{
+	if (unlikely(e->gate_req))
+		vpmu_gate_sync(e);
 }
 
 /*
@@ -744,4 +695,103 @@ void vpmu_engine_uhist_reset(struct vpmu_engine *e)
 	if (e->uhist)
 		memset(e->uhist, 0, sizeof(u64) * e->ncs);
 	e->uhist_left = e->uhist_k ? e->uhist_k - 1 : 0;
+}
+
+/* ---- programming the histogram unit ------------------------------------- */
+
+/* What an EVENT or UPC entry adds up where it can count (hu_hit). */
+static u8 vpmu_hu_cls(const struct vpmu_hu_entry *x)
+{
+	return x->kind == VPMU_HU_UPC ? CLS_CYC : vpmu_ev_cls(x->event);
+}
+
+static int vpmu_hu_check(const struct vpmu_hu_prog *p, u32 *total)
+{
+	u64 t = 0;
+	unsigned int i;
+
+	if (p->mode != VPMU_HU_SEQ && p->mode != VPMU_HU_PAR)
+		return -EINVAL;
+	if (p->once > 1)
+		return -EINVAL;
+	if (p->n < 1 || p->n > VPMU_HU_MAX)
+		return -EINVAL;
+	for (i = 0; i < p->n; i++) {
+		const struct vpmu_hu_entry *x = &p->ent[i];
+
+		switch (x->kind) {
+		case VPMU_HU_EVENT:
+			if (!vpmu_event_valid(x->event))
+				return -EINVAL;
+			break;
+		default:
+			if (x->kind >= VPMU_HU_NKINDS || x->lo > x->hi)
+				return -EINVAL;
+			break;
+		}
+		if (!x->period)
+			return -EINVAL;
+		if (p->mode == VPMU_HU_SEQ)
+			t += x->period;
+		else if (t < x->period)
+			t = x->period;
+	}
+	if (t > 0xffffffffu)
+		return -EINVAL;
+	*total = (u32)t;
+	return 0;
+}
+
+int vpmu_engine_hu_set(struct vpmu_engine *e, const struct vpmu_hu_prog *p)
+{
+	/* what each kind routes through the trigger hook */
+	static const u8 route[VPMU_HU_NKINDS] = {
+		[VPMU_HU_WQ] = VPMU_K_STORE,
+		[VPMU_HU_LOAD] = VPMU_K_LOAD,
+		[VPMU_HU_HIT] = VPMU_K_LOAD,
+		[VPMU_HU_MISS] = VPMU_K_LOAD,
+		[VPMU_HU_STORE] = VPMU_K_STORE,
+		[VPMU_HU_ACCESS] = VPMU_K_LOAD | VPMU_K_STORE,
+	};
+	u32 total = 0;
+	bool wq = false;
+	u8 rt = 0;
+	unsigned int i;
+	int err;
+
+	err = p ? vpmu_hu_check(p, &total) : 0;
+	if (err)
+		return err;
+	vpmu_settle(e);
+	if (p) {
+		e->hu = *p;
+		for (i = 0; i < p->n; i++) {
+			wq |= p->ent[i].kind == VPMU_HU_WQ;
+			rt |= route[p->ent[i].kind];
+			e->hu_cls[i] = vpmu_hu_cls(&p->ent[i]);
+		}
+	} else {
+		memset(&e->hu, 0, sizeof(e->hu));
+	}
+	e->hu_total = total;
+	e->hu_wq = wq;		/* stores are routed, or no longer */
+	e->hu_route = rt;	/* ...and loads */
+	e->dirty = true;	/* hu_hit and the routes are rebuilt */
+	vpmu_hu_restart(e);
+	return 0;
+}
+
+void vpmu_engine_hu_read(struct vpmu_engine *e, u64 *c, unsigned int n)
+{
+	unsigned int i;
+
+	vpmu_settle(e);
+	for (i = 0; i < n && i < VPMU_HU_MAX; i++)
+		c[i] = e->hu_c[i];
+}
+
+void vpmu_engine_hu_reset(struct vpmu_engine *e)
+{
+	vpmu_settle(e);
+	vpmu_hu_restart(e);
 }

@@ -2,14 +2,19 @@
 /*
  * vpmu_engine_priv.h - private to the engine's files: the executable
  * form of microwords (struct vpmu_uop), the loop's handler lists, struct
- * vpmu_engine, and what the files call of one another:
+ * vpmu_engine, and what the files call of one another.  Top to bottom,
+ * each file calls only those below it:
  *
- *   vpmu_engine.c         runs and chunks, lifetime, contexts, state
- *   vpmu_engine_interp.c  the interpreter loop and its hot helpers
- *   vpmu_engine_count.c   counting: fold, slots, toggles, triggers,
- *                         gates, and the PMU hardware's registers
- *   vpmu_engine_hu.c      the histogram unit
- *   vpmu_engine_build.c   the uops: building, routing, fusing, segments
+ *   vpmu_engine_run.c        runs and chunks, lifetime, contexts, state
+ *   vpmu_engine_build.c      the uops: building, routing, fusing, segments
+ *   vpmu_engine_interp.c     the interpreter loop and its hot helpers
+ *   vpmu_engine_count.c      counting: fold, slots, toggles, triggers,
+ *                            gates, and the PMU hardware's registers
+ *   vpmu_engine_tc.c         the translation cache: finding, linking,
+ *                            leaving and draining translations
+ *   vpmu_engine_translate.c  ...and making them
+ *   vpmu_engine_hu.c         the histogram unit
+ *   vpmu_engine_event.c      what each event counts on a microword
  *
  * How it is fast and still exact
  * -------------------------------
@@ -554,6 +559,26 @@ struct vpmu_tblk {
 	u16 ent[];	/* upc, or upc | VPMU_TBLK_TKN */
 };
 
+/* A register's bit in a translation's sets of registers. */
+#define TC_BIT(r)	(1ull << (r))
+
+/* The block record at word @off of @w, and the words one of @n takes. */
+static inline const struct vpmu_tblk *tc_blk(const u32 *w, u32 off)
+{
+	return (const struct vpmu_tblk *)(w + off);
+}
+
+static inline u32 tc_blk_words(u32 n)
+{
+	return 1 + (n + 1) / 2;
+}
+
+/* The words a struct vpmu_tpairs of @n pairs takes. */
+static inline u32 tc_pairs_words(u32 n)
+{
+	return 2 + 2 * n;
+}
+
 /*
  * The ops' handlers: an ALU operation's with register operands (RR), a
  * register and an immediate (RI) or an immediate and a register (IR),
@@ -880,11 +905,26 @@ static inline bool vpmu_is_at(unsigned int code)
 	return code >= VPMU_OPND_AT_DS && code <= VPMU_OPND_AT_S2;
 }
 
-/* vpmu_engine_count.c: counting, slots, toggles, triggers, gates */
+/*
+ * Point @ds @s1 @s2 at the registers the latches name.  With R0_ZERO, r0
+ * is read from R[0], which only @ writes can reach and which they zero
+ * again at once (zr); direct writes of r0 go to the sink.
+ */
+static inline void vpmu_latch_maps(struct vpmu_engine *e)
+{
+	unsigned int k;
+
+	for (k = 0; k < 3; k++)
+		e->xr[VPMU_OPND_AT_DS + k] = e->R[R_DS + k] & 31;
+}
+
+/* vpmu_engine_event.c: what each event counts on a microword */
 u8 vpmu_ev_cls(unsigned int ev);
 u64 vpmu_ev_count(const struct vpmu_engine *e, unsigned int ev,
 		  u32 upc, u64 c, u64 dy, u64 tk);
 bool vpmu_ev_possible(const struct vpmu_engine *e, unsigned int ev, u32 upc);
+
+/* vpmu_engine_count.c: counting, slots, toggles, triggers, gates */
 bool vpmu_ctr_enabled(const struct vpmu_engine *e, unsigned int i);
 u32 vpmu_fold(struct vpmu_engine *e, u32 lo, u32 hi);
 void vpmu_slot_reset(struct vpmu_engine *e);
@@ -893,6 +933,8 @@ void vpmu_defer_add(struct vpmu_engine *e, u64 n);
 bool vpmu_trig_dynamic(u16 trigger);
 bool vpmu_trig_any(struct vpmu_engine *e);
 void vpmu_gate_sync(struct vpmu_engine *e);
+void vpmu_gate_resync(struct vpmu_engine *e);
+void vpmu_settle(struct vpmu_engine *e);
 void vpmu_hook_post(struct vpmu_engine *e, unsigned int hook);
 
 /* vpmu_engine_hu.c: the histogram unit */
@@ -919,27 +961,16 @@ const struct vpmu_tb *vpmu_tc_next(struct vpmu_engine *e,
 u32 vpmu_tc_leave(struct vpmu_engine *e, struct vpmu_uop *base, u32 *cnt,
 		  const struct vpmu_trec *x, const struct vpmu_tpairs *pend);
 void vpmu_tc_touch(struct vpmu_engine *e, const struct vpmu_tb *tb);
-size_t vpmu_tc_scratch_size(void);
 void vpmu_tc_drain(struct vpmu_engine *e);
 void vpmu_tc_flush(struct vpmu_engine *e);
 
+/* vpmu_engine_translate.c: making translations */
+u32 vpmu_tc_pool_alloc(struct vpmu_engine *e, u32 words);
+u32 vpmu_tc_translate(struct vpmu_engine *e, u32 key, u32 ir);
+size_t vpmu_tc_scratch_size(void);
+
 /* vpmu_engine_build.c: the uops, their routes and segments */
 void vpmu_prepare(struct vpmu_engine *e);
-void vpmu_latch_maps(struct vpmu_engine *e);
-
-/*
- * Fold what deferred runs left in the slots (vpmu_defer_ok()).  Everything
- * that reads the counts (counters, overflow status, totals, the micro-PC
- * histogram at K = 1) or changes what they would feed calls this first,
- * so the deferral is never visible.
- */
-static inline void vpmu_settle(struct vpmu_engine *e)
-{
-	if (!e->unfolded)
-		return;
-	e->ovf |= vpmu_fold(e, 0, e->ncs);
-	e->unfolded = 0;
-}
 
 /* The translation of (@key = pc | mode, @ir), or NULL; maybe a "none". */
 static inline const struct vpmu_tb *vpmu_tc_probe(const struct vpmu_engine *e,
@@ -965,12 +996,6 @@ static inline bool vpmu_tc_warm(struct vpmu_engine *e, u32 npc)
 		return false;
 	}
 	return e->tc_budget >= VPMU_TC_ROOM;
-}
-
-static inline void vpmu_gate_resync(struct vpmu_engine *e)
-{
-	if (unlikely(e->gate_req))
-		vpmu_gate_sync(e);
 }
 
 #endif /* _VPMU_ENGINE_PRIV_H */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vpmu_engine.c - the microcoded processor and its PMU hardware: runs and
- * their chunks, lifetime, programs and their contexts, state.
+ * vpmu_engine_run.c - the microcoded processor and its PMU hardware:
+ * runs and their chunks, lifetime, programs and their contexts, state.
+ * The top of the engine's files: the others are below it.
  *
  * Implements Documentation/vpmu/architecture.rst.  Portable C: built into
  * the module and as host C for tests, benchmarks and fuzzing.  How the

@@ -1,0 +1,1072 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vpmu_engine_translate.c - the translation cache's translator: a macro
+ * instruction's microcode path made into a translation, which
+ * vpmu_engine_tc.c finds, links, replays and leaves (its head comment
+ * says why a translation is exact).
+ *
+ * A translation is made for one (pc, ir, mode) the first time the engine
+ * dispatches it (vpmu_tc_next()).  The translator walks the microcode from
+ * the instruction's ID-table entry as the interpreter would run it, with
+ * what it knows: pc, ipc and ir, the constants, and whatever microwords
+ * compute from those alone (field extraction, immediates, the select
+ * latches and so the registers @ds, @s1 and @s2 name, the branches and
+ * dispatches those decide).  Such microwords cost nothing when the
+ * translation runs.  The others become ops: ALU operations on registers,
+ * loads and stores, compares and branches on the program's data, and the
+ * EOI.  A branch on data forks the path; both sides are translated.  At
+ * an EOI whose next pc is known the path goes on into the next
+ * instruction (a superblock), the word there checked on every pass (a
+ * NEXTI op), so code that rewrites itself is never replayed stale.  The
+ * instructions a translation covers were in memory when it was made; a
+ * run on less memory flushes the cache (tc_msz), so a translation never
+ * checks a fetch it knew to be good.
+ */
+#include "vpmu_engine_priv.h"
+
+#define TC_MAXOPS	512	/* ops in one translation */
+#define TC_BLKW		1024	/* words of its block records */
+#define TC_RECW		4096	/* words of its exits and pairs */
+#define TC_RELS		1024	/* offsets it holds, to relocate */
+#define TC_CUTS		64	/* exits inside the current block */
+#define TC_ROOM		VPMU_TC_ROOM
+
+#define TC_OPW		(sizeof(struct vpmu_top) / 4)	/* words an op */
+/* registers a translation knows from its key, and never leaves pending */
+#define TC_KEYREGS	(TC_BIT(R_PC) | TC_BIT(R_IPC) | TC_BIT(R_IR))
+
+/* What the translator knows on one path. */
+struct vpmu_tc_state {
+	u64 known;		/* registers whose value is val[] */
+	u64 wrote;		/* registers this path has written */
+	u32 insns;		/* instructions on this path so far */
+	u32 pairs;		/* its pairs (tc_pairs()), while they hold */
+	u64 pairs_skip;		/* ...written without these registers */
+	u32 val[R_NREGS];
+};
+
+/* A branch on data whose taken side is still to be translated. */
+struct vpmu_tc_fork {
+	struct vpmu_tc_state st;
+	u32 upc;		/* the taken side's first microword */
+	u32 op;			/* the branch op */
+	u16 br;			/* the branch's microword */
+};
+
+/* Where a word holding a recw (or, TC_REL_BLK, blkw) offset + 1 is. */
+#define TC_REL_REC	BIT(31)	/* in recw; else in the ops */
+#define TC_REL_BLK	BIT(30)	/* a block record's offset */
+
+/* A translation in the making. */
+struct vpmu_tc_tr {
+	struct vpmu_engine *e;
+	u32 pc, ir, mode;
+	u32 words;		/* microwords translated, all paths */
+	u32 limit;		/* ...at most (the chunk's budget) */
+	u64 kill, rbw;		/* written on every EOI path; read first */
+	bool eoi;		/* a path reached an EOI */
+	bool fail;		/* too big: not translatable */
+	bool forked;		/* a branch on data: no more instructions */
+	u32 nops, nblkw, nrecw, nblk, nrels;
+	u32 blk_op;		/* the current block's BLK op... */
+	u32 blk_rec;		/* ...and its record (in blkw) */
+	u32 ncuts;		/* exits in it: refunds set when it closes */
+	u32 nst;		/* stores in it: their cycles too */
+	u32 st_ops[TC_CUTS], st_execs[TC_CUTS];
+	u32 cut[TC_CUTS], cut_execs[TC_CUTS];
+	u32 nforks;
+	/* not cleared for each translation: */
+	struct vpmu_top ops[TC_MAXOPS];
+	u32 blkw[TC_BLKW];
+	union {			/* records hold a u64 */
+		u32 recw[TC_RECW];
+		u64 recw_align;
+	};
+	u32 rels[TC_RELS];
+	struct vpmu_tc_fork fork[VPMU_TC_FORKS];
+};
+
+static inline struct vpmu_tblk *tc_blk_w(u32 *w, u32 off)
+{
+	return (struct vpmu_tblk *)(w + off);
+}
+
+/* ---- making a translation -------------------------------------------------- */
+
+u32 vpmu_tc_pool_alloc(struct vpmu_engine *e, u32 words)
+{
+	u32 off = (e->tc_used + 1) & ~1u;	/* records hold a u64 */
+
+	if (off + words > VPMU_TC_POOL)
+		return 0;
+	e->tc_used = off + words;
+	return off;
+}
+
+static struct vpmu_top *tc_op(struct vpmu_tc_tr *tr, unsigned int h)
+{
+	struct vpmu_top *t;
+
+	if (tr->nops >= TC_MAXOPS) {
+		tr->fail = true;
+		tr->nops = 0;
+	}
+	t = &tr->ops[tr->nops++];
+	memset(t, 0, sizeof(*t));
+	t->h = h;
+	return t;
+}
+
+/* Word @w (of the ops, or with TC_REL_REC of recw) holds an offset + 1. */
+static void tc_rel(struct vpmu_tc_tr *tr, u32 w)
+{
+	if (tr->nrels == TC_RELS) {
+		tr->fail = true;
+		return;
+	}
+	tr->rels[tr->nrels++] = w;
+}
+
+static u32 tc_op_word(struct vpmu_tc_tr *tr, const void *field)
+{
+	return (u32)((const u32 *)field - (const u32 *)tr->ops);
+}
+
+/*
+ * The pairs of what @st knows and R[] lacks, less the registers in @skip:
+ * their offset in recw + 1, shared with the last pairs if the same (0:
+ * none, or no room).
+ */
+static u32 tc_pairs(struct vpmu_tc_tr *tr, struct vpmu_tc_state *st,
+		    u64 skip)
+{
+	u64 m = st->known & st->wrote & ~skip & ~TC_BIT(R_SINK);
+	u32 off = tr->nrecw, n = 0;
+	struct vpmu_tpairs *p;
+
+	if (!m)
+		return 0;
+	/* unchanged since they were last written: the same pairs */
+	if (st->pairs && st->pairs_skip == skip)
+		return st->pairs;
+	if (off + tc_pairs_words(VPMU_TC_PAIRS) > TC_RECW) {
+		tr->fail = true;
+		return 0;
+	}
+	p = (struct vpmu_tpairs *)&tr->recw[off];
+	while (m) {
+		u32 r = __builtin_ctzll(m);
+
+		m &= m - 1;
+		if (n == VPMU_TC_PAIRS) {
+			tr->fail = true;
+			return 0;
+		}
+		p->p[n].idx = r;
+		p->p[n].val = st->val[r];
+		n++;
+	}
+	p->n = n;
+	p->pad = 0;
+	tr->nrecw += tc_pairs_words(n);
+	st->pairs = off + 1;
+	st->pairs_skip = skip;
+	return off + 1;
+}
+
+/*
+ * An exit before microword @upc, @st known there, into the word @slot of
+ * the ops (made relative to recw + 1).  Inside the current block (@cut),
+ * after @kpos of its entries, @execs of them microwords: the block's count
+ * stands for those only, and what it charged for the rest is refunded
+ * (set when the block closes).
+ */
+static void tc_exit_rec(struct vpmu_tc_tr *tr, struct vpmu_tc_state *st,
+			u32 *slot, u32 upc, bool cut, u32 kpos, u32 execs)
+{
+	u32 pairs = tc_pairs(tr, st, 0), off;
+	struct vpmu_trec *x;
+
+	off = (tr->nrecw + 1) & ~1u;
+	if (tr->fail || off + sizeof(*x) / 4 > TC_RECW ||
+	    (cut && tr->ncuts == TC_CUTS)) {
+		tr->fail = true;
+		return;
+	}
+	x = (struct vpmu_trec *)&tr->recw[off];
+	memset(x, 0, sizeof(*x));
+	x->upc = upc;
+	x->wrote = st->wrote;
+	x->pairs = pairs;
+	if (pairs)
+		tc_rel(tr, TC_REL_REC | (off + offsetof(struct vpmu_trec, pairs) / 4));
+	if (cut) {
+		x->blk = tr->blk_rec + 1;
+		tc_rel(tr, TC_REL_REC | TC_REL_BLK |
+		       (off + offsetof(struct vpmu_trec, blk) / 4));
+		x->kpos = kpos;
+		x->counted = 1;
+		tr->cut[tr->ncuts] = off;
+		tr->cut_execs[tr->ncuts++] = execs;
+	}
+	tr->nrecw = off + sizeof(*x) / 4;
+	*slot = off + 1;
+	tc_rel(tr, tc_op_word(tr, slot));
+}
+
+static struct vpmu_tblk *tc_cur_blk(struct vpmu_tc_tr *tr)
+{
+	return tc_blk_w(tr->blkw, tr->blk_rec);
+}
+
+/* Another entry of the current block. */
+static void tc_count(struct vpmu_tc_tr *tr, u32 ent)
+{
+	struct vpmu_tblk *b = tc_cur_blk(tr);
+
+	if (tr->blk_rec + tc_blk_words(b->n + 1) > TC_BLKW) {
+		tr->fail = true;
+		return;
+	}
+	b->ent[b->n++] = ent;
+	tr->ops[tr->blk_op].imm += !(ent & VPMU_TBLK_TKN);
+}
+
+/*
+ * A new block at microword @upc, @st known; the taken side of a branch on
+ * data (@tkn >= 0) counts the branch taken first.
+ */
+static void tc_block(struct vpmu_tc_tr *tr, struct vpmu_tc_state *st,
+		     u32 upc, int tkn)
+{
+	struct vpmu_top *t = tc_op(tr, TH_BLK);
+	struct vpmu_trec *x;
+
+	if (tr->nblkw + tc_blk_words(0) > TC_BLKW ||
+	    tr->nblk >= VPMU_TC_BLOCKS) {
+		tr->fail = true;
+		return;
+	}
+	tr->blk_op = (u32)(t - tr->ops);
+	tr->blk_rec = tr->nblkw;
+	tc_blk_w(tr->blkw, tr->blk_rec)->n = 0;
+	tc_blk_w(tr->blkw, tr->blk_rec)->ctr = tr->nblk;
+	tr->nblkw += tc_blk_words(0);
+	t->y = tr->nblk++;
+	tr->ncuts = 0;
+	tr->nst = 0;
+	/* an exit before it is entered; uncounted, but for a branch taken */
+	tc_exit_rec(tr, st, &t->x, upc, false, 0, 0);
+	if (tkn >= 0 && !tr->fail) {
+		x = (struct vpmu_trec *)&tr->recw[t->x - 1];
+		tc_count(tr, (u32)tkn | VPMU_TBLK_TKN);
+		x->blk = tr->blk_rec + 1;
+		tc_rel(tr, TC_REL_REC | TC_REL_BLK |
+		       (t->x - 1 + offsetof(struct vpmu_trec, blk) / 4));
+		x->kpos = 1;
+	}
+}
+
+/* The current block is complete: its exits' refunds. */
+static void tc_close_block(struct vpmu_tc_tr *tr)
+{
+	u32 ncyc = tr->ops[tr->blk_op].imm, i;
+
+	for (i = 0; i < tr->ncuts; i++)
+		((struct vpmu_trec *)&tr->recw[tr->cut[i]])->refund =
+			ncyc - tr->cut_execs[i];
+	/* a store's cycle: the block's charge less the cycles after it */
+	for (i = 0; i < tr->nst; i++)
+		tr->ops[tr->st_ops[i]].d = ncyc - tr->st_execs[i];
+	tr->ncuts = 0;
+	tr->nst = 0;
+	tr->nblkw = tr->blk_rec + tc_blk_words(tc_cur_blk(tr)->n);
+}
+
+/* ---- evaluating microwords -------------------------------------------------- */
+
+/*
+ * An operand field naming @ds, @s1 or @s2: the register that latch holds,
+ * in *@code; false if the latch is not known.
+ */
+static bool tc_at(const struct vpmu_tc_state *st, unsigned int *code)
+{
+	unsigned int l;
+
+	if (!vpmu_is_at(*code))
+		return true;
+	l = R_DS + *code - VPMU_OPND_AT_DS;
+	if (!(st->known & TC_BIT(l)))
+		return false;
+	*code = st->val[l] & 31;
+	return true;
+}
+
+/* An operand: known (value), or in a register (index); false: cannot tell. */
+struct vpmu_tc_opnd {
+	bool known;
+	u8 r;
+	u32 v;
+};
+
+static bool tc_src(struct vpmu_tc_tr *tr, const struct vpmu_tc_state *st,
+		   const struct vpmu_dec *d, unsigned int code,
+		   struct vpmu_tc_opnd *o)
+{
+	o->known = true;
+	if (code == VPMU_OPND_IMM) {
+		o->v = (u32)d->imm;
+		return true;
+	}
+	if (code == VPMU_OPND_ZERO) {
+		o->v = 0;
+		return true;
+	}
+	if (!tc_at(st, &code))
+		return false;
+	if (code == VPMU_OPND_R0 && tr->e->r0zero) {
+		o->v = 0;
+		return true;
+	}
+	if (code > R_FLAGS)
+		return false;
+	if (st->known & TC_BIT(code)) {
+		o->v = st->val[code];
+		return true;
+	}
+	/* flags may be lazy in R[]: an operand that reads them stops here */
+	if (code == R_FLAGS)
+		return false;
+	o->known = false;
+	o->r = code;
+	return true;
+}
+
+/* Note a register read from R[] (not known): it is live on entry. */
+static void tc_read(struct vpmu_tc_tr *tr, const struct vpmu_tc_state *st,
+		    const struct vpmu_tc_opnd *o)
+{
+	if (!o->known && !(st->wrote & TC_BIT(o->r)))
+		tr->rbw |= TC_BIT(o->r);
+}
+
+/* The register a destination names (R_SINK: discarded); false: cannot. */
+static bool tc_dst(struct vpmu_tc_tr *tr, const struct vpmu_tc_state *st,
+		   unsigned int code, u8 *r)
+{
+	if (code == VPMU_OPND_ZERO) {
+		*r = R_SINK;
+		return true;
+	}
+	if (!tc_at(st, &code))
+		return false;
+	if (code == VPMU_OPND_R0 && tr->e->r0zero) {
+		*r = R_SINK;
+		return true;
+	}
+	if (code == R_IR || code == R_IPC || code > R_FLAGS)
+		return false;
+	*r = code;
+	return true;
+}
+
+static void tc_set(struct vpmu_tc_state *st, u8 r, bool known, u32 v)
+{
+	if (r == R_SINK)
+		return;
+	if (known || st->known & TC_BIT(r))
+		st->pairs = 0;	/* what is known changes */
+	if (r >= R_DS && r <= R_DS + 2)
+		v &= 31;
+	if (r == R_FLAGS)
+		v &= 15;
+	st->wrote |= TC_BIT(r);
+	st->val[r] = v;
+	if (known)
+		st->known |= TC_BIT(r);
+	else
+		st->known &= ~TC_BIT(r);
+}
+
+/* An ALU operation's result on known operands. */
+static u32 tc_eval(const struct vpmu_dec *d, u32 a, u32 b)
+{
+	u32 len;
+
+	switch (d->op) {
+#define VPMU_X(name, code, sig, doc)	VPMU_TC_EVAL_##sig(name)
+#define VPMU_TC_EVAL_DAB(n)	case VPMU_OP_##n: return VPMU_SEM_##n;
+#define VPMU_TC_EVAL_DB(n)	case VPMU_OP_##n: return VPMU_SEM_##n;
+#define VPMU_TC_EVAL_DAF(n)
+#define VPMU_TC_EVAL_NONE(n)
+#define VPMU_TC_EVAL_LD(n)
+#define VPMU_TC_EVAL_ST(n)
+#define VPMU_TC_EVAL_I(n)
+	VPMU_OP_LIST(VPMU_X)
+#undef VPMU_X
+	case VPMU_OP_EXT:
+		len = VPMU_EXT_LEN(d->uimm);
+		return (a >> VPMU_EXT_POS(d->uimm)) &
+		       (len == 32 ? ~0u : (1u << len) - 1);
+	case VPMU_OP_SEXT:
+		return (u32)((s32)(a << (31 - d->uimm)) >> (31 - d->uimm));
+	}
+	return 0;
+}
+
+static unsigned int tc_flag_kind(const struct vpmu_dec *d)
+{
+	return d->op == VPMU_OP_ADD ? 2 : d->op == VPMU_OP_SUB ? 3 : 1;
+}
+
+/* Handler tables: the ops of each operation and form. */
+static const u8 tc_rr[VPMU_OP_NR] = {
+#define VPMU_X(name, code, sig, doc)	VPMU_TC_RR_##sig(name)
+#define VPMU_TC_RR_DAB(n)						\
+	[VPMU_OP_##n] = TH_RR_##n,
+#define VPMU_TC_RR_DB(n)						\
+	[VPMU_OP_##n] = TH_RR_##n,
+#define VPMU_TC_RR_DAF(n)						\
+	[VPMU_OP_##n] = TH_RF_##n,
+#define VPMU_TC_RR_LD(n)						\
+	[VPMU_OP_##n] = TH_LD_##n,
+#define VPMU_TC_RR_ST(n)						\
+	[VPMU_OP_##n] = TH_ST_##n,
+#define VPMU_TC_RR_NONE(n)
+#define VPMU_TC_RR_I(n)
+	VPMU_OP_LIST(VPMU_X)
+#undef VPMU_X
+};
+
+static const u8 tc_ri[VPMU_OP_NR] = {
+#define VPMU_X(name, code, sig, doc)	VPMU_TC_RI_##sig(name)
+#define VPMU_TC_RI_DAB(n)						\
+	[VPMU_OP_##n] = TH_RI_##n,
+#define VPMU_TC_RI_DB(n)
+#define VPMU_TC_RI_DAF(n)
+#define VPMU_TC_RI_LD(n)
+#define VPMU_TC_RI_ST(n)
+#define VPMU_TC_RI_NONE(n)
+#define VPMU_TC_RI_I(n)
+	VPMU_OP_LIST(VPMU_X)
+#undef VPMU_X
+};
+
+static const u8 tc_ir[VPMU_OP_NR] = {
+#define VPMU_X(name, code, sig, doc)	VPMU_TC_IR_##sig(name)
+#define VPMU_TC_IR_DAB(n)						\
+	[VPMU_OP_##n] = TH_IR_##n,
+#define VPMU_TC_IR_DB(n)
+#define VPMU_TC_IR_DAF(n)
+#define VPMU_TC_IR_LD(n)
+#define VPMU_TC_IR_ST(n)
+#define VPMU_TC_IR_NONE(n)
+#define VPMU_TC_IR_I(n)
+	VPMU_OP_LIST(VPMU_X)
+#undef VPMU_X
+};
+
+static const u8 tc_cmp[VPMU_COND_NR][2] = {
+#define VPMU_X(name, holds)						\
+	[VPMU_COND_##name] = { TH_CMP_##name, TH_CMPI_##name },
+	VPMU_CMP_LIST(VPMU_X)
+#undef VPMU_X
+};
+
+/* How tc_word() says the path goes on. */
+enum {
+	W_NEXT,		/* on to *next in the same block */
+	W_SPLIT,	/* on to *next in a new block */
+	W_END,		/* the path ended with an EOI */
+	W_EXIT,		/* the interpreter runs this microword */
+};
+
+/*
+ * The op of an ALU microword with operands @a, @b not all known, writing
+ * register @r (the sink, for an EOI's pc: the EOI op commits it).
+ */
+static void tc_alu(struct vpmu_tc_tr *tr, const struct vpmu_dec *d,
+		   const struct vpmu_tc_opnd *a, const struct vpmu_tc_opnd *b,
+		   u8 r)
+{
+	struct vpmu_top *t;
+	u32 len;
+
+	if (d->sig == VPMU_SIG_DAF) {
+		t = tc_op(tr, tc_rr[d->op]);
+		t->a = a->r;
+		if (d->op == VPMU_OP_EXT) {
+			len = VPMU_EXT_LEN(d->uimm);
+			t->b = VPMU_EXT_POS(d->uimm);
+			t->imm = len == 32 ? ~0u : (1u << len) - 1;
+		} else {
+			t->b = 31 - d->uimm;
+		}
+	} else if (d->sig == VPMU_SIG_DB || (!a->known && !b->known)) {
+		t = tc_op(tr, tc_rr[d->op]);
+		t->a = a->known ? R_ZERO : a->r;
+		t->b = b->r;
+	} else if (b->known) {
+		t = tc_op(tr, b->v ? tc_ri[d->op] : tc_rr[d->op]);
+		t->a = a->r;
+		t->b = R_ZERO;
+		t->imm = b->v;
+	} else {
+		t = tc_op(tr, a->v ? tc_ir[d->op] : tc_rr[d->op]);
+		t->a = R_ZERO;
+		t->b = b->r;
+		t->imm = a->v;
+	}
+	t->d = r;
+}
+
+static void tc_fork(struct vpmu_tc_tr *tr, const struct vpmu_tc_state *st,
+		    u32 upc, const struct vpmu_dec *d)
+{
+	struct vpmu_tc_fork *f = &tr->fork[tr->nforks++];
+
+	tr->forked = true;
+	f->st = *st;
+	f->upc = d->target;
+	f->op = tr->nops - 1;
+	f->br = upc;
+}
+
+/*
+ * What the microword of a path in state @st at @upc would make of the
+ * ALU: its operands and destination (*r), and whether its result is known
+ * (*known, *res).  Returns false where the interpreter must run it.
+ */
+static bool tc_operands(struct vpmu_tc_tr *tr, const struct vpmu_tc_state *st,
+			const struct vpmu_dec *d, struct vpmu_tc_opnd *a,
+			struct vpmu_tc_opnd *b, u8 *r)
+{
+	bool alu = d->sig == VPMU_SIG_DAB || d->sig == VPMU_SIG_DB ||
+		   d->sig == VPMU_SIG_DAF;
+
+	*r = R_SINK;
+	a->known = true;
+	b->known = true;
+	a->v = 0;
+	b->v = 0;
+	if ((alu || d->sig == VPMU_SIG_LD || d->sig == VPMU_SIG_ST) &&
+	    d->sig != VPMU_SIG_DB && !tc_src(tr, st, d, d->a, a))
+		return false;
+	if ((d->sig == VPMU_SIG_DAB || d->sig == VPMU_SIG_DB ||
+	     d->sig == VPMU_SIG_ST) && !tc_src(tr, st, d, d->b, b))
+		return false;
+	if ((alu || d->sig == VPMU_SIG_LD) && !tc_dst(tr, st, d->dst, r))
+		return false;
+	return true;
+}
+
+/* The flags after an ALU microword, or 0x100: on data. */
+static u32 tc_flags_after(const struct vpmu_tc_state *st,
+			  const struct vpmu_dec *d, bool alu, bool known,
+			  const struct vpmu_tc_opnd *a,
+			  const struct vpmu_tc_opnd *b, u32 res, u8 r)
+{
+	if (alu && known && d->s)
+		return vpmu_flags(tc_flag_kind(d), a->v, b->v, res);
+	if (alu && known && r == R_FLAGS)
+		return res & 15;
+	if (st->known & TC_BIT(R_FLAGS))
+		return st->val[R_FLAGS];
+	return 0x100;
+}
+
+/*
+ * Is the instruction at @npc in memory for every run that can use this
+ * translation?  The cache holds translations of fetches inside tc_msz
+ * bytes; runs on less memory flush it (vpmu_interp()).
+ */
+static bool tc_fetch_ok(const struct vpmu_engine *e, u32 npc)
+{
+	return !(npc & 3) && e->tc_msz >= 4 && npc <= e->tc_msz - 4;
+}
+
+/*
+ * May the path in @st go on into the next instruction at @npc (its word
+ * *@ir)?  If it is in memory now, the translation has room for it, and
+ * has no branch on data yet: a superblock is straight-line code, as a
+ * basic block, and ends with the instruction that branches.
+ */
+static bool tc_can_go_on(struct vpmu_tc_tr *tr, const struct vpmu_tc_state *st,
+			 u32 npc, u32 *ir)
+{
+	const struct vpmu_engine *e = tr->e;
+
+	if (tr->forked || st->insns + 1 >= VPMU_TC_INSNS ||
+	    tr->words + TC_ROOM > tr->limit ||
+	    tr->nops + 2 * TC_ROOM > TC_MAXOPS ||
+	    tr->nforks + 2 > VPMU_TC_FORKS ||
+	    tr->nrecw + TC_ROOM * 8 > TC_RECW || !tc_fetch_ok(e, npc))
+		return false;
+	*ir = vpmu_get_le32(e->st.mem + npc);
+	return true;
+}
+
+/*
+ * Will EOI microword @d go to a known pc that is in memory, its result
+ * @res (if @known) written to @r?
+ */
+static bool tc_npc_known(struct vpmu_tc_tr *tr,
+			 const struct vpmu_tc_state *st,
+			 const struct vpmu_dec *d, bool known, u32 res, u8 r)
+{
+	bool alu = d->sig == VPMU_SIG_DAB || d->sig == VPMU_SIG_DB ||
+		   d->sig == VPMU_SIG_DAF;
+
+	if (alu && r == R_PC)
+		return known && tc_fetch_ok(tr->e, res);
+	return st->known & TC_BIT(R_PC) &&
+	       tc_fetch_ok(tr->e, st->val[R_PC]);
+}
+
+/*
+ * The EOI of microword @upc (d) ends the instruction with pc @npc (known)
+ * or in R[t->a]: the path ends with EOI op @t, or goes on into the next
+ * instruction (*next), @t turned into a NEXTI op.
+ */
+static int tc_eoi(struct vpmu_tc_tr *tr, struct vpmu_tc_state *st, u32 upc,
+		  struct vpmu_top *t, bool npc_known, u32 npc, u32 *next)
+{
+	const struct vpmu_ucode *uc = tr->e->uc;
+	u32 ir, kpos = tc_cur_blk(tr)->n;
+	u32 execs = tr->ops[tr->blk_op].imm;
+	struct vpmu_tlink *l;
+
+	if (npc_known && tc_can_go_on(tr, st, npc, &ir)) {
+		/* NEXTI: x the next pc, imm its word, y the exit if another */
+		t->h = TH_NEXTI;
+		t->x = npc;
+		t->imm = ir;
+		tc_exit_rec(tr, st, &t->y, upc, true, kpos, execs);
+		st->insns++;
+		tc_set(st, R_PC, true, npc);
+		tc_set(st, R_IPC, true, npc);
+		tc_set(st, R_IR, true, ir);
+		*next = uc->idtab[(ir >> uc->op_shift) & uc->op_mask];
+		return W_NEXT;
+	}
+	l = (struct vpmu_tlink *)tc_op(tr, TH_NR);
+	l->npc = npc;
+	if (!npc_known) {
+		if (!t->b)
+			t->a = R_PC;
+		t->b = 1;
+		t->d = 3;	/* pc on data: the fetch checked, the key compared */
+	} else if (!tc_fetch_ok(tr->e, npc)) {
+		t->d = 2;	/* a fetch that faults, maybe */
+	}
+	l->fin = tc_pairs(tr, st, TC_KEYREGS);
+	if (l->fin)
+		tc_rel(tr, tc_op_word(tr, &l->fin));
+	tr->kill = tr->eoi ? tr->kill & st->wrote : st->wrote;
+	tr->eoi = true;
+	return W_END;
+}
+
+/* What tc_word() makes of one microword. */
+struct vpmu_tc_word {
+	const struct vpmu_dec *d;
+	struct vpmu_tc_opnd a, b;
+	bool alu, mem, eoi;
+	bool known;		/* the ALU result known (res) */
+	bool cmp, brf, brx;	/* a branch on data: compare, flags, signal */
+	bool taken;		/* a branch decided: taken */
+	u8 r;			/* the destination register */
+	u32 res;
+	u32 kpos, execs;	/* the block's entries, cycles before it */
+	u32 mem_op;		/* its load or store op */
+	struct vpmu_top *t;	/* its EOI, load or store op */
+};
+
+/*
+ * Can the microword of @w at @upc be translated on the path in @st?  What
+ * its operands and result are, and how it branches.
+ */
+static bool tc_analyse(struct vpmu_tc_tr *tr, const struct vpmu_tc_state *st,
+		       u32 upc, struct vpmu_tc_word *w)
+{
+	const struct vpmu_engine *e = tr->e;
+	const struct vpmu_dec *d = w->d;
+
+	/* what only the interpreter does: hooks, modes, the stack, stops */
+	if (e->trig_static[upc] || d->sig == VPMU_SIG_I ||
+	    d->seq == VPMU_SEQ_CALL || d->seq == VPMU_SEQ_RET ||
+	    d->seq == VPMU_SEQ_HALT || d->seq == VPMU_SEQ_TRAP ||
+	    (w->mem && w->eoi) || tr->words >= tr->limit ||
+	    !tc_operands(tr, st, d, &w->a, &w->b, &w->r))
+		return false;
+	w->known = w->a.known && w->b.known;
+	if (w->alu && w->known)
+		w->res = tc_eval(d, w->a.v, w->b.v);
+	if (w->alu && !w->known) {
+		/* a result on data: only into registers, flags only to compare */
+		if (w->r == R_FLAGS || (w->r >= R_DS && w->r <= R_DS + 2))
+			return false;
+		if (d->s) {
+			if (d->op != VPMU_OP_SUB || w->r != R_SINK ||
+			    d->seq != VPMU_SEQ_BR || d->cond > VPMU_COND_GE ||
+			    tr->nforks == VPMU_TC_FORKS)
+				return false;
+			w->cmp = true;
+		}
+		if (d->seq == VPMU_SEQ_DISP || (w->eoi && w->r != R_PC))
+			return false;
+	}
+	if (d->sig == VPMU_SIG_LD && w->r != R_SINK && w->r >= R_DS)
+		return false;	/* a latch or the flags from memory */
+	if (d->seq != VPMU_SEQ_BR || w->cmp)
+		return true;
+	if (d->cond <= VPMU_COND_GE) {
+		u32 fl = tc_flags_after(st, d, w->alu, w->known, &w->a, &w->b,
+					w->res, w->r);
+
+		w->brf = fl == 0x100;
+		w->taken = !w->brf && (e->condtab[d->cond] >> fl) & 1;
+	} else if (d->cond == VPMU_COND_USER || d->cond == VPMU_COND_SUPER) {
+		w->taken = (d->cond == VPMU_COND_USER) ==
+			   (tr->mode == VPMU_MODE_USER);
+	} else {
+		w->brx = true;
+	}
+	return !((w->brf || w->brx) && tr->nforks == VPMU_TC_FORKS);
+}
+
+/* A known operand of an op that takes registers: into the sink. */
+static void tc_to_sink(struct vpmu_tc_tr *tr, struct vpmu_tc_opnd *o)
+{
+	struct vpmu_top *t = tc_op(tr, TH_RI_OR);
+
+	t->a = R_ZERO;
+	t->d = R_SINK;
+	t->imm = o->v;
+	o->known = false;
+	o->r = R_SINK;
+}
+
+/* The ops of a load or store (@w), its exit before it at @upc. */
+static void tc_emit_mem(struct vpmu_tc_tr *tr, struct vpmu_tc_state *st,
+			u32 upc, struct vpmu_tc_word *w)
+{
+	const struct vpmu_dec *d = w->d;
+	struct vpmu_top *t;
+
+	if (d->sig == VPMU_SIG_ST && w->b.known && w->b.v)
+		tc_to_sink(tr, &w->b);
+	t = tc_op(tr, tc_rr[d->op]);
+	tc_exit_rec(tr, st, &t->x, upc, true, w->kpos, w->execs);
+	w->t = t;
+	w->mem_op = tr->nops - 1;
+	t->a = w->a.known ? R_ZERO : w->a.r;
+	t->imm = (w->a.known ? w->a.v : 0) + (u32)d->imm;
+	tc_read(tr, st, &w->a);
+	if (d->sig == VPMU_SIG_ST) {
+		t->b = w->b.known ? R_ZERO : w->b.r;
+		if (w->b.r != R_SINK)
+			tc_read(tr, st, &w->b);
+	} else {
+		t->d = w->r;
+		tc_set(st, w->r, false, 0);
+	}
+}
+
+/* The ops of an ALU microword (@w) at @upc, and of its EOI. */
+static void tc_emit_alu(struct vpmu_tc_tr *tr, struct vpmu_tc_state *st,
+			u32 upc, struct vpmu_tc_word *w)
+{
+	const struct vpmu_dec *d = w->d;
+	struct vpmu_top *t;
+
+	if (w->eoi) {
+		/* may fault: the exit before it (an EOI to a known pc, never) */
+		w->t = tc_op(tr, TH_EOI);
+		if (!tc_npc_known(tr, st, d, w->alu && w->known, w->res, w->r))
+			tc_exit_rec(tr, st, &w->t->x, upc, true, w->kpos,
+				    w->execs);
+	}
+	if (!w->alu)
+		return;
+	if (w->known) {
+		tc_set(st, w->r, true, w->res);
+		if (d->s)
+			tc_set(st, R_FLAGS, true,
+			       vpmu_flags(tc_flag_kind(d), w->a.v, w->b.v,
+					  w->res));
+		return;
+	}
+	tc_read(tr, st, &w->a);
+	tc_read(tr, st, &w->b);
+	if (w->cmp) {
+		if (w->a.known && w->a.v)
+			tc_to_sink(tr, &w->a);
+		t = tc_op(tr, tc_cmp[d->cond][w->b.known]);
+		t->a = w->a.known ? R_ZERO : w->a.r;
+		t->b = w->b.known ? R_ZERO : w->b.r;
+		t->imm = w->b.known ? w->b.v : 0;
+		tc_set(st, R_FLAGS, false, 0);
+	} else if (w->eoi) {
+		/*
+		 * pc into the sink: the EOI op checks the fetch, then commits
+		 * it (a fault runs the microword again on the interpreter)
+		 */
+		struct vpmu_top op = tr->ops[--tr->nops];
+
+		tc_alu(tr, d, &w->a, &w->b, R_SINK);
+		op.b = 1;
+		op.a = R_SINK;
+		/* (the exit's offset moves with the op) */
+		tr->rels[tr->nrels - 1] += TC_OPW;
+		w->t = &tr->ops[tr->nops++];
+		*w->t = op;
+		tc_set(st, R_PC, false, 0);
+	} else {
+		tc_alu(tr, d, &w->a, &w->b, w->r);
+		tc_set(st, w->r, false, 0);
+	}
+}
+
+/*
+ * A store's cycle is before the rest of its block: d, the cycles after it,
+ * is set when the block closes.
+ */
+static bool tc_store_cycle(struct vpmu_tc_tr *tr, u32 op)
+{
+	if (tr->nst == TC_CUTS)
+		return false;
+	tr->st_execs[tr->nst] = tr->ops[tr->blk_op].imm;
+	tr->st_ops[tr->nst++] = op;
+	return true;
+}
+
+/* Where the path goes after the microword of @w at @upc (W_*, *@next). */
+static int tc_sequence(struct vpmu_tc_tr *tr, struct vpmu_tc_state *st,
+		       u32 upc, struct vpmu_tc_word *w, u32 *next)
+{
+	const struct vpmu_dec *d = w->d;
+	struct vpmu_top *t;
+
+	switch (d->seq) {
+	case VPMU_SEQ_NEXT:
+		*next = upc + 1;
+		break;
+	case VPMU_SEQ_JUMP:
+		*next = d->target;
+		break;
+	case VPMU_SEQ_DISP:
+		*next = d->target + (w->res & ((1u << d->cond) - 1));
+		break;
+	case VPMU_SEQ_BR:
+		if (w->cmp || w->brf || w->brx) {
+			if (!w->cmp) {
+				t = tc_op(tr, w->brf ? TH_BRF : TH_BRX);
+				t->b = d->cond;
+			}
+			tc_fork(tr, st, upc, d);
+			*next = upc + 1;
+			return W_SPLIT;
+		}
+		if (w->taken)
+			tc_count(tr, upc | VPMU_TBLK_TKN);
+		*next = w->taken ? d->target : upc + 1;
+		break;
+	default:	/* EOI */
+		return tc_eoi(tr, st, upc, w->t, !w->t->b &&
+			      (st->known & TC_BIT(R_PC)),
+			      st->val[R_PC], next);
+	}
+	if (!w->mem)
+		return W_NEXT;
+	/*
+	 * A load or store that stalls past the cycles left leaves right
+	 * after it, as the interpreter's next segment would not be entered
+	 */
+	tc_exit_rec(tr, st, &tr->ops[w->mem_op].y, *next, true,
+		    tc_cur_blk(tr)->n, tr->ops[tr->blk_op].imm);
+	if (d->sig == VPMU_SIG_ST && !tc_store_cycle(tr, w->mem_op)) {
+		tr->fail = true;
+		return W_EXIT;
+	}
+	return W_NEXT;
+}
+
+/*
+ * Translate microword @upc on the path in @st: append its op(s) and
+ * count, and say how the path goes on (*next for W_NEXT and W_SPLIT).
+ * W_EXIT: the interpreter must run it; nothing was appended.
+ */
+static int tc_word(struct vpmu_tc_tr *tr, struct vpmu_tc_state *st, u32 upc,
+		   u32 *next)
+{
+	const struct vpmu_dec *d = &tr->e->uc->dec[upc];
+	struct vpmu_tc_word w = {
+		.d = d,
+		.alu = d->sig == VPMU_SIG_DAB || d->sig == VPMU_SIG_DB ||
+		       d->sig == VPMU_SIG_DAF,
+		.mem = d->sig == VPMU_SIG_LD || d->sig == VPMU_SIG_ST,
+		.eoi = d->seq == VPMU_SEQ_EOI,
+		.kpos = tc_cur_blk(tr)->n,
+		.execs = tr->ops[tr->blk_op].imm,
+	};
+
+	if (!tc_analyse(tr, st, upc, &w))
+		return W_EXIT;
+	tr->words++;
+	if (w.mem)
+		tc_emit_mem(tr, st, upc, &w);
+	else
+		tc_emit_alu(tr, st, upc, &w);
+	tc_count(tr, upc);
+	return tc_sequence(tr, st, upc, &w, next);
+}
+
+/*
+ * Translate the path from @upc on: blocks of microwords until an EOI or an
+ * exit.  A block ends at a branch on data.
+ */
+static void tc_path(struct vpmu_tc_tr *tr, struct vpmu_tc_state *st, u32 upc)
+{
+	u32 next = 0;
+	struct vpmu_top *t;
+
+	while (!tr->fail) {
+		switch (tc_word(tr, st, upc, &next)) {
+		case W_NEXT:
+			upc = next;
+			continue;
+		case W_SPLIT:
+			tc_close_block(tr);
+			upc = next;
+			tc_block(tr, st, upc, -1);
+			continue;
+		case W_END:
+			tc_close_block(tr);
+			return;
+		default:
+			tc_close_block(tr);
+			t = tc_op(tr, TH_EXIT);
+			tc_exit_rec(tr, st, &t->x, upc, false, 0, 0);
+			return;
+		}
+	}
+}
+
+/* Lay the translation out in the pool; its head's offset, or 0: no room. */
+static u32 tc_layout(struct vpmu_tc_tr *tr)
+{
+	struct vpmu_engine *e = tr->e;
+	u32 hw = sizeof(struct vpmu_tb) / 4, ow = tr->nops * TC_OPW;
+	u32 bw = (tr->nblkw + 1) & ~1u;	/* records start 8-byte aligned */
+	u32 off = vpmu_tc_pool_alloc(e, hw + ow + bw + tr->nrecw);
+	u32 blk, rec, i, *w;
+	struct vpmu_tb *tb;
+	struct vpmu_top *ops;
+
+	if (!off || e->tc_nctr + tr->nblk > VPMU_TC_BLOCKS)
+		return 0;
+	blk = off + hw + ow;
+	rec = blk + bw;
+	tb = (struct vpmu_tb *)(e->tc_pool + off);
+	memset(tb, 0, sizeof(*tb));
+	tb->key = tr->pc | tr->mode;
+	tb->ir = tr->ir;
+	tb->kill = tr->kill & ~tr->rbw;
+	tb->blk = blk;
+	tb->nblk = tr->nblk;
+	ops = (struct vpmu_top *)(tb + 1);
+	memcpy(ops, tr->ops, sizeof(*ops) * tr->nops);
+	memcpy(e->tc_pool + blk, tr->blkw, 4 * tr->nblkw);
+	memcpy(e->tc_pool + rec, tr->recw, 4 * tr->nrecw);
+	/* block counters and the offsets held made absolute */
+	for (i = blk; i < blk + tr->nblkw;
+	     i += tc_blk_words(tc_blk(e->tc_pool, i)->n))
+		tc_blk_w(e->tc_pool, i)->ctr += e->tc_nctr;
+	for (i = 0; i < tr->nops; i++) {
+#ifndef __KERNEL__
+		ops[i].hl = e->tlab[ops[i].h];
+#endif
+		if (ops[i].h == TH_BLK)
+			ops[i].y += e->tc_nctr;
+		if (ops[i].h == TH_EOI)
+			i++;	/* past the data slot */
+	}
+	for (i = 0; i < tr->nrels; i++) {
+		u32 r = tr->rels[i];
+
+		w = r & TC_REL_REC ? e->tc_pool + rec : (u32 *)ops;
+		w += r & ~(TC_REL_REC | TC_REL_BLK);
+		*w += (r & TC_REL_BLK ? blk : rec) - 1;
+	}
+	e->tc_nctr += tr->nblk;
+	e->tc_stats.translated++;
+	e->tc_stats.words += tr->words;
+	e->tc_stats.ops += tr->nops;
+	return off;
+}
+
+/* A head that sends (key, ir) to the interpreter. */
+static u32 tc_none(struct vpmu_engine *e, u32 key, u32 ir)
+{
+	u32 off = vpmu_tc_pool_alloc(e, sizeof(struct vpmu_tb) / 4);
+	struct vpmu_tb *tb;
+
+	if (!off)
+		return 0;
+	tb = (struct vpmu_tb *)(e->tc_pool + off);
+	memset(tb, 0, sizeof(*tb));
+	tb->key = key;
+	tb->ir = ir;
+	tb->none = 1;
+	e->tc_stats.none++;
+	return off;
+}
+
+/*
+ * Translate (@key = pc | mode, @ir), with the engine's scratch.  Returns the
+ * head's offset, or 0 if the pool is full.
+ */
+u32 vpmu_tc_translate(struct vpmu_engine *e, u32 key, u32 ir)
+{
+	struct vpmu_tc_tr *tr = e->tc_scratch;
+	const struct vpmu_ucode *uc = e->uc;
+	u32 upc = uc->idtab[(ir >> uc->op_shift) & uc->op_mask];
+	struct vpmu_tc_state st;
+
+	memset(tr, 0, offsetof(struct vpmu_tc_tr, ops));
+	if (!e->tc_msz)
+		e->tc_msz = e->st.msz;	/* until the next flush */
+	tr->e = e;
+	tr->limit = e->tc_budget < VPMU_TC_PATH ? e->tc_budget : VPMU_TC_PATH;
+	tr->pc = key & ~1u;
+	tr->mode = key & 1;
+	tr->ir = ir;
+	memset(&st, 0, sizeof(st));
+	/* what the key says: written, as far as the exits are concerned */
+	st.known = TC_KEYREGS | TC_BIT(R_ZERO);
+	st.wrote = TC_KEYREGS;
+	st.val[R_PC] = tr->pc;
+	st.val[R_IPC] = tr->pc;
+	st.val[R_IR] = ir;
+	tc_block(tr, &st, upc, -1);
+	tc_path(tr, &st, upc);
+	while (tr->nforks && !tr->fail) {
+		struct vpmu_tc_fork *f = &tr->fork[--tr->nforks];
+
+		st = f->st;
+		tr->ops[f->op].x = tr->nops - f->op;
+		tc_block(tr, &st, f->upc, f->br);
+		tc_path(tr, &st, f->upc);
+	}
+	e->tc_budget -= tr->words < e->tc_budget ? tr->words : e->tc_budget;
+	/* nothing but an exit before the first microword: not worth it */
+	if (tr->fail || (tr->nops == 2 && tr->ops[1].h == TH_EXIT))
+		return tc_none(e, key, ir);
+	return tc_layout(tr);
+}
+
+size_t vpmu_tc_scratch_size(void)
+{
+	return sizeof(struct vpmu_tc_tr);
+}
