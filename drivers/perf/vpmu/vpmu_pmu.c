@@ -1921,12 +1921,6 @@ int vpmu_pmu_snapshot(struct vpmu *vpmu, unsigned int cpu, bool clear,
 
 /* ---- registration --------------------------------------------------------- */
 
-/**
- * vpmu_pmu_register() - register the "vpmu" PMU; the last step of init
- * @vpmu: the device, every other part up and its attr_groups filled in
- *
- * Return: 0 or a negative errno.
- */
 /* What the machine calls up for: run chunks, overflows, bucket changes. */
 static const struct vpmu_machine_ops vpmu_pmu_machine_ops = {
 	.chunk_begin	= vpmu_pmu_chunk_begin,
@@ -1937,6 +1931,12 @@ static const struct vpmu_machine_ops vpmu_pmu_machine_ops = {
 	.hu_rebase	= vpmu_pmu_hu_rebase,
 };
 
+/**
+ * vpmu_pmu_register() - register the "vpmu" PMU; the last step of init
+ * @vpmu: the device, every other part up and its attr_groups filled in
+ *
+ * Return: 0 or a negative errno.
+ */
 int vpmu_pmu_register(struct vpmu *vpmu)
 {
 	struct pmu *pmu = &vpmu->pmu;
@@ -1971,6 +1971,10 @@ int vpmu_pmu_register(struct vpmu *vpmu)
 	return ret;
 }
 
+/**
+ * vpmu_pmu_unregister() - unregister the PMU; the first step of exit
+ * @vpmu: the device; no event is open (the module is unused)
+ */
 void vpmu_pmu_unregister(struct vpmu *vpmu)
 {
 	perf_pmu_unregister(&vpmu->pmu);
