@@ -9,7 +9,7 @@
  *   main      vpmu_main.c      module parameters; creates the device and
  *                              tears it down
  *   front     vpmu.h           the device, struct vpmu
- *   ends      vpmu_pmu.c       perf glue
+ *   ends      vpmu_pmu*.c      perf glue (vpmu_pmu.h lists its files)
  *             vpmu_cdev.c      /dev/vpmu: running programs on the engines
  *             vpmu_loader.c    sysfs: ucode/ (the image loader)
  *             vpmu_caps.c      sysfs: caps/ (what the engines have)
@@ -161,14 +161,15 @@ struct vpmu_pmu_cpu;
  * struct vpmu - the device: one per module, made by vpmu_main.c
  * @pmu:	the perf PMU; its device carries the sysfs groups
  * @machine:	the engines and the image they run
- * @pmu_cpu:	each CPU's counters as perf uses them (vpmu_pmu.c)
+ * @pmu_cpu:	each CPU's counters as perf uses them (vpmu_pmu.h)
  * @loader:	ucode/
  * @uhist:	uhist/
  * @hu:		hist/
  * @cdev:	/dev/vpmu
  * @attr_groups: the PMU device's sysfs groups, NULL-terminated
  * @gated:	freeze controls gating the micro-PC histogram and the
- *		histogram unit (config1 gate_uhist, gate_hu; vpmu_pmu.c)
+ *		histogram unit (config1 gate_uhist, gate_hu;
+ *		vpmu_pmu_freeze.c)
  */
 struct vpmu {
 	struct pmu			pmu;
@@ -216,7 +217,7 @@ int vpmu_cdev_register(struct vpmu *vpmu);
 void vpmu_cdev_enable(struct vpmu *vpmu);
 void vpmu_cdev_unregister(struct vpmu *vpmu);
 
-/* perf glue (vpmu_pmu.c). */
+/* perf glue (vpmu_pmu*.c). */
 extern const struct attribute_group vpmu_format_group;
 extern const struct attribute_group vpmu_events_group;
 int vpmu_pmu_register(struct vpmu *vpmu);

@@ -182,8 +182,8 @@ static_assert(sizeof(struct vpmu_snapshot) == VPMU_SNAPSHOT_SIZE_VER0);
 static_assert(VPMU_SNAP_COUNTERS == VPMU_NR_COUNTERS_MAX);
 
 /*
- * VPMU_IOC_SNAPSHOT: one CPU's counters at one instant (vpmu_pmu.c does
- * the copy on that CPU).  Reading every event's counts on a CPU is what a
+ * VPMU_IOC_SNAPSHOT: one CPU's counters at one instant (vpmu_pmu_snap.c
+ * does the copy on that CPU).  Reading every event's counts on a CPU is what a
  * CPU-wide perf event may: CAP_PERFMON; clearing changes the engine, as
  * the sysfs writes do: CAP_SYS_ADMIN.
  */
