@@ -88,23 +88,26 @@
 					 GENMASK_ULL(56, 45))
 
 struct vpmu_frz;
-struct vpmu_frz_task;
+struct vpmu_frz_state;
 
 /**
  * struct vpmu_fgroup - an engine freeze group lent to a perf group
  * @frz:	the control it is lent to, NULL if free; each of the @users
  *		holds a reference to it
  * @users:	events under @frz on this CPU's counters
- * @task:	per-task control: the task whose state @ft is (compared,
+ * @task:	per-task control: the task whose state @state is (compared,
  *		never dereferenced), NULL if none was looked up yet
- * @ft:		...that task's state, NULL if it has none
+ * @state:	...that task's state, NULL if it has none
  * @gen:	...looked up while @frz->gen was this: valid while it is
+ *
+ * vpmu_pmu_freeze.c's head says how it, the control and the states
+ * relate.
  */
 struct vpmu_fgroup {
 	struct vpmu_frz		*frz;
 	unsigned int		users;
 	const struct task_struct *task;
-	struct vpmu_frz_task	*ft;
+	struct vpmu_frz_state	*state;
 	unsigned int		gen;
 };
 

@@ -4,12 +4,20 @@
  *
  * A group's leader names a freeze control in config1: its trigger, the
  * state it starts in, freeze on overflow and the histograms it gates
- * (perf.rst, "Freezing and triggers").  The control is shared by every
- * event opened under it (struct vpmu_frz); each CPU lends it one of its
- * engine's freeze groups while its events are on that CPU's counters
- * (struct vpmu_fgroup), and the freeze bit is kept, while the group is
- * off the counters, in the control (CPU-wide) or per task (struct
- * vpmu_frz_task).  Serialisation is vpmu_pmu.c's.
+ * (perf.rst, "Freezing and triggers").  Three objects, one role each:
+ *
+ *   struct vpmu_frz        the control: what config1 asked for, shared
+ *                          by every event opened under it
+ *   struct vpmu_frz_state  the freeze state of one copy of the group:
+ *                          its freeze bit while off the engine, and its
+ *                          freeze-on-overflow hold.  A CPU-wide group
+ *                          has one, in the control; a per-task group
+ *                          one per task (inherit makes copies)
+ *   struct vpmu_fgroup     an engine freeze group a CPU lends the
+ *                          control while its events are on that CPU's
+ *                          counters, and the state it runs
+ *
+ * Serialisation is vpmu_pmu.c's.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -30,28 +38,32 @@
 
 #include "vpmu_pmu.h"
 
-/* vpmu_frz.flags and vpmu_frz_task.flags */
+/* vpmu_frz_state.flags */
 #define VPMU_FRZ_FROZEN		BIT(0)	/* the group's freeze bit, saved */
 #define VPMU_FRZ_HOLD		BIT(1)	/* frozen on overflow till re-enabled */
 
 /**
- * struct vpmu_frz_task - one task's state under a per-task freeze control
- * @node:	in vpmu_frz.tasks
- * @task:	the task (a reference)
- * @flags:	VPMU_FRZ_*: the task's freeze bit as of its last run chunk,
+ * struct vpmu_frz_state - the freeze state of one copy of a group
+ * @flags:	VPMU_FRZ_*: the freeze bit as the copy last left the engine,
  *		and its freeze-on-overflow hold
- * @rcu:	frees it
+ * @task:	a per-task group's: the task (a reference); NULL for the
+ *		CPU-wide group's
+ * @node:	a per-task group's: in vpmu_frz.tasks
+ * @rcu:	a per-task group's: frees it
  *
- * Created in process context when an event of the control is created for
- * @task (event->hw.target), dropped once @task is exiting (it never runs
- * a chunk again) or with the control.  @flags is only touched on behalf
- * of @task itself: in its run chunks and in perf callbacks of its task
- * context, which the perf core makes with @task current.
+ * A CPU-wide group's is its control's (vpmu_frz.cpu), touched only where
+ * the group's events are scheduled, on their CPU with interrupts
+ * disabled.  A per-task group's is created in process context when an
+ * event of the control is created for @task (event->hw.target), and
+ * dropped once @task is exiting (it never runs a chunk again) or with
+ * the control; its @flags are only touched on behalf of @task itself: in
+ * its run chunks and in perf callbacks of its task context, which the
+ * perf core makes with @task current.
  */
-struct vpmu_frz_task {
-	struct list_head	node;
-	struct task_struct	*task;
+struct vpmu_frz_state {
 	unsigned int		flags;
+	struct task_struct	*task;
+	struct list_head	node;
 	struct rcu_head		rcu;
 };
 
@@ -65,12 +77,11 @@ struct vpmu_frz_task {
  *		freeze on overflow, gates
  * @gated:	with a gate, the device's count of gating controls
  *		(struct vpmu.gated), which this one is in
- * @flags:	CPU-wide group: VPMU_FRZ_*, the freeze bit while the group
- *		is off the counters, and its freeze-on-overflow hold
- * @per_task:	the leader was opened on a task: the state is each task's,
- *		in @tasks, and @flags is unused
+ * @per_task:	the leader was opened on a task: each task has a state of
+ *		its own, in @tasks, and @cpu is unused
+ * @cpu:	a CPU-wide group's state
  * @lock:	protects @tasks and @gen
- * @tasks:	the vpmu_frz_task of every task with events of the control
+ * @tasks:	the state of every task with events of the control
  * @gen:	bumped whenever an entry leaves @tasks (lockless cache check)
  * @rcu:	frees it
  *
@@ -88,16 +99,14 @@ struct vpmu_frz_task {
  * is kept per task (@tasks), in the control all copies share (found
  * through event->parent), and each run chunk loads the running task's
  * state into the engine and stores it back (vpmu_pmu_chunk_begin(),
- * _end()): the engine toggles freeze bits only in run chunks.  @flags is
- * only touched where the group's events are scheduled, on their CPU with
- * interrupts disabled.
+ * _end()): the engine toggles freeze bits only in run chunks.
  */
 struct vpmu_frz {
 	refcount_t		ref;
 	u64			config1;
 	atomic_t		*gated;
-	unsigned int		flags;
 	bool			per_task;
+	struct vpmu_frz_state	cpu;
 	raw_spinlock_t		lock;
 	struct list_head	tasks;
 	unsigned int		gen;
@@ -110,21 +119,22 @@ static struct vpmu_frz *vpmu_event_frz(const struct perf_event *event)
 	return event->pmu_private;
 }
 
-/* The state a task's copy of the group under @frz starts in. */
+/* The flags a copy of the group under @frz starts with. */
 static unsigned int vpmu_frz_start(const struct vpmu_frz *frz)
 {
 	return frz->config1 & VPMU_CFG1_FROZEN ? VPMU_FRZ_FROZEN : 0;
 }
 
-static struct vpmu_frz_task *vpmu_frz_task_find(struct vpmu_frz *frz,
-						const struct task_struct *t)
+/* Task @t's state under per-task control @frz, NULL if it has none. */
+static struct vpmu_frz_state *vpmu_frz_task_find(struct vpmu_frz *frz,
+						 const struct task_struct *t)
 {
-	struct vpmu_frz_task *ft;
+	struct vpmu_frz_state *st;
 
 	lockdep_assert_held(&frz->lock);
-	list_for_each_entry(ft, &frz->tasks, node) {
-		if (ft->task == t)
-			return ft;
+	list_for_each_entry(st, &frz->tasks, node) {
+		if (st->task == t)
+			return st;
 	}
 	return NULL;
 }
@@ -135,12 +145,12 @@ static struct vpmu_frz_task *vpmu_frz_task_find(struct vpmu_frz *frz,
  */
 static int vpmu_frz_task_add(struct vpmu_frz *frz, struct task_struct *t)
 {
-	struct vpmu_frz_task *ft, *new;
+	struct vpmu_frz_state *st, *new;
 
 	raw_spin_lock_irq(&frz->lock);
-	ft = vpmu_frz_task_find(frz, t);
+	st = vpmu_frz_task_find(frz, t);
 	raw_spin_unlock_irq(&frz->lock);
-	if (ft)
+	if (st)
 		return 0;
 
 	new = kzalloc(sizeof(*new), GFP_KERNEL);
@@ -167,21 +177,21 @@ static int vpmu_frz_task_add(struct vpmu_frz *frz, struct task_struct *t)
  */
 static void vpmu_frz_prune(struct vpmu_frz *frz)
 {
-	struct vpmu_frz_task *ft, *next;
+	struct vpmu_frz_state *st, *next;
 	LIST_HEAD(dead);
 
 	raw_spin_lock_irq(&frz->lock);
-	list_for_each_entry_safe(ft, next, &frz->tasks, node) {
-		if (READ_ONCE(ft->task->flags) & PF_EXITING)
-			list_move(&ft->node, &dead);
+	list_for_each_entry_safe(st, next, &frz->tasks, node) {
+		if (READ_ONCE(st->task->flags) & PF_EXITING)
+			list_move(&st->node, &dead);
 	}
 	if (!list_empty(&dead))
 		WRITE_ONCE(frz->gen, frz->gen + 1);
 	raw_spin_unlock_irq(&frz->lock);
 
-	list_for_each_entry_safe(ft, next, &dead, node) {
-		put_task_struct(ft->task);
-		kfree_rcu(ft, rcu);
+	list_for_each_entry_safe(st, next, &dead, node) {
+		put_task_struct(st->task);
+		kfree_rcu(st, rcu);
 	}
 }
 
@@ -218,7 +228,7 @@ static struct vpmu_frz *vpmu_frz_create(struct perf_event *event)
 		frz->gated = to_vpmu(event->pmu)->gated;
 		vpmu_gated_add(frz, 1);
 	}
-	frz->flags = vpmu_frz_start(frz);
+	frz->cpu.flags = vpmu_frz_start(frz);
 	frz->per_task = event->attach_state & PERF_ATTACH_TASK;
 	raw_spin_lock_init(&frz->lock);
 	INIT_LIST_HEAD(&frz->tasks);
@@ -232,15 +242,15 @@ static struct vpmu_frz *vpmu_frz_create(struct perf_event *event)
  */
 static void vpmu_frz_put(struct vpmu_frz *frz)
 {
-	struct vpmu_frz_task *ft, *next;
+	struct vpmu_frz_state *st, *next;
 
 	if (!frz || !refcount_dec_and_test(&frz->ref))
 		return;
 	if (frz->gated)
 		vpmu_gated_add(frz, -1);
-	list_for_each_entry_safe(ft, next, &frz->tasks, node) {
-		put_task_struct(ft->task);
-		kfree_rcu(ft, rcu);
+	list_for_each_entry_safe(st, next, &frz->tasks, node) {
+		put_task_struct(st->task);
+		kfree_rcu(st, rcu);
 	}
 	kfree_rcu(frz, rcu);
 }
@@ -390,44 +400,55 @@ bool vpmu_event_freezes_on_ovf(struct perf_event *event)
 }
 
 /*
- * The running task's state under per-task control @fg->frz, NULL if it
- * has none.  Cached in @fg while no state has left the control since,
- * so that a chunk of the task that last ran here costs two compares.
- * Only the running task's own state is ever dereferenced, and a task's
- * state is dropped only once it exits: a cached state found stale by
- * @gen is looked up again, never used.
+ * The state of the copy of the group that @fg runs: a CPU-wide group's
+ * one, or the running task's under a per-task control (NULL if it has
+ * none; the perf core calls pmu::add and pmu::del of a task context's
+ * events with that task current).  A task's is cached in @fg while no
+ * state has left the control since, so that a chunk of the task that
+ * last ran here costs two compares.  Only the running task's own state
+ * is ever dereferenced, and a task's state is dropped only once it
+ * exits: a cached state found stale by @gen is looked up again, never
+ * used.
  *
  * Context: interrupts disabled, on @fg's CPU, for current.
  */
-static struct vpmu_frz_task *vpmu_fgroup_task(struct vpmu_fgroup *fg)
+static struct vpmu_frz_state *vpmu_fgroup_state(struct vpmu_fgroup *fg)
 {
 	struct vpmu_frz *frz = fg->frz;
-	unsigned int gen = READ_ONCE(frz->gen);
+	unsigned int gen;
 
+	if (!frz->per_task)
+		return &frz->cpu;
+	gen = READ_ONCE(frz->gen);
 	if (likely(fg->task == current && fg->gen == gen))
-		return fg->ft;
+		return fg->state;
 	raw_spin_lock(&frz->lock);
-	fg->ft = vpmu_frz_task_find(frz, current);
+	fg->state = vpmu_frz_task_find(frz, current);
 	fg->gen = frz->gen;
 	raw_spin_unlock(&frz->lock);
 	fg->task = current;
-	return fg->ft;
+	return fg->state;
+}
+
+/* Keep freeze bit @frozen in @st: its copy of the group leaves the engine. */
+static void vpmu_frz_state_save(struct vpmu_frz_state *st, bool frozen)
+{
+	if (frozen)
+		st->flags |= VPMU_FRZ_FROZEN;
+	else
+		st->flags &= ~VPMU_FRZ_FROZEN;
 }
 
 /*
- * Where the state of the group lent @fg is kept: the control's flags for
- * a CPU-wide group, the running task's state for a per-task one (NULL if
- * it has none).  The perf core calls pmu::add and pmu::del of a task
- * context's events with that task current.
+ * End @st's freeze-on-overflow hold, thawed (it was counting when it
+ * overflowed).  Returns whether it was held.
  */
-static unsigned int *vpmu_fgroup_flags(struct vpmu_fgroup *fg)
+static bool vpmu_frz_state_release(struct vpmu_frz_state *st)
 {
-	struct vpmu_frz_task *ft;
-
-	if (!fg->frz->per_task)
-		return &fg->frz->flags;
-	ft = vpmu_fgroup_task(fg);
-	return ft ? &ft->flags : NULL;
+	if (!st || !(st->flags & VPMU_FRZ_HOLD))
+		return false;
+	st->flags &= ~(VPMU_FRZ_HOLD | VPMU_FRZ_FROZEN);
+	return true;
 }
 
 /**
@@ -440,10 +461,10 @@ static unsigned int *vpmu_fgroup_flags(struct vpmu_fgroup *fg)
  */
 void vpmu_fgroup_hold(struct vpmu_fgroup *fg)
 {
-	unsigned int *flags = vpmu_fgroup_flags(fg);
+	struct vpmu_frz_state *st = vpmu_fgroup_state(fg);
 
-	if (flags)
-		*flags |= VPMU_FRZ_HOLD;
+	if (st)
+		st->flags |= VPMU_FRZ_HOLD;
 }
 
 /**
@@ -455,17 +476,17 @@ void vpmu_fgroup_hold(struct vpmu_fgroup *fg)
  */
 bool vpmu_fgroup_held(struct vpmu_fgroup *fg)
 {
-	unsigned int *flags = vpmu_fgroup_flags(fg);
+	struct vpmu_frz_state *st = vpmu_fgroup_state(fg);
 
-	return flags && (*flags & VPMU_FRZ_HOLD);
+	return st && (st->flags & VPMU_FRZ_HOLD);
 }
 
 /* The freeze bit @fg's group last left the engine with. */
 static bool vpmu_fgroup_saved(struct vpmu_fgroup *fg)
 {
-	unsigned int *flags = vpmu_fgroup_flags(fg);
+	struct vpmu_frz_state *st = vpmu_fgroup_state(fg);
 
-	return (flags ? *flags : vpmu_frz_start(fg->frz)) & VPMU_FRZ_FROZEN;
+	return (st ? st->flags : vpmu_frz_start(fg->frz)) & VPMU_FRZ_FROZEN;
 }
 
 /**
@@ -488,7 +509,6 @@ int vpmu_fgroup_get(struct vpmu_pmu_cpu *cpuc, struct vpmu_engine *e,
 {
 	struct vpmu_frz *frz = vpmu_event_frz(event);
 	struct vpmu_fgroup *fg;
-	unsigned int *flags;
 	int g, free = -1;
 
 	if (!frz)
@@ -498,11 +518,8 @@ int vpmu_fgroup_get(struct vpmu_pmu_cpu *cpuc, struct vpmu_engine *e,
 		if (fg->frz == frz) {
 			fg->users++;
 			/* Re-enabled after its freeze-on-overflow stop: thaw. */
-			flags = vpmu_fgroup_flags(fg);
-			if (flags && (*flags & VPMU_FRZ_HOLD)) {
-				*flags &= ~(VPMU_FRZ_HOLD | VPMU_FRZ_FROZEN);
+			if (vpmu_frz_state_release(vpmu_fgroup_state(fg)))
 				vpmu_engine_freeze(e, g, false);
-			}
 			return g;
 		}
 		if (!fg->frz && free < 0)
@@ -543,23 +560,19 @@ void vpmu_fgroup_put(struct vpmu_pmu_cpu *cpuc, struct vpmu_engine *e,
 {
 	struct vpmu_fgroup *fg = &cpuc->fgroups[g];
 	struct vpmu_frz *frz = fg->frz;
-	unsigned int *flags;
+	struct vpmu_frz_state *st;
 
 	if (!g || WARN_ON_ONCE(!frz) || --fg->users)
 		return;
-	flags = vpmu_fgroup_flags(fg);
-	if (flags && (*flags & VPMU_FRZ_HOLD))
-		*flags &= ~(VPMU_FRZ_HOLD | VPMU_FRZ_FROZEN);
-	else if (!frz->per_task && vpmu_engine_frozen(e, g))
-		*flags |= VPMU_FRZ_FROZEN;
-	else if (!frz->per_task)
-		*flags &= ~VPMU_FRZ_FROZEN;
+	st = vpmu_fgroup_state(fg);
+	if (!vpmu_frz_state_release(st) && !frz->per_task)
+		vpmu_frz_state_save(st, vpmu_engine_frozen(e, g));
 	vpmu_cfg1_program(e, g, NULL);
 	vpmu_engine_freeze(e, g, false);
 	__clear_bit(g, &cpuc->task_fgroups);
 	fg->frz = NULL;
 	fg->task = NULL;
-	fg->ft = NULL;
+	fg->state = NULL;
 }
 
 /**
@@ -616,12 +629,8 @@ void vpmu_pmu_chunk_end(struct vpmu_machine *m, struct vpmu_engine *e)
 	lockdep_assert_irqs_disabled();
 	for_each_set_bit(g, &groups, VPMU_NR_GROUPS_MAX) {
 		fg = &cpuc->fgroups[g];
-		if (fg->task != current || !fg->ft)
-			continue;
-		if (vpmu_engine_frozen(e, g))
-			fg->ft->flags |= VPMU_FRZ_FROZEN;
-		else
-			fg->ft->flags &= ~VPMU_FRZ_FROZEN;
+		if (fg->task == current && fg->state)
+			vpmu_frz_state_save(fg->state, vpmu_engine_frozen(e, g));
 	}
 }
 
