@@ -118,7 +118,7 @@ void vpmu_event_update(struct vpmu_engine *e, struct perf_event *event)
 		local64_sub(delta, &hwc->period_left);
 }
 
-/* ---- event_init ----------------------------------------------------------- */
+/* ---- attr.config ---------------------------------------------------------- */
 
 static bool vpmu_ev_is_hu_bucket(unsigned int ev)
 {
@@ -158,58 +158,114 @@ static int vpmu_config_event(struct vpmu_machine *m, u64 config)
 	return -ENOENT;
 }
 
+/* ---- counter allocation --------------------------------------------------- */
+
+/*
+ * One model says which counter an event takes and whether a group can
+ * ever be on the counters at once: vpmu_ctr_alloc(), run by pmu::add on
+ * its CPU's counters and by event_init on a scratch set, for the whole
+ * group in the order the perf core adds it (vpmu_group_fits()).
+ */
+
 /* The counter an event must have (0-based), or -1 for any free one. */
 static int vpmu_event_ctr(const struct perf_event *event)
 {
 	return (int)VPMU_CFG_GET(event->attr.config, CTR) - 1;
 }
 
-/* What a group needs of the counters: pinned ones, any ones, or no way. */
-struct vpmu_group_need {
-	unsigned int pinned;
-	unsigned int any;
-	bool impossible;
-};
-
-static void vpmu_group_add(struct vpmu_group_need *need, struct pmu *pmu,
-			   struct perf_event *member)
+/* The counter @member of a group of @pmu pins, as a mask (0: none). */
+static unsigned long vpmu_member_pin(const struct pmu *pmu,
+				     const struct perf_event *member)
 {
 	int c = vpmu_event_ctr(member);
 
-	if (member->pmu != pmu) {
-		/* Software events go anywhere; other PMUs' cannot join. */
-		if (!is_software_event(member))
-			need->impossible = true;
-	} else if (vpmu_ev_is_hu_bucket(VPMU_CFG_GET(member->attr.config, EVENT))) {
-		/* Bucket events take no counter. */
-	} else if (c < 0) {
-		need->any++;
-	} else if (need->pinned & BIT(c)) {
-		need->impossible = true;
-	} else {
-		need->pinned |= BIT(c);
-	}
+	return member->pmu == pmu && c >= 0 ? BIT(c) : 0;
 }
 
 /*
- * Can @event's group, @event included, be on the counters at once?  Only
- * events of this PMU take counters.
+ * The counters the members of @leader's group pin (ctr=), which an event
+ * that takes any counter leaves to them; @extra is a member not on the
+ * group's sibling list yet (event_init's), or NULL.  Only events of
+ * @pmu take counters.
+ */
+static unsigned long vpmu_group_pinned(const struct pmu *pmu,
+				       struct perf_event *leader,
+				       const struct perf_event *extra)
+{
+	unsigned long mask = vpmu_member_pin(pmu, leader);
+	struct perf_event *sibling;
+
+	for_each_sibling_event(sibling, leader)
+		mask |= vpmu_member_pin(pmu, sibling);
+	if (extra)
+		mask |= vpmu_member_pin(pmu, extra);
+	return mask;
+}
+
+/*
+ * Take one of the first @nr counters of @used for @event: the one it
+ * names, or the lowest free one no member of its group pins (@pinned).
+ * @used is a CPU's counters (pmu::add) or a scratch set
+ * (vpmu_group_fits()).  Returns the counter or -EAGAIN.
+ */
+static int vpmu_ctr_alloc(unsigned long *used, unsigned int nr,
+			  const struct perf_event *event, unsigned long pinned)
+{
+	DECLARE_BITMAP(busy, VPMU_NR_COUNTERS_MAX);
+	int idx = vpmu_event_ctr(event);
+
+	if (idx >= 0)
+		return test_and_set_bit(idx, used) ? -EAGAIN : idx;
+
+	bitmap_copy(busy, used, VPMU_NR_COUNTERS_MAX);
+	busy[0] |= pinned;
+	idx = find_first_zero_bit(busy, nr);
+	if (idx >= nr)
+		return -EAGAIN;
+	set_bit(idx, used);
+	return idx;
+}
+
+/*
+ * Can @member of @event's group take a counter of @used, those its
+ * members added before it have taken?  A bucket event takes none;
+ * another PMU's software event goes anywhere, and no other PMU's event
+ * can join.
+ */
+static bool vpmu_member_fits(unsigned long *used, struct perf_event *event,
+			     struct perf_event *member, unsigned long pinned)
+{
+	if (member->pmu != event->pmu)
+		return is_software_event(member);
+	if (vpmu_ev_is_hu_bucket(VPMU_CFG_GET(member->attr.config, EVENT)))
+		return true;
+	return vpmu_ctr_alloc(used, vpmu_event_machine(event)->nr_counters,
+			      member, pinned) >= 0;
+}
+
+/*
+ * Can @event's group, @event included, be on the counters at once?  The
+ * allocator answers, on scratch counters, for the members in the order
+ * the perf core adds them: the leader, its siblings, then @event (not on
+ * the sibling list yet), as arm_dsu_pmu.c validates a group.
  */
 static bool vpmu_group_fits(struct perf_event *event)
 {
 	struct perf_event *leader = event->group_leader, *sibling;
-	struct vpmu_group_need need = {};
+	unsigned long pinned = vpmu_group_pinned(event->pmu, leader, event);
+	DECLARE_BITMAP(used, VPMU_NR_COUNTERS_MAX);
 
-	vpmu_group_add(&need, event->pmu, leader);
-	for_each_sibling_event(sibling, leader)
-		vpmu_group_add(&need, event->pmu, sibling);
-	if (event != leader)
-		vpmu_group_add(&need, event->pmu, event);
-
-	return !need.impossible &&
-	       hweight32(need.pinned) + need.any <=
-	       vpmu_event_machine(event)->nr_counters;
+	bitmap_zero(used, VPMU_NR_COUNTERS_MAX);
+	if (!vpmu_member_fits(used, event, leader, pinned))
+		return false;
+	for_each_sibling_event(sibling, leader) {
+		if (!vpmu_member_fits(used, event, sibling, pinned))
+			return false;
+	}
+	return vpmu_member_fits(used, event, event, pinned);
 }
+
+/* ---- event_init ----------------------------------------------------------- */
 
 /*
  * Is @event's group led by another PMU whose overflow is an exception: a
@@ -360,45 +416,6 @@ static int vpmu_event_init(struct perf_event *event)
 
 /* ---- add, del, start, stop, read ------------------------------------------ */
 
-/*
- * Counters pinned by other members of @event's group, which an event that
- * takes any counter should leave to them.
- */
-static unsigned long vpmu_group_pinned(struct perf_event *event)
-{
-	struct perf_event *leader = event->group_leader, *sibling;
-	unsigned long mask = 0;
-
-	if (leader != event && leader->pmu == event->pmu &&
-	    vpmu_event_ctr(leader) >= 0)
-		mask |= BIT(vpmu_event_ctr(leader));
-	for_each_sibling_event(sibling, leader) {
-		if (sibling != event && sibling->pmu == event->pmu &&
-		    vpmu_event_ctr(sibling) >= 0)
-			mask |= BIT(vpmu_event_ctr(sibling));
-	}
-	return mask;
-}
-
-/* Take a counter for @event: the one it names, or the lowest free one. */
-static int vpmu_get_idx(struct vpmu_pmu_cpu *cpuc, struct perf_event *event)
-{
-	unsigned int nr = vpmu_event_machine(event)->nr_counters;
-	DECLARE_BITMAP(busy, VPMU_NR_COUNTERS_MAX);
-	int idx = vpmu_event_ctr(event);
-
-	if (idx >= 0)
-		return test_and_set_bit(idx, cpuc->used_mask) ? -EAGAIN : idx;
-
-	bitmap_copy(busy, cpuc->used_mask, VPMU_NR_COUNTERS_MAX);
-	busy[0] |= vpmu_group_pinned(event);
-	idx = find_first_zero_bit(busy, nr);
-	if (idx >= nr)
-		return -EAGAIN;
-	set_bit(idx, cpuc->used_mask);
-	return idx;
-}
-
 static void vpmu_start(struct perf_event *event, int flags)
 {
 	struct vpmu_engine *e = vpmu_event_engine(event);
@@ -450,7 +467,10 @@ static int vpmu_add(struct perf_event *event, int flags)
 
 	if (vpmu_event_is_hu_bucket(event))
 		return vpmu_hu_event_add(event, flags);
-	idx = vpmu_get_idx(cpuc, event);
+	idx = vpmu_ctr_alloc(cpuc->used_mask,
+			     vpmu_event_machine(event)->nr_counters, event,
+			     vpmu_group_pinned(event->pmu, event->group_leader,
+					       NULL));
 	if (idx < 0)
 		return idx;
 	g = vpmu_fgroup_get(cpuc, vpmu_event_engine(event), event);
