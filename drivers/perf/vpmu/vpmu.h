@@ -155,13 +155,35 @@ struct vpmu_cdev {
 /* format, events, ucode, caps, uhist, hist */
 #define VPMU_NR_ATTR_GROUPS	6
 
+struct vpmu;
 struct vpmu_pmu_cpu;
+
+/**
+ * struct vpmu_pmu_ops - what the perf glue does for the other front ends
+ * @image_changed: an image was installed: show the events/ aliases of
+ *		the tags it has, hide the others (the loader, under its
+ *		lock; process context)
+ * @snapshot:	VPMU_IOC_SNAPSHOT: fill @out with @cpu's counters at one
+ *		instant, then clear those that may be if @clear (/dev/vpmu,
+ *		which checked the request; process context); 0 or an errno
+ *
+ * Front ends do not call one another's functions: what one needs of
+ * another goes through the device, and this is the perf glue's part of
+ * it.  The glue fills it in (vpmu_pmu_register()) before the PMU, and
+ * with it ucode/, is registered and before /dev/vpmu takes opens.
+ */
+struct vpmu_pmu_ops {
+	void	(*image_changed)(struct vpmu *vpmu);
+	int	(*snapshot)(struct vpmu *vpmu, unsigned int cpu, bool clear,
+			    struct vpmu_snapshot *out);
+};
 
 /**
  * struct vpmu - the device: one per module, made by vpmu_main.c
  * @pmu:	the perf PMU; its device carries the sysfs groups
  * @machine:	the engines and the image they run
  * @pmu_cpu:	each CPU's counters as perf uses them (vpmu_pmu.h)
+ * @pmu_ops:	what the perf glue does for the other front ends
  * @loader:	ucode/
  * @uhist:	uhist/
  * @hu:		hist/
@@ -175,6 +197,7 @@ struct vpmu {
 	struct pmu			pmu;
 	struct vpmu_machine		machine;
 	struct vpmu_pmu_cpu __percpu	*pmu_cpu;
+	const struct vpmu_pmu_ops	*pmu_ops;
 	struct vpmu_loader		loader;
 	struct vpmu_uhist		uhist;
 	struct vpmu_hu			hu;
@@ -222,9 +245,6 @@ extern const struct attribute_group vpmu_format_group;
 extern const struct attribute_group vpmu_events_group;
 int vpmu_pmu_register(struct vpmu *vpmu);
 void vpmu_pmu_unregister(struct vpmu *vpmu);
-void vpmu_pmu_image_changed(struct vpmu *vpmu);
-int vpmu_pmu_snapshot(struct vpmu *vpmu, unsigned int cpu, bool clear,
-		      struct vpmu_snapshot *out);
 
 /* The micro-PC histogram's sysfs group (vpmu_uhist.c). */
 int vpmu_uhist_init(struct vpmu *vpmu);

@@ -542,6 +542,12 @@ static const struct vpmu_machine_ops vpmu_pmu_machine_ops = {
 	.hu_rebase	= vpmu_pmu_hu_rebase,
 };
 
+/* What the other front ends ask of the perf glue (struct vpmu). */
+static const struct vpmu_pmu_ops vpmu_pmu_ops = {
+	.image_changed	= vpmu_pmu_image_changed,
+	.snapshot	= vpmu_pmu_snapshot,
+};
+
 /**
  * vpmu_pmu_register() - register the "vpmu" PMU; the last step of init
  * @vpmu: the device, every other part up and its attr_groups filled in
@@ -557,6 +563,7 @@ int vpmu_pmu_register(struct vpmu *vpmu)
 	vpmu->pmu_cpu = alloc_percpu(struct vpmu_pmu_cpu);
 	if (!vpmu->pmu_cpu)
 		return -ENOMEM;
+	vpmu->pmu_ops = &vpmu_pmu_ops;
 	for_each_possible_cpu(cpu)
 		INIT_LIST_HEAD(&per_cpu_ptr(vpmu->pmu_cpu, cpu)->hu_active);
 

@@ -165,6 +165,7 @@ void vpmu_event_update(struct vpmu_engine *e, struct perf_event *event);
 extern const struct attribute_group *vpmu_attr_update[];
 void vpmu_tag_attrs_init(void);
 bool vpmu_tag_valid(struct vpmu_machine *m, unsigned int k);
+void vpmu_pmu_image_changed(struct vpmu *vpmu);
 
 /* vpmu_pmu_freeze.c: freeze controls and freeze groups */
 int vpmu_config1_check(struct perf_event *event);
@@ -194,5 +195,9 @@ void vpmu_hu_event_stop(struct perf_event *event, int flags);
 int vpmu_hu_event_add(struct perf_event *event, int flags);
 void vpmu_pmu_hu_fold(struct vpmu_machine *m, struct vpmu_engine *e);
 void vpmu_pmu_hu_rebase(struct vpmu_machine *m, struct vpmu_engine *e);
+
+/* vpmu_pmu_snap.c: the engine snapshot */
+int vpmu_pmu_snapshot(struct vpmu *vpmu, unsigned int cpu, bool clear,
+		      struct vpmu_snapshot *out);
 
 #endif /* _VPMU_PMU_H */

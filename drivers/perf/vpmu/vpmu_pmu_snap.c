@@ -99,6 +99,8 @@ static void vpmu_snap_here(struct vpmu_engine *e, const struct vpmu_image *img,
  * @clear:	then clear the counters that may be (struct vpmu_snapshot)
  * @out:	filled in past its in fields, which the caller checked
  *
+ * The device's pmu_ops->snapshot, for /dev/vpmu.
+ *
  * Context: process context; may sleep.
  * Return: 0 or the errno of vpmu_machine_call().
  */

@@ -200,7 +200,8 @@ void vpmu_tag_attrs_init(void)
  * @vpmu: the device
  *
  * Shows the tag aliases the new image's event field selects and hides
- * the others.  Called by the loader, serialised by its lock.
+ * the others.  The device's pmu_ops->image_changed: called by the
+ * loader, serialised by its lock.
  *
  * Context: process context; may sleep.
  */
