@@ -21,7 +21,9 @@
  *                              vpmu_image.c, vpmu_isa.c, vpmu_hu_text.c)
  *
  * tools/testing/layers.sh declares each file's layer and checks that no
- * file calls or includes anything of a layer above its own.
+ * file calls or includes anything of a layer above its own, and that no
+ * front end calls or includes anything of another but this header
+ * (struct vpmu_pmu_ops).
  */
 #ifndef _VPMU_H
 #define _VPMU_H
