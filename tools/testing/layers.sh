@@ -12,12 +12,24 @@
 # table the upper layer registers (struct vpmu_machine_ops), which this
 # script sees as the upper layer naming its own functions.
 #
+# Within a layer that INTERFACES names (the front ends), each pattern of
+# the layer's line in LAYERS is one part, and the parts meet only
+# through the layer's interface: a file may include the headers and use
+# the functions and data of its own part and of the interface's files
+# (vpmu.h), never those of another part.  So the loader cannot call the
+# perf glue; it calls through an ops table in the interface (struct
+# vpmu_pmu_ops), which this script sees as the perf glue naming its own
+# functions.  A part may be several files (vpmu_pmu*.[ch]: the perf
+# glue, sharing vpmu_pmu.h).  The other layers are one part each: their
+# files share internals by design (vpmu_machine.h, vpmu_engine_priv.h).
+#
 # It reads the sources, without building them: which vpmu_* headers each
 # file includes, which functions and data each file defines for the
 # others (non-static definitions in .c files, static inline functions in
 # headers) and which of those each file names.  It prints that map, file
 # by file, and the longest function of each file; it fails on a use or
-# an include that goes up, on a file whose layer is not declared, on a
+# an include that goes up or, in a layer of parts, across to another
+# part but through the interface, on a file whose layer is not declared, on a
 # file of the engine core that includes a system header other than
 # through vpmu_port.h, and on a function of 100 lines or more above the
 # engine core.  The last line is "layers: N files, N violations".
@@ -35,9 +47,15 @@ DIR=${1:-$TOP/drivers/perf/vpmu}
 # place a file's layer is declared.
 LAYERS='
 main	vpmu_main.c vpmu_version.h
-front	vpmu.h vpmu_pmu.c vpmu_cdev.c vpmu_loader.c vpmu_caps.c vpmu_uhist.c vpmu_hu.c
+front	vpmu.h vpmu_pmu*.[ch] vpmu_cdev.c vpmu_loader.c vpmu_caps.c vpmu_uhist.c vpmu_hu.c
 machine	vpmu_machine.h vpmu_machine*.c vpmu_ucode.c vpmu_compat.h
 core	vpmu_port.h vpmu_isa.[ch] vpmu_image.c vpmu_engine*.[ch] vpmu_hu_text.[ch]
+'
+
+# The layers made of parts that meet only through an interface (above),
+# and the interface's files (shell patterns, each also a part in LAYERS).
+INTERFACES='
+front	vpmu.h
 '
 
 # Functions at least this long fail, in every layer but the engine core
@@ -50,7 +68,8 @@ GENERATED=vpmu_default_ucode.h
 
 [ -d "$DIR" ] || { echo "layers: no directory $DIR" >&2; exit 2; }
 
-LAYERS=$LAYERS MAX_LINES=$MAX_LINES GENERATED=$GENERATED QUIET=$quiet \
+LAYERS=$LAYERS INTERFACES=$INTERFACES MAX_LINES=$MAX_LINES \
+GENERATED=$GENERATED QUIET=$quiet \
 exec perl -e '
 use strict;
 use warnings;
@@ -63,6 +82,11 @@ my @pats;
 for my $line (grep { /\S/ } split /\n/, $ENV{LAYERS}) {
 	my ($layer, $files) = split /\t/, $line;
 	push @pats, [$layer, $_] for split / /, $files;
+}
+my %iface;	# layer of parts => [its interface patterns]
+for my $line (grep { /\S/ } split /\n/, $ENV{INTERFACES}) {
+	my ($layer, $files) = split /\t/, $line;
+	$iface{$layer} = [split / /, $files];
 }
 my $max = $ENV{MAX_LINES};
 my $quiet = $ENV{QUIET};
@@ -82,12 +106,28 @@ sub layer_of {
 	return undef;
 }
 
+# The part of a file: its layer, or in a layer of parts the pattern it
+# matches.
+sub part_of {
+	my ($f, $layer) = @_;
+	return $layer unless defined $layer && $iface{$layer};
+	for my $p (@pats) {
+		return "$layer:$p->[1]" if $f =~ glob_re($p->[1]);
+	}
+	return $layer;
+}
+
+sub is_iface {
+	my ($f, $layer) = @_;
+	return grep { $f =~ glob_re($_) } @{$iface{$layer} // []};
+}
+
 opendir(my $dh, $dir) or die "layers: $dir: $!\n";
 my @files = sort grep { /^vpmu.*\.[ch]$/ && !/\.mod\.c$/ &&
 			 $_ ne $ENV{GENERATED} } readdir $dh;
 closedir $dh;
 
-my (%layer, %incs, %defs, %statics, %tokens, %longest, %longname);
+my (%layer, %part, %incs, %defs, %statics, %tokens, %longest, %longname);
 my $bad = 0;
 
 sub violation {
@@ -104,6 +144,7 @@ for my $f (@files) {
 	$layer{$f} = layer_of($f);
 	violation("$f: no layer declared (tools/testing/layers.sh)")
 		unless defined $layer{$f};
+	$part{$f} = part_of($f, $layer{$f});
 
 	my @inc = $src =~ /^[ \t]*#[ \t]*include[ \t]*"([^"]+)"/mg;
 	$incs{$f} = [grep { $_ ne $ENV{GENERATED} } @inc];
@@ -227,6 +268,16 @@ for my $f (@files) {
 }
 
 my %known = map { $_ => 1 } @files;
+
+# Does $f reach $d, a file of another part of its own layer, other than
+# the interface of the layer?
+sub across {
+	my ($f, $d) = @_;
+	my $l = $layer{$f};
+	return defined $l && $iface{$l} && defined $layer{$d} &&
+	       $layer{$d} eq $l && $part{$d} ne $part{$f} &&
+	       !is_iface($d, $l);
+}
 for my $f (@files) {
 	my $lf = $layer{$f} // "?";
 	my $rf = $rank{$lf} // $#order;
@@ -241,6 +292,9 @@ for my $f (@files) {
 		next unless $known{$h} && defined $layer{$h};
 		violation("$f [$lf] includes $h [$layer{$h}], a layer above")
 			if $rank{$layer{$h}} < $rf;
+		violation("$f [$lf] includes $h, a header of another part " .
+			  "of its layer; parts meet through @{$iface{$lf}}")
+			if across($f, $h);
 	}
 	for my $d (sort keys %{$uses{$f} // {}}) {
 		my @syms = sort keys %{$uses{$f}{$d}};
@@ -249,6 +303,9 @@ for my $f (@files) {
 			unless $quiet;
 		violation("$f [$lf] uses $d [$ld], a layer above: @syms")
 			if defined $rank{$ld} && $rank{$ld} < $rf;
+		violation("$f [$lf] uses $d, another part of its layer, " .
+			  "not through @{$iface{$lf}}: @syms")
+			if across($f, $d);
 	}
 }
 printf "layers: %d files, %d violations\n", scalar @files, $bad;

@@ -9,7 +9,7 @@
  *   main      vpmu_main.c      module parameters; creates the device and
  *                              tears it down
  *   front     vpmu.h           the device, struct vpmu
- *   ends      vpmu_pmu.c       perf glue
+ *   ends      vpmu_pmu*.c      perf glue (vpmu_pmu.h lists its files)
  *             vpmu_cdev.c      /dev/vpmu: running programs on the engines
  *             vpmu_loader.c    sysfs: ucode/ (the image loader)
  *             vpmu_caps.c      sysfs: caps/ (what the engines have)
@@ -21,7 +21,9 @@
  *                              vpmu_image.c, vpmu_isa.c, vpmu_hu_text.c)
  *
  * tools/testing/layers.sh declares each file's layer and checks that no
- * file calls or includes anything of a layer above its own.
+ * file calls or includes anything of a layer above its own, and that no
+ * front end calls or includes anything of another but this header
+ * (struct vpmu_pmu_ops).
  */
 #ifndef _VPMU_H
 #define _VPMU_H
@@ -155,25 +157,49 @@ struct vpmu_cdev {
 /* format, events, ucode, caps, uhist, hist */
 #define VPMU_NR_ATTR_GROUPS	6
 
+struct vpmu;
 struct vpmu_pmu_cpu;
+
+/**
+ * struct vpmu_pmu_ops - what the perf glue does for the other front ends
+ * @image_changed: an image was installed: show the events/ aliases of
+ *		the tags it has, hide the others (the loader, under its
+ *		lock; process context)
+ * @snapshot:	VPMU_IOC_SNAPSHOT: fill @out with @cpu's counters at one
+ *		instant, then clear those that may be if @clear (/dev/vpmu,
+ *		which checked the request; process context); 0 or an errno
+ *
+ * Front ends do not call one another's functions: what one needs of
+ * another goes through the device, and this is the perf glue's part of
+ * it.  The glue fills it in (vpmu_pmu_register()) before the PMU, and
+ * with it ucode/, is registered and before /dev/vpmu takes opens.
+ */
+struct vpmu_pmu_ops {
+	void	(*image_changed)(struct vpmu *vpmu);
+	int	(*snapshot)(struct vpmu *vpmu, unsigned int cpu, bool clear,
+			    struct vpmu_snapshot *out);
+};
 
 /**
  * struct vpmu - the device: one per module, made by vpmu_main.c
  * @pmu:	the perf PMU; its device carries the sysfs groups
  * @machine:	the engines and the image they run
- * @pmu_cpu:	each CPU's counters as perf uses them (vpmu_pmu.c)
+ * @pmu_cpu:	each CPU's counters as perf uses them (vpmu_pmu.h)
+ * @pmu_ops:	what the perf glue does for the other front ends
  * @loader:	ucode/
  * @uhist:	uhist/
  * @hu:		hist/
  * @cdev:	/dev/vpmu
  * @attr_groups: the PMU device's sysfs groups, NULL-terminated
  * @gated:	freeze controls gating the micro-PC histogram and the
- *		histogram unit (config1 gate_uhist, gate_hu; vpmu_pmu.c)
+ *		histogram unit (config1 gate_uhist, gate_hu;
+ *		vpmu_pmu_freeze.c)
  */
 struct vpmu {
 	struct pmu			pmu;
 	struct vpmu_machine		machine;
 	struct vpmu_pmu_cpu __percpu	*pmu_cpu;
+	const struct vpmu_pmu_ops	*pmu_ops;
 	struct vpmu_loader		loader;
 	struct vpmu_uhist		uhist;
 	struct vpmu_hu			hu;
@@ -216,14 +242,11 @@ int vpmu_cdev_register(struct vpmu *vpmu);
 void vpmu_cdev_enable(struct vpmu *vpmu);
 void vpmu_cdev_unregister(struct vpmu *vpmu);
 
-/* perf glue (vpmu_pmu.c). */
+/* perf glue (vpmu_pmu*.c). */
 extern const struct attribute_group vpmu_format_group;
 extern const struct attribute_group vpmu_events_group;
 int vpmu_pmu_register(struct vpmu *vpmu);
 void vpmu_pmu_unregister(struct vpmu *vpmu);
-void vpmu_pmu_image_changed(struct vpmu *vpmu);
-int vpmu_pmu_snapshot(struct vpmu *vpmu, unsigned int cpu, bool clear,
-		      struct vpmu_snapshot *out);
 
 /* The micro-PC histogram's sysfs group (vpmu_uhist.c). */
 int vpmu_uhist_init(struct vpmu *vpmu);

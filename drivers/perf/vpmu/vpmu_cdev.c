@@ -182,10 +182,10 @@ static_assert(sizeof(struct vpmu_snapshot) == VPMU_SNAPSHOT_SIZE_VER0);
 static_assert(VPMU_SNAP_COUNTERS == VPMU_NR_COUNTERS_MAX);
 
 /*
- * VPMU_IOC_SNAPSHOT: one CPU's counters at one instant (vpmu_pmu.c does
- * the copy on that CPU).  Reading every event's counts on a CPU is what a
- * CPU-wide perf event may: CAP_PERFMON; clearing changes the engine, as
- * the sysfs writes do: CAP_SYS_ADMIN.
+ * VPMU_IOC_SNAPSHOT: one CPU's counters at one instant (the perf glue's
+ * pmu_ops->snapshot does the copy on that CPU).  Reading every event's
+ * counts on a CPU is what a CPU-wide perf event may: CAP_PERFMON;
+ * clearing changes the engine, as the sysfs writes do: CAP_SYS_ADMIN.
  */
 static long vpmu_ioctl_snapshot(struct vpmu *vpmu,
 				struct vpmu_snapshot __user *usnap)
@@ -215,8 +215,8 @@ static long vpmu_ioctl_snapshot(struct vpmu *vpmu,
 	if (copy_to_user(usnap, &snap, sizeof(snap)))
 		return -EFAULT;
 	memset_after(&snap, 0, reserved_in);
-	ret = vpmu_pmu_snapshot(vpmu, snap.cpu,
-				snap.flags & VPMU_SNAP_F_CLEAR, &snap);
+	ret = vpmu->pmu_ops->snapshot(vpmu, snap.cpu,
+				      snap.flags & VPMU_SNAP_F_CLEAR, &snap);
 	if (ret)
 		return ret;
 	return copy_to_user(usnap, &snap, sizeof(snap)) ? -EFAULT : 0;

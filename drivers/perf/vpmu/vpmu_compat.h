@@ -52,7 +52,7 @@
 
 /*
  * The one architecture difference: a sample's fake interrupted registers
- * (vpmu_pmu.c) say whether the sample is a user-mode one, which
+ * (vpmu_pmu_ovf.c) say whether the sample is a user-mode one, which
  * perf_tp_event() checks against exclude_user and exclude_kernel and perf
  * reports in the sample's misc field.  x86 takes it from the code segment,
  * and marks an exact IP with PERF_EFLAGS_EXACT.  A user-mode callchain

@@ -110,7 +110,7 @@ static int vpmu_stage_commit(struct vpmu *vpmu)
 		return vpmu_stage_reject(ld, ret, "ENOMEM",
 					 "no memory to install the image");
 	vpmu_stage_ok(ld);
-	vpmu_pmu_image_changed(vpmu);
+	vpmu->pmu_ops->image_changed(vpmu);
 	return 0;
 }
 
@@ -271,7 +271,7 @@ static ssize_t load_default_store(struct device *dev,
 		goto out_unlock;
 	}
 	vpmu_stage_ok(ld);
-	vpmu_pmu_image_changed(vpmu);
+	vpmu->pmu_ops->image_changed(vpmu);
 out_unlock:
 	mutex_unlock(&ld->lock);
 	return ret ? ret : count;

@@ -404,6 +404,12 @@ static struct vpmu_uhist_snap *vpmu_uhist_victim(struct vpmu_uhist *uh)
 
 /**
  * vpmu_uhist_read() - read a cpuN or the sum file
+ * @file:	the open file
+ * @kobj:	the PMU device's
+ * @attr:	the file's attribute; its private is the CPU, or VPMU_UHIST_SUM
+ * @buf:	where the bytes go
+ * @off:	the offset in the file
+ * @count:	bytes asked for
  *
  * A read at offset 0 takes a snapshot for the reading open file; later
  * reads continue it.  A file whose first read is past offset 0 takes a

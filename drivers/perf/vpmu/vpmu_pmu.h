@@ -1,0 +1,203 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * vpmu_pmu.h - the perf glue's own header: what its files share.
+ *
+ * The perf glue is the front end that puts perf events on the engines'
+ * counters (vpmu.h lists the front ends; Documentation/vpmu/perf.rst is
+ * its contract).  Its files, and only they, include this header:
+ *
+ *   vpmu_pmu.c         the perf callbacks (event_init, add, del, start,
+ *                      stop, read), the counters and registration
+ *   vpmu_pmu_sysfs.c   format/ and events/
+ *   vpmu_pmu_freeze.c  freeze controls (attr.config1) and the engine
+ *                      freeze groups lent to them
+ *   vpmu_pmu_ovf.c     sampling periods, samples, the overflow interrupt
+ *   vpmu_pmu_hu.c      histogram-unit bucket events
+ *   vpmu_pmu_snap.c    the engine snapshot (VPMU_IOC_SNAPSHOT)
+ */
+#ifndef _VPMU_PMU_H
+#define _VPMU_PMU_H
+
+#include <linux/bitfield.h>
+#include <linux/bitmap.h>
+#include <linux/bits.h>
+#include <linux/irqreturn.h>
+#include <linux/list.h>
+#include <linux/percpu.h>
+#include <linux/perf_event.h>
+#include <linux/types.h>
+
+#include "vpmu.h"
+#include "vpmu_compat.h"
+#include "vpmu_engine.h"
+#include "vpmu_machine.h"
+
+/*
+ * attr.config, as format/ describes it (generated from these masks):
+ *
+ *       25    24    20 19    12 11          0
+ *  +------------+--------+--------+-------------+
+ *  | sample_upc |  ctr   |  tag   |    event    |
+ *  +------------+--------+--------+-------------+
+ *
+ * sample_upc: a sample's IP is the micro-PC (VPMU_SAMPLE_UPC_BASE + upc)
+ * instead of the macro PC (VPMU_SAMPLE_PC_BASE + pc); uapi vpmu.h.
+ */
+#define VPMU_CFG_EVENT		GENMASK_ULL(11, 0)
+#define VPMU_CFG_TAG		GENMASK_ULL(19, 12)
+#define VPMU_CFG_CTR		GENMASK_ULL(24, 20)
+#define VPMU_CFG_SAMPLE_UPC	BIT_ULL(25)
+#define VPMU_CFG_ALL		(VPMU_CFG_EVENT | VPMU_CFG_TAG | VPMU_CFG_CTR | \
+				 VPMU_CFG_SAMPLE_UPC)
+
+#define VPMU_CFG_GET(cfg, f)	FIELD_GET(VPMU_CFG_##f, (cfg))
+
+/*
+ * attr.config1: the group's freeze control, on its leader (perf.rst,
+ * "Freezing and triggers"):
+ *
+ *          22          21     20    19      12 11         0
+ *  +---------------+--------+------+----------+------------+
+ *  | freeze_on_ovf | frozen | mark | trig_tag |  trig_ev   |
+ *  +---------------+--------+------+----------+------------+
+ *    56        55         54      50 49      45   43   42      35 34        23
+ *  +---------+------------+----------+----------+-----------+----------+----------+
+ *  | gate_hu | gate_uhist | stop_ovf | trig_ovf | stop_mark | stop_tag | stop_ev  |
+ *  +---------+------------+----------+----------+-----------+----------+----------+
+ *
+ * At most one trigger: trig_ev (a basic event other than CYCLES),
+ * trig_tag (a tag), mark (microwords with the trigger bit) or trig_ovf
+ * (counter n - 1 wrapping); it toggles, or with a stop trigger (at most
+ * one of the stop_* fields, the same kinds) it starts.  gate_uhist and
+ * gate_hu make the group gate the micro-PC histogram and the histogram
+ * unit (perf.rst, "Gating the histograms"); they need a trigger.
+ */
+#define VPMU_CFG1_TRIG_EV		GENMASK_ULL(11, 0)
+#define VPMU_CFG1_TRIG_TAG		GENMASK_ULL(19, 12)
+#define VPMU_CFG1_MARK			BIT_ULL(20)
+#define VPMU_CFG1_FROZEN		BIT_ULL(21)
+#define VPMU_CFG1_FREEZE_ON_OVF		BIT_ULL(22)
+#define VPMU_CFG1_STOP_EV		GENMASK_ULL(34, 23)
+#define VPMU_CFG1_STOP_TAG		GENMASK_ULL(42, 35)
+#define VPMU_CFG1_STOP_MARK		BIT_ULL(43)
+#define VPMU_CFG1_TRIG_OVF		GENMASK_ULL(49, 45)
+#define VPMU_CFG1_STOP_OVF		GENMASK_ULL(54, 50)
+/* VPMU_GATE_UHIST, VPMU_GATE_HU */
+#define VPMU_CFG1_GATE			GENMASK_ULL(56, 55)
+#define VPMU_CFG1_ALL			(GENMASK_ULL(43, 0) |		\
+					 GENMASK_ULL(56, 45))
+
+struct vpmu_frz;
+struct vpmu_frz_state;
+
+/**
+ * struct vpmu_fgroup - an engine freeze group lent to a perf group
+ * @frz:	the control it is lent to, NULL if free; each of the @users
+ *		holds a reference to it
+ * @users:	events under @frz on this CPU's counters
+ * @task:	per-task control: the task whose state @state is (compared,
+ *		never dereferenced), NULL if none was looked up yet
+ * @state:	...that task's state, NULL if it has none
+ * @gen:	...looked up while @frz->gen was this: valid while it is
+ *
+ * vpmu_pmu_freeze.c's head says how it, the control and the states
+ * relate.
+ */
+struct vpmu_fgroup {
+	struct vpmu_frz		*frz;
+	unsigned int		users;
+	const struct task_struct *task;
+	struct vpmu_frz_state	*state;
+	unsigned int		gen;
+};
+
+/**
+ * struct vpmu_pmu_cpu - one CPU's counters as perf uses them
+ * @events:	the event holding each counter, NULL if free
+ * @fgroups:	the engine's freeze groups; 0 is every plain event's, never
+ *		frozen, 1.. are lent to groups with a freeze control
+ * @hu_active: the started bucket events, linked by their active_entry
+ * @used_mask:	counters taken (bit n: counter n, 0-based)
+ * @task_fgroups: freeze groups lent to per-task controls (bit g: group g)
+ * @tick:	the jiffy of each counter's last sample
+ * @nr_samples:	samples of each counter in that jiffy (throttling)
+ *
+ * Touched only on its own CPU with interrupts disabled (see the head of
+ * vpmu_pmu.c).
+ */
+struct vpmu_pmu_cpu {
+	struct perf_event	*events[VPMU_NR_COUNTERS_MAX];
+	struct vpmu_fgroup	fgroups[VPMU_NR_GROUPS_MAX];
+	DECLARE_BITMAP(used_mask, VPMU_NR_COUNTERS_MAX);
+	unsigned long		task_fgroups;
+	unsigned long		tick[VPMU_NR_COUNTERS_MAX];
+	unsigned int		nr_samples[VPMU_NR_COUNTERS_MAX];
+	struct list_head	hu_active;
+};
+
+static inline struct vpmu_machine *vpmu_event_machine(const struct perf_event *event)
+{
+	return &to_vpmu(event->pmu)->machine;
+}
+
+/* This CPU's counters, for a callback of @event on its CPU. */
+static inline struct vpmu_pmu_cpu *vpmu_event_cpuc(const struct perf_event *event)
+{
+	return this_cpu_ptr(to_vpmu(event->pmu)->pmu_cpu);
+}
+
+/* This CPU's engine, for a callback of @event on its CPU. */
+static inline struct vpmu_engine *vpmu_event_engine(const struct perf_event *event)
+{
+	return vpmu_this_engine(vpmu_event_machine(event));
+}
+
+/* The width of the counter @event holds. */
+static inline unsigned int vpmu_event_width(const struct perf_event *event)
+{
+	return vpmu_event_machine(event)->widths[event->hw.idx];
+}
+
+/* vpmu_pmu.c: the counters */
+void vpmu_event_update(struct vpmu_engine *e, struct perf_event *event);
+
+/* vpmu_pmu_sysfs.c: format/ and events/ */
+extern const struct attribute_group *vpmu_attr_update[];
+void vpmu_tag_attrs_init(void);
+bool vpmu_tag_valid(struct vpmu_machine *m, unsigned int k);
+void vpmu_pmu_image_changed(struct vpmu *vpmu);
+
+/* vpmu_pmu_freeze.c: freeze controls and freeze groups */
+int vpmu_config1_check(struct perf_event *event);
+int vpmu_frz_attach(struct perf_event *event);
+bool vpmu_event_freezes_on_ovf(struct perf_event *event);
+int vpmu_fgroup_get(struct vpmu_pmu_cpu *cpuc, struct vpmu_engine *e,
+		    struct perf_event *event);
+void vpmu_fgroup_put(struct vpmu_pmu_cpu *cpuc, struct vpmu_engine *e,
+		     unsigned int g);
+void vpmu_fgroup_hold(struct vpmu_fgroup *fg);
+bool vpmu_fgroup_held(struct vpmu_fgroup *fg);
+void vpmu_pmu_chunk_begin(struct vpmu_machine *m, struct vpmu_engine *e);
+void vpmu_pmu_chunk_end(struct vpmu_machine *m, struct vpmu_engine *e);
+
+/* vpmu_pmu_ovf.c: sampling and the overflow interrupt */
+void vpmu_period_arm(struct vpmu_engine *e, struct perf_event *event);
+irqreturn_t vpmu_pmu_overflow(struct vpmu_machine *m, struct vpmu_engine *e,
+			      unsigned int idx, const struct vpmu_stop *stop);
+void vpmu_pmu_overflow_end(struct vpmu_machine *m, struct vpmu_engine *e,
+			   const struct vpmu_stop *stop);
+
+/* vpmu_pmu_hu.c: histogram-unit bucket events */
+int vpmu_hu_event_init(struct perf_event *event, unsigned int ev);
+void vpmu_hu_event_update(struct vpmu_engine *e, struct perf_event *event);
+void vpmu_hu_event_start(struct perf_event *event, int flags);
+void vpmu_hu_event_stop(struct perf_event *event, int flags);
+int vpmu_hu_event_add(struct perf_event *event, int flags);
+void vpmu_pmu_hu_fold(struct vpmu_machine *m, struct vpmu_engine *e);
+void vpmu_pmu_hu_rebase(struct vpmu_machine *m, struct vpmu_engine *e);
+
+/* vpmu_pmu_snap.c: the engine snapshot */
+int vpmu_pmu_snapshot(struct vpmu *vpmu, unsigned int cpu, bool clear,
+		      struct vpmu_snapshot *out);
+
+#endif /* _VPMU_PMU_H */

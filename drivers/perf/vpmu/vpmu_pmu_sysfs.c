@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vpmu_pmu_sysfs.c - perf glue: the PMU's format/ and events/ files.
+ *
+ * format/ is generated from the masks attr.config and attr.config1 are
+ * decoded with (vpmu_pmu.h); events/ has an alias for every basic event
+ * and histogram-unit bucket, and one for every tag the current image's
+ * event field selects (perf.rst, "Event configuration").
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/device.h>
+#include <linux/kernel.h>
+#include <linux/sysfs.h>
+
+#include "vpmu_pmu.h"
+
+struct vpmu_format_attr {
+	struct device_attribute attr;
+	const char *word;	/* "config" or "config1" */
+	u64 field;
+};
+
+static ssize_t vpmu_format_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	struct vpmu_format_attr *fmt = container_of(attr, typeof(*fmt), attr);
+	int lo = __ffs64(fmt->field), hi = fls64(fmt->field) - 1;
+
+	if (lo == hi)
+		return sysfs_emit(buf, "%s:%d\n", fmt->word, lo);
+	return sysfs_emit(buf, "%s:%d-%d\n", fmt->word, lo, hi);
+}
+
+#define VPMU_FORMAT_ATTR(_name, _word, _field)				\
+	(&((struct vpmu_format_attr[]) {{				\
+		.attr = __ATTR(_name, 0444, vpmu_format_show, NULL),	\
+		.word = _word,						\
+		.field = _field,					\
+	}})[0].attr.attr)
+
+static struct attribute *vpmu_format_attrs[] = {
+	VPMU_FORMAT_ATTR(event, "config", VPMU_CFG_EVENT),
+	VPMU_FORMAT_ATTR(tag, "config", VPMU_CFG_TAG),
+	VPMU_FORMAT_ATTR(ctr, "config", VPMU_CFG_CTR),
+	VPMU_FORMAT_ATTR(sample_upc, "config", VPMU_CFG_SAMPLE_UPC),
+	VPMU_FORMAT_ATTR(trig_ev, "config1", VPMU_CFG1_TRIG_EV),
+	VPMU_FORMAT_ATTR(trig_tag, "config1", VPMU_CFG1_TRIG_TAG),
+	VPMU_FORMAT_ATTR(trig_mark, "config1", VPMU_CFG1_MARK),
+	VPMU_FORMAT_ATTR(frozen, "config1", VPMU_CFG1_FROZEN),
+	VPMU_FORMAT_ATTR(freeze_on_ovf, "config1", VPMU_CFG1_FREEZE_ON_OVF),
+	VPMU_FORMAT_ATTR(stop_ev, "config1", VPMU_CFG1_STOP_EV),
+	VPMU_FORMAT_ATTR(stop_tag, "config1", VPMU_CFG1_STOP_TAG),
+	VPMU_FORMAT_ATTR(stop_mark, "config1", VPMU_CFG1_STOP_MARK),
+	VPMU_FORMAT_ATTR(trig_ovf, "config1", VPMU_CFG1_TRIG_OVF),
+	VPMU_FORMAT_ATTR(stop_ovf, "config1", VPMU_CFG1_STOP_OVF),
+	VPMU_FORMAT_ATTR(gate_uhist, "config1", BIT_ULL(55)),
+	VPMU_FORMAT_ATTR(gate_hu, "config1", BIT_ULL(56)),
+	NULL,
+};
+
+const struct attribute_group vpmu_format_group = {
+	.name	= "format",
+	.attrs	= vpmu_format_attrs,
+};
+
+/* An events/ alias: a basic event number, or a tag when @tag is not 0. */
+struct vpmu_event_attr {
+	struct device_attribute attr;
+	u16 event;
+	u8 tag;
+};
+
+static ssize_t vpmu_event_show(struct device *dev,
+			       struct device_attribute *attr, char *buf)
+{
+	struct vpmu_event_attr *ev = container_of(attr, typeof(*ev), attr);
+
+	if (ev->tag)
+		return sysfs_emit(buf, "tag=%u\n", ev->tag);
+	return sysfs_emit(buf, "event=0x%02x\n", ev->event);
+}
+
+#define VPMU_EVENT_ATTR(_name, _event, _tag)				\
+	(&((struct vpmu_event_attr[]) {{				\
+		.attr = {						\
+			.attr = { .name = _name, .mode = 0444 },	\
+			.show = vpmu_event_show,			\
+		},							\
+		.event = _event,					\
+		.tag = _tag,						\
+	}})[0].attr.attr)
+
+#define VPMU_BASIC_ATTR(sym, num, alias, doc)	VPMU_EVENT_ATTR(alias, num, 0),
+#define VPMU_HU_ATTR(b)	\
+	VPMU_EVENT_ATTR("vpmu_hist" #b, VPMU_EV_HIST(b), 0)
+
+/*
+ * Counts of occurrences, so no .unit or .scale: perf's defaults (no unit,
+ * scale 1) say it.  The tags are a group of their own (below).
+ */
+static struct attribute *vpmu_event_attrs[] = {
+	VPMU_EVENT_LIST(VPMU_BASIC_ATTR)
+	VPMU_HU_ATTR(1), VPMU_HU_ATTR(2), VPMU_HU_ATTR(3),
+	VPMU_HU_ATTR(4), VPMU_HU_ATTR(5), VPMU_HU_ATTR(6),
+	VPMU_HU_ATTR(7), VPMU_HU_ATTR(8), VPMU_HU_ATTR(9),
+	VPMU_HU_ATTR(10), VPMU_HU_ATTR(11), VPMU_HU_ATTR(12),
+	VPMU_HU_ATTR(13), VPMU_HU_ATTR(14), VPMU_HU_ATTR(15),
+	VPMU_HU_ATTR(16),
+	NULL,
+};
+
+const struct attribute_group vpmu_events_group = {
+	.name	= "events",
+	.attrs	= vpmu_event_attrs,
+};
+
+/**
+ * vpmu_tag_valid() - is tag @k in the current image's event field?
+ * @m:	the machine
+ * @k:	a tag, 1..VPMU_TAG_MAX
+ *
+ * perf.rst, "Event configuration".
+ *
+ * Context: any context but NMI (takes a reference to the image).
+ * Return: true if a microword of the image can select tag @k.
+ */
+bool vpmu_tag_valid(struct vpmu_machine *m, unsigned int k)
+{
+	const struct vpmu_image_header *h;
+	struct vpmu_image *img;
+	bool ok;
+
+	img = vpmu_image_get(m);
+	h = vpmu_ucode_header(img->uc);
+	if (h->ev_mode == VPMU_EVMODE_ONEHOT)
+		ok = k <= h->ev_bits;
+	else
+		ok = k < BIT(h->ev_bits);
+	vpmu_image_put(img);
+	return ok;
+}
+
+/*
+ * events/vpmu_tagK for exactly the tags the current image's event field
+ * selects: 1..ev_bits one-hot, 1..2^ev_bits - 1 encoded, so up to 255
+ * files, made here at init rather than spelt out.  They are a second
+ * "events" group, in the PMU's attr_update: the perf core adds them to
+ * the directory the first made, with is_visible, and
+ * vpmu_pmu_image_changed() asks again after every image install.  A
+ * listing may still race an install: event_init checks the image in
+ * force (vpmu_tag_valid()).
+ */
+static struct vpmu_event_attr vpmu_tag_attr[VPMU_TAG_MAX];
+static char vpmu_tag_name[VPMU_TAG_MAX][sizeof("vpmu_tag255")];
+static struct attribute *vpmu_tag_attrs[VPMU_TAG_MAX + 1];
+
+static umode_t vpmu_tag_is_visible(struct kobject *kobj,
+				   struct attribute *attr, int i)
+{
+	return vpmu_tag_valid(&kobj_to_vpmu(kobj)->machine, i + 1) ?
+	       attr->mode : 0;
+}
+
+static const struct attribute_group vpmu_tag_events_group = {
+	.name		= "events",
+	.attrs		= vpmu_tag_attrs,
+	.is_visible	= vpmu_tag_is_visible,
+};
+
+/* The PMU's attr_update: the tag aliases. */
+const struct attribute_group *vpmu_attr_update[] = {
+	&vpmu_tag_events_group,
+	NULL,
+};
+
+/**
+ * vpmu_tag_attrs_init() - name the tag aliases, before registration
+ */
+void vpmu_tag_attrs_init(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < VPMU_TAG_MAX; i++) {
+		struct vpmu_event_attr *ev = &vpmu_tag_attr[i];
+
+		snprintf(vpmu_tag_name[i], sizeof(vpmu_tag_name[i]),
+			 "vpmu_tag%u", i + 1);
+		sysfs_attr_init(&ev->attr.attr);
+		ev->attr.attr.name = vpmu_tag_name[i];
+		ev->attr.attr.mode = 0444;
+		ev->attr.show = vpmu_event_show;
+		ev->tag = i + 1;
+		vpmu_tag_attrs[i] = &ev->attr.attr;
+	}
+}
+
+/**
+ * vpmu_pmu_image_changed() - an image was installed: update events/
+ * @vpmu: the device
+ *
+ * Shows the tag aliases the new image's event field selects and hides
+ * the others.  The device's pmu_ops->image_changed: called by the
+ * loader, serialised by its lock.
+ *
+ * Context: process context; may sleep.
+ */
+void vpmu_pmu_image_changed(struct vpmu *vpmu)
+{
+	int ret = sysfs_update_group(&vpmu->pmu.dev->kobj,
+				     &vpmu_tag_events_group);
+
+	if (ret)
+		pr_warn("events/: tag aliases not updated: %d\n", ret);
+}
