@@ -108,6 +108,21 @@ flavour_names() {
 	done
 }
 
+# The record of one run, which prepare_kernel fills in for run_kernel,
+# build_initrd, run_guest and analyse_log:
+#
+#   flavour name       the table's
+#   kver kdesc         the kernel's version, and with its origin
+#   vmlinuz kdir       the kernel and the tree modules build against
+#   module             vpmu.ko, or empty: built in
+#   cmdline            the guest's kernel command line words
+#   timeout mem smp tcg   host timeout (s), guest memory, -smp, TCG threads
+#   kmemleak           1: kmemleak must be active (the debug kernels)
+#   ksft               the kselftest install of build_ksft_tree, if any
+#   selftests          a directory of more selftests for the guest, if any
+#   initrd             the initramfs build_initrd made
+declare -gA VM_RUN=()
+
 log() { printf '%s\n' "vm: $*" >&2; }
 die() { printf '%s\n' "vm: error: $*" >&2; exit 1; }
 
@@ -501,9 +516,6 @@ debug_patch_dirs() {
 	esac
 }
 
-# Those kselftests, built by prepare_kernel for the guest.
-SERIES_SELFTESTS=()
-
 # debug_setup SERIES - sets DBG_SRC_PKG, DBG_SRC_TAR, DBG_FRAGMENTS (the
 # common debug.config, then debug-SERIES.config when the series needs
 # something different) and DBG_PATCHES (every patch of the series'
@@ -838,13 +850,14 @@ build_base_initramfs() {
 
 # install_kselftest DIR - the selftests as kselftest installs them into DIR:
 # run_kselftest.sh and its kselftest/ scripts, kselftest-list.txt and vpmu/
-# (lib.mk's install); $KSFT_TREE_INSTALL's (build_ksft_tree) when set,
-# else this tree's build (build_userspace) with linux-source-6.1's runner.
+# (lib.mk's install); the run's build_ksft_tree install (VM_RUN[ksft])
+# when it has one, else this tree's build (build_userspace) with
+# linux-source-6.1's runner.
 install_kselftest() {
 	local dir=$1
 
-	if [ -n "${KSFT_TREE_INSTALL:-}" ]; then
-		cp -a "$KSFT_TREE_INSTALL" "$dir"
+	if [ -n "${VM_RUN[ksft]:-}" ]; then
+		cp -a "${VM_RUN[ksft]}" "$dir"
 		return
 	fi
 	mkdir -p "$dir"
@@ -857,10 +870,11 @@ install_kselftest() {
 }
 
 # build_initrd OUTDIR KO [EXTRA_KO...] - base + an overlay with /init, the
-# module (none if KO is ""), tools, selftests, share/ and
-# $VPMU_EXTRA_SELFTESTS; sets INITRD.
+# module (none if KO is ""), tools, selftests, share/,
+# $VPMU_EXTRA_SELFTESTS and the run's VM_RUN[selftests]; sets
+# VM_RUN[initrd].
 build_initrd() {
-	local out=$1 ko=$2 root f
+	local out=$1 ko=$2 root f initrd extra=()
 	shift 2
 
 	build_base_initramfs
@@ -884,7 +898,16 @@ build_initrd() {
 	done
 	install_kselftest "$root/opt/vpmu/kselftest"
 	ln -s kselftest/vpmu "$root/opt/vpmu/selftests"
-	for f in ${VPMU_EXTRA_SELFTESTS:-} "${SERIES_SELFTESTS[@]}"; do
+	# shellcheck disable=SC2206 # a list of paths, split on blanks
+	extra=(${VPMU_EXTRA_SELFTESTS:-})
+	if [ -n "${VM_RUN[selftests]:-}" ]; then
+		for f in "${VM_RUN[selftests]}"/*; do
+			if [ -f "$f" ]; then
+				extra+=("$f")
+			fi
+		done
+	fi
+	for f in "${extra[@]}"; do
 		install -m 0755 "$f" "$root/opt/vpmu/selftests/"
 		echo "vpmu:${f##*/}" >>"$root/opt/vpmu/kselftest/kselftest-list.txt"
 	done
@@ -895,21 +918,23 @@ build_initrd() {
 	# vpmu_perf_names.sh reads symbol tables with it (when installed).
 	f=$(command -v riscv64-unknown-elf-objdump || true)
 	[ -z "$f" ] || copy_elf "$root" "$f" /usr/bin/riscv64-unknown-elf-objdump
-	INITRD=$out/initrd.gz
-	cp "$BASE_CPIO" "$INITRD.tmp"
+	initrd=$out/initrd.gz
+	cp "$BASE_CPIO" "$initrd.tmp"
 	(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet |
-		gzip -1) >>"$INITRD.tmp"
-	mv "$INITRD.tmp" "$INITRD"
+		gzip -1) >>"$initrd.tmp"
+	mv "$initrd.tmp" "$initrd"
+	VM_RUN[initrd]=$initrd
 }
 
 # --- running a guest ------------------------------------------------------
 
-# run_guest NAME MODE TIMEOUT MEM [CMDLINE...] - boot $VMLINUZ with $INITRD;
-# serial output goes to $OUT/serial.log.  MODE "shell" keeps stdio
-# interactive; other modes echo the guest's part of the log.  Sets QEMU_RC.
+# run_guest MODE [CMDLINE...] - boot the run VM_RUN describes (its kernel,
+# initramfs, memory, CPUs, TCG threads, under its timeout); serial output
+# goes to $OUT/serial.log.  MODE "shell" keeps stdio interactive; other
+# modes echo the guest's part of the log.  Sets QEMU_RC.
 run_guest() {
-	local name=$1 mode=$2 tmo=$3 mem=$4 append
-	shift 4
+	local mode=$1 name=${VM_RUN[name]} tmo=${VM_RUN[timeout]} append
+	shift
 
 	append="console=ttyS0 printk.time=1 loglevel=5 softlockup_panic=1"
 	append+=" panic=-1 vpmu_mode=$mode"
@@ -932,10 +957,11 @@ run_guest() {
 	[ -n "${VPMU_APPEND:-}" ] && append+=" $VPMU_APPEND"
 	# shellcheck disable=SC2054 # commas are QEMU's, not array separators
 	local qemu=(timeout -k 10 "$tmo" qemu-system-x86_64
-		-accel "tcg,thread=${TCG_THREAD:-${VPMU_TCG_THREAD:-single}}"
-		-smp "${SMP:-2}" -m "$mem"
+		-accel "tcg,thread=${VM_RUN[tcg]}"
+		-smp "${VM_RUN[smp]}" -m "${VM_RUN[mem]}"
 		-nographic -no-reboot -nic none
-		-kernel "$VMLINUZ" -initrd "$INITRD" -append "$append")
+		-kernel "${VM_RUN[vmlinuz]}" -initrd "${VM_RUN[initrd]}"
+		-append "$append")
 	log "booting $name (timeout ${tmo}s, log: $OUT/serial.log)"
 	if [ "$mode" = shell ]; then
 		set +e
@@ -985,7 +1011,7 @@ analyse_log() {
 			grep -E '^(not ok [0-9]+|VPMU-TEST .* FAIL)' "$log" |
 				sed 's/^/  /' >&2 || true
 		fi
-		if [ -n "${REQUIRE_KMEMLEAK:-}" ] &&
+		if [ -n "${VM_RUN[kmemleak]:-}" ] &&
 		   ! grep -q '^VPMU-KMEMLEAK begin' "$log"; then
 			reasons+=("kmemleak is not active on the debug kernel")
 			failed=$((failed + 1))
@@ -1061,19 +1087,20 @@ newest_name() {
 }
 
 # prepare_kernel FLAVOUR - fetch or build FLAVOUR's kernel (its row of
-# VM_FLAVOURS) and build its module; sets NAME, VMLINUZ, KDIR, KVER, KDESC,
-# MODULE_KO, TIMEOUT, MEM, KCMDLINE, TCG_THREAD and SMP where they differ,
-# and SERIES_SELFTESTS for a debug tree with patches.
+# VM_FLAVOURS) and build its module; fills in VM_RUN, the run's record
+# (above), and sets OUT, its output directory.
 prepare_kernel() {
-	local row flavour name kernel suite params w cmdline=() builtin='' f
+	local row flavour name kernel suite params w cmdline=()
+	# What the kernel fetchers and module builders set stays here: the
+	# run's record is what callers get.
+	local KVER KDIR VMLINUZ KDESC IMG_PKG MODULE_KO KSFT_TREE_INSTALL
 
 	row=$(flavour_row "$1")
 	[ -n "$row" ] || die "unknown kernel $1 ($(flavours stock |
 		paste -sd' ') $(flavours debug | paste -sd' '))"
 	read -r flavour name _ kernel suite params <<<"$row"
-	SERIES_SELFTESTS=()
-	TIMEOUT=${VPMU_VM_TIMEOUT:-600}
-	MEM=1G
+	VM_RUN=([flavour]=$flavour [timeout]=${VPMU_VM_TIMEOUT:-600} [mem]=1G
+		[smp]=2 [tcg]=${VPMU_TCG_THREAD:-single})
 	case "$kernel" in
 	7.x)
 		resolve_newest
@@ -1081,31 +1108,25 @@ prepare_kernel() {
 		echo "$name" >"$VM_OUT/$flavour.name" ;;
 	debug-*)
 		build_debug_kernel "${kernel#debug-}"
-		for f in "$KDIR"/.vpmu-selftests/*; do
-			if [ -f "$f" ]; then
-				SERIES_SELFTESTS+=("$f")
-			fi
-		done
-		REQUIRE_KMEMLEAK=1
-		TIMEOUT=${VPMU_DEBUG_TIMEOUT:-900}
-		MEM=2G
+		VM_RUN[selftests]=$KDIR/.vpmu-selftests
+		VM_RUN[kmemleak]=1
+		VM_RUN[timeout]=${VPMU_DEBUG_TIMEOUT:-900}
+		VM_RUN[mem]=2G
 		if debug_vpmu_builtin; then
-			builtin=1
 			KDESC+=", vpmu built in"
 		fi ;;
 	*)
 		resolve_stock "$kernel"
 		fetch_stock_kernel ;;
 	esac
-	NAME=$name
 	for w in $params; do
 		case "$w" in
 		@slub)	w=$(stock_cmdline)
 			if [ -n "$w" ]; then
 				cmdline+=("$w")
 			fi ;;
-		@smp=*)	SMP=${w#@smp=} ;;
-		@tcg=*)	TCG_THREAD=${w#@tcg=} ;;
+		@smp=*)	VM_RUN[smp]=${w#@smp=} ;;
+		@tcg=*)	VM_RUN[tcg]=${w#@tcg=} ;;
 		@*)	die "VM_FLAVOURS: $flavour: unknown $w" ;;
 		*)	cmdline+=("$w") ;;
 		esac
@@ -1114,27 +1135,30 @@ prepare_kernel() {
 	all)	;;
 	kselftest)
 		build_ksft_tree
+		VM_RUN[ksft]=$KSFT_TREE_INSTALL
 		cmdline+=(vpmu_kselftest=1) ;;
 	*)	cmdline+=("vpmu_test=$suite") ;;
 	esac
-	KCMDLINE=${cmdline[*]}
-	log "$NAME: kernel $KDESC${KCMDLINE:+, $KCMDLINE}"
+	VM_RUN+=([name]=$name [kver]=$KVER [kdir]=$KDIR [vmlinuz]=$VMLINUZ
+		 [cmdline]="${cmdline[*]}")
+	log "$name: kernel $KDESC${cmdline[*]:+, ${cmdline[*]}}"
 	if [ -n "${VPMU_MODULE_KO:-}" ]; then
 		# A module built elsewhere (the pkg tier's DKMS build).
 		[ -f "$VPMU_MODULE_KO" ] || die "no module $VPMU_MODULE_KO"
 		MODULE_KO=$VPMU_MODULE_KO
-		log "$NAME: module $MODULE_KO, not built here"
-	elif [ -n "$builtin" ]; then
+		log "$name: module $MODULE_KO, not built here"
+	elif [[ "$kernel" == debug-* ]] && debug_vpmu_builtin; then
 		MODULE_KO=
-		log "$NAME: vpmu is built into the kernel: no module"
+		log "$name: vpmu is built into the kernel: no module"
 	elif [ "$kernel" = 7.x ]; then
-		build_module_in_root "$NAME" "$KDIR"
+		build_module_in_root "$name" "$KDIR"
 	else
-		build_module "$NAME" "$KDIR"
+		build_module "$name" "$KDIR"
 	fi
 	# Self-check runs report under their own name, same kernel and build.
-	NAME=${VPMU_RUN_NAME:-$NAME}
-	OUT=$VM_OUT/$NAME
+	VM_RUN+=([module]=$MODULE_KO [kdesc]=$KDESC
+		 [name]=${VPMU_RUN_NAME:-$name})
+	OUT=$VM_OUT/${VM_RUN[name]}
 	mkdir -p "$OUT"
 	echo "$KDESC" >"$OUT/kernel"
 }
@@ -1148,13 +1172,14 @@ run_kernel() {
 
 	prepare_kernel "$flavour"
 	for d in ${VPMU_EXTRA_MODULE_DIRS:-}; do
-		extra+=("$(build_extra_module "$d" "$(basename "$d")-$KVER" "$KDIR")")
+		extra+=("$(build_extra_module "$d" "$(basename "$d")-${VM_RUN[kver]}" \
+			"${VM_RUN[kdir]}")")
 	done
-	build_initrd "$OUT" "$MODULE_KO" "${extra[@]}"
-	# shellcheck disable=SC2086 # KCMDLINE is a word list
+	build_initrd "$OUT" "${VM_RUN[module]}" "${extra[@]}"
+	# shellcheck disable=SC2086 # the command line is a word list
 	# (run_guest adds $VPMU_APPEND)
-	run_guest "$NAME" "$mode" "$TIMEOUT" "$MEM" \
-		"vpmu_test_timeout=$((TIMEOUT * 2 / 3))" $KCMDLINE "$@"
+	run_guest "$mode" "vpmu_test_timeout=$((VM_RUN[timeout] * 2 / 3))" \
+		${VM_RUN[cmdline]} "$@"
 }
 
 # flavour_name FLAVOUR - the summary-line name of a kernel flavour: the
