@@ -33,6 +33,25 @@
  * and operation number, then the end of that worker's log.  The same
  * --seed (and --workers) replays each worker's operations in the same
  * order; --ops bounds them exactly.  Exit status 0: no failure.
+ *
+ * The files, each using only the ones below it (no global state: main()
+ * owns the struct st_info and hands it to every worker in its struct
+ * st_worker):
+ *
+ *   vpmu_stress.c           options, workers and the end checks
+ *   vpmu_stress_perf.c      the perf worker
+ *   vpmu_stress_hostile.c   its hostile attributes
+ *   vpmu_stress_exact.c     the exact worker: groups, inherit, child pids
+ *   vpmu_stress_sampling.c  the exact worker's sampling checks
+ *   vpmu_stress_sys.c       the sys worker (microcode, histograms, CPU
+ *                           hotplug) and the runners
+ *   vpmu_stress_pmu.[ch]    what the PMU says about itself, and the
+ *                           configs built from it
+ *   vpmu_stress_lib.[ch]    the generator, struct st_info, a worker, its
+ *                           logging and failures, runs and sample rings
+ *
+ * vpmu_stress_ops.h declares the roles' operations, which this file and
+ * the role files call.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -40,9 +59,8 @@
 #include <time.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
-#include "vpmu_stress.h"
-
-struct st_info st;
+#include "vpmu_stress_ops.h"
+#include "vpmu_stress_pmu.h"
 
 /* ---- workers ------------------------------------------------------------- */
 
@@ -81,7 +99,8 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static void worker_main(const struct st_opts *o, int id, double end)
+static void worker_main(const struct st_opts *o, const struct st_info *info,
+			int id, double end)
 {
 	struct st_worker w;
 	char path[512];
@@ -89,6 +108,7 @@ static void worker_main(const struct st_opts *o, int id, double end)
 	memset(&w, 0, sizeof(w));
 	w.id = id;
 	w.role = role_of(id);
+	w.info = info;
 	w.seed = o->seed;
 	w.verbose = o->verbose;
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -96,7 +116,7 @@ static void worker_main(const struct st_opts *o, int id, double end)
 	w.log = fopen(path, "w");
 	if (w.log)
 		setvbuf(w.log, NULL, _IOLBF, 0);
-	if (posix_memalign((void **)&w.mem, 8, st_mem_size()))
+	if (posix_memalign((void **)&w.mem, 8, st_mem_size(info)))
 		_exit(2);
 	w.dev = open(VPMU_DEV, O_RDWR | O_CLOEXEC);
 	if (w.dev < 0) {
@@ -225,13 +245,13 @@ static void usage(void)
 	exit(2);
 }
 
-static void restore_sysfs(void)
+static void restore_sysfs(const struct st_info *info)
 {
-	if (st.have_hotplug)
+	if (info->have_hotplug)
 		vl_write_file(VPMU_CPU1_ONLINE, "1");
-	if (st.have_uhist)
+	if (info->have_uhist)
 		vl_write_file(VPMU_PMU_DIR "/uhist/control", "stop");
-	if (st.have_hist)
+	if (info->have_hist)
 		vl_write_file(VPMU_PMU_DIR "/hist/program", "off");
 	vl_load_default();
 }
@@ -240,6 +260,7 @@ int main(int argc, char **argv)
 {
 	struct st_opts o = { .seed = 1, .seconds = 20, .workers = 6,
 			     .ops = ~0ull, .logdir = NULL };
+	struct st_info info;
 	pid_t pids[ST_MAX_WORKERS];
 	char params[128], logdir[256];
 	unsigned int i, left;
@@ -313,12 +334,13 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
-	if (st_read_info() || st_read_images()) {
+	memset(&info, 0, sizeof(info));
+	if (st_read_info(&info) || st_read_images(&info)) {
 		printf("# SKIP: cannot read the PMU's sysfs files or $VPMU_SHARE/build\n");
 		return 4;
 	}
 	printf("# PMU type %d, %d counters, %d format fields, %d aliases, %d CPUs\n",
-	       st.type, st.nr_counters, st.nfield, st.nalias, st.ncpus);
+	       info.type, info.nr_counters, info.nfield, info.nalias, info.ncpus);
 
 	end = start + o.seconds;
 	for (i = 0; i < o.workers; i++) {
@@ -328,7 +350,7 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		if (!pids[i])
-			worker_main(&o, i, end);
+			worker_main(&o, &info, i, end);
 	}
 	/* Wait; a worker still there 60 s after the end is hung. */
 	for (left = o.workers; left;) {
@@ -373,7 +395,7 @@ int main(int argc, char **argv)
 	}
 
 	/* The end: nothing open, unload, load with default parameters. */
-	restore_sysfs();
+	restore_sysfs(&info);
 	if (perf_fds_open()) {
 		printf("# FAIL (seed %llu): %d perf event fds still open in the parent\n",
 		       (unsigned long long)o.seed, perf_fds_open());

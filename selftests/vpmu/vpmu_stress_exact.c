@@ -8,7 +8,8 @@
 #define _GNU_SOURCE
 #include <signal.h>
 #include <sys/wait.h>
-#include "vpmu_stress.h"
+#include "vpmu_stress_ops.h"
+#include "vpmu_stress_pmu.h"
 
 struct member {
 	const char *name;
@@ -25,6 +26,7 @@ struct member {
 static int pick_members(struct st_worker *w, struct member *m, int *n, int max,
 			bool allow_exclude)
 {
+	const struct st_info *info = w->info;
 	static const char *const tnames[] = { "insns", "uops", "cycles" };
 	bool used[17] = { false };
 	int prog, i;
@@ -32,7 +34,7 @@ static int pick_members(struct st_worker *w, struct member *m, int *n, int max,
 	*n = 1 + st_below(&w->r, max);
 	if (st_chance(&w->r, 50)) {
 		const struct trig *t = &st_trigs[st_below(&w->r, ST_NTRIGS)];
-		uint64_t c1 = st_trig_config1(t, false);
+		uint64_t c1 = st_trig_config1(info, t, false);
 
 		prog = t->prog;
 		for (i = 0; i < *n; i++) {
@@ -46,7 +48,7 @@ static int pick_members(struct st_worker *w, struct member *m, int *n, int max,
 		const struct st_prog *p;
 
 		prog = st_below(&w->r, 3);	/* P_SUM, P_MARKS, P_CALLS */
-		p = &st.prog[prog];
+		p = &info->prog[prog];
 		for (i = 0; i < *n; i++) {
 			int k = st_below(&w->r, p->nev);
 
@@ -56,7 +58,7 @@ static int pick_members(struct st_worker *w, struct member *m, int *n, int max,
 		}
 	}
 	for (i = 0; i < *n; i++) {
-		m[i].config = st_alias_cfg(m[i].name);
+		m[i].config = st_alias_cfg(info, m[i].name);
 		m[i].exclude_user = m[i].exclude_kernel = false;
 		if (allow_exclude && !m[i].config1 && st_chance(&w->r, 15)) {
 			m[i].exclude_user = true;	/* all runs are user */
@@ -65,20 +67,21 @@ static int pick_members(struct st_worker *w, struct member *m, int *n, int max,
 			m[i].exclude_kernel = true;
 		}
 		if (st_chance(&w->r, 30)) {
-			int c = 1 + st_below(&w->r, st.nr_counters);
+			int c = 1 + st_below(&w->r, info->nr_counters);
 
 			if (!used[c]) {
 				used[c] = true;
-				m[i].config |= st_ctr_cfg(c);
+				m[i].config |= st_ctr_cfg(info, c);
 			}
 		}
 	}
 	return prog;
 }
 
-static void exact_attr(struct perf_event_attr *a, const struct member *m)
+static void exact_attr(const struct st_info *info, struct perf_event_attr *a,
+		       const struct member *m)
 {
-	vp_attr_of(a, st.type, m->config, m->config1);
+	vp_attr_of(a, info->type, m->config, m->config1);
 	a->exclude_user = m->exclude_user;
 	a->exclude_kernel = m->exclude_kernel;
 }
@@ -170,7 +173,7 @@ static int open_members(struct st_worker *w, const char *what, pid_t pid,
 	int i;
 
 	for (i = 0; i < n; i++) {
-		exact_attr(&a, &m[i]);
+		exact_attr(w->info, &a, &m[i]);
 		a.read_format = RF_ALL;
 		a.disabled = !i && disabled;
 		fds[i] = vp_open(&a, pid, -1, i ? fds[0] : -1);
@@ -196,15 +199,16 @@ static int open_members(struct st_worker *w, const char *what, pid_t pid,
 /* A per-task counting group on this task over runs of a known program. */
 static void exact_group(struct st_worker *w)
 {
+	const struct st_info *info = w->info;
 	struct member m[5];
 	int fds[5], n, i, prog, runs = 1 + st_below(&w->r, 5);
-	int max = st.nr_counters < 5 ? st.nr_counters : 5;
+	int max = info->nr_counters < 5 ? info->nr_counters : 5;
 	bool disabled = st_chance(&w->r, 50);
 	uint64_t counted = runs;
 
 	prog = pick_members(w, m, &n, max, true);
 	st_log(w, "exact group: %d members on %s, %d runs%s", n,
-	       st.prog[prog].name, runs, disabled ? ", enabled later" : "");
+	       info->prog[prog].name, runs, disabled ? ", enabled later" : "");
 	for (i = 0; i < n; i++)
 		st_log(w, "  member %d: %s config %#llx config1 %#llx%s%s", i,
 		       m[i].name, (unsigned long long)m[i].config,
@@ -267,13 +271,13 @@ static void exact_inherit(struct st_worker *w)
 	pid_t pid;
 
 	prog = pick_members(w, m, &n, 1, false);
-	exact_attr(&a, &m[0]);
+	exact_attr(w->info, &a, &m[0]);
 	a.inherit = 1;
 	a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
 			PERF_FORMAT_TOTAL_TIME_RUNNING;
 	st_log(w, "exact inherit: %s config %#llx config1 %#llx, child runs %s %d times",
 	       m[0].name, (unsigned long long)m[0].config,
-	       (unsigned long long)m[0].config1, st.prog[prog].name, runs);
+	       (unsigned long long)m[0].config1, w->info->prog[prog].name, runs);
 	fd = vp_open(&a, 0, -1, -1);
 	w->s.opens++;
 	if (fd < 0) {
@@ -310,9 +314,10 @@ static void exact_inherit(struct st_worker *w)
 /* A group on a child's pid, read after the child has exited. */
 static void exact_child(struct st_worker *w)
 {
+	const struct st_info *info = w->info;
 	struct member m[5];
 	int fds[5], n, prog, runs = 1 + st_below(&w->r, 4), go[2], status;
-	int max = st.nr_counters < 5 ? st.nr_counters : 5;
+	int max = info->nr_counters < 5 ? info->nr_counters : 5;
 	pid_t pid;
 
 	prog = pick_members(w, m, &n, max, true);
@@ -320,7 +325,7 @@ static void exact_child(struct st_worker *w)
 		return;
 	pid = spawn_runner(w, prog, runs, go[0]);
 	st_log(w, "exact child %d: %d members, %s %d times", pid, n,
-	       st.prog[prog].name, runs);
+	       info->prog[prog].name, runs);
 	if (!open_members(w, "exact child", pid, m, n, fds, false)) {
 		if (write(go[1], "g", 1) != 1)
 			st_fail(w, "exact child: pipe");

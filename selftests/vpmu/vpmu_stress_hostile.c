@@ -6,7 +6,8 @@
  * clean error, or open and count harmlessly.  See vpmu_stress.c.
  */
 #define _GNU_SOURCE
-#include "vpmu_stress.h"
+#include "vpmu_stress_ops.h"
+#include "vpmu_stress_pmu.h"
 
 /* Hostile attributes: each must fail with a clean error. */
 void st_hostile_op(struct st_worker *w)
@@ -18,7 +19,7 @@ void st_hostile_op(struct st_worker *w)
 	int k = st_below(&w->r, 6), fd;
 	bool must_fail = false;
 
-	vp_attr_of(&x.a, st.type, st_alias_cfg("uops"), 0);
+	vp_attr_of(&x.a, w->info->type, st_alias_cfg(w->info, "uops"), 0);
 	switch (k) {
 	case 0:		/* random config bits */
 		x.a.config = st_rnd(&w->r);

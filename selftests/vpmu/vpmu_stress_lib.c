@@ -2,10 +2,11 @@
 /*
  * vpmu_stress_lib.c - what every worker of vpmu_stress uses: its log and
  * failures, runs and their checks, affinity, and sample rings checked
- * as they are read.  See vpmu_stress.c.
+ * as they are read.  The bottom of vpmu_stress: it uses no other file of
+ * it (vpmu_stress.c lists them).
  */
 #define _GNU_SOURCE
-#include "vpmu_stress.h"
+#include "vpmu_stress_lib.h"
 
 /* ---- logging ------------------------------------------------------------- */
 
@@ -125,7 +126,7 @@ void st_pick_op(struct st_worker *w, const struct st_op *ops, int n)
 
 int st_run(struct st_worker *w, int prog, uint64_t budget, struct vpmu_run *r)
 {
-	return vl_run(w->dev, &st.prog[prog].p, w->mem, budget, r);
+	return vl_run(w->dev, &w->info->prog[prog].p, w->mem, budget, r);
 }
 
 /*
@@ -134,7 +135,7 @@ int st_run(struct st_worker *w, int prog, uint64_t budget, struct vpmu_run *r)
  */
 int st_run_checked(struct st_worker *w, int prog, uint64_t budget)
 {
-	const struct st_prog *p = &st.prog[prog];
+	const struct st_prog *p = &w->info->prog[prog];
 	struct vpmu_run r;
 	uint32_t stop = p->stop;
 	int ret, cpu = sched_getcpu();
@@ -197,11 +198,11 @@ static bool cpu_online(int cpu)
 void st_random_affinity(struct st_worker *w)
 {
 	cpu_set_t set;
-	int cpu = st_below(&w->r, st.ncpus + 1), ret;
+	int cpu = st_below(&w->r, w->info->ncpus + 1), ret;
 
 	CPU_ZERO(&set);
-	if (cpu == st.ncpus) {
-		for (cpu = 0; cpu < st.ncpus; cpu++)
+	if (cpu == w->info->ncpus) {
+		for (cpu = 0; cpu < w->info->ncpus; cpu++)
 			CPU_SET(cpu, &set);
 		cpu = -1;
 	} else {
@@ -211,7 +212,7 @@ void st_random_affinity(struct st_worker *w)
 	st_log(w, "affinity cpu %d: %s", cpu, st_errname(ret));
 	/* CPU 1 may go offline (and back) under us: EINVAL */
 	if (ret && !(ret == -EINVAL && cpu > 0 &&
-		     (st.have_hotplug || !cpu_online(cpu))))
+		     (w->info->have_hotplug || !cpu_online(cpu))))
 		st_fail(w, "sched_setaffinity(cpu %d): %s", cpu,
 			st_errname(ret));
 }
@@ -288,7 +289,7 @@ void st_log_engines(struct st_worker *w)
 	struct vpmu_snapshot s;
 	int cpu, i;
 
-	for (cpu = 0; cpu < st.ncpus; cpu++) {
+	for (cpu = 0; cpu < w->info->ncpus; cpu++) {
 		memset(&s, 0, sizeof(s));
 		s.size = sizeof(s);
 		s.cpu = cpu;

@@ -9,7 +9,8 @@
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
-#include "vpmu_stress.h"
+#include "vpmu_stress_ops.h"
+#include "vpmu_stress_pmu.h"
 
 #define NSLOTS		12
 
@@ -28,15 +29,16 @@ struct perf_state {
 };
 
 /* The child the per-task events of this worker may also name. */
-static void target_main(uint64_t seed)
+static void target_main(const struct st_info *info, uint64_t seed)
 {
 	struct st_worker w;
 
 	memset(&w, 0, sizeof(w));
+	w.info = info;
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	w.r.s = seed;
 	w.dev = open(VPMU_DEV, O_RDWR | O_CLOEXEC);
-	if (w.dev < 0 || posix_memalign((void **)&w.mem, 8, st_mem_size()))
+	if (w.dev < 0 || posix_memalign((void **)&w.mem, 8, st_mem_size(info)))
 		_exit(1);
 	for (;;) {
 		struct vpmu_run r;
@@ -59,7 +61,7 @@ void st_perf_init(struct st_worker *w)
 	w->priv = ps;
 	w->target = fork();
 	if (!w->target)
-		target_main(w->r.s);
+		target_main(w->info, w->r.s);
 	st_log(w, "target child %d", w->target);
 }
 
@@ -126,6 +128,7 @@ static int random_slot(struct st_worker *w, bool leaders)
 /* A mostly valid random event (perhaps in a group); 'open' op. */
 static void op_open(struct st_worker *w)
 {
+	const struct st_info *info = w->info;
 	struct perf_state *ps = w->priv;
 	struct perf_event_attr a;
 	int i = free_slot(ps), lead = -1, fd;
@@ -150,24 +153,25 @@ static void op_open(struct st_worker *w)
 			break;
 		case 1:
 			pid = -1;
-			cpu = st_below(&w->r, st.ncpus);
+			cpu = st_below(&w->r, info->ncpus);
 			break;
 		default:
 			break;
 		}
 	}
-	al = &st.alias[st_below(&w->r, st.nalias)];
+	al = &info->alias[st_below(&w->r, info->nalias)];
 	cfg[0] = al->config;
 	if (st_chance(&w->r, 30))
-		st_put(cfg, "ctr", 1 + st_below(&w->r, st.nr_counters));
+		st_put(info, cfg, "ctr",
+		       1 + st_below(&w->r, info->nr_counters));
 	if (lead < 0 && st_chance(&w->r, 35)) {
 		const struct trig *t = &st_trigs[st_below(&w->r, ST_NTRIGS)];
 
-		cfg[1] = st_trig_config1(t, st_chance(&w->r, 25));
+		cfg[1] = st_trig_config1(info, t, st_chance(&w->r, 25));
 	} else if (lead >= 0 && st_chance(&w->r, 50)) {
 		cfg[1] = ps->s[lead].config1;
 	}
-	vp_attr_of(&a, st.type, cfg[0], cfg[1]);
+	vp_attr_of(&a, info->type, cfg[0], cfg[1]);
 	a.read_format = st_rnd(&w->r) & (RF_ALL | PERF_FORMAT_LOST);
 	a.disabled = st_chance(&w->r, 25);
 	a.exclude_user = st_chance(&w->r, 10);
@@ -418,7 +422,7 @@ void st_perf_op(struct st_worker *w)
 		uint64_t b = st_chance(&w->r, 20) ? 1 + st_below(&w->r, 3000) :
 			     p >= P_SPIN ? 30000 : 1000000;
 
-		st_log(w, "run %s budget %llu", st.prog[p].name,
+		st_log(w, "run %s budget %llu", w->info->prog[p].name,
 		       (unsigned long long)b);
 		st_run_checked(w, p, b);
 	} else if (k < 92) {

@@ -2,12 +2,12 @@
 /*
  * vpmu_stress_pmu.c - what the PMU says about itself, read once before the
  * workers start (format/ fields, events/ aliases, the programs and their
- * .expect files, the images), and the configs built from it.  See
- * vpmu_stress.c.
+ * .expect files, the images) into the struct st_info main() owns, and
+ * the configs built from it.  See vpmu_stress.c.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
-#include "vpmu_stress.h"
+#include "vpmu_stress_pmu.h"
 
 static const struct {
 	const char *name, *expect;
@@ -29,12 +29,12 @@ static const struct {
 
 /* ---- the PMU's sysfs description ----------------------------------------- */
 
-int st_field_of(const char *name)
+int st_field_of(const struct st_info *info, const char *name)
 {
 	int i;
 
-	for (i = 0; i < st.nfield; i++)
-		if (!strcmp(st.field[i].name, name))
+	for (i = 0; i < info->nfield; i++)
+		if (!strcmp(info->field[i].name, name))
 			return i;
 	return -1;
 }
@@ -43,38 +43,41 @@ int st_field_of(const char *name)
  * Put @val into format/ field @field of config word @cfg[word]; returns
  * the bits set (0 if the field does not exist).
  */
-uint64_t st_put(uint64_t *cfg, const char *field, uint64_t val)
+uint64_t st_put(const struct st_info *info, uint64_t *cfg, const char *field,
+		uint64_t val)
 {
-	int i = st_field_of(field);
+	int i = st_field_of(info, field);
 	const struct st_field *f;
 	uint64_t mask;
 
 	if (i < 0)
 		return 0;
-	f = &st.field[i];
+	f = &info->field[i];
 	mask = f->hi - f->lo >= 63 ? ~0ull : ((1ull << (f->hi - f->lo + 1)) - 1);
 	cfg[f->word] &= ~(mask << f->lo);
 	cfg[f->word] |= (val & mask) << f->lo;
 	return (val & mask) << f->lo;
 }
 
-const struct st_alias *st_alias(const char *name)
+const struct st_alias *st_alias(const struct st_info *info, const char *name)
 {
 	int i;
 
-	for (i = 0; i < st.nalias; i++)
-		if (!strcmp(st.alias[i].name, name))
-			return &st.alias[i];
+	for (i = 0; i < info->nalias; i++)
+		if (!strcmp(info->alias[i].name, name))
+			return &info->alias[i];
 	return NULL;
 }
 
 /*
- * Call @add(name, first line) for each file of the PMU's sysfs directory
- * @dir (dot files and unreadable ones left out).  Fails if @add does: a
- * table too small for what the PMU describes must not drop terms quietly.
+ * Call @add(@info, name, first line) for each file of the PMU's sysfs
+ * directory @dir (dot files and unreadable ones left out).  Fails if @add
+ * does: a table too small for what the PMU describes must not drop terms
+ * quietly.
  */
-static int each_pmu_file(const char *dir,
-			 int (*add)(const char *name, char *line))
+static int each_pmu_file(struct st_info *info, const char *dir,
+			 int (*add)(struct st_info *info, const char *name,
+				    char *line))
 {
 	char path[128], rel[128], buf[128];
 	struct dirent *e;
@@ -88,7 +91,8 @@ static int each_pmu_file(const char *dir,
 		if (e->d_name[0] == '.')
 			continue;
 		snprintf(rel, sizeof(rel), "%s/%.60s", dir, e->d_name);
-		if (!vl_pmu_read(rel, buf, sizeof(buf)) && add(e->d_name, buf)) {
+		if (!vl_pmu_read(rel, buf, sizeof(buf)) &&
+		    add(info, e->d_name, buf)) {
 			fprintf(stderr, "# %s/%s: no room left in the table\n",
 				path, e->d_name);
 			closedir(d);
@@ -100,13 +104,13 @@ static int each_pmu_file(const char *dir,
 }
 
 /* format/NAME "config1:0-11" as a field; non-zero if the table is full. */
-static int add_field(const char *name, char *line)
+static int add_field(struct st_info *info, const char *name, char *line)
 {
-	struct st_field *f = &st.field[st.nfield];
+	struct st_field *f = &info->field[info->nfield];
 	char word[16];
 	int n;
 
-	if (st.nfield == ST_MAX_FIELDS)
+	if (info->nfield == ST_MAX_FIELDS)
 		return -1;
 	n = sscanf(line, "%15[a-z0-9]:%d-%d", word, &f->lo, &f->hi);
 	if (n < 2)
@@ -119,7 +123,7 @@ static int add_field(const char *name, char *line)
 	if (f->word < 0 || f->lo > f->hi || f->hi > 63)
 		return 0;
 	snprintf(f->name, sizeof(f->name), "%.23s", name);
-	st.nfield++;
+	info->nfield++;
 	return 0;
 }
 
@@ -127,15 +131,15 @@ static int add_field(const char *name, char *line)
  * events/vpmu_NAME "term=value,..." as an alias if every term is a field
  * of attr.config; non-zero if the table is full.
  */
-static int add_alias(const char *name, char *line)
+static int add_alias(struct st_info *info, const char *name, char *line)
 {
-	struct st_alias *a = &st.alias[st.nalias];
+	struct st_alias *a = &info->alias[info->nalias];
 	uint64_t cfg[3] = { 0, 0, 0 };
 	char *term, *save = NULL;
 
 	if (strncmp(name, "vpmu_", 5) || strchr(name, '.'))
 		return 0;
-	if (st.nalias == ST_MAX_ALIASES)
+	if (info->nalias == ST_MAX_ALIASES)
 		return -1;
 	for (term = strtok_r(line, ",", &save); term;
 	     term = strtok_r(NULL, ",", &save)) {
@@ -143,20 +147,20 @@ static int add_alias(const char *name, char *line)
 
 		if (eq)
 			*eq = '\0';
-		if (!eq || st_field_of(term) < 0)
+		if (!eq || st_field_of(info, term) < 0)
 			return 0;
-		st_put(cfg, term, strtoull(eq + 1, NULL, 0));
+		st_put(info, cfg, term, strtoull(eq + 1, NULL, 0));
 	}
 	if (cfg[1] || cfg[2])
 		return 0;
 	snprintf(a->name, sizeof(a->name), "%s", name + 5);
 	a->config = cfg[0];
-	st.nalias++;
+	info->nalias++;
 	return 0;
 }
 
 /* The events of @p's .expect file that the PMU has aliases for. */
-static int load_expect(struct st_prog *p)
+static int load_expect(const struct st_info *info, struct st_prog *p)
 {
 	struct vl_expect *x = malloc(sizeof(*x));
 	int i;
@@ -167,7 +171,7 @@ static int load_expect(struct st_prog *p)
 		return -1;
 	}
 	for (i = 0; i < x->nev && p->nev < ST_MAX_EXPECT; i++) {
-		if (!st_alias(x->ev_name[i]))
+		if (!st_alias(info, x->ev_name[i]))
 			continue;
 		snprintf(p->ev_name[p->nev], sizeof(p->ev_name[0]), "%s",
 			 x->ev_name[i]);
@@ -177,24 +181,24 @@ static int load_expect(struct st_prog *p)
 	return p->nev ? 0 : -1;
 }
 
-int st_read_info(void)
+int st_read_info(struct st_info *info)
 {
 	char rel[128];
 	int i;
 
-	st.type = vp_type();
-	st.nr_counters = vl_pmu_long("caps/nr_counters");
-	st.ncpus = sysconf(_SC_NPROCESSORS_CONF);
-	if (st.ncpus > 64)
-		st.ncpus = 64;
-	st.nfield = 0;
-	st.nalias = 0;
-	if (st.type < 0 || st.nr_counters < 1 ||
-	    each_pmu_file("format", add_field) || !st.nfield ||
-	    each_pmu_file("events", add_alias) || !st.nalias)
+	info->type = vp_type();
+	info->nr_counters = vl_pmu_long("caps/nr_counters");
+	info->ncpus = sysconf(_SC_NPROCESSORS_CONF);
+	if (info->ncpus > 64)
+		info->ncpus = 64;
+	info->nfield = 0;
+	info->nalias = 0;
+	if (info->type < 0 || info->nr_counters < 1 ||
+	    each_pmu_file(info, "format", add_field) || !info->nfield ||
+	    each_pmu_file(info, "events", add_alias) || !info->nalias)
 		return -1;
 	for (i = 0; i < P_NPROGS; i++) {
-		struct st_prog *p = &st.prog[i];
+		struct st_prog *p = &info->prog[i];
 
 		vl_prog_free(&p->p);
 		p->name = prog_table[i].name;
@@ -205,33 +209,33 @@ int st_read_info(void)
 		snprintf(rel, sizeof(rel), "build/%s.vprg", p->name);
 		if (vl_prog_load(&p->p, rel))
 			return -1;
-		if (p->expect && load_expect(p))
+		if (p->expect && load_expect(info, p))
 			return -1;
 	}
-	st.have_uhist = !access(VPMU_PMU_DIR "/uhist/control", W_OK);
-	st.have_hist = !access(VPMU_PMU_DIR "/hist/program", W_OK);
-	st.have_hotplug = !access(VPMU_CPU1_ONLINE, W_OK);
+	info->have_uhist = !access(VPMU_PMU_DIR "/uhist/control", W_OK);
+	info->have_hist = !access(VPMU_PMU_DIR "/hist/program", W_OK);
+	info->have_hotplug = !access(VPMU_CPU1_ONLINE, W_OK);
 	return 0;
 }
 
-int st_read_images(void)
+int st_read_images(struct st_info *info)
 {
-	free(st.img_default);
-	free(st.img_max);
-	free(st.img_variant);
-	st.img_default = vl_read_image(&st.img_len);
-	st.img_max = vl_read_share("build/max.vpmu", &st.max_len);
-	if (!st.img_default)
+	free(info->img_default);
+	free(info->img_max);
+	free(info->img_variant);
+	info->img_default = vl_read_image(&info->img_len);
+	info->img_max = vl_read_share("build/max.vpmu", &info->max_len);
+	if (!info->img_default)
 		return -1;
-	st.img_variant = vl_variant(st.img_default, st.img_len,
+	info->img_variant = vl_variant(info->img_default, info->img_len,
 				    "vpmu32-stress", 20);
-	return st.img_variant ? 0 : -1;
+	return info->img_variant ? 0 : -1;
 }
 
 /* The count of "event @name" in @prog's .expect file, or 0. */
-uint64_t st_expect_of(int prog, const char *name)
+uint64_t st_expect_of(const struct st_info *info, int prog, const char *name)
 {
-	const struct st_prog *p = &st.prog[prog];
+	const struct st_prog *p = &info->prog[prog];
 	int i;
 
 	for (i = 0; i < p->nev; i++)
@@ -241,31 +245,31 @@ uint64_t st_expect_of(int prog, const char *name)
 }
 
 /* Memory large enough for every program. */
-size_t st_mem_size(void)
+size_t st_mem_size(const struct st_info *info)
 {
 	size_t max = 0;
 	int i;
 
 	for (i = 0; i < P_NPROGS; i++)
-		if (st.prog[i].p.h.mem_size > max)
-			max = st.prog[i].p.h.mem_size;
+		if (info->prog[i].p.h.mem_size > max)
+			max = info->prog[i].p.h.mem_size;
 	return max;
 }
 
 /* ---- configs built from it ----------------------------------------------- */
 
-uint64_t st_alias_cfg(const char *name)
+uint64_t st_alias_cfg(const struct st_info *info, const char *name)
 {
-	const struct st_alias *a = st_alias(name);
+	const struct st_alias *a = st_alias(info, name);
 
 	return a ? a->config : 0;
 }
 
-uint64_t st_ctr_cfg(int n)
+uint64_t st_ctr_cfg(const struct st_info *info, int n)
 {
 	uint64_t cfg[3] = { 0, 0, 0 };
 
-	st_put(cfg, "ctr", n);
+	st_put(info, cfg, "ctr", n);
 	return cfg[0];
 }
 
@@ -279,22 +283,24 @@ const struct trig st_trigs[ST_NTRIGS] = {
 	{ P_SUM, "trig_mark", 1, false, 32, 179 },
 };
 
-uint64_t st_trig_config1(const struct trig *t, bool freeze_on_ovf)
+uint64_t st_trig_config1(const struct st_info *info, const struct trig *t,
+			 bool freeze_on_ovf)
 {
 	uint64_t cfg[3] = { 0, 0, 0 };
 	uint64_t val = t->val;
 
 	if (val == (uint64_t)-1) {	/* the "trigger" event's number */
-		uint64_t ev[3] = { st_alias_cfg("trigger"), 0, 0 };
-		const struct st_field *f = &st.field[st_field_of("event")];
+		uint64_t ev[3] = { st_alias_cfg(info, "trigger"), 0, 0 };
+		const struct st_field *f =
+			&info->field[st_field_of(info, "event")];
 
 		val = (ev[0] >> f->lo) & ((1ull << (f->hi - f->lo + 1)) - 1);
 	}
-	st_put(cfg, t->field, val);
+	st_put(info, cfg, t->field, val);
 	if (t->frozen)
-		st_put(cfg, "frozen", 1);
+		st_put(info, cfg, "frozen", 1);
 	if (freeze_on_ovf)
-		st_put(cfg, "freeze_on_ovf", 1);
+		st_put(info, cfg, "freeze_on_ovf", 1);
 	return cfg[1];
 }
 

@@ -6,7 +6,8 @@
  * vpmu_stress.c.
  */
 #define _GNU_SOURCE
-#include "vpmu_stress.h"
+#include "vpmu_stress_ops.h"
+#include "vpmu_stress_pmu.h"
 
 #define MAX_SAMPLES_PER_TICK 400	/* DIV_ROUND_UP(100000, HZ), HZ >= 250 */
 
@@ -19,13 +20,15 @@
  */
 void st_exact_sampling(struct st_worker *w)
 {
+	const struct st_info *info = w->info;
 	int prog = st_below(&w->r, 3), runs = 1 + st_below(&w->r, 6);
-	const struct st_prog *p = &st.prog[prog];
+	const struct st_prog *p = &info->prog[prog];
 	static const char *const names[] = { "uops", "cycles", "insns",
 					     "tag1", "tag2" };
 	const char *name = names[st_below(&w->r, 5)];
-	uint64_t per_run = st_expect_of(prog, name), total = runs * per_run;
-	uint64_t period = st_random_period(&w->r), min, cfg = st_alias_cfg(name);
+	uint64_t per_run = st_expect_of(info, prog, name), total = runs * per_run;
+	uint64_t period = st_random_period(&w->r), min;
+	uint64_t cfg = st_alias_cfg(info, name);
 	struct perf_event_attr a;
 	struct st_ring rb;
 	struct { uint64_t value, enabled, running; } c;
@@ -36,12 +39,12 @@ void st_exact_sampling(struct st_worker *w)
 	if (period < min)
 		period = min;
 	if (st_chance(&w->r, 60))
-		cfg |= st_ctr_cfg(1 + st_below(&w->r, st.nr_counters));
-	vp_attr_of(&a, st.type, cfg, 0);
+		cfg |= st_ctr_cfg(info, 1 + st_below(&w->r, info->nr_counters));
+	vp_attr_of(&a, info->type, cfg, 0);
 	if (freeze_on_ovf) {
 		uint64_t c[3] = { 0, 0, 0 };
 
-		a.config1 = st_put(c, "freeze_on_ovf", 1);
+		a.config1 = st_put(info, c, "freeze_on_ovf", 1);
 	}
 	a.sample_period = period;
 	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_RAW;
@@ -60,7 +63,7 @@ void st_exact_sampling(struct st_worker *w)
 	}
 	st_log(w, "  opened on cpu %d", sched_getcpu());
 	if (st_chance(&w->r, 40)) {	/* a counting member */
-		vp_attr_of(&a, st.type, st_alias_cfg("cycles"), 0);
+		vp_attr_of(&a, info->type, st_alias_cfg(info, "cycles"), 0);
 		mem = vp_open(&a, 0, -1, fd);
 		if (mem < 0 && mem != -EINVAL)
 			st_fail(w, "exact sampling: member: %s",
@@ -145,18 +148,21 @@ out:
  */
 void st_cpu_sampling(struct st_worker *w)
 {
+	const struct st_info *info = w->info;
 	static const uint64_t periods[] = { 5003, 20011, 100003 };
-	int cpu = st_below(&w->r, st.ncpus), fd, i, runs = 1 + st_below(&w->r, 4);
+	int cpu = st_below(&w->r, info->ncpus), fd, i;
+	int runs = 1 + st_below(&w->r, 4);
 	uint64_t period = periods[st_below(&w->r, 3)];
-	uint64_t cfg = st_alias_cfg(st_chance(&w->r, 50) ? "uops" : "cycles");
+	uint64_t cfg = st_alias_cfg(info, st_chance(&w->r, 50) ?
+				    "uops" : "cycles");
 	struct perf_event_attr a;
 	struct { uint64_t value, enabled, running; } c;
 	struct st_ring rb;
 	cpu_set_t set;
 
 	if (st_chance(&w->r, 50))
-		cfg |= st_ctr_cfg(1 + st_below(&w->r, st.nr_counters));
-	vp_attr_of(&a, st.type, cfg, 0);
+		cfg |= st_ctr_cfg(info, 1 + st_below(&w->r, info->nr_counters));
+	vp_attr_of(&a, info->type, cfg, 0);
 	a.sample_period = period;
 	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_RAW;
 	a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |

@@ -4,7 +4,8 @@
  * hotplug) and the runners of vpmu_stress.  See vpmu_stress.c.
  */
 #define _GNU_SOURCE
-#include "vpmu_stress.h"
+#include "vpmu_stress_ops.h"
+#include "vpmu_stress_pmu.h"
 
 #define UHIST	VPMU_PMU_DIR "/uhist/"
 #define HIST	VPMU_PMU_DIR "/hist/"
@@ -30,6 +31,7 @@ static int sys_write(struct st_worker *w, const char *path, const char *val,
 
 static void op_ucode(struct st_worker *w)
 {
+	const struct st_info *info = w->info;
 	static const int bad[] = { EBADMSG, EINVAL, EFBIG, EMSGSIZE, ENOSPC,
 				   E2BIG, ENOEXEC, ERANGE, EPROTO, EFAULT,
 				   EOVERFLOW, ENOENT, EILSEQ, 0 };
@@ -44,22 +46,22 @@ static void op_ucode(struct st_worker *w)
 		ret = vl_load_default();
 		break;
 	case 1:
-		ret = vl_write_image(st.img_default, st.img_len, chunk);
+		ret = vl_write_image(info->img_default, info->img_len, chunk);
 		break;
 	case 2:
-		if (!st.img_max)
+		if (!info->img_max)
 			return;
-		ret = vl_write_image(st.img_max, st.max_len, chunk);
+		ret = vl_write_image(info->img_max, info->max_len, chunk);
 		break;
 	case 3:
-		ret = vl_write_image(st.img_variant, st.img_len, chunk);
+		ret = vl_write_image(info->img_variant, info->img_len, chunk);
 		break;
 	case 4:		/* a byte changed: the checksum refuses it */
-		img = malloc(st.img_len);
-		memcpy(img, st.img_default, st.img_len);
-		img[64 + st_below(&w->r, st.img_len - 64)] ^=
+		img = malloc(info->img_len);
+		memcpy(img, info->img_default, info->img_len);
+		img[64 + st_below(&w->r, info->img_len - 64)] ^=
 			1 + st_below(&w->r, 255);
-		ret = vl_write_image(img, st.img_len, chunk);
+		ret = vl_write_image(img, info->img_len, chunk);
 		free(img);
 		st_log(w, "ucode: corrupt image in %zu-byte writes: %s", chunk,
 		       st_errname(ret));
@@ -81,7 +83,8 @@ static void op_ucode(struct st_worker *w)
 		int fd = open(VPMU_UCODE "image", O_WRONLY | O_CLOEXEC);
 
 		ret = 0;
-		if (fd < 0 || write(fd, st.img_default, st.img_len / 2) < 0)
+		if (fd < 0 ||
+		    write(fd, info->img_default, info->img_len / 2) < 0)
 			ret = -errno;
 		if (fd >= 0)
 			close(fd);
@@ -117,7 +120,7 @@ static void op_hist(struct st_worker *w)
 	size_t len;
 	uint8_t *p;
 
-	if (!st.have_hist)
+	if (!w->info->have_hist)
 		return;
 	switch (st_below(&w->r, 4)) {
 	case 0:
@@ -166,14 +169,15 @@ struct piece_file {
  */
 static void uhist_pieces(struct st_worker *w)
 {
+	const struct st_info *info = w->info;
 	struct piece_file f[MAX_FILES];
 	int n = 1 + st_below(&w->r, MAX_FILES), i, left;
 
 	for (i = 0; i < n; i++) {
-		int cpu = st_below(&w->r, st.ncpus + 1);
+		int cpu = st_below(&w->r, info->ncpus + 1);
 		char path[128];
 
-		if (cpu == st.ncpus)
+		if (cpu == info->ncpus)
 			snprintf(f[i].name, sizeof(f[i].name), "sum");
 		else
 			snprintf(f[i].name, sizeof(f[i].name), "cpu%d", cpu);
@@ -257,6 +261,7 @@ next:
 
 static void op_uhist(struct st_worker *w)
 {
+	const struct st_info *info = w->info;
 	static const char *const words[] = { "start", "pause", "resume",
 					     "reset", "stop", "bogus" };
 	static const char *const ks[] = { "0", "1", "7", "32", "1024",
@@ -264,7 +269,7 @@ static void op_uhist(struct st_worker *w)
 	static const int einval[] = { EINVAL, 0 };
 	int k = st_below(&w->r, 6);
 
-	if (!st.have_uhist)
+	if (!info->have_uhist)
 		return;
 	w->s.uhist++;
 	switch (st_below(&w->r, 5)) {
@@ -280,12 +285,12 @@ static void op_uhist(struct st_worker *w)
 	case 2: {
 		char path[128];
 		uint8_t buf[9000];
-		int fd, cpu = st_below(&w->r, st.ncpus + 1);
+		int fd, cpu = st_below(&w->r, info->ncpus + 1);
 		off_t off = st_below(&w->r, 70000);
 		size_t size = st_below(&w->r, sizeof(buf));
 		ssize_t r;
 
-		if (cpu == st.ncpus)
+		if (cpu == info->ncpus)
 			snprintf(path, sizeof(path), UHIST "sum");
 		else
 			snprintf(path, sizeof(path), UHIST "cpu%d", cpu);
@@ -310,7 +315,7 @@ static void op_hotplug(struct st_worker *w)
 	static const int busy[] = { EBUSY, EAGAIN, 0 };
 	bool off = st_chance(&w->r, 50);
 
-	if (!st.have_hotplug)
+	if (!w->info->have_hotplug)
 		return;
 	w->s.hotplug++;
 	sys_write(w, VPMU_CPU1_ONLINE, off ? "0" : "1", busy);
@@ -335,7 +340,7 @@ void st_sys_op(struct st_worker *w)
 
 void st_sys_fini(struct st_worker *w)
 {
-	if (st.have_hotplug)
+	if (w->info->have_hotplug)
 		vl_write_file(VPMU_CPU1_ONLINE, "1");
 }
 
@@ -348,7 +353,7 @@ void st_runner_op(struct st_worker *w)
 
 	if (st_chance(&w->r, 15))
 		st_random_affinity(w);
-	st_log(w, "run %s budget %llu", st.prog[p].name,
+	st_log(w, "run %s budget %llu", w->info->prog[p].name,
 	       (unsigned long long)budget);
 	st_run_checked(w, p, budget);
 }

@@ -6,9 +6,10 @@
 #   host       make host-check                    -> "host: N passed, N failed"
 #   lint       tools/testing/lint.sh              -> "lint: N passed, N failed"
 #   selfcheck  tools/testing/vm/selfcheck.sh      -> "harness self-check: ok"
-#   vm         tools/testing/vm/vm-check.sh stock -> vm-6.1, vm-6.12,
-#                                                   vm-6.12-rt, vm-7.N
+#   vm         tools/testing/vm/vm-check.sh stock -> vm-6.1, vm-6.12, ...
 #   debug      tools/testing/vm/vm-check.sh debug -> debug-6.1, debug-6.12
+#              (one line per flavour of that set in vm/lib.sh's
+#              VM_FLAVOURS, in its order)
 #   pkg        tools/testing/pkg/check-pkg.sh     -> "pkg: N passed, N failed"
 #              (make deb, lintian, the packages installed on this machine,
 #              DKMS builds for the installed kernel headers, purge)
@@ -24,6 +25,9 @@
 set -euo pipefail
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
+# flavour_names: the vm and debug tiers' result lines
+# shellcheck source=vm/lib.sh
+. "$TOP/tools/testing/vm/lib.sh"
 TIERS=${VPMU_TIERS:-host lint selfcheck vm debug pkg}
 passed=0
 failed=0
@@ -122,11 +126,10 @@ for tier in $TIERS; do
 		fi ;;
 	vm)
 		run_tier vm "$TOP/tools/testing/vm/vm-check.sh" stock
-		# The newest kernel's line is named by its version (vm-7.3).
-		newest=$(grep -oE '^vm-7\.[0-9]+: [0-9]+ passed' "$tmp" |
-			tail -n 1 | cut -d: -f1) || true
-		collect vm-6.1 vm-6.12 vm-6.12-rt "${newest:-vm-7.x}" \
-			vm-6.12-mttcg vm-6.1-cpus64 vm-6.12-notc ;;
+		# After the tier: the newest kernel's line is named by the
+		# version it found (vm-7.3).
+		mapfile -t names < <(flavour_names stock)
+		collect "${names[@]}" ;;
 	debug)
 		if [ -n "$prebuild" ]; then
 			start=$SECONDS
@@ -139,7 +142,8 @@ for tier in $TIERS; do
 			sed 's/^/  | /' "$PREBUILD_LOG"
 		fi
 		run_tier debug "$TOP/tools/testing/vm/vm-check.sh" debug
-		collect debug-6.1 debug-6.12 ;;
+		mapfile -t names < <(flavour_names debug)
+		collect "${names[@]}" ;;
 	pkg)
 		run_tier pkg "$TOP/tools/testing/pkg/check-pkg.sh"
 		collect pkg ;;

@@ -4,8 +4,9 @@
 # lint.sh - the lint tier of "make check": checkpatch --strict on every
 # kernel-side source file and on the patches in upstream/, shellcheck on
 # every shell script (warnings and errors), the driver's structure
-# (layers.sh: the layers depend one way; func-lengths.sh: no function over
-# its limit), sparse (C=2) over a module build against each stock kernel's
+# (layers.sh: the layers depend one way; circles.sh: no include/call
+# circle among the C files of the driver, the tools and the selftests;
+# func-lengths.sh: no function over its limit), sparse (C=2) over a module build against each stock kernel's
 # headers, and the documentation (lint-docs.sh: RST, the ABI through
 # get_abi.pl, man pages).  Prints TAP and ends with "lint: N passed, N
 # failed".
@@ -178,7 +179,7 @@ run_shellcheck() {
 }
 
 # The driver's shape, checked from its sources (architecture.rst, "The
-# driver in one page").
+# driver in one page"), and no circle among the C files of each directory.
 run_structure() {
 	local out
 
@@ -187,6 +188,11 @@ run_structure() {
 		tap ok "$(tail -n 1 "$out")"
 	else
 		tap fail "layers: no call or include goes up a layer" "$out"
+	fi
+	if "$TOP/tools/testing/circles.sh" >"$out" 2>&1; then
+		tap ok "$(tail -n 1 "$out")"
+	else
+		tap fail "circles: no include/call circle among the C files" "$out"
 	fi
 	if "$TOP/tools/testing/func-lengths.sh" >"$out" 2>&1; then
 		tap ok "function lengths within their limits"

@@ -33,6 +33,96 @@ VM_OUT=$VM_TREE/out
 LINUX_SRC_PKG=linux-source-6.1
 LINUX_SRC_TAR=/usr/src/linux-source-6.1.tar.xz
 
+# --- kernel flavours --------------------------------------------------------
+
+# Every kernel flavour the harness runs, one row each, in the order the
+# tiers run them (make vm-check: the stock set; make debug-check: the
+# debug set).  The one place they are listed: vm-check.sh, check.sh,
+# prepare_kernel and flavour_name read it.  Columns:
+#
+#   flavour   what vm-check.sh and vm-run.sh --kernel take ("debug" is
+#             debug-6.1)
+#   name      its runs' name, in their result line "NAME: N passed, N
+#             failed"; a 7.x kernel's is its version's (vm-7.3), known
+#             once the kernel is found
+#   set       stock or debug: which set of vm-check.sh runs it
+#   kernel    6.1, 6.12, 6.12-rt: the newest bookworm kernel of that
+#             series (resolve_stock); 7.x: the newest 7.x of
+#             trixie-backports, its module built in the trixie root
+#             (resolve_newest); debug-SERIES: built here from
+#             linux-source-SERIES (build_debug_kernel), 15 min to 2 GB
+#   suite     all: every selftest; kselftest: every selftest, built,
+#             installed and run as linux-source-6.12's kernel tree does
+#             (build_ksft_tree, vpmu_kselftest=1); else the vpmu_test=
+#             list of the programs to run
+#   params    the rest of the line: the guest's kernel command line words,
+#             and the harness's own: @slub, stock_cmdline's slub_debug=;
+#             @smp=S, QEMU's -smp S (default 2); @tcg=T, TCG single- or
+#             multi-threaded (default VPMU_TCG_THREAD, else single)
+#
+# vm-6.12-mttcg: the tests where two CPUs must really overlap (overflow
+# interrupts on both at once), each vCPU on a host thread of its own;
+# multi-threaded TCG is only trusted on 6.12 (6.1 guests hang under it
+# even without vpmu).  vm-6.1-cpus64: two CPUs present, 64 possible (the
+# rest could be hot-added): what the module costs on a machine that
+# declares many more CPUs than it has (vpmu_mem), and the tests that go
+# over every possible CPU's engine and files; no slub_debug, whose red
+# zones triple what a page-sized object costs: what is measured is the
+# kernel as shipped.  vm-6.12-notc: the whole suite once more with the
+# engines' translation cache off (vpmu.ko tc=0: the microword interpreter
+# alone), to compare with vm-6.12: the same tests, the same counts.
+VM_FLAVOURS='
+6.1         vm-6.1         stock  6.1         all        @slub
+6.12        vm-6.12        stock  6.12        kselftest  @slub
+6.12-rt     vm-6.12-rt     stock  6.12-rt     all        @slub
+7.x         vm-7.x         stock  7.x         all        @slub
+6.12-mttcg  vm-6.12-mttcg  stock  6.12        vpmu_lifetime,vpmu_cpu_sampling @slub @tcg=multi
+6.1-cpus64  vm-6.1-cpus64  stock  6.1         vpmu_mem,vpmu_registered,vpmu_run,vpmu_snapshot,vpmu_uhist,vpmu_hu,vpmu_hotplug possible_cpus=64 @smp=2,maxcpus=64
+6.12-notc   vm-6.12-notc   stock  6.12        all        @slub vpmu_params=tc=0
+debug-6.1   debug-6.1      debug  debug-6.1   all
+debug-6.12  debug-6.12     debug  debug-6.12  all
+'
+
+# flavour_row FLAVOUR - FLAVOUR's row of VM_FLAVOURS (nothing if there is
+# none).
+flavour_row() {
+	local f=$1
+
+	[ "$f" = debug ] && f=debug-6.1
+	awk -v f="$f" '$1 == f' <<<"$VM_FLAVOURS"
+}
+
+# flavours SET - the flavours of SET (stock or debug), in order, one a
+# line.
+flavours() {
+	awk -v s="$1" '$3 == s { print $1 }' <<<"$VM_FLAVOURS"
+}
+
+# flavour_names SET - the names of their runs, in order (a 7.x run's as
+# the last prepare_kernel of it found, else vm-7.x).
+flavour_names() {
+	local f
+
+	for f in $(flavours "$1"); do
+		VPMU_RUN_NAME='' flavour_name "$f"
+	done
+}
+
+# The record of one run, which prepare_kernel fills in for run_kernel,
+# build_initrd, run_guest and analyse_log:
+#
+#   flavour name       the table's
+#   kver kdesc         the kernel's version, and with its origin
+#   vmlinuz kdir       the kernel and the tree modules build against
+#   module             vpmu.ko, or empty: built in
+#   cmdline            the guest's kernel command line words
+#   timeout mem smp tcg   host timeout (s), guest memory, -smp, TCG threads
+#   kmemleak           1: kmemleak must be active (the debug kernels)
+#   ksft               the kselftest install of build_ksft_tree, if any
+#   selftests          a directory of more selftests for the guest, if any
+#   initrd             the initramfs build_initrd made
+declare -gA VM_RUN=()
+
 log() { printf '%s\n' "vm: $*" >&2; }
 die() { printf '%s\n' "vm: error: $*" >&2; exit 1; }
 
@@ -413,8 +503,9 @@ build_ksft_tree() {
 
 # --- debug kernel ---------------------------------------------------------
 
-# Series the debug tier builds, each from Debian's linux-source-SERIES.
-DEBUG_SERIES="6.1 6.12"
+# Series the debug tier builds, each from Debian's linux-source-SERIES:
+# the debug flavours' (VM_FLAVOURS), "6.1 6.12".
+DEBUG_SERIES=$(flavours debug | sed 's/^debug-//' | paste -sd' ')
 
 # Kernel patch series (git format-patch output in upstream/, README.md
 # there) applied to a debug tree, by series; the kselftests they add run in
@@ -424,9 +515,6 @@ debug_patch_dirs() {
 	6.12)	echo "$TOP/upstream/perf-detached-leader" ;;
 	esac
 }
-
-# Those kselftests, built by prepare_kernel for the guest.
-SERIES_SELFTESTS=()
 
 # debug_setup SERIES - sets DBG_SRC_PKG, DBG_SRC_TAR, DBG_FRAGMENTS (the
 # common debug.config, then debug-SERIES.config when the series needs
@@ -762,13 +850,14 @@ build_base_initramfs() {
 
 # install_kselftest DIR - the selftests as kselftest installs them into DIR:
 # run_kselftest.sh and its kselftest/ scripts, kselftest-list.txt and vpmu/
-# (lib.mk's install); $KSFT_TREE_INSTALL's (build_ksft_tree) when set,
-# else this tree's build (build_userspace) with linux-source-6.1's runner.
+# (lib.mk's install); the run's build_ksft_tree install (VM_RUN[ksft])
+# when it has one, else this tree's build (build_userspace) with
+# linux-source-6.1's runner.
 install_kselftest() {
 	local dir=$1
 
-	if [ -n "${KSFT_TREE_INSTALL:-}" ]; then
-		cp -a "$KSFT_TREE_INSTALL" "$dir"
+	if [ -n "${VM_RUN[ksft]:-}" ]; then
+		cp -a "${VM_RUN[ksft]}" "$dir"
 		return
 	fi
 	mkdir -p "$dir"
@@ -781,10 +870,11 @@ install_kselftest() {
 }
 
 # build_initrd OUTDIR KO [EXTRA_KO...] - base + an overlay with /init, the
-# module (none if KO is ""), tools, selftests, share/ and
-# $VPMU_EXTRA_SELFTESTS; sets INITRD.
+# module (none if KO is ""), tools, selftests, share/,
+# $VPMU_EXTRA_SELFTESTS and the run's VM_RUN[selftests]; sets
+# VM_RUN[initrd].
 build_initrd() {
-	local out=$1 ko=$2 root f
+	local out=$1 ko=$2 root f initrd extra=()
 	shift 2
 
 	build_base_initramfs
@@ -808,7 +898,16 @@ build_initrd() {
 	done
 	install_kselftest "$root/opt/vpmu/kselftest"
 	ln -s kselftest/vpmu "$root/opt/vpmu/selftests"
-	for f in ${VPMU_EXTRA_SELFTESTS:-} "${SERIES_SELFTESTS[@]}"; do
+	# shellcheck disable=SC2206 # a list of paths, split on blanks
+	extra=(${VPMU_EXTRA_SELFTESTS:-})
+	if [ -n "${VM_RUN[selftests]:-}" ]; then
+		for f in "${VM_RUN[selftests]}"/*; do
+			if [ -f "$f" ]; then
+				extra+=("$f")
+			fi
+		done
+	fi
+	for f in "${extra[@]}"; do
 		install -m 0755 "$f" "$root/opt/vpmu/selftests/"
 		echo "vpmu:${f##*/}" >>"$root/opt/vpmu/kselftest/kselftest-list.txt"
 	done
@@ -819,21 +918,23 @@ build_initrd() {
 	# vpmu_perf_names.sh reads symbol tables with it (when installed).
 	f=$(command -v riscv64-unknown-elf-objdump || true)
 	[ -z "$f" ] || copy_elf "$root" "$f" /usr/bin/riscv64-unknown-elf-objdump
-	INITRD=$out/initrd.gz
-	cp "$BASE_CPIO" "$INITRD.tmp"
+	initrd=$out/initrd.gz
+	cp "$BASE_CPIO" "$initrd.tmp"
 	(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet |
-		gzip -1) >>"$INITRD.tmp"
-	mv "$INITRD.tmp" "$INITRD"
+		gzip -1) >>"$initrd.tmp"
+	mv "$initrd.tmp" "$initrd"
+	VM_RUN[initrd]=$initrd
 }
 
 # --- running a guest ------------------------------------------------------
 
-# run_guest NAME MODE TIMEOUT MEM [CMDLINE...] - boot $VMLINUZ with $INITRD;
-# serial output goes to $OUT/serial.log.  MODE "shell" keeps stdio
-# interactive; other modes echo the guest's part of the log.  Sets QEMU_RC.
+# run_guest MODE [CMDLINE...] - boot the run VM_RUN describes (its kernel,
+# initramfs, memory, CPUs, TCG threads, under its timeout); serial output
+# goes to $OUT/serial.log.  MODE "shell" keeps stdio interactive; other
+# modes echo the guest's part of the log.  Sets QEMU_RC.
 run_guest() {
-	local name=$1 mode=$2 tmo=$3 mem=$4 append
-	shift 4
+	local mode=$1 name=${VM_RUN[name]} tmo=${VM_RUN[timeout]} append
+	shift
 
 	append="console=ttyS0 printk.time=1 loglevel=5 softlockup_panic=1"
 	append+=" panic=-1 vpmu_mode=$mode"
@@ -856,10 +957,11 @@ run_guest() {
 	[ -n "${VPMU_APPEND:-}" ] && append+=" $VPMU_APPEND"
 	# shellcheck disable=SC2054 # commas are QEMU's, not array separators
 	local qemu=(timeout -k 10 "$tmo" qemu-system-x86_64
-		-accel "tcg,thread=${TCG_THREAD:-${VPMU_TCG_THREAD:-single}}"
-		-smp "${SMP:-2}" -m "$mem"
+		-accel "tcg,thread=${VM_RUN[tcg]}"
+		-smp "${VM_RUN[smp]}" -m "${VM_RUN[mem]}"
 		-nographic -no-reboot -nic none
-		-kernel "$VMLINUZ" -initrd "$INITRD" -append "$append")
+		-kernel "${VM_RUN[vmlinuz]}" -initrd "${VM_RUN[initrd]}"
+		-append "$append")
 	log "booting $name (timeout ${tmo}s, log: $OUT/serial.log)"
 	if [ "$mode" = shell ]; then
 		set +e
@@ -909,7 +1011,7 @@ analyse_log() {
 			grep -E '^(not ok [0-9]+|VPMU-TEST .* FAIL)' "$log" |
 				sed 's/^/  /' >&2 || true
 		fi
-		if [ -n "${REQUIRE_KMEMLEAK:-}" ] &&
+		if [ -n "${VM_RUN[kmemleak]:-}" ] &&
 		   ! grep -q '^VPMU-KMEMLEAK begin' "$log"; then
 			reasons+=("kmemleak is not active on the debug kernel")
 			failed=$((failed + 1))
@@ -984,115 +1086,79 @@ newest_name() {
 	echo "${v%.*}"
 }
 
-# prepare_kernel FLAVOUR - 6.1, 6.12, 6.12-rt, 7.x (the newest 7.x in
-# trixie-backports, built in the trixie root), debug-6.1, debug-6.12 (debug
-# is debug-6.1), 6.12-mttcg and 6.1-cpus64 (a few tests again on those
-# kernels), 6.12-notc (the suite with the translation cache off); sets
-# NAME, VMLINUZ, KDIR, KVER, KDESC, MODULE_KO, TIMEOUT, MEM, KCMDLINE,
-# TCG_THREAD and SMP where they differ, and SERIES_SELFTESTS for a debug
-# tree with patches.
+# prepare_kernel FLAVOUR - fetch or build FLAVOUR's kernel (its row of
+# VM_FLAVOURS) and build its module; fills in VM_RUN, the run's record
+# (above), and sets OUT, its output directory.
 prepare_kernel() {
-	local in_root_build='' builtin='' f
+	local row flavour name kernel suite params w cmdline=()
+	# What the kernel fetchers and module builders set stays here: the
+	# run's record is what callers get.
+	local KVER KDIR VMLINUZ KDESC IMG_PKG MODULE_KO KSFT_TREE_INSTALL
 
-	SERIES_SELFTESTS=()
-	case "$1" in
-	6.1|6.12|6.12-rt)
-		resolve_stock "$1"
-		fetch_stock_kernel
-		NAME=vm-$1
-		KCMDLINE=$(stock_cmdline)
-		TIMEOUT=${VPMU_VM_TIMEOUT:-600}
-		MEM=1G
-		if [ "$1" = 6.12 ]; then
-			# The kselftests as linux-source-6.12's tree builds
-			# and installs them, run by its run_kselftest.sh.
-			build_ksft_tree
-			KCMDLINE+=" vpmu_kselftest=1"
-		fi ;;
-	6.12-mttcg)
-		# The tests where two CPUs must really overlap (overflow
-		# interrupts on both at once), each vCPU on a host thread of
-		# its own; multi-threaded TCG is only trusted on 6.12 (the
-		# design notes: 6.1 guests hang under it even without vpmu).
-		resolve_stock 6.12
-		fetch_stock_kernel
-		NAME=vm-6.12-mttcg
-		KCMDLINE="$(stock_cmdline) vpmu_test=vpmu_lifetime,vpmu_cpu_sampling"
-		TCG_THREAD=multi
-		TIMEOUT=${VPMU_VM_TIMEOUT:-600}
-		MEM=1G ;;
-	6.12-notc)
-		# The whole suite once more with the engines' translation
-		# cache off (vpmu.ko tc=0: the microword interpreter alone),
-		# to compare with vm-6.12: the same tests, the same counts.
-		resolve_stock 6.12
-		fetch_stock_kernel
-		NAME=vm-6.12-notc
-		KCMDLINE="$(stock_cmdline) vpmu_params=tc=0"
-		TIMEOUT=${VPMU_VM_TIMEOUT:-600}
-		MEM=1G ;;
-	6.1-cpus64)
-		# Two CPUs present, 64 possible (the rest could be hot-added):
-		# what the module costs on a machine that declares many more
-		# CPUs than it has (vpmu_mem), and the tests that go over
-		# every possible CPU's engine and files.  No slub_debug: its
-		# red zones triple what a page-sized object costs, and what
-		# is measured here is the kernel as shipped.
-		resolve_stock 6.1
-		fetch_stock_kernel
-		NAME=vm-6.1-cpus64
-		KCMDLINE="possible_cpus=64"
-		KCMDLINE+=" vpmu_test=vpmu_mem,vpmu_registered,vpmu_run,vpmu_snapshot"
-		KCMDLINE+=",vpmu_uhist,vpmu_hu,vpmu_hotplug"
-		SMP=2,maxcpus=64
-		TIMEOUT=${VPMU_VM_TIMEOUT:-600}
-		MEM=1G ;;
+	row=$(flavour_row "$1")
+	[ -n "$row" ] || die "unknown kernel $1 ($(flavours stock |
+		paste -sd' ') $(flavours debug | paste -sd' '))"
+	read -r flavour name _ kernel suite params <<<"$row"
+	VM_RUN=([flavour]=$flavour [timeout]=${VPMU_VM_TIMEOUT:-600} [mem]=1G
+		[smp]=2 [tcg]=${VPMU_TCG_THREAD:-single})
+	case "$kernel" in
 	7.x)
 		resolve_newest
-		NAME=vm-$(newest_name "$KVER")
-		echo "$NAME" >"$VM_OUT/7.x.name"
-		in_root_build=1
-		KCMDLINE=$(stock_cmdline)
-		TIMEOUT=${VPMU_VM_TIMEOUT:-600}
-		MEM=1G ;;
-	debug|debug-*)
-		local series=${1#debug}
-
-		series=${series#-}
-		build_debug_kernel "${series:-6.1}"
-		for f in "$KDIR"/.vpmu-selftests/*; do
-			if [ -f "$f" ]; then
-				SERIES_SELFTESTS+=("$f")
-			fi
-		done
-		NAME=$KVER
-		KCMDLINE=
-		REQUIRE_KMEMLEAK=1
-		TIMEOUT=${VPMU_DEBUG_TIMEOUT:-900}
-		MEM=2G
+		name=vm-$(newest_name "$KVER")
+		echo "$name" >"$VM_OUT/$flavour.name" ;;
+	debug-*)
+		build_debug_kernel "${kernel#debug-}"
+		VM_RUN[selftests]=$KDIR/.vpmu-selftests
+		VM_RUN[kmemleak]=1
+		VM_RUN[timeout]=${VPMU_DEBUG_TIMEOUT:-900}
+		VM_RUN[mem]=2G
 		if debug_vpmu_builtin; then
-			builtin=1
 			KDESC+=", vpmu built in"
 		fi ;;
-	*)	die "unknown kernel $1 (6.1, 6.12, 6.12-rt, 6.12-mttcg, 6.12-notc, 6.1-cpus64, 7.x, debug-6.1 or debug-6.12)" ;;
+	*)
+		resolve_stock "$kernel"
+		fetch_stock_kernel ;;
 	esac
-	log "$NAME: kernel $KDESC${KCMDLINE:+, $KCMDLINE}"
+	for w in $params; do
+		case "$w" in
+		@slub)	w=$(stock_cmdline)
+			if [ -n "$w" ]; then
+				cmdline+=("$w")
+			fi ;;
+		@smp=*)	VM_RUN[smp]=${w#@smp=} ;;
+		@tcg=*)	VM_RUN[tcg]=${w#@tcg=} ;;
+		@*)	die "VM_FLAVOURS: $flavour: unknown $w" ;;
+		*)	cmdline+=("$w") ;;
+		esac
+	done
+	case "$suite" in
+	all)	;;
+	kselftest)
+		build_ksft_tree
+		VM_RUN[ksft]=$KSFT_TREE_INSTALL
+		cmdline+=(vpmu_kselftest=1) ;;
+	*)	cmdline+=("vpmu_test=$suite") ;;
+	esac
+	VM_RUN+=([name]=$name [kver]=$KVER [kdir]=$KDIR [vmlinuz]=$VMLINUZ
+		 [cmdline]="${cmdline[*]}")
+	log "$name: kernel $KDESC${cmdline[*]:+, ${cmdline[*]}}"
 	if [ -n "${VPMU_MODULE_KO:-}" ]; then
 		# A module built elsewhere (the pkg tier's DKMS build).
 		[ -f "$VPMU_MODULE_KO" ] || die "no module $VPMU_MODULE_KO"
 		MODULE_KO=$VPMU_MODULE_KO
-		log "$NAME: module $MODULE_KO, not built here"
-	elif [ -n "$builtin" ]; then
+		log "$name: module $MODULE_KO, not built here"
+	elif [[ "$kernel" == debug-* ]] && debug_vpmu_builtin; then
 		MODULE_KO=
-		log "$NAME: vpmu is built into the kernel: no module"
-	elif [ -n "$in_root_build" ]; then
-		build_module_in_root "$NAME" "$KDIR"
+		log "$name: vpmu is built into the kernel: no module"
+	elif [ "$kernel" = 7.x ]; then
+		build_module_in_root "$name" "$KDIR"
 	else
-		build_module "$NAME" "$KDIR"
+		build_module "$name" "$KDIR"
 	fi
 	# Self-check runs report under their own name, same kernel and build.
-	NAME=${VPMU_RUN_NAME:-$NAME}
-	OUT=$VM_OUT/$NAME
+	VM_RUN+=([module]=$MODULE_KO [kdesc]=$KDESC
+		 [name]=${VPMU_RUN_NAME:-$name})
+	OUT=$VM_OUT/${VM_RUN[name]}
 	mkdir -p "$OUT"
 	echo "$KDESC" >"$OUT/kernel"
 }
@@ -1106,28 +1172,36 @@ run_kernel() {
 
 	prepare_kernel "$flavour"
 	for d in ${VPMU_EXTRA_MODULE_DIRS:-}; do
-		extra+=("$(build_extra_module "$d" "$(basename "$d")-$KVER" "$KDIR")")
+		extra+=("$(build_extra_module "$d" "$(basename "$d")-${VM_RUN[kver]}" \
+			"${VM_RUN[kdir]}")")
 	done
-	build_initrd "$OUT" "$MODULE_KO" "${extra[@]}"
-	# shellcheck disable=SC2086 # KCMDLINE is a word list
+	build_initrd "$OUT" "${VM_RUN[module]}" "${extra[@]}"
+	# shellcheck disable=SC2086 # the command line is a word list
 	# (run_guest adds $VPMU_APPEND)
-	run_guest "$NAME" "$mode" "$TIMEOUT" "$MEM" \
-		"vpmu_test_timeout=$((TIMEOUT * 2 / 3))" $KCMDLINE "$@"
+	run_guest "$mode" "vpmu_test_timeout=$((VM_RUN[timeout] * 2 / 3))" \
+		${VM_RUN[cmdline]} "$@"
 }
 
-# flavour_name FLAVOUR - the summary-line name of a kernel flavour.
+# flavour_name FLAVOUR - the summary-line name of a kernel flavour: the
+# table's, or a 7.x kernel's as prepare_kernel found it.
 flavour_name() {
+	local flavour name kernel
+
 	if [ -n "${VPMU_RUN_NAME:-}" ]; then
 		echo "$VPMU_RUN_NAME"
 		return
 	fi
-	case "$1" in
-	debug)	echo debug-6.1 ;;
-	debug-*) echo "$1" ;;
-	# Named by the version prepare_kernel found, once it has run.
-	7.x)	cat "$VM_OUT/7.x.name" 2>/dev/null || echo vm-7.x ;;
-	*)	echo "vm-$1" ;;
-	esac
+	read -r flavour name _ kernel _ <<<"$(flavour_row "$1")"
+	if [ -z "$flavour" ]; then
+		case "$1" in
+		debug-*) echo "$1" ;;
+		*)	echo "vm-$1" ;;
+		esac
+	elif [ "$kernel" = 7.x ]; then
+		cat "$VM_OUT/$flavour.name" 2>/dev/null || echo "$name"
+	else
+		echo "$name"
+	fi
 }
 
 # check_kernel FLAVOUR [CMDLINE...] - run the suite on one kernel; always

@@ -23,4 +23,4 @@ if [ "${1:-}" = --prepare ]; then
 fi
 : "${USER_SRC:?run by check_kernel only}" "${KSFT_INC:?}"
 run_kernel "$1" test "${@:2}"
-analyse_log "$NAME" | tee "$OUT/summary"
+analyse_log "${VM_RUN[name]}" | tee "$OUT/summary"

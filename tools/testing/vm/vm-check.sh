@@ -3,19 +3,17 @@
 #
 # vm-check.sh stock|debug|KERNEL... - run the selftests in QEMU.
 #
-#   stock   newest Debian bookworm 6.1, 6.12 and 6.12 PREEMPT_RT kernels
-#           (vm-6.1, vm-6.12, vm-6.12-rt) and the newest 7.x of
-#           trixie-backports (vm-7.N, module built in a trixie build root),
-#           all booted with slub_debug=FZPU; then vpmu_lifetime and
-#           vpmu_cpu_sampling again on 6.12 under multi-threaded TCG
-#           (vm-6.12-mttcg), where two vCPUs really run at once, and
-#           vpmu_mem and the tests that go over every CPU's engine on 6.1
-#           with 64 possible CPUs, 2 of them present (vm-6.1-cpus64);
-#           and the whole suite on 6.12 with the translation cache off
-#           (vm-6.12-notc: vpmu.ko tc=0)
-#   debug   linux-source-6.1 and linux-source-6.12 built with KASAN,
-#           lockdep, kmemleak, UBSAN (debug-6.1, debug-6.12)
-#   KERNEL  any flavour vm-run.sh --kernel takes, e.g. "6.12 debug-6.12"
+#   stock   the stock set of lib.sh's VM_FLAVOURS, in its order: the newest
+#           Debian bookworm 6.1, 6.12 and 6.12 PREEMPT_RT kernels (vm-6.1,
+#           vm-6.12, vm-6.12-rt) and the newest 7.x of trixie-backports
+#           (vm-7.N, module built in a trixie build root), all booted with
+#           slub_debug=FZPU; then a few tests again on 6.12 under
+#           multi-threaded TCG (vm-6.12-mttcg) and on 6.1 with 64 possible
+#           CPUs (vm-6.1-cpus64), and the whole suite on 6.12 with the
+#           translation cache off (vm-6.12-notc)
+#   debug   its debug set: linux-source-6.1 and linux-source-6.12 built
+#           with KASAN, lockdep, kmemleak, UBSAN (debug-6.1, debug-6.12)
+#   KERNEL  any flavour of VM_FLAVOURS, e.g. "6.12 debug-6.12"
 #
 # First every kernel is fetched or built and its module built, one at a
 # time; then the guests boot VPMU_VM_JOBS at a time (default 2: TCG runs
@@ -29,8 +27,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 case "${1:-}" in
-stock)	kernels=(6.1 6.12 6.12-rt 7.x 6.12-mttcg 6.1-cpus64 6.12-notc) ;;
-debug)	kernels=(debug-6.1 debug-6.12) ;;
+stock|debug) mapfile -t kernels < <(flavours "$1") ;;
 "")	echo "usage: $0 stock|debug|KERNEL..." >&2; exit 2 ;;
 *)	kernels=("$@") ;;
 esac
@@ -39,7 +36,8 @@ ensure_host_deps
 build_userspace
 rc=0
 names=()
-rm -f "$VM_OUT/7.x.name"
+# The names a 7.x kernel's last runs found.
+rm -f "$VM_OUT"/*.name
 for k in "${kernels[@]}"; do
 	rm -f "$VM_OUT/$(flavour_name "$k")/kernel"
 	# A failure here shows up again, with its result line, in the run.

@@ -1,25 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * vpmu_stress.h - shared parts of vpmu_stress:
+ * vpmu_stress_lib.h - the bottom of vpmu_stress (vpmu_stress.c lists its
+ * files): the generator, what the PMU says about itself (struct st_info,
+ * filled in by vpmu_stress_pmu.c), a worker and what every worker uses
+ * (vpmu_stress_lib.c: its log and failures, runs, affinity, sample
+ * rings).
  *
- *   vpmu_stress.c           options, workers and the end checks
- *   vpmu_stress_pmu.c       what the PMU says about itself, and the
- *                           configs built from it
- *   vpmu_stress_lib.c       logging, failures, runs and sample rings
- *   vpmu_stress_perf.c      the perf worker
- *   vpmu_stress_hostile.c   its hostile attributes
- *   vpmu_stress_exact.c     the exact worker: groups, inherit, child pids
- *   vpmu_stress_sampling.c  the exact worker's sampling checks
- *   vpmu_stress_sys.c       the sys worker (microcode, histograms, CPU
- *                           hotplug) and the runners
+ * No global state: main() owns the one struct st_info and every worker
+ * reaches it through its struct st_worker.
  *
  * Every operation is drawn from its own generator, seeded from the run's
  * seed, the worker's index and the operation's number, so a worker does
  * the same operations in the same order whatever the others do: a seed
  * replays a run's operations (not the interleaving of the workers).
  */
-#ifndef VPMU_STRESS_H
-#define VPMU_STRESS_H
+#ifndef VPMU_STRESS_LIB_H
+#define VPMU_STRESS_LIB_H
 
 #include <stdarg.h>
 #include "vpmu_lib.h"
@@ -29,7 +25,6 @@
 #define ST_MAX_ALIASES	64
 #define ST_MAX_FIELDS	32
 #define ST_MAX_EXPECT	32
-#define ST_NTRIGS	7
 
 /* Every read_format bit but LOST. */
 #define RF_ALL		(PERF_FORMAT_TOTAL_TIME_ENABLED | \
@@ -94,6 +89,7 @@ struct st_prog {
 enum { P_SUM, P_MARKS, P_CALLS, P_SORT, P_MEMCPY, P_STORES, P_SYSCALL,
        P_MARK1, P_SPIN, P_SORTLOOP, P_NPROGS };
 
+/* Filled in once by st_read_info() and st_read_images(), then read only. */
 struct st_info {
 	int type;
 	int nr_counters;
@@ -108,30 +104,6 @@ struct st_info {
 	bool have_uhist, have_hist, have_hotplug;
 };
 
-extern struct st_info st;
-
-int st_read_info(void);
-int st_read_images(void);
-size_t st_mem_size(void);
-uint64_t st_expect_of(int prog, const char *name);
-
-/* A trigger row: a program and what a group under that trigger counts. */
-struct trig {
-	int prog;
-	const char *field;	/* trig_mark, trig_tag, trig_ev */
-	int val;		/* its value; trig_ev: an alias's event */
-	bool frozen;
-	uint64_t insns, uops;	/* per run; cycles = uops (no stalls) */
-};
-
-extern const struct trig st_trigs[ST_NTRIGS];
-
-/* Configs built from format/ and events/. */
-uint64_t st_alias_cfg(const char *name);
-uint64_t st_ctr_cfg(int n);
-uint64_t st_trig_config1(const struct trig *t, bool freeze_on_ovf);
-uint64_t st_random_period(struct st_rng *r);
-
 /* ---- a worker ------------------------------------------------------------ */
 
 enum st_role { R_PERF, R_EXACT, R_SYS, R_RUNNER };
@@ -145,6 +117,7 @@ struct st_stats {
 struct st_worker {
 	int id;
 	enum st_role role;
+	const struct st_info *info;	/* what the PMU says, the programs */
 	uint64_t seed;		/* the run's */
 	uint64_t op;		/* number of the current operation */
 	struct st_rng r;	/* the current operation's generator */
@@ -164,11 +137,6 @@ void st_log(struct st_worker *w, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void st_fail(struct st_worker *w, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-
-/* Format helpers. */
-int st_field_of(const char *name);
-uint64_t st_put(uint64_t *cfg, const char *field, uint64_t val);
-const struct st_alias *st_alias(const char *name);
 
 /* Runs. */
 int st_run(struct st_worker *w, int prog, uint64_t budget,
@@ -197,16 +165,4 @@ struct st_op {
 
 void st_pick_op(struct st_worker *w, const struct st_op *ops, int n);
 
-/* The roles: one operation each call. */
-void st_perf_init(struct st_worker *w);
-void st_perf_op(struct st_worker *w);
-void st_perf_fini(struct st_worker *w);
-void st_hostile_op(struct st_worker *w);
-void st_exact_op(struct st_worker *w);
-void st_exact_sampling(struct st_worker *w);
-void st_cpu_sampling(struct st_worker *w);
-void st_sys_op(struct st_worker *w);
-void st_sys_fini(struct st_worker *w);
-void st_runner_op(struct st_worker *w);
-
-#endif /* VPMU_STRESS_H */
+#endif /* VPMU_STRESS_LIB_H */
