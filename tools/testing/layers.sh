@@ -20,7 +20,7 @@
 # perf glue; it calls through an ops table in the interface (struct
 # vpmu_pmu_ops), which this script sees as the perf glue naming its own
 # functions.  A part may be several files (vpmu_pmu*.[ch]: the perf
-# glue, sharing vpmu_pmu.h).  The other layers are one part each: their
+# glue, sharing vpmu_pmu_priv.h).  The other layers are one part each: their
 # files share internals by design (vpmu_machine.h, vpmu_engine_priv.h).
 #
 # It reads the sources, without building them: which vpmu_* headers each

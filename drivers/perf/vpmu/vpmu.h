@@ -9,7 +9,7 @@
  *   main      vpmu_main.c      module parameters; creates the device and
  *                              tears it down
  *   front     vpmu.h           the device, struct vpmu
- *   ends      vpmu_pmu*.c      perf glue (vpmu_pmu.h lists its files)
+ *   ends      vpmu_pmu*.c      perf glue (vpmu_pmu_priv.h lists its files)
  *             vpmu_cdev.c      /dev/vpmu: running programs on the engines
  *             vpmu_loader.c    sysfs: ucode/ (the image loader)
  *             vpmu_caps.c      sysfs: caps/ (what the engines have)
@@ -184,7 +184,7 @@ struct vpmu_pmu_ops {
  * struct vpmu - the device: one per module, made by vpmu_main.c
  * @pmu:	the perf PMU; its device carries the sysfs groups
  * @machine:	the engines and the image they run
- * @pmu_cpu:	each CPU's counters as perf uses them (vpmu_pmu.h)
+ * @pmu_cpu:	each CPU's counters as perf uses them (vpmu_pmu_priv.h)
  * @pmu_ops:	what the perf glue does for the other front ends
  * @loader:	ucode/
  * @uhist:	uhist/

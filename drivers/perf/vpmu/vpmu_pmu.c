@@ -33,7 +33,7 @@
  * read the engine's 64-bit bucket as a free-running counter
  * (vpmu_pmu_hu.c), under the same serialisation.
  *
- * This file has the perf callbacks and registration; vpmu_pmu.h lists
+ * This file has the perf callbacks and registration; vpmu_pmu_priv.h lists
  * the perf glue's other files.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -47,7 +47,7 @@
 #include <linux/percpu.h>
 #include <linux/sched.h>
 
-#include "vpmu_pmu.h"
+#include "vpmu_pmu_priv.h"
 
 /*
  * Sample types a sample from an engine cannot honour (perf.rst); a
@@ -83,39 +83,6 @@ static void vpmu_ctr_disable(struct vpmu_engine *e, unsigned int idx)
 {
 	vpmu_engine_ctr_config(e, idx, NULL);
 	vpmu_engine_ovf_clear(e, BIT(idx));
-}
-
-/**
- * vpmu_event_update() - fold a counter into its event
- * @e:		this CPU's engine
- * @event:	the event, on its CPU's counter hwc->idx
- *
- * Folds what counter hwc->idx counted since prev_count into the event: the
- * difference of the values plus 2^width for every wrap the engine counted
- * since the status bit was last cleared.  (The count, not the comparison
- * of the values, says whether it wrapped: a counter that wraps on exactly
- * the value it was last read at looks unchanged.)
- *
- * Context: on the event's CPU with interrupts disabled.
- */
-void vpmu_event_update(struct vpmu_engine *e, struct perf_event *event)
-{
-	struct hw_perf_event *hwc = &event->hw;
-	unsigned int idx = hwc->idx, width = vpmu_event_width(event);
-	u64 prev, now, delta;
-
-	prev = local64_read(&hwc->prev_count);
-	now = vpmu_engine_ctr_read(e, idx);
-	delta = now - prev;
-	if (vpmu_engine_ovf_status(e) & BIT(idx)) {
-		if (width < 64)
-			delta += vpmu_engine_ovf_count(e, idx) << width;
-		vpmu_engine_ovf_clear(e, BIT(idx));
-	}
-	local64_set(&hwc->prev_count, now);
-	local64_add(delta, &event->count);
-	if (is_sampling_event(event))
-		local64_sub(delta, &hwc->period_left);
 }
 
 /* ---- attr.config ---------------------------------------------------------- */

@@ -36,7 +36,7 @@
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 
-#include "vpmu_pmu.h"
+#include "vpmu_pmu_priv.h"
 
 /* vpmu_frz_state.flags */
 #define VPMU_FRZ_FROZEN		BIT(0)	/* the group's freeze bit, saved */

@@ -13,7 +13,7 @@
 #include <linux/perf_event.h>
 #include <linux/percpu.h>
 
-#include "vpmu_pmu.h"
+#include "vpmu_pmu_priv.h"
 
 /*
  * A bucket event reads bucket b of its CPU's engine as a free-running

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vpmu_pmu_ovf.c - perf glue: sampling periods, samples and the overflow
- * interrupt.
+ * vpmu_pmu_ovf.c - perf glue: an event's count brought up to date from
+ * its counter, sampling periods, samples and the overflow interrupt.
  *
  * The machine raises the line of every counter that wrapped
  * (vpmu_machine_irq.c); the line's handler calls vpmu_pmu_overflow()
@@ -22,7 +22,40 @@
 #include <linux/string.h>
 #include <linux/trace_events.h>
 
-#include "vpmu_pmu.h"
+#include "vpmu_pmu_priv.h"
+
+/**
+ * vpmu_event_update() - fold a counter into its event
+ * @e:		this CPU's engine
+ * @event:	the event, on its CPU's counter hwc->idx
+ *
+ * Folds what counter hwc->idx counted since prev_count into the event: the
+ * difference of the values plus 2^width for every wrap the engine counted
+ * since the status bit was last cleared.  (The count, not the comparison
+ * of the values, says whether it wrapped: a counter that wraps on exactly
+ * the value it was last read at looks unchanged.)
+ *
+ * Context: on the event's CPU with interrupts disabled.
+ */
+void vpmu_event_update(struct vpmu_engine *e, struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	unsigned int idx = hwc->idx, width = vpmu_event_width(event);
+	u64 prev, now, delta;
+
+	prev = local64_read(&hwc->prev_count);
+	now = vpmu_engine_ctr_read(e, idx);
+	delta = now - prev;
+	if (vpmu_engine_ovf_status(e) & BIT(idx)) {
+		if (width < 64)
+			delta += vpmu_engine_ovf_count(e, idx) << width;
+		vpmu_engine_ovf_clear(e, BIT(idx));
+	}
+	local64_set(&hwc->prev_count, now);
+	local64_add(delta, &event->count);
+	if (is_sampling_event(event))
+		local64_sub(delta, &hwc->period_left);
+}
 
 /*
  * Samples one event may emit per jiffy before the rest of that jiffy's

@@ -13,7 +13,7 @@
 #include <linux/perf_event.h>
 #include <linux/percpu.h>
 
-#include "vpmu_pmu.h"
+#include "vpmu_pmu_priv.h"
 
 struct vpmu_snap_call {
 	struct vpmu		*vpmu;

@@ -3,7 +3,7 @@
  * vpmu_pmu_sysfs.c - perf glue: the PMU's format/ and events/ files.
  *
  * format/ is generated from the masks attr.config and attr.config1 are
- * decoded with (vpmu_pmu.h); events/ has an alias for every basic event
+ * decoded with (vpmu_pmu_priv.h); events/ has an alias for every basic event
  * and histogram-unit bucket, and one for every tag the current image's
  * event field selects (perf.rst, "Event configuration").
  */
@@ -13,7 +13,7 @@
 #include <linux/kernel.h>
 #include <linux/sysfs.h>
 
-#include "vpmu_pmu.h"
+#include "vpmu_pmu_priv.h"
 
 struct vpmu_format_attr {
 	struct device_attribute attr;

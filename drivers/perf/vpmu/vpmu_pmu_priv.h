@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * vpmu_pmu.h - the perf glue's own header: what its files share.
+ * vpmu_pmu_priv.h - the perf glue's own header: what its files share.
  *
  * The perf glue is the front end that puts perf events on the engines'
  * counters (vpmu.h lists the front ends; Documentation/vpmu/perf.rst is
@@ -11,12 +11,13 @@
  *   vpmu_pmu_sysfs.c   format/ and events/
  *   vpmu_pmu_freeze.c  freeze controls (attr.config1) and the engine
  *                      freeze groups lent to them
- *   vpmu_pmu_ovf.c     sampling periods, samples, the overflow interrupt
+ *   vpmu_pmu_ovf.c     an event's count from its counter, sampling
+ *                      periods, samples, the overflow interrupt
  *   vpmu_pmu_hu.c      histogram-unit bucket events
  *   vpmu_pmu_snap.c    the engine snapshot (VPMU_IOC_SNAPSHOT)
  */
-#ifndef _VPMU_PMU_H
-#define _VPMU_PMU_H
+#ifndef _VPMU_PMU_PRIV_H
+#define _VPMU_PMU_PRIV_H
 
 #include <linux/bitfield.h>
 #include <linux/bitmap.h>
@@ -158,9 +159,6 @@ static inline unsigned int vpmu_event_width(const struct perf_event *event)
 	return vpmu_event_machine(event)->widths[event->hw.idx];
 }
 
-/* vpmu_pmu.c: the counters */
-void vpmu_event_update(struct vpmu_engine *e, struct perf_event *event);
-
 /* vpmu_pmu_sysfs.c: format/ and events/ */
 extern const struct attribute_group *vpmu_attr_update[];
 void vpmu_tag_attrs_init(void);
@@ -180,7 +178,8 @@ bool vpmu_fgroup_held(struct vpmu_fgroup *fg);
 void vpmu_pmu_chunk_begin(struct vpmu_machine *m, struct vpmu_engine *e);
 void vpmu_pmu_chunk_end(struct vpmu_machine *m, struct vpmu_engine *e);
 
-/* vpmu_pmu_ovf.c: sampling and the overflow interrupt */
+/* vpmu_pmu_ovf.c: counts, sampling and the overflow interrupt */
+void vpmu_event_update(struct vpmu_engine *e, struct perf_event *event);
 void vpmu_period_arm(struct vpmu_engine *e, struct perf_event *event);
 irqreturn_t vpmu_pmu_overflow(struct vpmu_machine *m, struct vpmu_engine *e,
 			      unsigned int idx, const struct vpmu_stop *stop);
@@ -200,4 +199,4 @@ void vpmu_pmu_hu_rebase(struct vpmu_machine *m, struct vpmu_engine *e);
 int vpmu_pmu_snapshot(struct vpmu *vpmu, unsigned int cpu, bool clear,
 		      struct vpmu_snapshot *out);
 
-#endif /* _VPMU_PMU_H */
+#endif /* _VPMU_PMU_PRIV_H */
