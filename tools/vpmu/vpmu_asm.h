@@ -4,8 +4,8 @@
  * assembler, disassembler, and read-only views of images and programs.
  *
  * Everything here is host C.  Text goes in as a buffer, binaries come out
- * in a growable buffer, and diagnostics are collected, one per line, as
- * "file:line:col: error: message".  Nothing prints or exits, so the same
+ * in a growable buffer (vpmu_buf.h), and diagnostics are collected, one
+ * per line, as "file:line:col: error: message".  Nothing prints or exits, so the same
  * code serves the command-line tools, the host tests and the fuzzers.
  *
  * The instruction tables come from vpmu_isa.h; nothing here repeats them.
@@ -14,24 +14,12 @@
 #ifndef _VPMU_ASM_H
 #define _VPMU_ASM_H
 
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "vpmu_buf.h"
 #include "vpmu_isa.h"
-
-/* A growable byte buffer; zero-initialise before first use. */
-struct vpmu_buf {
-	char *p;
-	size_t len, cap;
-};
-
-void vpmu_buf_put(struct vpmu_buf *b, const void *data, size_t n);
-void vpmu_buf_printf(struct vpmu_buf *b, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-void vpmu_buf_vprintf(struct vpmu_buf *b, const char *fmt, va_list ap);
-void vpmu_buf_free(struct vpmu_buf *b);
 
 #define VPMU_ASM_MAX_ERRORS	20
 
@@ -154,10 +142,6 @@ static inline void vpmu_put32(void *p, uint32_t v)
 	b[2] = v >> 16;
 	b[3] = v >> 24;
 }
-
-/* Whole files; "-" is stdin/stdout.  Writes go through a temporary file. */
-int vpmu_read_file(const char *path, struct vpmu_buf *b);
-int vpmu_write_file(const char *path, const void *data, size_t len);
 
 /* CRC-32 of a program file, checksum field taken as 0. */
 uint32_t vpmu_prog_crc(const void *prog, size_t len);
