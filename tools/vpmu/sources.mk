@@ -22,11 +22,10 @@ VPMU_CORE_SRCS	:= $(addprefix $(VPMU_CORE)/, \
 # The toolchain library: buffers and whole files (vpmu_buf.c), the views
 # and helpers the assembler and the disassembler share (vpmu_tool.c), the
 # assembler (vpmu_asm.c), the disassembler (vpmu_dis.c) and the ELF files
-# (vpmu_elf.c).
+# (vpmu_elf.c), each with its header.
 VPMU_LIB_SRCS	:= $(addprefix $(VPMU_TOP)/tools/vpmu/, \
 		     vpmu_buf.c vpmu_tool.c vpmu_asm.c vpmu_dis.c vpmu_elf.c)
-VPMU_LIB_HDRS	:= $(addprefix $(VPMU_TOP)/tools/vpmu/, \
-		     vpmu_buf.h vpmu_asm.h vpmu_elf.h)
+VPMU_LIB_HDRS	:= $(VPMU_LIB_SRCS:.c=.h)
 
 # The histogram unit's text format (vpmu_hu_text.c) is shared with the
 # module too; vpmu-sim uses it.

@@ -14,9 +14,11 @@
 #include <unistd.h>
 #include <sys/ioctl.h>
 
+#include "vpmu_buf.h"
 #include "vpmu_cli.h"
 #include "vpmu_elf.h"
 #include "vpmu_runner.h"
+#include "vpmu_tool.h"
 
 #define DEFAULT_BUDGET	1000000000ull
 #define DEFAULT_DEVICE	"/dev/vpmu"

@@ -11,9 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vpmu_buf.h"
 #include "vpmu_cli.h"
 #include "vpmu_elf.h"
 #include "vpmu_runner.h"
+#include "vpmu_tool.h"
 #include "vpmu_engine.h"
 #include "vpmu_hu_text.h"
 

@@ -15,6 +15,7 @@
 #include "vpmu_cli.h"
 #include "vpmu_elf.h"
 #include "vpmu_runner.h"
+#include "vpmu_tool.h"
 
 #define ARRAY_LEN(a)	(sizeof(a) / sizeof((a)[0]))
 

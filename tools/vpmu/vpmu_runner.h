@@ -16,7 +16,7 @@
 
 #include <linux/vpmu.h>
 
-#include "vpmu_asm.h"
+#include "vpmu_buf.h"
 
 /* "budget", "halt", "trap", "fault", "signal", or NULL. */
 const char *vpmu_stop_name(unsigned int stop);

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vpmu_tool.c - what the assembler and disassembler share: bounds-checked
- * views of images and program files, operand-field helpers and the
- * C-source emitter.  The buffers are vpmu_buf.c's.
+ * vpmu_tool.c - what the assembler, the disassembler and the tools share
+ * (vpmu_tool.h): bounds-checked views of images and program files,
+ * operand-field helpers and the C-source emitter.
  */
 #include <ctype.h>
 #include <string.h>
 
-#include "vpmu_asm.h"
 #include "vpmu_engine.h"
+#include "vpmu_tool.h"
 
 _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
 	       "the tools read image structs in place: little-endian hosts only");
