@@ -20,13 +20,19 @@ VPMU_CORE_SRCS	:= $(addprefix $(VPMU_CORE)/, \
 		     vpmu_engine_translate.c vpmu_engine_hu.c \
 		     vpmu_engine_event.c)
 
+# The toolchain library: buffers and whole files (vpmu_buf.c), the views
+# and helpers the assembler and the disassembler share (vpmu_tool.c), the
+# assembler (vpmu_asm.c), the disassembler (vpmu_dis.c) and the ELF files
+# (vpmu_elf.c), each with its header.
+VPMU_LIB_SRCS	:= $(addprefix $(VPMU_TOP)/tools/vpmu/, \
+		     vpmu_buf.c vpmu_tool.c vpmu_asm.c vpmu_dis.c vpmu_elf.c)
+VPMU_LIB_HDRS	:= $(VPMU_LIB_SRCS:.c=.h)
+
 # The histogram unit's text format (vpmu_hu_text.c) is shared with the
 # module too; vpmu-sim uses it.
-VPMU_ASM_SRCS	:= $(addprefix $(VPMU_TOP)/tools/vpmu/, \
-		     vpmu_asm.c vpmu_dis.c vpmu_tool.c vpmu_elf.c) $(VPMU_CORE_SRCS) \
+VPMU_ASM_SRCS	:= $(VPMU_LIB_SRCS) $(VPMU_CORE_SRCS) \
 		   $(VPMU_CORE)/vpmu_hu_text.c
-VPMU_ASM_HDRS	:= $(VPMU_TOP)/tools/vpmu/vpmu_asm.h \
-		   $(VPMU_TOP)/tools/vpmu/vpmu_elf.h \
+VPMU_ASM_HDRS	:= $(VPMU_LIB_HDRS) \
 		   $(wildcard $(VPMU_CORE)/*.h) \
 		   $(VPMU_TOP)/include/uapi/linux/vpmu.h
 VPMU_ASM_CPPFLAGS := -I$(VPMU_TOP)/include/uapi -I$(VPMU_CORE) \

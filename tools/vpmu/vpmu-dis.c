@@ -10,8 +10,11 @@
 #include <string.h>
 
 #include "vpmu_asm.h"
+#include "vpmu_buf.h"
 #include "vpmu_cli.h"
+#include "vpmu_dis.h"
 #include "vpmu_elf.h"
+#include "vpmu_tool.h"
 
 static const char usage_text[] =
 "Usage: vpmu-dis [OPTION]... IMAGE\n"

@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <sys/wait.h>
 
+#include "vpmu_buf.h"
 #include "vpmu_cli.h"
 #include "vpmu_elf.h"
 #include "vpmu_hist.h"

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "vpmu_asm.h"
+#include "vpmu_buf.h"
 #include "vpmu_cli.h"
 #include "vpmu_elf.h"
 #include "vpmu_engine.h"

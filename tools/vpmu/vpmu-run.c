@@ -14,9 +14,11 @@
 #include <unistd.h>
 #include <sys/ioctl.h>
 
+#include "vpmu_buf.h"
 #include "vpmu_cli.h"
 #include "vpmu_elf.h"
 #include "vpmu_runner.h"
+#include "vpmu_tool.h"
 
 #define DEFAULT_BUDGET	1000000000ull
 #define DEFAULT_DEVICE	"/dev/vpmu"
@@ -352,17 +354,27 @@ static int elf_main(const struct opts *o, const char *path,
 
 /* ---- program files ----------------------------------------------------- */
 
-/* Returns 0 on a completed run, -1 on an ioctl error (reported). */
-static int run_once(int fd, const struct vpmu_prog_view *v, uint8_t *mem,
-		    const struct opts *o, struct vpmu_run *r, double *secs)
+/* A program file's runs: vpmu_runner_loop()'s context. */
+struct prog_run {
+	const struct opts *o;
+	const struct vpmu_prog_view *v;
+	uint8_t *mem;
+	int fd;
+};
+
+/* One run (struct vpmu_runner.run): 0, or -1 on an ioctl error (reported). */
+static int run_once(void *ctx, struct vpmu_run *r, double *secs)
 {
+	const struct prog_run *pr = ctx;
+	const struct vpmu_prog_view *v = pr->v;
+	const struct opts *o = pr->o;
 	double t0;
 
-	memset(mem, 0, v->h.mem_size);
-	memcpy(mem, v->data, v->h.load_size);
+	memset(pr->mem, 0, v->h.mem_size);
+	memcpy(pr->mem, v->data, v->h.load_size);
 	memset(r, 0, sizeof(*r));
 	r->size = sizeof(*r);
-	r->mem = (uintptr_t)mem;
+	r->mem = (uintptr_t)pr->mem;
 	r->mem_size = v->h.mem_size;
 	r->entry = v->h.entry;
 	r->budget = o->com.budget;
@@ -371,7 +383,7 @@ static int run_once(int fd, const struct vpmu_prog_view *v, uint8_t *mem,
 	r->mode = o->com.super || v->h.flags & VPMU_PROG_F_SUPER ?
 		  VPMU_MODE_SUPER : VPMU_MODE_USER;
 	t0 = vpmu_now();
-	if (ioctl(fd, VPMU_IOC_RUN, r)) {
+	if (ioctl(pr->fd, VPMU_IOC_RUN, r)) {
 		run_error(errno);
 		return -1;
 	}
@@ -379,106 +391,32 @@ static int run_once(int fd, const struct vpmu_prog_view *v, uint8_t *mem,
 	return 0;
 }
 
-/* Compare the architectural results of two runs (generation aside). */
-static bool same_run(const struct vpmu_run *a, const struct vpmu_run *b)
-{
-	return a->cycles == b->cycles && a->stop == b->stop &&
-	       a->code == b->code && a->addr == b->addr && a->pc == b->pc &&
-	       a->upc == b->upc && a->mode_out == b->mode_out &&
-	       !memcmp(a->regs, b->regs, sizeof(a->regs));
-}
-
-/*
- * Check run @r against the .expect text @exp: 0 if it matches, 1 after
- * reporting the mismatches, 2 after reporting a malformed line.
- */
-static int expect(const struct opts *o, const char *exp, const char *prefix,
-		  const struct vpmu_run *r, const uint8_t *mem, uint32_t size)
-{
-	struct vpmu_expect_res res;
-	struct vpmu_buf diag = { 0 };
-	int ret = VPMU_EXIT_OK;
-
-	if (vpmu_expect_check(exp, o->com.expect, r, mem, size, NULL, NULL,
-			      &res, &diag))
-		ret = VPMU_EXIT_USAGE;
-	else if (res.failed)
-		ret = VPMU_EXIT_DIFFER;
-	else if (!o->com.quiet)
-		printf("%sexpect %s: %u checks passed, %u event lines skipped\n",
-		       prefix, o->com.expect, res.checked, res.skipped);
-	vpmu_err_diag(o->com.expect, prefix, &diag);
-	vpmu_buf_free(&diag);
-	return ret;
-}
-
 static int prog_main(const struct opts *o, const char *path,
 		     const struct vpmu_buf *file)
 {
-	struct vpmu_buf exp = { 0 }, diag = { 0 };
-	struct vpmu_run r, first;
+	struct vpmu_buf exp = { 0 };
 	struct vpmu_prog_view v;
-	uint64_t i, total_cycles = 0;
-	double secs, total_secs = 0;
-	bool differ = false;
-	uint8_t *mem = NULL;
-	int fd, ret = 0;
+	struct prog_run pr = { .o = o, .v = &v };
+	struct vpmu_runner rn = {
+		.o = &o->com, .path = path, .show_gen = true,
+		.compare = true, .show_skipped = true,
+		.run = run_once, .ctx = &pr,
+	};
+	int ret;
 
-	if (vpmu_prog_view(&v, file->p, file->len, &diag)) {
-		vpmu_err_diag(path, NULL, &diag);
+	if (vpmu_runner_read(&rn, file, &v, &exp))
 		return VPMU_EXIT_USAGE;
-	}
-	if (o->com.expect && vpmu_read_file(o->com.expect, &exp)) {
-		vpmu_err_errno(o->com.expect);
-		return VPMU_EXIT_USAGE;
-	}
-	fd = open_device(o);
-	if (fd < 0)
+	pr.fd = open_device(o);
+	if (pr.fd < 0)
 		return VPMU_EXIT_USAGE;
 	check_image(&v, path);
-	if (posix_memalign((void **)&mem, 8, v.h.mem_size ? v.h.mem_size : 8))
+	if (posix_memalign((void **)&pr.mem, 8,
+			   v.h.mem_size ? v.h.mem_size : 8))
 		abort();
-	for (i = 0; i < o->com.runs && ret != VPMU_EXIT_USAGE; i++) {
-		char prefix[32] = "";
-
-		if (run_once(fd, &v, mem, o, &r, &secs)) {
-			ret = VPMU_EXIT_USAGE;
-			break;
-		}
-		total_cycles += r.cycles;
-		total_secs += secs;
-		if (o->com.runs > 1)
-			snprintf(prefix, sizeof(prefix), "run %llu: ",
-				 (unsigned long long)i + 1);
-		if (!o->com.quiet) {
-			vpmu_run_print(stdout, prefix, &r, true, o->com.verbose);
-			if (o->com.timed)
-				printf("%stime %.6f s, %.0f cycles/s\n", prefix,
-				       secs, secs > 0 ? r.cycles / secs : 0);
-		}
-		if (i == 0)
-			first = r;
-		else if (!same_run(&first, &r))
-			differ = true;
-		if (o->com.expect) {
-			int e = expect(o, exp.p, prefix, &r, mem, v.h.mem_size);
-
-			ret = e > ret ? e : ret;
-		}
-	}
-	if (o->com.runs > 1 && !o->com.quiet && !ret)
-		printf("runs %llu, results %s\n", (unsigned long long)o->com.runs,
-		       differ ? "DIFFER between runs" : "identical");
-	if (differ && !ret) {
-		vpmu_err(path, 0, "the results differ between runs");
-		ret = VPMU_EXIT_DIFFER;
-	}
-	if (o->com.timed && !o->com.quiet && total_secs > 0)
-		printf("total %llu cycles in %.6f s: %.0f cycles/s\n",
-		       (unsigned long long)total_cycles, total_secs,
-		       total_cycles / total_secs);
-	close(fd);
-	free(mem);
+	rn.mem = pr.mem;
+	ret = vpmu_runner_loop(&rn);
+	close(pr.fd);
+	free(pr.mem);
 	vpmu_buf_free(&exp);
 	return ret;
 }

@@ -11,9 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vpmu_buf.h"
 #include "vpmu_cli.h"
 #include "vpmu_elf.h"
 #include "vpmu_runner.h"
+#include "vpmu_tool.h"
 #include "vpmu_engine.h"
 #include "vpmu_hu_text.h"
 
@@ -198,9 +200,19 @@ static struct vpmu_ucode *load_image(const char *path)
 /* The counter that measures supervisor-mode cycles ("super cycles"). */
 #define SUPER_CTR	0
 
+/* A program file's runs on the engine: vpmu_runner_loop()'s context. */
+struct sim {
+	const struct opts *o;
+	const struct vpmu_prog_view *v;
+	uint8_t *mem;
+	struct vpmu_engine *e;
+	struct vpmu_hu_prog hu;	/* --hu, --hu-file; n = 0: none */
+};
+
+/* The event counts .expect lines check (struct vpmu_runner.event). */
 static bool sim_event(void *ctx, const char *name, uint64_t *val)
 {
-	struct vpmu_engine *e = ctx;
+	struct vpmu_engine *e = ((struct sim *)ctx)->e;
 	unsigned int i;
 
 	if (!strcmp(name, "super cycles")) {
@@ -226,8 +238,10 @@ static bool sim_event(void *ctx, const char *name, uint64_t *val)
 	return false;
 }
 
-static void print_events(struct vpmu_engine *e, const char *prefix)
+/* --events: a run's event totals (struct vpmu_runner.print). */
+static void print_events(void *ctx, const char *prefix)
 {
+	struct vpmu_engine *e = ((struct sim *)ctx)->e;
 	unsigned int i;
 
 	for (i = 0; i < VPMU_EV_NR_BASIC; i++)
@@ -273,12 +287,15 @@ static int load_hu(const struct opts *o, struct vpmu_hu_prog *p)
 	return ret ? -1 : 0;
 }
 
-static void print_hu(struct vpmu_engine *e, const struct vpmu_hu_prog *p)
+/* --hu: the buckets after the last run (struct vpmu_runner.done). */
+static void print_hu(void *ctx)
 {
+	const struct sim *sim = ctx;
+	const struct vpmu_hu_prog *p = &sim->hu;
 	u64 c[VPMU_HU_MAX];
 	unsigned int b;
 
-	vpmu_engine_hu_read(e, c, p->n);
+	vpmu_engine_hu_read(sim->e, c, p->n);
 	for (b = 0; b < p->n; b++)
 		printf("hist C%u %llu\n", b + 1, (unsigned long long)c[b]);
 }
@@ -307,25 +324,31 @@ static void sim_run(struct vpmu_engine *e, const struct opts *o,
 	stop->cycles += used;
 }
 
-/* One run from fresh memory; fills @r as the kernel would. */
-static double run_once(struct vpmu_engine *e, const struct vpmu_prog_view *v,
-		       uint8_t *mem, const struct opts *o, struct vpmu_run *r)
+/*
+ * One run from fresh memory (struct vpmu_runner.run); fills @r as the
+ * kernel would.  Always 0.
+ */
+static int run_once(void *ctx, struct vpmu_run *r, double *secs)
 {
+	const struct sim *sim = ctx;
+	const struct vpmu_prog_view *v = sim->v;
+	const struct opts *o = sim->o;
+	struct vpmu_engine *e = sim->e;
 	struct vpmu_stop stop;
 	unsigned int i;
 	double t0;
 
-	memset(mem, 0, v->h.mem_size);
-	memcpy(mem, v->data, v->h.load_size);
+	memset(sim->mem, 0, v->h.mem_size);
+	memcpy(sim->mem, v->data, v->h.load_size);
 	memset(r, 0, sizeof(*r));
 	if (o->com.expect || o->events)
 		vpmu_engine_ctr_write(e, SUPER_CTR, 0);
-	vpmu_engine_start(e, mem, v->h.mem_size, v->h.entry,
+	vpmu_engine_start(e, sim->mem, v->h.mem_size, v->h.entry,
 			  o->com.super || v->h.flags & VPMU_PROG_F_SUPER ?
 			  VPMU_MODE_SUPER : VPMU_MODE_USER);
 	t0 = vpmu_now();
 	sim_run(e, o, &stop);
-	t0 = vpmu_now() - t0;
+	*secs = vpmu_now() - t0;
 	r->cycles = stop.cycles;
 	r->stop = stop.reason;
 	r->code = stop.code;
@@ -336,7 +359,7 @@ static double run_once(struct vpmu_engine *e, const struct vpmu_prog_view *v,
 	r->mode_out = vpmu_engine_mode(e);
 	for (i = 0; i < 32; i++)
 		r->regs[i] = vpmu_engine_reg(e, VPMU_OPND_R0 + i);
-	return t0;
+	return 0;
 }
 
 /* ---- static RV32 ELF programs ------------------------------------------ */
@@ -452,25 +475,67 @@ out:
 	return ret;
 }
 
-int main(int argc, char **argv)
+/* ---- program files ----------------------------------------------------- */
+
+static int prog_main(const struct opts *o, const char *path,
+		     const struct vpmu_buf *file)
 {
-	struct opts o = { .com = { .runs = 1, .budget = DEFAULT_BUDGET } };
-	struct vpmu_buf file = { 0 }, exp = { 0 }, diag = { 0 };
+	struct vpmu_buf exp = { 0 };
 	struct vpmu_ctr_cfg super = {
 		.event = VPMU_EV_CYCLES, .width = 64, .flags = VPMU_CTR_SUPER,
 	};
-	uint64_t i, total_cycles = 0;
 	struct vpmu_prog_view v;
-	struct vpmu_hu_prog hu;
-	struct vpmu_engine *e;
+	struct sim sim = { .o = o, .v = &v };
+	struct vpmu_runner rn = {
+		.o = &o->com, .path = path, .run = run_once,
+		.print = o->events ? print_events : NULL, .event = sim_event,
+		.ctx = &sim,
+	};
 	struct vpmu_ucode *uc;
-	double secs, total_secs = 0;
-	struct vpmu_run r;
+	int ret;
+
+	if (vpmu_runner_read(&rn, file, &v, &exp))
+		return VPMU_EXIT_USAGE;
+	if (load_hu(o, &sim.hu))
+		return VPMU_EXIT_USAGE;
+	uc = load_image(o->image);
+	if (!uc)
+		return VPMU_EXIT_USAGE;
+	sim.e = vpmu_engine_create(VPMU_CS_MAX);
+	if (!sim.e || vpmu_engine_attach(sim.e, uc)) {
+		vpmu_err(NULL, 0, "cannot create the engine");
+		return VPMU_EXIT_USAGE;
+	}
+	vpmu_engine_tc_enable(sim.e, !o->no_tc);
+	if (sim.hu.n && vpmu_engine_hu_set(sim.e, &sim.hu)) {
+		vpmu_err(o->hu_file, 0, "the engine refused the histogram-unit "
+			 "program");
+		return VPMU_EXIT_USAGE;
+	}
+	/* Only when asked: a counter costs a little engine time. */
+	if (o->com.expect || o->events)
+		vpmu_engine_ctr_config(sim.e, SUPER_CTR, &super);
+	sim.mem = calloc(1, v.h.mem_size ? v.h.mem_size : 8);
+	if (!sim.mem)
+		abort();
+	rn.mem = sim.mem;
+	rn.done = sim.hu.n ? print_hu : NULL;
+	ret = vpmu_runner_loop(&rn);
+	vpmu_engine_destroy(sim.e);
+	vpmu_ucode_free(uc);
+	free(sim.mem);
+	vpmu_buf_free(&exp);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = { .com = { .runs = 1, .budget = DEFAULT_BUDGET } };
+	struct vpmu_buf file = { 0 }, diag = { 0 };
 	const char *path;
 	const void *data;
 	size_t size;
-	uint8_t *mem;
-	int ret = 0;
+	int ret;
 
 	vpmu_cli_init(argv[0], "vpmu-sim");
 	parse_args(argc, argv, &o);
@@ -488,87 +553,12 @@ int main(int argc, char **argv)
 	}
 	if (!ret && vpmu_is_elf(file.p, file.len)) {
 		ret = elf_main(&o, path, &file);
-		vpmu_buf_free(&file);
-		return ret;
+	} else {
+		if (ret)
+			vpmu_elf_unwrap(&file, VPMU_ELF_PROG, &diag);
+		ret = prog_main(&o, path, &file);
 	}
-	if (ret)
-		vpmu_elf_unwrap(&file, VPMU_ELF_PROG, &diag);
-	ret = 0;
-	if (vpmu_prog_view(&v, file.p, file.len, &diag)) {
-		vpmu_err_diag(path, NULL, &diag);
-		return VPMU_EXIT_USAGE;
-	}
-	if (o.com.expect && vpmu_read_file(o.com.expect, &exp)) {
-		vpmu_err_errno(o.com.expect);
-		return VPMU_EXIT_USAGE;
-	}
-	if (load_hu(&o, &hu))
-		return VPMU_EXIT_USAGE;
-	uc = load_image(o.image);
-	if (!uc)
-		return VPMU_EXIT_USAGE;
-	e = vpmu_engine_create(VPMU_CS_MAX);
-	if (!e || vpmu_engine_attach(e, uc)) {
-		vpmu_err(NULL, 0, "cannot create the engine");
-		return VPMU_EXIT_USAGE;
-	}
-	vpmu_engine_tc_enable(e, !o.no_tc);
-	if (hu.n && vpmu_engine_hu_set(e, &hu)) {
-		vpmu_err(o.hu_file, 0, "the engine refused the histogram-unit "
-			 "program");
-		return VPMU_EXIT_USAGE;
-	}
-	/* Only when asked: a counter costs a little engine time. */
-	if (o.com.expect || o.events)
-		vpmu_engine_ctr_config(e, SUPER_CTR, &super);
-	mem = calloc(1, v.h.mem_size ? v.h.mem_size : 8);
-	if (!mem)
-		abort();
-	for (i = 0; i < o.com.runs; i++) {
-		char prefix[32] = "";
-
-		secs = run_once(e, &v, mem, &o, &r);
-		total_cycles += r.cycles;
-		total_secs += secs;
-		if (o.com.runs > 1)
-			snprintf(prefix, sizeof(prefix), "run %llu: ",
-				 (unsigned long long)i + 1);
-		if (!o.com.quiet) {
-			vpmu_run_print(stdout, prefix, &r, false, o.com.verbose);
-			if (o.events)
-				print_events(e, prefix);
-			if (o.com.timed)
-				printf("%stime %.6f s, %.0f cycles/s\n", prefix,
-				       secs, secs > 0 ? r.cycles / secs : 0);
-		}
-		if (o.com.expect) {
-			struct vpmu_expect_res res;
-
-			if (vpmu_expect_check(exp.p, o.com.expect, &r, mem,
-					      v.h.mem_size, sim_event, e, &res,
-					      &diag))
-				ret = VPMU_EXIT_USAGE;
-			else if (res.failed && !ret)
-				ret = VPMU_EXIT_DIFFER;
-			else if (!res.failed && !o.com.quiet)
-				printf("%sexpect %s: %u checks passed\n", prefix,
-				       o.com.expect, res.checked);
-			vpmu_err_diag(o.com.expect, prefix, &diag);
-			if (ret == VPMU_EXIT_USAGE)
-				break;
-		}
-	}
-	if (hu.n)
-		print_hu(e, &hu);
-	if (o.com.timed && !o.com.quiet && total_secs > 0)
-		printf("total %llu cycles in %.6f s: %.0f cycles/s\n",
-		       (unsigned long long)total_cycles, total_secs,
-		       total_cycles / total_secs);
-	vpmu_engine_destroy(e);
-	vpmu_ucode_free(uc);
-	free(mem);
 	vpmu_buf_free(&file);
-	vpmu_buf_free(&exp);
 	vpmu_buf_free(&diag);
 	return ret;
 }

@@ -21,6 +21,7 @@
 
 #include "vpmu_asm.h"
 #include "vpmu_engine.h"
+#include "vpmu_tool.h"
 
 #define IDENT_MAX	64
 

@@ -18,7 +18,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 
-#include "vpmu_asm.h"
+#include "vpmu_buf.h"
 
 #define VPMU_EXIT_OK		0	/* success */
 #define VPMU_EXIT_DIFFER	1	/* a result differs from what was expected */

@@ -15,7 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vpmu_asm.h"
+#include "vpmu_dis.h"
+#include "vpmu_isa.h"
+#include "vpmu_tool.h"
 
 struct dis {
 	struct vpmu_img_view v;

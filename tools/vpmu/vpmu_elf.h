@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "vpmu_asm.h"
+#include "vpmu_buf.h"
 
 /* Memory an ELF program runs in, unless --mem says otherwise. */
 #define VPMU_ELF_MEM_DEFAULT	(1u << 20)

@@ -12,8 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vpmu_hist.h"
+#include "vpmu_dis.h"
 #include "vpmu_engine.h"
+#include "vpmu_hist.h"
+#include "vpmu_tool.h"
 
 /* ---- the file ------------------------------------------------------------ */
 

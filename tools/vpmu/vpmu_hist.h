@@ -19,8 +19,9 @@
 
 #include <linux/vpmu.h>
 
-#include "vpmu_asm.h"
+#include "vpmu_buf.h"
 #include "vpmu_hu_text.h"
+#include "vpmu_tool.h"
 
 /* A histogram in memory: the header as read, and nbuckets buckets. */
 struct vpmu_uhist {

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vpmu_runner.c - printing runs and checking them against .expect files,
- * for vpmu-run and vpmu-sim.
+ * and the loop that runs a program file that way, for vpmu-run and
+ * vpmu-sim.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -15,6 +16,7 @@
 #include "vpmu_cli.h"
 #include "vpmu_elf.h"
 #include "vpmu_runner.h"
+#include "vpmu_tool.h"
 
 #define ARRAY_LEN(a)	(sizeof(a) / sizeof((a)[0]))
 
@@ -331,6 +333,139 @@ double vpmu_now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* ---- the run loop ------------------------------------------------------ */
+
+/* Compare the architectural results of two runs (generation aside). */
+static bool same_run(const struct vpmu_run *a, const struct vpmu_run *b)
+{
+	return a->cycles == b->cycles && a->stop == b->stop &&
+	       a->code == b->code && a->addr == b->addr && a->pc == b->pc &&
+	       a->upc == b->upc && a->mode_out == b->mode_out &&
+	       !memcmp(a->regs, b->regs, sizeof(a->regs));
+}
+
+/* Unless --quiet: run @r's lines, the runner's own, its --time line. */
+static void runner_print(const struct vpmu_runner *rn, const char *prefix,
+			 const struct vpmu_run *r, double secs)
+{
+	const struct vpmu_runner_opts *o = rn->o;
+
+	if (o->quiet)
+		return;
+	vpmu_run_print(stdout, prefix, r, rn->show_gen, o->verbose);
+	if (rn->print)
+		rn->print(rn->ctx, prefix);
+	if (o->timed)
+		printf("%stime %.6f s, %.0f cycles/s\n", prefix, secs,
+		       secs > 0 ? r->cycles / secs : 0);
+}
+
+/*
+ * Check run @r against the .expect text: VPMU_EXIT_OK if it matches,
+ * _DIFFER after reporting the mismatches, _USAGE after reporting a
+ * malformed line.
+ */
+static int runner_expect(const struct vpmu_runner *rn, const char *prefix,
+			 const struct vpmu_run *r)
+{
+	const struct vpmu_runner_opts *o = rn->o;
+	struct vpmu_buf diag = { 0 };
+	struct vpmu_expect_res res;
+	int ret = VPMU_EXIT_OK;
+
+	if (vpmu_expect_check(rn->expect, o->expect, r, rn->mem, rn->mem_size,
+			      rn->event, rn->ctx, &res, &diag))
+		ret = VPMU_EXIT_USAGE;
+	else if (res.failed)
+		ret = VPMU_EXIT_DIFFER;
+	else if (!o->quiet && rn->show_skipped)
+		printf("%sexpect %s: %u checks passed, %u event lines skipped\n",
+		       prefix, o->expect, res.checked, res.skipped);
+	else if (!o->quiet)
+		printf("%sexpect %s: %u checks passed\n", prefix, o->expect,
+		       res.checked);
+	vpmu_err_diag(o->expect, prefix, &diag);
+	vpmu_buf_free(&diag);
+	return ret;
+}
+
+/* With @rn->compare: say whether the runs differed; the new status. */
+static int runner_compare(const struct vpmu_runner *rn, bool differ, int ret)
+{
+	const struct vpmu_runner_opts *o = rn->o;
+
+	if (o->runs > 1 && !o->quiet && !ret)
+		printf("runs %llu, results %s\n", (unsigned long long)o->runs,
+		       differ ? "DIFFER between runs" : "identical");
+	if (differ && !ret) {
+		vpmu_err(rn->path, 0, "the results differ between runs");
+		ret = VPMU_EXIT_DIFFER;
+	}
+	return ret;
+}
+
+int vpmu_runner_read(struct vpmu_runner *rn, const struct vpmu_buf *file,
+		     struct vpmu_prog_view *v, struct vpmu_buf *exp)
+{
+	const char *expect = rn->o->expect;
+	struct vpmu_buf diag = { 0 };
+
+	if (vpmu_prog_view(v, file->p, file->len, &diag)) {
+		vpmu_err_diag(rn->path, NULL, &diag);
+		return VPMU_EXIT_USAGE;
+	}
+	if (expect && vpmu_read_file(expect, exp)) {
+		vpmu_err_errno(expect);
+		return VPMU_EXIT_USAGE;
+	}
+	rn->expect = exp->p;
+	rn->mem_size = v->h.mem_size;
+	return 0;
+}
+
+int vpmu_runner_loop(const struct vpmu_runner *rn)
+{
+	const struct vpmu_runner_opts *o = rn->o;
+	uint64_t i, total_cycles = 0;
+	double secs, total_secs = 0;
+	struct vpmu_run r, first;
+	bool differ = false;
+	int ret = VPMU_EXIT_OK;
+
+	for (i = 0; i < o->runs && ret != VPMU_EXIT_USAGE; i++) {
+		char prefix[32] = "";
+
+		if (rn->run(rn->ctx, &r, &secs)) {
+			ret = VPMU_EXIT_USAGE;
+			break;
+		}
+		total_cycles += r.cycles;
+		total_secs += secs;
+		if (o->runs > 1)
+			snprintf(prefix, sizeof(prefix), "run %llu: ",
+				 (unsigned long long)i + 1);
+		runner_print(rn, prefix, &r, secs);
+		if (i == 0)
+			first = r;
+		else if (!same_run(&first, &r))
+			differ = true;
+		if (o->expect) {
+			int e = runner_expect(rn, prefix, &r);
+
+			ret = e > ret ? e : ret;
+		}
+	}
+	if (rn->compare)
+		ret = runner_compare(rn, differ, ret);
+	if (rn->done)
+		rn->done(rn->ctx);
+	if (o->timed && !o->quiet && total_secs > 0)
+		printf("total %llu cycles in %.6f s: %.0f cycles/s\n",
+		       (unsigned long long)total_cycles, total_secs,
+		       total_cycles / total_secs);
+	return ret;
 }
 
 int vpmu_elf_status(unsigned int stop, unsigned int code)

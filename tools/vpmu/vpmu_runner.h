@@ -16,7 +16,8 @@
 
 #include <linux/vpmu.h>
 
-#include "vpmu_asm.h"
+#include "vpmu_buf.h"
+#include "vpmu_tool.h"
 
 /* "budget", "halt", "trap", "fault", "signal", or NULL. */
 const char *vpmu_stop_name(unsigned int stop);
@@ -97,6 +98,56 @@ int vpmu_runner_opt(struct vpmu_runner_opts *o, int c, const char *arg,
 
 /* Seconds on the monotonic clock. */
 double vpmu_now(void);
+
+/*
+ * One program file run o->runs times by vpmu_runner_loop(): what the
+ * runner gives it, and what it calls back for.  @ctx is the callbacks'
+ * first argument.
+ */
+struct vpmu_runner {
+	const struct vpmu_runner_opts *o;
+	const char *path;	/* the program file, for messages */
+	const char *expect;	/* the text of the file o->expect names */
+	const uint8_t *mem;	/* the memory a run leaves, for mem lines */
+	uint32_t mem_size;
+	/* vpmu-run's, not vpmu-sim's: */
+	bool show_gen;		/* print each run's image generation */
+	bool compare;		/* the runs must give the same results */
+	bool show_skipped;	/* say how many event lines went unchecked */
+	/*
+	 * One run from a fresh copy of the program's memory, described in
+	 * @r, its wall time in *@secs.  0, or -1 after saying why not (the
+	 * loop stops; VPMU_EXIT_USAGE).
+	 */
+	int (*run)(void *ctx, struct vpmu_run *r, double *secs);
+	/* NULL, or more lines after a printed run's (vpmu-sim --events) */
+	void (*print)(void *ctx, const char *prefix);
+	/* NULL, or the event counts .expect lines may check */
+	vpmu_event_fn event;
+	/* NULL, or lines after the last run, before the total (--hu) */
+	void (*done)(void *ctx);
+	void *ctx;
+};
+
+/*
+ * The start of a program file's runs: view @file, from @rn->path
+ * (vpmu_prog_view(): @v; @rn->mem_size), and with --expect read the
+ * .expect file into @exp (@rn->expect).  0, or VPMU_EXIT_USAGE after
+ * saying why not.
+ */
+int vpmu_runner_read(struct vpmu_runner *rn, const struct vpmu_buf *file,
+		     struct vpmu_prog_view *v, struct vpmu_buf *exp);
+
+/*
+ * Run the program @rn->o->runs times ("run N: " before every line when
+ * more than once): print each run unless --quiet (vpmu_run_print(),
+ * @rn->print, the --time line), check it against @rn->expect with
+ * --expect, and print the --time total at the end.  A run that fails or
+ * a malformed .expect line ends the loop.  Returns the exit status:
+ * VPMU_EXIT_OK, _DIFFER (a mismatch, or with @rn->compare runs that
+ * differ) or _USAGE (a run that failed, a malformed .expect line).
+ */
+int vpmu_runner_loop(const struct vpmu_runner *rn);
 
 /*
  * Static RV32 ELF programs (vpmu_elf.h), run by vpmu-sim on the host

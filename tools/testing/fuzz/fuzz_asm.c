@@ -17,6 +17,7 @@
 #include <strings.h>
 
 #include "vpmu_asm.h"
+#include "vpmu_dis.h"
 #include "vpmu_engine.h"
 
 #ifndef VPMU_TOP

@@ -22,7 +22,9 @@
 
 #include "tap.h"
 #include "vpmu_asm.h"
+#include "vpmu_dis.h"
 #include "vpmu_engine.h"
+#include "vpmu_tool.h"
 
 #ifndef VPMU_TOP
 #define VPMU_TOP "../../.."

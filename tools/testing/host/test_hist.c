@@ -22,8 +22,10 @@
 #include <string.h>
 
 #include "tap.h"
-#include "vpmu_hist.h"
+#include "vpmu_asm.h"
 #include "vpmu_engine.h"
+#include "vpmu_hist.h"
+#include "vpmu_tool.h"
 
 #ifndef VPMU_TOP
 #define VPMU_TOP "../../.."

@@ -15,6 +15,7 @@
 
 #include "vpmu_asm.h"
 #include "vpmu_engine.h"
+#include "vpmu_tool.h"
 
 #ifndef VPMU_TOP
 #define VPMU_TOP "../../.."

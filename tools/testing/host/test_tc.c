@@ -43,6 +43,7 @@
 #include "tap.h"
 #include "tc_pair.h"
 #include "vpmu_asm.h"
+#include "vpmu_tool.h"
 
 #ifndef VPMU_TOP
 #define VPMU_TOP "../../.."
