@@ -51,6 +51,7 @@
 
 #include "vpmu_engine.h"
 #include "vpmu_machine.h"
+#include "vpmu_ucode.h"
 
 /* ---- the layer above ---------------------------------------------------- */
 

@@ -27,10 +27,6 @@
 
 #include "vpmu_engine.h"
 
-/* The built-in microcode image (vpmu_ucode.c). */
-extern const u8 vpmu_default_ucode[];
-extern const size_t vpmu_default_ucode_len;
-
 /**
  * struct vpmu_image - a microcode image as the module keeps it
  * @uc:		the validated, decoded image; immutable
