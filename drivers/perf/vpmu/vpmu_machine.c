@@ -50,7 +50,7 @@
 #include <linux/workqueue.h>
 
 #include "vpmu_engine.h"
-#include "vpmu_machine.h"
+#include "vpmu_machine_priv.h"
 #include "vpmu_ucode.h"
 
 /* ---- the layer above ---------------------------------------------------- */

@@ -10,7 +10,8 @@
  *                       delivered as interrupts
  *   vpmu_ucode.c        the built-in image's bytes
  *
- * The front ends (vpmu.h) use the machine through this header; the
+ * The front ends (vpmu.h) use the machine through this header; what
+ * the machine's files share besides is in vpmu_machine_priv.h.  The
  * machine uses the portable engine core (vpmu_engine.h) and calls the
  * layer above only through the struct vpmu_machine_ops it registers.
  */
@@ -47,46 +48,8 @@ struct vpmu_image {
 	struct rcu_work		free_work;
 };
 
-/**
- * struct vpmu_machine_cpu - one CPU's engine
- * @engine:	the engine; lives from module load to unload.  Made with its
- *		PMU hardware only; its memory (what running a ucode needs)
- *		comes with the first run chunk on this CPU, sized by that
- *		run's image, and grows with a larger image
- * @img:	the image @engine is attached to, a reference; NULL until
- *		a run chunk first attaches one (the engine has no memory then)
- * @irq_ready:	this CPU's overflow lines are requested: set, once, by the
- *		first run to reach this CPU, before its engine gets memory
- *		(vpmu_irq_cpu_prepare()); read with smp_load_acquire()
- * @uhist:	the histogram interval last applied to @engine: the
- *		uhist_interval while uhist/state is running, else 0
- * @hu_n:	buckets of the histogram-unit program in force on @engine
- * @ovf_engine:	while an overflow stop's lines are raised: the stopped
- *		engine...
- * @ovf_stop:	...and its stop, latched for the lines' handlers as a
- *		PMU latches the sampled address for its interrupt handler
- * @irq_ran:	set by the handler of the line being raised on this CPU
- *
- * Only used on its own CPU with interrupts disabled: by a run chunk or by a
- * perf callback.  No lock needed.  Init and exit, when nothing runs, touch
- * every CPU's; so does a vpmu_machine_call() for an offline CPU, where
- * nothing else runs.  A run about to take a chunk reads @engine's memory
- * size and @img on its own CPU with preemption disabled, to know whether
- * to bring memory (vpmu_machine_cpu_prepare()): only a chunk on this CPU
- * changes them, with interrupts disabled.
- */
-struct vpmu_machine_cpu {
-	struct vpmu_engine	*engine;
-	struct vpmu_image	*img;
-	bool			irq_ready;
-	u32			uhist;
-	unsigned int		hu_n;
-	struct vpmu_engine	*ovf_engine;
-	const struct vpmu_stop	*ovf_stop;
-	bool			irq_ran;
-};
-
 struct vpmu_machine;
+struct vpmu_machine_cpu;
 
 /**
  * struct vpmu_machine_ops - what the machine asks of the layer above
@@ -269,46 +232,5 @@ struct vpmu_run_saved {
 int vpmu_machine_run(struct vpmu_machine *m, struct vpmu_run *run, u8 *mem,
 		     struct vpmu_run_saved *saved);
 void vpmu_run_saved_release(struct vpmu_run_saved *saved);
-
-/* ---- inside the machine layer ------------------------------------------ */
-
-/**
- * struct vpmu_machine_prep - what a run brings to the CPUs it reaches
- * @mem:	memory for the run's image, allocated in process context for
- *		the next engine the run reaches that has too little, or NULL
- * @old:	the memory such an engine gave up, to be freed in process
- *		context, or NULL
- * @retry:	a chunk found @cpu not ready (vpmu_machine_engine_get()):
- *		the next vpmu_machine_cpu_prepare() readies that CPU...
- * @retry_mem:	...whose engine needed memory the run had not got...
- * @cpu:	...rather than the CPU the task is on then
- *
- * Private to the running task (struct vpmu_runner), zeroed at first;
- * vpmu_machine.c fills and empties it.
- */
-struct vpmu_machine_prep {
-	struct vpmu_engine_mem	*mem;
-	struct vpmu_engine_mem	*old;
-	bool			retry;
-	bool			retry_mem;
-	unsigned int		cpu;
-};
-
-/* This CPU's engine for a run chunk of @img (vpmu_machine.c). */
-int vpmu_machine_cpu_prepare(struct vpmu_machine *m,
-			     const struct vpmu_image *img,
-			     struct vpmu_machine_prep *pp);
-void vpmu_machine_prep_release(struct vpmu_machine_prep *pp);
-struct vpmu_engine *vpmu_machine_engine_get(struct vpmu_machine *m,
-					    struct vpmu_image *img,
-					    struct vpmu_machine_prep *pp);
-void vpmu_machine_engine_put(struct vpmu_machine *m);
-
-/* The counters' overflow interrupt lines (vpmu_machine_irq.c). */
-int vpmu_irq_init(struct vpmu_machine *m);
-void vpmu_irq_exit(struct vpmu_machine *m);
-int vpmu_irq_cpu_prepare(struct vpmu_machine *m, unsigned int cpu);
-void vpmu_irq_deliver(struct vpmu_machine *m, struct vpmu_engine *e,
-		      const struct vpmu_stop *stop);
 
 #endif /* _VPMU_MACHINE_H */

@@ -37,7 +37,7 @@
 #include <linux/slab.h>
 
 #include "vpmu_engine.h"
-#include "vpmu_machine.h"
+#include "vpmu_machine_priv.h"
 
 /* The lines cannot be masked: nothing but the run loop raises them. */
 static void vpmu_irq_noop(struct irq_data *d)

@@ -28,7 +28,7 @@
 #include <linux/sched/signal.h>
 
 #include "vpmu_engine.h"
-#include "vpmu_machine.h"
+#include "vpmu_machine_priv.h"
 
 /*
  * Cycles per chunk: the longest the CPU runs with interrupts disabled on
