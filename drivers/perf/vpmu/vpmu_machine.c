@@ -223,15 +223,31 @@ int vpmu_image_install(struct vpmu_machine *m, struct vpmu_ucode *uc)
 
 /* ---- the micro-PC histogram's settings --------------------------------- */
 
+/**
+ * vpmu_machine_uhist_interval() - the micro-PC histogram's interval K
+ * @m: the machine
+ *
+ * Context: any.  Return: K in cycles; 0 when no interval is set.
+ */
 u32 vpmu_machine_uhist_interval(const struct vpmu_machine *m)
 {
-	return READ_ONCE(*m->uhist_interval);
+	return READ_ONCE(m->uhist_interval);
 }
 
-/* uhist/interval writes the same variable as the module parameter. */
+/**
+ * vpmu_machine_uhist_set_interval() - set the micro-PC histogram's interval
+ * @m:		the machine
+ * @interval:	K in cycles; 0 samples nothing
+ *
+ * The value uhist/interval and the uhist_interval module parameter show.
+ * Each engine takes it at its next run chunk, or when a
+ * vpmu_machine_call() reaches it.
+ *
+ * Context: any.
+ */
 void vpmu_machine_uhist_set_interval(struct vpmu_machine *m, u32 interval)
 {
-	WRITE_ONCE(*m->uhist_interval, interval);
+	WRITE_ONCE(m->uhist_interval, interval);
 }
 
 enum vpmu_uhist_state vpmu_machine_uhist_state(const struct vpmu_machine *m)

@@ -127,9 +127,9 @@ enum vpmu_uhist_state {
  *		repeated for the counters past the list)
  * @tc:		engines translate (the tc parameter): their memory holds a
  *		translation cache
- * @uhist_interval: the histogram interval K: the uhist_interval module
- *		parameter's variable, the one copy, read and written with
- *		READ_ONCE()/WRITE_ONCE()
+ * @uhist_interval: the histogram interval K (uhist/interval, and the
+ *		uhist_interval module parameter, which vpmu_main.c hands
+ *		over).  Read by run chunks without a lock.
  * @uhist_state: enum vpmu_uhist_state; engines sample at K only while it
  *		is running.  Read by run chunks without a lock.
  * @hu_nr:	buckets of the histogram-unit program in force (0: off)
@@ -145,7 +145,7 @@ enum vpmu_uhist_state {
  * @ops:	the layer above's callbacks; no-ops while it has registered
  *		none, never NULL
  *
- * @nr_counters, @cs_size, @widths, @tc and @uhist_interval are set before
+ * @nr_counters, @cs_size, @widths and @tc are set before
  * vpmu_machine_init() and never change.
  */
 struct vpmu_machine {
@@ -153,7 +153,7 @@ struct vpmu_machine {
 	unsigned int		cs_size;
 	unsigned int		widths[VPMU_NR_COUNTERS_MAX];
 	bool			tc;
-	unsigned int		*uhist_interval;
+	u32			uhist_interval;
 	int			uhist_state;
 	unsigned int		hu_nr;
 	struct vpmu_image __rcu	*current_image;
