@@ -18,10 +18,7 @@
 #ifndef _VPMU_MACHINE_H
 #define _VPMU_MACHINE_H
 
-#include <linux/irqdomain.h>
 #include <linux/irqreturn.h>
-#include <linux/mutex.h>
-#include <linux/rcupdate.h>
 #include <linux/refcount.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
@@ -49,7 +46,7 @@ struct vpmu_image {
 };
 
 struct vpmu_machine;
-struct vpmu_machine_cpu;
+struct vpmu_machine_priv;
 
 /**
  * struct vpmu_machine_ops - what the machine asks of the layer above
@@ -79,38 +76,6 @@ struct vpmu_machine_ops {
 	void (*hu_rebase)(struct vpmu_machine *m, struct vpmu_engine *e);
 };
 
-/**
- * struct vpmu_irq_line - one counter's overflow line on one CPU
- * @m:		the machine
- * @idx:	the counter
- * @virq:	the Linux IRQ, 0 if not (yet) mapped
- */
-struct vpmu_irq_line {
-	struct vpmu_machine	*m;
-	unsigned int		idx;
-	unsigned int		virq;
-};
-
-/**
- * struct vpmu_irq_lines - the counters' overflow lines
- * @lock:	serialises requesting a CPU's lines
- * @fwnode:	names the domain
- * @domain:	nr_counters * nr_cpu_ids hwirqs; a CPU's are mapped and
- *		requested when a run first reaches it
- * @line:	each hwirq's line (hwirq = cpu * nr_counters + idx)
- * @names:	"vpmu-ctrN", one per counter, shared by the CPUs' lines
- *
- * The domain is set up at load and everything torn down at unload, both
- * before any event or run can use a line and after the last can.
- */
-struct vpmu_irq_lines {
-	struct mutex		lock;	/* serialises requesting lines */
-	struct fwnode_handle	*fwnode;
-	struct irq_domain	*domain;
-	struct vpmu_irq_line	*line;
-	char			names[VPMU_NR_COUNTERS_MAX][16];
-};
-
 /* The micro-PC histogram's sampling state (uhist/state). */
 enum vpmu_uhist_state {
 	VPMU_UHIST_OFF,
@@ -127,42 +92,18 @@ enum vpmu_uhist_state {
  *		repeated for the counters past the list)
  * @tc:		engines translate (the tc parameter): their memory holds a
  *		translation cache
- * @uhist_interval: the histogram interval K (uhist/interval, and the
- *		uhist_interval module parameter, which vpmu_main.c hands
- *		over).  Read by run chunks without a lock.
- * @uhist_state: enum vpmu_uhist_state; engines sample at K only while it
- *		is running.  Read by run chunks without a lock.
- * @hu_nr:	buckets of the histogram-unit program in force (0: off)
- * @current_image: the image new runs use; holds one reference.  Readers
- *		use RCU (vpmu_image_get()); writers hold @lock.
- * @lock:	serialises image installs: protects @current_image updates
- *		and @generation
- * @generation:	generation of the last image installed
- * @free_wq:	where images are freed; flushed at unload so that no free
- *		runs after the module is gone
- * @cpu:	each CPU's engine
- * @irq:	the counters' overflow interrupt lines
- * @ops:	the layer above's callbacks; no-ops while it has registered
- *		none, never NULL
+ * @priv:	the machine's own state (vpmu_machine_priv.h), from
+ *		vpmu_machine_init() to vpmu_machine_exit()
  *
- * @nr_counters, @cs_size, @widths and @tc are set before
- * vpmu_machine_init() and never change.
+ * The layer above fills in @nr_counters, @cs_size, @widths and @tc before
+ * vpmu_machine_init(); they never change, and anyone may read them.
  */
 struct vpmu_machine {
 	unsigned int		nr_counters;
 	unsigned int		cs_size;
 	unsigned int		widths[VPMU_NR_COUNTERS_MAX];
 	bool			tc;
-	u32			uhist_interval;
-	int			uhist_state;
-	unsigned int		hu_nr;
-	struct vpmu_image __rcu	*current_image;
-	struct mutex		lock;		/* serialises installs */
-	u64			generation;
-	struct workqueue_struct	*free_wq;
-	struct vpmu_machine_cpu __percpu *cpu;
-	struct vpmu_irq_lines	irq;
-	const struct vpmu_machine_ops *ops;
+	struct vpmu_machine_priv *priv;
 };
 
 int vpmu_machine_init(struct vpmu_machine *m, struct vpmu_ucode *uc);

@@ -71,12 +71,12 @@ static irqreturn_t vpmu_irq_handler(int irq, void *dev_id)
 {
 	struct vpmu_irq_line *line = dev_id;
 	struct vpmu_machine *m = line->m;
-	struct vpmu_machine_cpu *mc = this_cpu_ptr(m->cpu);
+	struct vpmu_machine_cpu *mc = this_cpu_ptr(m->priv->cpu);
 
 	mc->irq_ran = true;
 	if (!mc->ovf_stop)
 		return IRQ_NONE;
-	return m->ops->overflow(m, mc->ovf_engine, line->idx, mc->ovf_stop);
+	return m->priv->ops->overflow(m, mc->ovf_engine, line->idx, mc->ovf_stop);
 }
 
 /*
@@ -92,7 +92,7 @@ static int vpmu_irq_raise(struct vpmu_machine *m, struct vpmu_machine_cpu *mc,
 	if (idx >= m->nr_counters)
 		return -EINVAL;
 	mc->irq_ran = false;
-	ret = generic_handle_domain_irq(m->irq.domain,
+	ret = generic_handle_domain_irq(m->priv->irq.domain,
 					smp_processor_id() * m->nr_counters +
 					idx);
 	if (ret)
@@ -118,7 +118,7 @@ static int vpmu_irq_raise(struct vpmu_machine *m, struct vpmu_machine_cpu *mc,
 void vpmu_irq_deliver(struct vpmu_machine *m, struct vpmu_engine *e,
 		      const struct vpmu_stop *stop)
 {
-	struct vpmu_machine_cpu *mc = this_cpu_ptr(m->cpu);
+	struct vpmu_machine_cpu *mc = this_cpu_ptr(m->priv->cpu);
 	unsigned long status;
 	unsigned int idx;
 
@@ -128,9 +128,9 @@ void vpmu_irq_deliver(struct vpmu_machine *m, struct vpmu_engine *e,
 	status = vpmu_engine_ovf_status(e) | stop->ovf;
 	for_each_set_bit(idx, &status, VPMU_NR_COUNTERS_MAX) {
 		if (vpmu_irq_raise(m, mc, idx))
-			m->ops->overflow(m, e, idx, stop);
+			m->priv->ops->overflow(m, e, idx, stop);
 	}
-	m->ops->overflow_end(m, e, stop);
+	m->priv->ops->overflow_end(m, e, stop);
 	mc->ovf_engine = NULL;
 	mc->ovf_stop = NULL;
 }
@@ -138,7 +138,7 @@ void vpmu_irq_deliver(struct vpmu_machine *m, struct vpmu_engine *e,
 /* Free hwirq @hw's line, if it is requested. */
 static void vpmu_irq_line_free(struct vpmu_machine *m, unsigned int hw)
 {
-	struct vpmu_irq_line *line = &m->irq.line[hw];
+	struct vpmu_irq_line *line = &m->priv->irq.line[hw];
 
 	if (!line->virq)
 		return;
@@ -155,7 +155,7 @@ static void vpmu_irq_line_free(struct vpmu_machine *m, unsigned int hw)
  */
 void vpmu_irq_exit(struct vpmu_machine *m)
 {
-	struct vpmu_irq_lines *irq = &m->irq;
+	struct vpmu_irq_lines *irq = &m->priv->irq;
 	unsigned int i, n = m->nr_counters * nr_cpu_ids;
 
 	for (i = 0; irq->line && i < n; i++)
@@ -174,18 +174,18 @@ void vpmu_irq_exit(struct vpmu_machine *m)
 static int vpmu_irq_line(struct vpmu_machine *m, unsigned int hw,
 			 unsigned int idx)
 {
-	struct vpmu_irq_line *line = &m->irq.line[hw];
+	struct vpmu_irq_line *line = &m->priv->irq.line[hw];
 	unsigned int virq;
 	int ret;
 
-	virq = irq_create_mapping(m->irq.domain, hw);
+	virq = irq_create_mapping(m->priv->irq.domain, hw);
 	if (!virq)
 		return -ENOSPC;
 	line->m = m;
 	line->idx = idx;
 	ret = request_irq(virq, vpmu_irq_handler,
 			  IRQF_NO_THREAD | IRQF_NOBALANCING,
-			  m->irq.names[idx], line);
+			  m->priv->irq.names[idx], line);
 	if (ret) {
 		irq_dispose_mapping(virq);
 		return ret;
@@ -204,7 +204,7 @@ static int vpmu_irq_line(struct vpmu_machine *m, unsigned int hw,
  */
 int vpmu_irq_init(struct vpmu_machine *m)
 {
-	struct vpmu_irq_lines *irq = &m->irq;
+	struct vpmu_irq_lines *irq = &m->priv->irq;
 	unsigned int i, nr = m->nr_counters, n = nr * nr_cpu_ids;
 	int ret = -ENOMEM;
 
@@ -244,11 +244,11 @@ err:
  */
 int vpmu_irq_cpu_prepare(struct vpmu_machine *m, unsigned int cpu)
 {
-	struct vpmu_machine_cpu *mc = per_cpu_ptr(m->cpu, cpu);
+	struct vpmu_machine_cpu *mc = per_cpu_ptr(m->priv->cpu, cpu);
 	unsigned int i, nr = m->nr_counters;
 	int ret = 0;
 
-	mutex_lock(&m->irq.lock);
+	mutex_lock(&m->priv->irq.lock);
 	if (mc->irq_ready)
 		goto out_unlock;
 	for (i = 0; i < nr; i++) {
@@ -266,6 +266,6 @@ int vpmu_irq_cpu_prepare(struct vpmu_machine *m, unsigned int cpu)
 	/* the lines before the flag: a chunk that sees it may raise them */
 	smp_store_release(&mc->irq_ready, true);
 out_unlock:
-	mutex_unlock(&m->irq.lock);
+	mutex_unlock(&m->priv->irq.lock);
 	return ret;
 }

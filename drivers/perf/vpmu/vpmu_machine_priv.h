@@ -6,6 +6,10 @@
 #ifndef _VPMU_MACHINE_PRIV_H
 #define _VPMU_MACHINE_PRIV_H
 
+#include <linux/irqdomain.h>
+#include <linux/mutex.h>
+#include <linux/rcupdate.h>
+
 #include "vpmu_machine.h"
 
 /**
@@ -45,6 +49,71 @@ struct vpmu_machine_cpu {
 	struct vpmu_engine	*ovf_engine;
 	const struct vpmu_stop	*ovf_stop;
 	bool			irq_ran;
+};
+
+/**
+ * struct vpmu_irq_line - one counter's overflow line on one CPU
+ * @m:		the machine
+ * @idx:	the counter
+ * @virq:	the Linux IRQ, 0 if not (yet) mapped
+ */
+struct vpmu_irq_line {
+	struct vpmu_machine	*m;
+	unsigned int		idx;
+	unsigned int		virq;
+};
+
+/**
+ * struct vpmu_irq_lines - the counters' overflow lines
+ * @lock:	serialises requesting a CPU's lines
+ * @fwnode:	names the domain
+ * @domain:	nr_counters * nr_cpu_ids hwirqs; a CPU's are mapped and
+ *		requested when a run first reaches it
+ * @line:	each hwirq's line (hwirq = cpu * nr_counters + idx)
+ * @names:	"vpmu-ctrN", one per counter, shared by the CPUs' lines
+ *
+ * The domain is set up at load and everything torn down at unload, both
+ * before any event or run can use a line and after the last can.
+ */
+struct vpmu_irq_lines {
+	struct mutex		lock;	/* serialises requesting lines */
+	struct fwnode_handle	*fwnode;
+	struct irq_domain	*domain;
+	struct vpmu_irq_line	*line;
+	char			names[VPMU_NR_COUNTERS_MAX][16];
+};
+
+/**
+ * struct vpmu_machine_priv - the machine's own state
+ * @uhist_interval: the histogram interval K (uhist/interval, and the
+ *		uhist_interval module parameter, which vpmu_main.c hands
+ *		over).  Read by run chunks without a lock.
+ * @uhist_state: enum vpmu_uhist_state; engines sample at K only while it
+ *		is running.  Read by run chunks without a lock.
+ * @hu_nr:	buckets of the histogram-unit program in force (0: off)
+ * @current_image: the image new runs use; holds one reference.  Readers
+ *		use RCU (vpmu_image_get()); writers hold @lock.
+ * @lock:	serialises image installs: protects @current_image updates
+ *		and @generation
+ * @generation:	generation of the last image installed
+ * @free_wq:	where images are freed; flushed at unload so that no free
+ *		runs after the module is gone
+ * @cpu:	each CPU's engine
+ * @irq:	the counters' overflow interrupt lines
+ * @ops:	the layer above's callbacks; no-ops while it has registered
+ *		none, never NULL
+ */
+struct vpmu_machine_priv {
+	u32			uhist_interval;
+	int			uhist_state;
+	unsigned int		hu_nr;
+	struct vpmu_image __rcu	*current_image;
+	struct mutex		lock;		/* serialises installs */
+	u64			generation;
+	struct workqueue_struct	*free_wq;
+	struct vpmu_machine_cpu __percpu *cpu;
+	struct vpmu_irq_lines	irq;
+	const struct vpmu_machine_ops *ops;
 };
 
 /**

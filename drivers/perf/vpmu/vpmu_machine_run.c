@@ -304,9 +304,9 @@ static int vpmu_run_chunk(struct vpmu_runner *r)
 	 * The layer above hears of the chunk: triggers toggle the freeze
 	 * state of current's groups (perf.rst).
 	 */
-	m->ops->chunk_begin(m, e);
+	m->priv->ops->chunk_begin(m, e);
 	vpmu_run_engine(m, e, vpmu_run_chunk_budget(r), &stop);
-	m->ops->chunk_end(m, e);
+	m->priv->ops->chunk_end(m, e);
 	vpmu_engine_ctx_save(e, r->ctx);
 
 	run->cycles += stop.cycles;
