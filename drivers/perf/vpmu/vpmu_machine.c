@@ -85,6 +85,18 @@ static const struct vpmu_machine_ops vpmu_machine_nop_ops = {
 	.hu_rebase	= vpmu_machine_nop,
 };
 
+/* An overflow line's handler: the layer above takes the overflow. */
+static irqreturn_t vpmu_machine_overflow(struct vpmu_irq_lines *irq,
+					 struct vpmu_engine *e,
+					 unsigned int idx,
+					 const struct vpmu_stop *stop)
+{
+	struct vpmu_machine_priv *mp;
+
+	mp = container_of(irq, struct vpmu_machine_priv, irq);
+	return mp->ops->overflow(mp->m, e, idx, stop);
+}
+
 /**
  * vpmu_machine_set_ops() - register the layer above's callbacks
  * @m:		the machine
@@ -393,7 +405,8 @@ int vpmu_machine_cpu_prepare(struct vpmu_machine *m,
 		/* Only this CPU's chunks change its engine's memory, image. */
 		cpu = get_cpu();
 		mc = per_cpu_ptr(m->priv->cpu, cpu);
-		lines = READ_ONCE(mc->irq_ready);	/* rechecked, locked */
+		/* rechecked, locked */
+		lines = vpmu_irq_cpu_ready(&m->priv->irq, cpu);
 		short_now = !pp->mem && vpmu_machine_mem_short(mc, img);
 		put_cpu();
 	}
@@ -402,7 +415,7 @@ int vpmu_machine_cpu_prepare(struct vpmu_machine *m,
 		if (!pp->mem)
 			return -ENOMEM;
 	}
-	return lines ? 0 : vpmu_irq_cpu_prepare(m, cpu);
+	return lines ? 0 : vpmu_irq_cpu_prepare(&m->priv->irq, cpu);
 }
 
 /**
@@ -488,7 +501,7 @@ struct vpmu_engine *vpmu_machine_engine_get(struct vpmu_machine *m,
 	int ret;
 
 	/* once set, for good: the lines come before any memory */
-	if (!smp_load_acquire(&mc->irq_ready)) {
+	if (!vpmu_irq_cpu_ready(&m->priv->irq, smp_processor_id())) {
 		pp->retry = true;
 		pp->retry_mem = vpmu_machine_mem_short(mc, img);
 		pp->cpu = smp_processor_id();
@@ -797,6 +810,7 @@ int vpmu_machine_init(struct vpmu_machine *m, struct vpmu_ucode *uc)
 		return -ENOMEM;
 	}
 	m->priv = mp;
+	mp->m = m;
 	mutex_init(&mp->lock);
 	vpmu_machine_set_ops(m, NULL);
 	mp->cpu = alloc_percpu(struct vpmu_machine_cpu);
@@ -818,7 +832,7 @@ int vpmu_machine_init(struct vpmu_machine *m, struct vpmu_ucode *uc)
 	ret = vpmu_engines_create(m);
 	if (ret)
 		goto out_drain;
-	ret = vpmu_irq_init(m);
+	ret = vpmu_irq_init(&mp->irq, m->nr_counters, vpmu_machine_overflow);
 	if (ret)
 		goto out_engines_destroy;
 	vpmu_machine_fault_init();
@@ -844,7 +858,7 @@ out_free:
 void vpmu_machine_exit(struct vpmu_machine *m)
 {
 	vpmu_machine_fault_exit();
-	vpmu_irq_exit(m);
+	vpmu_irq_exit(&m->priv->irq);
 	vpmu_engines_destroy(m);
 	vpmu_images_drain(m);
 	free_percpu(m->priv->cpu);

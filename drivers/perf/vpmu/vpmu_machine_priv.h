@@ -20,17 +20,9 @@
  *		run's image, and grows with a larger image
  * @img:	the image @engine is attached to, a reference; NULL until
  *		a run chunk first attaches one (the engine has no memory then)
- * @irq_ready:	this CPU's overflow lines are requested: set, once, by the
- *		first run to reach this CPU, before its engine gets memory
- *		(vpmu_irq_cpu_prepare()); read with smp_load_acquire()
  * @uhist:	the histogram interval last applied to @engine: the
  *		uhist_interval while uhist/state is running, else 0
  * @hu_n:	buckets of the histogram-unit program in force on @engine
- * @ovf_engine:	while an overflow stop's lines are raised: the stopped
- *		engine...
- * @ovf_stop:	...and its stop, latched for the lines' handlers as a
- *		PMU latches the sampled address for its interrupt handler
- * @irq_ran:	set by the handler of the line being raised on this CPU
  *
  * Only used on its own CPU with interrupts disabled: by a run chunk or by a
  * perf callback.  No lock needed.  Init and exit, when nothing runs, touch
@@ -43,16 +35,13 @@
 struct vpmu_machine_cpu {
 	struct vpmu_engine	*engine;
 	struct vpmu_image	*img;
-	bool			irq_ready;
 	u32			uhist;
 	unsigned int		hu_n;
-	struct vpmu_engine	*ovf_engine;
-	const struct vpmu_stop	*ovf_stop;
-	bool			irq_ran;
 };
 
 /**
  * struct vpmu_machine_priv - the machine's own state
+ * @m:		the machine whose state this is
  * @uhist_interval: the histogram interval K (uhist/interval, and the
  *		uhist_interval module parameter, which vpmu_main.c hands
  *		over).  Read by run chunks without a lock.
@@ -67,11 +56,14 @@ struct vpmu_machine_cpu {
  * @free_wq:	where images are freed; flushed at unload so that no free
  *		runs after the module is gone
  * @cpu:	each CPU's engine
- * @irq:	the counters' overflow interrupt lines
+ * @irq:	the counters' overflow interrupt lines; a CPU's are
+ *		requested by the first run to reach it, before its engine
+ *		gets memory (vpmu_machine_cpu_prepare())
  * @ops:	the layer above's callbacks; no-ops while it has registered
  *		none, never NULL
  */
 struct vpmu_machine_priv {
+	struct vpmu_machine	*m;
 	u32			uhist_interval;
 	int			uhist_state;
 	unsigned int		hu_nr;

@@ -187,7 +187,8 @@ static void vpmu_run_engine(struct vpmu_machine *m, struct vpmu_engine *e,
 		used += stop->cycles;
 		if (stop->reason != VPMU_STOP_OVERFLOW)
 			break;
-		vpmu_irq_deliver(m, e, stop);
+		vpmu_irq_deliver(&m->priv->irq, e, stop);
+		m->priv->ops->overflow_end(m, e, stop);
 		stops++;
 #ifdef VPMU_BENCH_CHUNK_TIME
 		if (stops > vpmu_bench_chunk_stops)
