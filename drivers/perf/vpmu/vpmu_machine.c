@@ -239,7 +239,8 @@ int vpmu_image_install(struct vpmu_machine *m, struct vpmu_ucode *uc)
  * vpmu_machine_uhist_interval() - the micro-PC histogram's interval K
  * @m: the machine
  *
- * Context: any.  Return: K in cycles; 0 when no interval is set.
+ * Context: any.
+ * Return: K in cycles; 0 when no interval is set.
  */
 u32 vpmu_machine_uhist_interval(const struct vpmu_machine *m)
 {
@@ -262,11 +263,28 @@ void vpmu_machine_uhist_set_interval(struct vpmu_machine *m, u32 interval)
 	WRITE_ONCE(m->priv->uhist_interval, interval);
 }
 
+/**
+ * vpmu_machine_uhist_state() - the micro-PC histogram's sampling state
+ * @m: the machine
+ *
+ * Context: any.
+ * Return: the state uhist/state shows.
+ */
 enum vpmu_uhist_state vpmu_machine_uhist_state(const struct vpmu_machine *m)
 {
 	return READ_ONCE(m->priv->uhist_state);
 }
 
+/**
+ * vpmu_machine_uhist_set_state() - set the micro-PC histogram's state
+ * @m:		the machine
+ * @state:	engines sample at the interval only while it is running
+ *
+ * Each engine takes it at its next run chunk, or when a
+ * vpmu_machine_call() reaches it.
+ *
+ * Context: any; the caller serialises changes (uhist/control).
+ */
 void vpmu_machine_uhist_set_state(struct vpmu_machine *m,
 				  enum vpmu_uhist_state state)
 {
@@ -534,6 +552,7 @@ void vpmu_machine_engine_put(struct vpmu_machine *m)
  * counters can be programmed and read at any time.
  *
  * Context: interrupts disabled, on the engine's CPU (perf callbacks).
+ * Return: the engine, never NULL between module init and exit.
  */
 struct vpmu_engine *vpmu_this_engine(struct vpmu_machine *m)
 {
@@ -606,7 +625,8 @@ int vpmu_machine_call(struct vpmu_machine *m, unsigned int cpu,
  * vpmu_machine_hu_nr() - buckets of the histogram-unit program in force
  * @m: the machine
  *
- * Context: any.  Return: the number of buckets, 0 when the unit is off.
+ * Context: any.
+ * Return: the number of buckets, 0 when the unit is off.
  */
 unsigned int vpmu_machine_hu_nr(const struct vpmu_machine *m)
 {
