@@ -48,7 +48,7 @@ DIR=${1:-$TOP/drivers/perf/vpmu}
 LAYERS='
 main	vpmu_main.c vpmu_version.h
 front	vpmu.h vpmu_pmu*.[ch] vpmu_cdev.c vpmu_loader.c vpmu_caps.c vpmu_uhist.c vpmu_hu.c
-machine	vpmu_machine.h vpmu_machine*.c vpmu_ucode.c vpmu_compat.h
+machine	vpmu_machine*.[ch] vpmu_ucode.[ch] vpmu_compat.h
 core	vpmu_port.h vpmu_isa.[ch] vpmu_image.c vpmu_engine*.[ch] vpmu_hu_text.[ch]
 '
 

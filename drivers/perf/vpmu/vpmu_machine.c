@@ -50,7 +50,8 @@
 #include <linux/workqueue.h>
 
 #include "vpmu_engine.h"
-#include "vpmu_machine.h"
+#include "vpmu_machine_priv.h"
+#include "vpmu_ucode.h"
 
 /* ---- the layer above ---------------------------------------------------- */
 
@@ -84,6 +85,18 @@ static const struct vpmu_machine_ops vpmu_machine_nop_ops = {
 	.hu_rebase	= vpmu_machine_nop,
 };
 
+/* An overflow line's handler: the layer above takes the overflow. */
+static irqreturn_t vpmu_machine_overflow(struct vpmu_irq_lines *irq,
+					 struct vpmu_engine *e,
+					 unsigned int idx,
+					 const struct vpmu_stop *stop)
+{
+	struct vpmu_machine_priv *mp;
+
+	mp = container_of(irq, struct vpmu_machine_priv, irq);
+	return mp->ops->overflow(mp->m, e, idx, stop);
+}
+
 /**
  * vpmu_machine_set_ops() - register the layer above's callbacks
  * @m:		the machine
@@ -95,7 +108,7 @@ static const struct vpmu_machine_ops vpmu_machine_nop_ops = {
 void vpmu_machine_set_ops(struct vpmu_machine *m,
 			  const struct vpmu_machine_ops *ops)
 {
-	m->ops = ops ? ops : &vpmu_machine_nop_ops;
+	m->priv->ops = ops ? ops : &vpmu_machine_nop_ops;
 }
 
 /* ---- images ------------------------------------------------------------ */
@@ -166,7 +179,7 @@ struct vpmu_image *vpmu_image_get(struct vpmu_machine *m)
 	 */
 	rcu_read_lock();
 	do {
-		img = rcu_dereference(m->current_image);
+		img = rcu_dereference(m->priv->current_image);
 	} while (!refcount_inc_not_zero(&img->ref));
 	rcu_read_unlock();
 	return img;
@@ -207,14 +220,14 @@ int vpmu_image_install(struct vpmu_machine *m, struct vpmu_ucode *uc)
 	}
 	img->uc = uc;
 	refcount_set(&img->ref, 1);
-	img->free_wq = m->free_wq;
+	img->free_wq = m->priv->free_wq;
 	INIT_RCU_WORK(&img->free_work, vpmu_image_free_work);
 
-	mutex_lock(&m->lock);
-	img->generation = ++m->generation;
-	old = rcu_replace_pointer(m->current_image, img,
-				  lockdep_is_held(&m->lock));
-	mutex_unlock(&m->lock);
+	mutex_lock(&m->priv->lock);
+	img->generation = ++m->priv->generation;
+	old = rcu_replace_pointer(m->priv->current_image, img,
+				  lockdep_is_held(&m->priv->lock));
+	mutex_unlock(&m->priv->lock);
 
 	vpmu_image_put(old);
 	return 0;
@@ -222,26 +235,60 @@ int vpmu_image_install(struct vpmu_machine *m, struct vpmu_ucode *uc)
 
 /* ---- the micro-PC histogram's settings --------------------------------- */
 
+/**
+ * vpmu_machine_uhist_interval() - the micro-PC histogram's interval K
+ * @m: the machine
+ *
+ * Context: any.
+ * Return: K in cycles; 0 when no interval is set.
+ */
 u32 vpmu_machine_uhist_interval(const struct vpmu_machine *m)
 {
-	return READ_ONCE(*m->uhist_interval);
+	return READ_ONCE(m->priv->uhist_interval);
 }
 
-/* uhist/interval writes the same variable as the module parameter. */
+/**
+ * vpmu_machine_uhist_set_interval() - set the micro-PC histogram's interval
+ * @m:		the machine
+ * @interval:	K in cycles; 0 samples nothing
+ *
+ * The value uhist/interval and the uhist_interval module parameter show.
+ * Each engine takes it at its next run chunk, or when a
+ * vpmu_machine_call() reaches it.
+ *
+ * Context: any.
+ */
 void vpmu_machine_uhist_set_interval(struct vpmu_machine *m, u32 interval)
 {
-	WRITE_ONCE(*m->uhist_interval, interval);
+	WRITE_ONCE(m->priv->uhist_interval, interval);
 }
 
+/**
+ * vpmu_machine_uhist_state() - the micro-PC histogram's sampling state
+ * @m: the machine
+ *
+ * Context: any.
+ * Return: the state uhist/state shows.
+ */
 enum vpmu_uhist_state vpmu_machine_uhist_state(const struct vpmu_machine *m)
 {
-	return READ_ONCE(m->uhist_state);
+	return READ_ONCE(m->priv->uhist_state);
 }
 
+/**
+ * vpmu_machine_uhist_set_state() - set the micro-PC histogram's state
+ * @m:		the machine
+ * @state:	engines sample at the interval only while it is running
+ *
+ * Each engine takes it at its next run chunk, or when a
+ * vpmu_machine_call() reaches it.
+ *
+ * Context: any; the caller serialises changes (uhist/control).
+ */
 void vpmu_machine_uhist_set_state(struct vpmu_machine *m,
 				  enum vpmu_uhist_state state)
 {
-	WRITE_ONCE(m->uhist_state, state);
+	WRITE_ONCE(m->priv->uhist_state, state);
 }
 
 /* The interval engines should sample at: K while sampling runs, else 0. */
@@ -375,8 +422,9 @@ int vpmu_machine_cpu_prepare(struct vpmu_machine *m,
 	} else {
 		/* Only this CPU's chunks change its engine's memory, image. */
 		cpu = get_cpu();
-		mc = per_cpu_ptr(m->cpu, cpu);
-		lines = READ_ONCE(mc->irq_ready);	/* rechecked, locked */
+		mc = per_cpu_ptr(m->priv->cpu, cpu);
+		/* rechecked, locked */
+		lines = vpmu_irq_cpu_ready(&m->priv->irq, cpu);
 		short_now = !pp->mem && vpmu_machine_mem_short(mc, img);
 		put_cpu();
 	}
@@ -385,7 +433,7 @@ int vpmu_machine_cpu_prepare(struct vpmu_machine *m,
 		if (!pp->mem)
 			return -ENOMEM;
 	}
-	return lines ? 0 : vpmu_irq_cpu_prepare(m, cpu);
+	return lines ? 0 : vpmu_irq_cpu_prepare(&m->priv->irq, cpu);
 }
 
 /**
@@ -422,7 +470,7 @@ static int vpmu_machine_attach(struct vpmu_machine *m,
 		pp->cpu = smp_processor_id();
 		return -EAGAIN;
 	}
-	m->ops->hu_fold(m, mc->engine);
+	m->priv->ops->hu_fold(m, mc->engine);
 	if (grow) {
 		/* folds the counts in flight into the counters first */
 		pp->old = vpmu_engine_mem_set(mc->engine, pp->mem);
@@ -431,7 +479,7 @@ static int vpmu_machine_attach(struct vpmu_machine *m,
 		mc->img = NULL;
 	}
 	ret = vpmu_engine_attach(mc->engine, img->uc);
-	m->ops->hu_rebase(m, mc->engine);
+	m->priv->ops->hu_rebase(m, mc->engine);
 	if (WARN_ON_ONCE(ret))
 		return ret;
 	refcount_inc(&img->ref);
@@ -467,11 +515,11 @@ struct vpmu_engine *vpmu_machine_engine_get(struct vpmu_machine *m,
 					    struct vpmu_image *img,
 					    struct vpmu_machine_prep *pp)
 {
-	struct vpmu_machine_cpu *mc = get_cpu_ptr(m->cpu);
+	struct vpmu_machine_cpu *mc = get_cpu_ptr(m->priv->cpu);
 	int ret;
 
 	/* once set, for good: the lines come before any memory */
-	if (!smp_load_acquire(&mc->irq_ready)) {
+	if (!vpmu_irq_cpu_ready(&m->priv->irq, smp_processor_id())) {
 		pp->retry = true;
 		pp->retry_mem = vpmu_machine_mem_short(mc, img);
 		pp->cpu = smp_processor_id();
@@ -492,7 +540,7 @@ struct vpmu_engine *vpmu_machine_engine_get(struct vpmu_machine *m,
  */
 void vpmu_machine_engine_put(struct vpmu_machine *m)
 {
-	put_cpu_ptr(m->cpu);
+	put_cpu_ptr(m->priv->cpu);
 }
 
 /**
@@ -504,11 +552,12 @@ void vpmu_machine_engine_put(struct vpmu_machine *m)
  * counters can be programmed and read at any time.
  *
  * Context: interrupts disabled, on the engine's CPU (perf callbacks).
+ * Return: the engine, never NULL between module init and exit.
  */
 struct vpmu_engine *vpmu_this_engine(struct vpmu_machine *m)
 {
 	lockdep_assert_irqs_disabled();
-	return this_cpu_ptr(m->cpu)->engine;
+	return this_cpu_ptr(m->priv->cpu)->engine;
 }
 
 struct vpmu_machine_call_args {
@@ -529,7 +578,7 @@ static void vpmu_machine_call_here(void *info)
 {
 	struct vpmu_machine_call_args *c = info;
 
-	vpmu_machine_call_on(c, this_cpu_ptr(c->m->cpu));
+	vpmu_machine_call_on(c, this_cpu_ptr(c->m->priv->cpu));
 }
 
 /**
@@ -563,7 +612,7 @@ int vpmu_machine_call(struct vpmu_machine *m, unsigned int cpu,
 	} else {
 		/* for lockdep's sake as much as anything: @fn expects it */
 		local_irq_save(flags);
-		vpmu_machine_call_on(&c, per_cpu_ptr(m->cpu, cpu));
+		vpmu_machine_call_on(&c, per_cpu_ptr(m->priv->cpu, cpu));
 		local_irq_restore(flags);
 	}
 	cpus_read_unlock();
@@ -576,11 +625,12 @@ int vpmu_machine_call(struct vpmu_machine *m, unsigned int cpu,
  * vpmu_machine_hu_nr() - buckets of the histogram-unit program in force
  * @m: the machine
  *
- * Context: any.  Return: the number of buckets, 0 when the unit is off.
+ * Context: any.
+ * Return: the number of buckets, 0 when the unit is off.
  */
 unsigned int vpmu_machine_hu_nr(const struct vpmu_machine *m)
 {
-	return READ_ONCE(m->hu_nr);
+	return READ_ONCE(m->priv->hu_nr);
 }
 
 /**
@@ -597,7 +647,7 @@ u64 vpmu_machine_hu_bucket(struct vpmu_machine *m, struct vpmu_engine *e,
 {
 	u64 c[VPMU_HU_MAX];
 
-	if (b < 1 || b > this_cpu_ptr(m->cpu)->hu_n)
+	if (b < 1 || b > this_cpu_ptr(m->priv->cpu)->hu_n)
 		return 0;
 	vpmu_engine_hu_read(e, c, b);
 	return c[b - 1];
@@ -620,17 +670,17 @@ static void vpmu_machine_hu_change(struct vpmu_engine *e,
 	bool here = e == vpmu_this_engine(m);
 
 	if (here)
-		m->ops->hu_fold(m, e);
+		m->priv->ops->hu_fold(m, e);
 	if (a->prog) {
 		a->ret = vpmu_engine_hu_set(e, a->prog->n ? a->prog : NULL);
 		if (!a->ret)
-			per_cpu_ptr(m->cpu, a->cpu)->hu_n = a->prog->n;
+			per_cpu_ptr(m->priv->cpu, a->cpu)->hu_n = a->prog->n;
 	} else {
 		vpmu_engine_hu_reset(e);
 		a->ret = 0;
 	}
 	if (here)
-		m->ops->hu_rebase(m, e);
+		m->priv->ops->hu_rebase(m, e);
 }
 
 static int vpmu_machine_hu_call(struct vpmu_machine *m, unsigned int cpu,
@@ -671,7 +721,7 @@ int vpmu_machine_hu_program(struct vpmu_machine *m,
 		if (ret)
 			goto out_undo;
 	}
-	WRITE_ONCE(m->hu_nr, p->n);
+	WRITE_ONCE(m->priv->hu_nr, p->n);
 	return 0;
 
 out_undo:
@@ -717,7 +767,7 @@ static void vpmu_engines_destroy(struct vpmu_machine *m)
 	unsigned int cpu;
 
 	for_each_possible_cpu(cpu) {
-		struct vpmu_machine_cpu *mc = per_cpu_ptr(m->cpu, cpu);
+		struct vpmu_machine_cpu *mc = per_cpu_ptr(m->priv->cpu, cpu);
 
 		vpmu_engine_destroy(mc->engine);	/* and its memory */
 		vpmu_image_put(mc->img);
@@ -734,7 +784,7 @@ static int vpmu_engines_create(struct vpmu_machine *m)
 	unsigned int cpu;
 
 	for_each_possible_cpu(cpu) {
-		struct vpmu_machine_cpu *mc = per_cpu_ptr(m->cpu, cpu);
+		struct vpmu_machine_cpu *mc = per_cpu_ptr(m->priv->cpu, cpu);
 
 		mc->engine = vpmu_engine_create(0);
 		if (!mc->engine) {
@@ -748,15 +798,15 @@ static int vpmu_engines_create(struct vpmu_machine *m)
 /* Drop the current image and wait for every image to be freed. */
 static void vpmu_images_drain(struct vpmu_machine *m)
 {
-	vpmu_image_put(rcu_replace_pointer(m->current_image, NULL, true));
+	vpmu_image_put(rcu_replace_pointer(m->priv->current_image, NULL, true));
 	/*
 	 * The last puts queued the frees behind a grace period: wait for the
 	 * grace period to queue them, then for the workqueue to run them.
 	 */
 	rcu_barrier();
-	destroy_workqueue(m->free_wq);
-	m->free_wq = NULL;
-	m->generation = 0;
+	destroy_workqueue(m->priv->free_wq);
+	m->priv->free_wq = NULL;
+	m->priv->generation = 0;
 }
 
 /**
@@ -771,18 +821,26 @@ static void vpmu_images_drain(struct vpmu_machine *m)
  */
 int vpmu_machine_init(struct vpmu_machine *m, struct vpmu_ucode *uc)
 {
+	struct vpmu_machine_priv *mp;
 	int ret;
 
-	mutex_init(&m->lock);
+	mp = kzalloc(sizeof(*mp), GFP_KERNEL);
+	if (!mp) {
+		vpmu_ucode_free(uc);
+		return -ENOMEM;
+	}
+	m->priv = mp;
+	mp->m = m;
+	mutex_init(&mp->lock);
 	vpmu_machine_set_ops(m, NULL);
-	m->cpu = alloc_percpu(struct vpmu_machine_cpu);
+	mp->cpu = alloc_percpu(struct vpmu_machine_cpu);
 	/*
 	 * Unbound: freeing an image has no use for locality.  Saying so also
 	 * keeps 7.x quiet, which warns about a workqueue that names neither
 	 * WQ_PERCPU nor WQ_UNBOUND.
 	 */
-	m->free_wq = alloc_workqueue("vpmu_free", WQ_UNBOUND, 0);
-	if (!m->cpu || !m->free_wq) {
+	mp->free_wq = alloc_workqueue("vpmu_free", WQ_UNBOUND, 0);
+	if (!mp->cpu || !mp->free_wq) {
 		vpmu_ucode_free(uc);
 		ret = -ENOMEM;
 		goto out_free;
@@ -794,7 +852,7 @@ int vpmu_machine_init(struct vpmu_machine *m, struct vpmu_ucode *uc)
 	ret = vpmu_engines_create(m);
 	if (ret)
 		goto out_drain;
-	ret = vpmu_irq_init(m);
+	ret = vpmu_irq_init(&mp->irq, m->nr_counters, vpmu_machine_overflow);
 	if (ret)
 		goto out_engines_destroy;
 	vpmu_machine_fault_init();
@@ -805,11 +863,11 @@ out_engines_destroy:
 out_drain:
 	vpmu_images_drain(m);
 out_free:
-	if (m->free_wq)
-		destroy_workqueue(m->free_wq);
-	m->free_wq = NULL;
-	free_percpu(m->cpu);
-	m->cpu = NULL;
+	if (mp->free_wq)
+		destroy_workqueue(mp->free_wq);
+	free_percpu(mp->cpu);
+	kfree(mp);
+	m->priv = NULL;
 	return ret;
 }
 
@@ -820,9 +878,10 @@ out_free:
 void vpmu_machine_exit(struct vpmu_machine *m)
 {
 	vpmu_machine_fault_exit();
-	vpmu_irq_exit(m);
+	vpmu_irq_exit(&m->priv->irq);
 	vpmu_engines_destroy(m);
 	vpmu_images_drain(m);
-	free_percpu(m->cpu);
-	m->cpu = NULL;
+	free_percpu(m->priv->cpu);
+	kfree(m->priv);
+	m->priv = NULL;
 }

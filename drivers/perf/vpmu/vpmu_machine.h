@@ -10,26 +10,20 @@
  *                       delivered as interrupts
  *   vpmu_ucode.c        the built-in image's bytes
  *
- * The front ends (vpmu.h) use the machine through this header; the
+ * The front ends (vpmu.h) use the machine through this header; what
+ * the machine's files share besides is in vpmu_machine_priv.h.  The
  * machine uses the portable engine core (vpmu_engine.h) and calls the
  * layer above only through the struct vpmu_machine_ops it registers.
  */
 #ifndef _VPMU_MACHINE_H
 #define _VPMU_MACHINE_H
 
-#include <linux/irqdomain.h>
 #include <linux/irqreturn.h>
-#include <linux/mutex.h>
-#include <linux/rcupdate.h>
 #include <linux/refcount.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
 
 #include "vpmu_engine.h"
-
-/* The built-in microcode image (vpmu_ucode.c). */
-extern const u8 vpmu_default_ucode[];
-extern const size_t vpmu_default_ucode_len;
 
 /**
  * struct vpmu_image - a microcode image as the module keeps it
@@ -51,46 +45,8 @@ struct vpmu_image {
 	struct rcu_work		free_work;
 };
 
-/**
- * struct vpmu_machine_cpu - one CPU's engine
- * @engine:	the engine; lives from module load to unload.  Made with its
- *		PMU hardware only; its memory (what running a ucode needs)
- *		comes with the first run chunk on this CPU, sized by that
- *		run's image, and grows with a larger image
- * @img:	the image @engine is attached to, a reference; NULL until
- *		a run chunk first attaches one (the engine has no memory then)
- * @irq_ready:	this CPU's overflow lines are requested: set, once, by the
- *		first run to reach this CPU, before its engine gets memory
- *		(vpmu_irq_cpu_prepare()); read with smp_load_acquire()
- * @uhist:	the histogram interval last applied to @engine: the
- *		uhist_interval while uhist/state is running, else 0
- * @hu_n:	buckets of the histogram-unit program in force on @engine
- * @ovf_engine:	while an overflow stop's lines are raised: the stopped
- *		engine...
- * @ovf_stop:	...and its stop, latched for the lines' handlers as a
- *		PMU latches the sampled address for its interrupt handler
- * @irq_ran:	set by the handler of the line being raised on this CPU
- *
- * Only used on its own CPU with interrupts disabled: by a run chunk or by a
- * perf callback.  No lock needed.  Init and exit, when nothing runs, touch
- * every CPU's; so does a vpmu_machine_call() for an offline CPU, where
- * nothing else runs.  A run about to take a chunk reads @engine's memory
- * size and @img on its own CPU with preemption disabled, to know whether
- * to bring memory (vpmu_machine_cpu_prepare()): only a chunk on this CPU
- * changes them, with interrupts disabled.
- */
-struct vpmu_machine_cpu {
-	struct vpmu_engine	*engine;
-	struct vpmu_image	*img;
-	bool			irq_ready;
-	u32			uhist;
-	unsigned int		hu_n;
-	struct vpmu_engine	*ovf_engine;
-	const struct vpmu_stop	*ovf_stop;
-	bool			irq_ran;
-};
-
 struct vpmu_machine;
+struct vpmu_machine_priv;
 
 /**
  * struct vpmu_machine_ops - what the machine asks of the layer above
@@ -120,38 +76,6 @@ struct vpmu_machine_ops {
 	void (*hu_rebase)(struct vpmu_machine *m, struct vpmu_engine *e);
 };
 
-/**
- * struct vpmu_irq_line - one counter's overflow line on one CPU
- * @m:		the machine
- * @idx:	the counter
- * @virq:	the Linux IRQ, 0 if not (yet) mapped
- */
-struct vpmu_irq_line {
-	struct vpmu_machine	*m;
-	unsigned int		idx;
-	unsigned int		virq;
-};
-
-/**
- * struct vpmu_irq_lines - the counters' overflow lines
- * @lock:	serialises requesting a CPU's lines
- * @fwnode:	names the domain
- * @domain:	nr_counters * nr_cpu_ids hwirqs; a CPU's are mapped and
- *		requested when a run first reaches it
- * @line:	each hwirq's line (hwirq = cpu * nr_counters + idx)
- * @names:	"vpmu-ctrN", one per counter, shared by the CPUs' lines
- *
- * The domain is set up at load and everything torn down at unload, both
- * before any event or run can use a line and after the last can.
- */
-struct vpmu_irq_lines {
-	struct mutex		lock;	/* serialises requesting lines */
-	struct fwnode_handle	*fwnode;
-	struct irq_domain	*domain;
-	struct vpmu_irq_line	*line;
-	char			names[VPMU_NR_COUNTERS_MAX][16];
-};
-
 /* The micro-PC histogram's sampling state (uhist/state). */
 enum vpmu_uhist_state {
 	VPMU_UHIST_OFF,
@@ -168,42 +92,18 @@ enum vpmu_uhist_state {
  *		repeated for the counters past the list)
  * @tc:		engines translate (the tc parameter): their memory holds a
  *		translation cache
- * @uhist_interval: the histogram interval K: the uhist_interval module
- *		parameter's variable, the one copy, read and written with
- *		READ_ONCE()/WRITE_ONCE()
- * @uhist_state: enum vpmu_uhist_state; engines sample at K only while it
- *		is running.  Read by run chunks without a lock.
- * @hu_nr:	buckets of the histogram-unit program in force (0: off)
- * @current_image: the image new runs use; holds one reference.  Readers
- *		use RCU (vpmu_image_get()); writers hold @lock.
- * @lock:	serialises image installs: protects @current_image updates
- *		and @generation
- * @generation:	generation of the last image installed
- * @free_wq:	where images are freed; flushed at unload so that no free
- *		runs after the module is gone
- * @cpu:	each CPU's engine
- * @irq:	the counters' overflow interrupt lines
- * @ops:	the layer above's callbacks; no-ops while it has registered
- *		none, never NULL
+ * @priv:	the machine's own state (vpmu_machine_priv.h), from
+ *		vpmu_machine_init() to vpmu_machine_exit()
  *
- * @nr_counters, @cs_size, @widths, @tc and @uhist_interval are set before
- * vpmu_machine_init() and never change.
+ * The layer above fills in @nr_counters, @cs_size, @widths and @tc before
+ * vpmu_machine_init(); they never change, and anyone may read them.
  */
 struct vpmu_machine {
 	unsigned int		nr_counters;
 	unsigned int		cs_size;
 	unsigned int		widths[VPMU_NR_COUNTERS_MAX];
 	bool			tc;
-	unsigned int		*uhist_interval;
-	int			uhist_state;
-	unsigned int		hu_nr;
-	struct vpmu_image __rcu	*current_image;
-	struct mutex		lock;		/* serialises installs */
-	u64			generation;
-	struct workqueue_struct	*free_wq;
-	struct vpmu_machine_cpu __percpu *cpu;
-	struct vpmu_irq_lines	irq;
-	const struct vpmu_machine_ops *ops;
+	struct vpmu_machine_priv *priv;
 };
 
 int vpmu_machine_init(struct vpmu_machine *m, struct vpmu_ucode *uc);
@@ -273,46 +173,5 @@ struct vpmu_run_saved {
 int vpmu_machine_run(struct vpmu_machine *m, struct vpmu_run *run, u8 *mem,
 		     struct vpmu_run_saved *saved);
 void vpmu_run_saved_release(struct vpmu_run_saved *saved);
-
-/* ---- inside the machine layer ------------------------------------------ */
-
-/**
- * struct vpmu_machine_prep - what a run brings to the CPUs it reaches
- * @mem:	memory for the run's image, allocated in process context for
- *		the next engine the run reaches that has too little, or NULL
- * @old:	the memory such an engine gave up, to be freed in process
- *		context, or NULL
- * @retry:	a chunk found @cpu not ready (vpmu_machine_engine_get()):
- *		the next vpmu_machine_cpu_prepare() readies that CPU...
- * @retry_mem:	...whose engine needed memory the run had not got...
- * @cpu:	...rather than the CPU the task is on then
- *
- * Private to the running task (struct vpmu_runner), zeroed at first;
- * vpmu_machine.c fills and empties it.
- */
-struct vpmu_machine_prep {
-	struct vpmu_engine_mem	*mem;
-	struct vpmu_engine_mem	*old;
-	bool			retry;
-	bool			retry_mem;
-	unsigned int		cpu;
-};
-
-/* This CPU's engine for a run chunk of @img (vpmu_machine.c). */
-int vpmu_machine_cpu_prepare(struct vpmu_machine *m,
-			     const struct vpmu_image *img,
-			     struct vpmu_machine_prep *pp);
-void vpmu_machine_prep_release(struct vpmu_machine_prep *pp);
-struct vpmu_engine *vpmu_machine_engine_get(struct vpmu_machine *m,
-					    struct vpmu_image *img,
-					    struct vpmu_machine_prep *pp);
-void vpmu_machine_engine_put(struct vpmu_machine *m);
-
-/* The counters' overflow interrupt lines (vpmu_machine_irq.c). */
-int vpmu_irq_init(struct vpmu_machine *m);
-void vpmu_irq_exit(struct vpmu_machine *m);
-int vpmu_irq_cpu_prepare(struct vpmu_machine *m, unsigned int cpu);
-void vpmu_irq_deliver(struct vpmu_machine *m, struct vpmu_engine *e,
-		      const struct vpmu_stop *stop);
 
 #endif /* _VPMU_MACHINE_H */

@@ -17,7 +17,8 @@
  * would find them, on the CPU whose engine stopped, the line of every
  * counter that wrapped is raised; it is counted in that CPU's column of
  * /proc/interrupts and its handler runs right there, before the engine
- * runs on, and hands the overflow to the layer above (ops->overflow).
+ * runs on, and hands the overflow to the callback the machine gave at
+ * init.
  *
  * One line shared by all CPUs would lose interrupts: its flow handler
  * drops an interrupt raised while the line is being handled on another
@@ -37,7 +38,7 @@
 #include <linux/slab.h>
 
 #include "vpmu_engine.h"
-#include "vpmu_machine.h"
+#include "vpmu_machine_irq.h"
 
 /* The lines cannot be masked: nothing but the run loop raises them. */
 static void vpmu_irq_noop(struct irq_data *d)
@@ -67,16 +68,16 @@ static const struct irq_domain_ops vpmu_irq_domain_ops = {
  * dev_id is the line.  A CPU's lines are only ever raised on that CPU,
  * where the stop being delivered is latched.
  */
-static irqreturn_t vpmu_irq_handler(int irq, void *dev_id)
+static irqreturn_t vpmu_irq_handler(int virq, void *dev_id)
 {
 	struct vpmu_irq_line *line = dev_id;
-	struct vpmu_machine *m = line->m;
-	struct vpmu_machine_cpu *mc = this_cpu_ptr(m->cpu);
+	struct vpmu_irq_lines *irq = line->irq;
+	struct vpmu_irq_cpu *ic = this_cpu_ptr(irq->cpu);
 
-	mc->irq_ran = true;
-	if (!mc->ovf_stop)
+	ic->ran = true;
+	if (!ic->stop)
 		return IRQ_NONE;
-	return m->ops->overflow(m, mc->ovf_engine, line->idx, mc->ovf_stop);
+	return irq->overflow(irq, ic->engine, line->idx, ic->stop);
 }
 
 /*
@@ -84,25 +85,25 @@ static irqreturn_t vpmu_irq_handler(int irq, void *dev_id)
  * line's handler has run, -EINVAL if the counter has no line, -EIO if
  * the handler did not run.
  */
-static int vpmu_irq_raise(struct vpmu_machine *m, struct vpmu_machine_cpu *mc,
+static int vpmu_irq_raise(struct vpmu_irq_lines *irq, struct vpmu_irq_cpu *ic,
 			  unsigned int idx)
 {
 	int ret;
 
-	if (idx >= m->nr_counters)
+	if (idx >= irq->nr_counters)
 		return -EINVAL;
-	mc->irq_ran = false;
-	ret = generic_handle_domain_irq(m->irq.domain,
-					smp_processor_id() * m->nr_counters +
+	ic->ran = false;
+	ret = generic_handle_domain_irq(irq->domain,
+					smp_processor_id() * irq->nr_counters +
 					idx);
 	if (ret)
 		return ret;
-	return mc->irq_ran ? 0 : -EIO;
+	return ic->ran ? 0 : -EIO;
 }
 
 /**
  * vpmu_irq_deliver() - deliver an overflow stop as interrupts
- * @m:		the machine
+ * @irq:	the lines
  * @e:		this CPU's engine, stopped
  * @stop:	the stop; with VPMU_STOP_OVERFLOW, @stop->ovf has the
  *		interrupting counters that wrapped on @stop->upc
@@ -112,33 +113,31 @@ static int vpmu_irq_raise(struct vpmu_machine *m, struct vpmu_machine_cpu *mc,
  * counter with its overflow status bit set raises its own line (a
  * counting one's too, if it wrapped), whose handler runs before this
  * returns; a counter whose handler does not run (no line: a counter
- * beyond nr_counters) is handed to ops->overflow here.  Then
- * ops->overflow_end, and the engine runs on.
+ * beyond nr_counters) is handed to the overflow callback here.
  */
-void vpmu_irq_deliver(struct vpmu_machine *m, struct vpmu_engine *e,
+void vpmu_irq_deliver(struct vpmu_irq_lines *irq, struct vpmu_engine *e,
 		      const struct vpmu_stop *stop)
 {
-	struct vpmu_machine_cpu *mc = this_cpu_ptr(m->cpu);
+	struct vpmu_irq_cpu *ic = this_cpu_ptr(irq->cpu);
 	unsigned long status;
 	unsigned int idx;
 
 	lockdep_assert_irqs_disabled();
-	mc->ovf_engine = e;
-	mc->ovf_stop = stop;
+	ic->engine = e;
+	ic->stop = stop;
 	status = vpmu_engine_ovf_status(e) | stop->ovf;
 	for_each_set_bit(idx, &status, VPMU_NR_COUNTERS_MAX) {
-		if (vpmu_irq_raise(m, mc, idx))
-			m->ops->overflow(m, e, idx, stop);
+		if (vpmu_irq_raise(irq, ic, idx))
+			irq->overflow(irq, e, idx, stop);
 	}
-	m->ops->overflow_end(m, e, stop);
-	mc->ovf_engine = NULL;
-	mc->ovf_stop = NULL;
+	ic->engine = NULL;
+	ic->stop = NULL;
 }
 
 /* Free hwirq @hw's line, if it is requested. */
-static void vpmu_irq_line_free(struct vpmu_machine *m, unsigned int hw)
+static void vpmu_irq_line_free(struct vpmu_irq_lines *irq, unsigned int hw)
 {
-	struct vpmu_irq_line *line = &m->irq.line[hw];
+	struct vpmu_irq_line *line = &irq->line[hw];
 
 	if (!line->virq)
 		return;
@@ -149,17 +148,16 @@ static void vpmu_irq_line_free(struct vpmu_machine *m, unsigned int hw)
 
 /**
  * vpmu_irq_exit() - free the lines
- * @m:	the machine
+ * @irq:	the lines
  *
  * Also undoes a vpmu_irq_init() that failed part-way.
  */
-void vpmu_irq_exit(struct vpmu_machine *m)
+void vpmu_irq_exit(struct vpmu_irq_lines *irq)
 {
-	struct vpmu_irq_lines *irq = &m->irq;
-	unsigned int i, n = m->nr_counters * nr_cpu_ids;
+	unsigned int i, n = irq->nr_counters * nr_cpu_ids;
 
 	for (i = 0; irq->line && i < n; i++)
-		vpmu_irq_line_free(m, i);
+		vpmu_irq_line_free(irq, i);
 	kfree(irq->line);
 	irq->line = NULL;
 	if (irq->domain)
@@ -168,24 +166,26 @@ void vpmu_irq_exit(struct vpmu_machine *m)
 	if (irq->fwnode)
 		irq_domain_free_fwnode(irq->fwnode);
 	irq->fwnode = NULL;
+	free_percpu(irq->cpu);
+	irq->cpu = NULL;
 }
 
 /* Map hwirq @hw and request it for counter @idx. */
-static int vpmu_irq_line(struct vpmu_machine *m, unsigned int hw,
+static int vpmu_irq_line(struct vpmu_irq_lines *irq, unsigned int hw,
 			 unsigned int idx)
 {
-	struct vpmu_irq_line *line = &m->irq.line[hw];
+	struct vpmu_irq_line *line = &irq->line[hw];
 	unsigned int virq;
 	int ret;
 
-	virq = irq_create_mapping(m->irq.domain, hw);
+	virq = irq_create_mapping(irq->domain, hw);
 	if (!virq)
 		return -ENOSPC;
-	line->m = m;
+	line->irq = irq;
 	line->idx = idx;
 	ret = request_irq(virq, vpmu_irq_handler,
 			  IRQF_NO_THREAD | IRQF_NOBALANCING,
-			  m->irq.names[idx], line);
+			  irq->names[idx], line);
 	if (ret) {
 		irq_dispose_mapping(virq);
 		return ret;
@@ -195,22 +195,27 @@ static int vpmu_irq_line(struct vpmu_machine *m, unsigned int hw,
 }
 
 /**
- * vpmu_irq_init() - the domain of nr_counters lines per possible CPU
- * @m:	the machine, nr_counters set
+ * vpmu_irq_init() - the domain of @nr_counters lines per possible CPU
+ * @irq:	the lines, zeroed
+ * @nr_counters: the engines' counters, 1..VPMU_NR_COUNTERS_MAX
+ * @overflow:	what the lines' handlers call
  *
  * No line is requested here: vpmu_irq_cpu_prepare() requests a CPU's.
  *
  * Return: 0 or a negative errno.
  */
-int vpmu_irq_init(struct vpmu_machine *m)
+int vpmu_irq_init(struct vpmu_irq_lines *irq, unsigned int nr_counters,
+		  vpmu_irq_overflow_fn overflow)
 {
-	struct vpmu_irq_lines *irq = &m->irq;
-	unsigned int i, nr = m->nr_counters, n = nr * nr_cpu_ids;
+	unsigned int i, nr = nr_counters, n = nr * nr_cpu_ids;
 	int ret = -ENOMEM;
 
+	irq->nr_counters = nr_counters;
+	irq->overflow = overflow;
 	mutex_init(&irq->lock);
+	irq->cpu = alloc_percpu(struct vpmu_irq_cpu);
 	irq->line = kcalloc(n, sizeof(*irq->line), GFP_KERNEL);
-	if (!irq->line)
+	if (!irq->cpu || !irq->line)
 		goto err;
 	for (i = 0; i < nr; i++)
 		snprintf(irq->names[i], sizeof(irq->names[i]), "vpmu-ctr%u",
@@ -225,34 +230,34 @@ int vpmu_irq_init(struct vpmu_machine *m)
 	return 0;
 err:
 	pr_err("cannot set up the counters' interrupt lines: %d\n", ret);
-	vpmu_irq_exit(m);
+	vpmu_irq_exit(irq);
 	return ret;
 }
 
 /**
  * vpmu_irq_cpu_prepare() - request @cpu's lines, if not done yet
- * @m:	the machine
- * @cpu: a possible CPU
+ * @irq:	the lines
+ * @cpu:	a possible CPU
  *
  * Called before a run's chunk on @cpu (vpmu_machine_cpu_prepare()) until
- * the lines are there; run chunks wait for them (vpmu_machine_engine_get())
- * so an engine never overflows without its lines.  They stay until
- * unload.
+ * the lines are there; run chunks wait for them (vpmu_irq_cpu_ready() in
+ * vpmu_machine_engine_get()) so an engine never overflows without its
+ * lines.  They stay until unload.
  *
  * Context: process context; may sleep.
  * Return: 0, or a negative errno with none of @cpu's lines left.
  */
-int vpmu_irq_cpu_prepare(struct vpmu_machine *m, unsigned int cpu)
+int vpmu_irq_cpu_prepare(struct vpmu_irq_lines *irq, unsigned int cpu)
 {
-	struct vpmu_machine_cpu *mc = per_cpu_ptr(m->cpu, cpu);
-	unsigned int i, nr = m->nr_counters;
+	struct vpmu_irq_cpu *ic = per_cpu_ptr(irq->cpu, cpu);
+	unsigned int i, nr = irq->nr_counters;
 	int ret = 0;
 
-	mutex_lock(&m->irq.lock);
-	if (mc->irq_ready)
+	mutex_lock(&irq->lock);
+	if (ic->ready)
 		goto out_unlock;
 	for (i = 0; i < nr; i++) {
-		ret = vpmu_irq_line(m, cpu * nr + i, i);
+		ret = vpmu_irq_line(irq, cpu * nr + i, i);
 		if (ret)
 			break;
 	}
@@ -260,12 +265,28 @@ int vpmu_irq_cpu_prepare(struct vpmu_machine *m, unsigned int cpu)
 		pr_err_ratelimited("cannot set up CPU %u's interrupt lines: %d\n",
 				   cpu, ret);
 		while (i--)
-			vpmu_irq_line_free(m, cpu * nr + i);
+			vpmu_irq_line_free(irq, cpu * nr + i);
 		goto out_unlock;
 	}
 	/* the lines before the flag: a chunk that sees it may raise them */
-	smp_store_release(&mc->irq_ready, true);
+	smp_store_release(&ic->ready, true);
 out_unlock:
-	mutex_unlock(&m->irq.lock);
+	mutex_unlock(&irq->lock);
 	return ret;
+}
+
+/**
+ * vpmu_irq_cpu_ready() - are @cpu's lines requested?
+ * @irq:	the lines
+ * @cpu:	a possible CPU
+ *
+ * Once true, for good; a chunk on @cpu that sees it true may raise them.
+ *
+ * Context: any.
+ * Return: whether vpmu_irq_cpu_prepare() has requested @cpu's lines.
+ */
+bool vpmu_irq_cpu_ready(struct vpmu_irq_lines *irq, unsigned int cpu)
+{
+	/* pairs with vpmu_irq_cpu_prepare()'s release: lines, then flag */
+	return smp_load_acquire(&per_cpu_ptr(irq->cpu, cpu)->ready);
 }

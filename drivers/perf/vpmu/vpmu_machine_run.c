@@ -28,7 +28,7 @@
 #include <linux/sched/signal.h>
 
 #include "vpmu_engine.h"
-#include "vpmu_machine.h"
+#include "vpmu_machine_priv.h"
 
 /*
  * Cycles per chunk: the longest the CPU runs with interrupts disabled on
@@ -187,7 +187,8 @@ static void vpmu_run_engine(struct vpmu_machine *m, struct vpmu_engine *e,
 		used += stop->cycles;
 		if (stop->reason != VPMU_STOP_OVERFLOW)
 			break;
-		vpmu_irq_deliver(m, e, stop);
+		vpmu_irq_deliver(&m->priv->irq, e, stop);
+		m->priv->ops->overflow_end(m, e, stop);
 		stops++;
 #ifdef VPMU_BENCH_CHUNK_TIME
 		if (stops > vpmu_bench_chunk_stops)
@@ -304,9 +305,9 @@ static int vpmu_run_chunk(struct vpmu_runner *r)
 	 * The layer above hears of the chunk: triggers toggle the freeze
 	 * state of current's groups (perf.rst).
 	 */
-	m->ops->chunk_begin(m, e);
+	m->priv->ops->chunk_begin(m, e);
 	vpmu_run_engine(m, e, vpmu_run_chunk_budget(r), &stop);
-	m->ops->chunk_end(m, e);
+	m->priv->ops->chunk_end(m, e);
 	vpmu_engine_ctx_save(e, r->ctx);
 
 	run->cycles += stop.cycles;

@@ -40,13 +40,16 @@ module_param_named(tc, vpmu_tc, bool, 0444);
 MODULE_PARM_DESC(tc, "translate macro instructions: the translation cache (default 1; 0 interprets every microword, with the same counts)");
 
 /*
- * The one copy of the histogram interval K, also read and written as
- * uhist/interval (the machine keeps a pointer to it).  Read by every run
- * chunk without a lock, so stored with WRITE_ONCE; the engines pick a new
- * value up at their next chunk, and sample only while uhist/state is
- * running (vpmu_uhist.c).
+ * The histogram interval K, which the machine keeps: uhist/interval reads
+ * and writes it too, and the engines take a new value at their next chunk
+ * (they sample only while uhist/state is running, vpmu_uhist.c).  The
+ * parameter holds the value given at load until vpmu_init() hands it to
+ * the machine; from then on it reads and writes the machine's, until
+ * unload takes the value back.  Its callbacks run under
+ * kernel_param_lock(), which the handing over takes too.
  */
 static unsigned int vpmu_uhist;
+static struct vpmu_machine *vpmu_uhist_machine;
 
 static int vpmu_uhist_set(const char *val, const struct kernel_param *kp)
 {
@@ -56,15 +59,30 @@ static int vpmu_uhist_set(const char *val, const struct kernel_param *kp)
 	ret = kstrtouint(val, 0, &v);
 	if (ret)
 		return ret;
-	WRITE_ONCE(*(unsigned int *)kp->arg, v);
+	if (vpmu_uhist_machine)
+		vpmu_machine_uhist_set_interval(vpmu_uhist_machine, v);
+	else
+		vpmu_uhist = v;
 	return 0;
+}
+
+/* Shown as any uint parameter is. */
+static int vpmu_uhist_get(char *buf, const struct kernel_param *kp)
+{
+	struct kernel_param p = *kp;
+	unsigned int v = vpmu_uhist;
+
+	if (vpmu_uhist_machine)
+		v = vpmu_machine_uhist_interval(vpmu_uhist_machine);
+	p.arg = &v;
+	return param_get_uint(buf, &p);
 }
 
 static const struct kernel_param_ops vpmu_uhist_ops = {
 	.set	= vpmu_uhist_set,
-	.get	= param_get_uint,
+	.get	= vpmu_uhist_get,
 };
-module_param_cb(uhist_interval, &vpmu_uhist_ops, &vpmu_uhist, 0644);
+module_param_cb(uhist_interval, &vpmu_uhist_ops, NULL, 0644);
 MODULE_PARM_DESC(uhist_interval,
 		 "micro-PC histogram sampling interval in cycles; nonzero at load starts sampling (default 0)");
 
@@ -117,8 +135,29 @@ static struct vpmu *__init vpmu_alloc(void)
 	m->tc = vpmu_tc;
 	for (i = 0; i < VPMU_NR_COUNTERS_MAX; i++)
 		m->widths[i] = vpmu_widths[min(i, vpmu_nr_widths - 1)];
-	m->uhist_interval = &vpmu_uhist;
 	return vpmu;
+}
+
+/*
+ * Hand the uhist_interval parameter's value down to @m: from now on the
+ * parameter reads and writes the machine's interval.  Before the front
+ * ends come up (vpmu_uhist_init() reads it).
+ */
+static void __init vpmu_uhist_give(struct vpmu_machine *m)
+{
+	kernel_param_lock(THIS_MODULE);
+	vpmu_machine_uhist_set_interval(m, vpmu_uhist);
+	vpmu_uhist_machine = m;
+	kernel_param_unlock(THIS_MODULE);
+}
+
+/* Take it back, with the machine's last value, before the machine goes. */
+static void vpmu_uhist_take(void)
+{
+	kernel_param_lock(THIS_MODULE);
+	vpmu_uhist = vpmu_machine_uhist_interval(vpmu_uhist_machine);
+	vpmu_uhist_machine = NULL;
+	kernel_param_unlock(THIS_MODULE);
 }
 
 /*
@@ -186,6 +225,7 @@ static int __init vpmu_init(void)
 	ret = vpmu_machine_init(&vpmu->machine, uc);
 	if (ret)
 		goto out_free;
+	vpmu_uhist_give(&vpmu->machine);
 
 	vpmu_loader_init(vpmu);
 	ret = vpmu_uhist_init(vpmu);
@@ -224,6 +264,7 @@ out_hu_exit:
 out_uhist_exit:
 	vpmu_uhist_exit(vpmu);
 out_machine_exit:
+	vpmu_uhist_take();
 	vpmu_machine_exit(&vpmu->machine);
 out_free:
 	kfree(vpmu);
@@ -240,6 +281,7 @@ static void __exit vpmu_exit(void)
 	vpmu_loader_exit(vpmu);
 	vpmu_hu_exit(vpmu);
 	vpmu_uhist_exit(vpmu);
+	vpmu_uhist_take();
 	vpmu_machine_exit(&vpmu->machine);
 	vpmu_device = NULL;
 	kfree(vpmu);

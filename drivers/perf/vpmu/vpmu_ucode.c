@@ -6,5 +6,5 @@
  * built through the top-level Makefile; the generated table lands in
  * vpmu_default_ucode.h (not kept in git).
  */
-#include "vpmu_machine.h"
+#include "vpmu_ucode.h"
 #include "vpmu_default_ucode.h"
