@@ -70,11 +70,16 @@ MUTANTS=(
 "vpmu_engine_interp.c#	left -= (s32)t->imm;#	left -= (s32)t->imm - 1;#a block charged one cycle short"
 )
 
-# Objects that do not change, built once.
+# Objects that do not change, built once: test_tc.c and the toolchain
+# library, as tools/vpmu/sources.mk lists it (VPMU_LIB_SRCS).
 CFLAGS_TC=(-std=gnu11 -O1 -g -w -I"$TOP/include/uapi" -I"$here"
 	   -I"$TOP/tools/vpmu" -DVPMU_TOP="\"$TOP\"")
+# shellcheck disable=SC2016 # $(VPMU_LIB_SRCS) is make's, not the shell's
+read -ra lib_srcs < <(printf 'print:\n\t@echo $(VPMU_LIB_SRCS)\n' |
+	make -s --no-print-directory -f "$TOP/tools/vpmu/sources.mk" -f - print)
+[ ${#lib_srcs[@]} -gt 0 ] || { echo "# tools/vpmu/sources.mk: no VPMU_LIB_SRCS"; exit 1; }
 mkdir -p "$tmp/obj"
-for f in "$here/test_tc.c" "$TOP"/tools/vpmu/vpmu_{asm,dis,tool,elf}.c; do
+for f in "$here/test_tc.c" "${lib_srcs[@]}"; do
 	${CC:-cc} "${CFLAGS_TC[@]}" -I"$VPMU" -c -o "$tmp/obj/$(basename "$f" .c).o" "$f" || exit 1
 done
 
