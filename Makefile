@@ -42,7 +42,8 @@ VERSION	:= $(shell sed -n '1s/^vpmu (\([^ ]*\)) .*/\1/p' $(TOP)/debian/changelog
 
 all: modules tools
 
-# The built-in microcode: assembled by vpmu-as, included by vpmu_ucode.c.
+# The built-in microcode: assembled by vpmu-as, included by
+# vpmu_default_image.c.
 # The header is only rewritten when its content changes, so Kbuild does not
 # rebuild the module for nothing.
 UCODE_H	:= drivers/perf/vpmu/vpmu_default_ucode.h

@@ -51,7 +51,7 @@
 
 #include "vpmu_engine.h"
 #include "vpmu_machine_priv.h"
-#include "vpmu_ucode.h"
+#include "vpmu_default_image.h"
 
 /* ---- the layer above ---------------------------------------------------- */
 

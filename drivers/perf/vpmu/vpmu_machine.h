@@ -8,7 +8,7 @@
  *   vpmu_machine_run.c  running a program in chunks
  *   vpmu_machine_irq.c  the counters' overflow lines: an overflow stop
  *                       delivered as interrupts
- *   vpmu_ucode.c        the built-in image's bytes
+ *   vpmu_default_image.c the built-in image's bytes
  *
  * The front ends (vpmu.h) use the machine through this header; what
  * the machine's files share besides is in vpmu_machine_priv.h.  The
