@@ -49,7 +49,7 @@ LAYERS='
 main	vpmu_main.c vpmu_version.h
 front	vpmu.h vpmu_pmu*.[ch] vpmu_cdev.c vpmu_loader.c vpmu_caps.c vpmu_uhist.c vpmu_hu.c
 machine	vpmu_machine*.[ch] vpmu_default_image.[ch] vpmu_compat.h
-core	vpmu_port.h vpmu_isa.[ch] vpmu_image.c vpmu_engine*.[ch] vpmu_hu_text.[ch]
+core	vpmu_port.h vpmu_isa.[ch] vpmu_ucode.c vpmu_engine*.[ch] vpmu_hu_text.[ch]
 '
 
 # The layers made of parts that meet only through an interface (above),

@@ -213,19 +213,19 @@ run_structure() {
 
 # The engine core's files are listed twice: in the module's Makefile
 # (Kbuild objects) and in tools/vpmu/sources.mk (the host's sources).
-# Both must name every vpmu_isa.c, vpmu_image.c and vpmu_engine*.c there is.
+# Both must name every vpmu_isa.c, vpmu_ucode.c and vpmu_engine*.c there is.
 core_lists_agree() {
 	local dir=$TOP/drivers/perf/vpmu files kbuild host
 
-	files=$(cd "$dir" && ls vpmu_isa.c vpmu_image.c vpmu_engine*.c | sort)
+	files=$(cd "$dir" && ls vpmu_isa.c vpmu_ucode.c vpmu_engine*.c | sort)
 	kbuild=$(sed -e ':a' -e '/\\$/N; s/\\\n//; ta' "$dir/Makefile" |
 		sed -n 's/^vpmu-y += //p' | tr ' \t' '\n\n' |
-		grep -E '^vpmu_(isa|image|engine[a-z_]*)\.o$' |
+		grep -E '^vpmu_(isa|ucode|engine[a-z_]*)\.o$' |
 		sed 's/\.o$/.c/' | sort)
 	host=$(sed -e ':a' -e '/\\$/N; s/\\\n//; ta' \
 		"$TOP/tools/vpmu/sources.mk" |
 		sed -n '/^VPMU_CORE_SRCS/,/)/p' | tr ' \t' '\n\n' |
-		grep -oE '^vpmu_(isa|image|engine[a-z_]*)\.c' | sort)
+		grep -oE '^vpmu_(isa|ucode|engine[a-z_]*)\.c' | sort)
 	if [ "$files" != "$kbuild" ] || [ "$files" != "$host" ]; then
 		printf 'files:\n%s\nMakefile:\n%s\nsources.mk:\n%s\n' \
 			"$files" "$kbuild" "$host"

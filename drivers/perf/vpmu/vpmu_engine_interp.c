@@ -153,7 +153,7 @@ static u32 vpmu_commit_slow(struct vpmu_engine *e, struct vpmu_uop *u,
  * in registers and keeps sparse from tracking them through memory.
  *
  * The loop trusts its input: the validator checked every field of every
- * microword (vpmu_image.c) and vpmu_build_uop() made the uops from them,
+ * microword (vpmu_ucode.c) and vpmu_build_uop() made the uops from them,
  * so no handler checks an operand, a target or a table index; handlers
  * check only what depends on the program (memory accesses, the
  * micro-stack).

@@ -270,7 +270,7 @@ static inline u32 vpmu_rem(u32 a, u32 b)
 
 /*
  * VPMU_OP_LIST (vpmu_isa.h) is the one list of operations.  It feeds the
- * image validator (vpmu_op_info[], vpmu_image.c), the assembler and the
+ * image validator (vpmu_op_info[], vpmu_ucode.c), the assembler and the
  * disassembler, and here, by signature, three things: the names of the
  * loop's handlers (VPMU_NAMES, for enum vpmu_handler, vpmu_handler_props[]
  * and the loop's jump table), the handlers themselves (VPMU_BODIES, in

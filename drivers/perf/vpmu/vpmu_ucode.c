@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vpmu_image.c - microcode image validator and decoder.
+ * vpmu_ucode.c - microcode image validator and decoder.
  *
  * vpmu_ucode_load() checks every byte of an image against the rules in
  * include/uapi/linux/vpmu.h and Documentation/vpmu/architecture.rst before
