@@ -128,16 +128,16 @@ const struct attribute_group vpmu_events_group = {
 bool vpmu_tag_valid(struct vpmu_machine *m, unsigned int k)
 {
 	const struct vpmu_image_header *h;
-	struct vpmu_image *img;
+	struct vpmu_cstore *cs;
 	bool ok;
 
-	img = vpmu_image_get(m);
-	h = vpmu_ucode_header(img->uc);
+	cs = vpmu_cstore_get(m);
+	h = vpmu_ucode_header(cs->uc);
 	if (h->ev_mode == VPMU_EVMODE_ONEHOT)
 		ok = k <= h->ev_bits;
 	else
 		ok = k < BIT(h->ev_bits);
-	vpmu_image_put(img);
+	vpmu_cstore_put(cs);
 	return ok;
 }
 
