@@ -64,7 +64,7 @@ MAX_LINES=100
 
 # Generated at build time, not kept in git: part of vpmu_default_image.c (and
 # kbuild's vpmu.mod.c, which the script skips).
-GENERATED=vpmu_default_ucode.h
+GENERATED=vpmu_default_image_data.h
 
 [ -d "$DIR" ] || { echo "layers: no directory $DIR" >&2; exit 2; }
 

@@ -74,7 +74,7 @@ kernel_files() {
 			'include/uapi/linux/vpmu.h'
 	else
 		(cd "$TOP" && find drivers/perf/vpmu -maxdepth 1 -name '*.[ch]' \
-			! -name vpmu_default_ucode.h | sort &&
+			! -name vpmu_default_image_data.h | sort &&
 			echo include/uapi/linux/vpmu.h)
 	fi
 }

@@ -4,7 +4,7 @@
  *
  * ucode/default.vus is assembled by tools/vpmu/vpmu-as when the module is
  * built through the top-level Makefile; the generated table lands in
- * vpmu_default_ucode.h (not kept in git).
+ * vpmu_default_image_data.h (not kept in git).
  */
 #include "vpmu_default_image.h"
-#include "vpmu_default_ucode.h"
+#include "vpmu_default_image_data.h"

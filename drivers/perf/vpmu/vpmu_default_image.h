@@ -9,7 +9,7 @@
 
 #include <linux/types.h>
 
-extern const u8 vpmu_default_ucode[];
-extern const size_t vpmu_default_ucode_len;
+extern const u8 vpmu_default_image[];
+extern const size_t vpmu_default_image_len;
 
 #endif /* _VPMU_DEFAULT_IMAGE_H */

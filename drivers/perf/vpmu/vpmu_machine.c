@@ -155,8 +155,8 @@ int vpmu_machine_ucode_load(const struct vpmu_machine *m,
 int vpmu_machine_builtin_load(const struct vpmu_machine *m,
 			      struct vpmu_ucode **out, struct vpmu_verr *verr)
 {
-	return vpmu_machine_ucode_load(m, out, vpmu_default_ucode,
-				       vpmu_default_ucode_len, verr);
+	return vpmu_machine_ucode_load(m, out, vpmu_default_image,
+				       vpmu_default_image_len, verr);
 }
 
 /**
