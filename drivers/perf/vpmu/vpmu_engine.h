@@ -436,7 +436,7 @@ void vpmu_engine_uhist_reset(struct vpmu_engine *e);
  * unit counts one monitoring period and then holds the buckets until
  * the next set, reset or attach.
  */
-#define VPMU_HU_MAX	VPMU_HIST_BUCKETS
+#define VPMU_HU_MAX	VPMU_HU_BUCKETS
 
 enum vpmu_hu_kind {
 	VPMU_HU_EVENT,	/* occurrences of an engine event (basic or tag) */

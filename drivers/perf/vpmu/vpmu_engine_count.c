@@ -338,7 +338,7 @@ static unsigned int vpmu_trig_changes(const struct vpmu_engine *e, u32 upc,
 void vpmu_gate_sync(struct vpmu_engine *e)
 {
 	e->gate_open = vpmu_gate_open(e, e->frozen);
-	e->uh_hist = e->gate_open & VPMU_GATE_UHIST ? e->uhist : e->uh_sink;
+	e->uhist_to = e->gate_open & VPMU_GATE_UHIST ? e->uhist : e->uhist_sink;
 }
 
 /* The gates again, if any unit is gated (a freeze bit changed). */
@@ -365,14 +365,14 @@ static void vpmu_gate_post(struct vpmu_engine *e, u32 upc, u32 ddyn,
 	u64 first = e->hook_now - vpmu_stall_of(e, &e->uc->dec[upc], ddyn);
 
 	if ((open ^ e->gate_open) & VPMU_GATE_UHIST) {
-		u64 *to = open & VPMU_GATE_UHIST ? e->uhist : e->uh_sink;
+		u64 *to = open & VPMU_GATE_UHIST ? e->uhist : e->uhist_sink;
 
 		if (us->k && us->last && us->next - us->k == first) {
 			(*us->last)--;
 			us->last = &to[upc];
 			(*us->last)++;
 		}
-		e->uh_hist = to;
+		e->uhist_to = to;
 	}
 	if ((open ^ e->gate_open) & VPMU_GATE_HU && e->hu_wact) {
 		vpmu_hu_wq_add(e, e->hu_wact, e->trig_wq, e->hu_acc, first);

@@ -225,7 +225,7 @@ static __always_inline s32 vpmu_uhist_sample(struct vpmu_engine *e,
 	s32 l = left;
 
 	do {
-		us->last = &e->uh_hist[l < 0 ? e->last_stall_upc :
+		us->last = &e->uhist_to[l < 0 ? e->last_stall_upc :
 				     u->upc + (u32)l];
 		(*us->last)++;
 		us->next += us->k;

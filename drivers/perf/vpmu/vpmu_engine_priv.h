@@ -719,8 +719,8 @@ struct vpmu_engine {
 	u32 uhist_k;
 	u64 uhist_left;			/* cycles before the next sample */
 	struct vpmu_usample us;		/* ...as the loop takes them */
-	/* where samples at K > 1 go: uhist, or uh_sink while gated shut */
-	u64 *uh_hist, *uh_sink;
+	/* where samples at K > 1 go: uhist, or uhist_sink while gated shut */
+	u64 *uhist_to, *uhist_sink;
 
 	/*
 	 * Gating (vpmu_engine_group_gate()): per unit (VPMU_GATE_*), the
@@ -864,11 +864,11 @@ static inline bool vpmu_event_valid(unsigned int ev)
 	       (ev > VPMU_EV_TAG_BASE && ev <= VPMU_EV_TAG(VPMU_TAG_MAX));
 }
 
-/* Is @ev a histogram unit's bucket (VPMU_EV_HIST(b), uapi)? */
+/* Is @ev a histogram unit's bucket (VPMU_EV_HU(b), uapi)? */
 static inline bool vpmu_event_hu_bucket(unsigned int ev)
 {
-	return ev >= VPMU_EV_HIST_BASE &&
-	       ev < VPMU_EV_HIST(VPMU_HIST_BUCKETS);
+	return ev >= VPMU_EV_HU_BASE &&
+	       ev < VPMU_EV_HU(VPMU_HU_BUCKETS);
 }
 
 static inline u32 vpmu_flags(unsigned int kind, u32 a, u32 b, u32 r)

@@ -163,7 +163,7 @@ static bool vpmu_plan(struct vpmu_engine *e, u64 *L)
 static void vpmu_uhist_advance(struct vpmu_engine *e, u64 n, u32 upc)
 {
 	while (e->uhist_left < n) {
-		e->uh_hist[upc]++;
+		e->uhist_to[upc]++;
 		e->uhist_left += e->uhist_k;
 	}
 	e->uhist_left -= n;
@@ -478,7 +478,7 @@ struct vpmu_engine_mem *vpmu_engine_mem_set(struct vpmu_engine *e,
 	e->ntsrc = 0;
 	e->hu_hit = p->hu_hit;
 	e->uhist = p->uhist;
-	e->uh_sink = m ? m->uhist + m->words : NULL;	/* no NULL + 0 */
+	e->uhist_sink = m ? m->uhist + m->words : NULL;	/* no NULL + 0 */
 	e->dc_tag = p->dc_tag;
 	e->gap_dist = p->gap_dist;
 	e->gap_q = p->gap_q;
@@ -491,7 +491,7 @@ struct vpmu_engine_mem *vpmu_engine_mem_set(struct vpmu_engine *e,
 	e->tc_ntouch = 0;
 	vpmu_tc_flush(e);
 	vpmu_slot_reset(e);
-	vpmu_gate_sync(e);	/* uh_hist: the buckets or the sink */
+	vpmu_gate_sync(e);	/* uhist_to: the buckets or the sink */
 	e->dirty = true;
 	return old;
 }

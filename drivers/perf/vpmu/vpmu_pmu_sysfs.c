@@ -93,7 +93,7 @@ static ssize_t vpmu_event_show(struct device *dev,
 
 #define VPMU_BASIC_ATTR(sym, num, alias, doc)	VPMU_EVENT_ATTR(alias, num, 0),
 #define VPMU_HU_ATTR(b)	\
-	VPMU_EVENT_ATTR("vpmu_hist" #b, VPMU_EV_HIST(b), 0)
+	VPMU_EVENT_ATTR("vpmu_hist" #b, VPMU_EV_HU(b), 0)
 
 /*
  * Counts of occurrences, so no .unit or .scale: perf's defaults (no unit,

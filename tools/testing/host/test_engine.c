@@ -1542,7 +1542,7 @@ static bool test_trap_return(void)
 static bool test_config_errors(void)
 {
 	struct vpmu_engine *e = vpmu_engine_create(VPMU_CS_MAX);
-	struct vpmu_ctr_cfg c = { VPMU_EV_HIST(0), 16, BOTH, 0 };
+	struct vpmu_ctr_cfg c = { VPMU_EV_HU(0), 16, BOTH, 0 };
 	bool ok = vpmu_engine_ctr_config(e, 0, &c) == -EOPNOTSUPP;
 
 	c.event = VPMU_EV_UOPS;
@@ -1561,7 +1561,7 @@ static bool test_config_errors(void)
 	ok = ok && vpmu_engine_ctr_config(e, 0, &c) == -EINVAL;
 	c.event = TAG(255);
 	ok = ok && vpmu_engine_ctr_config(e, 0, &c) == 0;
-	ok = ok && vpmu_engine_group_trigger(e, 0, VPMU_EV_HIST(1)) ==
+	ok = ok && vpmu_engine_group_trigger(e, 0, VPMU_EV_HU(1)) ==
 		   -EOPNOTSUPP;
 	ok = ok && vpmu_engine_group_trigger(e, 4, VPMU_TRIG_MARK) == -EINVAL;
 	vpmu_engine_ctr_write(e, 0, 0x1ff);

@@ -964,7 +964,7 @@ static bool test_einval(const struct prog *p, const struct vpmu_hu_prog *h)
 		case 3: bad.ent[0].kind = VPMU_HU_NKINDS; break;
 		case 4: bad.ent[0] = EVE(VPMU_EV_NR_BASIC, 1); break;
 		case 5: bad.ent[0] = EVE(VPMU_EV_TAG_BASE, 1); break;
-		case 6: bad.ent[0] = EVE(VPMU_EV_HIST(1), 1); break;
+		case 6: bad.ent[0] = EVE(VPMU_EV_HU(1), 1); break;
 		case 7: bad.ent[0] = EVE(VPMU_EV_TAG(VPMU_TAG_MAX) + 1, 1);
 			break;
 		case 8: bad.ent[0] = RNG(VPMU_HU_WQ, 2, 1, 1); break;

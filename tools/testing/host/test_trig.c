@@ -730,7 +730,7 @@ static bool test_start_stop(void)
 					  VPMU_TRIG_NONE) == -EINVAL &&
 	     vpmu_engine_group_start_stop(e, 1, VPMU_TRIG_NONE, 0x2ff) ==
 	     -EINVAL &&
-	     vpmu_engine_group_start_stop(e, 1, VPMU_EV_HIST(1),
+	     vpmu_engine_group_start_stop(e, 1, VPMU_EV_HU(1),
 					  VPMU_TRIG_NONE) == -EOPNOTSUPP;
 	vpmu_engine_start(e, mem, sizeof(mem), 0, 0);
 	vpmu_engine_run(e, 1000, &s);
