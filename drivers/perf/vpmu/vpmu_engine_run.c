@@ -134,9 +134,9 @@ static bool vpmu_plan(struct vpmu_engine *e, u64 *L)
 
 		i = __builtin_ctz(m);
 		c = &e->cfg[i];
-		if ((e->frozen >> c->group & 1) &&
-		    e->trig[c->group] == VPMU_TRIG_NONE &&
-		    e->trig_on[c->group] == VPMU_TRIG_NONE)
+		if ((e->frozen >> c->fgroup & 1) &&
+		    e->trig[c->fgroup] == VPMU_TRIG_NONE &&
+		    e->trig_on[c->fgroup] == VPMU_TRIG_NONE)
 			continue;
 		if (c->width >= 64)
 			r = e->ctr[i] ? -e->ctr[i] : ~0ull;
@@ -201,7 +201,7 @@ static void vpmu_ovf_trig(struct vpmu_engine *e, u32 wr)
 
 	for (; wr; wr &= wr - 1) {
 		t = VPMU_TRIG_OVF(__builtin_ctz(wr));
-		for (g = 0; g < VPMU_NR_GROUPS_MAX; g++)
+		for (g = 0; g < VPMU_NR_FGROUPS_MAX; g++)
 			if (e->trig[g] == t ||
 			    (e->frozen >> g & 1 ? e->trig_on[g] :
 			     e->trig_off[g]) == t)
@@ -228,7 +228,7 @@ static bool vpmu_overflow(struct vpmu_engine *e, u32 wr, int x,
 		if (!(wr >> i & 1))
 			continue;
 		if (e->cfg[i].flags & VPMU_CTR_FREEZE_ON_OVF) {
-			e->frozen |= 1u << e->cfg[i].group;
+			e->frozen |= 1u << e->cfg[i].fgroup;
 			vpmu_gate_resync(e);
 		}
 		if (e->cfg[i].flags & VPMU_CTR_INT)
@@ -529,7 +529,7 @@ struct vpmu_engine *vpmu_engine_create(u32 cs_limit)
 			if (holds[g])
 				e->condtab[g] |= 1u << f;
 	}
-	for (g = 0; g < VPMU_NR_GROUPS_MAX; g++) {
+	for (g = 0; g < VPMU_NR_FGROUPS_MAX; g++) {
 		e->trig[g] = VPMU_TRIG_NONE;
 		e->trig_on[g] = VPMU_TRIG_NONE;
 		e->trig_off[g] = VPMU_TRIG_NONE;

@@ -73,7 +73,7 @@ static void vpmu_ctr_enable(struct vpmu_engine *e, struct perf_event *event)
 		.flags	= hwc->config_base |
 			  (is_sampling_event(event) ? VPMU_CTR_INT : 0) |
 			  (vpmu_event_freezes_on_ovf(event) ? VPMU_CTR_FREEZE_ON_OVF : 0),
-		.group	= hwc->event_base,
+		.fgroup	= hwc->event_base,
 	};
 
 	WARN_ON_ONCE(vpmu_engine_ctr_config(e, hwc->idx, &cfg));

@@ -321,7 +321,7 @@ void vpmu_pmu_overflow_end(struct vpmu_machine *m, struct vpmu_engine *e,
 	 * handler does last, unless one is held (its event is being
 	 * disabled).
 	 */
-	for_each_set_bit(g, &frozen, VPMU_NR_GROUPS_MAX) {
+	for_each_set_bit(g, &frozen, VPMU_NR_FGROUPS_MAX) {
 		struct vpmu_fgroup *fg = &cpuc->fgroups[g];
 
 		if (fg->frz && !vpmu_fgroup_held(fg))

@@ -128,7 +128,7 @@ struct vpmu_fgroup {
  */
 struct vpmu_pmu_cpu {
 	struct perf_event	*events[VPMU_NR_COUNTERS_MAX];
-	struct vpmu_fgroup	fgroups[VPMU_NR_GROUPS_MAX];
+	struct vpmu_fgroup	fgroups[VPMU_NR_FGROUPS_MAX];
 	DECLARE_BITMAP(used_mask, VPMU_NR_COUNTERS_MAX);
 	unsigned long		task_fgroups;
 	unsigned long		tick[VPMU_NR_COUNTERS_MAX];

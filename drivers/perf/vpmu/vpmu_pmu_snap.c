@@ -76,7 +76,7 @@ static void vpmu_snap_here(struct vpmu_engine *e, const struct vpmu_cstore *cs,
 		out->ctr[i].ovf_count = s.ovf_cnt[i];
 		out->ctr[i].width = s.cfg[i].flags ? s.cfg[i].width : 0;
 		out->ctr[i].event = out->ctr[i].width ? s.cfg[i].event : 0;
-		out->ctr[i].group = s.cfg[i].group;
+		out->ctr[i].group = s.cfg[i].fgroup;
 		out->ctr[i].flags = vpmu_snap_ctr_flags(&s, i, ev);
 		if (!c->clear || s.trig_ovf & BIT(i) ||
 		    (s.cfg[i].flags & (VPMU_CTR_INT | VPMU_CTR_FREEZE_ON_OVF)) ||

@@ -647,9 +647,9 @@ static struct vpmu_engine *eng(const struct vpmu_ucode *uc, unsigned int x)
 		for (i = 0; i < sizeof(cfg) / sizeof(cfg[0]); i++)
 			vpmu_engine_ctr_config(e, i, &cfg[i]);
 	if (x & X_TRIG) {
-		vpmu_engine_group_trigger(e, 1, VPMU_TRIG_MARK);
-		vpmu_engine_group_trigger(e, 2, VPMU_EV_STORES);
-		vpmu_engine_group_trigger(e, 3, VPMU_EV_TAG(1));
+		vpmu_engine_fgroup_trigger(e, 1, VPMU_TRIG_MARK);
+		vpmu_engine_fgroup_trigger(e, 2, VPMU_EV_STORES);
+		vpmu_engine_fgroup_trigger(e, 3, VPMU_EV_TAG(1));
 	}
 	if (x & X_UHIST)
 		vpmu_engine_uhist_set(e, 3);
@@ -1106,7 +1106,7 @@ struct outcome {
 	u64 ctr[VPMU_NR_COUNTERS_MAX];
 	u32 ovf, regs[47], nb;
 	u64 uhist[VPMU_CS_MAX];
-	bool frozen[VPMU_NR_GROUPS_MAX];
+	bool frozen[VPMU_NR_FGROUPS_MAX];
 };
 
 static void outcome(const struct prog *p, const struct vpmu_hu_prog *h,
@@ -1140,7 +1140,7 @@ static void outcome(const struct prog *p, const struct vpmu_hu_prog *h,
 	o->ovf = vpmu_engine_ovf_status(e);
 	for (i = 0; i < 47; i++)
 		o->regs[i] = vpmu_engine_reg(e, i);
-	for (i = 0; i < VPMU_NR_GROUPS_MAX; i++)
+	for (i = 0; i < VPMU_NR_FGROUPS_MAX; i++)
 		o->frozen[i] = vpmu_engine_frozen(e, i);
 	uh = vpmu_engine_uhist(e, &o->nb);
 	memcpy(o->uhist, uh, o->nb * sizeof(u64));
