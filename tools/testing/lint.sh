@@ -6,6 +6,7 @@
 # every shell script (warnings and errors), the driver's structure
 # (layers.sh: the layers depend one way; circles.sh: no include/call
 # circle among the C files of the driver, the tools and the selftests;
+# glossary.sh: no old name of a concept the glossary names;
 # func-lengths.sh: no function over its limit), sparse (C=2) over a
 # module build against each stock kernel's headers, and the documentation
 # (lint-docs.sh: RST, the ABI through get_abi.pl, man pages).  Prints TAP
@@ -197,6 +198,12 @@ run_structure() {
 		tap ok "$(tail -n 1 "$out")"
 	else
 		tap fail "circles: no include/call circle among the C files" "$out"
+	fi
+	if "$TOP/tools/testing/glossary.sh" >"$out" 2>&1 &&
+	   tail -n 1 "$out" | grep -Eq '^glossary: [0-9]+ files, 0 faults$'; then
+		tap ok "$(tail -n 1 "$out")"
+	else
+		tap fail "glossary: only the glossary's names are used" "$out"
 	fi
 	if "$TOP/tools/testing/func-lengths.sh" >"$out" 2>&1; then
 		tap ok "function lengths within their limits"
