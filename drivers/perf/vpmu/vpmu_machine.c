@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vpmu_machine.c - the per-CPU engines and the current microcode image.
+ * vpmu_machine.c - the per-CPU engines and the current control store.
  *
  * Every possible CPU has one engine from load to unload, made with its PMU
  * hardware only (counters, freeze bits, triggers, the histogram unit): a
@@ -8,10 +8,10 @@
  * hotplug never allocates.  What running a ucode needs (the uops, the
  * per-microword counts, the micro-PC histogram's buckets: about 270 bytes
  * a microword, Documentation/vpmu/module.rst) comes with the first run on
- * that CPU, sized by the run's image, not by cs_size: the run allocates it
+ * that CPU, sized by the run's ucode, not by cs_size: the run allocates it
  * in process context before its chunk disables interrupts, and the chunk
  * gives it to the engine (vpmu_machine_cpu_prepare(),
- * vpmu_machine_engine_get()).  A larger image later grows it the same way;
+ * vpmu_machine_engine_get()).  A larger ucode later grows it the same way;
  * it never shrinks before unload.  The CPU's overflow interrupt lines are
  * requested then too (vpmu_machine_irq.c).
  *
@@ -21,14 +21,15 @@
  * interrupts disabled, IPIs included.  That is all the serialisation it
  * needs.
  *
- * One image is current.  A run takes a reference to it when it starts and
- * keeps using that image to the end, even if another is installed
- * meanwhile; installing never waits for runs.  Engines are attached to an
- * image lazily, when a run that uses another image reaches them.
+ * One control store (struct vpmu_cstore: an installed ucode) is current.
+ * A run takes a reference to it when it starts and keeps using that
+ * control store to the end, even if another is installed meanwhile;
+ * installing never waits for runs.  Engines are attached to a control
+ * store lazily, when a run that uses another one reaches them.
  *
- * Every engine holds a reference to the image it is attached to, from the
- * first run chunk on its CPU to unload: the engine keeps pointers into
- * that image's microcode, and perf callbacks program the counters of idle
+ * Every engine holds a reference to the control store it is attached to,
+ * from the first run chunk on its CPU to unload: the engine keeps pointers
+ * into its ucode, and perf callbacks program the counters of idle
  * engines, so an engine must never point at freed microcode.  Any engine
  * call is safe at any time on that account; on an engine with no memory
  * yet, the counters, freeze bits and histogram unit work and count
@@ -111,7 +112,7 @@ void vpmu_machine_set_ops(struct vpmu_machine *m,
 	m->priv->ops = ops ? ops : &vpmu_machine_nop_ops;
 }
 
-/* ---- images ------------------------------------------------------------ */
+/* ---- control stores ---------------------------------------------------- */
 
 static void vpmu_cstore_free_work(struct work_struct *work)
 {
@@ -164,14 +165,14 @@ int vpmu_machine_builtin_load(const struct vpmu_machine *m,
  * @m:	the machine
  *
  * Context: any; does not sleep.
- * Return: the image, never NULL between module init and exit.
+ * Return: the control store, never NULL between module init and exit.
  */
 struct vpmu_cstore *vpmu_cstore_get(struct vpmu_machine *m)
 {
 	struct vpmu_cstore *cs;
 
 	/*
-	 * The image may be replaced, and its last reference dropped, between
+	 * It may be replaced, and its last reference dropped, between
 	 * reading the pointer and taking the reference.  Its memory stays
 	 * valid for the read-side section (it is freed a grace period after
 	 * the last put), and a reference that already reached zero is not
@@ -189,7 +190,7 @@ struct vpmu_cstore *vpmu_cstore_get(struct vpmu_machine *m)
  * vpmu_cstore_put() - drop a reference taken by vpmu_cstore_get()
  * @cs: the control store, or NULL
  *
- * Context: any, including with preemption disabled: the image is freed
+ * Context: any, including with preemption disabled: @cs is freed
  * later from a workqueue, since freeing microcode may sleep.
  */
 void vpmu_cstore_put(struct vpmu_cstore *cs)
@@ -201,10 +202,10 @@ void vpmu_cstore_put(struct vpmu_cstore *cs)
 /**
  * vpmu_cstore_install() - make a validated ucode the current control store
  * @m:	the machine
- * @uc:	the image; ownership passes to the callee, even on failure
+ * @uc:	the ucode; ownership passes to the callee, even on failure
  *
- * Runs in progress keep the image they started with; the old image goes
- * when the last of them drops it.
+ * Runs in progress keep the control store they started with; the old one
+ * goes when the last of them drops it.
  *
  * Context: process context; may sleep.
  * Return: 0 or -ENOMEM.
@@ -420,7 +421,7 @@ int vpmu_machine_cpu_prepare(struct vpmu_machine *m,
 		short_now = pp->retry_mem && !pp->mem;
 		pp->retry = false;
 	} else {
-		/* Only this CPU's chunks change its engine's memory, image. */
+		/* Only this CPU's chunks change its engine's memory, cs. */
 		cpu = get_cpu();
 		mc = per_cpu_ptr(m->priv->cpu, cpu);
 		/* rechecked, locked */
@@ -795,8 +796,8 @@ static int vpmu_engines_create(struct vpmu_machine *m)
 	return 0;
 }
 
-/* Drop the current image and wait for every image to be freed. */
-static void vpmu_images_drain(struct vpmu_machine *m)
+/* Drop the current control store and wait for every one to be freed. */
+static void vpmu_cstores_drain(struct vpmu_machine *m)
 {
 	vpmu_cstore_put(rcu_replace_pointer(m->priv->current_cs, NULL, true));
 	/*
@@ -812,10 +813,11 @@ static void vpmu_images_drain(struct vpmu_machine *m)
 /**
  * vpmu_machine_init() - create the engines and make @uc current
  * @m:	the machine, its parameters filled in
- * @uc:	the first image (generation 1); ownership passes to the callee,
+ * @uc:	the first ucode (generation 1); ownership passes to the callee,
  *	even on failure
  *
- * Sets up the engines, the first image and the counters' interrupt lines.
+ * Sets up the engines, the first control store and the counters' interrupt
+ * lines.
  *
  * Return: 0 or a negative errno.
  */
@@ -835,7 +837,7 @@ int vpmu_machine_init(struct vpmu_machine *m, struct vpmu_ucode *uc)
 	vpmu_machine_set_ops(m, NULL);
 	mp->cpu = alloc_percpu(struct vpmu_machine_cpu);
 	/*
-	 * Unbound: freeing an image has no use for locality.  Saying so also
+	 * Unbound: freeing a control store has no use for locality.  Saying so also
 	 * keeps 7.x quiet, which warns about a workqueue that names neither
 	 * WQ_PERCPU nor WQ_UNBOUND.
 	 */
@@ -861,7 +863,7 @@ int vpmu_machine_init(struct vpmu_machine *m, struct vpmu_ucode *uc)
 out_engines_destroy:
 	vpmu_engines_destroy(m);
 out_drain:
-	vpmu_images_drain(m);
+	vpmu_cstores_drain(m);
 out_free:
 	if (mp->free_wq)
 		destroy_workqueue(mp->free_wq);
@@ -880,7 +882,7 @@ void vpmu_machine_exit(struct vpmu_machine *m)
 	vpmu_machine_fault_exit();
 	vpmu_irq_exit(&m->priv->irq);
 	vpmu_engines_destroy(m);
-	vpmu_images_drain(m);
+	vpmu_cstores_drain(m);
 	free_percpu(m->priv->cpu);
 	kfree(m->priv);
 	m->priv = NULL;

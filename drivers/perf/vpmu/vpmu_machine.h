@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * vpmu_machine.h - the machine layer: the per-CPU engines, the current
- * microcode image, runs, overflow stops and their interrupt delivery.
+ * control store, runs, overflow stops and their interrupt delivery.
  *
- *   vpmu_machine.c      engines, images, calls on an engine's CPU, the
- *                       histograms' settings on every engine
+ *   vpmu_machine.c      engines, control stores, calls on an engine's
+ *                       CPU, the histograms' settings on every engine
  *   vpmu_machine_run.c  running a program in chunks
  *   vpmu_machine_irq.c  the counters' overflow lines: an overflow stop
  *                       delivered as interrupts
@@ -85,7 +85,7 @@ enum vpmu_uhist_state {
 };
 
 /**
- * struct vpmu_machine - the engines and the image they run
+ * struct vpmu_machine - the engines and the control store they run
  * @nr_counters: programmable counters per engine (nr_counters)
  * @cs_size:	the largest control store an image may have (cs_size);
  *		an engine's memory is sized by the images it runs

@@ -7,12 +7,12 @@
  * interrupts; Documentation/vpmu/perf.rst, "Serialisation"); between
  * chunks the program's state lives in a struct vpmu_ctx, off every
  * engine, so the task can be rescheduled, migrated or stopped by a signal
- * there.  The whole run uses the image that was current when it started.
- * Before each chunk the run brings memory for that image to the engine of
- * the CPU it is on, if that engine has too little (its first run there, or
- * a larger image): allocated here, where sleeping is allowed, and given to
- * the engine inside the chunk (vpmu_machine.c); the first run on a CPU
- * also requests that CPU's overflow lines.
+ * there.  The whole run uses the control store that was current when it
+ * started.  Before each chunk the run brings memory for its ucode to the
+ * engine of the CPU it is on, if that engine has too little (its first run
+ * there, or a larger ucode): allocated here, where sleeping is allowed,
+ * and given to the engine inside the chunk (vpmu_machine.c); the first run
+ * on a CPU also requests that CPU's overflow lines.
  *
  * An overflow stop in a chunk is delivered as an interrupt
  * (vpmu_machine_irq.c) before the engine runs on; the layer above sees a
@@ -413,7 +413,7 @@ int vpmu_machine_run(struct vpmu_machine *m, struct vpmu_run *run, u8 *mem,
 		r->ctx = vpmu_ctx_create();
 		if (!r->ctx) {
 			ret = -ENOMEM;
-			goto out_put_image;
+			goto out_put_cs;
 		}
 	}
 	r->run->generation = r->cs->generation;
@@ -434,7 +434,7 @@ int vpmu_machine_run(struct vpmu_machine *m, struct vpmu_run *run, u8 *mem,
 	}
 
 	vpmu_ctx_destroy(r->ctx);
-out_put_image:
+out_put_cs:
 	vpmu_cstore_put(r->cs);
 	return ret;
 }
