@@ -129,11 +129,11 @@ struct vpmu_stop {
 #define VPMU_CTR_USER		BIT(0)	/* count in user mode */
 #define VPMU_CTR_SUPER		BIT(1)	/* count in supervisor mode */
 #define VPMU_CTR_INT		BIT(2)	/* stop with OVERFLOW on wrap */
-#define VPMU_CTR_FREEZE_ON_OVF	BIT(3)	/* freeze the group on wrap */
+#define VPMU_CTR_FREEZE_ON_OVF	BIT(3)	/* freeze the fgroup on wrap */
 
 /*
  * A counter as the hardware has it.  A counter with neither USER nor SUPER
- * is disabled.  It counts while its group's freeze bit is clear.
+ * is disabled.  It counts while its freeze group's bit is clear.
  */
 struct vpmu_ctr_cfg {
 	u16 event;		/* enum vpmu_event, VPMU_EV_TAG(k), ... */
@@ -173,7 +173,7 @@ struct vpmu_ctx;
  * the engine's memory holds) and may be called again to switch ucodes
  * between runs.
  * It keeps the PMU hardware state: counter configurations and values,
- * overflow status, freeze bits, group triggers (their microword hooks are
+ * overflow status, freeze bits, fgroup triggers (their microword hooks are
  * re-routed for the new ucode), the micro-PC histogram's interval and the
  * histogram unit's program.  It rebuilds or resets what belongs to a
  * ucode: the uops, the event totals and per-microword counts, the micro-PC
@@ -340,7 +340,7 @@ void vpmu_engine_ovf_clear(struct vpmu_engine *e, u32 mask);
  * struct vpmu_engine_snap - the PMU hardware at one instant
  * @cycles:	the program's cycle count (0 before the first start)
  * @ovf:	overflow status, as vpmu_engine_ovf_status()
- * @frozen:	freeze bits, bit g for group g
+ * @frozen:	freeze bits, bit g for freeze group g
  * @trig_ovf:	counters whose wrap is a freeze group's trigger
  * @cfg:	each counter's configuration (all zero: disabled)
  * @ctr:	each counter's value
@@ -384,7 +384,7 @@ int vpmu_engine_fgroup_trigger(struct vpmu_engine *e, unsigned int fgroup,
  * occurs (each before that microword's events are counted; a counter's
  * wrap right after its microword).  Either may be VPMU_TRIG_NONE; they
  * work beside the toggle of vpmu_engine_fgroup_trigger(), which flips the
- * bit whatever its state.  -EINVAL, changing nothing, for a bad group or
+ * bit whatever its state.  -EINVAL, changing nothing, for a bad fgroup or
  * trigger; -EOPNOTSUPP for a histogram-unit bucket.
  */
 int vpmu_engine_fgroup_start_stop(struct vpmu_engine *e, unsigned int fgroup,
@@ -396,10 +396,10 @@ bool vpmu_engine_frozen(const struct vpmu_engine *e, unsigned int fgroup);
  * histogram and the histogram unit may count only while a freeze group
  * runs.  vpmu_engine_fgroup_gate() makes freeze group @fgroup (1 ..
  * VPMU_NR_FGROUPS_MAX - 1) gate @units (VPMU_GATE_*, 0: none); -EINVAL,
- * changing nothing, for group 0 or another bit.  A gated unit counts a
- * cycle only if one of the groups gating it is thawed for the microword
+ * changing nothing, for fgroup 0 or another bit.  A gated unit counts a
+ * cycle only if one of the fgroups gating it is thawed for the microword
  * occupying it (its own toggle included, as for counters).  With
- * vpmu_engine_gate_closed() a unit is gated even while no group gates it
+ * vpmu_engine_gate_closed() a unit is gated even while no fgroup gates it
  * on this engine: it then counts nothing.  The clocks run on while a unit
  * is gated: the micro-PC histogram's countdown and the histogram unit's
  * monitoring period count every cycle, and a sample or a cycle that falls

@@ -129,7 +129,7 @@ static bool vpmu_trig_can(const struct vpmu_engine *e, u16 t, u32 upc)
 }
 
 /*
- * What trigger source microword @upc is (trig_static[]): the groups
+ * What trigger source microword @upc is (trig_static[]): the fgroups
  * whose toggle occurs on every execution of it, and TRIG_DYN if a
  * toggle depends on what it does or a start or stop trigger can occur
  * on it (vpmu_hook_post() decides those); 0 if none.
@@ -142,7 +142,7 @@ static u8 vpmu_trig_src(const struct vpmu_engine *e, u32 upc)
 	for (g = 0; g < VPMU_NR_FGROUPS_MAX; g++) {
 		u16 t = e->trig[g];
 
-		/* a gating group's toggles all go through the hook */
+		/* a gating fgroup's toggles all go through the hook */
 		if (vpmu_trig_can(e, t, upc))
 			tm |= vpmu_trig_dynamic(t) ||
 			      (e->gate_fgroups[0] | e->gate_fgroups[1]) >> g & 1 ?

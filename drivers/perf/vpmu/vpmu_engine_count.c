@@ -174,7 +174,7 @@ void vpmu_slot_reset(struct vpmu_engine *e)
 }
 
 /*
- * Where a static toggle by groups @g leaves each key of slot @s, or -1 if
+ * Where a static toggle by fgroups @g leaves each key of slot @s, or -1 if
  * not known (a key it would reach has no slot yet) or not the same for
  * all of them.
  */
@@ -333,7 +333,7 @@ static unsigned int vpmu_trig_changes(const struct vpmu_engine *e, u32 upc,
 /*
  * The gated units as of the freeze bits now.  Every change of the bits
  * outside a chunk calls this (vpmu_gate_resync()); in a chunk, the
- * toggles of gating groups go through vpmu_gate_post().
+ * toggles of gating fgroups go through vpmu_gate_post().
  */
 void vpmu_gate_sync(struct vpmu_engine *e)
 {

@@ -498,15 +498,15 @@ static __always_inline int vpmu_loop_exit(struct vpmu_engine *e,
 		goto fault;						\
 	} while (0)
 /*
- * A resolved toggle (TGL()): flip the freeze @groups and go to the slot
+ * A resolved toggle (TGL()): flip the freeze @fgroups and go to the slot
  * @dist bytes away, u's execution counted there (u stays in the old one).
  */
-#define TOGGLE(dist, groups)						\
+#define TOGGLE(dist, fgroups)						\
 	do {								\
 		s32 d_ = (dist);					\
 		u->cnt--;						\
 		((struct vpmu_uop *)((char *)u + d_))->cnt++;		\
-		e->frozen ^= (groups);					\
+		e->frozen ^= (fgroups);					\
 		base = (struct vpmu_uop *)((char *)base + d_);		\
 	} while (0)
 /* An ALU shape at @label: operands @A, @B, the result to @W, then @then. */

@@ -197,7 +197,7 @@ struct vpmu_uop {
 	u8 seq;			/* sequencer handler index */
 	union {
 		u8 cond;	/* BR: condition; DISP: width */
-		u8 toggle_fgroups;	/* H_TPI*: the groups it toggles */
+		u8 toggle_fgroups;	/* H_TPI*: the fgroups it toggles */
 	};
 	u8 pend;		/* P_* */
 	union {
@@ -686,7 +686,7 @@ struct vpmu_engine {
 	u8 *trig_static;
 	u16 *tsrc;			/* microwords with static toggles */
 	u32 ntsrc;
-	u16 tsrc_fgroups;		/* bit g: a fast one toggles groups g */
+	u16 tsrc_fgroups;		/* bit g: a fast one toggles fgroups g */
 	u8 ctr_cls[VPMU_NR_COUNTERS_MAX];	/* enum vpmu_cls of each */
 	u16 plan_mask;			/* enabled: INT or FREEZE_ON_OVF */
 	bool dirty;

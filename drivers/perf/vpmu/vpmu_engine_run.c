@@ -192,7 +192,7 @@ static void vpmu_fill_stop(struct vpmu_engine *e, struct vpmu_stop *stop,
 
 /*
  * Counters @wr, trigger sources, wrapped (after freeze on overflow took
- * effect): in counter order, the groups whose trigger each is change.
+ * effect): in counter order, the fgroups whose trigger each is change.
  */
 static void vpmu_ovf_trig(struct vpmu_engine *e, u32 wr)
 {
@@ -212,7 +212,7 @@ static void vpmu_ovf_trig(struct vpmu_engine *e, u32 wr)
 
 /*
  * Counters @wr wrapped in the chunk that ended with @x: those that freeze
- * on overflow freeze their groups; if any interrupts, the run stops with
+ * on overflow freeze their fgroups; if any interrupts, the run stops with
  * OVERFLOW on the microword @upc (@ipc) they wrapped on, and a HALT or
  * TRAP the chunk also reached waits, sticky, for the next run.  Returns
  * true if the run stops.
