@@ -119,7 +119,7 @@ struct vpmu_fgroup {
  *		frozen, 1.. are lent to groups with a freeze control
  * @hu_active: the started bucket events, linked by their active_entry
  * @used_mask:	counters taken (bit n: counter n, 0-based)
- * @task_fgroups: freeze groups lent to per-task controls (bit g: group g)
+ * @task_fgroups: freeze groups lent to per-task controls (bit g: fgroup g)
  * @tick:	the jiffy of each counter's last sample
  * @nr_samples:	samples of each counter in that jiffy (throttling)
  *
