@@ -42,15 +42,16 @@ VERSION	:= $(shell sed -n '1s/^vpmu (\([^ ]*\)) .*/\1/p' $(TOP)/debian/changelog
 
 all: modules tools
 
-# The built-in microcode: assembled by vpmu-as, included by vpmu_ucode.c.
+# The built-in microcode: assembled by vpmu-as, included by
+# vpmu_default_image.c.
 # The header is only rewritten when its content changes, so Kbuild does not
 # rebuild the module for nothing.
-UCODE_H	:= drivers/perf/vpmu/vpmu_default_ucode.h
+UCODE_H	:= drivers/perf/vpmu/vpmu_default_image_data.h
 
 ucode:
 	@$(MAKE) --no-print-directory -C tools/vpmu ucode VERSION=$(VERSION)
-	@cmp -s tools/vpmu/build/vpmu_default_ucode.c $(UCODE_H) || \
-		cp tools/vpmu/build/vpmu_default_ucode.c $(UCODE_H)
+	@cmp -s tools/vpmu/build/vpmu_default_image.c $(UCODE_H) || \
+		cp tools/vpmu/build/vpmu_default_image.c $(UCODE_H)
 
 # The version for MODULE_VERSION (modinfo, /sys/module/vpmu/version), from
 # VERSION above; rewritten only when it changes, for the same reason.  The
@@ -115,8 +116,8 @@ chunk-bench:
 # PREFIX and DESTDIR apply to the tools, man pages and share files; the
 # module source goes where DKMS looks for it, $(DESTDIR)/usr/src/vpmu-VER
 # (dkms.conf's #MODULE_VERSION# filled in, as dh_dkms -V does), with the
-# generated vpmu_default_ucode.h in it, so that DKMS builds the module with
-# nothing but the kernel's own Kbuild: no host assembler on the target.
+# generated vpmu_default_image_data.h in it, so that DKMS builds the module
+# with nothing but the kernel's own Kbuild: no host assembler on the target.
 
 PREFIX	?= /usr/local
 BINDIR	?= $(PREFIX)/bin

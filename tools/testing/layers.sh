@@ -48,8 +48,8 @@ DIR=${1:-$TOP/drivers/perf/vpmu}
 LAYERS='
 main	vpmu_main.c vpmu_version.h
 front	vpmu.h vpmu_pmu*.[ch] vpmu_cdev.c vpmu_loader.c vpmu_caps.c vpmu_uhist.c vpmu_hu.c
-machine	vpmu_machine*.[ch] vpmu_ucode.[ch] vpmu_compat.h
-core	vpmu_port.h vpmu_isa.[ch] vpmu_image.c vpmu_engine*.[ch] vpmu_hu_text.[ch]
+machine	vpmu_machine*.[ch] vpmu_default_image.[ch] vpmu_compat.h
+core	vpmu_port.h vpmu_isa.[ch] vpmu_ucode.c vpmu_engine*.[ch] vpmu_hu_text.[ch]
 '
 
 # The layers made of parts that meet only through an interface (above),
@@ -62,9 +62,9 @@ front	vpmu.h
 # (whose interpreter loop has a limit of its own).
 MAX_LINES=100
 
-# Generated at build time, not kept in git: part of vpmu_ucode.c (and
+# Generated at build time, not kept in git: part of vpmu_default_image.c (and
 # kbuild's vpmu.mod.c, which the script skips).
-GENERATED=vpmu_default_ucode.h
+GENERATED=vpmu_default_image_data.h
 
 [ -d "$DIR" ] || { echo "layers: no directory $DIR" >&2; exit 2; }
 

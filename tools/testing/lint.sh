@@ -6,6 +6,7 @@
 # every shell script (warnings and errors), the driver's structure
 # (layers.sh: the layers depend one way; circles.sh: no include/call
 # circle among the C files of the driver, the tools and the selftests;
+# glossary.sh: no old name of a concept the glossary names;
 # func-lengths.sh: no function over its limit), sparse (C=2) over a
 # module build against each stock kernel's headers, and the documentation
 # (lint-docs.sh: RST, the ABI through get_abi.pl, man pages).  Prints TAP
@@ -74,7 +75,7 @@ kernel_files() {
 			'include/uapi/linux/vpmu.h'
 	else
 		(cd "$TOP" && find drivers/perf/vpmu -maxdepth 1 -name '*.[ch]' \
-			! -name vpmu_default_ucode.h | sort &&
+			! -name vpmu_default_image_data.h | sort &&
 			echo include/uapi/linux/vpmu.h)
 	fi
 }
@@ -198,6 +199,12 @@ run_structure() {
 	else
 		tap fail "circles: no include/call circle among the C files" "$out"
 	fi
+	if "$TOP/tools/testing/glossary.sh" >"$out" 2>&1 &&
+	   tail -n 1 "$out" | grep -Eq '^glossary: [0-9]+ files, 0 faults$'; then
+		tap ok "$(tail -n 1 "$out")"
+	else
+		tap fail "glossary: only the glossary's names are used" "$out"
+	fi
 	if "$TOP/tools/testing/func-lengths.sh" >"$out" 2>&1; then
 		tap ok "function lengths within their limits"
 	else
@@ -213,19 +220,19 @@ run_structure() {
 
 # The engine core's files are listed twice: in the module's Makefile
 # (Kbuild objects) and in tools/vpmu/sources.mk (the host's sources).
-# Both must name every vpmu_isa.c, vpmu_image.c and vpmu_engine*.c there is.
+# Both must name every vpmu_isa.c, vpmu_ucode.c and vpmu_engine*.c there is.
 core_lists_agree() {
 	local dir=$TOP/drivers/perf/vpmu files kbuild host
 
-	files=$(cd "$dir" && ls vpmu_isa.c vpmu_image.c vpmu_engine*.c | sort)
+	files=$(cd "$dir" && ls vpmu_isa.c vpmu_ucode.c vpmu_engine*.c | sort)
 	kbuild=$(sed -e ':a' -e '/\\$/N; s/\\\n//; ta' "$dir/Makefile" |
 		sed -n 's/^vpmu-y += //p' | tr ' \t' '\n\n' |
-		grep -E '^vpmu_(isa|image|engine[a-z_]*)\.o$' |
+		grep -E '^vpmu_(isa|ucode|engine[a-z_]*)\.o$' |
 		sed 's/\.o$/.c/' | sort)
 	host=$(sed -e ':a' -e '/\\$/N; s/\\\n//; ta' \
 		"$TOP/tools/vpmu/sources.mk" |
 		sed -n '/^VPMU_CORE_SRCS/,/)/p' | tr ' \t' '\n\n' |
-		grep -oE '^vpmu_(isa|image|engine[a-z_]*)\.c' | sort)
+		grep -oE '^vpmu_(isa|ucode|engine[a-z_]*)\.c' | sort)
 	if [ "$files" != "$kbuild" ] || [ "$files" != "$host" ]; then
 		printf 'files:\n%s\nMakefile:\n%s\nsources.mk:\n%s\n' \
 			"$files" "$kbuild" "$host"

@@ -9,12 +9,12 @@ VPMU_TOP	:= $(abspath $(VPMU_TOOLS)/../..)
 VPMU_CORE	:= $(VPMU_TOP)/drivers/perf/vpmu
 
 # The engine core, shared with the module: the ISA tables, the validator
-# (vpmu_image.c, which also has the CRC and the seal) and the engine
+# (vpmu_ucode.c, which also has the CRC and the seal) and the engine
 # (vpmu_engine*.c; vpmu_engine_priv.h says which file holds what).  The
 # module's list is drivers/perf/vpmu/Makefile's; the lint tier checks that
 # the two agree.  The host tests, fuzzers and benchmarks take this one.
 VPMU_CORE_SRCS	:= $(addprefix $(VPMU_CORE)/, \
-		     vpmu_isa.c vpmu_image.c vpmu_engine_run.c \
+		     vpmu_isa.c vpmu_ucode.c vpmu_engine_run.c \
 		     vpmu_engine_build.c vpmu_engine_interp.c \
 		     vpmu_engine_count.c vpmu_engine_tc.c \
 		     vpmu_engine_translate.c vpmu_engine_hu.c \

@@ -18,7 +18,7 @@
 #include "vpmu_buf.h"
 #include "vpmu_cli.h"
 #include "vpmu_elf.h"
-#include "vpmu_hist.h"
+#include "vpmu_uhist.h"
 #include "vpmu_runner.h"
 
 #define DEFAULT_BUDGET	1000000000ull

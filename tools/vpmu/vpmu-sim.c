@@ -21,9 +21,9 @@
 
 #define DEFAULT_BUDGET	1000000000ull
 
-/* The built-in default microcode (build/vpmu_default_ucode.c). */
-extern const u8 vpmu_default_ucode[];
-extern const size_t vpmu_default_ucode_len;
+/* The built-in default microcode (build/vpmu_default_image.c). */
+extern const u8 vpmu_default_image[];
+extern const size_t vpmu_default_image_len;
 
 static void usage(void)
 {
@@ -172,8 +172,8 @@ static struct vpmu_ucode *load_image(const char *path)
 	struct vpmu_buf file = { 0 }, diag = { 0 };
 	struct vpmu_ucode *uc = NULL;
 	struct vpmu_verr err;
-	const void *img = vpmu_default_ucode;
-	size_t len = vpmu_default_ucode_len;
+	const void *img = vpmu_default_image;
+	size_t len = vpmu_default_image_len;
 
 	if (path) {
 		if (vpmu_read_file(path, &file)) {

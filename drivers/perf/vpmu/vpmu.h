@@ -16,9 +16,10 @@
  *             vpmu_uhist.c     sysfs: uhist/ (the micro-PC histogram)
  *             vpmu_hu.c        sysfs: hist/ (the histogram unit)
  *   machine   vpmu_machine.h   per-CPU engines, images, runs, overflow
- *                              interrupts (vpmu_machine*.c, vpmu_ucode.c)
+ *                              interrupts (vpmu_machine*.c,
+ *                              vpmu_default_image.c)
  *   core      vpmu_engine.h    the portable engine core (vpmu_engine*.c,
- *                              vpmu_image.c, vpmu_isa.c, vpmu_hu_text.c)
+ *                              vpmu_ucode.c, vpmu_isa.c, vpmu_hu_text.c)
  *
  * tools/testing/layers.sh declares each file's layer and checks that no
  * file calls or includes anything of a layer above its own, and that no

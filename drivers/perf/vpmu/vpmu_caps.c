@@ -32,10 +32,10 @@ static DEVICE_ATTR_RO(cs_size);
 static ssize_t ev_mode_show(struct device *dev, struct device_attribute *attr,
 			    char *buf)
 {
-	struct vpmu_image *img = vpmu_image_get(&dev_to_vpmu(dev)->machine);
-	u32 mode = vpmu_ucode_header(img->uc)->ev_mode;
+	struct vpmu_cstore *cs = vpmu_cstore_get(&dev_to_vpmu(dev)->machine);
+	u32 mode = vpmu_ucode_header(cs->uc)->ev_mode;
 
-	vpmu_image_put(img);
+	vpmu_cstore_put(cs);
 	return sysfs_emit(buf, "%s\n",
 			  mode == VPMU_EVMODE_ENCODED ? "encoded" : "onehot");
 }
@@ -44,10 +44,10 @@ static DEVICE_ATTR_RO(ev_mode);
 static ssize_t ev_bits_show(struct device *dev, struct device_attribute *attr,
 			    char *buf)
 {
-	struct vpmu_image *img = vpmu_image_get(&dev_to_vpmu(dev)->machine);
-	u32 bits = vpmu_ucode_header(img->uc)->ev_bits;
+	struct vpmu_cstore *cs = vpmu_cstore_get(&dev_to_vpmu(dev)->machine);
+	u32 bits = vpmu_ucode_header(cs->uc)->ev_bits;
 
-	vpmu_image_put(img);
+	vpmu_cstore_put(cs);
 	return sysfs_emit(buf, "%u\n", bits);
 }
 static DEVICE_ATTR_RO(ev_bits);

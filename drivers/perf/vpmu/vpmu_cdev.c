@@ -72,7 +72,7 @@ static int vpmu_run_take(struct vpmu_cdev_file *f, const struct vpmu_run *run,
 	int ret = -EINVAL;
 
 	mutex_lock(&f->lock);
-	if (f->saved.img && f->saved.mem_size == run->mem_size) {
+	if (f->saved.cs && f->saved.mem_size == run->mem_size) {
 		*saved = f->saved;
 		f->saved = (struct vpmu_run_saved){ };
 		ret = 0;
@@ -90,7 +90,7 @@ static void vpmu_run_keep(struct vpmu_cdev_file *f,
 			  struct vpmu_run_saved *saved, bool back)
 {
 	mutex_lock(&f->lock);
-	if (!back || !f->saved.img)
+	if (!back || !f->saved.cs)
 		swap(*saved, f->saved);
 	mutex_unlock(&f->lock);
 	vpmu_run_saved_release(saved);
@@ -173,7 +173,7 @@ out_free_mem:
 	kvfree(mem);
 out_keep:
 	/* A program taken for a run that never ran goes back. */
-	if (saved.img)
+	if (saved.cs)
 		vpmu_run_keep(f, &saved, true);
 	return ret;
 }

@@ -123,26 +123,26 @@ struct vpmu_stop {
 };
 
 #define VPMU_NR_COUNTERS_MAX	16
-#define VPMU_NR_GROUPS_MAX	4	/* freeze groups */
+#define VPMU_NR_FGROUPS_MAX	4	/* freeze groups */
 
 /* Counter control flags (struct vpmu_ctr_cfg.flags). */
 #define VPMU_CTR_USER		BIT(0)	/* count in user mode */
 #define VPMU_CTR_SUPER		BIT(1)	/* count in supervisor mode */
 #define VPMU_CTR_INT		BIT(2)	/* stop with OVERFLOW on wrap */
-#define VPMU_CTR_FREEZE_ON_OVF	BIT(3)	/* freeze the group on wrap */
+#define VPMU_CTR_FREEZE_ON_OVF	BIT(3)	/* freeze the fgroup on wrap */
 
 /*
  * A counter as the hardware has it.  A counter with neither USER nor SUPER
- * is disabled.  It counts while its group's freeze bit is clear.
+ * is disabled.  It counts while its freeze group's bit is clear.
  */
 struct vpmu_ctr_cfg {
 	u16 event;		/* enum vpmu_event, VPMU_EV_TAG(k), ... */
 	u8 width;		/* bits, 1..64; wraps to 0 at 2^width */
 	u8 flags;		/* VPMU_CTR_* */
-	u8 group;		/* freeze group, < VPMU_NR_GROUPS_MAX */
+	u8 fgroup;		/* freeze group, < VPMU_NR_FGROUPS_MAX */
 };
 
-/* Freeze-group trigger sources (vpmu_engine_group_trigger()). */
+/* Freeze-group trigger sources (vpmu_engine_fgroup_trigger()). */
 #define VPMU_TRIG_NONE		0xffff	/* software and FREEZE_ON_OVF only */
 #define VPMU_TRIG_MARK		0xfffe	/* microwords with the T bit */
 /* ...or any event number: each microword on which it occurs toggles. */
@@ -173,7 +173,7 @@ struct vpmu_ctx;
  * the engine's memory holds) and may be called again to switch ucodes
  * between runs.
  * It keeps the PMU hardware state: counter configurations and values,
- * overflow status, freeze bits, group triggers (their microword hooks are
+ * overflow status, freeze bits, fgroup triggers (their microword hooks are
  * re-routed for the new ucode), the micro-PC histogram's interval and the
  * histogram unit's program.  It rebuilds or resets what belongs to a
  * ucode: the uops, the event totals and per-microword counts, the micro-PC
@@ -340,7 +340,7 @@ void vpmu_engine_ovf_clear(struct vpmu_engine *e, u32 mask);
  * struct vpmu_engine_snap - the PMU hardware at one instant
  * @cycles:	the program's cycle count (0 before the first start)
  * @ovf:	overflow status, as vpmu_engine_ovf_status()
- * @frozen:	freeze bits, bit g for group g
+ * @frozen:	freeze bits, bit g for freeze group g
  * @trig_ovf:	counters whose wrap is a freeze group's trigger
  * @cfg:	each counter's configuration (all zero: disabled)
  * @ctr:	each counter's value
@@ -369,37 +369,37 @@ void vpmu_engine_snapshot(struct vpmu_engine *e, struct vpmu_engine_snap *s,
 			  u32 clear);
 /* Zero the counters in @mask: values, status bits, overflow counts. */
 void vpmu_engine_ctr_clear(struct vpmu_engine *e, u32 mask);
-void vpmu_engine_freeze(struct vpmu_engine *e, unsigned int group,
+void vpmu_engine_freeze(struct vpmu_engine *e, unsigned int fgroup,
 			bool frozen);
 /*
- * Each microword on which @trigger occurs toggles @group's freeze bit with
+ * Each microword on which @trigger occurs toggles @fgroup's freeze bit with
  * no software involved.  The toggle takes effect before that microword's
  * events are counted: counting covers [start trigger, stop trigger).
  */
-int vpmu_engine_group_trigger(struct vpmu_engine *e, unsigned int group,
-			      u16 trigger);
+int vpmu_engine_fgroup_trigger(struct vpmu_engine *e, unsigned int fgroup,
+			       u16 trigger);
 /*
- * Start and stop as two events: a frozen @group thaws on a microword on
+ * Start and stop as two events: a frozen @fgroup thaws on a microword on
  * which @start occurs, a running one freezes on one on which @stop
  * occurs (each before that microword's events are counted; a counter's
  * wrap right after its microword).  Either may be VPMU_TRIG_NONE; they
- * work beside the toggle of vpmu_engine_group_trigger(), which flips the
- * bit whatever its state.  -EINVAL, changing nothing, for a bad group or
+ * work beside the toggle of vpmu_engine_fgroup_trigger(), which flips the
+ * bit whatever its state.  -EINVAL, changing nothing, for a bad fgroup or
  * trigger; -EOPNOTSUPP for a histogram-unit bucket.
  */
-int vpmu_engine_group_start_stop(struct vpmu_engine *e, unsigned int group,
-				 u16 start, u16 stop);
-bool vpmu_engine_frozen(const struct vpmu_engine *e, unsigned int group);
+int vpmu_engine_fgroup_start_stop(struct vpmu_engine *e, unsigned int fgroup,
+				  u16 start, u16 stop);
+bool vpmu_engine_frozen(const struct vpmu_engine *e, unsigned int fgroup);
 
 /*
  * Gating (architecture.rst, "Gating the histograms"): the micro-PC
  * histogram and the histogram unit may count only while a freeze group
- * runs.  vpmu_engine_group_gate() makes freeze group @group (1 ..
- * VPMU_NR_GROUPS_MAX - 1) gate @units (VPMU_GATE_*, 0: none); -EINVAL,
- * changing nothing, for group 0 or another bit.  A gated unit counts a
- * cycle only if one of the groups gating it is thawed for the microword
+ * runs.  vpmu_engine_fgroup_gate() makes freeze group @fgroup (1 ..
+ * VPMU_NR_FGROUPS_MAX - 1) gate @units (VPMU_GATE_*, 0: none); -EINVAL,
+ * changing nothing, for fgroup 0 or another bit.  A gated unit counts a
+ * cycle only if one of the fgroups gating it is thawed for the microword
  * occupying it (its own toggle included, as for counters).  With
- * vpmu_engine_gate_closed() a unit is gated even while no group gates it
+ * vpmu_engine_gate_closed() a unit is gated even while no fgroup gates it
  * on this engine: it then counts nothing.  The clocks run on while a unit
  * is gated: the micro-PC histogram's countdown and the histogram unit's
  * monitoring period count every cycle, and a sample or a cycle that falls
@@ -408,8 +408,8 @@ bool vpmu_engine_frozen(const struct vpmu_engine *e, unsigned int group);
 #define VPMU_GATE_UHIST		BIT(0)	/* the micro-PC histogram */
 #define VPMU_GATE_HU		BIT(1)	/* the histogram unit */
 #define VPMU_GATE_ALL		(VPMU_GATE_UHIST | VPMU_GATE_HU)
-int vpmu_engine_group_gate(struct vpmu_engine *e, unsigned int group,
-			   unsigned int units);
+int vpmu_engine_fgroup_gate(struct vpmu_engine *e, unsigned int fgroup,
+			    unsigned int units);
 int vpmu_engine_gate_closed(struct vpmu_engine *e, unsigned int units);
 
 /*
@@ -436,7 +436,7 @@ void vpmu_engine_uhist_reset(struct vpmu_engine *e);
  * unit counts one monitoring period and then holds the buckets until
  * the next set, reset or attach.
  */
-#define VPMU_HU_MAX	VPMU_HIST_BUCKETS
+#define VPMU_HU_MAX	VPMU_HU_BUCKETS
 
 enum vpmu_hu_kind {
 	VPMU_HU_EVENT,	/* occurrences of an engine event (basic or tag) */

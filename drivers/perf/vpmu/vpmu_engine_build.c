@@ -129,7 +129,7 @@ static bool vpmu_trig_can(const struct vpmu_engine *e, u16 t, u32 upc)
 }
 
 /*
- * What trigger source microword @upc is (trig_static[]): the groups
+ * What trigger source microword @upc is (trig_static[]): the fgroups
  * whose toggle occurs on every execution of it, and TRIG_DYN if a
  * toggle depends on what it does or a start or stop trigger can occur
  * on it (vpmu_hook_post() decides those); 0 if none.
@@ -139,13 +139,13 @@ static u8 vpmu_trig_src(const struct vpmu_engine *e, u32 upc)
 	unsigned int g;
 	u8 tm = 0;
 
-	for (g = 0; g < VPMU_NR_GROUPS_MAX; g++) {
+	for (g = 0; g < VPMU_NR_FGROUPS_MAX; g++) {
 		u16 t = e->trig[g];
 
-		/* a gating group's toggles all go through the hook */
+		/* a gating fgroup's toggles all go through the hook */
 		if (vpmu_trig_can(e, t, upc))
 			tm |= vpmu_trig_dynamic(t) ||
-			      (e->gate_grp[0] | e->gate_grp[1]) >> g & 1 ?
+			      (e->gate_fgroups[0] | e->gate_fgroups[1]) >> g & 1 ?
 			      TRIG_DYN : 1u << g;
 		if (vpmu_trig_can(e, e->trig_on[g], upc) ||
 		    vpmu_trig_can(e, e->trig_off[g], upc))
@@ -183,7 +183,7 @@ void vpmu_prepare(struct vpmu_engine *e)
 		for (i = 0; i < e->ntsrc; i++)
 			vpmu_tgl_clear(e, e->tsrc[i]);
 		e->ntsrc = 0;
-		e->tsrc_groups = 0;
+		e->tsrc_fgroups = 0;
 		for (upc = 0; upc < e->ncs; upc++) {
 			u16 hit = 0;
 			bool route = false;
@@ -215,10 +215,10 @@ void vpmu_prepare(struct vpmu_engine *e)
 			if (!tm != !e->trig_static[upc])
 				reroute = true;
 			e->trig_static[upc] = tm;
-			if (!(tm & TRIG_DYN) && tm & TRIG_GROUPS)
+			if (!(tm & TRIG_DYN) && tm & TRIG_FGROUPS)
 				e->tsrc[e->ntsrc++] = upc;
 			if (!(tm & TRIG_DYN) && tm & TRIG_FAST)
-				e->tsrc_groups |= 1u << (tm & TRIG_GROUPS);
+				e->tsrc_fgroups |= 1u << (tm & TRIG_FGROUPS);
 			vpmu_route(e, upc, route);
 		}
 		vpmu_fuse(e);

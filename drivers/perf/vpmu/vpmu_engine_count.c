@@ -21,8 +21,8 @@ static unsigned int vpmu_gate_open(const struct vpmu_engine *e,
 {
 	unsigned int u, open = VPMU_GATE_ALL;
 
-	for (u = 0; u < ARRAY_SIZE(e->gate_grp); u++)
-		if (e->gate_req >> u & 1 && !(e->gate_grp[u] & ~frozen))
+	for (u = 0; u < ARRAY_SIZE(e->gate_fgroups); u++)
+		if (e->gate_req >> u & 1 && !(e->gate_fgroups[u] & ~frozen))
 			open &= ~(1u << u);
 	return open;
 }
@@ -41,7 +41,7 @@ static u32 vpmu_active(const struct vpmu_engine *e, unsigned int key)
 
 		if (!(c->flags & (mode ? VPMU_CTR_SUPER : VPMU_CTR_USER)))
 			continue;
-		if (frozen >> c->group & 1)
+		if (frozen >> c->fgroup & 1)
 			continue;
 		m |= 1u << i;
 	}
@@ -174,7 +174,7 @@ void vpmu_slot_reset(struct vpmu_engine *e)
 }
 
 /*
- * Where a static toggle by groups @g leaves each key of slot @s, or -1 if
+ * Where a static toggle by fgroups @g leaves each key of slot @s, or -1 if
  * not known (a key it would reach has no slot yet) or not the same for
  * all of them.
  */
@@ -208,12 +208,12 @@ static void vpmu_tgl_update(struct vpmu_engine *e)
 
 	for (s = 0; s < e->nused; s++) {
 		s32 *tab = (s32 *)e->slot[s] - VPMU_IDT - 1;
-		s32 ent[TRIG_GROUPS + 1];
+		s32 ent[TRIG_FGROUPS + 1];
 
-		for (g = 1; g <= TRIG_GROUPS; g++) {
+		for (g = 1; g <= TRIG_FGROUPS; g++) {
 			int d;
 
-			if (!(e->tsrc_groups >> g & 1))
+			if (!(e->tsrc_fgroups >> g & 1))
 				continue;	/* no fast source reads it */
 			d = vpmu_tgl_dest(e, s, g);
 
@@ -224,14 +224,14 @@ static void vpmu_tgl_update(struct vpmu_engine *e)
 			u32 upc = e->tsrc[i];
 			u8 tm = e->trig_static[upc];
 			struct vpmu_uop *x = &e->slot[s][upc];
-			s32 t = tm & TRIG_FAST ? ent[tm & TRIG_GROUPS] : 0;
+			s32 t = tm & TRIG_FAST ? ent[tm & TRIG_FGROUPS] : 0;
 
 			tab[-(s32)upc] = t;
 			if (x->h_fast != H_PI && x->h_fast != H_PI0)
 				continue;
 			/* a mark's shape: resolved, its fused handler runs */
 			x->toggle_dist = t & TGL_SLOT;
-			x->toggle_groups = t & TGL_GROUPS;
+			x->toggle_fgroups = t & TGL_FGROUPS;
 			x->h_dispatch = !t ? H_TRIG : x->h_fast == H_PI ? H_TPI : H_TPI0;
 			x->h_label = e->lab[x->h_dispatch];
 		}
@@ -320,7 +320,7 @@ static unsigned int vpmu_trig_changes(const struct vpmu_engine *e, u32 upc,
 {
 	unsigned int g, ch = 0;
 
-	for (g = 0; g < VPMU_NR_GROUPS_MAX; g++) {
+	for (g = 0; g < VPMU_NR_FGROUPS_MAX; g++) {
 		u16 se = e->frozen >> g & 1 ? e->trig_on[g] : e->trig_off[g];
 
 		if (vpmu_trig_occurs(e, e->trig[g], upc, ddyn, dtkn) ||
@@ -333,12 +333,12 @@ static unsigned int vpmu_trig_changes(const struct vpmu_engine *e, u32 upc,
 /*
  * The gated units as of the freeze bits now.  Every change of the bits
  * outside a chunk calls this (vpmu_gate_resync()); in a chunk, the
- * toggles of gating groups go through vpmu_gate_post().
+ * toggles of gating fgroups go through vpmu_gate_post().
  */
 void vpmu_gate_sync(struct vpmu_engine *e)
 {
 	e->gate_open = vpmu_gate_open(e, e->frozen);
-	e->uh_hist = e->gate_open & VPMU_GATE_UHIST ? e->uhist : e->uh_sink;
+	e->uhist_to = e->gate_open & VPMU_GATE_UHIST ? e->uhist : e->uhist_sink;
 }
 
 /* The gates again, if any unit is gated (a freeze bit changed). */
@@ -365,14 +365,14 @@ static void vpmu_gate_post(struct vpmu_engine *e, u32 upc, u32 ddyn,
 	u64 first = e->hook_now - vpmu_stall_of(e, &e->uc->dec[upc], ddyn);
 
 	if ((open ^ e->gate_open) & VPMU_GATE_UHIST) {
-		u64 *to = open & VPMU_GATE_UHIST ? e->uhist : e->uh_sink;
+		u64 *to = open & VPMU_GATE_UHIST ? e->uhist : e->uhist_sink;
 
 		if (us->k && us->last && us->next - us->k == first) {
 			(*us->last)--;
 			us->last = &to[upc];
 			(*us->last)++;
 		}
-		e->uh_hist = to;
+		e->uhist_to = to;
 	}
 	if ((open ^ e->gate_open) & VPMU_GATE_HU && e->hu_wact) {
 		vpmu_hu_wq_add(e, e->hu_wact, e->trig_wq, e->hu_acc, first);
@@ -430,7 +430,7 @@ bool vpmu_trig_any(struct vpmu_engine *e)
 	bool any = false;
 
 	e->ovf_src = 0;
-	for (g = 0; g < VPMU_NR_GROUPS_MAX; g++) {
+	for (g = 0; g < VPMU_NR_FGROUPS_MAX; g++) {
 		const u16 t[3] = { e->trig[g], e->trig_on[g], e->trig_off[g] };
 
 		for (k = 0; k < 3; k++) {
@@ -450,7 +450,7 @@ static int vpmu_ctr_cfg_check(const struct vpmu_ctr_cfg *cfg)
 	if (vpmu_event_hu_bucket(cfg->event))
 		return -EOPNOTSUPP;
 	if (!vpmu_event_valid(cfg->event) || cfg->width < 1 ||
-	    cfg->width > 64 || cfg->group >= VPMU_NR_GROUPS_MAX ||
+	    cfg->width > 64 || cfg->fgroup >= VPMU_NR_FGROUPS_MAX ||
 	    cfg->flags & ~(VPMU_CTR_USER | VPMU_CTR_SUPER | VPMU_CTR_INT |
 			   VPMU_CTR_FREEZE_ON_OVF))
 		return -EINVAL;
@@ -566,20 +566,20 @@ void vpmu_engine_snapshot(struct vpmu_engine *e, struct vpmu_engine_snap *s,
 		vpmu_engine_ctr_clear(e, clear);
 }
 
-void vpmu_engine_freeze(struct vpmu_engine *e, unsigned int group,
+void vpmu_engine_freeze(struct vpmu_engine *e, unsigned int fgroup,
 			bool frozen)
 {
-	if (group >= VPMU_NR_GROUPS_MAX)
+	if (fgroup >= VPMU_NR_FGROUPS_MAX)
 		return;
 	vpmu_settle(e);
 	if (frozen)
-		e->frozen |= 1u << group;
+		e->frozen |= 1u << fgroup;
 	else
-		e->frozen &= ~(1u << group);
+		e->frozen &= ~(1u << fgroup);
 	vpmu_gate_resync(e);
 }
 
-/* 0 if @trigger may be a group's trigger, or the errno it is refused with. */
+/* 0 if @trigger may be a freeze group's trigger, or the errno it is refused with. */
 static int vpmu_trig_check(u16 trigger)
 {
 	if (vpmu_event_hu_bucket(trigger))
@@ -590,42 +590,42 @@ static int vpmu_trig_check(u16 trigger)
 	return 0;
 }
 
-int vpmu_engine_group_trigger(struct vpmu_engine *e, unsigned int group,
-			      u16 trigger)
+int vpmu_engine_fgroup_trigger(struct vpmu_engine *e, unsigned int fgroup,
+			       u16 trigger)
 {
 	int ret = vpmu_trig_check(trigger);
 
-	if (group >= VPMU_NR_GROUPS_MAX)
+	if (fgroup >= VPMU_NR_FGROUPS_MAX)
 		return -EINVAL;
 	if (ret)
 		return ret;
 	vpmu_settle(e);
-	e->trig[group] = trigger;
+	e->trig[fgroup] = trigger;
 	e->dirty = true;
 	return 0;
 }
 
-int vpmu_engine_group_start_stop(struct vpmu_engine *e, unsigned int group,
-				 u16 start, u16 stop)
+int vpmu_engine_fgroup_start_stop(struct vpmu_engine *e, unsigned int fgroup,
+				  u16 start, u16 stop)
 {
 	int ret = vpmu_trig_check(start);
 
-	if (group >= VPMU_NR_GROUPS_MAX)
+	if (fgroup >= VPMU_NR_FGROUPS_MAX)
 		return -EINVAL;
 	if (!ret)
 		ret = vpmu_trig_check(stop);
 	if (ret)
 		return ret;
 	vpmu_settle(e);
-	e->trig_on[group] = start;
-	e->trig_off[group] = stop;
+	e->trig_on[fgroup] = start;
+	e->trig_off[fgroup] = stop;
 	e->dirty = true;
 	return 0;
 }
 
-bool vpmu_engine_frozen(const struct vpmu_engine *e, unsigned int group)
+bool vpmu_engine_frozen(const struct vpmu_engine *e, unsigned int fgroup)
 {
-	return group < VPMU_NR_GROUPS_MAX && (e->frozen >> group & 1);
+	return fgroup < VPMU_NR_FGROUPS_MAX && (e->frozen >> fgroup & 1);
 }
 
 /* New gating: slots count under other states, sources route anew. */
@@ -634,30 +634,30 @@ static void vpmu_gate_update(struct vpmu_engine *e)
 	unsigned int u;
 
 	e->gate_req = e->gate_closed;
-	for (u = 0; u < ARRAY_SIZE(e->gate_grp); u++)
-		if (e->gate_grp[u])
+	for (u = 0; u < ARRAY_SIZE(e->gate_fgroups); u++)
+		if (e->gate_fgroups[u])
 			e->gate_req |= 1u << u;
 	e->dirty = true;
 	vpmu_gate_sync(e);
 }
 
-int vpmu_engine_group_gate(struct vpmu_engine *e, unsigned int group,
-			   unsigned int units)
+int vpmu_engine_fgroup_gate(struct vpmu_engine *e, unsigned int fgroup,
+			    unsigned int units)
 {
-	u8 grp[ARRAY_SIZE(e->gate_grp)];
+	u8 fgroups[ARRAY_SIZE(e->gate_fgroups)];
 	unsigned int u;
 
-	if (!group || group >= VPMU_NR_GROUPS_MAX || units & ~VPMU_GATE_ALL)
+	if (!fgroup || fgroup >= VPMU_NR_FGROUPS_MAX || units & ~VPMU_GATE_ALL)
 		return -EINVAL;
-	for (u = 0; u < ARRAY_SIZE(grp); u++) {
-		grp[u] = e->gate_grp[u] & ~(1u << group);
+	for (u = 0; u < ARRAY_SIZE(fgroups); u++) {
+		fgroups[u] = e->gate_fgroups[u] & ~(1u << fgroup);
 		if (units >> u & 1)
-			grp[u] |= 1u << group;
+			fgroups[u] |= 1u << fgroup;
 	}
-	if (!memcmp(grp, e->gate_grp, sizeof(grp)))
+	if (!memcmp(fgroups, e->gate_fgroups, sizeof(fgroups)))
 		return 0;	/* as it was: nothing to settle or rebuild */
 	vpmu_settle(e);
-	memcpy(e->gate_grp, grp, sizeof(grp));
+	memcpy(e->gate_fgroups, fgroups, sizeof(fgroups));
 	vpmu_gate_update(e);
 	return 0;
 }

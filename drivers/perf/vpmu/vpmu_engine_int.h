@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * vpmu_engine_int.h - private to the engine core (vpmu_image.c and
+ * vpmu_engine_int.h - private to the engine core (vpmu_ucode.c and
  * vpmu_engine*.c): the decoded form of an image, struct vpmu_ucode.
  *
  * The validator decodes every microword once into struct vpmu_dec, with

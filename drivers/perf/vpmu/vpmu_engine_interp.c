@@ -153,7 +153,7 @@ static u32 vpmu_commit_slow(struct vpmu_engine *e, struct vpmu_uop *u,
  * in registers and keeps sparse from tracking them through memory.
  *
  * The loop trusts its input: the validator checked every field of every
- * microword (vpmu_image.c) and vpmu_build_uop() made the uops from them,
+ * microword (vpmu_ucode.c) and vpmu_build_uop() made the uops from them,
  * so no handler checks an operand, a target or a table index; handlers
  * check only what depends on the program (memory accesses, the
  * micro-stack).
@@ -225,7 +225,7 @@ static __always_inline s32 vpmu_uhist_sample(struct vpmu_engine *e,
 	s32 l = left;
 
 	do {
-		us->last = &e->uh_hist[l < 0 ? e->last_stall_upc :
+		us->last = &e->uhist_to[l < 0 ? e->last_stall_upc :
 				     u->upc + (u32)l];
 		(*us->last)++;
 		us->next += us->k;
@@ -270,11 +270,11 @@ static __always_inline s32 vpmu_trig_way(struct vpmu_engine *e,
 	u32 tm = e->trig_static[u->upc];
 	u8 s = tm & TRIG_DYN ? 0xff :
 	       e->key_slot[vpmu_key(e->st.mode,
-				    e->frozen ^ (tm & TRIG_GROUPS))];
+				    e->frozen ^ (tm & TRIG_FGROUPS))];
 
 	if (likely(s != 0xff && !hook))
 		return (s32)((char *)e->slot[s] - (char *)base) |
-		       (tm & TRIG_GROUPS);
+		       (tm & TRIG_FGROUPS);
 	return 0;
 }
 
@@ -313,7 +313,7 @@ static __always_inline int vpmu_fault_undo(struct vpmu_engine *e,
 	}
 	if (u->h_dispatch == H_TRIG && !hook &&
 	    !(e->trig_static[u->upc] & TRIG_DYN)) {
-		e->frozen ^= e->trig_static[u->upc] & TRIG_GROUPS;
+		e->frozen ^= e->trig_static[u->upc] & TRIG_FGROUPS;
 		e->cur = e->key_slot[vpmu_key(e->st.mode, e->frozen)];
 	} else {
 		e->cur = vpmu_slot_of(e, base);
@@ -498,15 +498,15 @@ static __always_inline int vpmu_loop_exit(struct vpmu_engine *e,
 		goto fault;						\
 	} while (0)
 /*
- * A resolved toggle (TGL()): flip the freeze @groups and go to the slot
+ * A resolved toggle (TGL()): flip the freeze @fgroups and go to the slot
  * @dist bytes away, u's execution counted there (u stays in the old one).
  */
-#define TOGGLE(dist, groups)						\
+#define TOGGLE(dist, fgroups)						\
 	do {								\
 		s32 d_ = (dist);					\
 		u->cnt--;						\
 		((struct vpmu_uop *)((char *)u + d_))->cnt++;		\
-		e->frozen ^= (groups);					\
+		e->frozen ^= (fgroups);					\
 		base = (struct vpmu_uop *)((char *)base + d_);		\
 	} while (0)
 /* An ALU shape at @label: operands @A, @B, the result to @W, then @then. */
@@ -996,9 +996,9 @@ H_LX2S: {
 
 	VPMU_PI(H_PI, (void)0, op_shift, op_mask);
 	VPMU_PI(H_PI0, (void)0, 0, 0xff);
-	VPMU_PI(H_TPI, TOGGLE(u->toggle_dist, u->toggle_groups), op_shift,
+	VPMU_PI(H_TPI, TOGGLE(u->toggle_dist, u->toggle_fgroups), op_shift,
 		op_mask);
-	VPMU_PI(H_TPI0, TOGGLE(u->toggle_dist, u->toggle_groups), 0, 0xff);
+	VPMU_PI(H_TPI0, TOGGLE(u->toggle_dist, u->toggle_fgroups), 0, 0xff);
 
 	/* ADD pc, pc, register ; EOI, the opcode in ir's low byte */
 H_PR0: {
@@ -1037,13 +1037,13 @@ H_TRIG: {
 		s32 d = TGL(base, u->upc);
 
 		if (likely(d)) {
-			TOGGLE(d & TGL_SLOT, d & TGL_GROUPS);
+			TOGGLE(d & TGL_SLOT, d & TGL_FGROUPS);
 			u = (struct vpmu_uop *)((char *)u + (d & TGL_SLOT));
 			goto *lab[u->h_fast];
 		}
 		d = vpmu_trig_way(e, u, base, hook);
 		if (likely(d)) {
-			TOGGLE(d & TGL_SLOT, d & TGL_GROUPS);
+			TOGGLE(d & TGL_SLOT, d & TGL_FGROUPS);
 			u = (struct vpmu_uop *)((char *)u + (d & TGL_SLOT));
 			if (e->trig_static[u->upc] & TRIG_FAST)
 				goto *lab[u->h_fast];

@@ -147,20 +147,20 @@
 #define TRIG_DYN	0x80
 /* ...its fast handler ends its segment and needs nothing routed (h_fast). */
 #define TRIG_FAST	0x40
-#define TRIG_GROUPS	0x0f
+#define TRIG_FGROUPS	0x0f
 
 /*
  * The toggle table: before each slot's ID table, an s32 per microword,
  * TGL(base, upc), read by a static trigger source (see TRIG in
  * vpmu_interp()).  Nonzero: toggling from this slot goes to the slot
  * TGL_SLOT bytes away (slots are TGL_ALIGN-aligned in one block; 0 when
- * the toggle stays in this slot), flips the freeze groups TGL_GROUPS and
+ * the toggle stays in this slot), flips the freeze groups TGL_FGROUPS and
  * runs the fast handler (TRIG_FAST).  0: the general path decides
  * (vpmu_tgl_update()).
  */
 #define TGL_ALIGN	64
 #define TGL_ROUND(x)	(((x) + TGL_ALIGN - 1) & ~(size_t)(TGL_ALIGN - 1))
-#define TGL_GROUPS	TRIG_GROUPS
+#define TGL_FGROUPS	TRIG_FGROUPS
 #define TGL_SLOT	(~(s32)(TGL_ALIGN - 1))
 #define TGL(base, upc)							\
 	(((const s32 *)(base) - (VPMU_IDT + 1))[-(long)(upc)])
@@ -197,7 +197,7 @@ struct vpmu_uop {
 	u8 seq;			/* sequencer handler index */
 	union {
 		u8 cond;	/* BR: condition; DISP: width */
-		u8 toggle_groups;	/* H_TPI*: the groups it toggles */
+		u8 toggle_fgroups;	/* H_TPI*: the fgroups it toggles */
 	};
 	u8 pend;		/* P_* */
 	union {
@@ -270,7 +270,7 @@ static inline u32 vpmu_rem(u32 a, u32 b)
 
 /*
  * VPMU_OP_LIST (vpmu_isa.h) is the one list of operations.  It feeds the
- * image validator (vpmu_op_info[], vpmu_image.c), the assembler and the
+ * image validator (vpmu_op_info[], vpmu_ucode.c), the assembler and the
  * disassembler, and here, by signature, three things: the names of the
  * loop's handlers (VPMU_NAMES, for enum vpmu_handler, vpmu_handler_props[]
  * and the loop's jump table), the handlers themselves (VPMU_BODIES, in
@@ -686,7 +686,7 @@ struct vpmu_engine {
 	u8 *trig_static;
 	u16 *tsrc;			/* microwords with static toggles */
 	u32 ntsrc;
-	u16 tsrc_groups;		/* bit g: a fast one toggles groups g */
+	u16 tsrc_fgroups;		/* bit g: a fast one toggles fgroups g */
 	u8 ctr_cls[VPMU_NR_COUNTERS_MAX];	/* enum vpmu_cls of each */
 	u16 plan_mask;			/* enabled: INT or FREEZE_ON_OVF */
 	bool dirty;
@@ -701,9 +701,9 @@ struct vpmu_engine {
 	 */
 	u64 unfolded;
 	unsigned int frozen;
-	u16 trig[VPMU_NR_GROUPS_MAX];
+	u16 trig[VPMU_NR_FGROUPS_MAX];
 	/* start and stop triggers; counters whose wrap is one (plan_mask) */
-	u16 trig_on[VPMU_NR_GROUPS_MAX], trig_off[VPMU_NR_GROUPS_MAX];
+	u16 trig_on[VPMU_NR_FGROUPS_MAX], trig_off[VPMU_NR_FGROUPS_MAX];
 	u16 ovf_src;
 	u32 last_stall_upc;
 
@@ -719,17 +719,17 @@ struct vpmu_engine {
 	u32 uhist_k;
 	u64 uhist_left;			/* cycles before the next sample */
 	struct vpmu_usample us;		/* ...as the loop takes them */
-	/* where samples at K > 1 go: uhist, or uh_sink while gated shut */
-	u64 *uh_hist, *uh_sink;
+	/* where samples at K > 1 go: uhist, or uhist_sink while gated shut */
+	u64 *uhist_to, *uhist_sink;
 
 	/*
-	 * Gating (vpmu_engine_group_gate()): per unit (VPMU_GATE_*), the
+	 * Gating (vpmu_engine_fgroup_gate()): per unit (VPMU_GATE_*), the
 	 * freeze groups gating it; units gated with no group (closed); units
 	 * gated at all (req); units counting under the freeze bits now
 	 * (open: all while none is gated).  Slots count under one state of
 	 * each unit (VPMU_SLOT_UH, _HU in slot_mask).
 	 */
-	u8 gate_grp[2];
+	u8 gate_fgroups[2];
 	u8 gate_closed, gate_req, gate_open;
 
 	/* the trigger hook */
@@ -864,11 +864,11 @@ static inline bool vpmu_event_valid(unsigned int ev)
 	       (ev > VPMU_EV_TAG_BASE && ev <= VPMU_EV_TAG(VPMU_TAG_MAX));
 }
 
-/* Is @ev a histogram unit's bucket (VPMU_EV_HIST(b), uapi)? */
+/* Is @ev a histogram unit's bucket (VPMU_EV_HU(b), uapi)? */
 static inline bool vpmu_event_hu_bucket(unsigned int ev)
 {
-	return ev >= VPMU_EV_HIST_BASE &&
-	       ev < VPMU_EV_HIST(VPMU_HIST_BUCKETS);
+	return ev >= VPMU_EV_HU_BASE &&
+	       ev < VPMU_EV_HU(VPMU_HU_BUCKETS);
 }
 
 static inline u32 vpmu_flags(unsigned int kind, u32 a, u32 b, u32 r)

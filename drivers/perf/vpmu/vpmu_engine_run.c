@@ -134,9 +134,9 @@ static bool vpmu_plan(struct vpmu_engine *e, u64 *L)
 
 		i = __builtin_ctz(m);
 		c = &e->cfg[i];
-		if ((e->frozen >> c->group & 1) &&
-		    e->trig[c->group] == VPMU_TRIG_NONE &&
-		    e->trig_on[c->group] == VPMU_TRIG_NONE)
+		if ((e->frozen >> c->fgroup & 1) &&
+		    e->trig[c->fgroup] == VPMU_TRIG_NONE &&
+		    e->trig_on[c->fgroup] == VPMU_TRIG_NONE)
 			continue;
 		if (c->width >= 64)
 			r = e->ctr[i] ? -e->ctr[i] : ~0ull;
@@ -163,7 +163,7 @@ static bool vpmu_plan(struct vpmu_engine *e, u64 *L)
 static void vpmu_uhist_advance(struct vpmu_engine *e, u64 n, u32 upc)
 {
 	while (e->uhist_left < n) {
-		e->uh_hist[upc]++;
+		e->uhist_to[upc]++;
 		e->uhist_left += e->uhist_k;
 	}
 	e->uhist_left -= n;
@@ -192,7 +192,7 @@ static void vpmu_fill_stop(struct vpmu_engine *e, struct vpmu_stop *stop,
 
 /*
  * Counters @wr, trigger sources, wrapped (after freeze on overflow took
- * effect): in counter order, the groups whose trigger each is change.
+ * effect): in counter order, the fgroups whose trigger each is change.
  */
 static void vpmu_ovf_trig(struct vpmu_engine *e, u32 wr)
 {
@@ -201,7 +201,7 @@ static void vpmu_ovf_trig(struct vpmu_engine *e, u32 wr)
 
 	for (; wr; wr &= wr - 1) {
 		t = VPMU_TRIG_OVF(__builtin_ctz(wr));
-		for (g = 0; g < VPMU_NR_GROUPS_MAX; g++)
+		for (g = 0; g < VPMU_NR_FGROUPS_MAX; g++)
 			if (e->trig[g] == t ||
 			    (e->frozen >> g & 1 ? e->trig_on[g] :
 			     e->trig_off[g]) == t)
@@ -212,7 +212,7 @@ static void vpmu_ovf_trig(struct vpmu_engine *e, u32 wr)
 
 /*
  * Counters @wr wrapped in the chunk that ended with @x: those that freeze
- * on overflow freeze their groups; if any interrupts, the run stops with
+ * on overflow freeze their fgroups; if any interrupts, the run stops with
  * OVERFLOW on the microword @upc (@ipc) they wrapped on, and a HALT or
  * TRAP the chunk also reached waits, sticky, for the next run.  Returns
  * true if the run stops.
@@ -228,7 +228,7 @@ static bool vpmu_overflow(struct vpmu_engine *e, u32 wr, int x,
 		if (!(wr >> i & 1))
 			continue;
 		if (e->cfg[i].flags & VPMU_CTR_FREEZE_ON_OVF) {
-			e->frozen |= 1u << e->cfg[i].group;
+			e->frozen |= 1u << e->cfg[i].fgroup;
 			vpmu_gate_resync(e);
 		}
 		if (e->cfg[i].flags & VPMU_CTR_INT)
@@ -478,7 +478,7 @@ struct vpmu_engine_mem *vpmu_engine_mem_set(struct vpmu_engine *e,
 	e->ntsrc = 0;
 	e->hu_hit = p->hu_hit;
 	e->uhist = p->uhist;
-	e->uh_sink = m ? m->uhist + m->words : NULL;	/* no NULL + 0 */
+	e->uhist_sink = m ? m->uhist + m->words : NULL;	/* no NULL + 0 */
 	e->dc_tag = p->dc_tag;
 	e->gap_dist = p->gap_dist;
 	e->gap_q = p->gap_q;
@@ -491,7 +491,7 @@ struct vpmu_engine_mem *vpmu_engine_mem_set(struct vpmu_engine *e,
 	e->tc_ntouch = 0;
 	vpmu_tc_flush(e);
 	vpmu_slot_reset(e);
-	vpmu_gate_sync(e);	/* uh_hist: the buckets or the sink */
+	vpmu_gate_sync(e);	/* uhist_to: the buckets or the sink */
 	e->dirty = true;
 	return old;
 }
@@ -529,7 +529,7 @@ struct vpmu_engine *vpmu_engine_create(u32 cs_limit)
 			if (holds[g])
 				e->condtab[g] |= 1u << f;
 	}
-	for (g = 0; g < VPMU_NR_GROUPS_MAX; g++) {
+	for (g = 0; g < VPMU_NR_FGROUPS_MAX; g++) {
 		e->trig[g] = VPMU_TRIG_NONE;
 		e->trig_on[g] = VPMU_TRIG_NONE;
 		e->trig_off[g] = VPMU_TRIG_NONE;

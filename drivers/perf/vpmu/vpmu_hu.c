@@ -154,7 +154,7 @@ struct vpmu_hu_copy {
 };
 
 static void vpmu_hu_copy_one(struct vpmu_engine *e,
-			     const struct vpmu_image *img, void *arg)
+			     const struct vpmu_cstore *cs, void *arg)
 {
 	struct vpmu_hu_copy *c = arg;
 

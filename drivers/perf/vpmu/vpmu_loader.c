@@ -105,7 +105,7 @@ static int vpmu_stage_commit(struct vpmu *vpmu)
 				      &verr);
 	if (ret)
 		return vpmu_stage_verr(ld, ret, &verr);
-	ret = vpmu_image_install(&vpmu->machine, uc);
+	ret = vpmu_cstore_install(&vpmu->machine, uc);
 	if (ret)
 		return vpmu_stage_reject(ld, ret, "ENOMEM",
 					 "no memory to install the image");
@@ -217,17 +217,17 @@ static ssize_t image_read(struct file *file, struct kobject *kobj,
 			  VPMU_BIN_CONST struct bin_attribute *attr,
 			  char *buf, loff_t off, size_t count)
 {
-	struct vpmu_image *img = vpmu_image_get(&kobj_to_vpmu(kobj)->machine);
+	struct vpmu_cstore *cs = vpmu_cstore_get(&kobj_to_vpmu(kobj)->machine);
 	const u8 *bytes;
 	size_t len;
 
-	bytes = vpmu_ucode_bytes(img->uc, &len);
+	bytes = vpmu_ucode_bytes(cs->uc, &len);
 	if (off >= len)
 		count = 0;
 	else
 		count = min_t(size_t, count, len - off);
 	memcpy(buf, bytes + off, count);
-	vpmu_image_put(img);
+	vpmu_cstore_put(cs);
 	return count;
 }
 
@@ -264,7 +264,7 @@ static ssize_t load_default_store(struct device *dev,
 		ret = vpmu_stage_verr(ld, ret, &verr);
 		goto out_unlock;
 	}
-	ret = vpmu_image_install(&vpmu->machine, uc);
+	ret = vpmu_cstore_install(&vpmu->machine, uc);
 	if (ret) {
 		ret = vpmu_stage_reject(ld, ret, "ENOMEM",
 					"no memory to install the image");
@@ -281,12 +281,12 @@ static DEVICE_ATTR_WO(load_default);
 static ssize_t name_show(struct device *dev, struct device_attribute *attr,
 			 char *buf)
 {
-	struct vpmu_image *img = vpmu_image_get(&dev_to_vpmu(dev)->machine);
-	const struct vpmu_image_header *h = vpmu_ucode_header(img->uc);
+	struct vpmu_cstore *cs = vpmu_cstore_get(&dev_to_vpmu(dev)->machine);
+	const struct vpmu_image_header *h = vpmu_ucode_header(cs->uc);
 	ssize_t ret;
 
 	ret = sysfs_emit(buf, "%.*s\n", (int)sizeof(h->name), h->name);
-	vpmu_image_put(img);
+	vpmu_cstore_put(cs);
 	return ret;
 }
 static DEVICE_ATTR_RO(name);
@@ -294,12 +294,12 @@ static DEVICE_ATTR_RO(name);
 static ssize_t version_show(struct device *dev, struct device_attribute *attr,
 			    char *buf)
 {
-	struct vpmu_image *img = vpmu_image_get(&dev_to_vpmu(dev)->machine);
+	struct vpmu_cstore *cs = vpmu_cstore_get(&dev_to_vpmu(dev)->machine);
 	ssize_t ret;
 
 	ret = sysfs_emit(buf, "%u\n",
-			 vpmu_ucode_header(img->uc)->image_version);
-	vpmu_image_put(img);
+			 vpmu_ucode_header(cs->uc)->image_version);
+	vpmu_cstore_put(cs);
 	return ret;
 }
 static DEVICE_ATTR_RO(version);
@@ -307,11 +307,11 @@ static DEVICE_ATTR_RO(version);
 static ssize_t generation_show(struct device *dev,
 			       struct device_attribute *attr, char *buf)
 {
-	struct vpmu_image *img = vpmu_image_get(&dev_to_vpmu(dev)->machine);
+	struct vpmu_cstore *cs = vpmu_cstore_get(&dev_to_vpmu(dev)->machine);
 	ssize_t ret;
 
-	ret = sysfs_emit(buf, "%llu\n", img->generation);
-	vpmu_image_put(img);
+	ret = sysfs_emit(buf, "%llu\n", cs->generation);
+	vpmu_cstore_put(cs);
 	return ret;
 }
 static DEVICE_ATTR_RO(generation);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vpmu_machine.c - the per-CPU engines and the current microcode image.
+ * vpmu_machine.c - the per-CPU engines and the current control store.
  *
  * Every possible CPU has one engine from load to unload, made with its PMU
  * hardware only (counters, freeze bits, triggers, the histogram unit): a
@@ -8,10 +8,10 @@
  * hotplug never allocates.  What running a ucode needs (the uops, the
  * per-microword counts, the micro-PC histogram's buckets: about 270 bytes
  * a microword, Documentation/vpmu/module.rst) comes with the first run on
- * that CPU, sized by the run's image, not by cs_size: the run allocates it
+ * that CPU, sized by the run's ucode, not by cs_size: the run allocates it
  * in process context before its chunk disables interrupts, and the chunk
  * gives it to the engine (vpmu_machine_cpu_prepare(),
- * vpmu_machine_engine_get()).  A larger image later grows it the same way;
+ * vpmu_machine_engine_get()).  A larger ucode later grows it the same way;
  * it never shrinks before unload.  The CPU's overflow interrupt lines are
  * requested then too (vpmu_machine_irq.c).
  *
@@ -21,14 +21,15 @@
  * interrupts disabled, IPIs included.  That is all the serialisation it
  * needs.
  *
- * One image is current.  A run takes a reference to it when it starts and
- * keeps using that image to the end, even if another is installed
- * meanwhile; installing never waits for runs.  Engines are attached to an
- * image lazily, when a run that uses another image reaches them.
+ * One control store (struct vpmu_cstore: an installed ucode) is current.
+ * A run takes a reference to it when it starts and keeps using that
+ * control store to the end, even if another is installed meanwhile;
+ * installing never waits for runs.  Engines are attached to a control
+ * store lazily, when a run that uses another one reaches them.
  *
- * Every engine holds a reference to the image it is attached to, from the
- * first run chunk on its CPU to unload: the engine keeps pointers into
- * that image's microcode, and perf callbacks program the counters of idle
+ * Every engine holds a reference to the control store it is attached to,
+ * from the first run chunk on its CPU to unload: the engine keeps pointers
+ * into its ucode, and perf callbacks program the counters of idle
  * engines, so an engine must never point at freed microcode.  Any engine
  * call is safe at any time on that account; on an engine with no memory
  * yet, the counters, freeze bits and histogram unit work and count
@@ -51,7 +52,7 @@
 
 #include "vpmu_engine.h"
 #include "vpmu_machine_priv.h"
-#include "vpmu_ucode.h"
+#include "vpmu_default_image.h"
 
 /* ---- the layer above ---------------------------------------------------- */
 
@@ -111,15 +112,15 @@ void vpmu_machine_set_ops(struct vpmu_machine *m,
 	m->priv->ops = ops ? ops : &vpmu_machine_nop_ops;
 }
 
-/* ---- images ------------------------------------------------------------ */
+/* ---- control stores ---------------------------------------------------- */
 
-static void vpmu_image_free_work(struct work_struct *work)
+static void vpmu_cstore_free_work(struct work_struct *work)
 {
-	struct vpmu_image *img = container_of(to_rcu_work(work),
-					      struct vpmu_image, free_work);
+	struct vpmu_cstore *cs = container_of(to_rcu_work(work),
+					      struct vpmu_cstore, free_work);
 
-	vpmu_ucode_free(img->uc);
-	kfree(img);
+	vpmu_ucode_free(cs->uc);
+	kfree(cs);
 }
 
 /**
@@ -155,23 +156,23 @@ int vpmu_machine_ucode_load(const struct vpmu_machine *m,
 int vpmu_machine_builtin_load(const struct vpmu_machine *m,
 			      struct vpmu_ucode **out, struct vpmu_verr *verr)
 {
-	return vpmu_machine_ucode_load(m, out, vpmu_default_ucode,
-				       vpmu_default_ucode_len, verr);
+	return vpmu_machine_ucode_load(m, out, vpmu_default_image,
+				       vpmu_default_image_len, verr);
 }
 
 /**
- * vpmu_image_get() - take a reference to the current image
+ * vpmu_cstore_get() - take a reference to the current control store
  * @m:	the machine
  *
  * Context: any; does not sleep.
- * Return: the image, never NULL between module init and exit.
+ * Return: the control store, never NULL between module init and exit.
  */
-struct vpmu_image *vpmu_image_get(struct vpmu_machine *m)
+struct vpmu_cstore *vpmu_cstore_get(struct vpmu_machine *m)
 {
-	struct vpmu_image *img;
+	struct vpmu_cstore *cs;
 
 	/*
-	 * The image may be replaced, and its last reference dropped, between
+	 * It may be replaced, and its last reference dropped, between
 	 * reading the pointer and taking the reference.  Its memory stays
 	 * valid for the read-side section (it is freed a grace period after
 	 * the last put), and a reference that already reached zero is not
@@ -179,57 +180,57 @@ struct vpmu_image *vpmu_image_get(struct vpmu_machine *m)
 	 */
 	rcu_read_lock();
 	do {
-		img = rcu_dereference(m->priv->current_image);
-	} while (!refcount_inc_not_zero(&img->ref));
+		cs = rcu_dereference(m->priv->current_cs);
+	} while (!refcount_inc_not_zero(&cs->ref));
 	rcu_read_unlock();
-	return img;
+	return cs;
 }
 
 /**
- * vpmu_image_put() - drop a reference taken by vpmu_image_get()
- * @img: the image, or NULL
+ * vpmu_cstore_put() - drop a reference taken by vpmu_cstore_get()
+ * @cs: the control store, or NULL
  *
- * Context: any, including with preemption disabled: the image is freed
+ * Context: any, including with preemption disabled: @cs is freed
  * later from a workqueue, since freeing microcode may sleep.
  */
-void vpmu_image_put(struct vpmu_image *img)
+void vpmu_cstore_put(struct vpmu_cstore *cs)
 {
-	if (img && refcount_dec_and_test(&img->ref))
-		queue_rcu_work(img->free_wq, &img->free_work);
+	if (cs && refcount_dec_and_test(&cs->ref))
+		queue_rcu_work(cs->free_wq, &cs->free_work);
 }
 
 /**
- * vpmu_image_install() - make a validated image current
+ * vpmu_cstore_install() - make a validated ucode the current control store
  * @m:	the machine
- * @uc:	the image; ownership passes to the callee, even on failure
+ * @uc:	the ucode; ownership passes to the callee, even on failure
  *
- * Runs in progress keep the image they started with; the old image goes
- * when the last of them drops it.
+ * Runs in progress keep the control store they started with; the old one
+ * goes when the last of them drops it.
  *
  * Context: process context; may sleep.
  * Return: 0 or -ENOMEM.
  */
-int vpmu_image_install(struct vpmu_machine *m, struct vpmu_ucode *uc)
+int vpmu_cstore_install(struct vpmu_machine *m, struct vpmu_ucode *uc)
 {
-	struct vpmu_image *img, *old;
+	struct vpmu_cstore *cs, *old;
 
-	img = kzalloc(sizeof(*img), GFP_KERNEL);
-	if (!img) {
+	cs = kzalloc(sizeof(*cs), GFP_KERNEL);
+	if (!cs) {
 		vpmu_ucode_free(uc);
 		return -ENOMEM;
 	}
-	img->uc = uc;
-	refcount_set(&img->ref, 1);
-	img->free_wq = m->priv->free_wq;
-	INIT_RCU_WORK(&img->free_work, vpmu_image_free_work);
+	cs->uc = uc;
+	refcount_set(&cs->ref, 1);
+	cs->free_wq = m->priv->free_wq;
+	INIT_RCU_WORK(&cs->free_work, vpmu_cstore_free_work);
 
 	mutex_lock(&m->priv->lock);
-	img->generation = ++m->priv->generation;
-	old = rcu_replace_pointer(m->priv->current_image, img,
+	cs->generation = ++m->priv->generation;
+	old = rcu_replace_pointer(m->priv->current_cs, cs,
 				  lockdep_is_held(&m->priv->lock));
 	mutex_unlock(&m->priv->lock);
 
-	vpmu_image_put(old);
+	vpmu_cstore_put(old);
 	return 0;
 }
 
@@ -313,18 +314,18 @@ static void vpmu_machine_uhist_sync(struct vpmu_machine *m,
 	}
 }
 
-/* The control-store words @img's ucode needs. */
-static u32 vpmu_image_words(const struct vpmu_image *img)
+/* The control-store words @cs's ucode needs. */
+static u32 vpmu_cstore_words(const struct vpmu_cstore *cs)
 {
-	return vpmu_ucode_header(img->uc)->cs_words;
+	return vpmu_ucode_header(cs->uc)->cs_words;
 }
 
-/* Must an engine get more memory before it can attach @img? */
+/* Must an engine get more memory before it can attach @cs? */
 static bool vpmu_machine_mem_short(const struct vpmu_machine_cpu *mc,
-				   const struct vpmu_image *img)
+				   const struct vpmu_cstore *cs)
 {
-	return mc->img != img &&
-	       vpmu_engine_mem_words(mc->engine) < vpmu_image_words(img);
+	return mc->cs != cs &&
+	       vpmu_engine_mem_words(mc->engine) < vpmu_cstore_words(cs);
 }
 
 #ifdef CONFIG_FAULT_INJECTION_DEBUG_FS
@@ -382,14 +383,14 @@ static struct vpmu_engine_mem *vpmu_machine_mem_alloc(struct vpmu_machine *m,
 }
 
 /**
- * vpmu_machine_cpu_prepare() - bring what this CPU needs for a chunk of @img
+ * vpmu_machine_cpu_prepare() - bring what this CPU needs for a chunk of @cs
  * @m:	the machine
- * @img: the image of the run, referenced by the caller
+ * @cs: the control store of the run, referenced by the caller
  * @pp:	what the run brings to the CPUs it reaches
  *
  * Before each run chunk: frees the memory an engine gave up in the last
- * one; allocates memory for @img if the engine of the CPU the task is on
- * now cannot attach @img and @pp has none; and requests that CPU's
+ * one; allocates memory for @cs if the engine of the CPU the task is on
+ * now cannot attach @cs and @pp has none; and requests that CPU's
  * overflow lines if no run has reached it before.  The task may move to
  * another CPU before its chunk disables interrupts: the chunk then gives
  * the memory to that CPU's engine if it needs it, or keeps it for a later
@@ -404,7 +405,7 @@ static struct vpmu_engine_mem *vpmu_machine_mem_alloc(struct vpmu_machine *m,
  * on any engine.
  */
 int vpmu_machine_cpu_prepare(struct vpmu_machine *m,
-			     const struct vpmu_image *img,
+			     const struct vpmu_cstore *cs,
 			     struct vpmu_machine_prep *pp)
 {
 	struct vpmu_machine_cpu *mc;
@@ -420,16 +421,16 @@ int vpmu_machine_cpu_prepare(struct vpmu_machine *m,
 		short_now = pp->retry_mem && !pp->mem;
 		pp->retry = false;
 	} else {
-		/* Only this CPU's chunks change its engine's memory, image. */
+		/* Only this CPU's chunks change its engine's memory, cs. */
 		cpu = get_cpu();
 		mc = per_cpu_ptr(m->priv->cpu, cpu);
 		/* rechecked, locked */
 		lines = vpmu_irq_cpu_ready(&m->priv->irq, cpu);
-		short_now = !pp->mem && vpmu_machine_mem_short(mc, img);
+		short_now = !pp->mem && vpmu_machine_mem_short(mc, cs);
 		put_cpu();
 	}
 	if (short_now) {
-		pp->mem = vpmu_machine_mem_alloc(m, vpmu_image_words(img));
+		pp->mem = vpmu_machine_mem_alloc(m, vpmu_cstore_words(cs));
 		if (!pp->mem)
 			return -ENOMEM;
 	}
@@ -450,18 +451,18 @@ void vpmu_machine_prep_release(struct vpmu_machine_prep *pp)
 }
 
 /*
- * Attach @mc's engine to @img, giving it @pp's memory first if it has too
+ * Attach @mc's engine to @cs, giving it @pp's memory first if it has too
  * little.  Giving memory detaches the engine from its image, so the
- * reference to that image goes too.  The caller's reference keeps @img
+ * reference to that control store goes too.  The caller's reference keeps @cs
  * alive meanwhile.  The attach zeroes the histogram unit's buckets:
  * bucket events take what they counted first and start over from zero.
  */
 static int vpmu_machine_attach(struct vpmu_machine *m,
 			       struct vpmu_machine_cpu *mc,
-			       struct vpmu_image *img,
+			       struct vpmu_cstore *cs,
 			       struct vpmu_machine_prep *pp)
 {
-	bool grow = vpmu_machine_mem_short(mc, img);
+	bool grow = vpmu_machine_mem_short(mc, cs);
 	int ret;
 
 	if (grow && (!pp->mem || WARN_ON_ONCE(pp->old))) {
@@ -475,31 +476,31 @@ static int vpmu_machine_attach(struct vpmu_machine *m,
 		/* folds the counts in flight into the counters first */
 		pp->old = vpmu_engine_mem_set(mc->engine, pp->mem);
 		pp->mem = NULL;
-		vpmu_image_put(mc->img);
-		mc->img = NULL;
+		vpmu_cstore_put(mc->cs);
+		mc->cs = NULL;
 	}
-	ret = vpmu_engine_attach(mc->engine, img->uc);
+	ret = vpmu_engine_attach(mc->engine, cs->uc);
 	m->priv->ops->hu_rebase(m, mc->engine);
 	if (WARN_ON_ONCE(ret))
 		return ret;
-	refcount_inc(&img->ref);
-	vpmu_image_put(mc->img);
-	mc->img = img;
+	refcount_inc(&cs->ref);
+	vpmu_cstore_put(mc->cs);
+	mc->cs = cs;
 	return 0;
 }
 
 /**
- * vpmu_machine_engine_get() - this CPU's engine, ready to run @img
+ * vpmu_machine_engine_get() - this CPU's engine, ready to run @cs
  * @m: the machine
- * @img: the image of the run, referenced by the caller
+ * @cs: the control store of the run, referenced by the caller
  * @pp: what the run brings (vpmu_machine_cpu_prepare())
  *
  * Disables preemption until vpmu_machine_engine_put(), even on failure; run
- * chunks call it with interrupts disabled.  Attaches the engine to @img if
+ * chunks call it with interrupts disabled.  Attaches the engine to @cs if
  * it runs another image, moving the engine's reference from the old image
- * to @img (dropping a reference only queues the free, so this is fine with
+ * to @cs (dropping a reference only queues the free, so this is fine with
  * interrupts off), after giving it @pp's memory if it has too little for
- * @img (the memory it gives up goes to @pp->old), and applies a changed
+ * @cs (the memory it gives up goes to @pp->old), and applies a changed
  * histogram interval.  Attaching discards the program state on the
  * engine: the caller starts or restores a program next.  Allocates
  * nothing.
@@ -508,11 +509,11 @@ static int vpmu_machine_attach(struct vpmu_machine *m,
  * yet or its engine needs memory and @pp has none (the task moved here
  * after vpmu_machine_cpu_prepare(); nothing changed but @pp, which says
  * so for the next vpmu_machine_cpu_prepare()), or another ERR_PTR
- * if it could not take @img (which cannot happen: every image was
+ * if it could not take @cs (which cannot happen: every image was
  * validated against cs_size).
  */
 struct vpmu_engine *vpmu_machine_engine_get(struct vpmu_machine *m,
-					    struct vpmu_image *img,
+					    struct vpmu_cstore *cs,
 					    struct vpmu_machine_prep *pp)
 {
 	struct vpmu_machine_cpu *mc = get_cpu_ptr(m->priv->cpu);
@@ -521,12 +522,12 @@ struct vpmu_engine *vpmu_machine_engine_get(struct vpmu_machine *m,
 	/* once set, for good: the lines come before any memory */
 	if (!vpmu_irq_cpu_ready(&m->priv->irq, smp_processor_id())) {
 		pp->retry = true;
-		pp->retry_mem = vpmu_machine_mem_short(mc, img);
+		pp->retry_mem = vpmu_machine_mem_short(mc, cs);
 		pp->cpu = smp_processor_id();
 		return ERR_PTR(-EAGAIN);
 	}
-	if (mc->img != img) {
-		ret = vpmu_machine_attach(m, mc, img, pp);
+	if (mc->cs != cs) {
+		ret = vpmu_machine_attach(m, mc, cs, pp);
 		if (ret)
 			return ERR_PTR(ret);
 	}
@@ -571,7 +572,7 @@ static void vpmu_machine_call_on(struct vpmu_machine_call_args *c,
 				 struct vpmu_machine_cpu *mc)
 {
 	vpmu_machine_uhist_sync(c->m, mc);
-	c->fn(mc->engine, mc->img, c->arg);
+	c->fn(mc->engine, mc->cs, c->arg);
 }
 
 static void vpmu_machine_call_here(void *info)
@@ -662,7 +663,7 @@ struct vpmu_machine_hu_args {
 
 /* On @a->cpu's engine: set @a->prog, or reset; perf events folded around. */
 static void vpmu_machine_hu_change(struct vpmu_engine *e,
-				   const struct vpmu_image *img, void *arg)
+				   const struct vpmu_cstore *cs, void *arg)
 {
 	struct vpmu_machine_hu_args *a = arg;
 	struct vpmu_machine *m = a->m;
@@ -770,7 +771,7 @@ static void vpmu_engines_destroy(struct vpmu_machine *m)
 		struct vpmu_machine_cpu *mc = per_cpu_ptr(m->priv->cpu, cpu);
 
 		vpmu_engine_destroy(mc->engine);	/* and its memory */
-		vpmu_image_put(mc->img);
+		vpmu_cstore_put(mc->cs);
 		memset(mc, 0, sizeof(*mc));
 	}
 }
@@ -795,10 +796,10 @@ static int vpmu_engines_create(struct vpmu_machine *m)
 	return 0;
 }
 
-/* Drop the current image and wait for every image to be freed. */
-static void vpmu_images_drain(struct vpmu_machine *m)
+/* Drop the current control store and wait for every one to be freed. */
+static void vpmu_cstores_drain(struct vpmu_machine *m)
 {
-	vpmu_image_put(rcu_replace_pointer(m->priv->current_image, NULL, true));
+	vpmu_cstore_put(rcu_replace_pointer(m->priv->current_cs, NULL, true));
 	/*
 	 * The last puts queued the frees behind a grace period: wait for the
 	 * grace period to queue them, then for the workqueue to run them.
@@ -812,10 +813,11 @@ static void vpmu_images_drain(struct vpmu_machine *m)
 /**
  * vpmu_machine_init() - create the engines and make @uc current
  * @m:	the machine, its parameters filled in
- * @uc:	the first image (generation 1); ownership passes to the callee,
+ * @uc:	the first ucode (generation 1); ownership passes to the callee,
  *	even on failure
  *
- * Sets up the engines, the first image and the counters' interrupt lines.
+ * Sets up the engines, the first control store and the counters' interrupt
+ * lines.
  *
  * Return: 0 or a negative errno.
  */
@@ -835,7 +837,7 @@ int vpmu_machine_init(struct vpmu_machine *m, struct vpmu_ucode *uc)
 	vpmu_machine_set_ops(m, NULL);
 	mp->cpu = alloc_percpu(struct vpmu_machine_cpu);
 	/*
-	 * Unbound: freeing an image has no use for locality.  Saying so also
+	 * Unbound: freeing a control store has no use for locality.  Saying so also
 	 * keeps 7.x quiet, which warns about a workqueue that names neither
 	 * WQ_PERCPU nor WQ_UNBOUND.
 	 */
@@ -846,7 +848,7 @@ int vpmu_machine_init(struct vpmu_machine *m, struct vpmu_ucode *uc)
 		goto out_free;
 	}
 
-	ret = vpmu_image_install(m, uc);
+	ret = vpmu_cstore_install(m, uc);
 	if (ret)
 		goto out_free;
 	ret = vpmu_engines_create(m);
@@ -861,7 +863,7 @@ int vpmu_machine_init(struct vpmu_machine *m, struct vpmu_ucode *uc)
 out_engines_destroy:
 	vpmu_engines_destroy(m);
 out_drain:
-	vpmu_images_drain(m);
+	vpmu_cstores_drain(m);
 out_free:
 	if (mp->free_wq)
 		destroy_workqueue(mp->free_wq);
@@ -880,7 +882,7 @@ void vpmu_machine_exit(struct vpmu_machine *m)
 	vpmu_machine_fault_exit();
 	vpmu_irq_exit(&m->priv->irq);
 	vpmu_engines_destroy(m);
-	vpmu_images_drain(m);
+	vpmu_cstores_drain(m);
 	free_percpu(m->priv->cpu);
 	kfree(m->priv);
 	m->priv = NULL;

@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * vpmu_machine.h - the machine layer: the per-CPU engines, the current
- * microcode image, runs, overflow stops and their interrupt delivery.
+ * control store, runs, overflow stops and their interrupt delivery.
  *
- *   vpmu_machine.c      engines, images, calls on an engine's CPU, the
- *                       histograms' settings on every engine
+ *   vpmu_machine.c      engines, control stores, calls on an engine's
+ *                       CPU, the histograms' settings on every engine
  *   vpmu_machine_run.c  running a program in chunks
  *   vpmu_machine_irq.c  the counters' overflow lines: an overflow stop
  *                       delivered as interrupts
- *   vpmu_ucode.c        the built-in image's bytes
+ *   vpmu_default_image.c the built-in image's bytes
  *
  * The front ends (vpmu.h) use the machine through this header; what
  * the machine's files share besides is in vpmu_machine_priv.h.  The
@@ -26,18 +26,19 @@
 #include "vpmu_engine.h"
 
 /**
- * struct vpmu_image - a microcode image as the module keeps it
- * @uc:		the validated, decoded image; immutable
- * @generation:	1 for the image installed at load, then one more for every
- *		image installed; never reused (ucode/generation, run results)
- * @ref:	one for being current, one for every run using the image and
- *		one for every engine attached to it
+ * struct vpmu_cstore - the control store: an installed ucode, refcounted
+ * @uc:		the ucode (the validated, decoded image); immutable
+ * @generation:	1 for the control store installed at load, then one more
+ *		for every install; never reused (ucode/generation, run
+ *		results)
+ * @ref:	one for being current, one for every run using it and one
+ *		for every engine attached to it
  * @free_wq:	where @free_work runs (the machine's)
- * @free_work:	frees @uc and the image an RCU grace period after the last
- *		reference is dropped, in process context (dropping may
- *		happen with preemption disabled; freeing may sleep)
+ * @free_work:	frees @uc and the control store an RCU grace period after
+ *		the last reference is dropped, in process context (dropping
+ *		may happen with preemption disabled; freeing may sleep)
  */
-struct vpmu_image {
+struct vpmu_cstore {
 	struct vpmu_ucode	*uc;
 	u64			generation;
 	refcount_t		ref;
@@ -84,7 +85,7 @@ enum vpmu_uhist_state {
 };
 
 /**
- * struct vpmu_machine - the engines and the image they run
+ * struct vpmu_machine - the engines and the control store they run
  * @nr_counters: programmable counters per engine (nr_counters)
  * @cs_size:	the largest control store an image may have (cs_size);
  *		an engine's memory is sized by the images it runs
@@ -117,21 +118,21 @@ int vpmu_machine_ucode_load(const struct vpmu_machine *m,
 int vpmu_machine_builtin_load(const struct vpmu_machine *m,
 			      struct vpmu_ucode **out, struct vpmu_verr *verr);
 
-struct vpmu_image *vpmu_image_get(struct vpmu_machine *m);
-void vpmu_image_put(struct vpmu_image *img);
-int vpmu_image_install(struct vpmu_machine *m, struct vpmu_ucode *uc);
+struct vpmu_cstore *vpmu_cstore_get(struct vpmu_machine *m);
+void vpmu_cstore_put(struct vpmu_cstore *cs);
+int vpmu_cstore_install(struct vpmu_machine *m, struct vpmu_ucode *uc);
 
 struct vpmu_engine *vpmu_this_engine(struct vpmu_machine *m);
 
 /*
  * Calls on one CPU's engine from process context: @fn runs on the
  * engine's CPU in an IPI, or here if that CPU is offline, with interrupts
- * disabled either way.  @img is the image the engine is attached to, NULL
+ * disabled either way.  @cs is the control store the engine is attached to, NULL
  * if no run has reached that CPU yet (the engine has no memory: it counts
  * nothing and has no micro-PC histogram).
  */
 typedef void (*vpmu_machine_call_fn)(struct vpmu_engine *e,
-				     const struct vpmu_image *img, void *arg);
+				     const struct vpmu_cstore *cs, void *arg);
 int vpmu_machine_call(struct vpmu_machine *m, unsigned int cpu,
 		      vpmu_machine_call_fn fn, void *arg);
 
@@ -158,13 +159,13 @@ int vpmu_machine_hu_reset(struct vpmu_machine *m);
 
 /**
  * struct vpmu_run_saved - a stopped program that can go on
- * @img:	the image it runs under (a reference), or NULL: none
+ * @cs:	the control store it runs under (a reference), or NULL: none
  * @ctx:	its state
  * @stop:	how it stopped: VPMU_RUN_TRAP, _BUDGET or _SIGNAL
  * @mem_size:	the size of its memory
  */
 struct vpmu_run_saved {
-	struct vpmu_image	*img;
+	struct vpmu_cstore	*cs;
 	struct vpmu_ctx		*ctx;
 	u32			stop;
 	u32			mem_size;

@@ -18,8 +18,9 @@
  *		PMU hardware only; its memory (what running a ucode needs)
  *		comes with the first run chunk on this CPU, sized by that
  *		run's image, and grows with a larger image
- * @img:	the image @engine is attached to, a reference; NULL until
- *		a run chunk first attaches one (the engine has no memory then)
+ * @cs:		the control store @engine is attached to, a reference; NULL
+ *		until a run chunk first attaches one (the engine has no memory
+ *		then)
  * @uhist:	the histogram interval last applied to @engine: the
  *		uhist_interval while uhist/state is running, else 0
  * @hu_n:	buckets of the histogram-unit program in force on @engine
@@ -28,13 +29,13 @@
  * perf callback.  No lock needed.  Init and exit, when nothing runs, touch
  * every CPU's; so does a vpmu_machine_call() for an offline CPU, where
  * nothing else runs.  A run about to take a chunk reads @engine's memory
- * size and @img on its own CPU with preemption disabled, to know whether
+ * size and @cs on its own CPU with preemption disabled, to know whether
  * to bring memory (vpmu_machine_cpu_prepare()): only a chunk on this CPU
  * changes them, with interrupts disabled.
  */
 struct vpmu_machine_cpu {
 	struct vpmu_engine	*engine;
-	struct vpmu_image	*img;
+	struct vpmu_cstore	*cs;
 	u32			uhist;
 	unsigned int		hu_n;
 };
@@ -48,9 +49,9 @@ struct vpmu_machine_cpu {
  * @uhist_state: enum vpmu_uhist_state; engines sample at K only while it
  *		is running.  Read by run chunks without a lock.
  * @hu_nr:	buckets of the histogram-unit program in force (0: off)
- * @current_image: the image new runs use; holds one reference.  Readers
- *		use RCU (vpmu_image_get()); writers hold @lock.
- * @lock:	serialises image installs: protects @current_image updates
+ * @current_cs: the control store new runs use; holds one reference.  Readers
+ *		use RCU (vpmu_cstore_get()); writers hold @lock.
+ * @lock:	serialises installs: protects @current_cs updates
  *		and @generation
  * @generation:	generation of the last image installed
  * @free_wq:	where images are freed; flushed at unload so that no free
@@ -67,7 +68,7 @@ struct vpmu_machine_priv {
 	u32			uhist_interval;
 	int			uhist_state;
 	unsigned int		hu_nr;
-	struct vpmu_image __rcu	*current_image;
+	struct vpmu_cstore __rcu	*current_cs;
 	struct mutex		lock;		/* serialises installs */
 	u64			generation;
 	struct workqueue_struct	*free_wq;
@@ -98,13 +99,13 @@ struct vpmu_machine_prep {
 	unsigned int		cpu;
 };
 
-/* This CPU's engine for a run chunk of @img (vpmu_machine.c). */
+/* This CPU's engine for a run chunk of @cs (vpmu_machine.c). */
 int vpmu_machine_cpu_prepare(struct vpmu_machine *m,
-			     const struct vpmu_image *img,
+			     const struct vpmu_cstore *cs,
 			     struct vpmu_machine_prep *pp);
 void vpmu_machine_prep_release(struct vpmu_machine_prep *pp);
 struct vpmu_engine *vpmu_machine_engine_get(struct vpmu_machine *m,
-					    struct vpmu_image *img,
+					    struct vpmu_cstore *cs,
 					    struct vpmu_machine_prep *pp);
 void vpmu_machine_engine_put(struct vpmu_machine *m);
 

@@ -7,12 +7,12 @@
  * interrupts; Documentation/vpmu/perf.rst, "Serialisation"); between
  * chunks the program's state lives in a struct vpmu_ctx, off every
  * engine, so the task can be rescheduled, migrated or stopped by a signal
- * there.  The whole run uses the image that was current when it started.
- * Before each chunk the run brings memory for that image to the engine of
- * the CPU it is on, if that engine has too little (its first run there, or
- * a larger image): allocated here, where sleeping is allowed, and given to
- * the engine inside the chunk (vpmu_machine.c); the first run on a CPU
- * also requests that CPU's overflow lines.
+ * there.  The whole run uses the control store that was current when it
+ * started.  Before each chunk the run brings memory for its ucode to the
+ * engine of the CPU it is on, if that engine has too little (its first run
+ * there, or a larger ucode): allocated here, where sleeping is allowed,
+ * and given to the engine inside the chunk (vpmu_machine.c); the first run
+ * on a CPU also requests that CPU's overflow lines.
  *
  * An overflow stop in a chunk is delivered as an interrupt
  * (vpmu_machine_irq.c) before the engine runs on; the layer above sees a
@@ -70,11 +70,11 @@ module_param_named(bench_chunk_stops, vpmu_bench_chunk_stops, ulong, 0644);
  * struct vpmu_runner - one run in progress
  * @m:		the machine
  * @run:	the caller's arguments (checked); the results are filled in
- * @img:	the image the whole run uses (a reference)
+ * @cs:		the control store the whole run uses (a reference)
  * @ctx:	the program's state between chunks
  * @mem:	the program's memory, a kernel copy
  * @prep:	what the run brings to the CPUs it reaches: engine memory
- *		for @img, the CPU a chunk found not ready
+ *		for @cs, the CPU a chunk found not ready
  * @left:	cycles of the budget not used yet
  * @started:	the first chunk has run (later chunks restore @ctx), or
  *		the run resumes a saved program
@@ -88,7 +88,7 @@ module_param_named(bench_chunk_stops, vpmu_bench_chunk_stops, ulong, 0644);
 struct vpmu_runner {
 	struct vpmu_machine	*m;
 	struct vpmu_run		*run;
-	struct vpmu_image	*img;
+	struct vpmu_cstore	*cs;
 	struct vpmu_ctx		*ctx;
 	u8			*mem;
 	struct vpmu_machine_prep	prep;
@@ -280,13 +280,13 @@ static int vpmu_run_chunk(struct vpmu_runner *r)
 #ifdef VPMU_BENCH_CHUNK_TIME
 	t0 = ktime_get_ns();
 #endif
-	e = vpmu_machine_engine_get(m, r->img, &r->prep);
+	e = vpmu_machine_engine_get(m, r->cs, &r->prep);
 	if (IS_ERR(e)) {
 		ret = PTR_ERR(e);
 		goto out_put_engine;
 	}
 	if (r->started) {
-		/* The engine runs r->img: restoring cannot be stale. */
+		/* The engine runs r->cs: restoring cannot be stale. */
 		ret = vpmu_engine_ctx_restore(e, r->ctx);
 		if (WARN_ON_ONCE(ret))
 			goto out_put_engine;
@@ -340,7 +340,7 @@ static int vpmu_run_chunks(struct vpmu_runner *r)
 	int ret;
 
 	do {
-		ret = vpmu_machine_cpu_prepare(r->m, r->img, &r->prep);
+		ret = vpmu_machine_cpu_prepare(r->m, r->cs, &r->prep);
 		if (!ret)
 			ret = vpmu_run_chunk(r);
 		if (!ret || ret == -EAGAIN)
@@ -353,9 +353,9 @@ static int vpmu_run_chunks(struct vpmu_runner *r)
 /* Free what @saved holds, if anything, and empty it. */
 void vpmu_run_saved_release(struct vpmu_run_saved *saved)
 {
-	if (saved->img) {
+	if (saved->cs) {
 		vpmu_ctx_destroy(saved->ctx);
-		vpmu_image_put(saved->img);
+		vpmu_cstore_put(saved->cs);
 	}
 	*saved = (struct vpmu_run_saved){ };
 }
@@ -399,24 +399,24 @@ int vpmu_machine_run(struct vpmu_machine *m, struct vpmu_run *run, u8 *mem,
 	int ret;
 
 	if (run->flags & VPMU_RUN_F_RESUME) {
-		if (WARN_ON_ONCE(!saved->img) ||
+		if (WARN_ON_ONCE(!saved->cs) ||
 		    vpmu_ctx_set_mem(saved->ctx, mem, run->mem_size))
 			return -EINVAL;
-		r->img = saved->img;
+		r->cs = saved->cs;
 		r->ctx = saved->ctx;
 		r->started = true;
 		r->resume = true;
 		r->trap = saved->stop == VPMU_RUN_TRAP;
 		*saved = (struct vpmu_run_saved){ };
 	} else {
-		r->img = vpmu_image_get(m);
+		r->cs = vpmu_cstore_get(m);
 		r->ctx = vpmu_ctx_create();
 		if (!r->ctx) {
 			ret = -ENOMEM;
-			goto out_put_image;
+			goto out_put_cs;
 		}
 	}
-	r->run->generation = r->img->generation;
+	r->run->generation = r->cs->generation;
 	r->left = r->run->budget;
 	r->ext = r->run->flags & VPMU_RUN_F_EXT;
 	ret = vpmu_run_chunks(r);
@@ -427,14 +427,14 @@ int vpmu_machine_run(struct vpmu_machine *m, struct vpmu_run *run, u8 *mem,
 	}
 	if (!ret && vpmu_run_resumable(run->stop)) {
 		*saved = (struct vpmu_run_saved){
-			.img = r->img, .ctx = r->ctx, .stop = run->stop,
+			.cs = r->cs, .ctx = r->ctx, .stop = run->stop,
 			.mem_size = run->mem_size,
 		};
 		return 0;
 	}
 
 	vpmu_ctx_destroy(r->ctx);
-out_put_image:
-	vpmu_image_put(r->img);
+out_put_cs:
+	vpmu_cstore_put(r->cs);
 	return ret;
 }

@@ -73,7 +73,7 @@ static void vpmu_ctr_enable(struct vpmu_engine *e, struct perf_event *event)
 		.flags	= hwc->config_base |
 			  (is_sampling_event(event) ? VPMU_CTR_INT : 0) |
 			  (vpmu_event_freezes_on_ovf(event) ? VPMU_CTR_FREEZE_ON_OVF : 0),
-		.group	= hwc->event_base,
+		.fgroup	= hwc->event_base,
 	};
 
 	WARN_ON_ONCE(vpmu_engine_ctr_config(e, hwc->idx, &cfg));
@@ -89,7 +89,7 @@ static void vpmu_ctr_disable(struct vpmu_engine *e, unsigned int idx)
 
 static bool vpmu_ev_is_hu_bucket(unsigned int ev)
 {
-	return ev > VPMU_EV_HIST_BASE && ev <= VPMU_EV_HIST(VPMU_HIST_BUCKETS);
+	return ev > VPMU_EV_HU_BASE && ev <= VPMU_EV_HU(VPMU_HU_BUCKETS);
 }
 
 static bool vpmu_event_is_hu_bucket(const struct perf_event *event)
@@ -119,7 +119,7 @@ static int vpmu_config_event(struct vpmu_machine *m, u64 config)
 	if (event > VPMU_EV_TAG_BASE && event <= VPMU_EV_TAG(VPMU_TAG_MAX))
 		return event;
 	/* Histogram-unit buckets 1..16; bucket 0 and 17..255 do not exist. */
-	if (event >= VPMU_EV_HIST_BASE && event <= VPMU_EV_HIST(0xff))
+	if (event >= VPMU_EV_HU_BASE && event <= VPMU_EV_HU(0xff))
 		return vpmu_ev_is_hu_bucket(event) ? event : -EINVAL;
 	/* Tag 0, the rest. */
 	return -ENOENT;
@@ -305,7 +305,7 @@ static int vpmu_now_check(struct perf_event *event, unsigned int ev)
 	if (event == event->group_leader && stop && !vpmu_tag_valid(m, stop))
 		return -EINVAL;
 	if (vpmu_ev_is_hu_bucket(ev) &&
-	    ev - VPMU_EV_HIST_BASE > vpmu_machine_hu_nr(m))
+	    ev - VPMU_EV_HU_BASE > vpmu_machine_hu_nr(m))
 		return -EINVAL;
 	return 0;
 }

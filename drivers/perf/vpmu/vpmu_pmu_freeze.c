@@ -364,7 +364,7 @@ static u16 vpmu_cfg1_trigger(u64 config1)
 	return vpmu_cfg1_get(config1, &vpmu_cfg1_start);
 }
 
-/* Give engine group @g the triggers @config1 names (NULL: none). */
+/* Give engine freeze group @g the triggers @config1 names (NULL: none). */
 static void vpmu_cfg1_program(struct vpmu_engine *e, unsigned int g,
 			      const u64 *config1)
 {
@@ -373,15 +373,15 @@ static void vpmu_cfg1_program(struct vpmu_engine *e, unsigned int g,
 			     VPMU_TRIG_NONE;
 
 	if (stop == VPMU_TRIG_NONE) {
-		WARN_ON_ONCE(vpmu_engine_group_trigger(e, g, trig));
+		WARN_ON_ONCE(vpmu_engine_fgroup_trigger(e, g, trig));
 		trig = VPMU_TRIG_NONE;
 	} else {
-		WARN_ON_ONCE(vpmu_engine_group_trigger(e, g, VPMU_TRIG_NONE));
+		WARN_ON_ONCE(vpmu_engine_fgroup_trigger(e, g, VPMU_TRIG_NONE));
 	}
-	WARN_ON_ONCE(vpmu_engine_group_start_stop(e, g, trig, stop));
-	WARN_ON_ONCE(vpmu_engine_group_gate(e, g, config1 ?
-					    FIELD_GET(VPMU_CFG1_GATE,
-						      *config1) : 0));
+	WARN_ON_ONCE(vpmu_engine_fgroup_start_stop(e, g, trig, stop));
+	WARN_ON_ONCE(vpmu_engine_fgroup_gate(e, g, config1 ?
+					     FIELD_GET(VPMU_CFG1_GATE,
+						       *config1) : 0));
 }
 
 /**
@@ -513,7 +513,7 @@ int vpmu_fgroup_get(struct vpmu_pmu_cpu *cpuc, struct vpmu_engine *e,
 
 	if (!frz)
 		return 0;
-	for (g = 1; g < VPMU_NR_GROUPS_MAX; g++) {
+	for (g = 1; g < VPMU_NR_FGROUPS_MAX; g++) {
 		fg = &cpuc->fgroups[g];
 		if (fg->frz == frz) {
 			fg->users++;
@@ -593,11 +593,11 @@ void vpmu_fgroup_put(struct vpmu_pmu_cpu *cpuc, struct vpmu_engine *e,
 void vpmu_pmu_chunk_begin(struct vpmu_machine *m, struct vpmu_engine *e)
 {
 	struct vpmu_pmu_cpu *cpuc = this_cpu_ptr(machine_to_vpmu(m)->pmu_cpu);
-	unsigned long g, groups = cpuc->task_fgroups;
+	unsigned long g, fgroups = cpuc->task_fgroups;
 	bool frozen;
 
 	lockdep_assert_irqs_disabled();
-	for_each_set_bit(g, &groups, VPMU_NR_GROUPS_MAX) {
+	for_each_set_bit(g, &fgroups, VPMU_NR_FGROUPS_MAX) {
 		frozen = vpmu_fgroup_saved(&cpuc->fgroups[g]);
 		/* An unchanged bit costs no settling of the engine. */
 		if (vpmu_engine_frozen(e, g) != frozen)
@@ -623,11 +623,11 @@ void vpmu_pmu_chunk_begin(struct vpmu_machine *m, struct vpmu_engine *e)
 void vpmu_pmu_chunk_end(struct vpmu_machine *m, struct vpmu_engine *e)
 {
 	struct vpmu_pmu_cpu *cpuc = this_cpu_ptr(machine_to_vpmu(m)->pmu_cpu);
-	unsigned long g, groups = cpuc->task_fgroups;
+	unsigned long g, fgroups = cpuc->task_fgroups;
 	struct vpmu_fgroup *fg;
 
 	lockdep_assert_irqs_disabled();
-	for_each_set_bit(g, &groups, VPMU_NR_GROUPS_MAX) {
+	for_each_set_bit(g, &fgroups, VPMU_NR_FGROUPS_MAX) {
 		fg = &cpuc->fgroups[g];
 		if (fg->task == current && fg->state)
 			vpmu_frz_state_save(fg->state, vpmu_engine_frozen(e, g));

@@ -60,7 +60,7 @@ void vpmu_hu_event_update(struct vpmu_engine *e, struct perf_event *event)
 	struct hw_perf_event *hwc = &event->hw;
 	u64 prev = local64_read(&hwc->prev_count);
 	u64 now = vpmu_machine_hu_bucket(vpmu_event_machine(event), e,
-					 hwc->config - VPMU_EV_HIST_BASE);
+					 hwc->config - VPMU_EV_HU_BASE);
 
 	local64_set(&hwc->prev_count, now);
 	local64_add(now >= prev ? now - prev : now, &event->count);
@@ -83,7 +83,7 @@ void vpmu_hu_event_start(struct perf_event *event, int flags)
 	hwc->state = 0;
 	local64_set(&hwc->prev_count,
 		    vpmu_machine_hu_bucket(m, e,
-					   hwc->config - VPMU_EV_HIST_BASE));
+					   hwc->config - VPMU_EV_HU_BASE));
 	list_add_tail(&event->active_entry, &cpuc->hu_active);
 	perf_event_update_userpage(event);
 }
@@ -159,5 +159,5 @@ void vpmu_pmu_hu_rebase(struct vpmu_machine *m, struct vpmu_engine *e)
 		local64_set(&event->hw.prev_count,
 			    vpmu_machine_hu_bucket(m, e,
 						   event->hw.config -
-						   VPMU_EV_HIST_BASE));
+						   VPMU_EV_HU_BASE));
 }

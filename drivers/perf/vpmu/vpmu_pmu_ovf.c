@@ -292,7 +292,7 @@ irqreturn_t vpmu_pmu_overflow(struct vpmu_machine *m, struct vpmu_engine *e,
 }
 
 /**
- * vpmu_pmu_overflow_end() - thaw the groups the stop's counters froze
+ * vpmu_pmu_overflow_end() - thaw the fgroups the stop's counters froze
  * @m:		the machine
  * @e:		this CPU's engine, stopped
  * @stop:	the stop; with VPMU_STOP_OVERFLOW, @stop->ovf has the
@@ -308,7 +308,7 @@ void vpmu_pmu_overflow_end(struct vpmu_machine *m, struct vpmu_engine *e,
 	unsigned long status, frozen = 0, g;
 	unsigned int idx;
 
-	/* Groups that froze on overflow on this stop's microword. */
+	/* Freeze groups that froze on overflow on this stop's microword. */
 	status = stop->reason == VPMU_STOP_OVERFLOW ? stop->ovf : 0;
 	for_each_set_bit(idx, &status, VPMU_NR_COUNTERS_MAX) {
 		struct perf_event *event = cpuc->events[idx];
@@ -317,11 +317,11 @@ void vpmu_pmu_overflow_end(struct vpmu_machine *m, struct vpmu_engine *e,
 			frozen |= BIT(event->hw.event_base);
 	}
 	/*
-	 * The handlers are done: thaw those groups, as a freeze-on-PMI
+	 * The handlers are done: thaw those fgroups, as a freeze-on-PMI
 	 * handler does last, unless one is held (its event is being
 	 * disabled).
 	 */
-	for_each_set_bit(g, &frozen, VPMU_NR_GROUPS_MAX) {
+	for_each_set_bit(g, &frozen, VPMU_NR_FGROUPS_MAX) {
 		struct vpmu_fgroup *fg = &cpuc->fgroups[g];
 
 		if (fg->frz && !vpmu_fgroup_held(fg))

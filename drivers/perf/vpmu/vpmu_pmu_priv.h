@@ -119,7 +119,7 @@ struct vpmu_fgroup {
  *		frozen, 1.. are lent to groups with a freeze control
  * @hu_active: the started bucket events, linked by their active_entry
  * @used_mask:	counters taken (bit n: counter n, 0-based)
- * @task_fgroups: freeze groups lent to per-task controls (bit g: group g)
+ * @task_fgroups: freeze groups lent to per-task controls (bit g: fgroup g)
  * @tick:	the jiffy of each counter's last sample
  * @nr_samples:	samples of each counter in that jiffy (throttling)
  *
@@ -128,7 +128,7 @@ struct vpmu_fgroup {
  */
 struct vpmu_pmu_cpu {
 	struct perf_event	*events[VPMU_NR_COUNTERS_MAX];
-	struct vpmu_fgroup	fgroups[VPMU_NR_GROUPS_MAX];
+	struct vpmu_fgroup	fgroups[VPMU_NR_FGROUPS_MAX];
 	DECLARE_BITMAP(used_mask, VPMU_NR_COUNTERS_MAX);
 	unsigned long		task_fgroups;
 	unsigned long		tick[VPMU_NR_COUNTERS_MAX];

@@ -51,7 +51,7 @@ static u8 vpmu_snap_ctr_flags(const struct vpmu_engine_snap *s,
  * zeroed, and its prev_count follows the counter, so perf's count stays
  * exact.  A stopped event's counter is reloaded when it starts again.
  */
-static void vpmu_snap_here(struct vpmu_engine *e, const struct vpmu_image *img,
+static void vpmu_snap_here(struct vpmu_engine *e, const struct vpmu_cstore *cs,
 			   void *arg)
 {
 	struct vpmu_snap_call *c = arg;
@@ -63,7 +63,7 @@ static void vpmu_snap_here(struct vpmu_engine *e, const struct vpmu_image *img,
 	u32 clear = 0;
 
 	vpmu_engine_snapshot(e, &s, 0);
-	out->generation = img ? img->generation : 0;
+	out->generation = cs ? cs->generation : 0;
 	out->nr_counters = n;
 	out->ovf = s.ovf & (BIT(n) - 1);
 	out->frozen = s.frozen;
@@ -76,7 +76,7 @@ static void vpmu_snap_here(struct vpmu_engine *e, const struct vpmu_image *img,
 		out->ctr[i].ovf_count = s.ovf_cnt[i];
 		out->ctr[i].width = s.cfg[i].flags ? s.cfg[i].width : 0;
 		out->ctr[i].event = out->ctr[i].width ? s.cfg[i].event : 0;
-		out->ctr[i].group = s.cfg[i].group;
+		out->ctr[i].group = s.cfg[i].fgroup;
 		out->ctr[i].flags = vpmu_snap_ctr_flags(&s, i, ev);
 		if (!c->clear || s.trig_ovf & BIT(i) ||
 		    (s.cfg[i].flags & (VPMU_CTR_INT | VPMU_CTR_FREEZE_ON_OVF)) ||

@@ -93,7 +93,7 @@ static ssize_t vpmu_event_show(struct device *dev,
 
 #define VPMU_BASIC_ATTR(sym, num, alias, doc)	VPMU_EVENT_ATTR(alias, num, 0),
 #define VPMU_HU_ATTR(b)	\
-	VPMU_EVENT_ATTR("vpmu_hist" #b, VPMU_EV_HIST(b), 0)
+	VPMU_EVENT_ATTR("vpmu_hist" #b, VPMU_EV_HU(b), 0)
 
 /*
  * Counts of occurrences, so no .unit or .scale: perf's defaults (no unit,
@@ -128,16 +128,16 @@ const struct attribute_group vpmu_events_group = {
 bool vpmu_tag_valid(struct vpmu_machine *m, unsigned int k)
 {
 	const struct vpmu_image_header *h;
-	struct vpmu_image *img;
+	struct vpmu_cstore *cs;
 	bool ok;
 
-	img = vpmu_image_get(m);
-	h = vpmu_ucode_header(img->uc);
+	cs = vpmu_cstore_get(m);
+	h = vpmu_ucode_header(cs->uc);
 	if (h->ev_mode == VPMU_EVMODE_ONEHOT)
 		ok = k <= h->ev_bits;
 	else
 		ok = k < BIT(h->ev_bits);
-	vpmu_image_put(img);
+	vpmu_cstore_put(cs);
 	return ok;
 }
 

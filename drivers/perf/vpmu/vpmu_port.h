@@ -2,7 +2,7 @@
 /*
  * vpmu_port.h - the little the engine core needs from its environment.
  *
- * The core (vpmu_isa.c, vpmu_image.c, vpmu_engine*.c) is built both into the
+ * The core (vpmu_isa.c, vpmu_ucode.c, vpmu_engine*.c) is built both into the
  * module and as plain host C for tests, benchmarks and fuzzing.  Everything
  * that differs between the two lives here: fixed-width types, memory
  * allocation, branch hints, formatted printing and the few compiler

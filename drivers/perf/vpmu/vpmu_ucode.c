@@ -1,10 +1,744 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vpmu_ucode.c - the built-in microcode image.
+ * vpmu_ucode.c - microcode image validator and decoder.
  *
- * ucode/default.vus is assembled by tools/vpmu/vpmu-as when the module is
- * built through the top-level Makefile; the generated table lands in
- * vpmu_default_ucode.h (not kept in git).
+ * vpmu_ucode_load() checks every byte of an image against the rules in
+ * include/uapi/linux/vpmu.h and Documentation/vpmu/architecture.rst before
+ * anything is kept, then decodes the control store once.  The input is
+ * hostile: every offset is checked with 64-bit arithmetic before it is used,
+ * and nothing is read outside the buffer.
  */
-#include "vpmu_ucode.h"
-#include "vpmu_default_ucode.h"
+#include "vpmu_engine_int.h"
+
+/* ---- CRC-32 (IEEE, reflected: zlib's crc32()) -------------------------- */
+
+static const u32 vpmu_crc_nibble[16] = {
+	0x00000000, 0x1db71064, 0x3b6e20c8, 0x26d930ac,
+	0x76dc4190, 0x6b6b51f4, 0x4db26158, 0x5005713c,
+	0xedb88320, 0xf00f9344, 0xd6d6a3e8, 0xcb61b38c,
+	0x9b64c2b0, 0x86d3d2d4, 0xa00ae278, 0xbdbdf21c,
+};
+
+u32 vpmu_crc32(u32 crc, const void *buf, size_t len)
+{
+	const u8 *p = buf;
+
+	crc = ~crc;
+	while (len--) {
+		crc ^= *p++;
+		crc = (crc >> 4) ^ vpmu_crc_nibble[crc & 15];
+		crc = (crc >> 4) ^ vpmu_crc_nibble[crc & 15];
+	}
+	return ~crc;
+}
+
+#define VPMU_HDR_CSUM_OFF	offsetof(struct vpmu_image_header, checksum)
+
+static u32 vpmu_image_crc(const u8 *img, size_t len)
+{
+	static const u8 zero[4];
+	u32 crc;
+
+	crc = vpmu_crc32(0, img, VPMU_HDR_CSUM_OFF);
+	crc = vpmu_crc32(crc, zero, sizeof(zero));
+	return vpmu_crc32(crc, img + VPMU_HDR_CSUM_OFF + 4,
+			  len - VPMU_HDR_CSUM_OFF - 4);
+}
+
+void vpmu_image_seal(void *img, size_t len)
+{
+	u8 *p = img;
+
+	if (len < sizeof(struct vpmu_image_header))
+		return;
+	vpmu_put_le32(p + VPMU_HDR_CSUM_OFF, 0);
+	vpmu_put_le32(p + VPMU_HDR_CSUM_OFF, vpmu_image_crc(p, len));
+}
+
+/* ---- rejection ---------------------------------------------------------- */
+
+static const struct {
+	int err;
+	const char *msg;
+} vpmu_verr_info[VPMU_VERR_NR] = {
+#define VPMU_X(name, e, m)						\
+	[VPMU_VERR_##name] = { e, m },
+	VPMU_VERR_LIST(VPMU_X)
+#undef VPMU_X
+};
+
+struct vpmu_vctx {
+	const u8 *img;
+	size_t len;
+	struct vpmu_image_header h;	/* host byte order */
+	struct vpmu_verr *err;
+};
+
+/*
+ * Record why the image is rejected.  Returns the negative errno so callers
+ * can "return vpmu_reject(...)".
+ */
+__printf(4, 5)
+static int vpmu_reject(struct vpmu_vctx *c, enum vpmu_verr_code code,
+		       u64 offset, const char *fmt, ...)
+{
+	struct vpmu_verr *e = c->err;
+	int n = -vpmu_verr_info[code].err;
+	va_list ap;
+
+	if (!e)
+		return n;
+	e->code = code;
+	e->err = n;
+	e->offset = offset > 0xffffffffull ? 0xffffffffu : (u32)offset;
+	va_start(ap, fmt);
+	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+	va_end(ap);
+	return n;
+}
+
+/* ---- header and layout -------------------------------------------------- */
+
+#define HOFF(f)		offsetof(struct vpmu_image_header, f)
+
+static void vpmu_read_header(struct vpmu_vctx *c)
+{
+	const u8 *p = c->img;
+	u32 *w = (u32 *)&c->h;
+	unsigned int i;
+
+	for (i = 0; i < HOFF(name) / 4; i++)
+		w[i] = vpmu_get_le32(p + 4 * i);
+	memcpy(c->h.name, p + HOFF(name), sizeof(c->h.name));
+}
+
+static bool is_pow2(u32 v)
+{
+	return v && !(v & (v - 1));
+}
+
+static int vpmu_check_header(struct vpmu_vctx *c, u32 cs_limit)
+{
+	const struct vpmu_image_header *h = &c->h;
+	unsigned int i;
+	bool nul = false;
+
+	if (c->len < sizeof(*h))
+		return vpmu_reject(c, VPMU_VERR_TRUNCATED, 0,
+				   "image is %zu bytes, header needs %zu",
+				   c->len, sizeof(*h));
+	vpmu_read_header(c);
+	if (h->magic != VPMU_IMAGE_MAGIC)
+		return vpmu_reject(c, VPMU_VERR_MAGIC, HOFF(magic),
+				   "magic 0x%08x, expected 0x%08x",
+				   h->magic, VPMU_IMAGE_MAGIC);
+	if (h->version != VPMU_IMAGE_VERSION)
+		return vpmu_reject(c, VPMU_VERR_VERSION, HOFF(version),
+				   "image version %u, engine supports %u",
+				   h->version, VPMU_IMAGE_VERSION);
+	if (h->total_size != c->len)
+		return vpmu_reject(c, VPMU_VERR_SIZE, HOFF(total_size),
+				   "total_size %u but %zu bytes given",
+				   h->total_size, c->len);
+	if (vpmu_image_crc(c->img, c->len) != h->checksum)
+		return vpmu_reject(c, VPMU_VERR_CHECKSUM, HOFF(checksum),
+				   "checksum 0x%08x, computed 0x%08x",
+				   h->checksum, vpmu_image_crc(c->img, c->len));
+	if (h->header_size != sizeof(*h))
+		return vpmu_reject(c, VPMU_VERR_HEADER, HOFF(header_size),
+				   "header_size %u, expected %zu",
+				   h->header_size, sizeof(*h));
+	for (i = 0; i < ARRAY_SIZE(h->reserved); i++)
+		if (h->reserved[i])
+			return vpmu_reject(c, VPMU_VERR_HEADER,
+					   HOFF(reserved) + 4 * i,
+					   "header reserved[%u] is 0x%x, must be 0",
+					   i, h->reserved[i]);
+	if (h->flags & ~VPMU_IMG_F_ALL)
+		return vpmu_reject(c, VPMU_VERR_HEADER, HOFF(flags),
+				   "unknown header flags 0x%x",
+				   (u32)(h->flags & ~VPMU_IMG_F_ALL));
+	for (i = 0; i < sizeof(h->name); i++) {
+		if (!h->name[i])
+			nul = true;
+		else if (nul)
+			return vpmu_reject(c, VPMU_VERR_HEADER, HOFF(name) + i,
+					   "name not NUL-padded at byte %u", i);
+	}
+	if (!nul)
+		return vpmu_reject(c, VPMU_VERR_HEADER, HOFF(name),
+				   "name not NUL-terminated");
+	if (h->cs_words > cs_limit)
+		return vpmu_reject(c, VPMU_VERR_TOO_BIG, HOFF(cs_words),
+				   "cs_words %u exceeds this engine's %u",
+				   h->cs_words, cs_limit);
+	if (!h->cs_words)
+		return vpmu_reject(c, VPMU_VERR_LAYOUT, HOFF(cs_words),
+				   "cs_words is 0");
+	if (h->ev_mode > VPMU_EVMODE_ENCODED)
+		return vpmu_reject(c, VPMU_VERR_EVMODE, HOFF(ev_mode),
+				   "ev_mode %u unknown", h->ev_mode);
+	if (h->ev_bits < 1 || h->ev_bits > VPMU_UW_EVENT_BITS)
+		return vpmu_reject(c, VPMU_VERR_EVMODE, HOFF(ev_bits),
+				   "ev_bits %u not in 1..%u", h->ev_bits,
+				   VPMU_UW_EVENT_BITS);
+	if (h->op_bits < 1 || h->op_bits > VPMU_OP_BITS_MAX)
+		return vpmu_reject(c, VPMU_VERR_PARAM, HOFF(op_bits),
+				   "op_bits %u not in 1..%u", h->op_bits,
+				   VPMU_OP_BITS_MAX);
+	if (h->op_shift > 32 - h->op_bits)
+		return vpmu_reject(c, VPMU_VERR_PARAM, HOFF(op_shift),
+				   "op_shift %u + op_bits %u exceeds 32",
+				   h->op_shift, h->op_bits);
+	if (!is_pow2(h->dc_lines) || h->dc_lines > VPMU_DC_LINES_MAX)
+		return vpmu_reject(c, VPMU_VERR_PARAM, HOFF(dc_lines),
+				   "dc_lines %u not a power of 2 in 1..%u",
+				   h->dc_lines, VPMU_DC_LINES_MAX);
+	if (!is_pow2(h->dc_line_size) || h->dc_line_size < 4 ||
+	    h->dc_line_size > 256)
+		return vpmu_reject(c, VPMU_VERR_PARAM, HOFF(dc_line_size),
+				   "dc_line_size %u not a power of 2 in 4..256",
+				   h->dc_line_size);
+	if (h->dc_miss_penalty > 64)
+		return vpmu_reject(c, VPMU_VERR_PARAM, HOFF(dc_miss_penalty),
+				   "dc_miss_penalty %u not in 0..64",
+				   h->dc_miss_penalty);
+	if (h->wq_depth < 1 || h->wq_depth > VPMU_WQ_DEPTH_MAX)
+		return vpmu_reject(c, VPMU_VERR_PARAM, HOFF(wq_depth),
+				   "wq_depth %u not in 1..%u", h->wq_depth,
+				   VPMU_WQ_DEPTH_MAX);
+	if (h->wq_drain < 1 || h->wq_drain > 64)
+		return vpmu_reject(c, VPMU_VERR_PARAM, HOFF(wq_drain),
+				   "wq_drain %u not in 1..64", h->wq_drain);
+	return 0;
+}
+
+struct vpmu_section {
+	const char *name;
+	u32 hoff;		/* header offset of the section's offset field */
+	u64 off, size;
+};
+
+static int vpmu_check_layout(struct vpmu_vctx *c)
+{
+	const struct vpmu_image_header *h = &c->h;
+	struct vpmu_section s[] = {
+		{ "control store", HOFF(cs_offset), h->cs_offset,
+		  (u64)h->cs_words * 8 },
+		{ "ID table", HOFF(id_offset), h->id_offset,
+		  (u64)4 << h->op_bits },
+		{ "symbol table", HOFF(sym_offset), h->sym_offset,
+		  (u64)h->sym_count * sizeof(struct vpmu_image_sym) },
+		{ "instruction table", HOFF(insn_offset), h->insn_offset,
+		  (u64)h->insn_count * sizeof(struct vpmu_image_insn) },
+		{ "string table", HOFF(str_offset), h->str_offset,
+		  h->str_size },
+	};
+	unsigned int i, j;
+
+	for (i = 0; i < ARRAY_SIZE(s); i++) {
+		if (s[i].off & 7)
+			return vpmu_reject(c, VPMU_VERR_LAYOUT, s[i].hoff,
+					   "%s offset %llu not 8-byte aligned",
+					   s[i].name,
+					   (unsigned long long)s[i].off);
+		if (s[i].off < sizeof(*h) || s[i].off + s[i].size > c->len)
+			return vpmu_reject(c, VPMU_VERR_LAYOUT, s[i].hoff,
+					   "%s [%llu, +%llu) outside [%zu, %zu)",
+					   s[i].name,
+					   (unsigned long long)s[i].off,
+					   (unsigned long long)s[i].size,
+					   sizeof(*h), c->len);
+	}
+	for (i = 0; i < ARRAY_SIZE(s); i++) {
+		for (j = i + 1; j < ARRAY_SIZE(s); j++) {
+			if (!s[i].size || !s[j].size)
+				continue;
+			if (s[i].off < s[j].off + s[j].size &&
+			    s[j].off < s[i].off + s[i].size)
+				return vpmu_reject(c, VPMU_VERR_LAYOUT,
+						   s[j].hoff,
+						   "%s overlaps %s",
+						   s[j].name, s[i].name);
+		}
+	}
+	return 0;
+}
+
+/* ---- microwords --------------------------------------------------------- */
+
+enum vpmu_opnd_pos { POS_DST, POS_A, POS_B };
+
+static const char *const vpmu_pos_name[] = { "DST", "A", "B" };
+
+static int vpmu_check_opnd(struct vpmu_vctx *c, u32 i, u64 off,
+			   enum vpmu_opnd_pos pos, unsigned int code,
+			   bool imm_ok)
+{
+	enum vpmu_opnd_access acc = vpmu_opnd_info[code].access;
+	const char *why = NULL;
+
+	if (acc == VPMU_ACC_NONE)
+		why = "reserved";
+	else if (pos == POS_DST && acc == VPMU_ACC_RO)
+		why = "read-only";
+	else if (acc == VPMU_ACC_BONLY && !(pos == POS_B && imm_ok))
+		why = "immediate not allowed here";
+	if (!why)
+		return 0;
+	return vpmu_reject(c, VPMU_VERR_OPERAND, off,
+			   "microword %u: operand %s code %u %s",
+			   i, vpmu_pos_name[pos], code, why);
+}
+
+/* Microword fields that must be zero where unused, in checking order. */
+enum { ZF_DST, ZF_A, ZF_B, ZF_IMM, ZF_TARGET, ZF_COND };
+
+#define ZF(f)	{ #f, VPMU_UW_##f##_SHIFT, VPMU_UW_##f##_BITS }
+static const struct {
+	const char *name;
+	u8 shift, bits;
+} vpmu_zf[] = {
+	[ZF_DST] = ZF(DST), [ZF_A] = ZF(A), [ZF_B] = ZF(B),
+	[ZF_IMM] = ZF(IMM), [ZF_TARGET] = ZF(TARGET), [ZF_COND] = ZF(COND),
+};
+
+#undef ZF
+
+/* The first field of @fields (BIT(ZF_*)) not zero in @uw rejects it. */
+static int vpmu_fields_zero(struct vpmu_vctx *c, u32 i, u64 off, u64 uw,
+			    unsigned int fields, const char *what)
+{
+	unsigned int f;
+
+	for (f = 0; f < ARRAY_SIZE(vpmu_zf); f++) {
+		u32 v = (uw >> vpmu_zf[f].shift) &
+			(BIT_ULL(vpmu_zf[f].bits) - 1);
+
+		if ((fields & BIT(f)) && v)
+			return vpmu_reject(c, VPMU_VERR_RESERVED, off,
+				"microword %u: %s field %s is %u, must be 0",
+				i, what, vpmu_zf[f].name, v);
+	}
+	return 0;
+}
+
+static int vpmu_check_alu(struct vpmu_vctx *c, u32 i, u64 off, u64 uw,
+			  struct vpmu_dec *d)
+{
+	const char *opn = vpmu_op_info[d->op].name;
+	bool b_imm = d->b == VPMU_OPND_IMM;
+	int ret = 0;
+
+	switch (d->sig) {
+	case VPMU_SIG_NONE:
+		return vpmu_fields_zero(c, i, off, uw, BIT(ZF_DST) | BIT(ZF_A) |
+					BIT(ZF_B) | BIT(ZF_IMM), opn);
+	case VPMU_SIG_DAB:
+	case VPMU_SIG_DB:
+		ret = vpmu_check_opnd(c, i, off, POS_DST, d->dst, false);
+		if (!ret && d->sig == VPMU_SIG_DAB)
+			ret = vpmu_check_opnd(c, i, off, POS_A, d->a, false);
+		if (!ret)
+			ret = vpmu_check_opnd(c, i, off, POS_B, d->b, true);
+		if (ret)
+			return ret;
+		return vpmu_fields_zero(c, i, off, uw,
+					(d->sig == VPMU_SIG_DB ? BIT(ZF_A) : 0) |
+					(b_imm ? 0 : BIT(ZF_IMM)), opn);
+	case VPMU_SIG_DAF:
+		ret = vpmu_check_opnd(c, i, off, POS_DST, d->dst, false);
+		if (!ret)
+			ret = vpmu_check_opnd(c, i, off, POS_A, d->a, false);
+		if (!ret)
+			ret = vpmu_fields_zero(c, i, off, uw, BIT(ZF_B), opn);
+		if (ret)
+			return ret;
+		if (d->op == VPMU_OP_EXT) {
+			if (d->uimm >> 10 ||
+			    VPMU_EXT_POS(d->uimm) + VPMU_EXT_LEN(d->uimm) > 32)
+				return vpmu_reject(c, VPMU_VERR_OPERAND, off,
+					"microword %u: EXT field pos %u len %u exceeds 32 bits",
+					i, VPMU_EXT_POS(d->uimm),
+					VPMU_EXT_LEN(d->uimm));
+		} else if (d->uimm > 31) {
+			return vpmu_reject(c, VPMU_VERR_OPERAND, off,
+				"microword %u: SEXT field 0x%x is not width - 1 (0..31)",
+				i, d->uimm);
+		}
+		break;
+	case VPMU_SIG_LD:
+		ret = vpmu_check_opnd(c, i, off, POS_DST, d->dst, false);
+		if (!ret)
+			ret = vpmu_check_opnd(c, i, off, POS_A, d->a, false);
+		if (ret)
+			return ret;
+		return vpmu_fields_zero(c, i, off, uw, BIT(ZF_B), opn);
+	case VPMU_SIG_ST:
+		ret = vpmu_check_opnd(c, i, off, POS_A, d->a, false);
+		if (!ret)
+			ret = vpmu_check_opnd(c, i, off, POS_B, d->b, false);
+		if (ret)
+			return ret;
+		return vpmu_fields_zero(c, i, off, uw, BIT(ZF_DST), opn);
+	case VPMU_SIG_I:
+		ret = vpmu_fields_zero(c, i, off, uw, BIT(ZF_DST) | BIT(ZF_A) |
+				       BIT(ZF_B), opn);
+		if (ret)
+			return ret;
+		if (d->op == VPMU_OP_MODE && d->uimm > 1)
+			return vpmu_reject(c, VPMU_VERR_OPERAND, off,
+				"microword %u: MODE #%u, must be 0 or 1",
+				i, d->uimm);
+		break;
+	}
+	return 0;
+}
+
+static int vpmu_check_seq(struct vpmu_vctx *c, u32 i, u64 off, u64 uw,
+			  struct vpmu_dec *d)
+{
+	const char *sqn = vpmu_seq_info[d->seq].name;
+	u32 n = c->h.cs_words;
+	int ret;
+
+	switch (vpmu_seq_info[d->seq].sig) {
+	case VPMU_SEQSIG_NONE:
+		ret = vpmu_fields_zero(c, i, off, uw,
+				       BIT(ZF_TARGET) | BIT(ZF_COND), sqn);
+		if (ret)
+			return ret;
+		break;
+	case VPMU_SEQSIG_TARGET:
+	case VPMU_SEQSIG_CODE:
+		ret = vpmu_fields_zero(c, i, off, uw, BIT(ZF_COND), sqn);
+		if (ret)
+			return ret;
+		fallthrough;
+	case VPMU_SEQSIG_COND:
+		if (vpmu_seq_info[d->seq].sig != VPMU_SEQSIG_CODE &&
+		    d->target >= n)
+			return vpmu_reject(c, VPMU_VERR_ADDRESS, off,
+				"microword %u: %s target %u outside control store of %u",
+				i, sqn, d->target, n);
+		break;
+	case VPMU_SEQSIG_DISP:
+		if (d->sig != VPMU_SIG_DAB && d->sig != VPMU_SIG_DB &&
+		    d->sig != VPMU_SIG_DAF)
+			return vpmu_reject(c, VPMU_VERR_OPCODE, off,
+				"microword %u: DISP needs an ALU result, %s has none",
+				i, vpmu_op_info[d->op].name);
+		if (d->cond < 1 || d->cond > 8)
+			return vpmu_reject(c, VPMU_VERR_OPCODE, off,
+				"microword %u: DISP width %u not in 1..8",
+				i, d->cond);
+		if ((u32)d->target + (1u << d->cond) > n)
+			return vpmu_reject(c, VPMU_VERR_ADDRESS, off,
+				"microword %u: DISP table %u..%u outside control store of %u",
+				i, d->target,
+				d->target + (1u << d->cond) - 1, n);
+		break;
+	}
+	if (i == n - 1 && (d->seq == VPMU_SEQ_NEXT || d->seq == VPMU_SEQ_BR ||
+			   d->seq == VPMU_SEQ_CALL))
+		return vpmu_reject(c, VPMU_VERR_ADDRESS, off,
+			"microword %u: %s falls through past the last microword",
+			i, sqn);
+	return 0;
+}
+
+static int vpmu_check_uword(struct vpmu_vctx *c, u32 i, struct vpmu_dec *d)
+{
+	u64 off = (u64)c->h.cs_offset + 8ull * i;
+	u64 uw = vpmu_get_le64(c->img + off);
+	int ret;
+
+	d->op = VPMU_UW_GET(uw, OP);
+	d->seq = VPMU_UW_GET(uw, SEQ);
+	d->cond = VPMU_UW_GET(uw, COND);
+	d->s = VPMU_UW_GET(uw, S);
+	d->dst = VPMU_UW_GET(uw, DST);
+	d->a = VPMU_UW_GET(uw, A);
+	d->b = VPMU_UW_GET(uw, B);
+	d->ev = VPMU_UW_GET(uw, EVENT);
+	d->target = VPMU_UW_GET(uw, TARGET);
+	d->uimm = VPMU_UW_GET(uw, IMM);
+	d->imm = vpmu_uw_simm(uw);
+
+	if (!vpmu_op_info[d->op].name)
+		return vpmu_reject(c, VPMU_VERR_OPCODE, off,
+				   "microword %u: ALU operation code 0x%02x reserved",
+				   i, d->op);
+	if (!vpmu_seq_info[d->seq].name)
+		return vpmu_reject(c, VPMU_VERR_OPCODE, off,
+				   "microword %u: sequencer code 0x%x reserved",
+				   i, d->seq);
+	if (!vpmu_cond_info[d->cond].name)
+		return vpmu_reject(c, VPMU_VERR_OPCODE, off,
+				   "microword %u: condition code 0x%x reserved",
+				   i, d->cond);
+	d->sig = vpmu_op_info[d->op].sig;
+	if (d->s && d->sig != VPMU_SIG_DAB && d->sig != VPMU_SIG_DB &&
+	    d->sig != VPMU_SIG_DAF)
+		return vpmu_reject(c, VPMU_VERR_RESERVED, off,
+				   "microword %u: S set on %s, which has no ALU result",
+				   i, vpmu_op_info[d->op].name);
+	ret = vpmu_check_alu(c, i, off, uw, d);
+	if (!ret)
+		ret = vpmu_check_seq(c, i, off, uw, d);
+	if (ret)
+		return ret;
+	if (d->ev >> c->h.ev_bits)
+		return vpmu_reject(c, VPMU_VERR_EVENT, off,
+				   "microword %u: event field 0x%02x uses bits beyond ev_bits %u",
+				   i, d->ev, c->h.ev_bits);
+
+	d->kind = 0;
+	if (d->seq == VPMU_SEQ_EOI)
+		d->kind |= VPMU_K_EOI;
+	if (d->seq == VPMU_SEQ_BR)
+		d->kind |= VPMU_K_BR;
+	if (d->seq == VPMU_SEQ_DISP)
+		d->kind |= VPMU_K_DISP;
+	if (d->sig == VPMU_SIG_LD)
+		d->kind |= VPMU_K_LOAD;
+	if (d->sig == VPMU_SIG_ST)
+		d->kind |= VPMU_K_STORE;
+	if (d->op == VPMU_OP_MODE)
+		d->kind |= VPMU_K_MODE;
+	if (VPMU_UW_GET(uw, T))
+		d->kind |= VPMU_K_TRIG;
+	return 0;
+}
+
+/* ---- tables ------------------------------------------------------------- */
+
+/* Is @off a valid name: inside the string table (which ends with NUL)? */
+static bool vpmu_name_ok(struct vpmu_vctx *c, u32 off)
+{
+	return off < c->h.str_size;
+}
+
+static int vpmu_check_strings(struct vpmu_vctx *c)
+{
+	const struct vpmu_image_header *h = &c->h;
+
+	if (h->str_size && c->img[h->str_offset + h->str_size - 1])
+		return vpmu_reject(c, VPMU_VERR_STRING,
+				   (u64)h->str_offset + h->str_size - 1,
+				   "string table does not end with NUL");
+	return 0;
+}
+
+static int vpmu_check_syms(struct vpmu_vctx *c)
+{
+	const struct vpmu_image_header *h = &c->h;
+	u32 i;
+
+	for (i = 0; i < h->sym_count; i++) {
+		u64 off = h->sym_offset + (u64)i * sizeof(struct vpmu_image_sym);
+		u32 name = vpmu_get_le32(c->img + off);
+		u32 addr = vpmu_get_le32(c->img + off + 4);
+
+		if (!vpmu_name_ok(c, name))
+			return vpmu_reject(c, VPMU_VERR_SYMBOL, off,
+				"symbol %u: name offset %u outside string table of %u",
+				i, name, h->str_size);
+		if (addr >= h->cs_words)
+			return vpmu_reject(c, VPMU_VERR_SYMBOL, off + 4,
+				"symbol %u: address %u outside control store of %u",
+				i, addr, h->cs_words);
+	}
+	return 0;
+}
+
+static int vpmu_check_insn_ops(struct vpmu_vctx *c, u32 i, u64 off,
+			       u32 mask, u32 nops)
+{
+	u32 used = mask;
+	unsigned int k, j;
+
+	for (k = 0; k < VPMU_INSN_MAX_OPS; k++) {
+		u64 o = off + offsetof(struct vpmu_image_insn, ops) + 8 * k;
+		const u8 *p = c->img + o;
+		u32 fld;
+
+		if (k >= nops) {
+			for (j = 0; j < 8; j++)
+				if (p[j])
+					return vpmu_reject(c, VPMU_VERR_INSN, o,
+						"insn %u: unused operand %u not zero",
+						i, k);
+			continue;
+		}
+		if (p[0] < VPMU_MOP_REG || p[0] > VPMU_MOP_ABS)
+			return vpmu_reject(c, VPMU_VERR_INSN, o,
+				"insn %u: operand %u kind %u unknown", i, k, p[0]);
+		if (p[2] < 1 || p[1] + p[2] > 32)
+			return vpmu_reject(c, VPMU_VERR_INSN, o,
+				"insn %u: operand %u field pos %u width %u outside 32 bits",
+				i, k, p[1], p[2]);
+		if (p[3] > 31 || (p[3] && p[0] != VPMU_MOP_PCREL &&
+				  p[0] != VPMU_MOP_ABS))
+			return vpmu_reject(c, VPMU_VERR_INSN, o,
+				"insn %u: operand %u shift %u invalid", i, k, p[3]);
+		if (p[4] & ~VPMU_MOPF_PAREN || p[5] || p[6] || p[7])
+			return vpmu_reject(c, VPMU_VERR_INSN, o,
+				"insn %u: operand %u reserved bits set", i, k);
+		fld = (p[2] == 32 ? ~0u : (1u << p[2]) - 1) << p[1];
+		if (fld & used)
+			return vpmu_reject(c, VPMU_VERR_INSN, o,
+				"insn %u: operand %u field overlaps the mask or another operand",
+				i, k);
+		used |= fld;
+	}
+	return 0;
+}
+
+static int vpmu_check_insns(struct vpmu_vctx *c)
+{
+	const struct vpmu_image_header *h = &c->h;
+	u32 opmask = ((1u << h->op_bits) - 1) << h->op_shift;
+	u32 i;
+
+	for (i = 0; i < h->insn_count; i++) {
+		u64 off = h->insn_offset +
+			  (u64)i * sizeof(struct vpmu_image_insn);
+		const u8 *p = c->img + off;
+		u32 name = vpmu_get_le32(p);
+		u32 match = vpmu_get_le32(p + 4);
+		u32 mask = vpmu_get_le32(p + 8);
+		u32 nops = vpmu_get_le32(p + 12);
+		int ret;
+
+		if (!vpmu_name_ok(c, name))
+			return vpmu_reject(c, VPMU_VERR_INSN, off,
+				"insn %u: name offset %u outside string table of %u",
+				i, name, h->str_size);
+		if (match & ~mask)
+			return vpmu_reject(c, VPMU_VERR_INSN, off + 4,
+				"insn %u: match 0x%08x has bits outside mask 0x%08x",
+				i, match, mask);
+		if ((mask & opmask) != opmask)
+			return vpmu_reject(c, VPMU_VERR_INSN, off + 8,
+				"insn %u: mask 0x%08x does not cover the opcode 0x%08x",
+				i, mask, opmask);
+		if (nops > VPMU_INSN_MAX_OPS)
+			return vpmu_reject(c, VPMU_VERR_INSN, off + 12,
+				"insn %u: %u operands, at most %u",
+				i, nops, VPMU_INSN_MAX_OPS);
+		ret = vpmu_check_insn_ops(c, i, off, mask, nops);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* ---- load --------------------------------------------------------------- */
+
+static int vpmu_validate(struct vpmu_vctx *c, struct vpmu_dec *dec)
+{
+	const struct vpmu_image_header *h = &c->h;
+	u32 i;
+	int ret;
+
+	ret = vpmu_check_layout(c);
+	if (ret)
+		return ret;
+	for (i = 0; i < h->cs_words; i++) {
+		ret = vpmu_check_uword(c, i, &dec[i]);
+		if (ret)
+			return ret;
+	}
+	for (i = 0; i < 1u << h->op_bits; i++) {
+		u32 off = h->id_offset + 4 * i;
+		u32 a = vpmu_get_le32(c->img + off);
+
+		if (a >= h->cs_words)
+			return vpmu_reject(c, VPMU_VERR_IDTAB, off,
+				"ID table entry %u: address %u outside control store of %u",
+				i, a, h->cs_words);
+	}
+	ret = vpmu_check_strings(c);
+	if (!ret)
+		ret = vpmu_check_syms(c);
+	if (!ret)
+		ret = vpmu_check_insns(c);
+	return ret;
+}
+
+int vpmu_ucode_load(struct vpmu_ucode **out, const void *img, size_t len,
+		    u32 cs_limit, struct vpmu_verr *err)
+{
+	struct vpmu_vctx c = { .img = img, .len = len, .err = err };
+	struct vpmu_ucode *uc;
+	u32 i, nid;
+	int ret;
+
+	*out = NULL;
+	if (err)
+		memset(err, 0, sizeof(*err));
+	if (cs_limit > VPMU_CS_MAX)
+		cs_limit = VPMU_CS_MAX;
+	ret = vpmu_check_header(&c, cs_limit);
+	if (ret)
+		return ret;
+
+	uc = vpmu_zalloc(sizeof(*uc));
+	if (!uc)
+		return -ENOMEM;
+	nid = 1u << c.h.op_bits;
+	uc->dec = vpmu_zalloc(sizeof(*uc->dec) * c.h.cs_words);
+	uc->idtab = vpmu_zalloc(sizeof(*uc->idtab) * nid);
+	uc->bytes = vpmu_zalloc(len);
+	if (!uc->dec || !uc->idtab || !uc->bytes) {
+		ret = -ENOMEM;
+		goto out_free;
+	}
+	ret = vpmu_validate(&c, uc->dec);
+	if (ret)
+		goto out_free;
+
+	memcpy(uc->bytes, img, len);
+	uc->len = len;
+	uc->hdr = c.h;
+	uc->cs_words = c.h.cs_words;
+	uc->op_shift = c.h.op_shift;
+	uc->op_mask = nid - 1;
+	for (i = 0; i < nid; i++)
+		uc->idtab[i] = vpmu_get_le32(uc->bytes + c.h.id_offset + 4 * i);
+	if (err) {
+		err->code = VPMU_VERR_OK;
+		err->err = 0;
+		snprintf(err->msg, sizeof(err->msg), "%s",
+			 vpmu_verr_info[VPMU_VERR_OK].msg);
+	}
+	*out = uc;
+	return 0;
+
+out_free:
+	vpmu_ucode_free(uc);
+	return ret;
+}
+
+void vpmu_ucode_free(struct vpmu_ucode *uc)
+{
+	if (!uc)
+		return;
+	vpmu_free(uc->bytes);
+	vpmu_free(uc->idtab);
+	vpmu_free(uc->dec);
+	vpmu_free(uc);
+}
+
+const struct vpmu_image_header *vpmu_ucode_header(const struct vpmu_ucode *uc)
+{
+	return &uc->hdr;
+}
+
+const void *vpmu_ucode_bytes(const struct vpmu_ucode *uc, size_t *len)
+{
+	if (len)
+		*len = uc->len;
+	return uc->bytes;
+}

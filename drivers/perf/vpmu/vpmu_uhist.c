@@ -56,7 +56,7 @@ static const char *const vpmu_uhist_state_name[] = {
 
 /* vpmu_machine_call() has applied the new state; zero if asked to. */
 static void vpmu_uhist_apply(struct vpmu_engine *e,
-			     const struct vpmu_image *img, void *arg)
+			     const struct vpmu_cstore *cs, void *arg)
 {
 	if (*(bool *)arg)
 		vpmu_engine_uhist_reset(e);
@@ -186,13 +186,13 @@ struct vpmu_uhist_copy {
 };
 
 static void vpmu_uhist_copy_one(struct vpmu_engine *e,
-				const struct vpmu_image *img, void *arg)
+				const struct vpmu_cstore *cs, void *arg)
 {
 	struct vpmu_uhist_copy *c = arg;
 	const u64 *b;
 	u32 n;
 
-	if (!img) {
+	if (!cs) {
 		/* no run has reached this CPU: its engine has no buckets */
 		c->n = 0;
 		c->checksum = 0;
@@ -203,8 +203,8 @@ static void vpmu_uhist_copy_one(struct vpmu_engine *e,
 	c->n = b ? min(n, c->cs_size) : 0;
 	if (c->n)
 		memcpy(c->buckets, b, sizeof(u64) * c->n);
-	c->checksum = vpmu_ucode_header(img->uc)->checksum;
-	c->generation = img->generation;
+	c->checksum = vpmu_ucode_header(cs->uc)->checksum;
+	c->generation = cs->generation;
 }
 
 static void vpmu_uhist_header_fill(struct vpmu_uhist_header *h, u32 cpu,
@@ -235,13 +235,13 @@ static void vpmu_uhist_header_fill(struct vpmu_uhist_header *h, u32 cpu,
 static void vpmu_uhist_copy_none(struct vpmu_machine *m,
 				 struct vpmu_uhist_copy *c)
 {
-	struct vpmu_image *img = vpmu_image_get(m);
+	struct vpmu_cstore *cs = vpmu_cstore_get(m);
 
-	c->n = min(vpmu_ucode_header(img->uc)->cs_words, c->cs_size);
-	c->checksum = vpmu_ucode_header(img->uc)->checksum;
-	c->generation = img->generation;
+	c->n = min(vpmu_ucode_header(cs->uc)->cs_words, c->cs_size);
+	c->checksum = vpmu_ucode_header(cs->uc)->checksum;
+	c->generation = cs->generation;
 	memset(c->buckets, 0, sizeof(u64) * c->n);
-	vpmu_image_put(img);
+	vpmu_cstore_put(cs);
 }
 
 /* @cpu's buckets into @s. */
@@ -279,15 +279,15 @@ static int vpmu_uhist_snap_sum(struct vpmu *vpmu, struct vpmu_uhist_snap *s)
 		.cs_size = m->cs_size,
 		.buckets = vpmu->uhist.tmp,
 	};
-	struct vpmu_image *img = vpmu_image_get(m);
-	const struct vpmu_image_header *ih = vpmu_ucode_header(img->uc);
+	struct vpmu_cstore *cs = vpmu_cstore_get(m);
+	const struct vpmu_image_header *ih = vpmu_ucode_header(cs->uc);
 	unsigned int cpu;
 	u32 i;
 	int ret = 0;
 
 	sum.n = min(ih->cs_words, m->cs_size);
 	sum.checksum = ih->checksum;
-	sum.generation = img->generation;
+	sum.generation = cs->generation;
 	memset(sum.buckets, 0, sizeof(u64) * sum.n);
 	for_each_possible_cpu(cpu) {
 		ret = vpmu_machine_call(m, cpu, vpmu_uhist_copy_one, &c);
@@ -302,7 +302,7 @@ static int vpmu_uhist_snap_sum(struct vpmu *vpmu, struct vpmu_uhist_snap *s)
 			       vpmu_machine_uhist_interval(m));
 	s->len = sizeof(*h) + sizeof(u64) * sum.n;
 out_put:
-	vpmu_image_put(img);
+	vpmu_cstore_put(cs);
 	return ret;
 }
 

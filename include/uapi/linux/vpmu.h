@@ -99,7 +99,7 @@
 
 /*
  * Engine events.  Basic events are numbered from 0; tag k (1..255) is
- * VPMU_EV_TAG(k); histogram-unit bucket b is VPMU_EV_HIST(b).
+ * VPMU_EV_TAG(k); histogram-unit bucket b is VPMU_EV_HU(b).
  */
 enum vpmu_event {
 	VPMU_EV_CYCLES		= 0,	/* cycles, stall cycles included */
@@ -118,9 +118,14 @@ enum vpmu_event {
 #define VPMU_EV_TAG_BASE	0x100
 #define VPMU_EV_TAG(k)		(VPMU_EV_TAG_BASE + (k))
 #define VPMU_TAG_MAX		255
-#define VPMU_EV_HIST_BASE	0x200
-#define VPMU_EV_HIST(b)		(VPMU_EV_HIST_BASE + (b))
-#define VPMU_HIST_BUCKETS	16
+#define VPMU_EV_HU_BASE		0x200
+#define VPMU_EV_HU(b)		(VPMU_EV_HU_BASE + (b))
+#define VPMU_HU_BUCKETS		16
+
+/* Deprecated: the histogram unit's names before they were VPMU_*HU*. */
+#define VPMU_EV_HIST_BASE	VPMU_EV_HU_BASE
+#define VPMU_EV_HIST(b)		VPMU_EV_HU(b)
+#define VPMU_HIST_BUCKETS	VPMU_HU_BUCKETS
 
 /*
  * Microcode image.  All multi-byte fields are little-endian.  Sections start

@@ -254,7 +254,7 @@ int main(int argc, char **argv)
 					  trig ? 1 : 0 };
 
 		vpmu_engine_ctr_config(e, 0, &c);
-		if (trig && vpmu_engine_group_trigger(e, 1, VPMU_TRIG_MARK)) {
+		if (trig && vpmu_engine_fgroup_trigger(e, 1, VPMU_TRIG_MARK)) {
 			fprintf(stderr, "cannot set the trigger\n");
 			return 1;
 		}

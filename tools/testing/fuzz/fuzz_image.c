@@ -47,13 +47,13 @@ static void exercise(struct vpmu_ucode *uc, const uint8_t *data, size_t size)
 			.flags = (uint8_t)(1 + (i % 3)) |
 				 ((k >> i) & 1 ? VPMU_CTR_INT : 0) |
 				 (i == 5 ? VPMU_CTR_FREEZE_ON_OVF : 0),
-			.group = (uint8_t)(i & 3),
+			.fgroup = (uint8_t)(i & 3),
 		};
 		assert(!vpmu_engine_ctr_config(e, i, &c));
 	}
-	vpmu_engine_group_trigger(e, 1, VPMU_TRIG_MARK);
-	vpmu_engine_group_trigger(e, 2, k & 1 ? VPMU_EV_TAG(3) :
-					      VPMU_EV_UBR_TAKEN);
+	vpmu_engine_fgroup_trigger(e, 1, VPMU_TRIG_MARK);
+	vpmu_engine_fgroup_trigger(e, 2, k & 1 ? VPMU_EV_TAG(3) :
+					       VPMU_EV_UBR_TAKEN);
 	vpmu_engine_uhist_set(e, k % 5);
 	memset(mem, 0, sizeof(mem));
 	memcpy(mem, data, size < MEMSZ ? size : MEMSZ);

@@ -3,10 +3,10 @@
 # hist.mk - vpmu-hist's host tests, included by this directory's Makefile
 # (-include hist.mk).  Appends to HOST_TESTS:
 #
-#   $(B)/test_hist         the histogram producer against the engine on
-#                          every sample (K = 1 and K > 1, exact), the
-#                          file round trip and sums
-#   $(B)/test_hist-san     the same under ASan and UBSan
+#   $(B)/test_uhist        the histogram producer against the engine on
+#                         every sample (K = 1 and K > 1, exact), the
+#                         file round trip and sums
+#   $(B)/test_uhist-san    the same under ASan and UBSan
 #
 # test_hist_cli.sh (the vpmu-hist command line: golden report, round trip
 # through a file, error cases, --plot, and --buckets, the histogram unit's
@@ -19,20 +19,20 @@ HOST_OUT	?= $(or $(B),build)
 VPMU_TOOLS	:= $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/../../vpmu)
 include $(VPMU_TOOLS)/sources.mk
 
-HOST_TESTS	+= $(HOST_OUT)/test_hist $(HOST_OUT)/test_hist-san
+HOST_TESTS	+= $(HOST_OUT)/test_uhist $(HOST_OUT)/test_uhist-san
 
-HIST_TEST_SRCS	:= $(CURDIR)/test_hist.c $(VPMU_TOOLS)/vpmu_hist.c \
+UHIST_TEST_SRCS	:= $(CURDIR)/test_uhist.c $(VPMU_TOOLS)/vpmu_uhist.c \
 		   $(VPMU_ASM_SRCS)
-HIST_TEST_DEPS	:= $(HIST_TEST_SRCS) $(VPMU_ASM_HDRS) $(CURDIR)/tap.h \
-		   $(VPMU_TOOLS)/vpmu_hist.h $(VPMU_TOOLS)/sources.mk
-HIST_TEST_CC	= $(CC) $(VPMU_ASM_CPPFLAGS) -I$(CURDIR) \
+UHIST_TEST_DEPS	:= $(UHIST_TEST_SRCS) $(VPMU_ASM_HDRS) $(CURDIR)/tap.h \
+		   $(VPMU_TOOLS)/vpmu_uhist.h $(VPMU_TOOLS)/sources.mk
+UHIST_TEST_CC	= $(CC) $(VPMU_ASM_CPPFLAGS) -I$(CURDIR) \
 		  -DVPMU_TOP='"$(VPMU_TOP)"' $(VPMU_ASM_CFLAGS) \
 		  $(or $(CFLAGS),-O2 -g)
 
-$(HOST_OUT)/test_hist: $(HIST_TEST_DEPS)
+$(HOST_OUT)/test_uhist: $(UHIST_TEST_DEPS)
 	@mkdir -p $(dir $@)
-	$(HIST_TEST_CC) -o $@ $(HIST_TEST_SRCS)
+	$(UHIST_TEST_CC) -o $@ $(UHIST_TEST_SRCS)
 
-$(HOST_OUT)/test_hist-san: $(HIST_TEST_DEPS)
+$(HOST_OUT)/test_uhist-san: $(UHIST_TEST_DEPS)
 	@mkdir -p $(dir $@)
-	$(HIST_TEST_CC) $(SAN) -o $@ $(HIST_TEST_SRCS)
+	$(UHIST_TEST_CC) $(SAN) -o $@ $(UHIST_TEST_SRCS)

@@ -55,9 +55,9 @@ struct setup {
 };
 
 static void cfg(struct vpmu_engine *e, unsigned int i, u16 ev, u8 width,
-		u8 flags, u8 group)
+		u8 flags, u8 fgroup)
 {
-	struct vpmu_ctr_cfg c = { ev, width, flags, group };
+	struct vpmu_ctr_cfg c = { ev, width, flags, fgroup };
 
 	if (vpmu_engine_ctr_config(e, i, &c))
 		abort();
@@ -116,8 +116,8 @@ static void s_triggers(struct vpmu_engine *e, u32 seed)
 	};
 	unsigned int g;
 
-	for (g = 1; g < VPMU_NR_GROUPS_MAX; g++) {
-		vpmu_engine_group_trigger(e, g, trig[(g + seed) % 8]);
+	for (g = 1; g < VPMU_NR_FGROUPS_MAX; g++) {
+		vpmu_engine_fgroup_trigger(e, g, trig[(g + seed) % 8]);
 		cfg(e, 2 * g, VPMU_EV_UOPS, 64, UK, g);
 		cfg(e, 2 * g + 1, sample_ev[(g + seed) % 12], 5,
 		    UK | VPMU_CTR_INT, g);
@@ -130,10 +130,10 @@ static void s_triggers(struct vpmu_engine *e, u32 seed)
 static void s_startstop(struct vpmu_engine *e, u32 seed)
 {
 	cfg(e, 0, VPMU_EV_UOPS, 4, UK | VPMU_CTR_INT, 0);
-	vpmu_engine_group_start_stop(e, 1, VPMU_TRIG_OVF(0),
-				     seed & 1 ? VPMU_EV_TAG(2) : VPMU_EV_TAG(4));
-	vpmu_engine_group_start_stop(e, 2, VPMU_EV_TAG(1), VPMU_EV_DC_MISS);
-	vpmu_engine_group_trigger(e, 3, VPMU_TRIG_OVF(0));
+	vpmu_engine_fgroup_start_stop(e, 1, VPMU_TRIG_OVF(0),
+				      seed & 1 ? VPMU_EV_TAG(2) : VPMU_EV_TAG(4));
+	vpmu_engine_fgroup_start_stop(e, 2, VPMU_EV_TAG(1), VPMU_EV_DC_MISS);
+	vpmu_engine_fgroup_trigger(e, 3, VPMU_TRIG_OVF(0));
 	vpmu_engine_freeze(e, 1, true);
 	vpmu_engine_freeze(e, 2, true);
 	cfg(e, 1, VPMU_EV_CYCLES, 64, UK, 1);
@@ -175,9 +175,9 @@ static void s_hu(struct vpmu_engine *e, u32 seed)
 
 static void s_gate(struct vpmu_engine *e, u32 seed)
 {
-	vpmu_engine_group_trigger(e, 1, seed & 1 ? VPMU_TRIG_MARK :
-						    VPMU_EV_TAG(1));
-	vpmu_engine_group_gate(e, 1, VPMU_GATE_ALL);
+	vpmu_engine_fgroup_trigger(e, 1, seed & 1 ? VPMU_TRIG_MARK :
+						     VPMU_EV_TAG(1));
+	vpmu_engine_fgroup_gate(e, 1, VPMU_GATE_ALL);
 	vpmu_engine_uhist_set(e, 1 + seed % 5);
 	s_hu(e, seed);
 	cfg(e, 1, VPMU_EV_UOPS, 64, UK, 1);
@@ -278,7 +278,7 @@ static bool same_state(struct pair *pr)
 			      (unsigned long long)pr->pieces,
 			      vpmu_engine_ovf_status(a),
 			      vpmu_engine_ovf_status(b));
-	for (i = 0; i < VPMU_NR_GROUPS_MAX; i++)
+	for (i = 0; i < VPMU_NR_FGROUPS_MAX; i++)
 		if (vpmu_engine_frozen(a, i) != vpmu_engine_frozen(b, i))
 			return differ(pr, "piece %llu: group %u frozen %d vs %d",
 				      (unsigned long long)pr->pieces, i,

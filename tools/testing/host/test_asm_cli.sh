@@ -26,10 +26,10 @@ ok $? "disassemble it"
 "$AS" -o "$tmp/d2.vpmu" "$tmp/d.vus" && cmp -s "$tmp/d.vpmu" "$tmp/d2.vpmu"
 ok $? "as(dis(image)) is byte-identical"
 
-"$AS" --format=c --symbol=vpmu_default_ucode -o "$tmp/u.c" "$UCODE"
+"$AS" --format=c --symbol=vpmu_default_image -o "$tmp/u.c" "$UCODE"
 ok $? "--format=c"
-grep -q '^const u8 vpmu_default_ucode\[\] = {$' "$tmp/u.c" &&
-grep -q '^const size_t vpmu_default_ucode_len = sizeof(vpmu_default_ucode);$' \
+grep -q '^const u8 vpmu_default_image\[\] = {$' "$tmp/u.c" &&
+grep -q '^const size_t vpmu_default_image_len = sizeof(vpmu_default_image);$' \
 	"$tmp/u.c" && head -1 "$tmp/u.c" | grep -q SPDX &&
 ! grep -q '.\{81\}' "$tmp/u.c"
 ok $? "C form: symbols, SPDX line, lines within 80 columns"

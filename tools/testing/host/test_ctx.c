@@ -437,7 +437,7 @@ static bool test_attach_keeps(void)
 	vpmu_engine_start(e, mem, p->mem_size, p->entry, p->mode);
 	vpmu_engine_run(e, 100, &s);
 	vpmu_engine_freeze(e, 2, true);
-	vpmu_engine_group_trigger(e, 3, VPMU_TRIG_MARK);
+	vpmu_engine_fgroup_trigger(e, 3, VPMU_TRIG_MARK);
 	vpmu_engine_ctr_snapshot(e, before, NCTR);
 	ok = (vpmu_engine_ovf_status(e) >> NCTR & 1) && before[0] == 100;
 	ok = ok && !vpmu_engine_attach(e, uc2);

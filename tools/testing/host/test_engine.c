@@ -878,7 +878,7 @@ static bool test_cmp_br(unsigned int c, bool trig)
 				mem[4 + w] = v[j] >> 8 * w;
 			}
 			if (trig)
-				vpmu_engine_group_trigger(e, 1, VPMU_TRIG_MARK);
+				vpmu_engine_fgroup_trigger(e, 1, VPMU_TRIG_MARK);
 			vpmu_engine_start(e, mem, 64, 0, 0);
 			vpmu_engine_run(e, 100, &s);
 			taken = vpmu_engine_reg(e, T(3)) == 1;
@@ -988,9 +988,9 @@ static struct vpmu_ucode *straight(const u64 *uw, unsigned int n)
 }
 
 static void ctr(struct vpmu_engine *e, unsigned int i, u16 ev, u8 w,
-		u8 flags, u8 group)
+		u8 flags, u8 fgroup)
 {
-	struct vpmu_ctr_cfg c = { ev, w, flags, group };
+	struct vpmu_ctr_cfg c = { ev, w, flags, fgroup };
 
 	vpmu_engine_ctr_config(e, i, &c);
 	vpmu_engine_ctr_write(e, i, 0);
@@ -1053,7 +1053,7 @@ static bool trig_run(u16 trigger, bool start_frozen, u64 budget,
 	ctr(e, 1, TAG(1), 64, BOTH, 1);
 	ctr(e, 2, VPMU_EV_UOPS, 64, BOTH, 0);
 	ctr(e, 3, VPMU_EV_CYCLES, 64, BOTH, 1);
-	vpmu_engine_group_trigger(e, 1, trigger);
+	vpmu_engine_fgroup_trigger(e, 1, trigger);
 	vpmu_engine_freeze(e, 1, start_frozen);
 	vpmu_engine_start(e, mem, 64, 0, 0);
 	do
@@ -1111,7 +1111,7 @@ static bool test_trigger_fault(void)
 
 	ctr(e, 0, VPMU_EV_UOPS, 64, BOTH, 1);
 	ctr(e, 1, VPMU_EV_UOPS, 64, BOTH, 0);
-	vpmu_engine_group_trigger(e, 1, VPMU_TRIG_MARK);
+	vpmu_engine_fgroup_trigger(e, 1, VPMU_TRIG_MARK);
 	vpmu_engine_freeze(e, 1, true);
 	vpmu_engine_start(e, mem, sizeof(mem), 0, 0);
 	vpmu_engine_run(e, 100, &s);
@@ -1165,7 +1165,7 @@ static bool test_dynamic_trigger(void)
 
 	ctr(e, 0, VPMU_EV_UOPS, 64, BOTH, 2);
 	ctr(e, 1, VPMU_EV_UBR_TAKEN, 64, BOTH, 2);
-	vpmu_engine_group_trigger(e, 2, VPMU_EV_UBR_TAKEN);
+	vpmu_engine_fgroup_trigger(e, 2, VPMU_EV_UBR_TAKEN);
 	vpmu_engine_freeze(e, 2, true);
 	vpmu_engine_start(e, mem, 64, 0, 0);
 	vpmu_engine_run(e, 100, &s);
@@ -1195,7 +1195,7 @@ static bool test_groups(void)
 	ctr(e, 1, VPMU_EV_CYCLES, 64, BOTH, 2);
 	ctr(e, 2, VPMU_EV_UOPS, 64, BOTH, 3);
 	ctr(e, 3, VPMU_EV_UOPS, 64, BOTH, 0);
-	vpmu_engine_group_trigger(e, 2, VPMU_TRIG_MARK);
+	vpmu_engine_fgroup_trigger(e, 2, VPMU_TRIG_MARK);
 	vpmu_engine_freeze(e, 2, true);
 	vpmu_engine_freeze(e, 3, true);
 	vpmu_engine_start(e, mem, 64, 0, 0);
@@ -1542,7 +1542,7 @@ static bool test_trap_return(void)
 static bool test_config_errors(void)
 {
 	struct vpmu_engine *e = vpmu_engine_create(VPMU_CS_MAX);
-	struct vpmu_ctr_cfg c = { VPMU_EV_HIST(0), 16, BOTH, 0 };
+	struct vpmu_ctr_cfg c = { VPMU_EV_HU(0), 16, BOTH, 0 };
 	bool ok = vpmu_engine_ctr_config(e, 0, &c) == -EOPNOTSUPP;
 
 	c.event = VPMU_EV_UOPS;
@@ -1551,9 +1551,9 @@ static bool test_config_errors(void)
 	c.width = 65;
 	ok = ok && vpmu_engine_ctr_config(e, 0, &c) == -EINVAL;
 	c.width = 8;
-	c.group = 4;
+	c.fgroup = 4;
 	ok = ok && vpmu_engine_ctr_config(e, 0, &c) == -EINVAL;
-	c.group = 0;
+	c.fgroup = 0;
 	ok = ok && vpmu_engine_ctr_config(e, 16, &c) == -EINVAL;
 	c.event = 0x50;
 	ok = ok && vpmu_engine_ctr_config(e, 0, &c) == -EINVAL;
@@ -1561,9 +1561,9 @@ static bool test_config_errors(void)
 	ok = ok && vpmu_engine_ctr_config(e, 0, &c) == -EINVAL;
 	c.event = TAG(255);
 	ok = ok && vpmu_engine_ctr_config(e, 0, &c) == 0;
-	ok = ok && vpmu_engine_group_trigger(e, 0, VPMU_EV_HIST(1)) ==
+	ok = ok && vpmu_engine_fgroup_trigger(e, 0, VPMU_EV_HU(1)) ==
 		   -EOPNOTSUPP;
-	ok = ok && vpmu_engine_group_trigger(e, 4, VPMU_TRIG_MARK) == -EINVAL;
+	ok = ok && vpmu_engine_fgroup_trigger(e, 4, VPMU_TRIG_MARK) == -EINVAL;
 	vpmu_engine_ctr_write(e, 0, 0x1ff);
 	ok = ok && vpmu_engine_ctr_read(e, 0) == 0xff;
 	vpmu_engine_destroy(e);
@@ -1615,7 +1615,7 @@ static void run_stops(struct vpmu_engine *e, u8 *mem, u32 msz, u32 entry,
 	}
 	vpmu_engine_ctr_snapshot(e, r->ctr, VPMU_NR_COUNTERS_MAX);
 	r->ovf = vpmu_engine_ovf_status(e);
-	for (g = 0; g < VPMU_NR_GROUPS_MAX; g++)
+	for (g = 0; g < VPMU_NR_FGROUPS_MAX; g++)
 		r->frozen |= vpmu_engine_frozen(e, g) << g;
 }
 
@@ -1783,8 +1783,8 @@ static bool test_determinism(void)
 			ctr(e, i, i == 0 ? VPMU_EV_CYCLES : TAG(1),
 			    rep & 1 ? 2 + i : 64,
 			    BOTH | (rep & 2 ? VPMU_CTR_INT : 0), i & 1);
-		vpmu_engine_group_trigger(e, 1, rep & 4 ? VPMU_TRIG_MARK :
-					  VPMU_TRIG_NONE);
+		vpmu_engine_fgroup_trigger(e, 1, rep & 4 ? VPMU_TRIG_MARK :
+					   VPMU_TRIG_NONE);
 		vpmu_engine_uhist_set(e, rep % 5);
 		vpmu_engine_start(e, mem, LOOPMEM, 0, 0);
 		do

@@ -5,7 +5,7 @@
 # hand-made histogram for the default image against golden files, the
 # round trip --simulate -o FILE then FILE, summing, every error case with
 # its message and exit status, and --plot (PNG and SVG files that are
-# valid).  test_hist checks the numbers themselves against the engine.
+# valid).  test_uhist checks the numbers themselves against the engine.
 # --buckets (the histogram unit's C1..Cn): the report of a hand-made
 # bucket file and program against golden files, in both input formats
 # (hist/sum and vpmu-sim --hu output), vpmu-sim's real buckets of

@@ -647,9 +647,9 @@ static struct vpmu_engine *eng(const struct vpmu_ucode *uc, unsigned int x)
 		for (i = 0; i < sizeof(cfg) / sizeof(cfg[0]); i++)
 			vpmu_engine_ctr_config(e, i, &cfg[i]);
 	if (x & X_TRIG) {
-		vpmu_engine_group_trigger(e, 1, VPMU_TRIG_MARK);
-		vpmu_engine_group_trigger(e, 2, VPMU_EV_STORES);
-		vpmu_engine_group_trigger(e, 3, VPMU_EV_TAG(1));
+		vpmu_engine_fgroup_trigger(e, 1, VPMU_TRIG_MARK);
+		vpmu_engine_fgroup_trigger(e, 2, VPMU_EV_STORES);
+		vpmu_engine_fgroup_trigger(e, 3, VPMU_EV_TAG(1));
 	}
 	if (x & X_UHIST)
 		vpmu_engine_uhist_set(e, 3);
@@ -964,7 +964,7 @@ static bool test_einval(const struct prog *p, const struct vpmu_hu_prog *h)
 		case 3: bad.ent[0].kind = VPMU_HU_NKINDS; break;
 		case 4: bad.ent[0] = EVE(VPMU_EV_NR_BASIC, 1); break;
 		case 5: bad.ent[0] = EVE(VPMU_EV_TAG_BASE, 1); break;
-		case 6: bad.ent[0] = EVE(VPMU_EV_HIST(1), 1); break;
+		case 6: bad.ent[0] = EVE(VPMU_EV_HU(1), 1); break;
 		case 7: bad.ent[0] = EVE(VPMU_EV_TAG(VPMU_TAG_MAX) + 1, 1);
 			break;
 		case 8: bad.ent[0] = RNG(VPMU_HU_WQ, 2, 1, 1); break;
@@ -1106,7 +1106,7 @@ struct outcome {
 	u64 ctr[VPMU_NR_COUNTERS_MAX];
 	u32 ovf, regs[47], nb;
 	u64 uhist[VPMU_CS_MAX];
-	bool frozen[VPMU_NR_GROUPS_MAX];
+	bool frozen[VPMU_NR_FGROUPS_MAX];
 };
 
 static void outcome(const struct prog *p, const struct vpmu_hu_prog *h,
@@ -1140,7 +1140,7 @@ static void outcome(const struct prog *p, const struct vpmu_hu_prog *h,
 	o->ovf = vpmu_engine_ovf_status(e);
 	for (i = 0; i < 47; i++)
 		o->regs[i] = vpmu_engine_reg(e, i);
-	for (i = 0; i < VPMU_NR_GROUPS_MAX; i++)
+	for (i = 0; i < VPMU_NR_FGROUPS_MAX; i++)
 		o->frozen[i] = vpmu_engine_frozen(e, i);
 	uh = vpmu_engine_uhist(e, &o->nb);
 	memcpy(o->uhist, uh, o->nb * sizeof(u64));

@@ -95,7 +95,7 @@ static bool rig_init(struct rig *r, const struct vpmu_ucode *uc)
 			return false;
 		}
 	vpmu_engine_ctr_write(r->e, IDLE, 1234);
-	if (vpmu_engine_group_trigger(r->e, 1, VPMU_TRIG_MARK)) {
+	if (vpmu_engine_fgroup_trigger(r->e, 1, VPMU_TRIG_MARK)) {
 		tap_diag("trigger refused");
 		return false;
 	}
@@ -132,7 +132,7 @@ static bool snap_matches(struct vpmu_engine *e,
 		if (want ? (s->cfg[i].event != want->event ||
 			    s->cfg[i].width != want->width ||
 			    s->cfg[i].flags != want->flags ||
-			    s->cfg[i].group != want->group) :
+			    s->cfg[i].fgroup != want->fgroup) :
 			   (s->cfg[i].width || s->cfg[i].flags))
 			return false;
 	}
@@ -248,16 +248,16 @@ static bool test_fields(const struct vpmu_ucode *uc)
 	/* an interrupting counter: the stop's status bit, value 0 */
 	vpmu_engine_ctr_config(r.e, 12, &c);
 	vpmu_engine_ctr_write(r.e, 12, 0);
-	vpmu_engine_group_trigger(r.e, 3, VPMU_TRIG_OVF(12));
-	vpmu_engine_group_start_stop(r.e, 2, VPMU_TRIG_OVF(3),
-				     VPMU_TRIG_NONE);
+	vpmu_engine_fgroup_trigger(r.e, 3, VPMU_TRIG_OVF(12));
+	vpmu_engine_fgroup_start_stop(r.e, 2, VPMU_TRIG_OVF(3),
+				      VPMU_TRIG_NONE);
 	vpmu_engine_run(r.e, 1000, &st);
 	vpmu_engine_snapshot(r.e, &s, 0);
 	ok = st.reason == VPMU_STOP_OVERFLOW && st.ovf == 1u << 12 &&
 	     s.ovf >> 12 & 1 && s.ctr[12] == 0 && s.ovf_cnt[12] == 1 &&
 	     s.cycles == st.cycles && s.trig_ovf == (1u << 12 | 1u << 3) &&
 	     s.frozen >> 3 & 1 && s.ctr[IDLE] == 1234 &&
-	     s.cfg[12].flags == c.flags && s.cfg[12].group == 2;
+	     s.cfg[12].flags == c.flags && s.cfg[12].fgroup == 2;
 	if (!ok)
 		tap_diag("stop %d ovf %#x snap ovf %#x trig %#x frozen %#x",
 			 st.reason, st.ovf, s.ovf, s.trig_ovf, s.frozen);

@@ -95,7 +95,7 @@ for m in "${MUTANTS[@]}"; do
 	LINE=$line REPL=$repl perl -0pi -e \
 		's/^\Q$ENV{LINE}\E$/$ENV{REPL}/mg' "$tmp/vpmu/$file"
 	objs=()
-	for f in "$tmp"/vpmu/vpmu_isa.c "$tmp"/vpmu/vpmu_image.c "$tmp"/vpmu/vpmu_engine*.c; do
+	for f in "$tmp"/vpmu/vpmu_isa.c "$tmp"/vpmu/vpmu_ucode.c "$tmp"/vpmu/vpmu_engine*.c; do
 		${CC:-cc} "${CFLAGS_TC[@]}" -I"$tmp/vpmu" -c -o "$f.o" "$f" || break
 		objs+=("$f.o")
 	done

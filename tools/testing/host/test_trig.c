@@ -27,7 +27,7 @@
 #include "vpmu_test_image.h"
 
 #define NCTR	VPMU_NR_COUNTERS_MAX
-#define NGRP	VPMU_NR_GROUPS_MAX
+#define NGRP	VPMU_NR_FGROUPS_MAX
 #define MAXUW	40
 #define BOTH	(VPMU_CTR_USER | VPMU_CTR_SUPER)
 #define ITERS	23
@@ -292,7 +292,7 @@ static void model_step(struct model *m, u64 uw, u32 upc, unsigned int mode,
 						   VPMU_CTR_USER;
 		u64 old = m->count[i];
 
-		if (m->on[i] && (c->flags & need) && !m->frozen[c->group])
+		if (m->on[i] && (c->flags & need) && !m->frozen[c->fgroup])
 			m->count[i] += ev_of(uw, c->event, cyc);
 		if (c->width < 64 && old >> c->width != m->count[i] >> c->width)
 			wrapped |= 1u << i;
@@ -324,7 +324,7 @@ static void rand_cfg(struct vpmu_ctr_cfg *c, u8 width)
 	c->event = events[rnd(sizeof(events) / sizeof(events[0]))];
 	c->width = width;
 	c->flags = modes[rnd(3)];
-	c->group = rnd(NGRP);
+	c->fgroup = rnd(NGRP);
 }
 
 /* The engine's 64-bit count of counter @i. */
@@ -364,7 +364,7 @@ static void rand_gate(struct vpmu_engine *e, struct model *m)
 	m->gate[0] = m->gate[1] = 0;
 	for (g = 1; g < NGRP; g++) {
 		u = rnd(4);
-		vpmu_engine_group_gate(e, g, u);
+		vpmu_engine_fgroup_gate(e, g, u);
 		for (k = 0; k < 2; k++)
 			if (u >> k & 1)
 				m->gate[k] |= 1u << g;
@@ -451,7 +451,7 @@ static bool one_case(unsigned int seed, bool interrupting, u32 hk,
 		m.trig[g] = g ? trigs[rnd(sizeof(trigs) / sizeof(trigs[0]))] :
 			    VPMU_TRIG_NONE;
 		m.frozen[g] = rnd(2);
-		vpmu_engine_group_trigger(e, g, m.trig[g]);
+		vpmu_engine_fgroup_trigger(e, g, m.trig[g]);
 		vpmu_engine_freeze(e, g, m.frozen[g]);
 		m.start[g] = m.stop[g] = VPMU_TRIG_NONE;
 		if (!startstop || !g)
@@ -460,8 +460,8 @@ static bool one_case(unsigned int seed, bool interrupting, u32 hk,
 		m.stop[g] = rand_se();
 		if (rnd(2))
 			m.trig[g] = VPMU_TRIG_NONE;
-		vpmu_engine_group_trigger(e, g, m.trig[g]);
-		vpmu_engine_group_start_stop(e, g, m.start[g], m.stop[g]);
+		vpmu_engine_fgroup_trigger(e, g, m.trig[g]);
+		vpmu_engine_fgroup_start_stop(e, g, m.start[g], m.stop[g]);
 	}
 	for (i = 0; i < NCTR; i++) {
 		m.on[i] = rnd(4);
@@ -564,9 +564,9 @@ static bool one_case(unsigned int seed, bool interrupting, u32 hk,
 			m.trig[g] = rnd(2) ? rand_se() : VPMU_TRIG_NONE;
 			m.start[g] = rand_se();
 			m.stop[g] = rand_se();
-			vpmu_engine_group_trigger(e, g, m.trig[g]);
-			vpmu_engine_group_start_stop(e, g, m.start[g],
-						     m.stop[g]);
+			vpmu_engine_fgroup_trigger(e, g, m.trig[g]);
+			vpmu_engine_fgroup_start_stop(e, g, m.start[g],
+						      m.stop[g]);
 			break;
 		case 5:		/* new gates */
 			if (gated)
@@ -578,7 +578,7 @@ static bool one_case(unsigned int seed, bool interrupting, u32 hk,
 		if (!m.on[i] || count_of(e, &m, i) == m.count[i])
 			continue;
 		tap_diag("case %u: counter %u (event %u group %u flags %u width %u) %llu, want %llu",
-			 seed, i, m.cfg[i].event, m.cfg[i].group,
+			 seed, i, m.cfg[i].event, m.cfg[i].fgroup,
 			 m.cfg[i].flags, m.cfg[i].width,
 			 (unsigned long long)count_of(e, &m, i),
 			 (unsigned long long)m.count[i]);
@@ -720,18 +720,18 @@ static bool test_start_stop(void)
 	vpmu_engine_ctr_config(e, 2, &tag2);
 	vpmu_engine_freeze(e, 1, true);
 	vpmu_engine_freeze(e, 2, true);
-	ok = !vpmu_engine_group_start_stop(e, 1, VPMU_EV_TAG(1),
-					   VPMU_EV_TAG(2)) &&
-	     !vpmu_engine_group_start_stop(e, 2, VPMU_TRIG_OVF(2),
-					   VPMU_TRIG_NONE);
-	ok = ok && vpmu_engine_group_start_stop(e, 4, VPMU_TRIG_MARK,
-						VPMU_TRIG_NONE) == -EINVAL &&
-	     vpmu_engine_group_start_stop(e, 1, VPMU_TRIG_OVF(16),
-					  VPMU_TRIG_NONE) == -EINVAL &&
-	     vpmu_engine_group_start_stop(e, 1, VPMU_TRIG_NONE, 0x2ff) ==
+	ok = !vpmu_engine_fgroup_start_stop(e, 1, VPMU_EV_TAG(1),
+					    VPMU_EV_TAG(2)) &&
+	     !vpmu_engine_fgroup_start_stop(e, 2, VPMU_TRIG_OVF(2),
+					    VPMU_TRIG_NONE);
+	ok = ok && vpmu_engine_fgroup_start_stop(e, 4, VPMU_TRIG_MARK,
+						 VPMU_TRIG_NONE) == -EINVAL &&
+	     vpmu_engine_fgroup_start_stop(e, 1, VPMU_TRIG_OVF(16),
+					   VPMU_TRIG_NONE) == -EINVAL &&
+	     vpmu_engine_fgroup_start_stop(e, 1, VPMU_TRIG_NONE, 0x2ff) ==
 	     -EINVAL &&
-	     vpmu_engine_group_start_stop(e, 1, VPMU_EV_HIST(1),
-					  VPMU_TRIG_NONE) == -EOPNOTSUPP;
+	     vpmu_engine_fgroup_start_stop(e, 1, VPMU_EV_HU(1),
+					   VPMU_TRIG_NONE) == -EOPNOTSUPP;
 	vpmu_engine_start(e, mem, sizeof(mem), 0, 0);
 	vpmu_engine_run(e, 1000, &s);
 	/*
@@ -789,13 +789,13 @@ static bool test_gate_api(void)
 	if (!uc || !e || vpmu_engine_attach(e, uc))
 		return false;
 	vpmu_engine_freeze(e, 1, true);
-	ok = !vpmu_engine_group_start_stop(e, 1, VPMU_EV_TAG(1),
-					   VPMU_EV_TAG(2)) &&
-	     !vpmu_engine_group_gate(e, 1, VPMU_GATE_ALL) &&
+	ok = !vpmu_engine_fgroup_start_stop(e, 1, VPMU_EV_TAG(1),
+					    VPMU_EV_TAG(2)) &&
+	     !vpmu_engine_fgroup_gate(e, 1, VPMU_GATE_ALL) &&
 	     !vpmu_engine_hu_set(e, &hp);
-	ok = ok && vpmu_engine_group_gate(e, 0, VPMU_GATE_ALL) == -EINVAL &&
-	     vpmu_engine_group_gate(e, NGRP, VPMU_GATE_ALL) == -EINVAL &&
-	     vpmu_engine_group_gate(e, 1, 4) == -EINVAL &&
+	ok = ok && vpmu_engine_fgroup_gate(e, 0, VPMU_GATE_ALL) == -EINVAL &&
+	     vpmu_engine_fgroup_gate(e, NGRP, VPMU_GATE_ALL) == -EINVAL &&
+	     vpmu_engine_fgroup_gate(e, 1, 4) == -EINVAL &&
 	     vpmu_engine_gate_closed(e, 4) == -EINVAL;
 	vpmu_engine_uhist_set(e, 1);
 	vpmu_engine_start(e, mem, sizeof(mem), 0, 0);
@@ -810,7 +810,7 @@ static bool test_gate_api(void)
 			 (unsigned long long)h[1], (unsigned long long)h[2],
 			 (unsigned long long)c);
 	/* closed, no group: nothing; the K = 3 countdown runs on */
-	vpmu_engine_group_gate(e, 1, 0);
+	vpmu_engine_fgroup_gate(e, 1, 0);
 	vpmu_engine_gate_closed(e, VPMU_GATE_ALL);
 	vpmu_engine_uhist_set(e, 3);
 	vpmu_engine_uhist_reset(e);
@@ -871,15 +871,15 @@ static bool test_gate_addr(void)
 	if (!uc || !e || vpmu_engine_attach(e, uc))
 		return false;
 	vpmu_engine_freeze(e, 1, true);
-	ok = !vpmu_engine_group_start_stop(e, 1, VPMU_EV_TAG(1),
-					   VPMU_EV_TAG(2)) &&
-	     !vpmu_engine_group_gate(e, 1, VPMU_GATE_HU) &&
+	ok = !vpmu_engine_fgroup_start_stop(e, 1, VPMU_EV_TAG(1),
+					    VPMU_EV_TAG(2)) &&
+	     !vpmu_engine_fgroup_gate(e, 1, VPMU_GATE_HU) &&
 	     !vpmu_engine_hu_set(e, &hp);
 	vpmu_engine_start(e, mem, sizeof(mem), 0, 0);
 	vpmu_engine_run(e, 1000, &s);
 	vpmu_engine_hu_read(e, &gated, 1);
 	ok = ok && s.reason == VPMU_STOP_HALT;
-	vpmu_engine_group_gate(e, 1, 0);
+	vpmu_engine_fgroup_gate(e, 1, 0);
 	vpmu_engine_hu_reset(e);
 	vpmu_engine_start(e, mem, sizeof(mem), 0, 0);
 	vpmu_engine_run(e, 1000, &s);

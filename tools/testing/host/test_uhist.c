@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_hist.c - vpmu-hist's producer (vpmu_uhist_simulate()) against the
+ * test_uhist.c - vpmu-hist's producer (vpmu_uhist_simulate()) against the
  * engine, on every sample program (each .s in tools/vpmu/share/samples)
  * run on the default microcode:
  *
@@ -24,7 +24,7 @@
 #include "tap.h"
 #include "vpmu_asm.h"
 #include "vpmu_engine.h"
-#include "vpmu_hist.h"
+#include "vpmu_uhist.h"
 #include "vpmu_tool.h"
 
 #ifndef VPMU_TOP

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * vpmu_hist.h - the histogram reports of vpmu-hist.  Micro-PC histogram
+ * vpmu_uhist.h - the histogram reports of vpmu-hist.  Micro-PC histogram
  * files (struct vpmu_uhist_header and its buckets; vpmu_uhist_*): read
  * and check, sum, write, produce one on the host build of the engine, and
  * turn one into an annotated report or a gnuplot script.  The histogram
@@ -11,8 +11,8 @@
  * "error: ..." or "warning: ..." line each.
  * Documentation/vpmu/histogram.rst describes the file and the report.
  */
-#ifndef _VPMU_HIST_H
-#define _VPMU_HIST_H
+#ifndef _VPMU_UHIST_H
+#define _VPMU_UHIST_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -199,4 +199,4 @@ int vpmu_hu_buckets_plot(struct vpmu_buf *script,
 			 const struct vpmu_hu_prog *p, const char *path,
 			 const char *what, struct vpmu_buf *diag);
 
-#endif /* _VPMU_HIST_H */
+#endif /* _VPMU_UHIST_H */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vpmu_hist.c - the histogram reports of vpmu-hist.  Micro-PC histograms
+ * vpmu_uhist.c - the histogram reports of vpmu-hist.  Micro-PC histograms
  * (vpmu_uhist_*): the file format of include/uapi/linux/vpmu.h, a
  * producer on the host build of the engine, and the report: buckets
  * joined to the image's symbols and to the disassembler's text of each
@@ -14,7 +14,7 @@
 
 #include "vpmu_dis.h"
 #include "vpmu_engine.h"
-#include "vpmu_hist.h"
+#include "vpmu_uhist.h"
 #include "vpmu_tool.h"
 
 /* ---- the file ------------------------------------------------------------ */
