@@ -149,7 +149,7 @@ static long vpmu_ioctl_run(struct vpmu_cdev_file *f,
 	vpmu_run_clear_out(&run);
 
 	umem = u64_to_user_ptr(run.mem);
-	mem = kvmalloc(run.mem_size, GFP_KERNEL_ACCOUNT);
+	mem = kvmalloc(run.mem_size, VPMU_GFP_USER);
 	if (!mem) {
 		ret = -ENOMEM;
 		goto out_keep;
@@ -261,7 +261,7 @@ static int vpmu_open(struct inode *inode, struct file *file)
 	ret = nonseekable_open(inode, file);
 	if (ret)
 		return ret;
-	f = kzalloc(sizeof(*f), GFP_KERNEL_ACCOUNT);
+	f = kzalloc(sizeof(*f), VPMU_GFP_USER);
 	if (!f)
 		return -ENOMEM;
 	f->vpmu = vpmu;

@@ -229,14 +229,15 @@ void vpmu_engine_start(struct vpmu_engine *e, u8 *mem, u32 mem_size,
  * unit (both run on the engine's own clock, so switching programs does
  * not disturb them).
  *
- * vpmu_ctx_create() allocates (process context); save and restore do not
- * and cost O(registers + cache lines).  Saving records the ucode the
- * engine runs; restore fails with -ESTALE, changing nothing, unless the
- * engine is attached to that same ucode (and the context was saved from
- * a started program).  Running a program whole, or in pieces with save /
- * restore between them on any engines attached to the ucode, gives the
- * same architectural results and cycles, and the same counts summed over
- * the engines.
+ * vpmu_ctx_create() allocates (process context), for its caller: charged
+ * to the caller's memory cgroup (vpmu_zalloc_user()); save and restore do
+ * not allocate and cost O(registers + cache lines).  Saving records the
+ * ucode the engine runs; restore fails with -ESTALE, changing nothing,
+ * unless the engine is attached to that same ucode (and the context was
+ * saved from a started program).  Running a program whole, or in pieces
+ * with save / restore between them on any engines attached to the ucode,
+ * gives the same architectural results and cycles, and the same counts
+ * summed over the engines.
  */
 struct vpmu_ctx *vpmu_ctx_create(void);
 void vpmu_ctx_destroy(struct vpmu_ctx *c);

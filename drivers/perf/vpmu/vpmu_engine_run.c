@@ -589,7 +589,7 @@ void vpmu_engine_start(struct vpmu_engine *e, u8 *mem, u32 mem_size,
 
 struct vpmu_ctx *vpmu_ctx_create(void)
 {
-	return vpmu_zalloc(sizeof(struct vpmu_ctx));
+	return vpmu_zalloc_user(sizeof(struct vpmu_ctx));
 }
 
 void vpmu_ctx_destroy(struct vpmu_ctx *c)

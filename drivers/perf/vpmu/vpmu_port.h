@@ -23,7 +23,19 @@
 #include <linux/stringify.h>
 #include <linux/types.h>
 
+/*
+ * What one caller's operation allocates and keeps for that caller (a
+ * stopped run's context, a run's memory, a freeze control) is charged to
+ * the caller's memory cgroup and, over its limit, fails with -ENOMEM
+ * instead of calling the OOM killer or warning: an unprivileged user
+ * reaches all of these (module.rst, "Unprivileged use").  What the module
+ * keeps for everyone (a CPU's engine) is not charged.
+ */
+#define VPMU_GFP_USER		(GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL | \
+				 __GFP_NOWARN)
+
 #define vpmu_zalloc(size)	kvzalloc(size, GFP_KERNEL)
+#define vpmu_zalloc_user(size)	kvzalloc(size, VPMU_GFP_USER)
 #define vpmu_free(ptr)		kvfree(ptr)
 
 #else /* host */
@@ -49,6 +61,7 @@ typedef int64_t s64;
 #define likely(x)		__builtin_expect(!!(x), 1)
 #define unlikely(x)		__builtin_expect(!!(x), 0)
 #define vpmu_zalloc(size)	calloc(1, size)
+#define vpmu_zalloc_user(size)	calloc(1, size)
 #define vpmu_free(ptr)		free(ptr)
 
 #ifndef ARRAY_SIZE
