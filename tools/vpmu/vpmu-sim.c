@@ -62,7 +62,8 @@ static void usage(void)
 "                        buckets after the last run, even with --quiet, as\n"
 "                        \"hist C<b> <count>\" lines (the runs add up)\n"
 "      --hu-file=FILE    the same, the program read from FILE\n"
-"  -t, --time            also print wall time and cycles per second\n"
+"  -t, --time            also print wall time and cycles per second (ELF:\n"
+"                        on stderr, with instructions per second)\n"
 "  -v, --verbose         print all 32 registers\n"
 "  -q, --quiet           print only errors and mismatches\n"
 "      --mem=BYTES       memory of an ELF program (default 1 MiB, at most\n"
@@ -396,6 +397,21 @@ static void elf_stats(struct vpmu_engine *e, const struct vpmu_stop *st,
 }
 
 /*
+ * --time for an ELF program, on stderr as --stats (stdout is the
+ * program's): the whole run's wall time, ecalls served included, its
+ * cycles and RV32 instructions (the decode tag, tag1), and their rates.
+ */
+static void elf_time(struct vpmu_engine *e, double secs)
+{
+	u64 cycles = vpmu_engine_event_total(e, VPMU_EV_CYCLES);
+	u64 insns = vpmu_engine_event_total(e, VPMU_EV_TAG(1));
+
+	fprintf(stderr, "time %.6f s, %llu cycles, %.0f cycles/s, %llu instructions, %.0f instructions/s\n",
+		secs, (unsigned long long)cycles, secs > 0 ? cycles / secs : 0,
+		(unsigned long long)insns, secs > 0 ? insns / secs : 0);
+}
+
+/*
  * Run the program on @e until it exits or stops otherwise, serving its
  * ecalls; the budget covers the whole run.  Returns the exit status.
  */
@@ -404,6 +420,7 @@ static int elf_run(struct vpmu_engine *e, uint8_t *mem, uint32_t mem_size,
 {
 	struct vpmu_sys_res res = { 0 };
 	uint64_t left = o->com.budget;
+	double t0 = vpmu_now();
 	struct vpmu_stop st;
 	uint32_t x[32];
 	unsigned int i;
@@ -427,6 +444,8 @@ static int elf_run(struct vpmu_engine *e, uint8_t *mem, uint32_t mem_size,
 			break;
 		}
 	}
+	if (o->com.timed && !o->com.quiet)
+		elf_time(e, vpmu_now() - t0);
 	if (o->stats)
 		elf_stats(e, &st, res.exited, res.status);
 	if (!res.exited && !o->com.quiet)

@@ -87,6 +87,22 @@ for seed in $(seq 1 "$SEEDS"); do
 	compare "random program $seed" "$tmp/r$seed.elf"
 done
 
+# --time on an ELF program: a line on stderr with the run's cycles and
+# instructions (as --stats counts them); the program's output unchanged.
+"$BIN/vpmu-sim" -m "$IMG" --stats -t "$ELFS/fib.elf" >"$tmp/t.out" \
+	2>"$tmp/t.err"
+"$BIN/vpmu-sim" -m "$IMG" "$ELFS/fib.elf" >"$tmp/n.out" 2>/dev/null
+cyc=$(awk '$2 == "cycles" { print $3 }' "$tmp/t.err")
+tag=$(awk '$2 == "tag1" { print $3 }' "$tmp/t.err")
+grep -Eq "^time [0-9]+\.[0-9]{6} s, $cyc cycles, [0-9]+ cycles/s, $tag instructions, [0-9]+ instructions/s\$" \
+	"$tmp/t.err" && [ -n "$cyc" ] && [ -n "$tag" ] &&
+	cmp -s "$tmp/t.out" "$tmp/n.out"
+ok $? "vpmu-sim -t: an ELF's time line ($cyc cycles, $tag instructions)"
+"$BIN/vpmu-sim" -q -m "$IMG" -t "$ELFS/fib.elf" 2>&1 >/dev/null |
+	grep -q '^time '
+[ $? = 1 ]
+ok $? "vpmu-sim -t -q: no time line"
+
 # The ELF loader's refusals.
 "$BIN/vpmu-sim" -m "$IMG" /bin/sh >/dev/null 2>"$tmp/err"
 [ $? = 2 ] && grep -q "not a 32-bit little-endian ELF\|not a RISC-V" "$tmp/err"
