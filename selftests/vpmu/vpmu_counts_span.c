@@ -116,7 +116,6 @@ TEST_F_TIMEOUT(span, migrated_between_chunks, 120)
 	pthread_t t;
 	int fd[2], k;
 
-	VL_SETUP_DONE();
 	CPU_ZERO(&all);
 	CPU_SET(0, &all);
 	CPU_SET(1, &all);
@@ -145,7 +144,6 @@ TEST_F_TIMEOUT(span, two_tasks_one_cpu, 120)
 	int go[2], res[2], k;
 	pid_t pid[2];
 
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, pipe(go));
 	ASSERT_EQ(0, pipe(res));
 	for (k = 0; k < 2; k++) {
@@ -238,20 +236,17 @@ static void inherit_state(struct __test_metadata *_metadata,
 
 TEST_F(span, inherit_state_not_cloned)
 {
-	VL_SETUP_DONE();
 	inherit_state(_metadata, self, 0, true);
 	inherit_state(_metadata, self, 1, true);
 }
 
 TEST_F(span, inherit_state_same_cpu)
 {
-	VL_SETUP_DONE();
 	inherit_state(_metadata, self, 0, false);
 }
 
 TEST_F(span, inherit_state_other_cpu)
 {
-	VL_SETUP_DONE();
 	inherit_state(_metadata, self, 1, false);
 }
 
@@ -264,7 +259,6 @@ TEST_F_TIMEOUT(span, inherit_children_one_cpu, 120)
 	int fd[2], k;
 	pid_t pid[2];
 
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, open_span(fd, true, true));
 	for (k = 0; k < 2; k++) {
 		pid[k] = fork();
@@ -295,7 +289,6 @@ TEST_F(span, inherit_child_exits_parent_counts)
 	int fd[2], k;
 	pid_t pid;
 
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, open_span(fd, false, true));
 	ASSERT_EQ(0, run_halt(self->dev, &self->mark1, self->mark1_mem));
 	pid = fork();
@@ -385,7 +378,6 @@ TEST_F_TIMEOUT(span, inherit_many_children, 120)
 	long control, growth;
 	int fd[2];
 
-	VL_SETUP_DONE();
 	control = children_growth(_metadata, self);
 	ASSERT_EQ(0, open_span(fd, false, true));
 	ASSERT_EQ(0, run_halt(self->dev, &self->mark1, self->mark1_mem));

@@ -101,14 +101,12 @@ static void child_counts(struct __test_metadata *_metadata,
 /* Events on a forked child (pid = child) count its runs exactly. */
 TEST_F(task, child_pid)
 {
-	VL_SETUP_DONE();
 	child_counts(_metadata, self, variant->child_cpu, false);
 }
 
 /* As perf stat does: enable_on_exec on a child that execs vpmu-run. */
 TEST_F(task, child_exec_enable_on_exec)
 {
-	VL_SETUP_DONE();
 	if (access(VPMU_RUN_BIN, X_OK))
 		SKIP(return, "no " VPMU_RUN_BIN);
 	child_counts(_metadata, self, variant->child_cpu, true);
@@ -123,7 +121,6 @@ TEST_F(task, inherit_children)
 	int fd[3], dev;
 	pid_t a, b;
 
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, open_three(fd, 0, false, true));
 	dev = open(VPMU_DEV, O_RDWR | O_CLOEXEC);
 	ASSERT_LE(0, dev);
@@ -146,7 +143,6 @@ TEST_F(task, inherit_exec)
 	int fd[3];
 	pid_t pid;
 
-	VL_SETUP_DONE();
 	if (access(VPMU_RUN_BIN, X_OK))
 		SKIP(return, "no " VPMU_RUN_BIN);
 	ASSERT_EQ(0, open_three(fd, 0, false, true));
@@ -172,7 +168,6 @@ TEST_F(task, no_counter_left)
 	pid_t pid;
 	char buf[32];
 
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, vl_pmu_read("caps/nr_counters", buf, sizeof(buf)));
 	n = atoi(buf);
 	ASSERT_LT(0, n);

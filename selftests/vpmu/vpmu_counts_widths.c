@@ -264,7 +264,6 @@ TEST_F_TIMEOUT(widths, sum_every_period, 120)
 	unsigned int c;
 	int i, n;
 
-	VL_SETUP_DONE();
 	for (c = 0; c < NR_WIDTHS; c++) {
 		n = periods_of(widths[c], p);
 		for (i = 0; i < n; i++)
@@ -277,7 +276,6 @@ TEST_F_TIMEOUT(widths, sum_every_period, 120)
 /* The case: period 44 on the 3-bit counter, over three runs. */
 TEST_F(widths, period_44_on_3_bits)
 {
-	VL_SETUP_DONE();
 	sample_case(_metadata, self, &self->sum, self->sum_mem, SUM_UOPS, 3,
 		    1, 44);
 }
@@ -290,7 +288,6 @@ TEST_F_TIMEOUT(widths, long_periods, 120)
 	};
 	unsigned int c, i;
 
-	VL_SETUP_DONE();
 	for (c = 0; c < NR_WIDTHS; c++)
 		for (i = 0; i < ARRAY_SIZE(p); i++)
 			sample_case(_metadata, self, &self->marks,
@@ -314,7 +311,6 @@ TEST_F_TIMEOUT(widths, events_filters_stalls, 300)
 	struct vpmu_run r;
 	int bad = 0;
 
-	VL_SETUP_DONE();
 	for (pi = 0; pi < 2; pi++) {
 		struct vl_prog p;
 		uint8_t *mem;
@@ -394,7 +390,6 @@ TEST_F(widths, period_44_in_a_child)
 	int k, fd, nr;
 	pid_t pid;
 
-	VL_SETUP_DONE();
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		SKIP(return, "needs two CPUs");
 	for (k = 0; k < 4; k++) {
@@ -456,7 +451,6 @@ TEST_F(widths, period_44_in_a_swapping_child)
 	pid_t pid;
 	char c;
 
-	VL_SETUP_DONE();
 	vp_count_attr(&a, EV_UOPS | CFG_CTR(2), 0);
 	a.sample_period = 44;
 	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_STREAM_ID |

@@ -133,7 +133,6 @@ TEST_F(cs, samples_before_the_ring)
 {
 	struct cs_event ev;
 
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, cs_open(&ev, self->cycles, PERIOD, -1));
 	ASSERT_EQ(0, run(self, 50000));
 	ASSERT_EQ(0, vp_ring_map(ev.fd, &ev.rb));
@@ -170,7 +169,6 @@ TEST_F(cs, disable_enable_between_overflows)
 	unsigned int p, i;
 	int c;
 
-	VL_SETUP_DONE();
 	for (c = 0; c <= self->nr_counters; c++) {
 		for (p = 0; p < 3; p++) {
 			uint64_t cfg = self->cycles |
@@ -214,7 +212,6 @@ TEST_F(cs, more_samplers_than_counters)
 	uint64_t enabled = 0, running = 0;
 	int n = self->nr_counters + 1, i, k;
 
-	VL_SETUP_DONE();
 	ASSERT_GE(17, n);
 	for (i = 0; i < n; i++)
 		ASSERT_EQ(0, cs_open(&ev[i], self->cycles, PERIOD + 2 * i, 1));
@@ -260,7 +257,6 @@ TEST_F(cs, another_task_runs)
 	int status, i;
 	pid_t pid;
 
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, cs_open(&ev, self->cycles, PERIOD, 1));
 	ASSERT_EQ(0, ioctl(ev.fd, PERF_EVENT_IOC_ENABLE, 0));
 	pid = fork();
@@ -298,7 +294,6 @@ TEST_F_TIMEOUT(cs, overflow_on_the_budget_overshoot, 240)
 	uint64_t b, over = 0, bad = 0;
 	int fd;
 
-	VL_SETUP_DONE();
 	if (vt_prog(_metadata, &memcpy_prog, &mem, "memcpy"))
 		return;
 	for (b = 1; b < 3120; b++) {

@@ -92,8 +92,6 @@ TEST_F(frz, format_files)
 	char buf[64];
 	unsigned int i;
 
-	VL_SETUP_DONE();
-
 	for (i = 0; i < ARRAY_SIZE(want); i++) {
 		ASSERT_EQ(0, vl_pmu_read(want[i][0], buf, sizeof(buf)));
 		EXPECT_STREQ(want[i][1], buf);
@@ -140,16 +138,12 @@ TEST_F(frz, mark_started_frozen)
 {
 	struct span s = { C1_MARK | C1_FROZEN, "marks", 4000, 18000 };
 
-	VL_SETUP_DONE();
-
 	group_span(_metadata, self, &s);
 }
 
 TEST_F(frz, mark_started_running)
 {
 	struct span s = { C1_MARK, "marks", 8001 - 4000, 35004 - 18000 };
-
-	VL_SETUP_DONE();
 
 	group_span(_metadata, self, &s);
 }
@@ -159,16 +153,12 @@ TEST_F(frz, trigger_event_frozen)
 	struct span s = { C1_TRIG_EV(EV_TRIGGER) | C1_FROZEN, "marks",
 			  4000, 18000 };
 
-	VL_SETUP_DONE();
-
 	group_span(_metadata, self, &s);
 }
 
 TEST_F(frz, tag_trigger_frozen)
 {
 	struct span s = { C1_TRIG_TAG(8) | C1_FROZEN, "calls", 1000, 7000 };
-
-	VL_SETUP_DONE();
 
 	group_span(_metadata, self, &s);
 }
@@ -178,8 +168,6 @@ TEST_F(frz, tag_trigger_running)
 	struct span s = { C1_TRIG_TAG(8), "calls", 2501 - 1000,
 			  14004 - 7000 };
 
-	VL_SETUP_DONE();
-
 	group_span(_metadata, self, &s);
 }
 
@@ -187,8 +175,6 @@ TEST_F(frz, tag_trigger_running)
 TEST_F(frz, groups_independent)
 {
 	int a, b, plain;
-
-	VL_SETUP_DONE();
 
 	a = open_ev(EV_UOPS, C1_MARK | C1_FROZEN, -1);
 	b = open_ev(EV_UOPS, C1_MARK, -1);
@@ -214,8 +200,6 @@ TEST_F(frz, state_across_runs_and_cpus)
 {
 	int fd;
 
-	VL_SETUP_DONE();
-
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		SKIP(return, "needs two CPUs");
 	fd = open_ev(EV_UOPS, C1_MARK | C1_FROZEN, -1);
@@ -233,8 +217,6 @@ TEST_F(frz, state_across_runs_and_cpus)
 TEST_F(frz, state_across_disable_enable)
 {
 	int fd;
-
-	VL_SETUP_DONE();
 
 	fd = open_ev(EV_UOPS, C1_MARK | C1_FROZEN, -1);
 	ASSERT_LE(0, fd);
@@ -280,8 +262,6 @@ TEST_F(frz, freeze_on_ovf_stops_on_the_exact_microword)
 {
 	uint64_t l, m;
 
-	VL_SETUP_DONE();
-
 	refresh_one(_metadata, self, true, &l, &m);
 	EXPECT_EQ(1000u, l);
 	EXPECT_EQ(1000u, m);
@@ -295,8 +275,6 @@ TEST_F(frz, freeze_on_ovf_thaws_after_each_overflow)
 {
 	struct perf_event_attr a;
 	int lead, memb;
-
-	VL_SETUP_DONE();
 
 	vp_attr(&a, EV_UOPS, C1_FREEZE_ON_OVF);
 	a.sample_period = 1000;
@@ -328,8 +306,6 @@ TEST_F(frz, invalid_config1)
 	};
 	unsigned int i;
 	int lead, fd;
-
-	VL_SETUP_DONE();
 
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		fd = open_ev(EV_UOPS, bad[i], -1);

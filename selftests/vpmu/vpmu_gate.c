@@ -167,8 +167,6 @@ TEST_F(gate, format_files)
 {
 	char buf[64];
 
-	VL_SETUP_DONE();
-
 	ASSERT_EQ(0, vl_pmu_read("format/gate_uhist", buf, sizeof(buf)));
 	EXPECT_STREQ("config1:55", buf);
 	ASSERT_EQ(0, vl_pmu_read("format/gate_hu", buf, sizeof(buf)));
@@ -188,7 +186,6 @@ TEST_F(gate, k1_region_and_complement)
 	uint32_t n, i, marks = 0;
 	int fd;
 
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, uh_start(1));
 	fd = open_ev(EV_UOPS, C1_MARK | C1_FROZEN | C1_GATE_UHIST, -1);
 	ASSERT_LE(0, fd);
@@ -228,7 +225,6 @@ TEST_F(gate, k7_samples_in_region)
 	uint32_t n, i, nz = 0;
 	int fd;
 
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, uh_start(7));
 	fd = open_ev(EV_UOPS, C1_MARK | C1_FROZEN | C1_GATE_UHIST, -1);
 	ASSERT_LE(0, fd);
@@ -264,7 +260,6 @@ TEST_F(gate, hu_gated)
 	uint32_t n;
 	int fd;
 
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, hu_prog("par\nvpmu_cycles 1000000000\n"
 			     "vpmu_uops 1000000000\nvpmu_trigger 1000000000\n"));
 	fd = open_ev(EV_UOPS, C1_MARK | C1_FROZEN | C1_GATE_HU, -1);
@@ -306,7 +301,6 @@ TEST_F(gate, other_tasks_shut_out)
 	pid_t pid;
 	int fd, st;
 
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, uh_start(1));
 	ASSERT_EQ(0, hu_prog("par\nvpmu_cycles 1000000000\n"));
 	fd = open_ev(EV_UOPS, C1_MARK | C1_FROZEN | C1_GATE_UHIST |
@@ -370,7 +364,6 @@ TEST_F(gate, unprivileged_refused)
 	pid_t pid;
 	int st;
 
-	VL_SETUP_DONE();
 	/* upstream's default (Debian's is 3: no unprivileged events) */
 	ASSERT_EQ(0, paranoid(NULL, old, sizeof(old)));
 	ASSERT_EQ(0, paranoid("2", NULL, 0));
@@ -409,7 +402,6 @@ TEST_F(gate, start_stop_gate)
 	uint32_t n;
 	int fd;
 
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, uh_start(1));
 	fd = open_ev(EV_UOPS, C1_MARK | C1_STOP_TAG(5) | C1_FROZEN |
 		     C1_GATE_UHIST, -1);
@@ -439,7 +431,6 @@ TEST_F(gate, invalid_config1)
 	uint32_t n, i;
 	int fd, lead;
 
-	VL_SETUP_DONE();
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		fd = open_ev(EV_UOPS, bad[i], -1);
 		EXPECT_EQ(-EINVAL, fd) TH_LOG("config1 %#llx",

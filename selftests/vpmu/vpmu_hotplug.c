@@ -66,7 +66,6 @@ TEST_F_TIMEOUT(hotplug, idle, 120)
 {
 	int i, ret;
 
-	VL_SETUP_DONE();
 	for (i = 0; i < CYCLES; i++) {
 		ret = vl_cpu1_set(0);
 		if (ret == -EBUSY || ret == -EPERM || ret == -EINVAL)
@@ -134,7 +133,6 @@ TEST_F_TIMEOUT(hotplug, busy_runner_migrates, 180)
 	int i, st, ret = 0;
 	pid_t pid;
 
-	VL_SETUP_DONE();
 	t = mmap(NULL, sizeof(*t), PROT_READ | PROT_WRITE,
 		 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, t);

@@ -19,7 +19,6 @@ TEST_F(hu, files)
 	struct stat st;
 	char buf[256];
 
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, stat(HIST "program", &st));
 	EXPECT_EQ(0644u, st.st_mode & 0777);
 	ASSERT_EQ(0, stat(HIST "control", &st));
@@ -42,7 +41,6 @@ TEST_F(hu, program_canonical)
 	char buf[1024];
 	uint64_t c[NB];
 
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, hu_prog("par vpmu_uops 0x10; event=2 7 # insns\n"
 			     "tag=3 5;vpmu_tag4 5\nwq=1-2 9\nupc=0x40-0x5f 10\n"
 			     "wq=0 1;upc=7 2"));
@@ -86,7 +84,6 @@ TEST_F(hu, bad_programs)
 	char buf[1024];
 	unsigned int k;
 
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, hu_prog(good));
 	ASSERT_EQ(SUM_CYCLES, run(self, &self->sum));
 	ASSERT_EQ(2, hu_buckets("cpu0", c));
@@ -116,7 +113,6 @@ TEST_F(hu, control)
 	uint64_t c[NB];
 	char buf[256];
 
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, hu_prog("seq;vpmu_cycles 100;vpmu_cycles 100"));
 	ASSERT_EQ(SUM_CYCLES, run(self, &self->sum));
 	ASSERT_EQ(2, hu_buckets("sum", c));
@@ -149,7 +145,6 @@ TEST_F(hu, non_root)
 	int status;
 	pid_t pid;
 
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, hu_prog("par;vpmu_uops 5"));
 	pid = fork();
 	ASSERT_LE(0, pid);

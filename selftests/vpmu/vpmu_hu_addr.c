@@ -65,7 +65,6 @@ TEST_F(hu, addresses)
 	char buf[2048];
 	int i, n = sizeof(want) / sizeof(want[0]);
 
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, hu_prog(ADDR_PROG));
 	EXPECT_STREQ(ADDR_PROG, hu_text("program", buf, sizeof(buf)));
 	ASSERT_EQ(3120ull, run(self, &self->memcpy_));
@@ -96,7 +95,6 @@ TEST_F(hu, once)
 	char buf[512];
 	int i, k;
 
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, hu_prog(text));
 	EXPECT_STREQ(text, hu_text("program", buf, sizeof(buf)));
 	for (k = 0; k < 3; k++) {
@@ -146,7 +144,6 @@ TEST_F(hu, bad_addresses)
 	char buf[1024];
 	unsigned int k;
 
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, hu_prog(good));
 	ASSERT_EQ(3120ull, run(self, &self->memcpy_));
 	ASSERT_EQ(1, hu_buckets("cpu0", c));

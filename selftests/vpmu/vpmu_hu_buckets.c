@@ -179,7 +179,6 @@ TEST_F(hu, par_totals)
 	uint64_t c[NB], cyc;
 	int i, k, len, n = ARRAY_SIZE(names);
 
-	VL_SETUP_DONE();
 	len = snprintf(text, sizeof(text), "par\n");
 	for (i = 0; i < n; i++)
 		len += snprintf(text + len, sizeof(text) - len, "vpmu_%s %u\n",
@@ -219,7 +218,6 @@ TEST_F(hu, seq_cycles)
 	unsigned int k;
 	int i;
 
-	VL_SETUP_DONE();
 	for (k = 0; k < ARRAY_SIZE(sum_cases); k++) {
 		cycles_prog(text, sizeof(text), "seq", sum_cases[k].p,
 			    sum_cases[k].n);
@@ -240,7 +238,6 @@ TEST_F(hu, par_cycles)
 	static const uint32_t p[] = { 100, 7, 64, 1, 100 };
 	uint64_t c[NB], cyc;
 
-	VL_SETUP_DONE();
 	cyc = check_cycles(_metadata, self, "par", p, 5, 1, c);
 	/* 1081 cycles: C1 = C5 = 10 x 100 + 81 */
 	EXPECT_EQ(1081u, cyc);
@@ -261,7 +258,6 @@ TEST_F(hu, sixteen_entries)
 	char text[1024], buf[1024];
 	int i;
 
-	VL_SETUP_DONE();
 	for (i = 0; i < NB; i++)
 		p[i] = i + 1;
 	cyc = check_cycles(_metadata, self, "seq", p, NB, 1, c);
@@ -302,7 +298,6 @@ TEST_F(hu, events_equal_simulation)
 	unsigned int k;
 	int i;
 
-	VL_SETUP_DONE();
 	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
 		check_sim(_metadata, self, cases[k].text, progs[k], cases[k].rel,
 			  cases[k].n, c);
@@ -331,7 +326,6 @@ TEST_F(hu, upc_ranges)
 	uint32_t u;
 	int i, n = 5;
 
-	VL_SETUP_DONE();
 	if (access(UHIST "control", F_OK))
 		SKIP(return, "no uhist/");
 	len = snprintf(text, sizeof(text), "par\n");
@@ -381,7 +375,6 @@ TEST_F(hu, wq_occupancy)
 	uint64_t c[NB], occ;
 	int i;
 
-	VL_SETUP_DONE();
 	check_sim(_metadata, self, text, &self->stores, "build/stores.vprg", 9, c);
 	EXPECT_EQ(102u, c[7]);
 	EXPECT_EQ(0u, c[6]);

@@ -36,7 +36,6 @@ TEST_F(hu, perf_aliases)
 	char rel[64];
 	unsigned int b;
 
-	VL_SETUP_DONE();
 	for (b = 1; b <= NB; b++) {
 		snprintf(rel, sizeof(rel), "events/vpmu_hist%u", b);
 		EXPECT_EQ(0x200 + (long)b, bucket_alias(rel)) TH_LOG("%s", rel);
@@ -58,7 +57,6 @@ TEST_F(hu, perf_bad_configs)
 	unsigned int i;
 	int fd;
 
-	VL_SETUP_DONE();
 	/* no program: no buckets */
 	EXPECT_EQ(-EINVAL, open_bucket(1));
 	ASSERT_EQ(0, hu_prog("par;vpmu_uops 5;vpmu_insns 5"));
@@ -94,7 +92,6 @@ TEST_F(hu, perf_equals_sysfs)
 	uint64_t c[NB], s[NB];
 	int fd[6], i;
 
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, hu_prog(text));
 	for (i = 0; i < 6; i++) {
 		fd[i] = open_bucket(i + 1);
@@ -122,7 +119,6 @@ TEST_F(hu, perf_cpu_wide_group)
 	uint64_t c[NB], cyc;
 	int lead, m[3], cw, i;
 
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, hu_prog("par;vpmu_uops 1000000;vpmu_insns 1000000;vpmu_stores 1000000"));
 	vp_attr(&a, 0x201, 0);
 	cw = vp_open(&a, -1, 0, -1);
@@ -167,7 +163,6 @@ TEST_F(hu, perf_program_change)
 {
 	int f1, f2;
 
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, hu_prog("par;vpmu_uops 1000000;vpmu_insns 1000000"));
 	f1 = open_bucket(1);
 	f2 = open_bucket(2);
@@ -210,7 +205,6 @@ TEST_F(hu, perf_image_switch)
 {
 	int fd;
 
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, hu_prog("par;vpmu_uops 1000000"));
 	fd = open_bucket(1);
 	ASSERT_LE(0, fd);
@@ -235,7 +229,6 @@ TEST_F(hu, offline_cpu)
 	uint64_t c[NB], s[NB];
 	int fd;
 
-	VL_SETUP_DONE();
 	if (access(VPMU_CPU1_ONLINE, F_OK))
 		SKIP(return, "no %s", VPMU_CPU1_ONLINE);
 	ASSERT_EQ(0, hu_prog("par;vpmu_uops 1000000"));

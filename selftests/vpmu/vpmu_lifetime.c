@@ -27,7 +27,6 @@ TEST_F(life, leader_closed_first_cpu_wide)
 {
 	int fd[2], i;
 
-	VL_SETUP_DONE();
 	for (i = 0; i < 60; i++) {
 		ASSERT_EQ(0, open_frz_pair(self, -1, 0, 0, fd));
 		ASSERT_EQ(0, run(self, &self->marks));
@@ -49,7 +48,6 @@ TEST_F(life, leader_closed_first_migrating)
 {
 	int fd[2], i;
 
-	VL_SETUP_DONE();
 	for (i = 0; i < 20; i++) {
 		ASSERT_EQ(0, vl_pin(0));
 		ASSERT_EQ(0, open_frz_pair(self, 0, -1, 0, fd));
@@ -69,7 +67,6 @@ TEST_F(life, members_closed_first)
 {
 	int fd[2], i;
 
-	VL_SETUP_DONE();
 	for (i = 0; i < 20; i++) {
 		ASSERT_EQ(0, open_frz_pair(self, 0, -1, 0, fd));
 		ASSERT_EQ(0, run(self, &self->marks));
@@ -90,7 +87,6 @@ TEST_F(life, leader_closed_first_inherited)
 	int fd[2], go[2], done[2], i, status;
 	pid_t pid;
 
-	VL_SETUP_DONE();
 	for (i = 0; i < 10; i++) {
 		ASSERT_EQ(0, pipe(go));
 		ASSERT_EQ(0, pipe(done));
@@ -137,7 +133,6 @@ TEST_F(life, cpu_offline_then_leader_closed)
 {
 	int cw[2], task[2];
 
-	VL_SETUP_DONE();
 	if (access(VPMU_CPU1_ONLINE, W_OK))
 		SKIP(return, "no %s", VPMU_CPU1_ONLINE);
 	ASSERT_EQ(0, vl_pin(1));
@@ -225,7 +220,6 @@ TEST_F_TIMEOUT(life, overflow_irq_two_cpus, 240)
 	int go[2], i, status;
 	pid_t pid[2];
 
-	VL_SETUP_DONE();
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		SKIP(return, "needs two CPUs");
 	res = mmap(NULL, 2 * sizeof(*res), PROT_READ | PROT_WRITE,

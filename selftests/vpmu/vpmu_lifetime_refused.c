@@ -48,7 +48,6 @@ TEST_F(life, member_of_offlined_leader_refused)
 	struct perf_event_attr a;
 	int kind, leader, member, fd[2];
 
-	VL_SETUP_DONE();
 	if (access(VPMU_CPU1_ONLINE, W_OK))
 		SKIP(return, "no %s", VPMU_CPU1_ONLINE);
 	for (kind = 0; kind < 3; kind++) {
@@ -87,7 +86,6 @@ TEST_F(life, member_of_exec_detached_leader_refused)
 	pid_t pid;
 	char c;
 
-	VL_SETUP_DONE();
 	for (kind = 0; kind < 3; kind++) {
 		ASSERT_EQ(0, pipe(go));
 		ASSERT_EQ(0, pipe2(done, O_CLOEXEC));
@@ -128,7 +126,6 @@ TEST_F(life, exclude_user_and_kernel_refused)
 {
 	struct perf_event_attr a;
 
-	VL_SETUP_DONE();
 	vp_attr(&a, self->uops, 0);
 	a.exclude_user = 1;
 	a.exclude_kernel = 1;
@@ -151,7 +148,6 @@ TEST_F(life, config3_refused)
 	uint64_t config3 = 1;
 	int fd;
 
-	VL_SETUP_DONE();
 	memset(&big, 0, sizeof(big));
 	vp_attr(&big.a, self->uops, 0);
 	big.a.size = 136;	/* PERF_ATTR_SIZE_VER8 */
@@ -185,7 +181,6 @@ TEST_F(life, foreign_hw_leader_refused)
 	struct perf_event_attr a;
 	int bp, fd;
 
-	VL_SETUP_DONE();
 	memset(&a, 0, sizeof(a));
 	a.size = sizeof(a);
 	a.type = PERF_TYPE_BREAKPOINT;

@@ -48,8 +48,6 @@ TEST_F(load_unload, cycle)
 {
 	int i, ret;
 
-	VL_SETUP_DONE();
-
 	for (i = 0; i < CYCLES; i++) {
 		ret = vl_rmmod();
 		if (ret == -EPERM)
@@ -68,8 +66,6 @@ TEST_F(load_unload, cycle)
 TEST_F(load_unload, kernel_log_clean)
 {
 	int i;
-
-	VL_SETUP_DONE();
 
 	for (i = 0; i < CYCLES; i++) {
 		ASSERT_EQ(0, vl_rmmod());
@@ -99,8 +95,6 @@ TEST_F(load_unload, uhist_interval_at_load)
 	char buf[32];
 	size_t len;
 	int fd;
-
-	VL_SETUP_DONE();
 
 	ASSERT_EQ(0, vl_reload("uhist_interval=7"));
 	if (access(VPMU_UHIST "state", F_OK)) {

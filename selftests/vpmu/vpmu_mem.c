@@ -273,7 +273,6 @@ TEST_F(mem, insmod)
 	struct meminfo a, b;
 	int i, n, last;
 
-	VL_SETUP_DONE();
 	n = possible_cpus(&last);
 	ASSERT_LT(0, n);
 	close(self->fd);	/* it holds the module */
@@ -308,7 +307,6 @@ TEST_F(mem, first_use)
 	size_t len;
 	long long first;
 
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, image_header(&h));
 	ASSERT_EQ(0, meminfo_settled(&a));
 	ASSERT_EQ(0, run_sum_on(self, 0, &r));
@@ -356,7 +354,6 @@ TEST_F(mem, bare_engine)
 	size_t len;
 	int last;
 
-	VL_SETUP_DONE();
 	ASSERT_LT(0, possible_cpus(&last));
 	ASSERT_EQ(0, image_header(&h));
 	ASSERT_EQ(0, snapshot(self->fd, last, &s));
@@ -424,7 +421,6 @@ TEST_F(mem, enomem)
 	uint8_t *left;
 	int ret;
 
-	VL_SETUP_DONE();
 	if (access(FAIL_MEM "probability", W_OK)) {
 		/* a kernel with fault injection and debugfs: the module's */
 		ASSERT_FALSE(fault_injection())

@@ -67,7 +67,6 @@ TEST_F_TIMEOUT(perf, per_task_and_cpu_wide, 60)
 	struct vp_count ca, cb, c0, c1;
 	pid_t a, b;
 
-	VL_SETUP_DONE();
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		SKIP(return, "needs two CPUs");
 	ASSERT_EQ(0, vl_expect_load("samples/sum.expect", &sum));
@@ -130,7 +129,6 @@ TEST_F(perf, times_of_one_run)
 	uint64_t cfg;
 	int i, fd, hold, busy;
 
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, vl_pin(0));
 	ASSERT_EQ(0, vp_alias_cfg("cycles", &cfg));
 	for (i = 0; i < 20; i++) {
@@ -178,7 +176,6 @@ TEST_F_TIMEOUT(perf, reads_during_long_run, 180)
 	struct vp_count c;
 	pid_t pid;
 
-	VL_SETUP_DONE();
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		SKIP(return, "needs two CPUs");
 	if (vl_prog_load(&p, "build/spin.vprg"))
@@ -242,7 +239,6 @@ TEST_F(perf, enable_disable_reset)
 	uint64_t uops;
 	int fd;
 
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, vp_alias_cfg("uops", &uops));
 	fd = open_config(uops, 1);
 	ASSERT_LE(0, fd);
@@ -285,7 +281,6 @@ TEST_F(perf, period_refresh_id)
 	struct { uint64_t value, id; } r;
 	int fd;
 
-	VL_SETUP_DONE();
 	vp_count_attr(&a, 0, 0);
 	a.read_format = PERF_FORMAT_ID;
 	fd = sys_perf_event_open(&a, 0, -1, -1, 0);
@@ -334,7 +329,6 @@ TEST_F(perf, invalid_configs)
 	unsigned int i;
 	int fd;
 
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, ev);
 	ASSERT_LE(0, tag);
 	ASSERT_LT(1, limit);

@@ -47,7 +47,6 @@ FIXTURE_VARIANT_ADD(sample, encoded_tags) {
 FIXTURE_SETUP(sample)
 {
 	perf_fx_setup(_metadata, &self->f, variant->prog);
-	VL_SETUP_DONE();
 	if (variant->image &&
 	    vt_load_share_image(_metadata, variant->image))
 		return;
@@ -72,7 +71,6 @@ TEST_F_TIMEOUT(sample, exact_counts, 120)
 {
 	int fds[MAX_CTRS], i, j, bad = 0;
 
-	VL_SETUP_DONE();
 	for (i = 0; i < self->x.nev; i += self->f.nr_counters) {
 		int n = self->x.nev - i;
 
@@ -137,7 +135,6 @@ TEST_F(sample, tag_range)
 	uint64_t tag = vp_field("tag", 1);
 	int fd;
 
-	VL_SETUP_DONE();
 	ASSERT_EQ(variant->tags + 1, vl_tag_limit());
 	EXPECT_EQ(variant->tags, tags_listed());
 	if (variant->image) {
@@ -160,7 +157,6 @@ TEST_F(sample, exclude_user_kernel)
 	struct vp_count u, k, t;
 	int fu, fk, ft;
 
-	VL_SETUP_DONE();
 	if (self->x.super_cycles < 0)
 		SKIP(return, "no super cycles line");
 	vp_count_attr(&a, 0, 0);	/* vpmu_cycles */

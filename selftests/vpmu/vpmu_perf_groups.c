@@ -49,7 +49,6 @@ TEST_F(perf, group_read)
 	struct vp_group_read g;
 	int fds[3], i;
 
-	VL_SETUP_DONE();
 	if (self->f.nr_counters < 3)
 		SKIP(return, "needs 3 counters");
 	for (i = 0; i < 3; i++)
@@ -82,7 +81,6 @@ TEST_F(perf, group_pinned_and_free)
 	struct vp_group_read g;
 	int fds[2];
 
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, vp_alias_cfg("uops", &configs[0]));
 	ASSERT_EQ(0, vp_alias_cfg("cycles", &configs[1]));
 	if (self->f.nr_counters < 2)
@@ -133,7 +131,6 @@ TEST_F(perf, group_too_big)
 	uint64_t configs[MAX_CTRS + 1];
 	int i;
 
-	VL_SETUP_DONE();
 	for (i = 0; i <= self->f.nr_counters; i++)
 		ASSERT_EQ(0, vp_alias_cfg("uops", &configs[i]));
 	group_never_fits(_metadata, &self->f, configs, self->f.nr_counters + 1);
@@ -143,7 +140,6 @@ TEST_F(perf, group_pinned_conflict)
 {
 	uint64_t configs[2];
 
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, vp_alias_cfg("uops", &configs[0]));
 	configs[0] |= ctr_config(1);
 	configs[1] = configs[0];
@@ -168,7 +164,6 @@ TEST_F_TIMEOUT(perf, more_events_than_counters, 180)
 	struct vl_prog p;
 	uint8_t *mem;
 
-	VL_SETUP_DONE();
 	if (vt_prog(_metadata, &p, &mem, "spin"))
 		return;
 	for (i = 0; i < n; i++) {

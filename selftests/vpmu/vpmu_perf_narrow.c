@@ -24,7 +24,6 @@ TEST_F_TIMEOUT(narrow, wraps_within_one_run, 120)
 	int fc, fi, k, w;
 	struct vp_count c;
 
-	VL_SETUP_DONE();
 	if (self->f.nr_counters < 3)
 		SKIP(return, "needs 3 counters");
 	w = vl_pmu_long("caps/counter2_width");
@@ -72,7 +71,6 @@ TEST_F_TIMEOUT(narrow, sample_long_run, 300)
 	unsigned int i;
 	int k, fd, fc;
 
-	VL_SETUP_DONE();
 	if (self->f.nr_counters < 3)
 		SKIP(return, "needs 3 counters");
 	ASSERT_EQ(0, vp_alias_cfg("uops", &uops));

@@ -18,7 +18,6 @@ FIXTURE_SETUP(reload)
 {
 	self->img[0] = self->img[1] = NULL;
 	perf_fx_setup(_metadata, &self->f, "memcpy");
-	VL_SETUP_DONE();
 	if (vt_need_loader(_metadata))
 		return;
 	ASSERT_EQ(0, vl_load_default());
@@ -50,7 +49,6 @@ TEST_F(reload, counts_across_images)
 	struct vp_count c;
 	int fc, fm;
 
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, vp_alias_cfg("cycles", &cycles));
 	ASSERT_EQ(0, vp_alias_cfg("dc_miss", &miss));
 	fc = open_config(cycles, 0);

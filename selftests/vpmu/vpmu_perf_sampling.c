@@ -54,7 +54,6 @@ TEST_F(perf, sample_exact_upc)
 	unsigned int i;
 	int k, fd;
 
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, vp_alias_cfg("uops", &uops));
 	ASSERT_LE(0, vp_config_shift("sample_upc"));
 	sample_upc = 1ull << vp_config_shift("sample_upc");
@@ -116,7 +115,6 @@ TEST_F(perf, precise_ip_levels)
 	uint64_t uops;
 	int lvl, k, fd;
 
-	VL_SETUP_DONE();
 	ASSERT_EQ(3, vl_pmu_long("caps/max_precise"));
 	ASSERT_EQ(0, vp_alias_cfg("uops", &uops));
 	for (k = 1; k <= 3; k++)
@@ -184,7 +182,6 @@ TEST_F(perf, irq_per_counter)
 	struct vp_ring rb;
 	int i, fd, c = self->f.nr_counters > 1 ? 1 : 0;
 
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, vp_alias_cfg("uops", &uops));
 	for (i = 0; i < self->f.nr_counters; i++) {
 		snprintf(name, sizeof(name), "vpmu-ctr%d", i);
@@ -235,7 +232,6 @@ TEST_F(perf, sample_types)
 	uint64_t p = 100;
 	int fd, sib;
 
-	VL_SETUP_DONE();
 	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
 		vp_count_attr(&a, 1, 0);
 		a.sample_period = 10;
@@ -320,7 +316,6 @@ TEST_F(perf, callchain_is_the_ip)
 	uint64_t uops;
 	int fd;
 
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, vp_alias_cfg("uops", &uops));
 	ASSERT_EQ(0, nth_uword(&self->f, 50, &upc, &ipc));
 	vp_count_attr(&a, uops, 0);
@@ -365,7 +360,6 @@ TEST_F(perf_syscall, sample_mode_user)
 	unsigned int i;
 	int k, fd;
 
-	VL_SETUP_DONE();
 	for (i = 0; i < 3; i++) {
 		struct perf_event_attr a;
 		int bad = 0;
@@ -420,7 +414,6 @@ TEST_F_TIMEOUT(perf, chunk_bounded_in_stops, 120)
 	uint8_t *mem;
 	int fd, i;
 
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, vp_alias_cfg("uops", &uops));
 	if (vt_prog(_metadata, &p, &mem, "sortloop"))
 		return;

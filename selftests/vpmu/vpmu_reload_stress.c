@@ -192,7 +192,6 @@ TEST_F_TIMEOUT(stress, reload_while_running, 120)
 	time_t end;
 	int ret = 0;
 
-	VL_SETUP_DONE();
 	nrun = ncpu < 2 ? 2 : ncpu > MAX_RUNNERS ? MAX_RUNNERS : ncpu;
 	for (i = 0; i < nrun; i++) {
 		pid[i] = fork();

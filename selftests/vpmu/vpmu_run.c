@@ -98,7 +98,6 @@ TEST_F_TIMEOUT(sample, expected_results, 120)
 	struct vpmu_run r, r2;
 	int checks, bad;
 
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, vl_run(self->fd, &self->p, self->mem, variant->budget, &r));
 	bad = vl_expect(variant->expect, &r, self->mem, self->p.h.mem_size,
 			&checks);
@@ -124,7 +123,6 @@ TEST_F(run, fault_reports_address)
 	struct vpmu_run r;
 	uint8_t *mem;
 
-	VL_SETUP_DONE();
 	if (vt_prog(_metadata, &p, &mem, "fault"))
 		return;
 	ASSERT_EQ(0, vl_run(self->fd, &p, mem, BUDGET, &r));
@@ -140,7 +138,6 @@ TEST_F(run, budget_is_exact)
 {
 	struct vpmu_run r;
 
-	VL_SETUP_DONE();
 	/* sum needs 179 cycles: with 100 it stops on the budget */
 	ASSERT_EQ(0, vl_run(self->fd, &self->p, self->mem, 100, &r));
 	EXPECT_EQ((__u32)VPMU_RUN_BUDGET, r.stop);
@@ -157,7 +154,6 @@ TEST_F(run, supervisor_mode)
 {
 	struct vpmu_run r;
 
-	VL_SETUP_DONE();
 	vl_run_init(&r, &self->p, self->mem, BUDGET);
 	r.mode = VPMU_MODE_SUPER;
 	ASSERT_EQ(0, ioctl(self->fd, VPMU_IOC_RUN, &r));
@@ -183,7 +179,6 @@ TEST_F_TIMEOUT(run, signal_stops_endless_run, 120)
 	struct vpmu_run r;
 	uint8_t *mem;
 
-	VL_SETUP_DONE();
 	if (vt_prog(_metadata, &p, &mem, "spin"))
 		return;
 	ASSERT_EQ(0, sigaction(SIGALRM, &sa, NULL));
@@ -242,7 +237,6 @@ static void expect_refused(struct __test_metadata *_metadata, int fd,
 
 TEST_F(run, bad_size)
 {
-	VL_SETUP_DONE();
 	REFUSED(size, 0, EINVAL);
 	REFUSED(size, VPMU_RUN_SIZE_VER0 - 1, EINVAL);
 	REFUSED(size, 8, EINVAL);
@@ -258,7 +252,6 @@ TEST_F(run, larger_struct)
 	const size_t size = 512;
 	size_t i;
 
-	VL_SETUP_DONE();
 	ASSERT_NE(NULL, buf);
 	memset(buf, POISON, 2 * PAGE);
 	vl_run_init(r, &self->p, self->mem, BUDGET);
@@ -299,7 +292,6 @@ TEST_F(run, bad_mem)
 	struct vpmu_run r;
 	uint8_t *none;
 
-	VL_SETUP_DONE();
 	REFUSED(mem, 0, EINVAL);
 	REFUSED(mem, (uintptr_t)self->mem + 4, EINVAL);
 	REFUSED(mem, (uintptr_t)self->mem + 1, EINVAL);
@@ -319,7 +311,6 @@ TEST_F(run, bad_mem)
 
 TEST_F(run, bad_mem_size)
 {
-	VL_SETUP_DONE();
 	REFUSED(mem_size, 0, EINVAL);
 	REFUSED(mem_size, self->p.h.mem_size - 2, EINVAL);
 	REFUSED(mem_size, 6, EINVAL);
@@ -329,7 +320,6 @@ TEST_F(run, bad_mem_size)
 
 TEST_F(run, bad_entry)
 {
-	VL_SETUP_DONE();
 	REFUSED(entry, 2, EINVAL);
 	REFUSED(entry, 1, EINVAL);
 	REFUSED(entry, self->p.h.mem_size, EINVAL);
@@ -339,7 +329,6 @@ TEST_F(run, bad_entry)
 
 TEST_F(run, bad_budget)
 {
-	VL_SETUP_DONE();
 	REFUSED(budget, 0, EINVAL);
 	REFUSED(budget, VPMU_RUN_BUDGET_MAX + 1, EINVAL);
 	REFUSED(budget, ~0ull, EINVAL);
@@ -347,7 +336,6 @@ TEST_F(run, bad_budget)
 
 TEST_F(run, bad_mode_flags_reserved)
 {
-	VL_SETUP_DONE();
 	REFUSED(mode, 2, EINVAL);
 	REFUSED(mode, 0xffffffffu, EINVAL);
 	/* Bits beyond VPMU_RUN_F_ALL (vpmu_run_ext.c runs the known one). */
@@ -358,7 +346,6 @@ TEST_F(run, bad_mode_flags_reserved)
 
 TEST_F(run, bad_pointer)
 {
-	VL_SETUP_DONE();
 	errno = 0;
 	EXPECT_EQ(-1, ioctl(self->fd, VPMU_IOC_RUN, NULL));
 	EXPECT_EQ(EFAULT, errno);
@@ -371,7 +358,6 @@ TEST_F(run, unknown_ioctl)
 {
 	struct vpmu_run r;
 
-	VL_SETUP_DONE();
 	vl_run_init(&r, &self->p, self->mem, BUDGET);
 	errno = 0;
 	EXPECT_EQ(-1, ioctl(self->fd, _IO(VPMU_IOC_MAGIC, 0x7f)));
@@ -396,7 +382,6 @@ TEST_F(run, output_fully_written)
 	struct vpmu_run r;
 	unsigned int i;
 
-	VL_SETUP_DONE();
 	memset(&r, POISON, sizeof(r));
 	r.size = sizeof(r);
 	r.flags = 0;

@@ -58,7 +58,6 @@ TEST_F(ext, asserted_from_start)
 {
 	int checks;
 
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, run_ext(self, VPMU_RUN_F_EXT, 0, BUDGET));
 	EXPECT_EQ(0, vl_expect("encoded/wait.expect", &self->r, self->mem,
 			       self->p.h.mem_size, &checks));
@@ -70,7 +69,6 @@ TEST_F(ext, asserted_from_start)
 /* Never asserted: the wait spins to the end of the budget. */
 TEST_F(ext, never_asserted)
 {
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, run_ext(self, 0, 0, 1000));
 	EXPECT_EQ((uint32_t)VPMU_RUN_BUDGET, self->r.stop);
 	EXPECT_EQ(1000u, self->r.cycles);
@@ -89,7 +87,6 @@ TEST_F(ext, asserted_at_cycle)
 	};
 	unsigned int i;
 
-	VL_SETUP_DONE();
 	for (i = 0; i < ARRAY_SIZE(c); i++) {
 		ASSERT_EQ(0, run_ext(self, 0, c[i].at, BUDGET));
 		EXPECT_EQ((uint32_t)VPMU_RUN_HALT, self->r.stop);
@@ -103,7 +100,6 @@ TEST_F(ext, asserted_at_cycle)
 /* Asserted, then deasserted at cycle 1: before the first poll. */
 TEST_F(ext, deasserted_at_cycle)
 {
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, run_ext(self, VPMU_RUN_F_EXT, 1, 1000));
 	EXPECT_EQ((uint32_t)VPMU_RUN_BUDGET, self->r.stop);
 	EXPECT_EQ(499u, self->r.regs[1]);
@@ -112,7 +108,6 @@ TEST_F(ext, deasserted_at_cycle)
 /* The line belongs to the run: the next run starts with it down. */
 TEST_F(ext, not_left_to_the_next_run)
 {
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, run_ext(self, VPMU_RUN_F_EXT, 0, BUDGET));
 	EXPECT_EQ((uint32_t)VPMU_RUN_HALT, self->r.stop);
 	ASSERT_EQ(0, run_ext(self, 0, 0, 1000));
@@ -123,7 +118,6 @@ TEST_F(ext, not_left_to_the_next_run)
 /* Unknown flags are refused and run nothing; the caller's copy stays. */
 TEST_F(ext, unknown_flag_refused)
 {
-	VL_SETUP_DONE();
 	EXPECT_EQ(-EINVAL, run_ext(self, VPMU_RUN_F_EXT | 1u << 31, 0, BUDGET));
 	EXPECT_EQ(0u, self->r.cycles);
 	EXPECT_EQ(0u, self->r.regs[1]);

@@ -211,7 +211,6 @@ TEST_F(rv32, ecall_resumed_exactly)
 	int pfd[ARRAY_SIZE(ev)];
 	unsigned int i;
 
-	VL_SETUP_DONE();
 	for (i = 0; i < ARRAY_SIZE(ev); i++) {
 		ASSERT_NE(~0ull, vp_alias(ev[i])) TH_LOG("no alias %s", ev[i]);
 		vp_attr(&a, vp_alias(ev[i]), 0);
@@ -238,7 +237,6 @@ TEST_F(rv32, ecall_resumed_exactly)
 /* Without VPMU_RUN_F_REGS the program goes on with its own registers. */
 TEST_F(rv32, resume_keeps_registers)
 {
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, start_ecall(self));
 	memset(self->r.regs, 0xa5, sizeof(self->r.regs));
 	ASSERT_EQ(0, run(self, VPMU_RUN_F_RESUME, BUDGET));
@@ -261,7 +259,6 @@ TEST_F(rv32, budget_slices_add_up)
 	unsigned int i, n;
 	uint64_t cycles;
 
-	VL_SETUP_DONE();
 	load(self, loop_prog, sizeof(loop_prog));
 	memset(&self->r, 0, sizeof(self->r));
 	ASSERT_EQ(0, run(self, 0, BUDGET));
@@ -300,7 +297,6 @@ TEST_F(rv32, resume_keeps_image)
 {
 	uint64_t gen;
 
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, start_ecall(self));
 	gen = self->r.generation;
 	ASSERT_EQ(0, vl_load_default());
@@ -313,7 +309,6 @@ TEST_F(rv32, resume_keeps_image)
 /* Old callers: flags 0 starts afresh, regs[] ignored, whatever was kept. */
 TEST_F(rv32, flags_zero_starts_afresh)
 {
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, start_ecall(self));
 	load(self, ecall_prog, sizeof(ecall_prog));
 	memset(self->r.regs, 0xa5, sizeof(self->r.regs));
@@ -358,7 +353,6 @@ TEST_F(rv32, nothing_to_resume)
 	uint32_t rs = VPMU_RUN_F_RESUME | VPMU_RUN_F_REGS;
 	int fd2;
 
-	VL_SETUP_DONE();
 	load(self, ecall_prog, sizeof(ecall_prog));
 	memset(&self->r, 0, sizeof(self->r));
 	refused(_metadata, self, VPMU_RUN_F_RESUME, "fresh file");
@@ -404,7 +398,6 @@ TEST_F(rv32, nothing_to_resume)
 /* Unknown flag bits next to the new ones are refused. */
 TEST_F(rv32, unknown_flags_refused)
 {
-	VL_SETUP_DONE();
 	load(self, ecall_prog, sizeof(ecall_prog));
 	memset(&self->r, 0, sizeof(self->r));
 	refused(_metadata, self, VPMU_RUN_F_RESUME << 1, "bit 3");
@@ -421,7 +414,6 @@ TEST_F(rv32, racing_resumes)
 	int i, p, st, bad = 0;
 	pid_t pid[3];
 
-	VL_SETUP_DONE();
 	load(self, loop_prog, sizeof(loop_prog));
 	for (p = 0; p < 3; p++) {
 		pid[p] = fork();

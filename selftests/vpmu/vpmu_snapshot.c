@@ -98,7 +98,6 @@ TEST_F(snap, counting_event_clear)
 	struct vpmu_snapshot s;
 	int fd;
 
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, vl_pin(0));
 	fd = open_uops_on(1);
 	ASSERT_LE(0, fd) TH_LOG("open: %s", strerror(-fd));
@@ -143,7 +142,6 @@ TEST_F(snap, sampling_event_kept)
 	uint64_t cfg;
 	int fd, sfd;
 
-	VL_SETUP_DONE();
 	if (self->f.nr_counters < 2)
 		SKIP(return, "needs 2 counters");
 	ASSERT_EQ(0, vl_pin(0));
@@ -184,7 +182,6 @@ TEST_F(snap, idle_counter_and_refusals)
 	} big;
 	int fd;
 
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, vl_pin(0));
 	fd = open_uops_on(1);
 	ASSERT_LE(0, fd);

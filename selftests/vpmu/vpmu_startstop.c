@@ -102,8 +102,6 @@ TEST_F(ss, format_files)
 	char buf[64];
 	unsigned int i;
 
-	VL_SETUP_DONE();
-
 	for (i = 0; i < ARRAY_SIZE(want); i++) {
 		ASSERT_EQ(0, vl_pmu_read(want[i][0], buf, sizeof(buf)));
 		EXPECT_STREQ(want[i][1], buf);
@@ -129,8 +127,6 @@ static void span(struct __test_metadata *_metadata, FIXTURE_DATA(ss) *self,
 /* Start on the mark, stop on the branch: 31 microwords of every pass. */
 TEST_F(ss, start_mark_stop_tag)
 {
-	VL_SETUP_DONE();
-
 	span(_metadata, self, C1_MARK | C1_STOP_TAG(TAG_BRANCH) | C1_FROZEN,
 	     7000, 31000);
 }
@@ -138,8 +134,6 @@ TEST_F(ss, start_mark_stop_tag)
 /* The same with the start as an event (TRIGGER) and the stop a tag. */
 TEST_F(ss, start_event_stop_tag)
 {
-	VL_SETUP_DONE();
-
 	span(_metadata, self,
 	     C1_TRIG_EV(EV_TRIGGER) | C1_STOP_TAG(TAG_BRANCH) | C1_FROZEN,
 	     7000, 31000);
@@ -152,8 +146,6 @@ TEST_F(ss, start_event_stop_tag)
  */
 TEST_F(ss, start_tag_stop_mark_running)
 {
-	VL_SETUP_DONE();
-
 	span(_metadata, self, C1_TRIG_TAG(TAG_BRANCH) | C1_STOP_MARK,
 	     1 + 1000, 5 + 999 * 4 + 2 + 1);
 }
@@ -161,8 +153,6 @@ TEST_F(ss, start_tag_stop_mark_running)
 /* A stop with no start: counts up to the first branch, then never. */
 TEST_F(ss, stop_only)
 {
-	VL_SETUP_DONE();
-
 	span(_metadata, self, C1_STOP_TAG(TAG_BRANCH), 1 + 7, 5 + 31);
 }
 
@@ -178,8 +168,6 @@ TEST_F(ss, overflow_toggles)
 {
 	int src, fd;
 
-	VL_SETUP_DONE();
-
 	src = open_sampling(EV_TRIGGER, 1, 500);
 	ASSERT_LE(0, src);
 	fd = open_ev(EV_UOPS, C1_TRIG_OVF(1) | C1_FROZEN, -1);
@@ -194,8 +182,6 @@ TEST_F(ss, overflow_toggles)
 TEST_F(ss, overflow_starts_tag_stops)
 {
 	int src, fd;
-
-	VL_SETUP_DONE();
 
 	src = open_sampling(EV_TRIGGER, 1, 500);
 	ASSERT_LE(0, src);
@@ -217,8 +203,6 @@ TEST_F(ss, overflow_starts_tag_stops)
 TEST_F(ss, mark_starts_overflow_stops)
 {
 	int src, fd;
-
-	VL_SETUP_DONE();
 
 	src = open_sampling(EV_TRIGGER, 1, 500);
 	ASSERT_LE(0, src);
@@ -245,8 +229,6 @@ TEST_F(ss, invalid_config1)
 	};
 	unsigned int i;
 	int fd;
-
-	VL_SETUP_DONE();
 
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		fd = open_ev(EV_UOPS, bad[i], -1);

@@ -42,15 +42,36 @@ static inline void __attribute__((noreturn)) vt_ksft_exit(int pass)
 #include "kselftest_harness.h"
 
 /*
- * kselftest_harness.h of 6.1 runs a test's body even when its fixture's
- * setup skipped; every TEST_F whose setup may skip starts with this.  The
- * harness of 6.9 and later (the one with FIXTURE_TEARDOWN_PARENT, 6.12's)
- * ends the test after such a setup itself, and has no .skip.
+ * A fixture's setup that skips ends its test: neither the body nor the
+ * teardown runs.  kselftest_harness.h does so itself from 6.9 on (the one
+ * with FIXTURE_TEARDOWN_PARENT, 6.12's); 6.1's runs the body after such a
+ * setup.  For 6.1, FIXTURE_SETUP() is redefined here: the setup written
+ * under it becomes FIXTURE_vt_setup(), which the harness's FIXTURE_setup()
+ * calls and, after a skip, leaves the test the way a failed ASSERT_*()
+ * does (a longjmp to the test's wrapper, which then reports the skip).
+ * Test bodies need no check of their own.
  */
-#ifdef FIXTURE_TEARDOWN_PARENT
-#define VL_SETUP_DONE() do { } while (0)
-#else
-#define VL_SETUP_DONE() do { if (_metadata->skip) return; } while (0)
+#ifndef FIXTURE_TEARDOWN_PARENT
+#undef FIXTURE_SETUP
+#define FIXTURE_SETUP(fixture_name)					\
+	static void fixture_name##_vt_setup(				\
+		struct __test_metadata *_metadata,			\
+		FIXTURE_DATA(fixture_name) *self,			\
+		const FIXTURE_VARIANT(fixture_name) *variant);		\
+	void fixture_name##_setup(					\
+		struct __test_metadata *_metadata,			\
+		FIXTURE_DATA(fixture_name) *self,			\
+		const FIXTURE_VARIANT(fixture_name) *variant)		\
+	{								\
+		fixture_name##_vt_setup(_metadata, self, variant);	\
+		if (_metadata->skip)					\
+			longjmp(_metadata->env, 1);			\
+	}								\
+	static void fixture_name##_vt_setup(				\
+		struct __test_metadata __attribute__((unused)) *_metadata, \
+		FIXTURE_DATA(fixture_name) __attribute__((unused)) *self, \
+		const FIXTURE_VARIANT(fixture_name)			\
+			__attribute__((unused)) *variant)
 #endif
 
 /* ---- programs and runs --------------------------------------------------- */

@@ -61,8 +61,6 @@ TEST_F(ucode, builtin_reads_back_and_reloads)
 	uint8_t *back;
 	size_t len;
 
-	VL_SETUP_DONE();
-
 	EXPECT_EQ((__u32)VPMU_IMAGE_MAGIC, h->magic);
 	EXPECT_EQ(self->len, h->total_size);
 	EXPECT_EQ(h->checksum, resealed_crc(self->img, self->len));
@@ -85,8 +83,6 @@ TEST_F(ucode, builtin_reads_back_and_reloads)
 
 TEST_F(ucode, odd_chunks)
 {
-	VL_SETUP_DONE();
-
 	ASSERT_EQ(0, vl_write_image(self->img, self->len, 7));
 	EXPECT_EQ(self->gen + 1, vl_generation());
 	assert_status(_metadata, "ok");
@@ -96,8 +92,6 @@ TEST_F(ucode, shipped_default_identical)
 {
 	uint8_t *img;
 	size_t len;
-
-	VL_SETUP_DONE();
 
 	img = vl_read_share("build/default.vpmu", &len);
 	if (!img)
@@ -115,8 +109,6 @@ TEST_F(ucode, max_size_image)
 	uint8_t *img, *back;
 	size_t len, blen;
 	char buf[64];
-
-	VL_SETUP_DONE();
 
 	img = vl_read_share("build/max.vpmu", &len);
 	if (!img)
@@ -141,8 +133,6 @@ TEST_F(ucode, partial_image_left_incomplete)
 {
 	struct snap s;
 	int fd;
-
-	VL_SETUP_DONE();
 
 	snap_take(&s);
 	fd = open(VPMU_UCODE "image", O_WRONLY | O_CLOEXEC);
@@ -174,8 +164,6 @@ TEST_F(ucode, restart_at_offset_0)
 	ssize_t n;
 	int fd;
 
-	VL_SETUP_DONE();
-
 	fd = open(VPMU_UCODE "image", O_WRONLY | O_CLOEXEC);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(100, write(fd, self->img, 100));
@@ -196,8 +184,6 @@ TEST_F(ucode, non_contiguous_write)
 	size_t off;
 	ssize_t n;
 	int fd;
-
-	VL_SETUP_DONE();
 
 	snap_take(&s);
 	fd = open(VPMU_UCODE "image", O_WRONLY | O_CLOEXEC);
@@ -229,8 +215,6 @@ TEST_F(ucode, non_root_refused)
 	struct snap s;
 	pid_t pid;
 	int st;
-
-	VL_SETUP_DONE();
 
 	snap_take(&s);
 	pid = fork();
@@ -269,8 +253,6 @@ TEST_F(ucode, generation_and_load_default)
 	char buf[64], ver[32];
 	size_t len;
 
-	VL_SETUP_DONE();
-
 	v = vl_variant(self->img, self->len, "vpmu32-variant", 9);
 	ASSERT_NE(NULL, v);
 	/* failures never count */
@@ -303,8 +285,6 @@ TEST_F(ucode, generation_and_load_default)
 TEST_F(ucode, load_default_bad_values)
 {
 	int fd;
-
-	VL_SETUP_DONE();
 
 	fd = open(VPMU_UCODE "load_default", O_WRONLY | O_CLOEXEC);
 	ASSERT_LE(0, fd);

@@ -195,8 +195,6 @@ TEST_F(bad, rejected)
 	char err[512], want[64];
 	size_t n;
 
-	VL_SETUP_DONE();
-
 	n = variant->corrupt(self->img, self->len);
 	ASSERT_NE((size_t)0, n) TH_LOG("no microword to corrupt in the default image");
 	if (variant->reseal)

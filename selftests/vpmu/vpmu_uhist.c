@@ -27,7 +27,6 @@ TEST_F(uhist, files_and_header)
 	size_t len;
 	char buf[32];
 
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, stat(UHIST "control", &st));
 	EXPECT_EQ(0200u, st.st_mode & 0777);
 	ASSERT_EQ(0, stat(UHIST "interval", &st));
@@ -77,7 +76,6 @@ TEST_F(uhist, k1_equals_simulation)
 	size_t len;
 	FILE *f;
 
-	VL_SETUP_DONE();
 	if (access(HIST_TOOL, X_OK))
 		SKIP(return, "no %s", HIST_TOOL);
 	img = vl_read_image(&len);
@@ -116,7 +114,6 @@ TEST_F(uhist, k7_countdown)
 {
 	struct hist x;
 
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, vl_pmu_write("uhist/interval", "7"));
 	ASSERT_EQ(0, uh_ctl("start"));
 	ASSERT_EQ(SORT_CYCLES, run_sort(self));
@@ -136,7 +133,6 @@ TEST_F(uhist, pause_resume)
 	char buf[32];
 	uint32_t u;
 
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, vl_pmu_write("uhist/interval", "1"));
 	ASSERT_EQ(0, uh_ctl("start"));
 	ASSERT_EQ(SORT_CYCLES, run_sort(self));
@@ -168,7 +164,6 @@ TEST_F(uhist, reset_and_start_zero)
 	struct hist a, b;
 	char buf[32];
 
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, vl_pmu_write("uhist/interval", "1"));
 	ASSERT_EQ(0, uh_ctl("start"));
 	ASSERT_EQ(SORT_CYCLES, run_sort(self));
@@ -214,7 +209,6 @@ TEST_F(uhist, stop)
 	struct hist x;
 	char buf[32];
 
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, vl_pmu_write("uhist/interval", "1"));
 	ASSERT_EQ(0, uh_ctl("start"));
 	ASSERT_EQ(SORT_CYCLES, run_sort(self));
@@ -238,7 +232,6 @@ TEST_F(uhist, bad_writes)
 	char buf[32], *p;
 	size_t len;
 
-	VL_SETUP_DONE();
 	EXPECT_EQ(-EINVAL, uh_ctl("go"));
 	EXPECT_EQ(-EINVAL, uh_ctl("start now"));
 	EXPECT_EQ(-EINVAL, vl_pmu_write("uhist/interval", "-1"));
@@ -261,7 +254,6 @@ TEST_F(uhist, interval_change)
 {
 	struct hist x;
 
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, vl_pmu_write("uhist/interval", "1"));
 	ASSERT_EQ(0, uh_ctl("start"));
 	ASSERT_EQ(SORT_CYCLES, run_sort(self));
@@ -278,7 +270,6 @@ TEST_F(uhist, offline_cpu)
 {
 	struct hist a, b;
 
-	VL_SETUP_DONE();
 	if (access(VPMU_CPU1_ONLINE, F_OK))
 		SKIP(return, "no %s", VPMU_CPU1_ONLINE);
 	ASSERT_EQ(0, vl_pmu_write("uhist/interval", "1"));
@@ -320,7 +311,6 @@ TEST_F(uhist, new_image)
 	uint8_t *img, *v;
 	size_t len;
 
-	VL_SETUP_DONE();
 	img = vl_read_image(&len);
 	ASSERT_NE(NULL, img);
 	v = vl_variant(img, len, "uhist-test", 8);

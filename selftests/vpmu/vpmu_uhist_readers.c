@@ -26,7 +26,6 @@ TEST_F_TIMEOUT(uhist, read_while_sampling, 300)
 	struct hist x;
 	pid_t pid;
 
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, vl_pmu_write("uhist/interval", "1"));
 	ASSERT_EQ(0, uh_ctl("start"));
 	ASSERT_EQ(0, pipe(p));
@@ -149,7 +148,6 @@ TEST_F(uhist, more_readers_than_snapshots)
 	int fd[NREADERS], i;
 	ssize_t len, rlen;
 
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, vl_pmu_write("uhist/interval", "1"));
 	ASSERT_EQ(0, uh_ctl("start"));
 	ASSERT_EQ(SORT_CYCLES, run_sort(self));
@@ -198,7 +196,6 @@ TEST_F(uhist, reopened_file_reads_fresh)
 	ssize_t len, rlen;
 	int round, fa, fb;
 
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, vl_pmu_write("uhist/interval", "1"));
 	ASSERT_EQ(0, uh_ctl("start"));
 	for (round = 1; round <= 8; round++) {
@@ -241,7 +238,6 @@ TEST_F_TIMEOUT(uhist, concurrent_readers, 300)
 	int i, status, failed = 0, nr = 16;
 	pid_t runner, pid[16];
 
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, vl_pmu_write("uhist/interval", "1"));
 	ASSERT_EQ(0, uh_ctl("start"));
 	runner = fork();

@@ -100,7 +100,6 @@ TEST_F_TIMEOUT(unload, refused_while_running, 120)
 	pid_t pid;
 	char c;
 
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, sigaction(SIGUSR1, &sa, NULL));
 	ASSERT_EQ(0, pipe(pipefd));
 	pid = fork();
@@ -152,7 +151,6 @@ TEST_F_TIMEOUT(unload, repeated_cycles, 300)
 {
 	int i, ret;
 
-	VL_SETUP_DONE();
 	for (i = 0; i < CYCLES; i++) {
 		ret = vl_rmmod();
 		ASSERT_EQ(0, ret) TH_LOG("cycle %d: delete_module: %s", i,
@@ -184,7 +182,6 @@ TEST_F_TIMEOUT(unload, bad_parameters, 120)
 	unsigned int i;
 	int ret;
 
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, vl_rmmod());
 	for (i = 0; i < ARRAY_SIZE(bad_params); i++) {
 		ret = vl_insmod(bad_params[i]);
@@ -206,7 +203,6 @@ TEST_F_TIMEOUT(unload, image_too_big_for_cs_size, 120)
 	size_t len;
 	int ret;
 
-	VL_SETUP_DONE();
 	img = vl_read_share("build/max.vpmu", &len);
 	if (!img)
 		SKIP(return, "no build/max.vpmu");
