@@ -36,11 +36,11 @@
 #define VPMU_RUN_BIN	VPMU_BIN "vpmu-run"
 
 /* Run @p to its halt on @dev, fresh memory in @mem. */
-static inline int run_halt(int dev, const struct vl_prog *p, uint8_t *mem)
+static inline int run_halt(int dev, const struct vt_prog *p, uint8_t *mem)
 {
 	struct vpmu_run r;
 
-	return vl_run_halt(dev, p, mem, BUDGET, &r);
+	return vt_run_halt(dev, p, mem, BUDGET, &r);
 }
 
 /*
@@ -103,7 +103,7 @@ static inline int gate_open(struct gate *g)
  * times through /dev/vpmu (or, with @exec, execs vpmu-run -n @runs on it)
  * and exits: 0 if every run halted.
  */
-static inline pid_t child_runs(const struct vl_prog *p, uint8_t *mem,
+static inline pid_t child_runs(const struct vt_prog *p, uint8_t *mem,
 			       int cpu, struct gate *g, int runs, bool exec)
 {
 	char path[512], n[16];
@@ -112,12 +112,12 @@ static inline pid_t child_runs(const struct vl_prog *p, uint8_t *mem,
 
 	if (pid)
 		return pid;
-	if (vl_pin(cpu) || (g && gate_pass(g)))
+	if (vt_pin(cpu) || (g && gate_pass(g)))
 		_exit(2);
 	if (exec) {
 		snprintf(n, sizeof(n), "%d", runs);
 		execl(VPMU_RUN_BIN, "vpmu-run", "-q", "-n", n,
-		      vl_share(path, sizeof(path), "build/sum.vprg"), NULL);
+		      vt_share(path, sizeof(path), "build/sum.vprg"), NULL);
 		_exit(3);
 	}
 	dev = open(VPMU_DEV, O_RDWR);

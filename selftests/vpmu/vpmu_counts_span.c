@@ -17,7 +17,7 @@
 
 FIXTURE(span) {
 	int dev;
-	struct vl_prog marks, mark1, region;
+	struct vt_prog marks, mark1, region;
 	uint8_t *marks_mem, *mark1_mem, *region_mem;
 };
 
@@ -25,18 +25,18 @@ FIXTURE_SETUP(span)
 {
 	self->dev = -1;
 	self->marks_mem = self->mark1_mem = self->region_mem = NULL;
-	if (vp_type() < 0)
+	if (vt_type() < 0)
 		SKIP(return, "no vpmu PMU");
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		SKIP(return, "needs two CPUs");
-	if (vl_prog_get(&self->marks, &self->marks_mem, "marks") ||
-	    vl_prog_get(&self->mark1, &self->mark1_mem, "mark1") ||
-	    vl_prog_get(&self->region, &self->region_mem, "region"))
+	if (vt_prog_get(&self->marks, &self->marks_mem, "marks") ||
+	    vt_prog_get(&self->mark1, &self->mark1_mem, "mark1") ||
+	    vt_prog_get(&self->region, &self->region_mem, "region"))
 		SKIP(return, "no marks, mark1 or region.vprg in $VPMU_SHARE");
 	self->dev = open(VPMU_DEV, O_RDWR | O_CLOEXEC);
 	if (self->dev < 0)
 		SKIP(return, "no %s", VPMU_DEV);
-	ASSERT_EQ(0, vl_pin(0));
+	ASSERT_EQ(0, vt_pin(0));
 }
 
 FIXTURE_TEARDOWN(span)
@@ -46,9 +46,9 @@ FIXTURE_TEARDOWN(span)
 	free(self->marks_mem);
 	free(self->mark1_mem);
 	free(self->region_mem);
-	vl_prog_free(&self->marks);
-	vl_prog_free(&self->mark1);
-	vl_prog_free(&self->region);
+	vt_prog_free(&self->marks);
+	vt_prog_free(&self->mark1);
+	vt_prog_free(&self->region);
 }
 
 /*
@@ -60,23 +60,23 @@ static int open_span(int *fd, bool frozen, bool inherit)
 {
 	struct perf_event_attr a;
 
-	vp_count_attr(&a, EV_UOPS, C1_MARK | (frozen ? C1_FROZEN : 0));
+	vt_count_attr(&a, EV_UOPS, C1_MARK | (frozen ? C1_FROZEN : 0));
 	a.inherit = inherit;
-	fd[0] = vp_open(&a, 0, -1, -1);
+	fd[0] = vt_open(&a, 0, -1, -1);
 	if (fd[0] < 0)
 		return fd[0];
-	vp_count_attr(&a, EV_CYCLES, 0);
+	vt_count_attr(&a, EV_CYCLES, 0);
 	a.inherit = inherit;
-	fd[1] = vp_open(&a, 0, -1, fd[0]);
+	fd[1] = vt_open(&a, 0, -1, fd[0]);
 	return fd[1] < 0 ? fd[1] : 0;
 }
 
 static void expect_span(struct __test_metadata *_metadata, int *fd,
 			uint64_t want)
 {
-	EXPECT_EQ(want, vp_count(fd[0]));
+	EXPECT_EQ(want, vt_count(fd[0]));
 	/* no memory access: a cycle a microword */
-	EXPECT_EQ(want, vp_count(fd[1]));
+	EXPECT_EQ(want, vt_count(fd[1]));
 	close(fd[1]);
 	close(fd[0]);
 }
@@ -162,8 +162,8 @@ TEST_F_TIMEOUT(span, two_tasks_one_cpu, 120)
 			    run_halt(self->dev, &self->region,
 				     self->region_mem))
 				_exit(2);
-			v[0] = vp_count(fd[0]);
-			v[1] = vp_count(fd[1]);
+			v[0] = vt_count(fd[0]);
+			v[1] = vt_count(fd[1]);
 			if (write(res[1], v, sizeof(v)) != sizeof(v))
 				_exit(3);
 			_exit(0);
@@ -215,7 +215,7 @@ static void inherit_state(struct __test_metadata *_metadata,
 	pid_t pid;
 
 	if (no_clone) {
-		dummy = vp_open(&a, 0, -1, -1);
+		dummy = vt_open(&a, 0, -1, -1);
 		ASSERT_LE(0, dummy);
 	}
 	ASSERT_EQ(0, open_span(fd, false, true));
@@ -223,7 +223,7 @@ static void inherit_state(struct __test_metadata *_metadata,
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (!pid) {
-		if (vl_pin(cpu) ||
+		if (vt_pin(cpu) ||
 		    run_halt(self->dev, &self->marks, self->marks_mem))
 			_exit(2);
 		_exit(0);

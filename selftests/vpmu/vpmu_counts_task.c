@@ -13,7 +13,7 @@
 #include "vpmu_counts.h"
 
 FIXTURE(task) {
-	struct vl_prog sum;
+	struct vt_prog sum;
 	uint8_t *mem;
 };
 
@@ -27,21 +27,21 @@ FIXTURE_VARIANT_ADD(task, other_cpu) { .child_cpu = 1 };
 FIXTURE_SETUP(task)
 {
 	self->mem = NULL;
-	if (vp_type() < 0)
+	if (vt_type() < 0)
 		SKIP(return, "no vpmu PMU");
 	if (access(VPMU_DEV, R_OK | W_OK))
 		SKIP(return, "no %s", VPMU_DEV);
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		SKIP(return, "needs two CPUs");
-	if (vl_prog_get(&self->sum, &self->mem, "sum"))
+	if (vt_prog_get(&self->sum, &self->mem, "sum"))
 		SKIP(return, "no sum.vprg in $VPMU_SHARE");
-	ASSERT_EQ(0, vl_pin(0));
+	ASSERT_EQ(0, vt_pin(0));
 }
 
 FIXTURE_TEARDOWN(task)
 {
 	free(self->mem);
-	vl_prog_free(&self->sum);
+	vt_prog_free(&self->sum);
 }
 
 #define RUNS	5
@@ -54,11 +54,11 @@ static int open_three(int *fd, pid_t pid, bool on_exec, bool inherit)
 	int i;
 
 	for (i = 0; i < 3; i++) {
-		vp_count_attr(&a, ev[i], 0);
+		vt_count_attr(&a, ev[i], 0);
 		a.disabled = on_exec;
 		a.enable_on_exec = on_exec;
 		a.inherit = inherit;
-		fd[i] = vp_open(&a, pid, -1, -1);
+		fd[i] = vt_open(&a, pid, -1, -1);
 		if (fd[i] < 0)
 			return fd[i];
 	}
@@ -68,9 +68,9 @@ static int open_three(int *fd, pid_t pid, bool on_exec, bool inherit)
 static void expect_three(struct __test_metadata *_metadata, int *fd,
 			 uint64_t runs)
 {
-	EXPECT_EQ(runs * SUM_UOPS, vp_count(fd[0]));
-	EXPECT_EQ(runs * SUM_INSNS, vp_count(fd[1]));
-	EXPECT_EQ(runs * SUM_UOPS, vp_count(fd[2]));
+	EXPECT_EQ(runs * SUM_UOPS, vt_count(fd[0]));
+	EXPECT_EQ(runs * SUM_INSNS, vt_count(fd[1]));
+	EXPECT_EQ(runs * SUM_UOPS, vt_count(fd[2]));
 	close(fd[0]);
 	close(fd[1]);
 	close(fd[2]);
@@ -163,19 +163,19 @@ TEST_F(task, no_counter_left)
 {
 	struct perf_event_attr a;
 	int fd[16], n, i, ft;
-	struct vp_count c;
+	struct vt_count c;
 	struct gate g;
 	pid_t pid;
 	char buf[32];
 
-	ASSERT_EQ(0, vl_pmu_read("caps/nr_counters", buf, sizeof(buf)));
+	ASSERT_EQ(0, vt_pmu_read("caps/nr_counters", buf, sizeof(buf)));
 	n = atoi(buf);
 	ASSERT_LT(0, n);
 	ASSERT_GE(16, n);
 	for (i = 0; i < n; i++) {
-		vp_count_attr(&a, EV_UOPS, 0);
+		vt_count_attr(&a, EV_UOPS, 0);
 		a.pinned = 1;
-		fd[i] = vp_open(&a, -1, variant->child_cpu, -1);
+		fd[i] = vt_open(&a, -1, variant->child_cpu, -1);
 		ASSERT_LE(0, fd[i]) TH_LOG("CPU-wide: %s", strerror(-fd[i]));
 	}
 	ASSERT_EQ(0, gate_init(&g));
@@ -183,8 +183,8 @@ TEST_F(task, no_counter_left)
 			 false);
 	ASSERT_LT(0, pid);
 	ASSERT_EQ(0, gate_ready(&g));
-	vp_count_attr(&a, EV_UOPS, 0);
-	ft = vp_open(&a, pid, -1, -1);
+	vt_count_attr(&a, EV_UOPS, 0);
+	ft = vt_open(&a, pid, -1, -1);
 	ASSERT_LE(0, ft);
 	ASSERT_EQ(0, gate_open(&g));
 	ASSERT_EQ(0, wait_ok(pid));
@@ -193,7 +193,7 @@ TEST_F(task, no_counter_left)
 	EXPECT_EQ(0ull, c.running);
 	EXPECT_LT(0ull, c.enabled);
 	for (i = 0; i < n; i++) {
-		EXPECT_EQ(RUNS * SUM_UOPS, vp_count(fd[i]));
+		EXPECT_EQ(RUNS * SUM_UOPS, vt_count(fd[i]));
 		close(fd[i]);
 	}
 	close(ft);

@@ -44,13 +44,13 @@ static int open_ev(uint64_t config, uint64_t config1, int group)
 {
 	struct perf_event_attr a;
 
-	vp_attr(&a, config, config1);
-	return vp_open(&a, 0, -1, group);
+	vt_attr(&a, config, config1);
+	return vt_open(&a, 0, -1, group);
 }
 
 FIXTURE(frz) {
 	int dev;
-	struct vl_prog marks, calls, mark1, sum;
+	struct vt_prog marks, calls, mark1, sum;
 	uint8_t *mem;
 	struct vpmu_run r;
 };
@@ -64,7 +64,7 @@ FIXTURE_SETUP(frz)
 	/* every program's memory fits in the largest */
 	self->mem = aligned_alloc(8, 1 << 20);
 	ASSERT_NE(NULL, self->mem);
-	ASSERT_EQ(0, vl_pin(0));
+	ASSERT_EQ(0, vt_pin(0));
 }
 
 FIXTURE_TEARDOWN(frz)
@@ -75,9 +75,9 @@ FIXTURE_TEARDOWN(frz)
 }
 
 /* Run @p to its halt. */
-static int run(FIXTURE_DATA(frz) *self, const struct vl_prog *p)
+static int run(FIXTURE_DATA(frz) *self, const struct vt_prog *p)
 {
-	return vl_run_halt(self->dev, p, self->mem, BUDGET, &self->r);
+	return vt_run_halt(self->dev, p, self->mem, BUDGET, &self->r);
 }
 
 TEST_F(frz, format_files)
@@ -93,7 +93,7 @@ TEST_F(frz, format_files)
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(want); i++) {
-		ASSERT_EQ(0, vl_pmu_read(want[i][0], buf, sizeof(buf)));
+		ASSERT_EQ(0, vt_pmu_read(want[i][0], buf, sizeof(buf)));
 		EXPECT_STREQ(want[i][1], buf);
 	}
 	/* freeze_on_ovf has one name: "foo" never shipped in a release. */
@@ -113,7 +113,7 @@ struct span {
 static void group_span(struct __test_metadata *_metadata,
 		       FIXTURE_DATA(frz) *self, const struct span *s)
 {
-	const struct vl_prog *p = !strcmp(s->prog, "marks") ? &self->marks :
+	const struct vt_prog *p = !strcmp(s->prog, "marks") ? &self->marks :
 							      &self->calls;
 	int lead, uops, cyc;
 
@@ -125,10 +125,10 @@ static void group_span(struct __test_metadata *_metadata,
 	cyc = open_ev(EV_CYCLES, 0, lead);
 	ASSERT_LE(0, cyc);
 	ASSERT_EQ(0, run(self, p));
-	EXPECT_EQ(s->insns, vp_count(lead));
-	EXPECT_EQ(s->uops, vp_count(uops));
+	EXPECT_EQ(s->insns, vt_count(lead));
+	EXPECT_EQ(s->uops, vt_count(uops));
 	/* no memory access: every microword one cycle */
-	EXPECT_EQ(s->uops, vp_count(cyc));
+	EXPECT_EQ(s->uops, vt_count(cyc));
 	close(cyc);
 	close(uops);
 	close(lead);
@@ -183,9 +183,9 @@ TEST_F(frz, groups_independent)
 	ASSERT_LE(0, b);
 	ASSERT_LE(0, plain);
 	ASSERT_EQ(0, run(self, &self->marks));
-	EXPECT_EQ(18000u, vp_count(a));
-	EXPECT_EQ((35004 - 18000u), vp_count(b));
-	EXPECT_EQ(35004u, vp_count(plain));
+	EXPECT_EQ(18000u, vt_count(a));
+	EXPECT_EQ((35004 - 18000u), vt_count(b));
+	EXPECT_EQ(35004u, vt_count(plain));
 	close(plain);
 	close(b);
 	close(a);
@@ -205,12 +205,12 @@ TEST_F(frz, state_across_runs_and_cpus)
 	fd = open_ev(EV_UOPS, C1_MARK | C1_FROZEN, -1);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, run(self, &self->mark1));
-	ASSERT_EQ(0, vl_pin(1));
+	ASSERT_EQ(0, vt_pin(1));
 	ASSERT_EQ(0, run(self, &self->sum));
 	ASSERT_EQ(0, run(self, &self->mark1));
-	ASSERT_EQ(0, vl_pin(0));
+	ASSERT_EQ(0, vt_pin(0));
 	ASSERT_EQ(0, run(self, &self->sum));
-	EXPECT_EQ((2 + 179u), vp_count(fd));
+	EXPECT_EQ((2 + 179u), vt_count(fd));
 	close(fd);
 }
 
@@ -225,7 +225,7 @@ TEST_F(frz, state_across_disable_enable)
 	ASSERT_EQ(0, run(self, &self->sum));	/* disabled: not counted */
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
 	ASSERT_EQ(0, run(self, &self->sum));	/* still inside the region */
-	EXPECT_EQ((2 + 179u), vp_count(fd));
+	EXPECT_EQ((2 + 179u), vt_count(fd));
 	close(fd);
 }
 
@@ -242,18 +242,18 @@ static void refresh_one(struct __test_metadata *_metadata,
 	struct perf_event_attr a;
 	int lead, memb;
 
-	vp_attr(&a, EV_UOPS, freeze_on_ovf ? C1_FREEZE_ON_OVF : 0);
+	vt_attr(&a, EV_UOPS, freeze_on_ovf ? C1_FREEZE_ON_OVF : 0);
 	a.sample_period = 1000;
 	a.sample_type = PERF_SAMPLE_IP;
 	a.disabled = 1;
-	lead = vp_open(&a, 0, -1, -1);
+	lead = vt_open(&a, 0, -1, -1);
 	ASSERT_LE(0, lead);
 	memb = open_ev(EV_UOPS, 0, lead);
 	ASSERT_LE(0, memb);
 	ASSERT_EQ(0, ioctl(lead, PERF_EVENT_IOC_REFRESH, 1));
 	ASSERT_EQ(0, run(self, &self->marks));
-	*lead_v = vp_count(lead);
-	*memb_v = vp_count(memb);
+	*lead_v = vt_count(lead);
+	*memb_v = vt_count(memb);
 	close(memb);
 	close(lead);
 }
@@ -276,16 +276,16 @@ TEST_F(frz, freeze_on_ovf_thaws_after_each_overflow)
 	struct perf_event_attr a;
 	int lead, memb;
 
-	vp_attr(&a, EV_UOPS, C1_FREEZE_ON_OVF);
+	vt_attr(&a, EV_UOPS, C1_FREEZE_ON_OVF);
 	a.sample_period = 1000;
 	a.sample_type = PERF_SAMPLE_IP;
-	lead = vp_open(&a, 0, -1, -1);
+	lead = vt_open(&a, 0, -1, -1);
 	ASSERT_LE(0, lead);
 	memb = open_ev(EV_CYCLES, 0, lead);
 	ASSERT_LE(0, memb);
 	ASSERT_EQ(0, run(self, &self->marks));
-	EXPECT_EQ(35004u, vp_count(lead));
-	EXPECT_EQ(35004u, vp_count(memb));
+	EXPECT_EQ(35004u, vt_count(lead));
+	EXPECT_EQ(35004u, vt_count(memb));
 	close(memb);
 	close(lead);
 }
@@ -331,7 +331,7 @@ TEST_F(frz, invalid_config1)
 			.config = PERF_COUNT_SW_CPU_CLOCK,
 		};
 
-		lead = vp_open(&a, 0, -1, -1);
+		lead = vt_open(&a, 0, -1, -1);
 		ASSERT_LE(0, lead);
 		EXPECT_EQ(-EINVAL, open_ev(EV_INSNS, C1_MARK, lead));
 		close(lead);

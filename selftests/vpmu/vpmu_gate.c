@@ -53,7 +53,7 @@
 
 FIXTURE(gate) {
 	int dev;
-	struct vl_prog marks;
+	struct vt_prog marks;
 	uint8_t *mem;
 	char interval[32];
 	uint64_t *whole;	/* the ungated K = 1 histogram of marks */
@@ -68,7 +68,7 @@ static uint64_t *uh_cpu0(uint32_t *n)
 	uint8_t *p;
 	size_t len;
 
-	p = vl_read_file(UHIST "cpu0", &len);
+	p = vt_read_file(UHIST "cpu0", &len);
 	if (!p || len < sizeof(h))
 		goto out;
 	memcpy(&h, p, sizeof(h));
@@ -99,16 +99,16 @@ static int uh_start(unsigned int k)
 	char buf[16];
 
 	snprintf(buf, sizeof(buf), "%u", k);
-	if (vl_pmu_write("uhist/interval", buf))
+	if (vt_pmu_write("uhist/interval", buf))
 		return -1;
-	return vl_pmu_write("uhist/control", "start");
+	return vt_pmu_write("uhist/control", "start");
 }
 
 static int run_marks(FIXTURE_DATA(gate) *self)
 {
 	struct vpmu_run r;
 
-	if (vl_run_halt(self->dev, &self->marks, self->mem, BUDGET, &r))
+	if (vt_run_halt(self->dev, &self->marks, self->mem, BUDGET, &r))
 		return -1;
 	return r.cycles == MARKS_CYCLES ? 0 : -1;
 }
@@ -127,11 +127,11 @@ FIXTURE_SETUP(gate)
 		return;
 	self->mem = aligned_alloc(8, 1 << 20);
 	ASSERT_NE(NULL, self->mem);
-	p = vl_read_file(UHIST "interval", &len);
+	p = vt_read_file(UHIST "interval", &len);
 	ASSERT_NE(NULL, p);
 	snprintf(self->interval, sizeof(self->interval), "%s", (char *)p);
 	free(p);
-	ASSERT_EQ(0, vl_pin(0));
+	ASSERT_EQ(0, vt_pin(0));
 	ASSERT_EQ(0, hu_prog("off"));
 	/* the whole run, ungated: what the gated ones are parts of */
 	ASSERT_EQ(0, uh_start(1));
@@ -144,8 +144,8 @@ FIXTURE_SETUP(gate)
 FIXTURE_TEARDOWN(gate)
 {
 	if (self->interval[0]) {
-		vl_pmu_write("uhist/control", "stop");
-		vl_pmu_write("uhist/interval", self->interval);
+		vt_pmu_write("uhist/control", "stop");
+		vt_pmu_write("uhist/interval", self->interval);
 	}
 	if (self->dev >= 0)
 		hu_prog("off");
@@ -159,17 +159,17 @@ static int open_ev(uint64_t config, uint64_t config1, int group)
 {
 	struct perf_event_attr a;
 
-	vp_attr(&a, config, config1);
-	return vp_open(&a, 0, -1, group);
+	vt_attr(&a, config, config1);
+	return vt_open(&a, 0, -1, group);
 }
 
 TEST_F(gate, format_files)
 {
 	char buf[64];
 
-	ASSERT_EQ(0, vl_pmu_read("format/gate_uhist", buf, sizeof(buf)));
+	ASSERT_EQ(0, vt_pmu_read("format/gate_uhist", buf, sizeof(buf)));
 	EXPECT_STREQ("config1:55", buf);
-	ASSERT_EQ(0, vl_pmu_read("format/gate_hu", buf, sizeof(buf)));
+	ASSERT_EQ(0, vt_pmu_read("format/gate_hu", buf, sizeof(buf)));
 	EXPECT_STREQ("config1:56", buf);
 }
 
@@ -190,7 +190,7 @@ TEST_F(gate, k1_region_and_complement)
 	fd = open_ev(EV_UOPS, C1_MARK | C1_FROZEN | C1_GATE_UHIST, -1);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, run_marks(self));
-	EXPECT_EQ(REGION, vp_count(fd));
+	EXPECT_EQ(REGION, vt_count(fd));
 	close(fd);
 	in = uh_cpu0(&n);
 	ASSERT_NE(NULL, in);
@@ -201,7 +201,7 @@ TEST_F(gate, k1_region_and_complement)
 	fd = open_ev(EV_UOPS, C1_MARK | C1_GATE_UHIST, -1);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, run_marks(self));
-	EXPECT_EQ(MARKS_CYCLES - REGION, vp_count(fd));
+	EXPECT_EQ(MARKS_CYCLES - REGION, vt_count(fd));
 	close(fd);
 	out = uh_cpu0(&n);
 	ASSERT_NE(NULL, out);
@@ -320,7 +320,7 @@ TEST_F(gate, other_tasks_shut_out)
 	EXPECT_EQ(0u, c[0]);
 	/* this task's own run: its regions */
 	ASSERT_EQ(0, run_marks(self));
-	EXPECT_EQ(REGION, vp_count(fd));
+	EXPECT_EQ(REGION, vt_count(fd));
 	close(fd);
 	b = uh_cpu0(&n);
 	ASSERT_NE(NULL, b);
@@ -335,10 +335,10 @@ static int open_user(uint64_t config1)
 {
 	struct perf_event_attr a;
 
-	vp_attr(&a, EV_UOPS, config1);
+	vt_attr(&a, EV_UOPS, config1);
 	a.exclude_kernel = 1;
 	a.exclude_hv = 1;
-	return vp_open(&a, 0, -1, -1);
+	return vt_open(&a, 0, -1, -1);
 }
 
 /*
@@ -407,7 +407,7 @@ TEST_F(gate, start_stop_gate)
 		     C1_GATE_UHIST, -1);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, run_marks(self));
-	EXPECT_EQ(31000u, vp_count(fd));
+	EXPECT_EQ(31000u, vt_count(fd));
 	close(fd);
 	b = uh_cpu0(&n);
 	ASSERT_NE(NULL, b);

@@ -119,7 +119,7 @@ TEST_F(hu, control)
 	EXPECT_EQ(100u, c[0]);
 	EXPECT_EQ(79u, c[1]);
 	/* reset: zero, and the period starts over */
-	ASSERT_EQ(0, vl_pmu_write("hist/control", "reset\n"));
+	ASSERT_EQ(0, vt_pmu_write("hist/control", "reset\n"));
 	ASSERT_EQ(2, hu_buckets("sum", c));
 	EXPECT_EQ(0u, c[0]);
 	EXPECT_EQ(0u, c[1]);
@@ -127,7 +127,7 @@ TEST_F(hu, control)
 	ASSERT_EQ(2, hu_buckets("cpu0", c));
 	EXPECT_EQ(100u, c[0]);
 	EXPECT_EQ(79u, c[1]);
-	EXPECT_EQ(-EINVAL, vl_pmu_write("hist/control", "zero"));
+	EXPECT_EQ(-EINVAL, vt_pmu_write("hist/control", "zero"));
 	EXPECT_STREQ("control: unknown command 'zero' (reset)\n",
 		     hu_text("error", buf, sizeof(buf)));
 	ASSERT_EQ(2, hu_buckets("cpu0", c));
@@ -155,7 +155,7 @@ TEST_F(hu, non_root)
 			_exit(10);
 		if (hu_prog("off") != -EACCES)
 			_exit(1);
-		if (vl_pmu_write("hist/control", "reset") != -EACCES)
+		if (vt_pmu_write("hist/control", "reset") != -EACCES)
 			_exit(2);
 		fd = open(HIST "sum", O_RDONLY);
 		if (fd >= 0 || errno != EACCES)

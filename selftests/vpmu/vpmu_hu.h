@@ -21,7 +21,7 @@
 /* Set the unit's program (hist/program); 0 or -errno. */
 static inline int hu_prog(const char *text)
 {
-	return vl_pmu_write("hist/program", text);
+	return vt_pmu_write("hist/program", text);
 }
 
 /* hist/NAME into @buf (NUL-terminated); "" if unreadable. */
@@ -32,7 +32,7 @@ static inline const char *hu_text(const char *name, char *buf, size_t size)
 	uint8_t *p;
 
 	snprintf(path, sizeof(path), HIST "%s", name);
-	p = vl_read_file(path, &len);
+	p = vt_read_file(path, &len);
 	buf[0] = '\0';
 	if (p)
 		snprintf(buf, size, "%s", (char *)p);
@@ -82,7 +82,7 @@ static inline int hu_buckets(const char *name, uint64_t *c)
 
 FIXTURE(hu) {
 	int fd;
-	struct vl_prog sum, sort, memcpy_, stores;
+	struct vt_prog sum, sort, memcpy_, stores;
 	uint8_t *mem;
 	unsigned long long gen;
 };
@@ -91,7 +91,7 @@ FIXTURE_SETUP(hu)
 {
 	self->fd = -1;
 	self->mem = NULL;
-	self->gen = vl_generation();
+	self->gen = vt_generation();
 	if (access(HIST "program", F_OK))
 		SKIP(return, "no %sprogram (module without the histogram unit?)",
 		     HIST);
@@ -101,7 +101,7 @@ FIXTURE_SETUP(hu)
 		return;
 	self->mem = malloc(65536);
 	ASSERT_NE(NULL, self->mem);
-	ASSERT_EQ(0, vl_pin(0));
+	ASSERT_EQ(0, vt_pin(0));
 	ASSERT_EQ(0, hu_prog("off"));
 }
 
@@ -110,22 +110,22 @@ FIXTURE_TEARDOWN(hu)
 	if (self->fd >= 0)
 		hu_prog("off");
 	if (!access(VPMU_CPU1_ONLINE, F_OK))
-		vl_cpu1_set(1);
+		vt_cpu1_set(1);
 	/* a test that installed an image and failed before restoring */
-	if (self->gen && vl_generation() != self->gen)
-		vl_load_default();
+	if (self->gen && vt_generation() != self->gen)
+		vt_load_default();
 	vt_teardown_runs(self->fd, &self->sum, &self->sort, &self->memcpy_,
 			 &self->stores, NULL);
 	free(self->mem);
 }
 
 /* Run @p once on this CPU (CPU 0); its cycles, or 0 on failure. */
-static inline uint64_t run(FIXTURE_DATA(hu) *self, const struct vl_prog *p)
+static inline uint64_t run(FIXTURE_DATA(hu) *self, const struct vt_prog *p)
 {
 	struct vpmu_run r;
 
 	if (p->h.mem_size > 65536 ||
-	    vl_run(self->fd, p, self->mem, BUDGET, &r) ||
+	    vt_run(self->fd, p, self->mem, BUDGET, &r) ||
 	    r.stop != VPMU_RUN_HALT)
 		return 0;
 	return r.cycles;
@@ -142,14 +142,14 @@ static inline void hu_load_variant(struct __test_metadata *_metadata,
 	uint8_t *img;
 	size_t len;
 
-	img = vl_read_image(&len);
+	img = vt_read_image(&len);
 	ASSERT_NE(NULL, img);
 	h = (struct vpmu_image_header *)img;
 	if (wq_drain)
 		h->wq_drain = wq_drain;
 	h->image_version += bump;
-	vl_seal(img, len);
-	ASSERT_EQ(0, vl_write_image(img, len, len));
+	vt_seal(img, len);
+	ASSERT_EQ(0, vt_write_image(img, len, len));
 	free(img);
 }
 

@@ -34,7 +34,7 @@ static int sim_memcpy(const char *text, uint64_t *c)
 	size_t len, n;
 	FILE *f;
 
-	img = vl_read_image(&len);
+	img = vt_read_image(&len);
 	if (!img)
 		return -1;
 	f = fopen(TMP_IMG, "w");
@@ -45,7 +45,7 @@ static int sim_memcpy(const char *text, uint64_t *c)
 	if (n != len)
 		return -1;
 	snprintf(cmd, sizeof(cmd), SIM " -q -m " TMP_IMG " --hu '%s' %s", text,
-		 vl_share(share, sizeof(share), "build/memcpy.vprg"));
+		 vt_share(share, sizeof(share), "build/memcpy.vprg"));
 	f = popen(cmd, "r");
 	if (!f)
 		return -1;
@@ -104,7 +104,7 @@ TEST_F(hu, once)
 			EXPECT_EQ(want[i], c[i]) TH_LOG("run %d C%d", k + 1, i + 1);
 	}
 	/* reset arms it again */
-	ASSERT_EQ(0, vl_pmu_write("hist/control", "reset"));
+	ASSERT_EQ(0, vt_pmu_write("hist/control", "reset"));
 	ASSERT_EQ(3, hu_buckets("cpu0", c));
 	for (i = 0; i < 3; i++)
 		EXPECT_EQ(0ull, c[i]);

@@ -103,7 +103,7 @@ static int sim_buckets(const char *text, const char *prog, uint64_t *c)
 	size_t len, n;
 	FILE *f;
 
-	img = vl_read_image(&len);
+	img = vt_read_image(&len);
 	if (!img)
 		return -1;
 	f = fopen(TMP_IMG, "w");
@@ -123,7 +123,7 @@ static int sim_buckets(const char *text, const char *prog, uint64_t *c)
 	}
 	fclose(f);
 	snprintf(cmd, sizeof(cmd), SIM " -q -m " TMP_IMG " --hu-file " TMP_PROG " %s",
-		 vl_share(share, sizeof(share), prog));
+		 vt_share(share, sizeof(share), prog));
 	f = popen(cmd, "r");
 	if (!f)
 		return -1;
@@ -142,7 +142,7 @@ static int sim_buckets(const char *text, const char *prog, uint64_t *c)
  */
 static void check_sim(struct __test_metadata *_metadata,
 		      FIXTURE_DATA(hu) *self, const char *text,
-		      const struct vl_prog *prog, const char *rel, int n,
+		      const struct vt_prog *prog, const char *rel, int n,
 		      uint64_t *got)
 {
 	uint64_t want[NB], sum[NB];
@@ -173,8 +173,8 @@ TEST_F(hu, par_totals)
 		"dc_miss", "wq_stall", "stores", "tag1", "tag2", "tag5",
 	};
 	const char *rels[] = { "samples/sum.expect", "samples/sort.expect" };
-	const struct vl_prog *progs[] = { &self->sum, &self->sort };
-	struct vl_expect x;
+	const struct vt_prog *progs[] = { &self->sum, &self->sort };
+	struct vt_expect x;
 	char text[1024];
 	uint64_t c[NB], cyc;
 	int i, k, len, n = ARRAY_SIZE(names);
@@ -186,13 +186,13 @@ TEST_F(hu, par_totals)
 	len += snprintf(text + len, sizeof(text) - len,
 			"upc=0-0xfff %u\nwq=0-32 %u\n", BIG, BIG);
 	for (k = 0; k < 2; k++) {
-		ASSERT_EQ(0, vl_expect_load(rels[k], &x)) TH_LOG("%s", rels[k]);
+		ASSERT_EQ(0, vt_expect_load(rels[k], &x)) TH_LOG("%s", rels[k]);
 		ASSERT_EQ(0, hu_prog(text));
 		cyc = run(self, progs[k]);
-		ASSERT_EQ((uint64_t)vl_expect_event(&x, "cycles"), cyc);
+		ASSERT_EQ((uint64_t)vt_expect_event(&x, "cycles"), cyc);
 		ASSERT_EQ(n + 2, hu_buckets("cpu0", c));
 		for (i = 0; i < n; i++) {
-			EXPECT_EQ(vl_expect_event(&x, names[i]), (long long)c[i])
+			EXPECT_EQ(vt_expect_event(&x, names[i]), (long long)c[i])
 				TH_LOG("%s: %s", rels[k], names[i]);
 		}
 		EXPECT_EQ(cyc, c[n]);
@@ -292,7 +292,7 @@ TEST_F(hu, events_equal_simulation)
 		{ "seq;vpmu_uops 1;vpmu_uops 1;vpmu_uops 1",
 		  "build/sum.vprg", 3 },
 	};
-	const struct vl_prog *progs[] = { &self->sort, &self->memcpy_,
+	const struct vt_prog *progs[] = { &self->sort, &self->memcpy_,
 					  &self->sort, &self->sum };
 	uint64_t c[NB], t;
 	unsigned int k;
@@ -332,18 +332,18 @@ TEST_F(hu, upc_ranges)
 	for (i = 0; i < n; i++)
 		len += snprintf(text + len, sizeof(text) - len,
 				"upc=0x%x-0x%x %u\n", lo[i], hi[i], BIG);
-	file = vl_read_file(UHIST "interval", &len);
+	file = vt_read_file(UHIST "interval", &len);
 	ASSERT_NE(NULL, file);
 	snprintf(interval, sizeof(interval), "%s", (char *)file);
 	free(file);
-	ASSERT_EQ(0, vl_write_file(UHIST "interval", "1"));
-	ASSERT_EQ(0, vl_write_file(UHIST "control", "start"));
+	ASSERT_EQ(0, vt_write_file(UHIST "interval", "1"));
+	ASSERT_EQ(0, vt_write_file(UHIST "control", "start"));
 	ASSERT_EQ(0, hu_prog(text));
 	ASSERT_NE(0ull, run(self, &self->sort));
-	vl_write_file(UHIST "control", "pause");
-	file = vl_read_file(UHIST "cpu0", &len);
-	vl_write_file(UHIST "control", "stop");
-	vl_write_file(UHIST "interval", interval);
+	vt_write_file(UHIST "control", "pause");
+	file = vt_read_file(UHIST "cpu0", &len);
+	vt_write_file(UHIST "control", "stop");
+	vt_write_file(UHIST "interval", interval);
 	ASSERT_NE(NULL, file);
 	ASSERT_LE(sizeof(h), len);
 	memcpy(&h, file, sizeof(h));
@@ -388,7 +388,7 @@ TEST_F(hu, wq_occupancy)
 
 	hu_load_variant(_metadata, 200, 16);
 	check_sim(_metadata, self, text, &self->stores, "build/stores.vprg", 9, c);
-	vl_load_default();
+	vt_load_default();
 	EXPECT_LT(102u, c[7]);		/* stalls */
 	EXPECT_EQ(c[7] - 102, c[6]);	/* ...all of them write-queue stalls */
 	EXPECT_NE(0u, c[4]);		/* the queue was full */

@@ -17,7 +17,7 @@ static long bucket_alias(const char *rel)
 {
 	char buf[64];
 
-	if (vl_pmu_read(rel, buf, sizeof(buf)))
+	if (vt_pmu_read(rel, buf, sizeof(buf)))
 		return -1;
 	return strtol(buf[0] == 'e' ? buf + 6 : buf, NULL, 0);
 }
@@ -27,8 +27,8 @@ static int open_bucket(unsigned int b)
 {
 	struct perf_event_attr a;
 
-	vp_attr(&a, 0x200 + b, 0);
-	return vp_open(&a, 0, -1, -1);
+	vt_attr(&a, 0x200 + b, 0);
+	return vt_open(&a, 0, -1, -1);
 }
 
 TEST_F(hu, perf_aliases)
@@ -65,19 +65,19 @@ TEST_F(hu, perf_bad_configs)
 	EXPECT_EQ(-EINVAL, open_bucket(17));
 	EXPECT_EQ(-EINVAL, open_bucket(0xff));
 	/* a bucket takes no counter */
-	vp_attr(&a, 0x201 | 1ull << 20, 0);
-	EXPECT_EQ(-EINVAL, vp_open(&a, 0, -1, -1));
+	vt_attr(&a, 0x201 | 1ull << 20, 0);
+	EXPECT_EQ(-EINVAL, vt_open(&a, 0, -1, -1));
 	for (i = 0; i < ARRAY_SIZE(refused); i++) {
-		vp_attr(&a, refused[i].config, 0);
+		vt_attr(&a, refused[i].config, 0);
 		a.sample_period = refused[i].period;
 		a.exclude_user = refused[i].exclude_user;
 		a.exclude_kernel = refused[i].exclude_kernel;
-		EXPECT_EQ(-EOPNOTSUPP, vp_open(&a, 0, -1, -1)) TH_LOG("case %u", i);
+		EXPECT_EQ(-EOPNOTSUPP, vt_open(&a, 0, -1, -1)) TH_LOG("case %u", i);
 	}
-	vp_attr(&a, 0x202, 0);
+	vt_attr(&a, 0x202, 0);
 	a.exclude_hv = 1;
 	a.exclude_idle = 1;
-	fd = vp_open(&a, 0, -1, -1);
+	fd = vt_open(&a, 0, -1, -1);
 	EXPECT_LE(0, fd);
 	if (fd >= 0)
 		close(fd);
@@ -102,7 +102,7 @@ TEST_F(hu, perf_equals_sysfs)
 	ASSERT_EQ(6, hu_buckets("cpu0", c));
 	ASSERT_EQ(6, hu_buckets("sum", s));
 	for (i = 0; i < 6; i++) {
-		EXPECT_EQ(c[i], vp_count(fd[i])) TH_LOG("C%d", i + 1);
+		EXPECT_EQ(c[i], vt_count(fd[i])) TH_LOG("C%d", i + 1);
 		EXPECT_EQ(c[i], s[i]);
 		close(fd[i]);
 	}
@@ -120,20 +120,20 @@ TEST_F(hu, perf_cpu_wide_group)
 	int lead, m[3], cw, i;
 
 	ASSERT_EQ(0, hu_prog("par;vpmu_uops 1000000;vpmu_insns 1000000;vpmu_stores 1000000"));
-	vp_attr(&a, 0x201, 0);
-	cw = vp_open(&a, -1, 0, -1);
+	vt_attr(&a, 0x201, 0);
+	cw = vt_open(&a, -1, 0, -1);
 	if (cw == -EACCES)
 		SKIP(return, "CPU-wide events not allowed");
 	ASSERT_LE(0, cw);
-	vp_attr(&a, 0, 0);	/* vpmu_cycles on a counter */
+	vt_attr(&a, 0, 0);	/* vpmu_cycles on a counter */
 	a.read_format = PERF_FORMAT_GROUP;
 	a.disabled = 1;
-	lead = vp_open(&a, 0, -1, -1);
+	lead = vt_open(&a, 0, -1, -1);
 	ASSERT_LE(0, lead);
 	for (i = 0; i < 3; i++) {
-		vp_attr(&a, 0x201 + i, 0);
+		vt_attr(&a, 0x201 + i, 0);
 		a.read_format = PERF_FORMAT_GROUP;
-		m[i] = vp_open(&a, 0, -1, lead);
+		m[i] = vt_open(&a, 0, -1, lead);
 		ASSERT_LE(0, m[i]);
 	}
 	ASSERT_EQ(0, ioctl(lead, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP));
@@ -147,7 +147,7 @@ TEST_F(hu, perf_cpu_wide_group)
 	EXPECT_EQ(16u, g.v[3]);
 	ASSERT_EQ(3, hu_buckets("cpu0", c));
 	EXPECT_EQ(c[0], g.v[1]);
-	EXPECT_EQ(c[0], vp_count(cw));
+	EXPECT_EQ(c[0], vt_count(cw));
 	for (i = 0; i < 3; i++)
 		close(m[i]);
 	close(lead);
@@ -169,29 +169,29 @@ TEST_F(hu, perf_program_change)
 	ASSERT_LE(0, f1);
 	ASSERT_LE(0, f2);
 	ASSERT_EQ(SUM_CYCLES, run(self, &self->sum));
-	EXPECT_EQ(179u, vp_count(f1));
-	EXPECT_EQ(32u, vp_count(f2));
+	EXPECT_EQ(179u, vt_count(f1));
+	EXPECT_EQ(32u, vt_count(f2));
 	/* the same program again: buckets zeroed, counts kept */
 	ASSERT_EQ(0, hu_prog("par;vpmu_uops 1000000;vpmu_insns 1000000"));
-	EXPECT_EQ(179u, vp_count(f1));
+	EXPECT_EQ(179u, vt_count(f1));
 	ASSERT_EQ(SUM_CYCLES, run(self, &self->sum));
-	EXPECT_EQ(358u, vp_count(f1));
-	EXPECT_EQ(64u, vp_count(f2));
+	EXPECT_EQ(358u, vt_count(f1));
+	EXPECT_EQ(64u, vt_count(f2));
 	/* reset under them */
 	ASSERT_EQ(SUM_CYCLES, run(self, &self->sum));
-	ASSERT_EQ(0, vl_pmu_write("hist/control", "reset"));
+	ASSERT_EQ(0, vt_pmu_write("hist/control", "reset"));
 	ASSERT_EQ(SUM_CYCLES, run(self, &self->sum));
-	EXPECT_EQ(716u, vp_count(f1));
-	EXPECT_EQ(128u, vp_count(f2));
+	EXPECT_EQ(716u, vt_count(f1));
+	EXPECT_EQ(128u, vt_count(f2));
 	/* a program with one bucket: the second event stops counting */
 	ASSERT_EQ(0, hu_prog("par;vpmu_cycles 1000000"));
 	ASSERT_EQ(SUM_CYCLES, run(self, &self->sum));
-	EXPECT_EQ(716u + 179u, vp_count(f1));
-	EXPECT_EQ(128u, vp_count(f2));
+	EXPECT_EQ(716u + 179u, vt_count(f1));
+	EXPECT_EQ(128u, vt_count(f2));
 	/* and off */
 	ASSERT_EQ(0, hu_prog("off"));
 	ASSERT_EQ(SUM_CYCLES, run(self, &self->sum));
-	EXPECT_EQ(716u + 179u, vp_count(f1));
+	EXPECT_EQ(716u + 179u, vt_count(f1));
 	close(f1);
 	close(f2);
 }
@@ -211,11 +211,11 @@ TEST_F(hu, perf_image_switch)
 	ASSERT_EQ(SUM_CYCLES, run(self, &self->sum));
 	hu_load_variant(_metadata, 300, 0);
 	ASSERT_EQ(SUM_CYCLES, run(self, &self->sum));
-	EXPECT_EQ(358u, vp_count(fd));
+	EXPECT_EQ(358u, vt_count(fd));
 	ASSERT_EQ(SUM_CYCLES, run(self, &self->sum));
-	ASSERT_EQ(0, vl_load_default());
+	ASSERT_EQ(0, vt_load_default());
 	ASSERT_EQ(SUM_CYCLES, run(self, &self->sum));
-	EXPECT_EQ(716u, vp_count(fd));
+	EXPECT_EQ(716u, vt_count(fd));
 	close(fd);
 }
 
@@ -234,32 +234,32 @@ TEST_F(hu, offline_cpu)
 	ASSERT_EQ(0, hu_prog("par;vpmu_uops 1000000"));
 	fd = open_bucket(1);
 	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, vl_pin(1));
+	ASSERT_EQ(0, vt_pin(1));
 	ASSERT_EQ(SUM_CYCLES, run(self, &self->sum));
-	ASSERT_EQ(0, vl_pin(0));
+	ASSERT_EQ(0, vt_pin(0));
 	ASSERT_EQ(SUM_CYCLES, run(self, &self->sum));
-	EXPECT_EQ(358u, vp_count(fd));
+	EXPECT_EQ(358u, vt_count(fd));
 	close(fd);
 	ASSERT_EQ(1, hu_buckets("cpu1", c));
 	EXPECT_EQ(179u, c[0]);
 	ASSERT_EQ(1, hu_buckets("sum", s));
 	EXPECT_EQ(358u, s[0]);
 
-	ASSERT_EQ(0, vl_write_file(VPMU_CPU1_ONLINE, "0"));
+	ASSERT_EQ(0, vt_write_file(VPMU_CPU1_ONLINE, "0"));
 	ASSERT_EQ(1, hu_buckets("cpu1", c));
 	EXPECT_EQ(179u, c[0]);
-	ASSERT_EQ(0, vl_pmu_write("hist/control", "reset"));
+	ASSERT_EQ(0, vt_pmu_write("hist/control", "reset"));
 	ASSERT_EQ(1, hu_buckets("cpu1", c));
 	EXPECT_EQ(0u, c[0]);
 	ASSERT_EQ(0, hu_prog("seq;vpmu_cycles 10;vpmu_cycles 10"));
 	ASSERT_EQ(2, hu_buckets("cpu1", c));
 	EXPECT_EQ(0u, c[0] + c[1]);
-	ASSERT_EQ(0, vl_write_file(VPMU_CPU1_ONLINE, "1"));
+	ASSERT_EQ(0, vt_write_file(VPMU_CPU1_ONLINE, "1"));
 
 	/* 179 = 8 x 20 + 19 */
-	ASSERT_EQ(0, vl_pin(1));
+	ASSERT_EQ(0, vt_pin(1));
 	ASSERT_EQ(SUM_CYCLES, run(self, &self->sum));
-	ASSERT_EQ(0, vl_pin(0));
+	ASSERT_EQ(0, vt_pin(0));
 	ASSERT_EQ(2, hu_buckets("cpu1", c));
 	EXPECT_EQ(90u, c[0]);
 	EXPECT_EQ(89u, c[1]);

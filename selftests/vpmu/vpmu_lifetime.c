@@ -30,12 +30,12 @@ TEST_F(life, leader_closed_first_cpu_wide)
 	for (i = 0; i < 60; i++) {
 		ASSERT_EQ(0, open_frz_pair(self, -1, 0, 0, fd));
 		ASSERT_EQ(0, run(self, &self->marks));
-		EXPECT_EQ(MARKS_REGION, vp_count(fd[0]));
-		EXPECT_EQ(MARKS_REGION, vp_count(fd[1]));
+		EXPECT_EQ(MARKS_REGION, vt_count(fd[0]));
+		EXPECT_EQ(MARKS_REGION, vt_count(fd[1]));
 		close(fd[0]);
 		usleep(100000);	/* the leader is freed after a grace period */
 		ASSERT_EQ(0, run(self, &self->marks));
-		EXPECT_EQ(2 * MARKS_REGION, vp_count(fd[1])) TH_LOG("round %d", i);
+		EXPECT_EQ(2 * MARKS_REGION, vt_count(fd[1])) TH_LOG("round %d", i);
 		close(fd[1]);
 	}
 }
@@ -49,15 +49,15 @@ TEST_F(life, leader_closed_first_migrating)
 	int fd[2], i;
 
 	for (i = 0; i < 20; i++) {
-		ASSERT_EQ(0, vl_pin(0));
+		ASSERT_EQ(0, vt_pin(0));
 		ASSERT_EQ(0, open_frz_pair(self, 0, -1, 0, fd));
 		ASSERT_EQ(0, run(self, &self->marks));
 		close(fd[0]);
-		ASSERT_EQ(0, vl_pin(1));
+		ASSERT_EQ(0, vt_pin(1));
 		ASSERT_EQ(0, run(self, &self->marks));
-		ASSERT_EQ(0, vl_pin(0));
+		ASSERT_EQ(0, vt_pin(0));
 		ASSERT_EQ(0, run(self, &self->marks));
-		EXPECT_EQ(3 * MARKS_REGION, vp_count(fd[1])) TH_LOG("round %d", i);
+		EXPECT_EQ(3 * MARKS_REGION, vt_count(fd[1])) TH_LOG("round %d", i);
 		close(fd[1]);
 	}
 }
@@ -72,7 +72,7 @@ TEST_F(life, members_closed_first)
 		ASSERT_EQ(0, run(self, &self->marks));
 		close(fd[1]);
 		ASSERT_EQ(0, run(self, &self->marks));
-		EXPECT_EQ(2 * MARKS_REGION, vp_count(fd[0]));
+		EXPECT_EQ(2 * MARKS_REGION, vt_count(fd[0]));
 		close(fd[0]);
 	}
 }
@@ -104,7 +104,7 @@ TEST_F(life, leader_closed_first_inherited)
 			ok = ok && write(done[1], "x", 1) == 1;
 			wait_byte(go[0]);
 			/* On the other CPU: the member is put back there. */
-			ok = ok && !vl_pin(1) && !run(self, &self->marks);
+			ok = ok && !vt_pin(1) && !run(self, &self->marks);
 			_exit(ok ? 0 : 1);
 		}
 		ASSERT_EQ(1, write(go[1], "x", 1));
@@ -113,7 +113,7 @@ TEST_F(life, leader_closed_first_inherited)
 		ASSERT_EQ(1, write(go[1], "x", 1));
 		ASSERT_EQ(pid, waitpid(pid, &status, 0));
 		EXPECT_EQ(0, status);
-		EXPECT_EQ(2 * MARKS_REGION, vp_count(fd[1])) TH_LOG("round %d", i);
+		EXPECT_EQ(2 * MARKS_REGION, vt_count(fd[1])) TH_LOG("round %d", i);
 		close(fd[1]);
 		close(go[0]);
 		close(go[1]);
@@ -135,23 +135,23 @@ TEST_F(life, cpu_offline_then_leader_closed)
 
 	if (access(VPMU_CPU1_ONLINE, W_OK))
 		SKIP(return, "no %s", VPMU_CPU1_ONLINE);
-	ASSERT_EQ(0, vl_pin(1));
+	ASSERT_EQ(0, vt_pin(1));
 	ASSERT_EQ(0, open_frz_pair(self, -1, 1, 0, cw));
 	ASSERT_EQ(0, run(self, &self->marks));
-	ASSERT_EQ(0, vl_pin(0));
+	ASSERT_EQ(0, vt_pin(0));
 	ASSERT_EQ(0, open_frz_pair(self, 0, -1, 0, task));
 	ASSERT_EQ(0, run(self, &self->marks));
-	ASSERT_EQ(0, vl_write_file(VPMU_CPU1_ONLINE, "0"));
+	ASSERT_EQ(0, vt_write_file(VPMU_CPU1_ONLINE, "0"));
 	close(cw[0]);
 	close(task[0]);
 	usleep(100000);		/* the leaders are freed after a grace period */
 	ASSERT_EQ(0, run(self, &self->marks));
-	ASSERT_EQ(0, vl_write_file(VPMU_CPU1_ONLINE, "1"));
-	ASSERT_EQ(0, vl_pin(1));
+	ASSERT_EQ(0, vt_write_file(VPMU_CPU1_ONLINE, "1"));
+	ASSERT_EQ(0, vt_pin(1));
 	ASSERT_EQ(0, run(self, &self->marks));
-	ASSERT_EQ(0, vl_pin(0));
-	EXPECT_EQ(MARKS_REGION, vp_count(cw[1]));
-	EXPECT_EQ(3 * MARKS_REGION, vp_count(task[1]));
+	ASSERT_EQ(0, vt_pin(0));
+	EXPECT_EQ(MARKS_REGION, vt_count(cw[1]));
+	EXPECT_EQ(3 * MARKS_REGION, vt_count(task[1]));
 	close(cw[1]);
 	close(task[1]);
 }
@@ -174,24 +174,24 @@ static void irq_child(FIXTURE_DATA(life) *self, int cpu, int go,
 		      struct irq_result *res)
 {
 	struct perf_event_attr a;
-	struct vp_ring rb;
+	struct vt_ring rb;
 	int fd, i;
 
 	res->err = -1;
-	if (vl_pin(cpu))
+	if (vt_pin(cpu))
 		_exit(1);
-	vp_attr(&a, self->uops | vp_field("ctr", 2), 0);
+	vt_attr(&a, self->uops | vt_field("ctr", 2), 0);
 	a.sample_period = IRQ_PERIOD;
 	a.sample_type = PERF_SAMPLE_IP;
 	a.read_format = PERF_FORMAT_LOST;
-	fd = vp_open(&a, 0, -1, -1);
-	if (fd < 0 || vp_ring_map(fd, &rb))
+	fd = vt_open(&a, 0, -1, -1);
+	if (fd < 0 || vt_ring_map(fd, &rb))
 		_exit(2);
 	wait_byte(go);
 	for (i = 0; i < IRQ_RUNS; i++) {
 		if (run(self, &self->sum))
 			_exit(3);
-		vp_ring_drain(&rb);
+		vt_ring_drain(&rb);
 	}
 	res->samples = rb.samples;
 	res->lost = rb.lost;
@@ -205,7 +205,7 @@ static void irq_child(FIXTURE_DATA(life) *self, int cpu, int go,
 		res->lost_read = v[1];
 	}
 	res->err = 0;
-	vp_ring_unmap(&rb);
+	vt_ring_unmap(&rb);
 	close(fd);
 	_exit(0);
 }

@@ -16,7 +16,7 @@
 
 FIXTURE(sample) {
 	struct perf_fx f;
-	struct vl_expect x;
+	struct vt_expect x;
 };
 
 FIXTURE_VARIANT(sample) {
@@ -50,7 +50,7 @@ FIXTURE_SETUP(sample)
 	if (variant->image &&
 	    vt_load_share_image(_metadata, variant->image))
 		return;
-	if (vl_expect_load(variant->expect, &self->x) ||
+	if (vt_expect_load(variant->expect, &self->x) ||
 	    self->x.nev != variant->nev)
 		SKIP(return, "no full %s in $VPMU_SHARE", variant->expect);
 }
@@ -58,8 +58,8 @@ FIXTURE_SETUP(sample)
 FIXTURE_TEARDOWN(sample)
 {
 	/* Whatever the setup got to: the default image again. */
-	if (variant->image && vl_have_loader() && !geteuid())
-		EXPECT_EQ(0, vl_load_default());
+	if (variant->image && vt_have_loader() && !geteuid())
+		EXPECT_EQ(0, vt_load_default());
 	perf_fx_teardown(&self->f);
 }
 
@@ -79,7 +79,7 @@ TEST_F_TIMEOUT(sample, exact_counts, 120)
 		for (j = 0; j < n; j++) {
 			uint64_t config;
 
-			ASSERT_EQ(0, vp_alias_cfg(self->x.ev_name[i + j], &config))
+			ASSERT_EQ(0, vt_alias_cfg(self->x.ev_name[i + j], &config))
 				TH_LOG("no events/vpmu_%s", self->x.ev_name[i + j]);
 			fds[j] = open_config(config, 0);
 			ASSERT_LE(0, fds[j]) TH_LOG("open vpmu_%s: %s",
@@ -87,9 +87,9 @@ TEST_F_TIMEOUT(sample, exact_counts, 120)
 		}
 		ASSERT_EQ(0, run(&self->f, BUDGET));
 		for (j = 0; j < n; j++) {
-			struct vp_count c;
+			struct vt_count c;
 
-			ASSERT_EQ(0, vp_read_count(fds[j], &c));
+			ASSERT_EQ(0, vt_read_count(fds[j], &c));
 			close(fds[j]);
 			EXPECT_EQ(c.enabled, c.running);
 			if (c.value != self->x.ev_count[i + j]) {
@@ -115,7 +115,7 @@ static int tags_listed(void)
 
 	for (k = 1; k <= VPMU_TAG_MAX; k++) {
 		snprintf(rel, sizeof(rel), "events/vpmu_tag%d", k);
-		if (vl_pmu_read(rel, buf, sizeof(buf)))
+		if (vt_pmu_read(rel, buf, sizeof(buf)))
 			continue;
 		snprintf(rel, sizeof(rel), "tag=%d", k);
 		if (n != k - 1 || strcmp(buf, rel))
@@ -132,13 +132,13 @@ static int tags_listed(void)
  */
 TEST_F(sample, tag_range)
 {
-	uint64_t tag = vp_field("tag", 1);
+	uint64_t tag = vt_field("tag", 1);
 	int fd;
 
-	ASSERT_EQ(variant->tags + 1, vl_tag_limit());
+	ASSERT_EQ(variant->tags + 1, vt_tag_limit());
 	EXPECT_EQ(variant->tags, tags_listed());
 	if (variant->image) {
-		ASSERT_EQ(0, vl_load_default());
+		ASSERT_EQ(0, vt_load_default());
 		EXPECT_EQ(8, tags_listed());
 		ASSERT_EQ(0, vt_load_share_image(_metadata, variant->image));
 		EXPECT_EQ(variant->tags, tags_listed());
@@ -154,12 +154,12 @@ TEST_F(sample, tag_range)
 TEST_F(sample, exclude_user_kernel)
 {
 	struct perf_event_attr a;
-	struct vp_count u, k, t;
+	struct vt_count u, k, t;
 	int fu, fk, ft;
 
 	if (self->x.super_cycles < 0)
 		SKIP(return, "no super cycles line");
-	vp_count_attr(&a, 0, 0);	/* vpmu_cycles */
+	vt_count_attr(&a, 0, 0);	/* vpmu_cycles */
 	a.exclude_kernel = 1;
 	fu = sys_perf_event_open(&a, 0, -1, -1, 0);
 	ASSERT_LE(0, fu);
@@ -175,9 +175,9 @@ TEST_F(sample, exclude_user_kernel)
 	ASSERT_LE(0, ft);
 
 	ASSERT_EQ(0, run(&self->f, BUDGET));
-	ASSERT_EQ(0, vp_read_count(fu, &u));
-	ASSERT_EQ(0, vp_read_count(fk, &k));
-	ASSERT_EQ(0, vp_read_count(ft, &t));
+	ASSERT_EQ(0, vt_read_count(fu, &u));
+	ASSERT_EQ(0, vt_read_count(fk, &k));
+	ASSERT_EQ(0, vt_read_count(ft, &t));
 	EXPECT_EQ(self->f.r.cycles, t.value);
 	EXPECT_EQ((uint64_t)self->x.super_cycles, k.value);
 	EXPECT_EQ(t.value, u.value + k.value);

@@ -37,7 +37,7 @@ TEST(type_is_dynamic)
 
 	if (!loaded(_metadata))
 		return;
-	type = vp_type();
+	type = vt_type();
 	TH_LOG("vpmu type %ld", type);
 	/* Dynamic PMU types are allocated from PERF_TYPE_MAX upwards. */
 	ASSERT_GE(type, PERF_TYPE_MAX);
@@ -52,7 +52,7 @@ TEST(open_reaches_driver)
 
 	if (!loaded(_metadata))
 		return;
-	type = vp_type();
+	type = vt_type();
 	ASSERT_GE(type, PERF_TYPE_MAX);
 
 	memset(&attr, 0, sizeof(attr));

@@ -21,20 +21,20 @@
 
 FIXTURE(run) {
 	int fd;
-	struct vl_prog p;
+	struct vt_prog p;
 	uint8_t *mem;
 };
 
 /* Open the device and load @prog; both fixtures' set-up. */
 static void open_prog(struct __test_metadata *_metadata, int *fd,
-		      struct vl_prog *p, uint8_t **mem, const char *prog)
+		      struct vt_prog *p, uint8_t **mem, const char *prog)
 {
 	*fd = open(VPMU_DEV, O_RDWR | O_CLOEXEC);
 	if (*fd < 0)
 		SKIP(return, "no %s (module without the run device?)", VPMU_DEV);
-	if (vl_prog_load(p, prog))
+	if (vt_prog_load(p, prog))
 		SKIP(return, "no valid %s in $VPMU_SHARE", prog);
-	*mem = vl_prog_mem(p);
+	*mem = vt_prog_mem(p);
 	ASSERT_NE(NULL, *mem);
 }
 
@@ -49,14 +49,14 @@ FIXTURE_TEARDOWN(run)
 	if (self->fd >= 0)
 		close(self->fd);
 	free(self->mem);
-	vl_prog_free(&self->p);
+	vt_prog_free(&self->p);
 }
 
 /* ---- results ------------------------------------------------------------- */
 
 FIXTURE(sample) {
 	int fd;
-	struct vl_prog p;
+	struct vt_prog p;
 	uint8_t *mem;
 };
 
@@ -90,7 +90,7 @@ FIXTURE_TEARDOWN(sample)
 	if (self->fd >= 0)
 		close(self->fd);
 	free(self->mem);
-	vl_prog_free(&self->p);
+	vt_prog_free(&self->p);
 }
 
 TEST_F_TIMEOUT(sample, expected_results, 120)
@@ -98,18 +98,18 @@ TEST_F_TIMEOUT(sample, expected_results, 120)
 	struct vpmu_run r, r2;
 	int checks, bad;
 
-	ASSERT_EQ(0, vl_run(self->fd, &self->p, self->mem, variant->budget, &r));
-	bad = vl_expect(variant->expect, &r, self->mem, self->p.h.mem_size,
+	ASSERT_EQ(0, vt_run(self->fd, &self->p, self->mem, variant->budget, &r));
+	bad = vt_expect(variant->expect, &r, self->mem, self->p.h.mem_size,
 			&checks);
 	ASSERT_LE(0, bad) TH_LOG("no %s in $VPMU_SHARE", variant->expect);
 	EXPECT_EQ(0, bad);
 	EXPECT_LT(1, checks);
 	EXPECT_EQ(0u, r.reserved_out);
 	EXPECT_EQ(0u, r.regs[0]);
-	if (vl_have_loader())
-		EXPECT_EQ(vl_generation(), r.generation);
+	if (vt_have_loader())
+		EXPECT_EQ(vt_generation(), r.generation);
 	/* the same again, from fresh memory */
-	ASSERT_EQ(0, vl_run(self->fd, &self->p, self->mem, variant->budget, &r2));
+	ASSERT_EQ(0, vt_run(self->fd, &self->p, self->mem, variant->budget, &r2));
 	EXPECT_EQ(r.cycles, r2.cycles);
 	EXPECT_EQ(r.stop, r2.stop);
 	EXPECT_EQ(r.pc, r2.pc);
@@ -119,19 +119,19 @@ TEST_F_TIMEOUT(sample, expected_results, 120)
 
 TEST_F(run, fault_reports_address)
 {
-	struct vl_prog p;
+	struct vt_prog p;
 	struct vpmu_run r;
 	uint8_t *mem;
 
-	if (vt_prog(_metadata, &p, &mem, "fault"))
+	if (vt_need_prog(_metadata, &p, &mem, "fault"))
 		return;
-	ASSERT_EQ(0, vl_run(self->fd, &p, mem, BUDGET, &r));
+	ASSERT_EQ(0, vt_run(self->fd, &p, mem, BUDGET, &r));
 	EXPECT_EQ((__u32)VPMU_RUN_FAULT, r.stop);
 	EXPECT_EQ(1u, r.code);		/* load */
 	EXPECT_EQ(0x10000u, r.addr);
 	EXPECT_EQ(4u, r.ipc);		/* the lw */
 	free(mem);
-	vl_prog_free(&p);
+	vt_prog_free(&p);
 }
 
 TEST_F(run, budget_is_exact)
@@ -139,13 +139,13 @@ TEST_F(run, budget_is_exact)
 	struct vpmu_run r;
 
 	/* sum needs 179 cycles: with 100 it stops on the budget */
-	ASSERT_EQ(0, vl_run(self->fd, &self->p, self->mem, 100, &r));
+	ASSERT_EQ(0, vt_run(self->fd, &self->p, self->mem, 100, &r));
 	EXPECT_EQ((__u32)VPMU_RUN_BUDGET, r.stop);
 	EXPECT_EQ(100ull, r.cycles);
-	ASSERT_EQ(0, vl_run(self->fd, &self->p, self->mem, 179, &r));
+	ASSERT_EQ(0, vt_run(self->fd, &self->p, self->mem, 179, &r));
 	EXPECT_EQ((__u32)VPMU_RUN_HALT, r.stop);
 	EXPECT_EQ(179ull, r.cycles);
-	ASSERT_EQ(0, vl_run(self->fd, &self->p, self->mem, VPMU_RUN_BUDGET_MAX, &r));
+	ASSERT_EQ(0, vt_run(self->fd, &self->p, self->mem, VPMU_RUN_BUDGET_MAX, &r));
 	EXPECT_EQ((__u32)VPMU_RUN_HALT, r.stop);
 	EXPECT_EQ(179ull, r.cycles);
 }
@@ -154,7 +154,7 @@ TEST_F(run, supervisor_mode)
 {
 	struct vpmu_run r;
 
-	vl_run_init(&r, &self->p, self->mem, BUDGET);
+	vt_run_init(&r, &self->p, self->mem, BUDGET);
 	r.mode = VPMU_MODE_SUPER;
 	ASSERT_EQ(0, ioctl(self->fd, VPMU_IOC_RUN, &r));
 	EXPECT_EQ((__u32)VPMU_RUN_HALT, r.stop);
@@ -175,15 +175,15 @@ TEST_F_TIMEOUT(run, signal_stops_endless_run, 120)
 {
 	struct sigaction sa = { .sa_handler = on_alarm };
 	struct itimerval it = { .it_value = { 0, 300000 } };
-	struct vl_prog p;
+	struct vt_prog p;
 	struct vpmu_run r;
 	uint8_t *mem;
 
-	if (vt_prog(_metadata, &p, &mem, "spin"))
+	if (vt_need_prog(_metadata, &p, &mem, "spin"))
 		return;
 	ASSERT_EQ(0, sigaction(SIGALRM, &sa, NULL));
 	ASSERT_EQ(0, setitimer(ITIMER_REAL, &it, NULL));
-	ASSERT_EQ(0, vl_run(self->fd, &p, mem, VPMU_RUN_BUDGET_MAX, &r));
+	ASSERT_EQ(0, vt_run(self->fd, &p, mem, VPMU_RUN_BUDGET_MAX, &r));
 	EXPECT_EQ(1, alarms);
 	EXPECT_EQ((__u32)VPMU_RUN_SIGNAL, r.stop);
 	EXPECT_LT(0ull, r.cycles);
@@ -193,7 +193,7 @@ TEST_F_TIMEOUT(run, signal_stops_endless_run, 120)
 	EXPECT_LE(r.regs[3], r.cycles / 10 + 1);
 	TH_LOG("interrupted after %llu cycles", (unsigned long long)r.cycles);
 	free(mem);
-	vl_prog_free(&p);
+	vt_prog_free(&p);
 }
 
 /* ---- malformed calls ----------------------------------------------------- */
@@ -229,7 +229,7 @@ static void expect_refused(struct __test_metadata *_metadata, int fd,
 
 #define REFUSED(field, value, err) do {					\
 		struct vpmu_run r;					\
-		vl_run_init(&r, &self->p, self->mem, BUDGET);		\
+		vt_run_init(&r, &self->p, self->mem, BUDGET);		\
 		r.field = value;					\
 		expect_refused(_metadata, self->fd, &r, self->mem,	\
 			       self->p.h.mem_size, err);		\
@@ -254,7 +254,7 @@ TEST_F(run, larger_struct)
 
 	ASSERT_NE(NULL, buf);
 	memset(buf, POISON, 2 * PAGE);
-	vl_run_init(r, &self->p, self->mem, BUDGET);
+	vt_run_init(r, &self->p, self->mem, BUDGET);
 	memset(buf + sizeof(*r), 0, size - sizeof(*r));
 	r->size = size;
 	ASSERT_EQ(0, ioctl(self->fd, VPMU_IOC_RUN, r));
@@ -268,14 +268,14 @@ TEST_F(run, larger_struct)
 
 	/* a non-zero byte anywhere in the tail, up to a page */
 	for (i = sizeof(*r); i <= PAGE - 1; i += PAGE / 4 - 1) {
-		vl_run_init(r, &self->p, self->mem, BUDGET);
+		vt_run_init(r, &self->p, self->mem, BUDGET);
 		r->size = PAGE;
 		memset(buf + sizeof(*r), 0, PAGE - sizeof(*r));
 		buf[i] = 1;
 		expect_refused(_metadata, self->fd, r, self->mem,
 			       self->p.h.mem_size, EINVAL);
 	}
-	vl_run_init(r, &self->p, self->mem, BUDGET);
+	vt_run_init(r, &self->p, self->mem, BUDGET);
 	r->size = PAGE;
 	memset(buf + sizeof(*r), 0, PAGE - sizeof(*r));
 	buf[PAGE - 1] = 1;
@@ -299,7 +299,7 @@ TEST_F(run, bad_mem)
 	none = mmap(NULL, 2 * PAGE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
 		    -1, 0);
 	ASSERT_NE(MAP_FAILED, none);
-	vl_run_init(&r, &self->p, self->mem, BUDGET);
+	vt_run_init(&r, &self->p, self->mem, BUDGET);
 	r.mem = (uintptr_t)none;
 	r.mem_size = 2 * PAGE;
 	expect_refused(_metadata, self->fd, &r, NULL, 0, EFAULT);
@@ -358,7 +358,7 @@ TEST_F(run, unknown_ioctl)
 {
 	struct vpmu_run r;
 
-	vl_run_init(&r, &self->p, self->mem, BUDGET);
+	vt_run_init(&r, &self->p, self->mem, BUDGET);
 	errno = 0;
 	EXPECT_EQ(-1, ioctl(self->fd, _IO(VPMU_IOC_MAGIC, 0x7f)));
 	EXPECT_EQ(ENOTTY, errno);

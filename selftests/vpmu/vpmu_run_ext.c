@@ -18,7 +18,7 @@
 
 FIXTURE(ext) {
 	int fd;
-	struct vl_prog p;
+	struct vt_prog p;
 	uint8_t *mem;
 	struct vpmu_run r;
 };
@@ -29,14 +29,14 @@ FIXTURE_SETUP(ext)
 		return;
 	if (vt_load_share_image(_metadata, "build/encoded.vpmu"))
 		return;
-	self->mem = vl_prog_mem(&self->p);
+	self->mem = vt_prog_mem(&self->p);
 	ASSERT_NE(NULL, self->mem);
 }
 
 FIXTURE_TEARDOWN(ext)
 {
-	if (vl_have_loader() && !geteuid())
-		EXPECT_EQ(0, vl_load_default());
+	if (vt_have_loader() && !geteuid())
+		EXPECT_EQ(0, vt_load_default());
 	vt_teardown_runs(self->fd, &self->p, NULL);
 	free(self->mem);
 }
@@ -47,7 +47,7 @@ static int run_ext(FIXTURE_DATA(ext) *self, uint32_t flags, uint32_t ext_at,
 {
 	memset(self->mem, 0, self->p.h.mem_size);
 	memcpy(self->mem, self->p.data, self->p.h.load_size);
-	vl_run_init(&self->r, &self->p, self->mem, budget);
+	vt_run_init(&self->r, &self->p, self->mem, budget);
 	self->r.flags = flags;
 	self->r.ext_at = ext_at;
 	return ioctl(self->fd, VPMU_IOC_RUN, &self->r) ? -errno : 0;
@@ -59,7 +59,7 @@ TEST_F(ext, asserted_from_start)
 	int checks;
 
 	ASSERT_EQ(0, run_ext(self, VPMU_RUN_F_EXT, 0, BUDGET));
-	EXPECT_EQ(0, vl_expect("encoded/wait.expect", &self->r, self->mem,
+	EXPECT_EQ(0, vt_expect("encoded/wait.expect", &self->r, self->mem,
 			       self->p.h.mem_size, &checks));
 	EXPECT_EQ(4, checks);
 	EXPECT_EQ(1u, self->r.regs[1]);

@@ -89,7 +89,7 @@ FIXTURE_SETUP(rv32)
 
 	self->fd = -1;
 	self->mem = NULL;
-	if (!vl_pmu_present())
+	if (!vt_pmu_present())
 		SKIP(return, "no vpmu PMU");
 	if (vt_load_share_image(_metadata, "build/rv32im.vpmu"))
 		return;
@@ -101,8 +101,8 @@ FIXTURE_SETUP(rv32)
 
 FIXTURE_TEARDOWN(rv32)
 {
-	if (vl_have_loader() && !geteuid())
-		EXPECT_EQ(0, vl_load_default());
+	if (vt_have_loader() && !geteuid())
+		EXPECT_EQ(0, vt_load_default());
 	if (self->fd >= 0)
 		close(self->fd);
 	free(self->mem);
@@ -212,9 +212,9 @@ TEST_F(rv32, ecall_resumed_exactly)
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(ev); i++) {
-		ASSERT_NE(~0ull, vp_alias(ev[i])) TH_LOG("no alias %s", ev[i]);
-		vp_attr(&a, vp_alias(ev[i]), 0);
-		pfd[i] = vp_open(&a, 0, -1, -1);
+		ASSERT_NE(~0ull, vt_alias(ev[i])) TH_LOG("no alias %s", ev[i]);
+		vt_attr(&a, vt_alias(ev[i]), 0);
+		pfd[i] = vt_open(&a, 0, -1, -1);
 		ASSERT_LE(0, pfd[i]) TH_LOG("%s: %s", ev[i], strerror(-pfd[i]));
 	}
 	ASSERT_EQ(0, start_ecall(self));
@@ -223,7 +223,7 @@ TEST_F(rv32, ecall_resumed_exactly)
 	ASSERT_EQ(0, run(self, VPMU_RUN_F_REGS | VPMU_RUN_F_RESUME, BUDGET));
 	check_exit_ecall(_metadata, self);
 	for (i = 0; i < ARRAY_SIZE(ev); i++) {
-		EXPECT_EQ(want[i], vp_count(pfd[i])) TH_LOG("%s", ev[i]);
+		EXPECT_EQ(want[i], vt_count(pfd[i])) TH_LOG("%s", ev[i]);
 		close(pfd[i]);
 	}
 	/* A TRAP again: the run goes on to the ebreak, one more stop. */
@@ -299,7 +299,7 @@ TEST_F(rv32, resume_keeps_image)
 
 	ASSERT_EQ(0, start_ecall(self));
 	gen = self->r.generation;
-	ASSERT_EQ(0, vl_load_default());
+	ASSERT_EQ(0, vt_load_default());
 	self->r.regs[10] = ENOSYS_A0;
 	ASSERT_EQ(0, run(self, VPMU_RUN_F_REGS | VPMU_RUN_F_RESUME, BUDGET));
 	EXPECT_EQ(gen, self->r.generation);
@@ -428,7 +428,7 @@ TEST_F(rv32, racing_resumes)
 
 			if (ret && ret != -EINVAL)
 				_exit(1);
-			if (p == 2 && i % 50 == 0 && vl_load_default())
+			if (p == 2 && i % 50 == 0 && vt_load_default())
 				_exit(2);
 			if (p == 1 && ioctl(self->fd, VPMU_IOC_SNAPSHOT, &sn))
 				_exit(3);

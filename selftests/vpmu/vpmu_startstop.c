@@ -44,7 +44,7 @@
 
 FIXTURE(ss) {
 	int dev;
-	struct vl_prog marks;
+	struct vt_prog marks;
 	uint8_t *mem;
 	struct vpmu_run r;
 };
@@ -55,7 +55,7 @@ FIXTURE_SETUP(ss)
 		return;
 	self->mem = aligned_alloc(8, 1 << 20);
 	ASSERT_NE(NULL, self->mem);
-	ASSERT_EQ(0, vl_pin(0));
+	ASSERT_EQ(0, vt_pin(0));
 }
 
 FIXTURE_TEARDOWN(ss)
@@ -69,8 +69,8 @@ static int open_ev(uint64_t config, uint64_t config1, int group)
 {
 	struct perf_event_attr a;
 
-	vp_attr(&a, config, config1);
-	return vp_open(&a, 0, -1, group);
+	vt_attr(&a, config, config1);
+	return vt_open(&a, 0, -1, group);
 }
 
 /* A sampling event of this task, period @period, on counter @ctr - 1. */
@@ -78,15 +78,15 @@ static int open_sampling(uint64_t config, unsigned int ctr, uint64_t period)
 {
 	struct perf_event_attr a;
 
-	vp_attr(&a, config | CFG_CTR(ctr), 0);
+	vt_attr(&a, config | CFG_CTR(ctr), 0);
 	a.sample_period = period;
 	a.sample_type = PERF_SAMPLE_IP;
-	return vp_open(&a, 0, -1, -1);
+	return vt_open(&a, 0, -1, -1);
 }
 
 static int run_marks(FIXTURE_DATA(ss) *self)
 {
-	return vl_run_halt(self->dev, &self->marks, self->mem, BUDGET,
+	return vt_run_halt(self->dev, &self->marks, self->mem, BUDGET,
 			   &self->r);
 }
 
@@ -103,7 +103,7 @@ TEST_F(ss, format_files)
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(want); i++) {
-		ASSERT_EQ(0, vl_pmu_read(want[i][0], buf, sizeof(buf)));
+		ASSERT_EQ(0, vt_pmu_read(want[i][0], buf, sizeof(buf)));
 		EXPECT_STREQ(want[i][1], buf);
 	}
 }
@@ -118,8 +118,8 @@ static void span(struct __test_metadata *_metadata, FIXTURE_DATA(ss) *self,
 	memb = open_ev(EV_UOPS, 0, lead);
 	ASSERT_LE(0, memb);
 	ASSERT_EQ(0, run_marks(self));
-	EXPECT_EQ(insns, vp_count(lead));
-	EXPECT_EQ(uops, vp_count(memb));
+	EXPECT_EQ(insns, vt_count(lead));
+	EXPECT_EQ(uops, vt_count(memb));
 	close(memb);
 	close(lead);
 }
@@ -173,8 +173,8 @@ TEST_F(ss, overflow_toggles)
 	fd = open_ev(EV_UOPS, C1_TRIG_OVF(1) | C1_FROZEN, -1);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, run_marks(self));
-	EXPECT_EQ(2 * 250 * 35u, vp_count(fd));
-	EXPECT_EQ(2000u, vp_count(src));
+	EXPECT_EQ(2 * 250 * 35u, vt_count(fd));
+	EXPECT_EQ(2000u, vt_count(src));
 	close(fd);
 	close(src);
 }
@@ -189,7 +189,7 @@ TEST_F(ss, overflow_starts_tag_stops)
 		     C1_TRIG_OVF(1) | C1_STOP_TAG(TAG_BRANCH) | C1_FROZEN, -1);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, run_marks(self));
-	EXPECT_EQ(4 * 12u, vp_count(fd));
+	EXPECT_EQ(4 * 12u, vt_count(fd));
 	close(fd);
 	close(src);
 }
@@ -209,7 +209,7 @@ TEST_F(ss, mark_starts_overflow_stops)
 	fd = open_ev(EV_UOPS, C1_MARK | C1_STOP_OVF(1) | C1_FROZEN, -1);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, run_marks(self));
-	EXPECT_EQ(35004u - 5 - 3 * 16 - 15, vp_count(fd));
+	EXPECT_EQ(35004u - 5 - 3 * 16 - 15, vt_count(fd));
 	close(fd);
 	close(src);
 }

@@ -21,10 +21,10 @@ struct snap {
 
 static inline void snap_take(struct snap *s)
 {
-	vl_attr("name", s->name, sizeof(s->name));
-	vl_attr("version", s->version, sizeof(s->version));
-	s->gen = vl_generation();
-	s->img = vl_read_image(&s->len);
+	vt_ucode_attr("name", s->name, sizeof(s->name));
+	vt_ucode_attr("version", s->version, sizeof(s->version));
+	s->gen = vt_generation();
+	s->img = vt_read_image(&s->len);
 }
 
 static inline void snap_free(struct snap *s)
@@ -56,24 +56,24 @@ static inline void assert_unchanged(struct __test_metadata *_metadata,
 static inline void assert_runs(struct __test_metadata *_metadata,
 			       unsigned long long gen)
 {
-	struct vl_prog p;
+	struct vt_prog p;
 	struct vpmu_run r;
 	uint8_t *mem;
 	int fd;
 
 	fd = open(VPMU_DEV, O_RDWR | O_CLOEXEC);
-	if (fd < 0 || vl_prog_load(&p, "build/sum.vprg")) {
+	if (fd < 0 || vt_prog_load(&p, "build/sum.vprg")) {
 		TH_LOG("no %s or build/sum.vprg: run not checked", VPMU_DEV);
 		if (fd >= 0)
 			close(fd);
 		return;
 	}
-	mem = vl_prog_mem(&p);
+	mem = vt_prog_mem(&p);
 	ASSERT_NE(NULL, mem);
 	vt_check_sum(_metadata, fd, &p, mem, &r);
 	EXPECT_EQ(gen, r.generation);
 	free(mem);
-	vl_prog_free(&p);
+	vt_prog_free(&p);
 	close(fd);
 }
 
@@ -82,7 +82,7 @@ static inline void assert_status(struct __test_metadata *_metadata,
 {
 	char buf[64];
 
-	ASSERT_EQ(0, vl_attr("status", buf, sizeof(buf)));
+	ASSERT_EQ(0, vt_ucode_attr("status", buf, sizeof(buf)));
 	EXPECT_STREQ(want, buf);
 }
 

@@ -39,26 +39,26 @@ TEST_F(uhist, files_and_header)
 	EXPECT_EQ(0400u, st.st_mode & 0777);
 	EXPECT_STREQ("off", uh_state(buf, sizeof(buf)));
 
-	ASSERT_EQ(0, vl_pmu_write("uhist/interval", "1"));
+	ASSERT_EQ(0, vt_pmu_write("uhist/interval", "1"));
 	ASSERT_EQ(0, uh_ctl("start"));
 	EXPECT_STREQ("running", uh_state(buf, sizeof(buf)));
 	ASSERT_EQ(SORT_CYCLES, run_sort(self));
 
-	img = vl_read_image(&len);
+	img = vt_read_image(&len);
 	ASSERT_NE(NULL, img);
 	ih = (const struct vpmu_image_header *)img;
 	ASSERT_EQ(0, uh_read("cpu0", &c0));
 	ASSERT_EQ(0, uh_read("sum", &s));
 	EXPECT_EQ(ih->cs_words, c0.h.nbuckets);
 	EXPECT_EQ(ih->checksum, c0.h.image_checksum);
-	EXPECT_EQ(vl_generation(), c0.h.generation);
+	EXPECT_EQ(vt_generation(), c0.h.generation);
 	EXPECT_EQ(1u, c0.h.interval);
 	EXPECT_EQ(0u, c0.h.cpu);
 	EXPECT_EQ(SORT_CYCLES, c0.h.samples);
 	EXPECT_EQ(VPMU_UHIST_CPU_SUM, s.h.cpu);
 	EXPECT_EQ(ih->cs_words, s.h.nbuckets);
 	EXPECT_EQ(ih->checksum, s.h.image_checksum);
-	EXPECT_EQ(vl_generation(), s.h.generation);
+	EXPECT_EQ(vt_generation(), s.h.generation);
 	/* nothing ran anywhere else: the sum is CPU 0's */
 	EXPECT_EQ(0, memcmp(c0.b, s.b, 8ull * c0.h.nbuckets));
 	hist_free(&c0);
@@ -78,7 +78,7 @@ TEST_F(uhist, k1_equals_simulation)
 
 	if (access(HIST_TOOL, X_OK))
 		SKIP(return, "no %s", HIST_TOOL);
-	img = vl_read_image(&len);
+	img = vt_read_image(&len);
 	ASSERT_NE(NULL, img);
 	f = fopen("/tmp/vpmu_uhist.vpmu", "w");
 	ASSERT_NE(NULL, f);
@@ -87,11 +87,11 @@ TEST_F(uhist, k1_equals_simulation)
 	free(img);
 	snprintf(cmd, sizeof(cmd),
 		 HIST_TOOL " --simulate -q -m /tmp/vpmu_uhist.vpmu -K 1 -o /tmp/vpmu_uhist.want %s 2>/dev/null",
-		 vl_share(share, sizeof(share), "build/sort.vprg"));
+		 vt_share(share, sizeof(share), "build/sort.vprg"));
 	ASSERT_EQ(0, system(cmd));
 	ASSERT_EQ(0, hist_load("/tmp/vpmu_uhist.want", &want));
 
-	ASSERT_EQ(0, vl_pmu_write("uhist/interval", "1"));
+	ASSERT_EQ(0, vt_pmu_write("uhist/interval", "1"));
 	ASSERT_EQ(0, uh_ctl("start"));
 	ASSERT_EQ(SORT_CYCLES, run_sort(self));
 	ASSERT_EQ(0, uh_ctl("pause"));
@@ -114,7 +114,7 @@ TEST_F(uhist, k7_countdown)
 {
 	struct hist x;
 
-	ASSERT_EQ(0, vl_pmu_write("uhist/interval", "7"));
+	ASSERT_EQ(0, vt_pmu_write("uhist/interval", "7"));
 	ASSERT_EQ(0, uh_ctl("start"));
 	ASSERT_EQ(SORT_CYCLES, run_sort(self));
 	ASSERT_EQ(0, uh_read("cpu0", &x));
@@ -133,7 +133,7 @@ TEST_F(uhist, pause_resume)
 	char buf[32];
 	uint32_t u;
 
-	ASSERT_EQ(0, vl_pmu_write("uhist/interval", "1"));
+	ASSERT_EQ(0, vt_pmu_write("uhist/interval", "1"));
 	ASSERT_EQ(0, uh_ctl("start"));
 	ASSERT_EQ(SORT_CYCLES, run_sort(self));
 	ASSERT_EQ(0, uh_ctl("pause"));
@@ -164,7 +164,7 @@ TEST_F(uhist, reset_and_start_zero)
 	struct hist a, b;
 	char buf[32];
 
-	ASSERT_EQ(0, vl_pmu_write("uhist/interval", "1"));
+	ASSERT_EQ(0, vt_pmu_write("uhist/interval", "1"));
 	ASSERT_EQ(0, uh_ctl("start"));
 	ASSERT_EQ(SORT_CYCLES, run_sort(self));
 	ASSERT_EQ(0, uh_read("cpu0", &a));
@@ -209,7 +209,7 @@ TEST_F(uhist, stop)
 	struct hist x;
 	char buf[32];
 
-	ASSERT_EQ(0, vl_pmu_write("uhist/interval", "1"));
+	ASSERT_EQ(0, vt_pmu_write("uhist/interval", "1"));
 	ASSERT_EQ(0, uh_ctl("start"));
 	ASSERT_EQ(SORT_CYCLES, run_sort(self));
 	ASSERT_EQ(0, uh_ctl("stop"));
@@ -234,15 +234,15 @@ TEST_F(uhist, bad_writes)
 
 	EXPECT_EQ(-EINVAL, uh_ctl("go"));
 	EXPECT_EQ(-EINVAL, uh_ctl("start now"));
-	EXPECT_EQ(-EINVAL, vl_pmu_write("uhist/interval", "-1"));
-	EXPECT_EQ(-EINVAL, vl_pmu_write("uhist/interval", "x"));
-	EXPECT_EQ(-ERANGE, vl_pmu_write("uhist/interval", "4294967296"));
-	ASSERT_EQ(0, vl_pmu_write("uhist/interval", "0"));
+	EXPECT_EQ(-EINVAL, vt_pmu_write("uhist/interval", "-1"));
+	EXPECT_EQ(-EINVAL, vt_pmu_write("uhist/interval", "x"));
+	EXPECT_EQ(-ERANGE, vt_pmu_write("uhist/interval", "4294967296"));
+	ASSERT_EQ(0, vt_pmu_write("uhist/interval", "0"));
 	EXPECT_EQ(-EINVAL, uh_ctl("start"));
 	EXPECT_STREQ("off", uh_state(buf, sizeof(buf)));
 	/* the module parameter is the same value */
-	ASSERT_EQ(0, vl_pmu_write("uhist/interval", "4294967295"));
-	p = (char *)vl_read_file("/sys/module/vpmu/parameters/uhist_interval",
+	ASSERT_EQ(0, vt_pmu_write("uhist/interval", "4294967295"));
+	p = (char *)vt_read_file("/sys/module/vpmu/parameters/uhist_interval",
 				 &len);
 	ASSERT_NE(NULL, p);
 	EXPECT_EQ(4294967295ul, strtoul(p, NULL, 10));
@@ -254,10 +254,10 @@ TEST_F(uhist, interval_change)
 {
 	struct hist x;
 
-	ASSERT_EQ(0, vl_pmu_write("uhist/interval", "1"));
+	ASSERT_EQ(0, vt_pmu_write("uhist/interval", "1"));
 	ASSERT_EQ(0, uh_ctl("start"));
 	ASSERT_EQ(SORT_CYCLES, run_sort(self));
-	ASSERT_EQ(0, vl_pmu_write("uhist/interval", "5"));
+	ASSERT_EQ(0, vt_pmu_write("uhist/interval", "5"));
 	ASSERT_EQ(SORT_CYCLES, run_sort(self));
 	ASSERT_EQ(0, uh_read("cpu0", &x));
 	EXPECT_EQ(5u, x.h.interval);
@@ -272,15 +272,15 @@ TEST_F(uhist, offline_cpu)
 
 	if (access(VPMU_CPU1_ONLINE, F_OK))
 		SKIP(return, "no %s", VPMU_CPU1_ONLINE);
-	ASSERT_EQ(0, vl_pmu_write("uhist/interval", "1"));
+	ASSERT_EQ(0, vt_pmu_write("uhist/interval", "1"));
 	ASSERT_EQ(0, uh_ctl("start"));
-	ASSERT_EQ(0, vl_pin(1));
+	ASSERT_EQ(0, vt_pin(1));
 	ASSERT_EQ(SORT_CYCLES, run_sort(self));
-	ASSERT_EQ(0, vl_pin(0));
+	ASSERT_EQ(0, vt_pin(0));
 	ASSERT_EQ(0, uh_read("cpu1", &a));
 	EXPECT_EQ(SORT_CYCLES, a.h.samples);
 	EXPECT_EQ(1u, a.h.cpu);
-	ASSERT_EQ(0, vl_cpu1_set(0));
+	ASSERT_EQ(0, vt_cpu1_set(0));
 	ASSERT_EQ(0, uh_read("cpu1", &b));
 	EXPECT_EQ(0, memcmp(a.b, b.b, 8ull * a.h.nbuckets));
 	hist_free(&b);
@@ -291,7 +291,7 @@ TEST_F(uhist, offline_cpu)
 	ASSERT_EQ(0, uh_read("cpu1", &b));
 	EXPECT_TRUE(hist_zero(&b));
 	hist_free(&b);
-	ASSERT_EQ(0, vl_cpu1_set(1));
+	ASSERT_EQ(0, vt_cpu1_set(1));
 	ASSERT_EQ(0, uh_read("cpu1", &b));
 	EXPECT_TRUE(hist_zero(&b));
 	hist_free(&b);
@@ -311,16 +311,16 @@ TEST_F(uhist, new_image)
 	uint8_t *img, *v;
 	size_t len;
 
-	img = vl_read_image(&len);
+	img = vt_read_image(&len);
 	ASSERT_NE(NULL, img);
-	v = vl_variant(img, len, "uhist-test", 8);
+	v = vt_variant(img, len, "uhist-test", 8);
 	ASSERT_NE(NULL, v);
-	ASSERT_EQ(0, vl_pmu_write("uhist/interval", "1"));
+	ASSERT_EQ(0, vt_pmu_write("uhist/interval", "1"));
 	ASSERT_EQ(0, uh_ctl("start"));
 	ASSERT_EQ(SORT_CYCLES, run_sort(self));
-	gen = vl_generation();
-	ASSERT_EQ(0, vl_write_image(v, len, len));
-	ASSERT_EQ(gen + 1, vl_generation());
+	gen = vt_generation();
+	ASSERT_EQ(0, vt_write_image(v, len, len));
+	ASSERT_EQ(gen + 1, vt_generation());
 	/* CPU 0 has not run the new image yet */
 	ASSERT_EQ(0, uh_read("cpu0", &x));
 	EXPECT_EQ(gen, x.h.generation);
@@ -338,7 +338,7 @@ TEST_F(uhist, new_image)
 	EXPECT_EQ(gen + 1, x.h.generation);
 	EXPECT_EQ(cycles, x.h.samples);
 	hist_free(&x);
-	ASSERT_EQ(0, vl_load_default());
+	ASSERT_EQ(0, vt_load_default());
 	ASSERT_EQ(SORT_CYCLES, run_sort(self));
 	free(v);
 	free(img);

@@ -25,13 +25,13 @@ struct hist {
 /* Write @word to uhist/control; 0 or -errno. */
 static inline int uh_ctl(const char *word)
 {
-	return vl_pmu_write("uhist/control", word);
+	return vt_pmu_write("uhist/control", word);
 }
 
 /* uhist/state, or "" */
 static inline const char *uh_state(char *buf, size_t size)
 {
-	vl_pmu_read("uhist/state", buf, size);
+	vt_pmu_read("uhist/state", buf, size);
 	return buf;
 }
 
@@ -47,7 +47,7 @@ static inline void hist_free(struct hist *x)
  */
 static inline int hist_load(const char *path, struct hist *x)
 {
-	uint8_t *p = vl_read_file(path, &x->len);
+	uint8_t *p = vt_read_file(path, &x->len);
 	uint64_t sum = 0;
 	uint32_t i;
 
@@ -90,7 +90,7 @@ static inline int uh_read(const char *name, struct hist *x)
 
 FIXTURE(uhist) {
 	int fd;
-	struct vl_prog sort, loop;
+	struct vt_prog sort, loop;
 	uint8_t *sort_mem, *loop_mem;
 	char interval[32];
 };
@@ -108,25 +108,25 @@ FIXTURE_SETUP(uhist)
 	if (vt_setup_runs(_metadata, &self->fd, &self->sort, "sort",
 			  &self->loop, "sortloop", NULL))
 		return;
-	self->sort_mem = vl_prog_mem(&self->sort);
-	self->loop_mem = vl_prog_mem(&self->loop);
+	self->sort_mem = vt_prog_mem(&self->sort);
+	self->loop_mem = vt_prog_mem(&self->loop);
 	ASSERT_NE(NULL, self->sort_mem);
 	ASSERT_NE(NULL, self->loop_mem);
-	p = vl_read_file(UHIST "interval", &len);
+	p = vt_read_file(UHIST "interval", &len);
 	ASSERT_NE(NULL, p);
 	snprintf(self->interval, sizeof(self->interval), "%s", (char *)p);
 	free(p);
-	ASSERT_EQ(0, vl_pin(0));
+	ASSERT_EQ(0, vt_pin(0));
 	ASSERT_EQ(0, uh_ctl("stop"));
 }
 
 FIXTURE_TEARDOWN(uhist)
 {
 	if (!access(VPMU_CPU1_ONLINE, F_OK))
-		vl_cpu1_set(1);
+		vt_cpu1_set(1);
 	if (self->interval[0]) {
 		uh_ctl("stop");
-		vl_pmu_write("uhist/interval", self->interval);
+		vt_pmu_write("uhist/interval", self->interval);
 	}
 	vt_teardown_runs(self->fd, &self->sort, &self->loop, NULL);
 	free(self->sort_mem);
@@ -138,7 +138,7 @@ static inline uint64_t run_sort(FIXTURE_DATA(uhist) *self)
 {
 	struct vpmu_run r;
 
-	if (vl_run(self->fd, &self->sort, self->sort_mem, BUDGET, &r) ||
+	if (vt_run(self->fd, &self->sort, self->sort_mem, BUDGET, &r) ||
 	    r.stop != VPMU_RUN_HALT)
 		return 0;
 	return r.cycles;

@@ -26,7 +26,7 @@ TEST_F_TIMEOUT(uhist, read_while_sampling, 300)
 	struct hist x;
 	pid_t pid;
 
-	ASSERT_EQ(0, vl_pmu_write("uhist/interval", "1"));
+	ASSERT_EQ(0, vt_pmu_write("uhist/interval", "1"));
 	ASSERT_EQ(0, uh_ctl("start"));
 	ASSERT_EQ(0, pipe(p));
 	pid = fork();
@@ -38,7 +38,7 @@ TEST_F_TIMEOUT(uhist, read_while_sampling, 300)
 
 		close(p[0]);
 		for (i = 0; i < 8; i++) {
-			if (vl_run(self->fd, &self->loop, self->loop_mem,
+			if (vt_run(self->fd, &self->loop, self->loop_mem,
 				   1000003, &r))
 				_exit(1);
 			sum += r.cycles;
@@ -49,7 +49,7 @@ TEST_F_TIMEOUT(uhist, read_while_sampling, 300)
 	}
 	close(p[1]);
 	/* read from the other CPU if there is one */
-	vl_pin(1);
+	vt_pin(1);
 	for (;;) {
 		ASSERT_EQ(0, uh_read("cpu0", &x));
 		EXPECT_LE(last, x.h.samples);
@@ -148,7 +148,7 @@ TEST_F(uhist, more_readers_than_snapshots)
 	int fd[NREADERS], i;
 	ssize_t len, rlen;
 
-	ASSERT_EQ(0, vl_pmu_write("uhist/interval", "1"));
+	ASSERT_EQ(0, vt_pmu_write("uhist/interval", "1"));
 	ASSERT_EQ(0, uh_ctl("start"));
 	ASSERT_EQ(SORT_CYCLES, run_sort(self));
 	/* the histogram as the readers start, read whole by another file */
@@ -196,7 +196,7 @@ TEST_F(uhist, reopened_file_reads_fresh)
 	ssize_t len, rlen;
 	int round, fa, fb;
 
-	ASSERT_EQ(0, vl_pmu_write("uhist/interval", "1"));
+	ASSERT_EQ(0, vt_pmu_write("uhist/interval", "1"));
 	ASSERT_EQ(0, uh_ctl("start"));
 	for (round = 1; round <= 8; round++) {
 		ASSERT_EQ(SORT_CYCLES, run_sort(self));
@@ -238,7 +238,7 @@ TEST_F_TIMEOUT(uhist, concurrent_readers, 300)
 	int i, status, failed = 0, nr = 16;
 	pid_t runner, pid[16];
 
-	ASSERT_EQ(0, vl_pmu_write("uhist/interval", "1"));
+	ASSERT_EQ(0, vt_pmu_write("uhist/interval", "1"));
 	ASSERT_EQ(0, uh_ctl("start"));
 	runner = fork();
 	ASSERT_LE(0, runner);
@@ -246,7 +246,7 @@ TEST_F_TIMEOUT(uhist, concurrent_readers, 300)
 		struct vpmu_run r;
 
 		for (i = 0; i < 4; i++)
-			if (vl_run(self->fd, &self->loop, self->loop_mem,
+			if (vt_run(self->fd, &self->loop, self->loop_mem,
 				   1000003, &r))
 				_exit(1);
 		_exit(0);
@@ -261,7 +261,7 @@ TEST_F_TIMEOUT(uhist, concurrent_readers, 300)
 			ssize_t len;
 			int fd;
 
-			vl_pin(i % 2);
+			vt_pin(i % 2);
 			while (whole < 20) {
 				fd = open(i % 3 ? UHIST "cpu0" : UHIST "sum",
 					  O_RDONLY | O_CLOEXEC);
