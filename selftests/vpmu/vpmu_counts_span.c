@@ -33,9 +33,9 @@ FIXTURE_SETUP(span)
 	    vt_prog_get(&self->mark1, &self->mark1_mem, "mark1") ||
 	    vt_prog_get(&self->region, &self->region_mem, "region"))
 		SKIP(return, "no marks, mark1 or region.vprg in $VPMU_SHARE");
-	self->dev = open(VPMU_DEV, O_RDWR | O_CLOEXEC);
+	self->dev = open(VT_DEV, O_RDWR | O_CLOEXEC);
 	if (self->dev < 0)
-		SKIP(return, "no %s", VPMU_DEV);
+		SKIP(return, "no %s", VT_DEV);
 	ASSERT_EQ(0, vt_pin(0));
 }
 
@@ -60,12 +60,12 @@ static int open_span(int *fd, bool frozen, bool inherit)
 {
 	struct perf_event_attr a;
 
-	vt_count_attr(&a, EV_UOPS, C1_MARK | (frozen ? C1_FROZEN : 0));
+	vt_count_attr(&a, VT_EV_UOPS, VT_C1_MARK | (frozen ? VT_C1_FROZEN : 0));
 	a.inherit = inherit;
 	fd[0] = vt_open(&a, 0, -1, -1);
 	if (fd[0] < 0)
 		return fd[0];
-	vt_count_attr(&a, EV_CYCLES, 0);
+	vt_count_attr(&a, VT_EV_CYCLES, 0);
 	a.inherit = inherit;
 	fd[1] = vt_open(&a, 0, -1, fd[0]);
 	return fd[1] < 0 ? fd[1] : 0;
@@ -124,14 +124,14 @@ TEST_F_TIMEOUT(span, migrated_between_chunks, 120)
 		b.stop = 0;
 		b.moves = 0;
 		ASSERT_EQ(0, pthread_create(&t, NULL, bounce, &b));
-		ASSERT_EQ(0, run_halt(self->dev, &self->region,
-				      self->region_mem));
+		ASSERT_EQ(0, vt_counts_run_halt(self->dev, &self->region,
+						self->region_mem));
 		__atomic_store_n(&b.stop, 1, __ATOMIC_RELAXED);
 		pthread_join(t, NULL);
 		ASSERT_EQ(0, sched_setaffinity(0, sizeof(all), &all));
 		TH_LOG("%d moves during the run", b.moves);
-		expect_span(_metadata, fd, k ? REGION_UOPS - REGION_REGIONS :
-					       REGION_REGIONS);
+		expect_span(_metadata, fd, k ? VT_REGION_UOPS - VT_REGION_REGIONS :
+					       VT_REGION_REGIONS);
 	}
 }
 
@@ -159,8 +159,8 @@ TEST_F_TIMEOUT(span, two_tasks_one_cpu, 120)
 			/* opened after the fork: not an inherited copy */
 			if (open_span(fd, !k, false) ||
 			    read(go[0], &c, 1) != 1 ||
-			    run_halt(self->dev, &self->region,
-				     self->region_mem))
+			    vt_counts_run_halt(self->dev, &self->region,
+					       self->region_mem))
 				_exit(2);
 			v[0] = vt_count(fd[0]);
 			v[1] = vt_count(fd[1]);
@@ -171,14 +171,14 @@ TEST_F_TIMEOUT(span, two_tasks_one_cpu, 120)
 	}
 	ASSERT_EQ(2, write(go[1], "gg", 2));
 	for (k = 0; k < 2; k++)
-		ASSERT_EQ(0, wait_ok(pid[k]));
+		ASSERT_EQ(0, vt_wait_ok(pid[k]));
 	for (k = 0; k < 2; k++) {
 		uint64_t v[2];
 
 		ASSERT_EQ((ssize_t)sizeof(v), read(res[0], v, sizeof(v)));
 		/* one started frozen, the other running: either order */
-		if (v[0] != REGION_REGIONS)
-			EXPECT_EQ(REGION_UOPS - REGION_REGIONS, v[0]);
+		if (v[0] != VT_REGION_REGIONS)
+			EXPECT_EQ(VT_REGION_UOPS - VT_REGION_REGIONS, v[0]);
 		EXPECT_EQ(v[0], v[1]);
 	}
 	close(go[0]);
@@ -219,17 +219,17 @@ static void inherit_state(struct __test_metadata *_metadata,
 		ASSERT_LE(0, dummy);
 	}
 	ASSERT_EQ(0, open_span(fd, false, true));
-	ASSERT_EQ(0, run_halt(self->dev, &self->mark1, self->mark1_mem));
+	ASSERT_EQ(0, vt_counts_run_halt(self->dev, &self->mark1, self->mark1_mem));
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (!pid) {
 		if (vt_pin(cpu) ||
-		    run_halt(self->dev, &self->marks, self->marks_mem))
+		    vt_counts_run_halt(self->dev, &self->marks, self->marks_mem))
 			_exit(2);
 		_exit(0);
 	}
-	ASSERT_EQ(0, wait_ok(pid));
-	expect_span(_metadata, fd, MARKS_UOPS - MARKS_REGIONS);
+	ASSERT_EQ(0, vt_wait_ok(pid));
+	expect_span(_metadata, fd, VT_MARKS_UOPS - VT_MARKS_REGIONS);
 	if (dummy >= 0)
 		close(dummy);
 }
@@ -264,15 +264,15 @@ TEST_F_TIMEOUT(span, inherit_children_one_cpu, 120)
 		pid[k] = fork();
 		ASSERT_LE(0, pid[k]);
 		if (!pid[k]) {
-			if (run_halt(self->dev, &self->region,
-				     self->region_mem))
+			if (vt_counts_run_halt(self->dev, &self->region,
+					       self->region_mem))
 				_exit(2);
 			_exit(0);
 		}
 	}
 	for (k = 0; k < 2; k++)
-		ASSERT_EQ(0, wait_ok(pid[k]));
-	expect_span(_metadata, fd, 2 * REGION_REGIONS);
+		ASSERT_EQ(0, vt_wait_ok(pid[k]));
+	expect_span(_metadata, fd, 2 * VT_REGION_REGIONS);
 }
 
 /*
@@ -290,20 +290,20 @@ TEST_F(span, inherit_child_exits_parent_counts)
 	pid_t pid;
 
 	ASSERT_EQ(0, open_span(fd, false, true));
-	ASSERT_EQ(0, run_halt(self->dev, &self->mark1, self->mark1_mem));
+	ASSERT_EQ(0, vt_counts_run_halt(self->dev, &self->mark1, self->mark1_mem));
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (!pid) {
-		if (run_halt(self->dev, &self->marks, self->marks_mem))
+		if (vt_counts_run_halt(self->dev, &self->marks, self->marks_mem))
 			_exit(2);
 		_exit(0);
 	}
-	ASSERT_EQ(0, wait_ok(pid));
+	ASSERT_EQ(0, vt_wait_ok(pid));
 	for (k = 0; k < 2; k++)
-		ASSERT_EQ(0, run_halt(self->dev, &self->marks,
-				      self->marks_mem));
-	expect_span(_metadata, fd, (MARKS_UOPS - MARKS_REGIONS) +
-				   2 * MARKS_REGIONS);
+		ASSERT_EQ(0, vt_counts_run_halt(self->dev, &self->marks,
+						self->marks_mem));
+	expect_span(_metadata, fd, (VT_MARKS_UOPS - VT_MARKS_REGIONS) +
+				   2 * VT_MARKS_REGIONS);
 }
 
 /* Active task_struct objects (/proc/slabinfo), or -1. */
@@ -347,15 +347,15 @@ static long children_growth(struct __test_metadata *_metadata,
 		if (pid < 0)
 			return -1;
 		if (!pid) {
-			if (run_halt(self->dev, &self->marks,
-				     self->marks_mem))
+			if (vt_counts_run_halt(self->dev, &self->marks,
+					       self->marks_mem))
 				_exit(2);
 			_exit(0);
 		}
-		EXPECT_EQ(0, wait_ok(pid));
+		EXPECT_EQ(0, vt_wait_ok(pid));
 		if (k % 16 == 0)
-			EXPECT_EQ(0, run_halt(self->dev, &self->marks,
-					      self->marks_mem));
+			EXPECT_EQ(0, vt_counts_run_halt(self->dev, &self->marks,
+							self->marks_mem));
 	}
 	for (k = 0; k < 20 && before >= 0; k++) {
 		usleep(100000);
@@ -380,7 +380,7 @@ TEST_F_TIMEOUT(span, inherit_many_children, 120)
 
 	control = children_growth(_metadata, self);
 	ASSERT_EQ(0, open_span(fd, false, true));
-	ASSERT_EQ(0, run_halt(self->dev, &self->mark1, self->mark1_mem));
+	ASSERT_EQ(0, vt_counts_run_halt(self->dev, &self->mark1, self->mark1_mem));
 	growth = children_growth(_metadata, self);
 	if (control >= 0 && growth >= 0) {
 		TH_LOG("task_structs left: %ld without the group, %ld with it",
@@ -388,8 +388,8 @@ TEST_F_TIMEOUT(span, inherit_many_children, 120)
 		EXPECT_LT(growth, control + MANY_CHILDREN / 2);
 	}
 	expect_span(_metadata, fd,
-		    MANY_CHILDREN * (MARKS_UOPS - MARKS_REGIONS) +
-		    MANY_CHILDREN / 16 * MARKS_REGIONS);
+		    MANY_CHILDREN * (VT_MARKS_UOPS - VT_MARKS_REGIONS) +
+		    MANY_CHILDREN / 16 * VT_MARKS_REGIONS);
 }
 
 TEST_HARNESS_MAIN

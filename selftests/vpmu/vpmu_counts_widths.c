@@ -170,7 +170,7 @@ FIXTURE_SETUP(widths)
 		ASSERT_EQ(0, vt_pmu_read(name, buf, sizeof(buf)));
 		ASSERT_EQ(widths[i], strtoul(buf, NULL, 0));
 	}
-	self->dev = open(VPMU_DEV, O_RDWR | O_CLOEXEC);
+	self->dev = open(VT_DEV, O_RDWR | O_CLOEXEC);
 	ASSERT_LE(0, self->dev);
 	ASSERT_EQ(0, vt_pin(0));
 }
@@ -204,19 +204,19 @@ static void sample_case(struct __test_metadata *_metadata,
 	struct vt_ring rb;
 	int fd, fc, k, bad;
 
-	vt_count_attr(&a, EV_UOPS | CFG_CTR(ctr + 1), 0);
+	vt_count_attr(&a, VT_EV_UOPS | VT_CFG_CTR(ctr + 1), 0);
 	a.sample_period = period;
 	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_RAW;
 	fd = vt_open(&a, 0, -1, -1);
 	ASSERT_LE(0, fd) TH_LOG("open: %s", strerror(-fd));
 	ASSERT_EQ(0, vt_ring_map(fd, &rb));
 	/* the counting twin: the highest counter, or the lowest */
-	vt_count_attr(&a, EV_UOPS | CFG_CTR(ctr == NR_WIDTHS - 1 ? 1 :
+	vt_count_attr(&a, VT_EV_UOPS | VT_CFG_CTR(ctr == NR_WIDTHS - 1 ? 1 :
 						      NR_WIDTHS), 0);
 	fc = vt_open(&a, 0, -1, -1);
 	ASSERT_LE(0, fc);
 	for (k = 0; k < runs; k++)
-		ASSERT_EQ(0, run_halt(self->dev, p, mem));
+		ASSERT_EQ(0, vt_counts_run_halt(self->dev, p, mem));
 	EXPECT_EQ(want, vt_count(fc));
 	EXPECT_EQ(want, vt_count(fd));
 	bad = read_samples(&rb, period, ctr, true);
@@ -267,16 +267,16 @@ TEST_F_TIMEOUT(widths, sum_every_period, 120)
 	for (c = 0; c < NR_WIDTHS; c++) {
 		n = periods_of(widths[c], p);
 		for (i = 0; i < n; i++)
-			if (p[i] <= 2 * SUM_UOPS)
+			if (p[i] <= 2 * VT_SUM_UOPS)
 				sample_case(_metadata, self, &self->sum,
-					    self->sum_mem, SUM_UOPS, 1, c, p[i]);
+					    self->sum_mem, VT_SUM_UOPS, 1, c, p[i]);
 	}
 }
 
 /* The case: period 44 on the 3-bit counter, over three runs. */
 TEST_F(widths, period_44_on_3_bits)
 {
-	sample_case(_metadata, self, &self->sum, self->sum_mem, SUM_UOPS, 3,
+	sample_case(_metadata, self, &self->sum, self->sum_mem, VT_SUM_UOPS, 3,
 		    1, 44);
 }
 
@@ -291,7 +291,7 @@ TEST_F_TIMEOUT(widths, long_periods, 120)
 	for (c = 0; c < NR_WIDTHS; c++)
 		for (i = 0; i < ARRAY_SIZE(p); i++)
 			sample_case(_metadata, self, &self->marks,
-				    self->marks_mem, MARKS_UOPS, 1, c, p[i]);
+				    self->marks_mem, VT_MARKS_UOPS, 1, c, p[i]);
 }
 
 /*
@@ -304,7 +304,7 @@ TEST_F_TIMEOUT(widths, long_periods, 120)
 TEST_F_TIMEOUT(widths, events_filters_stalls, 300)
 {
 	static const char *const progs[] = { "sort", "syscall" };
-	static const uint64_t evs[] = { EV_CYCLES, EV_INSNS, 7, 0x105 };
+	static const uint64_t evs[] = { VT_EV_CYCLES, VT_EV_INSNS, 7, 0x105 };
 	static const uint64_t per[] = { 1, 3, 8, 44 };
 	unsigned int pi, i, k;
 	struct perf_event_attr a;
@@ -324,12 +324,12 @@ TEST_F_TIMEOUT(widths, events_filters_stalls, 300)
 			int fc;
 
 			/* the count, on the 64-bit counter or the 16-bit one */
-			vt_count_attr(&a, evs[ei] | CFG_CTR(c == 4 ? 4 : 5), 0);
+			vt_count_attr(&a, evs[ei] | VT_CFG_CTR(c == 4 ? 4 : 5), 0);
 			a.exclude_user = x == 1;
 			a.exclude_kernel = x == 2;
 			fc = vt_open(&a, 0, -1, -1);
 			ASSERT_LE(0, fc);
-			ASSERT_EQ(0, vt_run(self->dev, &p, mem, BUDGET, &r));
+			ASSERT_EQ(0, vt_run(self->dev, &p, mem, VT_COUNTS_BUDGET, &r));
 			n = vt_count(fc);
 			close(fc);
 			for (k = 0; k < 4; k++) {
@@ -338,7 +338,7 @@ TEST_F_TIMEOUT(widths, events_filters_stalls, 300)
 
 				if (n / per[k] >= MAX_SAMPLES)
 					continue;
-				a.config = evs[ei] | CFG_CTR(c + 1);
+				a.config = evs[ei] | VT_CFG_CTR(c + 1);
 				a.sample_period = per[k];
 				/* as perf record -c: with PERIOD */
 				a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_RAW |
@@ -346,7 +346,7 @@ TEST_F_TIMEOUT(widths, events_filters_stalls, 300)
 				fd = vt_open(&a, 0, -1, -1);
 				ASSERT_LE(0, fd);
 				ASSERT_EQ(0, vt_ring_map(fd, &rb));
-				ASSERT_EQ(0, vt_run(self->dev, &p, mem, BUDGET,
+				ASSERT_EQ(0, vt_run(self->dev, &p, mem, VT_COUNTS_BUDGET,
 						    &r));
 				nbad = read_samples(&rb, per[k], c, false);
 				if (vt_count(fd) != n ||
@@ -386,7 +386,7 @@ TEST_F_TIMEOUT(widths, events_filters_stalls, 300)
 TEST_F(widths, period_44_in_a_child)
 {
 	struct perf_event_attr a;
-	struct gate g;
+	struct vt_gate g;
 	int k, fd, nr;
 	pid_t pid;
 
@@ -397,8 +397,8 @@ TEST_F(widths, period_44_in_a_child)
 		int cpu = k >> 1;
 		struct vt_ring rb;
 
-		ASSERT_EQ(0, gate_init(&g));
-		vt_count_attr(&a, EV_UOPS | CFG_CTR(2), 0);
+		ASSERT_EQ(0, vt_gate_init(&g));
+		vt_count_attr(&a, VT_EV_UOPS | VT_CFG_CTR(2), 0);
 		a.sample_period = 44;
 		a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_STREAM_ID |
 				PERF_SAMPLE_RAW;
@@ -408,18 +408,18 @@ TEST_F(widths, period_44_in_a_child)
 			fd = vt_open(&a, 0, cpu, -1);
 			ASSERT_LE(0, fd) TH_LOG("open: %s", strerror(-fd));
 		}
-		pid = child_runs(&self->sum, self->sum_mem, cpu, &g, 3, false);
+		pid = vt_child_runs(&self->sum, self->sum_mem, cpu, &g, 3, false);
 		ASSERT_LT(0, pid);
-		ASSERT_EQ(0, gate_ready(&g));
+		ASSERT_EQ(0, vt_gate_ready(&g));
 		if (!inherit) {
 			fd = vt_open(&a, pid, -1, -1);
 			ASSERT_LE(0, fd) TH_LOG("open: %s", strerror(-fd));
 		}
 		ASSERT_EQ(0, vt_ring_map(fd, &rb));
-		ASSERT_EQ(0, gate_open(&g));
-		ASSERT_EQ(0, wait_ok(pid));
-		EXPECT_EQ(3 * SUM_UOPS, vt_count(fd));
-		nr = check_streams(_metadata, &rb, 3 * SUM_UOPS, 44, 1);
+		ASSERT_EQ(0, vt_gate_open(&g));
+		ASSERT_EQ(0, vt_wait_ok(pid));
+		EXPECT_EQ(3 * VT_SUM_UOPS, vt_count(fd));
+		nr = check_streams(_metadata, &rb, 3 * VT_SUM_UOPS, 44, 1);
 		/* no copy, no swap: one object */
 		if (!inherit)
 			EXPECT_EQ(1, nr);
@@ -427,7 +427,7 @@ TEST_F(widths, period_44_in_a_child)
 		       inherit, cpu, (unsigned long long)rb.samples, nr);
 		vt_ring_unmap(&rb);
 		close(fd);
-		gate_close(&g);
+		vt_gate_close(&g);
 	}
 }
 
@@ -451,7 +451,7 @@ TEST_F(widths, period_44_in_a_swapping_child)
 	pid_t pid;
 	char c;
 
-	vt_count_attr(&a, EV_UOPS | CFG_CTR(2), 0);
+	vt_count_attr(&a, VT_EV_UOPS | VT_CFG_CTR(2), 0);
 	a.sample_period = 44;
 	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_STREAM_ID |
 			PERF_SAMPLE_RAW;
@@ -466,7 +466,7 @@ TEST_F(widths, period_44_in_a_swapping_child)
 		close(go[1]);
 		for (k = 0; k < 6; k++)
 			if (read(go[0], &c, 1) != 1 ||
-			    run_halt(self->dev, &self->sum, self->sum_mem))
+			    vt_counts_run_halt(self->dev, &self->sum, self->sum_mem))
 				_exit(2);
 		_exit(0);
 	}
@@ -476,9 +476,9 @@ TEST_F(widths, period_44_in_a_swapping_child)
 		ASSERT_EQ(1, write(go[1], "g", 1));
 	}
 	close(go[1]);
-	ASSERT_EQ(0, wait_ok(pid));
-	EXPECT_EQ(6 * SUM_UOPS, vt_count(fd));
-	nr = check_streams(_metadata, &rb, 6 * SUM_UOPS, 44, 1);
+	ASSERT_EQ(0, vt_wait_ok(pid));
+	EXPECT_EQ(6 * VT_SUM_UOPS, vt_count(fd));
+	nr = check_streams(_metadata, &rb, 6 * VT_SUM_UOPS, 44, 1);
 	TH_LOG("%llu samples in %d objects", (unsigned long long)rb.samples,
 	       nr);
 	vt_ring_unmap(&rb);

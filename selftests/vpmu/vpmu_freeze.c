@@ -97,7 +97,7 @@ TEST_F(frz, format_files)
 		EXPECT_STREQ(want[i][1], buf);
 	}
 	/* freeze_on_ovf has one name: "foo" never shipped in a release. */
-	EXPECT_NE(0, access(VPMU_PMU_DIR "/format/foo", F_OK));
+	EXPECT_NE(0, access(VT_PMU_DIR "/format/foo", F_OK));
 }
 
 /*

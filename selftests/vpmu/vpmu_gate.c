@@ -68,7 +68,7 @@ static uint64_t *uh_cpu0(uint32_t *n)
 	uint8_t *p;
 	size_t len;
 
-	p = vt_read_file(UHIST "cpu0", &len);
+	p = vt_read_file(VT_UHIST "cpu0", &len);
 	if (!p || len < sizeof(h))
 		goto out;
 	memcpy(&h, p, sizeof(h));
@@ -108,7 +108,7 @@ static int run_marks(FIXTURE_DATA(gate) *self)
 {
 	struct vpmu_run r;
 
-	if (vt_run_halt(self->dev, &self->marks, self->mem, BUDGET, &r))
+	if (vt_run_halt(self->dev, &self->marks, self->mem, VT_HU_BUDGET, &r))
 		return -1;
 	return r.cycles == MARKS_CYCLES ? 0 : -1;
 }
@@ -121,18 +121,18 @@ FIXTURE_SETUP(gate)
 	self->dev = -1;
 	self->interval[0] = '\0';
 	self->whole = NULL;
-	if (access(UHIST "control", F_OK) || access(HIST "program", F_OK))
+	if (access(VT_UHIST "control", F_OK) || access(VT_HIST "program", F_OK))
 		SKIP(return, "no uhist/ or hist/");
 	if (vt_setup_runs(_metadata, &self->dev, &self->marks, "marks", NULL))
 		return;
 	self->mem = aligned_alloc(8, 1 << 20);
 	ASSERT_NE(NULL, self->mem);
-	p = vt_read_file(UHIST "interval", &len);
+	p = vt_read_file(VT_UHIST "interval", &len);
 	ASSERT_NE(NULL, p);
 	snprintf(self->interval, sizeof(self->interval), "%s", (char *)p);
 	free(p);
 	ASSERT_EQ(0, vt_pin(0));
-	ASSERT_EQ(0, hu_prog("off"));
+	ASSERT_EQ(0, vt_hu_prog("off"));
 	/* the whole run, ungated: what the gated ones are parts of */
 	ASSERT_EQ(0, uh_start(1));
 	ASSERT_EQ(0, run_marks(self));
@@ -148,7 +148,7 @@ FIXTURE_TEARDOWN(gate)
 		vt_pmu_write("uhist/interval", self->interval);
 	}
 	if (self->dev >= 0)
-		hu_prog("off");
+		vt_hu_prog("off");
 	vt_teardown_runs(self->dev, &self->marks, NULL);
 	free(self->mem);
 	free(self->whole);
@@ -256,26 +256,26 @@ TEST_F(gate, k7_samples_in_region)
 /* The unit gated: par counts the regions, seq windows on a running clock. */
 TEST_F(gate, hu_gated)
 {
-	uint64_t c[NB], *b;
+	uint64_t c[VT_HU_NB], *b;
 	uint32_t n;
 	int fd;
 
-	ASSERT_EQ(0, hu_prog("par\nvpmu_cycles 1000000000\n"
-			     "vpmu_uops 1000000000\nvpmu_trigger 1000000000\n"));
+	ASSERT_EQ(0, vt_hu_prog("par\nvpmu_cycles 1000000000\n"
+				"vpmu_uops 1000000000\nvpmu_trigger 1000000000\n"));
 	fd = open_ev(EV_UOPS, C1_MARK | C1_FROZEN | C1_GATE_HU, -1);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, run_marks(self));
-	ASSERT_EQ(3, hu_buckets("cpu0", c));
+	ASSERT_EQ(3, vt_hu_buckets("cpu0", c));
 	EXPECT_EQ(REGION, c[0]);
 	EXPECT_EQ(REGION, c[1]);
 	EXPECT_EQ(1000u, c[2]);
 
 	/* gate_hu only: the histogram is not gated */
 	ASSERT_EQ(0, uh_start(1));
-	ASSERT_EQ(0, hu_prog("seq\nvpmu_cycles 35\nvpmu_cycles 70\n"));
+	ASSERT_EQ(0, vt_hu_prog("seq\nvpmu_cycles 35\nvpmu_cycles 70\n"));
 	ASSERT_EQ(0, run_marks(self));
 	close(fd);
-	ASSERT_EQ(2, hu_buckets("cpu0", c));
+	ASSERT_EQ(2, vt_hu_buckets("cpu0", c));
 	EXPECT_EQ(334u * 18, c[0]);
 	EXPECT_EQ(666u * 18, c[1]);
 	b = uh_cpu0(&n);
@@ -284,9 +284,9 @@ TEST_F(gate, hu_gated)
 	free(b);
 
 	/* no gate open any more: the whole run */
-	ASSERT_EQ(0, hu_prog("par\nvpmu_cycles 1000000000\n"));
+	ASSERT_EQ(0, vt_hu_prog("par\nvpmu_cycles 1000000000\n"));
 	ASSERT_EQ(0, run_marks(self));
-	ASSERT_EQ(1, hu_buckets("cpu0", c));
+	ASSERT_EQ(1, vt_hu_buckets("cpu0", c));
 	EXPECT_EQ(MARKS_CYCLES, c[0]);
 }
 
@@ -296,13 +296,13 @@ TEST_F(gate, hu_gated)
  */
 TEST_F(gate, other_tasks_shut_out)
 {
-	uint64_t c[NB], *b;
+	uint64_t c[VT_HU_NB], *b;
 	uint32_t n;
 	pid_t pid;
 	int fd, st;
 
 	ASSERT_EQ(0, uh_start(1));
-	ASSERT_EQ(0, hu_prog("par\nvpmu_cycles 1000000000\n"));
+	ASSERT_EQ(0, vt_hu_prog("par\nvpmu_cycles 1000000000\n"));
 	fd = open_ev(EV_UOPS, C1_MARK | C1_FROZEN | C1_GATE_UHIST |
 		     C1_GATE_HU, -1);
 	ASSERT_LE(0, fd);
@@ -316,7 +316,7 @@ TEST_F(gate, other_tasks_shut_out)
 	ASSERT_NE(NULL, b);
 	EXPECT_EQ(0u, sum_of(b, n));
 	free(b);
-	ASSERT_EQ(1, hu_buckets("cpu0", c));
+	ASSERT_EQ(1, vt_hu_buckets("cpu0", c));
 	EXPECT_EQ(0u, c[0]);
 	/* this task's own run: its regions */
 	ASSERT_EQ(0, run_marks(self));
@@ -326,7 +326,7 @@ TEST_F(gate, other_tasks_shut_out)
 	ASSERT_NE(NULL, b);
 	EXPECT_EQ(REGION, sum_of(b, n));
 	free(b);
-	ASSERT_EQ(1, hu_buckets("cpu0", c));
+	ASSERT_EQ(1, vt_hu_buckets("cpu0", c));
 	EXPECT_EQ(REGION, c[0]);
 }
 

@@ -24,13 +24,13 @@ FIXTURE(hotplug) {
 FIXTURE_SETUP(hotplug)
 {
 	self->fd = -1;
-	if (access(VPMU_CPU1_ONLINE, F_OK))
-		SKIP(return, "no %s", VPMU_CPU1_ONLINE);
+	if (access(VT_CPU1_ONLINE, F_OK))
+		SKIP(return, "no %s", VT_CPU1_ONLINE);
 	if (geteuid())
 		SKIP(return, "CPU hotplug needs root");
-	self->fd = open(VPMU_DEV, O_RDWR | O_CLOEXEC);
+	self->fd = open(VT_DEV, O_RDWR | O_CLOEXEC);
 	if (self->fd < 0)
-		SKIP(return, "no %s", VPMU_DEV);
+		SKIP(return, "no %s", VT_DEV);
 	if (vt_prog_load(&self->sum, "build/sum.vprg") ||
 	    vt_prog_load(&self->sort, "build/sortloop.vprg"))
 		SKIP(return, "no build/sum.vprg or build/sortloop.vprg");

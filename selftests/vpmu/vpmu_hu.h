@@ -9,29 +9,27 @@
 
 #include "vpmu_test.h"
 
-#define HIST		VPMU_HIST
-#define UHIST		VPMU_UHIST
-#define BUDGET		100000000ull
-#define SIM		VPMU_BIN "vpmu-sim"
-#define TMP_IMG		"/tmp/vpmu_hu.vpmu"
-#define TMP_PROG	"/tmp/vpmu_hu.prog"
-#define NB		16
-#define BIG		1000000000u	/* a period longer than any run here */
+#define VT_HU_BUDGET		100000000ull
+#define VT_SIM		VT_BIN "vpmu-sim"
+#define VT_HU_TMP_IMG		"/tmp/vpmu_hu.vpmu"
+#define VT_HU_TMP_PROG	"/tmp/vpmu_hu.prog"
+#define VT_HU_NB		16
+#define VT_HU_BIG		1000000000u	/* a period longer than any run here */
 
 /* Set the unit's program (hist/program); 0 or -errno. */
-static inline int hu_prog(const char *text)
+static inline int vt_hu_prog(const char *text)
 {
 	return vt_pmu_write("hist/program", text);
 }
 
 /* hist/NAME into @buf (NUL-terminated); "" if unreadable. */
-static inline const char *hu_text(const char *name, char *buf, size_t size)
+static inline const char *vt_hu_text(const char *name, char *buf, size_t size)
 {
 	char path[256];
 	size_t len;
 	uint8_t *p;
 
-	snprintf(path, sizeof(path), HIST "%s", name);
+	snprintf(path, sizeof(path), VT_HIST "%s", name);
 	p = vt_read_file(path, &len);
 	buf[0] = '\0';
 	if (p)
@@ -44,8 +42,8 @@ static inline const char *hu_text(const char *name, char *buf, size_t size)
  * Parse "PREFIXC<b> <count>" lines (b = 1, 2, ... in order) into @c.
  * Returns the number of buckets, or -1 if a line is malformed.
  */
-static inline int parse_buckets(const char *text, const char *prefix,
-				uint64_t *c)
+static inline int vt_parse_buckets(const char *text, const char *prefix,
+				   uint64_t *c)
 {
 	const char *line = text;
 	int n = 0;
@@ -58,7 +56,7 @@ static inline int parse_buckets(const char *text, const char *prefix,
 		snprintf(fmt, sizeof(fmt), "%sC%%u %%llu", prefix);
 		if (!strncmp(line, prefix, strlen(prefix))) {
 			if (sscanf(line, fmt, &b, &v) != 2 || b != (unsigned int)n + 1 ||
-			    n == NB)
+			    n == VT_HU_NB)
 				return -1;
 			c[n++] = v;
 		}
@@ -70,12 +68,12 @@ static inline int parse_buckets(const char *text, const char *prefix,
 }
 
 /* hist/NAME's buckets into @c; their number, or -1. */
-static inline int hu_buckets(const char *name, uint64_t *c)
+static inline int vt_hu_buckets(const char *name, uint64_t *c)
 {
 	char buf[4096];
 
-	hu_text(name, buf, sizeof(buf));
-	return parse_buckets(buf, "", c);
+	vt_hu_text(name, buf, sizeof(buf));
+	return vt_parse_buckets(buf, "", c);
 }
 
 /* ---- the fixture: samples on CPU 0, the unit off around each test -------- */
@@ -92,9 +90,9 @@ FIXTURE_SETUP(hu)
 	self->fd = -1;
 	self->mem = NULL;
 	self->gen = vt_generation();
-	if (access(HIST "program", F_OK))
+	if (access(VT_HIST "program", F_OK))
 		SKIP(return, "no %sprogram (module without the histogram unit?)",
-		     HIST);
+		     VT_HIST);
 	if (vt_setup_runs(_metadata, &self->fd, &self->sum, "sum",
 			  &self->sort, "sort", &self->memcpy_, "memcpy",
 			  &self->stores, "stores", NULL))
@@ -102,14 +100,14 @@ FIXTURE_SETUP(hu)
 	self->mem = malloc(65536);
 	ASSERT_NE(NULL, self->mem);
 	ASSERT_EQ(0, vt_pin(0));
-	ASSERT_EQ(0, hu_prog("off"));
+	ASSERT_EQ(0, vt_hu_prog("off"));
 }
 
 FIXTURE_TEARDOWN(hu)
 {
 	if (self->fd >= 0)
-		hu_prog("off");
-	if (!access(VPMU_CPU1_ONLINE, F_OK))
+		vt_hu_prog("off");
+	if (!access(VT_CPU1_ONLINE, F_OK))
 		vt_cpu1_set(1);
 	/* a test that installed an image and failed before restoring */
 	if (self->gen && vt_generation() != self->gen)
@@ -120,12 +118,12 @@ FIXTURE_TEARDOWN(hu)
 }
 
 /* Run @p once on this CPU (CPU 0); its cycles, or 0 on failure. */
-static inline uint64_t run(FIXTURE_DATA(hu) *self, const struct vt_prog *p)
+static inline uint64_t vt_hu_run(FIXTURE_DATA(hu) *self, const struct vt_prog *p)
 {
 	struct vpmu_run r;
 
 	if (p->h.mem_size > 65536 ||
-	    vt_run(self->fd, p, self->mem, BUDGET, &r) ||
+	    vt_run(self->fd, p, self->mem, VT_HU_BUDGET, &r) ||
 	    r.stop != VPMU_RUN_HALT)
 		return 0;
 	return r.cycles;
@@ -135,8 +133,8 @@ static inline uint64_t run(FIXTURE_DATA(hu) *self, const struct vt_prog *p)
  * Load the current image again with its version raised by @bump and, if
  * @wq_drain, a write queue that drains one entry every @wq_drain cycles.
  */
-static inline void hu_load_variant(struct __test_metadata *_metadata,
-				   uint32_t bump, uint32_t wq_drain)
+static inline void vt_hu_load_variant(struct __test_metadata *_metadata,
+				      uint32_t bump, uint32_t wq_drain)
 {
 	struct vpmu_image_header *h;
 	uint8_t *img;

@@ -36,7 +36,7 @@ TEST_F(hu, perf_aliases)
 	char rel[64];
 	unsigned int b;
 
-	for (b = 1; b <= NB; b++) {
+	for (b = 1; b <= VT_HU_NB; b++) {
 		snprintf(rel, sizeof(rel), "events/vpmu_hist%u", b);
 		EXPECT_EQ(0x200 + (long)b, bucket_alias(rel)) TH_LOG("%s", rel);
 	}
@@ -59,7 +59,7 @@ TEST_F(hu, perf_bad_configs)
 
 	/* no program: no buckets */
 	EXPECT_EQ(-EINVAL, open_bucket(1));
-	ASSERT_EQ(0, hu_prog("par;vpmu_uops 5;vpmu_insns 5"));
+	ASSERT_EQ(0, vt_hu_prog("par;vpmu_uops 5;vpmu_insns 5"));
 	EXPECT_EQ(-EINVAL, open_bucket(0));
 	EXPECT_EQ(-EINVAL, open_bucket(3));
 	EXPECT_EQ(-EINVAL, open_bucket(17));
@@ -89,18 +89,18 @@ TEST_F(hu, perf_equals_sysfs)
 	static const char text[] =
 		"seq\nvpmu_uops 13\nvpmu_cycles 29\nvpmu_dc_miss 7\nupc=0x40-0xfff 31\n"
 		"wq=1-4 11\ntag=4 5\n";
-	uint64_t c[NB], s[NB];
+	uint64_t c[VT_HU_NB], s[VT_HU_NB];
 	int fd[6], i;
 
-	ASSERT_EQ(0, hu_prog(text));
+	ASSERT_EQ(0, vt_hu_prog(text));
 	for (i = 0; i < 6; i++) {
 		fd[i] = open_bucket(i + 1);
 		ASSERT_LE(0, fd[i]);
 	}
-	ASSERT_NE(0ull, run(self, &self->memcpy_));
-	ASSERT_NE(0ull, run(self, &self->sort));
-	ASSERT_EQ(6, hu_buckets("cpu0", c));
-	ASSERT_EQ(6, hu_buckets("sum", s));
+	ASSERT_NE(0ull, vt_hu_run(self, &self->memcpy_));
+	ASSERT_NE(0ull, vt_hu_run(self, &self->sort));
+	ASSERT_EQ(6, vt_hu_buckets("cpu0", c));
+	ASSERT_EQ(6, vt_hu_buckets("sum", s));
 	for (i = 0; i < 6; i++) {
 		EXPECT_EQ(c[i], vt_count(fd[i])) TH_LOG("C%d", i + 1);
 		EXPECT_EQ(c[i], s[i]);
@@ -116,10 +116,10 @@ TEST_F(hu, perf_cpu_wide_group)
 	struct {
 		uint64_t nr, v[4];
 	} g;
-	uint64_t c[NB], cyc;
+	uint64_t c[VT_HU_NB], cyc;
 	int lead, m[3], cw, i;
 
-	ASSERT_EQ(0, hu_prog("par;vpmu_uops 1000000;vpmu_insns 1000000;vpmu_stores 1000000"));
+	ASSERT_EQ(0, vt_hu_prog("par;vpmu_uops 1000000;vpmu_insns 1000000;vpmu_stores 1000000"));
 	vt_attr(&a, 0x201, 0);
 	cw = vt_open(&a, -1, 0, -1);
 	if (cw == -EACCES)
@@ -137,7 +137,7 @@ TEST_F(hu, perf_cpu_wide_group)
 		ASSERT_LE(0, m[i]);
 	}
 	ASSERT_EQ(0, ioctl(lead, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP));
-	cyc = run(self, &self->memcpy_);
+	cyc = vt_hu_run(self, &self->memcpy_);
 	ASSERT_EQ(3120u, cyc);
 	ASSERT_EQ((ssize_t)sizeof(g), read(lead, &g, sizeof(g)));
 	EXPECT_EQ(4u, g.nr);
@@ -145,7 +145,7 @@ TEST_F(hu, perf_cpu_wide_group)
 	EXPECT_EQ(3056u, g.v[1]);
 	EXPECT_EQ(551u, g.v[2]);
 	EXPECT_EQ(16u, g.v[3]);
-	ASSERT_EQ(3, hu_buckets("cpu0", c));
+	ASSERT_EQ(3, vt_hu_buckets("cpu0", c));
 	EXPECT_EQ(c[0], g.v[1]);
 	EXPECT_EQ(c[0], vt_count(cw));
 	for (i = 0; i < 3; i++)
@@ -163,34 +163,34 @@ TEST_F(hu, perf_program_change)
 {
 	int f1, f2;
 
-	ASSERT_EQ(0, hu_prog("par;vpmu_uops 1000000;vpmu_insns 1000000"));
+	ASSERT_EQ(0, vt_hu_prog("par;vpmu_uops 1000000;vpmu_insns 1000000"));
 	f1 = open_bucket(1);
 	f2 = open_bucket(2);
 	ASSERT_LE(0, f1);
 	ASSERT_LE(0, f2);
-	ASSERT_EQ(SUM_CYCLES, run(self, &self->sum));
+	ASSERT_EQ(VT_SUM_CYCLES, vt_hu_run(self, &self->sum));
 	EXPECT_EQ(179u, vt_count(f1));
 	EXPECT_EQ(32u, vt_count(f2));
 	/* the same program again: buckets zeroed, counts kept */
-	ASSERT_EQ(0, hu_prog("par;vpmu_uops 1000000;vpmu_insns 1000000"));
+	ASSERT_EQ(0, vt_hu_prog("par;vpmu_uops 1000000;vpmu_insns 1000000"));
 	EXPECT_EQ(179u, vt_count(f1));
-	ASSERT_EQ(SUM_CYCLES, run(self, &self->sum));
+	ASSERT_EQ(VT_SUM_CYCLES, vt_hu_run(self, &self->sum));
 	EXPECT_EQ(358u, vt_count(f1));
 	EXPECT_EQ(64u, vt_count(f2));
 	/* reset under them */
-	ASSERT_EQ(SUM_CYCLES, run(self, &self->sum));
+	ASSERT_EQ(VT_SUM_CYCLES, vt_hu_run(self, &self->sum));
 	ASSERT_EQ(0, vt_pmu_write("hist/control", "reset"));
-	ASSERT_EQ(SUM_CYCLES, run(self, &self->sum));
+	ASSERT_EQ(VT_SUM_CYCLES, vt_hu_run(self, &self->sum));
 	EXPECT_EQ(716u, vt_count(f1));
 	EXPECT_EQ(128u, vt_count(f2));
 	/* a program with one bucket: the second event stops counting */
-	ASSERT_EQ(0, hu_prog("par;vpmu_cycles 1000000"));
-	ASSERT_EQ(SUM_CYCLES, run(self, &self->sum));
+	ASSERT_EQ(0, vt_hu_prog("par;vpmu_cycles 1000000"));
+	ASSERT_EQ(VT_SUM_CYCLES, vt_hu_run(self, &self->sum));
 	EXPECT_EQ(716u + 179u, vt_count(f1));
 	EXPECT_EQ(128u, vt_count(f2));
 	/* and off */
-	ASSERT_EQ(0, hu_prog("off"));
-	ASSERT_EQ(SUM_CYCLES, run(self, &self->sum));
+	ASSERT_EQ(0, vt_hu_prog("off"));
+	ASSERT_EQ(VT_SUM_CYCLES, vt_hu_run(self, &self->sum));
 	EXPECT_EQ(716u + 179u, vt_count(f1));
 	close(f1);
 	close(f2);
@@ -205,16 +205,16 @@ TEST_F(hu, perf_image_switch)
 {
 	int fd;
 
-	ASSERT_EQ(0, hu_prog("par;vpmu_uops 1000000"));
+	ASSERT_EQ(0, vt_hu_prog("par;vpmu_uops 1000000"));
 	fd = open_bucket(1);
 	ASSERT_LE(0, fd);
-	ASSERT_EQ(SUM_CYCLES, run(self, &self->sum));
-	hu_load_variant(_metadata, 300, 0);
-	ASSERT_EQ(SUM_CYCLES, run(self, &self->sum));
+	ASSERT_EQ(VT_SUM_CYCLES, vt_hu_run(self, &self->sum));
+	vt_hu_load_variant(_metadata, 300, 0);
+	ASSERT_EQ(VT_SUM_CYCLES, vt_hu_run(self, &self->sum));
 	EXPECT_EQ(358u, vt_count(fd));
-	ASSERT_EQ(SUM_CYCLES, run(self, &self->sum));
+	ASSERT_EQ(VT_SUM_CYCLES, vt_hu_run(self, &self->sum));
 	ASSERT_EQ(0, vt_load_default());
-	ASSERT_EQ(SUM_CYCLES, run(self, &self->sum));
+	ASSERT_EQ(VT_SUM_CYCLES, vt_hu_run(self, &self->sum));
 	EXPECT_EQ(716u, vt_count(fd));
 	close(fd);
 }
@@ -226,46 +226,46 @@ TEST_F(hu, perf_image_switch)
  */
 TEST_F(hu, offline_cpu)
 {
-	uint64_t c[NB], s[NB];
+	uint64_t c[VT_HU_NB], s[VT_HU_NB];
 	int fd;
 
-	if (access(VPMU_CPU1_ONLINE, F_OK))
-		SKIP(return, "no %s", VPMU_CPU1_ONLINE);
-	ASSERT_EQ(0, hu_prog("par;vpmu_uops 1000000"));
+	if (access(VT_CPU1_ONLINE, F_OK))
+		SKIP(return, "no %s", VT_CPU1_ONLINE);
+	ASSERT_EQ(0, vt_hu_prog("par;vpmu_uops 1000000"));
 	fd = open_bucket(1);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, vt_pin(1));
-	ASSERT_EQ(SUM_CYCLES, run(self, &self->sum));
+	ASSERT_EQ(VT_SUM_CYCLES, vt_hu_run(self, &self->sum));
 	ASSERT_EQ(0, vt_pin(0));
-	ASSERT_EQ(SUM_CYCLES, run(self, &self->sum));
+	ASSERT_EQ(VT_SUM_CYCLES, vt_hu_run(self, &self->sum));
 	EXPECT_EQ(358u, vt_count(fd));
 	close(fd);
-	ASSERT_EQ(1, hu_buckets("cpu1", c));
+	ASSERT_EQ(1, vt_hu_buckets("cpu1", c));
 	EXPECT_EQ(179u, c[0]);
-	ASSERT_EQ(1, hu_buckets("sum", s));
+	ASSERT_EQ(1, vt_hu_buckets("sum", s));
 	EXPECT_EQ(358u, s[0]);
 
-	ASSERT_EQ(0, vt_write_file(VPMU_CPU1_ONLINE, "0"));
-	ASSERT_EQ(1, hu_buckets("cpu1", c));
+	ASSERT_EQ(0, vt_write_file(VT_CPU1_ONLINE, "0"));
+	ASSERT_EQ(1, vt_hu_buckets("cpu1", c));
 	EXPECT_EQ(179u, c[0]);
 	ASSERT_EQ(0, vt_pmu_write("hist/control", "reset"));
-	ASSERT_EQ(1, hu_buckets("cpu1", c));
+	ASSERT_EQ(1, vt_hu_buckets("cpu1", c));
 	EXPECT_EQ(0u, c[0]);
-	ASSERT_EQ(0, hu_prog("seq;vpmu_cycles 10;vpmu_cycles 10"));
-	ASSERT_EQ(2, hu_buckets("cpu1", c));
+	ASSERT_EQ(0, vt_hu_prog("seq;vpmu_cycles 10;vpmu_cycles 10"));
+	ASSERT_EQ(2, vt_hu_buckets("cpu1", c));
 	EXPECT_EQ(0u, c[0] + c[1]);
-	ASSERT_EQ(0, vt_write_file(VPMU_CPU1_ONLINE, "1"));
+	ASSERT_EQ(0, vt_write_file(VT_CPU1_ONLINE, "1"));
 
 	/* 179 = 8 x 20 + 19 */
 	ASSERT_EQ(0, vt_pin(1));
-	ASSERT_EQ(SUM_CYCLES, run(self, &self->sum));
+	ASSERT_EQ(VT_SUM_CYCLES, vt_hu_run(self, &self->sum));
 	ASSERT_EQ(0, vt_pin(0));
-	ASSERT_EQ(2, hu_buckets("cpu1", c));
+	ASSERT_EQ(2, vt_hu_buckets("cpu1", c));
 	EXPECT_EQ(90u, c[0]);
 	EXPECT_EQ(89u, c[1]);
-	ASSERT_EQ(2, hu_buckets("cpu0", c));
+	ASSERT_EQ(2, vt_hu_buckets("cpu0", c));
 	EXPECT_EQ(0u, c[0] + c[1]);
-	ASSERT_EQ(2, hu_buckets("sum", s));
+	ASSERT_EQ(2, vt_hu_buckets("sum", s));
 	EXPECT_EQ(90u, s[0]);
 	EXPECT_EQ(89u, s[1]);
 }

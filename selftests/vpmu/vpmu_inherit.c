@@ -17,7 +17,7 @@
 #include "vpmu_test.h"
 #include "vpmu_perf_lib.h"
 
-#define HIST_PROGRAM	VPMU_PMU_DIR "/hist/program"
+#define HIST_PROGRAM	VT_PMU_DIR "/hist/program"
 
 /* fork(); the child exits at once.  0, or the fork's -errno. */
 static int fork_and_reap(void)

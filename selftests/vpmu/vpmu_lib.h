@@ -33,25 +33,25 @@
 #include <sys/syscall.h>
 #include <linux/vpmu.h>
 
-#define VPMU_DEV	"/dev/vpmu"
-#define VPMU_PMU_DIR	"/sys/bus/event_source/devices/vpmu"
-#define VPMU_UCODE	VPMU_PMU_DIR "/ucode/"
-#define VPMU_HIST	VPMU_PMU_DIR "/hist/"
-#define VPMU_UHIST	VPMU_PMU_DIR "/uhist/"
-#define VPMU_SHARE_DEFAULT "/opt/vpmu/share"
-#define VPMU_KO_PATH	"/opt/vpmu/vpmu.ko"
-#define VPMU_BIN	"/opt/vpmu/bin/"
-#define VPMU_CPU1_ONLINE "/sys/devices/system/cpu/cpu1/online"
+#define VT_DEV	"/dev/vpmu"
+#define VT_PMU_DIR	"/sys/bus/event_source/devices/vpmu"
+#define VT_UCODE	VT_PMU_DIR "/ucode/"
+#define VT_HIST	VT_PMU_DIR "/hist/"
+#define VT_UHIST	VT_PMU_DIR "/uhist/"
+#define VT_SHARE_DEFAULT "/opt/vpmu/share"
+#define VT_KO_PATH	"/opt/vpmu/vpmu.ko"
+#define VT_BIN	"/opt/vpmu/bin/"
+#define VT_CPU1_ONLINE "/sys/devices/system/cpu/cpu1/online"
 
 /*
  * The default microcode's name and the sample results used as probes:
  * sum.s runs 179 microwords, one cycle each, and retires 32 instructions.
  */
-#define VPMU_DEFAULT_NAME "vpmu32"
-#define SUM_R2		55u
-#define SUM_CYCLES	179ull
-#define SUM_UOPS	179ull
-#define SUM_INSNS	32ull
+#define VT_DEFAULT_NAME "vpmu32"
+#define VT_SUM_R2		55u
+#define VT_SUM_CYCLES	179ull
+#define VT_SUM_UOPS	179ull
+#define VT_SUM_INSNS	32ull
 
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
@@ -104,7 +104,7 @@ static inline const char *vt_share(char *buf, size_t size, const char *rel)
 {
 	const char *s = getenv("VPMU_SHARE");
 
-	snprintf(buf, size, "%s/%s", s && *s ? s : VPMU_SHARE_DEFAULT, rel);
+	snprintf(buf, size, "%s/%s", s && *s ? s : VT_SHARE_DEFAULT, rel);
 	return buf;
 }
 
@@ -126,7 +126,7 @@ static inline int vt_pmu_read(const char *rel, char *buf, size_t size)
 	int fd;
 
 	buf[0] = '\0';
-	snprintf(path, sizeof(path), VPMU_PMU_DIR "/%s", rel);
+	snprintf(path, sizeof(path), VT_PMU_DIR "/%s", rel);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
@@ -142,7 +142,7 @@ static inline int vt_pmu_read(const char *rel, char *buf, size_t size)
 /* Is the vpmu PMU registered (its sysfs directory there)? */
 static inline bool vt_pmu_present(void)
 {
-	return access(VPMU_PMU_DIR, F_OK) == 0;
+	return access(VT_PMU_DIR, F_OK) == 0;
 }
 
 /* The number in the PMU's sysfs file REL (caps/nr_counters, ...), or -1. */
@@ -189,7 +189,7 @@ static inline int vt_pmu_write(const char *rel, const char *val)
 {
 	char path[256];
 
-	snprintf(path, sizeof(path), VPMU_PMU_DIR "/%s", rel);
+	snprintf(path, sizeof(path), VT_PMU_DIR "/%s", rel);
 	return vt_write_file(path, val);
 }
 
@@ -206,14 +206,14 @@ static inline int vt_pin(int cpu)
 /* Take CPU 1 offline (@on 0) or bring it back; 0 or -errno. */
 static inline int vt_cpu1_set(int on)
 {
-	return vt_write_file(VPMU_CPU1_ONLINE, on ? "1" : "0");
+	return vt_write_file(VT_CPU1_ONLINE, on ? "1" : "0");
 }
 
 /* Is CPU 1 online: 1, 0, or -1 if it cannot go offline at all. */
 static inline int vt_cpu1_online(void)
 {
 	char c = '?';
-	int fd = open(VPMU_CPU1_ONLINE, O_RDONLY | O_CLOEXEC);
+	int fd = open(VT_CPU1_ONLINE, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
 		return -1;
@@ -243,13 +243,13 @@ static inline unsigned long long vt_generation(void)
 
 static inline bool vt_have_loader(void)
 {
-	return access(VPMU_UCODE "image", F_OK) == 0;
+	return access(VT_UCODE "image", F_OK) == 0;
 }
 
 /* The current image, read back; NULL on error. */
 static inline uint8_t *vt_read_image(size_t *len)
 {
-	return vt_read_file(VPMU_UCODE "image", len);
+	return vt_read_file(VT_UCODE "image", len);
 }
 
 /* ---- images -------------------------------------------------------------- */
@@ -286,7 +286,7 @@ static inline int vt_write_image(const void *img, size_t len, size_t chunk)
 	size_t off = 0;
 	int fd, ret = 0;
 
-	fd = open(VPMU_UCODE "image", O_WRONLY | O_CLOEXEC);
+	fd = open(VT_UCODE "image", O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	while (off < len) {
@@ -309,7 +309,7 @@ static inline int vt_load_default(void)
 {
 	int fd, ret = 0;
 
-	fd = open(VPMU_UCODE "load_default", O_WRONLY | O_CLOEXEC);
+	fd = open(VT_UCODE "load_default", O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	if (write(fd, "1", 1) != 1)
@@ -615,7 +615,7 @@ static inline const char *vt_ko(void)
 {
 	const char *ko = getenv("VPMU_KO");
 
-	return ko && *ko ? ko : VPMU_KO_PATH;
+	return ko && *ko ? ko : VT_KO_PATH;
 }
 
 /*

@@ -15,8 +15,8 @@
 #include "vpmu_test.h"
 #include "vpmu_perf_lib.h"
 
-#define BUDGET		10000000ull
-#define MARKS_REGION	18000ull	/* uops of marks.vprg inside regions */
+#define VT_LIFE_BUDGET		10000000ull
+#define VT_MARKS_REGION	18000ull	/* uops of marks.vprg inside regions */
 
 FIXTURE(life) {
 	int dev;
@@ -45,19 +45,19 @@ FIXTURE_TEARDOWN(life)
 }
 
 /* Run @p to its halt; 0 or -errno. */
-static inline int run(FIXTURE_DATA(life) *self, const struct vt_prog *p)
+static inline int vt_life_run(FIXTURE_DATA(life) *self, const struct vt_prog *p)
 {
 	struct vpmu_run r;
 
-	return vt_run_halt(self->dev, p, self->mem, BUDGET, &r);
+	return vt_run_halt(self->dev, p, self->mem, VT_LIFE_BUDGET, &r);
 }
 
 /*
  * A freeze group of two uops counters, leader and member, on @pid/@cpu
  * (@inherit for per-task ones); 0 or -errno.
  */
-static inline int open_frz_pair(FIXTURE_DATA(life) *self, pid_t pid,
-				int cpu, int inherit, int fd[2])
+static inline int vt_open_frz_pair(FIXTURE_DATA(life) *self, pid_t pid,
+				   int cpu, int inherit, int fd[2])
 {
 	struct perf_event_attr a;
 
@@ -77,7 +77,7 @@ static inline int open_frz_pair(FIXTURE_DATA(life) *self, pid_t pid,
 }
 
 /* Block until a byte arrives on @fd. */
-static inline void wait_byte(int fd)
+static inline void vt_wait_byte(int fd)
 {
 	char c;
 

@@ -48,14 +48,14 @@ TEST_F(life, member_of_offlined_leader_refused)
 	struct perf_event_attr a;
 	int kind, leader, member, fd[2];
 
-	if (access(VPMU_CPU1_ONLINE, W_OK))
-		SKIP(return, "no %s", VPMU_CPU1_ONLINE);
+	if (access(VT_CPU1_ONLINE, W_OK))
+		SKIP(return, "no %s", VT_CPU1_ONLINE);
 	for (kind = 0; kind < 3; kind++) {
 		detached_leader_attr(self, &a, kind, 1);
 		leader = vt_open(&a, -1, 1, -1);
 		ASSERT_LE(0, leader) TH_LOG("leader kind %d", kind);
-		ASSERT_EQ(0, vt_write_file(VPMU_CPU1_ONLINE, "0"));
-		ASSERT_EQ(0, vt_write_file(VPMU_CPU1_ONLINE, "1"));
+		ASSERT_EQ(0, vt_write_file(VT_CPU1_ONLINE, "0"));
+		ASSERT_EQ(0, vt_write_file(VT_CPU1_ONLINE, "1"));
 		vt_attr(&a, self->uops, kind == 1 ? self->c1_frz : 0);
 		member = vt_open(&a, -1, 1, leader);
 		EXPECT_EQ(-ENODEV, member) TH_LOG("leader kind %d", kind);
@@ -64,12 +64,12 @@ TEST_F(life, member_of_offlined_leader_refused)
 		if (member >= 0)
 			close(member);
 	}
-	ASSERT_EQ(0, open_frz_pair(self, -1, 1, 0, fd));
+	ASSERT_EQ(0, vt_open_frz_pair(self, -1, 1, 0, fd));
 	ASSERT_EQ(0, vt_pin(1));
-	ASSERT_EQ(0, run(self, &self->marks));
+	ASSERT_EQ(0, vt_life_run(self, &self->marks));
 	ASSERT_EQ(0, vt_pin(0));
-	EXPECT_EQ(MARKS_REGION, vt_count(fd[0]));
-	EXPECT_EQ(MARKS_REGION, vt_count(fd[1]));
+	EXPECT_EQ(VT_MARKS_REGION, vt_count(fd[0]));
+	EXPECT_EQ(VT_MARKS_REGION, vt_count(fd[1]));
 	close(fd[0]);
 	close(fd[1]);
 }
@@ -93,7 +93,7 @@ TEST_F(life, member_of_exec_detached_leader_refused)
 		ASSERT_LE(0, pid);
 		if (!pid) {
 			close(go[1]);
-			wait_byte(go[0]);
+			vt_wait_byte(go[0]);
 			/* done[1] closes on exec: the parent reads EOF */
 			execlp("sleep", "sleep", "10", (char *)NULL);
 			_exit(1);

@@ -97,12 +97,12 @@ TEST_F(load_unload, uhist_interval_at_load)
 	int fd;
 
 	ASSERT_EQ(0, vt_reload("uhist_interval=7"));
-	if (access(VPMU_UHIST "state", F_OK)) {
+	if (access(VT_UHIST "state", F_OK)) {
 		ASSERT_EQ(0, vt_reload(""));
-		SKIP(return, "no %sstate", VPMU_UHIST);
+		SKIP(return, "no %sstate", VT_UHIST);
 	}
 	EXPECT_STREQ("running", lu_uhist_state(buf, sizeof(buf)));
-	p = vt_read_file(VPMU_UHIST "interval", &len);
+	p = vt_read_file(VT_UHIST "interval", &len);
 	ASSERT_NE(NULL, p);
 	EXPECT_STREQ("7\n", (char *)p);
 	free(p);
@@ -115,13 +115,13 @@ TEST_F(load_unload, uhist_interval_at_load)
 	ASSERT_NE(NULL, mem);
 	ASSERT_EQ(0, vt_pin(0));
 	vt_check_sum(_metadata, fd, &sum, mem, &r);
-	p = vt_read_file(VPMU_UHIST "cpu0", &len);
+	p = vt_read_file(VT_UHIST "cpu0", &len);
 	ASSERT_NE(NULL, p);
 	ASSERT_LE(sizeof(h), len);
 	memcpy(&h, p, sizeof(h));
 	free(p);
 	EXPECT_EQ(7u, h.interval);
-	EXPECT_EQ(SUM_CYCLES / 7, h.samples);
+	EXPECT_EQ(VT_SUM_CYCLES / 7, h.samples);
 	free(mem);
 	vt_teardown_runs(fd, &sum, NULL);
 

@@ -358,7 +358,7 @@ TEST_F(mem, bare_engine)
 	ASSERT_EQ(0, image_header(&h));
 	ASSERT_EQ(0, snapshot(self->fd, last, &s));
 	EXPECT_EQ(0ull, s.generation);
-	snprintf(path, sizeof(path), VPMU_UHIST "cpu%d", last);
+	snprintf(path, sizeof(path), VT_UHIST "cpu%d", last);
 	f = vt_read_file(path, &len);
 	ASSERT_NE(NULL, f);
 	ASSERT_EQ(sizeof(uh) + 8ull * h.cs_words, len);
@@ -459,8 +459,8 @@ TEST_F(mem, enomem)
 	ASSERT_EQ(0, ioctl(self->fd, VPMU_IOC_RUN, &r))
 		TH_LOG("resume: %s", strerror(errno));
 	EXPECT_EQ((uint32_t)VPMU_RUN_HALT, r.stop);
-	EXPECT_EQ(SUM_CYCLES - cycles, r.cycles);
-	EXPECT_EQ(SUM_R2, r.regs[2]);
+	EXPECT_EQ(VT_SUM_CYCLES - cycles, r.cycles);
+	EXPECT_EQ(VT_SUM_R2, r.regs[2]);
 	ASSERT_EQ(0, snapshot(self->fd, 1, &s));
 	EXPECT_EQ(vt_generation(), s.generation);
 }

@@ -15,7 +15,7 @@
 #include <sys/wait.h>
 #include "vpmu_perf.h"
 
-PERF_FIXTURE(perf, "sum");
+VT_PERF_FIXTURE(perf, "sum");
 
 /* ---- attribution: per task and per CPU ----------------------------------- */
 
@@ -37,11 +37,11 @@ static pid_t spawn(int cpu, const char *prog, int runs, int go)
 	if (sched_setaffinity(0, sizeof(set), &set) ||
 	    vt_prog_load(&p, prog) || !(mem = vt_prog_mem(&p)))
 		_exit(2);
-	dev = open(VPMU_DEV, O_RDWR);
+	dev = open(VT_DEV, O_RDWR);
 	if (dev < 0 || read(go, &c, 1) != 1)
 		_exit(3);
 	for (i = 0; i < runs; i++)
-		if (vt_run(dev, &p, mem, BUDGET, &r) || r.stop != VPMU_RUN_HALT)
+		if (vt_run(dev, &p, mem, VT_PERF_BUDGET, &r) || r.stop != VPMU_RUN_HALT)
 			_exit(4);
 	_exit(0);
 }
@@ -134,22 +134,22 @@ TEST_F(perf, times_of_one_run)
 	for (i = 0; i < 20; i++) {
 		fd = open_on(cfg, 0, -1);
 		ASSERT_LE(0, fd);
-		ASSERT_EQ(0, run(&self->f, BUDGET));
+		ASSERT_EQ(0, vt_perf_run(&self->f, VT_PERF_BUDGET));
 		ASSERT_EQ(0, vt_read_count(fd, &c));
 		close(fd);
-		EXPECT_EQ(SUM_CYCLES, c.value);
+		EXPECT_EQ(VT_SUM_CYCLES, c.value);
 		EXPECT_LT(0u, c.enabled) TH_LOG("run %d: enabled 0 ns", i);
 		EXPECT_EQ(c.enabled, c.running);
 	}
 
-	vt_count_attr(&a, cfg | ctr_config(1), 0);
+	vt_count_attr(&a, cfg | vt_ctr_config(1), 0);
 	a.pinned = 1;		/* never rotated off for the task's */
 	hold = vt_open(&a, -1, 0, -1);
 	ASSERT_LE(0, hold);
 	for (i = 0; i < 20; i++) {
-		busy = open_on(cfg | ctr_config(1), 0, -1);
+		busy = open_on(cfg | vt_ctr_config(1), 0, -1);
 		ASSERT_LE(0, busy);
-		ASSERT_EQ(0, run(&self->f, BUDGET));
+		ASSERT_EQ(0, vt_perf_run(&self->f, VT_PERF_BUDGET));
 		ASSERT_EQ(0, vt_read_count(busy, &b));
 		close(busy);
 		EXPECT_EQ(0u, b.value);
@@ -157,7 +157,7 @@ TEST_F(perf, times_of_one_run)
 		EXPECT_LT(0u, b.enabled) TH_LOG("busy %d: enabled 0 ns", i);
 	}
 	ASSERT_EQ(0, vt_read_count(hold, &c));
-	EXPECT_EQ(20 * SUM_CYCLES, c.value);
+	EXPECT_EQ(20 * VT_SUM_CYCLES, c.value);
 	close(hold);
 }
 
@@ -201,7 +201,7 @@ TEST_F_TIMEOUT(perf, reads_during_long_run, 180)
 	}
 	/* cycles on the 14-bit counter for the CPU-wide event */
 	fd[0] = open_on(cycles, pid, -1);
-	fd[1] = open_on(cycles | ctr_config(3 <= self->f.nr_counters ? 3 : 1),
+	fd[1] = open_on(cycles | vt_ctr_config(3 <= self->f.nr_counters ? 3 : 1),
 			-1, 1);
 	ASSERT_LE(0, fd[0]);
 	ASSERT_LE(0, fd[1]);
@@ -240,33 +240,33 @@ TEST_F(perf, enable_disable_reset)
 	int fd;
 
 	ASSERT_EQ(0, vt_alias_cfg("uops", &uops));
-	fd = open_config(uops, 1);
+	fd = vt_open_config(uops, 1);
 	ASSERT_LE(0, fd);
 
-	ASSERT_EQ(0, run(&self->f, BUDGET));		/* disabled: not counted */
+	ASSERT_EQ(0, vt_perf_run(&self->f, VT_PERF_BUDGET));		/* disabled: not counted */
 	ASSERT_EQ(0, vt_read_count(fd, &c));
 	EXPECT_EQ(0ull, c.value);
 	EXPECT_EQ(0ull, c.enabled);
 
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
-	ASSERT_EQ(0, run(&self->f, BUDGET));
-	ASSERT_EQ(0, run(&self->f, BUDGET));
+	ASSERT_EQ(0, vt_perf_run(&self->f, VT_PERF_BUDGET));
+	ASSERT_EQ(0, vt_perf_run(&self->f, VT_PERF_BUDGET));
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
-	ASSERT_EQ(0, run(&self->f, BUDGET));		/* disabled again */
+	ASSERT_EQ(0, vt_perf_run(&self->f, VT_PERF_BUDGET));		/* disabled again */
 	ASSERT_EQ(0, vt_read_count(fd, &c));
-	EXPECT_EQ(2 * SUM_CYCLES, c.value);	/* sum: uops = cycles */
+	EXPECT_EQ(2 * VT_SUM_CYCLES, c.value);	/* sum: uops = cycles */
 	EXPECT_EQ(c.enabled, c.running);
 
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_RESET, 0));
 	ASSERT_EQ(0, vt_read_count(fd, &c));
 	EXPECT_EQ(0ull, c.value);
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
-	ASSERT_EQ(0, run(&self->f, BUDGET));
+	ASSERT_EQ(0, vt_perf_run(&self->f, VT_PERF_BUDGET));
 	/* A reset while counting drops what was counted before it. */
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_RESET, 0));
-	ASSERT_EQ(0, run(&self->f, BUDGET));
+	ASSERT_EQ(0, vt_perf_run(&self->f, VT_PERF_BUDGET));
 	ASSERT_EQ(0, vt_read_count(fd, &c));
-	EXPECT_EQ(SUM_CYCLES, c.value);
+	EXPECT_EQ(VT_SUM_CYCLES, c.value);
 	close(fd);
 }
 
@@ -283,17 +283,17 @@ TEST_F(perf, period_refresh_id)
 
 	vt_count_attr(&a, 0, 0);
 	a.read_format = PERF_FORMAT_ID;
-	fd = sys_perf_event_open(&a, 0, -1, -1, 0);
+	fd = vt_perf_event_open(&a, 0, -1, -1, 0);
 	ASSERT_LE(0, fd);
 	EXPECT_EQ(-1, ioctl(fd, PERF_EVENT_IOC_PERIOD, &period));
 	EXPECT_EQ(EINVAL, errno);
 	EXPECT_EQ(-1, ioctl(fd, PERF_EVENT_IOC_REFRESH, 1));
 	EXPECT_EQ(EINVAL, errno);
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ID, &id));
-	ASSERT_EQ(0, run(&self->f, BUDGET));
+	ASSERT_EQ(0, vt_perf_run(&self->f, VT_PERF_BUDGET));
 	ASSERT_EQ((ssize_t)sizeof(r), read(fd, &r, sizeof(r)));
 	EXPECT_EQ(id, r.id);
-	EXPECT_EQ(SUM_CYCLES, r.value);
+	EXPECT_EQ(VT_SUM_CYCLES, r.value);
 	/* Still counting after the refused ioctls. */
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ID, &id2));
 	EXPECT_EQ(id, id2);
@@ -319,9 +319,9 @@ TEST_F(perf, invalid_configs)
 		{ "tag with event", (1ull << tag) | 1, EINVAL },
 		{ "tag out of range", 0, EINVAL },
 		{ "event 0x100 + tag out of range", 0, EINVAL },
-		{ "ctr beyond nr_counters", ctr_config(self->f.nr_counters + 1),
+		{ "ctr beyond nr_counters", vt_ctr_config(self->f.nr_counters + 1),
 		  EINVAL },
-		{ "ctr 31", ctr_config(31), EINVAL },
+		{ "ctr 31", vt_ctr_config(31), EINVAL },
 		{ "unused bit 26", 1ull << 26, EINVAL },
 		{ "unused bit 63", 1ull << 63, EINVAL },
 	};
@@ -339,7 +339,7 @@ TEST_F(perf, invalid_configs)
 	cases[6].config = 0x100 + bad_tag;
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		fd = open_config(cases[i].config, 0);
+		fd = vt_open_config(cases[i].config, 0);
 		EXPECT_EQ(-cases[i].err, fd) TH_LOG("%s (config %#llx)",
 			cases[i].what, (unsigned long long)cases[i].config);
 		if (fd >= 0)
@@ -347,11 +347,11 @@ TEST_F(perf, invalid_configs)
 	}
 
 	/* The largest valid of each. */
-	fd = open_config(((bad_tag - 1) << tag) | ctr_config(self->f.nr_counters), 0);
+	fd = vt_open_config(((bad_tag - 1) << tag) | vt_ctr_config(self->f.nr_counters), 0);
 	EXPECT_LE(0, fd);
 	if (fd >= 0)
 		close(fd);
-	fd = open_config(0x100 + bad_tag - 1, 0);
+	fd = vt_open_config(0x100 + bad_tag - 1, 0);
 	EXPECT_LE(0, fd);
 	if (fd >= 0)
 		close(fd);
@@ -359,15 +359,15 @@ TEST_F(perf, invalid_configs)
 	/* config1 is the freeze control (vpmu_freeze): reserved bits */
 	vt_count_attr(&a, 1, 0);
 	a.config1 = 1ull << 40;
-	EXPECT_EQ(-1, sys_perf_event_open(&a, 0, -1, -1, 0));
+	EXPECT_EQ(-1, vt_perf_event_open(&a, 0, -1, -1, 0));
 	EXPECT_EQ(EINVAL, errno);
 	vt_count_attr(&a, 1, 0);
 	a.config2 = 1ull << 40;
-	EXPECT_EQ(-1, sys_perf_event_open(&a, 0, -1, -1, 0));
+	EXPECT_EQ(-1, vt_perf_event_open(&a, 0, -1, -1, 0));
 	EXPECT_EQ(EINVAL, errno);
 	vt_count_attr(&a, 1, 0);
 	a.exclude_host = 1;
-	EXPECT_EQ(-1, sys_perf_event_open(&a, 0, -1, -1, 0));
+	EXPECT_EQ(-1, vt_perf_event_open(&a, 0, -1, -1, 0));
 	EXPECT_EQ(EOPNOTSUPP, errno);
 }
 
@@ -393,7 +393,7 @@ TEST(module_busy_while_open)
 	for (k = 0; k < 2; k++) {
 		/* k = 0: a per-task event; k = 1: a CPU-wide one. */
 		vt_count_attr(&a, 1, 0);
-		fd = sys_perf_event_open(&a, k ? -1 : 0, k ? 0 : -1, -1, 0);
+		fd = vt_perf_event_open(&a, k ? -1 : 0, k ? 0 : -1, -1, 0);
 		ASSERT_LE(0, fd) TH_LOG("open: %s", strerror(errno));
 		/*
 		 * In use: delete_module(O_NONBLOCK) says EWOULDBLOCK (EAGAIN),

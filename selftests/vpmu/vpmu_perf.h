@@ -15,12 +15,11 @@
 #include "vpmu_test.h"
 #include "vpmu_perf_lib.h"
 
-#define BUDGET		1000000ull
-#define MAX_CTRS	VT_MAX_CTRS
-#define RING_PAGES	256
+#define VT_PERF_BUDGET		1000000ull
+#define VT_PERF_RING_PAGES	256
 
 /* What every fixture here sets up: the PMU, the device, one program. */
-struct perf_fx {
+struct vt_perf_fx {
 	int dev;
 	struct vt_prog p;
 	uint8_t *mem;
@@ -28,8 +27,8 @@ struct perf_fx {
 	struct vpmu_run r;
 };
 
-static inline void perf_fx_setup(struct __test_metadata *_metadata,
-				 struct perf_fx *f, const char *prog)
+static inline void vt_perf_fx_setup(struct __test_metadata *_metadata,
+				    struct vt_perf_fx *f, const char *prog)
 {
 	if (vt_setup_runs(_metadata, &f->dev, &f->p, prog, NULL))
 		return;
@@ -39,40 +38,40 @@ static inline void perf_fx_setup(struct __test_metadata *_metadata,
 	ASSERT_NE(NULL, f->mem);
 }
 
-static inline void perf_fx_teardown(struct perf_fx *f)
+static inline void vt_perf_fx_teardown(struct vt_perf_fx *f)
 {
 	vt_teardown_runs(f->dev, &f->p, NULL);
 	free(f->mem);
 }
 
-/* FIXTURE(@name) of struct perf_fx f, set up with share/build/@prog.vprg. */
-#define PERF_FIXTURE(name, prog)					\
+/* FIXTURE(@name) of struct vt_perf_fx f, set up with share/build/@prog.vprg. */
+#define VT_PERF_FIXTURE(name, prog)					\
 	FIXTURE(name) {							\
-		struct perf_fx f;					\
+		struct vt_perf_fx f;					\
 	};								\
 	FIXTURE_SETUP(name)						\
 	{								\
-		perf_fx_setup(_metadata, &self->f, prog);		\
+		vt_perf_fx_setup(_metadata, &self->f, prog);		\
 	}								\
 	FIXTURE_TEARDOWN(name)						\
 	{								\
-		perf_fx_teardown(&self->f);				\
+		vt_perf_fx_teardown(&self->f);				\
 	}
 
 /* One run of the fixture's program from fresh memory, into f->r. */
-static inline int run(struct perf_fx *f, uint64_t budget)
+static inline int vt_perf_run(struct vt_perf_fx *f, uint64_t budget)
 {
 	return vt_run(f->dev, &f->p, f->mem, budget, &f->r);
 }
 
 /* Config of counter @n (1-based) pinned, from format/ctr. */
-static inline uint64_t ctr_config(int n)
+static inline uint64_t vt_ctr_config(int n)
 {
 	return (uint64_t)n << vt_config_shift("ctr");
 }
 
 /* A counting event (struct vt_count) on this task, any CPU; fd or -errno. */
-static inline int open_config(uint64_t config, int disabled)
+static inline int vt_open_config(uint64_t config, int disabled)
 {
 	struct perf_event_attr a;
 
@@ -83,10 +82,10 @@ static inline int open_config(uint64_t config, int disabled)
 
 /*
  * Open a sampling event on this task (sample_type IP | RAW unless @type)
- * with a ring of RING_PAGES; fd or -errno.
+ * with a ring of VT_PERF_RING_PAGES; fd or -errno.
  */
-static inline int open_sampling(uint64_t config, uint64_t period,
-				uint64_t type, struct vt_ring *rb)
+static inline int vt_open_sampling(uint64_t config, uint64_t period,
+				   uint64_t type, struct vt_ring *rb)
 {
 	struct perf_event_attr a;
 	int fd;
@@ -97,14 +96,14 @@ static inline int open_sampling(uint64_t config, uint64_t period,
 	fd = vt_open(&a, 0, -1, -1);
 	if (fd < 0)
 		return fd;
-	if (vt_ring_map_pages(fd, rb, RING_PAGES)) {
+	if (vt_ring_map_pages(fd, rb, VT_PERF_RING_PAGES)) {
 		close(fd);
 		return -ENOMEM;
 	}
 	return fd;
 }
 
-static inline void close_sampling(int fd, struct vt_ring *rb)
+static inline void vt_close_sampling(int fd, struct vt_ring *rb)
 {
 	vt_ring_unmap(rb);
 	close(fd);

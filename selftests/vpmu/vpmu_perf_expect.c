@@ -15,7 +15,7 @@
 #include "vpmu_perf.h"
 
 FIXTURE(sample) {
-	struct perf_fx f;
+	struct vt_perf_fx f;
 	struct vt_expect x;
 };
 
@@ -46,7 +46,7 @@ FIXTURE_VARIANT_ADD(sample, encoded_tags) {
 
 FIXTURE_SETUP(sample)
 {
-	perf_fx_setup(_metadata, &self->f, variant->prog);
+	vt_perf_fx_setup(_metadata, &self->f, variant->prog);
 	if (variant->image &&
 	    vt_load_share_image(_metadata, variant->image))
 		return;
@@ -60,7 +60,7 @@ FIXTURE_TEARDOWN(sample)
 	/* Whatever the setup got to: the default image again. */
 	if (variant->image && vt_have_loader() && !geteuid())
 		EXPECT_EQ(0, vt_load_default());
-	perf_fx_teardown(&self->f);
+	vt_perf_fx_teardown(&self->f);
 }
 
 /*
@@ -69,7 +69,7 @@ FIXTURE_TEARDOWN(sample)
  */
 TEST_F_TIMEOUT(sample, exact_counts, 120)
 {
-	int fds[MAX_CTRS], i, j, bad = 0;
+	int fds[VT_MAX_CTRS], i, j, bad = 0;
 
 	for (i = 0; i < self->x.nev; i += self->f.nr_counters) {
 		int n = self->x.nev - i;
@@ -81,11 +81,11 @@ TEST_F_TIMEOUT(sample, exact_counts, 120)
 
 			ASSERT_EQ(0, vt_alias_cfg(self->x.ev_name[i + j], &config))
 				TH_LOG("no events/vpmu_%s", self->x.ev_name[i + j]);
-			fds[j] = open_config(config, 0);
+			fds[j] = vt_open_config(config, 0);
 			ASSERT_LE(0, fds[j]) TH_LOG("open vpmu_%s: %s",
 				self->x.ev_name[i + j], strerror(-fds[j]));
 		}
-		ASSERT_EQ(0, run(&self->f, BUDGET));
+		ASSERT_EQ(0, vt_perf_run(&self->f, VT_PERF_BUDGET));
 		for (j = 0; j < n; j++) {
 			struct vt_count c;
 
@@ -143,11 +143,11 @@ TEST_F(sample, tag_range)
 		ASSERT_EQ(0, vt_load_share_image(_metadata, variant->image));
 		EXPECT_EQ(variant->tags, tags_listed());
 	}
-	fd = open_config(tag * variant->tags, 0);
+	fd = vt_open_config(tag * variant->tags, 0);
 	EXPECT_LE(0, fd);
 	if (fd >= 0)
 		close(fd);
-	EXPECT_EQ(-EINVAL, open_config(tag * (variant->tags + 1), 0));
+	EXPECT_EQ(-EINVAL, vt_open_config(tag * (variant->tags + 1), 0));
 }
 
 /* User-only + kernel-only = total, and kernel-only = "super cycles". */
@@ -161,20 +161,20 @@ TEST_F(sample, exclude_user_kernel)
 		SKIP(return, "no super cycles line");
 	vt_count_attr(&a, 0, 0);	/* vpmu_cycles */
 	a.exclude_kernel = 1;
-	fu = sys_perf_event_open(&a, 0, -1, -1, 0);
+	fu = vt_perf_event_open(&a, 0, -1, -1, 0);
 	ASSERT_LE(0, fu);
 	a.exclude_kernel = 0;
 	a.exclude_user = 1;
-	fk = sys_perf_event_open(&a, 0, -1, -1, 0);
+	fk = vt_perf_event_open(&a, 0, -1, -1, 0);
 	ASSERT_LE(0, fk);
 	a.exclude_user = 0;
 	a.exclude_hv = 1;	/* changes nothing */
 	a.exclude_idle = 1;
 	a.exclude_guest = 1;
-	ft = sys_perf_event_open(&a, 0, -1, -1, 0);
+	ft = vt_perf_event_open(&a, 0, -1, -1, 0);
 	ASSERT_LE(0, ft);
 
-	ASSERT_EQ(0, run(&self->f, BUDGET));
+	ASSERT_EQ(0, vt_perf_run(&self->f, VT_PERF_BUDGET));
 	ASSERT_EQ(0, vt_read_count(fu, &u));
 	ASSERT_EQ(0, vt_read_count(fk, &k));
 	ASSERT_EQ(0, vt_read_count(ft, &t));

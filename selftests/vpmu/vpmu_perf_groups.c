@@ -11,7 +11,7 @@
 #define _GNU_SOURCE
 #include "vpmu_perf.h"
 
-PERF_FIXTURE(perf, "sum");
+VT_PERF_FIXTURE(perf, "sum");
 
 /* Open @n events of @configs as one group; fds in @fds; -errno of a failure. */
 static int open_group(const uint64_t *configs, int n, int *fds)
@@ -55,7 +55,7 @@ TEST_F(perf, group_read)
 		ASSERT_EQ(0, vt_alias_cfg(names[i], &configs[i]));
 	ASSERT_EQ(0, open_group(configs, 3, fds));
 	ASSERT_EQ(0, ioctl(fds[0], PERF_EVENT_IOC_ENABLE, 0));
-	ASSERT_EQ(0, run(&self->f, BUDGET));
+	ASSERT_EQ(0, vt_perf_run(&self->f, VT_PERF_BUDGET));
 	ASSERT_EQ(0, ioctl(fds[0], PERF_EVENT_IOC_DISABLE, 0));
 	ASSERT_LT(0, read(fds[0], &g, sizeof(g)));
 	ASSERT_EQ(3ull, g.nr);
@@ -85,14 +85,14 @@ TEST_F(perf, group_pinned_and_free)
 	ASSERT_EQ(0, vt_alias_cfg("cycles", &configs[1]));
 	if (self->f.nr_counters < 2)
 		SKIP(return, "needs 2 counters");
-	configs[1] |= ctr_config(1);
+	configs[1] |= vt_ctr_config(1);
 	ASSERT_EQ(0, open_group(configs, 2, fds));
 	ASSERT_EQ(0, ioctl(fds[0], PERF_EVENT_IOC_ENABLE, 0));
-	ASSERT_EQ(0, run(&self->f, BUDGET));
+	ASSERT_EQ(0, vt_perf_run(&self->f, VT_PERF_BUDGET));
 	ASSERT_LT(0, read(fds[0], &g, sizeof(g)));
 	EXPECT_EQ(g.enabled, g.running);
-	EXPECT_EQ(SUM_CYCLES, g.cntr[0].value);
-	EXPECT_EQ(SUM_CYCLES, g.cntr[1].value);
+	EXPECT_EQ(VT_SUM_CYCLES, g.cntr[0].value);
+	EXPECT_EQ(VT_SUM_CYCLES, g.cntr[1].value);
 	close_all(fds, 2);
 }
 
@@ -104,10 +104,10 @@ TEST_F(perf, group_pinned_and_free)
  * 0 and every value 0 (perf.rst, "Kernels").
  */
 static void group_never_fits(struct __test_metadata *_metadata,
-			     struct perf_fx *f, const uint64_t *configs, int n)
+			     struct vt_perf_fx *f, const uint64_t *configs, int n)
 {
 	struct vt_group_read g;
-	int fds[MAX_CTRS + 1], ret, i;
+	int fds[VT_MAX_CTRS + 1], ret, i;
 
 	ret = open_group(configs, n, fds);
 	if (!vt_kernel_before(6, 2)) {
@@ -116,7 +116,7 @@ static void group_never_fits(struct __test_metadata *_metadata,
 	}
 	ASSERT_EQ(0, ret) TH_LOG("open: %s", strerror(-ret));
 	ASSERT_EQ(0, ioctl(fds[0], PERF_EVENT_IOC_ENABLE, 0));
-	ASSERT_EQ(0, run(f, BUDGET));
+	ASSERT_EQ(0, vt_perf_run(f, VT_PERF_BUDGET));
 	ASSERT_LT(0, read(fds[0], &g, sizeof(g)));
 	ASSERT_EQ((uint64_t)n, g.nr);
 	EXPECT_LT(0ull, g.enabled);
@@ -128,7 +128,7 @@ static void group_never_fits(struct __test_metadata *_metadata,
 
 TEST_F(perf, group_too_big)
 {
-	uint64_t configs[MAX_CTRS + 1];
+	uint64_t configs[VT_MAX_CTRS + 1];
 	int i;
 
 	for (i = 0; i <= self->f.nr_counters; i++)
@@ -141,7 +141,7 @@ TEST_F(perf, group_pinned_conflict)
 	uint64_t configs[2];
 
 	ASSERT_EQ(0, vt_alias_cfg("uops", &configs[0]));
-	configs[0] |= ctr_config(1);
+	configs[0] |= vt_ctr_config(1);
 	configs[1] = configs[0];
 	group_never_fits(_metadata, &self->f, configs, 2);
 }
@@ -158,8 +158,8 @@ TEST_F(perf, group_pinned_conflict)
  */
 TEST_F_TIMEOUT(perf, more_events_than_counters, 180)
 {
-	struct vt_count c[MAX_CTRS + 1];
-	int fds[MAX_CTRS + 1], n = self->f.nr_counters + 1, i;
+	struct vt_count c[VT_MAX_CTRS + 1];
+	int fds[VT_MAX_CTRS + 1], n = self->f.nr_counters + 1, i;
 	uint64_t total = 0, want = 10000000;
 	struct vt_prog p;
 	uint8_t *mem;
@@ -167,7 +167,7 @@ TEST_F_TIMEOUT(perf, more_events_than_counters, 180)
 	if (vt_need_prog(_metadata, &p, &mem, "spin"))
 		return;
 	for (i = 0; i < n; i++) {
-		fds[i] = open_config(0, 0);	/* vpmu_cycles */
+		fds[i] = vt_open_config(0, 0);	/* vpmu_cycles */
 		ASSERT_LE(0, fds[i]);
 	}
 	ASSERT_EQ(0, vt_run(self->f.dev, &p, mem, want, &self->f.r));

@@ -161,9 +161,9 @@ static inline void vt_count_attr(struct perf_event_attr *a, uint64_t config,
 }
 
 /* The raw system call: the fd, or -1 and errno. */
-static inline int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid,
-				      int cpu, int group_fd,
-				      unsigned long flags)
+static inline int vt_perf_event_open(struct perf_event_attr *attr, pid_t pid,
+				     int cpu, int group_fd,
+				     unsigned long flags)
 {
 	return syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, flags);
 }
@@ -172,7 +172,7 @@ static inline int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid,
 static inline int vt_open(struct perf_event_attr *a, pid_t pid, int cpu,
 			  int group)
 {
-	int fd = sys_perf_event_open(a, pid, cpu, group, PERF_FLAG_FD_CLOEXEC);
+	int fd = vt_perf_event_open(a, pid, cpu, group, PERF_FLAG_FD_CLOEXEC);
 
 	return fd < 0 ? -errno : fd;
 }

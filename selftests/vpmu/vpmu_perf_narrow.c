@@ -8,7 +8,7 @@
 #define _GNU_SOURCE
 #include "vpmu_perf.h"
 
-PERF_FIXTURE(narrow, "sortloop");
+VT_PERF_FIXTURE(narrow, "sortloop");
 
 /*
  * The sort loop for 3 million cycles: cycles on the 14-bit counter 3 wrap
@@ -34,11 +34,11 @@ TEST_F_TIMEOUT(narrow, wraps_within_one_run, 120)
 
 	for (k = 0; k < 2; k++) {
 		/* k = 0: cycles on counter 3, insns on 1; k = 1 swapped. */
-		fc = open_config(cycles | ctr_config(k ? 1 : 3), 0);
-		fi = open_config(insns | ctr_config(k ? 3 : 1), 0);
+		fc = vt_open_config(cycles | vt_ctr_config(k ? 1 : 3), 0);
+		fi = vt_open_config(insns | vt_ctr_config(k ? 3 : 1), 0);
 		ASSERT_LE(0, fc);
 		ASSERT_LE(0, fi);
-		ASSERT_EQ(0, run(&self->f, LONG_BUDGET));
+		ASSERT_EQ(0, vt_perf_run(&self->f, LONG_BUDGET));
 		EXPECT_EQ((__u32)VPMU_RUN_BUDGET, self->f.r.stop);
 		EXPECT_EQ(LONG_BUDGET, self->f.r.cycles);
 		ASSERT_EQ(0, vt_read_count(fc, &c));
@@ -79,11 +79,11 @@ TEST_F_TIMEOUT(narrow, sample_long_run, 300)
 		uint64_t p = periods[i];
 		int bad = 0;
 
-		fd = open_sampling(uops | ctr_config(3), p, 0, &rb);
+		fd = vt_open_sampling(uops | vt_ctr_config(3), p, 0, &rb);
 		ASSERT_LE(0, fd);
-		fc = open_config(uops | ctr_config(1), 0);
+		fc = vt_open_config(uops | vt_ctr_config(1), 0);
 		ASSERT_LE(0, fc);
-		ASSERT_EQ(0, run(&self->f, LONG_BUDGET));
+		ASSERT_EQ(0, vt_perf_run(&self->f, LONG_BUDGET));
 		ASSERT_EQ(0, vt_read_count(fc, &c));
 		close(fc);
 		vt_ring_samples(&rb, s, 4000);
@@ -98,7 +98,7 @@ TEST_F_TIMEOUT(narrow, sample_long_run, 300)
 		EXPECT_EQ(0, bad);
 		ASSERT_EQ(0, vt_read_count(fd, &c));
 		EXPECT_EQ(c.enabled, c.running);
-		close_sampling(fd, &rb);
+		vt_close_sampling(fd, &rb);
 	}
 
 	/* Frequency mode: samples, and the count still exact. */
@@ -106,21 +106,21 @@ TEST_F_TIMEOUT(narrow, sample_long_run, 300)
 	a.freq = 1;
 	a.sample_freq = 1000;
 	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_PERIOD;
-	fd = sys_perf_event_open(&a, 0, -1, -1, 0);
+	fd = vt_perf_event_open(&a, 0, -1, -1, 0);
 	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, vt_ring_map_pages(fd, &rb, RING_PAGES));
-	ASSERT_EQ(0, run(&self->f, LONG_BUDGET));
+	ASSERT_EQ(0, vt_ring_map_pages(fd, &rb, VT_PERF_RING_PAGES));
+	ASSERT_EQ(0, vt_perf_run(&self->f, LONG_BUDGET));
 	ASSERT_EQ(0, vt_read_count(fd, &c));
 	EXPECT_EQ(LONG_BUDGET, c.value);
 	vt_ring_drain(&rb);
 	EXPECT_LT(0ull, rb.samples);
 	TH_LOG("-F 1000: %llu samples", (unsigned long long)rb.samples);
-	close_sampling(fd, &rb);
+	vt_close_sampling(fd, &rb);
 
 	/* Period 1: at most one sample per event, the count exact. */
-	fd = open_sampling(cycles, 1, 0, &rb);
+	fd = vt_open_sampling(cycles, 1, 0, &rb);
 	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, run(&self->f, 200000));
+	ASSERT_EQ(0, vt_perf_run(&self->f, 200000));
 	ASSERT_EQ(0, vt_read_count(fd, &c));
 	EXPECT_EQ(200000ull, c.value);
 	vt_ring_drain(&rb);
@@ -128,7 +128,7 @@ TEST_F_TIMEOUT(narrow, sample_long_run, 300)
 	TH_LOG("period 1: %llu samples, %llu lost records",
 	       (unsigned long long)rb.samples,
 	       (unsigned long long)rb.lost_records);
-	close_sampling(fd, &rb);
+	vt_close_sampling(fd, &rb);
 }
 
 TEST_HARNESS_MAIN

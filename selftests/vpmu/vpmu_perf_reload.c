@@ -9,7 +9,7 @@
 #include "vpmu_perf.h"
 
 FIXTURE(reload) {
-	struct perf_fx f;
+	struct vt_perf_fx f;
 	uint8_t *img[2];
 	size_t len;
 };
@@ -17,7 +17,7 @@ FIXTURE(reload) {
 FIXTURE_SETUP(reload)
 {
 	self->img[0] = self->img[1] = NULL;
-	perf_fx_setup(_metadata, &self->f, "memcpy");
+	vt_perf_fx_setup(_metadata, &self->f, "memcpy");
 	if (vt_need_loader(_metadata))
 		return;
 	ASSERT_EQ(0, vt_load_default());
@@ -33,7 +33,7 @@ FIXTURE_TEARDOWN(reload)
 		vt_load_default();
 	free(self->img[0]);
 	free(self->img[1]);
-	perf_fx_teardown(&self->f);
+	vt_perf_fx_teardown(&self->f);
 }
 
 /*
@@ -51,17 +51,17 @@ TEST_F(reload, counts_across_images)
 
 	ASSERT_EQ(0, vt_alias_cfg("cycles", &cycles));
 	ASSERT_EQ(0, vt_alias_cfg("dc_miss", &miss));
-	fc = open_config(cycles, 0);
-	fm = open_config(miss, 0);
+	fc = vt_open_config(cycles, 0);
+	fm = vt_open_config(miss, 0);
 	ASSERT_LE(0, fc);
 	ASSERT_LE(0, fm);
-	ASSERT_EQ(0, run(&self->f, BUDGET));
+	ASSERT_EQ(0, vt_perf_run(&self->f, VT_PERF_BUDGET));
 	EXPECT_EQ(3120ull, self->f.r.cycles);
 	ASSERT_EQ(0, vt_write_image(self->img[1], self->len, 4096));
-	ASSERT_EQ(0, run(&self->f, BUDGET));
+	ASSERT_EQ(0, vt_perf_run(&self->f, VT_PERF_BUDGET));
 	EXPECT_EQ(3056ull + 8 * 20, self->f.r.cycles);
 	ASSERT_EQ(0, vt_load_default());
-	ASSERT_EQ(0, run(&self->f, BUDGET));
+	ASSERT_EQ(0, vt_perf_run(&self->f, VT_PERF_BUDGET));
 	ASSERT_EQ(0, vt_read_count(fc, &c));
 	EXPECT_EQ(2 * 3120ull + 3056 + 8 * 20, c.value);
 	ASSERT_EQ(0, vt_read_count(fm, &c));

@@ -19,16 +19,16 @@
 #include <sys/time.h>
 #include "vpmu_perf.h"
 
-PERF_FIXTURE(perf, "sum");
+VT_PERF_FIXTURE(perf, "sum");
 
 /*
  * The micro-PC and macro PC of the @m-th microword sum executes (m >= 2):
  * the next microword of a run whose budget ends after m - 1 of them.
  */
-static int nth_uword(struct perf_fx *f, uint64_t m, uint32_t *upc,
+static int nth_uword(struct vt_perf_fx *f, uint64_t m, uint32_t *upc,
 		     uint32_t *ipc)
 {
-	if (run(f, m - 1) || f->r.stop != VPMU_RUN_BUDGET)
+	if (vt_perf_run(f, m - 1) || f->r.stop != VPMU_RUN_BUDGET)
 		return -1;
 	*upc = f->r.upc;
 	*ipc = f->r.ipc;
@@ -48,8 +48,8 @@ static uint64_t sample_ip(bool upc_ip, uint32_t upc, uint32_t ipc)
 TEST_F(perf, sample_exact_upc)
 {
 	static const uint64_t periods[] = { 1, 2, 7, 50, 178, 179, 180 };
-	struct vt_sample s[SUM_UOPS + 1];
-	uint32_t upc[SUM_UOPS + 1], ipc[SUM_UOPS + 1];
+	struct vt_sample s[VT_SUM_UOPS + 1];
+	uint32_t upc[VT_SUM_UOPS + 1], ipc[VT_SUM_UOPS + 1];
 	uint64_t uops, m, sample_upc;
 	unsigned int i;
 	int k, fd;
@@ -57,7 +57,7 @@ TEST_F(perf, sample_exact_upc)
 	ASSERT_EQ(0, vt_alias_cfg("uops", &uops));
 	ASSERT_LE(0, vt_config_shift("sample_upc"));
 	sample_upc = 1ull << vt_config_shift("sample_upc");
-	for (m = 2; m <= SUM_UOPS; m++)
+	for (m = 2; m <= VT_SUM_UOPS; m++)
 		ASSERT_EQ(0, nth_uword(&self->f, m, &upc[m], &ipc[m]));
 
 	/* Every period, then the same with sample_upc. */
@@ -68,19 +68,19 @@ TEST_F(perf, sample_exact_upc)
 		struct vt_count c;
 		int bad = 0;
 
-		fd = open_sampling(uops | (upc_ip ? sample_upc : 0), p, 0, &rb);
+		fd = vt_open_sampling(uops | (upc_ip ? sample_upc : 0), p, 0, &rb);
 		ASSERT_LE(0, fd) TH_LOG("open: %s", strerror(-fd));
-		ASSERT_EQ(0, run(&self->f, BUDGET));
+		ASSERT_EQ(0, vt_perf_run(&self->f, VT_PERF_BUDGET));
 		ASSERT_EQ(0, vt_read_count(fd, &c));
-		EXPECT_EQ((uint64_t)SUM_UOPS, c.value);
-		vt_ring_samples(&rb, s, SUM_UOPS + 1);
-		EXPECT_EQ(SUM_UOPS / p, (uint64_t)rb.samples)
+		EXPECT_EQ((uint64_t)VT_SUM_UOPS, c.value);
+		vt_ring_samples(&rb, s, VT_SUM_UOPS + 1);
+		EXPECT_EQ(VT_SUM_UOPS / p, (uint64_t)rb.samples)
 			TH_LOG("period %llu", (unsigned long long)p);
 		EXPECT_EQ(0ull, rb.lost_records);
-		for (k = 0; k < (int)rb.samples && k <= (int)SUM_UOPS; k++) {
+		for (k = 0; k < (int)rb.samples && k <= (int)VT_SUM_UOPS; k++) {
 			uint64_t n = (k + 1) * p;
 
-			if (s[k].raw.count != n || s[k].raw.ctr >= MAX_CTRS)
+			if (s[k].raw.count != n || s[k].raw.ctr >= VT_MAX_CTRS)
 				bad++;
 			if (n < 2)
 				continue;
@@ -98,7 +98,7 @@ TEST_F(perf, sample_exact_upc)
 			}
 		}
 		EXPECT_EQ(0, bad);
-		close_sampling(fd, &rb);
+		vt_close_sampling(fd, &rb);
 	}
 }
 
@@ -126,15 +126,15 @@ TEST_F(perf, precise_ip_levels)
 		a.precise_ip = lvl;
 		fd = vt_open(&a, 0, -1, -1);
 		ASSERT_LE(0, fd) TH_LOG("precise_ip %d: %s", lvl, strerror(-fd));
-		ASSERT_EQ(0, vt_ring_map_pages(fd, &rb, RING_PAGES));
-		ASSERT_EQ(0, run(&self->f, BUDGET));
+		ASSERT_EQ(0, vt_ring_map_pages(fd, &rb, VT_PERF_RING_PAGES));
+		ASSERT_EQ(0, vt_perf_run(&self->f, VT_PERF_BUDGET));
 		vt_ring_samples(&rb, s, 4);
 		EXPECT_EQ(3, (int)rb.samples) TH_LOG("precise_ip %d", lvl);
 		for (k = 0; k < 3 && k < (int)rb.samples; k++)
 			EXPECT_EQ(sample_ip(false, upc[k + 1], ipc[k + 1]),
 				  s[k].ip) TH_LOG("precise_ip %d sample %d",
 						  lvl, k);
-		close_sampling(fd, &rb);
+		vt_close_sampling(fd, &rb);
 	}
 }
 
@@ -176,7 +176,7 @@ static long long irq_count(const char *name)
  */
 TEST_F(perf, irq_per_counter)
 {
-	long long before[MAX_CTRS], after[MAX_CTRS];
+	long long before[VT_MAX_CTRS], after[VT_MAX_CTRS];
 	char name[32];
 	uint64_t uops;
 	struct vt_ring rb;
@@ -192,18 +192,18 @@ TEST_F(perf, irq_per_counter)
 	snprintf(name, sizeof(name), "vpmu-ctr%d", self->f.nr_counters);
 	EXPECT_EQ(-1, irq_count(name));
 
-	fd = open_sampling(uops | ctr_config(c + 1), 10, 0, &rb);
+	fd = vt_open_sampling(uops | vt_ctr_config(c + 1), 10, 0, &rb);
 	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, run(&self->f, BUDGET));
+	ASSERT_EQ(0, vt_perf_run(&self->f, VT_PERF_BUDGET));
 	vt_ring_drain(&rb);
-	EXPECT_EQ((uint64_t)SUM_UOPS / 10, rb.samples);
-	close_sampling(fd, &rb);
+	EXPECT_EQ((uint64_t)VT_SUM_UOPS / 10, rb.samples);
+	vt_close_sampling(fd, &rb);
 	for (i = 0; i < self->f.nr_counters; i++) {
 		snprintf(name, sizeof(name), "vpmu-ctr%d", i);
 		after[i] = irq_count(name);
 		ASSERT_LE(0, after[i]) TH_LOG("no %s in /proc/interrupts",
 					      name);
-		EXPECT_EQ(i == c ? (int)SUM_UOPS / 10 : 0,
+		EXPECT_EQ(i == c ? (int)VT_SUM_UOPS / 10 : 0,
 			  (int)(after[i] - before[i]))
 			TH_LOG("%s: %lld -> %lld", name, before[i], after[i]);
 	}
@@ -240,7 +240,7 @@ TEST_F(perf, sample_types)
 		a.sample_stack_user = 64;
 		a.branch_sample_type = PERF_SAMPLE_BRANCH_ANY;
 		a.aux_sample_size = 64;
-		EXPECT_EQ(-1, sys_perf_event_open(&a, 0, -1, -1, 0));
+		EXPECT_EQ(-1, vt_perf_event_open(&a, 0, -1, -1, 0));
 		EXPECT_TRUE(errno == EOPNOTSUPP || errno == EINVAL)
 			TH_LOG("sample_type 0x%llx: %s",
 			       (unsigned long long)refused[i], strerror(errno));
@@ -249,7 +249,7 @@ TEST_F(perf, sample_types)
 	a.sample_period = 10;
 	a.sigtrap = 1;
 	a.remove_on_exec = 1;
-	EXPECT_EQ(-1, sys_perf_event_open(&a, 0, -1, -1, 0));
+	EXPECT_EQ(-1, vt_perf_event_open(&a, 0, -1, -1, 0));
 
 	/* Everything else at once, a group read and precise_ip 3. */
 	vt_count_attr(&a, 1, 0);
@@ -258,22 +258,22 @@ TEST_F(perf, sample_types)
 	a.precise_ip = 3;
 	a.read_format |= PERF_FORMAT_GROUP | PERF_FORMAT_ID;
 	a.disabled = 1;
-	fd = sys_perf_event_open(&a, 0, -1, -1, 0);
+	fd = vt_perf_event_open(&a, 0, -1, -1, 0);
 	ASSERT_LE(0, fd) TH_LOG("%s", strerror(errno));
 	vt_count_attr(&a, 2, 0);
-	sib = sys_perf_event_open(&a, 0, -1, fd, 0);
+	sib = vt_perf_event_open(&a, 0, -1, fd, 0);
 	ASSERT_LE(0, sib);
-	ASSERT_EQ(0, vt_ring_map_pages(fd, &rb, RING_PAGES));
+	ASSERT_EQ(0, vt_ring_map_pages(fd, &rb, VT_PERF_RING_PAGES));
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP));
-	ASSERT_EQ(0, run(&self->f, BUDGET));
+	ASSERT_EQ(0, vt_perf_run(&self->f, VT_PERF_BUDGET));
 	vt_ring_drain(&rb);
-	EXPECT_EQ(SUM_CYCLES / 10, (uint64_t)rb.samples);
+	EXPECT_EQ(VT_SUM_CYCLES / 10, (uint64_t)rb.samples);
 	/* PERIOD and REFRESH work on a sampling event. */
 	EXPECT_EQ(0, ioctl(fd, PERF_EVENT_IOC_PERIOD, &p));
 	EXPECT_EQ(0, ioctl(fd, PERF_EVENT_IOC_REFRESH, 1));
-	ASSERT_EQ(0, run(&self->f, BUDGET));
+	ASSERT_EQ(0, vt_perf_run(&self->f, VT_PERF_BUDGET));
 	close(sib);
-	close_sampling(fd, &rb);
+	vt_close_sampling(fd, &rb);
 }
 
 /* The IP and callchain of a sample of sample_type IP | CALLCHAIN. */
@@ -323,17 +323,17 @@ TEST_F(perf, callchain_is_the_ip)
 	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN;
 	fd = vt_open(&a, 0, -1, -1);
 	ASSERT_LE(0, fd) TH_LOG("%s", strerror(-fd));
-	ASSERT_EQ(0, vt_ring_map_pages(fd, &rb, RING_PAGES));
-	ASSERT_EQ(0, run(&self->f, BUDGET));
+	ASSERT_EQ(0, vt_ring_map_pages(fd, &rb, VT_PERF_RING_PAGES));
+	ASSERT_EQ(0, vt_perf_run(&self->f, VT_PERF_BUDGET));
 	ASSERT_EQ(0, vt_ring_read(&rb, chain_fn, &cs));
-	EXPECT_EQ((uint64_t)SUM_UOPS / 50, rb.samples);
+	EXPECT_EQ((uint64_t)VT_SUM_UOPS / 50, rb.samples);
 	EXPECT_EQ(VPMU_SAMPLE_PC_BASE + ipc, cs.ip);
 	EXPECT_EQ(PERF_RECORD_MISC_USER,
 		  cs.misc & PERF_RECORD_MISC_CPUMODE_MASK);
 	ASSERT_EQ(2ull, cs.nr);
 	EXPECT_EQ((uint64_t)PERF_CONTEXT_USER, cs.chain[0]);
 	EXPECT_EQ(cs.ip, cs.chain[1]);
-	close_sampling(fd, &rb);
+	vt_close_sampling(fd, &rb);
 
 	a.exclude_user = 1;
 	EXPECT_EQ(-EOPNOTSUPP, vt_open(&a, 0, -1, -1));
@@ -347,7 +347,7 @@ TEST_F(perf, callchain_is_the_ip)
  * requires.  The syscall sample spends 13 of its 39 cycles in supervisor
  * mode.
  */
-PERF_FIXTURE(perf_syscall, "syscall");
+VT_PERF_FIXTURE(perf_syscall, "syscall");
 
 TEST_F(perf_syscall, sample_mode_user)
 {
@@ -371,8 +371,8 @@ TEST_F(perf_syscall, sample_mode_user)
 		a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_RAW;
 		fd = vt_open(&a, 0, -1, -1);
 		ASSERT_LE(0, fd) TH_LOG("%s", strerror(-fd));
-		ASSERT_EQ(0, vt_ring_map_pages(fd, &rb, RING_PAGES));
-		ASSERT_EQ(0, run(&self->f, BUDGET));
+		ASSERT_EQ(0, vt_ring_map_pages(fd, &rb, VT_PERF_RING_PAGES));
+		ASSERT_EQ(0, vt_perf_run(&self->f, VT_PERF_BUDGET));
 		vt_ring_samples(&rb, s, 40);
 		EXPECT_EQ(want[i], rb.samples) TH_LOG("case %u", i);
 		for (k = 0; k < (int)rb.samples && k < 40; k++)
@@ -381,7 +381,7 @@ TEST_F(perf_syscall, sample_mode_user)
 			     PERF_RECORD_MISC_USER))
 				bad++;
 		EXPECT_EQ(0, bad) TH_LOG("case %u", i);
-		close_sampling(fd, &rb);
+		vt_close_sampling(fd, &rb);
 	}
 }
 
@@ -418,7 +418,7 @@ TEST_F_TIMEOUT(perf, chunk_bounded_in_stops, 120)
 	if (vt_need_prog(_metadata, &p, &mem, "sortloop"))
 		return;
 	ASSERT_EQ(0, sigaction(SIGALRM, &sa, NULL));
-	fd = open_sampling(uops, 1, 0, &rb);
+	fd = vt_open_sampling(uops, 1, 0, &rb);
 	ASSERT_LE(0, fd);
 	for (i = 0; i < 4; i++) {
 		ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_RESET, 0));
@@ -436,7 +436,7 @@ TEST_F_TIMEOUT(perf, chunk_bounded_in_stops, 120)
 		EXPECT_LT(0ull, c.value);
 		EXPECT_EQ(0ull, c.value % 16);
 	}
-	close_sampling(fd, &rb);
+	vt_close_sampling(fd, &rb);
 	free(mem);
 	vt_prog_free(&p);
 }

@@ -92,9 +92,9 @@ FIXTURE_SETUP(stress)
 	self->fd = -1;
 	if (vt_need_loader(_metadata))
 		return;
-	self->fd = open(VPMU_DEV, O_RDWR | O_CLOEXEC);
+	self->fd = open(VT_DEV, O_RDWR | O_CLOEXEC);
 	if (self->fd < 0)
-		SKIP(return, "no %s", VPMU_DEV);
+		SKIP(return, "no %s", VT_DEV);
 	for (i = 0; i < NPROG; i++) {
 		if (vt_prog_load(&self->p[i], progs[i]))
 			SKIP(return, "no %s in $VPMU_SHARE", progs[i]);

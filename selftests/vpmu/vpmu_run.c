@@ -29,9 +29,9 @@ FIXTURE(run) {
 static void open_prog(struct __test_metadata *_metadata, int *fd,
 		      struct vt_prog *p, uint8_t **mem, const char *prog)
 {
-	*fd = open(VPMU_DEV, O_RDWR | O_CLOEXEC);
+	*fd = open(VT_DEV, O_RDWR | O_CLOEXEC);
 	if (*fd < 0)
-		SKIP(return, "no %s (module without the run device?)", VPMU_DEV);
+		SKIP(return, "no %s (module without the run device?)", VT_DEV);
 	if (vt_prog_load(p, prog))
 		SKIP(return, "no valid %s in $VPMU_SHARE", prog);
 	*mem = vt_prog_mem(p);
@@ -159,7 +159,7 @@ TEST_F(run, supervisor_mode)
 	ASSERT_EQ(0, ioctl(self->fd, VPMU_IOC_RUN, &r));
 	EXPECT_EQ((__u32)VPMU_RUN_HALT, r.stop);
 	EXPECT_EQ((__u32)VPMU_MODE_SUPER, r.mode_out);
-	EXPECT_EQ(SUM_R2, r.regs[2]);
+	EXPECT_EQ(VT_SUM_R2, r.regs[2]);
 }
 
 /* ---- signals ------------------------------------------------------------- */
@@ -259,7 +259,7 @@ TEST_F(run, larger_struct)
 	r->size = size;
 	ASSERT_EQ(0, ioctl(self->fd, VPMU_IOC_RUN, r));
 	EXPECT_EQ((__u32)VPMU_RUN_HALT, r->stop);
-	EXPECT_EQ(SUM_R2, r->regs[2]);
+	EXPECT_EQ(VT_SUM_R2, r->regs[2]);
 	/* the tail it does not know is left as it was, beyond size too */
 	for (i = sizeof(*r); i < size; i++)
 		ASSERT_EQ(0, buf[i]) TH_LOG("byte %zu written", i);
@@ -393,7 +393,7 @@ TEST_F(run, output_fully_written)
 	r.ext_at = 0;
 	ASSERT_EQ(0, ioctl(self->fd, VPMU_IOC_RUN, &r));
 	EXPECT_EQ((__u32)VPMU_RUN_HALT, r.stop);
-	EXPECT_EQ(SUM_CYCLES, r.cycles);
+	EXPECT_EQ(VT_SUM_CYCLES, r.cycles);
 	EXPECT_NE(0xaaaaaaaaaaaaaaaaull, r.generation);
 	EXPECT_EQ(0u, r.code);		/* no trap, no fault */
 	EXPECT_EQ(0u, r.addr);
@@ -403,7 +403,7 @@ TEST_F(run, output_fully_written)
 	EXPECT_EQ(0x14u, r.ipc);
 	EXPECT_NE(0xaaaaaaaau, r.upc);
 	for (i = 0; i < 32; i++)
-		EXPECT_EQ(i == 2 ? SUM_R2 : 0u, r.regs[i]) TH_LOG("r%u", i);
+		EXPECT_EQ(i == 2 ? VT_SUM_R2 : 0u, r.regs[i]) TH_LOG("r%u", i);
 	/* the in fields are given back as they were */
 	EXPECT_EQ(sizeof(r), r.size);
 	EXPECT_EQ(BUDGET, r.budget);

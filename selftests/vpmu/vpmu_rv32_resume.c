@@ -93,7 +93,7 @@ FIXTURE_SETUP(rv32)
 		SKIP(return, "no vpmu PMU");
 	if (vt_load_share_image(_metadata, "build/rv32im.vpmu"))
 		return;
-	self->fd = open(VPMU_DEV, O_RDWR | O_CLOEXEC);
+	self->fd = open(VT_DEV, O_RDWR | O_CLOEXEC);
 	ASSERT_LE(0, self->fd);
 	ASSERT_EQ(0, posix_memalign(&m, 8, MEM_SIZE));
 	self->mem = m;
@@ -368,7 +368,7 @@ TEST_F(rv32, nothing_to_resume)
 	/* Another file's program is not this file's. */
 	ASSERT_EQ(0, start_ecall(self));
 	fd2 = self->fd;
-	self->fd = open(VPMU_DEV, O_RDWR | O_CLOEXEC);
+	self->fd = open(VT_DEV, O_RDWR | O_CLOEXEC);
 	ASSERT_LE(0, self->fd);
 	refused(_metadata, self, VPMU_RUN_F_RESUME, "another file");
 	close(self->fd);

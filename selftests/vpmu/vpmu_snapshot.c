@@ -18,7 +18,7 @@
 
 #include "vpmu_perf.h"
 
-PERF_FIXTURE(snap, "sum");
+VT_PERF_FIXTURE(snap, "sum");
 
 /* The snapshot of @cpu's engine, cleared if @flags says so; 0 or -errno. */
 static int snapshot(int dev, unsigned int cpu, unsigned int flags,
@@ -63,7 +63,7 @@ static int open_uops_on(int n)
 
 	if (vt_alias_cfg("uops", &cfg))
 		return -ENOENT;
-	vt_count_attr(&a, cfg | ctr_config(n), 0);
+	vt_count_attr(&a, cfg | vt_ctr_config(n), 0);
 	a.pinned = 1;
 	return vt_open(&a, -1, 0, -1);
 }
@@ -101,12 +101,12 @@ TEST_F(snap, counting_event_clear)
 	ASSERT_EQ(0, vt_pin(0));
 	fd = open_uops_on(1);
 	ASSERT_LE(0, fd) TH_LOG("open: %s", strerror(-fd));
-	ASSERT_EQ(0, run(&self->f, BUDGET));
+	ASSERT_EQ(0, vt_perf_run(&self->f, VT_PERF_BUDGET));
 	ASSERT_EQ(0, switch_out());
 	ASSERT_EQ(0, snapshot(self->f.dev, 0, 0, &s));
 	EXPECT_EQ((uint32_t)self->f.nr_counters, s.nr_counters);
 	EXPECT_EQ(vt_generation(), s.generation);
-	EXPECT_EQ(SUM_UOPS, s.ctr[0].value);
+	EXPECT_EQ(VT_SUM_UOPS, s.ctr[0].value);
 	EXPECT_EQ(0ull, s.ctr[0].ovf_count);
 	EXPECT_NE(0, s.ctr[0].width);
 	EXPECT_EQ(VPMU_EV_UOPS, s.ctr[0].event);
@@ -116,18 +116,18 @@ TEST_F(snap, counting_event_clear)
 
 	ASSERT_EQ(0, snapshot(self->f.dev, 0, VPMU_SNAP_F_CLEAR, &s));
 	print_snapshot("snapshot, clear", &s);
-	EXPECT_EQ(SUM_UOPS, s.ctr[0].value);
+	EXPECT_EQ(VT_SUM_UOPS, s.ctr[0].value);
 	EXPECT_TRUE(!!(s.cleared & 1));
 	ASSERT_EQ(0, snapshot(self->f.dev, 0, 0, &s));
 	print_snapshot("snapshot", &s);
 	EXPECT_EQ(0ull, s.ctr[0].value);
-	EXPECT_EQ(SUM_UOPS, vt_count(fd));
+	EXPECT_EQ(VT_SUM_UOPS, vt_count(fd));
 
-	ASSERT_EQ(0, run(&self->f, BUDGET));
+	ASSERT_EQ(0, vt_perf_run(&self->f, VT_PERF_BUDGET));
 	ASSERT_EQ(0, switch_out());
 	ASSERT_EQ(0, snapshot(self->f.dev, 0, 0, &s));
-	EXPECT_EQ(SUM_UOPS, s.ctr[0].value);
-	EXPECT_EQ(2 * SUM_UOPS, vt_count(fd));
+	EXPECT_EQ(VT_SUM_UOPS, s.ctr[0].value);
+	EXPECT_EQ(2 * VT_SUM_UOPS, vt_count(fd));
 	close(fd);
 }
 
@@ -148,12 +148,12 @@ TEST_F(snap, sampling_event_kept)
 	ASSERT_EQ(0, vt_alias_cfg("uops", &cfg));
 	fd = open_uops_on(1);
 	ASSERT_LE(0, fd);
-	sfd = open_sampling(cfg | ctr_config(2), 100, 0, &rb);
+	sfd = vt_open_sampling(cfg | vt_ctr_config(2), 100, 0, &rb);
 	ASSERT_LE(0, sfd) TH_LOG("open: %s", strerror(-sfd));
-	ASSERT_EQ(0, run(&self->f, BUDGET));
+	ASSERT_EQ(0, vt_perf_run(&self->f, VT_PERF_BUDGET));
 	ASSERT_EQ(0, switch_out());
 	ASSERT_EQ(0, snapshot(self->f.dev, 0, VPMU_SNAP_F_CLEAR, &s));
-	EXPECT_EQ(SUM_UOPS, s.ctr[0].value);
+	EXPECT_EQ(VT_SUM_UOPS, s.ctr[0].value);
 	EXPECT_EQ(VPMU_SNAP_CTR_SAMPLING | VPMU_SNAP_CTR_PERF |
 		  VPMU_SNAP_CTR_INT,
 		  s.ctr[1].flags & (VPMU_SNAP_CTR_SAMPLING |
@@ -165,7 +165,7 @@ TEST_F(snap, sampling_event_kept)
 	/* 179 = 100 + 79: the counter is 21 short of its next wrap */
 	EXPECT_EQ(s.ctr[1].value + 21,
 		  s.ctr[1].width < 64 ? 1ull << s.ctr[1].width : 0);
-	close_sampling(sfd, &rb);
+	vt_close_sampling(sfd, &rb);
 	close(fd);
 }
 
@@ -185,11 +185,11 @@ TEST_F(snap, idle_counter_and_refusals)
 	ASSERT_EQ(0, vt_pin(0));
 	fd = open_uops_on(1);
 	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, run(&self->f, BUDGET));
+	ASSERT_EQ(0, vt_perf_run(&self->f, VT_PERF_BUDGET));
 	ASSERT_EQ(0, switch_out());
 	close(fd);
 	ASSERT_EQ(0, snapshot(self->f.dev, 0, 0, &s));
-	EXPECT_EQ(SUM_UOPS, s.ctr[0].value);
+	EXPECT_EQ(VT_SUM_UOPS, s.ctr[0].value);
 	EXPECT_EQ(0, s.ctr[0].width);
 	EXPECT_EQ(0, s.ctr[0].flags);
 
@@ -224,13 +224,13 @@ TEST_F(snap, idle_counter_and_refusals)
 					       struct vpmu_snapshot), &s));
 	EXPECT_EQ(ENOTTY, errno);
 	ASSERT_EQ(0, snapshot(self->f.dev, 0, 0, &s));
-	EXPECT_EQ(SUM_UOPS, s.ctr[0].value);
+	EXPECT_EQ(VT_SUM_UOPS, s.ctr[0].value);
 
 	big.s.size = sizeof(big);
 	big.tail = 0;
 	big.s.cpu = 0;
 	ASSERT_EQ(0, ioctl(self->f.dev, VPMU_IOC_SNAPSHOT, &big));
-	EXPECT_EQ(SUM_UOPS, big.s.ctr[0].value);
+	EXPECT_EQ(VT_SUM_UOPS, big.s.ctr[0].value);
 	EXPECT_TRUE(!!(big.s.cleared & 1));
 	EXPECT_EQ(0ull, big.tail);
 	ASSERT_EQ(0, snapshot(self->f.dev, 0, 0, &s));
@@ -264,7 +264,7 @@ static void *long_run_thread(void *arg)
 	l->tid = gettid();
 	for (i = 0; !l->ret && i < 3; i++) {
 		l->ret = vt_alias_cfg(i < 2 ? "uops" : "cycles", &cfg);
-		vt_attr(&a, cfg | ctr_config(i + 1), 0);
+		vt_attr(&a, cfg | vt_ctr_config(i + 1), 0);
 		a.read_format = PERF_FORMAT_GROUP;
 		l->fds[i] = vt_open(&a, 0, -1, i ? l->fds[0] : -1);
 		if (l->fds[i] < 0)
@@ -301,7 +301,7 @@ TEST(one_instant)
 		SKIP(return, "needs CPU 1 online");
 	if (vt_pmu_long("caps/nr_counters") < 3)
 		SKIP(return, "needs 3 counters");
-	l.dev = open(VPMU_DEV, O_RDWR | O_CLOEXEC);
+	l.dev = open(VT_DEV, O_RDWR | O_CLOEXEC);
 	ASSERT_LE(0, l.dev);
 	if (vt_need_prog(_metadata, &p, &l.mem, "sortloop"))
 		return;

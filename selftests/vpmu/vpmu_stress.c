@@ -75,12 +75,13 @@ struct vt_stress_opts {
 static enum vt_stress_role role_of(unsigned int i)
 {
 	static const enum vt_stress_role order[] = {
-		R_EXACT, R_PERF, R_SYS, R_RUNNER, R_EXACT, R_PERF, R_RUNNER,
-		R_PERF,
+		VT_STRESS_ROLE_EXACT, VT_STRESS_ROLE_PERF, VT_STRESS_ROLE_SYS,
+		VT_STRESS_ROLE_RUNNER, VT_STRESS_ROLE_EXACT, VT_STRESS_ROLE_PERF,
+		VT_STRESS_ROLE_RUNNER, VT_STRESS_ROLE_PERF,
 	};
 
 	return i < ARRAY_SIZE(order) ? order[i] :
-		(i % 2 ? R_PERF : R_RUNNER);
+		(i % 2 ? VT_STRESS_ROLE_PERF : VT_STRESS_ROLE_RUNNER);
 }
 
 static uint64_t op_seed(uint64_t seed, int worker, uint64_t op)
@@ -118,24 +119,24 @@ static void worker_main(const struct vt_stress_opts *o, const struct vt_stress_i
 		setvbuf(w.log, NULL, _IOLBF, 0);
 	if (posix_memalign((void **)&w.mem, 8, vt_stress_mem_size(info)))
 		_exit(2);
-	w.dev = open(VPMU_DEV, O_RDWR | O_CLOEXEC);
+	w.dev = open(VT_DEV, O_RDWR | O_CLOEXEC);
 	if (w.dev < 0) {
-		vt_stress_fail(&w, "open %s: %s", VPMU_DEV, vt_stress_errname(errno));
+		vt_stress_fail(&w, "open %s: %s", VT_DEV, vt_stress_errname(errno));
 		_exit(1);
 	}
 	vt_stress_log(&w, "%s worker, seed %llu", vt_stress_role_names[w.role],
 		      (unsigned long long)o->seed);
 	w.r.s = op_seed(o->seed, id, ~0ull);
-	if (w.role == R_PERF)
+	if (w.role == VT_STRESS_ROLE_PERF)
 		vt_stress_perf_init(&w);
 	for (w.op = 1; w.op <= o->ops && now() < end; w.op++) {
 		w.r.s = op_seed(o->seed, id, w.op);
 		w.s.ops++;
-		if (w.role == R_PERF)
+		if (w.role == VT_STRESS_ROLE_PERF)
 			vt_stress_perf_op(&w);
-		else if (w.role == R_EXACT)
+		else if (w.role == VT_STRESS_ROLE_EXACT)
 			vt_stress_exact_op(&w);
-		else if (w.role == R_SYS)
+		else if (w.role == VT_STRESS_ROLE_SYS)
 			vt_stress_sys_op(&w);
 		else
 			vt_stress_runner_op(&w);
@@ -145,9 +146,9 @@ static void worker_main(const struct vt_stress_opts *o, const struct vt_stress_i
 		}
 	}
 	w.op = 0;
-	if (w.role == R_PERF)
+	if (w.role == VT_STRESS_ROLE_PERF)
 		vt_stress_perf_fini(&w);
-	if (w.role == R_SYS)
+	if (w.role == VT_STRESS_ROLE_SYS)
 		vt_stress_sys_fini(&w);
 	printf("# w%d %s: %llu ops, %llu opens (%llu refused), %llu closes, %llu ioctls, %llu reads, %llu runs, %llu samples, %llu lost, exact %llu (+%llu not fully on the counters), %llu sample checks, %llu ucode, %llu uhist, %llu hotplug, %llu hostile, %d failures\n",
 	       id, vt_stress_role_names[w.role], (unsigned long long)w.s.ops,
@@ -248,11 +249,11 @@ static void usage(void)
 static void restore_sysfs(const struct vt_stress_info *info)
 {
 	if (info->have_hotplug)
-		vt_write_file(VPMU_CPU1_ONLINE, "1");
+		vt_write_file(VT_CPU1_ONLINE, "1");
 	if (info->have_uhist)
-		vt_write_file(VPMU_PMU_DIR "/uhist/control", "stop");
+		vt_write_file(VT_PMU_DIR "/uhist/control", "stop");
 	if (info->have_hist)
-		vt_write_file(VPMU_PMU_DIR "/hist/program", "off");
+		vt_write_file(VT_PMU_DIR "/hist/program", "off");
 	vt_load_default();
 }
 
@@ -310,7 +311,7 @@ int main(int argc, char **argv)
 	       o.ops != ~0ull ? " (--ops bound)" : "",
 	       o.keep_module ? "as loaded" : params, o.logdir);
 
-	if (!vt_module_loaded() || access(VPMU_DEV, F_OK)) {
+	if (!vt_module_loaded() || access(VT_DEV, F_OK)) {
 		printf("# SKIP: vpmu is not loaded\n");
 		return 4;
 	}

@@ -33,7 +33,8 @@ static int pick_members(struct vt_stress_worker *w, struct member *m, int *n, in
 
 	*n = 1 + vt_stress_below(&w->r, max);
 	if (vt_stress_chance(&w->r, 50)) {
-		const struct trig *t = &vt_stress_trigs[vt_stress_below(&w->r, VT_STRESS_NTRIGS)];
+		const struct vt_stress_trig *t =
+			&vt_stress_trigs[vt_stress_below(&w->r, VT_STRESS_NTRIGS)];
 		uint64_t c1 = vt_stress_trig_config1(info, t, false);
 
 		prog = t->prog;
@@ -47,7 +48,8 @@ static int pick_members(struct vt_stress_worker *w, struct member *m, int *n, in
 	} else {
 		const struct vt_stress_prog *p;
 
-		prog = vt_stress_below(&w->r, 3);	/* P_SUM, P_MARKS, P_CALLS */
+		/* VT_STRESS_PROG_SUM, VT_STRESS_PROG_MARKS or VT_STRESS_PROG_CALLS */
+		prog = vt_stress_below(&w->r, 3);
 		p = &info->prog[prog];
 		for (i = 0; i < *n; i++) {
 			int k = vt_stress_below(&w->r, p->nev);
@@ -174,7 +176,7 @@ static int open_members(struct vt_stress_worker *w, const char *what, pid_t pid,
 
 	for (i = 0; i < n; i++) {
 		exact_attr(w->info, &a, &m[i]);
-		a.read_format = RF_ALL;
+		a.read_format = VT_STRESS_RF_ALL;
 		a.disabled = !i && disabled;
 		fds[i] = vt_open(&a, pid, -1, i ? fds[0] : -1);
 		w->s.opens++;

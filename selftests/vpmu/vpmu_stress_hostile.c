@@ -58,7 +58,7 @@ void vt_stress_hostile_op(struct vt_stress_worker *w)
 	if (fd >= 0) {
 		if (must_fail)
 			vt_stress_fail(w, "hostile open %d accepted", k);
-		vt_stress_run_checked(w, P_SUM, 1000);
+		vt_stress_run_checked(w, VT_STRESS_PROG_SUM, 1000);
 		close(fd);
 		return;
 	}

@@ -143,7 +143,7 @@ int vt_stress_run_checked(struct vt_stress_worker *w, int prog, uint64_t budget)
 	memset(&r, 0, sizeof(r));
 	ret = vt_stress_run(w, prog, budget, &r);
 	w->s.runs++;
-	if (w->role == R_EXACT)
+	if (w->role == VT_STRESS_ROLE_EXACT)
 		vt_stress_log(w, "  run %s: %s, stop %u cycles %llu generation %llu, cpu %d then %d",
 			      p->name, vt_stress_errname(ret), r.stop,
 			      (unsigned long long)r.cycles,
@@ -164,7 +164,7 @@ int vt_stress_run_checked(struct vt_stress_worker *w, int prog, uint64_t budget)
 		return 0;
 	if (r.stop != stop || (p->cycles && stop == VPMU_RUN_HALT &&
 			       r.cycles != p->cycles) ||
-	    (stop == VPMU_RUN_BUDGET && (p->cycles || prog == P_SPIN) &&
+	    (stop == VPMU_RUN_BUDGET && (p->cycles || prog == VT_STRESS_PROG_SPIN) &&
 	     r.cycles != budget)) {
 		vt_stress_fail(w, "run %s budget %llu: stop %u cycles %llu, expected stop %u cycles %llu",
 			       p->name, (unsigned long long)budget, r.stop,

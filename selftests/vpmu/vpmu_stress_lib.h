@@ -27,9 +27,9 @@
 #define VT_STRESS_MAX_EXPECT	32
 
 /* Every read_format bit but LOST. */
-#define RF_ALL		(PERF_FORMAT_TOTAL_TIME_ENABLED | \
-			 PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID | \
-			 PERF_FORMAT_GROUP)
+#define VT_STRESS_RF_ALL		(PERF_FORMAT_TOTAL_TIME_ENABLED | \
+					 PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID | \
+					 PERF_FORMAT_GROUP)
 
 /* ---- the generator ------------------------------------------------------- */
 
@@ -86,8 +86,12 @@ struct vt_stress_prog {
 	int nev;
 };
 
-enum { P_SUM, P_MARKS, P_CALLS, P_SORT, P_MEMCPY, P_STORES, P_SYSCALL,
-       P_MARK1, P_SPIN, P_SORTLOOP, P_NPROGS };
+enum {
+	VT_STRESS_PROG_SUM, VT_STRESS_PROG_MARKS, VT_STRESS_PROG_CALLS,
+	VT_STRESS_PROG_SORT, VT_STRESS_PROG_MEMCPY, VT_STRESS_PROG_STORES,
+	VT_STRESS_PROG_SYSCALL, VT_STRESS_PROG_MARK1, VT_STRESS_PROG_SPIN,
+	VT_STRESS_PROG_SORTLOOP, VT_STRESS_NPROGS
+};
 
 /* Filled in once by vt_stress_read_info() and vt_stress_read_images(), then read only. */
 struct vt_stress_info {
@@ -98,7 +102,7 @@ struct vt_stress_info {
 	int nfield;
 	struct vt_stress_alias alias[VT_STRESS_MAX_ALIASES];
 	int nalias;
-	struct vt_stress_prog prog[P_NPROGS];
+	struct vt_stress_prog prog[VT_STRESS_NPROGS];
 	uint8_t *img_default, *img_max, *img_variant;
 	size_t img_len, max_len;
 	bool have_uhist, have_hist, have_hotplug;
@@ -106,7 +110,10 @@ struct vt_stress_info {
 
 /* ---- a worker ------------------------------------------------------------ */
 
-enum vt_stress_role { R_PERF, R_EXACT, R_SYS, R_RUNNER };
+enum vt_stress_role {
+	VT_STRESS_ROLE_PERF, VT_STRESS_ROLE_EXACT, VT_STRESS_ROLE_SYS,
+	VT_STRESS_ROLE_RUNNER
+};
 
 struct vt_stress_stats {
 	uint64_t ops, opens, open_fail, closes, ioctls, reads, runs, samples,

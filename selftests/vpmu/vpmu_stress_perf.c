@@ -37,15 +37,16 @@ static void target_main(const struct vt_stress_info *info, uint64_t seed)
 	w.info = info;
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	w.r.s = seed;
-	w.dev = open(VPMU_DEV, O_RDWR | O_CLOEXEC);
+	w.dev = open(VT_DEV, O_RDWR | O_CLOEXEC);
 	if (w.dev < 0 || posix_memalign((void **)&w.mem, 8, vt_stress_mem_size(info)))
 		_exit(1);
 	for (;;) {
 		struct vpmu_run r;
-		int p = vt_stress_below(&w.r, 4) ? (int)vt_stress_below(&w.r, P_MARK1 + 1) :
-			P_SORTLOOP;
+		int p = vt_stress_below(&w.r, 4) ?
+			(int)vt_stress_below(&w.r, VT_STRESS_PROG_MARK1 + 1) :
+			VT_STRESS_PROG_SORTLOOP;
 
-		vt_stress_run(&w, p, p == P_SORTLOOP ? 20000 : 1000000, &r);
+		vt_stress_run(&w, p, p == VT_STRESS_PROG_SORTLOOP ? 20000 : 1000000, &r);
 		if (vt_stress_chance(&w.r, 20))
 			usleep(vt_stress_below(&w.r, 2000));
 	}
@@ -165,14 +166,15 @@ static void op_open(struct vt_stress_worker *w)
 		vt_stress_put(info, cfg, "ctr",
 			      1 + vt_stress_below(&w->r, info->nr_counters));
 	if (lead < 0 && vt_stress_chance(&w->r, 35)) {
-		const struct trig *t = &vt_stress_trigs[vt_stress_below(&w->r, VT_STRESS_NTRIGS)];
+		const struct vt_stress_trig *t =
+			&vt_stress_trigs[vt_stress_below(&w->r, VT_STRESS_NTRIGS)];
 
 		cfg[1] = vt_stress_trig_config1(info, t, vt_stress_chance(&w->r, 25));
 	} else if (lead >= 0 && vt_stress_chance(&w->r, 50)) {
 		cfg[1] = ps->s[lead].config1;
 	}
 	vt_attr_of(&a, info->type, cfg[0], cfg[1]);
-	a.read_format = vt_stress_rnd(&w->r) & (RF_ALL | PERF_FORMAT_LOST);
+	a.read_format = vt_stress_rnd(&w->r) & (VT_STRESS_RF_ALL | PERF_FORMAT_LOST);
 	a.disabled = vt_stress_chance(&w->r, 25);
 	a.exclude_user = vt_stress_chance(&w->r, 10);
 	a.exclude_kernel = !a.exclude_user && vt_stress_chance(&w->r, 20);
@@ -258,7 +260,7 @@ static void op_close(struct vt_stress_worker *w)
 	for (j = 0; j < n; j++) {
 		slot_close(w, order[j]);
 		if (vt_stress_chance(&w->r, 30))
-			vt_stress_run_checked(w, P_SUM, 1000);
+			vt_stress_run_checked(w, VT_STRESS_PROG_SUM, 1000);
 	}
 }
 
@@ -418,9 +420,9 @@ void vt_stress_perf_op(struct vt_stress_worker *w)
 				      (unsigned long long)ps->s[i].rb.vp.lost);
 		}
 	} else if (k < 88) {
-		int p = vt_stress_below(&w->r, P_NPROGS);
+		int p = vt_stress_below(&w->r, VT_STRESS_NPROGS);
 		uint64_t b = vt_stress_chance(&w->r, 20) ? 1 + vt_stress_below(&w->r, 3000) :
-			     p >= P_SPIN ? 30000 : 1000000;
+			     p >= VT_STRESS_PROG_SPIN ? 30000 : 1000000;
 
 		vt_stress_log(w, "run %s budget %llu", w->info->prog[p].name,
 			      (unsigned long long)b);

@@ -14,17 +14,17 @@ static const struct {
 	uint32_t stop;
 	uint64_t cycles;
 	bool exact;
-} prog_table[P_NPROGS] = {
-	[P_SUM]		= { "sum", "samples/sum.expect", VPMU_RUN_HALT, 179, true },
-	[P_MARKS]	= { "marks", "progs/marks.expect", VPMU_RUN_HALT, 35004, true },
-	[P_CALLS]	= { "calls", "progs/calls.expect", VPMU_RUN_HALT, 14004, true },
-	[P_SORT]	= { "sort", NULL, VPMU_RUN_HALT, 0, false },
-	[P_MEMCPY]	= { "memcpy", NULL, VPMU_RUN_HALT, 0, false },
-	[P_STORES]	= { "stores", NULL, VPMU_RUN_HALT, 102, false },
-	[P_SYSCALL]	= { "syscall", NULL, VPMU_RUN_TRAP, 0, false },
-	[P_MARK1]	= { "mark1", NULL, VPMU_RUN_HALT, 2, false },
-	[P_SPIN]	= { "spin", NULL, VPMU_RUN_BUDGET, 0, false },
-	[P_SORTLOOP]	= { "sortloop", NULL, VPMU_RUN_BUDGET, 0, false },
+} prog_table[VT_STRESS_NPROGS] = {
+	[VT_STRESS_PROG_SUM]		= { "sum", "samples/sum.expect", VPMU_RUN_HALT, 179, true },
+	[VT_STRESS_PROG_MARKS]	= { "marks", "progs/marks.expect", VPMU_RUN_HALT, 35004, true },
+	[VT_STRESS_PROG_CALLS]	= { "calls", "progs/calls.expect", VPMU_RUN_HALT, 14004, true },
+	[VT_STRESS_PROG_SORT]	= { "sort", NULL, VPMU_RUN_HALT, 0, false },
+	[VT_STRESS_PROG_MEMCPY]	= { "memcpy", NULL, VPMU_RUN_HALT, 0, false },
+	[VT_STRESS_PROG_STORES]	= { "stores", NULL, VPMU_RUN_HALT, 102, false },
+	[VT_STRESS_PROG_SYSCALL]	= { "syscall", NULL, VPMU_RUN_TRAP, 0, false },
+	[VT_STRESS_PROG_MARK1]	= { "mark1", NULL, VPMU_RUN_HALT, 2, false },
+	[VT_STRESS_PROG_SPIN]	= { "spin", NULL, VPMU_RUN_BUDGET, 0, false },
+	[VT_STRESS_PROG_SORTLOOP]	= { "sortloop", NULL, VPMU_RUN_BUDGET, 0, false },
 };
 
 /* ---- the PMU's sysfs description ----------------------------------------- */
@@ -83,7 +83,7 @@ static int each_pmu_file(struct vt_stress_info *info, const char *dir,
 	struct dirent *e;
 	DIR *d;
 
-	snprintf(path, sizeof(path), VPMU_PMU_DIR "/%s", dir);
+	snprintf(path, sizeof(path), VT_PMU_DIR "/%s", dir);
 	d = opendir(path);
 	if (!d)
 		return -1;
@@ -197,7 +197,7 @@ int vt_stress_read_info(struct vt_stress_info *info)
 	    each_pmu_file(info, "format", add_field) || !info->nfield ||
 	    each_pmu_file(info, "events", add_alias) || !info->nalias)
 		return -1;
-	for (i = 0; i < P_NPROGS; i++) {
+	for (i = 0; i < VT_STRESS_NPROGS; i++) {
 		struct vt_stress_prog *p = &info->prog[i];
 
 		vt_prog_free(&p->p);
@@ -212,9 +212,9 @@ int vt_stress_read_info(struct vt_stress_info *info)
 		if (p->expect && load_expect(info, p))
 			return -1;
 	}
-	info->have_uhist = !access(VPMU_PMU_DIR "/uhist/control", W_OK);
-	info->have_hist = !access(VPMU_PMU_DIR "/hist/program", W_OK);
-	info->have_hotplug = !access(VPMU_CPU1_ONLINE, W_OK);
+	info->have_uhist = !access(VT_PMU_DIR "/uhist/control", W_OK);
+	info->have_hist = !access(VT_PMU_DIR "/hist/program", W_OK);
+	info->have_hotplug = !access(VT_CPU1_ONLINE, W_OK);
 	return 0;
 }
 
@@ -250,7 +250,7 @@ size_t vt_stress_mem_size(const struct vt_stress_info *info)
 	size_t max = 0;
 	int i;
 
-	for (i = 0; i < P_NPROGS; i++)
+	for (i = 0; i < VT_STRESS_NPROGS; i++)
 		if (info->prog[i].p.h.mem_size > max)
 			max = info->prog[i].p.h.mem_size;
 	return max;
@@ -273,17 +273,17 @@ uint64_t vt_stress_ctr_cfg(const struct vt_stress_info *info, int n)
 	return cfg[0];
 }
 
-const struct trig vt_stress_trigs[VT_STRESS_NTRIGS] = {
-	{ P_MARKS, "trig_mark", 1, true, 4000, 18000 },
-	{ P_MARKS, "trig_mark", 1, false, 8001 - 4000, 35004 - 18000 },
-	{ P_MARKS, "trig_ev", -1, true, 4000, 18000 },	/* vpmu_trigger */
-	{ P_CALLS, "trig_tag", 8, true, 1000, 7000 },
-	{ P_CALLS, "trig_tag", 8, false, 2501 - 1000, 14004 - 7000 },
-	{ P_SUM, "trig_mark", 1, true, 0, 0 },
-	{ P_SUM, "trig_mark", 1, false, 32, 179 },
+const struct vt_stress_trig vt_stress_trigs[VT_STRESS_NTRIGS] = {
+	{ VT_STRESS_PROG_MARKS, "trig_mark", 1, true, 4000, 18000 },
+	{ VT_STRESS_PROG_MARKS, "trig_mark", 1, false, 8001 - 4000, 35004 - 18000 },
+	{ VT_STRESS_PROG_MARKS, "trig_ev", -1, true, 4000, 18000 },	/* vpmu_trigger */
+	{ VT_STRESS_PROG_CALLS, "trig_tag", 8, true, 1000, 7000 },
+	{ VT_STRESS_PROG_CALLS, "trig_tag", 8, false, 2501 - 1000, 14004 - 7000 },
+	{ VT_STRESS_PROG_SUM, "trig_mark", 1, true, 0, 0 },
+	{ VT_STRESS_PROG_SUM, "trig_mark", 1, false, 32, 179 },
 };
 
-uint64_t vt_stress_trig_config1(const struct vt_stress_info *info, const struct trig *t,
+uint64_t vt_stress_trig_config1(const struct vt_stress_info *info, const struct vt_stress_trig *t,
 				bool freeze_on_ovf)
 {
 	uint64_t cfg[3] = { 0, 0, 0 };

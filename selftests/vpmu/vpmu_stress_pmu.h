@@ -17,7 +17,7 @@ size_t vt_stress_mem_size(const struct vt_stress_info *info);
 uint64_t vt_stress_expect_of(const struct vt_stress_info *info, int prog, const char *name);
 
 /* A trigger row: a program and what a group under that trigger counts. */
-struct trig {
+struct vt_stress_trig {
 	int prog;
 	const char *field;	/* trig_mark, trig_tag, trig_ev */
 	int val;		/* its value; trig_ev: an alias's event */
@@ -25,7 +25,7 @@ struct trig {
 	uint64_t insns, uops;	/* per run; cycles = uops (no stalls) */
 };
 
-extern const struct trig vt_stress_trigs[VT_STRESS_NTRIGS];
+extern const struct vt_stress_trig vt_stress_trigs[VT_STRESS_NTRIGS];
 
 /* Format helpers. */
 int vt_stress_field_of(const struct vt_stress_info *info, const char *name);
@@ -36,7 +36,7 @@ const struct vt_stress_alias *vt_stress_alias(const struct vt_stress_info *info,
 /* Configs built from format/ and events/. */
 uint64_t vt_stress_alias_cfg(const struct vt_stress_info *info, const char *name);
 uint64_t vt_stress_ctr_cfg(const struct vt_stress_info *info, int n);
-uint64_t vt_stress_trig_config1(const struct vt_stress_info *info, const struct trig *t,
+uint64_t vt_stress_trig_config1(const struct vt_stress_info *info, const struct vt_stress_trig *t,
 				bool freeze_on_ovf);
 uint64_t vt_stress_random_period(struct vt_stress_rng *r);
 

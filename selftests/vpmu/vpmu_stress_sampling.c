@@ -194,7 +194,7 @@ void vt_stress_cpu_sampling(struct vt_stress_worker *w)
 	CPU_SET(cpu, &set);
 	sched_setaffinity(0, sizeof(set), &set);
 	for (i = 0; i < runs; i++) {
-		vt_stress_run_checked(w, P_SORTLOOP, 50000);
+		vt_stress_run_checked(w, VT_STRESS_PROG_SORTLOOP, 50000);
 		vt_stress_ring_drain(w, &rb, false);
 	}
 	if (ioctl(fd, PERF_EVENT_IOC_DISABLE, 0))

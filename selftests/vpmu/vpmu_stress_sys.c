@@ -7,8 +7,8 @@
 #include "vpmu_stress_ops.h"
 #include "vpmu_stress_pmu.h"
 
-#define UHIST	VPMU_PMU_DIR "/uhist/"
-#define HIST	VPMU_PMU_DIR "/hist/"
+#define UHIST	VT_PMU_DIR "/uhist/"
+#define HIST	VT_PMU_DIR "/hist/"
 #define MAX_FILES 12
 
 /* Write @val to @path; log and check the result against @ok (errnos, 0-ended). */
@@ -17,7 +17,7 @@ static int sys_write(struct vt_stress_worker *w, const char *path, const char *v
 {
 	int ret = vt_write_file(path, val), i;
 
-	vt_stress_log(w, "write %s <- \"%s\": %s", path + strlen(VPMU_PMU_DIR) + 1,
+	vt_stress_log(w, "write %s <- \"%s\": %s", path + strlen(VT_PMU_DIR) + 1,
 		      val, vt_stress_errname(ret));
 	if (!ret)
 		return 0;
@@ -80,7 +80,7 @@ static void op_ucode(struct vt_stress_worker *w)
 		return;
 	default:	/* half an image, then close */
 	{
-		int fd = open(VPMU_UCODE "image", O_WRONLY | O_CLOEXEC);
+		int fd = open(VT_UCODE "image", O_WRONLY | O_CLOEXEC);
 
 		ret = 0;
 		if (fd < 0 ||
@@ -318,12 +318,12 @@ static void op_hotplug(struct vt_stress_worker *w)
 	if (!w->info->have_hotplug)
 		return;
 	w->s.hotplug++;
-	sys_write(w, VPMU_CPU1_ONLINE, off ? "0" : "1", busy);
+	sys_write(w, VT_CPU1_ONLINE, off ? "0" : "1", busy);
 }
 
 static void op_run(struct vt_stress_worker *w)
 {
-	vt_stress_run_checked(w, vt_stress_below(&w->r, P_NPROGS), 20000);
+	vt_stress_run_checked(w, vt_stress_below(&w->r, VT_STRESS_NPROGS), 20000);
 }
 
 void vt_stress_sys_op(struct vt_stress_worker *w)
@@ -341,13 +341,13 @@ void vt_stress_sys_op(struct vt_stress_worker *w)
 void vt_stress_sys_fini(struct vt_stress_worker *w)
 {
 	if (w->info->have_hotplug)
-		vt_write_file(VPMU_CPU1_ONLINE, "1");
+		vt_write_file(VT_CPU1_ONLINE, "1");
 }
 
 void vt_stress_runner_op(struct vt_stress_worker *w)
 {
-	int p = vt_stress_below(&w->r, P_NPROGS);
-	uint64_t budget = p >= P_SPIN ? 5000 + vt_stress_below(&w->r, 100000) :
+	int p = vt_stress_below(&w->r, VT_STRESS_NPROGS);
+	uint64_t budget = p >= VT_STRESS_PROG_SPIN ? 5000 + vt_stress_below(&w->r, 100000) :
 			  vt_stress_chance(&w->r, 10) ? 1 + vt_stress_below(&w->r, 2000) :
 			  1000000;
 

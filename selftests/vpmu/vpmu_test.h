@@ -107,9 +107,9 @@ static inline int vt_setup_runs(struct __test_metadata *_metadata, int *fd,
 	*fd = -1;
 	if (!vt_pmu_present())
 		SKIP(return -1, "no vpmu PMU");
-	*fd = open(VPMU_DEV, O_RDWR | O_CLOEXEC);
+	*fd = open(VT_DEV, O_RDWR | O_CLOEXEC);
 	if (*fd < 0)
-		SKIP(return -1, "no %s", VPMU_DEV);
+		SKIP(return -1, "no %s", VT_DEV);
 	va_start(ap, fd);
 	while ((p = va_arg(ap, struct vt_prog *))) {
 		snprintf(rel, sizeof(rel), "build/%s.vprg",
@@ -141,7 +141,7 @@ static inline void vt_teardown_runs(int fd, ...)
 static inline int vt_need_loader(struct __test_metadata *_metadata)
 {
 	if (!vt_have_loader())
-		SKIP(return -1, "no %s (module without the loader?)", VPMU_UCODE);
+		SKIP(return -1, "no %s (module without the loader?)", VT_UCODE);
 	if (geteuid())
 		SKIP(return -1, "the loader needs root");
 	return 0;
@@ -180,8 +180,8 @@ static inline void vt_check_sum(struct __test_metadata *_metadata, int fd,
 {
 	ASSERT_EQ(0, vt_run(fd, p, mem, 1000000, r));
 	EXPECT_EQ((__u32)VPMU_RUN_HALT, r->stop);
-	EXPECT_EQ(SUM_R2, r->regs[2]);
-	EXPECT_EQ(SUM_CYCLES, r->cycles);
+	EXPECT_EQ(VT_SUM_R2, r->regs[2]);
+	EXPECT_EQ(VT_SUM_CYCLES, r->cycles);
 }
 
 /* ---- the kernel log ------------------------------------------------------ */

@@ -65,27 +65,27 @@ TEST_F(ucode, builtin_reads_back_and_reloads)
 	EXPECT_EQ(self->len, h->total_size);
 	EXPECT_EQ(h->checksum, resealed_crc(self->img, self->len));
 	ASSERT_EQ(0, vt_ucode_attr("name", buf, sizeof(buf)));
-	EXPECT_STREQ(VPMU_DEFAULT_NAME, buf);
-	assert_status(_metadata, "ok");
+	EXPECT_STREQ(VT_DEFAULT_NAME, buf);
+	vt_assert_status(_metadata, "ok");
 	ASSERT_EQ(0, vt_ucode_attr("error", buf, sizeof(buf)));
 	EXPECT_STREQ("", buf);
 
-	ASSERT_EQ(0, vt_write_image(self->img, self->len, CHUNK));
+	ASSERT_EQ(0, vt_write_image(self->img, self->len, VT_CHUNK));
 	EXPECT_EQ(self->gen + 1, vt_generation());
-	assert_status(_metadata, "ok");
+	vt_assert_status(_metadata, "ok");
 	back = vt_read_image(&len);
 	ASSERT_NE(NULL, back);
 	ASSERT_EQ(self->len, len);
 	EXPECT_EQ(0, memcmp(self->img, back, len));
 	free(back);
-	assert_runs(_metadata, self->gen + 1);
+	vt_assert_runs(_metadata, self->gen + 1);
 }
 
 TEST_F(ucode, odd_chunks)
 {
 	ASSERT_EQ(0, vt_write_image(self->img, self->len, 7));
 	EXPECT_EQ(self->gen + 1, vt_generation());
-	assert_status(_metadata, "ok");
+	vt_assert_status(_metadata, "ok");
 }
 
 TEST_F(ucode, shipped_default_identical)
@@ -98,7 +98,7 @@ TEST_F(ucode, shipped_default_identical)
 		SKIP(return, "no build/default.vpmu in $VPMU_SHARE");
 	ASSERT_EQ(self->len, len);
 	EXPECT_EQ(0, memcmp(self->img, img, len));
-	ASSERT_EQ(0, vt_write_image(img, len, CHUNK));
+	ASSERT_EQ(0, vt_write_image(img, len, VT_CHUNK));
 	EXPECT_EQ(self->gen + 1, vt_generation());
 	free(img);
 }
@@ -115,7 +115,7 @@ TEST_F(ucode, max_size_image)
 		SKIP(return, "no build/max.vpmu in $VPMU_SHARE");
 	h = (void *)img;
 	ASSERT_EQ(VPMU_CS_MAX, h->cs_words);
-	ASSERT_EQ(0, vt_write_image(img, len, CHUNK));
+	ASSERT_EQ(0, vt_write_image(img, len, VT_CHUNK));
 	EXPECT_EQ(self->gen + 1, vt_generation());
 	ASSERT_EQ(0, vt_ucode_attr("name", buf, sizeof(buf)));
 	EXPECT_STREQ("vpmu32-max", buf);
@@ -124,38 +124,38 @@ TEST_F(ucode, max_size_image)
 	ASSERT_EQ(len, blen);
 	EXPECT_EQ(0, memcmp(img, back, len));
 	/* the same microcode padded with HALTs: same results */
-	assert_runs(_metadata, self->gen + 1);
+	vt_assert_runs(_metadata, self->gen + 1);
 	free(back);
 	free(img);
 }
 
 TEST_F(ucode, partial_image_left_incomplete)
 {
-	struct snap s;
+	struct vt_snap s;
 	int fd;
 
-	snap_take(&s);
-	fd = open(VPMU_UCODE "image", O_WRONLY | O_CLOEXEC);
+	vt_snap_take(&s);
+	fd = open(VT_UCODE "image", O_WRONLY | O_CLOEXEC);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ((ssize_t)self->len / 2, write(fd, self->img, self->len / 2));
 	close(fd);
-	assert_status(_metadata, "incomplete");
-	assert_unchanged(_metadata, &s);
-	assert_runs(_metadata, s.gen);
+	vt_assert_status(_metadata, "incomplete");
+	vt_assert_unchanged(_metadata, &s);
+	vt_assert_runs(_metadata, s.gen);
 	/* a write at offset 0 discards it and starts again */
-	ASSERT_EQ(0, vt_write_image(self->img, self->len, CHUNK));
-	assert_status(_metadata, "ok");
+	ASSERT_EQ(0, vt_write_image(self->img, self->len, VT_CHUNK));
+	vt_assert_status(_metadata, "ok");
 	EXPECT_EQ(s.gen + 1, vt_generation());
 	/* so does load_default */
-	fd = open(VPMU_UCODE "image", O_WRONLY | O_CLOEXEC);
+	fd = open(VT_UCODE "image", O_WRONLY | O_CLOEXEC);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(100, write(fd, self->img, 100));
 	close(fd);
-	assert_status(_metadata, "incomplete");
+	vt_assert_status(_metadata, "incomplete");
 	ASSERT_EQ(0, vt_load_default());
-	assert_status(_metadata, "ok");
+	vt_assert_status(_metadata, "ok");
 	EXPECT_EQ(s.gen + 2, vt_generation());
-	snap_free(&s);
+	vt_snap_free(&s);
 }
 
 TEST_F(ucode, restart_at_offset_0)
@@ -164,7 +164,7 @@ TEST_F(ucode, restart_at_offset_0)
 	ssize_t n;
 	int fd;
 
-	fd = open(VPMU_UCODE "image", O_WRONLY | O_CLOEXEC);
+	fd = open(VT_UCODE "image", O_WRONLY | O_CLOEXEC);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(100, write(fd, self->img, 100));
 	ASSERT_EQ(100, pwrite(fd, self->img, 100, 0));
@@ -174,19 +174,19 @@ TEST_F(ucode, restart_at_offset_0)
 		ASSERT_LT(0, n);
 	}
 	close(fd);
-	assert_status(_metadata, "ok");
+	vt_assert_status(_metadata, "ok");
 	EXPECT_EQ(self->gen + 1, vt_generation());
 }
 
 TEST_F(ucode, non_contiguous_write)
 {
-	struct snap s;
+	struct vt_snap s;
 	size_t off;
 	ssize_t n;
 	int fd;
 
-	snap_take(&s);
-	fd = open(VPMU_UCODE "image", O_WRONLY | O_CLOEXEC);
+	vt_snap_take(&s);
+	fd = open(VT_UCODE "image", O_WRONLY | O_CLOEXEC);
 	ASSERT_LE(0, fd);
 	/* nothing pending: a write past 0 is refused */
 	EXPECT_EQ(-1, pwrite(fd, self->img + 64, 64, 64));
@@ -195,28 +195,28 @@ TEST_F(ucode, non_contiguous_write)
 	ASSERT_EQ(64, pwrite(fd, self->img, 64, 0));
 	EXPECT_EQ(-1, pwrite(fd, self->img + 128, 64, 128));
 	EXPECT_EQ(EINVAL, errno);
-	assert_status(_metadata, "incomplete");
-	assert_unchanged(_metadata, &s);
-	assert_runs(_metadata, s.gen);
+	vt_assert_status(_metadata, "incomplete");
+	vt_assert_unchanged(_metadata, &s);
+	vt_assert_runs(_metadata, s.gen);
 	/* the partial image is still pending: continue where it ends */
 	for (off = 64; off < self->len; off += n) {
 		n = pwrite(fd, self->img + off, self->len - off, off);
 		ASSERT_LT(0, n);
 	}
 	close(fd);
-	assert_status(_metadata, "ok");
+	vt_assert_status(_metadata, "ok");
 	EXPECT_EQ(s.gen + 1, vt_generation());
-	snap_free(&s);
+	vt_snap_free(&s);
 }
 
 /* In a child with uid/gid 65534: every loader write is refused. */
 TEST_F(ucode, non_root_refused)
 {
-	struct snap s;
+	struct vt_snap s;
 	pid_t pid;
 	int st;
 
-	snap_take(&s);
+	vt_snap_take(&s);
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
@@ -225,14 +225,14 @@ TEST_F(ucode, non_root_refused)
 		if (setresgid(65534, 65534, 65534) ||
 		    setresuid(65534, 65534, 65534))
 			_exit(10);
-		fd = open(VPMU_UCODE "image", O_WRONLY);
+		fd = open(VT_UCODE "image", O_WRONLY);
 		bad |= !(fd < 0 && errno == EACCES) << 0;
-		fd = open(VPMU_UCODE "image", O_RDONLY);
+		fd = open(VT_UCODE "image", O_RDONLY);
 		bad |= !(fd < 0 && errno == EACCES) << 1;
-		fd = open(VPMU_UCODE "load_default", O_WRONLY);
+		fd = open(VT_UCODE "load_default", O_WRONLY);
 		bad |= !(fd < 0 && errno == EACCES) << 2;
 		/* everyone may read the rest */
-		fd = open(VPMU_UCODE "generation", O_RDONLY);
+		fd = open(VT_UCODE "generation", O_RDONLY);
 		bad |= (fd < 0) << 3;
 		_exit(bad);
 	}
@@ -243,8 +243,8 @@ TEST_F(ucode, non_root_refused)
 		       "write, image read, load_default, generation)",
 		       WEXITSTATUS(st));
 	}
-	assert_unchanged(_metadata, &s);
-	snap_free(&s);
+	vt_assert_unchanged(_metadata, &s);
+	vt_snap_free(&s);
 }
 
 TEST_F(ucode, generation_and_load_default)
@@ -257,10 +257,10 @@ TEST_F(ucode, generation_and_load_default)
 	ASSERT_NE(NULL, v);
 	/* failures never count */
 	v[0] ^= 1;
-	EXPECT_EQ(-ENOEXEC, vt_write_image(v, self->len, CHUNK));
+	EXPECT_EQ(-ENOEXEC, vt_write_image(v, self->len, VT_CHUNK));
 	EXPECT_EQ(self->gen, vt_generation());
 	v[0] ^= 1;
-	ASSERT_EQ(0, vt_write_image(v, self->len, CHUNK));
+	ASSERT_EQ(0, vt_write_image(v, self->len, VT_CHUNK));
 	EXPECT_EQ(self->gen + 1, vt_generation());
 	ASSERT_EQ(0, vt_ucode_attr("name", buf, sizeof(buf)));
 	EXPECT_STREQ("vpmu32-variant", buf);
@@ -271,13 +271,13 @@ TEST_F(ucode, generation_and_load_default)
 	ASSERT_EQ(0, vt_load_default());
 	EXPECT_EQ(self->gen + 2, vt_generation());
 	ASSERT_EQ(0, vt_ucode_attr("name", buf, sizeof(buf)));
-	EXPECT_STREQ(VPMU_DEFAULT_NAME, buf);
-	assert_status(_metadata, "ok");
+	EXPECT_STREQ(VT_DEFAULT_NAME, buf);
+	vt_assert_status(_metadata, "ok");
 	back = vt_read_image(&len);
 	ASSERT_NE(NULL, back);
 	ASSERT_EQ(self->len, len);
 	EXPECT_EQ(0, memcmp(self->img, back, len));
-	assert_runs(_metadata, self->gen + 2);
+	vt_assert_runs(_metadata, self->gen + 2);
 	free(back);
 	free(v);
 }
@@ -286,7 +286,7 @@ TEST_F(ucode, load_default_bad_values)
 {
 	int fd;
 
-	fd = open(VPMU_UCODE "load_default", O_WRONLY | O_CLOEXEC);
+	fd = open(VT_UCODE "load_default", O_WRONLY | O_CLOEXEC);
 	ASSERT_LE(0, fd);
 	EXPECT_EQ(-1, write(fd, "2", 1));
 	EXPECT_EQ(EINVAL, errno);

@@ -135,7 +135,7 @@ static size_t idtab_outside(uint8_t *img, size_t len)
 }
 
 FIXTURE(bad) {
-	struct snap s;
+	struct vt_snap s;
 	uint8_t *img;
 	size_t len;
 };
@@ -174,7 +174,7 @@ FIXTURE_SETUP(bad)
 	if (vt_need_loader(_metadata))
 		return;
 	ASSERT_EQ(0, vt_load_default());
-	snap_take(&self->s);
+	vt_snap_take(&self->s);
 	ASSERT_NE(NULL, self->s.img);
 	self->len = self->s.len;
 	self->img = malloc(self->len);
@@ -187,7 +187,7 @@ FIXTURE_TEARDOWN(bad)
 	if (self->img)
 		vt_load_default();
 	free(self->img);
-	snap_free(&self->s);
+	vt_snap_free(&self->s);
 }
 
 TEST_F(bad, rejected)
@@ -199,22 +199,22 @@ TEST_F(bad, rejected)
 	ASSERT_NE((size_t)0, n) TH_LOG("no microword to corrupt in the default image");
 	if (variant->reseal)
 		vt_seal(self->img, self->len);
-	EXPECT_EQ(-variant->err, vt_write_image(self->img, n, CHUNK)) {
+	EXPECT_EQ(-variant->err, vt_write_image(self->img, n, VT_CHUNK)) {
 		vt_ucode_attr("error", err, sizeof(err));
 		TH_LOG("ucode/error: %s", err);
 	}
-	assert_status(_metadata, "rejected");
+	vt_assert_status(_metadata, "rejected");
 	ASSERT_EQ(0, vt_ucode_attr("error", err, sizeof(err)));
 	snprintf(want, sizeof(want), "%s (%d): ", variant->errname, variant->err);
 	EXPECT_EQ(0, strncmp(err, want, strlen(want)))
 		TH_LOG("ucode/error '%s' does not start with '%s'", err, want);
 	EXPECT_NE(NULL, strstr(err, variant->text))
 		TH_LOG("ucode/error '%s' does not say '%s'", err, variant->text);
-	assert_unchanged(_metadata, &self->s);
-	assert_runs(_metadata, self->s.gen);
+	vt_assert_unchanged(_metadata, &self->s);
+	vt_assert_runs(_metadata, self->s.gen);
 	/* and the loader still takes a good image */
-	ASSERT_EQ(0, vt_write_image(self->s.img, self->s.len, CHUNK));
-	assert_status(_metadata, "ok");
+	ASSERT_EQ(0, vt_write_image(self->s.img, self->s.len, VT_CHUNK));
+	vt_assert_status(_metadata, "ok");
 	EXPECT_EQ(self->s.gen + 1, vt_generation());
 }
 

@@ -48,8 +48,8 @@ FIXTURE_SETUP(unload)
 		SKIP(return, "module loading needs root");
 	if (!vt_module_loaded())
 		ASSERT_EQ(0, vt_insmod(""));
-	if (access(VPMU_DEV, F_OK))
-		SKIP(return, "no %s (module without the run device?)", VPMU_DEV);
+	if (access(VT_DEV, F_OK))
+		SKIP(return, "no %s (module without the run device?)", VT_DEV);
 	if (vt_prog_load(&self->sum, "build/sum.vprg") ||
 	    vt_prog_load(&self->spin, "build/spin.vprg"))
 		SKIP(return, "no build/sum.vprg or build/spin.vprg");
@@ -79,8 +79,8 @@ static void assert_sum_runs(struct __test_metadata *_metadata,
 	uint8_t *mem;
 	int fd;
 
-	fd = open(VPMU_DEV, O_RDWR | O_CLOEXEC);
-	ASSERT_LE(0, fd) TH_LOG("%s: %s", VPMU_DEV, strerror(errno));
+	fd = open(VT_DEV, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, fd) TH_LOG("%s: %s", VT_DEV, strerror(errno));
 	mem = vt_prog_mem(&self->sum);
 	ASSERT_NE(NULL, mem);
 	vt_check_sum(_metadata, fd, &self->sum, mem, &r);
@@ -105,7 +105,7 @@ TEST_F_TIMEOUT(unload, refused_while_running, 120)
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (!pid) {
-		fd = open(VPMU_DEV, O_RDWR | O_CLOEXEC);
+		fd = open(VT_DEV, O_RDWR | O_CLOEXEC);
 		if (fd < 0)
 			_exit(10);
 		if (write(pipefd[1], "x", 1) != 1)
@@ -123,7 +123,7 @@ TEST_F_TIMEOUT(unload, refused_while_running, 120)
 	/* in use: EWOULDBLOCK from delete_module (kernel/module/main.c) */
 	EXPECT_EQ(-EAGAIN, ret) TH_LOG("delete_module: %s", strerror(-ret));
 	EXPECT_TRUE(vt_module_loaded());
-	EXPECT_EQ(0, access(VPMU_DEV, F_OK));
+	EXPECT_EQ(0, access(VT_DEV, F_OK));
 	ASSERT_EQ(0, kill(pid, SIGUSR1));
 	ASSERT_EQ(pid, waitpid(pid, &st, 0));
 	EXPECT_TRUE(WIFEXITED(st));
@@ -133,7 +133,7 @@ TEST_F_TIMEOUT(unload, refused_while_running, 120)
 	close(pipefd[0]);
 
 	/* an open file, even idle, pins it too */
-	fd = open(VPMU_DEV, O_RDWR | O_CLOEXEC);
+	fd = open(VT_DEV, O_RDWR | O_CLOEXEC);
 	ASSERT_LE(0, fd);
 	EXPECT_EQ(-EAGAIN, vt_rmmod());
 	close(fd);
@@ -141,7 +141,7 @@ TEST_F_TIMEOUT(unload, refused_while_running, 120)
 	/* closed: it goes, and comes back working */
 	ASSERT_EQ(0, vt_rmmod());
 	EXPECT_FALSE(vt_module_loaded());
-	EXPECT_NE(0, access(VPMU_DEV, F_OK));
+	EXPECT_NE(0, access(VT_DEV, F_OK));
 	ASSERT_EQ(0, vt_insmod(""));
 	assert_sum_runs(_metadata, self);
 	EXPECT_EQ(0, vt_kmsg_bad(_metadata, self->kmsg));
@@ -218,7 +218,7 @@ TEST_F_TIMEOUT(unload, image_too_big_for_cs_size, 120)
 	EXPECT_EQ(0, strncmp(buf, "EFBIG (27): ", 12)) TH_LOG("error: %s", buf);
 	EXPECT_EQ(1ull, vt_generation());
 	ASSERT_EQ(0, vt_ucode_attr("name", buf, sizeof(buf)));
-	EXPECT_STREQ(VPMU_DEFAULT_NAME, buf);
+	EXPECT_STREQ(VT_DEFAULT_NAME, buf);
 	assert_sum_runs(_metadata, self);
 	free(img);
 	ASSERT_EQ(0, vt_rmmod());
