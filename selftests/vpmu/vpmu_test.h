@@ -42,19 +42,24 @@ static inline void __attribute__((noreturn)) vt_ksft_exit(int pass)
 #include "kselftest_harness.h"
 
 /*
- * A fixture's setup that skips ends its test: neither the body nor the
- * teardown runs.  kselftest_harness.h does so itself from 6.9 on (the one
- * with FIXTURE_TEARDOWN_PARENT, 6.12's); 6.1's runs the body after such a
- * setup.  For 6.1, FIXTURE_SETUP() is redefined here: the setup written
- * under it becomes FIXTURE_vt_setup(), which the harness's FIXTURE_setup()
- * calls and, after a skip, leaves the test the way a failed ASSERT_*()
- * does (a longjmp to the test's wrapper, which then reports the skip).
- * Test bodies need no check of their own.
+ * A fixture's setup that skips ends its test: the body does not run.
+ * kselftest_harness.h does so itself from 6.9 on (the one with
+ * FIXTURE_TEARDOWN_PARENT, 6.12's), running no teardown either; 6.1's runs
+ * the body after such a setup, then the teardown.  For 6.1, FIXTURE_SETUP()
+ * is redefined here: the setup written under it becomes FIXTURE_vt_setup(),
+ * which the harness's FIXTURE_setup() calls and, after a skip, runs the
+ * teardown, as 6.1 does, and leaves the test the way a failed ASSERT_*()
+ * does (a longjmp to the test's wrapper, which reports the skip).  Test
+ * bodies need no check of their own.
  */
 #ifndef FIXTURE_TEARDOWN_PARENT
 #undef FIXTURE_SETUP
 #define FIXTURE_SETUP(fixture_name)					\
 	static void fixture_name##_vt_setup(				\
+		struct __test_metadata *_metadata,			\
+		FIXTURE_DATA(fixture_name) *self,			\
+		const FIXTURE_VARIANT(fixture_name) *variant);		\
+	void fixture_name##_teardown(					\
 		struct __test_metadata *_metadata,			\
 		FIXTURE_DATA(fixture_name) *self,			\
 		const FIXTURE_VARIANT(fixture_name) *variant);		\
@@ -64,8 +69,10 @@ static inline void __attribute__((noreturn)) vt_ksft_exit(int pass)
 		const FIXTURE_VARIANT(fixture_name) *variant)		\
 	{								\
 		fixture_name##_vt_setup(_metadata, self, variant);	\
-		if (_metadata->skip)					\
+		if (_metadata->skip) {					\
+			fixture_name##_teardown(_metadata, self, variant); \
 			longjmp(_metadata->env, 1);			\
+		}							\
 	}								\
 	static void fixture_name##_vt_setup(				\
 		struct __test_metadata __attribute__((unused)) *_metadata, \

@@ -2,9 +2,9 @@
 /*
  * ksft_setup_skip.c - the selftests' fixture rule on a kselftest harness
  * (built by test_ksft_setup_skip.sh against 6.1's and 6.12's): a fixture
- * whose setup skips runs neither the test's body nor its teardown, and a
- * fixture whose setup passes runs both.  Body and teardown say so on
- * stdout, which the script reads.
+ * whose setup skips does not run the test's body (its teardown runs as
+ * the harness has it), and a fixture whose setup passes runs both.  Body
+ * and teardown say so on stdout, which the script reads.
  */
 #include "vpmu_test.h"
 
