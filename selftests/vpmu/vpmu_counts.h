@@ -17,30 +17,30 @@
 #include "vpmu_test.h"
 #include "vpmu_perf_lib.h"
 
-#define BUDGET		100000000ull
+#define VT_COUNTS_BUDGET		100000000ull
 
-#define EV_CYCLES	0
-#define EV_UOPS		1
-#define EV_INSNS	2
+#define VT_EV_CYCLES	0
+#define VT_EV_UOPS		1
+#define VT_EV_INSNS	2
 
 /* attr.config's ctr field and config1's freeze control (format/). */
-#define CFG_CTR(n)	((uint64_t)(n) << 20)
-#define C1_MARK		(1ull << 20)
-#define C1_FROZEN	(1ull << 21)
+#define VT_CFG_CTR(n)	((uint64_t)(n) << 20)
+#define VT_C1_MARK		(1ull << 20)
+#define VT_C1_FROZEN	(1ull << 21)
 
-#define MARKS_UOPS	35004ull
-#define MARKS_REGIONS	18000ull
-#define REGION_UOPS	11200008ull
-#define REGION_REGIONS	10000000ull
+#define VT_MARKS_UOPS	35004ull
+#define VT_MARKS_REGIONS	18000ull
+#define VT_REGION_UOPS	11200008ull
+#define VT_REGION_REGIONS	10000000ull
 
-#define VPMU_RUN_BIN	VPMU_BIN "vpmu-run"
+#define VT_RUN_BIN	VT_BIN "vpmu-run"
 
 /* Run @p to its halt on @dev, fresh memory in @mem. */
-static inline int run_halt(int dev, const struct vl_prog *p, uint8_t *mem)
+static inline int vt_counts_run_halt(int dev, const struct vt_prog *p, uint8_t *mem)
 {
 	struct vpmu_run r;
 
-	return vl_run_halt(dev, p, mem, BUDGET, &r);
+	return vt_run_halt(dev, p, mem, VT_COUNTS_BUDGET, &r);
 }
 
 /*
@@ -49,11 +49,11 @@ static inline int run_halt(int dev, const struct vl_prog *p, uint8_t *mem)
  * that is where it will run and has not run yet.  A child whose parent
  * died sees the end of the pipe and exits.
  */
-struct gate {
+struct vt_gate {
 	int go[2], ready[2];
 };
 
-static inline int gate_init(struct gate *g)
+static inline int vt_gate_init(struct vt_gate *g)
 {
 	if (pipe(g->go))
 		return -1;
@@ -65,7 +65,7 @@ static inline int gate_init(struct gate *g)
 	return 0;
 }
 
-static inline void gate_close(struct gate *g)
+static inline void vt_gate_close(struct vt_gate *g)
 {
 	close(g->go[0]);
 	close(g->go[1]);
@@ -74,7 +74,7 @@ static inline void gate_close(struct gate *g)
 }
 
 /* In the child: ready, then wait; 0 once let go. */
-static inline int gate_pass(struct gate *g)
+static inline int vt_gate_pass(struct vt_gate *g)
 {
 	char c;
 
@@ -86,14 +86,14 @@ static inline int gate_pass(struct gate *g)
 }
 
 /* In the parent: wait until the child is ready; 0 or -1. */
-static inline int gate_ready(struct gate *g)
+static inline int vt_gate_ready(struct vt_gate *g)
 {
 	char c;
 
 	return read(g->ready[0], &c, 1) == 1 ? 0 : -1;
 }
 
-static inline int gate_open(struct gate *g)
+static inline int vt_gate_open(struct vt_gate *g)
 {
 	return write(g->go[1], "g", 1) == 1 ? 0 : -1;
 }
@@ -103,8 +103,8 @@ static inline int gate_open(struct gate *g)
  * times through /dev/vpmu (or, with @exec, execs vpmu-run -n @runs on it)
  * and exits: 0 if every run halted.
  */
-static inline pid_t child_runs(const struct vl_prog *p, uint8_t *mem,
-			       int cpu, struct gate *g, int runs, bool exec)
+static inline pid_t vt_child_runs(const struct vt_prog *p, uint8_t *mem,
+				  int cpu, struct vt_gate *g, int runs, bool exec)
 {
 	char path[512], n[16];
 	pid_t pid = fork();
@@ -112,24 +112,24 @@ static inline pid_t child_runs(const struct vl_prog *p, uint8_t *mem,
 
 	if (pid)
 		return pid;
-	if (vl_pin(cpu) || (g && gate_pass(g)))
+	if (vt_pin(cpu) || (g && vt_gate_pass(g)))
 		_exit(2);
 	if (exec) {
 		snprintf(n, sizeof(n), "%d", runs);
-		execl(VPMU_RUN_BIN, "vpmu-run", "-q", "-n", n,
-		      vl_share(path, sizeof(path), "build/sum.vprg"), NULL);
+		execl(VT_RUN_BIN, "vpmu-run", "-q", "-n", n,
+		      vt_share(path, sizeof(path), "build/sum.vprg"), NULL);
 		_exit(3);
 	}
-	dev = open(VPMU_DEV, O_RDWR);
+	dev = open(VT_DEV, O_RDWR);
 	if (dev < 0)
 		_exit(3);
 	for (i = 0; i < runs; i++)
-		if (run_halt(dev, p, mem))
+		if (vt_counts_run_halt(dev, p, mem))
 			_exit(4);
 	_exit(0);
 }
 
-static inline int wait_ok(pid_t pid)
+static inline int vt_wait_ok(pid_t pid)
 {
 	int status;
 

@@ -17,7 +17,7 @@
 
 FIXTURE(span) {
 	int dev;
-	struct vl_prog marks, mark1, region;
+	struct vt_prog marks, mark1, region;
 	uint8_t *marks_mem, *mark1_mem, *region_mem;
 };
 
@@ -25,18 +25,18 @@ FIXTURE_SETUP(span)
 {
 	self->dev = -1;
 	self->marks_mem = self->mark1_mem = self->region_mem = NULL;
-	if (vp_type() < 0)
+	if (vt_type() < 0)
 		SKIP(return, "no vpmu PMU");
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		SKIP(return, "needs two CPUs");
-	if (vl_prog_get(&self->marks, &self->marks_mem, "marks") ||
-	    vl_prog_get(&self->mark1, &self->mark1_mem, "mark1") ||
-	    vl_prog_get(&self->region, &self->region_mem, "region"))
+	if (vt_prog_get(&self->marks, &self->marks_mem, "marks") ||
+	    vt_prog_get(&self->mark1, &self->mark1_mem, "mark1") ||
+	    vt_prog_get(&self->region, &self->region_mem, "region"))
 		SKIP(return, "no marks, mark1 or region.vprg in $VPMU_SHARE");
-	self->dev = open(VPMU_DEV, O_RDWR | O_CLOEXEC);
+	self->dev = open(VT_DEV, O_RDWR | O_CLOEXEC);
 	if (self->dev < 0)
-		SKIP(return, "no %s", VPMU_DEV);
-	ASSERT_EQ(0, vl_pin(0));
+		SKIP(return, "no %s", VT_DEV);
+	ASSERT_EQ(0, vt_pin(0));
 }
 
 FIXTURE_TEARDOWN(span)
@@ -46,9 +46,9 @@ FIXTURE_TEARDOWN(span)
 	free(self->marks_mem);
 	free(self->mark1_mem);
 	free(self->region_mem);
-	vl_prog_free(&self->marks);
-	vl_prog_free(&self->mark1);
-	vl_prog_free(&self->region);
+	vt_prog_free(&self->marks);
+	vt_prog_free(&self->mark1);
+	vt_prog_free(&self->region);
 }
 
 /*
@@ -60,23 +60,23 @@ static int open_span(int *fd, bool frozen, bool inherit)
 {
 	struct perf_event_attr a;
 
-	vp_count_attr(&a, EV_UOPS, C1_MARK | (frozen ? C1_FROZEN : 0));
+	vt_count_attr(&a, VT_EV_UOPS, VT_C1_MARK | (frozen ? VT_C1_FROZEN : 0));
 	a.inherit = inherit;
-	fd[0] = vp_open(&a, 0, -1, -1);
+	fd[0] = vt_open(&a, 0, -1, -1);
 	if (fd[0] < 0)
 		return fd[0];
-	vp_count_attr(&a, EV_CYCLES, 0);
+	vt_count_attr(&a, VT_EV_CYCLES, 0);
 	a.inherit = inherit;
-	fd[1] = vp_open(&a, 0, -1, fd[0]);
+	fd[1] = vt_open(&a, 0, -1, fd[0]);
 	return fd[1] < 0 ? fd[1] : 0;
 }
 
 static void expect_span(struct __test_metadata *_metadata, int *fd,
 			uint64_t want)
 {
-	EXPECT_EQ(want, vp_count(fd[0]));
+	EXPECT_EQ(want, vt_count(fd[0]));
 	/* no memory access: a cycle a microword */
-	EXPECT_EQ(want, vp_count(fd[1]));
+	EXPECT_EQ(want, vt_count(fd[1]));
 	close(fd[1]);
 	close(fd[0]);
 }
@@ -116,7 +116,6 @@ TEST_F_TIMEOUT(span, migrated_between_chunks, 120)
 	pthread_t t;
 	int fd[2], k;
 
-	VL_SETUP_DONE();
 	CPU_ZERO(&all);
 	CPU_SET(0, &all);
 	CPU_SET(1, &all);
@@ -125,14 +124,14 @@ TEST_F_TIMEOUT(span, migrated_between_chunks, 120)
 		b.stop = 0;
 		b.moves = 0;
 		ASSERT_EQ(0, pthread_create(&t, NULL, bounce, &b));
-		ASSERT_EQ(0, run_halt(self->dev, &self->region,
-				      self->region_mem));
+		ASSERT_EQ(0, vt_counts_run_halt(self->dev, &self->region,
+						self->region_mem));
 		__atomic_store_n(&b.stop, 1, __ATOMIC_RELAXED);
 		pthread_join(t, NULL);
 		ASSERT_EQ(0, sched_setaffinity(0, sizeof(all), &all));
 		TH_LOG("%d moves during the run", b.moves);
-		expect_span(_metadata, fd, k ? REGION_UOPS - REGION_REGIONS :
-					       REGION_REGIONS);
+		expect_span(_metadata, fd, k ? VT_REGION_UOPS - VT_REGION_REGIONS :
+					       VT_REGION_REGIONS);
 	}
 }
 
@@ -145,7 +144,6 @@ TEST_F_TIMEOUT(span, two_tasks_one_cpu, 120)
 	int go[2], res[2], k;
 	pid_t pid[2];
 
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, pipe(go));
 	ASSERT_EQ(0, pipe(res));
 	for (k = 0; k < 2; k++) {
@@ -161,11 +159,11 @@ TEST_F_TIMEOUT(span, two_tasks_one_cpu, 120)
 			/* opened after the fork: not an inherited copy */
 			if (open_span(fd, !k, false) ||
 			    read(go[0], &c, 1) != 1 ||
-			    run_halt(self->dev, &self->region,
-				     self->region_mem))
+			    vt_counts_run_halt(self->dev, &self->region,
+					       self->region_mem))
 				_exit(2);
-			v[0] = vp_count(fd[0]);
-			v[1] = vp_count(fd[1]);
+			v[0] = vt_count(fd[0]);
+			v[1] = vt_count(fd[1]);
 			if (write(res[1], v, sizeof(v)) != sizeof(v))
 				_exit(3);
 			_exit(0);
@@ -173,14 +171,14 @@ TEST_F_TIMEOUT(span, two_tasks_one_cpu, 120)
 	}
 	ASSERT_EQ(2, write(go[1], "gg", 2));
 	for (k = 0; k < 2; k++)
-		ASSERT_EQ(0, wait_ok(pid[k]));
+		ASSERT_EQ(0, vt_wait_ok(pid[k]));
 	for (k = 0; k < 2; k++) {
 		uint64_t v[2];
 
 		ASSERT_EQ((ssize_t)sizeof(v), read(res[0], v, sizeof(v)));
 		/* one started frozen, the other running: either order */
-		if (v[0] != REGION_REGIONS)
-			EXPECT_EQ(REGION_UOPS - REGION_REGIONS, v[0]);
+		if (v[0] != VT_REGION_REGIONS)
+			EXPECT_EQ(VT_REGION_UOPS - VT_REGION_REGIONS, v[0]);
 		EXPECT_EQ(v[0], v[1]);
 	}
 	close(go[0]);
@@ -217,41 +215,38 @@ static void inherit_state(struct __test_metadata *_metadata,
 	pid_t pid;
 
 	if (no_clone) {
-		dummy = vp_open(&a, 0, -1, -1);
+		dummy = vt_open(&a, 0, -1, -1);
 		ASSERT_LE(0, dummy);
 	}
 	ASSERT_EQ(0, open_span(fd, false, true));
-	ASSERT_EQ(0, run_halt(self->dev, &self->mark1, self->mark1_mem));
+	ASSERT_EQ(0, vt_counts_run_halt(self->dev, &self->mark1, self->mark1_mem));
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (!pid) {
-		if (vl_pin(cpu) ||
-		    run_halt(self->dev, &self->marks, self->marks_mem))
+		if (vt_pin(cpu) ||
+		    vt_counts_run_halt(self->dev, &self->marks, self->marks_mem))
 			_exit(2);
 		_exit(0);
 	}
-	ASSERT_EQ(0, wait_ok(pid));
-	expect_span(_metadata, fd, MARKS_UOPS - MARKS_REGIONS);
+	ASSERT_EQ(0, vt_wait_ok(pid));
+	expect_span(_metadata, fd, VT_MARKS_UOPS - VT_MARKS_REGIONS);
 	if (dummy >= 0)
 		close(dummy);
 }
 
 TEST_F(span, inherit_state_not_cloned)
 {
-	VL_SETUP_DONE();
 	inherit_state(_metadata, self, 0, true);
 	inherit_state(_metadata, self, 1, true);
 }
 
 TEST_F(span, inherit_state_same_cpu)
 {
-	VL_SETUP_DONE();
 	inherit_state(_metadata, self, 0, false);
 }
 
 TEST_F(span, inherit_state_other_cpu)
 {
-	VL_SETUP_DONE();
 	inherit_state(_metadata, self, 1, false);
 }
 
@@ -264,21 +259,20 @@ TEST_F_TIMEOUT(span, inherit_children_one_cpu, 120)
 	int fd[2], k;
 	pid_t pid[2];
 
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, open_span(fd, true, true));
 	for (k = 0; k < 2; k++) {
 		pid[k] = fork();
 		ASSERT_LE(0, pid[k]);
 		if (!pid[k]) {
-			if (run_halt(self->dev, &self->region,
-				     self->region_mem))
+			if (vt_counts_run_halt(self->dev, &self->region,
+					       self->region_mem))
 				_exit(2);
 			_exit(0);
 		}
 	}
 	for (k = 0; k < 2; k++)
-		ASSERT_EQ(0, wait_ok(pid[k]));
-	expect_span(_metadata, fd, 2 * REGION_REGIONS);
+		ASSERT_EQ(0, vt_wait_ok(pid[k]));
+	expect_span(_metadata, fd, 2 * VT_REGION_REGIONS);
 }
 
 /*
@@ -295,22 +289,21 @@ TEST_F(span, inherit_child_exits_parent_counts)
 	int fd[2], k;
 	pid_t pid;
 
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, open_span(fd, false, true));
-	ASSERT_EQ(0, run_halt(self->dev, &self->mark1, self->mark1_mem));
+	ASSERT_EQ(0, vt_counts_run_halt(self->dev, &self->mark1, self->mark1_mem));
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (!pid) {
-		if (run_halt(self->dev, &self->marks, self->marks_mem))
+		if (vt_counts_run_halt(self->dev, &self->marks, self->marks_mem))
 			_exit(2);
 		_exit(0);
 	}
-	ASSERT_EQ(0, wait_ok(pid));
+	ASSERT_EQ(0, vt_wait_ok(pid));
 	for (k = 0; k < 2; k++)
-		ASSERT_EQ(0, run_halt(self->dev, &self->marks,
-				      self->marks_mem));
-	expect_span(_metadata, fd, (MARKS_UOPS - MARKS_REGIONS) +
-				   2 * MARKS_REGIONS);
+		ASSERT_EQ(0, vt_counts_run_halt(self->dev, &self->marks,
+						self->marks_mem));
+	expect_span(_metadata, fd, (VT_MARKS_UOPS - VT_MARKS_REGIONS) +
+				   2 * VT_MARKS_REGIONS);
 }
 
 /* Active task_struct objects (/proc/slabinfo), or -1. */
@@ -354,15 +347,15 @@ static long children_growth(struct __test_metadata *_metadata,
 		if (pid < 0)
 			return -1;
 		if (!pid) {
-			if (run_halt(self->dev, &self->marks,
-				     self->marks_mem))
+			if (vt_counts_run_halt(self->dev, &self->marks,
+					       self->marks_mem))
 				_exit(2);
 			_exit(0);
 		}
-		EXPECT_EQ(0, wait_ok(pid));
+		EXPECT_EQ(0, vt_wait_ok(pid));
 		if (k % 16 == 0)
-			EXPECT_EQ(0, run_halt(self->dev, &self->marks,
-					      self->marks_mem));
+			EXPECT_EQ(0, vt_counts_run_halt(self->dev, &self->marks,
+							self->marks_mem));
 	}
 	for (k = 0; k < 20 && before >= 0; k++) {
 		usleep(100000);
@@ -385,10 +378,9 @@ TEST_F_TIMEOUT(span, inherit_many_children, 120)
 	long control, growth;
 	int fd[2];
 
-	VL_SETUP_DONE();
 	control = children_growth(_metadata, self);
 	ASSERT_EQ(0, open_span(fd, false, true));
-	ASSERT_EQ(0, run_halt(self->dev, &self->mark1, self->mark1_mem));
+	ASSERT_EQ(0, vt_counts_run_halt(self->dev, &self->mark1, self->mark1_mem));
 	growth = children_growth(_metadata, self);
 	if (control >= 0 && growth >= 0) {
 		TH_LOG("task_structs left: %ld without the group, %ld with it",
@@ -396,8 +388,8 @@ TEST_F_TIMEOUT(span, inherit_many_children, 120)
 		EXPECT_LT(growth, control + MANY_CHILDREN / 2);
 	}
 	expect_span(_metadata, fd,
-		    MANY_CHILDREN * (MARKS_UOPS - MARKS_REGIONS) +
-		    MANY_CHILDREN / 16 * MARKS_REGIONS);
+		    MANY_CHILDREN * (VT_MARKS_UOPS - VT_MARKS_REGIONS) +
+		    MANY_CHILDREN / 16 * VT_MARKS_REGIONS);
 }
 
 TEST_HARNESS_MAIN

@@ -13,7 +13,7 @@
 #include "vpmu_counts.h"
 
 FIXTURE(task) {
-	struct vl_prog sum;
+	struct vt_prog sum;
 	uint8_t *mem;
 };
 
@@ -27,21 +27,21 @@ FIXTURE_VARIANT_ADD(task, other_cpu) { .child_cpu = 1 };
 FIXTURE_SETUP(task)
 {
 	self->mem = NULL;
-	if (vp_type() < 0)
+	if (vt_type() < 0)
 		SKIP(return, "no vpmu PMU");
-	if (access(VPMU_DEV, R_OK | W_OK))
-		SKIP(return, "no %s", VPMU_DEV);
+	if (access(VT_DEV, R_OK | W_OK))
+		SKIP(return, "no %s", VT_DEV);
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		SKIP(return, "needs two CPUs");
-	if (vl_prog_get(&self->sum, &self->mem, "sum"))
+	if (vt_prog_get(&self->sum, &self->mem, "sum"))
 		SKIP(return, "no sum.vprg in $VPMU_SHARE");
-	ASSERT_EQ(0, vl_pin(0));
+	ASSERT_EQ(0, vt_pin(0));
 }
 
 FIXTURE_TEARDOWN(task)
 {
 	free(self->mem);
-	vl_prog_free(&self->sum);
+	vt_prog_free(&self->sum);
 }
 
 #define RUNS	5
@@ -49,16 +49,16 @@ FIXTURE_TEARDOWN(task)
 /* Open uops, insns and cycles on @pid (@flags: enable_on_exec, inherit). */
 static int open_three(int *fd, pid_t pid, bool on_exec, bool inherit)
 {
-	static const uint64_t ev[3] = { EV_UOPS, EV_INSNS, EV_CYCLES };
+	static const uint64_t ev[3] = { VT_EV_UOPS, VT_EV_INSNS, VT_EV_CYCLES };
 	struct perf_event_attr a;
 	int i;
 
 	for (i = 0; i < 3; i++) {
-		vp_count_attr(&a, ev[i], 0);
+		vt_count_attr(&a, ev[i], 0);
 		a.disabled = on_exec;
 		a.enable_on_exec = on_exec;
 		a.inherit = inherit;
-		fd[i] = vp_open(&a, pid, -1, -1);
+		fd[i] = vt_open(&a, pid, -1, -1);
 		if (fd[i] < 0)
 			return fd[i];
 	}
@@ -68,9 +68,9 @@ static int open_three(int *fd, pid_t pid, bool on_exec, bool inherit)
 static void expect_three(struct __test_metadata *_metadata, int *fd,
 			 uint64_t runs)
 {
-	EXPECT_EQ(runs * SUM_UOPS, vp_count(fd[0]));
-	EXPECT_EQ(runs * SUM_INSNS, vp_count(fd[1]));
-	EXPECT_EQ(runs * SUM_UOPS, vp_count(fd[2]));
+	EXPECT_EQ(runs * VT_SUM_UOPS, vt_count(fd[0]));
+	EXPECT_EQ(runs * VT_SUM_INSNS, vt_count(fd[1]));
+	EXPECT_EQ(runs * VT_SUM_UOPS, vt_count(fd[2]));
 	close(fd[0]);
 	close(fd[1]);
 	close(fd[2]);
@@ -83,34 +83,32 @@ static void expect_three(struct __test_metadata *_metadata, int *fd,
 static void child_counts(struct __test_metadata *_metadata,
 			 FIXTURE_DATA(task) *self, int cpu, bool exec)
 {
-	struct gate g;
+	struct vt_gate g;
 	int fd[3];
 	pid_t pid;
 
-	ASSERT_EQ(0, gate_init(&g));
-	pid = child_runs(&self->sum, self->mem, cpu, &g, RUNS, exec);
+	ASSERT_EQ(0, vt_gate_init(&g));
+	pid = vt_child_runs(&self->sum, self->mem, cpu, &g, RUNS, exec);
 	ASSERT_LT(0, pid);
-	ASSERT_EQ(0, gate_ready(&g));
+	ASSERT_EQ(0, vt_gate_ready(&g));
 	ASSERT_EQ(0, open_three(fd, pid, exec, false));
-	ASSERT_EQ(0, gate_open(&g));
-	ASSERT_EQ(0, wait_ok(pid));
+	ASSERT_EQ(0, vt_gate_open(&g));
+	ASSERT_EQ(0, vt_wait_ok(pid));
 	expect_three(_metadata, fd, RUNS);
-	gate_close(&g);
+	vt_gate_close(&g);
 }
 
 /* Events on a forked child (pid = child) count its runs exactly. */
 TEST_F(task, child_pid)
 {
-	VL_SETUP_DONE();
 	child_counts(_metadata, self, variant->child_cpu, false);
 }
 
 /* As perf stat does: enable_on_exec on a child that execs vpmu-run. */
 TEST_F(task, child_exec_enable_on_exec)
 {
-	VL_SETUP_DONE();
-	if (access(VPMU_RUN_BIN, X_OK))
-		SKIP(return, "no " VPMU_RUN_BIN);
+	if (access(VT_RUN_BIN, X_OK))
+		SKIP(return, "no " VT_RUN_BIN);
 	child_counts(_metadata, self, variant->child_cpu, true);
 }
 
@@ -123,20 +121,19 @@ TEST_F(task, inherit_children)
 	int fd[3], dev;
 	pid_t a, b;
 
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, open_three(fd, 0, false, true));
-	dev = open(VPMU_DEV, O_RDWR | O_CLOEXEC);
+	dev = open(VT_DEV, O_RDWR | O_CLOEXEC);
 	ASSERT_LE(0, dev);
-	ASSERT_EQ(0, run_halt(dev, &self->sum, self->mem));
+	ASSERT_EQ(0, vt_counts_run_halt(dev, &self->sum, self->mem));
 	close(dev);
-	a = child_runs(&self->sum, self->mem, variant->child_cpu, NULL, RUNS,
-		       false);
+	a = vt_child_runs(&self->sum, self->mem, variant->child_cpu, NULL, RUNS,
+			  false);
 	ASSERT_LT(0, a);
-	b = child_runs(&self->sum, self->mem, !variant->child_cpu, NULL, RUNS,
-		       false);
+	b = vt_child_runs(&self->sum, self->mem, !variant->child_cpu, NULL, RUNS,
+			  false);
 	ASSERT_LT(0, b);
-	ASSERT_EQ(0, wait_ok(a));
-	ASSERT_EQ(0, wait_ok(b));
+	ASSERT_EQ(0, vt_wait_ok(a));
+	ASSERT_EQ(0, vt_wait_ok(b));
 	expect_three(_metadata, fd, 1 + 2 * RUNS);
 }
 
@@ -146,14 +143,13 @@ TEST_F(task, inherit_exec)
 	int fd[3];
 	pid_t pid;
 
-	VL_SETUP_DONE();
-	if (access(VPMU_RUN_BIN, X_OK))
-		SKIP(return, "no " VPMU_RUN_BIN);
+	if (access(VT_RUN_BIN, X_OK))
+		SKIP(return, "no " VT_RUN_BIN);
 	ASSERT_EQ(0, open_three(fd, 0, false, true));
-	pid = child_runs(&self->sum, self->mem, variant->child_cpu, NULL, RUNS,
-			 true);
+	pid = vt_child_runs(&self->sum, self->mem, variant->child_cpu, NULL, RUNS,
+			    true);
 	ASSERT_LT(0, pid);
-	ASSERT_EQ(0, wait_ok(pid));
+	ASSERT_EQ(0, vt_wait_ok(pid));
 	expect_three(_metadata, fd, RUNS);
 }
 
@@ -167,42 +163,41 @@ TEST_F(task, no_counter_left)
 {
 	struct perf_event_attr a;
 	int fd[16], n, i, ft;
-	struct vp_count c;
-	struct gate g;
+	struct vt_count c;
+	struct vt_gate g;
 	pid_t pid;
 	char buf[32];
 
-	VL_SETUP_DONE();
-	ASSERT_EQ(0, vl_pmu_read("caps/nr_counters", buf, sizeof(buf)));
+	ASSERT_EQ(0, vt_pmu_read("caps/nr_counters", buf, sizeof(buf)));
 	n = atoi(buf);
 	ASSERT_LT(0, n);
 	ASSERT_GE(16, n);
 	for (i = 0; i < n; i++) {
-		vp_count_attr(&a, EV_UOPS, 0);
+		vt_count_attr(&a, VT_EV_UOPS, 0);
 		a.pinned = 1;
-		fd[i] = vp_open(&a, -1, variant->child_cpu, -1);
+		fd[i] = vt_open(&a, -1, variant->child_cpu, -1);
 		ASSERT_LE(0, fd[i]) TH_LOG("CPU-wide: %s", strerror(-fd[i]));
 	}
-	ASSERT_EQ(0, gate_init(&g));
-	pid = child_runs(&self->sum, self->mem, variant->child_cpu, &g, RUNS,
-			 false);
+	ASSERT_EQ(0, vt_gate_init(&g));
+	pid = vt_child_runs(&self->sum, self->mem, variant->child_cpu, &g, RUNS,
+			    false);
 	ASSERT_LT(0, pid);
-	ASSERT_EQ(0, gate_ready(&g));
-	vp_count_attr(&a, EV_UOPS, 0);
-	ft = vp_open(&a, pid, -1, -1);
+	ASSERT_EQ(0, vt_gate_ready(&g));
+	vt_count_attr(&a, VT_EV_UOPS, 0);
+	ft = vt_open(&a, pid, -1, -1);
 	ASSERT_LE(0, ft);
-	ASSERT_EQ(0, gate_open(&g));
-	ASSERT_EQ(0, wait_ok(pid));
+	ASSERT_EQ(0, vt_gate_open(&g));
+	ASSERT_EQ(0, vt_wait_ok(pid));
 	ASSERT_EQ((ssize_t)sizeof(c), read(ft, &c, sizeof(c)));
 	EXPECT_EQ(0ull, c.value);
 	EXPECT_EQ(0ull, c.running);
 	EXPECT_LT(0ull, c.enabled);
 	for (i = 0; i < n; i++) {
-		EXPECT_EQ(RUNS * SUM_UOPS, vp_count(fd[i]));
+		EXPECT_EQ(RUNS * VT_SUM_UOPS, vt_count(fd[i]));
 		close(fd[i]);
 	}
 	close(ft);
-	gate_close(&g);
+	vt_gate_close(&g);
 }
 
 TEST_HARNESS_MAIN

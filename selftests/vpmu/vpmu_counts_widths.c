@@ -26,16 +26,16 @@ struct sample_check {
 	int bad;
 };
 
-static int check_sample(struct vp_ring *rb, const struct perf_event_header *h,
+static int check_sample(struct vt_ring *rb, const struct perf_event_header *h,
 			const char *rec, void *arg)
 {
 	struct sample_check *c = arg;
 	uint64_t at = rb->samples * c->period;	/* the k-th: k x period */
-	struct vp_sample s;
+	struct vt_sample s;
 
 	if (h->type != PERF_RECORD_SAMPLE)
 		return 0;
-	vp_sample_parse(rec, h->size, !c->exact, &s);
+	vt_sample_parse(rec, h->size, !c->exact, &s);
 	if (s.raw.ctr != c->ctr ||
 	    (c->exact ? s.raw.count != at : s.raw.count < at))
 		c->bad++;
@@ -48,12 +48,12 @@ static int check_sample(struct vp_ring *rb, const struct perf_event_header *h,
  * whose raw count is not k x @period (less than that, unless @exact) or
  * whose counter is not @ctr.
  */
-static int read_samples(struct vp_ring *rb, uint64_t period, uint32_t ctr,
+static int read_samples(struct vt_ring *rb, uint64_t period, uint32_t ctr,
 			bool exact)
 {
 	struct sample_check c = { period, ctr, exact, 0 };
 
-	vp_ring_read(rb, check_sample, &c);
+	vt_ring_read(rb, check_sample, &c);
 	return c.bad;
 }
 
@@ -72,12 +72,12 @@ struct stream_check {
 	} s[MAX_STREAMS];
 };
 
-static int check_stream_sample(struct vp_ring *rb,
+static int check_stream_sample(struct vt_ring *rb,
 			       const struct perf_event_header *h,
 			       const char *rec, void *arg)
 {
 	struct stream_check *c = arg;
-	struct vp_sample s;
+	struct vt_sample s;
 	uint64_t id;
 	int i;
 
@@ -89,7 +89,7 @@ static int check_stream_sample(struct vp_ring *rb,
 	}
 	/* { header, ip, stream_id, raw }: the id sits where PERIOD would */
 	memcpy(&id, rec + sizeof(*h) + 8, 8);
-	vp_sample_parse(rec, h->size, true, &s);
+	vt_sample_parse(rec, h->size, true, &s);
 	for (i = 0; i < c->nr && c->s[i].id != id; i++)
 		;
 	if (i == c->nr) {
@@ -112,14 +112,14 @@ static int check_stream_sample(struct vp_ring *rb,
  * object ends with less than a period left over: exactly floor(@total /
  * @period) for one object).  The number of objects, or -1.
  */
-static int check_streams(struct __test_metadata *_metadata, struct vp_ring *rb,
+static int check_streams(struct __test_metadata *_metadata, struct vt_ring *rb,
 			 uint64_t total, uint64_t period, uint32_t ctr)
 {
 	struct stream_check c = { .period = period, .ctr = ctr };
 	uint64_t sampled = 0;
 	int i;
 
-	EXPECT_EQ(0, vp_ring_read(rb, check_stream_sample, &c));
+	EXPECT_EQ(0, vt_ring_read(rb, check_stream_sample, &c));
 	for (i = 0; i < c.nr; i++)
 		sampled += c.s[i].samples * period;
 	EXPECT_EQ(0, c.bad);
@@ -138,7 +138,7 @@ static const unsigned int widths[NR_WIDTHS] = { 1, 3, 8, 16, 64 };
 FIXTURE(widths) {
 	int dev;
 	bool reloaded;
-	struct vl_prog sum, marks;
+	struct vt_prog sum, marks;
 	uint8_t *sum_mem, *marks_mem;
 };
 
@@ -151,28 +151,28 @@ FIXTURE_SETUP(widths)
 	self->dev = -1;
 	self->reloaded = false;
 	self->sum_mem = self->marks_mem = NULL;
-	if (vp_type() < 0)
+	if (vt_type() < 0)
 		SKIP(return, "no vpmu PMU");
-	if (vl_module_builtin())
-		SKIP(return, VL_BUILTIN_REASON);
-	if (access(vl_ko(), R_OK))
-		SKIP(return, "no %s to reload the module", vl_ko());
-	if (vl_prog_get(&self->sum, &self->sum_mem, "sum") ||
-	    vl_prog_get(&self->marks, &self->marks_mem, "marks"))
+	if (vt_module_builtin())
+		SKIP(return, VT_BUILTIN_REASON);
+	if (access(vt_ko(), R_OK))
+		SKIP(return, "no %s to reload the module", vt_ko());
+	if (vt_prog_get(&self->sum, &self->sum_mem, "sum") ||
+	    vt_prog_get(&self->marks, &self->marks_mem, "marks"))
 		SKIP(return, "no sum.vprg or marks.vprg in $VPMU_SHARE");
-	ret = vl_reload("nr_counters=5 counter_widths=1,3,8,16,64");
+	ret = vt_reload("nr_counters=5 counter_widths=1,3,8,16,64");
 	if (ret == -EPERM)
 		SKIP(return, "not allowed to reload the module");
 	ASSERT_EQ(0, ret) TH_LOG("reload: %s", strerror(-ret));
 	self->reloaded = true;
 	for (i = 0; i < NR_WIDTHS; i++) {
 		snprintf(name, sizeof(name), "caps/counter%u_width", i);
-		ASSERT_EQ(0, vl_pmu_read(name, buf, sizeof(buf)));
+		ASSERT_EQ(0, vt_pmu_read(name, buf, sizeof(buf)));
 		ASSERT_EQ(widths[i], strtoul(buf, NULL, 0));
 	}
-	self->dev = open(VPMU_DEV, O_RDWR | O_CLOEXEC);
+	self->dev = open(VT_DEV, O_RDWR | O_CLOEXEC);
 	ASSERT_LE(0, self->dev);
-	ASSERT_EQ(0, vl_pin(0));
+	ASSERT_EQ(0, vt_pin(0));
 }
 
 FIXTURE_TEARDOWN(widths)
@@ -181,11 +181,11 @@ FIXTURE_TEARDOWN(widths)
 		close(self->dev);
 	/* the defaults again, for the tests that follow */
 	if (self->reloaded)
-		EXPECT_EQ(0, vl_reload(""));
+		EXPECT_EQ(0, vt_reload(""));
 	free(self->sum_mem);
 	free(self->marks_mem);
-	vl_prog_free(&self->sum);
-	vl_prog_free(&self->marks);
+	vt_prog_free(&self->sum);
+	vt_prog_free(&self->marks);
 }
 
 /*
@@ -195,30 +195,30 @@ FIXTURE_TEARDOWN(widths)
  * floor(runs x uops / period), the k-th at k x period.
  */
 static void sample_case(struct __test_metadata *_metadata,
-			FIXTURE_DATA(widths) *self, const struct vl_prog *p,
+			FIXTURE_DATA(widths) *self, const struct vt_prog *p,
 			uint8_t *mem, uint64_t uops, int runs,
 			unsigned int ctr, uint64_t period)
 {
 	uint64_t want = runs * uops;
 	struct perf_event_attr a;
-	struct vp_ring rb;
+	struct vt_ring rb;
 	int fd, fc, k, bad;
 
-	vp_count_attr(&a, EV_UOPS | CFG_CTR(ctr + 1), 0);
+	vt_count_attr(&a, VT_EV_UOPS | VT_CFG_CTR(ctr + 1), 0);
 	a.sample_period = period;
 	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_RAW;
-	fd = vp_open(&a, 0, -1, -1);
+	fd = vt_open(&a, 0, -1, -1);
 	ASSERT_LE(0, fd) TH_LOG("open: %s", strerror(-fd));
-	ASSERT_EQ(0, vp_ring_map(fd, &rb));
+	ASSERT_EQ(0, vt_ring_map(fd, &rb));
 	/* the counting twin: the highest counter, or the lowest */
-	vp_count_attr(&a, EV_UOPS | CFG_CTR(ctr == NR_WIDTHS - 1 ? 1 :
+	vt_count_attr(&a, VT_EV_UOPS | VT_CFG_CTR(ctr == NR_WIDTHS - 1 ? 1 :
 						      NR_WIDTHS), 0);
-	fc = vp_open(&a, 0, -1, -1);
+	fc = vt_open(&a, 0, -1, -1);
 	ASSERT_LE(0, fc);
 	for (k = 0; k < runs; k++)
-		ASSERT_EQ(0, run_halt(self->dev, p, mem));
-	EXPECT_EQ(want, vp_count(fc));
-	EXPECT_EQ(want, vp_count(fd));
+		ASSERT_EQ(0, vt_counts_run_halt(self->dev, p, mem));
+	EXPECT_EQ(want, vt_count(fc));
+	EXPECT_EQ(want, vt_count(fd));
 	bad = read_samples(&rb, period, ctr, true);
 	EXPECT_EQ(want / period, rb.samples)
 		TH_LOG("%u-bit counter %u, period %llu, %llu events: %llu samples",
@@ -227,7 +227,7 @@ static void sample_case(struct __test_metadata *_metadata,
 		       (unsigned long long)rb.samples);
 	EXPECT_EQ(0ull, rb.lost_records);
 	EXPECT_EQ(0, bad);
-	vp_ring_unmap(&rb);
+	vt_ring_unmap(&rb);
 	close(fc);
 	close(fd);
 }
@@ -264,21 +264,19 @@ TEST_F_TIMEOUT(widths, sum_every_period, 120)
 	unsigned int c;
 	int i, n;
 
-	VL_SETUP_DONE();
 	for (c = 0; c < NR_WIDTHS; c++) {
 		n = periods_of(widths[c], p);
 		for (i = 0; i < n; i++)
-			if (p[i] <= 2 * SUM_UOPS)
+			if (p[i] <= 2 * VT_SUM_UOPS)
 				sample_case(_metadata, self, &self->sum,
-					    self->sum_mem, SUM_UOPS, 1, c, p[i]);
+					    self->sum_mem, VT_SUM_UOPS, 1, c, p[i]);
 	}
 }
 
 /* The case: period 44 on the 3-bit counter, over three runs. */
 TEST_F(widths, period_44_on_3_bits)
 {
-	VL_SETUP_DONE();
-	sample_case(_metadata, self, &self->sum, self->sum_mem, SUM_UOPS, 3,
+	sample_case(_metadata, self, &self->sum, self->sum_mem, VT_SUM_UOPS, 3,
 		    1, 44);
 }
 
@@ -290,11 +288,10 @@ TEST_F_TIMEOUT(widths, long_periods, 120)
 	};
 	unsigned int c, i;
 
-	VL_SETUP_DONE();
 	for (c = 0; c < NR_WIDTHS; c++)
 		for (i = 0; i < ARRAY_SIZE(p); i++)
 			sample_case(_metadata, self, &self->marks,
-				    self->marks_mem, MARKS_UOPS, 1, c, p[i]);
+				    self->marks_mem, VT_MARKS_UOPS, 1, c, p[i]);
 }
 
 /*
@@ -307,19 +304,18 @@ TEST_F_TIMEOUT(widths, long_periods, 120)
 TEST_F_TIMEOUT(widths, events_filters_stalls, 300)
 {
 	static const char *const progs[] = { "sort", "syscall" };
-	static const uint64_t evs[] = { EV_CYCLES, EV_INSNS, 7, 0x105 };
+	static const uint64_t evs[] = { VT_EV_CYCLES, VT_EV_INSNS, 7, 0x105 };
 	static const uint64_t per[] = { 1, 3, 8, 44 };
 	unsigned int pi, i, k;
 	struct perf_event_attr a;
 	struct vpmu_run r;
 	int bad = 0;
 
-	VL_SETUP_DONE();
 	for (pi = 0; pi < 2; pi++) {
-		struct vl_prog p;
+		struct vt_prog p;
 		uint8_t *mem;
 
-		ASSERT_EQ(0, vl_prog_get(&p, &mem, progs[pi]));
+		ASSERT_EQ(0, vt_prog_get(&p, &mem, progs[pi]));
 		for (i = 0; i < 4 * 3 * NR_WIDTHS; i++) {
 			/* every event, filter (none, kernel, user), width */
 			unsigned int ei = i / (3 * NR_WIDTHS);
@@ -328,32 +324,32 @@ TEST_F_TIMEOUT(widths, events_filters_stalls, 300)
 			int fc;
 
 			/* the count, on the 64-bit counter or the 16-bit one */
-			vp_count_attr(&a, evs[ei] | CFG_CTR(c == 4 ? 4 : 5), 0);
+			vt_count_attr(&a, evs[ei] | VT_CFG_CTR(c == 4 ? 4 : 5), 0);
 			a.exclude_user = x == 1;
 			a.exclude_kernel = x == 2;
-			fc = vp_open(&a, 0, -1, -1);
+			fc = vt_open(&a, 0, -1, -1);
 			ASSERT_LE(0, fc);
-			ASSERT_EQ(0, vl_run(self->dev, &p, mem, BUDGET, &r));
-			n = vp_count(fc);
+			ASSERT_EQ(0, vt_run(self->dev, &p, mem, VT_COUNTS_BUDGET, &r));
+			n = vt_count(fc);
 			close(fc);
 			for (k = 0; k < 4; k++) {
-				struct vp_ring rb;
+				struct vt_ring rb;
 				int fd, nbad;
 
 				if (n / per[k] >= MAX_SAMPLES)
 					continue;
-				a.config = evs[ei] | CFG_CTR(c + 1);
+				a.config = evs[ei] | VT_CFG_CTR(c + 1);
 				a.sample_period = per[k];
 				/* as perf record -c: with PERIOD */
 				a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_RAW |
 						PERF_SAMPLE_PERIOD;
-				fd = vp_open(&a, 0, -1, -1);
+				fd = vt_open(&a, 0, -1, -1);
 				ASSERT_LE(0, fd);
-				ASSERT_EQ(0, vp_ring_map(fd, &rb));
-				ASSERT_EQ(0, vl_run(self->dev, &p, mem, BUDGET,
+				ASSERT_EQ(0, vt_ring_map(fd, &rb));
+				ASSERT_EQ(0, vt_run(self->dev, &p, mem, VT_COUNTS_BUDGET,
 						    &r));
 				nbad = read_samples(&rb, per[k], c, false);
-				if (vp_count(fd) != n ||
+				if (vt_count(fd) != n ||
 				    rb.samples != n / per[k] ||
 				    nbad || rb.lost_records) {
 					bad++;
@@ -362,18 +358,18 @@ TEST_F_TIMEOUT(widths, events_filters_stalls, 300)
 					       (unsigned long long)evs[ei], x,
 					       widths[c],
 					       (unsigned long long)per[k],
-					       (unsigned long long)vp_count(fd),
+					       (unsigned long long)vt_count(fd),
 					       (unsigned long long)n,
 					       (unsigned long long)rb.samples,
 					       nbad,
 					       (unsigned long long)rb.lost_records);
 				}
-				vp_ring_unmap(&rb);
+				vt_ring_unmap(&rb);
 				close(fd);
 			}
 		}
 		free(mem);
-		vl_prog_free(&p);
+		vt_prog_free(&p);
 	}
 	EXPECT_EQ(0, bad);
 }
@@ -390,49 +386,48 @@ TEST_F_TIMEOUT(widths, events_filters_stalls, 300)
 TEST_F(widths, period_44_in_a_child)
 {
 	struct perf_event_attr a;
-	struct gate g;
+	struct vt_gate g;
 	int k, fd, nr;
 	pid_t pid;
 
-	VL_SETUP_DONE();
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		SKIP(return, "needs two CPUs");
 	for (k = 0; k < 4; k++) {
 		bool inherit = k & 1;
 		int cpu = k >> 1;
-		struct vp_ring rb;
+		struct vt_ring rb;
 
-		ASSERT_EQ(0, gate_init(&g));
-		vp_count_attr(&a, EV_UOPS | CFG_CTR(2), 0);
+		ASSERT_EQ(0, vt_gate_init(&g));
+		vt_count_attr(&a, VT_EV_UOPS | VT_CFG_CTR(2), 0);
 		a.sample_period = 44;
 		a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_STREAM_ID |
 				PERF_SAMPLE_RAW;
 		a.inherit = inherit;
 		fd = -1;
 		if (inherit) {
-			fd = vp_open(&a, 0, cpu, -1);
+			fd = vt_open(&a, 0, cpu, -1);
 			ASSERT_LE(0, fd) TH_LOG("open: %s", strerror(-fd));
 		}
-		pid = child_runs(&self->sum, self->sum_mem, cpu, &g, 3, false);
+		pid = vt_child_runs(&self->sum, self->sum_mem, cpu, &g, 3, false);
 		ASSERT_LT(0, pid);
-		ASSERT_EQ(0, gate_ready(&g));
+		ASSERT_EQ(0, vt_gate_ready(&g));
 		if (!inherit) {
-			fd = vp_open(&a, pid, -1, -1);
+			fd = vt_open(&a, pid, -1, -1);
 			ASSERT_LE(0, fd) TH_LOG("open: %s", strerror(-fd));
 		}
-		ASSERT_EQ(0, vp_ring_map(fd, &rb));
-		ASSERT_EQ(0, gate_open(&g));
-		ASSERT_EQ(0, wait_ok(pid));
-		EXPECT_EQ(3 * SUM_UOPS, vp_count(fd));
-		nr = check_streams(_metadata, &rb, 3 * SUM_UOPS, 44, 1);
+		ASSERT_EQ(0, vt_ring_map(fd, &rb));
+		ASSERT_EQ(0, vt_gate_open(&g));
+		ASSERT_EQ(0, vt_wait_ok(pid));
+		EXPECT_EQ(3 * VT_SUM_UOPS, vt_count(fd));
+		nr = check_streams(_metadata, &rb, 3 * VT_SUM_UOPS, 44, 1);
 		/* no copy, no swap: one object */
 		if (!inherit)
 			EXPECT_EQ(1, nr);
 		TH_LOG("inherit %d, child on CPU %d: %llu samples, %d objects",
 		       inherit, cpu, (unsigned long long)rb.samples, nr);
-		vp_ring_unmap(&rb);
+		vt_ring_unmap(&rb);
 		close(fd);
-		gate_close(&g);
+		vt_gate_close(&g);
 	}
 }
 
@@ -451,20 +446,19 @@ TEST_F(widths, period_44_in_a_child)
 TEST_F(widths, period_44_in_a_swapping_child)
 {
 	struct perf_event_attr a;
-	struct vp_ring rb;
+	struct vt_ring rb;
 	int go[2], fd, k, nr;
 	pid_t pid;
 	char c;
 
-	VL_SETUP_DONE();
-	vp_count_attr(&a, EV_UOPS | CFG_CTR(2), 0);
+	vt_count_attr(&a, VT_EV_UOPS | VT_CFG_CTR(2), 0);
 	a.sample_period = 44;
 	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_STREAM_ID |
 			PERF_SAMPLE_RAW;
 	a.inherit = 1;
-	fd = vp_open(&a, 0, 0, -1);
+	fd = vt_open(&a, 0, 0, -1);
 	ASSERT_LE(0, fd) TH_LOG("open: %s", strerror(-fd));
-	ASSERT_EQ(0, vp_ring_map(fd, &rb));
+	ASSERT_EQ(0, vt_ring_map(fd, &rb));
 	ASSERT_EQ(0, pipe(go));
 	pid = fork();
 	ASSERT_LE(0, pid);
@@ -472,7 +466,7 @@ TEST_F(widths, period_44_in_a_swapping_child)
 		close(go[1]);
 		for (k = 0; k < 6; k++)
 			if (read(go[0], &c, 1) != 1 ||
-			    run_halt(self->dev, &self->sum, self->sum_mem))
+			    vt_counts_run_halt(self->dev, &self->sum, self->sum_mem))
 				_exit(2);
 		_exit(0);
 	}
@@ -482,12 +476,12 @@ TEST_F(widths, period_44_in_a_swapping_child)
 		ASSERT_EQ(1, write(go[1], "g", 1));
 	}
 	close(go[1]);
-	ASSERT_EQ(0, wait_ok(pid));
-	EXPECT_EQ(6 * SUM_UOPS, vp_count(fd));
-	nr = check_streams(_metadata, &rb, 6 * SUM_UOPS, 44, 1);
+	ASSERT_EQ(0, vt_wait_ok(pid));
+	EXPECT_EQ(6 * VT_SUM_UOPS, vt_count(fd));
+	nr = check_streams(_metadata, &rb, 6 * VT_SUM_UOPS, 44, 1);
 	TH_LOG("%llu samples in %d objects", (unsigned long long)rb.samples,
 	       nr);
-	vp_ring_unmap(&rb);
+	vt_ring_unmap(&rb);
 	close(fd);
 }
 

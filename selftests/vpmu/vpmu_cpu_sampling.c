@@ -32,7 +32,7 @@
 
 FIXTURE(cs) {
 	int dev;
-	struct vl_prog loop;
+	struct vt_prog loop;
 	uint8_t *mem;
 	uint64_t cycles;
 	int nr_counters;
@@ -43,13 +43,13 @@ FIXTURE_SETUP(cs)
 	if (vt_setup_runs(_metadata, &self->dev, &self->loop, "sortloop",
 			  NULL))
 		return;
-	self->mem = vl_prog_mem(&self->loop);
+	self->mem = vt_prog_mem(&self->loop);
 	ASSERT_NE(NULL, self->mem);
-	self->cycles = vp_alias("cycles");
+	self->cycles = vt_alias("cycles");
 	ASSERT_NE(~0ull, self->cycles);
-	self->nr_counters = vl_pmu_long("caps/nr_counters");
+	self->nr_counters = vt_pmu_long("caps/nr_counters");
 	ASSERT_LT(0, self->nr_counters);
-	ASSERT_EQ(0, vl_pin(CPU));
+	ASSERT_EQ(0, vt_pin(CPU));
 }
 
 FIXTURE_TEARDOWN(cs)
@@ -62,7 +62,7 @@ FIXTURE_TEARDOWN(cs)
 static int run(FIXTURE_DATA(cs) *self, uint64_t budget)
 {
 	struct vpmu_run r;
-	int ret = vl_run(self->dev, &self->loop, self->mem, budget, &r);
+	int ret = vt_run(self->dev, &self->loop, self->mem, budget, &r);
 
 	if (!ret && (r.stop != VPMU_RUN_BUDGET || r.cycles != budget))
 		ret = -EPROTO;
@@ -72,7 +72,7 @@ static int run(FIXTURE_DATA(cs) *self, uint64_t budget)
 struct cs_event {
 	int fd;
 	uint64_t period;
-	struct vp_ring rb;
+	struct vt_ring rb;
 	struct { uint64_t value, enabled, running, lost; } c;
 };
 
@@ -86,17 +86,17 @@ static int cs_open(struct cs_event *ev, uint64_t config, uint64_t period,
 	struct perf_event_attr a;
 
 	memset(ev, 0, sizeof(*ev));
-	vp_attr(&a, config, 0);
+	vt_attr(&a, config, 0);
 	a.sample_period = period;
 	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_RAW;
 	a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
 			PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_LOST;
 	a.disabled = disabled > 0;
 	ev->period = period;
-	ev->fd = vp_open(&a, -1, CPU, -1);
+	ev->fd = vt_open(&a, -1, CPU, -1);
 	if (ev->fd < 0)
 		return ev->fd;
-	if (disabled >= 0 && vp_ring_map(ev->fd, &ev->rb)) {
+	if (disabled >= 0 && vt_ring_map(ev->fd, &ev->rb)) {
 		close(ev->fd);
 		return -ENOMEM;
 	}
@@ -108,7 +108,7 @@ static int cs_finish(struct cs_event *ev)
 {
 	if (ioctl(ev->fd, PERF_EVENT_IOC_DISABLE, 0))
 		return -errno;
-	vp_ring_drain(&ev->rb);
+	vt_ring_drain(&ev->rb);
 	if (read(ev->fd, &ev->c, sizeof(ev->c)) != sizeof(ev->c))
 		return -EIO;
 	return 0;
@@ -116,7 +116,7 @@ static int cs_finish(struct cs_event *ev)
 
 static void cs_close(struct cs_event *ev)
 {
-	vp_ring_unmap(&ev->rb);
+	vt_ring_unmap(&ev->rb);
 	if (ev->fd >= 0)
 		close(ev->fd);
 	ev->fd = -1;
@@ -133,10 +133,9 @@ TEST_F(cs, samples_before_the_ring)
 {
 	struct cs_event ev;
 
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, cs_open(&ev, self->cycles, PERIOD, -1));
 	ASSERT_EQ(0, run(self, 50000));
-	ASSERT_EQ(0, vp_ring_map(ev.fd, &ev.rb));
+	ASSERT_EQ(0, vt_ring_map(ev.fd, &ev.rb));
 	ASSERT_EQ(0, run(self, 50000));
 	ASSERT_EQ(0, cs_finish(&ev));
 	EXPECT_EQ(100000ull, ev.c.value);
@@ -170,11 +169,10 @@ TEST_F(cs, disable_enable_between_overflows)
 	unsigned int p, i;
 	int c;
 
-	VL_SETUP_DONE();
 	for (c = 0; c <= self->nr_counters; c++) {
 		for (p = 0; p < 3; p++) {
 			uint64_t cfg = self->cycles |
-				       (c ? vp_field("ctr", c) : 0);
+				       (c ? vt_field("ctr", c) : 0);
 			uint64_t total = 0;
 
 			ASSERT_EQ(0, cs_open(&ev, cfg, periods[p], 1));
@@ -186,7 +184,7 @@ TEST_F(cs, disable_enable_between_overflows)
 				ASSERT_EQ(0, ioctl(ev.fd,
 						   PERF_EVENT_IOC_DISABLE, 0));
 				ASSERT_EQ(0, run(self, 777));
-				vp_ring_drain(&ev.rb);
+				vt_ring_drain(&ev.rb);
 			}
 			ASSERT_EQ(0, cs_finish(&ev));
 			EXPECT_EQ(total, ev.c.value) TH_LOG("ctr %d", c);
@@ -214,7 +212,6 @@ TEST_F(cs, more_samplers_than_counters)
 	uint64_t enabled = 0, running = 0;
 	int n = self->nr_counters + 1, i, k;
 
-	VL_SETUP_DONE();
 	ASSERT_GE(17, n);
 	for (i = 0; i < n; i++)
 		ASSERT_EQ(0, cs_open(&ev[i], self->cycles, PERIOD + 2 * i, 1));
@@ -224,7 +221,7 @@ TEST_F(cs, more_samplers_than_counters)
 		ASSERT_EQ(0, run(self, 100003));
 		usleep(3000);	/* a rotation tick */
 		for (i = 0; i < n; i++)
-			vp_ring_drain(&ev[i].rb);
+			vt_ring_drain(&ev[i].rb);
 	}
 	for (i = 0; i < n; i++) {
 		ASSERT_EQ(0, cs_finish(&ev[i]));
@@ -239,7 +236,7 @@ TEST_F(cs, more_samplers_than_counters)
 			       (unsigned long long)ev[i].c.enabled);
 		EXPECT_GE(30 * 100003ull, ev[i].c.value);
 		/* Rotated: each one was on the counters some of the time. */
-		if (!vp_kernel_before(6, 2))
+		if (!vt_kernel_before(6, 2))
 			EXPECT_LT(0ull, ev[i].c.running) TH_LOG("event %d", i);
 		enabled += ev[i].c.enabled;
 		running += ev[i].c.running;
@@ -260,7 +257,6 @@ TEST_F(cs, another_task_runs)
 	int status, i;
 	pid_t pid;
 
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, cs_open(&ev, self->cycles, PERIOD, 1));
 	ASSERT_EQ(0, ioctl(ev.fd, PERF_EVENT_IOC_ENABLE, 0));
 	pid = fork();
@@ -292,21 +288,20 @@ TEST_F(cs, another_task_runs)
 TEST_F_TIMEOUT(cs, overflow_on_the_budget_overshoot, 240)
 {
 	struct perf_event_attr a;
-	struct vl_prog memcpy_prog;
+	struct vt_prog memcpy_prog;
 	struct vpmu_run r;
 	uint8_t *mem;
 	uint64_t b, over = 0, bad = 0;
 	int fd;
 
-	VL_SETUP_DONE();
-	if (vt_prog(_metadata, &memcpy_prog, &mem, "memcpy"))
+	if (vt_need_prog(_metadata, &memcpy_prog, &mem, "memcpy"))
 		return;
 	for (b = 1; b < 3120; b++) {
-		vp_attr(&a, self->cycles, 0);
+		vt_attr(&a, self->cycles, 0);
 		a.sample_period = b;
-		fd = vp_open(&a, 0, -1, -1);
+		fd = vt_open(&a, 0, -1, -1);
 		ASSERT_LE(0, fd);
-		ASSERT_EQ(0, vl_run(self->dev, &memcpy_prog, mem, b, &r));
+		ASSERT_EQ(0, vt_run(self->dev, &memcpy_prog, mem, b, &r));
 		close(fd);
 		over += r.cycles > b;
 		if (r.stop != VPMU_RUN_BUDGET || r.cycles < b ||
@@ -321,7 +316,7 @@ TEST_F_TIMEOUT(cs, overflow_on_the_budget_overshoot, 240)
 	/* The case is there: some budgets end inside a stall. */
 	EXPECT_LT(0ull, over);
 	free(mem);
-	vl_prog_free(&memcpy_prog);
+	vt_prog_free(&memcpy_prog);
 }
 
 TEST_HARNESS_MAIN

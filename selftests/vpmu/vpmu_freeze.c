@@ -44,13 +44,13 @@ static int open_ev(uint64_t config, uint64_t config1, int group)
 {
 	struct perf_event_attr a;
 
-	vp_attr(&a, config, config1);
-	return vp_open(&a, 0, -1, group);
+	vt_attr(&a, config, config1);
+	return vt_open(&a, 0, -1, group);
 }
 
 FIXTURE(frz) {
 	int dev;
-	struct vl_prog marks, calls, mark1, sum;
+	struct vt_prog marks, calls, mark1, sum;
 	uint8_t *mem;
 	struct vpmu_run r;
 };
@@ -64,7 +64,7 @@ FIXTURE_SETUP(frz)
 	/* every program's memory fits in the largest */
 	self->mem = aligned_alloc(8, 1 << 20);
 	ASSERT_NE(NULL, self->mem);
-	ASSERT_EQ(0, vl_pin(0));
+	ASSERT_EQ(0, vt_pin(0));
 }
 
 FIXTURE_TEARDOWN(frz)
@@ -75,9 +75,9 @@ FIXTURE_TEARDOWN(frz)
 }
 
 /* Run @p to its halt. */
-static int run(FIXTURE_DATA(frz) *self, const struct vl_prog *p)
+static int run(FIXTURE_DATA(frz) *self, const struct vt_prog *p)
 {
-	return vl_run_halt(self->dev, p, self->mem, BUDGET, &self->r);
+	return vt_run_halt(self->dev, p, self->mem, BUDGET, &self->r);
 }
 
 TEST_F(frz, format_files)
@@ -92,14 +92,12 @@ TEST_F(frz, format_files)
 	char buf[64];
 	unsigned int i;
 
-	VL_SETUP_DONE();
-
 	for (i = 0; i < ARRAY_SIZE(want); i++) {
-		ASSERT_EQ(0, vl_pmu_read(want[i][0], buf, sizeof(buf)));
+		ASSERT_EQ(0, vt_pmu_read(want[i][0], buf, sizeof(buf)));
 		EXPECT_STREQ(want[i][1], buf);
 	}
 	/* freeze_on_ovf has one name: "foo" never shipped in a release. */
-	EXPECT_NE(0, access(VPMU_PMU_DIR "/format/foo", F_OK));
+	EXPECT_NE(0, access(VT_PMU_DIR "/format/foo", F_OK));
 }
 
 /*
@@ -115,7 +113,7 @@ struct span {
 static void group_span(struct __test_metadata *_metadata,
 		       FIXTURE_DATA(frz) *self, const struct span *s)
 {
-	const struct vl_prog *p = !strcmp(s->prog, "marks") ? &self->marks :
+	const struct vt_prog *p = !strcmp(s->prog, "marks") ? &self->marks :
 							      &self->calls;
 	int lead, uops, cyc;
 
@@ -127,10 +125,10 @@ static void group_span(struct __test_metadata *_metadata,
 	cyc = open_ev(EV_CYCLES, 0, lead);
 	ASSERT_LE(0, cyc);
 	ASSERT_EQ(0, run(self, p));
-	EXPECT_EQ(s->insns, vp_count(lead));
-	EXPECT_EQ(s->uops, vp_count(uops));
+	EXPECT_EQ(s->insns, vt_count(lead));
+	EXPECT_EQ(s->uops, vt_count(uops));
 	/* no memory access: every microword one cycle */
-	EXPECT_EQ(s->uops, vp_count(cyc));
+	EXPECT_EQ(s->uops, vt_count(cyc));
 	close(cyc);
 	close(uops);
 	close(lead);
@@ -140,16 +138,12 @@ TEST_F(frz, mark_started_frozen)
 {
 	struct span s = { C1_MARK | C1_FROZEN, "marks", 4000, 18000 };
 
-	VL_SETUP_DONE();
-
 	group_span(_metadata, self, &s);
 }
 
 TEST_F(frz, mark_started_running)
 {
 	struct span s = { C1_MARK, "marks", 8001 - 4000, 35004 - 18000 };
-
-	VL_SETUP_DONE();
 
 	group_span(_metadata, self, &s);
 }
@@ -159,16 +153,12 @@ TEST_F(frz, trigger_event_frozen)
 	struct span s = { C1_TRIG_EV(EV_TRIGGER) | C1_FROZEN, "marks",
 			  4000, 18000 };
 
-	VL_SETUP_DONE();
-
 	group_span(_metadata, self, &s);
 }
 
 TEST_F(frz, tag_trigger_frozen)
 {
 	struct span s = { C1_TRIG_TAG(8) | C1_FROZEN, "calls", 1000, 7000 };
-
-	VL_SETUP_DONE();
 
 	group_span(_metadata, self, &s);
 }
@@ -178,8 +168,6 @@ TEST_F(frz, tag_trigger_running)
 	struct span s = { C1_TRIG_TAG(8), "calls", 2501 - 1000,
 			  14004 - 7000 };
 
-	VL_SETUP_DONE();
-
 	group_span(_metadata, self, &s);
 }
 
@@ -188,8 +176,6 @@ TEST_F(frz, groups_independent)
 {
 	int a, b, plain;
 
-	VL_SETUP_DONE();
-
 	a = open_ev(EV_UOPS, C1_MARK | C1_FROZEN, -1);
 	b = open_ev(EV_UOPS, C1_MARK, -1);
 	plain = open_ev(EV_UOPS, 0, -1);
@@ -197,9 +183,9 @@ TEST_F(frz, groups_independent)
 	ASSERT_LE(0, b);
 	ASSERT_LE(0, plain);
 	ASSERT_EQ(0, run(self, &self->marks));
-	EXPECT_EQ(18000u, vp_count(a));
-	EXPECT_EQ((35004 - 18000u), vp_count(b));
-	EXPECT_EQ(35004u, vp_count(plain));
+	EXPECT_EQ(18000u, vt_count(a));
+	EXPECT_EQ((35004 - 18000u), vt_count(b));
+	EXPECT_EQ(35004u, vt_count(plain));
 	close(plain);
 	close(b);
 	close(a);
@@ -214,27 +200,23 @@ TEST_F(frz, state_across_runs_and_cpus)
 {
 	int fd;
 
-	VL_SETUP_DONE();
-
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		SKIP(return, "needs two CPUs");
 	fd = open_ev(EV_UOPS, C1_MARK | C1_FROZEN, -1);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, run(self, &self->mark1));
-	ASSERT_EQ(0, vl_pin(1));
+	ASSERT_EQ(0, vt_pin(1));
 	ASSERT_EQ(0, run(self, &self->sum));
 	ASSERT_EQ(0, run(self, &self->mark1));
-	ASSERT_EQ(0, vl_pin(0));
+	ASSERT_EQ(0, vt_pin(0));
 	ASSERT_EQ(0, run(self, &self->sum));
-	EXPECT_EQ((2 + 179u), vp_count(fd));
+	EXPECT_EQ((2 + 179u), vt_count(fd));
 	close(fd);
 }
 
 TEST_F(frz, state_across_disable_enable)
 {
 	int fd;
-
-	VL_SETUP_DONE();
 
 	fd = open_ev(EV_UOPS, C1_MARK | C1_FROZEN, -1);
 	ASSERT_LE(0, fd);
@@ -243,7 +225,7 @@ TEST_F(frz, state_across_disable_enable)
 	ASSERT_EQ(0, run(self, &self->sum));	/* disabled: not counted */
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
 	ASSERT_EQ(0, run(self, &self->sum));	/* still inside the region */
-	EXPECT_EQ((2 + 179u), vp_count(fd));
+	EXPECT_EQ((2 + 179u), vt_count(fd));
 	close(fd);
 }
 
@@ -260,18 +242,18 @@ static void refresh_one(struct __test_metadata *_metadata,
 	struct perf_event_attr a;
 	int lead, memb;
 
-	vp_attr(&a, EV_UOPS, freeze_on_ovf ? C1_FREEZE_ON_OVF : 0);
+	vt_attr(&a, EV_UOPS, freeze_on_ovf ? C1_FREEZE_ON_OVF : 0);
 	a.sample_period = 1000;
 	a.sample_type = PERF_SAMPLE_IP;
 	a.disabled = 1;
-	lead = vp_open(&a, 0, -1, -1);
+	lead = vt_open(&a, 0, -1, -1);
 	ASSERT_LE(0, lead);
 	memb = open_ev(EV_UOPS, 0, lead);
 	ASSERT_LE(0, memb);
 	ASSERT_EQ(0, ioctl(lead, PERF_EVENT_IOC_REFRESH, 1));
 	ASSERT_EQ(0, run(self, &self->marks));
-	*lead_v = vp_count(lead);
-	*memb_v = vp_count(memb);
+	*lead_v = vt_count(lead);
+	*memb_v = vt_count(memb);
 	close(memb);
 	close(lead);
 }
@@ -279,8 +261,6 @@ static void refresh_one(struct __test_metadata *_metadata,
 TEST_F(frz, freeze_on_ovf_stops_on_the_exact_microword)
 {
 	uint64_t l, m;
-
-	VL_SETUP_DONE();
 
 	refresh_one(_metadata, self, true, &l, &m);
 	EXPECT_EQ(1000u, l);
@@ -296,18 +276,16 @@ TEST_F(frz, freeze_on_ovf_thaws_after_each_overflow)
 	struct perf_event_attr a;
 	int lead, memb;
 
-	VL_SETUP_DONE();
-
-	vp_attr(&a, EV_UOPS, C1_FREEZE_ON_OVF);
+	vt_attr(&a, EV_UOPS, C1_FREEZE_ON_OVF);
 	a.sample_period = 1000;
 	a.sample_type = PERF_SAMPLE_IP;
-	lead = vp_open(&a, 0, -1, -1);
+	lead = vt_open(&a, 0, -1, -1);
 	ASSERT_LE(0, lead);
 	memb = open_ev(EV_CYCLES, 0, lead);
 	ASSERT_LE(0, memb);
 	ASSERT_EQ(0, run(self, &self->marks));
-	EXPECT_EQ(35004u, vp_count(lead));
-	EXPECT_EQ(35004u, vp_count(memb));
+	EXPECT_EQ(35004u, vt_count(lead));
+	EXPECT_EQ(35004u, vt_count(memb));
 	close(memb);
 	close(lead);
 }
@@ -328,8 +306,6 @@ TEST_F(frz, invalid_config1)
 	};
 	unsigned int i;
 	int lead, fd;
-
-	VL_SETUP_DONE();
 
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		fd = open_ev(EV_UOPS, bad[i], -1);
@@ -355,7 +331,7 @@ TEST_F(frz, invalid_config1)
 			.config = PERF_COUNT_SW_CPU_CLOCK,
 		};
 
-		lead = vp_open(&a, 0, -1, -1);
+		lead = vt_open(&a, 0, -1, -1);
 		ASSERT_LE(0, lead);
 		EXPECT_EQ(-EINVAL, open_ev(EV_INSNS, C1_MARK, lead));
 		close(lead);

@@ -53,7 +53,7 @@
 
 FIXTURE(gate) {
 	int dev;
-	struct vl_prog marks;
+	struct vt_prog marks;
 	uint8_t *mem;
 	char interval[32];
 	uint64_t *whole;	/* the ungated K = 1 histogram of marks */
@@ -68,7 +68,7 @@ static uint64_t *uh_cpu0(uint32_t *n)
 	uint8_t *p;
 	size_t len;
 
-	p = vl_read_file(UHIST "cpu0", &len);
+	p = vt_read_file(VT_UHIST "cpu0", &len);
 	if (!p || len < sizeof(h))
 		goto out;
 	memcpy(&h, p, sizeof(h));
@@ -99,16 +99,16 @@ static int uh_start(unsigned int k)
 	char buf[16];
 
 	snprintf(buf, sizeof(buf), "%u", k);
-	if (vl_pmu_write("uhist/interval", buf))
+	if (vt_pmu_write("uhist/interval", buf))
 		return -1;
-	return vl_pmu_write("uhist/control", "start");
+	return vt_pmu_write("uhist/control", "start");
 }
 
 static int run_marks(FIXTURE_DATA(gate) *self)
 {
 	struct vpmu_run r;
 
-	if (vl_run_halt(self->dev, &self->marks, self->mem, BUDGET, &r))
+	if (vt_run_halt(self->dev, &self->marks, self->mem, VT_HU_BUDGET, &r))
 		return -1;
 	return r.cycles == MARKS_CYCLES ? 0 : -1;
 }
@@ -121,18 +121,18 @@ FIXTURE_SETUP(gate)
 	self->dev = -1;
 	self->interval[0] = '\0';
 	self->whole = NULL;
-	if (access(UHIST "control", F_OK) || access(HIST "program", F_OK))
+	if (access(VT_UHIST "control", F_OK) || access(VT_HIST "program", F_OK))
 		SKIP(return, "no uhist/ or hist/");
 	if (vt_setup_runs(_metadata, &self->dev, &self->marks, "marks", NULL))
 		return;
 	self->mem = aligned_alloc(8, 1 << 20);
 	ASSERT_NE(NULL, self->mem);
-	p = vl_read_file(UHIST "interval", &len);
+	p = vt_read_file(VT_UHIST "interval", &len);
 	ASSERT_NE(NULL, p);
 	snprintf(self->interval, sizeof(self->interval), "%s", (char *)p);
 	free(p);
-	ASSERT_EQ(0, vl_pin(0));
-	ASSERT_EQ(0, hu_prog("off"));
+	ASSERT_EQ(0, vt_pin(0));
+	ASSERT_EQ(0, vt_hu_prog("off"));
 	/* the whole run, ungated: what the gated ones are parts of */
 	ASSERT_EQ(0, uh_start(1));
 	ASSERT_EQ(0, run_marks(self));
@@ -144,11 +144,11 @@ FIXTURE_SETUP(gate)
 FIXTURE_TEARDOWN(gate)
 {
 	if (self->interval[0]) {
-		vl_pmu_write("uhist/control", "stop");
-		vl_pmu_write("uhist/interval", self->interval);
+		vt_pmu_write("uhist/control", "stop");
+		vt_pmu_write("uhist/interval", self->interval);
 	}
 	if (self->dev >= 0)
-		hu_prog("off");
+		vt_hu_prog("off");
 	vt_teardown_runs(self->dev, &self->marks, NULL);
 	free(self->mem);
 	free(self->whole);
@@ -159,19 +159,17 @@ static int open_ev(uint64_t config, uint64_t config1, int group)
 {
 	struct perf_event_attr a;
 
-	vp_attr(&a, config, config1);
-	return vp_open(&a, 0, -1, group);
+	vt_attr(&a, config, config1);
+	return vt_open(&a, 0, -1, group);
 }
 
 TEST_F(gate, format_files)
 {
 	char buf[64];
 
-	VL_SETUP_DONE();
-
-	ASSERT_EQ(0, vl_pmu_read("format/gate_uhist", buf, sizeof(buf)));
+	ASSERT_EQ(0, vt_pmu_read("format/gate_uhist", buf, sizeof(buf)));
 	EXPECT_STREQ("config1:55", buf);
-	ASSERT_EQ(0, vl_pmu_read("format/gate_hu", buf, sizeof(buf)));
+	ASSERT_EQ(0, vt_pmu_read("format/gate_hu", buf, sizeof(buf)));
 	EXPECT_STREQ("config1:56", buf);
 }
 
@@ -188,12 +186,11 @@ TEST_F(gate, k1_region_and_complement)
 	uint32_t n, i, marks = 0;
 	int fd;
 
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, uh_start(1));
 	fd = open_ev(EV_UOPS, C1_MARK | C1_FROZEN | C1_GATE_UHIST, -1);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, run_marks(self));
-	EXPECT_EQ(REGION, vp_count(fd));
+	EXPECT_EQ(REGION, vt_count(fd));
 	close(fd);
 	in = uh_cpu0(&n);
 	ASSERT_NE(NULL, in);
@@ -204,7 +201,7 @@ TEST_F(gate, k1_region_and_complement)
 	fd = open_ev(EV_UOPS, C1_MARK | C1_GATE_UHIST, -1);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, run_marks(self));
-	EXPECT_EQ(MARKS_CYCLES - REGION, vp_count(fd));
+	EXPECT_EQ(MARKS_CYCLES - REGION, vt_count(fd));
 	close(fd);
 	out = uh_cpu0(&n);
 	ASSERT_NE(NULL, out);
@@ -228,7 +225,6 @@ TEST_F(gate, k7_samples_in_region)
 	uint32_t n, i, nz = 0;
 	int fd;
 
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, uh_start(7));
 	fd = open_ev(EV_UOPS, C1_MARK | C1_FROZEN | C1_GATE_UHIST, -1);
 	ASSERT_LE(0, fd);
@@ -260,27 +256,26 @@ TEST_F(gate, k7_samples_in_region)
 /* The unit gated: par counts the regions, seq windows on a running clock. */
 TEST_F(gate, hu_gated)
 {
-	uint64_t c[NB], *b;
+	uint64_t c[VT_HU_NB], *b;
 	uint32_t n;
 	int fd;
 
-	VL_SETUP_DONE();
-	ASSERT_EQ(0, hu_prog("par\nvpmu_cycles 1000000000\n"
-			     "vpmu_uops 1000000000\nvpmu_trigger 1000000000\n"));
+	ASSERT_EQ(0, vt_hu_prog("par\nvpmu_cycles 1000000000\n"
+				"vpmu_uops 1000000000\nvpmu_trigger 1000000000\n"));
 	fd = open_ev(EV_UOPS, C1_MARK | C1_FROZEN | C1_GATE_HU, -1);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, run_marks(self));
-	ASSERT_EQ(3, hu_buckets("cpu0", c));
+	ASSERT_EQ(3, vt_hu_buckets("cpu0", c));
 	EXPECT_EQ(REGION, c[0]);
 	EXPECT_EQ(REGION, c[1]);
 	EXPECT_EQ(1000u, c[2]);
 
 	/* gate_hu only: the histogram is not gated */
 	ASSERT_EQ(0, uh_start(1));
-	ASSERT_EQ(0, hu_prog("seq\nvpmu_cycles 35\nvpmu_cycles 70\n"));
+	ASSERT_EQ(0, vt_hu_prog("seq\nvpmu_cycles 35\nvpmu_cycles 70\n"));
 	ASSERT_EQ(0, run_marks(self));
 	close(fd);
-	ASSERT_EQ(2, hu_buckets("cpu0", c));
+	ASSERT_EQ(2, vt_hu_buckets("cpu0", c));
 	EXPECT_EQ(334u * 18, c[0]);
 	EXPECT_EQ(666u * 18, c[1]);
 	b = uh_cpu0(&n);
@@ -289,9 +284,9 @@ TEST_F(gate, hu_gated)
 	free(b);
 
 	/* no gate open any more: the whole run */
-	ASSERT_EQ(0, hu_prog("par\nvpmu_cycles 1000000000\n"));
+	ASSERT_EQ(0, vt_hu_prog("par\nvpmu_cycles 1000000000\n"));
 	ASSERT_EQ(0, run_marks(self));
-	ASSERT_EQ(1, hu_buckets("cpu0", c));
+	ASSERT_EQ(1, vt_hu_buckets("cpu0", c));
 	EXPECT_EQ(MARKS_CYCLES, c[0]);
 }
 
@@ -301,14 +296,13 @@ TEST_F(gate, hu_gated)
  */
 TEST_F(gate, other_tasks_shut_out)
 {
-	uint64_t c[NB], *b;
+	uint64_t c[VT_HU_NB], *b;
 	uint32_t n;
 	pid_t pid;
 	int fd, st;
 
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, uh_start(1));
-	ASSERT_EQ(0, hu_prog("par\nvpmu_cycles 1000000000\n"));
+	ASSERT_EQ(0, vt_hu_prog("par\nvpmu_cycles 1000000000\n"));
 	fd = open_ev(EV_UOPS, C1_MARK | C1_FROZEN | C1_GATE_UHIST |
 		     C1_GATE_HU, -1);
 	ASSERT_LE(0, fd);
@@ -322,17 +316,17 @@ TEST_F(gate, other_tasks_shut_out)
 	ASSERT_NE(NULL, b);
 	EXPECT_EQ(0u, sum_of(b, n));
 	free(b);
-	ASSERT_EQ(1, hu_buckets("cpu0", c));
+	ASSERT_EQ(1, vt_hu_buckets("cpu0", c));
 	EXPECT_EQ(0u, c[0]);
 	/* this task's own run: its regions */
 	ASSERT_EQ(0, run_marks(self));
-	EXPECT_EQ(REGION, vp_count(fd));
+	EXPECT_EQ(REGION, vt_count(fd));
 	close(fd);
 	b = uh_cpu0(&n);
 	ASSERT_NE(NULL, b);
 	EXPECT_EQ(REGION, sum_of(b, n));
 	free(b);
-	ASSERT_EQ(1, hu_buckets("cpu0", c));
+	ASSERT_EQ(1, vt_hu_buckets("cpu0", c));
 	EXPECT_EQ(REGION, c[0]);
 }
 
@@ -341,10 +335,10 @@ static int open_user(uint64_t config1)
 {
 	struct perf_event_attr a;
 
-	vp_attr(&a, EV_UOPS, config1);
+	vt_attr(&a, EV_UOPS, config1);
 	a.exclude_kernel = 1;
 	a.exclude_hv = 1;
-	return vp_open(&a, 0, -1, -1);
+	return vt_open(&a, 0, -1, -1);
 }
 
 /*
@@ -370,7 +364,6 @@ TEST_F(gate, unprivileged_refused)
 	pid_t pid;
 	int st;
 
-	VL_SETUP_DONE();
 	/* upstream's default (Debian's is 3: no unprivileged events) */
 	ASSERT_EQ(0, paranoid(NULL, old, sizeof(old)));
 	ASSERT_EQ(0, paranoid("2", NULL, 0));
@@ -409,13 +402,12 @@ TEST_F(gate, start_stop_gate)
 	uint32_t n;
 	int fd;
 
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, uh_start(1));
 	fd = open_ev(EV_UOPS, C1_MARK | C1_STOP_TAG(5) | C1_FROZEN |
 		     C1_GATE_UHIST, -1);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, run_marks(self));
-	EXPECT_EQ(31000u, vp_count(fd));
+	EXPECT_EQ(31000u, vt_count(fd));
 	close(fd);
 	b = uh_cpu0(&n);
 	ASSERT_NE(NULL, b);
@@ -439,7 +431,6 @@ TEST_F(gate, invalid_config1)
 	uint32_t n, i;
 	int fd, lead;
 
-	VL_SETUP_DONE();
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		fd = open_ev(EV_UOPS, bad[i], -1);
 		EXPECT_EQ(-EINVAL, fd) TH_LOG("config1 %#llx",

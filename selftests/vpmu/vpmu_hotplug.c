@@ -17,41 +17,41 @@
 
 FIXTURE(hotplug) {
 	int fd;
-	struct vl_prog sum, sort;
+	struct vt_prog sum, sort;
 	uint8_t *sum_mem, *sort_mem;
 };
 
 FIXTURE_SETUP(hotplug)
 {
 	self->fd = -1;
-	if (access(VPMU_CPU1_ONLINE, F_OK))
-		SKIP(return, "no %s", VPMU_CPU1_ONLINE);
+	if (access(VT_CPU1_ONLINE, F_OK))
+		SKIP(return, "no %s", VT_CPU1_ONLINE);
 	if (geteuid())
 		SKIP(return, "CPU hotplug needs root");
-	self->fd = open(VPMU_DEV, O_RDWR | O_CLOEXEC);
+	self->fd = open(VT_DEV, O_RDWR | O_CLOEXEC);
 	if (self->fd < 0)
-		SKIP(return, "no %s", VPMU_DEV);
-	if (vl_prog_load(&self->sum, "build/sum.vprg") ||
-	    vl_prog_load(&self->sort, "build/sortloop.vprg"))
+		SKIP(return, "no %s", VT_DEV);
+	if (vt_prog_load(&self->sum, "build/sum.vprg") ||
+	    vt_prog_load(&self->sort, "build/sortloop.vprg"))
 		SKIP(return, "no build/sum.vprg or build/sortloop.vprg");
-	self->sum_mem = vl_prog_mem(&self->sum);
-	self->sort_mem = vl_prog_mem(&self->sort);
+	self->sum_mem = vt_prog_mem(&self->sum);
+	self->sort_mem = vt_prog_mem(&self->sort);
 	ASSERT_NE(NULL, self->sum_mem);
 	ASSERT_NE(NULL, self->sort_mem);
-	if (!vl_cpu1_online())
-		ASSERT_EQ(0, vl_cpu1_set(1));
+	if (!vt_cpu1_online())
+		ASSERT_EQ(0, vt_cpu1_set(1));
 }
 
 FIXTURE_TEARDOWN(hotplug)
 {
-	if (vl_cpu1_online() == 0)
-		vl_cpu1_set(1);
+	if (vt_cpu1_online() == 0)
+		vt_cpu1_set(1);
 	if (self->fd >= 0)
 		close(self->fd);
 	free(self->sum_mem);
 	free(self->sort_mem);
-	vl_prog_free(&self->sum);
-	vl_prog_free(&self->sort);
+	vt_prog_free(&self->sum);
+	vt_prog_free(&self->sort);
 }
 
 static void assert_sum(struct __test_metadata *_metadata,
@@ -66,18 +66,17 @@ TEST_F_TIMEOUT(hotplug, idle, 120)
 {
 	int i, ret;
 
-	VL_SETUP_DONE();
 	for (i = 0; i < CYCLES; i++) {
-		ret = vl_cpu1_set(0);
+		ret = vt_cpu1_set(0);
 		if (ret == -EBUSY || ret == -EPERM || ret == -EINVAL)
 			SKIP(return, "cpu1 cannot go offline (%s)", strerror(-ret));
 		ASSERT_EQ(0, ret);
-		ASSERT_EQ(0, vl_cpu1_online());
-		ASSERT_EQ(0, vl_pin(0));
+		ASSERT_EQ(0, vt_cpu1_online());
+		ASSERT_EQ(0, vt_pin(0));
 		assert_sum(_metadata, self);
-		ASSERT_EQ(0, vl_cpu1_set(1));
-		ASSERT_EQ(1, vl_cpu1_online());
-		ASSERT_EQ(0, vl_pin(1));
+		ASSERT_EQ(0, vt_cpu1_set(1));
+		ASSERT_EQ(1, vt_cpu1_online());
+		ASSERT_EQ(0, vt_pin(1));
 		assert_sum(_metadata, self);
 	}
 }
@@ -96,8 +95,8 @@ static void runner(FIXTURE_DATA(hotplug) *self, struct tally *t)
 	int checks, bad;
 
 	while (!t->stop) {
-		vl_pin(1);		/* fails while cpu1 is offline: fine */
-		if (vl_run(self->fd, &self->sort, self->sort_mem, SORT_BUDGET,
+		vt_pin(1);		/* fails while cpu1 is offline: fine */
+		if (vt_run(self->fd, &self->sort, self->sort_mem, SORT_BUDGET,
 			   &r)) {
 			t->errors++;
 			continue;
@@ -105,7 +104,7 @@ static void runner(FIXTURE_DATA(hotplug) *self, struct tally *t)
 		t->runs++;
 		if (sched_getcpu() == 0)
 			t->on_cpu0++;
-		bad = vl_expect("progs/sortloop.expect", &r, self->sort_mem,
+		bad = vt_expect("progs/sortloop.expect", &r, self->sort_mem,
 				self->sort.h.mem_size, &checks);
 		if (bad || checks < 2) {
 			if (!t->bad++)
@@ -134,12 +133,11 @@ TEST_F_TIMEOUT(hotplug, busy_runner_migrates, 180)
 	int i, st, ret = 0;
 	pid_t pid;
 
-	VL_SETUP_DONE();
 	t = mmap(NULL, sizeof(*t), PROT_READ | PROT_WRITE,
 		 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, t);
 	memset(t, 0, sizeof(*t));
-	ASSERT_EQ(0, vl_pin(0));	/* the parent stays off CPU1 */
+	ASSERT_EQ(0, vt_pin(0));	/* the parent stays off CPU1 */
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (!pid)
@@ -148,10 +146,10 @@ TEST_F_TIMEOUT(hotplug, busy_runner_migrates, 180)
 	for (i = 0; i < CYCLES && !ret; i++) {
 		wait_runs(t, 2);
 		usleep(15000);		/* well inside a run */
-		ret = vl_cpu1_set(0);
+		ret = vt_cpu1_set(0);
 		if (!ret) {
 			wait_runs(t, 2);
-			ret = vl_cpu1_set(1);
+			ret = vt_cpu1_set(1);
 		}
 	}
 	wait_runs(t, 2);

@@ -9,30 +9,28 @@
 
 #include "vpmu_test.h"
 
-#define HIST		VPMU_HIST
-#define UHIST		VPMU_UHIST
-#define BUDGET		100000000ull
-#define SIM		VPMU_BIN "vpmu-sim"
-#define TMP_IMG		"/tmp/vpmu_hu.vpmu"
-#define TMP_PROG	"/tmp/vpmu_hu.prog"
-#define NB		16
-#define BIG		1000000000u	/* a period longer than any run here */
+#define VT_HU_BUDGET		100000000ull
+#define VT_SIM		VT_BIN "vpmu-sim"
+#define VT_HU_TMP_IMG		"/tmp/vpmu_hu.vpmu"
+#define VT_HU_TMP_PROG	"/tmp/vpmu_hu.prog"
+#define VT_HU_NB		16
+#define VT_HU_BIG		1000000000u	/* a period longer than any run here */
 
 /* Set the unit's program (hist/program); 0 or -errno. */
-static inline int hu_prog(const char *text)
+static inline int vt_hu_prog(const char *text)
 {
-	return vl_pmu_write("hist/program", text);
+	return vt_pmu_write("hist/program", text);
 }
 
 /* hist/NAME into @buf (NUL-terminated); "" if unreadable. */
-static inline const char *hu_text(const char *name, char *buf, size_t size)
+static inline const char *vt_hu_text(const char *name, char *buf, size_t size)
 {
 	char path[256];
 	size_t len;
 	uint8_t *p;
 
-	snprintf(path, sizeof(path), HIST "%s", name);
-	p = vl_read_file(path, &len);
+	snprintf(path, sizeof(path), VT_HIST "%s", name);
+	p = vt_read_file(path, &len);
 	buf[0] = '\0';
 	if (p)
 		snprintf(buf, size, "%s", (char *)p);
@@ -44,8 +42,8 @@ static inline const char *hu_text(const char *name, char *buf, size_t size)
  * Parse "PREFIXC<b> <count>" lines (b = 1, 2, ... in order) into @c.
  * Returns the number of buckets, or -1 if a line is malformed.
  */
-static inline int parse_buckets(const char *text, const char *prefix,
-				uint64_t *c)
+static inline int vt_parse_buckets(const char *text, const char *prefix,
+				   uint64_t *c)
 {
 	const char *line = text;
 	int n = 0;
@@ -58,7 +56,7 @@ static inline int parse_buckets(const char *text, const char *prefix,
 		snprintf(fmt, sizeof(fmt), "%sC%%u %%llu", prefix);
 		if (!strncmp(line, prefix, strlen(prefix))) {
 			if (sscanf(line, fmt, &b, &v) != 2 || b != (unsigned int)n + 1 ||
-			    n == NB)
+			    n == VT_HU_NB)
 				return -1;
 			c[n++] = v;
 		}
@@ -70,19 +68,19 @@ static inline int parse_buckets(const char *text, const char *prefix,
 }
 
 /* hist/NAME's buckets into @c; their number, or -1. */
-static inline int hu_buckets(const char *name, uint64_t *c)
+static inline int vt_hu_buckets(const char *name, uint64_t *c)
 {
 	char buf[4096];
 
-	hu_text(name, buf, sizeof(buf));
-	return parse_buckets(buf, "", c);
+	vt_hu_text(name, buf, sizeof(buf));
+	return vt_parse_buckets(buf, "", c);
 }
 
 /* ---- the fixture: samples on CPU 0, the unit off around each test -------- */
 
 FIXTURE(hu) {
 	int fd;
-	struct vl_prog sum, sort, memcpy_, stores;
+	struct vt_prog sum, sort, memcpy_, stores;
 	uint8_t *mem;
 	unsigned long long gen;
 };
@@ -91,41 +89,41 @@ FIXTURE_SETUP(hu)
 {
 	self->fd = -1;
 	self->mem = NULL;
-	self->gen = vl_generation();
-	if (access(HIST "program", F_OK))
+	self->gen = vt_generation();
+	if (access(VT_HIST "program", F_OK))
 		SKIP(return, "no %sprogram (module without the histogram unit?)",
-		     HIST);
+		     VT_HIST);
 	if (vt_setup_runs(_metadata, &self->fd, &self->sum, "sum",
 			  &self->sort, "sort", &self->memcpy_, "memcpy",
 			  &self->stores, "stores", NULL))
 		return;
 	self->mem = malloc(65536);
 	ASSERT_NE(NULL, self->mem);
-	ASSERT_EQ(0, vl_pin(0));
-	ASSERT_EQ(0, hu_prog("off"));
+	ASSERT_EQ(0, vt_pin(0));
+	ASSERT_EQ(0, vt_hu_prog("off"));
 }
 
 FIXTURE_TEARDOWN(hu)
 {
 	if (self->fd >= 0)
-		hu_prog("off");
-	if (!access(VPMU_CPU1_ONLINE, F_OK))
-		vl_cpu1_set(1);
+		vt_hu_prog("off");
+	if (!access(VT_CPU1_ONLINE, F_OK))
+		vt_cpu1_set(1);
 	/* a test that installed an image and failed before restoring */
-	if (self->gen && vl_generation() != self->gen)
-		vl_load_default();
+	if (self->gen && vt_generation() != self->gen)
+		vt_load_default();
 	vt_teardown_runs(self->fd, &self->sum, &self->sort, &self->memcpy_,
 			 &self->stores, NULL);
 	free(self->mem);
 }
 
 /* Run @p once on this CPU (CPU 0); its cycles, or 0 on failure. */
-static inline uint64_t run(FIXTURE_DATA(hu) *self, const struct vl_prog *p)
+static inline uint64_t vt_hu_run(FIXTURE_DATA(hu) *self, const struct vt_prog *p)
 {
 	struct vpmu_run r;
 
 	if (p->h.mem_size > 65536 ||
-	    vl_run(self->fd, p, self->mem, BUDGET, &r) ||
+	    vt_run(self->fd, p, self->mem, VT_HU_BUDGET, &r) ||
 	    r.stop != VPMU_RUN_HALT)
 		return 0;
 	return r.cycles;
@@ -135,21 +133,21 @@ static inline uint64_t run(FIXTURE_DATA(hu) *self, const struct vl_prog *p)
  * Load the current image again with its version raised by @bump and, if
  * @wq_drain, a write queue that drains one entry every @wq_drain cycles.
  */
-static inline void hu_load_variant(struct __test_metadata *_metadata,
-				   uint32_t bump, uint32_t wq_drain)
+static inline void vt_hu_load_variant(struct __test_metadata *_metadata,
+				      uint32_t bump, uint32_t wq_drain)
 {
 	struct vpmu_image_header *h;
 	uint8_t *img;
 	size_t len;
 
-	img = vl_read_image(&len);
+	img = vt_read_image(&len);
 	ASSERT_NE(NULL, img);
 	h = (struct vpmu_image_header *)img;
 	if (wq_drain)
 		h->wq_drain = wq_drain;
 	h->image_version += bump;
-	vl_seal(img, len);
-	ASSERT_EQ(0, vl_write_image(img, len, len));
+	vt_seal(img, len);
+	ASSERT_EQ(0, vt_write_image(img, len, len));
 	free(img);
 }
 

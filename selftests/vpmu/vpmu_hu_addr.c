@@ -34,18 +34,18 @@ static int sim_memcpy(const char *text, uint64_t *c)
 	size_t len, n;
 	FILE *f;
 
-	img = vl_read_image(&len);
+	img = vt_read_image(&len);
 	if (!img)
 		return -1;
-	f = fopen(TMP_IMG, "w");
+	f = fopen(VT_HU_TMP_IMG, "w");
 	n = f ? fwrite(img, 1, len, f) : 0;
 	free(img);
 	if (f)
 		fclose(f);
 	if (n != len)
 		return -1;
-	snprintf(cmd, sizeof(cmd), SIM " -q -m " TMP_IMG " --hu '%s' %s", text,
-		 vl_share(share, sizeof(share), "build/memcpy.vprg"));
+	snprintf(cmd, sizeof(cmd), VT_SIM " -q -m " VT_HU_TMP_IMG " --hu '%s' %s", text,
+		 vt_share(share, sizeof(share), "build/memcpy.vprg"));
 	f = popen(cmd, "r");
 	if (!f)
 		return -1;
@@ -53,30 +53,29 @@ static int sim_memcpy(const char *text, uint64_t *c)
 	out[n] = '\0';
 	if (pclose(f))
 		return -1;
-	unlink(TMP_IMG);
-	return parse_buckets(out, "hist ", c);
+	unlink(VT_HU_TMP_IMG);
+	return vt_parse_buckets(out, "hist ", c);
 }
 
 TEST_F(hu, addresses)
 {
 	static const uint64_t want[] = { 80, 64, 4, 4, 76, 60, 16, 0, 80,
 					 1, 1, 1 };
-	uint64_t c[NB], s[NB];
+	uint64_t c[VT_HU_NB], s[VT_HU_NB];
 	char buf[2048];
 	int i, n = sizeof(want) / sizeof(want[0]);
 
-	VL_SETUP_DONE();
-	ASSERT_EQ(0, hu_prog(ADDR_PROG));
-	EXPECT_STREQ(ADDR_PROG, hu_text("program", buf, sizeof(buf)));
-	ASSERT_EQ(3120ull, run(self, &self->memcpy_));
-	ASSERT_EQ(n, hu_buckets("cpu0", c));
-	ASSERT_EQ(n, hu_buckets("sum", s));
+	ASSERT_EQ(0, vt_hu_prog(ADDR_PROG));
+	EXPECT_STREQ(ADDR_PROG, vt_hu_text("program", buf, sizeof(buf)));
+	ASSERT_EQ(3120ull, vt_hu_run(self, &self->memcpy_));
+	ASSERT_EQ(n, vt_hu_buckets("cpu0", c));
+	ASSERT_EQ(n, vt_hu_buckets("sum", s));
 	for (i = 0; i < n; i++) {
 		EXPECT_EQ(want[i], c[i]) TH_LOG("C%d", i + 1);
 		EXPECT_EQ(c[i], s[i]) TH_LOG("C%d: cpu0 vs sum", i + 1);
 	}
-	if (access(SIM, X_OK))
-		SKIP(return, "no %s", SIM);
+	if (access(VT_SIM, X_OK))
+		SKIP(return, "no %s", VT_SIM);
 	ASSERT_EQ(n, sim_memcpy(ADDR_PROG, s));
 	for (i = 0; i < n; i++)
 		EXPECT_EQ(s[i], c[i]) TH_LOG("C%d: host engine", i + 1);
@@ -92,35 +91,34 @@ TEST_F(hu, once)
 	static const char *text = "par once\nvpmu_cycles 1000\n"
 				  "load=0x60-0xa0 1000\nmiss=0x0-0x100000000 1000\n";
 	static const uint64_t want[] = { 1000, 27, 5 };
-	uint64_t c[NB], s[NB];
+	uint64_t c[VT_HU_NB], s[VT_HU_NB];
 	char buf[512];
 	int i, k;
 
-	VL_SETUP_DONE();
-	ASSERT_EQ(0, hu_prog(text));
-	EXPECT_STREQ(text, hu_text("program", buf, sizeof(buf)));
+	ASSERT_EQ(0, vt_hu_prog(text));
+	EXPECT_STREQ(text, vt_hu_text("program", buf, sizeof(buf)));
 	for (k = 0; k < 3; k++) {
-		ASSERT_EQ(3120ull, run(self, &self->memcpy_));
-		ASSERT_EQ(3, hu_buckets("cpu0", c));
+		ASSERT_EQ(3120ull, vt_hu_run(self, &self->memcpy_));
+		ASSERT_EQ(3, vt_hu_buckets("cpu0", c));
 		for (i = 0; i < 3; i++)
 			EXPECT_EQ(want[i], c[i]) TH_LOG("run %d C%d", k + 1, i + 1);
 	}
 	/* reset arms it again */
-	ASSERT_EQ(0, vl_pmu_write("hist/control", "reset"));
-	ASSERT_EQ(3, hu_buckets("cpu0", c));
+	ASSERT_EQ(0, vt_pmu_write("hist/control", "reset"));
+	ASSERT_EQ(3, vt_hu_buckets("cpu0", c));
 	for (i = 0; i < 3; i++)
 		EXPECT_EQ(0ull, c[i]);
-	ASSERT_EQ(3120ull, run(self, &self->memcpy_));
-	ASSERT_EQ(3, hu_buckets("cpu0", c));
+	ASSERT_EQ(3120ull, vt_hu_run(self, &self->memcpy_));
+	ASSERT_EQ(3, vt_hu_buckets("cpu0", c));
 	for (i = 0; i < 3; i++)
 		EXPECT_EQ(want[i], c[i]) TH_LOG("after reset C%d", i + 1);
 	/* the repeating period counts on: 3 periods and 120 cycles */
-	ASSERT_EQ(0, hu_prog("par\nvpmu_cycles 1000\n"));
-	ASSERT_EQ(3120ull, run(self, &self->memcpy_));
-	ASSERT_EQ(1, hu_buckets("cpu0", c));
+	ASSERT_EQ(0, vt_hu_prog("par\nvpmu_cycles 1000\n"));
+	ASSERT_EQ(3120ull, vt_hu_run(self, &self->memcpy_));
+	ASSERT_EQ(1, vt_hu_buckets("cpu0", c));
 	EXPECT_EQ(3120ull, c[0]);
-	if (access(SIM, X_OK))
-		SKIP(return, "no %s", SIM);
+	if (access(VT_SIM, X_OK))
+		SKIP(return, "no %s", VT_SIM);
 	ASSERT_EQ(3, sim_memcpy(text, s));
 	for (i = 0; i < 3; i++)
 		EXPECT_EQ(want[i], s[i]) TH_LOG("host C%d", i + 1);
@@ -142,22 +140,21 @@ TEST_F(hu, bad_addresses)
 		{ "once par\nvpmu_uops 1", "program: expected 'seq', 'par' or 'off' first, not 'once'" },
 	};
 	const char *good = "par\naccess=0xa0-0xe0 1000000\n";
-	uint64_t c[NB], d[NB];
+	uint64_t c[VT_HU_NB], d[VT_HU_NB];
 	char buf[1024];
 	unsigned int k;
 
-	VL_SETUP_DONE();
-	ASSERT_EQ(0, hu_prog(good));
-	ASSERT_EQ(3120ull, run(self, &self->memcpy_));
-	ASSERT_EQ(1, hu_buckets("cpu0", c));
+	ASSERT_EQ(0, vt_hu_prog(good));
+	ASSERT_EQ(3120ull, vt_hu_run(self, &self->memcpy_));
+	ASSERT_EQ(1, vt_hu_buckets("cpu0", c));
 	EXPECT_EQ(80ull, c[0]);
 	for (k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
-		EXPECT_EQ(-EINVAL, hu_prog(bad[k].text)) TH_LOG("%s", bad[k].text);
-		hu_text("error", buf, sizeof(buf));
+		EXPECT_EQ(-EINVAL, vt_hu_prog(bad[k].text)) TH_LOG("%s", bad[k].text);
+		vt_hu_text("error", buf, sizeof(buf));
 		buf[strcspn(buf, "\n")] = '\0';
 		EXPECT_STREQ(bad[k].err, buf);
-		EXPECT_STREQ(good, hu_text("program", buf, sizeof(buf)));
-		ASSERT_EQ(1, hu_buckets("cpu0", d));
+		EXPECT_STREQ(good, vt_hu_text("program", buf, sizeof(buf)));
+		ASSERT_EQ(1, vt_hu_buckets("cpu0", d));
 		EXPECT_EQ(c[0], d[0]);
 	}
 }

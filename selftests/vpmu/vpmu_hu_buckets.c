@@ -72,21 +72,21 @@ static uint64_t check_cycles(struct __test_metadata *_metadata,
 			     FIXTURE_DATA(hu) *self, const char *mode,
 			     const uint32_t *p, int n, int runs, uint64_t *c)
 {
-	uint64_t want[NB], cyc;
+	uint64_t want[VT_HU_NB], cyc;
 	char text[512];
 	int i;
 
 	cycles_prog(text, sizeof(text), mode, p, n);
-	ASSERT_EQ(0, hu_prog(text));
-	cyc = run(self, &self->sort);
+	ASSERT_EQ(0, vt_hu_prog(text));
+	cyc = vt_hu_run(self, &self->sort);
 	ASSERT_NE(0ull, cyc);
 	for (i = 1; i < runs; i++)
-		ASSERT_EQ(cyc, run(self, &self->sort));
+		ASSERT_EQ(cyc, vt_hu_run(self, &self->sort));
 	if (!strcmp(mode, "seq"))
 		seq_cycles(p, n, runs * cyc, want);
 	else
 		par_cycles(p, n, runs * cyc, want);
-	ASSERT_EQ(n, hu_buckets("cpu0", c));
+	ASSERT_EQ(n, vt_hu_buckets("cpu0", c));
 	for (i = 0; i < n; i++)
 		EXPECT_EQ(want[i], c[i]) TH_LOG("%s C%d", mode, i + 1);
 	return cyc;
@@ -103,10 +103,10 @@ static int sim_buckets(const char *text, const char *prog, uint64_t *c)
 	size_t len, n;
 	FILE *f;
 
-	img = vl_read_image(&len);
+	img = vt_read_image(&len);
 	if (!img)
 		return -1;
-	f = fopen(TMP_IMG, "w");
+	f = fopen(VT_HU_TMP_IMG, "w");
 	if (!f || fwrite(img, 1, len, f) != len) {
 		free(img);
 		if (f)
@@ -115,15 +115,15 @@ static int sim_buckets(const char *text, const char *prog, uint64_t *c)
 	}
 	fclose(f);
 	free(img);
-	f = fopen(TMP_PROG, "w");
+	f = fopen(VT_HU_TMP_PROG, "w");
 	if (!f || fputs(text, f) < 0) {
 		if (f)
 			fclose(f);
 		return -1;
 	}
 	fclose(f);
-	snprintf(cmd, sizeof(cmd), SIM " -q -m " TMP_IMG " --hu-file " TMP_PROG " %s",
-		 vl_share(share, sizeof(share), prog));
+	snprintf(cmd, sizeof(cmd), VT_SIM " -q -m " VT_HU_TMP_IMG " --hu-file " VT_HU_TMP_PROG " %s",
+		 vt_share(share, sizeof(share), prog));
 	f = popen(cmd, "r");
 	if (!f)
 		return -1;
@@ -131,9 +131,9 @@ static int sim_buckets(const char *text, const char *prog, uint64_t *c)
 	out[n] = '\0';
 	if (pclose(f))
 		return -1;
-	unlink(TMP_IMG);
-	unlink(TMP_PROG);
-	return parse_buckets(out, "hist ", c);
+	unlink(VT_HU_TMP_IMG);
+	unlink(VT_HU_TMP_PROG);
+	return vt_parse_buckets(out, "hist ", c);
 }
 
 /*
@@ -142,19 +142,19 @@ static int sim_buckets(const char *text, const char *prog, uint64_t *c)
  */
 static void check_sim(struct __test_metadata *_metadata,
 		      FIXTURE_DATA(hu) *self, const char *text,
-		      const struct vl_prog *prog, const char *rel, int n,
+		      const struct vt_prog *prog, const char *rel, int n,
 		      uint64_t *got)
 {
-	uint64_t want[NB], sum[NB];
+	uint64_t want[VT_HU_NB], sum[VT_HU_NB];
 	int i;
 
-	if (access(SIM, X_OK))
-		SKIP(return, "no %s", SIM);
+	if (access(VT_SIM, X_OK))
+		SKIP(return, "no %s", VT_SIM);
 	ASSERT_EQ(n, sim_buckets(text, rel, want)) TH_LOG("%s", text);
-	ASSERT_EQ(0, hu_prog(text));
-	ASSERT_NE(0ull, run(self, prog));
-	ASSERT_EQ(n, hu_buckets("cpu0", got));
-	ASSERT_EQ(n, hu_buckets("sum", sum));
+	ASSERT_EQ(0, vt_hu_prog(text));
+	ASSERT_NE(0ull, vt_hu_run(self, prog));
+	ASSERT_EQ(n, vt_hu_buckets("cpu0", got));
+	ASSERT_EQ(n, vt_hu_buckets("sum", sum));
 	for (i = 0; i < n; i++) {
 		EXPECT_EQ(want[i], got[i]) TH_LOG("%s on %s: C%d", text, rel, i + 1);
 		EXPECT_EQ(got[i], sum[i]) TH_LOG("C%d: cpu0 vs sum", i + 1);
@@ -173,27 +173,26 @@ TEST_F(hu, par_totals)
 		"dc_miss", "wq_stall", "stores", "tag1", "tag2", "tag5",
 	};
 	const char *rels[] = { "samples/sum.expect", "samples/sort.expect" };
-	const struct vl_prog *progs[] = { &self->sum, &self->sort };
-	struct vl_expect x;
+	const struct vt_prog *progs[] = { &self->sum, &self->sort };
+	struct vt_expect x;
 	char text[1024];
-	uint64_t c[NB], cyc;
+	uint64_t c[VT_HU_NB], cyc;
 	int i, k, len, n = ARRAY_SIZE(names);
 
-	VL_SETUP_DONE();
 	len = snprintf(text, sizeof(text), "par\n");
 	for (i = 0; i < n; i++)
 		len += snprintf(text + len, sizeof(text) - len, "vpmu_%s %u\n",
-				names[i], BIG);
+				names[i], VT_HU_BIG);
 	len += snprintf(text + len, sizeof(text) - len,
-			"upc=0-0xfff %u\nwq=0-32 %u\n", BIG, BIG);
+			"upc=0-0xfff %u\nwq=0-32 %u\n", VT_HU_BIG, VT_HU_BIG);
 	for (k = 0; k < 2; k++) {
-		ASSERT_EQ(0, vl_expect_load(rels[k], &x)) TH_LOG("%s", rels[k]);
-		ASSERT_EQ(0, hu_prog(text));
-		cyc = run(self, progs[k]);
-		ASSERT_EQ((uint64_t)vl_expect_event(&x, "cycles"), cyc);
-		ASSERT_EQ(n + 2, hu_buckets("cpu0", c));
+		ASSERT_EQ(0, vt_expect_load(rels[k], &x)) TH_LOG("%s", rels[k]);
+		ASSERT_EQ(0, vt_hu_prog(text));
+		cyc = vt_hu_run(self, progs[k]);
+		ASSERT_EQ((uint64_t)vt_expect_event(&x, "cycles"), cyc);
+		ASSERT_EQ(n + 2, vt_hu_buckets("cpu0", c));
 		for (i = 0; i < n; i++) {
-			EXPECT_EQ(vl_expect_event(&x, names[i]), (long long)c[i])
+			EXPECT_EQ(vt_expect_event(&x, names[i]), (long long)c[i])
 				TH_LOG("%s: %s", rels[k], names[i]);
 		}
 		EXPECT_EQ(cyc, c[n]);
@@ -214,18 +213,17 @@ TEST_F(hu, seq_cycles)
 		{ { 7, 13, 30 }, 3, { 28, 52, 99 } },
 	};
 	static const uint32_t big[] = { 100, 1, 999, 3, 50 };
-	uint64_t c[NB];
+	uint64_t c[VT_HU_NB];
 	char text[512];
 	unsigned int k;
 	int i;
 
-	VL_SETUP_DONE();
 	for (k = 0; k < ARRAY_SIZE(sum_cases); k++) {
 		cycles_prog(text, sizeof(text), "seq", sum_cases[k].p,
 			    sum_cases[k].n);
-		ASSERT_EQ(0, hu_prog(text));
-		ASSERT_EQ(SUM_CYCLES, run(self, &self->sum));
-		ASSERT_EQ(sum_cases[k].n, hu_buckets("cpu0", c));
+		ASSERT_EQ(0, vt_hu_prog(text));
+		ASSERT_EQ(VT_SUM_CYCLES, vt_hu_run(self, &self->sum));
+		ASSERT_EQ(sum_cases[k].n, vt_hu_buckets("cpu0", c));
 		for (i = 0; i < sum_cases[k].n; i++)
 			EXPECT_EQ(sum_cases[k].want[i], c[i])
 				TH_LOG("case %u C%d", k, i + 1);
@@ -238,9 +236,8 @@ TEST_F(hu, seq_cycles)
 TEST_F(hu, par_cycles)
 {
 	static const uint32_t p[] = { 100, 7, 64, 1, 100 };
-	uint64_t c[NB], cyc;
+	uint64_t c[VT_HU_NB], cyc;
 
-	VL_SETUP_DONE();
 	cyc = check_cycles(_metadata, self, "par", p, 5, 1, c);
 	/* 1081 cycles: C1 = C5 = 10 x 100 + 81 */
 	EXPECT_EQ(1081u, cyc);
@@ -256,27 +253,26 @@ TEST_F(hu, sixteen_entries)
 		"vpmu_dc_miss 13\nvpmu_wq_stall 17\nvpmu_stores 19\ntag=1 23\n"
 		"tag=2 29\ntag=3 31\ntag=4 37\ntag=5 41\nupc=0x0-0x3f 43\n"
 		"upc=0x40-0xfff 47\nwq=0 53\nwq=1-4 59\n";
-	uint32_t p[NB];
-	uint64_t c[NB], cyc, total = 0;
+	uint32_t p[VT_HU_NB];
+	uint64_t c[VT_HU_NB], cyc, total = 0;
 	char text[1024], buf[1024];
 	int i;
 
-	VL_SETUP_DONE();
-	for (i = 0; i < NB; i++)
+	for (i = 0; i < VT_HU_NB; i++)
 		p[i] = i + 1;
-	cyc = check_cycles(_metadata, self, "seq", p, NB, 1, c);
-	for (i = 0; i < NB; i++)
+	cyc = check_cycles(_metadata, self, "seq", p, VT_HU_NB, 1, c);
+	for (i = 0; i < VT_HU_NB; i++)
 		total += c[i];
 	EXPECT_EQ(cyc, total);
 
 	check_sim(_metadata, self, mixed, &self->memcpy_, "build/memcpy.vprg",
-		  NB, c);
-	EXPECT_STREQ(mixed, hu_text("program", buf, sizeof(buf)));
+		  VT_HU_NB, c);
+	EXPECT_STREQ(mixed, vt_hu_text("program", buf, sizeof(buf)));
 	/* a seventeenth is one too many */
 	snprintf(text, sizeof(text), "%svpmu_uops 1\n", mixed);
-	EXPECT_EQ(-EINVAL, hu_prog(text));
+	EXPECT_EQ(-EINVAL, vt_hu_prog(text));
 	EXPECT_STREQ("program: entry 17: more than 16 entries\n",
-		     hu_text("error", buf, sizeof(buf)));
+		     vt_hu_text("error", buf, sizeof(buf)));
 }
 
 /* Events in sequential windows, several programs: as the host engine. */
@@ -296,13 +292,12 @@ TEST_F(hu, events_equal_simulation)
 		{ "seq;vpmu_uops 1;vpmu_uops 1;vpmu_uops 1",
 		  "build/sum.vprg", 3 },
 	};
-	const struct vl_prog *progs[] = { &self->sort, &self->memcpy_,
+	const struct vt_prog *progs[] = { &self->sort, &self->memcpy_,
 					  &self->sort, &self->sum };
-	uint64_t c[NB], t;
+	uint64_t c[VT_HU_NB], t;
 	unsigned int k;
 	int i;
 
-	VL_SETUP_DONE();
 	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
 		check_sim(_metadata, self, cases[k].text, progs[k], cases[k].rel,
 			  cases[k].n, c);
@@ -310,7 +305,7 @@ TEST_F(hu, events_equal_simulation)
 		if (k == 3) {
 			for (t = 0, i = 0; i < 3; i++)
 				t += c[i];
-			EXPECT_EQ(SUM_CYCLES, t);
+			EXPECT_EQ(VT_SUM_CYCLES, t);
 		}
 	}
 }
@@ -324,32 +319,31 @@ TEST_F(hu, upc_ranges)
 	static const uint32_t lo[] = { 0, 0x10, 0x40, 0x80, 0 };
 	static const uint32_t hi[] = { 0xf, 0x3f, 0x7f, 0xfff, 0xfff };
 	struct vpmu_uhist_header h;
-	uint64_t c[NB], want[5] = { 0 }, *b;
+	uint64_t c[VT_HU_NB], want[5] = { 0 }, *b;
 	char text[512], interval[32];
 	uint8_t *file;
 	size_t len;
 	uint32_t u;
 	int i, n = 5;
 
-	VL_SETUP_DONE();
-	if (access(UHIST "control", F_OK))
+	if (access(VT_UHIST "control", F_OK))
 		SKIP(return, "no uhist/");
 	len = snprintf(text, sizeof(text), "par\n");
 	for (i = 0; i < n; i++)
 		len += snprintf(text + len, sizeof(text) - len,
-				"upc=0x%x-0x%x %u\n", lo[i], hi[i], BIG);
-	file = vl_read_file(UHIST "interval", &len);
+				"upc=0x%x-0x%x %u\n", lo[i], hi[i], VT_HU_BIG);
+	file = vt_read_file(VT_UHIST "interval", &len);
 	ASSERT_NE(NULL, file);
 	snprintf(interval, sizeof(interval), "%s", (char *)file);
 	free(file);
-	ASSERT_EQ(0, vl_write_file(UHIST "interval", "1"));
-	ASSERT_EQ(0, vl_write_file(UHIST "control", "start"));
-	ASSERT_EQ(0, hu_prog(text));
-	ASSERT_NE(0ull, run(self, &self->sort));
-	vl_write_file(UHIST "control", "pause");
-	file = vl_read_file(UHIST "cpu0", &len);
-	vl_write_file(UHIST "control", "stop");
-	vl_write_file(UHIST "interval", interval);
+	ASSERT_EQ(0, vt_write_file(VT_UHIST "interval", "1"));
+	ASSERT_EQ(0, vt_write_file(VT_UHIST "control", "start"));
+	ASSERT_EQ(0, vt_hu_prog(text));
+	ASSERT_NE(0ull, vt_hu_run(self, &self->sort));
+	vt_write_file(VT_UHIST "control", "pause");
+	file = vt_read_file(VT_UHIST "cpu0", &len);
+	vt_write_file(VT_UHIST "control", "stop");
+	vt_write_file(VT_UHIST "interval", interval);
 	ASSERT_NE(NULL, file);
 	ASSERT_LE(sizeof(h), len);
 	memcpy(&h, file, sizeof(h));
@@ -358,7 +352,7 @@ TEST_F(hu, upc_ranges)
 	for (i = 0; i < n; i++)
 		for (u = lo[i]; u <= hi[i] && u < h.nbuckets; u++)
 			want[i] += b[u];
-	ASSERT_EQ(n, hu_buckets("cpu0", c));
+	ASSERT_EQ(n, vt_hu_buckets("cpu0", c));
 	for (i = 0; i < n; i++)
 		EXPECT_EQ(want[i], c[i]) TH_LOG("upc=0x%x-0x%x", lo[i], hi[i]);
 	EXPECT_EQ(h.samples, c[4]);
@@ -378,10 +372,9 @@ TEST_F(hu, wq_occupancy)
 		"par\nwq=0 1000000\nwq=1 1000000\nwq=2 1000000\nwq=3 1000000\n"
 		"wq=4 1000000\nwq=5-32 1000000\nvpmu_wq_stall 1000000\n"
 		"vpmu_cycles 1000000\nwq=0-32 1000000\n";
-	uint64_t c[NB], occ;
+	uint64_t c[VT_HU_NB], occ;
 	int i;
 
-	VL_SETUP_DONE();
 	check_sim(_metadata, self, text, &self->stores, "build/stores.vprg", 9, c);
 	EXPECT_EQ(102u, c[7]);
 	EXPECT_EQ(0u, c[6]);
@@ -393,9 +386,9 @@ TEST_F(hu, wq_occupancy)
 	EXPECT_EQ(c[7], occ);
 	EXPECT_EQ(c[7], c[8]);
 
-	hu_load_variant(_metadata, 200, 16);
+	vt_hu_load_variant(_metadata, 200, 16);
 	check_sim(_metadata, self, text, &self->stores, "build/stores.vprg", 9, c);
-	vl_load_default();
+	vt_load_default();
 	EXPECT_LT(102u, c[7]);		/* stalls */
 	EXPECT_EQ(c[7] - 102, c[6]);	/* ...all of them write-queue stalls */
 	EXPECT_NE(0u, c[4]);		/* the queue was full */

@@ -17,7 +17,7 @@
 #include "vpmu_test.h"
 #include "vpmu_perf_lib.h"
 
-#define HIST_PROGRAM	VPMU_PMU_DIR "/hist/program"
+#define HIST_PROGRAM	VT_PMU_DIR "/hist/program"
 
 /* fork(); the child exits at once.  0, or the fork's -errno. */
 static int fork_and_reap(void)
@@ -39,43 +39,43 @@ static int open_inherited(uint64_t config)
 {
 	struct perf_event_attr a;
 
-	vp_attr(&a, config, 0);
+	vt_attr(&a, config, 0);
 	a.inherit = 1;
-	return vp_open(&a, 0, -1, -1);
+	return vt_open(&a, 0, -1, -1);
 }
 
 /* A bucket of a program that has been replaced by a shorter one. */
 TEST(bucket_of_a_replaced_program)
 {
-	uint64_t bucket3 = vp_field("event", 0x203);
+	uint64_t bucket3 = vt_field("event", 0x203);
 	int fd;
 
-	if (vp_type() < 0 || access(HIST_PROGRAM, W_OK))
+	if (vt_type() < 0 || access(HIST_PROGRAM, W_OK))
 		SKIP(return, "no vpmu PMU or no hist/program");
-	ASSERT_EQ(0, vl_write_file(HIST_PROGRAM,
+	ASSERT_EQ(0, vt_write_file(HIST_PROGRAM,
 				   "seq;vpmu_uops 10;vpmu_uops 10;vpmu_uops 10"));
 	fd = open_inherited(bucket3);
 	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, vl_write_file(HIST_PROGRAM, "seq;vpmu_uops 10"));
+	ASSERT_EQ(0, vt_write_file(HIST_PROGRAM, "seq;vpmu_uops 10"));
 
 	EXPECT_EQ(0, fork_and_reap());
 	/* A new open is checked against the program in force. */
 	EXPECT_EQ(-EINVAL, open_inherited(bucket3));
 
 	close(fd);
-	ASSERT_EQ(0, vl_write_file(HIST_PROGRAM, "off"));
+	ASSERT_EQ(0, vt_write_file(HIST_PROGRAM, "off"));
 }
 
 /* A tag the image loaded since can no longer select. */
 TEST(tag_of_a_replaced_image)
 {
-	uint64_t tag8 = vp_field("tag", 8);
+	uint64_t tag8 = vt_field("tag", 8);
 	int fd;
 
-	if (vp_type() < 0 || !vl_have_loader())
+	if (vt_type() < 0 || !vt_have_loader())
 		SKIP(return, "no vpmu PMU or no loader");
 	/* The default image: a one-hot field of 8 tags. */
-	ASSERT_EQ(0, vl_load_default());
+	ASSERT_EQ(0, vt_load_default());
 	fd = open_inherited(tag8);
 	ASSERT_LE(0, fd);
 	/* Encoded, 3 bits: tags 1..7. */
@@ -88,7 +88,7 @@ TEST(tag_of_a_replaced_image)
 	EXPECT_EQ(-EINVAL, open_inherited(tag8));
 
 	close(fd);
-	ASSERT_EQ(0, vl_load_default());
+	ASSERT_EQ(0, vt_load_default());
 }
 
 TEST_HARNESS_MAIN

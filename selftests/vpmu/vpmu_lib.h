@@ -33,25 +33,25 @@
 #include <sys/syscall.h>
 #include <linux/vpmu.h>
 
-#define VPMU_DEV	"/dev/vpmu"
-#define VPMU_PMU_DIR	"/sys/bus/event_source/devices/vpmu"
-#define VPMU_UCODE	VPMU_PMU_DIR "/ucode/"
-#define VPMU_HIST	VPMU_PMU_DIR "/hist/"
-#define VPMU_UHIST	VPMU_PMU_DIR "/uhist/"
-#define VPMU_SHARE_DEFAULT "/opt/vpmu/share"
-#define VPMU_KO_PATH	"/opt/vpmu/vpmu.ko"
-#define VPMU_BIN	"/opt/vpmu/bin/"
-#define VPMU_CPU1_ONLINE "/sys/devices/system/cpu/cpu1/online"
+#define VT_DEV	"/dev/vpmu"
+#define VT_PMU_DIR	"/sys/bus/event_source/devices/vpmu"
+#define VT_UCODE	VT_PMU_DIR "/ucode/"
+#define VT_HIST	VT_PMU_DIR "/hist/"
+#define VT_UHIST	VT_PMU_DIR "/uhist/"
+#define VT_SHARE_DEFAULT "/opt/vpmu/share"
+#define VT_KO_PATH	"/opt/vpmu/vpmu.ko"
+#define VT_BIN	"/opt/vpmu/bin/"
+#define VT_CPU1_ONLINE "/sys/devices/system/cpu/cpu1/online"
 
 /*
  * The default microcode's name and the sample results used as probes:
  * sum.s runs 179 microwords, one cycle each, and retires 32 instructions.
  */
-#define VPMU_DEFAULT_NAME "vpmu32"
-#define SUM_R2		55u
-#define SUM_CYCLES	179ull
-#define SUM_UOPS	179ull
-#define SUM_INSNS	32ull
+#define VT_DEFAULT_NAME "vpmu32"
+#define VT_SUM_R2		55u
+#define VT_SUM_CYCLES	179ull
+#define VT_SUM_UOPS	179ull
+#define VT_SUM_INSNS	32ull
 
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
@@ -60,7 +60,7 @@
 /* ---- files --------------------------------------------------------------- */
 
 /* A whole file, malloc'ed (NUL-terminated, not counted); NULL on error. */
-static inline uint8_t *vl_read_file(const char *path, size_t *len)
+static inline uint8_t *vt_read_file(const char *path, size_t *len)
 {
 	uint8_t *p = NULL;
 	size_t n = 0, cap = 0;
@@ -100,33 +100,33 @@ fail:
 }
 
 /* $VPMU_SHARE/REL into @buf. */
-static inline const char *vl_share(char *buf, size_t size, const char *rel)
+static inline const char *vt_share(char *buf, size_t size, const char *rel)
 {
 	const char *s = getenv("VPMU_SHARE");
 
-	snprintf(buf, size, "%s/%s", s && *s ? s : VPMU_SHARE_DEFAULT, rel);
+	snprintf(buf, size, "%s/%s", s && *s ? s : VT_SHARE_DEFAULT, rel);
 	return buf;
 }
 
-static inline uint8_t *vl_read_share(const char *rel, size_t *len)
+static inline uint8_t *vt_read_share(const char *rel, size_t *len)
 {
 	char path[512];
 
-	return vl_read_file(vl_share(path, sizeof(path), rel), len);
+	return vt_read_file(vt_share(path, sizeof(path), rel), len);
 }
 
 /*
  * First line of the PMU's sysfs file REL (format/freeze_on_ovf,
  * ucode/name, ...), newline stripped; "" and -1 if unreadable.
  */
-static inline int vl_pmu_read(const char *rel, char *buf, size_t size)
+static inline int vt_pmu_read(const char *rel, char *buf, size_t size)
 {
 	char path[256];
 	ssize_t n;
 	int fd;
 
 	buf[0] = '\0';
-	snprintf(path, sizeof(path), VPMU_PMU_DIR "/%s", rel);
+	snprintf(path, sizeof(path), VT_PMU_DIR "/%s", rel);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
@@ -140,17 +140,17 @@ static inline int vl_pmu_read(const char *rel, char *buf, size_t size)
 }
 
 /* Is the vpmu PMU registered (its sysfs directory there)? */
-static inline bool vl_pmu_present(void)
+static inline bool vt_pmu_present(void)
 {
-	return access(VPMU_PMU_DIR, F_OK) == 0;
+	return access(VT_PMU_DIR, F_OK) == 0;
 }
 
 /* The number in the PMU's sysfs file REL (caps/nr_counters, ...), or -1. */
-static inline long vl_pmu_long(const char *rel)
+static inline long vt_pmu_long(const char *rel)
 {
 	char buf[64];
 
-	return vl_pmu_read(rel, buf, sizeof(buf)) ? -1 : strtol(buf, NULL, 0);
+	return vt_pmu_read(rel, buf, sizeof(buf)) ? -1 : strtol(buf, NULL, 0);
 }
 
 /*
@@ -158,12 +158,12 @@ static inline long vl_pmu_long(const char *rel)
  * one-hot, 2^ev_bits encoded (caps/ev_mode is a word, not a number); -1
  * if the caps cannot be read.
  */
-static inline long vl_tag_limit(void)
+static inline long vt_tag_limit(void)
 {
-	long bits = vl_pmu_long("caps/ev_bits");
+	long bits = vt_pmu_long("caps/ev_bits");
 	char mode[16];
 
-	if (bits < 1 || vl_pmu_read("caps/ev_mode", mode, sizeof(mode)))
+	if (bits < 1 || vt_pmu_read("caps/ev_mode", mode, sizeof(mode)))
 		return -1;
 	if (!strcmp(mode, "encoded"))
 		return 1l << bits;
@@ -171,7 +171,7 @@ static inline long vl_tag_limit(void)
 }
 
 /* Write @val to the file at @path; 0 or -errno. */
-static inline int vl_write_file(const char *path, const char *val)
+static inline int vt_write_file(const char *path, const char *val)
 {
 	int fd, ret = 0;
 
@@ -185,16 +185,16 @@ static inline int vl_write_file(const char *path, const char *val)
 }
 
 /* Write @val to the PMU's sysfs file REL (hist/program, ...); 0 or -errno. */
-static inline int vl_pmu_write(const char *rel, const char *val)
+static inline int vt_pmu_write(const char *rel, const char *val)
 {
 	char path[256];
 
-	snprintf(path, sizeof(path), VPMU_PMU_DIR "/%s", rel);
-	return vl_write_file(path, val);
+	snprintf(path, sizeof(path), VT_PMU_DIR "/%s", rel);
+	return vt_write_file(path, val);
 }
 
 /* Run this task on @cpu only; sched_setaffinity()'s result. */
-static inline int vl_pin(int cpu)
+static inline int vt_pin(int cpu)
 {
 	cpu_set_t set;
 
@@ -204,16 +204,16 @@ static inline int vl_pin(int cpu)
 }
 
 /* Take CPU 1 offline (@on 0) or bring it back; 0 or -errno. */
-static inline int vl_cpu1_set(int on)
+static inline int vt_cpu1_set(int on)
 {
-	return vl_write_file(VPMU_CPU1_ONLINE, on ? "1" : "0");
+	return vt_write_file(VT_CPU1_ONLINE, on ? "1" : "0");
 }
 
 /* Is CPU 1 online: 1, 0, or -1 if it cannot go offline at all. */
-static inline int vl_cpu1_online(void)
+static inline int vt_cpu1_online(void)
 {
 	char c = '?';
-	int fd = open(VPMU_CPU1_ONLINE, O_RDONLY | O_CLOEXEC);
+	int fd = open(VT_CPU1_ONLINE, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
 		return -1;
@@ -223,38 +223,38 @@ static inline int vl_cpu1_online(void)
 	return c == '1';
 }
 
-/* First line of ucode/NAME, as vl_pmu_read(). */
-static inline int vl_attr(const char *name, char *buf, size_t size)
+/* First line of ucode/NAME, as vt_pmu_read(). */
+static inline int vt_ucode_attr(const char *name, char *buf, size_t size)
 {
 	char rel[128];
 
 	snprintf(rel, sizeof(rel), "ucode/%s", name);
-	return vl_pmu_read(rel, buf, size);
+	return vt_pmu_read(rel, buf, size);
 }
 
-static inline unsigned long long vl_generation(void)
+static inline unsigned long long vt_generation(void)
 {
 	char buf[64];
 
-	if (vl_attr("generation", buf, sizeof(buf)))
+	if (vt_ucode_attr("generation", buf, sizeof(buf)))
 		return 0;
 	return strtoull(buf, NULL, 10);
 }
 
-static inline bool vl_have_loader(void)
+static inline bool vt_have_loader(void)
 {
-	return access(VPMU_UCODE "image", F_OK) == 0;
+	return access(VT_UCODE "image", F_OK) == 0;
 }
 
 /* The current image, read back; NULL on error. */
-static inline uint8_t *vl_read_image(size_t *len)
+static inline uint8_t *vt_read_image(size_t *len)
 {
-	return vl_read_file(VPMU_UCODE "image", len);
+	return vt_read_file(VT_UCODE "image", len);
 }
 
 /* ---- images -------------------------------------------------------------- */
 
-static inline uint32_t vl_crc32(uint32_t crc, const void *buf, size_t len)
+static inline uint32_t vt_crc32(uint32_t crc, const void *buf, size_t len)
 {
 	const uint8_t *p = buf;
 	int k;
@@ -269,24 +269,24 @@ static inline uint32_t vl_crc32(uint32_t crc, const void *buf, size_t len)
 }
 
 /* Store the CRC-32 of @len bytes (checksum field as 0) in the header. */
-static inline void vl_seal(void *img, size_t len)
+static inline void vt_seal(void *img, size_t len)
 {
 	struct vpmu_image_header *h = img;
 
 	h->checksum = 0;
-	h->checksum = vl_crc32(0, img, len);
+	h->checksum = vt_crc32(0, img, len);
 }
 
 /*
  * Write @len bytes to ucode/image in @chunk-byte write()s from offset 0.
  * Returns 0, or -errno of the first failing write (or open).
  */
-static inline int vl_write_image(const void *img, size_t len, size_t chunk)
+static inline int vt_write_image(const void *img, size_t len, size_t chunk)
 {
 	size_t off = 0;
 	int fd, ret = 0;
 
-	fd = open(VPMU_UCODE "image", O_WRONLY | O_CLOEXEC);
+	fd = open(VT_UCODE "image", O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	while (off < len) {
@@ -305,11 +305,11 @@ static inline int vl_write_image(const void *img, size_t len, size_t chunk)
 	return ret;
 }
 
-static inline int vl_load_default(void)
+static inline int vt_load_default(void)
 {
 	int fd, ret = 0;
 
-	fd = open(VPMU_UCODE "load_default", O_WRONLY | O_CLOEXEC);
+	fd = open(VT_UCODE "load_default", O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	if (write(fd, "1", 1) != 1)
@@ -319,7 +319,7 @@ static inline int vl_load_default(void)
 }
 
 /* A copy of @img with another name and miss penalty, resealed. */
-static inline uint8_t *vl_variant(const uint8_t *img, size_t len,
+static inline uint8_t *vt_variant(const uint8_t *img, size_t len,
 				  const char *name, uint32_t miss_penalty)
 {
 	struct vpmu_image_header *h;
@@ -333,24 +333,24 @@ static inline uint8_t *vl_variant(const uint8_t *img, size_t len,
 	strncpy(h->name, name, sizeof(h->name) - 1);
 	h->dc_miss_penalty = miss_penalty;
 	h->image_version += 100;
-	vl_seal(v, len);
+	vt_seal(v, len);
 	return v;
 }
 
 /* ---- programs and runs --------------------------------------------------- */
 
-struct vl_prog {
+struct vt_prog {
 	struct vpmu_program_header h;
 	uint8_t *file;
 	const uint8_t *data;
 };
 
 /* Read and check a VPRG file (magic, sizes, CRC); 0 or -1. */
-static inline int vl_prog_load(struct vl_prog *p, const char *rel)
+static inline int vt_prog_load(struct vt_prog *p, const char *rel)
 {
 	size_t len;
 
-	p->file = vl_read_share(rel, &len);
+	p->file = vt_read_share(rel, &len);
 	if (!p->file || len < sizeof(p->h))
 		goto bad;
 	memcpy(&p->h, p->file, sizeof(p->h));
@@ -364,7 +364,7 @@ static inline int vl_prog_load(struct vl_prog *p, const char *rel)
 		struct vpmu_program_header h = p->h;
 
 		h.checksum = 0;
-		if (vl_crc32(vl_crc32(0, &h, sizeof(h)), p->data,
+		if (vt_crc32(vt_crc32(0, &h, sizeof(h)), p->data,
 			     p->h.load_size) != p->h.checksum)
 			goto bad;
 	}
@@ -375,14 +375,14 @@ bad:
 	return -1;
 }
 
-static inline void vl_prog_free(struct vl_prog *p)
+static inline void vt_prog_free(struct vt_prog *p)
 {
 	free(p->file);
 	p->file = NULL;
 }
 
 /* Program memory: 8-byte aligned, the file's bytes then zeros. */
-static inline uint8_t *vl_prog_mem(const struct vl_prog *p)
+static inline uint8_t *vt_prog_mem(const struct vt_prog *p)
 {
 	void *m;
 
@@ -393,7 +393,7 @@ static inline uint8_t *vl_prog_mem(const struct vl_prog *p)
 	return m;
 }
 
-static inline void vl_run_init(struct vpmu_run *r, const struct vl_prog *p,
+static inline void vt_run_init(struct vpmu_run *r, const struct vt_prog *p,
 			       uint8_t *mem, uint64_t budget)
 {
 	memset(r, 0, sizeof(*r));
@@ -407,12 +407,12 @@ static inline void vl_run_init(struct vpmu_run *r, const struct vl_prog *p,
 }
 
 /* One run from fresh memory into @r (and @mem); 0 or -errno. */
-static inline int vl_run(int fd, const struct vl_prog *p, uint8_t *mem,
+static inline int vt_run(int fd, const struct vt_prog *p, uint8_t *mem,
 			 uint64_t budget, struct vpmu_run *r)
 {
 	memset(mem, 0, p->h.mem_size);
 	memcpy(mem, p->data, p->h.load_size);
-	vl_run_init(r, p, mem, budget);
+	vt_run_init(r, p, mem, budget);
 	return ioctl(fd, VPMU_IOC_RUN, r) ? -errno : 0;
 }
 
@@ -420,10 +420,10 @@ static inline int vl_run(int fd, const struct vl_prog *p, uint8_t *mem,
  * A run to the program's halt: 0, -errno of the call, or -EPROTO if the
  * run stopped for another reason.
  */
-static inline int vl_run_halt(int fd, const struct vl_prog *p, uint8_t *mem,
+static inline int vt_run_halt(int fd, const struct vt_prog *p, uint8_t *mem,
 			      uint64_t budget, struct vpmu_run *r)
 {
-	int ret = vl_run(fd, p, mem, budget, r);
+	int ret = vt_run(fd, p, mem, budget, r);
 
 	if (!ret && r->stop != VPMU_RUN_HALT)
 		ret = -EPROTO;
@@ -431,16 +431,16 @@ static inline int vl_run_halt(int fd, const struct vl_prog *p, uint8_t *mem,
 }
 
 /* Load share/build/@name.vprg and memory for it; 0 or -1. */
-static inline int vl_prog_get(struct vl_prog *p, uint8_t **mem,
+static inline int vt_prog_get(struct vt_prog *p, uint8_t **mem,
 			      const char *name)
 {
 	char rel[64];
 
 	*mem = NULL;
 	snprintf(rel, sizeof(rel), "build/%s.vprg", name);
-	if (vl_prog_load(p, rel))
+	if (vt_prog_load(p, rel))
 		return -1;
-	*mem = vl_prog_mem(p);
+	*mem = vt_prog_mem(p);
 	return *mem ? 0 : -1;
 }
 
@@ -450,44 +450,44 @@ static inline int vl_prog_get(struct vl_prog *p, uint8_t **mem,
  * An .expect file (tools/vpmu/share: samples/sum.expect, ...) is one fact
  * a line: "stop REASON [CODE]", "reg rN VALUE", "mem ADDR WORD", "event
  * NAME COUNT" (NAME the perf alias without "vpmu_", or tagK), "super
- * cycles COUNT"; '#' starts a comment line.  vl_expect_load() is the one
+ * cycles COUNT"; '#' starts a comment line.  vt_expect_load() is the one
  * parser; the "event" lines are also kept apart, in file order.
  */
-#define VL_EXPECT_MAX	128
+#define VT_EXPECT_MAX	128
 
-struct vl_fact {
+struct vt_fact {
 	char key[32], arg[32];
 	long long val;
 	bool has_val;
 	char line[80];
 };
 
-struct vl_expect {
+struct vt_expect {
 	int n;
-	struct vl_fact fact[VL_EXPECT_MAX];
+	struct vt_fact fact[VT_EXPECT_MAX];
 	int nev;				/* "event NAME COUNT" lines */
-	char ev_name[VL_EXPECT_MAX][32];
-	uint64_t ev_count[VL_EXPECT_MAX];
+	char ev_name[VT_EXPECT_MAX][32];
+	uint64_t ev_count[VT_EXPECT_MAX];
 	long long super_cycles;			/* "super cycles", or -1 */
 };
 
 /* Parse $VPMU_SHARE/@rel into @x; 0, or -1 if it cannot be read whole. */
-static inline int vl_expect_load(const char *rel, struct vl_expect *x)
+static inline int vt_expect_load(const char *rel, struct vt_expect *x)
 {
 	char *text, *line, *save = NULL;
 	size_t len;
 
 	memset(x, 0, sizeof(*x));
 	x->super_cycles = -1;
-	text = (char *)vl_read_share(rel, &len);
+	text = (char *)vt_read_share(rel, &len);
 	if (!text)
 		return -1;
 	for (line = strtok_r(text, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
-		struct vl_fact *f = &x->fact[x->n];
+		struct vt_fact *f = &x->fact[x->n];
 		int n;
 
-		if (x->n == VL_EXPECT_MAX) {
+		if (x->n == VT_EXPECT_MAX) {
 			free(text);
 			return -1;
 		}
@@ -512,7 +512,7 @@ static inline int vl_expect_load(const char *rel, struct vl_expect *x)
 }
 
 /* The count of "event @name", or -1 if @x has none. */
-static inline long long vl_expect_event(const struct vl_expect *x,
+static inline long long vt_expect_event(const struct vt_expect *x,
 					const char *name)
 {
 	int i;
@@ -523,7 +523,7 @@ static inline long long vl_expect_event(const struct vl_expect *x,
 	return -1;
 }
 
-static const char *const vl_stop_names[] = {
+static const char *const vt_stop_names[] = {
 	"budget", "halt", "trap", "fault", "signal",
 };
 
@@ -532,26 +532,26 @@ static const char *const vl_stop_names[] = {
  * cycles" lines (the rest is perf's).  Mismatches are printed as TAP
  * comments; returns their number, or -1 if the file is unreadable.
  */
-static inline int vl_expect(const char *rel, const struct vpmu_run *r,
+static inline int vt_expect(const char *rel, const struct vpmu_run *r,
 			    const uint8_t *mem, uint32_t mem_size, int *checks)
 {
-	struct vl_expect *x = malloc(sizeof(*x));
+	struct vt_expect *x = malloc(sizeof(*x));
 	int bad = 0, i;
 
 	*checks = 0;
-	if (!x || vl_expect_load(rel, x)) {
+	if (!x || vt_expect_load(rel, x)) {
 		free(x);
 		return -1;
 	}
 	for (i = 0; i < x->n; i++) {
-		const struct vl_fact *f = &x->fact[i];
+		const struct vt_fact *f = &x->fact[i];
 		long long want = f->val;
 		unsigned long long got;
 
 		if (!strcmp(f->key, "stop")) {
 			(*checks)++;
 			if (r->stop >= 5 ||
-			    strcmp(f->arg, vl_stop_names[r->stop]) ||
+			    strcmp(f->arg, vt_stop_names[r->stop]) ||
 			    (f->has_val && r->code != (uint32_t)want)) {
 				printf("# %s: %s: got stop %u code %u\n", rel,
 				       f->line, r->stop, r->code);
@@ -592,7 +592,7 @@ static inline int vl_expect(const char *rel, const struct vpmu_run *r,
 
 /* ---- modules ------------------------------------------------------------- */
 
-static inline int vl_module_loaded(void)
+static inline int vt_module_loaded(void)
 {
 	return access("/sys/module/vpmu", F_OK) == 0;
 }
@@ -602,20 +602,20 @@ static inline int vl_module_loaded(void)
  * nor loaded again with other parameters.  Only a loadable module has
  * /sys/module/NAME/initstate.
  */
-static inline int vl_module_builtin(void)
+static inline int vt_module_builtin(void)
 {
-	return vl_module_loaded() &&
+	return vt_module_loaded() &&
 	       access("/sys/module/vpmu/initstate", F_OK) != 0;
 }
 
-#define VL_BUILTIN_REASON \
+#define VT_BUILTIN_REASON \
 	"vpmu is built into the kernel (CONFIG_PERF_VPMU=y): no unload or reload"
 
-static inline const char *vl_ko(void)
+static inline const char *vt_ko(void)
 {
 	const char *ko = getenv("VPMU_KO");
 
-	return ko && *ko ? ko : VPMU_KO_PATH;
+	return ko && *ko ? ko : VT_KO_PATH;
 }
 
 /*
@@ -623,7 +623,7 @@ static inline const char *vl_ko(void)
  * harness's vpmu_params=) and then @params, which win where both name
  * one; 0 or -errno.
  */
-static inline int vl_insmod(const char *params)
+static inline int vt_insmod(const char *params)
 {
 	const char *run = getenv("VPMU_PARAMS");
 	char all[512];
@@ -632,7 +632,7 @@ static inline int vl_insmod(const char *params)
 	if (snprintf(all, sizeof(all), "%s %s", run ? run : "", params) >=
 	    (int)sizeof(all))
 		return -E2BIG;
-	fd = open(vl_ko(), O_RDONLY | O_CLOEXEC);
+	fd = open(vt_ko(), O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	ret = syscall(__NR_finit_module, fd, all, 0) ? -errno : 0;
@@ -640,7 +640,7 @@ static inline int vl_insmod(const char *params)
 	return ret;
 }
 
-static inline int vl_rmmod(void)
+static inline int vt_rmmod(void)
 {
 	return syscall(__NR_delete_module, "vpmu", O_NONBLOCK) ? -errno : 0;
 }
@@ -650,12 +650,12 @@ static inline int vl_rmmod(void)
  * just-closed event or device may hold the module for a moment); 0 or
  * -errno.
  */
-static inline int vl_rmmod_retry(void)
+static inline int vt_rmmod_retry(void)
 {
 	int ret = 0, tries;
 
 	for (tries = 0; tries < 50; tries++) {
-		ret = vl_rmmod();
+		ret = vt_rmmod();
 		if (ret != -EAGAIN && ret != -EBUSY)
 			break;
 		usleep(100000);
@@ -664,13 +664,13 @@ static inline int vl_rmmod_retry(void)
 }
 
 /* Unload if loaded, and load again with @params; 0 or -errno. */
-static inline int vl_reload(const char *params)
+static inline int vt_reload(const char *params)
 {
-	int ret = vl_rmmod_retry();
+	int ret = vt_rmmod_retry();
 
 	if (ret && ret != -ENOENT)
 		return ret;
-	return vl_insmod(params);
+	return vt_insmod(params);
 }
 
 #endif /* VPMU_LIB_H */

@@ -27,16 +27,15 @@ TEST_F(life, leader_closed_first_cpu_wide)
 {
 	int fd[2], i;
 
-	VL_SETUP_DONE();
 	for (i = 0; i < 60; i++) {
-		ASSERT_EQ(0, open_frz_pair(self, -1, 0, 0, fd));
-		ASSERT_EQ(0, run(self, &self->marks));
-		EXPECT_EQ(MARKS_REGION, vp_count(fd[0]));
-		EXPECT_EQ(MARKS_REGION, vp_count(fd[1]));
+		ASSERT_EQ(0, vt_open_frz_pair(self, -1, 0, 0, fd));
+		ASSERT_EQ(0, vt_life_run(self, &self->marks));
+		EXPECT_EQ(VT_MARKS_REGION, vt_count(fd[0]));
+		EXPECT_EQ(VT_MARKS_REGION, vt_count(fd[1]));
 		close(fd[0]);
 		usleep(100000);	/* the leader is freed after a grace period */
-		ASSERT_EQ(0, run(self, &self->marks));
-		EXPECT_EQ(2 * MARKS_REGION, vp_count(fd[1])) TH_LOG("round %d", i);
+		ASSERT_EQ(0, vt_life_run(self, &self->marks));
+		EXPECT_EQ(2 * VT_MARKS_REGION, vt_count(fd[1])) TH_LOG("round %d", i);
 		close(fd[1]);
 	}
 }
@@ -49,17 +48,16 @@ TEST_F(life, leader_closed_first_migrating)
 {
 	int fd[2], i;
 
-	VL_SETUP_DONE();
 	for (i = 0; i < 20; i++) {
-		ASSERT_EQ(0, vl_pin(0));
-		ASSERT_EQ(0, open_frz_pair(self, 0, -1, 0, fd));
-		ASSERT_EQ(0, run(self, &self->marks));
+		ASSERT_EQ(0, vt_pin(0));
+		ASSERT_EQ(0, vt_open_frz_pair(self, 0, -1, 0, fd));
+		ASSERT_EQ(0, vt_life_run(self, &self->marks));
 		close(fd[0]);
-		ASSERT_EQ(0, vl_pin(1));
-		ASSERT_EQ(0, run(self, &self->marks));
-		ASSERT_EQ(0, vl_pin(0));
-		ASSERT_EQ(0, run(self, &self->marks));
-		EXPECT_EQ(3 * MARKS_REGION, vp_count(fd[1])) TH_LOG("round %d", i);
+		ASSERT_EQ(0, vt_pin(1));
+		ASSERT_EQ(0, vt_life_run(self, &self->marks));
+		ASSERT_EQ(0, vt_pin(0));
+		ASSERT_EQ(0, vt_life_run(self, &self->marks));
+		EXPECT_EQ(3 * VT_MARKS_REGION, vt_count(fd[1])) TH_LOG("round %d", i);
 		close(fd[1]);
 	}
 }
@@ -69,13 +67,12 @@ TEST_F(life, members_closed_first)
 {
 	int fd[2], i;
 
-	VL_SETUP_DONE();
 	for (i = 0; i < 20; i++) {
-		ASSERT_EQ(0, open_frz_pair(self, 0, -1, 0, fd));
-		ASSERT_EQ(0, run(self, &self->marks));
+		ASSERT_EQ(0, vt_open_frz_pair(self, 0, -1, 0, fd));
+		ASSERT_EQ(0, vt_life_run(self, &self->marks));
 		close(fd[1]);
-		ASSERT_EQ(0, run(self, &self->marks));
-		EXPECT_EQ(2 * MARKS_REGION, vp_count(fd[0]));
+		ASSERT_EQ(0, vt_life_run(self, &self->marks));
+		EXPECT_EQ(2 * VT_MARKS_REGION, vt_count(fd[0]));
 		close(fd[0]);
 	}
 }
@@ -90,11 +87,10 @@ TEST_F(life, leader_closed_first_inherited)
 	int fd[2], go[2], done[2], i, status;
 	pid_t pid;
 
-	VL_SETUP_DONE();
 	for (i = 0; i < 10; i++) {
 		ASSERT_EQ(0, pipe(go));
 		ASSERT_EQ(0, pipe(done));
-		ASSERT_EQ(0, open_frz_pair(self, 0, -1, 1, fd));
+		ASSERT_EQ(0, vt_open_frz_pair(self, 0, -1, 1, fd));
 		pid = fork();
 		ASSERT_LE(0, pid);
 		if (!pid) {
@@ -103,21 +99,21 @@ TEST_F(life, leader_closed_first_inherited)
 			/* The parent's close must be the last one. */
 			close(fd[0]);
 			close(fd[1]);
-			wait_byte(go[0]);
-			ok = !run(self, &self->marks);
+			vt_wait_byte(go[0]);
+			ok = !vt_life_run(self, &self->marks);
 			ok = ok && write(done[1], "x", 1) == 1;
-			wait_byte(go[0]);
+			vt_wait_byte(go[0]);
 			/* On the other CPU: the member is put back there. */
-			ok = ok && !vl_pin(1) && !run(self, &self->marks);
+			ok = ok && !vt_pin(1) && !vt_life_run(self, &self->marks);
 			_exit(ok ? 0 : 1);
 		}
 		ASSERT_EQ(1, write(go[1], "x", 1));
-		wait_byte(done[0]);
+		vt_wait_byte(done[0]);
 		close(fd[0]);
 		ASSERT_EQ(1, write(go[1], "x", 1));
 		ASSERT_EQ(pid, waitpid(pid, &status, 0));
 		EXPECT_EQ(0, status);
-		EXPECT_EQ(2 * MARKS_REGION, vp_count(fd[1])) TH_LOG("round %d", i);
+		EXPECT_EQ(2 * VT_MARKS_REGION, vt_count(fd[1])) TH_LOG("round %d", i);
 		close(fd[1]);
 		close(go[0]);
 		close(go[1]);
@@ -137,26 +133,25 @@ TEST_F(life, cpu_offline_then_leader_closed)
 {
 	int cw[2], task[2];
 
-	VL_SETUP_DONE();
-	if (access(VPMU_CPU1_ONLINE, W_OK))
-		SKIP(return, "no %s", VPMU_CPU1_ONLINE);
-	ASSERT_EQ(0, vl_pin(1));
-	ASSERT_EQ(0, open_frz_pair(self, -1, 1, 0, cw));
-	ASSERT_EQ(0, run(self, &self->marks));
-	ASSERT_EQ(0, vl_pin(0));
-	ASSERT_EQ(0, open_frz_pair(self, 0, -1, 0, task));
-	ASSERT_EQ(0, run(self, &self->marks));
-	ASSERT_EQ(0, vl_write_file(VPMU_CPU1_ONLINE, "0"));
+	if (access(VT_CPU1_ONLINE, W_OK))
+		SKIP(return, "no %s", VT_CPU1_ONLINE);
+	ASSERT_EQ(0, vt_pin(1));
+	ASSERT_EQ(0, vt_open_frz_pair(self, -1, 1, 0, cw));
+	ASSERT_EQ(0, vt_life_run(self, &self->marks));
+	ASSERT_EQ(0, vt_pin(0));
+	ASSERT_EQ(0, vt_open_frz_pair(self, 0, -1, 0, task));
+	ASSERT_EQ(0, vt_life_run(self, &self->marks));
+	ASSERT_EQ(0, vt_write_file(VT_CPU1_ONLINE, "0"));
 	close(cw[0]);
 	close(task[0]);
 	usleep(100000);		/* the leaders are freed after a grace period */
-	ASSERT_EQ(0, run(self, &self->marks));
-	ASSERT_EQ(0, vl_write_file(VPMU_CPU1_ONLINE, "1"));
-	ASSERT_EQ(0, vl_pin(1));
-	ASSERT_EQ(0, run(self, &self->marks));
-	ASSERT_EQ(0, vl_pin(0));
-	EXPECT_EQ(MARKS_REGION, vp_count(cw[1]));
-	EXPECT_EQ(3 * MARKS_REGION, vp_count(task[1]));
+	ASSERT_EQ(0, vt_life_run(self, &self->marks));
+	ASSERT_EQ(0, vt_write_file(VT_CPU1_ONLINE, "1"));
+	ASSERT_EQ(0, vt_pin(1));
+	ASSERT_EQ(0, vt_life_run(self, &self->marks));
+	ASSERT_EQ(0, vt_pin(0));
+	EXPECT_EQ(VT_MARKS_REGION, vt_count(cw[1]));
+	EXPECT_EQ(3 * VT_MARKS_REGION, vt_count(task[1]));
 	close(cw[1]);
 	close(task[1]);
 }
@@ -179,24 +174,24 @@ static void irq_child(FIXTURE_DATA(life) *self, int cpu, int go,
 		      struct irq_result *res)
 {
 	struct perf_event_attr a;
-	struct vp_ring rb;
+	struct vt_ring rb;
 	int fd, i;
 
 	res->err = -1;
-	if (vl_pin(cpu))
+	if (vt_pin(cpu))
 		_exit(1);
-	vp_attr(&a, self->uops | vp_field("ctr", 2), 0);
+	vt_attr(&a, self->uops | vt_field("ctr", 2), 0);
 	a.sample_period = IRQ_PERIOD;
 	a.sample_type = PERF_SAMPLE_IP;
 	a.read_format = PERF_FORMAT_LOST;
-	fd = vp_open(&a, 0, -1, -1);
-	if (fd < 0 || vp_ring_map(fd, &rb))
+	fd = vt_open(&a, 0, -1, -1);
+	if (fd < 0 || vt_ring_map(fd, &rb))
 		_exit(2);
-	wait_byte(go);
+	vt_wait_byte(go);
 	for (i = 0; i < IRQ_RUNS; i++) {
-		if (run(self, &self->sum))
+		if (vt_life_run(self, &self->sum))
 			_exit(3);
-		vp_ring_drain(&rb);
+		vt_ring_drain(&rb);
 	}
 	res->samples = rb.samples;
 	res->lost = rb.lost;
@@ -210,7 +205,7 @@ static void irq_child(FIXTURE_DATA(life) *self, int cpu, int go,
 		res->lost_read = v[1];
 	}
 	res->err = 0;
-	vp_ring_unmap(&rb);
+	vt_ring_unmap(&rb);
 	close(fd);
 	_exit(0);
 }
@@ -225,7 +220,6 @@ TEST_F_TIMEOUT(life, overflow_irq_two_cpus, 240)
 	int go[2], i, status;
 	pid_t pid[2];
 
-	VL_SETUP_DONE();
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		SKIP(return, "needs two CPUs");
 	res = mmap(NULL, 2 * sizeof(*res), PROT_READ | PROT_WRITE,
@@ -246,14 +240,14 @@ TEST_F_TIMEOUT(life, overflow_irq_two_cpus, 240)
 	}
 	for (i = 0; i < 2; i++) {
 		EXPECT_EQ(0, res[i].err);
-		EXPECT_EQ(IRQ_RUNS * SUM_UOPS, res[i].count);
+		EXPECT_EQ(IRQ_RUNS * VT_SUM_UOPS, res[i].count);
 		EXPECT_EQ(0ull, res[i].throttle);
 		/*
 		 * Every period is a sample, or a loss perf reports: a full
 		 * ring, or the driver's per-jiffy limit, reachable when the
 		 * host starves the guest's timer (PERF_FORMAT_LOST).
 		 */
-		EXPECT_EQ(IRQ_RUNS * SUM_UOPS / IRQ_PERIOD,
+		EXPECT_EQ(IRQ_RUNS * VT_SUM_UOPS / IRQ_PERIOD,
 			  res[i].samples + res[i].lost_read)
 			TH_LOG("CPU %d: %llu samples, %llu lost (%llu records)",
 			       i, (unsigned long long)res[i].samples,

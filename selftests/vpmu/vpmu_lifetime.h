@@ -15,12 +15,12 @@
 #include "vpmu_test.h"
 #include "vpmu_perf_lib.h"
 
-#define BUDGET		10000000ull
-#define MARKS_REGION	18000ull	/* uops of marks.vprg inside regions */
+#define VT_LIFE_BUDGET		10000000ull
+#define VT_MARKS_REGION	18000ull	/* uops of marks.vprg inside regions */
 
 FIXTURE(life) {
 	int dev;
-	struct vl_prog marks, sum;
+	struct vt_prog marks, sum;
 	uint8_t *mem;
 	uint64_t uops, c1_frz;
 };
@@ -32,10 +32,10 @@ FIXTURE_SETUP(life)
 		return;
 	self->mem = aligned_alloc(8, 1 << 20);
 	ASSERT_NE(NULL, self->mem);
-	self->uops = vp_alias("uops");
+	self->uops = vt_alias("uops");
 	ASSERT_NE(~0ull, self->uops);
-	self->c1_frz = vp_field("trig_mark", 1) | vp_field("frozen", 1);
-	ASSERT_EQ(0, vl_pin(0));
+	self->c1_frz = vt_field("trig_mark", 1) | vt_field("frozen", 1);
+	ASSERT_EQ(0, vt_pin(0));
 }
 
 FIXTURE_TEARDOWN(life)
@@ -45,30 +45,30 @@ FIXTURE_TEARDOWN(life)
 }
 
 /* Run @p to its halt; 0 or -errno. */
-static inline int run(FIXTURE_DATA(life) *self, const struct vl_prog *p)
+static inline int vt_life_run(FIXTURE_DATA(life) *self, const struct vt_prog *p)
 {
 	struct vpmu_run r;
 
-	return vl_run_halt(self->dev, p, self->mem, BUDGET, &r);
+	return vt_run_halt(self->dev, p, self->mem, VT_LIFE_BUDGET, &r);
 }
 
 /*
  * A freeze group of two uops counters, leader and member, on @pid/@cpu
  * (@inherit for per-task ones); 0 or -errno.
  */
-static inline int open_frz_pair(FIXTURE_DATA(life) *self, pid_t pid,
-				int cpu, int inherit, int fd[2])
+static inline int vt_open_frz_pair(FIXTURE_DATA(life) *self, pid_t pid,
+				   int cpu, int inherit, int fd[2])
 {
 	struct perf_event_attr a;
 
-	vp_attr(&a, self->uops, self->c1_frz);
+	vt_attr(&a, self->uops, self->c1_frz);
 	a.inherit = inherit;
-	fd[0] = vp_open(&a, pid, cpu, -1);
+	fd[0] = vt_open(&a, pid, cpu, -1);
 	if (fd[0] < 0)
 		return fd[0];
-	vp_attr(&a, self->uops, 0);
+	vt_attr(&a, self->uops, 0);
 	a.inherit = inherit;
-	fd[1] = vp_open(&a, pid, cpu, fd[0]);
+	fd[1] = vt_open(&a, pid, cpu, fd[0]);
 	if (fd[1] < 0) {
 		close(fd[0]);
 		return fd[1];
@@ -77,7 +77,7 @@ static inline int open_frz_pair(FIXTURE_DATA(life) *self, pid_t pid,
 }
 
 /* Block until a byte arrives on @fd. */
-static inline void wait_byte(int fd)
+static inline void vt_wait_byte(int fd)
 {
 	char c;
 

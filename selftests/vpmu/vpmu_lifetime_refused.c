@@ -20,7 +20,7 @@ static void detached_leader_attr(FIXTURE_DATA(life) *self,
 				 struct perf_event_attr *a, int kind, int cpu)
 {
 	if (kind < 2) {
-		vp_attr(a, self->uops, kind ? self->c1_frz : 0);
+		vt_attr(a, self->uops, kind ? self->c1_frz : 0);
 		return;
 	}
 	memset(a, 0, sizeof(*a));
@@ -48,29 +48,28 @@ TEST_F(life, member_of_offlined_leader_refused)
 	struct perf_event_attr a;
 	int kind, leader, member, fd[2];
 
-	VL_SETUP_DONE();
-	if (access(VPMU_CPU1_ONLINE, W_OK))
-		SKIP(return, "no %s", VPMU_CPU1_ONLINE);
+	if (access(VT_CPU1_ONLINE, W_OK))
+		SKIP(return, "no %s", VT_CPU1_ONLINE);
 	for (kind = 0; kind < 3; kind++) {
 		detached_leader_attr(self, &a, kind, 1);
-		leader = vp_open(&a, -1, 1, -1);
+		leader = vt_open(&a, -1, 1, -1);
 		ASSERT_LE(0, leader) TH_LOG("leader kind %d", kind);
-		ASSERT_EQ(0, vl_write_file(VPMU_CPU1_ONLINE, "0"));
-		ASSERT_EQ(0, vl_write_file(VPMU_CPU1_ONLINE, "1"));
-		vp_attr(&a, self->uops, kind == 1 ? self->c1_frz : 0);
-		member = vp_open(&a, -1, 1, leader);
+		ASSERT_EQ(0, vt_write_file(VT_CPU1_ONLINE, "0"));
+		ASSERT_EQ(0, vt_write_file(VT_CPU1_ONLINE, "1"));
+		vt_attr(&a, self->uops, kind == 1 ? self->c1_frz : 0);
+		member = vt_open(&a, -1, 1, leader);
 		EXPECT_EQ(-ENODEV, member) TH_LOG("leader kind %d", kind);
 		close(leader);
 		usleep(100000);	/* the leader is freed after a grace period */
 		if (member >= 0)
 			close(member);
 	}
-	ASSERT_EQ(0, open_frz_pair(self, -1, 1, 0, fd));
-	ASSERT_EQ(0, vl_pin(1));
-	ASSERT_EQ(0, run(self, &self->marks));
-	ASSERT_EQ(0, vl_pin(0));
-	EXPECT_EQ(MARKS_REGION, vp_count(fd[0]));
-	EXPECT_EQ(MARKS_REGION, vp_count(fd[1]));
+	ASSERT_EQ(0, vt_open_frz_pair(self, -1, 1, 0, fd));
+	ASSERT_EQ(0, vt_pin(1));
+	ASSERT_EQ(0, vt_life_run(self, &self->marks));
+	ASSERT_EQ(0, vt_pin(0));
+	EXPECT_EQ(VT_MARKS_REGION, vt_count(fd[0]));
+	EXPECT_EQ(VT_MARKS_REGION, vt_count(fd[1]));
 	close(fd[0]);
 	close(fd[1]);
 }
@@ -87,7 +86,6 @@ TEST_F(life, member_of_exec_detached_leader_refused)
 	pid_t pid;
 	char c;
 
-	VL_SETUP_DONE();
 	for (kind = 0; kind < 3; kind++) {
 		ASSERT_EQ(0, pipe(go));
 		ASSERT_EQ(0, pipe2(done, O_CLOEXEC));
@@ -95,7 +93,7 @@ TEST_F(life, member_of_exec_detached_leader_refused)
 		ASSERT_LE(0, pid);
 		if (!pid) {
 			close(go[1]);
-			wait_byte(go[0]);
+			vt_wait_byte(go[0]);
 			/* done[1] closes on exec: the parent reads EOF */
 			execlp("sleep", "sleep", "10", (char *)NULL);
 			_exit(1);
@@ -104,13 +102,13 @@ TEST_F(life, member_of_exec_detached_leader_refused)
 		close(done[1]);
 		detached_leader_attr(self, &a, kind, -1);
 		a.remove_on_exec = 1;
-		leader = vp_open(&a, pid, -1, -1);
+		leader = vt_open(&a, pid, -1, -1);
 		ASSERT_LE(0, leader) TH_LOG("leader kind %d", kind);
 		ASSERT_EQ(1, write(go[1], "x", 1));
 		ASSERT_EQ(0, read(done[0], &c, 1));
 		ASSERT_EQ(0, waitpid(pid, &status, WNOHANG)) TH_LOG("no exec");
-		vp_attr(&a, self->uops, kind == 1 ? self->c1_frz : 0);
-		member = vp_open(&a, pid, -1, leader);
+		vt_attr(&a, self->uops, kind == 1 ? self->c1_frz : 0);
+		member = vt_open(&a, pid, -1, leader);
 		EXPECT_EQ(-ENODEV, member) TH_LOG("leader kind %d", kind);
 		close(leader);
 		usleep(100000);	/* the leader is freed after a grace period */
@@ -128,13 +126,12 @@ TEST_F(life, exclude_user_and_kernel_refused)
 {
 	struct perf_event_attr a;
 
-	VL_SETUP_DONE();
-	vp_attr(&a, self->uops, 0);
+	vt_attr(&a, self->uops, 0);
 	a.exclude_user = 1;
 	a.exclude_kernel = 1;
-	EXPECT_EQ(-EINVAL, vp_open(&a, 0, -1, -1));
+	EXPECT_EQ(-EINVAL, vt_open(&a, 0, -1, -1));
 	a.sample_period = 100;
-	EXPECT_EQ(-EINVAL, vp_open(&a, 0, -1, -1));
+	EXPECT_EQ(-EINVAL, vt_open(&a, 0, -1, -1));
 }
 
 /*
@@ -151,19 +148,18 @@ TEST_F(life, config3_refused)
 	uint64_t config3 = 1;
 	int fd;
 
-	VL_SETUP_DONE();
 	memset(&big, 0, sizeof(big));
-	vp_attr(&big.a, self->uops, 0);
+	vt_attr(&big.a, self->uops, 0);
 	big.a.size = 136;	/* PERF_ATTR_SIZE_VER8 */
 	memcpy((char *)&big + 128, &config3, sizeof(config3));
-	fd = vp_open(&big.a, 0, -1, -1);
+	fd = vt_open(&big.a, 0, -1, -1);
 	EXPECT_TRUE(fd == -EINVAL || fd == -E2BIG) TH_LOG("open: %d", fd);
 	if (fd >= 0)
 		close(fd);
 	/* The same attribute without config3 opens. */
 	config3 = 0;
 	memcpy((char *)&big + 128, &config3, sizeof(config3));
-	fd = vp_open(&big.a, 0, -1, -1);
+	fd = vt_open(&big.a, 0, -1, -1);
 	EXPECT_LE(0, fd);
 	if (fd >= 0)
 		close(fd);
@@ -185,7 +181,6 @@ TEST_F(life, foreign_hw_leader_refused)
 	struct perf_event_attr a;
 	int bp, fd;
 
-	VL_SETUP_DONE();
 	memset(&a, 0, sizeof(a));
 	a.size = sizeof(a);
 	a.type = PERF_TYPE_BREAKPOINT;
@@ -194,11 +189,11 @@ TEST_F(life, foreign_hw_leader_refused)
 	a.bp_len = sizeof(long);
 	a.exclude_kernel = 1;
 	a.exclude_hv = 1;
-	bp = vp_open(&a, 0, -1, -1);
+	bp = vt_open(&a, 0, -1, -1);
 	if (bp < 0)
 		SKIP(return, "no hardware breakpoints: %d", bp);
-	vp_attr(&a, self->uops, 0);
-	fd = vp_open(&a, 0, -1, bp);
+	vt_attr(&a, self->uops, 0);
+	fd = vt_open(&a, 0, -1, bp);
 	EXPECT_EQ(-EINVAL, fd);
 	if (fd >= 0)
 		close(fd);

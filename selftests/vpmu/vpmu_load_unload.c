@@ -22,12 +22,12 @@ FIXTURE_SETUP(load_unload)
 {
 	int ret;
 
-	if (vl_module_builtin())
-		SKIP(return, VL_BUILTIN_REASON);
-	if (access(vl_ko(), R_OK))
+	if (vt_module_builtin())
+		SKIP(return, VT_BUILTIN_REASON);
+	if (access(vt_ko(), R_OK))
 		SKIP(return, "no module file (set VPMU_KO)");
-	if (!vl_module_loaded()) {
-		ret = vl_insmod("");
+	if (!vt_module_loaded()) {
+		ret = vt_insmod("");
 		if (ret == -EPERM)
 			SKIP(return, "not allowed to load modules");
 		ASSERT_EQ(0, ret);
@@ -38,8 +38,8 @@ FIXTURE_SETUP(load_unload)
 
 FIXTURE_TEARDOWN(load_unload)
 {
-	if (!vl_module_loaded())
-		vl_insmod("");
+	if (!vt_module_loaded())
+		vt_insmod("");
 	if (self->kmsg > 0)
 		close(self->kmsg);
 }
@@ -48,20 +48,18 @@ TEST_F(load_unload, cycle)
 {
 	int i, ret;
 
-	VL_SETUP_DONE();
-
 	for (i = 0; i < CYCLES; i++) {
-		ret = vl_rmmod();
+		ret = vt_rmmod();
 		if (ret == -EPERM)
 			SKIP(return, "not allowed to unload modules");
 		ASSERT_EQ(0, ret) TH_LOG("delete_module: %s", strerror(-ret));
-		ASSERT_FALSE(vl_pmu_present());
-		ASSERT_FALSE(vl_module_loaded());
+		ASSERT_FALSE(vt_pmu_present());
+		ASSERT_FALSE(vt_module_loaded());
 
-		ret = vl_insmod("");
+		ret = vt_insmod("");
 		ASSERT_EQ(0, ret) TH_LOG("finit_module: %s", strerror(-ret));
-		ASSERT_TRUE(vl_pmu_present());
-		ASSERT_GE(vp_type(), PERF_TYPE_MAX);
+		ASSERT_TRUE(vt_pmu_present());
+		ASSERT_GE(vt_type(), PERF_TYPE_MAX);
 	}
 }
 
@@ -69,11 +67,9 @@ TEST_F(load_unload, kernel_log_clean)
 {
 	int i;
 
-	VL_SETUP_DONE();
-
 	for (i = 0; i < CYCLES; i++) {
-		ASSERT_EQ(0, vl_rmmod());
-		ASSERT_EQ(0, vl_insmod(""));
+		ASSERT_EQ(0, vt_rmmod());
+		ASSERT_EQ(0, vt_insmod(""));
 	}
 	ASSERT_EQ(0, vt_kmsg_bad(_metadata, self->kmsg));
 }
@@ -81,7 +77,7 @@ TEST_F(load_unload, kernel_log_clean)
 /* uhist/state, without its newline, into @buf; "" if unreadable. */
 static const char *lu_uhist_state(char *buf, size_t size)
 {
-	vl_pmu_read("uhist/state", buf, size);
+	vt_pmu_read("uhist/state", buf, size);
 	return buf;
 }
 
@@ -93,45 +89,43 @@ static const char *lu_uhist_state(char *buf, size_t size)
 TEST_F(load_unload, uhist_interval_at_load)
 {
 	struct vpmu_uhist_header h;
-	struct vl_prog sum;
+	struct vt_prog sum;
 	struct vpmu_run r;
 	uint8_t *mem, *p;
 	char buf[32];
 	size_t len;
 	int fd;
 
-	VL_SETUP_DONE();
-
-	ASSERT_EQ(0, vl_reload("uhist_interval=7"));
-	if (access(VPMU_UHIST "state", F_OK)) {
-		ASSERT_EQ(0, vl_reload(""));
-		SKIP(return, "no %sstate", VPMU_UHIST);
+	ASSERT_EQ(0, vt_reload("uhist_interval=7"));
+	if (access(VT_UHIST "state", F_OK)) {
+		ASSERT_EQ(0, vt_reload(""));
+		SKIP(return, "no %sstate", VT_UHIST);
 	}
 	EXPECT_STREQ("running", lu_uhist_state(buf, sizeof(buf)));
-	p = vl_read_file(VPMU_UHIST "interval", &len);
+	p = vt_read_file(VT_UHIST "interval", &len);
 	ASSERT_NE(NULL, p);
 	EXPECT_STREQ("7\n", (char *)p);
 	free(p);
 
 	if (vt_setup_runs(_metadata, &fd, &sum, "sum", NULL)) {
-		ASSERT_EQ(0, vl_reload(""));
+		ASSERT_EQ(0, vt_reload(""));
 		return;
 	}
-	mem = vl_prog_mem(&sum);
+	mem = vt_prog_mem(&sum);
 	ASSERT_NE(NULL, mem);
-	ASSERT_EQ(0, vl_pin(0));
+	ASSERT_EQ(0, vt_pin(0));
 	vt_check_sum(_metadata, fd, &sum, mem, &r);
-	p = vl_read_file(VPMU_UHIST "cpu0", &len);
+	p = vt_read_file(VT_UHIST "cpu0", &len);
 	ASSERT_NE(NULL, p);
 	ASSERT_LE(sizeof(h), len);
 	memcpy(&h, p, sizeof(h));
 	free(p);
 	EXPECT_EQ(7u, h.interval);
-	EXPECT_EQ(SUM_CYCLES / 7, h.samples);
+	EXPECT_EQ(VT_SUM_CYCLES / 7, h.samples);
 	free(mem);
 	vt_teardown_runs(fd, &sum, NULL);
 
-	ASSERT_EQ(0, vl_reload(""));
+	ASSERT_EQ(0, vt_reload(""));
 	EXPECT_STREQ("off", lu_uhist_state(buf, sizeof(buf)));
 }
 

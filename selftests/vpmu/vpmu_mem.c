@@ -133,10 +133,10 @@ static int meminfo_settled(struct meminfo *m)
 	int i;
 
 	sync();
-	vl_write_file("/proc/sys/vm/drop_caches", "3");
+	vt_write_file("/proc/sys/vm/drop_caches", "3");
 	for (i = 0; i < SAMPLES; i++) {
 		/* any write folds them; it may say EINVAL all the same */
-		vl_write_file("/proc/sys/vm/stat_refresh", "1");
+		vt_write_file("/proc/sys/vm/stat_refresh", "1");
 		usleep(20000);
 		if (meminfo_read(m))
 			return -1;
@@ -156,7 +156,7 @@ static int possible_cpus(int *last)
 	uint8_t *f;
 	size_t len;
 
-	f = vl_read_file("/sys/devices/system/cpu/possible", &len);
+	f = vt_read_file("/sys/devices/system/cpu/possible", &len);
 	if (!f)
 		return -1;
 	snprintf(buf, sizeof(buf), "%.*s", (int)len, (char *)f);
@@ -195,7 +195,7 @@ static int image_header(struct vpmu_image_header *h)
 	uint8_t *img;
 	size_t len;
 
-	img = vl_read_image(&len);
+	img = vt_read_image(&len);
 	if (!img || len < sizeof(*h)) {
 		free(img);
 		return -1;
@@ -207,7 +207,7 @@ static int image_header(struct vpmu_image_header *h)
 
 FIXTURE(mem) {
 	int fd;
-	struct vl_prog sum;
+	struct vt_prog sum;
 	uint8_t *mem;
 };
 
@@ -216,14 +216,14 @@ FIXTURE_SETUP(mem)
 	self->fd = -1;
 	self->mem = NULL;
 	self->sum.file = NULL;
-	if (access(vl_ko(), R_OK))
+	if (access(vt_ko(), R_OK))
 		SKIP(return, "no module file (set VPMU_KO)");
-	if (vl_reload("") == -EPERM)
+	if (vt_reload("") == -EPERM)
 		SKIP(return, "not allowed to load modules");
-	ASSERT_TRUE(vl_pmu_present());
+	ASSERT_TRUE(vt_pmu_present());
 	if (vt_setup_runs(_metadata, &self->fd, &self->sum, "sum", NULL))
 		return;
-	self->mem = vl_prog_mem(&self->sum);
+	self->mem = vt_prog_mem(&self->sum);
 	ASSERT_NE(NULL, self->mem);
 }
 
@@ -234,21 +234,21 @@ FIXTURE_TEARDOWN(mem)
 	vt_teardown_runs(self->fd, &self->sum, NULL);
 	free(self->mem);
 	if (!access(FAIL_MEM "probability", W_OK))
-		vl_write_file(FAIL_MEM "probability", "0");
+		vt_write_file(FAIL_MEM "probability", "0");
 	if (!access(MAKE_IT_FAIL, W_OK))
-		vl_write_file(MAKE_IT_FAIL, "0");
+		vt_write_file(MAKE_IT_FAIL, "0");
 	memset(&all, 0xff, sizeof(all));
 	sched_setaffinity(0, sizeof(all), &all);
-	vl_rmmod_retry();
-	vl_insmod("");
+	vt_rmmod_retry();
+	vt_insmod("");
 }
 
 /* sum.vprg run to its halt on @cpu, from fresh memory. */
 static int run_sum_on(FIXTURE_DATA(mem) *self, int cpu, struct vpmu_run *r)
 {
-	if (vl_pin(cpu))
+	if (vt_pin(cpu))
 		return -errno;
-	return vl_run_halt(self->fd, &self->sum, self->mem, 1000000, r);
+	return vt_run_halt(self->fd, &self->sum, self->mem, 1000000, r);
 }
 
 /* Print and return (kB) what MemAvailable lost since @before. */
@@ -273,15 +273,14 @@ TEST_F(mem, insmod)
 	struct meminfo a, b;
 	int i, n, last;
 
-	VL_SETUP_DONE();
 	n = possible_cpus(&last);
 	ASSERT_LT(0, n);
 	close(self->fd);	/* it holds the module */
 	self->fd = -1;
 	for (i = 0; i < TRIALS; i++) {
-		ASSERT_EQ(0, vl_rmmod_retry());
+		ASSERT_EQ(0, vt_rmmod_retry());
 		ASSERT_EQ(0, meminfo_settled(&a));
-		ASSERT_EQ(0, vl_insmod(""));
+		ASSERT_EQ(0, vt_insmod(""));
 		ASSERT_EQ(0, meminfo_settled(&b));
 		avail[i] = a.avail - b.avail;
 		slab[i] = b.slab - a.slab;
@@ -308,7 +307,6 @@ TEST_F(mem, first_use)
 	size_t len;
 	long long first;
 
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, image_header(&h));
 	ASSERT_EQ(0, meminfo_settled(&a));
 	ASSERT_EQ(0, run_sum_on(self, 0, &r));
@@ -320,16 +318,16 @@ TEST_F(mem, first_use)
 		EXPECT_GE(FIRST_USE_MAX_KB, first);
 	ASSERT_EQ(0, run_sum_on(self, 0, &r));
 	cost("second run on CPU 0", &b, &c);
-	if (vl_cpu1_online() == 1) {
+	if (vt_cpu1_online() == 1) {
 		ASSERT_EQ(0, meminfo_settled(&a));
 		ASSERT_EQ(0, run_sum_on(self, 1, &r));
 		cost("first run on CPU 1", &a, &b);
 	}
 
-	img = vl_read_share("build/max.vpmu", &len);
+	img = vt_read_share("build/max.vpmu", &len);
 	if (!img)
 		SKIP(return, "no build/max.vpmu in $VPMU_SHARE");
-	ASSERT_EQ(0, vl_write_image(img, len, 4096));
+	ASSERT_EQ(0, vt_write_image(img, len, 4096));
 	free(img);
 	ASSERT_EQ(0, image_header(&h));
 	ASSERT_EQ(0, meminfo_settled(&a));
@@ -338,7 +336,7 @@ TEST_F(mem, first_use)
 	ksft_print_msg("  image \"%s\", %u microwords\n", h.name, h.cs_words);
 	if (!debug_kernel())
 		EXPECT_LT(0, first);
-	ASSERT_EQ(0, vl_load_default());
+	ASSERT_EQ(0, vt_load_default());
 }
 
 /*
@@ -356,20 +354,19 @@ TEST_F(mem, bare_engine)
 	size_t len;
 	int last;
 
-	VL_SETUP_DONE();
 	ASSERT_LT(0, possible_cpus(&last));
 	ASSERT_EQ(0, image_header(&h));
 	ASSERT_EQ(0, snapshot(self->fd, last, &s));
 	EXPECT_EQ(0ull, s.generation);
-	snprintf(path, sizeof(path), VPMU_UHIST "cpu%d", last);
-	f = vl_read_file(path, &len);
+	snprintf(path, sizeof(path), VT_UHIST "cpu%d", last);
+	f = vt_read_file(path, &len);
 	ASSERT_NE(NULL, f);
 	ASSERT_EQ(sizeof(uh) + 8ull * h.cs_words, len);
 	memcpy(&uh, f, sizeof(uh));
 	free(f);
 	EXPECT_EQ(h.cs_words, uh.nbuckets);
 	EXPECT_EQ(h.checksum, uh.image_checksum);
-	EXPECT_EQ(vl_generation(), uh.generation);
+	EXPECT_EQ(vt_generation(), uh.generation);
 	EXPECT_EQ(0ull, uh.samples);
 	EXPECT_EQ((uint32_t)last, uh.cpu);
 }
@@ -398,16 +395,16 @@ static int fail_mem(bool on)
 	int ret;
 
 	if (!on) {
-		vl_write_file(MAKE_IT_FAIL, "0");
-		return vl_write_file(FAIL_MEM "probability", "0");
+		vt_write_file(MAKE_IT_FAIL, "0");
+		return vt_write_file(FAIL_MEM "probability", "0");
 	}
 	for (i = 0; i < ARRAY_SIZE(files); i++) {
 		snprintf(path, sizeof(path), FAIL_MEM "%s", files[i][0]);
-		ret = vl_write_file(path, files[i][1]);
+		ret = vt_write_file(path, files[i][1]);
 		if (ret)
 			return ret;
 	}
-	return vl_write_file(MAKE_IT_FAIL, "1");
+	return vt_write_file(MAKE_IT_FAIL, "1");
 }
 
 /*
@@ -424,7 +421,6 @@ TEST_F(mem, enomem)
 	uint8_t *left;
 	int ret;
 
-	VL_SETUP_DONE();
 	if (access(FAIL_MEM "probability", W_OK)) {
 		/* a kernel with fault injection and debugfs: the module's */
 		ASSERT_FALSE(fault_injection())
@@ -432,10 +428,10 @@ TEST_F(mem, enomem)
 			       FAIL_MEM);
 		SKIP(return, "no fault injection (CONFIG_FAULT_INJECTION_DEBUG_FS)");
 	}
-	if (vl_cpu1_online() != 1)
+	if (vt_cpu1_online() != 1)
 		SKIP(return, "CPU 1 is not online");
-	ASSERT_EQ(0, vl_pin(0));
-	ASSERT_EQ(0, vl_run(self->fd, &self->sum, self->mem, 50, &r));
+	ASSERT_EQ(0, vt_pin(0));
+	ASSERT_EQ(0, vt_run(self->fd, &self->sum, self->mem, 50, &r));
 	ASSERT_EQ((uint32_t)VPMU_RUN_BUDGET, r.stop);
 	cycles = r.cycles;
 	left = malloc(self->sum.h.mem_size);
@@ -444,12 +440,12 @@ TEST_F(mem, enomem)
 
 	ret = fail_mem(true);
 	ASSERT_EQ(0, ret) TH_LOG("%s: %s", FAIL_MEM, strerror(-ret));
-	ASSERT_EQ(0, vl_pin(1));
-	vl_run_init(&r, &self->sum, self->mem, 1000000);
+	ASSERT_EQ(0, vt_pin(1));
+	vt_run_init(&r, &self->sum, self->mem, 1000000);
 	r.flags = VPMU_RUN_F_RESUME;
 	EXPECT_EQ(-1, ioctl(self->fd, VPMU_IOC_RUN, &r));
 	EXPECT_EQ(ENOMEM, errno);
-	EXPECT_EQ(-ENOMEM, vl_run(self->fd, &self->sum, self->mem, 1000000,
+	EXPECT_EQ(-ENOMEM, vt_run(self->fd, &self->sum, self->mem, 1000000,
 				  &r));
 	ASSERT_EQ(0, snapshot(self->fd, 1, &s));
 	EXPECT_EQ(0ull, s.generation);
@@ -458,15 +454,15 @@ TEST_F(mem, enomem)
 	/* the program is still the file's: it ends as one run would */
 	memcpy(self->mem, left, self->sum.h.mem_size);
 	free(left);
-	vl_run_init(&r, &self->sum, self->mem, 1000000);
+	vt_run_init(&r, &self->sum, self->mem, 1000000);
 	r.flags = VPMU_RUN_F_RESUME;
 	ASSERT_EQ(0, ioctl(self->fd, VPMU_IOC_RUN, &r))
 		TH_LOG("resume: %s", strerror(errno));
 	EXPECT_EQ((uint32_t)VPMU_RUN_HALT, r.stop);
-	EXPECT_EQ(SUM_CYCLES - cycles, r.cycles);
-	EXPECT_EQ(SUM_R2, r.regs[2]);
+	EXPECT_EQ(VT_SUM_CYCLES - cycles, r.cycles);
+	EXPECT_EQ(VT_SUM_R2, r.regs[2]);
 	ASSERT_EQ(0, snapshot(self->fd, 1, &s));
-	EXPECT_EQ(vl_generation(), s.generation);
+	EXPECT_EQ(vt_generation(), s.generation);
 }
 
 TEST_HARNESS_MAIN

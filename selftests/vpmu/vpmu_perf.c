@@ -15,7 +15,7 @@
 #include <sys/wait.h>
 #include "vpmu_perf.h"
 
-PERF_FIXTURE(perf, "sum");
+VT_PERF_FIXTURE(perf, "sum");
 
 /* ---- attribution: per task and per CPU ----------------------------------- */
 
@@ -24,7 +24,7 @@ static pid_t spawn(int cpu, const char *prog, int runs, int go)
 {
 	pid_t pid = fork();
 	struct vpmu_run r;
-	struct vl_prog p;
+	struct vt_prog p;
 	cpu_set_t set;
 	uint8_t *mem;
 	char c;
@@ -35,13 +35,13 @@ static pid_t spawn(int cpu, const char *prog, int runs, int go)
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
 	if (sched_setaffinity(0, sizeof(set), &set) ||
-	    vl_prog_load(&p, prog) || !(mem = vl_prog_mem(&p)))
+	    vt_prog_load(&p, prog) || !(mem = vt_prog_mem(&p)))
 		_exit(2);
-	dev = open(VPMU_DEV, O_RDWR);
+	dev = open(VT_DEV, O_RDWR);
 	if (dev < 0 || read(go, &c, 1) != 1)
 		_exit(3);
 	for (i = 0; i < runs; i++)
-		if (vl_run(dev, &p, mem, BUDGET, &r) || r.stop != VPMU_RUN_HALT)
+		if (vt_run(dev, &p, mem, VT_PERF_BUDGET, &r) || r.stop != VPMU_RUN_HALT)
 			_exit(4);
 	_exit(0);
 }
@@ -50,8 +50,8 @@ static int open_on(uint64_t config, pid_t pid, int cpu)
 {
 	struct perf_event_attr a;
 
-	vp_count_attr(&a, config, 0);
-	return vp_open(&a, pid, cpu, -1);
+	vt_count_attr(&a, config, 0);
+	return vt_open(&a, pid, cpu, -1);
 }
 
 /*
@@ -61,18 +61,17 @@ static int open_on(uint64_t config, pid_t pid, int cpu)
  */
 TEST_F_TIMEOUT(perf, per_task_and_cpu_wide, 60)
 {
-	struct vl_expect sum, sort;
+	struct vt_expect sum, sort;
 	uint64_t insns;
 	int go[2], fa, fb, f0, f1, status;
-	struct vp_count ca, cb, c0, c1;
+	struct vt_count ca, cb, c0, c1;
 	pid_t a, b;
 
-	VL_SETUP_DONE();
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		SKIP(return, "needs two CPUs");
-	ASSERT_EQ(0, vl_expect_load("samples/sum.expect", &sum));
-	ASSERT_EQ(0, vl_expect_load("samples/sort.expect", &sort));
-	ASSERT_EQ(0, vp_alias_cfg("insns", &insns));
+	ASSERT_EQ(0, vt_expect_load("samples/sum.expect", &sum));
+	ASSERT_EQ(0, vt_expect_load("samples/sort.expect", &sort));
+	ASSERT_EQ(0, vt_alias_cfg("insns", &insns));
 	ASSERT_EQ(0, pipe(go));
 	a = spawn(0, "build/sum.vprg", 1, go[0]);
 	b = spawn(1, "build/sort.vprg", 2, go[0]);
@@ -93,10 +92,10 @@ TEST_F_TIMEOUT(perf, per_task_and_cpu_wide, 60)
 	ASSERT_EQ(b, waitpid(b, &status, 0));
 	EXPECT_EQ(0, status);
 
-	ASSERT_EQ(0, vp_read_count(fa, &ca));
-	ASSERT_EQ(0, vp_read_count(fb, &cb));
-	ASSERT_EQ(0, vp_read_count(f0, &c0));
-	ASSERT_EQ(0, vp_read_count(f1, &c1));
+	ASSERT_EQ(0, vt_read_count(fa, &ca));
+	ASSERT_EQ(0, vt_read_count(fb, &cb));
+	ASSERT_EQ(0, vt_read_count(f0, &c0));
+	ASSERT_EQ(0, vt_read_count(f1, &c1));
 	/* "event insns" is the third event line of both files. */
 	ASSERT_STREQ("insns", sum.ev_name[2]);
 	ASSERT_STREQ("insns", sort.ev_name[2]);
@@ -126,40 +125,39 @@ TEST_F_TIMEOUT(perf, per_task_and_cpu_wide, 60)
 TEST_F(perf, times_of_one_run)
 {
 	struct perf_event_attr a;
-	struct vp_count c, b;
+	struct vt_count c, b;
 	uint64_t cfg;
 	int i, fd, hold, busy;
 
-	VL_SETUP_DONE();
-	ASSERT_EQ(0, vl_pin(0));
-	ASSERT_EQ(0, vp_alias_cfg("cycles", &cfg));
+	ASSERT_EQ(0, vt_pin(0));
+	ASSERT_EQ(0, vt_alias_cfg("cycles", &cfg));
 	for (i = 0; i < 20; i++) {
 		fd = open_on(cfg, 0, -1);
 		ASSERT_LE(0, fd);
-		ASSERT_EQ(0, run(&self->f, BUDGET));
-		ASSERT_EQ(0, vp_read_count(fd, &c));
+		ASSERT_EQ(0, vt_perf_run(&self->f, VT_PERF_BUDGET));
+		ASSERT_EQ(0, vt_read_count(fd, &c));
 		close(fd);
-		EXPECT_EQ(SUM_CYCLES, c.value);
+		EXPECT_EQ(VT_SUM_CYCLES, c.value);
 		EXPECT_LT(0u, c.enabled) TH_LOG("run %d: enabled 0 ns", i);
 		EXPECT_EQ(c.enabled, c.running);
 	}
 
-	vp_count_attr(&a, cfg | ctr_config(1), 0);
+	vt_count_attr(&a, cfg | vt_ctr_config(1), 0);
 	a.pinned = 1;		/* never rotated off for the task's */
-	hold = vp_open(&a, -1, 0, -1);
+	hold = vt_open(&a, -1, 0, -1);
 	ASSERT_LE(0, hold);
 	for (i = 0; i < 20; i++) {
-		busy = open_on(cfg | ctr_config(1), 0, -1);
+		busy = open_on(cfg | vt_ctr_config(1), 0, -1);
 		ASSERT_LE(0, busy);
-		ASSERT_EQ(0, run(&self->f, BUDGET));
-		ASSERT_EQ(0, vp_read_count(busy, &b));
+		ASSERT_EQ(0, vt_perf_run(&self->f, VT_PERF_BUDGET));
+		ASSERT_EQ(0, vt_read_count(busy, &b));
 		close(busy);
 		EXPECT_EQ(0u, b.value);
 		EXPECT_EQ(0u, b.running);
 		EXPECT_LT(0u, b.enabled) TH_LOG("busy %d: enabled 0 ns", i);
 	}
-	ASSERT_EQ(0, vp_read_count(hold, &c));
-	EXPECT_EQ(20 * SUM_CYCLES, c.value);
+	ASSERT_EQ(0, vt_read_count(hold, &c));
+	EXPECT_EQ(20 * VT_SUM_CYCLES, c.value);
 	close(hold);
 }
 
@@ -174,44 +172,43 @@ TEST_F_TIMEOUT(perf, reads_during_long_run, 180)
 	uint64_t cycles, last[2] = { 0, 0 }, want = 10000000;
 	int go[2], res[2], fd[2], k, status, reads = 0;
 	struct vpmu_run r;
-	struct vl_prog p;
-	struct vp_count c;
+	struct vt_prog p;
+	struct vt_count c;
 	pid_t pid;
 
-	VL_SETUP_DONE();
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		SKIP(return, "needs two CPUs");
-	if (vl_prog_load(&p, "build/spin.vprg"))
+	if (vt_prog_load(&p, "build/spin.vprg"))
 		SKIP(return, "no build/spin.vprg");
-	ASSERT_EQ(0, vp_alias_cfg("cycles", &cycles));
+	ASSERT_EQ(0, vt_alias_cfg("cycles", &cycles));
 	ASSERT_EQ(0, pipe(go));
 	ASSERT_EQ(0, pipe(res));
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (!pid) {
 		cpu_set_t set;
-		uint8_t *mem = vl_prog_mem(&p);
+		uint8_t *mem = vt_prog_mem(&p);
 		char ch;
 
 		CPU_ZERO(&set);
 		CPU_SET(1, &set);
 		if (!mem || sched_setaffinity(0, sizeof(set), &set) ||
 		    read(go[0], &ch, 1) != 1 ||
-		    vl_run(self->f.dev, &p, mem, want, &r) ||
+		    vt_run(self->f.dev, &p, mem, want, &r) ||
 		    write(res[1], &r.cycles, sizeof(r.cycles)) != sizeof(r.cycles))
 			_exit(1);
 		_exit(0);
 	}
 	/* cycles on the 14-bit counter for the CPU-wide event */
 	fd[0] = open_on(cycles, pid, -1);
-	fd[1] = open_on(cycles | ctr_config(3 <= self->f.nr_counters ? 3 : 1),
+	fd[1] = open_on(cycles | vt_ctr_config(3 <= self->f.nr_counters ? 3 : 1),
 			-1, 1);
 	ASSERT_LE(0, fd[0]);
 	ASSERT_LE(0, fd[1]);
 	ASSERT_EQ(1, write(go[1], "g", 1));
 	while (waitpid(pid, &status, WNOHANG) == 0) {
 		for (k = 0; k < 2; k++) {
-			ASSERT_EQ(0, vp_read_count(fd[k], &c));
+			ASSERT_EQ(0, vt_read_count(fd[k], &c));
 			ASSERT_LE(last[k], c.value);
 			last[k] = c.value;
 		}
@@ -222,12 +219,12 @@ TEST_F_TIMEOUT(perf, reads_during_long_run, 180)
 						  sizeof(r.cycles)));
 	EXPECT_EQ(want, r.cycles);
 	for (k = 0; k < 2; k++) {
-		ASSERT_EQ(0, vp_read_count(fd[k], &c));
+		ASSERT_EQ(0, vt_read_count(fd[k], &c));
 		EXPECT_EQ(want, c.value) TH_LOG("event %d", k);
 		close(fd[k]);
 	}
 	TH_LOG("%d reads during the run", reads);
-	vl_prog_free(&p);
+	vt_prog_free(&p);
 	close(go[0]);
 	close(go[1]);
 	close(res[0]);
@@ -238,39 +235,38 @@ TEST_F_TIMEOUT(perf, reads_during_long_run, 180)
 
 TEST_F(perf, enable_disable_reset)
 {
-	struct vp_count c;
+	struct vt_count c;
 	uint64_t uops;
 	int fd;
 
-	VL_SETUP_DONE();
-	ASSERT_EQ(0, vp_alias_cfg("uops", &uops));
-	fd = open_config(uops, 1);
+	ASSERT_EQ(0, vt_alias_cfg("uops", &uops));
+	fd = vt_open_config(uops, 1);
 	ASSERT_LE(0, fd);
 
-	ASSERT_EQ(0, run(&self->f, BUDGET));		/* disabled: not counted */
-	ASSERT_EQ(0, vp_read_count(fd, &c));
+	ASSERT_EQ(0, vt_perf_run(&self->f, VT_PERF_BUDGET));		/* disabled: not counted */
+	ASSERT_EQ(0, vt_read_count(fd, &c));
 	EXPECT_EQ(0ull, c.value);
 	EXPECT_EQ(0ull, c.enabled);
 
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
-	ASSERT_EQ(0, run(&self->f, BUDGET));
-	ASSERT_EQ(0, run(&self->f, BUDGET));
+	ASSERT_EQ(0, vt_perf_run(&self->f, VT_PERF_BUDGET));
+	ASSERT_EQ(0, vt_perf_run(&self->f, VT_PERF_BUDGET));
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
-	ASSERT_EQ(0, run(&self->f, BUDGET));		/* disabled again */
-	ASSERT_EQ(0, vp_read_count(fd, &c));
-	EXPECT_EQ(2 * SUM_CYCLES, c.value);	/* sum: uops = cycles */
+	ASSERT_EQ(0, vt_perf_run(&self->f, VT_PERF_BUDGET));		/* disabled again */
+	ASSERT_EQ(0, vt_read_count(fd, &c));
+	EXPECT_EQ(2 * VT_SUM_CYCLES, c.value);	/* sum: uops = cycles */
 	EXPECT_EQ(c.enabled, c.running);
 
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_RESET, 0));
-	ASSERT_EQ(0, vp_read_count(fd, &c));
+	ASSERT_EQ(0, vt_read_count(fd, &c));
 	EXPECT_EQ(0ull, c.value);
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
-	ASSERT_EQ(0, run(&self->f, BUDGET));
+	ASSERT_EQ(0, vt_perf_run(&self->f, VT_PERF_BUDGET));
 	/* A reset while counting drops what was counted before it. */
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_RESET, 0));
-	ASSERT_EQ(0, run(&self->f, BUDGET));
-	ASSERT_EQ(0, vp_read_count(fd, &c));
-	EXPECT_EQ(SUM_CYCLES, c.value);
+	ASSERT_EQ(0, vt_perf_run(&self->f, VT_PERF_BUDGET));
+	ASSERT_EQ(0, vt_read_count(fd, &c));
+	EXPECT_EQ(VT_SUM_CYCLES, c.value);
 	close(fd);
 }
 
@@ -285,20 +281,19 @@ TEST_F(perf, period_refresh_id)
 	struct { uint64_t value, id; } r;
 	int fd;
 
-	VL_SETUP_DONE();
-	vp_count_attr(&a, 0, 0);
+	vt_count_attr(&a, 0, 0);
 	a.read_format = PERF_FORMAT_ID;
-	fd = sys_perf_event_open(&a, 0, -1, -1, 0);
+	fd = vt_perf_event_open(&a, 0, -1, -1, 0);
 	ASSERT_LE(0, fd);
 	EXPECT_EQ(-1, ioctl(fd, PERF_EVENT_IOC_PERIOD, &period));
 	EXPECT_EQ(EINVAL, errno);
 	EXPECT_EQ(-1, ioctl(fd, PERF_EVENT_IOC_REFRESH, 1));
 	EXPECT_EQ(EINVAL, errno);
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ID, &id));
-	ASSERT_EQ(0, run(&self->f, BUDGET));
+	ASSERT_EQ(0, vt_perf_run(&self->f, VT_PERF_BUDGET));
 	ASSERT_EQ((ssize_t)sizeof(r), read(fd, &r, sizeof(r)));
 	EXPECT_EQ(id, r.id);
-	EXPECT_EQ(SUM_CYCLES, r.value);
+	EXPECT_EQ(VT_SUM_CYCLES, r.value);
 	/* Still counting after the refused ioctls. */
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ID, &id2));
 	EXPECT_EQ(id, id2);
@@ -309,8 +304,8 @@ TEST_F(perf, period_refresh_id)
 
 TEST_F(perf, invalid_configs)
 {
-	long limit = vl_tag_limit();
-	int ev = vp_config_shift("event"), tag = vp_config_shift("tag");
+	long limit = vt_tag_limit();
+	int ev = vt_config_shift("event"), tag = vt_config_shift("tag");
 	uint64_t bad_tag;
 	struct {
 		const char *what;
@@ -324,9 +319,9 @@ TEST_F(perf, invalid_configs)
 		{ "tag with event", (1ull << tag) | 1, EINVAL },
 		{ "tag out of range", 0, EINVAL },
 		{ "event 0x100 + tag out of range", 0, EINVAL },
-		{ "ctr beyond nr_counters", ctr_config(self->f.nr_counters + 1),
+		{ "ctr beyond nr_counters", vt_ctr_config(self->f.nr_counters + 1),
 		  EINVAL },
-		{ "ctr 31", ctr_config(31), EINVAL },
+		{ "ctr 31", vt_ctr_config(31), EINVAL },
 		{ "unused bit 26", 1ull << 26, EINVAL },
 		{ "unused bit 63", 1ull << 63, EINVAL },
 	};
@@ -334,7 +329,6 @@ TEST_F(perf, invalid_configs)
 	unsigned int i;
 	int fd;
 
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, ev);
 	ASSERT_LE(0, tag);
 	ASSERT_LT(1, limit);
@@ -345,7 +339,7 @@ TEST_F(perf, invalid_configs)
 	cases[6].config = 0x100 + bad_tag;
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		fd = open_config(cases[i].config, 0);
+		fd = vt_open_config(cases[i].config, 0);
 		EXPECT_EQ(-cases[i].err, fd) TH_LOG("%s (config %#llx)",
 			cases[i].what, (unsigned long long)cases[i].config);
 		if (fd >= 0)
@@ -353,27 +347,27 @@ TEST_F(perf, invalid_configs)
 	}
 
 	/* The largest valid of each. */
-	fd = open_config(((bad_tag - 1) << tag) | ctr_config(self->f.nr_counters), 0);
+	fd = vt_open_config(((bad_tag - 1) << tag) | vt_ctr_config(self->f.nr_counters), 0);
 	EXPECT_LE(0, fd);
 	if (fd >= 0)
 		close(fd);
-	fd = open_config(0x100 + bad_tag - 1, 0);
+	fd = vt_open_config(0x100 + bad_tag - 1, 0);
 	EXPECT_LE(0, fd);
 	if (fd >= 0)
 		close(fd);
 
 	/* config1 is the freeze control (vpmu_freeze): reserved bits */
-	vp_count_attr(&a, 1, 0);
+	vt_count_attr(&a, 1, 0);
 	a.config1 = 1ull << 40;
-	EXPECT_EQ(-1, sys_perf_event_open(&a, 0, -1, -1, 0));
+	EXPECT_EQ(-1, vt_perf_event_open(&a, 0, -1, -1, 0));
 	EXPECT_EQ(EINVAL, errno);
-	vp_count_attr(&a, 1, 0);
+	vt_count_attr(&a, 1, 0);
 	a.config2 = 1ull << 40;
-	EXPECT_EQ(-1, sys_perf_event_open(&a, 0, -1, -1, 0));
+	EXPECT_EQ(-1, vt_perf_event_open(&a, 0, -1, -1, 0));
 	EXPECT_EQ(EINVAL, errno);
-	vp_count_attr(&a, 1, 0);
+	vt_count_attr(&a, 1, 0);
 	a.exclude_host = 1;
-	EXPECT_EQ(-1, sys_perf_event_open(&a, 0, -1, -1, 0));
+	EXPECT_EQ(-1, vt_perf_event_open(&a, 0, -1, -1, 0));
 	EXPECT_EQ(EOPNOTSUPP, errno);
 }
 
@@ -389,34 +383,34 @@ TEST(module_busy_while_open)
 	struct perf_event_attr a;
 	int fd, k, ret = 0, tries;
 
-	if (!vl_pmu_present())
+	if (!vt_pmu_present())
 		SKIP(return, "no vpmu PMU");
-	if (vl_module_builtin())
-		SKIP(return, VL_BUILTIN_REASON);
-	if (access(vl_ko(), R_OK))
-		SKIP(return, "no %s to load the module again", vl_ko());
+	if (vt_module_builtin())
+		SKIP(return, VT_BUILTIN_REASON);
+	if (access(vt_ko(), R_OK))
+		SKIP(return, "no %s to load the module again", vt_ko());
 
 	for (k = 0; k < 2; k++) {
 		/* k = 0: a per-task event; k = 1: a CPU-wide one. */
-		vp_count_attr(&a, 1, 0);
-		fd = sys_perf_event_open(&a, k ? -1 : 0, k ? 0 : -1, -1, 0);
+		vt_count_attr(&a, 1, 0);
+		fd = vt_perf_event_open(&a, k ? -1 : 0, k ? 0 : -1, -1, 0);
 		ASSERT_LE(0, fd) TH_LOG("open: %s", strerror(errno));
 		/*
 		 * In use: delete_module(O_NONBLOCK) says EWOULDBLOCK (EAGAIN),
 		 * not EBUSY (kernel/module/main.c, try_stop_module()).
 		 */
-		EXPECT_EQ(-EAGAIN, vl_rmmod());
+		EXPECT_EQ(-EAGAIN, vt_rmmod());
 		close(fd);
 		/* close() drops the module reference before it returns. */
 		for (tries = 0; tries < 20; tries++) {
-			ret = vl_rmmod();
+			ret = vt_rmmod();
 			if (ret != -EAGAIN)
 				break;
 			usleep(100000);
 		}
 		EXPECT_EQ(0, tries);
 		ASSERT_EQ(0, ret) TH_LOG("rmmod after close: %s", strerror(-ret));
-		ret = vl_insmod("");
+		ret = vt_insmod("");
 		ASSERT_EQ(0, ret) TH_LOG("insmod: %s", strerror(-ret));
 	}
 }

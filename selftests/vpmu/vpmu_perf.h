@@ -15,98 +15,97 @@
 #include "vpmu_test.h"
 #include "vpmu_perf_lib.h"
 
-#define BUDGET		1000000ull
-#define MAX_CTRS	VP_MAX_CTRS
-#define RING_PAGES	256
+#define VT_PERF_BUDGET		1000000ull
+#define VT_PERF_RING_PAGES	256
 
 /* What every fixture here sets up: the PMU, the device, one program. */
-struct perf_fx {
+struct vt_perf_fx {
 	int dev;
-	struct vl_prog p;
+	struct vt_prog p;
 	uint8_t *mem;
 	int nr_counters;
 	struct vpmu_run r;
 };
 
-static inline void perf_fx_setup(struct __test_metadata *_metadata,
-				 struct perf_fx *f, const char *prog)
+static inline void vt_perf_fx_setup(struct __test_metadata *_metadata,
+				    struct vt_perf_fx *f, const char *prog)
 {
 	if (vt_setup_runs(_metadata, &f->dev, &f->p, prog, NULL))
 		return;
-	f->nr_counters = vl_pmu_long("caps/nr_counters");
+	f->nr_counters = vt_pmu_long("caps/nr_counters");
 	ASSERT_LT(0, f->nr_counters);
-	f->mem = vl_prog_mem(&f->p);
+	f->mem = vt_prog_mem(&f->p);
 	ASSERT_NE(NULL, f->mem);
 }
 
-static inline void perf_fx_teardown(struct perf_fx *f)
+static inline void vt_perf_fx_teardown(struct vt_perf_fx *f)
 {
 	vt_teardown_runs(f->dev, &f->p, NULL);
 	free(f->mem);
 }
 
-/* FIXTURE(@name) of struct perf_fx f, set up with share/build/@prog.vprg. */
-#define PERF_FIXTURE(name, prog)					\
+/* FIXTURE(@name) of struct vt_perf_fx f, set up with share/build/@prog.vprg. */
+#define VT_PERF_FIXTURE(name, prog)					\
 	FIXTURE(name) {							\
-		struct perf_fx f;					\
+		struct vt_perf_fx f;					\
 	};								\
 	FIXTURE_SETUP(name)						\
 	{								\
-		perf_fx_setup(_metadata, &self->f, prog);		\
+		vt_perf_fx_setup(_metadata, &self->f, prog);		\
 	}								\
 	FIXTURE_TEARDOWN(name)						\
 	{								\
-		perf_fx_teardown(&self->f);				\
+		vt_perf_fx_teardown(&self->f);				\
 	}
 
 /* One run of the fixture's program from fresh memory, into f->r. */
-static inline int run(struct perf_fx *f, uint64_t budget)
+static inline int vt_perf_run(struct vt_perf_fx *f, uint64_t budget)
 {
-	return vl_run(f->dev, &f->p, f->mem, budget, &f->r);
+	return vt_run(f->dev, &f->p, f->mem, budget, &f->r);
 }
 
 /* Config of counter @n (1-based) pinned, from format/ctr. */
-static inline uint64_t ctr_config(int n)
+static inline uint64_t vt_ctr_config(int n)
 {
-	return (uint64_t)n << vp_config_shift("ctr");
+	return (uint64_t)n << vt_config_shift("ctr");
 }
 
-/* A counting event (struct vp_count) on this task, any CPU; fd or -errno. */
-static inline int open_config(uint64_t config, int disabled)
+/* A counting event (struct vt_count) on this task, any CPU; fd or -errno. */
+static inline int vt_open_config(uint64_t config, int disabled)
 {
 	struct perf_event_attr a;
 
-	vp_count_attr(&a, config, 0);
+	vt_count_attr(&a, config, 0);
 	a.disabled = disabled;
-	return vp_open(&a, 0, -1, -1);
+	return vt_open(&a, 0, -1, -1);
 }
 
 /*
  * Open a sampling event on this task (sample_type IP | RAW unless @type)
- * with a ring of RING_PAGES; fd or -errno.
+ * with a ring of VT_PERF_RING_PAGES; fd or -errno.
  */
-static inline int open_sampling(uint64_t config, uint64_t period,
-				uint64_t type, struct vp_ring *rb)
+static inline int vt_open_sampling(uint64_t config, uint64_t period,
+				   uint64_t type, struct vt_ring *rb)
 {
 	struct perf_event_attr a;
 	int fd;
 
-	vp_count_attr(&a, config, 0);
+	vt_count_attr(&a, config, 0);
 	a.sample_period = period;
 	a.sample_type = type ? type : PERF_SAMPLE_IP | PERF_SAMPLE_RAW;
-	fd = vp_open(&a, 0, -1, -1);
+	fd = vt_open(&a, 0, -1, -1);
 	if (fd < 0)
 		return fd;
-	if (vp_ring_map_pages(fd, rb, RING_PAGES)) {
+	if (vt_ring_map_pages(fd, rb, VT_PERF_RING_PAGES)) {
 		close(fd);
 		return -ENOMEM;
 	}
 	return fd;
 }
 
-static inline void close_sampling(int fd, struct vp_ring *rb)
+static inline void vt_close_sampling(int fd, struct vt_ring *rb)
 {
-	vp_ring_unmap(rb);
+	vt_ring_unmap(rb);
 	close(fd);
 }
 

@@ -15,8 +15,8 @@
 #include "vpmu_perf.h"
 
 FIXTURE(sample) {
-	struct perf_fx f;
-	struct vl_expect x;
+	struct vt_perf_fx f;
+	struct vt_expect x;
 };
 
 FIXTURE_VARIANT(sample) {
@@ -46,12 +46,11 @@ FIXTURE_VARIANT_ADD(sample, encoded_tags) {
 
 FIXTURE_SETUP(sample)
 {
-	perf_fx_setup(_metadata, &self->f, variant->prog);
-	VL_SETUP_DONE();
+	vt_perf_fx_setup(_metadata, &self->f, variant->prog);
 	if (variant->image &&
 	    vt_load_share_image(_metadata, variant->image))
 		return;
-	if (vl_expect_load(variant->expect, &self->x) ||
+	if (vt_expect_load(variant->expect, &self->x) ||
 	    self->x.nev != variant->nev)
 		SKIP(return, "no full %s in $VPMU_SHARE", variant->expect);
 }
@@ -59,9 +58,9 @@ FIXTURE_SETUP(sample)
 FIXTURE_TEARDOWN(sample)
 {
 	/* Whatever the setup got to: the default image again. */
-	if (variant->image && vl_have_loader() && !geteuid())
-		EXPECT_EQ(0, vl_load_default());
-	perf_fx_teardown(&self->f);
+	if (variant->image && vt_have_loader() && !geteuid())
+		EXPECT_EQ(0, vt_load_default());
+	vt_perf_fx_teardown(&self->f);
 }
 
 /*
@@ -70,9 +69,8 @@ FIXTURE_TEARDOWN(sample)
  */
 TEST_F_TIMEOUT(sample, exact_counts, 120)
 {
-	int fds[MAX_CTRS], i, j, bad = 0;
+	int fds[VT_MAX_CTRS], i, j, bad = 0;
 
-	VL_SETUP_DONE();
 	for (i = 0; i < self->x.nev; i += self->f.nr_counters) {
 		int n = self->x.nev - i;
 
@@ -81,17 +79,17 @@ TEST_F_TIMEOUT(sample, exact_counts, 120)
 		for (j = 0; j < n; j++) {
 			uint64_t config;
 
-			ASSERT_EQ(0, vp_alias_cfg(self->x.ev_name[i + j], &config))
+			ASSERT_EQ(0, vt_alias_cfg(self->x.ev_name[i + j], &config))
 				TH_LOG("no events/vpmu_%s", self->x.ev_name[i + j]);
-			fds[j] = open_config(config, 0);
+			fds[j] = vt_open_config(config, 0);
 			ASSERT_LE(0, fds[j]) TH_LOG("open vpmu_%s: %s",
 				self->x.ev_name[i + j], strerror(-fds[j]));
 		}
-		ASSERT_EQ(0, run(&self->f, BUDGET));
+		ASSERT_EQ(0, vt_perf_run(&self->f, VT_PERF_BUDGET));
 		for (j = 0; j < n; j++) {
-			struct vp_count c;
+			struct vt_count c;
 
-			ASSERT_EQ(0, vp_read_count(fds[j], &c));
+			ASSERT_EQ(0, vt_read_count(fds[j], &c));
 			close(fds[j]);
 			EXPECT_EQ(c.enabled, c.running);
 			if (c.value != self->x.ev_count[i + j]) {
@@ -117,7 +115,7 @@ static int tags_listed(void)
 
 	for (k = 1; k <= VPMU_TAG_MAX; k++) {
 		snprintf(rel, sizeof(rel), "events/vpmu_tag%d", k);
-		if (vl_pmu_read(rel, buf, sizeof(buf)))
+		if (vt_pmu_read(rel, buf, sizeof(buf)))
 			continue;
 		snprintf(rel, sizeof(rel), "tag=%d", k);
 		if (n != k - 1 || strcmp(buf, rel))
@@ -134,54 +132,52 @@ static int tags_listed(void)
  */
 TEST_F(sample, tag_range)
 {
-	uint64_t tag = vp_field("tag", 1);
+	uint64_t tag = vt_field("tag", 1);
 	int fd;
 
-	VL_SETUP_DONE();
-	ASSERT_EQ(variant->tags + 1, vl_tag_limit());
+	ASSERT_EQ(variant->tags + 1, vt_tag_limit());
 	EXPECT_EQ(variant->tags, tags_listed());
 	if (variant->image) {
-		ASSERT_EQ(0, vl_load_default());
+		ASSERT_EQ(0, vt_load_default());
 		EXPECT_EQ(8, tags_listed());
 		ASSERT_EQ(0, vt_load_share_image(_metadata, variant->image));
 		EXPECT_EQ(variant->tags, tags_listed());
 	}
-	fd = open_config(tag * variant->tags, 0);
+	fd = vt_open_config(tag * variant->tags, 0);
 	EXPECT_LE(0, fd);
 	if (fd >= 0)
 		close(fd);
-	EXPECT_EQ(-EINVAL, open_config(tag * (variant->tags + 1), 0));
+	EXPECT_EQ(-EINVAL, vt_open_config(tag * (variant->tags + 1), 0));
 }
 
 /* User-only + kernel-only = total, and kernel-only = "super cycles". */
 TEST_F(sample, exclude_user_kernel)
 {
 	struct perf_event_attr a;
-	struct vp_count u, k, t;
+	struct vt_count u, k, t;
 	int fu, fk, ft;
 
-	VL_SETUP_DONE();
 	if (self->x.super_cycles < 0)
 		SKIP(return, "no super cycles line");
-	vp_count_attr(&a, 0, 0);	/* vpmu_cycles */
+	vt_count_attr(&a, 0, 0);	/* vpmu_cycles */
 	a.exclude_kernel = 1;
-	fu = sys_perf_event_open(&a, 0, -1, -1, 0);
+	fu = vt_perf_event_open(&a, 0, -1, -1, 0);
 	ASSERT_LE(0, fu);
 	a.exclude_kernel = 0;
 	a.exclude_user = 1;
-	fk = sys_perf_event_open(&a, 0, -1, -1, 0);
+	fk = vt_perf_event_open(&a, 0, -1, -1, 0);
 	ASSERT_LE(0, fk);
 	a.exclude_user = 0;
 	a.exclude_hv = 1;	/* changes nothing */
 	a.exclude_idle = 1;
 	a.exclude_guest = 1;
-	ft = sys_perf_event_open(&a, 0, -1, -1, 0);
+	ft = vt_perf_event_open(&a, 0, -1, -1, 0);
 	ASSERT_LE(0, ft);
 
-	ASSERT_EQ(0, run(&self->f, BUDGET));
-	ASSERT_EQ(0, vp_read_count(fu, &u));
-	ASSERT_EQ(0, vp_read_count(fk, &k));
-	ASSERT_EQ(0, vp_read_count(ft, &t));
+	ASSERT_EQ(0, vt_perf_run(&self->f, VT_PERF_BUDGET));
+	ASSERT_EQ(0, vt_read_count(fu, &u));
+	ASSERT_EQ(0, vt_read_count(fk, &k));
+	ASSERT_EQ(0, vt_read_count(ft, &t));
 	EXPECT_EQ(self->f.r.cycles, t.value);
 	EXPECT_EQ((uint64_t)self->x.super_cycles, k.value);
 	EXPECT_EQ(t.value, u.value + k.value);

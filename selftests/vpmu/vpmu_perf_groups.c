@@ -11,7 +11,7 @@
 #define _GNU_SOURCE
 #include "vpmu_perf.h"
 
-PERF_FIXTURE(perf, "sum");
+VT_PERF_FIXTURE(perf, "sum");
 
 /* Open @n events of @configs as one group; fds in @fds; -errno of a failure. */
 static int open_group(const uint64_t *configs, int n, int *fds)
@@ -20,10 +20,10 @@ static int open_group(const uint64_t *configs, int n, int *fds)
 	int i;
 
 	for (i = 0; i < n; i++) {
-		vp_attr(&a, configs[i], 0);
-		a.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID | VP_RF_TIMES;
+		vt_attr(&a, configs[i], 0);
+		a.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID | VT_RF_TIMES;
 		a.disabled = !i;
-		fds[i] = vp_open(&a, 0, -1, i ? fds[0] : -1);
+		fds[i] = vt_open(&a, 0, -1, i ? fds[0] : -1);
 		if (fds[i] < 0) {
 			int err = fds[i];
 
@@ -46,17 +46,16 @@ TEST_F(perf, group_read)
 {
 	const char *names[] = { "cycles", "uops", "insns" };
 	uint64_t configs[3], want[3] = { 179, 179, 32 };
-	struct vp_group_read g;
+	struct vt_group_read g;
 	int fds[3], i;
 
-	VL_SETUP_DONE();
 	if (self->f.nr_counters < 3)
 		SKIP(return, "needs 3 counters");
 	for (i = 0; i < 3; i++)
-		ASSERT_EQ(0, vp_alias_cfg(names[i], &configs[i]));
+		ASSERT_EQ(0, vt_alias_cfg(names[i], &configs[i]));
 	ASSERT_EQ(0, open_group(configs, 3, fds));
 	ASSERT_EQ(0, ioctl(fds[0], PERF_EVENT_IOC_ENABLE, 0));
-	ASSERT_EQ(0, run(&self->f, BUDGET));
+	ASSERT_EQ(0, vt_perf_run(&self->f, VT_PERF_BUDGET));
 	ASSERT_EQ(0, ioctl(fds[0], PERF_EVENT_IOC_DISABLE, 0));
 	ASSERT_LT(0, read(fds[0], &g, sizeof(g)));
 	ASSERT_EQ(3ull, g.nr);
@@ -79,22 +78,21 @@ TEST_F(perf, group_read)
 TEST_F(perf, group_pinned_and_free)
 {
 	uint64_t configs[2];
-	struct vp_group_read g;
+	struct vt_group_read g;
 	int fds[2];
 
-	VL_SETUP_DONE();
-	ASSERT_EQ(0, vp_alias_cfg("uops", &configs[0]));
-	ASSERT_EQ(0, vp_alias_cfg("cycles", &configs[1]));
+	ASSERT_EQ(0, vt_alias_cfg("uops", &configs[0]));
+	ASSERT_EQ(0, vt_alias_cfg("cycles", &configs[1]));
 	if (self->f.nr_counters < 2)
 		SKIP(return, "needs 2 counters");
-	configs[1] |= ctr_config(1);
+	configs[1] |= vt_ctr_config(1);
 	ASSERT_EQ(0, open_group(configs, 2, fds));
 	ASSERT_EQ(0, ioctl(fds[0], PERF_EVENT_IOC_ENABLE, 0));
-	ASSERT_EQ(0, run(&self->f, BUDGET));
+	ASSERT_EQ(0, vt_perf_run(&self->f, VT_PERF_BUDGET));
 	ASSERT_LT(0, read(fds[0], &g, sizeof(g)));
 	EXPECT_EQ(g.enabled, g.running);
-	EXPECT_EQ(SUM_CYCLES, g.cntr[0].value);
-	EXPECT_EQ(SUM_CYCLES, g.cntr[1].value);
+	EXPECT_EQ(VT_SUM_CYCLES, g.cntr[0].value);
+	EXPECT_EQ(VT_SUM_CYCLES, g.cntr[1].value);
 	close_all(fds, 2);
 }
 
@@ -106,19 +104,19 @@ TEST_F(perf, group_pinned_and_free)
  * 0 and every value 0 (perf.rst, "Kernels").
  */
 static void group_never_fits(struct __test_metadata *_metadata,
-			     struct perf_fx *f, const uint64_t *configs, int n)
+			     struct vt_perf_fx *f, const uint64_t *configs, int n)
 {
-	struct vp_group_read g;
-	int fds[MAX_CTRS + 1], ret, i;
+	struct vt_group_read g;
+	int fds[VT_MAX_CTRS + 1], ret, i;
 
 	ret = open_group(configs, n, fds);
-	if (!vp_kernel_before(6, 2)) {
+	if (!vt_kernel_before(6, 2)) {
 		ASSERT_EQ(-EINVAL, ret);
 		return;
 	}
 	ASSERT_EQ(0, ret) TH_LOG("open: %s", strerror(-ret));
 	ASSERT_EQ(0, ioctl(fds[0], PERF_EVENT_IOC_ENABLE, 0));
-	ASSERT_EQ(0, run(f, BUDGET));
+	ASSERT_EQ(0, vt_perf_run(f, VT_PERF_BUDGET));
 	ASSERT_LT(0, read(fds[0], &g, sizeof(g)));
 	ASSERT_EQ((uint64_t)n, g.nr);
 	EXPECT_LT(0ull, g.enabled);
@@ -130,12 +128,11 @@ static void group_never_fits(struct __test_metadata *_metadata,
 
 TEST_F(perf, group_too_big)
 {
-	uint64_t configs[MAX_CTRS + 1];
+	uint64_t configs[VT_MAX_CTRS + 1];
 	int i;
 
-	VL_SETUP_DONE();
 	for (i = 0; i <= self->f.nr_counters; i++)
-		ASSERT_EQ(0, vp_alias_cfg("uops", &configs[i]));
+		ASSERT_EQ(0, vt_alias_cfg("uops", &configs[i]));
 	group_never_fits(_metadata, &self->f, configs, self->f.nr_counters + 1);
 }
 
@@ -143,9 +140,8 @@ TEST_F(perf, group_pinned_conflict)
 {
 	uint64_t configs[2];
 
-	VL_SETUP_DONE();
-	ASSERT_EQ(0, vp_alias_cfg("uops", &configs[0]));
-	configs[0] |= ctr_config(1);
+	ASSERT_EQ(0, vt_alias_cfg("uops", &configs[0]));
+	configs[0] |= vt_ctr_config(1);
 	configs[1] = configs[0];
 	group_never_fits(_metadata, &self->f, configs, 2);
 }
@@ -162,20 +158,19 @@ TEST_F(perf, group_pinned_conflict)
  */
 TEST_F_TIMEOUT(perf, more_events_than_counters, 180)
 {
-	struct vp_count c[MAX_CTRS + 1];
-	int fds[MAX_CTRS + 1], n = self->f.nr_counters + 1, i;
+	struct vt_count c[VT_MAX_CTRS + 1];
+	int fds[VT_MAX_CTRS + 1], n = self->f.nr_counters + 1, i;
 	uint64_t total = 0, want = 10000000;
-	struct vl_prog p;
+	struct vt_prog p;
 	uint8_t *mem;
 
-	VL_SETUP_DONE();
-	if (vt_prog(_metadata, &p, &mem, "spin"))
+	if (vt_need_prog(_metadata, &p, &mem, "spin"))
 		return;
 	for (i = 0; i < n; i++) {
-		fds[i] = open_config(0, 0);	/* vpmu_cycles */
+		fds[i] = vt_open_config(0, 0);	/* vpmu_cycles */
 		ASSERT_LE(0, fds[i]);
 	}
-	ASSERT_EQ(0, vl_run(self->f.dev, &p, mem, want, &self->f.r));
+	ASSERT_EQ(0, vt_run(self->f.dev, &p, mem, want, &self->f.r));
 	ASSERT_EQ(want, self->f.r.cycles);
 	/*
 	 * Read them all before closing any: closing one frees its counter,
@@ -183,7 +178,7 @@ TEST_F_TIMEOUT(perf, more_events_than_counters, 180)
 	 * it is read.
 	 */
 	for (i = 0; i < n; i++)
-		ASSERT_EQ(0, vp_read_count(fds[i], &c[i]));
+		ASSERT_EQ(0, vt_read_count(fds[i], &c[i]));
 	for (i = 0; i < n; i++) {
 		close(fds[i]);
 		total += c[i].value;
@@ -197,7 +192,7 @@ TEST_F_TIMEOUT(perf, more_events_than_counters, 180)
 			EXPECT_EQ(0ull, c[i].value);
 	}
 	EXPECT_EQ(self->f.nr_counters * want, total);
-	if (vp_kernel_before(6, 2)) {
+	if (vt_kernel_before(6, 2)) {
 		for (i = 0; i < n - 1; i++)
 			EXPECT_EQ(want, c[i].value);
 		EXPECT_EQ(0ull, c[n - 1].running);
@@ -206,7 +201,7 @@ TEST_F_TIMEOUT(perf, more_events_than_counters, 180)
 			EXPECT_LT(0ull, c[i].running) TH_LOG("not rotated in");
 	}
 	free(mem);
-	vl_prog_free(&p);
+	vt_prog_free(&p);
 }
 
 TEST_HARNESS_MAIN

@@ -14,22 +14,22 @@
 #include <linux/perf_event.h>
 #include "vpmu_lib.h"
 
-#define VP_MAX_CTRS	16	/* VPMU_NR_COUNTERS_MAX */
-#define VP_RING_PAGES	64	/* data pages of a ring, unless told */
+#define VT_MAX_CTRS	16	/* VPMU_NR_COUNTERS_MAX */
+#define VT_RING_PAGES	64	/* data pages of a ring, unless told */
 
 /* What perf stat reads with each count. */
-#define VP_RF_TIMES	(PERF_FORMAT_TOTAL_TIME_ENABLED | \
+#define VT_RF_TIMES	(PERF_FORMAT_TOTAL_TIME_ENABLED | \
 			 PERF_FORMAT_TOTAL_TIME_RUNNING)
 
 /* ---- the PMU's sysfs files ----------------------------------------------- */
 
 /* The PMU's dynamic type from sysfs, or -1 without it. */
-static inline long vp_type(void)
+static inline long vt_type(void)
 {
 	char buf[32], *end;
 	long type;
 
-	if (vl_pmu_read("type", buf, sizeof(buf)))
+	if (vt_pmu_read("type", buf, sizeof(buf)))
 		return -1;
 	errno = 0;
 	type = strtol(buf, &end, 10);
@@ -43,12 +43,12 @@ static inline long vp_type(void)
  * *@word which config it is in (0 config, 1 config1, 2 config2); -1 if
  * there is no such field.
  */
-static inline int vp_format(const char *field, int *word)
+static inline int vt_format(const char *field, int *word)
 {
 	char rel[64], buf[64], *colon;
 
 	snprintf(rel, sizeof(rel), "format/%s", field);
-	if (vl_pmu_read(rel, buf, sizeof(buf)))
+	if (vt_pmu_read(rel, buf, sizeof(buf)))
 		return -1;
 	colon = strchr(buf, ':');
 	if (!colon || strncmp(buf, "config", 6))
@@ -59,25 +59,25 @@ static inline int vp_format(const char *field, int *word)
 }
 
 /* The low bit of format/@field in whichever config it is, or -1. */
-static inline int vp_shift(const char *field)
+static inline int vt_shift(const char *field)
 {
 	int word;
 
-	return vp_format(field, &word);
+	return vt_format(field, &word);
 }
 
 /* The low bit of format/@field, a field of attr.config itself; or -1. */
-static inline int vp_config_shift(const char *field)
+static inline int vt_config_shift(const char *field)
 {
-	int word, lo = vp_format(field, &word);
+	int word, lo = vt_format(field, &word);
 
 	return lo >= 0 && word == 0 ? lo : -1;
 }
 
 /* @val in format/@field: config, config1 or config2 alike. */
-static inline uint64_t vp_field(const char *field, uint64_t val)
+static inline uint64_t vt_field(const char *field, uint64_t val)
 {
-	return val << vp_shift(field);
+	return val << vt_shift(field);
 }
 
 /*
@@ -85,12 +85,12 @@ static inline uint64_t vp_field(const char *field, uint64_t val)
  * builds it: each "term=value" shifted to its format/ field, which must be
  * one of attr.config.  0, or -1 without such an alias.
  */
-static inline int vp_alias_cfg(const char *name, uint64_t *config)
+static inline int vt_alias_cfg(const char *name, uint64_t *config)
 {
 	char rel[128], buf[128], *term, *save = NULL;
 
 	snprintf(rel, sizeof(rel), "events/vpmu_%s", name);
-	if (vl_pmu_read(rel, buf, sizeof(buf)))
+	if (vt_pmu_read(rel, buf, sizeof(buf)))
 		return -1;
 	*config = 0;
 	for (term = strtok_r(buf, ",", &save); term;
@@ -101,7 +101,7 @@ static inline int vp_alias_cfg(const char *name, uint64_t *config)
 		if (!eq)
 			return -1;
 		*eq = '\0';
-		shift = vp_config_shift(term);
+		shift = vt_config_shift(term);
 		if (shift < 0)
 			return -1;
 		*config |= strtoull(eq + 1, NULL, 0) << shift;
@@ -110,11 +110,11 @@ static inline int vp_alias_cfg(const char *name, uint64_t *config)
 }
 
 /* attr.config of alias events/vpmu_@name, or ~0 without it. */
-static inline uint64_t vp_alias(const char *name)
+static inline uint64_t vt_alias(const char *name)
 {
 	uint64_t config;
 
-	return vp_alias_cfg(name, &config) ? ~0ull : config;
+	return vt_alias_cfg(name, &config) ? ~0ull : config;
 }
 
 /*
@@ -122,7 +122,7 @@ static inline uint64_t vp_alias(const char *name)
  * in perf_sw_context: perf.rst, "Kernels".)  An unreadable release counts
  * as old.
  */
-static inline bool vp_kernel_before(int major, int minor)
+static inline bool vt_kernel_before(int major, int minor)
 {
 	struct utsname u;
 	int ma = 0, mi = 0;
@@ -135,7 +135,7 @@ static inline bool vp_kernel_before(int major, int minor)
 /* ---- events -------------------------------------------------------------- */
 
 /* A vpmu event of PMU type @type, nothing else set. */
-static inline void vp_attr_of(struct perf_event_attr *a, long type,
+static inline void vt_attr_of(struct perf_event_attr *a, long type,
 			      uint64_t config, uint64_t config1)
 {
 	memset(a, 0, sizeof(*a));
@@ -146,43 +146,43 @@ static inline void vp_attr_of(struct perf_event_attr *a, long type,
 }
 
 /* A vpmu event, the PMU's type read from sysfs. */
-static inline void vp_attr(struct perf_event_attr *a, uint64_t config,
+static inline void vt_attr(struct perf_event_attr *a, uint64_t config,
 			   uint64_t config1)
 {
-	vp_attr_of(a, vp_type(), config, config1);
+	vt_attr_of(a, vt_type(), config, config1);
 }
 
-/* A counting event read as perf stat reads it (struct vp_count). */
-static inline void vp_count_attr(struct perf_event_attr *a, uint64_t config,
+/* A counting event read as perf stat reads it (struct vt_count). */
+static inline void vt_count_attr(struct perf_event_attr *a, uint64_t config,
 				 uint64_t config1)
 {
-	vp_attr(a, config, config1);
-	a->read_format = VP_RF_TIMES;
+	vt_attr(a, config, config1);
+	a->read_format = VT_RF_TIMES;
 }
 
 /* The raw system call: the fd, or -1 and errno. */
-static inline int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid,
-				      int cpu, int group_fd,
-				      unsigned long flags)
+static inline int vt_perf_event_open(struct perf_event_attr *attr, pid_t pid,
+				     int cpu, int group_fd,
+				     unsigned long flags)
 {
 	return syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, flags);
 }
 
 /* perf_event_open() with FD_CLOEXEC; the fd or -errno. */
-static inline int vp_open(struct perf_event_attr *a, pid_t pid, int cpu,
+static inline int vt_open(struct perf_event_attr *a, pid_t pid, int cpu,
 			  int group)
 {
-	int fd = sys_perf_event_open(a, pid, cpu, group, PERF_FLAG_FD_CLOEXEC);
+	int fd = vt_perf_event_open(a, pid, cpu, group, PERF_FLAG_FD_CLOEXEC);
 
 	return fd < 0 ? -errno : fd;
 }
 
-/* A read of read_format VP_RF_TIMES. */
-struct vp_count {
+/* A read of read_format VT_RF_TIMES. */
+struct vt_count {
 	uint64_t value, enabled, running;
 };
 
-static inline int vp_read_count(int fd, struct vp_count *c)
+static inline int vt_read_count(int fd, struct vt_count *c)
 {
 	return read(fd, c, sizeof(*c)) == sizeof(*c) ? 0 : -1;
 }
@@ -191,7 +191,7 @@ static inline int vp_read_count(int fd, struct vp_count *c)
  * An event's count: the first word of a read of read_format 0 (or of any
  * format that starts with the value), or ~0 on error.
  */
-static inline uint64_t vp_count(int fd)
+static inline uint64_t vt_count(int fd)
 {
 	uint64_t v[4];
 	ssize_t n = read(fd, v, sizeof(v));
@@ -199,16 +199,16 @@ static inline uint64_t vp_count(int fd)
 	return n >= 8 && n % 8 == 0 ? v[0] : ~0ull;
 }
 
-/* A read of read_format VP_RF_TIMES | GROUP | ID, up to 17 members. */
-struct vp_group_read {
+/* A read of read_format VT_RF_TIMES | GROUP | ID, up to 17 members. */
+struct vt_group_read {
 	uint64_t nr, enabled, running;
-	struct { uint64_t value, id; } cntr[VP_MAX_CTRS + 1];
+	struct { uint64_t value, id; } cntr[VT_MAX_CTRS + 1];
 };
 
 /* ---- samples and their rings --------------------------------------------- */
 
 /* A sample's PERF_SAMPLE_RAW record (perf.rst, "Samples"). */
-struct vp_raw {
+struct vt_raw {
 	uint16_t type;
 	uint8_t flags, preempt_count;
 	int32_t pid;
@@ -217,10 +217,10 @@ struct vp_raw {
 } __attribute__((packed));
 
 /* A sample of sample_type IP | RAW, maybe with PERIOD. */
-struct vp_sample {
+struct vt_sample {
 	uint64_t ip;
 	uint16_t misc;		/* the record's header.misc */
-	struct vp_raw raw;	/* all ones if the record is too short */
+	struct vt_raw raw;	/* all ones if the record is too short */
 };
 
 /*
@@ -229,7 +229,7 @@ struct vp_sample {
  * those records), throttle records and the other records; and the last
  * malformed record, where it was and where the data ended.
  */
-struct vp_ring {
+struct vt_ring {
 	char *base;
 	size_t psz, pages;	/* data pages: a power of 2 */
 	uint64_t samples, lost, lost_records, throttle, other;
@@ -237,12 +237,12 @@ struct vp_ring {
 	uint64_t bad_at, bad_head;
 };
 
-/* Map @pages data pages (0: VP_RING_PAGES) of @fd's ring; 0 or -errno. */
-static inline int vp_ring_map_pages(int fd, struct vp_ring *rb, size_t pages)
+/* Map @pages data pages (0: VT_RING_PAGES) of @fd's ring; 0 or -errno. */
+static inline int vt_ring_map_pages(int fd, struct vt_ring *rb, size_t pages)
 {
 	memset(rb, 0, sizeof(*rb));
 	rb->psz = sysconf(_SC_PAGESIZE);
-	rb->pages = pages ? pages : VP_RING_PAGES;
+	rb->pages = pages ? pages : VT_RING_PAGES;
 	rb->base = mmap(NULL, (rb->pages + 1) * rb->psz,
 			PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (rb->base == MAP_FAILED) {
@@ -252,12 +252,12 @@ static inline int vp_ring_map_pages(int fd, struct vp_ring *rb, size_t pages)
 	return 0;
 }
 
-static inline int vp_ring_map(int fd, struct vp_ring *rb)
+static inline int vt_ring_map(int fd, struct vt_ring *rb)
 {
-	return vp_ring_map_pages(fd, rb, 0);
+	return vt_ring_map_pages(fd, rb, 0);
 }
 
-static inline void vp_ring_unmap(struct vp_ring *rb)
+static inline void vt_ring_unmap(struct vt_ring *rb)
 {
 	if (rb->base)
 		munmap(rb->base, (rb->pages + 1) * rb->psz);
@@ -268,17 +268,17 @@ static inline void vp_ring_unmap(struct vp_ring *rb)
  * Called for every record with the record copied out of the ring (@rec,
  * h->size bytes); non-zero stops the reading as if it were malformed.
  */
-typedef int (*vp_record_fn)(struct vp_ring *rb,
+typedef int (*vt_record_fn)(struct vt_ring *rb,
 			    const struct perf_event_header *h,
 			    const char *rec, void *arg);
 
 /*
- * Consume every record in the ring, counting them as struct vp_ring says
+ * Consume every record in the ring, counting them as struct vt_ring says
  * and handing each to @fn (if any).  A malformed record (or @fn's refusal)
  * ends the reading with the rest of the ring consumed: -1; else 0.  Call
  * often enough for the ring not to fill, or count on the lost records.
  */
-static inline int vp_ring_read(struct vp_ring *rb, vp_record_fn fn, void *arg)
+static inline int vt_ring_read(struct vt_ring *rb, vt_record_fn fn, void *arg)
 {
 	struct perf_event_mmap_page *pg = (void *)rb->base;
 	const char *data = rb->base + rb->psz;
@@ -330,18 +330,18 @@ static inline int vp_ring_read(struct vp_ring *rb, vp_record_fn fn, void *arg)
 	return ret;
 }
 
-/* vp_ring_read() with nothing but the counting. */
-static inline int vp_ring_drain(struct vp_ring *rb)
+/* vt_ring_read() with nothing but the counting. */
+static inline int vt_ring_drain(struct vt_ring *rb)
 {
-	return vp_ring_read(rb, NULL, NULL);
+	return vt_ring_read(rb, NULL, NULL);
 }
 
 /*
  * The IP and raw record of sample @rec of sample_type IP | RAW, with
  * PERIOD between them if @period (the order of perf_event_open(2)).
  */
-static inline void vp_sample_parse(const char *rec, uint16_t size,
-				   bool period, struct vp_sample *s)
+static inline void vt_sample_parse(const char *rec, uint16_t size,
+				   bool period, struct vt_sample *s)
 {
 	size_t at = sizeof(struct perf_event_header) + 8 + (period ? 8 : 0);
 	uint32_t rsize = 0;
@@ -356,34 +356,34 @@ static inline void vp_sample_parse(const char *rec, uint16_t size,
 		memcpy(&s->raw, rec + at + 4, sizeof(s->raw));
 }
 
-struct vp_samples {
-	struct vp_sample *s;
+struct vt_samples {
+	struct vt_sample *s;
 	size_t max;
 	bool period;
 };
 
-static inline int vp_samples_fn(struct vp_ring *rb,
+static inline int vt_samples_fn(struct vt_ring *rb,
 				const struct perf_event_header *h,
 				const char *rec, void *arg)
 {
-	struct vp_samples *to = arg;
+	struct vt_samples *to = arg;
 
 	if (h->type == PERF_RECORD_SAMPLE && rb->samples <= to->max)
-		vp_sample_parse(rec, h->size, to->period,
+		vt_sample_parse(rec, h->size, to->period,
 				&to->s[rb->samples - 1]);
 	return 0;
 }
 
 /*
- * vp_ring_read() of an IP | RAW sampling event, its samples from the
+ * vt_ring_read() of an IP | RAW sampling event, its samples from the
  * @rb->samples-th on stored in @s, up to the @max-th.
  */
-static inline int vp_ring_samples(struct vp_ring *rb, struct vp_sample *s,
+static inline int vt_ring_samples(struct vt_ring *rb, struct vt_sample *s,
 				  size_t max)
 {
-	struct vp_samples to = { .s = s, .max = max };
+	struct vt_samples to = { .s = s, .max = max };
 
-	return vp_ring_read(rb, vp_samples_fn, &to);
+	return vt_ring_read(rb, vt_samples_fn, &to);
 }
 
 #endif /* VPMU_PERF_LIB_H */

@@ -8,7 +8,7 @@
 #define _GNU_SOURCE
 #include "vpmu_perf.h"
 
-PERF_FIXTURE(narrow, "sortloop");
+VT_PERF_FIXTURE(narrow, "sortloop");
 
 /*
  * The sort loop for 3 million cycles: cycles on the 14-bit counter 3 wrap
@@ -22,30 +22,29 @@ TEST_F_TIMEOUT(narrow, wraps_within_one_run, 120)
 {
 	uint64_t cycles, insns, ins[2];
 	int fc, fi, k, w;
-	struct vp_count c;
+	struct vt_count c;
 
-	VL_SETUP_DONE();
 	if (self->f.nr_counters < 3)
 		SKIP(return, "needs 3 counters");
-	w = vl_pmu_long("caps/counter2_width");
+	w = vt_pmu_long("caps/counter2_width");
 	TH_LOG("counter 3 is %d bits wide", w);
 	ASSERT_LT(0, w);
-	ASSERT_EQ(0, vp_alias_cfg("cycles", &cycles));
-	ASSERT_EQ(0, vp_alias_cfg("insns", &insns));
+	ASSERT_EQ(0, vt_alias_cfg("cycles", &cycles));
+	ASSERT_EQ(0, vt_alias_cfg("insns", &insns));
 
 	for (k = 0; k < 2; k++) {
 		/* k = 0: cycles on counter 3, insns on 1; k = 1 swapped. */
-		fc = open_config(cycles | ctr_config(k ? 1 : 3), 0);
-		fi = open_config(insns | ctr_config(k ? 3 : 1), 0);
+		fc = vt_open_config(cycles | vt_ctr_config(k ? 1 : 3), 0);
+		fi = vt_open_config(insns | vt_ctr_config(k ? 3 : 1), 0);
 		ASSERT_LE(0, fc);
 		ASSERT_LE(0, fi);
-		ASSERT_EQ(0, run(&self->f, LONG_BUDGET));
+		ASSERT_EQ(0, vt_perf_run(&self->f, LONG_BUDGET));
 		EXPECT_EQ((__u32)VPMU_RUN_BUDGET, self->f.r.stop);
 		EXPECT_EQ(LONG_BUDGET, self->f.r.cycles);
-		ASSERT_EQ(0, vp_read_count(fc, &c));
+		ASSERT_EQ(0, vt_read_count(fc, &c));
 		EXPECT_EQ(c.enabled, c.running);
 		EXPECT_EQ(LONG_BUDGET, c.value);
-		ASSERT_EQ(0, vp_read_count(fi, &c));
+		ASSERT_EQ(0, vt_read_count(fi, &c));
 		EXPECT_EQ(c.enabled, c.running);
 		ins[k] = c.value;
 		close(fc);
@@ -64,31 +63,30 @@ TEST_F_TIMEOUT(narrow, wraps_within_one_run, 120)
 TEST_F_TIMEOUT(narrow, sample_long_run, 300)
 {
 	static const uint64_t periods[] = { 100003, 997 };
-	static struct vp_sample s[4000];
+	static struct vt_sample s[4000];
 	struct perf_event_attr a;
 	uint64_t uops, cycles;
-	struct vp_ring rb;
-	struct vp_count c;
+	struct vt_ring rb;
+	struct vt_count c;
 	unsigned int i;
 	int k, fd, fc;
 
-	VL_SETUP_DONE();
 	if (self->f.nr_counters < 3)
 		SKIP(return, "needs 3 counters");
-	ASSERT_EQ(0, vp_alias_cfg("uops", &uops));
-	ASSERT_EQ(0, vp_alias_cfg("cycles", &cycles));
+	ASSERT_EQ(0, vt_alias_cfg("uops", &uops));
+	ASSERT_EQ(0, vt_alias_cfg("cycles", &cycles));
 	for (i = 0; i < 2; i++) {
 		uint64_t p = periods[i];
 		int bad = 0;
 
-		fd = open_sampling(uops | ctr_config(3), p, 0, &rb);
+		fd = vt_open_sampling(uops | vt_ctr_config(3), p, 0, &rb);
 		ASSERT_LE(0, fd);
-		fc = open_config(uops | ctr_config(1), 0);
+		fc = vt_open_config(uops | vt_ctr_config(1), 0);
 		ASSERT_LE(0, fc);
-		ASSERT_EQ(0, run(&self->f, LONG_BUDGET));
-		ASSERT_EQ(0, vp_read_count(fc, &c));
+		ASSERT_EQ(0, vt_perf_run(&self->f, LONG_BUDGET));
+		ASSERT_EQ(0, vt_read_count(fc, &c));
 		close(fc);
-		vp_ring_samples(&rb, s, 4000);
+		vt_ring_samples(&rb, s, 4000);
 		EXPECT_EQ(c.value / p, (uint64_t)rb.samples)
 			TH_LOG("period %llu, %llu events",
 			       (unsigned long long)p,
@@ -98,39 +96,39 @@ TEST_F_TIMEOUT(narrow, sample_long_run, 300)
 			if (s[k].raw.count != (uint64_t)(k + 1) * p || s[k].raw.ctr != 2)
 				bad++;
 		EXPECT_EQ(0, bad);
-		ASSERT_EQ(0, vp_read_count(fd, &c));
+		ASSERT_EQ(0, vt_read_count(fd, &c));
 		EXPECT_EQ(c.enabled, c.running);
-		close_sampling(fd, &rb);
+		vt_close_sampling(fd, &rb);
 	}
 
 	/* Frequency mode: samples, and the count still exact. */
-	vp_count_attr(&a, cycles, 0);
+	vt_count_attr(&a, cycles, 0);
 	a.freq = 1;
 	a.sample_freq = 1000;
 	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_PERIOD;
-	fd = sys_perf_event_open(&a, 0, -1, -1, 0);
+	fd = vt_perf_event_open(&a, 0, -1, -1, 0);
 	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, vp_ring_map_pages(fd, &rb, RING_PAGES));
-	ASSERT_EQ(0, run(&self->f, LONG_BUDGET));
-	ASSERT_EQ(0, vp_read_count(fd, &c));
+	ASSERT_EQ(0, vt_ring_map_pages(fd, &rb, VT_PERF_RING_PAGES));
+	ASSERT_EQ(0, vt_perf_run(&self->f, LONG_BUDGET));
+	ASSERT_EQ(0, vt_read_count(fd, &c));
 	EXPECT_EQ(LONG_BUDGET, c.value);
-	vp_ring_drain(&rb);
+	vt_ring_drain(&rb);
 	EXPECT_LT(0ull, rb.samples);
 	TH_LOG("-F 1000: %llu samples", (unsigned long long)rb.samples);
-	close_sampling(fd, &rb);
+	vt_close_sampling(fd, &rb);
 
 	/* Period 1: at most one sample per event, the count exact. */
-	fd = open_sampling(cycles, 1, 0, &rb);
+	fd = vt_open_sampling(cycles, 1, 0, &rb);
 	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, run(&self->f, 200000));
-	ASSERT_EQ(0, vp_read_count(fd, &c));
+	ASSERT_EQ(0, vt_perf_run(&self->f, 200000));
+	ASSERT_EQ(0, vt_read_count(fd, &c));
 	EXPECT_EQ(200000ull, c.value);
-	vp_ring_drain(&rb);
+	vt_ring_drain(&rb);
 	EXPECT_GE(200000ull, rb.samples + rb.lost_records);
 	TH_LOG("period 1: %llu samples, %llu lost records",
 	       (unsigned long long)rb.samples,
 	       (unsigned long long)rb.lost_records);
-	close_sampling(fd, &rb);
+	vt_close_sampling(fd, &rb);
 }
 
 TEST_HARNESS_MAIN

@@ -9,7 +9,7 @@
 #include "vpmu_perf.h"
 
 FIXTURE(reload) {
-	struct perf_fx f;
+	struct vt_perf_fx f;
 	uint8_t *img[2];
 	size_t len;
 };
@@ -17,24 +17,23 @@ FIXTURE(reload) {
 FIXTURE_SETUP(reload)
 {
 	self->img[0] = self->img[1] = NULL;
-	perf_fx_setup(_metadata, &self->f, "memcpy");
-	VL_SETUP_DONE();
+	vt_perf_fx_setup(_metadata, &self->f, "memcpy");
 	if (vt_need_loader(_metadata))
 		return;
-	ASSERT_EQ(0, vl_load_default());
-	self->img[0] = vl_read_image(&self->len);
+	ASSERT_EQ(0, vt_load_default());
+	self->img[0] = vt_read_image(&self->len);
 	ASSERT_NE(NULL, self->img[0]);
-	self->img[1] = vl_variant(self->img[0], self->len, "vpmu32-perf", 20);
+	self->img[1] = vt_variant(self->img[0], self->len, "vpmu32-perf", 20);
 	ASSERT_NE(NULL, self->img[1]);
 }
 
 FIXTURE_TEARDOWN(reload)
 {
 	if (self->img[0])
-		vl_load_default();
+		vt_load_default();
 	free(self->img[0]);
 	free(self->img[1]);
-	perf_fx_teardown(&self->f);
+	vt_perf_fx_teardown(&self->f);
 }
 
 /*
@@ -47,26 +46,25 @@ FIXTURE_TEARDOWN(reload)
 TEST_F(reload, counts_across_images)
 {
 	uint64_t cycles, miss;
-	struct vp_count c;
+	struct vt_count c;
 	int fc, fm;
 
-	VL_SETUP_DONE();
-	ASSERT_EQ(0, vp_alias_cfg("cycles", &cycles));
-	ASSERT_EQ(0, vp_alias_cfg("dc_miss", &miss));
-	fc = open_config(cycles, 0);
-	fm = open_config(miss, 0);
+	ASSERT_EQ(0, vt_alias_cfg("cycles", &cycles));
+	ASSERT_EQ(0, vt_alias_cfg("dc_miss", &miss));
+	fc = vt_open_config(cycles, 0);
+	fm = vt_open_config(miss, 0);
 	ASSERT_LE(0, fc);
 	ASSERT_LE(0, fm);
-	ASSERT_EQ(0, run(&self->f, BUDGET));
+	ASSERT_EQ(0, vt_perf_run(&self->f, VT_PERF_BUDGET));
 	EXPECT_EQ(3120ull, self->f.r.cycles);
-	ASSERT_EQ(0, vl_write_image(self->img[1], self->len, 4096));
-	ASSERT_EQ(0, run(&self->f, BUDGET));
+	ASSERT_EQ(0, vt_write_image(self->img[1], self->len, 4096));
+	ASSERT_EQ(0, vt_perf_run(&self->f, VT_PERF_BUDGET));
 	EXPECT_EQ(3056ull + 8 * 20, self->f.r.cycles);
-	ASSERT_EQ(0, vl_load_default());
-	ASSERT_EQ(0, run(&self->f, BUDGET));
-	ASSERT_EQ(0, vp_read_count(fc, &c));
+	ASSERT_EQ(0, vt_load_default());
+	ASSERT_EQ(0, vt_perf_run(&self->f, VT_PERF_BUDGET));
+	ASSERT_EQ(0, vt_read_count(fc, &c));
 	EXPECT_EQ(2 * 3120ull + 3056 + 8 * 20, c.value);
-	ASSERT_EQ(0, vp_read_count(fm, &c));
+	ASSERT_EQ(0, vt_read_count(fm, &c));
 	EXPECT_EQ(24ull, c.value);
 	close(fc);
 	close(fm);

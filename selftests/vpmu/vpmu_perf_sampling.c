@@ -19,16 +19,16 @@
 #include <sys/time.h>
 #include "vpmu_perf.h"
 
-PERF_FIXTURE(perf, "sum");
+VT_PERF_FIXTURE(perf, "sum");
 
 /*
  * The micro-PC and macro PC of the @m-th microword sum executes (m >= 2):
  * the next microword of a run whose budget ends after m - 1 of them.
  */
-static int nth_uword(struct perf_fx *f, uint64_t m, uint32_t *upc,
+static int nth_uword(struct vt_perf_fx *f, uint64_t m, uint32_t *upc,
 		     uint32_t *ipc)
 {
-	if (run(f, m - 1) || f->r.stop != VPMU_RUN_BUDGET)
+	if (vt_perf_run(f, m - 1) || f->r.stop != VPMU_RUN_BUDGET)
 		return -1;
 	*upc = f->r.upc;
 	*ipc = f->r.ipc;
@@ -48,40 +48,39 @@ static uint64_t sample_ip(bool upc_ip, uint32_t upc, uint32_t ipc)
 TEST_F(perf, sample_exact_upc)
 {
 	static const uint64_t periods[] = { 1, 2, 7, 50, 178, 179, 180 };
-	struct vp_sample s[SUM_UOPS + 1];
-	uint32_t upc[SUM_UOPS + 1], ipc[SUM_UOPS + 1];
+	struct vt_sample s[VT_SUM_UOPS + 1];
+	uint32_t upc[VT_SUM_UOPS + 1], ipc[VT_SUM_UOPS + 1];
 	uint64_t uops, m, sample_upc;
 	unsigned int i;
 	int k, fd;
 
-	VL_SETUP_DONE();
-	ASSERT_EQ(0, vp_alias_cfg("uops", &uops));
-	ASSERT_LE(0, vp_config_shift("sample_upc"));
-	sample_upc = 1ull << vp_config_shift("sample_upc");
-	for (m = 2; m <= SUM_UOPS; m++)
+	ASSERT_EQ(0, vt_alias_cfg("uops", &uops));
+	ASSERT_LE(0, vt_config_shift("sample_upc"));
+	sample_upc = 1ull << vt_config_shift("sample_upc");
+	for (m = 2; m <= VT_SUM_UOPS; m++)
 		ASSERT_EQ(0, nth_uword(&self->f, m, &upc[m], &ipc[m]));
 
 	/* Every period, then the same with sample_upc. */
 	for (i = 0; i < 2 * sizeof(periods) / sizeof(periods[0]); i++) {
 		bool upc_ip = i >= sizeof(periods) / sizeof(periods[0]);
 		uint64_t p = periods[i % (sizeof(periods) / sizeof(periods[0]))];
-		struct vp_ring rb;
-		struct vp_count c;
+		struct vt_ring rb;
+		struct vt_count c;
 		int bad = 0;
 
-		fd = open_sampling(uops | (upc_ip ? sample_upc : 0), p, 0, &rb);
+		fd = vt_open_sampling(uops | (upc_ip ? sample_upc : 0), p, 0, &rb);
 		ASSERT_LE(0, fd) TH_LOG("open: %s", strerror(-fd));
-		ASSERT_EQ(0, run(&self->f, BUDGET));
-		ASSERT_EQ(0, vp_read_count(fd, &c));
-		EXPECT_EQ((uint64_t)SUM_UOPS, c.value);
-		vp_ring_samples(&rb, s, SUM_UOPS + 1);
-		EXPECT_EQ(SUM_UOPS / p, (uint64_t)rb.samples)
+		ASSERT_EQ(0, vt_perf_run(&self->f, VT_PERF_BUDGET));
+		ASSERT_EQ(0, vt_read_count(fd, &c));
+		EXPECT_EQ((uint64_t)VT_SUM_UOPS, c.value);
+		vt_ring_samples(&rb, s, VT_SUM_UOPS + 1);
+		EXPECT_EQ(VT_SUM_UOPS / p, (uint64_t)rb.samples)
 			TH_LOG("period %llu", (unsigned long long)p);
 		EXPECT_EQ(0ull, rb.lost_records);
-		for (k = 0; k < (int)rb.samples && k <= (int)SUM_UOPS; k++) {
+		for (k = 0; k < (int)rb.samples && k <= (int)VT_SUM_UOPS; k++) {
 			uint64_t n = (k + 1) * p;
 
-			if (s[k].raw.count != n || s[k].raw.ctr >= MAX_CTRS)
+			if (s[k].raw.count != n || s[k].raw.ctr >= VT_MAX_CTRS)
 				bad++;
 			if (n < 2)
 				continue;
@@ -99,7 +98,7 @@ TEST_F(perf, sample_exact_upc)
 			}
 		}
 		EXPECT_EQ(0, bad);
-		close_sampling(fd, &rb);
+		vt_close_sampling(fd, &rb);
 	}
 }
 
@@ -111,32 +110,31 @@ TEST_F(perf, precise_ip_levels)
 {
 	struct perf_event_attr a;
 	uint32_t upc[4], ipc[4];
-	struct vp_sample s[4];
-	struct vp_ring rb;
+	struct vt_sample s[4];
+	struct vt_ring rb;
 	uint64_t uops;
 	int lvl, k, fd;
 
-	VL_SETUP_DONE();
-	ASSERT_EQ(3, vl_pmu_long("caps/max_precise"));
-	ASSERT_EQ(0, vp_alias_cfg("uops", &uops));
+	ASSERT_EQ(3, vt_pmu_long("caps/max_precise"));
+	ASSERT_EQ(0, vt_alias_cfg("uops", &uops));
 	for (k = 1; k <= 3; k++)
 		ASSERT_EQ(0, nth_uword(&self->f, 50 * k, &upc[k], &ipc[k]));
 	for (lvl = 0; lvl <= 3; lvl++) {
-		vp_count_attr(&a, uops, 0);
+		vt_count_attr(&a, uops, 0);
 		a.sample_period = 50;
 		a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_RAW;
 		a.precise_ip = lvl;
-		fd = vp_open(&a, 0, -1, -1);
+		fd = vt_open(&a, 0, -1, -1);
 		ASSERT_LE(0, fd) TH_LOG("precise_ip %d: %s", lvl, strerror(-fd));
-		ASSERT_EQ(0, vp_ring_map_pages(fd, &rb, RING_PAGES));
-		ASSERT_EQ(0, run(&self->f, BUDGET));
-		vp_ring_samples(&rb, s, 4);
+		ASSERT_EQ(0, vt_ring_map_pages(fd, &rb, VT_PERF_RING_PAGES));
+		ASSERT_EQ(0, vt_perf_run(&self->f, VT_PERF_BUDGET));
+		vt_ring_samples(&rb, s, 4);
 		EXPECT_EQ(3, (int)rb.samples) TH_LOG("precise_ip %d", lvl);
 		for (k = 0; k < 3 && k < (int)rb.samples; k++)
 			EXPECT_EQ(sample_ip(false, upc[k + 1], ipc[k + 1]),
 				  s[k].ip) TH_LOG("precise_ip %d sample %d",
 						  lvl, k);
-		close_sampling(fd, &rb);
+		vt_close_sampling(fd, &rb);
 	}
 }
 
@@ -178,14 +176,13 @@ static long long irq_count(const char *name)
  */
 TEST_F(perf, irq_per_counter)
 {
-	long long before[MAX_CTRS], after[MAX_CTRS];
+	long long before[VT_MAX_CTRS], after[VT_MAX_CTRS];
 	char name[32];
 	uint64_t uops;
-	struct vp_ring rb;
+	struct vt_ring rb;
 	int i, fd, c = self->f.nr_counters > 1 ? 1 : 0;
 
-	VL_SETUP_DONE();
-	ASSERT_EQ(0, vp_alias_cfg("uops", &uops));
+	ASSERT_EQ(0, vt_alias_cfg("uops", &uops));
 	for (i = 0; i < self->f.nr_counters; i++) {
 		snprintf(name, sizeof(name), "vpmu-ctr%d", i);
 		before[i] = irq_count(name);
@@ -195,18 +192,18 @@ TEST_F(perf, irq_per_counter)
 	snprintf(name, sizeof(name), "vpmu-ctr%d", self->f.nr_counters);
 	EXPECT_EQ(-1, irq_count(name));
 
-	fd = open_sampling(uops | ctr_config(c + 1), 10, 0, &rb);
+	fd = vt_open_sampling(uops | vt_ctr_config(c + 1), 10, 0, &rb);
 	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, run(&self->f, BUDGET));
-	vp_ring_drain(&rb);
-	EXPECT_EQ((uint64_t)SUM_UOPS / 10, rb.samples);
-	close_sampling(fd, &rb);
+	ASSERT_EQ(0, vt_perf_run(&self->f, VT_PERF_BUDGET));
+	vt_ring_drain(&rb);
+	EXPECT_EQ((uint64_t)VT_SUM_UOPS / 10, rb.samples);
+	vt_close_sampling(fd, &rb);
 	for (i = 0; i < self->f.nr_counters; i++) {
 		snprintf(name, sizeof(name), "vpmu-ctr%d", i);
 		after[i] = irq_count(name);
 		ASSERT_LE(0, after[i]) TH_LOG("no %s in /proc/interrupts",
 					      name);
-		EXPECT_EQ(i == c ? (int)SUM_UOPS / 10 : 0,
+		EXPECT_EQ(i == c ? (int)VT_SUM_UOPS / 10 : 0,
 			  (int)(after[i] - before[i]))
 			TH_LOG("%s: %lld -> %lld", name, before[i], after[i]);
 	}
@@ -230,54 +227,53 @@ TEST_F(perf, sample_types)
 		       PERF_SAMPLE_DATA_PAGE_SIZE |
 		       PERF_SAMPLE_CODE_PAGE_SIZE;
 	struct perf_event_attr a;
-	struct vp_ring rb;
+	struct vt_ring rb;
 	unsigned int i;
 	uint64_t p = 100;
 	int fd, sib;
 
-	VL_SETUP_DONE();
 	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
-		vp_count_attr(&a, 1, 0);
+		vt_count_attr(&a, 1, 0);
 		a.sample_period = 10;
 		a.sample_type = PERF_SAMPLE_IP | refused[i];
 		a.sample_regs_user = a.sample_regs_intr = 1;
 		a.sample_stack_user = 64;
 		a.branch_sample_type = PERF_SAMPLE_BRANCH_ANY;
 		a.aux_sample_size = 64;
-		EXPECT_EQ(-1, sys_perf_event_open(&a, 0, -1, -1, 0));
+		EXPECT_EQ(-1, vt_perf_event_open(&a, 0, -1, -1, 0));
 		EXPECT_TRUE(errno == EOPNOTSUPP || errno == EINVAL)
 			TH_LOG("sample_type 0x%llx: %s",
 			       (unsigned long long)refused[i], strerror(errno));
 	}
-	vp_count_attr(&a, 1, 0);
+	vt_count_attr(&a, 1, 0);
 	a.sample_period = 10;
 	a.sigtrap = 1;
 	a.remove_on_exec = 1;
-	EXPECT_EQ(-1, sys_perf_event_open(&a, 0, -1, -1, 0));
+	EXPECT_EQ(-1, vt_perf_event_open(&a, 0, -1, -1, 0));
 
 	/* Everything else at once, a group read and precise_ip 3. */
-	vp_count_attr(&a, 1, 0);
+	vt_count_attr(&a, 1, 0);
 	a.sample_period = 10;
 	a.sample_type = all;
 	a.precise_ip = 3;
 	a.read_format |= PERF_FORMAT_GROUP | PERF_FORMAT_ID;
 	a.disabled = 1;
-	fd = sys_perf_event_open(&a, 0, -1, -1, 0);
+	fd = vt_perf_event_open(&a, 0, -1, -1, 0);
 	ASSERT_LE(0, fd) TH_LOG("%s", strerror(errno));
-	vp_count_attr(&a, 2, 0);
-	sib = sys_perf_event_open(&a, 0, -1, fd, 0);
+	vt_count_attr(&a, 2, 0);
+	sib = vt_perf_event_open(&a, 0, -1, fd, 0);
 	ASSERT_LE(0, sib);
-	ASSERT_EQ(0, vp_ring_map_pages(fd, &rb, RING_PAGES));
+	ASSERT_EQ(0, vt_ring_map_pages(fd, &rb, VT_PERF_RING_PAGES));
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP));
-	ASSERT_EQ(0, run(&self->f, BUDGET));
-	vp_ring_drain(&rb);
-	EXPECT_EQ(SUM_CYCLES / 10, (uint64_t)rb.samples);
+	ASSERT_EQ(0, vt_perf_run(&self->f, VT_PERF_BUDGET));
+	vt_ring_drain(&rb);
+	EXPECT_EQ(VT_SUM_CYCLES / 10, (uint64_t)rb.samples);
 	/* PERIOD and REFRESH work on a sampling event. */
 	EXPECT_EQ(0, ioctl(fd, PERF_EVENT_IOC_PERIOD, &p));
 	EXPECT_EQ(0, ioctl(fd, PERF_EVENT_IOC_REFRESH, 1));
-	ASSERT_EQ(0, run(&self->f, BUDGET));
+	ASSERT_EQ(0, vt_perf_run(&self->f, VT_PERF_BUDGET));
 	close(sib);
-	close_sampling(fd, &rb);
+	vt_close_sampling(fd, &rb);
 }
 
 /* The IP and callchain of a sample of sample_type IP | CALLCHAIN. */
@@ -286,7 +282,7 @@ struct chain_sample {
 	uint16_t misc;
 };
 
-static int chain_fn(struct vp_ring *rb, const struct perf_event_header *h,
+static int chain_fn(struct vt_ring *rb, const struct perf_event_header *h,
 		    const char *rec, void *arg)
 {
 	struct chain_sample *cs = arg;
@@ -316,32 +312,31 @@ TEST_F(perf, callchain_is_the_ip)
 	struct perf_event_attr a;
 	struct chain_sample cs = { 0 };
 	uint32_t upc, ipc;
-	struct vp_ring rb;
+	struct vt_ring rb;
 	uint64_t uops;
 	int fd;
 
-	VL_SETUP_DONE();
-	ASSERT_EQ(0, vp_alias_cfg("uops", &uops));
+	ASSERT_EQ(0, vt_alias_cfg("uops", &uops));
 	ASSERT_EQ(0, nth_uword(&self->f, 50, &upc, &ipc));
-	vp_count_attr(&a, uops, 0);
+	vt_count_attr(&a, uops, 0);
 	a.sample_period = 50;
 	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN;
-	fd = vp_open(&a, 0, -1, -1);
+	fd = vt_open(&a, 0, -1, -1);
 	ASSERT_LE(0, fd) TH_LOG("%s", strerror(-fd));
-	ASSERT_EQ(0, vp_ring_map_pages(fd, &rb, RING_PAGES));
-	ASSERT_EQ(0, run(&self->f, BUDGET));
-	ASSERT_EQ(0, vp_ring_read(&rb, chain_fn, &cs));
-	EXPECT_EQ((uint64_t)SUM_UOPS / 50, rb.samples);
+	ASSERT_EQ(0, vt_ring_map_pages(fd, &rb, VT_PERF_RING_PAGES));
+	ASSERT_EQ(0, vt_perf_run(&self->f, VT_PERF_BUDGET));
+	ASSERT_EQ(0, vt_ring_read(&rb, chain_fn, &cs));
+	EXPECT_EQ((uint64_t)VT_SUM_UOPS / 50, rb.samples);
 	EXPECT_EQ(VPMU_SAMPLE_PC_BASE + ipc, cs.ip);
 	EXPECT_EQ(PERF_RECORD_MISC_USER,
 		  cs.misc & PERF_RECORD_MISC_CPUMODE_MASK);
 	ASSERT_EQ(2ull, cs.nr);
 	EXPECT_EQ((uint64_t)PERF_CONTEXT_USER, cs.chain[0]);
 	EXPECT_EQ(cs.ip, cs.chain[1]);
-	close_sampling(fd, &rb);
+	vt_close_sampling(fd, &rb);
 
 	a.exclude_user = 1;
-	EXPECT_EQ(-EOPNOTSUPP, vp_open(&a, 0, -1, -1));
+	EXPECT_EQ(-EOPNOTSUPP, vt_open(&a, 0, -1, -1));
 }
 
 /*
@@ -352,7 +347,7 @@ TEST_F(perf, callchain_is_the_ip)
  * requires.  The syscall sample spends 13 of its 39 cycles in supervisor
  * mode.
  */
-PERF_FIXTURE(perf_syscall, "syscall");
+VT_PERF_FIXTURE(perf_syscall, "syscall");
 
 TEST_F(perf_syscall, sample_mode_user)
 {
@@ -360,26 +355,25 @@ TEST_F(perf_syscall, sample_mode_user)
 		{ 0, 0 }, { 0, 1 }, { 1, 0 },
 	};
 	static const uint64_t want[] = { 39, 26, 13 };
-	struct vp_sample s[40];
-	struct vp_ring rb;
+	struct vt_sample s[40];
+	struct vt_ring rb;
 	unsigned int i;
 	int k, fd;
 
-	VL_SETUP_DONE();
 	for (i = 0; i < 3; i++) {
 		struct perf_event_attr a;
 		int bad = 0;
 
-		vp_count_attr(&a, 0, 0);	/* vpmu_cycles: event 0 */
+		vt_count_attr(&a, 0, 0);	/* vpmu_cycles: event 0 */
 		a.exclude_user = f[i].exclude_user;
 		a.exclude_kernel = f[i].exclude_kernel;
 		a.sample_period = 1;
 		a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_RAW;
-		fd = vp_open(&a, 0, -1, -1);
+		fd = vt_open(&a, 0, -1, -1);
 		ASSERT_LE(0, fd) TH_LOG("%s", strerror(-fd));
-		ASSERT_EQ(0, vp_ring_map_pages(fd, &rb, RING_PAGES));
-		ASSERT_EQ(0, run(&self->f, BUDGET));
-		vp_ring_samples(&rb, s, 40);
+		ASSERT_EQ(0, vt_ring_map_pages(fd, &rb, VT_PERF_RING_PAGES));
+		ASSERT_EQ(0, vt_perf_run(&self->f, VT_PERF_BUDGET));
+		vt_ring_samples(&rb, s, 40);
 		EXPECT_EQ(want[i], rb.samples) TH_LOG("case %u", i);
 		for (k = 0; k < (int)rb.samples && k < 40; k++)
 			if ((s[k].misc & PERF_RECORD_MISC_CPUMODE_MASK) !=
@@ -387,7 +381,7 @@ TEST_F(perf_syscall, sample_mode_user)
 			     PERF_RECORD_MISC_USER))
 				bad++;
 		EXPECT_EQ(0, bad) TH_LOG("case %u", i);
-		close_sampling(fd, &rb);
+		vt_close_sampling(fd, &rb);
 	}
 }
 
@@ -413,39 +407,38 @@ TEST_F_TIMEOUT(perf, chunk_bounded_in_stops, 120)
 {
 	struct sigaction sa = { .sa_handler = on_chunk_alarm };
 	struct itimerval it = {};
-	struct vl_prog p;
-	struct vp_count c;
-	struct vp_ring rb;
+	struct vt_prog p;
+	struct vt_count c;
+	struct vt_ring rb;
 	uint64_t uops;
 	uint8_t *mem;
 	int fd, i;
 
-	VL_SETUP_DONE();
-	ASSERT_EQ(0, vp_alias_cfg("uops", &uops));
-	if (vt_prog(_metadata, &p, &mem, "sortloop"))
+	ASSERT_EQ(0, vt_alias_cfg("uops", &uops));
+	if (vt_need_prog(_metadata, &p, &mem, "sortloop"))
 		return;
 	ASSERT_EQ(0, sigaction(SIGALRM, &sa, NULL));
-	fd = open_sampling(uops, 1, 0, &rb);
+	fd = vt_open_sampling(uops, 1, 0, &rb);
 	ASSERT_LE(0, fd);
 	for (i = 0; i < 4; i++) {
 		ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_RESET, 0));
 		chunk_alarms = 0;
 		it.it_value.tv_usec = 20000 + 17000 * i;
 		ASSERT_EQ(0, setitimer(ITIMER_REAL, &it, NULL));
-		ASSERT_EQ(0, vl_run(self->f.dev, &p, mem, VPMU_RUN_BUDGET_MAX,
+		ASSERT_EQ(0, vt_run(self->f.dev, &p, mem, VPMU_RUN_BUDGET_MAX,
 				    &self->f.r));
 		EXPECT_EQ(1, chunk_alarms);
 		ASSERT_EQ((__u32)VPMU_RUN_SIGNAL, self->f.r.stop);
-		ASSERT_EQ(0, vp_read_count(fd, &c));
+		ASSERT_EQ(0, vt_read_count(fd, &c));
 		TH_LOG("run %d: %llu cycles, %llu microwords", i,
 		       (unsigned long long)self->f.r.cycles,
 		       (unsigned long long)c.value);
 		EXPECT_LT(0ull, c.value);
 		EXPECT_EQ(0ull, c.value % 16);
 	}
-	close_sampling(fd, &rb);
+	vt_close_sampling(fd, &rb);
 	free(mem);
-	vl_prog_free(&p);
+	vt_prog_free(&p);
 }
 
 TEST_HARNESS_MAIN

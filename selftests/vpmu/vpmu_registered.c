@@ -26,9 +26,9 @@ TEST(sysfs_dir)
 
 	if (!loaded(_metadata))
 		return;
-	ASSERT_EQ(0, stat(VPMU_PMU_DIR, &st));
+	ASSERT_EQ(0, stat(VT_PMU_DIR, &st));
 	ASSERT_TRUE(S_ISDIR(st.st_mode));
-	ASSERT_EQ(0, stat(VPMU_PMU_DIR "/type", &st));
+	ASSERT_EQ(0, stat(VT_PMU_DIR "/type", &st));
 }
 
 TEST(type_is_dynamic)
@@ -37,7 +37,7 @@ TEST(type_is_dynamic)
 
 	if (!loaded(_metadata))
 		return;
-	type = vp_type();
+	type = vt_type();
 	TH_LOG("vpmu type %ld", type);
 	/* Dynamic PMU types are allocated from PERF_TYPE_MAX upwards. */
 	ASSERT_GE(type, PERF_TYPE_MAX);
@@ -52,7 +52,7 @@ TEST(open_reaches_driver)
 
 	if (!loaded(_metadata))
 		return;
-	type = vp_type();
+	type = vt_type();
 	ASSERT_GE(type, PERF_TYPE_MAX);
 
 	memset(&attr, 0, sizeof(attr));
@@ -62,7 +62,7 @@ TEST(open_reaches_driver)
 	attr.disabled = 1;
 
 	/* CPU-wide on CPU 0: valid whichever task context the PMU uses. */
-	fd = sys_perf_event_open(&attr, -1, 0, -1, 0);
+	fd = vt_perf_event_open(&attr, -1, 0, -1, 0);
 	if (fd >= 0) {
 		TH_LOG("event opened (fd %d)", fd);
 		close(fd);

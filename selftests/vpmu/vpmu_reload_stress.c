@@ -55,12 +55,12 @@ static void outcome_of(const struct vpmu_run *r, const uint8_t *mem,
 	o->stop = r->stop;
 	o->pc = r->pc;
 	memcpy(o->regs, r->regs, sizeof(o->regs));
-	o->memsum = vl_crc32(0, mem, mem_size);
+	o->memsum = vt_crc32(0, mem, mem_size);
 }
 
 FIXTURE(stress) {
 	int fd;
-	struct vl_prog p[NPROG];
+	struct vt_prog p[NPROG];
 	uint8_t *mem[NPROG];
 	uint8_t *img[2];	/* A, B */
 	size_t len;
@@ -77,9 +77,9 @@ static void reference(struct __test_metadata *_metadata,
 	int i;
 
 	for (i = 0; i < NPROG; i++) {
-		ASSERT_EQ(0, vl_run(self->fd, &self->p[i], self->mem[i],
+		ASSERT_EQ(0, vt_run(self->fd, &self->p[i], self->mem[i],
 				    budgets[i], &r));
-		EXPECT_EQ(vl_generation(), r.generation);
+		EXPECT_EQ(vt_generation(), r.generation);
 		outcome_of(&r, self->mem[i], self->p[i].h.mem_size,
 			   &self->want[image][i]);
 	}
@@ -92,27 +92,27 @@ FIXTURE_SETUP(stress)
 	self->fd = -1;
 	if (vt_need_loader(_metadata))
 		return;
-	self->fd = open(VPMU_DEV, O_RDWR | O_CLOEXEC);
+	self->fd = open(VT_DEV, O_RDWR | O_CLOEXEC);
 	if (self->fd < 0)
-		SKIP(return, "no %s", VPMU_DEV);
+		SKIP(return, "no %s", VT_DEV);
 	for (i = 0; i < NPROG; i++) {
-		if (vl_prog_load(&self->p[i], progs[i]))
+		if (vt_prog_load(&self->p[i], progs[i]))
 			SKIP(return, "no %s in $VPMU_SHARE", progs[i]);
-		self->mem[i] = vl_prog_mem(&self->p[i]);
+		self->mem[i] = vt_prog_mem(&self->p[i]);
 		ASSERT_NE(NULL, self->mem[i]);
 	}
-	ASSERT_EQ(0, vl_load_default());
-	self->img[0] = vl_read_image(&self->len);
+	ASSERT_EQ(0, vt_load_default());
+	self->img[0] = vt_read_image(&self->len);
 	ASSERT_NE(NULL, self->img[0]);
-	self->img[1] = vl_variant(self->img[0], self->len, "vpmu32-stress-b",
+	self->img[1] = vt_variant(self->img[0], self->len, "vpmu32-stress-b",
 				  B_PENALTY);
 	ASSERT_NE(NULL, self->img[1]);
 
-	ASSERT_EQ(0, vl_write_image(self->img[1], self->len, CHUNK));
+	ASSERT_EQ(0, vt_write_image(self->img[1], self->len, CHUNK));
 	reference(_metadata, self, 1);
-	ASSERT_EQ(0, vl_write_image(self->img[0], self->len, CHUNK));
+	ASSERT_EQ(0, vt_write_image(self->img[0], self->len, CHUNK));
 	reference(_metadata, self, 0);
-	self->gen0 = vl_generation();
+	self->gen0 = vt_generation();
 	/* recognisable: every program ends differently on A and on B */
 	for (i = 0; i < NPROG; i++)
 		ASSERT_NE(0, memcmp(&self->want[0][i], &self->want[1][i],
@@ -131,10 +131,10 @@ FIXTURE_TEARDOWN(stress)
 	int i;
 
 	if (self->img[0])
-		vl_load_default();
+		vt_load_default();
 	for (i = 0; i < NPROG; i++) {
 		free(self->mem[i]);
-		vl_prog_free(&self->p[i]);
+		vt_prog_free(&self->p[i]);
 	}
 	free(self->img[0]);
 	free(self->img[1]);
@@ -158,7 +158,7 @@ static void runner(FIXTURE_DATA(stress) *self, int idx, int cpu)
 	if (sched_setaffinity(0, sizeof(set), &set))
 		_exit(3);
 	for (i = 0; !self->sh->stop; i = (i + 1) % NPROG) {
-		if (vl_run(self->fd, &self->p[i], self->mem[i], budgets[i], &r)) {
+		if (vt_run(self->fd, &self->p[i], self->mem[i], budgets[i], &r)) {
 			me->failed_calls++;
 			continue;
 		}
@@ -192,7 +192,6 @@ TEST_F_TIMEOUT(stress, reload_while_running, 120)
 	time_t end;
 	int ret = 0;
 
-	VL_SETUP_DONE();
 	nrun = ncpu < 2 ? 2 : ncpu > MAX_RUNNERS ? MAX_RUNNERS : ncpu;
 	for (i = 0; i < nrun; i++) {
 		pid[i] = fork();
@@ -206,7 +205,7 @@ TEST_F_TIMEOUT(stress, reload_while_running, 120)
 	end = time(NULL) + DURATION;
 	/* no ASSERT until the runners are reaped: they would run on */
 	while (time(NULL) < end && nrun > 0) {
-		ret = vl_write_image(self->img[(loads + 1) % 2], self->len,
+		ret = vt_write_image(self->img[(loads + 1) % 2], self->len,
 				     CHUNK);
 		if (ret)
 			break;
@@ -228,7 +227,7 @@ TEST_F_TIMEOUT(stress, reload_while_running, 120)
 		seen[0] += self->sh->r[i].seen[0];
 		seen[1] += self->sh->r[i].seen[1];
 	}
-	EXPECT_EQ(self->gen0 + loads, vl_generation());
+	EXPECT_EQ(self->gen0 + loads, vt_generation());
 	TH_LOG("%d runners, %lu runs (%lu on A, %lu on B), %lu image loads",
 	       nrun, runs, seen[0], seen[1], loads);
 	/* the test tested something: both images ran */

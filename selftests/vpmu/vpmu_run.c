@@ -21,20 +21,20 @@
 
 FIXTURE(run) {
 	int fd;
-	struct vl_prog p;
+	struct vt_prog p;
 	uint8_t *mem;
 };
 
 /* Open the device and load @prog; both fixtures' set-up. */
 static void open_prog(struct __test_metadata *_metadata, int *fd,
-		      struct vl_prog *p, uint8_t **mem, const char *prog)
+		      struct vt_prog *p, uint8_t **mem, const char *prog)
 {
-	*fd = open(VPMU_DEV, O_RDWR | O_CLOEXEC);
+	*fd = open(VT_DEV, O_RDWR | O_CLOEXEC);
 	if (*fd < 0)
-		SKIP(return, "no %s (module without the run device?)", VPMU_DEV);
-	if (vl_prog_load(p, prog))
+		SKIP(return, "no %s (module without the run device?)", VT_DEV);
+	if (vt_prog_load(p, prog))
 		SKIP(return, "no valid %s in $VPMU_SHARE", prog);
-	*mem = vl_prog_mem(p);
+	*mem = vt_prog_mem(p);
 	ASSERT_NE(NULL, *mem);
 }
 
@@ -49,14 +49,14 @@ FIXTURE_TEARDOWN(run)
 	if (self->fd >= 0)
 		close(self->fd);
 	free(self->mem);
-	vl_prog_free(&self->p);
+	vt_prog_free(&self->p);
 }
 
 /* ---- results ------------------------------------------------------------- */
 
 FIXTURE(sample) {
 	int fd;
-	struct vl_prog p;
+	struct vt_prog p;
 	uint8_t *mem;
 };
 
@@ -90,7 +90,7 @@ FIXTURE_TEARDOWN(sample)
 	if (self->fd >= 0)
 		close(self->fd);
 	free(self->mem);
-	vl_prog_free(&self->p);
+	vt_prog_free(&self->p);
 }
 
 TEST_F_TIMEOUT(sample, expected_results, 120)
@@ -98,19 +98,18 @@ TEST_F_TIMEOUT(sample, expected_results, 120)
 	struct vpmu_run r, r2;
 	int checks, bad;
 
-	VL_SETUP_DONE();
-	ASSERT_EQ(0, vl_run(self->fd, &self->p, self->mem, variant->budget, &r));
-	bad = vl_expect(variant->expect, &r, self->mem, self->p.h.mem_size,
+	ASSERT_EQ(0, vt_run(self->fd, &self->p, self->mem, variant->budget, &r));
+	bad = vt_expect(variant->expect, &r, self->mem, self->p.h.mem_size,
 			&checks);
 	ASSERT_LE(0, bad) TH_LOG("no %s in $VPMU_SHARE", variant->expect);
 	EXPECT_EQ(0, bad);
 	EXPECT_LT(1, checks);
 	EXPECT_EQ(0u, r.reserved_out);
 	EXPECT_EQ(0u, r.regs[0]);
-	if (vl_have_loader())
-		EXPECT_EQ(vl_generation(), r.generation);
+	if (vt_have_loader())
+		EXPECT_EQ(vt_generation(), r.generation);
 	/* the same again, from fresh memory */
-	ASSERT_EQ(0, vl_run(self->fd, &self->p, self->mem, variant->budget, &r2));
+	ASSERT_EQ(0, vt_run(self->fd, &self->p, self->mem, variant->budget, &r2));
 	EXPECT_EQ(r.cycles, r2.cycles);
 	EXPECT_EQ(r.stop, r2.stop);
 	EXPECT_EQ(r.pc, r2.pc);
@@ -120,35 +119,33 @@ TEST_F_TIMEOUT(sample, expected_results, 120)
 
 TEST_F(run, fault_reports_address)
 {
-	struct vl_prog p;
+	struct vt_prog p;
 	struct vpmu_run r;
 	uint8_t *mem;
 
-	VL_SETUP_DONE();
-	if (vt_prog(_metadata, &p, &mem, "fault"))
+	if (vt_need_prog(_metadata, &p, &mem, "fault"))
 		return;
-	ASSERT_EQ(0, vl_run(self->fd, &p, mem, BUDGET, &r));
+	ASSERT_EQ(0, vt_run(self->fd, &p, mem, BUDGET, &r));
 	EXPECT_EQ((__u32)VPMU_RUN_FAULT, r.stop);
 	EXPECT_EQ(1u, r.code);		/* load */
 	EXPECT_EQ(0x10000u, r.addr);
 	EXPECT_EQ(4u, r.ipc);		/* the lw */
 	free(mem);
-	vl_prog_free(&p);
+	vt_prog_free(&p);
 }
 
 TEST_F(run, budget_is_exact)
 {
 	struct vpmu_run r;
 
-	VL_SETUP_DONE();
 	/* sum needs 179 cycles: with 100 it stops on the budget */
-	ASSERT_EQ(0, vl_run(self->fd, &self->p, self->mem, 100, &r));
+	ASSERT_EQ(0, vt_run(self->fd, &self->p, self->mem, 100, &r));
 	EXPECT_EQ((__u32)VPMU_RUN_BUDGET, r.stop);
 	EXPECT_EQ(100ull, r.cycles);
-	ASSERT_EQ(0, vl_run(self->fd, &self->p, self->mem, 179, &r));
+	ASSERT_EQ(0, vt_run(self->fd, &self->p, self->mem, 179, &r));
 	EXPECT_EQ((__u32)VPMU_RUN_HALT, r.stop);
 	EXPECT_EQ(179ull, r.cycles);
-	ASSERT_EQ(0, vl_run(self->fd, &self->p, self->mem, VPMU_RUN_BUDGET_MAX, &r));
+	ASSERT_EQ(0, vt_run(self->fd, &self->p, self->mem, VPMU_RUN_BUDGET_MAX, &r));
 	EXPECT_EQ((__u32)VPMU_RUN_HALT, r.stop);
 	EXPECT_EQ(179ull, r.cycles);
 }
@@ -157,13 +154,12 @@ TEST_F(run, supervisor_mode)
 {
 	struct vpmu_run r;
 
-	VL_SETUP_DONE();
-	vl_run_init(&r, &self->p, self->mem, BUDGET);
+	vt_run_init(&r, &self->p, self->mem, BUDGET);
 	r.mode = VPMU_MODE_SUPER;
 	ASSERT_EQ(0, ioctl(self->fd, VPMU_IOC_RUN, &r));
 	EXPECT_EQ((__u32)VPMU_RUN_HALT, r.stop);
 	EXPECT_EQ((__u32)VPMU_MODE_SUPER, r.mode_out);
-	EXPECT_EQ(SUM_R2, r.regs[2]);
+	EXPECT_EQ(VT_SUM_R2, r.regs[2]);
 }
 
 /* ---- signals ------------------------------------------------------------- */
@@ -179,16 +175,15 @@ TEST_F_TIMEOUT(run, signal_stops_endless_run, 120)
 {
 	struct sigaction sa = { .sa_handler = on_alarm };
 	struct itimerval it = { .it_value = { 0, 300000 } };
-	struct vl_prog p;
+	struct vt_prog p;
 	struct vpmu_run r;
 	uint8_t *mem;
 
-	VL_SETUP_DONE();
-	if (vt_prog(_metadata, &p, &mem, "spin"))
+	if (vt_need_prog(_metadata, &p, &mem, "spin"))
 		return;
 	ASSERT_EQ(0, sigaction(SIGALRM, &sa, NULL));
 	ASSERT_EQ(0, setitimer(ITIMER_REAL, &it, NULL));
-	ASSERT_EQ(0, vl_run(self->fd, &p, mem, VPMU_RUN_BUDGET_MAX, &r));
+	ASSERT_EQ(0, vt_run(self->fd, &p, mem, VPMU_RUN_BUDGET_MAX, &r));
 	EXPECT_EQ(1, alarms);
 	EXPECT_EQ((__u32)VPMU_RUN_SIGNAL, r.stop);
 	EXPECT_LT(0ull, r.cycles);
@@ -198,7 +193,7 @@ TEST_F_TIMEOUT(run, signal_stops_endless_run, 120)
 	EXPECT_LE(r.regs[3], r.cycles / 10 + 1);
 	TH_LOG("interrupted after %llu cycles", (unsigned long long)r.cycles);
 	free(mem);
-	vl_prog_free(&p);
+	vt_prog_free(&p);
 }
 
 /* ---- malformed calls ----------------------------------------------------- */
@@ -234,7 +229,7 @@ static void expect_refused(struct __test_metadata *_metadata, int fd,
 
 #define REFUSED(field, value, err) do {					\
 		struct vpmu_run r;					\
-		vl_run_init(&r, &self->p, self->mem, BUDGET);		\
+		vt_run_init(&r, &self->p, self->mem, BUDGET);		\
 		r.field = value;					\
 		expect_refused(_metadata, self->fd, &r, self->mem,	\
 			       self->p.h.mem_size, err);		\
@@ -242,7 +237,6 @@ static void expect_refused(struct __test_metadata *_metadata, int fd,
 
 TEST_F(run, bad_size)
 {
-	VL_SETUP_DONE();
 	REFUSED(size, 0, EINVAL);
 	REFUSED(size, VPMU_RUN_SIZE_VER0 - 1, EINVAL);
 	REFUSED(size, 8, EINVAL);
@@ -258,15 +252,14 @@ TEST_F(run, larger_struct)
 	const size_t size = 512;
 	size_t i;
 
-	VL_SETUP_DONE();
 	ASSERT_NE(NULL, buf);
 	memset(buf, POISON, 2 * PAGE);
-	vl_run_init(r, &self->p, self->mem, BUDGET);
+	vt_run_init(r, &self->p, self->mem, BUDGET);
 	memset(buf + sizeof(*r), 0, size - sizeof(*r));
 	r->size = size;
 	ASSERT_EQ(0, ioctl(self->fd, VPMU_IOC_RUN, r));
 	EXPECT_EQ((__u32)VPMU_RUN_HALT, r->stop);
-	EXPECT_EQ(SUM_R2, r->regs[2]);
+	EXPECT_EQ(VT_SUM_R2, r->regs[2]);
 	/* the tail it does not know is left as it was, beyond size too */
 	for (i = sizeof(*r); i < size; i++)
 		ASSERT_EQ(0, buf[i]) TH_LOG("byte %zu written", i);
@@ -275,14 +268,14 @@ TEST_F(run, larger_struct)
 
 	/* a non-zero byte anywhere in the tail, up to a page */
 	for (i = sizeof(*r); i <= PAGE - 1; i += PAGE / 4 - 1) {
-		vl_run_init(r, &self->p, self->mem, BUDGET);
+		vt_run_init(r, &self->p, self->mem, BUDGET);
 		r->size = PAGE;
 		memset(buf + sizeof(*r), 0, PAGE - sizeof(*r));
 		buf[i] = 1;
 		expect_refused(_metadata, self->fd, r, self->mem,
 			       self->p.h.mem_size, EINVAL);
 	}
-	vl_run_init(r, &self->p, self->mem, BUDGET);
+	vt_run_init(r, &self->p, self->mem, BUDGET);
 	r->size = PAGE;
 	memset(buf + sizeof(*r), 0, PAGE - sizeof(*r));
 	buf[PAGE - 1] = 1;
@@ -299,7 +292,6 @@ TEST_F(run, bad_mem)
 	struct vpmu_run r;
 	uint8_t *none;
 
-	VL_SETUP_DONE();
 	REFUSED(mem, 0, EINVAL);
 	REFUSED(mem, (uintptr_t)self->mem + 4, EINVAL);
 	REFUSED(mem, (uintptr_t)self->mem + 1, EINVAL);
@@ -307,7 +299,7 @@ TEST_F(run, bad_mem)
 	none = mmap(NULL, 2 * PAGE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
 		    -1, 0);
 	ASSERT_NE(MAP_FAILED, none);
-	vl_run_init(&r, &self->p, self->mem, BUDGET);
+	vt_run_init(&r, &self->p, self->mem, BUDGET);
 	r.mem = (uintptr_t)none;
 	r.mem_size = 2 * PAGE;
 	expect_refused(_metadata, self->fd, &r, NULL, 0, EFAULT);
@@ -319,7 +311,6 @@ TEST_F(run, bad_mem)
 
 TEST_F(run, bad_mem_size)
 {
-	VL_SETUP_DONE();
 	REFUSED(mem_size, 0, EINVAL);
 	REFUSED(mem_size, self->p.h.mem_size - 2, EINVAL);
 	REFUSED(mem_size, 6, EINVAL);
@@ -329,7 +320,6 @@ TEST_F(run, bad_mem_size)
 
 TEST_F(run, bad_entry)
 {
-	VL_SETUP_DONE();
 	REFUSED(entry, 2, EINVAL);
 	REFUSED(entry, 1, EINVAL);
 	REFUSED(entry, self->p.h.mem_size, EINVAL);
@@ -339,7 +329,6 @@ TEST_F(run, bad_entry)
 
 TEST_F(run, bad_budget)
 {
-	VL_SETUP_DONE();
 	REFUSED(budget, 0, EINVAL);
 	REFUSED(budget, VPMU_RUN_BUDGET_MAX + 1, EINVAL);
 	REFUSED(budget, ~0ull, EINVAL);
@@ -347,7 +336,6 @@ TEST_F(run, bad_budget)
 
 TEST_F(run, bad_mode_flags_reserved)
 {
-	VL_SETUP_DONE();
 	REFUSED(mode, 2, EINVAL);
 	REFUSED(mode, 0xffffffffu, EINVAL);
 	/* Bits beyond VPMU_RUN_F_ALL (vpmu_run_ext.c runs the known one). */
@@ -358,7 +346,6 @@ TEST_F(run, bad_mode_flags_reserved)
 
 TEST_F(run, bad_pointer)
 {
-	VL_SETUP_DONE();
 	errno = 0;
 	EXPECT_EQ(-1, ioctl(self->fd, VPMU_IOC_RUN, NULL));
 	EXPECT_EQ(EFAULT, errno);
@@ -371,8 +358,7 @@ TEST_F(run, unknown_ioctl)
 {
 	struct vpmu_run r;
 
-	VL_SETUP_DONE();
-	vl_run_init(&r, &self->p, self->mem, BUDGET);
+	vt_run_init(&r, &self->p, self->mem, BUDGET);
 	errno = 0;
 	EXPECT_EQ(-1, ioctl(self->fd, _IO(VPMU_IOC_MAGIC, 0x7f)));
 	EXPECT_EQ(ENOTTY, errno);
@@ -396,7 +382,6 @@ TEST_F(run, output_fully_written)
 	struct vpmu_run r;
 	unsigned int i;
 
-	VL_SETUP_DONE();
 	memset(&r, POISON, sizeof(r));
 	r.size = sizeof(r);
 	r.flags = 0;
@@ -408,7 +393,7 @@ TEST_F(run, output_fully_written)
 	r.ext_at = 0;
 	ASSERT_EQ(0, ioctl(self->fd, VPMU_IOC_RUN, &r));
 	EXPECT_EQ((__u32)VPMU_RUN_HALT, r.stop);
-	EXPECT_EQ(SUM_CYCLES, r.cycles);
+	EXPECT_EQ(VT_SUM_CYCLES, r.cycles);
 	EXPECT_NE(0xaaaaaaaaaaaaaaaaull, r.generation);
 	EXPECT_EQ(0u, r.code);		/* no trap, no fault */
 	EXPECT_EQ(0u, r.addr);
@@ -418,7 +403,7 @@ TEST_F(run, output_fully_written)
 	EXPECT_EQ(0x14u, r.ipc);
 	EXPECT_NE(0xaaaaaaaau, r.upc);
 	for (i = 0; i < 32; i++)
-		EXPECT_EQ(i == 2 ? SUM_R2 : 0u, r.regs[i]) TH_LOG("r%u", i);
+		EXPECT_EQ(i == 2 ? VT_SUM_R2 : 0u, r.regs[i]) TH_LOG("r%u", i);
 	/* the in fields are given back as they were */
 	EXPECT_EQ(sizeof(r), r.size);
 	EXPECT_EQ(BUDGET, r.budget);

@@ -18,7 +18,7 @@
 
 FIXTURE(ext) {
 	int fd;
-	struct vl_prog p;
+	struct vt_prog p;
 	uint8_t *mem;
 	struct vpmu_run r;
 };
@@ -29,14 +29,14 @@ FIXTURE_SETUP(ext)
 		return;
 	if (vt_load_share_image(_metadata, "build/encoded.vpmu"))
 		return;
-	self->mem = vl_prog_mem(&self->p);
+	self->mem = vt_prog_mem(&self->p);
 	ASSERT_NE(NULL, self->mem);
 }
 
 FIXTURE_TEARDOWN(ext)
 {
-	if (vl_have_loader() && !geteuid())
-		EXPECT_EQ(0, vl_load_default());
+	if (vt_have_loader() && !geteuid())
+		EXPECT_EQ(0, vt_load_default());
 	vt_teardown_runs(self->fd, &self->p, NULL);
 	free(self->mem);
 }
@@ -47,7 +47,7 @@ static int run_ext(FIXTURE_DATA(ext) *self, uint32_t flags, uint32_t ext_at,
 {
 	memset(self->mem, 0, self->p.h.mem_size);
 	memcpy(self->mem, self->p.data, self->p.h.load_size);
-	vl_run_init(&self->r, &self->p, self->mem, budget);
+	vt_run_init(&self->r, &self->p, self->mem, budget);
 	self->r.flags = flags;
 	self->r.ext_at = ext_at;
 	return ioctl(self->fd, VPMU_IOC_RUN, &self->r) ? -errno : 0;
@@ -58,9 +58,8 @@ TEST_F(ext, asserted_from_start)
 {
 	int checks;
 
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, run_ext(self, VPMU_RUN_F_EXT, 0, BUDGET));
-	EXPECT_EQ(0, vl_expect("encoded/wait.expect", &self->r, self->mem,
+	EXPECT_EQ(0, vt_expect("encoded/wait.expect", &self->r, self->mem,
 			       self->p.h.mem_size, &checks));
 	EXPECT_EQ(4, checks);
 	EXPECT_EQ(1u, self->r.regs[1]);
@@ -70,7 +69,6 @@ TEST_F(ext, asserted_from_start)
 /* Never asserted: the wait spins to the end of the budget. */
 TEST_F(ext, never_asserted)
 {
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, run_ext(self, 0, 0, 1000));
 	EXPECT_EQ((uint32_t)VPMU_RUN_BUDGET, self->r.stop);
 	EXPECT_EQ(1000u, self->r.cycles);
@@ -89,7 +87,6 @@ TEST_F(ext, asserted_at_cycle)
 	};
 	unsigned int i;
 
-	VL_SETUP_DONE();
 	for (i = 0; i < ARRAY_SIZE(c); i++) {
 		ASSERT_EQ(0, run_ext(self, 0, c[i].at, BUDGET));
 		EXPECT_EQ((uint32_t)VPMU_RUN_HALT, self->r.stop);
@@ -103,7 +100,6 @@ TEST_F(ext, asserted_at_cycle)
 /* Asserted, then deasserted at cycle 1: before the first poll. */
 TEST_F(ext, deasserted_at_cycle)
 {
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, run_ext(self, VPMU_RUN_F_EXT, 1, 1000));
 	EXPECT_EQ((uint32_t)VPMU_RUN_BUDGET, self->r.stop);
 	EXPECT_EQ(499u, self->r.regs[1]);
@@ -112,7 +108,6 @@ TEST_F(ext, deasserted_at_cycle)
 /* The line belongs to the run: the next run starts with it down. */
 TEST_F(ext, not_left_to_the_next_run)
 {
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, run_ext(self, VPMU_RUN_F_EXT, 0, BUDGET));
 	EXPECT_EQ((uint32_t)VPMU_RUN_HALT, self->r.stop);
 	ASSERT_EQ(0, run_ext(self, 0, 0, 1000));
@@ -123,7 +118,6 @@ TEST_F(ext, not_left_to_the_next_run)
 /* Unknown flags are refused and run nothing; the caller's copy stays. */
 TEST_F(ext, unknown_flag_refused)
 {
-	VL_SETUP_DONE();
 	EXPECT_EQ(-EINVAL, run_ext(self, VPMU_RUN_F_EXT | 1u << 31, 0, BUDGET));
 	EXPECT_EQ(0u, self->r.cycles);
 	EXPECT_EQ(0u, self->r.regs[1]);

@@ -89,11 +89,11 @@ FIXTURE_SETUP(rv32)
 
 	self->fd = -1;
 	self->mem = NULL;
-	if (!vl_pmu_present())
+	if (!vt_pmu_present())
 		SKIP(return, "no vpmu PMU");
 	if (vt_load_share_image(_metadata, "build/rv32im.vpmu"))
 		return;
-	self->fd = open(VPMU_DEV, O_RDWR | O_CLOEXEC);
+	self->fd = open(VT_DEV, O_RDWR | O_CLOEXEC);
 	ASSERT_LE(0, self->fd);
 	ASSERT_EQ(0, posix_memalign(&m, 8, MEM_SIZE));
 	self->mem = m;
@@ -101,8 +101,8 @@ FIXTURE_SETUP(rv32)
 
 FIXTURE_TEARDOWN(rv32)
 {
-	if (vl_have_loader() && !geteuid())
-		EXPECT_EQ(0, vl_load_default());
+	if (vt_have_loader() && !geteuid())
+		EXPECT_EQ(0, vt_load_default());
 	if (self->fd >= 0)
 		close(self->fd);
 	free(self->mem);
@@ -211,11 +211,10 @@ TEST_F(rv32, ecall_resumed_exactly)
 	int pfd[ARRAY_SIZE(ev)];
 	unsigned int i;
 
-	VL_SETUP_DONE();
 	for (i = 0; i < ARRAY_SIZE(ev); i++) {
-		ASSERT_NE(~0ull, vp_alias(ev[i])) TH_LOG("no alias %s", ev[i]);
-		vp_attr(&a, vp_alias(ev[i]), 0);
-		pfd[i] = vp_open(&a, 0, -1, -1);
+		ASSERT_NE(~0ull, vt_alias(ev[i])) TH_LOG("no alias %s", ev[i]);
+		vt_attr(&a, vt_alias(ev[i]), 0);
+		pfd[i] = vt_open(&a, 0, -1, -1);
 		ASSERT_LE(0, pfd[i]) TH_LOG("%s: %s", ev[i], strerror(-pfd[i]));
 	}
 	ASSERT_EQ(0, start_ecall(self));
@@ -224,7 +223,7 @@ TEST_F(rv32, ecall_resumed_exactly)
 	ASSERT_EQ(0, run(self, VPMU_RUN_F_REGS | VPMU_RUN_F_RESUME, BUDGET));
 	check_exit_ecall(_metadata, self);
 	for (i = 0; i < ARRAY_SIZE(ev); i++) {
-		EXPECT_EQ(want[i], vp_count(pfd[i])) TH_LOG("%s", ev[i]);
+		EXPECT_EQ(want[i], vt_count(pfd[i])) TH_LOG("%s", ev[i]);
 		close(pfd[i]);
 	}
 	/* A TRAP again: the run goes on to the ebreak, one more stop. */
@@ -238,7 +237,6 @@ TEST_F(rv32, ecall_resumed_exactly)
 /* Without VPMU_RUN_F_REGS the program goes on with its own registers. */
 TEST_F(rv32, resume_keeps_registers)
 {
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, start_ecall(self));
 	memset(self->r.regs, 0xa5, sizeof(self->r.regs));
 	ASSERT_EQ(0, run(self, VPMU_RUN_F_RESUME, BUDGET));
@@ -261,7 +259,6 @@ TEST_F(rv32, budget_slices_add_up)
 	unsigned int i, n;
 	uint64_t cycles;
 
-	VL_SETUP_DONE();
 	load(self, loop_prog, sizeof(loop_prog));
 	memset(&self->r, 0, sizeof(self->r));
 	ASSERT_EQ(0, run(self, 0, BUDGET));
@@ -300,10 +297,9 @@ TEST_F(rv32, resume_keeps_image)
 {
 	uint64_t gen;
 
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, start_ecall(self));
 	gen = self->r.generation;
-	ASSERT_EQ(0, vl_load_default());
+	ASSERT_EQ(0, vt_load_default());
 	self->r.regs[10] = ENOSYS_A0;
 	ASSERT_EQ(0, run(self, VPMU_RUN_F_REGS | VPMU_RUN_F_RESUME, BUDGET));
 	EXPECT_EQ(gen, self->r.generation);
@@ -313,7 +309,6 @@ TEST_F(rv32, resume_keeps_image)
 /* Old callers: flags 0 starts afresh, regs[] ignored, whatever was kept. */
 TEST_F(rv32, flags_zero_starts_afresh)
 {
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, start_ecall(self));
 	load(self, ecall_prog, sizeof(ecall_prog));
 	memset(self->r.regs, 0xa5, sizeof(self->r.regs));
@@ -358,7 +353,6 @@ TEST_F(rv32, nothing_to_resume)
 	uint32_t rs = VPMU_RUN_F_RESUME | VPMU_RUN_F_REGS;
 	int fd2;
 
-	VL_SETUP_DONE();
 	load(self, ecall_prog, sizeof(ecall_prog));
 	memset(&self->r, 0, sizeof(self->r));
 	refused(_metadata, self, VPMU_RUN_F_RESUME, "fresh file");
@@ -374,7 +368,7 @@ TEST_F(rv32, nothing_to_resume)
 	/* Another file's program is not this file's. */
 	ASSERT_EQ(0, start_ecall(self));
 	fd2 = self->fd;
-	self->fd = open(VPMU_DEV, O_RDWR | O_CLOEXEC);
+	self->fd = open(VT_DEV, O_RDWR | O_CLOEXEC);
 	ASSERT_LE(0, self->fd);
 	refused(_metadata, self, VPMU_RUN_F_RESUME, "another file");
 	close(self->fd);
@@ -404,7 +398,6 @@ TEST_F(rv32, nothing_to_resume)
 /* Unknown flag bits next to the new ones are refused. */
 TEST_F(rv32, unknown_flags_refused)
 {
-	VL_SETUP_DONE();
 	load(self, ecall_prog, sizeof(ecall_prog));
 	memset(&self->r, 0, sizeof(self->r));
 	refused(_metadata, self, VPMU_RUN_F_RESUME << 1, "bit 3");
@@ -421,7 +414,6 @@ TEST_F(rv32, racing_resumes)
 	int i, p, st, bad = 0;
 	pid_t pid[3];
 
-	VL_SETUP_DONE();
 	load(self, loop_prog, sizeof(loop_prog));
 	for (p = 0; p < 3; p++) {
 		pid[p] = fork();
@@ -436,7 +428,7 @@ TEST_F(rv32, racing_resumes)
 
 			if (ret && ret != -EINVAL)
 				_exit(1);
-			if (p == 2 && i % 50 == 0 && vl_load_default())
+			if (p == 2 && i % 50 == 0 && vt_load_default())
 				_exit(2);
 			if (p == 1 && ioctl(self->fd, VPMU_IOC_SNAPSHOT, &sn))
 				_exit(3);

@@ -18,7 +18,7 @@
 
 #include "vpmu_perf.h"
 
-PERF_FIXTURE(snap, "sum");
+VT_PERF_FIXTURE(snap, "sum");
 
 /* The snapshot of @cpu's engine, cleared if @flags says so; 0 or -errno. */
 static int snapshot(int dev, unsigned int cpu, unsigned int flags,
@@ -61,11 +61,11 @@ static int open_uops_on(int n)
 	struct perf_event_attr a;
 	uint64_t cfg;
 
-	if (vp_alias_cfg("uops", &cfg))
+	if (vt_alias_cfg("uops", &cfg))
 		return -ENOENT;
-	vp_count_attr(&a, cfg | ctr_config(n), 0);
+	vt_count_attr(&a, cfg | vt_ctr_config(n), 0);
 	a.pinned = 1;
-	return vp_open(&a, -1, 0, -1);
+	return vt_open(&a, -1, 0, -1);
 }
 
 /*
@@ -98,16 +98,15 @@ TEST_F(snap, counting_event_clear)
 	struct vpmu_snapshot s;
 	int fd;
 
-	VL_SETUP_DONE();
-	ASSERT_EQ(0, vl_pin(0));
+	ASSERT_EQ(0, vt_pin(0));
 	fd = open_uops_on(1);
 	ASSERT_LE(0, fd) TH_LOG("open: %s", strerror(-fd));
-	ASSERT_EQ(0, run(&self->f, BUDGET));
+	ASSERT_EQ(0, vt_perf_run(&self->f, VT_PERF_BUDGET));
 	ASSERT_EQ(0, switch_out());
 	ASSERT_EQ(0, snapshot(self->f.dev, 0, 0, &s));
 	EXPECT_EQ((uint32_t)self->f.nr_counters, s.nr_counters);
-	EXPECT_EQ(vl_generation(), s.generation);
-	EXPECT_EQ(SUM_UOPS, s.ctr[0].value);
+	EXPECT_EQ(vt_generation(), s.generation);
+	EXPECT_EQ(VT_SUM_UOPS, s.ctr[0].value);
 	EXPECT_EQ(0ull, s.ctr[0].ovf_count);
 	EXPECT_NE(0, s.ctr[0].width);
 	EXPECT_EQ(VPMU_EV_UOPS, s.ctr[0].event);
@@ -117,18 +116,18 @@ TEST_F(snap, counting_event_clear)
 
 	ASSERT_EQ(0, snapshot(self->f.dev, 0, VPMU_SNAP_F_CLEAR, &s));
 	print_snapshot("snapshot, clear", &s);
-	EXPECT_EQ(SUM_UOPS, s.ctr[0].value);
+	EXPECT_EQ(VT_SUM_UOPS, s.ctr[0].value);
 	EXPECT_TRUE(!!(s.cleared & 1));
 	ASSERT_EQ(0, snapshot(self->f.dev, 0, 0, &s));
 	print_snapshot("snapshot", &s);
 	EXPECT_EQ(0ull, s.ctr[0].value);
-	EXPECT_EQ(SUM_UOPS, vp_count(fd));
+	EXPECT_EQ(VT_SUM_UOPS, vt_count(fd));
 
-	ASSERT_EQ(0, run(&self->f, BUDGET));
+	ASSERT_EQ(0, vt_perf_run(&self->f, VT_PERF_BUDGET));
 	ASSERT_EQ(0, switch_out());
 	ASSERT_EQ(0, snapshot(self->f.dev, 0, 0, &s));
-	EXPECT_EQ(SUM_UOPS, s.ctr[0].value);
-	EXPECT_EQ(2 * SUM_UOPS, vp_count(fd));
+	EXPECT_EQ(VT_SUM_UOPS, s.ctr[0].value);
+	EXPECT_EQ(2 * VT_SUM_UOPS, vt_count(fd));
 	close(fd);
 }
 
@@ -139,23 +138,22 @@ TEST_F(snap, counting_event_clear)
 TEST_F(snap, sampling_event_kept)
 {
 	struct vpmu_snapshot s, t;
-	struct vp_ring rb;
+	struct vt_ring rb;
 	uint64_t cfg;
 	int fd, sfd;
 
-	VL_SETUP_DONE();
 	if (self->f.nr_counters < 2)
 		SKIP(return, "needs 2 counters");
-	ASSERT_EQ(0, vl_pin(0));
-	ASSERT_EQ(0, vp_alias_cfg("uops", &cfg));
+	ASSERT_EQ(0, vt_pin(0));
+	ASSERT_EQ(0, vt_alias_cfg("uops", &cfg));
 	fd = open_uops_on(1);
 	ASSERT_LE(0, fd);
-	sfd = open_sampling(cfg | ctr_config(2), 100, 0, &rb);
+	sfd = vt_open_sampling(cfg | vt_ctr_config(2), 100, 0, &rb);
 	ASSERT_LE(0, sfd) TH_LOG("open: %s", strerror(-sfd));
-	ASSERT_EQ(0, run(&self->f, BUDGET));
+	ASSERT_EQ(0, vt_perf_run(&self->f, VT_PERF_BUDGET));
 	ASSERT_EQ(0, switch_out());
 	ASSERT_EQ(0, snapshot(self->f.dev, 0, VPMU_SNAP_F_CLEAR, &s));
-	EXPECT_EQ(SUM_UOPS, s.ctr[0].value);
+	EXPECT_EQ(VT_SUM_UOPS, s.ctr[0].value);
 	EXPECT_EQ(VPMU_SNAP_CTR_SAMPLING | VPMU_SNAP_CTR_PERF |
 		  VPMU_SNAP_CTR_INT,
 		  s.ctr[1].flags & (VPMU_SNAP_CTR_SAMPLING |
@@ -167,7 +165,7 @@ TEST_F(snap, sampling_event_kept)
 	/* 179 = 100 + 79: the counter is 21 short of its next wrap */
 	EXPECT_EQ(s.ctr[1].value + 21,
 		  s.ctr[1].width < 64 ? 1ull << s.ctr[1].width : 0);
-	close_sampling(sfd, &rb);
+	vt_close_sampling(sfd, &rb);
 	close(fd);
 }
 
@@ -184,15 +182,14 @@ TEST_F(snap, idle_counter_and_refusals)
 	} big;
 	int fd;
 
-	VL_SETUP_DONE();
-	ASSERT_EQ(0, vl_pin(0));
+	ASSERT_EQ(0, vt_pin(0));
 	fd = open_uops_on(1);
 	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, run(&self->f, BUDGET));
+	ASSERT_EQ(0, vt_perf_run(&self->f, VT_PERF_BUDGET));
 	ASSERT_EQ(0, switch_out());
 	close(fd);
 	ASSERT_EQ(0, snapshot(self->f.dev, 0, 0, &s));
-	EXPECT_EQ(SUM_UOPS, s.ctr[0].value);
+	EXPECT_EQ(VT_SUM_UOPS, s.ctr[0].value);
 	EXPECT_EQ(0, s.ctr[0].width);
 	EXPECT_EQ(0, s.ctr[0].flags);
 
@@ -227,13 +224,13 @@ TEST_F(snap, idle_counter_and_refusals)
 					       struct vpmu_snapshot), &s));
 	EXPECT_EQ(ENOTTY, errno);
 	ASSERT_EQ(0, snapshot(self->f.dev, 0, 0, &s));
-	EXPECT_EQ(SUM_UOPS, s.ctr[0].value);
+	EXPECT_EQ(VT_SUM_UOPS, s.ctr[0].value);
 
 	big.s.size = sizeof(big);
 	big.tail = 0;
 	big.s.cpu = 0;
 	ASSERT_EQ(0, ioctl(self->f.dev, VPMU_IOC_SNAPSHOT, &big));
-	EXPECT_EQ(SUM_UOPS, big.s.ctr[0].value);
+	EXPECT_EQ(VT_SUM_UOPS, big.s.ctr[0].value);
 	EXPECT_TRUE(!!(big.s.cleared & 1));
 	EXPECT_EQ(0ull, big.tail);
 	ASSERT_EQ(0, snapshot(self->f.dev, 0, 0, &s));
@@ -246,7 +243,7 @@ TEST_F(snap, idle_counter_and_refusals)
 
 struct long_run {
 	int dev;
-	struct vl_prog *p;
+	struct vt_prog *p;
 	uint8_t *mem;
 	struct vpmu_run r;
 	pid_t tid;
@@ -263,19 +260,19 @@ static void *long_run_thread(void *arg)
 	uint64_t cfg;
 	int i;
 
-	l->ret = vl_pin(0);
+	l->ret = vt_pin(0);
 	l->tid = gettid();
 	for (i = 0; !l->ret && i < 3; i++) {
-		l->ret = vp_alias_cfg(i < 2 ? "uops" : "cycles", &cfg);
-		vp_attr(&a, cfg | ctr_config(i + 1), 0);
+		l->ret = vt_alias_cfg(i < 2 ? "uops" : "cycles", &cfg);
+		vt_attr(&a, cfg | vt_ctr_config(i + 1), 0);
 		a.read_format = PERF_FORMAT_GROUP;
-		l->fds[i] = vp_open(&a, 0, -1, i ? l->fds[0] : -1);
+		l->fds[i] = vt_open(&a, 0, -1, i ? l->fds[0] : -1);
 		if (l->fds[i] < 0)
 			l->ret = l->fds[i];
 	}
 	l->ready = 1;
 	if (!l->ret)
-		l->ret = vl_run(l->dev, l->p, l->mem, LONG_BUDGET, &l->r);
+		l->ret = vt_run(l->dev, l->p, l->mem, LONG_BUDGET, &l->r);
 	l->done = 1;
 	return NULL;
 }
@@ -292,24 +289,24 @@ TEST(one_instant)
 	struct long_run l = { .fds = { -1, -1, -1 } };
 	struct { uint64_t nr, v[3]; } g;
 	struct vpmu_snapshot s;
-	struct vl_prog p;
+	struct vt_prog p;
 	unsigned int reads = 0, mid = 0, snaps = 0, bad = 0;
 	uint64_t last = 0;
 	pthread_t t;
 	int i;
 
-	if (!vl_pmu_present())
+	if (!vt_pmu_present())
 		SKIP(return, "no vpmu PMU");
-	if (vl_cpu1_online() != 1)
+	if (vt_cpu1_online() != 1)
 		SKIP(return, "needs CPU 1 online");
-	if (vl_pmu_long("caps/nr_counters") < 3)
+	if (vt_pmu_long("caps/nr_counters") < 3)
 		SKIP(return, "needs 3 counters");
-	l.dev = open(VPMU_DEV, O_RDWR | O_CLOEXEC);
+	l.dev = open(VT_DEV, O_RDWR | O_CLOEXEC);
 	ASSERT_LE(0, l.dev);
-	if (vt_prog(_metadata, &p, &l.mem, "sortloop"))
+	if (vt_need_prog(_metadata, &p, &l.mem, "sortloop"))
 		return;
 	l.p = &p;
-	ASSERT_EQ(0, vl_pin(1));
+	ASSERT_EQ(0, vt_pin(1));
 	ASSERT_EQ(0, pthread_create(&t, NULL, long_run_thread, &l));
 	while (!l.ready)
 		sched_yield();
@@ -339,7 +336,7 @@ TEST(one_instant)
 	for (i = 0; i < 3; i++)
 		close(l.fds[i]);
 	free(l.mem);
-	vl_prog_free(&p);
+	vt_prog_free(&p);
 	close(l.dev);
 }
 

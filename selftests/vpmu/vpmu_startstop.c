@@ -44,7 +44,7 @@
 
 FIXTURE(ss) {
 	int dev;
-	struct vl_prog marks;
+	struct vt_prog marks;
 	uint8_t *mem;
 	struct vpmu_run r;
 };
@@ -55,7 +55,7 @@ FIXTURE_SETUP(ss)
 		return;
 	self->mem = aligned_alloc(8, 1 << 20);
 	ASSERT_NE(NULL, self->mem);
-	ASSERT_EQ(0, vl_pin(0));
+	ASSERT_EQ(0, vt_pin(0));
 }
 
 FIXTURE_TEARDOWN(ss)
@@ -69,8 +69,8 @@ static int open_ev(uint64_t config, uint64_t config1, int group)
 {
 	struct perf_event_attr a;
 
-	vp_attr(&a, config, config1);
-	return vp_open(&a, 0, -1, group);
+	vt_attr(&a, config, config1);
+	return vt_open(&a, 0, -1, group);
 }
 
 /* A sampling event of this task, period @period, on counter @ctr - 1. */
@@ -78,15 +78,15 @@ static int open_sampling(uint64_t config, unsigned int ctr, uint64_t period)
 {
 	struct perf_event_attr a;
 
-	vp_attr(&a, config | CFG_CTR(ctr), 0);
+	vt_attr(&a, config | CFG_CTR(ctr), 0);
 	a.sample_period = period;
 	a.sample_type = PERF_SAMPLE_IP;
-	return vp_open(&a, 0, -1, -1);
+	return vt_open(&a, 0, -1, -1);
 }
 
 static int run_marks(FIXTURE_DATA(ss) *self)
 {
-	return vl_run_halt(self->dev, &self->marks, self->mem, BUDGET,
+	return vt_run_halt(self->dev, &self->marks, self->mem, BUDGET,
 			   &self->r);
 }
 
@@ -102,10 +102,8 @@ TEST_F(ss, format_files)
 	char buf[64];
 	unsigned int i;
 
-	VL_SETUP_DONE();
-
 	for (i = 0; i < ARRAY_SIZE(want); i++) {
-		ASSERT_EQ(0, vl_pmu_read(want[i][0], buf, sizeof(buf)));
+		ASSERT_EQ(0, vt_pmu_read(want[i][0], buf, sizeof(buf)));
 		EXPECT_STREQ(want[i][1], buf);
 	}
 }
@@ -120,8 +118,8 @@ static void span(struct __test_metadata *_metadata, FIXTURE_DATA(ss) *self,
 	memb = open_ev(EV_UOPS, 0, lead);
 	ASSERT_LE(0, memb);
 	ASSERT_EQ(0, run_marks(self));
-	EXPECT_EQ(insns, vp_count(lead));
-	EXPECT_EQ(uops, vp_count(memb));
+	EXPECT_EQ(insns, vt_count(lead));
+	EXPECT_EQ(uops, vt_count(memb));
 	close(memb);
 	close(lead);
 }
@@ -129,8 +127,6 @@ static void span(struct __test_metadata *_metadata, FIXTURE_DATA(ss) *self,
 /* Start on the mark, stop on the branch: 31 microwords of every pass. */
 TEST_F(ss, start_mark_stop_tag)
 {
-	VL_SETUP_DONE();
-
 	span(_metadata, self, C1_MARK | C1_STOP_TAG(TAG_BRANCH) | C1_FROZEN,
 	     7000, 31000);
 }
@@ -138,8 +134,6 @@ TEST_F(ss, start_mark_stop_tag)
 /* The same with the start as an event (TRIGGER) and the stop a tag. */
 TEST_F(ss, start_event_stop_tag)
 {
-	VL_SETUP_DONE();
-
 	span(_metadata, self,
 	     C1_TRIG_EV(EV_TRIGGER) | C1_STOP_TAG(TAG_BRANCH) | C1_FROZEN,
 	     7000, 31000);
@@ -152,8 +146,6 @@ TEST_F(ss, start_event_stop_tag)
  */
 TEST_F(ss, start_tag_stop_mark_running)
 {
-	VL_SETUP_DONE();
-
 	span(_metadata, self, C1_TRIG_TAG(TAG_BRANCH) | C1_STOP_MARK,
 	     1 + 1000, 5 + 999 * 4 + 2 + 1);
 }
@@ -161,8 +153,6 @@ TEST_F(ss, start_tag_stop_mark_running)
 /* A stop with no start: counts up to the first branch, then never. */
 TEST_F(ss, stop_only)
 {
-	VL_SETUP_DONE();
-
 	span(_metadata, self, C1_STOP_TAG(TAG_BRANCH), 1 + 7, 5 + 31);
 }
 
@@ -178,15 +168,13 @@ TEST_F(ss, overflow_toggles)
 {
 	int src, fd;
 
-	VL_SETUP_DONE();
-
 	src = open_sampling(EV_TRIGGER, 1, 500);
 	ASSERT_LE(0, src);
 	fd = open_ev(EV_UOPS, C1_TRIG_OVF(1) | C1_FROZEN, -1);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, run_marks(self));
-	EXPECT_EQ(2 * 250 * 35u, vp_count(fd));
-	EXPECT_EQ(2000u, vp_count(src));
+	EXPECT_EQ(2 * 250 * 35u, vt_count(fd));
+	EXPECT_EQ(2000u, vt_count(src));
 	close(fd);
 	close(src);
 }
@@ -195,15 +183,13 @@ TEST_F(ss, overflow_starts_tag_stops)
 {
 	int src, fd;
 
-	VL_SETUP_DONE();
-
 	src = open_sampling(EV_TRIGGER, 1, 500);
 	ASSERT_LE(0, src);
 	fd = open_ev(EV_UOPS,
 		     C1_TRIG_OVF(1) | C1_STOP_TAG(TAG_BRANCH) | C1_FROZEN, -1);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, run_marks(self));
-	EXPECT_EQ(4 * 12u, vp_count(fd));
+	EXPECT_EQ(4 * 12u, vt_count(fd));
 	close(fd);
 	close(src);
 }
@@ -218,14 +204,12 @@ TEST_F(ss, mark_starts_overflow_stops)
 {
 	int src, fd;
 
-	VL_SETUP_DONE();
-
 	src = open_sampling(EV_TRIGGER, 1, 500);
 	ASSERT_LE(0, src);
 	fd = open_ev(EV_UOPS, C1_MARK | C1_STOP_OVF(1) | C1_FROZEN, -1);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, run_marks(self));
-	EXPECT_EQ(35004u - 5 - 3 * 16 - 15, vp_count(fd));
+	EXPECT_EQ(35004u - 5 - 3 * 16 - 15, vt_count(fd));
 	close(fd);
 	close(src);
 }
@@ -245,8 +229,6 @@ TEST_F(ss, invalid_config1)
 	};
 	unsigned int i;
 	int fd;
-
-	VL_SETUP_DONE();
 
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		fd = open_ev(EV_UOPS, bad[i], -1);

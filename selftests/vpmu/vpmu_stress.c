@@ -35,8 +35,8 @@
  * order; --ops bounds them exactly.  Exit status 0: no failure.
  *
  * The files, each using only the ones below it (no global state: main()
- * owns the struct st_info and hands it to every worker in its struct
- * st_worker):
+ * owns the struct vt_stress_info and hands it to every worker in its struct
+ * vt_stress_worker):
  *
  *   vpmu_stress.c           options, workers and the end checks
  *   vpmu_stress_perf.c      the perf worker
@@ -47,7 +47,7 @@
  *                           hotplug) and the runners
  *   vpmu_stress_pmu.[ch]    what the PMU says about itself, and the
  *                           configs built from it
- *   vpmu_stress_lib.[ch]    the generator, struct st_info, a worker, its
+ *   vpmu_stress_lib.[ch]    the generator, struct vt_stress_info, a worker, its
  *                           logging and failures, runs and sample rings
  *
  * vpmu_stress_ops.h declares the roles' operations, which this file and
@@ -64,7 +64,7 @@
 
 /* ---- workers ------------------------------------------------------------- */
 
-struct st_opts {
+struct vt_stress_opts {
 	uint64_t seed;
 	unsigned int seconds, workers;
 	uint64_t ops;
@@ -72,23 +72,24 @@ struct st_opts {
 	bool verbose, keep_module;
 };
 
-static enum st_role role_of(unsigned int i)
+static enum vt_stress_role role_of(unsigned int i)
 {
-	static const enum st_role order[] = {
-		R_EXACT, R_PERF, R_SYS, R_RUNNER, R_EXACT, R_PERF, R_RUNNER,
-		R_PERF,
+	static const enum vt_stress_role order[] = {
+		VT_STRESS_ROLE_EXACT, VT_STRESS_ROLE_PERF, VT_STRESS_ROLE_SYS,
+		VT_STRESS_ROLE_RUNNER, VT_STRESS_ROLE_EXACT, VT_STRESS_ROLE_PERF,
+		VT_STRESS_ROLE_RUNNER, VT_STRESS_ROLE_PERF,
 	};
 
 	return i < ARRAY_SIZE(order) ? order[i] :
-		(i % 2 ? R_PERF : R_RUNNER);
+		(i % 2 ? VT_STRESS_ROLE_PERF : VT_STRESS_ROLE_RUNNER);
 }
 
 static uint64_t op_seed(uint64_t seed, int worker, uint64_t op)
 {
-	struct st_rng r = { seed * 0x100000001b3ull ^ ((uint64_t)worker << 48) ^ op };
+	struct vt_stress_rng r = { seed * 0x100000001b3ull ^ ((uint64_t)worker << 48) ^ op };
 
-	st_rnd(&r);
-	return st_rnd(&r);
+	vt_stress_rnd(&r);
+	return vt_stress_rnd(&r);
 }
 
 static double now(void)
@@ -99,10 +100,10 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static void worker_main(const struct st_opts *o, const struct st_info *info,
+static void worker_main(const struct vt_stress_opts *o, const struct vt_stress_info *info,
 			int id, double end)
 {
-	struct st_worker w;
+	struct vt_stress_worker w;
 	char path[512];
 
 	memset(&w, 0, sizeof(w));
@@ -116,41 +117,41 @@ static void worker_main(const struct st_opts *o, const struct st_info *info,
 	w.log = fopen(path, "w");
 	if (w.log)
 		setvbuf(w.log, NULL, _IOLBF, 0);
-	if (posix_memalign((void **)&w.mem, 8, st_mem_size(info)))
+	if (posix_memalign((void **)&w.mem, 8, vt_stress_mem_size(info)))
 		_exit(2);
-	w.dev = open(VPMU_DEV, O_RDWR | O_CLOEXEC);
+	w.dev = open(VT_DEV, O_RDWR | O_CLOEXEC);
 	if (w.dev < 0) {
-		st_fail(&w, "open %s: %s", VPMU_DEV, st_errname(errno));
+		vt_stress_fail(&w, "open %s: %s", VT_DEV, vt_stress_errname(errno));
 		_exit(1);
 	}
-	st_log(&w, "%s worker, seed %llu", st_role_names[w.role],
-	       (unsigned long long)o->seed);
+	vt_stress_log(&w, "%s worker, seed %llu", vt_stress_role_names[w.role],
+		      (unsigned long long)o->seed);
 	w.r.s = op_seed(o->seed, id, ~0ull);
-	if (w.role == R_PERF)
-		st_perf_init(&w);
+	if (w.role == VT_STRESS_ROLE_PERF)
+		vt_stress_perf_init(&w);
 	for (w.op = 1; w.op <= o->ops && now() < end; w.op++) {
 		w.r.s = op_seed(o->seed, id, w.op);
 		w.s.ops++;
-		if (w.role == R_PERF)
-			st_perf_op(&w);
-		else if (w.role == R_EXACT)
-			st_exact_op(&w);
-		else if (w.role == R_SYS)
-			st_sys_op(&w);
+		if (w.role == VT_STRESS_ROLE_PERF)
+			vt_stress_perf_op(&w);
+		else if (w.role == VT_STRESS_ROLE_EXACT)
+			vt_stress_exact_op(&w);
+		else if (w.role == VT_STRESS_ROLE_SYS)
+			vt_stress_sys_op(&w);
 		else
-			st_runner_op(&w);
+			vt_stress_runner_op(&w);
 		if (w.failures >= 1000) {
-			st_log(&w, "1000 failures: stopping this worker");
+			vt_stress_log(&w, "1000 failures: stopping this worker");
 			break;
 		}
 	}
 	w.op = 0;
-	if (w.role == R_PERF)
-		st_perf_fini(&w);
-	if (w.role == R_SYS)
-		st_sys_fini(&w);
+	if (w.role == VT_STRESS_ROLE_PERF)
+		vt_stress_perf_fini(&w);
+	if (w.role == VT_STRESS_ROLE_SYS)
+		vt_stress_sys_fini(&w);
 	printf("# w%d %s: %llu ops, %llu opens (%llu refused), %llu closes, %llu ioctls, %llu reads, %llu runs, %llu samples, %llu lost, exact %llu (+%llu not fully on the counters), %llu sample checks, %llu ucode, %llu uhist, %llu hotplug, %llu hostile, %d failures\n",
-	       id, st_role_names[w.role], (unsigned long long)w.s.ops,
+	       id, vt_stress_role_names[w.role], (unsigned long long)w.s.ops,
 	       (unsigned long long)w.s.opens, (unsigned long long)w.s.open_fail,
 	       (unsigned long long)w.s.closes, (unsigned long long)w.s.ioctls,
 	       (unsigned long long)w.s.reads, (unsigned long long)w.s.runs,
@@ -176,10 +177,10 @@ static void module_params(uint64_t seed, char *buf, size_t size)
 		"16,16,14,7",
 	};
 	static const int counters[] = { 3, 4, 8, 16 };
-	struct st_rng r = { seed ^ 0x6d6f64756c65ull };
+	struct vt_stress_rng r = { seed ^ 0x6d6f64756c65ull };
 
 	snprintf(buf, size, "nr_counters=%d counter_widths=%s",
-		 counters[st_below(&r, 4)], widths[st_below(&r, 6)]);
+		 counters[vt_stress_below(&r, 4)], widths[vt_stress_below(&r, 6)]);
 }
 
 static int perf_fds_open(void)
@@ -212,7 +213,7 @@ static void tail_log(const char *path)
 	size_t len;
 	int lines = 0, n;
 
-	text = (char *)vl_read_file(path, &len);
+	text = (char *)vt_read_file(path, &len);
 	if (!text)
 		return;
 	/* the whole operation that failed first: "wN op M: " */
@@ -245,23 +246,23 @@ static void usage(void)
 	exit(2);
 }
 
-static void restore_sysfs(const struct st_info *info)
+static void restore_sysfs(const struct vt_stress_info *info)
 {
 	if (info->have_hotplug)
-		vl_write_file(VPMU_CPU1_ONLINE, "1");
+		vt_write_file(VT_CPU1_ONLINE, "1");
 	if (info->have_uhist)
-		vl_write_file(VPMU_PMU_DIR "/uhist/control", "stop");
+		vt_write_file(VT_PMU_DIR "/uhist/control", "stop");
 	if (info->have_hist)
-		vl_write_file(VPMU_PMU_DIR "/hist/program", "off");
-	vl_load_default();
+		vt_write_file(VT_PMU_DIR "/hist/program", "off");
+	vt_load_default();
 }
 
 int main(int argc, char **argv)
 {
-	struct st_opts o = { .seed = 1, .seconds = 20, .workers = 6,
+	struct vt_stress_opts o = { .seed = 1, .seconds = 20, .workers = 6,
 			     .ops = ~0ull, .logdir = NULL };
-	struct st_info info;
-	pid_t pids[ST_MAX_WORKERS];
+	struct vt_stress_info info;
+	pid_t pids[VT_STRESS_MAX_WORKERS];
 	char params[128], logdir[256];
 	unsigned int i, left;
 	int failures = 0, ret;
@@ -295,7 +296,7 @@ int main(int argc, char **argv)
 		else
 			usage();
 	}
-	if (!o.workers || o.workers > ST_MAX_WORKERS)
+	if (!o.workers || o.workers > VT_STRESS_MAX_WORKERS)
 		usage();
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (!o.logdir) {
@@ -310,7 +311,7 @@ int main(int argc, char **argv)
 	       o.ops != ~0ull ? " (--ops bound)" : "",
 	       o.keep_module ? "as loaded" : params, o.logdir);
 
-	if (!vl_module_loaded() || access(VPMU_DEV, F_OK)) {
+	if (!vt_module_loaded() || access(VT_DEV, F_OK)) {
 		printf("# SKIP: vpmu is not loaded\n");
 		return 4;
 	}
@@ -318,24 +319,24 @@ int main(int argc, char **argv)
 		printf("# SKIP: needs root\n");
 		return 4;
 	}
-	if (!o.keep_module && vl_module_builtin()) {
-		printf("# " VL_BUILTIN_REASON ": the module stays as it is\n");
+	if (!o.keep_module && vt_module_builtin()) {
+		printf("# " VT_BUILTIN_REASON ": the module stays as it is\n");
 		o.keep_module = true;
 	}
 	if (!o.keep_module) {
-		ret = vl_rmmod_retry();
+		ret = vt_rmmod_retry();
 		if (!ret)
-			ret = vl_insmod(params);
+			ret = vt_insmod(params);
 		if (ret) {
 			printf("# FAIL (seed %llu): reloading the module with %s: %s\n",
 			       (unsigned long long)o.seed, params,
-			       st_errname(ret));
-			vl_insmod("");
+			       vt_stress_errname(ret));
+			vt_insmod("");
 			return 1;
 		}
 	}
 	memset(&info, 0, sizeof(info));
-	if (st_read_info(&info) || st_read_images(&info)) {
+	if (vt_stress_read_info(&info) || vt_stress_read_images(&info)) {
 		printf("# SKIP: cannot read the PMU's sysfs files or $VPMU_SHARE/build\n");
 		return 4;
 	}
@@ -383,7 +384,7 @@ int main(int argc, char **argv)
 				failures++;
 				printf("# FAIL (seed %llu): worker %u (%s) %s %d\n",
 				       (unsigned long long)o.seed, i,
-				       st_role_names[role_of(i)],
+				       vt_stress_role_names[role_of(i)],
 				       WIFEXITED(status) ? "exit status" : "killed by signal",
 				       WIFEXITED(status) ? WEXITSTATUS(status) :
 							   WTERMSIG(status));
@@ -402,17 +403,17 @@ int main(int argc, char **argv)
 		failures++;
 	}
 	if (!o.keep_module) {
-		ret = vl_rmmod_retry();
+		ret = vt_rmmod_retry();
 		if (ret) {
 			printf("# FAIL (seed %llu): rmmod vpmu at the end: %s\n",
-			       (unsigned long long)o.seed, st_errname(ret));
+			       (unsigned long long)o.seed, vt_stress_errname(ret));
 			failures++;
 		}
-		ret = vl_insmod("");
-		if (ret && !vl_module_loaded()) {
+		ret = vt_insmod("");
+		if (ret && !vt_module_loaded()) {
 			printf("# FAIL (seed %llu): insmod %s at the end: %s\n",
-			       (unsigned long long)o.seed, vl_ko(),
-			       st_errname(ret));
+			       (unsigned long long)o.seed, vt_ko(),
+			       vt_stress_errname(ret));
 			failures++;
 		}
 	}

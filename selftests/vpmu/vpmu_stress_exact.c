@@ -23,34 +23,36 @@ struct member {
  * the program's .expect file, with exclude_* now and then); distinct
  * counter pins.  Returns the program.
  */
-static int pick_members(struct st_worker *w, struct member *m, int *n, int max,
+static int pick_members(struct vt_stress_worker *w, struct member *m, int *n, int max,
 			bool allow_exclude)
 {
-	const struct st_info *info = w->info;
+	const struct vt_stress_info *info = w->info;
 	static const char *const tnames[] = { "insns", "uops", "cycles" };
 	bool used[17] = { false };
 	int prog, i;
 
-	*n = 1 + st_below(&w->r, max);
-	if (st_chance(&w->r, 50)) {
-		const struct trig *t = &st_trigs[st_below(&w->r, ST_NTRIGS)];
-		uint64_t c1 = st_trig_config1(info, t, false);
+	*n = 1 + vt_stress_below(&w->r, max);
+	if (vt_stress_chance(&w->r, 50)) {
+		const struct vt_stress_trig *t =
+			&vt_stress_trigs[vt_stress_below(&w->r, VT_STRESS_NTRIGS)];
+		uint64_t c1 = vt_stress_trig_config1(info, t, false);
 
 		prog = t->prog;
 		for (i = 0; i < *n; i++) {
-			int k = st_below(&w->r, 3);
+			int k = vt_stress_below(&w->r, 3);
 
 			m[i].name = tnames[k];
 			m[i].per_run = k ? t->uops : t->insns;
-			m[i].config1 = !i || st_chance(&w->r, 50) ? c1 : 0;
+			m[i].config1 = !i || vt_stress_chance(&w->r, 50) ? c1 : 0;
 		}
 	} else {
-		const struct st_prog *p;
+		const struct vt_stress_prog *p;
 
-		prog = st_below(&w->r, 3);	/* P_SUM, P_MARKS, P_CALLS */
+		/* VT_STRESS_PROG_SUM, VT_STRESS_PROG_MARKS or VT_STRESS_PROG_CALLS */
+		prog = vt_stress_below(&w->r, 3);
 		p = &info->prog[prog];
 		for (i = 0; i < *n; i++) {
-			int k = st_below(&w->r, p->nev);
+			int k = vt_stress_below(&w->r, p->nev);
 
 			m[i].name = p->ev_name[k];
 			m[i].per_run = p->ev_count[k];
@@ -58,37 +60,37 @@ static int pick_members(struct st_worker *w, struct member *m, int *n, int max,
 		}
 	}
 	for (i = 0; i < *n; i++) {
-		m[i].config = st_alias_cfg(info, m[i].name);
+		m[i].config = vt_stress_alias_cfg(info, m[i].name);
 		m[i].exclude_user = m[i].exclude_kernel = false;
-		if (allow_exclude && !m[i].config1 && st_chance(&w->r, 15)) {
+		if (allow_exclude && !m[i].config1 && vt_stress_chance(&w->r, 15)) {
 			m[i].exclude_user = true;	/* all runs are user */
 			m[i].per_run = 0;
-		} else if (allow_exclude && st_chance(&w->r, 20)) {
+		} else if (allow_exclude && vt_stress_chance(&w->r, 20)) {
 			m[i].exclude_kernel = true;
 		}
-		if (st_chance(&w->r, 30)) {
-			int c = 1 + st_below(&w->r, info->nr_counters);
+		if (vt_stress_chance(&w->r, 30)) {
+			int c = 1 + vt_stress_below(&w->r, info->nr_counters);
 
 			if (!used[c]) {
 				used[c] = true;
-				m[i].config |= st_ctr_cfg(info, c);
+				m[i].config |= vt_stress_ctr_cfg(info, c);
 			}
 		}
 	}
 	return prog;
 }
 
-static void exact_attr(const struct st_info *info, struct perf_event_attr *a,
+static void exact_attr(const struct vt_stress_info *info, struct perf_event_attr *a,
 		       const struct member *m)
 {
-	vp_attr_of(a, info->type, m->config, m->config1);
+	vt_attr_of(a, info->type, m->config, m->config1);
 	a->exclude_user = m->exclude_user;
 	a->exclude_kernel = m->exclude_kernel;
 }
 
-static void close_fds(struct st_worker *w, int *fds, int n)
+static void close_fds(struct vt_stress_worker *w, int *fds, int n)
 {
-	int i, first = st_chance(&w->r, 50) ? 0 : n - 1;
+	int i, first = vt_stress_chance(&w->r, 50) ? 0 : n - 1;
 
 	/* the leader first, or last */
 	if (fds[first] >= 0)
@@ -108,7 +110,7 @@ struct gread {
  * exact when the group was on the counters all the time it was
  * enabled, all zero when it never was.
  */
-static void check_group(struct st_worker *w, const char *what, int *fds,
+static void check_group(struct vt_stress_worker *w, const char *what, int *fds,
 			const struct member *m, int n, uint64_t runs)
 {
 	struct gread g;
@@ -118,8 +120,8 @@ static void check_group(struct st_worker *w, const char *what, int *fds,
 
 	w->s.reads++;
 	if (len != (ssize_t)(24 + 16 * n) || g.nr != (uint64_t)n) {
-		st_fail(w, "%s: group read %zd bytes, nr %llu, expected %d members",
-			what, len, (unsigned long long)g.nr, n);
+		vt_stress_fail(w, "%s: group read %zd bytes, nr %llu, expected %d members",
+			       what, len, (unsigned long long)g.nr, n);
 		return;
 	}
 	if (!g.running) {
@@ -127,46 +129,46 @@ static void check_group(struct st_worker *w, const char *what, int *fds,
 		w->s.exact_partial++;
 		for (i = 0; i < n; i++)
 			if (g.v[i].value)
-				st_fail(w, "%s: member %d (%s): %llu counted with no time on the counters (%llu ns enabled)",
-					what, i, m[i].name,
-					(unsigned long long)g.v[i].value,
-					(unsigned long long)g.enabled);
+				vt_stress_fail(w, "%s: member %d (%s): %llu counted with no time on the counters (%llu ns enabled)",
+					       what, i, m[i].name,
+					       (unsigned long long)g.v[i].value,
+					       (unsigned long long)g.enabled);
 		return;
 	}
 	if (g.running != g.enabled) {
 		w->s.exact_partial++;
-		st_log(w, "%s: on the counters %llu of %llu ns: not checked",
-		       what, (unsigned long long)g.running,
-		       (unsigned long long)g.enabled);
+		vt_stress_log(w, "%s: on the counters %llu of %llu ns: not checked",
+			      what, (unsigned long long)g.running,
+			      (unsigned long long)g.enabled);
 		return;
 	}
 	w->s.exact_full++;
-	st_log(w, "%s: on the counters %llu of %llu ns", what,
-	       (unsigned long long)g.running, (unsigned long long)g.enabled);
+	vt_stress_log(w, "%s: on the counters %llu of %llu ns", what,
+		      (unsigned long long)g.running, (unsigned long long)g.enabled);
 	for (i = 0; i < n; i++) {
 		uint64_t id = 0;
 
 		if (ioctl(fds[i], PERF_EVENT_IOC_ID, &id) || id != g.v[i].id)
-			st_fail(w, "%s: member %d id %llu, group read says %llu",
-				what, i, (unsigned long long)id,
-				(unsigned long long)g.v[i].id);
+			vt_stress_fail(w, "%s: member %d id %llu, group read says %llu",
+				       what, i, (unsigned long long)id,
+				       (unsigned long long)g.v[i].id);
 		if (g.v[i].value != runs * m[i].per_run)
-			st_fail(w, "%s: member %d (%s config %#llx config1 %#llx%s%s): %llu, expected %llu x %llu = %llu",
-				what, i, m[i].name,
-				(unsigned long long)m[i].config,
-				(unsigned long long)m[i].config1,
-				m[i].exclude_user ? " u-excl" : "",
-				m[i].exclude_kernel ? " k-excl" : "",
-				(unsigned long long)g.v[i].value,
-				(unsigned long long)runs,
-				(unsigned long long)m[i].per_run,
-				(unsigned long long)(runs * m[i].per_run));
+			vt_stress_fail(w, "%s: member %d (%s config %#llx config1 %#llx%s%s): %llu, expected %llu x %llu = %llu",
+				       what, i, m[i].name,
+				       (unsigned long long)m[i].config,
+				       (unsigned long long)m[i].config1,
+				       m[i].exclude_user ? " u-excl" : "",
+				       m[i].exclude_kernel ? " k-excl" : "",
+				       (unsigned long long)g.v[i].value,
+				       (unsigned long long)runs,
+				       (unsigned long long)m[i].per_run,
+				       (unsigned long long)(runs * m[i].per_run));
 	}
 	if (w->failures != failures)
-		st_log_engines(w);
+		vt_stress_log_engines(w);
 }
 
-static int open_members(struct st_worker *w, const char *what, pid_t pid,
+static int open_members(struct vt_stress_worker *w, const char *what, pid_t pid,
 			struct member *m, int n, int *fds, bool disabled)
 {
 	struct perf_event_attr a;
@@ -174,21 +176,21 @@ static int open_members(struct st_worker *w, const char *what, pid_t pid,
 
 	for (i = 0; i < n; i++) {
 		exact_attr(w->info, &a, &m[i]);
-		a.read_format = RF_ALL;
+		a.read_format = VT_STRESS_RF_ALL;
 		a.disabled = !i && disabled;
-		fds[i] = vp_open(&a, pid, -1, i ? fds[0] : -1);
+		fds[i] = vt_open(&a, pid, -1, i ? fds[0] : -1);
 		w->s.opens++;
 		if (fds[i] < 0) {
 			/* 6.2+: a group that can never fit is refused */
 			if (fds[i] != -EINVAL)
-				st_fail(w, "%s: open member %d (%s config %#llx config1 %#llx): %s",
-					what, i, m[i].name,
-					(unsigned long long)m[i].config,
-					(unsigned long long)m[i].config1,
-					st_errname(fds[i]));
+				vt_stress_fail(w, "%s: open member %d (%s config %#llx config1 %#llx): %s",
+					       what, i, m[i].name,
+					       (unsigned long long)m[i].config,
+					       (unsigned long long)m[i].config1,
+					       vt_stress_errname(fds[i]));
 			else
-				st_log(w, "%s: member %d refused (EINVAL)",
-				       what, i);
+				vt_stress_log(w, "%s: member %d refused (EINVAL)",
+					      what, i);
 			close_fds(w, fds, i);
 			return -1;
 		}
@@ -197,44 +199,44 @@ static int open_members(struct st_worker *w, const char *what, pid_t pid,
 }
 
 /* A per-task counting group on this task over runs of a known program. */
-static void exact_group(struct st_worker *w)
+static void exact_group(struct vt_stress_worker *w)
 {
-	const struct st_info *info = w->info;
+	const struct vt_stress_info *info = w->info;
 	struct member m[5];
-	int fds[5], n, i, prog, runs = 1 + st_below(&w->r, 5);
+	int fds[5], n, i, prog, runs = 1 + vt_stress_below(&w->r, 5);
 	int max = info->nr_counters < 5 ? info->nr_counters : 5;
-	bool disabled = st_chance(&w->r, 50);
+	bool disabled = vt_stress_chance(&w->r, 50);
 	uint64_t counted = runs;
 
 	prog = pick_members(w, m, &n, max, true);
-	st_log(w, "exact group: %d members on %s, %d runs%s", n,
-	       info->prog[prog].name, runs, disabled ? ", enabled later" : "");
+	vt_stress_log(w, "exact group: %d members on %s, %d runs%s", n,
+		      info->prog[prog].name, runs, disabled ? ", enabled later" : "");
 	for (i = 0; i < n; i++)
-		st_log(w, "  member %d: %s config %#llx config1 %#llx%s%s", i,
-		       m[i].name, (unsigned long long)m[i].config,
-		       (unsigned long long)m[i].config1,
-		       m[i].exclude_user ? " u-excl" : "",
-		       m[i].exclude_kernel ? " k-excl" : "");
+		vt_stress_log(w, "  member %d: %s config %#llx config1 %#llx%s%s", i,
+			      m[i].name, (unsigned long long)m[i].config,
+			      (unsigned long long)m[i].config1,
+			      m[i].exclude_user ? " u-excl" : "",
+			      m[i].exclude_kernel ? " k-excl" : "");
 	if (open_members(w, "exact group", 0, m, n, fds, disabled))
 		return;
 	if (disabled && ioctl(fds[0], PERF_EVENT_IOC_ENABLE, 0))
-		st_fail(w, "exact group: ENABLE: %s", st_errname(errno));
+		vt_stress_fail(w, "exact group: ENABLE: %s", vt_stress_errname(errno));
 	for (i = 0; i < runs; i++) {
-		if (st_chance(&w->r, 30))
-			st_random_affinity(w);
-		if (st_chance(&w->r, 15)) {
+		if (vt_stress_chance(&w->r, 30))
+			vt_stress_random_affinity(w);
+		if (vt_stress_chance(&w->r, 15)) {
 			/* not counted: disabled around one run */
 			ioctl(fds[0], PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
-			st_run_checked(w, prog, 1000000);
+			vt_stress_run_checked(w, prog, 1000000);
 			ioctl(fds[0], PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
-			st_log(w, "  one run while disabled");
+			vt_stress_log(w, "  one run while disabled");
 		}
-		if (st_run_checked(w, prog, 1000000))
+		if (vt_stress_run_checked(w, prog, 1000000))
 			counted = ~0ull;
-		if (st_chance(&w->r, 15)) {
+		if (vt_stress_chance(&w->r, 15)) {
 			ioctl(fds[0], PERF_EVENT_IOC_RESET, PERF_IOC_FLAG_GROUP);
 			counted = runs - i - 1;
-			st_log(w, "  reset after run %d", i + 1);
+			vt_stress_log(w, "  reset after run %d", i + 1);
 		}
 	}
 	if (counted != ~0ull)
@@ -243,7 +245,7 @@ static void exact_group(struct st_worker *w)
 }
 
 /* A child runs @prog @runs times after a byte on @go; 0 or -1. */
-static pid_t spawn_runner(struct st_worker *w, int prog, int runs, int go)
+static pid_t spawn_runner(struct vt_stress_worker *w, int prog, int runs, int go)
 {
 	pid_t pid = fork();
 	char c;
@@ -254,19 +256,19 @@ static pid_t spawn_runner(struct st_worker *w, int prog, int runs, int go)
 	if (go >= 0 && read(go, &c, 1) != 1)
 		_exit(3);
 	for (i = 0; i < runs; i++) {
-		if (i && st_chance(&w->r, 30))
-			st_random_affinity(w);
-		bad |= st_run_checked(w, prog, 1000000);
+		if (i && vt_stress_chance(&w->r, 30))
+			vt_stress_random_affinity(w);
+		bad |= vt_stress_run_checked(w, prog, 1000000);
 	}
 	_exit(bad ? 1 : 0);
 }
 
 /* An inherited counting event: a child's runs count for the parent's fd. */
-static void exact_inherit(struct st_worker *w)
+static void exact_inherit(struct vt_stress_worker *w)
 {
 	struct member m[1];
 	struct perf_event_attr a;
-	int n, prog, runs = 1 + st_below(&w->r, 4), fd, status;
+	int n, prog, runs = 1 + vt_stress_below(&w->r, 4), fd, status;
 	struct { uint64_t value, enabled, running; } c;
 	pid_t pid;
 
@@ -275,48 +277,48 @@ static void exact_inherit(struct st_worker *w)
 	a.inherit = 1;
 	a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
 			PERF_FORMAT_TOTAL_TIME_RUNNING;
-	st_log(w, "exact inherit: %s config %#llx config1 %#llx, child runs %s %d times",
-	       m[0].name, (unsigned long long)m[0].config,
-	       (unsigned long long)m[0].config1, w->info->prog[prog].name, runs);
-	fd = vp_open(&a, 0, -1, -1);
+	vt_stress_log(w, "exact inherit: %s config %#llx config1 %#llx, child runs %s %d times",
+		      m[0].name, (unsigned long long)m[0].config,
+		      (unsigned long long)m[0].config1, w->info->prog[prog].name, runs);
+	fd = vt_open(&a, 0, -1, -1);
 	w->s.opens++;
 	if (fd < 0) {
-		st_fail(w, "exact inherit: open: %s", st_errname(fd));
+		vt_stress_fail(w, "exact inherit: open: %s", vt_stress_errname(fd));
 		return;
 	}
 	pid = spawn_runner(w, prog, runs, -1);
 	if (pid < 0 || waitpid(pid, &status, 0) != pid || status) {
-		st_fail(w, "exact inherit: child status %#x", status);
+		vt_stress_fail(w, "exact inherit: child status %#x", status);
 		close(fd);
 		return;
 	}
 	if (read(fd, &c, sizeof(c)) != sizeof(c)) {
-		st_fail(w, "exact inherit: read: %s", st_errname(errno));
+		vt_stress_fail(w, "exact inherit: read: %s", vt_stress_errname(errno));
 	} else if (!c.running) {
 		w->s.exact_partial++;
 		if (c.value)
-			st_fail(w, "exact inherit: %s: %llu counted with no time on the counters",
-				m[0].name, (unsigned long long)c.value);
+			vt_stress_fail(w, "exact inherit: %s: %llu counted with no time on the counters",
+				       m[0].name, (unsigned long long)c.value);
 	} else if (c.running != c.enabled) {
 		w->s.exact_partial++;
 	} else {
 		w->s.exact_full++;
 		if (c.value != runs * m[0].per_run)
-			st_fail(w, "exact inherit: %s config %#llx config1 %#llx: %llu, expected %d x %llu",
-				m[0].name, (unsigned long long)m[0].config,
-				(unsigned long long)m[0].config1,
-				(unsigned long long)c.value, runs,
-				(unsigned long long)m[0].per_run);
+			vt_stress_fail(w, "exact inherit: %s config %#llx config1 %#llx: %llu, expected %d x %llu",
+				       m[0].name, (unsigned long long)m[0].config,
+				       (unsigned long long)m[0].config1,
+				       (unsigned long long)c.value, runs,
+				       (unsigned long long)m[0].per_run);
 	}
 	close(fd);
 }
 
 /* A group on a child's pid, read after the child has exited. */
-static void exact_child(struct st_worker *w)
+static void exact_child(struct vt_stress_worker *w)
 {
-	const struct st_info *info = w->info;
+	const struct vt_stress_info *info = w->info;
 	struct member m[5];
-	int fds[5], n, prog, runs = 1 + st_below(&w->r, 4), go[2], status;
+	int fds[5], n, prog, runs = 1 + vt_stress_below(&w->r, 4), go[2], status;
 	int max = info->nr_counters < 5 ? info->nr_counters : 5;
 	pid_t pid;
 
@@ -324,13 +326,13 @@ static void exact_child(struct st_worker *w)
 	if (pipe(go))
 		return;
 	pid = spawn_runner(w, prog, runs, go[0]);
-	st_log(w, "exact child %d: %d members, %s %d times", pid, n,
-	       info->prog[prog].name, runs);
+	vt_stress_log(w, "exact child %d: %d members, %s %d times", pid, n,
+		      info->prog[prog].name, runs);
 	if (!open_members(w, "exact child", pid, m, n, fds, false)) {
 		if (write(go[1], "g", 1) != 1)
-			st_fail(w, "exact child: pipe");
+			vt_stress_fail(w, "exact child: pipe");
 		if (waitpid(pid, &status, 0) != pid || status)
-			st_fail(w, "exact child: status %#x", status);
+			vt_stress_fail(w, "exact child: status %#x", status);
 		else
 			check_group(w, "exact child", fds, m, n, runs);
 		close_fds(w, fds, n);
@@ -342,13 +344,13 @@ static void exact_child(struct st_worker *w)
 	close(go[1]);
 }
 
-void st_exact_op(struct st_worker *w)
+void vt_stress_exact_op(struct vt_stress_worker *w)
 {
-	static const struct st_op ops[] = {
-		{ 35, exact_group }, { 65, st_exact_sampling },
+	static const struct vt_stress_op ops[] = {
+		{ 35, exact_group }, { 65, vt_stress_exact_sampling },
 		{ 77, exact_inherit }, { 89, exact_child },
-		{ 100, st_cpu_sampling },
+		{ 100, vt_stress_cpu_sampling },
 	};
 
-	st_pick_op(w, ops, ARRAY_SIZE(ops));
+	vt_stress_pick_op(w, ops, ARRAY_SIZE(ops));
 }

@@ -10,29 +10,29 @@
 #include "vpmu_stress_pmu.h"
 
 /* Hostile attributes: each must fail with a clean error. */
-void st_hostile_op(struct st_worker *w)
+void vt_stress_hostile_op(struct vt_stress_worker *w)
 {
 	union {
 		struct perf_event_attr a;
 		uint64_t u[32];
 	} x;
-	int k = st_below(&w->r, 6), fd;
+	int k = vt_stress_below(&w->r, 6), fd;
 	bool must_fail = false;
 
-	vp_attr_of(&x.a, w->info->type, st_alias_cfg(w->info, "uops"), 0);
+	vt_attr_of(&x.a, w->info->type, vt_stress_alias_cfg(w->info, "uops"), 0);
 	switch (k) {
 	case 0:		/* random config bits */
-		x.a.config = st_rnd(&w->r);
+		x.a.config = vt_stress_rnd(&w->r);
 		break;
 	case 1:		/* random config1 bits */
-		x.a.config1 = st_rnd(&w->r) & st_rnd(&w->r);
+		x.a.config1 = vt_stress_rnd(&w->r) & vt_stress_rnd(&w->r);
 		break;
 	case 2:		/* config2 (nothing there) */
-		x.a.config2 = 1ull << st_below(&w->r, 64);
+		x.a.config2 = 1ull << vt_stress_below(&w->r, 64);
 		must_fail = true;
 		break;
 	case 3:		/* a period no counter can take */
-		x.a.sample_period = 1ull << 63 | st_rnd(&w->r);
+		x.a.sample_period = 1ull << 63 | vt_stress_rnd(&w->r);
 		x.a.sample_type = PERF_SAMPLE_IP;
 		must_fail = true;
 		break;
@@ -43,26 +43,26 @@ void st_hostile_op(struct st_worker *w)
 		break;
 	default:	/* config3 (attr size VER8, offset 128) */
 		x.a.size = 136;
-		x.u[16] = 1ull << st_below(&w->r, 64);
+		x.u[16] = 1ull << vt_stress_below(&w->r, 64);
 		must_fail = true;
 		break;
 	}
-	fd = vp_open(&x.a, 0, -1, -1);
+	fd = vt_open(&x.a, 0, -1, -1);
 	w->s.hostile++;
-	st_log(w, "hostile open %d: config %#llx config1 %#llx config2 %#llx period %#llx size %u: %s",
-	       k, (unsigned long long)x.a.config,
-	       (unsigned long long)x.a.config1,
-	       (unsigned long long)x.a.config2,
-	       (unsigned long long)x.a.sample_period, x.a.size,
-	       fd < 0 ? st_errname(fd) : "ok");
+	vt_stress_log(w, "hostile open %d: config %#llx config1 %#llx config2 %#llx period %#llx size %u: %s",
+		      k, (unsigned long long)x.a.config,
+		      (unsigned long long)x.a.config1,
+		      (unsigned long long)x.a.config2,
+		      (unsigned long long)x.a.sample_period, x.a.size,
+		      fd < 0 ? vt_stress_errname(fd) : "ok");
 	if (fd >= 0) {
 		if (must_fail)
-			st_fail(w, "hostile open %d accepted", k);
-		st_run_checked(w, P_SUM, 1000);
+			vt_stress_fail(w, "hostile open %d accepted", k);
+		vt_stress_run_checked(w, VT_STRESS_PROG_SUM, 1000);
 		close(fd);
 		return;
 	}
 	if (fd != -EINVAL && fd != -ENOENT && fd != -EOPNOTSUPP && fd != -E2BIG)
-		st_fail(w, "hostile open %d: unexpected %s", k,
-			st_errname(fd));
+		vt_stress_fail(w, "hostile open %d: unexpected %s", k,
+			       vt_stress_errname(fd));
 }

@@ -10,10 +10,10 @@
 
 /* ---- logging ------------------------------------------------------------- */
 
-const char *const st_role_names[] = { "perf", "exact", "sys", "runner" };
+const char *const vt_stress_role_names[] = { "perf", "exact", "sys", "runner" };
 
-static void st_vlog(struct st_worker *w, const char *tag, const char *fmt,
-		    va_list ap)
+static void vt_stress_vlog(struct vt_stress_worker *w, const char *tag, const char *fmt,
+			   va_list ap)
 {
 	char line[768];
 	int n;
@@ -35,12 +35,12 @@ static void st_vlog(struct st_worker *w, const char *tag, const char *fmt,
 	}
 }
 
-void st_log(struct st_worker *w, const char *fmt, ...)
+void vt_stress_log(struct vt_stress_worker *w, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	st_vlog(w, "", fmt, ap);
+	vt_stress_vlog(w, "", fmt, ap);
 	va_end(ap);
 }
 
@@ -49,7 +49,7 @@ void st_log(struct st_worker *w, const char *fmt, ...)
  * worker at most, then only counted, so one frequent defect does not
  * hide the others.
  */
-void st_fail(struct st_worker *w, const char *fmt, ...)
+void vt_stress_fail(struct vt_stress_worker *w, const char *fmt, ...)
 {
 	static const char *kinds[64];
 	static int times[64];
@@ -68,16 +68,16 @@ void st_fail(struct st_worker *w, const char *fmt, ...)
 	}
 
 	snprintf(tag, sizeof(tag), "FAIL (seed %llu, %s worker): ",
-		 (unsigned long long)w->seed, st_role_names[w->role]);
+		 (unsigned long long)w->seed, vt_stress_role_names[w->role]);
 	va_start(ap, fmt);
-	st_vlog(w, tag, fmt, ap);
+	vt_stress_vlog(w, tag, fmt, ap);
 	va_end(ap);
 	w->failures++;
 	if (w->log)
 		fflush(w->log);
 }
 
-const char *st_errname(int err)
+const char *vt_stress_errname(int err)
 {
 	static __thread char buf[24];
 
@@ -112,9 +112,9 @@ const char *st_errname(int err)
  * One operation of a worker: a number below 100 is drawn, and the first of
  * @ops whose bound it is below runs (the last one takes the rest).
  */
-void st_pick_op(struct st_worker *w, const struct st_op *ops, int n)
+void vt_stress_pick_op(struct vt_stress_worker *w, const struct vt_stress_op *ops, int n)
 {
-	uint32_t k = st_below(&w->r, 100);
+	uint32_t k = vt_stress_below(&w->r, 100);
 	int i;
 
 	for (i = 0; i < n - 1 && k >= ops[i].below; i++)
@@ -124,33 +124,33 @@ void st_pick_op(struct st_worker *w, const struct st_op *ops, int n)
 
 /* ---- runs ---------------------------------------------------------------- */
 
-int st_run(struct st_worker *w, int prog, uint64_t budget, struct vpmu_run *r)
+int vt_stress_run(struct vt_stress_worker *w, int prog, uint64_t budget, struct vpmu_run *r)
 {
-	return vl_run(w->dev, &w->info->prog[prog].p, w->mem, budget, r);
+	return vt_run(w->dev, &w->info->prog[prog].p, w->mem, budget, r);
 }
 
 /*
  * Run @prog for @budget cycles and check what the run says: the stop
  * reason, and the cycles where they are fixed.  0, or -1 after a failure.
  */
-int st_run_checked(struct st_worker *w, int prog, uint64_t budget)
+int vt_stress_run_checked(struct vt_stress_worker *w, int prog, uint64_t budget)
 {
-	const struct st_prog *p = &w->info->prog[prog];
+	const struct vt_stress_prog *p = &w->info->prog[prog];
 	struct vpmu_run r;
 	uint32_t stop = p->stop;
 	int ret, cpu = sched_getcpu();
 
 	memset(&r, 0, sizeof(r));
-	ret = st_run(w, prog, budget, &r);
+	ret = vt_stress_run(w, prog, budget, &r);
 	w->s.runs++;
-	if (w->role == R_EXACT)
-		st_log(w, "  run %s: %s, stop %u cycles %llu generation %llu, cpu %d then %d",
-		       p->name, st_errname(ret), r.stop,
-		       (unsigned long long)r.cycles,
-		       (unsigned long long)r.generation, cpu, sched_getcpu());
+	if (w->role == VT_STRESS_ROLE_EXACT)
+		vt_stress_log(w, "  run %s: %s, stop %u cycles %llu generation %llu, cpu %d then %d",
+			      p->name, vt_stress_errname(ret), r.stop,
+			      (unsigned long long)r.cycles,
+			      (unsigned long long)r.generation, cpu, sched_getcpu());
 	if (ret) {
-		st_fail(w, "run %s budget %llu: %s", p->name,
-			(unsigned long long)budget, st_errname(ret));
+		vt_stress_fail(w, "run %s budget %llu: %s", p->name,
+			       (unsigned long long)budget, vt_stress_errname(ret));
 		return -1;
 	}
 	if (p->cycles && budget < p->cycles)
@@ -164,13 +164,13 @@ int st_run_checked(struct st_worker *w, int prog, uint64_t budget)
 		return 0;
 	if (r.stop != stop || (p->cycles && stop == VPMU_RUN_HALT &&
 			       r.cycles != p->cycles) ||
-	    (stop == VPMU_RUN_BUDGET && (p->cycles || prog == P_SPIN) &&
+	    (stop == VPMU_RUN_BUDGET && (p->cycles || prog == VT_STRESS_PROG_SPIN) &&
 	     r.cycles != budget)) {
-		st_fail(w, "run %s budget %llu: stop %u cycles %llu, expected stop %u cycles %llu",
-			p->name, (unsigned long long)budget, r.stop,
-			(unsigned long long)r.cycles, stop,
-			(unsigned long long)(stop == VPMU_RUN_BUDGET ? budget :
-					     p->cycles));
+		vt_stress_fail(w, "run %s budget %llu: stop %u cycles %llu, expected stop %u cycles %llu",
+			       p->name, (unsigned long long)budget, r.stop,
+			       (unsigned long long)r.cycles, stop,
+			       (unsigned long long)(stop == VPMU_RUN_BUDGET ? budget :
+						    p->cycles));
 		return -1;
 	}
 	return 0;
@@ -195,10 +195,10 @@ static bool cpu_online(int cpu)
 }
 
 /* Move to a random CPU (EINVAL if it is offline), or to all of them. */
-void st_random_affinity(struct st_worker *w)
+void vt_stress_random_affinity(struct vt_stress_worker *w)
 {
 	cpu_set_t set;
-	int cpu = st_below(&w->r, w->info->ncpus + 1), ret;
+	int cpu = vt_stress_below(&w->r, w->info->ncpus + 1), ret;
 
 	CPU_ZERO(&set);
 	if (cpu == w->info->ncpus) {
@@ -209,39 +209,39 @@ void st_random_affinity(struct st_worker *w)
 		CPU_SET(cpu, &set);
 	}
 	ret = sched_setaffinity(0, sizeof(set), &set) ? -errno : 0;
-	st_log(w, "affinity cpu %d: %s", cpu, st_errname(ret));
+	vt_stress_log(w, "affinity cpu %d: %s", cpu, vt_stress_errname(ret));
 	/* CPU 1 may go offline (and back) under us: EINVAL */
 	if (ret && !(ret == -EINVAL && cpu > 0 &&
 		     (w->info->have_hotplug || !cpu_online(cpu))))
-		st_fail(w, "sched_setaffinity(cpu %d): %s", cpu,
-			st_errname(ret));
+		vt_stress_fail(w, "sched_setaffinity(cpu %d): %s", cpu,
+			       vt_stress_errname(ret));
 }
 
 /* ---- sample rings -------------------------------------------------------- */
 
-int st_ring_map(int fd, struct st_ring *r, size_t pages)
+int vt_stress_ring_map(int fd, struct vt_stress_ring *r, size_t pages)
 {
 	memset(r, 0, sizeof(*r));
-	return vp_ring_map_pages(fd, &r->vp, pages);
+	return vt_ring_map_pages(fd, &r->vp, pages);
 }
 
-void st_ring_unmap(struct st_ring *r)
+void vt_stress_ring_unmap(struct vt_stress_ring *r)
 {
-	vp_ring_unmap(&r->vp);
+	vt_ring_unmap(&r->vp);
 }
 
 struct drain {
-	struct st_worker *w;
-	struct st_ring *r;
+	struct vt_stress_worker *w;
+	struct vt_stress_ring *r;
 	bool raw;
 };
 
-static int drain_record(struct vp_ring *rb, const struct perf_event_header *h,
+static int drain_record(struct vt_ring *rb, const struct perf_event_header *h,
 			const char *rec, void *arg)
 {
 	struct drain *d = arg;
-	struct st_ring *r = d->r;
-	struct vp_sample s;
+	struct vt_stress_ring *r = d->r;
+	struct vt_sample s;
 	uint64_t n;
 
 	if (h->type >= PERF_RECORD_MAX)
@@ -250,14 +250,14 @@ static int drain_record(struct vp_ring *rb, const struct perf_event_header *h,
 		memcpy(&n, rec + 16, 8);
 		r->next += n * r->period;
 	} else if (h->type == PERF_RECORD_SAMPLE && d->raw && h->size >= 52) {
-		vp_sample_parse(rec, h->size, false, &s);
+		vt_sample_parse(rec, h->size, false, &s);
 		r->next += r->period;
 		if (s.raw.count != r->next && !r->bad_count++)
-			st_fail(d->w, "sample %llu: raw count %llu, expected %llu (period %llu)",
-				(unsigned long long)rb->samples,
-				(unsigned long long)s.raw.count,
-				(unsigned long long)r->next,
-				(unsigned long long)r->period);
+			vt_stress_fail(d->w, "sample %llu: raw count %llu, expected %llu (period %llu)",
+				       (unsigned long long)rb->samples,
+				       (unsigned long long)s.raw.count,
+				       (unsigned long long)r->next,
+				       (unsigned long long)r->period);
 	}
 	return 0;
 }
@@ -267,16 +267,16 @@ static int drain_record(struct vp_ring *rb, const struct perf_event_header *h,
  * event's sample_type is IP | RAW) each sample's raw count must be the
  * next multiple of the period.  -1 on a malformed record.
  */
-int st_ring_drain(struct st_worker *w, struct st_ring *r, bool raw)
+int vt_stress_ring_drain(struct vt_stress_worker *w, struct vt_stress_ring *r, bool raw)
 {
 	struct drain d = { w, r, raw };
 
-	if (!vp_ring_read(&r->vp, drain_record, &d))
+	if (!vt_ring_read(&r->vp, drain_record, &d))
 		return 0;
-	st_fail(w, "ring: malformed record type %u size %u at %llu (head %llu)",
-		r->vp.bad.type, r->vp.bad.size,
-		(unsigned long long)r->vp.bad_at,
-		(unsigned long long)r->vp.bad_head);
+	vt_stress_fail(w, "ring: malformed record type %u size %u at %llu (head %llu)",
+		       r->vp.bad.type, r->vp.bad.size,
+		       (unsigned long long)r->vp.bad_at,
+		       (unsigned long long)r->vp.bad_head);
 	return -1;
 }
 
@@ -284,7 +284,7 @@ int st_ring_drain(struct st_worker *w, struct st_ring *r, bool raw)
  * Every engine's counters, as a snapshot reads them, into the log: what a
  * failed exact check leaves behind for whoever reads it.
  */
-void st_log_engines(struct st_worker *w)
+void vt_stress_log_engines(struct vt_stress_worker *w)
 {
 	struct vpmu_snapshot s;
 	int cpu, i;
@@ -294,19 +294,19 @@ void st_log_engines(struct st_worker *w)
 		s.size = sizeof(s);
 		s.cpu = cpu;
 		if (ioctl(w->dev, VPMU_IOC_SNAPSHOT, &s)) {
-			st_log(w, "  engine %d: snapshot: %s", cpu,
-			       st_errname(errno));
+			vt_stress_log(w, "  engine %d: snapshot: %s", cpu,
+				      vt_stress_errname(errno));
 			continue;
 		}
-		st_log(w, "  engine %d: generation %llu ovf %#x frozen %#x trig_ovf %#x",
-		       cpu, (unsigned long long)s.generation, s.ovf, s.frozen,
-		       s.trig_ovf);
+		vt_stress_log(w, "  engine %d: generation %llu ovf %#x frozen %#x trig_ovf %#x",
+			      cpu, (unsigned long long)s.generation, s.ovf, s.frozen,
+			      s.trig_ovf);
 		for (i = 0; i < (int)s.nr_counters && i < VPMU_SNAP_COUNTERS; i++)
-			st_log(w, "    ctr%d value %llu ovf_count %llu event %u width %u flags %#x group %u",
-			       i, (unsigned long long)s.ctr[i].value,
-			       (unsigned long long)s.ctr[i].ovf_count,
-			       s.ctr[i].event, s.ctr[i].width, s.ctr[i].flags,
-			       s.ctr[i].group);
+			vt_stress_log(w, "    ctr%d value %llu ovf_count %llu event %u width %u flags %#x group %u",
+				      i, (unsigned long long)s.ctr[i].value,
+				      (unsigned long long)s.ctr[i].ovf_count,
+				      s.ctr[i].event, s.ctr[i].width, s.ctr[i].flags,
+				      s.ctr[i].group);
 	}
 }
 
@@ -315,23 +315,23 @@ void st_log_engines(struct st_worker *w)
  * _RUNNING, no group): does the event count one more run of @prog, and
  * after an explicit ENABLE?  Into the log.
  */
-void st_probe_event(struct st_worker *w, int fd, int prog)
+void vt_stress_probe_event(struct vt_stress_worker *w, int fd, int prog)
 {
 	struct { uint64_t value, enabled, running; } c;
 	int i;
 
 	for (i = 0; i < 2; i++) {
 		if (i && ioctl(fd, PERF_EVENT_IOC_ENABLE, 0))
-			st_log(w, "  probe: ENABLE: %s", st_errname(errno));
-		st_run_checked(w, prog, 1000000);
+			vt_stress_log(w, "  probe: ENABLE: %s", vt_stress_errname(errno));
+		vt_stress_run_checked(w, prog, 1000000);
 		if (read(fd, &c, sizeof(c)) != sizeof(c))
-			st_log(w, "  probe: read: %s", st_errname(errno));
+			vt_stress_log(w, "  probe: read: %s", vt_stress_errname(errno));
 		else
-			st_log(w, "  probe: one more run%s: count %llu, on the counters %llu of %llu ns",
-			       i ? " after ENABLE" : "",
-			       (unsigned long long)c.value,
-			       (unsigned long long)c.running,
-			       (unsigned long long)c.enabled);
+			vt_stress_log(w, "  probe: one more run%s: count %llu, on the counters %llu of %llu ns",
+				      i ? " after ENABLE" : "",
+				      (unsigned long long)c.value,
+				      (unsigned long long)c.running,
+				      (unsigned long long)c.enabled);
 	}
-	st_log_engines(w);
+	vt_stress_log_engines(w);
 }

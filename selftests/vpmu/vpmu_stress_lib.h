@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * vpmu_stress_lib.h - the bottom of vpmu_stress (vpmu_stress.c lists its
- * files): the generator, what the PMU says about itself (struct st_info,
+ * files): the generator, what the PMU says about itself (struct vt_stress_info,
  * filled in by vpmu_stress_pmu.c), a worker and what every worker uses
  * (vpmu_stress_lib.c: its log and failures, runs, affinity, sample
  * rings).
  *
- * No global state: main() owns the one struct st_info and every worker
- * reaches it through its struct st_worker.
+ * No global state: main() owns the one struct vt_stress_info and every worker
+ * reaches it through its struct vt_stress_worker.
  *
  * Every operation is drawn from its own generator, seeded from the run's
  * seed, the worker's index and the operation's number, so a worker does
@@ -21,24 +21,24 @@
 #include "vpmu_lib.h"
 #include "vpmu_perf_lib.h"
 
-#define ST_MAX_WORKERS	16
-#define ST_MAX_ALIASES	64
-#define ST_MAX_FIELDS	32
-#define ST_MAX_EXPECT	32
+#define VT_STRESS_MAX_WORKERS	16
+#define VT_STRESS_MAX_ALIASES	64
+#define VT_STRESS_MAX_FIELDS	32
+#define VT_STRESS_MAX_EXPECT	32
 
 /* Every read_format bit but LOST. */
-#define RF_ALL		(PERF_FORMAT_TOTAL_TIME_ENABLED | \
-			 PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID | \
-			 PERF_FORMAT_GROUP)
+#define VT_STRESS_RF_ALL		(PERF_FORMAT_TOTAL_TIME_ENABLED | \
+					 PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID | \
+					 PERF_FORMAT_GROUP)
 
 /* ---- the generator ------------------------------------------------------- */
 
-struct st_rng {
+struct vt_stress_rng {
 	uint64_t s;
 };
 
 /* splitmix64: one 64-bit state, good enough spread for test choices. */
-static inline uint64_t st_rnd(struct st_rng *r)
+static inline uint64_t vt_stress_rnd(struct vt_stress_rng *r)
 {
 	uint64_t z = (r->s += 0x9e3779b97f4a7c15ull);
 
@@ -48,57 +48,61 @@ static inline uint64_t st_rnd(struct st_rng *r)
 }
 
 /* 0 .. n - 1 (0 if n is 0) */
-static inline uint32_t st_below(struct st_rng *r, uint32_t n)
+static inline uint32_t vt_stress_below(struct vt_stress_rng *r, uint32_t n)
 {
-	return n ? (uint32_t)(st_rnd(r) % n) : 0;
+	return n ? (uint32_t)(vt_stress_rnd(r) % n) : 0;
 }
 
 /* true with @percent % probability */
-static inline bool st_chance(struct st_rng *r, unsigned int percent)
+static inline bool vt_stress_chance(struct vt_stress_rng *r, unsigned int percent)
 {
-	return st_below(r, 100) < percent;
+	return vt_stress_below(r, 100) < percent;
 }
 
 /* ---- what the PMU says about itself (read once, before the workers) ------ */
 
 /* A format/ field: "config1:20" is word 1, bits 20..20. */
-struct st_field {
+struct vt_stress_field {
 	char name[24];
 	int word, lo, hi;
 };
 
 /* An events/ alias, "vpmu_" stripped, with its attr.config. */
-struct st_alias {
+struct vt_stress_alias {
 	char name[24];
 	uint64_t config;
 };
 
 /* A program of share/build and what one run of it to its end gives. */
-struct st_prog {
+struct vt_stress_prog {
 	const char *name;	/* "sum" */
 	const char *expect;	/* "samples/sum.expect", or NULL */
 	uint32_t stop;		/* VPMU_RUN_* of a run to the end */
 	uint64_t cycles;	/* 0: not fixed (loads, misses, image) */
 	bool exact;		/* events of .expect usable for exact counts */
-	struct vl_prog p;
-	char ev_name[ST_MAX_EXPECT][16];
-	uint64_t ev_count[ST_MAX_EXPECT];
+	struct vt_prog p;
+	char ev_name[VT_STRESS_MAX_EXPECT][16];
+	uint64_t ev_count[VT_STRESS_MAX_EXPECT];
 	int nev;
 };
 
-enum { P_SUM, P_MARKS, P_CALLS, P_SORT, P_MEMCPY, P_STORES, P_SYSCALL,
-       P_MARK1, P_SPIN, P_SORTLOOP, P_NPROGS };
+enum {
+	VT_STRESS_PROG_SUM, VT_STRESS_PROG_MARKS, VT_STRESS_PROG_CALLS,
+	VT_STRESS_PROG_SORT, VT_STRESS_PROG_MEMCPY, VT_STRESS_PROG_STORES,
+	VT_STRESS_PROG_SYSCALL, VT_STRESS_PROG_MARK1, VT_STRESS_PROG_SPIN,
+	VT_STRESS_PROG_SORTLOOP, VT_STRESS_NPROGS
+};
 
-/* Filled in once by st_read_info() and st_read_images(), then read only. */
-struct st_info {
+/* Filled in once by vt_stress_read_info() and vt_stress_read_images(), then read only. */
+struct vt_stress_info {
 	int type;
 	int nr_counters;
 	int ncpus;
-	struct st_field field[ST_MAX_FIELDS];
+	struct vt_stress_field field[VT_STRESS_MAX_FIELDS];
 	int nfield;
-	struct st_alias alias[ST_MAX_ALIASES];
+	struct vt_stress_alias alias[VT_STRESS_MAX_ALIASES];
 	int nalias;
-	struct st_prog prog[P_NPROGS];
+	struct vt_stress_prog prog[VT_STRESS_NPROGS];
 	uint8_t *img_default, *img_max, *img_variant;
 	size_t img_len, max_len;
 	bool have_uhist, have_hist, have_hotplug;
@@ -106,63 +110,66 @@ struct st_info {
 
 /* ---- a worker ------------------------------------------------------------ */
 
-enum st_role { R_PERF, R_EXACT, R_SYS, R_RUNNER };
+enum vt_stress_role {
+	VT_STRESS_ROLE_PERF, VT_STRESS_ROLE_EXACT, VT_STRESS_ROLE_SYS,
+	VT_STRESS_ROLE_RUNNER
+};
 
-struct st_stats {
+struct vt_stress_stats {
 	uint64_t ops, opens, open_fail, closes, ioctls, reads, runs, samples,
 		 lost, exact_full, exact_partial, sample_checks, ucode, uhist,
 		 hotplug, hostile;
 };
 
-struct st_worker {
+struct vt_stress_worker {
 	int id;
-	enum st_role role;
-	const struct st_info *info;	/* what the PMU says, the programs */
+	enum vt_stress_role role;
+	const struct vt_stress_info *info;	/* what the PMU says, the programs */
 	uint64_t seed;		/* the run's */
 	uint64_t op;		/* number of the current operation */
-	struct st_rng r;	/* the current operation's generator */
+	struct vt_stress_rng r;	/* the current operation's generator */
 	FILE *log;
 	bool verbose;
 	int failures;
 	int dev;		/* /dev/vpmu */
 	uint8_t *mem;		/* program memory, large enough for all */
 	pid_t target;		/* a child the per-task events may name */
-	struct st_stats s;
+	struct vt_stress_stats s;
 	void *priv;		/* the role's state */
 };
 
-extern const char *const st_role_names[];
+extern const char *const vt_stress_role_names[];
 
-void st_log(struct st_worker *w, const char *fmt, ...)
+void vt_stress_log(struct vt_stress_worker *w, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-void st_fail(struct st_worker *w, const char *fmt, ...)
+void vt_stress_fail(struct vt_stress_worker *w, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /* Runs. */
-int st_run(struct st_worker *w, int prog, uint64_t budget,
-	   struct vpmu_run *r);
-int st_run_checked(struct st_worker *w, int prog, uint64_t budget);
-void st_log_engines(struct st_worker *w);
-void st_probe_event(struct st_worker *w, int fd, int prog);
-void st_random_affinity(struct st_worker *w);
-const char *st_errname(int err);
+int vt_stress_run(struct vt_stress_worker *w, int prog, uint64_t budget,
+		  struct vpmu_run *r);
+int vt_stress_run_checked(struct vt_stress_worker *w, int prog, uint64_t budget);
+void vt_stress_log_engines(struct vt_stress_worker *w);
+void vt_stress_probe_event(struct vt_stress_worker *w, int fd, int prog);
+void vt_stress_random_affinity(struct vt_stress_worker *w);
+const char *vt_stress_errname(int err);
 
 /* A sample ring, and the raw count its next sample must carry. */
-struct st_ring {
-	struct vp_ring vp;
+struct vt_stress_ring {
+	struct vt_ring vp;
 	uint64_t period, next, bad_count;
 };
 
-int st_ring_map(int fd, struct st_ring *r, size_t pages);
-void st_ring_unmap(struct st_ring *r);
-int st_ring_drain(struct st_worker *w, struct st_ring *r, bool raw);
+int vt_stress_ring_map(int fd, struct vt_stress_ring *r, size_t pages);
+void vt_stress_ring_unmap(struct vt_stress_ring *r);
+int vt_stress_ring_drain(struct vt_stress_worker *w, struct vt_stress_ring *r, bool raw);
 
 /* An operation drawn with probability (below - the previous one's) %. */
-struct st_op {
+struct vt_stress_op {
 	uint32_t below;
-	void (*fn)(struct st_worker *w);
+	void (*fn)(struct vt_stress_worker *w);
 };
 
-void st_pick_op(struct st_worker *w, const struct st_op *ops, int n);
+void vt_stress_pick_op(struct vt_stress_worker *w, const struct vt_stress_op *ops, int n);
 
 #endif /* VPMU_STRESS_LIB_H */

@@ -10,15 +10,15 @@
 
 #include "vpmu_stress_lib.h"
 
-void st_perf_init(struct st_worker *w);
-void st_perf_op(struct st_worker *w);
-void st_perf_fini(struct st_worker *w);
-void st_hostile_op(struct st_worker *w);
-void st_exact_op(struct st_worker *w);
-void st_exact_sampling(struct st_worker *w);
-void st_cpu_sampling(struct st_worker *w);
-void st_sys_op(struct st_worker *w);
-void st_sys_fini(struct st_worker *w);
-void st_runner_op(struct st_worker *w);
+void vt_stress_perf_init(struct vt_stress_worker *w);
+void vt_stress_perf_op(struct vt_stress_worker *w);
+void vt_stress_perf_fini(struct vt_stress_worker *w);
+void vt_stress_hostile_op(struct vt_stress_worker *w);
+void vt_stress_exact_op(struct vt_stress_worker *w);
+void vt_stress_exact_sampling(struct vt_stress_worker *w);
+void vt_stress_cpu_sampling(struct vt_stress_worker *w);
+void vt_stress_sys_op(struct vt_stress_worker *w);
+void vt_stress_sys_fini(struct vt_stress_worker *w);
+void vt_stress_runner_op(struct vt_stress_worker *w);
 
 #endif /* VPMU_STRESS_OPS_H */

@@ -21,7 +21,7 @@ struct slot {
 	int cpu;
 	bool sampling, inherit, freq;
 	uint64_t rf, config1;
-	struct st_ring rb;
+	struct vt_stress_ring rb;
 };
 
 struct perf_state {
@@ -29,29 +29,30 @@ struct perf_state {
 };
 
 /* The child the per-task events of this worker may also name. */
-static void target_main(const struct st_info *info, uint64_t seed)
+static void target_main(const struct vt_stress_info *info, uint64_t seed)
 {
-	struct st_worker w;
+	struct vt_stress_worker w;
 
 	memset(&w, 0, sizeof(w));
 	w.info = info;
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	w.r.s = seed;
-	w.dev = open(VPMU_DEV, O_RDWR | O_CLOEXEC);
-	if (w.dev < 0 || posix_memalign((void **)&w.mem, 8, st_mem_size(info)))
+	w.dev = open(VT_DEV, O_RDWR | O_CLOEXEC);
+	if (w.dev < 0 || posix_memalign((void **)&w.mem, 8, vt_stress_mem_size(info)))
 		_exit(1);
 	for (;;) {
 		struct vpmu_run r;
-		int p = st_below(&w.r, 4) ? (int)st_below(&w.r, P_MARK1 + 1) :
-			P_SORTLOOP;
+		int p = vt_stress_below(&w.r, 4) ?
+			(int)vt_stress_below(&w.r, VT_STRESS_PROG_MARK1 + 1) :
+			VT_STRESS_PROG_SORTLOOP;
 
-		st_run(&w, p, p == P_SORTLOOP ? 20000 : 1000000, &r);
-		if (st_chance(&w.r, 20))
-			usleep(st_below(&w.r, 2000));
+		vt_stress_run(&w, p, p == VT_STRESS_PROG_SORTLOOP ? 20000 : 1000000, &r);
+		if (vt_stress_chance(&w.r, 20))
+			usleep(vt_stress_below(&w.r, 2000));
 	}
 }
 
-void st_perf_init(struct st_worker *w)
+void vt_stress_perf_init(struct vt_stress_worker *w)
 {
 	struct perf_state *ps = calloc(1, sizeof(*ps));
 	int i;
@@ -62,10 +63,10 @@ void st_perf_init(struct st_worker *w)
 	w->target = fork();
 	if (!w->target)
 		target_main(w->info, w->r.s);
-	st_log(w, "target child %d", w->target);
+	vt_stress_log(w, "target child %d", w->target);
 }
 
-static void slot_close(struct st_worker *w, int i)
+static void slot_close(struct vt_stress_worker *w, int i)
 {
 	struct perf_state *ps = w->priv;
 	struct slot *s = &ps->s[i];
@@ -73,9 +74,9 @@ static void slot_close(struct st_worker *w, int i)
 
 	if (s->fd < 0)
 		return;
-	st_ring_unmap(&s->rb);
+	vt_stress_ring_unmap(&s->rb);
 	if (close(s->fd))
-		st_fail(w, "close slot %d: %s", i, st_errname(errno));
+		vt_stress_fail(w, "close slot %d: %s", i, vt_stress_errname(errno));
 	s->fd = -1;
 	w->s.closes++;
 	/* members of a closed leader live on as groups of their own */
@@ -84,7 +85,7 @@ static void slot_close(struct st_worker *w, int i)
 			ps->s[j].leader = -1;
 }
 
-void st_perf_fini(struct st_worker *w)
+void vt_stress_perf_fini(struct vt_stress_worker *w)
 {
 	struct perf_state *ps = w->priv;
 	int i, status;
@@ -111,10 +112,10 @@ static int free_slot(struct perf_state *ps)
 	return -1;
 }
 
-static int random_slot(struct st_worker *w, bool leaders)
+static int random_slot(struct vt_stress_worker *w, bool leaders)
 {
 	struct perf_state *ps = w->priv;
-	int i, k = st_below(&w->r, NSLOTS);
+	int i, k = vt_stress_below(&w->r, NSLOTS);
 
 	for (i = 0; i < NSLOTS; i++) {
 		struct slot *s = &ps->s[(k + i) % NSLOTS];
@@ -126,13 +127,13 @@ static int random_slot(struct st_worker *w, bool leaders)
 }
 
 /* A mostly valid random event (perhaps in a group); 'open' op. */
-static void op_open(struct st_worker *w)
+static void op_open(struct vt_stress_worker *w)
 {
-	const struct st_info *info = w->info;
+	const struct vt_stress_info *info = w->info;
 	struct perf_state *ps = w->priv;
 	struct perf_event_attr a;
 	int i = free_slot(ps), lead = -1, fd;
-	const struct st_alias *al;
+	const struct vt_stress_alias *al;
 	struct slot *s;
 	pid_t pid = 0;
 	int cpu = -1;
@@ -141,66 +142,67 @@ static void op_open(struct st_worker *w)
 	if (i < 0)
 		return;
 	s = &ps->s[i];
-	if (st_chance(&w->r, 45))
+	if (vt_stress_chance(&w->r, 45))
 		lead = random_slot(w, true);
 	if (lead >= 0) {
 		pid = ps->s[lead].pid;
 		cpu = ps->s[lead].cpu;
 	} else {
-		switch (st_below(&w->r, 4)) {
+		switch (vt_stress_below(&w->r, 4)) {
 		case 0:
 			pid = w->target;
 			break;
 		case 1:
 			pid = -1;
-			cpu = st_below(&w->r, info->ncpus);
+			cpu = vt_stress_below(&w->r, info->ncpus);
 			break;
 		default:
 			break;
 		}
 	}
-	al = &info->alias[st_below(&w->r, info->nalias)];
+	al = &info->alias[vt_stress_below(&w->r, info->nalias)];
 	cfg[0] = al->config;
-	if (st_chance(&w->r, 30))
-		st_put(info, cfg, "ctr",
-		       1 + st_below(&w->r, info->nr_counters));
-	if (lead < 0 && st_chance(&w->r, 35)) {
-		const struct trig *t = &st_trigs[st_below(&w->r, ST_NTRIGS)];
+	if (vt_stress_chance(&w->r, 30))
+		vt_stress_put(info, cfg, "ctr",
+			      1 + vt_stress_below(&w->r, info->nr_counters));
+	if (lead < 0 && vt_stress_chance(&w->r, 35)) {
+		const struct vt_stress_trig *t =
+			&vt_stress_trigs[vt_stress_below(&w->r, VT_STRESS_NTRIGS)];
 
-		cfg[1] = st_trig_config1(info, t, st_chance(&w->r, 25));
-	} else if (lead >= 0 && st_chance(&w->r, 50)) {
+		cfg[1] = vt_stress_trig_config1(info, t, vt_stress_chance(&w->r, 25));
+	} else if (lead >= 0 && vt_stress_chance(&w->r, 50)) {
 		cfg[1] = ps->s[lead].config1;
 	}
-	vp_attr_of(&a, info->type, cfg[0], cfg[1]);
-	a.read_format = st_rnd(&w->r) & (RF_ALL | PERF_FORMAT_LOST);
-	a.disabled = st_chance(&w->r, 25);
-	a.exclude_user = st_chance(&w->r, 10);
-	a.exclude_kernel = !a.exclude_user && st_chance(&w->r, 20);
-	a.inherit = pid >= 0 && st_chance(&w->r, 20);
-	if (st_chance(&w->r, 35)) {
-		if (st_chance(&w->r, 10)) {
+	vt_attr_of(&a, info->type, cfg[0], cfg[1]);
+	a.read_format = vt_stress_rnd(&w->r) & (VT_STRESS_RF_ALL | PERF_FORMAT_LOST);
+	a.disabled = vt_stress_chance(&w->r, 25);
+	a.exclude_user = vt_stress_chance(&w->r, 10);
+	a.exclude_kernel = !a.exclude_user && vt_stress_chance(&w->r, 20);
+	a.inherit = pid >= 0 && vt_stress_chance(&w->r, 20);
+	if (vt_stress_chance(&w->r, 35)) {
+		if (vt_stress_chance(&w->r, 10)) {
 			a.freq = 1;
-			a.sample_freq = 100 + st_below(&w->r, 2000);
+			a.sample_freq = 100 + vt_stress_below(&w->r, 2000);
 		} else {
-			a.sample_period = st_random_period(&w->r);
+			a.sample_period = vt_stress_random_period(&w->r);
 		}
 		a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_RAW;
-		a.sample_type |= st_rnd(&w->r) &
+		a.sample_type |= vt_stress_rnd(&w->r) &
 			(PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID |
 			 PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD |
 			 PERF_SAMPLE_STREAM_ID);
-		a.wakeup_events = st_below(&w->r, 4);
+		a.wakeup_events = vt_stress_below(&w->r, 4);
 	}
-	fd = vp_open(&a, pid, cpu, lead >= 0 ? ps->s[lead].fd : -1);
+	fd = vt_open(&a, pid, cpu, lead >= 0 ? ps->s[lead].fd : -1);
 	w->s.opens++;
-	st_log(w, "open slot %d: %s config %#llx config1 %#llx pid %d cpu %d group %d rf %#llx%s%s%s%s period %llu: %s",
-	       i, al->name, (unsigned long long)a.config,
-	       (unsigned long long)a.config1, pid, cpu, lead,
-	       (unsigned long long)a.read_format,
-	       a.disabled ? " disabled" : "", a.exclude_user ? " u-excl" : "",
-	       a.exclude_kernel ? " k-excl" : "", a.inherit ? " inherit" : "",
-	       (unsigned long long)a.sample_period,
-	       fd < 0 ? st_errname(fd) : "ok");
+	vt_stress_log(w, "open slot %d: %s config %#llx config1 %#llx pid %d cpu %d group %d rf %#llx%s%s%s%s period %llu: %s",
+		      i, al->name, (unsigned long long)a.config,
+		      (unsigned long long)a.config1, pid, cpu, lead,
+		      (unsigned long long)a.read_format,
+		      a.disabled ? " disabled" : "", a.exclude_user ? " u-excl" : "",
+		      a.exclude_kernel ? " k-excl" : "", a.inherit ? " inherit" : "",
+		      (unsigned long long)a.sample_period,
+		      fd < 0 ? vt_stress_errname(fd) : "ok");
 	if (fd < 0) {
 		w->s.open_fail++;
 		switch (-fd) {
@@ -208,7 +210,7 @@ static void op_open(struct st_worker *w)
 		case ESRCH: case EBUSY: case ENOSPC:
 			return;
 		}
-		st_fail(w, "open slot %d: unexpected %s", i, st_errname(fd));
+		vt_stress_fail(w, "open slot %d: unexpected %s", i, vt_stress_errname(fd));
 		return;
 	}
 	memset(s, 0, sizeof(*s));
@@ -221,25 +223,25 @@ static void op_open(struct st_worker *w)
 	s->inherit = a.inherit;
 	s->rf = a.read_format;
 	s->config1 = a.config1;
-	if (s->sampling && st_chance(&w->r, 60)) {
-		int ret = st_ring_map(fd, &s->rb, 1u << st_below(&w->r, 5));
+	if (s->sampling && vt_stress_chance(&w->r, 60)) {
+		int ret = vt_stress_ring_map(fd, &s->rb, 1u << vt_stress_below(&w->r, 5));
 
 		if (ret && ret != -EINVAL && ret != -EBUSY)
-			st_fail(w, "mmap slot %d: %s", i, st_errname(ret));
+			vt_stress_fail(w, "mmap slot %d: %s", i, vt_stress_errname(ret));
 	}
 }
 
 /* Close one event, or a whole group in a random order. */
-static void op_close(struct st_worker *w)
+static void op_close(struct vt_stress_worker *w)
 {
 	struct perf_state *ps = w->priv;
-	int i = random_slot(w, st_chance(&w->r, 60)), j, order[NSLOTS], n = 0;
+	int i = random_slot(w, vt_stress_chance(&w->r, 60)), j, order[NSLOTS], n = 0;
 
 	if (i < 0)
 		return;
-	if (ps->s[i].leader >= 0 || st_chance(&w->r, 50)) {
-		st_log(w, "close slot %d%s", i,
-		       ps->s[i].leader < 0 ? " (a leader)" : "");
+	if (ps->s[i].leader >= 0 || vt_stress_chance(&w->r, 50)) {
+		vt_stress_log(w, "close slot %d%s", i,
+			      ps->s[i].leader < 0 ? " (a leader)" : "");
 		slot_close(w, i);
 		return;
 	}
@@ -248,25 +250,25 @@ static void op_close(struct st_worker *w)
 		if (ps->s[j].fd >= 0 && ps->s[j].leader == i)
 			order[n++] = j;
 	for (j = n - 1; j > 0; j--) {
-		int k = st_below(&w->r, j + 1), t = order[j];
+		int k = vt_stress_below(&w->r, j + 1), t = order[j];
 
 		order[j] = order[k];
 		order[k] = t;
 	}
-	st_log(w, "close group of slot %d, %d events, first slot %d", i, n,
-	       order[0]);
+	vt_stress_log(w, "close group of slot %d, %d events, first slot %d", i, n,
+		      order[0]);
 	for (j = 0; j < n; j++) {
 		slot_close(w, order[j]);
-		if (st_chance(&w->r, 30))
-			st_run_checked(w, P_SUM, 1000);
+		if (vt_stress_chance(&w->r, 30))
+			vt_stress_run_checked(w, VT_STRESS_PROG_SUM, 1000);
 	}
 }
 
-static void op_ioctl(struct st_worker *w)
+static void op_ioctl(struct vt_stress_worker *w)
 {
 	struct perf_state *ps = w->priv;
-	int i = random_slot(w, false), k = st_below(&w->r, 7), ret;
-	unsigned long flag = st_chance(&w->r, 30) ? PERF_IOC_FLAG_GROUP : 0;
+	int i = random_slot(w, false), k = vt_stress_below(&w->r, 7), ret;
+	unsigned long flag = vt_stress_chance(&w->r, 30) ? PERF_IOC_FLAG_GROUP : 0;
 	static const char *const names[] = { "ENABLE", "DISABLE", "RESET",
 		"REFRESH", "PERIOD", "ID", "SET_OUTPUT" };
 	struct slot *s;
@@ -288,12 +290,12 @@ static void op_ioctl(struct st_worker *w)
 		ret = ioctl(s->fd, PERF_EVENT_IOC_RESET, flag);
 		break;
 	case 3:
-		v = st_below(&w->r, 4);
+		v = vt_stress_below(&w->r, 4);
 		ret = ioctl(s->fd, PERF_EVENT_IOC_REFRESH, (int)v);
 		break;
 	case 4:
-		v = st_chance(&w->r, 10) ? 0 : st_random_period(&w->r);
-		if (st_chance(&w->r, 5))
+		v = vt_stress_chance(&w->r, 10) ? 0 : vt_stress_random_period(&w->r);
+		if (vt_stress_chance(&w->r, 5))
 			v |= 1ull << 63;
 		ret = ioctl(s->fd, PERF_EVENT_IOC_PERIOD, &v);
 		break;
@@ -301,7 +303,7 @@ static void op_ioctl(struct st_worker *w)
 		ret = ioctl(s->fd, PERF_EVENT_IOC_ID, &v);
 		break;
 	default: {
-		int j = st_chance(&w->r, 20) ? -1 : random_slot(w, false);
+		int j = vt_stress_chance(&w->r, 20) ? -1 : random_slot(w, false);
 
 		v = j;
 		/* the kernel compares an unsigned long with -1 */
@@ -310,8 +312,8 @@ static void op_ioctl(struct st_worker *w)
 	}
 	}
 	ret = ret < 0 ? -errno : 0;
-	st_log(w, "ioctl slot %d %s%s arg %lld: %s", i, names[k],
-	       flag ? " group" : "", (long long)v, st_errname(ret));
+	vt_stress_log(w, "ioctl slot %d %s%s arg %lld: %s", i, names[k],
+		      flag ? " group" : "", (long long)v, vt_stress_errname(ret));
 	switch (k) {
 	case 3:		/* REFRESH: sampling events without inherit only */
 		ok = s->sampling && !s->inherit ? !ret : ret == -EINVAL;
@@ -327,12 +329,12 @@ static void op_ioctl(struct st_worker *w)
 		ok = !ret;
 	}
 	if (!ok)
-		st_fail(w, "ioctl %s on slot %d (%s, arg %lld): unexpected %s",
-			names[k], i, s->sampling ? "sampling" : "counting",
-			(long long)v, st_errname(ret));
+		vt_stress_fail(w, "ioctl %s on slot %d (%s, arg %lld): unexpected %s",
+			       names[k], i, s->sampling ? "sampling" : "counting",
+			       (long long)v, vt_stress_errname(ret));
 }
 
-static void op_read(struct st_worker *w)
+static void op_read(struct vt_stress_worker *w)
 {
 	struct perf_state *ps = w->priv;
 	int i = random_slot(w, false);
@@ -344,61 +346,61 @@ static void op_read(struct st_worker *w)
 	if (i < 0)
 		return;
 	s = &ps->s[i];
-	if (st_chance(&w->r, 10))
-		size = 8 * st_below(&w->r, 3);	/* too small: ENOSPC */
+	if (vt_stress_chance(&w->r, 10))
+		size = 8 * vt_stress_below(&w->r, 3);	/* too small: ENOSPC */
 	n = read(s->fd, buf, size);
 	w->s.reads++;
-	st_log(w, "read slot %d (%zu bytes, rf %#llx): %zd", i, size,
-	       (unsigned long long)s->rf, n < 0 ? -errno : n);
+	vt_stress_log(w, "read slot %d (%zu bytes, rf %#llx): %zd", i, size,
+		      (unsigned long long)s->rf, n < 0 ? -errno : n);
 	if (n < 0) {
 		if (errno != ENOSPC || size == sizeof(buf))
-			st_fail(w, "read slot %d: %s", i, st_errname(errno));
+			vt_stress_fail(w, "read slot %d: %s", i, vt_stress_errname(errno));
 		return;
 	}
 	if (n == 0 || n % 8 || (size_t)n > size) {
-		st_fail(w, "read slot %d: %zd bytes", i, n);
+		vt_stress_fail(w, "read slot %d: %zd bytes", i, n);
 		return;
 	}
 	if ((s->rf & PERF_FORMAT_GROUP) && (buf[0] < 1 || buf[0] > 17))
-		st_fail(w, "group read slot %d: nr %llu", i,
-			(unsigned long long)buf[0]);
+		vt_stress_fail(w, "group read slot %d: nr %llu", i,
+			       (unsigned long long)buf[0]);
 	if ((s->rf & PERF_FORMAT_TOTAL_TIME_ENABLED) &&
 	    (s->rf & PERF_FORMAT_TOTAL_TIME_RUNNING)) {
 		int off = s->rf & PERF_FORMAT_GROUP ? 1 : 1;
 
 		if (buf[off + 1] > buf[off])
-			st_fail(w, "read slot %d: running %llu > enabled %llu",
-				i, (unsigned long long)buf[off + 1],
-				(unsigned long long)buf[off]);
+			vt_stress_fail(w, "read slot %d: running %llu > enabled %llu",
+				       i, (unsigned long long)buf[off + 1],
+				       (unsigned long long)buf[off]);
 	}
 }
 
-static void op_fork(struct st_worker *w)
+static void op_fork(struct vt_stress_worker *w)
 {
-	int n = 1 + st_below(&w->r, 3), status;
+	int n = 1 + vt_stress_below(&w->r, 3), status;
 	pid_t pid = fork();
 
 	if (!pid) {
 		int i, bad = 0;
 
 		for (i = 0; i < n; i++)
-			bad |= st_run_checked(w, i % 3, 1000000);
+			bad |= vt_stress_run_checked(w, i % 3, 1000000);
 		_exit(bad ? 1 : 0);
 	}
 	if (pid < 0) {
 		/* The copies of inherit events are made in fork (vpmu_inherit). */
-		st_fail(w, "fork: %s", st_errname(-errno));
+		vt_stress_fail(w, "fork: %s", vt_stress_errname(-errno));
 		return;
 	}
-	st_log(w, "fork: child %d runs %d programs", pid, n);
+	vt_stress_log(w, "fork: child %d runs %d programs", pid, n);
 	if (waitpid(pid, &status, 0) != pid || status)
-		st_fail(w, "forked child %d: status %#x", pid, status);
+		vt_stress_fail(w, "forked child %d: status %#x", pid, status);
 }
 
-void st_perf_op(struct st_worker *w)
+void vt_stress_perf_op(struct vt_stress_worker *w)
 {
 	struct perf_state *ps = w->priv;
-	uint32_t k = st_below(&w->r, 100);
+	uint32_t k = vt_stress_below(&w->r, 100);
 	int i;
 
 	if (k < 30) {
@@ -412,24 +414,24 @@ void st_perf_op(struct st_worker *w)
 	} else if (k < 72) {
 		i = random_slot(w, false);
 		if (i >= 0 && ps->s[i].rb.vp.base) {
-			st_ring_drain(w, &ps->s[i].rb, false);
-			st_log(w, "drain slot %d: %llu samples %llu lost", i,
-			       (unsigned long long)ps->s[i].rb.vp.samples,
-			       (unsigned long long)ps->s[i].rb.vp.lost);
+			vt_stress_ring_drain(w, &ps->s[i].rb, false);
+			vt_stress_log(w, "drain slot %d: %llu samples %llu lost", i,
+				      (unsigned long long)ps->s[i].rb.vp.samples,
+				      (unsigned long long)ps->s[i].rb.vp.lost);
 		}
 	} else if (k < 88) {
-		int p = st_below(&w->r, P_NPROGS);
-		uint64_t b = st_chance(&w->r, 20) ? 1 + st_below(&w->r, 3000) :
-			     p >= P_SPIN ? 30000 : 1000000;
+		int p = vt_stress_below(&w->r, VT_STRESS_NPROGS);
+		uint64_t b = vt_stress_chance(&w->r, 20) ? 1 + vt_stress_below(&w->r, 3000) :
+			     p >= VT_STRESS_PROG_SPIN ? 30000 : 1000000;
 
-		st_log(w, "run %s budget %llu", w->info->prog[p].name,
-		       (unsigned long long)b);
-		st_run_checked(w, p, b);
+		vt_stress_log(w, "run %s budget %llu", w->info->prog[p].name,
+			      (unsigned long long)b);
+		vt_stress_run_checked(w, p, b);
 	} else if (k < 92) {
-		st_random_affinity(w);
+		vt_stress_random_affinity(w);
 	} else if (k < 94) {
 		op_fork(w);
 	} else {
-		st_hostile_op(w);
+		vt_stress_hostile_op(w);
 	}
 }

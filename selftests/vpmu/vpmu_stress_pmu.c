@@ -2,7 +2,7 @@
 /*
  * vpmu_stress_pmu.c - what the PMU says about itself, read once before the
  * workers start (format/ fields, events/ aliases, the programs and their
- * .expect files, the images) into the struct st_info main() owns, and
+ * .expect files, the images) into the struct vt_stress_info main() owns, and
  * the configs built from it.  See vpmu_stress.c.
  */
 #define _GNU_SOURCE
@@ -14,22 +14,22 @@ static const struct {
 	uint32_t stop;
 	uint64_t cycles;
 	bool exact;
-} prog_table[P_NPROGS] = {
-	[P_SUM]		= { "sum", "samples/sum.expect", VPMU_RUN_HALT, 179, true },
-	[P_MARKS]	= { "marks", "progs/marks.expect", VPMU_RUN_HALT, 35004, true },
-	[P_CALLS]	= { "calls", "progs/calls.expect", VPMU_RUN_HALT, 14004, true },
-	[P_SORT]	= { "sort", NULL, VPMU_RUN_HALT, 0, false },
-	[P_MEMCPY]	= { "memcpy", NULL, VPMU_RUN_HALT, 0, false },
-	[P_STORES]	= { "stores", NULL, VPMU_RUN_HALT, 102, false },
-	[P_SYSCALL]	= { "syscall", NULL, VPMU_RUN_TRAP, 0, false },
-	[P_MARK1]	= { "mark1", NULL, VPMU_RUN_HALT, 2, false },
-	[P_SPIN]	= { "spin", NULL, VPMU_RUN_BUDGET, 0, false },
-	[P_SORTLOOP]	= { "sortloop", NULL, VPMU_RUN_BUDGET, 0, false },
+} prog_table[VT_STRESS_NPROGS] = {
+	[VT_STRESS_PROG_SUM]		= { "sum", "samples/sum.expect", VPMU_RUN_HALT, 179, true },
+	[VT_STRESS_PROG_MARKS]	= { "marks", "progs/marks.expect", VPMU_RUN_HALT, 35004, true },
+	[VT_STRESS_PROG_CALLS]	= { "calls", "progs/calls.expect", VPMU_RUN_HALT, 14004, true },
+	[VT_STRESS_PROG_SORT]	= { "sort", NULL, VPMU_RUN_HALT, 0, false },
+	[VT_STRESS_PROG_MEMCPY]	= { "memcpy", NULL, VPMU_RUN_HALT, 0, false },
+	[VT_STRESS_PROG_STORES]	= { "stores", NULL, VPMU_RUN_HALT, 102, false },
+	[VT_STRESS_PROG_SYSCALL]	= { "syscall", NULL, VPMU_RUN_TRAP, 0, false },
+	[VT_STRESS_PROG_MARK1]	= { "mark1", NULL, VPMU_RUN_HALT, 2, false },
+	[VT_STRESS_PROG_SPIN]	= { "spin", NULL, VPMU_RUN_BUDGET, 0, false },
+	[VT_STRESS_PROG_SORTLOOP]	= { "sortloop", NULL, VPMU_RUN_BUDGET, 0, false },
 };
 
 /* ---- the PMU's sysfs description ----------------------------------------- */
 
-int st_field_of(const struct st_info *info, const char *name)
+int vt_stress_field_of(const struct vt_stress_info *info, const char *name)
 {
 	int i;
 
@@ -43,11 +43,11 @@ int st_field_of(const struct st_info *info, const char *name)
  * Put @val into format/ field @field of config word @cfg[word]; returns
  * the bits set (0 if the field does not exist).
  */
-uint64_t st_put(const struct st_info *info, uint64_t *cfg, const char *field,
-		uint64_t val)
+uint64_t vt_stress_put(const struct vt_stress_info *info, uint64_t *cfg, const char *field,
+		       uint64_t val)
 {
-	int i = st_field_of(info, field);
-	const struct st_field *f;
+	int i = vt_stress_field_of(info, field);
+	const struct vt_stress_field *f;
 	uint64_t mask;
 
 	if (i < 0)
@@ -59,7 +59,7 @@ uint64_t st_put(const struct st_info *info, uint64_t *cfg, const char *field,
 	return (val & mask) << f->lo;
 }
 
-const struct st_alias *st_alias(const struct st_info *info, const char *name)
+const struct vt_stress_alias *vt_stress_alias(const struct vt_stress_info *info, const char *name)
 {
 	int i;
 
@@ -75,15 +75,15 @@ const struct st_alias *st_alias(const struct st_info *info, const char *name)
  * does: a table too small for what the PMU describes must not drop terms
  * quietly.
  */
-static int each_pmu_file(struct st_info *info, const char *dir,
-			 int (*add)(struct st_info *info, const char *name,
+static int each_pmu_file(struct vt_stress_info *info, const char *dir,
+			 int (*add)(struct vt_stress_info *info, const char *name,
 				    char *line))
 {
 	char path[128], rel[128], buf[128];
 	struct dirent *e;
 	DIR *d;
 
-	snprintf(path, sizeof(path), VPMU_PMU_DIR "/%s", dir);
+	snprintf(path, sizeof(path), VT_PMU_DIR "/%s", dir);
 	d = opendir(path);
 	if (!d)
 		return -1;
@@ -91,7 +91,7 @@ static int each_pmu_file(struct st_info *info, const char *dir,
 		if (e->d_name[0] == '.')
 			continue;
 		snprintf(rel, sizeof(rel), "%s/%.60s", dir, e->d_name);
-		if (!vl_pmu_read(rel, buf, sizeof(buf)) &&
+		if (!vt_pmu_read(rel, buf, sizeof(buf)) &&
 		    add(info, e->d_name, buf)) {
 			fprintf(stderr, "# %s/%s: no room left in the table\n",
 				path, e->d_name);
@@ -104,13 +104,13 @@ static int each_pmu_file(struct st_info *info, const char *dir,
 }
 
 /* format/NAME "config1:0-11" as a field; non-zero if the table is full. */
-static int add_field(struct st_info *info, const char *name, char *line)
+static int add_field(struct vt_stress_info *info, const char *name, char *line)
 {
-	struct st_field *f = &info->field[info->nfield];
+	struct vt_stress_field *f = &info->field[info->nfield];
 	char word[16];
 	int n;
 
-	if (info->nfield == ST_MAX_FIELDS)
+	if (info->nfield == VT_STRESS_MAX_FIELDS)
 		return -1;
 	n = sscanf(line, "%15[a-z0-9]:%d-%d", word, &f->lo, &f->hi);
 	if (n < 2)
@@ -131,15 +131,15 @@ static int add_field(struct st_info *info, const char *name, char *line)
  * events/vpmu_NAME "term=value,..." as an alias if every term is a field
  * of attr.config; non-zero if the table is full.
  */
-static int add_alias(struct st_info *info, const char *name, char *line)
+static int add_alias(struct vt_stress_info *info, const char *name, char *line)
 {
-	struct st_alias *a = &info->alias[info->nalias];
+	struct vt_stress_alias *a = &info->alias[info->nalias];
 	uint64_t cfg[3] = { 0, 0, 0 };
 	char *term, *save = NULL;
 
 	if (strncmp(name, "vpmu_", 5) || strchr(name, '.'))
 		return 0;
-	if (info->nalias == ST_MAX_ALIASES)
+	if (info->nalias == VT_STRESS_MAX_ALIASES)
 		return -1;
 	for (term = strtok_r(line, ",", &save); term;
 	     term = strtok_r(NULL, ",", &save)) {
@@ -147,9 +147,9 @@ static int add_alias(struct st_info *info, const char *name, char *line)
 
 		if (eq)
 			*eq = '\0';
-		if (!eq || st_field_of(info, term) < 0)
+		if (!eq || vt_stress_field_of(info, term) < 0)
 			return 0;
-		st_put(info, cfg, term, strtoull(eq + 1, NULL, 0));
+		vt_stress_put(info, cfg, term, strtoull(eq + 1, NULL, 0));
 	}
 	if (cfg[1] || cfg[2])
 		return 0;
@@ -160,18 +160,18 @@ static int add_alias(struct st_info *info, const char *name, char *line)
 }
 
 /* The events of @p's .expect file that the PMU has aliases for. */
-static int load_expect(const struct st_info *info, struct st_prog *p)
+static int load_expect(const struct vt_stress_info *info, struct vt_stress_prog *p)
 {
-	struct vl_expect *x = malloc(sizeof(*x));
+	struct vt_expect *x = malloc(sizeof(*x));
 	int i;
 
 	p->nev = 0;
-	if (!x || vl_expect_load(p->expect, x)) {
+	if (!x || vt_expect_load(p->expect, x)) {
 		free(x);
 		return -1;
 	}
-	for (i = 0; i < x->nev && p->nev < ST_MAX_EXPECT; i++) {
-		if (!st_alias(info, x->ev_name[i]))
+	for (i = 0; i < x->nev && p->nev < VT_STRESS_MAX_EXPECT; i++) {
+		if (!vt_stress_alias(info, x->ev_name[i]))
 			continue;
 		snprintf(p->ev_name[p->nev], sizeof(p->ev_name[0]), "%s",
 			 x->ev_name[i]);
@@ -181,13 +181,13 @@ static int load_expect(const struct st_info *info, struct st_prog *p)
 	return p->nev ? 0 : -1;
 }
 
-int st_read_info(struct st_info *info)
+int vt_stress_read_info(struct vt_stress_info *info)
 {
 	char rel[128];
 	int i;
 
-	info->type = vp_type();
-	info->nr_counters = vl_pmu_long("caps/nr_counters");
+	info->type = vt_type();
+	info->nr_counters = vt_pmu_long("caps/nr_counters");
 	info->ncpus = sysconf(_SC_NPROCESSORS_CONF);
 	if (info->ncpus > 64)
 		info->ncpus = 64;
@@ -197,45 +197,45 @@ int st_read_info(struct st_info *info)
 	    each_pmu_file(info, "format", add_field) || !info->nfield ||
 	    each_pmu_file(info, "events", add_alias) || !info->nalias)
 		return -1;
-	for (i = 0; i < P_NPROGS; i++) {
-		struct st_prog *p = &info->prog[i];
+	for (i = 0; i < VT_STRESS_NPROGS; i++) {
+		struct vt_stress_prog *p = &info->prog[i];
 
-		vl_prog_free(&p->p);
+		vt_prog_free(&p->p);
 		p->name = prog_table[i].name;
 		p->expect = prog_table[i].expect;
 		p->stop = prog_table[i].stop;
 		p->cycles = prog_table[i].cycles;
 		p->exact = prog_table[i].exact;
 		snprintf(rel, sizeof(rel), "build/%s.vprg", p->name);
-		if (vl_prog_load(&p->p, rel))
+		if (vt_prog_load(&p->p, rel))
 			return -1;
 		if (p->expect && load_expect(info, p))
 			return -1;
 	}
-	info->have_uhist = !access(VPMU_PMU_DIR "/uhist/control", W_OK);
-	info->have_hist = !access(VPMU_PMU_DIR "/hist/program", W_OK);
-	info->have_hotplug = !access(VPMU_CPU1_ONLINE, W_OK);
+	info->have_uhist = !access(VT_PMU_DIR "/uhist/control", W_OK);
+	info->have_hist = !access(VT_PMU_DIR "/hist/program", W_OK);
+	info->have_hotplug = !access(VT_CPU1_ONLINE, W_OK);
 	return 0;
 }
 
-int st_read_images(struct st_info *info)
+int vt_stress_read_images(struct vt_stress_info *info)
 {
 	free(info->img_default);
 	free(info->img_max);
 	free(info->img_variant);
-	info->img_default = vl_read_image(&info->img_len);
-	info->img_max = vl_read_share("build/max.vpmu", &info->max_len);
+	info->img_default = vt_read_image(&info->img_len);
+	info->img_max = vt_read_share("build/max.vpmu", &info->max_len);
 	if (!info->img_default)
 		return -1;
-	info->img_variant = vl_variant(info->img_default, info->img_len,
+	info->img_variant = vt_variant(info->img_default, info->img_len,
 				    "vpmu32-stress", 20);
 	return info->img_variant ? 0 : -1;
 }
 
 /* The count of "event @name" in @prog's .expect file, or 0. */
-uint64_t st_expect_of(const struct st_info *info, int prog, const char *name)
+uint64_t vt_stress_expect_of(const struct vt_stress_info *info, int prog, const char *name)
 {
-	const struct st_prog *p = &info->prog[prog];
+	const struct vt_stress_prog *p = &info->prog[prog];
 	int i;
 
 	for (i = 0; i < p->nev; i++)
@@ -245,12 +245,12 @@ uint64_t st_expect_of(const struct st_info *info, int prog, const char *name)
 }
 
 /* Memory large enough for every program. */
-size_t st_mem_size(const struct st_info *info)
+size_t vt_stress_mem_size(const struct vt_stress_info *info)
 {
 	size_t max = 0;
 	int i;
 
-	for (i = 0; i < P_NPROGS; i++)
+	for (i = 0; i < VT_STRESS_NPROGS; i++)
 		if (info->prog[i].p.h.mem_size > max)
 			max = info->prog[i].p.h.mem_size;
 	return max;
@@ -258,57 +258,57 @@ size_t st_mem_size(const struct st_info *info)
 
 /* ---- configs built from it ----------------------------------------------- */
 
-uint64_t st_alias_cfg(const struct st_info *info, const char *name)
+uint64_t vt_stress_alias_cfg(const struct vt_stress_info *info, const char *name)
 {
-	const struct st_alias *a = st_alias(info, name);
+	const struct vt_stress_alias *a = vt_stress_alias(info, name);
 
 	return a ? a->config : 0;
 }
 
-uint64_t st_ctr_cfg(const struct st_info *info, int n)
+uint64_t vt_stress_ctr_cfg(const struct vt_stress_info *info, int n)
 {
 	uint64_t cfg[3] = { 0, 0, 0 };
 
-	st_put(info, cfg, "ctr", n);
+	vt_stress_put(info, cfg, "ctr", n);
 	return cfg[0];
 }
 
-const struct trig st_trigs[ST_NTRIGS] = {
-	{ P_MARKS, "trig_mark", 1, true, 4000, 18000 },
-	{ P_MARKS, "trig_mark", 1, false, 8001 - 4000, 35004 - 18000 },
-	{ P_MARKS, "trig_ev", -1, true, 4000, 18000 },	/* vpmu_trigger */
-	{ P_CALLS, "trig_tag", 8, true, 1000, 7000 },
-	{ P_CALLS, "trig_tag", 8, false, 2501 - 1000, 14004 - 7000 },
-	{ P_SUM, "trig_mark", 1, true, 0, 0 },
-	{ P_SUM, "trig_mark", 1, false, 32, 179 },
+const struct vt_stress_trig vt_stress_trigs[VT_STRESS_NTRIGS] = {
+	{ VT_STRESS_PROG_MARKS, "trig_mark", 1, true, 4000, 18000 },
+	{ VT_STRESS_PROG_MARKS, "trig_mark", 1, false, 8001 - 4000, 35004 - 18000 },
+	{ VT_STRESS_PROG_MARKS, "trig_ev", -1, true, 4000, 18000 },	/* vpmu_trigger */
+	{ VT_STRESS_PROG_CALLS, "trig_tag", 8, true, 1000, 7000 },
+	{ VT_STRESS_PROG_CALLS, "trig_tag", 8, false, 2501 - 1000, 14004 - 7000 },
+	{ VT_STRESS_PROG_SUM, "trig_mark", 1, true, 0, 0 },
+	{ VT_STRESS_PROG_SUM, "trig_mark", 1, false, 32, 179 },
 };
 
-uint64_t st_trig_config1(const struct st_info *info, const struct trig *t,
-			 bool freeze_on_ovf)
+uint64_t vt_stress_trig_config1(const struct vt_stress_info *info, const struct vt_stress_trig *t,
+				bool freeze_on_ovf)
 {
 	uint64_t cfg[3] = { 0, 0, 0 };
 	uint64_t val = t->val;
 
 	if (val == (uint64_t)-1) {	/* the "trigger" event's number */
-		uint64_t ev[3] = { st_alias_cfg(info, "trigger"), 0, 0 };
-		const struct st_field *f =
-			&info->field[st_field_of(info, "event")];
+		uint64_t ev[3] = { vt_stress_alias_cfg(info, "trigger"), 0, 0 };
+		const struct vt_stress_field *f =
+			&info->field[vt_stress_field_of(info, "event")];
 
 		val = (ev[0] >> f->lo) & ((1ull << (f->hi - f->lo + 1)) - 1);
 	}
-	st_put(info, cfg, t->field, val);
+	vt_stress_put(info, cfg, t->field, val);
 	if (t->frozen)
-		st_put(info, cfg, "frozen", 1);
+		vt_stress_put(info, cfg, "frozen", 1);
 	if (freeze_on_ovf)
-		st_put(info, cfg, "freeze_on_ovf", 1);
+		vt_stress_put(info, cfg, "freeze_on_ovf", 1);
 	return cfg[1];
 }
 
 /* A sampling period, from short to longer than any counter. */
-uint64_t st_random_period(struct st_rng *r)
+uint64_t vt_stress_random_period(struct vt_stress_rng *r)
 {
 	static const uint64_t p[] = { 7, 50, 101, 997, 5003, 65537,
 				      1000003 };
 
-	return p[st_below(r, 7)];
+	return p[vt_stress_below(r, 7)];
 }

@@ -18,115 +18,115 @@
  * the samples under one jiffy's throttle limit even if every run fell in
  * one jiffy, so throttling cannot drop any.
  */
-void st_exact_sampling(struct st_worker *w)
+void vt_stress_exact_sampling(struct vt_stress_worker *w)
 {
-	const struct st_info *info = w->info;
-	int prog = st_below(&w->r, 3), runs = 1 + st_below(&w->r, 6);
-	const struct st_prog *p = &info->prog[prog];
+	const struct vt_stress_info *info = w->info;
+	int prog = vt_stress_below(&w->r, 3), runs = 1 + vt_stress_below(&w->r, 6);
+	const struct vt_stress_prog *p = &info->prog[prog];
 	static const char *const names[] = { "uops", "cycles", "insns",
 					     "tag1", "tag2" };
-	const char *name = names[st_below(&w->r, 5)];
-	uint64_t per_run = st_expect_of(info, prog, name), total = runs * per_run;
-	uint64_t period = st_random_period(&w->r), min;
-	uint64_t cfg = st_alias_cfg(info, name);
+	const char *name = names[vt_stress_below(&w->r, 5)];
+	uint64_t per_run = vt_stress_expect_of(info, prog, name), total = runs * per_run;
+	uint64_t period = vt_stress_random_period(&w->r), min;
+	uint64_t cfg = vt_stress_alias_cfg(info, name);
 	struct perf_event_attr a;
-	struct st_ring rb;
+	struct vt_stress_ring rb;
 	struct { uint64_t value, enabled, running; } c;
 	int fd, mem = -1, i, ret;
-	bool freeze_on_ovf = st_chance(&w->r, 25);
+	bool freeze_on_ovf = vt_stress_chance(&w->r, 25);
 
 	min = total / MAX_SAMPLES_PER_TICK + 1;
 	if (period < min)
 		period = min;
-	if (st_chance(&w->r, 60))
-		cfg |= st_ctr_cfg(info, 1 + st_below(&w->r, info->nr_counters));
-	vp_attr_of(&a, info->type, cfg, 0);
+	if (vt_stress_chance(&w->r, 60))
+		cfg |= vt_stress_ctr_cfg(info, 1 + vt_stress_below(&w->r, info->nr_counters));
+	vt_attr_of(&a, info->type, cfg, 0);
 	if (freeze_on_ovf) {
 		uint64_t c[3] = { 0, 0, 0 };
 
-		a.config1 = st_put(info, c, "freeze_on_ovf", 1);
+		a.config1 = vt_stress_put(info, c, "freeze_on_ovf", 1);
 	}
 	a.sample_period = period;
 	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_RAW;
 	a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
 			PERF_FORMAT_TOTAL_TIME_RUNNING;
-	a.exclude_kernel = st_chance(&w->r, 30);
-	st_log(w, "exact sampling: %s config %#llx%s period %llu, %d runs of %s",
-	       name, (unsigned long long)cfg,
-	       freeze_on_ovf ? " freeze_on_ovf" : "",
-	       (unsigned long long)period, runs, p->name);
-	fd = vp_open(&a, 0, -1, -1);
+	a.exclude_kernel = vt_stress_chance(&w->r, 30);
+	vt_stress_log(w, "exact sampling: %s config %#llx%s period %llu, %d runs of %s",
+		      name, (unsigned long long)cfg,
+		      freeze_on_ovf ? " freeze_on_ovf" : "",
+		      (unsigned long long)period, runs, p->name);
+	fd = vt_open(&a, 0, -1, -1);
 	w->s.opens++;
 	if (fd < 0) {
-		st_fail(w, "exact sampling: open: %s", st_errname(fd));
+		vt_stress_fail(w, "exact sampling: open: %s", vt_stress_errname(fd));
 		return;
 	}
-	st_log(w, "  opened on cpu %d", sched_getcpu());
-	if (st_chance(&w->r, 40)) {	/* a counting member */
-		vp_attr_of(&a, info->type, st_alias_cfg(info, "cycles"), 0);
-		mem = vp_open(&a, 0, -1, fd);
+	vt_stress_log(w, "  opened on cpu %d", sched_getcpu());
+	if (vt_stress_chance(&w->r, 40)) {	/* a counting member */
+		vt_attr_of(&a, info->type, vt_stress_alias_cfg(info, "cycles"), 0);
+		mem = vt_open(&a, 0, -1, fd);
 		if (mem < 0 && mem != -EINVAL)
-			st_fail(w, "exact sampling: member: %s",
-				st_errname(mem));
+			vt_stress_fail(w, "exact sampling: member: %s",
+				       vt_stress_errname(mem));
 	}
-	ret = st_ring_map(fd, &rb, 64);
+	ret = vt_stress_ring_map(fd, &rb, 64);
 	if (ret) {
-		st_fail(w, "exact sampling: mmap: %s", st_errname(ret));
+		vt_stress_fail(w, "exact sampling: mmap: %s", vt_stress_errname(ret));
 		goto out;
 	}
 	rb.period = period;
 	for (i = 0; i < runs; i++) {
-		if (st_chance(&w->r, 30))
-			st_random_affinity(w);
-		st_run_checked(w, prog, 1000000);
-		st_ring_drain(w, &rb, true);
+		if (vt_stress_chance(&w->r, 30))
+			vt_stress_random_affinity(w);
+		vt_stress_run_checked(w, prog, 1000000);
+		vt_stress_ring_drain(w, &rb, true);
 	}
 	if (read(fd, &c, sizeof(c)) != sizeof(c)) {
-		st_fail(w, "exact sampling: read: %s", st_errname(errno));
+		vt_stress_fail(w, "exact sampling: read: %s", vt_stress_errname(errno));
 		goto out;
 	}
-	st_ring_drain(w, &rb, true);
+	vt_stress_ring_drain(w, &rb, true);
 	w->s.samples += rb.vp.samples;
 	w->s.lost += rb.vp.lost;
 	w->s.sample_checks++;
-	st_log(w, "  count %llu, %llu samples, %llu lost, on the counters %llu of %llu ns",
-	       (unsigned long long)c.value, (unsigned long long)rb.vp.samples,
-	       (unsigned long long)rb.vp.lost, (unsigned long long)c.running,
-	       (unsigned long long)c.enabled);
+	vt_stress_log(w, "  count %llu, %llu samples, %llu lost, on the counters %llu of %llu ns",
+		      (unsigned long long)c.value, (unsigned long long)rb.vp.samples,
+		      (unsigned long long)rb.vp.lost, (unsigned long long)c.running,
+		      (unsigned long long)c.enabled);
 	if (!c.running) {
 		/* never on the counters (perf stat: <not counted>) */
 		w->s.exact_partial++;
 		if (c.value)
-			st_fail(w, "exact sampling: %s on %s: %llu counted with no time on the counters",
-				name, p->name, (unsigned long long)c.value);
+			vt_stress_fail(w, "exact sampling: %s on %s: %llu counted with no time on the counters",
+				       name, p->name, (unsigned long long)c.value);
 	} else if (c.running == c.enabled) {
 		w->s.exact_full++;
 		if (c.value != total) {
-			st_fail(w, "exact sampling: %s on %s: count %llu, expected %d x %llu = %llu (on the counters %llu of %llu ns)",
-				name, p->name, (unsigned long long)c.value,
-				runs, (unsigned long long)per_run,
-				(unsigned long long)total,
-				(unsigned long long)c.running,
-				(unsigned long long)c.enabled);
-			st_log_engines(w);
-			st_probe_event(w, fd, prog);
+			vt_stress_fail(w, "exact sampling: %s on %s: count %llu, expected %d x %llu = %llu (on the counters %llu of %llu ns)",
+				       name, p->name, (unsigned long long)c.value,
+				       runs, (unsigned long long)per_run,
+				       (unsigned long long)total,
+				       (unsigned long long)c.running,
+				       (unsigned long long)c.enabled);
+			vt_stress_log_engines(w);
+			vt_stress_probe_event(w, fd, prog);
 		}
 	} else {
 		w->s.exact_partial++;
 	}
 	if (rb.vp.samples + rb.vp.lost != c.value / period)
-		st_fail(w, "exact sampling: %s period %llu config %#llx%s: %llu samples + %llu lost, expected floor(%llu / %llu) = %llu",
-			name, (unsigned long long)period,
-			(unsigned long long)cfg,
-			freeze_on_ovf ? " freeze_on_ovf" : "",
-			(unsigned long long)rb.vp.samples,
-			(unsigned long long)rb.vp.lost,
-			(unsigned long long)c.value,
-			(unsigned long long)period,
-			(unsigned long long)(c.value / period));
+		vt_stress_fail(w, "exact sampling: %s period %llu config %#llx%s: %llu samples + %llu lost, expected floor(%llu / %llu) = %llu",
+			       name, (unsigned long long)period,
+			       (unsigned long long)cfg,
+			       freeze_on_ovf ? " freeze_on_ovf" : "",
+			       (unsigned long long)rb.vp.samples,
+			       (unsigned long long)rb.vp.lost,
+			       (unsigned long long)c.value,
+			       (unsigned long long)period,
+			       (unsigned long long)(c.value / period));
 out:
-	st_ring_unmap(&rb);
-	if (st_chance(&w->r, 50)) {
+	vt_stress_ring_unmap(&rb);
+	if (vt_stress_chance(&w->r, 50)) {
 		close(fd);
 		if (mem >= 0)
 			close(mem);
@@ -146,47 +146,47 @@ out:
  * PERF_RECORD_LOST) while the count keeps their events (perf.rst,
  * "Sampling").
  */
-void st_cpu_sampling(struct st_worker *w)
+void vt_stress_cpu_sampling(struct vt_stress_worker *w)
 {
-	const struct st_info *info = w->info;
+	const struct vt_stress_info *info = w->info;
 	static const uint64_t periods[] = { 5003, 20011, 100003 };
-	int cpu = st_below(&w->r, info->ncpus), fd, i;
-	int runs = 1 + st_below(&w->r, 4);
-	uint64_t period = periods[st_below(&w->r, 3)];
-	uint64_t cfg = st_alias_cfg(info, st_chance(&w->r, 50) ?
-				    "uops" : "cycles");
+	int cpu = vt_stress_below(&w->r, info->ncpus), fd, i;
+	int runs = 1 + vt_stress_below(&w->r, 4);
+	uint64_t period = periods[vt_stress_below(&w->r, 3)];
+	uint64_t cfg = vt_stress_alias_cfg(info, vt_stress_chance(&w->r, 50) ?
+					   "uops" : "cycles");
 	struct perf_event_attr a;
 	struct { uint64_t value, enabled, running; } c;
-	struct st_ring rb;
+	struct vt_stress_ring rb;
 	cpu_set_t set;
 
-	if (st_chance(&w->r, 50))
-		cfg |= st_ctr_cfg(info, 1 + st_below(&w->r, info->nr_counters));
-	vp_attr_of(&a, info->type, cfg, 0);
+	if (vt_stress_chance(&w->r, 50))
+		cfg |= vt_stress_ctr_cfg(info, 1 + vt_stress_below(&w->r, info->nr_counters));
+	vt_attr_of(&a, info->type, cfg, 0);
 	a.sample_period = period;
 	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_RAW;
 	a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
 			PERF_FORMAT_TOTAL_TIME_RUNNING;
 	a.disabled = 1;
-	fd = vp_open(&a, -1, cpu, -1);
+	fd = vt_open(&a, -1, cpu, -1);
 	w->s.opens++;
-	st_log(w, "cpu sampling: cpu %d config %#llx period %llu: %s", cpu,
-	       (unsigned long long)cfg, (unsigned long long)period,
-	       fd < 0 ? st_errname(fd) : "ok");
+	vt_stress_log(w, "cpu sampling: cpu %d config %#llx period %llu: %s", cpu,
+		      (unsigned long long)cfg, (unsigned long long)period,
+		      fd < 0 ? vt_stress_errname(fd) : "ok");
 	if (fd < 0) {
 		if (fd != -ENODEV)
-			st_fail(w, "cpu sampling: open: %s", st_errname(fd));
+			vt_stress_fail(w, "cpu sampling: open: %s", vt_stress_errname(fd));
 		return;
 	}
-	if (st_ring_map(fd, &rb, 128)) {
-		st_fail(w, "cpu sampling: mmap: %s", st_errname(errno));
+	if (vt_stress_ring_map(fd, &rb, 128)) {
+		vt_stress_fail(w, "cpu sampling: mmap: %s", vt_stress_errname(errno));
 		close(fd);
 		return;
 	}
 	rb.period = period;
 	if (ioctl(fd, PERF_EVENT_IOC_ENABLE, 0)) {
-		st_fail(w, "cpu sampling: ENABLE: %s", st_errname(errno));
-		st_ring_unmap(&rb);
+		vt_stress_fail(w, "cpu sampling: ENABLE: %s", vt_stress_errname(errno));
+		vt_stress_ring_unmap(&rb);
 		close(fd);
 		return;
 	}
@@ -194,33 +194,33 @@ void st_cpu_sampling(struct st_worker *w)
 	CPU_SET(cpu, &set);
 	sched_setaffinity(0, sizeof(set), &set);
 	for (i = 0; i < runs; i++) {
-		st_run_checked(w, P_SORTLOOP, 50000);
-		st_ring_drain(w, &rb, false);
+		vt_stress_run_checked(w, VT_STRESS_PROG_SORTLOOP, 50000);
+		vt_stress_ring_drain(w, &rb, false);
 	}
 	if (ioctl(fd, PERF_EVENT_IOC_DISABLE, 0))
-		st_fail(w, "cpu sampling: DISABLE: %s", st_errname(errno));
+		vt_stress_fail(w, "cpu sampling: DISABLE: %s", vt_stress_errname(errno));
 	usleep(10000);
-	st_ring_drain(w, &rb, false);
+	vt_stress_ring_drain(w, &rb, false);
 	if (read(fd, &c, sizeof(c)) != sizeof(c)) {
-		st_fail(w, "cpu sampling: read: %s", st_errname(errno));
+		vt_stress_fail(w, "cpu sampling: read: %s", vt_stress_errname(errno));
 	} else {
 		w->s.sample_checks++;
 		w->s.samples += rb.vp.samples;
 		w->s.lost += rb.vp.lost;
-		st_log(w, "  count %llu, %llu samples, %llu lost",
-		       (unsigned long long)c.value,
-		       (unsigned long long)rb.vp.samples,
-		       (unsigned long long)rb.vp.lost);
+		vt_stress_log(w, "  count %llu, %llu samples, %llu lost",
+			      (unsigned long long)c.value,
+			      (unsigned long long)rb.vp.samples,
+			      (unsigned long long)rb.vp.lost);
 		if (rb.vp.samples + rb.vp.lost != c.value / period)
-			st_fail(w, "cpu sampling: cpu %d config %#llx period %llu: %llu samples + %llu lost, expected floor(%llu / %llu) = %llu",
-				cpu, (unsigned long long)cfg,
-				(unsigned long long)period,
-				(unsigned long long)rb.vp.samples,
-				(unsigned long long)rb.vp.lost,
-				(unsigned long long)c.value,
-				(unsigned long long)period,
-				(unsigned long long)(c.value / period));
+			vt_stress_fail(w, "cpu sampling: cpu %d config %#llx period %llu: %llu samples + %llu lost, expected floor(%llu / %llu) = %llu",
+				       cpu, (unsigned long long)cfg,
+				       (unsigned long long)period,
+				       (unsigned long long)rb.vp.samples,
+				       (unsigned long long)rb.vp.lost,
+				       (unsigned long long)c.value,
+				       (unsigned long long)period,
+				       (unsigned long long)(c.value / period));
 	}
-	st_ring_unmap(&rb);
+	vt_stress_ring_unmap(&rb);
 	close(fd);
 }

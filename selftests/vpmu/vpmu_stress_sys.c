@@ -7,80 +7,80 @@
 #include "vpmu_stress_ops.h"
 #include "vpmu_stress_pmu.h"
 
-#define UHIST	VPMU_PMU_DIR "/uhist/"
-#define HIST	VPMU_PMU_DIR "/hist/"
+#define UHIST	VT_PMU_DIR "/uhist/"
+#define HIST	VT_PMU_DIR "/hist/"
 #define MAX_FILES 12
 
 /* Write @val to @path; log and check the result against @ok (errnos, 0-ended). */
-static int sys_write(struct st_worker *w, const char *path, const char *val,
+static int sys_write(struct vt_stress_worker *w, const char *path, const char *val,
 		     const int *ok)
 {
-	int ret = vl_write_file(path, val), i;
+	int ret = vt_write_file(path, val), i;
 
-	st_log(w, "write %s <- \"%s\": %s", path + strlen(VPMU_PMU_DIR) + 1,
-	       val, st_errname(ret));
+	vt_stress_log(w, "write %s <- \"%s\": %s", path + strlen(VT_PMU_DIR) + 1,
+		      val, vt_stress_errname(ret));
 	if (!ret)
 		return 0;
 	for (i = 0; ok && ok[i]; i++)
 		if (ret == -ok[i])
 			return ret;
-	st_fail(w, "write %s <- \"%s\": unexpected %s", path, val,
-		st_errname(ret));
+	vt_stress_fail(w, "write %s <- \"%s\": unexpected %s", path, val,
+		       vt_stress_errname(ret));
 	return ret;
 }
 
-static void op_ucode(struct st_worker *w)
+static void op_ucode(struct vt_stress_worker *w)
 {
-	const struct st_info *info = w->info;
+	const struct vt_stress_info *info = w->info;
 	static const int bad[] = { EBADMSG, EINVAL, EFBIG, EMSGSIZE, ENOSPC,
 				   E2BIG, ENOEXEC, ERANGE, EPROTO, EFAULT,
 				   EOVERFLOW, ENOENT, EILSEQ, 0 };
-	unsigned long long gen = vl_generation();
-	int k = st_below(&w->r, 6), ret;
-	size_t chunk = st_chance(&w->r, 50) ? 4096 : 1 + st_below(&w->r, 9000);
+	unsigned long long gen = vt_generation();
+	int k = vt_stress_below(&w->r, 6), ret;
+	size_t chunk = vt_stress_chance(&w->r, 50) ? 4096 : 1 + vt_stress_below(&w->r, 9000);
 	uint8_t *img;
 
 	w->s.ucode++;
 	switch (k) {
 	case 0:
-		ret = vl_load_default();
+		ret = vt_load_default();
 		break;
 	case 1:
-		ret = vl_write_image(info->img_default, info->img_len, chunk);
+		ret = vt_write_image(info->img_default, info->img_len, chunk);
 		break;
 	case 2:
 		if (!info->img_max)
 			return;
-		ret = vl_write_image(info->img_max, info->max_len, chunk);
+		ret = vt_write_image(info->img_max, info->max_len, chunk);
 		break;
 	case 3:
-		ret = vl_write_image(info->img_variant, info->img_len, chunk);
+		ret = vt_write_image(info->img_variant, info->img_len, chunk);
 		break;
 	case 4:		/* a byte changed: the checksum refuses it */
 		img = malloc(info->img_len);
 		memcpy(img, info->img_default, info->img_len);
-		img[64 + st_below(&w->r, info->img_len - 64)] ^=
-			1 + st_below(&w->r, 255);
-		ret = vl_write_image(img, info->img_len, chunk);
+		img[64 + vt_stress_below(&w->r, info->img_len - 64)] ^=
+			1 + vt_stress_below(&w->r, 255);
+		ret = vt_write_image(img, info->img_len, chunk);
 		free(img);
-		st_log(w, "ucode: corrupt image in %zu-byte writes: %s", chunk,
-		       st_errname(ret));
+		vt_stress_log(w, "ucode: corrupt image in %zu-byte writes: %s", chunk,
+			      vt_stress_errname(ret));
 		if (!ret) {
-			st_fail(w, "a corrupt image was accepted");
+			vt_stress_fail(w, "a corrupt image was accepted");
 			return;
 		}
 		for (k = 0; bad[k] && ret != -bad[k]; k++)
 			;
 		if (!bad[k])
-			st_fail(w, "corrupt image: unexpected %s",
-				st_errname(ret));
-		if (vl_generation() != gen)
-			st_fail(w, "corrupt image: generation %llu -> %llu",
-				gen, vl_generation());
+			vt_stress_fail(w, "corrupt image: unexpected %s",
+				       vt_stress_errname(ret));
+		if (vt_generation() != gen)
+			vt_stress_fail(w, "corrupt image: generation %llu -> %llu",
+				       gen, vt_generation());
 		return;
 	default:	/* half an image, then close */
 	{
-		int fd = open(VPMU_UCODE "image", O_WRONLY | O_CLOEXEC);
+		int fd = open(VT_UCODE "image", O_WRONLY | O_CLOEXEC);
 
 		ret = 0;
 		if (fd < 0 ||
@@ -88,22 +88,22 @@ static void op_ucode(struct st_worker *w)
 			ret = -errno;
 		if (fd >= 0)
 			close(fd);
-		st_log(w, "ucode: half an image: %s", st_errname(ret));
+		vt_stress_log(w, "ucode: half an image: %s", vt_stress_errname(ret));
 		if (ret)
-			st_fail(w, "half an image: %s", st_errname(ret));
+			vt_stress_fail(w, "half an image: %s", vt_stress_errname(ret));
 		return;
 	}
 	}
-	st_log(w, "ucode: image %d in %zu-byte writes: %s (generation %llu -> %llu)",
-	       k, chunk, st_errname(ret), gen, vl_generation());
+	vt_stress_log(w, "ucode: image %d in %zu-byte writes: %s (generation %llu -> %llu)",
+		      k, chunk, vt_stress_errname(ret), gen, vt_generation());
 	if (ret)
-		st_fail(w, "loading image %d: %s", k, st_errname(ret));
-	else if (vl_generation() != gen + 1)
-		st_fail(w, "image %d: generation %llu -> %llu", k, gen,
-			vl_generation());
+		vt_stress_fail(w, "loading image %d: %s", k, vt_stress_errname(ret));
+	else if (vt_generation() != gen + 1)
+		vt_stress_fail(w, "image %d: generation %llu -> %llu", k, gen,
+			       vt_generation());
 }
 
-static void op_hist(struct st_worker *w)
+static void op_hist(struct vt_stress_worker *w)
 {
 	static const char *const good[] = {
 		"off", "seq\nvpmu_uops 1000\nvpmu_cycles 500",
@@ -115,34 +115,34 @@ static void op_hist(struct st_worker *w)
 		"par upc=0x1000 5",
 	};
 	static const int einval[] = { EINVAL, 0 };
-	int k = st_below(&w->r, 5);
+	int k = vt_stress_below(&w->r, 5);
 	char buf[4096];
 	size_t len;
 	uint8_t *p;
 
 	if (!w->info->have_hist)
 		return;
-	switch (st_below(&w->r, 4)) {
+	switch (vt_stress_below(&w->r, 4)) {
 	case 0:
 		sys_write(w, HIST "program", good[k], NULL);
 		break;
 	case 1:
 		if (!sys_write(w, HIST "program", bad[k], einval))
-			st_fail(w, "hist/program \"%s\" accepted", bad[k]);
+			vt_stress_fail(w, "hist/program \"%s\" accepted", bad[k]);
 		break;
 	case 2:
-		if (st_chance(&w->r, 80))
+		if (vt_stress_chance(&w->r, 80))
 			sys_write(w, HIST "control", "reset", NULL);
 		else if (!sys_write(w, HIST "control", "start", einval))
-			st_fail(w, "hist/control \"start\" accepted");
+			vt_stress_fail(w, "hist/control \"start\" accepted");
 		break;
 	default:
-		snprintf(buf, sizeof(buf), HIST "%s", st_chance(&w->r, 50) ?
+		snprintf(buf, sizeof(buf), HIST "%s", vt_stress_chance(&w->r, 50) ?
 			 "sum" : "cpu0");
-		p = vl_read_file(buf, &len);
-		st_log(w, "read %s: %zd bytes", buf, p ? (ssize_t)len : -1);
+		p = vt_read_file(buf, &len);
+		vt_stress_log(w, "read %s: %zd bytes", buf, p ? (ssize_t)len : -1);
 		if (!p)
-			st_fail(w, "read %s: %s", buf, st_errname(errno));
+			vt_stress_fail(w, "read %s: %s", buf, vt_stress_errname(errno));
 		free(p);
 	}
 }
@@ -167,14 +167,14 @@ struct piece_file {
  * its own file (histogram.rst: samples is the sum of its buckets), after
  * starting again on ESTALE if its snapshot went to another reader.
  */
-static void uhist_pieces(struct st_worker *w)
+static void uhist_pieces(struct vt_stress_worker *w)
 {
-	const struct st_info *info = w->info;
+	const struct vt_stress_info *info = w->info;
 	struct piece_file f[MAX_FILES];
-	int n = 1 + st_below(&w->r, MAX_FILES), i, left;
+	int n = 1 + vt_stress_below(&w->r, MAX_FILES), i, left;
 
 	for (i = 0; i < n; i++) {
-		int cpu = st_below(&w->r, info->ncpus + 1);
+		int cpu = vt_stress_below(&w->r, info->ncpus + 1);
 		char path[128];
 
 		if (cpu == info->ncpus)
@@ -189,12 +189,12 @@ static void uhist_pieces(struct st_worker *w)
 		f[i].restarts = 0;
 		f[i].done = f[i].fd < 0;
 		if (f[i].fd < 0)
-			st_fail(w, "open %s: %s", path, st_errname(errno));
+			vt_stress_fail(w, "open %s: %s", path, vt_stress_errname(errno));
 	}
-	st_log(w, "uhist: %d files read in pieces, interleaved", n);
+	vt_stress_log(w, "uhist: %d files read in pieces, interleaved", n);
 	for (left = n; left;) {
 		for (i = 0; i < n; i++) {
-			size_t want = 1 + st_below(&w->r, 5000);
+			size_t want = 1 + vt_stress_below(&w->r, 5000);
 			ssize_t r;
 
 			if (f[i].done)
@@ -214,9 +214,9 @@ static void uhist_pieces(struct st_worker *w)
 				continue;
 			}
 			if (r < 0) {
-				st_fail(w, "read uhist/%s at %zu: %s",
-					f[i].name, f[i].len,
-					st_errname(errno));
+				vt_stress_fail(w, "read uhist/%s at %zu: %s",
+					       f[i].name, f[i].len,
+					       vt_stress_errname(errno));
 				r = 0;
 			}
 			if (!r || !want) {
@@ -241,9 +241,9 @@ static void uhist_pieces(struct st_worker *w)
 		    (strcmp(f[i].name, "sum") ?
 		     h.cpu != (uint32_t)atoi(f[i].name + 3) :
 		     h.cpu != VPMU_UHIST_CPU_SUM)) {
-			st_fail(w, "uhist/%s (file %d of %d) read in pieces: %zu bytes, magic %#x, cpu %#x, %u buckets",
-				f[i].name, i, n, f[i].len, h.magic, h.cpu,
-				h.nbuckets);
+			vt_stress_fail(w, "uhist/%s (file %d of %d) read in pieces: %zu bytes, magic %#x, cpu %#x, %u buckets",
+				       f[i].name, i, n, f[i].len, h.magic, h.cpu,
+				       h.nbuckets);
 			goto next;
 		}
 		for (off = sizeof(h); off < f[i].len; off += 8) {
@@ -251,28 +251,28 @@ static void uhist_pieces(struct st_worker *w)
 			sum += b;
 		}
 		if (sum != h.samples)
-			st_fail(w, "uhist/%s (file %d of %d) read in pieces: buckets sum to %llu, header says %llu samples",
-				f[i].name, i, n, (unsigned long long)sum,
-				(unsigned long long)h.samples);
+			vt_stress_fail(w, "uhist/%s (file %d of %d) read in pieces: buckets sum to %llu, header says %llu samples",
+				       f[i].name, i, n, (unsigned long long)sum,
+				       (unsigned long long)h.samples);
 next:
 		free(f[i].buf);
 	}
 }
 
-static void op_uhist(struct st_worker *w)
+static void op_uhist(struct vt_stress_worker *w)
 {
-	const struct st_info *info = w->info;
+	const struct vt_stress_info *info = w->info;
 	static const char *const words[] = { "start", "pause", "resume",
 					     "reset", "stop", "bogus" };
 	static const char *const ks[] = { "0", "1", "7", "32", "1024",
 					  "100000" };
 	static const int einval[] = { EINVAL, 0 };
-	int k = st_below(&w->r, 6);
+	int k = vt_stress_below(&w->r, 6);
 
 	if (!info->have_uhist)
 		return;
 	w->s.uhist++;
-	switch (st_below(&w->r, 5)) {
+	switch (vt_stress_below(&w->r, 5)) {
 	case 0:
 		sys_write(w, UHIST "interval", ks[k], NULL);
 		break;
@@ -280,14 +280,14 @@ static void op_uhist(struct st_worker *w)
 		/* start (K 0), pause, resume: EINVAL in some states */
 		if (!sys_write(w, UHIST "control", words[k],
 			       k == 3 || k == 4 ? NULL : einval) && k == 5)
-			st_fail(w, "uhist/control \"bogus\" accepted");
+			vt_stress_fail(w, "uhist/control \"bogus\" accepted");
 		break;
 	case 2: {
 		char path[128];
 		uint8_t buf[9000];
-		int fd, cpu = st_below(&w->r, info->ncpus + 1);
-		off_t off = st_below(&w->r, 70000);
-		size_t size = st_below(&w->r, sizeof(buf));
+		int fd, cpu = vt_stress_below(&w->r, info->ncpus + 1);
+		off_t off = vt_stress_below(&w->r, 70000);
+		size_t size = vt_stress_below(&w->r, sizeof(buf));
 		ssize_t r;
 
 		if (cpu == info->ncpus)
@@ -296,11 +296,11 @@ static void op_uhist(struct st_worker *w)
 			snprintf(path, sizeof(path), UHIST "cpu%d", cpu);
 		fd = open(path, O_RDONLY | O_CLOEXEC);
 		r = fd < 0 ? -1 : pread(fd, buf, size, off);
-		st_log(w, "pread %s %zu bytes at %lld: %zd", path + strlen(UHIST),
-		       size, (long long)off, r < 0 ? -errno : r);
+		vt_stress_log(w, "pread %s %zu bytes at %lld: %zd", path + strlen(UHIST),
+			      size, (long long)off, r < 0 ? -errno : r);
 		if (r < 0)
-			st_fail(w, "pread %s at %lld: %s", path,
-				(long long)off, st_errname(errno));
+			vt_stress_fail(w, "pread %s at %lld: %s", path,
+				       (long long)off, vt_stress_errname(errno));
 		if (fd >= 0)
 			close(fd);
 		break;
@@ -310,50 +310,50 @@ static void op_uhist(struct st_worker *w)
 	}
 }
 
-static void op_hotplug(struct st_worker *w)
+static void op_hotplug(struct vt_stress_worker *w)
 {
 	static const int busy[] = { EBUSY, EAGAIN, 0 };
-	bool off = st_chance(&w->r, 50);
+	bool off = vt_stress_chance(&w->r, 50);
 
 	if (!w->info->have_hotplug)
 		return;
 	w->s.hotplug++;
-	sys_write(w, VPMU_CPU1_ONLINE, off ? "0" : "1", busy);
+	sys_write(w, VT_CPU1_ONLINE, off ? "0" : "1", busy);
 }
 
-static void op_run(struct st_worker *w)
+static void op_run(struct vt_stress_worker *w)
 {
-	st_run_checked(w, st_below(&w->r, P_NPROGS), 20000);
+	vt_stress_run_checked(w, vt_stress_below(&w->r, VT_STRESS_NPROGS), 20000);
 }
 
-void st_sys_op(struct st_worker *w)
+void vt_stress_sys_op(struct vt_stress_worker *w)
 {
-	static const struct st_op ops[] = {
+	static const struct vt_stress_op ops[] = {
 		{ 20, op_ucode }, { 35, op_hist }, { 75, op_uhist },
 		{ 85, op_hotplug }, { 100, op_run },
 	};
 
-	st_pick_op(w, ops, ARRAY_SIZE(ops));
-	if (st_chance(&w->r, 30))
-		usleep(st_below(&w->r, 20000));
+	vt_stress_pick_op(w, ops, ARRAY_SIZE(ops));
+	if (vt_stress_chance(&w->r, 30))
+		usleep(vt_stress_below(&w->r, 20000));
 }
 
-void st_sys_fini(struct st_worker *w)
+void vt_stress_sys_fini(struct vt_stress_worker *w)
 {
 	if (w->info->have_hotplug)
-		vl_write_file(VPMU_CPU1_ONLINE, "1");
+		vt_write_file(VT_CPU1_ONLINE, "1");
 }
 
-void st_runner_op(struct st_worker *w)
+void vt_stress_runner_op(struct vt_stress_worker *w)
 {
-	int p = st_below(&w->r, P_NPROGS);
-	uint64_t budget = p >= P_SPIN ? 5000 + st_below(&w->r, 100000) :
-			  st_chance(&w->r, 10) ? 1 + st_below(&w->r, 2000) :
+	int p = vt_stress_below(&w->r, VT_STRESS_NPROGS);
+	uint64_t budget = p >= VT_STRESS_PROG_SPIN ? 5000 + vt_stress_below(&w->r, 100000) :
+			  vt_stress_chance(&w->r, 10) ? 1 + vt_stress_below(&w->r, 2000) :
 			  1000000;
 
-	if (st_chance(&w->r, 15))
-		st_random_affinity(w);
-	st_log(w, "run %s budget %llu", w->info->prog[p].name,
-	       (unsigned long long)budget);
-	st_run_checked(w, p, budget);
+	if (vt_stress_chance(&w->r, 15))
+		vt_stress_random_affinity(w);
+	vt_stress_log(w, "run %s budget %llu", w->info->prog[p].name,
+		      (unsigned long long)budget);
+	vt_stress_run_checked(w, p, budget);
 }

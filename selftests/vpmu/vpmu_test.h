@@ -42,15 +42,43 @@ static inline void __attribute__((noreturn)) vt_ksft_exit(int pass)
 #include "kselftest_harness.h"
 
 /*
- * kselftest_harness.h of 6.1 runs a test's body even when its fixture's
- * setup skipped; every TEST_F whose setup may skip starts with this.  The
- * harness of 6.9 and later (the one with FIXTURE_TEARDOWN_PARENT, 6.12's)
- * ends the test after such a setup itself, and has no .skip.
+ * A fixture's setup that skips ends its test: the body does not run.
+ * kselftest_harness.h does so itself from 6.9 on (the one with
+ * FIXTURE_TEARDOWN_PARENT, 6.12's), running no teardown either; 6.1's runs
+ * the body after such a setup, then the teardown.  For 6.1, FIXTURE_SETUP()
+ * is redefined here: the setup written under it becomes FIXTURE_vt_setup(),
+ * which the harness's FIXTURE_setup() calls and, after a skip, runs the
+ * teardown, as 6.1 does, and leaves the test the way a failed ASSERT_*()
+ * does (a longjmp to the test's wrapper, which reports the skip).  Test
+ * bodies need no check of their own.
  */
-#ifdef FIXTURE_TEARDOWN_PARENT
-#define VL_SETUP_DONE() do { } while (0)
-#else
-#define VL_SETUP_DONE() do { if (_metadata->skip) return; } while (0)
+#ifndef FIXTURE_TEARDOWN_PARENT
+#undef FIXTURE_SETUP
+#define FIXTURE_SETUP(fixture_name)					\
+	static void fixture_name##_vt_setup(				\
+		struct __test_metadata *_metadata,			\
+		FIXTURE_DATA(fixture_name) *self,			\
+		const FIXTURE_VARIANT(fixture_name) *variant);		\
+	void fixture_name##_teardown(					\
+		struct __test_metadata *_metadata,			\
+		FIXTURE_DATA(fixture_name) *self,			\
+		const FIXTURE_VARIANT(fixture_name) *variant);		\
+	void fixture_name##_setup(					\
+		struct __test_metadata *_metadata,			\
+		FIXTURE_DATA(fixture_name) *self,			\
+		const FIXTURE_VARIANT(fixture_name) *variant)		\
+	{								\
+		fixture_name##_vt_setup(_metadata, self, variant);	\
+		if (_metadata->skip) {					\
+			fixture_name##_teardown(_metadata, self, variant); \
+			longjmp(_metadata->env, 1);			\
+		}							\
+	}								\
+	static void fixture_name##_vt_setup(				\
+		struct __test_metadata __attribute__((unused)) *_metadata, \
+		FIXTURE_DATA(fixture_name) __attribute__((unused)) *self, \
+		const FIXTURE_VARIANT(fixture_name)			\
+			__attribute__((unused)) *variant)
 #endif
 
 /* ---- programs and runs --------------------------------------------------- */
@@ -59,10 +87,10 @@ static inline void __attribute__((noreturn)) vt_ksft_exit(int pass)
  * Load share/build/@name.vprg into @p and fresh memory for it into *@mem;
  * -1 after skipping the test when there is no such program.
  */
-static inline int vt_prog(struct __test_metadata *_metadata,
-			  struct vl_prog *p, uint8_t **mem, const char *name)
+static inline int vt_need_prog(struct __test_metadata *_metadata,
+			       struct vt_prog *p, uint8_t **mem, const char *name)
 {
-	if (!vl_prog_get(p, mem, name))
+	if (!vt_prog_get(p, mem, name))
 		return 0;
 	if (!p->file)
 		SKIP(return -1, "no valid build/%s.vprg in $VPMU_SHARE", name);
@@ -72,28 +100,28 @@ static inline int vt_prog(struct __test_metadata *_metadata,
 
 /*
  * A fixture's set-up for runs: the PMU there, /dev/vpmu opened into *@fd
- * (-1 until then), and for each pair (struct vl_prog *, NAME) of the
+ * (-1 until then), and for each pair (struct vt_prog *, NAME) of the
  * NULL-ended list the program share/build/NAME.vprg loaded; 0, or -1
  * after skipping the test.
  */
 static inline int vt_setup_runs(struct __test_metadata *_metadata, int *fd,
 				...)
 {
-	struct vl_prog *p;
+	struct vt_prog *p;
 	char rel[64];
 	va_list ap;
 
 	*fd = -1;
-	if (!vl_pmu_present())
+	if (!vt_pmu_present())
 		SKIP(return -1, "no vpmu PMU");
-	*fd = open(VPMU_DEV, O_RDWR | O_CLOEXEC);
+	*fd = open(VT_DEV, O_RDWR | O_CLOEXEC);
 	if (*fd < 0)
-		SKIP(return -1, "no %s", VPMU_DEV);
+		SKIP(return -1, "no %s", VT_DEV);
 	va_start(ap, fd);
-	while ((p = va_arg(ap, struct vl_prog *))) {
+	while ((p = va_arg(ap, struct vt_prog *))) {
 		snprintf(rel, sizeof(rel), "build/%s.vprg",
 			 va_arg(ap, const char *));
-		if (vl_prog_load(p, rel))
+		if (vt_prog_load(p, rel))
 			break;
 	}
 	va_end(ap);
@@ -105,22 +133,22 @@ static inline int vt_setup_runs(struct __test_metadata *_metadata, int *fd,
 /* Its teardown: @fd closed, the programs of the NULL-ended list freed. */
 static inline void vt_teardown_runs(int fd, ...)
 {
-	struct vl_prog *p;
+	struct vt_prog *p;
 	va_list ap;
 
 	if (fd >= 0)
 		close(fd);
 	va_start(ap, fd);
-	while ((p = va_arg(ap, struct vl_prog *)))
-		vl_prog_free(p);
+	while ((p = va_arg(ap, struct vt_prog *)))
+		vt_prog_free(p);
 	va_end(ap);
 }
 
 /* The microcode loader there, and root to write it; -1 after a skip. */
 static inline int vt_need_loader(struct __test_metadata *_metadata)
 {
-	if (!vl_have_loader())
-		SKIP(return -1, "no %s (module without the loader?)", VPMU_UCODE);
+	if (!vt_have_loader())
+		SKIP(return -1, "no %s (module without the loader?)", VT_UCODE);
 	if (geteuid())
 		SKIP(return -1, "the loader needs root");
 	return 0;
@@ -140,10 +168,10 @@ static inline int vt_load_share_image(struct __test_metadata *_metadata,
 
 	if (vt_need_loader(_metadata))
 		return -1;
-	img = vl_read_share(rel, &len);
+	img = vt_read_share(rel, &len);
 	if (!img)
 		SKIP(return -1, "no %s in $VPMU_SHARE", rel);
-	ret = vl_write_image(img, len, len);
+	ret = vt_write_image(img, len, len);
 	free(img);
 	EXPECT_EQ(0, ret) TH_LOG("loading %s: %s", rel, strerror(-ret));
 	return ret ? -1 : 0;
@@ -154,13 +182,13 @@ static inline int vt_load_share_image(struct __test_metadata *_metadata,
  * result: a halt, r2 = 55, 179 cycles.  The run is left in @r.
  */
 static inline void vt_check_sum(struct __test_metadata *_metadata, int fd,
-				const struct vl_prog *p, uint8_t *mem,
+				const struct vt_prog *p, uint8_t *mem,
 				struct vpmu_run *r)
 {
-	ASSERT_EQ(0, vl_run(fd, p, mem, 1000000, r));
+	ASSERT_EQ(0, vt_run(fd, p, mem, 1000000, r));
 	EXPECT_EQ((__u32)VPMU_RUN_HALT, r->stop);
-	EXPECT_EQ(SUM_R2, r->regs[2]);
-	EXPECT_EQ(SUM_CYCLES, r->cycles);
+	EXPECT_EQ(VT_SUM_R2, r->regs[2]);
+	EXPECT_EQ(VT_SUM_CYCLES, r->cycles);
 }
 
 /* ---- the kernel log ------------------------------------------------------ */

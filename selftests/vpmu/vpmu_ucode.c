@@ -14,7 +14,7 @@
 #include <sys/wait.h>
 #include "vpmu_ucode.h"
 
-/* The checksum vl_seal() computes for a copy of @img. */
+/* The checksum vt_seal() computes for a copy of @img. */
 static uint32_t resealed_crc(const uint8_t *img, size_t len)
 {
 	uint8_t *c = malloc(len);
@@ -23,7 +23,7 @@ static uint32_t resealed_crc(const uint8_t *img, size_t len)
 	if (!c)
 		return 0;
 	memcpy(c, img, len);
-	vl_seal(c, len);
+	vt_seal(c, len);
 	crc = ((struct vpmu_image_header *)c)->checksum;
 	free(c);
 	return crc;
@@ -39,18 +39,18 @@ FIXTURE_SETUP(ucode)
 {
 	if (vt_need_loader(_metadata))
 		return;
-	ASSERT_EQ(0, vl_load_default());
-	self->img = vl_read_image(&self->len);
+	ASSERT_EQ(0, vt_load_default());
+	self->img = vt_read_image(&self->len);
 	ASSERT_NE(NULL, self->img);
 	ASSERT_GE(self->len, sizeof(struct vpmu_image_header));
-	self->gen = vl_generation();
+	self->gen = vt_generation();
 	ASSERT_GT(self->gen, 0ull);
 }
 
 FIXTURE_TEARDOWN(ucode)
 {
 	if (self->img)
-		vl_load_default();
+		vt_load_default();
 	free(self->img);
 }
 
@@ -61,35 +61,31 @@ TEST_F(ucode, builtin_reads_back_and_reloads)
 	uint8_t *back;
 	size_t len;
 
-	VL_SETUP_DONE();
-
 	EXPECT_EQ((__u32)VPMU_IMAGE_MAGIC, h->magic);
 	EXPECT_EQ(self->len, h->total_size);
 	EXPECT_EQ(h->checksum, resealed_crc(self->img, self->len));
-	ASSERT_EQ(0, vl_attr("name", buf, sizeof(buf)));
-	EXPECT_STREQ(VPMU_DEFAULT_NAME, buf);
-	assert_status(_metadata, "ok");
-	ASSERT_EQ(0, vl_attr("error", buf, sizeof(buf)));
+	ASSERT_EQ(0, vt_ucode_attr("name", buf, sizeof(buf)));
+	EXPECT_STREQ(VT_DEFAULT_NAME, buf);
+	vt_assert_status(_metadata, "ok");
+	ASSERT_EQ(0, vt_ucode_attr("error", buf, sizeof(buf)));
 	EXPECT_STREQ("", buf);
 
-	ASSERT_EQ(0, vl_write_image(self->img, self->len, CHUNK));
-	EXPECT_EQ(self->gen + 1, vl_generation());
-	assert_status(_metadata, "ok");
-	back = vl_read_image(&len);
+	ASSERT_EQ(0, vt_write_image(self->img, self->len, VT_CHUNK));
+	EXPECT_EQ(self->gen + 1, vt_generation());
+	vt_assert_status(_metadata, "ok");
+	back = vt_read_image(&len);
 	ASSERT_NE(NULL, back);
 	ASSERT_EQ(self->len, len);
 	EXPECT_EQ(0, memcmp(self->img, back, len));
 	free(back);
-	assert_runs(_metadata, self->gen + 1);
+	vt_assert_runs(_metadata, self->gen + 1);
 }
 
 TEST_F(ucode, odd_chunks)
 {
-	VL_SETUP_DONE();
-
-	ASSERT_EQ(0, vl_write_image(self->img, self->len, 7));
-	EXPECT_EQ(self->gen + 1, vl_generation());
-	assert_status(_metadata, "ok");
+	ASSERT_EQ(0, vt_write_image(self->img, self->len, 7));
+	EXPECT_EQ(self->gen + 1, vt_generation());
+	vt_assert_status(_metadata, "ok");
 }
 
 TEST_F(ucode, shipped_default_identical)
@@ -97,15 +93,13 @@ TEST_F(ucode, shipped_default_identical)
 	uint8_t *img;
 	size_t len;
 
-	VL_SETUP_DONE();
-
-	img = vl_read_share("build/default.vpmu", &len);
+	img = vt_read_share("build/default.vpmu", &len);
 	if (!img)
 		SKIP(return, "no build/default.vpmu in $VPMU_SHARE");
 	ASSERT_EQ(self->len, len);
 	EXPECT_EQ(0, memcmp(self->img, img, len));
-	ASSERT_EQ(0, vl_write_image(img, len, CHUNK));
-	EXPECT_EQ(self->gen + 1, vl_generation());
+	ASSERT_EQ(0, vt_write_image(img, len, VT_CHUNK));
+	EXPECT_EQ(self->gen + 1, vt_generation());
 	free(img);
 }
 
@@ -116,56 +110,52 @@ TEST_F(ucode, max_size_image)
 	size_t len, blen;
 	char buf[64];
 
-	VL_SETUP_DONE();
-
-	img = vl_read_share("build/max.vpmu", &len);
+	img = vt_read_share("build/max.vpmu", &len);
 	if (!img)
 		SKIP(return, "no build/max.vpmu in $VPMU_SHARE");
 	h = (void *)img;
 	ASSERT_EQ(VPMU_CS_MAX, h->cs_words);
-	ASSERT_EQ(0, vl_write_image(img, len, CHUNK));
-	EXPECT_EQ(self->gen + 1, vl_generation());
-	ASSERT_EQ(0, vl_attr("name", buf, sizeof(buf)));
+	ASSERT_EQ(0, vt_write_image(img, len, VT_CHUNK));
+	EXPECT_EQ(self->gen + 1, vt_generation());
+	ASSERT_EQ(0, vt_ucode_attr("name", buf, sizeof(buf)));
 	EXPECT_STREQ("vpmu32-max", buf);
-	back = vl_read_image(&blen);
+	back = vt_read_image(&blen);
 	ASSERT_NE(NULL, back);
 	ASSERT_EQ(len, blen);
 	EXPECT_EQ(0, memcmp(img, back, len));
 	/* the same microcode padded with HALTs: same results */
-	assert_runs(_metadata, self->gen + 1);
+	vt_assert_runs(_metadata, self->gen + 1);
 	free(back);
 	free(img);
 }
 
 TEST_F(ucode, partial_image_left_incomplete)
 {
-	struct snap s;
+	struct vt_snap s;
 	int fd;
 
-	VL_SETUP_DONE();
-
-	snap_take(&s);
-	fd = open(VPMU_UCODE "image", O_WRONLY | O_CLOEXEC);
+	vt_snap_take(&s);
+	fd = open(VT_UCODE "image", O_WRONLY | O_CLOEXEC);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ((ssize_t)self->len / 2, write(fd, self->img, self->len / 2));
 	close(fd);
-	assert_status(_metadata, "incomplete");
-	assert_unchanged(_metadata, &s);
-	assert_runs(_metadata, s.gen);
+	vt_assert_status(_metadata, "incomplete");
+	vt_assert_unchanged(_metadata, &s);
+	vt_assert_runs(_metadata, s.gen);
 	/* a write at offset 0 discards it and starts again */
-	ASSERT_EQ(0, vl_write_image(self->img, self->len, CHUNK));
-	assert_status(_metadata, "ok");
-	EXPECT_EQ(s.gen + 1, vl_generation());
+	ASSERT_EQ(0, vt_write_image(self->img, self->len, VT_CHUNK));
+	vt_assert_status(_metadata, "ok");
+	EXPECT_EQ(s.gen + 1, vt_generation());
 	/* so does load_default */
-	fd = open(VPMU_UCODE "image", O_WRONLY | O_CLOEXEC);
+	fd = open(VT_UCODE "image", O_WRONLY | O_CLOEXEC);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(100, write(fd, self->img, 100));
 	close(fd);
-	assert_status(_metadata, "incomplete");
-	ASSERT_EQ(0, vl_load_default());
-	assert_status(_metadata, "ok");
-	EXPECT_EQ(s.gen + 2, vl_generation());
-	snap_free(&s);
+	vt_assert_status(_metadata, "incomplete");
+	ASSERT_EQ(0, vt_load_default());
+	vt_assert_status(_metadata, "ok");
+	EXPECT_EQ(s.gen + 2, vt_generation());
+	vt_snap_free(&s);
 }
 
 TEST_F(ucode, restart_at_offset_0)
@@ -174,9 +164,7 @@ TEST_F(ucode, restart_at_offset_0)
 	ssize_t n;
 	int fd;
 
-	VL_SETUP_DONE();
-
-	fd = open(VPMU_UCODE "image", O_WRONLY | O_CLOEXEC);
+	fd = open(VT_UCODE "image", O_WRONLY | O_CLOEXEC);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(100, write(fd, self->img, 100));
 	ASSERT_EQ(100, pwrite(fd, self->img, 100, 0));
@@ -186,21 +174,19 @@ TEST_F(ucode, restart_at_offset_0)
 		ASSERT_LT(0, n);
 	}
 	close(fd);
-	assert_status(_metadata, "ok");
-	EXPECT_EQ(self->gen + 1, vl_generation());
+	vt_assert_status(_metadata, "ok");
+	EXPECT_EQ(self->gen + 1, vt_generation());
 }
 
 TEST_F(ucode, non_contiguous_write)
 {
-	struct snap s;
+	struct vt_snap s;
 	size_t off;
 	ssize_t n;
 	int fd;
 
-	VL_SETUP_DONE();
-
-	snap_take(&s);
-	fd = open(VPMU_UCODE "image", O_WRONLY | O_CLOEXEC);
+	vt_snap_take(&s);
+	fd = open(VT_UCODE "image", O_WRONLY | O_CLOEXEC);
 	ASSERT_LE(0, fd);
 	/* nothing pending: a write past 0 is refused */
 	EXPECT_EQ(-1, pwrite(fd, self->img + 64, 64, 64));
@@ -209,30 +195,28 @@ TEST_F(ucode, non_contiguous_write)
 	ASSERT_EQ(64, pwrite(fd, self->img, 64, 0));
 	EXPECT_EQ(-1, pwrite(fd, self->img + 128, 64, 128));
 	EXPECT_EQ(EINVAL, errno);
-	assert_status(_metadata, "incomplete");
-	assert_unchanged(_metadata, &s);
-	assert_runs(_metadata, s.gen);
+	vt_assert_status(_metadata, "incomplete");
+	vt_assert_unchanged(_metadata, &s);
+	vt_assert_runs(_metadata, s.gen);
 	/* the partial image is still pending: continue where it ends */
 	for (off = 64; off < self->len; off += n) {
 		n = pwrite(fd, self->img + off, self->len - off, off);
 		ASSERT_LT(0, n);
 	}
 	close(fd);
-	assert_status(_metadata, "ok");
-	EXPECT_EQ(s.gen + 1, vl_generation());
-	snap_free(&s);
+	vt_assert_status(_metadata, "ok");
+	EXPECT_EQ(s.gen + 1, vt_generation());
+	vt_snap_free(&s);
 }
 
 /* In a child with uid/gid 65534: every loader write is refused. */
 TEST_F(ucode, non_root_refused)
 {
-	struct snap s;
+	struct vt_snap s;
 	pid_t pid;
 	int st;
 
-	VL_SETUP_DONE();
-
-	snap_take(&s);
+	vt_snap_take(&s);
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
@@ -241,14 +225,14 @@ TEST_F(ucode, non_root_refused)
 		if (setresgid(65534, 65534, 65534) ||
 		    setresuid(65534, 65534, 65534))
 			_exit(10);
-		fd = open(VPMU_UCODE "image", O_WRONLY);
+		fd = open(VT_UCODE "image", O_WRONLY);
 		bad |= !(fd < 0 && errno == EACCES) << 0;
-		fd = open(VPMU_UCODE "image", O_RDONLY);
+		fd = open(VT_UCODE "image", O_RDONLY);
 		bad |= !(fd < 0 && errno == EACCES) << 1;
-		fd = open(VPMU_UCODE "load_default", O_WRONLY);
+		fd = open(VT_UCODE "load_default", O_WRONLY);
 		bad |= !(fd < 0 && errno == EACCES) << 2;
 		/* everyone may read the rest */
-		fd = open(VPMU_UCODE "generation", O_RDONLY);
+		fd = open(VT_UCODE "generation", O_RDONLY);
 		bad |= (fd < 0) << 3;
 		_exit(bad);
 	}
@@ -259,8 +243,8 @@ TEST_F(ucode, non_root_refused)
 		       "write, image read, load_default, generation)",
 		       WEXITSTATUS(st));
 	}
-	assert_unchanged(_metadata, &s);
-	snap_free(&s);
+	vt_assert_unchanged(_metadata, &s);
+	vt_snap_free(&s);
 }
 
 TEST_F(ucode, generation_and_load_default)
@@ -269,33 +253,31 @@ TEST_F(ucode, generation_and_load_default)
 	char buf[64], ver[32];
 	size_t len;
 
-	VL_SETUP_DONE();
-
-	v = vl_variant(self->img, self->len, "vpmu32-variant", 9);
+	v = vt_variant(self->img, self->len, "vpmu32-variant", 9);
 	ASSERT_NE(NULL, v);
 	/* failures never count */
 	v[0] ^= 1;
-	EXPECT_EQ(-ENOEXEC, vl_write_image(v, self->len, CHUNK));
-	EXPECT_EQ(self->gen, vl_generation());
+	EXPECT_EQ(-ENOEXEC, vt_write_image(v, self->len, VT_CHUNK));
+	EXPECT_EQ(self->gen, vt_generation());
 	v[0] ^= 1;
-	ASSERT_EQ(0, vl_write_image(v, self->len, CHUNK));
-	EXPECT_EQ(self->gen + 1, vl_generation());
-	ASSERT_EQ(0, vl_attr("name", buf, sizeof(buf)));
+	ASSERT_EQ(0, vt_write_image(v, self->len, VT_CHUNK));
+	EXPECT_EQ(self->gen + 1, vt_generation());
+	ASSERT_EQ(0, vt_ucode_attr("name", buf, sizeof(buf)));
 	EXPECT_STREQ("vpmu32-variant", buf);
-	ASSERT_EQ(0, vl_attr("version", ver, sizeof(ver)));
+	ASSERT_EQ(0, vt_ucode_attr("version", ver, sizeof(ver)));
 	EXPECT_EQ(((struct vpmu_image_header *)v)->image_version,
 		  strtoul(ver, NULL, 0));
 	/* the built-in image again */
-	ASSERT_EQ(0, vl_load_default());
-	EXPECT_EQ(self->gen + 2, vl_generation());
-	ASSERT_EQ(0, vl_attr("name", buf, sizeof(buf)));
-	EXPECT_STREQ(VPMU_DEFAULT_NAME, buf);
-	assert_status(_metadata, "ok");
-	back = vl_read_image(&len);
+	ASSERT_EQ(0, vt_load_default());
+	EXPECT_EQ(self->gen + 2, vt_generation());
+	ASSERT_EQ(0, vt_ucode_attr("name", buf, sizeof(buf)));
+	EXPECT_STREQ(VT_DEFAULT_NAME, buf);
+	vt_assert_status(_metadata, "ok");
+	back = vt_read_image(&len);
 	ASSERT_NE(NULL, back);
 	ASSERT_EQ(self->len, len);
 	EXPECT_EQ(0, memcmp(self->img, back, len));
-	assert_runs(_metadata, self->gen + 2);
+	vt_assert_runs(_metadata, self->gen + 2);
 	free(back);
 	free(v);
 }
@@ -304,14 +286,12 @@ TEST_F(ucode, load_default_bad_values)
 {
 	int fd;
 
-	VL_SETUP_DONE();
-
-	fd = open(VPMU_UCODE "load_default", O_WRONLY | O_CLOEXEC);
+	fd = open(VT_UCODE "load_default", O_WRONLY | O_CLOEXEC);
 	ASSERT_LE(0, fd);
 	EXPECT_EQ(-1, write(fd, "2", 1));
 	EXPECT_EQ(EINVAL, errno);
 	close(fd);
-	EXPECT_EQ(self->gen, vl_generation());
+	EXPECT_EQ(self->gen, vt_generation());
 }
 
 TEST_HARNESS_MAIN

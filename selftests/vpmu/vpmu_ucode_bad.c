@@ -135,7 +135,7 @@ static size_t idtab_outside(uint8_t *img, size_t len)
 }
 
 FIXTURE(bad) {
-	struct snap s;
+	struct vt_snap s;
 	uint8_t *img;
 	size_t len;
 };
@@ -173,8 +173,8 @@ FIXTURE_SETUP(bad)
 {
 	if (vt_need_loader(_metadata))
 		return;
-	ASSERT_EQ(0, vl_load_default());
-	snap_take(&self->s);
+	ASSERT_EQ(0, vt_load_default());
+	vt_snap_take(&self->s);
 	ASSERT_NE(NULL, self->s.img);
 	self->len = self->s.len;
 	self->img = malloc(self->len);
@@ -185,9 +185,9 @@ FIXTURE_SETUP(bad)
 FIXTURE_TEARDOWN(bad)
 {
 	if (self->img)
-		vl_load_default();
+		vt_load_default();
 	free(self->img);
-	snap_free(&self->s);
+	vt_snap_free(&self->s);
 }
 
 TEST_F(bad, rejected)
@@ -195,29 +195,27 @@ TEST_F(bad, rejected)
 	char err[512], want[64];
 	size_t n;
 
-	VL_SETUP_DONE();
-
 	n = variant->corrupt(self->img, self->len);
 	ASSERT_NE((size_t)0, n) TH_LOG("no microword to corrupt in the default image");
 	if (variant->reseal)
-		vl_seal(self->img, self->len);
-	EXPECT_EQ(-variant->err, vl_write_image(self->img, n, CHUNK)) {
-		vl_attr("error", err, sizeof(err));
+		vt_seal(self->img, self->len);
+	EXPECT_EQ(-variant->err, vt_write_image(self->img, n, VT_CHUNK)) {
+		vt_ucode_attr("error", err, sizeof(err));
 		TH_LOG("ucode/error: %s", err);
 	}
-	assert_status(_metadata, "rejected");
-	ASSERT_EQ(0, vl_attr("error", err, sizeof(err)));
+	vt_assert_status(_metadata, "rejected");
+	ASSERT_EQ(0, vt_ucode_attr("error", err, sizeof(err)));
 	snprintf(want, sizeof(want), "%s (%d): ", variant->errname, variant->err);
 	EXPECT_EQ(0, strncmp(err, want, strlen(want)))
 		TH_LOG("ucode/error '%s' does not start with '%s'", err, want);
 	EXPECT_NE(NULL, strstr(err, variant->text))
 		TH_LOG("ucode/error '%s' does not say '%s'", err, variant->text);
-	assert_unchanged(_metadata, &self->s);
-	assert_runs(_metadata, self->s.gen);
+	vt_assert_unchanged(_metadata, &self->s);
+	vt_assert_runs(_metadata, self->s.gen);
 	/* and the loader still takes a good image */
-	ASSERT_EQ(0, vl_write_image(self->s.img, self->s.len, CHUNK));
-	assert_status(_metadata, "ok");
-	EXPECT_EQ(self->s.gen + 1, vl_generation());
+	ASSERT_EQ(0, vt_write_image(self->s.img, self->s.len, VT_CHUNK));
+	vt_assert_status(_metadata, "ok");
+	EXPECT_EQ(self->s.gen + 1, vt_generation());
 }
 
 TEST_HARNESS_MAIN

@@ -11,31 +11,30 @@
 
 #include "vpmu_test.h"
 
-#define UHIST		VPMU_UHIST
-#define BUDGET		10000000ull
-#define SORT_CYCLES	1081ull		/* samples/sort.expect */
-#define HIST_TOOL	VPMU_BIN "vpmu-hist"
+#define VT_UHIST_BUDGET		10000000ull
+#define VT_SORT_CYCLES	1081ull		/* samples/sort.expect */
+#define VT_HIST_TOOL	VT_BIN "vpmu-hist"
 
-struct hist {
+struct vt_hist {
 	struct vpmu_uhist_header h;
 	uint64_t *b;
 	size_t len;
 };
 
 /* Write @word to uhist/control; 0 or -errno. */
-static inline int uh_ctl(const char *word)
+static inline int vt_uhist_ctl(const char *word)
 {
-	return vl_pmu_write("uhist/control", word);
+	return vt_pmu_write("uhist/control", word);
 }
 
 /* uhist/state, or "" */
-static inline const char *uh_state(char *buf, size_t size)
+static inline const char *vt_uhist_state(char *buf, size_t size)
 {
-	vl_pmu_read("uhist/state", buf, size);
+	vt_pmu_read("uhist/state", buf, size);
 	return buf;
 }
 
-static inline void hist_free(struct hist *x)
+static inline void vt_hist_free(struct vt_hist *x)
 {
 	free(x->b);
 	x->b = NULL;
@@ -45,9 +44,9 @@ static inline void hist_free(struct hist *x)
  * Read uhist/NAME (or any histogram file) and check it as vpmu-hist does:
  * magic, version, sizes, reserved fields, samples.  0 or -1.
  */
-static inline int hist_load(const char *path, struct hist *x)
+static inline int vt_hist_load(const char *path, struct vt_hist *x)
 {
-	uint8_t *p = vl_read_file(path, &x->len);
+	uint8_t *p = vt_read_file(path, &x->len);
 	uint64_t sum = 0;
 	uint32_t i;
 
@@ -71,7 +70,7 @@ static inline int hist_load(const char *path, struct hist *x)
 		sum += x->b[i];
 	free(p);
 	if (sum != x->h.samples) {
-		hist_free(x);
+		vt_hist_free(x);
 		return -1;
 	}
 	return 0;
@@ -80,17 +79,17 @@ bad:
 	return -1;
 }
 
-static inline int uh_read(const char *name, struct hist *x)
+static inline int vt_uhist_read(const char *name, struct vt_hist *x)
 {
 	char path[256];
 
-	snprintf(path, sizeof(path), UHIST "%s", name);
-	return hist_load(path, x);
+	snprintf(path, sizeof(path), VT_UHIST "%s", name);
+	return vt_hist_load(path, x);
 }
 
 FIXTURE(uhist) {
 	int fd;
-	struct vl_prog sort, loop;
+	struct vt_prog sort, loop;
 	uint8_t *sort_mem, *loop_mem;
 	char interval[32];
 };
@@ -102,31 +101,31 @@ FIXTURE_SETUP(uhist)
 
 	self->fd = -1;
 	self->interval[0] = '\0';
-	if (access(UHIST "control", F_OK))
+	if (access(VT_UHIST "control", F_OK))
 		SKIP(return, "no %scontrol (module without the histogram?)",
-		     UHIST);
+		     VT_UHIST);
 	if (vt_setup_runs(_metadata, &self->fd, &self->sort, "sort",
 			  &self->loop, "sortloop", NULL))
 		return;
-	self->sort_mem = vl_prog_mem(&self->sort);
-	self->loop_mem = vl_prog_mem(&self->loop);
+	self->sort_mem = vt_prog_mem(&self->sort);
+	self->loop_mem = vt_prog_mem(&self->loop);
 	ASSERT_NE(NULL, self->sort_mem);
 	ASSERT_NE(NULL, self->loop_mem);
-	p = vl_read_file(UHIST "interval", &len);
+	p = vt_read_file(VT_UHIST "interval", &len);
 	ASSERT_NE(NULL, p);
 	snprintf(self->interval, sizeof(self->interval), "%s", (char *)p);
 	free(p);
-	ASSERT_EQ(0, vl_pin(0));
-	ASSERT_EQ(0, uh_ctl("stop"));
+	ASSERT_EQ(0, vt_pin(0));
+	ASSERT_EQ(0, vt_uhist_ctl("stop"));
 }
 
 FIXTURE_TEARDOWN(uhist)
 {
-	if (!access(VPMU_CPU1_ONLINE, F_OK))
-		vl_cpu1_set(1);
+	if (!access(VT_CPU1_ONLINE, F_OK))
+		vt_cpu1_set(1);
 	if (self->interval[0]) {
-		uh_ctl("stop");
-		vl_pmu_write("uhist/interval", self->interval);
+		vt_uhist_ctl("stop");
+		vt_pmu_write("uhist/interval", self->interval);
 	}
 	vt_teardown_runs(self->fd, &self->sort, &self->loop, NULL);
 	free(self->sort_mem);
@@ -134,17 +133,17 @@ FIXTURE_TEARDOWN(uhist)
 }
 
 /* Run sort once on this CPU; its cycles, or 0 on failure. */
-static inline uint64_t run_sort(FIXTURE_DATA(uhist) *self)
+static inline uint64_t vt_run_sort(FIXTURE_DATA(uhist) *self)
 {
 	struct vpmu_run r;
 
-	if (vl_run(self->fd, &self->sort, self->sort_mem, BUDGET, &r) ||
+	if (vt_run(self->fd, &self->sort, self->sort_mem, VT_UHIST_BUDGET, &r) ||
 	    r.stop != VPMU_RUN_HALT)
 		return 0;
 	return r.cycles;
 }
 
-static inline int hist_zero(const struct hist *x)
+static inline int vt_hist_zero(const struct vt_hist *x)
 {
 	uint32_t i;
 

@@ -23,12 +23,11 @@ TEST_F_TIMEOUT(uhist, read_while_sampling, 300)
 {
 	uint64_t total = 0, last = 0, last_sum = 0;
 	int p[2], status, reads = 0;
-	struct hist x;
+	struct vt_hist x;
 	pid_t pid;
 
-	VL_SETUP_DONE();
-	ASSERT_EQ(0, vl_pmu_write("uhist/interval", "1"));
-	ASSERT_EQ(0, uh_ctl("start"));
+	ASSERT_EQ(0, vt_pmu_write("uhist/interval", "1"));
+	ASSERT_EQ(0, vt_uhist_ctl("start"));
 	ASSERT_EQ(0, pipe(p));
 	pid = fork();
 	ASSERT_LE(0, pid);
@@ -39,7 +38,7 @@ TEST_F_TIMEOUT(uhist, read_while_sampling, 300)
 
 		close(p[0]);
 		for (i = 0; i < 8; i++) {
-			if (vl_run(self->fd, &self->loop, self->loop_mem,
+			if (vt_run(self->fd, &self->loop, self->loop_mem,
 				   1000003, &r))
 				_exit(1);
 			sum += r.cycles;
@@ -50,16 +49,16 @@ TEST_F_TIMEOUT(uhist, read_while_sampling, 300)
 	}
 	close(p[1]);
 	/* read from the other CPU if there is one */
-	vl_pin(1);
+	vt_pin(1);
 	for (;;) {
-		ASSERT_EQ(0, uh_read("cpu0", &x));
+		ASSERT_EQ(0, vt_uhist_read("cpu0", &x));
 		EXPECT_LE(last, x.h.samples);
 		last = x.h.samples;
-		hist_free(&x);
-		ASSERT_EQ(0, uh_read("sum", &x));
+		vt_hist_free(&x);
+		ASSERT_EQ(0, vt_uhist_read("sum", &x));
 		EXPECT_LE(last_sum, x.h.samples);
 		last_sum = x.h.samples;
-		hist_free(&x);
+		vt_hist_free(&x);
 		reads++;
 		if (waitpid(pid, &status, WNOHANG) == pid)
 			break;
@@ -68,12 +67,12 @@ TEST_F_TIMEOUT(uhist, read_while_sampling, 300)
 	ASSERT_EQ(0, WEXITSTATUS(status));
 	ASSERT_EQ((ssize_t)sizeof(total), read(p[0], &total, sizeof(total)));
 	close(p[0]);
-	ASSERT_EQ(0, uh_read("cpu0", &x));
+	ASSERT_EQ(0, vt_uhist_read("cpu0", &x));
 	EXPECT_EQ(total, x.h.samples);
-	hist_free(&x);
-	ASSERT_EQ(0, uh_read("sum", &x));
+	vt_hist_free(&x);
+	ASSERT_EQ(0, vt_uhist_read("sum", &x));
 	EXPECT_EQ(total, x.h.samples);
-	hist_free(&x);
+	vt_hist_free(&x);
 	TH_LOG("%d reads while running, %llu cycles", reads,
 	       (unsigned long long)total);
 	EXPECT_LT(1, reads);
@@ -149,24 +148,23 @@ TEST_F(uhist, more_readers_than_snapshots)
 	int fd[NREADERS], i;
 	ssize_t len, rlen;
 
-	VL_SETUP_DONE();
-	ASSERT_EQ(0, vl_pmu_write("uhist/interval", "1"));
-	ASSERT_EQ(0, uh_ctl("start"));
-	ASSERT_EQ(SORT_CYCLES, run_sort(self));
+	ASSERT_EQ(0, vt_pmu_write("uhist/interval", "1"));
+	ASSERT_EQ(0, vt_uhist_ctl("start"));
+	ASSERT_EQ(VT_SORT_CYCLES, vt_run_sort(self));
 	/* the histogram as the readers start, read whole by another file */
-	fd[0] = open(UHIST "cpu0", O_RDONLY | O_CLOEXEC);
+	fd[0] = open(VT_UHIST "cpu0", O_RDONLY | O_CLOEXEC);
 	ASSERT_LE(0, fd[0]);
 	rlen = hist_read_rest(fd[0], 0, HBUF, ref, HBUF);
 	close(fd[0]);
 	ASSERT_TRUE(hist_consistent(ref, rlen, &h));
-	ASSERT_EQ(SORT_CYCLES, h.samples);
+	ASSERT_EQ(VT_SORT_CYCLES, h.samples);
 
 	for (i = 0; i < NREADERS; i++) {
-		fd[i] = open(UHIST "cpu0", O_RDONLY | O_CLOEXEC);
+		fd[i] = open(VT_UHIST "cpu0", O_RDONLY | O_CLOEXEC);
 		ASSERT_LE(0, fd[i]);
 		ASSERT_EQ((ssize_t)sizeof(h), read(fd[i], buf[i], sizeof(h)));
 	}
-	ASSERT_EQ(SORT_CYCLES, run_sort(self));
+	ASSERT_EQ(VT_SORT_CYCLES, vt_run_sort(self));
 	for (i = 0; i < NREADERS; i++) {
 		len = hist_read_rest(fd[i], sizeof(h), 64, buf[i], HBUF);
 		if (i >= 7 && i < NREADERS - 1) {
@@ -174,7 +172,7 @@ TEST_F(uhist, more_readers_than_snapshots)
 			/* starting over gives the histogram as it is now */
 			len = hist_read_rest(fd[i], 0, 64, buf[i], HBUF);
 			ASSERT_TRUE(hist_consistent(buf[i], len, &h));
-			EXPECT_EQ(2 * SORT_CYCLES, h.samples);
+			EXPECT_EQ(2 * VT_SORT_CYCLES, h.samples);
 		} else {
 			ASSERT_EQ(rlen, len) TH_LOG("reader %d", i);
 			EXPECT_EQ(0, memcmp(ref, buf[i], rlen))
@@ -198,30 +196,29 @@ TEST_F(uhist, reopened_file_reads_fresh)
 	ssize_t len, rlen;
 	int round, fa, fb;
 
-	VL_SETUP_DONE();
-	ASSERT_EQ(0, vl_pmu_write("uhist/interval", "1"));
-	ASSERT_EQ(0, uh_ctl("start"));
+	ASSERT_EQ(0, vt_pmu_write("uhist/interval", "1"));
+	ASSERT_EQ(0, vt_uhist_ctl("start"));
 	for (round = 1; round <= 8; round++) {
-		ASSERT_EQ(SORT_CYCLES, run_sort(self));
-		fa = open(UHIST "cpu0", O_RDONLY | O_CLOEXEC);
+		ASSERT_EQ(VT_SORT_CYCLES, vt_run_sort(self));
+		fa = open(VT_UHIST "cpu0", O_RDONLY | O_CLOEXEC);
 		ASSERT_LE(0, fa);
 		ASSERT_EQ((ssize_t)sizeof(h), read(fa, a, sizeof(h)));
 		memcpy(&h, a, sizeof(h));
-		ASSERT_EQ((2 * round - 1) * SORT_CYCLES, h.samples);
+		ASSERT_EQ((2 * round - 1) * VT_SORT_CYCLES, h.samples);
 		close(fa);
 		usleep(50000);
-		ASSERT_EQ(SORT_CYCLES, run_sort(self));
-		fb = open(UHIST "cpu0", O_RDONLY | O_CLOEXEC);
+		ASSERT_EQ(VT_SORT_CYCLES, vt_run_sort(self));
+		fb = open(VT_UHIST "cpu0", O_RDONLY | O_CLOEXEC);
 		ASSERT_LE(0, fb);
 		/* starts past offset 0 */
 		len = hist_read_rest(fb, sizeof(h), 64, b, HBUF);
 		close(fb);
-		fb = open(UHIST "cpu0", O_RDONLY | O_CLOEXEC);
+		fb = open(VT_UHIST "cpu0", O_RDONLY | O_CLOEXEC);
 		ASSERT_LE(0, fb);
 		rlen = hist_read_rest(fb, 0, HBUF, ref, HBUF);
 		close(fb);
 		ASSERT_TRUE(hist_consistent(ref, rlen, &h));
-		ASSERT_EQ(2 * round * SORT_CYCLES, h.samples);
+		ASSERT_EQ(2 * round * VT_SORT_CYCLES, h.samples);
 		ASSERT_EQ(rlen, len);
 		ASSERT_EQ(0, memcmp(ref + sizeof(h), b + sizeof(h),
 				    rlen - sizeof(h)))
@@ -241,16 +238,15 @@ TEST_F_TIMEOUT(uhist, concurrent_readers, 300)
 	int i, status, failed = 0, nr = 16;
 	pid_t runner, pid[16];
 
-	VL_SETUP_DONE();
-	ASSERT_EQ(0, vl_pmu_write("uhist/interval", "1"));
-	ASSERT_EQ(0, uh_ctl("start"));
+	ASSERT_EQ(0, vt_pmu_write("uhist/interval", "1"));
+	ASSERT_EQ(0, vt_uhist_ctl("start"));
 	runner = fork();
 	ASSERT_LE(0, runner);
 	if (!runner) {
 		struct vpmu_run r;
 
 		for (i = 0; i < 4; i++)
-			if (vl_run(self->fd, &self->loop, self->loop_mem,
+			if (vt_run(self->fd, &self->loop, self->loop_mem,
 				   1000003, &r))
 				_exit(1);
 		_exit(0);
@@ -265,9 +261,9 @@ TEST_F_TIMEOUT(uhist, concurrent_readers, 300)
 			ssize_t len;
 			int fd;
 
-			vl_pin(i % 2);
+			vt_pin(i % 2);
 			while (whole < 20) {
-				fd = open(i % 3 ? UHIST "cpu0" : UHIST "sum",
+				fd = open(i % 3 ? VT_UHIST "cpu0" : VT_UHIST "sum",
 					  O_RDONLY | O_CLOEXEC);
 				if (fd < 0)
 					_exit(2);

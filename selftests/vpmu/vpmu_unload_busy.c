@@ -33,27 +33,27 @@ static long refcnt(void)
 
 FIXTURE(unload) {
 	int kmsg;
-	struct vl_prog sum, spin;
+	struct vt_prog sum, spin;
 	uint8_t *mem;
 };
 
 FIXTURE_SETUP(unload)
 {
 	self->kmsg = -1;
-	if (vl_module_builtin())
-		SKIP(return, VL_BUILTIN_REASON);
-	if (access(vl_ko(), R_OK))
-		SKIP(return, "no module file %s (set VPMU_KO)", vl_ko());
+	if (vt_module_builtin())
+		SKIP(return, VT_BUILTIN_REASON);
+	if (access(vt_ko(), R_OK))
+		SKIP(return, "no module file %s (set VPMU_KO)", vt_ko());
 	if (geteuid())
 		SKIP(return, "module loading needs root");
-	if (!vl_module_loaded())
-		ASSERT_EQ(0, vl_insmod(""));
-	if (access(VPMU_DEV, F_OK))
-		SKIP(return, "no %s (module without the run device?)", VPMU_DEV);
-	if (vl_prog_load(&self->sum, "build/sum.vprg") ||
-	    vl_prog_load(&self->spin, "build/spin.vprg"))
+	if (!vt_module_loaded())
+		ASSERT_EQ(0, vt_insmod(""));
+	if (access(VT_DEV, F_OK))
+		SKIP(return, "no %s (module without the run device?)", VT_DEV);
+	if (vt_prog_load(&self->sum, "build/sum.vprg") ||
+	    vt_prog_load(&self->spin, "build/spin.vprg"))
 		SKIP(return, "no build/sum.vprg or build/spin.vprg");
-	self->mem = vl_prog_mem(&self->spin);
+	self->mem = vt_prog_mem(&self->spin);
 	ASSERT_NE(NULL, self->mem);
 	self->kmsg = vt_kmsg_mark();
 	ASSERT_LE(0, self->kmsg);
@@ -62,13 +62,13 @@ FIXTURE_SETUP(unload)
 FIXTURE_TEARDOWN(unload)
 {
 	/* leave the module loaded, with its default parameters */
-	if (!vl_module_loaded())
-		vl_insmod("");
+	if (!vt_module_loaded())
+		vt_insmod("");
 	if (self->kmsg >= 0)
 		close(self->kmsg);
 	free(self->mem);
-	vl_prog_free(&self->sum);
-	vl_prog_free(&self->spin);
+	vt_prog_free(&self->sum);
+	vt_prog_free(&self->spin);
 }
 
 /* Open the device, run sum once, close. */
@@ -79,9 +79,9 @@ static void assert_sum_runs(struct __test_metadata *_metadata,
 	uint8_t *mem;
 	int fd;
 
-	fd = open(VPMU_DEV, O_RDWR | O_CLOEXEC);
-	ASSERT_LE(0, fd) TH_LOG("%s: %s", VPMU_DEV, strerror(errno));
-	mem = vl_prog_mem(&self->sum);
+	fd = open(VT_DEV, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, fd) TH_LOG("%s: %s", VT_DEV, strerror(errno));
+	mem = vt_prog_mem(&self->sum);
 	ASSERT_NE(NULL, mem);
 	vt_check_sum(_metadata, fd, &self->sum, mem, &r);
 	free(mem);
@@ -100,18 +100,17 @@ TEST_F_TIMEOUT(unload, refused_while_running, 120)
 	pid_t pid;
 	char c;
 
-	VL_SETUP_DONE();
 	ASSERT_EQ(0, sigaction(SIGUSR1, &sa, NULL));
 	ASSERT_EQ(0, pipe(pipefd));
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (!pid) {
-		fd = open(VPMU_DEV, O_RDWR | O_CLOEXEC);
+		fd = open(VT_DEV, O_RDWR | O_CLOEXEC);
 		if (fd < 0)
 			_exit(10);
 		if (write(pipefd[1], "x", 1) != 1)
 			_exit(11);
-		if (vl_run(fd, &self->spin, self->mem, VPMU_RUN_BUDGET_MAX, &r))
+		if (vt_run(fd, &self->spin, self->mem, VPMU_RUN_BUDGET_MAX, &r))
 			_exit(12);
 		close(fd);
 		_exit(r.stop == VPMU_RUN_SIGNAL && r.cycles ? 0 : 13);
@@ -120,11 +119,11 @@ TEST_F_TIMEOUT(unload, refused_while_running, 120)
 	ASSERT_EQ(1, read(pipefd[0], &c, 1));
 	usleep(200000);		/* in the run by now */
 	EXPECT_LT(0, refcnt());
-	ret = vl_rmmod();
+	ret = vt_rmmod();
 	/* in use: EWOULDBLOCK from delete_module (kernel/module/main.c) */
 	EXPECT_EQ(-EAGAIN, ret) TH_LOG("delete_module: %s", strerror(-ret));
-	EXPECT_TRUE(vl_module_loaded());
-	EXPECT_EQ(0, access(VPMU_DEV, F_OK));
+	EXPECT_TRUE(vt_module_loaded());
+	EXPECT_EQ(0, access(VT_DEV, F_OK));
 	ASSERT_EQ(0, kill(pid, SIGUSR1));
 	ASSERT_EQ(pid, waitpid(pid, &st, 0));
 	EXPECT_TRUE(WIFEXITED(st));
@@ -134,16 +133,16 @@ TEST_F_TIMEOUT(unload, refused_while_running, 120)
 	close(pipefd[0]);
 
 	/* an open file, even idle, pins it too */
-	fd = open(VPMU_DEV, O_RDWR | O_CLOEXEC);
+	fd = open(VT_DEV, O_RDWR | O_CLOEXEC);
 	ASSERT_LE(0, fd);
-	EXPECT_EQ(-EAGAIN, vl_rmmod());
+	EXPECT_EQ(-EAGAIN, vt_rmmod());
 	close(fd);
 
 	/* closed: it goes, and comes back working */
-	ASSERT_EQ(0, vl_rmmod());
-	EXPECT_FALSE(vl_module_loaded());
-	EXPECT_NE(0, access(VPMU_DEV, F_OK));
-	ASSERT_EQ(0, vl_insmod(""));
+	ASSERT_EQ(0, vt_rmmod());
+	EXPECT_FALSE(vt_module_loaded());
+	EXPECT_NE(0, access(VT_DEV, F_OK));
+	ASSERT_EQ(0, vt_insmod(""));
 	assert_sum_runs(_metadata, self);
 	EXPECT_EQ(0, vt_kmsg_bad(_metadata, self->kmsg));
 }
@@ -152,22 +151,21 @@ TEST_F_TIMEOUT(unload, repeated_cycles, 300)
 {
 	int i, ret;
 
-	VL_SETUP_DONE();
 	for (i = 0; i < CYCLES; i++) {
-		ret = vl_rmmod();
+		ret = vt_rmmod();
 		ASSERT_EQ(0, ret) TH_LOG("cycle %d: delete_module: %s", i,
 					 strerror(-ret));
-		ASSERT_FALSE(vl_module_loaded());
-		ret = vl_insmod("");
+		ASSERT_FALSE(vt_module_loaded());
+		ret = vt_insmod("");
 		ASSERT_EQ(0, ret) TH_LOG("cycle %d: finit_module: %s", i,
 					 strerror(-ret));
 		assert_sum_runs(_metadata, self);
-		if (vl_have_loader() && i % 5 == 4) {
+		if (vt_have_loader() && i % 5 == 4) {
 			/* a loaded image dies with the module */
-			ASSERT_EQ(0, vl_load_default());
-			EXPECT_EQ(2ull, vl_generation());
-		} else if (vl_have_loader()) {
-			EXPECT_EQ(1ull, vl_generation());
+			ASSERT_EQ(0, vt_load_default());
+			EXPECT_EQ(2ull, vt_generation());
+		} else if (vt_have_loader()) {
+			EXPECT_EQ(1ull, vt_generation());
 		}
 	}
 	EXPECT_EQ(0, vt_kmsg_bad(_metadata, self->kmsg));
@@ -184,17 +182,16 @@ TEST_F_TIMEOUT(unload, bad_parameters, 120)
 	unsigned int i;
 	int ret;
 
-	VL_SETUP_DONE();
-	ASSERT_EQ(0, vl_rmmod());
+	ASSERT_EQ(0, vt_rmmod());
 	for (i = 0; i < ARRAY_SIZE(bad_params); i++) {
-		ret = vl_insmod(bad_params[i]);
+		ret = vt_insmod(bad_params[i]);
 		EXPECT_EQ(-EINVAL, ret) TH_LOG("insmod vpmu %s: %s",
 					       bad_params[i], strerror(-ret));
 		if (!ret)
-			vl_rmmod();
-		EXPECT_FALSE(vl_module_loaded());
+			vt_rmmod();
+		EXPECT_FALSE(vt_module_loaded());
 	}
-	ASSERT_EQ(0, vl_insmod(""));
+	ASSERT_EQ(0, vt_insmod(""));
 	assert_sum_runs(_metadata, self);
 }
 
@@ -206,27 +203,26 @@ TEST_F_TIMEOUT(unload, image_too_big_for_cs_size, 120)
 	size_t len;
 	int ret;
 
-	VL_SETUP_DONE();
-	img = vl_read_share("build/max.vpmu", &len);
+	img = vt_read_share("build/max.vpmu", &len);
 	if (!img)
 		SKIP(return, "no build/max.vpmu");
-	ASSERT_EQ(0, vl_rmmod());
-	ASSERT_EQ(0, vl_insmod("cs_size=256"));
-	ASSERT_TRUE(vl_have_loader());
-	EXPECT_EQ(256, vl_pmu_long("caps/cs_size"));
-	ret = vl_write_image(img, len, 4096);
+	ASSERT_EQ(0, vt_rmmod());
+	ASSERT_EQ(0, vt_insmod("cs_size=256"));
+	ASSERT_TRUE(vt_have_loader());
+	EXPECT_EQ(256, vt_pmu_long("caps/cs_size"));
+	ret = vt_write_image(img, len, 4096);
 	EXPECT_EQ(-EFBIG, ret);
-	ASSERT_EQ(0, vl_attr("status", buf, sizeof(buf)));
+	ASSERT_EQ(0, vt_ucode_attr("status", buf, sizeof(buf)));
 	EXPECT_STREQ("rejected", buf);
-	ASSERT_EQ(0, vl_attr("error", buf, sizeof(buf)));
+	ASSERT_EQ(0, vt_ucode_attr("error", buf, sizeof(buf)));
 	EXPECT_EQ(0, strncmp(buf, "EFBIG (27): ", 12)) TH_LOG("error: %s", buf);
-	EXPECT_EQ(1ull, vl_generation());
-	ASSERT_EQ(0, vl_attr("name", buf, sizeof(buf)));
-	EXPECT_STREQ(VPMU_DEFAULT_NAME, buf);
+	EXPECT_EQ(1ull, vt_generation());
+	ASSERT_EQ(0, vt_ucode_attr("name", buf, sizeof(buf)));
+	EXPECT_STREQ(VT_DEFAULT_NAME, buf);
 	assert_sum_runs(_metadata, self);
 	free(img);
-	ASSERT_EQ(0, vl_rmmod());
-	ASSERT_EQ(0, vl_insmod(""));
+	ASSERT_EQ(0, vt_rmmod());
+	ASSERT_EQ(0, vt_insmod(""));
 }
 
 TEST_HARNESS_MAIN
