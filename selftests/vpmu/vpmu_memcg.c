@@ -30,7 +30,7 @@
 
 FIXTURE(memcg) {
 	char dir[64];
-	struct vl_prog p;
+	struct vt_prog p;
 };
 
 /* Write @val to the cgroup file @dir/@name; 0 or -1. */
@@ -108,13 +108,13 @@ static int cg_prepare(void)
 FIXTURE_SETUP(memcg)
 {
 	self->dir[0] = 0;
-	if (!vl_pmu_present())
+	if (!vt_pmu_present())
 		SKIP(return, "no vpmu PMU");
-	if (access(VPMU_DEV, F_OK))
-		SKIP(return, "no %s", VPMU_DEV);
+	if (access(VT_DEV, F_OK))
+		SKIP(return, "no %s", VT_DEV);
 	if (getuid())
 		SKIP(return, "needs root to make the cgroup and drop to nobody");
-	if (vl_prog_load(&self->p, "build/sum.vprg"))
+	if (vt_prog_load(&self->p, "build/sum.vprg"))
 		SKIP(return, "no valid build/sum.vprg in $VPMU_SHARE");
 	if (cg_prepare())
 		SKIP(return, "no cgroup v2 with the memory controller");
@@ -127,7 +127,7 @@ FIXTURE_TEARDOWN(memcg)
 {
 	if (self->dir[0])
 		rmdir(self->dir);
-	vl_prog_free(&self->p);
+	vt_prog_free(&self->p);
 }
 
 /*
@@ -151,9 +151,9 @@ static int become_user(const char *dir, unsigned int limit)
 
 /* Fork, run @fn as nobody in @dir's cgroup; its exit status, or -1. */
 static int as_user(const char *dir, unsigned int limit,
-		   int (*fn)(const char *dir, const struct vl_prog *p,
+		   int (*fn)(const char *dir, const struct vt_prog *p,
 			     uint8_t *big),
-		   const struct vl_prog *p)
+		   const struct vt_prog *p)
 {
 	pid_t pid;
 	int st;
@@ -185,10 +185,10 @@ static int as_user(const char *dir, unsigned int limit,
 }
 
 /* sum.vprg in @size bytes of @mem, to its halt; 0 or -errno. */
-static int run_sum(int fd, const struct vl_prog *p, uint8_t *mem,
+static int run_sum(int fd, const struct vt_prog *p, uint8_t *mem,
 		   uint32_t size, struct vpmu_run *r)
 {
-	vl_run_init(r, p, mem, 1000000);
+	vt_run_init(r, p, mem, 1000000);
 	r->mem_size = size;
 	return ioctl(fd, VPMU_IOC_RUN, r) ? -errno : 0;
 }
@@ -197,7 +197,7 @@ static int run_sum(int fd, const struct vl_prog *p, uint8_t *mem,
  * Over the limit: ENOMEM, nothing written back, usage as before; under
  * it: the program's result, then usage as before again.
  */
-static int run_over_limit(const char *dir, const struct vl_prog *p,
+static int run_over_limit(const char *dir, const struct vt_prog *p,
 			  uint8_t *big)
 {
 	long long before, oom;
@@ -205,7 +205,7 @@ static int run_over_limit(const char *dir, const struct vl_prog *p,
 	uint8_t head[64];
 	int fd;
 
-	fd = open(VPMU_DEV, O_RDWR | O_CLOEXEC);
+	fd = open(VT_DEV, O_RDWR | O_CLOEXEC);
 	if (fd < 0)
 		return 20;
 	oom = cg_event(dir, "oom");
@@ -220,7 +220,7 @@ static int run_over_limit(const char *dir, const struct vl_prog *p,
 	if (cg_read(dir, "memory.current") > before + (256 << 10))
 		return 24;
 	if (run_sum(fd, p, big, SMALL, &r) || r.stop != VPMU_RUN_HALT ||
-	    r.regs[2] != SUM_R2)
+	    r.regs[2] != VT_SUM_R2)
 		return 25;
 	if (cg_read(dir, "memory.current") > before + (256 << 10))
 		return 26;
@@ -233,7 +233,6 @@ static int run_over_limit(const char *dir, const struct vl_prog *p,
 
 TEST_F(memcg, run_memory_charged)
 {
-	VL_SETUP_DONE();
 	EXPECT_EQ(0, as_user(self->dir, LIMIT, run_over_limit, &self->p));
 }
 
@@ -242,28 +241,28 @@ TEST_F(memcg, run_memory_charged)
  * charged); a run refused over the limit leaves it there, and resuming
  * it finishes the program exactly.
  */
-static int resume_under_limit(const char *dir, const struct vl_prog *p,
+static int resume_under_limit(const char *dir, const struct vt_prog *p,
 			      uint8_t *big)
 {
 	struct vpmu_run r;
 	uint64_t first;
 	int fd;
 
-	fd = open(VPMU_DEV, O_RDWR | O_CLOEXEC);
+	fd = open(VT_DEV, O_RDWR | O_CLOEXEC);
 	if (fd < 0)
 		return 20;
-	vl_run_init(&r, p, big, 50);
+	vt_run_init(&r, p, big, 50);
 	r.mem_size = SMALL;
 	if (ioctl(fd, VPMU_IOC_RUN, &r) || r.stop != VPMU_RUN_BUDGET)
 		return 30;
 	first = r.cycles;
 	if (run_sum(fd, p, big, VPMU_PROG_MEM_MAX, &r) != -ENOMEM)
 		return 31;
-	vl_run_init(&r, p, big, 1000000);
+	vt_run_init(&r, p, big, 1000000);
 	r.mem_size = SMALL;
 	r.flags = VPMU_RUN_F_RESUME;
 	if (ioctl(fd, VPMU_IOC_RUN, &r) || r.stop != VPMU_RUN_HALT ||
-	    r.regs[2] != SUM_R2 || first + r.cycles != SUM_CYCLES)
+	    r.regs[2] != VT_SUM_R2 || first + r.cycles != VT_SUM_CYCLES)
 		return 32;
 	close(fd);
 	return 0;
@@ -271,7 +270,6 @@ static int resume_under_limit(const char *dir, const struct vl_prog *p,
 
 TEST_F(memcg, resume_kept)
 {
-	VL_SETUP_DONE();
 	EXPECT_EQ(0, as_user(self->dir, LIMIT, resume_under_limit, &self->p));
 }
 
@@ -286,37 +284,36 @@ static void on_alarm(int sig)
  * One call's kernel time is the caller's to end: an endless run of
  * spin.vprg by nobody stops at its timer's signal (VPMU_RUN_SIGNAL).
  */
-static int endless_run(const char *dir, const struct vl_prog *unused,
+static int endless_run(const char *dir, const struct vt_prog *unused,
 		       uint8_t *big)
 {
 	struct sigaction sa = { .sa_handler = on_alarm };
 	struct itimerval it = { .it_value = { 0, 300000 } };
-	struct vl_prog p;
+	struct vt_prog p;
 	struct vpmu_run r;
 	int fd;
 
-	if (vl_prog_load(&p, "build/spin.vprg"))
+	if (vt_prog_load(&p, "build/spin.vprg"))
 		return 40;
 	memset(big, 0, p.h.mem_size);
 	memcpy(big, p.data, p.h.load_size);
-	fd = open(VPMU_DEV, O_RDWR | O_CLOEXEC);
+	fd = open(VT_DEV, O_RDWR | O_CLOEXEC);
 	if (fd < 0)
 		return 20;
 	if (sigaction(SIGALRM, &sa, NULL) || setitimer(ITIMER_REAL, &it, NULL))
 		return 41;
-	vl_run_init(&r, &p, big, VPMU_RUN_BUDGET_MAX);
+	vt_run_init(&r, &p, big, VPMU_RUN_BUDGET_MAX);
 	if (ioctl(fd, VPMU_IOC_RUN, &r))
 		return 42;
 	if (alarms != 1 || r.stop != VPMU_RUN_SIGNAL || !r.cycles)
 		return 43;
 	close(fd);
-	vl_prog_free(&p);
+	vt_prog_free(&p);
 	return 0;
 }
 
 TEST_F_TIMEOUT(memcg, signal_ends_call, 120)
 {
-	VL_SETUP_DONE();
 	EXPECT_EQ(0, as_user(self->dir, LIMIT, endless_run, &self->p));
 }
 
