@@ -7,10 +7,10 @@
 #
 # Documentation/vpmu/architecture.rst, "Glossary", gives each concept one
 # name.  This looks for the names they had before in the text files of
-# TREE (default: this tree) under drivers/, include/, tools/ and
-# Documentation/, and in README.md: what git tracks in a git checkout,
-# else every file there.  Not selftests/ (its helpers are renamed on
-# their own), not the fuzz corpus (data) and not this file (the table).
+# TREE (default: this tree) under drivers/, include/, tools/, selftests/
+# and Documentation/, and in README.md: what git tracks in a git
+# checkout, else every file there.  Not the fuzz corpus (data) and not
+# this file (the table).
 #
 # Each line of the table is an old name as a Perl regex and the name
 # that replaced it.  The names of the ABI did not change: the sysfs
@@ -51,11 +51,11 @@ Documentation/vpmu/architecture.rst	deprecated alias'
 
 list_files() {
 	if git -C "$TOP" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-		git -C "$TOP" ls-files -- drivers include tools Documentation \
-			README.md
+		git -C "$TOP" ls-files -- drivers include tools selftests \
+			Documentation README.md
 	else
-		(cd "$TOP" && find drivers include tools Documentation README.md \
-			-type f | sort)
+		(cd "$TOP" && find drivers include tools selftests \
+			Documentation README.md -type f | sort)
 	fi | grep -Ev '^(tools/testing/fuzz/corpus/|tools/testing/glossary\.sh$)' |
 		grep -Ev '/build/|\.(o|ko|a|png|vpmu|vprg|elf)$'
 }
