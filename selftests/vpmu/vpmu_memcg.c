@@ -41,22 +41,20 @@ FIXTURE(memcg) {
 	struct vt_prog p;
 };
 
-/* Write @val to the cgroup file @dir/@name; 0 or -1. */
+/* Write @val to the cgroup file @dir/@name; 0 or -errno. */
 static int cg_write(const char *dir, const char *name, const char *val)
 {
 	char path[128];
-	int fd, ok;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	ok = write(fd, val, strlen(val)) == (ssize_t)strlen(val);
-	close(fd);
-	return ok ? 0 : -1;
+	return vt_write_file(path, val);
 }
 
-/* The number in @dir/@name (memory.current, ...), or -1. */
+/*
+ * The number in @dir/@name (memory.current, ...), or -1.  Read into the
+ * stack, not through vt_read_file(): the child measures its own cgroup's
+ * usage, which a heap buffer would move.
+ */
 static long long cg_read(const char *dir, const char *name)
 {
 	char path[128], buf[64];
