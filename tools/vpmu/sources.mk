@@ -32,8 +32,15 @@ VPMU_LIB_HDRS	:= $(VPMU_LIB_SRCS:.c=.h)
 # module too; vpmu-sim uses it.
 VPMU_ASM_SRCS	:= $(VPMU_LIB_SRCS) $(VPMU_CORE_SRCS) \
 		   $(VPMU_CORE)/vpmu_hu_text.c
+# Not the headers the top Makefile generates for the module
+# (vpmu_default_image_data.h, vpmu_version.h): no tool includes them, and
+# they are written after vpmu-as is built (the image comes from it), so
+# as prerequisites they would make a second build of a fresh tree
+# rebuild every object.
+VPMU_GEN_HDRS	:= $(addprefix $(VPMU_CORE)/, vpmu_default_image_data.h \
+		     vpmu_version.h)
 VPMU_ASM_HDRS	:= $(VPMU_LIB_HDRS) \
-		   $(wildcard $(VPMU_CORE)/*.h) \
+		   $(filter-out $(VPMU_GEN_HDRS), $(wildcard $(VPMU_CORE)/*.h)) \
 		   $(VPMU_TOP)/include/uapi/linux/vpmu.h
 VPMU_ASM_CPPFLAGS := -I$(VPMU_TOP)/include/uapi -I$(VPMU_CORE) \
 		     -I$(VPMU_TOP)/tools/vpmu
