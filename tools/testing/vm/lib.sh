@@ -374,16 +374,22 @@ sync_tree() {
 }
 
 # build_module NAME KDIR - build vpmu.ko through the wrapper Makefile in
-# its own tree copy; sets MODULE_KO.
+# its own tree copy; sets MODULE_KO.  Runs that share a copy (the two
+# self-check runs, started at once) build one after the other: two makes
+# in one tree race (vpmu-as rewritten while the other runs it).
 build_module() {
-	local name=$1 kdir=$2 src
+	local name=$1 kdir=$2 src lock
 
+	mkdir -p "$VM_SRC"
+	exec {lock}>"$VM_SRC/$name.lock"
+	flock "$lock"
 	src=$(sync_tree "$name")
 	log "building vpmu.ko for $name"
 	if ! make -C "$src" modules KDIR="$kdir" >"$src/.vpmu-build.log" 2>&1; then
 		tail -n 40 "$src/.vpmu-build.log" >&2
 		die "module build for $name failed (log: $src/.vpmu-build.log)"
 	fi
+	exec {lock}>&-
 	MODULE_KO=$src/drivers/perf/vpmu/vpmu.ko
 	[ -f "$MODULE_KO" ] || die "no $MODULE_KO after build"
 }
