@@ -750,7 +750,8 @@ TEST_F(fault, run)
 	fault_loop(_metadata, self, &op);
 }
 
-TEST_F(fault, run_first_on_cpu)
+/* The module reloaded before each call: longer than the default 30 s. */
+TEST_F_TIMEOUT(fault, run_first_on_cpu, 120)
 {
 	static const struct fault_op op = {
 		.name = "run_first",
@@ -893,8 +894,11 @@ TEST_F(fault, uhist_controls)
 	ASSERT_EQ(0, vt_pmu_write("uhist/interval", "0"));
 }
 
-/* insmod with each set of parameters (module.rst), then the default. */
-TEST_F(fault, insmod)
+/*
+ * insmod with each set of parameters (module.rst), then the default;
+ * module loading has many sites, each a load under KASAN.
+ */
+TEST_F_TIMEOUT(fault, insmod, 400)
 {
 	static const char *const sets[] = {
 		"", "tc=0", "nr_counters=16 counter_widths=64,32",
@@ -918,6 +922,7 @@ TEST_F(fault, insmod)
 	for (i = 0; i < ARRAY_SIZE(sets); i++) {
 		self->params = sets[i];
 		ksft_print_msg("insmod \"%s\"\n", sets[i]);
+		fflush(stdout);
 		fault_loop(_metadata, self, &op);
 	}
 	ASSERT_EQ(0, vt_reload(""));
