@@ -58,7 +58,10 @@ LINUX_SRC_TAR=/usr/src/linux-source-6.1.tar.xz
 #   params    the rest of the line: the guest's kernel command line words,
 #             and the harness's own: @slub, stock_cmdline's slub_debug=;
 #             @smp=S, QEMU's -smp S (default 2); @tcg=T, TCG single- or
-#             multi-threaded (default VPMU_TCG_THREAD, else single)
+#             multi-threaded (default VPMU_TCG_THREAD, else single);
+#             @timeout=S, the guest's time when more than the set's
+#             (VPMU_VM_TIMEOUT or 600 s, VPMU_DEBUG_TIMEOUT or 900 s; each
+#             program has two thirds of it)
 #
 # vm-6.12-mttcg: the tests where two CPUs must really overlap (overflow
 # interrupts on both at once), each vCPU on a host thread of its own;
@@ -71,16 +74,21 @@ LINUX_SRC_TAR=/usr/src/linux-source-6.1.tar.xz
 # kernel as shipped.  vm-6.12-notc: the whole suite once more with the
 # engines' translation cache off (vpmu.ko tc=0: the microword interpreter
 # alone), to compare with vm-6.12: the same tests, the same counts.
+# debug-SERIES-fault: the fault tier (vpmu_fault, testing.rst "Fault
+# injection") on its own, ten minutes on 6.12 (a module load fails ~900
+# sites), beside the rest of the debug set; the longest first.
 VM_FLAVOURS='
-6.1         vm-6.1         stock  6.1         all        @slub
-6.12        vm-6.12        stock  6.12        kselftest  @slub
-6.12-rt     vm-6.12-rt     stock  6.12-rt     all        @slub
-7.x         vm-7.x         stock  7.x         all        @slub
-6.12-mttcg  vm-6.12-mttcg  stock  6.12        vpmu_lifetime,vpmu_cpu_sampling @slub @tcg=multi
-6.1-cpus64  vm-6.1-cpus64  stock  6.1         vpmu_mem,vpmu_registered,vpmu_run,vpmu_snapshot,vpmu_uhist,vpmu_hu,vpmu_hotplug possible_cpus=64 @smp=2,maxcpus=64
-6.12-notc   vm-6.12-notc   stock  6.12        all        @slub vpmu_params=tc=0
-debug-6.1   debug-6.1      debug  debug-6.1   all
-debug-6.12  debug-6.12     debug  debug-6.12  all
+6.1               vm-6.1            stock  6.1         all        @slub
+6.12              vm-6.12           stock  6.12        kselftest  @slub
+6.12-rt           vm-6.12-rt        stock  6.12-rt     all        @slub
+7.x               vm-7.x            stock  7.x         all        @slub
+6.12-mttcg        vm-6.12-mttcg     stock  6.12        vpmu_lifetime,vpmu_cpu_sampling @slub @tcg=multi
+6.1-cpus64        vm-6.1-cpus64     stock  6.1         vpmu_mem,vpmu_registered,vpmu_run,vpmu_snapshot,vpmu_uhist,vpmu_hu,vpmu_hotplug possible_cpus=64 @smp=2,maxcpus=64
+6.12-notc         vm-6.12-notc      stock  6.12        all        @slub vpmu_params=tc=0
+debug-6.12-fault  debug-6.12-fault  debug  debug-6.12  vpmu_fault @timeout=1500
+debug-6.1         debug-6.1         debug  debug-6.1   all        vpmu_skip=vpmu_fault
+debug-6.12        debug-6.12        debug  debug-6.12  all        vpmu_skip=vpmu_fault
+debug-6.1-fault   debug-6.1-fault   debug  debug-6.1   vpmu_fault @timeout=1500
 '
 
 # flavour_row FLAVOUR - FLAVOUR's row of VM_FLAVOURS (nothing if there is
@@ -511,7 +519,8 @@ build_ksft_tree() {
 
 # Series the debug tier builds, each from Debian's linux-source-SERIES:
 # the debug flavours' (VM_FLAVOURS), "6.1 6.12".
-DEBUG_SERIES=$(flavours debug | sed 's/^debug-//' | paste -sd' ')
+DEBUG_SERIES=$(awk '$3 == "debug" { sub(/^debug-/, "", $4); print $4 }' \
+	<<<"$VM_FLAVOURS" | sort -u -V | paste -sd' ')
 
 # Kernel patch series (git format-patch output in upstream/, README.md
 # there) applied to a debug tree, by series; the kselftests they add run in
@@ -1000,6 +1009,46 @@ SPLAT_RE+='|Object already free|Freepointer corrupt|Slab cache still has objects
 BENIGN_RE='module verification failed: signature and/or required key missing'
 BENIGN_RE+='|loading out-of-tree module taints kernel'
 
+# fault_reports LOG - the line numbers of the splat lines of the reports
+# that LOG has while vpmu_fault runs and that its injected failures cause
+# outside vpmu (testing.rst, "Fault injection"); anywhere else each is a
+# splat:
+# - warn_alloc()'s allocation-failure reports ("vmalloc error: ..." or
+#   "page allocation failure: ...", the task's CPU line, "Hardware name",
+#   then the trace): a vmalloc() or a page allocation that fails says so
+#   with a stack dump; its "Call Trace" line;
+# - remove_proc_entry()'s "name '...'" WARNING from unregister_irq_proc():
+#   request_irq() ignores a /proc/irq/N/ file it could not make
+#   (register_irq_proc()), and freeing the line warns that the file is
+#   not there; its "WARNING:" and "Call Trace" lines.
+fault_reports() {
+	awk '
+		/^VPMU-RUN / { fault = ($2 == "vpmu_fault"); at = pw = 0 }
+		/^VPMU-TEST / { fault = 0 }
+		!fault { next }
+		/(vmalloc error: |page allocation failure: ).*mode:0x/ { at = NR }
+		at && /Call Trace/ && NR - at <= 6 { print NR; at = 0 }
+		/\] name \x27[^\x27]*\x27$/ { nm = NR }
+		nm && /WARNING: .* remove_proc_entry\+/ && NR - nm <= 2 {
+			pw = NR; pt = 0
+		}
+		pw && /Call Trace/ && NR - pw <= 20 { pt = NR }
+		pw && pt && /unregister_irq_proc\+/ && NR - pt <= 8 {
+			print pw; print pt; pw = 0
+		}
+		pw && NR - pw > 30 { pw = 0 }
+	' "$1"
+}
+
+# log_splats LOG - the line numbers of LOG's kernel lines that are splats
+# (SPLAT_RE, kmemleak's reports), but for BENIGN_RE and fault_reports.
+log_splats() {
+	{ grep -nE "\[ *[0-9]+\.[0-9]+\].*($SPLAT_RE)" "$1"
+	  grep -n 'unreferenced object' "$1"; } |
+		grep -vE "$BENIGN_RE" | sort -n -t: -k1,1 | cut -d: -f1 | uniq |
+		grep -vxF -f <(fault_reports "$1") || true
+}
+
 # analyse_log NAME - decide pass/fail from $OUT/serial.log and $QEMU_RC;
 # prints the reasons, then "NAME: N passed, N failed"; returns 1 on failure.
 analyse_log() {
@@ -1040,9 +1089,7 @@ analyse_log() {
 		reasons+=("make tools failed (see the build output above)")
 		failed=$((failed + 1))
 	fi
-	splats=$( { grep -nE "\[ *[0-9]+\.[0-9]+\].*($SPLAT_RE)" "$log"
-		    grep -n 'unreferenced object' "$log"; } |
-		grep -vE "$BENIGN_RE" | sort -n -t: -k1,1 | cut -d: -f1 | uniq) || true
+	splats=$(log_splats "$log")
 	# The matched lines themselves, for the self-check.
 	for ln in $splats; do
 		printf '%s:%s\n' "$ln" "$(sed -n "${ln}p" "$log")"
@@ -1133,6 +1180,10 @@ prepare_kernel() {
 			fi ;;
 		@smp=*)	VM_RUN[smp]=${w#@smp=} ;;
 		@tcg=*)	VM_RUN[tcg]=${w#@tcg=} ;;
+		@timeout=*)
+			if [ "${w#@timeout=}" -gt "${VM_RUN[timeout]}" ]; then
+				VM_RUN[timeout]=${w#@timeout=}
+			fi ;;
 		@*)	die "VM_FLAVOURS: $flavour: unknown $w" ;;
 		*)	cmdline+=("$w") ;;
 		esac

@@ -12,7 +12,9 @@
 #           CPUs (vm-6.1-cpus64), and the whole suite on 6.12 with the
 #           translation cache off (vm-6.12-notc)
 #   debug   its debug set: linux-source-6.1 and linux-source-6.12 built
-#           with KASAN, lockdep, kmemleak, UBSAN (debug-6.1, debug-6.12)
+#           with KASAN, lockdep, kmemleak, UBSAN and fault injection: the
+#           fault tier alone on each (debug-6.12-fault, debug-6.1-fault),
+#           every other test on each (debug-6.1, debug-6.12)
 #   KERNEL  any flavour of VM_FLAVOURS, e.g. "6.12 debug-6.12"
 #
 # First every kernel is fetched or built and its module built, one at a

@@ -3,10 +3,12 @@
 #
 # vm-run.sh - boot one test VM, for debugging.
 #
-#   vm-run.sh --kernel 6.1|6.12|debug-6.1|debug-6.12 [--test NAME] [--shell]
-#             [--verbose]
+#   vm-run.sh --kernel FLAVOUR [--test NAME] [--shell] [--verbose]
 #
+#   FLAVOUR       one of lib.sh's VM_FLAVOURS: 6.1, 6.12, 6.12-rt, 7.x,
+#                 debug-6.1, debug-6.12, debug-6.12-fault, ...
 #   --test NAME   run only the selftests whose file name contains NAME
+#                 (even one the flavour skips)
 #   --shell       interactive busybox shell on the serial console, with
 #                 vpmu.ko loaded (exit the shell to power off; Ctrl-A X
 #                 kills QEMU)
@@ -17,7 +19,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 usage() {
-	sed -n '4,14s/^# \{0,1\}//p' "$0" >&2
+	sed -n '4,15s/^# \{0,1\}//p' "$0" >&2
 	exit 2
 }
 
@@ -44,7 +46,7 @@ if [ "$mode" = shell ]; then
 	exit 0
 fi
 if [ -n "$test" ]; then
-	check_kernel "$kernel" "vpmu_test=$test"
+	check_kernel "$kernel" "vpmu_test=$test" vpmu_skip=
 else
 	check_kernel "$kernel"
 fi

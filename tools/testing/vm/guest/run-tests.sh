@@ -17,7 +17,8 @@
 # then, on a kmemleak kernel, scans for leaks and prints the report.
 #
 # Kernel command line knobs: vpmu_test=NAME[,NAME...] (run only programs
-# whose name contains one of the NAMEs), vpmu_test_timeout=SECONDS (per
+# whose name contains one of the NAMEs), vpmu_skip=NAME[,NAME...] (and
+# none whose name contains one of these), vpmu_test_timeout=SECONDS (per
 # program, default 300), vpmu_params=P[+P...] (module parameters for
 # every load of vpmu.ko, this one's and the tests' own: VPMU_PARAMS),
 # vpmu_kselftest=1 (run each program through kselftest's
@@ -29,6 +30,7 @@ KSFT=/opt/vpmu/kselftest
 SELFTESTS=$KSFT/vpmu
 KMEMLEAK=/sys/kernel/debug/kmemleak
 filter=
+skip=
 tmo=300
 load=1
 kselftest=
@@ -36,6 +38,7 @@ read -r cmdline </proc/cmdline
 for arg in $cmdline; do
 	case "$arg" in
 	vpmu_test=*) filter=${arg#vpmu_test=} ;;
+	vpmu_skip=*) skip=${arg#vpmu_skip=} ;;
 	vpmu_test_timeout=*) tmo=${arg#vpmu_test_timeout=} ;;
 	vpmu_params=*) VPMU_PARAMS=$(echo "${arg#vpmu_params=}" | tr + ' ') ;;
 	vpmu_kselftest=1) kselftest=1 ;;
@@ -96,12 +99,12 @@ if [ -n "$load" ]; then
 	done
 fi
 
-# name_wanted NAME - does NAME contain one of the comma-separated words of
-# vpmu_test=?
-name_wanted() {
+# name_in NAME LIST - does NAME contain one of LIST's comma-separated
+# words?
+name_in() {
 	old_ifs=$IFS
 	IFS=,
-	for word in $filter; do
+	for word in $2; do
 		case "$1" in
 		*"$word"*) IFS=$old_ifs; return 0 ;;
 		esac
@@ -181,7 +184,8 @@ ksft_unwrap() {
 
 for name in $(sed -n 's/^vpmu://p' "$KSFT/kselftest-list.txt" | sort); do
 	t=$SELFTESTS/$name
-	if [ -n "$filter" ] && ! name_wanted "$name"; then
+	if { [ -n "$filter" ] && ! name_in "$name" "$filter"; } ||
+	   { [ -n "$skip" ] && name_in "$name" "$skip"; }; then
 		continue
 	fi
 	echo "VPMU-RUN $name"

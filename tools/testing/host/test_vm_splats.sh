@@ -1,0 +1,98 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# test_vm_splats.sh - the VM harness's splat filter (TAP): log_splats of
+# tools/testing/vm/lib.sh on made-up serial logs.  The reports vpmu_fault
+# causes on purpose outside vpmu (fault_reports: warn_alloc()'s stack
+# dump, remove_proc_entry()'s WARNING from unregister_irq_proc()) are let
+# through while vpmu_fault runs and only then, and only those: the same
+# WARNING from another caller, another WARNING, or either report under
+# another test is a splat.
+set -u
+
+. "$(dirname "$0")/tap.sh"
+# shellcheck source-path=SCRIPTDIR source=../vm/lib.sh
+. "$TOP/tools/testing/vm/lib.sh"
+
+# proc_warning CALLER - remove_proc_entry()'s report, freed by CALLER
+proc_warning() {
+	cat <<EOF
+[   66.010651] ------------[ cut here ]------------
+[   66.011290] name 'smp_affinity_list'
+[   66.011645] WARNING: CPU: 1 PID: 60 at fs/proc/generic.c:733 remove_proc_entry+0x137/0x268
+[   66.012425] Modules linked in: vpmu(O-)
+[   66.018630] RIP: 0010:remove_proc_entry+0x137/0x268
+[   66.020426] Call Trace:
+[   66.020501]  <TASK>
+[   66.020575]  ? proc_readdir+0xe6/0xe6
+[   66.023232]  $1+0x106/0x20c
+[   66.025531]  free_desc+0x6d/0x118
+[   66.026201]  irq_free_descs+0x30/0x44
+[   66.033156]  </TASK>
+[   66.033379] ---[ end trace 0000000000000000 ]---
+EOF
+}
+
+# vmalloc_failure - warn_alloc()'s report of a vmalloc() that failed
+vmalloc_failure() {
+	cat <<'EOF'
+[   40.100000] vpmu_fault: vmalloc error: size 65536, failed to allocate pages, mode:0xdc0(GFP_KERNEL|__GFP_ZERO), nodemask=(null)
+[   40.100100] CPU: 0 PID: 60 Comm: vpmu_fault Not tainted 6.12.117 #1
+[   40.100200] Hardware name: QEMU Standard PC (i440FX + PIIX, 1996)
+[   40.100300] Call Trace:
+[   40.100400]  <TASK>
+[   40.100500]  dump_stack_lvl+0x5d/0x80
+[   40.100600]  warn_alloc+0x164/0x190
+[   40.100700]  </TASK>
+EOF
+}
+
+# other_warning - a WARNING of vpmu's own
+other_warning() {
+	cat <<'EOF'
+[   50.000000] ------------[ cut here ]------------
+[   50.000100] WARNING: CPU: 0 PID: 60 at drivers/perf/vpmu/vpmu_pmu.c:100 vpmu_event_del+0x10/0x20 [vpmu]
+[   50.000200] Call Trace:
+[   50.000300]  <TASK>
+[   50.000400]  event_sched_out+0x1/0x2
+[   50.000500]  </TASK>
+EOF
+}
+
+# under TEST BODY... - a log: BODY's output while TEST runs, then the end
+under() {
+	local t=$1
+	shift
+	echo "VPMU-RUN $t"
+	"$@"
+	echo "VPMU-TEST $t: PASS"
+}
+
+# expect NAME N - the log $tmp/log has N splat lines
+expect() {
+	local got
+
+	got=$(log_splats "$tmp/log" | wc -l)
+	[ "$got" = "$2" ] || echo "# $1: $got splat lines, not $2"
+	ok "$([ "$got" = "$2" ]; echo $?)" "$1"
+}
+
+under vpmu_fault proc_warning unregister_irq_proc >"$tmp/log"
+expect "remove_proc_entry from unregister_irq_proc under vpmu_fault: none" 0
+under vpmu_fault vmalloc_failure >"$tmp/log"
+expect "warn_alloc's report under vpmu_fault: none" 0
+{ under vpmu_fault proc_warning unregister_irq_proc
+  under vpmu_fault vmalloc_failure; } >"$tmp/log"
+expect "both under vpmu_fault: none" 0
+under vpmu_run proc_warning unregister_irq_proc >"$tmp/log"
+expect "remove_proc_entry under another test: WARNING and Call Trace" 2
+under vpmu_run vmalloc_failure >"$tmp/log"
+expect "warn_alloc's report under another test: its Call Trace" 1
+under vpmu_fault proc_warning remove_proc_subtree >"$tmp/log"
+expect "remove_proc_entry from another caller under vpmu_fault: both lines" 2
+under vpmu_fault other_warning >"$tmp/log"
+expect "vpmu's own WARNING under vpmu_fault: both lines" 2
+{ under vpmu_fault proc_warning unregister_irq_proc
+  proc_warning unregister_irq_proc; } >"$tmp/log"
+expect "after vpmu_fault ended: the second report's two lines" 2
+tap_done

@@ -1,0 +1,65 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# fault-selfcheck.sh [FLAVOUR] - prove the fault tier notices a broken
+# error path.  Copies the work tree to $VPMU_CACHE/fault-selfcheck/,
+# applies selfcheck/fault/broken.diff there (three error paths broken on
+# purpose, each marked BROKEN: a freeze control leaked when a per-task
+# state cannot be had, EINVAL for a failed allocation of a histogram-unit
+# program, the loader's generation moved by an image that failed to
+# install) and runs vpmu_fault on FLAVOUR (default debug-6.12-fault, about
+# 12 minutes).  The run must fail, and for those three reasons:
+#
+#   hist_program: site N: Invalid argument, not ENOMEM
+#   image_load: site N (...) changed things
+#   a kmemleak report ("unreferenced object") among the flagged lines
+#
+# Prints "fault self-check: ok" and exits 0 only then.  Not part of
+# make check (a quarter of an hour); testing.rst, "Fault injection".
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../../.." && pwd)
+flavour=${1:-debug-6.12-fault}
+copy=${VPMU_CACHE:-$HOME/.cache/vpmu}/fault-selfcheck/src
+
+mkdir -p "$copy"
+rsync -rlpD --checksum --delete --exclude=/.git \
+	--filter=':- .gitignore' "$top/" "$copy/"
+patch -s -d "$copy" -p1 <"$here/selfcheck/fault/broken.diff"
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+rc=0
+"$copy/tools/testing/vm/vm-run.sh" --kernel "$flavour" >"$out" 2>&1 || rc=$?
+# The copy's run directory: lib.sh's VM_OUT for that tree.
+vm_out=$(bash -c '. "$1/tools/testing/vm/lib.sh"; echo "$VM_OUT"' _ "$copy")
+name=$(bash -c '. "$1/tools/testing/vm/lib.sh"; flavour_name "$2"' _ \
+	"$copy" "$flavour")
+log=$vm_out/$name/serial.log
+grep -E 'FAIL|passed,' "$out" | sed 's/^/  | /' || true
+
+bad=0
+want() {	# want WHAT PATTERN FILE
+	if grep -qE "$2" "$3"; then
+		echo "caught: $1"
+	else
+		echo "MISSED: $1"
+		bad=1
+	fi
+}
+if [ "$rc" = 0 ]; then
+	echo "MISSED: the run passed"
+	bad=1
+fi
+want "EINVAL from a failed allocation (hist_program)" \
+	'hist_program: site [0-9]+: Invalid argument, not ENOMEM' "$log"
+want "the generation moved by a failed image load (image_load)" \
+	'image_load: site [0-9]+ \(.*\) changed things' "$log"
+want "the leaked freeze control (kmemleak)" \
+	'unreferenced object' "$vm_out/$name/splats"
+if [ "$bad" = 0 ]; then
+	echo "fault self-check: ok"
+else
+	echo "fault self-check: FAILED (serial log: $log)"
+fi
+exit $bad
