@@ -20,7 +20,8 @@
 #   make check              every test tier; ends with "N passed, N failed"
 #   make host-check         host tier only (no VM)
 #   make vm-check           VM tier on the stock 6.1 and 6.12 kernels
-#   make debug-check        VM tier on the KASAN/lockdep/kmemleak kernel
+#   make debug-check        VM tier on the debug kernels (KASAN or KCSAN,
+#                           lockdep, kmemleak, fault injection)
 #   make demo               boot a VM with the module and show it via perf
 #   make bench              host benchmarks (callgrind instruction counts)
 #   make vm-bench           in a VM: kernel engine vs its host build, image load
@@ -93,7 +94,8 @@ vm-check:
 	@tools/testing/vm/vm-check.sh stock
 
 debug-check:
-	@tools/testing/vm/vm-check.sh debug
+	@rc=0; tools/testing/vm/vm-check.sh debug || rc=1; \
+	tools/testing/vm/kcsan-selfcheck.sh || rc=1; exit $$rc
 
 demo:
 	@tools/testing/vm/demo.sh

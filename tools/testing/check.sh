@@ -8,7 +8,9 @@
 #   selfcheck  tools/testing/vm/selfcheck.sh      -> "harness self-check: ok"
 #   vm         tools/testing/vm/vm-check.sh stock -> vm-6.1, vm-6.12, ...
 #   debug      tools/testing/vm/vm-check.sh debug -> debug-6.12-fault,
-#              debug-6.1, debug-6.12, debug-6.1-fault
+#              debug-6.1, debug-6.12, debug-6.1-fault, kcsan-6.12;
+#              then tools/testing/vm/kcsan-selfcheck.sh -> "kcsan
+#              self-check: ok"
 #              (one line per flavour of that set in vm/lib.sh's
 #              VM_FLAVOURS, in its order)
 #   pkg        tools/testing/pkg/check-pkg.sh     -> "pkg: N passed, N failed"
@@ -144,7 +146,16 @@ for tier in $TIERS; do
 		fi
 		run_tier debug "$TOP/tools/testing/vm/vm-check.sh" debug
 		mapfile -t names < <(flavour_names debug)
-		collect "${names[@]}" ;;
+		collect "${names[@]}"
+		# The KCSAN kernel is live and a race in vpmu fails a run.
+		run_tier kcsan-selfcheck "$TOP/tools/testing/vm/kcsan-selfcheck.sh"
+		if [ "$TIER_RC" = 0 ] &&
+		   grep -qx 'kcsan self-check: ok' "$tmp"; then
+			notes+=("kcsan self-check: ok")
+		else
+			notes+=("kcsan self-check: FAILED (a race in vpmu went unnoticed)")
+			failed=$((failed + 1))
+		fi ;;
 	pkg)
 		run_tier pkg "$TOP/tools/testing/pkg/check-pkg.sh"
 		collect pkg ;;

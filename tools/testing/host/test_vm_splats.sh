@@ -7,7 +7,8 @@
 # dump, remove_proc_entry()'s WARNING from unregister_irq_proc()) are let
 # through while vpmu_fault runs and only then, and only those: the same
 # WARNING from another caller, another WARNING, or either report under
-# another test is a splat.
+# another test is a splat.  A KCSAN report is a splat when either of its
+# stacks has a vpmu frame, and only then (kcsan_foreign).
 set -u
 
 . "$(dirname "$0")/tap.sh"
@@ -59,6 +60,28 @@ other_warning() {
 EOF
 }
 
+# kcsan_report FRAME1 FRAME2 - a KCSAN report, FRAMEn on top of stack n
+kcsan_report() {
+	cat <<EOF
+[   70.000000] ==================================================================
+[   70.000100] BUG: KCSAN: data-race in ${1%%+*} / ${2%%+*}
+[   70.000200]
+[   70.000300] write to 0xffff888004a1b2c0 of 8 bytes by interrupt on cpu 1:
+[   70.000400]  $1
+[   70.000500]  __handle_irq_event_percpu+0x5e/0x1a0
+[   70.000600]
+[   70.000700] read to 0xffff888004a1b2c0 of 8 bytes by task 80 on cpu 0:
+[   70.000800]  $2
+[   70.000900]  __x64_sys_ioctl+0x90/0xd0
+[   70.001000]
+[   70.001100] value changed: 0x0000000000000001 -> 0x0000000000000002
+[   70.001200]
+[   70.001300] Reported by Kernel Concurrency Sanitizer on:
+[   70.001400] CPU: 0 PID: 80 Comm: vpmu_stress Not tainted 6.12.117 #1
+[   70.001500] ==================================================================
+EOF
+}
+
 # under TEST BODY... - a log: BODY's output while TEST runs, then the end
 under() {
 	local t=$1
@@ -95,4 +118,16 @@ expect "vpmu's own WARNING under vpmu_fault: both lines" 2
 { under vpmu_fault proc_warning unregister_irq_proc
   proc_warning unregister_irq_proc; } >"$tmp/log"
 expect "after vpmu_fault ended: the second report's two lines" 2
+under vpmu_stress.sh kcsan_report "tick_sched_timer+0x1/0x2" \
+	"rcu_sched_clock_irq+0x3/0x4" >"$tmp/log"
+expect "KCSAN report without a vpmu frame: none" 0
+under vpmu_stress.sh kcsan_report "vpmu_irq_handler+0x1/0x2 [vpmu]" \
+	"perf_event_read+0x3/0x4" >"$tmp/log"
+expect "KCSAN report with a vpmu frame in one stack: its BUG line" 1
+under vpmu_stress.sh kcsan_report "perf_event_update_userpage+0x1/0x2" \
+	"vpmu_engine_run.isra.0+0x3/0x4" >"$tmp/log"
+expect "KCSAN report with vpmu_* in the other stack: its BUG line" 1
+{ under vpmu_stress.sh kcsan_report "a+0x1/0x2" "b+0x1/0x2"
+  under vpmu_stress.sh kcsan_report "vpmu_x+0x1/0x2" "b+0x1/0x2"; } >"$tmp/log"
+expect "a foreign report, then one of vpmu's: one BUG line" 1
 tap_done

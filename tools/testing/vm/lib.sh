@@ -77,6 +77,9 @@ LINUX_SRC_TAR=/usr/src/linux-source-6.1.tar.xz
 # debug-SERIES-fault: the fault tier (vpmu_fault, testing.rst "Fault
 # injection") on its own, ten minutes on 6.12 (a module load fails ~900
 # sites), beside the rest of the debug set; the longest first.
+# kcsan-6.12: 6.12 with KCSAN instead of KASAN (debug-kcsan.config), the
+# stress tier and the tests where CPUs, interrupts and sysfs readers meet
+# (testing.rst, "Data races").
 VM_FLAVOURS='
 6.1               vm-6.1            stock  6.1         all        @slub
 6.12              vm-6.12           stock  6.12        kselftest  @slub
@@ -89,6 +92,7 @@ debug-6.12-fault  debug-6.12-fault  debug  debug-6.12  vpmu_fault @timeout=1500
 debug-6.1         debug-6.1         debug  debug-6.1   all        vpmu_skip=vpmu_fault
 debug-6.12        debug-6.12        debug  debug-6.12  all        vpmu_skip=vpmu_fault
 debug-6.1-fault   debug-6.1-fault   debug  debug-6.1   vpmu_fault @timeout=1500
+kcsan-6.12        kcsan-6.12        debug  debug-6.12-kcsan vpmu_stress,vpmu_reload_stress,vpmu_uhist_readers,vpmu_lifetime,vpmu_cpu_sampling,vpmu_hotplug,vpmu_perf_narrow,vpmu_inherit,vpmu_snapshot,vpmu_unload_busy,vpmu_gate
 '
 
 # flavour_row FLAVOUR - FLAVOUR's row of VM_FLAVOURS (nothing if there is
@@ -527,14 +531,17 @@ DEBUG_SERIES=$(awk '$3 == "debug" { sub(/^debug-/, "", $4); print $4 }' \
 # its guest (build_series_selftests).
 debug_patch_dirs() {
 	case "$1" in
-	6.12)	echo "$TOP/upstream/perf-detached-leader" ;;
+	6.12|6.12-*)	echo "$TOP/upstream/perf-detached-leader" ;;
 	esac
 }
 
-# debug_setup SERIES - sets DBG_SRC_PKG, DBG_SRC_TAR, DBG_FRAGMENTS (the
-# common debug.config, then debug-SERIES.config when the series needs
-# something different) and DBG_PATCHES (every patch of the series'
-# debug_patch_dirs but the cover letters, in order).
+# debug_setup SERIES - sets DBG_SRC (the kernel series: SERIES up to its
+# first "-"), DBG_SRC_PKG, DBG_SRC_TAR, DBG_FRAGMENTS (the common
+# debug.config, then debug-DBG_SRC.config when the kernel series needs
+# something different, then for SERIES X-VARIANT debug-VARIANT.config;
+# where two set one option the last one wins) and DBG_PATCHES (every
+# patch of the series' debug_patch_dirs but the cover letters, in order).
+# SERIES 6.12-kcsan: 6.12 with kcsan.config (KCSAN instead of KASAN).
 debug_setup() {
 	local d p
 
@@ -542,11 +549,17 @@ debug_setup() {
 	*" $1 "*) ;;
 	*) die "no debug kernel for series $1 (have: $DEBUG_SERIES)" ;;
 	esac
-	DBG_SRC_PKG=linux-source-$1
-	DBG_SRC_TAR=/usr/src/linux-source-$1.tar.xz
+	DBG_SRC=${1%%-*}
+	DBG_SRC_PKG=linux-source-$DBG_SRC
+	DBG_SRC_TAR=/usr/src/linux-source-$DBG_SRC.tar.xz
 	DBG_FRAGMENTS=("$VM_DIR/debug.config")
-	if [ -f "$VM_DIR/debug-$1.config" ]; then
-		DBG_FRAGMENTS+=("$VM_DIR/debug-$1.config")
+	if [ -f "$VM_DIR/debug-$DBG_SRC.config" ]; then
+		DBG_FRAGMENTS+=("$VM_DIR/debug-$DBG_SRC.config")
+	fi
+	if [ "$1" != "$DBG_SRC" ]; then
+		[ -f "$VM_DIR/debug-${1#*-}.config" ] ||
+			die "no debug-${1#*-}.config for series $1"
+		DBG_FRAGMENTS+=("$VM_DIR/debug-${1#*-}.config")
 	fi
 	DBG_PATCHES=()
 	for d in $(debug_patch_dirs "$1"); do
@@ -574,8 +587,22 @@ debug_kernel_key() {
 	} | sha256sum | cut -c1-12)"
 }
 
+# fragment_lines - the fragments' option lines, each option's last one
+# (a later fragment overrides an earlier: debug-kcsan.config turns KASAN
+# off), in the order of first appearance.
+fragment_lines() {
+	cat "${DBG_FRAGMENTS[@]}" | awk '
+		/^CONFIG_[A-Za-z0-9_]+=/ { o = $0; sub(/=.*/, "", o) }
+		/^# CONFIG_[A-Za-z0-9_]+ is not set$/ { o = $2 }
+		/^CONFIG_|^# CONFIG_.* is not set$/ {
+			if (!(o in line)) order[n++] = o
+			line[o] = $0
+		}
+		END { for (i = 0; i < n; i++) print line[order[i]] }'
+}
+
 # check_debug_config CONFIG - every =y line of the fragments must be =y in
-# CONFIG, every "is not set" line must not be =y.
+# CONFIG, every "is not set" line must not be =y (fragment_lines).
 check_debug_config() {
 	local cfg=$1 bad=0 line opt
 
@@ -595,7 +622,7 @@ check_debug_config() {
 				bad=1
 			} ;;
 		esac
-	done < <(cat "${DBG_FRAGMENTS[@]}")
+	done < <(fragment_lines)
 	return $bad
 }
 
@@ -616,14 +643,14 @@ apply_fragment() {
 			opt=${line#\# CONFIG_}
 			scripts/config --disable "${opt%% *}" ;;
 		esac
-	done < <(cat "${DBG_FRAGMENTS[@]}")
+	done < <(fragment_lines)
 }
 
 # --- vpmu built into a debug kernel (CONFIG_PERF_VPMU=y in its fragments) ---
 
 # debug_vpmu_builtin - do the fragments build vpmu into the kernel?
 debug_vpmu_builtin() {
-	cat "${DBG_FRAGMENTS[@]}" | grep -qx 'CONFIG_PERF_VPMU=y'
+	fragment_lines | grep -qx 'CONFIG_PERF_VPMU=y'
 }
 
 # debug_vpmu_sync TREE - put this work tree's vpmu into the kernel TREE
@@ -716,7 +743,7 @@ build_debug_kernel() {
 	if debug_vpmu_builtin; then
 		dir=$VM_TREE/debug-kernel/$key
 	fi
-	tree=$dir/linux-source-$series
+	tree=$dir/linux-source-$DBG_SRC
 	VMLINUZ=$tree/arch/x86/boot/bzImage
 	KDIR=$tree
 	KVER=debug-$series
@@ -1040,13 +1067,28 @@ fault_reports() {
 	' "$1"
 }
 
+# kcsan_foreign LOG - the line numbers of the "BUG: KCSAN:" lines of the
+# KCSAN reports in LOG that have no vpmu frame (a function vpmu_* or one
+# of the module's, "[vpmu]") in either stack: the kernel's own races,
+# which vpmu neither causes nor can annotate (testing.rst, "Data races").
+# A report runs from its "BUG: KCSAN:" line to the "=====" line that
+# closes it.
+kcsan_foreign() {
+	awk '
+		/\] BUG: KCSAN: / { at = NR; ours = 0; next }
+		at && /(^|[] ])vpmu_[A-Za-z0-9_.]*\+0x|\[vpmu\]/ { ours = 1 }
+		at && /\] =+$/ { if (!ours) print at; at = 0 }
+	' "$1"
+}
+
 # log_splats LOG - the line numbers of LOG's kernel lines that are splats
-# (SPLAT_RE, kmemleak's reports), but for BENIGN_RE and fault_reports.
+# (SPLAT_RE, kmemleak's reports), but for BENIGN_RE, fault_reports and
+# kcsan_foreign.
 log_splats() {
 	{ grep -nE "\[ *[0-9]+\.[0-9]+\].*($SPLAT_RE)" "$1"
 	  grep -n 'unreferenced object' "$1"; } |
 		grep -vE "$BENIGN_RE" | sort -n -t: -k1,1 | cut -d: -f1 | uniq |
-		grep -vxF -f <(fault_reports "$1") || true
+		grep -vxF -f <(fault_reports "$1"; kcsan_foreign "$1") || true
 }
 
 # analyse_log NAME - decide pass/fail from $OUT/serial.log and $QEMU_RC;
@@ -1090,6 +1132,14 @@ analyse_log() {
 		failed=$((failed + 1))
 	fi
 	splats=$(log_splats "$log")
+	local foreign
+	foreign=$(kcsan_foreign "$log" | wc -l)
+	if [ "$foreign" -gt 0 ]; then
+		log "$name: $foreign KCSAN reports without vpmu in them (the kernel's own races), not counted:"
+		kcsan_foreign "$log" | while read -r ln; do
+			sed -n "${ln}p" "$log" >&2
+		done
+	fi
 	# The matched lines themselves, for the self-check.
 	for ln in $splats; do
 		printf '%s:%s\n' "$ln" "$(sed -n "${ln}p" "$log")"
