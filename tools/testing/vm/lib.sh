@@ -521,8 +521,9 @@ build_ksft_tree() {
 
 # --- debug kernel ---------------------------------------------------------
 
-# Series the debug tier builds, each from Debian's linux-source-SERIES:
-# the debug flavours' (VM_FLAVOURS), "6.1 6.12".
+# Series the debug tier builds, each from Debian's linux-source of its
+# kernel series: the debug flavours' kernels (VM_FLAVOURS), "6.1 6.12
+# 6.12-kcsan".
 DEBUG_SERIES=$(awk '$3 == "debug" { sub(/^debug-/, "", $4); print $4 }' \
 	<<<"$VM_FLAVOURS" | sort -u -V | paste -sd' ')
 
@@ -541,7 +542,7 @@ debug_patch_dirs() {
 # something different, then for SERIES X-VARIANT debug-VARIANT.config;
 # where two set one option the last one wins) and DBG_PATCHES (every
 # patch of the series' debug_patch_dirs but the cover letters, in order).
-# SERIES 6.12-kcsan: 6.12 with kcsan.config (KCSAN instead of KASAN).
+# SERIES 6.12-kcsan: 6.12 with debug-kcsan.config (KCSAN, not KASAN).
 debug_setup() {
 	local d p
 
