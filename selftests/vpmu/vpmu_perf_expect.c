@@ -51,8 +51,12 @@ FIXTURE_SETUP(sample)
 	    vt_load_share_image(_metadata, variant->image))
 		return;
 	if (vt_expect_load(variant->expect, &self->x) ||
-	    self->x.nev != variant->nev)
+	    self->x.nev != variant->nev) {
+		/* 6.12's harness runs no teardown after a skipped setup */
+		if (variant->image)
+			vt_load_default();
 		SKIP(return, "no full %s in $VPMU_SHARE", variant->expect);
+	}
 }
 
 FIXTURE_TEARDOWN(sample)
