@@ -131,7 +131,7 @@ struct fault_op {
 };
 
 static void fault_loop(struct __test_metadata *_metadata,
-		      FIXTURE_DATA(fault) *self, const struct fault_op *op)
+		       FIXTURE_DATA(fault) *self, const struct fault_op *op)
 {
 	unsigned int n, sites = 0, absorbed = 0, bad = 0;
 	int ret, inj;
