@@ -6,12 +6,13 @@
 # applies selfcheck/fault/broken.diff there (three error paths broken on
 # purpose, each marked BROKEN: a freeze control leaked when a per-task
 # state cannot be had, EINVAL for a failed allocation of a histogram-unit
-# program, the loader's generation moved by an image that failed to
-# install) and runs vpmu_fault on FLAVOUR (default debug-6.12-fault, about
-# 12 minutes).  The run must fail, and for those three reasons:
+# program, the program a /dev/vpmu file keeps for a resume dropped when
+# the resumed run's memory cannot be had) and runs vpmu_fault on FLAVOUR
+# (default debug-6.12-fault, about 12 minutes).  The run must fail, and
+# for those three reasons:
 #
 #   hist_program: site N: Invalid argument, not ENOMEM
-#   image_load: site N (...) changed things
+#   resume: site N (...) changed things
 #   a kmemleak report ("unreferenced object") among the flagged lines
 #
 # Prints "fault self-check: ok" and exits 0 only then.  Not part of
@@ -53,8 +54,8 @@ if [ "$rc" = 0 ]; then
 fi
 want "EINVAL from a failed allocation (hist_program)" \
 	'hist_program: site [0-9]+: Invalid argument, not ENOMEM' "$log"
-want "the generation moved by a failed image load (image_load)" \
-	'image_load: site [0-9]+ \(.*\) changed things' "$log"
+want "the kept program lost by a failed resume (resume)" \
+	'resume: site [0-9]+ \(.*\) changed things' "$log"
 want "the leaked freeze control (kmemleak)" \
 	'unreferenced object' "$vm_out/$name/splats"
 if [ "$bad" = 0 ]; then
