@@ -8,7 +8,9 @@
 # through while vpmu_fault runs and only then, and only those: the same
 # WARNING from another caller, another WARNING, or either report under
 # another test is a splat.  A KCSAN report is a splat when either of its
-# stacks has a vpmu frame, and only then (kcsan_foreign).
+# stacks has a vpmu frame, and only then (kcsan_foreign).  lib.sh is
+# bash's; run-tests.sh runs every test_*.sh with sh.
+[ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
 set -u
 
 . "$(dirname "$0")/tap.sh"
