@@ -1134,10 +1134,10 @@ analyse_log() {
 	fi
 	splats=$(log_splats "$log")
 	local foreign
-	foreign=$(kcsan_foreign "$log" | wc -l)
-	if [ "$foreign" -gt 0 ]; then
-		log "$name: $foreign KCSAN reports without vpmu in them (the kernel's own races), not counted:"
-		kcsan_foreign "$log" | while read -r ln; do
+	foreign=$(kcsan_foreign "$log")
+	if [ -n "$foreign" ]; then
+		log "$name: $(wc -l <<<"$foreign") KCSAN reports without vpmu in them (the kernel's own races), not counted:"
+		for ln in $foreign; do
 			sed -n "${ln}p" "$log" >&2
 		done
 	fi
@@ -1333,4 +1333,46 @@ check_kernel() {
 	fi
 	log "$name: took $((SECONDS - start))s"
 	return $rc
+}
+
+# selfcheck_inject KERNEL NAME WANT UNWANTED SPLATS ENV... - one run of
+# the harness on KERNEL with a failure injected through the ENV words
+# (NAME=value: VPMU_APPEND, VPMU_EXTRA_SELFTESTS, VPMU_EXTRA_MODULE_DIRS),
+# reported as selfcheck-NAME; WANT must appear in its FAIL lines and
+# UNWANTED must not; every |-separated regex of SPLATS (may be empty)
+# must match a kernel line the harness flagged.  selfcheck.sh and
+# kcsan-selfcheck.sh.
+selfcheck_inject() {
+	local kernel=$1 name=$2 want=$3 unwanted=$4 splats=$5 out rc=0 re
+	shift 5
+
+	out=$VM_OUT/selfcheck-$name.txt
+	log "self-check: $name"
+	(
+		export VPMU_RUN_NAME="selfcheck-$name"
+		# shellcheck disable=SC2163 # exports the NAME=value words given
+		export "$@"
+		check_kernel "$kernel"
+	) >"$out" 2>&1 || rc=$?
+	sed 's/^/  | /' "$out" | grep -E 'FAIL|passed,|WARNING|not ok' || true
+	if [ "$rc" = 0 ]; then
+		echo "self-check $name: the run passed; the harness missed it"
+		return 1
+	fi
+	if ! grep -q "^selfcheck-$name: FAIL: $want" "$out"; then
+		echo "self-check $name: failed, but not for \"$want\""
+		return 1
+	fi
+	if grep -q "^selfcheck-$name: FAIL: $unwanted" "$out"; then
+		echo "self-check $name: also failed for \"$unwanted\""
+		return 1
+	fi
+	local IFS='|'
+	for re in $splats; do
+		if ! grep -qE "$re" "$VM_OUT/selfcheck-$name/splats"; then
+			echo "self-check $name: no flagged kernel line matches \"$re\""
+			return 1
+		fi
+	done
+	echo "self-check $name: caught ($want)"
 }

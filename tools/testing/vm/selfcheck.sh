@@ -24,53 +24,15 @@ append="${VPMU_APPEND:+$VPMU_APPEND }$tests"
 ensure_host_deps
 build_userspace
 
-# inject NAME WANT UNWANTED SPLATS ENV... - one injected run; WANT must
-# appear in its FAIL lines and UNWANTED must not; every |-separated regex
-# of SPLATS (may be empty) must match a kernel line the harness flagged.
-inject() {
-	local name=$1 want=$2 unwanted=$3 splats=$4 out rc=0 re
-	shift 4
-
-	out=$VM_OUT/selfcheck-$name.txt
-	log "self-check: $name"
-	(
-		export VPMU_RUN_NAME="selfcheck-$name"
-		# shellcheck disable=SC2163 # exports the NAME=value words given
-		export "$@"
-		check_kernel "$kernel"
-	) >"$out" 2>&1 || rc=$?
-	sed 's/^/  | /' "$out" | grep -E 'FAIL|passed,|WARNING|not ok' || true
-	if [ "$rc" = 0 ]; then
-		echo "self-check $name: the run passed; the harness missed it"
-		return 1
-	fi
-	if ! grep -q "^selfcheck-$name: FAIL: $want" "$out"; then
-		echo "self-check $name: failed, but not for \"$want\""
-		return 1
-	fi
-	if grep -q "^selfcheck-$name: FAIL: $unwanted" "$out"; then
-		echo "self-check $name: also failed for \"$unwanted\""
-		return 1
-	fi
-	local IFS='|'
-	for re in $splats; do
-		if ! grep -qE "$re" "$VM_OUT/selfcheck-$name/splats"; then
-			echo "self-check $name: no flagged kernel line matches \"$re\""
-			return 1
-		fi
-	done
-	echo "self-check $name: caught ($want)"
-}
-
 # The kernel and module first (apt and builds, once), then both runs at
 # once, one guest per core; their reports are printed in order.
 "$VM_DIR/run-kernel.sh" --prepare "$kernel" || true
 ok=1
-inject failing-test "test failures" "kernel splat" "" \
+selfcheck_inject "$kernel" failing-test "test failures" "kernel splat" "" \
 	VPMU_APPEND="$append" VPMU_EXTRA_SELFTESTS="$VM_DIR/selfcheck/fail_test.sh" \
 	>"$VM_OUT/selfcheck-1.log" 2>&1 &
 p1=$!
-inject kernel-warning "kernel splat" "test failures" \
+selfcheck_inject "$kernel" kernel-warning "kernel splat" "test failures" \
 	'WARNING:.*vpmu_selfcheck_warn|BUG vpmu_selfcheck_slub \(.*\): Poison overwritten' \
 	VPMU_APPEND="$append" \
 	VPMU_EXTRA_MODULE_DIRS="$VM_DIR/selfcheck/warn $VM_DIR/selfcheck/slub" \
