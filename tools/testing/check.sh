@@ -101,6 +101,17 @@ collect() {
 	fi
 }
 
+# collect_ok LINE FAILED - a self-check tier: LINE among the last tier's
+# output and exit 0 note LINE; anything else notes FAILED, one failure.
+collect_ok() {
+	if [ "$TIER_RC" = 0 ] && grep -qxF "$1" "$tmp"; then
+		notes+=("$1")
+	else
+		notes+=("$2")
+		failed=$((failed + 1))
+	fi
+}
+
 for tier in $TIERS; do
 	case "$tier" in
 	host)
@@ -121,12 +132,8 @@ for tier in $TIERS; do
 		fi ;;
 	selfcheck)
 		run_tier selfcheck "$TOP/tools/testing/vm/selfcheck.sh"
-		if [ "$TIER_RC" = 0 ] && grep -qx 'harness self-check: ok' "$tmp"; then
-			notes+=("harness self-check: ok")
-		else
-			notes+=("harness self-check: FAILED (the harness missed an injected failure)")
-			failed=$((failed + 1))
-		fi ;;
+		collect_ok 'harness self-check: ok' \
+			"harness self-check: FAILED (the harness missed an injected failure)" ;;
 	vm)
 		run_tier vm "$TOP/tools/testing/vm/vm-check.sh" stock
 		# After the tier: the newest kernel's line is named by the
@@ -149,13 +156,8 @@ for tier in $TIERS; do
 		collect "${names[@]}"
 		# The KCSAN kernel is live and a race in vpmu fails a run.
 		run_tier kcsan-selfcheck "$TOP/tools/testing/vm/kcsan-selfcheck.sh"
-		if [ "$TIER_RC" = 0 ] &&
-		   grep -qx 'kcsan self-check: ok' "$tmp"; then
-			notes+=("kcsan self-check: ok")
-		else
-			notes+=("kcsan self-check: FAILED (a race in vpmu went unnoticed)")
-			failed=$((failed + 1))
-		fi ;;
+		collect_ok 'kcsan self-check: ok' \
+			"kcsan self-check: FAILED (a race in vpmu went unnoticed)" ;;
 	pkg)
 		run_tier pkg "$TOP/tools/testing/pkg/check-pkg.sh"
 		collect pkg ;;
