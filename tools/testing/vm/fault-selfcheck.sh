@@ -8,7 +8,7 @@
 # state cannot be had, EINVAL for a failed allocation of a histogram-unit
 # program, the program a /dev/vpmu file keeps for a resume dropped when
 # the resumed run's memory cannot be had) and runs vpmu_fault on FLAVOUR
-# (default debug-6.12-fault, about 12 minutes).  The run must fail, and
+# (default debug-6.12-fault).  The run must fail, and
 # for those three reasons:
 #
 #   hist_program: site N: Invalid argument, not ENOMEM
@@ -16,7 +16,8 @@
 #   a kmemleak report ("unreferenced object") among the flagged lines
 #
 # Prints "fault self-check: ok" and exits 0 only then.  Not part of
-# make check (a quarter of an hour); testing.rst, "Fault injection".
+# make check (7 minutes idle, 12 under load); testing.rst, "Fault
+# injection".
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -32,11 +33,10 @@ out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 rc=0
 "$copy/tools/testing/vm/vm-run.sh" --kernel "$flavour" >"$out" 2>&1 || rc=$?
-# The copy's run directory: lib.sh's VM_OUT for that tree.
-vm_out=$(bash -c '. "$1/tools/testing/vm/lib.sh"; echo "$VM_OUT"' _ "$copy")
-name=$(bash -c '. "$1/tools/testing/vm/lib.sh"; flavour_name "$2"' _ \
-	"$copy" "$flavour")
-log=$vm_out/$name/serial.log
+# The copy's run directory: lib.sh's VM_OUT for that tree, the run's name.
+run_dir=$(bash -c '. "$1/tools/testing/vm/lib.sh"
+	echo "$VM_OUT/$(flavour_name "$2")"' _ "$copy" "$flavour")
+log=$run_dir/serial.log
 grep -E 'FAIL|passed,' "$out" | sed 's/^/  | /' || true
 
 bad=0
@@ -57,7 +57,7 @@ want "EINVAL from a failed allocation (hist_program)" \
 want "the kept program lost by a failed resume (resume)" \
 	'resume: site [0-9]+ \(.*\) changed things' "$log"
 want "the leaked freeze control (kmemleak)" \
-	'unreferenced object' "$vm_out/$name/splats"
+	'unreferenced object' "$run_dir/splats"
 if [ "$bad" = 0 ]; then
 	echo "fault self-check: ok"
 else
