@@ -68,9 +68,24 @@ version-h:
 	@if cmp -s $(VERSION_H).tmp $(VERSION_H); then rm -f $(VERSION_H).tmp; \
 	else mv $(VERSION_H).tmp $(VERSION_H); fi
 
+# The kernel tree the module's objects were built for: its path and its
+# configuration.  Kbuild names an external module's kernel headers by paths
+# relative to the kernel tree, so built again against another tree (a
+# different KDIR) every object would look up to date, and the module would
+# link one kernel's code with another's struct module: refused at insmod
+# ("section size must match the kernel's built struct module size") or
+# worse.  When the kernel changes, the module's build products go first.
+KDIR_STAMP := .vpmu-kdir
+
 modules: ucode version-h
 	@test -d $(KDIR) || { echo "vpmu: no kernel headers at $(KDIR);" \
 		"install linux-headers-\$$(uname -r) or pass KDIR=" >&2; exit 1; }
+	@id="$$(realpath $(KDIR)) $$(cat $(KDIR)/include/config/auto.conf \
+		2>/dev/null | sha256sum | cut -c1-16)"; \
+	if [ "$$(cat $(KDIR_STAMP) 2>/dev/null)" != "$$id" ]; then \
+		rm -rf $(KBUILD_JUNK) .tmp_versions; \
+		echo "$$id" >$(KDIR_STAMP); \
+	fi
 	$(MAKE) -C $(KDIR) M=$(TOP) modules
 
 modules_install:
@@ -222,7 +237,7 @@ KBUILD_JUNK := Module.symvers modules.order .*.cmd .module-common.o \
 	       drivers/perf/.*.cmd drivers/perf/modules.order
 
 clean:
-	rm -rf $(KBUILD_JUNK) .tmp_versions
+	rm -rf $(KBUILD_JUNK) .tmp_versions $(KDIR_STAMP)
 	rm -f $(UCODE_H) $(VERSION_H)
 	$(MAKE) -C tools/vpmu clean
 	$(MAKE) -C tools/testing/host clean

@@ -8,7 +8,9 @@
 # circle among the C files of the driver, the tools and the selftests;
 # glossary.sh: no old name of a concept the glossary names;
 # func-lengths.sh: no function over its limit), sparse (C=2) over a
-# module build against each stock kernel's headers, and the documentation
+# module build against each stock kernel's headers, the last build made
+# again against a copy of its headers (every object compiled again), and
+# the documentation
 # (lint-docs.sh: RST, the ABI through get_abi.pl, man pages).  Prints TAP
 # and ends with "lint: N passed, N failed".
 #
@@ -261,6 +263,50 @@ run_sparse() {
 	fi
 }
 
+# run_kdir_switch SERIES - the tree built against SERIES's headers (by
+# run_sparse) built again against a copy of them elsewhere, as old as
+# they are: another kernel tree.  Kbuild names an external module's
+# kernel headers by paths relative to the kernel tree, so unless the
+# wrapper notices that the kernel changed, every object built for the
+# first kernel looks up to date and the module links the first kernel's
+# code with the second's struct module ("section size must match the
+# kernel's built struct module size" at insmod: CI's debug tier, when a
+# debug kernel's key changed under a cached tree copy).  Every object must
+# be compiled again.
+run_kdir_switch() {
+	local src=$VM_SRC/lint-$1 kdir log objs cc l
+
+	resolve_stock "$1"
+	kdir=$CACHE/lint-kdir/linux-headers-$KVER
+	if [ ! -d "$kdir" ]; then
+		rm -rf "$kdir.tmp"
+		mkdir -p "${kdir%/*}"
+		cp -a "/usr/src/linux-headers-$KVER" "$kdir.tmp"
+		# scripts/ and tools/ are relative links into linux-kbuild.
+		for l in "$kdir.tmp"/*; do
+			if [ -L "$l" ]; then
+				ln -sfn "$(realpath "/usr/src/linux-headers-$KVER/${l##*/}")" "$l"
+			fi
+		done
+		mv "$kdir.tmp" "$kdir"
+	fi
+	log=$src/.vpmu-kdir-switch.log
+	if ! make -C "$src" modules KDIR="$kdir" >"$log" 2>&1; then
+		tap fail "module build against a copy of $KVER's headers" "$log"
+		return
+	fi
+	objs=$(sed -e ':a' -e '/\\$/N; s/\\\n//; ta' \
+		"$src/drivers/perf/vpmu/Makefile" | sed -n 's/^vpmu-y [:+]= //p' |
+		wc -w)
+	cc=$(grep -c ' CC \[M\] .*/drivers/perf/vpmu/vpmu_[a-z0-9_]*\.o$' "$log" || true)
+	if [ "$cc" -ne "$objs" ]; then
+		echo "compiled $cc of $objs objects" >>"$log"
+		tap fail "kernel tree changed: every object of the module rebuilt" "$log"
+	else
+		tap ok "kernel tree changed: every object of the module rebuilt"
+	fi
+}
+
 mkdir -p "$CACHE"
 ensure_checkpatch
 run_checkpatch
@@ -271,6 +317,8 @@ run_docs
 for s in $SERIES; do
 	run_sparse "$s"
 done
+# After the sparse builds: the last one's copy holds a module for its kernel.
+run_kdir_switch "${SERIES##* }"
 echo "1..$n"
 echo "lint: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -407,12 +407,18 @@ build_module() {
 }
 
 # build_extra_module DIR NAME KDIR - build an out-of-tree helper module
-# (selfcheck injectors) in a cache copy; echoes the .ko.
+# (selfcheck injectors) in a cache copy; echoes the .ko.  A copy last
+# built against another kernel tree starts over (the top Makefile's
+# KDIR_STAMP says why).
 build_extra_module() {
 	local dir=$1 name=$2 kdir=$3 dst=$VM_SRC/extra-$2
 
+	if [ "$(cat "$dst/.vpmu-kdir" 2>/dev/null)" != "$(realpath "$kdir")" ]; then
+		rm -rf "$dst"
+	fi
 	mkdir -p "$dst"
 	rsync -a --delete --exclude='*.o' --exclude='*.ko' "$dir/" "$dst/"
+	realpath "$kdir" >"$dst/.vpmu-kdir"
 	make -C "$kdir" M="$dst" modules >"$dst/.build.log" 2>&1 ||
 		{ tail -n 30 "$dst/.build.log" >&2; die "build of $dir failed"; }
 	ls "$dst"/*.ko
