@@ -42,6 +42,12 @@
 #define C1_MARK		(1ull << 20)
 #define C1_FROZEN	(1ull << 21)
 #define HU_PROG		"par\nvpmu_uops 16\nvpmu_insns 7\n"
+/* a load vpmu_init() refuses before it allocates */
+#define REFUSED_PARAMS	"nr_counters=0"
+/* the loader's clean-up after a refused init: at most this many points */
+#define LOADER_TAIL	64u
+/* a load's count of points before vpmu_init() varies by no more */
+#define LOADER_SLACK	16u
 
 FIXTURE(fault) {
 	int nth;		/* this thread's fail-nth, open */
@@ -58,6 +64,7 @@ FIXTURE(fault) {
 	unsigned long long gen;
 	uint8_t *img;		/* a variant of the default image */
 	size_t img_len;
+	const char *params;	/* of the loads insmod_call makes */
 };
 
 /* ---- the mechanism ----------------------------------------------------- */
@@ -129,14 +136,15 @@ struct fault_op {
 	bool no_site_ok;	/* allocates nothing: 0 sites is right */
 };
 
-static void fault_loop(struct __test_metadata *_metadata,
-		       FIXTURE_DATA(fault) *self, const struct fault_op *op)
+static void fault_loop_from(struct __test_metadata *_metadata,
+			    FIXTURE_DATA(fault) *self,
+			    const struct fault_op *op, unsigned int from)
 {
 	unsigned int n, sites = 0, absorbed = 0, bad = 0;
 	int ret, inj;
 
 	ASSERT_EQ(0, fault_config());
-	for (n = 1; n <= MAX_SITES; n++) {
+	for (n = from; n <= MAX_SITES; n++) {
 		if (op->setup)
 			ASSERT_EQ(0, op->setup(self)) TH_LOG("%s: set-up", op->name);
 		fault_arm(self->nth, n);
@@ -164,14 +172,24 @@ static void fault_loop(struct __test_metadata *_metadata,
 		if (!inj || bad > 10)
 			break;
 	}
-	ksft_print_msg("fault: %s: %u sites failed (%u absorbed)\n", op->name,
-		       sites, absorbed);
+	if (from > 1)
+		ksft_print_msg("fault: %s: %u sites failed from site %u (%u absorbed)\n",
+			       op->name, sites, from, absorbed);
+	else
+		ksft_print_msg("fault: %s: %u sites failed (%u absorbed)\n",
+			       op->name, sites, absorbed);
 	fflush(stdout);
 	EXPECT_EQ(0u, bad);
 	EXPECT_GE(MAX_SITES, n) TH_LOG("%s: still failing", op->name);
 	if (!op->no_site_ok)
 		EXPECT_LT(0u, sites) TH_LOG("%s: no site: fail-nth broken?",
 					    op->name);
+}
+
+static void fault_loop(struct __test_metadata *_metadata,
+		       FIXTURE_DATA(fault) *self, const struct fault_op *op)
+{
+	fault_loop_from(_metadata, self, op, 1);
 }
 
 /* Have the kernel fail-nth and failslab's debugfs? */
@@ -206,6 +224,7 @@ FIXTURE_SETUP(fault)
 	self->nth = self->dev = self->sib = self->fd = -1;
 	self->mem = self->left = self->img = NULL;
 	self->sum.file = NULL;
+	self->params = "";
 	if (!have_fault())
 		SKIP(return, "no %s or failslab in debugfs (no fault injection)",
 		     FAIL_NTH);
@@ -690,6 +709,25 @@ static int interval_check(FIXTURE_DATA(fault) *self, int ret, int inj)
 
 /* ---- insmod ------------------------------------------------------------ */
 
+/* Why the module cannot be loaded here, or NULL. */
+static const char *insmod_skip(void)
+{
+	if (vt_module_builtin())
+		return VT_BUILTIN_REASON;
+	if (access(vt_ko(), R_OK))
+		return "no module file (set VPMU_KO)";
+	return NULL;
+}
+
+/* Let the module go: close what the fixture holds open. */
+static void insmod_unhold(FIXTURE_DATA(fault) *self)
+{
+	close(self->dev);
+	close(self->sib);
+	self->dev = -1;
+	self->sib = -1;
+}
+
 static int insmod_setup(FIXTURE_DATA(fault) *self)
 {
 	int ret = vt_rmmod_retry();
@@ -699,7 +737,7 @@ static int insmod_setup(FIXTURE_DATA(fault) *self)
 
 static int insmod_call(FIXTURE_DATA(fault) *self)
 {
-	return vt_insmod("");
+	return vt_insmod(self->params);
 }
 
 /* A failed load leaves no module; a good one counts sum exactly. */
@@ -718,9 +756,7 @@ static int insmod_check(FIXTURE_DATA(fault) *self, int ret, int inj)
 		return 1;
 	self->gen = vt_generation();
 	bad = sum_counts(self) + loader_same(self);
-	close(self->dev);
-	close(self->sib);
-	self->dev = self->sib = -1;
+	insmod_unhold(self);
 	return bad;
 }
 
@@ -895,9 +931,9 @@ TEST_F(fault, uhist_controls)
 
 /*
  * insmod with the default parameters.  Module loading has ~900 sites,
- * each a load under KASAN (5 minutes on debug-6.12 under TCG): the other
- * sets (module.rst: "tc=0", "nr_counters=16 counter_widths=64,32",
- * "uhist_interval=7") would each take as long, and are not tried.
+ * each a load under KASAN (5 minutes on debug-6.12 under TCG), ~400 of
+ * them the kernel's module loader's: the other sets walk vpmu_init()'s
+ * only (insmod_params, below).
  */
 TEST_F_TIMEOUT(fault, insmod, 500)
 {
@@ -908,14 +944,91 @@ TEST_F_TIMEOUT(fault, insmod, 500)
 		.check = insmod_check,
 	};
 
-	if (vt_module_builtin())
-		SKIP(return, VT_BUILTIN_REASON);
-	if (access(vt_ko(), R_OK))
-		SKIP(return, "no module file (set VPMU_KO)");
-	close(self->dev);
-	close(self->sib);
-	self->dev = self->sib = -1;
+	if (insmod_skip())
+		SKIP(return, "%s", insmod_skip());
+	insmod_unhold(self);
 	fault_loop(_metadata, self, &op);
+	ASSERT_EQ(0, vt_reload(""));
+}
+
+/*
+ * How many fault-injection points a load passes before vpmu_init() runs:
+ * the kernel's module loader's share, which the parameters do not change
+ * (they are parsed into static storage).  A load vpmu_init() refuses
+ * before it allocates (nr_counters=0) passes all of them, and then those
+ * of the loader's clean-up; with one before vpmu_init() failed, the load
+ * fails with ENOMEM instead of EINVAL.  The share is the last point that
+ * does, counted back from the refused load's total: never past
+ * vpmu_init()'s first, short of it by the points after it whose failure
+ * the kernel absorbs (kmemleak's metadata, its pool).  0 if it cannot be
+ * found.
+ */
+static unsigned int loader_share(FIXTURE_DATA(fault) *self)
+{
+	const unsigned int big = 1000000;
+	unsigned int n, total;
+	char buf[16] = "";
+	int ret;
+
+	fault_arm(self->nth, big);
+	ret = vt_insmod(REFUSED_PARAMS);
+	if (pread(self->nth, buf, sizeof(buf) - 1, 0) <= 0)
+		buf[0] = 0;
+	fault_disarm(self->nth);
+	if (ret != -EINVAL || !buf[0])
+		return 0;
+	total = big - strtoul(buf, NULL, 10);
+	for (n = total; n > 0 && total - n < LOADER_TAIL; n--) {
+		fault_arm(self->nth, n);
+		ret = vt_insmod(REFUSED_PARAMS);
+		fault_disarm(self->nth);
+		if (ret == -ENOMEM)
+			return n;
+		if (ret != -EINVAL)
+			return 0;
+	}
+	return 0;
+}
+
+/*
+ * insmod with every parameter of module.rst off its default, in two
+ * sets: the translation cache off and the micro-PC histogram sampling
+ * from the load; the most counters, of two widths, and a smaller control
+ * store.  Each walked from a few sites before the loader's share ends (a
+ * load's count of points varies by a few from one to the next): the
+ * sites before those are the module loader's, which the default set's
+ * walk (insmod) failed already.  ~500 sites each, 4 minutes on
+ * debug-6.12.
+ */
+TEST_F_TIMEOUT(fault, insmod_params, 900)
+{
+	static const char *const sets[] = {
+		"tc=0 uhist_interval=7",
+		"nr_counters=16 counter_widths=64,32 cs_size=2048",
+	};
+	struct fault_op op = {
+		.setup = insmod_setup,
+		.call = insmod_call,
+		.check = insmod_check,
+	};
+	unsigned int i, share;
+	char name[64];
+
+	if (insmod_skip())
+		SKIP(return, "%s", insmod_skip());
+	insmod_unhold(self);
+	ASSERT_EQ(0, insmod_setup(self));
+	ASSERT_EQ(0, fault_config());
+	share = loader_share(self);
+	ASSERT_LT(LOADER_SLACK, share) TH_LOG("the module loader's share not found");
+	ksft_print_msg("fault: the module loader's share: %u sites\n", share);
+	op.name = name;
+	for (i = 0; i < ARRAY_SIZE(sets); i++) {
+		snprintf(name, sizeof(name), "insmod %s", sets[i]);
+		self->params = sets[i];
+		fault_loop_from(_metadata, self, &op, share - LOADER_SLACK);
+	}
+	self->params = "";
 	ASSERT_EQ(0, vt_reload(""));
 }
 
