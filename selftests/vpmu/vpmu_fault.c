@@ -30,6 +30,7 @@
 #include "vpmu_test.h"
 #include "vpmu_perf_lib.h"
 
+#include <dirent.h>
 #include <sys/wait.h>
 
 #define FAIL_NTH	"/proc/thread-self/fail-nth"
@@ -42,6 +43,8 @@
 #define C1_MARK		(1ull << 20)
 #define C1_FROZEN	(1ull << 21)
 #define HU_PROG		"par\nvpmu_uops 16\nvpmu_insns 7\n"
+/* an image whose event field is encoded: 7 tags */
+#define ENCODED_IMAGE	"build/encoded.vpmu"
 /* a load vpmu_init() refuses before it allocates */
 #define REFUSED_PARAMS	"nr_counters=0"
 /* the loader's clean-up after a refused init: at most this many points */
@@ -64,6 +67,10 @@ FIXTURE(fault) {
 	unsigned long long gen;
 	uint8_t *img;		/* a variant of the default image */
 	size_t img_len;
+	int tags;		/* events/vpmu_tagK aliases of the default */
+	uint8_t *enc;		/* an image of another event field */
+	size_t enc_len;
+	int enc_tags;		/* its tag aliases */
 	const char *params;	/* of the loads insmod_call makes */
 };
 
@@ -222,7 +229,7 @@ static int sib_open(FIXTURE_DATA(fault) *self)
 FIXTURE_SETUP(fault)
 {
 	self->nth = self->dev = self->sib = self->fd = -1;
-	self->mem = self->left = self->img = NULL;
+	self->mem = self->left = self->img = self->enc = NULL;
 	self->sum.file = NULL;
 	self->params = "";
 	if (!have_fault())
@@ -265,6 +272,7 @@ FIXTURE_TEARDOWN(fault)
 	free(self->mem);
 	free(self->left);
 	free(self->img);
+	free(self->enc);
 	memset(&all, 0xff, sizeof(all));
 	sched_setaffinity(0, sizeof(all), &all);
 	if (!vt_module_loaded())
@@ -595,13 +603,38 @@ static int image_call(FIXTURE_DATA(fault) *self)
 }
 
 /* A failed load changes no image; a good one is undone. */
+/* How many events/vpmu_tagK aliases there are; -1 if events/ is gone. */
+static int tag_aliases(void)
+{
+	struct dirent *de;
+	int n = 0;
+	DIR *d;
+
+	d = opendir(VT_PMU_DIR "/events");
+	if (!d)
+		return -1;
+	while ((de = readdir(d)))
+		n += !strncmp(de->d_name, "vpmu_tag", 8);
+	closedir(d);
+	return n;
+}
+
+/*
+ * The variant has the default's event field: whether the load went or
+ * not, events/ must show the same tag aliases, right after it.
+ */
 static int image_check(FIXTURE_DATA(fault) *self, int ret, int inj)
 {
 	char name[64];
-	int bad = 0;
+	int bad = 0, tags = tag_aliases();
 
 	close(self->fd);
 	self->fd = -1;
+	if (tags != self->tags) {
+		ksft_print_msg("events/: %d tag aliases, not %d\n", tags,
+			       self->tags);
+		bad++;
+	}
 	if (!ret) {
 		vt_ucode_attr("name", name, sizeof(name));
 		if (vt_generation() != self->gen + 1 || strcmp(name, "fault")) {
@@ -870,6 +903,32 @@ TEST_F(fault, perf_inherit_fork)
 	fault_loop(_metadata, self, &op);
 }
 
+/*
+ * From an image of another event field to the variant: the aliases of
+ * the one in force, before and after, whatever failed.
+ */
+static int image_tags_setup(FIXTURE_DATA(fault) *self)
+{
+	if (vt_write_image(self->enc, self->enc_len, self->enc_len))
+		return -1;
+	self->gen = vt_generation();
+	return image_setup(self);
+}
+
+static int image_tags_check(FIXTURE_DATA(fault) *self, int ret, int inj)
+{
+	int tags = tag_aliases(), want = ret ? self->enc_tags : self->tags;
+	unsigned long long gen = self->gen + !ret;
+
+	close(self->fd);
+	self->fd = -1;
+	if (tags == want && vt_generation() == gen)
+		return 0;
+	ksft_print_msg("events/: %d tag aliases, not %d; generation %llu, not %llu\n",
+		       tags, want, vt_generation(), gen);
+	return 1;
+}
+
 TEST_F(fault, image_load)
 {
 	static const struct fault_op op = {
@@ -877,6 +936,12 @@ TEST_F(fault, image_load)
 		.setup = image_setup,
 		.call = image_call,
 		.check = image_check,
+	};
+	static const struct fault_op tags = {
+		.name = "image_load_tags",
+		.setup = image_tags_setup,
+		.call = image_call,
+		.check = image_tags_check,
 	};
 	uint8_t *def;
 	size_t len;
@@ -887,7 +952,21 @@ TEST_F(fault, image_load)
 	free(def);
 	ASSERT_NE(NULL, self->img);
 	self->img_len = len;
+	self->tags = tag_aliases();
+	ASSERT_LT(0, self->tags) TH_LOG("no events/vpmu_tagK alias");
 	fault_loop(_metadata, self, &op);
+
+	/* The encoded image selects 7 tags, the default 8. */
+	self->enc = vt_read_share(ENCODED_IMAGE, &self->enc_len);
+	if (!self->enc)
+		SKIP(return, "no %s in $VPMU_SHARE", ENCODED_IMAGE);
+	ASSERT_EQ(0, vt_write_image(self->enc, self->enc_len, self->enc_len));
+	self->enc_tags = tag_aliases();
+	ASSERT_EQ(0, vt_load_default());
+	ASSERT_NE(self->tags, self->enc_tags);
+	fault_loop(_metadata, self, &tags);
+	ASSERT_EQ(0, vt_load_default());
+	self->gen = vt_generation();
 }
 
 TEST_F(fault, hist_program)

@@ -160,12 +160,17 @@ struct vpmu_cdev {
 
 struct vpmu;
 struct vpmu_pmu_cpu;
+struct vpmu_ucode;
 
 /**
  * struct vpmu_pmu_ops - what the perf glue does for the other front ends
- * @image_changed: an image was installed: show the events/ aliases of
- *		the tags it has, hide the others (the loader, under its
- *		lock; process context)
+ * @image_prepare: an image is about to be installed: add the events/
+ *		aliases of the tags it has that are not there; 0, or an
+ *		errno with none added, and the image is not installed (the
+ *		loader, under its lock; process context)
+ * @image_changed: an image was installed, or an install failed: remove
+ *		the events/ aliases of the tags the image in force lacks
+ *		(the loader, under its lock; process context)
  * @snapshot:	VPMU_IOC_SNAPSHOT: fill @out with @cpu's counters at one
  *		instant, then clear those that may be if @clear (/dev/vpmu,
  *		which checked the request; process context); 0 or an errno
@@ -176,6 +181,8 @@ struct vpmu_pmu_cpu;
  * with it ucode/, is registered and before /dev/vpmu takes opens.
  */
 struct vpmu_pmu_ops {
+	int	(*image_prepare)(struct vpmu *vpmu,
+				 const struct vpmu_ucode *uc);
 	void	(*image_changed)(struct vpmu *vpmu);
 	int	(*snapshot)(struct vpmu *vpmu, unsigned int cpu, bool clear,
 			    struct vpmu_snapshot *out);
@@ -195,6 +202,9 @@ struct vpmu_pmu_ops {
  * @gated:	freeze controls gating the micro-PC histogram and the
  *		histogram unit (config1 gate_uhist, gate_hu;
  *		vpmu_pmu_freeze.c)
+ * @tag_aliases: the events/vpmu_tagK files there are, bit K - 1 (the
+ *		perf glue's, vpmu_pmu_sysfs.c; changed under the loader's
+ *		lock)
  */
 struct vpmu {
 	struct pmu			pmu;
@@ -207,6 +217,7 @@ struct vpmu {
 	struct vpmu_cdev		cdev;
 	const struct attribute_group	*attr_groups[VPMU_NR_ATTR_GROUPS + 1];
 	atomic_t			gated[2];
+	DECLARE_BITMAP(tag_aliases, VPMU_TAG_MAX);
 };
 
 static inline struct vpmu *to_vpmu(struct pmu *pmu)

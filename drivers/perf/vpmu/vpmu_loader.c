@@ -93,6 +93,31 @@ static int vpmu_stage_verr(struct vpmu_loader *ld, int err,
 				 verr->msg);
 }
 
+/*
+ * Install a validated image (the callee owns @uc), its events/ aliases
+ * first, or say why not: a failure changes nothing.
+ */
+static int vpmu_stage_install(struct vpmu *vpmu, struct vpmu_ucode *uc)
+{
+	struct vpmu_loader *ld = &vpmu->loader;
+	int ret;
+
+	ret = vpmu->pmu_ops->image_prepare(vpmu, uc);
+	if (ret) {
+		vpmu_ucode_free(uc);
+		return vpmu_stage_reject(ld, ret, ret == -ENOMEM ? "ENOMEM" : "error",
+					 "cannot make the image's events/ aliases");
+	}
+	ret = vpmu_cstore_install(&vpmu->machine, uc);
+	/* Either way: the aliases of the image in force, no more. */
+	vpmu->pmu_ops->image_changed(vpmu);
+	if (ret)
+		return vpmu_stage_reject(ld, ret, "ENOMEM",
+					 "no memory to install the image");
+	vpmu_stage_ok(ld);
+	return 0;
+}
+
 /* Validate the complete image, then install it or say why not. */
 static int vpmu_stage_commit(struct vpmu *vpmu)
 {
@@ -105,13 +130,7 @@ static int vpmu_stage_commit(struct vpmu *vpmu)
 				      &verr);
 	if (ret)
 		return vpmu_stage_verr(ld, ret, &verr);
-	ret = vpmu_cstore_install(&vpmu->machine, uc);
-	if (ret)
-		return vpmu_stage_reject(ld, ret, "ENOMEM",
-					 "no memory to install the image");
-	vpmu_stage_ok(ld);
-	vpmu->pmu_ops->image_changed(vpmu);
-	return 0;
+	return vpmu_stage_install(vpmu, uc);
 }
 
 /*
@@ -264,14 +283,7 @@ static ssize_t load_default_store(struct device *dev,
 		ret = vpmu_stage_verr(ld, ret, &verr);
 		goto out_unlock;
 	}
-	ret = vpmu_cstore_install(&vpmu->machine, uc);
-	if (ret) {
-		ret = vpmu_stage_reject(ld, ret, "ENOMEM",
-					"no memory to install the image");
-		goto out_unlock;
-	}
-	vpmu_stage_ok(ld);
-	vpmu->pmu_ops->image_changed(vpmu);
+	ret = vpmu_stage_install(vpmu, uc);
 out_unlock:
 	mutex_unlock(&ld->lock);
 	return ret ? ret : count;

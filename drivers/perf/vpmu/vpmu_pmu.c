@@ -511,6 +511,7 @@ static const struct vpmu_machine_ops vpmu_pmu_machine_ops = {
 
 /* What the other front ends ask of the perf glue (struct vpmu). */
 static const struct vpmu_pmu_ops vpmu_pmu_ops = {
+	.image_prepare	= vpmu_pmu_image_prepare,
 	.image_changed	= vpmu_pmu_image_changed,
 	.snapshot	= vpmu_pmu_snapshot,
 };
@@ -537,7 +538,7 @@ int vpmu_pmu_register(struct vpmu *vpmu)
 	pmu->module = THIS_MODULE;
 	pmu->task_ctx_nr = VPMU_TASK_CTX;
 	pmu->attr_groups = vpmu->attr_groups;
-	vpmu_tag_attrs_init();
+	vpmu_tag_attrs_init(vpmu);
 	pmu->attr_update = vpmu_attr_update;
 	pmu->event_init = vpmu_event_init;
 	pmu->add = vpmu_add;

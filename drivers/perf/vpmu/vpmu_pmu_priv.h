@@ -161,8 +161,9 @@ static inline unsigned int vpmu_event_width(const struct perf_event *event)
 
 /* vpmu_pmu_sysfs.c: format/ and events/ */
 extern const struct attribute_group *vpmu_attr_update[];
-void vpmu_tag_attrs_init(void);
+void vpmu_tag_attrs_init(struct vpmu *vpmu);
 bool vpmu_tag_valid(struct vpmu_machine *m, unsigned int k);
+int vpmu_pmu_image_prepare(struct vpmu *vpmu, const struct vpmu_ucode *uc);
 void vpmu_pmu_image_changed(struct vpmu *vpmu);
 
 /* vpmu_pmu_freeze.c: freeze controls and freeze groups */

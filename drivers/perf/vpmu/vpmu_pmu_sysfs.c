@@ -9,6 +9,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/bitmap.h>
 #include <linux/device.h>
 #include <linux/kernel.h>
 #include <linux/sysfs.h>
@@ -115,6 +116,16 @@ const struct attribute_group vpmu_events_group = {
 	.attrs	= vpmu_event_attrs,
 };
 
+/* Does @uc's event field select tag @k (1..VPMU_TAG_MAX)? */
+static bool vpmu_ucode_has_tag(const struct vpmu_ucode *uc, unsigned int k)
+{
+	const struct vpmu_image_header *h = vpmu_ucode_header(uc);
+
+	if (h->ev_mode == VPMU_EVMODE_ONEHOT)
+		return k <= h->ev_bits;
+	return k < BIT(h->ev_bits);
+}
+
 /**
  * vpmu_tag_valid() - is tag @k in the current image's event field?
  * @m:	the machine
@@ -127,16 +138,9 @@ const struct attribute_group vpmu_events_group = {
  */
 bool vpmu_tag_valid(struct vpmu_machine *m, unsigned int k)
 {
-	const struct vpmu_image_header *h;
-	struct vpmu_cstore *cs;
-	bool ok;
+	struct vpmu_cstore *cs = vpmu_cstore_get(m);
+	bool ok = vpmu_ucode_has_tag(cs->uc, k);
 
-	cs = vpmu_cstore_get(m);
-	h = vpmu_ucode_header(cs->uc);
-	if (h->ev_mode == VPMU_EVMODE_ONEHOT)
-		ok = k <= h->ev_bits;
-	else
-		ok = k < BIT(h->ev_bits);
 	vpmu_cstore_put(cs);
 	return ok;
 }
@@ -145,11 +149,16 @@ bool vpmu_tag_valid(struct vpmu_machine *m, unsigned int k)
  * events/vpmu_tagK for exactly the tags the current image's event field
  * selects: 1..ev_bits one-hot, 1..2^ev_bits - 1 encoded, so up to 255
  * files, made here at init rather than spelt out.  They are a second
- * "events" group, in the PMU's attr_update: the perf core adds them to
- * the directory the first made, with is_visible, and
- * vpmu_pmu_image_changed() asks again after every image install.  A
- * listing may still race an install: event_init checks the image in
- * force (vpmu_tag_valid()).
+ * "events" group, in the PMU's attr_update: the perf core adds those of
+ * the image in force at registration to the directory the first made,
+ * with is_visible.  From then on the loader adds those an image needs
+ * before installing it (vpmu_pmu_image_prepare(): an image whose aliases
+ * cannot be made is not installed) and removes those it lacks once it is
+ * in force (vpmu_pmu_image_changed()), one file at a time:
+ * sysfs_update_group() would make every file again, and when one cannot
+ * be made it removes them all.  struct vpmu's tag_aliases says which
+ * files there are.  A listing may race an install: event_init checks the
+ * image in force (vpmu_tag_valid()).
  */
 static struct vpmu_event_attr vpmu_tag_attr[VPMU_TAG_MAX];
 static char vpmu_tag_name[VPMU_TAG_MAX][sizeof("vpmu_tag255")];
@@ -158,8 +167,7 @@ static struct attribute *vpmu_tag_attrs[VPMU_TAG_MAX + 1];
 static umode_t vpmu_tag_is_visible(struct kobject *kobj,
 				   struct attribute *attr, int i)
 {
-	return vpmu_tag_valid(&kobj_to_vpmu(kobj)->machine, i + 1) ?
-	       attr->mode : 0;
+	return test_bit(i, kobj_to_vpmu(kobj)->tag_aliases) ? attr->mode : 0;
 }
 
 static const struct attribute_group vpmu_tag_events_group = {
@@ -176,11 +184,15 @@ const struct attribute_group *vpmu_attr_update[] = {
 
 /**
  * vpmu_tag_attrs_init() - name the tag aliases, before registration
+ * @vpmu: the device, its image in force
+ *
+ * The aliases the perf core makes at registration are the image's.
  */
-void vpmu_tag_attrs_init(void)
+void vpmu_tag_attrs_init(struct vpmu *vpmu)
 {
 	unsigned int i;
 
+	bitmap_zero(vpmu->tag_aliases, VPMU_TAG_MAX);
 	for (i = 0; i < VPMU_TAG_MAX; i++) {
 		struct vpmu_event_attr *ev = &vpmu_tag_attr[i];
 
@@ -192,24 +204,74 @@ void vpmu_tag_attrs_init(void)
 		ev->attr.show = vpmu_event_show;
 		ev->tag = i + 1;
 		vpmu_tag_attrs[i] = &ev->attr.attr;
+		if (vpmu_tag_valid(&vpmu->machine, i + 1))
+			__set_bit(i, vpmu->tag_aliases);
 	}
 }
 
 /**
- * vpmu_pmu_image_changed() - an image was installed: update events/
+ * vpmu_pmu_image_prepare() - add the events/ aliases an image needs
+ * @vpmu: the device
+ * @uc:	the image about to be installed
+ *
+ * Adds the tag aliases of @uc's event field that events/ lacks.  Those of
+ * the image in force that @uc lacks stay until vpmu_pmu_image_changed().
+ * The device's pmu_ops->image_prepare: called by the loader before it
+ * installs @uc, serialised by its lock.
+ *
+ * Context: process context; may sleep.
+ * Return: 0, or a negative errno (-ENOMEM) with no alias added.
+ */
+int vpmu_pmu_image_prepare(struct vpmu *vpmu, const struct vpmu_ucode *uc)
+{
+	struct kobject *kobj = &vpmu->pmu.dev->kobj;
+	DECLARE_BITMAP(added, VPMU_TAG_MAX);
+	unsigned int i;
+	int ret = 0;
+
+	bitmap_zero(added, VPMU_TAG_MAX);
+	for (i = 0; i < VPMU_TAG_MAX; i++) {
+		if (test_bit(i, vpmu->tag_aliases) ||
+		    !vpmu_ucode_has_tag(uc, i + 1))
+			continue;
+		ret = sysfs_add_file_to_group(kobj, vpmu_tag_attrs[i],
+					      "events");
+		if (ret)
+			break;
+		__set_bit(i, added);
+	}
+	if (ret) {
+		for_each_set_bit(i, added, VPMU_TAG_MAX)
+			sysfs_remove_file_from_group(kobj, vpmu_tag_attrs[i],
+						     "events");
+		return ret;
+	}
+	bitmap_or(vpmu->tag_aliases, vpmu->tag_aliases, added, VPMU_TAG_MAX);
+	return 0;
+}
+
+/**
+ * vpmu_pmu_image_changed() - remove the events/ aliases the image lacks
  * @vpmu: the device
  *
- * Shows the tag aliases the new image's event field selects and hides
- * the others.  The device's pmu_ops->image_changed: called by the
- * loader, serialised by its lock.
+ * After an install, or a failed one (whose vpmu_pmu_image_prepare() added
+ * aliases the image in force lacks): events/ then shows exactly the tags
+ * of the image in force.  The device's pmu_ops->image_changed: called by
+ * the loader, serialised by its lock.
  *
  * Context: process context; may sleep.
  */
 void vpmu_pmu_image_changed(struct vpmu *vpmu)
 {
-	int ret = sysfs_update_group(&vpmu->pmu.dev->kobj,
-				     &vpmu_tag_events_group);
+	struct kobject *kobj = &vpmu->pmu.dev->kobj;
+	struct vpmu_cstore *cs = vpmu_cstore_get(&vpmu->machine);
+	unsigned int i;
 
-	if (ret)
-		pr_warn("events/: tag aliases not updated: %d\n", ret);
+	for_each_set_bit(i, vpmu->tag_aliases, VPMU_TAG_MAX) {
+		if (vpmu_ucode_has_tag(cs->uc, i + 1))
+			continue;
+		sysfs_remove_file_from_group(kobj, vpmu_tag_attrs[i], "events");
+		__clear_bit(i, vpmu->tag_aliases);
+	}
+	vpmu_cstore_put(cs);
 }
