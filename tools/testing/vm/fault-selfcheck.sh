@@ -3,21 +3,23 @@
 #
 # fault-selfcheck.sh [FLAVOUR] - prove the fault tier notices a broken
 # error path.  Copies the work tree to $VPMU_CACHE/fault-selfcheck/,
-# applies selfcheck/fault/broken.diff there (three error paths broken on
+# applies selfcheck/fault/broken.diff there (five error paths broken on
 # purpose, each marked BROKEN: a freeze control leaked when a per-task
 # state cannot be had, EINVAL for a failed allocation of a histogram-unit
 # program, the program a /dev/vpmu file keeps for a resume dropped when
-# the resumed run's memory cannot be had) and runs vpmu_fault on FLAVOUR
-# (default debug-6.12-fault).  The run must fail, and
-# for those three reasons:
+# the resumed run's memory cannot be had, EINVAL for a failed load with
+# more than three counters, an events/ tag alias that cannot be made
+# ignored by the image loader) and runs vpmu_fault on FLAVOUR (default
+# debug-6.12-fault).  The run must fail, and for those five reasons:
 #
 #   hist_program: site N: Invalid argument, not ENOMEM
 #   resume: site N (...) changed things
 #   a kmemleak report ("unreferenced object") among the flagged lines
+#   insmod nr_counters=16 ...: site N: Invalid argument, not ENOMEM
+#   events/: N tag aliases, not M ... (image_load_tags)
 #
 # Prints "fault self-check: ok" and exits 0 only then.  Not part of
-# make check (7 minutes idle, 12 under load); testing.rst, "Fault
-# injection".
+# make check (14 minutes idle); testing.rst, "Fault injection".
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -58,6 +60,10 @@ want "the kept program lost by a failed resume (resume)" \
 	'resume: site [0-9]+ \(.*\) changed things' "$log"
 want "the leaked freeze control (kmemleak)" \
 	'unreferenced object' "$run_dir/splats"
+want "EINVAL from a failed load with 16 counters (insmod_params)" \
+	'insmod nr_counters=16 [^:]*: site [0-9]+: Invalid argument, not ENOMEM' "$log"
+want "the tag alias a load could not make (image_load_tags)" \
+	'events/: [0-9]+ tag aliases, not [0-9]+; generation' "$log"
 if [ "$bad" = 0 ]; then
 	echo "fault self-check: ok"
 else
