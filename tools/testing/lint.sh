@@ -220,6 +220,13 @@ run_structure() {
 	rm -f "$out"
 }
 
+# kbuild_objs MAKEFILE - the objects of vpmu.ko in the module's MAKEFILE
+# (its vpmu-y lines, continuations joined), one a line.
+kbuild_objs() {
+	sed -e ':a' -e '/\\$/N; s/\\\n//; ta' "$1" |
+		sed -n 's/^vpmu-y [:+]= //p' | tr ' \t' '\n\n' | grep .
+}
+
 # The engine core's files are listed twice: in the module's Makefile
 # (Kbuild objects) and in tools/vpmu/sources.mk (the host's sources).
 # Both must name every vpmu_isa.c, vpmu_ucode.c and vpmu_engine*.c there is.
@@ -227,8 +234,7 @@ core_lists_agree() {
 	local dir=$TOP/drivers/perf/vpmu files kbuild host
 
 	files=$(cd "$dir" && ls vpmu_isa.c vpmu_ucode.c vpmu_engine*.c | sort)
-	kbuild=$(sed -e ':a' -e '/\\$/N; s/\\\n//; ta' "$dir/Makefile" |
-		sed -n 's/^vpmu-y += //p' | tr ' \t' '\n\n' |
+	kbuild=$(kbuild_objs "$dir/Makefile" |
 		grep -E '^vpmu_(isa|ucode|engine[a-z_]*)\.o$' |
 		sed 's/\.o$/.c/' | sort)
 	host=$(sed -e ':a' -e '/\\$/N; s/\\\n//; ta' \
@@ -295,9 +301,7 @@ run_kdir_switch() {
 		tap fail "module build against a copy of $KVER's headers" "$log"
 		return
 	fi
-	objs=$(sed -e ':a' -e '/\\$/N; s/\\\n//; ta' \
-		"$src/drivers/perf/vpmu/Makefile" | sed -n 's/^vpmu-y [:+]= //p' |
-		wc -w)
+	objs=$(kbuild_objs "$src/drivers/perf/vpmu/Makefile" | wc -l)
 	cc=$(grep -c ' CC \[M\] .*/drivers/perf/vpmu/vpmu_[a-z0-9_]*\.o$' "$log" || true)
 	if [ "$cc" -ne "$objs" ]; then
 		echo "compiled $cc of $objs objects" >>"$log"
