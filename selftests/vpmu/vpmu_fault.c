@@ -118,15 +118,26 @@ static void fault_arm(int nth, unsigned int n)
 		ksft_print_msg("fail-nth: %s\n", strerror(errno));
 }
 
-/* Disarm; 1 if the armed point was reached (and failed), else 0. */
-static int fault_disarm(int nth)
+/*
+ * Disarm; how many points were left before the armed one (0: it was
+ * reached, and failed), or -1 if fail-nth cannot be read or written.
+ */
+static long fault_disarm_left(int nth)
 {
 	char buf[16] = "";
 	ssize_t n = pread(nth, buf, sizeof(buf) - 1, 0);
 
 	if (pwrite(nth, "0", 1, 0) != 1 || n <= 0)
 		return -1;
-	return atoi(buf) == 0;
+	return strtol(buf, NULL, 10);
+}
+
+/* Disarm; 1 if the armed point was reached (and failed), else 0. */
+static int fault_disarm(int nth)
+{
+	long left = fault_disarm_left(nth);
+
+	return left < 0 ? -1 : left == 0;
 }
 
 /*
@@ -602,7 +613,6 @@ static int image_call(FIXTURE_DATA(fault) *self)
 	return 0;
 }
 
-/* A failed load changes no image; a good one is undone. */
 /* How many events/vpmu_tagK aliases there are; -1 if events/ is gone. */
 static int tag_aliases(void)
 {
@@ -620,8 +630,9 @@ static int tag_aliases(void)
 }
 
 /*
- * The variant has the default's event field: whether the load went or
- * not, events/ must show the same tag aliases, right after it.
+ * A failed load changes no image; a good one is undone.  The variant has
+ * the default's event field: whether the load went or not, events/ must
+ * show the same tag aliases, right after it.
  */
 static int image_check(FIXTURE_DATA(fault) *self, int ret, int inj)
 {
@@ -1046,17 +1057,15 @@ static unsigned int loader_share(FIXTURE_DATA(fault) *self)
 {
 	const unsigned int big = 1000000;
 	unsigned int n, total;
-	char buf[16] = "";
+	long left;
 	int ret;
 
 	fault_arm(self->nth, big);
 	ret = vt_insmod(REFUSED_PARAMS);
-	if (pread(self->nth, buf, sizeof(buf) - 1, 0) <= 0)
-		buf[0] = 0;
-	fault_disarm(self->nth);
-	if (ret != -EINVAL || !buf[0])
+	left = fault_disarm_left(self->nth);
+	if (ret != -EINVAL || left <= 0)
 		return 0;
-	total = big - strtoul(buf, NULL, 10);
+	total = big - left;
 	for (n = total; n > 0 && total - n < LOADER_TAIL; n--) {
 		fault_arm(self->nth, n);
 		ret = vt_insmod(REFUSED_PARAMS);
