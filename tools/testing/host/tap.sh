@@ -11,6 +11,10 @@
 #   ok STATUS NAME               test N: "ok N - NAME" if STATUS is 0,
 #                                "not ok N - NAME" otherwise
 #   tap_done                     the plan line, last; true if all passed
+#   ksft_harness SERIES          the directory holding SERIES' (6.1, 6.12)
+#                                kselftest.h and kselftest_harness.h, from
+#                                /usr/src/linux-source-SERIES.tar.xz as the
+#                                VM tier takes them; fails without it
 #
 # It sets TOP (the repository), tmp (a directory removed on exit), the
 # counters n and failed, and where the tools and their files are:
@@ -59,4 +63,17 @@ ok() {	# ok STATUS NAME
 tap_done() {
 	echo "1..$n"
 	[ "$failed" = 0 ]
+}
+
+ksft_harness() {	# ksft_harness SERIES
+	local tar=/usr/src/linux-source-$1.tar.xz dir=$TOP/tools/testing/host/build/ksft/$1
+	local s=linux-source-$1/tools/testing/selftests
+
+	[ -f "$tar" ] || return 1
+	if [ ! -f "$dir/kselftest_harness.h" ] || [ "$tar" -nt "$dir/kselftest_harness.h" ]; then
+		mkdir -p "$dir"
+		tar -xJf "$tar" -C "$dir" --strip-components=4 \
+			"$s/kselftest.h" "$s/kselftest_harness.h" || return 1
+	fi
+	echo "$dir"
 }

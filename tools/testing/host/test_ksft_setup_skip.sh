@@ -14,22 +14,6 @@ set -u
 
 . "$(dirname "$0")/tap.sh"
 here=$TOP/tools/testing/host
-cache=$here/build/ksft
-
-# harness SERIES - the directory holding SERIES' kselftest headers,
-# extracted once from /usr/src/linux-source-SERIES.tar.xz; fails without it.
-harness() {
-	tar=/usr/src/linux-source-$1.tar.xz s=linux-source-$1/tools/testing/selftests
-	dir=$cache/$1
-
-	[ -f "$tar" ] || return 1
-	if [ ! -f "$dir/kselftest_harness.h" ] || [ "$tar" -nt "$dir/kselftest_harness.h" ]; then
-		mkdir -p "$dir"
-		tar -xJf "$tar" -C "$dir" --strip-components=4 \
-			"$s/kselftest.h" "$s/kselftest_harness.h" || return 1
-	fi
-	echo "$dir"
-}
 
 # build DIR OUT [CFLAGS...] - ksft_setup_skip.c on the harness in DIR
 build() {
@@ -45,7 +29,7 @@ has() {	# has LINE FILE
 }
 
 for series in 6.1 6.12; do
-	if ! dir=$(harness "$series"); then
+	if ! dir=$(ksft_harness "$series"); then
 		n=$((n + 1))
 		echo "ok $n - $series: fixtures # SKIP no /usr/src/linux-source-$series.tar.xz"
 		continue
