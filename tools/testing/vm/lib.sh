@@ -408,19 +408,27 @@ build_module() {
 	[ -f "$MODULE_KO" ] || die "no $MODULE_KO after build"
 }
 
+# kdir_id KDIR - what identifies a kernel tree to a module built against
+# it: its real path and a hash of its auto.conf, as the top Makefile's
+# KDIR_STAMP records them.
+kdir_id() {
+	echo "$(realpath "$1") $(sha256sum <"$1/include/config/auto.conf" 2>/dev/null | cut -c1-16)"
+}
+
 # build_extra_module DIR NAME KDIR - build an out-of-tree helper module
 # (selfcheck injectors) in a cache copy; echoes the .ko.  A copy last
-# built against another kernel tree starts over (the top Makefile's
-# KDIR_STAMP says why).
+# built against another kernel tree, or the same tree configured anew,
+# starts over (the top Makefile's KDIR_STAMP says why).
 build_extra_module() {
-	local dir=$1 name=$2 kdir=$3 dst=$VM_SRC/extra-$2
+	local dir=$1 name=$2 kdir=$3 dst=$VM_SRC/extra-$2 id
 
-	if [ "$(cat "$dst/.vpmu-kdir" 2>/dev/null)" != "$(realpath "$kdir")" ]; then
+	id=$(kdir_id "$kdir")
+	if [ "$(cat "$dst/.vpmu-kdir" 2>/dev/null)" != "$id" ]; then
 		rm -rf "$dst"
 	fi
 	mkdir -p "$dst"
 	rsync -a --delete --exclude='*.o' --exclude='*.ko' "$dir/" "$dst/"
-	realpath "$kdir" >"$dst/.vpmu-kdir"
+	echo "$id" >"$dst/.vpmu-kdir"
 	make -C "$kdir" M="$dst" modules >"$dst/.build.log" 2>&1 ||
 		{ tail -n 30 "$dst/.build.log" >&2; die "build of $dir failed"; }
 	ls "$dst"/*.ko
