@@ -12,9 +12,9 @@
 #ifndef VPMU_TEST_H
 #define VPMU_TEST_H
 
-#include <ctype.h>
 #include <stdarg.h>
-#include "vpmu_lib.h"
+#include "vpmu_lib.h"	/* first of the libc headers: _GNU_SOURCE */
+#include <ctype.h>
 #include "kselftest.h"
 
 /*
