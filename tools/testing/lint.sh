@@ -220,11 +220,15 @@ run_structure() {
 	rm -f "$out"
 }
 
+# mk_lines MAKEFILE - MAKEFILE's lines with their continuations joined.
+mk_lines() {
+	sed -e ':a' -e '/\\$/N; s/\\\n//; ta' "$1"
+}
+
 # kbuild_objs MAKEFILE - the objects of vpmu.ko in the module's MAKEFILE
-# (its vpmu-y lines, continuations joined), one a line.
+# (its vpmu-y lines), one a line.
 kbuild_objs() {
-	sed -e ':a' -e '/\\$/N; s/\\\n//; ta' "$1" |
-		sed -n 's/^vpmu-y [:+]= //p' | tr ' \t' '\n\n' | grep .
+	mk_lines "$1" | sed -n 's/^vpmu-y [:+]= //p' | tr ' \t' '\n\n' | grep .
 }
 
 # The engine core's files are listed twice: in the module's Makefile
@@ -237,8 +241,7 @@ core_lists_agree() {
 	kbuild=$(kbuild_objs "$dir/Makefile" |
 		grep -E '^vpmu_(isa|ucode|engine[a-z_]*)\.o$' |
 		sed 's/\.o$/.c/' | sort)
-	host=$(sed -e ':a' -e '/\\$/N; s/\\\n//; ta' \
-		"$TOP/tools/vpmu/sources.mk" |
+	host=$(mk_lines "$TOP/tools/vpmu/sources.mk" |
 		sed -n '/^VPMU_CORE_SRCS/,/)/p' | tr ' \t' '\n\n' |
 		grep -oE '^vpmu_(isa|ucode|engine[a-z_]*)\.c' | sort)
 	if [ "$files" != "$kbuild" ] || [ "$files" != "$host" ]; then
