@@ -40,9 +40,9 @@ static int kmsg_bad(struct __test_metadata *_metadata,
 		return -1;
 	for (i = 0; i < n; i++)
 		if (write(sv[1], recs[i], strlen(recs[i])) < 0)
-			return -1;
+			break;
 	close(sv[1]);
-	bad = vt_kmsg_bad(_metadata, sv[0]);
+	bad = i < n ? -1 : vt_kmsg_bad(_metadata, sv[0]);
 	close(sv[0]);
 	return bad;
 }

@@ -15,6 +15,11 @@
 #                                kselftest.h and kselftest_harness.h, from
 #                                /usr/src/linux-source-SERIES.tar.xz as the
 #                                VM tier takes them; fails without it
+#   ksft_build DIR SRC OUT [CFLAGS...]
+#                                build SRC (beside this script) with
+#                                selftests/vpmu/vpmu_test.h on the harness
+#                                in DIR; the compiler's messages go to
+#                                $tmp/cc.log
 #
 # It sets TOP (the repository), tmp (a directory removed on exit), the
 # counters n and failed, and where the tools and their files are:
@@ -76,4 +81,13 @@ ksft_harness() {	# ksft_harness SERIES
 			"$s/kselftest.h" "$s/kselftest_harness.h" || return 1
 	fi
 	echo "$dir"
+}
+
+ksft_build() {	# ksft_build DIR SRC OUT [CFLAGS...]
+	local dir=$1 src=$2 out=$3
+
+	shift 3
+	gcc -O2 -Wall -Wextra -Wno-unused-parameter "$@" -I"$dir" \
+		-I"$TOP/selftests/vpmu" -idirafter "$TOP/include/uapi" \
+		-o "$out" "$TOP/tools/testing/host/$src" 2>"$tmp/cc.log"
 }

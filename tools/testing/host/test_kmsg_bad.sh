@@ -10,16 +10,13 @@
 set -u
 
 . "$(dirname "$0")/tap.sh"
-here=$TOP/tools/testing/host
 
 if ! dir=$(ksft_harness 6.12); then
 	echo "ok 1 - kmsg records # SKIP no /usr/src/linux-source-6.12.tar.xz"
 	echo "1..1"
 	exit 0
 fi
-if ! gcc -O2 -Wall -Wextra -Wno-unused-parameter -I"$dir" \
-	-I"$TOP/selftests/vpmu" -idirafter "$TOP/include/uapi" \
-	-o "$tmp/kmsg_bad" "$here/kmsg_bad.c" 2>"$tmp/cc.log"; then
+if ! ksft_build "$dir" kmsg_bad.c "$tmp/kmsg_bad"; then
 	sed 's/^/# /' "$tmp/cc.log"
 	ok 1 "kmsg_bad.c builds"
 	tap_done

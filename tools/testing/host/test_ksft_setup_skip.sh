@@ -13,16 +13,6 @@
 set -u
 
 . "$(dirname "$0")/tap.sh"
-here=$TOP/tools/testing/host
-
-# build DIR OUT [CFLAGS...] - ksft_setup_skip.c on the harness in DIR
-build() {
-	dir=$1 out=$2
-	shift 2
-	gcc -O2 -Wall -Wextra -Wno-unused-parameter "$@" -I"$dir" \
-		-I"$TOP/selftests/vpmu" -idirafter "$TOP/include/uapi" \
-		-o "$out" "$here/ksft_setup_skip.c" 2>"$tmp/cc.log"
-}
 
 has() {	# has LINE FILE
 	grep -qx -- "$1" "$2"
@@ -34,7 +24,7 @@ for series in 6.1 6.12; do
 		echo "ok $n - $series: fixtures # SKIP no /usr/src/linux-source-$series.tar.xz"
 		continue
 	fi
-	if ! build "$dir" "$tmp/t-$series"; then
+	if ! ksft_build "$dir" ksft_setup_skip.c "$tmp/t-$series"; then
 		sed 's/^/# /' "$tmp/cc.log"
 		ok 1 "$series: ksft_setup_skip.c builds"
 		continue
@@ -58,7 +48,8 @@ for series in 6.1 6.12; do
 	sed 's/^/# /' "$tmp/out"
 	if [ "$series" = 6.1 ]; then
 		# FIXTURE_TEARDOWN_PARENT (6.9's) turns vpmu_test.h's rule off.
-		build "$dir" "$tmp/t-bare" -DFIXTURE_TEARDOWN_PARENT &&
+		ksft_build "$dir" ksft_setup_skip.c "$tmp/t-bare" \
+			-DFIXTURE_TEARDOWN_PARENT &&
 			{ "$tmp/t-bare" >"$tmp/out" 2>&1; has "BODY skips" "$tmp/out"; }
 		ok $? "$series: without vpmu_test.h's rule the harness runs the body"
 	fi
