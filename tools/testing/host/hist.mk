@@ -14,25 +14,5 @@
 # vpmu-hist and vpmu-sim itself and installs gnuplot-nox with apt-get when
 # it is missing and it may) runs as one of the test_*.sh scripts.
 
-.DEFAULT_GOAL	:= all
-HOST_OUT	?= $(or $(B),build)
-VPMU_TOOLS	:= $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/../../vpmu)
-include $(VPMU_TOOLS)/sources.mk
-
-HOST_TESTS	+= $(HOST_OUT)/test_uhist $(HOST_OUT)/test_uhist-san
-
-UHIST_TEST_SRCS	:= $(CURDIR)/test_uhist.c $(VPMU_TOOLS)/vpmu_uhist.c \
-		   $(VPMU_ASM_SRCS)
-UHIST_TEST_DEPS	:= $(UHIST_TEST_SRCS) $(VPMU_ASM_HDRS) $(CURDIR)/tap.h \
-		   $(VPMU_TOOLS)/vpmu_uhist.h $(VPMU_TOOLS)/sources.mk
-UHIST_TEST_CC	= $(CC) $(VPMU_ASM_CPPFLAGS) -I$(CURDIR) \
-		  -DVPMU_TOP='"$(VPMU_TOP)"' $(VPMU_ASM_CFLAGS) \
-		  $(or $(CFLAGS),-O2 -g)
-
-$(HOST_OUT)/test_uhist: $(UHIST_TEST_DEPS)
-	@mkdir -p $(dir $@)
-	$(UHIST_TEST_CC) -o $@ $(UHIST_TEST_SRCS)
-
-$(HOST_OUT)/test_uhist-san: $(UHIST_TEST_DEPS)
-	@mkdir -p $(dir $@)
-	$(UHIST_TEST_CC) $(SAN) -o $@ $(UHIST_TEST_SRCS)
+HOST_TESTS	+= $(B)/test_uhist $(B)/test_uhist-san
+test_uhist_SRCS	:= $(VPMU_TOOLS_DIR)/vpmu_uhist.c $(ASM_SRCS)

@@ -12,13 +12,4 @@
 # runs as one of the test_*.sh scripts.
 
 HOST_TESTS	+= $(B)/test_rv32 $(B)/test_rv32-san
-
-RV32_SRCS	:= test_rv32.c $(VPMU_LIB_SRCS) $(CORE)
-
-$(B)/test_rv32: $(RV32_SRCS) $(CORE_H) $(VPMU_LIB_HDRS)
-	@mkdir -p $(B)
-	$(CC) $(CFLAGS) $(CTX_FLAGS) -o $@ $(RV32_SRCS)
-
-$(B)/test_rv32-san: $(RV32_SRCS) $(CORE_H) $(VPMU_LIB_HDRS)
-	@mkdir -p $(B)
-	$(CC) $(CFLAGS) $(CTX_FLAGS) $(SAN) -o $@ $(RV32_SRCS)
+test_rv32_SRCS	:= $(CTX_SRCS)
