@@ -9,25 +9,16 @@
 #
 #   make build/fuzz_asm && mkdir -p build/corpus-fuzz_asm &&
 #   ./build/fuzz_asm build/corpus-fuzz_asm corpus/asm -max_total_time=60
-
-# Keep the including Makefile's first target ("all") the default goal.
-.DEFAULT_GOAL	:= all
-FUZZ_OUT	?= build
-FUZZ_CC		?= clang
-FUZZ_FLAGS	?= -g -O1 -fsanitize=fuzzer,address,undefined \
-		   -fno-sanitize-recover=undefined
-VPMU_TOOLS	:= $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/../../vpmu)
-include $(VPMU_TOOLS)/sources.mk
+#
+# Both link the Makefile's objects of VPMU_ASM_SRCS (tools/vpmu/sources.mk).
 
 FUZZ_TARGETS	+= fuzz_asm fuzz_elf
 
-$(FUZZ_OUT)/fuzz_asm: $(CURDIR)/fuzz_asm.c $(VPMU_ASM_SRCS) $(VPMU_ASM_HDRS)
+$(FUZZ_OUT)/fuzz_asm: $(CURDIR)/fuzz_asm.c $(ASM_OBJS) $(VPMU_ASM_HDRS)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(VPMU_ASM_CPPFLAGS) -DVPMU_TOP='"$(VPMU_TOP)"' \
-		$(VPMU_ASM_CFLAGS) $(FUZZ_FLAGS) -o $@ \
-		$(CURDIR)/fuzz_asm.c $(VPMU_ASM_SRCS)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -DVPMU_TOP='"$(VPMU_TOP)"' -o $@ \
+		$(CURDIR)/fuzz_asm.c $(ASM_OBJS)
 
-$(FUZZ_OUT)/fuzz_elf: $(CURDIR)/fuzz_elf.c $(VPMU_ASM_SRCS) $(VPMU_ASM_HDRS)
+$(FUZZ_OUT)/fuzz_elf: $(CURDIR)/fuzz_elf.c $(ASM_OBJS) $(VPMU_ASM_HDRS)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(VPMU_ASM_CPPFLAGS) $(VPMU_ASM_CFLAGS) $(FUZZ_FLAGS) -o $@ \
-		$(CURDIR)/fuzz_elf.c $(VPMU_ASM_SRCS)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(CURDIR)/fuzz_elf.c $(ASM_OBJS)

@@ -6,21 +6,14 @@
 #
 #   make build/fuzz_tc && mkdir -p build/corpus-fuzz_tc &&
 #   ./build/fuzz_tc build/corpus-fuzz_tc corpus/tc -max_total_time=60
-
-.DEFAULT_GOAL	:= all
-FUZZ_OUT	?= build
-FUZZ_CC		?= clang
-FUZZ_FLAGS	?= -g -O1 -fsanitize=fuzzer,address,undefined \
-		   -fno-sanitize-recover=undefined
-VPMU_TOOLS	:= $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/../../vpmu)
-include $(VPMU_TOOLS)/sources.mk
+#
+# It links the Makefile's objects of VPMU_ASM_SRCS (tools/vpmu/sources.mk).
 
 FUZZ_TARGETS	+= fuzz_tc
 
-$(FUZZ_OUT)/fuzz_tc: $(CURDIR)/fuzz_tc.c $(VPMU_ASM_SRCS) $(VPMU_ASM_HDRS) \
+$(FUZZ_OUT)/fuzz_tc: $(CURDIR)/fuzz_tc.c $(ASM_OBJS) $(VPMU_ASM_HDRS) \
 		     $(TOP)/tools/testing/host/tc_pair.h
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(VPMU_ASM_CPPFLAGS) -I$(TOP)/tools/testing/host \
-		-DVPMU_TOP='"$(VPMU_TOP)"' $(VPMU_ASM_CFLAGS) \
-		-Wno-missing-field-initializers $(FUZZ_FLAGS) -o $@ \
-		$(CURDIR)/fuzz_tc.c $(VPMU_ASM_SRCS)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -I$(TOP)/tools/testing/host \
+		-DVPMU_TOP='"$(VPMU_TOP)"' -Wno-missing-field-initializers \
+		-o $@ $(CURDIR)/fuzz_tc.c $(ASM_OBJS)
