@@ -6,19 +6,68 @@
 # Count "ok"/"not ok" lines (a program that dies before its plan is done
 # or exits non-zero without a "not ok" counts as failed), then end with
 # exactly one line: "host: N passed, N failed".  Exit non-zero on failure.
+#
+# HOST_JOBS runs (default: one per CPU) go at once, each into its own
+# file; each one's output is shown whole, in the order they start, once it
+# and those before it are over.  The slowest (SLOW: test_tc.sh, then the fuzz runs) start first, so the
+# others fill the remaining CPUs around them.  Whatever the scripts build
+# is built beforehand (the Makefile's check target), so no two of them
+# make the same file at once.
 
 here=$(cd "$(dirname "$0")" && pwd)
+SLOW="test_tc.sh fuzz"
+jobs=${HOST_JOBS:-$(nproc 2>/dev/null || echo 1)}
 pass=0
 fail=0
-out=$(mktemp)
-trap 'rm -f "$out"' EXIT
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
 
+# The runs' names: the programs, the scripts, "fuzz".
+list() {
+	for t in "$@"; do
+		echo "$t"
+	done
+	for t in "$here"/test_*.sh; do
+		[ -e "$t" ] || continue
+		case " $* " in *" $t "*|*" $(basename "$t") "*) continue ;; esac
+		basename "$t"
+	done
+	echo fuzz
+}
+
+# run NAME - run it, its output to stdout.
 run() {
-	name=$1
-	shift
+	case $1 in
+	fuzz)	${MAKE:-make} -s --no-print-directory -C "$here/../fuzz" run \
+			FUZZ_TIME="${FUZZ_TIME:-15}" ;;
+	*.sh)	sh "$here/$1" ;;
+	*)	"$1" ;;
+	esac
+}
+
+list "$@" >"$dir/all"
+# shellcheck disable=SC2086 # one name per line
+printf '%s\n' $SLOW >"$dir/slow"
+grep -xF -f "$dir/slow" "$dir/all" >"$dir/runs"
+grep -vxF -f "$dir/slow" "$dir/all" >>"$dir/runs"
+n=$(wc -l <"$dir/runs")
+
+# start I - start run I (from 1) in the background; its exit status goes
+# to I.rc when it is over.
+start() {
+	(
+		run "$(sed -n "$1p" "$dir/runs")" >"$dir/$1.out" 2>&1
+		echo $? >"$dir/$1.rc.tmp"
+		mv "$dir/$1.rc.tmp" "$dir/$1.rc"
+	) &
+}
+
+# show I - print run I's output, its verdict, and add up its counts.
+show() {
+	out=$dir/$1.out
+	name=$(sed -n "$1p" "$dir/runs")
+	rc=$(cat "$dir/$1.rc")
 	echo "# $name"
-	"$@" >"$out" 2>&1
-	rc=$?
 	cat "$out"
 	# shellcheck disable=SC2046 # three numbers
 	set -- $(awk '
@@ -29,7 +78,7 @@ run() {
 	ok=$1 nok=$2 plan=$3
 	missing=0
 	[ "$plan" -gt $((ok + nok)) ] && missing=$((plan - ok - nok))
-	if [ $rc -ne 0 ] && [ $((nok + missing)) -eq 0 ]; then
+	if [ "$rc" -ne 0 ] && [ $((nok + missing)) -eq 0 ]; then
 		echo "not ok - $name exited with status $rc"
 		nok=$((nok + 1))
 	fi
@@ -38,16 +87,27 @@ run() {
 	fail=$((fail + nok + missing))
 }
 
-for t in "$@"; do
-	run "$t" "$t"
+next=1
+shown=1
+while [ "$shown" -le "$n" ]; do
+	running=0
+	i=$shown
+	while [ "$i" -lt "$next" ]; do
+		[ -f "$dir/$i.rc" ] || running=$((running + 1))
+		i=$((i + 1))
+	done
+	while [ "$next" -le "$n" ] && [ "$running" -lt "$jobs" ]; do
+		start "$next"
+		next=$((next + 1))
+		running=$((running + 1))
+	done
+	while [ "$shown" -lt "$next" ] && [ -f "$dir/$shown.rc" ]; do
+		show "$shown"
+		shown=$((shown + 1))
+	done
+	[ "$shown" -le "$n" ] && sleep 1
 done
-for t in "$here"/test_*.sh; do
-	[ -e "$t" ] || continue
-	case " $* " in *" $t "*|*" $(basename "$t") "*) continue ;; esac
-	run "$(basename "$t")" sh "$t"
-done
-run fuzz ${MAKE:-make} -s --no-print-directory -C "$here/../fuzz" \
-	run FUZZ_TIME="${FUZZ_TIME:-15}"
+wait
 
 echo "host: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -75,10 +75,16 @@ ksft_harness() {	# ksft_harness SERIES
 	local s=linux-source-$1/tools/testing/selftests
 
 	[ -f "$tar" ] || return 1
+	# Extracted once per tarball (-m: the headers are dated when taken, so
+	# only a newer tarball is taken again).  Two scripts may take the same
+	# harness at once: each extracts into its own directory and renames
+	# the headers in, the one tested for last.
 	if [ ! -f "$dir/kselftest_harness.h" ] || [ "$tar" -nt "$dir/kselftest_harness.h" ]; then
-		mkdir -p "$dir"
-		tar -xJf "$tar" -C "$dir" --strip-components=4 \
+		mkdir -p "$dir" "$tmp/ksft-$1"
+		tar -xmJf "$tar" -C "$tmp/ksft-$1" --strip-components=4 \
 			"$s/kselftest.h" "$s/kselftest_harness.h" || return 1
+		mv -f "$tmp/ksft-$1/kselftest.h" "$dir/" &&
+			mv -f "$tmp/ksft-$1/kselftest_harness.h" "$dir/" || return 1
 	fi
 	echo "$dir"
 }
