@@ -9,18 +9,53 @@
 #
 # HOST_JOBS runs (default: one per CPU) go at once, each into its own
 # file; each one's output is shown whole, in the order they start, once it
-# and those before it are over.  The slowest (SLOW: test_tc.sh, then the fuzz runs) start first, so the
-# others fill the remaining CPUs around them.  Whatever the scripts build
-# is built beforehand (the Makefile's check target), so no two of them
-# make the same file at once.
+# and those before it are over.  The slowest (SLOW: test_tc.sh, then the
+# fuzz runs) start first, so the others fill the remaining CPUs around
+# them.  Whatever the scripts build is built beforehand (the Makefile's
+# check target), so no two of them make the same file at once.  Each run
+# is its own session (setsid), killed with its children when this script
+# is interrupted or ends early: a shell ignores SIGINT in what it starts
+# in the background, so Ctrl-C would not reach them.
+#
+# run-tests.sh --one NAME I DIR runs one of them (NAME) for the others,
+# its output into DIR/I.out, then its exit status into DIR/I.rc.
 
 here=$(cd "$(dirname "$0")" && pwd)
 SLOW="test_tc.sh fuzz"
 jobs=${HOST_JOBS:-$(nproc 2>/dev/null || echo 1)}
 pass=0
 fail=0
+
+# run NAME - run it, its output to stdout.
+run() {
+	case $1 in
+	fuzz)	${MAKE:-make} -s --no-print-directory -C "$here/../fuzz" run \
+			FUZZ_TIME="${FUZZ_TIME:-15}" ;;
+	*.sh)	sh "$here/$1" ;;
+	*)	"$1" ;;
+	esac
+}
+
+if [ "${1:-}" = --one ]; then
+	run "$2" >"$4/$3.out" 2>&1
+	echo $? >"$4/$3.rc.tmp"
+	mv "$4/$3.rc.tmp" "$4/$3.rc"
+	exit 0
+fi
+
 dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
+: >"$dir/pids"
+# stop - end every run still going (no I.rc yet), each with its session
+# (procps' kill: dash's takes no process group).
+stop() {
+	while read -r i p; do
+		[ -f "$dir/$i.rc" ] || env kill -s TERM -- "-$p" 2>/dev/null
+	done <"$dir/pids"
+	rm -rf "$dir"
+}
+trap stop EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 # The runs' names: the programs, the scripts, "fuzz".
 list() {
@@ -35,16 +70,6 @@ list() {
 	echo fuzz
 }
 
-# run NAME - run it, its output to stdout.
-run() {
-	case $1 in
-	fuzz)	${MAKE:-make} -s --no-print-directory -C "$here/../fuzz" run \
-			FUZZ_TIME="${FUZZ_TIME:-15}" ;;
-	*.sh)	sh "$here/$1" ;;
-	*)	"$1" ;;
-	esac
-}
-
 list "$@" >"$dir/all"
 # shellcheck disable=SC2086 # one name per line
 printf '%s\n' $SLOW >"$dir/slow"
@@ -52,14 +77,11 @@ grep -xF -f "$dir/slow" "$dir/all" >"$dir/runs"
 grep -vxF -f "$dir/slow" "$dir/all" >>"$dir/runs"
 n=$(wc -l <"$dir/runs")
 
-# start I - start run I (from 1) in the background; its exit status goes
-# to I.rc when it is over.
+# start I - start run I (from 1) in the background, in its own session.
 start() {
-	(
-		run "$(sed -n "$1p" "$dir/runs")" >"$dir/$1.out" 2>&1
-		echo $? >"$dir/$1.rc.tmp"
-		mv "$dir/$1.rc.tmp" "$dir/$1.rc"
-	) &
+	setsid sh "$here/run-tests.sh" --one "$(sed -n "$1p" "$dir/runs")" \
+		"$1" "$dir" &
+	echo "$1 $!" >>"$dir/pids"
 }
 
 # show I - print run I's output, its verdict, and add up its counts.
