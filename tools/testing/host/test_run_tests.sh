@@ -95,10 +95,16 @@ for sig in TERM INT; do
 	kill -s "$sig" "$runner"
 	wait "$runner"
 	rc=$?
-	sleep 0.5
-	left=
-	for p in $(cat "$tmp/child" "$tmp/self" 2>/dev/null); do
-		alive "$p" && left="$left $p"
+	# What the runner signalled has up to 5 s to end.
+	i=0
+	while :; do
+		left=
+		for p in $(cat "$tmp/child" "$tmp/self" 2>/dev/null); do
+			alive "$p" && left="$left $p"
+		done
+		[ -z "$left" ] || [ $i -ge 50 ] && break
+		sleep 0.1
+		i=$((i + 1))
 	done
 	want=143
 	[ "$sig" = INT ] && want=130
