@@ -28,6 +28,12 @@ VPMU_LIB_SRCS	:= $(addprefix $(VPMU_TOP)/tools/vpmu/, \
 		     vpmu_buf.c vpmu_tool.c vpmu_asm.c vpmu_dis.c vpmu_elf.c)
 VPMU_LIB_HDRS	:= $(VPMU_LIB_SRCS:.c=.h)
 
+# vpmu_objs DIR,SOURCES - where a build that compiles each of SOURCES once
+# puts its objects: the module's in DIR, the tools' in DIR/tools (both
+# directories have a vpmu_uhist.c).
+vpmu_objs	= $(patsubst $(VPMU_CORE)/%.c,$(1)/%.o, \
+		  $(patsubst $(VPMU_TOP)/tools/vpmu/%.c,$(1)/tools/%.o,$(2)))
+
 # The histogram unit's text format (vpmu_hu_text.c) is shared with the
 # module too; vpmu-sim uses it.
 VPMU_ASM_SRCS	:= $(VPMU_LIB_SRCS) $(VPMU_CORE_SRCS) \

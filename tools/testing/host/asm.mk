@@ -14,4 +14,4 @@
 # and the histogram unit's text format).
 
 HOST_TESTS	+= $(B)/test_asm $(B)/test_asm-san
-test_asm_SRCS	:= $(ASM_SRCS)
+test_asm_SRCS	:= $(VPMU_ASM_SRCS)
