@@ -9,7 +9,7 @@
 #include "vpmu_stress_ops.h"
 #include "vpmu_stress_pmu.h"
 
-#define MAX_SAMPLES_PER_TICK 400	/* DIV_ROUND_UP(100000, HZ), HZ >= 250 */
+#define MAX_SAMPLES_PER_TICK 400	/* DIV_ROUND_UP(100000, HZ), HZ <= 250 */
 
 /*
  * A sampling leader (IP | RAW, maybe freeze_on_ovf, maybe counting
