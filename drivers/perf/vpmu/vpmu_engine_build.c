@@ -258,7 +258,6 @@ static unsigned int vpmu_alu_variant(const struct vpmu_engine *e,
 	bool latch = x->d >= R_DS && x->d <= R_DS + 2;
 	bool special = x->pend & P_SPECIAL;
 
-	(void)e;
 	if (d->seq == VPMU_SEQ_NEXT && !d->s && latch && !at_src)
 		return V_L;
 	if (special)
@@ -277,6 +276,9 @@ static unsigned int vpmu_alu_variant(const struct vpmu_engine *e,
 	case VPMU_SEQ_JUMP:
 		return V_J;
 	case VPMU_SEQ_EOI:
+		/* E and P fetch on 4-byte boundaries (FETCH_OK4) */
+		if (e->fsh != 2)
+			return V_G;
 		return !at && x->d == R_PC ? V_P : V_E;
 	}
 	return V_G;
@@ -303,6 +305,15 @@ static u8 vpmu_mfast(const struct vpmu_dec *d, const struct vpmu_uop *x)
 	return d->seq == VPMU_SEQ_JUMP ? 2 : 0;
 }
 
+/*
+ * May an EOI use a handler ending in 0 (H_PI0, H_TPI0, H_PR0)?  Those
+ * take the opcode from ir's low byte and fetch on 4-byte boundaries.
+ */
+static bool vpmu_low_byte_op(const struct vpmu_engine *e)
+{
+	return !e->op_shift && e->op_mask <= 0xff && e->fsh == 2;
+}
+
 /* The fused handlers for the commonest whole microwords. */
 static void vpmu_build_fused(const struct vpmu_engine *e,
 			     const struct vpmu_dec *d, struct vpmu_uop *x)
@@ -313,11 +324,11 @@ static void vpmu_build_fused(const struct vpmu_engine *e,
 	if (d->op == VPMU_OP_ADD && !d->s && d->seq == VPMU_SEQ_EOI &&
 	    d->dst == VPMU_OPND_PC && d->a == VPMU_OPND_PC &&
 	    d->b == VPMU_OPND_IMM) {
-		x->h_fast = !e->op_shift && e->op_mask <= 0xff ? H_PI0 : H_PI;
+		x->h_fast = vpmu_low_byte_op(e) ? H_PI0 : H_PI;
 		x->imm = (u32)d->imm;
 	}
 	if (x->h_fast == H_P_ADD && d->a == VPMU_OPND_PC &&
-	    d->b != VPMU_OPND_IMM && !e->op_shift && e->op_mask <= 0xff)
+	    d->b != VPMU_OPND_IMM && vpmu_low_byte_op(e))
 		x->h_fast = H_PR0;
 	/* a field decoded: EXT of a plain register into one, DISP or BR */
 	if (d->op == VPMU_OP_EXT && !vpmu_is_at(d->a) && !vpmu_is_at(x->d) &&
@@ -435,6 +446,7 @@ int vpmu_engine_attach(struct vpmu_engine *e, const struct vpmu_ucode *uc)
 	e->ncs = n;
 	e->st.started = false;
 	e->r0zero = uc->hdr.flags & VPMU_IMG_F_R0_ZERO;
+	e->fsh = uc->hdr.flags & VPMU_IMG_F_IALIGN16 ? 1 : 2;
 	e->dc_shift = __builtin_ctz(uc->hdr.dc_line_size);
 	e->dc_mask = uc->hdr.dc_lines - 1;
 	e->penalty = uc->hdr.dc_miss_penalty;

@@ -384,10 +384,20 @@ static __always_inline int vpmu_loop_exit(struct vpmu_engine *e,
 /* The ID table, as byte offsets, sits right before each slot. */
 #define IDT(op)		(((const u32 *)base)[(s32)(op) - (s32)VPMU_IDT])
 #define SEQ()		goto *seqlab[u->seq]
-#define FETCH_OK(npc)	(((npc) >> 2 | (npc) << 30) < fwords)
+/*
+ * An instruction fetch at @npc: vpmu_fetch_ok(), with the limit for this
+ * run's memory in e->flim (set before vpmu_interp() runs, by vpmu_chunk():
+ * kept out of its registers, as most fetches are FETCH_OK4's).
+ */
+#define FETCH_OK(npc)	(((npc) >> e->fsh | (npc) << (32 - e->fsh)) < e->flim)
+/*
+ * ...on 4-byte boundaries (fsh 2): the handlers that end in 0 and the E and
+ * P variants, which images with IALIGN16 do not use (vpmu_engine_build.c)
+ */
+#define FETCH_OK4(npc)	(((npc) >> 2 | (npc) << 30) < fwords)
 /* An access of @size bytes at @x: aligned and inside memory. */
 #define MEM_OK(x, size)							\
-	((size) == 4 ? FETCH_OK(x) :					\
+	((size) == 4 ? FETCH_OK4(x) :					\
 	 (size) == 2 ? ((x) >> 1 | (x) << 31) < hwords : (x) < msz)
 #define AT(code)	R[xr[code]]
 #define FLAGS()		(likely(R[R_FLAGS] < FLAGS_LAZY) ? R[R_FLAGS] :	\
@@ -780,7 +790,7 @@ H_E_##name : {								\
 		(void)a; (void)b;					\
 		r = (expr);						\
 		npc = w == R_PC ? r : R[R_PC];				\
-		if (unlikely(!FETCH_OK(npc)))				\
+		if (unlikely(!FETCH_OK4(npc)))				\
 			FAULT(VPMU_FAULT_FETCH, npc);			\
 		R[w] = r;						\
 		*zp = 0;						\
@@ -790,7 +800,7 @@ H_P_##name: {								\
 		u32 a = R[u->a], b = R[u->b], npc;			\
 		(void)a; (void)b;					\
 		npc = (expr);						\
-		if (unlikely(!FETCH_OK(npc)))				\
+		if (unlikely(!FETCH_OK4(npc)))				\
 			FAULT(VPMU_FAULT_FETCH, npc);			\
 		R[R_PC] = npc;						\
 		EOI_TAIL(npc);						\
@@ -856,15 +866,16 @@ H_M_##name : {								\
 
 /*
  * ADD pc, pc, #imm ; EOI: PI, and PI0 with the opcode in ir's low
- * byte; TPI and TPI0, the same for a mark whose toggle is resolved
+ * byte and 4-byte instruction boundaries (@fetch_ok, the fetch check on
+ * npc); TPI and TPI0, the same for a mark whose toggle is resolved
  * (vpmu_tgl_update(): the way in the uop), TRIG's fast path fused
  * in.  A mark toggles only once its fetch is known good, so a fault
  * has nothing to undo.
  */
-#define VPMU_PI(name, toggle, shift, mask)				\
+#define VPMU_PI(name, toggle, shift, mask, fetch_ok)			\
 name : {								\
 		u32 npc = R[R_PC] + u->imm;				\
-		if (unlikely(!FETCH_OK(npc)))				\
+		if (unlikely(!(fetch_ok)))				\
 			FAULT(VPMU_FAULT_FETCH, npc);			\
 		toggle;							\
 		R[R_PC] = npc;						\
@@ -898,7 +909,7 @@ int vpmu_interp(struct vpmu_engine *e, s64 L)
 	u32 *const R = e->R;
 	u8 *const mem = e->st.mem;
 	const u32 msz = e->st.msz;
-	/* fetch at npc is fine iff ror(npc, 2) < fwords */
+	/* a word access at x is fine iff ror(x, 2) < fwords (MEM_OK) */
 	const u32 fwords = msz >> 2, hwords = msz >> 1;
 	const u16 *const condtab = e->condtab;
 	const u32 op_shift = e->op_shift, op_mask = e->op_mask;
@@ -994,17 +1005,18 @@ H_LX2S: {
 		DISPATCH();
 	}
 
-	VPMU_PI(H_PI, (void)0, op_shift, op_mask);
-	VPMU_PI(H_PI0, (void)0, 0, 0xff);
+	VPMU_PI(H_PI, (void)0, op_shift, op_mask, FETCH_OK(npc));
+	VPMU_PI(H_PI0, (void)0, 0, 0xff, FETCH_OK4(npc));
 	VPMU_PI(H_TPI, TOGGLE(u->toggle_dist, u->toggle_fgroups), op_shift,
-		op_mask);
-	VPMU_PI(H_TPI0, TOGGLE(u->toggle_dist, u->toggle_fgroups), 0, 0xff);
+		op_mask, FETCH_OK(npc));
+	VPMU_PI(H_TPI0, TOGGLE(u->toggle_dist, u->toggle_fgroups), 0, 0xff,
+		FETCH_OK4(npc));
 
 	/* ADD pc, pc, register ; EOI, the opcode in ir's low byte */
 H_PR0: {
 		u32 npc = R[R_PC] + R[u->b];
 
-		if (unlikely(!FETCH_OK(npc)))
+		if (unlikely(!FETCH_OK4(npc)))
 			FAULT(VPMU_FAULT_FETCH, npc);
 		R[R_PC] = npc;
 		EOI_TAIL_OP(npc, 0, 0xff);
@@ -1152,6 +1164,7 @@ stop:
 #undef IDT
 #undef SEQ
 #undef FETCH_OK
+#undef FETCH_OK4
 #undef MEM_OK
 #undef AT
 #undef FLAGS

@@ -455,7 +455,7 @@ struct vpmu_usample {
  * found through a direct-mapped table by pc.
  */
 #define VPMU_TC_POOL	(48 * 1024)	/* pool words */
-#define VPMU_TC_MAP	4096		/* table entries, a power of two */
+#define VPMU_TC_MAP	8192		/* table entries, a power of two */
 #ifndef VPMU_TC_WARM
 #define VPMU_TC_WARM	8		/* runs of an instruction before it is */
 #endif					/* translated (by its table entry) */
@@ -643,6 +643,8 @@ struct vpmu_engine {
 	u32 ncs;
 	u32 cs_limit;			/* mem->words, or 0 */
 	bool r0zero;
+	u8 fsh;				/* vpmu_fetch_ok(): 2, or 1 (IALIGN16) */
+	u32 flim;			/* ...its limit, for a chunk (vpmu_chunk()) */
 
 	/* the current program's architectural state */
 	struct vpmu_pstate st;
@@ -972,11 +974,41 @@ size_t vpmu_tc_scratch_size(void);
 /* vpmu_engine_build.c: the uops, their routes and segments */
 void vpmu_prepare(struct vpmu_engine *e);
 
+/*
+ * The fetch check.  An instruction word is fetched at a pc on the image's
+ * instruction boundary (4 bytes, or 2 with VPMU_IMG_F_IALIGN16) with all
+ * its 4 bytes in memory: ror(pc, fsh) < vpmu_fetch_limit().  With fsh 2
+ * that is pc / 4 < msz / 4; with fsh 1, pc / 2 < msz / 2 - 1, so pc + 4
+ * <= msz.  A pc off the boundary has a high bit set once rotated.
+ */
+static inline u32 vpmu_fetch_limit(u32 fsh, u32 msz)
+{
+	if (fsh == 2)
+		return msz >> 2;
+	return msz >= 4 ? (msz >> 1) - 1 : 0;
+}
+
+static inline bool vpmu_fetch_ok(const struct vpmu_engine *e, u32 pc, u32 msz)
+{
+	return (pc >> e->fsh | pc << (32 - e->fsh)) <
+	       vpmu_fetch_limit(e->fsh, msz);
+}
+
+/*
+ * The table entry of @key (pc | mode): by pc / 2, so that instructions on
+ * 2-byte boundaries (IALIGN16) have entries of their own; those on 4-byte
+ * boundaries use every other one.
+ */
+static inline u32 vpmu_tc_slot(u32 key)
+{
+	return (key >> 1) & (VPMU_TC_MAP - 1);
+}
+
 /* The translation of (@key = pc | mode, @ir), or NULL; maybe a "none". */
 static inline const struct vpmu_tb *vpmu_tc_probe(const struct vpmu_engine *e,
 						  u32 key, u32 ir)
 {
-	u32 off = e->tc_map[(key >> 2) & (VPMU_TC_MAP - 1)];
+	u32 off = e->tc_map[vpmu_tc_slot(key)];
 	const struct vpmu_tb *tb = (const struct vpmu_tb *)(e->tc_pool + off);
 
 	return off && tb->key == key && tb->ir == ir ? tb : NULL;
@@ -989,7 +1021,7 @@ static inline const struct vpmu_tb *vpmu_tc_probe(const struct vpmu_engine *e,
  */
 static inline bool vpmu_tc_warm(struct vpmu_engine *e, u32 npc)
 {
-	u8 *heat = &e->tc_heat[(npc >> 2) & (VPMU_TC_MAP - 1)];
+	u8 *heat = &e->tc_heat[vpmu_tc_slot(npc)];
 
 	if (*heat < VPMU_TC_WARM) {
 		++*heat;

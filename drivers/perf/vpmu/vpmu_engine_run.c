@@ -269,6 +269,7 @@ static int vpmu_chunk(struct vpmu_engine *e, u64 L, bool defer, u32 *wr,
 	*ipc = e->R[R_IPC];
 	if (e->hu.n)
 		vpmu_hu_chunk_begin(e, c1);
+	e->flim = vpmu_fetch_limit(e->fsh, e->st.msz);	/* FETCH_OK() */
 	if (step) {
 		x = vpmu_interp(e, 1);
 		/* one microword; an early exit may sit after it */
@@ -535,6 +536,7 @@ struct vpmu_engine *vpmu_engine_create(u32 cs_limit)
 		e->trig_off[g] = VPMU_TRIG_NONE;
 	}
 	e->gate_open = VPMU_GATE_ALL;
+	e->fsh = 2;		/* 4-byte boundaries until an image says */
 	vpmu_engine_mem_set(e, m);
 	return e;
 }
@@ -572,7 +574,7 @@ void vpmu_engine_start(struct vpmu_engine *e, u8 *mem, u32 mem_size,
 	e->st.started = true;
 	e->R[R_PC] = entry;
 	e->R[R_IPC] = entry;
-	if ((entry & 3) || mem_size < 4 || entry > mem_size - 4) {
+	if (!vpmu_fetch_ok(e, entry, mem_size)) {
 		e->st.sticky = true;
 		e->st.sticky_stop.reason = VPMU_STOP_FAULT;
 		e->st.sticky_stop.code = VPMU_FAULT_FETCH;

@@ -213,7 +213,7 @@ const struct vpmu_tb *vpmu_tc_next(struct vpmu_engine *e,
 		/* translated once warm, and as the chunk's budget allows */
 		if (!vpmu_tc_warm(e, npc))
 			goto interp;
-		e->tc_heat[(npc >> 2) & (VPMU_TC_MAP - 1)] = 0;
+		e->tc_heat[vpmu_tc_slot(npc)] = 0;
 		off = vpmu_tc_translate(e, key, ir);
 		if (!off) {
 			/* full: what the pool holds goes, fin first */
@@ -226,7 +226,7 @@ const struct vpmu_tb *vpmu_tc_next(struct vpmu_engine *e,
 			if (!off)
 				goto interp;
 		}
-		e->tc_map[(npc >> 2) & (VPMU_TC_MAP - 1)] = off;
+		e->tc_map[vpmu_tc_slot(npc)] = off;
 		tb = (const struct vpmu_tb *)(e->tc_pool + off);
 	}
 	if (tb->none)

@@ -582,7 +582,7 @@ static u32 tc_flags_after(const struct vpmu_tc_state *st,
  */
 static bool tc_fetch_ok(const struct vpmu_engine *e, u32 npc)
 {
-	return !(npc & 3) && e->tc_msz >= 4 && npc <= e->tc_msz - 4;
+	return vpmu_fetch_ok(e, npc, e->tc_msz);
 }
 
 /*

@@ -141,7 +141,8 @@ enum vpmu_event {
 
 /* Image flags. */
 #define VPMU_IMG_F_R0_ZERO	_BITUL(0)	/* r0 reads 0, writes discarded */
-#define VPMU_IMG_F_ALL		VPMU_IMG_F_R0_ZERO
+#define VPMU_IMG_F_IALIGN16	_BITUL(1)	/* fetch at any even pc */
+#define VPMU_IMG_F_ALL		(VPMU_IMG_F_R0_ZERO | VPMU_IMG_F_IALIGN16)
 
 struct vpmu_image_header {
 	__u32 magic;		/* VPMU_IMAGE_MAGIC */

@@ -80,7 +80,7 @@ BM(b_size, put32(TB_HOFF(total_size), img_len - 8); reseal())
 BM(b_csum, img[TB_HOFF(name) + 40] ^= 1)
 BM(b_hsize, put32(TB_HOFF(header_size), 128); reseal())
 BM(b_resv, put32(TB_HOFF(reserved) + 12, 1); reseal())
-BM(b_flags, put32(TB_HOFF(flags), 2); reseal())
+BM(b_flags, put32(TB_HOFF(flags), VPMU_IMG_F_ALL + 1); reseal())
 BM(b_name_nul, memset(img + TB_HOFF(name), 'x', 32); reseal())
 BM(b_name_pad, img[TB_HOFF(name) + 20] = 'y'; reseal())
 BM(b_cs_align, put32(TB_HOFF(cs_offset), get32(TB_HOFF(cs_offset)) + 4);
