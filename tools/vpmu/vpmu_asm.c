@@ -1176,9 +1176,16 @@ static void dir_evmode(struct as *a, const char *at)
 		a->h.ev_bits = (uint32_t)bits;
 }
 
+/* .flags NAME {, NAME} | none: the names of VPMU_IMG_FLAG_LIST */
 static void dir_flags(struct as *a, const char *at)
 {
+#define VPMU_X_FLAG(name, bit, doc) { name, bit },
+	static const struct { const char *name; uint32_t bit; } flags[] = {
+		VPMU_IMG_FLAG_LIST(VPMU_X_FLAG)
+	};
+#undef VPMU_X_FLAG
 	char kw[IDENT_MAX];
+	size_t i;
 
 	a->h.flags = 0;
 	do {
@@ -1186,8 +1193,11 @@ static void dir_flags(struct as *a, const char *at)
 		at = a->p;
 		if (!need_ident(a, kw, "a flag name"))
 			return;
-		if (!strcasecmp(kw, "r0zero")) {
-			a->h.flags |= VPMU_IMG_F_R0_ZERO;
+		for (i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
+			if (!strcasecmp(kw, flags[i].name))
+				break;
+		if (i < sizeof(flags) / sizeof(flags[0])) {
+			a->h.flags |= flags[i].bit;
 		} else if (strcasecmp(kw, "none")) {
 			error(a, at, "unknown flag '%s'", kw);
 			return;

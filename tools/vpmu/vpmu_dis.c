@@ -298,8 +298,18 @@ static void print_header(struct dis *d)
 			vpmu_buf_printf(o, "\\x%02x", ch);
 	}
 	vpmu_buf_printf(o, "\"\n.version %u\n", h->image_version);
-	if (h->flags & VPMU_IMG_F_R0_ZERO)
-		vpmu_buf_printf(o, ".flags r0zero\n");
+	if (h->flags & VPMU_IMG_F_ALL) {
+		const char *sep = ".flags ";
+
+#define VPMU_X_FLAG(name, bit, doc)					\
+		if (h->flags & (bit)) {					\
+			vpmu_buf_printf(o, "%s%s", sep, name);		\
+			sep = ", ";					\
+		}
+		VPMU_IMG_FLAG_LIST(VPMU_X_FLAG)
+#undef VPMU_X_FLAG
+		vpmu_buf_printf(o, "\n");
+	}
 	if (h->flags & ~VPMU_IMG_F_ALL)
 		warn(d, "unknown image flags%s", "");
 	vpmu_buf_printf(o, ".evmode %s, %u\n",

@@ -204,6 +204,15 @@ enum vpmu_cond {
 	X("#",	   VPMU_OPND_IMM,   BONLY)				\
 	X("zero",  VPMU_OPND_ZERO,  SINK)
 
+/*
+ * Image header flags (VPMU_IMG_F_*) by their assembler names, for .flags:
+ * X("name", bit, doc).
+ */
+#define VPMU_IMG_FLAG_LIST(X)						\
+	X("r0zero",   VPMU_IMG_F_R0_ZERO,  "r0 reads 0 and ignores writes") \
+	X("ialign16", VPMU_IMG_F_IALIGN16,				\
+	  "instructions on 2-byte boundaries: EOI fetches at any even pc")
+
 enum vpmu_opnd_access {
 	VPMU_ACC_NONE,		/* reserved code */
 	VPMU_ACC_RW,

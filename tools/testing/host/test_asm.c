@@ -139,6 +139,72 @@ static void test_no_symbols(void)
 	vpmu_buf_free(&d);
 }
 
+/*
+ * .flags: each name sets its header bit, the disassembly names them on
+ * one line and assembles back to the same image; "none" clears them and
+ * an unknown name is an error.  default.vus with its ".flags r0zero"
+ * line replaced.
+ */
+static void test_flags(void)
+{
+	static const struct {
+		const char *line, *dis;
+		u32 flags;
+	} c[] = {
+		{ ".flags r0zero, ialign16", ".flags r0zero, ialign16\n",
+		  VPMU_IMG_F_R0_ZERO | VPMU_IMG_F_IALIGN16 },
+		{ ".flags ialign16", ".flags ialign16\n", VPMU_IMG_F_IALIGN16 },
+		{ ".flags none", NULL, 0 },
+		{ ".flags r0zero, align16", NULL, 0 },
+	};
+	struct vpmu_buf src = { 0 };
+	const char *at;
+	size_t i;
+
+	slurp(ucode_sources[0], &src);
+	at = strstr(src.p, ".flags r0zero\n");
+	if (!at) {
+		tap_ok(false, "default.vus has a .flags r0zero line");
+		vpmu_buf_free(&src);
+		return;
+	}
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct vpmu_buf text = { 0 }, img = { 0 }, img2 = { 0 };
+		struct vpmu_buf dis = { 0 }, d = { 0 };
+		const struct vpmu_image_header *h;
+		int nerr;
+
+		vpmu_buf_printf(&text, "%.*s%s%s", (int)(at - src.p), src.p,
+				c[i].line, at + strlen(".flags r0zero"));
+		nerr = vpmu_asm_ucode(text.p, text.len, NULL, &img, &d);
+		if (!strcmp(c[i].line, ".flags r0zero, align16")) {
+			tap_ok(nerr && d.p && strstr(d.p, "unknown flag 'align16'"),
+			       "%s: an error", c[i].line);
+			goto next;
+		}
+		h = (const void *)img.p;
+		tap_ok(!nerr && img.len >= sizeof(*h) && h->flags == c[i].flags,
+		       "%s: header flags 0x%x", c[i].line, c[i].flags);
+		vpmu_buf_free(&d);
+		vpmu_dis_ucode(img.p, img.len, &dis, &d);
+		tap_ok(dis.p && (c[i].dis ? strstr(dis.p, c[i].dis) != NULL :
+				 strstr(dis.p, ".flags") == NULL),
+		       "%s: disassembled as %s", c[i].line,
+		       c[i].dis ? c[i].dis : "no .flags line");
+		vpmu_buf_free(&d);
+		tap_ok(dis.p && !vpmu_asm_ucode(dis.p, dis.len, NULL, &img2, &d) &&
+		       same(&img, &img2), "%s: as(dis(image)) == image",
+		       c[i].line);
+next:
+		vpmu_buf_free(&text);
+		vpmu_buf_free(&img);
+		vpmu_buf_free(&img2);
+		vpmu_buf_free(&dis);
+		vpmu_buf_free(&d);
+	}
+	vpmu_buf_free(&src);
+}
+
 /* ---- programs ------------------------------------------------------------ */
 
 static const char *const samples[] = { "sum", "memcpy", "sort", "syscall" };
@@ -555,6 +621,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < sizeof(ucode_sources) / sizeof(ucode_sources[0]); i++)
 		test_ucode_roundtrip(ucode_sources[i]);
 	test_no_symbols();
+	test_flags();
 	for (i = 0; i < sizeof(samples) / sizeof(samples[0]); i++)
 		test_prog_roundtrip(samples[i], &img);
 	test_errors(&img);
