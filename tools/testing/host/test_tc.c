@@ -58,20 +58,43 @@ static bool first_fail;	/* -x: stop at the first difference */
 
 static struct prog progs[MAXPROGS];
 static unsigned int nprogs;
-static struct vpmu_ucode *uc_default, *uc_rv32;
+static struct vpmu_ucode *uc_default, *uc_rv32, *uc_rv32_16;
 static struct vpmu_buf img_default;
 
-static struct vpmu_ucode *load_ucode(const char *path, struct vpmu_buf *img)
+/*
+ * The microcode source @path assembled (into @img, if given) and loaded;
+ * @ia16: with ".flags r0zero, ialign16" for its ".flags r0zero".
+ */
+static struct vpmu_ucode *load_ucode(const char *path, struct vpmu_buf *img,
+				     bool ia16)
 {
 	struct vpmu_buf src = { 0 }, local = { 0 }, d = { 0 };
 	struct vpmu_asm_opts o = { .filename = path };
 	struct vpmu_ucode *uc = NULL;
 	struct vpmu_verr err;
+	const char *at;
 
 	if (!img)
 		img = &local;
-	if (vpmu_read_file(path, &src) ||
-	    vpmu_asm_ucode(src.p, src.len, &o, img, &d) ||
+	if (vpmu_read_file(path, &src)) {
+		fprintf(stderr, "test_tc: cannot read %s\n", path);
+		exit(2);
+	}
+	if (ia16) {
+		struct vpmu_buf t = { 0 };
+
+		at = strstr(src.p, ".flags r0zero\n");
+		if (!at) {
+			fprintf(stderr, "test_tc: %s: no .flags r0zero\n", path);
+			exit(2);
+		}
+		vpmu_buf_printf(&t, "%.*s.flags r0zero, ialign16%s",
+				(int)(at - src.p), src.p,
+				at + strlen(".flags r0zero"));
+		vpmu_buf_free(&src);
+		src = t;
+	}
+	if (vpmu_asm_ucode(src.p, src.len, &o, img, &d) ||
 	    vpmu_ucode_load(&uc, img->p, img->len, VPMU_CS_MAX, &err)) {
 		fprintf(stderr, "test_tc: %s: cannot build\n%s", path,
 			d.p ? d.p : "");
@@ -232,8 +255,14 @@ static void add_random_vpmu32(u32 seed)
 		put32(p->image + i, rnd());
 }
 
-/* Random RV32IM machine code, some of it storing into itself. */
-static void add_random_rv32(u32 seed)
+/*
+ * Random RV32IM machine code, some of it storing into itself.  @ia16: on
+ * the microcode with 2-byte instruction boundaries (VPMU_IMG_F_IALIGN16),
+ * the code now and then moves on by half a word ("j .+6" over two bytes),
+ * so that loops run on 2-byte boundaries, and some branches and jumps go
+ * to the middle of an instruction.
+ */
+static void add_random_rv32(u32 seed, bool ia16)
 {
 	static const u32 rops[][2] = {	/* funct7, funct3 of OP */
 		{ 0, 0 }, { 0x20, 0 }, { 0, 1 }, { 0, 2 }, { 0, 3 }, { 0, 4 },
@@ -242,13 +271,14 @@ static void add_random_rv32(u32 seed)
 	};
 	struct prog *p;
 	char name[64];
-	u32 i, n = 64 + pick(256), base = 0x400 + 4 * pick(0x100);
+	u32 i, at, n = 64 + pick(256), base = 0x400 + 4 * pick(0x100);
 
-	snprintf(name, sizeof(name), "random rv32 %u", seed);
+	snprintf(name, sizeof(name), "random rv32%s %u",
+		 ia16 ? " ialign16" : "", seed);
 	p = new_prog(name);
 	if (!p)
 		return;
-	p->uc = uc_rv32;
+	p->uc = ia16 ? uc_rv32_16 : uc_rv32;
 	p->rv32 = true;
 	p->mem_size = 0x4000;
 	p->image = calloc(1, p->mem_size);
@@ -256,11 +286,19 @@ static void add_random_rv32(u32 seed)
 	put32(p->image, 0x37 | 30 << 7 | (pick(4) ? 0x2000 : 0));
 	put32(p->image + 4, 0x13 | 30 << 7 | 30 << 15 |
 	      (pick(4) ? 0 : base) << 20);
-	for (i = 2; i < n; i++) {
+	for (i = 2, at = 8; i < n; i++, at += 4) {
 		u32 rd = 1 + pick(29), r1 = pick(32), r2 = pick(32), w;
 		u32 f3 = pick(8), k = pick(10);
 		s32 imm = (s32)pick(64) - 32;
 		s32 off = 4 * ((s32)pick(16) - 8);
+		u32 half = 0;
+
+		if (ia16 && !pick(16)) {	/* j .+6, two bytes left */
+			put32(p->image + at, 0x6f | 6 << 20);
+			at += 6;
+		}
+		if (ia16 && !pick(8))		/* into an instruction */
+			half = 2;
 
 		switch (k) {
 		case 0: case 1: case 2:
@@ -284,7 +322,8 @@ static void add_random_rv32(u32 seed)
 		case 7:			/* branches, near, both ways */
 			w = 0x63 | (f3 == 2 || f3 == 3 ? 0 : f3) << 12 |
 			    r1 << 15 | r2 << 20 |
-			    ((u32)off & 0x1e) << 7 | ((u32)off >> 11 & 1) << 7 |
+			    ((u32)(off + half) & 0x1e) << 7 |
+			    ((u32)off >> 11 & 1) << 7 |
 			    ((u32)off >> 5 & 0x3f) << 25 |
 			    ((u32)off >> 12 & 1) << 31;
 			break;
@@ -292,33 +331,39 @@ static void add_random_rv32(u32 seed)
 			w = (pick(2) ? 0x37 : 0x17) | rd << 7 | rnd() << 12;
 			break;
 		default:		/* jal forward, or an ecall */
-			w = pick(4) ? 0x6f | rd << 7 | (4 * (1 + pick(4))) << 20 :
-			    0x73;
+			w = pick(4) ? 0x6f | rd << 7 |
+				      (4 * (1 + pick(4)) + half) << 20 : 0x73;
 			break;
 		}
-		put32(p->image + 4 * i, w);
+		put32(p->image + at, w);
 	}
-	put32(p->image + 4 * n, 0x05d00893);	/* li a7, 93 */
-	put32(p->image + 4 * n + 4, 0x73);	/* ecall: exit */
+	put32(p->image + at, 0x05d00893);	/* li a7, 93 */
+	put32(p->image + at + 4, 0x73);		/* ecall: exit */
 	for (i = 0x2000; i < p->mem_size; i += 4)
 		put32(p->image + i, rnd());
 }
 
-/* RV32IM machine code @code of @n words at 0, in @mem_size bytes. */
+/*
+ * RV32IM machine code @code of @n words at 0, in @mem_size bytes; @ia16:
+ * at 6 instead, on 2-byte boundaries, after a "j .+6" at 0, for the
+ * microcode with VPMU_IMG_F_IALIGN16.
+ */
 static struct prog *add_code_rv32(const char *name, const u32 *code,
-				  unsigned int n, u32 mem_size)
+				  unsigned int n, u32 mem_size, bool ia16)
 {
 	struct prog *p = new_prog(name);
-	unsigned int i;
+	unsigned int i, at = ia16 ? 6 : 0;
 
 	if (!p)
 		return NULL;
-	p->uc = uc_rv32;
+	p->uc = ia16 ? uc_rv32_16 : uc_rv32;
 	p->rv32 = true;
 	p->mem_size = mem_size;
 	p->image = calloc(1, p->mem_size);
+	if (ia16)
+		put32(p->image, 0x0060006f);	/* j .+6 */
 	for (i = 0; i < n; i++)
-		put32(p->image + 4 * i, code[i]);
+		put32(p->image + at + 4 * i, code[i]);
 	return p;
 }
 
@@ -326,9 +371,9 @@ static struct prog *add_code_rv32(const char *name, const u32 *code,
  * RV32IM that misses the data cache on two loads of every pass (16-byte
  * lines, 64 of them: 0(t5) and 1024(t5) share a line's place and evict
  * each other), between ALU work: stalls inside blocks, at every distance
- * from a piece's end.
+ * from a piece's end.  @ia16: on 2-byte boundaries (add_code_rv32()).
  */
-static void add_misses_rv32(void)
+static void add_misses_rv32(bool ia16)
 {
 	static const u32 code[] = {
 		0x00002f37,	/* lui t5, 0x2 */
@@ -346,8 +391,10 @@ static void add_misses_rv32(void)
 		0x009282b3,	/* add t0, t0, s1 */
 		0xfd5ff06f,	/* j 1b */
 	};
-	struct prog *p = add_code_rv32("rv32 cache misses", code,
-				       sizeof(code) / sizeof(code[0]), 0x4000);
+	struct prog *p = add_code_rv32(ia16 ? "rv32 ialign16 cache misses" :
+				       "rv32 cache misses", code,
+				       sizeof(code) / sizeof(code[0]), 0x4000,
+				       ia16);
 	unsigned int i;
 
 	for (i = 0x2000; p && i < p->mem_size; i += 4)
@@ -384,7 +431,43 @@ static void add_smc_rv32(void)
 		0x06430313,	/* patch: addi t1, t1, 100 */
 	};
 	add_code_rv32("rv32 rewriting its hot loop", code,
-		      sizeof(code) / sizeof(code[0]), 0x1000);
+		      sizeof(code) / sizeof(code[0]), 0x1000, false);
+}
+
+/*
+ * The same on 2-byte boundaries (VPMU_IMG_F_IALIGN16), where a word store
+ * into the code would be misaligned: the patch is read and written as
+ * two halfwords, so that for one instruction the loop's target is half
+ * old, half new.
+ */
+static void add_smc16_rv32(void)
+{
+	static const u32 code[] = {
+		0x00000293,	/* li t0, 0 */
+		0x00000313,	/* li t1, 0 */
+		0x02800393,	/* li t2, 40 */
+		0x00d00413,	/* li s0, 13 */
+		0x00000f17,	/* auipc t5, 0 */
+		0x01cf0f13,	/* addi t5, t5, 28: target */
+		0x028f5483,	/* lhu s1, 40(t5): patch */
+		0x02af5903,	/* lhu s2, 42(t5) */
+		0x00128293,	/* loop: addi t0, t0, 1 */
+		0x00129593,	/* slli a1, t0, 1 */
+		0x00558633,	/* add a2, a1, t0 */
+		0x00130313,	/* target: addi t1, t1, 1 */
+		0x006646b3,	/* xor a3, a2, t1 */
+		0x00568733,	/* add a4, a3, t0 */
+		0x00829663,	/* bne t0, s0, skip */
+		0x009f1023,	/* sh s1, 0(t5): target = patch */
+		0x012f1123,	/* sh s2, 2(t5) */
+		0xfc72cee3,	/* skip: blt t0, t2, loop */
+		0x05d00893,	/* li a7, 93 */
+		0x00030513,	/* mv a0, t1: 13 + 27 * 100 */
+		0x00000073,	/* ecall: exit */
+		0x06430313,	/* patch: addi t1, t1, 100 */
+	};
+	add_code_rv32("rv32 ialign16 rewriting its hot loop", code,
+		      sizeof(code) / sizeof(code[0]), 0x1000, true);
 }
 
 static void add_elf(const char *path)
@@ -425,18 +508,25 @@ int main(int argc, char **argv)
 		else
 			return fprintf(stderr, "usage: test_tc [-s SEEDS] [-x] [ELF...]\n"), 2;
 	}
-	uc_default = load_ucode(UCODE_DIR "/default.vus", &img_default);
-	uc_rv32 = load_ucode(SHARE "/ucode/rv32im.vus", NULL);
+	uc_default = load_ucode(UCODE_DIR "/default.vus", &img_default, false);
+	uc_rv32 = load_ucode(SHARE "/ucode/rv32im.vus", NULL, false);
+	uc_rv32_16 = load_ucode(SHARE "/ucode/rv32im.vus", NULL, true);
 	add_dir(SHARE "/samples");
 	add_dir(SHARE "/progs");
 	for (i = 0; i < 24; i++) {
 		rng = 1000 + i;
 		add_random_vpmu32(i);
 		rng = 2000 + i;
-		add_random_rv32(i);
+		add_random_rv32(i, false);
 	}
-	add_misses_rv32();
+	for (i = 0; i < 8; i++) {
+		rng = 3000 + i;
+		add_random_rv32(i, true);
+	}
+	add_misses_rv32(false);
 	add_smc_rv32();
+	add_misses_rv32(true);
+	add_smc16_rv32();
 	for (; a < argc; a++)
 		add_elf(argv[a]);
 	k = nprogs;
