@@ -1465,18 +1465,42 @@ static void dir_insn(struct as *a, const char *at)
 	a->insns[a->ninsns++] = d;
 }
 
+/*
+ * .idtab OPCODE, ENTRY [, mask=EXPR]: the ID-table entry of OPCODE, or,
+ * with a mask, of every opcode whose bits in the mask are OPCODE's.
+ */
 static void dir_idtab(struct as *a, const char *at)
 {
-	uint32_t addr;
-	int64_t opc;
+	uint32_t addr, i, n = 1u << a->h.op_bits, mask = n - 1;
+	char kw[IDENT_MAX];
+	const char *mat;
+	int64_t opc, v;
 
-	if (!expr_range(a, &opc, 0, (1 << a->h.op_bits) - 1, "opcode") ||
-	    !expect(a, ','))
+	if (!expr_range(a, &opc, 0, n - 1, "opcode") || !expect(a, ','))
 		return;
 	skip_ws(a);
 	at = a->p;
-	if (uaddr(a, &addr))
-		set_idtab(a, at, (uint32_t)opc, addr);
+	if (!uaddr(a, &addr))
+		return;
+	if (accept(a, ',')) {
+		skip_ws(a);
+		mat = a->p;
+		if (!ident(a, kw) || strcasecmp(kw, "mask") || !accept(a, '=')) {
+			error(a, mat, "expected mask=EXPR");
+			return;
+		}
+		if (!expr_range(a, &v, 0, n - 1, "mask"))
+			return;
+		mask = (uint32_t)v;
+		if (opc & ~(int64_t)mask) {
+			error(a, mat, "opcode 0x%x has bits outside mask 0x%x",
+			      (uint32_t)opc, mask);
+			return;
+		}
+	}
+	for (i = 0; i < n; i++)
+		if ((i & mask) == (uint32_t)opc)
+			set_idtab(a, at, i, addr);
 }
 
 static void dir_default(struct as *a, const char *at)
