@@ -258,6 +258,7 @@ static unsigned int vpmu_alu_variant(const struct vpmu_engine *e,
 	bool latch = x->d >= R_DS && x->d <= R_DS + 2;
 	bool special = x->pend & P_SPECIAL;
 
+	(void)e;
 	if (d->seq == VPMU_SEQ_NEXT && !d->s && latch && !at_src)
 		return V_L;
 	if (special)
@@ -276,9 +277,6 @@ static unsigned int vpmu_alu_variant(const struct vpmu_engine *e,
 	case VPMU_SEQ_JUMP:
 		return V_J;
 	case VPMU_SEQ_EOI:
-		/* E and P fetch on 4-byte boundaries (FETCH_OK4) */
-		if (e->fsh != 2)
-			return V_G;
 		return !at && x->d == R_PC ? V_P : V_E;
 	}
 	return V_G;
@@ -306,12 +304,13 @@ static u8 vpmu_mfast(const struct vpmu_dec *d, const struct vpmu_uop *x)
 }
 
 /*
- * May an EOI use a handler ending in 0 (H_PI0, H_TPI0, H_PR0)?  Those
- * take the opcode from ir's low byte and fetch on 4-byte boundaries.
+ * May an EOI use a handler that takes the opcode from ir's low byte: one
+ * ending in 0 (H_PI0, H_TPI0, H_PR0), which fetches on 4-byte boundaries,
+ * or in 0H (H_PI0H, H_PR0H), on the 2-byte ones of IALIGN16?
  */
 static bool vpmu_low_byte_op(const struct vpmu_engine *e)
 {
-	return !e->op_shift && e->op_mask <= 0xff && e->fsh == 2;
+	return !e->op_shift && e->op_mask <= 0xff;
 }
 
 /* The fused handlers for the commonest whole microwords. */
@@ -324,12 +323,13 @@ static void vpmu_build_fused(const struct vpmu_engine *e,
 	if (d->op == VPMU_OP_ADD && !d->s && d->seq == VPMU_SEQ_EOI &&
 	    d->dst == VPMU_OPND_PC && d->a == VPMU_OPND_PC &&
 	    d->b == VPMU_OPND_IMM) {
-		x->h_fast = vpmu_low_byte_op(e) ? H_PI0 : H_PI;
+		x->h_fast = !vpmu_low_byte_op(e) ? H_PI :
+			    e->fsh == 2 ? H_PI0 : H_PI0H;
 		x->imm = (u32)d->imm;
 	}
 	if (x->h_fast == H_P_ADD && d->a == VPMU_OPND_PC &&
 	    d->b != VPMU_OPND_IMM && vpmu_low_byte_op(e))
-		x->h_fast = H_PR0;
+		x->h_fast = e->fsh == 2 ? H_PR0 : H_PR0H;
 	/* a field decoded: EXT of a plain register into one, DISP or BR */
 	if (d->op == VPMU_OP_EXT && !vpmu_is_at(d->a) && !vpmu_is_at(x->d) &&
 	    d->a != VPMU_OPND_FLAGS) {

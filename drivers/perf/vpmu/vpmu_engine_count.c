@@ -227,12 +227,14 @@ static void vpmu_tgl_update(struct vpmu_engine *e)
 			s32 t = tm & TRIG_FAST ? ent[tm & TRIG_FGROUPS] : 0;
 
 			tab[-(s32)upc] = t;
-			if (x->h_fast != H_PI && x->h_fast != H_PI0)
+			if (x->h_fast != H_PI && x->h_fast != H_PI0 &&
+			    x->h_fast != H_PI0H)
 				continue;
 			/* a mark's shape: resolved, its fused handler runs */
 			x->toggle_dist = t & TGL_SLOT;
 			x->toggle_fgroups = t & TGL_FGROUPS;
-			x->h_dispatch = !t ? H_TRIG : x->h_fast == H_PI ? H_TPI : H_TPI0;
+			/* TPI0 fetches on 4-byte boundaries only (PI0's) */
+			x->h_dispatch = !t ? H_TRIG : x->h_fast == H_PI0 ? H_TPI0 : H_TPI;
 			x->h_label = e->lab[x->h_dispatch];
 		}
 	}

@@ -391,8 +391,8 @@ static __always_inline int vpmu_loop_exit(struct vpmu_engine *e,
  */
 #define FETCH_OK(npc)	(((npc) >> e->fsh | (npc) << (32 - e->fsh)) < e->flim)
 /*
- * ...on 4-byte boundaries (fsh 2): the handlers that end in 0 and the E and
- * P variants, which images with IALIGN16 do not use (vpmu_engine_build.c)
+ * ...on 4-byte boundaries (fsh 2): the handlers that end in 0, which
+ * images with IALIGN16 do not use (vpmu_low_byte_op())
  */
 #define FETCH_OK4(npc)	(((npc) >> 2 | (npc) << 30) < fwords)
 /* An access of @size bytes at @x: aligned and inside memory. */
@@ -790,7 +790,7 @@ H_E_##name : {								\
 		(void)a; (void)b;					\
 		r = (expr);						\
 		npc = w == R_PC ? r : R[R_PC];				\
-		if (unlikely(!FETCH_OK4(npc)))				\
+		if (unlikely(!FETCH_OK(npc)))				\
 			FAULT(VPMU_FAULT_FETCH, npc);			\
 		R[w] = r;						\
 		*zp = 0;						\
@@ -800,7 +800,7 @@ H_P_##name: {								\
 		u32 a = R[u->a], b = R[u->b], npc;			\
 		(void)a; (void)b;					\
 		npc = (expr);						\
-		if (unlikely(!FETCH_OK4(npc)))				\
+		if (unlikely(!FETCH_OK(npc)))				\
 			FAULT(VPMU_FAULT_FETCH, npc);			\
 		R[R_PC] = npc;						\
 		EOI_TAIL(npc);						\
@@ -1017,6 +1017,16 @@ H_PR0: {
 		u32 npc = R[R_PC] + R[u->b];
 
 		if (unlikely(!FETCH_OK4(npc)))
+			FAULT(VPMU_FAULT_FETCH, npc);
+		R[R_PC] = npc;
+		EOI_TAIL_OP(npc, 0, 0xff);
+	}
+	/* PI0 and PR0 on 2-byte boundaries (IALIGN16) */
+	VPMU_PI(H_PI0H, (void)0, 0, 0xff, FETCH_OK(npc));
+H_PR0H: {
+		u32 npc = R[R_PC] + R[u->b];
+
+		if (unlikely(!FETCH_OK(npc)))
 			FAULT(VPMU_FAULT_FETCH, npc);
 		R[R_PC] = npc;
 		EOI_TAIL_OP(npc, 0, 0xff);
