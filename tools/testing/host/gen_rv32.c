@@ -3,7 +3,12 @@
  * gen_rv32.c - random RV32IM programs for the differential test against
  * qemu-riscv32 (test_rv32.sh).
  *
- *   gen_rv32 SEED COUNT >prog.S
+ *   gen_rv32 [-c] SEED COUNT >prog.S
+ *
+ * -c: RV32IMC, for -march=rv32imc: every compressed instruction once and
+ * a third of the random ones compressed (the assembler compresses some of
+ * the others too); sp (x2) is the data buffer's address as well, and only
+ * c.addi16sp pairs change it.
  *
  * The program (GNU assembler, for riscv64-unknown-elf-gcc -march=rv32im)
  * starts every register x1..x31 with an edge value (0, 1, -1, INT_MIN,
@@ -17,6 +22,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static uint64_t state;
 
@@ -42,12 +48,36 @@ static const uint32_t edges[] = {
 #define NEDGES	(sizeof(edges) / sizeof(edges[0]))
 #define BASE	30		/* the data buffer's address, never written */
 
-/* A destination: any register but the base, x0 now and then. */
+static int rvc;		/* -c: compressed instructions too */
+
+/* A destination: any register but the base (and sp with -c), x0 now and then. */
 static unsigned int rd(void)
 {
 	unsigned int r = pick(32);
 
-	return r == BASE ? 0 : r;
+	return r == BASE || (rvc && r == 2) ? 0 : r;
+}
+
+/* A nonzero destination, for the compressed forms that need one. */
+static unsigned int rdnz(void)
+{
+	unsigned int r = rd();
+
+	return r ? r : 1;
+}
+
+/* x8..x15: a compressed instruction's 3-bit register field. */
+static unsigned int rc(void)
+{
+	return 8 + pick(8);
+}
+
+/* A signed 6-bit immediate, nonzero. */
+static int imm6nz(void)
+{
+	int v = (int)pick(63) - 32;
+
+	return v >= 0 ? v + 1 : v;
 }
 
 static unsigned int rs(void)
@@ -82,6 +112,112 @@ static unsigned int label;
 /* Kinds of instruction, each emitted once in order, then at random. */
 enum { K_R, K_I, K_SH, K_LUI, K_AUIPC, K_LD, K_ST, K_BR, K_JAL, K_JALR,
        K_FENCE, K_EDGE, K_NR };
+
+/* The compressed instructions (-c), which = one of them. */
+enum { C_ADDI4SPN, C_LW, C_SW, C_NOP, C_ADDI, C_JAL, C_LI, C_ADDI16SP,
+       C_LUI, C_SRLI, C_SRAI, C_ANDI, C_SUB, C_XOR, C_OR, C_AND, C_J,
+       C_BEQZ, C_BNEZ, C_SLLI, C_LWSP, C_JR, C_MV, C_JALR, C_ADD, C_SWSP,
+       C_NR };
+
+static void emit(unsigned int kind, unsigned int which);
+
+static void emit_c(unsigned int which)
+{
+	static const char *const ca[] = { "c.sub", "c.xor", "c.or", "c.and" };
+	unsigned int l, b, t;
+	int v;
+
+	switch (which) {
+	case C_ADDI4SPN:
+		printf("	c.addi4spn x%u, sp, %u\n", rc(), 4 * (1 + pick(255)));
+		break;
+	case C_LW:
+	case C_SW:
+		/* a base register at the data, then a word of it */
+		b = rc();
+		printf("	c.mv x%u, x%u\n", b, BASE);
+		printf("	%s x%u, %u(x%u)\n", which == C_LW ? "c.lw" : "c.sw",
+		       rc(), 4 * pick(32), b);
+		break;
+	case C_NOP:
+		printf("	c.nop\n");
+		break;
+	case C_ADDI:
+		printf("	c.addi x%u, %d\n", rdnz(), imm6nz());
+		break;
+	case C_LI:
+		printf("	c.li x%u, %d\n", rdnz(), (int)pick(64) - 32);
+		break;
+	case C_ADDI16SP:
+		/* sp moves and comes back: it stays the data's address */
+		v = 16 * imm6nz();
+		if (v == -512)		/* -v must fit too */
+			v = -496;
+		printf("	c.addi16sp sp, %d\n", v);
+		emit(K_R, pick(18));
+		printf("	c.addi16sp sp, %d\n", -v);
+		break;
+	case C_LUI:
+		v = imm6nz();
+		printf("	c.lui x%u, 0x%x\n", rdnz(), v & 0xfffff);
+		break;
+	case C_SRLI:
+	case C_SRAI:
+		printf("	%s x%u, %u\n", which == C_SRLI ? "c.srli" : "c.srai",
+		       rc(), 1 + pick(31));
+		break;
+	case C_ANDI:
+		printf("	c.andi x%u, %d\n", rc(), (int)pick(64) - 32);
+		break;
+	case C_SUB:
+	case C_XOR:
+	case C_OR:
+	case C_AND:
+		printf("	%s x%u, x%u\n", ca[which - C_SUB], rc(), rc());
+		break;
+	case C_J:
+	case C_JAL:
+		l = label++;
+		printf("	%s .L%u\n", which == C_J ? "c.j" : "c.jal", l);
+		emit(K_I, pick(6));
+		printf(".L%u:\n", l);
+		break;
+	case C_BEQZ:
+	case C_BNEZ:
+		l = label++;
+		printf("	%s x%u, .L%u\n", which == C_BEQZ ? "c.beqz" : "c.bnez",
+		       rc(), l);
+		for (t = pick(3); t; t--)
+			emit_c(C_ADD);
+		printf(".L%u:\n", l);
+		break;
+	case C_SLLI:
+		printf("	c.slli x%u, %u\n", rdnz(), 1 + pick(31));
+		break;
+	case C_LWSP:
+		printf("	c.lwsp x%u, %u(sp)\n", rdnz(), 4 * pick(64));
+		break;
+	case C_SWSP:
+		printf("	c.swsp x%u, %u(sp)\n", rs(), 4 * pick(64));
+		break;
+	case C_JR:
+	case C_JALR:
+		/* to a label over one instruction */
+		l = label++;
+		t = rdnz();
+		printf("	la x%u, .L%u\n\t%s x%u\n", t, l,
+		       which == C_JR ? "c.jr" : "c.jalr", t);
+		emit(K_I, pick(6));
+		printf(".L%u:\n", l);
+		break;
+	case C_MV:
+		printf("	c.mv x%u, x%u\n", rdnz(), 1 + pick(31));
+		break;
+	case C_ADD:
+		printf("	c.add x%u, x%u\n", rdnz(), 1 + pick(31));
+		break;
+	}
+}
 
 static void emit(unsigned int kind, unsigned int which)
 {
@@ -138,9 +274,17 @@ static void emit(unsigned int kind, unsigned int which)
 		/* auipc t, 0 ; jalr rd, 12 or 13(t) ; (skipped) */
 		unsigned int t = 1 + pick(29);
 
+		if (rvc && t == 2)	/* sp stays the data's address */
+			t = 3;
+
+		/* the offsets count 4-byte instructions: none compressed */
+		if (rvc)
+			printf("\t.option push\n\t.option norvc\n");
 		printf("\tauipc x%u, 0\n\tjalr x%u, %u(x%u)\n", t, rd(),
 		       12 + pick(2), t);
 		emit(K_I, pick(N(iops)));
+		if (rvc)
+			printf("\t.option pop\n");
 		break;
 	}
 	case K_FENCE:
@@ -156,19 +300,29 @@ int main(int argc, char **argv)
 {
 	unsigned int i, k, count;
 
+	if (argc == 4 && !strcmp(argv[1], "-c")) {
+		rvc = 1;
+		argv++;
+		argc--;
+	}
 	if (argc != 3) {
-		fprintf(stderr, "usage: gen_rv32 SEED COUNT\n");
+		fprintf(stderr, "usage: gen_rv32 [-c] SEED COUNT\n");
 		return 2;
 	}
 	state = strtoull(argv[1], NULL, 0) * 0x9e3779b97f4a7c15ull + 1;
 	count = strtoul(argv[2], NULL, 0);
-	printf("# gen_rv32 %s %s\n\t.text\n\t.globl _start\n_start:\n",
-	       argv[1], argv[2]);
+	printf("# gen_rv32%s %s %s\n\t.text\n\t.globl _start\n_start:\n",
+	       rvc ? " -c" : "", argv[1], argv[2]);
 	for (i = 1; i < 32; i++)
 		if (i != BASE)
 			printf("\tli x%u, %d\n", i, (int32_t)(i < NEDGES + 1 ?
 			       edges[i - 1] : edges[pick(NEDGES)]));
 	printf("\tla x%u, data\n", BASE);
+	if (rvc) {
+		printf("\tmv sp, x%u\n", BASE);
+		for (i = 0; i < C_NR; i++)
+			emit_c(i);
+	}
 	/* one of each instruction */
 	for (i = 0; i < N(rops); i++)
 		emit(K_R, i);
@@ -186,6 +340,10 @@ int main(int argc, char **argv)
 		if (k != K_LD && k != K_ST && k != K_BR)
 			emit(k, 0);
 	for (i = 0; i < count; i++) {
+		if (rvc && !pick(3)) {
+			emit_c(pick(C_NR));
+			continue;
+		}
 		k = pick(K_NR + 4);
 		emit(k < K_NR ? k : K_R, pick(64));
 	}

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test_rv32.c - the RV32IM microcode (tools/vpmu/share/ucode/rv32im.vus),
- * instruction by instruction, on the engine core: no cross compiler, no
- * qemu.  Each case is a few instruction words encoded here from the ISA's
+ * with RV32C, instruction by instruction, on the engine core: no cross
+ * compiler, no qemu.  Each case is a few instruction words encoded here from the ISA's
  * formats, registers set before the run, and the registers, stop and
  * counts expected after it; the values are the ISA's corner cases
  * (overflow, x0, shift amounts, sign and zero extension, the extremes of
@@ -96,6 +96,65 @@
 #define ECALL		0x00000073u
 #define EBREAK		0x00100073u
 #define MARK		0x0000000bu
+
+/*
+ * RV32C (Zca), from the formats CR, CI, CSS, CIW, CL, CS, CA, CB, CJ; P is
+ * a 3-bit register field (x8..x15).  C2(a, b): two of them in one word, a
+ * first.
+ */
+#define C2(a, b)	((u32)(a) | (u32)(b) << 16)
+#define P(r)		((u32)(r) - 8)
+#define CI_(f3, rd, i, op)	((f3) << 13 | (((i) >> 5) & 1) << 12 |	\
+				 (rd) << 7 | ((i) & 0x1f) << 2 | (op))
+#define CNOP		0x0001u
+#define CADDI(d, i)	CI_(0, d, i, 1)
+#define CLI(d, i)	CI_(2, d, i, 1)
+#define CLUI(d, i6)	CI_(3, d, i6, 1)	/* nzimm[17:12] */
+#define CSLLI(d, s)	CI_(0, d, s, 2)
+#define CADDI16SP(i)	(3 << 13 | (((i) >> 9) & 1) << 12 | 2 << 7 |	\
+			 (((i) >> 4) & 1) << 6 | (((i) >> 6) & 1) << 5 |	\
+			 (((i) >> 7) & 3) << 3 | (((i) >> 5) & 1) << 2 | 1)
+#define CADDI4SPN(d, i)	((((i) >> 4) & 3) << 11 | (((i) >> 6) & 0xf) << 7 | \
+			 (((i) >> 2) & 1) << 6 | (((i) >> 3) & 1) << 5 |	\
+			 P(d) << 2)
+#define CLS_(f3, a, b, i)	((f3) << 13 | (((i) >> 3) & 7) << 10 |	\
+				 P(a) << 7 | (((i) >> 2) & 1) << 6 |	\
+				 (((i) >> 6) & 1) << 5 | P(b) << 2)
+#define CLW(d, a, i)	CLS_(2, a, d, i)
+#define CSW(a, b, i)	CLS_(6, a, b, i)
+#define CSH_(f2, d, s)	(4 << 13 | (((s) >> 5) & 1) << 12 | (f2) << 10 |	\
+			 P(d) << 7 | ((s) & 0x1f) << 2 | 1)
+#define CSRLI(d, s)	CSH_(0, d, s)
+#define CSRAI(d, s)	CSH_(1, d, s)
+#define CANDI(d, i)	CSH_(2, d, i)
+#define CA_(f2, d, b)	(4 << 13 | 3 << 10 | P(d) << 7 | (f2) << 5 | P(b) << 2 | 1)
+#define CSUB(d, b)	CA_(0, d, b)
+#define CXOR(d, b)	CA_(1, d, b)
+#define COR(d, b)	CA_(2, d, b)
+#define CAND(d, b)	CA_(3, d, b)
+#define CJ_(f3, o)	((f3) << 13 | (((o) >> 11) & 1) << 12 |		\
+			 (((o) >> 4) & 1) << 11 | (((o) >> 8) & 3) << 9 |	\
+			 (((o) >> 10) & 1) << 8 | (((o) >> 6) & 1) << 7 |	\
+			 (((o) >> 7) & 1) << 6 | (((o) >> 1) & 7) << 3 |	\
+			 (((o) >> 5) & 1) << 2 | 1)
+#define CJAL(o)		CJ_(1, o)
+#define CJ(o)		CJ_(5, o)
+#define CB_(f3, a, o)	((f3) << 13 | (((o) >> 8) & 1) << 12 |		\
+			 (((o) >> 3) & 3) << 10 | P(a) << 7 |		\
+			 (((o) >> 6) & 3) << 5 | (((o) >> 1) & 3) << 3 |	\
+			 (((o) >> 5) & 1) << 2 | 1)
+#define CBEQZ(a, o)	CB_(6, a, o)
+#define CBNEZ(a, o)	CB_(7, a, o)
+#define CLWSP(d, i)	(2 << 13 | (((i) >> 5) & 1) << 12 | (d) << 7 |	\
+			 (((i) >> 2) & 7) << 4 | (((i) >> 6) & 3) << 2 | 2)
+#define CSWSP(b, i)	(6 << 13 | (((i) >> 2) & 0xf) << 9 |		\
+			 (((i) >> 6) & 3) << 7 | (b) << 2 | 2)
+#define CR_(f4, a, b)	((f4) << 12 | (a) << 7 | (b) << 2 | 2)
+#define CJR(a)		CR_(8, a, 0)
+#define CMV(d, b)	CR_(8, d, b)
+#define CEBREAK		CR_(9, 0, 0)
+#define CJALR(a)	CR_(9, a, 0)
+#define CADD(d, b)	CR_(9, d, b)
 
 #define MIN	0x80000000u
 #define MAX	0x7fffffffu
@@ -233,7 +292,8 @@ static const struct rv_case cases[] = {
   { FENCE, MARK, ADDI(3, 0, 1), ECALL },
   .want = { X(3, 1) }, .insns = 3 },
 { "ebreak stops with trap 3", { EBREAK }, .trap = 3, .insns = 0 },
-{ "an undefined opcode (0) is illegal", { 0 }, .trap = 1, .insns = 0 },
+{ "the all-zero halfword (c.addi4spn with 0) is illegal", { 0 }, .trap = 1,
+  .insns = 0 },
 { "undefined funct7 of OP is illegal",
   { RT(0x10, 0, 3, 1, 2) }, .trap = 1, .insns = 0 },
 { "undefined funct3 of LOAD, STORE, BRANCH is illegal",
@@ -244,6 +304,76 @@ static const struct rv_case cases[] = {
   { 0x34011073u }, .trap = 1, .insns = 0 },
 { "jalr with funct3 1 is illegal",
   { IT(OPC_JALR, 1, 1, 2, 0) }, .trap = 1, .insns = 0 },
+{ "c.li, c.addi: 6-bit immediates; c.nop, c.addi to x0",
+  { C2(CLI(8, -32), CLI(9, 31)), C2(CADDI(9, -32), CADDI(10, 31)),
+    C2(CNOP, CADDI(0, 5)), C2(CLI(11, 0), CNOP), ECALL },
+  { X(10, MAX), X(11, 7) },
+  .want = { X(8, 0xffffffe0u), X(9, M1), X(10, 0x8000001eu), X(11, 0) },
+  .insns = 8 },
+{ "c.lui: bit 17 signs; c.addi16sp: -512 .. 496",
+  { C2(CLUI(8, 0x20), CLUI(9, 0x1f)), C2(CADDI16SP(-512), CADDI16SP(496)),
+    C2(CADDI16SP(32), CNOP), ECALL },
+  { X(2, 0x1000) },
+  .want = { X(8, 0xfffe0000u), X(9, 0x1f000), X(2, 0x1010) }, .insns = 6 },
+{ "c.lui with a zero immediate is reserved", { CLUI(8, 0) }, .trap = 1,
+  .insns = 0 },
+{ "c.addi16sp with a zero immediate is reserved", { CADDI16SP(0) },
+  .trap = 1, .insns = 0 },
+{ "c.addi4spn: sp + 4 .. 1020 into x8 .. x15",
+  { C2(CADDI4SPN(8, 1020), CADDI4SPN(15, 4)), ECALL },
+  { X(2, 0x100) }, .want = { X(8, 0x4fc), X(15, 0x104) }, .insns = 2 },
+{ "c.lw, c.sw: x8 .. x15, offsets 0 .. 124",
+  { C2(CLW(9, 8, 0), CLW(15, 8, 4)), C2(CSW(8, 15, 124), CSW(12, 9, 8)),
+    C2(CLW(10, 8, 124), CNOP), ECALL },
+  { X(8, DATA), X(12, DATA) }, { 0x11223344u, 0x80000001u },
+  .want = { X(9, 0x11223344u), X(15, 0x80000001u), X(10, 0x80000001u) },
+  .mem = { { DATA + 124, 0x80000001u }, { DATA + 8, 0x11223344u } },
+  .insns = 6 },
+{ "c.lwsp, c.swsp: offsets 0 .. 252 from sp",
+  { C2(CSWSP(5, 252), CLWSP(6, 252)), C2(CLWSP(7, 0), CNOP), ECALL },
+  { X(2, DATA), X(5, 0xdeadbeefu) }, { 0x55 },
+  .want = { X(6, 0xdeadbeefu), X(7, 0x55) },
+  .mem = { { DATA + 252, 0xdeadbeefu } }, .insns = 4 },
+{ "c.lwsp to x0 is reserved", { CLWSP(0, 0) }, .trap = 1, .insns = 0 },
+{ "c.slli, c.srli, c.srai, c.andi: shifts 1 .. 31, immediates -32 .. 31",
+  { C2(CSLLI(5, 31), CSRLI(8, 31)), C2(CSRAI(9, 31), CSRAI(10, 1)),
+    C2(CANDI(11, -32), CANDI(12, 31)), ECALL },
+  { X(5, 3), X(8, M1), X(9, MIN), X(10, MIN | 2), X(11, M1), X(12, M1) },
+  .want = { X(5, MIN), X(8, 1), X(9, M1), X(10, 0xc0000001u),
+	    X(11, 0xffffffe0u), X(12, 31) }, .insns = 6 },
+{ "c.slli by 32 (shamt[5], RV64's) is illegal", { CSLLI(5, 32) },
+  .trap = 1, .insns = 0 },
+{ "c.srai by 32 (shamt[5], RV64's) is illegal", { CSRAI(8, 32) },
+  .trap = 1, .insns = 0 },
+{ "c.sub, c.xor, c.or, c.and; c.mv, c.add; to x0",
+  { C2(CSUB(8, 9), CXOR(10, 11)), C2(COR(12, 13), CAND(14, 15)),
+    C2(CMV(5, 8), CADD(6, 10)), C2(CMV(0, 5), CADD(0, 6)), ECALL },
+  { X(8, 1), X(9, 2), X(10, 0xff00), X(11, 0x0ff0), X(12, 0xf0),
+    X(13, 0x0f) },
+  .want = { X(8, M1), X(10, 0xf0f0), X(12, 0xff), X(14, 0), X(5, M1),
+	    X(6, 0xf0f0) }, .insns = 8 },
+{ "c.j, c.jal: forward and back; c.jal links pc + 2",
+  { C2(CJAL(12), CLI(8, 1)), ECALL, C2(CNOP, CNOP), C2(CJ(-8), CNOP) },
+  .want = { X(1, 2), X(8, 0) }, .insns = 2 },
+{ "c.j, c.jal: offsets 2046 and -2040",
+  { C2(CJ(2046), CNOP), C2(CNOP, CLI(9, 7)), ECALL },
+  .far = { { 2044, C2(CNOP, CJAL(-2040)) } },
+  .want = { X(1, 2048), X(9, 7) }, .insns = 3 },
+{ "c.beqz, c.bnez: taken and not, offsets 254 and -250",
+  { C2(CBEQZ(8, 254), CNOP), C2(CBNEZ(8, 100), CLI(10, 3)), ECALL },
+  { X(9, 5) }, .far = { { 252, C2(CNOP, CBNEZ(9, -250)) } },
+  .want = { X(10, 3) }, .insns = 4 },
+{ "c.jalr, c.jr: to rs1 & ~1; c.jalr x1 reads x1 before it links",
+  { C2(CJALR(1), CLI(8, 1)), ECALL, C2(CJR(5), CNOP), C2(CLI(9, 4), CNOP),
+    ECALL },
+  { X(1, 9), X(5, 13) }, .want = { X(1, 2), X(8, 0), X(9, 4) },
+  .insns = 4 },
+{ "c.jr x0 is reserved", { CJR(0) }, .trap = 1, .insns = 0 },
+{ "c.ebreak stops with trap 3", { CEBREAK }, .trap = 3, .insns = 0 },
+{ "a 32-bit instruction on a 2-byte boundary after a compressed one",
+  { C2(CLI(8, 5), ADDI(9, 8, 100) & 0xffff),
+    ADDI(9, 8, 100) >> 16 | (ECALL & 0xffff) << 16, ECALL >> 16 },
+  .want = { X(8, 5), X(9, 105) }, .insns = 2 },
 };
 
 #define NCASES	(sizeof(cases) / sizeof(cases[0]))
@@ -375,15 +505,55 @@ static bool tags_case(struct vpmu_engine *e)
 	return ok;
 }
 
+/*
+ * A mark on a 2-byte boundary in a loop of three passes, toggling an
+ * fgroup's freeze bit: once the toggle is resolved, the trigger's fused
+ * dispatch (TPI) fetches the next instruction, on a 2-byte boundary too.
+ * Three toggles a run: frozen after the first run, thawed after the second.
+ */
+static bool mark_ia16_case(struct vpmu_engine *e)
+{
+	static const u32 code[] = {
+		C2(CLI(8, 3), MARK & 0xffff), C2(MARK >> 16, CADDI(8, -1)),
+		C2(CBNEZ(8, -6), CNOP), ECALL,
+	};
+	static u8 mem[MEMSZ];
+	struct vpmu_stop st;
+	unsigned int i, run;
+	bool ok = true;
+
+	if (vpmu_engine_fgroup_trigger(e, 0, VPMU_TRIG_MARK))
+		return false;
+	for (run = 0; run < 2; run++) {
+		memset(mem, 0, sizeof(mem));
+		for (i = 0; i < sizeof(code) / 4; i++)
+			put32(mem + 4 * i, code[i]);
+		vpmu_engine_start(e, mem, MEMSZ, 0, VPMU_MODE_USER);
+		vpmu_engine_run(e, 100000, &st);
+		if (st.reason != VPMU_STOP_TRAP || st.code != 2 ||
+		    vpmu_engine_event_total(e, VPMU_EV_INSNS) != 11 ||
+		    vpmu_engine_frozen(e, 0) != !run) {
+			tap_diag("run %u: stop %u code %u at 0x%x, %llu retired, frozen %d",
+				 run, st.reason, st.code, st.ipc,
+				 (unsigned long long)
+				 vpmu_engine_event_total(e, VPMU_EV_INSNS),
+				 vpmu_engine_frozen(e, 0));
+			ok = false;
+		}
+	}
+	vpmu_engine_fgroup_trigger(e, 0, VPMU_TRIG_NONE);
+	return ok;
+}
+
 int main(void)
 {
 	struct vpmu_ucode *uc = load_rv32im();
 	struct vpmu_engine *e = vpmu_engine_create(VPMU_CS_MAX);
 	unsigned int i;
 
-	tap_plan(NCASES + 1);
+	tap_plan(NCASES + 2);
 	if (!uc || vpmu_engine_attach(e, uc)) {
-		for (i = 0; i < NCASES + 1; i++)
+		for (i = 0; i < NCASES + 2; i++)
 			tap_ok(false, "rv32im.vus loads");
 		return tap_done();
 	}
@@ -391,6 +561,7 @@ int main(void)
 		tap_ok(run_case(e, &cases[i]), "%s", cases[i].name);
 	tap_ok(tags_case(e), "tags: decode alu load store branch taken jump "
 	       "muldiv ecall, and the mark trigger");
+	tap_ok(mark_ia16_case(e), "a mark on a 2-byte boundary toggles a freeze bit and goes on");
 	vpmu_engine_destroy(e);
 	vpmu_ucode_free(uc);
 	return tap_done();

@@ -1,10 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# test_rv32.sh - RV32IM on the engine against qemu-riscv32 (TAP): the C
-# samples (tools/vpmu/share/rv32, built by tools/vpmu's "make rv32") and
-# random programs (gen_rv32.c: every instruction once, then random ones
-# with edge operands) run under vpmu-sim -m rv32im.vpmu and under
+# test_rv32.sh - RV32IMC on the engine against qemu-riscv32 (TAP): the C
+# samples (tools/vpmu/share/rv32, built by tools/vpmu's "make rv32" for
+# rv32im, and here for rv32imc) and random programs (gen_rv32.c: every
+# instruction once, then random ones with edge operands; with -c the
+# compressed ones too) run under vpmu-sim -m rv32im.vpmu and under
 # qemu-riscv32, and must agree exactly on:
 #
 #   - the output and the exit status;
@@ -85,6 +86,24 @@ for seed in $(seq 1 "$SEEDS"); do
 			-o "$tmp/r$seed.elf" "$tmp/r.S"
 	ok $? "random program $seed ($COUNT instructions) assembles"
 	compare "random program $seed" "$tmp/r$seed.elf"
+done
+
+# RV32C: the C samples built for rv32imc (start.S keeps the entry on a
+# word), and random programs with every compressed instruction.
+for src in "$SHARE"/rv32/*.c; do
+	smp=$(basename "$src" .c)
+	"$RVCC" -march=rv32imc -mabi=ilp32 -static -nostdlib -ffreestanding \
+		-fno-tree-loop-distribute-patterns -O2 -I"$SHARE/rv32" \
+		-o "$tmp/c-$smp.elf" "$SHARE/rv32/start.S" "$src"
+	ok $? "$smp.c builds for rv32imc"
+	compare "$smp.elf (rv32imc)" "$tmp/c-$smp.elf"
+done
+for seed in $(seq 1 "$SEEDS"); do
+	"$tmp/gen_rv32" -c "$seed" "$COUNT" >"$tmp/r.S" &&
+		"$RVCC" -march=rv32imc -mabi=ilp32 -nostdlib -static \
+			-o "$tmp/rc$seed.elf" "$tmp/r.S"
+	ok $? "random RV32IMC program $seed ($COUNT instructions) assembles"
+	compare "random RV32IMC program $seed" "$tmp/rc$seed.elf"
 done
 
 # --time on an ELF program: a line on stderr with the run's cycles and

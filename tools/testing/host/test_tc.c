@@ -58,43 +58,20 @@ static bool first_fail;	/* -x: stop at the first difference */
 
 static struct prog progs[MAXPROGS];
 static unsigned int nprogs;
-static struct vpmu_ucode *uc_default, *uc_rv32, *uc_rv32_16;
+static struct vpmu_ucode *uc_default, *uc_rv32;
 static struct vpmu_buf img_default;
 
-/*
- * The microcode source @path assembled (into @img, if given) and loaded;
- * @ia16: with ".flags r0zero, ialign16" for its ".flags r0zero".
- */
-static struct vpmu_ucode *load_ucode(const char *path, struct vpmu_buf *img,
-				     bool ia16)
+static struct vpmu_ucode *load_ucode(const char *path, struct vpmu_buf *img)
 {
 	struct vpmu_buf src = { 0 }, local = { 0 }, d = { 0 };
 	struct vpmu_asm_opts o = { .filename = path };
 	struct vpmu_ucode *uc = NULL;
 	struct vpmu_verr err;
-	const char *at;
 
 	if (!img)
 		img = &local;
-	if (vpmu_read_file(path, &src)) {
-		fprintf(stderr, "test_tc: cannot read %s\n", path);
-		exit(2);
-	}
-	if (ia16) {
-		struct vpmu_buf t = { 0 };
-
-		at = strstr(src.p, ".flags r0zero\n");
-		if (!at) {
-			fprintf(stderr, "test_tc: %s: no .flags r0zero\n", path);
-			exit(2);
-		}
-		vpmu_buf_printf(&t, "%.*s.flags r0zero, ialign16%s",
-				(int)(at - src.p), src.p,
-				at + strlen(".flags r0zero"));
-		vpmu_buf_free(&src);
-		src = t;
-	}
-	if (vpmu_asm_ucode(src.p, src.len, &o, img, &d) ||
+	if (vpmu_read_file(path, &src) ||
+	    vpmu_asm_ucode(src.p, src.len, &o, img, &d) ||
 	    vpmu_ucode_load(&uc, img->p, img->len, VPMU_CS_MAX, &err)) {
 		fprintf(stderr, "test_tc: %s: cannot build\n%s", path,
 			d.p ? d.p : "");
@@ -257,7 +234,7 @@ static void add_random_vpmu32(u32 seed)
 
 /*
  * Random RV32IM machine code, some of it storing into itself.  @ia16: on
- * the microcode with 2-byte instruction boundaries (VPMU_IMG_F_IALIGN16),
+ * 2-byte instruction boundaries too (rv32im.vus has IALIGN16, for RV32C):
  * the code now and then moves on by half a word ("j .+6" over two bytes),
  * so that loops run on 2-byte boundaries, and some branches and jumps go
  * to the middle of an instruction.
@@ -278,7 +255,7 @@ static void add_random_rv32(u32 seed, bool ia16)
 	p = new_prog(name);
 	if (!p)
 		return;
-	p->uc = ia16 ? uc_rv32_16 : uc_rv32;
+	p->uc = uc_rv32;
 	p->rv32 = true;
 	p->mem_size = 0x4000;
 	p->image = calloc(1, p->mem_size);
@@ -345,8 +322,7 @@ static void add_random_rv32(u32 seed, bool ia16)
 
 /*
  * RV32IM machine code @code of @n words at 0, in @mem_size bytes; @ia16:
- * at 6 instead, on 2-byte boundaries, after a "j .+6" at 0, for the
- * microcode with VPMU_IMG_F_IALIGN16.
+ * at 6 instead, on 2-byte boundaries, after a "j .+6" at 0.
  */
 static struct prog *add_code_rv32(const char *name, const u32 *code,
 				  unsigned int n, u32 mem_size, bool ia16)
@@ -356,7 +332,7 @@ static struct prog *add_code_rv32(const char *name, const u32 *code,
 
 	if (!p)
 		return NULL;
-	p->uc = ia16 ? uc_rv32_16 : uc_rv32;
+	p->uc = uc_rv32;
 	p->rv32 = true;
 	p->mem_size = mem_size;
 	p->image = calloc(1, p->mem_size);
@@ -371,7 +347,8 @@ static struct prog *add_code_rv32(const char *name, const u32 *code,
  * RV32IM that misses the data cache on two loads of every pass (16-byte
  * lines, 64 of them: 0(t5) and 1024(t5) share a line's place and evict
  * each other), between ALU work: stalls inside blocks, at every distance
- * from a piece's end.  @ia16: on 2-byte boundaries (add_code_rv32()).
+ * from a piece's end; and a mark, for the trigger set-ups.  @ia16: on
+ * 2-byte boundaries (add_code_rv32()).
  */
 static void add_misses_rv32(bool ia16)
 {
@@ -389,7 +366,8 @@ static void add_misses_rv32(bool ia16)
 		0x01c46f33,	/* or t5, s0, t3 */
 		0xffce2483,	/* lw s1, -4(t3) */
 		0x009282b3,	/* add t0, t0, s1 */
-		0xfd5ff06f,	/* j 1b */
+		0x0000000b,	/* mark: a trigger every pass */
+		0xfd1ff06f,	/* j 1b */
 	};
 	struct prog *p = add_code_rv32(ia16 ? "rv32 ialign16 cache misses" :
 				       "rv32 cache misses", code,
@@ -508,9 +486,8 @@ int main(int argc, char **argv)
 		else
 			return fprintf(stderr, "usage: test_tc [-s SEEDS] [-x] [ELF...]\n"), 2;
 	}
-	uc_default = load_ucode(UCODE_DIR "/default.vus", &img_default, false);
-	uc_rv32 = load_ucode(SHARE "/ucode/rv32im.vus", NULL, false);
-	uc_rv32_16 = load_ucode(SHARE "/ucode/rv32im.vus", NULL, true);
+	uc_default = load_ucode(UCODE_DIR "/default.vus", &img_default);
+	uc_rv32 = load_ucode(SHARE "/ucode/rv32im.vus", NULL);
 	add_dir(SHARE "/samples");
 	add_dir(SHARE "/progs");
 	for (i = 0; i < 24; i++) {

@@ -5,8 +5,8 @@
 #
 #   1. test_tc (test_tc.c) on every program and configuration, with the
 #      RV32 C samples (tools/vpmu's "make rv32") and gen_rv32's random
-#      programs when the cross compiler is there (installed when missing,
-#      as root);
+#      programs, RV32IM and RV32IMC, when the cross compiler is there
+#      (installed when missing, as root);
 #   2. the same test on engines built with a deliberate fault in the cache,
 #      one at a time (MUTANTS below: a file of drivers/perf/vpmu, a line of
 #      it, and what it becomes): each must be caught.  A line that is no
@@ -36,6 +36,13 @@ if command -v "$RVCC" >/dev/null 2>&1; then
 			"$RVCC" -march=rv32im -mabi=ilp32 -nostdlib -static \
 				-o "$tmp/gen$seed.elf" "$tmp/r.S" &&
 			elfs+=("$tmp/gen$seed.elf")
+	done
+	# RV32IMC: compressed instructions on 2-byte boundaries
+	for seed in 1 2; do
+		"$tmp/gen_rv32" -c "$seed" 300 >"$tmp/r.S" &&
+			"$RVCC" -march=rv32imc -mabi=ilp32 -nostdlib -static \
+				-o "$tmp/genc$seed.elf" "$tmp/r.S" &&
+			elfs+=("$tmp/genc$seed.elf")
 	done
 fi
 

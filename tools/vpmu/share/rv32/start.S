@@ -7,6 +7,8 @@
  * "make rv32" with the samples beside it.
  */
 	.section .text.start, "ax"
+	/* programs start on a word (VPMU_IOC_RUN), compressed code too */
+	.balign 4
 	.globl _start
 _start:
 	.option push
