@@ -2,12 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # vpmu_rv32_ref.sh OUTDIR - run on the host when the selftests are built:
-# the random RV32IM programs vpmu_rv32_stat.sh runs in the guest
+# the random RV32IM and RV32IMC programs vpmu_rv32_stat.sh runs in the guest
 # (tools/testing/host/gen_rv32.c, seeds other than the host tier's), each
 # with qemu-riscv32's results as the reference, which the guest cannot
 # compute (no qemu there):
 #
-#   rSEED.elf     the program
+#   rSEED.elf     the program (rcSEED.*: the same for an RV32IMC one)
 #   rSEED.out     its output under qemu-riscv32, rSEED.rc its exit status
 #   rSEED.insns   the instructions qemu executed, the exit ecall included
 #   rSEED.regs    x0..x31 at the exit ecall, as vpmu-run --stats prints
@@ -35,10 +35,18 @@ fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 ${HOSTCC:-cc} -O2 -o "$tmp/gen_rv32" "$top/tools/testing/host/gen_rv32.c"
-for seed in $(seq 1001 $((1000 + SEEDS))); do
-	r=$out/r$seed
-	"$tmp/gen_rv32" "$seed" "$COUNT" >"$tmp/r.S"
-	"$RVCC" -march=rv32im -mabi=ilp32 -nostdlib -static -o "$r.elf" \
+# rSEED: RV32IM; rcSEED: RV32IMC (gen_rv32 -c, compressed instructions)
+for seed in $(seq 1001 $((1000 + SEEDS))) $(seq 2001 $((2000 + SEEDS))); do
+	if [ "$seed" -gt 2000 ]; then
+		r=$out/rc$seed
+		"$tmp/gen_rv32" -c "$seed" "$COUNT" >"$tmp/r.S"
+		march=rv32imc
+	else
+		r=$out/r$seed
+		"$tmp/gen_rv32" "$seed" "$COUNT" >"$tmp/r.S"
+		march=rv32im
+	fi
+	"$RVCC" -march=$march -mabi=ilp32 -nostdlib -static -o "$r.elf" \
 		"$tmp/r.S"
 	rc=0
 	"$QEMU" "$r.elf" >"$r.out" 2>/dev/null || rc=$?

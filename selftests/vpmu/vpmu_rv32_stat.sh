@@ -13,8 +13,9 @@
 #     7 jump, 8 muldiv, 9 ecall), all twelve in the same run as the
 #     output (the module is reloaded with nr_counters=12 for this test,
 #     and as it was after; three events a run if that cannot be done);
-#   - qemu-riscv32, for the random programs (rv32/ beside this script,
-#     made on the host by vpmu_rv32_ref.sh): output, exit status, x0..x31 at the exit ecall
+#   - qemu-riscv32, for the random programs, RV32IM and RV32IMC (rv32/
+#     beside this script, made on the host by vpmu_rv32_ref.sh): output,
+#     exit status, x0..x31 at the exit ecall
 #     and the instructions executed (tag 1; insns, the retired ones, is
 #     one less: the exit ecall does not retire).
 #
