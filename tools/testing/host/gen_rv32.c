@@ -129,92 +129,92 @@ static void emit_c(unsigned int which)
 
 	switch (which) {
 	case C_ADDI4SPN:
-		printf("	c.addi4spn x%u, sp, %u\n", rc(), 4 * (1 + pick(255)));
+		printf("\tc.addi4spn x%u, sp, %u\n", rc(), 4 * (1 + pick(255)));
 		break;
 	case C_LW:
 	case C_SW:
 		/* a base register at the data, then a word of it */
 		b = rc();
-		printf("	c.mv x%u, x%u\n", b, BASE);
-		printf("	%s x%u, %u(x%u)\n", which == C_LW ? "c.lw" : "c.sw",
+		printf("\tc.mv x%u, x%u\n", b, BASE);
+		printf("\t%s x%u, %u(x%u)\n", which == C_LW ? "c.lw" : "c.sw",
 		       rc(), 4 * pick(32), b);
 		break;
 	case C_NOP:
-		printf("	c.nop\n");
+		printf("\tc.nop\n");
 		break;
 	case C_ADDI:
-		printf("	c.addi x%u, %d\n", rdnz(), imm6nz());
+		printf("\tc.addi x%u, %d\n", rdnz(), imm6nz());
 		break;
 	case C_LI:
-		printf("	c.li x%u, %d\n", rdnz(), (int)pick(64) - 32);
+		printf("\tc.li x%u, %d\n", rdnz(), (int)pick(64) - 32);
 		break;
 	case C_ADDI16SP:
 		/* sp moves and comes back: it stays the data's address */
 		v = 16 * imm6nz();
 		if (v == -512)		/* -v must fit too */
 			v = -496;
-		printf("	c.addi16sp sp, %d\n", v);
+		printf("\tc.addi16sp sp, %d\n", v);
 		emit(K_R, pick(18));
-		printf("	c.addi16sp sp, %d\n", -v);
+		printf("\tc.addi16sp sp, %d\n", -v);
 		break;
 	case C_LUI:
 		v = imm6nz();
-		printf("	c.lui x%u, 0x%x\n", rdnz(), v & 0xfffff);
+		printf("\tc.lui x%u, 0x%x\n", rdnz(), v & 0xfffff);
 		break;
 	case C_SRLI:
 	case C_SRAI:
-		printf("	%s x%u, %u\n", which == C_SRLI ? "c.srli" : "c.srai",
+		printf("\t%s x%u, %u\n", which == C_SRLI ? "c.srli" : "c.srai",
 		       rc(), 1 + pick(31));
 		break;
 	case C_ANDI:
-		printf("	c.andi x%u, %d\n", rc(), (int)pick(64) - 32);
+		printf("\tc.andi x%u, %d\n", rc(), (int)pick(64) - 32);
 		break;
 	case C_SUB:
 	case C_XOR:
 	case C_OR:
 	case C_AND:
-		printf("	%s x%u, x%u\n", ca[which - C_SUB], rc(), rc());
+		printf("\t%s x%u, x%u\n", ca[which - C_SUB], rc(), rc());
 		break;
 	case C_J:
 	case C_JAL:
 		l = label++;
-		printf("	%s .L%u\n", which == C_J ? "c.j" : "c.jal", l);
+		printf("\t%s .L%u\n", which == C_J ? "c.j" : "c.jal", l);
 		emit(K_I, pick(6));
 		printf(".L%u:\n", l);
 		break;
 	case C_BEQZ:
 	case C_BNEZ:
 		l = label++;
-		printf("	%s x%u, .L%u\n", which == C_BEQZ ? "c.beqz" : "c.bnez",
+		printf("\t%s x%u, .L%u\n", which == C_BEQZ ? "c.beqz" : "c.bnez",
 		       rc(), l);
 		for (t = pick(3); t; t--)
 			emit_c(C_ADD);
 		printf(".L%u:\n", l);
 		break;
 	case C_SLLI:
-		printf("	c.slli x%u, %u\n", rdnz(), 1 + pick(31));
+		printf("\tc.slli x%u, %u\n", rdnz(), 1 + pick(31));
 		break;
 	case C_LWSP:
-		printf("	c.lwsp x%u, %u(sp)\n", rdnz(), 4 * pick(64));
+		printf("\tc.lwsp x%u, %u(sp)\n", rdnz(), 4 * pick(64));
 		break;
 	case C_SWSP:
-		printf("	c.swsp x%u, %u(sp)\n", rs(), 4 * pick(64));
+		printf("\tc.swsp x%u, %u(sp)\n", rs(), 4 * pick(64));
 		break;
 	case C_JR:
 	case C_JALR:
 		/* to a label over one instruction */
 		l = label++;
 		t = rdnz();
-		printf("	la x%u, .L%u\n\t%s x%u\n", t, l,
+		printf("\tla x%u, .L%u\n\t%s x%u\n", t, l,
 		       which == C_JR ? "c.jr" : "c.jalr", t);
 		emit(K_I, pick(6));
 		printf(".L%u:\n", l);
 		break;
 	case C_MV:
-		printf("	c.mv x%u, x%u\n", rdnz(), 1 + pick(31));
+		printf("\tc.mv x%u, x%u\n", rdnz(), 1 + pick(31));
 		break;
 	case C_ADD:
-		printf("	c.add x%u, x%u\n", rdnz(), 1 + pick(31));
+		printf("\tc.add x%u, x%u\n", rdnz(), 1 + pick(31));
 		break;
 	}
 }
