@@ -392,7 +392,8 @@ static __always_inline int vpmu_loop_exit(struct vpmu_engine *e,
 #define FETCH_OK(npc)	(((npc) >> e->fsh | (npc) << (32 - e->fsh)) < e->flim)
 /*
  * ...on 4-byte boundaries (fsh 2): the handlers that end in 0, which
- * images with IALIGN16 do not use (vpmu_low_byte_op())
+ * images with IALIGN16 do not get (vpmu_build_fused() gives them the 0H
+ * ones), and word accesses (MEM_OK)
  */
 #define FETCH_OK4(npc)	(((npc) >> 2 | (npc) << 30) < fwords)
 /* An access of @size bytes at @x: aligned and inside memory. */
