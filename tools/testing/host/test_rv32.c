@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test_rv32.c - the RV32IM microcode (tools/vpmu/share/ucode/rv32im.vus),
- * with RV32C, instruction by instruction, on the engine core: no cross
+ * with RV32A and RV32C, instruction by instruction, on the engine core: no cross
  * compiler, no qemu.  Each case is a few instruction words encoded here from the ISA's
  * formats, registers set before the run, and the registers, stop and
  * counts expected after it; the values are the ISA's corner cases
@@ -96,6 +96,22 @@
 #define ECALL		0x00000073u
 #define EBREAK		0x00100073u
 #define MARK		0x0000000bu
+
+/* A: funct5, then rd, rs1 (the address), rs2; aq and rl clear. */
+#define AMO(f5, d, a, b)	((u32)(f5) << 27 | (u32)(b) << 20 |	\
+				 (u32)(a) << 15 | 2 << 12 | (d) << 7 | 0x2f)
+#define LR(d, a)	AMO(0x02, d, a, 0)
+#define SC(d, a, b)	AMO(0x03, d, a, b)
+#define AMOSWAP(d, a, b)	AMO(0x01, d, a, b)
+#define AMOADD(d, a, b)	AMO(0x00, d, a, b)
+#define AMOXOR(d, a, b)	AMO(0x04, d, a, b)
+#define AMOAND(d, a, b)	AMO(0x0c, d, a, b)
+#define AMOOR(d, a, b)	AMO(0x08, d, a, b)
+#define AMOMIN(d, a, b)	AMO(0x10, d, a, b)
+#define AMOMAX(d, a, b)	AMO(0x14, d, a, b)
+#define AMOMINU(d, a, b)	AMO(0x18, d, a, b)
+#define AMOMAXU(d, a, b)	AMO(0x1c, d, a, b)
+#define AQRL		(3u << 25)
 
 /*
  * RV32C (Zca), from the formats CR, CI, CSS, CIW, CL, CS, CA, CB, CJ; P is
@@ -374,6 +390,54 @@ static const struct rv_case cases[] = {
   { C2(CLI(8, 5), ADDI(9, 8, 100) & 0xffff),
     ADDI(9, 8, 100) >> 16 | (ECALL & 0xffff) << 16, ECALL >> 16 },
   .want = { X(8, 5), X(9, 105) }, .insns = 2 },
+{ "amoadd, amoxor, amoor, amoand, amoswap: rd the old word, memory the new",
+  { AMOADD(3, 10, 5), AMOXOR(4, 11, 6), AMOOR(7, 12, 6), AMOAND(8, 10, 6),
+    AMOSWAP(9, 10, 6), ECALL },
+  { X(10, DATA), X(11, DATA + 4), X(12, DATA + 8), X(5, 3), X(6, 0x0f0f) },
+  { 5, 0xff00, 0x0ff0 },
+  .want = { X(3, 5), X(4, 0xff00), X(7, 0x0ff0), X(8, 8), X(9, 8) },
+  .mem = { { DATA, 0x0f0f }, { DATA + 4, 0xf00f } }, .insns = 5 },
+{ "amomin, amomax signed; amominu, amomaxu unsigned",
+  { AMOMIN(3, 10, 5), AMOMINU(4, 11, 5), AMOMAX(6, 12, 7),
+    AMOMAXU(8, 13, 7), AMOMIN(9, 10, 5), ECALL },
+  { X(10, DATA), X(11, DATA + 4), X(12, DATA + 8), X(13, DATA + 12),
+    X(5, 1), X(7, MIN) },
+  { M1, M1, 1, 1 },
+  .want = { X(3, M1), X(4, M1), X(6, 1), X(8, 1), X(9, M1) },
+  .mem = { { DATA + 4, 1 }, { DATA + 12, MIN } }, .insns = 5 },
+{ "an AMO reads rs1 and rs2 before it writes rd; to x0; aq and rl ignored",
+  { AMOADD(10, 10, 5), AMOSWAP(5, 11, 5), AMOADD(0, 11, 6) | AQRL,
+    ECALL },
+  { X(10, DATA), X(11, DATA + 4), X(5, 7), X(6, 1) }, { 100, 200 },
+  .want = { X(10, 100), X(5, 200) },
+  .mem = { { DATA, 107 }, { DATA + 4, 8 } }, .insns = 3 },
+{ "lr.w, then sc.w stores and writes 0; a second sc.w fails",
+  { LR(3, 10), SC(4, 10, 5) | AQRL, SC(7, 10, 6), ECALL },
+  { X(10, DATA), X(5, 0x22), X(6, 0x33) }, { 0x11 },
+  .want = { X(3, 0x11), X(4, 0), X(7, 1) },
+  .mem = { { DATA, 0x22 } }, .insns = 3 },
+{ "sc.w with no reservation, or at another address, fails and ends it",
+  { SC(3, 10, 5), LR(4, 10), SC(6, 11, 5), SC(7, 10, 5), ECALL },
+  { X(10, DATA), X(11, DATA + 4), X(5, 9) }, { 1, 2 },
+  .want = { X(3, 1), X(4, 1), X(6, 1), X(7, 1) },
+  .mem = { { DATA, 1 }, { DATA + 4, 2 } }, .insns = 4 },
+{ "sc.w fails after a store of another value, not after the same value",
+  { LR(3, 10), SW(10, 5, 0), SC(4, 10, 7), LR(8, 10), SW(10, 5, 0),
+    SC(9, 10, 7), ECALL },
+  { X(10, DATA), X(5, 6), X(7, 9) }, { 5 },
+  .want = { X(3, 5), X(4, 1), X(8, 6), X(9, 0) },
+  .mem = { { DATA, 9 } }, .insns = 6 },
+{ "sc.w with rd = rs2 and rd = rs1: stored, then 0",
+  { LR(3, 10), SC(5, 10, 5), LR(3, 11), SC(11, 11, 10), ECALL },
+  { X(10, DATA), X(11, DATA + 4), X(5, 0x55) },
+  .want = { X(5, 0), X(11, 0) },
+  .mem = { { DATA, 0x55 }, { DATA + 4, DATA } }, .insns = 4 },
+{ "lr.w with rs2 not 0 is illegal", { LR(3, 10) | 1 << 20 },
+  { X(10, DATA) }, .trap = 1, .insns = 0 },
+{ "an AMO with funct3 not 2 (amoadd.d) is illegal",
+  { AMOADD(3, 10, 5) | 1 << 12 }, { X(10, DATA) }, .trap = 1, .insns = 0 },
+{ "an undefined funct5 is illegal", { AMO(0x05, 3, 10, 5) },
+  { X(10, DATA) }, .trap = 1, .insns = 0 },
 };
 
 #define NCASES	(sizeof(cases) / sizeof(cases[0]))
@@ -545,15 +609,72 @@ static bool mark_ia16_case(struct vpmu_engine *e)
 	return ok;
 }
 
+/*
+ * A trap ends the reservation: lr.w, ecall (the owner returns), sc.w
+ * fails.  An AMO at a misaligned address faults; so does lr.w.  The
+ * atomic tag counts each A instruction once.
+ */
+static bool amo_trap_case(struct vpmu_engine *e)
+{
+	static const u32 code[] = {
+		LR(3, 10), ECALL, SC(4, 10, 5), AMOADD(6, 10, 5), ECALL,
+		AMOSWAP(7, 11, 5), LR(8, 11),
+	};
+	static u8 mem[MEMSZ];
+	struct vpmu_stop st[4];
+	unsigned int i;
+	bool ok;
+
+	memset(mem, 0, sizeof(mem));
+	for (i = 0; i < sizeof(code) / 4; i++)
+		put32(mem + 4 * i, code[i]);
+	put32(mem + DATA, 40);
+	vpmu_engine_start(e, mem, MEMSZ, 0, VPMU_MODE_USER);
+	vpmu_engine_set_reg(e, VPMU_OPND_R0 + 10, DATA);
+	vpmu_engine_set_reg(e, VPMU_OPND_R0 + 11, DATA + 2);
+	vpmu_engine_set_reg(e, VPMU_OPND_R0 + 5, 2);
+	for (i = 0; i < 3; i++) {
+		vpmu_engine_run(e, 100000, &st[i]);
+		if (st[i].reason == VPMU_STOP_TRAP)
+			vpmu_engine_trap_return(e);
+	}
+	ok = vpmu_engine_reg(e, VPMU_OPND_R0 + 3) == 40 &&
+	     vpmu_engine_reg(e, VPMU_OPND_R0 + 4) == 1 &&
+	     vpmu_engine_reg(e, VPMU_OPND_R0 + 6) == 40 &&
+	     get32(mem + DATA) == 42 &&
+	     vpmu_engine_event_total(e, VPMU_EV_TAG(10)) == 3;
+	/* lr.w alone, at the same address */
+	vpmu_engine_start(e, mem, MEMSZ, 24, VPMU_MODE_USER);
+	vpmu_engine_set_reg(e, VPMU_OPND_R0 + 11, DATA + 2);
+	vpmu_engine_run(e, 100000, &st[3]);
+	ok = ok && st[0].reason == VPMU_STOP_TRAP && st[0].code == 2 &&
+	     st[1].reason == VPMU_STOP_TRAP && st[1].code == 2 &&
+	     st[2].reason == VPMU_STOP_FAULT &&
+	     st[2].code == VPMU_FAULT_ALIGN && st[2].addr == DATA + 2 &&
+	     st[3].reason == VPMU_STOP_FAULT &&
+	     st[3].code == VPMU_FAULT_ALIGN && st[3].addr == DATA + 2;
+	if (!ok)
+		tap_diag("stops %u/%u %u/%u %u/%u/0x%x %u/%u/0x%x; x3 %u x4 %u x6 %u; word %u; atomic %llu",
+			 st[0].reason, st[0].code, st[1].reason, st[1].code,
+			 st[2].reason, st[2].code, st[2].addr, st[3].reason,
+			 st[3].code, st[3].addr,
+			 vpmu_engine_reg(e, VPMU_OPND_R0 + 3),
+			 vpmu_engine_reg(e, VPMU_OPND_R0 + 4),
+			 vpmu_engine_reg(e, VPMU_OPND_R0 + 6), get32(mem + DATA),
+			 (unsigned long long)
+			 vpmu_engine_event_total(e, VPMU_EV_TAG(10)));
+	return ok;
+}
+
 int main(void)
 {
 	struct vpmu_ucode *uc = load_rv32im();
 	struct vpmu_engine *e = vpmu_engine_create(VPMU_CS_MAX);
 	unsigned int i;
 
-	tap_plan(NCASES + 2);
+	tap_plan(NCASES + 3);
 	if (!uc || vpmu_engine_attach(e, uc)) {
-		for (i = 0; i < NCASES + 2; i++)
+		for (i = 0; i < NCASES + 3; i++)
 			tap_ok(false, "rv32im.vus loads");
 		return tap_done();
 	}
@@ -562,6 +683,7 @@ int main(void)
 	tap_ok(tags_case(e), "tags: decode alu load store branch taken jump "
 	       "muldiv ecall, and the mark trigger");
 	tap_ok(mark_ia16_case(e), "a mark on a 2-byte boundary toggles a freeze bit and goes on");
+	tap_ok(amo_trap_case(e), "an ecall ends the reservation; a misaligned AMO or lr.w faults");
 	vpmu_engine_destroy(e);
 	vpmu_ucode_free(uc);
 	return tap_done();
