@@ -3,12 +3,19 @@
  * gen_rv32.c - random RV32IM programs for the differential test against
  * qemu-riscv32 (test_rv32.sh).
  *
- *   gen_rv32 [-c] SEED COUNT >prog.S
+ *   gen_rv32 [-c] [-a] SEED COUNT >prog.S
  *
  * -c: RV32IMC, for -march=rv32imc: every compressed instruction once and
  * a third of the random ones compressed (the assembler compresses some of
  * the others too); sp (x2) is the data buffer's address as well, and only
  * c.addi16sp pairs change it.
+ *
+ * -a: RV32A too (-march=rv32ima, with -c rv32imac): every AMO, lr.w and
+ * sc.w once, then a quarter of the random instructions atomic: AMOs,
+ * lr.w, sc.w, lr.w/sc.w pairs with instructions between them, and plain
+ * stores, all at the first four words of the data buffer, so that
+ * reservations meet stores of other values, of the same value, and other
+ * addresses.  Without -a the programs are the same as before it.
  *
  * The program (GNU assembler, for riscv64-unknown-elf-gcc -march=rv32im)
  * starts every register x1..x31 with an edge value (0, 1, -1, INT_MIN,
@@ -49,6 +56,7 @@ static const uint32_t edges[] = {
 #define BASE	30		/* the data buffer's address, never written */
 
 static int rvc;		/* -c: compressed instructions too */
+static int rva;		/* -a: atomics too */
 
 /* A destination: any register but the base (and sp with -c), x0 now and then. */
 static unsigned int rd(void)
@@ -120,6 +128,72 @@ enum { C_ADDI4SPN, C_LW, C_SW, C_NOP, C_ADDI, C_JAL, C_LI, C_ADDI16SP,
        C_NR };
 
 static void emit(unsigned int kind, unsigned int which);
+
+/* The atomics (-a), kind = one of them. */
+enum { A_AMO, A_LR, A_SC, A_PAIR, A_STORE, A_NR };
+
+static const char *const amops[] = {
+	"amoswap.w", "amoadd.w", "amoxor.w", "amoand.w", "amoor.w",
+	"amomin.w", "amomax.w", "amominu.w", "amomaxu.w",
+};
+#define NAMOPS	9
+
+/* aq and rl, which order nothing in one hart, at random. */
+static const char *aqrl(void)
+{
+	static const char *const s[] = { "", ".aq", ".rl", ".aqrl" };
+
+	return s[pick(4)];
+}
+
+/* A register (not the base, nor sp with -c) at one of the first 4 words. */
+static unsigned int a_addr(void)
+{
+	unsigned int t = 1 + pick(29);
+
+	if (rvc && t == 2)
+		t = 3;
+	printf("\taddi x%u, x%u, %u\n", t, BASE, 4 * pick(4));
+	return t;
+}
+
+static void emit_a(unsigned int kind, unsigned int which)
+{
+	unsigned int t = a_addr(), k, l;
+
+	switch (kind) {
+	case A_AMO:
+		printf("\t%s%s x%u, x%u, (x%u)\n", amops[which % NAMOPS],
+		       aqrl(), rd(), rs(), t);
+		break;
+	case A_LR:
+		printf("\tlr.w%s x%u, (x%u)\n", aqrl(), rd(), t);
+		break;
+	case A_SC:
+		printf("\tsc.w%s x%u, x%u, (x%u)\n", aqrl(), rd(), rs(), t);
+		break;
+	case A_PAIR:
+		/*
+		 * Between them: instructions (t may be overwritten: the sc.w
+		 * then fails), a store of another value, or of the value
+		 * loaded (l, unless it overwrote the address).
+		 */
+		l = rd();
+		printf("\tlr.w%s x%u, (x%u)\n", aqrl(), l, t);
+		k = l == t ? 0 : pick(3);
+		if (k == 1)
+			printf("\tsw x%u, 0(x%u)\n", rs(), t);
+		else if (k == 2)
+			printf("\tsw x%u, 0(x%u)\n", l, t);
+		for (k = pick(3); k; k--)
+			emit(K_R, pick(18));
+		printf("\tsc.w%s x%u, x%u, (x%u)\n", aqrl(), rd(), rs(), t);
+		break;
+	case A_STORE:
+		printf("\tsw x%u, 0(x%u)\n", rs(), t);
+		break;
+	}
+}
 
 static void emit_c(unsigned int which)
 {
@@ -300,19 +374,22 @@ int main(int argc, char **argv)
 {
 	unsigned int i, k, count;
 
-	if (argc == 4 && !strcmp(argv[1], "-c")) {
-		rvc = 1;
+	while (argc > 1 && (!strcmp(argv[1], "-c") || !strcmp(argv[1], "-a"))) {
+		if (argv[1][1] == 'c')
+			rvc = 1;
+		else
+			rva = 1;
 		argv++;
 		argc--;
 	}
 	if (argc != 3) {
-		fprintf(stderr, "usage: gen_rv32 [-c] SEED COUNT\n");
+		fprintf(stderr, "usage: gen_rv32 [-c] [-a] SEED COUNT\n");
 		return 2;
 	}
 	state = strtoull(argv[1], NULL, 0) * 0x9e3779b97f4a7c15ull + 1;
 	count = strtoul(argv[2], NULL, 0);
-	printf("# gen_rv32%s %s %s\n\t.text\n\t.globl _start\n_start:\n",
-	       rvc ? " -c" : "", argv[1], argv[2]);
+	printf("# gen_rv32%s%s %s %s\n\t.text\n\t.globl _start\n_start:\n",
+	       rvc ? " -c" : "", rva ? " -a" : "", argv[1], argv[2]);
 	for (i = 1; i < 32; i++)
 		if (i != BASE)
 			printf("\tli x%u, %d\n", i, (int32_t)(i < NEDGES + 1 ?
@@ -339,9 +416,17 @@ int main(int argc, char **argv)
 	for (k = K_LUI; k < K_NR; k++)
 		if (k != K_LD && k != K_ST && k != K_BR)
 			emit(k, 0);
+	for (i = 0; rva && i < NAMOPS; i++)
+		emit_a(A_AMO, i);
+	for (k = A_LR; rva && k < A_NR; k++)
+		emit_a(k, 0);
 	for (i = 0; i < count; i++) {
 		if (rvc && !pick(3)) {
 			emit_c(pick(C_NR));
+			continue;
+		}
+		if (rva && !pick(4)) {
+			emit_a(pick(A_NR), pick(64));
 			continue;
 		}
 		k = pick(K_NR + 4);

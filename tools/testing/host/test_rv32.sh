@@ -1,11 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# test_rv32.sh - RV32IMC on the engine against qemu-riscv32 (TAP): the C
+# test_rv32.sh - RV32IMAC on the engine against qemu-riscv32 (TAP): the C
 # samples (tools/vpmu/share/rv32, built by tools/vpmu's "make rv32" for
 # rv32im and "make rv32c" for rv32imc) and random programs (gen_rv32.c: every
 # instruction once, then random ones with edge operands; with -c the
-# compressed ones too) run under vpmu-sim -m rv32im.vpmu and under
+# compressed ones too, with -a the atomics) run under vpmu-sim -m rv32im.vpmu and under
 # qemu-riscv32, and must agree exactly on:
 #
 #   - the output and the exit status;
@@ -24,6 +24,7 @@ set -u
 RVCC=${RV32_CC:-riscv64-unknown-elf-gcc}
 QEMU=${QEMU_RISCV32:-qemu-riscv32}
 SEEDS=${RV32_SEEDS:-24}
+ASEEDS=${RV32_ASEEDS:-8}
 COUNT=${RV32_COUNT:-400}
 
 if { ! command -v "$RVCC" || ! command -v "$QEMU"; } >/dev/null 2>&1 &&
@@ -80,13 +81,21 @@ done
 # Random programs: generated, assembled, compared.
 ${CC:-cc} -O2 -o "$tmp/gen_rv32" "$(dirname "$0")/gen_rv32.c"
 ok $? "gen_rv32 builds"
-for seed in $(seq 1 "$SEEDS"); do
-	"$tmp/gen_rv32" "$seed" "$COUNT" >"$tmp/r.S" &&
-		"$RVCC" -march=rv32im -mabi=ilp32 -nostdlib -static \
-			-o "$tmp/r$seed.elf" "$tmp/r.S"
-	ok $? "random program $seed ($COUNT instructions) assembles"
-	compare "random program $seed" "$tmp/r$seed.elf"
-done
+# random_progs MARCH NAME SEEDS [GEN_FLAG...] - SEEDS programs of gen_rv32 with
+# the flags, built for MARCH and compared.
+random_progs() {
+	local march=$1 name=$2 seeds=$3 seed
+	shift 3
+
+	for seed in $(seq 1 "$seeds"); do
+		"$tmp/gen_rv32" "$@" "$seed" "$COUNT" >"$tmp/r.S" &&
+			"$RVCC" -march="$march" -mabi=ilp32 -nostdlib -static \
+				-o "$tmp/r.elf" "$tmp/r.S"
+		ok $? "$name $seed ($COUNT instructions) assembles"
+		compare "$name $seed" "$tmp/r.elf"
+	done
+}
+random_progs rv32im "random program" "$SEEDS"
 
 # RV32C: the C samples built for rv32imc (tools/vpmu's "make rv32c";
 # start.S keeps the entry on a word), and random programs with every
@@ -99,13 +108,12 @@ for elf in "$SHARE"/build/rv32c/*.elf; do
 	fi
 	compare "$(basename "$elf") (rv32imc)" "$elf"
 done
-for seed in $(seq 1 "$SEEDS"); do
-	"$tmp/gen_rv32" -c "$seed" "$COUNT" >"$tmp/r.S" &&
-		"$RVCC" -march=rv32imc -mabi=ilp32 -nostdlib -static \
-			-o "$tmp/rc$seed.elf" "$tmp/r.S"
-	ok $? "random RV32IMC program $seed ($COUNT instructions) assembles"
-	compare "random RV32IMC program $seed" "$tmp/rc$seed.elf"
-done
+random_progs rv32imc "random RV32IMC program" "$SEEDS" -c
+
+# RV32A: random programs with the atomics (LR.W/SC.W and the AMOs at
+# words they share with stores), alone and with the compressed ones.
+random_progs rv32ima "random RV32IMA program" "$ASEEDS" -a
+random_progs rv32imac "random RV32IMAC program" "$SEEDS" -c -a
 
 # --time on an ELF program: a line on stderr with the run's cycles and
 # instructions (as --stats counts them); the program's output unchanged.

@@ -5,7 +5,7 @@
 #
 #   1. test_tc (test_tc.c) on every program and configuration, with the
 #      RV32 C samples (tools/vpmu's "make rv32") and gen_rv32's random
-#      programs, RV32IM and RV32IMC, when the cross compiler is there
+#      programs, RV32IM, RV32IMC and RV32IMAC, when the cross compiler is there
 #      (installed when missing, as root);
 #   2. the same test on engines built with a deliberate fault in the cache,
 #      one at a time (MUTANTS below: a file of drivers/perf/vpmu, a line of
@@ -43,6 +43,13 @@ if command -v "$RVCC" >/dev/null 2>&1; then
 			"$RVCC" -march=rv32imc -mabi=ilp32 -nostdlib -static \
 				-o "$tmp/genc$seed.elf" "$tmp/r.S" &&
 			elfs+=("$tmp/genc$seed.elf")
+	done
+	# RV32IMAC: the atomics' forks on data (SC.W's two compares)
+	for seed in 1 2; do
+		"$tmp/gen_rv32" -c -a "$seed" 300 >"$tmp/r.S" &&
+			"$RVCC" -march=rv32imac -mabi=ilp32 -nostdlib -static \
+				-o "$tmp/genca$seed.elf" "$tmp/r.S" &&
+			elfs+=("$tmp/genca$seed.elf")
 	done
 fi
 
