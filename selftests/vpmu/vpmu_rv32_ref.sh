@@ -2,12 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # vpmu_rv32_ref.sh OUTDIR - run on the host when the selftests are built:
-# the random RV32IM and RV32IMC programs vpmu_rv32_stat.sh runs in the guest
+# the random RV32IM, RV32IMC and RV32IMAC programs vpmu_rv32_stat.sh runs in
+# the guest
 # (tools/testing/host/gen_rv32.c, seeds other than the host tier's), each
 # with qemu-riscv32's results as the reference, which the guest cannot
 # compute (no qemu there):
 #
-#   rSEED.elf     the program (rcSEED.*: the same for an RV32IMC one)
+#   rSEED.elf     the program (rcSEED.*, raSEED.*: the same for an RV32IMC,
+#                 an RV32IMAC one)
 #   rSEED.out     its output under qemu-riscv32, rSEED.rc its exit status
 #   rSEED.insns   the instructions qemu executed, the exit ecall included
 #   rSEED.regs    x0..x31 at the exit ecall, as vpmu-run --stats prints
@@ -35,9 +37,15 @@ fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 ${HOSTCC:-cc} -O2 -o "$tmp/gen_rv32" "$top/tools/testing/host/gen_rv32.c"
-# rSEED: RV32IM; rcSEED: RV32IMC (gen_rv32 -c, compressed instructions)
-for seed in $(seq 1001 $((1000 + SEEDS))) $(seq 2001 $((2000 + SEEDS))); do
-	if [ "$seed" -gt 2000 ]; then
+# rSEED: RV32IM; rcSEED: RV32IMC (gen_rv32 -c, compressed instructions);
+# raSEED: RV32IMAC (gen_rv32 -c -a, the atomics too)
+for seed in $(seq 1001 $((1000 + SEEDS))) $(seq 2001 $((2000 + SEEDS))) \
+	    $(seq 3001 $((3000 + SEEDS))); do
+	if [ "$seed" -gt 3000 ]; then
+		r=$out/ra$seed
+		"$tmp/gen_rv32" -c -a "$seed" "$COUNT" >"$tmp/r.S"
+		march=rv32imac
+	elif [ "$seed" -gt 2000 ]; then
 		r=$out/rc$seed
 		"$tmp/gen_rv32" -c "$seed" "$COUNT" >"$tmp/r.S"
 		march=rv32imc

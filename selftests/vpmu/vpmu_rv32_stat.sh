@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # vpmu_rv32_stat.sh - RV32 C on the kernel's engine (busybox sh): the C
-# samples (share/build/rv32/*.elf) and random programs run by vpmu-run
+# samples (share/build/rv32/*.elf, and rv32c/*.elf for rv32imc when built)
+# and random programs run by vpmu-run
 # under the rv32im image, their ecalls served between resumed runs
 # (VPMU_RUN_F_RESUME), must agree exactly with
 #
@@ -13,7 +14,7 @@
 #     7 jump, 8 muldiv, 9 ecall), all twelve in the same run as the
 #     output (the module is reloaded with nr_counters=12 for this test,
 #     and as it was after; three events a run if that cannot be done);
-#   - qemu-riscv32, for the random programs, RV32IM and RV32IMC (rv32/
+#   - qemu-riscv32, for the random programs, RV32IM, RV32IMC and RV32IMAC (rv32/
 #     beside this script, made on the host by vpmu_rv32_ref.sh): output,
 #     exit status, x0..x31 at the exit ecall
 #     and the instructions executed (tag 1; insns, the retired ones, is
@@ -66,7 +67,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
-nsamples=$(ls "$ELFS"/*.elf | wc -l)
+# The samples for rv32imc too, when built (tools/vpmu's make rv32c).
+ELFS_C=$SHARE/build/rv32c
+nsamples=$(ls "$ELFS"/*.elf "$ELFS_C"/*.elf 2>/dev/null | wc -l)
 nrand=$(ls "$REF"/r*.elf 2>/dev/null | wc -l)
 tap_plan $((1 + 3 * nsamples + 3 * nrand))
 SEP=';'
@@ -115,8 +118,10 @@ sample_counts() {
 	return $prc
 }
 
-for elf in "$ELFS"/*.elf; do
+for elf in "$ELFS"/*.elf "$ELFS_C"/*.elf; do
+	[ -f "$elf" ] || continue
 	name=$(basename "$elf")
+	[ "${elf%/rv32c/*}" = "$elf" ] || name="$name (rv32imc)"
 	"$SIM" -q -m "$IMG" --stats "$elf" >"$T.sout" 2>"$T.sstats"
 	src=$?
 	sample_counts "$elf"
