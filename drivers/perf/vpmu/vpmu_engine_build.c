@@ -330,6 +330,10 @@ static void vpmu_build_fused(const struct vpmu_engine *e,
 	if (x->h_fast == H_P_ADD && d->a == VPMU_OPND_PC &&
 	    d->b != VPMU_OPND_IMM && vpmu_low_byte_op(e))
 		x->h_fast = e->fsh == 2 ? H_PR0 : H_PR0H;
+	/* an address's low bits: ADD into a plain register ; DISP on it */
+	if (d->op == VPMU_OP_ADD && !d->s && d->seq == VPMU_SEQ_DISP &&
+	    !x->pend && d->b != VPMU_OPND_IMM && !vpmu_is_at(x->d))
+		x->h_fast = H_ADISP;
 	/* a field decoded: EXT of a plain register into one, DISP or BR */
 	if (d->op == VPMU_OP_EXT && !vpmu_is_at(d->a) && !vpmu_is_at(x->d) &&
 	    d->a != VPMU_OPND_FLAGS) {

@@ -657,6 +657,20 @@ label : {								\
 	TC_CMP_OF(TH_CMPI_##name, t->imm, holds)
 
 /*
+ * A dispatch on data, guarded: its result @expr (the sink's for DISPG,
+ * an ADD's for DGADD and DGADDI) to d if its index (y the mask) is 0,
+ * else the exit x, before the microword.
+ */
+#define TC_DISPG(label, expr)						\
+label : {								\
+		u32 r_ = (expr);					\
+		if (unlikely(r_ & t->y))				\
+			goto tc_exit;					\
+		R[t->d] = r_;						\
+		TNEXT();						\
+	}
+
+/*
  * Run translations (vpmu_engine_tc.c) from @tb on, with the interpreter's
  * clock (@left, @cend) and slot (@base), until one leaves: returns the
  * microword where the interpreter goes on and the cycles left.  Its own
@@ -704,6 +718,9 @@ TH_BRF:
 	TTAKE((condtab[t->b] >> FLAGS()) & 1);
 TH_BRX:
 	TTAKE(vpmu_cond_ext(e, t->b, cend - left));
+	TC_DISPG(TH_DISPG, R[t->a])
+	TC_DISPG(TH_DGADD, R[t->a] + R[t->b])
+	TC_DISPG(TH_DGADDI, R[t->a] + t->imm)
 TH_EOI: {
 		struct vpmu_tlink *l = (struct vpmu_tlink *)(t + 1);
 		u32 npc, ir;
@@ -965,6 +982,14 @@ H_XDISP: {
 		GOTO_TGT(u->tgt + (r & ((1u << u->cond) - 1)) * sizeof(*u));
 		ENTER();
 	}
+H_ADISP: {
+		/* ADD into a register ; DISP on it: an address's low bits */
+		u32 r = AT(u->a) + AT(u->b);
+
+		R[u->d] = r;
+		GOTO_TGT(u->tgt + (r & ((1u << u->cond) - 1)) * sizeof(*u));
+		ENTER();
+	}
 H_XBR: {
 		/* EXT.s into a register ; BR on its flags: checking a field */
 		u32 r = (R[u->a] >> u->b) & u->imm;
@@ -1203,6 +1228,7 @@ stop:
 #undef TC_RI
 #undef TC_IR
 #undef TC_RF
+#undef TC_DISPG
 #undef TC_LD
 #undef TC_ST
 #undef VPMU_TC_CMP

@@ -354,6 +354,7 @@ static inline u32 vpmu_rem(u32 a, u32 b)
 	VPMU_H(PI, HP_ENDS) VPMU_H(PI0, HP_ENDS) VPMU_H(PR0, HP_ENDS)	\
 	VPMU_H(PI0H, HP_ENDS) VPMU_H(PR0H, HP_ENDS)			\
 	VPMU_H(XDISP, HP_ENDS) VPMU_H(XBR, HP_ENDS) VPMU_H(JMP, HP_ENDS)	\
+	VPMU_H(ADISP, HP_ENDS)						\
 	VPMU_H(TRIG, 0) VPMU_H(TPI, 0) VPMU_H(TPI0, 0) VPMU_H(SYNC, 0)
 
 /* Handler indices (vpmu_uop.h_dispatch, h_fast, h_general). */
@@ -483,7 +484,7 @@ struct vpmu_top {
 	u8 d, a, b;	/* register-file indices; BRF/BRX: b = condition */
 	u32 imm;	/* immediate operand; EXT: mask; BLK: cycles */
 	u32 x;		/* an exit record; a branch: ops to its taken side */
-	u32 y;		/* BLK: counter; loads and stores: the microword */
+	u32 y;		/* BLK: counter; loads, stores: the microword; DISPG*: mask */
 };
 
 /*
@@ -601,7 +602,7 @@ static inline u32 tc_pairs_words(u32 n)
 	VPMU_OP_LIST(VPMU_TC_NAMES)					\
 	VPMU_CMP_LIST(VPMU_TC_CMP_NAME)					\
 	VPMU_T(BLK) VPMU_T(BRF) VPMU_T(BRX) VPMU_T(EOI) VPMU_T(NEXTI)	\
-	VPMU_T(EXIT)
+	VPMU_T(DISPG) VPMU_T(DGADD) VPMU_T(DGADDI) VPMU_T(EXIT)
 
 enum vpmu_th {
 #define VPMU_T(label)	TH_##label,

@@ -380,6 +380,44 @@ static void add_misses_rv32(bool ia16)
 }
 
 /*
+ * RV32IM loads and stores whose address moves by a byte a pass, in a hot
+ * loop: aligned on some passes, misaligned on the others, so that the
+ * translation's guarded dispatch (DISPG) leaves it for the microcode's
+ * byte-by-byte path, at every offset, in every width.  @ia16: on 2-byte
+ * boundaries (add_code_rv32()).
+ */
+static void add_misaligned_rv32(bool ia16)
+{
+	static const u32 code[] = {
+		0x00002f37,	/* lui t5, 0x2 */
+		0x00000293,	/* li t0, 0 */
+		0x02800393,	/* li t2, 40 */
+		0x0072f313,	/* 1: andi t1, t0, 7 */
+		0x006f0e33,	/* add t3, t5, t1 */
+		0x000e2483,	/* lw s1, 0(t3) */
+		0x001e1903,	/* lh s2, 1(t3) */
+		0x002e5983,	/* lhu s3, 2(t3) */
+		0x00950533,	/* add a0, a0, s1 */
+		0x01250533,	/* add a0, a0, s2 */
+		0x01354533,	/* xor a0, a0, s3 */
+		0x00ae2823,	/* sw a0, 16(t3) */
+		0x029e10a3,	/* sh s1, 33(t3) */
+		0x00128293,	/* addi t0, t0, 1 */
+		0xfc72cae3,	/* blt t0, t2, 1b */
+		0x05d00893,	/* li a7, 93 */
+		0x00000073,	/* ecall: exit */
+	};
+	struct prog *p = add_code_rv32(ia16 ? "rv32 ialign16 misaligned" :
+				       "rv32 misaligned", code,
+				       sizeof(code) / sizeof(code[0]), 0x4000,
+				       ia16);
+	unsigned int i;
+
+	for (i = 0x2000; p && i < p->mem_size; i += 4)
+		put32(p->image + i, i * 2654435761u);
+}
+
+/*
  * RV32IM that rewrites an instruction of its own hot loop once the loop
  * has been translated (the 13th of 40 passes): the superblock's next word
  * is no longer the one translated, and the translation must leave there.
@@ -504,6 +542,8 @@ int main(int argc, char **argv)
 	add_smc_rv32();
 	add_misses_rv32(true);
 	add_smc16_rv32();
+	add_misaligned_rv32(false);
+	add_misaligned_rv32(true);
 	for (; a < argc; a++)
 		add_elf(argv[a]);
 	k = nprogs;
