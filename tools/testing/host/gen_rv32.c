@@ -3,7 +3,7 @@
  * gen_rv32.c - random RV32IM programs for the differential test against
  * qemu-riscv32 (test_rv32.sh).
  *
- *   gen_rv32 [-c] [-a] SEED COUNT >prog.S
+ *   gen_rv32 [-c] [-a] [-m] SEED COUNT >prog.S
  *
  * -c: RV32IMC, for -march=rv32imc: every compressed instruction once and
  * a third of the random ones compressed (the assembler compresses some of
@@ -15,7 +15,14 @@
  * lr.w, sc.w, lr.w/sc.w pairs with instructions between them, and plain
  * stores, all at the first four words of the data buffer, so that
  * reservations meet stores of other values, of the same value, and other
- * addresses.  Without -a the programs are the same as before it.
+ * addresses.
+ *
+ * -m: misaligned loads and stores: their offsets in the data buffer are
+ * any byte's, not only multiples of their size; with -c the base
+ * register of c.lw and c.sw, and sp around c.lwsp and c.swsp, are moved
+ * off the word by 0..3 bytes.
+ *
+ * Without -a and -m the programs are the same as before those options.
  *
  * The program (GNU assembler, for riscv64-unknown-elf-gcc -march=rv32im)
  * starts every register x1..x31 with an edge value (0, 1, -1, INT_MIN,
@@ -57,6 +64,7 @@ static const uint32_t edges[] = {
 
 static int rvc;		/* -c: compressed instructions too */
 static int rva;		/* -a: atomics too */
+static int rvm;		/* -m: misaligned loads and stores */
 
 /* A destination: any register but the base (and sp with -c), x0 now and then. */
 static unsigned int rd(void)
@@ -98,6 +106,12 @@ static int32_t imm12(void)
 	static const int32_t e[] = { 0, 1, -1, 2047, -2048, 31, -32, 0x7ff };
 
 	return pick(2) ? e[pick(8)] : (int32_t)(pick(4096)) - 2048;
+}
+
+/* An offset for an access of @sz bytes in the 256-byte data buffer. */
+static unsigned int data_off(unsigned int sz)
+{
+	return rvm ? pick(257 - sz) : pick(256 / sz) * sz;
 }
 
 static const char *const rops[] = {
@@ -209,7 +223,10 @@ static void emit_c(unsigned int which)
 	case C_SW:
 		/* a base register at the data, then a word of it */
 		b = rc();
-		printf("\tc.mv x%u, x%u\n", b, BASE);
+		if (rvm)
+			printf("\taddi x%u, x%u, %u\n", b, BASE, pick(4));
+		else
+			printf("\tc.mv x%u, x%u\n", b, BASE);
 		printf("\t%s x%u, %u(x%u)\n", which == C_LW ? "c.lw" : "c.sw",
 		       rc(), 4 * pick(32), b);
 		break;
@@ -269,10 +286,18 @@ static void emit_c(unsigned int which)
 		printf("\tc.slli x%u, %u\n", rdnz(), 1 + pick(31));
 		break;
 	case C_LWSP:
-		printf("\tc.lwsp x%u, %u(sp)\n", rdnz(), 4 * pick(64));
-		break;
 	case C_SWSP:
-		printf("\tc.swsp x%u, %u(sp)\n", rs(), 4 * pick(64));
+		/* -m: sp off the word, and the word still in the buffer */
+		t = rvm ? pick(4) : 0;
+		if (t)
+			printf("\taddi sp, sp, %u\n", t);
+		l = 4 * pick(rvm ? 63 : 64);
+		if (which == C_LWSP)
+			printf("\tc.lwsp x%u, %u(sp)\n", rdnz(), l);
+		else
+			printf("\tc.swsp x%u, %u(sp)\n", rs(), l);
+		if (t)
+			printf("\taddi sp, sp, -%u\n", t);
 		break;
 	case C_JR:
 	case C_JALR:
@@ -320,14 +345,14 @@ static void emit(unsigned int kind, unsigned int which)
 	case K_LD:
 		which %= N(lops);
 		sz = lsize[which];
-		printf("\t%s x%u, %u(x%u)\n", lops[which], rd(),
-		       pick(256 / sz) * sz, BASE);
+		printf("\t%s x%u, %u(x%u)\n", lops[which], rd(), data_off(sz),
+		       BASE);
 		break;
 	case K_ST:
 		which %= N(sops);
 		sz = 1u << which;
-		printf("\t%s x%u, %u(x%u)\n", sops[which], rs(),
-		       pick(256 / sz) * sz, BASE);
+		printf("\t%s x%u, %u(x%u)\n", sops[which], rs(), data_off(sz),
+		       BASE);
 		break;
 	case K_BR:
 		/* forward over 0..2 instructions */
@@ -374,22 +399,26 @@ int main(int argc, char **argv)
 {
 	unsigned int i, k, count;
 
-	while (argc > 1 && (!strcmp(argv[1], "-c") || !strcmp(argv[1], "-a"))) {
+	while (argc > 1 && (!strcmp(argv[1], "-c") || !strcmp(argv[1], "-a") ||
+			    !strcmp(argv[1], "-m"))) {
 		if (argv[1][1] == 'c')
 			rvc = 1;
-		else
+		else if (argv[1][1] == 'a')
 			rva = 1;
+		else
+			rvm = 1;
 		argv++;
 		argc--;
 	}
 	if (argc != 3) {
-		fprintf(stderr, "usage: gen_rv32 [-c] [-a] SEED COUNT\n");
+		fprintf(stderr, "usage: gen_rv32 [-c] [-a] [-m] SEED COUNT\n");
 		return 2;
 	}
 	state = strtoull(argv[1], NULL, 0) * 0x9e3779b97f4a7c15ull + 1;
 	count = strtoul(argv[2], NULL, 0);
-	printf("# gen_rv32%s%s %s %s\n\t.text\n\t.globl _start\n_start:\n",
-	       rvc ? " -c" : "", rva ? " -a" : "", argv[1], argv[2]);
+	printf("# gen_rv32%s%s%s %s %s\n\t.text\n\t.globl _start\n_start:\n",
+	       rvc ? " -c" : "", rva ? " -a" : "", rvm ? " -m" : "", argv[1],
+	       argv[2]);
 	for (i = 1; i < 32; i++)
 		if (i != BASE)
 			printf("\tli x%u, %d\n", i, (int32_t)(i < NEDGES + 1 ?

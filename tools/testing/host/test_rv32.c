@@ -432,6 +432,25 @@ static const struct rv_case cases[] = {
   { X(10, DATA), X(11, DATA + 4), X(5, 0x55) },
   .want = { X(5, 0), X(11, 0) },
   .mem = { { DATA, 0x55 }, { DATA + 4, DATA } }, .insns = 4 },
+{ "lw, lh, lhu at misaligned addresses: the bytes there, little-endian",
+  { LW(3, 10, 1), LW(4, 10, 2), LW(5, 10, 3), LH(7, 10, 7), LHU(8, 10, 7),
+    LH(9, 10, 1), ECALL },
+  { X(10, DATA) }, { 0x44332211, 0x88776655, 0xccbbaa99 },
+  .want = { X(3, 0x55443322), X(4, 0x66554433), X(5, 0x77665544),
+	    X(7, 0xffff9988), X(8, 0x9988), X(9, 0x3322) }, .insns = 6 },
+{ "sw at offsets 1 and 3, sh at 7: the bytes there; lw reads them back",
+  { SW(10, 5, 1), SH(10, 6, 7), SW(11, 5, 3), LW(7, 11, 3), ECALL },
+  { X(10, DATA), X(11, DATA + 4), X(5, 0xa1b2c3d4), X(6, 0x1234) },
+  .want = { X(7, 0xa1b2c3d4) },
+  .mem = { { DATA, 0xb2c3d400 }, { DATA + 4, 0xd40000a1 } }, .insns = 4 },
+{ "c.lw, c.sw, c.lwsp, c.swsp at misaligned addresses",
+  { C2(CLW(9, 8, 0), CSW(8, 13, 4)), C2(CLWSP(11, 0), CSWSP(14, 8)),
+    ECALL },
+  { X(8, DATA + 1), X(2, DATA + 2), X(13, 0xdeadbeefu), X(14, 0x01020304) },
+  { 0x44332211, 0x88776655, 0xccbbaa99 },
+  .want = { X(9, 0x55443322), X(11, 0xef554433) },
+  .mem = { { DATA + 4, 0xadbeef55 }, { DATA + 8, 0x0304aade } },
+  .insns = 4 },
 { "lr.w with rs2 not 0 is illegal", { LR(3, 10) | 1 << 20 },
   { X(10, DATA) }, .trap = 1, .insns = 0 },
 { "an AMO with funct3 not 2 (amoadd.d) is illegal",
@@ -666,15 +685,54 @@ static bool amo_trap_case(struct vpmu_engine *e)
 	return ok;
 }
 
+/*
+ * A misaligned access counts the misalign tag (11) and its load or store
+ * tag once, and the data cache or the write queue once a byte; a word
+ * that runs past the end of memory faults at the first byte outside.
+ */
+static bool misalign_case(struct vpmu_engine *e)
+{
+	static const u32 code[] = {
+		LW(3, 10, 1), SW(10, 3, 6), LH(4, 10, 0), LW(5, 11, -2),
+	};
+	static u8 mem[MEMSZ];
+	struct vpmu_stop st;
+	unsigned int i;
+	u64 mis, ld, stt, dc, stores;
+
+	memset(mem, 0, sizeof(mem));
+	for (i = 0; i < sizeof(code) / 4; i++)
+		put32(mem + 4 * i, code[i]);
+	vpmu_engine_start(e, mem, MEMSZ, 0, VPMU_MODE_USER);
+	vpmu_engine_set_reg(e, VPMU_OPND_R0 + 10, DATA);
+	vpmu_engine_set_reg(e, VPMU_OPND_R0 + 11, MEMSZ);
+	vpmu_engine_run(e, 100000, &st);
+	mis = vpmu_engine_event_total(e, VPMU_EV_TAG(11));
+	ld = vpmu_engine_event_total(e, VPMU_EV_TAG(3));
+	stt = vpmu_engine_event_total(e, VPMU_EV_TAG(4));
+	dc = vpmu_engine_event_total(e, VPMU_EV_DC_HIT) +
+	     vpmu_engine_event_total(e, VPMU_EV_DC_MISS);
+	stores = vpmu_engine_event_total(e, VPMU_EV_STORES);
+	if (st.reason == VPMU_STOP_FAULT && st.code == VPMU_FAULT_LOAD &&
+	    st.addr == MEMSZ && mis == 3 && ld == 3 && stt == 1 &&
+	    dc == 4 + 1 + 2 && stores == 4)
+		return true;
+	tap_diag("stop %u code %u addr 0x%x; misalign %llu load %llu store %llu dc %llu stores %llu",
+		 st.reason, st.code, st.addr, (unsigned long long)mis,
+		 (unsigned long long)ld, (unsigned long long)stt,
+		 (unsigned long long)dc, (unsigned long long)stores);
+	return false;
+}
+
 int main(void)
 {
 	struct vpmu_ucode *uc = load_rv32im();
 	struct vpmu_engine *e = vpmu_engine_create(VPMU_CS_MAX);
 	unsigned int i;
 
-	tap_plan(NCASES + 3);
+	tap_plan(NCASES + 4);
 	if (!uc || vpmu_engine_attach(e, uc)) {
-		for (i = 0; i < NCASES + 3; i++)
+		for (i = 0; i < NCASES + 4; i++)
 			tap_ok(false, "rv32im.vus loads");
 		return tap_done();
 	}
@@ -684,6 +742,7 @@ int main(void)
 	       "muldiv ecall, and the mark trigger");
 	tap_ok(mark_ia16_case(e), "a mark on a 2-byte boundary toggles a freeze bit and goes on");
 	tap_ok(amo_trap_case(e), "an ecall ends the reservation; a misaligned AMO or lr.w faults");
+	tap_ok(misalign_case(e), "a misaligned access: its tags, each byte in the cache or queue, a fault at the end of memory");
 	vpmu_engine_destroy(e);
 	vpmu_ucode_free(uc);
 	return tap_done();

@@ -44,9 +44,10 @@ if command -v "$RVCC" >/dev/null 2>&1; then
 				-o "$tmp/genc$seed.elf" "$tmp/r.S" &&
 			elfs+=("$tmp/genc$seed.elf")
 	done
-	# RV32IMAC: the atomics' forks on data (SC.W's two compares)
+	# RV32IMAC: the atomics' forks on data (SC.W's two compares), and
+	# misaligned loads and stores (their dispatch on data, guarded)
 	for seed in 1 2; do
-		"$tmp/gen_rv32" -c -a "$seed" 300 >"$tmp/r.S" &&
+		"$tmp/gen_rv32" -c -a -m "$seed" 300 >"$tmp/r.S" &&
 			"$RVCC" -march=rv32imac -mabi=ilp32 -nostdlib -static \
 				-o "$tmp/genca$seed.elf" "$tmp/r.S" &&
 			elfs+=("$tmp/genca$seed.elf")
@@ -82,6 +83,8 @@ MUTANTS=(
 "vpmu_engine_interp.c#	if (likely(vpmu_get_le32(mem + t->x) == t->imm)) {#	if (1) {#a superblock's next word not compared"
 "vpmu_engine_interp.c#		if (unlikely(t->y && left < 0))				\\#		if (0)							\\#a stall that runs past the chunk not left"
 "vpmu_engine_interp.c#	left -= (s32)t->imm;#	left -= (s32)t->imm - 1;#a block charged one cycle short"
+"vpmu_engine_interp.c#		if (unlikely(r_ & t->y))				\\#		if (0)							\\#a dispatch on an address always to its first entry"
+"vpmu_engine_translate.c#	t->y = (1u << d->cond) - 1;#	t->y = 1;#a dispatch on data guarded on its low bit only"
 )
 
 # Objects that do not change, built once: test_tc.c and the toolchain
