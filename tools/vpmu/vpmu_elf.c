@@ -102,11 +102,31 @@ static uint32_t sys_write(const uint32_t x[32], const uint8_t *mem,
 	return done;
 }
 
-void vpmu_sys_call(const uint32_t x[32], const uint8_t *mem, uint32_t mem_size,
+/* read(fd 0): what one read of stdin gives, as Linux's read returns it. */
+static uint32_t sys_read(const uint32_t x[32], uint8_t *mem,
+			 uint32_t mem_size)
+{
+	uint32_t fd = x[A(0)], buf = x[A(1)], n = x[A(2)];
+	ssize_t r;
+
+	if (fd != 0)
+		return (uint32_t)-EBADF;
+	if (buf > mem_size || n > mem_size - buf)
+		return (uint32_t)-EFAULT;
+	do {
+		r = read(0, mem + buf, n);
+	} while (r < 0 && errno == EINTR);
+	return r < 0 ? (uint32_t)-EIO : (uint32_t)r;
+}
+
+void vpmu_sys_call(const uint32_t x[32], uint8_t *mem, uint32_t mem_size,
 		   struct vpmu_sys_res *res)
 {
 	memset(res, 0, sizeof(*res));
 	switch (x[A(7)]) {
+	case VPMU_SYS_READ:
+		res->a0 = sys_read(x, mem, mem_size);
+		break;
 	case VPMU_SYS_WRITE:
 		res->a0 = sys_write(x, mem, mem_size);
 		break;

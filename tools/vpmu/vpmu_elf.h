@@ -95,6 +95,7 @@ int vpmu_elf_exec_segs(const void *file, size_t len, struct vpmu_elf_seg *segs,
 		       unsigned int max, struct vpmu_buf *diag);
 
 /* The Linux RISC-V system call numbers the runners serve. */
+#define VPMU_SYS_READ		63
 #define VPMU_SYS_WRITE		64
 #define VPMU_SYS_EXIT		93
 #define VPMU_SYS_EXIT_GROUP	94
@@ -108,11 +109,12 @@ struct vpmu_sys_res {
 /*
  * Serve the ecall of a program stopped with registers @x (x0..x31): a7
  * is the call, a0..a2 its arguments.  write(fd 1 or 2) writes to the
- * runner's stdout or stderr; any other fd gives -EBADF, a buffer outside
- * @mem -EFAULT; an unknown call -ENOSYS (the results as Linux returns
- * them, negative errno in a0).
+ * runner's stdout or stderr, read(fd 0) reads its stdin into @mem (one
+ * read: the bytes there were, 0 at the end); any other fd gives -EBADF,
+ * a buffer outside @mem -EFAULT; an unknown call -ENOSYS (the results as
+ * Linux returns them, negative errno in a0).
  */
-void vpmu_sys_call(const uint32_t x[32], const uint8_t *mem, uint32_t mem_size,
+void vpmu_sys_call(const uint32_t x[32], uint8_t *mem, uint32_t mem_size,
 		   struct vpmu_sys_res *res);
 
 #endif /* _VPMU_ELF_H */
