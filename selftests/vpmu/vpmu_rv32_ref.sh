@@ -38,12 +38,13 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 ${HOSTCC:-cc} -O2 -o "$tmp/gen_rv32" "$top/tools/testing/host/gen_rv32.c"
 # rSEED: RV32IM; rcSEED: RV32IMC (gen_rv32 -c, compressed instructions);
-# raSEED: RV32IMAC (gen_rv32 -c -a, the atomics too)
+# raSEED: RV32IMAC (gen_rv32 -c -a -m: the atomics and misaligned loads and
+# stores too)
 for seed in $(seq 1001 $((1000 + SEEDS))) $(seq 2001 $((2000 + SEEDS))) \
 	    $(seq 3001 $((3000 + SEEDS))); do
 	if [ "$seed" -gt 3000 ]; then
 		r=$out/ra$seed
-		"$tmp/gen_rv32" -c -a "$seed" "$COUNT" >"$tmp/r.S"
+		"$tmp/gen_rv32" -c -a -m "$seed" "$COUNT" >"$tmp/r.S"
 		march=rv32imac
 	elif [ "$seed" -gt 2000 ]; then
 		r=$out/rc$seed

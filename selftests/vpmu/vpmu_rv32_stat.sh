@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # vpmu_rv32_stat.sh - RV32 C on the kernel's engine (busybox sh): the C
-# samples (share/build/rv32/*.elf, and rv32c/*.elf for rv32imc when built)
+# samples (share/build/rv32/*.elf, rv32c/*.elf for rv32imac and rv32libc/*.elf
+# with picolibc when built)
 # and random programs run by vpmu-run
 # under the rv32im image, their ecalls served between resumed runs
 # (VPMU_RUN_F_RESUME), must agree exactly with
@@ -67,9 +68,11 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# The samples for rv32imc too, when built (tools/vpmu's make rv32c).
+# The samples for rv32imac too, and those with picolibc, when built
+# (tools/vpmu's make rv32c, make rv32libc).
 ELFS_C=$SHARE/build/rv32c
-nsamples=$(ls "$ELFS"/*.elf "$ELFS_C"/*.elf 2>/dev/null | wc -l)
+ELFS_L=$SHARE/build/rv32libc
+nsamples=$(ls "$ELFS"/*.elf "$ELFS_C"/*.elf "$ELFS_L"/*.elf 2>/dev/null | wc -l)
 nrand=$(ls "$REF"/r*.elf 2>/dev/null | wc -l)
 tap_plan $((1 + 3 * nsamples + 3 * nrand))
 SEP=';'
@@ -118,10 +121,11 @@ sample_counts() {
 	return $prc
 }
 
-for elf in "$ELFS"/*.elf "$ELFS_C"/*.elf; do
+for elf in "$ELFS"/*.elf "$ELFS_C"/*.elf "$ELFS_L"/*.elf; do
 	[ -f "$elf" ] || continue
 	name=$(basename "$elf")
-	[ "${elf%/rv32c/*}" = "$elf" ] || name="$name (rv32imc)"
+	[ "${elf%/rv32c/*}" = "$elf" ] || name="$name (rv32imac)"
+	[ "${elf%/rv32libc/*}" = "$elf" ] || name="$name (picolibc)"
 	"$SIM" -q -m "$IMG" --stats "$elf" >"$T.sout" 2>"$T.sstats"
 	src=$?
 	sample_counts "$elf"

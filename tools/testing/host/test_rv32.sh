@@ -3,9 +3,10 @@
 #
 # test_rv32.sh - RV32IMAC on the engine against qemu-riscv32 (TAP): the C
 # samples (tools/vpmu/share/rv32, built by tools/vpmu's "make rv32" for
-# rv32im and "make rv32c" for rv32imc) and random programs (gen_rv32.c: every
+# rv32im and "make rv32c" for rv32imac) and random programs (gen_rv32.c: every
 # instruction once, then random ones with edge operands; with -c the
-# compressed ones too, with -a the atomics) run under vpmu-sim -m rv32im.vpmu and under
+# compressed ones too, with -a the atomics, with -m misaligned loads and
+# stores) run under vpmu-sim -m rv32im.vpmu and under
 # qemu-riscv32, and must agree exactly on:
 #
 #   - the output and the exit status;
@@ -32,6 +33,13 @@ if { ! command -v "$RVCC" || ! command -v "$QEMU"; } >/dev/null 2>&1 &&
 	# shellcheck source=../../pkg/apt.sh
 	. "$TOP/tools/pkg/apt.sh"
 	apt_retry /dev/null install gcc-riscv64-unknown-elf qemu-user || true
+fi
+# picolibc, for the ordinary C programs (make rv32libc), when root
+if [ ! -f /usr/lib/picolibc/riscv64-unknown-elf/include/stdio.h ] &&
+   [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+	# shellcheck source=../../pkg/apt.sh
+	. "$TOP/tools/pkg/apt.sh"
+	apt_retry /dev/null install picolibc-riscv64-unknown-elf || true
 fi
 if ! command -v "$RVCC" >/dev/null 2>&1 ||
    ! command -v "$QEMU" >/dev/null 2>&1; then
@@ -97,23 +105,56 @@ random_progs() {
 }
 random_progs rv32im "random program" "$SEEDS"
 
-# RV32C: the C samples built for rv32imc (tools/vpmu's "make rv32c";
+# RV32C: the C samples built for rv32imac (tools/vpmu's "make rv32c";
 # start.S keeps the entry on a word), and random programs with every
 # compressed instruction.
 tap_build rv32c
 for elf in "$SHARE"/build/rv32c/*.elf; do
 	if [ ! -e "$elf" ]; then
-		ok 1 "the rv32imc samples in $SHARE/build/rv32c"
+		ok 1 "the rv32imac samples in $SHARE/build/rv32c"
 		break
 	fi
-	compare "$(basename "$elf") (rv32imc)" "$elf"
+	compare "$(basename "$elf") (rv32imac)" "$elf"
 done
 random_progs rv32imc "random RV32IMC program" "$SEEDS" -c
 
+# Ordinary C programs with picolibc (vpmu.specs, tools/vpmu's make
+# rv32libc: printf, malloc, qsort, setjmp, 64-bit and soft-float), for
+# rv32imac; and one built by hand with the specs, as rv32.rst shows.
+if [ -f /usr/lib/picolibc/riscv64-unknown-elf/include/stdio.h ]; then
+	tap_build rv32libc
+	for elf in "$SHARE"/build/rv32libc/*.elf; do
+		compare "$(basename "$elf") (picolibc)" "$elf"
+	done
+	printf '#include <stdio.h>\n#include <stdlib.h>\nint main(void)\n{\n\tchar *p = malloc(100);\n\n\tprintf("%%s %%d\\n", p ? "ok" : "no", 7 * 6);\n\treturn 0;\n}\n' >"$tmp/p.c"
+	"$RVCC" --specs="$SHARE/build/rv32libc/vpmu.specs" -march=rv32imac \
+		-mabi=ilp32 -O2 -o "$tmp/p.elf" "$tmp/p.c"
+	ok $? "a C program builds with --specs=vpmu.specs"
+	compare "the program built with vpmu.specs" "$tmp/p.elf"
+	grep -qx 'ok 42' "$tmp/v.out"
+	ok $? "its output: ok 42"
+	# read(0): a line in, counted out, on both
+	printf '#include <stdio.h>\n#include <string.h>\nint main(void)\n{\n\tchar b[64];\n\n\tif (!fgets(b, sizeof(b), stdin))\n\t\treturn 1;\n\tprintf("%%zu %%s", strlen(b), b);\n\treturn getchar() == EOF ? 0 : 2;\n}\n' >"$tmp/rd.c"
+	"$RVCC" --specs="$SHARE/build/rv32libc/vpmu.specs" -march=rv32imac \
+		-mabi=ilp32 -O2 -o "$tmp/rd.elf" "$tmp/rd.c" &&
+		echo 'a line of input' | "$QEMU" "$tmp/rd.elf" >"$tmp/q.out"
+	qrc=$?
+	echo 'a line of input' | "$BIN/vpmu-sim" -q -m "$IMG" "$tmp/rd.elf" \
+		>"$tmp/v.out"
+	vrc=$?
+	cmp -s "$tmp/q.out" "$tmp/v.out" && [ "$qrc" = "$vrc" ] &&
+		grep -qx '16 a line of input' "$tmp/v.out"
+	ok $? "read(0): a line of stdin, then its end, as on qemu-riscv32 ($vrc)"
+else
+	ok 0 "C programs with picolibc # SKIP no picolibc-riscv64-unknown-elf"
+fi
+
 # RV32A: random programs with the atomics (LR.W/SC.W and the AMOs at
-# words they share with stores), alone and with the compressed ones.
+# words they share with stores); misaligned loads and stores (-m); then
+# all of it with the compressed instructions.
 random_progs rv32ima "random RV32IMA program" "$ASEEDS" -a
-random_progs rv32imac "random RV32IMAC program" "$SEEDS" -c -a
+random_progs rv32im "random RV32IM program, misaligned" "$ASEEDS" -m
+random_progs rv32imac "random RV32IMAC program, misaligned" "$SEEDS" -c -a -m
 
 # --time on an ELF program: a line on stderr with the run's cycles and
 # instructions (as --stats counts them); the program's output unchanged.

@@ -169,9 +169,10 @@ ensure_host_deps() {
 	ln -sfn "$VM_OUT" "$CACHE/out"
 	ensure_pkgs qemu-system-x86 busybox-static cpio gzip xz-utils rsync \
 		kmod linux-perf make gcc libc6-dev "$LINUX_SRC_PKG"
-	# RV32 C samples and random programs, and their reference
-	# (vpmu_rv32_stat.sh): built on the host, run in the guest.
-	ensure_pkgs gcc-riscv64-unknown-elf qemu-user
+	# RV32 C samples (with picolibc too) and random programs, and their
+	# reference (vpmu_rv32_stat.sh): built on the host, run in the guest.
+	ensure_pkgs gcc-riscv64-unknown-elf qemu-user \
+		picolibc-riscv64-unknown-elf
 }
 
 ensure_debug_build_deps() {
