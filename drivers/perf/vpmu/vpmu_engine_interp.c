@@ -657,9 +657,8 @@ label : {								\
 	TC_CMP_OF(TH_CMPI_##name, t->imm, holds)
 
 /*
- * A dispatch on data, guarded: its result @expr (the sink's for DISPG,
- * an ADD's for DGADD and DGADDI) to d if its index (y the mask) is 0,
- * else the exit x, before the microword.
+ * An ADD's dispatch on data, guarded: its sum @expr to d if its index (y
+ * the mask) is 0, else the exit x, before the microword.
  */
 #define TC_DISPG(label, expr)						\
 label : {								\
@@ -718,7 +717,6 @@ TH_BRF:
 	TTAKE((condtab[t->b] >> FLAGS()) & 1);
 TH_BRX:
 	TTAKE(vpmu_cond_ext(e, t->b, cend - left));
-	TC_DISPG(TH_DISPG, R[t->a])
 	TC_DISPG(TH_DGADD, R[t->a] + R[t->b])
 	TC_DISPG(TH_DGADDI, R[t->a] + t->imm)
 TH_EOI: {

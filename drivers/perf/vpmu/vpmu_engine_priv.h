@@ -484,7 +484,7 @@ struct vpmu_top {
 	u8 d, a, b;	/* register-file indices; BRF/BRX: b = condition */
 	u32 imm;	/* immediate operand; EXT: mask; BLK: cycles */
 	u32 x;		/* an exit record; a branch: ops to its taken side */
-	u32 y;		/* BLK: counter; loads, stores: the microword; DISPG*: mask */
+	u32 y;		/* BLK: counter; loads, stores: the microword; DGADD*: mask */
 };
 
 /*
@@ -602,7 +602,7 @@ static inline u32 tc_pairs_words(u32 n)
 	VPMU_OP_LIST(VPMU_TC_NAMES)					\
 	VPMU_CMP_LIST(VPMU_TC_CMP_NAME)					\
 	VPMU_T(BLK) VPMU_T(BRF) VPMU_T(BRX) VPMU_T(EOI) VPMU_T(NEXTI)	\
-	VPMU_T(DISPG) VPMU_T(DGADD) VPMU_T(DGADDI) VPMU_T(EXIT)
+	VPMU_T(DGADD) VPMU_T(DGADDI) VPMU_T(EXIT)
 
 enum vpmu_th {
 #define VPMU_T(label)	TH_##label,

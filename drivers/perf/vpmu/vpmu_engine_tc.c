@@ -18,7 +18,7 @@
  * segment), when an access or a fetch would fault, where the next
  * instruction is not the word translated, and where the translator
  * stopped (a trigger source, a mode change, a TRAP, a call, a dispatch
- * on data to an entry but its first, ...), the translation *exits*
+ * on data but an ADD's to its first entry, ...), the translation *exits*
  * (vpmu_tc_leave()): the registers it knows but has not written are
  * written (the exit's record), the count of a block cut short is undone
  * but for the microwords that ran, and the interpreter goes on at the

@@ -14,10 +14,11 @@
  * dispatches those decide).  Such microwords cost nothing when the
  * translation runs.  The others become ops: ALU operations on registers,
  * loads and stores, compares and branches on the program's data, and the
- * EOI.  A branch on data forks the path; both sides are translated.  A
- * dispatch on data goes on at its first entry, guarded (a DISPG op): any
- * other index leaves the translation before the microword (RV32's
- * aligned loads and stores, whose misaligned entries are rare).  At
+ * EOI.  A branch on data forks the path; both sides are translated.  An
+ * ADD's dispatch on data goes on at its first entry, guarded (a DGADD
+ * op): any other index leaves the translation before the microword
+ * (RV32's aligned loads and stores, whose misaligned entries are rare).
+ * At
  * an EOI whose next pc is known the path goes on into the next
  * instruction (a superblock), the word there checked on every pass (a
  * NEXTI op), so code that rewrites itself is never replayed stale.  The
@@ -719,7 +720,9 @@ static bool tc_analyse(struct vpmu_tc_tr *tr, const struct vpmu_tc_state *st,
 		}
 		if (w->eoi && w->r != R_PC)
 			return false;
-		/* a dispatch on data: translated for index 0 (res), guarded */
+		/* an ADD's dispatch: translated for index 0 (res), guarded */
+		if (d->seq == VPMU_SEQ_DISP && d->op != VPMU_OP_ADD)
+			return false;
 		w->dispg = d->seq == VPMU_SEQ_DISP;
 	}
 	if (d->sig == VPMU_SIG_LD && w->r != R_SINK && w->r >= R_DS)
@@ -780,11 +783,10 @@ static void tc_emit_mem(struct vpmu_tc_tr *tr, struct vpmu_tc_state *st,
 }
 
 /*
- * A dispatch on data (@w at @upc), guarded: index 0 commits the result
- * and goes on, any other leaves before the microword, which the
- * interpreter runs again from the registers as they were.  ADD (an
- * address, RV32's loads and stores) is one op; the others compute into
- * the sink for the guard.
+ * An ADD's dispatch on data (@w at @upc), guarded: index 0 commits the
+ * sum and goes on, any other leaves before the microword, which the
+ * interpreter runs again from the registers as they were (one op: two
+ * registers, or a register and a constant).
  */
 static void tc_dispg(struct vpmu_tc_tr *tr, struct vpmu_tc_state *st,
 		     u32 upc, struct vpmu_tc_word *w)
@@ -792,18 +794,11 @@ static void tc_dispg(struct vpmu_tc_tr *tr, struct vpmu_tc_state *st,
 	const struct vpmu_dec *d = w->d;
 	const struct vpmu_tc_opnd *k = w->a.known ? &w->a :
 				       w->b.known ? &w->b : NULL;
-	struct vpmu_top *t;
+	struct vpmu_top *t = tc_op(tr, k ? TH_DGADDI : TH_DGADD);
 
-	if (d->op == VPMU_OP_ADD) {
-		t = tc_op(tr, k ? TH_DGADDI : TH_DGADD);
-		t->a = k == &w->a ? w->b.r : w->a.r;
-		t->b = k ? R_ZERO : w->b.r;
-		t->imm = k ? k->v : 0;
-	} else {
-		tc_alu(tr, d, &w->a, &w->b, R_SINK);
-		t = tc_op(tr, TH_DISPG);
-		t->a = R_SINK;
-	}
+	t->a = k == &w->a ? w->b.r : w->a.r;
+	t->b = k ? R_ZERO : w->b.r;
+	t->imm = k ? k->v : 0;
 	tc_exit_rec(tr, st, &t->x, upc, true, w->kpos, w->execs);
 	t->d = w->r;
 	t->y = (1u << d->cond) - 1;
