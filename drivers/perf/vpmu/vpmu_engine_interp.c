@@ -717,8 +717,8 @@ TH_BRF:
 	TTAKE((condtab[t->b] >> FLAGS()) & 1);
 TH_BRX:
 	TTAKE(vpmu_cond_ext(e, t->b, cend - left));
-	TC_DISPG(TH_DGADD, R[t->a] + R[t->b])
-	TC_DISPG(TH_DGADDI, R[t->a] + t->imm)
+	TC_DISPG(TH_DGADD, R[t->a] + R[t->b]);
+	TC_DISPG(TH_DGADDI, R[t->a] + t->imm);
 TH_EOI: {
 		struct vpmu_tlink *l = (struct vpmu_tlink *)(t + 1);
 		u32 npc, ir;
