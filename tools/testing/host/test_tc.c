@@ -343,6 +343,17 @@ static struct prog *add_code_rv32(const char *name, const u32 *code,
 	return p;
 }
 
+/* add_code_rv32() in 16 KiB, the upper 8 KiB data of a fixed pattern. */
+static void add_data_rv32(const char *name, const u32 *code, unsigned int n,
+			  bool ia16)
+{
+	struct prog *p = add_code_rv32(name, code, n, 0x4000, ia16);
+	unsigned int i;
+
+	for (i = 0x2000; p && i < p->mem_size; i += 4)
+		put32(p->image + i, i * 2654435761u);
+}
+
 /*
  * RV32IM that misses the data cache on two loads of every pass (16-byte
  * lines, 64 of them: 0(t5) and 1024(t5) share a line's place and evict
@@ -369,14 +380,8 @@ static void add_misses_rv32(bool ia16)
 		0x0000000b,	/* mark: a trigger every pass */
 		0xfd1ff06f,	/* j 1b */
 	};
-	struct prog *p = add_code_rv32(ia16 ? "rv32 ialign16 cache misses" :
-				       "rv32 cache misses", code,
-				       sizeof(code) / sizeof(code[0]), 0x4000,
-				       ia16);
-	unsigned int i;
-
-	for (i = 0x2000; p && i < p->mem_size; i += 4)
-		put32(p->image + i, i * 2654435761u);
+	add_data_rv32(ia16 ? "rv32 ialign16 cache misses" : "rv32 cache misses",
+		      code, sizeof(code) / sizeof(code[0]), ia16);
 }
 
 /*
@@ -407,14 +412,8 @@ static void add_misaligned_rv32(bool ia16)
 		0x05d00893,	/* li a7, 93 */
 		0x00000073,	/* ecall: exit */
 	};
-	struct prog *p = add_code_rv32(ia16 ? "rv32 ialign16 misaligned" :
-				       "rv32 misaligned", code,
-				       sizeof(code) / sizeof(code[0]), 0x4000,
-				       ia16);
-	unsigned int i;
-
-	for (i = 0x2000; p && i < p->mem_size; i += 4)
-		put32(p->image + i, i * 2654435761u);
+	add_data_rv32(ia16 ? "rv32 ialign16 misaligned" : "rv32 misaligned",
+		      code, sizeof(code) / sizeof(code[0]), ia16);
 }
 
 /*
