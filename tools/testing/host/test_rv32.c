@@ -495,6 +495,16 @@ static u32 get32(const u8 *p)
 	return p[0] | p[1] << 8 | p[2] << 16 | (u32)p[3] << 24;
 }
 
+/* Memory of MEMSZ zeros with the @n words of @code at 0. */
+static void put_code(u8 *mem, const u32 *code, unsigned int n)
+{
+	unsigned int i;
+
+	memset(mem, 0, MEMSZ);
+	for (i = 0; i < n; i++)
+		put32(mem + 4 * i, code[i]);
+}
+
 static bool run_case(struct vpmu_engine *e, const struct rv_case *c)
 {
 	static u8 mem[MEMSZ];
@@ -503,9 +513,7 @@ static bool run_case(struct vpmu_engine *e, const struct rv_case *c)
 	unsigned int i;
 	bool ok = true;
 
-	memset(mem, 0, sizeof(mem));
-	for (i = 0; i < 24; i++)
-		put32(mem + 4 * i, c->code[i]);
+	put_code(mem, c->code, 24);
 	for (i = 0; i < 4 && c->far[i][0]; i++)
 		put32(mem + c->far[i][0], c->far[i][1]);
 	for (i = 0; i < 4; i++)
@@ -569,9 +577,7 @@ static bool tags_case(struct vpmu_engine *e)
 	unsigned int i;
 	bool ok;
 
-	memset(mem, 0, sizeof(mem));
-	for (i = 0; i < sizeof(code) / 4; i++)
-		put32(mem + 4 * i, code[i]);
+	put_code(mem, code, sizeof(code) / 4);
 	vpmu_engine_start(e, mem, MEMSZ, 0, VPMU_MODE_USER);
 	vpmu_engine_set_reg(e, VPMU_OPND_R0 + 10, DATA);
 	vpmu_engine_run(e, 100000, &st);
@@ -602,15 +608,13 @@ static bool mark_ia16_case(struct vpmu_engine *e)
 	};
 	static u8 mem[MEMSZ];
 	struct vpmu_stop st;
-	unsigned int i, run;
+	unsigned int run;
 	bool ok = true;
 
 	if (vpmu_engine_fgroup_trigger(e, 0, VPMU_TRIG_MARK))
 		return false;
 	for (run = 0; run < 2; run++) {
-		memset(mem, 0, sizeof(mem));
-		for (i = 0; i < sizeof(code) / 4; i++)
-			put32(mem + 4 * i, code[i]);
+		put_code(mem, code, sizeof(code) / 4);
 		vpmu_engine_start(e, mem, MEMSZ, 0, VPMU_MODE_USER);
 		vpmu_engine_run(e, 100000, &st);
 		if (st.reason != VPMU_STOP_TRAP || st.code != 2 ||
@@ -644,9 +648,7 @@ static bool amo_trap_case(struct vpmu_engine *e)
 	unsigned int i;
 	bool ok;
 
-	memset(mem, 0, sizeof(mem));
-	for (i = 0; i < sizeof(code) / 4; i++)
-		put32(mem + 4 * i, code[i]);
+	put_code(mem, code, sizeof(code) / 4);
 	put32(mem + DATA, 40);
 	vpmu_engine_start(e, mem, MEMSZ, 0, VPMU_MODE_USER);
 	vpmu_engine_set_reg(e, VPMU_OPND_R0 + 10, DATA);
@@ -697,12 +699,9 @@ static bool misalign_case(struct vpmu_engine *e)
 	};
 	static u8 mem[MEMSZ];
 	struct vpmu_stop st;
-	unsigned int i;
 	u64 mis, ld, stt, dc, stores;
 
-	memset(mem, 0, sizeof(mem));
-	for (i = 0; i < sizeof(code) / 4; i++)
-		put32(mem + 4 * i, code[i]);
+	put_code(mem, code, sizeof(code) / 4);
 	vpmu_engine_start(e, mem, MEMSZ, 0, VPMU_MODE_USER);
 	vpmu_engine_set_reg(e, VPMU_OPND_R0 + 10, DATA);
 	vpmu_engine_set_reg(e, VPMU_OPND_R0 + 11, MEMSZ);
