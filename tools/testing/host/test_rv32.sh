@@ -28,18 +28,21 @@ SEEDS=${RV32_SEEDS:-24}
 ASEEDS=${RV32_ASEEDS:-8}
 COUNT=${RV32_COUNT:-400}
 
-if { ! command -v "$RVCC" || ! command -v "$QEMU"; } >/dev/null 2>&1 &&
-   [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+# tools/vpmu's PICOLIBC_DIR: picolibc, for the ordinary C programs
+PICOLIBC=/usr/lib/picolibc/riscv64-unknown-elf
+
+# What is missing, installed in one go (root, apt).
+pkgs=
+{ ! command -v "$RVCC" || ! command -v "$QEMU"; } >/dev/null 2>&1 &&
+	pkgs="gcc-riscv64-unknown-elf qemu-user"
+[ -f "$PICOLIBC/include/stdio.h" ] ||
+	pkgs="$pkgs picolibc-riscv64-unknown-elf"
+if [ -n "$pkgs" ] && [ "$(id -u)" = 0 ] &&
+   command -v apt-get >/dev/null 2>&1; then
 	# shellcheck source=../../pkg/apt.sh
 	. "$TOP/tools/pkg/apt.sh"
-	apt_retry /dev/null install gcc-riscv64-unknown-elf qemu-user || true
-fi
-# picolibc, for the ordinary C programs (make rv32libc), when root
-if [ ! -f /usr/lib/picolibc/riscv64-unknown-elf/include/stdio.h ] &&
-   [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-	# shellcheck source=../../pkg/apt.sh
-	. "$TOP/tools/pkg/apt.sh"
-	apt_retry /dev/null install picolibc-riscv64-unknown-elf || true
+	# shellcheck disable=SC2086 # one word per package
+	apt_retry /dev/null install $pkgs || true
 fi
 if ! command -v "$RVCC" >/dev/null 2>&1 ||
    ! command -v "$QEMU" >/dev/null 2>&1; then
@@ -121,22 +124,26 @@ random_progs rv32imc "random RV32IMC program" "$SEEDS" -c
 # Ordinary C programs with picolibc (vpmu.specs, tools/vpmu's make
 # rv32libc: printf, malloc, qsort, setjmp, 64-bit and soft-float), for
 # rv32imac; and one built by hand with the specs, as rv32.rst shows.
-if [ -f /usr/lib/picolibc/riscv64-unknown-elf/include/stdio.h ]; then
+if [ -f "$PICOLIBC/include/stdio.h" ]; then
 	tap_build rv32libc
 	for elf in "$SHARE"/build/rv32libc/*.elf; do
 		compare "$(basename "$elf") (picolibc)" "$elf"
 	done
+	# specs_cc NAME - $tmp/NAME.c into $tmp/NAME.elf as rv32.rst shows
+	specs_cc() {
+		"$RVCC" --specs="$SHARE/build/rv32libc/vpmu.specs" \
+			-march=rv32imac -mabi=ilp32 -O2 -o "$tmp/$1.elf" \
+			"$tmp/$1.c"
+	}
 	printf '#include <stdio.h>\n#include <stdlib.h>\nint main(void)\n{\n\tchar *p = malloc(100);\n\n\tprintf("%%s %%d\\n", p ? "ok" : "no", 7 * 6);\n\treturn 0;\n}\n' >"$tmp/p.c"
-	"$RVCC" --specs="$SHARE/build/rv32libc/vpmu.specs" -march=rv32imac \
-		-mabi=ilp32 -O2 -o "$tmp/p.elf" "$tmp/p.c"
+	specs_cc p
 	ok $? "a C program builds with --specs=vpmu.specs"
 	compare "the program built with vpmu.specs" "$tmp/p.elf"
 	grep -qx 'ok 42' "$tmp/v.out"
 	ok $? "its output: ok 42"
 	# read(0): a line in, counted out, on both
 	printf '#include <stdio.h>\n#include <string.h>\nint main(void)\n{\n\tchar b[64];\n\n\tif (!fgets(b, sizeof(b), stdin))\n\t\treturn 1;\n\tprintf("%%zu %%s", strlen(b), b);\n\treturn getchar() == EOF ? 0 : 2;\n}\n' >"$tmp/rd.c"
-	"$RVCC" --specs="$SHARE/build/rv32libc/vpmu.specs" -march=rv32imac \
-		-mabi=ilp32 -O2 -o "$tmp/rd.elf" "$tmp/rd.c" &&
+	specs_cc rd &&
 		echo 'a line of input' | "$QEMU" "$tmp/rd.elf" >"$tmp/q.out"
 	qrc=$?
 	echo 'a line of input' | "$BIN/vpmu-sim" -q -m "$IMG" "$tmp/rd.elf" \
