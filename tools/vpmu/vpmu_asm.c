@@ -1078,19 +1078,28 @@ static void uword(struct as *a)
 		      what(a));
 		goto out;
 	}
-	if (VPMU_UW_GET(uw, SEQ) == VPMU_SEQ_DISP) {
+	if (VPMU_UW_GET(uw, SEQ) == VPMU_SEQ_DISP ||
+	    VPMU_UW_GET(uw, SEQ) == VPMU_SEQ_CTR) {
 		enum vpmu_sig sig = vpmu_op_info[VPMU_UW_GET(uw, OP)].sig;
+		unsigned int dst = VPMU_UW_GET(uw, DST);
 
 		if (sig != VPMU_SIG_DAB && sig != VPMU_SIG_DB &&
 		    sig != VPMU_SIG_DAF)
-			error(a, a->ls, "DISP needs an ALU result "
-			      "(a DAB, DB or DAF operation)");
+			error(a, a->ls, "%s needs an ALU result "
+			      "(a DAB, DB or DAF operation)",
+			      vpmu_seq_info[VPMU_UW_GET(uw, SEQ)].name);
+		else if (VPMU_UW_GET(uw, SEQ) == VPMU_SEQ_CTR &&
+			 dst >= VPMU_OPND_T0 + 8 && dst != VPMU_OPND_ZERO &&
+			 (dst < VPMU_OPND_AT_DS || dst > VPMU_OPND_AT_S2))
+			error(a, a->ls, "CTR writes its counter to a register "
+			      "(r, t, @ds, @s1, @s2 or zero), not %s",
+			      vpmu_opnd_info[dst].name);
 	}
 	if (a->ncs + 1 == a->ncs_final) {
 		unsigned int seq = VPMU_UW_GET(uw, SEQ);
 
 		if (seq == VPMU_SEQ_NEXT || seq == VPMU_SEQ_BR ||
-		    seq == VPMU_SEQ_CALL)
+		    seq == VPMU_SEQ_CALL || seq == VPMU_SEQ_CTR)
 			error(a, a->ls, "the last microword cannot continue "
 			      "at the next address (%s)",
 			      vpmu_seq_info[seq].name);

@@ -464,8 +464,11 @@ int vpmu_engine_attach(struct vpmu_engine *e, const struct vpmu_ucode *uc)
 	e->op_shift = uc->op_shift;
 	e->op_mask = uc->op_mask;
 	memset(e->slot[0], 0, sizeof(struct vpmu_uop) * n);
-	for (i = 0; i < n; i++)
+	e->has_ctr = false;
+	for (i = 0; i < n; i++) {
 		vpmu_build_uop(e, i, &e->slot[0][i]);
+		e->has_ctr |= uc->dec[i].seq == VPMU_SEQ_CTR;
+	}
 	for (s = 1; s < VPMU_NSLOT; s++)
 		memcpy(e->slot[s], e->slot[0], sizeof(struct vpmu_uop) * n);
 	/*

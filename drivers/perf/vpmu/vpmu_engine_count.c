@@ -167,6 +167,46 @@ void vpmu_settle(struct vpmu_engine *e)
 	e->unfolded = 0;
 }
 
+/* Instructions retired on this engine, as folded (the INSNS total). */
+static u64 vpmu_insns_folded(const struct vpmu_engine *e)
+{
+	u64 t = 0;
+	u32 upc;
+
+	for (upc = 0; upc < e->ncs; upc++)
+		if (e->uc->dec[upc].kind & VPMU_K_EOI)
+			t += e->tot_cnt[upc];
+	return t;
+}
+
+/*
+ * The instructions the current program retired, for CTR: its own where
+ * programs take turns on the engine, because each brings its count
+ * (st.insn_acc) and vpmu_insn_mark() notes where the engine's stood when
+ * it arrived.
+ */
+u64 vpmu_insn_count(struct vpmu_engine *e)
+{
+	vpmu_settle(e);
+	return e->st.insn_acc + vpmu_insns_folded(e) - e->insn_mark;
+}
+
+/*
+ * The program arrives on the engine (started or restored), or, @leaving,
+ * is about to be saved: its count so far goes into its state.  Only
+ * images that read counters pay for it (a fold each time).
+ */
+void vpmu_insn_mark(struct vpmu_engine *e, bool leaving)
+{
+	if (!e->has_ctr)
+		return;
+	if (leaving)
+		e->st.insn_acc = vpmu_insn_count(e);
+	else
+		vpmu_settle(e);
+	e->insn_mark = vpmu_insns_folded(e);
+}
+
 void vpmu_slot_reset(struct vpmu_engine *e)
 {
 	memset(e->key_slot, 0xff, sizeof(e->key_slot));

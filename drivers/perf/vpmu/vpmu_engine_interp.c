@@ -1149,6 +1149,11 @@ Q_TRAP:
 	COMMIT();
 	ret = X_TRAP;
 	goto stop;
+Q_CTR:
+	/* the counter is read after the chunk (vpmu_ctr_serve()) */
+	COMMIT();
+	ret = X_CTR;
+	goto stop;
 
 slow_enter:
 	/*

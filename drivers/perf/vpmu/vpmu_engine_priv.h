@@ -166,7 +166,7 @@
 	(((const s32 *)(base) - (VPMU_IDT + 1))[-(long)(upc)])
 
 /* vpmu_interp() results. */
-enum { X_CHUNK, X_HALT, X_TRAP, X_FAULT };
+enum { X_CHUNK, X_HALT, X_TRAP, X_FAULT, X_CTR };
 
 /*
  * One microword, executable.  Microwords run in *segments*: a segment is
@@ -413,6 +413,8 @@ struct vpmu_pstate {
 	unsigned int mode, mode_next;
 	bool ext;
 	u64 cyc;			/* the program's cycle count */
+	/* instructions it retired before vpmu_engine.insn_mark (CTR) */
+	u64 insn_acc;
 	bool last_miss;
 	u64 wq_last;			/* drain time of the newest entry */
 	bool started, sticky;		/* sticky: halted or trapped */
@@ -645,6 +647,12 @@ struct vpmu_engine {
 	u32 ncs;
 	u32 cs_limit;			/* mem->words, or 0 */
 	bool r0zero;
+	/*
+	 * The image reads counters (CTR): the program's instructions are
+	 * the engine's since insn_mark plus st.insn_acc (vpmu_insn_mark()).
+	 */
+	bool has_ctr;
+	u64 insn_mark;
 	u8 fsh;				/* vpmu_fetch_ok(): 2, or 1 (IALIGN16) */
 	u32 flim;			/* ...its limit, for a chunk (vpmu_chunk()) */
 
@@ -939,6 +947,8 @@ bool vpmu_trig_any(struct vpmu_engine *e);
 void vpmu_gate_sync(struct vpmu_engine *e);
 void vpmu_gate_resync(struct vpmu_engine *e);
 void vpmu_settle(struct vpmu_engine *e);
+u64 vpmu_insn_count(struct vpmu_engine *e);
+void vpmu_insn_mark(struct vpmu_engine *e, bool leaving);
 void vpmu_hook_post(struct vpmu_engine *e, unsigned int hook);
 
 /* vpmu_engine_hu.c: the histogram unit */

@@ -46,6 +46,7 @@ static void vpmu_gap_succ(struct vpmu_engine *e, u32 *qt, u32 u, u32 d,
 
 	switch (x->seq) {
 	case VPMU_SEQ_NEXT:
+	case VPMU_SEQ_CTR:
 		vpmu_gap_reach(e, qt, u + 1, d);
 		break;
 	case VPMU_SEQ_BR:
@@ -191,6 +192,36 @@ static void vpmu_fill_stop(struct vpmu_engine *e, struct vpmu_stop *stop,
 }
 
 /*
+ * A CTR microword ended the chunk (X_CTR): the counter its result selected
+ * goes into its destination (vpmu_isa.h), and the program goes on after
+ * it.  Everything is folded here, so the value is exact.
+ */
+static void vpmu_ctr_serve(struct vpmu_engine *e)
+{
+	u32 upc = e->st.upc;
+	unsigned int r = e->xr[e->slot[0][upc].d];
+	u32 sel = e->R[r];
+	unsigned int i = sel & VPMU_CTR_SEL_MASK;
+	u64 v = 0;
+
+	if (i == VPMU_CTR_SEL_CYCLES || i == VPMU_CTR_SEL_TIME) {
+		v = e->st.cyc;
+	} else if (i == VPMU_CTR_SEL_INSNS) {
+		v = vpmu_insn_count(e);
+	} else if (i - VPMU_CTR_SEL_PMU < VPMU_NR_COUNTERS_MAX) {
+		i -= VPMU_CTR_SEL_PMU;
+		vpmu_settle(e);
+		if (vpmu_ctr_enabled(e, i))
+			v = e->ctr[i];
+	}
+	if (r != R_SINK) {
+		e->R[r] = sel & VPMU_CTR_SEL_HIGH ? (u32)(v >> 32) : (u32)v;
+		e->R[e->zr] = 0;
+	}
+	e->st.upc = upc + 1;
+}
+
+/*
  * Counters @wr, trigger sources, wrapped (after freeze on overflow took
  * effect): in counter order, the fgroups whose trigger each is change.
  */
@@ -326,6 +357,8 @@ enum vpmu_stop_reason vpmu_engine_run(struct vpmu_engine *e, u64 budget,
 			break;
 		}
 		x = vpmu_chunk(e, budget - used, defer, &wr, &x_upc, &x_ipc);
+		if (x == X_CTR)
+			vpmu_ctr_serve(e);
 		if (x == X_HALT || x == X_TRAP || x == X_FAULT)
 			vpmu_fill_stop(e, stop, x);
 		if (wr && vpmu_overflow(e, wr, x, stop, x_upc, x_ipc))
@@ -572,6 +605,7 @@ void vpmu_engine_start(struct vpmu_engine *e, u8 *mem, u32 mem_size,
 	e->st.mode = mode ? VPMU_MODE_SUPER : VPMU_MODE_USER;
 	e->st.mode_next = e->st.mode;
 	e->st.started = true;
+	vpmu_insn_mark(e, false);
 	e->R[R_PC] = entry;
 	e->R[R_IPC] = entry;
 	if (!vpmu_fetch_ok(e, entry, mem_size)) {
@@ -602,6 +636,8 @@ void vpmu_ctx_destroy(struct vpmu_ctx *c)
 void vpmu_engine_ctx_save(struct vpmu_engine *e, struct vpmu_ctx *c)
 {
 	vpmu_flags_sync(e);
+	if (e->uc)
+		vpmu_insn_mark(e, true);
 	c->uc = e->st.started ? e->uc : NULL;
 	c->st = e->st;
 	memcpy(c->R, e->R, sizeof(c->R));
@@ -617,6 +653,7 @@ int vpmu_engine_ctx_restore(struct vpmu_engine *e, const struct vpmu_ctx *c)
 	memcpy(e->R, c->R, sizeof(c->R));
 	memcpy(e->dc_tag, c->dc_tag, sizeof(u32) * (e->dc_mask + 1));
 	vpmu_latch_maps(e);
+	vpmu_insn_mark(e, false);
 	return 0;
 }
 

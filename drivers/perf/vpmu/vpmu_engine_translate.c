@@ -701,6 +701,7 @@ static bool tc_analyse(struct vpmu_tc_tr *tr, const struct vpmu_tc_state *st,
 	if (e->trig_static[upc] || d->sig == VPMU_SIG_I ||
 	    d->seq == VPMU_SEQ_CALL || d->seq == VPMU_SEQ_RET ||
 	    d->seq == VPMU_SEQ_HALT || d->seq == VPMU_SEQ_TRAP ||
+	    d->seq == VPMU_SEQ_CTR ||
 	    (w->mem && w->eoi) || tr->words >= tr->limit ||
 	    !tc_operands(tr, st, d, &w->a, &w->b, &w->r))
 		return false;

@@ -145,7 +145,28 @@ enum vpmu_seqsig {
 	X(DISP,	0x5, DISP,   "continue at target + (result & (2^width - 1))") \
 	X(EOI,	0x6, NONE,   "retire; ipc = pc, ir = word at pc, continue at idtab[opcode(ir)]") \
 	X(HALT,	0x7, NONE,   "stop the engine: halted")			\
-	X(TRAP,	0x8, CODE,   "stop the engine: trap with code = target")
+	X(TRAP,	0x8, CODE,   "stop the engine: trap with code = target") \
+	X(CTR,	0x9, NONE,   "dst = the counter the result selects; continue at upc + 1")
+
+/*
+ * CTR reads a counter into the destination of its microword's ALU
+ * operation, whose result selects it: bits 0..4 the counter, bit 7 its
+ * high 32 bits instead of the low ones, every other bit ignored.  The
+ * layout is RISC-V's counter CSRs' (cycle, time, instret, hpmcounter3..
+ * and their h halves at + 0x80), so that microcode passes the CSR number
+ * through.  Values are as of the end of the CTR microword: its cycle and
+ * its events are counted, the instruction it belongs to is not yet
+ * retired.  A counter no event is counting on (neither mode enabled)
+ * reads 0; a frozen one its frozen value; a narrow one its value below
+ * 2^width.  The engine stops its chunk there to read them exactly, so a
+ * CTR costs a fold, not a microword's time.
+ */
+#define VPMU_CTR_SEL_CYCLES	0	/* cycles of the program */
+#define VPMU_CTR_SEL_TIME	1	/* the same clock */
+#define VPMU_CTR_SEL_INSNS	2	/* instructions it retired */
+#define VPMU_CTR_SEL_PMU	3	/* + i: PMU counter i; past them: 0 */
+#define VPMU_CTR_SEL_MASK	0x1f
+#define VPMU_CTR_SEL_HIGH	0x80
 
 enum vpmu_seq {
 #define VPMU_X_ENUM(name, code, sig, doc) VPMU_SEQ_##name = code,

@@ -395,6 +395,28 @@ static int vpmu_check_alu(struct vpmu_vctx *c, u32 i, u64 off, u64 uw,
 	return 0;
 }
 
+/*
+ * CTR selects its counter by an ALU result and writes the counter into
+ * that result's register: a macro register, a temporary, one through a
+ * latch, or nothing (zero).
+ */
+static int vpmu_check_ctr(struct vpmu_vctx *c, u32 i, u64 off,
+			  const struct vpmu_dec *d)
+{
+	if (d->sig != VPMU_SIG_DAB && d->sig != VPMU_SIG_DB &&
+	    d->sig != VPMU_SIG_DAF)
+		return vpmu_reject(c, VPMU_VERR_OPCODE, off,
+			"microword %u: CTR needs an ALU result, %s has none",
+			i, vpmu_op_info[d->op].name);
+	if (d->dst >= VPMU_OPND_T0 + 8 &&
+	    (d->dst < VPMU_OPND_AT_DS || d->dst > VPMU_OPND_AT_S2) &&
+	    d->dst != VPMU_OPND_ZERO)
+		return vpmu_reject(c, VPMU_VERR_OPERAND, off,
+			"microword %u: CTR writes %s, not a register",
+			i, vpmu_opnd_info[d->dst].name);
+	return 0;
+}
+
 static int vpmu_check_seq(struct vpmu_vctx *c, u32 i, u64 off, u64 uw,
 			  struct vpmu_dec *d)
 {
@@ -439,8 +461,13 @@ static int vpmu_check_seq(struct vpmu_vctx *c, u32 i, u64 off, u64 uw,
 				d->target + (1u << d->cond) - 1, n);
 		break;
 	}
+	if (d->seq == VPMU_SEQ_CTR) {
+		ret = vpmu_check_ctr(c, i, off, d);
+		if (ret)
+			return ret;
+	}
 	if (i == n - 1 && (d->seq == VPMU_SEQ_NEXT || d->seq == VPMU_SEQ_BR ||
-			   d->seq == VPMU_SEQ_CALL))
+			   d->seq == VPMU_SEQ_CALL || d->seq == VPMU_SEQ_CTR))
 		return vpmu_reject(c, VPMU_VERR_ADDRESS, off,
 			"microword %u: %s falls through past the last microword",
 			i, sqn);
