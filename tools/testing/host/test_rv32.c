@@ -94,6 +94,9 @@
 #define JALR(d, a, i)	IT(OPC_JALR, 0, d, a, i)
 #define FENCE		0x0ff0000fu
 #define ECALL		0x00000073u
+/* Zicsr: funct3 1..3 with rs1, 5..7 with uimm, on CSR @c */
+#define CSR_(f3, d, a, c)	IT(0x73, f3, d, a, c)
+#define CSRR(d, c)	CSR_(2, d, 0, c)	/* csrrs d, c, x0 */
 #define EBREAK		0x00100073u
 #define MARK		0x0000000bu
 
@@ -451,6 +454,38 @@ static const struct rv_case cases[] = {
   .want = { X(9, 0x55443322), X(11, 0xef554433) },
   .mem = { { DATA + 4, 0xadbeef55 }, { DATA + 8, 0x0304aade } },
   .insns = 4 },
+{ "rdcycle, rdinstret, rdtime and their h halves: cycles to the end of the read, instructions before it",
+  { CSRR(1, 0xc00), CSRR(2, 0xc02), CSRR(3, 0xc80), CSRR(4, 0xc82),
+    CSRR(5, 0xc01), CSRR(6, 0xc81), CSRR(7, 0xc02), ECALL },
+  { X(3, 5), X(4, 5), X(6, 5) },
+  .want = { X(1, 8), X(2, 1), X(3, 0), X(4, 0), X(5, 4 * 9 + 8), X(6, 0),
+	    X(7, 6) }, .insns = 7 },
+{ "csrrc x0, csrrsi 0, csrrci 0 read; csrr x0 writes nothing",
+  { CSR_(3, 1, 0, 0xc00), CSR_(6, 2, 0, 0xc02), CSR_(7, 3, 0, 0xc00),
+    CSRR(0, 0xc00), ECALL },
+  .want = { X(1, 8), X(2, 1), X(3, 2 * 9 + 8) }, .insns = 4 },
+{ "hpmcounter3 and hpmcounter31 with no counter counting read 0",
+  { CSRR(1, 0xc03), CSRR(2, 0xc1f), CSRR(3, 0xc9f), ECALL },
+  { X(1, 5), X(2, 5), X(3, 5) },
+  .want = { X(1, 0), X(2, 0), X(3, 0) }, .insns = 3 },
+{ "csrrw on cycle is illegal", { CSR_(1, 1, 0, 0xc00) }, .trap = 1 },
+{ "csrrwi on cycle is illegal", { CSR_(5, 1, 0, 0xc00) }, .trap = 1 },
+{ "csrrs on cycle with rs1 not x0 is illegal, even rs1 = 0",
+  { CSR_(2, 1, 5, 0xc00) }, .trap = 1 },
+{ "csrrc on instret with rs1 not x0 is illegal", { CSR_(3, 1, 5, 0xc02) },
+  .trap = 1 },
+{ "csrrsi on cycle with uimm 1 is illegal", { CSR_(6, 1, 1, 0xc00) },
+  .trap = 1 },
+{ "funct3 4 in SYSTEM is illegal", { CSR_(4, 1, 0, 0xc00) }, .trap = 1 },
+{ "CSR 0xc20 (past hpmcounter31) is illegal", { CSRR(1, 0xc20) },
+  .trap = 1 },
+{ "CSR 0xc40 (bit 6) is illegal", { CSRR(1, 0xc40) }, .trap = 1 },
+{ "CSR 0xca0 (past hpmcounter31h) is illegal", { CSRR(1, 0xca0) },
+  .trap = 1 },
+{ "CSR 0xd00 is illegal", { CSRR(1, 0xd00) }, .trap = 1 },
+{ "fflags (no F) is illegal", { CSRR(1, 0x001) }, .trap = 1 },
+{ "mcycle (machine level) is illegal", { CSRR(1, 0xb00) }, .trap = 1 },
+{ "ecall with rd not 0 is illegal", { ECALL | 1 << 7 }, .trap = 1 },
 { "lr.w with rs2 not 0 is illegal", { LR(3, 10) | 1 << 20 },
   { X(10, DATA) }, .trap = 1, .insns = 0 },
 { "an AMO with funct3 not 2 (amoadd.d) is illegal",
@@ -688,6 +723,97 @@ static bool amo_trap_case(struct vpmu_engine *e)
 }
 
 /*
+ * hpmcounterN read the PMU's counter N - 3 as the engine has it: a wide
+ * one's both halves, a narrow one's value below 2^width, a frozen one's
+ * value, a disabled one 0, and each read's own csr tag (12) counted.
+ */
+static bool hpm_case(struct vpmu_engine *e)
+{
+	static const u32 code[] = {
+		ADDI(1, 0, 1), ADDI(1, 1, 1), CSRR(5, 0xc03), CSRR(6, 0xc83),
+		CSRR(8, 0xc00), CSRR(7, 0xc04), CSRR(9, 0xc05),
+		CSRR(11, 0xc06), CSRR(12, 0xc07), CSRR(13, 0xc13),
+		CSRR(14, 0xc87), ECALL,
+	};
+	static const struct vpmu_ctr_cfg cfg[5] = {
+		{ VPMU_EV_INSNS, 64, VPMU_CTR_USER, 0 },
+		{ VPMU_EV_CYCLES, 8, VPMU_CTR_USER, 0 },
+		{ VPMU_EV_UOPS, 64, VPMU_CTR_USER, 1 },
+		{ VPMU_EV_UOPS, 64, 0, 0 },
+		{ VPMU_EV_TAG(12), 16, VPMU_CTR_USER, 0 },
+	};
+	static const u64 preset[5] = { 0x100000005ull, 250, 99, 55, 0 };
+	static u8 mem[MEMSZ];
+	struct vpmu_stop st;
+	unsigned int i;
+	u32 x[15];
+	bool ok;
+
+	put_code(mem, code, sizeof(code) / 4);
+	vpmu_engine_start(e, mem, MEMSZ, 0, VPMU_MODE_USER);
+	for (i = 0; i < 5; i++) {
+		vpmu_engine_ctr_config(e, i, &cfg[i]);
+		vpmu_engine_ctr_write(e, i, preset[i]);
+	}
+	vpmu_engine_freeze(e, 1, true);
+	vpmu_engine_run(e, 100000, &st);
+	for (i = 0; i < 15; i++)
+		x[i] = vpmu_engine_reg(e, VPMU_OPND_R0 + i);
+	ok = st.reason == VPMU_STOP_TRAP && st.code == 2 && x[5] == 7 &&
+	     x[6] == 1 && x[7] == ((250 + x[8] + 9) & 0xff) &&
+	     x[8] > 2 * 9 + 8 &&
+	     x[9] == 99 && x[11] == 0 && x[12] == 7 && x[13] == 0 &&
+	     x[14] == 0 && vpmu_engine_ctr_read(e, 0) == 0x100000010ull &&
+	     vpmu_engine_ctr_read(e, 4) == 9;
+	if (!ok)
+		tap_diag("stop %u/%u; x5 %u x6 %u x7 %u x8 %u x9 %u x11 %u x12 %u x13 %u x14 %u; ctr0 0x%llx ctr4 %llu",
+			 st.reason, st.code, x[5], x[6], x[7], x[8], x[9],
+			 x[11], x[12], x[13], x[14], (unsigned long long)
+			 vpmu_engine_ctr_read(e, 0), (unsigned long long)
+			 vpmu_engine_ctr_read(e, 4));
+	for (i = 0; i < 5; i++)
+		vpmu_engine_ctr_config(e, i, &(struct vpmu_ctr_cfg){ 0 });
+	vpmu_engine_freeze(e, 1, false);
+	return ok;
+}
+
+/*
+ * instret is the program's own: one stopped by its budget, saved, another
+ * run to its end on the engine, the first restored and finished; its
+ * read counts only its own instructions.
+ */
+static bool instret_ctx_case(struct vpmu_engine *e)
+{
+	static const u32 code[] = {
+		ADDI(1, 0, 50), ADDI(1, 1, -1), BNE(1, 0, -4), CSRR(5, 0xc02),
+		ECALL,
+	};
+	static u8 mem[MEMSZ], mem2[MEMSZ];
+	struct vpmu_ctx *c = vpmu_ctx_create();
+	struct vpmu_stop st[3];
+	bool ok;
+
+	put_code(mem, code, sizeof(code) / 4);
+	put_code(mem2, code, sizeof(code) / 4);
+	vpmu_engine_start(e, mem, MEMSZ, 0, VPMU_MODE_USER);
+	vpmu_engine_run(e, 300, &st[0]);
+	vpmu_engine_ctx_save(e, c);
+	vpmu_engine_start(e, mem2, MEMSZ, 0, VPMU_MODE_USER);
+	vpmu_engine_run(e, 100000, &st[1]);
+	ok = vpmu_engine_reg(e, VPMU_OPND_R0 + 5) == 101;
+	vpmu_engine_ctx_restore(e, c);
+	vpmu_engine_run(e, 100000, &st[2]);
+	ok = ok && st[0].reason == VPMU_STOP_BUDGET &&
+	     st[1].reason == VPMU_STOP_TRAP && st[2].reason == VPMU_STOP_TRAP &&
+	     vpmu_engine_reg(e, VPMU_OPND_R0 + 5) == 101;
+	if (!ok)
+		tap_diag("stops %u %u %u; x5 %u", st[0].reason, st[1].reason,
+			 st[2].reason, vpmu_engine_reg(e, VPMU_OPND_R0 + 5));
+	vpmu_ctx_destroy(c);
+	return ok;
+}
+
+/*
  * A misaligned access counts the misalign tag (11) and its load or store
  * tag once, and the data cache or the write queue once a byte; a word
  * that runs past the end of memory faults at the first byte outside.
@@ -729,9 +855,9 @@ int main(void)
 	struct vpmu_engine *e = vpmu_engine_create(VPMU_CS_MAX);
 	unsigned int i;
 
-	tap_plan(NCASES + 4);
+	tap_plan(NCASES + 6);
 	if (!uc || vpmu_engine_attach(e, uc)) {
-		for (i = 0; i < NCASES + 4; i++)
+		for (i = 0; i < NCASES + 6; i++)
 			tap_ok(false, "rv32im.vus loads");
 		return tap_done();
 	}
@@ -742,6 +868,8 @@ int main(void)
 	tap_ok(mark_ia16_case(e), "a mark on a 2-byte boundary toggles a freeze bit and goes on");
 	tap_ok(amo_trap_case(e), "an ecall ends the reservation; a misaligned AMO or lr.w faults");
 	tap_ok(misalign_case(e), "a misaligned access: its tags, each byte in the cache or queue, a fault at the end of memory");
+	tap_ok(hpm_case(e), "hpmcounterN: wide, narrow, frozen, disabled and past the counters");
+	tap_ok(instret_ctx_case(e), "instret is the program's own across a context switch");
 	vpmu_engine_destroy(e);
 	vpmu_ucode_free(uc);
 	return tap_done();
