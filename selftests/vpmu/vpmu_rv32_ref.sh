@@ -38,14 +38,14 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 ${HOSTCC:-cc} -O2 -o "$tmp/gen_rv32" "$top/tools/testing/host/gen_rv32.c"
 # rSEED: RV32IM; rcSEED: RV32IMC (gen_rv32 -c, compressed instructions);
-# raSEED: RV32IMAC (gen_rv32 -c -a -m: the atomics and misaligned loads and
-# stores too)
+# raSEED: RV32IMAC with Zicntr (gen_rv32 -c -a -m -z: the atomics,
+# misaligned loads and stores and counter reads too)
 for seed in $(seq 1001 $((1000 + SEEDS))) $(seq 2001 $((2000 + SEEDS))) \
 	    $(seq 3001 $((3000 + SEEDS))); do
 	if [ "$seed" -gt 3000 ]; then
 		r=$out/ra$seed
-		"$tmp/gen_rv32" -c -a -m "$seed" "$COUNT" >"$tmp/r.S"
-		march=rv32imac
+		"$tmp/gen_rv32" -c -a -m -z "$seed" "$COUNT" >"$tmp/r.S"
+		march=rv32imac_zicsr
 	elif [ "$seed" -gt 2000 ]; then
 		r=$out/rc$seed
 		"$tmp/gen_rv32" -c "$seed" "$COUNT" >"$tmp/r.S"

@@ -22,7 +22,19 @@
  * register of c.lw and c.sw, and sp around c.lwsp and c.swsp, are moved
  * off the word by 0..3 bytes.
  *
- * Without -a and -m the programs are the same as before those options.
+ * -z: Zicsr with Zicntr: every way of reading cycle, time, instret and
+ * their high halves (csrrs and csrrc with x0, csrrsi and csrrci with 0),
+ * then an eighth of the random instructions such reads.  qemu-riscv32
+ * gives host clock ticks for all three, so a read's value does not stay
+ * in the registers: two reads of a counter, the second no smaller than
+ * the first (sltu gives 0), and both zeroed after.
+ *
+ * -Z: -z, and hpmcounter3..6 and their high halves read too, and every
+ * value kept: for comparing the engine with itself (test_tc.sh), not
+ * with qemu.
+ *
+ * Without -a, -m and -z the programs are the same as before those
+ * options.
  *
  * The program (GNU assembler, for riscv64-unknown-elf-gcc -march=rv32im)
  * starts every register x1..x31 with an edge value (0, 1, -1, INT_MIN,
@@ -65,6 +77,7 @@ static const uint32_t edges[] = {
 static int rvc;		/* -c: compressed instructions too */
 static int rva;		/* -a: atomics too */
 static int rvm;		/* -m: misaligned loads and stores */
+static int rvz;		/* -z: counter reads; 2: -Z */
 
 /* A destination: any register but the base (and sp with -c), x0 now and then. */
 static unsigned int rd(void)
@@ -207,6 +220,44 @@ static void emit_a(unsigned int kind, unsigned int which)
 		printf("\tsw x%u, 0(x%u)\n", rs(), t);
 		break;
 	}
+}
+
+static const char *const zcsrs[] = {
+	"cycle", "time", "instret", "cycleh", "timeh", "instreth",
+	"hpmcounter3", "hpmcounter4", "hpmcounter5", "hpmcounter6",
+	"hpmcounter3h", "hpmcounter4h",
+};
+#define NZCSRS	(rvz == 2 ? 12 : 6)
+
+/* One read of counter CSR @csr into x@r, in form @form of four. */
+static void z_read(unsigned int form, unsigned int r, const char *csr)
+{
+	static const char *const f[] = {
+		"csrrs x%u, %s, x0", "csrrc x%u, %s, x0", "csrrsi x%u, %s, 0",
+		"csrrci x%u, %s, 0",
+	};
+
+	putchar('\t');
+	printf(f[form % 4], r, csr);
+	putchar('\n');
+}
+
+/* Two reads of counter @which, compared, then zeroed (see -z). */
+static void emit_z(unsigned int which)
+{
+	const char *csr = zcsrs[which % NZCSRS];
+	unsigned int a = rdnz(), b = rdnz();
+
+	if (b == a)
+		b = a == 1 ? 3 : 1;
+	z_read(which / NZCSRS, a, csr);
+	if (!pick(4))
+		z_read(pick(4), 0, csr);
+	z_read(pick(4), b, csr);
+	printf("\tsltu x%u, x%u, x%u\n", rd(), b, a);
+	if (rvz == 1)
+		printf("\tandi x%u, x%u, 0\n\tandi x%u, x%u, 0\n", a, a, b,
+		       b);
 }
 
 static void emit_c(unsigned int which)
@@ -400,25 +451,30 @@ int main(int argc, char **argv)
 	unsigned int i, k, count;
 
 	while (argc > 1 && (!strcmp(argv[1], "-c") || !strcmp(argv[1], "-a") ||
-			    !strcmp(argv[1], "-m"))) {
+			    !strcmp(argv[1], "-m") || !strcmp(argv[1], "-z") ||
+			    !strcmp(argv[1], "-Z"))) {
 		if (argv[1][1] == 'c')
 			rvc = 1;
 		else if (argv[1][1] == 'a')
 			rva = 1;
+		else if (argv[1][1] == 'z')
+			rvz = 1;
+		else if (argv[1][1] == 'Z')
+			rvz = 2;
 		else
 			rvm = 1;
 		argv++;
 		argc--;
 	}
 	if (argc != 3) {
-		fprintf(stderr, "usage: gen_rv32 [-c] [-a] [-m] SEED COUNT\n");
+		fprintf(stderr, "usage: gen_rv32 [-c] [-a] [-m] [-z|-Z] SEED COUNT\n");
 		return 2;
 	}
 	state = strtoull(argv[1], NULL, 0) * 0x9e3779b97f4a7c15ull + 1;
 	count = strtoul(argv[2], NULL, 0);
-	printf("# gen_rv32%s%s%s %s %s\n\t.text\n\t.globl _start\n_start:\n",
-	       rvc ? " -c" : "", rva ? " -a" : "", rvm ? " -m" : "", argv[1],
-	       argv[2]);
+	printf("# gen_rv32%s%s%s%s %s %s\n\t.text\n\t.globl _start\n_start:\n",
+	       rvc ? " -c" : "", rva ? " -a" : "", rvm ? " -m" : "",
+	       rvz == 2 ? " -Z" : rvz ? " -z" : "", argv[1], argv[2]);
 	for (i = 1; i < 32; i++)
 		if (i != BASE)
 			printf("\tli x%u, %d\n", i, (int32_t)(i < NEDGES + 1 ?
@@ -449,7 +505,13 @@ int main(int argc, char **argv)
 		emit_a(A_AMO, i);
 	for (k = A_LR; rva && k < A_NR; k++)
 		emit_a(k, 0);
+	for (i = 0; rvz && i < 4 * NZCSRS; i++)
+		emit_z(i);
 	for (i = 0; i < count; i++) {
+		if (rvz && !pick(8)) {
+			emit_z(pick(4 * NZCSRS));
+			continue;
+		}
 		if (rvc && !pick(3)) {
 			emit_c(pick(C_NR));
 			continue;

@@ -159,9 +159,10 @@ fi
 # RV32A: random programs with the atomics (LR.W/SC.W and the AMOs at
 # words they share with stores); misaligned loads and stores (-m); then
 # all of it with the compressed instructions.
-random_progs rv32ima "random RV32IMA program" "$ASEEDS" -a
+random_progs rv32ima_zicsr "random RV32IMA+Zicntr program" "$ASEEDS" -a -z
 random_progs rv32im "random RV32IM program, misaligned" "$ASEEDS" -m
-random_progs rv32imac "random RV32IMAC program, misaligned" "$SEEDS" -c -a -m
+random_progs rv32imac_zicsr "random RV32IMAC+Zicntr program, misaligned" "$SEEDS" \
+	-c -a -m -z
 
 # --time on an ELF program: a line on stderr with the run's cycles and
 # instructions (as --stats counts them); the program's output unchanged.

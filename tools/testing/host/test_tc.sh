@@ -44,11 +44,12 @@ if command -v "$RVCC" >/dev/null 2>&1; then
 				-o "$tmp/genc$seed.elf" "$tmp/r.S" &&
 			elfs+=("$tmp/genc$seed.elf")
 	done
-	# RV32IMAC: the atomics' forks on data (SC.W's two compares), and
-	# misaligned loads and stores (their dispatch on data, guarded)
+	# RV32IMAC: the atomics' forks on data (SC.W's two compares),
+	# misaligned loads and stores (their dispatch on data, guarded), and
+	# counter reads kept in registers (CTR: each ends a translation)
 	for seed in 1 2; do
-		"$tmp/gen_rv32" -c -a -m "$seed" 300 >"$tmp/r.S" &&
-			"$RVCC" -march=rv32imac -mabi=ilp32 -nostdlib -static \
+		"$tmp/gen_rv32" -c -a -m -Z "$seed" 300 >"$tmp/r.S" &&
+			"$RVCC" -march=rv32imac_zicsr -mabi=ilp32 -nostdlib -static \
 				-o "$tmp/genca$seed.elf" "$tmp/r.S" &&
 			elfs+=("$tmp/genca$seed.elf")
 	done
@@ -85,6 +86,7 @@ MUTANTS=(
 "vpmu_engine_interp.c#	left -= (s32)t->imm;#	left -= (s32)t->imm - 1;#a block charged one cycle short"
 "vpmu_engine_interp.c#		if (unlikely(r_ & t->y))				\\#		if (0)							\\#a dispatch on an address always to its first entry"
 "vpmu_engine_translate.c#	t->y = (1u << d->cond) - 1;#	t->y = 1;#a dispatch on data guarded on its low bit only"
+"vpmu_engine_translate.c#	    d->seq == VPMU_SEQ_CTR ||#	    0 ||#a counter read translated as a plain ALU microword"
 )
 
 # Objects that do not change, built once: test_tc.c and the toolchain
