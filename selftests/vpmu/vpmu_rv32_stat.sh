@@ -21,6 +21,9 @@
 #     and the instructions executed (tag 1; insns, the retired ones, is
 #     one less: the exit ecall does not retire).
 #
+# And the programs that read their own counters (rv32libc/csr/*.elf,
+# picolibc) print what perf stat counts on the same counter.
+#
 # TAP output; skips without perf, the tools, root (to load
 # the image) or the built samples.
 
@@ -74,7 +77,10 @@ ELFS_C=$SHARE/build/rv32c
 ELFS_L=$SHARE/build/rv32libc
 nsamples=$(ls "$ELFS"/*.elf "$ELFS_C"/*.elf "$ELFS_L"/*.elf 2>/dev/null | wc -l)
 nrand=$(ls "$REF"/r*.elf 2>/dev/null | wc -l)
-tap_plan $((1 + 3 * nsamples + 3 * nrand))
+ELFS_CSR=$ELFS_L/csr
+ncsr=0
+[ -f "$ELFS_CSR/timed.elf" ] && [ -f "$ELFS_CSR/hpm.elf" ] && ncsr=3
+tap_plan $((1 + 3 * nsamples + 3 * nrand + ncsr))
 SEP=';'
 
 "$LOAD" "$IMG" >/dev/null
@@ -153,5 +159,36 @@ for elf in "$REF"/r*.elf; do
 	check "vpmu/vpmu_tag1/=$qn" "vpmu/vpmu_insns/=$((qn - 1))"
 	ok $? "random $name: $qn instructions executed as qemu-riscv32, all but the exit retired"
 done
+
+# csr_run EVENT ELF - vpmu-run -q ELF on CPU 0 under perf stat -e EVENT,
+# its output in $T.kout: one CPU, so that perf never restarts the
+# counter (it does on a switch in) and the program's reads see its count.
+csr_run() {
+	perf stat -x"$SEP" -o "$OUT" -e "$1" taskset -c 0 "$RUN" -q "$2" \
+		>"$T.kout" 2>/dev/null
+}
+
+# timed.elf times a qsort with two clock() reads (rdcycle): a cycles
+# event whose group the reads' csr tag (12) thaws and freezes counts from
+# the first read to the second, the difference the program prints.
+# hpm.elf reads hpmcounter3, the engine's counter 0, once: an event
+# pinned there (ctr=1) and stopped by that read's tag has counted what
+# the program printed.
+if [ "$ncsr" != 0 ]; then
+	ev=vpmu/vpmu_cycles,trig_tag=12,frozen=1/
+	csr_run "$ev" "$ELFS_CSR/timed.elf"
+	"$SIM" -q -m "$IMG" "$ELFS_CSR/timed.elf" >"$T.sout"
+	cmp -s "$T.sout" "$T.kout"
+	ok $? "timed.elf (picolibc, clock()): vpmu-run's output as vpmu-sim's"
+	c=$(sed -n 's/^qsort of [0-9]* ints: \([0-9]*\) cycles$/\1/p' \
+		"$T.kout")
+	check "$ev=${c:-none}"
+	ok $? "timed.elf: the cycles it printed ($c) are perf stat's between its reads"
+	ev=vpmu/vpmu_insns,ctr=1,stop_tag=12/
+	csr_run "$ev" "$ELFS_CSR/hpm.elf"
+	h=$(sed -n 's/^strlen 511; hpmcounter3: \([0-9]*\)$/\1/p' "$T.kout")
+	[ "${h:-0}" -gt 0 ] && check "$ev=$h"
+	ok $? "hpm.elf: hpmcounter3 ($h) is perf stat's count on counter 0"
+fi
 
 tap_done
