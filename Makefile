@@ -146,7 +146,9 @@ DKMS	?= 1
 DKMS_SRC := /usr/src/vpmu-$(VERSION)
 
 VPMU_TOOLS := vpmu-as vpmu-dis vpmu-run vpmu-load vpmu-sim vpmu-hist
-MAN1	:= $(addprefix tools/vpmu/man/,$(addsuffix .1,$(VPMU_TOOLS)))
+# vpmu-cc, a wrapper of the cross compiler: gcc's options, no completion
+VPMU_SCRIPTS := vpmu-cc
+MAN1	:= $(addprefix tools/vpmu/man/,$(addsuffix .1,$(VPMU_TOOLS) $(VPMU_SCRIPTS)))
 MAN4	:= tools/vpmu/man/vpmu.4
 # The module's sources; %.mod.c is Kbuild's output of an in-tree build.
 DKMS_FILES := $(sort Kbuild dkms.conf include/uapi/linux/vpmu.h \
@@ -179,7 +181,8 @@ dkms-register:
 install-tools: tools
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
 		$(DESTDIR)$(MANDIR)/man4
-	install -m 0755 $(addprefix tools/vpmu/,$(VPMU_TOOLS)) $(DESTDIR)$(BINDIR)
+	install -m 0755 $(addprefix tools/vpmu/,$(VPMU_TOOLS) $(VPMU_SCRIPTS)) \
+		$(DESTDIR)$(BINDIR)
 	install -m 0644 $(MAN1) $(DESTDIR)$(MANDIR)/man1
 	install -m 0644 $(MAN4) $(DESTDIR)$(MANDIR)/man4
 	install -d $(DESTDIR)$(COMPLETIONSDIR)
@@ -204,7 +207,7 @@ uninstall:
 		dkms remove -m vpmu -v $(VERSION) --all; \
 	fi
 	rm -rf $(DESTDIR)$(DKMS_SRC)
-	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(VPMU_TOOLS))
+	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(VPMU_TOOLS) $(VPMU_SCRIPTS))
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN1)))
 	rm -f $(DESTDIR)$(MANDIR)/man4/$(notdir $(MAN4))
 	rm -f $(addprefix $(DESTDIR)$(COMPLETIONSDIR)/,$(VPMU_TOOLS))

@@ -149,7 +149,7 @@ run_checkpatch_upstream() {
 }
 
 # Every shell script of the project: *.sh, and those named otherwise
-# (.ci/run, the guest's init).  Sourced files are followed from the
+# (.ci/run, the guest's init, vpmu-cc's source).  Sourced files are followed from the
 # script's own directory; a deliberate exception carries a shellcheck
 # directive with its reason where it applies.
 shell_files() {
@@ -161,6 +161,7 @@ shell_files() {
 		fi
 		echo .ci/run
 		echo tools/testing/vm/guest/init
+		echo tools/vpmu/vpmu-cc.in
 	})
 }
 

@@ -155,7 +155,7 @@ rc=$?
 [ $rc = 0 ] || sed 's/^/# /' "$tmp/tools.log" | tail -20
 ok $rc "install vpmu-tools"
 
-for t in vpmu-as vpmu-dis vpmu-run vpmu-load vpmu-sim vpmu-hist; do
+for t in vpmu-as vpmu-dis vpmu-run vpmu-load vpmu-sim vpmu-hist vpmu-cc; do
 	[ "$(dpkg -S "/usr/bin/$t" 2>/dev/null)" = "vpmu-tools: /usr/bin/$t" ] &&
 		"/usr/bin/$t" --help | grep -q "^Usage: $t" &&
 		[ "$(man -w "$t" 2>/dev/null)" = "/usr/share/man/man1/$t.1.gz" ]
@@ -183,7 +183,7 @@ cli_tests() {
 
 	shift 2
 	for s in test_asm_cli.sh test_run_cli.sh test_hu_cli.sh test_hist_cli.sh \
-		 test_tools_cli.sh; do
+		 test_tools_cli.sh test_cc_cli.sh; do
 		log=$tmp/cli-$where-$s.log
 		"$@" env VPMU_BIN=/usr/bin VPMU_SHARE=/usr/share/vpmu \
 			VPMU_VERSION="$VERSION" bash "$dir/$s" >"$log" 2>&1
