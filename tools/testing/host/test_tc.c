@@ -417,6 +417,38 @@ static void add_misaligned_rv32(bool ia16)
 }
 
 /*
+ * RV32 reading its counters in a hot loop: cycle, instret, time,
+ * hpmcounter3 (the counter the counting set-ups program) and
+ * hpmcounter4h, each into a register the loop folds into a0, and one
+ * read into x0.  Each read's CTR microword ends its translation; the
+ * values, read after an exact fold, must be the interpreter's.
+ */
+static void add_counters_rv32(void)
+{
+	static const u32 code[] = {
+		0x00000293,	/* li t0, 0 */
+		0x02800393,	/* li t2, 40 */
+		0xc00024f3,	/* 1: rdcycle s1 */
+		0x00950533,	/* add a0, a0, s1 */
+		0xc0202973,	/* rdinstret s2 */
+		0x01254533,	/* xor a0, a0, s2 */
+		0xc03029f3,	/* csrr s3, hpmcounter3 */
+		0x01350533,	/* add a0, a0, s3 */
+		0xc8402a73,	/* csrr s4, hpmcounter4h */
+		0x01450533,	/* add a0, a0, s4 */
+		0xc0102af3,	/* rdtime s5 */
+		0x409a85b3,	/* sub a1, s5, s1 */
+		0xc0202073,	/* csrr x0, instret */
+		0x00128293,	/* addi t0, t0, 1 */
+		0xfc72c8e3,	/* blt t0, t2, 1b */
+		0x05d00893,	/* li a7, 93 */
+		0x00000073,	/* ecall: exit */
+	};
+	add_data_rv32("rv32 counter reads", code,
+		      sizeof(code) / sizeof(code[0]), false);
+}
+
+/*
  * RV32IM that rewrites an instruction of its own hot loop once the loop
  * has been translated (the 13th of 40 passes): the superblock's next word
  * is no longer the one translated, and the translation must leave there.
@@ -543,6 +575,7 @@ int main(int argc, char **argv)
 	add_smc16_rv32();
 	add_misaligned_rv32(false);
 	add_misaligned_rv32(true);
+	add_counters_rv32();
 	for (; a < argc; a++)
 		add_elf(argv[a]);
 	k = nprogs;

@@ -9,8 +9,9 @@
 #      (installed when missing, as root);
 #   2. the same test on engines built with a deliberate fault in the cache,
 #      one at a time (MUTANTS below: a file of drivers/perf/vpmu, a line of
-#      it, and what it becomes): each must be caught.  A line that is no
-#      longer in the file fails too, so the faults follow the code.
+#      it, and what it becomes): each must be caught, by a failed test or
+#      a crash.  A line that is no longer in the file fails too, so the
+#      faults follow the code.
 [ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
 set -u
 
@@ -86,7 +87,7 @@ MUTANTS=(
 "vpmu_engine_interp.c#	left -= (s32)t->imm;#	left -= (s32)t->imm - 1;#a block charged one cycle short"
 "vpmu_engine_interp.c#		if (unlikely(r_ & t->y))				\\#		if (0)							\\#a dispatch on an address always to its first entry"
 "vpmu_engine_translate.c#	t->y = (1u << d->cond) - 1;#	t->y = 1;#a dispatch on data guarded on its low bit only"
-"vpmu_engine_translate.c#	    d->seq == VPMU_SEQ_CTR ||#	    0 ||#a counter read translated as a plain ALU microword"
+"vpmu_engine_translate.c#	    d->seq == VPMU_SEQ_CTR ||#	    0 ||#the translator not stopped before a counter read (CTR)"
 )
 
 # Objects that do not change, built once: test_tc.c and the toolchain
@@ -126,6 +127,9 @@ for m in "${MUTANTS[@]}"; do
 	timeout 600 "$tmp/mutant" -x -s 1 "${elfs[@]}" >"$tmp/m.out" 2>&1
 	rc=$?
 	first=$(grep -m1 '^not ok' "$tmp/m.out" | sed 's/^not ok [0-9]* - //')
+	# a crash is caught too (not a timeout's kill)
+	[ -z "$first" ] && [ "$rc" -gt 128 ] && [ "$rc" != 137 ] &&
+		first="the run crashed (signal $((rc - 128)))"
 	[ "$rc" != 0 ] && [ -n "$first" ]
 	ok $? "fault \"$what\" caught: ${first:-not caught}"
 done
