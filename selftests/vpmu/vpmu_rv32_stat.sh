@@ -171,9 +171,9 @@ csr_run() {
 # timed.elf times a qsort with two clock() reads (rdcycle): a cycles
 # event whose group the reads' csr tag (12) thaws and freezes counts from
 # the first read to the second, the difference the program prints.
-# hpm.elf reads hpmcounter3, the engine's counter 0, once: an event
-# pinned there (ctr=1) and stopped by that read's tag has counted what
-# the program printed.
+# hpm.elf reads instret, then hpmcounter3, the engine's counter 0: an
+# instructions event pinned there (ctr=1) and stopped by the first read's
+# tag has counted what the program printed for both.
 if [ "$ncsr" != 0 ]; then
 	ev=vpmu/vpmu_cycles,trig_tag=12,frozen=1/
 	csr_run "$ev" "$ELFS_CSR/timed.elf"
@@ -186,9 +186,11 @@ if [ "$ncsr" != 0 ]; then
 	ok $? "timed.elf: the cycles it printed ($c) are perf stat's between its reads"
 	ev=vpmu/vpmu_insns,ctr=1,stop_tag=12/
 	csr_run "$ev" "$ELFS_CSR/hpm.elf"
-	h=$(sed -n 's/^strlen 511; hpmcounter3: \([0-9]*\)$/\1/p' "$T.kout")
-	[ "${h:-0}" -gt 0 ] && check "$ev=$h"
-	ok $? "hpm.elf: hpmcounter3 ($h) is perf stat's count on counter 0"
+	r=$(sed -n 's/^strlen 511; instret \([0-9]*\); hpmcounter3 \([0-9]*\)$/\1 \2/p' \
+		"$T.kout")
+	h=${r#* }
+	[ "${h:-0}" -gt 0 ] && [ "${r% *}" = "$h" ] && check "$ev=$h"
+	ok $? "hpm.elf: instret and hpmcounter3 ($r) are perf stat's count on counter 0"
 fi
 
 tap_done

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hpm.c - a program that reads the PMU's counter 0 (hpmcounter3) once,
- * after some work, and prints it.  perf stat pinning an event to that
- * counter (ctr=1), stopped by the read's csr tag, prints the same:
+ * hpm.c - a program that reads instret, then the PMU's counter 0
+ * (hpmcounter3), after some work, and prints both.  perf stat pinning an
+ * instructions event to that counter (ctr=1), stopped by the first
+ * read's csr tag, prints the same figure, which is instret's too: the
+ * instructions retired before the first read.
  *
  *   perf stat -e vpmu/vpmu_insns,ctr=1,stop_tag=12/ vpmu-run hpm.elf
  *
@@ -16,13 +18,14 @@
 int main(void)
 {
 	static char buf[512];
-	unsigned long n;
+	unsigned long r, n;
 	unsigned int i;
 
 	for (i = 0; i < sizeof(buf); i++)
 		buf[i] = (char)('a' + i % 26);
 	buf[sizeof(buf) - 1] = 0;
+	r = rv_csr_read(RV_CSR_INSTRET);
 	n = rv_csr_read(RV_CSR_HPMCOUNTER(3));
-	printf("strlen %zu; hpmcounter3: %lu\n", strlen(buf), n);
+	printf("strlen %zu; instret %lu; hpmcounter3 %lu\n", strlen(buf), r, n);
 	return 0;
 }
