@@ -493,6 +493,7 @@ struct vpmu_engine_mem *vpmu_engine_mem_set(struct vpmu_engine *e,
 	vpmu_settle(e);		/* into the counters, before the slots go */
 	vpmu_tc_flush(e);	/* (the counts it holds are in the slots) */
 	e->uc = NULL;
+	e->has_ctr = false;
 	e->ncs = 0;
 	e->st.started = false;
 	e->mem = m;

@@ -1008,6 +1008,70 @@ static bool test_disp(unsigned int w)
 	return ok;
 }
 
+/*
+ * CTR at the engine level: each kind of destination (a temporary, a macro
+ * register, zero), each selector (cycles, time, instructions, a PMU
+ * counter, its high half, one past the 16, bits beyond the selector
+ * ignored), and a narrow counter with an interrupt read on the microword
+ * that wraps it: the value (0) is written, the run stops with OVERFLOW
+ * there and goes on after it.
+ */
+static bool test_ctr(void)
+{
+	static const struct vpmu_ctr_cfg wide = {
+		VPMU_EV_UOPS, 64, VPMU_CTR_USER, 0
+	}, narrow = {
+		VPMU_EV_UOPS, 8, VPMU_CTR_USER | VPMU_CTR_INT, 0
+	};
+	static uint8_t img[4096];
+	struct tb_image *b = tb_new();
+	struct vpmu_ucode *uc;
+	struct vpmu_engine *e;
+	struct vpmu_stop s[2];
+	u8 mem[64] = { 0 };
+	u32 x[6];
+	bool ok;
+
+	b->cs[0] = UW(MOV, T(0), 0, IM, 0) | Q(CTR, 0, 0);	/* cycles */
+	b->cs[1] = UW(MOV, VPMU_OPND_R0 + 5, 0, IM, 4) | Q(CTR, 0, 0);
+	b->cs[2] = UW(MOV, VPMU_OPND_ZERO, 0, IM, 3) | Q(CTR, 0, 0);
+	b->cs[3] = UW(MOV, T(1), 0, IM, 0x83) | Q(CTR, 0, 0);	/* ctr 0 high */
+	b->cs[4] = UW(MOV, T(2), 0, IM, 19) | Q(CTR, 0, 0);	/* past 16 */
+	b->cs[5] = UW(MOV, T(3), 0, IM, 2) | Q(CTR, 0, 0);	/* insns */
+	b->cs[6] = UW(MOV, T(4), 0, IM, 0x61) | Q(CTR, 0, 0);	/* time */
+	b->cs[7] = UW(MOV, T(5), 0, IM, 3) | Q(CTR, 0, 0);	/* ctr 0 */
+	b->cs[8] = HALTW;
+	b->ncs = 9;
+	vpmu_ucode_load(&uc, img, tb_build(b, img, sizeof(img)), VPMU_CS_MAX,
+			NULL);
+	free(b);
+	e = eng_for(uc);
+	vpmu_engine_start(e, mem, 64, 0, 0);
+	vpmu_engine_ctr_config(e, 0, &wide);
+	vpmu_engine_ctr_write(e, 0, 0x500000000ull);
+	vpmu_engine_ctr_config(e, 1, &narrow);
+	vpmu_engine_ctr_write(e, 1, 254);
+	vpmu_engine_run(e, 100, &s[0]);
+	vpmu_engine_ovf_clear(e, 2);
+	vpmu_engine_run(e, 100, &s[1]);
+	x[0] = vpmu_engine_reg(e, T(0));
+	x[1] = vpmu_engine_reg(e, VPMU_OPND_R0 + 5);
+	x[2] = vpmu_engine_reg(e, T(1));
+	x[3] = vpmu_engine_reg(e, T(2)) | vpmu_engine_reg(e, T(3));
+	x[4] = vpmu_engine_reg(e, T(4));
+	x[5] = vpmu_engine_reg(e, T(5));
+	ok = s[0].reason == VPMU_STOP_OVERFLOW && s[0].upc == 1 &&
+	     s[0].ovf == 2 && s[1].reason == VPMU_STOP_HALT && x[0] == 1 &&
+	     x[1] == 0 && x[2] == 5 && x[3] == 0 && x[4] == 7 && x[5] == 8;
+	if (!ok)
+		tap_diag("stops %u/%u/0x%x %u; t0 %u r5 %u t1 %u t2|t3 %u t4 %u t5 %u",
+			 s[0].reason, s[0].upc, s[0].ovf, s[1].reason, x[0],
+			 x[1], x[2], x[3], x[4], x[5]);
+	vpmu_engine_destroy(e);
+	vpmu_ucode_free(uc);
+	return ok;
+}
+
 /* A straight program of @n microwords, HALT last. */
 static struct vpmu_ucode *straight(const u64 *uw, unsigned int n)
 {
@@ -1840,7 +1904,7 @@ int main(void)
 	struct vpmu_engine *e = vpmu_engine_create(VPMU_CS_MAX);
 	unsigned int i, c, w;
 
-	tap_plan(5 * NTESTS + 11 + 2 + 1 + 8 + 23);
+	tap_plan(5 * NTESTS + 11 + 2 + 1 + 8 + 24);
 	for (i = 0; i < NTESTS; i++) {
 		struct vpmu_ucode *uc = build(&tests[i]);
 		bool ok = uc && !vpmu_engine_attach(e, uc);
@@ -1874,6 +1938,7 @@ int main(void)
 	tap_ok(test_br_signals(), "BR MISS WQF USER SUPER EXT");
 	for (w = 1; w <= 8; w++)
 		tap_ok(test_disp(w), "DISP width %u", w);
+	tap_ok(test_ctr(), "CTR: every destination and selector, and a read of the counter it wraps");
 	tap_ok(test_mode_filter(), "counters filter by mode; MODE takes effect next microword");
 	tap_ok(test_mark(true), "MARK trigger, started frozen: [first, second)");
 	tap_ok(test_mark(false), "MARK trigger, started running");
