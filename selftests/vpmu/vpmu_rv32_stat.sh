@@ -160,12 +160,13 @@ for elf in "$REF"/r*.elf; do
 	ok $? "random $name: $qn instructions executed as qemu-riscv32, all but the exit retired"
 done
 
-# csr_run EVENT ELF - vpmu-run -q ELF on CPU 0 under perf stat -e EVENT,
-# its output in $T.kout: one CPU, so that perf never restarts the
-# counter (it does on a switch in) and the program's reads see its count.
+# csr_run EVENT ELF [PERF-OPTION...] - vpmu-run -q ELF on CPU 0 under
+# perf stat -e EVENT, its output in $T.kout.
 csr_run() {
-	perf stat -x"$SEP" -o "$OUT" -e "$1" taskset -c 0 "$RUN" -q "$2" \
-		>"$T.kout" 2>/dev/null
+	ev=$1 elf=$2
+	shift 2
+	perf stat -x"$SEP" -o "$OUT" "$@" -e "$ev" taskset -c 0 "$RUN" -q \
+		"$elf" >"$T.kout" 2>/dev/null
 }
 
 # timed.elf times a qsort with two clock() reads (rdcycle): a cycles
@@ -173,7 +174,10 @@ csr_run() {
 # the first read to the second, the difference the program prints.
 # hpm.elf reads instret, then hpmcounter3, the engine's counter 0: an
 # instructions event pinned there (ctr=1) and stopped by the first read's
-# tag has counted what the program printed for both.
+# tag has counted what the program printed for both.  A CPU-wide event
+# (-C 0): a task's event restarts its counter from 0 each time the task
+# is switched in (perf.rst, "Engine snapshot"), a CPU's stays (the full
+# VM run switched vpmu-run out at times).
 if [ "$ncsr" != 0 ]; then
 	ev=vpmu/vpmu_cycles,trig_tag=12,frozen=1/
 	csr_run "$ev" "$ELFS_CSR/timed.elf"
@@ -185,7 +189,7 @@ if [ "$ncsr" != 0 ]; then
 	check "$ev=${c:-none}"
 	ok $? "timed.elf: the cycles it printed ($c) are perf stat's between its reads"
 	ev=vpmu/vpmu_insns,ctr=1,stop_tag=12/
-	csr_run "$ev" "$ELFS_CSR/hpm.elf"
+	csr_run "$ev" "$ELFS_CSR/hpm.elf" -C 0
 	r=$(sed -n 's/^strlen 511; instret \([0-9]*\); hpmcounter3 \([0-9]*\)$/\1 \2/p' \
 		"$T.kout")
 	h=${r#* }

@@ -4,9 +4,11 @@
  * (hpmcounter3), after some work, and prints both.  perf stat pinning an
  * instructions event to that counter (ctr=1), stopped by the first
  * read's csr tag, prints the same figure, which is instret's too: the
- * instructions retired before the first read.
+ * instructions retired before the first read.  A CPU-wide event: a
+ * task's restarts its counter each time the task is switched in.
  *
- *   perf stat -e vpmu/vpmu_insns,ctr=1,stop_tag=12/ vpmu-run hpm.elf
+ *   perf stat -C 0 -e vpmu/vpmu_insns,ctr=1,stop_tag=12/ \
+ *	taskset -c 0 vpmu-run hpm.elf
  *
  * Under qemu-riscv32, which has no hpmcounters, the read traps.
  */
