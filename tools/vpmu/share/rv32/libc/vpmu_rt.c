@@ -5,8 +5,8 @@
  * start (gp, sp, thread-local storage, constructors, exit(main())), the
  * system calls by ecall as Linux numbers them (write 64, read 63, exit
  * 93), stdin, stdout and stderr for picolibc's stdio, buffered by line,
- * and clock() from the cycle counter.  vpmu.specs links it first; vpmu.ld places the heap (malloc's
- * sbrk) and the stack.
+ * and clock() from the cycle counter.  vpmu.specs links it first;
+ * vpmu.ld places the heap (malloc's sbrk) and the stack.
  */
 #include <stdio.h>
 #include <stdlib.h>
