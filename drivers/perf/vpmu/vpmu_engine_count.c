@@ -167,28 +167,16 @@ void vpmu_settle(struct vpmu_engine *e)
 	e->unfolded = 0;
 }
 
-/* Instructions retired on this engine, as folded (the INSNS total). */
-static u64 vpmu_insns_folded(const struct vpmu_engine *e)
-{
-	u64 t = 0;
-	u32 upc;
-
-	for (upc = 0; upc < e->ncs; upc++)
-		if (e->uc->dec[upc].kind & VPMU_K_EOI)
-			t += e->tot_cnt[upc];
-	return t;
-}
-
 /*
  * The instructions the current program retired, for CTR: its own where
  * programs take turns on the engine, because each brings its count
- * (st.insn_acc) and vpmu_insn_mark() notes where the engine's stood when
- * it arrived.
+ * (st.insn_acc) and vpmu_insn_mark() notes where the engine's total
+ * (INSNS) stood when it arrived.
  */
 u64 vpmu_insn_count(struct vpmu_engine *e)
 {
-	vpmu_settle(e);
-	return e->st.insn_acc + vpmu_insns_folded(e) - e->insn_mark;
+	return e->st.insn_acc + vpmu_engine_event_total(e, VPMU_EV_INSNS) -
+	       e->insn_mark;
 }
 
 /*
@@ -198,13 +186,14 @@ u64 vpmu_insn_count(struct vpmu_engine *e)
  */
 void vpmu_insn_mark(struct vpmu_engine *e, bool leaving)
 {
+	u64 t;
+
 	if (!e->has_ctr)
 		return;
+	t = vpmu_engine_event_total(e, VPMU_EV_INSNS);
 	if (leaving)
-		e->st.insn_acc = vpmu_insn_count(e);
-	else
-		vpmu_settle(e);
-	e->insn_mark = vpmu_insns_folded(e);
+		e->st.insn_acc += t - e->insn_mark;
+	e->insn_mark = t;
 }
 
 void vpmu_slot_reset(struct vpmu_engine *e)
