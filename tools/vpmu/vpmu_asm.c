@@ -1089,8 +1089,7 @@ static void uword(struct as *a)
 			      "(a DAB, DB or DAF operation)",
 			      vpmu_seq_info[VPMU_UW_GET(uw, SEQ)].name);
 		else if (VPMU_UW_GET(uw, SEQ) == VPMU_SEQ_CTR &&
-			 dst >= VPMU_OPND_T0 + 8 && dst != VPMU_OPND_ZERO &&
-			 (dst < VPMU_OPND_AT_DS || dst > VPMU_OPND_AT_S2))
+			 !vpmu_ctr_dst_ok(dst))
 			error(a, a->ls, "CTR writes its counter to a register "
 			      "(r, t, @ds, @s1, @s2 or zero), not %s",
 			      vpmu_opnd_info[dst].name);

@@ -168,6 +168,13 @@ enum vpmu_seqsig {
 #define VPMU_CTR_SEL_MASK	0x1f
 #define VPMU_CTR_SEL_HIGH	0x80
 
+/* May CTR write operand @code: a register, one through a latch, or zero? */
+static inline int vpmu_ctr_dst_ok(unsigned int code)
+{
+	return code < VPMU_OPND_T0 + 8 || code == VPMU_OPND_ZERO ||
+	       (code >= VPMU_OPND_AT_DS && code <= VPMU_OPND_AT_S2);
+}
+
 enum vpmu_seq {
 #define VPMU_X_ENUM(name, code, sig, doc) VPMU_SEQ_##name = code,
 	VPMU_SEQ_LIST(VPMU_X_ENUM)

@@ -408,9 +408,7 @@ static int vpmu_check_ctr(struct vpmu_vctx *c, u32 i, u64 off,
 		return vpmu_reject(c, VPMU_VERR_OPCODE, off,
 			"microword %u: CTR needs an ALU result, %s has none",
 			i, vpmu_op_info[d->op].name);
-	if (d->dst >= VPMU_OPND_T0 + 8 &&
-	    (d->dst < VPMU_OPND_AT_DS || d->dst > VPMU_OPND_AT_S2) &&
-	    d->dst != VPMU_OPND_ZERO)
+	if (!vpmu_ctr_dst_ok(d->dst))
 		return vpmu_reject(c, VPMU_VERR_OPERAND, off,
 			"microword %u: CTR writes %s, not a register",
 			i, vpmu_opnd_info[d->dst].name);
