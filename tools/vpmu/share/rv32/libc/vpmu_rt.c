@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "vpmu_counters.h"
+
 extern int main(int argc, char **argv);
 extern void __libc_init_array(void);
 extern void _set_tls(void *tls);
@@ -92,17 +94,13 @@ FILE *const stdout = &vpmu_rt_stdio;
 FILE *const stderr = &vpmu_rt_stdio;
 
 /*
- * clock(): the program's cycles, one rdcycle (CSR 0xc00, encoded so that
- * no Zicsr -march is needed): CLOCKS_PER_SEC of them are a second of a
- * machine of that many hertz.  Under qemu-riscv32, the host's ticks.
+ * clock(): the program's cycles, one rdcycle: CLOCKS_PER_SEC of them are
+ * a second of a machine of that many hertz.  Under qemu-riscv32, the
+ * host's ticks.
  */
 clock_t clock(void)
 {
-	unsigned long c;
-
-	/* the immediate is 12 bits, signed: 0xc00 - 0x1000 */
-	asm volatile(".insn i 0x73, 2, %0, x0, -0x400" : "=r"(c));
-	return (clock_t)c;
+	return (clock_t)rv_csr_read(RV_CSR_CYCLE);
 }
 
 /*
