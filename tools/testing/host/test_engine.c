@@ -976,9 +976,7 @@ static bool test_br_signals(void)
 /* DISP of width @w on 0x1ff lands on table entry 0x1ff & (2^w - 1). */
 static bool test_disp(unsigned int w)
 {
-	struct etest *t = calloc(1, sizeof(*t));
-	static struct tb_image *b;
-	static uint8_t img[65536];
+	struct tb_image *b = tb_new();
 	struct vpmu_ucode *uc;
 	struct vpmu_engine *e;
 	struct vpmu_stop s;
@@ -986,16 +984,13 @@ static bool test_disp(unsigned int w)
 	unsigned int i, n = 1u << w;
 	bool ok;
 
-	b = tb_new();
 	b->cs[0] = OP_MOVI(T(0), 0x1ff);
 	b->cs[1] = UW(MOV, T(1), 0, T(0), 0) | Q(DISP, w, 3);
 	b->cs[2] = HALTW;
 	for (i = 0; i < n; i++)
 		b->cs[3 + i] = UW(MOV, T(2), 0, IM, i) | Q(JUMP, 0, 2);
 	b->ncs = 3 + n;
-	vpmu_ucode_load(&uc, img, tb_build(b, img, sizeof(img)), VPMU_CS_MAX,
-			NULL);
-	free(b);
+	uc = tb_load(b, NULL);
 	e = eng_for(uc);
 	vpmu_engine_start(e, mem, 64, 0, 0);
 	vpmu_engine_run(e, 100, &s);
@@ -1004,8 +999,16 @@ static bool test_disp(unsigned int w)
 	     vpmu_engine_event_total(e, VPMU_EV_DISPATCH) == 1;
 	vpmu_engine_destroy(e);
 	vpmu_ucode_free(uc);
-	free(t);
 	return ok;
+}
+
+/* A straight program of @n microwords, HALT last. */
+static struct vpmu_ucode *straight(const u64 *uw, unsigned int n)
+{
+	struct etest t = { .n = (int)n };
+
+	memcpy(t.uw, uw, n * sizeof(*uw));
+	return build(&t);
 }
 
 /*
@@ -1023,28 +1026,24 @@ static bool test_ctr(void)
 	}, narrow = {
 		VPMU_EV_UOPS, 8, VPMU_CTR_USER | VPMU_CTR_INT, 0
 	};
-	static uint8_t img[4096];
-	struct tb_image *b = tb_new();
-	struct vpmu_ucode *uc;
+	static const u64 uw[] = {
+		UW(MOV, T(0), 0, IM, 0) | Q(CTR, 0, 0),		/* cycles */
+		UW(MOV, VPMU_OPND_R0 + 5, 0, IM, 4) | Q(CTR, 0, 0),
+		UW(MOV, VPMU_OPND_ZERO, 0, IM, 3) | Q(CTR, 0, 0),
+		UW(MOV, T(1), 0, IM, 0x83) | Q(CTR, 0, 0),	/* ctr 0 high */
+		UW(MOV, T(2), 0, IM, 19) | Q(CTR, 0, 0),	/* past 16 */
+		UW(MOV, T(3), 0, IM, 2) | Q(CTR, 0, 0),		/* insns */
+		UW(MOV, T(4), 0, IM, 0x61) | Q(CTR, 0, 0),	/* time */
+		UW(MOV, T(5), 0, IM, 3) | Q(CTR, 0, 0),		/* ctr 0 */
+		HALTW,
+	};
+	struct vpmu_ucode *uc = straight(uw, 9);
 	struct vpmu_engine *e;
 	struct vpmu_stop s[2];
 	u8 mem[64] = { 0 };
 	u32 x[6];
 	bool ok;
 
-	b->cs[0] = UW(MOV, T(0), 0, IM, 0) | Q(CTR, 0, 0);	/* cycles */
-	b->cs[1] = UW(MOV, VPMU_OPND_R0 + 5, 0, IM, 4) | Q(CTR, 0, 0);
-	b->cs[2] = UW(MOV, VPMU_OPND_ZERO, 0, IM, 3) | Q(CTR, 0, 0);
-	b->cs[3] = UW(MOV, T(1), 0, IM, 0x83) | Q(CTR, 0, 0);	/* ctr 0 high */
-	b->cs[4] = UW(MOV, T(2), 0, IM, 19) | Q(CTR, 0, 0);	/* past 16 */
-	b->cs[5] = UW(MOV, T(3), 0, IM, 2) | Q(CTR, 0, 0);	/* insns */
-	b->cs[6] = UW(MOV, T(4), 0, IM, 0x61) | Q(CTR, 0, 0);	/* time */
-	b->cs[7] = UW(MOV, T(5), 0, IM, 3) | Q(CTR, 0, 0);	/* ctr 0 */
-	b->cs[8] = HALTW;
-	b->ncs = 9;
-	vpmu_ucode_load(&uc, img, tb_build(b, img, sizeof(img)), VPMU_CS_MAX,
-			NULL);
-	free(b);
 	e = eng_for(uc);
 	vpmu_engine_start(e, mem, 64, 0, 0);
 	vpmu_engine_ctr_config(e, 0, &wide);
@@ -1070,15 +1069,6 @@ static bool test_ctr(void)
 	vpmu_engine_destroy(e);
 	vpmu_ucode_free(uc);
 	return ok;
-}
-
-/* A straight program of @n microwords, HALT last. */
-static struct vpmu_ucode *straight(const u64 *uw, unsigned int n)
-{
-	struct etest t = { .n = (int)n };
-
-	memcpy(t.uw, uw, n * sizeof(*uw));
-	return build(&t);
 }
 
 static void ctr(struct vpmu_engine *e, unsigned int i, u16 ev, u8 w,

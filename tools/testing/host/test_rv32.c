@@ -761,7 +761,7 @@ static bool hpm_case(struct vpmu_engine *e)
 		x[i] = vpmu_engine_reg(e, VPMU_OPND_R0 + i);
 	ok = st.reason == VPMU_STOP_TRAP && st.code == 2 && x[5] == 7 &&
 	     x[6] == 1 && x[7] == ((250 + x[8] + 9) & 0xff) &&
-	     x[8] > 2 * 9 + 8 &&
+	     x[8] == 2 * 6 + 2 * 9 + 8 &&
 	     x[9] == 99 && x[11] == 0 && x[12] == 7 && x[13] == 0 &&
 	     x[14] == 0 && vpmu_engine_ctr_read(e, 0) == 0x100000010ull &&
 	     vpmu_engine_ctr_read(e, 4) == 9;
