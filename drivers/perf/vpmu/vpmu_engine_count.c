@@ -167,6 +167,20 @@ void vpmu_settle(struct vpmu_engine *e)
 	e->unfolded = 0;
 }
 
+u64 vpmu_engine_event_total(struct vpmu_engine *e, unsigned int event)
+{
+	u64 t = 0;
+	u32 upc;
+
+	if (!e->uc)
+		return 0;
+	vpmu_settle(e);
+	for (upc = 0; upc < e->ncs; upc++)
+		t += vpmu_ev_count(e, event, upc, e->tot_cnt[upc],
+				   e->tot_dyn[upc], e->tot_tkn[upc]);
+	return t;
+}
+
 /*
  * The instructions the current program retired, for CTR: its own where
  * programs take turns on the engine, because each brings its count

@@ -717,20 +717,6 @@ int vpmu_engine_trap_return(struct vpmu_engine *e)
 	return 0;
 }
 
-u64 vpmu_engine_event_total(struct vpmu_engine *e, unsigned int event)
-{
-	u64 t = 0;
-	u32 upc;
-
-	if (!e->uc)
-		return 0;
-	vpmu_settle(e);
-	for (upc = 0; upc < e->ncs; upc++)
-		t += vpmu_ev_count(e, event, upc, e->tot_cnt[upc],
-				   e->tot_dyn[upc], e->tot_tkn[upc]);
-	return t;
-}
-
 u64 vpmu_engine_uword_count(struct vpmu_engine *e, u32 upc)
 {
 	if (!e->uc || upc >= e->ncs)
