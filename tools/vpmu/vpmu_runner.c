@@ -506,11 +506,29 @@ int vpmu_elf_parse_mem(const char *prog, const char *arg, uint64_t *mem)
 	return 0;
 }
 
+/* The rv32im microcode's trap @code, or NULL. */
+static const char *rv_trap_name(unsigned int code)
+{
+	switch (code) {
+	case VPMU_RV_TRAP_ILLEGAL:
+		return "illegal instruction";
+	case VPMU_RV_TRAP_ECALL:
+		return "ecall";
+	case VPMU_RV_TRAP_EBREAK:
+		return "ebreak";
+	}
+	return NULL;
+}
+
 void vpmu_elf_report_stop(const char *path, unsigned int stop,
 			  unsigned int code, uint32_t ipc)
 {
-	vpmu_err(path, 0, "program stopped: %s %u at pc 0x%x",
-		 vpmu_stop_name(stop) ? vpmu_stop_name(stop) : "?", code, ipc);
+	const char *what = stop == VPMU_RUN_TRAP ? rv_trap_name(code) :
+			   stop == VPMU_RUN_FAULT ? vpmu_fault_name(code) : NULL;
+
+	vpmu_err(path, 0, "program stopped: %s %u%s%s%s at pc 0x%x",
+		 vpmu_stop_name(stop) ? vpmu_stop_name(stop) : "?", code,
+		 what ? " (" : "", what ? what : "", what ? ")" : "", ipc);
 }
 
 int vpmu_map_elf(const char *path, const void *file, size_t len,

@@ -181,7 +181,11 @@ void vpmu_elf_print_regs(FILE *f, const uint32_t x[32], uint32_t pc);
  */
 int vpmu_elf_parse_mem(const char *prog, const char *arg, uint64_t *mem);
 
-/* Unless --quiet: "PROG: PATH: program stopped: REASON CODE at pc IPC". */
+/*
+ * Unless --quiet: "PROG: PATH: program stopped: REASON CODE (WHAT) at pc
+ * IPC", WHAT the trap's name in the rv32im microcode (illegal instruction,
+ * ecall, ebreak) or the fault's, where it has one.
+ */
 void vpmu_elf_report_stop(const char *path, unsigned int stop,
 			  unsigned int code, uint32_t ipc);
 

@@ -197,4 +197,22 @@ ok $? "vpmu-sim: a truncated ELF, exit 2"
 "$BIN/vpmu-sim" -q -m "$IMG" -b 1000 "$ELFS/fib.elf" >/dev/null 2>&1
 [ $? = 124 ]
 ok $? "vpmu-sim: an ELF out of budget exits 124"
+
+# A trap stops the program as a signal stops qemu-riscv32's, named on
+# stderr: an illegal instruction (trap 1, SIGILL: 132), ebreak (trap 3,
+# SIGTRAP: 133).
+for t in "unimp 1 132 illegal instruction" "ebreak 3 133 ebreak"; do
+	read -r insn code st what <<<"$t"
+	printf '\t.globl _start\n_start:\n\tnop\n\t%s\n' "$insn" >"$tmp/$insn.S"
+	# (the shell's own note of qemu's signal too, in the braces)
+	{ "$RVCC" -march=rv32im -mabi=ilp32 -nostdlib -static \
+		-Ttext=0x10000 -o "$tmp/$insn.elf" "$tmp/$insn.S" &&
+		"$QEMU" "$tmp/$insn.elf"; } 2>/dev/null
+	qrc=$?
+	"$BIN/vpmu-sim" -m "$IMG" "$tmp/$insn.elf" 2>"$tmp/err"
+	vrc=$?
+	[ "$vrc" = "$st" ] && [ "$qrc" = "$vrc" ] &&
+		[ "$(cat "$tmp/err")" = "vpmu-sim: $tmp/$insn.elf: program stopped: trap $code ($what) at pc 0x10004" ]
+	ok $? "vpmu-sim: $insn stops with trap $code ($what), exit $st as qemu-riscv32 ($qrc)"
+done
 tap_done
