@@ -15,7 +15,8 @@
 #     change, --print-specs names the cache's specs file.
 #
 # Against the tree's vpmu-cc or an installed one (VPMU_BIN, VPMU_SHARE).
-# The compiler is not installed here: test_rv32.sh does that.
+# The compiler and picolibc are not installed here: the host tier's deps
+# (tools/testing/host/Makefile) install them, and test_rv32.sh.
 [ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
 set -u
 

@@ -19,6 +19,7 @@
 #
 # The cross compiler and qemu-user are installed when missing (root,
 # apt); without them the test is skipped.
+[ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
 set -u
 
 . "$(dirname "$0")/tap.sh"
