@@ -33,6 +33,13 @@ static const char *const fault_names[] = {
 	"none", "load", "store", "align", "fetch", "ustack", "noucode",
 };
 
+/* The rv32im microcode's trap codes (VPMU_RV_TRAP_*). */
+static const char *const rv_trap_names[] = {
+	[VPMU_RV_TRAP_ILLEGAL] = "illegal instruction",
+	[VPMU_RV_TRAP_ECALL] = "ecall",
+	[VPMU_RV_TRAP_EBREAK] = "ebreak",
+};
+
 const char *vpmu_stop_name(unsigned int stop)
 {
 	return stop < ARRAY_LEN(stop_names) ? stop_names[stop] : NULL;
@@ -506,25 +513,15 @@ int vpmu_elf_parse_mem(const char *prog, const char *arg, uint64_t *mem)
 	return 0;
 }
 
-/* The rv32im microcode's trap @code, or NULL. */
-static const char *rv_trap_name(unsigned int code)
-{
-	switch (code) {
-	case VPMU_RV_TRAP_ILLEGAL:
-		return "illegal instruction";
-	case VPMU_RV_TRAP_ECALL:
-		return "ecall";
-	case VPMU_RV_TRAP_EBREAK:
-		return "ebreak";
-	}
-	return NULL;
-}
-
 void vpmu_elf_report_stop(const char *path, unsigned int stop,
 			  unsigned int code, uint32_t ipc)
 {
-	const char *what = stop == VPMU_RUN_TRAP ? rv_trap_name(code) :
-			   stop == VPMU_RUN_FAULT ? vpmu_fault_name(code) : NULL;
+	const char *what = NULL;
+
+	if (stop == VPMU_RUN_TRAP && code < ARRAY_LEN(rv_trap_names))
+		what = rv_trap_names[code];
+	else if (stop == VPMU_RUN_FAULT)
+		what = vpmu_fault_name(code);
 
 	vpmu_err(path, 0, "program stopped: %s %u%s%s%s at pc 0x%x",
 		 vpmu_stop_name(stop) ? vpmu_stop_name(stop) : "?", code,
