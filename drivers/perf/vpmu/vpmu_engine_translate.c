@@ -64,6 +64,7 @@ struct vpmu_tc_fork {
 /* A translation in the making. */
 struct vpmu_tc_tr {
 	struct vpmu_engine *e;
+	const u8 *trig;		/* e->trig_static */
 	u32 pc, ir, mode;
 	u32 words;		/* microwords translated, all paths */
 	u32 limit;		/* ...at most (the chunk's budget) */
@@ -76,10 +77,10 @@ struct vpmu_tc_tr {
 	u32 blk_rec;		/* ...and its record (in blkw) */
 	u32 ncuts;		/* exits in it: refunds set when it closes */
 	u32 nst;		/* stores in it: their cycles too */
-	u32 st_ops[TC_CUTS], st_execs[TC_CUTS];
-	u32 cut[TC_CUTS], cut_execs[TC_CUTS];
 	u32 nforks;
 	/* not cleared for each translation: */
+	u32 st_ops[TC_CUTS], st_execs[TC_CUTS];
+	u32 cut[TC_CUTS], cut_execs[TC_CUTS];
 	struct vpmu_top ops[TC_MAXOPS];
 	u32 blkw[TC_BLKW];
 	union {			/* records hold a u64 */
@@ -224,7 +225,7 @@ static struct vpmu_tblk *tc_cur_blk(struct vpmu_tc_tr *tr)
 }
 
 /* Another entry of the current block. */
-static void tc_count(struct vpmu_tc_tr *tr, u32 ent)
+static __always_inline void tc_count(struct vpmu_tc_tr *tr, u32 ent)
 {
 	struct vpmu_tblk *b = tc_cur_blk(tr);
 
@@ -355,8 +356,9 @@ static void tc_read(struct vpmu_tc_tr *tr, const struct vpmu_tc_state *st,
 }
 
 /* The register a destination names (R_SINK: discarded); false: cannot. */
-static bool tc_dst(struct vpmu_tc_tr *tr, const struct vpmu_tc_state *st,
-		   unsigned int code, u8 *r)
+static __always_inline bool tc_dst(struct vpmu_tc_tr *tr,
+				   const struct vpmu_tc_state *st,
+				   unsigned int code, u8 *r)
 {
 	if (code == VPMU_OPND_ZERO) {
 		*r = R_SINK;
@@ -374,7 +376,8 @@ static bool tc_dst(struct vpmu_tc_tr *tr, const struct vpmu_tc_state *st,
 	return true;
 }
 
-static void tc_set(struct vpmu_tc_state *st, u8 r, bool known, u32 v)
+static __always_inline void tc_set(struct vpmu_tc_state *st, u8 r, bool known,
+				    u32 v)
 {
 	if (r == R_SINK)
 		return;
@@ -393,7 +396,7 @@ static void tc_set(struct vpmu_tc_state *st, u8 r, bool known, u32 v)
 }
 
 /* An ALU operation's result on known operands. */
-static u32 tc_eval(const struct vpmu_dec *d, u32 a, u32 b)
+static __always_inline u32 tc_eval(const struct vpmu_dec *d, u32 a, u32 b)
 {
 	u32 len;
 
@@ -567,16 +570,53 @@ static bool tc_operands(struct vpmu_tc_tr *tr, const struct vpmu_tc_state *st,
 /* The flags after an ALU microword, or 0x100: on data. */
 static u32 tc_flags_after(const struct vpmu_tc_state *st,
 			  const struct vpmu_dec *d, bool alu, bool known,
-			  const struct vpmu_tc_opnd *a,
-			  const struct vpmu_tc_opnd *b, u32 res, u8 r)
+			  u32 a, u32 b, u32 res, u8 r)
 {
 	if (alu && known && d->s)
-		return vpmu_flags(tc_flag_kind(d), a->v, b->v, res);
+		return vpmu_flags(tc_flag_kind(d), a, b, res);
 	if (alu && known && r == R_FLAGS)
 		return res & 15;
 	if (st->known & TC_BIT(R_FLAGS))
 		return st->val[R_FLAGS];
 	return 0x100;
+}
+
+/*
+ * Does branch microword @d, the flags after it @fl (0x100: on data), go
+ * to its target on this translation's path: 1 yes, 0 no, -1 it depends
+ * on data (the flags, or a condition outside: MISS, WQF, EXT)?
+ */
+static int tc_decide(const struct vpmu_tc_tr *tr, const struct vpmu_dec *d,
+		     u32 fl)
+{
+	if (d->cond == VPMU_COND_USER || d->cond == VPMU_COND_SUPER)
+		return (d->cond == VPMU_COND_USER) ==
+		       (tr->mode == VPMU_MODE_USER);
+	if (d->cond > VPMU_COND_GE || fl == 0x100)
+		return -1;
+	return (tr->e->condtab[d->cond] >> fl) & 1;
+}
+
+/*
+ * The microword after @upc (@d), its result @res, a branch decided
+ * @taken (and so counted).
+ */
+static __always_inline u32 tc_after(struct vpmu_tc_tr *tr, u32 upc,
+				    const struct vpmu_dec *d, u32 res,
+				    bool taken)
+{
+	switch (d->seq) {
+	case VPMU_SEQ_JUMP:
+		return d->target;
+	case VPMU_SEQ_DISP:
+		return d->target + (res & ((1u << d->cond) - 1));
+	case VPMU_SEQ_BR:
+		if (!taken)
+			break;
+		tc_count(tr, upc | VPMU_TBLK_TKN);
+		return d->target;
+	}
+	return upc + 1;
 }
 
 /*
@@ -696,6 +736,7 @@ static bool tc_analyse(struct vpmu_tc_tr *tr, const struct vpmu_tc_state *st,
 {
 	const struct vpmu_engine *e = tr->e;
 	const struct vpmu_dec *d = w->d;
+	int k;
 
 	/* what only the interpreter does: hooks, modes, the stack, stops */
 	if (e->trig_static[upc] || d->sig == VPMU_SIG_I ||
@@ -730,18 +771,12 @@ static bool tc_analyse(struct vpmu_tc_tr *tr, const struct vpmu_tc_state *st,
 		return false;	/* a latch or the flags from memory */
 	if (d->seq != VPMU_SEQ_BR || w->cmp)
 		return true;
-	if (d->cond <= VPMU_COND_GE) {
-		u32 fl = tc_flags_after(st, d, w->alu, w->known, &w->a, &w->b,
-					w->res, w->r);
-
-		w->brf = fl == 0x100;
-		w->taken = !w->brf && (e->condtab[d->cond] >> fl) & 1;
-	} else if (d->cond == VPMU_COND_USER || d->cond == VPMU_COND_SUPER) {
-		w->taken = (d->cond == VPMU_COND_USER) ==
-			   (tr->mode == VPMU_MODE_USER);
-	} else {
-		w->brx = true;
-	}
+	k = tc_decide(tr, d, d->cond > VPMU_COND_GE ? 0 :
+		      tc_flags_after(st, d, w->alu, w->known, w->a.v, w->b.v,
+				     w->res, w->r));
+	w->brf = k < 0 && d->cond <= VPMU_COND_GE;
+	w->brx = k < 0 && d->cond > VPMU_COND_GE;
+	w->taken = k > 0;
 	return !((w->brf || w->brx) && tr->nforks == VPMU_TC_FORKS);
 }
 
@@ -883,35 +918,20 @@ static int tc_sequence(struct vpmu_tc_tr *tr, struct vpmu_tc_state *st,
 	const struct vpmu_dec *d = w->d;
 	struct vpmu_top *t;
 
-	switch (d->seq) {
-	case VPMU_SEQ_NEXT:
-		*next = upc + 1;
-		break;
-	case VPMU_SEQ_JUMP:
-		*next = d->target;
-		break;
-	case VPMU_SEQ_DISP:
-		*next = d->target + (w->res & ((1u << d->cond) - 1));
-		break;
-	case VPMU_SEQ_BR:
-		if (w->cmp || w->brf || w->brx) {
-			if (!w->cmp) {
-				t = tc_op(tr, w->brf ? TH_BRF : TH_BRX);
-				t->b = d->cond;
-			}
-			tc_fork(tr, st, upc, d);
-			*next = upc + 1;
-			return W_SPLIT;
-		}
-		if (w->taken)
-			tc_count(tr, upc | VPMU_TBLK_TKN);
-		*next = w->taken ? d->target : upc + 1;
-		break;
-	default:	/* EOI */
+	if (d->seq == VPMU_SEQ_EOI)
 		return tc_eoi(tr, st, upc, w->t, !w->t->b &&
 			      (st->known & TC_BIT(R_PC)),
 			      st->val[R_PC], next);
+	if (w->cmp || w->brf || w->brx) {
+		if (!w->cmp) {
+			t = tc_op(tr, w->brf ? TH_BRF : TH_BRX);
+			t->b = d->cond;
+		}
+		tc_fork(tr, st, upc, d);
+		*next = upc + 1;
+		return W_SPLIT;
 	}
+	*next = tc_after(tr, upc, d, w->res, w->taken);
 	if (!w->mem)
 		return W_NEXT;
 	/*
@@ -927,6 +947,86 @@ static int tc_sequence(struct vpmu_tc_tr *tr, struct vpmu_tc_state *st,
 	return W_NEXT;
 }
 
+/* ---- the common case, cheaply ------------------------------------------- */
+
+/*
+ * A source operand's value, if the path knows it (as tc_src() finds it);
+ * false: it is on data, or the general path must look.
+ */
+static inline bool tc_kval(const struct vpmu_tc_tr *tr,
+			   const struct vpmu_tc_state *st,
+			   const struct vpmu_dec *d, unsigned int code, u32 *v)
+{
+	if (code == VPMU_OPND_IMM) {
+		*v = (u32)d->imm;
+		return true;
+	}
+	if (code == VPMU_OPND_ZERO) {
+		*v = 0;
+		return true;
+	}
+	if (vpmu_is_at(code)) {
+		unsigned int l = R_DS + code - VPMU_OPND_AT_DS;
+
+		if (!(st->known & TC_BIT(l)))
+			return false;
+		code = st->val[l] & 31;
+	}
+	if (code == VPMU_OPND_R0 && tr->e->r0zero) {
+		*v = 0;
+		return true;
+	}
+	if (code > R_FLAGS || !(st->known & TC_BIT(code)))
+		return false;
+	*v = st->val[code];
+	return true;
+}
+
+/* The operations and sequencings tc_word_known() takes. */
+#define TC_ALU_SIGS	(BIT(VPMU_SIG_DAB) | BIT(VPMU_SIG_DB) | BIT(VPMU_SIG_DAF))
+#define TC_KNOWN_SEQS	(BIT(VPMU_SEQ_NEXT) | BIT(VPMU_SEQ_JUMP) |	\
+			 BIT(VPMU_SEQ_BR) | BIT(VPMU_SEQ_DISP))
+
+/*
+ * Translate microword @upc (@d) if it is what most of a macro
+ * instruction's microcode is: an ALU operation on what the key decides
+ * (fields of ir, immediates, pc), going on to a microword it decides.
+ * It costs no op, only its count: the same as tc_word() would make of
+ * it, in a fraction of the time.  False: nothing done, tc_word() looks.
+ */
+static bool tc_word_known(struct vpmu_tc_tr *tr, struct vpmu_tc_state *st,
+			  u32 upc, const struct vpmu_dec *d, u32 *next)
+{
+	u32 a = 0, b = 0, res;
+	int taken = 0;
+	u8 r;
+
+	if (!(TC_ALU_SIGS & BIT(d->sig)) || !(TC_KNOWN_SEQS & BIT(d->seq)) ||
+	    tr->trig[upc] || tr->words >= tr->limit)
+		return false;
+	if ((d->sig != VPMU_SIG_DB && !tc_kval(tr, st, d, d->a, &a)) ||
+	    (d->sig != VPMU_SIG_DAF && !tc_kval(tr, st, d, d->b, &b)))
+		return false;
+	if (!tc_dst(tr, st, d->dst, &r))
+		return false;
+	res = tc_eval(d, a, b);
+	if (d->seq == VPMU_SEQ_BR) {
+		taken = tc_decide(tr, d, d->cond > VPMU_COND_GE ? 0 :
+				  tc_flags_after(st, d, true, true, a, b, res,
+						 r));
+		if (taken < 0)
+			return false;
+	}
+	tr->words++;
+	tc_set(st, r, true, res);
+	if (d->s)
+		tc_set(st, R_FLAGS, true,
+		       vpmu_flags(tc_flag_kind(d), a, b, res));
+	tc_count(tr, upc);
+	*next = tc_after(tr, upc, d, res, taken);
+	return true;
+}
+
 /*
  * Translate microword @upc on the path in @st: append its op(s) and
  * count, and say how the path goes on (*next for W_NEXT and W_SPLIT).
@@ -936,7 +1036,11 @@ static int tc_word(struct vpmu_tc_tr *tr, struct vpmu_tc_state *st, u32 upc,
 		   u32 *next)
 {
 	const struct vpmu_dec *d = &tr->e->uc->dec[upc];
-	struct vpmu_tc_word w = {
+	struct vpmu_tc_word w;
+
+	if (tc_word_known(tr, st, upc, d, next))
+		return W_NEXT;
+	w = (struct vpmu_tc_word){
 		.d = d,
 		.alu = d->sig == VPMU_SIG_DAB || d->sig == VPMU_SIG_DB ||
 		       d->sig == VPMU_SIG_DAF,
@@ -1069,10 +1173,11 @@ u32 vpmu_tc_translate(struct vpmu_engine *e, u32 key, u32 ir)
 	u32 upc = uc->idtab[(ir >> uc->op_shift) & uc->op_mask];
 	struct vpmu_tc_state st;
 
-	memset(tr, 0, offsetof(struct vpmu_tc_tr, ops));
+	memset(tr, 0, offsetof(struct vpmu_tc_tr, st_ops));
 	if (!e->tc_msz)
 		e->tc_msz = e->st.msz;	/* until the next flush */
 	tr->e = e;
+	tr->trig = e->trig_static;
 	tr->limit = e->tc_budget < VPMU_TC_PATH ? e->tc_budget : VPMU_TC_PATH;
 	tr->pc = key & ~1u;
 	tr->mode = key & 1;

@@ -73,7 +73,7 @@ done <"$tmp/tc.out"
 
 # The faults: FILE#LINE#REPLACEMENT#WHAT, LINE and REPLACEMENT exact.
 MUTANTS=(
-"vpmu_engine_translate.c#		if (w->taken)#		if (0)#a resolved branch's taken count dropped"
+"vpmu_engine_translate.c#		tc_count(tr, upc | VPMU_TBLK_TKN);#		(void)0;#a resolved branch's taken count dropped"
 "vpmu_engine_tc.c#			U[upc].tkn += n;#			U[upc].tkn += 0;#taken counts not drained"
 "vpmu_engine_tc.c#		U[upc].cnt += n;#		U[upc].cnt += n + (n > 7);#executions miscounted when many"
 "vpmu_engine_translate.c#			ncyc - tr->cut_execs[i];#			ncyc - tr->cut_execs[i] + 1;#a refund one cycle off"
@@ -81,7 +81,7 @@ MUTANTS=(
 "vpmu_engine_tc.c#		if (tb->kill & TC_BIT(fin->p[i].idx))#		if (1)#a link's pairs never written"
 "vpmu_engine_tc.c#		tc_apply(base, b, x->kpos, 1);#		tc_apply(base, b, 0, 1);#an exit forgets what ran of its block"
 "vpmu_engine_tc.c#	vpmu_latch_maps(e);#	(void)0;#an exit leaves @ds, @s1, @s2 stale"
-"vpmu_engine_translate.c#	if (d->seq != VPMU_SEQ_BR || w->cmp)#	if (1)#branches on known flags not followed"
+"vpmu_engine_translate.c#	return (tr->e->condtab[d->cond] >> fl) & 1;#	return 0;#branches on known flags not followed"
 "vpmu_engine_interp.c#	if (likely(vpmu_get_le32(mem + t->x) == t->imm)) {#	if (1) {#a superblock's next word not compared"
 "vpmu_engine_interp.c#		if (unlikely(t->y && left < 0))				\\#		if (0)							\\#a stall that runs past the chunk not left"
 "vpmu_engine_interp.c#	left -= (s32)t->imm;#	left -= (s32)t->imm - 1;#a block charged one cycle short"
