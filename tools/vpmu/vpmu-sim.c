@@ -389,11 +389,12 @@ static void elf_stats(struct vpmu_engine *e, const struct vpmu_stop *st,
 		x[i] = vpmu_engine_reg(e, VPMU_OPND_R0 + i);
 	vpmu_elf_print_regs(stderr, x, vpmu_engine_reg(e, VPMU_OPND_PC));
 	vpmu_engine_tc_stats(e, &tc);
-	fprintf(stderr, "tc translated %llu none %llu words %llu ops %llu flushes %llu exits %llu links %llu pool %u blocks %u\n",
+	fprintf(stderr, "tc translated %llu none %llu words %llu ops %llu flushes %llu exits %llu links %llu checks %llu stale %llu pool %u blocks %u\n",
 		(unsigned long long)tc.translated, (unsigned long long)tc.none,
 		(unsigned long long)tc.words, (unsigned long long)tc.ops,
 		(unsigned long long)tc.flushes, (unsigned long long)tc.exits,
-		(unsigned long long)tc.links, tc.pool_used, tc.blocks_used);
+		(unsigned long long)tc.links, (unsigned long long)tc.checks,
+		(unsigned long long)tc.stale, tc.pool_used, tc.blocks_used);
 }
 
 /*

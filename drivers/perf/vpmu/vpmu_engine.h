@@ -278,6 +278,8 @@ struct vpmu_tc_stats {
 	u64 flushes;		/* the cache emptied: full, new ucode, routes */
 	u64 exits;		/* exits to the interpreter */
 	u64 links;		/* translations linked to the next */
+	u64 checks;		/* checked words compared again */
+	u64 stale;		/* ...and one found changed */
 	u32 pool_used;		/* pool words in use now */
 	u32 blocks_used;	/* block counters in use now */
 };

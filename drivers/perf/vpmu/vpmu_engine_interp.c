@@ -125,6 +125,8 @@ static u32 vpmu_commit_slow(struct vpmu_engine *e, struct vpmu_uop *u,
 	}
 	if (pend & P_STORE) {
 		vpmu_mem_store(e->st.mem + maddr, res, u->st_size);
+		if (e->tc_pool && vpmu_tc_code(e, maddr))
+			e->tc_gen++;
 		stall = vpmu_wq_store(e, now);
 		u->dyn += stall;
 	} else if (pend & P_SPECIAL) {
@@ -449,6 +451,8 @@ static __always_inline int vpmu_loop_exit(struct vpmu_engine *e,
 	do {								\
 		u32 st_;						\
 		vpmu_mem_store(mem + maddr, res, size);			\
+		if (tc && unlikely(vpmu_tc_code(e, maddr)))		\
+			e->tc_gen++;					\
 		st_ = vpmu_wq_store(e, now);				\
 		if (unlikely(st_)) {					\
 			(x)->dyn += st_;				\
@@ -624,9 +628,15 @@ TH_ST_##name : {							\
 			goto tc_exit;					\
 		vpmu_mem_store(mem + maddr, R[t->b], size);		\
 		st_ = vpmu_wq_store(e, cend - left - t->d);		\
-		if (likely(!st_))					\
+		if (likely(!st_ && !vpmu_tc_code(e, maddr)))		\
 			TNEXT();					\
-		left -= vpmu_tc_stall(e, base, tpool, t, st_, st_);	\
+		if (st_)						\
+			left -= vpmu_tc_stall(e, base, tpool, t, st_, st_); \
+		/* into a checked word: a new generation, and out */	\
+		if (vpmu_tc_code(e, maddr)) {				\
+			e->tc_gen++;	/* the others check */		\
+			goto tc_code_exit;				\
+		}							\
 		if (unlikely(t->y && left < 0))				\
 			goto tc_stall_exit;				\
 		TNEXT();						\
@@ -743,21 +753,8 @@ TH_EOI: {
 		tpend = (const void *)(tpool + l->fin);
 		goto tc_enter;
 	}
-TH_NEXTI:
-	/* on into the instruction translated next, if it is still there */
-	if (likely(vpmu_get_le32(mem + t->x) == t->imm)) {
-		t++;
-		TDISPATCH();
-	}
-	x = (const struct vpmu_trec *)(tpool + t->y);
-	vpmu_tc_leave(e, base, tcnt, x, tpend);
-	left += x->refund;
-	tb = vpmu_tc_next(e, NULL, t->x, vpmu_get_le32(mem + t->x), &tpend);
-	if (tb)
-		goto tc_enter;
-	upc = e->uc->idtab[(R[R_IR] >> e->op_shift) & e->op_mask];
-	goto out;
 tc_stall_exit:
+tc_code_exit:
 	x = (const struct vpmu_trec *)(tpool + t->y);
 	goto tc_leave;
 TH_EXIT:
@@ -770,9 +767,12 @@ tc_leave:
 out:
 	return (struct vpmu_tc_ret){ upc, left };
 tc_enter:
+	t = VPMU_TB_OPS(tb);
+	/* a word it runs changed: the exit before its first block */
+	if (unlikely(tb->gen != e->tc_gen) && !vpmu_tc_check(e, tb))
+		goto tc_exit;
 	if (unlikely(tb->epoch != e->tc_epoch))
 		vpmu_tc_touch(e, tb);
-	t = VPMU_TB_OPS(tb);
 	goto TH_BLK;		/* what every translation begins with */
 }
 
@@ -960,6 +960,8 @@ int vpmu_interp(struct vpmu_engine *e, s64 L)
 	e->tc_budget = 16 + (u32)(L >> 7);
 	if (tc && unlikely(msz < e->tc_msz))
 		vpmu_tc_flush(e);	/* translated fetches may be outside */
+	if (!tc)
+		e->tc_gen++;	/* its stores are not checked (ST_NOW_AT()) */
 	base = e->slot[e->cur];
 	u = base + e->st.upc;
 	ENTER();

@@ -471,6 +471,8 @@ struct vpmu_usample {
 #define VPMU_TC_FORKS	8		/* branches on data in one */
 #define VPMU_TC_ROOM	40		/* microwords an instruction may need */
 #define VPMU_TC_PAIRS	28		/* known registers a record writes */
+#define VPMU_TC_LINE	6		/* log2 bytes of a code line (tc_code) */
+#define VPMU_TC_LINES	(1u << 18)	/* code lines: 16 MiB, then they wrap */
 
 /*
  * A translation op: 16 bytes, dispatched by handler index (enum vpmu_th)
@@ -493,9 +495,9 @@ struct vpmu_top {
  * The data of an EOI op (b: npc is R[a], else npc), in the op slot after
  * it: the path ends; fin is what it leaves known, tb the translation that
  * followed it first and pairs the record of what of fin that one reads
- * before it writes.  (A NEXTI op, the path going on into the next
- * instruction at x, its word imm, has y the exit if the word there is
- * another.)
+ * before it writes.  (An EOI where the path goes on into the next
+ * instruction has no op: that instruction's word is one of the
+ * translation's checked words, struct vpmu_tword.)
  */
 struct vpmu_tlink {
 	u32 fin;
@@ -514,7 +516,15 @@ struct vpmu_tb {
 	u16 none;	/* not translatable: run on the interpreter */
 	u16 nblk;	/* block records, from blk on */
 	u32 blk;
-	u32 pad;
+	u32 gen;	/* the tc_gen its checked words were last found in */
+	u32 chk;	/* its instructions after the first: nchk words at chk */
+	u32 nchk;
+};
+
+/* An instruction a translation runs after its first: where, and its word. */
+struct vpmu_tword {
+	u32 pc;
+	u32 word;
 };
 
 #define VPMU_TB_OPS(tb)	((const struct vpmu_top *)((tb) + 1))
@@ -588,8 +598,8 @@ static inline u32 tc_pairs_words(u32 n)
  * register and an immediate (RI) or an immediate and a register (IR),
  * EXT and SEXT (RF), loads and stores, compare and branch (CMP_cond with
  * b a register, CMPI_cond with an immediate), a block's entry (BLK), a
- * branch on the flags (BRF) or an external condition (BRX), EOI, the
- * next instruction of a superblock (NEXTI), an exit (EXIT).
+ * branch on the flags (BRF) or an external condition (BRX), EOI, an exit
+ * (EXIT).
  */
 #define VPMU_TC_NAMES(name, code, sig, doc)	VPMU_TC_NAMES_##sig(name)
 #define VPMU_TC_NAMES_NONE(n)
@@ -603,7 +613,7 @@ static inline u32 tc_pairs_words(u32 n)
 #define VPMU_TC_HANDLER_LIST						\
 	VPMU_OP_LIST(VPMU_TC_NAMES)					\
 	VPMU_CMP_LIST(VPMU_TC_CMP_NAME)					\
-	VPMU_T(BLK) VPMU_T(BRF) VPMU_T(BRX) VPMU_T(EOI) VPMU_T(NEXTI)	\
+	VPMU_T(BLK) VPMU_T(BRF) VPMU_T(BRX) VPMU_T(EOI)			\
 	VPMU_T(DGADD) VPMU_T(DGADDI) VPMU_T(EXIT)
 
 enum vpmu_th {
@@ -639,6 +649,7 @@ struct vpmu_engine_mem {
 	u32 *tc_touch;			/* translations counted since drain */
 	void *tc_scratch;		/* a translation in the making */
 	u8 *tc_heat;			/* VPMU_TC_MAP: runs not translated */
+	u32 *tc_code;			/* VPMU_TC_LINES bits */
 };
 
 struct vpmu_engine {
@@ -780,6 +791,13 @@ struct vpmu_engine {
 	u32 *tc_pool, *tc_map, *tc_cnt, *tc_touch;
 	void *tc_scratch;
 	u8 *tc_heat;
+	/*
+	 * The lines of memory that hold a translation's checked words (a bit
+	 * each), and a generation that a store into one of them, or a run
+	 * whose memory may have changed, starts (vpmu_tc_check()).
+	 */
+	u32 *tc_code;
+	u32 tc_gen;
 	u32 tc_used;			/* pool words in use */
 	u32 tc_nctr;			/* block counters in use */
 	u32 tc_ntouch;
@@ -975,6 +993,7 @@ const struct vpmu_tb *vpmu_tc_next(struct vpmu_engine *e,
 u32 vpmu_tc_leave(struct vpmu_engine *e, struct vpmu_uop *base, u32 *cnt,
 		  const struct vpmu_trec *x, const struct vpmu_tpairs *pend);
 void vpmu_tc_touch(struct vpmu_engine *e, const struct vpmu_tb *tb);
+bool vpmu_tc_check(struct vpmu_engine *e, const struct vpmu_tb *tb);
 void vpmu_tc_drain(struct vpmu_engine *e);
 void vpmu_tc_flush(struct vpmu_engine *e);
 
@@ -1014,6 +1033,18 @@ static inline bool vpmu_fetch_ok(const struct vpmu_engine *e, u32 pc, u32 msz)
 static inline u32 vpmu_tc_slot(u32 key)
 {
 	return (key >> 1) & (VPMU_TC_MAP - 1);
+}
+
+/*
+ * Is @maddr in a line of memory that holds a word a translation checks?
+ * A store there starts a new generation: every translation compares its
+ * words again before it runs (vpmu_tc_check()).
+ */
+static inline bool vpmu_tc_code(const struct vpmu_engine *e, u32 maddr)
+{
+	u32 l = (maddr >> VPMU_TC_LINE) & (VPMU_TC_LINES - 1);
+
+	return e->tc_code[l / 32] >> (l % 32) & 1;
 }
 
 /* The translation of (@key = pc | mode, @ir), or NULL; maybe a "none". */

@@ -343,6 +343,7 @@ enum vpmu_stop_reason vpmu_engine_run(struct vpmu_engine *e, u64 budget,
 		return stop->reason;
 	}
 	vpmu_prepare(e);
+	e->tc_gen++;	/* the caller may have written the memory */
 	defer = vpmu_defer_ok(e);
 	c0 = e->st.cyc;
 	for (;;) {
@@ -391,8 +392,9 @@ static int vpmu_tc_alloc(struct vpmu_engine_mem *m)
 	m->tc_touch = vpmu_zalloc(sizeof(u32) * (VPMU_TC_POOL / 16));
 	m->tc_scratch = vpmu_zalloc(vpmu_tc_scratch_size());
 	m->tc_heat = vpmu_zalloc(VPMU_TC_MAP);
+	m->tc_code = vpmu_zalloc(VPMU_TC_LINES / 8);
 	if (!m->tc_pool || !m->tc_map || !m->tc_cnt || !m->tc_touch ||
-	    !m->tc_scratch || !m->tc_heat)
+	    !m->tc_scratch || !m->tc_heat || !m->tc_code)
 		return -ENOMEM;
 	return 0;
 }
@@ -478,6 +480,7 @@ void vpmu_engine_mem_free(struct vpmu_engine_mem *m)
 	vpmu_free(m->tc_touch);
 	vpmu_free(m->tc_scratch);
 	vpmu_free(m->tc_heat);
+	vpmu_free(m->tc_code);
 	vpmu_free(m);
 }
 
@@ -523,6 +526,7 @@ struct vpmu_engine_mem *vpmu_engine_mem_set(struct vpmu_engine *e,
 	e->tc_touch = p->tc_touch;
 	e->tc_scratch = p->tc_scratch;
 	e->tc_heat = p->tc_heat;
+	e->tc_code = p->tc_code;
 	e->tc_ntouch = 0;
 	vpmu_tc_flush(e);
 	vpmu_slot_reset(e);

@@ -15,10 +15,11 @@
  * block has microwords (the chunk's end, a micro-PC histogram sample, a
  * counter's wrap, a histogram-unit window), when a load or store stalls
  * past the cycles left (where the interpreter would not enter its next
- * segment), when an access or a fetch would fault, where the next
- * instruction is not the word translated, and where the translator
- * stopped (a trigger source, a mode change, a TRAP, a call, a dispatch
- * on data but an ADD's to its first entry, ...), the translation *exits*
+ * segment), when an access or a fetch would fault, when the word of an
+ * instruction it runs after its first has changed (vpmu_tc_check()),
+ * and where the translator stopped (a trigger source, a mode change, a
+ * TRAP, a call, a dispatch on data but an ADD's to its first entry,
+ * ...), the translation *exits*
  * (vpmu_tc_leave()): the registers it knows but has not written are
  * written (the exit's record), the count of a block cut short is undone
  * but for the microwords that ran, and the interpreter goes on at the
@@ -36,7 +37,9 @@
  * What a translation depends on: the ucode (a new one flushes the cache),
  * which microwords are routed to hooks (a change flushes), pc, ir, the
  * mode and, in a superblock, the words of the instructions after the
- * first, which are compared on every pass.
+ * first: compared again before it runs whenever a store into their lines
+ * of memory, or a run on memory the caller may have written, has started
+ * a new generation since it last compared them.
  */
 #include "vpmu_engine_priv.h"
 
@@ -116,11 +119,38 @@ void vpmu_tc_flush(struct vpmu_engine *e)
 		vpmu_tc_drain(e);
 	memset(e->tc_map, 0, sizeof(u32) * VPMU_TC_MAP);
 	memset(e->tc_heat, 0, VPMU_TC_MAP);
+	memset(e->tc_code, 0, VPMU_TC_LINES / 8);
 	e->tc_used = 2;		/* offset 0 means none, pool[0] n = 0 */
 	e->tc_nctr = 0;
 	e->tc_msz = 0;
 	e->tc_epoch = 1;
 	e->tc_stats.flushes++;
+}
+
+/*
+ * May translation @tb run: are the words of the instructions it runs after
+ * its first still those it was made from?  Asked when a new generation
+ * has started since they last were (vpmu_tc_code()).  If one is not, its
+ * table entry is freed, so that the instruction is translated again.
+ */
+bool vpmu_tc_check(struct vpmu_engine *e, const struct vpmu_tb *tb)
+{
+	const struct vpmu_tword *w = (const void *)(e->tc_pool + tb->chk);
+	struct vpmu_tb *t = (struct vpmu_tb *)tb;
+	u32 *map = &e->tc_map[vpmu_tc_slot(tb->key)];
+	u32 i;
+
+	e->tc_stats.checks++;
+	for (i = 0; i < tb->nchk; i++) {
+		if (vpmu_get_le32(e->st.mem + w[i].pc) != w[i].word) {
+			if (*map == (u32)((const u32 *)tb - e->tc_pool))
+				*map = 0;
+			e->tc_stats.stale++;
+			return false;
+		}
+	}
+	t->gen = e->tc_gen;
+	return true;
 }
 
 /* ---- leaving a translation ------------------------------------------------ */

@@ -20,11 +20,15 @@
  * (RV32's aligned loads and stores, whose misaligned entries are rare).
  * At
  * an EOI whose next pc is known the path goes on into the next
- * instruction (a superblock), the word there checked on every pass (a
- * NEXTI op), so code that rewrites itself is never replayed stale.  The
- * instructions a translation covers were in memory when it was made; a
- * run on less memory flushes the cache (tc_msz), so a translation never
- * checks a fetch it knew to be good.
+ * instruction (a superblock).  That instruction's word is one the
+ * translation checks (struct vpmu_tword): before it runs, if a store has
+ * been made into a line of memory holding such a word since it last
+ * looked, or the run's memory may have changed (vpmu_tc_check()); a
+ * store it makes there itself leaves it right after.  So code that
+ * rewrites itself is never replayed stale.  The instructions a
+ * translation covers were in memory when it was made; a run on less
+ * memory flushes the cache (tc_msz), so a translation never checks a
+ * fetch it knew to be good.
  */
 #include "vpmu_engine_priv.h"
 
@@ -78,7 +82,9 @@ struct vpmu_tc_tr {
 	u32 ncuts;		/* exits in it: refunds set when it closes */
 	u32 nst;		/* stores in it: their cycles too */
 	u32 nforks;
+	u32 nchk;		/* the words it checks */
 	/* not cleared for each translation: */
+	struct vpmu_tword chk[VPMU_TC_INSNS];
 	u32 st_ops[TC_CUTS], st_execs[TC_CUTS];
 	u32 cut[TC_CUTS], cut_execs[TC_CUTS];
 	struct vpmu_top ops[TC_MAXOPS];
@@ -641,6 +647,7 @@ static bool tc_can_go_on(struct vpmu_tc_tr *tr, const struct vpmu_tc_state *st,
 	const struct vpmu_engine *e = tr->e;
 
 	if (tr->forked || st->insns + 1 >= VPMU_TC_INSNS ||
+	    tr->nchk == VPMU_TC_INSNS ||
 	    tr->words + TC_ROOM > tr->limit ||
 	    tr->nops + 2 * TC_ROOM > TC_MAXOPS ||
 	    tr->nforks + 2 > VPMU_TC_FORKS ||
@@ -668,24 +675,24 @@ static bool tc_npc_known(struct vpmu_tc_tr *tr,
 }
 
 /*
- * The EOI of microword @upc (d) ends the instruction with pc @npc (known)
+ * An EOI ends the instruction with pc @npc (known)
  * or in R[t->a]: the path ends with EOI op @t, or goes on into the next
- * instruction (*next), @t turned into a NEXTI op.
+ * instruction (*next), @t dropped (the last op) and the word there one
+ * the translation checks.
  */
-static int tc_eoi(struct vpmu_tc_tr *tr, struct vpmu_tc_state *st, u32 upc,
+static int tc_eoi(struct vpmu_tc_tr *tr, struct vpmu_tc_state *st,
 		  struct vpmu_top *t, bool npc_known, u32 npc, u32 *next)
 {
 	const struct vpmu_ucode *uc = tr->e->uc;
-	u32 ir, kpos = tc_cur_blk(tr)->n;
-	u32 execs = tr->ops[tr->blk_op].imm;
 	struct vpmu_tlink *l;
+	u32 ir;
 
-	if (npc_known && tc_can_go_on(tr, st, npc, &ir)) {
-		/* NEXTI: x the next pc, imm its word, y the exit if another */
-		t->h = TH_NEXTI;
-		t->x = npc;
-		t->imm = ir;
-		tc_exit_rec(tr, st, &t->y, upc, true, kpos, execs);
+	/* (an EOI op with no exit of its own, the last: nothing refers to it) */
+	if (npc_known && t == &tr->ops[tr->nops - 1] && !t->x &&
+	    tc_can_go_on(tr, st, npc, &ir)) {
+		tr->nops--;
+		tr->chk[tr->nchk].pc = npc;
+		tr->chk[tr->nchk++].word = ir;
 		st->insns++;
 		tc_set(st, R_PC, true, npc);
 		tc_set(st, R_IPC, true, npc);
@@ -919,7 +926,7 @@ static int tc_sequence(struct vpmu_tc_tr *tr, struct vpmu_tc_state *st,
 	struct vpmu_top *t;
 
 	if (d->seq == VPMU_SEQ_EOI)
-		return tc_eoi(tr, st, upc, w->t, !w->t->b &&
+		return tc_eoi(tr, st, w->t, !w->t->b &&
 			      (st->known & TC_BIT(R_PC)),
 			      st->val[R_PC], next);
 	if (w->cmp || w->brf || w->brx) {
@@ -1092,13 +1099,22 @@ static void tc_path(struct vpmu_tc_tr *tr, struct vpmu_tc_state *st, u32 upc)
 	}
 }
 
+/* The line of memory at @addr holds a word a translation checks. */
+static void tc_code_line(struct vpmu_engine *e, u32 addr)
+{
+	u32 l = (addr >> VPMU_TC_LINE) & (VPMU_TC_LINES - 1);
+
+	e->tc_code[l / 32] |= 1u << (l % 32);
+}
+
 /* Lay the translation out in the pool; its head's offset, or 0: no room. */
 static u32 tc_layout(struct vpmu_tc_tr *tr)
 {
 	struct vpmu_engine *e = tr->e;
 	u32 hw = sizeof(struct vpmu_tb) / 4, ow = tr->nops * TC_OPW;
 	u32 bw = (tr->nblkw + 1) & ~1u;	/* records start 8-byte aligned */
-	u32 off = vpmu_tc_pool_alloc(e, hw + ow + bw + tr->nrecw);
+	u32 cw = tr->nchk * sizeof(struct vpmu_tword) / 4;
+	u32 off = vpmu_tc_pool_alloc(e, hw + ow + bw + tr->nrecw + cw);
 	u32 blk, rec, i, *w;
 	struct vpmu_tb *tb;
 	struct vpmu_top *ops;
@@ -1114,6 +1130,14 @@ static u32 tc_layout(struct vpmu_tc_tr *tr)
 	tb->kill = tr->kill & ~tr->rbw;
 	tb->blk = blk;
 	tb->nblk = tr->nblk;
+	tb->gen = e->tc_gen;
+	tb->chk = rec + tr->nrecw;
+	tb->nchk = tr->nchk;
+	memcpy(e->tc_pool + tb->chk, tr->chk, 4 * cw);
+	for (i = 0; i < tr->nchk; i++) {
+		tc_code_line(e, tr->chk[i].pc);
+		tc_code_line(e, tr->chk[i].pc + 3);
+	}
 	ops = (struct vpmu_top *)(tb + 1);
 	memcpy(ops, tr->ops, sizeof(*ops) * tr->nops);
 	memcpy(e->tc_pool + blk, tr->blkw, 4 * tr->nblkw);

@@ -45,6 +45,7 @@ struct prog {
 	unsigned int mode;
 	bool rv32;		/* ecall traps are Linux system calls */
 	u64 cycles;		/* how far to run it */
+	u32 swap[2];		/* words the caller exchanges between pieces */
 };
 
 /* ---- configurations ---------------------------------------------------------- */
@@ -457,6 +458,14 @@ static bool run_pair(const struct prog *p, const struct setup *s, u32 seed,
 			}
 		}
 		between(&pr, &st[0]);
+		for (i = 0; p->swap[1] && i < 2; i++) {
+			u8 w[4], *a = pr.mem[i] + p->swap[0];
+			u8 *b = pr.mem[i] + p->swap[1];
+
+			memcpy(w, a, 4);
+			memcpy(a, b, 4);
+			memcpy(b, w, 4);
+		}
 		if (pr.pieces % 64 == 0)
 			ok = same_counts(&pr);
 	}

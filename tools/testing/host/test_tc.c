@@ -19,7 +19,8 @@
  *
  * The programs: the sample and test programs on the default microcode,
  * random vpmu32 and RV32IM machine code (some of it storing into its own
- * code), the assembler's fuzz corpus (its program sources), and the RV32
+ * code, some rewritten by the caller between pieces), the assembler's
+ * fuzz corpus (its program sources), and the RV32
  * ELF files given (tools/vpmu/share/build/rv32, and gen_rv32's random
  * programs; test_tc.sh passes them).  The configurations: nothing
  * counted; counting every event; narrow interrupting counters (sampling
@@ -517,6 +518,90 @@ static void add_smc16_rv32(void)
 		      sizeof(code) / sizeof(code[0]), 0x1000, true);
 }
 
+/*
+ * RV32IM that rewrites an instruction of its hot loop on every pass, to
+ * alternate between two: @before, just before it runs (a store into the
+ * translation's own next word, which it must leave at), else just after
+ * (into the word the next pass, entered afresh, must check).
+ */
+static void add_smc_pass_rv32(bool before)
+{
+	static const u32 head[] = {
+		0x00000293,	/* li t0, 0 */
+		0x00000313,	/* li t1, 0 */
+		0x02800393,	/* li t2, 40 */
+		0x00000f17,	/* auipc t5, 0 */
+		0,		/* addi t5, t5, target - 12 */
+		0,		/* lw s1, patch - target(t5) */
+		0x000f2903,	/* lw s2, 0(t5) */
+		0x00128293,	/* loop: addi t0, t0, 1 */
+	}, pick[] = {
+		0x0012f513,	/* andi a0, t0, 1 */
+		0x40a005b3,	/* neg a1, a0 */
+		0x0124c633,	/* xor a2, s1, s2 */
+		0x00b67633,	/* and a2, a2, a1 */
+		0x00c949b3,	/* xor s3, s2, a2: odd pass s1, even s2 */
+		0x013f2023,	/* sw s3, 0(t5) */
+	}, tail[] = {
+		0x05d00893,	/* li a7, 93 */
+		0x00030513,	/* mv a0, t1: 20 * 100 + 20 */
+		0x00000073,	/* ecall: exit */
+		0x06430313,	/* patch: addi t1, t1, 100 */
+	};
+	const u32 target = 0x00130313;	/* addi t1, t1, 1 */
+	const u32 blt = 0xfe72c0e3;	/* blt t0, t2, loop */
+	u32 code[32], n = 0, i, at;
+
+	for (i = 0; i < 8; i++)
+		code[n++] = head[i];
+	if (!before)
+		code[n++] = target;
+	for (i = 0; i < 6; i++)
+		code[n++] = pick[i];
+	if (before)
+		code[n++] = target;
+	code[n++] = blt;
+	for (i = 0; i < 4; i++)
+		code[n++] = tail[i];
+	at = before ? 0x38 : 0x20;	/* target */
+	code[4] = 0x00000f13 | (at - 12) << 20 | 30 << 15;
+	code[5] = 0x000f2483 | (0x4c - at) << 20;
+	add_code_rv32(before ? "rv32 rewriting its next instruction each pass" :
+		      "rv32 rewriting an instruction each pass, after it ran",
+		      code, n, 0x1000, false);
+}
+
+/*
+ * RV32IM whose hot loop the caller rewrites between pieces (the memory a
+ * run is given changed since the last): an instruction inside it and
+ * another swapped each time.
+ */
+static void add_swapped_rv32(void)
+{
+	static const u32 code[] = {
+		0x00000293,	/* li t0, 0 */
+		0x00000313,	/* li t1, 0 */
+		0x000013b7,	/* lui t2, 1 */
+		0x00128293,	/* loop: addi t0, t0, 1 */
+		0x00129593,	/* slli a1, t0, 1 */
+		0x00130313,	/* target: addi t1, t1, 1 */
+		0x0065c6b3,	/* xor a3, a1, t1 */
+		0xfe72c8e3,	/* blt t0, t2, loop */
+		0x05d00893,	/* li a7, 93 */
+		0x00030513,	/* mv a0, t1 */
+		0x00000073,	/* ecall: exit */
+		0x06430313,	/* patch: addi t1, t1, 100 */
+	};
+	struct prog *p = add_code_rv32("rv32 rewritten by the caller between pieces",
+				       code, sizeof(code) / sizeof(code[0]),
+				       0x1000, false);
+
+	if (p) {
+		p->swap[0] = 0x14;
+		p->swap[1] = 0x2c;
+	}
+}
+
 static void add_elf(const char *path)
 {
 	struct vpmu_buf file = { 0 }, d = { 0 };
@@ -573,6 +658,9 @@ int main(int argc, char **argv)
 	add_smc_rv32();
 	add_misses_rv32(true);
 	add_smc16_rv32();
+	add_smc_pass_rv32(true);
+	add_smc_pass_rv32(false);
+	add_swapped_rv32();
 	add_misaligned_rv32(false);
 	add_misaligned_rv32(true);
 	add_counters_rv32();
