@@ -768,11 +768,13 @@ out:
 	return (struct vpmu_tc_ret){ upc, left };
 tc_enter:
 	t = VPMU_TB_OPS(tb);
-	/* a word it runs changed: the exit before its first block */
-	if (unlikely(tb->gen != e->tc_gen) && !vpmu_tc_check(e, tb))
-		goto tc_exit;
-	if (unlikely(tb->epoch != e->tc_epoch))
-		vpmu_tc_touch(e, tb);
+	if (unlikely(tb->stamp != e->tc_stamp)) {
+		/* a word it runs changed: the exit before its first block */
+		if (tb->gen != e->tc_gen && !vpmu_tc_check(e, tb))
+			goto tc_exit;
+		if (tb->epoch != e->tc_epoch)
+			vpmu_tc_touch(e, tb);
+	}
 	goto TH_BLK;		/* what every translation begins with */
 }
 

@@ -512,11 +512,20 @@ struct vpmu_tb {
 	u32 ir;
 	/* registers every path writes before it reads them, to its EOI */
 	u64 kill;
-	u32 epoch;	/* vpmu_tc_drain() epoch it last counted in */
+	/*
+	 * The vpmu_tc_drain() epoch it last counted in, and the tc_gen its
+	 * checked words were last found in: both compared at once on entry.
+	 */
+	union {
+		struct {
+			u32 epoch;
+			u32 gen;
+		};
+		u64 stamp;
+	};
 	u16 none;	/* not translatable: run on the interpreter */
 	u16 nblk;	/* block records, from blk on */
 	u32 blk;
-	u32 gen;	/* the tc_gen its checked words were last found in */
 	u32 chk;	/* its instructions after the first: nchk words at chk */
 	u32 nchk;
 };
@@ -797,11 +806,16 @@ struct vpmu_engine {
 	 * whose memory may have changed, starts (vpmu_tc_check()).
 	 */
 	u32 *tc_code;
-	u32 tc_gen;
+	union {
+		struct {
+			u32 tc_epoch;
+			u32 tc_gen;
+		};
+		u64 tc_stamp;		/* as a translation's stamp */
+	};
 	u32 tc_used;			/* pool words in use */
 	u32 tc_nctr;			/* block counters in use */
 	u32 tc_ntouch;
-	u32 tc_epoch;
 	u32 tc_budget;			/* microwords this chunk may translate */
 	u32 tc_msz;			/* memory its fetches are inside of */
 	bool tc_off;			/* vpmu_engine_tc_enable(e, false) */

@@ -82,7 +82,7 @@ MUTANTS=(
 "vpmu_engine_tc.c#		tc_apply(base, b, x->kpos, 1);#		tc_apply(base, b, 0, 1);#an exit forgets what ran of its block"
 "vpmu_engine_tc.c#	vpmu_latch_maps(e);#	(void)0;#an exit leaves @ds, @s1, @s2 stale"
 "vpmu_engine_translate.c#	return (tr->e->condtab[d->cond] >> fl) & 1;#	return 0;#branches on known flags not followed"
-"vpmu_engine_interp.c#	if (unlikely(tb->gen != e->tc_gen) && !vpmu_tc_check(e, tb))#	if (0)#a superblock's later words not checked when it is entered"
+"vpmu_engine_interp.c#		if (tb->gen != e->tc_gen && !vpmu_tc_check(e, tb))#		if (0)#a superblock's later words not checked when it is entered"
 "vpmu_engine_interp.c#			e->tc_gen++;	/* the others check */		\\#			(void)0;					\\#a translation's store into a checked word starts no new generation"
 "vpmu_engine_interp.c#			goto tc_code_exit;				\\#			(void)0;					\\#a translation runs on after its store into a checked word"
 "vpmu_engine_interp.c#		if (tc && unlikely(vpmu_tc_code(e, maddr)))		\\#		if (0)							\\#the interpreter's stores into checked words not seen"
