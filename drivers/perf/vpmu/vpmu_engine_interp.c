@@ -680,6 +680,35 @@ label : {								\
 	}
 
 /*
+ * An EOI op: the next pc @npc, which may not be in memory if @fault; the
+ * link to the translation that followed, whose key is compared whole if
+ * @keyed (pc on data: so is the mode), else its word only.  TH_EOI is the
+ * general form (b: npc is R[a], else the link's; d & 2: @fault, d & 1:
+ * @keyed), TH_EOIK the common one, npc known and in memory.
+ */
+#define TC_EOI(label, npc_expr, fault, keyed)				\
+label : {								\
+		struct vpmu_tlink *l = (struct vpmu_tlink *)(t + 1);	\
+		u32 npc = (npc_expr), ir;				\
+		if ((fault) && !FETCH_OK(npc))				\
+			goto tc_exit;					\
+		ir = vpmu_get_le32(mem + npc);				\
+		tb = (const struct vpmu_tb *)(tpool + l->tb);		\
+		if (unlikely(!l->tb || tb->ir != ir ||			\
+			     ((keyed) && tb->key != (npc | e->st.mode)))) { \
+			tb = vpmu_tc_next(e, l, npc, ir, &tpend);	\
+			if (tb)						\
+				goto tc_enter;				\
+			upc = e->uc->idtab[(ir >> e->op_shift) & e->op_mask]; \
+			goto out;					\
+		}							\
+		if (l->pairs)						\
+			vpmu_tc_write(R, (const void *)(tpool + l->pairs)); \
+		tpend = (const void *)(tpool + l->fin);			\
+		goto tc_enter;						\
+	}
+
+/*
  * Run translations (vpmu_engine_tc.c) from @tb on, with the interpreter's
  * clock (@left, @cend) and slot (@base), until one leaves: returns the
  * microword where the interpreter goes on and the cycles left.  Its own
@@ -729,30 +758,9 @@ TH_BRX:
 	TTAKE(vpmu_cond_ext(e, t->b, cend - left));
 	TC_DISPG(TH_DGADD, R[t->a] + R[t->b]);
 	TC_DISPG(TH_DGADDI, R[t->a] + t->imm);
-TH_EOI: {
-		struct vpmu_tlink *l = (struct vpmu_tlink *)(t + 1);
-		u32 npc, ir;
-
-		/* a known pc in memory when translated stays there (tc_msz) */
-		npc = t->b ? R[t->a] : l->npc;
-		if (unlikely(t->d & 2) && !FETCH_OK(npc))
-			goto tc_exit;
-		ir = vpmu_get_le32(mem + npc);
-		tb = (const struct vpmu_tb *)(tpool + l->tb);
-		/* the link: pc is known unless d & 1 (so is the mode) */
-		if (unlikely(!l->tb || tb->ir != ir ||
-			     (t->d & 1 && tb->key != (npc | e->st.mode)))) {
-			tb = vpmu_tc_next(e, l, npc, ir, &tpend);
-			if (tb)
-				goto tc_enter;
-			upc = e->uc->idtab[(ir >> e->op_shift) & e->op_mask];
-			goto out;
-		}
-		if (l->pairs)
-			vpmu_tc_write(R, (const void *)(tpool + l->pairs));
-		tpend = (const void *)(tpool + l->fin);
-		goto tc_enter;
-	}
+	/* a known pc in memory when translated stays there (tc_msz) */
+	TC_EOI(TH_EOI, t->b ? R[t->a] : l->npc, unlikely(t->d & 2), t->d & 1);
+	TC_EOI(TH_EOIK, l->npc, false, false);
 tc_stall_exit:
 tc_code_exit:
 	x = (const struct vpmu_trec *)(tpool + t->y);

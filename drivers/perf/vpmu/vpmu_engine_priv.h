@@ -607,8 +607,8 @@ static inline u32 tc_pairs_words(u32 n)
  * register and an immediate (RI) or an immediate and a register (IR),
  * EXT and SEXT (RF), loads and stores, compare and branch (CMP_cond with
  * b a register, CMPI_cond with an immediate), a block's entry (BLK), a
- * branch on the flags (BRF) or an external condition (BRX), EOI, an exit
- * (EXIT).
+ * branch on the flags (BRF) or an external condition (BRX), EOI (EOIK:
+ * its next pc known and in memory), an exit (EXIT).
  */
 #define VPMU_TC_NAMES(name, code, sig, doc)	VPMU_TC_NAMES_##sig(name)
 #define VPMU_TC_NAMES_NONE(n)
@@ -622,7 +622,7 @@ static inline u32 tc_pairs_words(u32 n)
 #define VPMU_TC_HANDLER_LIST						\
 	VPMU_OP_LIST(VPMU_TC_NAMES)					\
 	VPMU_CMP_LIST(VPMU_TC_CMP_NAME)					\
-	VPMU_T(BLK) VPMU_T(BRF) VPMU_T(BRX) VPMU_T(EOI)			\
+	VPMU_T(BLK) VPMU_T(BRF) VPMU_T(BRX) VPMU_T(EOI) VPMU_T(EOIK)	\
 	VPMU_T(DGADD) VPMU_T(DGADDI) VPMU_T(EXIT)
 
 enum vpmu_th {

@@ -710,6 +710,8 @@ static int tc_eoi(struct vpmu_tc_tr *tr, struct vpmu_tc_state *st,
 	} else if (!tc_fetch_ok(tr->e, npc)) {
 		t->d = 2;	/* a fetch that faults, maybe */
 	}
+	if (!t->b && !t->d)
+		t->h = TH_EOIK;
 	l->fin = tc_pairs(tr, st, TC_KEYREGS);
 	if (l->fin)
 		tc_rel(tr, tc_op_word(tr, &l->fin));
@@ -1152,7 +1154,7 @@ static u32 tc_layout(struct vpmu_tc_tr *tr)
 #endif
 		if (ops[i].h == TH_BLK)
 			ops[i].y += e->tc_nctr;
-		if (ops[i].h == TH_EOI)
+		if (ops[i].h == TH_EOI || ops[i].h == TH_EOIK)
 			i++;	/* past the data slot */
 	}
 	for (i = 0; i < tr->nrels; i++) {
