@@ -472,7 +472,8 @@ struct vpmu_usample {
 #define VPMU_TC_ROOM	40		/* microwords an instruction may need */
 #define VPMU_TC_PAIRS	28		/* known registers a record writes */
 #define VPMU_TC_LINE	6		/* log2 bytes of a code line (tc_code) */
-#define VPMU_TC_LINES	(1u << 18)	/* code lines: 16 MiB, then they wrap */
+/* the code lines tc_code marks: 16 MiB of memory (further ones wrap) */
+#define VPMU_TC_LINES	(0x1000000u >> VPMU_TC_LINE)
 
 /*
  * A translation op: 16 bytes, dispatched by handler index (enum vpmu_th)

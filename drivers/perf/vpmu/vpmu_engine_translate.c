@@ -382,8 +382,8 @@ static __always_inline bool tc_dst(struct vpmu_tc_tr *tr,
 	return true;
 }
 
-static __always_inline void tc_set(struct vpmu_tc_state *st, u8 r, bool known,
-				    u32 v)
+static __always_inline void tc_set(struct vpmu_tc_state *st, u8 r,
+				   bool known, u32 v)
 {
 	if (r == R_SINK)
 		return;
