@@ -125,8 +125,7 @@ static u32 vpmu_commit_slow(struct vpmu_engine *e, struct vpmu_uop *u,
 	}
 	if (pend & P_STORE) {
 		vpmu_mem_store(e->st.mem + maddr, res, u->st_size);
-		if (e->tc_pool && vpmu_tc_code(e, maddr))
-			e->tc_gen++;
+		vpmu_tc_stored(e, maddr);
 		stall = vpmu_wq_store(e, now);
 		u->dyn += stall;
 	} else if (pend & P_SPECIAL) {
@@ -451,8 +450,7 @@ static __always_inline int vpmu_loop_exit(struct vpmu_engine *e,
 	do {								\
 		u32 st_;						\
 		vpmu_mem_store(mem + maddr, res, size);			\
-		if (tc && unlikely(vpmu_tc_code(e, maddr)))		\
-			e->tc_gen++;					\
+		vpmu_tc_stored(e, maddr);				\
 		st_ = vpmu_wq_store(e, now);				\
 		if (unlikely(st_)) {					\
 			(x)->dyn += st_;				\
@@ -632,7 +630,7 @@ TH_ST_##name : {							\
 			TNEXT();					\
 		if (st_)						\
 			left -= vpmu_tc_stall(e, base, tpool, t, st_, st_); \
-		/* into a checked word: a new generation, and out */	\
+		/* into a checked word: a new code generation, and out */ \
 		if (vpmu_tc_code(e, maddr)) {				\
 			e->tc_gen++;	/* the others check */		\
 			goto tc_code_exit;				\
@@ -970,8 +968,6 @@ int vpmu_interp(struct vpmu_engine *e, s64 L)
 	e->tc_budget = 16 + (u32)(L >> 7);
 	if (tc && unlikely(msz < e->tc_msz))
 		vpmu_tc_flush(e);	/* translated fetches may be outside */
-	if (!tc)
-		e->tc_gen++;	/* its stores are not checked (ST_NOW_AT()) */
 	base = e->slot[e->cur];
 	u = base + e->st.upc;
 	ENTER();

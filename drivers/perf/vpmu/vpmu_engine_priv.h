@@ -458,7 +458,7 @@ struct vpmu_usample {
  * pool of 32-bit words, addressed by word offsets (0: none), and are
  * found through a direct-mapped table by pc.
  */
-#define VPMU_TC_POOL	(48 * 1024)	/* pool words */
+#define VPMU_TC_POOL	(32 * 1024)	/* pool words */
 #define VPMU_TC_MAP	8192		/* table entries, a power of two */
 #ifndef VPMU_TC_WARM
 #define VPMU_TC_WARM	8		/* runs of an instruction before it is */
@@ -471,9 +471,8 @@ struct vpmu_usample {
 #define VPMU_TC_FORKS	8		/* branches on data in one */
 #define VPMU_TC_ROOM	40		/* microwords an instruction may need */
 #define VPMU_TC_PAIRS	28		/* known registers a record writes */
-#define VPMU_TC_LINE	6		/* log2 bytes of a code line (tc_code) */
-/* the code lines tc_code marks: 16 MiB of memory (further ones wrap) */
-#define VPMU_TC_LINES	(0x1000000u >> VPMU_TC_LINE)
+/* tc_code's bits: a 4-byte word of memory each, 256 KiB (then they wrap) */
+#define VPMU_TC_CODE_BITS	(0x40000u / 4)
 
 /*
  * A translation op: 16 bytes, dispatched by handler index (enum vpmu_th)
@@ -659,7 +658,7 @@ struct vpmu_engine_mem {
 	u32 *tc_touch;			/* translations counted since drain */
 	void *tc_scratch;		/* a translation in the making */
 	u8 *tc_heat;			/* VPMU_TC_MAP: runs not translated */
-	u32 *tc_code;			/* VPMU_TC_LINES bits */
+	u32 *tc_code;			/* VPMU_TC_CODE_BITS bits */
 };
 
 struct vpmu_engine {
@@ -802,9 +801,10 @@ struct vpmu_engine {
 	void *tc_scratch;
 	u8 *tc_heat;
 	/*
-	 * The lines of memory that hold a translation's checked words (a bit
-	 * each), and a generation that a store into one of them, or a run
-	 * whose memory may have changed, starts (vpmu_tc_check()).
+	 * The words of memory that hold a translation's checked words (a bit
+	 * each), and the code generation, which a store into one of them,
+	 * or a run whose memory may have changed, starts anew
+	 * (vpmu_tc_check()).
 	 */
 	u32 *tc_code;
 	union {
@@ -1051,15 +1051,26 @@ static inline u32 vpmu_tc_slot(u32 key)
 }
 
 /*
- * Is @maddr in a line of memory that holds a word a translation checks?
- * A store there starts a new generation: every translation compares its
- * words again before it runs (vpmu_tc_check()).
+ * Is @maddr in a word of memory that holds (part of) a word a translation
+ * checks, or one a multiple of 256 KiB apart?  A store there starts a new code
+ * generation: every translation compares its words again before it runs
+ * (vpmu_tc_check()).  Stores are aligned: one word holds them.
  */
 static inline bool vpmu_tc_code(const struct vpmu_engine *e, u32 maddr)
 {
-	u32 l = (maddr >> VPMU_TC_LINE) & (VPMU_TC_LINES - 1);
+	u32 w = (maddr / 4) & (VPMU_TC_CODE_BITS - 1);
 
-	return e->tc_code[l / 32] >> (l % 32) & 1;
+	return e->tc_code[w / 32] >> (w % 32) & 1;
+}
+
+/*
+ * The interpreter stored to @maddr: a new code generation if into such a
+ * word, whether this chunk uses the cache or not (its translations stay).
+ */
+static inline void vpmu_tc_stored(struct vpmu_engine *e, u32 maddr)
+{
+	if (e->tc_pool && unlikely(vpmu_tc_code(e, maddr)))
+		e->tc_gen++;
 }
 
 /* The translation of (@key = pc | mode, @ir), or NULL; maybe a "none". */

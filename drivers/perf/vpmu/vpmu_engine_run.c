@@ -392,7 +392,7 @@ static int vpmu_tc_alloc(struct vpmu_engine_mem *m)
 	m->tc_touch = vpmu_zalloc(sizeof(u32) * (VPMU_TC_POOL / 16));
 	m->tc_scratch = vpmu_zalloc(vpmu_tc_scratch_size());
 	m->tc_heat = vpmu_zalloc(VPMU_TC_MAP);
-	m->tc_code = vpmu_zalloc(VPMU_TC_LINES / 8);
+	m->tc_code = vpmu_zalloc(VPMU_TC_CODE_BITS / 8);
 	if (!m->tc_pool || !m->tc_map || !m->tc_cnt || !m->tc_touch ||
 	    !m->tc_scratch || !m->tc_heat || !m->tc_code)
 		return -ENOMEM;

@@ -39,7 +39,7 @@
  * mode and, in a superblock, the words of the instructions after the
  * first: compared again before it runs whenever a store into their lines
  * of memory, or a run on memory the caller may have written, has started
- * a new generation since it last compared them.
+ * a new code generation since it last compared them.
  */
 #include "vpmu_engine_priv.h"
 
@@ -119,7 +119,7 @@ void vpmu_tc_flush(struct vpmu_engine *e)
 		vpmu_tc_drain(e);
 	memset(e->tc_map, 0, sizeof(u32) * VPMU_TC_MAP);
 	memset(e->tc_heat, 0, VPMU_TC_MAP);
-	memset(e->tc_code, 0, VPMU_TC_LINES / 8);
+	memset(e->tc_code, 0, VPMU_TC_CODE_BITS / 8);
 	e->tc_used = 2;		/* offset 0 means none, pool[0] n = 0 */
 	e->tc_nctr = 0;
 	e->tc_msz = 0;
@@ -129,9 +129,10 @@ void vpmu_tc_flush(struct vpmu_engine *e)
 
 /*
  * May translation @tb run: are the words of the instructions it runs after
- * its first still those it was made from?  Asked when a new generation
- * has started since they last were (vpmu_tc_code()).  If one is not, its
- * table entry is freed, so that the instruction is translated again.
+ * its first still those it was made from?  Asked when a new code
+ * generation has started since they last were (vpmu_tc_code()).  If one
+ * is not, its table entry is freed, so that the instruction is translated
+ * again.
  */
 bool vpmu_tc_check(struct vpmu_engine *e, const struct vpmu_tb *tb)
 {

@@ -1101,12 +1101,12 @@ static void tc_path(struct vpmu_tc_tr *tr, struct vpmu_tc_state *st, u32 upc)
 	}
 }
 
-/* The line of memory at @addr holds a word a translation checks. */
-static void tc_code_line(struct vpmu_engine *e, u32 addr)
+/* The word of memory at @addr holds (part of) a word a translation checks. */
+static void tc_code_mark(struct vpmu_engine *e, u32 addr)
 {
-	u32 l = (addr >> VPMU_TC_LINE) & (VPMU_TC_LINES - 1);
+	u32 w = (addr / 4) & (VPMU_TC_CODE_BITS - 1);
 
-	e->tc_code[l / 32] |= 1u << (l % 32);
+	e->tc_code[w / 32] |= 1u << (w % 32);
 }
 
 /* Lay the translation out in the pool; its head's offset, or 0: no room. */
@@ -1137,8 +1137,8 @@ static u32 tc_layout(struct vpmu_tc_tr *tr)
 	tb->nchk = tr->nchk;
 	memcpy(e->tc_pool + tb->chk, tr->chk, 4 * cw);
 	for (i = 0; i < tr->nchk; i++) {
-		tc_code_line(e, tr->chk[i].pc);
-		tc_code_line(e, tr->chk[i].pc + 3);
+		tc_code_mark(e, tr->chk[i].pc);
+		tc_code_mark(e, tr->chk[i].pc + 3);
 	}
 	ops = (struct vpmu_top *)(tb + 1);
 	memcpy(ops, tr->ops, sizeof(*ops) * tr->nops);

@@ -581,7 +581,7 @@ static void add_swapped_rv32(void)
 	static const u32 code[] = {
 		0x00000293,	/* li t0, 0 */
 		0x00000313,	/* li t1, 0 */
-		0x000013b7,	/* lui t2, 1 */
+		0x000043b7,	/* lui t2, 4: 16384 passes */
 		0x00128293,	/* loop: addi t0, t0, 1 */
 		0x00129593,	/* slli a1, t0, 1 */
 		0x00130313,	/* target: addi t1, t1, 1 */
@@ -599,6 +599,7 @@ static void add_swapped_rv32(void)
 	if (p) {
 		p->swap[0] = 0x14;
 		p->swap[1] = 0x2c;
+		p->cycles = 1000000;	/* many pieces: many swaps */
 	}
 }
 
