@@ -22,9 +22,9 @@
  * an EOI whose next pc is known the path goes on into the next
  * instruction (a superblock).  That instruction's word is one the
  * translation checks (struct vpmu_tword): before it runs, if a store has
- * been made into a line of memory holding such a word since it last
- * looked, or the run's memory may have changed (vpmu_tc_check()); a
- * store it makes there itself leaves it right after.  So code that
+ * been made into a word of memory holding one since it last looked, or
+ * the run's memory may have changed (vpmu_tc_check()); a store it makes
+ * there itself leaves it right after.  So code that
  * rewrites itself is never replayed stale.  The instructions a
  * translation covers were in memory when it was made; a run on less
  * memory flushes the cache (tc_msz), so a translation never checks a
@@ -675,10 +675,10 @@ static bool tc_npc_known(struct vpmu_tc_tr *tr,
 }
 
 /*
- * An EOI ends the instruction with pc @npc (known)
- * or in R[t->a]: the path ends with EOI op @t, or goes on into the next
- * instruction (*next), @t dropped (the last op) and the word there one
- * the translation checks.
+ * An EOI ends the instruction with pc @npc (known) or in R[t->a]: the
+ * path ends with EOI op @t (EOIK if npc is known and in memory), or goes
+ * on into the next instruction (*next), @t dropped (the last op) and the
+ * word there one the translation checks.
  */
 static int tc_eoi(struct vpmu_tc_tr *tr, struct vpmu_tc_state *st,
 		  struct vpmu_top *t, bool npc_known, u32 npc, u32 *next)
