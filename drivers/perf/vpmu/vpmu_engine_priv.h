@@ -1052,9 +1052,9 @@ static inline u32 vpmu_tc_slot(u32 key)
 
 /*
  * Is @maddr in a word of memory that holds (part of) a word a translation
- * checks, or one a multiple of 256 KiB apart?  A store there starts a new code
- * generation: every translation compares its words again before it runs
- * (vpmu_tc_check()).  Stores are aligned: one word holds them.
+ * checks, or one a multiple of 256 KiB apart?  A store there starts a new
+ * code generation: every translation compares its words again before it
+ * runs (vpmu_tc_check()).  Stores are aligned: one word holds each.
  */
 static inline bool vpmu_tc_code(const struct vpmu_engine *e, u32 maddr)
 {
