@@ -1050,6 +1050,12 @@ static inline u32 vpmu_tc_slot(u32 key)
 	return (key >> 1) & (VPMU_TC_MAP - 1);
 }
 
+/* The bit of tc_code for the word of memory at @addr. */
+static inline u32 vpmu_tc_code_bit(u32 addr)
+{
+	return (addr / 4) & (VPMU_TC_CODE_BITS - 1);
+}
+
 /*
  * Is @maddr in a word of memory that holds (part of) a word a translation
  * checks, or one a multiple of 256 KiB apart?  A store there starts a new
@@ -1058,7 +1064,7 @@ static inline u32 vpmu_tc_slot(u32 key)
  */
 static inline bool vpmu_tc_code(const struct vpmu_engine *e, u32 maddr)
 {
-	u32 w = (maddr / 4) & (VPMU_TC_CODE_BITS - 1);
+	u32 w = vpmu_tc_code_bit(maddr);
 
 	return e->tc_code[w / 32] >> (w % 32) & 1;
 }

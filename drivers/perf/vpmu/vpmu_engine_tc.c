@@ -223,8 +223,7 @@ static void tc_link(struct vpmu_engine *e, struct vpmu_tlink *l,
 /*
  * At an EOI: the translation for the instruction at @npc (word @ir), found
  * or made; @l is the data of the EOI op of the translation that ends
- * there (NULL: the interpreter's EOI, or a superblock's next instruction
- * that was not the word translated: R[] is exact).  With @l, *@pend is
+ * there (NULL: the interpreter's EOI, R[] exact).  With @l, *@pend is
  * then the pairs that translation leaves to be written (those the next
  * one reads first are written now), and the link is made if @l has none.
  * NULL: the interpreter runs the instruction, with R[] exact.

@@ -320,9 +320,10 @@ struct vpmu_tc_opnd {
 	u32 v;
 };
 
-static bool tc_src(struct vpmu_tc_tr *tr, const struct vpmu_tc_state *st,
-		   const struct vpmu_dec *d, unsigned int code,
-		   struct vpmu_tc_opnd *o)
+static __always_inline bool tc_src(struct vpmu_tc_tr *tr,
+				   const struct vpmu_tc_state *st,
+				   const struct vpmu_dec *d, unsigned int code,
+				   struct vpmu_tc_opnd *o)
 {
 	o->known = true;
 	if (code == VPMU_OPND_IMM) {
@@ -958,36 +959,17 @@ static int tc_sequence(struct vpmu_tc_tr *tr, struct vpmu_tc_state *st,
 
 /* ---- the common case, cheaply ------------------------------------------- */
 
-/*
- * A source operand's value, if the path knows it (as tc_src() finds it);
- * false: it is on data, or the general path must look.
- */
-static inline bool tc_kval(const struct vpmu_tc_tr *tr,
-			   const struct vpmu_tc_state *st,
-			   const struct vpmu_dec *d, unsigned int code, u32 *v)
+/* A source operand's value, if the path knows it (tc_src()). */
+static __always_inline bool tc_kval(struct vpmu_tc_tr *tr,
+				    const struct vpmu_tc_state *st,
+				    const struct vpmu_dec *d, unsigned int code,
+				    u32 *v)
 {
-	if (code == VPMU_OPND_IMM) {
-		*v = (u32)d->imm;
-		return true;
-	}
-	if (code == VPMU_OPND_ZERO) {
-		*v = 0;
-		return true;
-	}
-	if (vpmu_is_at(code)) {
-		unsigned int l = R_DS + code - VPMU_OPND_AT_DS;
+	struct vpmu_tc_opnd o;
 
-		if (!(st->known & TC_BIT(l)))
-			return false;
-		code = st->val[l] & 31;
-	}
-	if (code == VPMU_OPND_R0 && tr->e->r0zero) {
-		*v = 0;
-		return true;
-	}
-	if (code > R_FLAGS || !(st->known & TC_BIT(code)))
+	if (!tc_src(tr, st, d, code, &o) || !o.known)
 		return false;
-	*v = st->val[code];
+	*v = o.v;
 	return true;
 }
 
@@ -1104,7 +1086,7 @@ static void tc_path(struct vpmu_tc_tr *tr, struct vpmu_tc_state *st, u32 upc)
 /* The word of memory at @addr holds (part of) a word a translation checks. */
 static void tc_code_mark(struct vpmu_engine *e, u32 addr)
 {
-	u32 w = (addr / 4) & (VPMU_TC_CODE_BITS - 1);
+	u32 w = vpmu_tc_code_bit(addr);
 
 	e->tc_code[w / 32] |= 1u << (w % 32);
 }
