@@ -37,9 +37,9 @@
  * What a translation depends on: the ucode (a new one flushes the cache),
  * which microwords are routed to hooks (a change flushes), pc, ir, the
  * mode and, in a superblock, the words of the instructions after the
- * first: compared again before it runs whenever a store into their lines
- * of memory, or a run on memory the caller may have written, has started
- * a new code generation since it last compared them.
+ * first: compared again before it runs whenever a store into the words
+ * of memory that hold them, or a run on memory the caller may have
+ * written, has started a new code generation since it last compared them.
  */
 #include "vpmu_engine_priv.h"
 
