@@ -154,6 +154,7 @@ MAN4	:= tools/vpmu/man/vpmu.4
 DKMS_FILES := $(sort Kbuild dkms.conf include/uapi/linux/vpmu.h \
 	      drivers/perf/vpmu/Makefile drivers/perf/vpmu/ucode/default.vus \
 	      $(filter-out %.mod.c,$(wildcard drivers/perf/vpmu/*.[ch])) \
+	      $(wildcard drivers/perf/vpmu/engine/*.[ch]) \
 	      $(UCODE_H) $(VERSION_H))
 
 install: install-tools install-dkms-src
@@ -236,7 +237,7 @@ pkg-check:
 # module's build products are these.
 KBUILD_JUNK := Module.symvers modules.order .*.cmd .module-common.o \
 	       $(addprefix drivers/perf/vpmu/, *.o *.ko *.mod *.mod.c \
-	       .*.cmd .*.d modules.order) \
+	       .*.cmd .*.d modules.order engine/*.o engine/.*.cmd engine/.*.d) \
 	       drivers/perf/.*.cmd drivers/perf/modules.order
 
 clean:

@@ -78,6 +78,7 @@ add_line() {
 }
 
 put_dir drivers/perf/vpmu drivers/perf/vpmu '*.[ch]' Kconfig Makefile
+put_dir drivers/perf/vpmu/engine drivers/perf/vpmu/engine '*.[ch]'
 put include/uapi/linux/vpmu.h include/uapi/linux/vpmu.h
 add_line drivers/perf/Kconfig 'source "drivers/perf/vpmu/Kconfig"' '^endmenu'
 add_line drivers/perf/Makefile 'obj-$(CONFIG_PERF_VPMU) += vpmu/'

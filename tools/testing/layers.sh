@@ -5,7 +5,8 @@
 #
 #   layers.sh [--quiet] [DIR]
 #
-# The driver in DIR (default drivers/perf/vpmu) is four layers, top to
+# The driver in DIR (default drivers/perf/vpmu, with the engine core in
+# DIR/engine) is four layers, top to
 # bottom; the table below gives each file's.  A file may include the
 # headers and use the functions and data of its own layer and the layers
 # below it, never those of a layer above: calls up go through an ops
@@ -122,10 +123,21 @@ sub is_iface {
 	return grep { $f =~ glob_re($_) } @{$iface{$layer} // []};
 }
 
-opendir(my $dh, $dir) or die "layers: $dir: $!\n";
-my @files = sort grep { /^vpmu.*\.[ch]$/ && !/\.mod\.c$/ &&
-			 $_ ne $ENV{GENERATED} } readdir $dh;
-closedir $dh;
+# The driver's files and its engine's (DIR/engine), by name: the two
+# directories share no file name, and includes name files without a path.
+my (@files, %path);
+for my $d ($dir, "$dir/engine") {
+	next unless -d $d;
+	opendir(my $dh, $d) or die "layers: $d: $!\n";
+	for (grep { /^vpmu.*\.[ch]$/ && !/\.mod\.c$/ &&
+		    $_ ne $ENV{GENERATED} } readdir $dh) {
+		die "layers: $_ in $dir and $d\n" if exists $path{$_};
+		$path{$_} = "$d/$_";
+		push @files, $_;
+	}
+	closedir $dh;
+}
+@files = sort @files;
 
 my (%layer, %part, %incs, %defs, %statics, %tokens, %longest, %longname);
 my $bad = 0;
@@ -136,7 +148,7 @@ sub violation {
 }
 
 for my $f (@files) {
-	open(my $fh, "<", "$dir/$f") or die "layers: $f: $!\n";
+	open(my $fh, "<", $path{$f}) or die "layers: $f: $!\n";
 	local $/;
 	my $src = <$fh>;
 	close $fh;

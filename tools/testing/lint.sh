@@ -76,7 +76,7 @@ kernel_files() {
 		git -C "$TOP" ls-files 'drivers/perf/vpmu/*.[ch]' \
 			'include/uapi/linux/vpmu.h'
 	else
-		(cd "$TOP" && find drivers/perf/vpmu -maxdepth 1 -name '*.[ch]' \
+		(cd "$TOP" && find drivers/perf/vpmu -maxdepth 2 -name '*.[ch]' \
 			! -name vpmu_default_image_data.h | sort &&
 			echo include/uapi/linux/vpmu.h)
 	fi
@@ -233,18 +233,17 @@ kbuild_objs() {
 }
 
 # The engine core's files are listed twice: in the module's Makefile
-# (Kbuild objects) and in tools/vpmu/sources.mk (the host's sources).
-# Both must name every vpmu_isa.c, vpmu_ucode.c and vpmu_engine*.c there is.
+# (Kbuild objects, engine/*.o) and in tools/vpmu/sources.mk (the host's
+# sources).  Both must name every .c file of drivers/perf/vpmu/engine.
 core_lists_agree() {
 	local dir=$TOP/drivers/perf/vpmu files kbuild host
 
-	files=$(cd "$dir" && ls vpmu_isa.c vpmu_ucode.c vpmu_engine*.c | sort)
-	kbuild=$(kbuild_objs "$dir/Makefile" |
-		grep -E '^vpmu_(isa|ucode|engine[a-z_]*)\.o$' |
-		sed 's/\.o$/.c/' | sort)
+	files=$(cd "$dir/engine" && ls ./*.c | sed 's|^\./||' | sort)
+	kbuild=$(kbuild_objs "$dir/Makefile" | sed -n 's|^engine/\(.*\)\.o$|\1.c|p' |
+		sort)
 	host=$(mk_lines "$TOP/tools/vpmu/sources.mk" |
 		sed -n '/^VPMU_CORE_SRCS/,/)/p' | tr ' \t' '\n\n' |
-		grep -oE '^vpmu_(isa|ucode|engine[a-z_]*)\.c' | sort)
+		grep -oE '^vpmu_[a-z0-9_]*\.c' | sort)
 	if [ "$files" != "$kbuild" ] || [ "$files" != "$host" ]; then
 		printf 'files:\n%s\nMakefile:\n%s\nsources.mk:\n%s\n' \
 			"$files" "$kbuild" "$host"
@@ -306,7 +305,7 @@ run_kdir_switch() {
 		return
 	fi
 	objs=$(kbuild_objs "$src/drivers/perf/vpmu/Makefile" | wc -l)
-	cc=$(grep -c ' CC \[M\] .*/drivers/perf/vpmu/vpmu_[a-z0-9_]*\.o$' "$log" || true)
+	cc=$(grep -cE ' CC \[M\] .*/drivers/perf/vpmu/(engine/)?vpmu_[a-z0-9_]*\.o$' "$log" || true)
 	if [ "$cc" -ne "$objs" ]; then
 		echo "compiled $cc of $objs objects" >>"$log"
 		tap fail "kernel tree changed: every object of the module rebuilt" "$log"

@@ -7,13 +7,15 @@
 VPMU_TOOLS	?= $(dir $(lastword $(MAKEFILE_LIST)))
 VPMU_TOP	:= $(abspath $(VPMU_TOOLS)/../..)
 VPMU_CORE	:= $(VPMU_TOP)/drivers/perf/vpmu
+VPMU_ENGINE	:= $(VPMU_CORE)/engine
 
-# The engine core, shared with the module: the ISA tables, the validator
-# (vpmu_ucode.c, which also has the CRC and the seal) and the engine
-# (vpmu_engine*.c; vpmu_engine_priv.h says which file holds what).  The
+# The engine core, shared with the module (drivers/perf/vpmu/engine/): the
+# ISA tables, the validator (vpmu_ucode.c, which also has the CRC and the
+# seal) and the engine (vpmu_engine*.c; vpmu_engine_priv.h says which file
+# holds what).  The
 # module's list is drivers/perf/vpmu/Makefile's; the lint tier checks that
 # the two agree.  The host tests, fuzzers and benchmarks take this one.
-VPMU_CORE_SRCS	:= $(addprefix $(VPMU_CORE)/, \
+VPMU_CORE_SRCS	:= $(addprefix $(VPMU_ENGINE)/, \
 		     vpmu_isa.c vpmu_ucode.c vpmu_engine_run.c \
 		     vpmu_engine_build.c vpmu_engine_interp.c \
 		     vpmu_engine_count.c vpmu_engine_tc.c \
@@ -29,8 +31,8 @@ VPMU_LIB_SRCS	:= $(addprefix $(VPMU_TOP)/tools/vpmu/, \
 VPMU_LIB_HDRS	:= $(VPMU_LIB_SRCS:.c=.h)
 
 # vpmu_objs DIR,SOURCES - where a build that compiles each of SOURCES once
-# puts its objects: the module's in DIR, the tools' in DIR/tools (both
-# directories have a vpmu_uhist.c).
+# puts its objects: the module's in DIR (the engine's in DIR/engine), the
+# tools' in DIR/tools (both directories have a vpmu_uhist.c).
 vpmu_objs	= $(patsubst $(VPMU_CORE)/%.c,$(1)/%.o, \
 		  $(patsubst $(VPMU_TOP)/tools/vpmu/%.c,$(1)/tools/%.o,$(2)))
 
@@ -47,7 +49,8 @@ VPMU_GEN_HDRS	:= $(addprefix $(VPMU_CORE)/, vpmu_default_image_data.h \
 		     vpmu_version.h)
 VPMU_ASM_HDRS	:= $(VPMU_LIB_HDRS) \
 		   $(filter-out $(VPMU_GEN_HDRS), $(wildcard $(VPMU_CORE)/*.h)) \
+		   $(wildcard $(VPMU_ENGINE)/*.h) \
 		   $(VPMU_TOP)/include/uapi/linux/vpmu.h
-VPMU_ASM_CPPFLAGS := -I$(VPMU_TOP)/include/uapi -I$(VPMU_CORE) \
+VPMU_ASM_CPPFLAGS := -I$(VPMU_TOP)/include/uapi -I$(VPMU_CORE) -I$(VPMU_ENGINE) \
 		     -I$(VPMU_TOP)/tools/vpmu
 VPMU_ASM_CFLAGS	:= -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter

@@ -28,7 +28,7 @@ static const char *const stop_names[] = {
 	[VPMU_RUN_SIGNAL] = "signal",
 };
 
-/* enum vpmu_fault in drivers/perf/vpmu/vpmu_engine.h. */
+/* enum vpmu_fault in drivers/perf/vpmu/engine/vpmu_engine.h. */
 static const char *const fault_names[] = {
 	"none", "load", "store", "align", "fetch", "ustack", "noucode",
 };

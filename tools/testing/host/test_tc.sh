@@ -8,7 +8,7 @@
 #      programs, RV32IM, RV32IMC and RV32IMAC, when the cross compiler is there
 #      (installed when missing, as root);
 #   2. the same test on engines built with a deliberate fault in the cache,
-#      one at a time (MUTANTS below: a file of drivers/perf/vpmu, a line of
+#      one at a time (MUTANTS below: a file of drivers/perf/vpmu/engine, a line of
 #      it, and what it becomes): each must be caught, by a failed test or
 #      a crash.  A line that is no longer in the file fails too, so the
 #      faults follow the code.
@@ -17,7 +17,7 @@ set -u
 
 . "$(dirname "$0")/tap.sh"
 here=$(cd "$(dirname "$0")" && pwd)
-VPMU=$TOP/drivers/perf/vpmu
+VPMU=$TOP/drivers/perf/vpmu/engine
 RVCC=${RV32_CC:-riscv64-unknown-elf-gcc}
 SEEDS=${TC_SEEDS:-2}
 
@@ -97,6 +97,7 @@ MUTANTS=(
 # Objects that do not change, built once: test_tc.c and the toolchain
 # library, as tools/vpmu/sources.mk lists it (VPMU_LIB_SRCS).
 CFLAGS_TC=(-std=gnu11 -O1 -g -w -I"$TOP/include/uapi" -I"$here"
+	   -I"$TOP/drivers/perf/vpmu"
 	   -I"$TOP/tools/vpmu" -DVPMU_TOP="\"$TOP\"")
 # shellcheck disable=SC2016 # $(VPMU_LIB_SRCS) is make's, not the shell's
 read -ra lib_srcs < <(printf 'print:\n\t@echo $(VPMU_LIB_SRCS)\n' |
@@ -119,7 +120,7 @@ for m in "${MUTANTS[@]}"; do
 	LINE=$line REPL=$repl perl -0pi -e \
 		's/^\Q$ENV{LINE}\E$/$ENV{REPL}/mg' "$tmp/vpmu/$file"
 	objs=()
-	for f in "$tmp"/vpmu/vpmu_isa.c "$tmp"/vpmu/vpmu_ucode.c "$tmp"/vpmu/vpmu_engine*.c; do
+	for f in "$tmp"/vpmu/*.c; do
 		${CC:-cc} "${CFLAGS_TC[@]}" -I"$tmp/vpmu" -c -o "$f.o" "$f" || break
 		objs+=("$f.o")
 	done

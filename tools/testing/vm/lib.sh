@@ -684,7 +684,8 @@ debug_vpmu_sync() {
 # debug_vpmu_sum TREE - a checksum of vpmu's files that the kernel build
 # reads in TREE (not its documentation or selftests).
 debug_vpmu_sum() {
-	(cd "$1" && cat drivers/perf/vpmu/*.[ch] drivers/perf/vpmu/Kconfig \
+	(cd "$1" && cat drivers/perf/vpmu/*.[ch] drivers/perf/vpmu/engine/*.[ch] \
+		drivers/perf/vpmu/Kconfig \
 		drivers/perf/vpmu/Makefile include/uapi/linux/vpmu.h \
 		drivers/perf/Kconfig drivers/perf/Makefile) | sha256sum
 }
