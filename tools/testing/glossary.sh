@@ -31,7 +31,7 @@ TOP=${1:-$(cd "$(dirname "$0")/../.." && pwd)}
 TABLE='\bstruct vpmu_image\b	struct vpmu_cstore (the control store)
 \bvpmu_image_(get|put|install|words|free_work)\b	vpmu_cstore_*()
 \bcurrent_image\b	current_cs
-\bvpmu_image\.[co]\b	vpmu_ucode.c (the decoder)
+\bvpmu_image\.[co]\b	vpmu_validate.c (the decoder)
 \bvpmu_default_ucode\w*	vpmu_default_image (the built-in image)
 \b_VPMU_UCODE_H\b	_VPMU_DEFAULT_IMAGE_H
 \bVPMU_EV_HIST(_BASE)?\b	VPMU_EV_HU, VPMU_EV_HU_BASE (the histogram unit)

@@ -50,7 +50,7 @@ LAYERS='
 main	vpmu_main.c vpmu_version.h
 front	vpmu.h vpmu_pmu*.[ch] vpmu_cdev.c vpmu_loader.c vpmu_caps.c vpmu_uhist.c vpmu_hu.c
 machine	vpmu_machine*.[ch] vpmu_default_image.[ch] vpmu_compat.h
-core	vpmu_port.h vpmu_isa.[ch] vpmu_ucode.c vpmu_engine*.[ch] vpmu_hu_text.[ch]
+core	engine/* vpmu_hu_text.[ch]
 '
 
 # The layers made of parts that meet only through an interface (above),
@@ -90,6 +90,7 @@ for my $line (grep { /\S/ } split /\n/, $ENV{INTERFACES}) {
 	$iface{$layer} = [split / /, $files];
 }
 my $max = $ENV{MAX_LINES};
+my %rel;
 my $quiet = $ENV{QUIET};
 
 sub glob_re {
@@ -99,10 +100,17 @@ sub glob_re {
 	return qr/^$g$/;
 }
 
+# A pattern with a "/" matches the path of a file below DIR (engine/*), the
+# others its name.
+sub matches {
+	my ($f, $p) = @_;
+	return ($p =~ m{/} ? $rel{$f} : $f) =~ glob_re($p);
+}
+
 sub layer_of {
 	my $f = shift;
 	for my $p (@pats) {
-		return $p->[0] if $f =~ glob_re($p->[1]);
+		return $p->[0] if matches($f, $p->[1]);
 	}
 	return undef;
 }
@@ -113,7 +121,7 @@ sub part_of {
 	my ($f, $layer) = @_;
 	return $layer unless defined $layer && $iface{$layer};
 	for my $p (@pats) {
-		return "$layer:$p->[1]" if $f =~ glob_re($p->[1]);
+		return "$layer:$p->[1]" if matches($f, $p->[1]);
 	}
 	return $layer;
 }
@@ -123,7 +131,7 @@ sub is_iface {
 	return grep { $f =~ glob_re($_) } @{$iface{$layer} // []};
 }
 
-# The driver's files and its engine's (DIR/engine), by name: the two
+# The files of the driver and of its engine (DIR/engine), by name: the two
 # directories share no file name, and includes name files without a path.
 my (@files, %path);
 for my $d ($dir, "$dir/engine") {
@@ -133,6 +141,7 @@ for my $d ($dir, "$dir/engine") {
 		    $_ ne $ENV{GENERATED} } readdir $dh) {
 		die "layers: $_ in $dir and $d\n" if exists $path{$_};
 		$path{$_} = "$d/$_";
+		$rel{$_} = $d eq $dir ? $_ : "engine/$_";
 		push @files, $_;
 	}
 	closedir $dh;

@@ -90,16 +90,17 @@ kernel_files() {
 cp_ignores() {
 	case "$1" in
 	*/vpmu_isa.h|*/vpmu_engine.h) echo COMPLEX_MACRO,MACRO_ARG_REUSE ;;
-	# The interpreter, built like kernel/bpf/core.c: X-macros expand to
-	# its handlers and jump-table entries, and the dispatch helpers
-	# (ENTER, FALL, FAULT, ...) jump; all live inside vpmu_interp().
-	*/vpmu_engine_interp.c)
+	# The interpreter and the translated-code executor, built like
+	# kernel/bpf/core.c: X-macros expand to their handlers and
+	# jump-table entries, and the dispatch helpers jump; all live
+	# inside vpmu_interp() and vpmu_tc_exec().
+	*/vpmu_interp.c|*/vpmu_tc_exec.c)
 		echo COMPLEX_MACRO,MACRO_ARG_REUSE,MACRO_WITH_FLOW_CONTROL ;;
 	# The handler lists and the operations' semantics, X-macros too.
-	*/vpmu_engine_priv.h) echo COMPLEX_MACRO,MACRO_ARG_REUSE ;;
+	*/vpmu_uop.h|*/vpmu_tc.h) echo COMPLEX_MACRO,MACRO_ARG_REUSE ;;
 	# The translator evaluates known operands by the same semantics:
 	# tc_eval()'s cases ("case OP: return SEM;") expand from the table.
-	*/vpmu_engine_translate.c)
+	*/vpmu_tc_translate.c)
 		echo MULTISTATEMENT_MACRO_USE_DO_WHILE,TRAILING_SEMICOLON ;;
 	*/vpmu_compat.h) echo LINUX_VERSION_CODE,CONSTANT_COMPARISON ;;
 	# vpmu_port.h spells the kernel's type names and attribute macros

@@ -18,8 +18,8 @@
  *   machine   vpmu_machine.h   per-CPU engines, images, runs, overflow
  *                              interrupts (vpmu_machine*.c,
  *                              vpmu_default_image.c)
- *   core      vpmu_engine.h    the portable engine core (vpmu_engine*.c,
- *                              vpmu_ucode.c, vpmu_isa.c, vpmu_hu_text.c)
+ *   core      vpmu_engine.h    the portable engine core (engine/*.c) and
+ *                              the histogram unit's text (vpmu_hu_text.c)
  *
  * tools/testing/layers.sh declares each file's layer and checks that no
  * file calls or includes anything of a layer above its own, and that no

@@ -26,7 +26,7 @@
 #include "tap.h"
 #include "test_samples.h"
 #include "vpmu_test_image.h"
-#include "vpmu_engine_int.h"
+#include "vpmu_ucode.h"
 
 #define WHOLE		100000000ull
 #define QRING		64	/* >= VPMU_WQ_DEPTH_MAX */

@@ -10,7 +10,7 @@
  *                      vpmu_ucode_load().  Immutable; shared by every
  *                      engine attached to it.
  *  uops                an engine's own executable form of the ucode it is
- *                      attached to (vpmu_engine_build.c), rebuilt on attach.
+ *                      attached to (vpmu_uop_build.c), rebuilt on attach.
  *
  * and one processor, struct vpmu_engine: registers, sequencer, cache and
  * write-queue state, and its PMU hardware (counters, freeze bits,

@@ -1,98 +1,32 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * vpmu_engine_priv.h - private to the engine's files: the executable
- * form of microwords (struct vpmu_uop), the loop's handler lists, struct
- * vpmu_engine, and what the files call of one another.  Top to bottom,
- * each file calls only those below it:
+ * vpmu_engine_priv.h - private to the engine's files: struct vpmu_engine,
+ * the program state it runs, and what the files call of one another.
+ * Top to bottom, each file calls only those below it:
  *
- *   vpmu_engine_run.c        runs and chunks, lifetime, contexts, state
- *   vpmu_engine_build.c      the uops: building, routing, fusing, segments
- *   vpmu_engine_interp.c     the interpreter loop and its hot helpers
- *   vpmu_engine_count.c      counting: fold, slots, toggles, triggers,
- *                            gates, and the PMU hardware's registers
- *   vpmu_engine_tc.c         the translation cache: finding, linking,
- *                            leaving and draining translations
- *   vpmu_engine_translate.c  ...and making them
- *   vpmu_engine_hu.c         the histogram unit
- *   vpmu_engine_event.c      what each event counts on a microword
+ *   vpmu_run.c           runs and chunks, lifetime, contexts, state
+ *   vpmu_uop_build.c     the uops: building, routing, fusing, segments
+ *   vpmu_interp.c        the interpreter loop and its hot helpers
+ *   vpmu_tc_exec.c       the translated-code executor
+ *   vpmu_triggers.c      triggers, the trigger hook, gates
+ *   vpmu_upc_hist.c      the micro-PC histogram
+ *   vpmu_hist_unit.c     the histogram unit
+ *   vpmu_counters.c      the fold, the slots, the counters' registers
+ *   vpmu_tc_cache.c      the translation cache: finding, linking,
+ *                        leaving and draining translations
+ *   vpmu_tc_translate.c  ...and making them
+ *   vpmu_events.c        what each event counts on a microword
+ *   vpmu_validate.c      the image validator and decoder
+ *   vpmu_isa.c           the instruction set's tables
  *
- * How it is fast and still exact
- * -------------------------------
- * Each microword is decoded once into a struct vpmu_uop: a handler address
- * (GCC labels-as-values), pre-resolved register-file indices, the target
- * as a byte offset.  Microwords run in *segments* (see struct vpmu_uop): a
- * run of microwords whose handlers go on to the next one with no check at
- * all, ended by one that continues through a checked entry.  An entry
- * charges the whole segment to the cycle budget and counts one entry in
- * the uop; most microwords therefore cost their operation and an indirect
- * jump.  When fewer cycles remain than a segment has microwords, it runs
- * one microword at a time through the general handlers, so budgets stay
- * exact to the microword.
- *
- * Counters are not touched in the loop.  Every event is linear in three
- * per-microword counts: executions (running sums of segment entries), a
- * memory count (dyn: load misses or store stall cycles) and taken branches
- * (tkn).  The loop runs in chunks; at a chunk's end the counts are folded
- * into the counters (or, when no counter interrupts or freezes on overflow
- * and the histogram unit is off, only when someone reads or changes what
- * they feed, however many runs later: see vpmu_defer_ok() and
- * vpmu_settle()).  Counts must be split by what was counting at the
- * time (privilege mode, freeze bits), so the uop array exists in a few
- * copies ("slots"), one per distinct set of active counters; a mode switch
- * or a trigger toggle moves execution to another copy: a pointer switch,
- * not a fold.
- *
- * A chunk's cycle limit keeps it exact: no event grows by more than one per
- * cycle (CYCLES and WQ_STALL only by a stalling microword's stall), so a
- * chunk of at most (2^width - value - 1) cycles cannot wrap a counter
- * except on its last microword, and only if that microword stalled; the
- * engine remembers the last stalling microword.  When a counter is one
- * event from wrapping, the engine steps one microword at a time, whose
- * identity it then knows (the micro-PC histogram's samples need no steps:
- * the loop takes them, vpmu_uhist_sample()).  Only counters that
- * interrupt or freeze on overflow need this; others just wrap in the
- * fold, which counts their wraps (vpmu_engine_ovf_count()).
- *
- * For every event but CYCLES and WQ_STALL the bound is sharper: it occurs
- * at most once per execution of the microwords it can occur on (tags,
- * UOPS, INSNS, DISPATCH, TRIGGER, STORES on those that have the property;
- * UBR_TAKEN on BRs; DC_HIT and DC_MISS on loads), the control flow puts
- * at least g microwords between two of those (g, the event's gap, is a
- * shortest path over the ucode's flow graph, computed once per ucode and
- * event), and every microword takes a cycle, so a chunk of (r - 1) * g
- * cycles cannot complete the r events left before a wrap.  Without it a
- * counter of a rare event would reach its wrap in many shrinking chunks,
- * each with a fold.
- *
- * The histogram unit (architecture.rst) needs the same exactness per window
- * of its monitoring period: chunks end at window boundaries (vpmu_plan()),
- * so the entries counting are the same for a whole chunk; the fold adds
- * EVENT and UPC entries, which are linear in the per-microword counts
- * like counters; only the last microword of a chunk can stall across the
- * boundary, and its tail cycles are moved to the windows they fall in
- * (vpmu_hu_chunk_end()).  Write-queue occupancy is a step function of
- * time that only changes when a store enters the queue: while a WQ entry
- * is programmed, stores are routed through the trigger hook, which counts
- * the cycles since the last store analytically (vpmu_wq_cycles()).
- *
- * The commonest microword shapes have fused handlers (V_* variants,
- * EXT into latches singly, in pairs and with the following SAR, ADD pc ;
- * EOI, SUB.s zero ; BR).  A fused compare leaves the flags lazy: whoever
- * reads them computes them (FLAGS(), the SYNC pre-handler, vpmu_flags_now()).
- * Microwords that need more than their handler (trigger sources, readers
- * of lazy flags) are routed to a pre-handler when the configuration
- * changes, so the loop pays nothing for them otherwise.  A trigger source
- * whose trigger occurs on every execution (MARK, static events) toggles
- * as it begins, in the loop, moving to the slot of the new freeze state
- * when that slot is in use (through the toggle table, or for a mark, the
- * ADD pc ; EOI shape, in a fused handler that keeps the way in its uop);
- * a dynamic one (taken, hit, miss, stall) runs first and leaves the
- * toggle to vpmu_hook_post().
+ * How the engine is fast and still exact: architecture.rst, "Inside the
+ * engine".
  */
 #ifndef _VPMU_ENGINE_PRIV_H
 #define _VPMU_ENGINE_PRIV_H
 
-#include "vpmu_engine_int.h"
+#include "vpmu_uop.h"
+#include "vpmu_tc.h"
 
 /* Kept out of the loop's function, whose registers it would cost. */
 #ifdef __KERNEL__
@@ -101,8 +35,6 @@
 #define VPMU_NOINLINE	VPMU_HOST_ATTR(__noinline__)
 #endif
 
-#define VPMU_NSLOT	4		/* copies of the uop array */
-#define VPMU_IDT	BIT(VPMU_OP_BITS_MAX)	/* ID-table entries */
 #define VPMU_NKEYS	32		/* mode (1 bit) x freeze bits (4) */
 /* slot_mask: besides the counters, the gated units a slot does not feed */
 #define VPMU_SLOT_SHIFT	16		/* VPMU_GATE_* << VPMU_SLOT_SHIFT */
@@ -114,290 +46,15 @@
 #define VPMU_NGAP	(VPMU_EV_NR_BASIC + VPMU_TAG_MAX)
 #define VPMU_GAP_NONE	0xffffffffu	/* the event never recurs */
 
-/* Register file: operand codes index it directly. */
-#define R_PC		VPMU_OPND_PC
-#define R_IR		VPMU_OPND_IR
-#define R_IPC		VPMU_OPND_IPC
-#define R_DS		VPMU_OPND_DS
-#define R_FLAGS		VPMU_OPND_FLAGS
-#define R_SINK		47		/* unused code: discarded writes */
-#define R_ZERO		VPMU_OPND_ZERO	/* never written: reads 0 */
-#define R_NREGS		64		/* operand codes: what a context saves */
-#define R_IMM0		64		/* R[R_IMM0 + upc]: B immediate of upc */
-#define AT_OFF		(VPMU_OPND_AT_DS - VPMU_OPND_DS)	/* latch -> @ */
-
 /* A trigger or mode hook makes the next segment entry fail (see ENTER). */
 #define HOOK_BIAS	0x40000000
-
-/* Commit work beyond "R[xr[d]] = res" (vpmu_uop.pend). */
-#define P_SPECIAL	BIT(0)	/* DST is a latch or flags */
-#define P_FLAGS		BIT(1)	/* S: write the new flags */
-#define P_LOAD		BIT(2)	/* data-cache lookup */
-#define P_STORE		BIT(3)	/* memory write + write queue */
-#define P_MODE		BIT(4)	/* privilege-mode change */
 
 /* Hooks run after the current microword (vpmu_interp()'s hook). */
 #define HOOK_TRIG	BIT(0)
 #define HOOK_MODE	BIT(1)
 
-/*
- * trig_static[]: this microword needs vpmu_hook_post() (a dynamic trigger,
- * the histogram unit's write-queue accounting).
- */
-#define TRIG_DYN	0x80
-/* ...its fast handler ends its segment and needs nothing routed (h_fast). */
-#define TRIG_FAST	0x40
-#define TRIG_FGROUPS	0x0f
-
-/*
- * The toggle table: before each slot's ID table, an s32 per microword,
- * TGL(base, upc), read by a static trigger source (see TRIG in
- * vpmu_interp()).  Nonzero: toggling from this slot goes to the slot
- * TGL_SLOT bytes away (slots are TGL_ALIGN-aligned in one block; 0 when
- * the toggle stays in this slot), flips the freeze groups TGL_FGROUPS and
- * runs the fast handler (TRIG_FAST).  0: the general path decides
- * (vpmu_tgl_update()).
- */
-#define TGL_ALIGN	64
-#define TGL_ROUND(x)	(((x) + TGL_ALIGN - 1) & ~(size_t)(TGL_ALIGN - 1))
-#define TGL_FGROUPS	TRIG_FGROUPS
-#define TGL_SLOT	(~(s32)(TGL_ALIGN - 1))
-#define TGL(base, upc)							\
-	(((const s32 *)(base) - (VPMU_IDT + 1))[-(long)(upc)])
-
 /* vpmu_interp() results. */
 enum { X_CHUNK, X_HALT, X_TRAP, X_FAULT, X_CTR };
-
-/*
- * One microword, executable.  Microwords run in *segments*: a segment is
- * a run of microwords whose handlers go on to the next one without
- * any check (vpmu_uop_unchecked()), ended by one that continues through a
- * checked entry (ENTER in vpmu_interp()): a transfer, or anything that
- * can fault, stall, stop or hook.  seg counts the microwords from this one
- * to the end of its segment; an entry charges them all to the cycle
- * budget at once and counts one entry, so falling through costs nothing.
- */
-struct vpmu_uop {
-	const void *h_label;	/* h_dispatch's label (the host dispatch) */
-	u32 cnt;		/* entries here minus early exits (see fold) */
-	s32 seg;		/* microwords to the end of the segment */
-	u32 dyn;		/* loads: misses; stores: stall cycles */
-	u32 tkn;		/* BR: taken */
-	u32 imm;		/* EXT: mask; LD/ST: offset; MODE: mode */
-	union {
-		u32 tgt;	/* TARGET as a byte offset into the slot */
-		s32 toggle_dist;	/* H_TPI*: its TGL() slot distance */
-	};
-	u16 d, a, b;		/* register-file indices; EXT/SEXT: b = shift */
-	u16 upc;
-	u8 h_dispatch;		/* what runs: h_fast or a pre-handler */
-	u8 h_fast;		/* the fast (maybe fused) handler */
-	u8 h_general;		/* the general one: routed or run alone */
-	u8 mem_fast;		/* load/store: commit at once, 1 NEXT, 2 JUMP */
-	u8 seq;			/* sequencer handler index */
-	union {
-		u8 cond;	/* BR: condition; DISP: width */
-		u8 toggle_fgroups;	/* H_TPI*: the fgroups it toggles */
-	};
-	u8 pend;		/* P_* */
-	union {
-		u8 flag_kind;	/* S: 0 none, 1 logic, 2 add, 3 sub */
-		u8 st_size;	/* ST: bytes */
-	};
-};
-
-/*
- * The semantics of the operations, by their names in VPMU_OP_LIST: an ALU
- * operation's result as an expression of its operands a and b (EXT and
- * SEXT find their field in the uop u), a load's size and its value from
- * the little-endian bytes at p, a store's size.  The operations of
- * signatures NONE (NOP) and I (MODE) have handlers of their own.
- */
-#define VPMU_SEM_ADD	a + b
-#define VPMU_SEM_SUB	a - b
-#define VPMU_SEM_AND	a & b
-#define VPMU_SEM_OR	a | b
-#define VPMU_SEM_XOR	a ^ b
-#define VPMU_SEM_SHL	a << (b & 31)
-#define VPMU_SEM_SHR	a >> (b & 31)
-#define VPMU_SEM_SAR	(u32)((s32)a >> (b & 31))
-#define VPMU_SEM_SLT	(u32)((s32)a < (s32)b)
-#define VPMU_SEM_SLTU	(u32)(a < b)
-#define VPMU_SEM_MUL	a * b
-#define VPMU_SEM_MOV	b
-#define VPMU_SEM_EXT	(a >> u->b) & u->imm
-#define VPMU_SEM_SEXT	(u32)((s32)(a << u->b) >> u->b)
-#define VPMU_SEM_LB	1, (u32)(s32)(s8)p[0]
-#define VPMU_SEM_LBU	1, (u32)p[0]
-#define VPMU_SEM_LH	2, (u32)(s32)(s16)(p[0] | p[1] << 8)
-#define VPMU_SEM_LHU	2, (u32)(p[0] | p[1] << 8)
-#define VPMU_SEM_LW	4, vpmu_get_le32(p)
-#define VPMU_SEM_SB	1
-#define VPMU_SEM_SH	2
-#define VPMU_SEM_SW	4
-
-/* RV32M's multiply-high, divide and remainder (VPMU_OP_LIST_MULDIV). */
-static inline u32 vpmu_mulh(s64 x, s64 y)
-{
-	return (u32)((u64)(x * y) >> 32);
-}
-
-static inline u32 vpmu_div(u32 a, u32 b)
-{
-	if (!b)
-		return ~0u;
-	if (a == 0x80000000u && b == ~0u)
-		return a;
-	return (u32)((s32)a / (s32)b);
-}
-
-static inline u32 vpmu_rem(u32 a, u32 b)
-{
-	if (!b)
-		return a;
-	if (a == 0x80000000u && b == ~0u)
-		return 0;
-	return (u32)((s32)a % (s32)b);
-}
-
-#define VPMU_SEM_MULH	vpmu_mulh((s32)a, (s32)b)
-#define VPMU_SEM_MULHSU	vpmu_mulh((s32)a, b)
-#define VPMU_SEM_MULHU	(u32)(((u64)a * b) >> 32)
-#define VPMU_SEM_DIV	vpmu_div(a, b)
-#define VPMU_SEM_DIVU	(b ? a / b : ~0u)
-#define VPMU_SEM_REM	vpmu_rem(a, b)
-#define VPMU_SEM_REMU	(b ? a % b : a)
-
-/*
- * VPMU_OP_LIST (vpmu_isa.h) is the one list of operations.  It feeds the
- * image validator (vpmu_op_info[], vpmu_ucode.c), the assembler and the
- * disassembler, and here, by signature, three things: the names of the
- * loop's handlers (VPMU_NAMES, for enum vpmu_handler, vpmu_handler_props[]
- * and the loop's jump table), the handlers themselves (VPMU_BODIES, in
- * vpmu_interp()) and each operation's first handler (VPMU_FIRST, for the
- * decoder).  An operation added to the list without semantics above or a
- * handler in the loop does not compile.
- *
- * Handler names: VPMU_H(label, HP_*) each.  An ALU operation has one
- * handler per shape (V_*, in that order), a load or store one, NONE two
- * (going on unchecked or not), I one.
- */
-#define VPMU_NAMES(name, code, sig, doc)	VPMU_NAMES_##sig(name)
-#define VPMU_NAMES_NONE(n)	VPMU_H(n##_N, HP_FALLS) VPMU_H(n, HP_ENDS)
-#define VPMU_NAMES_DAB(n)	VPMU_ALU_NAMES(n)
-#define VPMU_NAMES_DB(n)	VPMU_ALU_NAMES(n)
-#define VPMU_NAMES_DAF(n)	VPMU_ALU_NAMES(n)
-#define VPMU_NAMES_LD(n)	VPMU_H(M_##n, 0)
-#define VPMU_NAMES_ST(n)	VPMU_H(M_##n, 0)
-#define VPMU_NAMES_I(n)		VPMU_H(n, 0)
-#define VPMU_ALU_NAMES(n)						\
-	VPMU_H(F_##n, HP_FALLS) VPMU_H(I_##n, HP_FALLS)			\
-	VPMU_H(D_##n, HP_FALLS) VPMU_H(N_##n, HP_FALLS)			\
-	VPMU_H(L_##n, HP_FALLS) VPMU_H(J_##n, HP_ENDS)			\
-	VPMU_H(E_##n, HP_ENDS) VPMU_H(P_##n, HP_ENDS)			\
-	VPMU_H(B_##n, HP_ENDS) VPMU_H(G_##n, 0)
-
-/* Handler bodies: VPMU_ALU_BODY(name, expr), _LD(name, size, expr), _ST. */
-#define VPMU_BODIES(name, code, sig, doc)				\
-	VPMU_BODIES_##sig(name, VPMU_SEM_##name)
-#define VPMU_BODIES_NONE(n, sem)
-#define VPMU_BODIES_DAB(n, sem)	VPMU_ALU_BODY(n, sem)
-#define VPMU_BODIES_DB(n, sem)	VPMU_ALU_BODY(n, sem)
-#define VPMU_BODIES_DAF(n, sem)	VPMU_ALU_BODY(n, sem)
-#define VPMU_BODIES_LD(n, sem)	VPMU_LD_BODY(n, sem)
-#define VPMU_BODIES_ST(n, sem)	VPMU_ST_BODY(n, sem)
-#define VPMU_BODIES_I(n, sem)
-
-/* Each operation's first handler: [code] = H_*. */
-#define VPMU_FIRST(name, code, sig, doc)				\
-	[code] = VPMU_FIRST_##sig(name),
-#define VPMU_FIRST_NONE(n)	H_##n
-#define VPMU_FIRST_DAB(n)	H_F_##n
-#define VPMU_FIRST_DB(n)	H_F_##n
-#define VPMU_FIRST_DAF(n)	H_F_##n
-#define VPMU_FIRST_LD(n)	H_M_##n
-#define VPMU_FIRST_ST(n)	H_M_##n
-#define VPMU_FIRST_I(n)		H_##n
-
-/*
- * SUB.s into the sink, then BR on a flag condition: the branch decided from
- * the operands, the flags left for later (lazy: R[R_FLAGS] holds
- * FLAGS_LAZY and the operands are kept).  X(cond, holds), named as in
- * VPMU_COND_LIST.
- */
-#define VPMU_CMP_LIST(X)						\
-	X(AL,	true)							\
-	X(Z,	a == b)							\
-	X(NZ,	a != b)							\
-	X(N,	(s32)(a - b) < 0)					\
-	X(NN,	(s32)(a - b) >= 0)					\
-	X(C,	a < b)							\
-	X(NC,	a >= b)							\
-	X(V,	((a ^ b) & (a ^ (a - b))) >> 31)			\
-	X(NV,	!(((a ^ b) & (a ^ (a - b))) >> 31))			\
-	X(LT,	(s32)a < (s32)b)					\
-	X(GE,	(s32)a >= (s32)b)
-#define VPMU_CMP_NAME(name, holds)	VPMU_H(CMP_##name, 0)
-
-#define FLAGS_LAZY	16		/* R[R_FLAGS]: SUB of lz_a, lz_b */
-
-/*
- * Every handler of the loop: those of the operations, the fused shapes
- * of whole microwords (compare and branch, EXTs into latches, ADD pc ;
- * EOI) and the pre-handlers (trigger sources, readers of lazy flags).
- */
-#define VPMU_HANDLER_LIST						\
-	VPMU_OP_LIST(VPMU_NAMES)					\
-	VPMU_CMP_LIST(VPMU_CMP_NAME)					\
-	VPMU_H(LEXT, HP_FALLS) VPMU_H(LEXTI, HP_FALLS)			\
-	VPMU_H(LEXTI2, HP_FALLS) VPMU_H(LX2S, HP_FALLS)		\
-	VPMU_H(PI, HP_ENDS) VPMU_H(PI0, HP_ENDS) VPMU_H(PR0, HP_ENDS)	\
-	VPMU_H(PI0H, HP_ENDS) VPMU_H(PR0H, HP_ENDS)			\
-	VPMU_H(XDISP, HP_ENDS) VPMU_H(XBR, HP_ENDS) VPMU_H(JMP, HP_ENDS)	\
-	VPMU_H(ADISP, HP_ENDS)						\
-	VPMU_H(TRIG, 0) VPMU_H(TPI, 0) VPMU_H(TPI0, 0) VPMU_H(SYNC, 0)
-
-/* Handler indices (vpmu_uop.h_dispatch, h_fast, h_general). */
-enum vpmu_handler {
-#define VPMU_H(label, props)	H_##label,
-	VPMU_HANDLER_LIST
-#undef VPMU_H
-	H_NR
-};
-
-/*
- * Handler properties.  HP_FALLS: goes on to the next microword unchecked
- * (vpmu_segments()).  HP_ENDS: ends its segment through its own sequencer
- * and needs no pre-handler or memory fast path, so that a trigger source
- * toggled on entry may run it (vpmu_trig_fast()).
- */
-#define HP_FALLS	BIT(0)
-#define HP_ENDS		BIT(1)
-
-/*
- * ALU handler shapes, in the order of VPMU_ALU_NAMES: the common microword
- * shapes get a fused handler, everything else the general one (G) and a
- * sequencer handler.  F: direct operands, NEXT.  I: direct register and
- * immediate operands, NEXT.  D: any sources, direct destination, NEXT.
- * N: any operands, NEXT.  L: latch destination, direct sources, NEXT (EXT
- * has its own, H_LEXT).  J: any operands, JUMP.  E: any operands, EOI.
- * P: direct operands, pc destination, EOI.  B: any operands, BR on flags
- * (S or not).  None of the fused forms has a special destination (latch
- * or flags) except L, or S except B.
- */
-enum { V_F, V_I, V_D, V_N, V_L, V_J, V_E, V_P, V_B, V_G, V_NR };
-
-/*
- * Sequencer handler indices (vpmu_uop.seq): one per VPMU_SEQ_LIST entry,
- * named alike (Q_BR: BR on a flag condition), and BR on an external one.
- */
-enum vpmu_seq_handler {
-#define VPMU_X(name, code, sig, doc)	Q_##name,
-	VPMU_SEQ_LIST(VPMU_X)
-#undef VPMU_X
-	Q_BRX,
-	Q_NR
-};
 
 /*
  * The part of a program's architectural state that is not in the register
@@ -442,194 +99,6 @@ struct vpmu_usample {
 	s64 rest;		/* cycles of the chunk after that sample */
 	u64 next;		/* the cycle of the next sample */
 	u64 *last;		/* the bucket of the last sample taken */
-};
-
-/*
- * The translation cache (vpmu_engine_tc.c).  A macro instruction at (pc,
- * ir) in one privilege mode is translated once into a *translation*: the
- * microcode path from its ID-table entry with every microword whose
- * inputs are only ir, pc and constants evaluated away, the branches those
- * decide resolved, and the rest left as ops (struct vpmu_top) in *blocks*
- * that each count their executions in one counter per slot; a translation
- * goes on into the instructions that follow while their pc is known (a
- * superblock).  A block's record lists the microwords it stands for, so
- * the fold gives each its executions and taken branches
- * (vpmu_tc_drain()).  Translations, their records and ops live in one
- * pool of 32-bit words, addressed by word offsets (0: none), and are
- * found through a direct-mapped table by pc.
- */
-#define VPMU_TC_POOL	(32 * 1024)	/* pool words */
-#define VPMU_TC_MAP	8192		/* table entries, a power of two */
-#ifndef VPMU_TC_WARM
-#define VPMU_TC_WARM	8		/* runs of an instruction before it is */
-#endif					/* translated (by its table entry) */
-#define VPMU_TC_BLOCKS	2048		/* block counters per slot */
-#define VPMU_TC_MIN_K	256		/* micro-PC histogram sampling more */
-					/* often: interpreted */
-#define VPMU_TC_PATH	192		/* microwords a translation covers */
-#define VPMU_TC_INSNS	16		/* instructions on one of its paths */
-#define VPMU_TC_FORKS	8		/* branches on data in one */
-#define VPMU_TC_ROOM	40		/* microwords an instruction may need */
-#define VPMU_TC_PAIRS	28		/* known registers a record writes */
-/* tc_code's bits: a 4-byte word of memory each, 256 KiB (then they wrap) */
-#define VPMU_TC_CODE_BITS	(0x40000u / 4)
-
-/*
- * A translation op: 16 bytes, dispatched by handler index (enum vpmu_th)
- * through the loop's jump table in the kernel, as the uops are; on the
- * host by the handler's address in the op, which saves two instructions
- * an op.
- */
-struct vpmu_top {
-#ifndef __KERNEL__
-	const void *hl;	/* the handler's label */
-#endif
-	u8 h;		/* enum vpmu_th */
-	u8 d, a, b;	/* register-file indices; BRF/BRX: b = condition */
-	u32 imm;	/* immediate operand; EXT: mask; BLK: cycles */
-	u32 x;		/* an exit record; a branch: ops to its taken side */
-	u32 y;		/* BLK: counter; loads, stores: the microword; DGADD*: mask */
-};
-
-/*
- * The data of an EOI op (b: npc is R[a], else npc), in the op slot after
- * it: the path ends; fin is what it leaves known, tb the translation that
- * followed it first and pairs the record of what of fin that one reads
- * before it writes.  (An EOI where the path goes on into the next
- * instruction has no op: that instruction's word is one of the
- * translation's checked words, struct vpmu_tword.)
- */
-struct vpmu_tlink {
-	u32 fin;
-	u32 tb;
-	u32 pairs;
-	u32 npc;
-};
-
-/* A translation's head; its ops follow (VPMU_TB_OPS()). */
-struct vpmu_tb {
-	u32 key;	/* pc | mode */
-	u32 ir;
-	/* registers every path writes before it reads them, to its EOI */
-	u64 kill;
-	/*
-	 * The vpmu_tc_drain() epoch it last counted in, and the tc_gen its
-	 * checked words were last found in: both compared at once on entry.
-	 */
-	union {
-		struct {
-			u32 epoch;
-			u32 gen;
-		};
-		u64 stamp;
-	};
-	u16 none;	/* not translatable: run on the interpreter */
-	u16 nblk;	/* block records, from blk on */
-	u32 blk;
-	u32 chk;	/* its instructions after the first: nchk words at chk */
-	u32 nchk;
-};
-
-/* An instruction a translation runs after its first: where, and its word. */
-struct vpmu_tword {
-	u32 pc;
-	u32 word;
-};
-
-#define VPMU_TB_OPS(tb)	((const struct vpmu_top *)((tb) + 1))
-
-/* Known registers to write: a path's fin, an exit's state, link pairs. */
-struct vpmu_tpairs {
-	u32 n;
-	u32 pad;
-	struct vpmu_tpair {
-		u32 idx, val;
-	} p[];
-};
-
-/* Write the registers @p lists. */
-static inline void vpmu_tc_write(u32 *R, const struct vpmu_tpairs *p)
-{
-	u32 i;
-
-	for (i = 0; i < p->n; i++)
-		R[p->p[i].idx] = p->p[i].val;
-}
-
-/*
- * An exit: the registers the translation knows and R[] lacks there
- * (pairs) and those it wrote (wrote); the microword where the
- * interpreter goes on; and, for an exit inside a block, what of the
- * block's count stands (its first kpos entries) and the cycles charged
- * for the rest (refund).
- */
-struct vpmu_trec {
-	u64 wrote;
-	u16 upc;
-	u16 refund;
-	u16 kpos;
-	u8 counted;	/* the block's count was taken: undo it */
-	u8 pad;
-	u32 blk;	/* the block's record, or 0 */
-	u32 pairs;	/* a struct vpmu_tpairs, or 0 */
-};
-
-/* A block's record: its counter and the microwords it stands for. */
-#define VPMU_TBLK_TKN	0x8000	/* entry: a branch it took */
-struct vpmu_tblk {
-	u16 n;
-	u16 ctr;
-	u16 ent[];	/* upc, or upc | VPMU_TBLK_TKN */
-};
-
-/* A register's bit in a translation's sets of registers. */
-#define TC_BIT(r)	(1ull << (r))
-
-/* The block record at word @off of @w, and the words one of @n takes. */
-static inline const struct vpmu_tblk *tc_blk(const u32 *w, u32 off)
-{
-	return (const struct vpmu_tblk *)(w + off);
-}
-
-static inline u32 tc_blk_words(u32 n)
-{
-	return 1 + (n + 1) / 2;
-}
-
-/* The words a struct vpmu_tpairs of @n pairs takes. */
-static inline u32 tc_pairs_words(u32 n)
-{
-	return 2 + 2 * n;
-}
-
-/*
- * The ops' handlers: an ALU operation's with register operands (RR), a
- * register and an immediate (RI) or an immediate and a register (IR),
- * EXT and SEXT (RF), loads and stores, compare and branch (CMP_cond with
- * b a register, CMPI_cond with an immediate), a block's entry (BLK), a
- * branch on the flags (BRF) or an external condition (BRX), EOI (EOIK:
- * its next pc known and in memory), an exit (EXIT).
- */
-#define VPMU_TC_NAMES(name, code, sig, doc)	VPMU_TC_NAMES_##sig(name)
-#define VPMU_TC_NAMES_NONE(n)
-#define VPMU_TC_NAMES_DAB(n)	VPMU_T(RR_##n) VPMU_T(RI_##n) VPMU_T(IR_##n)
-#define VPMU_TC_NAMES_DB(n)	VPMU_T(RR_##n)
-#define VPMU_TC_NAMES_DAF(n)	VPMU_T(RF_##n)
-#define VPMU_TC_NAMES_LD(n)	VPMU_T(LD_##n)
-#define VPMU_TC_NAMES_ST(n)	VPMU_T(ST_##n)
-#define VPMU_TC_NAMES_I(n)
-#define VPMU_TC_CMP_NAME(name, holds)	VPMU_T(CMP_##name) VPMU_T(CMPI_##name)
-#define VPMU_TC_HANDLER_LIST						\
-	VPMU_OP_LIST(VPMU_TC_NAMES)					\
-	VPMU_CMP_LIST(VPMU_TC_CMP_NAME)					\
-	VPMU_T(BLK) VPMU_T(BRF) VPMU_T(BRX) VPMU_T(EOI) VPMU_T(EOIK)	\
-	VPMU_T(DGADD) VPMU_T(DGADDI) VPMU_T(EXIT)
-
-enum vpmu_th {
-#define VPMU_T(label)	TH_##label,
-	VPMU_TC_HANDLER_LIST
-#undef VPMU_T
-	TH_NR
 };
 
 /*
@@ -916,19 +385,6 @@ static inline bool vpmu_event_hu_bucket(unsigned int ev)
 	       ev < VPMU_EV_HU(VPMU_HU_BUCKETS);
 }
 
-static inline u32 vpmu_flags(unsigned int kind, u32 a, u32 b, u32 r)
-{
-	u32 f = (r ? 0 : VPMU_FLAG_Z) | (r >> 31 ? VPMU_FLAG_N : 0);
-
-	if (kind == 2)
-		f |= (r < a ? VPMU_FLAG_C : 0) |
-		     (((a ^ r) & (b ^ r)) >> 31 ? VPMU_FLAG_V : 0);
-	else if (kind == 3)
-		f |= (a < b ? VPMU_FLAG_C : 0) |
-		     (((a ^ b) & (a ^ r)) >> 31 ? VPMU_FLAG_V : 0);
-	return f;
-}
-
 /* The flags, computed if a fused compare left them lazy. */
 static inline u32 vpmu_flags_now(const struct vpmu_engine *e)
 {
@@ -945,11 +401,6 @@ static inline u32 vpmu_flags_sync(struct vpmu_engine *e)
 	return e->R[R_FLAGS];
 }
 
-static inline bool vpmu_is_at(unsigned int code)
-{
-	return code >= VPMU_OPND_AT_DS && code <= VPMU_OPND_AT_S2;
-}
-
 /*
  * Point @ds @s1 @s2 at the registers the latches name.  With R0_ZERO, r0
  * is read from R[0], which only @ writes can reach and which they zero
@@ -963,28 +414,34 @@ static inline void vpmu_latch_maps(struct vpmu_engine *e)
 		e->xr[VPMU_OPND_AT_DS + k] = e->R[R_DS + k] & 31;
 }
 
-/* vpmu_engine_event.c: what each event counts on a microword */
+/* vpmu_events.c: what each event counts on a microword */
 u8 vpmu_ev_cls(unsigned int ev);
 u64 vpmu_ev_count(const struct vpmu_engine *e, unsigned int ev,
 		  u32 upc, u64 c, u64 dy, u64 tk);
 bool vpmu_ev_possible(const struct vpmu_engine *e, unsigned int ev, u32 upc);
 
-/* vpmu_engine_count.c: counting, slots, toggles, triggers, gates */
-bool vpmu_ctr_enabled(const struct vpmu_engine *e, unsigned int i);
-u32 vpmu_fold(struct vpmu_engine *e, u32 lo, u32 hi);
-void vpmu_slot_reset(struct vpmu_engine *e);
-unsigned int vpmu_slot_get(struct vpmu_engine *e, unsigned int key);
-void vpmu_defer_add(struct vpmu_engine *e, u64 n);
+/* vpmu_triggers.c: triggers, the hook, gates */
 bool vpmu_trig_dynamic(u16 trigger);
 bool vpmu_trig_any(struct vpmu_engine *e);
 void vpmu_gate_sync(struct vpmu_engine *e);
 void vpmu_gate_resync(struct vpmu_engine *e);
+void vpmu_hook_post(struct vpmu_engine *e, unsigned int hook);
+
+/* vpmu_counters.c: the fold, slots, the counters */
+bool vpmu_ctr_enabled(const struct vpmu_engine *e, unsigned int i);
+unsigned int vpmu_gate_open(const struct vpmu_engine *e, unsigned int frozen);
+u32 vpmu_fold(struct vpmu_engine *e, u32 lo, u32 hi);
+void vpmu_slot_reset(struct vpmu_engine *e);
+unsigned int vpmu_slot_get(struct vpmu_engine *e, unsigned int key);
+void vpmu_defer_add(struct vpmu_engine *e, u64 n);
 void vpmu_settle(struct vpmu_engine *e);
 u64 vpmu_insn_count(struct vpmu_engine *e);
 void vpmu_insn_mark(struct vpmu_engine *e, bool leaving);
-void vpmu_hook_post(struct vpmu_engine *e, unsigned int hook);
 
-/* vpmu_engine_hu.c: the histogram unit */
+/* vpmu_upc_hist.c: the micro-PC histogram */
+void vpmu_uhist_advance(struct vpmu_engine *e, u64 n, u32 upc);
+
+/* vpmu_hist_unit.c: the histogram unit */
 void vpmu_hu_restart(struct vpmu_engine *e);
 u16 vpmu_hu_hit(const struct vpmu_engine *e, u32 upc);
 void vpmu_hu_wq_add(struct vpmu_engine *e, u16 m, u64 w, u64 a, u64 b);
@@ -992,32 +449,10 @@ void vpmu_hu_hook(struct vpmu_engine *e, u32 upc, u32 miss);
 void vpmu_hu_chunk_begin(struct vpmu_engine *e, u64 c1);
 void vpmu_hu_chunk_end(struct vpmu_engine *e, u64 c1);
 
-/* vpmu_engine_interp.c: the interpreter loop */
+/* vpmu_interp.c: the interpreter loop */
 int vpmu_interp(struct vpmu_engine *e, s64 L);
 
-/* Where a run of translations leaves the interpreter to go on. */
-struct vpmu_tc_ret {
-	u32 upc;
-	s32 left;
-};
-
-/* vpmu_engine_tc.c: the translation cache */
-const struct vpmu_tb *vpmu_tc_next(struct vpmu_engine *e,
-				   struct vpmu_tlink *l, u32 npc, u32 ir,
-				   const struct vpmu_tpairs **pend);
-u32 vpmu_tc_leave(struct vpmu_engine *e, struct vpmu_uop *base, u32 *cnt,
-		  const struct vpmu_trec *x, const struct vpmu_tpairs *pend);
-void vpmu_tc_touch(struct vpmu_engine *e, const struct vpmu_tb *tb);
-bool vpmu_tc_check(struct vpmu_engine *e, const struct vpmu_tb *tb);
-void vpmu_tc_drain(struct vpmu_engine *e);
-void vpmu_tc_flush(struct vpmu_engine *e);
-
-/* vpmu_engine_translate.c: making translations */
-u32 vpmu_tc_pool_alloc(struct vpmu_engine *e, u32 words);
-u32 vpmu_tc_translate(struct vpmu_engine *e, u32 key, u32 ir);
-size_t vpmu_tc_scratch_size(void);
-
-/* vpmu_engine_build.c: the uops, their routes and segments */
+/* vpmu_uop_build.c: the uops, their routes and segments */
 void vpmu_prepare(struct vpmu_engine *e);
 
 /*

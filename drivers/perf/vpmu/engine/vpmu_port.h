@@ -2,8 +2,8 @@
 /*
  * vpmu_port.h - the little the engine core needs from its environment.
  *
- * The core (vpmu_isa.c, vpmu_ucode.c, vpmu_engine*.c) is built both into the
- * module and as plain host C for tests, benchmarks and fuzzing.  Everything
+ * The core (drivers/perf/vpmu/engine/) is built both into the module and
+ * as plain host C for tests, benchmarks and fuzzing.  Everything
  * that differs between the two lives here: fixed-width types, memory
  * allocation, branch hints, formatted printing and the few compiler
  * attributes the core uses; this is the only place the core includes

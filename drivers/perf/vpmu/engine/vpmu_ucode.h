@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * vpmu_engine_int.h - private to the engine core (vpmu_ucode.c and
- * vpmu_engine*.c): the decoded form of an image, struct vpmu_ucode.
+ * vpmu_ucode.h - private to the engine core: the decoded form of an
+ * image, struct vpmu_ucode, which vpmu_validate.c makes.
  *
  * The validator decodes every microword once into struct vpmu_dec, with
  * fields sign-extended and classified.  The engine builds its own
- * executable form (struct vpmu_uop, vpmu_engine_priv.h) from it.
+ * executable form (struct vpmu_uop, vpmu_uop.h) from it.
  */
-#ifndef _VPMU_ENGINE_INT_H
-#define _VPMU_ENGINE_INT_H
+#ifndef _VPMU_ENGINE_UCODE_H
+#define _VPMU_ENGINE_UCODE_H
 
 #include "vpmu_engine.h"
 
@@ -75,4 +75,4 @@ static inline bool vpmu_dec_has_tag(const struct vpmu_ucode *uc,
 	return k >= 1 && k <= 8 && (d->ev >> (k - 1)) & 1;
 }
 
-#endif /* _VPMU_ENGINE_INT_H */
+#endif /* _VPMU_ENGINE_UCODE_H */

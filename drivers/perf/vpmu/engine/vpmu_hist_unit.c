@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vpmu_engine_hu.c - the histogram unit: windows of its monitoring period,
+ * vpmu_hist_unit.c - the histogram unit: windows of its monitoring period,
  * its share of the fold, the write-queue occupancy and address predicates
- * counted in the trigger hook.  Its programming interface, a register of
- * the PMU like the others, is in vpmu_engine_count.c.
+ * counted in the trigger hook, and its programming interface, a register
+ * of the PMU like the others.
  */
 #include "vpmu_engine_priv.h"
 
@@ -284,4 +284,103 @@ void vpmu_hu_chunk_end(struct vpmu_engine *e, u64 c1)
 	}
 	vpmu_hu_advance(e, b - c1);
 	vpmu_hu_tail(e, upc, b, end);
+}
+
+/* ---- programming the histogram unit ------------------------------------- */
+
+/* What an EVENT or UPC entry adds up where it can count (hu_hit). */
+static u8 vpmu_hu_cls(const struct vpmu_hu_entry *x)
+{
+	return x->kind == VPMU_HU_UPC ? CLS_CYC : vpmu_ev_cls(x->event);
+}
+
+static int vpmu_hu_check(const struct vpmu_hu_prog *p, u32 *total)
+{
+	u64 t = 0;
+	unsigned int i;
+
+	if (p->mode != VPMU_HU_SEQ && p->mode != VPMU_HU_PAR)
+		return -EINVAL;
+	if (p->once > 1)
+		return -EINVAL;
+	if (p->n < 1 || p->n > VPMU_HU_MAX)
+		return -EINVAL;
+	for (i = 0; i < p->n; i++) {
+		const struct vpmu_hu_entry *x = &p->ent[i];
+
+		switch (x->kind) {
+		case VPMU_HU_EVENT:
+			if (!vpmu_event_valid(x->event))
+				return -EINVAL;
+			break;
+		default:
+			if (x->kind >= VPMU_HU_NKINDS || x->lo > x->hi)
+				return -EINVAL;
+			break;
+		}
+		if (!x->period)
+			return -EINVAL;
+		if (p->mode == VPMU_HU_SEQ)
+			t += x->period;
+		else if (t < x->period)
+			t = x->period;
+	}
+	if (t > 0xffffffffu)
+		return -EINVAL;
+	*total = (u32)t;
+	return 0;
+}
+
+int vpmu_engine_hu_set(struct vpmu_engine *e, const struct vpmu_hu_prog *p)
+{
+	/* what each kind routes through the trigger hook */
+	static const u8 route[VPMU_HU_NKINDS] = {
+		[VPMU_HU_WQ] = VPMU_K_STORE,
+		[VPMU_HU_LOAD] = VPMU_K_LOAD,
+		[VPMU_HU_HIT] = VPMU_K_LOAD,
+		[VPMU_HU_MISS] = VPMU_K_LOAD,
+		[VPMU_HU_STORE] = VPMU_K_STORE,
+		[VPMU_HU_ACCESS] = VPMU_K_LOAD | VPMU_K_STORE,
+	};
+	u32 total = 0;
+	bool wq = false;
+	u8 rt = 0;
+	unsigned int i;
+	int err;
+
+	err = p ? vpmu_hu_check(p, &total) : 0;
+	if (err)
+		return err;
+	vpmu_settle(e);
+	if (p) {
+		e->hu = *p;
+		for (i = 0; i < p->n; i++) {
+			wq |= p->ent[i].kind == VPMU_HU_WQ;
+			rt |= route[p->ent[i].kind];
+			e->hu_cls[i] = vpmu_hu_cls(&p->ent[i]);
+		}
+	} else {
+		memset(&e->hu, 0, sizeof(e->hu));
+	}
+	e->hu_total = total;
+	e->hu_wq = wq;		/* stores are routed, or no longer */
+	e->hu_route = rt;	/* ...and loads */
+	e->dirty = true;	/* hu_hit and the routes are rebuilt */
+	vpmu_hu_restart(e);
+	return 0;
+}
+
+void vpmu_engine_hu_read(struct vpmu_engine *e, u64 *c, unsigned int n)
+{
+	unsigned int i;
+
+	vpmu_settle(e);
+	for (i = 0; i < n && i < VPMU_HU_MAX; i++)
+		c[i] = e->hu_c[i];
+}
+
+void vpmu_engine_hu_reset(struct vpmu_engine *e)
+{
+	vpmu_settle(e);
+	vpmu_hu_restart(e);
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vpmu_engine_run.c - the microcoded processor and its PMU hardware:
+ * vpmu_run.c - the microcoded processor and its PMU hardware:
  * runs and their chunks, lifetime, programs and their contexts, state.
  * The top of the engine's files: the others are below it.
  *
@@ -155,19 +155,6 @@ static bool vpmu_plan(struct vpmu_engine *e, u64 *L)
 	if (e->hu.n && *L > e->hu_left)
 		*L = e->hu_left;
 	return *L < VPMU_STEP_BELOW;
-}
-
-/*
- * @n cycles went by, the sampled ones (if any) in microword @upc: take the
- * samples due.  The countdown is the engine's, not the program's clock.
- */
-static void vpmu_uhist_advance(struct vpmu_engine *e, u64 n, u32 upc)
-{
-	while (e->uhist_left < n) {
-		e->uhist_to[upc]++;
-		e->uhist_left += e->uhist_k;
-	}
-	e->uhist_left -= n;
 }
 
 static void vpmu_fill_stop(struct vpmu_engine *e, struct vpmu_stop *stop,

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vpmu_engine_build.c - the uops: each microword's executable form, built
+ * vpmu_uop_build.c - the uops: each microword's executable form, built
  * on attach; routed to pre-handlers, fused and cut into segments when the
  * configuration changes (vpmu_prepare()).
  */

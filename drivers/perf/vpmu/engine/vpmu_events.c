@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vpmu_engine_event.c - what each event counts on a microword: the
+ * vpmu_events.c - what each event counts on a microword: the
  * bottom of the engine's counting, used by the fold, the uop builder and
  * the histogram unit.  See vpmu_engine_priv.h.
  */

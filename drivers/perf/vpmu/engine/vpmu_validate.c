@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vpmu_ucode.c - microcode image validator and decoder.
+ * vpmu_validate.c - microcode image validator and decoder.
  *
  * vpmu_ucode_load() checks every byte of an image against the rules in
  * include/uapi/linux/vpmu.h and Documentation/vpmu/architecture.rst before
@@ -8,7 +8,7 @@
  * hostile: every offset is checked with 64-bit arithmetic before it is used,
  * and nothing is read outside the buffer.
  */
-#include "vpmu_engine_int.h"
+#include "vpmu_ucode.h"
 
 /* ---- CRC-32 (IEEE, reflected: zlib's crc32()) -------------------------- */
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vpmu_engine_tc.c - the translation cache: macro instructions' microcode
- * paths translated once (vpmu_engine_translate.c) and replayed, every
+ * vpmu_tc_cache.c - the translation cache: macro instructions' microcode
+ * paths translated once (vpmu_tc_translate.c) and replayed, every
  * microword still counted exactly: finding and linking translations,
  * leaving one, draining their counts into the uops, flushing.
  *

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vpmu_engine_translate.c - the translation cache's translator: a macro
+ * vpmu_tc_translate.c - the translation cache's translator: a macro
  * instruction's microcode path made into a translation, which
- * vpmu_engine_tc.c finds, links, replays and leaves (its head comment
+ * vpmu_tc_cache.c finds, links, replays and leaves (its head comment
  * says why a translation is exact).
  *
  * A translation is made for one (pc, ir, mode) the first time the engine

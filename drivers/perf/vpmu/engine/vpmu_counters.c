@@ -1,0 +1,428 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vpmu_counters.c - the counters: the fold of the uops' counts into them,
+ * the slots that split those counts by what was counting (and their
+ * toggle tables), and the counters' registers (configuration, values,
+ * overflow status).  See architecture.rst, "Inside the engine".
+ */
+#include "vpmu_engine_priv.h"
+
+/* ---- counting ----------------------------------------------------------- */
+
+bool vpmu_ctr_enabled(const struct vpmu_engine *e, unsigned int i)
+{
+	return e->cfg[i].flags & (VPMU_CTR_USER | VPMU_CTR_SUPER);
+}
+
+/* The units (VPMU_GATE_*) counting under the freeze bits @frozen. */
+unsigned int vpmu_gate_open(const struct vpmu_engine *e, unsigned int frozen)
+{
+	unsigned int u, open = VPMU_GATE_ALL;
+
+	for (u = 0; u < ARRAY_SIZE(e->gate_fgroups); u++)
+		if (e->gate_req >> u & 1 && !(e->gate_fgroups[u] & ~frozen))
+			open &= ~(1u << u);
+	return open;
+}
+
+/*
+ * Counters counting under (mode, frozen), and the gated units shut under
+ * it (VPMU_SLOT_*).
+ */
+static u32 vpmu_active(const struct vpmu_engine *e, unsigned int key)
+{
+	unsigned int mode = key & 1, frozen = key >> 1, i;
+	u32 m = 0;
+
+	for (i = 0; i < VPMU_NR_COUNTERS_MAX; i++) {
+		const struct vpmu_ctr_cfg *c = &e->cfg[i];
+
+		if (!(c->flags & (mode ? VPMU_CTR_SUPER : VPMU_CTR_USER)))
+			continue;
+		if (frozen >> c->fgroup & 1)
+			continue;
+		m |= 1u << i;
+	}
+	if (unlikely(e->gate_req))
+		m |= (~vpmu_gate_open(e, frozen) & VPMU_GATE_ALL) <<
+		     VPMU_SLOT_SHIFT;
+	return m;
+}
+
+/*
+ * Add @n to counter @i; returns how many times it wrapped (a narrow
+ * counter can wrap many times in one fold), also added to its overflow
+ * count.
+ */
+static u64 vpmu_ctr_add(struct vpmu_engine *e, unsigned int i, u64 n)
+{
+	unsigned int w = e->cfg[i].width;
+	u64 v = e->ctr[i], nv = v + n, wraps;
+
+	if (w >= 64) {
+		e->ctr[i] = nv;
+		wraps = nv < v;
+	} else {
+		/* v < 2^w and n < 2^62 (a chunk's worth): nv cannot overflow */
+		e->ctr[i] = nv & ((1ull << w) - 1);
+		wraps = nv >> w;
+	}
+	e->ovf_cnt[i] += wraps;
+	return wraps;
+}
+
+/*
+ * Fold the counts of microwords [lo, hi) of every slot in use.  cnt holds
+ * segment entries (minus early exits), so a microword's executions are the
+ * running sum of cnt from its segment's start; @lo must start a segment or
+ * have nothing counted before it in its segment.
+ */
+u32 vpmu_fold(struct vpmu_engine *e, u32 lo, u32 hi)
+{
+	u64 add[VPMU_NR_COUNTERS_MAX], v[CLS_NR];
+	u32 wrapped = e->wrap_pending, end;
+	/* micro-PC histogram at K = 1, histogram unit: one test for both */
+	bool extra = e->uhist_k == 1 || e->hu_fact;
+	u16 any = 0;
+	unsigned int s, i;
+	u32 upc;
+
+	if (e->tc_ntouch)
+		vpmu_tc_drain(e);
+	memset(add, 0, sizeof(add));
+	for (s = 0; s < e->nused; s++) {
+		struct vpmu_uop *U = e->slot[s];
+		u16 m = (u16)e->slot_mask[s];
+		u32 c = 0;
+
+		for (upc = lo, end = lo; upc < hi; upc++) {
+			struct vpmu_uop *x = &U[upc];
+			u32 dy, tk;
+			u64 stall;
+			u16 hm;
+
+			/* c: executions, summed over each segment from its start */
+			if (upc == end) {
+				end = upc + x->seg;
+				c = 0;
+			}
+			c += x->cnt;
+			x->cnt = 0;
+			if (!c)
+				continue;
+			dy = x->dyn;
+			tk = x->tkn;
+			x->dyn = 0;
+			x->tkn = 0;
+			e->tot_cnt[upc] += c;
+			e->tot_dyn[upc] += dy;
+			e->tot_tkn[upc] += tk;
+			stall = dy ? vpmu_stall_of(e, &e->uc->dec[upc], dy) : 0;
+			/* ...for the units the slot feeds (vpmu_gate_open()) */
+			if (unlikely(extra)) {
+				u32 sm = e->slot_mask[s];
+
+				if (e->uhist_k == 1 && !(sm & VPMU_SLOT_UH))
+					e->uhist[upc] += c + stall;
+				if (!(sm & VPMU_SLOT_HU))
+					vpmu_hu_fold(e, e->hu_fact &
+						     e->hu_hit[upc], c, stall,
+						     dy, tk);
+			}
+			hm = m & e->ctr_hit[upc];
+			if (!hm)
+				continue;
+			any |= hm;
+			vpmu_cls_values(v, c, stall, dy, tk);
+			while (hm) {
+				i = __builtin_ctz(hm);
+				hm &= hm - 1;
+				add[i] += v[e->ctr_cls[i]];
+			}
+		}
+	}
+	while (any) {
+		i = __builtin_ctz(any);
+		any &= any - 1;
+		if (add[i] && vpmu_ctr_add(e, i, add[i]))
+			wrapped |= 1u << i;
+	}
+	e->wrap_pending = 0;
+	return wrapped;
+}
+
+/*
+ * Fold what deferred runs left in the slots (vpmu_defer_ok()).  Everything
+ * that reads the counts (counters, overflow status, totals, the micro-PC
+ * histogram at K = 1) or changes what they would feed calls this first,
+ * so the deferral is never visible.
+ */
+void vpmu_settle(struct vpmu_engine *e)
+{
+	if (!e->unfolded)
+		return;
+	e->ovf |= vpmu_fold(e, 0, e->ncs);
+	e->unfolded = 0;
+}
+
+u64 vpmu_engine_event_total(struct vpmu_engine *e, unsigned int event)
+{
+	u64 t = 0;
+	u32 upc;
+
+	if (!e->uc)
+		return 0;
+	vpmu_settle(e);
+	for (upc = 0; upc < e->ncs; upc++)
+		t += vpmu_ev_count(e, event, upc, e->tot_cnt[upc],
+				   e->tot_dyn[upc], e->tot_tkn[upc]);
+	return t;
+}
+
+/*
+ * The instructions the current program retired, for CTR: its own where
+ * programs take turns on the engine, because each brings its count
+ * (st.insn_acc) and vpmu_insn_mark() notes where the engine's total
+ * (INSNS) stood when it arrived.
+ */
+u64 vpmu_insn_count(struct vpmu_engine *e)
+{
+	return e->st.insn_acc + vpmu_engine_event_total(e, VPMU_EV_INSNS) -
+	       e->insn_mark;
+}
+
+/*
+ * The program arrives on the engine (started or restored), or, @leaving,
+ * is about to be saved: its count so far goes into its state.  Only
+ * images that read counters pay for it (a fold each time).
+ */
+void vpmu_insn_mark(struct vpmu_engine *e, bool leaving)
+{
+	u64 t;
+
+	if (!e->has_ctr)
+		return;
+	t = vpmu_engine_event_total(e, VPMU_EV_INSNS);
+	if (leaving)
+		e->st.insn_acc += t - e->insn_mark;
+	e->insn_mark = t;
+}
+
+/*
+ * A deferring chunk of @n cycles left its counts in the slots: a uop counts
+ * at most one entry a cycle, so u32 holds them while fewer than
+ * VPMU_CHUNK_MAX cycles are left unfolded before a chunk (of at most as
+ * many) runs.
+ */
+void vpmu_defer_add(struct vpmu_engine *e, u64 n)
+{
+	e->unfolded += n;
+	if (e->unfolded >= VPMU_CHUNK_MAX)
+		vpmu_settle(e);
+}
+
+/* ---- slots -------------------------------------------------------------- */
+
+void vpmu_slot_reset(struct vpmu_engine *e)
+{
+	memset(e->key_slot, 0xff, sizeof(e->key_slot));
+	e->nused = 0;
+}
+
+/*
+ * Where a static toggle by fgroups @g leaves each key of slot @s, or -1 if
+ * not known (a key it would reach has no slot yet) or not the same for
+ * all of them.
+ */
+static int vpmu_tgl_dest(const struct vpmu_engine *e, unsigned int s,
+			 unsigned int g)
+{
+	int dest = -1;
+	unsigned int k;
+
+	for (k = 0; k < VPMU_NKEYS; k++) {
+		u8 t;
+
+		if (e->key_slot[k] != s)
+			continue;
+		t = e->key_slot[k ^ g << 1];
+		if (t == 0xff || (dest >= 0 && dest != t))
+			return -1;
+		dest = t;
+	}
+	return dest;
+}
+
+/*
+ * Rewrite the toggle tables of the slots in use (after a key got a slot):
+ * each static trigger source's entry, where its toggle is resolved, and a
+ * mark's dispatch (H_TPI*, the entry in the uop, or H_TRIG).
+ */
+static void vpmu_tgl_update(struct vpmu_engine *e)
+{
+	unsigned int s, g, i;
+
+	for (s = 0; s < e->nused; s++) {
+		s32 *tab = (s32 *)e->slot[s] - VPMU_IDT - 1;
+		s32 ent[TRIG_FGROUPS + 1];
+
+		for (g = 1; g <= TRIG_FGROUPS; g++) {
+			int d;
+
+			if (!(e->tsrc_fgroups >> g & 1))
+				continue;	/* no fast source reads it */
+			d = vpmu_tgl_dest(e, s, g);
+
+			ent[g] = d < 0 ? 0 :
+				 (d - (s32)s) * (s32)e->slot_stride | g;
+		}
+		for (i = 0; i < e->ntsrc; i++) {
+			u32 upc = e->tsrc[i];
+			u8 tm = e->trig_static[upc];
+			struct vpmu_uop *x = &e->slot[s][upc];
+			s32 t = tm & TRIG_FAST ? ent[tm & TRIG_FGROUPS] : 0;
+
+			tab[-(s32)upc] = t;
+			if (x->h_fast != H_PI && x->h_fast != H_PI0 &&
+			    x->h_fast != H_PI0H)
+				continue;
+			/* a mark's shape: resolved, its fused handler runs */
+			x->toggle_dist = t & TGL_SLOT;
+			x->toggle_fgroups = t & TGL_FGROUPS;
+			/* TPI0 fetches on 4-byte boundaries only (PI0's) */
+			x->h_dispatch = !t ? H_TRIG : x->h_fast == H_PI0 ? H_TPI0 : H_TPI;
+			x->h_label = e->lab[x->h_dispatch];
+		}
+	}
+}
+
+/*
+ * The slot that counts under @key.  Slots are shared by keys with the same
+ * active counters.  When all are taken, everything is folded first (never
+ * while a microword's counts are in flight: callers take them out).
+ */
+unsigned int vpmu_slot_get(struct vpmu_engine *e, unsigned int key)
+{
+	unsigned int s;
+	u32 m;
+
+	if (e->key_slot[key] != 0xff)
+		return e->key_slot[key];
+	m = vpmu_active(e, key);
+	for (s = 0; s < e->nused; s++)
+		if (e->slot_mask[s] == m)
+			goto found;
+	if (e->nused == VPMU_NSLOT) {
+		e->wrap_pending = vpmu_fold(e, 0, e->ncs);
+		vpmu_slot_reset(e);
+	}
+	s = e->nused++;
+	e->slot_mask[s] = m;
+found:
+	e->key_slot[key] = s;
+	if (e->ntsrc)
+		vpmu_tgl_update(e);
+	return s;
+}
+
+/* ---- the counters' registers -------------------------------------------- */
+
+static int vpmu_ctr_cfg_check(const struct vpmu_ctr_cfg *cfg)
+{
+	if (vpmu_event_hu_bucket(cfg->event))
+		return -EOPNOTSUPP;
+	if (!vpmu_event_valid(cfg->event) || cfg->width < 1 ||
+	    cfg->width > 64 || cfg->fgroup >= VPMU_NR_FGROUPS_MAX ||
+	    cfg->flags & ~(VPMU_CTR_USER | VPMU_CTR_SUPER | VPMU_CTR_INT |
+			   VPMU_CTR_FREEZE_ON_OVF))
+		return -EINVAL;
+	return 0;
+}
+
+int vpmu_engine_ctr_config(struct vpmu_engine *e, unsigned int idx,
+			   const struct vpmu_ctr_cfg *cfg)
+{
+	int err;
+
+	if (idx >= VPMU_NR_COUNTERS_MAX)
+		return -EINVAL;
+	err = cfg ? vpmu_ctr_cfg_check(cfg) : 0;
+	if (err)
+		return err;
+	vpmu_settle(e);
+	e->dirty = true;
+	if (!cfg) {
+		memset(&e->cfg[idx], 0, sizeof(e->cfg[idx]));
+		return 0;
+	}
+	e->cfg[idx] = *cfg;
+	e->ctr_cls[idx] = vpmu_ev_cls(cfg->event);
+	if (cfg->width < 64)
+		e->ctr[idx] &= (1ull << cfg->width) - 1;
+	return 0;
+}
+
+u64 vpmu_engine_ctr_read(struct vpmu_engine *e, unsigned int idx)
+{
+	vpmu_settle(e);
+	return idx < VPMU_NR_COUNTERS_MAX ? e->ctr[idx] : 0;
+}
+
+void vpmu_engine_ctr_write(struct vpmu_engine *e, unsigned int idx, u64 val)
+{
+	unsigned int w;
+
+	if (idx >= VPMU_NR_COUNTERS_MAX)
+		return;
+	vpmu_settle(e);
+	w = e->cfg[idx].width;
+	e->ctr[idx] = (w && w < 64) ? val & ((1ull << w) - 1) : val;
+}
+
+void vpmu_engine_ctr_snapshot(struct vpmu_engine *e, u64 *vals,
+			      unsigned int n)
+{
+	unsigned int i;
+
+	vpmu_settle(e);
+	for (i = 0; i < n && i < VPMU_NR_COUNTERS_MAX; i++)
+		vals[i] = e->ctr[i];
+}
+
+u32 vpmu_engine_ovf_status(struct vpmu_engine *e)
+{
+	vpmu_settle(e);
+	return e->ovf;
+}
+
+u64 vpmu_engine_ovf_count(struct vpmu_engine *e, unsigned int idx)
+{
+	vpmu_settle(e);
+	return idx < VPMU_NR_COUNTERS_MAX ? e->ovf_cnt[idx] : 0;
+}
+
+void vpmu_engine_ovf_clear(struct vpmu_engine *e, u32 mask)
+{
+	unsigned int i;
+
+	vpmu_settle(e);
+	e->ovf &= ~mask;
+	for (i = 0; i < VPMU_NR_COUNTERS_MAX; i++)
+		if (mask >> i & 1)
+			e->ovf_cnt[i] = 0;
+}
+
+void vpmu_engine_ctr_clear(struct vpmu_engine *e, u32 mask)
+{
+	unsigned int i;
+
+	vpmu_settle(e);
+	mask &= (1u << VPMU_NR_COUNTERS_MAX) - 1;
+	e->ovf &= ~mask;
+	for (i = 0; i < VPMU_NR_COUNTERS_MAX; i++) {
+		if (mask >> i & 1) {
+			e->ctr[i] = 0;
+			e->ovf_cnt[i] = 0;
+		}
+	}
+}

@@ -1,0 +1,232 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * vpmu_tc.h - the translation cache's structures: translations, their
+ * ops, blocks, exits and links, in one pool of 32-bit words.  Private to
+ * the engine; vpmu_tc_cache.c says why a translation is exact.
+ */
+#ifndef _VPMU_TC_H
+#define _VPMU_TC_H
+
+#include "vpmu_uop.h"
+
+struct vpmu_engine;
+
+/*
+ * The translation cache (vpmu_tc_cache.c).  A macro instruction at (pc,
+ * ir) in one privilege mode is translated once into a *translation*: the
+ * microcode path from its ID-table entry with every microword whose
+ * inputs are only ir, pc and constants evaluated away, the branches those
+ * decide resolved, and the rest left as ops (struct vpmu_top) in *blocks*
+ * that each count their executions in one counter per slot; a translation
+ * goes on into the instructions that follow while their pc is known (a
+ * superblock).  A block's record lists the microwords it stands for, so
+ * the fold gives each its executions and taken branches
+ * (vpmu_tc_drain()).  Translations, their records and ops live in one
+ * pool of 32-bit words, addressed by word offsets (0: none), and are
+ * found through a direct-mapped table by pc.
+ */
+#define VPMU_TC_POOL	(32 * 1024)	/* pool words */
+#define VPMU_TC_MAP	8192		/* table entries, a power of two */
+#ifndef VPMU_TC_WARM
+#define VPMU_TC_WARM	8		/* runs of an instruction before it is */
+#endif					/* translated (by its table entry) */
+#define VPMU_TC_BLOCKS	2048		/* block counters per slot */
+#define VPMU_TC_MIN_K	256		/* micro-PC histogram sampling more */
+					/* often: interpreted */
+#define VPMU_TC_PATH	192		/* microwords a translation covers */
+#define VPMU_TC_INSNS	16		/* instructions on one of its paths */
+#define VPMU_TC_FORKS	8		/* branches on data in one */
+#define VPMU_TC_ROOM	40		/* microwords an instruction may need */
+#define VPMU_TC_PAIRS	28		/* known registers a record writes */
+/* tc_code's bits: a 4-byte word of memory each, 256 KiB (then they wrap) */
+#define VPMU_TC_CODE_BITS	(0x40000u / 4)
+
+/*
+ * A translation op: 16 bytes, dispatched by handler index (enum vpmu_th)
+ * through the loop's jump table in the kernel, as the uops are; on the
+ * host by the handler's address in the op, which saves two instructions
+ * an op.
+ */
+struct vpmu_top {
+#ifndef __KERNEL__
+	const void *hl;	/* the handler's label */
+#endif
+	u8 h;		/* enum vpmu_th */
+	u8 d, a, b;	/* register-file indices; BRF/BRX: b = condition */
+	u32 imm;	/* immediate operand; EXT: mask; BLK: cycles */
+	u32 x;		/* an exit record; a branch: ops to its taken side */
+	u32 y;		/* BLK: counter; loads, stores: the microword; DGADD*: mask */
+};
+
+/*
+ * The data of an EOI op (b: npc is R[a], else npc), in the op slot after
+ * it: the path ends; fin is what it leaves known, tb the translation that
+ * followed it first and pairs the record of what of fin that one reads
+ * before it writes.  (An EOI where the path goes on into the next
+ * instruction has no op: that instruction's word is one of the
+ * translation's checked words, struct vpmu_tword.)
+ */
+struct vpmu_tlink {
+	u32 fin;
+	u32 tb;
+	u32 pairs;
+	u32 npc;
+};
+
+/* A translation's head; its ops follow (VPMU_TB_OPS()). */
+struct vpmu_tb {
+	u32 key;	/* pc | mode */
+	u32 ir;
+	/* registers every path writes before it reads them, to its EOI */
+	u64 kill;
+	/*
+	 * The vpmu_tc_drain() epoch it last counted in, and the tc_gen its
+	 * checked words were last found in: both compared at once on entry.
+	 */
+	union {
+		struct {
+			u32 epoch;
+			u32 gen;
+		};
+		u64 stamp;
+	};
+	u16 none;	/* not translatable: run on the interpreter */
+	u16 nblk;	/* block records, from blk on */
+	u32 blk;
+	u32 chk;	/* its instructions after the first: nchk words at chk */
+	u32 nchk;
+};
+
+/* An instruction a translation runs after its first: where, and its word. */
+struct vpmu_tword {
+	u32 pc;
+	u32 word;
+};
+
+#define VPMU_TB_OPS(tb)	((const struct vpmu_top *)((tb) + 1))
+
+/* Known registers to write: a path's fin, an exit's state, link pairs. */
+struct vpmu_tpairs {
+	u32 n;
+	u32 pad;
+	struct vpmu_tpair {
+		u32 idx, val;
+	} p[];
+};
+
+/* Write the registers @p lists. */
+static inline void vpmu_tc_write(u32 *R, const struct vpmu_tpairs *p)
+{
+	u32 i;
+
+	for (i = 0; i < p->n; i++)
+		R[p->p[i].idx] = p->p[i].val;
+}
+
+/*
+ * An exit: the registers the translation knows and R[] lacks there
+ * (pairs) and those it wrote (wrote); the microword where the
+ * interpreter goes on; and, for an exit inside a block, what of the
+ * block's count stands (its first kpos entries) and the cycles charged
+ * for the rest (refund).
+ */
+struct vpmu_trec {
+	u64 wrote;
+	u16 upc;
+	u16 refund;
+	u16 kpos;
+	u8 counted;	/* the block's count was taken: undo it */
+	u8 pad;
+	u32 blk;	/* the block's record, or 0 */
+	u32 pairs;	/* a struct vpmu_tpairs, or 0 */
+};
+
+/* A block's record: its counter and the microwords it stands for. */
+#define VPMU_TBLK_TKN	0x8000	/* entry: a branch it took */
+struct vpmu_tblk {
+	u16 n;
+	u16 ctr;
+	u16 ent[];	/* upc, or upc | VPMU_TBLK_TKN */
+};
+
+/* A register's bit in a translation's sets of registers. */
+#define TC_BIT(r)	(1ull << (r))
+
+/* The block record at word @off of @w, and the words one of @n takes. */
+static inline const struct vpmu_tblk *tc_blk(const u32 *w, u32 off)
+{
+	return (const struct vpmu_tblk *)(w + off);
+}
+
+static inline u32 tc_blk_words(u32 n)
+{
+	return 1 + (n + 1) / 2;
+}
+
+/* The words a struct vpmu_tpairs of @n pairs takes. */
+static inline u32 tc_pairs_words(u32 n)
+{
+	return 2 + 2 * n;
+}
+
+/*
+ * The ops' handlers: an ALU operation's with register operands (RR), a
+ * register and an immediate (RI) or an immediate and a register (IR),
+ * EXT and SEXT (RF), loads and stores, compare and branch (CMP_cond with
+ * b a register, CMPI_cond with an immediate), a block's entry (BLK), a
+ * branch on the flags (BRF) or an external condition (BRX), EOI (EOIK:
+ * its next pc known and in memory), an exit (EXIT).
+ */
+#define VPMU_TC_NAMES(name, code, sig, doc)	VPMU_TC_NAMES_##sig(name)
+#define VPMU_TC_NAMES_NONE(n)
+#define VPMU_TC_NAMES_DAB(n)	VPMU_T(RR_##n) VPMU_T(RI_##n) VPMU_T(IR_##n)
+#define VPMU_TC_NAMES_DB(n)	VPMU_T(RR_##n)
+#define VPMU_TC_NAMES_DAF(n)	VPMU_T(RF_##n)
+#define VPMU_TC_NAMES_LD(n)	VPMU_T(LD_##n)
+#define VPMU_TC_NAMES_ST(n)	VPMU_T(ST_##n)
+#define VPMU_TC_NAMES_I(n)
+#define VPMU_TC_CMP_NAME(name, holds)	VPMU_T(CMP_##name) VPMU_T(CMPI_##name)
+#define VPMU_TC_HANDLER_LIST						\
+	VPMU_OP_LIST(VPMU_TC_NAMES)					\
+	VPMU_CMP_LIST(VPMU_TC_CMP_NAME)					\
+	VPMU_T(BLK) VPMU_T(BRF) VPMU_T(BRX) VPMU_T(EOI) VPMU_T(EOIK)	\
+	VPMU_T(DGADD) VPMU_T(DGADDI) VPMU_T(EXIT)
+
+enum vpmu_th {
+#define VPMU_T(label)	TH_##label,
+	VPMU_TC_HANDLER_LIST
+#undef VPMU_T
+	TH_NR
+};
+
+/* Where a run of translations leaves the interpreter to go on. */
+struct vpmu_tc_ret {
+	u32 upc;
+	s32 left;
+};
+
+/*
+ * vpmu_tc_exec.c: run translations from @tb on, with the interpreter's
+ * clock (@left, @cend) and slot (@base), until one leaves; with @base
+ * NULL, only publish the handlers (e->tlab).
+ */
+struct vpmu_tc_ret vpmu_tc_exec(struct vpmu_engine *e, struct vpmu_uop *base,
+				const struct vpmu_tb *tb, s32 left, u64 cend);
+
+/* vpmu_tc_cache.c: the translation cache */
+const struct vpmu_tb *vpmu_tc_next(struct vpmu_engine *e,
+				   struct vpmu_tlink *l, u32 npc, u32 ir,
+				   const struct vpmu_tpairs **pend);
+u32 vpmu_tc_leave(struct vpmu_engine *e, struct vpmu_uop *base, u32 *cnt,
+		  const struct vpmu_trec *x, const struct vpmu_tpairs *pend);
+void vpmu_tc_touch(struct vpmu_engine *e, const struct vpmu_tb *tb);
+bool vpmu_tc_check(struct vpmu_engine *e, const struct vpmu_tb *tb);
+void vpmu_tc_drain(struct vpmu_engine *e);
+void vpmu_tc_flush(struct vpmu_engine *e);
+
+/* vpmu_tc_translate.c: making translations */
+u32 vpmu_tc_pool_alloc(struct vpmu_engine *e, u32 words);
+u32 vpmu_tc_translate(struct vpmu_engine *e, u32 key, u32 ir);
+size_t vpmu_tc_scratch_size(void);
+
+#endif /* _VPMU_TC_H */
