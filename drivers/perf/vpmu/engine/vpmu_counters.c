@@ -79,7 +79,7 @@ static u64 vpmu_ctr_add(struct vpmu_engine *e, unsigned int i, u64 n)
  */
 u32 vpmu_fold(struct vpmu_engine *e, u32 lo, u32 hi)
 {
-	u64 add[VPMU_NR_COUNTERS_MAX], v[CLS_NR];
+	u64 add[VPMU_NR_COUNTERS_MAX], v[VPMU_CLS_NR];
 	u32 wrapped = e->wrap_pending, end;
 	/* micro-PC histogram at K = 1, histogram unit: one test for both */
 	bool extra = e->uhist_k == 1 || e->hu_fact;
@@ -264,9 +264,9 @@ static void vpmu_tgl_update(struct vpmu_engine *e)
 
 	for (s = 0; s < e->nused; s++) {
 		s32 *tab = (s32 *)e->slot[s] - VPMU_IDT - 1;
-		s32 ent[TRIG_FGROUPS + 1];
+		s32 ent[VPMU_TSRC_FGROUPS + 1];
 
-		for (g = 1; g <= TRIG_FGROUPS; g++) {
+		for (g = 1; g <= VPMU_TSRC_FGROUPS; g++) {
 			int d;
 
 			if (!(e->tsrc_fgroups >> g & 1))
@@ -280,15 +280,15 @@ static void vpmu_tgl_update(struct vpmu_engine *e)
 			u32 upc = e->tsrc[i];
 			u8 tm = e->trig_static[upc];
 			struct vpmu_uop *x = &e->slot[s][upc];
-			s32 t = tm & TRIG_FAST ? ent[tm & TRIG_FGROUPS] : 0;
+			s32 t = tm & VPMU_TSRC_FAST ? ent[tm & VPMU_TSRC_FGROUPS] : 0;
 
 			tab[-(s32)upc] = t;
 			if (x->h_fast != H_PI && x->h_fast != H_PI0 &&
 			    x->h_fast != H_PI0H)
 				continue;
 			/* a mark's shape: resolved, its fused handler runs */
-			x->toggle_dist = t & TGL_SLOT;
-			x->toggle_fgroups = t & TGL_FGROUPS;
+			x->toggle_dist = t & VPMU_TGL_SLOT;
+			x->toggle_fgroups = t & VPMU_TGL_FGROUPS;
 			/* TPI0 fetches on 4-byte boundaries only (PI0's) */
 			x->h_dispatch = !t ? H_TRIG : x->h_fast == H_PI0 ? H_TPI0 : H_TPI;
 			x->h_label = e->lab[x->h_dispatch];

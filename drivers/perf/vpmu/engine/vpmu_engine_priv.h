@@ -47,21 +47,27 @@
 #define VPMU_GAP_NONE	0xffffffffu	/* the event never recurs */
 
 /* A trigger or mode hook makes the next segment entry fail (see ENTER). */
-#define HOOK_BIAS	0x40000000
+#define VPMU_HOOK_BIAS	0x40000000
 
 /* Hooks run after the current microword (vpmu_interp()'s hook). */
-#define HOOK_TRIG	BIT(0)
-#define HOOK_MODE	BIT(1)
+#define VPMU_HOOK_TRIG	BIT(0)
+#define VPMU_HOOK_MODE	BIT(1)
 
 /* vpmu_interp() results. */
-enum { X_CHUNK, X_HALT, X_TRAP, X_FAULT, X_CTR };
+enum vpmu_interp_exit {
+	VPMU_INTERP_CHUNK,	/* the chunk's cycles are used up */
+	VPMU_INTERP_HALT,
+	VPMU_INTERP_TRAP,
+	VPMU_INTERP_FAULT,
+	VPMU_INTERP_CTR,	/* a counter read (CTR) waits to be served */
+};
 
 /*
  * The part of a program's architectural state that is not in the register
  * file or the cache tags: what struct vpmu_ctx saves besides those.  The
  * engine runs on its own copy (vpmu_engine.st).
  */
-struct vpmu_pstate {
+struct vpmu_prog_state {
 	u32 ustack[VPMU_USTACK_DEPTH];	/* byte offsets */
 	u32 sp;
 	u8 *mem;
@@ -82,8 +88,8 @@ struct vpmu_pstate {
 /* A program's architectural state, off the engine (vpmu_engine_ctx_save()). */
 struct vpmu_ctx {
 	const struct vpmu_ucode *uc;	/* the ucode it runs under; NULL: none */
-	struct vpmu_pstate st;
-	u32 R[R_NREGS];			/* registers by operand code */
+	struct vpmu_prog_state st;
+	u32 R[VPMU_RF_NREGS];			/* registers by operand code */
 	u32 dc_tag[VPMU_DC_LINES_MAX];	/* only the ucode's dc_lines used */
 };
 
@@ -93,7 +99,7 @@ struct vpmu_ctx {
  * comes before the chunk's end, and the entry that fails there takes it
  * (vpmu_uhist_sample()).  Valid during a chunk.
  */
-struct vpmu_usample {
+struct vpmu_uhist_sampler {
 	u32 k;			/* K, or 0: none in the loop */
 	bool due;		/* left ends at a sample */
 	s64 rest;		/* cycles of the chunk after that sample */
@@ -146,11 +152,11 @@ struct vpmu_engine {
 	u32 flim;			/* ...its limit, for a chunk (vpmu_chunk()) */
 
 	/* the current program's architectural state */
-	struct vpmu_pstate st;
-	/* registers by operand code, then immediates: R_IMM0 + cs_limit */
+	struct vpmu_prog_state st;
+	/* registers by operand code, then immediates: VPMU_RF_IMM0 + cs_limit */
 	u32 *R;
 	/*
-	 * FLAGS_LAZY: the SUB's operands, apart so that the host compiler
+	 * VPMU_FLAGS_LAZY: the SUB's operands, apart so that the host compiler
 	 * does not pair their stores through a vector register.
 	 */
 	u32 lz_a;
@@ -181,7 +187,7 @@ struct vpmu_engine {
 	u16 *ctr_hit;			/* counters an upc can feed */
 	/*
 	 * Freeze groups a trigger source toggles on every execution (MARK,
-	 * static events), or TRIG_DYN if one's trigger depends on what the
+	 * static events), or VPMU_TSRC_DYN if one's trigger depends on what the
 	 * microword does (vpmu_hook_post() decides).
 	 */
 	u8 *trig_static;
@@ -219,7 +225,7 @@ struct vpmu_engine {
 	u64 *uhist;
 	u32 uhist_k;
 	u64 uhist_left;			/* cycles before the next sample */
-	struct vpmu_usample us;		/* ...as the loop takes them */
+	struct vpmu_uhist_sampler us;		/* ...as the loop takes them */
 	/* where samples at K > 1 go: uhist, or uhist_sink while gated shut */
 	u64 *uhist_to, *uhist_sink;
 
@@ -308,22 +314,22 @@ static inline u64 vpmu_stall_of(const struct vpmu_engine *e,
  * linear forms of the microword's counts, the same on every such microword.
  */
 enum vpmu_cls {
-	CLS_EXEC,	/* executions: UOPS, INSNS, DISPATCH, TRIGGER, STORES, tags */
-	CLS_CYC,	/* executions + stall cycles: CYCLES */
-	CLS_TKN,	/* taken: UBR_TAKEN */
-	CLS_HIT,	/* executions - misses: DC_HIT */
-	CLS_DYN,	/* misses or stall cycles: DC_MISS, WQ_STALL */
-	CLS_NR
+	VPMU_CLS_EXEC,	/* executions: UOPS, INSNS, DISPATCH, TRIGGER, STORES, tags */
+	VPMU_CLS_CYC,	/* executions + stall cycles: CYCLES */
+	VPMU_CLS_TKN,	/* taken: UBR_TAKEN */
+	VPMU_CLS_HIT,	/* executions - misses: DC_HIT */
+	VPMU_CLS_DYN,	/* misses or stall cycles: DC_MISS, WQ_STALL */
+	VPMU_CLS_NR
 };
 
 /* Each form's value on a microword: @c executions, @stall, @dy, @tk. */
 static inline void vpmu_cls_values(u64 *v, u64 c, u64 stall, u64 dy, u64 tk)
 {
-	v[CLS_EXEC] = c;
-	v[CLS_CYC] = c + stall;
-	v[CLS_TKN] = tk;
-	v[CLS_HIT] = c - dy;
-	v[CLS_DYN] = dy;
+	v[VPMU_CLS_EXEC] = c;
+	v[VPMU_CLS_CYC] = c + stall;
+	v[VPMU_CLS_TKN] = tk;
+	v[VPMU_CLS_HIT] = c - dy;
+	v[VPMU_CLS_DYN] = dy;
 }
 
 /*
@@ -333,7 +339,7 @@ static inline void vpmu_cls_values(u64 *v, u64 c, u64 stall, u64 dy, u64 tk)
 static inline void vpmu_hu_fold(struct vpmu_engine *e, u16 m, u64 c, u64 stall,
 				u64 dy, u64 tk)
 {
-	u64 v[CLS_NR];
+	u64 v[VPMU_CLS_NR];
 
 	if (!m)
 		return;
@@ -388,17 +394,17 @@ static inline bool vpmu_event_hu_bucket(unsigned int ev)
 /* The flags, computed if a fused compare left them lazy. */
 static inline u32 vpmu_flags_now(const struct vpmu_engine *e)
 {
-	u32 f = e->R[R_FLAGS];
+	u32 f = e->R[VPMU_RF_FLAGS];
 
-	if (f & FLAGS_LAZY)
+	if (f & VPMU_FLAGS_LAZY)
 		f = vpmu_flags(3, e->lz_a, e->lz_b, e->lz_a - e->lz_b);
 	return f;
 }
 
 static inline u32 vpmu_flags_sync(struct vpmu_engine *e)
 {
-	e->R[R_FLAGS] = vpmu_flags_now(e);
-	return e->R[R_FLAGS];
+	e->R[VPMU_RF_FLAGS] = vpmu_flags_now(e);
+	return e->R[VPMU_RF_FLAGS];
 }
 
 /*
@@ -411,7 +417,7 @@ static inline void vpmu_latch_maps(struct vpmu_engine *e)
 	unsigned int k;
 
 	for (k = 0; k < 3; k++)
-		e->xr[VPMU_OPND_AT_DS + k] = e->R[R_DS + k] & 31;
+		e->xr[VPMU_OPND_AT_DS + k] = e->R[VPMU_RF_DS + k] & 31;
 }
 
 /* vpmu_events.c: what each event counts on a microword */
@@ -515,11 +521,11 @@ static inline void vpmu_tc_stored(struct vpmu_engine *e, u32 maddr)
 }
 
 /* The translation of (@key = pc | mode, @ir), or NULL; maybe a "none". */
-static inline const struct vpmu_tb *vpmu_tc_probe(const struct vpmu_engine *e,
-						  u32 key, u32 ir)
+static inline const struct vpmu_tc_trans *
+vpmu_tc_probe(const struct vpmu_engine *e, u32 key, u32 ir)
 {
 	u32 off = e->tc_map[vpmu_tc_slot(key)];
-	const struct vpmu_tb *tb = (const struct vpmu_tb *)(e->tc_pool + off);
+	const struct vpmu_tc_trans *tb = (const struct vpmu_tc_trans *)(e->tc_pool + off);
 
 	return off && tb->key == key && tb->ir == ir ? tb : NULL;
 }

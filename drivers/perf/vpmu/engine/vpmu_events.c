@@ -10,16 +10,16 @@ u8 vpmu_ev_cls(unsigned int ev)
 {
 	switch (ev) {
 	case VPMU_EV_CYCLES:
-		return CLS_CYC;
+		return VPMU_CLS_CYC;
 	case VPMU_EV_UBR_TAKEN:
-		return CLS_TKN;
+		return VPMU_CLS_TKN;
 	case VPMU_EV_DC_HIT:
-		return CLS_HIT;
+		return VPMU_CLS_HIT;
 	case VPMU_EV_DC_MISS:
 	case VPMU_EV_WQ_STALL:
-		return CLS_DYN;
+		return VPMU_CLS_DYN;
 	}
-	return CLS_EXEC;
+	return VPMU_CLS_EXEC;
 }
 
 /*

@@ -291,7 +291,7 @@ void vpmu_hu_chunk_end(struct vpmu_engine *e, u64 c1)
 /* What an EVENT or UPC entry adds up where it can count (hu_hit). */
 static u8 vpmu_hu_cls(const struct vpmu_hu_entry *x)
 {
-	return x->kind == VPMU_HU_UPC ? CLS_CYC : vpmu_ev_cls(x->event);
+	return x->kind == VPMU_HU_UPC ? VPMU_CLS_CYC : vpmu_ev_cls(x->event);
 }
 
 static int vpmu_hu_check(const struct vpmu_hu_prog *p, u32 *total)

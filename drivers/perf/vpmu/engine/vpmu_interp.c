@@ -27,13 +27,13 @@ static void vpmu_write_special(struct vpmu_engine *e, unsigned int w, u32 v)
 {
 	unsigned int k;
 
-	if (w == R_FLAGS) {
+	if (w == VPMU_RF_FLAGS) {
 		e->R[w] = v & 15;
 		return;
 	}
-	if (w < R_DS || w > R_DS + 2)
+	if (w < VPMU_RF_DS || w > VPMU_RF_DS + 2)
 		return;
-	k = w - R_DS;
+	k = w - VPMU_RF_DS;
 	v &= 31;
 	e->R[w] = v;
 	e->xr[VPMU_OPND_AT_DS + k] = v;
@@ -49,26 +49,26 @@ static u32 vpmu_commit_slow(struct vpmu_engine *e, struct vpmu_uop *u,
 {
 	u32 stall = 0;
 
-	if (pend & P_LOAD) {
+	if (pend & VPMU_COMMIT_LOAD) {
 		e->st.last_miss = vpmu_dc_access(e, maddr);
 		if (e->st.last_miss) {
 			u->dyn++;
 			stall = e->penalty;
 		}
 	}
-	if (pend & P_STORE) {
+	if (pend & VPMU_COMMIT_STORE) {
 		vpmu_mem_store(e->st.mem + maddr, res, u->st_size);
 		vpmu_tc_stored(e, maddr);
 		stall = vpmu_wq_store(e, now);
 		u->dyn += stall;
-	} else if (pend & P_SPECIAL) {
+	} else if (pend & VPMU_COMMIT_SPECIAL) {
 		vpmu_write_special(e, u->d, res);
 	} else {
 		e->R[e->xr[u->d]] = res;
 		e->R[e->zr] = 0;
 	}
-	if (pend & P_FLAGS)
-		e->R[R_FLAGS] = nfl;
+	if (pend & VPMU_COMMIT_FLAGS)
+		e->R[VPMU_RF_FLAGS] = nfl;
 	if (stall)
 		e->last_stall_upc = u->upc;
 	return stall;
@@ -109,7 +109,7 @@ static u32 vpmu_commit_slow(struct vpmu_engine *e, struct vpmu_uop *u,
  */
 static __always_inline s32 vpmu_clock_start(struct vpmu_engine *e, s64 L)
 {
-	struct vpmu_usample *us = &e->us;
+	struct vpmu_uhist_sampler *us = &e->us;
 
 	us->k = e->uhist_k > 1 ? e->uhist_k : 0;
 	us->due = us->k && e->uhist_left < (u64)L;
@@ -155,7 +155,7 @@ vpmu_hook_resume(struct vpmu_engine *e, unsigned int hook,
 static __always_inline s32 vpmu_uhist_sample(struct vpmu_engine *e,
 					     const struct vpmu_uop *u, s32 left)
 {
-	struct vpmu_usample *us = &e->us;
+	struct vpmu_uhist_sampler *us = &e->us;
 	s32 l = left;
 
 	do {
@@ -191,7 +191,7 @@ static __always_inline void vpmu_step_alone(struct vpmu_engine *e,
  * Trigger source @u, its toggle not resolved in the toggle table.  One
  * that toggles on every execution, with the slot it toggles into in use,
  * toggles now: returns the way to that slot as the toggle table would
- * (TGL()).  Otherwise it runs with the trigger hook set, for
+ * (VPMU_TGL()).  Otherwise it runs with the trigger hook set, for
  * vpmu_hook_post() at the next entry: returns 0.  No hook is pending here
  * (@hook): a hook fails the next entry, and no microword that sets one
  * goes on unchecked.
@@ -202,13 +202,13 @@ static __always_inline s32 vpmu_trig_way(struct vpmu_engine *e,
 					 unsigned int hook)
 {
 	u32 tm = e->trig_static[u->upc];
-	u8 s = tm & TRIG_DYN ? 0xff :
+	u8 s = tm & VPMU_TSRC_DYN ? 0xff :
 	       e->key_slot[vpmu_key(e->st.mode,
-				    e->frozen ^ (tm & TRIG_FGROUPS))];
+				    e->frozen ^ (tm & VPMU_TSRC_FGROUPS))];
 
 	if (likely(s != 0xff && !hook))
 		return (s32)((char *)e->slot[s] - (char *)base) |
-		       (tm & TRIG_FGROUPS);
+		       (tm & VPMU_TSRC_FGROUPS);
 	return 0;
 }
 
@@ -237,7 +237,7 @@ static __always_inline int vpmu_fault_undo(struct vpmu_engine *e,
 					   unsigned int hook, u64 cend,
 					   s32 left)
 {
-	struct vpmu_usample *us = &e->us;
+	struct vpmu_uhist_sampler *us = &e->us;
 
 	left += u->seg;
 	u->cnt--;
@@ -246,15 +246,15 @@ static __always_inline int vpmu_fault_undo(struct vpmu_engine *e,
 		us->next -= us->k;
 	}
 	if (u->h_dispatch == H_TRIG && !hook &&
-	    !(e->trig_static[u->upc] & TRIG_DYN)) {
-		e->frozen ^= e->trig_static[u->upc] & TRIG_FGROUPS;
+	    !(e->trig_static[u->upc] & VPMU_TSRC_DYN)) {
+		e->frozen ^= e->trig_static[u->upc] & VPMU_TSRC_FGROUPS;
 		e->cur = e->key_slot[vpmu_key(e->st.mode, e->frozen)];
 	} else {
 		e->cur = vpmu_slot_of(e, base);
 	}
 	vpmu_clock_stop(e, cend, left);
 	e->st.upc = u->upc;
-	return X_FAULT;
+	return VPMU_INTERP_FAULT;
 }
 
 /*
@@ -300,14 +300,14 @@ static __always_inline int vpmu_loop_exit(struct vpmu_engine *e,
 		DISPATCH();						\
 	} while (0)
 /* What is left, a hook set or not; the cycle now (stalls included). */
-#define LEFT()		(hook ? saved_left + left + HOOK_BIAS : left)
+#define LEFT()		(hook ? saved_left + left + VPMU_HOOK_BIAS : left)
 #define NOW()		(cend - LEFT())
 /* Run @h after this microword: the next entry fails. */
 #define SET_HOOK(h)							\
 	do {								\
 		if (!hook) {						\
 			saved_left = left;				\
-			left = -HOOK_BIAS;				\
+			left = -VPMU_HOOK_BIAS;				\
 		}							\
 		hook |= (h);						\
 	} while (0)
@@ -335,14 +335,15 @@ static __always_inline int vpmu_loop_exit(struct vpmu_engine *e,
 	((size) == 4 ? FETCH_OK4(x) :					\
 	 (size) == 2 ? ((x) >> 1 | (x) << 31) < hwords : (x) < msz)
 #define AT(code)	R[xr[code]]
-#define FLAGS()		(likely(R[R_FLAGS] < FLAGS_LAZY) ? R[R_FLAGS] :	\
-			 vpmu_flags_sync(e))
-/* Latch @d (R_DS...) takes @v, and its @ operand the register it names. */
+#define FLAGS()							\
+	(likely(R[VPMU_RF_FLAGS] < VPMU_FLAGS_LAZY) ? R[VPMU_RF_FLAGS] :	\
+	 vpmu_flags_sync(e))
+/* Latch @d (VPMU_RF_DS...) takes @v, and its @ operand the register it names. */
 #define WRITE_LATCH(d, v)						\
 	do {								\
 		u32 v_ = (v);						\
 		R[d] = v_;						\
-		xr[AT_OFF + (d)] = v_;					\
+		xr[VPMU_RF_AT_OFF + (d)] = v_;					\
 	} while (0)
 #define COMMIT()							\
 	do {								\
@@ -352,9 +353,9 @@ static __always_inline int vpmu_loop_exit(struct vpmu_engine *e,
 		} else {						\
 			left -= vpmu_commit_slow(e, u, res, nfl, pend,	\
 						 maddr, NOW());		\
-			if (pend & P_MODE) {				\
+			if (pend & VPMU_COMMIT_MODE) {				\
 				e->st.mode_next = u->imm;		\
-				SET_HOOK(HOOK_MODE);			\
+				SET_HOOK(VPMU_HOOK_MODE);			\
 			}						\
 		}							\
 	} while (0)
@@ -409,8 +410,8 @@ static __always_inline int vpmu_loop_exit(struct vpmu_engine *e,
 #define EOI_TAIL_OP(npc, shift, mask)					\
 	do {								\
 		u32 ir_ = vpmu_get_le32(mem + (npc));			\
-		R[R_IPC] = (npc);					\
-		R[R_IR] = ir_;						\
+		R[VPMU_RF_IPC] = (npc);					\
+		R[VPMU_RF_IR] = ir_;						\
 		if (tc && !hook) {					\
 			tb = vpmu_tc_probe(e, (npc) | e->st.mode, ir_);	\
 			if (!tb && vpmu_tc_warm(e, (npc)))		\
@@ -444,7 +445,7 @@ static __always_inline int vpmu_loop_exit(struct vpmu_engine *e,
 		goto fault;						\
 	} while (0)
 /*
- * A resolved toggle (TGL()): flip the freeze @fgroups and go to the slot
+ * A resolved toggle (VPMU_TGL()): flip the freeze @fgroups and go to the slot
  * @dist bytes away, u's execution counted there (u stays in the old one).
  */
 #define TOGGLE(dist, fgroups)						\
@@ -493,7 +494,7 @@ H_E_##name : {								\
 		u32 r, npc;						\
 		(void)a; (void)b;					\
 		r = (expr);						\
-		npc = w == R_PC ? r : R[R_PC];				\
+		npc = w == VPMU_RF_PC ? r : R[VPMU_RF_PC];				\
 		if (unlikely(!FETCH_OK(npc)))				\
 			FAULT(VPMU_FAULT_FETCH, npc);			\
 		R[w] = r;						\
@@ -506,7 +507,7 @@ H_P_##name: {								\
 		npc = (expr);						\
 		if (unlikely(!FETCH_OK(npc)))				\
 			FAULT(VPMU_FAULT_FETCH, npc);			\
-		R[R_PC] = npc;						\
+		R[VPMU_RF_PC] = npc;						\
 		EOI_TAIL(npc);						\
 	}								\
 H_B_##name: {								\
@@ -516,7 +517,7 @@ H_B_##name: {								\
 		AT(u->d) = r;						\
 		*zp = 0;						\
 		if (u->flag_kind)					\
-			R[R_FLAGS] = vpmu_flags(u->flag_kind, a, b, r);	\
+			R[VPMU_RF_FLAGS] = vpmu_flags(u->flag_kind, a, b, r);	\
 		BRANCH((condtab[u->cond] >> FLAGS()) & 1);		\
 	}								\
 H_G_##name: {								\
@@ -545,7 +546,7 @@ H_M_##name : {								\
 			MEM_SEQ();					\
 		}							\
 		pend = u->pend;						\
-		if (!(pend & P_LOAD))					\
+		if (!(pend & VPMU_COMMIT_LOAD))					\
 			DC_LOAD();					\
 		SEQ();							\
 	}
@@ -578,11 +579,11 @@ H_M_##name : {								\
  */
 #define VPMU_PI(name, toggle, shift, mask, fetch_ok)			\
 name : {								\
-		u32 npc = R[R_PC] + u->imm;				\
+		u32 npc = R[VPMU_RF_PC] + u->imm;				\
 		if (unlikely(!(fetch_ok)))				\
 			FAULT(VPMU_FAULT_FETCH, npc);			\
 		toggle;							\
-		R[R_PC] = npc;						\
+		R[VPMU_RF_PC] = npc;						\
 		EOI_TAIL_OP(npc, shift, mask);				\
 	}
 
@@ -629,15 +630,15 @@ int vpmu_interp(struct vpmu_engine *e, s64 L)
 	 */
 	const bool tc = e->tc_pool && !e->tc_off && L >= VPMU_STEP_BELOW &&
 			(e->uhist_k <= 1 || e->uhist_k >= VPMU_TC_MIN_K);
-	const struct vpmu_tb *tb;
-	const struct vpmu_tpairs *tpend;
+	const struct vpmu_tc_trans *tb;
+	const struct vpmu_tc_pairs *tpend;
 	struct vpmu_tc_ret tr;
 
 	VPMU_BENCH_SHIFT();
 	if (L < 0) {
 		e->lab = lab;
 		vpmu_tc_exec(e, NULL, NULL, 0, 0);	/* e->tlab */
-		return X_CHUNK;
+		return VPMU_INTERP_CHUNK;
 	}
 	left = vpmu_clock_start(e, L);
 	cend = e->st.cyc + left - 1;
@@ -682,7 +683,7 @@ H_XBR: {
 		u32 f = (r ? 0 : VPMU_FLAG_Z) | (r >> 31 ? VPMU_FLAG_N : 0);
 
 		R[u->d] = r;
-		R[R_FLAGS] = f;
+		R[VPMU_RF_FLAGS] = f;
 		BRANCH((condtab[u->cond] >> f) & 1);
 	}
 H_NOP:
@@ -695,11 +696,11 @@ H_LEXT:
 	WRITE_LATCH(u->d, (R[u->a] >> u->b) & u->imm);
 	FALL();
 H_LEXTI:
-	WRITE_LATCH(u->d, (R[R_IR] >> u->b) & u->imm);
+	WRITE_LATCH(u->d, (R[VPMU_RF_IR] >> u->b) & u->imm);
 	FALL();
 H_LEXTI2: {
 		/* two of them: nothing between them can change ir */
-		u32 ir = R[R_IR];
+		u32 ir = R[VPMU_RF_IR];
 
 		WRITE_LATCH(u->d, (ir >> u->b) & u->imm);
 		WRITE_LATCH(u[1].d, (ir >> u[1].b) & u[1].imm);
@@ -708,7 +709,7 @@ H_LEXTI2: {
 	}
 H_LX2S: {
 		/* and then SAR of ir by an immediate (an instruction's imm) */
-		u32 ir = R[R_IR];
+		u32 ir = R[VPMU_RF_IR];
 
 		WRITE_LATCH(u->d, (ir >> u->b) & u->imm);
 		WRITE_LATCH(u[1].d, (ir >> u[1].b) & u[1].imm);
@@ -726,21 +727,21 @@ H_LX2S: {
 
 	/* ADD pc, pc, register ; EOI, the opcode in ir's low byte */
 H_PR0: {
-		u32 npc = R[R_PC] + R[u->b];
+		u32 npc = R[VPMU_RF_PC] + R[u->b];
 
 		if (unlikely(!FETCH_OK4(npc)))
 			FAULT(VPMU_FAULT_FETCH, npc);
-		R[R_PC] = npc;
+		R[VPMU_RF_PC] = npc;
 		EOI_TAIL_OP(npc, 0, 0xff);
 	}
 	/* PI0 and PR0 on 2-byte boundaries (IALIGN16) */
 	VPMU_PI(H_PI0H, (void)0, 0, 0xff, FETCH_OK(npc));
 H_PR0H: {
-		u32 npc = R[R_PC] + R[u->b];
+		u32 npc = R[VPMU_RF_PC] + R[u->b];
 
 		if (unlikely(!FETCH_OK(npc)))
 			FAULT(VPMU_FAULT_FETCH, npc);
-		R[R_PC] = npc;
+		R[VPMU_RF_PC] = npc;
 		EOI_TAIL_OP(npc, 0, 0xff);
 	}
 
@@ -750,7 +751,7 @@ H_CMP_##name : {								\
 		u32 a = AT(u->a), b = AT(u->b);				\
 		e->lz_a = a;						\
 		e->lz_b = b;						\
-		R[R_FLAGS] = FLAGS_LAZY;				\
+		R[VPMU_RF_FLAGS] = VPMU_FLAGS_LAZY;				\
 		BRANCH(holds);						\
 	}
 	VPMU_CMP_LIST(VPMU_X);
@@ -768,22 +769,22 @@ H_TRIG: {
 		 * in the slot it toggles into.  Else vpmu_trig_way() works
 		 * the way out, or the hook decides after the microword.
 		 */
-		s32 d = TGL(base, u->upc);
+		s32 d = VPMU_TGL(base, u->upc);
 
 		if (likely(d)) {
-			TOGGLE(d & TGL_SLOT, d & TGL_FGROUPS);
-			u = (struct vpmu_uop *)((char *)u + (d & TGL_SLOT));
+			TOGGLE(d & VPMU_TGL_SLOT, d & VPMU_TGL_FGROUPS);
+			u = (struct vpmu_uop *)((char *)u + (d & VPMU_TGL_SLOT));
 			goto *lab[u->h_fast];
 		}
 		d = vpmu_trig_way(e, u, base, hook);
 		if (likely(d)) {
-			TOGGLE(d & TGL_SLOT, d & TGL_FGROUPS);
-			u = (struct vpmu_uop *)((char *)u + (d & TGL_SLOT));
-			if (e->trig_static[u->upc] & TRIG_FAST)
+			TOGGLE(d & VPMU_TGL_SLOT, d & VPMU_TGL_FGROUPS);
+			u = (struct vpmu_uop *)((char *)u + (d & VPMU_TGL_SLOT));
+			if (e->trig_static[u->upc] & VPMU_TSRC_FAST)
 				goto *lab[u->h_fast];
 		} else {
 			vpmu_trig_hook(e, u);
-			SET_HOOK(HOOK_TRIG);
+			SET_HOOK(VPMU_HOOK_TRIG);
 		}
 		vpmu_flags_sync(e);
 		goto *lab[u->h_general];
@@ -822,7 +823,7 @@ Q_DISP:
 	GOTO_TGT(u->tgt + (res & ((1u << u->cond) - 1)) * sizeof(*u));
 	ENTER();
 Q_EOI: {
-		u32 npc = xr[u->d] == R_PC ? res : R[R_PC];
+		u32 npc = xr[u->d] == VPMU_RF_PC ? res : R[VPMU_RF_PC];
 
 		if (unlikely(!FETCH_OK(npc)))
 			FAULT(VPMU_FAULT_FETCH, npc);
@@ -831,16 +832,16 @@ Q_EOI: {
 	}
 Q_HALT:
 	COMMIT();
-	ret = X_HALT;
+	ret = VPMU_INTERP_HALT;
 	goto stop;
 Q_TRAP:
 	COMMIT();
-	ret = X_TRAP;
+	ret = VPMU_INTERP_TRAP;
 	goto stop;
 Q_CTR:
 	/* the counter is read after the chunk (vpmu_ctr_serve()) */
 	COMMIT();
-	ret = X_CTR;
+	ret = VPMU_INTERP_CTR;
 	goto stop;
 
 slow_enter:
@@ -867,7 +868,7 @@ slow_enter:
 		ENTER();
 	}
 	if (left <= 0) {
-		ret = X_CHUNK;
+		ret = VPMU_INTERP_CHUNK;
 		goto stop;
 	}
 	vpmu_step_alone(e, u);

@@ -161,10 +161,10 @@ static void vpmu_fill_stop(struct vpmu_engine *e, struct vpmu_stop *stop,
 			   int x)
 {
 	switch (x) {
-	case X_HALT:
+	case VPMU_INTERP_HALT:
 		stop->reason = VPMU_STOP_HALT;
 		break;
-	case X_TRAP:
+	case VPMU_INTERP_TRAP:
 		stop->reason = VPMU_STOP_TRAP;
 		stop->code = e->uc->dec[e->st.upc].target;
 		break;
@@ -175,11 +175,11 @@ static void vpmu_fill_stop(struct vpmu_engine *e, struct vpmu_stop *stop,
 		break;
 	}
 	stop->upc = e->st.upc;
-	stop->ipc = e->R[R_IPC];
+	stop->ipc = e->R[VPMU_RF_IPC];
 }
 
 /*
- * A CTR microword ended the chunk (X_CTR): the counter its result selected
+ * A CTR microword ended the chunk (VPMU_INTERP_CTR): the counter its result selected
  * goes into its destination (vpmu_isa.h), and the program goes on after
  * it.  Everything is folded here, so the value is exact.
  */
@@ -201,7 +201,7 @@ static void vpmu_ctr_serve(struct vpmu_engine *e)
 		if (vpmu_ctr_enabled(e, i))
 			v = e->ctr[i];
 	}
-	if (r != R_SINK) {
+	if (r != VPMU_RF_SINK) {
 		e->R[r] = sel & VPMU_CTR_SEL_HIGH ? (u32)(v >> 32) : (u32)v;
 		e->R[e->zr] = 0;
 	}
@@ -256,7 +256,7 @@ static bool vpmu_overflow(struct vpmu_engine *e, u32 wr, int x,
 		vpmu_ovf_trig(e, wr & e->ovf_src);
 	if (!irq)
 		return false;
-	if (x == X_HALT || x == X_TRAP) {
+	if (x == VPMU_INTERP_HALT || x == VPMU_INTERP_TRAP) {
 		e->st.sticky = true;
 		e->st.sticky_stop = *stop;
 	}
@@ -284,7 +284,7 @@ static int vpmu_chunk(struct vpmu_engine *e, u64 L, bool defer, u32 *wr,
 
 	*wr = 0;
 	*upc = e->st.upc;
-	*ipc = e->R[R_IPC];
+	*ipc = e->R[VPMU_RF_IPC];
 	if (e->hu.n)
 		vpmu_hu_chunk_begin(e, c1);
 	e->flim = vpmu_fetch_limit(e->fsh, e->st.msz);	/* FETCH_OK() */
@@ -300,7 +300,7 @@ static int vpmu_chunk(struct vpmu_engine *e, u64 L, bool defer, u32 *wr,
 		if (*wr || e->st.cyc - c1 > e->uhist_left) {
 			/* only a last, stalling microword can */
 			*upc = e->last_stall_upc;
-			*ipc = e->R[R_IPC];
+			*ipc = e->R[VPMU_RF_IPC];
 		}
 	}
 	if (defer)
@@ -341,22 +341,22 @@ enum vpmu_stop_reason vpmu_engine_run(struct vpmu_engine *e, u64 budget,
 		if (used >= budget) {
 			stop->reason = VPMU_STOP_BUDGET;
 			stop->upc = e->st.upc;
-			stop->ipc = e->R[R_IPC];
+			stop->ipc = e->R[VPMU_RF_IPC];
 			break;
 		}
 		x = vpmu_chunk(e, budget - used, defer, &wr, &x_upc, &x_ipc);
-		if (x == X_CTR)
+		if (x == VPMU_INTERP_CTR)
 			vpmu_ctr_serve(e);
-		if (x == X_HALT || x == X_TRAP || x == X_FAULT)
+		if (x == VPMU_INTERP_HALT || x == VPMU_INTERP_TRAP || x == VPMU_INTERP_FAULT)
 			vpmu_fill_stop(e, stop, x);
 		if (wr && vpmu_overflow(e, wr, x, stop, x_upc, x_ipc))
 			break;
-		if (x == X_HALT || x == X_TRAP) {
+		if (x == VPMU_INTERP_HALT || x == VPMU_INTERP_TRAP) {
 			e->st.sticky = true;
 			e->st.sticky_stop = *stop;
 			break;
 		}
-		if (x == X_FAULT)
+		if (x == VPMU_INTERP_FAULT)
 			break;
 		if (defer)
 			continue;	/* the slots keep their counts */
@@ -393,7 +393,7 @@ static int vpmu_tc_alloc(struct vpmu_engine_mem *m)
 struct vpmu_engine_mem *vpmu_engine_mem_alloc(u32 words, bool tc)
 {
 	struct vpmu_engine_mem *m;
-	size_t n = words, tgl_size = TGL_ROUND(sizeof(s32) * n);
+	size_t n = words, tgl_size = VPMU_TGL_ROUND(sizeof(s32) * n);
 	unsigned int s;
 
 	if (!words || words > VPMU_CS_MAX)
@@ -403,10 +403,10 @@ struct vpmu_engine_mem *vpmu_engine_mem_alloc(u32 words, bool tc)
 		return NULL;
 	m->words = words;
 	/*
-	 * Each slot: its toggle table, ID table and uops, TGL_ALIGN-aligned,
-	 * so that slots are a multiple of TGL_ALIGN bytes apart.
+	 * Each slot: its toggle table, ID table and uops, VPMU_TGL_ALIGN-aligned,
+	 * so that slots are a multiple of VPMU_TGL_ALIGN bytes apart.
 	 */
-	m->slot_stride = TGL_ROUND(tgl_size + sizeof(u32) * VPMU_IDT +
+	m->slot_stride = VPMU_TGL_ROUND(tgl_size + sizeof(u32) * VPMU_IDT +
 				   sizeof(struct vpmu_uop) * n);
 	m->slot_mem = vpmu_zalloc((size_t)m->slot_stride * VPMU_NSLOT);
 	if (!m->slot_mem)
@@ -415,8 +415,8 @@ struct vpmu_engine_mem *vpmu_engine_mem_alloc(u32 words, bool tc)
 		m->slot[s] = (struct vpmu_uop *)((char *)m->slot_mem +
 						 (size_t)m->slot_stride * s +
 						 tgl_size + sizeof(u32) * VPMU_IDT);
-	m->R = vpmu_zalloc(sizeof(u32) * (R_IMM0 + n));
-	m->xr = vpmu_zalloc(sizeof(u16) * (R_IMM0 + n));
+	m->R = vpmu_zalloc(sizeof(u32) * (VPMU_RF_IMM0 + n));
+	m->xr = vpmu_zalloc(sizeof(u16) * (VPMU_RF_IMM0 + n));
 	m->tot_cnt = vpmu_zalloc(sizeof(u64) * n);
 	m->tot_dyn = vpmu_zalloc(sizeof(u64) * n);
 	m->tot_tkn = vpmu_zalloc(sizeof(u64) * n);
@@ -583,7 +583,7 @@ void vpmu_engine_start(struct vpmu_engine *e, u8 *mem, u32 mem_size,
 	if (!e->uc)
 		return;
 	vpmu_settle(e);
-	memset(e->R, 0, sizeof(u32) * R_NREGS);
+	memset(e->R, 0, sizeof(u32) * VPMU_RF_NREGS);
 	memset(e->tot_cnt, 0, sizeof(u64) * e->ncs);
 	memset(e->tot_dyn, 0, sizeof(u64) * e->ncs);
 	memset(e->tot_tkn, 0, sizeof(u64) * e->ncs);
@@ -598,8 +598,8 @@ void vpmu_engine_start(struct vpmu_engine *e, u8 *mem, u32 mem_size,
 	e->st.mode_next = e->st.mode;
 	e->st.started = true;
 	vpmu_insn_mark(e, false);
-	e->R[R_PC] = entry;
-	e->R[R_IPC] = entry;
+	e->R[VPMU_RF_PC] = entry;
+	e->R[VPMU_RF_IPC] = entry;
 	if (!vpmu_fetch_ok(e, entry, mem_size)) {
 		e->st.sticky = true;
 		e->st.sticky_stop.reason = VPMU_STOP_FAULT;
@@ -609,7 +609,7 @@ void vpmu_engine_start(struct vpmu_engine *e, u8 *mem, u32 mem_size,
 		return;
 	}
 	ir = vpmu_get_le32(mem + entry);
-	e->R[R_IR] = ir;
+	e->R[VPMU_RF_IR] = ir;
 	e->st.upc = e->uc->idtab[(ir >> e->uc->op_shift) & e->uc->op_mask];
 }
 
@@ -662,11 +662,11 @@ int vpmu_ctx_set_mem(struct vpmu_ctx *c, u8 *mem, u32 mem_size)
 u32 vpmu_engine_reg(const struct vpmu_engine *e, unsigned int opnd)
 {
 	if (!e->R || opnd >= 64 || vpmu_opnd_info[opnd].access == VPMU_ACC_NONE ||
-	    opnd == VPMU_OPND_IMM || opnd == R_ZERO)
+	    opnd == VPMU_OPND_IMM || opnd == VPMU_RF_ZERO)
 		return 0;
 	if (vpmu_is_at(opnd))
 		return e->R[e->xr[opnd]];
-	if (opnd == R_FLAGS)
+	if (opnd == VPMU_RF_FLAGS)
 		return vpmu_flags_now(e);
 	return e->R[opnd];
 }

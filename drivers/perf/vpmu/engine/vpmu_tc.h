@@ -16,7 +16,7 @@ struct vpmu_engine;
  * ir) in one privilege mode is translated once into a *translation*: the
  * microcode path from its ID-table entry with every microword whose
  * inputs are only ir, pc and constants evaluated away, the branches those
- * decide resolved, and the rest left as ops (struct vpmu_top) in *blocks*
+ * decide resolved, and the rest left as ops (struct vpmu_tc_op) in *blocks*
  * that each count their executions in one counter per slot; a translation
  * goes on into the instructions that follow while their pc is known (a
  * superblock).  A block's record lists the microwords it stands for, so
@@ -47,7 +47,7 @@ struct vpmu_engine;
  * host by the handler's address in the op, which saves two instructions
  * an op.
  */
-struct vpmu_top {
+struct vpmu_tc_op {
 #ifndef __KERNEL__
 	const void *hl;	/* the handler's label */
 #endif
@@ -64,17 +64,17 @@ struct vpmu_top {
  * followed it first and pairs the record of what of fin that one reads
  * before it writes.  (An EOI where the path goes on into the next
  * instruction has no op: that instruction's word is one of the
- * translation's checked words, struct vpmu_tword.)
+ * translation's checked words, struct vpmu_tc_checked.)
  */
-struct vpmu_tlink {
+struct vpmu_tc_link {
 	u32 fin;
 	u32 tb;
 	u32 pairs;
 	u32 npc;
 };
 
-/* A translation's head; its ops follow (VPMU_TB_OPS()). */
-struct vpmu_tb {
+/* A translation's head; its ops follow (VPMU_TC_OPS()). */
+struct vpmu_tc_trans {
 	u32 key;	/* pc | mode */
 	u32 ir;
 	/* registers every path writes before it reads them, to its EOI */
@@ -98,24 +98,24 @@ struct vpmu_tb {
 };
 
 /* An instruction a translation runs after its first: where, and its word. */
-struct vpmu_tword {
+struct vpmu_tc_checked {
 	u32 pc;
 	u32 word;
 };
 
-#define VPMU_TB_OPS(tb)	((const struct vpmu_top *)((tb) + 1))
+#define VPMU_TC_OPS(tb)	((const struct vpmu_tc_op *)((tb) + 1))
 
 /* Known registers to write: a path's fin, an exit's state, link pairs. */
-struct vpmu_tpairs {
+struct vpmu_tc_pairs {
 	u32 n;
 	u32 pad;
-	struct vpmu_tpair {
+	struct vpmu_tc_pair {
 		u32 idx, val;
 	} p[];
 };
 
 /* Write the registers @p lists. */
-static inline void vpmu_tc_write(u32 *R, const struct vpmu_tpairs *p)
+static inline void vpmu_tc_write(u32 *R, const struct vpmu_tc_pairs *p)
 {
 	u32 i;
 
@@ -130,7 +130,7 @@ static inline void vpmu_tc_write(u32 *R, const struct vpmu_tpairs *p)
  * block's count stands (its first kpos entries) and the cycles charged
  * for the rest (refund).
  */
-struct vpmu_trec {
+struct vpmu_tc_exit {
 	u64 wrote;
 	u16 upc;
 	u16 refund;
@@ -138,33 +138,33 @@ struct vpmu_trec {
 	u8 counted;	/* the block's count was taken: undo it */
 	u8 pad;
 	u32 blk;	/* the block's record, or 0 */
-	u32 pairs;	/* a struct vpmu_tpairs, or 0 */
+	u32 pairs;	/* a struct vpmu_tc_pairs, or 0 */
 };
 
 /* A block's record: its counter and the microwords it stands for. */
-#define VPMU_TBLK_TKN	0x8000	/* entry: a branch it took */
-struct vpmu_tblk {
+#define VPMU_TC_BLOCK_TAKEN	0x8000	/* entry: a branch it took */
+struct vpmu_tc_block {
 	u16 n;
 	u16 ctr;
-	u16 ent[];	/* upc, or upc | VPMU_TBLK_TKN */
+	u16 ent[];	/* upc, or upc | VPMU_TC_BLOCK_TAKEN */
 };
 
 /* A register's bit in a translation's sets of registers. */
-#define TC_BIT(r)	(1ull << (r))
+#define VPMU_TC_REG(r)	(1ull << (r))
 
 /* The block record at word @off of @w, and the words one of @n takes. */
-static inline const struct vpmu_tblk *tc_blk(const u32 *w, u32 off)
+static inline const struct vpmu_tc_block *vpmu_tc_block_at(const u32 *w, u32 off)
 {
-	return (const struct vpmu_tblk *)(w + off);
+	return (const struct vpmu_tc_block *)(w + off);
 }
 
-static inline u32 tc_blk_words(u32 n)
+static inline u32 vpmu_tc_block_words(u32 n)
 {
 	return 1 + (n + 1) / 2;
 }
 
-/* The words a struct vpmu_tpairs of @n pairs takes. */
-static inline u32 tc_pairs_words(u32 n)
+/* The words a struct vpmu_tc_pairs of @n pairs takes. */
+static inline u32 vpmu_tc_pairs_words(u32 n)
 {
 	return 2 + 2 * n;
 }
@@ -211,16 +211,16 @@ struct vpmu_tc_ret {
  * NULL, only publish the handlers (e->tlab).
  */
 struct vpmu_tc_ret vpmu_tc_exec(struct vpmu_engine *e, struct vpmu_uop *base,
-				const struct vpmu_tb *tb, s32 left, u64 cend);
+				const struct vpmu_tc_trans *tb, s32 left, u64 cend);
 
 /* vpmu_tc_cache.c: the translation cache */
-const struct vpmu_tb *vpmu_tc_next(struct vpmu_engine *e,
-				   struct vpmu_tlink *l, u32 npc, u32 ir,
-				   const struct vpmu_tpairs **pend);
+const struct vpmu_tc_trans *vpmu_tc_next(struct vpmu_engine *e,
+					 struct vpmu_tc_link *l, u32 npc, u32 ir,
+					 const struct vpmu_tc_pairs **pend);
 u32 vpmu_tc_leave(struct vpmu_engine *e, struct vpmu_uop *base, u32 *cnt,
-		  const struct vpmu_trec *x, const struct vpmu_tpairs *pend);
-void vpmu_tc_touch(struct vpmu_engine *e, const struct vpmu_tb *tb);
-bool vpmu_tc_check(struct vpmu_engine *e, const struct vpmu_tb *tb);
+		  const struct vpmu_tc_exit *x, const struct vpmu_tc_pairs *pend);
+void vpmu_tc_touch(struct vpmu_engine *e, const struct vpmu_tc_trans *tb);
+bool vpmu_tc_check(struct vpmu_engine *e, const struct vpmu_tc_trans *tb);
 void vpmu_tc_drain(struct vpmu_engine *e);
 void vpmu_tc_flush(struct vpmu_engine *e);
 

@@ -51,15 +51,15 @@
  * segment's counts from its start: what goes in here comes out right
  * after), a taken branch into its tkn.
  */
-static void tc_apply(struct vpmu_uop *U, const struct vpmu_tblk *b, u32 k,
+static void tc_apply(struct vpmu_uop *U, const struct vpmu_tc_block *b, u32 k,
 		     u32 n)
 {
 	u32 i;
 
 	for (i = 0; i < k; i++) {
-		u32 upc = b->ent[i] & ~VPMU_TBLK_TKN;
+		u32 upc = b->ent[i] & ~VPMU_TC_BLOCK_TAKEN;
 
-		if (b->ent[i] & VPMU_TBLK_TKN) {
+		if (b->ent[i] & VPMU_TC_BLOCK_TAKEN) {
 			U[upc].tkn += n;
 			continue;
 		}
@@ -69,9 +69,9 @@ static void tc_apply(struct vpmu_uop *U, const struct vpmu_tblk *b, u32 k,
 	}
 }
 
-void vpmu_tc_touch(struct vpmu_engine *e, const struct vpmu_tb *tb)
+void vpmu_tc_touch(struct vpmu_engine *e, const struct vpmu_tc_trans *tb)
 {
-	struct vpmu_tb *t = (struct vpmu_tb *)tb;
+	struct vpmu_tc_trans *t = (struct vpmu_tc_trans *)tb;
 
 	t->epoch = e->tc_epoch;
 	e->tc_touch[e->tc_ntouch++] = (u32)((const u32 *)tb - e->tc_pool);
@@ -86,12 +86,12 @@ void vpmu_tc_drain(struct vpmu_engine *e)
 	u32 i, b, s;
 
 	for (i = 0; i < e->tc_ntouch; i++) {
-		const struct vpmu_tb *tb = (const void *)(e->tc_pool +
+		const struct vpmu_tc_trans *tb = (const void *)(e->tc_pool +
 							  e->tc_touch[i]);
 		u32 off = tb->blk;
 
 		for (b = 0; b < tb->nblk; b++) {
-			const struct vpmu_tblk *r = tc_blk(e->tc_pool, off);
+			const struct vpmu_tc_block *r = vpmu_tc_block_at(e->tc_pool, off);
 
 			for (s = 0; s < VPMU_NSLOT; s++) {
 				u32 *c = &e->tc_cnt[s * VPMU_TC_BLOCKS + r->ctr];
@@ -101,7 +101,7 @@ void vpmu_tc_drain(struct vpmu_engine *e)
 					*c = 0;
 				}
 			}
-			off += tc_blk_words(r->n);
+			off += vpmu_tc_block_words(r->n);
 		}
 	}
 	e->tc_ntouch = 0;
@@ -134,10 +134,10 @@ void vpmu_tc_flush(struct vpmu_engine *e)
  * is not, its table entry is freed, so that the instruction is translated
  * again.
  */
-bool vpmu_tc_check(struct vpmu_engine *e, const struct vpmu_tb *tb)
+bool vpmu_tc_check(struct vpmu_engine *e, const struct vpmu_tc_trans *tb)
 {
-	const struct vpmu_tword *w = (const void *)(e->tc_pool + tb->chk);
-	struct vpmu_tb *t = (struct vpmu_tb *)tb;
+	const struct vpmu_tc_checked *w = (const void *)(e->tc_pool + tb->chk);
+	struct vpmu_tc_trans *t = (struct vpmu_tc_trans *)tb;
 	u32 *map = &e->tc_map[vpmu_tc_slot(tb->key)];
 	u32 i;
 
@@ -165,19 +165,19 @@ bool vpmu_tc_check(struct vpmu_engine *e, const struct vpmu_tb *tb)
  * x->refund cycles.
  */
 u32 vpmu_tc_leave(struct vpmu_engine *e, struct vpmu_uop *base, u32 *cnt,
-		  const struct vpmu_trec *x, const struct vpmu_tpairs *pend)
+		  const struct vpmu_tc_exit *x, const struct vpmu_tc_pairs *pend)
 {
 	u32 i;
 
 	if (x->blk) {
-		const struct vpmu_tblk *b = tc_blk(e->tc_pool, x->blk);
+		const struct vpmu_tc_block *b = vpmu_tc_block_at(e->tc_pool, x->blk);
 
 		if (x->counted)
 			cnt[b->ctr]--;
 		tc_apply(base, b, x->kpos, 1);
 	}
 	for (i = 0; pend && i < pend->n; i++)
-		if (!(x->wrote & TC_BIT(pend->p[i].idx)))
+		if (!(x->wrote & VPMU_TC_REG(pend->p[i].idx)))
 			e->R[pend->p[i].idx] = pend->p[i].val;
 	if (x->pairs)
 		vpmu_tc_write(e->R, (const void *)(e->tc_pool + x->pairs));
@@ -192,17 +192,17 @@ u32 vpmu_tc_leave(struct vpmu_engine *e, struct vpmu_uop *base, u32 *cnt,
  * The pairs of @fin that translation @tb does not write before it reads
  * them: written now, and recorded for the link when @l has none yet.
  */
-static void tc_link(struct vpmu_engine *e, struct vpmu_tlink *l,
-		    const struct vpmu_tpairs *fin, const struct vpmu_tb *tb)
+static void tc_link(struct vpmu_engine *e, struct vpmu_tc_link *l,
+		    const struct vpmu_tc_pairs *fin, const struct vpmu_tc_trans *tb)
 {
 	u32 i, n = 0, off = 0;
-	struct vpmu_tpairs *p = NULL;
+	struct vpmu_tc_pairs *p = NULL;
 
 	if (!l->tb) {
 		for (i = 0; i < fin->n; i++)
-			n += !(tb->kill & TC_BIT(fin->p[i].idx));
-		off = n ? vpmu_tc_pool_alloc(e, tc_pairs_words(n)) : 0;
-		p = off ? (struct vpmu_tpairs *)(e->tc_pool + off) : NULL;
+			n += !(tb->kill & VPMU_TC_REG(fin->p[i].idx));
+		off = n ? vpmu_tc_pool_alloc(e, vpmu_tc_pairs_words(n)) : 0;
+		p = off ? (struct vpmu_tc_pairs *)(e->tc_pool + off) : NULL;
 		if (p)
 			p->n = 0;
 		if (!n || p) {
@@ -212,7 +212,7 @@ static void tc_link(struct vpmu_engine *e, struct vpmu_tlink *l,
 		}
 	}
 	for (i = 0; i < fin->n; i++) {
-		if (tb->kill & TC_BIT(fin->p[i].idx))
+		if (tb->kill & VPMU_TC_REG(fin->p[i].idx))
 			continue;
 		e->R[fin->p[i].idx] = fin->p[i].val;
 		if (p)
@@ -228,14 +228,14 @@ static void tc_link(struct vpmu_engine *e, struct vpmu_tlink *l,
  * one reads first are written now), and the link is made if @l has none.
  * NULL: the interpreter runs the instruction, with R[] exact.
  */
-const struct vpmu_tb *vpmu_tc_next(struct vpmu_engine *e,
-				   struct vpmu_tlink *l, u32 npc, u32 ir,
-				   const struct vpmu_tpairs **pend)
+const struct vpmu_tc_trans *vpmu_tc_next(struct vpmu_engine *e,
+					 struct vpmu_tc_link *l, u32 npc, u32 ir,
+					 const struct vpmu_tc_pairs **pend)
 {
-	const struct vpmu_tpairs *fin = l && l->fin ?
-		(const struct vpmu_tpairs *)(e->tc_pool + l->fin) : NULL;
+	const struct vpmu_tc_pairs *fin = l && l->fin ?
+		(const struct vpmu_tc_pairs *)(e->tc_pool + l->fin) : NULL;
 	u32 key = npc | e->st.mode;
-	const struct vpmu_tb *tb = vpmu_tc_probe(e, key, ir);
+	const struct vpmu_tc_trans *tb = vpmu_tc_probe(e, key, ir);
 	u32 off;
 
 	*pend = NULL;
@@ -257,7 +257,7 @@ const struct vpmu_tb *vpmu_tc_next(struct vpmu_engine *e,
 				goto interp;
 		}
 		e->tc_map[vpmu_tc_slot(npc)] = off;
-		tb = (const struct vpmu_tb *)(e->tc_pool + off);
+		tb = (const struct vpmu_tc_trans *)(e->tc_pool + off);
 	}
 	if (tb->none)
 		goto interp;
@@ -278,9 +278,9 @@ interp:
 		vpmu_tc_write(e->R, fin);
 		vpmu_latch_maps(e);
 	}
-	e->R[R_PC] = npc;
-	e->R[R_IPC] = npc;
-	e->R[R_IR] = ir;
+	e->R[VPMU_RF_PC] = npc;
+	e->R[VPMU_RF_IPC] = npc;
+	e->R[VPMU_RF_IR] = ir;
 	return NULL;
 }
 

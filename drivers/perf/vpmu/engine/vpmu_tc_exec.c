@@ -19,8 +19,9 @@
 #define MEM_OK(x, size)							\
 	((size) == 4 ? FETCH_OK4(x) :					\
 	 (size) == 2 ? ((x) >> 1 | (x) << 31) < hwords : (x) < msz)
-#define FLAGS()		(likely(R[R_FLAGS] < FLAGS_LAZY) ? R[R_FLAGS] :	\
-			 vpmu_flags_sync(e))
+#define FLAGS()							\
+	(likely(R[VPMU_RF_FLAGS] < VPMU_FLAGS_LAZY) ? R[VPMU_RF_FLAGS] :	\
+	 vpmu_flags_sync(e))
 
 /*
  * A translated load missed or a store stalled: count @dyn (a miss, the
@@ -30,10 +31,10 @@
 static __always_inline u32 vpmu_tc_stall(struct vpmu_engine *e,
 					 struct vpmu_uop *base,
 					 const u32 *tpool,
-					 const struct vpmu_top *t, u32 dyn,
+					 const struct vpmu_tc_op *t, u32 dyn,
 					 u32 stall)
 {
-	u32 upc = ((const struct vpmu_trec *)(tpool + t->x))->upc;
+	u32 upc = ((const struct vpmu_tc_exit *)(tpool + t->x))->upc;
 
 	base[upc].dyn += dyn;
 	if (stall)
@@ -78,7 +79,7 @@ TH_IR_##name : {							\
 /* EXT and SEXT: VPMU_SEM_* find the field in u->b, u->imm, as in t */
 #define TC_RF(name, expr)						\
 TH_RF_##name : {							\
-		const struct vpmu_top *u = t;				\
+		const struct vpmu_tc_op *u = t;				\
 		u32 a = R[t->a];					\
 		R[t->d] = (expr);					\
 		TNEXT();						\
@@ -148,7 +149,7 @@ label : {								\
 		u32 a = R[t->a], b = (bexpr);				\
 		e->lz_a = a;						\
 		e->lz_b = b;						\
-		R[R_FLAGS] = FLAGS_LAZY;				\
+		R[VPMU_RF_FLAGS] = VPMU_FLAGS_LAZY;				\
 		TTAKE(holds);						\
 	}
 #define VPMU_TC_CMP(name, holds)					\
@@ -177,12 +178,12 @@ label : {								\
  */
 #define TC_EOI(label, npc_expr, fault, keyed)				\
 label : {								\
-		struct vpmu_tlink *l = (struct vpmu_tlink *)(t + 1);	\
+		struct vpmu_tc_link *l = (struct vpmu_tc_link *)(t + 1);	\
 		u32 npc = (npc_expr), ir;				\
 		if ((fault) && !FETCH_OK(npc))				\
 			goto tc_exit;					\
 		ir = vpmu_get_le32(mem + npc);				\
-		tb = (const struct vpmu_tb *)(tpool + l->tb);		\
+		tb = (const struct vpmu_tc_trans *)(tpool + l->tb);		\
 		if (unlikely(!l->tb || tb->ir != ir ||			\
 			     ((keyed) && tb->key != (npc | e->st.mode)))) { \
 			tb = vpmu_tc_next(e, l, npc, ir, &tpend);	\
@@ -206,7 +207,7 @@ label : {								\
  */
 VPMU_NOINLINE struct vpmu_tc_ret
 vpmu_tc_exec(struct vpmu_engine *e, struct vpmu_uop *base,
-	     const struct vpmu_tb *tb, s32 left, u64 cend)
+	     const struct vpmu_tc_trans *tb, s32 left, u64 cend)
 {
 	static const void *const tlab[TH_NR] __annotate_jump_table = {
 #define VPMU_T(label)							\
@@ -219,9 +220,9 @@ vpmu_tc_exec(struct vpmu_engine *e, struct vpmu_uop *base,
 	const u32 msz = e->st.msz, fwords = msz >> 2, hwords = msz >> 1;
 	const u16 *const condtab = e->condtab;
 	const u32 *const tpool = e->tc_pool;
-	const struct vpmu_tpairs *tpend = NULL;
-	const struct vpmu_top *t;
-	const struct vpmu_trec *x;
+	const struct vpmu_tc_pairs *tpend = NULL;
+	const struct vpmu_tc_op *t;
+	const struct vpmu_tc_exit *x;
 	u32 *tcnt, maddr, upc;
 
 	if (!base) {
@@ -252,11 +253,11 @@ TH_BRX:
 	TC_EOI(TH_EOIK, l->npc, false, false);
 tc_stall_exit:
 tc_code_exit:
-	x = (const struct vpmu_trec *)(tpool + t->y);
+	x = (const struct vpmu_tc_exit *)(tpool + t->y);
 	goto tc_leave;
 TH_EXIT:
 tc_exit:
-	x = (const struct vpmu_trec *)(tpool + t->x);
+	x = (const struct vpmu_tc_exit *)(tpool + t->x);
 tc_leave:
 	/* the interpreter goes on where the translation stopped */
 	upc = vpmu_tc_leave(e, base, tcnt, x, tpend);
@@ -264,7 +265,7 @@ tc_leave:
 out:
 	return (struct vpmu_tc_ret){ upc, left };
 tc_enter:
-	t = VPMU_TB_OPS(tb);
+	t = VPMU_TC_OPS(tb);
 	if (unlikely(tb->stamp != e->tc_stamp)) {
 		/* a word it runs changed: the exit before its first block */
 		if (tb->gen != e->tc_gen && !vpmu_tc_check(e, tb))

@@ -21,7 +21,7 @@
  * At
  * an EOI whose next pc is known the path goes on into the next
  * instruction (a superblock).  That instruction's word is one the
- * translation checks (struct vpmu_tword): before it runs, if a store has
+ * translation checks (struct vpmu_tc_checked): before it runs, if a store has
  * been made into a word of memory holding one since it last looked, or
  * the run's memory may have changed (vpmu_tc_check()); a store it makes
  * there itself leaves it right after.  So code that
@@ -39,9 +39,10 @@
 #define TC_CUTS		64	/* exits inside the current block */
 #define TC_ROOM		VPMU_TC_ROOM
 
-#define TC_OPW		(sizeof(struct vpmu_top) / 4)	/* words an op */
+#define TC_OPW		(sizeof(struct vpmu_tc_op) / 4)	/* words an op */
 /* registers a translation knows from its key, and never leaves pending */
-#define TC_KEYREGS	(TC_BIT(R_PC) | TC_BIT(R_IPC) | TC_BIT(R_IR))
+#define TC_KEYREGS	(VPMU_TC_REG(VPMU_RF_PC) | VPMU_TC_REG(VPMU_RF_IPC) | \
+			 VPMU_TC_REG(VPMU_RF_IR))
 
 /* What the translator knows on one path. */
 struct vpmu_tc_state {
@@ -50,7 +51,7 @@ struct vpmu_tc_state {
 	u32 insns;		/* instructions on this path so far */
 	u32 pairs;		/* its pairs (tc_pairs()), while they hold */
 	u64 pairs_skip;		/* ...written without these registers */
-	u32 val[R_NREGS];
+	u32 val[VPMU_RF_NREGS];
 };
 
 /* A branch on data whose taken side is still to be translated. */
@@ -66,7 +67,7 @@ struct vpmu_tc_fork {
 #define TC_REL_BLK	BIT(30)	/* a block record's offset */
 
 /* A translation in the making. */
-struct vpmu_tc_tr {
+struct vpmu_tc_builder {
 	struct vpmu_engine *e;
 	const u8 *trig;		/* e->trig_static */
 	u32 pc, ir, mode;
@@ -84,10 +85,10 @@ struct vpmu_tc_tr {
 	u32 nforks;
 	u32 nchk;		/* the words it checks */
 	/* not cleared for each translation: */
-	struct vpmu_tword chk[VPMU_TC_INSNS];
+	struct vpmu_tc_checked chk[VPMU_TC_INSNS];
 	u32 st_ops[TC_CUTS], st_execs[TC_CUTS];
 	u32 cut[TC_CUTS], cut_execs[TC_CUTS];
-	struct vpmu_top ops[TC_MAXOPS];
+	struct vpmu_tc_op ops[TC_MAXOPS];
 	u32 blkw[TC_BLKW];
 	union {			/* records hold a u64 */
 		u32 recw[TC_RECW];
@@ -97,9 +98,9 @@ struct vpmu_tc_tr {
 	struct vpmu_tc_fork fork[VPMU_TC_FORKS];
 };
 
-static inline struct vpmu_tblk *tc_blk_w(u32 *w, u32 off)
+static inline struct vpmu_tc_block *vpmu_tc_block_w(u32 *w, u32 off)
 {
-	return (struct vpmu_tblk *)(w + off);
+	return (struct vpmu_tc_block *)(w + off);
 }
 
 /* ---- making a translation -------------------------------------------------- */
@@ -114,9 +115,9 @@ u32 vpmu_tc_pool_alloc(struct vpmu_engine *e, u32 words)
 	return off;
 }
 
-static struct vpmu_top *tc_op(struct vpmu_tc_tr *tr, unsigned int h)
+static struct vpmu_tc_op *tc_op(struct vpmu_tc_builder *tr, unsigned int h)
 {
-	struct vpmu_top *t;
+	struct vpmu_tc_op *t;
 
 	if (tr->nops >= TC_MAXOPS) {
 		tr->fail = true;
@@ -129,7 +130,7 @@ static struct vpmu_top *tc_op(struct vpmu_tc_tr *tr, unsigned int h)
 }
 
 /* Word @w (of the ops, or with TC_REL_REC of recw) holds an offset + 1. */
-static void tc_rel(struct vpmu_tc_tr *tr, u32 w)
+static void tc_rel(struct vpmu_tc_builder *tr, u32 w)
 {
 	if (tr->nrels == TC_RELS) {
 		tr->fail = true;
@@ -138,7 +139,7 @@ static void tc_rel(struct vpmu_tc_tr *tr, u32 w)
 	tr->rels[tr->nrels++] = w;
 }
 
-static u32 tc_op_word(struct vpmu_tc_tr *tr, const void *field)
+static u32 tc_op_word(struct vpmu_tc_builder *tr, const void *field)
 {
 	return (u32)((const u32 *)field - (const u32 *)tr->ops);
 }
@@ -148,23 +149,23 @@ static u32 tc_op_word(struct vpmu_tc_tr *tr, const void *field)
  * their offset in recw + 1, shared with the last pairs if the same (0:
  * none, or no room).
  */
-static u32 tc_pairs(struct vpmu_tc_tr *tr, struct vpmu_tc_state *st,
+static u32 tc_pairs(struct vpmu_tc_builder *tr, struct vpmu_tc_state *st,
 		    u64 skip)
 {
-	u64 m = st->known & st->wrote & ~skip & ~TC_BIT(R_SINK);
+	u64 m = st->known & st->wrote & ~skip & ~VPMU_TC_REG(VPMU_RF_SINK);
 	u32 off = tr->nrecw, n = 0;
-	struct vpmu_tpairs *p;
+	struct vpmu_tc_pairs *p;
 
 	if (!m)
 		return 0;
 	/* unchanged since they were last written: the same pairs */
 	if (st->pairs && st->pairs_skip == skip)
 		return st->pairs;
-	if (off + tc_pairs_words(VPMU_TC_PAIRS) > TC_RECW) {
+	if (off + vpmu_tc_pairs_words(VPMU_TC_PAIRS) > TC_RECW) {
 		tr->fail = true;
 		return 0;
 	}
-	p = (struct vpmu_tpairs *)&tr->recw[off];
+	p = (struct vpmu_tc_pairs *)&tr->recw[off];
 	while (m) {
 		u32 r = __builtin_ctzll(m);
 
@@ -179,7 +180,7 @@ static u32 tc_pairs(struct vpmu_tc_tr *tr, struct vpmu_tc_state *st,
 	}
 	p->n = n;
 	p->pad = 0;
-	tr->nrecw += tc_pairs_words(n);
+	tr->nrecw += vpmu_tc_pairs_words(n);
 	st->pairs = off + 1;
 	st->pairs_skip = skip;
 	return off + 1;
@@ -192,11 +193,11 @@ static u32 tc_pairs(struct vpmu_tc_tr *tr, struct vpmu_tc_state *st,
  * stands for those only, and what it charged for the rest is refunded
  * (set when the block closes).
  */
-static void tc_exit_rec(struct vpmu_tc_tr *tr, struct vpmu_tc_state *st,
+static void tc_exit_rec(struct vpmu_tc_builder *tr, struct vpmu_tc_state *st,
 			u32 *slot, u32 upc, bool cut, u32 kpos, u32 execs)
 {
 	u32 pairs = tc_pairs(tr, st, 0), off;
-	struct vpmu_trec *x;
+	struct vpmu_tc_exit *x;
 
 	off = (tr->nrecw + 1) & ~1u;
 	if (tr->fail || off + sizeof(*x) / 4 > TC_RECW ||
@@ -204,17 +205,17 @@ static void tc_exit_rec(struct vpmu_tc_tr *tr, struct vpmu_tc_state *st,
 		tr->fail = true;
 		return;
 	}
-	x = (struct vpmu_trec *)&tr->recw[off];
+	x = (struct vpmu_tc_exit *)&tr->recw[off];
 	memset(x, 0, sizeof(*x));
 	x->upc = upc;
 	x->wrote = st->wrote;
 	x->pairs = pairs;
 	if (pairs)
-		tc_rel(tr, TC_REL_REC | (off + offsetof(struct vpmu_trec, pairs) / 4));
+		tc_rel(tr, TC_REL_REC | (off + offsetof(struct vpmu_tc_exit, pairs) / 4));
 	if (cut) {
 		x->blk = tr->blk_rec + 1;
 		tc_rel(tr, TC_REL_REC | TC_REL_BLK |
-		       (off + offsetof(struct vpmu_trec, blk) / 4));
+		       (off + offsetof(struct vpmu_tc_exit, blk) / 4));
 		x->kpos = kpos;
 		x->counted = 1;
 		tr->cut[tr->ncuts] = off;
@@ -225,73 +226,73 @@ static void tc_exit_rec(struct vpmu_tc_tr *tr, struct vpmu_tc_state *st,
 	tc_rel(tr, tc_op_word(tr, slot));
 }
 
-static struct vpmu_tblk *tc_cur_blk(struct vpmu_tc_tr *tr)
+static struct vpmu_tc_block *tc_cur_blk(struct vpmu_tc_builder *tr)
 {
-	return tc_blk_w(tr->blkw, tr->blk_rec);
+	return vpmu_tc_block_w(tr->blkw, tr->blk_rec);
 }
 
 /* Another entry of the current block. */
-static __always_inline void tc_count(struct vpmu_tc_tr *tr, u32 ent)
+static __always_inline void tc_count(struct vpmu_tc_builder *tr, u32 ent)
 {
-	struct vpmu_tblk *b = tc_cur_blk(tr);
+	struct vpmu_tc_block *b = tc_cur_blk(tr);
 
-	if (tr->blk_rec + tc_blk_words(b->n + 1) > TC_BLKW) {
+	if (tr->blk_rec + vpmu_tc_block_words(b->n + 1) > TC_BLKW) {
 		tr->fail = true;
 		return;
 	}
 	b->ent[b->n++] = ent;
-	tr->ops[tr->blk_op].imm += !(ent & VPMU_TBLK_TKN);
+	tr->ops[tr->blk_op].imm += !(ent & VPMU_TC_BLOCK_TAKEN);
 }
 
 /*
  * A new block at microword @upc, @st known; the taken side of a branch on
  * data (@tkn >= 0) counts the branch taken first.
  */
-static void tc_block(struct vpmu_tc_tr *tr, struct vpmu_tc_state *st,
+static void tc_block(struct vpmu_tc_builder *tr, struct vpmu_tc_state *st,
 		     u32 upc, int tkn)
 {
-	struct vpmu_top *t = tc_op(tr, TH_BLK);
-	struct vpmu_trec *x;
+	struct vpmu_tc_op *t = tc_op(tr, TH_BLK);
+	struct vpmu_tc_exit *x;
 
-	if (tr->nblkw + tc_blk_words(0) > TC_BLKW ||
+	if (tr->nblkw + vpmu_tc_block_words(0) > TC_BLKW ||
 	    tr->nblk >= VPMU_TC_BLOCKS) {
 		tr->fail = true;
 		return;
 	}
 	tr->blk_op = (u32)(t - tr->ops);
 	tr->blk_rec = tr->nblkw;
-	tc_blk_w(tr->blkw, tr->blk_rec)->n = 0;
-	tc_blk_w(tr->blkw, tr->blk_rec)->ctr = tr->nblk;
-	tr->nblkw += tc_blk_words(0);
+	vpmu_tc_block_w(tr->blkw, tr->blk_rec)->n = 0;
+	vpmu_tc_block_w(tr->blkw, tr->blk_rec)->ctr = tr->nblk;
+	tr->nblkw += vpmu_tc_block_words(0);
 	t->y = tr->nblk++;
 	tr->ncuts = 0;
 	tr->nst = 0;
 	/* an exit before it is entered; uncounted, but for a branch taken */
 	tc_exit_rec(tr, st, &t->x, upc, false, 0, 0);
 	if (tkn >= 0 && !tr->fail) {
-		x = (struct vpmu_trec *)&tr->recw[t->x - 1];
-		tc_count(tr, (u32)tkn | VPMU_TBLK_TKN);
+		x = (struct vpmu_tc_exit *)&tr->recw[t->x - 1];
+		tc_count(tr, (u32)tkn | VPMU_TC_BLOCK_TAKEN);
 		x->blk = tr->blk_rec + 1;
 		tc_rel(tr, TC_REL_REC | TC_REL_BLK |
-		       (t->x - 1 + offsetof(struct vpmu_trec, blk) / 4));
+		       (t->x - 1 + offsetof(struct vpmu_tc_exit, blk) / 4));
 		x->kpos = 1;
 	}
 }
 
 /* The current block is complete: its exits' refunds. */
-static void tc_close_block(struct vpmu_tc_tr *tr)
+static void tc_close_block(struct vpmu_tc_builder *tr)
 {
 	u32 ncyc = tr->ops[tr->blk_op].imm, i;
 
 	for (i = 0; i < tr->ncuts; i++)
-		((struct vpmu_trec *)&tr->recw[tr->cut[i]])->refund =
+		((struct vpmu_tc_exit *)&tr->recw[tr->cut[i]])->refund =
 			ncyc - tr->cut_execs[i];
 	/* a store's cycle: the block's charge less the cycles after it */
 	for (i = 0; i < tr->nst; i++)
 		tr->ops[tr->st_ops[i]].d = ncyc - tr->st_execs[i];
 	tr->ncuts = 0;
 	tr->nst = 0;
-	tr->nblkw = tr->blk_rec + tc_blk_words(tc_cur_blk(tr)->n);
+	tr->nblkw = tr->blk_rec + vpmu_tc_block_words(tc_cur_blk(tr)->n);
 }
 
 /* ---- evaluating microwords -------------------------------------------------- */
@@ -306,8 +307,8 @@ static bool tc_at(const struct vpmu_tc_state *st, unsigned int *code)
 
 	if (!vpmu_is_at(*code))
 		return true;
-	l = R_DS + *code - VPMU_OPND_AT_DS;
-	if (!(st->known & TC_BIT(l)))
+	l = VPMU_RF_DS + *code - VPMU_OPND_AT_DS;
+	if (!(st->known & VPMU_TC_REG(l)))
 		return false;
 	*code = st->val[l] & 31;
 	return true;
@@ -320,7 +321,7 @@ struct vpmu_tc_opnd {
 	u32 v;
 };
 
-static __always_inline bool tc_src(struct vpmu_tc_tr *tr,
+static __always_inline bool tc_src(struct vpmu_tc_builder *tr,
 				   const struct vpmu_tc_state *st,
 				   const struct vpmu_dec *d, unsigned int code,
 				   struct vpmu_tc_opnd *o)
@@ -340,14 +341,14 @@ static __always_inline bool tc_src(struct vpmu_tc_tr *tr,
 		o->v = 0;
 		return true;
 	}
-	if (code > R_FLAGS)
+	if (code > VPMU_RF_FLAGS)
 		return false;
-	if (st->known & TC_BIT(code)) {
+	if (st->known & VPMU_TC_REG(code)) {
 		o->v = st->val[code];
 		return true;
 	}
 	/* flags may be lazy in R[]: an operand that reads them stops here */
-	if (code == R_FLAGS)
+	if (code == VPMU_RF_FLAGS)
 		return false;
 	o->known = false;
 	o->r = code;
@@ -355,29 +356,29 @@ static __always_inline bool tc_src(struct vpmu_tc_tr *tr,
 }
 
 /* Note a register read from R[] (not known): it is live on entry. */
-static void tc_read(struct vpmu_tc_tr *tr, const struct vpmu_tc_state *st,
+static void tc_read(struct vpmu_tc_builder *tr, const struct vpmu_tc_state *st,
 		    const struct vpmu_tc_opnd *o)
 {
-	if (!o->known && !(st->wrote & TC_BIT(o->r)))
-		tr->rbw |= TC_BIT(o->r);
+	if (!o->known && !(st->wrote & VPMU_TC_REG(o->r)))
+		tr->rbw |= VPMU_TC_REG(o->r);
 }
 
-/* The register a destination names (R_SINK: discarded); false: cannot. */
-static __always_inline bool tc_dst(struct vpmu_tc_tr *tr,
+/* The register a destination names (VPMU_RF_SINK: discarded); false: cannot. */
+static __always_inline bool tc_dst(struct vpmu_tc_builder *tr,
 				   const struct vpmu_tc_state *st,
 				   unsigned int code, u8 *r)
 {
 	if (code == VPMU_OPND_ZERO) {
-		*r = R_SINK;
+		*r = VPMU_RF_SINK;
 		return true;
 	}
 	if (!tc_at(st, &code))
 		return false;
 	if (code == VPMU_OPND_R0 && tr->e->r0zero) {
-		*r = R_SINK;
+		*r = VPMU_RF_SINK;
 		return true;
 	}
-	if (code == R_IR || code == R_IPC || code > R_FLAGS)
+	if (code == VPMU_RF_IR || code == VPMU_RF_IPC || code > VPMU_RF_FLAGS)
 		return false;
 	*r = code;
 	return true;
@@ -386,20 +387,20 @@ static __always_inline bool tc_dst(struct vpmu_tc_tr *tr,
 static __always_inline void tc_set(struct vpmu_tc_state *st, u8 r,
 				   bool known, u32 v)
 {
-	if (r == R_SINK)
+	if (r == VPMU_RF_SINK)
 		return;
-	if (known || st->known & TC_BIT(r))
+	if (known || st->known & VPMU_TC_REG(r))
 		st->pairs = 0;	/* what is known changes */
-	if (r >= R_DS && r <= R_DS + 2)
+	if (r >= VPMU_RF_DS && r <= VPMU_RF_DS + 2)
 		v &= 31;
-	if (r == R_FLAGS)
+	if (r == VPMU_RF_FLAGS)
 		v &= 15;
-	st->wrote |= TC_BIT(r);
+	st->wrote |= VPMU_TC_REG(r);
 	st->val[r] = v;
 	if (known)
-		st->known |= TC_BIT(r);
+		st->known |= VPMU_TC_REG(r);
 	else
-		st->known &= ~TC_BIT(r);
+		st->known &= ~VPMU_TC_REG(r);
 }
 
 /* An ALU operation's result on known operands. */
@@ -499,11 +500,11 @@ enum {
  * The op of an ALU microword with operands @a, @b not all known, writing
  * register @r (the sink, for an EOI's pc: the EOI op commits it).
  */
-static void tc_alu(struct vpmu_tc_tr *tr, const struct vpmu_dec *d,
+static void tc_alu(struct vpmu_tc_builder *tr, const struct vpmu_dec *d,
 		   const struct vpmu_tc_opnd *a, const struct vpmu_tc_opnd *b,
 		   u8 r)
 {
-	struct vpmu_top *t;
+	struct vpmu_tc_op *t;
 	u32 len;
 
 	if (d->sig == VPMU_SIG_DAF) {
@@ -518,23 +519,23 @@ static void tc_alu(struct vpmu_tc_tr *tr, const struct vpmu_dec *d,
 		}
 	} else if (d->sig == VPMU_SIG_DB || (!a->known && !b->known)) {
 		t = tc_op(tr, tc_rr[d->op]);
-		t->a = a->known ? R_ZERO : a->r;
+		t->a = a->known ? VPMU_RF_ZERO : a->r;
 		t->b = b->r;
 	} else if (b->known) {
 		t = tc_op(tr, b->v ? tc_ri[d->op] : tc_rr[d->op]);
 		t->a = a->r;
-		t->b = R_ZERO;
+		t->b = VPMU_RF_ZERO;
 		t->imm = b->v;
 	} else {
 		t = tc_op(tr, a->v ? tc_ir[d->op] : tc_rr[d->op]);
-		t->a = R_ZERO;
+		t->a = VPMU_RF_ZERO;
 		t->b = b->r;
 		t->imm = a->v;
 	}
 	t->d = r;
 }
 
-static void tc_fork(struct vpmu_tc_tr *tr, const struct vpmu_tc_state *st,
+static void tc_fork(struct vpmu_tc_builder *tr, const struct vpmu_tc_state *st,
 		    u32 upc, const struct vpmu_dec *d)
 {
 	struct vpmu_tc_fork *f = &tr->fork[tr->nforks++];
@@ -551,14 +552,14 @@ static void tc_fork(struct vpmu_tc_tr *tr, const struct vpmu_tc_state *st,
  * ALU: its operands and destination (*r), and whether its result is known
  * (*known, *res).  Returns false where the interpreter must run it.
  */
-static bool tc_operands(struct vpmu_tc_tr *tr, const struct vpmu_tc_state *st,
+static bool tc_operands(struct vpmu_tc_builder *tr, const struct vpmu_tc_state *st,
 			const struct vpmu_dec *d, struct vpmu_tc_opnd *a,
 			struct vpmu_tc_opnd *b, u8 *r)
 {
 	bool alu = d->sig == VPMU_SIG_DAB || d->sig == VPMU_SIG_DB ||
 		   d->sig == VPMU_SIG_DAF;
 
-	*r = R_SINK;
+	*r = VPMU_RF_SINK;
 	a->known = true;
 	b->known = true;
 	a->v = 0;
@@ -581,10 +582,10 @@ static u32 tc_flags_after(const struct vpmu_tc_state *st,
 {
 	if (alu && known && d->s)
 		return vpmu_flags(tc_flag_kind(d), a, b, res);
-	if (alu && known && r == R_FLAGS)
+	if (alu && known && r == VPMU_RF_FLAGS)
 		return res & 15;
-	if (st->known & TC_BIT(R_FLAGS))
-		return st->val[R_FLAGS];
+	if (st->known & VPMU_TC_REG(VPMU_RF_FLAGS))
+		return st->val[VPMU_RF_FLAGS];
 	return 0x100;
 }
 
@@ -593,7 +594,7 @@ static u32 tc_flags_after(const struct vpmu_tc_state *st,
  * to its target on this translation's path: 1 yes, 0 no, -1 it depends
  * on data (the flags, or a condition outside: MISS, WQF, EXT)?
  */
-static int tc_decide(const struct vpmu_tc_tr *tr, const struct vpmu_dec *d,
+static int tc_decide(const struct vpmu_tc_builder *tr, const struct vpmu_dec *d,
 		     u32 fl)
 {
 	if (d->cond == VPMU_COND_USER || d->cond == VPMU_COND_SUPER)
@@ -608,7 +609,7 @@ static int tc_decide(const struct vpmu_tc_tr *tr, const struct vpmu_dec *d,
  * The microword after @upc (@d), its result @res, a branch decided
  * @taken (and so counted).
  */
-static __always_inline u32 tc_after(struct vpmu_tc_tr *tr, u32 upc,
+static __always_inline u32 tc_after(struct vpmu_tc_builder *tr, u32 upc,
 				    const struct vpmu_dec *d, u32 res,
 				    bool taken)
 {
@@ -620,7 +621,7 @@ static __always_inline u32 tc_after(struct vpmu_tc_tr *tr, u32 upc,
 	case VPMU_SEQ_BR:
 		if (!taken)
 			break;
-		tc_count(tr, upc | VPMU_TBLK_TKN);
+		tc_count(tr, upc | VPMU_TC_BLOCK_TAKEN);
 		return d->target;
 	}
 	return upc + 1;
@@ -642,7 +643,7 @@ static bool tc_fetch_ok(const struct vpmu_engine *e, u32 npc)
  * has no branch on data yet: a superblock is straight-line code, as a
  * basic block, and ends with the instruction that branches.
  */
-static bool tc_can_go_on(struct vpmu_tc_tr *tr, const struct vpmu_tc_state *st,
+static bool tc_can_go_on(struct vpmu_tc_builder *tr, const struct vpmu_tc_state *st,
 			 u32 npc, u32 *ir)
 {
 	const struct vpmu_engine *e = tr->e;
@@ -662,17 +663,17 @@ static bool tc_can_go_on(struct vpmu_tc_tr *tr, const struct vpmu_tc_state *st,
  * Will EOI microword @d go to a known pc that is in memory, its result
  * @res (if @known) written to @r?
  */
-static bool tc_npc_known(struct vpmu_tc_tr *tr,
+static bool tc_npc_known(struct vpmu_tc_builder *tr,
 			 const struct vpmu_tc_state *st,
 			 const struct vpmu_dec *d, bool known, u32 res, u8 r)
 {
 	bool alu = d->sig == VPMU_SIG_DAB || d->sig == VPMU_SIG_DB ||
 		   d->sig == VPMU_SIG_DAF;
 
-	if (alu && r == R_PC)
+	if (alu && r == VPMU_RF_PC)
 		return known && tc_fetch_ok(tr->e, res);
-	return st->known & TC_BIT(R_PC) &&
-	       tc_fetch_ok(tr->e, st->val[R_PC]);
+	return st->known & VPMU_TC_REG(VPMU_RF_PC) &&
+	       tc_fetch_ok(tr->e, st->val[VPMU_RF_PC]);
 }
 
 /*
@@ -681,11 +682,11 @@ static bool tc_npc_known(struct vpmu_tc_tr *tr,
  * on into the next instruction (*next), @t dropped (the last op) and the
  * word there one the translation checks.
  */
-static int tc_eoi(struct vpmu_tc_tr *tr, struct vpmu_tc_state *st,
-		  struct vpmu_top *t, bool npc_known, u32 npc, u32 *next)
+static int tc_eoi(struct vpmu_tc_builder *tr, struct vpmu_tc_state *st,
+		  struct vpmu_tc_op *t, bool npc_known, u32 npc, u32 *next)
 {
 	const struct vpmu_ucode *uc = tr->e->uc;
-	struct vpmu_tlink *l;
+	struct vpmu_tc_link *l;
 	u32 ir;
 
 	/* (an EOI op with no exit of its own, the last: nothing refers to it) */
@@ -695,17 +696,17 @@ static int tc_eoi(struct vpmu_tc_tr *tr, struct vpmu_tc_state *st,
 		tr->chk[tr->nchk].pc = npc;
 		tr->chk[tr->nchk++].word = ir;
 		st->insns++;
-		tc_set(st, R_PC, true, npc);
-		tc_set(st, R_IPC, true, npc);
-		tc_set(st, R_IR, true, ir);
+		tc_set(st, VPMU_RF_PC, true, npc);
+		tc_set(st, VPMU_RF_IPC, true, npc);
+		tc_set(st, VPMU_RF_IR, true, ir);
 		*next = uc->idtab[(ir >> uc->op_shift) & uc->op_mask];
 		return W_NEXT;
 	}
-	l = (struct vpmu_tlink *)tc_op(tr, TH_NR);
+	l = (struct vpmu_tc_link *)tc_op(tr, TH_NR);
 	l->npc = npc;
 	if (!npc_known) {
 		if (!t->b)
-			t->a = R_PC;
+			t->a = VPMU_RF_PC;
 		t->b = 1;
 		t->d = 3;	/* pc on data: the fetch checked, the key compared */
 	} else if (!tc_fetch_ok(tr->e, npc)) {
@@ -734,14 +735,14 @@ struct vpmu_tc_word {
 	u32 res;
 	u32 kpos, execs;	/* the block's entries, cycles before it */
 	u32 mem_op;		/* its load or store op */
-	struct vpmu_top *t;	/* its EOI, load or store op */
+	struct vpmu_tc_op *t;	/* its EOI, load or store op */
 };
 
 /*
  * Can the microword of @w at @upc be translated on the path in @st?  What
  * its operands and result are, and how it branches.
  */
-static bool tc_analyse(struct vpmu_tc_tr *tr, const struct vpmu_tc_state *st,
+static bool tc_analyse(struct vpmu_tc_builder *tr, const struct vpmu_tc_state *st,
 		       u32 upc, struct vpmu_tc_word *w)
 {
 	const struct vpmu_engine *e = tr->e;
@@ -761,23 +762,23 @@ static bool tc_analyse(struct vpmu_tc_tr *tr, const struct vpmu_tc_state *st,
 		w->res = tc_eval(d, w->a.v, w->b.v);
 	if (w->alu && !w->known) {
 		/* a result on data: only into registers, flags only to compare */
-		if (w->r == R_FLAGS || (w->r >= R_DS && w->r <= R_DS + 2))
+		if (w->r == VPMU_RF_FLAGS || (w->r >= VPMU_RF_DS && w->r <= VPMU_RF_DS + 2))
 			return false;
 		if (d->s) {
-			if (d->op != VPMU_OP_SUB || w->r != R_SINK ||
+			if (d->op != VPMU_OP_SUB || w->r != VPMU_RF_SINK ||
 			    d->seq != VPMU_SEQ_BR || d->cond > VPMU_COND_GE ||
 			    tr->nforks == VPMU_TC_FORKS)
 				return false;
 			w->cmp = true;
 		}
-		if (w->eoi && w->r != R_PC)
+		if (w->eoi && w->r != VPMU_RF_PC)
 			return false;
 		/* an ADD's dispatch: translated for index 0 (res), guarded */
 		if (d->seq == VPMU_SEQ_DISP && d->op != VPMU_OP_ADD)
 			return false;
 		w->dispg = d->seq == VPMU_SEQ_DISP;
 	}
-	if (d->sig == VPMU_SIG_LD && w->r != R_SINK && w->r >= R_DS)
+	if (d->sig == VPMU_SIG_LD && w->r != VPMU_RF_SINK && w->r >= VPMU_RF_DS)
 		return false;	/* a latch or the flags from memory */
 	if (d->seq != VPMU_SEQ_BR || w->cmp)
 		return true;
@@ -791,23 +792,23 @@ static bool tc_analyse(struct vpmu_tc_tr *tr, const struct vpmu_tc_state *st,
 }
 
 /* A known operand of an op that takes registers: into the sink. */
-static void tc_to_sink(struct vpmu_tc_tr *tr, struct vpmu_tc_opnd *o)
+static void tc_to_sink(struct vpmu_tc_builder *tr, struct vpmu_tc_opnd *o)
 {
-	struct vpmu_top *t = tc_op(tr, TH_RI_OR);
+	struct vpmu_tc_op *t = tc_op(tr, TH_RI_OR);
 
-	t->a = R_ZERO;
-	t->d = R_SINK;
+	t->a = VPMU_RF_ZERO;
+	t->d = VPMU_RF_SINK;
 	t->imm = o->v;
 	o->known = false;
-	o->r = R_SINK;
+	o->r = VPMU_RF_SINK;
 }
 
 /* The ops of a load or store (@w), its exit before it at @upc. */
-static void tc_emit_mem(struct vpmu_tc_tr *tr, struct vpmu_tc_state *st,
+static void tc_emit_mem(struct vpmu_tc_builder *tr, struct vpmu_tc_state *st,
 			u32 upc, struct vpmu_tc_word *w)
 {
 	const struct vpmu_dec *d = w->d;
-	struct vpmu_top *t;
+	struct vpmu_tc_op *t;
 
 	if (d->sig == VPMU_SIG_ST && w->b.known && w->b.v)
 		tc_to_sink(tr, &w->b);
@@ -815,12 +816,12 @@ static void tc_emit_mem(struct vpmu_tc_tr *tr, struct vpmu_tc_state *st,
 	tc_exit_rec(tr, st, &t->x, upc, true, w->kpos, w->execs);
 	w->t = t;
 	w->mem_op = tr->nops - 1;
-	t->a = w->a.known ? R_ZERO : w->a.r;
+	t->a = w->a.known ? VPMU_RF_ZERO : w->a.r;
 	t->imm = (w->a.known ? w->a.v : 0) + (u32)d->imm;
 	tc_read(tr, st, &w->a);
 	if (d->sig == VPMU_SIG_ST) {
-		t->b = w->b.known ? R_ZERO : w->b.r;
-		if (w->b.r != R_SINK)
+		t->b = w->b.known ? VPMU_RF_ZERO : w->b.r;
+		if (w->b.r != VPMU_RF_SINK)
 			tc_read(tr, st, &w->b);
 	} else {
 		t->d = w->r;
@@ -834,16 +835,16 @@ static void tc_emit_mem(struct vpmu_tc_tr *tr, struct vpmu_tc_state *st,
  * interpreter runs again from the registers as they were (one op: two
  * registers, or a register and a constant).
  */
-static void tc_dispg(struct vpmu_tc_tr *tr, struct vpmu_tc_state *st,
+static void tc_dispg(struct vpmu_tc_builder *tr, struct vpmu_tc_state *st,
 		     u32 upc, struct vpmu_tc_word *w)
 {
 	const struct vpmu_dec *d = w->d;
 	const struct vpmu_tc_opnd *k = w->a.known ? &w->a :
 				       w->b.known ? &w->b : NULL;
-	struct vpmu_top *t = tc_op(tr, k ? TH_DGADDI : TH_DGADD);
+	struct vpmu_tc_op *t = tc_op(tr, k ? TH_DGADDI : TH_DGADD);
 
 	t->a = k == &w->a ? w->b.r : w->a.r;
-	t->b = k ? R_ZERO : w->b.r;
+	t->b = k ? VPMU_RF_ZERO : w->b.r;
 	t->imm = k ? k->v : 0;
 	tc_exit_rec(tr, st, &t->x, upc, true, w->kpos, w->execs);
 	t->d = w->r;
@@ -852,11 +853,11 @@ static void tc_dispg(struct vpmu_tc_tr *tr, struct vpmu_tc_state *st,
 }
 
 /* The ops of an ALU microword (@w) at @upc, and of its EOI. */
-static void tc_emit_alu(struct vpmu_tc_tr *tr, struct vpmu_tc_state *st,
+static void tc_emit_alu(struct vpmu_tc_builder *tr, struct vpmu_tc_state *st,
 			u32 upc, struct vpmu_tc_word *w)
 {
 	const struct vpmu_dec *d = w->d;
-	struct vpmu_top *t;
+	struct vpmu_tc_op *t;
 
 	if (w->eoi) {
 		/* may fault: the exit before it (an EOI to a known pc, never) */
@@ -870,7 +871,7 @@ static void tc_emit_alu(struct vpmu_tc_tr *tr, struct vpmu_tc_state *st,
 	if (w->known) {
 		tc_set(st, w->r, true, w->res);
 		if (d->s)
-			tc_set(st, R_FLAGS, true,
+			tc_set(st, VPMU_RF_FLAGS, true,
 			       vpmu_flags(tc_flag_kind(d), w->a.v, w->b.v,
 					  w->res));
 		return;
@@ -881,25 +882,25 @@ static void tc_emit_alu(struct vpmu_tc_tr *tr, struct vpmu_tc_state *st,
 		if (w->a.known && w->a.v)
 			tc_to_sink(tr, &w->a);
 		t = tc_op(tr, tc_cmp[d->cond][w->b.known]);
-		t->a = w->a.known ? R_ZERO : w->a.r;
-		t->b = w->b.known ? R_ZERO : w->b.r;
+		t->a = w->a.known ? VPMU_RF_ZERO : w->a.r;
+		t->b = w->b.known ? VPMU_RF_ZERO : w->b.r;
 		t->imm = w->b.known ? w->b.v : 0;
-		tc_set(st, R_FLAGS, false, 0);
+		tc_set(st, VPMU_RF_FLAGS, false, 0);
 	} else if (w->eoi) {
 		/*
 		 * pc into the sink: the EOI op checks the fetch, then commits
 		 * it (a fault runs the microword again on the interpreter)
 		 */
-		struct vpmu_top op = tr->ops[--tr->nops];
+		struct vpmu_tc_op op = tr->ops[--tr->nops];
 
-		tc_alu(tr, d, &w->a, &w->b, R_SINK);
+		tc_alu(tr, d, &w->a, &w->b, VPMU_RF_SINK);
 		op.b = 1;
-		op.a = R_SINK;
+		op.a = VPMU_RF_SINK;
 		/* (the exit's offset moves with the op) */
 		tr->rels[tr->nrels - 1] += TC_OPW;
 		w->t = &tr->ops[tr->nops++];
 		*w->t = op;
-		tc_set(st, R_PC, false, 0);
+		tc_set(st, VPMU_RF_PC, false, 0);
 	} else if (w->dispg) {
 		tc_dispg(tr, st, upc, w);
 	} else {
@@ -912,7 +913,7 @@ static void tc_emit_alu(struct vpmu_tc_tr *tr, struct vpmu_tc_state *st,
  * A store's cycle is before the rest of its block: d, the cycles after it,
  * is set when the block closes.
  */
-static bool tc_store_cycle(struct vpmu_tc_tr *tr, u32 op)
+static bool tc_store_cycle(struct vpmu_tc_builder *tr, u32 op)
 {
 	if (tr->nst == TC_CUTS)
 		return false;
@@ -922,16 +923,16 @@ static bool tc_store_cycle(struct vpmu_tc_tr *tr, u32 op)
 }
 
 /* Where the path goes after the microword of @w at @upc (W_*, *@next). */
-static int tc_sequence(struct vpmu_tc_tr *tr, struct vpmu_tc_state *st,
+static int tc_sequence(struct vpmu_tc_builder *tr, struct vpmu_tc_state *st,
 		       u32 upc, struct vpmu_tc_word *w, u32 *next)
 {
 	const struct vpmu_dec *d = w->d;
-	struct vpmu_top *t;
+	struct vpmu_tc_op *t;
 
 	if (d->seq == VPMU_SEQ_EOI)
 		return tc_eoi(tr, st, w->t, !w->t->b &&
-			      (st->known & TC_BIT(R_PC)),
-			      st->val[R_PC], next);
+			      (st->known & VPMU_TC_REG(VPMU_RF_PC)),
+			      st->val[VPMU_RF_PC], next);
 	if (w->cmp || w->brf || w->brx) {
 		if (!w->cmp) {
 			t = tc_op(tr, w->brf ? TH_BRF : TH_BRX);
@@ -960,7 +961,7 @@ static int tc_sequence(struct vpmu_tc_tr *tr, struct vpmu_tc_state *st,
 /* ---- the common case, cheaply ------------------------------------------- */
 
 /* A source operand's value, if the path knows it (tc_src()). */
-static __always_inline bool tc_kval(struct vpmu_tc_tr *tr,
+static __always_inline bool tc_kval(struct vpmu_tc_builder *tr,
 				    const struct vpmu_tc_state *st,
 				    const struct vpmu_dec *d, unsigned int code,
 				    u32 *v)
@@ -985,7 +986,7 @@ static __always_inline bool tc_kval(struct vpmu_tc_tr *tr,
  * It costs no op, only its count: the same as tc_word() would make of
  * it, in a fraction of the time.  False: nothing done, tc_word() looks.
  */
-static bool tc_word_known(struct vpmu_tc_tr *tr, struct vpmu_tc_state *st,
+static bool tc_word_known(struct vpmu_tc_builder *tr, struct vpmu_tc_state *st,
 			  u32 upc, const struct vpmu_dec *d, u32 *next)
 {
 	u32 a = 0, b = 0, res;
@@ -1011,7 +1012,7 @@ static bool tc_word_known(struct vpmu_tc_tr *tr, struct vpmu_tc_state *st,
 	tr->words++;
 	tc_set(st, r, true, res);
 	if (d->s)
-		tc_set(st, R_FLAGS, true,
+		tc_set(st, VPMU_RF_FLAGS, true,
 		       vpmu_flags(tc_flag_kind(d), a, b, res));
 	tc_count(tr, upc);
 	*next = tc_after(tr, upc, d, res, taken);
@@ -1023,7 +1024,7 @@ static bool tc_word_known(struct vpmu_tc_tr *tr, struct vpmu_tc_state *st,
  * count, and say how the path goes on (*next for W_NEXT and W_SPLIT).
  * W_EXIT: the interpreter must run it; nothing was appended.
  */
-static int tc_word(struct vpmu_tc_tr *tr, struct vpmu_tc_state *st, u32 upc,
+static int tc_word(struct vpmu_tc_builder *tr, struct vpmu_tc_state *st, u32 upc,
 		   u32 *next)
 {
 	const struct vpmu_dec *d = &tr->e->uc->dec[upc];
@@ -1056,10 +1057,10 @@ static int tc_word(struct vpmu_tc_tr *tr, struct vpmu_tc_state *st, u32 upc,
  * Translate the path from @upc on: blocks of microwords until an EOI or an
  * exit.  A block ends at a branch on data.
  */
-static void tc_path(struct vpmu_tc_tr *tr, struct vpmu_tc_state *st, u32 upc)
+static void tc_path(struct vpmu_tc_builder *tr, struct vpmu_tc_state *st, u32 upc)
 {
 	u32 next = 0;
-	struct vpmu_top *t;
+	struct vpmu_tc_op *t;
 
 	while (!tr->fail) {
 		switch (tc_word(tr, st, upc, &next)) {
@@ -1092,22 +1093,22 @@ static void tc_code_mark(struct vpmu_engine *e, u32 addr)
 }
 
 /* Lay the translation out in the pool; its head's offset, or 0: no room. */
-static u32 tc_layout(struct vpmu_tc_tr *tr)
+static u32 tc_layout(struct vpmu_tc_builder *tr)
 {
 	struct vpmu_engine *e = tr->e;
-	u32 hw = sizeof(struct vpmu_tb) / 4, ow = tr->nops * TC_OPW;
+	u32 hw = sizeof(struct vpmu_tc_trans) / 4, ow = tr->nops * TC_OPW;
 	u32 bw = (tr->nblkw + 1) & ~1u;	/* records start 8-byte aligned */
-	u32 cw = tr->nchk * sizeof(struct vpmu_tword) / 4;
+	u32 cw = tr->nchk * sizeof(struct vpmu_tc_checked) / 4;
 	u32 off = vpmu_tc_pool_alloc(e, hw + ow + bw + tr->nrecw + cw);
 	u32 blk, rec, i, *w;
-	struct vpmu_tb *tb;
-	struct vpmu_top *ops;
+	struct vpmu_tc_trans *tb;
+	struct vpmu_tc_op *ops;
 
 	if (!off || e->tc_nctr + tr->nblk > VPMU_TC_BLOCKS)
 		return 0;
 	blk = off + hw + ow;
 	rec = blk + bw;
-	tb = (struct vpmu_tb *)(e->tc_pool + off);
+	tb = (struct vpmu_tc_trans *)(e->tc_pool + off);
 	memset(tb, 0, sizeof(*tb));
 	tb->key = tr->pc | tr->mode;
 	tb->ir = tr->ir;
@@ -1122,14 +1123,14 @@ static u32 tc_layout(struct vpmu_tc_tr *tr)
 		tc_code_mark(e, tr->chk[i].pc);
 		tc_code_mark(e, tr->chk[i].pc + 3);
 	}
-	ops = (struct vpmu_top *)(tb + 1);
+	ops = (struct vpmu_tc_op *)(tb + 1);
 	memcpy(ops, tr->ops, sizeof(*ops) * tr->nops);
 	memcpy(e->tc_pool + blk, tr->blkw, 4 * tr->nblkw);
 	memcpy(e->tc_pool + rec, tr->recw, 4 * tr->nrecw);
 	/* block counters and the offsets held made absolute */
 	for (i = blk; i < blk + tr->nblkw;
-	     i += tc_blk_words(tc_blk(e->tc_pool, i)->n))
-		tc_blk_w(e->tc_pool, i)->ctr += e->tc_nctr;
+	     i += vpmu_tc_block_words(vpmu_tc_block_at(e->tc_pool, i)->n))
+		vpmu_tc_block_w(e->tc_pool, i)->ctr += e->tc_nctr;
 	for (i = 0; i < tr->nops; i++) {
 #ifndef __KERNEL__
 		ops[i].hl = e->tlab[ops[i].h];
@@ -1156,12 +1157,12 @@ static u32 tc_layout(struct vpmu_tc_tr *tr)
 /* A head that sends (key, ir) to the interpreter. */
 static u32 tc_none(struct vpmu_engine *e, u32 key, u32 ir)
 {
-	u32 off = vpmu_tc_pool_alloc(e, sizeof(struct vpmu_tb) / 4);
-	struct vpmu_tb *tb;
+	u32 off = vpmu_tc_pool_alloc(e, sizeof(struct vpmu_tc_trans) / 4);
+	struct vpmu_tc_trans *tb;
 
 	if (!off)
 		return 0;
-	tb = (struct vpmu_tb *)(e->tc_pool + off);
+	tb = (struct vpmu_tc_trans *)(e->tc_pool + off);
 	memset(tb, 0, sizeof(*tb));
 	tb->key = key;
 	tb->ir = ir;
@@ -1176,12 +1177,12 @@ static u32 tc_none(struct vpmu_engine *e, u32 key, u32 ir)
  */
 u32 vpmu_tc_translate(struct vpmu_engine *e, u32 key, u32 ir)
 {
-	struct vpmu_tc_tr *tr = e->tc_scratch;
+	struct vpmu_tc_builder *tr = e->tc_scratch;
 	const struct vpmu_ucode *uc = e->uc;
 	u32 upc = uc->idtab[(ir >> uc->op_shift) & uc->op_mask];
 	struct vpmu_tc_state st;
 
-	memset(tr, 0, offsetof(struct vpmu_tc_tr, st_ops));
+	memset(tr, 0, offsetof(struct vpmu_tc_builder, st_ops));
 	if (!e->tc_msz)
 		e->tc_msz = e->st.msz;	/* until the next flush */
 	tr->e = e;
@@ -1192,11 +1193,11 @@ u32 vpmu_tc_translate(struct vpmu_engine *e, u32 key, u32 ir)
 	tr->ir = ir;
 	memset(&st, 0, sizeof(st));
 	/* what the key says: written, as far as the exits are concerned */
-	st.known = TC_KEYREGS | TC_BIT(R_ZERO);
+	st.known = TC_KEYREGS | VPMU_TC_REG(VPMU_RF_ZERO);
 	st.wrote = TC_KEYREGS;
-	st.val[R_PC] = tr->pc;
-	st.val[R_IPC] = tr->pc;
-	st.val[R_IR] = ir;
+	st.val[VPMU_RF_PC] = tr->pc;
+	st.val[VPMU_RF_IPC] = tr->pc;
+	st.val[VPMU_RF_IR] = ir;
 	tc_block(tr, &st, upc, -1);
 	tc_path(tr, &st, upc);
 	while (tr->nforks && !tr->fail) {
@@ -1216,5 +1217,5 @@ u32 vpmu_tc_translate(struct vpmu_engine *e, u32 key, u32 ir)
 
 size_t vpmu_tc_scratch_size(void)
 {
-	return sizeof(struct vpmu_tc_tr);
+	return sizeof(struct vpmu_tc_builder);
 }

@@ -90,7 +90,7 @@ void vpmu_gate_resync(struct vpmu_engine *e)
 static void vpmu_gate_post(struct vpmu_engine *e, u32 upc, u32 ddyn,
 			   unsigned int nf)
 {
-	struct vpmu_usample *us = &e->us;
+	struct vpmu_uhist_sampler *us = &e->us;
 	unsigned int open = vpmu_gate_open(e, nf);
 	u64 first = e->hook_now - vpmu_stall_of(e, &e->uc->dec[upc], ddyn);
 
@@ -120,7 +120,7 @@ void vpmu_hook_post(struct vpmu_engine *e, unsigned int hook)
 {
 	unsigned int toggles;
 
-	if (hook & HOOK_TRIG) {
+	if (hook & VPMU_HOOK_TRIG) {
 		struct vpmu_uop *x = e->trig_u;
 		u32 upc = x->upc, ddyn = x->dyn - e->trig_dyn;
 		u32 dtkn = x->tkn - e->trig_tkn;
@@ -145,7 +145,7 @@ void vpmu_hook_post(struct vpmu_engine *e, unsigned int hook)
 			y->tkn += dtkn;
 		}
 	}
-	if (hook & HOOK_MODE)
+	if (hook & VPMU_HOOK_MODE)
 		e->st.mode = e->st.mode_next;
 	e->cur = vpmu_slot_get(e, vpmu_key(e->st.mode, e->frozen));
 }

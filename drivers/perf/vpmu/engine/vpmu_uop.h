@@ -14,47 +14,48 @@
 #define VPMU_IDT	BIT(VPMU_OP_BITS_MAX)	/* ID-table entries */
 
 /* Register file: operand codes index it directly. */
-#define R_PC		VPMU_OPND_PC
-#define R_IR		VPMU_OPND_IR
-#define R_IPC		VPMU_OPND_IPC
-#define R_DS		VPMU_OPND_DS
-#define R_FLAGS		VPMU_OPND_FLAGS
-#define R_SINK		47		/* unused code: discarded writes */
-#define R_ZERO		VPMU_OPND_ZERO	/* never written: reads 0 */
-#define R_NREGS		64		/* operand codes: what a context saves */
-#define R_IMM0		64		/* R[R_IMM0 + upc]: B immediate of upc */
-#define AT_OFF		(VPMU_OPND_AT_DS - VPMU_OPND_DS)	/* latch -> @ */
+#define VPMU_RF_PC		VPMU_OPND_PC
+#define VPMU_RF_IR		VPMU_OPND_IR
+#define VPMU_RF_IPC		VPMU_OPND_IPC
+#define VPMU_RF_DS		VPMU_OPND_DS
+#define VPMU_RF_FLAGS		VPMU_OPND_FLAGS
+#define VPMU_RF_SINK		47		/* unused code: discarded writes */
+#define VPMU_RF_ZERO		VPMU_OPND_ZERO	/* never written: reads 0 */
+#define VPMU_RF_NREGS		64		/* operand codes: what a context saves */
+/* R[VPMU_RF_IMM0 + upc]: the B immediate of microword upc */
+#define VPMU_RF_IMM0		64
+#define VPMU_RF_AT_OFF		(VPMU_OPND_AT_DS - VPMU_OPND_DS)	/* latch -> @ */
 
 /* Commit work beyond "R[xr[d]] = res" (vpmu_uop.pend). */
-#define P_SPECIAL	BIT(0)	/* DST is a latch or flags */
-#define P_FLAGS		BIT(1)	/* S: write the new flags */
-#define P_LOAD		BIT(2)	/* data-cache lookup */
-#define P_STORE		BIT(3)	/* memory write + write queue */
-#define P_MODE		BIT(4)	/* privilege-mode change */
+#define VPMU_COMMIT_SPECIAL	BIT(0)	/* DST is a latch or flags */
+#define VPMU_COMMIT_FLAGS		BIT(1)	/* S: write the new flags */
+#define VPMU_COMMIT_LOAD		BIT(2)	/* data-cache lookup */
+#define VPMU_COMMIT_STORE		BIT(3)	/* memory write + write queue */
+#define VPMU_COMMIT_MODE		BIT(4)	/* privilege-mode change */
 
 /*
  * trig_static[]: this microword needs vpmu_hook_post() (a dynamic trigger,
  * the histogram unit's write-queue accounting).
  */
-#define TRIG_DYN	0x80
+#define VPMU_TSRC_DYN	0x80
 /* ...its fast handler ends its segment and needs nothing routed (h_fast). */
-#define TRIG_FAST	0x40
-#define TRIG_FGROUPS	0x0f
+#define VPMU_TSRC_FAST	0x40
+#define VPMU_TSRC_FGROUPS	0x0f
 
 /*
  * The toggle table: before each slot's ID table, an s32 per microword,
- * TGL(base, upc), read by a static trigger source (see TRIG in
+ * VPMU_TGL(base, upc), read by a static trigger source (see TRIG in
  * vpmu_interp()).  Nonzero: toggling from this slot goes to the slot
- * TGL_SLOT bytes away (slots are TGL_ALIGN-aligned in one block; 0 when
- * the toggle stays in this slot), flips the freeze groups TGL_FGROUPS and
- * runs the fast handler (TRIG_FAST).  0: the general path decides
+ * VPMU_TGL_SLOT bytes away (slots are VPMU_TGL_ALIGN-aligned in one block; 0 when
+ * the toggle stays in this slot), flips the freeze groups VPMU_TGL_FGROUPS and
+ * runs the fast handler (VPMU_TSRC_FAST).  0: the general path decides
  * (vpmu_tgl_update()).
  */
-#define TGL_ALIGN	64
-#define TGL_ROUND(x)	(((x) + TGL_ALIGN - 1) & ~(size_t)(TGL_ALIGN - 1))
-#define TGL_FGROUPS	TRIG_FGROUPS
-#define TGL_SLOT	(~(s32)(TGL_ALIGN - 1))
-#define TGL(base, upc)							\
+#define VPMU_TGL_ALIGN	64
+#define VPMU_TGL_ROUND(x)	(((x) + VPMU_TGL_ALIGN - 1) & ~(size_t)(VPMU_TGL_ALIGN - 1))
+#define VPMU_TGL_FGROUPS	VPMU_TSRC_FGROUPS
+#define VPMU_TGL_SLOT	(~(s32)(VPMU_TGL_ALIGN - 1))
+#define VPMU_TGL(base, upc)							\
 	(((const s32 *)(base) - (VPMU_IDT + 1))[-(long)(upc)])
 
 /*
@@ -75,7 +76,7 @@ struct vpmu_uop {
 	u32 imm;		/* EXT: mask; LD/ST: offset; MODE: mode */
 	union {
 		u32 tgt;	/* TARGET as a byte offset into the slot */
-		s32 toggle_dist;	/* H_TPI*: its TGL() slot distance */
+		s32 toggle_dist;	/* H_TPI*: its VPMU_TGL() slot distance */
 	};
 	u16 d, a, b;		/* register-file indices; EXT/SEXT: b = shift */
 	u16 upc;
@@ -210,8 +211,8 @@ static inline u32 vpmu_rem(u32 a, u32 b)
 
 /*
  * SUB.s into the sink, then BR on a flag condition: the branch decided from
- * the operands, the flags left for later (lazy: R[R_FLAGS] holds
- * FLAGS_LAZY and the operands are kept).  X(cond, holds), named as in
+ * the operands, the flags left for later (lazy: R[VPMU_RF_FLAGS] holds
+ * VPMU_FLAGS_LAZY and the operands are kept).  X(cond, holds), named as in
  * VPMU_COND_LIST.
  */
 #define VPMU_CMP_LIST(X)						\
@@ -228,7 +229,7 @@ static inline u32 vpmu_rem(u32 a, u32 b)
 	X(GE,	(s32)a >= (s32)b)
 #define VPMU_CMP_NAME(name, holds)	VPMU_H(CMP_##name, 0)
 
-#define FLAGS_LAZY	16		/* R[R_FLAGS]: SUB of lz_a, lz_b */
+#define VPMU_FLAGS_LAZY	16		/* R[VPMU_RF_FLAGS]: SUB of lz_a, lz_b */
 
 /*
  * Every handler of the loop: those of the operations, the fused shapes

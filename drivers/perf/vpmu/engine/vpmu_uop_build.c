@@ -76,7 +76,7 @@ static void vpmu_fuse(struct vpmu_engine *e)
 			if (x->h_dispatch != H_LEXTI || x[1].h_dispatch != H_LEXTI)
 				continue;
 			if (upc + 2 < e->ncs && x[2].h_dispatch == H_I_SAR &&
-			    x[2].a == R_IR)
+			    x[2].a == VPMU_RF_IR)
 				h = H_LX2S;
 			x->h_dispatch = h;
 			x->h_label = e->lab[h];
@@ -130,7 +130,7 @@ static bool vpmu_trig_can(const struct vpmu_engine *e, u16 t, u32 upc)
 
 /*
  * What trigger source microword @upc is (trig_static[]): the fgroups
- * whose toggle occurs on every execution of it, and TRIG_DYN if a
+ * whose toggle occurs on every execution of it, and VPMU_TSRC_DYN if a
  * toggle depends on what it does or a start or stop trigger can occur
  * on it (vpmu_hook_post() decides those); 0 if none.
  */
@@ -146,10 +146,10 @@ static u8 vpmu_trig_src(const struct vpmu_engine *e, u32 upc)
 		if (vpmu_trig_can(e, t, upc))
 			tm |= vpmu_trig_dynamic(t) ||
 			      (e->gate_fgroups[0] | e->gate_fgroups[1]) >> g & 1 ?
-			      TRIG_DYN : 1u << g;
+			      VPMU_TSRC_DYN : 1u << g;
 		if (vpmu_trig_can(e, e->trig_on[g], upc) ||
 		    vpmu_trig_can(e, e->trig_off[g], upc))
-			tm |= TRIG_DYN;
+			tm |= VPMU_TSRC_DYN;
 	}
 	return tm;
 }
@@ -203,22 +203,22 @@ void vpmu_prepare(struct vpmu_engine *e)
 			if (unlikely(e->hu_route) &&
 			    e->uc->dec[upc].kind & e->hu_route) {
 				route = true;
-				tm = TRIG_DYN;
+				tm = VPMU_TSRC_DYN;
 			}
 			if (any_trig && vpmu_trig_src(e, upc)) {
 				route = true;
 				tm |= vpmu_trig_src(e, upc);
 			}
 			if (route && vpmu_trig_fast(e, upc))
-				tm |= TRIG_FAST;
+				tm |= VPMU_TSRC_FAST;
 			/* translations run no routed microword: see them go */
 			if (!tm != !e->trig_static[upc])
 				reroute = true;
 			e->trig_static[upc] = tm;
-			if (!(tm & TRIG_DYN) && tm & TRIG_FGROUPS)
+			if (!(tm & VPMU_TSRC_DYN) && tm & VPMU_TSRC_FGROUPS)
 				e->tsrc[e->ntsrc++] = upc;
-			if (!(tm & TRIG_DYN) && tm & TRIG_FAST)
-				e->tsrc_fgroups |= 1u << (tm & TRIG_FGROUPS);
+			if (!(tm & VPMU_TSRC_DYN) && tm & VPMU_TSRC_FAST)
+				e->tsrc_fgroups |= 1u << (tm & VPMU_TSRC_FGROUPS);
 			vpmu_route(e, upc, route);
 		}
 		vpmu_fuse(e);
@@ -255,8 +255,8 @@ static unsigned int vpmu_alu_variant(const struct vpmu_engine *e,
 	bool at_src = vpmu_is_at(d->a) ||
 		      (d->sig != VPMU_SIG_DAF && vpmu_is_at(d->b));
 	bool at = at_src || vpmu_is_at(x->d);
-	bool latch = x->d >= R_DS && x->d <= R_DS + 2;
-	bool special = x->pend & P_SPECIAL;
+	bool latch = x->d >= VPMU_RF_DS && x->d <= VPMU_RF_DS + 2;
+	bool special = x->pend & VPMU_COMMIT_SPECIAL;
 
 	(void)e;
 	if (d->seq == VPMU_SEQ_NEXT && !d->s && latch && !at_src)
@@ -277,7 +277,7 @@ static unsigned int vpmu_alu_variant(const struct vpmu_engine *e,
 	case VPMU_SEQ_JUMP:
 		return V_J;
 	case VPMU_SEQ_EOI:
-		return !at && x->d == R_PC ? V_P : V_E;
+		return !at && x->d == VPMU_RF_PC ? V_P : V_E;
 	}
 	return V_G;
 }
@@ -318,7 +318,7 @@ static void vpmu_build_fused(const struct vpmu_engine *e,
 			     const struct vpmu_dec *d, struct vpmu_uop *x)
 {
 	if (d->op == VPMU_OP_SUB && d->s && d->seq == VPMU_SEQ_BR &&
-	    d->cond <= VPMU_COND_GE && x->d == R_SINK)
+	    d->cond <= VPMU_COND_GE && x->d == VPMU_RF_SINK)
 		x->h_fast = vpmu_cmp_handler[d->cond];
 	if (d->op == VPMU_OP_ADD && !d->s && d->seq == VPMU_SEQ_EOI &&
 	    d->dst == VPMU_OPND_PC && d->a == VPMU_OPND_PC &&
@@ -340,7 +340,7 @@ static void vpmu_build_fused(const struct vpmu_engine *e,
 		if (d->seq == VPMU_SEQ_DISP && !x->pend)
 			x->h_fast = H_XDISP;
 		if (d->seq == VPMU_SEQ_BR && d->cond <= VPMU_COND_GE &&
-		    x->pend == P_FLAGS)
+		    x->pend == VPMU_COMMIT_FLAGS)
 			x->h_fast = H_XBR;
 	}
 }
@@ -366,17 +366,17 @@ static void vpmu_build_uop(struct vpmu_engine *e, u32 upc,
 	x->a = d->a;
 	x->b = d->b;
 	if (d->b == VPMU_OPND_IMM) {
-		x->b = R_IMM0 + upc;
-		e->R[R_IMM0 + upc] = (u32)d->imm;
+		x->b = VPMU_RF_IMM0 + upc;
+		e->R[VPMU_RF_IMM0 + upc] = (u32)d->imm;
 	}
-	x->d = R_SINK;
+	x->d = VPMU_RF_SINK;
 	if (has_dst && d->dst != VPMU_OPND_ZERO &&
 	    !(d->dst == VPMU_OPND_R0 && e->r0zero))
 		x->d = d->dst;
-	if (has_dst && d->dst >= R_DS && d->dst <= R_FLAGS)
-		x->pend |= P_SPECIAL;
+	if (has_dst && d->dst >= VPMU_RF_DS && d->dst <= VPMU_RF_FLAGS)
+		x->pend |= VPMU_COMMIT_SPECIAL;
 	if (d->s) {
-		x->pend |= P_FLAGS;
+		x->pend |= VPMU_COMMIT_FLAGS;
 		x->flag_kind = d->op == VPMU_OP_ADD ? 2 : d->op == VPMU_OP_SUB ? 3 : 1;
 	}
 	switch (d->sig) {
@@ -411,19 +411,19 @@ static void vpmu_build_uop(struct vpmu_engine *e, u32 upc,
 		x->h_fast = vpmu_op_handler[d->op];
 		x->imm = (u32)d->imm;
 		if (!seq_safe)
-			x->pend |= P_LOAD;
+			x->pend |= VPMU_COMMIT_LOAD;
 		break;
 	case VPMU_SIG_ST:
 		x->h_fast = vpmu_op_handler[d->op];
 		x->imm = (u32)d->imm;
 		if (!seq_safe)
-			x->pend |= P_STORE;
+			x->pend |= VPMU_COMMIT_STORE;
 		x->st_size = d->op == VPMU_OP_SB ? 1 : d->op == VPMU_OP_SH ? 2 : 4;
 		break;
 	case VPMU_SIG_I:
 		x->h_fast = vpmu_op_handler[d->op];
 		x->imm = d->uimm;
-		x->pend |= P_MODE;
+		x->pend |= VPMU_COMMIT_MODE;
 		break;
 	}
 	if (d->sig == VPMU_SIG_LD || d->sig == VPMU_SIG_ST ||
@@ -456,9 +456,9 @@ int vpmu_engine_attach(struct vpmu_engine *e, const struct vpmu_ucode *uc)
 	e->penalty = uc->hdr.dc_miss_penalty;
 	e->wq_full = (uc->hdr.wq_depth - 1) * uc->hdr.wq_drain;
 	e->wq_drain = uc->hdr.wq_drain;
-	for (i = 0; i < R_IMM0 + n; i++)
+	for (i = 0; i < VPMU_RF_IMM0 + n; i++)
 		e->xr[i] = i;
-	e->zr = e->r0zero ? VPMU_OPND_R0 : R_ZERO;
+	e->zr = e->r0zero ? VPMU_OPND_R0 : VPMU_RF_ZERO;
 	e->R[e->zr] = 0;
 	vpmu_latch_maps(e);
 	e->op_shift = uc->op_shift;
