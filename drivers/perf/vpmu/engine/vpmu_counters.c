@@ -11,7 +11,7 @@
 
 bool vpmu_ctr_enabled(const struct vpmu_engine *e, unsigned int i)
 {
-	return e->cfg[i].flags & (VPMU_CTR_USER | VPMU_CTR_SUPER);
+	return e->ctr.cfg[i].flags & (VPMU_CTR_USER | VPMU_CTR_SUPER);
 }
 
 /* The units (VPMU_GATE_*) counting under the freeze bits @frozen. */
@@ -19,8 +19,8 @@ unsigned int vpmu_gate_open(const struct vpmu_engine *e, unsigned int frozen)
 {
 	unsigned int u, open = VPMU_GATE_ALL;
 
-	for (u = 0; u < ARRAY_SIZE(e->gate_fgroups); u++)
-		if (e->gate_req >> u & 1 && !(e->gate_fgroups[u] & ~frozen))
+	for (u = 0; u < ARRAY_SIZE(e->trig.gate_fgroups); u++)
+		if (e->trig.gate_req >> u & 1 && !(e->trig.gate_fgroups[u] & ~frozen))
 			open &= ~(1u << u);
 	return open;
 }
@@ -35,7 +35,7 @@ static u32 vpmu_active(const struct vpmu_engine *e, unsigned int key)
 	u32 m = 0;
 
 	for (i = 0; i < VPMU_NR_COUNTERS_MAX; i++) {
-		const struct vpmu_ctr_cfg *c = &e->cfg[i];
+		const struct vpmu_ctr_cfg *c = &e->ctr.cfg[i];
 
 		if (!(c->flags & (mode ? VPMU_CTR_SUPER : VPMU_CTR_USER)))
 			continue;
@@ -43,7 +43,7 @@ static u32 vpmu_active(const struct vpmu_engine *e, unsigned int key)
 			continue;
 		m |= 1u << i;
 	}
-	if (unlikely(e->gate_req))
+	if (unlikely(e->trig.gate_req))
 		m |= (~vpmu_gate_open(e, frozen) & VPMU_GATE_ALL) <<
 		     VPMU_SLOT_SHIFT;
 	return m;
@@ -56,18 +56,18 @@ static u32 vpmu_active(const struct vpmu_engine *e, unsigned int key)
  */
 static u64 vpmu_ctr_add(struct vpmu_engine *e, unsigned int i, u64 n)
 {
-	unsigned int w = e->cfg[i].width;
-	u64 v = e->ctr[i], nv = v + n, wraps;
+	unsigned int w = e->ctr.cfg[i].width;
+	u64 v = e->ctr.val[i], nv = v + n, wraps;
 
 	if (w >= 64) {
-		e->ctr[i] = nv;
+		e->ctr.val[i] = nv;
 		wraps = nv < v;
 	} else {
 		/* v < 2^w and n < 2^62 (a chunk's worth): nv cannot overflow */
-		e->ctr[i] = nv & ((1ull << w) - 1);
+		e->ctr.val[i] = nv & ((1ull << w) - 1);
 		wraps = nv >> w;
 	}
-	e->ovf_cnt[i] += wraps;
+	e->ctr.ovf_cnt[i] += wraps;
 	return wraps;
 }
 
@@ -80,19 +80,19 @@ static u64 vpmu_ctr_add(struct vpmu_engine *e, unsigned int i, u64 n)
 u32 vpmu_fold(struct vpmu_engine *e, u32 lo, u32 hi)
 {
 	u64 add[VPMU_NR_COUNTERS_MAX], v[VPMU_CLS_NR];
-	u32 wrapped = e->wrap_pending, end;
+	u32 wrapped = e->ctr.wrap_pending, end;
 	/* micro-PC histogram at K = 1, histogram unit: one test for both */
-	bool extra = e->uhist_k == 1 || e->hu_fact;
+	bool extra = e->uh.interval == 1 || e->hu.fact;
 	u16 any = 0;
 	unsigned int s, i;
 	u32 upc;
 
-	if (e->tc_ntouch)
+	if (e->tc.ntouch)
 		vpmu_tc_drain(e);
 	memset(add, 0, sizeof(add));
-	for (s = 0; s < e->nused; s++) {
-		struct vpmu_uop *U = e->slot[s];
-		u16 m = (u16)e->slot_mask[s];
+	for (s = 0; s < e->ctr.nused; s++) {
+		struct vpmu_uop *U = e->mem.slot[s];
+		u16 m = (u16)e->ctr.slot_mask[s];
 		u32 c = 0;
 
 		for (upc = lo, end = lo; upc < hi; upc++) {
@@ -114,22 +114,22 @@ u32 vpmu_fold(struct vpmu_engine *e, u32 lo, u32 hi)
 			tk = x->tkn;
 			x->dyn = 0;
 			x->tkn = 0;
-			e->tot_cnt[upc] += c;
-			e->tot_dyn[upc] += dy;
-			e->tot_tkn[upc] += tk;
+			e->mem.tot_cnt[upc] += c;
+			e->mem.tot_dyn[upc] += dy;
+			e->mem.tot_tkn[upc] += tk;
 			stall = dy ? vpmu_stall_of(e, &e->uc->dec[upc], dy) : 0;
 			/* ...for the units the slot feeds (vpmu_gate_open()) */
 			if (unlikely(extra)) {
-				u32 sm = e->slot_mask[s];
+				u32 sm = e->ctr.slot_mask[s];
 
-				if (e->uhist_k == 1 && !(sm & VPMU_SLOT_UH))
-					e->uhist[upc] += c + stall;
+				if (e->uh.interval == 1 && !(sm & VPMU_SLOT_UH))
+					e->mem.uhist[upc] += c + stall;
 				if (!(sm & VPMU_SLOT_HU))
-					vpmu_hu_fold(e, e->hu_fact &
-						     e->hu_hit[upc], c, stall,
+					vpmu_hu_fold(e, e->hu.fact &
+						     e->mem.hu_hit[upc], c, stall,
 						     dy, tk);
 			}
-			hm = m & e->ctr_hit[upc];
+			hm = m & e->mem.ctr_hit[upc];
 			if (!hm)
 				continue;
 			any |= hm;
@@ -137,7 +137,7 @@ u32 vpmu_fold(struct vpmu_engine *e, u32 lo, u32 hi)
 			while (hm) {
 				i = __builtin_ctz(hm);
 				hm &= hm - 1;
-				add[i] += v[e->ctr_cls[i]];
+				add[i] += v[e->ctr.cls[i]];
 			}
 		}
 	}
@@ -147,7 +147,7 @@ u32 vpmu_fold(struct vpmu_engine *e, u32 lo, u32 hi)
 		if (add[i] && vpmu_ctr_add(e, i, add[i]))
 			wrapped |= 1u << i;
 	}
-	e->wrap_pending = 0;
+	e->ctr.wrap_pending = 0;
 	return wrapped;
 }
 
@@ -159,10 +159,10 @@ u32 vpmu_fold(struct vpmu_engine *e, u32 lo, u32 hi)
  */
 void vpmu_settle(struct vpmu_engine *e)
 {
-	if (!e->unfolded)
+	if (!e->ctr.unfolded)
 		return;
-	e->ovf |= vpmu_fold(e, 0, e->ncs);
-	e->unfolded = 0;
+	e->ctr.ovf |= vpmu_fold(e, 0, e->ncs);
+	e->ctr.unfolded = 0;
 }
 
 u64 vpmu_engine_event_total(struct vpmu_engine *e, unsigned int event)
@@ -174,8 +174,8 @@ u64 vpmu_engine_event_total(struct vpmu_engine *e, unsigned int event)
 		return 0;
 	vpmu_settle(e);
 	for (upc = 0; upc < e->ncs; upc++)
-		t += vpmu_ev_count(e, event, upc, e->tot_cnt[upc],
-				   e->tot_dyn[upc], e->tot_tkn[upc]);
+		t += vpmu_ev_count(e, event, upc, e->mem.tot_cnt[upc],
+				   e->mem.tot_dyn[upc], e->mem.tot_tkn[upc]);
 	return t;
 }
 
@@ -188,7 +188,7 @@ u64 vpmu_engine_event_total(struct vpmu_engine *e, unsigned int event)
 u64 vpmu_insn_count(struct vpmu_engine *e)
 {
 	return e->st.insn_acc + vpmu_engine_event_total(e, VPMU_EV_INSNS) -
-	       e->insn_mark;
+	       e->ctr.insn_mark;
 }
 
 /*
@@ -200,12 +200,12 @@ void vpmu_insn_mark(struct vpmu_engine *e, bool leaving)
 {
 	u64 t;
 
-	if (!e->has_ctr)
+	if (!e->ctr.image_reads)
 		return;
 	t = vpmu_engine_event_total(e, VPMU_EV_INSNS);
 	if (leaving)
-		e->st.insn_acc += t - e->insn_mark;
-	e->insn_mark = t;
+		e->st.insn_acc += t - e->ctr.insn_mark;
+	e->ctr.insn_mark = t;
 }
 
 /*
@@ -216,8 +216,8 @@ void vpmu_insn_mark(struct vpmu_engine *e, bool leaving)
  */
 void vpmu_defer_add(struct vpmu_engine *e, u64 n)
 {
-	e->unfolded += n;
-	if (e->unfolded >= VPMU_CHUNK_MAX)
+	e->ctr.unfolded += n;
+	if (e->ctr.unfolded >= VPMU_CHUNK_MAX)
 		vpmu_settle(e);
 }
 
@@ -225,8 +225,8 @@ void vpmu_defer_add(struct vpmu_engine *e, u64 n)
 
 void vpmu_slot_reset(struct vpmu_engine *e)
 {
-	memset(e->key_slot, 0xff, sizeof(e->key_slot));
-	e->nused = 0;
+	memset(e->ctr.key_slot, 0xff, sizeof(e->ctr.key_slot));
+	e->ctr.nused = 0;
 }
 
 /*
@@ -243,9 +243,9 @@ static int vpmu_tgl_dest(const struct vpmu_engine *e, unsigned int s,
 	for (k = 0; k < VPMU_NKEYS; k++) {
 		u8 t;
 
-		if (e->key_slot[k] != s)
+		if (e->ctr.key_slot[k] != s)
 			continue;
-		t = e->key_slot[k ^ g << 1];
+		t = e->ctr.key_slot[k ^ g << 1];
 		if (t == 0xff || (dest >= 0 && dest != t))
 			return -1;
 		dest = t;
@@ -262,24 +262,24 @@ static void vpmu_tgl_update(struct vpmu_engine *e)
 {
 	unsigned int s, g, i;
 
-	for (s = 0; s < e->nused; s++) {
-		s32 *tab = (s32 *)e->slot[s] - VPMU_IDT - 1;
+	for (s = 0; s < e->ctr.nused; s++) {
+		s32 *tab = (s32 *)e->mem.slot[s] - VPMU_IDT - 1;
 		s32 ent[VPMU_TSRC_FGROUPS + 1];
 
 		for (g = 1; g <= VPMU_TSRC_FGROUPS; g++) {
 			int d;
 
-			if (!(e->tsrc_fgroups >> g & 1))
+			if (!(e->trig.tsrc_fgroups >> g & 1))
 				continue;	/* no fast source reads it */
 			d = vpmu_tgl_dest(e, s, g);
 
 			ent[g] = d < 0 ? 0 :
-				 (d - (s32)s) * (s32)e->slot_stride | g;
+				 (d - (s32)s) * (s32)e->mem.slot_stride | g;
 		}
-		for (i = 0; i < e->ntsrc; i++) {
-			u32 upc = e->tsrc[i];
-			u8 tm = e->trig_static[upc];
-			struct vpmu_uop *x = &e->slot[s][upc];
+		for (i = 0; i < e->trig.ntsrc; i++) {
+			u32 upc = e->mem.tsrc[i];
+			u8 tm = e->mem.trig_static[upc];
+			struct vpmu_uop *x = &e->mem.slot[s][upc];
 			s32 t = tm & VPMU_TSRC_FAST ? ent[tm & VPMU_TSRC_FGROUPS] : 0;
 
 			tab[-(s32)upc] = t;
@@ -306,21 +306,21 @@ unsigned int vpmu_slot_get(struct vpmu_engine *e, unsigned int key)
 	unsigned int s;
 	u32 m;
 
-	if (e->key_slot[key] != 0xff)
-		return e->key_slot[key];
+	if (e->ctr.key_slot[key] != 0xff)
+		return e->ctr.key_slot[key];
 	m = vpmu_active(e, key);
-	for (s = 0; s < e->nused; s++)
-		if (e->slot_mask[s] == m)
+	for (s = 0; s < e->ctr.nused; s++)
+		if (e->ctr.slot_mask[s] == m)
 			goto found;
-	if (e->nused == VPMU_NSLOT) {
-		e->wrap_pending = vpmu_fold(e, 0, e->ncs);
+	if (e->ctr.nused == VPMU_NSLOT) {
+		e->ctr.wrap_pending = vpmu_fold(e, 0, e->ncs);
 		vpmu_slot_reset(e);
 	}
-	s = e->nused++;
-	e->slot_mask[s] = m;
+	s = e->ctr.nused++;
+	e->ctr.slot_mask[s] = m;
 found:
-	e->key_slot[key] = s;
-	if (e->ntsrc)
+	e->ctr.key_slot[key] = s;
+	if (e->trig.ntsrc)
 		vpmu_tgl_update(e);
 	return s;
 }
@@ -352,20 +352,20 @@ int vpmu_engine_ctr_config(struct vpmu_engine *e, unsigned int idx,
 	vpmu_settle(e);
 	e->dirty = true;
 	if (!cfg) {
-		memset(&e->cfg[idx], 0, sizeof(e->cfg[idx]));
+		memset(&e->ctr.cfg[idx], 0, sizeof(e->ctr.cfg[idx]));
 		return 0;
 	}
-	e->cfg[idx] = *cfg;
-	e->ctr_cls[idx] = vpmu_ev_cls(cfg->event);
+	e->ctr.cfg[idx] = *cfg;
+	e->ctr.cls[idx] = vpmu_ev_cls(cfg->event);
 	if (cfg->width < 64)
-		e->ctr[idx] &= (1ull << cfg->width) - 1;
+		e->ctr.val[idx] &= (1ull << cfg->width) - 1;
 	return 0;
 }
 
 u64 vpmu_engine_ctr_read(struct vpmu_engine *e, unsigned int idx)
 {
 	vpmu_settle(e);
-	return idx < VPMU_NR_COUNTERS_MAX ? e->ctr[idx] : 0;
+	return idx < VPMU_NR_COUNTERS_MAX ? e->ctr.val[idx] : 0;
 }
 
 void vpmu_engine_ctr_write(struct vpmu_engine *e, unsigned int idx, u64 val)
@@ -375,8 +375,8 @@ void vpmu_engine_ctr_write(struct vpmu_engine *e, unsigned int idx, u64 val)
 	if (idx >= VPMU_NR_COUNTERS_MAX)
 		return;
 	vpmu_settle(e);
-	w = e->cfg[idx].width;
-	e->ctr[idx] = (w && w < 64) ? val & ((1ull << w) - 1) : val;
+	w = e->ctr.cfg[idx].width;
+	e->ctr.val[idx] = (w && w < 64) ? val & ((1ull << w) - 1) : val;
 }
 
 void vpmu_engine_ctr_snapshot(struct vpmu_engine *e, u64 *vals,
@@ -386,19 +386,19 @@ void vpmu_engine_ctr_snapshot(struct vpmu_engine *e, u64 *vals,
 
 	vpmu_settle(e);
 	for (i = 0; i < n && i < VPMU_NR_COUNTERS_MAX; i++)
-		vals[i] = e->ctr[i];
+		vals[i] = e->ctr.val[i];
 }
 
 u32 vpmu_engine_ovf_status(struct vpmu_engine *e)
 {
 	vpmu_settle(e);
-	return e->ovf;
+	return e->ctr.ovf;
 }
 
 u64 vpmu_engine_ovf_count(struct vpmu_engine *e, unsigned int idx)
 {
 	vpmu_settle(e);
-	return idx < VPMU_NR_COUNTERS_MAX ? e->ovf_cnt[idx] : 0;
+	return idx < VPMU_NR_COUNTERS_MAX ? e->ctr.ovf_cnt[idx] : 0;
 }
 
 void vpmu_engine_ovf_clear(struct vpmu_engine *e, u32 mask)
@@ -406,10 +406,10 @@ void vpmu_engine_ovf_clear(struct vpmu_engine *e, u32 mask)
 	unsigned int i;
 
 	vpmu_settle(e);
-	e->ovf &= ~mask;
+	e->ctr.ovf &= ~mask;
 	for (i = 0; i < VPMU_NR_COUNTERS_MAX; i++)
 		if (mask >> i & 1)
-			e->ovf_cnt[i] = 0;
+			e->ctr.ovf_cnt[i] = 0;
 }
 
 void vpmu_engine_ctr_clear(struct vpmu_engine *e, u32 mask)
@@ -418,11 +418,11 @@ void vpmu_engine_ctr_clear(struct vpmu_engine *e, u32 mask)
 
 	vpmu_settle(e);
 	mask &= (1u << VPMU_NR_COUNTERS_MAX) - 1;
-	e->ovf &= ~mask;
+	e->ctr.ovf &= ~mask;
 	for (i = 0; i < VPMU_NR_COUNTERS_MAX; i++) {
 		if (mask >> i & 1) {
-			e->ctr[i] = 0;
-			e->ovf_cnt[i] = 0;
+			e->ctr.val[i] = 0;
+			e->ctr.ovf_cnt[i] = 0;
 		}
 	}
 }

@@ -76,7 +76,7 @@ struct vpmu_prog_state {
 	unsigned int mode, mode_next;
 	bool ext;
 	u64 cyc;			/* the program's cycle count */
-	/* instructions it retired before vpmu_engine.insn_mark (CTR) */
+	/* instructions it retired before ctr.insn_mark (CTR) */
 	u64 insn_acc;
 	bool last_miss;
 	u64 wq_last;			/* drain time of the newest entry */
@@ -108,24 +108,30 @@ struct vpmu_uhist_sampler {
 };
 
 /*
- * The arrays an engine needs for a ucode of up to @words microwords
- * (vpmu_engine_mem_alloc()); the engine keeps copies of the pointers.
+ * An engine's memory: the arrays a ucode of up to @words microwords needs
+ * (vpmu_engine_mem_alloc()), each used by one part of the engine below.
+ * The engine holds a copy of the whole struct (all NULL without memory).
  */
 struct vpmu_engine_mem {
 	u32 words;
+	/* the uops: VPMU_NSLOT slots in one block (vpmu_uop_build.c) */
 	u32 slot_stride;
 	void *slot_mem;
 	struct vpmu_uop *slot[VPMU_NSLOT];
+	/* registers by operand code, then immediates: VPMU_RF_IMM0 + words */
 	u32 *R;
-	u16 *xr;
+	/* the register-file index an operand code names (@: its latch's) */
+	u16 *reg_of;
+	u32 *dc_tag;			/* data cache: line + 1; 0 invalid */
+	/* counting: totals, counters each microword can feed, event gaps */
 	u64 *tot_cnt, *tot_dyn, *tot_tkn;
 	u16 *ctr_hit;
+	u32 *gap_dist, *gap_q;
+	/* triggers: what source each microword is, the static ones */
 	u8 *trig_static;
 	u16 *tsrc;
-	u16 *hu_hit;
-	u64 *uhist;
-	u32 *dc_tag;
-	u32 *gap_dist, *gap_q;
+	u16 *hu_hit;			/* histogram-unit entries it can feed */
+	u64 *uhist;			/* micro-PC histogram, then its sink */
 	/* the translation cache */
 	u32 *tc_pool;			/* VPMU_TC_POOL words */
 	u32 *tc_map;			/* VPMU_TC_MAP translations */
@@ -136,173 +142,177 @@ struct vpmu_engine_mem {
 	u32 *tc_code;			/* VPMU_TC_CODE_BITS bits */
 };
 
-struct vpmu_engine {
-	struct vpmu_engine_mem *mem;	/* NULL: no ucode can attach */
-	const struct vpmu_ucode *uc;
-	u32 ncs;
-	u32 cs_limit;			/* mem->words, or 0 */
-	bool r0zero;
+/*
+ * The datapath the image describes: how operands reach the register
+ * file, the flags a fused compare leaves lazy, the fetch check, the data
+ * cache and the write queue.  Set on attach (vpmu_engine_attach()).
+ */
+struct vpmu_datapath {
 	/*
-	 * The image reads counters (CTR): the program's instructions are
-	 * the engine's since insn_mark plus st.insn_acc (vpmu_insn_mark()).
+	 * VPMU_FLAGS_LAZY: the SUB's operands, apart so that the host
+	 * compiler does not pair their stores through a vector register.
 	 */
-	bool has_ctr;
-	u64 insn_mark;
-	u8 fsh;				/* vpmu_fetch_ok(): 2, or 1 (IALIGN16) */
-	u32 flim;			/* ...its limit, for a chunk (vpmu_chunk()) */
-
-	/* the current program's architectural state */
-	struct vpmu_prog_state st;
-	/* registers by operand code, then immediates: VPMU_RF_IMM0 + cs_limit */
-	u32 *R;
-	/*
-	 * VPMU_FLAGS_LAZY: the SUB's operands, apart so that the host compiler
-	 * does not pair their stores through a vector register.
-	 */
-	u32 lz_a;
-	/* index an operand code names (@: the latch's register) */
-	u16 *xr;
-	u32 zr;				/* re-zeroed after @ writes: r0 or zero */
-	u32 lz_b;
-
-	/* external signals */
-	u32 *dc_tag;			/* line + 1; 0 invalid */
+	u32 lazy_a;
+	u32 zero_idx;			/* re-zeroed after @ writes: r0 or zero */
+	u32 lazy_b;
+	bool r0zero;			/* VPMU_IMG_F_R0_ZERO */
+	u8 fetch_shift;			/* vpmu_fetch_ok(): 2, or 1 (IALIGN16) */
+	u32 fetch_lim;			/* ...its limit, for a chunk */
+	u32 op_shift, op_mask;		/* the opcode in ir */
+	u16 condtab[16];		/* flag conditions: bit f holds */
 	u32 dc_shift, dc_mask, penalty;
 	u32 wq_full, wq_drain;		/* (depth - 1) * drain; drain */
+};
 
-	/* executable form: VPMU_NSLOT slots in one block */
-	struct vpmu_uop *slot[VPMU_NSLOT];
-	void *slot_mem;
-	u32 slot_stride;
-	u32 op_shift, op_mask;
-	const void *const *lab;		/* handler labels */
-	const void *const *tlab;	/* ...and the translations' */
-	u16 condtab[16];		/* flag conditions: bit f holds */
-
-	/* counting */
+/*
+ * Counting (vpmu_counters.c): the counters, the slots that split the
+ * uops' counts by what was counting (a slot per set of active counters,
+ * found by key: mode and freeze bits), and what plans a run's chunks.
+ */
+struct vpmu_counting {
+	struct vpmu_ctr_cfg cfg[VPMU_NR_COUNTERS_MAX];
+	u64 val[VPMU_NR_COUNTERS_MAX];
+	u8 cls[VPMU_NR_COUNTERS_MAX];	/* enum vpmu_cls of each */
+	u32 ovf;			/* overflow status */
+	u64 ovf_cnt[VPMU_NR_COUNTERS_MAX];	/* wraps since status clear */
+	u32 wrap_pending;		/* wrapped in a fold for a new slot */
 	u8 key_slot[VPMU_NKEYS];
 	u32 slot_mask[VPMU_NSLOT];	/* active counters, VPMU_SLOT_* shut */
-	unsigned int nused, cur;
-	u64 *tot_cnt, *tot_dyn, *tot_tkn;
-	u16 *ctr_hit;			/* counters an upc can feed */
-	/*
-	 * Freeze groups a trigger source toggles on every execution (MARK,
-	 * static events), or VPMU_TSRC_DYN if one's trigger depends on what the
-	 * microword does (vpmu_hook_post() decides).
-	 */
-	u8 *trig_static;
-	u16 *tsrc;			/* microwords with static toggles */
-	u32 ntsrc;
-	u16 tsrc_fgroups;		/* bit g: a fast one toggles fgroups g */
-	u8 ctr_cls[VPMU_NR_COUNTERS_MAX];	/* enum vpmu_cls of each */
+	unsigned int nused, cur;	/* slots in use; the current one */
 	u16 plan_mask;			/* enabled: INT or FREEZE_ON_OVF */
-	bool dirty;
-	struct vpmu_ctr_cfg cfg[VPMU_NR_COUNTERS_MAX];
-	u64 ctr[VPMU_NR_COUNTERS_MAX];
-	u32 ovf;
-	u64 ovf_cnt[VPMU_NR_COUNTERS_MAX];	/* wraps since status clear */
-	u32 wrap_pending;
 	/*
 	 * Cycles run since the counts were last folded out of the slots
 	 * (deferred folding, vpmu_defer_ok()); 0: nothing left in them.
 	 */
 	u64 unfolded;
-	unsigned int frozen;
-	u16 trig[VPMU_NR_FGROUPS_MAX];
-	/* start and stop triggers; counters whose wrap is one (plan_mask) */
-	u16 trig_on[VPMU_NR_FGROUPS_MAX], trig_off[VPMU_NR_FGROUPS_MAX];
-	u16 ovf_src;
-	u32 last_stall_upc;
-
+	u32 last_stall_upc;		/* the last microword that stalled */
 	/*
 	 * Least microwords from one occurrence of a static event to the
-	 * next, per event (0: not computed yet); scratch for computing it.
+	 * next, per event (0: not computed yet).
 	 */
 	u32 gap[VPMU_NGAP];
-	u32 *gap_dist, *gap_q;
-
-	/* micro-PC histogram: engine-local clock, not the program's */
-	u64 *uhist;
-	u32 uhist_k;
-	u64 uhist_left;			/* cycles before the next sample */
-	struct vpmu_uhist_sampler us;		/* ...as the loop takes them */
-	/* where samples at K > 1 go: uhist, or uhist_sink while gated shut */
-	u64 *uhist_to, *uhist_sink;
-
 	/*
-	 * Gating (vpmu_engine_fgroup_gate()): per unit (VPMU_GATE_*), the
-	 * freeze groups gating it; units gated with no group (closed); units
-	 * gated at all (req); units counting under the freeze bits now
-	 * (open: all while none is gated).  Slots count under one state of
-	 * each unit (VPMU_SLOT_UH, _HU in slot_mask).
+	 * The image reads counters (CTR): the program's instructions are
+	 * the engine's since insn_mark plus st.insn_acc (vpmu_insn_mark()).
 	 */
+	bool image_reads;
+	u64 insn_mark;
+};
+
+/* A trigger source's microword, between it and vpmu_hook_post(). */
+struct vpmu_trig_hook {
+	struct vpmu_uop *u;
+	u32 dyn, tkn;			/* its counts before it ran */
+	unsigned int mode;
+	u64 wq;				/* wq_last before it ran */
+	u32 maddr;			/* its data address, if hu.route */
+	u64 now;			/* its last cycle */
+};
+
+/*
+ * Triggers and gates (vpmu_triggers.c): the freeze bits, what toggles,
+ * starts and stops each freeze group, the static trigger sources, and
+ * gating (vpmu_engine_fgroup_gate()): per unit (VPMU_GATE_*), the freeze
+ * groups gating it; units gated with no group (closed); units gated at
+ * all (req); units counting under the freeze bits now (open: all while
+ * none is gated).  Slots count under one state of each unit
+ * (VPMU_SLOT_UH, _HU in slot_mask).
+ */
+struct vpmu_triggers {
+	unsigned int frozen;
+	u16 toggle[VPMU_NR_FGROUPS_MAX];
+	u16 start[VPMU_NR_FGROUPS_MAX], stop[VPMU_NR_FGROUPS_MAX];
+	u16 ovf_src;			/* counters whose wrap is a trigger */
+	u32 ntsrc;			/* microwords with static toggles */
+	u16 tsrc_fgroups;		/* bit g: a fast one toggles fgroups g */
 	u8 gate_fgroups[2];
 	u8 gate_closed, gate_req, gate_open;
+	struct vpmu_trig_hook hook;
+};
 
-	/* the trigger hook */
-	struct vpmu_uop *trig_u;
-	u32 trig_dyn, trig_tkn;
-	unsigned int trig_mode;
-	u64 trig_wq;			/* wq_last before a routed microword */
-	u32 trig_maddr;			/* its data address, if hu_route */
-	u64 hook_now;			/* the hooked microword's last cycle */
+/* The micro-PC histogram (vpmu_upc_hist.c): engine-local clock. */
+struct vpmu_uhist {
+	u32 interval;			/* K, 0: off */
+	u64 left;			/* cycles before the next sample */
+	struct vpmu_uhist_sampler sampler;	/* ...as the loop takes them */
+	/* where samples at K > 1 go: uhist, or sink while gated shut */
+	u64 *to, *sink;
+};
 
-	/*
-	 * Histogram unit: engine-local clock.  The monitoring period is cut
-	 * into windows (runs of cycles with the same entries counting);
-	 * chunks end at window ends, so the set is constant in a chunk.
-	 */
-	struct vpmu_hu_prog hu;		/* hu.n == 0: off */
-	u64 hu_c[VPMU_HU_MAX];		/* buckets C1..Cn */
-	u32 hu_total;			/* the monitoring period, cycles */
-	u64 hu_pos;			/* cycle in it; hu_total: held (once) */
-	u32 hu_left;			/* cycles to the window's end */
-	u16 *hu_hit;			/* entries an upc can feed (fold) */
-	u8 hu_cls[VPMU_HU_MAX];		/* enum vpmu_cls of each */
-	u16 hu_fact;			/* counting now, by the fold: EVENT, UPC */
-	u16 hu_wact;			/* counting now, by occupancy: WQ */
-	u16 hu_mact;			/* counting now, in the hook: addresses */
-	bool hu_wq;			/* a WQ entry: stores are routed */
-	u8 hu_route;			/* VPMU_K_LOAD, _STORE: routed for it */
-	u64 hu_b;			/* program cycle at the window's end */
-	u64 hu_acc;			/* occupancy counted up to this cycle */
-	u64 hu_w0;			/* wq_last before the last routed store */
+/*
+ * The histogram unit (vpmu_hist_unit.c): engine-local clock.  The
+ * monitoring period is cut into windows (runs of cycles with the same
+ * entries counting); chunks end at window ends, so the set is constant
+ * in a chunk.
+ */
+struct vpmu_hu {
+	struct vpmu_hu_prog prog;	/* prog.n == 0: off */
+	u64 bucket[VPMU_HU_MAX];	/* C1..Cn */
+	u32 period;			/* the monitoring period, cycles */
+	u64 pos;			/* cycle in it; period: held (once) */
+	u32 left;			/* cycles to the window's end */
+	u8 cls[VPMU_HU_MAX];		/* enum vpmu_cls of each */
+	u16 fact;			/* counting now, by the fold: EVENT, UPC */
+	u16 wact;			/* counting now, by occupancy: WQ */
+	u16 mact;			/* counting now, in the hook: addresses */
+	bool wq;			/* a WQ entry: stores are routed */
+	u8 route;			/* VPMU_K_LOAD, _STORE: routed for it */
+	u64 b;				/* program cycle at the window's end */
+	u64 acc;			/* occupancy counted up to this cycle */
+	u64 w0;				/* wq_last before the last routed store */
+};
 
-	/*
-	 * The translation cache: its pool, table, block counters (a row
-	 * per slot) and the translations with counts since the last drain.
-	 */
-	u32 *tc_pool, *tc_map, *tc_cnt, *tc_touch;
-	void *tc_scratch;
-	u8 *tc_heat;
-	/*
-	 * The words of memory that hold a translation's checked words (a bit
-	 * each), and the code generation, which a store into one of them,
-	 * or a run whose memory may have changed, starts anew
-	 * (vpmu_tc_check()).
-	 */
-	u32 *tc_code;
+/*
+ * The translation cache (vpmu_tc_cache.c): its arrays are the memory's
+ * (tc_*).  The words of memory that hold a translation's checked words
+ * have a bit each (tc_code); the code generation starts anew on a store
+ * into one of them, or a run whose memory may have changed
+ * (vpmu_tc_check()).
+ */
+struct vpmu_tc {
 	union {
 		struct {
-			u32 tc_epoch;
-			u32 tc_gen;
+			u32 epoch;	/* of vpmu_tc_drain() */
+			u32 gen;	/* the code generation */
 		};
-		u64 tc_stamp;		/* as a translation's stamp */
+		u64 stamp;		/* as a translation's stamp */
 	};
-	u32 tc_used;			/* pool words in use */
-	u32 tc_nctr;			/* block counters in use */
-	u32 tc_ntouch;
-	u32 tc_budget;			/* microwords this chunk may translate */
-	u32 tc_msz;			/* memory its fetches are inside of */
-	bool tc_off;			/* vpmu_engine_tc_enable(e, false) */
-	struct vpmu_tc_stats tc_stats;
+	u32 used;			/* pool words in use */
+	u32 nctr;			/* block counters in use */
+	u32 ntouch;			/* translations counted since drain */
+	u32 budget;			/* microwords this chunk may translate */
+	u32 msz;			/* memory its fetches are inside of */
+	bool off;			/* vpmu_engine_tc_enable(e, false) */
+	struct vpmu_tc_stats stats;
+};
+
+/*
+ * An engine: its memory, the ucode it runs, the program on it, and its
+ * parts, one per concern; each file of the engine works on its own part
+ * (architecture.rst, "Inside the engine core").
+ */
+struct vpmu_engine {
+	struct vpmu_engine_mem *mem_alloc;	/* NULL: no ucode can attach */
+	struct vpmu_engine_mem mem;	/* a copy of *mem_alloc, or zeroes */
+	const struct vpmu_ucode *uc;
+	u32 ncs;			/* uc's control-store words */
+	bool dirty;			/* configuration changed: re-route */
+	const void *const *lab;		/* the interpreter's handlers */
+	const void *const *tlab;	/* ...and the translations' */
+	struct vpmu_prog_state st;	/* the program's architectural state */
+	struct vpmu_datapath dp;
+	struct vpmu_counting ctr;
+	struct vpmu_triggers trig;
+	struct vpmu_uhist uh;
+	struct vpmu_hu hu;
+	struct vpmu_tc tc;
 };
 
 static inline u64 vpmu_stall_of(const struct vpmu_engine *e,
 				const struct vpmu_dec *d, u64 dyn)
 {
 	if (d->kind & VPMU_K_LOAD)
-		return dyn * e->penalty;
+		return dyn * e->dp.penalty;
 	if (d->kind & VPMU_K_STORE)
 		return dyn;
 	return 0;
@@ -348,7 +358,7 @@ static inline void vpmu_hu_fold(struct vpmu_engine *e, u16 m, u64 c, u64 stall,
 		unsigned int i = __builtin_ctz(m);
 
 		m &= m - 1;
-		e->hu_c[i] += v[e->hu_cls[i]];
+		e->hu.bucket[i] += v[e->hu.cls[i]];
 	}
 }
 
@@ -356,8 +366,8 @@ static inline void vpmu_hu_fold(struct vpmu_engine *e, u16 m, u64 c, u64 stall,
 static inline unsigned int vpmu_slot_of(const struct vpmu_engine *e,
 					const struct vpmu_uop *base)
 {
-	return (unsigned int)(((const char *)base - (const char *)e->slot[0]) /
-			      e->slot_stride);
+	return (unsigned int)(((const char *)base - (const char *)e->mem.slot[0]) /
+			      e->mem.slot_stride);
 }
 
 static inline unsigned int vpmu_key(unsigned int mode, unsigned int frozen)
@@ -375,7 +385,7 @@ static inline unsigned int vpmu_key(unsigned int mode, unsigned int frozen)
  */
 static inline bool vpmu_defer_ok(const struct vpmu_engine *e)
 {
-	return !e->hu.n && !e->plan_mask;
+	return !e->hu.prog.n && !e->ctr.plan_mask;
 }
 
 static inline bool vpmu_event_valid(unsigned int ev)
@@ -394,30 +404,30 @@ static inline bool vpmu_event_hu_bucket(unsigned int ev)
 /* The flags, computed if a fused compare left them lazy. */
 static inline u32 vpmu_flags_now(const struct vpmu_engine *e)
 {
-	u32 f = e->R[VPMU_RF_FLAGS];
+	u32 f = e->mem.R[VPMU_RF_FLAGS];
 
 	if (f & VPMU_FLAGS_LAZY)
-		f = vpmu_flags(3, e->lz_a, e->lz_b, e->lz_a - e->lz_b);
+		f = vpmu_flags(3, e->dp.lazy_a, e->dp.lazy_b, e->dp.lazy_a - e->dp.lazy_b);
 	return f;
 }
 
 static inline u32 vpmu_flags_sync(struct vpmu_engine *e)
 {
-	e->R[VPMU_RF_FLAGS] = vpmu_flags_now(e);
-	return e->R[VPMU_RF_FLAGS];
+	e->mem.R[VPMU_RF_FLAGS] = vpmu_flags_now(e);
+	return e->mem.R[VPMU_RF_FLAGS];
 }
 
 /*
  * Point @ds @s1 @s2 at the registers the latches name.  With R0_ZERO, r0
  * is read from R[0], which only @ writes can reach and which they zero
- * again at once (zr); direct writes of r0 go to the sink.
+ * again at once (dp.zero_idx); direct writes of r0 go to the sink.
  */
 static inline void vpmu_latch_maps(struct vpmu_engine *e)
 {
 	unsigned int k;
 
 	for (k = 0; k < 3; k++)
-		e->xr[VPMU_OPND_AT_DS + k] = e->R[VPMU_RF_DS + k] & 31;
+		e->mem.reg_of[VPMU_OPND_AT_DS + k] = e->mem.R[VPMU_RF_DS + k] & 31;
 }
 
 /* vpmu_events.c: what each event counts on a microword */
@@ -464,21 +474,21 @@ void vpmu_prepare(struct vpmu_engine *e);
 /*
  * The fetch check.  An instruction word is fetched at a pc on the image's
  * instruction boundary (4 bytes, or 2 with VPMU_IMG_F_IALIGN16) with all
- * its 4 bytes in memory: ror(pc, fsh) < vpmu_fetch_limit().  With fsh 2
- * that is pc / 4 < msz / 4; with fsh 1, pc / 2 < msz / 2 - 1, so pc + 4
+ * its 4 bytes in memory: ror(pc, shift) < vpmu_fetch_limit().  With shift
+ * 2 that is pc / 4 < msz / 4; with shift 1, pc / 2 < msz / 2 - 1, so pc + 4
  * <= msz.  A pc off the boundary has a high bit set once rotated.
  */
-static inline u32 vpmu_fetch_limit(u32 fsh, u32 msz)
+static inline u32 vpmu_fetch_limit(u32 shift, u32 msz)
 {
-	if (fsh == 2)
+	if (shift == 2)
 		return msz >> 2;
 	return msz >= 4 ? (msz >> 1) - 1 : 0;
 }
 
 static inline bool vpmu_fetch_ok(const struct vpmu_engine *e, u32 pc, u32 msz)
 {
-	return (pc >> e->fsh | pc << (32 - e->fsh)) <
-	       vpmu_fetch_limit(e->fsh, msz);
+	return (pc >> e->dp.fetch_shift | pc << (32 - e->dp.fetch_shift)) <
+	       vpmu_fetch_limit(e->dp.fetch_shift, msz);
 }
 
 /*
@@ -507,7 +517,7 @@ static inline bool vpmu_tc_code(const struct vpmu_engine *e, u32 maddr)
 {
 	u32 w = vpmu_tc_code_bit(maddr);
 
-	return e->tc_code[w / 32] >> (w % 32) & 1;
+	return e->mem.tc_code[w / 32] >> (w % 32) & 1;
 }
 
 /*
@@ -516,16 +526,16 @@ static inline bool vpmu_tc_code(const struct vpmu_engine *e, u32 maddr)
  */
 static inline void vpmu_tc_stored(struct vpmu_engine *e, u32 maddr)
 {
-	if (e->tc_pool && unlikely(vpmu_tc_code(e, maddr)))
-		e->tc_gen++;
+	if (e->mem.tc_pool && unlikely(vpmu_tc_code(e, maddr)))
+		e->tc.gen++;
 }
 
 /* The translation of (@key = pc | mode, @ir), or NULL; maybe a "none". */
 static inline const struct vpmu_tc_trans *
 vpmu_tc_probe(const struct vpmu_engine *e, u32 key, u32 ir)
 {
-	u32 off = e->tc_map[vpmu_tc_slot(key)];
-	const struct vpmu_tc_trans *tb = (const struct vpmu_tc_trans *)(e->tc_pool + off);
+	u32 off = e->mem.tc_map[vpmu_tc_slot(key)];
+	const struct vpmu_tc_trans *tb = (const struct vpmu_tc_trans *)(e->mem.tc_pool + off);
 
 	return off && tb->key == key && tb->ir == ir ? tb : NULL;
 }
@@ -537,13 +547,13 @@ vpmu_tc_probe(const struct vpmu_engine *e, u32 key, u32 ir)
  */
 static inline bool vpmu_tc_warm(struct vpmu_engine *e, u32 npc)
 {
-	u8 *heat = &e->tc_heat[vpmu_tc_slot(npc)];
+	u8 *heat = &e->mem.tc_heat[vpmu_tc_slot(npc)];
 
 	if (*heat < VPMU_TC_WARM) {
 		++*heat;
 		return false;
 	}
-	return e->tc_budget >= VPMU_TC_ROOM;
+	return e->tc.budget >= VPMU_TC_ROOM;
 }
 
 #endif /* _VPMU_ENGINE_PRIV_H */

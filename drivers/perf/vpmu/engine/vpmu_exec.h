@@ -13,8 +13,8 @@
 /* Look up @addr in the data cache; returns true on a miss (and fills). */
 static inline bool vpmu_dc_access(struct vpmu_engine *e, u32 addr)
 {
-	u32 line = addr >> e->dc_shift;
-	u32 *t = &e->dc_tag[line & e->dc_mask];
+	u32 line = addr >> e->dp.dc_shift;
+	u32 *t = &e->mem.dc_tag[line & e->dp.dc_mask];
 
 	if (*t == line + 1)
 		return false;
@@ -32,7 +32,7 @@ static inline bool vpmu_dc_access(struct vpmu_engine *e, u32 addr)
  */
 static inline bool vpmu_wq_is_full(const struct vpmu_engine *e, u64 now)
 {
-	return e->st.wq_last > now + e->wq_full;
+	return e->st.wq_last > now + e->dp.wq_full;
 }
 
 /* A store enters the queue at @now; returns the stall cycles. */
@@ -41,9 +41,9 @@ static inline u32 vpmu_wq_store(struct vpmu_engine *e, u64 now)
 	u64 last = e->st.wq_last;
 	u32 stall = 0;
 
-	if (unlikely(last > now + e->wq_full))
-		stall = (u32)(last - now - e->wq_full);	/* the oldest drains */
-	e->st.wq_last = (last > now ? last : now) + e->wq_drain;
+	if (unlikely(last > now + e->dp.wq_full))
+		stall = (u32)(last - now - e->dp.wq_full);	/* the oldest drains */
+	e->st.wq_last = (last > now ? last : now) + e->dp.wq_drain;
 	return stall;
 }
 

@@ -11,20 +11,20 @@
 
 /*
  * The window holding cycle hu_pos of the monitoring period: which entries
- * count in it (by the fold, hu_fact, by occupancy, hu_wact, or in the
- * trigger hook, hu_mact) and how many cycles are left of it (hu_left >=
+ * count in it (by the fold, hu.fact, by occupancy, hu.wact, or in the
+ * trigger hook, hu.mact) and how many cycles are left of it (hu.left >=
  * 1).  Past the end of a one-shot period (once), none, for ever: the
  * unit holds until it is set or reset.
  */
 static void vpmu_hu_window(struct vpmu_engine *e)
 {
-	const struct vpmu_hu_prog *p = &e->hu;
-	u64 pos = e->hu_pos, s = 0, left = 0xffffffffu;
+	const struct vpmu_hu_prog *p = &e->hu.prog;
+	u64 pos = e->hu.pos, s = 0, left = 0xffffffffu;
 	u16 act = 0, wq = 0, mem = 0;
 	unsigned int i;
 
-	if (p->once && pos >= e->hu_total) {
-		e->hu_pos = e->hu_total;
+	if (p->once && pos >= e->hu.period) {
+		e->hu.pos = e->hu.period;
 		p = NULL;
 	}
 	for (i = 0; p && i < p->n; i++) {
@@ -46,29 +46,29 @@ static void vpmu_hu_window(struct vpmu_engine *e)
 				left = x->period - pos;
 		}
 	}
-	e->hu_left = e->hu.n ? (u32)left : 0;
-	e->hu_fact = act & ~wq & ~mem;
-	e->hu_wact = act & wq;
-	e->hu_mact = act & mem;
+	e->hu.left = e->hu.prog.n ? (u32)left : 0;
+	e->hu.fact = act & ~wq & ~mem;
+	e->hu.wact = act & wq;
+	e->hu.mact = act & mem;
 }
 
-/* @n (<= hu_left) cycles went by: on to the next window at the end. */
+/* @n (<= hu.left) cycles went by: on to the next window at the end. */
 static void vpmu_hu_advance(struct vpmu_engine *e, u64 n)
 {
-	e->hu_left -= n;
-	e->hu_pos += n;
-	if (e->hu_left)
+	e->hu.left -= n;
+	e->hu.pos += n;
+	if (e->hu.left)
 		return;
-	if (e->hu_pos == e->hu_total && !e->hu.once)
-		e->hu_pos = 0;
+	if (e->hu.pos == e->hu.period && !e->hu.prog.once)
+		e->hu.pos = 0;
 	vpmu_hu_window(e);
 }
 
 /* Start the monitoring period over, buckets zeroed. */
 void vpmu_hu_restart(struct vpmu_engine *e)
 {
-	memset(e->hu_c, 0, sizeof(e->hu_c));
-	e->hu_pos = 0;
+	memset(e->hu.bucket, 0, sizeof(e->hu.bucket));
+	e->hu.pos = 0;
 	vpmu_hu_window(e);
 }
 
@@ -78,8 +78,8 @@ u16 vpmu_hu_hit(const struct vpmu_engine *e, u32 upc)
 	u16 m = 0;
 	unsigned int i;
 
-	for (i = 0; i < e->hu.n; i++) {
-		const struct vpmu_hu_entry *x = &e->hu.ent[i];
+	for (i = 0; i < e->hu.prog.n; i++) {
+		const struct vpmu_hu_entry *x = &e->hu.prog.ent[i];
 
 		if (x->kind == VPMU_HU_EVENT ?
 		    vpmu_ev_possible(e, x->event, upc) :
@@ -100,7 +100,7 @@ u16 vpmu_hu_hit(const struct vpmu_engine *e, u32 upc)
 static u64 vpmu_wq_cycles(const struct vpmu_engine *e, u64 w, u64 a, u64 b,
 			  u32 lo, u32 hi)
 {
-	u64 d = e->wq_drain, from, to = ~0ull;
+	u64 d = e->dp.wq_drain, from, to = ~0ull;
 
 	from = (u64)hi * d >= w ? 0 : w - (u64)hi * d;
 	if (lo)
@@ -118,31 +118,31 @@ static u64 vpmu_wq_cycles(const struct vpmu_engine *e, u64 w, u64 a, u64 b,
  */
 void vpmu_hu_wq_add(struct vpmu_engine *e, u16 m, u64 w, u64 a, u64 b)
 {
-	if (!(e->gate_open & VPMU_GATE_HU))
+	if (!(e->trig.gate_open & VPMU_GATE_HU))
 		return;
 	while (m) {
 		unsigned int i = __builtin_ctz(m);
-		const struct vpmu_hu_entry *x = &e->hu.ent[i];
+		const struct vpmu_hu_entry *x = &e->hu.prog.ent[i];
 
 		m &= m - 1;
-		e->hu_c[i] += vpmu_wq_cycles(e, w, a, b, x->lo, x->hi);
+		e->hu.bucket[i] += vpmu_wq_cycles(e, w, a, b, x->lo, x->hi);
 	}
 }
 
 /*
- * A routed store entered the queue in its last cycle, hook_now; the
+ * A routed store entered the queue in its last cycle, trig.hook.now; the
  * queue's newest drain time was trig_wq before it.  Count the occupancy
  * of the cycles up to it (within the window), on from it at the next.
  */
 static void vpmu_hu_store(struct vpmu_engine *e)
 {
-	u64 enq = e->hook_now;
+	u64 enq = e->trig.hook.now;
 
-	e->hu_w0 = e->trig_wq;
-	if (e->hu_wact)
-		vpmu_hu_wq_add(e, e->hu_wact, e->trig_wq, e->hu_acc,
-			       enq < e->hu_b ? enq : e->hu_b);
-	e->hu_acc = enq;
+	e->hu.w0 = e->trig.hook.wq;
+	if (e->hu.wact)
+		vpmu_hu_wq_add(e, e->hu.wact, e->trig.hook.wq, e->hu.acc,
+			       enq < e->hu.b ? enq : e->hu.b);
+	e->hu.acc = enq;
 }
 
 /*
@@ -152,12 +152,12 @@ static void vpmu_hu_store(struct vpmu_engine *e)
  */
 static VPMU_NOINLINE void vpmu_hu_mem(struct vpmu_engine *e, unsigned int kind, u32 miss)
 {
-	u32 a = e->trig_maddr;
-	u16 m = e->hu_mact;
+	u32 a = e->trig.hook.maddr;
+	u16 m = e->hu.mact;
 
 	while (m) {
 		unsigned int i = __builtin_ctz(m);
-		const struct vpmu_hu_entry *x = &e->hu.ent[i];
+		const struct vpmu_hu_entry *x = &e->hu.prog.ent[i];
 		bool ld = kind & VPMU_K_LOAD;
 
 		m &= m - 1;
@@ -165,19 +165,19 @@ static VPMU_NOINLINE void vpmu_hu_mem(struct vpmu_engine *e, unsigned int kind, 
 			continue;
 		switch (x->kind) {
 		case VPMU_HU_LOAD:
-			e->hu_c[i] += ld;
+			e->hu.bucket[i] += ld;
 			break;
 		case VPMU_HU_HIT:
-			e->hu_c[i] += ld && !miss;
+			e->hu.bucket[i] += ld && !miss;
 			break;
 		case VPMU_HU_MISS:
-			e->hu_c[i] += ld && miss;
+			e->hu.bucket[i] += ld && miss;
 			break;
 		case VPMU_HU_STORE:
-			e->hu_c[i] += !ld;
+			e->hu.bucket[i] += !ld;
 			break;
 		default:
-			e->hu_c[i]++;
+			e->hu.bucket[i]++;
 			break;
 		}
 	}
@@ -188,10 +188,10 @@ void vpmu_hu_hook(struct vpmu_engine *e, u32 upc, u32 miss)
 {
 	unsigned int kind = e->uc->dec[upc].kind;
 
-	if (e->hu_wq && kind & VPMU_K_STORE)
+	if (e->hu.wq && kind & VPMU_K_STORE)
 		vpmu_hu_store(e);
 	/* counted under the freeze state its microword runs in */
-	if (e->hu_mact && kind & e->hu_route && e->gate_open & VPMU_GATE_HU)
+	if (e->hu.mact && kind & e->hu.route && e->trig.gate_open & VPMU_GATE_HU)
 		vpmu_hu_mem(e, kind, miss);
 }
 
@@ -201,7 +201,7 @@ void vpmu_hu_hook(struct vpmu_engine *e, u32 upc, u32 miss)
  * the next one: per-cycle predicates only, since every other event
  * counted in the window holding the microword's first cycle.  A store's
  * stall cycles come before the cycle in which it enters the queue, its
- * last one (end - 1), so they see the queue before it (hu_w0).
+ * last one (end - 1), so they see the queue before it (hu.w0).
  */
 static void vpmu_hu_tail(struct vpmu_engine *e, u32 upc, u64 t, u64 end)
 {
@@ -209,30 +209,30 @@ static void vpmu_hu_tail(struct vpmu_engine *e, u32 upc, u64 t, u64 end)
 	u64 enq = store ? end - 1 : 0;
 
 	while (t < end) {
-		u64 n = end - t < e->hu_left ? end - t : e->hu_left;
+		u64 n = end - t < e->hu.left ? end - t : e->hu.left;
 		u64 stall = store && enq > t ? (enq - t < n ? enq - t : n) : 0;
-		u16 m = e->gate_open & VPMU_GATE_HU ?
-			e->hu_fact | e->hu_wact : 0;
+		u16 m = e->trig.gate_open & VPMU_GATE_HU ?
+			e->hu.fact | e->hu.wact : 0;
 
 		while (m) {
 			unsigned int i = __builtin_ctz(m);
-			const struct vpmu_hu_entry *x = &e->hu.ent[i];
+			const struct vpmu_hu_entry *x = &e->hu.prog.ent[i];
 
 			m &= m - 1;
 			if (x->kind == VPMU_HU_WQ)
-				e->hu_c[i] += vpmu_wq_cycles(e, e->hu_w0, t,
+				e->hu.bucket[i] += vpmu_wq_cycles(e, e->hu.w0, t,
 							     t + stall, x->lo,
 							     x->hi) +
 					vpmu_wq_cycles(e, e->st.wq_last,
 						       t + stall, t + n,
 						       x->lo, x->hi);
 			else if (x->kind == VPMU_HU_UPC)
-				e->hu_c[i] += upc >= x->lo && upc <= x->hi ?
+				e->hu.bucket[i] += upc >= x->lo && upc <= x->hi ?
 					      n : 0;
 			else if (x->event == VPMU_EV_CYCLES)
-				e->hu_c[i] += n;
+				e->hu.bucket[i] += n;
 			else if (x->event == VPMU_EV_WQ_STALL)
-				e->hu_c[i] += stall;
+				e->hu.bucket[i] += stall;
 		}
 		vpmu_hu_advance(e, n);
 		t += n;
@@ -242,8 +242,8 @@ static void vpmu_hu_tail(struct vpmu_engine *e, u32 upc, u64 t, u64 end)
 /* Before a chunk starting at program cycle @c1. */
 void vpmu_hu_chunk_begin(struct vpmu_engine *e, u64 c1)
 {
-	e->hu_b = c1 + e->hu_left;
-	e->hu_acc = c1;
+	e->hu.b = c1 + e->hu.left;
+	e->hu.acc = c1;
 }
 
 /*
@@ -254,13 +254,13 @@ void vpmu_hu_chunk_begin(struct vpmu_engine *e, u64 c1)
  */
 void vpmu_hu_chunk_end(struct vpmu_engine *e, u64 c1)
 {
-	u64 end = e->st.cyc, b = e->hu_b, x;
-	u32 upc = e->last_stall_upc;
+	u64 end = e->st.cyc, b = e->hu.b, x;
+	u32 upc = e->ctr.last_stall_upc;
 	bool store;
 	u16 m;
 
-	if (e->hu_wact)
-		vpmu_hu_wq_add(e, e->hu_wact, e->st.wq_last, e->hu_acc,
+	if (e->hu.wact)
+		vpmu_hu_wq_add(e, e->hu.wact, e->st.wq_last, e->hu.acc,
 			       end < b ? end : b);
 	if (end <= b) {
 		vpmu_hu_advance(e, end - c1);
@@ -269,18 +269,18 @@ void vpmu_hu_chunk_end(struct vpmu_engine *e, u64 c1)
 	x = end - b;
 	store = e->uc->dec[upc].kind & VPMU_K_STORE;
 	/* the fold gave a gated-shut microword nothing to take back */
-	m = e->gate_open & VPMU_GATE_HU ? e->hu_fact : 0;
+	m = e->trig.gate_open & VPMU_GATE_HU ? e->hu.fact : 0;
 	while (m) {
 		unsigned int i = __builtin_ctz(m);
-		const struct vpmu_hu_entry *y = &e->hu.ent[i];
+		const struct vpmu_hu_entry *y = &e->hu.prog.ent[i];
 
 		m &= m - 1;
 		if (y->kind == VPMU_HU_UPC)
-			e->hu_c[i] -= upc >= y->lo && upc <= y->hi ? x : 0;
+			e->hu.bucket[i] -= upc >= y->lo && upc <= y->hi ? x : 0;
 		else if (y->event == VPMU_EV_CYCLES)
-			e->hu_c[i] -= x;
+			e->hu.bucket[i] -= x;
 		else if (y->event == VPMU_EV_WQ_STALL && store)
-			e->hu_c[i] -= x - 1;
+			e->hu.bucket[i] -= x - 1;
 	}
 	vpmu_hu_advance(e, b - c1);
 	vpmu_hu_tail(e, upc, b, end);
@@ -353,18 +353,18 @@ int vpmu_engine_hu_set(struct vpmu_engine *e, const struct vpmu_hu_prog *p)
 		return err;
 	vpmu_settle(e);
 	if (p) {
-		e->hu = *p;
+		e->hu.prog = *p;
 		for (i = 0; i < p->n; i++) {
 			wq |= p->ent[i].kind == VPMU_HU_WQ;
 			rt |= route[p->ent[i].kind];
-			e->hu_cls[i] = vpmu_hu_cls(&p->ent[i]);
+			e->hu.cls[i] = vpmu_hu_cls(&p->ent[i]);
 		}
 	} else {
-		memset(&e->hu, 0, sizeof(e->hu));
+		memset(&e->hu.prog, 0, sizeof(e->hu.prog));
 	}
-	e->hu_total = total;
-	e->hu_wq = wq;		/* stores are routed, or no longer */
-	e->hu_route = rt;	/* ...and loads */
+	e->hu.period = total;
+	e->hu.wq = wq;		/* stores are routed, or no longer */
+	e->hu.route = rt;	/* ...and loads */
 	e->dirty = true;	/* hu_hit and the routes are rebuilt */
 	vpmu_hu_restart(e);
 	return 0;
@@ -376,7 +376,7 @@ void vpmu_engine_hu_read(struct vpmu_engine *e, u64 *c, unsigned int n)
 
 	vpmu_settle(e);
 	for (i = 0; i < n && i < VPMU_HU_MAX; i++)
-		c[i] = e->hu_c[i];
+		c[i] = e->hu.bucket[i];
 }
 
 void vpmu_engine_hu_reset(struct vpmu_engine *e)

@@ -28,15 +28,15 @@ static void vpmu_write_special(struct vpmu_engine *e, unsigned int w, u32 v)
 	unsigned int k;
 
 	if (w == VPMU_RF_FLAGS) {
-		e->R[w] = v & 15;
+		e->mem.R[w] = v & 15;
 		return;
 	}
 	if (w < VPMU_RF_DS || w > VPMU_RF_DS + 2)
 		return;
 	k = w - VPMU_RF_DS;
 	v &= 31;
-	e->R[w] = v;
-	e->xr[VPMU_OPND_AT_DS + k] = v;
+	e->mem.R[w] = v;
+	e->mem.reg_of[VPMU_OPND_AT_DS + k] = v;
 }
 
 /*
@@ -53,7 +53,7 @@ static u32 vpmu_commit_slow(struct vpmu_engine *e, struct vpmu_uop *u,
 		e->st.last_miss = vpmu_dc_access(e, maddr);
 		if (e->st.last_miss) {
 			u->dyn++;
-			stall = e->penalty;
+			stall = e->dp.penalty;
 		}
 	}
 	if (pend & VPMU_COMMIT_STORE) {
@@ -64,13 +64,13 @@ static u32 vpmu_commit_slow(struct vpmu_engine *e, struct vpmu_uop *u,
 	} else if (pend & VPMU_COMMIT_SPECIAL) {
 		vpmu_write_special(e, u->d, res);
 	} else {
-		e->R[e->xr[u->d]] = res;
-		e->R[e->zr] = 0;
+		e->mem.R[e->mem.reg_of[u->d]] = res;
+		e->mem.R[e->dp.zero_idx] = 0;
 	}
 	if (pend & VPMU_COMMIT_FLAGS)
-		e->R[VPMU_RF_FLAGS] = nfl;
+		e->mem.R[VPMU_RF_FLAGS] = nfl;
 	if (stall)
-		e->last_stall_upc = u->upc;
+		e->ctr.last_stall_upc = u->upc;
 	return stall;
 }
 
@@ -104,27 +104,27 @@ static u32 vpmu_commit_slow(struct vpmu_engine *e, struct vpmu_uop *u,
 
 /*
  * A chunk of @L cycles: returns left, the cycles to its end or to the
- * first sample.  e->uhist_left is relative to the chunk's start:
+ * first sample.  e->uh.left is relative to the chunk's start:
  * vpmu_uhist_advance() takes what is due after the last stall.
  */
 static __always_inline s32 vpmu_clock_start(struct vpmu_engine *e, s64 L)
 {
-	struct vpmu_uhist_sampler *us = &e->us;
+	struct vpmu_uhist_sampler *us = &e->uh.sampler;
 
-	us->k = e->uhist_k > 1 ? e->uhist_k : 0;
-	us->due = us->k && e->uhist_left < (u64)L;
-	us->rest = us->due ? L - (s64)e->uhist_left : 0;
-	us->next = e->st.cyc + e->uhist_left;
+	us->k = e->uh.interval > 1 ? e->uh.interval : 0;
+	us->due = us->k && e->uh.left < (u64)L;
+	us->rest = us->due ? L - (s64)e->uh.left : 0;
+	us->next = e->st.cyc + e->uh.left;
 	us->last = NULL;
-	return us->due ? (s32)e->uhist_left : (s32)L;
+	return us->due ? (s32)e->uh.left : (s32)L;
 }
 
 /* Leaving at cycle @cend + 1 - @left: the cycles used, the next sample. */
 static __always_inline void vpmu_clock_stop(struct vpmu_engine *e,
 					    u64 cend, s32 left)
 {
-	if (e->us.k)
-		e->uhist_left = e->us.next - e->st.cyc;
+	if (e->uh.sampler.k)
+		e->uh.left = e->uh.sampler.next - e->st.cyc;
 	e->st.cyc = cend + 1 - left;
 }
 
@@ -139,9 +139,9 @@ vpmu_hook_resume(struct vpmu_engine *e, unsigned int hook,
 {
 	u32 off = (u32)((char *)u - (char *)base);
 
-	e->hook_now = now;
+	e->trig.hook.now = now;
 	vpmu_hook_post(e, hook);
-	return (struct vpmu_uop *)((char *)e->slot[e->cur] + off);
+	return (struct vpmu_uop *)((char *)e->mem.slot[e->ctr.cur] + off);
 }
 
 /*
@@ -155,11 +155,11 @@ vpmu_hook_resume(struct vpmu_engine *e, unsigned int hook,
 static __always_inline s32 vpmu_uhist_sample(struct vpmu_engine *e,
 					     const struct vpmu_uop *u, s32 left)
 {
-	struct vpmu_uhist_sampler *us = &e->us;
+	struct vpmu_uhist_sampler *us = &e->uh.sampler;
 	s32 l = left;
 
 	do {
-		us->last = &e->uhist_to[l < 0 ? e->last_stall_upc :
+		us->last = &e->uh.to[l < 0 ? e->ctr.last_stall_upc :
 				     u->upc + (u32)l];
 		(*us->last)++;
 		us->next += us->k;
@@ -201,13 +201,13 @@ static __always_inline s32 vpmu_trig_way(struct vpmu_engine *e,
 					 const struct vpmu_uop *base,
 					 unsigned int hook)
 {
-	u32 tm = e->trig_static[u->upc];
+	u32 tm = e->mem.trig_static[u->upc];
 	u8 s = tm & VPMU_TSRC_DYN ? 0xff :
-	       e->key_slot[vpmu_key(e->st.mode,
-				    e->frozen ^ (tm & VPMU_TSRC_FGROUPS))];
+	       e->ctr.key_slot[vpmu_key(e->st.mode,
+				    e->trig.frozen ^ (tm & VPMU_TSRC_FGROUPS))];
 
 	if (likely(s != 0xff && !hook))
-		return (s32)((char *)e->slot[s] - (char *)base) |
+		return (s32)((char *)e->mem.slot[s] - (char *)base) |
 		       (tm & VPMU_TSRC_FGROUPS);
 	return 0;
 }
@@ -216,13 +216,13 @@ static __always_inline s32 vpmu_trig_way(struct vpmu_engine *e,
 static __always_inline void vpmu_trig_hook(struct vpmu_engine *e,
 					   struct vpmu_uop *u)
 {
-	e->trig_u = u;
-	e->trig_dyn = u->dyn;
-	e->trig_tkn = u->tkn;
-	e->trig_mode = e->st.mode;
-	e->trig_wq = e->st.wq_last;
-	if (unlikely(e->hu_route))
-		e->trig_maddr = e->R[e->xr[u->a]] + u->imm;
+	e->trig.hook.u = u;
+	e->trig.hook.dyn = u->dyn;
+	e->trig.hook.tkn = u->tkn;
+	e->trig.hook.mode = e->st.mode;
+	e->trig.hook.wq = e->st.wq_last;
+	if (unlikely(e->hu.route))
+		e->trig.hook.maddr = e->mem.R[e->mem.reg_of[u->a]] + u->imm;
 }
 
 /*
@@ -237,7 +237,7 @@ static __always_inline int vpmu_fault_undo(struct vpmu_engine *e,
 					   unsigned int hook, u64 cend,
 					   s32 left)
 {
-	struct vpmu_uhist_sampler *us = &e->us;
+	struct vpmu_uhist_sampler *us = &e->uh.sampler;
 
 	left += u->seg;
 	u->cnt--;
@@ -246,11 +246,11 @@ static __always_inline int vpmu_fault_undo(struct vpmu_engine *e,
 		us->next -= us->k;
 	}
 	if (u->h_dispatch == H_TRIG && !hook &&
-	    !(e->trig_static[u->upc] & VPMU_TSRC_DYN)) {
-		e->frozen ^= e->trig_static[u->upc] & VPMU_TSRC_FGROUPS;
-		e->cur = e->key_slot[vpmu_key(e->st.mode, e->frozen)];
+	    !(e->mem.trig_static[u->upc] & VPMU_TSRC_DYN)) {
+		e->trig.frozen ^= e->mem.trig_static[u->upc] & VPMU_TSRC_FGROUPS;
+		e->ctr.cur = e->ctr.key_slot[vpmu_key(e->st.mode, e->trig.frozen)];
 	} else {
-		e->cur = vpmu_slot_of(e, base);
+		e->ctr.cur = vpmu_slot_of(e, base);
 	}
 	vpmu_clock_stop(e, cend, left);
 	e->st.upc = u->upc;
@@ -268,9 +268,9 @@ static __always_inline int vpmu_loop_exit(struct vpmu_engine *e,
 					  s32 left, int ret)
 {
 	e->st.upc = u->upc;
-	e->cur = vpmu_slot_of(e, base);
+	e->ctr.cur = vpmu_slot_of(e, base);
 	if (hook) {
-		e->hook_now = cend - left;
+		e->trig.hook.now = cend - left;
 		vpmu_hook_post(e, hook);
 	}
 	vpmu_clock_stop(e, cend, left);
@@ -320,12 +320,14 @@ static __always_inline int vpmu_loop_exit(struct vpmu_engine *e,
 #define SEQ()		goto *seqlab[u->seq]
 /*
  * An instruction fetch at @npc: vpmu_fetch_ok(), with the limit for this
- * run's memory in e->flim (set before vpmu_interp() runs, by vpmu_chunk():
+ * run's memory in e->dp.fetch_lim (set before vpmu_interp() runs, by vpmu_chunk():
  * kept out of its registers, as most fetches are FETCH_OK4's).
  */
-#define FETCH_OK(npc)	(((npc) >> e->fsh | (npc) << (32 - e->fsh)) < e->flim)
+#define FETCH_OK(npc)							\
+	(((npc) >> e->dp.fetch_shift | (npc) << (32 - e->dp.fetch_shift)) < \
+	 e->dp.fetch_lim)
 /*
- * ...on 4-byte boundaries (fsh 2): the handlers that end in 0, which
+ * ...on 4-byte boundaries (fetch_shift 2): the handlers that end in 0, which
  * images with IALIGN16 do not get (vpmu_build_fused() gives them the 0H
  * ones), and word accesses (MEM_OK)
  */
@@ -334,7 +336,7 @@ static __always_inline int vpmu_loop_exit(struct vpmu_engine *e,
 #define MEM_OK(x, size)							\
 	((size) == 4 ? FETCH_OK4(x) :					\
 	 (size) == 2 ? ((x) >> 1 | (x) << 31) < hwords : (x) < msz)
-#define AT(code)	R[xr[code]]
+#define AT(code)	R[reg_of[code]]
 #define FLAGS()							\
 	(likely(R[VPMU_RF_FLAGS] < VPMU_FLAGS_LAZY) ? R[VPMU_RF_FLAGS] :	\
 	 vpmu_flags_sync(e))
@@ -343,7 +345,7 @@ static __always_inline int vpmu_loop_exit(struct vpmu_engine *e,
 	do {								\
 		u32 v_ = (v);						\
 		R[d] = v_;						\
-		xr[VPMU_RF_AT_OFF + (d)] = v_;					\
+		reg_of[VPMU_RF_AT_OFF + (d)] = v_;					\
 	} while (0)
 #define COMMIT()							\
 	do {								\
@@ -364,16 +366,16 @@ static __always_inline int vpmu_loop_exit(struct vpmu_engine *e,
 /* ...counted in uop @x of microword @upc. */
 #define DC_LOAD_AT(x, upc)						\
 	do {								\
-		u32 line_ = maddr >> e->dc_shift;			\
-		u32 *t_ = &e->dc_tag[line_ & e->dc_mask];		\
+		u32 line_ = maddr >> e->dp.dc_shift;			\
+		u32 *t_ = &e->mem.dc_tag[line_ & e->dp.dc_mask];		\
 		bool miss_ = *t_ != line_ + 1;				\
 		e->st.last_miss = miss_;				\
 		if (unlikely(miss_)) {					\
 			*t_ = line_ + 1;				\
 			(x)->dyn++;					\
-			if (e->penalty) {				\
-				left -= e->penalty;			\
-				e->last_stall_upc = (upc);		\
+			if (e->dp.penalty) {				\
+				left -= e->dp.penalty;			\
+				e->ctr.last_stall_upc = (upc);		\
 			}						\
 		}							\
 	} while (0)
@@ -389,7 +391,7 @@ static __always_inline int vpmu_loop_exit(struct vpmu_engine *e,
 		if (unlikely(st_)) {					\
 			(x)->dyn += st_;				\
 			left -= st_;					\
-			e->last_stall_upc = (upc);			\
+			e->ctr.last_stall_upc = (upc);			\
 		}							\
 	} while (0)
 /* Branch to the target if @cond holds, else go on; enter either. */
@@ -453,7 +455,7 @@ static __always_inline int vpmu_loop_exit(struct vpmu_engine *e,
 		s32 d_ = (dist);					\
 		u->cnt--;						\
 		((struct vpmu_uop *)((char *)u + d_))->cnt++;		\
-		e->frozen ^= (fgroups);					\
+		e->trig.frozen ^= (fgroups);					\
 		base = (struct vpmu_uop *)((char *)base + d_);		\
 	} while (0)
 /* An ALU shape at @label: operands @A, @B, the result to @W, then @then. */
@@ -490,7 +492,7 @@ H_L_##name : {								\
 	ALU_SHAPE(H_J_##name, expr, AT(u->a), AT(u->b), AT(u->d),	\
 		  *zp = 0; GOTO_TGT(u->tgt); ENTER())			\
 H_E_##name : {								\
-		u32 a = AT(u->a), b = AT(u->b), w = xr[u->d];		\
+		u32 a = AT(u->a), b = AT(u->b), w = reg_of[u->d];		\
 		u32 r, npc;						\
 		(void)a; (void)b;					\
 		r = (expr);						\
@@ -611,15 +613,15 @@ int vpmu_interp(struct vpmu_engine *e, s64 L)
 	s32 left, saved_left = 0;
 	u64 cend;		/* the cycle now is cend - left */
 	unsigned int hook = 0;	/* HOOK_*: after the current microword */
-	u32 *const R = e->R;
+	u32 *const R = e->mem.R;
 	u8 *const mem = e->st.mem;
 	const u32 msz = e->st.msz;
 	/* a word access at x is fine iff ror(x, 2) < fwords (MEM_OK) */
 	const u32 fwords = msz >> 2, hwords = msz >> 1;
-	const u16 *const condtab = e->condtab;
-	const u32 op_shift = e->op_shift, op_mask = e->op_mask;
-	u16 *const xr = e->xr;
-	u32 *const zp = &R[e->zr];	/* re-zeroed after @ writes */
+	const u16 *const condtab = e->dp.condtab;
+	const u32 op_shift = e->dp.op_shift, op_mask = e->dp.op_mask;
+	u16 *const reg_of = e->mem.reg_of;
+	u32 *const zp = &R[e->dp.zero_idx];	/* re-zeroed after @ writes */
 	unsigned int pend = 0;
 	u32 res = 0, nfl = 0, maddr = 0;
 	int ret;
@@ -628,8 +630,8 @@ int vpmu_interp(struct vpmu_engine *e, s64 L)
 	 * while the micro-PC histogram samples so often that most blocks
 	 * would leave for its samples (the interpreter takes those cheaper)
 	 */
-	const bool tc = e->tc_pool && !e->tc_off && L >= VPMU_STEP_BELOW &&
-			(e->uhist_k <= 1 || e->uhist_k >= VPMU_TC_MIN_K);
+	const bool tc = e->mem.tc_pool && !e->tc.off && L >= VPMU_STEP_BELOW &&
+			(e->uh.interval <= 1 || e->uh.interval >= VPMU_TC_MIN_K);
 	const struct vpmu_tc_trans *tb;
 	const struct vpmu_tc_pairs *tpend;
 	struct vpmu_tc_ret tr;
@@ -646,10 +648,10 @@ int vpmu_interp(struct vpmu_engine *e, s64 L)
 	 * What translating may cost a chunk, in microwords: bounded by its
 	 * length, so that a chunk run with interrupts off stays short
 	 */
-	e->tc_budget = 16 + (u32)(L >> 7);
-	if (tc && unlikely(msz < e->tc_msz))
+	e->tc.budget = 16 + (u32)(L >> 7);
+	if (tc && unlikely(msz < e->tc.msz))
 		vpmu_tc_flush(e);	/* translated fetches may be outside */
-	base = e->slot[e->cur];
+	base = e->mem.slot[e->ctr.cur];
 	u = base + e->st.upc;
 	ENTER();
 
@@ -749,8 +751,8 @@ H_PR0H: {
 #define VPMU_X(name, holds)						\
 H_CMP_##name : {								\
 		u32 a = AT(u->a), b = AT(u->b);				\
-		e->lz_a = a;						\
-		e->lz_b = b;						\
+		e->dp.lazy_a = a;						\
+		e->dp.lazy_b = b;						\
 		R[VPMU_RF_FLAGS] = VPMU_FLAGS_LAZY;				\
 		BRANCH(holds);						\
 	}
@@ -780,7 +782,7 @@ H_TRIG: {
 		if (likely(d)) {
 			TOGGLE(d & VPMU_TGL_SLOT, d & VPMU_TGL_FGROUPS);
 			u = (struct vpmu_uop *)((char *)u + (d & VPMU_TGL_SLOT));
-			if (e->trig_static[u->upc] & VPMU_TSRC_FAST)
+			if (e->mem.trig_static[u->upc] & VPMU_TSRC_FAST)
 				goto *lab[u->h_fast];
 		} else {
 			vpmu_trig_hook(e, u);
@@ -823,7 +825,7 @@ Q_DISP:
 	GOTO_TGT(u->tgt + (res & ((1u << u->cond) - 1)) * sizeof(*u));
 	ENTER();
 Q_EOI: {
-		u32 npc = xr[u->d] == VPMU_RF_PC ? res : R[VPMU_RF_PC];
+		u32 npc = reg_of[u->d] == VPMU_RF_PC ? res : R[VPMU_RF_PC];
 
 		if (unlikely(!FETCH_OK(npc)))
 			FAULT(VPMU_FAULT_FETCH, npc);
@@ -856,11 +858,11 @@ slow_enter:
 	if (unlikely(hook)) {
 		left = LEFT();
 		u = vpmu_hook_resume(e, hook, base, u, cend - left);
-		base = e->slot[e->cur];
+		base = e->mem.slot[e->ctr.cur];
 		hook = 0;
 		ENTER();
 	}
-	if (e->us.due) {
+	if (e->uh.sampler.due) {
 		s32 d = vpmu_uhist_sample(e, u, left);
 
 		left += d;

@@ -27,10 +27,10 @@ static bool vpmu_ev_unit(unsigned int ev)
 static inline void vpmu_gap_reach(struct vpmu_engine *e, u32 *qt, u32 v,
 				  u32 d)
 {
-	if (e->gap_dist[v] != VPMU_GAP_NONE)
+	if (e->mem.gap_dist[v] != VPMU_GAP_NONE)
 		return;
-	e->gap_dist[v] = d;
-	e->gap_q[(*qt)++] = v;
+	e->mem.gap_dist[v] = d;
+	e->mem.gap_q[(*qt)++] = v;
 }
 
 /*
@@ -94,23 +94,23 @@ static u32 vpmu_ev_gap(struct vpmu_engine *e, unsigned int ev)
 
 	if (!vpmu_ev_unit(ev))
 		return 1;
-	if (e->gap[idx])
-		return e->gap[idx];
+	if (e->ctr.gap[idx])
+		return e->ctr.gap[idx];
 	for (u = 0; u < e->ncs; u++)
-		e->gap_dist[u] = VPMU_GAP_NONE;
+		e->mem.gap_dist[u] = VPMU_GAP_NONE;
 	for (u = 0; u < e->ncs; u++)
 		if (vpmu_ev_possible(e, ev, u))
 			vpmu_gap_succ(e, &qt, u, 1, &eoi_done, &ret_done);
 	while (qh < qt) {
-		u = e->gap_q[qh++];
+		u = e->mem.gap_q[qh++];
 		if (vpmu_ev_possible(e, ev, u)) {
-			g = e->gap_dist[u];
+			g = e->mem.gap_dist[u];
 			break;
 		}
-		vpmu_gap_succ(e, &qt, u, e->gap_dist[u] + 1, &eoi_done,
+		vpmu_gap_succ(e, &qt, u, e->mem.gap_dist[u] + 1, &eoi_done,
 			      &ret_done);
 	}
-	e->gap[idx] = g;
+	e->ctr.gap[idx] = g;
 	return g;
 }
 
@@ -129,20 +129,20 @@ static bool vpmu_plan(struct vpmu_engine *e, u64 *L)
 	 * wraps on; otherwise the fold wraps it (any number of times), sets
 	 * its overflow bit and counts the wraps.
 	 */
-	for (m = e->plan_mask; m; m &= m - 1) {
+	for (m = e->ctr.plan_mask; m; m &= m - 1) {
 		const struct vpmu_ctr_cfg *c;
 		u64 r;
 
 		i = __builtin_ctz(m);
-		c = &e->cfg[i];
-		if ((e->frozen >> c->fgroup & 1) &&
-		    e->trig[c->fgroup] == VPMU_TRIG_NONE &&
-		    e->trig_on[c->fgroup] == VPMU_TRIG_NONE)
+		c = &e->ctr.cfg[i];
+		if ((e->trig.frozen >> c->fgroup & 1) &&
+		    e->trig.toggle[c->fgroup] == VPMU_TRIG_NONE &&
+		    e->trig.start[c->fgroup] == VPMU_TRIG_NONE)
 			continue;
 		if (c->width >= 64)
-			r = e->ctr[i] ? -e->ctr[i] : ~0ull;
+			r = e->ctr.val[i] ? -e->ctr.val[i] : ~0ull;
 		else
-			r = (1ull << c->width) - e->ctr[i];
+			r = (1ull << c->width) - e->ctr.val[i];
 		if (r <= 1)
 			return true;
 		g = vpmu_ev_gap(e, c->event);
@@ -152,8 +152,8 @@ static bool vpmu_plan(struct vpmu_engine *e, u64 *L)
 			*L = (r - 1) * g;
 	}
 	/* the histogram unit's window: its entries stay the same in a chunk */
-	if (e->hu.n && *L > e->hu_left)
-		*L = e->hu_left;
+	if (e->hu.prog.n && *L > e->hu.left)
+		*L = e->hu.left;
 	return *L < VPMU_STEP_BELOW;
 }
 
@@ -175,7 +175,7 @@ static void vpmu_fill_stop(struct vpmu_engine *e, struct vpmu_stop *stop,
 		break;
 	}
 	stop->upc = e->st.upc;
-	stop->ipc = e->R[VPMU_RF_IPC];
+	stop->ipc = e->mem.R[VPMU_RF_IPC];
 }
 
 /*
@@ -186,8 +186,8 @@ static void vpmu_fill_stop(struct vpmu_engine *e, struct vpmu_stop *stop,
 static void vpmu_ctr_serve(struct vpmu_engine *e)
 {
 	u32 upc = e->st.upc;
-	unsigned int r = e->xr[e->slot[0][upc].d];
-	u32 sel = e->R[r];
+	unsigned int r = e->mem.reg_of[e->mem.slot[0][upc].d];
+	u32 sel = e->mem.R[r];
 	unsigned int i = sel & VPMU_CTR_SEL_MASK;
 	u64 v = 0;
 
@@ -199,11 +199,11 @@ static void vpmu_ctr_serve(struct vpmu_engine *e)
 		i -= VPMU_CTR_SEL_PMU;
 		vpmu_settle(e);
 		if (vpmu_ctr_enabled(e, i))
-			v = e->ctr[i];
+			v = e->ctr.val[i];
 	}
 	if (r != VPMU_RF_SINK) {
-		e->R[r] = sel & VPMU_CTR_SEL_HIGH ? (u32)(v >> 32) : (u32)v;
-		e->R[e->zr] = 0;
+		e->mem.R[r] = sel & VPMU_CTR_SEL_HIGH ? (u32)(v >> 32) : (u32)v;
+		e->mem.R[e->dp.zero_idx] = 0;
 	}
 	e->st.upc = upc + 1;
 }
@@ -220,10 +220,10 @@ static void vpmu_ovf_trig(struct vpmu_engine *e, u32 wr)
 	for (; wr; wr &= wr - 1) {
 		t = VPMU_TRIG_OVF(__builtin_ctz(wr));
 		for (g = 0; g < VPMU_NR_FGROUPS_MAX; g++)
-			if (e->trig[g] == t ||
-			    (e->frozen >> g & 1 ? e->trig_on[g] :
-			     e->trig_off[g]) == t)
-				e->frozen ^= 1u << g;
+			if (e->trig.toggle[g] == t ||
+			    (e->trig.frozen >> g & 1 ? e->trig.start[g] :
+			     e->trig.stop[g]) == t)
+				e->trig.frozen ^= 1u << g;
 	}
 	vpmu_gate_resync(e);
 }
@@ -241,19 +241,19 @@ static bool vpmu_overflow(struct vpmu_engine *e, u32 wr, int x,
 	unsigned int i;
 	u32 irq = 0;
 
-	e->ovf |= wr;
+	e->ctr.ovf |= wr;
 	for (i = 0; i < VPMU_NR_COUNTERS_MAX; i++) {
 		if (!(wr >> i & 1))
 			continue;
-		if (e->cfg[i].flags & VPMU_CTR_FREEZE_ON_OVF) {
-			e->frozen |= 1u << e->cfg[i].fgroup;
+		if (e->ctr.cfg[i].flags & VPMU_CTR_FREEZE_ON_OVF) {
+			e->trig.frozen |= 1u << e->ctr.cfg[i].fgroup;
 			vpmu_gate_resync(e);
 		}
-		if (e->cfg[i].flags & VPMU_CTR_INT)
+		if (e->ctr.cfg[i].flags & VPMU_CTR_INT)
 			irq |= 1u << i;
 	}
-	if (unlikely(wr & e->ovf_src))
-		vpmu_ovf_trig(e, wr & e->ovf_src);
+	if (unlikely(wr & e->trig.ovf_src))
+		vpmu_ovf_trig(e, wr & e->trig.ovf_src);
 	if (!irq)
 		return false;
 	if (x == VPMU_INTERP_HALT || x == VPMU_INTERP_TRAP) {
@@ -284,30 +284,30 @@ static int vpmu_chunk(struct vpmu_engine *e, u64 L, bool defer, u32 *wr,
 
 	*wr = 0;
 	*upc = e->st.upc;
-	*ipc = e->R[VPMU_RF_IPC];
-	if (e->hu.n)
+	*ipc = e->mem.R[VPMU_RF_IPC];
+	if (e->hu.prog.n)
 		vpmu_hu_chunk_begin(e, c1);
-	e->flim = vpmu_fetch_limit(e->fsh, e->st.msz);	/* FETCH_OK() */
+	e->dp.fetch_lim = vpmu_fetch_limit(e->dp.fetch_shift, e->st.msz);	/* FETCH_OK() */
 	if (step) {
 		x = vpmu_interp(e, 1);
 		/* one microword; an early exit may sit after it */
 		if (!defer)
-			*wr = vpmu_fold(e, *upc, *upc + e->slot[0][*upc].seg);
+			*wr = vpmu_fold(e, *upc, *upc + e->mem.slot[0][*upc].seg);
 	} else {
 		x = vpmu_interp(e, (long)L);
 		if (!defer)
 			*wr = vpmu_fold(e, 0, e->ncs);
-		if (*wr || e->st.cyc - c1 > e->uhist_left) {
+		if (*wr || e->st.cyc - c1 > e->uh.left) {
 			/* only a last, stalling microword can */
-			*upc = e->last_stall_upc;
-			*ipc = e->R[VPMU_RF_IPC];
+			*upc = e->ctr.last_stall_upc;
+			*ipc = e->mem.R[VPMU_RF_IPC];
 		}
 	}
 	if (defer)
 		vpmu_defer_add(e, e->st.cyc - c1);
-	if (e->uhist_k > 1)
+	if (e->uh.interval > 1)
 		vpmu_uhist_advance(e, e->st.cyc - c1, *upc);
-	if (e->hu.n)
+	if (e->hu.prog.n)
 		vpmu_hu_chunk_end(e, c1);
 	return x;
 }
@@ -330,7 +330,7 @@ enum vpmu_stop_reason vpmu_engine_run(struct vpmu_engine *e, u64 budget,
 		return stop->reason;
 	}
 	vpmu_prepare(e);
-	e->tc_gen++;	/* the caller may have written the memory */
+	e->tc.gen++;	/* the caller may have written the memory */
 	defer = vpmu_defer_ok(e);
 	c0 = e->st.cyc;
 	for (;;) {
@@ -341,7 +341,7 @@ enum vpmu_stop_reason vpmu_engine_run(struct vpmu_engine *e, u64 budget,
 		if (used >= budget) {
 			stop->reason = VPMU_STOP_BUDGET;
 			stop->upc = e->st.upc;
-			stop->ipc = e->R[VPMU_RF_IPC];
+			stop->ipc = e->mem.R[VPMU_RF_IPC];
 			break;
 		}
 		x = vpmu_chunk(e, budget - used, defer, &wr, &x_upc, &x_ipc);
@@ -361,7 +361,7 @@ enum vpmu_stop_reason vpmu_engine_run(struct vpmu_engine *e, u64 budget,
 		if (defer)
 			continue;	/* the slots keep their counts */
 		vpmu_slot_reset(e);
-		e->cur = vpmu_slot_get(e, vpmu_key(e->st.mode, e->frozen));
+		e->ctr.cur = vpmu_slot_get(e, vpmu_key(e->st.mode, e->trig.frozen));
 	}
 	stop->cycles = e->st.cyc - c0;
 	return stop->reason;
@@ -416,7 +416,7 @@ struct vpmu_engine_mem *vpmu_engine_mem_alloc(u32 words, bool tc)
 						 (size_t)m->slot_stride * s +
 						 tgl_size + sizeof(u32) * VPMU_IDT);
 	m->R = vpmu_zalloc(sizeof(u32) * (VPMU_RF_IMM0 + n));
-	m->xr = vpmu_zalloc(sizeof(u16) * (VPMU_RF_IMM0 + n));
+	m->reg_of = vpmu_zalloc(sizeof(u16) * (VPMU_RF_IMM0 + n));
 	m->tot_cnt = vpmu_zalloc(sizeof(u64) * n);
 	m->tot_dyn = vpmu_zalloc(sizeof(u64) * n);
 	m->tot_tkn = vpmu_zalloc(sizeof(u64) * n);
@@ -429,7 +429,7 @@ struct vpmu_engine_mem *vpmu_engine_mem_alloc(u32 words, bool tc)
 	m->dc_tag = vpmu_zalloc(sizeof(u32) * VPMU_DC_LINES_MAX);
 	m->gap_dist = vpmu_zalloc(sizeof(u32) * n);
 	m->gap_q = vpmu_zalloc(sizeof(u32) * n);
-	if (!m->R || !m->xr || !m->tot_cnt || !m->tot_dyn ||
+	if (!m->R || !m->reg_of || !m->tot_cnt || !m->tot_dyn ||
 	    !m->tot_tkn || !m->ctr_hit || !m->trig_static || !m->tsrc ||
 	    !m->hu_hit || !m->uhist || !m->dc_tag || !m->gap_dist ||
 	    !m->gap_q)
@@ -449,7 +449,7 @@ void vpmu_engine_mem_free(struct vpmu_engine_mem *m)
 		return;
 	vpmu_free(m->slot_mem);
 	vpmu_free(m->R);
-	vpmu_free(m->xr);
+	vpmu_free(m->reg_of);
 	vpmu_free(m->tot_cnt);
 	vpmu_free(m->tot_dyn);
 	vpmu_free(m->tot_tkn);
@@ -474,57 +474,33 @@ void vpmu_engine_mem_free(struct vpmu_engine_mem *m)
 struct vpmu_engine_mem *vpmu_engine_mem_set(struct vpmu_engine *e,
 					    struct vpmu_engine_mem *m)
 {
-	/* no memory: every pointer NULL, every size 0 */
-	static const struct vpmu_engine_mem none;
-	const struct vpmu_engine_mem *p = m ? m : &none;
-	struct vpmu_engine_mem *old = e->mem;
-	unsigned int s;
+	struct vpmu_engine_mem *old = e->mem_alloc;
 
 	vpmu_settle(e);		/* into the counters, before the slots go */
 	vpmu_tc_flush(e);	/* (the counts it holds are in the slots) */
 	e->uc = NULL;
-	e->has_ctr = false;
+	e->ctr.image_reads = false;
 	e->ncs = 0;
 	e->st.started = false;
-	e->mem = m;
-	e->cs_limit = p->words;
-	e->slot_mem = p->slot_mem;
-	e->slot_stride = p->slot_stride;
-	for (s = 0; s < VPMU_NSLOT; s++)
-		e->slot[s] = p->slot[s];
-	e->R = p->R;
-	e->xr = p->xr;
-	e->tot_cnt = p->tot_cnt;
-	e->tot_dyn = p->tot_dyn;
-	e->tot_tkn = p->tot_tkn;
-	e->ctr_hit = p->ctr_hit;
-	e->trig_static = p->trig_static;
-	e->tsrc = p->tsrc;
-	e->ntsrc = 0;
-	e->hu_hit = p->hu_hit;
-	e->uhist = p->uhist;
-	e->uhist_sink = m ? m->uhist + m->words : NULL;	/* no NULL + 0 */
-	e->dc_tag = p->dc_tag;
-	e->gap_dist = p->gap_dist;
-	e->gap_q = p->gap_q;
-	e->tc_pool = p->tc_pool;
-	e->tc_map = p->tc_map;
-	e->tc_cnt = p->tc_cnt;
-	e->tc_touch = p->tc_touch;
-	e->tc_scratch = p->tc_scratch;
-	e->tc_heat = p->tc_heat;
-	e->tc_code = p->tc_code;
-	e->tc_ntouch = 0;
+	e->mem_alloc = m;
+	/* no memory: every pointer NULL, every size 0 */
+	if (m)
+		e->mem = *m;
+	else
+		memset(&e->mem, 0, sizeof(e->mem));
+	e->trig.ntsrc = 0;
+	e->uh.sink = m ? m->uhist + m->words : NULL;	/* no NULL + 0 */
+	e->tc.ntouch = 0;
 	vpmu_tc_flush(e);
 	vpmu_slot_reset(e);
-	vpmu_gate_sync(e);	/* uhist_to: the buckets or the sink */
+	vpmu_gate_sync(e);	/* uh.to: the buckets or the sink */
 	e->dirty = true;
 	return old;
 }
 
 u32 vpmu_engine_mem_words(const struct vpmu_engine *e)
 {
-	return e->cs_limit;
+	return e->mem.words;
 }
 
 struct vpmu_engine *vpmu_engine_create(u32 cs_limit)
@@ -553,15 +529,15 @@ struct vpmu_engine *vpmu_engine_create(u32 cs_limit)
 
 		for (g = 0; g < ARRAY_SIZE(holds); g++)
 			if (holds[g])
-				e->condtab[g] |= 1u << f;
+				e->dp.condtab[g] |= 1u << f;
 	}
 	for (g = 0; g < VPMU_NR_FGROUPS_MAX; g++) {
-		e->trig[g] = VPMU_TRIG_NONE;
-		e->trig_on[g] = VPMU_TRIG_NONE;
-		e->trig_off[g] = VPMU_TRIG_NONE;
+		e->trig.toggle[g] = VPMU_TRIG_NONE;
+		e->trig.start[g] = VPMU_TRIG_NONE;
+		e->trig.stop[g] = VPMU_TRIG_NONE;
 	}
-	e->gate_open = VPMU_GATE_ALL;
-	e->fsh = 2;		/* 4-byte boundaries until an image says */
+	e->trig.gate_open = VPMU_GATE_ALL;
+	e->dp.fetch_shift = 2;		/* 4-byte boundaries until an image says */
 	vpmu_engine_mem_set(e, m);
 	return e;
 }
@@ -570,7 +546,7 @@ void vpmu_engine_destroy(struct vpmu_engine *e)
 {
 	if (!e)
 		return;
-	vpmu_engine_mem_free(e->mem);
+	vpmu_engine_mem_free(e->mem_alloc);
 	vpmu_free(e);
 }
 
@@ -583,11 +559,11 @@ void vpmu_engine_start(struct vpmu_engine *e, u8 *mem, u32 mem_size,
 	if (!e->uc)
 		return;
 	vpmu_settle(e);
-	memset(e->R, 0, sizeof(u32) * VPMU_RF_NREGS);
-	memset(e->tot_cnt, 0, sizeof(u64) * e->ncs);
-	memset(e->tot_dyn, 0, sizeof(u64) * e->ncs);
-	memset(e->tot_tkn, 0, sizeof(u64) * e->ncs);
-	memset(e->dc_tag, 0, sizeof(u32) * (e->dc_mask + 1));
+	memset(e->mem.R, 0, sizeof(u32) * VPMU_RF_NREGS);
+	memset(e->mem.tot_cnt, 0, sizeof(u64) * e->ncs);
+	memset(e->mem.tot_dyn, 0, sizeof(u64) * e->ncs);
+	memset(e->mem.tot_tkn, 0, sizeof(u64) * e->ncs);
+	memset(e->mem.dc_tag, 0, sizeof(u32) * (e->dp.dc_mask + 1));
 	ext = e->st.ext;
 	memset(&e->st, 0, sizeof(e->st));
 	e->st.ext = ext;
@@ -598,8 +574,8 @@ void vpmu_engine_start(struct vpmu_engine *e, u8 *mem, u32 mem_size,
 	e->st.mode_next = e->st.mode;
 	e->st.started = true;
 	vpmu_insn_mark(e, false);
-	e->R[VPMU_RF_PC] = entry;
-	e->R[VPMU_RF_IPC] = entry;
+	e->mem.R[VPMU_RF_PC] = entry;
+	e->mem.R[VPMU_RF_IPC] = entry;
 	if (!vpmu_fetch_ok(e, entry, mem_size)) {
 		e->st.sticky = true;
 		e->st.sticky_stop.reason = VPMU_STOP_FAULT;
@@ -609,7 +585,7 @@ void vpmu_engine_start(struct vpmu_engine *e, u8 *mem, u32 mem_size,
 		return;
 	}
 	ir = vpmu_get_le32(mem + entry);
-	e->R[VPMU_RF_IR] = ir;
+	e->mem.R[VPMU_RF_IR] = ir;
 	e->st.upc = e->uc->idtab[(ir >> e->uc->op_shift) & e->uc->op_mask];
 }
 
@@ -632,9 +608,9 @@ void vpmu_engine_ctx_save(struct vpmu_engine *e, struct vpmu_ctx *c)
 		vpmu_insn_mark(e, true);
 	c->uc = e->st.started ? e->uc : NULL;
 	c->st = e->st;
-	memcpy(c->R, e->R, sizeof(c->R));
+	memcpy(c->R, e->mem.R, sizeof(c->R));
 	if (e->uc)
-		memcpy(c->dc_tag, e->dc_tag, sizeof(u32) * (e->dc_mask + 1));
+		memcpy(c->dc_tag, e->mem.dc_tag, sizeof(u32) * (e->dp.dc_mask + 1));
 }
 
 int vpmu_engine_ctx_restore(struct vpmu_engine *e, const struct vpmu_ctx *c)
@@ -642,8 +618,8 @@ int vpmu_engine_ctx_restore(struct vpmu_engine *e, const struct vpmu_ctx *c)
 	if (!c->uc || c->uc != e->uc)
 		return -ESTALE;
 	e->st = c->st;
-	memcpy(e->R, c->R, sizeof(c->R));
-	memcpy(e->dc_tag, c->dc_tag, sizeof(u32) * (e->dc_mask + 1));
+	memcpy(e->mem.R, c->R, sizeof(c->R));
+	memcpy(e->mem.dc_tag, c->dc_tag, sizeof(u32) * (e->dp.dc_mask + 1));
 	vpmu_latch_maps(e);
 	vpmu_insn_mark(e, false);
 	return 0;
@@ -661,14 +637,14 @@ int vpmu_ctx_set_mem(struct vpmu_ctx *c, u8 *mem, u32 mem_size)
 
 u32 vpmu_engine_reg(const struct vpmu_engine *e, unsigned int opnd)
 {
-	if (!e->R || opnd >= 64 || vpmu_opnd_info[opnd].access == VPMU_ACC_NONE ||
+	if (!e->mem.R || opnd >= 64 || vpmu_opnd_info[opnd].access == VPMU_ACC_NONE ||
 	    opnd == VPMU_OPND_IMM || opnd == VPMU_RF_ZERO)
 		return 0;
 	if (vpmu_is_at(opnd))
-		return e->R[e->xr[opnd]];
+		return e->mem.R[e->mem.reg_of[opnd]];
 	if (opnd == VPMU_RF_FLAGS)
 		return vpmu_flags_now(e);
-	return e->R[opnd];
+	return e->mem.R[opnd];
 }
 
 unsigned int vpmu_engine_mode(const struct vpmu_engine *e)
@@ -690,10 +666,10 @@ void vpmu_engine_set_ext(struct vpmu_engine *e, bool asserted)
 
 int vpmu_engine_set_reg(struct vpmu_engine *e, unsigned int opnd, u32 val)
 {
-	if (!e->R || opnd > VPMU_OPND_T0 + 7)
+	if (!e->mem.R || opnd > VPMU_OPND_T0 + 7)
 		return -EINVAL;
-	if (opnd != VPMU_OPND_R0 || !e->r0zero)
-		e->R[opnd] = val;
+	if (opnd != VPMU_OPND_R0 || !e->dp.r0zero)
+		e->mem.R[opnd] = val;
 	return 0;
 }
 
@@ -713,5 +689,5 @@ u64 vpmu_engine_uword_count(struct vpmu_engine *e, u32 upc)
 	if (!e->uc || upc >= e->ncs)
 		return 0;
 	vpmu_settle(e);
-	return e->tot_cnt[upc];
+	return e->mem.tot_cnt[upc];
 }

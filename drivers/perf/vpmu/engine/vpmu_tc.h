@@ -80,7 +80,7 @@ struct vpmu_tc_trans {
 	/* registers every path writes before it reads them, to its EOI */
 	u64 kill;
 	/*
-	 * The vpmu_tc_drain() epoch it last counted in, and the tc_gen its
+	 * The vpmu_tc_drain() epoch it last counted in, and the code generation its
 	 * checked words were last found in: both compared at once on entry.
 	 */
 	union {

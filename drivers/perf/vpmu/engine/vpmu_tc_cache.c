@@ -73,8 +73,8 @@ void vpmu_tc_touch(struct vpmu_engine *e, const struct vpmu_tc_trans *tb)
 {
 	struct vpmu_tc_trans *t = (struct vpmu_tc_trans *)tb;
 
-	t->epoch = e->tc_epoch;
-	e->tc_touch[e->tc_ntouch++] = (u32)((const u32 *)tb - e->tc_pool);
+	t->epoch = e->tc.epoch;
+	e->mem.tc_touch[e->tc.ntouch++] = (u32)((const u32 *)tb - e->mem.tc_pool);
 }
 
 /*
@@ -85,46 +85,46 @@ void vpmu_tc_drain(struct vpmu_engine *e)
 {
 	u32 i, b, s;
 
-	for (i = 0; i < e->tc_ntouch; i++) {
-		const struct vpmu_tc_trans *tb = (const void *)(e->tc_pool +
-							  e->tc_touch[i]);
+	for (i = 0; i < e->tc.ntouch; i++) {
+		const struct vpmu_tc_trans *tb = (const void *)(e->mem.tc_pool +
+							  e->mem.tc_touch[i]);
 		u32 off = tb->blk;
 
 		for (b = 0; b < tb->nblk; b++) {
-			const struct vpmu_tc_block *r = vpmu_tc_block_at(e->tc_pool, off);
+			const struct vpmu_tc_block *r = vpmu_tc_block_at(e->mem.tc_pool, off);
 
 			for (s = 0; s < VPMU_NSLOT; s++) {
-				u32 *c = &e->tc_cnt[s * VPMU_TC_BLOCKS + r->ctr];
+				u32 *c = &e->mem.tc_cnt[s * VPMU_TC_BLOCKS + r->ctr];
 
 				if (*c) {
-					tc_apply(e->slot[s], r, r->n, *c);
+					tc_apply(e->mem.slot[s], r, r->n, *c);
 					*c = 0;
 				}
 			}
 			off += vpmu_tc_block_words(r->n);
 		}
 	}
-	e->tc_ntouch = 0;
+	e->tc.ntouch = 0;
 	/* a new epoch: every translation is untouched again */
-	if (++e->tc_epoch == 0)
+	if (++e->tc.epoch == 0)
 		vpmu_tc_flush(e);
 }
 
 /* Forget every translation (their counts drained first). */
 void vpmu_tc_flush(struct vpmu_engine *e)
 {
-	if (!e->tc_pool)
+	if (!e->mem.tc_pool)
 		return;
-	if (e->tc_ntouch)
+	if (e->tc.ntouch)
 		vpmu_tc_drain(e);
-	memset(e->tc_map, 0, sizeof(u32) * VPMU_TC_MAP);
-	memset(e->tc_heat, 0, VPMU_TC_MAP);
-	memset(e->tc_code, 0, VPMU_TC_CODE_BITS / 8);
-	e->tc_used = 2;		/* offset 0 means none, pool[0] n = 0 */
-	e->tc_nctr = 0;
-	e->tc_msz = 0;
-	e->tc_epoch = 1;
-	e->tc_stats.flushes++;
+	memset(e->mem.tc_map, 0, sizeof(u32) * VPMU_TC_MAP);
+	memset(e->mem.tc_heat, 0, VPMU_TC_MAP);
+	memset(e->mem.tc_code, 0, VPMU_TC_CODE_BITS / 8);
+	e->tc.used = 2;		/* offset 0 means none, pool[0] n = 0 */
+	e->tc.nctr = 0;
+	e->tc.msz = 0;
+	e->tc.epoch = 1;
+	e->tc.stats.flushes++;
 }
 
 /*
@@ -136,21 +136,21 @@ void vpmu_tc_flush(struct vpmu_engine *e)
  */
 bool vpmu_tc_check(struct vpmu_engine *e, const struct vpmu_tc_trans *tb)
 {
-	const struct vpmu_tc_checked *w = (const void *)(e->tc_pool + tb->chk);
+	const struct vpmu_tc_checked *w = (const void *)(e->mem.tc_pool + tb->chk);
 	struct vpmu_tc_trans *t = (struct vpmu_tc_trans *)tb;
-	u32 *map = &e->tc_map[vpmu_tc_slot(tb->key)];
+	u32 *map = &e->mem.tc_map[vpmu_tc_slot(tb->key)];
 	u32 i;
 
-	e->tc_stats.checks++;
+	e->tc.stats.checks++;
 	for (i = 0; i < tb->nchk; i++) {
 		if (vpmu_get_le32(e->st.mem + w[i].pc) != w[i].word) {
-			if (*map == (u32)((const u32 *)tb - e->tc_pool))
+			if (*map == (u32)((const u32 *)tb - e->mem.tc_pool))
 				*map = 0;
-			e->tc_stats.stale++;
+			e->tc.stats.stale++;
 			return false;
 		}
 	}
-	t->gen = e->tc_gen;
+	t->gen = e->tc.gen;
 	return true;
 }
 
@@ -170,7 +170,7 @@ u32 vpmu_tc_leave(struct vpmu_engine *e, struct vpmu_uop *base, u32 *cnt,
 	u32 i;
 
 	if (x->blk) {
-		const struct vpmu_tc_block *b = vpmu_tc_block_at(e->tc_pool, x->blk);
+		const struct vpmu_tc_block *b = vpmu_tc_block_at(e->mem.tc_pool, x->blk);
 
 		if (x->counted)
 			cnt[b->ctr]--;
@@ -178,11 +178,11 @@ u32 vpmu_tc_leave(struct vpmu_engine *e, struct vpmu_uop *base, u32 *cnt,
 	}
 	for (i = 0; pend && i < pend->n; i++)
 		if (!(x->wrote & VPMU_TC_REG(pend->p[i].idx)))
-			e->R[pend->p[i].idx] = pend->p[i].val;
+			e->mem.R[pend->p[i].idx] = pend->p[i].val;
 	if (x->pairs)
-		vpmu_tc_write(e->R, (const void *)(e->tc_pool + x->pairs));
+		vpmu_tc_write(e->mem.R, (const void *)(e->mem.tc_pool + x->pairs));
 	vpmu_latch_maps(e);
-	e->tc_stats.exits++;
+	e->tc.stats.exits++;
 	return x->upc;
 }
 
@@ -202,19 +202,19 @@ static void tc_link(struct vpmu_engine *e, struct vpmu_tc_link *l,
 		for (i = 0; i < fin->n; i++)
 			n += !(tb->kill & VPMU_TC_REG(fin->p[i].idx));
 		off = n ? vpmu_tc_pool_alloc(e, vpmu_tc_pairs_words(n)) : 0;
-		p = off ? (struct vpmu_tc_pairs *)(e->tc_pool + off) : NULL;
+		p = off ? (struct vpmu_tc_pairs *)(e->mem.tc_pool + off) : NULL;
 		if (p)
 			p->n = 0;
 		if (!n || p) {
-			l->tb = (u32)((const u32 *)tb - e->tc_pool);
+			l->tb = (u32)((const u32 *)tb - e->mem.tc_pool);
 			l->pairs = off;
-			e->tc_stats.links++;
+			e->tc.stats.links++;
 		}
 	}
 	for (i = 0; i < fin->n; i++) {
 		if (tb->kill & VPMU_TC_REG(fin->p[i].idx))
 			continue;
-		e->R[fin->p[i].idx] = fin->p[i].val;
+		e->mem.R[fin->p[i].idx] = fin->p[i].val;
 		if (p)
 			p->p[p->n++] = fin->p[i];
 	}
@@ -233,7 +233,7 @@ const struct vpmu_tc_trans *vpmu_tc_next(struct vpmu_engine *e,
 					 const struct vpmu_tc_pairs **pend)
 {
 	const struct vpmu_tc_pairs *fin = l && l->fin ?
-		(const struct vpmu_tc_pairs *)(e->tc_pool + l->fin) : NULL;
+		(const struct vpmu_tc_pairs *)(e->mem.tc_pool + l->fin) : NULL;
 	u32 key = npc | e->st.mode;
 	const struct vpmu_tc_trans *tb = vpmu_tc_probe(e, key, ir);
 	u32 off;
@@ -243,12 +243,12 @@ const struct vpmu_tc_trans *vpmu_tc_next(struct vpmu_engine *e,
 		/* translated once warm, and as the chunk's budget allows */
 		if (!vpmu_tc_warm(e, npc))
 			goto interp;
-		e->tc_heat[vpmu_tc_slot(npc)] = 0;
+		e->mem.tc_heat[vpmu_tc_slot(npc)] = 0;
 		off = vpmu_tc_translate(e, key, ir);
 		if (!off) {
 			/* full: what the pool holds goes, fin first */
 			if (fin)
-				vpmu_tc_write(e->R, fin);
+				vpmu_tc_write(e->mem.R, fin);
 			fin = NULL;
 			l = NULL;
 			vpmu_tc_flush(e);
@@ -256,31 +256,31 @@ const struct vpmu_tc_trans *vpmu_tc_next(struct vpmu_engine *e,
 			if (!off)
 				goto interp;
 		}
-		e->tc_map[vpmu_tc_slot(npc)] = off;
-		tb = (const struct vpmu_tc_trans *)(e->tc_pool + off);
+		e->mem.tc_map[vpmu_tc_slot(npc)] = off;
+		tb = (const struct vpmu_tc_trans *)(e->mem.tc_pool + off);
 	}
 	if (tb->none)
 		goto interp;
 	if (l && fin && l->tb) {
 		/* linked to another: fin written whole, nothing left pending */
-		vpmu_tc_write(e->R, fin);
+		vpmu_tc_write(e->mem.R, fin);
 	} else if (l) {
 		if (fin)
 			tc_link(e, l, fin, tb);
 		else if (!l->tb)
-			l->tb = (u32)((const u32 *)tb - e->tc_pool);
+			l->tb = (u32)((const u32 *)tb - e->mem.tc_pool);
 		*pend = fin;
 	}
 	return tb;
 
 interp:
 	if (fin) {
-		vpmu_tc_write(e->R, fin);
+		vpmu_tc_write(e->mem.R, fin);
 		vpmu_latch_maps(e);
 	}
-	e->R[VPMU_RF_PC] = npc;
-	e->R[VPMU_RF_IPC] = npc;
-	e->R[VPMU_RF_IR] = ir;
+	e->mem.R[VPMU_RF_PC] = npc;
+	e->mem.R[VPMU_RF_IPC] = npc;
+	e->mem.R[VPMU_RF_IR] = ir;
 	return NULL;
 }
 
@@ -288,13 +288,13 @@ interp:
 
 void vpmu_engine_tc_enable(struct vpmu_engine *e, bool on)
 {
-	e->tc_off = !on;
+	e->tc.off = !on;
 }
 
 void vpmu_engine_tc_stats(const struct vpmu_engine *e,
 			  struct vpmu_tc_stats *s)
 {
-	*s = e->tc_stats;
-	s->pool_used = e->tc_pool ? e->tc_used : 0;
-	s->blocks_used = e->tc_nctr;
+	*s = e->tc.stats;
+	s->pool_used = e->mem.tc_pool ? e->tc.used : 0;
+	s->blocks_used = e->tc.nctr;
 }

@@ -11,9 +11,11 @@
 #define __annotate_jump_table
 #endif
 
-/* An instruction fetch at @npc (vpmu_fetch_ok(), the limit in e->flim). */
-#define FETCH_OK(npc)	(((npc) >> e->fsh | (npc) << (32 - e->fsh)) < e->flim)
-/* ...on 4-byte boundaries (fsh 2), and word accesses (MEM_OK) */
+/* An instruction fetch at @npc (vpmu_fetch_ok(), the limit in e->dp.fetch_lim). */
+#define FETCH_OK(npc)							\
+	(((npc) >> e->dp.fetch_shift | (npc) << (32 - e->dp.fetch_shift)) < \
+	 e->dp.fetch_lim)
+/* ...on 4-byte boundaries (fetch_shift 2), and word accesses (MEM_OK) */
 #define FETCH_OK4(npc)	(((npc) >> 2 | (npc) << 30) < fwords)
 /* An access of @size bytes at @x: aligned and inside memory. */
 #define MEM_OK(x, size)							\
@@ -38,7 +40,7 @@ static __always_inline u32 vpmu_tc_stall(struct vpmu_engine *e,
 
 	base[upc].dyn += dyn;
 	if (stall)
-		e->last_stall_upc = upc;
+		e->ctr.last_stall_upc = upc;
 	return stall;
 }
 
@@ -99,13 +101,13 @@ TH_LD_##name : {							\
 			goto tc_exit;					\
 		p = mem + maddr;					\
 		R[t->d] = (expr);					\
-		line_ = maddr >> e->dc_shift;				\
-		tag_ = &e->dc_tag[line_ & e->dc_mask];			\
+		line_ = maddr >> e->dp.dc_shift;				\
+		tag_ = &e->mem.dc_tag[line_ & e->dp.dc_mask];			\
 		e->st.last_miss = *tag_ != line_ + 1;			\
 		if (likely(!e->st.last_miss))				\
 			TNEXT();					\
 		*tag_ = line_ + 1;					\
-		left -= vpmu_tc_stall(e, base, tpool, t, 1, e->penalty); \
+		left -= vpmu_tc_stall(e, base, tpool, t, 1, e->dp.penalty); \
 		if (unlikely(t->y && left < 0))				\
 			goto tc_stall_exit;				\
 		TNEXT();						\
@@ -124,7 +126,7 @@ TH_ST_##name : {							\
 			left -= vpmu_tc_stall(e, base, tpool, t, st_, st_); \
 		/* into a checked word: a new code generation, and out */ \
 		if (vpmu_tc_code(e, maddr)) {				\
-			e->tc_gen++;	/* the others check */		\
+			e->tc.gen++;	/* the others check */		\
 			goto tc_code_exit;				\
 		}							\
 		if (unlikely(t->y && left < 0))				\
@@ -147,8 +149,8 @@ TH_ST_##name : {							\
 #define TC_CMP_OF(label, bexpr, holds)					\
 label : {								\
 		u32 a = R[t->a], b = (bexpr);				\
-		e->lz_a = a;						\
-		e->lz_b = b;						\
+		e->dp.lazy_a = a;						\
+		e->dp.lazy_b = b;						\
 		R[VPMU_RF_FLAGS] = VPMU_FLAGS_LAZY;				\
 		TTAKE(holds);						\
 	}
@@ -189,7 +191,7 @@ label : {								\
 			tb = vpmu_tc_next(e, l, npc, ir, &tpend);	\
 			if (tb)						\
 				goto tc_enter;				\
-			upc = e->uc->idtab[(ir >> e->op_shift) & e->op_mask]; \
+			upc = e->uc->idtab[(ir >> e->dp.op_shift) & e->dp.op_mask]; \
 			goto out;					\
 		}							\
 		if (l->pairs)						\
@@ -215,11 +217,11 @@ vpmu_tc_exec(struct vpmu_engine *e, struct vpmu_uop *base,
 		VPMU_TC_HANDLER_LIST
 #undef VPMU_T
 	};
-	u32 *const R = e->R;
+	u32 *const R = e->mem.R;
 	u8 *const mem = e->st.mem;
 	const u32 msz = e->st.msz, fwords = msz >> 2, hwords = msz >> 1;
-	const u16 *const condtab = e->condtab;
-	const u32 *const tpool = e->tc_pool;
+	const u16 *const condtab = e->dp.condtab;
+	const u32 *const tpool = e->mem.tc_pool;
 	const struct vpmu_tc_pairs *tpend = NULL;
 	const struct vpmu_tc_op *t;
 	const struct vpmu_tc_exit *x;
@@ -229,7 +231,7 @@ vpmu_tc_exec(struct vpmu_engine *e, struct vpmu_uop *base,
 		e->tlab = tlab;
 		return (struct vpmu_tc_ret){ 0, 0 };
 	}
-	tcnt = e->tc_cnt + vpmu_slot_of(e, base) * VPMU_TC_BLOCKS;
+	tcnt = e->mem.tc_cnt + vpmu_slot_of(e, base) * VPMU_TC_BLOCKS;
 	goto tc_enter;
 
 	VPMU_OP_LIST(VPMU_TC_BODIES);
@@ -248,7 +250,7 @@ TH_BRX:
 	TTAKE(vpmu_cond_ext(e, t->b, cend - left));
 	TC_DISPG(TH_DGADD, R[t->a] + R[t->b]);
 	TC_DISPG(TH_DGADDI, R[t->a] + t->imm);
-	/* a known pc in memory when translated stays there (tc_msz) */
+	/* a known pc in memory when translated stays there (tc.msz) */
 	TC_EOI(TH_EOI, t->b ? R[t->a] : l->npc, unlikely(t->d & 2), t->d & 1);
 	TC_EOI(TH_EOIK, l->npc, false, false);
 tc_stall_exit:
@@ -266,11 +268,11 @@ out:
 	return (struct vpmu_tc_ret){ upc, left };
 tc_enter:
 	t = VPMU_TC_OPS(tb);
-	if (unlikely(tb->stamp != e->tc_stamp)) {
+	if (unlikely(tb->stamp != e->tc.stamp)) {
 		/* a word it runs changed: the exit before its first block */
-		if (tb->gen != e->tc_gen && !vpmu_tc_check(e, tb))
+		if (tb->gen != e->tc.gen && !vpmu_tc_check(e, tb))
 			goto tc_exit;
-		if (tb->epoch != e->tc_epoch)
+		if (tb->epoch != e->tc.epoch)
 			vpmu_tc_touch(e, tb);
 	}
 	goto TH_BLK;		/* what every translation begins with */

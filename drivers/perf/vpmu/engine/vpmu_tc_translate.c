@@ -27,7 +27,7 @@
  * there itself leaves it right after.  So code that
  * rewrites itself is never replayed stale.  The instructions a
  * translation covers were in memory when it was made; a run on less
- * memory flushes the cache (tc_msz), so a translation never checks a
+ * memory flushes the cache (tc.msz), so a translation never checks a
  * fetch it knew to be good.
  */
 #include "vpmu_engine_priv.h"
@@ -69,7 +69,7 @@ struct vpmu_tc_fork {
 /* A translation in the making. */
 struct vpmu_tc_builder {
 	struct vpmu_engine *e;
-	const u8 *trig;		/* e->trig_static */
+	const u8 *trig;		/* e->mem.trig_static */
 	u32 pc, ir, mode;
 	u32 words;		/* microwords translated, all paths */
 	u32 limit;		/* ...at most (the chunk's budget) */
@@ -107,11 +107,11 @@ static inline struct vpmu_tc_block *vpmu_tc_block_w(u32 *w, u32 off)
 
 u32 vpmu_tc_pool_alloc(struct vpmu_engine *e, u32 words)
 {
-	u32 off = (e->tc_used + 1) & ~1u;	/* records hold a u64 */
+	u32 off = (e->tc.used + 1) & ~1u;	/* records hold a u64 */
 
 	if (off + words > VPMU_TC_POOL)
 		return 0;
-	e->tc_used = off + words;
+	e->tc.used = off + words;
 	return off;
 }
 
@@ -337,7 +337,7 @@ static __always_inline bool tc_src(struct vpmu_tc_builder *tr,
 	}
 	if (!tc_at(st, &code))
 		return false;
-	if (code == VPMU_OPND_R0 && tr->e->r0zero) {
+	if (code == VPMU_OPND_R0 && tr->e->dp.r0zero) {
 		o->v = 0;
 		return true;
 	}
@@ -374,7 +374,7 @@ static __always_inline bool tc_dst(struct vpmu_tc_builder *tr,
 	}
 	if (!tc_at(st, &code))
 		return false;
-	if (code == VPMU_OPND_R0 && tr->e->r0zero) {
+	if (code == VPMU_OPND_R0 && tr->e->dp.r0zero) {
 		*r = VPMU_RF_SINK;
 		return true;
 	}
@@ -602,7 +602,7 @@ static int tc_decide(const struct vpmu_tc_builder *tr, const struct vpmu_dec *d,
 		       (tr->mode == VPMU_MODE_USER);
 	if (d->cond > VPMU_COND_GE || fl == 0x100)
 		return -1;
-	return (tr->e->condtab[d->cond] >> fl) & 1;
+	return (tr->e->dp.condtab[d->cond] >> fl) & 1;
 }
 
 /*
@@ -629,12 +629,12 @@ static __always_inline u32 tc_after(struct vpmu_tc_builder *tr, u32 upc,
 
 /*
  * Is the instruction at @npc in memory for every run that can use this
- * translation?  The cache holds translations of fetches inside tc_msz
+ * translation?  The cache holds translations of fetches inside tc.msz
  * bytes; runs on less memory flush it (vpmu_interp()).
  */
 static bool tc_fetch_ok(const struct vpmu_engine *e, u32 npc)
 {
-	return vpmu_fetch_ok(e, npc, e->tc_msz);
+	return vpmu_fetch_ok(e, npc, e->tc.msz);
 }
 
 /*
@@ -750,7 +750,7 @@ static bool tc_analyse(struct vpmu_tc_builder *tr, const struct vpmu_tc_state *s
 	int k;
 
 	/* what only the interpreter does: hooks, modes, the stack, stops */
-	if (e->trig_static[upc] || d->sig == VPMU_SIG_I ||
+	if (e->mem.trig_static[upc] || d->sig == VPMU_SIG_I ||
 	    d->seq == VPMU_SEQ_CALL || d->seq == VPMU_SEQ_RET ||
 	    d->seq == VPMU_SEQ_HALT || d->seq == VPMU_SEQ_TRAP ||
 	    d->seq == VPMU_SEQ_CTR ||
@@ -1089,7 +1089,7 @@ static void tc_code_mark(struct vpmu_engine *e, u32 addr)
 {
 	u32 w = vpmu_tc_code_bit(addr);
 
-	e->tc_code[w / 32] |= 1u << (w % 32);
+	e->mem.tc_code[w / 32] |= 1u << (w % 32);
 }
 
 /* Lay the translation out in the pool; its head's offset, or 0: no room. */
@@ -1104,53 +1104,53 @@ static u32 tc_layout(struct vpmu_tc_builder *tr)
 	struct vpmu_tc_trans *tb;
 	struct vpmu_tc_op *ops;
 
-	if (!off || e->tc_nctr + tr->nblk > VPMU_TC_BLOCKS)
+	if (!off || e->tc.nctr + tr->nblk > VPMU_TC_BLOCKS)
 		return 0;
 	blk = off + hw + ow;
 	rec = blk + bw;
-	tb = (struct vpmu_tc_trans *)(e->tc_pool + off);
+	tb = (struct vpmu_tc_trans *)(e->mem.tc_pool + off);
 	memset(tb, 0, sizeof(*tb));
 	tb->key = tr->pc | tr->mode;
 	tb->ir = tr->ir;
 	tb->kill = tr->kill & ~tr->rbw;
 	tb->blk = blk;
 	tb->nblk = tr->nblk;
-	tb->gen = e->tc_gen;
+	tb->gen = e->tc.gen;
 	tb->chk = rec + tr->nrecw;
 	tb->nchk = tr->nchk;
-	memcpy(e->tc_pool + tb->chk, tr->chk, 4 * cw);
+	memcpy(e->mem.tc_pool + tb->chk, tr->chk, 4 * cw);
 	for (i = 0; i < tr->nchk; i++) {
 		tc_code_mark(e, tr->chk[i].pc);
 		tc_code_mark(e, tr->chk[i].pc + 3);
 	}
 	ops = (struct vpmu_tc_op *)(tb + 1);
 	memcpy(ops, tr->ops, sizeof(*ops) * tr->nops);
-	memcpy(e->tc_pool + blk, tr->blkw, 4 * tr->nblkw);
-	memcpy(e->tc_pool + rec, tr->recw, 4 * tr->nrecw);
+	memcpy(e->mem.tc_pool + blk, tr->blkw, 4 * tr->nblkw);
+	memcpy(e->mem.tc_pool + rec, tr->recw, 4 * tr->nrecw);
 	/* block counters and the offsets held made absolute */
 	for (i = blk; i < blk + tr->nblkw;
-	     i += vpmu_tc_block_words(vpmu_tc_block_at(e->tc_pool, i)->n))
-		vpmu_tc_block_w(e->tc_pool, i)->ctr += e->tc_nctr;
+	     i += vpmu_tc_block_words(vpmu_tc_block_at(e->mem.tc_pool, i)->n))
+		vpmu_tc_block_w(e->mem.tc_pool, i)->ctr += e->tc.nctr;
 	for (i = 0; i < tr->nops; i++) {
 #ifndef __KERNEL__
 		ops[i].hl = e->tlab[ops[i].h];
 #endif
 		if (ops[i].h == TH_BLK)
-			ops[i].y += e->tc_nctr;
+			ops[i].y += e->tc.nctr;
 		if (ops[i].h == TH_EOI || ops[i].h == TH_EOIK)
 			i++;	/* past the data slot */
 	}
 	for (i = 0; i < tr->nrels; i++) {
 		u32 r = tr->rels[i];
 
-		w = r & TC_REL_REC ? e->tc_pool + rec : (u32 *)ops;
+		w = r & TC_REL_REC ? e->mem.tc_pool + rec : (u32 *)ops;
 		w += r & ~(TC_REL_REC | TC_REL_BLK);
 		*w += (r & TC_REL_BLK ? blk : rec) - 1;
 	}
-	e->tc_nctr += tr->nblk;
-	e->tc_stats.translated++;
-	e->tc_stats.words += tr->words;
-	e->tc_stats.ops += tr->nops;
+	e->tc.nctr += tr->nblk;
+	e->tc.stats.translated++;
+	e->tc.stats.words += tr->words;
+	e->tc.stats.ops += tr->nops;
 	return off;
 }
 
@@ -1162,12 +1162,12 @@ static u32 tc_none(struct vpmu_engine *e, u32 key, u32 ir)
 
 	if (!off)
 		return 0;
-	tb = (struct vpmu_tc_trans *)(e->tc_pool + off);
+	tb = (struct vpmu_tc_trans *)(e->mem.tc_pool + off);
 	memset(tb, 0, sizeof(*tb));
 	tb->key = key;
 	tb->ir = ir;
 	tb->none = 1;
-	e->tc_stats.none++;
+	e->tc.stats.none++;
 	return off;
 }
 
@@ -1177,17 +1177,17 @@ static u32 tc_none(struct vpmu_engine *e, u32 key, u32 ir)
  */
 u32 vpmu_tc_translate(struct vpmu_engine *e, u32 key, u32 ir)
 {
-	struct vpmu_tc_builder *tr = e->tc_scratch;
+	struct vpmu_tc_builder *tr = e->mem.tc_scratch;
 	const struct vpmu_ucode *uc = e->uc;
 	u32 upc = uc->idtab[(ir >> uc->op_shift) & uc->op_mask];
 	struct vpmu_tc_state st;
 
 	memset(tr, 0, offsetof(struct vpmu_tc_builder, st_ops));
-	if (!e->tc_msz)
-		e->tc_msz = e->st.msz;	/* until the next flush */
+	if (!e->tc.msz)
+		e->tc.msz = e->st.msz;	/* until the next flush */
 	tr->e = e;
-	tr->trig = e->trig_static;
-	tr->limit = e->tc_budget < VPMU_TC_PATH ? e->tc_budget : VPMU_TC_PATH;
+	tr->trig = e->mem.trig_static;
+	tr->limit = e->tc.budget < VPMU_TC_PATH ? e->tc.budget : VPMU_TC_PATH;
 	tr->pc = key & ~1u;
 	tr->mode = key & 1;
 	tr->ir = ir;
@@ -1208,7 +1208,7 @@ u32 vpmu_tc_translate(struct vpmu_engine *e, u32 key, u32 ir)
 		tc_block(tr, &st, f->upc, f->br);
 		tc_path(tr, &st, f->upc);
 	}
-	e->tc_budget -= tr->words < e->tc_budget ? tr->words : e->tc_budget;
+	e->tc.budget -= tr->words < e->tc.budget ? tr->words : e->tc.budget;
 	/* nothing but an exit before the first microword: not worth it */
 	if (tr->fail || (tr->nops == 2 && tr->ops[1].h == TH_EXIT))
 		return tc_none(e, key, ir);

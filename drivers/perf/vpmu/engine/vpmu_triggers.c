@@ -51,9 +51,9 @@ static unsigned int vpmu_trig_changes(const struct vpmu_engine *e, u32 upc,
 	unsigned int g, ch = 0;
 
 	for (g = 0; g < VPMU_NR_FGROUPS_MAX; g++) {
-		u16 se = e->frozen >> g & 1 ? e->trig_on[g] : e->trig_off[g];
+		u16 se = e->trig.frozen >> g & 1 ? e->trig.start[g] : e->trig.stop[g];
 
-		if (vpmu_trig_occurs(e, e->trig[g], upc, ddyn, dtkn) ||
+		if (vpmu_trig_occurs(e, e->trig.toggle[g], upc, ddyn, dtkn) ||
 		    vpmu_trig_occurs(e, se, upc, ddyn, dtkn))
 			ch |= 1u << g;
 	}
@@ -67,21 +67,21 @@ static unsigned int vpmu_trig_changes(const struct vpmu_engine *e, u32 upc,
  */
 void vpmu_gate_sync(struct vpmu_engine *e)
 {
-	e->gate_open = vpmu_gate_open(e, e->frozen);
-	e->uhist_to = e->gate_open & VPMU_GATE_UHIST ? e->uhist : e->uhist_sink;
+	e->trig.gate_open = vpmu_gate_open(e, e->trig.frozen);
+	e->uh.to = e->trig.gate_open & VPMU_GATE_UHIST ? e->mem.uhist : e->uh.sink;
 }
 
 /* The gates again, if any unit is gated (a freeze bit changed). */
 void vpmu_gate_resync(struct vpmu_engine *e)
 {
-	if (unlikely(e->gate_req))
+	if (unlikely(e->trig.gate_req))
 		vpmu_gate_sync(e);
 }
 
 /*
  * Microword @upc (memory count @ddyn) toggled freeze groups to @nf, maybe
  * opening or shutting gated units from its own cycles on (its first: the
- * hooked microword's last, hook_now, less its stall).  The fold splits
+ * hooked microword's last, hook.now, less its stall).  The fold splits
  * its counts by slot; here go what is counted by time: samples at K > 1
  * (one taken in its first cycle, before it ran, moves to where that cycle
  * now belongs) and write-queue occupancy up to its first cycle, under the
@@ -90,25 +90,25 @@ void vpmu_gate_resync(struct vpmu_engine *e)
 static void vpmu_gate_post(struct vpmu_engine *e, u32 upc, u32 ddyn,
 			   unsigned int nf)
 {
-	struct vpmu_uhist_sampler *us = &e->us;
+	struct vpmu_uhist_sampler *us = &e->uh.sampler;
 	unsigned int open = vpmu_gate_open(e, nf);
-	u64 first = e->hook_now - vpmu_stall_of(e, &e->uc->dec[upc], ddyn);
+	u64 first = e->trig.hook.now - vpmu_stall_of(e, &e->uc->dec[upc], ddyn);
 
-	if ((open ^ e->gate_open) & VPMU_GATE_UHIST) {
-		u64 *to = open & VPMU_GATE_UHIST ? e->uhist : e->uhist_sink;
+	if ((open ^ e->trig.gate_open) & VPMU_GATE_UHIST) {
+		u64 *to = open & VPMU_GATE_UHIST ? e->mem.uhist : e->uh.sink;
 
 		if (us->k && us->last && us->next - us->k == first) {
 			(*us->last)--;
 			us->last = &to[upc];
 			(*us->last)++;
 		}
-		e->uhist_to = to;
+		e->uh.to = to;
 	}
-	if ((open ^ e->gate_open) & VPMU_GATE_HU && e->hu_wact) {
-		vpmu_hu_wq_add(e, e->hu_wact, e->trig_wq, e->hu_acc, first);
-		e->hu_acc = first;
+	if ((open ^ e->trig.gate_open) & VPMU_GATE_HU && e->hu.wact) {
+		vpmu_hu_wq_add(e, e->hu.wact, e->trig.hook.wq, e->hu.acc, first);
+		e->hu.acc = first;
 	}
-	e->gate_open = open;
+	e->trig.gate_open = open;
 }
 
 /*
@@ -121,14 +121,14 @@ void vpmu_hook_post(struct vpmu_engine *e, unsigned int hook)
 	unsigned int toggles;
 
 	if (hook & VPMU_HOOK_TRIG) {
-		struct vpmu_uop *x = e->trig_u;
-		u32 upc = x->upc, ddyn = x->dyn - e->trig_dyn;
-		u32 dtkn = x->tkn - e->trig_tkn;
+		struct vpmu_uop *x = e->trig.hook.u;
+		u32 upc = x->upc, ddyn = x->dyn - e->trig.hook.dyn;
+		u32 dtkn = x->tkn - e->trig.hook.tkn;
 
 		toggles = vpmu_trig_changes(e, upc, ddyn, dtkn);
-		if (unlikely(toggles && e->gate_req))
-			vpmu_gate_post(e, upc, ddyn, e->frozen ^ toggles);
-		if (unlikely(e->hu_route))
+		if (unlikely(toggles && e->trig.gate_req))
+			vpmu_gate_post(e, upc, ddyn, e->trig.frozen ^ toggles);
+		if (unlikely(e->hu.route))
 			vpmu_hu_hook(e, upc, ddyn);
 		if (toggles) {
 			unsigned int s;
@@ -137,9 +137,9 @@ void vpmu_hook_post(struct vpmu_engine *e, unsigned int hook)
 			x->cnt -= 1;
 			x->dyn -= ddyn;
 			x->tkn -= dtkn;
-			e->frozen ^= toggles;
-			s = vpmu_slot_get(e, vpmu_key(e->trig_mode, e->frozen));
-			y = &e->slot[s][upc];
+			e->trig.frozen ^= toggles;
+			s = vpmu_slot_get(e, vpmu_key(e->trig.hook.mode, e->trig.frozen));
+			y = &e->mem.slot[s][upc];
 			y->cnt += 1;
 			y->dyn += ddyn;
 			y->tkn += dtkn;
@@ -147,7 +147,7 @@ void vpmu_hook_post(struct vpmu_engine *e, unsigned int hook)
 	}
 	if (hook & VPMU_HOOK_MODE)
 		e->st.mode = e->st.mode_next;
-	e->cur = vpmu_slot_get(e, vpmu_key(e->st.mode, e->frozen));
+	e->ctr.cur = vpmu_slot_get(e, vpmu_key(e->st.mode, e->trig.frozen));
 }
 
 /*
@@ -159,15 +159,15 @@ bool vpmu_trig_any(struct vpmu_engine *e)
 	unsigned int g, k;
 	bool any = false;
 
-	e->ovf_src = 0;
+	e->trig.ovf_src = 0;
 	for (g = 0; g < VPMU_NR_FGROUPS_MAX; g++) {
-		const u16 t[3] = { e->trig[g], e->trig_on[g], e->trig_off[g] };
+		const u16 t[3] = { e->trig.toggle[g], e->trig.start[g], e->trig.stop[g] };
 
 		for (k = 0; k < 3; k++) {
 			if (t[k] != VPMU_TRIG_NONE)
 				any = true;
 			if (VPMU_TRIG_IS_OVF(t[k]))
-				e->ovf_src |= 1u << (t[k] - VPMU_TRIG_OVF(0));
+				e->trig.ovf_src |= 1u << (t[k] - VPMU_TRIG_OVF(0));
 		}
 	}
 	return any;
@@ -181,17 +181,17 @@ void vpmu_engine_snapshot(struct vpmu_engine *e, struct vpmu_engine_snap *s,
 	vpmu_settle(e);
 	memset(s, 0, sizeof(*s));
 	s->cycles = e->st.cyc;
-	s->ovf = e->ovf;
-	s->frozen = e->frozen;
+	s->ovf = e->ctr.ovf;
+	s->frozen = e->trig.frozen;
 	/*
 	 * ovf_src from the triggers as they are: what the next run's
 	 * vpmu_prepare() computes if they changed (dirty), the same if not.
 	 */
 	vpmu_trig_any(e);
-	s->trig_ovf = e->ovf_src;
-	memcpy(s->cfg, e->cfg, sizeof(s->cfg));
-	memcpy(s->ctr, e->ctr, sizeof(s->ctr));
-	memcpy(s->ovf_cnt, e->ovf_cnt, sizeof(s->ovf_cnt));
+	s->trig_ovf = e->trig.ovf_src;
+	memcpy(s->cfg, e->ctr.cfg, sizeof(s->cfg));
+	memcpy(s->ctr, e->ctr.val, sizeof(s->ctr));
+	memcpy(s->ovf_cnt, e->ctr.ovf_cnt, sizeof(s->ovf_cnt));
 	if (clear)
 		vpmu_engine_ctr_clear(e, clear);
 }
@@ -203,9 +203,9 @@ void vpmu_engine_freeze(struct vpmu_engine *e, unsigned int fgroup,
 		return;
 	vpmu_settle(e);
 	if (frozen)
-		e->frozen |= 1u << fgroup;
+		e->trig.frozen |= 1u << fgroup;
 	else
-		e->frozen &= ~(1u << fgroup);
+		e->trig.frozen &= ~(1u << fgroup);
 	vpmu_gate_resync(e);
 }
 
@@ -230,7 +230,7 @@ int vpmu_engine_fgroup_trigger(struct vpmu_engine *e, unsigned int fgroup,
 	if (ret)
 		return ret;
 	vpmu_settle(e);
-	e->trig[fgroup] = trigger;
+	e->trig.toggle[fgroup] = trigger;
 	e->dirty = true;
 	return 0;
 }
@@ -247,15 +247,15 @@ int vpmu_engine_fgroup_start_stop(struct vpmu_engine *e, unsigned int fgroup,
 	if (ret)
 		return ret;
 	vpmu_settle(e);
-	e->trig_on[fgroup] = start;
-	e->trig_off[fgroup] = stop;
+	e->trig.start[fgroup] = start;
+	e->trig.stop[fgroup] = stop;
 	e->dirty = true;
 	return 0;
 }
 
 bool vpmu_engine_frozen(const struct vpmu_engine *e, unsigned int fgroup)
 {
-	return fgroup < VPMU_NR_FGROUPS_MAX && (e->frozen >> fgroup & 1);
+	return fgroup < VPMU_NR_FGROUPS_MAX && (e->trig.frozen >> fgroup & 1);
 }
 
 /* New gating: slots count under other states, sources route anew. */
@@ -263,10 +263,10 @@ static void vpmu_gate_update(struct vpmu_engine *e)
 {
 	unsigned int u;
 
-	e->gate_req = e->gate_closed;
-	for (u = 0; u < ARRAY_SIZE(e->gate_fgroups); u++)
-		if (e->gate_fgroups[u])
-			e->gate_req |= 1u << u;
+	e->trig.gate_req = e->trig.gate_closed;
+	for (u = 0; u < ARRAY_SIZE(e->trig.gate_fgroups); u++)
+		if (e->trig.gate_fgroups[u])
+			e->trig.gate_req |= 1u << u;
 	e->dirty = true;
 	vpmu_gate_sync(e);
 }
@@ -274,20 +274,20 @@ static void vpmu_gate_update(struct vpmu_engine *e)
 int vpmu_engine_fgroup_gate(struct vpmu_engine *e, unsigned int fgroup,
 			    unsigned int units)
 {
-	u8 fgroups[ARRAY_SIZE(e->gate_fgroups)];
+	u8 fgroups[ARRAY_SIZE(e->trig.gate_fgroups)];
 	unsigned int u;
 
 	if (!fgroup || fgroup >= VPMU_NR_FGROUPS_MAX || units & ~VPMU_GATE_ALL)
 		return -EINVAL;
 	for (u = 0; u < ARRAY_SIZE(fgroups); u++) {
-		fgroups[u] = e->gate_fgroups[u] & ~(1u << fgroup);
+		fgroups[u] = e->trig.gate_fgroups[u] & ~(1u << fgroup);
 		if (units >> u & 1)
 			fgroups[u] |= 1u << fgroup;
 	}
-	if (!memcmp(fgroups, e->gate_fgroups, sizeof(fgroups)))
+	if (!memcmp(fgroups, e->trig.gate_fgroups, sizeof(fgroups)))
 		return 0;	/* as it was: nothing to settle or rebuild */
 	vpmu_settle(e);
-	memcpy(e->gate_fgroups, fgroups, sizeof(fgroups));
+	memcpy(e->trig.gate_fgroups, fgroups, sizeof(fgroups));
 	vpmu_gate_update(e);
 	return 0;
 }
@@ -296,10 +296,10 @@ int vpmu_engine_gate_closed(struct vpmu_engine *e, unsigned int units)
 {
 	if (units & ~VPMU_GATE_ALL)
 		return -EINVAL;
-	if (units == e->gate_closed)
+	if (units == e->trig.gate_closed)
 		return 0;
 	vpmu_settle(e);
-	e->gate_closed = units;
+	e->trig.gate_closed = units;
 	vpmu_gate_update(e);
 	return 0;
 }

@@ -26,7 +26,7 @@
 #define VPMU_RF_IMM0		64
 #define VPMU_RF_AT_OFF		(VPMU_OPND_AT_DS - VPMU_OPND_DS)	/* latch -> @ */
 
-/* Commit work beyond "R[xr[d]] = res" (vpmu_uop.pend). */
+/* Commit work beyond "R[reg_of[d]] = res" (vpmu_uop.pend). */
 #define VPMU_COMMIT_SPECIAL	BIT(0)	/* DST is a latch or flags */
 #define VPMU_COMMIT_FLAGS		BIT(1)	/* S: write the new flags */
 #define VPMU_COMMIT_LOAD		BIT(2)	/* data-cache lookup */
@@ -229,7 +229,7 @@ static inline u32 vpmu_rem(u32 a, u32 b)
 	X(GE,	(s32)a >= (s32)b)
 #define VPMU_CMP_NAME(name, holds)	VPMU_H(CMP_##name, 0)
 
-#define VPMU_FLAGS_LAZY	16		/* R[VPMU_RF_FLAGS]: SUB of lz_a, lz_b */
+#define VPMU_FLAGS_LAZY	16		/* R[VPMU_RF_FLAGS]: SUB of dp.lazy_a, _b */
 
 /*
  * Every handler of the loop: those of the operations, the fused shapes

@@ -35,7 +35,7 @@ static bool vpmu_trig_fast(const struct vpmu_engine *e, u32 upc)
 
 	if (d->a == VPMU_OPND_FLAGS || d->b == VPMU_OPND_FLAGS)
 		return false;
-	return vpmu_handler_props[e->slot[0][upc].h_fast] & HP_ENDS;
+	return vpmu_handler_props[e->mem.slot[0][upc].h_fast] & HP_ENDS;
 }
 
 /*
@@ -49,7 +49,7 @@ static void vpmu_route(struct vpmu_engine *e, u32 upc, bool route)
 	unsigned int s;
 
 	for (s = 0; s < VPMU_NSLOT; s++) {
-		struct vpmu_uop *x = &e->slot[s][upc];
+		struct vpmu_uop *x = &e->mem.slot[s][upc];
 
 		x->h_dispatch = route ? H_TRIG : rdfl ? H_SYNC : x->h_fast;
 		x->mem_fast = route ? 0 : vpmu_mfast(d, x);
@@ -70,7 +70,7 @@ static void vpmu_fuse(struct vpmu_engine *e)
 
 	for (upc = 0; upc + 1 < e->ncs; upc++) {
 		for (s = 0; s < VPMU_NSLOT; s++) {
-			struct vpmu_uop *x = &e->slot[s][upc];
+			struct vpmu_uop *x = &e->mem.slot[s][upc];
 			unsigned int h = H_LEXTI2;
 
 			if (x->h_dispatch != H_LEXTI || x[1].h_dispatch != H_LEXTI)
@@ -87,7 +87,7 @@ static void vpmu_fuse(struct vpmu_engine *e)
 /* Segment lengths (vpmu_uop.seg), the same in every slot. */
 static void vpmu_segments(struct vpmu_engine *e)
 {
-	struct vpmu_uop *x = e->slot[0];
+	struct vpmu_uop *x = e->mem.slot[0];
 	unsigned int s;
 	u32 upc;
 
@@ -100,7 +100,7 @@ static void vpmu_segments(struct vpmu_engine *e)
 		else
 			x[upc].seg = 1;
 		for (s = 1; s < VPMU_NSLOT; s++)
-			e->slot[s][upc].seg = x[upc].seg;
+			e->mem.slot[s][upc].seg = x[upc].seg;
 	}
 }
 
@@ -115,7 +115,7 @@ static void vpmu_tgl_clear(struct vpmu_engine *e, u32 upc)
 	unsigned int s;
 
 	for (s = 0; s < VPMU_NSLOT; s++)
-		((s32 *)e->slot[s] - VPMU_IDT - 1)[-(s32)upc] = 0;
+		((s32 *)e->mem.slot[s] - VPMU_IDT - 1)[-(s32)upc] = 0;
 }
 
 /* Can trigger @t occur on microword @upc? */
@@ -140,15 +140,15 @@ static u8 vpmu_trig_src(const struct vpmu_engine *e, u32 upc)
 	u8 tm = 0;
 
 	for (g = 0; g < VPMU_NR_FGROUPS_MAX; g++) {
-		u16 t = e->trig[g];
+		u16 t = e->trig.toggle[g];
 
 		/* a gating fgroup's toggles all go through the hook */
 		if (vpmu_trig_can(e, t, upc))
 			tm |= vpmu_trig_dynamic(t) ||
-			      (e->gate_fgroups[0] | e->gate_fgroups[1]) >> g & 1 ?
+			      (e->trig.gate_fgroups[0] | e->trig.gate_fgroups[1]) >> g & 1 ?
 			      VPMU_TSRC_DYN : 1u << g;
-		if (vpmu_trig_can(e, e->trig_on[g], upc) ||
-		    vpmu_trig_can(e, e->trig_off[g], upc))
+		if (vpmu_trig_can(e, e->trig.start[g], upc) ||
+		    vpmu_trig_can(e, e->trig.stop[g], upc))
 			tm |= VPMU_TSRC_DYN;
 	}
 	return tm;
@@ -164,14 +164,14 @@ void vpmu_prepare(struct vpmu_engine *e)
 
 	if (!e->lab)
 		vpmu_interp(e, -1);
-	e->plan_mask = 0;
+	e->ctr.plan_mask = 0;
 	for (i = 0; i < VPMU_NR_COUNTERS_MAX; i++)
 		if (vpmu_ctr_enabled(e, i) &&
-		    e->cfg[i].flags & (VPMU_CTR_INT | VPMU_CTR_FREEZE_ON_OVF))
-			e->plan_mask |= 1u << i;
-	for (i = 0; unlikely(e->ovf_src) && i < VPMU_NR_COUNTERS_MAX; i++)
-		if (vpmu_ctr_enabled(e, i) && e->ovf_src >> i & 1)
-			e->plan_mask |= 1u << i;
+		    e->ctr.cfg[i].flags & (VPMU_CTR_INT | VPMU_CTR_FREEZE_ON_OVF))
+			e->ctr.plan_mask |= 1u << i;
+	for (i = 0; unlikely(e->trig.ovf_src) && i < VPMU_NR_COUNTERS_MAX; i++)
+		if (vpmu_ctr_enabled(e, i) && e->trig.ovf_src >> i & 1)
+			e->ctr.plan_mask |= 1u << i;
 	/*
 	 * Counts a deferred run left stay in the slots (which keep their
 	 * meaning) while this run defers too.  Everything that changes the
@@ -180,10 +180,10 @@ void vpmu_prepare(struct vpmu_engine *e)
 	if (e->dirty || !vpmu_defer_ok(e))
 		vpmu_settle(e);
 	if (e->dirty) {
-		for (i = 0; i < e->ntsrc; i++)
-			vpmu_tgl_clear(e, e->tsrc[i]);
-		e->ntsrc = 0;
-		e->tsrc_fgroups = 0;
+		for (i = 0; i < e->trig.ntsrc; i++)
+			vpmu_tgl_clear(e, e->mem.tsrc[i]);
+		e->trig.ntsrc = 0;
+		e->trig.tsrc_fgroups = 0;
 		for (upc = 0; upc < e->ncs; upc++) {
 			u16 hit = 0;
 			bool route = false;
@@ -191,17 +191,17 @@ void vpmu_prepare(struct vpmu_engine *e)
 
 			for (i = 0; i < VPMU_NR_COUNTERS_MAX; i++)
 				if (vpmu_ctr_enabled(e, i) &&
-				    vpmu_ev_possible(e, e->cfg[i].event, upc))
+				    vpmu_ev_possible(e, e->ctr.cfg[i].event, upc))
 					hit |= 1u << i;
-			e->ctr_hit[upc] = hit;
-			e->hu_hit[upc] = vpmu_hu_hit(e, upc);
+			e->mem.ctr_hit[upc] = hit;
+			e->mem.hu_hit[upc] = vpmu_hu_hit(e, upc);
 			/*
 			 * The histogram unit's WQ entries see every store, its
 			 * address entries the loads or stores they look at,
 			 * in vpmu_hook_post().
 			 */
-			if (unlikely(e->hu_route) &&
-			    e->uc->dec[upc].kind & e->hu_route) {
+			if (unlikely(e->hu.route) &&
+			    e->uc->dec[upc].kind & e->hu.route) {
 				route = true;
 				tm = VPMU_TSRC_DYN;
 			}
@@ -212,13 +212,13 @@ void vpmu_prepare(struct vpmu_engine *e)
 			if (route && vpmu_trig_fast(e, upc))
 				tm |= VPMU_TSRC_FAST;
 			/* translations run no routed microword: see them go */
-			if (!tm != !e->trig_static[upc])
+			if (!tm != !e->mem.trig_static[upc])
 				reroute = true;
-			e->trig_static[upc] = tm;
+			e->mem.trig_static[upc] = tm;
 			if (!(tm & VPMU_TSRC_DYN) && tm & VPMU_TSRC_FGROUPS)
-				e->tsrc[e->ntsrc++] = upc;
+				e->mem.tsrc[e->trig.ntsrc++] = upc;
 			if (!(tm & VPMU_TSRC_DYN) && tm & VPMU_TSRC_FAST)
-				e->tsrc_fgroups |= 1u << (tm & VPMU_TSRC_FGROUPS);
+				e->trig.tsrc_fgroups |= 1u << (tm & VPMU_TSRC_FGROUPS);
 			vpmu_route(e, upc, route);
 		}
 		vpmu_fuse(e);
@@ -227,9 +227,9 @@ void vpmu_prepare(struct vpmu_engine *e)
 			vpmu_tc_flush(e);
 		e->dirty = false;
 	}
-	if (!e->unfolded)
+	if (!e->ctr.unfolded)
 		vpmu_slot_reset(e);
-	e->cur = vpmu_slot_get(e, vpmu_key(e->st.mode, e->frozen));
+	e->ctr.cur = vpmu_slot_get(e, vpmu_key(e->st.mode, e->trig.frozen));
 }
 
 /* ---- building the uops -------------------------------------------------- */
@@ -310,7 +310,7 @@ static u8 vpmu_mfast(const struct vpmu_dec *d, const struct vpmu_uop *x)
  */
 static bool vpmu_low_byte_op(const struct vpmu_engine *e)
 {
-	return !e->op_shift && e->op_mask <= 0xff;
+	return !e->dp.op_shift && e->dp.op_mask <= 0xff;
 }
 
 /* The fused handlers for the commonest whole microwords. */
@@ -324,12 +324,12 @@ static void vpmu_build_fused(const struct vpmu_engine *e,
 	    d->dst == VPMU_OPND_PC && d->a == VPMU_OPND_PC &&
 	    d->b == VPMU_OPND_IMM) {
 		x->h_fast = !vpmu_low_byte_op(e) ? H_PI :
-			    e->fsh == 2 ? H_PI0 : H_PI0H;
+			    e->dp.fetch_shift == 2 ? H_PI0 : H_PI0H;
 		x->imm = (u32)d->imm;
 	}
 	if (x->h_fast == H_P_ADD && d->a == VPMU_OPND_PC &&
 	    d->b != VPMU_OPND_IMM && vpmu_low_byte_op(e))
-		x->h_fast = e->fsh == 2 ? H_PR0 : H_PR0H;
+		x->h_fast = e->dp.fetch_shift == 2 ? H_PR0 : H_PR0H;
 	/* an address's low bits: ADD into a plain register ; DISP on it */
 	if (d->op == VPMU_OP_ADD && !d->s && d->seq == VPMU_SEQ_DISP &&
 	    !x->pend && d->b != VPMU_OPND_IMM && !vpmu_is_at(x->d))
@@ -367,11 +367,11 @@ static void vpmu_build_uop(struct vpmu_engine *e, u32 upc,
 	x->b = d->b;
 	if (d->b == VPMU_OPND_IMM) {
 		x->b = VPMU_RF_IMM0 + upc;
-		e->R[VPMU_RF_IMM0 + upc] = (u32)d->imm;
+		e->mem.R[VPMU_RF_IMM0 + upc] = (u32)d->imm;
 	}
 	x->d = VPMU_RF_SINK;
 	if (has_dst && d->dst != VPMU_OPND_ZERO &&
-	    !(d->dst == VPMU_OPND_R0 && e->r0zero))
+	    !(d->dst == VPMU_OPND_R0 && e->dp.r0zero))
 		x->d = d->dst;
 	if (has_dst && d->dst >= VPMU_RF_DS && d->dst <= VPMU_RF_FLAGS)
 		x->pend |= VPMU_COMMIT_SPECIAL;
@@ -438,7 +438,7 @@ int vpmu_engine_attach(struct vpmu_engine *e, const struct vpmu_ucode *uc)
 	u32 n = uc->cs_words, nid = uc->op_mask + 1, i;
 	unsigned int s;
 
-	if (n > e->cs_limit)
+	if (n > e->mem.words)
 		return -EFBIG;
 	if (uc->hdr.dc_lines > VPMU_DC_LINES_MAX ||
 	    nid > 1u << VPMU_OP_BITS_MAX)
@@ -449,46 +449,46 @@ int vpmu_engine_attach(struct vpmu_engine *e, const struct vpmu_ucode *uc)
 	e->uc = uc;
 	e->ncs = n;
 	e->st.started = false;
-	e->r0zero = uc->hdr.flags & VPMU_IMG_F_R0_ZERO;
-	e->fsh = uc->hdr.flags & VPMU_IMG_F_IALIGN16 ? 1 : 2;
-	e->dc_shift = __builtin_ctz(uc->hdr.dc_line_size);
-	e->dc_mask = uc->hdr.dc_lines - 1;
-	e->penalty = uc->hdr.dc_miss_penalty;
-	e->wq_full = (uc->hdr.wq_depth - 1) * uc->hdr.wq_drain;
-	e->wq_drain = uc->hdr.wq_drain;
+	e->dp.r0zero = uc->hdr.flags & VPMU_IMG_F_R0_ZERO;
+	e->dp.fetch_shift = uc->hdr.flags & VPMU_IMG_F_IALIGN16 ? 1 : 2;
+	e->dp.dc_shift = __builtin_ctz(uc->hdr.dc_line_size);
+	e->dp.dc_mask = uc->hdr.dc_lines - 1;
+	e->dp.penalty = uc->hdr.dc_miss_penalty;
+	e->dp.wq_full = (uc->hdr.wq_depth - 1) * uc->hdr.wq_drain;
+	e->dp.wq_drain = uc->hdr.wq_drain;
 	for (i = 0; i < VPMU_RF_IMM0 + n; i++)
-		e->xr[i] = i;
-	e->zr = e->r0zero ? VPMU_OPND_R0 : VPMU_RF_ZERO;
-	e->R[e->zr] = 0;
+		e->mem.reg_of[i] = i;
+	e->dp.zero_idx = e->dp.r0zero ? VPMU_OPND_R0 : VPMU_RF_ZERO;
+	e->mem.R[e->dp.zero_idx] = 0;
 	vpmu_latch_maps(e);
-	e->op_shift = uc->op_shift;
-	e->op_mask = uc->op_mask;
-	memset(e->slot[0], 0, sizeof(struct vpmu_uop) * n);
-	e->has_ctr = false;
+	e->dp.op_shift = uc->op_shift;
+	e->dp.op_mask = uc->op_mask;
+	memset(e->mem.slot[0], 0, sizeof(struct vpmu_uop) * n);
+	e->ctr.image_reads = false;
 	for (i = 0; i < n; i++) {
-		vpmu_build_uop(e, i, &e->slot[0][i]);
-		e->has_ctr |= uc->dec[i].seq == VPMU_SEQ_CTR;
+		vpmu_build_uop(e, i, &e->mem.slot[0][i]);
+		e->ctr.image_reads |= uc->dec[i].seq == VPMU_SEQ_CTR;
 	}
 	for (s = 1; s < VPMU_NSLOT; s++)
-		memcpy(e->slot[s], e->slot[0], sizeof(struct vpmu_uop) * n);
+		memcpy(e->mem.slot[s], e->mem.slot[0], sizeof(struct vpmu_uop) * n);
 	/*
 	 * Every slot's ID table, repeated over all VPMU_IDT entries so that
 	 * any index (ir & 0xff in PI0) is the opcode's entry.
 	 */
 	for (s = 0; s < VPMU_NSLOT; s++) {
-		u32 *idt = (u32 *)e->slot[s] - VPMU_IDT;
+		u32 *idt = (u32 *)e->mem.slot[s] - VPMU_IDT;
 
 		for (i = 0; i < VPMU_IDT; i++)
 			idt[i] = uc->idtab[i & uc->op_mask] *
 				 sizeof(struct vpmu_uop);
 	}
 	/* per-ucode counts restart; the PMU's configuration stays */
-	memset(e->tot_cnt, 0, sizeof(u64) * n);
-	memset(e->tot_dyn, 0, sizeof(u64) * n);
-	memset(e->tot_tkn, 0, sizeof(u64) * n);
-	memset(e->uhist, 0, sizeof(u64) * n);
-	memset(e->gap, 0, sizeof(e->gap));
-	e->uhist_left = e->uhist_k ? e->uhist_k - 1 : 0;
+	memset(e->mem.tot_cnt, 0, sizeof(u64) * n);
+	memset(e->mem.tot_dyn, 0, sizeof(u64) * n);
+	memset(e->mem.tot_tkn, 0, sizeof(u64) * n);
+	memset(e->mem.uhist, 0, sizeof(u64) * n);
+	memset(e->ctr.gap, 0, sizeof(e->ctr.gap));
+	e->uh.left = e->uh.interval ? e->uh.interval - 1 : 0;
 	vpmu_hu_restart(e);
 	e->dirty = true;
 	return 0;

@@ -13,18 +13,18 @@
  */
 void vpmu_uhist_advance(struct vpmu_engine *e, u64 n, u32 upc)
 {
-	while (e->uhist_left < n) {
-		e->uhist_to[upc]++;
-		e->uhist_left += e->uhist_k;
+	while (e->uh.left < n) {
+		e->uh.to[upc]++;
+		e->uh.left += e->uh.interval;
 	}
-	e->uhist_left -= n;
+	e->uh.left -= n;
 }
 
 void vpmu_engine_uhist_set(struct vpmu_engine *e, u32 interval)
 {
 	vpmu_settle(e);
-	e->uhist_k = interval;
-	e->uhist_left = interval ? interval - 1 : 0;
+	e->uh.interval = interval;
+	e->uh.left = interval ? interval - 1 : 0;
 }
 
 const u64 *vpmu_engine_uhist(struct vpmu_engine *e, u32 *nbuckets)
@@ -32,13 +32,13 @@ const u64 *vpmu_engine_uhist(struct vpmu_engine *e, u32 *nbuckets)
 	vpmu_settle(e);
 	if (nbuckets)
 		*nbuckets = e->uc ? e->ncs : 0;
-	return e->uc ? e->uhist : NULL;
+	return e->uc ? e->mem.uhist : NULL;
 }
 
 void vpmu_engine_uhist_reset(struct vpmu_engine *e)
 {
 	vpmu_settle(e);
-	if (e->uhist)
-		memset(e->uhist, 0, sizeof(u64) * e->ncs);
-	e->uhist_left = e->uhist_k ? e->uhist_k - 1 : 0;
+	if (e->mem.uhist)
+		memset(e->mem.uhist, 0, sizeof(u64) * e->ncs);
+	e->uh.left = e->uh.interval ? e->uh.interval - 1 : 0;
 }
