@@ -94,7 +94,7 @@ cp_ignores() {
 	# kernel/bpf/core.c: X-macros expand to their handlers and
 	# jump-table entries, and the dispatch helpers jump; all live
 	# inside vpmu_interp() and vpmu_tc_exec().
-	*/vpmu_interp.c|*/vpmu_tc_exec.c)
+	*/vpmu_interp.c|*/vpmu_tc_exec.c|*/vpmu_dispatch.h)
 		echo COMPLEX_MACRO,MACRO_ARG_REUSE,MACRO_WITH_FLOW_CONTROL ;;
 	# The handler lists and the operations' semantics, X-macros too.
 	*/vpmu_uop.h|*/vpmu_tc.h) echo COMPLEX_MACRO,MACRO_ARG_REUSE ;;

@@ -18,7 +18,7 @@
  *   machine   vpmu_machine.h   per-CPU engines, images, runs, overflow
  *                              interrupts (vpmu_machine*.c,
  *                              vpmu_default_image.c)
- *   core      vpmu_engine.h    the portable engine core (engine/*.c) and
+ *   core      vpmu_engine.h    the portable engine core (engine/) and
  *                              the histogram unit's text (vpmu_hu_text.c)
  *
  * tools/testing/layers.sh declares each file's layer and checks that no

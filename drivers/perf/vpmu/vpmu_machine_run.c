@@ -21,7 +21,9 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/err.h>
+#include <linux/jump_label.h>
 #include <linux/kernel.h>
+#include <linux/kstrtox.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/sched.h>
@@ -55,16 +57,45 @@
 #define VPMU_RUN_CHUNK_STOPS	16
 #endif
 
-#ifdef VPMU_BENCH_CHUNK_TIME
 /*
- * make chunk-bench only (KCFLAGS=-DVPMU_BENCH_CHUNK_TIME): the longest
- * chunk since the parameters were last written, in ns with interrupts
- * off and in overflow stops.  Never in a normal build.
+ * make chunk-bench: the longest chunk since bench_chunk_ns and
+ * bench_chunk_stops were last written, in ns with interrupts off and in
+ * overflow stops.  Measured only while bench_chunk_time is set: a static
+ * key, so that no other run pays for it.
  */
+static DEFINE_STATIC_KEY_FALSE(vpmu_bench_chunk_key);
 static unsigned long vpmu_bench_chunk_ns, vpmu_bench_chunk_stops;
 module_param_named(bench_chunk_ns, vpmu_bench_chunk_ns, ulong, 0644);
 module_param_named(bench_chunk_stops, vpmu_bench_chunk_stops, ulong, 0644);
-#endif
+
+static int vpmu_bench_chunk_time_set(const char *val,
+				     const struct kernel_param *kp)
+{
+	bool on;
+	int ret = kstrtobool(val, &on);
+
+	if (ret)
+		return ret;
+	if (on)
+		static_branch_enable(&vpmu_bench_chunk_key);
+	else
+		static_branch_disable(&vpmu_bench_chunk_key);
+	return 0;
+}
+
+static int vpmu_bench_chunk_time_get(char *buf, const struct kernel_param *kp)
+{
+	return scnprintf(buf, PAGE_SIZE, "%d\n",
+			 static_key_enabled(&vpmu_bench_chunk_key));
+}
+
+static const struct kernel_param_ops vpmu_bench_chunk_time_ops = {
+	.set = vpmu_bench_chunk_time_set,
+	.get = vpmu_bench_chunk_time_get,
+};
+module_param_cb(bench_chunk_time, &vpmu_bench_chunk_time_ops, NULL, 0644);
+MODULE_PARM_DESC(bench_chunk_time,
+		 "make chunk-bench: time each /dev/vpmu chunk (bench_chunk_ns, bench_chunk_stops)");
 
 /**
  * struct vpmu_runner - one run in progress
@@ -190,10 +221,9 @@ static void vpmu_run_engine(struct vpmu_machine *m, struct vpmu_engine *e,
 		vpmu_irq_deliver(&m->priv->irq, e, stop);
 		m->priv->ops->overflow_end(m, e, stop);
 		stops++;
-#ifdef VPMU_BENCH_CHUNK_TIME
-		if (stops > vpmu_bench_chunk_stops)
+		if (static_branch_unlikely(&vpmu_bench_chunk_key) &&
+		    stops > vpmu_bench_chunk_stops)
 			vpmu_bench_chunk_stops = stops;
-#endif
 		idle = stop->cycles ? 0 : idle + 1;
 		if (WARN_ON_ONCE(idle > VPMU_NR_COUNTERS_MAX)) {
 			stop->reason = VPMU_STOP_BUDGET;
@@ -272,14 +302,11 @@ static int vpmu_run_chunk(struct vpmu_runner *r)
 	struct vpmu_engine *e;
 	unsigned long flags;
 	int ret = 0;
-#ifdef VPMU_BENCH_CHUNK_TIME
-	u64 t0;
-#endif
+	u64 t0 = 0;
 
 	local_irq_save(flags);
-#ifdef VPMU_BENCH_CHUNK_TIME
-	t0 = ktime_get_ns();
-#endif
+	if (static_branch_unlikely(&vpmu_bench_chunk_key))
+		t0 = ktime_get_ns();
 	e = vpmu_machine_engine_get(m, r->cs, &r->prep);
 	if (IS_ERR(e)) {
 		ret = PTR_ERR(e);
@@ -318,11 +345,11 @@ static int vpmu_run_chunk(struct vpmu_runner *r)
 	}
 out_put_engine:
 	vpmu_machine_engine_put(m);
-#ifdef VPMU_BENCH_CHUNK_TIME
-	t0 = ktime_get_ns() - t0;
-	if (t0 > vpmu_bench_chunk_ns)
-		vpmu_bench_chunk_ns = t0;
-#endif
+	if (static_branch_unlikely(&vpmu_bench_chunk_key)) {
+		t0 = ktime_get_ns() - t0;
+		if (t0 > vpmu_bench_chunk_ns)
+			vpmu_bench_chunk_ns = t0;
+	}
 	local_irq_restore(flags);
 	return ret;
 }

@@ -20,9 +20,9 @@ rounds=3
 bench_init chunk-bench 2000000 "$B/vpmu-run" "$S/sortloop.vprg" "$KO"
 command -v perf >/dev/null 2>&1 || fail "no perf"
 rmmod vpmu 2>/dev/null
-insmod "$KO" nr_counters=16 || fail "insmod nr_counters=16 failed"
+insmod "$KO" nr_counters=16 bench_chunk_time=1 ||
+	fail "insmod nr_counters=16 bench_chunk_time=1 failed"
 P=/sys/module/vpmu/parameters
-[ -w $P/bench_chunk_ns ] || fail "module built without -DVPMU_BENCH_CHUNK_TIME"
 
 count=vpmu/vpmu_uops/
 sample=vpmu/vpmu_uops,period=1/

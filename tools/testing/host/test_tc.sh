@@ -89,7 +89,7 @@ MUTANTS=(
 "vpmu_run.c#	e->tc.gen++;	/* the caller may have written the memory */#	(void)0;#code the caller rewrote between runs not checked"
 "vpmu_tc_exec.c#		if (unlikely(t->y && left < 0))				\\#		if (0)							\\#a stall that runs past the chunk not left"
 "vpmu_tc_exec.c#	left -= (s32)t->imm;#	left -= (s32)t->imm - 1;#a block charged one cycle short"
-"vpmu_tc_exec.c#		if (unlikely(r_ & t->y))				\\#		if (0)							\\#a dispatch on an address always to its first entry"
+"vpmu_tc_exec.c#		if (unlikely(r & t->y))					\\#		if (0)							\\#a dispatch on an address always to its first entry"
 "vpmu_tc_translate.c#	t->y = (1u << d->cond) - 1;#	t->y = 1;#a dispatch on data guarded on its low bit only"
 "vpmu_tc_translate.c#	    d->seq == VPMU_SEQ_CTR ||#	    0 ||#the translator not stopped before a counter read (CTR)"
 )

@@ -20,7 +20,8 @@ unsigned int vpmu_gate_open(const struct vpmu_engine *e, unsigned int frozen)
 	unsigned int u, open = VPMU_GATE_ALL;
 
 	for (u = 0; u < ARRAY_SIZE(e->trig.gate_fgroups); u++)
-		if (e->trig.gate_req >> u & 1 && !(e->trig.gate_fgroups[u] & ~frozen))
+		if (e->trig.gate_req >> u & 1 &&
+		    !(e->trig.gate_fgroups[u] & ~frozen))
 			open &= ~(1u << u);
 	return open;
 }
@@ -125,9 +126,10 @@ u32 vpmu_fold(struct vpmu_engine *e, u32 lo, u32 hi)
 				if (e->uh.interval == 1 && !(sm & VPMU_SLOT_UH))
 					e->mem.uhist[upc] += c + stall;
 				if (!(sm & VPMU_SLOT_HU))
-					vpmu_hu_fold(e, e->hu.fact &
-						     e->mem.hu_hit[upc], c, stall,
-						     dy, tk);
+					vpmu_hu_fold(e,
+						     e->hu.fact &
+							     e->mem.hu_hit[upc],
+						     c, stall, dy, tk);
 			}
 			hm = m & e->mem.ctr_hit[upc];
 			if (!hm)
@@ -256,7 +258,7 @@ static int vpmu_tgl_dest(const struct vpmu_engine *e, unsigned int s,
 /*
  * Rewrite the toggle tables of the slots in use (after a key got a slot):
  * each static trigger source's entry, where its toggle is resolved, and a
- * mark's dispatch (H_TPI*, the entry in the uop, or H_TRIG).
+ * mark's dispatch (TRIG_PC_ADDI_EOI*, the entry in the uop, or TRIG).
  */
 static void vpmu_tgl_update(struct vpmu_engine *e)
 {
@@ -280,17 +282,25 @@ static void vpmu_tgl_update(struct vpmu_engine *e)
 			u32 upc = e->mem.tsrc[i];
 			u8 tm = e->mem.trig_static[upc];
 			struct vpmu_uop *x = &e->mem.slot[s][upc];
-			s32 t = tm & VPMU_TSRC_FAST ? ent[tm & VPMU_TSRC_FGROUPS] : 0;
+			s32 t = tm & VPMU_TSRC_FAST ?
+					ent[tm & VPMU_TSRC_FGROUPS] :
+					0;
 
 			tab[-(s32)upc] = t;
-			if (x->h_fast != H_PI && x->h_fast != H_PI0 &&
-			    x->h_fast != H_PI0H)
+			if (x->h_fast != VPMU_HANDLER_PC_ADDI_EOI &&
+			    x->h_fast != VPMU_HANDLER_PC_ADDI_EOI8 &&
+			    x->h_fast != VPMU_HANDLER_PC_ADDI_EOI8H)
 				continue;
 			/* a mark's shape: resolved, its fused handler runs */
 			x->toggle_dist = t & VPMU_TGL_SLOT;
 			x->toggle_fgroups = t & VPMU_TGL_FGROUPS;
-			/* TPI0 fetches on 4-byte boundaries only (PI0's) */
-			x->h_dispatch = !t ? H_TRIG : x->h_fast == H_PI0 ? H_TPI0 : H_TPI;
+			/* ...EOI8 fetches on 4-byte boundaries only */
+			if (!t)
+				x->h_dispatch = VPMU_HANDLER_TRIG;
+			else if (x->h_fast == VPMU_HANDLER_PC_ADDI_EOI8)
+				x->h_dispatch = VPMU_HANDLER_TRIG_PC_ADDI_EOI8;
+			else
+				x->h_dispatch = VPMU_HANDLER_TRIG_PC_ADDI_EOI;
 			x->h_label = e->lab[x->h_dispatch];
 		}
 	}

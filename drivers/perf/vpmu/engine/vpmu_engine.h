@@ -103,7 +103,7 @@ enum vpmu_fault {
 	VPMU_FAULT_LOAD,	/* load outside memory; addr = address */
 	VPMU_FAULT_STORE,	/* store outside memory */
 	VPMU_FAULT_ALIGN,	/* misaligned load or store */
-	VPMU_FAULT_FETCH,	/* instruction fetch outside memory/misaligned */
+	VPMU_FAULT_FETCH, /* instruction fetch outside memory/misaligned */
 	VPMU_FAULT_USTACK,	/* micro-stack overflow or underflow */
 	VPMU_FAULT_NOUCODE,	/* no ucode attached */
 };

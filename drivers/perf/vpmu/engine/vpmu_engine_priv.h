@@ -87,9 +87,9 @@ struct vpmu_prog_state {
 
 /* A program's architectural state, off the engine (vpmu_engine_ctx_save()). */
 struct vpmu_ctx {
-	const struct vpmu_ucode *uc;	/* the ucode it runs under; NULL: none */
+	const struct vpmu_ucode *uc;	/* what it runs under; NULL: none */
 	struct vpmu_prog_state st;
-	u32 R[VPMU_RF_NREGS];			/* registers by operand code */
+	u32 R[VPMU_RF_NREGS];		/* registers by operand code */
 	u32 dc_tag[VPMU_DC_LINES_MAX];	/* only the ucode's dc_lines used */
 };
 
@@ -153,10 +153,10 @@ struct vpmu_datapath {
 	 * compiler does not pair their stores through a vector register.
 	 */
 	u32 lazy_a;
-	u32 zero_idx;			/* re-zeroed after @ writes: r0 or zero */
+	u32 zero_idx;		/* re-zeroed after @ writes: r0 or zero */
 	u32 lazy_b;
 	bool r0zero;			/* VPMU_IMG_F_R0_ZERO */
-	u8 fetch_shift;			/* vpmu_fetch_ok(): 2, or 1 (IALIGN16) */
+	u8 fetch_shift;		/* vpmu_fetch_ok(): 2, or 1 (IALIGN16) */
 	u32 fetch_lim;			/* ...its limit, for a chunk */
 	u32 op_shift, op_mask;		/* the opcode in ir */
 	u16 condtab[16];		/* flag conditions: bit f holds */
@@ -224,7 +224,7 @@ struct vpmu_triggers {
 	u16 start[VPMU_NR_FGROUPS_MAX], stop[VPMU_NR_FGROUPS_MAX];
 	u16 ovf_src;			/* counters whose wrap is a trigger */
 	u32 ntsrc;			/* microwords with static toggles */
-	u16 tsrc_fgroups;		/* bit g: a fast one toggles fgroups g */
+	u16 tsrc_fgroups;	/* bit g: a fast one toggles fgroups g */
 	u8 gate_fgroups[2];
 	u8 gate_closed, gate_req, gate_open;
 	struct vpmu_trig_hook hook;
@@ -252,14 +252,14 @@ struct vpmu_hu {
 	u64 pos;			/* cycle in it; period: held (once) */
 	u32 left;			/* cycles to the window's end */
 	u8 cls[VPMU_HU_MAX];		/* enum vpmu_cls of each */
-	u16 fact;			/* counting now, by the fold: EVENT, UPC */
+	u16 fact;		/* counting now, by the fold: EVENT, UPC */
 	u16 wact;			/* counting now, by occupancy: WQ */
-	u16 mact;			/* counting now, in the hook: addresses */
+	u16 mact;		/* counting now, in the hook: addresses */
 	bool wq;			/* a WQ entry: stores are routed */
 	u8 route;			/* VPMU_K_LOAD, _STORE: routed for it */
 	u64 b;				/* program cycle at the window's end */
 	u64 acc;			/* occupancy counted up to this cycle */
-	u64 w0;				/* wq_last before the last routed store */
+	u64 w0;			/* wq_last before the last routed store */
 };
 
 /*
@@ -280,7 +280,7 @@ struct vpmu_tc {
 	u32 used;			/* pool words in use */
 	u32 nctr;			/* block counters in use */
 	u32 ntouch;			/* translations counted since drain */
-	u32 budget;			/* microwords this chunk may translate */
+	u32 budget;		/* microwords this chunk may translate */
 	u32 msz;			/* memory its fetches are inside of */
 	bool off;			/* vpmu_engine_tc_enable(e, false) */
 	struct vpmu_tc_stats stats;
@@ -324,7 +324,8 @@ static inline u64 vpmu_stall_of(const struct vpmu_engine *e,
  * linear forms of the microword's counts, the same on every such microword.
  */
 enum vpmu_cls {
-	VPMU_CLS_EXEC,	/* executions: UOPS, INSNS, DISPATCH, TRIGGER, STORES, tags */
+	/* executions: UOPS, INSNS, DISPATCH, TRIGGER, STORES, tags */
+	VPMU_CLS_EXEC,
 	VPMU_CLS_CYC,	/* executions + stall cycles: CYCLES */
 	VPMU_CLS_TKN,	/* taken: UBR_TAKEN */
 	VPMU_CLS_HIT,	/* executions - misses: DC_HIT */
@@ -366,7 +367,8 @@ static inline void vpmu_hu_fold(struct vpmu_engine *e, u16 m, u64 c, u64 stall,
 static inline unsigned int vpmu_slot_of(const struct vpmu_engine *e,
 					const struct vpmu_uop *base)
 {
-	return (unsigned int)(((const char *)base - (const char *)e->mem.slot[0]) /
+	return (unsigned int)(((const char *)base -
+			       (const char *)e->mem.slot[0]) /
 			      e->mem.slot_stride);
 }
 
@@ -407,7 +409,8 @@ static inline u32 vpmu_flags_now(const struct vpmu_engine *e)
 	u32 f = e->mem.R[VPMU_RF_FLAGS];
 
 	if (f & VPMU_FLAGS_LAZY)
-		f = vpmu_flags(3, e->dp.lazy_a, e->dp.lazy_b, e->dp.lazy_a - e->dp.lazy_b);
+		f = vpmu_flags(3, e->dp.lazy_a, e->dp.lazy_b,
+			       e->dp.lazy_a - e->dp.lazy_b);
 	return f;
 }
 
@@ -427,7 +430,8 @@ static inline void vpmu_latch_maps(struct vpmu_engine *e)
 	unsigned int k;
 
 	for (k = 0; k < 3; k++)
-		e->mem.reg_of[VPMU_OPND_AT_DS + k] = e->mem.R[VPMU_RF_DS + k] & 31;
+		e->mem.reg_of[VPMU_OPND_AT_DS + k] = e->mem.R[VPMU_RF_DS + k] &
+						     31;
 }
 
 /* vpmu_events.c: what each event counts on a microword */
@@ -535,7 +539,8 @@ static inline const struct vpmu_tc_trans *
 vpmu_tc_probe(const struct vpmu_engine *e, u32 key, u32 ir)
 {
 	u32 off = e->mem.tc_map[vpmu_tc_slot(key)];
-	const struct vpmu_tc_trans *tb = (const struct vpmu_tc_trans *)(e->mem.tc_pool + off);
+	const struct vpmu_tc_trans *tb =
+		(const struct vpmu_tc_trans *)(e->mem.tc_pool + off);
 
 	return off && tb->key == key && tb->ir == ir ? tb : NULL;
 }

@@ -1,14 +1,56 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * vpmu_exec.h - what the interpreter (vpmu_interp.c) and the
- * translated-code executor (vpmu_tc_exec.c) share: the external signals
- * their microwords see (data cache, write queue, conditions) and the
- * memory write.
+ * translated-code executor (vpmu_tc_exec.c) share: the checks on fetches
+ * and accesses, the flags, the external signals their microwords see
+ * (data cache, write queue, conditions) and the memory write.
  */
 #ifndef _VPMU_EXEC_H
 #define _VPMU_EXEC_H
 
 #include "vpmu_engine_priv.h"
+#include "vpmu_dispatch.h"
+
+/*
+ * An instruction fetch at @npc in this chunk: vpmu_fetch_ok(), its limit
+ * for this run's memory set by vpmu_chunk() (kept out of the loop's
+ * registers: most fetches take vpmu_word_ok()).
+ */
+static __always_inline bool vpmu_fetch_in(const struct vpmu_engine *e,
+					  u32 npc)
+{
+	u32 sh = e->dp.fetch_shift;
+
+	return (npc >> sh | npc << (32 - sh)) < e->dp.fetch_lim;
+}
+
+/*
+ * A word at @x, @fwords words of memory: aligned and inside.  Also a
+ * fetch on 4-byte boundaries (fetch_shift 2), as the handlers ending in
+ * EOI8 make (images with IALIGN16 get the EOI8H ones).
+ */
+static __always_inline bool vpmu_word_ok(u32 x, u32 fwords)
+{
+	return (x >> 2 | x << 30) < fwords;
+}
+
+/* An access of @size bytes at @x: aligned and inside memory. */
+static __always_inline bool vpmu_access_ok(u32 x, unsigned int size,
+					   u32 fwords, u32 hwords, u32 msz)
+{
+	if (size == 4)
+		return vpmu_word_ok(x, fwords);
+	if (size == 2)
+		return (x >> 1 | x << 31) < hwords;
+	return x < msz;
+}
+
+/* The flags register @R holds, computed if a fused compare left it lazy. */
+static __always_inline u32 vpmu_flags_read(struct vpmu_engine *e, u32 *R)
+{
+	return likely(R[VPMU_RF_FLAGS] < VPMU_FLAGS_LAZY) ?
+	       R[VPMU_RF_FLAGS] : vpmu_flags_sync(e);
+}
 
 /* Look up @addr in the data cache; returns true on a miss (and fills). */
 static inline bool vpmu_dc_access(struct vpmu_engine *e, u32 addr)
@@ -42,7 +84,8 @@ static inline u32 vpmu_wq_store(struct vpmu_engine *e, u64 now)
 	u32 stall = 0;
 
 	if (unlikely(last > now + e->dp.wq_full))
-		stall = (u32)(last - now - e->dp.wq_full);	/* the oldest drains */
+		/* until the oldest drains */
+		stall = (u32)(last - now - e->dp.wq_full);
 	e->st.wq_last = (last > now ? last : now) + e->dp.wq_drain;
 	return stall;
 }

@@ -191,7 +191,8 @@ void vpmu_hu_hook(struct vpmu_engine *e, u32 upc, u32 miss)
 	if (e->hu.wq && kind & VPMU_K_STORE)
 		vpmu_hu_store(e);
 	/* counted under the freeze state its microword runs in */
-	if (e->hu.mact && kind & e->hu.route && e->trig.gate_open & VPMU_GATE_HU)
+	if (e->hu.mact && kind & e->hu.route &&
+	    e->trig.gate_open & VPMU_GATE_HU)
 		vpmu_hu_mem(e, kind, miss);
 }
 
@@ -220,15 +221,16 @@ static void vpmu_hu_tail(struct vpmu_engine *e, u32 upc, u64 t, u64 end)
 
 			m &= m - 1;
 			if (x->kind == VPMU_HU_WQ)
-				e->hu.bucket[i] += vpmu_wq_cycles(e, e->hu.w0, t,
-							     t + stall, x->lo,
-							     x->hi) +
+				e->hu.bucket[i] +=
+					vpmu_wq_cycles(e, e->hu.w0, t,
+						       t + stall, x->lo,
+						       x->hi) +
 					vpmu_wq_cycles(e, e->st.wq_last,
-						       t + stall, t + n,
-						       x->lo, x->hi);
+						       t + stall, t + n, x->lo,
+						       x->hi);
 			else if (x->kind == VPMU_HU_UPC)
-				e->hu.bucket[i] += upc >= x->lo && upc <= x->hi ?
-					      n : 0;
+				e->hu.bucket[i] +=
+					upc >= x->lo && upc <= x->hi ? n : 0;
 			else if (x->event == VPMU_EV_CYCLES)
 				e->hu.bucket[i] += n;
 			else if (x->event == VPMU_EV_WQ_STALL)

@@ -5,23 +5,6 @@
  */
 #include "vpmu_exec.h"
 
-#ifndef __annotate_jump_table
-#define __annotate_jump_table
-#endif
-
-/*
- * make feature-bench builds the module again with -DVPMU_BENCH_PAD=n to
- * move the loop's code by n bytes: under TCG, where code sits changes
- * what it costs, and one placement alone can mislead.  The padding runs
- * once per chunk.
- */
-#if defined(__KERNEL__) && defined(VPMU_BENCH_PAD)
-#define VPMU_BENCH_SHIFT()						\
-	asm volatile(".skip " __stringify(VPMU_BENCH_PAD) ", 0x90")
-#else
-#define VPMU_BENCH_SHIFT()	do { } while (0)
-#endif
-
 /* Write @v to register-file index @w, which is a latch or flags. */
 static void vpmu_write_special(struct vpmu_engine *e, unsigned int w, u32 v)
 {
@@ -245,10 +228,12 @@ static __always_inline int vpmu_fault_undo(struct vpmu_engine *e,
 		(*us->last)--;
 		us->next -= us->k;
 	}
-	if (u->h_dispatch == H_TRIG && !hook &&
+	if (u->h_dispatch == VPMU_HANDLER_TRIG && !hook &&
 	    !(e->mem.trig_static[u->upc] & VPMU_TSRC_DYN)) {
-		e->trig.frozen ^= e->mem.trig_static[u->upc] & VPMU_TSRC_FGROUPS;
-		e->ctr.cur = e->ctr.key_slot[vpmu_key(e->st.mode, e->trig.frozen)];
+		e->trig.frozen ^= e->mem.trig_static[u->upc] &
+				  VPMU_TSRC_FGROUPS;
+		e->ctr.cur =
+			e->ctr.key_slot[vpmu_key(e->st.mode, e->trig.frozen)];
 	} else {
 		e->ctr.cur = vpmu_slot_of(e, base);
 	}
@@ -277,32 +262,197 @@ static __always_inline int vpmu_loop_exit(struct vpmu_engine *e,
 	return ret;
 }
 
+/* ---- what the handlers call ---------------------------------------------- */
+
+/* The uop after @u, and the one at byte offset @off of the slot at @base. */
+static __always_inline struct vpmu_uop *vpmu_uop_next(struct vpmu_uop *u)
+{
+	return (struct vpmu_uop *)((char *)u + sizeof(*u));
+}
+
+static __always_inline struct vpmu_uop *vpmu_uop_at(struct vpmu_uop *base,
+						    u32 off)
+{
+	return (struct vpmu_uop *)((char *)base + off);
+}
+
+/* The ID-table entry of opcode @op: byte offsets, right before the slot. */
+static __always_inline u32 vpmu_idt(const struct vpmu_uop *base, u32 op)
+{
+	return ((const u32 *)base)[(s32)op - (s32)VPMU_IDT];
+}
+
+/* BR: to the target of @u if @taken (counted), else to the next uop. */
+static __always_inline struct vpmu_uop *
+vpmu_take(struct vpmu_uop *base, struct vpmu_uop *u, bool taken)
+{
+	if (taken) {
+		u->tkn++;
+		return vpmu_uop_at(base, u->tgt);
+	}
+	return vpmu_uop_next(u);
+}
+
+/* NEXT or JUMP (mem_fast 1 or 2) after a load or store, all committed. */
+static __always_inline struct vpmu_uop *
+vpmu_mem_next(struct vpmu_uop *base, struct vpmu_uop *u)
+{
+	if (u->mem_fast == 2)
+		return vpmu_uop_at(base, u->tgt);
+	return vpmu_uop_next(u);
+}
+
+/* Latch @d (VPMU_RF_DS...) takes @v, and its @ operand the register named. */
+static __always_inline void vpmu_write_latch(u32 *R, u16 *reg_of,
+					     unsigned int d, u32 v)
+{
+	R[d] = v;
+	reg_of[VPMU_RF_AT_OFF + d] = v;
+}
+
 /*
- * What the handlers of vpmu_interp() are made of: they name its locals
- * and jump to its labels, and are #undef'd after it.
- *
- * In the kernel the dispatch goes through the annotated jump table, which
- * objtool can follow; on the host through the pointer in the uop, which
- * saves an instruction per microword.
+ * A load's data-cache lookup at @maddr, counted in uop @x of microword
+ * @upc: a miss counts there.  Returns the cycles it stalls.
  */
-#ifdef __KERNEL__
-#define DISPATCH()	goto *lab[u->h_dispatch]
-#else
-#define DISPATCH()	goto *u->h_label
-#endif
-/* Enter a segment at u: charge it, count the entry, run. */
-#define ENTER()								\
+static __always_inline u32 vpmu_dc_load(struct vpmu_engine *e,
+					struct vpmu_uop *x, u32 upc,
+					u32 maddr)
+{
+	u32 line = maddr >> e->dp.dc_shift;
+	u32 *t = &e->mem.dc_tag[line & e->dp.dc_mask];
+	bool miss = *t != line + 1;
+
+	e->st.last_miss = miss;
+	if (likely(!miss))
+		return 0;
+	*t = line + 1;
+	x->dyn++;
+	if (!e->dp.penalty)
+		return 0;
+	e->ctr.last_stall_upc = upc;
+	return e->dp.penalty;
+}
+
+/*
+ * A store of @size bytes of @v at @maddr, its write-queue entry at cycle
+ * @now, counted in uop @x of microword @upc.  Returns the cycles it
+ * stalls.
+ */
+static __always_inline u32 vpmu_store_now(struct vpmu_engine *e,
+					  struct vpmu_uop *x, u32 upc,
+					  u8 *mem, u32 maddr, u32 v,
+					  unsigned int size, u64 now)
+{
+	u32 stall;
+
+	vpmu_mem_store(mem + maddr, v, size);
+	vpmu_tc_stored(e, maddr);
+	stall = vpmu_wq_store(e, now);
+	if (unlikely(stall)) {
+		x->dyn += stall;
+		e->ctr.last_stall_upc = upc;
+	}
+	return stall;
+}
+
+/*
+ * A resolved toggle (VPMU_TGL()): flip the freeze @fgroups and go to the
+ * slot @dist bytes away, @u's execution counted there (u stays in the
+ * old one).  Returns that slot's base.
+ */
+static __always_inline struct vpmu_uop *
+vpmu_toggle(struct vpmu_engine *e, struct vpmu_uop *base, struct vpmu_uop *u,
+	    s32 dist, unsigned int fgroups)
+{
+	u->cnt--;
+	((struct vpmu_uop *)((char *)u + dist))->cnt++;
+	e->trig.frozen ^= fgroups;
+	return (struct vpmu_uop *)((char *)base + dist);
+}
+
+/* The microword about to fault: what and where, for vpmu_fault_undo(). */
+static __always_inline void vpmu_fault_note(struct vpmu_engine *e,
+					    u32 kind, u32 addr)
+{
+	e->st.fault_kind = kind;
+	e->st.fault_addr = addr;
+}
+
+/* Where the loop goes on: the uop to enter and the cycles left. */
+struct vpmu_loop_next {
+	struct vpmu_uop *u;
+	s32 left;
+};
+
+/*
+ * On to the instruction at @npc (its fetch checked): its word into ir, and
+ * the uop that runs it, with @left cycles left.  With the cache (@tc), its
+ * translation runs first (vpmu_tc_exec()), found or made once the
+ * instruction is warm, and the interpreter goes on where it leaves;
+ * otherwise at the ID-table entry of its opcode, (ir >> @shift) & @mask.
+ */
+static __always_inline struct vpmu_loop_next
+vpmu_eoi(struct vpmu_engine *e, struct vpmu_uop *base, u8 *mem, u32 *R,
+	 u32 npc, u32 shift, u32 mask, bool tc, s32 left, u64 cend)
+{
+	u32 ir = vpmu_get_le32(mem + npc);
+	const struct vpmu_tc_trans *tb;
+	const struct vpmu_tc_pairs *pend;
+	struct vpmu_tc_ret r;
+
+	R[VPMU_RF_IPC] = npc;
+	R[VPMU_RF_IR] = ir;
+	if (tc) {
+		tb = vpmu_tc_probe(e, npc | e->st.mode, ir);
+		if (!tb && vpmu_tc_warm(e, npc))
+			tb = vpmu_tc_next(e, NULL, npc, ir, &pend);
+		if (tb && !tb->none) {
+			r = vpmu_tc_exec(e, base, tb, left, cend);
+			return (struct vpmu_loop_next){ base + r.upc, r.left };
+		}
+	}
+	return (struct vpmu_loop_next){
+		vpmu_uop_at(base, vpmu_idt(base, (ir >> shift) & mask)), left };
+}
+
+/* ---- the loop ----------------------------------------------------------- */
+
+/*
+ * How a handler ends, the only jumps between handlers (vpmu_dispatch.h):
+ *
+ *   GOTO_HANDLER()  to u's handler
+ *   GOTO_FALL()     to the next uop's handler, unchecked (segments)
+ *   GOTO_ENTER()    to u's handler, its segment charged to the cycles
+ *                   left and its entry counted; when fewer are left than
+ *                   the segment has microwords, to slow_enter
+ *   GOTO_SEQ()      to u's sequencer handler, which commits the result
+ *                   and goes on
+ *
+ * and what handlers read: AT(), the register an operand names (@ds,
+ * @s1, @s2 through their latches); LEFT(), the cycles left, a hook set
+ * or not; NOW(), the cycle now (stalls included).  SET_HOOK() runs a
+ * hook after this microword: the next entry fails.  COMMIT() commits a
+ * result the general handlers left (res, nfl, pend, maddr).  All are
+ * #undef'd after vpmu_interp().
+ */
+#define GOTO_HANDLER()	VPMU_GOTO_HANDLER(lab, u->h_dispatch, u->h_label)
+#define GOTO_FALL()							\
+	do {								\
+		u = vpmu_uop_next(u);					\
+		GOTO_HANDLER();						\
+	} while (0)
+#define GOTO_ENTER()							\
 	do {								\
 		left -= u->seg;						\
 		if (unlikely(left < 0))					\
 			goto slow_enter;				\
 		u->cnt++;						\
-		DISPATCH();						\
+		GOTO_HANDLER();						\
 	} while (0)
-/* What is left, a hook set or not; the cycle now (stalls included). */
+#define GOTO_SEQ()	goto *seqlab[u->seq]
+#define AT(code)	R[reg_of[code]]
 #define LEFT()		(hook ? saved_left + left + VPMU_HOOK_BIAS : left)
 #define NOW()		(cend - LEFT())
-/* Run @h after this microword: the next entry fails. */
 #define SET_HOOK(h)							\
 	do {								\
 		if (!hook) {						\
@@ -310,42 +460,6 @@ static __always_inline int vpmu_loop_exit(struct vpmu_engine *e,
 			left = -VPMU_HOOK_BIAS;				\
 		}							\
 		hook |= (h);						\
-	} while (0)
-/* On to the next microword of the segment, unchecked. */
-#define FALL()		do { NEXT_UOP(); DISPATCH(); } while (0)
-#define NEXT_UOP()	(u = (struct vpmu_uop *)((char *)u + sizeof(*u)))
-#define GOTO_TGT(off)	(u = (struct vpmu_uop *)((char *)base + (off)))
-/* The ID table, as byte offsets, sits right before each slot. */
-#define IDT(op)		(((const u32 *)base)[(s32)(op) - (s32)VPMU_IDT])
-#define SEQ()		goto *seqlab[u->seq]
-/*
- * An instruction fetch at @npc: vpmu_fetch_ok(), with the limit for this
- * run's memory in e->dp.fetch_lim (set before vpmu_interp() runs, by vpmu_chunk():
- * kept out of its registers, as most fetches are FETCH_OK4's).
- */
-#define FETCH_OK(npc)							\
-	(((npc) >> e->dp.fetch_shift | (npc) << (32 - e->dp.fetch_shift)) < \
-	 e->dp.fetch_lim)
-/*
- * ...on 4-byte boundaries (fetch_shift 2): the handlers that end in 0, which
- * images with IALIGN16 do not get (vpmu_build_fused() gives them the 0H
- * ones), and word accesses (MEM_OK)
- */
-#define FETCH_OK4(npc)	(((npc) >> 2 | (npc) << 30) < fwords)
-/* An access of @size bytes at @x: aligned and inside memory. */
-#define MEM_OK(x, size)							\
-	((size) == 4 ? FETCH_OK4(x) :					\
-	 (size) == 2 ? ((x) >> 1 | (x) << 31) < hwords : (x) < msz)
-#define AT(code)	R[reg_of[code]]
-#define FLAGS()							\
-	(likely(R[VPMU_RF_FLAGS] < VPMU_FLAGS_LAZY) ? R[VPMU_RF_FLAGS] :	\
-	 vpmu_flags_sync(e))
-/* Latch @d (VPMU_RF_DS...) takes @v, and its @ operand the register it names. */
-#define WRITE_LATCH(d, v)						\
-	do {								\
-		u32 v_ = (v);						\
-		R[d] = v_;						\
-		reg_of[VPMU_RF_AT_OFF + (d)] = v_;					\
 	} while (0)
 #define COMMIT()							\
 	do {								\
@@ -355,416 +469,369 @@ static __always_inline int vpmu_loop_exit(struct vpmu_engine *e,
 		} else {						\
 			left -= vpmu_commit_slow(e, u, res, nfl, pend,	\
 						 maddr, NOW());		\
-			if (pend & VPMU_COMMIT_MODE) {				\
+			if (pend & VPMU_COMMIT_MODE) {			\
 				e->st.mode_next = u->imm;		\
-				SET_HOOK(VPMU_HOOK_MODE);			\
+				SET_HOOK(VPMU_HOOK_MODE);		\
 			}						\
 		}							\
 	} while (0)
-/* A load's data-cache lookup at maddr: a miss counts in u and stalls. */
-#define DC_LOAD()	DC_LOAD_AT(u, u->upc)
-/* ...counted in uop @x of microword @upc. */
-#define DC_LOAD_AT(x, upc)						\
-	do {								\
-		u32 line_ = maddr >> e->dp.dc_shift;			\
-		u32 *t_ = &e->mem.dc_tag[line_ & e->dp.dc_mask];		\
-		bool miss_ = *t_ != line_ + 1;				\
-		e->st.last_miss = miss_;				\
-		if (unlikely(miss_)) {					\
-			*t_ = line_ + 1;				\
-			(x)->dyn++;					\
-			if (e->dp.penalty) {				\
-				left -= e->dp.penalty;			\
-				e->ctr.last_stall_upc = (upc);		\
-			}						\
-		}							\
-	} while (0)
-/* A store's memory write and its write-queue entry at cycle @now. */
-#define ST_NOW(size, now)	ST_NOW_AT(u, u->upc, size, now)
-/* ...counted in uop @x of microword @upc. */
-#define ST_NOW_AT(x, upc, size, now)					\
-	do {								\
-		u32 st_;						\
-		vpmu_mem_store(mem + maddr, res, size);			\
-		vpmu_tc_stored(e, maddr);				\
-		st_ = vpmu_wq_store(e, now);				\
-		if (unlikely(st_)) {					\
-			(x)->dyn += st_;				\
-			left -= st_;					\
-			e->ctr.last_stall_upc = (upc);			\
-		}							\
-	} while (0)
-/* Branch to the target if @cond holds, else go on; enter either. */
-#define BRANCH(cond)							\
-	do {								\
-		if (cond) {						\
-			u->tkn++;					\
-			GOTO_TGT(u->tgt);				\
-		} else {						\
-			NEXT_UOP();					\
-		}							\
-		ENTER();						\
-	} while (0)
-/*
- * On to the instruction at @npc (checked): ir, and the ID table entry of
- * its opcode, (ir >> @shift) & @mask.
- */
-#define EOI_TAIL_OP(npc, shift, mask)					\
-	do {								\
-		u32 ir_ = vpmu_get_le32(mem + (npc));			\
-		R[VPMU_RF_IPC] = (npc);					\
-		R[VPMU_RF_IR] = ir_;						\
-		if (tc && !hook) {					\
-			tb = vpmu_tc_probe(e, (npc) | e->st.mode, ir_);	\
-			if (!tb && vpmu_tc_warm(e, (npc)))		\
-				tb = vpmu_tc_next(e, NULL, (npc), ir_,	\
-						  &tpend);		\
-			if (tb && !tb->none) {				\
-				tr = vpmu_tc_exec(e, base, tb, left,	\
-						  cend);		\
-				left = tr.left;				\
-				u = base + tr.upc;			\
-				ENTER();				\
-			}						\
-		}							\
-		GOTO_TGT(IDT((ir_ >> (shift)) & (mask)));		\
-		ENTER();						\
-	} while (0)
-#define EOI_TAIL(npc)	EOI_TAIL_OP(npc, op_shift, op_mask)
-/* NEXT or JUMP (mem_fast 1 or 2) after a load or store, all committed. */
-#define MEM_SEQ()							\
-	do {								\
-		if (u->mem_fast == 2)					\
-			GOTO_TGT(u->tgt);				\
-		else							\
-			NEXT_UOP();					\
-		ENTER();						\
-	} while (0)
-#define FAULT(kind, addr)						\
-	do {								\
-		e->st.fault_kind = (kind);				\
-		e->st.fault_addr = (addr);				\
-		goto fault;						\
-	} while (0)
-/*
- * A resolved toggle (VPMU_TGL()): flip the freeze @fgroups and go to the slot
- * @dist bytes away, u's execution counted there (u stays in the old one).
- */
-#define TOGGLE(dist, fgroups)						\
-	do {								\
-		s32 d_ = (dist);					\
-		u->cnt--;						\
-		((struct vpmu_uop *)((char *)u + d_))->cnt++;		\
-		e->trig.frozen ^= (fgroups);					\
-		base = (struct vpmu_uop *)((char *)base + d_);		\
-	} while (0)
-/* An ALU shape at @label: operands @A, @B, the result to @W, then @then. */
-#define ALU_SHAPE(label, expr, A, B, W, then)				\
-label : {								\
-		u32 a = (A), b = (B);					\
-		(void)a; (void)b;					\
-		W = (expr);						\
-		then;							\
-	}
 
 /*
- * The handlers of vpmu_interp() by operation, expanded in it (VPMU_BODIES
- * and the shapes of ADD pc ; EOI); #undef'd after it.
+ * The handlers made by operation, each defined right before its uses and
+ * #undef'd after them.  ALU(op): an ALU operation's fused shapes (enum
+ * vpmu_shape), then the general one, which leaves its result to the
+ * sequencer handler.  The first label a macro pastes has a space before
+ * its colon, and the last invocation before a label ends in ';', so
+ * that checkpatch does not read them as halves of a ?: operator.
  */
-/*
- * ALU: the fused shapes (see V_*), then the general form.  A pasted
- * label has a space before its colon and each expansion ends in
- * ';', so that checkpatch does not read them as halves of a ?:
- * operator.
- */
-#define VPMU_ALU_BODY(name, expr)					\
-	ALU_SHAPE(H_F_##name, expr, R[u->a], R[u->b], R[u->d], FALL())	\
-	ALU_SHAPE(H_I_##name, expr, R[u->a], u->imm, R[u->d], FALL())	\
-	ALU_SHAPE(H_D_##name, expr, AT(u->a), AT(u->b), R[u->d], FALL()) \
-	ALU_SHAPE(H_N_##name, expr, AT(u->a), AT(u->b), AT(u->d),	\
-		  *zp = 0; FALL())					\
-H_L_##name : {								\
-		u32 a = R[u->a], b = R[u->b];				\
-		(void)a; (void)b;					\
-		WRITE_LATCH(u->d, (expr) & 31);				\
-		FALL();							\
+#define ALU(op)								\
+VPMU_HANDLER_##op##_NEXT : {						\
+		R[u->d] = vpmu_alu(VPMU_OP_##op, R[u->a], R[u->b], u->b, \
+				   u->imm);				\
+		GOTO_FALL();						\
 	}								\
-	ALU_SHAPE(H_J_##name, expr, AT(u->a), AT(u->b), AT(u->d),	\
-		  *zp = 0; GOTO_TGT(u->tgt); ENTER())			\
-H_E_##name : {								\
-		u32 a = AT(u->a), b = AT(u->b), w = reg_of[u->d];		\
-		u32 r, npc;						\
-		(void)a; (void)b;					\
-		r = (expr);						\
-		npc = w == VPMU_RF_PC ? r : R[VPMU_RF_PC];				\
-		if (unlikely(!FETCH_OK(npc)))				\
-			FAULT(VPMU_FAULT_FETCH, npc);			\
+VPMU_HANDLER_##op##_IMM: {						\
+		R[u->d] = vpmu_alu(VPMU_OP_##op, R[u->a], u->imm, u->b,	\
+				   u->imm);				\
+		GOTO_FALL();						\
+	}								\
+VPMU_HANDLER_##op##_ATSRC: {						\
+		R[u->d] = vpmu_alu(VPMU_OP_##op, AT(u->a), AT(u->b), u->b, \
+				   u->imm);				\
+		GOTO_FALL();						\
+	}								\
+VPMU_HANDLER_##op##_AT: {						\
+		AT(u->d) = vpmu_alu(VPMU_OP_##op, AT(u->a), AT(u->b), u->b, \
+				    u->imm);				\
+		*zp = 0;						\
+		GOTO_FALL();						\
+	}								\
+VPMU_HANDLER_##op##_LATCH: {						\
+		u32 r = vpmu_alu(VPMU_OP_##op, R[u->a], R[u->b], u->b,	\
+				 u->imm);				\
+		vpmu_write_latch(R, reg_of, u->d, r & 31);		\
+		GOTO_FALL();						\
+	}								\
+VPMU_HANDLER_##op##_JUMP: {						\
+		AT(u->d) = vpmu_alu(VPMU_OP_##op, AT(u->a), AT(u->b), u->b, \
+				    u->imm);				\
+		*zp = 0;						\
+		u = vpmu_uop_at(base, u->tgt);				\
+		GOTO_ENTER();						\
+	}								\
+VPMU_HANDLER_##op##_EOI: {						\
+		u32 w = reg_of[u->d], npc;				\
+		u32 r = vpmu_alu(VPMU_OP_##op, AT(u->a), AT(u->b), u->b, \
+				 u->imm);				\
+		npc = w == VPMU_RF_PC ? r : R[VPMU_RF_PC];		\
+		if (unlikely(!vpmu_fetch_in(e, npc))) {			\
+			vpmu_fault_note(e, VPMU_FAULT_FETCH, npc);	\
+			goto fault;					\
+		}							\
 		R[w] = r;						\
 		*zp = 0;						\
-		EOI_TAIL(npc);						\
+		nx = vpmu_eoi(e, base, mem, R, npc, op_shift, op_mask,	\
+			      tc && !hook, left, cend);			\
+		u = nx.u;						\
+		left = nx.left;						\
+		GOTO_ENTER();						\
 	}								\
-H_P_##name: {								\
-		u32 a = R[u->a], b = R[u->b], npc;			\
-		(void)a; (void)b;					\
-		npc = (expr);						\
-		if (unlikely(!FETCH_OK(npc)))				\
-			FAULT(VPMU_FAULT_FETCH, npc);			\
-		R[VPMU_RF_PC] = npc;						\
-		EOI_TAIL(npc);						\
+VPMU_HANDLER_##op##_PCEOI: {						\
+		u32 npc = vpmu_alu(VPMU_OP_##op, R[u->a], R[u->b], u->b, \
+				   u->imm);				\
+		if (unlikely(!vpmu_fetch_in(e, npc))) {			\
+			vpmu_fault_note(e, VPMU_FAULT_FETCH, npc);	\
+			goto fault;					\
+		}							\
+		R[VPMU_RF_PC] = npc;					\
+		nx = vpmu_eoi(e, base, mem, R, npc, op_shift, op_mask,	\
+			      tc && !hook, left, cend);			\
+		u = nx.u;						\
+		left = nx.left;						\
+		GOTO_ENTER();						\
 	}								\
-H_B_##name: {								\
-		u32 a = AT(u->a), b = AT(u->b), r;			\
-		(void)a; (void)b;					\
-		r = (expr);						\
+VPMU_HANDLER_##op##_BR: {						\
+		u32 a = AT(u->a), b = AT(u->b);				\
+		u32 r = vpmu_alu(VPMU_OP_##op, a, b, u->b, u->imm);	\
 		AT(u->d) = r;						\
 		*zp = 0;						\
 		if (u->flag_kind)					\
-			R[VPMU_RF_FLAGS] = vpmu_flags(u->flag_kind, a, b, r);	\
-		BRANCH((condtab[u->cond] >> FLAGS()) & 1);		\
+			R[VPMU_RF_FLAGS] = vpmu_flags(u->flag_kind, a, b, r); \
+		u = vpmu_take(base, u, (condtab[u->cond] >>		\
+					vpmu_flags_read(e, R)) & 1);	\
+		GOTO_ENTER();						\
 	}								\
-H_G_##name: {								\
+VPMU_HANDLER_##op##_GENERAL: {						\
 		u32 a = AT(u->a), b = AT(u->b);				\
-		res = (expr);						\
+		res = vpmu_alu(VPMU_OP_##op, a, b, u->b, u->imm);	\
 		pend = u->pend;						\
 		if (unlikely(u->flag_kind))				\
 			nfl = vpmu_flags(u->flag_kind, a, b, res);	\
-		SEQ();							\
+		GOTO_SEQ();						\
 	}
 
-/* Loads: the access is checked here, committed by the sequencer. */
-#define VPMU_LD_BODY(name, size, expr)					\
-H_M_##name : {								\
-		const u8 *p;						\
+/*
+ * LOAD(op): the access checked here; committed at once (mem_fast) or by
+ * the sequencer handler.
+ */
+#define LOAD(op)							\
+VPMU_HANDLER_##op : {							\
+		unsigned int size_ = vpmu_mem_size(VPMU_OP_##op);	\
 		maddr = AT(u->a) + u->imm;				\
-		if (unlikely(!MEM_OK(maddr, size)))			\
-			FAULT(maddr & (size - 1) ? VPMU_FAULT_ALIGN :	\
-			      VPMU_FAULT_LOAD, maddr);			\
-		p = mem + maddr;					\
-		res = (expr);						\
+		if (unlikely(!vpmu_access_ok(maddr, size_, fwords, hwords, \
+					     msz))) {			\
+			vpmu_fault_note(e, maddr & (size_ - 1) ?	\
+					VPMU_FAULT_ALIGN :		\
+					VPMU_FAULT_LOAD, maddr);	\
+			goto fault;					\
+		}							\
+		res = vpmu_load(VPMU_OP_##op, mem + maddr);		\
 		if (likely(u->mem_fast)) {				\
-			DC_LOAD();					\
+			left -= vpmu_dc_load(e, u, u->upc, maddr);	\
 			AT(u->d) = res;					\
 			*zp = 0;					\
-			MEM_SEQ();					\
+			u = vpmu_mem_next(base, u);			\
+			GOTO_ENTER();					\
 		}							\
 		pend = u->pend;						\
-		if (!(pend & VPMU_COMMIT_LOAD))					\
-			DC_LOAD();					\
-		SEQ();							\
+		if (!(pend & VPMU_COMMIT_LOAD))				\
+			left -= vpmu_dc_load(e, u, u->upc, maddr);	\
+		GOTO_SEQ();						\
 	}
 
-/* Stores: the same; the write queue sees them at once. */
-#define VPMU_ST_BODY(name, size)					\
-H_M_##name : {								\
+/* STORE(op): the same; the write queue sees it at once. */
+#define STORE(op)							\
+VPMU_HANDLER_##op : {							\
+		unsigned int size_ = vpmu_mem_size(VPMU_OP_##op);	\
 		maddr = AT(u->a) + u->imm;				\
-		if (unlikely(!MEM_OK(maddr, size)))			\
-			FAULT(maddr & (size - 1) ? VPMU_FAULT_ALIGN :	\
-			      VPMU_FAULT_STORE, maddr);			\
+		if (unlikely(!vpmu_access_ok(maddr, size_, fwords, hwords, \
+					     msz))) {			\
+			vpmu_fault_note(e, maddr & (size_ - 1) ?	\
+					VPMU_FAULT_ALIGN :		\
+					VPMU_FAULT_STORE, maddr);	\
+			goto fault;					\
+		}							\
 		res = AT(u->b);						\
 		if (likely(u->mem_fast)) {				\
-			ST_NOW(size, cend - left);			\
-			MEM_SEQ();					\
+			left -= vpmu_store_now(e, u, u->upc, mem, maddr, res, \
+					       size_, cend - left);	\
+			u = vpmu_mem_next(base, u);			\
+			GOTO_ENTER();					\
 		}							\
 		pend = u->pend;						\
 		if (!pend)						\
-			ST_NOW(size, NOW());				\
-		SEQ();							\
+			left -= vpmu_store_now(e, u, u->upc, mem, maddr, res, \
+					       size_, NOW());		\
+		GOTO_SEQ();						\
 	}
 
 /*
- * ADD pc, pc, #imm ; EOI: PI, and PI0 with the opcode in ir's low
- * byte and 4-byte instruction boundaries (@fetch_ok, the fetch check on
- * npc); TPI and TPI0, the same for a mark whose toggle is resolved
- * (vpmu_tgl_update(): the way in the uop), TRIG's fast path fused
- * in.  A mark toggles only once its fetch is known good, so a fault
- * has nothing to undo.
+ * PC_ADDI(name, toggles, shift, mask, fetch_ok): ADD pc, pc, #imm ; EOI,
+ * its fetch checked by @fetch_ok, its opcode (ir >> @shift) & @mask; a
+ * mark whose toggle is resolved in the uop first toggles (@toggles,
+ * vpmu_tgl_update()), once its fetch is known good, so that a fault has
+ * nothing to undo.
  */
-#define VPMU_PI(name, toggle, shift, mask, fetch_ok)			\
-name : {								\
-		u32 npc = R[VPMU_RF_PC] + u->imm;				\
-		if (unlikely(!(fetch_ok)))				\
-			FAULT(VPMU_FAULT_FETCH, npc);			\
-		toggle;							\
-		R[VPMU_RF_PC] = npc;						\
-		EOI_TAIL_OP(npc, shift, mask);				\
+#define PC_ADDI(name, toggles, shift, mask, fetch_ok)			\
+VPMU_HANDLER_##name : {							\
+		u32 npc = R[VPMU_RF_PC] + u->imm;			\
+		if (unlikely(!(fetch_ok))) {				\
+			vpmu_fault_note(e, VPMU_FAULT_FETCH, npc);	\
+			goto fault;					\
+		}							\
+		if (toggles)						\
+			base = vpmu_toggle(e, base, u, u->toggle_dist,	\
+					   u->toggle_fgroups);		\
+		R[VPMU_RF_PC] = npc;					\
+		nx = vpmu_eoi(e, base, mem, R, npc, shift, mask,	\
+			      tc && !hook, left, cend);			\
+		u = nx.u;						\
+		left = nx.left;						\
+		GOTO_ENTER();						\
 	}
 
 /*
- * Run microwords while the cycles used in this call are below @L (at most
- * VPMU_CHUNK_MAX).  With @L < 0 only publish the handler table.  Returns
- * X_*; e->st.cyc and e->st.upc are up to date on return.
+ * PC_ADD(name, fetch_ok): ADD pc, pc, register ; EOI, the opcode in ir's
+ * low byte, the fetch checked by @fetch_ok.
  */
-int vpmu_interp(struct vpmu_engine *e, s64 L)
+#define PC_ADD(name, fetch_ok)						\
+VPMU_HANDLER_##name : {							\
+		u32 npc = R[VPMU_RF_PC] + R[u->b];			\
+		if (unlikely(!(fetch_ok))) {				\
+			vpmu_fault_note(e, VPMU_FAULT_FETCH, npc);	\
+			goto fault;					\
+		}							\
+		R[VPMU_RF_PC] = npc;					\
+		nx = vpmu_eoi(e, base, mem, R, npc, 0, 0xff, tc && !hook, \
+			      left, cend);				\
+		u = nx.u;						\
+		left = nx.left;						\
+		GOTO_ENTER();						\
+	}
+
+/* CMP(cond): SUB.s into the sink ; BR cond, the flags left lazy. */
+#define CMP(cond)							\
+VPMU_HANDLER_CMP_##cond : {						\
+		u32 a = AT(u->a), b = AT(u->b);				\
+		e->dp.lazy_a = a;					\
+		e->dp.lazy_b = b;					\
+		R[VPMU_RF_FLAGS] = VPMU_FLAGS_LAZY;			\
+		u = vpmu_take(base, u,					\
+			      vpmu_cmp_holds(VPMU_COND_##cond, a, b));	\
+		GOTO_ENTER();						\
+	}
+
+/*
+ * Run microwords while the cycles used in this call are below @cycles (at
+ * most VPMU_CHUNK_MAX).  With @cycles < 0 only publish the handler table.
+ * Returns enum vpmu_interp_exit; e->st.cyc and e->st.upc are up to date
+ * on return.
+ */
+int vpmu_interp(struct vpmu_engine *e, s64 cycles)
 {
-	static const void *const lab[H_NR] __annotate_jump_table = {
-#define VPMU_H(label, props)						\
-		[H_##label] = &&H_##label,
-		VPMU_HANDLER_LIST
-#undef VPMU_H
+	static const void *const lab[VPMU_HANDLER_NR] __annotate_jump_table = {
+#define X(name, props)	VPMU_JUMP_ENTRY(VPMU_HANDLER_, name)
+		VPMU_HANDLER_LIST(X)
+#undef X
 	};
-	static const void *const seqlab[Q_NR] __annotate_jump_table = {
-#define VPMU_X(name, code, sig, doc)					\
-		[Q_##name] = &&Q_##name,
-		VPMU_SEQ_LIST(VPMU_X)
-#undef VPMU_X
-		[Q_BRX] = &&Q_BRX,
+	static const void *const seqlab[VPMU_SEQ_HANDLER_NR]
+		__annotate_jump_table = {
+#define X(name, code, sig, doc)	VPMU_JUMP_ENTRY(VPMU_SEQ_HANDLER_, name)
+		VPMU_SEQ_LIST(X)
+#undef X
+		VPMU_JUMP_ENTRY(VPMU_SEQ_HANDLER_, BRX)
 	};
 	struct vpmu_uop *base, *u;
 	s32 left, saved_left = 0;
 	u64 cend;		/* the cycle now is cend - left */
-	unsigned int hook = 0;	/* HOOK_*: after the current microword */
+	unsigned int hook = 0;	/* VPMU_HOOK_*: after this microword */
 	u32 *const R = e->mem.R;
 	u8 *const mem = e->st.mem;
 	const u32 msz = e->st.msz;
-	/* a word access at x is fine iff ror(x, 2) < fwords (MEM_OK) */
+	/* a word access at x is fine iff ror(x, 2) < fwords (vpmu_word_ok()) */
 	const u32 fwords = msz >> 2, hwords = msz >> 1;
 	const u16 *const condtab = e->dp.condtab;
 	const u32 op_shift = e->dp.op_shift, op_mask = e->dp.op_mask;
 	u16 *const reg_of = e->mem.reg_of;
-	u32 *const zp = &R[e->dp.zero_idx];	/* re-zeroed after @ writes */
+	u32 *const zp = &R[e->dp.zero_idx];	/* zeroed after @ writes */
 	unsigned int pend = 0;
 	u32 res = 0, nfl = 0, maddr = 0;
-	int ret;
+	struct vpmu_loop_next nx;
 	/*
 	 * Translations: not for a step, whose fold takes one microword, nor
 	 * while the micro-PC histogram samples so often that most blocks
 	 * would leave for its samples (the interpreter takes those cheaper)
 	 */
-	const bool tc = e->mem.tc_pool && !e->tc.off && L >= VPMU_STEP_BELOW &&
-			(e->uh.interval <= 1 || e->uh.interval >= VPMU_TC_MIN_K);
-	const struct vpmu_tc_trans *tb;
-	const struct vpmu_tc_pairs *tpend;
-	struct vpmu_tc_ret tr;
+	const bool tc =
+		e->mem.tc_pool && !e->tc.off && cycles >= VPMU_STEP_BELOW &&
+		(e->uh.interval <= 1 || e->uh.interval >= VPMU_TC_MIN_K);
 
-	VPMU_BENCH_SHIFT();
-	if (L < 0) {
+	if (cycles < 0) {
 		e->lab = lab;
 		vpmu_tc_exec(e, NULL, NULL, 0, 0);	/* e->tlab */
 		return VPMU_INTERP_CHUNK;
 	}
-	left = vpmu_clock_start(e, L);
+	left = vpmu_clock_start(e, cycles);
 	cend = e->st.cyc + left - 1;
 	/*
 	 * What translating may cost a chunk, in microwords: bounded by its
 	 * length, so that a chunk run with interrupts off stays short
 	 */
-	e->tc.budget = 16 + (u32)(L >> 7);
+	e->tc.budget = 16 + (u32)(cycles >> 7);
 	if (tc && unlikely(msz < e->tc.msz))
 		vpmu_tc_flush(e);	/* translated fetches may be outside */
 	base = e->mem.slot[e->ctr.cur];
 	u = base + e->st.upc;
-	ENTER();
+	GOTO_ENTER();
 
-	VPMU_OP_LIST(VPMU_BODIES);
+	ALU(ADD) ALU(SUB) ALU(AND) ALU(OR) ALU(XOR) ALU(SHL) ALU(SHR)
+	ALU(SAR) ALU(SLT) ALU(SLTU) ALU(MUL) ALU(MOV) ALU(EXT) ALU(SEXT)
+	ALU(MULH) ALU(MULHSU) ALU(MULHU) ALU(DIV) ALU(DIVU) ALU(REM) ALU(REMU)
+	LOAD(LB) LOAD(LBU) LOAD(LH) LOAD(LHU) LOAD(LW)
+	STORE(SB) STORE(SH) STORE(SW)
+	CMP(AL) CMP(Z) CMP(NZ) CMP(N) CMP(NN) CMP(C) CMP(NC) CMP(V) CMP(NV)
+	CMP(LT) CMP(GE)
+	PC_ADDI(PC_ADDI_EOI, false, op_shift, op_mask, vpmu_fetch_in(e, npc))
+	PC_ADDI(PC_ADDI_EOI8, false, 0, 0xff, vpmu_word_ok(npc, fwords))
+	PC_ADDI(PC_ADDI_EOI8H, false, 0, 0xff, vpmu_fetch_in(e, npc))
+	PC_ADDI(TRIG_PC_ADDI_EOI, true, op_shift, op_mask,
+		vpmu_fetch_in(e, npc))
+	PC_ADDI(TRIG_PC_ADDI_EOI8, true, 0, 0xff, vpmu_word_ok(npc, fwords));
 
-H_NOP_N:
-	FALL();
-H_JMP:
-	/* NOP ; JUMP */
-	GOTO_TGT(u->tgt);
-	ENTER();
-H_XDISP: {
+VPMU_HANDLER_NOP_FALL:
+	GOTO_FALL();
+VPMU_HANDLER_NOP_THEN_JUMP:
+	u = vpmu_uop_at(base, u->tgt);
+	GOTO_ENTER();
+VPMU_HANDLER_EXT_THEN_DISP: {
 		/* EXT into a register ; DISP on it: decoding a field */
 		u32 r = (R[u->a] >> u->b) & u->imm;
 
 		R[u->d] = r;
-		GOTO_TGT(u->tgt + (r & ((1u << u->cond) - 1)) * sizeof(*u));
-		ENTER();
+		u = vpmu_uop_at(base, u->tgt +
+				(r & ((1u << u->cond) - 1)) * sizeof(*u));
+		GOTO_ENTER();
 	}
-H_ADISP: {
+VPMU_HANDLER_ADD_THEN_DISP: {
 		/* ADD into a register ; DISP on it: an address's low bits */
 		u32 r = AT(u->a) + AT(u->b);
 
 		R[u->d] = r;
-		GOTO_TGT(u->tgt + (r & ((1u << u->cond) - 1)) * sizeof(*u));
-		ENTER();
+		u = vpmu_uop_at(base, u->tgt +
+				(r & ((1u << u->cond) - 1)) * sizeof(*u));
+		GOTO_ENTER();
 	}
-H_XBR: {
+VPMU_HANDLER_EXT_THEN_BR: {
 		/* EXT.s into a register ; BR on its flags: checking a field */
 		u32 r = (R[u->a] >> u->b) & u->imm;
 		u32 f = (r ? 0 : VPMU_FLAG_Z) | (r >> 31 ? VPMU_FLAG_N : 0);
 
 		R[u->d] = r;
 		R[VPMU_RF_FLAGS] = f;
-		BRANCH((condtab[u->cond] >> f) & 1);
+		u = vpmu_take(base, u, (condtab[u->cond] >> f) & 1);
+		GOTO_ENTER();
 	}
-H_NOP:
-H_MODE:
+VPMU_HANDLER_NOP:
+VPMU_HANDLER_MODE:
 	pend = u->pend;
-	SEQ();
+	GOTO_SEQ();
 
 	/* EXT into a latch; the mask is already cut to 5 bits */
-H_LEXT:
-	WRITE_LATCH(u->d, (R[u->a] >> u->b) & u->imm);
-	FALL();
-H_LEXTI:
-	WRITE_LATCH(u->d, (R[VPMU_RF_IR] >> u->b) & u->imm);
-	FALL();
-H_LEXTI2: {
+VPMU_HANDLER_LATCH_EXT:
+	vpmu_write_latch(R, reg_of, u->d, (R[u->a] >> u->b) & u->imm);
+	GOTO_FALL();
+VPMU_HANDLER_LATCH_EXT_IR:
+	vpmu_write_latch(R, reg_of, u->d, (R[VPMU_RF_IR] >> u->b) & u->imm);
+	GOTO_FALL();
+VPMU_HANDLER_LATCH_EXT_IR_X2: {
 		/* two of them: nothing between them can change ir */
 		u32 ir = R[VPMU_RF_IR];
 
-		WRITE_LATCH(u->d, (ir >> u->b) & u->imm);
-		WRITE_LATCH(u[1].d, (ir >> u[1].b) & u[1].imm);
-		u = (struct vpmu_uop *)((char *)u + 2 * sizeof(*u));
-		DISPATCH();
+		vpmu_write_latch(R, reg_of, u->d, (ir >> u->b) & u->imm);
+		vpmu_write_latch(R, reg_of, u[1].d, (ir >> u[1].b) & u[1].imm);
+		u += 2;
+		GOTO_HANDLER();
 	}
-H_LX2S: {
+VPMU_HANDLER_LATCH_EXT_IR_X2_SAR: {
 		/* and then SAR of ir by an immediate (an instruction's imm) */
 		u32 ir = R[VPMU_RF_IR];
 
-		WRITE_LATCH(u->d, (ir >> u->b) & u->imm);
-		WRITE_LATCH(u[1].d, (ir >> u[1].b) & u[1].imm);
+		vpmu_write_latch(R, reg_of, u->d, (ir >> u->b) & u->imm);
+		vpmu_write_latch(R, reg_of, u[1].d, (ir >> u[1].b) & u[1].imm);
 		R[u[2].d] = (u32)((s32)ir >> (u[2].imm & 31));
-		u = (struct vpmu_uop *)((char *)u + 3 * sizeof(*u));
-		DISPATCH();
+		u += 3;
+		GOTO_HANDLER();
 	}
 
-	VPMU_PI(H_PI, (void)0, op_shift, op_mask, FETCH_OK(npc));
-	VPMU_PI(H_PI0, (void)0, 0, 0xff, FETCH_OK4(npc));
-	VPMU_PI(H_TPI, TOGGLE(u->toggle_dist, u->toggle_fgroups), op_shift,
-		op_mask, FETCH_OK(npc));
-	VPMU_PI(H_TPI0, TOGGLE(u->toggle_dist, u->toggle_fgroups), 0, 0xff,
-		FETCH_OK4(npc));
+	PC_ADD(PC_ADD_EOI8, vpmu_word_ok(npc, fwords))
+	PC_ADD(PC_ADD_EOI8H, vpmu_fetch_in(e, npc));
 
-	/* ADD pc, pc, register ; EOI, the opcode in ir's low byte */
-H_PR0: {
-		u32 npc = R[VPMU_RF_PC] + R[u->b];
-
-		if (unlikely(!FETCH_OK4(npc)))
-			FAULT(VPMU_FAULT_FETCH, npc);
-		R[VPMU_RF_PC] = npc;
-		EOI_TAIL_OP(npc, 0, 0xff);
-	}
-	/* PI0 and PR0 on 2-byte boundaries (IALIGN16) */
-	VPMU_PI(H_PI0H, (void)0, 0, 0xff, FETCH_OK(npc));
-H_PR0H: {
-		u32 npc = R[VPMU_RF_PC] + R[u->b];
-
-		if (unlikely(!FETCH_OK(npc)))
-			FAULT(VPMU_FAULT_FETCH, npc);
-		R[VPMU_RF_PC] = npc;
-		EOI_TAIL_OP(npc, 0, 0xff);
-	}
-
-	/* SUB.s zero, a, b ; BR cond, target: see VPMU_CMP_LIST */
-#define VPMU_X(name, holds)						\
-H_CMP_##name : {								\
-		u32 a = AT(u->a), b = AT(u->b);				\
-		e->dp.lazy_a = a;						\
-		e->dp.lazy_b = b;						\
-		R[VPMU_RF_FLAGS] = VPMU_FLAGS_LAZY;				\
-		BRANCH(holds);						\
-	}
-	VPMU_CMP_LIST(VPMU_X);
-#undef VPMU_X
-
-H_SYNC:
+VPMU_HANDLER_SYNC_FLAGS:
 	/* reads the flags: compute them first if they are lazy */
 	vpmu_flags_sync(e);
 	goto *lab[u->h_fast];
 
-H_TRIG: {
+VPMU_HANDLER_TRIG: {
 		/*
 		 * A trigger source that toggles as it begins, its toggle
 		 * resolved in the toggle table: toggle, and run the microword
@@ -774,14 +841,18 @@ H_TRIG: {
 		s32 d = VPMU_TGL(base, u->upc);
 
 		if (likely(d)) {
-			TOGGLE(d & VPMU_TGL_SLOT, d & VPMU_TGL_FGROUPS);
-			u = (struct vpmu_uop *)((char *)u + (d & VPMU_TGL_SLOT));
+			base = vpmu_toggle(e, base, u, d & VPMU_TGL_SLOT,
+					   d & VPMU_TGL_FGROUPS);
+			u = (struct vpmu_uop *)((char *)u +
+						(d & VPMU_TGL_SLOT));
 			goto *lab[u->h_fast];
 		}
 		d = vpmu_trig_way(e, u, base, hook);
 		if (likely(d)) {
-			TOGGLE(d & VPMU_TGL_SLOT, d & VPMU_TGL_FGROUPS);
-			u = (struct vpmu_uop *)((char *)u + (d & VPMU_TGL_SLOT));
+			base = vpmu_toggle(e, base, u, d & VPMU_TGL_SLOT,
+					   d & VPMU_TGL_FGROUPS);
+			u = (struct vpmu_uop *)((char *)u +
+						(d & VPMU_TGL_SLOT));
 			if (e->mem.trig_static[u->upc] & VPMU_TSRC_FAST)
 				goto *lab[u->h_fast];
 		} else {
@@ -792,66 +863,76 @@ H_TRIG: {
 		goto *lab[u->h_general];
 	}
 
-	/* Sequencer: check what can fault, commit, continue. */
-Q_NEXT:
+	/* The sequencer handlers: check what can fault, commit, go on. */
+VPMU_SEQ_HANDLER_NEXT:
 	COMMIT();
-	NEXT_UOP();
-	ENTER();
-Q_JUMP:
+	u = vpmu_uop_next(u);
+	GOTO_ENTER();
+VPMU_SEQ_HANDLER_JUMP:
 	COMMIT();
-	GOTO_TGT(u->tgt);
-	ENTER();
-Q_BR:
+	u = vpmu_uop_at(base, u->tgt);
+	GOTO_ENTER();
+VPMU_SEQ_HANDLER_BR:
 	COMMIT();
-	BRANCH((condtab[u->cond] >> FLAGS()) & 1);
-Q_BRX:
+	u = vpmu_take(base, u, (condtab[u->cond] >> vpmu_flags_read(e, R)) & 1);
+	GOTO_ENTER();
+VPMU_SEQ_HANDLER_BRX:
 	COMMIT();
-	BRANCH(vpmu_cond_ext(e, u->cond, NOW()));
-Q_CALL:
-	if (unlikely(e->st.sp == VPMU_USTACK_DEPTH))
-		FAULT(VPMU_FAULT_USTACK, 0);
+	u = vpmu_take(base, u, vpmu_cond_ext(e, u->cond, NOW()));
+	GOTO_ENTER();
+VPMU_SEQ_HANDLER_CALL:
+	if (unlikely(e->st.sp == VPMU_USTACK_DEPTH)) {
+		vpmu_fault_note(e, VPMU_FAULT_USTACK, 0);
+		goto fault;
+	}
 	COMMIT();
 	e->st.ustack[e->st.sp++] = (u32)((char *)u - (char *)base) + sizeof(*u);
-	GOTO_TGT(u->tgt);
-	ENTER();
-Q_RET:
-	if (unlikely(!e->st.sp))
-		FAULT(VPMU_FAULT_USTACK, 0);
+	u = vpmu_uop_at(base, u->tgt);
+	GOTO_ENTER();
+VPMU_SEQ_HANDLER_RET:
+	if (unlikely(!e->st.sp)) {
+		vpmu_fault_note(e, VPMU_FAULT_USTACK, 0);
+		goto fault;
+	}
 	COMMIT();
-	GOTO_TGT(e->st.ustack[--e->st.sp]);
-	ENTER();
-Q_DISP:
+	u = vpmu_uop_at(base, e->st.ustack[--e->st.sp]);
+	GOTO_ENTER();
+VPMU_SEQ_HANDLER_DISP:
 	COMMIT();
-	GOTO_TGT(u->tgt + (res & ((1u << u->cond) - 1)) * sizeof(*u));
-	ENTER();
-Q_EOI: {
+	u = vpmu_uop_at(base,
+			u->tgt + (res & ((1u << u->cond) - 1)) * sizeof(*u));
+	GOTO_ENTER();
+VPMU_SEQ_HANDLER_EOI: {
 		u32 npc = reg_of[u->d] == VPMU_RF_PC ? res : R[VPMU_RF_PC];
 
-		if (unlikely(!FETCH_OK(npc)))
-			FAULT(VPMU_FAULT_FETCH, npc);
+		if (unlikely(!vpmu_fetch_in(e, npc))) {
+			vpmu_fault_note(e, VPMU_FAULT_FETCH, npc);
+			goto fault;
+		}
 		COMMIT();
-		EOI_TAIL(npc);
+		nx = vpmu_eoi(e, base, mem, R, npc, op_shift, op_mask,
+			      tc && !hook, left, cend);
+		u = nx.u;
+		left = nx.left;
+		GOTO_ENTER();
 	}
-Q_HALT:
+VPMU_SEQ_HANDLER_HALT:
 	COMMIT();
-	ret = VPMU_INTERP_HALT;
-	goto stop;
-Q_TRAP:
+	return vpmu_loop_exit(e, base, u, hook, cend, LEFT(), VPMU_INTERP_HALT);
+VPMU_SEQ_HANDLER_TRAP:
 	COMMIT();
-	ret = VPMU_INTERP_TRAP;
-	goto stop;
-Q_CTR:
+	return vpmu_loop_exit(e, base, u, hook, cend, LEFT(), VPMU_INTERP_TRAP);
+VPMU_SEQ_HANDLER_CTR:
 	/* the counter is read after the chunk (vpmu_ctr_serve()) */
 	COMMIT();
-	ret = VPMU_INTERP_CTR;
-	goto stop;
+	return vpmu_loop_exit(e, base, u, hook, cend, LEFT(), VPMU_INTERP_CTR);
 
 slow_enter:
 	/*
 	 * Not entered after all: a hook, a sample or the chunk's end is
 	 * due, or fewer cycles are left than the segment has microwords.
 	 * The barrier makes this a fresh load of seg, which lets every
-	 * ENTER subtract seg straight from memory.
+	 * GOTO_ENTER() subtract seg straight from memory.
 	 */
 	barrier();
 	left += u->seg;
@@ -860,58 +941,38 @@ slow_enter:
 		u = vpmu_hook_resume(e, hook, base, u, cend - left);
 		base = e->mem.slot[e->ctr.cur];
 		hook = 0;
-		ENTER();
+		GOTO_ENTER();
 	}
 	if (e->uh.sampler.due) {
 		s32 d = vpmu_uhist_sample(e, u, left);
 
 		left += d;
 		cend += d;
-		ENTER();
+		GOTO_ENTER();
 	}
-	if (left <= 0) {
-		ret = VPMU_INTERP_CHUNK;
-		goto stop;
-	}
+	if (left <= 0)
+		return vpmu_loop_exit(e, base, u, hook, cend, LEFT(),
+				      VPMU_INTERP_CHUNK);
 	vpmu_step_alone(e, u);
 	left--;
 	goto *lab[u->h_general];
 
 fault:
 	return vpmu_fault_undo(e, base, u, hook, cend, LEFT());
-stop:
-	return vpmu_loop_exit(e, base, u, hook, cend, LEFT(), ret);
 }
 
-#undef DISPATCH
-#undef ENTER
+#undef GOTO_HANDLER
+#undef GOTO_FALL
+#undef GOTO_ENTER
+#undef GOTO_SEQ
+#undef AT
 #undef LEFT
 #undef NOW
 #undef SET_HOOK
-#undef FALL
-#undef NEXT_UOP
-#undef GOTO_TGT
-#undef IDT
-#undef SEQ
-#undef FETCH_OK
-#undef FETCH_OK4
-#undef MEM_OK
-#undef AT
-#undef FLAGS
-#undef WRITE_LATCH
 #undef COMMIT
-#undef BRANCH
-#undef EOI_TAIL_OP
-#undef EOI_TAIL
-#undef DC_LOAD
-#undef ST_NOW
-#undef MEM_SEQ
-#undef FAULT
-#undef TOGGLE
-#undef ALU_SHAPE
-#undef VPMU_ALU_BODY
-#undef VPMU_LD_BODY
-#undef VPMU_ST_BODY
-#undef VPMU_PI
-#undef DC_LOAD_AT
-#undef ST_NOW_AT
+#undef ALU
+#undef LOAD
+#undef STORE
+#undef PC_ADDI
+#undef PC_ADD
+#undef CMP

@@ -5,8 +5,8 @@
  * The engine's decoder, handlers and jump table, the image validator, the
  * assembler and the disassembler are all generated from the lists below;
  * adding an operation here is the whole of the work for the toolchain and
- * most of it for the engine, which must supply its semantics
- * (VPMU_SEM_<name> in vpmu_engine_priv.h) and does not build until it does.
+ * most of it for the engine, which must supply its semantics (vpmu_alu()
+ * and the handlers in vpmu_uop.h) and does not build until it does.
  *
  * This header is portable: it depends only on <linux/types.h> through the
  * uapi header, and compiles in the kernel and on the host.
@@ -268,7 +268,7 @@ struct vpmu_cond_info {
 };
 
 struct vpmu_opnd_info {
-	const char *name;	/* "r7", "t3", "pc", "@ds", ...; NULL reserved */
+	const char *name; /* "r7", "t3", "pc", "@ds", ...; NULL reserved */
 	enum vpmu_opnd_access access;
 };
 

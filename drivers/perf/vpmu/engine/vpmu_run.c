@@ -179,9 +179,9 @@ static void vpmu_fill_stop(struct vpmu_engine *e, struct vpmu_stop *stop,
 }
 
 /*
- * A CTR microword ended the chunk (VPMU_INTERP_CTR): the counter its result selected
- * goes into its destination (vpmu_isa.h), and the program goes on after
- * it.  Everything is folded here, so the value is exact.
+ * A CTR microword ended the chunk (VPMU_INTERP_CTR): the counter its
+ * result selected goes into its destination (vpmu_isa.h), and the
+ * program goes on after it.  Everything is folded here, so the value is exact.
  */
 static void vpmu_ctr_serve(struct vpmu_engine *e)
 {
@@ -287,12 +287,14 @@ static int vpmu_chunk(struct vpmu_engine *e, u64 L, bool defer, u32 *wr,
 	*ipc = e->mem.R[VPMU_RF_IPC];
 	if (e->hu.prog.n)
 		vpmu_hu_chunk_begin(e, c1);
-	e->dp.fetch_lim = vpmu_fetch_limit(e->dp.fetch_shift, e->st.msz);	/* FETCH_OK() */
+	/* vpmu_fetch_in() */
+	e->dp.fetch_lim = vpmu_fetch_limit(e->dp.fetch_shift, e->st.msz);
 	if (step) {
 		x = vpmu_interp(e, 1);
 		/* one microword; an early exit may sit after it */
 		if (!defer)
-			*wr = vpmu_fold(e, *upc, *upc + e->mem.slot[0][*upc].seg);
+			*wr = vpmu_fold(e, *upc,
+					*upc + e->mem.slot[0][*upc].seg);
 	} else {
 		x = vpmu_interp(e, (long)L);
 		if (!defer)
@@ -347,7 +349,8 @@ enum vpmu_stop_reason vpmu_engine_run(struct vpmu_engine *e, u64 budget,
 		x = vpmu_chunk(e, budget - used, defer, &wr, &x_upc, &x_ipc);
 		if (x == VPMU_INTERP_CTR)
 			vpmu_ctr_serve(e);
-		if (x == VPMU_INTERP_HALT || x == VPMU_INTERP_TRAP || x == VPMU_INTERP_FAULT)
+		if (x == VPMU_INTERP_HALT || x == VPMU_INTERP_TRAP ||
+		    x == VPMU_INTERP_FAULT)
 			vpmu_fill_stop(e, stop, x);
 		if (wr && vpmu_overflow(e, wr, x, stop, x_upc, x_ipc))
 			break;
@@ -361,7 +364,8 @@ enum vpmu_stop_reason vpmu_engine_run(struct vpmu_engine *e, u64 budget,
 		if (defer)
 			continue;	/* the slots keep their counts */
 		vpmu_slot_reset(e);
-		e->ctr.cur = vpmu_slot_get(e, vpmu_key(e->st.mode, e->trig.frozen));
+		e->ctr.cur =
+			vpmu_slot_get(e, vpmu_key(e->st.mode, e->trig.frozen));
 	}
 	stop->cycles = e->st.cyc - c0;
 	return stop->reason;
@@ -403,8 +407,8 @@ struct vpmu_engine_mem *vpmu_engine_mem_alloc(u32 words, bool tc)
 		return NULL;
 	m->words = words;
 	/*
-	 * Each slot: its toggle table, ID table and uops, VPMU_TGL_ALIGN-aligned,
-	 * so that slots are a multiple of VPMU_TGL_ALIGN bytes apart.
+	 * Each slot: its toggle table, ID table and uops, aligned to
+	 * VPMU_TGL_ALIGN, so that slots are a multiple of it apart.
 	 */
 	m->slot_stride = VPMU_TGL_ROUND(tgl_size + sizeof(u32) * VPMU_IDT +
 				   sizeof(struct vpmu_uop) * n);
@@ -537,7 +541,7 @@ struct vpmu_engine *vpmu_engine_create(u32 cs_limit)
 		e->trig.stop[g] = VPMU_TRIG_NONE;
 	}
 	e->trig.gate_open = VPMU_GATE_ALL;
-	e->dp.fetch_shift = 2;		/* 4-byte boundaries until an image says */
+	e->dp.fetch_shift = 2;	/* 4-byte boundaries until an image says */
 	vpmu_engine_mem_set(e, m);
 	return e;
 }
@@ -610,7 +614,8 @@ void vpmu_engine_ctx_save(struct vpmu_engine *e, struct vpmu_ctx *c)
 	c->st = e->st;
 	memcpy(c->R, e->mem.R, sizeof(c->R));
 	if (e->uc)
-		memcpy(c->dc_tag, e->mem.dc_tag, sizeof(u32) * (e->dp.dc_mask + 1));
+		memcpy(c->dc_tag, e->mem.dc_tag,
+		       sizeof(u32) * (e->dp.dc_mask + 1));
 }
 
 int vpmu_engine_ctx_restore(struct vpmu_engine *e, const struct vpmu_ctx *c)
@@ -637,7 +642,8 @@ int vpmu_ctx_set_mem(struct vpmu_ctx *c, u8 *mem, u32 mem_size)
 
 u32 vpmu_engine_reg(const struct vpmu_engine *e, unsigned int opnd)
 {
-	if (!e->mem.R || opnd >= 64 || vpmu_opnd_info[opnd].access == VPMU_ACC_NONE ||
+	if (!e->mem.R || opnd >= 64 ||
+	    vpmu_opnd_info[opnd].access == VPMU_ACC_NONE ||
 	    opnd == VPMU_OPND_IMM || opnd == VPMU_RF_ZERO)
 		return 0;
 	if (vpmu_is_at(opnd))

@@ -28,7 +28,7 @@ struct vpmu_engine;
 #define VPMU_TC_POOL	(32 * 1024)	/* pool words */
 #define VPMU_TC_MAP	8192		/* table entries, a power of two */
 #ifndef VPMU_TC_WARM
-#define VPMU_TC_WARM	8		/* runs of an instruction before it is */
+#define VPMU_TC_WARM	8	/* runs of an instruction before it is */
 #endif					/* translated (by its table entry) */
 #define VPMU_TC_BLOCKS	2048		/* block counters per slot */
 #define VPMU_TC_MIN_K	256		/* micro-PC histogram sampling more */
@@ -55,7 +55,8 @@ struct vpmu_tc_op {
 	u8 d, a, b;	/* register-file indices; BRF/BRX: b = condition */
 	u32 imm;	/* immediate operand; EXT: mask; BLK: cycles */
 	u32 x;		/* an exit record; a branch: ops to its taken side */
-	u32 y;		/* BLK: counter; loads, stores: the microword; DGADD*: mask */
+	/* BLOCK: counter; loads, stores: the microword; DISP_ADD*: mask */
+	u32 y;
 };
 
 /*
@@ -80,8 +81,9 @@ struct vpmu_tc_trans {
 	/* registers every path writes before it reads them, to its EOI */
 	u64 kill;
 	/*
-	 * The vpmu_tc_drain() epoch it last counted in, and the code generation its
-	 * checked words were last found in: both compared at once on entry.
+	 * The vpmu_tc_drain() epoch it last counted in, and the code
+	 * generation its checked words were last found in: both compared
+	 * at once on entry.
 	 */
 	union {
 		struct {
@@ -93,7 +95,7 @@ struct vpmu_tc_trans {
 	u16 none;	/* not translatable: run on the interpreter */
 	u16 nblk;	/* block records, from blk on */
 	u32 blk;
-	u32 chk;	/* its instructions after the first: nchk words at chk */
+	u32 chk; /* its instructions after the first: nchk words at chk */
 	u32 nchk;
 };
 
@@ -153,7 +155,8 @@ struct vpmu_tc_block {
 #define VPMU_TC_REG(r)	(1ull << (r))
 
 /* The block record at word @off of @w, and the words one of @n takes. */
-static inline const struct vpmu_tc_block *vpmu_tc_block_at(const u32 *w, u32 off)
+static inline const struct vpmu_tc_block *vpmu_tc_block_at(const u32 *w,
+							   u32 off)
 {
 	return (const struct vpmu_tc_block *)(w + off);
 }
@@ -170,33 +173,50 @@ static inline u32 vpmu_tc_pairs_words(u32 n)
 }
 
 /*
- * The ops' handlers: an ALU operation's with register operands (RR), a
- * register and an immediate (RI) or an immediate and a register (IR),
- * EXT and SEXT (RF), loads and stores, compare and branch (CMP_cond with
- * b a register, CMPI_cond with an immediate), a block's entry (BLK), a
- * branch on the flags (BRF) or an external condition (BRX), EOI (EOIK:
- * its next pc known and in memory), an exit (EXIT).
+ * The ALU operations with two register operands, each with three ops:
+ * both operands registers (RR), a register and an immediate (RI), an
+ * immediate and a register (IR).  MOV has one (MOV_RR), EXT and SEXT one
+ * each (their field in the op).
  */
-#define VPMU_TC_NAMES(name, code, sig, doc)	VPMU_TC_NAMES_##sig(name)
-#define VPMU_TC_NAMES_NONE(n)
-#define VPMU_TC_NAMES_DAB(n)	VPMU_T(RR_##n) VPMU_T(RI_##n) VPMU_T(IR_##n)
-#define VPMU_TC_NAMES_DB(n)	VPMU_T(RR_##n)
-#define VPMU_TC_NAMES_DAF(n)	VPMU_T(RF_##n)
-#define VPMU_TC_NAMES_LD(n)	VPMU_T(LD_##n)
-#define VPMU_TC_NAMES_ST(n)	VPMU_T(ST_##n)
-#define VPMU_TC_NAMES_I(n)
-#define VPMU_TC_CMP_NAME(name, holds)	VPMU_T(CMP_##name) VPMU_T(CMPI_##name)
-#define VPMU_TC_HANDLER_LIST						\
-	VPMU_OP_LIST(VPMU_TC_NAMES)					\
-	VPMU_CMP_LIST(VPMU_TC_CMP_NAME)					\
-	VPMU_T(BLK) VPMU_T(BRF) VPMU_T(BRX) VPMU_T(EOI) VPMU_T(EOIK)	\
-	VPMU_T(DGADD) VPMU_T(DGADDI) VPMU_T(EXIT)
+#define VPMU_TC_ALU3_LIST(X)						\
+	X(ADD) X(SUB) X(AND) X(OR) X(XOR) X(SHL) X(SHR) X(SAR) X(SLT)	\
+	X(SLTU) X(MUL) X(MULH) X(MULHSU) X(MULHU) X(DIV) X(DIVU) X(REM)	\
+	X(REMU)
 
-enum vpmu_th {
-#define VPMU_T(label)	TH_##label,
-	VPMU_TC_HANDLER_LIST
-#undef VPMU_T
-	TH_NR
+/*
+ * Every op of a translation, X(name): the ALU operations' (above), the
+ * loads and stores, compare and branch (CMP_cond with b a register,
+ * CMPI_cond with an immediate), a block's entry (BLOCK), a branch on the
+ * flags (BR_FLAGS) or an external condition (BR_EXT), EOI (EOI_KNOWN:
+ * its next pc known and in memory), an ADD's dispatch on data, guarded
+ * (DISP_ADD, DISP_ADDI), an exit (EXIT).  vpmu_tc_exec() has a label
+ * for each, VPMU_TC_OP_<name>, and its jump table an entry.
+ */
+#define VPMU_TC_OP_LIST(X)						\
+	X(ADD_RR) X(ADD_RI) X(ADD_IR) X(SUB_RR) X(SUB_RI) X(SUB_IR)	\
+	X(AND_RR) X(AND_RI) X(AND_IR) X(OR_RR) X(OR_RI) X(OR_IR)	\
+	X(XOR_RR) X(XOR_RI) X(XOR_IR) X(SHL_RR) X(SHL_RI) X(SHL_IR)	\
+	X(SHR_RR) X(SHR_RI) X(SHR_IR) X(SAR_RR) X(SAR_RI) X(SAR_IR)	\
+	X(SLT_RR) X(SLT_RI) X(SLT_IR) X(SLTU_RR) X(SLTU_RI) X(SLTU_IR)	\
+	X(MUL_RR) X(MUL_RI) X(MUL_IR) X(MULH_RR) X(MULH_RI) X(MULH_IR)	\
+	X(MULHSU_RR) X(MULHSU_RI) X(MULHSU_IR)				\
+	X(MULHU_RR) X(MULHU_RI) X(MULHU_IR)				\
+	X(DIV_RR) X(DIV_RI) X(DIV_IR) X(DIVU_RR) X(DIVU_RI) X(DIVU_IR)	\
+	X(REM_RR) X(REM_RI) X(REM_IR) X(REMU_RR) X(REMU_RI) X(REMU_IR)	\
+	X(MOV_RR) X(EXT) X(SEXT)					\
+	X(LB) X(LBU) X(LH) X(LHU) X(LW) X(SB) X(SH) X(SW)		\
+	X(CMP_AL) X(CMP_Z) X(CMP_NZ) X(CMP_N) X(CMP_NN) X(CMP_C)	\
+	X(CMP_NC) X(CMP_V) X(CMP_NV) X(CMP_LT) X(CMP_GE)		\
+	X(CMPI_AL) X(CMPI_Z) X(CMPI_NZ) X(CMPI_N) X(CMPI_NN) X(CMPI_C)	\
+	X(CMPI_NC) X(CMPI_V) X(CMPI_NV) X(CMPI_LT) X(CMPI_GE)		\
+	X(BLOCK) X(BR_FLAGS) X(BR_EXT) X(EOI) X(EOI_KNOWN)		\
+	X(DISP_ADD) X(DISP_ADDI) X(EXIT)
+
+enum vpmu_tc_handler {
+#define X(name)	VPMU_TC_OP_##name,
+	VPMU_TC_OP_LIST(X)
+#undef X
+	VPMU_TC_OP_NR
 };
 
 /* Where a run of translations leaves the interpreter to go on. */
@@ -211,14 +231,17 @@ struct vpmu_tc_ret {
  * NULL, only publish the handlers (e->tlab).
  */
 struct vpmu_tc_ret vpmu_tc_exec(struct vpmu_engine *e, struct vpmu_uop *base,
-				const struct vpmu_tc_trans *tb, s32 left, u64 cend);
+				const struct vpmu_tc_trans *tb, s32 left,
+				u64 cend);
 
 /* vpmu_tc_cache.c: the translation cache */
 const struct vpmu_tc_trans *vpmu_tc_next(struct vpmu_engine *e,
-					 struct vpmu_tc_link *l, u32 npc, u32 ir,
+					 struct vpmu_tc_link *l, u32 npc,
+					 u32 ir,
 					 const struct vpmu_tc_pairs **pend);
 u32 vpmu_tc_leave(struct vpmu_engine *e, struct vpmu_uop *base, u32 *cnt,
-		  const struct vpmu_tc_exit *x, const struct vpmu_tc_pairs *pend);
+		  const struct vpmu_tc_exit *x,
+		  const struct vpmu_tc_pairs *pend);
 void vpmu_tc_touch(struct vpmu_engine *e, const struct vpmu_tc_trans *tb);
 bool vpmu_tc_check(struct vpmu_engine *e, const struct vpmu_tc_trans *tb);
 void vpmu_tc_drain(struct vpmu_engine *e);

@@ -74,7 +74,8 @@ void vpmu_tc_touch(struct vpmu_engine *e, const struct vpmu_tc_trans *tb)
 	struct vpmu_tc_trans *t = (struct vpmu_tc_trans *)tb;
 
 	t->epoch = e->tc.epoch;
-	e->mem.tc_touch[e->tc.ntouch++] = (u32)((const u32 *)tb - e->mem.tc_pool);
+	e->mem.tc_touch[e->tc.ntouch++] =
+		(u32)((const u32 *)tb - e->mem.tc_pool);
 }
 
 /*
@@ -91,10 +92,12 @@ void vpmu_tc_drain(struct vpmu_engine *e)
 		u32 off = tb->blk;
 
 		for (b = 0; b < tb->nblk; b++) {
-			const struct vpmu_tc_block *r = vpmu_tc_block_at(e->mem.tc_pool, off);
+			const struct vpmu_tc_block *r =
+				vpmu_tc_block_at(e->mem.tc_pool, off);
 
 			for (s = 0; s < VPMU_NSLOT; s++) {
-				u32 *c = &e->mem.tc_cnt[s * VPMU_TC_BLOCKS + r->ctr];
+				u32 *c = &e->mem.tc_cnt[s * VPMU_TC_BLOCKS +
+							r->ctr];
 
 				if (*c) {
 					tc_apply(e->mem.slot[s], r, r->n, *c);
@@ -136,7 +139,8 @@ void vpmu_tc_flush(struct vpmu_engine *e)
  */
 bool vpmu_tc_check(struct vpmu_engine *e, const struct vpmu_tc_trans *tb)
 {
-	const struct vpmu_tc_checked *w = (const void *)(e->mem.tc_pool + tb->chk);
+	const struct vpmu_tc_checked *w =
+		(const void *)(e->mem.tc_pool + tb->chk);
 	struct vpmu_tc_trans *t = (struct vpmu_tc_trans *)tb;
 	u32 *map = &e->mem.tc_map[vpmu_tc_slot(tb->key)];
 	u32 i;
@@ -165,12 +169,14 @@ bool vpmu_tc_check(struct vpmu_engine *e, const struct vpmu_tc_trans *tb)
  * x->refund cycles.
  */
 u32 vpmu_tc_leave(struct vpmu_engine *e, struct vpmu_uop *base, u32 *cnt,
-		  const struct vpmu_tc_exit *x, const struct vpmu_tc_pairs *pend)
+		  const struct vpmu_tc_exit *x,
+		  const struct vpmu_tc_pairs *pend)
 {
 	u32 i;
 
 	if (x->blk) {
-		const struct vpmu_tc_block *b = vpmu_tc_block_at(e->mem.tc_pool, x->blk);
+		const struct vpmu_tc_block *b =
+			vpmu_tc_block_at(e->mem.tc_pool, x->blk);
 
 		if (x->counted)
 			cnt[b->ctr]--;
@@ -180,7 +186,8 @@ u32 vpmu_tc_leave(struct vpmu_engine *e, struct vpmu_uop *base, u32 *cnt,
 		if (!(x->wrote & VPMU_TC_REG(pend->p[i].idx)))
 			e->mem.R[pend->p[i].idx] = pend->p[i].val;
 	if (x->pairs)
-		vpmu_tc_write(e->mem.R, (const void *)(e->mem.tc_pool + x->pairs));
+		vpmu_tc_write(e->mem.R,
+			      (const void *)(e->mem.tc_pool + x->pairs));
 	vpmu_latch_maps(e);
 	e->tc.stats.exits++;
 	return x->upc;
@@ -193,7 +200,8 @@ u32 vpmu_tc_leave(struct vpmu_engine *e, struct vpmu_uop *base, u32 *cnt,
  * them: written now, and recorded for the link when @l has none yet.
  */
 static void tc_link(struct vpmu_engine *e, struct vpmu_tc_link *l,
-		    const struct vpmu_tc_pairs *fin, const struct vpmu_tc_trans *tb)
+		    const struct vpmu_tc_pairs *fin,
+		    const struct vpmu_tc_trans *tb)
 {
 	u32 i, n = 0, off = 0;
 	struct vpmu_tc_pairs *p = NULL;
@@ -229,7 +237,8 @@ static void tc_link(struct vpmu_engine *e, struct vpmu_tc_link *l,
  * NULL: the interpreter runs the instruction, with R[] exact.
  */
 const struct vpmu_tc_trans *vpmu_tc_next(struct vpmu_engine *e,
-					 struct vpmu_tc_link *l, u32 npc, u32 ir,
+					 struct vpmu_tc_link *l, u32 npc,
+					 u32 ir,
 					 const struct vpmu_tc_pairs **pend)
 {
 	const struct vpmu_tc_pairs *fin = l && l->fin ?

@@ -7,24 +7,6 @@
  */
 #include "vpmu_exec.h"
 
-#ifndef __annotate_jump_table
-#define __annotate_jump_table
-#endif
-
-/* An instruction fetch at @npc (vpmu_fetch_ok(), the limit in e->dp.fetch_lim). */
-#define FETCH_OK(npc)							\
-	(((npc) >> e->dp.fetch_shift | (npc) << (32 - e->dp.fetch_shift)) < \
-	 e->dp.fetch_lim)
-/* ...on 4-byte boundaries (fetch_shift 2), and word accesses (MEM_OK) */
-#define FETCH_OK4(npc)	(((npc) >> 2 | (npc) << 30) < fwords)
-/* An access of @size bytes at @x: aligned and inside memory. */
-#define MEM_OK(x, size)							\
-	((size) == 4 ? FETCH_OK4(x) :					\
-	 (size) == 2 ? ((x) >> 1 | (x) << 31) < hwords : (x) < msz)
-#define FLAGS()							\
-	(likely(R[VPMU_RF_FLAGS] < VPMU_FLAGS_LAZY) ? R[VPMU_RF_FLAGS] :	\
-	 vpmu_flags_sync(e))
-
 /*
  * A translated load missed or a store stalled: count @dyn (a miss, the
  * store's stall cycles) in the microword's uop, as the interpreter does.
@@ -45,153 +27,149 @@ static __always_inline u32 vpmu_tc_stall(struct vpmu_engine *e,
 }
 
 /*
- * The translation cache's ops (vpmu_tc_cache.c) run in the same loop, so
- * that they share its clock, registers and slot: t is the op, tcnt the
- * block counters of the slot base is in, tpend the record the previous
- * translation left.  A translation is entered only with no hook pending;
- * it has no hook of its own, so left stays plain.
+ * How an op ends, the only jumps between ops (vpmu_dispatch.h):
+ * GOTO_OP() to t's handler, GOTO_NEXT_OP() to the next op's, GOTO_TAKE(c)
+ * to the taken side of a branch op if @c, else to the next op.  #undef'd
+ * after vpmu_tc_exec().
  */
-#ifdef __KERNEL__
-#define TDISPATCH()	goto *tlab[t->h]
-#else
-#define TDISPATCH()	goto *t->hl
-#endif
-#define TNEXT()		do { t++; TDISPATCH(); } while (0)
-/* A branch op: to its taken side if @c, else on. */
-#define TTAKE(c)	do { t += (c) ? t->x : 1; TDISPATCH(); } while (0)
-#define TC_RR(name, expr)						\
-TH_RR_##name : {							\
-		u32 a = R[t->a], b = R[t->b];				\
-		(void)a; (void)b;					\
-		R[t->d] = (expr);					\
-		TNEXT();						\
-	}
-#define TC_RI(name, expr)						\
-TH_RI_##name : {							\
-		u32 a = R[t->a], b = t->imm;				\
-		R[t->d] = (expr);					\
-		TNEXT();						\
-	}
-#define TC_IR(name, expr)						\
-TH_IR_##name : {							\
-		u32 a = t->imm, b = R[t->b];				\
-		R[t->d] = (expr);					\
-		TNEXT();						\
-	}
-/* EXT and SEXT: VPMU_SEM_* find the field in u->b, u->imm, as in t */
-#define TC_RF(name, expr)						\
-TH_RF_##name : {							\
-		const struct vpmu_tc_op *u = t;				\
-		u32 a = R[t->a];					\
-		R[t->d] = (expr);					\
-		TNEXT();						\
-	}
+#define GOTO_OP()	VPMU_GOTO_HANDLER(tlab, t->h, t->hl)
+#define GOTO_NEXT_OP()							\
+	do {								\
+		t++;							\
+		GOTO_OP();						\
+	} while (0)
+#define GOTO_TAKE(c)							\
+	do {								\
+		t += (c) ? t->x : 1;					\
+		GOTO_OP();						\
+	} while (0)
+
 /*
- * Loads and stores: x is the exit before (a fault; its upc the
+ * The ops made by operation, each defined right before its uses and
+ * #undef'd after them.  ALU3(op): an ALU operation on two registers, a
+ * register and an immediate, an immediate and a register.
+ */
+#define ALU3(op)							\
+VPMU_TC_OP_##op##_RR : {						\
+		R[t->d] = vpmu_alu(VPMU_OP_##op, R[t->a], R[t->b], 0, 0); \
+		GOTO_NEXT_OP();						\
+	}								\
+VPMU_TC_OP_##op##_RI: {							\
+		R[t->d] = vpmu_alu(VPMU_OP_##op, R[t->a], t->imm, 0, 0); \
+		GOTO_NEXT_OP();						\
+	}								\
+VPMU_TC_OP_##op##_IR: {							\
+		R[t->d] = vpmu_alu(VPMU_OP_##op, t->imm, R[t->b], 0, 0); \
+		GOTO_NEXT_OP();						\
+	}
+
+/*
+ * LOAD(op), STORE(op): x is the exit before (a fault; its upc the
  * microword's), y the exit after if a stall leaves fewer cycles than the
  * block charged for what follows (0: the block ends here); a store's
- * cycle is the block's charge less d cycles.
+ * cycle is the block's charge less d cycles.  A store into a word a
+ * translation checks starts a new code generation and leaves.
  */
-#define TC_LD(name, size, expr)						\
-TH_LD_##name : {							\
-		const u8 *p;						\
-		u32 line_, *tag_;					\
+#define LOAD(op)							\
+VPMU_TC_OP_##op : {							\
+		u32 line, *tag;						\
 		maddr = R[t->a] + t->imm;				\
-		if (unlikely(!MEM_OK(maddr, size)))			\
+		if (unlikely(!vpmu_access_ok(maddr,			\
+					     vpmu_mem_size(VPMU_OP_##op), \
+					     fwords, hwords, msz)))	\
 			goto tc_exit;					\
-		p = mem + maddr;					\
-		R[t->d] = (expr);					\
-		line_ = maddr >> e->dp.dc_shift;				\
-		tag_ = &e->mem.dc_tag[line_ & e->dp.dc_mask];			\
-		e->st.last_miss = *tag_ != line_ + 1;			\
+		R[t->d] = vpmu_load(VPMU_OP_##op, mem + maddr);		\
+		line = maddr >> e->dp.dc_shift;				\
+		tag = &e->mem.dc_tag[line & e->dp.dc_mask];		\
+		e->st.last_miss = *tag != line + 1;			\
 		if (likely(!e->st.last_miss))				\
-			TNEXT();					\
-		*tag_ = line_ + 1;					\
+			GOTO_NEXT_OP();					\
+		*tag = line + 1;					\
 		left -= vpmu_tc_stall(e, base, tpool, t, 1, e->dp.penalty); \
 		if (unlikely(t->y && left < 0))				\
 			goto tc_stall_exit;				\
-		TNEXT();						\
+		GOTO_NEXT_OP();						\
 	}
-#define TC_ST(name, size)						\
-TH_ST_##name : {							\
-		u32 st_;						\
+#define STORE(op)							\
+VPMU_TC_OP_##op : {							\
+		unsigned int size_ = vpmu_mem_size(VPMU_OP_##op);	\
+		u32 st;							\
 		maddr = R[t->a] + t->imm;				\
-		if (unlikely(!MEM_OK(maddr, size)))			\
+		if (unlikely(!vpmu_access_ok(maddr, size_, fwords, hwords, \
+					     msz)))			\
 			goto tc_exit;					\
-		vpmu_mem_store(mem + maddr, R[t->b], size);		\
-		st_ = vpmu_wq_store(e, cend - left - t->d);		\
-		if (likely(!st_ && !vpmu_tc_code(e, maddr)))		\
-			TNEXT();					\
-		if (st_)						\
-			left -= vpmu_tc_stall(e, base, tpool, t, st_, st_); \
-		/* into a checked word: a new code generation, and out */ \
+		vpmu_mem_store(mem + maddr, R[t->b], size_);		\
+		st = vpmu_wq_store(e, cend - left - t->d);		\
+		if (likely(!st && !vpmu_tc_code(e, maddr)))		\
+			GOTO_NEXT_OP();					\
+		if (st)							\
+			left -= vpmu_tc_stall(e, base, tpool, t, st, st); \
 		if (vpmu_tc_code(e, maddr)) {				\
 			e->tc.gen++;	/* the others check */		\
 			goto tc_code_exit;				\
 		}							\
 		if (unlikely(t->y && left < 0))				\
 			goto tc_stall_exit;				\
-		TNEXT();						\
+		GOTO_NEXT_OP();						\
 	}
-#define VPMU_TC_BODIES(name, code, sig, doc)				\
-	VPMU_TC_BODIES_##sig(name, VPMU_SEM_##name)
-#define VPMU_TC_BODIES_NONE(n, sem)
-#define VPMU_TC_BODIES_DAB(n, sem)	TC_RR(n, sem) TC_RI(n, sem) TC_IR(n, sem)
-#define VPMU_TC_BODIES_DB(n, sem)	TC_RR(n, sem)
-#define VPMU_TC_BODIES_DAF(n, sem)	TC_RF(n, sem)
-#define VPMU_TC_BODIES_LD(n, sem)	TC_LD(n, sem)
-#define VPMU_TC_BODIES_ST(n, sem)	TC_ST(n, sem)
-#define VPMU_TC_BODIES_I(n, sem)
-/*
- * Compare and branch, the flags left lazy as H_CMP_* leaves them: with a
- * register (TH_CMP_*) or a constant (TH_CMPI_*) as the second operand.
- */
-#define TC_CMP_OF(label, bexpr, holds)					\
-label : {								\
-		u32 a = R[t->a], b = (bexpr);				\
-		e->dp.lazy_a = a;						\
-		e->dp.lazy_b = b;						\
-		R[VPMU_RF_FLAGS] = VPMU_FLAGS_LAZY;				\
-		TTAKE(holds);						\
-	}
-#define VPMU_TC_CMP(name, holds)					\
-	TC_CMP_OF(TH_CMP_##name, R[t->b], holds)			\
-	TC_CMP_OF(TH_CMPI_##name, t->imm, holds)
 
 /*
- * An ADD's dispatch on data, guarded: its sum @expr to d if its index (y
- * the mask) is 0, else the exit x, before the microword.
+ * CMP(cond): compare and branch, the flags left lazy as the interpreter's
+ * CMP leaves them, with a register (CMP_cond) or a constant (CMPI_cond)
+ * as the second operand.
  */
-#define TC_DISPG(label, expr)						\
-label : {								\
-		u32 r_ = (expr);					\
-		if (unlikely(r_ & t->y))				\
+#define CMP(cond)							\
+VPMU_TC_OP_CMP_##cond : {						\
+		u32 a = R[t->a], b = R[t->b];				\
+		e->dp.lazy_a = a;					\
+		e->dp.lazy_b = b;					\
+		R[VPMU_RF_FLAGS] = VPMU_FLAGS_LAZY;			\
+		GOTO_TAKE(vpmu_cmp_holds(VPMU_COND_##cond, a, b));	\
+	}								\
+VPMU_TC_OP_CMPI_##cond: {						\
+		u32 a = R[t->a], b = t->imm;				\
+		e->dp.lazy_a = a;					\
+		e->dp.lazy_b = b;					\
+		R[VPMU_RF_FLAGS] = VPMU_FLAGS_LAZY;			\
+		GOTO_TAKE(vpmu_cmp_holds(VPMU_COND_##cond, a, b));	\
+	}
+
+/*
+ * DISP(name, sum): an ADD's dispatch on data, guarded: its @sum to d if
+ * its index (y the mask) is 0, else the exit x, before the microword.
+ */
+#define DISP(name, sum)							\
+VPMU_TC_OP_##name : {							\
+		u32 r = (sum);						\
+		if (unlikely(r & t->y))					\
 			goto tc_exit;					\
-		R[t->d] = r_;						\
-		TNEXT();						\
+		R[t->d] = r;						\
+		GOTO_NEXT_OP();						\
 	}
 
 /*
- * An EOI op: the next pc @npc, which may not be in memory if @fault; the
- * link to the translation that followed, whose key is compared whole if
- * @keyed (pc on data: so is the mode), else its word only.  TH_EOI is the
- * general form (b: npc is R[a], else the link's; d & 2: @fault, d & 1:
- * @keyed), TH_EOIK the common one, npc known and in memory.
+ * EOI(name, npc, fault, keyed): the next pc @npc, which may be outside
+ * memory if @fault; on into the translation linked to the one that
+ * ended, its key compared whole if @keyed (pc on data: so is the mode),
+ * else its word only.  VPMU_TC_OP_EOI is the general form (b: npc is
+ * R[a], else the link's; d & 2: @fault, d & 1: @keyed), EOI_KNOWN the
+ * common one, npc known and in memory.
  */
-#define TC_EOI(label, npc_expr, fault, keyed)				\
-label : {								\
-		struct vpmu_tc_link *l = (struct vpmu_tc_link *)(t + 1);	\
+#define EOI(name, npc_expr, fault, keyed)				\
+VPMU_TC_OP_##name : {							\
+		struct vpmu_tc_link *l = (struct vpmu_tc_link *)(t + 1); \
 		u32 npc = (npc_expr), ir;				\
-		if ((fault) && !FETCH_OK(npc))				\
+		if ((fault) && !vpmu_fetch_in(e, npc))			\
 			goto tc_exit;					\
 		ir = vpmu_get_le32(mem + npc);				\
-		tb = (const struct vpmu_tc_trans *)(tpool + l->tb);		\
+		tb = (const struct vpmu_tc_trans *)(tpool + l->tb);	\
 		if (unlikely(!l->tb || tb->ir != ir ||			\
 			     ((keyed) && tb->key != (npc | e->st.mode)))) { \
 			tb = vpmu_tc_next(e, l, npc, ir, &tpend);	\
 			if (tb)						\
 				goto tc_enter;				\
-			upc = e->uc->idtab[(ir >> e->dp.op_shift) & e->dp.op_mask]; \
+			upc = e->uc->idtab[(ir >> e->dp.op_shift) &	\
+					   e->dp.op_mask];		\
 			goto out;					\
 		}							\
 		if (l->pairs)						\
@@ -205,17 +183,16 @@ label : {								\
  * clock (@left, @cend) and slot (@base), until one leaves: returns the
  * microword where the interpreter goes on and the cycles left.  Its own
  * function, apart from vpmu_interp(), so that neither loop's registers
- * crowd the other's.  With @e's tlab unset, only publishes the handlers.
+ * crowd the other's.  With @base NULL, only publishes the handlers.
  */
 VPMU_NOINLINE struct vpmu_tc_ret
 vpmu_tc_exec(struct vpmu_engine *e, struct vpmu_uop *base,
 	     const struct vpmu_tc_trans *tb, s32 left, u64 cend)
 {
-	static const void *const tlab[TH_NR] __annotate_jump_table = {
-#define VPMU_T(label)							\
-		[TH_##label] = &&TH_##label,
-		VPMU_TC_HANDLER_LIST
-#undef VPMU_T
+	static const void *const tlab[VPMU_TC_OP_NR] __annotate_jump_table = {
+#define X(name)	VPMU_JUMP_ENTRY(VPMU_TC_OP_, name)
+		VPMU_TC_OP_LIST(X)
+#undef X
 	};
 	u32 *const R = e->mem.R;
 	u8 *const mem = e->st.mem;
@@ -234,30 +211,44 @@ vpmu_tc_exec(struct vpmu_engine *e, struct vpmu_uop *base,
 	tcnt = e->mem.tc_cnt + vpmu_slot_of(e, base) * VPMU_TC_BLOCKS;
 	goto tc_enter;
 
-	VPMU_OP_LIST(VPMU_TC_BODIES);
-	VPMU_CMP_LIST(VPMU_TC_CMP);
-TH_BLK:
+#define X(op)	ALU3(op)
+	VPMU_TC_ALU3_LIST(X);
+#undef X
+VPMU_TC_OP_MOV_RR:
+	R[t->d] = R[t->b];
+	GOTO_NEXT_OP();
+VPMU_TC_OP_EXT:
+	R[t->d] = vpmu_alu(VPMU_OP_EXT, R[t->a], 0, t->b, t->imm);
+	GOTO_NEXT_OP();
+VPMU_TC_OP_SEXT:
+	R[t->d] = vpmu_alu(VPMU_OP_SEXT, R[t->a], 0, t->b, t->imm);
+	GOTO_NEXT_OP();
+	LOAD(LB) LOAD(LBU) LOAD(LH) LOAD(LHU) LOAD(LW)
+	STORE(SB) STORE(SH) STORE(SW)
+	CMP(AL) CMP(Z) CMP(NZ) CMP(N) CMP(NN) CMP(C) CMP(NC) CMP(V) CMP(NV)
+	CMP(LT) CMP(GE);
+VPMU_TC_OP_BLOCK:
 	left -= (s32)t->imm;
 	if (unlikely(left < 0)) {
 		left += (s32)t->imm;
 		goto tc_exit;
 	}
 	tcnt[t->y]++;
-	TNEXT();
-TH_BRF:
-	TTAKE((condtab[t->b] >> FLAGS()) & 1);
-TH_BRX:
-	TTAKE(vpmu_cond_ext(e, t->b, cend - left));
-	TC_DISPG(TH_DGADD, R[t->a] + R[t->b]);
-	TC_DISPG(TH_DGADDI, R[t->a] + t->imm);
+	GOTO_NEXT_OP();
+VPMU_TC_OP_BR_FLAGS:
+	GOTO_TAKE((condtab[t->b] >> vpmu_flags_read(e, R)) & 1);
+VPMU_TC_OP_BR_EXT:
+	GOTO_TAKE(vpmu_cond_ext(e, t->b, cend - left));
+	DISP(DISP_ADD, R[t->a] + R[t->b])
+	DISP(DISP_ADDI, R[t->a] + t->imm)
 	/* a known pc in memory when translated stays there (tc.msz) */
-	TC_EOI(TH_EOI, t->b ? R[t->a] : l->npc, unlikely(t->d & 2), t->d & 1);
-	TC_EOI(TH_EOIK, l->npc, false, false);
+	EOI(EOI, t->b ? R[t->a] : l->npc, unlikely(t->d & 2), t->d & 1)
+	EOI(EOI_KNOWN, l->npc, false, false);
 tc_stall_exit:
 tc_code_exit:
 	x = (const struct vpmu_tc_exit *)(tpool + t->y);
 	goto tc_leave;
-TH_EXIT:
+VPMU_TC_OP_EXIT:
 tc_exit:
 	x = (const struct vpmu_tc_exit *)(tpool + t->x);
 tc_leave:
@@ -275,31 +266,15 @@ tc_enter:
 		if (tb->epoch != e->tc.epoch)
 			vpmu_tc_touch(e, tb);
 	}
-	goto TH_BLK;		/* what every translation begins with */
+	goto VPMU_TC_OP_BLOCK;	/* what every translation begins with */
 }
 
-#undef FETCH_OK
-#undef FETCH_OK4
-#undef MEM_OK
-#undef FLAGS
-#undef TDISPATCH
-#undef TNEXT
-#undef TTAKE
-#undef TC_RR
-#undef TC_RI
-#undef TC_IR
-#undef TC_RF
-#undef TC_DISPG
-#undef TC_LD
-#undef TC_ST
-#undef TC_EOI
-#undef VPMU_TC_BODIES
-#undef VPMU_TC_BODIES_NONE
-#undef VPMU_TC_BODIES_DAB
-#undef VPMU_TC_BODIES_DB
-#undef VPMU_TC_BODIES_DAF
-#undef VPMU_TC_BODIES_LD
-#undef VPMU_TC_BODIES_ST
-#undef VPMU_TC_BODIES_I
-#undef VPMU_TC_CMP
-#undef TC_CMP_OF
+#undef GOTO_OP
+#undef GOTO_NEXT_OP
+#undef GOTO_TAKE
+#undef ALU3
+#undef LOAD
+#undef STORE
+#undef CMP
+#undef DISP
+#undef EOI

@@ -39,7 +39,7 @@
 #define TC_CUTS		64	/* exits inside the current block */
 #define TC_ROOM		VPMU_TC_ROOM
 
-#define TC_OPW		(sizeof(struct vpmu_tc_op) / 4)	/* words an op */
+#define TC_OPW		(sizeof(struct vpmu_tc_op) / 4)	/* an op's words */
 /* registers a translation knows from its key, and never leaves pending */
 #define TC_KEYREGS	(VPMU_TC_REG(VPMU_RF_PC) | VPMU_TC_REG(VPMU_RF_IPC) | \
 			 VPMU_TC_REG(VPMU_RF_IR))
@@ -211,7 +211,9 @@ static void tc_exit_rec(struct vpmu_tc_builder *tr, struct vpmu_tc_state *st,
 	x->wrote = st->wrote;
 	x->pairs = pairs;
 	if (pairs)
-		tc_rel(tr, TC_REL_REC | (off + offsetof(struct vpmu_tc_exit, pairs) / 4));
+		tc_rel(tr,
+		       TC_REL_REC | (off +
+				     offsetof(struct vpmu_tc_exit, pairs) / 4));
 	if (cut) {
 		x->blk = tr->blk_rec + 1;
 		tc_rel(tr, TC_REL_REC | TC_REL_BLK |
@@ -251,7 +253,7 @@ static __always_inline void tc_count(struct vpmu_tc_builder *tr, u32 ent)
 static void tc_block(struct vpmu_tc_builder *tr, struct vpmu_tc_state *st,
 		     u32 upc, int tkn)
 {
-	struct vpmu_tc_op *t = tc_op(tr, TH_BLK);
+	struct vpmu_tc_op *t = tc_op(tr, VPMU_TC_OP_BLOCK);
 	struct vpmu_tc_exit *x;
 
 	if (tr->nblkw + vpmu_tc_block_words(0) > TC_BLKW ||
@@ -403,30 +405,17 @@ static __always_inline void tc_set(struct vpmu_tc_state *st, u8 r,
 		st->known &= ~VPMU_TC_REG(r);
 }
 
-/* An ALU operation's result on known operands. */
+/* An ALU operation's result on known operands (as the loops compute it). */
 static __always_inline u32 tc_eval(const struct vpmu_dec *d, u32 a, u32 b)
 {
-	u32 len;
+	u32 len = VPMU_EXT_LEN(d->uimm);
 
-	switch (d->op) {
-#define VPMU_X(name, code, sig, doc)	VPMU_TC_EVAL_##sig(name)
-#define VPMU_TC_EVAL_DAB(n)	case VPMU_OP_##n: return VPMU_SEM_##n;
-#define VPMU_TC_EVAL_DB(n)	case VPMU_OP_##n: return VPMU_SEM_##n;
-#define VPMU_TC_EVAL_DAF(n)
-#define VPMU_TC_EVAL_NONE(n)
-#define VPMU_TC_EVAL_LD(n)
-#define VPMU_TC_EVAL_ST(n)
-#define VPMU_TC_EVAL_I(n)
-	VPMU_OP_LIST(VPMU_X)
-#undef VPMU_X
-	case VPMU_OP_EXT:
-		len = VPMU_EXT_LEN(d->uimm);
-		return (a >> VPMU_EXT_POS(d->uimm)) &
-		       (len == 32 ? ~0u : (1u << len) - 1);
-	case VPMU_OP_SEXT:
-		return (u32)((s32)(a << (31 - d->uimm)) >> (31 - d->uimm));
-	}
-	return 0;
+	if (d->op == VPMU_OP_EXT)
+		return vpmu_alu(VPMU_OP_EXT, a, b, VPMU_EXT_POS(d->uimm),
+				len == 32 ? ~0u : (1u << len) - 1);
+	if (d->op == VPMU_OP_SEXT)
+		return vpmu_alu(VPMU_OP_SEXT, a, b, 31 - d->uimm, 0);
+	return vpmu_alu(d->op, a, b, 0, 0);
 }
 
 static unsigned int tc_flag_kind(const struct vpmu_dec *d)
@@ -434,58 +423,49 @@ static unsigned int tc_flag_kind(const struct vpmu_dec *d)
 	return d->op == VPMU_OP_ADD ? 2 : d->op == VPMU_OP_SUB ? 3 : 1;
 }
 
-/* Handler tables: the ops of each operation and form. */
+/*
+ * The ops of each operation: on two registers (or EXT's and SEXT's on
+ * their field, a load's, a store's), on a register and an immediate, on
+ * an immediate and a register; and compare and branch, with a register
+ * or an immediate.
+ */
 static const u8 tc_rr[VPMU_OP_NR] = {
-#define VPMU_X(name, code, sig, doc)	VPMU_TC_RR_##sig(name)
-#define VPMU_TC_RR_DAB(n)						\
-	[VPMU_OP_##n] = TH_RR_##n,
-#define VPMU_TC_RR_DB(n)						\
-	[VPMU_OP_##n] = TH_RR_##n,
-#define VPMU_TC_RR_DAF(n)						\
-	[VPMU_OP_##n] = TH_RF_##n,
-#define VPMU_TC_RR_LD(n)						\
-	[VPMU_OP_##n] = TH_LD_##n,
-#define VPMU_TC_RR_ST(n)						\
-	[VPMU_OP_##n] = TH_ST_##n,
-#define VPMU_TC_RR_NONE(n)
-#define VPMU_TC_RR_I(n)
-	VPMU_OP_LIST(VPMU_X)
-#undef VPMU_X
+#define X(op)								\
+	[VPMU_OP_##op] = VPMU_TC_OP_##op##_RR,
+	VPMU_TC_ALU3_LIST(X)
+#undef X
+	[VPMU_OP_MOV] = VPMU_TC_OP_MOV_RR,
+	[VPMU_OP_EXT] = VPMU_TC_OP_EXT,
+	[VPMU_OP_SEXT] = VPMU_TC_OP_SEXT,
+	[VPMU_OP_LB] = VPMU_TC_OP_LB,
+	[VPMU_OP_LBU] = VPMU_TC_OP_LBU,
+	[VPMU_OP_LH] = VPMU_TC_OP_LH,
+	[VPMU_OP_LHU] = VPMU_TC_OP_LHU,
+	[VPMU_OP_LW] = VPMU_TC_OP_LW,
+	[VPMU_OP_SB] = VPMU_TC_OP_SB,
+	[VPMU_OP_SH] = VPMU_TC_OP_SH,
+	[VPMU_OP_SW] = VPMU_TC_OP_SW,
 };
 
 static const u8 tc_ri[VPMU_OP_NR] = {
-#define VPMU_X(name, code, sig, doc)	VPMU_TC_RI_##sig(name)
-#define VPMU_TC_RI_DAB(n)						\
-	[VPMU_OP_##n] = TH_RI_##n,
-#define VPMU_TC_RI_DB(n)
-#define VPMU_TC_RI_DAF(n)
-#define VPMU_TC_RI_LD(n)
-#define VPMU_TC_RI_ST(n)
-#define VPMU_TC_RI_NONE(n)
-#define VPMU_TC_RI_I(n)
-	VPMU_OP_LIST(VPMU_X)
-#undef VPMU_X
+#define X(op)								\
+	[VPMU_OP_##op] = VPMU_TC_OP_##op##_RI,
+	VPMU_TC_ALU3_LIST(X)
+#undef X
 };
 
 static const u8 tc_ir[VPMU_OP_NR] = {
-#define VPMU_X(name, code, sig, doc)	VPMU_TC_IR_##sig(name)
-#define VPMU_TC_IR_DAB(n)						\
-	[VPMU_OP_##n] = TH_IR_##n,
-#define VPMU_TC_IR_DB(n)
-#define VPMU_TC_IR_DAF(n)
-#define VPMU_TC_IR_LD(n)
-#define VPMU_TC_IR_ST(n)
-#define VPMU_TC_IR_NONE(n)
-#define VPMU_TC_IR_I(n)
-	VPMU_OP_LIST(VPMU_X)
-#undef VPMU_X
+#define X(op)								\
+	[VPMU_OP_##op] = VPMU_TC_OP_##op##_IR,
+	VPMU_TC_ALU3_LIST(X)
+#undef X
 };
 
 static const u8 tc_cmp[VPMU_COND_NR][2] = {
-#define VPMU_X(name, holds)						\
-	[VPMU_COND_##name] = { TH_CMP_##name, TH_CMPI_##name },
-	VPMU_CMP_LIST(VPMU_X)
-#undef VPMU_X
+#define X(cond)								\
+	[VPMU_COND_##cond] = { VPMU_TC_OP_CMP_##cond, VPMU_TC_OP_CMPI_##cond },
+	X(AL) X(Z) X(NZ) X(N) X(NN) X(C) X(NC) X(V) X(NV) X(LT) X(GE)
+#undef X
 };
 
 /* How tc_word() says the path goes on. */
@@ -552,7 +532,8 @@ static void tc_fork(struct vpmu_tc_builder *tr, const struct vpmu_tc_state *st,
  * ALU: its operands and destination (*r), and whether its result is known
  * (*known, *res).  Returns false where the interpreter must run it.
  */
-static bool tc_operands(struct vpmu_tc_builder *tr, const struct vpmu_tc_state *st,
+static bool tc_operands(struct vpmu_tc_builder *tr,
+			const struct vpmu_tc_state *st,
 			const struct vpmu_dec *d, struct vpmu_tc_opnd *a,
 			struct vpmu_tc_opnd *b, u8 *r)
 {
@@ -643,8 +624,8 @@ static bool tc_fetch_ok(const struct vpmu_engine *e, u32 npc)
  * has no branch on data yet: a superblock is straight-line code, as a
  * basic block, and ends with the instruction that branches.
  */
-static bool tc_can_go_on(struct vpmu_tc_builder *tr, const struct vpmu_tc_state *st,
-			 u32 npc, u32 *ir)
+static bool tc_can_go_on(struct vpmu_tc_builder *tr,
+			 const struct vpmu_tc_state *st, u32 npc, u32 *ir)
 {
 	const struct vpmu_engine *e = tr->e;
 
@@ -702,18 +683,18 @@ static int tc_eoi(struct vpmu_tc_builder *tr, struct vpmu_tc_state *st,
 		*next = uc->idtab[(ir >> uc->op_shift) & uc->op_mask];
 		return W_NEXT;
 	}
-	l = (struct vpmu_tc_link *)tc_op(tr, TH_NR);
+	l = (struct vpmu_tc_link *)tc_op(tr, VPMU_TC_OP_NR);
 	l->npc = npc;
 	if (!npc_known) {
 		if (!t->b)
 			t->a = VPMU_RF_PC;
 		t->b = 1;
-		t->d = 3;	/* pc on data: the fetch checked, the key compared */
+		t->d = 3; /* pc on data: the fetch checked, the key compared */
 	} else if (!tc_fetch_ok(tr->e, npc)) {
 		t->d = 2;	/* a fetch that faults, maybe */
 	}
 	if (!t->b && !t->d)
-		t->h = TH_EOIK;
+		t->h = VPMU_TC_OP_EOI_KNOWN;
 	l->fin = tc_pairs(tr, st, TC_KEYREGS);
 	if (l->fin)
 		tc_rel(tr, tc_op_word(tr, &l->fin));
@@ -742,8 +723,9 @@ struct vpmu_tc_word {
  * Can the microword of @w at @upc be translated on the path in @st?  What
  * its operands and result are, and how it branches.
  */
-static bool tc_analyse(struct vpmu_tc_builder *tr, const struct vpmu_tc_state *st,
-		       u32 upc, struct vpmu_tc_word *w)
+static bool tc_analyse(struct vpmu_tc_builder *tr,
+		       const struct vpmu_tc_state *st, u32 upc,
+		       struct vpmu_tc_word *w)
 {
 	const struct vpmu_engine *e = tr->e;
 	const struct vpmu_dec *d = w->d;
@@ -762,7 +744,8 @@ static bool tc_analyse(struct vpmu_tc_builder *tr, const struct vpmu_tc_state *s
 		w->res = tc_eval(d, w->a.v, w->b.v);
 	if (w->alu && !w->known) {
 		/* a result on data: only into registers, flags only to compare */
-		if (w->r == VPMU_RF_FLAGS || (w->r >= VPMU_RF_DS && w->r <= VPMU_RF_DS + 2))
+		if (w->r == VPMU_RF_FLAGS ||
+		    (w->r >= VPMU_RF_DS && w->r <= VPMU_RF_DS + 2))
 			return false;
 		if (d->s) {
 			if (d->op != VPMU_OP_SUB || w->r != VPMU_RF_SINK ||
@@ -794,7 +777,7 @@ static bool tc_analyse(struct vpmu_tc_builder *tr, const struct vpmu_tc_state *s
 /* A known operand of an op that takes registers: into the sink. */
 static void tc_to_sink(struct vpmu_tc_builder *tr, struct vpmu_tc_opnd *o)
 {
-	struct vpmu_tc_op *t = tc_op(tr, TH_RI_OR);
+	struct vpmu_tc_op *t = tc_op(tr, VPMU_TC_OP_OR_RI);
 
 	t->a = VPMU_RF_ZERO;
 	t->d = VPMU_RF_SINK;
@@ -841,7 +824,8 @@ static void tc_dispg(struct vpmu_tc_builder *tr, struct vpmu_tc_state *st,
 	const struct vpmu_dec *d = w->d;
 	const struct vpmu_tc_opnd *k = w->a.known ? &w->a :
 				       w->b.known ? &w->b : NULL;
-	struct vpmu_tc_op *t = tc_op(tr, k ? TH_DGADDI : TH_DGADD);
+	struct vpmu_tc_op *t =
+		tc_op(tr, k ? VPMU_TC_OP_DISP_ADDI : VPMU_TC_OP_DISP_ADD);
 
 	t->a = k == &w->a ? w->b.r : w->a.r;
 	t->b = k ? VPMU_RF_ZERO : w->b.r;
@@ -861,7 +845,7 @@ static void tc_emit_alu(struct vpmu_tc_builder *tr, struct vpmu_tc_state *st,
 
 	if (w->eoi) {
 		/* may fault: the exit before it (an EOI to a known pc, never) */
-		w->t = tc_op(tr, TH_EOI);
+		w->t = tc_op(tr, VPMU_TC_OP_EOI);
 		if (!tc_npc_known(tr, st, d, w->alu && w->known, w->res, w->r))
 			tc_exit_rec(tr, st, &w->t->x, upc, true, w->kpos,
 				    w->execs);
@@ -935,7 +919,8 @@ static int tc_sequence(struct vpmu_tc_builder *tr, struct vpmu_tc_state *st,
 			      st->val[VPMU_RF_PC], next);
 	if (w->cmp || w->brf || w->brx) {
 		if (!w->cmp) {
-			t = tc_op(tr, w->brf ? TH_BRF : TH_BRX);
+			t = tc_op(tr, w->brf ? VPMU_TC_OP_BR_FLAGS :
+					       VPMU_TC_OP_BR_EXT);
 			t->b = d->cond;
 		}
 		tc_fork(tr, st, upc, d);
@@ -1024,8 +1009,8 @@ static bool tc_word_known(struct vpmu_tc_builder *tr, struct vpmu_tc_state *st,
  * count, and say how the path goes on (*next for W_NEXT and W_SPLIT).
  * W_EXIT: the interpreter must run it; nothing was appended.
  */
-static int tc_word(struct vpmu_tc_builder *tr, struct vpmu_tc_state *st, u32 upc,
-		   u32 *next)
+static int tc_word(struct vpmu_tc_builder *tr, struct vpmu_tc_state *st,
+		   u32 upc, u32 *next)
 {
 	const struct vpmu_dec *d = &tr->e->uc->dec[upc];
 	struct vpmu_tc_word w;
@@ -1057,7 +1042,8 @@ static int tc_word(struct vpmu_tc_builder *tr, struct vpmu_tc_state *st, u32 upc
  * Translate the path from @upc on: blocks of microwords until an EOI or an
  * exit.  A block ends at a branch on data.
  */
-static void tc_path(struct vpmu_tc_builder *tr, struct vpmu_tc_state *st, u32 upc)
+static void tc_path(struct vpmu_tc_builder *tr, struct vpmu_tc_state *st,
+		    u32 upc)
 {
 	u32 next = 0;
 	struct vpmu_tc_op *t;
@@ -1077,7 +1063,7 @@ static void tc_path(struct vpmu_tc_builder *tr, struct vpmu_tc_state *st, u32 up
 			return;
 		default:
 			tc_close_block(tr);
-			t = tc_op(tr, TH_EXIT);
+			t = tc_op(tr, VPMU_TC_OP_EXIT);
 			tc_exit_rec(tr, st, &t->x, upc, false, 0, 0);
 			return;
 		}
@@ -1135,9 +1121,10 @@ static u32 tc_layout(struct vpmu_tc_builder *tr)
 #ifndef __KERNEL__
 		ops[i].hl = e->tlab[ops[i].h];
 #endif
-		if (ops[i].h == TH_BLK)
+		if (ops[i].h == VPMU_TC_OP_BLOCK)
 			ops[i].y += e->tc.nctr;
-		if (ops[i].h == TH_EOI || ops[i].h == TH_EOIK)
+		if (ops[i].h == VPMU_TC_OP_EOI ||
+		    ops[i].h == VPMU_TC_OP_EOI_KNOWN)
 			i++;	/* past the data slot */
 	}
 	for (i = 0; i < tr->nrels; i++) {
@@ -1210,7 +1197,7 @@ u32 vpmu_tc_translate(struct vpmu_engine *e, u32 key, u32 ir)
 	}
 	e->tc.budget -= tr->words < e->tc.budget ? tr->words : e->tc.budget;
 	/* nothing but an exit before the first microword: not worth it */
-	if (tr->fail || (tr->nops == 2 && tr->ops[1].h == TH_EXIT))
+	if (tr->fail || (tr->nops == 2 && tr->ops[1].h == VPMU_TC_OP_EXIT))
 		return tc_none(e, key, ir);
 	return tc_layout(tr);
 }

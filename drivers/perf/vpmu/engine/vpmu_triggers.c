@@ -51,7 +51,8 @@ static unsigned int vpmu_trig_changes(const struct vpmu_engine *e, u32 upc,
 	unsigned int g, ch = 0;
 
 	for (g = 0; g < VPMU_NR_FGROUPS_MAX; g++) {
-		u16 se = e->trig.frozen >> g & 1 ? e->trig.start[g] : e->trig.stop[g];
+		u16 se = e->trig.frozen >> g & 1 ? e->trig.start[g] :
+						   e->trig.stop[g];
 
 		if (vpmu_trig_occurs(e, e->trig.toggle[g], upc, ddyn, dtkn) ||
 		    vpmu_trig_occurs(e, se, upc, ddyn, dtkn))
@@ -68,7 +69,8 @@ static unsigned int vpmu_trig_changes(const struct vpmu_engine *e, u32 upc,
 void vpmu_gate_sync(struct vpmu_engine *e)
 {
 	e->trig.gate_open = vpmu_gate_open(e, e->trig.frozen);
-	e->uh.to = e->trig.gate_open & VPMU_GATE_UHIST ? e->mem.uhist : e->uh.sink;
+	e->uh.to = e->trig.gate_open & VPMU_GATE_UHIST ? e->mem.uhist :
+							 e->uh.sink;
 }
 
 /* The gates again, if any unit is gated (a freeze bit changed). */
@@ -105,7 +107,8 @@ static void vpmu_gate_post(struct vpmu_engine *e, u32 upc, u32 ddyn,
 		e->uh.to = to;
 	}
 	if ((open ^ e->trig.gate_open) & VPMU_GATE_HU && e->hu.wact) {
-		vpmu_hu_wq_add(e, e->hu.wact, e->trig.hook.wq, e->hu.acc, first);
+		vpmu_hu_wq_add(e, e->hu.wact, e->trig.hook.wq, e->hu.acc,
+			       first);
 		e->hu.acc = first;
 	}
 	e->trig.gate_open = open;
@@ -138,7 +141,8 @@ void vpmu_hook_post(struct vpmu_engine *e, unsigned int hook)
 			x->dyn -= ddyn;
 			x->tkn -= dtkn;
 			e->trig.frozen ^= toggles;
-			s = vpmu_slot_get(e, vpmu_key(e->trig.hook.mode, e->trig.frozen));
+			s = vpmu_slot_get(e, vpmu_key(e->trig.hook.mode,
+						      e->trig.frozen));
 			y = &e->mem.slot[s][upc];
 			y->cnt += 1;
 			y->dyn += ddyn;
@@ -161,13 +165,15 @@ bool vpmu_trig_any(struct vpmu_engine *e)
 
 	e->trig.ovf_src = 0;
 	for (g = 0; g < VPMU_NR_FGROUPS_MAX; g++) {
-		const u16 t[3] = { e->trig.toggle[g], e->trig.start[g], e->trig.stop[g] };
+		const u16 t[3] = { e->trig.toggle[g], e->trig.start[g],
+				   e->trig.stop[g] };
 
 		for (k = 0; k < 3; k++) {
 			if (t[k] != VPMU_TRIG_NONE)
 				any = true;
 			if (VPMU_TRIG_IS_OVF(t[k]))
-				e->trig.ovf_src |= 1u << (t[k] - VPMU_TRIG_OVF(0));
+				e->trig.ovf_src |= 1u
+						   << (t[k] - VPMU_TRIG_OVF(0));
 		}
 	}
 	return any;

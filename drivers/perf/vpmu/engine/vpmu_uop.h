@@ -19,19 +19,20 @@
 #define VPMU_RF_IPC		VPMU_OPND_IPC
 #define VPMU_RF_DS		VPMU_OPND_DS
 #define VPMU_RF_FLAGS		VPMU_OPND_FLAGS
-#define VPMU_RF_SINK		47		/* unused code: discarded writes */
+#define VPMU_RF_SINK		47	/* unused code: discarded writes */
 #define VPMU_RF_ZERO		VPMU_OPND_ZERO	/* never written: reads 0 */
-#define VPMU_RF_NREGS		64		/* operand codes: what a context saves */
+#define VPMU_RF_NREGS		64	/* operand codes: a context's */
 /* R[VPMU_RF_IMM0 + upc]: the B immediate of microword upc */
 #define VPMU_RF_IMM0		64
-#define VPMU_RF_AT_OFF		(VPMU_OPND_AT_DS - VPMU_OPND_DS)	/* latch -> @ */
+/* a latch's index + VPMU_RF_AT_OFF: the @ operand it selects */
+#define VPMU_RF_AT_OFF		(VPMU_OPND_AT_DS - VPMU_OPND_DS)
 
 /* Commit work beyond "R[reg_of[d]] = res" (vpmu_uop.pend). */
 #define VPMU_COMMIT_SPECIAL	BIT(0)	/* DST is a latch or flags */
-#define VPMU_COMMIT_FLAGS		BIT(1)	/* S: write the new flags */
-#define VPMU_COMMIT_LOAD		BIT(2)	/* data-cache lookup */
-#define VPMU_COMMIT_STORE		BIT(3)	/* memory write + write queue */
-#define VPMU_COMMIT_MODE		BIT(4)	/* privilege-mode change */
+#define VPMU_COMMIT_FLAGS	BIT(1)	/* S: write the new flags */
+#define VPMU_COMMIT_LOAD	BIT(2)	/* data-cache lookup */
+#define VPMU_COMMIT_STORE	BIT(3)	/* memory write + write queue */
+#define VPMU_COMMIT_MODE	BIT(4)	/* privilege-mode change */
 
 /*
  * trig_static[]: this microword needs vpmu_hook_post() (a dynamic trigger,
@@ -44,18 +45,20 @@
 
 /*
  * The toggle table: before each slot's ID table, an s32 per microword,
- * VPMU_TGL(base, upc), read by a static trigger source (see TRIG in
- * vpmu_interp()).  Nonzero: toggling from this slot goes to the slot
- * VPMU_TGL_SLOT bytes away (slots are VPMU_TGL_ALIGN-aligned in one block; 0 when
- * the toggle stays in this slot), flips the freeze groups VPMU_TGL_FGROUPS and
- * runs the fast handler (VPMU_TSRC_FAST).  0: the general path decides
+ * VPMU_TGL(base, upc), read by a static trigger source (see
+ * VPMU_HANDLER_TRIG in vpmu_interp()).  Nonzero: toggling from this slot
+ * goes to the slot VPMU_TGL_SLOT bytes away (slots are
+ * VPMU_TGL_ALIGN-aligned in one block; 0 when the toggle stays in this
+ * slot), flips the freeze groups VPMU_TGL_FGROUPS and runs the fast
+ * handler (VPMU_TSRC_FAST).  0: the general path decides
  * (vpmu_tgl_update()).
  */
-#define VPMU_TGL_ALIGN	64
-#define VPMU_TGL_ROUND(x)	(((x) + VPMU_TGL_ALIGN - 1) & ~(size_t)(VPMU_TGL_ALIGN - 1))
+#define VPMU_TGL_ALIGN		64
+#define VPMU_TGL_ROUND(x)						\
+	(((x) + VPMU_TGL_ALIGN - 1) & ~(size_t)(VPMU_TGL_ALIGN - 1))
 #define VPMU_TGL_FGROUPS	VPMU_TSRC_FGROUPS
-#define VPMU_TGL_SLOT	(~(s32)(VPMU_TGL_ALIGN - 1))
-#define VPMU_TGL(base, upc)							\
+#define VPMU_TGL_SLOT		(~(s32)(VPMU_TGL_ALIGN - 1))
+#define VPMU_TGL(base, upc)						\
 	(((const s32 *)(base) - (VPMU_IDT + 1))[-(long)(upc)])
 
 /*
@@ -76,7 +79,7 @@ struct vpmu_uop {
 	u32 imm;		/* EXT: mask; LD/ST: offset; MODE: mode */
 	union {
 		u32 tgt;	/* TARGET as a byte offset into the slot */
-		s32 toggle_dist;	/* H_TPI*: its VPMU_TGL() slot distance */
+		s32 toggle_dist;	/* TRIG_PC_ADDI_EOI*: VPMU_TGL() */
 	};
 	u16 d, a, b;		/* register-file indices; EXT/SEXT: b = shift */
 	u16 upc;
@@ -87,7 +90,7 @@ struct vpmu_uop {
 	u8 seq;			/* sequencer handler index */
 	union {
 		u8 cond;	/* BR: condition; DISP: width */
-		u8 toggle_fgroups;	/* H_TPI*: the fgroups it toggles */
+		u8 toggle_fgroups;	/* TRIG_PC_ADDI_EOI*: its fgroups */
 	};
 	u8 pend;		/* P_* */
 	union {
@@ -96,37 +99,7 @@ struct vpmu_uop {
 	};
 };
 
-/*
- * The semantics of the operations, by their names in VPMU_OP_LIST: an ALU
- * operation's result as an expression of its operands a and b (EXT and
- * SEXT find their field in the uop u), a load's size and its value from
- * the little-endian bytes at p, a store's size.  The operations of
- * signatures NONE (NOP) and I (MODE) have handlers of their own.
- */
-#define VPMU_SEM_ADD	a + b
-#define VPMU_SEM_SUB	a - b
-#define VPMU_SEM_AND	a & b
-#define VPMU_SEM_OR	a | b
-#define VPMU_SEM_XOR	a ^ b
-#define VPMU_SEM_SHL	a << (b & 31)
-#define VPMU_SEM_SHR	a >> (b & 31)
-#define VPMU_SEM_SAR	(u32)((s32)a >> (b & 31))
-#define VPMU_SEM_SLT	(u32)((s32)a < (s32)b)
-#define VPMU_SEM_SLTU	(u32)(a < b)
-#define VPMU_SEM_MUL	a * b
-#define VPMU_SEM_MOV	b
-#define VPMU_SEM_EXT	(a >> u->b) & u->imm
-#define VPMU_SEM_SEXT	(u32)((s32)(a << u->b) >> u->b)
-#define VPMU_SEM_LB	1, (u32)(s32)(s8)p[0]
-#define VPMU_SEM_LBU	1, (u32)p[0]
-#define VPMU_SEM_LH	2, (u32)(s32)(s16)(p[0] | p[1] << 8)
-#define VPMU_SEM_LHU	2, (u32)(p[0] | p[1] << 8)
-#define VPMU_SEM_LW	4, vpmu_get_le32(p)
-#define VPMU_SEM_SB	1
-#define VPMU_SEM_SH	2
-#define VPMU_SEM_SW	4
-
-/* RV32M's multiply-high, divide and remainder (VPMU_OP_LIST_MULDIV). */
+/* RV32M's multiply-high, divide and remainder. */
 static inline u32 vpmu_mulh(s64 x, s64 y)
 {
 	return (u32)((u64)(x * y) >> 32);
@@ -150,143 +123,238 @@ static inline u32 vpmu_rem(u32 a, u32 b)
 	return (u32)((s32)a % (s32)b);
 }
 
-#define VPMU_SEM_MULH	vpmu_mulh((s32)a, (s32)b)
-#define VPMU_SEM_MULHSU	vpmu_mulh((s32)a, b)
-#define VPMU_SEM_MULHU	(u32)(((u64)a * b) >> 32)
-#define VPMU_SEM_DIV	vpmu_div(a, b)
-#define VPMU_SEM_DIVU	(b ? a / b : ~0u)
-#define VPMU_SEM_REM	vpmu_rem(a, b)
-#define VPMU_SEM_REMU	(b ? a % b : a)
+/*
+ * The semantics of the ALU operations, in one place for all that compute
+ * them: the interpreter's handlers and the translated-code executor's
+ * ops, which call it with a constant @op (the switch folds away), and
+ * the translator, which evaluates what it knows.  EXT's field is at bit
+ * @fpos, @fmask its mask; SEXT shifts by @fpos.
+ */
+static __always_inline u32 vpmu_alu(unsigned int op, u32 a, u32 b, u32 fpos,
+				    u32 fmask)
+{
+	switch (op) {
+	case VPMU_OP_ADD:
+		return a + b;
+	case VPMU_OP_SUB:
+		return a - b;
+	case VPMU_OP_AND:
+		return a & b;
+	case VPMU_OP_OR:
+		return a | b;
+	case VPMU_OP_XOR:
+		return a ^ b;
+	case VPMU_OP_SHL:
+		return a << (b & 31);
+	case VPMU_OP_SHR:
+		return a >> (b & 31);
+	case VPMU_OP_SAR:
+		return (u32)((s32)a >> (b & 31));
+	case VPMU_OP_SLT:
+		return (u32)((s32)a < (s32)b);
+	case VPMU_OP_SLTU:
+		return (u32)(a < b);
+	case VPMU_OP_MUL:
+		return a * b;
+	case VPMU_OP_MOV:
+		return b;
+	case VPMU_OP_EXT:
+		return (a >> fpos) & fmask;
+	case VPMU_OP_SEXT:
+		return (u32)((s32)(a << fpos) >> fpos);
+	case VPMU_OP_MULH:
+		return vpmu_mulh((s32)a, (s32)b);
+	case VPMU_OP_MULHSU:
+		return vpmu_mulh((s32)a, b);
+	case VPMU_OP_MULHU:
+		return (u32)(((u64)a * b) >> 32);
+	case VPMU_OP_DIV:
+		return vpmu_div(a, b);
+	case VPMU_OP_DIVU:
+		return b ? a / b : ~0u;
+	case VPMU_OP_REM:
+		return vpmu_rem(a, b);
+	case VPMU_OP_REMU:
+		return b ? a % b : a;
+	}
+	return 0;
+}
+
+/* The bytes a load or store moves. */
+static __always_inline unsigned int vpmu_mem_size(unsigned int op)
+{
+	switch (op) {
+	case VPMU_OP_LB:
+	case VPMU_OP_LBU:
+	case VPMU_OP_SB:
+		return 1;
+	case VPMU_OP_LH:
+	case VPMU_OP_LHU:
+	case VPMU_OP_SH:
+		return 2;
+	}
+	return 4;
+}
+
+/* What load @op reads from the little-endian bytes at @p. */
+static __always_inline u32 vpmu_load(unsigned int op, const u8 *p)
+{
+	switch (op) {
+	case VPMU_OP_LB:
+		return (u32)(s32)(s8)p[0];
+	case VPMU_OP_LBU:
+		return p[0];
+	case VPMU_OP_LH:
+		return (u32)(s32)(s16)(p[0] | p[1] << 8);
+	case VPMU_OP_LHU:
+		return (u32)(p[0] | p[1] << 8);
+	}
+	return vpmu_get_le32(p);
+}
 
 /*
- * VPMU_OP_LIST (vpmu_isa.h) is the one list of operations.  It feeds the
- * image validator (vpmu_op_info[], vpmu_validate.c), the assembler and the
- * disassembler, and here, by signature, three things: the names of the
- * loop's handlers (VPMU_NAMES, for enum vpmu_handler, vpmu_handler_props[]
- * and the loop's jump table), the handlers themselves (VPMU_BODIES, in
- * vpmu_interp()) and each operation's first handler (VPMU_FIRST, for the
- * decoder).  An operation added to the list without semantics above or a
- * handler in the loop does not compile.
+ * SUB.s into the sink, then BR on flag condition @cond (AL..GE): whether
+ * it holds, decided from the operands @a and @b, as the flags of a - b
+ * would say.  The fused compare leaves those flags lazy: R[VPMU_RF_FLAGS]
+ * holds VPMU_FLAGS_LAZY and the operands are kept.
+ */
+static __always_inline bool vpmu_cmp_holds(unsigned int cond, u32 a, u32 b)
+{
+	switch (cond) {
+	case VPMU_COND_Z:
+		return a == b;
+	case VPMU_COND_NZ:
+		return a != b;
+	case VPMU_COND_N:
+		return (s32)(a - b) < 0;
+	case VPMU_COND_NN:
+		return (s32)(a - b) >= 0;
+	case VPMU_COND_C:
+		return a < b;
+	case VPMU_COND_NC:
+		return a >= b;
+	case VPMU_COND_V:
+		return ((a ^ b) & (a ^ (a - b))) >> 31;
+	case VPMU_COND_NV:
+		return !(((a ^ b) & (a ^ (a - b))) >> 31);
+	case VPMU_COND_LT:
+		return (s32)a < (s32)b;
+	case VPMU_COND_GE:
+		return (s32)a >= (s32)b;
+	}
+	return true;	/* AL */
+}
+
+/* R[VPMU_RF_FLAGS]: the flags of the SUB of dp.lazy_a and dp.lazy_b */
+#define VPMU_FLAGS_LAZY	16
+
+/*
+ * The shapes of an ALU microword (vpmu_alu_shape()): the common ones get
+ * a fused handler each, everything else the general one, which leaves
+ * the result to its sequencer handler.
  *
- * Handler names: VPMU_H(label, HP_*) each.  An ALU operation has one
- * handler per shape (V_*, in that order), a load or store one, NONE two
- * (going on unchecked or not), I one.
+ *   NEXT     direct operands, NEXT
+ *   IMM      a direct register and the immediate, NEXT
+ *   ATSRC    any sources (@ds, @s1, @s2 too), a direct destination, NEXT
+ *   AT       any operands, NEXT
+ *   LATCH    a latch destination, direct sources, NEXT (EXT has its own)
+ *   JUMP     any operands, JUMP
+ *   EOI      any operands, EOI
+ *   PCEOI    direct operands, pc the destination, EOI
+ *   BR       any operands, BR on flags (S or not)
+ *   GENERAL  anything else
+ *
+ * None of the fused forms has a special destination (latch or flags) but
+ * LATCH, or S but BR.
  */
-#define VPMU_NAMES(name, code, sig, doc)	VPMU_NAMES_##sig(name)
-#define VPMU_NAMES_NONE(n)	VPMU_H(n##_N, HP_FALLS) VPMU_H(n, HP_ENDS)
-#define VPMU_NAMES_DAB(n)	VPMU_ALU_NAMES(n)
-#define VPMU_NAMES_DB(n)	VPMU_ALU_NAMES(n)
-#define VPMU_NAMES_DAF(n)	VPMU_ALU_NAMES(n)
-#define VPMU_NAMES_LD(n)	VPMU_H(M_##n, 0)
-#define VPMU_NAMES_ST(n)	VPMU_H(M_##n, 0)
-#define VPMU_NAMES_I(n)		VPMU_H(n, 0)
-#define VPMU_ALU_NAMES(n)						\
-	VPMU_H(F_##n, HP_FALLS) VPMU_H(I_##n, HP_FALLS)			\
-	VPMU_H(D_##n, HP_FALLS) VPMU_H(N_##n, HP_FALLS)			\
-	VPMU_H(L_##n, HP_FALLS) VPMU_H(J_##n, HP_ENDS)			\
-	VPMU_H(E_##n, HP_ENDS) VPMU_H(P_##n, HP_ENDS)			\
-	VPMU_H(B_##n, HP_ENDS) VPMU_H(G_##n, 0)
+enum vpmu_shape {
+	VPMU_SHAPE_NEXT,
+	VPMU_SHAPE_IMM,
+	VPMU_SHAPE_ATSRC,
+	VPMU_SHAPE_AT,
+	VPMU_SHAPE_LATCH,
+	VPMU_SHAPE_JUMP,
+	VPMU_SHAPE_EOI,
+	VPMU_SHAPE_PCEOI,
+	VPMU_SHAPE_BR,
+	VPMU_SHAPE_GENERAL,
+	VPMU_SHAPE_NR
+};
 
-/* Handler bodies: VPMU_ALU_BODY(name, expr), _LD(name, size, expr), _ST. */
-#define VPMU_BODIES(name, code, sig, doc)				\
-	VPMU_BODIES_##sig(name, VPMU_SEM_##name)
-#define VPMU_BODIES_NONE(n, sem)
-#define VPMU_BODIES_DAB(n, sem)	VPMU_ALU_BODY(n, sem)
-#define VPMU_BODIES_DB(n, sem)	VPMU_ALU_BODY(n, sem)
-#define VPMU_BODIES_DAF(n, sem)	VPMU_ALU_BODY(n, sem)
-#define VPMU_BODIES_LD(n, sem)	VPMU_LD_BODY(n, sem)
-#define VPMU_BODIES_ST(n, sem)	VPMU_ST_BODY(n, sem)
-#define VPMU_BODIES_I(n, sem)
-
-/* Each operation's first handler: [code] = H_*. */
-#define VPMU_FIRST(name, code, sig, doc)				\
-	[code] = VPMU_FIRST_##sig(name),
-#define VPMU_FIRST_NONE(n)	H_##n
-#define VPMU_FIRST_DAB(n)	H_F_##n
-#define VPMU_FIRST_DB(n)	H_F_##n
-#define VPMU_FIRST_DAF(n)	H_F_##n
-#define VPMU_FIRST_LD(n)	H_M_##n
-#define VPMU_FIRST_ST(n)	H_M_##n
-#define VPMU_FIRST_I(n)		H_##n
+/* An ALU operation's handlers, one per shape in that order. */
+#define VPMU_ALU_HANDLERS(X, op)					\
+	X(op##_NEXT, FALLS) X(op##_IMM, FALLS) X(op##_ATSRC, FALLS)	\
+	X(op##_AT, FALLS) X(op##_LATCH, FALLS) X(op##_JUMP, ENDS)	\
+	X(op##_EOI, ENDS) X(op##_PCEOI, ENDS) X(op##_BR, ENDS)		\
+	X(op##_GENERAL, NONE)
 
 /*
- * SUB.s into the sink, then BR on a flag condition: the branch decided from
- * the operands, the flags left for later (lazy: R[VPMU_RF_FLAGS] holds
- * VPMU_FLAGS_LAZY and the operands are kept).  X(cond, holds), named as in
- * VPMU_COND_LIST.
+ * Every handler of the interpreter, X(name, props): the ALU operations'
+ * by shape, the loads' and stores', NOP's (falling through or not) and
+ * MODE's; fused whole microwords (compare and branch, EXTs into latches,
+ * ADD pc ; EOI with the opcode in ir's low byte, EOI8, on 4-byte or
+ * 2-byte (EOI8H) boundaries, ...); and the pre-handlers (trigger sources,
+ * readers of lazy flags).  vpmu_interp() has a label for each,
+ * VPMU_HANDLER_<name>, and its jump table an entry; an operation of
+ * VPMU_OP_LIST without one here does not build (vpmu_op_handler[]).
  */
-#define VPMU_CMP_LIST(X)						\
-	X(AL,	true)							\
-	X(Z,	a == b)							\
-	X(NZ,	a != b)							\
-	X(N,	(s32)(a - b) < 0)					\
-	X(NN,	(s32)(a - b) >= 0)					\
-	X(C,	a < b)							\
-	X(NC,	a >= b)							\
-	X(V,	((a ^ b) & (a ^ (a - b))) >> 31)			\
-	X(NV,	!(((a ^ b) & (a ^ (a - b))) >> 31))			\
-	X(LT,	(s32)a < (s32)b)					\
-	X(GE,	(s32)a >= (s32)b)
-#define VPMU_CMP_NAME(name, holds)	VPMU_H(CMP_##name, 0)
-
-#define VPMU_FLAGS_LAZY	16		/* R[VPMU_RF_FLAGS]: SUB of dp.lazy_a, _b */
-
-/*
- * Every handler of the loop: those of the operations, the fused shapes
- * of whole microwords (compare and branch, EXTs into latches, ADD pc ;
- * EOI) and the pre-handlers (trigger sources, readers of lazy flags).
- */
-#define VPMU_HANDLER_LIST						\
-	VPMU_OP_LIST(VPMU_NAMES)					\
-	VPMU_CMP_LIST(VPMU_CMP_NAME)					\
-	VPMU_H(LEXT, HP_FALLS) VPMU_H(LEXTI, HP_FALLS)			\
-	VPMU_H(LEXTI2, HP_FALLS) VPMU_H(LX2S, HP_FALLS)		\
-	VPMU_H(PI, HP_ENDS) VPMU_H(PI0, HP_ENDS) VPMU_H(PR0, HP_ENDS)	\
-	VPMU_H(PI0H, HP_ENDS) VPMU_H(PR0H, HP_ENDS)			\
-	VPMU_H(XDISP, HP_ENDS) VPMU_H(XBR, HP_ENDS) VPMU_H(JMP, HP_ENDS)	\
-	VPMU_H(ADISP, HP_ENDS)						\
-	VPMU_H(TRIG, 0) VPMU_H(TPI, 0) VPMU_H(TPI0, 0) VPMU_H(SYNC, 0)
+#define VPMU_HANDLER_LIST(X)						\
+	VPMU_ALU_HANDLERS(X, ADD) VPMU_ALU_HANDLERS(X, SUB)		\
+	VPMU_ALU_HANDLERS(X, AND) VPMU_ALU_HANDLERS(X, OR)		\
+	VPMU_ALU_HANDLERS(X, XOR) VPMU_ALU_HANDLERS(X, SHL)		\
+	VPMU_ALU_HANDLERS(X, SHR) VPMU_ALU_HANDLERS(X, SAR)		\
+	VPMU_ALU_HANDLERS(X, SLT) VPMU_ALU_HANDLERS(X, SLTU)		\
+	VPMU_ALU_HANDLERS(X, MUL) VPMU_ALU_HANDLERS(X, MOV)		\
+	VPMU_ALU_HANDLERS(X, EXT) VPMU_ALU_HANDLERS(X, SEXT)		\
+	VPMU_ALU_HANDLERS(X, MULH) VPMU_ALU_HANDLERS(X, MULHSU)	\
+	VPMU_ALU_HANDLERS(X, MULHU) VPMU_ALU_HANDLERS(X, DIV)		\
+	VPMU_ALU_HANDLERS(X, DIVU) VPMU_ALU_HANDLERS(X, REM)		\
+	VPMU_ALU_HANDLERS(X, REMU)					\
+	X(LB, NONE) X(LBU, NONE) X(LH, NONE) X(LHU, NONE) X(LW, NONE)	\
+	X(SB, NONE) X(SH, NONE) X(SW, NONE)				\
+	X(NOP_FALL, FALLS) X(NOP, ENDS) X(MODE, NONE)			\
+	X(CMP_AL, NONE) X(CMP_Z, NONE) X(CMP_NZ, NONE) X(CMP_N, NONE)	\
+	X(CMP_NN, NONE) X(CMP_C, NONE) X(CMP_NC, NONE) X(CMP_V, NONE)	\
+	X(CMP_NV, NONE) X(CMP_LT, NONE) X(CMP_GE, NONE)		\
+	X(LATCH_EXT, FALLS) X(LATCH_EXT_IR, FALLS)			\
+	X(LATCH_EXT_IR_X2, FALLS) X(LATCH_EXT_IR_X2_SAR, FALLS)	\
+	X(PC_ADDI_EOI, ENDS) X(PC_ADDI_EOI8, ENDS)			\
+	X(PC_ADDI_EOI8H, ENDS) X(PC_ADD_EOI8, ENDS)			\
+	X(PC_ADD_EOI8H, ENDS)						\
+	X(EXT_THEN_DISP, ENDS) X(ADD_THEN_DISP, ENDS)			\
+	X(EXT_THEN_BR, ENDS) X(NOP_THEN_JUMP, ENDS)			\
+	X(TRIG, NONE) X(TRIG_PC_ADDI_EOI, NONE)			\
+	X(TRIG_PC_ADDI_EOI8, NONE) X(SYNC_FLAGS, NONE)
 
 /* Handler indices (vpmu_uop.h_dispatch, h_fast, h_general). */
 enum vpmu_handler {
-#define VPMU_H(label, props)	H_##label,
-	VPMU_HANDLER_LIST
-#undef VPMU_H
-	H_NR
+#define X(name, props)	VPMU_HANDLER_##name,
+	VPMU_HANDLER_LIST(X)
+#undef X
+	VPMU_HANDLER_NR
 };
 
 /*
- * Handler properties.  HP_FALLS: goes on to the next microword unchecked
- * (vpmu_segments()).  HP_ENDS: ends its segment through its own sequencer
+ * Handler properties.  FALLS: goes on to the next microword unchecked
+ * (vpmu_segments()).  ENDS: ends its segment through its own sequencer
  * and needs no pre-handler or memory fast path, so that a trigger source
  * toggled on entry may run it (vpmu_trig_fast()).
  */
-#define HP_FALLS	BIT(0)
-#define HP_ENDS		BIT(1)
-
-/*
- * ALU handler shapes, in the order of VPMU_ALU_NAMES: the common microword
- * shapes get a fused handler, everything else the general one (G) and a
- * sequencer handler.  F: direct operands, NEXT.  I: direct register and
- * immediate operands, NEXT.  D: any sources, direct destination, NEXT.
- * N: any operands, NEXT.  L: latch destination, direct sources, NEXT (EXT
- * has its own, H_LEXT).  J: any operands, JUMP.  E: any operands, EOI.
- * P: direct operands, pc destination, EOI.  B: any operands, BR on flags
- * (S or not).  None of the fused forms has a special destination (latch
- * or flags) except L, or S except B.
- */
-enum { V_F, V_I, V_D, V_N, V_L, V_J, V_E, V_P, V_B, V_G, V_NR };
+#define VPMU_HPROP_NONE		0
+#define VPMU_HPROP_FALLS	BIT(0)
+#define VPMU_HPROP_ENDS		BIT(1)
 
 /*
  * Sequencer handler indices (vpmu_uop.seq): one per VPMU_SEQ_LIST entry,
- * named alike (Q_BR: BR on a flag condition), and BR on an external one.
+ * named alike (VPMU_SEQ_HANDLER_BR: BR on a flag condition), and BRX,
+ * BR on an external one.
  */
 enum vpmu_seq_handler {
-#define VPMU_X(name, code, sig, doc)	Q_##name,
-	VPMU_SEQ_LIST(VPMU_X)
-#undef VPMU_X
-	Q_BRX,
-	Q_NR
+#define X(name, code, sig, doc)	VPMU_SEQ_HANDLER_##name,
+	VPMU_SEQ_LIST(X)
+#undef X
+	VPMU_SEQ_HANDLER_BRX,
+	VPMU_SEQ_HANDLER_NR
 };
 
 static inline u32 vpmu_flags(unsigned int kind, u32 a, u32 b, u32 r)

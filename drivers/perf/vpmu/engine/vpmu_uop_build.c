@@ -6,11 +6,11 @@
  */
 #include "vpmu_engine_priv.h"
 
-static const u8 vpmu_handler_props[H_NR] = {
-#define VPMU_H(label, props)						\
-	[H_##label] = props,
-	VPMU_HANDLER_LIST
-#undef VPMU_H
+static const u8 vpmu_handler_props[VPMU_HANDLER_NR] = {
+#define X(name, props)						\
+	[VPMU_HANDLER_##name] = VPMU_HPROP_##props,
+	VPMU_HANDLER_LIST(X)
+#undef X
 };
 
 /* ---- preparing a run ---------------------------------------------------- */
@@ -18,7 +18,7 @@ static const u8 vpmu_handler_props[H_NR] = {
 /* Does handler @hi go on to the next microword unchecked? */
 static bool vpmu_uop_unchecked(unsigned int hi)
 {
-	return vpmu_handler_props[hi] & HP_FALLS;
+	return vpmu_handler_props[hi] & VPMU_HPROP_FALLS;
 }
 
 static u8 vpmu_mfast(const struct vpmu_dec *d, const struct vpmu_uop *x);
@@ -35,7 +35,7 @@ static bool vpmu_trig_fast(const struct vpmu_engine *e, u32 upc)
 
 	if (d->a == VPMU_OPND_FLAGS || d->b == VPMU_OPND_FLAGS)
 		return false;
-	return vpmu_handler_props[e->mem.slot[0][upc].h_fast] & HP_ENDS;
+	return vpmu_handler_props[e->mem.slot[0][upc].h_fast] & VPMU_HPROP_ENDS;
 }
 
 /*
@@ -51,17 +51,23 @@ static void vpmu_route(struct vpmu_engine *e, u32 upc, bool route)
 	for (s = 0; s < VPMU_NSLOT; s++) {
 		struct vpmu_uop *x = &e->mem.slot[s][upc];
 
-		x->h_dispatch = route ? H_TRIG : rdfl ? H_SYNC : x->h_fast;
+		if (route)
+			x->h_dispatch = VPMU_HANDLER_TRIG;
+		else if (rdfl)
+			x->h_dispatch = VPMU_HANDLER_SYNC_FLAGS;
+		else
+			x->h_dispatch = x->h_fast;
 		x->mem_fast = route ? 0 : vpmu_mfast(d, x);
 		x->h_label = e->lab[x->h_dispatch];
 	}
 }
 
 /*
- * Pairs of EXTs from ir into latches run as one (H_LEXTI2), and with a
- * SAR of ir by an immediate after them as one (H_LX2S).  Only fast,
- * unrouted handlers are fused, and a fused one never runs alone: a
- * segment run one microword at a time uses the general handlers.
+ * Pairs of EXTs from ir into latches run as one (LATCH_EXT_IR_X2), and
+ * with a SAR of ir by an immediate after them as one
+ * (LATCH_EXT_IR_X2_SAR).  Only fast, unrouted handlers are fused, and a
+ * fused one never runs alone: a segment run one microword at a time uses
+ * the general handlers.
  */
 static void vpmu_fuse(struct vpmu_engine *e)
 {
@@ -71,13 +77,15 @@ static void vpmu_fuse(struct vpmu_engine *e)
 	for (upc = 0; upc + 1 < e->ncs; upc++) {
 		for (s = 0; s < VPMU_NSLOT; s++) {
 			struct vpmu_uop *x = &e->mem.slot[s][upc];
-			unsigned int h = H_LEXTI2;
+			unsigned int h = VPMU_HANDLER_LATCH_EXT_IR_X2;
 
-			if (x->h_dispatch != H_LEXTI || x[1].h_dispatch != H_LEXTI)
+			if (x->h_dispatch != VPMU_HANDLER_LATCH_EXT_IR ||
+			    x[1].h_dispatch != VPMU_HANDLER_LATCH_EXT_IR)
 				continue;
-			if (upc + 2 < e->ncs && x[2].h_dispatch == H_I_SAR &&
+			if (upc + 2 < e->ncs &&
+			    x[2].h_dispatch == VPMU_HANDLER_SAR_IMM &&
 			    x[2].a == VPMU_RF_IR)
-				h = H_LX2S;
+				h = VPMU_HANDLER_LATCH_EXT_IR_X2_SAR;
 			x->h_dispatch = h;
 			x->h_label = e->lab[h];
 		}
@@ -93,7 +101,10 @@ static void vpmu_segments(struct vpmu_engine *e)
 
 	for (upc = e->ncs; upc-- > 0;) {
 		/* the validator lets no microword run off the last word */
-		unsigned int h = x[upc].h_dispatch == H_SYNC ? x[upc].h_fast : x[upc].h_dispatch;
+		unsigned int h = x[upc].h_dispatch;
+
+		if (h == VPMU_HANDLER_SYNC_FLAGS)
+			h = x[upc].h_fast;
 
 		if (vpmu_uop_unchecked(h) && upc + 1 < e->ncs)
 			x[upc].seg = x[upc + 1].seg + 1;
@@ -145,8 +156,12 @@ static u8 vpmu_trig_src(const struct vpmu_engine *e, u32 upc)
 		/* a gating fgroup's toggles all go through the hook */
 		if (vpmu_trig_can(e, t, upc))
 			tm |= vpmu_trig_dynamic(t) ||
-			      (e->trig.gate_fgroups[0] | e->trig.gate_fgroups[1]) >> g & 1 ?
-			      VPMU_TSRC_DYN : 1u << g;
+					      (e->trig.gate_fgroups[0] |
+					       e->trig.gate_fgroups[1]) >>
+							      g &
+						      1 ?
+				      VPMU_TSRC_DYN :
+				      1u << g;
 		if (vpmu_trig_can(e, e->trig.start[g], upc) ||
 		    vpmu_trig_can(e, e->trig.stop[g], upc))
 			tm |= VPMU_TSRC_DYN;
@@ -167,7 +182,8 @@ void vpmu_prepare(struct vpmu_engine *e)
 	e->ctr.plan_mask = 0;
 	for (i = 0; i < VPMU_NR_COUNTERS_MAX; i++)
 		if (vpmu_ctr_enabled(e, i) &&
-		    e->ctr.cfg[i].flags & (VPMU_CTR_INT | VPMU_CTR_FREEZE_ON_OVF))
+		    e->ctr.cfg[i].flags &
+			    (VPMU_CTR_INT | VPMU_CTR_FREEZE_ON_OVF))
 			e->ctr.plan_mask |= 1u << i;
 	for (i = 0; unlikely(e->trig.ovf_src) && i < VPMU_NR_COUNTERS_MAX; i++)
 		if (vpmu_ctr_enabled(e, i) && e->trig.ovf_src >> i & 1)
@@ -191,7 +207,8 @@ void vpmu_prepare(struct vpmu_engine *e)
 
 			for (i = 0; i < VPMU_NR_COUNTERS_MAX; i++)
 				if (vpmu_ctr_enabled(e, i) &&
-				    vpmu_ev_possible(e, e->ctr.cfg[i].event, upc))
+				    vpmu_ev_possible(e, e->ctr.cfg[i].event,
+						     upc))
 					hit |= 1u << i;
 			e->mem.ctr_hit[upc] = hit;
 			e->mem.hu_hit[upc] = vpmu_hu_hit(e, upc);
@@ -218,7 +235,8 @@ void vpmu_prepare(struct vpmu_engine *e)
 			if (!(tm & VPMU_TSRC_DYN) && tm & VPMU_TSRC_FGROUPS)
 				e->mem.tsrc[e->trig.ntsrc++] = upc;
 			if (!(tm & VPMU_TSRC_DYN) && tm & VPMU_TSRC_FAST)
-				e->trig.tsrc_fgroups |= 1u << (tm & VPMU_TSRC_FGROUPS);
+				e->trig.tsrc_fgroups |=
+					1u << (tm & VPMU_TSRC_FGROUPS);
 			vpmu_route(e, upc, route);
 		}
 		vpmu_fuse(e);
@@ -234,17 +252,46 @@ void vpmu_prepare(struct vpmu_engine *e)
 
 /* ---- building the uops -------------------------------------------------- */
 
-/* Each operation's first handler (an ALU operation's: its F shape). */
+/*
+ * Each operation's first handler, by its signature: an ALU operation's
+ * NEXT shape, the others' only one (NOP's that ends its segment).
+ * Made from the one list of operations, so that an operation without a
+ * handler in VPMU_HANDLER_LIST does not build.
+ */
 static const u8 vpmu_op_handler[VPMU_OP_NR] = {
-	VPMU_OP_LIST(VPMU_FIRST)
+#define FIRST_NONE(op)	VPMU_HANDLER_##op
+#define FIRST_DAB(op)	VPMU_HANDLER_##op##_NEXT
+#define FIRST_DB(op)	VPMU_HANDLER_##op##_NEXT
+#define FIRST_DAF(op)	VPMU_HANDLER_##op##_NEXT
+#define FIRST_LD(op)	VPMU_HANDLER_##op
+#define FIRST_ST(op)	VPMU_HANDLER_##op
+#define FIRST_I(op)	VPMU_HANDLER_##op
+#define X(name, code, sig, doc)					\
+	[code] = FIRST_##sig(name),
+	VPMU_OP_LIST(X)
+#undef X
+#undef FIRST_NONE
+#undef FIRST_DAB
+#undef FIRST_DB
+#undef FIRST_DAF
+#undef FIRST_LD
+#undef FIRST_ST
+#undef FIRST_I
 };
 
 /* The fused compare and branch of each flag condition. */
 static const u8 vpmu_cmp_handler[VPMU_COND_NR] = {
-#define VPMU_X(name, holds)						\
-	[VPMU_COND_##name] = H_CMP_##name,
-	VPMU_CMP_LIST(VPMU_X)
-#undef VPMU_X
+	[VPMU_COND_AL] = VPMU_HANDLER_CMP_AL,
+	[VPMU_COND_Z] = VPMU_HANDLER_CMP_Z,
+	[VPMU_COND_NZ] = VPMU_HANDLER_CMP_NZ,
+	[VPMU_COND_N] = VPMU_HANDLER_CMP_N,
+	[VPMU_COND_NN] = VPMU_HANDLER_CMP_NN,
+	[VPMU_COND_C] = VPMU_HANDLER_CMP_C,
+	[VPMU_COND_NC] = VPMU_HANDLER_CMP_NC,
+	[VPMU_COND_V] = VPMU_HANDLER_CMP_V,
+	[VPMU_COND_NV] = VPMU_HANDLER_CMP_NV,
+	[VPMU_COND_LT] = VPMU_HANDLER_CMP_LT,
+	[VPMU_COND_GE] = VPMU_HANDLER_CMP_GE,
 };
 
 /* Which ALU handler variant (V_*) fits microword @d (built into @x). */
@@ -260,33 +307,36 @@ static unsigned int vpmu_alu_variant(const struct vpmu_engine *e,
 
 	(void)e;
 	if (d->seq == VPMU_SEQ_NEXT && !d->s && latch && !at_src)
-		return V_L;
+		return VPMU_SHAPE_LATCH;
 	if (special)
-		return V_G;
+		return VPMU_SHAPE_GENERAL;
 	if (d->seq == VPMU_SEQ_BR && d->cond <= VPMU_COND_GE)
-		return V_B;
+		return VPMU_SHAPE_BR;
 	if (d->s)
-		return V_G;
+		return VPMU_SHAPE_GENERAL;
 	switch (d->seq) {
 	case VPMU_SEQ_NEXT:
 		if (!at && d->b == VPMU_OPND_IMM && d->sig != VPMU_SIG_DAF)
-			return V_I;
+			return VPMU_SHAPE_IMM;
 		if (at)
-			return vpmu_is_at(x->d) ? V_N : V_D;
-		return V_F;
+			return vpmu_is_at(x->d) ? VPMU_SHAPE_AT :
+						  VPMU_SHAPE_ATSRC;
+		return VPMU_SHAPE_NEXT;
 	case VPMU_SEQ_JUMP:
-		return V_J;
+		return VPMU_SHAPE_JUMP;
 	case VPMU_SEQ_EOI:
-		return !at && x->d == VPMU_RF_PC ? V_P : V_E;
+		return !at && x->d == VPMU_RF_PC ? VPMU_SHAPE_PCEOI :
+						   VPMU_SHAPE_EOI;
 	}
-	return V_G;
+	return VPMU_SHAPE_GENERAL;
 }
 
+/* Each sequencer operation's handler. */
 static const u8 vpmu_seq_handler[VPMU_SEQ_NR] = {
-#define VPMU_X(name, code, sig, doc)					\
-	[code] = Q_##name,
-	VPMU_SEQ_LIST(VPMU_X)
-#undef VPMU_X
+#define X(name, code, sig, doc)					\
+	[code] = VPMU_SEQ_HANDLER_##name,
+	VPMU_SEQ_LIST(X)
+#undef X
 };
 
 /*
@@ -305,8 +355,8 @@ static u8 vpmu_mfast(const struct vpmu_dec *d, const struct vpmu_uop *x)
 
 /*
  * May an EOI use a handler that takes the opcode from ir's low byte: one
- * ending in 0 (H_PI0, H_TPI0, H_PR0), which fetches on 4-byte boundaries,
- * or in 0H (H_PI0H, H_PR0H), on the 2-byte ones of IALIGN16?
+ * ending in EOI8, which fetches on 4-byte boundaries, or in EOI8H, on the
+ * 2-byte ones of IALIGN16?
  */
 static bool vpmu_low_byte_op(const struct vpmu_engine *e)
 {
@@ -323,25 +373,30 @@ static void vpmu_build_fused(const struct vpmu_engine *e,
 	if (d->op == VPMU_OP_ADD && !d->s && d->seq == VPMU_SEQ_EOI &&
 	    d->dst == VPMU_OPND_PC && d->a == VPMU_OPND_PC &&
 	    d->b == VPMU_OPND_IMM) {
-		x->h_fast = !vpmu_low_byte_op(e) ? H_PI :
-			    e->dp.fetch_shift == 2 ? H_PI0 : H_PI0H;
+		if (!vpmu_low_byte_op(e))
+			x->h_fast = VPMU_HANDLER_PC_ADDI_EOI;
+		else if (e->dp.fetch_shift == 2)
+			x->h_fast = VPMU_HANDLER_PC_ADDI_EOI8;
+		else
+			x->h_fast = VPMU_HANDLER_PC_ADDI_EOI8H;
 		x->imm = (u32)d->imm;
 	}
-	if (x->h_fast == H_P_ADD && d->a == VPMU_OPND_PC &&
+	if (x->h_fast == VPMU_HANDLER_ADD_PCEOI && d->a == VPMU_OPND_PC &&
 	    d->b != VPMU_OPND_IMM && vpmu_low_byte_op(e))
-		x->h_fast = e->dp.fetch_shift == 2 ? H_PR0 : H_PR0H;
+		x->h_fast = e->dp.fetch_shift == 2 ? VPMU_HANDLER_PC_ADD_EOI8 :
+						     VPMU_HANDLER_PC_ADD_EOI8H;
 	/* an address's low bits: ADD into a plain register ; DISP on it */
 	if (d->op == VPMU_OP_ADD && !d->s && d->seq == VPMU_SEQ_DISP &&
 	    !x->pend && d->b != VPMU_OPND_IMM && !vpmu_is_at(x->d))
-		x->h_fast = H_ADISP;
+		x->h_fast = VPMU_HANDLER_ADD_THEN_DISP;
 	/* a field decoded: EXT of a plain register into one, DISP or BR */
 	if (d->op == VPMU_OP_EXT && !vpmu_is_at(d->a) && !vpmu_is_at(x->d) &&
 	    d->a != VPMU_OPND_FLAGS) {
 		if (d->seq == VPMU_SEQ_DISP && !x->pend)
-			x->h_fast = H_XDISP;
+			x->h_fast = VPMU_HANDLER_EXT_THEN_DISP;
 		if (d->seq == VPMU_SEQ_BR && d->cond <= VPMU_COND_GE &&
 		    x->pend == VPMU_COMMIT_FLAGS)
-			x->h_fast = H_XBR;
+			x->h_fast = VPMU_HANDLER_EXT_THEN_BR;
 	}
 }
 
@@ -362,7 +417,7 @@ static void vpmu_build_uop(struct vpmu_engine *e, u32 upc,
 	x->cond = d->cond;
 	x->seq = vpmu_seq_handler[d->seq];
 	if (d->seq == VPMU_SEQ_BR && d->cond > VPMU_COND_GE)
-		x->seq = Q_BRX;
+		x->seq = VPMU_SEQ_HANDLER_BRX;
 	x->a = d->a;
 	x->b = d->b;
 	if (d->b == VPMU_OPND_IMM) {
@@ -385,21 +440,24 @@ static void vpmu_build_uop(struct vpmu_engine *e, u32 upc,
 		x->h_general = vpmu_op_handler[d->op];
 		x->h_fast = x->h_general - (d->seq == VPMU_SEQ_NEXT);
 		if (d->seq == VPMU_SEQ_JUMP)
-			x->h_fast = H_JMP;
+			x->h_fast = VPMU_HANDLER_NOP_THEN_JUMP;
 		break;
 	case VPMU_SIG_DAB:
 	case VPMU_SIG_DB:
 	case VPMU_SIG_DAF:
-		x->h_general = vpmu_op_handler[d->op] + V_G;
+		x->h_general = vpmu_op_handler[d->op] + VPMU_SHAPE_GENERAL;
 		x->h_fast = vpmu_op_handler[d->op] + vpmu_alu_variant(e, d, x);
-		if (x->h_fast == vpmu_op_handler[d->op] + V_I)
+		if (x->h_fast == vpmu_op_handler[d->op] + VPMU_SHAPE_IMM)
 			x->imm = (u32)d->imm;
 		if (d->op == VPMU_OP_EXT) {
 			len = VPMU_EXT_LEN(d->uimm);
 			x->b = VPMU_EXT_POS(d->uimm);
 			x->imm = len == 32 ? ~0u : (1u << len) - 1;
-			if (x->h_fast == vpmu_op_handler[d->op] + V_L) {
-				x->h_fast = d->a == VPMU_OPND_IR ? H_LEXTI : H_LEXT;
+			if (x->h_fast ==
+			    vpmu_op_handler[d->op] + VPMU_SHAPE_LATCH) {
+				x->h_fast = d->a == VPMU_OPND_IR ?
+					    VPMU_HANDLER_LATCH_EXT_IR :
+					    VPMU_HANDLER_LATCH_EXT;
 				x->imm &= 31;
 			}
 		} else if (d->op == VPMU_OP_SEXT) {
@@ -470,7 +528,8 @@ int vpmu_engine_attach(struct vpmu_engine *e, const struct vpmu_ucode *uc)
 		e->ctr.image_reads |= uc->dec[i].seq == VPMU_SEQ_CTR;
 	}
 	for (s = 1; s < VPMU_NSLOT; s++)
-		memcpy(e->mem.slot[s], e->mem.slot[0], sizeof(struct vpmu_uop) * n);
+		memcpy(e->mem.slot[s], e->mem.slot[0],
+		       sizeof(struct vpmu_uop) * n);
 	/*
 	 * Every slot's ID table, repeated over all VPMU_IDT entries so that
 	 * any index (ir & 0xff in PI0) is the opcode's entry.

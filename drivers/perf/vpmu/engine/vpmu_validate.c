@@ -215,7 +215,7 @@ static int vpmu_check_header(struct vpmu_vctx *c, u32 cs_limit)
 
 struct vpmu_section {
 	const char *name;
-	u32 hoff;		/* header offset of the section's offset field */
+	u32 hoff;	/* header offset of the section's offset field */
 	u64 off, size;
 };
 
