@@ -91,17 +91,14 @@ cp_ignores() {
 	case "$1" in
 	*/vpmu_isa.h|*/vpmu_engine.h) echo COMPLEX_MACRO,MACRO_ARG_REUSE ;;
 	# The interpreter and the translated-code executor, built like
-	# kernel/bpf/core.c: X-macros expand to their handlers and
-	# jump-table entries, and the dispatch helpers jump; all live
-	# inside vpmu_interp() and vpmu_tc_exec().
-	*/vpmu_interp.c|*/vpmu_tc_exec.c|*/vpmu_dispatch.h)
-		echo COMPLEX_MACRO,MACRO_ARG_REUSE,MACRO_WITH_FLOW_CONTROL ;;
-	# The handler lists and the operations' semantics, X-macros too.
+	# kernel/bpf/core.c: generator macros expand to their handlers and
+	# jump-table entries, and the dispatch macros (vpmu_dispatch.h,
+	# GOTO_*) jump; all live inside vpmu_interp() and vpmu_tc_exec().
+	*/vpmu_interp.c|*/vpmu_dispatch.h)
+		echo COMPLEX_MACRO,MACRO_WITH_FLOW_CONTROL ;;
+	*/vpmu_tc_exec.c) echo COMPLEX_MACRO ;;
+	# The handler lists, X-macros too.
 	*/vpmu_uop.h|*/vpmu_tc.h) echo COMPLEX_MACRO,MACRO_ARG_REUSE ;;
-	# The translator evaluates known operands by the same semantics:
-	# tc_eval()'s cases ("case OP: return SEM;") expand from the table.
-	*/vpmu_tc_translate.c)
-		echo MULTISTATEMENT_MACRO_USE_DO_WHILE,TRAILING_SEMICOLON ;;
 	*/vpmu_compat.h) echo LINUX_VERSION_CODE,CONSTANT_COMPARISON ;;
 	# vpmu_port.h spells the kernel's type names and attribute macros
 	# (__always_inline: "inline __attribute__(...)") for the host build.

@@ -73,11 +73,11 @@ done <"$tmp/tc.out"
 
 # The faults: FILE#LINE#REPLACEMENT#WHAT, LINE and REPLACEMENT exact.
 MUTANTS=(
-"vpmu_tc_translate.c#		tc_count(tr, upc | VPMU_TC_BLOCK_TAKEN);#		(void)0;#a resolved branch's taken count dropped"
+"vpmu_tc_translate.c#		vpmu_tc_count(tr, upc | VPMU_TC_BLOCK_TAKEN);#		(void)0;#a resolved branch's taken count dropped"
 "vpmu_tc_cache.c#			U[upc].tkn += n;#			U[upc].tkn += 0;#taken counts not drained"
 "vpmu_tc_cache.c#		U[upc].cnt += n;#		U[upc].cnt += n + (n > 7);#executions miscounted when many"
-"vpmu_tc_translate.c#			ncyc - tr->cut_execs[i];#			ncyc - tr->cut_execs[i] + 1;#a refund one cycle off"
-"vpmu_tc_translate.c#		tr->ops[tr->st_ops[i]].d = ncyc - tr->st_execs[i];#		tr->ops[tr->st_ops[i]].d = 0;#a store's cycle taken at its block's end"
+"vpmu_tc_emit.c#			ncyc - tr->cut_execs[i];#			ncyc - tr->cut_execs[i] + 1;#a refund one cycle off"
+"vpmu_tc_emit.c#		tr->ops[tr->st_ops[i]].d = ncyc - tr->st_execs[i];#		tr->ops[tr->st_ops[i]].d = 0;#a store's cycle taken at its block's end"
 "vpmu_tc_cache.c#		if (tb->kill & VPMU_TC_REG(fin->p[i].idx))#		if (1)#a link's pairs never written"
 "vpmu_tc_cache.c#		tc_apply(base, b, x->kpos, 1);#		tc_apply(base, b, 0, 1);#an exit forgets what ran of its block"
 "vpmu_tc_cache.c#	vpmu_latch_maps(e);#	(void)0;#an exit leaves @ds, @s1, @s2 stale"

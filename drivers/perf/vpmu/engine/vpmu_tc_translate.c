@@ -30,274 +30,9 @@
  * memory flushes the cache (tc.msz), so a translation never checks a
  * fetch it knew to be good.
  */
-#include "vpmu_engine_priv.h"
+#include "vpmu_tc_builder.h"
 
-#define TC_MAXOPS	512	/* ops in one translation */
-#define TC_BLKW		1024	/* words of its block records */
-#define TC_RECW		4096	/* words of its exits and pairs */
-#define TC_RELS		1024	/* offsets it holds, to relocate */
-#define TC_CUTS		64	/* exits inside the current block */
-#define TC_ROOM		VPMU_TC_ROOM
-
-#define TC_OPW		(sizeof(struct vpmu_tc_op) / 4)	/* an op's words */
-/* registers a translation knows from its key, and never leaves pending */
-#define TC_KEYREGS	(VPMU_TC_REG(VPMU_RF_PC) | VPMU_TC_REG(VPMU_RF_IPC) | \
-			 VPMU_TC_REG(VPMU_RF_IR))
-
-/* What the translator knows on one path. */
-struct vpmu_tc_state {
-	u64 known;		/* registers whose value is val[] */
-	u64 wrote;		/* registers this path has written */
-	u32 insns;		/* instructions on this path so far */
-	u32 pairs;		/* its pairs (tc_pairs()), while they hold */
-	u64 pairs_skip;		/* ...written without these registers */
-	u32 val[VPMU_RF_NREGS];
-};
-
-/* A branch on data whose taken side is still to be translated. */
-struct vpmu_tc_fork {
-	struct vpmu_tc_state st;
-	u32 upc;		/* the taken side's first microword */
-	u32 op;			/* the branch op */
-	u16 br;			/* the branch's microword */
-};
-
-/* Where a word holding a recw (or, TC_REL_BLK, blkw) offset + 1 is. */
-#define TC_REL_REC	BIT(31)	/* in recw; else in the ops */
-#define TC_REL_BLK	BIT(30)	/* a block record's offset */
-
-/* A translation in the making. */
-struct vpmu_tc_builder {
-	struct vpmu_engine *e;
-	const u8 *trig;		/* e->mem.trig_static */
-	u32 pc, ir, mode;
-	u32 words;		/* microwords translated, all paths */
-	u32 limit;		/* ...at most (the chunk's budget) */
-	u64 kill, rbw;		/* written on every EOI path; read first */
-	bool eoi;		/* a path reached an EOI */
-	bool fail;		/* too big: not translatable */
-	bool forked;		/* a branch on data: no more instructions */
-	u32 nops, nblkw, nrecw, nblk, nrels;
-	u32 blk_op;		/* the current block's BLK op... */
-	u32 blk_rec;		/* ...and its record (in blkw) */
-	u32 ncuts;		/* exits in it: refunds set when it closes */
-	u32 nst;		/* stores in it: their cycles too */
-	u32 nforks;
-	u32 nchk;		/* the words it checks */
-	/* not cleared for each translation: */
-	struct vpmu_tc_checked chk[VPMU_TC_INSNS];
-	u32 st_ops[TC_CUTS], st_execs[TC_CUTS];
-	u32 cut[TC_CUTS], cut_execs[TC_CUTS];
-	struct vpmu_tc_op ops[TC_MAXOPS];
-	u32 blkw[TC_BLKW];
-	union {			/* records hold a u64 */
-		u32 recw[TC_RECW];
-		u64 recw_align;
-	};
-	u32 rels[TC_RELS];
-	struct vpmu_tc_fork fork[VPMU_TC_FORKS];
-};
-
-static inline struct vpmu_tc_block *vpmu_tc_block_w(u32 *w, u32 off)
-{
-	return (struct vpmu_tc_block *)(w + off);
-}
-
-/* ---- making a translation -------------------------------------------------- */
-
-u32 vpmu_tc_pool_alloc(struct vpmu_engine *e, u32 words)
-{
-	u32 off = (e->tc.used + 1) & ~1u;	/* records hold a u64 */
-
-	if (off + words > VPMU_TC_POOL)
-		return 0;
-	e->tc.used = off + words;
-	return off;
-}
-
-static struct vpmu_tc_op *tc_op(struct vpmu_tc_builder *tr, unsigned int h)
-{
-	struct vpmu_tc_op *t;
-
-	if (tr->nops >= TC_MAXOPS) {
-		tr->fail = true;
-		tr->nops = 0;
-	}
-	t = &tr->ops[tr->nops++];
-	memset(t, 0, sizeof(*t));
-	t->h = h;
-	return t;
-}
-
-/* Word @w (of the ops, or with TC_REL_REC of recw) holds an offset + 1. */
-static void tc_rel(struct vpmu_tc_builder *tr, u32 w)
-{
-	if (tr->nrels == TC_RELS) {
-		tr->fail = true;
-		return;
-	}
-	tr->rels[tr->nrels++] = w;
-}
-
-static u32 tc_op_word(struct vpmu_tc_builder *tr, const void *field)
-{
-	return (u32)((const u32 *)field - (const u32 *)tr->ops);
-}
-
-/*
- * The pairs of what @st knows and R[] lacks, less the registers in @skip:
- * their offset in recw + 1, shared with the last pairs if the same (0:
- * none, or no room).
- */
-static u32 tc_pairs(struct vpmu_tc_builder *tr, struct vpmu_tc_state *st,
-		    u64 skip)
-{
-	u64 m = st->known & st->wrote & ~skip & ~VPMU_TC_REG(VPMU_RF_SINK);
-	u32 off = tr->nrecw, n = 0;
-	struct vpmu_tc_pairs *p;
-
-	if (!m)
-		return 0;
-	/* unchanged since they were last written: the same pairs */
-	if (st->pairs && st->pairs_skip == skip)
-		return st->pairs;
-	if (off + vpmu_tc_pairs_words(VPMU_TC_PAIRS) > TC_RECW) {
-		tr->fail = true;
-		return 0;
-	}
-	p = (struct vpmu_tc_pairs *)&tr->recw[off];
-	while (m) {
-		u32 r = __builtin_ctzll(m);
-
-		m &= m - 1;
-		if (n == VPMU_TC_PAIRS) {
-			tr->fail = true;
-			return 0;
-		}
-		p->p[n].idx = r;
-		p->p[n].val = st->val[r];
-		n++;
-	}
-	p->n = n;
-	p->pad = 0;
-	tr->nrecw += vpmu_tc_pairs_words(n);
-	st->pairs = off + 1;
-	st->pairs_skip = skip;
-	return off + 1;
-}
-
-/*
- * An exit before microword @upc, @st known there, into the word @slot of
- * the ops (made relative to recw + 1).  Inside the current block (@cut),
- * after @kpos of its entries, @execs of them microwords: the block's count
- * stands for those only, and what it charged for the rest is refunded
- * (set when the block closes).
- */
-static void tc_exit_rec(struct vpmu_tc_builder *tr, struct vpmu_tc_state *st,
-			u32 *slot, u32 upc, bool cut, u32 kpos, u32 execs)
-{
-	u32 pairs = tc_pairs(tr, st, 0), off;
-	struct vpmu_tc_exit *x;
-
-	off = (tr->nrecw + 1) & ~1u;
-	if (tr->fail || off + sizeof(*x) / 4 > TC_RECW ||
-	    (cut && tr->ncuts == TC_CUTS)) {
-		tr->fail = true;
-		return;
-	}
-	x = (struct vpmu_tc_exit *)&tr->recw[off];
-	memset(x, 0, sizeof(*x));
-	x->upc = upc;
-	x->wrote = st->wrote;
-	x->pairs = pairs;
-	if (pairs)
-		tc_rel(tr,
-		       TC_REL_REC | (off +
-				     offsetof(struct vpmu_tc_exit, pairs) / 4));
-	if (cut) {
-		x->blk = tr->blk_rec + 1;
-		tc_rel(tr, TC_REL_REC | TC_REL_BLK |
-		       (off + offsetof(struct vpmu_tc_exit, blk) / 4));
-		x->kpos = kpos;
-		x->counted = 1;
-		tr->cut[tr->ncuts] = off;
-		tr->cut_execs[tr->ncuts++] = execs;
-	}
-	tr->nrecw = off + sizeof(*x) / 4;
-	*slot = off + 1;
-	tc_rel(tr, tc_op_word(tr, slot));
-}
-
-static struct vpmu_tc_block *tc_cur_blk(struct vpmu_tc_builder *tr)
-{
-	return vpmu_tc_block_w(tr->blkw, tr->blk_rec);
-}
-
-/* Another entry of the current block. */
-static __always_inline void tc_count(struct vpmu_tc_builder *tr, u32 ent)
-{
-	struct vpmu_tc_block *b = tc_cur_blk(tr);
-
-	if (tr->blk_rec + vpmu_tc_block_words(b->n + 1) > TC_BLKW) {
-		tr->fail = true;
-		return;
-	}
-	b->ent[b->n++] = ent;
-	tr->ops[tr->blk_op].imm += !(ent & VPMU_TC_BLOCK_TAKEN);
-}
-
-/*
- * A new block at microword @upc, @st known; the taken side of a branch on
- * data (@tkn >= 0) counts the branch taken first.
- */
-static void tc_block(struct vpmu_tc_builder *tr, struct vpmu_tc_state *st,
-		     u32 upc, int tkn)
-{
-	struct vpmu_tc_op *t = tc_op(tr, VPMU_TC_OP_BLOCK);
-	struct vpmu_tc_exit *x;
-
-	if (tr->nblkw + vpmu_tc_block_words(0) > TC_BLKW ||
-	    tr->nblk >= VPMU_TC_BLOCKS) {
-		tr->fail = true;
-		return;
-	}
-	tr->blk_op = (u32)(t - tr->ops);
-	tr->blk_rec = tr->nblkw;
-	vpmu_tc_block_w(tr->blkw, tr->blk_rec)->n = 0;
-	vpmu_tc_block_w(tr->blkw, tr->blk_rec)->ctr = tr->nblk;
-	tr->nblkw += vpmu_tc_block_words(0);
-	t->y = tr->nblk++;
-	tr->ncuts = 0;
-	tr->nst = 0;
-	/* an exit before it is entered; uncounted, but for a branch taken */
-	tc_exit_rec(tr, st, &t->x, upc, false, 0, 0);
-	if (tkn >= 0 && !tr->fail) {
-		x = (struct vpmu_tc_exit *)&tr->recw[t->x - 1];
-		tc_count(tr, (u32)tkn | VPMU_TC_BLOCK_TAKEN);
-		x->blk = tr->blk_rec + 1;
-		tc_rel(tr, TC_REL_REC | TC_REL_BLK |
-		       (t->x - 1 + offsetof(struct vpmu_tc_exit, blk) / 4));
-		x->kpos = 1;
-	}
-}
-
-/* The current block is complete: its exits' refunds. */
-static void tc_close_block(struct vpmu_tc_builder *tr)
-{
-	u32 ncyc = tr->ops[tr->blk_op].imm, i;
-
-	for (i = 0; i < tr->ncuts; i++)
-		((struct vpmu_tc_exit *)&tr->recw[tr->cut[i]])->refund =
-			ncyc - tr->cut_execs[i];
-	/* a store's cycle: the block's charge less the cycles after it */
-	for (i = 0; i < tr->nst; i++)
-		tr->ops[tr->st_ops[i]].d = ncyc - tr->st_execs[i];
-	tr->ncuts = 0;
-	tr->nst = 0;
-	tr->nblkw = tr->blk_rec + vpmu_tc_block_words(tc_cur_blk(tr)->n);
-}
-
-/* ---- evaluating microwords -------------------------------------------------- */
+/* ---- evaluating microwords ---------------------------------------------- */
 
 /*
  * An operand field naming @ds, @s1 or @s2: the register that latch holds,
@@ -488,7 +223,7 @@ static void tc_alu(struct vpmu_tc_builder *tr, const struct vpmu_dec *d,
 	u32 len;
 
 	if (d->sig == VPMU_SIG_DAF) {
-		t = tc_op(tr, tc_rr[d->op]);
+		t = vpmu_tc_new_op(tr, tc_rr[d->op]);
 		t->a = a->r;
 		if (d->op == VPMU_OP_EXT) {
 			len = VPMU_EXT_LEN(d->uimm);
@@ -498,16 +233,16 @@ static void tc_alu(struct vpmu_tc_builder *tr, const struct vpmu_dec *d,
 			t->b = 31 - d->uimm;
 		}
 	} else if (d->sig == VPMU_SIG_DB || (!a->known && !b->known)) {
-		t = tc_op(tr, tc_rr[d->op]);
+		t = vpmu_tc_new_op(tr, tc_rr[d->op]);
 		t->a = a->known ? VPMU_RF_ZERO : a->r;
 		t->b = b->r;
 	} else if (b->known) {
-		t = tc_op(tr, b->v ? tc_ri[d->op] : tc_rr[d->op]);
+		t = vpmu_tc_new_op(tr, b->v ? tc_ri[d->op] : tc_rr[d->op]);
 		t->a = a->r;
 		t->b = VPMU_RF_ZERO;
 		t->imm = b->v;
 	} else {
-		t = tc_op(tr, a->v ? tc_ir[d->op] : tc_rr[d->op]);
+		t = vpmu_tc_new_op(tr, a->v ? tc_ir[d->op] : tc_rr[d->op]);
 		t->a = VPMU_RF_ZERO;
 		t->b = b->r;
 		t->imm = a->v;
@@ -602,7 +337,7 @@ static __always_inline u32 tc_after(struct vpmu_tc_builder *tr, u32 upc,
 	case VPMU_SEQ_BR:
 		if (!taken)
 			break;
-		tc_count(tr, upc | VPMU_TC_BLOCK_TAKEN);
+		vpmu_tc_count(tr, upc | VPMU_TC_BLOCK_TAKEN);
 		return d->target;
 	}
 	return upc + 1;
@@ -631,10 +366,10 @@ static bool tc_can_go_on(struct vpmu_tc_builder *tr,
 
 	if (tr->forked || st->insns + 1 >= VPMU_TC_INSNS ||
 	    tr->nchk == VPMU_TC_INSNS ||
-	    tr->words + TC_ROOM > tr->limit ||
-	    tr->nops + 2 * TC_ROOM > TC_MAXOPS ||
+	    tr->words + VPMU_TC_ROOM > tr->limit ||
+	    tr->nops + 2 * VPMU_TC_ROOM > VPMU_TC_MAXOPS ||
 	    tr->nforks + 2 > VPMU_TC_FORKS ||
-	    tr->nrecw + TC_ROOM * 8 > TC_RECW || !tc_fetch_ok(e, npc))
+	    tr->nrecw + VPMU_TC_ROOM * 8 > VPMU_TC_RECW || !tc_fetch_ok(e, npc))
 		return false;
 	*ir = vpmu_get_le32(e->st.mem + npc);
 	return true;
@@ -683,7 +418,7 @@ static int tc_eoi(struct vpmu_tc_builder *tr, struct vpmu_tc_state *st,
 		*next = uc->idtab[(ir >> uc->op_shift) & uc->op_mask];
 		return W_NEXT;
 	}
-	l = (struct vpmu_tc_link *)tc_op(tr, VPMU_TC_OP_NR);
+	l = (struct vpmu_tc_link *)vpmu_tc_new_op(tr, VPMU_TC_OP_NR);
 	l->npc = npc;
 	if (!npc_known) {
 		if (!t->b)
@@ -695,9 +430,9 @@ static int tc_eoi(struct vpmu_tc_builder *tr, struct vpmu_tc_state *st,
 	}
 	if (!t->b && !t->d)
 		t->h = VPMU_TC_OP_EOI_KNOWN;
-	l->fin = tc_pairs(tr, st, TC_KEYREGS);
+	l->fin = vpmu_tc_emit_pairs(tr, st, VPMU_TC_KEYREGS);
 	if (l->fin)
-		tc_rel(tr, tc_op_word(tr, &l->fin));
+		vpmu_tc_rel(tr, vpmu_tc_op_word(tr, &l->fin));
 	tr->kill = tr->eoi ? tr->kill & st->wrote : st->wrote;
 	tr->eoi = true;
 	return W_END;
@@ -777,7 +512,7 @@ static bool tc_analyse(struct vpmu_tc_builder *tr,
 /* A known operand of an op that takes registers: into the sink. */
 static void tc_to_sink(struct vpmu_tc_builder *tr, struct vpmu_tc_opnd *o)
 {
-	struct vpmu_tc_op *t = tc_op(tr, VPMU_TC_OP_OR_RI);
+	struct vpmu_tc_op *t = vpmu_tc_new_op(tr, VPMU_TC_OP_OR_RI);
 
 	t->a = VPMU_RF_ZERO;
 	t->d = VPMU_RF_SINK;
@@ -795,8 +530,8 @@ static void tc_emit_mem(struct vpmu_tc_builder *tr, struct vpmu_tc_state *st,
 
 	if (d->sig == VPMU_SIG_ST && w->b.known && w->b.v)
 		tc_to_sink(tr, &w->b);
-	t = tc_op(tr, tc_rr[d->op]);
-	tc_exit_rec(tr, st, &t->x, upc, true, w->kpos, w->execs);
+	t = vpmu_tc_new_op(tr, tc_rr[d->op]);
+	vpmu_tc_emit_exit(tr, st, &t->x, upc, true, w->kpos, w->execs);
 	w->t = t;
 	w->mem_op = tr->nops - 1;
 	t->a = w->a.known ? VPMU_RF_ZERO : w->a.r;
@@ -825,12 +560,13 @@ static void tc_dispg(struct vpmu_tc_builder *tr, struct vpmu_tc_state *st,
 	const struct vpmu_tc_opnd *k = w->a.known ? &w->a :
 				       w->b.known ? &w->b : NULL;
 	struct vpmu_tc_op *t =
-		tc_op(tr, k ? VPMU_TC_OP_DISP_ADDI : VPMU_TC_OP_DISP_ADD);
+		vpmu_tc_new_op(tr, k ? VPMU_TC_OP_DISP_ADDI :
+				       VPMU_TC_OP_DISP_ADD);
 
 	t->a = k == &w->a ? w->b.r : w->a.r;
 	t->b = k ? VPMU_RF_ZERO : w->b.r;
 	t->imm = k ? k->v : 0;
-	tc_exit_rec(tr, st, &t->x, upc, true, w->kpos, w->execs);
+	vpmu_tc_emit_exit(tr, st, &t->x, upc, true, w->kpos, w->execs);
 	t->d = w->r;
 	t->y = (1u << d->cond) - 1;
 	tc_set(st, w->r, false, 0);
@@ -845,10 +581,10 @@ static void tc_emit_alu(struct vpmu_tc_builder *tr, struct vpmu_tc_state *st,
 
 	if (w->eoi) {
 		/* may fault: the exit before it (an EOI to a known pc, never) */
-		w->t = tc_op(tr, VPMU_TC_OP_EOI);
+		w->t = vpmu_tc_new_op(tr, VPMU_TC_OP_EOI);
 		if (!tc_npc_known(tr, st, d, w->alu && w->known, w->res, w->r))
-			tc_exit_rec(tr, st, &w->t->x, upc, true, w->kpos,
-				    w->execs);
+			vpmu_tc_emit_exit(tr, st, &w->t->x, upc, true,
+					  w->kpos, w->execs);
 	}
 	if (!w->alu)
 		return;
@@ -865,7 +601,7 @@ static void tc_emit_alu(struct vpmu_tc_builder *tr, struct vpmu_tc_state *st,
 	if (w->cmp) {
 		if (w->a.known && w->a.v)
 			tc_to_sink(tr, &w->a);
-		t = tc_op(tr, tc_cmp[d->cond][w->b.known]);
+		t = vpmu_tc_new_op(tr, tc_cmp[d->cond][w->b.known]);
 		t->a = w->a.known ? VPMU_RF_ZERO : w->a.r;
 		t->b = w->b.known ? VPMU_RF_ZERO : w->b.r;
 		t->imm = w->b.known ? w->b.v : 0;
@@ -881,7 +617,7 @@ static void tc_emit_alu(struct vpmu_tc_builder *tr, struct vpmu_tc_state *st,
 		op.b = 1;
 		op.a = VPMU_RF_SINK;
 		/* (the exit's offset moves with the op) */
-		tr->rels[tr->nrels - 1] += TC_OPW;
+		tr->rels[tr->nrels - 1] += VPMU_TC_OPW;
 		w->t = &tr->ops[tr->nops++];
 		*w->t = op;
 		tc_set(st, VPMU_RF_PC, false, 0);
@@ -899,7 +635,7 @@ static void tc_emit_alu(struct vpmu_tc_builder *tr, struct vpmu_tc_state *st,
  */
 static bool tc_store_cycle(struct vpmu_tc_builder *tr, u32 op)
 {
-	if (tr->nst == TC_CUTS)
+	if (tr->nst == VPMU_TC_CUTS)
 		return false;
 	tr->st_execs[tr->nst] = tr->ops[tr->blk_op].imm;
 	tr->st_ops[tr->nst++] = op;
@@ -919,7 +655,7 @@ static int tc_sequence(struct vpmu_tc_builder *tr, struct vpmu_tc_state *st,
 			      st->val[VPMU_RF_PC], next);
 	if (w->cmp || w->brf || w->brx) {
 		if (!w->cmp) {
-			t = tc_op(tr, w->brf ? VPMU_TC_OP_BR_FLAGS :
+			t = vpmu_tc_new_op(tr, w->brf ? VPMU_TC_OP_BR_FLAGS :
 					       VPMU_TC_OP_BR_EXT);
 			t->b = d->cond;
 		}
@@ -934,8 +670,8 @@ static int tc_sequence(struct vpmu_tc_builder *tr, struct vpmu_tc_state *st,
 	 * A load or store that stalls past the cycles left leaves right
 	 * after it, as the interpreter's next segment would not be entered
 	 */
-	tc_exit_rec(tr, st, &tr->ops[w->mem_op].y, *next, true,
-		    tc_cur_blk(tr)->n, tr->ops[tr->blk_op].imm);
+	vpmu_tc_emit_exit(tr, st, &tr->ops[w->mem_op].y, *next, true,
+			  vpmu_tc_cur_block(tr)->n, tr->ops[tr->blk_op].imm);
 	if (d->sig == VPMU_SIG_ST && !tc_store_cycle(tr, w->mem_op)) {
 		tr->fail = true;
 		return W_EXIT;
@@ -999,7 +735,7 @@ static bool tc_word_known(struct vpmu_tc_builder *tr, struct vpmu_tc_state *st,
 	if (d->s)
 		tc_set(st, VPMU_RF_FLAGS, true,
 		       vpmu_flags(tc_flag_kind(d), a, b, res));
-	tc_count(tr, upc);
+	vpmu_tc_count(tr, upc);
 	*next = tc_after(tr, upc, d, res, taken);
 	return true;
 }
@@ -1023,7 +759,7 @@ static int tc_word(struct vpmu_tc_builder *tr, struct vpmu_tc_state *st,
 		       d->sig == VPMU_SIG_DAF,
 		.mem = d->sig == VPMU_SIG_LD || d->sig == VPMU_SIG_ST,
 		.eoi = d->seq == VPMU_SEQ_EOI,
-		.kpos = tc_cur_blk(tr)->n,
+		.kpos = vpmu_tc_cur_block(tr)->n,
 		.execs = tr->ops[tr->blk_op].imm,
 	};
 
@@ -1034,7 +770,7 @@ static int tc_word(struct vpmu_tc_builder *tr, struct vpmu_tc_state *st,
 		tc_emit_mem(tr, st, upc, &w);
 	else
 		tc_emit_alu(tr, st, upc, &w);
-	tc_count(tr, upc);
+	vpmu_tc_count(tr, upc);
 	return tc_sequence(tr, st, upc, &w, next);
 }
 
@@ -1054,108 +790,20 @@ static void tc_path(struct vpmu_tc_builder *tr, struct vpmu_tc_state *st,
 			upc = next;
 			continue;
 		case W_SPLIT:
-			tc_close_block(tr);
+			vpmu_tc_close_block(tr);
 			upc = next;
-			tc_block(tr, st, upc, -1);
+			vpmu_tc_emit_block(tr, st, upc, -1);
 			continue;
 		case W_END:
-			tc_close_block(tr);
+			vpmu_tc_close_block(tr);
 			return;
 		default:
-			tc_close_block(tr);
-			t = tc_op(tr, VPMU_TC_OP_EXIT);
-			tc_exit_rec(tr, st, &t->x, upc, false, 0, 0);
+			vpmu_tc_close_block(tr);
+			t = vpmu_tc_new_op(tr, VPMU_TC_OP_EXIT);
+			vpmu_tc_emit_exit(tr, st, &t->x, upc, false, 0, 0);
 			return;
 		}
 	}
-}
-
-/* The word of memory at @addr holds (part of) a word a translation checks. */
-static void tc_code_mark(struct vpmu_engine *e, u32 addr)
-{
-	u32 w = vpmu_tc_code_bit(addr);
-
-	e->mem.tc_code[w / 32] |= 1u << (w % 32);
-}
-
-/* Lay the translation out in the pool; its head's offset, or 0: no room. */
-static u32 tc_layout(struct vpmu_tc_builder *tr)
-{
-	struct vpmu_engine *e = tr->e;
-	u32 hw = sizeof(struct vpmu_tc_trans) / 4, ow = tr->nops * TC_OPW;
-	u32 bw = (tr->nblkw + 1) & ~1u;	/* records start 8-byte aligned */
-	u32 cw = tr->nchk * sizeof(struct vpmu_tc_checked) / 4;
-	u32 off = vpmu_tc_pool_alloc(e, hw + ow + bw + tr->nrecw + cw);
-	u32 blk, rec, i, *w;
-	struct vpmu_tc_trans *tb;
-	struct vpmu_tc_op *ops;
-
-	if (!off || e->tc.nctr + tr->nblk > VPMU_TC_BLOCKS)
-		return 0;
-	blk = off + hw + ow;
-	rec = blk + bw;
-	tb = (struct vpmu_tc_trans *)(e->mem.tc_pool + off);
-	memset(tb, 0, sizeof(*tb));
-	tb->key = tr->pc | tr->mode;
-	tb->ir = tr->ir;
-	tb->kill = tr->kill & ~tr->rbw;
-	tb->blk = blk;
-	tb->nblk = tr->nblk;
-	tb->gen = e->tc.gen;
-	tb->chk = rec + tr->nrecw;
-	tb->nchk = tr->nchk;
-	memcpy(e->mem.tc_pool + tb->chk, tr->chk, 4 * cw);
-	for (i = 0; i < tr->nchk; i++) {
-		tc_code_mark(e, tr->chk[i].pc);
-		tc_code_mark(e, tr->chk[i].pc + 3);
-	}
-	ops = (struct vpmu_tc_op *)(tb + 1);
-	memcpy(ops, tr->ops, sizeof(*ops) * tr->nops);
-	memcpy(e->mem.tc_pool + blk, tr->blkw, 4 * tr->nblkw);
-	memcpy(e->mem.tc_pool + rec, tr->recw, 4 * tr->nrecw);
-	/* block counters and the offsets held made absolute */
-	for (i = blk; i < blk + tr->nblkw;
-	     i += vpmu_tc_block_words(vpmu_tc_block_at(e->mem.tc_pool, i)->n))
-		vpmu_tc_block_w(e->mem.tc_pool, i)->ctr += e->tc.nctr;
-	for (i = 0; i < tr->nops; i++) {
-#ifndef __KERNEL__
-		ops[i].hl = e->tlab[ops[i].h];
-#endif
-		if (ops[i].h == VPMU_TC_OP_BLOCK)
-			ops[i].y += e->tc.nctr;
-		if (ops[i].h == VPMU_TC_OP_EOI ||
-		    ops[i].h == VPMU_TC_OP_EOI_KNOWN)
-			i++;	/* past the data slot */
-	}
-	for (i = 0; i < tr->nrels; i++) {
-		u32 r = tr->rels[i];
-
-		w = r & TC_REL_REC ? e->mem.tc_pool + rec : (u32 *)ops;
-		w += r & ~(TC_REL_REC | TC_REL_BLK);
-		*w += (r & TC_REL_BLK ? blk : rec) - 1;
-	}
-	e->tc.nctr += tr->nblk;
-	e->tc.stats.translated++;
-	e->tc.stats.words += tr->words;
-	e->tc.stats.ops += tr->nops;
-	return off;
-}
-
-/* A head that sends (key, ir) to the interpreter. */
-static u32 tc_none(struct vpmu_engine *e, u32 key, u32 ir)
-{
-	u32 off = vpmu_tc_pool_alloc(e, sizeof(struct vpmu_tc_trans) / 4);
-	struct vpmu_tc_trans *tb;
-
-	if (!off)
-		return 0;
-	tb = (struct vpmu_tc_trans *)(e->mem.tc_pool + off);
-	memset(tb, 0, sizeof(*tb));
-	tb->key = key;
-	tb->ir = ir;
-	tb->none = 1;
-	e->tc.stats.none++;
-	return off;
 }
 
 /*
@@ -1180,26 +828,26 @@ u32 vpmu_tc_translate(struct vpmu_engine *e, u32 key, u32 ir)
 	tr->ir = ir;
 	memset(&st, 0, sizeof(st));
 	/* what the key says: written, as far as the exits are concerned */
-	st.known = TC_KEYREGS | VPMU_TC_REG(VPMU_RF_ZERO);
-	st.wrote = TC_KEYREGS;
+	st.known = VPMU_TC_KEYREGS | VPMU_TC_REG(VPMU_RF_ZERO);
+	st.wrote = VPMU_TC_KEYREGS;
 	st.val[VPMU_RF_PC] = tr->pc;
 	st.val[VPMU_RF_IPC] = tr->pc;
 	st.val[VPMU_RF_IR] = ir;
-	tc_block(tr, &st, upc, -1);
+	vpmu_tc_emit_block(tr, &st, upc, -1);
 	tc_path(tr, &st, upc);
 	while (tr->nforks && !tr->fail) {
 		struct vpmu_tc_fork *f = &tr->fork[--tr->nforks];
 
 		st = f->st;
 		tr->ops[f->op].x = tr->nops - f->op;
-		tc_block(tr, &st, f->upc, f->br);
+		vpmu_tc_emit_block(tr, &st, f->upc, f->br);
 		tc_path(tr, &st, f->upc);
 	}
 	e->tc.budget -= tr->words < e->tc.budget ? tr->words : e->tc.budget;
 	/* nothing but an exit before the first microword: not worth it */
 	if (tr->fail || (tr->nops == 2 && tr->ops[1].h == VPMU_TC_OP_EXIT))
-		return tc_none(e, key, ir);
-	return tc_layout(tr);
+		return vpmu_tc_emit_none(e, key, ir);
+	return vpmu_tc_layout(tr);
 }
 
 size_t vpmu_tc_scratch_size(void)

@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vpmu_tc_emit.c - what a translation is made of, as the translator
+ * (vpmu_tc_translate.c) walks its microcode: exit records and the pairs
+ * of known registers they write, blocks and their records, and at the
+ * end its layout in the pool, where the offsets it holds are made
+ * absolute.
+ */
+#include "vpmu_tc_builder.h"
+
+/* ---- making a translation ----------------------------------------------- */
+
+u32 vpmu_tc_pool_alloc(struct vpmu_engine *e, u32 words)
+{
+	u32 off = (e->tc.used + 1) & ~1u;	/* records hold a u64 */
+
+	if (off + words > VPMU_TC_POOL)
+		return 0;
+	e->tc.used = off + words;
+	return off;
+}
+
+/*
+ * The pairs of what @st knows and R[] lacks, less the registers in @skip:
+ * their offset in recw + 1, shared with the last pairs if the same (0:
+ * none, or no room).
+ */
+u32 vpmu_tc_emit_pairs(struct vpmu_tc_builder *tr, struct vpmu_tc_state *st,
+		       u64 skip)
+{
+	u64 m = st->known & st->wrote & ~skip & ~VPMU_TC_REG(VPMU_RF_SINK);
+	u32 off = tr->nrecw, n = 0;
+	struct vpmu_tc_pairs *p;
+
+	if (!m)
+		return 0;
+	/* unchanged since they were last written: the same pairs */
+	if (st->pairs && st->pairs_skip == skip)
+		return st->pairs;
+	if (off + vpmu_tc_pairs_words(VPMU_TC_PAIRS) > VPMU_TC_RECW) {
+		tr->fail = true;
+		return 0;
+	}
+	p = (struct vpmu_tc_pairs *)&tr->recw[off];
+	while (m) {
+		u32 r = __builtin_ctzll(m);
+
+		m &= m - 1;
+		if (n == VPMU_TC_PAIRS) {
+			tr->fail = true;
+			return 0;
+		}
+		p->p[n].idx = r;
+		p->p[n].val = st->val[r];
+		n++;
+	}
+	p->n = n;
+	p->pad = 0;
+	tr->nrecw += vpmu_tc_pairs_words(n);
+	st->pairs = off + 1;
+	st->pairs_skip = skip;
+	return off + 1;
+}
+
+/*
+ * An exit before microword @upc, @st known there, into the word @slot of
+ * the ops (made relative to recw + 1).  Inside the current block (@cut),
+ * after @kpos of its entries, @execs of them microwords: the block's count
+ * stands for those only, and what it charged for the rest is refunded
+ * (set when the block closes).
+ */
+void vpmu_tc_emit_exit(struct vpmu_tc_builder *tr, struct vpmu_tc_state *st,
+		       u32 *slot, u32 upc, bool cut, u32 kpos, u32 execs)
+{
+	u32 pairs = vpmu_tc_emit_pairs(tr, st, 0), off;
+	struct vpmu_tc_exit *x;
+
+	off = (tr->nrecw + 1) & ~1u;
+	if (tr->fail || off + sizeof(*x) / 4 > VPMU_TC_RECW ||
+	    (cut && tr->ncuts == VPMU_TC_CUTS)) {
+		tr->fail = true;
+		return;
+	}
+	x = (struct vpmu_tc_exit *)&tr->recw[off];
+	memset(x, 0, sizeof(*x));
+	x->upc = upc;
+	x->wrote = st->wrote;
+	x->pairs = pairs;
+	if (pairs)
+		vpmu_tc_rel(tr, VPMU_TC_REL_REC |
+			    (off + offsetof(struct vpmu_tc_exit, pairs) / 4));
+	if (cut) {
+		x->blk = tr->blk_rec + 1;
+		vpmu_tc_rel(tr, VPMU_TC_REL_REC | VPMU_TC_REL_BLK |
+			    (off + offsetof(struct vpmu_tc_exit, blk) / 4));
+		x->kpos = kpos;
+		x->counted = 1;
+		tr->cut[tr->ncuts] = off;
+		tr->cut_execs[tr->ncuts++] = execs;
+	}
+	tr->nrecw = off + sizeof(*x) / 4;
+	*slot = off + 1;
+	vpmu_tc_rel(tr, vpmu_tc_op_word(tr, slot));
+}
+
+/*
+ * A new block at microword @upc, @st known; the taken side of a branch on
+ * data (@tkn >= 0) counts the branch taken first.
+ */
+void vpmu_tc_emit_block(struct vpmu_tc_builder *tr, struct vpmu_tc_state *st,
+			u32 upc, int tkn)
+{
+	struct vpmu_tc_op *t = vpmu_tc_new_op(tr, VPMU_TC_OP_BLOCK);
+	struct vpmu_tc_exit *x;
+
+	if (tr->nblkw + vpmu_tc_block_words(0) > VPMU_TC_BLKW ||
+	    tr->nblk >= VPMU_TC_BLOCKS) {
+		tr->fail = true;
+		return;
+	}
+	tr->blk_op = (u32)(t - tr->ops);
+	tr->blk_rec = tr->nblkw;
+	vpmu_tc_block_w(tr->blkw, tr->blk_rec)->n = 0;
+	vpmu_tc_block_w(tr->blkw, tr->blk_rec)->ctr = tr->nblk;
+	tr->nblkw += vpmu_tc_block_words(0);
+	t->y = tr->nblk++;
+	tr->ncuts = 0;
+	tr->nst = 0;
+	/* an exit before it is entered; uncounted, but for a branch taken */
+	vpmu_tc_emit_exit(tr, st, &t->x, upc, false, 0, 0);
+	if (tkn >= 0 && !tr->fail) {
+		x = (struct vpmu_tc_exit *)&tr->recw[t->x - 1];
+		vpmu_tc_count(tr, (u32)tkn | VPMU_TC_BLOCK_TAKEN);
+		x->blk = tr->blk_rec + 1;
+		vpmu_tc_rel(tr, VPMU_TC_REL_REC | VPMU_TC_REL_BLK |
+			    (t->x - 1 + offsetof(struct vpmu_tc_exit, blk) / 4));
+		x->kpos = 1;
+	}
+}
+
+/* The current block is complete: its exits' refunds. */
+void vpmu_tc_close_block(struct vpmu_tc_builder *tr)
+{
+	u32 ncyc = tr->ops[tr->blk_op].imm, i;
+
+	for (i = 0; i < tr->ncuts; i++)
+		((struct vpmu_tc_exit *)&tr->recw[tr->cut[i]])->refund =
+			ncyc - tr->cut_execs[i];
+	/* a store's cycle: the block's charge less the cycles after it */
+	for (i = 0; i < tr->nst; i++)
+		tr->ops[tr->st_ops[i]].d = ncyc - tr->st_execs[i];
+	tr->ncuts = 0;
+	tr->nst = 0;
+	tr->nblkw = tr->blk_rec + vpmu_tc_block_words(vpmu_tc_cur_block(tr)->n);
+}
+
+/* The word of memory at @addr holds (part of) a word a translation checks. */
+static void tc_code_mark(struct vpmu_engine *e, u32 addr)
+{
+	u32 w = vpmu_tc_code_bit(addr);
+
+	e->mem.tc_code[w / 32] |= 1u << (w % 32);
+}
+
+/* Lay the translation out in the pool; its head's offset, or 0: no room. */
+u32 vpmu_tc_layout(struct vpmu_tc_builder *tr)
+{
+	struct vpmu_engine *e = tr->e;
+	u32 hw = sizeof(struct vpmu_tc_trans) / 4, ow = tr->nops * VPMU_TC_OPW;
+	u32 bw = (tr->nblkw + 1) & ~1u;	/* records start 8-byte aligned */
+	u32 cw = tr->nchk * sizeof(struct vpmu_tc_checked) / 4;
+	u32 off = vpmu_tc_pool_alloc(e, hw + ow + bw + tr->nrecw + cw);
+	u32 blk, rec, i, *w;
+	struct vpmu_tc_trans *tb;
+	struct vpmu_tc_op *ops;
+
+	if (!off || e->tc.nctr + tr->nblk > VPMU_TC_BLOCKS)
+		return 0;
+	blk = off + hw + ow;
+	rec = blk + bw;
+	tb = (struct vpmu_tc_trans *)(e->mem.tc_pool + off);
+	memset(tb, 0, sizeof(*tb));
+	tb->key = tr->pc | tr->mode;
+	tb->ir = tr->ir;
+	tb->kill = tr->kill & ~tr->rbw;
+	tb->blk = blk;
+	tb->nblk = tr->nblk;
+	tb->gen = e->tc.gen;
+	tb->chk = rec + tr->nrecw;
+	tb->nchk = tr->nchk;
+	memcpy(e->mem.tc_pool + tb->chk, tr->chk, 4 * cw);
+	for (i = 0; i < tr->nchk; i++) {
+		tc_code_mark(e, tr->chk[i].pc);
+		tc_code_mark(e, tr->chk[i].pc + 3);
+	}
+	ops = (struct vpmu_tc_op *)(tb + 1);
+	memcpy(ops, tr->ops, sizeof(*ops) * tr->nops);
+	memcpy(e->mem.tc_pool + blk, tr->blkw, 4 * tr->nblkw);
+	memcpy(e->mem.tc_pool + rec, tr->recw, 4 * tr->nrecw);
+	/* block counters and the offsets held made absolute */
+	for (i = blk; i < blk + tr->nblkw;
+	     i += vpmu_tc_block_words(vpmu_tc_block_at(e->mem.tc_pool, i)->n))
+		vpmu_tc_block_w(e->mem.tc_pool, i)->ctr += e->tc.nctr;
+	for (i = 0; i < tr->nops; i++) {
+#ifndef __KERNEL__
+		ops[i].hl = e->tlab[ops[i].h];
+#endif
+		if (ops[i].h == VPMU_TC_OP_BLOCK)
+			ops[i].y += e->tc.nctr;
+		if (ops[i].h == VPMU_TC_OP_EOI ||
+		    ops[i].h == VPMU_TC_OP_EOI_KNOWN)
+			i++;	/* past the data slot */
+	}
+	for (i = 0; i < tr->nrels; i++) {
+		u32 r = tr->rels[i];
+
+		w = r & VPMU_TC_REL_REC ? e->mem.tc_pool + rec : (u32 *)ops;
+		w += r & ~(VPMU_TC_REL_REC | VPMU_TC_REL_BLK);
+		*w += (r & VPMU_TC_REL_BLK ? blk : rec) - 1;
+	}
+	e->tc.nctr += tr->nblk;
+	e->tc.stats.translated++;
+	e->tc.stats.words += tr->words;
+	e->tc.stats.ops += tr->nops;
+	return off;
+}
+
+/* A head that sends (key, ir) to the interpreter. */
+u32 vpmu_tc_emit_none(struct vpmu_engine *e, u32 key, u32 ir)
+{
+	u32 off = vpmu_tc_pool_alloc(e, sizeof(struct vpmu_tc_trans) / 4);
+	struct vpmu_tc_trans *tb;
+
+	if (!off)
+		return 0;
+	tb = (struct vpmu_tc_trans *)(e->mem.tc_pool + off);
+	memset(tb, 0, sizeof(*tb));
+	tb->key = key;
+	tb->ir = ir;
+	tb->none = 1;
+	e->tc.stats.none++;
+	return off;
+}
