@@ -43,7 +43,16 @@ TABLE='\bstruct vpmu_image\b	struct vpmu_cstore (the control store)
 \buh_(hist|sink)\b	uhist_to, uhist_sink
 \bvpmu_engine_group_(trigger|start_stop|gate)\b	vpmu_engine_fgroup_*() (freeze group)
 \bVPMU_NR_GROUPS_MAX\b	VPMU_NR_FGROUPS_MAX
-\b(gate_grp|tsrc_groups|toggle_groups|TRIG_GROUPS|TGL_GROUPS)\b	*fgroups, *_FGROUPS'
+\b(gate_grp|tsrc_groups|toggle_groups|TRIG_GROUPS|TGL_GROUPS)\b	*fgroups, *_FGROUPS
+\b(H|Q|V|HP)_[A-Z][A-Z0-9_]*\b	VPMU_HANDLER_*, VPMU_SEQ_HANDLER_*, VPMU_SHAPE_*, VPMU_HPROP_* (engine names)
+\bTH_(?!LOG\b)[A-Z][A-Z0-9_]*\b	VPMU_TC_OP_* (engine names)
+\bR_(PC|IR|IPC|DS|FLAGS|SINK|ZERO|NREGS|IMM0)\b	VPMU_RF_* (engine names)
+\bP_(SPECIAL|FLAGS|LOAD|STORE|MODE)\b	VPMU_COMMIT_* (engine names)
+\bX_(CHUNK|HALT|TRAP|FAULT|CTR)\b	VPMU_INTERP_* (engine names)
+\bstruct vpmu_(top|tb|tblk|trec|tword|tlink|tpairs?|usample|pstate|tc_tr)\b	struct vpmu_tc_op, _trans, _block, _exit, _checked, _link, _pairs, vpmu_uhist_sampler, vpmu_prog_state, vpmu_tc_builder
+\b(fsh|flim|lz_a|lz_b)\b	dp.fetch_shift, dp.fetch_lim, dp.lazy_a, dp.lazy_b
+\bvpmu_engine_(run|build|interp|count|tc|translate|hu|event|int)\.[ch]\b	engine/vpmu_run.c, vpmu_uop_build.c, vpmu_interp.c, ... (architecture.rst, "Inside the engine core")
+\bVPMU_SEM_\w+	vpmu_alu(), vpmu_load(), vpmu_cmp_holds()'
 
 # FILE <tab> LINE (Perl regex): a use of an old name allowed there.
 ALLOW='include/uapi/linux/vpmu.h	^#define VPMU_(EV_HIST(_BASE|\(b\))|HIST_BUCKETS)\s
@@ -89,6 +98,25 @@ while IFS='	' read -r old new; do
 		faults=$((faults + 1))
 	done <"$hits"
 done <<<"$TABLE"
+
+# The engine's naming rule (architecture.rst, "Glossary"): every name an
+# engine header declares at file scope begins with vpmu_ or VPMU_ (the
+# header guards _VPMU_*); vpmu_port.h spells the kernel's own for the
+# host build, as vpmu_dispatch.h does __annotate_jump_table, and X is a
+# list's parameter, #undef'd where it is used.
+engine=$TOP/drivers/perf/vpmu/engine
+for h in "$engine"/*.h; do
+	[ "${h##*/}" = vpmu_port.h ] && continue
+	while IFS= read -r hit; do
+		printf '%s: %s: not vpmu_ or VPMU_ (the engine'"'"'s names)\n' \
+			"${h#"$TOP"/}" "$hit"
+		faults=$((faults + 1))
+	done < <(grep -nE '^#define [A-Za-z_][A-Za-z0-9_]*|^(static (inline|__always_inline) )?[a-z].*\b[a-z_0-9]+\(|^(struct|enum|union) [a-z_0-9]+ \{' "$h" |
+		grep -vE '^[0-9]+:#define (VPMU_|_VPMU_|X\b|__annotate_jump_table$)' |
+		grep -vE '^[0-9]+:(static (inline|__always_inline) )?[^(]*\bvpmu_[a-z_0-9]+\(' |
+		grep -vE '^[0-9]+:(struct|enum|union) vpmu_' |
+		grep -vE '^[0-9]+:[a-z].*;$' || true)
+done
 
 echo "glossary: $nfiles files, $faults faults"
 [ "$faults" -eq 0 ]

@@ -34,11 +34,10 @@
 
 /*
  * Cycles per chunk: the longest the CPU runs with interrupts disabled on
- * behalf of one task, and how late a signal is noticed.  Under TCG the
- * engine was measured at about 19 million cycles a second (a tight loop on
- * a 6.1 guest), so 5000 cycles are about a quarter of a millisecond there
- * and far less natively, while the per-chunk cost (context save and
- * restore, a signal check) stays small next to 5000 cycles of work.
+ * behalf of one task, and how late a signal is noticed; short enough to
+ * keep both small, long enough that the per-chunk cost (context save and
+ * restore, a signal check) stays small next to its work
+ * (Documentation/vpmu/perf.rst, "Serialisation", has the figures).
  */
 #define VPMU_RUN_CHUNK	5000
 

@@ -632,7 +632,7 @@ static bool tags_case(struct vpmu_engine *e)
 /*
  * A mark on a 2-byte boundary in a loop of three passes, toggling an
  * fgroup's freeze bit: once the toggle is resolved, the trigger's fused
- * dispatch (TPI) fetches the next instruction, on a 2-byte boundary too.
+ * dispatch (TRIG_PC_ADDI_EOI) fetches the next instruction, on a 2-byte boundary too.
  * Three toggles a run: frozen after the first run, thawed after the second.
  */
 static bool mark_ia16_case(struct vpmu_engine *e)

@@ -58,8 +58,8 @@ struct prog {
  * and NOP ; JUMP next (fast handlers that end their segment), MODE ;
  * NEXT, OR ; EOI-free BR AL next (a branch), LBU ; NEXT from an address
  * that grows (data-cache misses: stall cycles at a segment end), and
- * ADD pc, pc, #4 ; EOI (the mark's shape, the engine's fused H_TPI0
- * when it toggles).  The ID table maps each opcode to the upc of its
+ * ADD pc, pc, #4 ; EOI (the mark's shape, the engine's fused
+ * TRIG_PC_ADDI_EOI8 when it toggles).  The ID table maps each opcode to the upc of its
  * value, and memory holds, at the address each EOI fetches, the opcode
  * of the microword after it: the body runs straight through, so the EOIs
  * come in the same order in every iteration and pc only grows.

@@ -7,6 +7,16 @@
  * anything is kept, then decodes the control store once.  The input is
  * hostile: every offset is checked with 64-bit arithmetic before it is used,
  * and nothing is read outside the buffer.
+ *
+ * The order of the checks is what makes the reads safe: the header is read
+ * only once the image is known to hold it; the sections are read only once
+ * vpmu_check_layout() has put each inside the image; a microword's targets,
+ * an ID-table entry or a symbol's address are kept only once they are
+ * inside the control store.  The engine trusts what passes (its loop checks
+ * no operand, target or table index), so a check missed here is a read or
+ * a jump out of bounds in the kernel: every rule has a case in
+ * tools/testing/host/test_image.c and the fuzzer fuzz_image feeds it
+ * random images.
  */
 #include "vpmu_ucode.h"
 
@@ -117,6 +127,14 @@ static bool is_pow2(u32 v)
 	return v && !(v & (v - 1));
 }
 
+/*
+ * The header, first: it says where everything else is.  Nothing of the
+ * image is read before its length is known to hold the header; the
+ * checksum covers every byte, so that a torn or corrupted write is told
+ * apart from a bad image.  The machine parameters are bounded here
+ * because the engine sizes its tables by them (the data cache's tags, the
+ * write queue's depth, the ID table's 2^op_bits entries).
+ */
 static int vpmu_check_header(struct vpmu_vctx *c, u32 cs_limit)
 {
 	const struct vpmu_image_header *h = &c->h;
@@ -158,6 +176,7 @@ static int vpmu_check_header(struct vpmu_vctx *c, u32 cs_limit)
 		return vpmu_reject(c, VPMU_VERR_HEADER, HOFF(flags),
 				   "unknown header flags 0x%x",
 				   (u32)(h->flags & ~VPMU_IMG_F_ALL));
+	/* the name is printed: NUL-terminated, and nothing after the NUL */
 	for (i = 0; i < sizeof(h->name); i++) {
 		if (!h->name[i])
 			nul = true;
@@ -168,6 +187,7 @@ static int vpmu_check_header(struct vpmu_vctx *c, u32 cs_limit)
 	if (!nul)
 		return vpmu_reject(c, VPMU_VERR_HEADER, HOFF(name),
 				   "name not NUL-terminated");
+	/* the engine's memory holds cs_limit microwords, no more */
 	if (h->cs_words > cs_limit)
 		return vpmu_reject(c, VPMU_VERR_TOO_BIG, HOFF(cs_words),
 				   "cs_words %u exceeds this engine's %u",
@@ -186,6 +206,7 @@ static int vpmu_check_header(struct vpmu_vctx *c, u32 cs_limit)
 		return vpmu_reject(c, VPMU_VERR_PARAM, HOFF(op_bits),
 				   "op_bits %u not in 1..%u", h->op_bits,
 				   VPMU_OP_BITS_MAX);
+	/* the opcode field lies inside ir */
 	if (h->op_shift > 32 - h->op_bits)
 		return vpmu_reject(c, VPMU_VERR_PARAM, HOFF(op_shift),
 				   "op_shift %u + op_bits %u exceeds 32",
@@ -219,6 +240,12 @@ struct vpmu_section {
 	u64 off, size;
 };
 
+/*
+ * Every section inside the image, after the header, 8-byte aligned (the
+ * control store is read as 64-bit words) and apart from the others.  The
+ * sizes come from the header's counts, multiplied in 64 bits: a count of
+ * 2^32 - 1 cannot wrap the end of a section back into the image.
+ */
 static int vpmu_check_layout(struct vpmu_vctx *c)
 {
 	const struct vpmu_image_header *h = &c->h;
@@ -271,6 +298,11 @@ enum vpmu_opnd_pos { POS_DST, POS_A, POS_B };
 
 static const char *const vpmu_pos_name[] = { "DST", "A", "B" };
 
+/*
+ * An operand code in position @pos: one the register file has, writable if
+ * a destination, the immediate only as B where the operation takes one.
+ * The engine indexes its register file by these codes unchecked.
+ */
 static int vpmu_check_opnd(struct vpmu_vctx *c, u32 i, u64 off,
 			   enum vpmu_opnd_pos pos, unsigned int code,
 			   bool imm_ok)
@@ -323,6 +355,12 @@ static int vpmu_fields_zero(struct vpmu_vctx *c, u32 i, u64 off, u64 uw,
 	return 0;
 }
 
+/*
+ * The ALU part of microword @i by its operation's signature: its operands,
+ * the fields it does not use zero (reserved for later formats), and the
+ * fields of EXT, SEXT and MODE in range, since the engine shifts by them
+ * and sets the privilege mode from them as they are.
+ */
 static int vpmu_check_alu(struct vpmu_vctx *c, u32 i, u64 off, u64 uw,
 			  struct vpmu_dec *d)
 {
@@ -415,6 +453,12 @@ static int vpmu_check_ctr(struct vpmu_vctx *c, u32 i, u64 off,
 	return 0;
 }
 
+/*
+ * The sequencer part: every place control can go is inside the control
+ * store (a target, a whole dispatch table, the word after one that goes on
+ * to the next), because the engine jumps there without a check.  A TRAP's
+ * target is a code, not an address.
+ */
 static int vpmu_check_seq(struct vpmu_vctx *c, u32 i, u64 off, u64 uw,
 			  struct vpmu_dec *d)
 {
@@ -472,6 +516,13 @@ static int vpmu_check_seq(struct vpmu_vctx *c, u32 i, u64 off, u64 uw,
 	return 0;
 }
 
+/*
+ * Decode microword @i into @d and check it whole: codes that name an
+ * operation, a sequencer operation and a condition, then the ALU and
+ * sequencer parts, then the event field within ev_bits.  Its offset is
+ * inside the control store, which vpmu_check_layout() put inside the
+ * image.
+ */
 static int vpmu_check_uword(struct vpmu_vctx *c, u32 i, struct vpmu_dec *d)
 {
 	u64 off = (u64)c->h.cs_offset + 8ull * i;
@@ -544,6 +595,10 @@ static bool vpmu_name_ok(struct vpmu_vctx *c, u32 off)
 	return off < c->h.str_size;
 }
 
+/*
+ * The string table ends with NUL, so that any name offset inside it is a
+ * terminated string: tools and the loader print names without a bound.
+ */
 static int vpmu_check_strings(struct vpmu_vctx *c)
 {
 	const struct vpmu_image_header *h = &c->h;
@@ -555,6 +610,7 @@ static int vpmu_check_strings(struct vpmu_vctx *c)
 	return 0;
 }
 
+/* Symbols name microwords: a name in the string table, an address inside. */
 static int vpmu_check_syms(struct vpmu_vctx *c)
 {
 	const struct vpmu_image_header *h = &c->h;
@@ -577,6 +633,12 @@ static int vpmu_check_syms(struct vpmu_vctx *c)
 	return 0;
 }
 
+/*
+ * The operands of macro-instruction declaration @i: a known kind, a field
+ * inside 32 bits that overlaps neither the opcode mask nor another
+ * operand, a shift only for addresses, reserved bytes zero, and unused
+ * slots all zero.  The disassembler extracts and shifts by these values.
+ */
 static int vpmu_check_insn_ops(struct vpmu_vctx *c, u32 i, u64 off,
 			       u32 mask, u32 nops)
 {
@@ -620,6 +682,7 @@ static int vpmu_check_insn_ops(struct vpmu_vctx *c, u32 i, u64 off,
 	return 0;
 }
 
+/* Macro-instruction declarations: for the assembler and disassembler. */
 static int vpmu_check_insns(struct vpmu_vctx *c)
 {
 	const struct vpmu_image_header *h = &c->h;
@@ -661,6 +724,12 @@ static int vpmu_check_insns(struct vpmu_vctx *c)
 
 /* ---- load --------------------------------------------------------------- */
 
+/*
+ * Everything after the header, in the order that makes each read safe:
+ * the layout first, then the microwords, the ID table (every opcode's
+ * entry inside the control store: the engine dispatches through it
+ * unchecked), the strings, and the tables that name into them.
+ */
 static int vpmu_validate(struct vpmu_vctx *c, struct vpmu_dec *dec)
 {
 	const struct vpmu_image_header *h = &c->h;
@@ -692,6 +761,11 @@ static int vpmu_validate(struct vpmu_vctx *c, struct vpmu_dec *dec)
 	return ret;
 }
 
+/*
+ * Validate and decode: nothing is kept unless every check passes, and the
+ * ucode keeps its own copy of the bytes, so that the caller's buffer may
+ * change or go once this returns.
+ */
 int vpmu_ucode_load(struct vpmu_ucode **out, const void *img, size_t len,
 		    u32 cs_limit, struct vpmu_verr *err)
 {
