@@ -3,10 +3,13 @@
  * vpmu_buf.c - growable byte buffers, and whole files read into and
  * written from them.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "vpmu_buf.h"
 
@@ -94,39 +97,93 @@ int vpmu_read_file(const char *path, struct vpmu_buf *b)
 	return 0;
 }
 
+/* All of @len bytes to @fd: 0, or -1 on any error. */
+static int vpmu_write_all(int fd, const void *data, size_t len)
+{
+	const char *p = data;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* Write into what is there, creating it if need be: 0 or -1. */
+static int vpmu_write_in_place(const char *path, const void *data,
+			       size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+	int ret;
+
+	if (fd < 0)
+		return -1;
+	ret = vpmu_write_all(fd, data, len);
+	if (close(fd))
+		ret = -1;
+	return ret;
+}
+
 /*
- * Write @len bytes to @path ("-": stdout) through a temporary file and
- * rename(), so that a failed run never leaves a partial output behind.
+ * Write @len bytes to @path ("-": stdout).  A regular file (or none yet)
+ * is written through a temporary file beside it and rename(), so that a
+ * failed run never leaves a partial output behind; it keeps an existing
+ * file's mode, and a new one has the mode the umask leaves, as any
+ * file a program creates.  A symlink's target is what is written (the
+ * link stays).  Anything else, a device or a FIFO (/dev/null, /dev/stdout
+ * in a pipe), is written in place, never replaced: as root, rename()
+ * would put a regular file where /dev/null was.
  */
 int vpmu_write_file(const char *path, const void *data, size_t len)
 {
 	struct vpmu_buf tmp = { 0 };
-	FILE *f;
-	int ret = 0;
+	char *real = NULL;
+	const char *target = path;
+	struct stat st;
+	mode_t mode, mask;
+	int fd, ret;
 
 	if (!strcmp(path, "-"))
 		return fwrite(data, 1, len, stdout) == len && !fflush(stdout) ?
 		       0 : -1;
-	vpmu_buf_printf(&tmp, "%s.tmpXXXXXX", path);
-	{
-		int fd = mkstemp(tmp.p);
-
-		if (fd >= 0)
-			fchmod(fd, 0644);
-		f = fd < 0 ? NULL : fdopen(fd, "wb");
+	if (!lstat(path, &st) && S_ISLNK(st.st_mode)) {
+		real = realpath(path, NULL);
+		if (!real)	/* a dangling link: its target made */
+			return vpmu_write_in_place(path, data, len);
+		target = real;
 	}
-	if (!f) {
-		vpmu_buf_free(&tmp);
-		return -1;
+	if (!stat(target, &st)) {
+		if (!S_ISREG(st.st_mode)) {
+			ret = vpmu_write_in_place(target, data, len);
+			free(real);
+			return ret;
+		}
+		mode = st.st_mode & 07777;
+	} else {
+		mask = umask(0);
+		umask(mask);
+		mode = 0666 & ~mask;
 	}
-	if (fwrite(data, 1, len, f) != len)
+	vpmu_buf_printf(&tmp, "%s.tmpXXXXXX", target);
+	fd = mkstemp(tmp.p);
+	ret = fd < 0 ? -1 : 0;
+	if (!ret && fchmod(fd, mode))
 		ret = -1;
-	if (fclose(f))
+	if (!ret)
+		ret = vpmu_write_all(fd, data, len);
+	if (fd >= 0 && close(fd))
 		ret = -1;
-	if (!ret && rename(tmp.p, path))
+	if (!ret && rename(tmp.p, target))
 		ret = -1;
-	if (ret)
+	if (ret && fd >= 0)
 		remove(tmp.p);
 	vpmu_buf_free(&tmp);
+	free(real);
 	return ret;
 }
