@@ -107,21 +107,44 @@ cp_ignores() {
 	esac
 }
 
-run_checkpatch() {
-	local f out
+# each_par WHAT FUNC ITEM... - "FUNC ITEM" for every ITEM, one per CPU at
+# a time, each one's output kept apart; then a TAP line "WHAT ITEM" for
+# each, in ITEM order (its output shown if it failed).
+each_par() {
+	local what=$1 fn=$2 d i=0 item jobs
 
-	out=$(mktemp)
-	[ -n "$(kernel_files)" ] || { tap fail "checkpatch: no files found"; return; }
-	for f in $(kernel_files); do
-		if "$CHECKPATCH" --no-tree --strict --quiet --terse \
-				--ignore "$(cp_ignores "$f")" \
-				-f "$TOP/$f" >"$out" 2>&1; then
-			tap ok "checkpatch $f"
+	shift 2
+	jobs=$(nproc 2>/dev/null || echo 1)
+	d=$(mktemp -d)
+	for item in "$@"; do
+		i=$((i + 1))
+		( "$fn" "$item" >"$d/$i.out" 2>&1; echo $? >"$d/$i.rc" ) &
+		while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
+			wait -n || true
+		done
+	done
+	wait
+	i=0
+	for item in "$@"; do
+		i=$((i + 1))
+		if [ "$(cat "$d/$i.rc" 2>/dev/null)" = 0 ]; then
+			tap ok "$what $item"
 		else
-			tap fail "checkpatch $f" "$out"
+			tap fail "$what $item" "$d/$i.out"
 		fi
 	done
-	rm -f "$out"
+	rm -rf "$d"
+}
+
+checkpatch_one() {
+	"$CHECKPATCH" --no-tree --strict --quiet --terse \
+		--ignore "$(cp_ignores "$1")" -f "$TOP/$1"
+}
+
+run_checkpatch() {
+	[ -n "$(kernel_files)" ] || { tap fail "checkpatch: no files found"; return; }
+	# shellcheck disable=SC2046 # one path a word
+	each_par checkpatch checkpatch_one $(kernel_files)
 }
 
 # The kernel patch series in upstream/ (git format-patch output, README.md
@@ -163,21 +186,18 @@ shell_files() {
 	})
 }
 
+shellcheck_one() {
+	cd "$TOP" && shellcheck -x -P SCRIPTDIR -S warning "$1"
+}
+
 run_shellcheck() {
-	local f out
+	local f files=()
 
 	ensure_pkgs shellcheck
-	out=$(mktemp)
 	for f in $(shell_files); do
-		[ -f "$TOP/$f" ] || continue
-		if (cd "$TOP" && shellcheck -x -P SCRIPTDIR -S warning "$f") \
-				>"$out" 2>&1; then
-			tap ok "shellcheck $f"
-		else
-			tap fail "shellcheck $f" "$out"
-		fi
+		[ -f "$TOP/$f" ] && files+=("$f")
 	done
-	rm -f "$out"
+	each_par shellcheck shellcheck_one "${files[@]}"
 }
 
 # The driver's shape, checked from its sources (architecture.rst, "The
@@ -257,8 +277,8 @@ run_sparse() {
 	src=$(sync_tree "lint-$series")
 	log=$src/.vpmu-sparse.log
 	make -C "$src" clean KDIR="/usr/src/linux-headers-$KVER" >/dev/null 2>&1 || true
-	if ! make -C "$src" modules KDIR="/usr/src/linux-headers-$KVER" C=2 \
-			>"$log" 2>&1; then
+	if ! make -C "$src" -j"$(nproc)" modules \
+			KDIR="/usr/src/linux-headers-$KVER" C=2 >"$log" 2>&1; then
 		tap fail "sparse build against $KVER" "$log"
 		return
 	fi
@@ -298,7 +318,7 @@ run_kdir_switch() {
 		mv "$kdir.tmp" "$kdir"
 	fi
 	log=$src/.vpmu-kdir-switch.log
-	if ! make -C "$src" modules KDIR="$kdir" >"$log" 2>&1; then
+	if ! make -C "$src" -j"$(nproc)" modules KDIR="$kdir" >"$log" 2>&1; then
 		tap fail "module build against a copy of $KVER's headers" "$log"
 		return
 	fi
