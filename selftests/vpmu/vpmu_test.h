@@ -238,16 +238,48 @@ static inline int vt_kmsg_rule(const char *text)
 }
 
 /*
+ * Whether the "BUG: KCSAN: data-race in A / B" record @text names one of
+ * the kernel's own races whose stacks pass through vpmu only because it
+ * calls a scheduling point (KCSAN_KERNEL_RACES in tools/testing/vm/lib.sh,
+ * which says why each is there), in either order.
+ */
+static inline int vt_kmsg_kernel_race(const char *text)
+{
+	static const char *const races[][2] = {
+		{ "rcu_all_qs", "rcu_disable_urgency_upon_qs" },
+	};
+	char pair[256];
+	const char *in = strstr(text, " in ");
+	unsigned int i, k;
+
+	if (!in)
+		return 0;
+	for (i = 0; i < ARRAY_SIZE(races); i++) {
+		for (k = 0; k < 2; k++) {
+			snprintf(pair, sizeof(pair), "%s / %s", races[i][k],
+				 races[i][!k]);
+			if (!strncmp(in + 4, pair, strlen(pair)) &&
+			    strspn(in + 4 + strlen(pair), " \r\n") ==
+			    strlen(in + 4 + strlen(pair)))
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/*
  * Kernel log records since the mark @fd that carry a warning, bug or
  * oops; each is logged.
  *
  * A KCSAN report runs from its "BUG: KCSAN:" record to the rule that
- * closes it, and counts only if a record of it names a vpmu frame: one
- * without is the kernel's own race (rcu_all_qs against
- * rcu_disable_urgency_upon_qs, say), which vpmu neither causes nor can
- * annotate.  The VM harness reads the serial log by the same rule
- * (kcsan_foreign in tools/testing/vm/lib.sh); a report still being
- * printed when the log is read counts if it has named vpmu so far.
+ * closes it, and counts only if a record of it names a vpmu frame and
+ * its pair of functions is not one of the kernel's own races listed in
+ * vt_kmsg_kernel_race(): one without is the kernel's own race
+ * (rcu_all_qs against rcu_disable_urgency_upon_qs, say), which vpmu
+ * neither causes nor can annotate.  The VM harness reads the serial log
+ * by the same rule (kcsan_foreign in tools/testing/vm/lib.sh); a report
+ * still being printed when the log is read counts if it has named vpmu
+ * so far.
  */
 static inline int vt_kmsg_bad(struct __test_metadata *_metadata, int fd)
 {
@@ -273,14 +305,15 @@ static inline int vt_kmsg_bad(struct __test_metadata *_metadata, int fd)
 		if (strstr(text, "BUG: KCSAN:")) {
 			memcpy(kcsan, rec, n + 1);
 			in_kcsan = 1;
-			ours = 0;
+			ours = vt_kmsg_kernel_race(text) ? -1 : 0;
 			continue;
 		}
 		if (in_kcsan) {
-			ours |= vt_kmsg_vpmu_frame(text);
+			if (ours >= 0)
+				ours |= vt_kmsg_vpmu_frame(text);
 			if (!vt_kmsg_rule(text))
 				continue;
-			if (ours) {
+			if (ours > 0) {
 				TH_LOG("kernel log: %s", kcsan);
 				bad++;
 			}
@@ -295,7 +328,7 @@ static inline int vt_kmsg_bad(struct __test_metadata *_metadata, int fd)
 			}
 		}
 	}
-	if (in_kcsan && ours) {
+	if (in_kcsan && ours > 0) {
 		TH_LOG("kernel log: %s", kcsan);
 		bad++;
 	}

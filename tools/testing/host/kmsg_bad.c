@@ -102,6 +102,24 @@ TEST(warning_after_kernel_race_counted)
 			      warn_line));
 }
 
+TEST(kernel_race_through_vpmu_not_counted)
+{
+	/* RCU's own race, its read under vpmu's cond_resched() (CI's) */
+	EXPECT_EQ(0, KMSG_BAD(
+		"3,1,1,-;BUG: KCSAN: data-race in rcu_all_qs / rcu_disable_urgency_upon_qs",
+		"3,2,2,-;write (marked) to 0xffff88807bd2a97d of 1 bytes by interrupt on cpu 1:",
+		"3,3,3,-; rcu_disable_urgency_upon_qs+0x45/0x62",
+		"3,4,4,-;read to 0xffff88807bd2a97d of 1 bytes by task 84 on cpu 1:",
+		"3,5,5,-; rcu_all_qs+0x19/0xf3",
+		"3,6,6,-; __cond_resched+0x4b/0x50",
+		"3,7,7,-; vpmu_machine_run+0xc19/0xdb2 [vpmu]",
+		"3,8,8,-;=================================================================="));
+	/* the same pair in the other order too */
+	EXPECT_EQ(0, KMSG_BAD(KCSAN_REPORT("rcu_disable_urgency_upon_qs",
+					   "rcu_all_qs"),
+			      "3,9,9,-; vpmu_run_chunks+0x1/0x2 [vpmu]"));
+}
+
 TEST(two_reports_one_ours)
 {
 	EXPECT_EQ(1, KMSG_BAD(KCSAN_REPORT("rcu_all_qs", "tick_sched_timer"),

@@ -132,4 +132,13 @@ expect "KCSAN report with vpmu_* in the other stack: its BUG line" 1
 { under vpmu_stress.sh kcsan_report "a+0x1/0x2" "b+0x1/0x2"
   under vpmu_stress.sh kcsan_report "vpmu_x+0x1/0x2" "b+0x1/0x2"; } >"$tmp/log"
 expect "a foreign report, then one of vpmu's: one BUG line" 1
+# RCU's own race, reached through vpmu's cond_resched() (CI's kcsan-6.12)
+under vpmu_stress.sh kcsan_report "rcu_disable_urgency_upon_qs+0x45/0x62" \
+	"rcu_all_qs+0x19/0xf3
+[   70.000810]  __cond_resched+0x4b/0x50
+[   70.000820]  vpmu_machine_run+0xc19/0xdb2 [vpmu]" >"$tmp/log"
+expect "a kernel race of KCSAN_KERNEL_RACES under a vpmu frame: none" 0
+under vpmu_stress.sh kcsan_report "rcu_all_qs+0x19/0xf3" \
+	"vpmu_x+0x1/0x2" >"$tmp/log"
+expect "one of its functions racing with vpmu's: its BUG line" 1
 tap_done
