@@ -17,8 +17,9 @@ VPMU_ENGINE	:= $(VPMU_CORE)/engine
 # the two agree.  The host tests, fuzzers and benchmarks take this one.
 VPMU_CORE_SRCS	:= $(addprefix $(VPMU_ENGINE)/, \
 		     vpmu_run.c vpmu_uop_build.c vpmu_interp.c vpmu_tc_exec.c \
-		     vpmu_triggers.c vpmu_counters.c vpmu_upc_hist.c vpmu_tc_cache.c \
-		     vpmu_tc_translate.c vpmu_tc_emit.c vpmu_hist_unit.c \
+		     vpmu_triggers.c vpmu_counters.c vpmu_upc_hist.c \
+		     vpmu_tc_pool.c vpmu_tc_cache.c vpmu_tc_translate.c \
+		     vpmu_tc_emit.c vpmu_hist_unit.c \
 		     vpmu_events.c vpmu_validate.c vpmu_isa.c)
 
 # The toolchain library: buffers and whole files (vpmu_buf.c), the views

@@ -75,7 +75,8 @@ static void usage(void)
 "      --no-tc           interpret every microword: no translation cache\n"
 "                        (the results are the same, slower)\n"
 "      --chunk=CYCLES    ELF: run in pieces of at most CYCLES cycles, as\n"
-"                        /dev/vpmu does in the kernel (the same results)\n"
+"                        /dev/vpmu does in the kernel, translating between\n"
+"                        them (the same results)\n"
 "  -h, --help            this text\n"
 "      --version         show the version and exit\n"
 "\n"
@@ -389,12 +390,13 @@ static void elf_stats(struct vpmu_engine *e, const struct vpmu_stop *st,
 		x[i] = vpmu_engine_reg(e, VPMU_OPND_R0 + i);
 	vpmu_elf_print_regs(stderr, x, vpmu_engine_reg(e, VPMU_OPND_PC));
 	vpmu_engine_tc_stats(e, &tc);
-	fprintf(stderr, "tc translated %llu none %llu words %llu ops %llu flushes %llu exits %llu links %llu checks %llu stale %llu pool %u blocks %u\n",
+	fprintf(stderr, "tc translated %llu none %llu words %llu ops %llu flushes %llu exits %llu links %llu checks %llu stale %llu pool %u blocks %u evicted %llu\n",
 		(unsigned long long)tc.translated, (unsigned long long)tc.none,
 		(unsigned long long)tc.words, (unsigned long long)tc.ops,
 		(unsigned long long)tc.flushes, (unsigned long long)tc.exits,
 		(unsigned long long)tc.links, (unsigned long long)tc.checks,
-		(unsigned long long)tc.stale, tc.pool_used, tc.blocks_used);
+		(unsigned long long)tc.stale, tc.pool_used, tc.blocks_used,
+		(unsigned long long)tc.evicted);
 }
 
 /*
@@ -412,6 +414,9 @@ static void elf_time(struct vpmu_engine *e, double secs)
 		(unsigned long long)insns, secs > 0 ? insns / secs : 0);
 }
 
+/* Translations after a chunk, at most: as the module (vpmu_machine_run.c) */
+#define VPMU_SIM_CHUNK_TRANSLATE	2
+
 /*
  * Run the program on @e until it exits or stops otherwise, serving its
  * ecalls; the budget covers the whole run.  Returns the exit status.
@@ -426,10 +431,14 @@ static int elf_run(struct vpmu_engine *e, uint8_t *mem, uint32_t mem_size,
 	uint32_t x[32];
 	unsigned int i;
 
+	/* chunks translate between them, as the module's do */
+	vpmu_engine_tc_defer(e, o->chunk != 0);
 	for (;;) {
 		vpmu_engine_run(e, o->chunk && o->chunk < left ? o->chunk : left,
 				&st);
 		left -= st.cycles < left ? st.cycles : left;
+		if (o->chunk)
+			vpmu_engine_tc_work(e, VPMU_SIM_CHUNK_TRANSLATE);
 		if (st.reason == VPMU_STOP_BUDGET && left)
 			continue;	/* the next chunk */
 		if (st.reason != VPMU_STOP_TRAP || st.code != VPMU_RV_TRAP_ECALL)
@@ -439,6 +448,7 @@ static int elf_run(struct vpmu_engine *e, uint8_t *mem, uint32_t mem_size,
 		vpmu_sys_call(x, mem, mem_size, &res);
 		if (res.exited)
 			break;
+		vpmu_engine_mem_written(e);	/* a read() may have */
 		vpmu_engine_set_reg(e, VPMU_OPND_R0 + 10, res.a0);
 		if (vpmu_engine_trap_return(e) || !left) {
 			st.reason = VPMU_STOP_BUDGET;

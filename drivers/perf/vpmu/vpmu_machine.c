@@ -379,7 +379,7 @@ static struct vpmu_engine_mem *vpmu_machine_mem_alloc(struct vpmu_machine *m,
 {
 	if (vpmu_machine_fail_mem(words))
 		return NULL;
-	return vpmu_engine_mem_alloc(words, m->tc);
+	return vpmu_engine_mem_alloc(words, m->tc_words);
 }
 
 /**
@@ -792,6 +792,8 @@ static int vpmu_engines_create(struct vpmu_machine *m)
 			vpmu_engines_destroy(m);
 			return -ENOMEM;
 		}
+		/* translated between chunks (vpmu_run_chunk()) */
+		vpmu_engine_tc_defer(mc->engine, true);
 	}
 	return 0;
 }

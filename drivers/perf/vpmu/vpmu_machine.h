@@ -103,7 +103,7 @@ struct vpmu_machine {
 	unsigned int		nr_counters;
 	unsigned int		cs_size;
 	unsigned int		widths[VPMU_NR_COUNTERS_MAX];
-	bool			tc;
+	u32			tc_words;	/* translation pool; 0: none */
 	struct vpmu_machine_priv *priv;
 };
 

@@ -42,6 +42,13 @@
 #define VPMU_RUN_CHUNK	5000
 
 /*
+ * Instructions translated after a chunk at most, of those it found warm:
+ * a translation covers what it would in one long run however the runs
+ * are cut, and a chunk's time with interrupts off stays bounded.
+ */
+#define VPMU_RUN_CHUNK_TRANSLATE	2
+
+/*
  * Overflow stops per chunk.  Cycles bound a chunk's engine work, but not
  * the perf work of its overflow stops: each raises the lines of the
  * counters that wrapped and may take a sample per counter, and with every
@@ -341,6 +348,8 @@ static int vpmu_run_chunk(struct vpmu_runner *r)
 	if (vpmu_run_ended(r, &stop)) {
 		vpmu_run_capture(run, e, &stop);
 		ret = 1;
+	} else {
+		vpmu_engine_tc_work(e, VPMU_RUN_CHUNK_TRANSLATE);
 	}
 out_put_engine:
 	vpmu_machine_engine_put(m);

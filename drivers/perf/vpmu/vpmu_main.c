@@ -52,6 +52,10 @@ static bool vpmu_tc = true;
 module_param_named(tc, vpmu_tc, bool, 0444);
 MODULE_PARM_DESC(tc, "translate macro instructions: the translation cache (default 1; 0 interprets every microword, with the same counts)");
 
+static unsigned int vpmu_tc_pool_kb = VPMU_TC_POOL_DEFAULT / 256;
+module_param_named(tc_pool_kb, vpmu_tc_pool_kb, uint, 0444);
+MODULE_PARM_DESC(tc_pool_kb, "translation pool per engine in KiB, 4..16384 (default 512); the oldest translations make room when it is full");
+
 /*
  * The histogram interval K, which the machine keeps: uhist/interval reads
  * and writes it too, and the engines take a new value at their next chunk
@@ -127,6 +131,12 @@ static int __init vpmu_check_params(void)
 		       VPMU_CS_MAX);
 		return -EINVAL;
 	}
+	if (vpmu_tc_pool_kb < VPMU_TC_POOL_MIN / 256 ||
+	    vpmu_tc_pool_kb > VPMU_TC_POOL_MAX / 256) {
+		pr_err("tc_pool_kb=%u: must be %u..%u\n", vpmu_tc_pool_kb,
+		       VPMU_TC_POOL_MIN / 256, VPMU_TC_POOL_MAX / 256);
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -145,7 +155,7 @@ static struct vpmu *__init vpmu_alloc(void)
 	m = &vpmu->machine;
 	m->nr_counters = vpmu_nr_counters;
 	m->cs_size = vpmu_cs_size;
-	m->tc = vpmu_tc;
+	m->tc_words = vpmu_tc ? vpmu_tc_pool_kb * 256 : 0;
 	for (i = 0; i < VPMU_NR_COUNTERS_MAX; i++)
 		m->widths[i] = vpmu_widths[min(i, vpmu_nr_widths - 1)];
 	return vpmu;

@@ -217,6 +217,7 @@ struct pair {
 	const struct prog *p;
 	char why[256];
 	u64 pieces;
+	bool defer;		/* translations made between pieces */
 };
 
 static bool differ(struct pair *pr, const char *fmt, ...)
@@ -414,6 +415,52 @@ static bool serve(struct pair *pr)
 	return true;
 }
 
+/*
+ * The caller exchanges two words of the program's code between pieces:
+ * in place, saying so (vpmu_engine_mem_written()), or every other time
+ * in a copy of the memory that the program, saved, goes on in
+ * (vpmu_ctx_set_mem()), as the module resumes a program in a new copy.
+ */
+static void swap_code(struct pair *pr)
+{
+	const struct prog *p = pr->p;
+	bool copy = pr->pieces & 1;
+	unsigned int i;
+
+	for (i = 0; i < 2; i++) {
+		struct vpmu_engine *e = pr->e[i];
+		struct vpmu_ctx *c = copy ? vpmu_ctx_create() : NULL;
+		u8 w[4], *mem = pr->mem[i], *a, *b;
+
+		if (copy) {
+			if (!c)
+				abort();
+			vpmu_engine_ctx_save(e, c);
+			mem = malloc(p->mem_size);
+			if (!mem)
+				abort();
+			memcpy(mem, pr->mem[i], p->mem_size);
+		}
+		a = mem + p->swap[0];
+		b = mem + p->swap[1];
+		memcpy(w, a, 4);
+		memcpy(a, b, 4);
+		memcpy(b, w, 4);
+		if (!copy) {
+			vpmu_engine_mem_written(e);
+			continue;
+		}
+		if (vpmu_ctx_set_mem(c, mem, p->mem_size) ||
+		    vpmu_engine_ctx_restore(e, c))
+			abort();
+		vpmu_ctx_destroy(c);
+		free(pr->mem[i]);
+		pr->mem[i] = mem;
+	}
+}
+
+#define TC_SMALL_POOL	2048	/* pool words that hold a few translations */
+
 /* Run @p under setup @s with @seed on both engines; "" or why not. */
 static bool run_pair(const struct prog *p, const struct setup *s, u32 seed,
 		     struct vpmu_tc_stats *tc, char *why, size_t whylen)
@@ -424,12 +471,25 @@ static bool run_pair(const struct prog *p, const struct setup *s, u32 seed,
 	bool ok = true;
 	unsigned int i;
 
+	/*
+	 * Odd seeds: the cache deferred, as the module runs it; seeds 1 and 2
+	 * (mod 4): a pool of 8 KiB, so that translations are evicted.
+	 */
+	pr.defer = seed & 1;
 	for (i = 0; i < 2; i++) {
-		pr.e[i] = vpmu_engine_create(vpmu_ucode_header(p->uc)->cs_words);
+		u32 words = vpmu_ucode_header(p->uc)->cs_words;
+
+		pr.e[i] = vpmu_engine_create(words);
 		pr.mem[i] = malloc(p->mem_size);
-		if (!pr.e[i] || !pr.mem[i] || vpmu_engine_attach(pr.e[i], p->uc))
+		if (!pr.e[i] || !pr.mem[i])
+			abort();
+		if (i == 1 && ((seed ^ (seed >> 1)) & 1))
+			vpmu_engine_mem_free(vpmu_engine_mem_set(pr.e[i],
+				vpmu_engine_mem_alloc(words, TC_SMALL_POOL)));
+		if (vpmu_engine_attach(pr.e[i], p->uc))
 			abort();
 		vpmu_engine_tc_enable(pr.e[i], i == 1);
+		vpmu_engine_tc_defer(pr.e[i], pr.defer);
 		memcpy(pr.mem[i], p->image, p->mem_size);
 		rng = seed;
 		s->apply(pr.e[i], seed);
@@ -458,14 +518,14 @@ static bool run_pair(const struct prog *p, const struct setup *s, u32 seed,
 			}
 		}
 		between(&pr, &st[0]);
-		for (i = 0; p->swap[1] && i < 2; i++) {
-			u8 w[4], *a = pr.mem[i] + p->swap[0];
-			u8 *b = pr.mem[i] + p->swap[1];
-
-			memcpy(w, a, 4);
-			memcpy(a, b, 4);
-			memcpy(b, w, 4);
-		}
+		if (p->swap[1])
+			swap_code(&pr);
+		/*
+		 * Deferred: what the piece found warm, translated after it,
+		 * up to 0 to 3 at a time
+		 */
+		if (pr.defer)
+			vpmu_engine_tc_work(pr.e[1], pr.pieces % 4);
 		if (pr.pieces % 64 == 0)
 			ok = same_counts(&pr);
 	}

@@ -359,8 +359,8 @@ static bool test_efbig(void)
 		  vpmu_engine_mem_words(bare) == 0 &&
 		  vpmu_engine_mem_words(exact) == n &&
 		  !vpmu_engine_create(VPMU_CS_MAX + 1) &&
-		  !vpmu_engine_mem_alloc(0, true) &&
-		  !vpmu_engine_mem_alloc(VPMU_CS_MAX + 1, false);
+		  !vpmu_engine_mem_alloc(0, VPMU_TC_POOL_DEFAULT) &&
+		  !vpmu_engine_mem_alloc(VPMU_CS_MAX + 1, 0);
 
 	vpmu_engine_destroy(small);
 	vpmu_engine_destroy(exact);
@@ -389,7 +389,7 @@ static bool test_mem(void)
 	if (!ok)
 		goto out;
 	vpmu_engine_ctr_write(e, 0, 5);
-	old = vpmu_engine_mem_set(e, vpmu_engine_mem_alloc(n, true));
+	old = vpmu_engine_mem_set(e, vpmu_engine_mem_alloc(n, VPMU_TC_POOL_DEFAULT));
 	ok = !old && vpmu_engine_ctr_read(e, 0) == 5 &&
 	     !vpmu_engine_attach(e, uc);
 	memcpy(mem, p->image, p->mem_size);
@@ -401,7 +401,7 @@ static bool test_mem(void)
 	memcpy(mem, p->image, p->mem_size);
 	vpmu_engine_start(e, mem, p->mem_size, p->entry, p->mode);
 	vpmu_engine_run(e, 1000000, &s);
-	old = vpmu_engine_mem_set(e, vpmu_engine_mem_alloc(n - 1, false));
+	old = vpmu_engine_mem_set(e, vpmu_engine_mem_alloc(n - 1, 0));
 	ok = ok && old && vpmu_engine_ctr_read(e, 0) == 5 + 2 * once &&
 	     vpmu_engine_attach(e, uc) == -EFBIG &&
 	     vpmu_engine_run(e, 10, &s) == VPMU_STOP_FAULT &&

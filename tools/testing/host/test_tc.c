@@ -672,7 +672,10 @@ int main(int argc, char **argv)
 
 	tap_plan(1 + (k * NSETUPS) + 1);
 	{
-		/* the cache is used at all, and leaves the interpreter at times */
+		/*
+		 * The cache is used at all, leaves the interpreter at times,
+		 * and, in a small pool (seed 2), evicts
+		 */
 		struct vpmu_tc_stats tc, sum = { 0 };
 
 		for (i = 0; i < k; i++) {
@@ -680,12 +683,17 @@ int main(int argc, char **argv)
 			sum.translated += tc.translated;
 			sum.exits += tc.exits;
 			sum.links += tc.links;
+			sum.evicted += tc.evicted;
+			sum.flushes += tc.flushes;
 		}
-		tap_ok(sum.translated > 40 && sum.exits > 10 && sum.links > 10,
-		       "the cache translates, links and exits (%llu, %llu, %llu)",
+		tap_ok(sum.translated > 40 && sum.exits > 10 &&
+		       sum.links > 10 && sum.evicted > 40,
+		       "the cache translates, links, exits and evicts (%llu, %llu, %llu, %llu; %llu flushes)",
 		       (unsigned long long)sum.translated,
 		       (unsigned long long)sum.links,
-		       (unsigned long long)sum.exits);
+		       (unsigned long long)sum.exits,
+		       (unsigned long long)sum.evicted,
+		       (unsigned long long)sum.flushes);
 	}
 	for (i = 0; i < k; i++) {
 		for (s = 0; s < NSETUPS; s++) {

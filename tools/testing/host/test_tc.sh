@@ -74,19 +74,23 @@ done <"$tmp/tc.out"
 # The faults: FILE#LINE#REPLACEMENT#WHAT, LINE and REPLACEMENT exact.
 MUTANTS=(
 "vpmu_tc_translate.c#		vpmu_tc_count(tr, upc | VPMU_TC_BLOCK_TAKEN);#		(void)0;#a resolved branch's taken count dropped"
-"vpmu_tc_cache.c#			U[upc].tkn += n;#			U[upc].tkn += 0;#taken counts not drained"
-"vpmu_tc_cache.c#		U[upc].cnt += n;#		U[upc].cnt += n + (n > 7);#executions miscounted when many"
+"vpmu_tc_pool.c#			U[upc].tkn += n;#			U[upc].tkn += 0;#taken counts not drained"
+"vpmu_tc_pool.c#		U[upc].cnt += n;#		U[upc].cnt += n + (n > 7);#executions miscounted when many"
 "vpmu_tc_emit.c#			ncyc - tr->cut_execs[i];#			ncyc - tr->cut_execs[i] + 1;#a refund one cycle off"
 "vpmu_tc_emit.c#		tr->ops[tr->st_ops[i]].d = ncyc - tr->st_execs[i];#		tr->ops[tr->st_ops[i]].d = 0;#a store's cycle taken at its block's end"
 "vpmu_tc_cache.c#		if (tb->kill & VPMU_TC_REG(fin->p[i].idx))#		if (1)#a link's pairs never written"
-"vpmu_tc_cache.c#		tc_apply(base, b, x->kpos, 1);#		tc_apply(base, b, 0, 1);#an exit forgets what ran of its block"
+"vpmu_tc_cache.c#		vpmu_tc_apply(base, b, x->kpos, 1);#		vpmu_tc_apply(base, b, 0, 1);#an exit forgets what ran of its block"
 "vpmu_tc_cache.c#	vpmu_latch_maps(e);#	(void)0;#an exit leaves @ds, @s1, @s2 stale"
 "vpmu_tc_translate.c#	return (tr->e->dp.condtab[d->cond] >> fl) & 1;#	return 0;#branches on known flags not followed"
 "vpmu_tc_exec.c#		if (tb->gen != e->tc.gen && !vpmu_tc_check(e, tb))#		if (0)#a superblock's later words not checked when it is entered"
 "vpmu_tc_exec.c#			e->tc.gen++;	/* the others check */		\\#			(void)0;					\\#a translation's store into a checked word starts no new generation"
 "vpmu_tc_exec.c#			goto tc_code_exit;				\\#			(void)0;					\\#a translation runs on after its store into a checked word"
 "vpmu_engine_priv.h#	if (e->mem.tc_pool && unlikely(vpmu_tc_code(e, maddr)))#	if (0)#the interpreter's stores into checked words not seen"
-"vpmu_run.c#	e->tc.gen++;	/* the caller may have written the memory */#	(void)0;#code the caller rewrote between runs not checked"
+"vpmu_tc_cache.c#	e->tc.gen++;#	(void)0;#code the caller rewrote in place between runs not checked"
+"vpmu_tc_cache.c#		e->tc.gen++;#		(void)0;#a program resumed in new memory runs what the old held"
+"vpmu_tc_pool.c#			e->mem.tc_map[i] = 0;#			(void)0;#the table keeps evicted translations"
+"vpmu_tc_pool.c#			l->tb = 0;#			(void)0;#a link into an evicted translation kept"
+"vpmu_tc_pool.c#		vpmu_tc_drain(e);	/* counts first: they may go */#		(void)0;#counts of evicted translations lost"
 "vpmu_tc_exec.c#		if (unlikely(t->y && left < 0))				\\#		if (0)							\\#a stall that runs past the chunk not left"
 "vpmu_tc_exec.c#	left -= (s32)t->imm;#	left -= (s32)t->imm - 1;#a block charged one cycle short"
 "vpmu_tc_exec.c#		if (unlikely(r & t->y))					\\#		if (0)							\\#a dispatch on an address always to its first entry"
@@ -103,9 +107,15 @@ CFLAGS_TC=(-std=gnu11 -O1 -g -w -I"$TOP/include/uapi" -I"$here"
 read -ra lib_srcs < <(printf 'print:\n\t@echo $(VPMU_LIB_SRCS)\n' |
 	make -s --no-print-directory -f "$TOP/tools/vpmu/sources.mk" -f - print)
 [ ${#lib_srcs[@]} -gt 0 ] || { echo "# tools/vpmu/sources.mk: no VPMU_LIB_SRCS"; exit 1; }
-mkdir -p "$tmp/obj"
+mkdir -p "$tmp/obj" "$tmp/core"
 for f in "$here/test_tc.c" "${lib_srcs[@]}"; do
 	${CC:-cc} "${CFLAGS_TC[@]}" -I"$VPMU" -c -o "$tmp/obj/$(basename "$f" .c).o" "$f" || exit 1
+done
+# The engine core unchanged, once: a fault in a .c file compiles that
+# file again, one in a header every file.
+for f in "$VPMU"/*.c; do
+	${CC:-cc} "${CFLAGS_TC[@]}" -I"$VPMU" -c \
+		-o "$tmp/core/$(basename "$f" .c).o" "$f" || exit 1
 done
 
 for m in "${MUTANTS[@]}"; do
@@ -121,6 +131,10 @@ for m in "${MUTANTS[@]}"; do
 		's/^\Q$ENV{LINE}\E$/$ENV{REPL}/mg' "$tmp/vpmu/$file"
 	objs=()
 	for f in "$tmp"/vpmu/*.c; do
+		if [ "${file%.h}" = "$file" ] && [ "${f##*/}" != "$file" ]; then
+			objs+=("$tmp/core/$(basename "$f" .c).o")
+			continue
+		fi
 		${CC:-cc} "${CFLAGS_TC[@]}" -I"$tmp/vpmu" -c -o "$f.o" "$f" || break
 		objs+=("$f.o")
 	done

@@ -187,8 +187,10 @@ int vpmu_engine_attach(struct vpmu_engine *e, const struct vpmu_ucode *uc);
 
 /*
  * An engine's memory: what a ucode of up to @words microwords needs (and,
- * with @tc, the translation cache, about 300 KiB more; without it the
- * engine interprets every microword, with the same results), made
+ * with @tc_words, the translation cache with a pool of that many 32-bit
+ * words, VPMU_TC_POOL_MIN to VPMU_TC_POOL_MAX, about 5 bytes a pool word
+ * and 60 KiB more; with 0 the engine interprets every microword, with the
+ * same results), made
  * where allocating is allowed (vpmu_engine_mem_alloc(), NULL on a bad
  * size or no memory) and given to the engine where it runs
  * (vpmu_engine_mem_set(), which does not allocate).  Setting folds the
@@ -199,7 +201,10 @@ int vpmu_engine_attach(struct vpmu_engine *e, const struct vpmu_ucode *uc);
  * vpmu_engine_mem_words() is the largest ucode the engine can attach now.
  */
 struct vpmu_engine_mem;
-struct vpmu_engine_mem *vpmu_engine_mem_alloc(u32 words, bool tc);
+#define VPMU_TC_POOL_DEFAULT	(128 * 1024)
+#define VPMU_TC_POOL_MIN	1024
+#define VPMU_TC_POOL_MAX	(4 * 1024 * 1024)
+struct vpmu_engine_mem *vpmu_engine_mem_alloc(u32 words, u32 tc_words);
 void vpmu_engine_mem_free(struct vpmu_engine_mem *m);
 struct vpmu_engine_mem *vpmu_engine_mem_set(struct vpmu_engine *e,
 					    struct vpmu_engine_mem *m);
@@ -251,6 +256,16 @@ int vpmu_engine_ctx_restore(struct vpmu_engine *e, const struct vpmu_ctx *c);
 int vpmu_ctx_set_mem(struct vpmu_ctx *c, u8 *mem, u32 mem_size);
 
 /*
+ * The caller wrote the memory of the program on the engine between runs
+ * (its memory is the caller's, used in place): the translation cache
+ * compares what it translated from it again before it runs it.  Starting
+ * a program, restoring another or one whose memory was set
+ * (vpmu_ctx_set_mem()) does this too; a program restored as this engine
+ * saved it does not need it.
+ */
+void vpmu_engine_mem_written(struct vpmu_engine *e);
+
+/*
  * Run until the budget is used up or something stops the engine.  With
  * no counter interrupting or freezing on overflow and the histogram unit
  * off, the counts a run makes may stay in the engine's uops after it
@@ -275,16 +290,30 @@ struct vpmu_tc_stats {
 	u64 none;		/* ...found not worth it: interpreted */
 	u64 words;		/* microwords the translations cover */
 	u64 ops;		/* ops they hold */
-	u64 flushes;		/* the cache emptied: full, new ucode, routes */
+	u64 flushes;		/* the cache emptied: new ucode, routes */
 	u64 exits;		/* exits to the interpreter */
 	u64 links;		/* translations linked to the next */
 	u64 checks;		/* checked words compared again */
 	u64 stale;		/* ...and one found changed */
 	u32 pool_used;		/* pool words in use now */
 	u32 blocks_used;	/* block counters in use now */
+	u64 evicted;		/* translations evicted to make room */
 };
 
 void vpmu_engine_tc_enable(struct vpmu_engine *e, bool on);
+
+/*
+ * Translation between runs.  Deferred (vpmu_engine_tc_defer(e, true)), a
+ * run translates nothing: the instructions it finds warm wait (up to 16),
+ * and the caller translates up to @max of them between runs with
+ * vpmu_engine_tc_work(), which returns how many it did.  So what a run
+ * costs does not depend on what it found to translate, and a translation
+ * covers as much as it would in one long run, however the runs are cut.
+ * vpmu_engine_tc_work() runs where a run may, with the program to run
+ * next on the engine.
+ */
+void vpmu_engine_tc_defer(struct vpmu_engine *e, bool on);
+unsigned int vpmu_engine_tc_work(struct vpmu_engine *e, unsigned int max);
 void vpmu_engine_tc_stats(const struct vpmu_engine *e,
 			  struct vpmu_tc_stats *s);
 

@@ -12,9 +12,11 @@
  *   vpmu_upc_hist.c      the micro-PC histogram
  *   vpmu_hist_unit.c     the histogram unit
  *   vpmu_counters.c      the fold, the slots, the counters' registers
- *   vpmu_tc_cache.c      the translation cache: finding, linking,
- *                        leaving and draining translations
- *   vpmu_tc_translate.c  ...and making them
+ *   vpmu_tc_pool.c       the translation cache's pool: its ring of
+ *                        records, eviction, draining their counts
+ *   vpmu_tc_cache.c      the translation cache: finding, linking and
+ *                        leaving translations
+ *   vpmu_tc_translate.c  ...and making them (vpmu_tc_emit.c)
  *   vpmu_events.c        what each event counts on a microword
  *   vpmu_validate.c      the image validator and decoder
  *   vpmu_isa.c           the instruction set's tables
@@ -83,6 +85,14 @@ struct vpmu_prog_state {
 	bool started, sticky;		/* sticky: halted or trapped */
 	struct vpmu_stop sticky_stop;
 	u32 fault_kind, fault_addr;
+	/*
+	 * For the translation cache (vpmu_tc_mem()): the engine that saved
+	 * the program last and the number of that save on it, and whether
+	 * its memory was replaced since (vpmu_ctx_set_mem()).
+	 */
+	const struct vpmu_engine *saved_by;
+	u64 save_seq;
+	bool mem_new;
 };
 
 /* A program's architectural state, off the engine (vpmu_engine_ctx_save()). */
@@ -133,10 +143,11 @@ struct vpmu_engine_mem {
 	u16 *hu_hit;			/* histogram-unit entries it can feed */
 	u64 *uhist;			/* micro-PC histogram, then its sink */
 	/* the translation cache */
-	u32 *tc_pool;			/* VPMU_TC_POOL words */
+	u32 tc_words;			/* the pool's words; 0: no cache */
+	u32 *tc_pool;
 	u32 *tc_map;			/* VPMU_TC_MAP translations */
-	u32 *tc_cnt;			/* VPMU_NSLOT x VPMU_TC_BLOCKS */
 	u32 *tc_touch;			/* translations counted since drain */
+	u32 *tc_links;			/* the links made: their slots */
 	void *tc_scratch;		/* a translation in the making */
 	u8 *tc_heat;			/* VPMU_TC_MAP: runs not translated */
 	u32 *tc_code;			/* VPMU_TC_CODE_BITS bits */
@@ -277,12 +288,36 @@ struct vpmu_tc {
 		};
 		u64 stamp;		/* as a translation's stamp */
 	};
-	u32 used;			/* pool words in use */
-	u32 nctr;			/* block counters in use */
+	/*
+	 * The program this engine saved last, if nothing has been started
+	 * or restored on it since, and the number of that save (of nsaves):
+	 * restored as it was, its memory is as this engine left it
+	 * (vpmu_tc_mem()).
+	 */
+	const struct vpmu_ctx *saved;
+	u64 saved_seq, nsaves;
+	/*
+	 * The pool's ring: records from tail to head, or when it has
+	 * wrapped, from tail to the pool's end and from its start to head.
+	 */
+	u32 head, tail;
+	bool wrapped;
+	u32 nlinks;			/* in mem.tc_links */
+	u32 nblocks;			/* blocks of the live translations */
 	u32 ntouch;			/* translations counted since drain */
-	u32 budget;		/* microwords this chunk may translate */
 	u32 msz;			/* memory its fetches are inside of */
 	bool off;			/* vpmu_engine_tc_enable(e, false) */
+	/*
+	 * Deferred (vpmu_engine_tc_defer()): runs translate nothing; the
+	 * warm instructions they find wait in want[] for
+	 * vpmu_engine_tc_work().
+	 */
+	bool defer;
+	u32 nwant;
+
+	struct {
+		u32 key, ir;
+	} want[VPMU_TC_WANT];
 	struct vpmu_tc_stats stats;
 };
 
@@ -546,19 +581,28 @@ vpmu_tc_probe(const struct vpmu_engine *e, u32 key, u32 ir)
 }
 
 /*
- * Is the instruction at @npc, not translated, worth translating now?  It
- * has run VPMU_TC_WARM times (counted by its table entry), and this chunk
- * may translate.
+ * Is the instruction (@key = pc | mode, @ir), not translated, worth
+ * translating now?  It has run VPMU_TC_WARM times (counted by its table
+ * entry).  Deferred, it waits for
+ * vpmu_engine_tc_work() instead (at most once: its heat marks it), and
+ * the run goes on interpreting.
  */
-static inline bool vpmu_tc_warm(struct vpmu_engine *e, u32 npc)
+static inline bool vpmu_tc_warm(struct vpmu_engine *e, u32 key, u32 ir)
 {
-	u8 *heat = &e->mem.tc_heat[vpmu_tc_slot(npc)];
+	u8 *heat = &e->mem.tc_heat[vpmu_tc_slot(key)];
 
 	if (*heat < VPMU_TC_WARM) {
 		++*heat;
 		return false;
 	}
-	return e->tc.budget >= VPMU_TC_ROOM;
+	if (!e->tc.defer)
+		return true;
+	if (*heat == VPMU_TC_WARM && e->tc.nwant < VPMU_TC_WANT) {
+		e->tc.want[e->tc.nwant].key = key;
+		e->tc.want[e->tc.nwant++].ir = ir;
+		*heat = VPMU_TC_WARM + 1;
+	}
+	return false;
 }
 
 #endif /* _VPMU_ENGINE_PRIV_H */

@@ -395,7 +395,7 @@ static __always_inline struct vpmu_loop_next
 vpmu_eoi(struct vpmu_engine *e, struct vpmu_uop *base, u8 *mem, u32 *R,
 	 u32 npc, u32 shift, u32 mask, bool tc, s32 left, u64 cend)
 {
-	u32 ir = vpmu_get_le32(mem + npc);
+	u32 ir = vpmu_get_le32(mem + npc), last = R[VPMU_RF_IPC];
 	const struct vpmu_tc_trans *tb;
 	const struct vpmu_tc_pairs *pend;
 	struct vpmu_tc_ret r;
@@ -403,8 +403,16 @@ vpmu_eoi(struct vpmu_engine *e, struct vpmu_uop *base, u8 *mem, u32 *R,
 	R[VPMU_RF_IPC] = npc;
 	R[VPMU_RF_IR] = ir;
 	if (tc) {
+		/*
+		 * Heat is earned where control goes, not by falling through
+		 * (npc up to 4 bytes past the last instruction): a run that
+		 * resumes mid-way, or interprets on while the translation it
+		 * found warm waits, does not make each instruction on its
+		 * way the head of one more translation.
+		 */
 		tb = vpmu_tc_probe(e, npc | e->st.mode, ir);
-		if (!tb && vpmu_tc_warm(e, npc))
+		if (!tb && npc - last - 1 >= 4 &&
+		    vpmu_tc_warm(e, npc | e->st.mode, ir))
 			tb = vpmu_tc_next(e, NULL, npc, ir, &pend);
 		if (tb && !tb->none) {
 			r = vpmu_tc_exec(e, base, tb, left, cend);
@@ -733,11 +741,6 @@ int vpmu_interp(struct vpmu_engine *e, s64 cycles)
 	}
 	left = vpmu_clock_start(e, cycles);
 	cend = e->st.cyc + left - 1;
-	/*
-	 * What translating may cost a chunk, in microwords: bounded by its
-	 * length, so that a chunk run with interrupts off stays short
-	 */
-	e->tc.budget = 16 + (u32)(cycles >> 7);
 	if (tc && unlikely(msz < e->tc.msz))
 		vpmu_tc_flush(e);	/* translated fetches may be outside */
 	base = e->mem.slot[e->ctr.cur];

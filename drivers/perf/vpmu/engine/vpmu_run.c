@@ -332,7 +332,6 @@ enum vpmu_stop_reason vpmu_engine_run(struct vpmu_engine *e, u64 budget,
 		return stop->reason;
 	}
 	vpmu_prepare(e);
-	e->tc.gen++;	/* the caller may have written the memory */
 	defer = vpmu_defer_ok(e);
 	c0 = e->st.cyc;
 	for (;;) {
@@ -373,18 +372,23 @@ enum vpmu_stop_reason vpmu_engine_run(struct vpmu_engine *e, u64 budget,
 
 /* ---- lifetime ----------------------------------------------------------- */
 
-/* The translation cache's part of an engine's memory. */
-static int vpmu_tc_alloc(struct vpmu_engine_mem *m)
+/* The translation cache's part of an engine's memory: a pool of @words. */
+static int vpmu_tc_alloc(struct vpmu_engine_mem *m, u32 words)
 {
-	m->tc_pool = vpmu_zalloc(sizeof(u32) * VPMU_TC_POOL);
+	m->tc_words = words;
+	m->tc_pool = vpmu_zalloc(sizeof(u32) * words);
 	m->tc_map = vpmu_zalloc(sizeof(u32) * VPMU_TC_MAP);
-	m->tc_cnt = vpmu_zalloc(sizeof(u32) * VPMU_NSLOT * VPMU_TC_BLOCKS);
-	/* a translation takes more than 16 pool words */
-	m->tc_touch = vpmu_zalloc(sizeof(u32) * (VPMU_TC_POOL / 16));
+	/*
+	 * A translation takes more than 16 pool words; a link's log slot
+	 * stands for at least VPMU_TC_LINK_RATIO of them (fewer links are
+	 * made when it is full).
+	 */
+	m->tc_touch = vpmu_zalloc(sizeof(u32) * (words / 16));
+	m->tc_links = vpmu_zalloc(sizeof(u32) * (words / VPMU_TC_LINK_RATIO));
 	m->tc_scratch = vpmu_zalloc(vpmu_tc_scratch_size());
 	m->tc_heat = vpmu_zalloc(VPMU_TC_MAP);
 	m->tc_code = vpmu_zalloc(VPMU_TC_CODE_BITS / 8);
-	if (!m->tc_pool || !m->tc_map || !m->tc_cnt || !m->tc_touch ||
+	if (!m->tc_pool || !m->tc_map || !m->tc_touch || !m->tc_links ||
 	    !m->tc_scratch || !m->tc_heat || !m->tc_code)
 		return -ENOMEM;
 	return 0;
@@ -394,13 +398,16 @@ static int vpmu_tc_alloc(struct vpmu_engine_mem *m)
  * Everything a ucode of up to @words microwords needs is allocated here,
  * so that attach, start, save, restore and run never allocate.
  */
-struct vpmu_engine_mem *vpmu_engine_mem_alloc(u32 words, bool tc)
+struct vpmu_engine_mem *vpmu_engine_mem_alloc(u32 words, u32 tc_words)
 {
 	struct vpmu_engine_mem *m;
 	size_t n = words, tgl_size = VPMU_TGL_ROUND(sizeof(s32) * n);
 	unsigned int s;
 
 	if (!words || words > VPMU_CS_MAX)
+		return NULL;
+	if (tc_words && (tc_words < VPMU_TC_POOL_MIN ||
+			 tc_words > VPMU_TC_POOL_MAX))
 		return NULL;
 	m = vpmu_zalloc(sizeof(*m));
 	if (!m)
@@ -438,7 +445,8 @@ struct vpmu_engine_mem *vpmu_engine_mem_alloc(u32 words, bool tc)
 	    !m->hu_hit || !m->uhist || !m->dc_tag || !m->gap_dist ||
 	    !m->gap_q)
 		goto out_free;
-	if (tc && vpmu_tc_alloc(m))
+	/* even: records hold a u64 */
+	if (tc_words && vpmu_tc_alloc(m, tc_words & ~1u))
 		goto out_free;
 	return m;
 
@@ -467,8 +475,8 @@ void vpmu_engine_mem_free(struct vpmu_engine_mem *m)
 	vpmu_free(m->gap_q);
 	vpmu_free(m->tc_pool);
 	vpmu_free(m->tc_map);
-	vpmu_free(m->tc_cnt);
 	vpmu_free(m->tc_touch);
+	vpmu_free(m->tc_links);
 	vpmu_free(m->tc_scratch);
 	vpmu_free(m->tc_heat);
 	vpmu_free(m->tc_code);
@@ -516,7 +524,7 @@ struct vpmu_engine *vpmu_engine_create(u32 cs_limit)
 	if (cs_limit > VPMU_CS_MAX)
 		return NULL;
 	if (cs_limit) {
-		m = vpmu_engine_mem_alloc(cs_limit, true);
+		m = vpmu_engine_mem_alloc(cs_limit, VPMU_TC_POOL_DEFAULT);
 		if (!m)
 			return NULL;
 	}
@@ -577,6 +585,7 @@ void vpmu_engine_start(struct vpmu_engine *e, u8 *mem, u32 mem_size,
 	e->st.mode = mode ? VPMU_MODE_SUPER : VPMU_MODE_USER;
 	e->st.mode_next = e->st.mode;
 	e->st.started = true;
+	vpmu_tc_mem(e, NULL);	/* new memory: translations check it */
 	vpmu_insn_mark(e, false);
 	e->mem.R[VPMU_RF_PC] = entry;
 	e->mem.R[VPMU_RF_IPC] = entry;
@@ -611,7 +620,12 @@ void vpmu_engine_ctx_save(struct vpmu_engine *e, struct vpmu_ctx *c)
 	if (e->uc)
 		vpmu_insn_mark(e, true);
 	c->uc = e->st.started ? e->uc : NULL;
+	e->st.saved_by = e;
+	e->st.save_seq = ++e->tc.nsaves;
+	e->st.mem_new = false;
 	c->st = e->st;
+	e->tc.saved = c;
+	e->tc.saved_seq = e->st.save_seq;
 	memcpy(c->R, e->mem.R, sizeof(c->R));
 	if (e->uc)
 		memcpy(c->dc_tag, e->mem.dc_tag,
@@ -623,6 +637,7 @@ int vpmu_engine_ctx_restore(struct vpmu_engine *e, const struct vpmu_ctx *c)
 	if (!c->uc || c->uc != e->uc)
 		return -ESTALE;
 	e->st = c->st;
+	vpmu_tc_mem(e, c);
 	memcpy(e->mem.R, c->R, sizeof(c->R));
 	memcpy(e->mem.dc_tag, c->dc_tag, sizeof(u32) * (e->dp.dc_mask + 1));
 	vpmu_latch_maps(e);
@@ -635,6 +650,7 @@ int vpmu_ctx_set_mem(struct vpmu_ctx *c, u8 *mem, u32 mem_size)
 	if (!c->uc || mem_size != c->st.msz)
 		return -EINVAL;
 	c->st.mem = mem;
+	c->st.mem_new = true;
 	return 0;
 }
 

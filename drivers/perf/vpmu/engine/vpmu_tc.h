@@ -10,6 +10,7 @@
 #include "vpmu_uop.h"
 
 struct vpmu_engine;
+struct vpmu_ctx;
 
 /*
  * The translation cache (vpmu_tc_cache.c).  A macro instruction at (pc,
@@ -24,13 +25,21 @@ struct vpmu_engine;
  * (vpmu_tc_drain()).  Translations, their records and ops live in one
  * pool of 32-bit words, addressed by word offsets (0: none), and are
  * found through a direct-mapped table by pc.
+ *
+ * The pool is a ring of records, each behind a header of two words (its
+ * size and kind): a translation (with its blocks' counters, a u32 per
+ * slot each), or the pairs a link writes.  A record that does not fit
+ * before the ring's end goes at its start; when the ring is full the
+ * oldest records go, a batch at a time (vpmu_tc_evict()), never the
+ * whole pool but for a new ucode, new routes or less memory.
  */
-#define VPMU_TC_POOL	(32 * 1024)	/* pool words */
 #define VPMU_TC_MAP	8192		/* table entries, a power of two */
 #ifndef VPMU_TC_WARM
 #define VPMU_TC_WARM	8	/* runs of an instruction before it is */
 #endif					/* translated (by its table entry) */
-#define VPMU_TC_BLOCKS	2048		/* block counters per slot */
+#define VPMU_TC_NBLK	256		/* blocks in one translation */
+#define VPMU_TC_LINK_RATIO	16	/* pool words a link's log slot */
+#define VPMU_TC_WANT	16		/* instructions waiting, deferred */
 #define VPMU_TC_MIN_K	256		/* micro-PC histogram sampling more */
 					/* often: interpreted */
 #define VPMU_TC_PATH	192		/* microwords a translation covers */
@@ -143,12 +152,30 @@ struct vpmu_tc_exit {
 	u32 pairs;	/* a struct vpmu_tc_pairs, or 0 */
 };
 
-/* A block's record: its counter and the microwords it stands for. */
+/*
+ * A block's record: its counters (the pool offset of the first, a u32
+ * per slot) and the microwords it stands for.
+ */
 #define VPMU_TC_BLOCK_TAKEN	0x8000	/* entry: a branch it took */
 struct vpmu_tc_block {
 	u16 n;
-	u16 ctr;
+	u16 pad;
+	u32 ctr;
 	u16 ent[];	/* upc, or upc | VPMU_TC_BLOCK_TAKEN */
+};
+
+/*
+ * A record's header in the pool, the two words before its payload: its
+ * words, header included, and its kind.
+ */
+#define VPMU_TC_HDR		2
+#define VPMU_TC_REC_TRANS	1	/* a struct vpmu_tc_trans and all */
+#define VPMU_TC_REC_PAIRS	2	/* a link's struct vpmu_tc_pairs */
+#define VPMU_TC_REC_PAD		3	/* the ring's end, unused */
+
+struct vpmu_tc_rec {
+	u32 words;
+	u32 kind;
 };
 
 /* A register's bit in a translation's sets of registers. */
@@ -163,7 +190,7 @@ static inline const struct vpmu_tc_block *vpmu_tc_block_at(const u32 *w,
 
 static inline u32 vpmu_tc_block_words(u32 n)
 {
-	return 1 + (n + 1) / 2;
+	return 2 + (n + 1) / 2;
 }
 
 /* The words a struct vpmu_tc_pairs of @n pairs takes. */
@@ -234,6 +261,15 @@ struct vpmu_tc_ret vpmu_tc_exec(struct vpmu_engine *e, struct vpmu_uop *base,
 				const struct vpmu_tc_trans *tb, s32 left,
 				u64 cend);
 
+/* vpmu_tc_pool.c: the pool, its records and their counts */
+void vpmu_tc_apply(struct vpmu_uop *U, const struct vpmu_tc_block *b, u32 k,
+		   u32 n);
+void vpmu_tc_touch(struct vpmu_engine *e, const struct vpmu_tc_trans *tb);
+void vpmu_tc_drain(struct vpmu_engine *e);
+void vpmu_tc_flush(struct vpmu_engine *e);
+u32 vpmu_tc_pool_alloc(struct vpmu_engine *e, u32 words, u32 kind,
+		       bool evict);
+
 /* vpmu_tc_cache.c: the translation cache */
 const struct vpmu_tc_trans *vpmu_tc_next(struct vpmu_engine *e,
 					 struct vpmu_tc_link *l, u32 npc,
@@ -242,14 +278,12 @@ const struct vpmu_tc_trans *vpmu_tc_next(struct vpmu_engine *e,
 u32 vpmu_tc_leave(struct vpmu_engine *e, struct vpmu_uop *base, u32 *cnt,
 		  const struct vpmu_tc_exit *x,
 		  const struct vpmu_tc_pairs *pend);
-void vpmu_tc_touch(struct vpmu_engine *e, const struct vpmu_tc_trans *tb);
 bool vpmu_tc_check(struct vpmu_engine *e, const struct vpmu_tc_trans *tb);
-void vpmu_tc_drain(struct vpmu_engine *e);
-void vpmu_tc_flush(struct vpmu_engine *e);
+void vpmu_tc_mem(struct vpmu_engine *e, const struct vpmu_ctx *c);
 
-/* vpmu_tc_translate.c: making translations */
-u32 vpmu_tc_pool_alloc(struct vpmu_engine *e, u32 words);
-u32 vpmu_tc_translate(struct vpmu_engine *e, u32 key, u32 ir);
+/* vpmu_tc_translate.c, vpmu_tc_emit.c: making translations */
+void vpmu_tc_build(struct vpmu_engine *e, u32 key, u32 ir);
+u32 vpmu_tc_place(struct vpmu_engine *e);
 size_t vpmu_tc_scratch_size(void);
 
 #endif /* _VPMU_TC_H */

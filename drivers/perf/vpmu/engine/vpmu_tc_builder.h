@@ -50,7 +50,8 @@ struct vpmu_tc_builder {
 	const u8 *trig;		/* e->mem.trig_static */
 	u32 pc, ir, mode;
 	u32 words;		/* microwords translated, all paths */
-	u32 limit;		/* ...at most (the chunk's budget) */
+	u32 limit;		/* ...at most */
+	u32 msz;		/* its fetches are inside this memory */
 	u64 kill, rbw;		/* written on every EOI path; read first */
 	bool eoi;		/* a path reached an EOI */
 	bool fail;		/* too big: not translatable */

@@ -3,7 +3,7 @@
  * vpmu_tc_cache.c - the translation cache: macro instructions' microcode
  * paths translated once (vpmu_tc_translate.c) and replayed, every
  * microword still counted exactly: finding and linking translations,
- * leaving one, draining their counts into the uops, flushing.
+ * leaving one (their pool and counts: vpmu_tc_pool.c).
  *
  * Exactness.  The ops are grouped in blocks, each charged to the cycle
  * budget as a whole when it is entered and counted once in the block's
@@ -43,93 +43,6 @@
  */
 #include "vpmu_engine_priv.h"
 
-/* ---- counting ------------------------------------------------------------ */
-
-/*
- * @n executions of the first @k entries of block record @b, into the uops
- * @U of one slot: an execution of a microword alone (vpmu_fold() sums a
- * segment's counts from its start: what goes in here comes out right
- * after), a taken branch into its tkn.
- */
-static void tc_apply(struct vpmu_uop *U, const struct vpmu_tc_block *b, u32 k,
-		     u32 n)
-{
-	u32 i;
-
-	for (i = 0; i < k; i++) {
-		u32 upc = b->ent[i] & ~VPMU_TC_BLOCK_TAKEN;
-
-		if (b->ent[i] & VPMU_TC_BLOCK_TAKEN) {
-			U[upc].tkn += n;
-			continue;
-		}
-		U[upc].cnt += n;
-		if (U[upc].seg > 1)
-			U[upc + 1].cnt -= n;
-	}
-}
-
-void vpmu_tc_touch(struct vpmu_engine *e, const struct vpmu_tc_trans *tb)
-{
-	struct vpmu_tc_trans *t = (struct vpmu_tc_trans *)tb;
-
-	t->epoch = e->tc.epoch;
-	e->mem.tc_touch[e->tc.ntouch++] =
-		(u32)((const u32 *)tb - e->mem.tc_pool);
-}
-
-/*
- * Move the block counts of every translation entered since the last drain
- * into the slots' uops, where vpmu_fold() finds them.
- */
-void vpmu_tc_drain(struct vpmu_engine *e)
-{
-	u32 i, b, s;
-
-	for (i = 0; i < e->tc.ntouch; i++) {
-		const struct vpmu_tc_trans *tb = (const void *)(e->mem.tc_pool +
-							  e->mem.tc_touch[i]);
-		u32 off = tb->blk;
-
-		for (b = 0; b < tb->nblk; b++) {
-			const struct vpmu_tc_block *r =
-				vpmu_tc_block_at(e->mem.tc_pool, off);
-
-			for (s = 0; s < VPMU_NSLOT; s++) {
-				u32 *c = &e->mem.tc_cnt[s * VPMU_TC_BLOCKS +
-							r->ctr];
-
-				if (*c) {
-					tc_apply(e->mem.slot[s], r, r->n, *c);
-					*c = 0;
-				}
-			}
-			off += vpmu_tc_block_words(r->n);
-		}
-	}
-	e->tc.ntouch = 0;
-	/* a new epoch: every translation is untouched again */
-	if (++e->tc.epoch == 0)
-		vpmu_tc_flush(e);
-}
-
-/* Forget every translation (their counts drained first). */
-void vpmu_tc_flush(struct vpmu_engine *e)
-{
-	if (!e->mem.tc_pool)
-		return;
-	if (e->tc.ntouch)
-		vpmu_tc_drain(e);
-	memset(e->mem.tc_map, 0, sizeof(u32) * VPMU_TC_MAP);
-	memset(e->mem.tc_heat, 0, VPMU_TC_MAP);
-	memset(e->mem.tc_code, 0, VPMU_TC_CODE_BITS / 8);
-	e->tc.used = 2;		/* offset 0 means none, pool[0] n = 0 */
-	e->tc.nctr = 0;
-	e->tc.msz = 0;
-	e->tc.epoch = 1;
-	e->tc.stats.flushes++;
-}
-
 /*
  * May translation @tb run: are the words of the instructions it runs after
  * its first still those it was made from?  Asked when a new code
@@ -158,6 +71,32 @@ bool vpmu_tc_check(struct vpmu_engine *e, const struct vpmu_tc_trans *tb)
 	return true;
 }
 
+/*
+ * The program of context @c (NULL: a new one) arrives on the engine: if
+ * its memory may differ from what the engine's translations last saw (a
+ * new program, another's, one that ran elsewhere or was saved again since
+ * this engine saved it, one whose memory was replaced), a new code
+ * generation, so that each translation compares its checked words before
+ * it runs again.  A program that goes on as this engine left it, with
+ * nothing run here in between, costs no check.  The three compared
+ * together cannot be met by a context freed and made again at the same
+ * address: the engine's own record of its last save would have to be
+ * the new one's.
+ */
+void vpmu_tc_mem(struct vpmu_engine *e, const struct vpmu_ctx *c)
+{
+	if (!c || c != e->tc.saved || c->st.saved_by != e ||
+	    c->st.save_seq != e->tc.saved_seq || c->st.mem_new)
+		e->tc.gen++;
+	e->tc.saved = NULL;	/* until the next save */
+	e->st.mem_new = false;
+}
+
+void vpmu_engine_mem_written(struct vpmu_engine *e)
+{
+	e->tc.gen++;
+}
+
 /* ---- leaving a translation ------------------------------------------------ */
 
 /*
@@ -180,7 +119,7 @@ u32 vpmu_tc_leave(struct vpmu_engine *e, struct vpmu_uop *base, u32 *cnt,
 
 		if (x->counted)
 			cnt[b->ctr]--;
-		tc_apply(base, b, x->kpos, 1);
+		vpmu_tc_apply(base, b, x->kpos, 1);
 	}
 	for (i = 0; pend && i < pend->n; i++)
 		if (!(x->wrote & VPMU_TC_REG(pend->p[i].idx)))
@@ -196,6 +135,25 @@ u32 vpmu_tc_leave(struct vpmu_engine *e, struct vpmu_uop *base, u32 *cnt,
 /* ---- finding the next translation ------------------------------------------- */
 
 /*
+ * Link @l, an EOI's data, to translation @tb with the pairs at @pairs
+ * (0: none), if the log of links, which eviction combs (tc_forget()),
+ * has room for it; false if not.
+ */
+static bool tc_link_set(struct vpmu_engine *e, struct vpmu_tc_link *l,
+			const struct vpmu_tc_trans *tb, u32 pairs)
+{
+	u32 *pool = e->mem.tc_pool;
+
+	if (e->tc.nlinks == e->mem.tc_words / VPMU_TC_LINK_RATIO)
+		return false;
+	e->mem.tc_links[e->tc.nlinks++] = (u32)((u32 *)l - pool);
+	l->tb = (u32)((const u32 *)tb - pool);
+	l->pairs = pairs;
+	e->tc.stats.links++;
+	return true;
+}
+
+/*
  * The pairs of @fin that translation @tb does not write before it reads
  * them: written now, and recorded for the link when @l has none yet.
  */
@@ -209,15 +167,14 @@ static void tc_link(struct vpmu_engine *e, struct vpmu_tc_link *l,
 	if (!l->tb) {
 		for (i = 0; i < fin->n; i++)
 			n += !(tb->kill & VPMU_TC_REG(fin->p[i].idx));
-		off = n ? vpmu_tc_pool_alloc(e, vpmu_tc_pairs_words(n)) : 0;
+		/* pairs only from free room: eviction here could take l */
+		off = n ? vpmu_tc_pool_alloc(e, vpmu_tc_pairs_words(n),
+					     VPMU_TC_REC_PAIRS, false) : 0;
 		p = off ? (struct vpmu_tc_pairs *)(e->mem.tc_pool + off) : NULL;
 		if (p)
 			p->n = 0;
-		if (!n || p) {
-			l->tb = (u32)((const u32 *)tb - e->mem.tc_pool);
-			l->pairs = off;
-			e->tc.stats.links++;
-		}
+		if ((n && !p) || !tc_link_set(e, l, tb, off))
+			p = NULL;
 	}
 	for (i = 0; i < fin->n; i++) {
 		if (tb->kill & VPMU_TC_REG(fin->p[i].idx))
@@ -249,23 +206,23 @@ const struct vpmu_tc_trans *vpmu_tc_next(struct vpmu_engine *e,
 
 	*pend = NULL;
 	if (!tb) {
-		/* translated once warm, and as the chunk's budget allows */
-		if (!vpmu_tc_warm(e, npc))
+		/* translated once warm (deferred: later, between runs) */
+		if (!vpmu_tc_warm(e, key, ir))
 			goto interp;
-		e->mem.tc_heat[vpmu_tc_slot(npc)] = 0;
-		off = vpmu_tc_translate(e, key, ir);
-		if (!off) {
-			/* full: what the pool holds goes, fin first */
-			if (fin)
-				vpmu_tc_write(e->mem.R, fin);
-			fin = NULL;
-			l = NULL;
-			vpmu_tc_flush(e);
-			off = vpmu_tc_translate(e, key, ir);
-			if (!off)
-				goto interp;
-		}
-		e->mem.tc_map[vpmu_tc_slot(npc)] = off;
+		e->mem.tc_heat[vpmu_tc_slot(key)] = 0;
+		/*
+		 * Making room may take the translation that ends here: fin
+		 * is written whole first, and this EOI links on a later pass.
+		 */
+		if (fin)
+			vpmu_tc_write(e->mem.R, fin);
+		fin = NULL;
+		l = NULL;
+		vpmu_tc_build(e, key, ir);
+		off = vpmu_tc_place(e);
+		if (!off)
+			goto interp;
+		e->mem.tc_map[vpmu_tc_slot(key)] = off;
 		tb = (const struct vpmu_tc_trans *)(e->mem.tc_pool + off);
 	}
 	if (tb->none)
@@ -277,7 +234,7 @@ const struct vpmu_tc_trans *vpmu_tc_next(struct vpmu_engine *e,
 		if (fin)
 			tc_link(e, l, fin, tb);
 		else if (!l->tb)
-			l->tb = (u32)((const u32 *)tb - e->mem.tc_pool);
+			tc_link_set(e, l, tb, 0);
 		*pend = fin;
 	}
 	return tb;
@@ -295,6 +252,44 @@ interp:
 
 /* ---- the engine's interface ------------------------------------------------- */
 
+/*
+ * Deferred translation: up to @max of the instructions the runs found warm,
+ * translated and put in the cache, the oldest first; returns how many.
+ * Between runs, with interrupts off as a run (it reads the ucode, the
+ * routes and the program's memory, and makes room as a run would).
+ */
+unsigned int vpmu_engine_tc_work(struct vpmu_engine *e, unsigned int max)
+{
+	struct vpmu_tc *tc = &e->tc;
+	unsigned int done = 0;
+	u32 key, ir, off;
+
+	if (!e->uc || !e->mem.tc_pool || tc->off)
+		tc->nwant = 0;
+	while (tc->nwant && done < max) {
+		key = tc->want[0].key;
+		ir = tc->want[0].ir;
+		tc->nwant--;
+		memmove(&tc->want[0], &tc->want[1],
+			sizeof(tc->want[0]) * tc->nwant);
+		/* warm again if it does not get in */
+		e->mem.tc_heat[vpmu_tc_slot(key)] = 0;
+		if (vpmu_tc_probe(e, key, ir))
+			continue;
+		vpmu_tc_build(e, key, ir);
+		off = vpmu_tc_place(e);
+		if (off)
+			e->mem.tc_map[vpmu_tc_slot(key)] = off;
+		done++;
+	}
+	return done;
+}
+
+void vpmu_engine_tc_defer(struct vpmu_engine *e, bool on)
+{
+	e->tc.defer = on;
+}
+
 void vpmu_engine_tc_enable(struct vpmu_engine *e, bool on)
 {
 	e->tc.off = !on;
@@ -304,6 +299,10 @@ void vpmu_engine_tc_stats(const struct vpmu_engine *e,
 			  struct vpmu_tc_stats *s)
 {
 	*s = e->tc.stats;
-	s->pool_used = e->mem.tc_pool ? e->tc.used : 0;
-	s->blocks_used = e->tc.nctr;
+	s->pool_used = 0;
+	if (e->mem.tc_pool)
+		s->pool_used = e->tc.wrapped ?
+			       e->mem.tc_words - e->tc.tail + e->tc.head :
+			       e->tc.head - e->tc.tail;
+	s->blocks_used = e->tc.nblocks;
 }

@@ -10,16 +10,6 @@
 
 /* ---- making a translation ----------------------------------------------- */
 
-u32 vpmu_tc_pool_alloc(struct vpmu_engine *e, u32 words)
-{
-	u32 off = (e->tc.used + 1) & ~1u;	/* records hold a u64 */
-
-	if (off + words > VPMU_TC_POOL)
-		return 0;
-	e->tc.used = off + words;
-	return off;
-}
-
 /*
  * The pairs of what @st knows and R[] lacks, less the registers in @skip:
  * their offset in recw + 1, shared with the last pairs if the same (0:
@@ -114,7 +104,7 @@ void vpmu_tc_emit_block(struct vpmu_tc_builder *tr, struct vpmu_tc_state *st,
 	struct vpmu_tc_exit *x;
 
 	if (tr->nblkw + vpmu_tc_block_words(0) > VPMU_TC_BLKW ||
-	    tr->nblk >= VPMU_TC_BLOCKS) {
+	    tr->nblk >= VPMU_TC_NBLK) {
 		tr->fail = true;
 		return;
 	}
@@ -169,15 +159,19 @@ u32 vpmu_tc_layout(struct vpmu_tc_builder *tr)
 	u32 hw = sizeof(struct vpmu_tc_trans) / 4, ow = tr->nops * VPMU_TC_OPW;
 	u32 bw = (tr->nblkw + 1) & ~1u;	/* records start 8-byte aligned */
 	u32 cw = tr->nchk * sizeof(struct vpmu_tc_checked) / 4;
-	u32 off = vpmu_tc_pool_alloc(e, hw + ow + bw + tr->nrecw + cw);
-	u32 blk, rec, i, *w;
+	u32 nw = tr->nblk * VPMU_NSLOT;	/* its blocks' counters */
+	u32 off = vpmu_tc_pool_alloc(e, hw + ow + bw + tr->nrecw + cw + nw,
+				     VPMU_TC_REC_TRANS, true);
+	u32 blk, rec, ctr, i, *w;
 	struct vpmu_tc_trans *tb;
 	struct vpmu_tc_op *ops;
 
-	if (!off || e->tc.nctr + tr->nblk > VPMU_TC_BLOCKS)
+	if (!off)
 		return 0;
 	blk = off + hw + ow;
 	rec = blk + bw;
+	ctr = rec + tr->nrecw + cw;
+	memset(e->mem.tc_pool + ctr, 0, 4 * nw);
 	tb = (struct vpmu_tc_trans *)(e->mem.tc_pool + off);
 	memset(tb, 0, sizeof(*tb));
 	tb->key = tr->pc | tr->mode;
@@ -197,16 +191,18 @@ u32 vpmu_tc_layout(struct vpmu_tc_builder *tr)
 	memcpy(ops, tr->ops, sizeof(*ops) * tr->nops);
 	memcpy(e->mem.tc_pool + blk, tr->blkw, 4 * tr->nblkw);
 	memcpy(e->mem.tc_pool + rec, tr->recw, 4 * tr->nrecw);
-	/* block counters and the offsets held made absolute */
+	/* block counters (a u32 per slot) and the offsets held, absolute */
 	for (i = blk; i < blk + tr->nblkw;
 	     i += vpmu_tc_block_words(vpmu_tc_block_at(e->mem.tc_pool, i)->n))
-		vpmu_tc_block_w(e->mem.tc_pool, i)->ctr += e->tc.nctr;
+		vpmu_tc_block_w(e->mem.tc_pool, i)->ctr =
+			ctr + vpmu_tc_block_at(e->mem.tc_pool, i)->ctr *
+			VPMU_NSLOT;
 	for (i = 0; i < tr->nops; i++) {
 #ifndef __KERNEL__
 		ops[i].hl = e->tlab[ops[i].h];
 #endif
 		if (ops[i].h == VPMU_TC_OP_BLOCK)
-			ops[i].y += e->tc.nctr;
+			ops[i].y = ctr + ops[i].y * VPMU_NSLOT;
 		if (ops[i].h == VPMU_TC_OP_EOI ||
 		    ops[i].h == VPMU_TC_OP_EOI_KNOWN)
 			i++;	/* past the data slot */
@@ -218,7 +214,7 @@ u32 vpmu_tc_layout(struct vpmu_tc_builder *tr)
 		w += r & ~(VPMU_TC_REL_REC | VPMU_TC_REL_BLK);
 		*w += (r & VPMU_TC_REL_BLK ? blk : rec) - 1;
 	}
-	e->tc.nctr += tr->nblk;
+	e->tc.nblocks += tr->nblk;
 	e->tc.stats.translated++;
 	e->tc.stats.words += tr->words;
 	e->tc.stats.ops += tr->nops;
@@ -228,7 +224,8 @@ u32 vpmu_tc_layout(struct vpmu_tc_builder *tr)
 /* A head that sends (key, ir) to the interpreter. */
 u32 vpmu_tc_emit_none(struct vpmu_engine *e, u32 key, u32 ir)
 {
-	u32 off = vpmu_tc_pool_alloc(e, sizeof(struct vpmu_tc_trans) / 4);
+	u32 off = vpmu_tc_pool_alloc(e, sizeof(struct vpmu_tc_trans) / 4,
+				     VPMU_TC_REC_TRANS, true);
 	struct vpmu_tc_trans *tb;
 
 	if (!off)

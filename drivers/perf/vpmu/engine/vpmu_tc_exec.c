@@ -208,7 +208,8 @@ vpmu_tc_exec(struct vpmu_engine *e, struct vpmu_uop *base,
 		e->tlab = tlab;
 		return (struct vpmu_tc_ret){ 0, 0 };
 	}
-	tcnt = e->mem.tc_cnt + vpmu_slot_of(e, base) * VPMU_TC_BLOCKS;
+	/* the blocks' counters: a u32 per slot each, in the pool */
+	tcnt = e->mem.tc_pool + vpmu_slot_of(e, base);
 	goto tc_enter;
 
 #define X(op)	ALU3(op)

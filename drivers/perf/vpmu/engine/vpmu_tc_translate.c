@@ -348,9 +348,9 @@ static __always_inline u32 tc_after(struct vpmu_tc_builder *tr, u32 upc,
  * translation?  The cache holds translations of fetches inside tc.msz
  * bytes; runs on less memory flush it (vpmu_interp()).
  */
-static bool tc_fetch_ok(const struct vpmu_engine *e, u32 npc)
+static bool tc_fetch_ok(const struct vpmu_tc_builder *tr, u32 npc)
 {
-	return vpmu_fetch_ok(e, npc, e->tc.msz);
+	return vpmu_fetch_ok(tr->e, npc, tr->msz);
 }
 
 /*
@@ -369,7 +369,7 @@ static bool tc_can_go_on(struct vpmu_tc_builder *tr,
 	    tr->words + VPMU_TC_ROOM > tr->limit ||
 	    tr->nops + 2 * VPMU_TC_ROOM > VPMU_TC_MAXOPS ||
 	    tr->nforks + 2 > VPMU_TC_FORKS ||
-	    tr->nrecw + VPMU_TC_ROOM * 8 > VPMU_TC_RECW || !tc_fetch_ok(e, npc))
+	    tr->nrecw + VPMU_TC_ROOM * 8 > VPMU_TC_RECW || !tc_fetch_ok(tr, npc))
 		return false;
 	*ir = vpmu_get_le32(e->st.mem + npc);
 	return true;
@@ -387,9 +387,9 @@ static bool tc_npc_known(struct vpmu_tc_builder *tr,
 		   d->sig == VPMU_SIG_DAF;
 
 	if (alu && r == VPMU_RF_PC)
-		return known && tc_fetch_ok(tr->e, res);
+		return known && tc_fetch_ok(tr, res);
 	return st->known & VPMU_TC_REG(VPMU_RF_PC) &&
-	       tc_fetch_ok(tr->e, st->val[VPMU_RF_PC]);
+	       tc_fetch_ok(tr, st->val[VPMU_RF_PC]);
 }
 
 /*
@@ -425,7 +425,7 @@ static int tc_eoi(struct vpmu_tc_builder *tr, struct vpmu_tc_state *st,
 			t->a = VPMU_RF_PC;
 		t->b = 1;
 		t->d = 3; /* pc on data: the fetch checked, the key compared */
-	} else if (!tc_fetch_ok(tr->e, npc)) {
+	} else if (!tc_fetch_ok(tr, npc)) {
 		t->d = 2;	/* a fetch that faults, maybe */
 	}
 	if (!t->b && !t->d)
@@ -807,10 +807,12 @@ static void tc_path(struct vpmu_tc_builder *tr, struct vpmu_tc_state *st,
 }
 
 /*
- * Translate (@key = pc | mode, @ir), with the engine's scratch.  Returns the
- * head's offset, or 0 if the pool is full.
+ * Translate (@key = pc | mode, @ir) into the engine's scratch, reading the
+ * ucode, the routes and the program's memory, and writing nothing else:
+ * vpmu_tc_place() puts it in the pool.  The deferred cache runs the two
+ * between runs (vpmu_engine_tc_work()).
  */
-u32 vpmu_tc_translate(struct vpmu_engine *e, u32 key, u32 ir)
+void vpmu_tc_build(struct vpmu_engine *e, u32 key, u32 ir)
 {
 	struct vpmu_tc_builder *tr = e->mem.tc_scratch;
 	const struct vpmu_ucode *uc = e->uc;
@@ -818,11 +820,11 @@ u32 vpmu_tc_translate(struct vpmu_engine *e, u32 key, u32 ir)
 	struct vpmu_tc_state st;
 
 	memset(tr, 0, offsetof(struct vpmu_tc_builder, st_ops));
-	if (!e->tc.msz)
-		e->tc.msz = e->st.msz;	/* until the next flush */
 	tr->e = e;
 	tr->trig = e->mem.trig_static;
-	tr->limit = e->tc.budget < VPMU_TC_PATH ? e->tc.budget : VPMU_TC_PATH;
+	tr->limit = VPMU_TC_PATH;
+	/* the memory the cache's fetches are in, this one's if it is empty */
+	tr->msz = e->tc.msz ? e->tc.msz : e->st.msz;
 	tr->pc = key & ~1u;
 	tr->mode = key & 1;
 	tr->ir = ir;
@@ -843,10 +845,24 @@ u32 vpmu_tc_translate(struct vpmu_engine *e, u32 key, u32 ir)
 		vpmu_tc_emit_block(tr, &st, f->upc, f->br);
 		tc_path(tr, &st, f->upc);
 	}
-	e->tc.budget -= tr->words < e->tc.budget ? tr->words : e->tc.budget;
 	/* nothing but an exit before the first microword: not worth it */
-	if (tr->fail || (tr->nops == 2 && tr->ops[1].h == VPMU_TC_OP_EXIT))
-		return vpmu_tc_emit_none(e, key, ir);
+	if (tr->nops == 2 && tr->ops[1].h == VPMU_TC_OP_EXIT)
+		tr->fail = true;
+}
+
+/*
+ * Put the translation vpmu_tc_build() made into the pool, or a head that
+ * sends its instruction to the interpreter if it failed.  Returns the
+ * head's offset, or 0 if the pool is full.
+ */
+u32 vpmu_tc_place(struct vpmu_engine *e)
+{
+	struct vpmu_tc_builder *tr = e->mem.tc_scratch;
+
+	if (!e->tc.msz)
+		e->tc.msz = tr->msz;	/* until the next flush */
+	if (tr->fail)
+		return vpmu_tc_emit_none(e, tr->pc | tr->mode, tr->ir);
 	return vpmu_tc_layout(tr);
 }
 

@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vpmu_tc_pool.c - the translation cache's pool: where translations live
+ * and what they count.  Its words hold records (a translation with its
+ * blocks' counters, the pairs a link writes) in a ring; a full ring gives
+ * up its oldest records, an eighth of the pool at a time, after their
+ * counts are drained into the uops; the links into them are undone (the
+ * log of links, mem.tc_links) and the table forgets them.  The cache
+ * (vpmu_tc_cache.c) finds, links and leaves translations; the translator
+ * (vpmu_tc_translate.c, vpmu_tc_emit.c) fills records.
+ */
+#include "vpmu_engine_priv.h"
+
+/* ---- counting ------------------------------------------------------------ */
+
+/*
+ * @n executions of the first @k entries of block record @b, into the uops
+ * @U of one slot: an execution of a microword alone (vpmu_fold() sums a
+ * segment's counts from its start: what goes in here comes out right
+ * after), a taken branch into its tkn.
+ */
+void vpmu_tc_apply(struct vpmu_uop *U, const struct vpmu_tc_block *b, u32 k,
+		   u32 n)
+{
+	u32 i;
+
+	for (i = 0; i < k; i++) {
+		u32 upc = b->ent[i] & ~VPMU_TC_BLOCK_TAKEN;
+
+		if (b->ent[i] & VPMU_TC_BLOCK_TAKEN) {
+			U[upc].tkn += n;
+			continue;
+		}
+		U[upc].cnt += n;
+		if (U[upc].seg > 1)
+			U[upc + 1].cnt -= n;
+	}
+}
+
+void vpmu_tc_touch(struct vpmu_engine *e, const struct vpmu_tc_trans *tb)
+{
+	struct vpmu_tc_trans *t = (struct vpmu_tc_trans *)tb;
+
+	t->epoch = e->tc.epoch;
+	e->mem.tc_touch[e->tc.ntouch++] =
+		(u32)((const u32 *)tb - e->mem.tc_pool);
+}
+
+/*
+ * Move the block counts of every translation entered since the last drain
+ * into the slots' uops, where vpmu_fold() finds them.
+ */
+void vpmu_tc_drain(struct vpmu_engine *e)
+{
+	u32 i, b, s;
+
+	for (i = 0; i < e->tc.ntouch; i++) {
+		const struct vpmu_tc_trans *tb = (const void *)(e->mem.tc_pool +
+							  e->mem.tc_touch[i]);
+		u32 off = tb->blk;
+
+		for (b = 0; b < tb->nblk; b++) {
+			const struct vpmu_tc_block *r =
+				vpmu_tc_block_at(e->mem.tc_pool, off);
+
+			for (s = 0; s < VPMU_NSLOT; s++) {
+				u32 *c = &e->mem.tc_pool[r->ctr + s];
+
+				if (*c) {
+					vpmu_tc_apply(e->mem.slot[s], r, r->n, *c);
+					*c = 0;
+				}
+			}
+			off += vpmu_tc_block_words(r->n);
+		}
+	}
+	e->tc.ntouch = 0;
+	/* a new epoch: every translation is untouched again */
+	if (++e->tc.epoch == 0)
+		vpmu_tc_flush(e);
+}
+
+/* Forget every translation (their counts drained first). */
+void vpmu_tc_flush(struct vpmu_engine *e)
+{
+	if (!e->mem.tc_pool)
+		return;
+	if (e->tc.ntouch)
+		vpmu_tc_drain(e);
+	memset(e->mem.tc_map, 0, sizeof(u32) * VPMU_TC_MAP);
+	memset(e->mem.tc_heat, 0, VPMU_TC_MAP);
+	memset(e->mem.tc_code, 0, VPMU_TC_CODE_BITS / 8);
+	/* offset 0 means none */
+	e->tc.head = VPMU_TC_HDR;
+	e->tc.tail = VPMU_TC_HDR;
+	e->tc.wrapped = false;
+	e->tc.nlinks = 0;
+	e->tc.nblocks = 0;
+	e->tc.msz = 0;
+	e->tc.nwant = 0;	/* their heat is gone */
+	e->tc.epoch = 1;
+	e->tc.stats.flushes++;
+}
+
+/* ---- the pool's ring ------------------------------------------------------ */
+
+static struct vpmu_tc_rec *tc_rec(struct vpmu_engine *e, u32 off)
+{
+	return (struct vpmu_tc_rec *)(e->mem.tc_pool + off);
+}
+
+/*
+ * The records of the pool's words [@lo, @hi) go: the table forgets their
+ * translations, and the links into them or into their pairs are undone
+ * (the next pass through such an EOI finds its translation again, if it
+ * is still there).  Their counts were drained.
+ */
+static void tc_forget(struct vpmu_engine *e, u32 lo, u32 hi)
+{
+	u32 *pool = e->mem.tc_pool, i, n = 0, off;
+
+	for (i = 0; i < VPMU_TC_MAP; i++)
+		if (e->mem.tc_map[i] >= lo && e->mem.tc_map[i] < hi)
+			e->mem.tc_map[i] = 0;
+	for (off = lo; off < hi; off += tc_rec(e, off)->words) {
+		const struct vpmu_tc_trans *tb =
+			(const void *)(pool + off + VPMU_TC_HDR);
+
+		if (tc_rec(e, off)->kind != VPMU_TC_REC_TRANS)
+			continue;
+		e->tc.nblocks -= tb->nblk;
+		e->tc.stats.evicted++;
+	}
+	for (i = 0; i < e->tc.nlinks; i++) {
+		u32 s = e->mem.tc_links[i];
+		struct vpmu_tc_link *l = (struct vpmu_tc_link *)(pool + s);
+
+		if (s >= lo && s < hi)
+			continue;	/* its translation goes */
+		if ((l->tb >= lo && l->tb < hi) ||
+		    (l->pairs >= lo && l->pairs < hi)) {
+			l->tb = 0;
+			l->pairs = 0;
+			continue;
+		}
+		e->mem.tc_links[n++] = s;
+	}
+	e->tc.nlinks = n;
+}
+
+/*
+ * Make room for a record of @size words at the head of a wrapped ring:
+ * the oldest records go, at least an eighth of the pool at a time, so
+ * that the table and the links are combed through seldom.
+ */
+static void tc_evict(struct vpmu_engine *e, u32 size)
+{
+	struct vpmu_tc *tc = &e->tc;
+	u32 pool = e->mem.tc_words, want = size + pool / 8, hi = tc->tail;
+	u64 flushes = tc->stats.flushes;
+
+	if (tc->ntouch)
+		vpmu_tc_drain(e);	/* counts first: they may go */
+	if (tc->stats.flushes != flushes)
+		return;		/* the drain's epochs wrapped: all went */
+	while (hi < pool && hi - tc->head < want)
+		hi += tc_rec(e, hi)->words;
+	tc_forget(e, tc->tail, hi);
+	/*
+	 * What is warm starts over, as after a flush: an instruction earns
+	 * its translation by the runs since, not over the program's life
+	 */
+	memset(e->mem.tc_heat, 0, VPMU_TC_MAP);
+	tc->tail = hi;
+	if (hi == pool) {
+		/* nothing left above: the ring starts over */
+		tc->tail = VPMU_TC_HDR;
+		tc->wrapped = false;
+	}
+}
+
+/*
+ * A record of @kind and @words words (after its header): the offset of
+ * its words, 8-byte aligned, or 0.  With @evict, the oldest records go to
+ * make room (their counts drained first); without, 0 when the pool is
+ * full.  Live records lie from tail to head, or, wrapped, from tail to
+ * the pool's end and from its start to head.
+ */
+u32 vpmu_tc_pool_alloc(struct vpmu_engine *e, u32 words, u32 kind,
+		       bool evict)
+{
+	struct vpmu_tc *tc = &e->tc;
+	u32 pool = e->mem.tc_words, size, off;
+
+	size = (words + VPMU_TC_HDR + 1) & ~1u;	/* records hold a u64 */
+	if (size > pool - VPMU_TC_HDR)
+		return 0;
+	for (;;) {
+		if (!tc->wrapped) {
+			if (tc->head + size <= pool)
+				break;
+			/* to the start: what is left at the end is padding */
+			if (tc->head < pool) {
+				tc_rec(e, tc->head)->words = pool - tc->head;
+				tc_rec(e, tc->head)->kind = VPMU_TC_REC_PAD;
+			}
+			tc->head = VPMU_TC_HDR;
+			tc->wrapped = true;
+			continue;
+		}
+		if (tc->head + size <= tc->tail)
+			break;
+		if (!evict)
+			return 0;
+		tc_evict(e, size);
+	}
+	off = tc->head;
+	tc_rec(e, off)->words = size;
+	tc_rec(e, off)->kind = kind;
+	tc->head += size;
+	return off + VPMU_TC_HDR;
+}
+
