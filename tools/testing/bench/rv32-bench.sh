@@ -24,8 +24,16 @@
 # a build; qemu's moves by a few instructions from run to run (threads),
 # and runs with address randomisation off (setarch -R) to keep it so.
 #
-# Installs gcc-riscv64-unknown-elf and qemu-user when missing (root, apt,
-# as test_rv32.sh); without them it says so and prints no table.
+# Then where the driver runs them: whole runs cut in 5000- and 1000-cycle
+# chunks (vpmu-sim --chunk, as /dev/vpmu and perf's tasks run; the
+# translating between chunks, vpmu_engine_tc_work(), counted with the
+# runs), the samples and workload.elf (rv32/workload.c, ten million
+# instructions whose hot code outgrows the translation pool), each
+# against qemu-riscv32 on the same binary.
+#
+# Installs gcc-riscv64-unknown-elf, picolibc-riscv64-unknown-elf and
+# qemu-user when missing (root, apt, as test_rv32.sh); without them it
+# says so and prints no table.
 
 set -e
 here=$(cd "$(dirname "$0")" && pwd)
@@ -36,11 +44,13 @@ QEMU=${QEMU_RISCV32:-qemu-riscv32}
 VPMU_TOOLS=$TOP/tools/vpmu
 SHARE=$VPMU_TOOLS/share
 
-if { ! command -v "$RVCC" || ! command -v "$QEMU"; } >/dev/null 2>&1 &&
+if { ! command -v "$RVCC" || ! command -v "$QEMU" ||
+     ! [ -d /usr/lib/picolibc/riscv64-unknown-elf ]; } >/dev/null 2>&1 &&
    [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
 	# shellcheck source=../../pkg/apt.sh
 	. "$TOP/tools/pkg/apt.sh"
-	apt_retry /dev/null install gcc-riscv64-unknown-elf qemu-user || true
+	apt_retry /dev/null install gcc-riscv64-unknown-elf \
+		picolibc-riscv64-unknown-elf qemu-user || true
 fi
 echo
 if ! command -v "$RVCC" >/dev/null 2>&1 ||
@@ -66,14 +76,24 @@ sim_ir() {	# ELF [vpmu-sim option] -> the Ir inside vpmu_engine_run()
 	shift
 	valgrind --tool=callgrind --callgrind-out-file="$out" \
 		--log-file=/dev/null --toggle-collect=vpmu_engine_run \
+		--toggle-collect=vpmu_engine_tc_work \
 		"$VPMU_TOOLS/vpmu-sim" -q -m "$SHARE/build/rv32im.vpmu" \
 		--stats "$@" "$elf" >"$B/rv32/vpmu.stdout" 2>"$B/rv32/stats"
 	cg_ir "$out"
 }
 
+qemu_ir() {	# ELF -> the Ir of the whole qemu-riscv32 process
+	local out=$B/rv32/cg.out
+
+	$norand valgrind --tool=callgrind --callgrind-out-file="$out" \
+		--log-file=/dev/null "$QEMU" "$1" >"$B/rv32/qemu.stdout"
+	cg_ir "$out"
+}
+
 # The longest 5000-cycle chunk of a whole run (vpmu-sim --chunk, as the
-# driver runs /dev/vpmu and perf's tasks): callgrind dumps its counts
-# after each vpmu_engine_run(), one chunk each.
+# driver runs /dev/vpmu and perf's tasks) with the translating after it,
+# which the driver does with interrupts still off: callgrind dumps its
+# counts after each vpmu_engine_tc_work(), one chunk each.
 worst_chunk() {	# ELF [vpmu-sim option] -> "first longest-other" Ir
 	local elf=$1 d=$B/rv32/chunks f
 
@@ -82,7 +102,8 @@ worst_chunk() {	# ELF [vpmu-sim option] -> "first longest-other" Ir
 	mkdir -p "$d"
 	valgrind --tool=callgrind --callgrind-out-file="$d/cg.out" \
 		--log-file=/dev/null --toggle-collect=vpmu_engine_run \
-		--dump-after=vpmu_engine_run --dump-instr=no \
+		--toggle-collect=vpmu_engine_tc_work \
+		--dump-after=vpmu_engine_tc_work --dump-instr=no \
 		"$VPMU_TOOLS/vpmu-sim" -q -m "$SHARE/build/rv32im.vpmu" \
 		--chunk=5000 "$@" "$elf" >/dev/null 2>&1
 	f=$(sed -n 's/^summary: *//p' "$d/cg.out.1")
@@ -96,9 +117,7 @@ measure() {	# ELF -> "insns uops vpmu-Ir qemu-Ir vpmu-Ir-no-tc"
 
 	nir=$(sim_ir "$1" --no-tc)
 	vir=$(sim_ir "$1")
-	$norand valgrind --tool=callgrind --callgrind-out-file="$out" \
-		--log-file=/dev/null "$QEMU" "$1" >"$B/rv32/qemu.stdout"
-	qir=$(cg_ir "$out")
+	qir=$(qemu_ir "$1")
 	if ! cmp -s "$B/rv32/vpmu.stdout" "$B/rv32/qemu.stdout"; then
 		echo "rv32: $1: vpmu-sim and qemu-riscv32 print differently" >&2
 		exit 1
@@ -135,7 +154,8 @@ awk '{ u += $4; v += $6; o += $7; q += $9; r += $10; k++
 
 echo
 echo "5000-cycle chunks (vpmu-sim --chunk=5000, as /dev/vpmu runs them): Ir inside"
-echo "vpmu_engine_run() of the first (it also builds the image's uops) and of the longest other"
+echo "vpmu_engine_run() and the vpmu_engine_tc_work() after it, of the first chunk (it also"
+echo "builds the image's uops) and of the longest other"
 printf '%-8s %12s %12s %12s %12s\n' sample "first tc" "first no-tc" "other tc" \
 	"other no-tc"
 for elf in "$SHARE"/build/rv32/*.elf; do
@@ -144,3 +164,30 @@ for elf in "$SHARE"/build/rv32/*.elf; do
 	printf '%-8s %12s %12s %12s %12s\n' "$(basename "$elf" .elf)" \
 		"$f1" "$f2" "$o1" "$o2"
 done
+
+# Where users run: chunks.  Ir per instruction beyond empty.elf's (run
+# whole, in chunks), the translating between chunks included.
+"$VPMU_TOOLS/vpmu-cc" -O2 -o "$B/rv32/workload.elf" "$here/rv32/workload.c"
+echo
+echo "Where the driver runs: whole runs cut in chunks (vpmu-sim --chunk=N, translating"
+echo "between them as the module does), Ir per RV32 instruction beyond empty.elf's,"
+echo "inside vpmu_engine_run() and vpmu_engine_tc_work(); workload.elf: rv32/workload.c"
+read -r c50 < <(sim_ir "$B/rv32/empty.elf" --chunk=5000)
+read -r c10 < <(sim_ir "$B/rv32/empty.elf" --chunk=1000)
+printf '%-9s %9s %8s %8s %8s %8s %8s %9s %9s\n' sample insns whole \
+	c5000 c1000 no-tc qemu c5000/qemu c5000/whole
+for elf in "$SHARE"/build/rv32/*.elf "$B/rv32/workload.elf"; do
+	read -r n u v q o < <(measure "$elf")
+	w5=$(sim_ir "$elf" --chunk=5000)
+	w1=$(sim_ir "$elf" --chunk=1000)
+	awk -v s="$(basename "$elf" .elf)" -v n=$((n - n0)) -v v=$((v - v0)) \
+	    -v q=$((q - q0)) -v o=$((o - o0)) -v a=$((w5 - c50)) \
+	    -v b=$((w1 - c10)) 'BEGIN {
+		printf "%-9s %9d %8.1f %8.1f %8.1f %8.1f %8.1f %9.2f %9.2f\n",
+			s, n, v / n, a / n, b / n, o / n, q / n,
+			(a / n) / (q / n), a / v }'
+done | tee "$B/rv32/chunked"
+awk '{ k++; w += $3; a += $4; b += $5; o += $6; q += $7 } END {
+	printf "%-9s %9s %8.1f %8.1f %8.1f %8.1f %8.1f %9.2f %9.2f\n",
+		"mean", "", w / k, a / k, b / k, o / k, q / k, (a / k) / (q / k),
+		a / w }' "$B/rv32/chunked"
