@@ -7,8 +7,8 @@
 #   lint       tools/testing/lint.sh              -> "lint: N passed, N failed"
 #   selfcheck  tools/testing/vm/selfcheck.sh      -> "harness self-check: ok"
 #   vm         tools/testing/vm/vm-check.sh stock -> vm-6.1, vm-6.12, ...
-#   debug      tools/testing/vm/vm-check.sh debug -> debug-6.12-fault,
-#              debug-6.1, debug-6.12, debug-6.1-fault, kcsan-6.12;
+#   debug      tools/testing/vm/vm-check.sh debug -> debug-6.1,
+#              debug-6.12-fault, debug-6.12, debug-6.1-fault, kcsan-6.12;
 #              then tools/testing/vm/kcsan-selfcheck.sh -> "kcsan
 #              self-check: ok"
 #              (one line per flavour of that set in vm/lib.sh's

@@ -71,27 +71,39 @@ LINUX_SRC_TAR=/usr/src/linux-source-6.1.tar.xz
 # declares many more CPUs than it has (vpmu_mem), and the tests that go
 # over every possible CPU's engine and files; no slub_debug, whose red
 # zones triple what a page-sized object costs: what is measured is the
-# kernel as shipped.  vm-6.12-notc: the whole suite once more with the
+# kernel as shipped.  vm-6.12-notc: the suite once more with the
 # engines' translation cache off (vpmu.ko tc=0: the microword interpreter
-# alone), to compare with vm-6.12: the same tests, the same counts.
+# alone), to compare with vm-6.12: the same tests, the same counts; but
+# for those whose outcome does not depend on how the engine runs
+# programs, which vm-6.12 and the rest cover: module and image loading
+# (vpmu_registered, vpmu_load_unload, vpmu_ucode*, vpmu_reload_stress,
+# vpmu_unload_busy, vpmu_perf_reload, vpmu_lifetime*), the ABI, version
+# and perf-surface scripts, perf's validation of groups, hotplug, the
+# memory measures (vpmu_mem*, which tc=0 changes by design), the
+# uhist readers' concurrency and the stress tier (vpmu_stress.sh).
 # debug-SERIES-fault: the fault tier (vpmu_fault, testing.rst "Fault
 # injection") on its own, twenty minutes on 6.12 (a module load fails
 # ~900 sites with the default parameters, then ~500 of vpmu_init()'s with
-# each of two other sets), beside the rest of the debug set; the longest
-# first.
+# each of two other sets), beside the rest of the debug set.
 # kcsan-6.12: 6.12 with KCSAN instead of KASAN (debug-kcsan.config), the
 # stress tier and the tests where CPUs, interrupts and sysfs readers meet
 # (testing.rst, "Data races").
+#
+# The order is the order kernels become ready in (vm-check.sh boots a
+# kernel's guests as soon as it is): the flavours of the two stock kernels
+# fetched first before those whose kernels take longer to fetch or build
+# (6.12-rt, then 7.x and its trixie build root); debug-6.1 before the
+# 6.12 runs, because build-debug-kernel.sh builds 6.1 first.
 VM_FLAVOURS='
 6.1               vm-6.1            stock  6.1         all        @slub
 6.12              vm-6.12           stock  6.12        kselftest  @slub
-6.12-rt           vm-6.12-rt        stock  6.12-rt     all        @slub
-7.x               vm-7.x            stock  7.x         all        @slub
+6.12-notc         vm-6.12-notc      stock  6.12        all        @slub vpmu_params=tc=0 vpmu_skip=vpmu_registered,vpmu_load_unload,vpmu_ucode,vpmu_reload_stress,vpmu_unload_busy,vpmu_perf_reload,vpmu_lifetime,vpmu_abi,vpmu_version,vpmu_perf_surface,vpmu_perf_names,vpmu_perf_groups,vpmu_hotplug,vpmu_mem,vpmu_uhist_readers,vpmu_stress,vpmu_fault
 6.12-mttcg        vm-6.12-mttcg     stock  6.12        vpmu_lifetime,vpmu_cpu_sampling @slub @tcg=multi
 6.1-cpus64        vm-6.1-cpus64     stock  6.1         vpmu_mem,vpmu_registered,vpmu_run,vpmu_snapshot,vpmu_uhist,vpmu_hu,vpmu_hotplug possible_cpus=64 @smp=2,maxcpus=64
-6.12-notc         vm-6.12-notc      stock  6.12        all        @slub vpmu_params=tc=0
-debug-6.12-fault  debug-6.12-fault  debug  debug-6.12  vpmu_fault @timeout=2700
+6.12-rt           vm-6.12-rt        stock  6.12-rt     all        @slub
+7.x               vm-7.x            stock  7.x         all        @slub
 debug-6.1         debug-6.1         debug  debug-6.1   all        vpmu_skip=vpmu_fault
+debug-6.12-fault  debug-6.12-fault  debug  debug-6.12  vpmu_fault @timeout=2700
 debug-6.12        debug-6.12        debug  debug-6.12  all        vpmu_skip=vpmu_fault
 debug-6.1-fault   debug-6.1-fault   debug  debug-6.1   vpmu_fault @timeout=1500
 kcsan-6.12        kcsan-6.12        debug  debug-6.12-kcsan vpmu_stress,vpmu_reload_stress,vpmu_uhist_readers,vpmu_lifetime,vpmu_cpu_sampling,vpmu_hotplug,vpmu_perf_narrow,vpmu_inherit,vpmu_snapshot,vpmu_unload_busy,vpmu_gate

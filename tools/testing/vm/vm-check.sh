@@ -7,19 +7,22 @@
 #           Debian bookworm 6.1, 6.12 and 6.12 PREEMPT_RT kernels (vm-6.1,
 #           vm-6.12, vm-6.12-rt) and the newest 7.x of trixie-backports
 #           (vm-7.N, module built in a trixie build root), all booted with
-#           slub_debug=FZPU; then a few tests again on 6.12 under
-#           multi-threaded TCG (vm-6.12-mttcg) and on 6.1 with 64 possible
-#           CPUs (vm-6.1-cpus64), and the whole suite on 6.12 with the
-#           translation cache off (vm-6.12-notc)
+#           slub_debug=FZPU; and on the same kernels, the suite on 6.12
+#           with the translation cache off (vm-6.12-notc: the tests whose
+#           outcome depends on how programs run), a few tests again on
+#           6.12 under multi-threaded TCG (vm-6.12-mttcg) and on 6.1 with
+#           64 possible CPUs (vm-6.1-cpus64)
 #   debug   its debug set: linux-source-6.1 and linux-source-6.12 built
 #           with KASAN, lockdep, kmemleak, UBSAN and fault injection: the
 #           fault tier alone on each (debug-6.12-fault, debug-6.1-fault),
-#           every other test on each (debug-6.1, debug-6.12)
+#           every other test on each (debug-6.1, debug-6.12); and the
+#           KCSAN kernel's (kcsan-6.12)
 #   KERNEL  any flavour of VM_FLAVOURS, e.g. "6.12 debug-6.12"
 #
-# First every kernel is fetched or built and its module built, one at a
-# time; then the guests boot VPMU_VM_JOBS at a time (default 2: TCG runs
-# each guest on one host thread).  Each kernel's output is printed whole,
+# Every kernel is fetched or built and its module built, one at a time,
+# in the background; the guests boot VPMU_VM_JOBS at a time (default 2:
+# TCG runs each guest on one host thread), each as soon as its kernel is
+# ready.  Each kernel's output is printed whole,
 # in the order above, ending with "NAME: N passed, N failed"; then one
 # "kernel NAME: VERSION" line per run.  The exit status is non-zero if any
 # kernel failed.  See Documentation/vpmu/testing.rst.
@@ -38,28 +41,40 @@ ensure_host_deps
 build_userspace
 rc=0
 names=()
-# The names a 7.x kernel's last runs found.
-rm -f "$VM_OUT"/*.name
-for k in "${kernels[@]}"; do
-	rm -f "$VM_OUT/$(flavour_name "$k")/kernel"
-	# A failure here shows up again, with its result line, in the run.
-	"$VM_DIR/run-kernel.sh" --prepare "$k" || true
-	# After the preparation: 7.x is named by the version it found.
-	names+=("$(flavour_name "$k")")
-done
+# The names a 7.x kernel's last runs found, and the preparations' marks.
+mkdir -p "$VM_OUT"
+rm -f "$VM_OUT"/*.name "$VM_OUT"/prepared.*
+# The kernels are prepared one at a time, in the background, each marked
+# (prepared.I, holding its run's name: 7.x is named by the version its
+# preparation found) when done, so that a kernel's guests boot as soon
+# as it exists while the next is fetched or built.
+(
+	for i in "${!kernels[@]}"; do
+		rm -f "$VM_OUT/$(flavour_name "${kernels[i]}")/kernel"
+		# A failure here shows up again, with its result line, in
+		# the run.
+		"$VM_DIR/run-kernel.sh" --prepare "${kernels[i]}" || true
+		flavour_name "${kernels[i]}" >"$VM_OUT/prepared.$i.tmp"
+		mv "$VM_OUT/prepared.$i.tmp" "$VM_OUT/prepared.$i"
+	done
+) &
+preparing=$!
+trap 'kill "$preparing" 2>/dev/null' EXIT
 
 jobs=${VPMU_VM_JOBS:-2}
 n=${#kernels[@]}
 next=0
 shown=0
-# Start runs while fewer than $jobs are unfinished; print finished ones in
-# order.  A run's rc file appears when it is over.
+# Start runs, of prepared kernels, while fewer than $jobs are unfinished;
+# print finished ones in order.  A run's rc file appears when it is over.
 while [ "$shown" -lt "$n" ]; do
 	running=0
 	for ((i = shown; i < next; i++)); do
 		[ -f "$VM_OUT/${names[i]}.rc" ] || running=$((running + 1))
 	done
-	while [ "$next" -lt "$n" ] && [ "$running" -lt "$jobs" ]; do
+	while [ "$next" -lt "$n" ] && [ "$running" -lt "$jobs" ] &&
+	      [ -f "$VM_OUT/prepared.$next" ]; do
+		names[next]=$(cat "$VM_OUT/prepared.$next")
 		mkdir -p "$VM_OUT"
 		rm -f "$VM_OUT/${names[next]}.rc"
 		log "starting ${names[next]}"
@@ -79,6 +94,7 @@ while [ "$shown" -lt "$n" ]; do
 	fi
 done
 wait
+trap - EXIT
 for name in "${names[@]}"; do
 	echo "kernel $name: $(cat "$VM_OUT/$name/kernel" 2>/dev/null || echo unknown)"
 done
