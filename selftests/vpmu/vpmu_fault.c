@@ -1057,6 +1057,27 @@ static unsigned int loader_share(FIXTURE_DATA(fault) *self)
 }
 
 /*
+ * Where a walk of insmod's sites starts: the module unloaded and
+ * fail-nth set up, a few sites before the module loader's share ends
+ * (loader_share()); 0 if the share is not found.
+ */
+static unsigned int insmod_first_site(struct __test_metadata *_metadata,
+				      FIXTURE_DATA(fault) *self)
+{
+	unsigned int share;
+
+	insmod_unhold(self);
+	if (insmod_setup(self) || fault_config()) {
+		TH_LOG("insmod: set-up or fail-nth configuration failed");
+		return 0;
+	}
+	share = loader_share(self);
+	EXPECT_LT(LOADER_SLACK, share) TH_LOG("the module loader's share not found");
+	ksft_print_msg("fault: the module loader's share: %u sites\n", share);
+	return share > LOADER_SLACK ? share - LOADER_SLACK : 0;
+}
+
+/*
  * insmod with the default parameters.  Module loading has ~900 sites,
  * each a load under KASAN (0.3 s on debug-6.12 under TCG); ~400 of them,
  * the first, are the kernel's module loader's own, whose failure never
@@ -1072,17 +1093,13 @@ TEST_F_TIMEOUT(fault, insmod, 500)
 		.call = insmod_call,
 		.check = insmod_check,
 	};
-	unsigned int share;
+	unsigned int first;
 
 	if (insmod_skip())
 		SKIP(return, "%s", insmod_skip());
-	insmod_unhold(self);
-	ASSERT_EQ(0, insmod_setup(self));
-	ASSERT_EQ(0, fault_config());
-	share = loader_share(self);
-	ASSERT_LT(LOADER_SLACK, share) TH_LOG("the module loader's share not found");
-	ksft_print_msg("fault: the module loader's share: %u sites\n", share);
-	fault_loop_from(_metadata, self, &op, share - LOADER_SLACK);
+	first = insmod_first_site(_metadata, self);
+	ASSERT_NE(0u, first);
+	fault_loop_from(_metadata, self, &op, first);
 	ASSERT_EQ(0, vt_reload(""));
 }
 
@@ -1106,22 +1123,18 @@ TEST_F_TIMEOUT(fault, insmod_params, 900)
 		.call = insmod_call,
 		.check = insmod_check,
 	};
-	unsigned int i, share;
+	unsigned int i, first;
 	char name[64];
 
 	if (insmod_skip())
 		SKIP(return, "%s", insmod_skip());
-	insmod_unhold(self);
-	ASSERT_EQ(0, insmod_setup(self));
-	ASSERT_EQ(0, fault_config());
-	share = loader_share(self);
-	ASSERT_LT(LOADER_SLACK, share) TH_LOG("the module loader's share not found");
-	ksft_print_msg("fault: the module loader's share: %u sites\n", share);
+	first = insmod_first_site(_metadata, self);
+	ASSERT_NE(0u, first);
 	op.name = name;
 	for (i = 0; i < ARRAY_SIZE(sets); i++) {
 		snprintf(name, sizeof(name), "insmod %s", sets[i]);
 		self->params = sets[i];
-		fault_loop_from(_metadata, self, &op, share - LOADER_SLACK);
+		fault_loop_from(_metadata, self, &op, first);
 	}
 	self->params = "";
 	ASSERT_EQ(0, vt_reload(""));
