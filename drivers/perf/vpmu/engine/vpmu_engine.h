@@ -188,16 +188,16 @@ int vpmu_engine_attach(struct vpmu_engine *e, const struct vpmu_ucode *uc);
 /*
  * An engine's memory: what a ucode of up to @words microwords needs (and,
  * with @tc_words, the translation cache with a pool of that many 32-bit
- * words, VPMU_TC_POOL_MIN to VPMU_TC_POOL_MAX, about 5 bytes a pool word
- * and 60 KiB more; with 0 the engine interprets every microword, with the
- * same results), made
- * where allocating is allowed (vpmu_engine_mem_alloc(), NULL on a bad
- * size or no memory) and given to the engine where it runs
- * (vpmu_engine_mem_set(), which does not allocate).  Setting folds the
- * counts in flight into the counters and detaches the ucode (attach
- * again next), keeping the PMU hardware state as attach does; it returns
- * the memory the engine had, for the caller to free where freeing is
- * allowed (vpmu_engine_mem_free()).  NULL takes the memory away.
+ * words, VPMU_TC_POOL_MIN to VPMU_TC_POOL_MAX: about 4.5 bytes a pool
+ * word and 100 KiB more; with 0 the engine interprets every microword,
+ * with the same results), made where allocating is allowed
+ * (vpmu_engine_mem_alloc(), NULL on a bad size or no memory) and given
+ * to the engine where it runs (vpmu_engine_mem_set(), which does not
+ * allocate).  Setting folds the counts in flight into the counters and
+ * detaches the ucode (attach again next), keeping the PMU hardware state
+ * as attach does; it returns the memory the engine had, for the caller to
+ * free where freeing is allowed (vpmu_engine_mem_free()).  NULL takes the
+ * memory away.
  * vpmu_engine_mem_words() is the largest ucode the engine can attach now.
  */
 struct vpmu_engine_mem;

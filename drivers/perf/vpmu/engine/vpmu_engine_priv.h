@@ -314,7 +314,6 @@ struct vpmu_tc {
 	 */
 	bool defer;
 	u32 nwant;
-
 	struct {
 		u32 key, ir;
 	} want[VPMU_TC_WANT];
@@ -583,9 +582,8 @@ vpmu_tc_probe(const struct vpmu_engine *e, u32 key, u32 ir)
 /*
  * Is the instruction (@key = pc | mode, @ir), not translated, worth
  * translating now?  It has run VPMU_TC_WARM times (counted by its table
- * entry).  Deferred, it waits for
- * vpmu_engine_tc_work() instead (at most once: its heat marks it), and
- * the run goes on interpreting.
+ * entry).  Deferred, it waits for vpmu_engine_tc_work() instead (queued
+ * at most once: its heat marks it), and the run goes on interpreting.
  */
 static inline bool vpmu_tc_warm(struct vpmu_engine *e, u32 key, u32 ir)
 {
