@@ -47,8 +47,8 @@ trap '[ -n "$prebuild" ] && kill -- "-$prebuild" 2>/dev/null; rm -f "$tmp"' EXIT
 # four minutes each on two idle cores).  They build in the background, at
 # the lowest priority, from the start, on what the tiers leave idle: the
 # lint tier's one core, the harness's waits on downloads.  The debug tier
-# waits for them (a lock in lib.sh's build_debug_kernel) and reports a
-# failed build itself.
+# starts the guests of each as it is built, waits for the others (a lock
+# in lib.sh's build_debug_kernel) and reports a failed build itself.
 # VPMU_PREBUILD=0 builds them in the debug tier instead.
 PREBUILD_LOG=${VPMU_CACHE:-$HOME/.cache/vpmu}/debug-prebuild.log
 if [[ " $TIERS " == *" debug "* ]] && [ "${VPMU_PREBUILD:-1}" = 1 ]; then
@@ -149,17 +149,21 @@ for tier in $TIERS; do
 		collect "${names[@]}" ;;
 	debug)
 		if [ -n "$prebuild" ]; then
-			start=$SECONDS
-			# Nothing else runs now: no longer in the background.
+			# No longer in the background: the build goes on at
+			# the tier's priority while the guests of the kernels
+			# already built run (vm-check.sh boots each kernel's
+			# guests when it is ready; build_debug_kernel's lock
+			# makes its preparation wait for the one building).
 			renice -n "$(nice)" -g "$prebuild" >/dev/null 2>&1 || true
 			echo 0 >"/proc/$prebuild/autogroup" 2>/dev/null || true
-			wait "$prebuild" || true
-			prebuild=
-			echo "==== debug kernels: background build over" \
-				"(waited $((SECONDS - start))s); its log:"
-			sed 's/^/  | /' "$PREBUILD_LOG"
 		fi
 		run_tier debug "$TOP/tools/testing/vm/vm-check.sh" debug
+		if [ -n "$prebuild" ]; then
+			wait "$prebuild" || true
+			prebuild=
+			echo "==== debug kernels: the background build's log:"
+			sed 's/^/  | /' "$PREBUILD_LOG"
+		fi
 		mapfile -t names < <(flavour_names debug)
 		collect "${names[@]}"
 		# The KCSAN kernel is live and a race in vpmu fails a run.
