@@ -35,10 +35,10 @@
 #define KB			1024ll
 #define INSMOD_MAX_KB		1024ll	/* issue 22: at most 1 MiB at load */
 /*
- * The default image on one CPU: its translation pool (tc_pool_kb, 512 KiB
- * by default) and about 300 KiB more (module.rst, "Kernel memory")
+ * The default image on one CPU: its translation pool (tc_pool_kb, 128 KiB
+ * by default) and about 250 KiB more (module.rst, "Kernel memory")
  */
-#define FIRST_USE_MAX_KB	1024ll
+#define FIRST_USE_MAX_KB	512ll
 #define SAMPLES			5
 #define TRIALS			3
 #define FAIL_MEM		"/sys/kernel/debug/vpmu/fail_engine_mem/"
