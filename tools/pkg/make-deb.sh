@@ -63,11 +63,19 @@ rm -rf "$SRC"
 rm -f "$OUT"/vpmu*_"$VERSION"_*.deb "$OUT"/vpmu_"$VERSION"_*.changes \
 	"$OUT"/vpmu_"$VERSION"_*.buildinfo
 copy_tree "$SRC"
+(cd "$SRC" && find . -type f | sort) >"$OUT/tree.before"
 log "building vpmu $VERSION in $SRC"
 if ! (cd "$SRC" && dpkg-buildpackage -us -uc -b) >"$OUT/build.log" 2>&1; then
 	tail -40 "$OUT/build.log" >&2
 	die "dpkg-buildpackage failed (log: $OUT/build.log)"
 fi
+# "debian/rules clean" takes the tree back to the source as copied: what
+# the build made and left would end up in a source package.
+(cd "$SRC" && debian/rules clean) >>"$OUT/build.log" 2>&1 ||
+	die "debian/rules clean failed (log: $OUT/build.log)"
+left=$(cd "$SRC" && find . -type f | sort | comm -13 "$OUT/tree.before" -)
+[ -z "$left" ] || die "debian/rules clean left: ${left//$'\n'/ }"
+rm -f "$OUT/tree.before"
 rm -rf "$SRC"
 changes=$(ls "$OUT"/vpmu_"$VERSION"_*.changes)
 for f in "$OUT"/vpmu*_"$VERSION"_*.deb; do

@@ -21,7 +21,8 @@
 #      6.12-rt guests of the VM harness boot with that module in place of
 #      one the harness builds and run vpmu_registered, vpmu_run and
 #      vpmu_lifetime (VPMU_PKG_VM_TESTS; VPMU_PKG_VM=0 skips the boots);
-#      a kernel older than 6.1 is skipped (dkms.conf's BUILD_EXCLUSIVE_*);
+#      a kernel older than 6.1, or one without CONFIG_PERF_EVENTS, is
+#      skipped (dkms.conf's BUILD_EXCLUSIVE_*);
 #   5. the same on Debian trixie, for the newest 7.x kernel: in the VM
 #      harness's trixie build root (which has that kernel's headers), dkms
 #      and both packages install, DKMS builds vpmu.ko for 7.x, the 7.x
@@ -291,6 +292,19 @@ dkms build -m vpmu -v "$VERSION" -k "$old_kernel" >"$tmp/build-old.log" 2>&1
 rc=$?
 [ $rc = 77 ] && grep -q 'BUILD_EXCLUSIVE' "$tmp/build-old.log"
 ok $? "dkms build -k $old_kernel: skipped as older than 6.1 (exit $rc, 77 wanted)"
+
+# A kernel without what Kconfig's "depends on" asks (CONFIG_PERF_EVENTS)
+# is skipped alike: dkms.conf's BUILD_EXCLUSIVE_CONFIG, read from the
+# .config of --kernelsourcedir.
+noperf_dir=$tmp/noperf-kernel
+mkdir -p "$noperf_dir"
+grep -v '^CONFIG_PERF_EVENTS=' "$(ls -d /lib/modules/*/build/.config | head -n 1)" \
+	>"$noperf_dir/.config"
+dkms build -m vpmu -v "$VERSION" -k 6.1.0-0-noperf --kernelsourcedir "$noperf_dir" \
+	>"$tmp/build-noperf.log" 2>&1
+rc=$?
+[ $rc = 77 ] && grep -q 'BUILD_EXCLUSIVE' "$tmp/build-noperf.log"
+ok $? "dkms build for a kernel without CONFIG_PERF_EVENTS: skipped (exit $rc, 77 wanted)"
 
 # --- 5. trixie and the newest kernel ---------------------------------------
 
