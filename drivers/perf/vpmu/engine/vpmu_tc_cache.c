@@ -135,6 +135,22 @@ u32 vpmu_tc_leave(struct vpmu_engine *e, struct vpmu_uop *base, u32 *cnt,
 /* ---- finding the next translation ------------------------------------------- */
 
 /*
+ * Translate the instruction at @key (word @ir) and put it in the cache
+ * and its map: the translation's offset in the pool, or 0 if there was
+ * no room.  Making room may evict any translation.
+ */
+static u32 tc_translate(struct vpmu_engine *e, u32 key, u32 ir)
+{
+	u32 off;
+
+	vpmu_tc_build(e, key, ir);
+	off = vpmu_tc_place(e);
+	if (off)
+		e->mem.tc_map[vpmu_tc_slot(key)] = off;
+	return off;
+}
+
+/*
  * Link @l, an EOI's data, to translation @tb with the pairs at @pairs
  * (0: none), if the log of links, which eviction combs (tc_forget()),
  * has room for it; false if not.
@@ -218,11 +234,9 @@ const struct vpmu_tc_trans *vpmu_tc_next(struct vpmu_engine *e,
 			vpmu_tc_write(e->mem.R, fin);
 		fin = NULL;
 		l = NULL;
-		vpmu_tc_build(e, key, ir);
-		off = vpmu_tc_place(e);
+		off = tc_translate(e, key, ir);
 		if (!off)
 			goto interp;
-		e->mem.tc_map[vpmu_tc_slot(key)] = off;
 		tb = (const struct vpmu_tc_trans *)(e->mem.tc_pool + off);
 	}
 	if (tb->none)
@@ -262,7 +276,7 @@ unsigned int vpmu_engine_tc_work(struct vpmu_engine *e, unsigned int max)
 {
 	struct vpmu_tc *tc = &e->tc;
 	unsigned int done = 0;
-	u32 key, ir, off;
+	u32 key, ir;
 
 	if (!e->uc || !e->mem.tc_pool || tc->off)
 		tc->nwant = 0;
@@ -276,10 +290,7 @@ unsigned int vpmu_engine_tc_work(struct vpmu_engine *e, unsigned int max)
 		e->mem.tc_heat[vpmu_tc_slot(key)] = 0;
 		if (vpmu_tc_probe(e, key, ir))
 			continue;
-		vpmu_tc_build(e, key, ir);
-		off = vpmu_tc_place(e);
-		if (off)
-			e->mem.tc_map[vpmu_tc_slot(key)] = off;
+		tc_translate(e, key, ir);
 		done++;
 	}
 	return done;
