@@ -178,9 +178,13 @@ static int vpmu_irq_line(struct vpmu_irq_lines *irq, unsigned int hw,
 	unsigned int virq;
 	int ret;
 
+	/*
+	 * 0 on failure: the domain and @hw are valid and vpmu_irq_map()
+	 * cannot fail, so what failed is allocating the descriptor.
+	 */
 	virq = irq_create_mapping(irq->domain, hw);
 	if (!virq)
-		return -ENOSPC;
+		return -ENOMEM;
 	line->irq = irq;
 	line->idx = idx;
 	ret = request_irq(virq, vpmu_irq_handler,
