@@ -21,15 +21,34 @@
 
 #define DEFAULT_BUDGET	1000000000ull
 
-/* The built-in default microcode (build/vpmu_default_image.c). */
+/*
+ * The built-in images: the default microcode, as in the module
+ * (build/vpmu_default_image.c), and RV32IM (share/ucode/rv32im.vus,
+ * build/vpmu_rv32im_image.c) for an RV32 ELF given without -m.
+ */
 extern const u8 vpmu_default_image[];
 extern const size_t vpmu_default_image_len;
+extern const u8 vpmu_rv32im_image[];
+extern const size_t vpmu_rv32im_image_len;
+
+struct builtin_image {
+	const char *name;
+	const u8 *p;
+	const size_t *len;
+};
+
+static const struct builtin_image default_image = {
+	"built-in image", vpmu_default_image, &vpmu_default_image_len,
+};
+static const struct builtin_image rv32im_image = {
+	"built-in RV32IM image", vpmu_rv32im_image, &vpmu_rv32im_image_len,
+};
 
 static void usage(void)
 {
 	printf(
 "Usage: %s [OPTION]... PROGRAM.vprg\n"
-"       %s -m RV32IM-IMAGE [OPTION]... PROGRAM.elf\n"
+"       %s [OPTION]... PROGRAM.elf\n"
 "Run a vpmu program file on the engine core built as host C (no kernel),\n"
 "and print each run's stop reason, cycles and non-zero registers, as\n"
 "vpmu-run does.  PROGRAM and IMAGE may be the ELF files vpmu-as -f elf\n"
@@ -44,7 +63,9 @@ static void usage(void)
 "(fault).\n"
 "\n"
 "  -m, --image=IMAGE     microcode image (default: the built-in default\n"
-"                        microcode, as in the module)\n"
+"                        microcode, as in the module; for an RV32 ELF,\n"
+"                        the built-in RV32IM microcode, share/ucode's\n"
+"                        rv32im.vus)\n"
 "  -n, --runs=N          run N times, each from a fresh copy of the file's\n"
 "                        memory (default 1)\n"
 "  -b, --budget=CYCLES   cycle budget of each run (default 1G = 10^9;\n"
@@ -169,13 +190,15 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		vpmu_usage_error("one program file at a time");
 }
 
-static struct vpmu_ucode *load_image(const char *path)
+/* The image in @path, or @builtin without one. */
+static struct vpmu_ucode *load_image(const char *path,
+				     const struct builtin_image *builtin)
 {
 	struct vpmu_buf file = { 0 }, diag = { 0 };
 	struct vpmu_ucode *uc = NULL;
 	struct vpmu_verr err;
-	const void *img = vpmu_default_image;
-	size_t len = vpmu_default_image_len;
+	const void *img = builtin->p;
+	size_t len = *builtin->len;
 
 	if (path) {
 		if (vpmu_read_file(path, &file)) {
@@ -191,7 +214,7 @@ static struct vpmu_ucode *load_image(const char *path)
 		len = file.len;
 	}
 	if (vpmu_ucode_load(&uc, img, len, VPMU_CS_MAX, &err)) {
-		vpmu_err(path ? path : "built-in image", 0,
+		vpmu_err(path ? path : builtin->name, 0,
 			 "image rejected: %s (%s)", err.msg, strerror(-err.err));
 		uc = NULL;
 	}
@@ -474,10 +497,6 @@ static int elf_main(const struct opts *o, const char *path,
 	uint8_t *mem;
 	int ret;
 
-	if (!o->image) {
-		vpmu_err(path, 0, "an ELF program needs an RV32IM image (-m)");
-		return VPMU_EXIT_USAGE;
-	}
 	mem = calloc(1, mem_size);
 	if (!mem)
 		abort();
@@ -487,7 +506,7 @@ static int elf_main(const struct opts *o, const char *path,
 		free(mem);
 		return VPMU_EXIT_USAGE;
 	}
-	uc = load_image(o->image);
+	uc = load_image(o->image, &rv32im_image);
 	e = uc ? vpmu_engine_create(VPMU_CS_MAX) : NULL;
 	if (!e || vpmu_engine_attach(e, uc)) {
 		ret = VPMU_EXIT_USAGE;
@@ -528,7 +547,7 @@ static int prog_main(const struct opts *o, const char *path,
 		return VPMU_EXIT_USAGE;
 	if (load_hu(o, &sim.hu))
 		return VPMU_EXIT_USAGE;
-	uc = load_image(o->image);
+	uc = load_image(o->image, &default_image);
 	if (!uc)
 		return VPMU_EXIT_USAGE;
 	sim.e = vpmu_engine_create(VPMU_CS_MAX);
