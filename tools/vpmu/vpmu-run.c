@@ -321,7 +321,7 @@ static int elf_run(int fd, uint8_t *mem, uint32_t mem_size, uint32_t entry,
 		vpmu_elf_print_regs(stderr, r.regs, r.pc);
 	}
 	if (!res.exited && !o->com.quiet)
-		vpmu_elf_report_stop(path, r.stop, r.code, r.ipc);
+		vpmu_elf_report_stop(path, r.stop, r.code, r.addr, r.ipc);
 	return res.exited ? res.status : vpmu_elf_status(r.stop, r.code);
 }
 

@@ -483,7 +483,8 @@ static int elf_run(struct vpmu_engine *e, uint8_t *mem, uint32_t mem_size,
 	if (o->stats)
 		elf_stats(e, &st, res.exited, res.status);
 	if (!res.exited && !o->com.quiet)
-		vpmu_elf_report_stop(path, st.reason, st.code, st.ipc);
+		vpmu_elf_report_stop(path, st.reason, st.code, st.addr,
+				     st.ipc);
 	return res.exited ? res.status : vpmu_elf_status(st.reason, st.code);
 }
 

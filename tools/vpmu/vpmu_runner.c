@@ -514,8 +514,9 @@ int vpmu_elf_parse_mem(const char *prog, const char *arg, uint64_t *mem)
 }
 
 void vpmu_elf_report_stop(const char *path, unsigned int stop,
-			  unsigned int code, uint32_t ipc)
+			  unsigned int code, uint32_t addr, uint32_t ipc)
 {
+	const char *name = vpmu_stop_name(stop) ? vpmu_stop_name(stop) : "?";
 	const char *what = NULL;
 
 	if (stop == VPMU_RUN_TRAP && code < ARRAY_LEN(rv_trap_names))
@@ -523,9 +524,16 @@ void vpmu_elf_report_stop(const char *path, unsigned int stop,
 	else if (stop == VPMU_RUN_FAULT)
 		what = vpmu_fault_name(code);
 
-	vpmu_err(path, 0, "program stopped: %s %u%s%s%s at pc 0x%x",
-		 vpmu_stop_name(stop) ? vpmu_stop_name(stop) : "?", code,
-		 what ? " (" : "", what ? what : "", what ? ")" : "", ipc);
+	if (stop == VPMU_RUN_FAULT)
+		vpmu_err(path, 0, "program stopped: %s %u (%s) at pc 0x%x, "
+			 "address 0x%x", name, code, what ? what : "?", ipc,
+			 addr);
+	else if (stop == VPMU_RUN_TRAP)
+		vpmu_err(path, 0, "program stopped: %s %u%s%s%s at pc 0x%x",
+			 name, code, what ? " (" : "", what ? what : "",
+			 what ? ")" : "", ipc);
+	else
+		vpmu_err(path, 0, "program stopped: %s at pc 0x%x", name, ipc);
 }
 
 int vpmu_map_elf(const char *path, const void *file, size_t len,

@@ -182,12 +182,14 @@ void vpmu_elf_print_regs(FILE *f, const uint32_t x[32], uint32_t pc);
 int vpmu_elf_parse_mem(const char *prog, const char *arg, uint64_t *mem);
 
 /*
- * Unless --quiet: "PROG: PATH: program stopped: REASON CODE (WHAT) at pc
- * IPC", WHAT the trap's name in the rv32im microcode (illegal instruction,
- * ecall, ebreak) or the fault's, where it has one.
+ * "PROG: PATH: program stopped: REASON at pc IPC" (the callers skip it
+ * under --quiet); for a trap or a fault, REASON is "trap CODE (WHAT)" or
+ * "fault CODE (WHAT)", WHAT the trap's name in the rv32im microcode
+ * (illegal instruction, ecall, ebreak) or the fault's, and a fault ends
+ * with ", address ADDR", the address it faulted on.
  */
 void vpmu_elf_report_stop(const char *path, unsigned int stop,
-			  unsigned int code, uint32_t ipc);
+			  unsigned int code, uint32_t addr, uint32_t ipc);
 
 /*
  * Map the executable PT_LOAD segments of the ELF file @path (its @len

@@ -219,4 +219,21 @@ for t in "unimp 1 132 illegal instruction" "ebreak 3 133 ebreak"; do
 		[ "$(cat "$tmp/err")" = "vpmu-sim: $tmp/$insn.elf: program stopped: trap $code ($what) at pc 0x10004" ]
 	ok $? "vpmu-sim: $insn stops with trap $code ($what), exit $st as qemu-riscv32 ($qrc)"
 done
+
+# A fault names its address as well as its pc; SIGSEGV (139) as qemu's.
+printf '\t.globl _start\n_start:\n\tnop\n\tlui t0, 0x80000\n\tlw a0, 4(t0)\n' \
+	>"$tmp/load.S"
+{ "$RVCC" -march=rv32im -mabi=ilp32 -nostdlib -static -Ttext=0x10000 \
+	-o "$tmp/load.elf" "$tmp/load.S" && "$QEMU" "$tmp/load.elf"; } 2>/dev/null
+qrc=$?
+"$BIN/vpmu-sim" "$tmp/load.elf" 2>"$tmp/err"
+vrc=$?
+[ "$vrc" = 139 ] && [ "$qrc" = 139 ] &&
+	[ "$(cat "$tmp/err")" = "vpmu-sim: $tmp/load.elf: program stopped: fault 1 (load) at pc 0x10008, address 0x80000004" ]
+ok $? "vpmu-sim: a load outside memory names pc and address, exit 139 as qemu-riscv32 ($qrc)"
+
+# Out of budget: no code, which a budget stop has not.
+"$BIN/vpmu-sim" -b 1000 "$ELFS/fib.elf" 2>"$tmp/err" >/dev/null
+grep -Eqx "vpmu-sim: $ELFS/fib.elf: program stopped: budget at pc 0x[0-9a-f]+" "$tmp/err"
+ok $? "vpmu-sim: out of budget, 'program stopped: budget at pc'"
 tap_done
