@@ -33,7 +33,7 @@
 #define VT_REGION_UOPS	11200008ull
 #define VT_REGION_REGIONS	10000000ull
 
-#define VT_RUN_BIN	VT_BIN "vpmu-run"
+#define VT_RUN_BIN	"vpmu-run"	/* on PATH */
 
 /* Run @p to its halt on @dev, fresh memory in @mem. */
 static inline int vt_counts_run_halt(int dev, const struct vt_prog *p, uint8_t *mem)
@@ -116,8 +116,8 @@ static inline pid_t vt_child_runs(const struct vt_prog *p, uint8_t *mem,
 		_exit(2);
 	if (exec) {
 		snprintf(n, sizeof(n), "%d", runs);
-		execl(VT_RUN_BIN, "vpmu-run", "-q", "-n", n,
-		      vt_share(path, sizeof(path), "build/sum.vprg"), NULL);
+		execlp(VT_RUN_BIN, "vpmu-run", "-q", "-n", n,
+		       vt_share(path, sizeof(path), "build/sum.vprg"), NULL);
 		_exit(3);
 	}
 	dev = open(VT_DEV, O_RDWR);

@@ -107,7 +107,7 @@ TEST_F(task, child_pid)
 /* As perf stat does: enable_on_exec on a child that execs vpmu-run. */
 TEST_F(task, child_exec_enable_on_exec)
 {
-	if (access(VT_RUN_BIN, X_OK))
+	if (!vt_have_tool(VT_RUN_BIN))
 		SKIP(return, "no " VT_RUN_BIN);
 	child_counts(_metadata, self, variant->child_cpu, true);
 }
@@ -143,7 +143,7 @@ TEST_F(task, inherit_exec)
 	int fd[3];
 	pid_t pid;
 
-	if (access(VT_RUN_BIN, X_OK))
+	if (!vt_have_tool(VT_RUN_BIN))
 		SKIP(return, "no " VT_RUN_BIN);
 	ASSERT_EQ(0, open_three(fd, 0, false, true));
 	pid = vt_child_runs(&self->sum, self->mem, variant->child_cpu, NULL, RUNS,

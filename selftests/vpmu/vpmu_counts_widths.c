@@ -156,7 +156,7 @@ FIXTURE_SETUP(widths)
 	if (vt_module_builtin())
 		SKIP(return, VT_BUILTIN_REASON);
 	if (access(vt_ko(), R_OK))
-		SKIP(return, "no %s to reload the module", vt_ko());
+		SKIP(return, VT_NO_KO_REASON);
 	if (vt_prog_get(&self->sum, &self->sum_mem, "sum") ||
 	    vt_prog_get(&self->marks, &self->marks_mem, "marks"))
 		SKIP(return, "no sum.vprg or marks.vprg in $VPMU_SHARE");

@@ -769,7 +769,7 @@ static const char *insmod_skip(void)
 	if (vt_module_builtin())
 		return VT_BUILTIN_REASON;
 	if (access(vt_ko(), R_OK))
-		return "no module file (set VPMU_KO)";
+		return VT_NO_KO_REASON;
 	return NULL;
 }
 

@@ -14,10 +14,9 @@
 PMU=/sys/bus/event_source/devices/vpmu
 UH=$PMU/uhist
 HU=$PMU/hist
-SHARE=${VPMU_SHARE:-/opt/vpmu/share}
-BIN=/opt/vpmu/bin
-RUN=$(command -v vpmu-run || echo $BIN/vpmu-run)
-HIST=$(command -v vpmu-hist || echo $BIN/vpmu-hist)
+SHARE=${VPMU_SHARE:-/usr/share/vpmu}
+RUN=$(command -v vpmu-run || echo vpmu-run)
+HIST=$(command -v vpmu-hist || echo vpmu-hist)
 T=/tmp/vpmu_gate_stat.$$
 OUT=$T/stat
 # The TAP helpers, beside this script (installed as a TEST_FILES).

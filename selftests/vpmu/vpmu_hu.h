@@ -10,7 +10,7 @@
 #include "vpmu_test.h"
 
 #define VT_HU_BUDGET		100000000ull
-#define VT_SIM		VT_BIN "vpmu-sim"
+#define VT_SIM		"vpmu-sim"	/* on PATH */
 #define VT_HU_TMP_IMG		"/tmp/vpmu_hu.vpmu"
 #define VT_HU_TMP_PROG	"/tmp/vpmu_hu.prog"
 #define VT_HU_NB		16

@@ -74,7 +74,7 @@ TEST_F(hu, addresses)
 		EXPECT_EQ(want[i], c[i]) TH_LOG("C%d", i + 1);
 		EXPECT_EQ(c[i], s[i]) TH_LOG("C%d: cpu0 vs sum", i + 1);
 	}
-	if (access(VT_SIM, X_OK))
+	if (!vt_have_tool(VT_SIM))
 		SKIP(return, "no %s", VT_SIM);
 	ASSERT_EQ(n, sim_memcpy(ADDR_PROG, s));
 	for (i = 0; i < n; i++)
@@ -117,7 +117,7 @@ TEST_F(hu, once)
 	ASSERT_EQ(3120ull, vt_hu_run(self, &self->memcpy_));
 	ASSERT_EQ(1, vt_hu_buckets("cpu0", c));
 	EXPECT_EQ(3120ull, c[0]);
-	if (access(VT_SIM, X_OK))
+	if (!vt_have_tool(VT_SIM))
 		SKIP(return, "no %s", VT_SIM);
 	ASSERT_EQ(3, sim_memcpy(text, s));
 	for (i = 0; i < 3; i++)

@@ -148,7 +148,7 @@ static void check_sim(struct __test_metadata *_metadata,
 	uint64_t want[VT_HU_NB], sum[VT_HU_NB];
 	int i;
 
-	if (access(VT_SIM, X_OK))
+	if (!vt_have_tool(VT_SIM))
 		SKIP(return, "no %s", VT_SIM);
 	ASSERT_EQ(n, sim_buckets(text, rel, want)) TH_LOG("%s", text);
 	ASSERT_EQ(0, vt_hu_prog(text));

@@ -10,8 +10,8 @@
 
 PMU=/sys/bus/event_source/devices/vpmu
 HIST=$PMU/hist
-SHARE=${VPMU_SHARE:-/opt/vpmu/share}
-RUN=$(command -v vpmu-run || echo /opt/vpmu/bin/vpmu-run)
+SHARE=${VPMU_SHARE:-/usr/share/vpmu}
+RUN=$(command -v vpmu-run || echo vpmu-run)
 OUT=/tmp/vpmu_hu_stat.$$
 # The TAP helpers, beside this script (installed as a TEST_FILES).
 # shellcheck source=vpmu_tap.sh

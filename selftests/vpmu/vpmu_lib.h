@@ -7,9 +7,12 @@
  * (VPRG), runs through /dev/vpmu, .expect files and the module itself.
  * The perf_event_open() helpers are vpmu_perf_lib.h's.
  *
- * The data files come from tools/vpmu/share (built by "make share" there;
- * the VM harness installs it as /opt/vpmu/share): $VPMU_SHARE overrides.
- * Tests skip when a file or the feature is missing.
+ * Where vpmu is: the data files in $VPMU_SHARE, by default
+ * /usr/share/vpmu, where the vpmu-tools package puts tools/vpmu/share
+ * ("make share" there builds it in the tree); the tools on PATH; the
+ * module file in $VPMU_KO, by default the one modprobe would load
+ * ("modinfo -n vpmu").  The VM harness sets both variables for its own
+ * layout.  Tests skip when a file or the feature is missing.
  */
 #ifndef VPMU_LIB_H
 #define VPMU_LIB_H
@@ -38,9 +41,7 @@
 #define VT_UCODE	VT_PMU_DIR "/ucode/"
 #define VT_HIST	VT_PMU_DIR "/hist/"
 #define VT_UHIST	VT_PMU_DIR "/uhist/"
-#define VT_SHARE_DEFAULT "/opt/vpmu/share"
-#define VT_KO_PATH	"/opt/vpmu/vpmu.ko"
-#define VT_BIN	"/opt/vpmu/bin/"
+#define VT_SHARE_DEFAULT "/usr/share/vpmu"
 #define VT_CPU1_ONLINE "/sys/devices/system/cpu/cpu1/online"
 
 /*
@@ -611,11 +612,61 @@ static inline int vt_module_builtin(void)
 #define VT_BUILTIN_REASON \
 	"vpmu is built into the kernel (CONFIG_PERF_VPMU=y): no unload or reload"
 
+/*
+ * The module file: $VPMU_KO, or the one modprobe would load ("modinfo -n
+ * vpmu"), or "" if there is none (access() fails on it).
+ */
 static inline const char *vt_ko(void)
 {
+	static char path[4096];
 	const char *ko = getenv("VPMU_KO");
+	FILE *f;
 
-	return ko && *ko ? ko : VT_KO_PATH;
+	if (ko && *ko)
+		return ko;
+	if (path[0])
+		return path;
+	f = popen("modinfo -n vpmu 2>/dev/null", "r");
+	if (!f)
+		return "";
+	if (!fgets(path, sizeof(path), f) || path[0] != '/')
+		path[0] = 0;
+	pclose(f);
+	path[strcspn(path, "\n")] = 0;
+	return path;
+}
+
+#define VT_NO_KO_REASON \
+	"no module file to load (set VPMU_KO; modinfo -n vpmu found none)"
+
+/* Is tool @name (vpmu-run, vpmu-sim...) on PATH, as a shell finds it? */
+static inline bool vt_have_tool(const char *name)
+{
+	char dirs[4096], file[4096];
+	const char *path = getenv("PATH");
+	char *dir, *save;
+
+	snprintf(dirs, sizeof(dirs), "%s", path ? path : "/usr/bin:/bin");
+	for (dir = strtok_r(dirs, ":", &save); dir;
+	     dir = strtok_r(NULL, ":", &save)) {
+		snprintf(file, sizeof(file), "%s/%s", *dir ? dir : ".", name);
+		if (!access(file, X_OK))
+			return true;
+	}
+	return false;
+}
+
+#ifndef MODULE_INIT_COMPRESSED_FILE
+#define MODULE_INIT_COMPRESSED_FILE	4
+#endif
+
+/* A module file the kernel decompresses itself (finit_module's flag). */
+static inline int vt_ko_flags(const char *ko)
+{
+	const char *dot = strrchr(ko, '.');
+
+	return dot && (!strcmp(dot, ".xz") || !strcmp(dot, ".zst") ||
+		       !strcmp(dot, ".gz")) ? MODULE_INIT_COMPRESSED_FILE : 0;
 }
 
 /*
@@ -635,7 +686,8 @@ static inline int vt_insmod(const char *params)
 	fd = open(vt_ko(), O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	ret = syscall(__NR_finit_module, fd, all, 0) ? -errno : 0;
+	ret = syscall(__NR_finit_module, fd, all, vt_ko_flags(vt_ko())) ?
+	      -errno : 0;
 	close(fd);
 	return ret;
 }

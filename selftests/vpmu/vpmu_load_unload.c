@@ -7,7 +7,7 @@
  * mark taken at setup) must hold no warning, bug or oops.  A nonzero
  * uhist_interval at load starts the micro-PC histogram at that interval
  * (module.rst).  The module is left loaded, with default parameters.  The
- * module file is $VPMU_KO, default /opt/vpmu/vpmu.ko.
+ * module file is $VPMU_KO, default the one modprobe loads (vt_ko()).
  */
 #include "vpmu_test.h"
 #include "vpmu_perf_lib.h"
@@ -25,7 +25,7 @@ FIXTURE_SETUP(load_unload)
 	if (vt_module_builtin())
 		SKIP(return, VT_BUILTIN_REASON);
 	if (access(vt_ko(), R_OK))
-		SKIP(return, "no module file (set VPMU_KO)");
+		SKIP(return, VT_NO_KO_REASON);
 	if (!vt_module_loaded()) {
 		ret = vt_insmod("");
 		if (ret == -EPERM)

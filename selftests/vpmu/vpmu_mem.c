@@ -221,7 +221,7 @@ FIXTURE_SETUP(mem)
 	self->mem = NULL;
 	self->sum.file = NULL;
 	if (access(vt_ko(), R_OK))
-		SKIP(return, "no module file (set VPMU_KO)");
+		SKIP(return, VT_NO_KO_REASON);
 	if (vt_reload("") == -EPERM)
 		SKIP(return, "not allowed to load modules");
 	ASSERT_TRUE(vt_pmu_present());

@@ -388,7 +388,7 @@ TEST(module_busy_while_open)
 	if (vt_module_builtin())
 		SKIP(return, VT_BUILTIN_REASON);
 	if (access(vt_ko(), R_OK))
-		SKIP(return, "no %s to load the module again", vt_ko());
+		SKIP(return, VT_NO_KO_REASON);
 
 	for (k = 0; k < 2; k++) {
 		/* k = 0: a per-task event; k = 1: a CPU-wide one. */

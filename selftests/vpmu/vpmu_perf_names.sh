@@ -29,13 +29,12 @@
 # skip without riscv64-unknown-elf-objdump (the VM harness adds it).
 
 PMU=/sys/bus/event_source/devices/vpmu
-SHARE=${VPMU_SHARE:-/opt/vpmu/share}
-BIN=/opt/vpmu/bin
-RUN=$(command -v vpmu-run || echo $BIN/vpmu-run)
-AS=$(command -v vpmu-as || echo $BIN/vpmu-as)
-DIS=$(command -v vpmu-dis || echo $BIN/vpmu-dis)
-LOAD=$(command -v vpmu-load || echo $BIN/vpmu-load)
-HIST=$(command -v vpmu-hist || echo $BIN/vpmu-hist)
+SHARE=${VPMU_SHARE:-/usr/share/vpmu}
+RUN=$(command -v vpmu-run || echo vpmu-run)
+AS=$(command -v vpmu-as || echo vpmu-as)
+DIS=$(command -v vpmu-dis || echo vpmu-dis)
+LOAD=$(command -v vpmu-load || echo vpmu-load)
+HIST=$(command -v vpmu-hist || echo vpmu-hist)
 OBJDUMP=$(command -v riscv64-unknown-elf-objdump || true)
 ELFS=$SHARE/build/rv32
 T=${TMPDIR:-/tmp}/vpmu_perf_names.$$

@@ -8,8 +8,8 @@
 # the PMU, vpmu-run or the assembled samples.
 
 PMU=/sys/bus/event_source/devices/vpmu
-SHARE=${VPMU_SHARE:-/opt/vpmu/share}
-RUN=$(command -v vpmu-run || echo /opt/vpmu/bin/vpmu-run)
+SHARE=${VPMU_SHARE:-/usr/share/vpmu}
+RUN=$(command -v vpmu-run || echo vpmu-run)
 OUT=/tmp/vpmu_perf_stat.$$
 # The TAP helpers, beside this script (installed as a TEST_FILES).
 # shellcheck source=vpmu_tap.sh

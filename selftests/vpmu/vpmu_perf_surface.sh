@@ -11,11 +11,10 @@
 # the tools or the assembled programs.
 
 PMU=/sys/bus/event_source/devices/vpmu
-SHARE=${VPMU_SHARE:-/opt/vpmu/share}
-BIN=/opt/vpmu/bin
-RUN=$(command -v vpmu-run || echo $BIN/vpmu-run)
-LOAD=$(command -v vpmu-load || echo $BIN/vpmu-load)
-HIST=$(command -v vpmu-hist || echo $BIN/vpmu-hist)
+SHARE=${VPMU_SHARE:-/usr/share/vpmu}
+RUN=$(command -v vpmu-run || echo vpmu-run)
+LOAD=$(command -v vpmu-load || echo vpmu-load)
+HIST=$(command -v vpmu-hist || echo vpmu-hist)
 T=${TMPDIR:-/tmp}/vpmu_perf_surface.$$
 # shellcheck disable=SC2034 # vpmu_tap.sh's stat and check read it
 OUT=$T/stat

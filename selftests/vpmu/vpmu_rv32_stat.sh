@@ -27,11 +27,10 @@
 # TAP output; skips without perf, the tools, root (to load
 # the image) or the built samples.
 
-SHARE=${VPMU_SHARE:-/opt/vpmu/share}
-BIN=/opt/vpmu/bin
-RUN=$(command -v vpmu-run || echo $BIN/vpmu-run)
-SIM=$(command -v vpmu-sim || echo $BIN/vpmu-sim)
-LOAD=$(command -v vpmu-load || echo $BIN/vpmu-load)
+SHARE=${VPMU_SHARE:-/usr/share/vpmu}
+RUN=$(command -v vpmu-run || echo vpmu-run)
+SIM=$(command -v vpmu-sim || echo vpmu-sim)
+LOAD=$(command -v vpmu-load || echo vpmu-load)
 IMG=$SHARE/build/rv32im.vpmu
 ELFS=$SHARE/build/rv32
 REF=$(dirname "$0")/rv32
@@ -48,23 +47,22 @@ done
 [ -f "$IMG" ] || skip_all "no $IMG"
 [ -f "$ELFS/fib.elf" ] || skip_all "no $ELFS/*.elf (no cross compiler?)"
 [ "$(id -u)" = 0 ] || skip_all "loading the image needs root"
-KO=/opt/vpmu/vpmu.ko
 SETS="cycles,uops,insns tag1,tag2,tag3 tag4,tag5,tag6 tag7,tag8,tag9"
 reloaded=
-if [ -f "$KO" ] && rmmod vpmu 2>/dev/null; then
+if vpmu_loadable && rmmod vpmu 2>/dev/null; then
 	# shellcheck disable=SC2086 # the run's parameters, one word each
-	if insmod "$KO" ${VPMU_PARAMS:-} nr_counters=12; then
+	if vpmu_insmod ${VPMU_PARAMS:-} nr_counters=12; then
 		SETS="cycles,uops,insns,tag1,tag2,tag3,tag4,tag5,tag6,tag7,tag8,tag9"
 		reloaded=1
 	else
-		insmod "$KO" ${VPMU_PARAMS:-}
+		vpmu_insmod ${VPMU_PARAMS:-}
 	fi
 fi
 cleanup() {
 	rm -f "$T".*
 	if [ -n "$reloaded" ]; then
 		# shellcheck disable=SC2086 # as above
-		rmmod vpmu && insmod "$KO" ${VPMU_PARAMS:-}
+		rmmod vpmu && vpmu_insmod ${VPMU_PARAMS:-}
 	else
 		"$LOAD" --default >/dev/null 2>&1
 	fi

@@ -23,6 +23,13 @@
 #
 # SEP is "," unless the script sets another (event names with several
 # terms hold commas).
+#
+# and for the tests that reload the module:
+#
+#   vpmu_loadable       is there a module file to load: $VPMU_KO, or
+#                       else one modprobe finds
+#   vpmu_insmod PARAM...
+#                       insmod $VPMU_KO, or else modprobe vpmu
 
 n=0
 fails=0
@@ -80,4 +87,20 @@ check() {
 	done
 	[ $rc = 0 ] || sed 's/^/# /' "$OUT"
 	return $rc
+}
+
+vpmu_loadable() {
+	if [ -n "${VPMU_KO:-}" ]; then
+		[ -f "$VPMU_KO" ]
+	else
+		modinfo -n vpmu 2>/dev/null | grep -q '^/'
+	fi
+}
+
+vpmu_insmod() {
+	if [ -n "${VPMU_KO:-}" ]; then
+		insmod "$VPMU_KO" "$@"
+	else
+		modprobe vpmu "$@"
+	fi
 }

@@ -9,8 +9,8 @@
 # printed whole as TAP comments: Documentation/vpmu/perf.rst quotes it.
 # TAP output; skips without perf, vpmu-run or the assembled samples.
 
-SHARE=${VPMU_SHARE:-/opt/vpmu/share}
-RUN=$(command -v vpmu-run || echo /opt/vpmu/bin/vpmu-run)
+SHARE=${VPMU_SHARE:-/usr/share/vpmu}
+RUN=$(command -v vpmu-run || echo vpmu-run)
 OUT=/tmp/vpmu_trig_stat.$$
 # The TAP helpers, beside this script (installed as a TEST_FILES).
 # shellcheck source=vpmu_tap.sh

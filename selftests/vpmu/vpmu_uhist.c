@@ -76,7 +76,7 @@ TEST_F(uhist, k1_equals_simulation)
 	size_t len;
 	FILE *f;
 
-	if (access(VT_HIST_TOOL, X_OK))
+	if (!vt_have_tool(VT_HIST_TOOL))
 		SKIP(return, "no %s", VT_HIST_TOOL);
 	img = vt_read_image(&len);
 	ASSERT_NE(NULL, img);

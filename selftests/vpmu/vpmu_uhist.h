@@ -13,7 +13,7 @@
 
 #define VT_UHIST_BUDGET		10000000ull
 #define VT_SORT_CYCLES	1081ull		/* samples/sort.expect */
-#define VT_HIST_TOOL	VT_BIN "vpmu-hist"
+#define VT_HIST_TOOL	"vpmu-hist"	/* on PATH */
 
 struct vt_hist {
 	struct vpmu_uhist_header h;

@@ -9,7 +9,7 @@
  * after close the module unloads and loads again.  Invalid parameters
  * fail insmod with EINVAL; cs_size=256 makes a 4096-word image fail with
  * EFBIG.  The module is loaded with default parameters at the end.
- * $VPMU_KO names the module file (default /opt/vpmu/vpmu.ko).
+ * $VPMU_KO names the module file (default: modinfo -n vpmu).
  */
 #define _GNU_SOURCE
 #include <signal.h>
@@ -43,7 +43,7 @@ FIXTURE_SETUP(unload)
 	if (vt_module_builtin())
 		SKIP(return, VT_BUILTIN_REASON);
 	if (access(vt_ko(), R_OK))
-		SKIP(return, "no module file %s (set VPMU_KO)", vt_ko());
+		SKIP(return, VT_NO_KO_REASON);
 	if (geteuid())
 		SKIP(return, "module loading needs root");
 	if (!vt_module_loaded())

@@ -13,8 +13,8 @@
 #
 # TAP output; skips without the module.
 
-KO=${VPMU_KO:-/opt/vpmu/vpmu.ko}
-LOAD=$(command -v vpmu-load || echo /opt/vpmu/bin/vpmu-load)
+KO=${VPMU_KO:-$(modinfo -n vpmu 2>/dev/null)}
+LOAD=$(command -v vpmu-load || echo vpmu-load)
 V=/sys/module/vpmu/version
 # shellcheck source=vpmu_tap.sh
 . "$(dirname "$0")/vpmu_tap.sh"
@@ -28,7 +28,10 @@ echo "$version" | grep -qE '^[0-9]+(\.[0-9]+)+([~+-][0-9A-Za-z.~+-]+)?$'
 ok $? "$V is a release number"
 
 if [ -f "$KO" ] && [ -f /sys/module/vpmu/initstate ]; then
-	modinfo=$(tr '\000' '\n' <"$KO" | sed -n 's/^version=//p')
+	case "$KO" in
+	*.ko) modinfo=$(tr '\000' '\n' <"$KO" | sed -n 's/^version=//p') ;;
+	*) modinfo=$(modinfo -F version "$KO") ;;	# compressed
+	esac
 	echo "# $KO: version=$modinfo"
 	[ -n "$version" ] && [ "$modinfo" = "$version" ]
 	ok $? "the module file's modinfo version is $V"
