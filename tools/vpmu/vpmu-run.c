@@ -62,6 +62,9 @@ static void usage(void)
 "  -t, --time            also print wall time and cycles per second\n"
 "  -v, --verbose         print all 32 registers\n"
 "  -q, --quiet           print only errors and mismatches\n"
+"      --json            print each run, its .expect result and the totals\n"
+"                        as JSON, an object a line (ELF: --stats and -t,\n"
+"                        on stderr)\n"
 "  -d, --device=PATH     the character device (default " DEFAULT_DEVICE ")\n"
 "  -m, --image=IMAGE     refuse to run unless IMAGE (a .vpmu image or a\n"
 "                        microcode ELF file, which is mapped) is the\n"
@@ -314,7 +317,18 @@ static int elf_run(int fd, uint8_t *mem, uint32_t mem_size, uint32_t entry,
 		r.regs[10] = res.a0;
 		r.flags = VPMU_RUN_F_REGS | VPMU_RUN_F_RESUME;
 	}
-	if (o->stats) {
+	if (o->stats && o->com.json) {
+		struct vpmu_json j;
+
+		vpmu_json_begin(&j, stderr);
+		vpmu_elf_json_end(&j, res.exited, res.status, r.stop, r.code,
+				  r.ipc);
+		vpmu_json_open(&j, "events");
+		vpmu_json_u64(&j, "cycles", cycles);
+		vpmu_json_close(&j);
+		vpmu_elf_json_regs(&j, r.regs, r.pc);
+		vpmu_json_end(&j);
+	} else if (o->stats) {
 		vpmu_elf_print_end(stderr, res.exited, res.status, r.stop,
 				   r.code, r.ipc);
 		fprintf(stderr, "event cycles %llu\n", (unsigned long long)cycles);

@@ -87,6 +87,9 @@ static void usage(void)
 "                        on stderr, with instructions per second)\n"
 "  -v, --verbose         print all 32 registers\n"
 "  -q, --quiet           print only errors and mismatches\n"
+"      --json            print each run, its .expect result and the totals\n"
+"                        as JSON, an object a line (ELF: --stats and -t,\n"
+"                        on stderr)\n"
 "      --mem=BYTES       memory of an ELF program (default 1 MiB, at most\n"
 "                        16 MiB)\n"
 "      --stats           ELF: print on stderr how the program stopped,\n"
@@ -263,12 +266,34 @@ static bool sim_event(void *ctx, const char *name, uint64_t *val)
 	return false;
 }
 
+/* --events --json: the totals as members "events" and "super_cycles". */
+static void events_json(struct vpmu_engine *e, struct vpmu_json *j)
+{
+	char tag[8];
+	unsigned int i;
+
+	vpmu_json_open(j, "events");
+	for (i = 0; i < VPMU_EV_NR_BASIC; i++)
+		vpmu_json_u64(j, vpmu_event_info[i].name + 5,
+			      vpmu_engine_event_total(e, i));
+	for (i = 1; i <= 8; i++) {
+		snprintf(tag, sizeof(tag), "tag%u", i);
+		vpmu_json_u64(j, tag, vpmu_engine_event_total(e, VPMU_EV_TAG(i)));
+	}
+	vpmu_json_close(j);
+	vpmu_json_u64(j, "super_cycles", vpmu_engine_ctr_read(e, SUPER_CTR));
+}
+
 /* --events: a run's event totals (struct vpmu_runner.print). */
-static void print_events(void *ctx, const char *prefix)
+static void print_events(void *ctx, const char *prefix, struct vpmu_json *j)
 {
 	struct vpmu_engine *e = ((struct sim *)ctx)->e;
 	unsigned int i;
 
+	if (j) {
+		events_json(e, j);
+		return;
+	}
 	for (i = 0; i < VPMU_EV_NR_BASIC; i++)
 		printf("%sevent %s %llu\n", prefix, vpmu_event_info[i].name + 5,
 		       (unsigned long long)vpmu_engine_event_total(e, i));
@@ -312,15 +337,30 @@ static int load_hu(const struct opts *o, struct vpmu_hu_prog *p)
 	return ret ? -1 : 0;
 }
 
-/* --hu: the buckets after the last run (struct vpmu_runner.done). */
-static void print_hu(void *ctx)
+/*
+ * --hu: the buckets after the last run (struct vpmu_runner.done); with
+ * --json, a line {"hist": {"C1": N, ...}}.
+ */
+static void print_hu(void *ctx, bool json)
 {
 	const struct sim *sim = ctx;
 	const struct vpmu_hu_prog *p = &sim->hu;
 	u64 c[VPMU_HU_MAX];
+	struct vpmu_json j;
+	char name[8];
 	unsigned int b;
 
 	vpmu_engine_hu_read(sim->e, c, p->n);
+	if (json) {
+		vpmu_json_begin(&j, stdout);
+		vpmu_json_open(&j, "hist");
+		for (b = 0; b < p->n; b++) {
+			snprintf(name, sizeof(name), "C%u", b + 1);
+			vpmu_json_u64(&j, name, c[b]);
+		}
+		vpmu_json_end(&j);
+		return;
+	}
 	for (b = 0; b < p->n; b++)
 		printf("hist C%u %llu\n", b + 1, (unsigned long long)c[b]);
 }
@@ -389,15 +429,67 @@ static int run_once(void *ctx, struct vpmu_run *r, double *secs)
 
 /* ---- static RV32 ELF programs ------------------------------------------ */
 
+/*
+ * --stats --json: one object on stderr: how the program ended, "events"
+ * (the basic ones, and the tags that counted), "regs", "pc" and "tc",
+ * the translation cache's statistics.
+ */
+static void elf_stats_json(struct vpmu_engine *e, const struct vpmu_stop *st,
+			   bool exited, int status)
+{
+	struct vpmu_tc_stats tc;
+	struct vpmu_json j;
+	uint32_t x[32];
+	char tag[8];
+	unsigned int i;
+	u64 v;
+
+	vpmu_json_begin(&j, stderr);
+	vpmu_elf_json_end(&j, exited, status, st->reason, st->code, st->ipc);
+	vpmu_json_open(&j, "events");
+	for (i = 0; i < VPMU_EV_NR_BASIC; i++)
+		vpmu_json_u64(&j, vpmu_event_info[i].name + 5,
+			      vpmu_engine_event_total(e, i));
+	for (i = 1; i <= VPMU_TAG_MAX; i++) {
+		v = vpmu_engine_event_total(e, VPMU_EV_TAG(i));
+		snprintf(tag, sizeof(tag), "tag%u", i);
+		if (v)
+			vpmu_json_u64(&j, tag, v);
+	}
+	vpmu_json_close(&j);
+	for (i = 0; i < 32; i++)
+		x[i] = vpmu_engine_reg(e, VPMU_OPND_R0 + i);
+	vpmu_elf_json_regs(&j, x, vpmu_engine_reg(e, VPMU_OPND_PC));
+	vpmu_engine_tc_stats(e, &tc);
+	vpmu_json_open(&j, "tc");
+	vpmu_json_u64(&j, "translated", tc.translated);
+	vpmu_json_u64(&j, "none", tc.none);
+	vpmu_json_u64(&j, "words", tc.words);
+	vpmu_json_u64(&j, "ops", tc.ops);
+	vpmu_json_u64(&j, "flushes", tc.flushes);
+	vpmu_json_u64(&j, "exits", tc.exits);
+	vpmu_json_u64(&j, "links", tc.links);
+	vpmu_json_u64(&j, "checks", tc.checks);
+	vpmu_json_u64(&j, "stale", tc.stale);
+	vpmu_json_u64(&j, "pool", tc.pool_used);
+	vpmu_json_u64(&j, "blocks", tc.blocks_used);
+	vpmu_json_u64(&j, "evicted", tc.evicted);
+	vpmu_json_end(&j);
+}
+
 /* The engine's stop reasons are the uapi's (VPMU_RUN_*). */
 static void elf_stats(struct vpmu_engine *e, const struct vpmu_stop *st,
-		      bool exited, int status)
+		      bool exited, int status, bool json)
 {
 	struct vpmu_tc_stats tc;
 	uint32_t x[32];
 	unsigned int i;
 	u64 v;
 
+	if (json) {
+		elf_stats_json(e, st, exited, status);
+		return;
+	}
 	vpmu_elf_print_end(stderr, exited, status, st->reason, st->code,
 			   st->ipc);
 	for (i = 0; i < VPMU_EV_NR_BASIC; i++)
@@ -427,10 +519,25 @@ static void elf_stats(struct vpmu_engine *e, const struct vpmu_stop *st,
  * program's): the whole run's wall time, ecalls served included, its
  * cycles and RV32 instructions (the decode tag, tag1), and their rates.
  */
-static void elf_time(struct vpmu_engine *e, double secs)
+static void elf_time(struct vpmu_engine *e, double secs, bool json)
 {
 	u64 cycles = vpmu_engine_event_total(e, VPMU_EV_CYCLES);
 	u64 insns = vpmu_engine_event_total(e, VPMU_EV_TAG(1));
+	struct vpmu_json j;
+
+	if (json) {
+		vpmu_json_begin(&j, stderr);
+		vpmu_json_open(&j, "time");
+		vpmu_json_double(&j, "seconds", secs);
+		vpmu_json_u64(&j, "cycles", cycles);
+		vpmu_json_double(&j, "cycles_per_second",
+				 secs > 0 ? cycles / secs : 0);
+		vpmu_json_u64(&j, "instructions", insns);
+		vpmu_json_double(&j, "instructions_per_second",
+				 secs > 0 ? insns / secs : 0);
+		vpmu_json_end(&j);
+		return;
+	}
 
 	fprintf(stderr, "time %.6f s, %llu cycles, %.0f cycles/s, %llu instructions, %.0f instructions/s\n",
 		secs, (unsigned long long)cycles, secs > 0 ? cycles / secs : 0,
@@ -479,9 +586,9 @@ static int elf_run(struct vpmu_engine *e, uint8_t *mem, uint32_t mem_size,
 		}
 	}
 	if (o->com.timed && !o->com.quiet)
-		elf_time(e, vpmu_now() - t0);
+		elf_time(e, vpmu_now() - t0, o->com.json);
 	if (o->stats)
-		elf_stats(e, &st, res.exited, res.status);
+		elf_stats(e, &st, res.exited, res.status, o->com.json);
 	if (!res.exited && !o->com.quiet)
 		vpmu_elf_report_stop(path, st.reason, st.code, st.addr,
 				     st.ipc);

@@ -77,6 +77,39 @@ void vpmu_run_print(FILE *f, const char *prefix, const struct vpmu_run *r,
 			fprintf(f, "%sreg r%u %u\n", prefix, i, r->regs[i]);
 }
 
+void vpmu_run_json(struct vpmu_json *j, const struct vpmu_run *r,
+		   bool show_gen, bool all_regs)
+{
+	const char *name = vpmu_stop_name(r->stop);
+	char reg[8];
+	unsigned int i;
+
+	vpmu_json_str(j, "stop", name ? name : "?");
+	if (r->stop == VPMU_RUN_TRAP || r->stop == VPMU_RUN_FAULT)
+		vpmu_json_u64(j, "code", r->code);
+	if (r->stop == VPMU_RUN_FAULT) {
+		name = vpmu_fault_name(r->code);
+		vpmu_json_str(j, "fault", name ? name : "?");
+		vpmu_json_u64(j, "addr", r->addr);
+	}
+	vpmu_json_u64(j, "cycles", r->cycles);
+	if (show_gen)
+		vpmu_json_u64(j, "generation", r->generation);
+	vpmu_json_u64(j, "pc", r->pc);
+	vpmu_json_u64(j, "ipc", r->ipc);
+	vpmu_json_u64(j, "upc", r->upc);
+	vpmu_json_str(j, "mode",
+		      r->mode_out == VPMU_MODE_SUPER ? "super" : "user");
+	vpmu_json_open(j, "regs");
+	for (i = 0; i < 32; i++) {
+		if (!all_regs && !r->regs[i])
+			continue;
+		snprintf(reg, sizeof(reg), "r%u", i);
+		vpmu_json_u64(j, reg, r->regs[i]);
+	}
+	vpmu_json_close(j);
+}
+
 /* strtoull that takes the whole word; negative values wrap to 64 bits. */
 static int parse_num(const char *s, uint64_t *v)
 {
@@ -290,6 +323,9 @@ int vpmu_runner_opt(struct vpmu_runner_opts *o, int c, const char *arg,
 	case 'q':
 		o->quiet = true;
 		return 1;
+	case VPMU_RUNNER_OPT_JSON:
+		o->json = true;
+		return 1;
 	}
 	return 0;
 }
@@ -353,20 +389,64 @@ static bool same_run(const struct vpmu_run *a, const struct vpmu_run *b)
 	       !memcmp(a->regs, b->regs, sizeof(a->regs));
 }
 
-/* Unless --quiet: run @r's lines, the runner's own, its --time line. */
-static void runner_print(const struct vpmu_runner *rn, const char *prefix,
-			 const struct vpmu_run *r, double secs)
+/* --json: run @index's object, on a line of its own. */
+static void runner_print_json(const struct vpmu_runner *rn, uint64_t index,
+			      const struct vpmu_run *r, double secs)
+{
+	struct vpmu_json j;
+
+	vpmu_json_begin(&j, stdout);
+	vpmu_json_u64(&j, "run", index);
+	vpmu_run_json(&j, r, rn->show_gen, rn->o->verbose);
+	if (rn->print)
+		rn->print(rn->ctx, "", &j);
+	if (rn->o->timed) {
+		vpmu_json_double(&j, "seconds", secs);
+		vpmu_json_double(&j, "cycles_per_second",
+				 secs > 0 ? r->cycles / secs : 0);
+	}
+	vpmu_json_end(&j);
+}
+
+/*
+ * Unless --quiet: run @r's lines (run @index of the loop, from 1), the
+ * runner's own, its --time line; with --json, its object.
+ */
+static void runner_print(const struct vpmu_runner *rn, uint64_t index,
+			 const char *prefix, const struct vpmu_run *r,
+			 double secs)
 {
 	const struct vpmu_runner_opts *o = rn->o;
 
 	if (o->quiet)
 		return;
+	if (o->json) {
+		runner_print_json(rn, index, r, secs);
+		return;
+	}
 	vpmu_run_print(stdout, prefix, r, rn->show_gen, o->verbose);
 	if (rn->print)
-		rn->print(rn->ctx, prefix);
+		rn->print(rn->ctx, prefix, NULL);
 	if (o->timed)
 		printf("%stime %.6f s, %.0f cycles/s\n", prefix, secs,
 		       secs > 0 ? r->cycles / secs : 0);
+}
+
+/* --json: the checks of run @index that passed, a line of their own. */
+static void expect_json(uint64_t index, const char *path,
+			const struct vpmu_expect_res *res, bool show_skipped)
+{
+	struct vpmu_json j;
+
+	vpmu_json_begin(&j, stdout);
+	vpmu_json_u64(&j, "run", index);
+	vpmu_json_open(&j, "expect");
+	vpmu_json_str(&j, "file", path);
+	vpmu_json_u64(&j, "passed", res->checked);
+	if (show_skipped)
+		vpmu_json_u64(&j, "event_lines_skipped", res->skipped);
+	vpmu_json_close(&j);
+	vpmu_json_end(&j);
 }
 
 /*
@@ -374,8 +454,8 @@ static void runner_print(const struct vpmu_runner *rn, const char *prefix,
  * _DIFFER after reporting the mismatches, _USAGE after reporting a
  * malformed line.
  */
-static int runner_expect(const struct vpmu_runner *rn, const char *prefix,
-			 const struct vpmu_run *r)
+static int runner_expect(const struct vpmu_runner *rn, uint64_t index,
+			 const char *prefix, const struct vpmu_run *r)
 {
 	const struct vpmu_runner_opts *o = rn->o;
 	struct vpmu_buf diag = { 0 };
@@ -387,6 +467,8 @@ static int runner_expect(const struct vpmu_runner *rn, const char *prefix,
 		ret = VPMU_EXIT_USAGE;
 	else if (res.failed)
 		ret = VPMU_EXIT_DIFFER;
+	else if (!o->quiet && o->json)
+		expect_json(index, o->expect, &res, rn->show_skipped);
 	else if (!o->quiet && rn->show_skipped)
 		printf("%sexpect %s: %u checks passed, %u event lines skipped\n",
 		       prefix, o->expect, res.checked, res.skipped);
@@ -403,9 +485,17 @@ static int runner_compare(const struct vpmu_runner *rn, bool differ, int ret)
 {
 	const struct vpmu_runner_opts *o = rn->o;
 
-	if (o->runs > 1 && !o->quiet && !ret)
+	if (o->runs > 1 && !o->quiet && !ret && o->json) {
+		struct vpmu_json j;
+
+		vpmu_json_begin(&j, stdout);
+		vpmu_json_u64(&j, "runs", o->runs);
+		vpmu_json_bool(&j, "identical", !differ);
+		vpmu_json_end(&j);
+	} else if (o->runs > 1 && !o->quiet && !ret) {
 		printf("runs %llu, results %s\n", (unsigned long long)o->runs,
 		       differ ? "DIFFER between runs" : "identical");
+	}
 	if (differ && !ret) {
 		vpmu_err(rn->path, 0, "the results differ between runs");
 		ret = VPMU_EXIT_DIFFER;
@@ -453,13 +543,13 @@ int vpmu_runner_loop(const struct vpmu_runner *rn)
 		if (o->runs > 1)
 			snprintf(prefix, sizeof(prefix), "run %llu: ",
 				 (unsigned long long)i + 1);
-		runner_print(rn, prefix, &r, secs);
+		runner_print(rn, i + 1, prefix, &r, secs);
 		if (i == 0)
 			first = r;
 		else if (!same_run(&first, &r))
 			differ = true;
 		if (o->expect) {
-			int e = runner_expect(rn, prefix, &r);
+			int e = runner_expect(rn, i + 1, prefix, &r);
 
 			ret = e > ret ? e : ret;
 		}
@@ -467,11 +557,23 @@ int vpmu_runner_loop(const struct vpmu_runner *rn)
 	if (rn->compare)
 		ret = runner_compare(rn, differ, ret);
 	if (rn->done)
-		rn->done(rn->ctx);
-	if (o->timed && !o->quiet && total_secs > 0)
+		rn->done(rn->ctx, o->json);
+	if (o->timed && !o->quiet && total_secs > 0 && o->json) {
+		struct vpmu_json j;
+
+		vpmu_json_begin(&j, stdout);
+		vpmu_json_open(&j, "total");
+		vpmu_json_u64(&j, "cycles", total_cycles);
+		vpmu_json_double(&j, "seconds", total_secs);
+		vpmu_json_double(&j, "cycles_per_second",
+				 total_cycles / total_secs);
+		vpmu_json_close(&j);
+		vpmu_json_end(&j);
+	} else if (o->timed && !o->quiet && total_secs > 0) {
 		printf("total %llu cycles in %.6f s: %.0f cycles/s\n",
 		       (unsigned long long)total_cycles, total_secs,
 		       total_cycles / total_secs);
+	}
 	return ret;
 }
 
@@ -494,6 +596,34 @@ void vpmu_elf_print_end(FILE *f, bool exited, int status, unsigned int stop,
 	else
 		fprintf(f, "stop %s %u at pc 0x%x\n", vpmu_stop_name(stop) ?
 			vpmu_stop_name(stop) : "?", code, ipc);
+}
+
+void vpmu_elf_json_end(struct vpmu_json *j, bool exited, int status,
+		       unsigned int stop, unsigned int code, uint32_t ipc)
+{
+	if (exited) {
+		vpmu_json_int(j, "exit", status);
+		return;
+	}
+	vpmu_json_str(j, "stop", vpmu_stop_name(stop) ?
+		      vpmu_stop_name(stop) : "?");
+	vpmu_json_u64(j, "code", code);
+	vpmu_json_u64(j, "ipc", ipc);
+}
+
+void vpmu_elf_json_regs(struct vpmu_json *j, const uint32_t x[32],
+			uint32_t pc)
+{
+	char name[8];
+	unsigned int i;
+
+	vpmu_json_open(j, "regs");
+	for (i = 0; i < 32; i++) {
+		snprintf(name, sizeof(name), "x%u", i);
+		vpmu_json_u64(j, name, x[i]);
+	}
+	vpmu_json_close(j);
+	vpmu_json_u64(j, "pc", pc);
 }
 
 void vpmu_elf_print_regs(FILE *f, const uint32_t x[32], uint32_t pc)

@@ -17,6 +17,7 @@
 #include <linux/vpmu.h>
 
 #include "vpmu_buf.h"
+#include "vpmu_json.h"
 #include "vpmu_tool.h"
 
 /* "budget", "halt", "trap", "fault", "signal", or NULL. */
@@ -31,6 +32,15 @@ const char *vpmu_fault_name(unsigned int code);
  */
 void vpmu_run_print(FILE *f, const char *prefix, const struct vpmu_run *r,
 		    bool show_gen, bool all_regs);
+
+/*
+ * The same as members of JSON object @j: "stop" (its name), "code",
+ * "fault" and "addr" where it has them, "cycles", "generation" (when
+ * @show_gen), "pc", "ipc", "upc", "mode", and "regs" (an object, "r2":
+ * 55, ...: the non-zero ones, or all with @all_regs).
+ */
+void vpmu_run_json(struct vpmu_json *j, const struct vpmu_run *r,
+		   bool show_gen, bool all_regs);
 
 /*
  * An event count for "event NAME COUNT" and "super cycles COUNT" lines:
@@ -67,13 +77,15 @@ int vpmu_parse_count(const char *s, uint64_t *val);
 struct vpmu_runner_opts {
 	uint64_t runs, budget;
 	bool super, timed, verbose, quiet;
+	bool json;		/* --json: a JSON object a line, not text */
 	bool ext;		/* --ext: the ext line asserted at the start */
 	uint32_t ext_at;	/* --ext-at: the cycle it flips at, 0 never */
 	const char *expect;
 };
 
-/* --ext-at has no short form: its getopt value, above the tools' own. */
+/* No short forms: their getopt values, above the tools' own. */
 #define VPMU_RUNNER_OPT_EXT_AT	0x200
+#define VPMU_RUNNER_OPT_JSON	0x201
 
 #define VPMU_RUNNER_OPTSTRING	"n:b:sxe:tvq"
 #define VPMU_RUNNER_LONGOPTS					\
@@ -85,7 +97,8 @@ struct vpmu_runner_opts {
 	{ "expect", required_argument, NULL, 'e' },		\
 	{ "time", no_argument, NULL, 't' },			\
 	{ "verbose", no_argument, NULL, 'v' },			\
-	{ "quiet", no_argument, NULL, 'q' }
+	{ "quiet", no_argument, NULL, 'q' },			\
+	{ "json", no_argument, NULL, VPMU_RUNNER_OPT_JSON }
 
 /*
  * Take option @c with argument @arg if it is one of the shared ones.
@@ -120,12 +133,15 @@ struct vpmu_runner {
 	 * loop stops; VPMU_EXIT_USAGE).
 	 */
 	int (*run)(void *ctx, struct vpmu_run *r, double *secs);
-	/* NULL, or more lines after a printed run's (vpmu-sim --events) */
-	void (*print)(void *ctx, const char *prefix);
+	/*
+	 * NULL, or more lines after a printed run's (vpmu-sim --events),
+	 * or with --json more members of its object, in @j (else NULL)
+	 */
+	void (*print)(void *ctx, const char *prefix, struct vpmu_json *j);
 	/* NULL, or the event counts .expect lines may check */
 	vpmu_event_fn event;
 	/* NULL, or lines after the last run, before the total (--hu) */
-	void (*done)(void *ctx);
+	void (*done)(void *ctx, bool json);
 	void *ctx;
 };
 
@@ -173,6 +189,16 @@ int vpmu_elf_status(unsigned int stop, unsigned int code);
 void vpmu_elf_print_end(FILE *f, bool exited, int status, unsigned int stop,
 			unsigned int code, uint32_t ipc);
 void vpmu_elf_print_regs(FILE *f, const uint32_t x[32], uint32_t pc);
+
+/*
+ * --stats --json: the same as members of @j: "exit" (the status), or
+ * "stop" (its name), "code" and "ipc"; then "regs" ("x0": ..., the
+ * values as numbers) and "pc".
+ */
+void vpmu_elf_json_end(struct vpmu_json *j, bool exited, int status,
+		       unsigned int stop, unsigned int code, uint32_t ipc);
+void vpmu_elf_json_regs(struct vpmu_json *j, const uint32_t x[32],
+			uint32_t pc);
 
 /*
  * --mem SIZE: a count (vpmu_parse_count()), a multiple of 4 in
