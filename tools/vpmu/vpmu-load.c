@@ -15,6 +15,7 @@
 #include "vpmu_buf.h"
 #include "vpmu_cli.h"
 #include "vpmu_elf.h"
+#include "vpmu_json.h"
 #include "vpmu_engine.h"
 #include "vpmu_runner.h"
 
@@ -39,6 +40,8 @@ static void usage(void)
 "  -S, --status          print name, version, generation, status, error and\n"
 "                        the capabilities (caps/); exit 1 if there is no\n"
 "                        module to ask\n"
+"      --json            with --status: one JSON object, the numbers as\n"
+"                        numbers\n"
 "      --check           validate IMAGE with the engine's own validator on\n"
 "                        this machine only (cs_size 4096); load nothing\n"
 "  -c, --chunk=BYTES     bytes per write() (default %d)\n"
@@ -102,15 +105,60 @@ static int open_attr(const char *name, int flags)
 	return fd;
 }
 
-/* --status: 0, or 1 when there is no module to ask (said why). */
-static int print_status(void)
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#endif
+
+/* --status's files; numbers with --json where @num, else strings. */
+static const struct {
+	const char *file;
+	bool num;
+} status_files[] = {
+	{ "ucode/name", false }, { "ucode/version", true },
+	{ "ucode/generation", true }, { "ucode/status", false },
+	{ "ucode/error", false }, { "caps/cs_size", true },
+	{ "caps/nr_counters", true }, { "caps/ev_mode", false },
+	{ "caps/ev_bits", true }, { "caps/max_precise", true },
+	/* MODULE_VERSION: the release the module was built from */
+	{ "/sys/module/vpmu/version", false },
+};
+
+/* The key of status file @i: its name, or "module" for the version. */
+static const char *status_key(unsigned int i)
 {
-	static const char *const files[] = {
-		"ucode/name", "ucode/version", "ucode/generation",
-		"ucode/status", "ucode/error", "caps/cs_size",
-		"caps/nr_counters", "caps/ev_mode", "caps/ev_bits",
-		"caps/max_precise",
-	};
+	const char *f = status_files[i].file;
+
+	return *f == '/' ? "module" : strchr(f, '/') + 1;
+}
+
+/* --status --json: one object, a member a file; null for a number unread. */
+static void status_json(void)
+{
+	struct vpmu_json j;
+	unsigned long long v;
+	unsigned int i;
+	char buf[512], *end;
+
+	vpmu_json_begin(&j, stdout);
+	for (i = 0; i < ARRAY_SIZE(status_files); i++) {
+		attr(status_files[i].file, buf, sizeof(buf));
+		if (!status_files[i].num) {
+			vpmu_json_str(&j, status_key(i), buf);
+			continue;
+		}
+		errno = 0;
+		v = strtoull(buf, &end, 0);
+		if (buf[0] && !*end && !errno)
+			vpmu_json_u64(&j, status_key(i), v);
+		else
+			vpmu_json_null(&j, status_key(i));
+	}
+	vpmu_json_end(&j);
+}
+
+/* --status: 0, or 1 when there is no module to ask (said why). */
+static int print_status(bool json)
+{
 	char buf[512];
 	unsigned int i;
 	int fd;
@@ -120,12 +168,13 @@ static int print_status(void)
 	if (fd < 0)
 		return 1;
 	close(fd);
-	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++)
-		printf("%-12s %s\n", strchr(files[i], '/') + 1,
-		       attr(files[i], buf, sizeof(buf)));
-	/* MODULE_VERSION: the release the module was built from */
-	printf("%-12s %s\n", "module",
-	       attr("/sys/module/vpmu/version", buf, sizeof(buf)));
+	if (json) {
+		status_json();
+		return 0;
+	}
+	for (i = 0; i < ARRAY_SIZE(status_files); i++)
+		printf("%-12s %s\n", status_key(i),
+		       attr(status_files[i].file, buf, sizeof(buf)));
 	return 0;
 }
 
@@ -250,7 +299,7 @@ static int load_image(const char *path, const struct vpmu_buf *img,
 
 int main(int argc, char **argv)
 {
-	enum { OPT_CHECK = 256, OPT_SYSFS };
+	enum { OPT_CHECK = 256, OPT_SYSFS, OPT_JSON };
 	static const struct option lopts[] = {
 		{ "default", no_argument, NULL, 'd' },
 		{ "status", no_argument, NULL, 'S' },
@@ -259,12 +308,13 @@ int main(int argc, char **argv)
 		{ "sysfs", required_argument, NULL, OPT_SYSFS },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "time", no_argument, NULL, 't' },
+		{ "json", no_argument, NULL, OPT_JSON },
 		{ "help", no_argument, NULL, 'h' },
 		VPMU_VERSION_LONGOPT,
 		{ }
 	};
 	bool dflt = false, status = false, check = false, quiet = false;
-	bool timed = false;
+	bool timed = false, json = false;
 	struct vpmu_buf img = { 0 }, diag = { 0 };
 	unsigned long chunk = DEFAULT_CHUNK;
 	char *end;
@@ -299,6 +349,9 @@ int main(int argc, char **argv)
 		case 't':
 			timed = true;
 			break;
+		case OPT_JSON:
+			json = true;
+			break;
 		case 'h':
 			usage();
 			break;
@@ -312,8 +365,10 @@ int main(int argc, char **argv)
 	if (dflt + status + (optind < argc) != 1 || optind < argc - 1 ||
 	    (check && optind != argc - 1))
 		vpmu_usage_error("give one IMAGE, --default or --status");
+	if (json && !status)
+		vpmu_usage_error("--json goes with --status");
 	if (status)
-		return print_status();
+		return print_status(json);
 	if (dflt)
 		return load_default(quiet);
 	if (vpmu_read_file(argv[optind], &img)) {

@@ -98,3 +98,9 @@ void vpmu_json_bool(struct vpmu_json *j, const char *key, bool v)
 	json_key(j, key);
 	fputs(v ? "true" : "false", j->f);
 }
+
+void vpmu_json_null(struct vpmu_json *j, const char *key)
+{
+	json_key(j, key);
+	fputs("null", j->f);
+}

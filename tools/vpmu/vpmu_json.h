@@ -32,5 +32,6 @@ void vpmu_json_int(struct vpmu_json *j, const char *key, long long v);
 void vpmu_json_double(struct vpmu_json *j, const char *key, double v);
 void vpmu_json_str(struct vpmu_json *j, const char *key, const char *s);
 void vpmu_json_bool(struct vpmu_json *j, const char *key, bool v);
+void vpmu_json_null(struct vpmu_json *j, const char *key);
 
 #endif /* _VPMU_JSON_H */

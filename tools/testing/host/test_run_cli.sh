@@ -135,6 +135,22 @@ echo 1 >"$f/ucode/generation"; echo ok >"$f/ucode/status"
 echo 4096 >"$f/caps/cs_size"
 "$T/vpmu-load" --sysfs="$f" --status | grep -q '^generation *1$'
 ok $? "vpmu-load --status"
+if ! command -v python3 >/dev/null; then
+	n=$((n + 1))
+	echo "ok $n - vpmu-load --status --json # SKIP no python3"
+else
+"$T/vpmu-load" --sysfs="$f" --status --json >"$tmp/j" &&
+	python3 -c 'import json, sys
+o = json.load(open(sys.argv[1]))
+assert o["name"] == "vpmu32" and o["version"] == 1 and o["generation"] == 1, o
+assert o["status"] == "ok" and o["error"] == "" and o["cs_size"] == 4096, o
+assert o["nr_counters"] is None and o["ev_mode"] == "", o  # files not there
+assert len(o) == 11, o' "$tmp/j"
+ok $? "vpmu-load --status --json: one object, numbers as numbers, null for a number not there"
+fi
+"$T/vpmu-load" --sysfs="$f" --default --json >/dev/null 2>"$tmp/err"
+[ $? = 2 ] && grep -q -- "--json goes with --status" "$tmp/err"
+ok $? "vpmu-load --json without --status: exit 2, says why"
 "$T/vpmu-load" --sysfs="$tmp/none" --status >"$tmp/out" 2>"$tmp/err"
 [ $? = 1 ] && [ ! -s "$tmp/out" ] &&
 	grep -q "none/ucode/name: No such file or directory (is vpmu.ko loaded?)" "$tmp/err"
