@@ -429,6 +429,32 @@ static int run_once(void *ctx, struct vpmu_run *r, double *secs)
 
 /* ---- static RV32 ELF programs ------------------------------------------ */
 
+/* The translation cache's statistics, as --stats names them. */
+#define TC_NSTATS	12
+static const char *const tc_stat_names[TC_NSTATS] = {
+	"translated", "none", "words", "ops", "flushes", "exits", "links",
+	"checks", "stale", "pool", "blocks", "evicted",
+};
+
+static void tc_stats(struct vpmu_engine *e, u64 v[TC_NSTATS])
+{
+	struct vpmu_tc_stats tc;
+
+	vpmu_engine_tc_stats(e, &tc);
+	v[0] = tc.translated;
+	v[1] = tc.none;
+	v[2] = tc.words;
+	v[3] = tc.ops;
+	v[4] = tc.flushes;
+	v[5] = tc.exits;
+	v[6] = tc.links;
+	v[7] = tc.checks;
+	v[8] = tc.stale;
+	v[9] = tc.pool_used;
+	v[10] = tc.blocks_used;
+	v[11] = tc.evicted;
+}
+
 /*
  * --stats --json: one object on stderr: how the program ended, "events"
  * (the basic ones, and the tags that counted), "regs", "pc" and "tc",
@@ -437,12 +463,11 @@ static int run_once(void *ctx, struct vpmu_run *r, double *secs)
 static void elf_stats_json(struct vpmu_engine *e, const struct vpmu_stop *st,
 			   bool exited, int status)
 {
-	struct vpmu_tc_stats tc;
+	u64 v, tc[TC_NSTATS];
 	struct vpmu_json j;
 	uint32_t x[32];
 	char tag[8];
 	unsigned int i;
-	u64 v;
 
 	vpmu_json_begin(&j, stderr);
 	vpmu_elf_json_end(&j, exited, status, st->reason, st->code, st->ipc);
@@ -460,20 +485,10 @@ static void elf_stats_json(struct vpmu_engine *e, const struct vpmu_stop *st,
 	for (i = 0; i < 32; i++)
 		x[i] = vpmu_engine_reg(e, VPMU_OPND_R0 + i);
 	vpmu_elf_json_regs(&j, x, vpmu_engine_reg(e, VPMU_OPND_PC));
-	vpmu_engine_tc_stats(e, &tc);
+	tc_stats(e, tc);
 	vpmu_json_open(&j, "tc");
-	vpmu_json_u64(&j, "translated", tc.translated);
-	vpmu_json_u64(&j, "none", tc.none);
-	vpmu_json_u64(&j, "words", tc.words);
-	vpmu_json_u64(&j, "ops", tc.ops);
-	vpmu_json_u64(&j, "flushes", tc.flushes);
-	vpmu_json_u64(&j, "exits", tc.exits);
-	vpmu_json_u64(&j, "links", tc.links);
-	vpmu_json_u64(&j, "checks", tc.checks);
-	vpmu_json_u64(&j, "stale", tc.stale);
-	vpmu_json_u64(&j, "pool", tc.pool_used);
-	vpmu_json_u64(&j, "blocks", tc.blocks_used);
-	vpmu_json_u64(&j, "evicted", tc.evicted);
+	for (i = 0; i < TC_NSTATS; i++)
+		vpmu_json_u64(&j, tc_stat_names[i], tc[i]);
 	vpmu_json_end(&j);
 }
 
@@ -481,10 +496,9 @@ static void elf_stats_json(struct vpmu_engine *e, const struct vpmu_stop *st,
 static void elf_stats(struct vpmu_engine *e, const struct vpmu_stop *st,
 		      bool exited, int status, bool json)
 {
-	struct vpmu_tc_stats tc;
+	u64 v, tc[TC_NSTATS];
 	uint32_t x[32];
 	unsigned int i;
-	u64 v;
 
 	if (json) {
 		elf_stats_json(e, st, exited, status);
@@ -504,14 +518,12 @@ static void elf_stats(struct vpmu_engine *e, const struct vpmu_stop *st,
 	for (i = 0; i < 32; i++)
 		x[i] = vpmu_engine_reg(e, VPMU_OPND_R0 + i);
 	vpmu_elf_print_regs(stderr, x, vpmu_engine_reg(e, VPMU_OPND_PC));
-	vpmu_engine_tc_stats(e, &tc);
-	fprintf(stderr, "tc translated %llu none %llu words %llu ops %llu flushes %llu exits %llu links %llu checks %llu stale %llu pool %u blocks %u evicted %llu\n",
-		(unsigned long long)tc.translated, (unsigned long long)tc.none,
-		(unsigned long long)tc.words, (unsigned long long)tc.ops,
-		(unsigned long long)tc.flushes, (unsigned long long)tc.exits,
-		(unsigned long long)tc.links, (unsigned long long)tc.checks,
-		(unsigned long long)tc.stale, tc.pool_used, tc.blocks_used,
-		(unsigned long long)tc.evicted);
+	tc_stats(e, tc);
+	fputs("tc", stderr);
+	for (i = 0; i < TC_NSTATS; i++)
+		fprintf(stderr, " %s %llu", tc_stat_names[i],
+			(unsigned long long)tc[i]);
+	fputc('\n', stderr);
 }
 
 /*
