@@ -24,11 +24,15 @@ VPMU_CORE_SRCS	:= $(addprefix $(VPMU_ENGINE)/, \
 
 # The toolchain library: buffers and whole files (vpmu_buf.c), the views
 # and helpers the assembler and the disassembler share (vpmu_tool.c), the
-# assembler (vpmu_asm.c), the disassembler (vpmu_dis.c) and the ELF files
-# (vpmu_elf.c), each with its header.
+# assembler (vpmu_asm.c, and vpmu_asm_lex.c, which shares
+# vpmu_asm_priv.h with it), the disassembler (vpmu_dis.c) and the ELF
+# files (vpmu_elf.c), each with its header.
 VPMU_LIB_SRCS	:= $(addprefix $(VPMU_TOP)/tools/vpmu/, \
-		     vpmu_buf.c vpmu_tool.c vpmu_asm.c vpmu_dis.c vpmu_elf.c)
-VPMU_LIB_HDRS	:= $(VPMU_LIB_SRCS:.c=.h)
+		     vpmu_buf.c vpmu_tool.c vpmu_asm.c vpmu_asm_lex.c \
+		     vpmu_dis.c vpmu_elf.c)
+VPMU_LIB_HDRS	:= $(addprefix $(VPMU_TOP)/tools/vpmu/, \
+		     vpmu_buf.h vpmu_tool.h vpmu_asm.h vpmu_asm_priv.h \
+		     vpmu_dis.h vpmu_elf.h)
 
 # vpmu_objs DIR,SOURCES - where a build that compiles each of SOURCES once
 # puts its objects: the module's in DIR (the engine's in DIR/engine), the
