@@ -5,8 +5,9 @@
  * to bottom, each file calls only those below it:
  *
  *   vpmu_asm.c        the entry points (vpmu_asm.h): the two passes, line
- *                     by line, symbols, the directives' table, microcode,
- *                     programs and the image
+ *                     by line, symbols, the directives' table, programs
+ *                     and the image
+ *   vpmu_asm_ucode.c  microcode: microwords, the image's directives
  *   vpmu_asm_lex.c    the symbol tables, diagnostics, lexing, expressions
  */
 #ifndef _VPMU_ASM_PRIV_H
@@ -92,6 +93,41 @@ struct as {
 	int64_t entry, memsize;
 	bool have_entry, have_memsize, super;
 };
+
+/* The directives given at most once, by bit (struct as's seen). */
+enum {
+	SEEN_NAME = 1 << 0,
+	SEEN_VERSION = 1 << 1,
+	SEEN_EVMODE = 1 << 2,
+	SEEN_FLAGS = 1 << 3,
+	SEEN_CACHE = 1 << 4,
+	SEEN_WQUEUE = 1 << 5,
+	SEEN_OPCODE = 1 << 6,
+	SEEN_DEFAULT = 1 << 7,
+	SEEN_TAG = 1 << 8,
+	SEEN_INSN = 1 << 9,
+};
+
+/* vpmu_asm_ucode.c: microcode */
+/* A microword: its parts, separated by ';', in any order. */
+void uword(struct as *a);
+/*
+ * The microcode directives, for vpmu_asm.c's table: each takes the rest
+ * of the line after its name, which starts at @at.
+ */
+void dir_name(struct as *a, const char *at);
+void dir_version(struct as *a, const char *at);
+void dir_evmode(struct as *a, const char *at);
+void dir_flags(struct as *a, const char *at);
+void dir_cache(struct as *a, const char *at);
+void dir_wqueue(struct as *a, const char *at);
+void dir_opcode(struct as *a, const char *at);
+void dir_tag(struct as *a, const char *at);
+void dir_insn(struct as *a, const char *at);
+void dir_idtab(struct as *a, const char *at);
+void dir_default(struct as *a, const char *at);
+void dir_symbols(struct as *a, const char *at);
+void dir_uword(struct as *a, const char *at);
 
 /* vpmu_asm_lex.c: the symbol tables */
 /* The symbol @name of @t, or NULL. */
