@@ -24,12 +24,12 @@ VPMU_CORE_SRCS	:= $(addprefix $(VPMU_ENGINE)/, \
 
 # The toolchain library: buffers and whole files (vpmu_buf.c), the views
 # and helpers the assembler and the disassembler share (vpmu_tool.c), the
-# assembler (vpmu_asm.c, and vpmu_asm_lex.c and vpmu_asm_ucode.c, which
-# share vpmu_asm_priv.h with it), the disassembler (vpmu_dis.c) and the
-# ELF files (vpmu_elf.c), each with its header.
+# assembler (vpmu_asm.c, and vpmu_asm_lex.c, vpmu_asm_ucode.c and
+# vpmu_asm_prog.c, which share vpmu_asm_priv.h with it), the disassembler
+# (vpmu_dis.c) and the ELF files (vpmu_elf.c), each with its header.
 VPMU_LIB_SRCS	:= $(addprefix $(VPMU_TOP)/tools/vpmu/, \
 		     vpmu_buf.c vpmu_tool.c vpmu_asm.c vpmu_asm_lex.c \
-		     vpmu_asm_ucode.c vpmu_dis.c vpmu_elf.c)
+		     vpmu_asm_ucode.c vpmu_asm_prog.c vpmu_dis.c vpmu_elf.c)
 VPMU_LIB_HDRS	:= $(addprefix $(VPMU_TOP)/tools/vpmu/, \
 		     vpmu_buf.h vpmu_tool.h vpmu_asm.h vpmu_asm_priv.h \
 		     vpmu_dis.h vpmu_elf.h)

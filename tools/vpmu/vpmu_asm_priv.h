@@ -5,9 +5,10 @@
  * to bottom, each file calls only those below it:
  *
  *   vpmu_asm.c        the entry points (vpmu_asm.h): the two passes, line
- *                     by line, symbols, the directives' table, programs
- *                     and the image
+ *                     by line, symbols, the directives' table, the image
+ *                     and the program file
  *   vpmu_asm_ucode.c  microcode: microwords, the image's directives
+ *   vpmu_asm_prog.c   programs: instructions, data and layout directives
  *   vpmu_asm_lex.c    the symbol tables, diagnostics, lexing, expressions
  */
 #ifndef _VPMU_ASM_PRIV_H
@@ -128,6 +129,22 @@ void dir_idtab(struct as *a, const char *at);
 void dir_default(struct as *a, const char *at);
 void dir_symbols(struct as *a, const char *at);
 void dir_uword(struct as *a, const char *at);
+
+/* vpmu_asm_prog.c: programs */
+/* The instruction @name, whose mnemonic starts at @at. */
+void instruction(struct as *a, const char *at, const char *name);
+/* The program directives, for vpmu_asm.c's table (as dir_name()). */
+void dir_word(struct as *a, const char *at);
+void dir_half(struct as *a, const char *at);
+void dir_byte(struct as *a, const char *at);
+void dir_ascii(struct as *a, const char *at);
+void dir_asciz(struct as *a, const char *at);
+void dir_space(struct as *a, const char *at);
+void dir_align(struct as *a, const char *at);
+void dir_org(struct as *a, const char *at);
+void dir_entry(struct as *a, const char *at);
+void dir_memsize(struct as *a, const char *at);
+void dir_mode(struct as *a, const char *at);
 
 /* vpmu_asm_lex.c: the symbol tables */
 /* The symbol @name of @t, or NULL. */
