@@ -33,16 +33,16 @@
 
 static struct sym *define(struct as *a, const char *at, const char *name)
 {
-	struct sym *s = sym_find(&a->syms, name);
+	struct sym *s = asm_sym_find(&a->syms, name);
 
 	if (!s) {
-		s = sym_add(&a->syms, name);
+		s = asm_sym_add(&a->syms, name);
 		s->line = a->line;
 		return s;
 	}
 	if (s->line != a->line) {
-		error(a, at, "duplicate symbol '%s' (first defined on line %d)",
-		      name, s->line);
+		asm_error(a, at, "duplicate symbol '%s' (first defined on line %d)",
+			  name, s->line);
 		return NULL;
 	}
 	return s;
@@ -51,17 +51,17 @@ static struct sym *define(struct as *a, const char *at, const char *name)
 static void define_label(struct as *a, const char *at, const char *name)
 {
 	struct sym *s;
-	uint32_t addr = (uint32_t)location(a);
+	uint32_t addr = (uint32_t)asm_location(a);
 
 	if (!vpmu_label_valid(name)) {
-		error(a, at, "'%s' is not a valid label name", name);
+		asm_error(a, at, "'%s' is not a valid label name", name);
 		return;
 	}
 	s = define(a, at, name);
 	if (!s)
 		return;
 	if (!s->label && s->known) {
-		error(a, at, "'%s' is already a constant", name);
+		asm_error(a, at, "'%s' is already a constant", name);
 		return;
 	}
 	s->label = true;
@@ -81,7 +81,7 @@ static void define_label(struct as *a, const char *at, const char *name)
 	if (a->symbols_off || a->symbols_opt_off)
 		return;
 	if (addr >= a->ncs_final) {
-		error(a, at, "label '%s' follows the last microword", name);
+		asm_error(a, at, "label '%s' follows the last microword", name);
 		return;
 	}
 	a->labels = realloc(a->labels, (a->nlabels + 1) * sizeof(*a->labels));
@@ -99,19 +99,19 @@ static void dir_equ(struct as *a)
 	struct sym *s;
 	int64_t v;
 
-	skip_ws(a);
+	asm_skip_ws(a);
 	at = a->p;
-	if (!need_ident(a, name, "a symbol name"))
+	if (!asm_need_ident(a, name, "a symbol name"))
 		return;
-	accept(a, ',');
+	asm_accept(a, ',');
 	a->undef = false;
-	if (!expr(a, &v))
+	if (!asm_expr(a, &v))
 		return;
 	s = define(a, at, name);
 	if (!s)
 		return;
 	if (s->label) {
-		error(a, at, "'%s' is a label", name);
+		asm_error(a, at, "'%s' is a label", name);
 		return;
 	}
 	s->val = v;
@@ -131,37 +131,37 @@ static void dir_equ_at(struct as *a, const char *at) { dir_equ(a); }
 
 static const struct directive directives[] = {
 	{ ".equ",	dir_equ_at,	0,		false },
-	{ ".name",	dir_name,	SEEN_NAME,	false },
-	{ ".version",	dir_version,	SEEN_VERSION,	false },
-	{ ".evmode",	dir_evmode,	SEEN_EVMODE,	false },
-	{ ".flags",	dir_flags,	SEEN_FLAGS,	false },
-	{ ".cache",	dir_cache,	SEEN_CACHE,	false },
-	{ ".wqueue",	dir_wqueue,	SEEN_WQUEUE,	false },
-	{ ".opcode",	dir_opcode,	SEEN_OPCODE,	false },
-	{ ".tag",	dir_tag,	0,		false },
-	{ ".insn",	dir_insn,	0,		false },
-	{ ".idtab",	dir_idtab,	0,		false },
-	{ ".default",	dir_default,	SEEN_DEFAULT,	false },
-	{ ".symbols",	dir_symbols,	0,		false },
-	{ ".uword",	dir_uword,	0,		false },
+	{ ".name",	asm_dir_name,	SEEN_NAME,	false },
+	{ ".version",	asm_dir_version,	SEEN_VERSION,	false },
+	{ ".evmode",	asm_dir_evmode,	SEEN_EVMODE,	false },
+	{ ".flags",	asm_dir_flags,	SEEN_FLAGS,	false },
+	{ ".cache",	asm_dir_cache,	SEEN_CACHE,	false },
+	{ ".wqueue",	asm_dir_wqueue,	SEEN_WQUEUE,	false },
+	{ ".opcode",	asm_dir_opcode,	SEEN_OPCODE,	false },
+	{ ".tag",	asm_dir_tag,	0,		false },
+	{ ".insn",	asm_dir_insn,	0,		false },
+	{ ".idtab",	asm_dir_idtab,	0,		false },
+	{ ".default",	asm_dir_default,	SEEN_DEFAULT,	false },
+	{ ".symbols",	asm_dir_symbols,	0,		false },
+	{ ".uword",	asm_dir_uword,	0,		false },
 	{ ".equ",	dir_equ_at,	0,		true },
-	{ ".word",	dir_word,	0,		true },
-	{ ".half",	dir_half,	0,		true },
-	{ ".byte",	dir_byte,	0,		true },
-	{ ".ascii",	dir_ascii,	0,		true },
-	{ ".asciz",	dir_asciz,	0,		true },
-	{ ".space",	dir_space,	0,		true },
-	{ ".align",	dir_align,	0,		true },
-	{ ".org",	dir_org,	0,		true },
-	{ ".entry",	dir_entry,	0,		true },
-	{ ".memsize",	dir_memsize,	0,		true },
-	{ ".mode",	dir_mode,	0,		true },
+	{ ".word",	asm_dir_word,	0,		true },
+	{ ".half",	asm_dir_half,	0,		true },
+	{ ".byte",	asm_dir_byte,	0,		true },
+	{ ".ascii",	asm_dir_ascii,	0,		true },
+	{ ".asciz",	asm_dir_asciz,	0,		true },
+	{ ".space",	asm_dir_space,	0,		true },
+	{ ".align",	asm_dir_align,	0,		true },
+	{ ".org",	asm_dir_org,	0,		true },
+	{ ".entry",	asm_dir_entry,	0,		true },
+	{ ".memsize",	asm_dir_memsize,	0,		true },
+	{ ".mode",	asm_dir_mode,	0,		true },
 };
 
 static bool once(struct as *a, const char *at, unsigned int bit)
 {
 	if (a->seen & bit) {
-		error(a, at, "directive given twice");
+		asm_error(a, at, "directive given twice");
 		return false;
 	}
 	a->seen |= bit;
@@ -180,12 +180,12 @@ static void directive(struct as *a, const char *at, const char *name)
 		if (d->once && !once(a, at, d->once))
 			return;
 		d->fn(a, at);
-		if (!a->line_err && !at_end(a))
-			error(a, a->p, "unexpected %s after %s", what(a),
-			      d->name);
+		if (!a->line_err && !asm_at_end(a))
+			asm_error(a, a->p, "unexpected %s after %s", asm_what(a),
+				  d->name);
 		return;
 	}
-	error(a, at, "unknown directive '%s'", name);
+	asm_error(a, at, "unknown directive '%s'", name);
 	if (a->prog)
 		return;
 	/* keep addresses the same in both passes: nothing to count */
@@ -197,34 +197,34 @@ static void line(struct as *a)
 	const char *at;
 
 	for (;;) {
-		skip_ws(a);
+		asm_skip_ws(a);
 		at = a->p;
-		if (!ident(a, name))
+		if (!asm_ident(a, name))
 			break;
-		if (!accept(a, ':')) {
+		if (!asm_accept(a, ':')) {
 			a->p = at;
 			break;
 		}
 		define_label(a, at, name);
 	}
-	if (at_end(a))
+	if (asm_at_end(a))
 		return;
 	at = a->p;
-	if (*at == '.' && ident(a, name) && strcmp(name, ".")) {
+	if (*at == '.' && asm_ident(a, name) && strcmp(name, ".")) {
 		directive(a, at, name);
 		return;
 	}
 	a->p = at;
 	if (!a->prog) {
-		uword(a);
+		asm_uword(a);
 		return;
 	}
-	if (!ident(a, name)) {
-		error(a, at, "expected a mnemonic, directive or label but "
-		      "found %s", what(a));
+	if (!asm_ident(a, name)) {
+		asm_error(a, at, "expected a mnemonic, directive or label but "
+			  "found %s", asm_what(a));
 		return;
 	}
-	instruction(a, at, name);
+	asm_instruction(a, at, name);
 }
 
 static void reset_pass(struct as *a, int pass)
@@ -304,8 +304,8 @@ static void init(struct as *a, const char *src, size_t len,
 
 static void fini(struct as *a)
 {
-	symtab_free(&a->syms);
-	symtab_free(&a->tags);
+	asm_symtab_free(&a->syms);
+	asm_symtab_free(&a->tags);
 	free(a->layout_undef);
 	free(a->cs);
 	free(a->insns);
@@ -390,7 +390,7 @@ int vpmu_asm_ucode(const char *src, size_t len,
 	a.ncs_final = a.ncs;
 	run_pass(&a, 2);
 	if (!a.ncs && !a.nerr)
-		error_lc(&a, a.line, 1, "no microwords");
+		asm_error_lc(&a, a.line, 1, "no microwords");
 	if (!a.nerr)
 		put_image(&a, out);
 	nerr = a.nerr;
@@ -420,11 +420,11 @@ int vpmu_asm_prog(const char *src, size_t len, const void *img,
 		if (!h.mem_size)
 			h.mem_size = 4096;
 		if (h.mem_size < a.hi)
-			error_lc(&a, a.line, 1, "memory size %u is smaller "
-				 "than the program (%u bytes)", h.mem_size, a.hi);
+			asm_error_lc(&a, a.line, 1, "memory size %u is smaller "
+				     "than the program (%u bytes)", h.mem_size, a.hi);
 		if (a.have_entry && a.entry >= h.mem_size)
-			error_lc(&a, a.line, 1, "entry point 0x%llx outside "
-				 "memory", (long long)a.entry);
+			asm_error_lc(&a, a.line, 1, "entry point 0x%llx outside "
+				     "memory", (long long)a.entry);
 	}
 	if (!a.nerr) {
 		h.magic = VPMU_PROG_MAGIC;

@@ -26,7 +26,7 @@ static uint32_t hash(const char *s)
 	return h;
 }
 
-struct sym *sym_find(struct symtab *t, const char *name)
+struct sym *asm_sym_find(struct symtab *t, const char *name)
 {
 	uint32_t i;
 
@@ -48,7 +48,7 @@ static void sym_index(struct symtab *t, uint32_t k)
 	t->idx[i] = k + 1;
 }
 
-struct sym *sym_add(struct symtab *t, const char *name)
+struct sym *asm_sym_add(struct symtab *t, const char *name)
 {
 	uint32_t k;
 
@@ -76,7 +76,7 @@ struct sym *sym_add(struct symtab *t, const char *name)
 	return &t->v[k];
 }
 
-void symtab_free(struct symtab *t)
+void asm_symtab_free(struct symtab *t)
 {
 	uint32_t k;
 
@@ -108,7 +108,7 @@ static void verror(struct as *a, int line, int col, const char *fmt,
 
 /* Report an error at @at on the current line (only its first error). */
 __attribute__((format(printf, 3, 4)))
-void error(struct as *a, const char *at, const char *fmt, ...)
+void asm_error(struct as *a, const char *at, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -122,7 +122,7 @@ void error(struct as *a, const char *at, const char *fmt, ...)
 
 /* Report an error about an earlier line (found at the end of pass 2). */
 __attribute__((format(printf, 4, 5)))
-void error_lc(struct as *a, int line, int col, const char *fmt, ...)
+void asm_error_lc(struct as *a, int line, int col, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -133,7 +133,7 @@ void error_lc(struct as *a, int line, int col, const char *fmt, ...)
 
 /* ---- lexing ------------------------------------------------------------ */
 
-void skip_ws(struct as *a)
+void asm_skip_ws(struct as *a)
 {
 	while (a->p < a->le) {
 		if (*a->p == ' ' || *a->p == '\t' || *a->p == '\r' ||
@@ -146,15 +146,15 @@ void skip_ws(struct as *a)
 	}
 }
 
-bool at_end(struct as *a)
+bool asm_at_end(struct as *a)
 {
-	skip_ws(a);
+	asm_skip_ws(a);
 	return a->p == a->le;
 }
 
-bool accept(struct as *a, char c)
+bool asm_accept(struct as *a, char c)
 {
-	skip_ws(a);
+	asm_skip_ws(a);
 	if (a->p < a->le && *a->p == c) {
 		a->p++;
 		return true;
@@ -162,11 +162,11 @@ bool accept(struct as *a, char c)
 	return false;
 }
 
-const char *what(struct as *a)
+const char *asm_what(struct as *a)
 {
 	static char buf[8];
 
-	skip_ws(a);
+	asm_skip_ws(a);
 	if (a->p == a->le)
 		return "end of line";
 	if (isprint((unsigned char)*a->p))
@@ -176,11 +176,11 @@ const char *what(struct as *a)
 	return buf;
 }
 
-bool expect(struct as *a, char c)
+bool asm_expect(struct as *a, char c)
 {
-	if (accept(a, c))
+	if (asm_accept(a, c))
 		return true;
-	error(a, a->p, "expected '%c' but found %s", c, what(a));
+	asm_error(a, a->p, "expected '%c' but found %s", c, asm_what(a));
 	return false;
 }
 
@@ -196,12 +196,12 @@ static bool is_ident_char(char c)
 }
 
 /* An identifier into @buf (IDENT_MAX bytes); false, without error, if none. */
-bool ident(struct as *a, char *buf)
+bool asm_ident(struct as *a, char *buf)
 {
 	const char *s;
 	size_t n;
 
-	skip_ws(a);
+	asm_skip_ws(a);
 	if (a->p == a->le || !is_ident_start(*a->p))
 		return false;
 	s = a->p++;
@@ -209,7 +209,7 @@ bool ident(struct as *a, char *buf)
 		a->p++;
 	n = a->p - s;
 	if (n >= IDENT_MAX) {
-		error(a, s, "identifier longer than %d characters", IDENT_MAX - 1);
+		asm_error(a, s, "identifier longer than %d characters", IDENT_MAX - 1);
 		n = IDENT_MAX - 1;
 	}
 	memcpy(buf, s, n);
@@ -217,21 +217,21 @@ bool ident(struct as *a, char *buf)
 	return true;
 }
 
-bool need_ident(struct as *a, char *buf, const char *what_for)
+bool asm_need_ident(struct as *a, char *buf, const char *what_for)
 {
-	skip_ws(a);
-	if (ident(a, buf))
+	asm_skip_ws(a);
+	if (asm_ident(a, buf))
 		return true;
-	error(a, a->p, "expected %s but found %s", what_for, what(a));
+	asm_error(a, a->p, "expected %s but found %s", what_for, asm_what(a));
 	return false;
 }
 
 /* A quoted string with C escapes \\ \" \n \t \0 \xHH. */
-bool string(struct as *a, struct vpmu_buf *out)
+bool asm_string(struct as *a, struct vpmu_buf *out)
 {
-	skip_ws(a);
+	asm_skip_ws(a);
 	if (a->p == a->le || *a->p != '"') {
-		error(a, a->p, "expected a string but found %s", what(a));
+		asm_error(a, a->p, "expected a string but found %s", asm_what(a));
 		return false;
 	}
 	a->p++;
@@ -256,18 +256,18 @@ bool string(struct as *a, struct vpmu_buf *out)
 				c = (char)strtoul(hex, NULL, 16);
 				a->p += 2;
 			} else if (c != '\\' && c != '"') {
-				error(a, esc, "unknown escape sequence");
+				asm_error(a, esc, "unknown escape sequence");
 				return false;
 			}
 		}
 		vpmu_buf_put(out, &c, 1);
 	}
-	return expect(a, '"');
+	return asm_expect(a, '"');
 }
 
 /* ---- expressions ------------------------------------------------------- */
 
-int64_t location(struct as *a)
+int64_t asm_location(struct as *a)
 {
 	return a->prog ? a->lc : a->ncs;
 }
@@ -296,18 +296,18 @@ static bool number(struct as *a, int64_t *v)
 		else
 			d = tolower((unsigned char)*a->p) - 'a' + 10;
 		if (d >= base) {
-			error(a, a->p, "bad digit in number");
+			asm_error(a, a->p, "bad digit in number");
 			return false;
 		}
 		if (n > (UINT64_MAX - d) / base) {
-			error(a, s, "number too large");
+			asm_error(a, s, "number too large");
 			return false;
 		}
 		n = n * base + d;
 		any = true;
 	}
 	if (!any) {
-		error(a, s, "bad number");
+		asm_error(a, s, "bad number");
 		return false;
 	}
 	*v = (int64_t)n;
@@ -320,26 +320,26 @@ static bool primary(struct as *a, int64_t *v)
 	const char *at;
 	struct sym *s;
 
-	skip_ws(a);
+	asm_skip_ws(a);
 	at = a->p;
-	if (accept(a, '(')) {
-		if (!expr(a, v))
+	if (asm_accept(a, '(')) {
+		if (!asm_expr(a, v))
 			return false;
-		return expect(a, ')');
+		return asm_expect(a, ')');
 	}
-	if (accept(a, '-')) {
+	if (asm_accept(a, '-')) {
 		if (!primary(a, v))
 			return false;
 		*v = (int64_t)(0 - (uint64_t)*v);
 		return true;
 	}
-	if (accept(a, '~')) {
+	if (asm_accept(a, '~')) {
 		if (!primary(a, v))
 			return false;
 		*v = ~*v;
 		return true;
 	}
-	if (accept(a, '+'))
+	if (asm_accept(a, '+'))
 		return primary(a, v);
 	if (a->p < a->le && isdigit((unsigned char)*a->p))
 		return number(a, v);
@@ -348,18 +348,18 @@ static bool primary(struct as *a, int64_t *v)
 		a->p += 3;
 		return true;
 	}
-	if (!ident(a, name)) {
-		error(a, at, "expected an expression but found %s", what(a));
+	if (!asm_ident(a, name)) {
+		asm_error(a, at, "expected an expression but found %s", asm_what(a));
 		return false;
 	}
 	if (!strcmp(name, ".")) {
-		*v = location(a);
+		*v = asm_location(a);
 		return true;
 	}
-	s = sym_find(&a->syms, name);
+	s = asm_sym_find(&a->syms, name);
 	if (!s || !s->known) {
 		if (a->pass == 2)
-			error(a, at, "undefined symbol '%s'", name);
+			asm_error(a, at, "undefined symbol '%s'", name);
 		a->undef = true;
 		*v = 0;
 		return a->pass == 1;
@@ -381,7 +381,7 @@ static int binop(struct as *a, int min, const char **op)
 {
 	size_t i, n;
 
-	skip_ws(a);
+	asm_skip_ws(a);
 	for (i = 0; i < sizeof(binops) / sizeof(binops[0]); i++) {
 		n = strlen(binops[i].op);
 		if (binops[i].prec >= min && (size_t)(a->le - a->p) >= n &&
@@ -422,7 +422,7 @@ static bool expr_prec(struct as *a, int64_t *v, int min)
 			if (!rv) {
 				if (a->undef)	/* pass 1, value unknown */
 					break;
-				error(a, at, "division by zero");
+				asm_error(a, at, "division by zero");
 				return false;
 			}
 			if (*v == INT64_MIN && rv == -1)
@@ -437,24 +437,24 @@ static bool expr_prec(struct as *a, int64_t *v, int min)
 	return true;
 }
 
-bool expr(struct as *a, int64_t *v)
+bool asm_expr(struct as *a, int64_t *v)
 {
 	return expr_prec(a, v, 1);
 }
 
 /* An expression whose value must lie in [lo, hi]. */
-bool expr_range(struct as *a, int64_t *v, int64_t lo, int64_t hi,
-		const char *what_for)
+bool asm_expr_range(struct as *a, int64_t *v, int64_t lo, int64_t hi,
+		    const char *what_for)
 {
 	const char *at;
 
-	skip_ws(a);
+	asm_skip_ws(a);
 	at = a->p;
-	if (!expr(a, v))
+	if (!asm_expr(a, v))
 		return false;
 	if (*v < lo || *v > hi) {	/* reported in pass 2 */
-		error(a, at, "%s %lld out of range %lld..%lld", what_for,
-		      (long long)*v, (long long)lo, (long long)hi);
+		asm_error(a, at, "%s %lld out of range %lld..%lld", what_for,
+			  (long long)*v, (long long)lo, (long long)hi);
 		return false;
 	}
 	return true;
@@ -464,16 +464,16 @@ bool expr_range(struct as *a, int64_t *v, int64_t lo, int64_t hi,
  * An expression that decides where later things go (.space, .org, ...):
  * it must be computable in pass 1, so it may not use later symbols.
  */
-bool layout_expr(struct as *a, int64_t *v, int64_t lo, int64_t hi,
-		 const char *what_for)
+bool asm_layout_expr(struct as *a, int64_t *v, int64_t lo, int64_t hi,
+		     const char *what_for)
 {
 	const char *at;
 	bool ok;
 
-	skip_ws(a);
+	asm_skip_ws(a);
 	at = a->p;
 	a->undef = false;
-	ok = expr_range(a, v, lo, hi, what_for);
+	ok = asm_expr_range(a, v, lo, hi, what_for);
 	if (a->pass == 1 && a->undef) {
 		a->layout_undef[a->line] = true;
 		return false;
@@ -481,8 +481,8 @@ bool layout_expr(struct as *a, int64_t *v, int64_t lo, int64_t hi,
 	if (!ok)
 		return false;
 	if (a->pass == 2 && a->layout_undef[a->line]) {
-		error(a, at, "%s must not depend on symbols defined later",
-		      what_for);
+		asm_error(a, at, "%s must not depend on symbols defined later",
+			  what_for);
 		return false;
 	}
 	return true;

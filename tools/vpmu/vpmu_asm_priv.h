@@ -111,84 +111,84 @@ enum {
 
 /* vpmu_asm_ucode.c: microcode */
 /* A microword: its parts, separated by ';', in any order. */
-void uword(struct as *a);
+void asm_uword(struct as *a);
 /*
  * The microcode directives, for vpmu_asm.c's table: each takes the rest
  * of the line after its name, which starts at @at.
  */
-void dir_name(struct as *a, const char *at);
-void dir_version(struct as *a, const char *at);
-void dir_evmode(struct as *a, const char *at);
-void dir_flags(struct as *a, const char *at);
-void dir_cache(struct as *a, const char *at);
-void dir_wqueue(struct as *a, const char *at);
-void dir_opcode(struct as *a, const char *at);
-void dir_tag(struct as *a, const char *at);
-void dir_insn(struct as *a, const char *at);
-void dir_idtab(struct as *a, const char *at);
-void dir_default(struct as *a, const char *at);
-void dir_symbols(struct as *a, const char *at);
-void dir_uword(struct as *a, const char *at);
+void asm_dir_name(struct as *a, const char *at);
+void asm_dir_version(struct as *a, const char *at);
+void asm_dir_evmode(struct as *a, const char *at);
+void asm_dir_flags(struct as *a, const char *at);
+void asm_dir_cache(struct as *a, const char *at);
+void asm_dir_wqueue(struct as *a, const char *at);
+void asm_dir_opcode(struct as *a, const char *at);
+void asm_dir_tag(struct as *a, const char *at);
+void asm_dir_insn(struct as *a, const char *at);
+void asm_dir_idtab(struct as *a, const char *at);
+void asm_dir_default(struct as *a, const char *at);
+void asm_dir_symbols(struct as *a, const char *at);
+void asm_dir_uword(struct as *a, const char *at);
 
 /* vpmu_asm_prog.c: programs */
 /* The instruction @name, whose mnemonic starts at @at. */
-void instruction(struct as *a, const char *at, const char *name);
+void asm_instruction(struct as *a, const char *at, const char *name);
 /* The program directives, for vpmu_asm.c's table (as dir_name()). */
-void dir_word(struct as *a, const char *at);
-void dir_half(struct as *a, const char *at);
-void dir_byte(struct as *a, const char *at);
-void dir_ascii(struct as *a, const char *at);
-void dir_asciz(struct as *a, const char *at);
-void dir_space(struct as *a, const char *at);
-void dir_align(struct as *a, const char *at);
-void dir_org(struct as *a, const char *at);
-void dir_entry(struct as *a, const char *at);
-void dir_memsize(struct as *a, const char *at);
-void dir_mode(struct as *a, const char *at);
+void asm_dir_word(struct as *a, const char *at);
+void asm_dir_half(struct as *a, const char *at);
+void asm_dir_byte(struct as *a, const char *at);
+void asm_dir_ascii(struct as *a, const char *at);
+void asm_dir_asciz(struct as *a, const char *at);
+void asm_dir_space(struct as *a, const char *at);
+void asm_dir_align(struct as *a, const char *at);
+void asm_dir_org(struct as *a, const char *at);
+void asm_dir_entry(struct as *a, const char *at);
+void asm_dir_memsize(struct as *a, const char *at);
+void asm_dir_mode(struct as *a, const char *at);
 
 /* vpmu_asm_lex.c: the symbol tables */
 /* The symbol @name of @t, or NULL. */
-struct sym *sym_find(struct symtab *t, const char *name);
+struct sym *asm_sym_find(struct symtab *t, const char *name);
 /* A new symbol @name in @t, all else zero (aborts when out of memory). */
-struct sym *sym_add(struct symtab *t, const char *name);
-void symtab_free(struct symtab *t);
+struct sym *asm_sym_add(struct symtab *t, const char *name);
+void asm_symtab_free(struct symtab *t);
 
 /* vpmu_asm_lex.c: diagnostics, printed in pass 2 only */
 /* Report an error at @at on the current line (only its first error). */
 __attribute__((format(printf, 3, 4)))
-void error(struct as *a, const char *at, const char *fmt, ...);
+void asm_error(struct as *a, const char *at, const char *fmt, ...);
 /* Report an error about an earlier line (found at the end of pass 2). */
 __attribute__((format(printf, 4, 5)))
-void error_lc(struct as *a, int line, int col, const char *fmt, ...);
+void asm_error_lc(struct as *a, int line, int col, const char *fmt, ...);
 
 /* vpmu_asm_lex.c: lexing, from a->p to the end of the current line */
 /* Skip blanks, and a // comment to the end of the line. */
-void skip_ws(struct as *a);
+void asm_skip_ws(struct as *a);
 /* Is nothing but blanks and a comment left? */
-bool at_end(struct as *a);
+bool asm_at_end(struct as *a);
 /* Take @c if it comes next. */
-bool accept(struct as *a, char c);
+bool asm_accept(struct as *a, char c);
 /* What comes next, for a message: 'c', \xHH or end of line. */
-const char *what(struct as *a);
+const char *asm_what(struct as *a);
 /* Take @c, or report what came instead. */
-bool expect(struct as *a, char c);
+bool asm_expect(struct as *a, char c);
 /* An identifier into @buf (IDENT_MAX bytes); false, without error, if none. */
-bool ident(struct as *a, char *buf);
+bool asm_ident(struct as *a, char *buf);
 /* An identifier, or an error saying @what_for was expected. */
-bool need_ident(struct as *a, char *buf, const char *what_for);
+bool asm_need_ident(struct as *a, char *buf, const char *what_for);
 /* A quoted string with C escapes, appended to @out. */
-bool string(struct as *a, struct vpmu_buf *out);
+bool asm_string(struct as *a, struct vpmu_buf *out);
 
 /* vpmu_asm_lex.c: expressions */
 /* ".": a program's byte address, or the next microword's address. */
-int64_t location(struct as *a);
+int64_t asm_location(struct as *a);
 /* An expression; pass 1 takes an unknown symbol as 0 and sets a->undef. */
-bool expr(struct as *a, int64_t *v);
+bool asm_expr(struct as *a, int64_t *v);
 /* An expression whose value must lie in [@lo, @hi]. */
-bool expr_range(struct as *a, int64_t *v, int64_t lo, int64_t hi,
-		const char *what_for);
+bool asm_expr_range(struct as *a, int64_t *v, int64_t lo, int64_t hi,
+		    const char *what_for);
 /* An expression that decides where later things go (.space, .org, ...). */
-bool layout_expr(struct as *a, int64_t *v, int64_t lo, int64_t hi,
-		 const char *what_for);
+bool asm_layout_expr(struct as *a, int64_t *v, int64_t lo, int64_t hi,
+		     const char *what_for);
 
 #endif /* _VPMU_ASM_PRIV_H */

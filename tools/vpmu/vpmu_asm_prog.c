@@ -21,7 +21,8 @@ static void emit_bytes(struct as *a, const char *at, const void *data,
 		       uint32_t n)
 {
 	if (VPMU_PROG_MEM_MAX - a->lc < n) {
-		error(a, at, "program larger than %u bytes", (unsigned int)VPMU_PROG_MEM_MAX);
+		asm_error(a, at, "program larger than %u bytes",
+			  (unsigned int)VPMU_PROG_MEM_MAX);
 		return;
 	}
 	if (a->pass == 2)	/* every byte up to lc has been emitted */
@@ -37,7 +38,8 @@ static void advance(struct as *a, const char *at, uint32_t n, uint8_t fill)
 
 	memset(buf, fill, sizeof(buf));
 	if (VPMU_PROG_MEM_MAX - a->lc < n) {
-		error(a, at, "program larger than %u bytes", (unsigned int)VPMU_PROG_MEM_MAX);
+		asm_error(a, at, "program larger than %u bytes",
+			  (unsigned int)VPMU_PROG_MEM_MAX);
 		return;
 	}
 	while (n) {
@@ -57,26 +59,26 @@ static void dir_data(struct as *a, const char *at, unsigned int size)
 		uint8_t b[4];
 		int64_t v = 0;
 
-		skip_ws(a);
+		asm_skip_ws(a);
 		at = a->p;
-		if (!expr_range(a, &v, lo, hi, "value"))
+		if (!asm_expr_range(a, &v, lo, hi, "value"))
 			v = 0;
 		vpmu_put32(b, (uint32_t)v);
 		emit_bytes(a, at, b, size);
 		if (a->line_err)
 			return;
-	} while (accept(a, ','));
+	} while (asm_accept(a, ','));
 }
 
-void dir_word(struct as *a, const char *at) { dir_data(a, at, 4); }
-void dir_half(struct as *a, const char *at) { dir_data(a, at, 2); }
-void dir_byte(struct as *a, const char *at) { dir_data(a, at, 1); }
+void asm_dir_word(struct as *a, const char *at) { dir_data(a, at, 4); }
+void asm_dir_half(struct as *a, const char *at) { dir_data(a, at, 2); }
+void asm_dir_byte(struct as *a, const char *at) { dir_data(a, at, 1); }
 
 static void dir_ascii_common(struct as *a, const char *at, bool nul)
 {
 	struct vpmu_buf s = { 0 };
 
-	if (string(a, &s)) {
+	if (asm_string(a, &s)) {
 		if (nul)
 			vpmu_buf_put(&s, "", 1);
 		emit_bytes(a, at, s.p, (uint32_t)s.len);
@@ -84,84 +86,91 @@ static void dir_ascii_common(struct as *a, const char *at, bool nul)
 	vpmu_buf_free(&s);
 }
 
-void dir_ascii(struct as *a, const char *at) { dir_ascii_common(a, at, false); }
-void dir_asciz(struct as *a, const char *at) { dir_ascii_common(a, at, true); }
+void asm_dir_ascii(struct as *a, const char *at)
+{
+	dir_ascii_common(a, at, false);
+}
 
-void dir_space(struct as *a, const char *at)
+void asm_dir_asciz(struct as *a, const char *at)
+{
+	dir_ascii_common(a, at, true);
+}
+
+void asm_dir_space(struct as *a, const char *at)
 {
 	int64_t n, fill = 0;
 
-	if (!layout_expr(a, &n, 0, VPMU_PROG_MEM_MAX, "size"))
+	if (!asm_layout_expr(a, &n, 0, VPMU_PROG_MEM_MAX, "size"))
 		return;
-	if (accept(a, ',') && !expr_range(a, &fill, -128, 255, "fill byte"))
+	if (asm_accept(a, ',') && !asm_expr_range(a, &fill, -128, 255, "fill byte"))
 		return;
 	advance(a, at, (uint32_t)n, (uint8_t)fill);
 }
 
-void dir_align(struct as *a, const char *at)
+void asm_dir_align(struct as *a, const char *at)
 {
 	int64_t n;
 
-	skip_ws(a);
+	asm_skip_ws(a);
 	at = a->p;
-	if (!layout_expr(a, &n, 1, 1 << 16, "alignment"))
+	if (!asm_layout_expr(a, &n, 1, 1 << 16, "alignment"))
 		return;
 	if (n & (n - 1)) {
-		error(a, at, "alignment %lld is not a power of 2",
-		      (long long)n);
+		asm_error(a, at, "alignment %lld is not a power of 2",
+			  (long long)n);
 		return;
 	}
 	advance(a, at, (uint32_t)(-a->lc & (n - 1)), 0);
 }
 
-void dir_org(struct as *a, const char *at)
+void asm_dir_org(struct as *a, const char *at)
 {
 	int64_t n;
 
-	skip_ws(a);
+	asm_skip_ws(a);
 	at = a->p;
-	if (!layout_expr(a, &n, 0, VPMU_PROG_MEM_MAX, "address"))
+	if (!asm_layout_expr(a, &n, 0, VPMU_PROG_MEM_MAX, "address"))
 		return;
 	if (n < a->lc) {
-		error(a, at, ".org 0x%llx moves backwards (now at 0x%x)",
-		      (long long)n, a->lc);
+		asm_error(a, at, ".org 0x%llx moves backwards (now at 0x%x)",
+			  (long long)n, a->lc);
 		return;
 	}
 	advance(a, at, (uint32_t)(n - a->lc), 0);
 }
 
-void dir_entry(struct as *a, const char *at)
+void asm_dir_entry(struct as *a, const char *at)
 {
-	a->have_entry = expr_range(a, &a->entry, 0, VPMU_PROG_MEM_MAX - 4,
-				   "entry point");
+	a->have_entry = asm_expr_range(a, &a->entry, 0, VPMU_PROG_MEM_MAX - 4,
+				       "entry point");
 	if (a->have_entry && a->entry % 4)
-		error(a, at, "entry point 0x%llx is not word-aligned",
-		      (long long)a->entry);
+		asm_error(a, at, "entry point 0x%llx is not word-aligned",
+			  (long long)a->entry);
 }
 
-void dir_memsize(struct as *a, const char *at)
+void asm_dir_memsize(struct as *a, const char *at)
 {
-	a->have_memsize = expr_range(a, &a->memsize, 4, VPMU_PROG_MEM_MAX,
-				     "memory size");
+	a->have_memsize = asm_expr_range(a, &a->memsize, 4, VPMU_PROG_MEM_MAX,
+					 "memory size");
 	if (a->have_memsize && a->memsize % 4)
-		error(a, at, "memory size %lld is not a multiple of 4",
-		      (long long)a->memsize);
+		asm_error(a, at, "memory size %lld is not a multiple of 4",
+			  (long long)a->memsize);
 }
 
-void dir_mode(struct as *a, const char *at)
+void asm_dir_mode(struct as *a, const char *at)
 {
 	char kw[IDENT_MAX];
 
-	skip_ws(a);
+	asm_skip_ws(a);
 	at = a->p;
-	if (!need_ident(a, kw, "'user' or 'super'"))
+	if (!asm_need_ident(a, kw, "'user' or 'super'"))
 		return;
 	if (!strcasecmp(kw, "user"))
 		a->super = false;
 	else if (!strcasecmp(kw, "super"))
 		a->super = true;
 	else
-		error(a, at, "expected 'user' or 'super' but found '%s'", kw);
+		asm_error(a, at, "expected 'user' or 'super' but found '%s'", kw);
 }
 
 /* Encode one operand value into its field, range-checked. */
@@ -177,8 +186,8 @@ static bool encode_operand(struct as *a, const char *at,
 		v -= a->lc;
 	if (op->kind == VPMU_MOP_PCREL || op->kind == VPMU_MOP_ABS) {
 		if (v & ((1ll << op->shift) - 1)) {
-			error(a, at, "%s target offset %lld is not a multiple "
-			      "of %d", kind, (long long)v, 1 << op->shift);
+			asm_error(a, at, "%s target offset %lld is not a multiple "
+				  "of %d", kind, (long long)v, 1 << op->shift);
 			return false;
 		}
 		v >>= op->shift;	/* arithmetic on int64_t */
@@ -189,13 +198,13 @@ static bool encode_operand(struct as *a, const char *at,
 	}
 	if (v < lo || v > hi) {
 		if (op->kind == VPMU_MOP_PCREL)
-			error(a, at, "branch target out of range (%lld words "
-			      "away, field holds %lld..%lld)", (long long)v,
-			      (long long)lo, (long long)hi);
+			asm_error(a, at, "branch target out of range (%lld words "
+				  "away, field holds %lld..%lld)", (long long)v,
+				  (long long)lo, (long long)hi);
 		else
-			error(a, at, "%s value %lld out of range %lld..%lld "
-			      "for a %u-bit field", kind, (long long)v,
-			      (long long)lo, (long long)hi, op->width);
+			asm_error(a, at, "%s value %lld out of range %lld..%lld "
+				  "for a %u-bit field", kind, (long long)v,
+				  (long long)lo, (long long)hi, op->width);
 		return false;
 	}
 	*word |= ((uint32_t)v << op->pos) & vpmu_mop_mask(op);
@@ -210,24 +219,24 @@ static bool reg_operand(struct as *a, const struct vpmu_image_operand *op,
 	char *end;
 	long n;
 
-	skip_ws(a);
+	asm_skip_ws(a);
 	at = a->p;
-	if (!ident(a, name) || (name[0] != 'r' && name[0] != 'R') ||
+	if (!asm_ident(a, name) || (name[0] != 'r' && name[0] != 'R') ||
 	    !isdigit((unsigned char)name[1])) {
 		a->p = at;
-		error(a, at, "expected a register (r0..r31) but found %s",
-		      what(a));
+		asm_error(a, at, "expected a register (r0..r31) but found %s",
+			  asm_what(a));
 		return false;
 	}
 	n = strtol(name + 1, &end, 10);
 	if (*end || n > 31) {
-		error(a, at, "no register '%s'", name);
+		asm_error(a, at, "no register '%s'", name);
 		return false;
 	}
 	return encode_operand(a, at, op, n, word);
 }
 
-void instruction(struct as *a, const char *at, const char *name)
+void asm_instruction(struct as *a, const char *at, const char *name)
 {
 	struct vpmu_image_insn in;
 	uint32_t i, word;
@@ -242,12 +251,12 @@ void instruction(struct as *a, const char *at, const char *name)
 			break;
 	}
 	if (i == a->img.h.insn_count) {
-		error(a, at, "unknown mnemonic '%s'", name);
+		asm_error(a, at, "unknown mnemonic '%s'", name);
 		advance(a, at, 4, 0);
 		return;
 	}
 	if (a->lc % 4)
-		error(a, at, "instruction at unaligned address 0x%x", a->lc);
+		asm_error(a, at, "instruction at unaligned address 0x%x", a->lc);
 	word = in.match;
 	for (i = 0; a->pass == 2 && i < in.nops && i < VPMU_INSN_MAX_OPS; i++) {
 		const struct vpmu_image_operand *op = &in.ops[i];
@@ -255,29 +264,29 @@ void instruction(struct as *a, const char *at, const char *name)
 		int64_t v;
 
 		if (op->flags & VPMU_MOPF_PAREN) {
-			if (!expect(a, '('))
+			if (!asm_expect(a, '('))
 				break;
-		} else if (i && !expect(a, ',')) {
+		} else if (i && !asm_expect(a, ',')) {
 			break;
 		}
-		skip_ws(a);
+		asm_skip_ws(a);
 		oat = a->p;
-		if (at_end(a)) {
-			error(a, oat, "'%s' needs %u operands", name, in.nops);
+		if (asm_at_end(a)) {
+			asm_error(a, oat, "'%s' needs %u operands", name, in.nops);
 			break;
 		}
 		if (op->kind == VPMU_MOP_REG) {
 			if (!reg_operand(a, op, &word))
 				break;
-		} else if (!expr(a, &v) || !encode_operand(a, oat, op, v, &word)) {
+		} else if (!asm_expr(a, &v) || !encode_operand(a, oat, op, v, &word)) {
 			break;
 		}
-		if ((op->flags & VPMU_MOPF_PAREN) && !expect(a, ')'))
+		if ((op->flags & VPMU_MOPF_PAREN) && !asm_expect(a, ')'))
 			break;
 	}
-	if (a->pass == 2 && !a->line_err && !at_end(a))
-		error(a, a->p, "too many operands for '%s' (found %s)", name,
-		      what(a));
+	if (a->pass == 2 && !a->line_err && !asm_at_end(a))
+		asm_error(a, a->p, "too many operands for '%s' (found %s)", name,
+			  asm_what(a));
 	vpmu_put32(b, word);
 	emit_bytes(a, at, b, 4);
 }

@@ -41,31 +41,31 @@ static int operand(struct as *a, enum role role, int64_t *imm)
 	const char *at;
 	int code;
 
-	skip_ws(a);
+	asm_skip_ws(a);
 	at = a->p;
-	if (accept(a, '#')) {
+	if (asm_accept(a, '#')) {
 		if (role != ROLE_B) {
-			error(a, at, "an immediate cannot be the %s",
-			      roles[role]);
+			asm_error(a, at, "an immediate cannot be the %s",
+				  roles[role]);
 			return -1;
 		}
-		if (!expr_range(a, imm, -(1 << (VPMU_UW_IMM_BITS - 1)),
-				(1 << (VPMU_UW_IMM_BITS - 1)) - 1, "immediate"))
+		if (!asm_expr_range(a, imm, -(1 << (VPMU_UW_IMM_BITS - 1)),
+				    (1 << (VPMU_UW_IMM_BITS - 1)) - 1, "immediate"))
 			return -1;
 		return VPMU_OPND_IMM;
 	}
-	if (!ident(a, name)) {
-		error(a, at, "expected an operand but found %s", what(a));
+	if (!asm_ident(a, name)) {
+		asm_error(a, at, "expected an operand but found %s", asm_what(a));
 		return -1;
 	}
 	code = opnd_lookup(name);
 	if (code < 0) {
-		error(a, at, "unknown operand '%s'", name);
+		asm_error(a, at, "unknown operand '%s'", name);
 		return -1;
 	}
 	if (role == ROLE_DST && vpmu_opnd_info[code].access == VPMU_ACC_RO) {
-		error(a, at, "'%s' is read-only and cannot be the destination",
-		      name);
+		asm_error(a, at, "'%s' is read-only and cannot be the destination",
+			  name);
 		return -1;
 	}
 	return code;
@@ -77,22 +77,22 @@ static bool mem_operand(struct as *a, int64_t *off, int *base)
 	int64_t dummy;
 
 	*off = 0;
-	skip_ws(a);
+	asm_skip_ws(a);
 	if (a->p < a->le && *a->p != '(' &&
-	    !expr_range(a, off, -(1 << (VPMU_UW_IMM_BITS - 1)),
-			(1 << (VPMU_UW_IMM_BITS - 1)) - 1, "offset"))
+	    !asm_expr_range(a, off, -(1 << (VPMU_UW_IMM_BITS - 1)),
+			    (1 << (VPMU_UW_IMM_BITS - 1)) - 1, "offset"))
 		return false;
-	if (!expect(a, '('))
+	if (!asm_expect(a, '('))
 		return false;
 	*base = operand(a, ROLE_A, &dummy);
-	return *base >= 0 && expect(a, ')');
+	return *base >= 0 && asm_expect(a, ')');
 }
 
 static bool small_arg(struct as *a, int64_t *v, int64_t lo, int64_t hi,
 		      const char *what_for)
 {
-	accept(a, '#');
-	return expr_range(a, v, lo, hi, what_for);
+	asm_accept(a, '#');
+	return asm_expr_range(a, v, lo, hi, what_for);
 }
 
 /* The ALU/memory part: "OP[.s] operands". */
@@ -105,8 +105,8 @@ static bool alu_part(struct as *a, const char *at, int op, bool s,
 
 	if (s && oi->sig != VPMU_SIG_DAB && oi->sig != VPMU_SIG_DB &&
 	    oi->sig != VPMU_SIG_DAF) {
-		error(a, at, "'.s' is not allowed on %s (no ALU result)",
-		      oi->name);
+		asm_error(a, at, "'.s' is not allowed on %s (no ALU result)",
+			  oi->name);
 		return false;
 	}
 	switch (oi->sig) {
@@ -115,11 +115,11 @@ static bool alu_part(struct as *a, const char *at, int op, bool s,
 	case VPMU_SIG_DAB:
 	case VPMU_SIG_DB:
 		dst = operand(a, ROLE_DST, &imm);
-		if (dst < 0 || !expect(a, ','))
+		if (dst < 0 || !asm_expect(a, ','))
 			return false;
 		if (oi->sig == VPMU_SIG_DAB) {
 			ra = operand(a, ROLE_A, &imm);
-			if (ra < 0 || !expect(a, ','))
+			if (ra < 0 || !asm_expect(a, ','))
 				return false;
 		}
 		rb = operand(a, ROLE_B, &imm);
@@ -128,24 +128,24 @@ static bool alu_part(struct as *a, const char *at, int op, bool s,
 		break;
 	case VPMU_SIG_DAF:
 		dst = operand(a, ROLE_DST, &imm);
-		if (dst < 0 || !expect(a, ','))
+		if (dst < 0 || !asm_expect(a, ','))
 			return false;
 		ra = operand(a, ROLE_A, &imm);
-		if (ra < 0 || !expect(a, ','))
+		if (ra < 0 || !asm_expect(a, ','))
 			return false;
 		if (op == VPMU_OP_EXT) {
 			const char *lat;
 
 			if (!small_arg(a, &imm, 0, 31, "field position") ||
-			    !expect(a, ','))
+			    !asm_expect(a, ','))
 				return false;
-			skip_ws(a);
+			asm_skip_ws(a);
 			lat = a->p;
 			if (!small_arg(a, &len, 1, 32, "field length"))
 				return false;
 			if (imm + len > 32) {
-				error(a, lat, "field %lld..%lld runs past bit 31",
-				      (long long)imm, (long long)(imm + len - 1));
+				asm_error(a, lat, "field %lld..%lld runs past bit 31",
+					  (long long)imm, (long long)(imm + len - 1));
 				return false;
 			}
 			imm = VPMU_EXT_IMM(imm, len);
@@ -157,23 +157,23 @@ static bool alu_part(struct as *a, const char *at, int op, bool s,
 		break;
 	case VPMU_SIG_LD:
 		dst = operand(a, ROLE_DST, &imm);
-		if (dst < 0 || !expect(a, ',') || !mem_operand(a, &imm, &ra))
+		if (dst < 0 || !asm_expect(a, ',') || !mem_operand(a, &imm, &ra))
 			return false;
 		break;
 	case VPMU_SIG_ST: {
 		const char *bat;
 
-		skip_ws(a);
+		asm_skip_ws(a);
 		bat = a->p;
 		rb = operand(a, ROLE_B, &imm);
 		if (rb < 0)
 			return false;
 		if (rb == VPMU_OPND_IMM) {
-			error(a, bat, "%s stores a register, not an immediate",
-			      oi->name);
+			asm_error(a, bat, "%s stores a register, not an immediate",
+				  oi->name);
 			return false;
 		}
-		if (!expect(a, ',') || !mem_operand(a, &imm, &ra))
+		if (!asm_expect(a, ',') || !mem_operand(a, &imm, &ra))
 			return false;
 		break;
 	}
@@ -192,18 +192,18 @@ static bool target(struct as *a, int64_t *v, uint32_t span)
 {
 	const char *at;
 
-	skip_ws(a);
+	asm_skip_ws(a);
 	at = a->p;
-	if (!expr(a, v))
+	if (!asm_expr(a, v))
 		return false;
 	if (a->pass == 2 && (*v < 0 || *v + span > a->ncs_final)) {
 		if (span > 1)
-			error(a, at, "dispatch table %lld..%lld outside the "
-			      "control store (%u words)", (long long)*v,
-			      (long long)(*v + span - 1), a->ncs_final);
+			asm_error(a, at, "dispatch table %lld..%lld outside the "
+				  "control store (%u words)", (long long)*v,
+				  (long long)(*v + span - 1), a->ncs_final);
 		else
-			error(a, at, "micro-address %lld outside the control "
-			      "store (%u words)", (long long)*v, a->ncs_final);
+			asm_error(a, at, "micro-address %lld outside the control "
+				  "store (%u words)", (long long)*v, a->ncs_final);
 		return false;
 	}
 	return true;
@@ -235,21 +235,21 @@ static bool seq_part(struct as *a, int seq, uint64_t *uw)
 			return false;
 		break;
 	case VPMU_SEQSIG_COND:
-		skip_ws(a);
+		asm_skip_ws(a);
 		at = a->p;
-		if (!need_ident(a, name, "a condition"))
+		if (!asm_need_ident(a, name, "a condition"))
 			return false;
 		c = cond_lookup(name);
 		if (c < 0) {
-			error(a, at, "unknown condition '%s'", name);
+			asm_error(a, at, "unknown condition '%s'", name);
 			return false;
 		}
-		if (!expect(a, ',') || !target(a, &t, 1))
+		if (!asm_expect(a, ',') || !target(a, &t, 1))
 			return false;
 		break;
 	case VPMU_SEQSIG_DISP:
 		if (!small_arg(a, &c, 1, 8, "dispatch width") ||
-		    !expect(a, ',') || !target(a, &t, 1u << c))
+		    !asm_expect(a, ',') || !target(a, &t, 1u << c))
 			return false;
 		break;
 	case VPMU_SEQSIG_CODE:
@@ -271,7 +271,7 @@ static bool event_part(struct as *a, uint64_t *uw)
 	uint32_t field = 0;
 	int n = 0;
 
-	if (accept(a, '}'))
+	if (asm_accept(a, '}'))
 		return true;
 	do {
 		char name[IDENT_MAX];
@@ -279,13 +279,13 @@ static bool event_part(struct as *a, uint64_t *uw)
 		struct sym *t = NULL;
 		int64_t k;
 
-		skip_ws(a);
+		asm_skip_ws(a);
 		at = a->p;
 		save = a->p;
-		if (ident(a, name)) {
-			t = sym_find(&a->tags, name);
-			if (!t && !sym_find(&a->syms, name)) {
-				error(a, at, "unknown tag '%s'", name);
+		if (asm_ident(a, name)) {
+			t = asm_sym_find(&a->tags, name);
+			if (!t && !asm_sym_find(&a->syms, name)) {
+				asm_error(a, at, "unknown tag '%s'", name);
 				return false;
 			}
 		}
@@ -293,22 +293,22 @@ static bool event_part(struct as *a, uint64_t *uw)
 			k = t->val;
 		} else {
 			a->p = save;
-			if (!expr(a, &k))
+			if (!asm_expr(a, &k))
 				return false;
 		}
 		if (k < 1 || k > hi) {
-			error(a, at, "tag %lld out of range 1..%lld for %s "
-			      "%u-bit event fields", (long long)k, (long long)hi,
-			      onehot ? "one-hot" : "encoded", a->h.ev_bits);
+			asm_error(a, at, "tag %lld out of range 1..%lld for %s "
+				  "%u-bit event fields", (long long)k, (long long)hi,
+				  onehot ? "one-hot" : "encoded", a->h.ev_bits);
 			return false;
 		}
 		if (!onehot && n++) {
-			error(a, at, "an encoded event field holds one tag");
+			asm_error(a, at, "an encoded event field holds one tag");
 			return false;
 		}
 		field |= onehot ? 1u << (k - 1) : (uint32_t)k;
-	} while (accept(a, ','));
-	if (!expect(a, '}'))
+	} while (asm_accept(a, ','));
+	if (!asm_expect(a, '}'))
 		return false;
 	*uw |= VPMU_UW_PUT(EVENT, field);
 	return true;
@@ -356,14 +356,15 @@ static void emit_uword(struct as *a, uint64_t uw)
  * A microword: parts separated by ';' in any order, each at most once:
  * an ALU/memory operation, a sequencer operation, "{tags}", "trig".
  */
-void uword(struct as *a)
+void asm_uword(struct as *a)
 {
 	bool have_alu = false, have_seq = false, have_ev = false, trig = false;
 	const char *at;
 	uint64_t uw = 0;
 
 	if (a->ncs >= VPMU_CS_MAX) {
-		error(a, a->p, "control store full (%u words)", (unsigned int)VPMU_CS_MAX);
+		asm_error(a, a->p, "control store full (%u words)",
+			  (unsigned int)VPMU_CS_MAX);
 		return;
 	}
 	if (a->pass == 1) {
@@ -374,11 +375,11 @@ void uword(struct as *a)
 		char name[IDENT_MAX], *dot;
 		int op, seq;
 
-		skip_ws(a);
+		asm_skip_ws(a);
 		at = a->p;
-		if (accept(a, '{')) {
+		if (asm_accept(a, '{')) {
 			if (have_ev) {
-				error(a, at, "more than one event field");
+				asm_error(a, at, "more than one event field");
 				goto out;
 			}
 			have_ev = true;
@@ -386,14 +387,14 @@ void uword(struct as *a)
 				goto out;
 			continue;
 		}
-		if (!ident(a, name)) {
-			error(a, at, "expected a microword part but found %s",
-			      what(a));
+		if (!asm_ident(a, name)) {
+			asm_error(a, at, "expected a microword part but found %s",
+				  asm_what(a));
 			goto out;
 		}
 		if (!strcasecmp(name, "trig")) {
 			if (trig)
-				error(a, at, "'trig' given twice");
+				asm_error(a, at, "'trig' given twice");
 			trig = true;
 			continue;
 		}
@@ -403,11 +404,11 @@ void uword(struct as *a)
 		op = op_lookup(name);
 		if (op >= 0) {
 			if (dot && strcasecmp(dot + 1, "s")) {
-				error(a, at, "unknown suffix '.%s'", dot + 1);
+				asm_error(a, at, "unknown suffix '.%s'", dot + 1);
 				goto out;
 			}
 			if (have_alu) {
-				error(a, at, "more than one ALU operation");
+				asm_error(a, at, "more than one ALU operation");
 				goto out;
 			}
 			have_alu = true;
@@ -419,20 +420,20 @@ void uword(struct as *a)
 		if (seq < 0) {
 			if (dot)
 				*dot = '.';
-			error(a, at, "unknown mnemonic '%s'", name);
+			asm_error(a, at, "unknown mnemonic '%s'", name);
 			goto out;
 		}
 		if (have_seq) {
-			error(a, at, "more than one sequencer operation");
+			asm_error(a, at, "more than one sequencer operation");
 			goto out;
 		}
 		have_seq = true;
 		if (!seq_part(a, seq, &uw))
 			goto out;
-	} while (accept(a, ';'));
-	if (!at_end(a)) {
-		error(a, a->p, "expected ';' or end of line but found %s",
-		      what(a));
+	} while (asm_accept(a, ';'));
+	if (!asm_at_end(a)) {
+		asm_error(a, a->p, "expected ';' or end of line but found %s",
+			  asm_what(a));
 		goto out;
 	}
 	if (VPMU_UW_GET(uw, SEQ) == VPMU_SEQ_DISP ||
@@ -442,23 +443,23 @@ void uword(struct as *a)
 
 		if (sig != VPMU_SIG_DAB && sig != VPMU_SIG_DB &&
 		    sig != VPMU_SIG_DAF)
-			error(a, a->ls, "%s needs an ALU result "
-			      "(a DAB, DB or DAF operation)",
-			      vpmu_seq_info[VPMU_UW_GET(uw, SEQ)].name);
+			asm_error(a, a->ls, "%s needs an ALU result "
+				  "(a DAB, DB or DAF operation)",
+				  vpmu_seq_info[VPMU_UW_GET(uw, SEQ)].name);
 		else if (VPMU_UW_GET(uw, SEQ) == VPMU_SEQ_CTR &&
 			 !vpmu_ctr_dst_ok(dst))
-			error(a, a->ls, "CTR writes its counter to a register "
-			      "(r, t, @ds, @s1, @s2 or zero), not %s",
-			      vpmu_opnd_info[dst].name);
+			asm_error(a, a->ls, "CTR writes its counter to a register "
+				  "(r, t, @ds, @s1, @s2 or zero), not %s",
+				  vpmu_opnd_info[dst].name);
 	}
 	if (a->ncs + 1 == a->ncs_final) {
 		unsigned int seq = VPMU_UW_GET(uw, SEQ);
 
 		if (seq == VPMU_SEQ_NEXT || seq == VPMU_SEQ_BR ||
 		    seq == VPMU_SEQ_CALL || seq == VPMU_SEQ_CTR)
-			error(a, a->ls, "the last microword cannot continue "
-			      "at the next address (%s)",
-			      vpmu_seq_info[seq].name);
+			asm_error(a, a->ls, "the last microword cannot continue "
+				  "at the next address (%s)",
+				  vpmu_seq_info[seq].name);
 	}
 	uw |= VPMU_UW_PUT(T, trig);
 out:
@@ -467,59 +468,59 @@ out:
 
 /* ---- microcode: directives ---------------------------------------------- */
 
-void dir_name(struct as *a, const char *at)
+void asm_dir_name(struct as *a, const char *at)
 {
 	struct vpmu_buf s = { 0 };
 
-	skip_ws(a);
+	asm_skip_ws(a);
 	at = a->p;
-	if (string(a, &s)) {
+	if (asm_string(a, &s)) {
 		if (s.len >= VPMU_IMAGE_NAME_LEN || (s.len && memchr(s.p, 0, s.len)))
-			error(a, at, "name must be 0..%d characters, no NUL",
-			      VPMU_IMAGE_NAME_LEN - 1);
+			asm_error(a, at, "name must be 0..%d characters, no NUL",
+				  VPMU_IMAGE_NAME_LEN - 1);
 		else if (s.len)
 			memcpy(a->h.name, s.p, s.len);
 	}
 	vpmu_buf_free(&s);
 }
 
-void dir_version(struct as *a, const char *at)
+void asm_dir_version(struct as *a, const char *at)
 {
 	int64_t v;
 
-	if (expr_range(a, &v, 0, UINT32_MAX, "version"))
+	if (asm_expr_range(a, &v, 0, UINT32_MAX, "version"))
 		a->h.image_version = (uint32_t)v;
 }
 
-void dir_evmode(struct as *a, const char *at)
+void asm_dir_evmode(struct as *a, const char *at)
 {
 	char kw[IDENT_MAX];
 	int64_t bits;
 
 	if (a->ncs || (a->seen & SEEN_TAG)) {
-		error(a, at, ".evmode must come before any microword or .tag");
+		asm_error(a, at, ".evmode must come before any microword or .tag");
 		return;
 	}
-	skip_ws(a);
+	asm_skip_ws(a);
 	at = a->p;
-	if (!need_ident(a, kw, "'onehot' or 'encoded'"))
+	if (!asm_need_ident(a, kw, "'onehot' or 'encoded'"))
 		return;
 	if (!strcasecmp(kw, "onehot")) {
 		a->h.ev_mode = VPMU_EVMODE_ONEHOT;
 	} else if (!strcasecmp(kw, "encoded")) {
 		a->h.ev_mode = VPMU_EVMODE_ENCODED;
 	} else {
-		error(a, at, "expected 'onehot' or 'encoded' but found '%s'",
-		      kw);
+		asm_error(a, at, "expected 'onehot' or 'encoded' but found '%s'",
+			  kw);
 		return;
 	}
-	accept(a, ',');
-	if (expr_range(a, &bits, 1, VPMU_UW_EVENT_BITS, "event-field width"))
+	asm_accept(a, ',');
+	if (asm_expr_range(a, &bits, 1, VPMU_UW_EVENT_BITS, "event-field width"))
 		a->h.ev_bits = (uint32_t)bits;
 }
 
 /* .flags NAME {, NAME} | none: the names of VPMU_IMG_FLAG_LIST */
-void dir_flags(struct as *a, const char *at)
+void asm_dir_flags(struct as *a, const char *at)
 {
 #define VPMU_X_FLAG(name, bit, doc) { name, bit },
 	static const struct { const char *name; uint32_t bit; } flags[] = {
@@ -531,9 +532,9 @@ void dir_flags(struct as *a, const char *at)
 
 	a->h.flags = 0;
 	do {
-		skip_ws(a);
+		asm_skip_ws(a);
 		at = a->p;
-		if (!need_ident(a, kw, "a flag name"))
+		if (!asm_need_ident(a, kw, "a flag name"))
 			return;
 		for (i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
 			if (!strcasecmp(kw, flags[i].name))
@@ -541,10 +542,10 @@ void dir_flags(struct as *a, const char *at)
 		if (i < sizeof(flags) / sizeof(flags[0])) {
 			a->h.flags |= flags[i].bit;
 		} else if (strcasecmp(kw, "none")) {
-			error(a, at, "unknown flag '%s'", kw);
+			asm_error(a, at, "unknown flag '%s'", kw);
 			return;
 		}
-	} while (accept(a, ','));
+	} while (asm_accept(a, ','));
 }
 
 static bool pow2_arg(struct as *a, uint32_t *out, int64_t lo, int64_t hi,
@@ -553,64 +554,64 @@ static bool pow2_arg(struct as *a, uint32_t *out, int64_t lo, int64_t hi,
 	const char *at;
 	int64_t v;
 
-	skip_ws(a);
+	asm_skip_ws(a);
 	at = a->p;
-	if (!expr_range(a, &v, lo, hi, what_for))
+	if (!asm_expr_range(a, &v, lo, hi, what_for))
 		return false;
 	if (v & (v - 1)) {
-		error(a, at, "%s %lld is not a power of 2", what_for,
-		      (long long)v);
+		asm_error(a, at, "%s %lld is not a power of 2", what_for,
+			  (long long)v);
 		return false;
 	}
 	*out = (uint32_t)v;
 	return true;
 }
 
-void dir_cache(struct as *a, const char *at)
+void asm_dir_cache(struct as *a, const char *at)
 {
 	int64_t pen;
 
 	if (!pow2_arg(a, &a->h.dc_lines, 1, 1024, "cache lines") ||
-	    !expect(a, ',') ||
+	    !asm_expect(a, ',') ||
 	    !pow2_arg(a, &a->h.dc_line_size, 4, 256, "cache line size") ||
-	    !expect(a, ',') || !expr_range(a, &pen, 0, 64, "miss penalty"))
+	    !asm_expect(a, ',') || !asm_expr_range(a, &pen, 0, 64, "miss penalty"))
 		return;
 	a->h.dc_miss_penalty = (uint32_t)pen;
 }
 
-void dir_wqueue(struct as *a, const char *at)
+void asm_dir_wqueue(struct as *a, const char *at)
 {
 	int64_t depth, drain;
 
-	if (!expr_range(a, &depth, 1, 32, "write-queue depth") ||
-	    !expect(a, ',') ||
-	    !expr_range(a, &drain, 1, 64, "write-queue drain time"))
+	if (!asm_expr_range(a, &depth, 1, 32, "write-queue depth") ||
+	    !asm_expect(a, ',') ||
+	    !asm_expr_range(a, &drain, 1, 64, "write-queue drain time"))
 		return;
 	a->h.wq_depth = (uint32_t)depth;
 	a->h.wq_drain = (uint32_t)drain;
 }
 
-void dir_opcode(struct as *a, const char *at)
+void asm_dir_opcode(struct as *a, const char *at)
 {
 	int64_t shift, bits;
 
 	if (a->seen & SEEN_INSN) {
-		error(a, at, ".opcode must come before any .insn");
+		asm_error(a, at, ".opcode must come before any .insn");
 		return;
 	}
-	if (!expr_range(a, &shift, 0, 31, "opcode position") ||
-	    !expect(a, ',') ||
-	    !expr_range(a, &bits, 1, VPMU_OP_BITS_MAX, "opcode width"))
+	if (!asm_expr_range(a, &shift, 0, 31, "opcode position") ||
+	    !asm_expect(a, ',') ||
+	    !asm_expr_range(a, &bits, 1, VPMU_OP_BITS_MAX, "opcode width"))
 		return;
 	if (shift + bits > 32) {
-		error(a, at, "opcode field runs past bit 31");
+		asm_error(a, at, "opcode field runs past bit 31");
 		return;
 	}
 	a->h.op_shift = (uint32_t)shift;
 	a->h.op_bits = (uint32_t)bits;
 }
 
-void dir_tag(struct as *a, const char *at)
+void asm_dir_tag(struct as *a, const char *at)
 {
 	bool onehot = a->h.ev_mode == VPMU_EVMODE_ONEHOT;
 	char name[IDENT_MAX];
@@ -618,21 +619,21 @@ void dir_tag(struct as *a, const char *at)
 	int64_t k;
 
 	a->seen |= SEEN_TAG;
-	skip_ws(a);
+	asm_skip_ws(a);
 	at = a->p;
-	if (!need_ident(a, name, "a tag name"))
+	if (!asm_need_ident(a, name, "a tag name"))
 		return;
-	accept(a, ',');
-	if (!expr_range(a, &k, 1, onehot ? (int64_t)a->h.ev_bits :
-			(1 << a->h.ev_bits) - 1, "tag"))
+	asm_accept(a, ',');
+	if (!asm_expr_range(a, &k, 1, onehot ? (int64_t)a->h.ev_bits :
+			    (1 << a->h.ev_bits) - 1, "tag"))
 		return;
-	t = sym_find(&a->tags, name);
+	t = asm_sym_find(&a->tags, name);
 	if (!t) {
-		t = sym_add(&a->tags, name);
+		t = asm_sym_add(&a->tags, name);
 		t->line = a->line;
 	} else if (t->line != a->line) {
-		error(a, at, "duplicate tag '%s' (first defined on line %d)",
-		      name, t->line);
+		asm_error(a, at, "duplicate tag '%s' (first defined on line %d)",
+			  name, t->line);
 		return;
 	}
 	t->val = k;
@@ -654,8 +655,8 @@ static void set_idtab(struct as *a, const char *at, uint32_t opc,
 		      uint32_t addr)
 {
 	if (a->idline[opc] && a->idtab[opc] != addr) {
-		error(a, at, "opcode %u already dispatched to %u (line %d)",
-		      opc, a->idtab[opc], a->idline[opc]);
+		asm_error(a, at, "opcode %u already dispatched to %u (line %d)",
+			  opc, a->idtab[opc], a->idline[opc]);
 		return;
 	}
 	a->idtab[opc] = addr;
@@ -682,37 +683,37 @@ static bool insn_operand(struct as *a, struct vpmu_image_operand *op,
 	const char *at;
 	unsigned int k;
 
-	skip_ws(a);
+	asm_skip_ws(a);
 	at = a->p;
-	paren = accept(a, '(');
-	if (!need_ident(a, kind, "an operand kind"))
+	paren = asm_accept(a, '(');
+	if (!asm_need_ident(a, kind, "an operand kind"))
 		return false;
 	for (k = 1; vpmu_mop_name(k); k++)
 		if (!strcasecmp(kind, vpmu_mop_name(k)))
 			break;
 	if (!vpmu_mop_name(k)) {
-		error(a, at, "unknown operand kind '%s' (reg, uimm, simm, "
-		      "pcrel, abs)", kind);
+		asm_error(a, at, "unknown operand kind '%s' (reg, uimm, simm, "
+			  "pcrel, abs)", kind);
 		return false;
 	}
-	if (!expect(a, ':') || !expr_range(a, &pos, 0, 31, "field position") ||
-	    !expect(a, ':') || !expr_range(a, &width, 1, 32, "field width"))
+	if (!asm_expect(a, ':') || !asm_expr_range(a, &pos, 0, 31, "field position") ||
+	    !asm_expect(a, ':') || !asm_expr_range(a, &width, 1, 32, "field width"))
 		return false;
-	if (accept(a, ':') && !expr_range(a, &shift, 0, 31, "shift"))
+	if (asm_accept(a, ':') && !asm_expr_range(a, &shift, 0, 31, "shift"))
 		return false;
-	if (paren && !expect(a, ')'))
+	if (paren && !asm_expect(a, ')'))
 		return false;
 	if (pos + width > 32) {
-		error(a, at, "operand field runs past bit 31");
+		asm_error(a, at, "operand field runs past bit 31");
 		return false;
 	}
 	if (shift && k != VPMU_MOP_PCREL && k != VPMU_MOP_ABS) {
-		error(a, at, "only pcrel and abs operands take a shift");
+		asm_error(a, at, "only pcrel and abs operands take a shift");
 		return false;
 	}
 	if (paren && (k != VPMU_MOP_REG || first)) {
-		error(a, at, "only a register after another operand can be "
-		      "parenthesised");
+		asm_error(a, at, "only a register after another operand can be "
+			  "parenthesised");
 		return false;
 	}
 	op->kind = k;
@@ -724,7 +725,7 @@ static bool insn_operand(struct as *a, struct vpmu_image_operand *op,
 }
 
 /* .insn NAME, MATCH {, OPERAND | , mask=EXPR} [=> ENTRY] */
-void dir_insn(struct as *a, const char *at)
+void asm_dir_insn(struct as *a, const char *at)
 {
 	struct insn_decl d = { 0 };
 	uint32_t fields = 0, i;
@@ -732,21 +733,21 @@ void dir_insn(struct as *a, const char *at)
 	int64_t v;
 
 	a->seen |= SEEN_INSN;
-	skip_ws(a);
+	asm_skip_ws(a);
 	d.line = a->line;
 	d.col = (int)(a->p - a->ls) + 1;
-	if (!need_ident(a, d.name, "a mnemonic") || !expect(a, ',') ||
-	    !expr_range(a, &v, 0, UINT32_MAX, "match"))
+	if (!asm_need_ident(a, d.name, "a mnemonic") || !asm_expect(a, ',') ||
+	    !asm_expr_range(a, &v, 0, UINT32_MAX, "match"))
 		return;
 	d.in.match = (uint32_t)v;
-	while (accept(a, ',')) {
+	while (asm_accept(a, ',')) {
 		const char *item;
 		char kw[IDENT_MAX];
 
-		skip_ws(a);
+		asm_skip_ws(a);
 		item = a->p;
-		if (ident(a, kw) && !strcasecmp(kw, "mask") && accept(a, '=')) {
-			if (!expr_range(a, &v, 0, UINT32_MAX, "mask"))
+		if (asm_ident(a, kw) && !strcasecmp(kw, "mask") && asm_accept(a, '=')) {
+			if (!asm_expr_range(a, &v, 0, UINT32_MAX, "mask"))
 				return;
 			d.in.mask = (uint32_t)v;
 			have_mask = true;
@@ -754,14 +755,14 @@ void dir_insn(struct as *a, const char *at)
 		}
 		a->p = item;
 		if (d.in.nops == VPMU_INSN_MAX_OPS) {
-			error(a, item, "more than %d operands",
-			      VPMU_INSN_MAX_OPS);
+			asm_error(a, item, "more than %d operands",
+				  VPMU_INSN_MAX_OPS);
 			return;
 		}
 		if (!insn_operand(a, &d.in.ops[d.in.nops], !d.in.nops))
 			return;
 		if (vpmu_mop_mask(&d.in.ops[d.in.nops]) & fields) {
-			error(a, item, "operand fields overlap");
+			asm_error(a, item, "operand fields overlap");
 			return;
 		}
 		fields |= vpmu_mop_mask(&d.in.ops[d.in.nops++]);
@@ -769,33 +770,33 @@ void dir_insn(struct as *a, const char *at)
 	if (!have_mask)
 		d.in.mask = ~fields;
 	if (d.in.match & ~d.in.mask) {
-		error(a, at, "match 0x%08x has bits outside mask 0x%08x",
-		      d.in.match, d.in.mask);
+		asm_error(a, at, "match 0x%08x has bits outside mask 0x%08x",
+			  d.in.match, d.in.mask);
 		return;
 	}
 	if (d.in.mask & fields) {
-		error(a, at, "mask 0x%08x overlaps the operand fields",
-		      d.in.mask);
+		asm_error(a, at, "mask 0x%08x overlaps the operand fields",
+			  d.in.mask);
 		return;
 	}
 	if (opcode_mask(a) & ~d.in.mask) {
-		error(a, at, "mask 0x%08x does not cover the opcode field",
-		      d.in.mask);
+		asm_error(a, at, "mask 0x%08x does not cover the opcode field",
+			  d.in.mask);
 		return;
 	}
 	for (i = 0; i < a->ninsns; i++) {
 		if (!strcasecmp(a->insns[i].name, d.name)) {
-			error(a, at, "duplicate instruction '%s' (line %d)",
-			      d.name, a->insns[i].line);
+			asm_error(a, at, "duplicate instruction '%s' (line %d)",
+				  d.name, a->insns[i].line);
 			return;
 		}
 	}
-	skip_ws(a);
+	asm_skip_ws(a);
 	if (a->le - a->p >= 2 && a->p[0] == '=' && a->p[1] == '>') {
 		uint32_t addr;
 
 		a->p += 2;
-		skip_ws(a);
+		asm_skip_ws(a);
 		at = a->p;
 		if (!uaddr(a, &addr))
 			return;
@@ -811,32 +812,32 @@ void dir_insn(struct as *a, const char *at)
  * .idtab OPCODE, ENTRY [, mask=EXPR]: the ID-table entry of OPCODE, or,
  * with a mask, of every opcode whose bits in the mask are OPCODE's.
  */
-void dir_idtab(struct as *a, const char *at)
+void asm_dir_idtab(struct as *a, const char *at)
 {
 	uint32_t addr, i, n = 1u << a->h.op_bits, mask = n - 1;
 	char kw[IDENT_MAX];
 	const char *mat;
 	int64_t opc, v;
 
-	if (!expr_range(a, &opc, 0, n - 1, "opcode") || !expect(a, ','))
+	if (!asm_expr_range(a, &opc, 0, n - 1, "opcode") || !asm_expect(a, ','))
 		return;
-	skip_ws(a);
+	asm_skip_ws(a);
 	at = a->p;
 	if (!uaddr(a, &addr))
 		return;
-	if (accept(a, ',')) {
-		skip_ws(a);
+	if (asm_accept(a, ',')) {
+		asm_skip_ws(a);
 		mat = a->p;
-		if (!ident(a, kw) || strcasecmp(kw, "mask") || !accept(a, '=')) {
-			error(a, mat, "expected mask=EXPR");
+		if (!asm_ident(a, kw) || strcasecmp(kw, "mask") || !asm_accept(a, '=')) {
+			asm_error(a, mat, "expected mask=EXPR");
 			return;
 		}
-		if (!expr_range(a, &v, 0, n - 1, "mask"))
+		if (!asm_expr_range(a, &v, 0, n - 1, "mask"))
 			return;
 		mask = (uint32_t)v;
 		if (opc & ~(int64_t)mask) {
-			error(a, mat, "opcode 0x%x has bits outside mask 0x%x",
-			      (uint32_t)opc, mask);
+			asm_error(a, mat, "opcode 0x%x has bits outside mask 0x%x",
+				  (uint32_t)opc, mask);
 			return;
 		}
 	}
@@ -845,37 +846,38 @@ void dir_idtab(struct as *a, const char *at)
 			set_idtab(a, at, i, addr);
 }
 
-void dir_default(struct as *a, const char *at)
+void asm_dir_default(struct as *a, const char *at)
 {
 	uaddr(a, &a->deflt);
 }
 
-void dir_symbols(struct as *a, const char *at)
+void asm_dir_symbols(struct as *a, const char *at)
 {
 	char kw[IDENT_MAX];
 
-	skip_ws(a);
+	asm_skip_ws(a);
 	at = a->p;
-	if (!need_ident(a, kw, "'on' or 'off'"))
+	if (!asm_need_ident(a, kw, "'on' or 'off'"))
 		return;
 	if (!strcasecmp(kw, "on"))
 		a->symbols_off = false;
 	else if (!strcasecmp(kw, "off"))
 		a->symbols_off = true;
 	else
-		error(a, at, "expected 'on' or 'off' but found '%s'", kw);
+		asm_error(a, at, "expected 'on' or 'off' but found '%s'", kw);
 }
 
 /* .uword EXPR: a raw microword, not checked (for tests of the validator). */
-void dir_uword(struct as *a, const char *at)
+void asm_dir_uword(struct as *a, const char *at)
 {
 	int64_t v;
 
 	if (a->ncs >= VPMU_CS_MAX) {
-		error(a, at, "control store full (%u words)", (unsigned int)VPMU_CS_MAX);
+		asm_error(a, at, "control store full (%u words)",
+			  (unsigned int)VPMU_CS_MAX);
 		return;
 	}
-	if (!expr(a, &v))
+	if (!asm_expr(a, &v))
 		v = 0;
 	emit_uword(a, (uint64_t)v);
 }
