@@ -9,6 +9,7 @@
 # insmod or, without VPMU_KO, modprobe (stand-ins that log their
 # arguments); and no file in selftests/vpmu names the VM harness's
 # /opt/vpmu.
+[ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
 set -u
 
 . "$(dirname "$0")/tap.sh"
