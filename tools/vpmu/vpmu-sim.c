@@ -266,22 +266,29 @@ static bool sim_event(void *ctx, const char *name, uint64_t *val)
 	return false;
 }
 
-/* --events --json: the totals as members "events" and "super_cycles". */
-static void events_json(struct vpmu_engine *e, struct vpmu_json *j)
+/*
+ * The "events" object of --json: the basic events, then tags 1..@ntags,
+ * all of them or (@counted) those that counted, as the text lines have
+ * them (-E every tag of eight, --stats the ones that counted).
+ */
+static void events_json(struct vpmu_engine *e, struct vpmu_json *j,
+			unsigned int ntags, bool counted)
 {
 	char tag[8];
 	unsigned int i;
+	u64 v;
 
 	vpmu_json_open(j, "events");
 	for (i = 0; i < VPMU_EV_NR_BASIC; i++)
 		vpmu_json_u64(j, vpmu_event_info[i].name + 5,
 			      vpmu_engine_event_total(e, i));
-	for (i = 1; i <= 8; i++) {
+	for (i = 1; i <= ntags; i++) {
+		v = vpmu_engine_event_total(e, VPMU_EV_TAG(i));
 		snprintf(tag, sizeof(tag), "tag%u", i);
-		vpmu_json_u64(j, tag, vpmu_engine_event_total(e, VPMU_EV_TAG(i)));
+		if (v || !counted)
+			vpmu_json_u64(j, tag, v);
 	}
 	vpmu_json_close(j);
-	vpmu_json_u64(j, "super_cycles", vpmu_engine_ctr_read(e, SUPER_CTR));
 }
 
 /* --events: a run's event totals (struct vpmu_runner.print). */
@@ -291,7 +298,9 @@ static void print_events(void *ctx, const char *prefix, struct vpmu_json *j)
 	unsigned int i;
 
 	if (j) {
-		events_json(e, j);
+		events_json(e, j, 8, false);
+		vpmu_json_u64(j, "super_cycles",
+			      vpmu_engine_ctr_read(e, SUPER_CTR));
 		return;
 	}
 	for (i = 0; i < VPMU_EV_NR_BASIC; i++)
@@ -463,25 +472,14 @@ static void tc_stats(struct vpmu_engine *e, u64 v[TC_NSTATS])
 static void elf_stats_json(struct vpmu_engine *e, const struct vpmu_stop *st,
 			   bool exited, int status)
 {
-	u64 v, tc[TC_NSTATS];
 	struct vpmu_json j;
+	u64 tc[TC_NSTATS];
 	uint32_t x[32];
-	char tag[8];
 	unsigned int i;
 
 	vpmu_json_begin(&j, stderr);
 	vpmu_elf_json_end(&j, exited, status, st->reason, st->code, st->ipc);
-	vpmu_json_open(&j, "events");
-	for (i = 0; i < VPMU_EV_NR_BASIC; i++)
-		vpmu_json_u64(&j, vpmu_event_info[i].name + 5,
-			      vpmu_engine_event_total(e, i));
-	for (i = 1; i <= VPMU_TAG_MAX; i++) {
-		v = vpmu_engine_event_total(e, VPMU_EV_TAG(i));
-		snprintf(tag, sizeof(tag), "tag%u", i);
-		if (v)
-			vpmu_json_u64(&j, tag, v);
-	}
-	vpmu_json_close(&j);
+	events_json(e, &j, VPMU_TAG_MAX, true);
 	for (i = 0; i < 32; i++)
 		x[i] = vpmu_engine_reg(e, VPMU_OPND_R0 + i);
 	vpmu_elf_json_regs(&j, x, vpmu_engine_reg(e, VPMU_OPND_PC));

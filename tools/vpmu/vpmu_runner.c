@@ -480,22 +480,29 @@ static int runner_expect(const struct vpmu_runner *rn, uint64_t index,
 	return ret;
 }
 
+/* "runs N, results identical" (or differ), or its --json object. */
+static void compare_print(const struct vpmu_runner_opts *o, bool differ)
+{
+	struct vpmu_json j;
+
+	if (!o->json) {
+		printf("runs %llu, results %s\n", (unsigned long long)o->runs,
+		       differ ? "DIFFER between runs" : "identical");
+		return;
+	}
+	vpmu_json_begin(&j, stdout);
+	vpmu_json_u64(&j, "runs", o->runs);
+	vpmu_json_bool(&j, "identical", !differ);
+	vpmu_json_end(&j);
+}
+
 /* With @rn->compare: say whether the runs differed; the new status. */
 static int runner_compare(const struct vpmu_runner *rn, bool differ, int ret)
 {
 	const struct vpmu_runner_opts *o = rn->o;
 
-	if (o->runs > 1 && !o->quiet && !ret && o->json) {
-		struct vpmu_json j;
-
-		vpmu_json_begin(&j, stdout);
-		vpmu_json_u64(&j, "runs", o->runs);
-		vpmu_json_bool(&j, "identical", !differ);
-		vpmu_json_end(&j);
-	} else if (o->runs > 1 && !o->quiet && !ret) {
-		printf("runs %llu, results %s\n", (unsigned long long)o->runs,
-		       differ ? "DIFFER between runs" : "identical");
-	}
+	if (o->runs > 1 && !o->quiet && !ret)
+		compare_print(o, differ);
 	if (differ && !ret) {
 		vpmu_err(rn->path, 0, "the results differ between runs");
 		ret = VPMU_EXIT_DIFFER;
@@ -520,6 +527,25 @@ int vpmu_runner_read(struct vpmu_runner *rn, const struct vpmu_buf *file,
 	rn->expect = exp->p;
 	rn->mem_size = v->h.mem_size;
 	return 0;
+}
+
+/* -t's "total ..." line after the runs, or its --json object. */
+static void total_print(const struct vpmu_runner_opts *o, uint64_t cycles,
+			double secs)
+{
+	struct vpmu_json j;
+
+	if (!o->json) {
+		printf("total %llu cycles in %.6f s: %.0f cycles/s\n",
+		       (unsigned long long)cycles, secs, cycles / secs);
+		return;
+	}
+	vpmu_json_begin(&j, stdout);
+	vpmu_json_open(&j, "total");
+	vpmu_json_u64(&j, "cycles", cycles);
+	vpmu_json_double(&j, "seconds", secs);
+	vpmu_json_double(&j, "cycles_per_second", cycles / secs);
+	vpmu_json_end(&j);
 }
 
 int vpmu_runner_loop(const struct vpmu_runner *rn)
@@ -558,22 +584,8 @@ int vpmu_runner_loop(const struct vpmu_runner *rn)
 		ret = runner_compare(rn, differ, ret);
 	if (rn->done)
 		rn->done(rn->ctx, o->json);
-	if (o->timed && !o->quiet && total_secs > 0 && o->json) {
-		struct vpmu_json j;
-
-		vpmu_json_begin(&j, stdout);
-		vpmu_json_open(&j, "total");
-		vpmu_json_u64(&j, "cycles", total_cycles);
-		vpmu_json_double(&j, "seconds", total_secs);
-		vpmu_json_double(&j, "cycles_per_second",
-				 total_cycles / total_secs);
-		vpmu_json_close(&j);
-		vpmu_json_end(&j);
-	} else if (o->timed && !o->quiet && total_secs > 0) {
-		printf("total %llu cycles in %.6f s: %.0f cycles/s\n",
-		       (unsigned long long)total_cycles, total_secs,
-		       total_cycles / total_secs);
-	}
+	if (o->timed && !o->quiet && total_secs > 0)
+		total_print(o, total_cycles, total_secs);
 	return ret;
 }
 
