@@ -18,7 +18,8 @@
 #              DKMS builds for the installed kernel headers, purge)
 #
 # The summary also repeats the vm tiers' "kernel NAME: VERSION" lines (which
-# kernel each run used) and each tier's time.
+# kernel each run used), each tier's time and, of a tier that failed, the
+# first 20 "not ok" and "NAME: FAIL:" lines.
 # Each tier's output stays visible.  The last line sums every tier:
 # "N passed, N failed".  A tier that ends without its result line counts as
 # one failure, as does a failed self-check.  A tier whose script does not
@@ -37,6 +38,7 @@ failed=0
 notes=()
 times=()
 kernels=()
+failures=()
 start_all=$SECONDS
 tmp=$(mktemp)
 prebuild=
@@ -79,6 +81,18 @@ run_tier() {
 	echo "==== tier $tier: exit $TIER_RC, $((SECONDS - start))s"
 	times+=("$tier $((SECONDS - start))s")
 	kernels+=("$(grep -E '^kernel [^ ]+: ' "$tmp" || true)")
+	# What failed, by name, for the summary (CI keeps only the end of
+	# the output); a tier that passed has none (the self-check's are
+	# injected).  A host run's "not ok" lines follow its "# NAME" line.
+	[ "$TIER_RC" = 0 ] && return
+	while IFS= read -r line; do
+		failures+=("$tier: $line")
+	done < <(awk '
+		/^# [^ ]+$/ { run = substr($0, 3) ": " }
+		/^[ #]*not ok/ || /^[^ ]+: FAIL: / {
+			sub(/^[ #]+/, ""); print run $0
+			if (++n == 20) exit
+		}' "$tmp")
 }
 
 # collect NAME... - add each "NAME: N passed, N failed" line of the last
@@ -189,5 +203,9 @@ for n in "${kernels[@]}"; do
 	fi
 done
 echo "  time: ${times[*]}, total $((SECONDS - start_all))s"
+if [ ${#failures[@]} -gt 0 ]; then
+	echo "  failures (at most 20 a tier):"
+	printf '    %s\n' "${failures[@]}"
+fi
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
