@@ -41,7 +41,8 @@ struct vpmu_verr_name {
 	const char *what;
 };
 
-#define VPMU_X(name, err, msg) { #err, msg },
+#define VPMU_X(name, err, msg) \
+	[VPMU_VERR_##name] = { #err, msg },
 static const struct vpmu_verr_name vpmu_verr_names[] = {
 	VPMU_VERR_LIST(VPMU_X)
 };

@@ -92,7 +92,8 @@ static ssize_t vpmu_event_show(struct device *dev,
 		.tag = _tag,						\
 	}})[0].attr.attr)
 
-#define VPMU_BASIC_ATTR(sym, num, alias, doc)	VPMU_EVENT_ATTR(alias, num, 0),
+#define VPMU_BASIC_ATTR(name, alias, ...) \
+	VPMU_EVENT_ATTR(alias, VPMU_EV_##name, 0),
 #define VPMU_HU_ATTR(b)	\
 	VPMU_EVENT_ATTR("vpmu_hist" #b, VPMU_EV_HU(b), 0)
 

@@ -57,7 +57,7 @@
 	X(STRING,	EBADR,	   "bad string table")
 
 enum vpmu_verr_code {
-#define VPMU_X(name, err, msg) VPMU_VERR_##name,
+#define VPMU_X(name, ...) VPMU_VERR_##name,
 	VPMU_VERR_LIST(VPMU_X)
 #undef VPMU_X
 	VPMU_VERR_NR,

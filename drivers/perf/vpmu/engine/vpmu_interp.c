@@ -698,13 +698,13 @@ VPMU_HANDLER_CMP_##cond : {						\
 int vpmu_interp(struct vpmu_engine *e, s64 cycles)
 {
 	static const void *const lab[VPMU_HANDLER_NR] __annotate_jump_table = {
-#define X(name, props)	VPMU_JUMP_ENTRY(VPMU_HANDLER_, name)
+#define X(name, ...)	VPMU_JUMP_ENTRY(VPMU_HANDLER_, name)
 		VPMU_HANDLER_LIST(X)
 #undef X
 	};
 	static const void *const seqlab[VPMU_SEQ_HANDLER_NR]
 		__annotate_jump_table = {
-#define X(name, code, sig, doc)	VPMU_JUMP_ENTRY(VPMU_SEQ_HANDLER_, name)
+#define X(name, ...)	VPMU_JUMP_ENTRY(VPMU_SEQ_HANDLER_, name)
 		VPMU_SEQ_LIST(X)
 #undef X
 		VPMU_JUMP_ENTRY(VPMU_SEQ_HANDLER_, BRX)

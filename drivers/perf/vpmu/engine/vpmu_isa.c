@@ -48,8 +48,8 @@ const struct vpmu_opnd_info vpmu_opnd_info[1 << VPMU_UW_DST_BITS] = {
 };
 
 const struct vpmu_event_info vpmu_event_info[VPMU_EV_NR_BASIC] = {
-#define VPMU_X(name, num, alias, doc) \
-	[num] = { alias, doc },
+#define VPMU_X(name, alias, doc) \
+	[VPMU_EV_##name] = { alias, doc },
 	VPMU_EVENT_LIST(VPMU_X)
 #undef VPMU_X
 };

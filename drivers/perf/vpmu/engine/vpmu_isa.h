@@ -116,7 +116,7 @@ enum vpmu_sig {
 #define VPMU_EXT_LEN(imm)	((((imm) >> 5) & 31) + 1)
 
 enum vpmu_op {
-#define VPMU_X_ENUM(name, code, sig, doc) VPMU_OP_##name = code,
+#define VPMU_X_ENUM(name, code, ...) VPMU_OP_##name = code,
 	VPMU_OP_LIST(VPMU_X_ENUM)
 #undef VPMU_X_ENUM
 	VPMU_OP_NR = 1 << VPMU_UW_OP_BITS,
@@ -176,7 +176,7 @@ static inline int vpmu_ctr_dst_ok(unsigned int code)
 }
 
 enum vpmu_seq {
-#define VPMU_X_ENUM(name, code, sig, doc) VPMU_SEQ_##name = code,
+#define VPMU_X_ENUM(name, code, ...) VPMU_SEQ_##name = code,
 	VPMU_SEQ_LIST(VPMU_X_ENUM)
 #undef VPMU_X_ENUM
 	VPMU_SEQ_NR = 1 << VPMU_UW_SEQ_BITS,
@@ -206,7 +206,7 @@ enum vpmu_seq {
 	X(EXT,	0xf, "the external signal line is asserted")
 
 enum vpmu_cond {
-#define VPMU_X_ENUM(name, code, doc) VPMU_COND_##name = code,
+#define VPMU_X_ENUM(name, code, ...) VPMU_COND_##name = code,
 	VPMU_COND_LIST(VPMU_X_ENUM)
 #undef VPMU_X_ENUM
 	VPMU_COND_NR = 1 << VPMU_UW_COND_BITS,
@@ -277,18 +277,21 @@ extern const struct vpmu_seq_info vpmu_seq_info[VPMU_SEQ_NR];
 extern const struct vpmu_cond_info vpmu_cond_info[VPMU_COND_NR];
 extern const struct vpmu_opnd_info vpmu_opnd_info[1 << VPMU_UW_DST_BITS];
 
-/* Basic engine events: X(name, number, perf alias, meaning). */
+/*
+ * Basic engine events: X(name, perf alias, meaning), each numbered
+ * VPMU_EV_##name (uapi).
+ */
 #define VPMU_EVENT_LIST(X)						\
-	X(CYCLES,    VPMU_EV_CYCLES,    "vpmu_cycles",    "cycles, stall cycles included") \
-	X(UOPS,      VPMU_EV_UOPS,      "vpmu_uops",      "microwords executed") \
-	X(INSNS,     VPMU_EV_INSNS,     "vpmu_insns",     "macro instructions retired") \
-	X(UBR_TAKEN, VPMU_EV_UBR_TAKEN, "vpmu_ubr_taken", "conditional micro-branches taken") \
-	X(DISPATCH,  VPMU_EV_DISPATCH,  "vpmu_dispatch",  "multiway dispatches") \
-	X(DC_HIT,    VPMU_EV_DC_HIT,    "vpmu_dc_hit",    "data-cache load hits") \
-	X(DC_MISS,   VPMU_EV_DC_MISS,   "vpmu_dc_miss",   "data-cache load misses") \
-	X(WQ_STALL,  VPMU_EV_WQ_STALL,  "vpmu_wq_stall",  "cycles stalled on a full write queue") \
-	X(TRIGGER,   VPMU_EV_TRIGGER,   "vpmu_trigger",   "trigger microwords executed") \
-	X(STORES,    VPMU_EV_STORES,    "vpmu_stores",    "stores entering the write queue")
+	X(CYCLES,    "vpmu_cycles",    "cycles, stall cycles included") \
+	X(UOPS,      "vpmu_uops",      "microwords executed") \
+	X(INSNS,     "vpmu_insns",     "macro instructions retired") \
+	X(UBR_TAKEN, "vpmu_ubr_taken", "conditional micro-branches taken") \
+	X(DISPATCH,  "vpmu_dispatch",  "multiway dispatches") \
+	X(DC_HIT,    "vpmu_dc_hit",    "data-cache load hits") \
+	X(DC_MISS,   "vpmu_dc_miss",   "data-cache load misses") \
+	X(WQ_STALL,  "vpmu_wq_stall",  "cycles stalled on a full write queue") \
+	X(TRIGGER,   "vpmu_trigger",   "trigger microwords executed") \
+	X(STORES,    "vpmu_stores",    "stores entering the write queue")
 
 struct vpmu_event_info {
 	const char *name;	/* perf alias */

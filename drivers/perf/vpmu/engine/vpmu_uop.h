@@ -328,7 +328,7 @@ enum vpmu_shape {
 
 /* Handler indices (vpmu_uop.h_dispatch, h_fast, h_general). */
 enum vpmu_handler {
-#define X(name, props)	VPMU_HANDLER_##name,
+#define X(name, ...)	VPMU_HANDLER_##name,
 	VPMU_HANDLER_LIST(X)
 #undef X
 	VPMU_HANDLER_NR
@@ -350,7 +350,7 @@ enum vpmu_handler {
  * BR on an external one.
  */
 enum vpmu_seq_handler {
-#define X(name, code, sig, doc)	VPMU_SEQ_HANDLER_##name,
+#define X(name, ...)	VPMU_SEQ_HANDLER_##name,
 	VPMU_SEQ_LIST(X)
 #undef X
 	VPMU_SEQ_HANDLER_BRX,

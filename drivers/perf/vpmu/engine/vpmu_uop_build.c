@@ -266,7 +266,7 @@ static const u8 vpmu_op_handler[VPMU_OP_NR] = {
 #define FIRST_LD(op)	VPMU_HANDLER_##op
 #define FIRST_ST(op)	VPMU_HANDLER_##op
 #define FIRST_I(op)	VPMU_HANDLER_##op
-#define X(name, code, sig, doc)					\
+#define X(name, code, sig, ...)					\
 	[code] = FIRST_##sig(name),
 	VPMU_OP_LIST(X)
 #undef X
@@ -333,7 +333,7 @@ static unsigned int vpmu_alu_variant(const struct vpmu_engine *e,
 
 /* Each sequencer operation's handler. */
 static const u8 vpmu_seq_handler[VPMU_SEQ_NR] = {
-#define X(name, code, sig, doc)					\
+#define X(name, code, ...)					\
 	[code] = VPMU_SEQ_HANDLER_##name,
 	VPMU_SEQ_LIST(X)
 #undef X
