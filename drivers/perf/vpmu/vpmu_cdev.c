@@ -261,7 +261,7 @@ static int vpmu_open(struct inode *inode, struct file *file)
 	ret = nonseekable_open(inode, file);
 	if (ret)
 		return ret;
-	f = kzalloc(sizeof(*f), VPMU_GFP_USER);
+	f = kzalloc_obj(*f, VPMU_GFP_USER);
 	if (!f)
 		return -ENOMEM;
 	f->vpmu = vpmu;

@@ -9,6 +9,7 @@
 
 #include <linux/perf_event.h>
 #include <linux/ptrace.h>
+#include <linux/slab.h>
 #include <linux/sysfs.h>
 #include <linux/version.h>
 
@@ -47,7 +48,7 @@
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
 #define VPMU_ATTR_CONFIG3(attr)	((attr)->config3)
 #else
-#define VPMU_ATTR_CONFIG3(attr)	0ULL
+#define VPMU_ATTR_CONFIG3(attr)	((void)(attr), 0ULL)
 #endif
 
 /*
@@ -109,6 +110,17 @@ static inline void vpmu_regs_set_mode(struct pt_regs *regs, bool user)
 #define VPMU_BIN_READ		read
 #define VPMU_BIN_WRITE		write
 #define VPMU_GROUP_BIN_ATTRS	bin_attrs
+#endif
+
+/*
+ * kmalloc_obj() and kzalloc_obj() (the size from the pointer's type) came
+ * with 7.0 and were backported to 6.12.y; 6.1 has neither.
+ */
+#ifndef kmalloc_obj
+#define kmalloc_obj(obj, gfp)	kmalloc(sizeof(obj), gfp)
+#endif
+#ifndef kzalloc_obj
+#define kzalloc_obj(obj, gfp)	kzalloc(sizeof(obj), gfp)
 #endif
 
 #endif /* _VPMU_COMPAT_H */

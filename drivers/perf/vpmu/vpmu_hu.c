@@ -78,7 +78,7 @@ static ssize_t program_store(struct device *dev, struct device_attribute *attr,
 
 	if (!capable(CAP_SYS_ADMIN))
 		return -EPERM;
-	p = kmalloc(sizeof(*p), GFP_KERNEL);
+	p = kmalloc_obj(*p, GFP_KERNEL);
 	if (!p)
 		return -ENOMEM;
 

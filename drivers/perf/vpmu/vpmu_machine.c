@@ -50,6 +50,7 @@
 #include <linux/smp.h>
 #include <linux/workqueue.h>
 
+#include "vpmu_compat.h"
 #include "vpmu_engine.h"
 #include "vpmu_machine_priv.h"
 #include "vpmu_default_image.h"
@@ -214,7 +215,7 @@ int vpmu_cstore_install(struct vpmu_machine *m, struct vpmu_ucode *uc)
 {
 	struct vpmu_cstore *cs, *old;
 
-	cs = kzalloc(sizeof(*cs), GFP_KERNEL);
+	cs = kzalloc_obj(*cs, GFP_KERNEL);
 	if (!cs) {
 		vpmu_ucode_free(uc);
 		return -ENOMEM;
@@ -828,7 +829,7 @@ int vpmu_machine_init(struct vpmu_machine *m, struct vpmu_ucode *uc)
 	struct vpmu_machine_priv *mp;
 	int ret;
 
-	mp = kzalloc(sizeof(*mp), GFP_KERNEL);
+	mp = kzalloc_obj(*mp, GFP_KERNEL);
 	if (!mp) {
 		vpmu_ucode_free(uc);
 		return -ENOMEM;

@@ -153,7 +153,7 @@ static int vpmu_frz_task_add(struct vpmu_frz *frz, struct task_struct *t)
 	if (st)
 		return 0;
 
-	new = kzalloc(sizeof(*new), VPMU_GFP_USER);
+	new = kzalloc_obj(*new, VPMU_GFP_USER);
 	if (!new)
 		return -ENOMEM;
 	new->flags = vpmu_frz_start(frz);
@@ -218,7 +218,7 @@ static unsigned int vpmu_gated_units(struct vpmu *vpmu)
 
 static struct vpmu_frz *vpmu_frz_create(struct perf_event *event)
 {
-	struct vpmu_frz *frz = kzalloc(sizeof(*frz), VPMU_GFP_USER);
+	struct vpmu_frz *frz = kzalloc_obj(*frz, VPMU_GFP_USER);
 
 	if (!frz)
 		return NULL;

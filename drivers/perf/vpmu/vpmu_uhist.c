@@ -479,7 +479,7 @@ static struct attribute *vpmu_uhist_attrs[] = {
 
 static struct bin_attribute *vpmu_uhist_bin_attr(const char *name, int which)
 {
-	struct bin_attribute *a = kzalloc(sizeof(*a), GFP_KERNEL);
+	struct bin_attribute *a = kzalloc_obj(*a, GFP_KERNEL);
 
 	if (!a)
 		return NULL;
