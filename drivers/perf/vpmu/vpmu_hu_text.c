@@ -128,7 +128,11 @@ static const char *vpmu_hu_quote(struct vpmu_hu_lexer *lx,
 	unsigned int n = w->len < VPMU_HU_QUOTE ? w->len : VPMU_HU_QUOTE;
 
 	memcpy(lx->q, w->s, n);
-	strcpy(lx->q + n, w->len > n ? "..." : "");
+	if (w->len > n) {
+		memcpy(lx->q + n, "...", 3);
+		n += 3;
+	}
+	lx->q[n] = '\0';
 	return lx->q;
 }
 
