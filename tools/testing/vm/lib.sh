@@ -301,19 +301,24 @@ in_root() {
 		HOME=/root LC_ALL=C.UTF-8 DEBIAN_FRONTEND=noninteractive "$@"
 }
 
+# trixie_lists - the trixie build root, its package lists refreshed when
+# older than a day.
+trixie_lists() {
+	trixie_root
+	if [ -z "$(find "$TRIXIE_ROOT/var/lib/apt/lists" -maxdepth 1 \
+			-name '*Packages*' -mmin -1440 2>/dev/null | head -n 1)" ]; then
+		in_root apt-get update >>"$TRIXIE_ROOT.log" 2>&1 ||
+			die "apt-get update in the trixie root failed ($TRIXIE_ROOT.log)"
+	fi
+}
+
 # resolve_newest - the newest 7.x amd64 kernel ABI in trixie-backports (or
 # trixie); sets KVER, IMG_PKG, and fetches the image into the cache and the
 # headers into the build root; sets VMLINUZ and KDIR (a path in the root).
 resolve_newest() {
 	local kdir deb
 
-	trixie_root
-	# Package lists older than a day are refreshed.
-	if [ -z "$(find "$TRIXIE_ROOT/var/lib/apt/lists" -maxdepth 1 \
-			-name '*Packages*' -mmin -1440 2>/dev/null | head -n 1)" ]; then
-		in_root apt-get update >>"$TRIXIE_ROOT.log" 2>&1 ||
-			die "apt-get update in the trixie root failed ($TRIXIE_ROOT.log)"
-	fi
+	trixie_lists
 	IMG_PKG=$(in_root apt-cache search --names-only \
 			'^linux-image-7\.[0-9.]+\+deb13-amd64(-unsigned)?$' |
 		awk '{ print $1 }' | sort -V | tail -n 1)
