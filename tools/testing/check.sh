@@ -70,7 +70,7 @@ fi
 # run_tier TIER CMD... - run CMD with its output shown and kept in $tmp;
 # sets TIER_RC.
 run_tier() {
-	local tier=$1 start=$SECONDS
+	local tier=$1 start=$SECONDS line
 	shift
 
 	echo "==== tier $tier: $*"
@@ -81,18 +81,12 @@ run_tier() {
 	echo "==== tier $tier: exit $TIER_RC, $((SECONDS - start))s"
 	times+=("$tier $((SECONDS - start))s")
 	kernels+=("$(grep -E '^kernel [^ ]+: ' "$tmp" || true)")
-	# What failed, by name, for the summary (CI keeps only the end of
-	# the output); a tier that passed has none (the self-check's are
-	# injected).  A host run's "not ok" lines follow its "# NAME" line.
+	# What failed, by name, for the summary; a tier that passed has none
+	# (the self-check's failures are injected).
 	[ "$TIER_RC" = 0 ] && return
 	while IFS= read -r line; do
 		failures+=("$tier: $line")
-	done < <(awk '
-		/^# [^ ]+$/ { run = substr($0, 3) ": " }
-		/^[ #]*not ok/ || /^[^ ]+: FAIL: / {
-			sub(/^[ #]+/, ""); print run $0
-			if (++n == 20) exit
-		}' "$tmp")
+	done < <(awk -f "$TOP/tools/testing/failures.awk" "$tmp")
 }
 
 # collect NAME... - add each "NAME: N passed, N failed" line of the last
