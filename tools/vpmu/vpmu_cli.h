@@ -10,6 +10,8 @@
  *     line and "Try 'PROG --help' for more information.", and exits 2;
  *   - --help prints the usage on stdout, --version "PROG (vpmu) VERSION",
  *     both exit 0;
+ *   - output that cannot be written, to stdout or stderr, makes the exit
+ *     status VPMU_EXIT_USAGE (checked at exit: vpmu_cli_init());
  *   - the exit statuses are the VPMU_EXIT_* below, the same in every tool.
  */
 #ifndef _VPMU_CLI_H
@@ -28,7 +30,12 @@
 /* The tool's name, as messages give it: argv[0]'s last component. */
 extern const char *vpmu_prog;
 
-/* Set vpmu_prog from @argv0 (NULL or empty: @name); opterr = 0. */
+/*
+ * Set vpmu_prog from @argv0 (NULL or empty: @name); opterr = 0.  At exit,
+ * what stdout holds is flushed, and output to stdout or stderr that could
+ * not be written makes the exit status VPMU_EXIT_USAGE ("PROG: standard
+ * output: reason" on stderr), whatever the tool returned.
+ */
 void vpmu_cli_init(const char *argv0, const char *name);
 
 /* "PROG: FILE[:LINE]: message" (@file NULL: "PROG: message"; @line 0: none). */
