@@ -24,7 +24,7 @@ const char *vpmu_prog = "vpmu";
  * At exit: a result that did not reach stdout (a full disk, say) must not
  * pass for success, as GNU's close_stdout() has it.  What stdout still
  * buffers is written; an error, now or before (ferror()), is said and the
- * status becomes VPMU_EXIT_USAGE.  A message that did not reach stderr
+ * status becomes VPMU_EXIT_TOOL.  A message that did not reach stderr
  * fails the same way, silently.  What vpmu_write_file() writes to "-"
  * bypasses stdio, and its caller reports a failure.
  */
@@ -35,10 +35,10 @@ static void check_output(void)
 	if (err || ferror(stdout)) {
 		vpmu_err(NULL, 0, "standard output: %s",
 			 err ? strerror(err) : "write error");
-		_exit(VPMU_EXIT_USAGE);
+		_exit(VPMU_EXIT_TOOL);
 	}
 	if (ferror(stderr))
-		_exit(VPMU_EXIT_USAGE);
+		_exit(VPMU_EXIT_TOOL);
 }
 
 void vpmu_cli_init(const char *argv0, const char *name)
@@ -141,7 +141,7 @@ void vpmu_usage_error(const char *fmt, ...)
 		va_end(ap);
 	}
 	fprintf(stderr, "Try '%s --help' for more information.\n", vpmu_prog);
-	exit(VPMU_EXIT_USAGE);
+	exit(VPMU_EXIT_TOOL);
 }
 
 /*
