@@ -44,8 +44,8 @@ static const char usage_text[] =
 "Errors are reported as vpmu-as: FILE:LINE:COL: MESSAGE, every error in\n"
 "the file up to the cap; no output file is written then.\n"
 "\n"
-"Exit status: 0 success, 2 bad usage, an unreadable or invalid input\n"
-"file (errors in SOURCE) or an unwritable output.\n";
+"Exit status: 0 success; 125 bad usage, an unreadable or invalid input\n"
+"file (errors in SOURCE) or output that cannot be written.\n";
 
 static void usage(void)
 {
@@ -153,7 +153,7 @@ static void prog_elf(const struct vpmu_buf *prog,
 	free(syms);
 }
 
-/* -m IMAGE: its bytes (from an ELF file too), or exit 2 saying why. */
+/* -m IMAGE: its bytes (from an ELF file too), or exit saying why. */
 static void read_image(const char *path, struct vpmu_buf *img)
 {
 	struct vpmu_buf diag = { 0 };
@@ -161,12 +161,12 @@ static void read_image(const char *path, struct vpmu_buf *img)
 
 	if (vpmu_read_file(path, img)) {
 		vpmu_err_errno(path);
-		exit(VPMU_EXIT_USAGE);
+		exit(VPMU_EXIT_TOOL);
 	}
 	if (vpmu_elf_unwrap(img, VPMU_ELF_IMAGE, &diag) < 0 ||
 	    vpmu_img_view(&v, img->p, img->len, &diag)) {
 		vpmu_err_diag(path, NULL, &diag);
-		exit(VPMU_EXIT_USAGE);
+		exit(VPMU_EXIT_TOOL);
 	}
 }
 
@@ -243,7 +243,7 @@ int main(int argc, char **argv)
 	opts.filename = argv[optind];
 	if (vpmu_read_file(argv[optind], &src)) {
 		vpmu_err_errno(argv[optind]);
-		return VPMU_EXIT_USAGE;
+		return VPMU_EXIT_TOOL;
 	}
 	if (image)
 		read_image(image, &img);
@@ -256,7 +256,7 @@ int main(int argc, char **argv)
 		nerr = vpmu_asm_ucode(src.p, src.len, &opts, &bin, &diag);
 	vpmu_err_diag(argv[optind], NULL, &diag);
 	if (nerr)
-		return VPMU_EXIT_USAGE;
+		return VPMU_EXIT_TOOL;
 	if (!image)
 		validate(argv[optind], &bin);	/* only .uword makes a bad image */
 	if (!output)
@@ -282,7 +282,7 @@ int main(int argc, char **argv)
 	}
 	if (vpmu_write_file(output, bin.p, bin.len)) {
 		vpmu_err_errno(output);
-		return VPMU_EXIT_USAGE;
+		return VPMU_EXIT_TOOL;
 	}
 	free(def);
 	vpmu_buf_free(&src);

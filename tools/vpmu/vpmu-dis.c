@@ -32,8 +32,8 @@ static const char usage_text[] =
 "  -h, --help            show this help and exit\n"
 "      --version         show the version and exit\n"
 "\n"
-"Exit status: 0 success, 2 bad usage, an unreadable or malformed input\n"
-"file or an unwritable output.\n";
+"Exit status: 0 success; 125 bad usage, an unreadable or malformed input\n"
+"file or output that cannot be written.\n";
 
 /* Re-assemble @text and compare with @orig. */
 static void verify(const char *what, const struct vpmu_buf *text,
@@ -59,7 +59,8 @@ static void verify(const char *what, const struct vpmu_buf *text,
 
 /*
  * Read @path, from the ELF file's section @section if it is one, and
- * check that it is an image or a program; exit 2 naming @path if not.
+ * check that it is an image or a program; exit (VPMU_EXIT_TOOL) naming
+ * @path if not.
  */
 static void read_input(const char *path, const char *section,
 		       struct vpmu_buf *b)
@@ -71,7 +72,7 @@ static void read_input(const char *path, const char *section,
 
 	if (vpmu_read_file(path, b)) {
 		vpmu_err_errno(path);
-		exit(VPMU_EXIT_USAGE);
+		exit(VPMU_EXIT_TOOL);
 	}
 	bad = vpmu_elf_unwrap(b, section, &diag) < 0;
 	if (!bad && !strcmp(section, VPMU_ELF_IMAGE))
@@ -80,7 +81,7 @@ static void read_input(const char *path, const char *section,
 		bad = vpmu_prog_view(&pv, b->p, b->len, &diag);
 	if (bad) {
 		vpmu_err_diag(path, NULL, &diag);
-		exit(VPMU_EXIT_USAGE);
+		exit(VPMU_EXIT_TOOL);
 	}
 }
 
@@ -130,11 +131,11 @@ int main(int argc, char **argv)
 		ret = vpmu_dis_ucode(in.p, in.len, &out, &diag);
 	vpmu_err_diag(argv[optind], NULL, &diag);
 	if (ret)
-		return VPMU_EXIT_USAGE;
+		return VPMU_EXIT_TOOL;
 	verify(argv[optind], &out, &in, image ? &img : NULL);
 	if (vpmu_write_file(output, out.p, out.len)) {
 		vpmu_err_errno(output);
-		return VPMU_EXIT_USAGE;
+		return VPMU_EXIT_TOOL;
 	}
 	vpmu_buf_free(&in);
 	vpmu_buf_free(&img);

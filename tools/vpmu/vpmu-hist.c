@@ -79,9 +79,9 @@ static void usage(void)
 "  -h, --help            this text\n"
 "      --version         show the version and exit\n"
 "\n"
-"Exit status: 0 success; 2 bad usage, an unreadable or invalid file, a\n"
+"Exit status: 0 success; 125 bad usage, an unreadable or invalid file, a\n"
 "histogram that does not match IMAGE or the other files, buckets that do\n"
-"not match the program, or a failed plot.\n",
+"not match the program, a failed plot, or output that cannot be written.\n",
 		vpmu_prog, vpmu_prog, vpmu_prog, vpmu_prog);
 	exit(VPMU_EXIT_OK);
 }
@@ -373,7 +373,7 @@ static int run_gnuplot(const struct vpmu_buf *script, const char *path)
 	pid = fork();
 	if (!pid) {
 		execl(gnuplot, "gnuplot", tmp, (char *)NULL);
-		_exit(127);
+		_exit(VPMU_EXIT_NOT_FOUND);	/* as a shell has it */
 	}
 	if (pid < 0 || waitpid(pid, &status, 0) < 0)
 		fprintf(stderr, "%s: %s: cannot run %s: %s\n", vpmu_prog, path,
@@ -446,10 +446,10 @@ static int hu_buckets(const struct opts *o)
 	struct vpmu_hu_prog prog, *p = NULL;
 	struct vpmu_hu_buckets hh;
 	const char *what = base_name(o->buckets);
-	int ret = VPMU_EXIT_USAGE;
+	int ret = VPMU_EXIT_TOOL;
 
 	if (read_or_complain(o->buckets, &text))
-		return VPMU_EXIT_USAGE;
+		return VPMU_EXIT_TOOL;
 	if (vpmu_hu_buckets_parse(&hh, text.p ? text.p : "", text.len,
 			       o->buckets, &diag)) {
 		report_diag(&diag, o->buckets);
@@ -480,7 +480,7 @@ static int hu_buckets(const struct opts *o)
 		vpmu_hu_buckets_report(&out, &hh, p, what, &o->rep);
 		fwrite(out.p, 1, out.len, stdout);
 	}
-	ret = fflush(stdout) ? VPMU_EXIT_USAGE : VPMU_EXIT_OK;
+	ret = VPMU_EXIT_OK;	/* a failed write: vpmu_cli_init() */
 out:
 	vpmu_buf_free(&text);
 	vpmu_buf_free(&out);
@@ -495,7 +495,7 @@ int main(int argc, char **argv)
 	struct vpmu_uhist_img hi;
 	struct vpmu_uhist hs = { 0 };
 	const char *what;
-	int nfiles, ret = VPMU_EXIT_USAGE;
+	int nfiles, ret = VPMU_EXIT_TOOL;
 
 	vpmu_cli_init(argv[0], "vpmu-hist");
 	parse_args(argc, argv, &o);
@@ -503,7 +503,7 @@ int main(int argc, char **argv)
 		return hu_buckets(&o);
 	nfiles = argc - optind;
 	if (read_or_complain(o.image, &img))
-		return VPMU_EXIT_USAGE;
+		return VPMU_EXIT_TOOL;
 	if (vpmu_elf_unwrap(&img, VPMU_ELF_IMAGE, &diag) < 0 ||
 	    vpmu_uhist_img_open(&hi, img.p, img.len, &diag)) {
 		report_diag(&diag, o.image);
@@ -533,7 +533,7 @@ int main(int argc, char **argv)
 		vpmu_uhist_report(&out, &hs, &hi, &o.rep);
 		fwrite(out.p, 1, out.len, stdout);
 	}
-	ret = fflush(stdout) ? VPMU_EXIT_USAGE : VPMU_EXIT_OK;
+	ret = VPMU_EXIT_OK;	/* a failed write: vpmu_cli_init() */
 out:
 	vpmu_uhist_free(&hs);
 	vpmu_uhist_img_close(&hi);

@@ -55,8 +55,8 @@ static void usage(void)
 "\n"
 "Writing needs root.  Exit status: 0 loaded (or valid with --check, or\n"
 "the status printed); 1 the image rejected (by the kernel, or by --check),\n"
-"or no module to show the status of; 2 bad usage, an unreadable file, or\n"
-"no module or loader to write to.\n",
+"or no module to show the status of; 125 bad usage, an unreadable file,\n"
+"output that cannot be written, or no module or loader to write to.\n",
 		vpmu_prog, vpmu_prog, vpmu_prog, vpmu_prog, DEFAULT_CHUNK);
 	exit(VPMU_EXIT_OK);
 }
@@ -156,7 +156,7 @@ static void status_json(void)
 	vpmu_json_end(&j);
 }
 
-/* --status: 0, or 1 when there is no module to ask (said why). */
+/* --status: VPMU_EXIT_OK, or _DIFFER when there is no module to ask. */
 static int print_status(bool json)
 {
 	char buf[512];
@@ -166,16 +166,16 @@ static int print_status(bool json)
 	/* Without the module there is no status: say so, not blanks. */
 	fd = open_attr("ucode/name", O_RDONLY);
 	if (fd < 0)
-		return 1;
+		return VPMU_EXIT_DIFFER;
 	close(fd);
 	if (json) {
 		status_json();
-		return 0;
+		return VPMU_EXIT_OK;
 	}
 	for (i = 0; i < ARRAY_SIZE(status_files); i++)
 		printf("%-12s %s\n", status_key(i),
 		       attr(status_files[i].file, buf, sizeof(buf)));
-	return 0;
+	return VPMU_EXIT_OK;
 }
 
 /*
@@ -214,18 +214,18 @@ static int load_default(bool quiet)
 	attr("ucode/generation", old, sizeof(old));
 	fd = open_attr("ucode/load_default", O_WRONLY);
 	if (fd < 0)
-		return VPMU_EXIT_USAGE;
+		return VPMU_EXIT_TOOL;
 	if (write(fd, "1", 1) != 1) {
 		int err = errno;
 
 		close(fd);
 		report_rejection("built-in image", err);
-		return 1;
+		return VPMU_EXIT_DIFFER;
 	}
 	close(fd);
 	if (!quiet)
 		report_loaded("built-in image", old);
-	return 0;
+	return VPMU_EXIT_OK;
 }
 
 static int check_image(const char *path, const struct vpmu_buf *img)
@@ -243,7 +243,7 @@ static int check_image(const char *path, const struct vpmu_buf *img)
 	       vpmu_ucode_header(uc)->image_version,
 	       vpmu_ucode_header(uc)->cs_words, img->len);
 	vpmu_ucode_free(uc);
-	return 0;
+	return VPMU_EXIT_OK;
 }
 
 static int load_image(const char *path, const struct vpmu_buf *img,
@@ -259,7 +259,7 @@ static int load_image(const char *path, const struct vpmu_buf *img,
 	t0 = vpmu_now();
 	fd = open_attr("ucode/image", O_WRONLY);
 	if (fd < 0)
-		return VPMU_EXIT_USAGE;
+		return VPMU_EXIT_TOOL;
 	while (off < img->len) {
 		size_t n = img->len - off < chunk ? img->len - off : chunk;
 		ssize_t w = write(fd, img->p + off, n);
@@ -271,14 +271,14 @@ static int load_image(const char *path, const struct vpmu_buf *img,
 
 			close(fd);
 			report_rejection(path, err);
-			return 1;
+			return VPMU_EXIT_DIFFER;
 		}
 		off += w;
 		writes++;
 	}
 	if (close(fd)) {
 		report_rejection(path, errno);
-		return 1;
+		return VPMU_EXIT_DIFFER;
 	}
 	t0 = vpmu_now() - t0;
 	attr("ucode/status", status, sizeof(status));
@@ -287,14 +287,14 @@ static int load_image(const char *path, const struct vpmu_buf *img,
 			 strcmp(status, "incomplete") ? "" :
 			 " (the file is shorter than its header's total_size)");
 		report_rejection(path, 0);
-		return 1;
+		return VPMU_EXIT_DIFFER;
 	}
 	if (!quiet)
 		report_loaded(path, old);
 	if (timed)
 		printf("%s: load time %.3f ms (%zu bytes, %u writes)\n", path,
 		       t0 * 1e3, img->len, writes);
-	return 0;
+	return VPMU_EXIT_OK;
 }
 
 int main(int argc, char **argv)
@@ -373,11 +373,11 @@ int main(int argc, char **argv)
 		return load_default(quiet);
 	if (vpmu_read_file(argv[optind], &img)) {
 		vpmu_err_errno(argv[optind]);
-		return VPMU_EXIT_USAGE;
+		return VPMU_EXIT_TOOL;
 	}
 	if (vpmu_elf_unwrap(&img, VPMU_ELF_IMAGE, &diag) < 0) {
 		vpmu_err_diag(argv[optind], NULL, &diag);
-		return VPMU_EXIT_USAGE;
+		return VPMU_EXIT_TOOL;
 	}
 	ret = check ? check_image(argv[optind], &img) :
 		      load_image(argv[optind], &img, chunk, quiet, timed);

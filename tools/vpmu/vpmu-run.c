@@ -79,10 +79,12 @@ static void usage(void)
 "      --version         show the version and exit\n"
 "\n"
 "Exit status: 0 every run completed (and matched FILE); 1 a run did not\n"
-"match FILE, or runs differed; 2 bad usage, an unreadable or invalid\n"
-"file, no /dev/vpmu or a run the kernel refused; an ELF program's own\n"
-"exit status, or 124 if it ran out of budget, 132 illegal instruction,\n"
-"133 ebreak, 139 fault.\n",
+"match FILE, or runs differed; an ELF program's own exit status, or 124\n"
+"if it ran out of budget, 132 illegal instruction, 133 ebreak, 139\n"
+"fault; 125 vpmu-run failed: bad usage, an unreadable or invalid image\n"
+"or .expect file, output that cannot be written, no /dev/vpmu or a run\n"
+"the kernel refused; 126 PROGRAM cannot be run (unreadable, or not a\n"
+"program), 127 there is no PROGRAM.\n",
 		vpmu_prog, vpmu_prog);
 	exit(VPMU_EXIT_OK);
 }
@@ -207,8 +209,8 @@ static void map_elf(const struct opts *o, const char *path,
 
 /*
  * -m IMAGE: read it (a microcode ELF file is mapped for perf), and return
- * 0 if it is the current image or the current one cannot be read (not
- * root); 2 after saying why not.
+ * VPMU_EXIT_OK if it is the current image or the current one cannot be
+ * read (not root); VPMU_EXIT_TOOL after saying why not.
  */
 static int check_current(const struct opts *o)
 {
@@ -218,7 +220,7 @@ static int check_current(const struct opts *o)
 
 	if (vpmu_read_file(o->image, &file)) {
 		vpmu_err_errno(o->image);
-		return VPMU_EXIT_USAGE;
+		return VPMU_EXIT_TOOL;
 	}
 	ret = vpmu_elf_section(file.p, file.len, VPMU_ELF_IMAGE,
 			       &(const void *){ NULL }, &(size_t){ 0 }, &diag);
@@ -227,7 +229,7 @@ static int check_current(const struct opts *o)
 	if (ret && vpmu_elf_unwrap(&file, VPMU_ELF_IMAGE, &diag) < 0) {
 		vpmu_err_diag(o->image, NULL, &diag);
 		vpmu_buf_free(&file);
-		return VPMU_EXIT_USAGE;
+		return VPMU_EXIT_TOOL;
 	}
 	memset(&want, 0, sizeof(want));
 	if (file.len >= sizeof(want))
@@ -235,18 +237,18 @@ static int check_current(const struct opts *o)
 	vpmu_buf_free(&file);
 	if (want.magic != VPMU_IMAGE_MAGIC) {
 		vpmu_err(o->image, 0, "not a vpmu image");
-		return VPMU_EXIT_USAGE;
+		return VPMU_EXIT_TOOL;
 	}
-	ret = 0;
+	ret = VPMU_EXIT_OK;
 	fd = open(UCODE_IMAGE, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return 0;
+		return VPMU_EXIT_OK;
 	if (read(fd, &cur, sizeof(cur)) == (ssize_t)sizeof(cur) &&
 	    cur.magic == VPMU_IMAGE_MAGIC && cur.checksum != want.checksum) {
 		vpmu_err(o->image, 0, "not the current image (\"%.*s\"): load "
 			 "it first (vpmu-load %s)", VPMU_IMAGE_NAME_LEN,
 			 cur.name, o->image);
-		ret = VPMU_EXIT_USAGE;
+		ret = VPMU_EXIT_TOOL;
 	}
 	close(fd);
 	return ret;
@@ -353,17 +355,17 @@ static int elf_main(const struct opts *o, const char *path,
 		vpmu_err_diag(path, NULL, &diag);
 		vpmu_buf_free(&diag);
 		free(mem);
-		return VPMU_EXIT_USAGE;
+		return VPMU_EXIT_CANNOT_RUN;
 	}
 	fd = open_device(o);
 	if (fd < 0) {
 		free(mem);
-		return VPMU_EXIT_USAGE;
+		return VPMU_EXIT_TOOL;
 	}
 	ret = elf_run(fd, mem, mem_size, entry, o, path);
 	close(fd);
 	free(mem);
-	return ret < 0 ? VPMU_EXIT_USAGE : ret;
+	return ret < 0 ? VPMU_EXIT_TOOL : ret;
 }
 
 /* ---- program files ----------------------------------------------------- */
@@ -418,11 +420,12 @@ static int prog_main(const struct opts *o, const char *path,
 	};
 	int ret;
 
-	if (vpmu_runner_read(&rn, file, &v, &exp))
-		return VPMU_EXIT_USAGE;
+	ret = vpmu_runner_read(&rn, file, &v, &exp);
+	if (ret)
+		return ret;
 	pr.fd = open_device(o);
 	if (pr.fd < 0)
-		return VPMU_EXIT_USAGE;
+		return VPMU_EXIT_TOOL;
 	check_image(&v, path);
 	if (posix_memalign((void **)&pr.mem, 8,
 			   v.h.mem_size ? v.h.mem_size : 8))
@@ -448,10 +451,8 @@ int main(int argc, char **argv)
 	vpmu_cli_init(argv[0], "vpmu-run");
 	parse_args(argc, argv, &o);
 	path = argv[optind];
-	if (vpmu_read_file(path, &file)) {
-		vpmu_err_errno(path);
-		return VPMU_EXIT_USAGE;
-	}
+	if (vpmu_read_file(path, &file))
+		return vpmu_runner_unreadable(path);
 	if (o.image) {
 		ret = check_current(&o);
 		if (ret)
@@ -467,7 +468,7 @@ int main(int argc, char **argv)
 			       &diag);
 	if (ret < 0) {
 		vpmu_err_diag(path, NULL, &diag);
-		return VPMU_EXIT_USAGE;
+		return VPMU_EXIT_CANNOT_RUN;
 	}
 	map_elf(&o, path, &file, VPMU_SAMPLE_PC_BASE);
 	if (ret) {

@@ -105,10 +105,12 @@ static void usage(void)
 "      --version         show the version and exit\n"
 "\n"
 "Exit status: 0 every run completed (and matched FILE); 1 a run did not\n"
-"match FILE; 2 bad usage, an unreadable or invalid image, program,\n"
-".expect or histogram-unit program file; an ELF program's own exit\n"
-"status, or 124 if it ran out of budget, 132 illegal instruction, 133\n"
-"ebreak, 139 fault.\n",
+"match FILE; an ELF program's own exit status, or 124 if it ran out of\n"
+"budget, 132 illegal instruction, 133 ebreak, 139 fault; 125 vpmu-sim\n"
+"failed: bad usage, an unreadable or invalid image, .expect or\n"
+"histogram-unit program file, output that cannot be written; 126\n"
+"PROGRAM cannot be run (unreadable, or not a program), 127 there is no\n"
+"PROGRAM.\n",
 		vpmu_prog, vpmu_prog);
 	exit(VPMU_EXIT_OK);
 }
@@ -622,12 +624,12 @@ static int elf_main(const struct opts *o, const char *path,
 		vpmu_err_diag(path, NULL, &diag);
 		vpmu_buf_free(&diag);
 		free(mem);
-		return VPMU_EXIT_USAGE;
+		return VPMU_EXIT_CANNOT_RUN;
 	}
 	uc = load_image(o->image, &rv32im_image);
 	e = uc ? vpmu_engine_create(VPMU_CS_MAX) : NULL;
 	if (!e || vpmu_engine_attach(e, uc)) {
-		ret = VPMU_EXIT_USAGE;
+		ret = VPMU_EXIT_TOOL;
 		goto out;
 	}
 	vpmu_engine_tc_enable(e, !o->no_tc);
@@ -661,23 +663,24 @@ static int prog_main(const struct opts *o, const char *path,
 	struct vpmu_ucode *uc;
 	int ret;
 
-	if (vpmu_runner_read(&rn, file, &v, &exp))
-		return VPMU_EXIT_USAGE;
+	ret = vpmu_runner_read(&rn, file, &v, &exp);
+	if (ret)
+		return ret;
 	if (load_hu(o, &sim.hu))
-		return VPMU_EXIT_USAGE;
+		return VPMU_EXIT_TOOL;
 	uc = load_image(o->image, &default_image);
 	if (!uc)
-		return VPMU_EXIT_USAGE;
+		return VPMU_EXIT_TOOL;
 	sim.e = vpmu_engine_create(VPMU_CS_MAX);
 	if (!sim.e || vpmu_engine_attach(sim.e, uc)) {
 		vpmu_err(NULL, 0, "cannot create the engine");
-		return VPMU_EXIT_USAGE;
+		return VPMU_EXIT_TOOL;
 	}
 	vpmu_engine_tc_enable(sim.e, !o->no_tc);
 	if (sim.hu.n && vpmu_engine_hu_set(sim.e, &sim.hu)) {
 		vpmu_err(o->hu_file, 0, "the engine refused the histogram-unit "
 			 "program");
-		return VPMU_EXIT_USAGE;
+		return VPMU_EXIT_TOOL;
 	}
 	/* Only when asked: a counter costs a little engine time. */
 	if (o->com.expect || o->events)
@@ -707,16 +710,14 @@ int main(int argc, char **argv)
 	vpmu_cli_init(argv[0], "vpmu-sim");
 	parse_args(argc, argv, &o);
 	path = argv[optind];
-	if (vpmu_read_file(path, &file)) {
-		vpmu_err_errno(path);
-		return VPMU_EXIT_USAGE;
-	}
+	if (vpmu_read_file(path, &file))
+		return vpmu_runner_unreadable(path);
 	/* An RV32 program, or a vpmu program vpmu-as wrote as ELF. */
 	ret = vpmu_elf_section(file.p, file.len, VPMU_ELF_PROG, &data, &size,
 			       &diag);
 	if (ret < 0) {
 		vpmu_err_diag(path, NULL, &diag);
-		return VPMU_EXIT_USAGE;
+		return VPMU_EXIT_CANNOT_RUN;
 	}
 	if (!ret && vpmu_is_elf(file.p, file.len)) {
 		ret = elf_main(&o, path, &file);

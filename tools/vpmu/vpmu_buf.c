@@ -149,9 +149,10 @@ int vpmu_write_file(const char *path, const void *data, size_t len)
 	mode_t mode, mask;
 	int fd, ret;
 
+	/* Past stdio (flushed first): the caller reports a failure, once. */
 	if (!strcmp(path, "-"))
-		return fwrite(data, 1, len, stdout) == len && !fflush(stdout) ?
-		       0 : -1;
+		return fflush(stdout) ? -1 :
+		       vpmu_write_all(STDOUT_FILENO, data, len);
 	if (!lstat(path, &st) && S_ISLNK(st.st_mode)) {
 		real = realpath(path, NULL);
 		if (!real)	/* a dangling link: its target made */

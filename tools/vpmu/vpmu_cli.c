@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "vpmu_cli.h"
 
@@ -19,6 +20,27 @@
 const char vpmu_version_string[] = VPMU_VERSION;
 const char *vpmu_prog = "vpmu";
 
+/*
+ * At exit: a result that did not reach stdout (a full disk, say) must not
+ * pass for success, as GNU's close_stdout() has it.  What stdout still
+ * buffers is written; an error, now or before (ferror()), is said and the
+ * status becomes VPMU_EXIT_TOOL.  A message that did not reach stderr
+ * fails the same way, silently.  What vpmu_write_file() writes to "-"
+ * bypasses stdio, and its caller reports a failure.
+ */
+static void check_output(void)
+{
+	int err = fflush(stdout) ? errno : 0;
+
+	if (err || ferror(stdout)) {
+		vpmu_err(NULL, 0, "standard output: %s",
+			 err ? strerror(err) : "write error");
+		_exit(VPMU_EXIT_TOOL);
+	}
+	if (ferror(stderr))
+		_exit(VPMU_EXIT_TOOL);
+}
+
 void vpmu_cli_init(const char *argv0, const char *name)
 {
 	const char *slash = argv0 ? strrchr(argv0, '/') : NULL;
@@ -27,6 +49,7 @@ void vpmu_cli_init(const char *argv0, const char *name)
 	if (!vpmu_prog || !*vpmu_prog)
 		vpmu_prog = name;
 	opterr = 0;
+	atexit(check_output);
 }
 
 static void vmsg(const char *file, unsigned int line, const char *tag,
@@ -118,7 +141,7 @@ void vpmu_usage_error(const char *fmt, ...)
 		va_end(ap);
 	}
 	fprintf(stderr, "Try '%s --help' for more information.\n", vpmu_prog);
-	exit(VPMU_EXIT_USAGE);
+	exit(VPMU_EXIT_TOOL);
 }
 
 /*
@@ -149,5 +172,5 @@ void vpmu_bad_option(char **argv, int c)
 void vpmu_version(void)
 {
 	printf("%s (vpmu) %s\n", vpmu_prog, vpmu_version_string);
-	exit(fflush(stdout) ? VPMU_EXIT_USAGE : VPMU_EXIT_OK);
+	exit(VPMU_EXIT_OK);	/* a failed write: vpmu_cli_init() */
 }

@@ -451,7 +451,7 @@ static void expect_json(uint64_t index, const char *path,
 
 /*
  * Check run @r against the .expect text: VPMU_EXIT_OK if it matches,
- * _DIFFER after reporting the mismatches, _USAGE after reporting a
+ * _DIFFER after reporting the mismatches, _TOOL after reporting a
  * malformed line.
  */
 static int runner_expect(const struct vpmu_runner *rn, uint64_t index,
@@ -464,7 +464,7 @@ static int runner_expect(const struct vpmu_runner *rn, uint64_t index,
 
 	if (vpmu_expect_check(rn->expect, o->expect, r, rn->mem, rn->mem_size,
 			      rn->event, rn->ctx, &res, &diag))
-		ret = VPMU_EXIT_USAGE;
+		ret = VPMU_EXIT_TOOL;
 	else if (res.failed)
 		ret = VPMU_EXIT_DIFFER;
 	else if (!o->quiet && o->json)
@@ -518,11 +518,11 @@ int vpmu_runner_read(struct vpmu_runner *rn, const struct vpmu_buf *file,
 
 	if (vpmu_prog_view(v, file->p, file->len, &diag)) {
 		vpmu_err_diag(rn->path, NULL, &diag);
-		return VPMU_EXIT_USAGE;
+		return VPMU_EXIT_CANNOT_RUN;
 	}
 	if (expect && vpmu_read_file(expect, exp)) {
 		vpmu_err_errno(expect);
-		return VPMU_EXIT_USAGE;
+		return VPMU_EXIT_TOOL;
 	}
 	rn->expect = exp->p;
 	rn->mem_size = v->h.mem_size;
@@ -557,11 +557,11 @@ int vpmu_runner_loop(const struct vpmu_runner *rn)
 	bool differ = false;
 	int ret = VPMU_EXIT_OK;
 
-	for (i = 0; i < o->runs && ret != VPMU_EXIT_USAGE; i++) {
+	for (i = 0; i < o->runs && ret != VPMU_EXIT_TOOL; i++) {
 		char prefix[32] = "";
 
 		if (rn->run(rn->ctx, &r, &secs)) {
-			ret = VPMU_EXIT_USAGE;
+			ret = VPMU_EXIT_TOOL;
 			break;
 		}
 		total_cycles += r.cycles;
@@ -589,15 +589,24 @@ int vpmu_runner_loop(const struct vpmu_runner *rn)
 	return ret;
 }
 
+int vpmu_runner_unreadable(const char *path)
+{
+	int err = errno;
+
+	vpmu_err_errno(path);
+	return err == ENOENT || err == ENOTDIR ? VPMU_EXIT_NOT_FOUND :
+	       VPMU_EXIT_CANNOT_RUN;
+}
+
 int vpmu_elf_status(unsigned int stop, unsigned int code)
 {
 	if (stop == VPMU_RUN_BUDGET)
-		return 124;
+		return VPMU_EXIT_BUDGET;
 	if (stop == VPMU_RUN_TRAP && code == VPMU_RV_TRAP_EBREAK)
-		return 133;
+		return VPMU_EXIT_SIGTRAP;
 	if (stop == VPMU_RUN_TRAP || stop == VPMU_RUN_HALT)
-		return 132;
-	return 139;
+		return VPMU_EXIT_SIGILL;
+	return VPMU_EXIT_SIGSEGV;
 }
 
 void vpmu_elf_print_end(FILE *f, bool exited, int status, unsigned int stop,

@@ -104,7 +104,7 @@ struct vpmu_runner_opts {
  * Take option @c with argument @arg if it is one of the shared ones.
  * Budgets above @budget_max are refused (UINT64_MAX: no limit but the
  * type's).  Returns 1 if taken, 0 if @c is not a shared option; a bad
- * value is a usage error (vpmu_usage_error(): "PROG: bad ...", exit 2).
+ * value is a usage error (vpmu_usage_error(): "PROG: bad ...").
  */
 int vpmu_runner_opt(struct vpmu_runner_opts *o, int c, const char *arg,
 		    const char *prog, uint64_t budget_max);
@@ -130,7 +130,7 @@ struct vpmu_runner {
 	/*
 	 * One run from a fresh copy of the program's memory, described in
 	 * @r, its wall time in *@secs.  0, or -1 after saying why not (the
-	 * loop stops; VPMU_EXIT_USAGE).
+	 * loop stops; VPMU_EXIT_TOOL).
 	 */
 	int (*run)(void *ctx, struct vpmu_run *r, double *secs);
 	/*
@@ -148,11 +148,18 @@ struct vpmu_runner {
 /*
  * The start of a program file's runs: view @file, from @rn->path
  * (vpmu_prog_view(): @v; @rn->mem_size), and with --expect read the
- * .expect file into @exp (@rn->expect).  0, or VPMU_EXIT_USAGE after
- * saying why not.
+ * .expect file into @exp (@rn->expect).  0, or after saying why not
+ * VPMU_EXIT_CANNOT_RUN (not a program file) or _TOOL (the .expect file).
  */
 int vpmu_runner_read(struct vpmu_runner *rn, const struct vpmu_buf *file,
 		     struct vpmu_prog_view *v, struct vpmu_buf *exp);
+
+/*
+ * The program file @path could not be read (errno): "PROG: PATH: reason",
+ * and the exit status, as env(1) has it for a command:
+ * VPMU_EXIT_NOT_FOUND if there is no such file, else _CANNOT_RUN.
+ */
+int vpmu_runner_unreadable(const char *path);
 
 /*
  * Run the program @rn->o->runs times ("run N: " before every line when
@@ -161,7 +168,7 @@ int vpmu_runner_read(struct vpmu_runner *rn, const struct vpmu_buf *file,
  * --expect, and print the --time total at the end.  A run that fails or
  * a malformed .expect line ends the loop.  Returns the exit status:
  * VPMU_EXIT_OK, _DIFFER (a mismatch, or with @rn->compare runs that
- * differ) or _USAGE (a run that failed, a malformed .expect line).
+ * differ) or _TOOL (a run that failed, a malformed .expect line).
  */
 int vpmu_runner_loop(const struct vpmu_runner *rn);
 
@@ -176,8 +183,9 @@ int vpmu_runner_loop(const struct vpmu_runner *rn);
 
 /*
  * The exit status of a program that stopped with @stop (VPMU_RUN_*) and
- * @code without exiting, as a shell sees qemu-riscv32's: 124 budget, 133
- * ebreak, 132 another trap or a halt, 139 a fault.
+ * @code without exiting, as a shell sees qemu-riscv32's: VPMU_EXIT_BUDGET
+ * (124), _SIGTRAP (133) ebreak, _SIGILL (132) another trap or a halt,
+ * _SIGSEGV (139) a fault.
  */
 int vpmu_elf_status(unsigned int stop, unsigned int code);
 
@@ -203,7 +211,7 @@ void vpmu_elf_json_regs(struct vpmu_json *j, const uint32_t x[32],
 /*
  * --mem SIZE: a count (vpmu_parse_count()), a multiple of 4 in
  * 4..VPMU_PROG_MEM_MAX; otherwise a usage error ("PROG: bad memory size
- * 'ARG'", exit 2).
+ * 'ARG'", VPMU_EXIT_TOOL).
  */
 int vpmu_elf_parse_mem(const char *prog, const char *arg, uint64_t *mem);
 

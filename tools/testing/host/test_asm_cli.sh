@@ -17,7 +17,7 @@ tap_build vpmu-as vpmu-dis
 
 "$AS" --help | grep -q '^Usage: vpmu-as'; ok $? "vpmu-as --help"
 "$DIS" --help | grep -q '^Usage: vpmu-dis'; ok $? "vpmu-dis --help"
-"$AS" >/dev/null 2>&1; [ $? = 2 ]; ok $? "vpmu-as without a source: exit 2"
+"$AS" >/dev/null 2>&1; [ $? = 125 ]; ok $? "vpmu-as without a source: exit 125"
 
 "$AS" -o "$tmp/d.vpmu" "$UCODE"; ok $? "assemble default.vus"
 "$DIS" -o "$tmp/d.vus" "$tmp/d.vpmu" 2>"$tmp/err"
@@ -51,7 +51,7 @@ ok $? "no .word per zero word"
 
 printf '\tADD t0, t1\nx:\tFROB\n\tHALT\n' > "$tmp/bad.vus"
 "$AS" -o "$tmp/bad.vpmu" "$tmp/bad.vus" 2>"$tmp/err"
-[ $? = 2 ]; ok $? "bad source: exit 2"
+[ $? = 125 ]; ok $? "bad source: exit 125"
 [ ! -e "$tmp/bad.vpmu" ] && [ -z "$(find "$tmp" -mindepth 1 -maxdepth 1 -name '*tmp*')" ]
 ok $? "bad source: no output file, no temporary left"
 [ "$(cat "$tmp/err")" = "vpmu-as: $tmp/bad.vus:1:12: expected ',' but found end of line
@@ -60,21 +60,21 @@ ok $? "bad source: every error as vpmu-as: file:line:col: message"
 
 printf 'garbage' > "$tmp/junk"
 "$DIS" "$tmp/junk" >/dev/null 2>"$tmp/err"
-[ $? = 2 ] && [ "$(cat "$tmp/err")" = "vpmu-dis: $tmp/junk: image truncated (7 bytes)" ]
-ok $? "vpmu-dis of a non-image: exit 2, names it"
+[ $? = 125 ] && [ "$(cat "$tmp/err")" = "vpmu-dis: $tmp/junk: image truncated (7 bytes)" ]
+ok $? "vpmu-dis of a non-image: exit 125, names it"
 
 # A bad image is blamed, not the program assembled or listed with it.
 head -c 100 "$tmp/d.vpmu" >"$tmp/trunc.vpmu"
 "$DIS" -m "$tmp/trunc.vpmu" "$tmp/sum.vprg" >/dev/null 2>"$tmp/err"
-[ $? = 2 ] && [ "$(cat "$tmp/err")" = "vpmu-dis: $tmp/trunc.vpmu: image truncated (100 bytes)" ]
-ok $? "vpmu-dis -m trunc.vpmu sum.vprg: blames trunc.vpmu, exit 2"
+[ $? = 125 ] && [ "$(cat "$tmp/err")" = "vpmu-dis: $tmp/trunc.vpmu: image truncated (100 bytes)" ]
+ok $? "vpmu-dis -m trunc.vpmu sum.vprg: blames trunc.vpmu, exit 125"
 "$AS" -m "$tmp/trunc.vpmu" -o "$tmp/x.vprg" "$SAMPLES/sum.s" 2>"$tmp/err"
-[ $? = 2 ] && [ "$(cat "$tmp/err")" = "vpmu-as: $tmp/trunc.vpmu: image truncated (100 bytes)" ] &&
+[ $? = 125 ] && [ "$(cat "$tmp/err")" = "vpmu-as: $tmp/trunc.vpmu: image truncated (100 bytes)" ] &&
 [ ! -e "$tmp/x.vprg" ]
-ok $? "vpmu-as -m trunc.vpmu: names trunc.vpmu, exit 2"
+ok $? "vpmu-as -m trunc.vpmu: names trunc.vpmu, exit 125"
 "$DIS" -m "$tmp/d.vpmu" "$tmp/d.vpmu" >/dev/null 2>"$tmp/err"
-[ $? = 2 ] && [ "$(cat "$tmp/err")" = "vpmu-dis: $tmp/d.vpmu: bad magic number (not a vpmu program)" ]
-ok $? "vpmu-dis -m IMAGE IMAGE: the program is not one, exit 2"
+[ $? = 125 ] && [ "$(cat "$tmp/err")" = "vpmu-dis: $tmp/d.vpmu: bad magic number (not a vpmu program)" ]
+ok $? "vpmu-dis -m IMAGE IMAGE: the program is not one, exit 125"
 
 # ---- ELF files (-f elf), for perf ---------------------------------------
 # readelf reads any ELF file; its lines for the one program header, the
@@ -120,7 +120,7 @@ else
 	done
 fi
 "$DIS" "$tmp/sum.elf" >/dev/null 2>"$tmp/err"
-[ $? = 2 ] && [ "$(cat "$tmp/err")" = "vpmu-dis: $tmp/sum.elf: an ELF file without a microcode image (not from vpmu-as -f elf)" ]
-ok $? "vpmu-dis of a program ELF as an image: says what it is not, exit 2"
+[ $? = 125 ] && [ "$(cat "$tmp/err")" = "vpmu-dis: $tmp/sum.elf: an ELF file without a microcode image (not from vpmu-as -f elf)" ]
+ok $? "vpmu-dis of a program ELF as an image: says what it is not, exit 125"
 
 tap_done

@@ -90,7 +90,7 @@ golden() {
 }
 
 "$HIST" --help | grep -q '^Usage: vpmu-hist -m IMAGE'; ok $? "--help"
-"$HIST" >/dev/null 2>&1; [ $? = 2 ]; ok $? "no arguments: exit 2"
+"$HIST" >/dev/null 2>&1; [ $? = 125 ]; ok $? "no arguments: exit 125"
 
 "$AS" -o "$tmp/d.vpmu" "$UCODE" || exit 1
 IMG=$tmp/d.vpmu
@@ -101,13 +101,13 @@ for s in "$SAMPLES"/*.s; do
 done
 
 "$HIST" -m "$IMG" -K 2 "$tmp/x" >/dev/null 2>"$tmp/err"
-[ $? = 2 ] && grep -qx 'vpmu-hist: -K and -b need --simulate' "$tmp/err"
-ok $? "-K without --simulate: exit 2, says why"
-"$HIST" -m "$IMG" --sort=name "$tmp/x" >/dev/null 2>&1; [ $? = 2 ]
-ok $? "bad --sort: exit 2"
+[ $? = 125 ] && grep -qx 'vpmu-hist: -K and -b need --simulate' "$tmp/err"
+ok $? "-K without --simulate: exit 125, says why"
+"$HIST" -m "$IMG" --sort=name "$tmp/x" >/dev/null 2>&1; [ $? = 125 ]
+ok $? "bad --sort: exit 125"
 "$HIST" "$tmp/x" >/dev/null 2>"$tmp/err"
-[ $? = 2 ] && grep -qx 'vpmu-hist: no image given (-m IMAGE)' "$tmp/err"
-ok $? "no image: exit 2, says why"
+[ $? = 125 ] && grep -qx 'vpmu-hist: no image given (-m IMAGE)' "$tmp/err"
+ok $? "no image: exit 125, says why"
 
 # ---- the report of a hand-made histogram (golden) -----------------------
 # next, i_r's DISP word, r_funct+10 (MUL), i_addi's four, i_lw's load,
@@ -170,22 +170,22 @@ grep -q '^i_lw  *0x047  *1/5  *2  *100.00 ' "$tmp/out"
 ok $? "--perf: two files summed, blank lines skipped, by label"
 printf '%x\n  vpmu-run 147 nonsense\n' $((UPC_BASE + 1)) >"$tmp/bad"
 "$HIST" --perf -m "$IMG" "$tmp/bad" >/dev/null 2>"$tmp/err"
-[ $? = 2 ] && [ "$(cat "$tmp/err")" = "vpmu-hist: $tmp/bad:2: no sample IP at the end (perf script -F ip, or fields ending with ip)" ]
-ok $? "--perf: a line without an IP: exit 2, names the file and line"
+[ $? = 125 ] && [ "$(cat "$tmp/err")" = "vpmu-hist: $tmp/bad:2: no sample IP at the end (perf script -F ip, or fields ending with ip)" ]
+ok $? "--perf: a line without an IP: exit 125, names the file and line"
 printf '%x\n' $((UPC_BASE + 1)) $((UPC_BASE + NB)) >"$tmp/bad"
 "$HIST" --perf -m "$IMG" "$tmp/bad" >/dev/null 2>"$tmp/err"
-[ $? = 2 ] && grep -q "^vpmu-hist: $tmp/bad:2: micro-PC 0x$(printf '%x' "$NB") beyond the image's $NB microwords" "$tmp/err"
-ok $? "--perf: a micro-PC beyond the image: exit 2, names the file and line"
+[ $? = 125 ] && grep -q "^vpmu-hist: $tmp/bad:2: micro-PC 0x$(printf '%x' "$NB") beyond the image's $NB microwords" "$tmp/err"
+ok $? "--perf: a micro-PC beyond the image: exit 125, names the file and line"
 "$HIST" --perf -f -m "$IMG" "$tmp/bad" >"$tmp/out" 2>"$tmp/err" &&
 grep -q "^vpmu-hist: $tmp/bad: warning: 1 samples beyond" "$tmp/err" &&
 grep -q '^1 perf samples' "$tmp/out"
 ok $? "--perf --force: skips it, with a warning"
 printf '%x\n' $((PC_BASE + 8)) >"$tmp/bad"
 "$HIST" --perf -m "$IMG" "$tmp/bad" >/dev/null 2>"$tmp/err"
-[ $? = 2 ] && grep -q "^vpmu-hist: $tmp/bad:1: 0x100000000008 is a macro-PC sample: record micro-PCs with the format term sample_upc" "$tmp/err"
-ok $? "--perf: a macro-PC sample: exit 2, says to record micro-PCs"
-"$HIST" --perf --simulate -m "$IMG" "$tmp/sort.vprg" >/dev/null 2>&1; [ $? = 2 ]
-ok $? "--perf with --simulate: exit 2"
+[ $? = 125 ] && grep -q "^vpmu-hist: $tmp/bad:1: 0x100000000008 is a macro-PC sample: record micro-PCs with the format term sample_upc" "$tmp/err"
+ok $? "--perf: a macro-PC sample: exit 125, says to record micro-PCs"
+"$HIST" --perf --simulate -m "$IMG" "$tmp/sort.vprg" >/dev/null 2>&1; [ $? = 125 ]
+ok $? "--perf with --simulate: exit 125"
 
 # ---- round trip: --simulate -o, then the file ---------------------------
 # shellcheck disable=SC2086 # $args is a list of options
@@ -207,15 +207,15 @@ ok $? "--simulate -o -: the file on stdout, samples 179 (sum, K=1)"
 ok $? "--simulate -b 100: 100 samples"
 
 # ---- errors -------------------------------------------------------------
-err() {	# err NAME EXPECTED-STDERR-LINE ARGS...: exit 2, that line
+err() {	# err NAME EXPECTED-STDERR-LINE ARGS...: exit 125, that line
 	local name=$1 want=$2
 	shift 2
 	"$HIST" -m "$IMG" "$@" >"$tmp/out" 2>"$tmp/err"
 	local rc=$?
-	[ $rc = 2 ] && grep -qxF "$want" "$tmp/err" && [ ! -s "$tmp/out" ]
+	[ $rc = 125 ] && grep -qxF "$want" "$tmp/err" && [ ! -s "$tmp/out" ]
 	local r=$?
 	[ $r = 0 ] || { echo "# exit $rc, stderr:"; sed 's/^/# /' "$tmp/err"; }
-	ok $r "$name: exit 2, \"${want#vpmu-hist: }\""
+	ok $r "$name: exit 125, \"${want#vpmu-hist: }\""
 }
 mkhist "$tmp/magic.vuhs" "$NB" 1 "$CK" "1=1" 0x12345678
 err "bad magic" "vpmu-hist: $tmp/magic.vuhs: bad magic number 0x12345678 (not a vpmu micro-PC histogram)" "$tmp/magic.vuhs"
@@ -280,9 +280,9 @@ fi
 err "--plot of another format" "vpmu-hist: $tmp/x.pdf: the plot must be a .png or .svg file" -p "$tmp/x.pdf" "$tmp/h.vuhs"
 PATH=/nonexistent "$HIST" -m "$IMG" -p "$tmp/g.png" "$tmp/h.vuhs" \
 	>/dev/null 2>"$tmp/err"
-[ $? = 2 ] && grep -q 'gnuplot not found on PATH; install it' "$tmp/err" &&
+[ $? = 125 ] && grep -q 'gnuplot not found on PATH; install it' "$tmp/err" &&
 [ ! -e "$tmp/g.png" ]
-ok $? "--plot without gnuplot: exit 2, says how to install it"
+ok $? "--plot without gnuplot: exit 125, says how to install it"
 
 # ---- --buckets: the histogram unit's buckets ----------------------------
 # A program in free form (comments, ';', hex period, event=2 printed as
@@ -342,10 +342,10 @@ berr() {	# berr NAME EXPECTED-STDERR ARGS...
 	shift 2
 	"$HIST" "$@" >"$tmp/out" 2>"$tmp/err"
 	local rc=$?
-	[ $rc = 2 ] && [ "$(cat "$tmp/err")" = "$want" ] && [ ! -s "$tmp/out" ]
+	[ $rc = 125 ] && [ "$(cat "$tmp/err")" = "$want" ] && [ ! -s "$tmp/out" ]
 	local r=$?
 	[ $r = 0 ] || { echo "# exit $rc, stderr:"; sed 's/^/# /' "$tmp/err"; }
-	ok $r "--buckets, $name: exit 2, \"${want#vpmu-hist: }\""
+	ok $r "--buckets, $name: exit 125, \"${want#vpmu-hist: }\""
 }
 printf 'C1 5\nC2 x\n' >"$tmp/b"
 berr "bad line" "vpmu-hist: $tmp/b:2: 'C2 x' is not a bucket line (C<b> <count>)" --buckets="$tmp/b"
@@ -379,13 +379,13 @@ berr "missing bucket file" "vpmu-hist: $tmp/nope: No such file or directory" --b
 berr "unreadable bucket file (a directory)" "vpmu-hist: $tmp/sysfs: Is a directory" --buckets="$tmp/sysfs"
 berr "missing program" "vpmu-hist: $tmp/nope: No such file or directory" --buckets="$tmp/sysfs/sum" --program="$tmp/nope"
 berr "--plot of another format" "vpmu-hist: $tmp/x.pdf: the plot must be a .png or .svg file" --buckets="$tmp/sysfs/sum" -q --plot="$tmp/x.pdf"
-usage() {	# usage NAME EXPECTED-STDERR ARGS...: exit 2
+usage() {	# usage NAME EXPECTED-STDERR ARGS...: exit 125
 	local name=$1 want=$2
 	shift 2
 	"$HIST" "$@" >/dev/null 2>"$tmp/err"
-	[ $? = 2 ] && [ "$(cat "$tmp/err")" = "$want
+	[ $? = 125 ] && [ "$(cat "$tmp/err")" = "$want
 Try 'vpmu-hist --help' for more information." ]
-	ok $? "--buckets, $name: exit 2, \"${want#vpmu-hist: }\", then Try"
+	ok $? "--buckets, $name: exit 125, \"${want#vpmu-hist: }\", then Try"
 }
 usage "--program alone" "vpmu-hist: --program needs --buckets" --program="$tmp/prog"
 usage "with -m" "vpmu-hist: -m is for micro-PC histograms, not with --buckets" --buckets="$tmp/sysfs/sum" -m "$IMG"
@@ -429,17 +429,17 @@ printf '#!/bin/sh\necho partial >"%s"\nexit 3\n' "$tmp/f.png" >"$tmp/fake/gnuplo
 chmod +x "$tmp/fake/gnuplot"
 PATH=$tmp/fake "$HIST" --buckets="$tmp/sysfs/sum" --plot="$tmp/f.png" \
 	>"$tmp/out" 2>"$tmp/err"
-[ $? = 2 ] && [ "$(cat "$tmp/err")" = "vpmu-hist: $tmp/f.png: gnuplot failed (exit status 3)" ] &&
+[ $? = 125 ] && [ "$(cat "$tmp/err")" = "vpmu-hist: $tmp/f.png: gnuplot failed (exit status 3)" ] &&
 [ ! -e "$tmp/f.png" ] && [ ! -s "$tmp/out" ]
-ok $? "--buckets --plot, gnuplot exits 3: exit 2, says so, no file left"
+ok $? "--buckets --plot, gnuplot exits 3: exit 125, says so, no file left"
 printf '#!/bin/sh\nexit 0\n' >"$tmp/fake/gnuplot"
 PATH=$tmp/fake "$HIST" --buckets="$tmp/sysfs/sum" --plot="$tmp/f.svg" \
 	>/dev/null 2>"$tmp/err"
-[ $? = 2 ] && [ "$(cat "$tmp/err")" = "vpmu-hist: $tmp/f.svg: gnuplot failed (it wrote no file)" ]
-ok $? "--buckets --plot, gnuplot writes nothing: exit 2, says so"
+[ $? = 125 ] && [ "$(cat "$tmp/err")" = "vpmu-hist: $tmp/f.svg: gnuplot failed (it wrote no file)" ]
+ok $? "--buckets --plot, gnuplot writes nothing: exit 125, says so"
 PATH=/nonexistent "$HIST" --buckets="$tmp/sysfs/sum" --plot="$tmp/g.png" \
 	>/dev/null 2>"$tmp/err"
-[ $? = 2 ] && grep -q 'gnuplot not found on PATH; install it' "$tmp/err"
-ok $? "--buckets --plot without gnuplot: exit 2, says how to install it"
+[ $? = 125 ] && grep -q 'gnuplot not found on PATH; install it' "$tmp/err"
+ok $? "--buckets --plot without gnuplot: exit 125, says how to install it"
 
 tap_done

@@ -5,7 +5,7 @@
 # the buckets of hand-derived programs on the sum sample (179 cycles, 179
 # microwords, 32 instructions), runs adding up, --quiet keeping the
 # buckets, and bad programs refused with the parser's message and exit
-# status 2; address predicates and a one-shot period on memcpy.  The module's side is selftests/vpmu/vpmu_hu in the VM.
+# status 125; address predicates and a one-shot period on memcpy.  The module's side is selftests/vpmu/vpmu_hu in the VM.
 set -u
 
 . "$(dirname "$0")/tap.sh"
@@ -65,22 +65,22 @@ same "once: one period, held through two runs" \
 
 err=$("$T/vpmu-sim" -q --hu 'par; store=0x100-0x100 5' "$mc" 2>&1 >/dev/null)
 rc=$?
-[ $rc = 2 ] && [ "$err" = "vpmu-sim: --hu: bad histogram-unit program: entry 1: store=0x100-0x100: LO not below HI (HI is excluded)" ]
-ok $? "an empty address range: exit 2 and the parser's message"
+[ $rc = 125 ] && [ "$err" = "vpmu-sim: --hu: bad histogram-unit program: entry 1: store=0x100-0x100: LO not below HI (HI is excluded)" ]
+ok $? "an empty address range: exit 125 and the parser's message"
 
 err=$("$T/vpmu-sim" -q --hu 'seq; vpmu_uops 5; wq=5-2 5' "$sum" 2>&1 >/dev/null)
 rc=$?
-[ $rc = 2 ] && [ "$err" = "vpmu-sim: --hu: bad histogram-unit program: entry 2: wq=5-2: LO above HI" ]
-ok $? "a bad --hu program: exit 2 and the parser's message"
-[ $rc = 2 ] || echo "# exit $rc: $err"
+[ $rc = 125 ] && [ "$err" = "vpmu-sim: --hu: bad histogram-unit program: entry 2: wq=5-2: LO above HI" ]
+ok $? "a bad --hu program: exit 125 and the parser's message"
+[ $rc = 125 ] || echo "# exit $rc: $err"
 
 printf 'seq\nvpmu_bogus 1\n' >"$tmp/bad.hu"
 err=$("$T/vpmu-sim" -q --hu-file "$tmp/bad.hu" "$sum" 2>&1 >/dev/null)
 rc=$?
-[ $rc = 2 ] && [ "$err" = "vpmu-sim: $tmp/bad.hu: bad histogram-unit program: entry 1: unknown predicate 'vpmu_bogus' (event=N, tag=K, an event name, wq=, upc=, load=, hit=, miss=, store= or access=)" ]
-ok $? "a bad --hu-file program: exit 2 and the parser's message"
+[ $rc = 125 ] && [ "$err" = "vpmu-sim: $tmp/bad.hu: bad histogram-unit program: entry 1: unknown predicate 'vpmu_bogus' (event=N, tag=K, an event name, wq=, upc=, load=, hit=, miss=, store= or access=)" ]
+ok $? "a bad --hu-file program: exit 125 and the parser's message"
 
 "$T/vpmu-sim" -q --hu-file "$tmp/missing.hu" "$sum" >/dev/null 2>&1
-[ $? = 2 ]; ok $? "a missing --hu-file: exit 2"
+[ $? = 125 ]; ok $? "a missing --hu-file: exit 125"
 
 tap_done

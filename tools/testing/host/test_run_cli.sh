@@ -15,7 +15,7 @@ tap_build vpmu-sim vpmu-run vpmu-load share
 
 for t in vpmu-sim vpmu-run vpmu-load; do
 	"$T/$t" --help | grep -q "^Usage: $t"; ok $? "$t --help"
-	"$T/$t" >/dev/null 2>&1; [ $? = 2 ]; ok $? "$t without arguments: exit 2"
+	"$T/$t" >/dev/null 2>&1; [ $? = 125 ]; ok $? "$t without arguments: exit 125"
 done
 
 for e in "$S"/samples/*.expect; do
@@ -46,17 +46,17 @@ ok $? "vpmu-sim --ext-at=100 wait.vprg: 50 polls, 110 cycles"
 grep -qx 'stop budget' "$tmp/out" && grep -qx 'reg r1 499' "$tmp/out"
 ok $? "vpmu-sim wait.vprg without the line: spins to the budget"
 "$T/vpmu-sim" --ext-at=0 "$S/build/sum.vprg" >/dev/null 2>"$tmp/err"
-[ $? = 2 ] && grep -q "bad --ext-at '0'" "$tmp/err"
-ok $? "vpmu-sim --ext-at=0: exit 2, says why"
+[ $? = 125 ] && grep -q "bad --ext-at '0'" "$tmp/err"
+ok $? "vpmu-sim --ext-at=0: exit 125, says why"
 for t in vpmu-sim vpmu-run; do
 	bad=0
 	for m in 0 7 0x1000001 2^40 4x; do
 		"$T/$t" --mem="$m" "$S/build/sum.vprg" >/dev/null 2>"$tmp/err"
-		[ $? = 2 ] && grep -qx "$t: bad memory size '$m'" "$tmp/err" ||
+		[ $? = 125 ] && grep -qx "$t: bad memory size '$m'" "$tmp/err" ||
 			bad=1
 	done
 	[ $bad = 0 ]
-	ok $? "$t --mem: 0, not a multiple of 4, beyond 16 MiB, junk: exit 2, says so"
+	ok $? "$t --mem: 0, not a multiple of 4, beyond 16 MiB, junk: exit 125, says so"
 done
 "$T/vpmu-sim" -n 3 "$S/build/sum.vprg" | grep -c '^run [123]: stop halt' | grep -qx 3
 ok $? "vpmu-sim -n 3 runs three times"
@@ -64,28 +64,28 @@ ok $? "vpmu-sim -n 3 runs three times"
 [ $? = 1 ] && grep -q 'sum.expect:[0-9]*: event cycles: got 3120, want 179' "$tmp/err"
 ok $? "vpmu-sim: a mismatch exits 1 and names file, line, got and want"
 "$T/vpmu-sim" "$S/build/default.vpmu" 2>"$tmp/err"
-[ $? = 2 ] && [ "$(cat "$tmp/err")" = "vpmu-sim: $S/build/default.vpmu: bad magic number (not a vpmu program)" ]
-ok $? "vpmu-sim: an image given as program: exit 2, names it, says why"
+[ $? = 126 ] && [ "$(cat "$tmp/err")" = "vpmu-sim: $S/build/default.vpmu: bad magic number (not a vpmu program)" ]
+ok $? "vpmu-sim: an image given as program: exit 126, names it, says why"
 cp "$S/build/sum.vprg" "$tmp/bad.vprg"
 printf '\001' | dd of="$tmp/bad.vprg" bs=1 seek=70 conv=notrunc 2>/dev/null
 "$T/vpmu-run" "$tmp/bad.vprg" 2>"$tmp/err"
-[ $? = 2 ] && grep -q 'checksum mismatch' "$tmp/err"
-ok $? "vpmu-run: bad checksum: exit 2"
-"$T/vpmu-run" -b 2^41 "$S/build/sum.vprg" 2>/dev/null; [ $? = 2 ]
-ok $? "vpmu-run: budget above 2^40: exit 2"
+[ $? = 126 ] && grep -q 'checksum mismatch' "$tmp/err"
+ok $? "vpmu-run: bad checksum: exit 126 (a program it cannot run)"
+"$T/vpmu-run" -b 2^41 "$S/build/sum.vprg" 2>/dev/null; [ $? = 125 ]
+ok $? "vpmu-run: budget above 2^40: exit 125"
 "$T/vpmu-run" -d "$tmp/none" "$S/build/sum.vprg" 2>"$tmp/err"
-[ $? = 2 ] && grep -q "^vpmu-run: $tmp/none: No such file" "$tmp/err"
-ok $? "vpmu-run: no device: exit 2, names it"
+[ $? = 125 ] && grep -q "^vpmu-run: $tmp/none: No such file" "$tmp/err"
+ok $? "vpmu-run: no device: exit 125, names it"
 "$T/vpmu-run" -d /dev/null "$S/build/sum.vprg" 2>"$tmp/err"
-[ $? = 2 ] && grep -q '^vpmu-run: VPMU_IOC_RUN: .*does not know VPMU_IOC_RUN' "$tmp/err"
-ok $? "vpmu-run: not the vpmu device: exit 2, ENOTTY explained"
+[ $? = 125 ] && grep -q '^vpmu-run: VPMU_IOC_RUN: .*does not know VPMU_IOC_RUN' "$tmp/err"
+ok $? "vpmu-run: not the vpmu device: exit 125, ENOTTY explained"
 
-# A malformed .expect file is an input error (2), a mismatch a differing
+# A malformed .expect file is an input error (125), a mismatch a differing
 # result (1); both are named with their line.
 printf 'stop halt\nreg r2 zz\n' >"$tmp/bad.expect"
 "$T/vpmu-sim" -q -e "$tmp/bad.expect" "$S/build/sum.vprg" 2>"$tmp/err"
-[ $? = 2 ] && [ "$(cat "$tmp/err")" = "vpmu-sim: $tmp/bad.expect:2: malformed line: bad number" ]
-ok $? "vpmu-sim: a malformed .expect line: exit 2, file:line named"
+[ $? = 125 ] && [ "$(cat "$tmp/err")" = "vpmu-sim: $tmp/bad.expect:2: malformed line: bad number" ]
+ok $? "vpmu-sim: a malformed .expect line: exit 125, file:line named"
 printf 'stop halt\nreg r2 54\n' >"$tmp/mis.expect"
 "$T/vpmu-sim" -q -n 2 -e "$tmp/mis.expect" "$S/build/sum.vprg" 2>"$tmp/err"
 [ $? = 1 ] && [ "$(cat "$tmp/err")" = "vpmu-sim: $tmp/mis.expect:2: run 1: reg r2: got 55, want 54
@@ -100,8 +100,8 @@ ok $? "vpmu-sim -n 2: a mismatch in each run: exit 1, file:line: run N: what"
 cmp -s "$tmp/o1" "$tmp/o2"
 ok $? "vpmu-sim -m IMAGE.elf PROGRAM.elf: as the image and program they hold"
 "$T/vpmu-sim" -m "$tmp/sum.elf" "$S/build/sum.vprg" 2>"$tmp/err"
-[ $? = 2 ] && [ "$(cat "$tmp/err")" = "vpmu-sim: $tmp/sum.elf: an ELF file without a microcode image (not from vpmu-as -f elf)" ]
-ok $? "vpmu-sim -m PROGRAM.elf: not an image, exit 2"
+[ $? = 125 ] && [ "$(cat "$tmp/err")" = "vpmu-sim: $tmp/sum.elf: an ELF file without a microcode image (not from vpmu-as -f elf)" ]
+ok $? "vpmu-sim -m PROGRAM.elf: not an image, exit 125"
 # Where vpmu-run maps them for perf (the device is /dev/null: the run
 # itself fails, after the mapping).
 if command -v strace >/dev/null 2>&1; then
@@ -110,7 +110,7 @@ if command -v strace >/dev/null 2>&1; then
 	rc=$?
 	grep -q '^mmap(0x200000000000, [0-9]*, PROT_READ|PROT_EXEC, MAP_PRIVATE|MAP_FIXED_NOREPLACE, [0-9]*, 0x1000) = 0x200000000000$' "$tmp/trace" &&
 	grep -q '^mmap(0x100000000000, 24, PROT_READ|PROT_EXEC, MAP_PRIVATE|MAP_FIXED_NOREPLACE, [0-9]*, 0x1000) = 0x100000000000$' "$tmp/trace" &&
-	[ $rc = 2 ] && grep -q 'VPMU_IOC_RUN' "$tmp/err"
+	[ $rc = 125 ] && grep -q 'VPMU_IOC_RUN' "$tmp/err"
 	ok $? "vpmu-run maps the microcode ELF at 0x200000000000 and the program ELF at 0x100000000000"
 	if [ -f "$S/build/rv32/fib.elf" ]; then
 		strace -o "$tmp/trace" -e trace=mmap "$T/vpmu-run" -d /dev/null \
@@ -149,8 +149,8 @@ assert len(o) == 11, o' "$tmp/j"
 ok $? "vpmu-load --status --json: one object, numbers as numbers, null for a number not there"
 fi
 "$T/vpmu-load" --sysfs="$f" --default --json >/dev/null 2>"$tmp/err"
-[ $? = 2 ] && grep -q -- "--json goes with --status" "$tmp/err"
-ok $? "vpmu-load --json without --status: exit 2, says why"
+[ $? = 125 ] && grep -q -- "--json goes with --status" "$tmp/err"
+ok $? "vpmu-load --json without --status: exit 125, says why"
 "$T/vpmu-load" --sysfs="$tmp/none" --status >"$tmp/out" 2>"$tmp/err"
 [ $? = 1 ] && [ ! -s "$tmp/out" ] &&
 	grep -q "none/ucode/name: No such file or directory (is vpmu.ko loaded?)" "$tmp/err"
@@ -175,7 +175,7 @@ echo ok >"$f/ucode/status"
 	cmp -s "$f/ucode/image" "$S/build/default.vpmu"
 ok $? "vpmu-load IMAGE.elf writes the image the ELF file holds"
 "$T/vpmu-load" --sysfs="$tmp/none" "$S/build/default.vpmu" 2>"$tmp/err"
-[ $? = 2 ] && grep -q "^vpmu-load: $tmp/none/ucode/image: No such file or directory (is vpmu.ko loaded?)" "$tmp/err"
-ok $? "vpmu-load without the module: exit 2, names the file"
+[ $? = 125 ] && grep -q "^vpmu-load: $tmp/none/ucode/image: No such file or directory (is vpmu.ko loaded?)" "$tmp/err"
+ok $? "vpmu-load without the module: exit 125, names the file"
 
 tap_done

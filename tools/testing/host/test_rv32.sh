@@ -181,10 +181,10 @@ ok $? "vpmu-sim -t: an ELF's time line ($cyc cycles, $tag instructions)"
 [ $? = 1 ]
 ok $? "vpmu-sim -t -q: no time line"
 
-# The ELF loader's refusals.
+# The ELF loader's refusals: a program that cannot be run (126).
 "$BIN/vpmu-sim" -m "$IMG" /bin/sh >/dev/null 2>"$tmp/err"
-[ $? = 2 ] && grep -q "not a 32-bit little-endian ELF\|not a RISC-V" "$tmp/err"
-ok $? "vpmu-sim refuses a host ELF, exit 2"
+[ $? = 126 ] && grep -q "not a 32-bit little-endian ELF\|not a RISC-V" "$tmp/err"
+ok $? "vpmu-sim refuses a host ELF, exit 126"
 "$BIN/vpmu-sim" --stats "$ELFS/fib.elf" >"$tmp/nom.out" 2>"$tmp/nom.err"
 rc=$?
 "$BIN/vpmu-sim" --stats -m "$IMG" "$ELFS/fib.elf" >"$tmp/m.out" 2>"$tmp/m.err"
@@ -192,12 +192,12 @@ rc=$?
 	cmp -s "$tmp/nom.err" "$tmp/m.err"
 ok $? "vpmu-sim: an ELF without -m runs on the built-in RV32IM image, as with -m (exit $rc)"
 "$BIN/vpmu-sim" -m "$IMG" --mem=4096 "$ELFS/fib.elf" >/dev/null 2>"$tmp/err"
-[ $? = 2 ] && grep -q "outside memory" "$tmp/err"
-ok $? "vpmu-sim: a program outside --mem, exit 2"
+[ $? = 126 ] && grep -q "outside memory" "$tmp/err"
+ok $? "vpmu-sim: a program outside --mem, exit 126"
 head -c 100 "$ELFS/fib.elf" >"$tmp/short.elf"
 "$BIN/vpmu-sim" -m "$IMG" "$tmp/short.elf" >/dev/null 2>"$tmp/err"
-[ $? = 2 ] && grep -q "truncated" "$tmp/err"
-ok $? "vpmu-sim: a truncated ELF, exit 2"
+[ $? = 126 ] && grep -q "truncated" "$tmp/err"
+ok $? "vpmu-sim: a truncated ELF, exit 126"
 "$BIN/vpmu-sim" -q -m "$IMG" -b 1000 "$ELFS/fib.elf" >/dev/null 2>&1
 [ $? = 124 ]
 ok $? "vpmu-sim: an ELF out of budget exits 124"

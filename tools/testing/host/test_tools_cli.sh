@@ -10,10 +10,11 @@
 #   - --help exits 0 and lists --version;
 #   - an unknown option, a missing option argument and a missing operand
 #     print one line and "Try 'TOOL --help' for more information.", and
-#     exit 2;
-#   - a file that cannot be read exits 2 with "TOOL: FILE: reason";
-#   - the man page documents the exit statuses 0, 1, 2 and 124 and
-#     --version;
+#     exit 125;
+#   - a file that cannot be read exits 125 with "TOOL: FILE: reason"
+#     (vpmu-run's and vpmu-sim's program file: 127, as env(1) has it);
+#   - the man page documents the exit statuses 0, 1, 124 and 125 (every
+#     row: test_exit_status.sh) and --version;
 #   - bash completion completes every long option --help lists, and the
 #     arguments of options that take a file or a word from a list.
 #
@@ -42,18 +43,18 @@ skip() {	# skip NAME REASON
 }
 
 # usage_error NAME EXPECTED-FIRST-LINE TOOL ARGS...: exactly that line and
-# the Try line on stderr, nothing on stdout, exit 2.
+# the Try line on stderr, nothing on stdout, exit 125.
 usage_error() {
 	local name=$1 want=$2 t=$3
 	shift 3
 	"$BIN/$t" "$@" >"$tmp/out" 2>"$tmp/err"
 	local rc=$?
-	[ $rc = 2 ] && [ ! -s "$tmp/out" ] &&
+	[ $rc = 125 ] && [ ! -s "$tmp/out" ] &&
 	[ "$(cat "$tmp/err")" = "$want
 Try '$t --help' for more information." ]
 	local r=$?
 	[ $r = 0 ] || { echo "# exit $rc, stderr:"; sed 's/^/# /' "$tmp/err"; }
-	ok $r "$t: $name: one line, Try '$t --help', exit 2"
+	ok $r "$t: $name: one line, Try '$t --help', exit 125"
 }
 
 # The operands each tool needs to get as far as reading its first file.
@@ -89,10 +90,12 @@ for t in $TOOLS; do
 	# shellcheck disable=SC2086 # word-split on purpose
 	"$BIN/$t" ${missing[$t]} >"$tmp/out" 2>"$tmp/err"
 	rc=$?
-	[ $rc = 2 ] && [ "$(cat "$tmp/err")" = "$t: ${nofile[$t]}: No such file or directory" ]
+	want=125
+	case $t in vpmu-run | vpmu-sim) want=127 ;; esac
+	[ $rc = $want ] && [ "$(cat "$tmp/err")" = "$t: ${nofile[$t]}: No such file or directory" ]
 	r=$?
 	[ $r = 0 ] || { echo "# exit $rc, stderr:"; sed 's/^/# /' "$tmp/err"; }
-	ok $r "$t: a missing file: \"$t: FILE: No such file or directory\", exit 2"
+	ok $r "$t: a missing file: \"$t: FILE: No such file or directory\", exit $want"
 done
 usage_error "no operand" "vpmu-as: no source file given" vpmu-as
 usage_error "no operand" "vpmu-dis: no image given" vpmu-dis
@@ -115,10 +118,10 @@ for t in $TOOLS; do
 	fi
 	zcat -f "$m" | awk '
 		/^\.SH / { sec = $2 }
-		sec == "EXIT" && /^\.B (0|1|2|124)$/ { seen[$2] = 1 }
+		sec == "EXIT" && /^\.B (0|1|124|125)$/ { seen[$2] = 1 }
 		/(\\-\\-|--)version/ { v = 1 }
-		END { exit !(seen[0] && seen[1] && seen[2] && seen[124] && v) }'
-	ok $? "man $t: EXIT STATUS has 0, 1, 2 and 124; --version is documented"
+		END { exit !(seen[0] && seen[1] && seen[124] && seen[125] && v) }'
+	ok $? "man $t: EXIT STATUS has 0, 1, 124 and 125; --version is documented"
 done
 
 # ---- bash completion ------------------------------------------------------

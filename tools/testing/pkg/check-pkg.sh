@@ -176,15 +176,16 @@ for m in $(dpkg -L vpmu-tools | grep '^/usr/share/man/.*\.gz$'); do
 done
 
 # cli_tests WHERE DIR [CMD...] - the host tier's command-line tests
-# (test_*_cli.sh in DIR, as CMD sees it) against the tools installed in
-# /usr/bin and /usr/share/vpmu; CMD runs them (in_root for the trixie
-# root; none: here).  One test each, named after WHERE.
+# (test_*_cli.sh and test_exit_status.sh in DIR, as CMD sees it) against
+# the tools installed in /usr/bin and /usr/share/vpmu; CMD runs them
+# (in_root for the trixie root; none: here).  One test each, named after
+# WHERE.
 cli_tests() {
 	local where=$1 dir=$2 s log rc p f plan
 
 	shift 2
 	for s in test_asm_cli.sh test_run_cli.sh test_hu_cli.sh test_hist_cli.sh \
-		 test_tools_cli.sh test_cc_cli.sh; do
+		 test_tools_cli.sh test_cc_cli.sh test_exit_status.sh; do
 		log=$tmp/cli-$where-$s.log
 		"$@" env VPMU_BIN=/usr/bin VPMU_SHARE=/usr/share/vpmu \
 			VPMU_VERSION="$VERSION" bash "$dir/$s" >"$log" 2>&1
