@@ -330,6 +330,84 @@ static bool all_codes_covered(void)
 	return ok;
 }
 
+/* The fields an operand of ALU role @r fills (vpmu_isa.h). */
+static unsigned int role_fields(unsigned int r)
+{
+	switch (r) {
+	case VPMU_ROLE_DST:	return VPMU_UWF_DST;
+	case VPMU_ROLE_A:	return VPMU_UWF_A;
+	case VPMU_ROLE_B:	return VPMU_UWF_B | VPMU_UWF_BIMM;
+	case VPMU_ROLE_BREG:	return VPMU_UWF_B;
+	case VPMU_ROLE_FIELD:	return VPMU_UWF_IMM;
+	case VPMU_ROLE_MEM:	return VPMU_UWF_IMM | VPMU_UWF_A;
+	case VPMU_ROLE_MODE:	return VPMU_UWF_IMM;
+	}
+	return 0;
+}
+
+/* The same for sequencer role @r. */
+static unsigned int seqrole_fields(unsigned int r)
+{
+	switch (r) {
+	case VPMU_SEQROLE_TARGET:	return VPMU_UWF_TARGET;
+	case VPMU_SEQROLE_COND:		return VPMU_UWF_COND;
+	case VPMU_SEQROLE_WIDTH:	return VPMU_UWF_COND;
+	case VPMU_SEQROLE_CODE:		return VPMU_UWF_TARGET;
+	}
+	return 0;
+}
+
+/*
+ * The signature table (vpmu_isa.c): every signature has a row whose
+ * fields are those its operands fill (S aside), once each, so that the
+ * validator's and the disassembler's field checks agree with the
+ * operands the assembler parses; every operation's signature has a row.
+ */
+static bool sig_table(void)
+{
+	unsigned int i, k, f, g;
+	bool ok = true;
+
+	for (i = 0; i < VPMU_SIG_NR; i++) {
+		const struct vpmu_sig_info *si = &vpmu_sig_info[i];
+
+		for (f = 0, k = 0; k < VPMU_SIG_OPNDS; k++) {
+			g = role_fields(si->opnd[k]);
+			if (f & g)
+				ok = false;
+			f |= g;
+		}
+		if (!si->name || f != (si->fields & ~VPMU_UWF_S)) {
+			tap_diag("signature %u (%s): fields 0x%x, operands' 0x%x",
+				 i, si->name ? si->name : "?", si->fields, f);
+			ok = false;
+		}
+	}
+	for (i = 0; i < VPMU_SEQSIG_NR; i++) {
+		const struct vpmu_seqsig_info *si = &vpmu_seqsig_info[i];
+
+		for (f = 0, k = 0; k < VPMU_SEQSIG_OPNDS; k++) {
+			g = seqrole_fields(si->opnd[k]);
+			if (f & g)
+				ok = false;
+			f |= g;
+		}
+		if (!si->name || f != si->fields) {
+			tap_diag("sequencer signature %u (%s): fields 0x%x, operands' 0x%x",
+				 i, si->name ? si->name : "?", si->fields, f);
+			ok = false;
+		}
+	}
+	for (i = 0; i < VPMU_OP_NR; i++)
+		if (vpmu_op_info[i].name && vpmu_op_info[i].sig >= VPMU_SIG_NR)
+			ok = false;
+	for (i = 0; i < VPMU_SEQ_NR; i++)
+		if (vpmu_seq_info[i].name &&
+		    vpmu_seq_info[i].sig >= VPMU_SEQSIG_NR)
+			ok = false;
+	return ok;
+}
+
 /* Read-back: the accepted image is kept byte for byte. */
 static bool readback(void)
 {
@@ -392,7 +470,7 @@ int main(void)
 	size_t i, n = sizeof(cases) / sizeof(cases[0]);
 	static const char s[] = "123456789";
 
-	tap_plan(n + 5);
+	tap_plan(n + 6);
 	for (i = 0; i < n; i++)
 		tap_ok(run_case(&cases[i]), "validator: %s -> %s", cases[i].name,
 		       verr_name[cases[i].code]);
@@ -402,5 +480,6 @@ int main(void)
 	       "crc32: incremental");
 	tap_ok(readback(), "validator: accepted image reads back unchanged");
 	tap_ok(mutations(), "validator: truncations and bit flips rejected");
+	tap_ok(sig_table(), "signature table: fields are the operands'");
 	return tap_done();
 }
