@@ -16,8 +16,6 @@
 
 /* ---- microcode: operands ----------------------------------------------- */
 
-enum role { ROLE_DST, ROLE_A, ROLE_B };
-
 static int opnd_lookup(const char *name)
 {
 	int i;
@@ -30,13 +28,16 @@ static int opnd_lookup(const char *name)
 }
 
 /*
- * One operand for @role: a name from vpmu_opnd_info, or (B only) "#expr".
- * Returns the operand code, or -1 after an error; *imm gets the value.
+ * One operand for @role (DST, A or B): a name from vpmu_opnd_info, or
+ * (B only) "#expr".  Returns the operand code, or -1 after an error; *imm
+ * gets the value.
  */
-static int operand(struct as *a, enum role role, int64_t *imm)
+static int operand(struct as *a, enum vpmu_role role, int64_t *imm)
 {
-	static const char *const roles[] = { "destination", "source A",
-					      "source B" };
+	static const char *const roles[] = {
+		[VPMU_ROLE_DST] = "destination", [VPMU_ROLE_A] = "source A",
+		[VPMU_ROLE_B] = "source B",
+	};
 	char name[IDENT_MAX];
 	const char *at;
 	int code;
@@ -44,7 +45,7 @@ static int operand(struct as *a, enum role role, int64_t *imm)
 	asm_skip_ws(a);
 	at = a->p;
 	if (asm_accept(a, '#')) {
-		if (role != ROLE_B) {
+		if (role != VPMU_ROLE_B) {
 			asm_error(a, at, "an immediate cannot be the %s",
 				  roles[role]);
 			return -1;
@@ -63,7 +64,8 @@ static int operand(struct as *a, enum role role, int64_t *imm)
 		asm_error(a, at, "unknown operand '%s'", name);
 		return -1;
 	}
-	if (role == ROLE_DST && vpmu_opnd_info[code].access == VPMU_ACC_RO) {
+	if (role == VPMU_ROLE_DST &&
+	    vpmu_opnd_info[code].access == VPMU_ACC_RO) {
 		asm_error(a, at, "'%s' is read-only and cannot be the destination",
 			  name);
 		return -1;
@@ -84,7 +86,7 @@ static bool mem_operand(struct as *a, int64_t *off, int *base)
 		return false;
 	if (!asm_expect(a, '('))
 		return false;
-	*base = operand(a, ROLE_A, &dummy);
+	*base = operand(a, VPMU_ROLE_A, &dummy);
 	return *base >= 0 && asm_expect(a, ')');
 }
 
@@ -95,96 +97,103 @@ static bool small_arg(struct as *a, int64_t *v, int64_t lo, int64_t hi,
 	return asm_expr_range(a, v, lo, hi, what_for);
 }
 
-/* The ALU/memory part: "OP[.s] operands". */
+/* An ALU part's operand values, as its roles fill them. */
+struct alu_opnds {
+	int dst, a, b;
+	int64_t imm;
+};
+
+/* EXT's "pos, len" or SEXT's "width" (vpmu_field_poslen()), into IMM. */
+static bool field_operand(struct as *a, int op, int64_t *imm)
+{
+	const char *lat;
+	int64_t len;
+
+	if (!vpmu_field_poslen(op)) {
+		if (!small_arg(a, imm, 1, 32, "field width"))
+			return false;
+		*imm -= 1;
+		return true;
+	}
+	if (!small_arg(a, imm, 0, 31, "field position") || !asm_expect(a, ','))
+		return false;
+	asm_skip_ws(a);
+	lat = a->p;
+	if (!small_arg(a, &len, 1, 32, "field length"))
+		return false;
+	if (*imm + len > 32) {
+		asm_error(a, lat, "field %lld..%lld runs past bit 31",
+			  (long long)*imm, (long long)(*imm + len - 1));
+		return false;
+	}
+	*imm = VPMU_EXT_IMM(*imm, len);
+	return true;
+}
+
+/* The operand of role @role of operation @op, into @o. */
+static bool alu_operand(struct as *a, int op, enum vpmu_role role,
+			struct alu_opnds *o)
+{
+	const char *at;
+
+	switch (role) {
+	case VPMU_ROLE_DST:
+		o->dst = operand(a, role, &o->imm);
+		return o->dst >= 0;
+	case VPMU_ROLE_A:
+		o->a = operand(a, role, &o->imm);
+		return o->a >= 0;
+	case VPMU_ROLE_B:
+		o->b = operand(a, role, &o->imm);
+		return o->b >= 0;
+	case VPMU_ROLE_BREG:
+		asm_skip_ws(a);
+		at = a->p;
+		o->b = operand(a, VPMU_ROLE_B, &o->imm);
+		if (o->b == VPMU_OPND_IMM) {
+			asm_error(a, at, "%s stores a register, not an immediate",
+				  vpmu_op_info[op].name);
+			return false;
+		}
+		return o->b >= 0;
+	case VPMU_ROLE_FIELD:
+		return field_operand(a, op, &o->imm);
+	case VPMU_ROLE_MEM:
+		return mem_operand(a, &o->imm, &o->a);
+	case VPMU_ROLE_MODE:
+		return small_arg(a, &o->imm, 0, 1, "mode");
+	case VPMU_ROLE_NONE:
+		break;
+	}
+	return true;
+}
+
+/*
+ * The ALU/memory part: "OP[.s] operands", the operands its signature
+ * lists, separated by commas, into the fields it uses.
+ */
 static bool alu_part(struct as *a, const char *at, int op, bool s,
 		     uint64_t *uw)
 {
 	const struct vpmu_op_info *oi = &vpmu_op_info[op];
-	int dst = 0, ra = 0, rb = 0;
-	int64_t imm = 0, len;
+	const struct vpmu_sig_info *si = &vpmu_sig_info[oi->sig];
+	struct alu_opnds o = { 0 };
+	unsigned int k;
 
-	if (s && oi->sig != VPMU_SIG_DAB && oi->sig != VPMU_SIG_DB &&
-	    oi->sig != VPMU_SIG_DAF) {
+	if (s && !vpmu_sig_result(oi->sig)) {
 		asm_error(a, at, "'.s' is not allowed on %s (no ALU result)",
 			  oi->name);
 		return false;
 	}
-	switch (oi->sig) {
-	case VPMU_SIG_NONE:
-		break;
-	case VPMU_SIG_DAB:
-	case VPMU_SIG_DB:
-		dst = operand(a, ROLE_DST, &imm);
-		if (dst < 0 || !asm_expect(a, ','))
+	for (k = 0; k < VPMU_SIG_OPNDS && si->opnd[k]; k++)
+		if ((k && !asm_expect(a, ',')) ||
+		    !alu_operand(a, op, si->opnd[k], &o))
 			return false;
-		if (oi->sig == VPMU_SIG_DAB) {
-			ra = operand(a, ROLE_A, &imm);
-			if (ra < 0 || !asm_expect(a, ','))
-				return false;
-		}
-		rb = operand(a, ROLE_B, &imm);
-		if (rb < 0)
-			return false;
-		break;
-	case VPMU_SIG_DAF:
-		dst = operand(a, ROLE_DST, &imm);
-		if (dst < 0 || !asm_expect(a, ','))
-			return false;
-		ra = operand(a, ROLE_A, &imm);
-		if (ra < 0 || !asm_expect(a, ','))
-			return false;
-		if (op == VPMU_OP_EXT) {
-			const char *lat;
-
-			if (!small_arg(a, &imm, 0, 31, "field position") ||
-			    !asm_expect(a, ','))
-				return false;
-			asm_skip_ws(a);
-			lat = a->p;
-			if (!small_arg(a, &len, 1, 32, "field length"))
-				return false;
-			if (imm + len > 32) {
-				asm_error(a, lat, "field %lld..%lld runs past bit 31",
-					  (long long)imm, (long long)(imm + len - 1));
-				return false;
-			}
-			imm = VPMU_EXT_IMM(imm, len);
-		} else {
-			if (!small_arg(a, &imm, 1, 32, "field width"))
-				return false;
-			imm -= 1;
-		}
-		break;
-	case VPMU_SIG_LD:
-		dst = operand(a, ROLE_DST, &imm);
-		if (dst < 0 || !asm_expect(a, ',') || !mem_operand(a, &imm, &ra))
-			return false;
-		break;
-	case VPMU_SIG_ST: {
-		const char *bat;
-
-		asm_skip_ws(a);
-		bat = a->p;
-		rb = operand(a, ROLE_B, &imm);
-		if (rb < 0)
-			return false;
-		if (rb == VPMU_OPND_IMM) {
-			asm_error(a, bat, "%s stores a register, not an immediate",
-				  oi->name);
-			return false;
-		}
-		if (!asm_expect(a, ',') || !mem_operand(a, &imm, &ra))
-			return false;
-		break;
-	}
-	case VPMU_SIG_I:
-		if (!small_arg(a, &imm, 0, 1, "mode"))
-			return false;
-		break;
-	}
-	*uw |= VPMU_UW_PUT(OP, op) | VPMU_UW_PUT(S, s) |
-	       VPMU_UW_PUT(DST, dst) | VPMU_UW_PUT(A, ra) |
-	       VPMU_UW_PUT(B, rb) | VPMU_UW_PUT(IMM, imm);
+	*uw |= VPMU_UW_PUT(OP, op) |
+	       ((VPMU_UW_PUT(S, s) | VPMU_UW_PUT(DST, o.dst) |
+		 VPMU_UW_PUT(A, o.a) | VPMU_UW_PUT(B, o.b) |
+		 VPMU_UW_PUT(IMM, o.imm)) &
+		vpmu_uwf_bits(vpmu_sig_fields(oi->sig, o.b)));
 	return true;
 }
 
@@ -220,46 +229,56 @@ static int cond_lookup(const char *name)
 	return -1;
 }
 
-/* The sequencer part: "SEQ operands". */
-static bool seq_part(struct as *a, int seq, uint64_t *uw)
+/* The sequencer operand of role @role of a signature @sig, into *t, *c. */
+static bool seq_operand(struct as *a, enum vpmu_seqsig sig,
+			enum vpmu_seqrole role, int64_t *t, int64_t *c)
 {
 	char name[IDENT_MAX];
-	int64_t t = 0, c = 0;
 	const char *at;
 
-	switch (vpmu_seq_info[seq].sig) {
-	case VPMU_SEQSIG_NONE:
-		break;
-	case VPMU_SEQSIG_TARGET:
-		if (!target(a, &t, 1))
-			return false;
-		break;
-	case VPMU_SEQSIG_COND:
+	switch (role) {
+	case VPMU_SEQROLE_TARGET:
+		return target(a, t, vpmu_seqsig_span(sig, *c));
+	case VPMU_SEQROLE_COND:
 		asm_skip_ws(a);
 		at = a->p;
 		if (!asm_need_ident(a, name, "a condition"))
 			return false;
-		c = cond_lookup(name);
-		if (c < 0) {
+		*c = cond_lookup(name);
+		if (*c < 0) {
 			asm_error(a, at, "unknown condition '%s'", name);
 			return false;
 		}
-		if (!asm_expect(a, ',') || !target(a, &t, 1))
-			return false;
-		break;
-	case VPMU_SEQSIG_DISP:
-		if (!small_arg(a, &c, 1, 8, "dispatch width") ||
-		    !asm_expect(a, ',') || !target(a, &t, 1u << c))
-			return false;
-		break;
-	case VPMU_SEQSIG_CODE:
-		if (!small_arg(a, &t, 0, (1 << VPMU_UW_TARGET_BITS) - 1,
-			       "trap code"))
-			return false;
+		return true;
+	case VPMU_SEQROLE_WIDTH:
+		return small_arg(a, c, 1, 8, "dispatch width");
+	case VPMU_SEQROLE_CODE:
+		return small_arg(a, t, 0, (1 << VPMU_UW_TARGET_BITS) - 1,
+				 "trap code");
+	case VPMU_SEQROLE_NONE:
 		break;
 	}
-	*uw |= VPMU_UW_PUT(SEQ, seq) | VPMU_UW_PUT(TARGET, t) |
-	       VPMU_UW_PUT(COND, c);
+	return true;
+}
+
+/*
+ * The sequencer part: "SEQ operands", the operands its signature lists,
+ * separated by commas, into the fields it uses.
+ */
+static bool seq_part(struct as *a, int seq, uint64_t *uw)
+{
+	enum vpmu_seqsig sig = vpmu_seq_info[seq].sig;
+	const struct vpmu_seqsig_info *si = &vpmu_seqsig_info[sig];
+	int64_t t = 0, c = 0;
+	unsigned int k;
+
+	for (k = 0; k < VPMU_SEQSIG_OPNDS && si->opnd[k]; k++)
+		if ((k && !asm_expect(a, ',')) ||
+		    !seq_operand(a, sig, si->opnd[k], &t, &c))
+			return false;
+	*uw |= VPMU_UW_PUT(SEQ, seq) |
+	       ((VPMU_UW_PUT(TARGET, t) | VPMU_UW_PUT(COND, c)) &
+		vpmu_uwf_bits(si->fields));
 	return true;
 }
 
@@ -334,6 +353,16 @@ static int seq_lookup(const char *name)
 		    !strcasecmp(vpmu_seq_info[i].name, name))
 			return i;
 	return -1;
+}
+
+/*
+ * Does sequencer operation @seq read its microword's ALU result: by its
+ * signature (DISP), or CTR, whose counter the result selects?
+ */
+static bool seq_reads_result(unsigned int seq)
+{
+	return vpmu_seqsig_info[vpmu_seq_info[seq].sig].result ||
+	       seq == VPMU_SEQ_CTR;
 }
 
 /* Append a microword (pass 1 only counts them). */
@@ -436,13 +465,11 @@ void asm_uword(struct as *a)
 			  asm_what(a));
 		goto out;
 	}
-	if (VPMU_UW_GET(uw, SEQ) == VPMU_SEQ_DISP ||
-	    VPMU_UW_GET(uw, SEQ) == VPMU_SEQ_CTR) {
+	if (seq_reads_result(VPMU_UW_GET(uw, SEQ))) {
 		enum vpmu_sig sig = vpmu_op_info[VPMU_UW_GET(uw, OP)].sig;
 		unsigned int dst = VPMU_UW_GET(uw, DST);
 
-		if (sig != VPMU_SIG_DAB && sig != VPMU_SIG_DB &&
-		    sig != VPMU_SIG_DAF)
+		if (!vpmu_sig_result(sig))
 			asm_error(a, a->ls, "%s needs an ALU result "
 				  "(a DAB, DB or DAF operation)",
 				  vpmu_seq_info[VPMU_UW_GET(uw, SEQ)].name);

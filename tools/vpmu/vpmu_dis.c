@@ -47,6 +47,83 @@ static bool opnd_ok(unsigned int code, bool dst, bool b)
 	return !(dst && oi->access == VPMU_ACC_RO);
 }
 
+/* Would the operand of role @role in @uw read back as it is? */
+static bool alu_opnd_ok(uint64_t uw, enum vpmu_role role)
+{
+	unsigned int op = VPMU_UW_GET(uw, OP), imm = VPMU_UW_GET(uw, IMM);
+
+	switch (role) {
+	case VPMU_ROLE_FIELD:
+		return vpmu_field_ok(op, imm);
+	case VPMU_ROLE_MODE:
+		return imm <= 1;
+	case VPMU_ROLE_NONE:
+	case VPMU_ROLE_DST:
+	case VPMU_ROLE_A:
+	case VPMU_ROLE_B:
+	case VPMU_ROLE_BREG:
+	case VPMU_ROLE_MEM:
+		break;
+	}
+	return true;
+}
+
+/*
+ * The ALU part of @uw: the bits its signature uses go to *keep; are its
+ * operands, by field, and its immediates, by role, valid there?
+ */
+static bool alu_canonical(uint64_t uw, uint64_t *keep)
+{
+	unsigned int op = VPMU_UW_GET(uw, OP), b = VPMU_UW_GET(uw, B);
+	enum vpmu_sig sig = vpmu_op_info[op].sig;
+	unsigned int used = vpmu_sig_fields(sig, b), k;
+	bool ok = true;
+
+	*keep |= vpmu_uwf_bits(used);
+	if (used & VPMU_UWF_DST)
+		ok &= opnd_ok(VPMU_UW_GET(uw, DST), true, false);
+	if (used & VPMU_UWF_A)
+		ok &= opnd_ok(VPMU_UW_GET(uw, A), false, false);
+	if (used & VPMU_UWF_B)
+		ok &= opnd_ok(b, false, used & VPMU_UWF_BIMM);
+	for (k = 0; k < VPMU_SIG_OPNDS; k++)
+		ok &= alu_opnd_ok(uw, vpmu_sig_info[sig].opnd[k]);
+	return ok;
+}
+
+/*
+ * The sequencer part of @uw, likewise: its targets inside the control
+ * store, its dispatch width in range, the ALU result it reads there.
+ */
+static bool seq_canonical(const struct dis *d, uint64_t uw, uint64_t *keep)
+{
+	unsigned int seq = VPMU_UW_GET(uw, SEQ), c = VPMU_UW_GET(uw, COND);
+	unsigned int t = VPMU_UW_GET(uw, TARGET);
+	enum vpmu_seqsig sig = vpmu_seq_info[seq].sig;
+	const struct vpmu_seqsig_info *si = &vpmu_seqsig_info[sig];
+	bool ok = true;
+	unsigned int k;
+
+	*keep |= vpmu_uwf_bits(si->fields);
+	for (k = 0; k < VPMU_SEQSIG_OPNDS; k++) {
+		switch ((enum vpmu_seqrole)si->opnd[k]) {
+		case VPMU_SEQROLE_TARGET:
+			ok &= t + vpmu_seqsig_span(sig, c) <= d->v.h.cs_words;
+			break;
+		case VPMU_SEQROLE_WIDTH:
+			ok &= c >= 1 && c <= 8;
+			break;
+		case VPMU_SEQROLE_NONE:
+		case VPMU_SEQROLE_COND:
+		case VPMU_SEQROLE_CODE:
+			break;
+		}
+	}
+	if (si->result)
+		ok &= vpmu_sig_result(vpmu_op_info[VPMU_UW_GET(uw, OP)].sig);
+	return ok;
+}
+
 /*
  * The fields of @uw that its operation and sequencer operation use, as
  * the assembler would build them: if this is not @uw, @uw has no source
@@ -57,78 +134,15 @@ static bool canonical(const struct dis *d, uint32_t upc, uint64_t uw)
 {
 	const struct vpmu_image_header *h = &d->v.h;
 	unsigned int op = VPMU_UW_GET(uw, OP), seq = VPMU_UW_GET(uw, SEQ);
-	unsigned int dst = VPMU_UW_GET(uw, DST), a = VPMU_UW_GET(uw, A);
-	unsigned int b = VPMU_UW_GET(uw, B), imm = VPMU_UW_GET(uw, IMM);
-	unsigned int t = VPMU_UW_GET(uw, TARGET), c = VPMU_UW_GET(uw, COND);
 	unsigned int ev = VPMU_UW_GET(uw, EVENT);
-	const struct vpmu_op_info *oi = &vpmu_op_info[op];
 	uint64_t keep = VPMU_UW_PUT(OP, op) | VPMU_UW_PUT(SEQ, seq) |
 			VPMU_UW_PUT(EVENT, ev) | VPMU_UW_PUT(T, 1);
 	bool ok = true;
 
-	if (!oi->name || !vpmu_seq_info[seq].name)
+	if (!vpmu_op_info[op].name || !vpmu_seq_info[seq].name)
 		return false;
-	switch (oi->sig) {
-	case VPMU_SIG_NONE:
-		break;
-	case VPMU_SIG_DAB:
-	case VPMU_SIG_DB:
-		keep |= VPMU_UW_PUT(DST, dst) | VPMU_UW_PUT(B, b);
-		if (oi->sig == VPMU_SIG_DAB) {
-			keep |= VPMU_UW_PUT(A, a);
-			ok &= opnd_ok(a, false, false);
-		}
-		if (b == VPMU_OPND_IMM)
-			keep |= VPMU_UW_PUT(IMM, imm);
-		ok &= opnd_ok(dst, true, false) && opnd_ok(b, false, true);
-		break;
-	case VPMU_SIG_DAF:
-		keep |= VPMU_UW_PUT(DST, dst) | VPMU_UW_PUT(A, a) |
-			VPMU_UW_PUT(IMM, imm);
-		ok &= opnd_ok(dst, true, false) && opnd_ok(a, false, false);
-		if (op == VPMU_OP_EXT)
-			ok &= VPMU_EXT_POS(imm) + VPMU_EXT_LEN(imm) <= 32;
-		else
-			ok &= imm < 32;
-		break;
-	case VPMU_SIG_LD:
-		keep |= VPMU_UW_PUT(DST, dst) | VPMU_UW_PUT(A, a) |
-			VPMU_UW_PUT(IMM, imm);
-		ok &= opnd_ok(dst, true, false) && opnd_ok(a, false, false);
-		break;
-	case VPMU_SIG_ST:
-		keep |= VPMU_UW_PUT(A, a) | VPMU_UW_PUT(B, b) |
-			VPMU_UW_PUT(IMM, imm);
-		ok &= opnd_ok(a, false, false) && opnd_ok(b, false, false);
-		break;
-	case VPMU_SIG_I:
-		keep |= VPMU_UW_PUT(IMM, imm);
-		ok &= imm <= 1;
-		break;
-	}
-	if (oi->sig == VPMU_SIG_DAB || oi->sig == VPMU_SIG_DB ||
-	    oi->sig == VPMU_SIG_DAF)
-		keep |= VPMU_UW_PUT(S, 1);
-	switch (vpmu_seq_info[seq].sig) {
-	case VPMU_SEQSIG_NONE:
-		break;
-	case VPMU_SEQSIG_COND:
-		keep |= VPMU_UW_PUT(COND, c);
-		/* fall through */
-	case VPMU_SEQSIG_TARGET:
-		keep |= VPMU_UW_PUT(TARGET, t);
-		ok &= t < h->cs_words;
-		break;
-	case VPMU_SEQSIG_DISP:
-		keep |= VPMU_UW_PUT(COND, c) | VPMU_UW_PUT(TARGET, t);
-		ok &= c >= 1 && c <= 8 && t + (1u << c) <= h->cs_words &&
-		      (oi->sig == VPMU_SIG_DAB || oi->sig == VPMU_SIG_DB ||
-		       oi->sig == VPMU_SIG_DAF);
-		break;
-	case VPMU_SEQSIG_CODE:
-		keep |= VPMU_UW_PUT(TARGET, t);
-		break;
-	}
+	ok &= alu_canonical(uw, &keep);
+	ok &= seq_canonical(d, uw, &keep);
 	if (upc + 1 == h->cs_words && (seq == VPMU_SEQ_NEXT ||
 				       seq == VPMU_SEQ_BR ||
 				       seq == VPMU_SEQ_CALL))
@@ -149,74 +163,96 @@ static void print_opnd(struct vpmu_buf *o, unsigned int code, unsigned int imm)
 		vpmu_buf_printf(o, "%s", vpmu_opnd_info[code].name);
 }
 
+/* The operand of role @role in @uw, after @sep. */
+static void print_alu_opnd(struct vpmu_buf *o, uint64_t uw,
+			   enum vpmu_role role, const char *sep)
+{
+	unsigned int op = VPMU_UW_GET(uw, OP), imm = VPMU_UW_GET(uw, IMM);
+	unsigned int b = VPMU_UW_GET(uw, B);
+	const char *dst = vpmu_opnd_info[VPMU_UW_GET(uw, DST)].name;
+	const char *a = vpmu_opnd_info[VPMU_UW_GET(uw, A)].name;
+
+	vpmu_buf_printf(o, "%s", sep);
+	switch (role) {
+	case VPMU_ROLE_DST:
+		vpmu_buf_printf(o, "%s", dst);
+		break;
+	case VPMU_ROLE_A:
+		vpmu_buf_printf(o, "%s", a);
+		break;
+	case VPMU_ROLE_B:
+		print_opnd(o, b, imm);
+		break;
+	case VPMU_ROLE_BREG:
+		vpmu_buf_printf(o, "%s", vpmu_opnd_info[b].name);
+		break;
+	case VPMU_ROLE_FIELD:
+		if (vpmu_field_poslen(op))
+			vpmu_buf_printf(o, "%u, %u", VPMU_EXT_POS(imm),
+					VPMU_EXT_LEN(imm));
+		else
+			vpmu_buf_printf(o, "%u", imm + 1);
+		break;
+	case VPMU_ROLE_MEM:
+		vpmu_buf_printf(o, "%d(%s)", (int)vpmu_uw_simm(uw), a);
+		break;
+	case VPMU_ROLE_MODE:
+		vpmu_buf_printf(o, "#%u", imm);
+		break;
+	case VPMU_ROLE_NONE:
+		break;
+	}
+}
+
+/* The sequencer operand of role @role in @uw, after @sep. */
+static void print_seq_opnd(struct dis *d, uint64_t uw,
+			   enum vpmu_seqrole role, const char *sep)
+{
+	struct vpmu_buf *o = d->out;
+	unsigned int t = VPMU_UW_GET(uw, TARGET), c = VPMU_UW_GET(uw, COND);
+
+	vpmu_buf_printf(o, "%s", sep);
+	switch (role) {
+	case VPMU_SEQROLE_TARGET:
+		vpmu_buf_printf(o, "%s", d->label[t]);
+		break;
+	case VPMU_SEQROLE_COND:
+		vpmu_buf_printf(o, "%s", vpmu_cond_info[c].name);
+		break;
+	case VPMU_SEQROLE_WIDTH:
+		vpmu_buf_printf(o, "%u", c);
+		break;
+	case VPMU_SEQROLE_CODE:
+		vpmu_buf_printf(o, "%u", t);
+		break;
+	case VPMU_SEQROLE_NONE:
+		break;
+	}
+}
+
 static void print_uword(struct dis *d, uint64_t uw)
 {
 	struct vpmu_buf *o = d->out;
 	unsigned int op = VPMU_UW_GET(uw, OP), seq = VPMU_UW_GET(uw, SEQ);
-	unsigned int dst = VPMU_UW_GET(uw, DST), a = VPMU_UW_GET(uw, A);
-	unsigned int b = VPMU_UW_GET(uw, B), imm = VPMU_UW_GET(uw, IMM);
-	unsigned int t = VPMU_UW_GET(uw, TARGET), c = VPMU_UW_GET(uw, COND);
 	unsigned int ev = VPMU_UW_GET(uw, EVENT), k;
 	const struct vpmu_op_info *oi = &vpmu_op_info[op];
+	const struct vpmu_sig_info *si = &vpmu_sig_info[oi->sig];
+	const struct vpmu_seqsig_info *qi =
+		&vpmu_seqsig_info[vpmu_seq_info[seq].sig];
 	const char *sep = "";
-	int off = vpmu_uw_simm(uw);
 
 	vpmu_buf_put(o, "\t", 1);
 	if (op != VPMU_OP_NOP || seq == VPMU_SEQ_NEXT) {
 		vpmu_buf_printf(o, "%s%s", oi->name,
 				VPMU_UW_GET(uw, S) ? ".s" : "");
 		sep = " ; ";
-	}
-	switch (op == VPMU_OP_NOP ? VPMU_SIG_NONE : oi->sig) {
-	case VPMU_SIG_NONE:
-		break;
-	case VPMU_SIG_DAB:
-	case VPMU_SIG_DB:
-		vpmu_buf_printf(o, " %s, ", vpmu_opnd_info[dst].name);
-		if (oi->sig == VPMU_SIG_DAB)
-			vpmu_buf_printf(o, "%s, ", vpmu_opnd_info[a].name);
-		print_opnd(o, b, imm);
-		break;
-	case VPMU_SIG_DAF:
-		vpmu_buf_printf(o, " %s, %s, ", vpmu_opnd_info[dst].name,
-				vpmu_opnd_info[a].name);
-		if (op == VPMU_OP_EXT)
-			vpmu_buf_printf(o, "%u, %u", VPMU_EXT_POS(imm),
-					VPMU_EXT_LEN(imm));
-		else
-			vpmu_buf_printf(o, "%u", imm + 1);
-		break;
-	case VPMU_SIG_LD:
-		vpmu_buf_printf(o, " %s, %d(%s)", vpmu_opnd_info[dst].name,
-				off, vpmu_opnd_info[a].name);
-		break;
-	case VPMU_SIG_ST:
-		vpmu_buf_printf(o, " %s, %d(%s)", vpmu_opnd_info[b].name,
-				off, vpmu_opnd_info[a].name);
-		break;
-	case VPMU_SIG_I:
-		vpmu_buf_printf(o, " #%u", imm);
-		break;
+		for (k = 0; k < VPMU_SIG_OPNDS && si->opnd[k]; k++)
+			print_alu_opnd(o, uw, si->opnd[k], k ? ", " : " ");
 	}
 	if (seq != VPMU_SEQ_NEXT) {
 		vpmu_buf_printf(o, "%s%s", sep, vpmu_seq_info[seq].name);
-		switch (vpmu_seq_info[seq].sig) {
-		case VPMU_SEQSIG_NONE:
-			break;
-		case VPMU_SEQSIG_TARGET:
-			vpmu_buf_printf(o, " %s", d->label[t]);
-			break;
-		case VPMU_SEQSIG_COND:
-			vpmu_buf_printf(o, " %s, %s", vpmu_cond_info[c].name,
-					d->label[t]);
-			break;
-		case VPMU_SEQSIG_DISP:
-			vpmu_buf_printf(o, " %u, %s", c, d->label[t]);
-			break;
-		case VPMU_SEQSIG_CODE:
-			vpmu_buf_printf(o, " %u", t);
-			break;
-		}
+		for (k = 0; k < VPMU_SEQSIG_OPNDS && qi->opnd[k]; k++)
+			print_seq_opnd(d, uw, qi->opnd[k], k ? ", " : " ");
 	}
 	if (ev) {
 		vpmu_buf_printf(o, " ; {");
@@ -427,8 +463,9 @@ int vpmu_dis_ucode(const void *img, size_t len, struct vpmu_buf *out,
 		uint64_t uw = vpmu_img_uword(&d.v, i);
 
 		canon[i] = canonical(&d, i, uw);
-		if (canon[i] && vpmu_seq_info[VPMU_UW_GET(uw, SEQ)].sig !=
-		    VPMU_SEQSIG_NONE && VPMU_UW_GET(uw, SEQ) != VPMU_SEQ_TRAP)
+		if (canon[i] &&
+		    vpmu_seqsig_takes(vpmu_seq_info[VPMU_UW_GET(uw, SEQ)].sig,
+				      VPMU_SEQROLE_TARGET))
 			refer(&d, VPMU_UW_GET(uw, TARGET));
 	}
 	for (i = 0; i < nid; i++)

@@ -6,6 +6,8 @@
  *    validator, and survives as -> dis -> as byte for byte (and dis of
  *    the re-assembled image is the same text);
  *  - every sample program assembles and survives as -> dis -> as;
+ *  - a microword of every signature assembles to the word encoded by
+ *    hand here, and that word disassembles to its text;
  *  - bad sources fail with the expected "file:line:col: error: message";
  *  - every sample runs on the engine to exactly the results in its .expect
  *    file (registers, memory, stop reason, event totals), twice, on two
@@ -252,6 +254,95 @@ out:
 	vpmu_buf_free(&d);
 }
 
+/*
+ * A microword of every signature and sequencer signature: its text, as
+ * the disassembler writes it, and its word, encoded here by hand.  The
+ * assembler makes the word of the text, and the disassembler the text of
+ * the word.  A label ("x:") names the next word; vpmu_dis_uwords() does
+ * not print labels.
+ */
+#define SW_OP(op, dst, a, b, imm)					\
+	(VPMU_UW_PUT(OP, VPMU_OP_##op) | VPMU_UW_PUT(DST, dst) |	\
+	 VPMU_UW_PUT(A, a) | VPMU_UW_PUT(B, b) | VPMU_UW_PUT(IMM, imm))
+#define SW_SEQ(seq, cond, t)						\
+	(VPMU_UW_PUT(SEQ, VPMU_SEQ_##seq) | VPMU_UW_PUT(COND, cond) |	\
+	 VPMU_UW_PUT(TARGET, t))
+#define SW_S		VPMU_UW_PUT(S, 1)
+#define SW_T(n)		(VPMU_OPND_T0 + (n))
+
+static const struct {
+	const char *text;
+	uint64_t uw;
+} sig_words[] = {
+	{ "x:" },
+	{ "ADD.s t0, r1, #-5", SW_OP(ADD, SW_T(0), 1, VPMU_OPND_IMM, -5) | SW_S },
+	{ "SUB zero, t0, @s2 ; BR NZ, x",
+	  SW_OP(SUB, VPMU_OPND_ZERO, SW_T(0), VPMU_OPND_AT_S2, 0) |
+	  SW_SEQ(BR, VPMU_COND_NZ, 0) },
+	{ "MOV @ds, t1 ; JUMP y",
+	  SW_OP(MOV, VPMU_OPND_AT_DS, 0, SW_T(1), 0) | SW_SEQ(JUMP, 0, 14) },
+	{ "MOV.s t2, #511 ; CALL x",
+	  SW_OP(MOV, SW_T(2), 0, VPMU_OPND_IMM, 511) | SW_S |
+	  SW_SEQ(CALL, 0, 0) },
+	{ "EXT t3, ir, 4, 8 ; DISP 2, tab",
+	  SW_OP(EXT, SW_T(3), VPMU_OPND_IR, 0, VPMU_EXT_IMM(4, 8)) |
+	  SW_SEQ(DISP, 2, 10) },
+	{ "SEXT.s t4, t3, 12 ; CTR",
+	  SW_OP(SEXT, SW_T(4), SW_T(3), 0, 11) | SW_S | SW_SEQ(CTR, 0, 0) },
+	{ "LW t5, -4(t0)", SW_OP(LW, SW_T(5), SW_T(0), 0, -4) },
+	{ "LBU t6, 0(@s1) ; RET",
+	  SW_OP(LBU, SW_T(6), VPMU_OPND_AT_S1, 0, 0) | SW_SEQ(RET, 0, 0) },
+	{ "SW t5, 511(pc) ; EOI",
+	  SW_OP(SW, 0, VPMU_OPND_PC, SW_T(5), 511) | SW_SEQ(EOI, 0, 0) },
+	{ "MODE #1 ; TRAP 77", SW_OP(MODE, 0, 0, 0, 1) | SW_SEQ(TRAP, 0, 77) },
+	{ "tab:" },
+	{ "NOP", 0 },
+	{ "JUMP x ; {1, 3}", SW_SEQ(JUMP, 0, 0) | VPMU_UW_PUT(EVENT, 5) },
+	{ "HALT ; trig", SW_SEQ(HALT, 0, 0) | VPMU_UW_PUT(T, 1) },
+	{ "MODE #0", SW_OP(MODE, 0, 0, 0, 0) },
+	{ "y:" },
+	{ "HALT", SW_SEQ(HALT, 0, 0) },
+};
+
+static void test_sig_words(void)
+{
+	struct vpmu_buf src = { 0 }, raw = { 0 }, img = { 0 }, img2 = { 0 };
+	struct vpmu_buf text = { 0 }, want = { 0 }, d = { 0 };
+	size_t i;
+	int nerr;
+
+	for (i = 0; i < sizeof(sig_words) / sizeof(sig_words[0]); i++) {
+		const char *t = sig_words[i].text;
+
+		if (strchr(t, ':')) {
+			vpmu_buf_printf(&src, "%s\n", t);
+			vpmu_buf_printf(&raw, "%s\n", t);
+			continue;
+		}
+		vpmu_buf_printf(&src, "\t%s\n", t);
+		vpmu_buf_printf(&raw, "\t.uword 0x%016llx\n",
+				(unsigned long long)sig_words[i].uw);
+		vpmu_buf_printf(&want, "%s\n", t);
+	}
+	nerr = vpmu_asm_ucode(src.p, src.len, NULL, &img, &d);
+	nerr += vpmu_asm_ucode(raw.p, raw.len, NULL, &img2, &d);
+	diag(d.p);
+	tap_ok(!nerr && same(&img, &img2),
+	       "every signature assembles to its word");
+	tap_ok(!nerr && !vpmu_dis_uwords(img2.p, img2.len, &text, &d) &&
+	       same(&text, &want), "every signature's word disassembles to "
+	       "its text");
+	if (!nerr && !same(&text, &want))
+		diag(text.p);
+	vpmu_buf_free(&src);
+	vpmu_buf_free(&raw);
+	vpmu_buf_free(&img);
+	vpmu_buf_free(&img2);
+	vpmu_buf_free(&text);
+	vpmu_buf_free(&want);
+	vpmu_buf_free(&d);
+}
+
 /* ---- errors -------------------------------------------------------------- */
 
 struct err_case {
@@ -282,6 +373,22 @@ static const struct err_case err_cases[] = {
 	  "t.vus:1:18: error: field 30..33 runs past bit 31" },
 	{ ".s on a load", false, "\tLW.s t0, 0(t1)\n",
 	  "t.vus:1:2: error: '.s' is not allowed on LW (no ALU result)" },
+	{ "immediate as destination", false, "\tMOV #1, t0\n",
+	  "t.vus:1:6: error: an immediate cannot be the destination" },
+	{ "EXT field position", false, "\tEXT t0, ir, 32, 1\n",
+	  "t.vus:1:14: error: field position 32 out of range 0..31" },
+	{ "SEXT field width", false, "\tSEXT t0, ir, #33\n",
+	  "t.vus:1:16: error: field width 33 out of range 1..32" },
+	{ "offset out of range", false, "\tLW t0, -513(t1)\n",
+	  "t.vus:1:9: error: offset -513 out of range -512..511" },
+	{ "mode out of range", false, "\tMODE #2\n",
+	  "t.vus:1:8: error: mode 2 out of range 0..1" },
+	{ "dispatch width out of range", false, "\tMOV t0, t1 ; DISP 9, 0\n",
+	  "t.vus:1:20: error: dispatch width 9 out of range 1..8" },
+	{ "trap code out of range", false, "\tTRAP 4096\n",
+	  "t.vus:1:7: error: trap code 4096 out of range 0..4095" },
+	{ "BR without a condition", false, "x:\tBR x\n",
+	  "t.vus:1:7: error: unknown condition 'x'" },
 	{ "unknown condition", false, "x:\tNOP ; BR ZZ, x\n",
 	  "t.vus:1:13: error: unknown condition 'ZZ'" },
 	{ "undefined label", false, "\tJUMP nowhere\n",
@@ -637,6 +744,7 @@ int main(int argc, char **argv)
 		test_ucode_roundtrip(ucode_sources[i]);
 	test_no_symbols();
 	test_flags();
+	test_sig_words();
 	for (i = 0; i < sizeof(samples) / sizeof(samples[0]); i++)
 		test_prog_roundtrip(samples[i], &img);
 	test_errors(&img);

@@ -200,8 +200,10 @@ static const struct vcase cases[] = {
 	  .msg = "microword 2: ALU operation code 0x0f reserved" },
 	{ "reserved sequencer op", VPMU_VERR_OPCODE, .tmut = t_seq_resv },
 	{ "DISP width 0", VPMU_VERR_OPCODE, .tmut = t_disp_w0 },
-	{ "DISP width 9", VPMU_VERR_OPCODE, .tmut = t_disp_w9 },
-	{ "DISP after a load", VPMU_VERR_OPCODE, .tmut = t_disp_ld },
+	{ "DISP width 9", VPMU_VERR_OPCODE, .tmut = t_disp_w9,
+	  .msg = "microword 2: DISP width 9 not in 1..8" },
+	{ "DISP after a load", VPMU_VERR_OPCODE, .tmut = t_disp_ld,
+	  .msg = "microword 2: DISP needs an ALU result, LW has none" },
 	{ "CTR after a NOP", VPMU_VERR_OPCODE, .tmut = t_ctr_nop,
 	  .msg = "microword 2: CTR needs an ALU result, NOP has none" },
 	{ "CTR after a load", VPMU_VERR_OPCODE, .tmut = t_ctr_ld },
@@ -215,27 +217,41 @@ static const struct vcase cases[] = {
 	  .msg = "microword 2: operand DST code 42 read-only" },
 	{ "immediate as DST", VPMU_VERR_OPERAND, .tmut = t_opnd_dimm },
 	{ "immediate as A", VPMU_VERR_OPERAND, .tmut = t_opnd_aimm },
-	{ "immediate as store data", VPMU_VERR_OPERAND, .tmut = t_opnd_stimm },
-	{ "MODE #2", VPMU_VERR_OPERAND, .tmut = t_opnd_mode },
-	{ "EXT past bit 31", VPMU_VERR_OPERAND, .tmut = t_opnd_ext },
-	{ "SEXT width 33", VPMU_VERR_OPERAND, .tmut = t_opnd_sext },
+	{ "immediate as store data", VPMU_VERR_OPERAND, .tmut = t_opnd_stimm,
+	  .msg = "microword 2: operand B code 62 immediate not allowed here" },
+	{ "MODE #2", VPMU_VERR_OPERAND, .tmut = t_opnd_mode,
+	  .msg = "microword 2: MODE #2, must be 0 or 1" },
+	{ "EXT past bit 31", VPMU_VERR_OPERAND, .tmut = t_opnd_ext,
+	  .msg = "microword 2: EXT field pos 30 len 4 exceeds 32 bits" },
+	{ "SEXT width 33", VPMU_VERR_OPERAND, .tmut = t_opnd_sext,
+	  .msg = "microword 2: SEXT field 0x20 is not width - 1 (0..31)" },
 	{ "S on NOP", VPMU_VERR_RESERVED, .tmut = t_res_snop },
-	{ "S on LW", VPMU_VERR_RESERVED, .tmut = t_res_slw },
-	{ "NOP with DST", VPMU_VERR_RESERVED, .tmut = t_res_nopd },
-	{ "IMM with register B", VPMU_VERR_RESERVED, .tmut = t_res_immreg },
-	{ "JUMP with COND", VPMU_VERR_RESERVED, .tmut = t_res_jcond },
-	{ "NEXT with TARGET", VPMU_VERR_RESERVED, .tmut = t_res_ntgt },
-	{ "MOV with A", VPMU_VERR_RESERVED, .tmut = t_res_mova },
-	{ "EXT with B", VPMU_VERR_RESERVED, .tmut = t_res_extb },
-	{ "store with DST", VPMU_VERR_RESERVED, .tmut = t_res_std },
+	{ "S on LW", VPMU_VERR_RESERVED, .tmut = t_res_slw,
+	  .msg = "microword 2: S set on LW, which has no ALU result" },
+	{ "NOP with DST", VPMU_VERR_RESERVED, .tmut = t_res_nopd,
+	  .msg = "microword 2: NOP field DST is 32, must be 0" },
+	{ "IMM with register B", VPMU_VERR_RESERVED, .tmut = t_res_immreg,
+	  .msg = "microword 2: ADD field IMM is 5, must be 0" },
+	{ "JUMP with COND", VPMU_VERR_RESERVED, .tmut = t_res_jcond,
+	  .msg = "microword 2: JUMP field COND is 3, must be 0" },
+	{ "NEXT with TARGET", VPMU_VERR_RESERVED, .tmut = t_res_ntgt,
+	  .msg = "microword 2: NEXT field TARGET is 1, must be 0" },
+	{ "MOV with A", VPMU_VERR_RESERVED, .tmut = t_res_mova,
+	  .msg = "microword 2: MOV field A is 33, must be 0" },
+	{ "EXT with B", VPMU_VERR_RESERVED, .tmut = t_res_extb,
+	  .msg = "microword 2: EXT field B is 34, must be 0" },
+	{ "store with DST", VPMU_VERR_RESERVED, .tmut = t_res_std,
+	  .msg = "microword 2: SW field DST is 35, must be 0" },
 	{ "event bit beyond ev_bits", VPMU_VERR_EVENT, .tmut = t_event },
 	{ "encoded event too big", VPMU_VERR_EVENT, .tmut = t_event_enc },
-	{ "JUMP outside", VPMU_VERR_ADDRESS, .tmut = t_addr_jump },
+	{ "JUMP outside", VPMU_VERR_ADDRESS, .tmut = t_addr_jump,
+	  .msg = "microword 2: JUMP target 6 outside control store of 6" },
 	{ "NEXT off the end", VPMU_VERR_ADDRESS, .tmut = t_addr_next },
 	{ "BR off the end", VPMU_VERR_ADDRESS, .tmut = t_addr_br },
 	{ "CALL off the end", VPMU_VERR_ADDRESS, .tmut = t_addr_call },
 	{ "CTR off the end", VPMU_VERR_ADDRESS, .tmut = t_addr_ctr },
-	{ "DISP table outside", VPMU_VERR_ADDRESS, .tmut = t_addr_disp },
+	{ "DISP table outside", VPMU_VERR_ADDRESS, .tmut = t_addr_disp,
+	  .msg = "microword 2: DISP table 3..6 outside control store of 6" },
 	{ "ID table entry", VPMU_VERR_IDTAB, .tmut = t_idtab },
 	{ "symbol name", VPMU_VERR_SYMBOL, .tmut = t_sym_name },
 	{ "symbol address", VPMU_VERR_SYMBOL, .tmut = t_sym_addr },
@@ -314,6 +330,84 @@ static bool all_codes_covered(void)
 	return ok;
 }
 
+/* The fields an operand of ALU role @r fills (vpmu_isa.h). */
+static unsigned int role_fields(unsigned int r)
+{
+	switch (r) {
+	case VPMU_ROLE_DST:	return VPMU_UWF_DST;
+	case VPMU_ROLE_A:	return VPMU_UWF_A;
+	case VPMU_ROLE_B:	return VPMU_UWF_B | VPMU_UWF_BIMM;
+	case VPMU_ROLE_BREG:	return VPMU_UWF_B;
+	case VPMU_ROLE_FIELD:	return VPMU_UWF_IMM;
+	case VPMU_ROLE_MEM:	return VPMU_UWF_IMM | VPMU_UWF_A;
+	case VPMU_ROLE_MODE:	return VPMU_UWF_IMM;
+	}
+	return 0;
+}
+
+/* The same for sequencer role @r. */
+static unsigned int seqrole_fields(unsigned int r)
+{
+	switch (r) {
+	case VPMU_SEQROLE_TARGET:	return VPMU_UWF_TARGET;
+	case VPMU_SEQROLE_COND:		return VPMU_UWF_COND;
+	case VPMU_SEQROLE_WIDTH:	return VPMU_UWF_COND;
+	case VPMU_SEQROLE_CODE:		return VPMU_UWF_TARGET;
+	}
+	return 0;
+}
+
+/*
+ * The signature table (vpmu_isa.c): every signature has a row whose
+ * fields are those its operands fill (S aside), once each, so that the
+ * validator's and the disassembler's field checks agree with the
+ * operands the assembler parses; every operation's signature has a row.
+ */
+static bool sig_table(void)
+{
+	unsigned int i, k, f, g;
+	bool ok = true;
+
+	for (i = 0; i < VPMU_SIG_NR; i++) {
+		const struct vpmu_sig_info *si = &vpmu_sig_info[i];
+
+		for (f = 0, k = 0; k < VPMU_SIG_OPNDS; k++) {
+			g = role_fields(si->opnd[k]);
+			if (f & g)
+				ok = false;
+			f |= g;
+		}
+		if (!si->name || f != (si->fields & ~VPMU_UWF_S)) {
+			tap_diag("signature %u (%s): fields 0x%x, operands' 0x%x",
+				 i, si->name ? si->name : "?", si->fields, f);
+			ok = false;
+		}
+	}
+	for (i = 0; i < VPMU_SEQSIG_NR; i++) {
+		const struct vpmu_seqsig_info *si = &vpmu_seqsig_info[i];
+
+		for (f = 0, k = 0; k < VPMU_SEQSIG_OPNDS; k++) {
+			g = seqrole_fields(si->opnd[k]);
+			if (f & g)
+				ok = false;
+			f |= g;
+		}
+		if (!si->name || f != si->fields) {
+			tap_diag("sequencer signature %u (%s): fields 0x%x, operands' 0x%x",
+				 i, si->name ? si->name : "?", si->fields, f);
+			ok = false;
+		}
+	}
+	for (i = 0; i < VPMU_OP_NR; i++)
+		if (vpmu_op_info[i].name && vpmu_op_info[i].sig >= VPMU_SIG_NR)
+			ok = false;
+	for (i = 0; i < VPMU_SEQ_NR; i++)
+		if (vpmu_seq_info[i].name &&
+		    vpmu_seq_info[i].sig >= VPMU_SEQSIG_NR)
+			ok = false;
+	return ok;
+}
+
 /* Read-back: the accepted image is kept byte for byte. */
 static bool readback(void)
 {
@@ -376,7 +470,7 @@ int main(void)
 	size_t i, n = sizeof(cases) / sizeof(cases[0]);
 	static const char s[] = "123456789";
 
-	tap_plan(n + 5);
+	tap_plan(n + 6);
 	for (i = 0; i < n; i++)
 		tap_ok(run_case(&cases[i]), "validator: %s -> %s", cases[i].name,
 		       verr_name[cases[i].code]);
@@ -386,5 +480,6 @@ int main(void)
 	       "crc32: incremental");
 	tap_ok(readback(), "validator: accepted image reads back unchanged");
 	tap_ok(mutations(), "validator: truncations and bit flips rejected");
+	tap_ok(sig_table(), "signature table: fields are the operands'");
 	return tap_done();
 }

@@ -19,6 +19,47 @@ const struct vpmu_seq_info vpmu_seq_info[VPMU_SEQ_NR] = {
 #undef VPMU_X
 };
 
+/*
+ * The signatures (vpmu_isa.h): the fields each uses and its operands in
+ * source order.  The operands' roles fill exactly the fields listed, but
+ * for S (an ALU result) and BIMM (IMM when B is the immediate, which
+ * VPMU_ROLE_B allows).
+ */
+#define VPMU_SIG(sig, f, ...) \
+	[VPMU_SIG_##sig] = { #sig, f, { __VA_ARGS__ } }
+#define F(x)	VPMU_UWF_##x
+#define R(x)	VPMU_ROLE_##x
+
+const struct vpmu_sig_info vpmu_sig_info[VPMU_SIG_NR] = {
+	VPMU_SIG(NONE,	0,				R(NONE)),
+	VPMU_SIG(DAB,	F(DST) | F(A) | F(B) | F(BIMM) | F(S),
+		 R(DST), R(A), R(B)),
+	VPMU_SIG(DB,	F(DST) | F(B) | F(BIMM) | F(S),	R(DST), R(B)),
+	VPMU_SIG(DAF,	F(DST) | F(A) | F(IMM) | F(S),	R(DST), R(A), R(FIELD)),
+	VPMU_SIG(LD,	F(DST) | F(A) | F(IMM),		R(DST), R(MEM)),
+	VPMU_SIG(ST,	F(A) | F(B) | F(IMM),		R(BREG), R(MEM)),
+	VPMU_SIG(I,	F(IMM),				R(MODE)),
+};
+
+#undef R
+#define R(x)	VPMU_SEQROLE_##x
+#define VPMU_SEQSIG(sig, f, result, ...) \
+	[VPMU_SEQSIG_##sig] = { #sig, f, result, { __VA_ARGS__ } }
+
+/* Sequencer signatures; DISP reads the ALU part's result. */
+const struct vpmu_seqsig_info vpmu_seqsig_info[VPMU_SEQSIG_NR] = {
+	VPMU_SEQSIG(NONE,	0,			0, R(NONE)),
+	VPMU_SEQSIG(TARGET,	F(TARGET),		0, R(TARGET)),
+	VPMU_SEQSIG(COND,	F(TARGET) | F(COND),	0, R(COND), R(TARGET)),
+	VPMU_SEQSIG(DISP,	F(TARGET) | F(COND),	1, R(WIDTH), R(TARGET)),
+	VPMU_SEQSIG(CODE,	F(TARGET),		0, R(CODE)),
+};
+
+#undef R
+#undef F
+#undef VPMU_SEQSIG
+#undef VPMU_SIG
+
 const struct vpmu_cond_info vpmu_cond_info[VPMU_COND_NR] = {
 #define VPMU_X(name, code, doc) \
 	[code] = { #name, doc },

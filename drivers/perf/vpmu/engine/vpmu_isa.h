@@ -44,6 +44,9 @@ static inline __s32 vpmu_uw_simm(__u64 uw)
  *   LD     DST A IMM(offset)     LW dst, imm(a)
  *   ST     A B IMM(offset)       SW b, imm(a)
  *   I      IMM                   MODE #imm
+ *
+ * vpmu_sig_info[] (below) says this once for the validator, the assembler
+ * and the disassembler.
  */
 enum vpmu_sig {
 	VPMU_SIG_NONE,
@@ -54,6 +57,8 @@ enum vpmu_sig {
 	VPMU_SIG_ST,
 	VPMU_SIG_I,
 };
+
+#define VPMU_SIG_NR	(VPMU_SIG_I + 1)	/* the last one's + 1 */
 
 /*
  * ALU and memory operations: X(name, code, signature, meaning).
@@ -122,7 +127,10 @@ enum vpmu_op {
 	VPMU_OP_NR = 1 << VPMU_UW_OP_BITS,
 };
 
-/* Sequencer signatures: which of TARGET and COND a sequencer op reads. */
+/*
+ * Sequencer signatures: which of TARGET and COND a sequencer op reads
+ * (vpmu_seqsig_info[] below).
+ */
 enum vpmu_seqsig {
 	VPMU_SEQSIG_NONE,	/* TARGET and COND zero */
 	VPMU_SEQSIG_TARGET,	/* TARGET: micro-address, COND zero */
@@ -130,6 +138,8 @@ enum vpmu_seqsig {
 	VPMU_SEQSIG_DISP,	/* TARGET: table base, COND: width 1..8 */
 	VPMU_SEQSIG_CODE,	/* TARGET: trap code, COND zero */
 };
+
+#define VPMU_SEQSIG_NR	(VPMU_SEQSIG_CODE + 1)	/* the last one's + 1 */
 
 /*
  * Sequencer operations: X(name, code, signature, meaning).  They run after
@@ -248,6 +258,155 @@ enum vpmu_opnd_access {
 	VPMU_ACC_BONLY,
 	VPMU_ACC_SINK,
 };
+
+/*
+ * The signature table: what each signature means to the validator, the
+ * assembler and the disassembler, which consult it rather than each
+ * deciding again per signature.  A signature is the microword fields it
+ * uses (VPMU_UWF_*; every other field of its part must be zero) and its
+ * operands in source order (their roles).  A role is one operand's
+ * syntax, fields and checks, written once in each of the three; adding a
+ * signature is a row here and in vpmu_isa.c, and code only for a role no
+ * signature had.
+ */
+enum {
+	VPMU_UWF_DST	= 1 << 0,	/* DST: the destination */
+	VPMU_UWF_A	= 1 << 1,	/* A: a source operand */
+	VPMU_UWF_B	= 1 << 2,	/* B: a source operand */
+	VPMU_UWF_BIMM	= 1 << 3,	/* B may be # (VPMU_OPND_IMM): IMM then */
+	VPMU_UWF_IMM	= 1 << 4,	/* IMM, whatever B is */
+	VPMU_UWF_S	= 1 << 5,	/* S: an ALU result, for DISP, CTR too */
+	VPMU_UWF_TARGET	= 1 << 6,	/* TARGET (sequencer) */
+	VPMU_UWF_COND	= 1 << 7,	/* COND (sequencer) */
+};
+
+/* The fields of the ALU/memory part and of the sequencer part. */
+#define VPMU_UWF_ALU	\
+	(VPMU_UWF_DST | VPMU_UWF_A | VPMU_UWF_B | VPMU_UWF_IMM)
+#define VPMU_UWF_SEQ	(VPMU_UWF_TARGET | VPMU_UWF_COND)
+
+/* ALU/memory operands, by role: the syntax, then the fields it fills. */
+enum vpmu_role {
+	VPMU_ROLE_NONE,		/* no (further) operand */
+	VPMU_ROLE_DST,		/* "dst": a writable operand; DST */
+	VPMU_ROLE_A,		/* "a": an operand; A */
+	VPMU_ROLE_B,		/* "b" or "#imm": an operand; B, IMM */
+	VPMU_ROLE_BREG,		/* "b", not "#imm": an operand; B */
+	VPMU_ROLE_FIELD,	/* a bit field: vpmu_field_poslen(); IMM */
+	VPMU_ROLE_MEM,		/* "imm(a)", imm optional; IMM, A */
+	VPMU_ROLE_MODE,		/* "#0" (user) or "#1" (supervisor); IMM */
+};
+
+/* Sequencer operands, by role. */
+enum vpmu_seqrole {
+	VPMU_SEQROLE_NONE,	/* no (further) operand */
+	VPMU_SEQROLE_TARGET,	/* a micro-address, with WIDTH a table's; TARGET */
+	VPMU_SEQROLE_COND,	/* a condition by its name; COND */
+	VPMU_SEQROLE_WIDTH,	/* a dispatch width, 1..8; COND */
+	VPMU_SEQROLE_CODE,	/* a trap code, 0..4095; TARGET */
+};
+
+#define VPMU_SIG_OPNDS		3
+#define VPMU_SEQSIG_OPNDS	2
+
+struct vpmu_sig_info {
+	const char *name;
+	__u8 fields;			/* VPMU_UWF_*, of VPMU_UWF_ALU and S */
+	__u8 opnd[VPMU_SIG_OPNDS];	/* enum vpmu_role, in source order */
+};
+
+struct vpmu_seqsig_info {
+	const char *name;
+	__u8 fields;			/* VPMU_UWF_*, of VPMU_UWF_SEQ */
+	__u8 result;			/* reads the ALU part's result */
+	__u8 opnd[VPMU_SEQSIG_OPNDS];	/* enum vpmu_seqrole, in source order */
+};
+
+extern const struct vpmu_sig_info vpmu_sig_info[VPMU_SIG_NR];
+extern const struct vpmu_seqsig_info vpmu_seqsig_info[VPMU_SEQSIG_NR];
+
+/* The bits of a microword that fields @f (VPMU_UWF_*) hold. */
+static inline __u64 vpmu_uwf_bits(unsigned int f)
+{
+	__u64 m = 0;
+
+	if (f & VPMU_UWF_DST)
+		m |= VPMU_UW_PUT(DST, ~0ull);
+	if (f & VPMU_UWF_A)
+		m |= VPMU_UW_PUT(A, ~0ull);
+	if (f & VPMU_UWF_B)
+		m |= VPMU_UW_PUT(B, ~0ull);
+	if (f & VPMU_UWF_IMM)
+		m |= VPMU_UW_PUT(IMM, ~0ull);
+	if (f & VPMU_UWF_S)
+		m |= VPMU_UW_PUT(S, ~0ull);
+	if (f & VPMU_UWF_TARGET)
+		m |= VPMU_UW_PUT(TARGET, ~0ull);
+	if (f & VPMU_UWF_COND)
+		m |= VPMU_UW_PUT(COND, ~0ull);
+	return m;
+}
+
+/*
+ * The fields an operation of signature @sig uses in a microword whose B
+ * is @b: its signature's, and IMM if B is the immediate and may be.
+ */
+static inline unsigned int vpmu_sig_fields(enum vpmu_sig sig, unsigned int b)
+{
+	unsigned int f = vpmu_sig_info[sig].fields;
+
+	if ((f & VPMU_UWF_BIMM) && b == VPMU_OPND_IMM)
+		f |= VPMU_UWF_IMM;
+	return f;
+}
+
+/* Has an operation of signature @sig an ALU result (S, DISP, CTR)? */
+static inline int vpmu_sig_result(enum vpmu_sig sig)
+{
+	return !!(vpmu_sig_info[sig].fields & VPMU_UWF_S);
+}
+
+/* Does sequencer signature @sig take an operand of role @role? */
+static inline int vpmu_seqsig_takes(enum vpmu_seqsig sig,
+				    enum vpmu_seqrole role)
+{
+	const struct vpmu_seqsig_info *si = &vpmu_seqsig_info[sig];
+	unsigned int k;
+
+	for (k = 0; k < VPMU_SEQSIG_OPNDS; k++)
+		if (si->opnd[k] == role)
+			return 1;
+	return 0;
+}
+
+/*
+ * The words a sequencer operation of signature @sig with COND @cond can
+ * go to from its TARGET: a dispatch table's 2^width, else one.
+ */
+static inline unsigned int vpmu_seqsig_span(enum vpmu_seqsig sig,
+					    unsigned int cond)
+{
+	return vpmu_seqsig_takes(sig, VPMU_SEQROLE_WIDTH) ? 1u << cond : 1;
+}
+
+/*
+ * The field operand (VPMU_ROLE_FIELD) of a DAF operation, the one place
+ * where operations of a signature differ in their operands: EXT's is
+ * "pos, len", packed by VPMU_EXT_IMM(); SEXT's "width", packed as
+ * width - 1.
+ */
+static inline int vpmu_field_poslen(unsigned int op)
+{
+	return op == VPMU_OP_EXT;
+}
+
+/* Is IMM @imm a field that DAF operation @op can take? */
+static inline int vpmu_field_ok(unsigned int op, unsigned int imm)
+{
+	if (vpmu_field_poslen(op))
+		return VPMU_EXT_POS(imm) + VPMU_EXT_LEN(imm) <= 32;
+	return imm < 32;
+}
 
 /* Table entries, defined once in vpmu_isa.c. */
 struct vpmu_op_info {

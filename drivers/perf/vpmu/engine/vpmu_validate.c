@@ -324,20 +324,17 @@ static int vpmu_check_opnd(struct vpmu_vctx *c, u32 i, u64 off,
 }
 
 /* Microword fields that must be zero where unused, in checking order. */
-enum { ZF_DST, ZF_A, ZF_B, ZF_IMM, ZF_TARGET, ZF_COND };
-
-#define ZF(f)	{ #f, VPMU_UW_##f##_SHIFT, VPMU_UW_##f##_BITS }
+#define ZF(f)	{ #f, VPMU_UWF_##f, VPMU_UW_##f##_SHIFT, VPMU_UW_##f##_BITS }
 static const struct {
 	const char *name;
-	u8 shift, bits;
+	u8 uwf, shift, bits;
 } vpmu_zf[] = {
-	[ZF_DST] = ZF(DST), [ZF_A] = ZF(A), [ZF_B] = ZF(B),
-	[ZF_IMM] = ZF(IMM), [ZF_TARGET] = ZF(TARGET), [ZF_COND] = ZF(COND),
+	ZF(DST), ZF(A), ZF(B), ZF(IMM), ZF(TARGET), ZF(COND),
 };
 
 #undef ZF
 
-/* The first field of @fields (BIT(ZF_*)) not zero in @uw rejects it. */
+/* The first field of @fields (VPMU_UWF_*) not zero in @uw rejects it. */
 static int vpmu_fields_zero(struct vpmu_vctx *c, u32 i, u64 off, u64 uw,
 			    unsigned int fields, const char *what)
 {
@@ -347,7 +344,7 @@ static int vpmu_fields_zero(struct vpmu_vctx *c, u32 i, u64 off, u64 uw,
 		u32 v = (uw >> vpmu_zf[f].shift) &
 			(BIT_ULL(vpmu_zf[f].bits) - 1);
 
-		if ((fields & BIT(f)) && v)
+		if ((fields & vpmu_zf[f].uwf) && v)
 			return vpmu_reject(c, VPMU_VERR_RESERVED, off,
 				"microword %u: %s field %s is %u, must be 0",
 				i, what, vpmu_zf[f].name, v);
@@ -356,81 +353,70 @@ static int vpmu_fields_zero(struct vpmu_vctx *c, u32 i, u64 off, u64 uw,
 }
 
 /*
- * The ALU part of microword @i by its operation's signature: its operands,
- * the fields it does not use zero (reserved for later formats), and the
- * fields of EXT, SEXT and MODE in range, since the engine shifts by them
- * and sets the privilege mode from them as they are.
+ * The value of an ALU operand of role @role in range, where the engine
+ * takes it as it is: it shifts by EXT's and SEXT's fields, and sets the
+ * privilege mode from MODE's.  Register operands are checked by field.
+ */
+static int vpmu_check_imm(struct vpmu_vctx *c, u32 i, u64 off,
+			  const struct vpmu_dec *d, enum vpmu_role role)
+{
+	const char *opn = vpmu_op_info[d->op].name;
+
+	switch (role) {
+	case VPMU_ROLE_FIELD:
+		if (vpmu_field_ok(d->op, d->uimm))
+			break;
+		if (vpmu_field_poslen(d->op))
+			return vpmu_reject(c, VPMU_VERR_OPERAND, off,
+				"microword %u: %s field pos %u len %u exceeds 32 bits",
+				i, opn, VPMU_EXT_POS(d->uimm),
+				VPMU_EXT_LEN(d->uimm));
+		return vpmu_reject(c, VPMU_VERR_OPERAND, off,
+			"microword %u: %s field 0x%x is not width - 1 (0..31)",
+			i, opn, d->uimm);
+	case VPMU_ROLE_MODE:
+		if (d->uimm > 1)
+			return vpmu_reject(c, VPMU_VERR_OPERAND, off,
+				"microword %u: %s #%u, must be 0 or 1",
+				i, opn, d->uimm);
+		break;
+	case VPMU_ROLE_NONE:
+	case VPMU_ROLE_DST:
+	case VPMU_ROLE_A:
+	case VPMU_ROLE_B:
+	case VPMU_ROLE_BREG:
+	case VPMU_ROLE_MEM:
+		break;
+	}
+	return 0;
+}
+
+/*
+ * The ALU part of microword @i by its operation's signature
+ * (vpmu_sig_info[]): the operands of the fields it uses, in field order,
+ * the fields it does not use zero (reserved for later formats), then each
+ * immediate operand in range.
  */
 static int vpmu_check_alu(struct vpmu_vctx *c, u32 i, u64 off, u64 uw,
 			  struct vpmu_dec *d)
 {
-	const char *opn = vpmu_op_info[d->op].name;
-	bool b_imm = d->b == VPMU_OPND_IMM;
+	const struct vpmu_sig_info *si = &vpmu_sig_info[d->sig];
+	unsigned int used = vpmu_sig_fields(d->sig, d->b), k;
 	int ret = 0;
 
-	switch (d->sig) {
-	case VPMU_SIG_NONE:
-		return vpmu_fields_zero(c, i, off, uw, BIT(ZF_DST) | BIT(ZF_A) |
-					BIT(ZF_B) | BIT(ZF_IMM), opn);
-	case VPMU_SIG_DAB:
-	case VPMU_SIG_DB:
+	if (used & VPMU_UWF_DST)
 		ret = vpmu_check_opnd(c, i, off, POS_DST, d->dst, false);
-		if (!ret && d->sig == VPMU_SIG_DAB)
-			ret = vpmu_check_opnd(c, i, off, POS_A, d->a, false);
-		if (!ret)
-			ret = vpmu_check_opnd(c, i, off, POS_B, d->b, true);
-		if (ret)
-			return ret;
-		return vpmu_fields_zero(c, i, off, uw,
-					(d->sig == VPMU_SIG_DB ? BIT(ZF_A) : 0) |
-					(b_imm ? 0 : BIT(ZF_IMM)), opn);
-	case VPMU_SIG_DAF:
-		ret = vpmu_check_opnd(c, i, off, POS_DST, d->dst, false);
-		if (!ret)
-			ret = vpmu_check_opnd(c, i, off, POS_A, d->a, false);
-		if (!ret)
-			ret = vpmu_fields_zero(c, i, off, uw, BIT(ZF_B), opn);
-		if (ret)
-			return ret;
-		if (d->op == VPMU_OP_EXT) {
-			if (d->uimm >> 10 ||
-			    VPMU_EXT_POS(d->uimm) + VPMU_EXT_LEN(d->uimm) > 32)
-				return vpmu_reject(c, VPMU_VERR_OPERAND, off,
-					"microword %u: EXT field pos %u len %u exceeds 32 bits",
-					i, VPMU_EXT_POS(d->uimm),
-					VPMU_EXT_LEN(d->uimm));
-		} else if (d->uimm > 31) {
-			return vpmu_reject(c, VPMU_VERR_OPERAND, off,
-				"microword %u: SEXT field 0x%x is not width - 1 (0..31)",
-				i, d->uimm);
-		}
-		break;
-	case VPMU_SIG_LD:
-		ret = vpmu_check_opnd(c, i, off, POS_DST, d->dst, false);
-		if (!ret)
-			ret = vpmu_check_opnd(c, i, off, POS_A, d->a, false);
-		if (ret)
-			return ret;
-		return vpmu_fields_zero(c, i, off, uw, BIT(ZF_B), opn);
-	case VPMU_SIG_ST:
+	if (!ret && (used & VPMU_UWF_A))
 		ret = vpmu_check_opnd(c, i, off, POS_A, d->a, false);
-		if (!ret)
-			ret = vpmu_check_opnd(c, i, off, POS_B, d->b, false);
-		if (ret)
-			return ret;
-		return vpmu_fields_zero(c, i, off, uw, BIT(ZF_DST), opn);
-	case VPMU_SIG_I:
-		ret = vpmu_fields_zero(c, i, off, uw, BIT(ZF_DST) | BIT(ZF_A) |
-				       BIT(ZF_B), opn);
-		if (ret)
-			return ret;
-		if (d->op == VPMU_OP_MODE && d->uimm > 1)
-			return vpmu_reject(c, VPMU_VERR_OPERAND, off,
-				"microword %u: MODE #%u, must be 0 or 1",
-				i, d->uimm);
-		break;
-	}
-	return 0;
+	if (!ret && (used & VPMU_UWF_B))
+		ret = vpmu_check_opnd(c, i, off, POS_B, d->b,
+				      used & VPMU_UWF_BIMM);
+	if (!ret)
+		ret = vpmu_fields_zero(c, i, off, uw, VPMU_UWF_ALU & ~used,
+				       vpmu_op_info[d->op].name);
+	for (k = 0; !ret && k < VPMU_SIG_OPNDS; k++)
+		ret = vpmu_check_imm(c, i, off, d, si->opnd[k]);
+	return ret;
 }
 
 /*
@@ -441,8 +427,7 @@ static int vpmu_check_alu(struct vpmu_vctx *c, u32 i, u64 off, u64 uw,
 static int vpmu_check_ctr(struct vpmu_vctx *c, u32 i, u64 off,
 			  const struct vpmu_dec *d)
 {
-	if (d->sig != VPMU_SIG_DAB && d->sig != VPMU_SIG_DB &&
-	    d->sig != VPMU_SIG_DAF)
+	if (!vpmu_sig_result(d->sig))
 		return vpmu_reject(c, VPMU_VERR_OPCODE, off,
 			"microword %u: CTR needs an ALU result, %s has none",
 			i, vpmu_op_info[d->op].name);
@@ -454,54 +439,72 @@ static int vpmu_check_ctr(struct vpmu_vctx *c, u32 i, u64 off,
 }
 
 /*
- * The sequencer part: every place control can go is inside the control
- * store (a target, a whole dispatch table, the word after one that goes on
- * to the next), because the engine jumps there without a check.  A TRAP's
- * target is a code, not an address.
+ * A sequencer operand of role @role: every place control can go is
+ * inside the control store (a target, a whole dispatch table), because
+ * the engine jumps there without a check.  A TRAP's target is a code,
+ * not an address.
  */
-static int vpmu_check_seq(struct vpmu_vctx *c, u32 i, u64 off, u64 uw,
-			  struct vpmu_dec *d)
+static int vpmu_check_seq_opnd(struct vpmu_vctx *c, u32 i, u64 off,
+			       const struct vpmu_dec *d, enum vpmu_seqrole role)
 {
+	enum vpmu_seqsig sig = vpmu_seq_info[d->seq].sig;
 	const char *sqn = vpmu_seq_info[d->seq].name;
-	u32 n = c->h.cs_words;
-	int ret;
+	u32 n = c->h.cs_words, span;
 
-	switch (vpmu_seq_info[d->seq].sig) {
-	case VPMU_SEQSIG_NONE:
-		ret = vpmu_fields_zero(c, i, off, uw,
-				       BIT(ZF_TARGET) | BIT(ZF_COND), sqn);
-		if (ret)
-			return ret;
-		break;
-	case VPMU_SEQSIG_TARGET:
-	case VPMU_SEQSIG_CODE:
-		ret = vpmu_fields_zero(c, i, off, uw, BIT(ZF_COND), sqn);
-		if (ret)
-			return ret;
-		fallthrough;
-	case VPMU_SEQSIG_COND:
-		if (vpmu_seq_info[d->seq].sig != VPMU_SEQSIG_CODE &&
+	switch (role) {
+	case VPMU_SEQROLE_TARGET:
+		span = vpmu_seqsig_span(sig, d->cond);
+		if (!vpmu_seqsig_takes(sig, VPMU_SEQROLE_WIDTH) &&
 		    d->target >= n)
 			return vpmu_reject(c, VPMU_VERR_ADDRESS, off,
 				"microword %u: %s target %u outside control store of %u",
 				i, sqn, d->target, n);
+		if (d->target + span > n)
+			return vpmu_reject(c, VPMU_VERR_ADDRESS, off,
+				"microword %u: %s table %u..%u outside control store of %u",
+				i, sqn, d->target, d->target + span - 1, n);
 		break;
-	case VPMU_SEQSIG_DISP:
-		if (d->sig != VPMU_SIG_DAB && d->sig != VPMU_SIG_DB &&
-		    d->sig != VPMU_SIG_DAF)
-			return vpmu_reject(c, VPMU_VERR_OPCODE, off,
-				"microword %u: DISP needs an ALU result, %s has none",
-				i, vpmu_op_info[d->op].name);
+	case VPMU_SEQROLE_WIDTH:
 		if (d->cond < 1 || d->cond > 8)
 			return vpmu_reject(c, VPMU_VERR_OPCODE, off,
-				"microword %u: DISP width %u not in 1..8",
-				i, d->cond);
-		if ((u32)d->target + (1u << d->cond) > n)
-			return vpmu_reject(c, VPMU_VERR_ADDRESS, off,
-				"microword %u: DISP table %u..%u outside control store of %u",
-				i, d->target,
-				d->target + (1u << d->cond) - 1, n);
+				"microword %u: %s width %u not in 1..8",
+				i, sqn, d->cond);
 		break;
+	case VPMU_SEQROLE_NONE:
+	case VPMU_SEQROLE_COND:
+	case VPMU_SEQROLE_CODE:
+		break;
+	}
+	return 0;
+}
+
+/*
+ * The sequencer part by its signature (vpmu_seqsig_info[]): the fields it
+ * does not use zero, the ALU result it reads, its operands; then what CTR
+ * needs, and the word after one that goes on to the next inside the
+ * control store.
+ */
+static int vpmu_check_seq(struct vpmu_vctx *c, u32 i, u64 off, u64 uw,
+			  struct vpmu_dec *d)
+{
+	const struct vpmu_seqsig_info *si =
+		&vpmu_seqsig_info[vpmu_seq_info[d->seq].sig];
+	const char *sqn = vpmu_seq_info[d->seq].name;
+	u32 n = c->h.cs_words;
+	unsigned int k;
+	int ret;
+
+	ret = vpmu_fields_zero(c, i, off, uw, VPMU_UWF_SEQ & ~si->fields, sqn);
+	if (ret)
+		return ret;
+	if (si->result && !vpmu_sig_result(d->sig))
+		return vpmu_reject(c, VPMU_VERR_OPCODE, off,
+			"microword %u: %s needs an ALU result, %s has none",
+			i, sqn, vpmu_op_info[d->op].name);
+	for (k = 0; k < VPMU_SEQSIG_OPNDS; k++) {
+		ret = vpmu_check_seq_opnd(c, i, off, d, si->opnd[k]);
+		if (ret)
+			return ret;
 	}
 	if (d->seq == VPMU_SEQ_CTR) {
 		ret = vpmu_check_ctr(c, i, off, d);
@@ -554,8 +557,7 @@ static int vpmu_check_uword(struct vpmu_vctx *c, u32 i, struct vpmu_dec *d)
 				   "microword %u: condition code 0x%x reserved",
 				   i, d->cond);
 	d->sig = vpmu_op_info[d->op].sig;
-	if (d->s && d->sig != VPMU_SIG_DAB && d->sig != VPMU_SIG_DB &&
-	    d->sig != VPMU_SIG_DAF)
+	if (d->s && !vpmu_sig_result(d->sig))
 		return vpmu_reject(c, VPMU_VERR_RESERVED, off,
 				   "microword %u: S set on %s, which has no ALU result",
 				   i, vpmu_op_info[d->op].name);
