@@ -47,27 +47,6 @@ static bool opnd_ok(unsigned int code, bool dst, bool b)
 	return !(dst && oi->access == VPMU_ACC_RO);
 }
 
-/* Would the operand of role @role in @uw read back as it is? */
-static bool alu_opnd_ok(uint64_t uw, enum vpmu_role role)
-{
-	unsigned int op = VPMU_UW_GET(uw, OP), imm = VPMU_UW_GET(uw, IMM);
-
-	switch (role) {
-	case VPMU_ROLE_FIELD:
-		return vpmu_field_ok(op, imm);
-	case VPMU_ROLE_MODE:
-		return imm <= 1;
-	case VPMU_ROLE_NONE:
-	case VPMU_ROLE_DST:
-	case VPMU_ROLE_A:
-	case VPMU_ROLE_B:
-	case VPMU_ROLE_BREG:
-	case VPMU_ROLE_MEM:
-		break;
-	}
-	return true;
-}
-
 /*
  * The ALU part of @uw: the bits its signature uses go to *keep; are its
  * operands, by field, and its immediates, by role, valid there?
@@ -87,7 +66,8 @@ static bool alu_canonical(uint64_t uw, uint64_t *keep)
 	if (used & VPMU_UWF_B)
 		ok &= opnd_ok(b, false, used & VPMU_UWF_BIMM);
 	for (k = 0; k < VPMU_SIG_OPNDS; k++)
-		ok &= alu_opnd_ok(uw, vpmu_sig_info[sig].opnd[k]);
+		ok &= vpmu_role_imm_ok(vpmu_sig_info[sig].opnd[k], op,
+					VPMU_UW_GET(uw, IMM));
 	return ok;
 }
 

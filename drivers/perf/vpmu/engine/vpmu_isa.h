@@ -408,6 +408,30 @@ static inline int vpmu_field_ok(unsigned int op, unsigned int imm)
 	return imm < 32;
 }
 
+/*
+ * Is IMM @imm in range for an operand of role @role of operation @op?
+ * Only a field and a mode are taken as they are (shift counts, the
+ * privilege mode); every other role's IMM is any value.
+ */
+static inline int vpmu_role_imm_ok(enum vpmu_role role, unsigned int op,
+				   unsigned int imm)
+{
+	switch (role) {
+	case VPMU_ROLE_FIELD:
+		return vpmu_field_ok(op, imm);
+	case VPMU_ROLE_MODE:
+		return imm <= 1;
+	case VPMU_ROLE_NONE:
+	case VPMU_ROLE_DST:
+	case VPMU_ROLE_A:
+	case VPMU_ROLE_B:
+	case VPMU_ROLE_BREG:
+	case VPMU_ROLE_MEM:
+		break;
+	}
+	return 1;
+}
+
 /* Table entries, defined once in vpmu_isa.c. */
 struct vpmu_op_info {
 	const char *name;	/* NULL: reserved code */

@@ -362,33 +362,20 @@ static int vpmu_check_imm(struct vpmu_vctx *c, u32 i, u64 off,
 {
 	const char *opn = vpmu_op_info[d->op].name;
 
-	switch (role) {
-	case VPMU_ROLE_FIELD:
-		if (vpmu_field_ok(d->op, d->uimm))
-			break;
-		if (vpmu_field_poslen(d->op))
-			return vpmu_reject(c, VPMU_VERR_OPERAND, off,
-				"microword %u: %s field pos %u len %u exceeds 32 bits",
-				i, opn, VPMU_EXT_POS(d->uimm),
-				VPMU_EXT_LEN(d->uimm));
+	if (vpmu_role_imm_ok(role, d->op, d->uimm))
+		return 0;
+	if (role == VPMU_ROLE_MODE)
 		return vpmu_reject(c, VPMU_VERR_OPERAND, off,
-			"microword %u: %s field 0x%x is not width - 1 (0..31)",
+			"microword %u: %s #%u, must be 0 or 1",
 			i, opn, d->uimm);
-	case VPMU_ROLE_MODE:
-		if (d->uimm > 1)
-			return vpmu_reject(c, VPMU_VERR_OPERAND, off,
-				"microword %u: %s #%u, must be 0 or 1",
-				i, opn, d->uimm);
-		break;
-	case VPMU_ROLE_NONE:
-	case VPMU_ROLE_DST:
-	case VPMU_ROLE_A:
-	case VPMU_ROLE_B:
-	case VPMU_ROLE_BREG:
-	case VPMU_ROLE_MEM:
-		break;
-	}
-	return 0;
+	if (vpmu_field_poslen(d->op))
+		return vpmu_reject(c, VPMU_VERR_OPERAND, off,
+			"microword %u: %s field pos %u len %u exceeds 32 bits",
+			i, opn, VPMU_EXT_POS(d->uimm),
+			VPMU_EXT_LEN(d->uimm));
+	return vpmu_reject(c, VPMU_VERR_OPERAND, off,
+		"microword %u: %s field 0x%x is not width - 1 (0..31)",
+		i, opn, d->uimm);
 }
 
 /*
