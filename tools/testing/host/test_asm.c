@@ -26,6 +26,7 @@
 #include "vpmu_asm.h"
 #include "vpmu_dis.h"
 #include "vpmu_engine.h"
+#include "vpmu_test_image.h"
 #include "vpmu_tool.h"
 
 #ifndef VPMU_TOP
@@ -258,50 +259,38 @@ out:
  * A microword of every signature and sequencer signature: its text, as
  * the disassembler writes it, and its word, encoded here by hand.  The
  * assembler makes the word of the text, and the disassembler the text of
- * the word.  A label ("x:") names the next word; vpmu_dis_uwords() does
- * not print labels.
+ * the word (vpmu_test_image.h's UW() and Q()).  A label ("x:") names the
+ * next word; vpmu_dis_uwords() does not print labels.
  */
-#define SW_OP(op, dst, a, b, imm)					\
-	(VPMU_UW_PUT(OP, VPMU_OP_##op) | VPMU_UW_PUT(DST, dst) |	\
-	 VPMU_UW_PUT(A, a) | VPMU_UW_PUT(B, b) | VPMU_UW_PUT(IMM, imm))
-#define SW_SEQ(seq, cond, t)						\
-	(VPMU_UW_PUT(SEQ, VPMU_SEQ_##seq) | VPMU_UW_PUT(COND, cond) |	\
-	 VPMU_UW_PUT(TARGET, t))
-#define SW_S		VPMU_UW_PUT(S, 1)
-#define SW_T(n)		(VPMU_OPND_T0 + (n))
-
 static const struct {
 	const char *text;
 	uint64_t uw;
 } sig_words[] = {
 	{ "x:" },
-	{ "ADD.s t0, r1, #-5", SW_OP(ADD, SW_T(0), 1, VPMU_OPND_IMM, -5) | SW_S },
+	{ "ADD.s t0, r1, #-5", UW(ADD, T(0), R(1), IM, -5) | US },
 	{ "SUB zero, t0, @s2 ; BR NZ, x",
-	  SW_OP(SUB, VPMU_OPND_ZERO, SW_T(0), VPMU_OPND_AT_S2, 0) |
-	  SW_SEQ(BR, VPMU_COND_NZ, 0) },
+	  UW(SUB, ZERO, T(0), ATS2, 0) | QC(NZ, 0) },
 	{ "MOV @ds, t1 ; JUMP y",
-	  SW_OP(MOV, VPMU_OPND_AT_DS, 0, SW_T(1), 0) | SW_SEQ(JUMP, 0, 14) },
+	  UW(MOV, ATDS, 0, T(1), 0) | Q(JUMP, 0, 14) },
 	{ "MOV.s t2, #511 ; CALL x",
-	  SW_OP(MOV, SW_T(2), 0, VPMU_OPND_IMM, 511) | SW_S |
-	  SW_SEQ(CALL, 0, 0) },
+	  UW(MOV, T(2), 0, IM, 511) | US | Q(CALL, 0, 0) },
 	{ "EXT t3, ir, 4, 8 ; DISP 2, tab",
-	  SW_OP(EXT, SW_T(3), VPMU_OPND_IR, 0, VPMU_EXT_IMM(4, 8)) |
-	  SW_SEQ(DISP, 2, 10) },
+	  UW(EXT, T(3), IR, 0, VPMU_EXT_IMM(4, 8)) | Q(DISP, 2, 10) },
 	{ "SEXT.s t4, t3, 12 ; CTR",
-	  SW_OP(SEXT, SW_T(4), SW_T(3), 0, 11) | SW_S | SW_SEQ(CTR, 0, 0) },
-	{ "LW t5, -4(t0)", SW_OP(LW, SW_T(5), SW_T(0), 0, -4) },
+	  UW(SEXT, T(4), T(3), 0, 11) | US | Q(CTR, 0, 0) },
+	{ "LW t5, -4(t0)", UW(LW, T(5), T(0), 0, -4) },
 	{ "LBU t6, 0(@s1) ; RET",
-	  SW_OP(LBU, SW_T(6), VPMU_OPND_AT_S1, 0, 0) | SW_SEQ(RET, 0, 0) },
+	  UW(LBU, T(6), ATS1, 0, 0) | Q(RET, 0, 0) },
 	{ "SW t5, 511(pc) ; EOI",
-	  SW_OP(SW, 0, VPMU_OPND_PC, SW_T(5), 511) | SW_SEQ(EOI, 0, 0) },
-	{ "MODE #1 ; TRAP 77", SW_OP(MODE, 0, 0, 0, 1) | SW_SEQ(TRAP, 0, 77) },
+	  UW(SW, 0, PC, T(5), 511) | Q(EOI, 0, 0) },
+	{ "MODE #1 ; TRAP 77", UW(MODE, 0, 0, 0, 1) | Q(TRAP, 0, 77) },
 	{ "tab:" },
 	{ "NOP", 0 },
-	{ "JUMP x ; {1, 3}", SW_SEQ(JUMP, 0, 0) | VPMU_UW_PUT(EVENT, 5) },
-	{ "HALT ; trig", SW_SEQ(HALT, 0, 0) | VPMU_UW_PUT(T, 1) },
-	{ "MODE #0", SW_OP(MODE, 0, 0, 0, 0) },
+	{ "JUMP x ; {1, 3}", Q(JUMP, 0, 0) | UEV(5) },
+	{ "HALT ; trig", Q(HALT, 0, 0) | UT },
+	{ "MODE #0", UW(MODE, 0, 0, 0, 0) },
 	{ "y:" },
-	{ "HALT", SW_SEQ(HALT, 0, 0) },
+	{ "HALT", Q(HALT, 0, 0) },
 };
 
 static void test_sig_words(void)
