@@ -10,6 +10,7 @@
 #                                that fails, print one failed test and exit 1
 #   ok STATUS NAME               test N: "ok N - NAME" if STATUS is 0,
 #                                "not ok N - NAME" otherwise
+#   skip NAME REASON             test N: "ok N - NAME # SKIP REASON"
 #   tap_done                     the plan line, last; true if all passed
 #   ksft_harness SERIES          the directory holding SERIES' (6.1, 6.12)
 #                                kselftest.h and kselftest_harness.h, from
@@ -63,6 +64,11 @@ ok() {	# ok STATUS NAME
 		echo "not ok $n - $2"
 		failed=$((failed + 1))
 	fi
+}
+
+skip() {	# skip NAME REASON
+	n=$((n + 1))
+	echo "ok $n - $1 # SKIP $2"
 }
 
 tap_done() {

@@ -43,10 +43,6 @@ if [ -n "${VPMU_BIN:-}" ]; then
 else
 	MAN=$TOP/tools/vpmu/man
 fi
-skip() {	# skip NAME REASON
-	n=$((n + 1))
-	echo "ok $n - $1 # SKIP $2"
-}
 
 # exits WANT NAME CMD... - CMD exits WANT, its stdin /dev/null, its
 # stdout $OUT (default $tmp/out), its stderr $ERR (default $tmp/err).

@@ -37,10 +37,6 @@ if { ! command -v gnuplot || ! command -v xmllint; } >/dev/null 2>&1 &&
 	. "$HERE/../../pkg/apt.sh"
 	apt_retry /dev/null install gnuplot-nox libxml2-utils || true
 fi
-skip() {	# skip NAME REASON
-	n=$((n + 1))
-	echo "ok $n - $1 # SKIP $2"
-}
 
 # Little-endian binary fields.
 le32() {

@@ -37,10 +37,6 @@ else
 	MAN=$TOP/tools/vpmu/man
 	COMP=
 fi
-skip() {	# skip NAME REASON
-	n=$((n + 1))
-	echo "ok $n - $1 # SKIP $2"
-}
 
 # usage_error NAME EXPECTED-FIRST-LINE TOOL ARGS...: exactly that line and
 # the Try line on stderr, nothing on stdout, exit 125.
