@@ -308,6 +308,11 @@ struct vpmu_tc {
 	u32 msz;			/* memory its fetches are inside of */
 	bool off;			/* vpmu_engine_tc_enable(e, false) */
 	/*
+	 * The interpreter runs what a translation left (an exit, a "none"):
+	 * the next instruction earns heat even if control falls into it.
+	 */
+	bool head_next;
+	/*
 	 * Deferred (vpmu_engine_tc_defer()): runs translate nothing; the
 	 * warm instructions they find wait in want[] for
 	 * vpmu_engine_tc_work().

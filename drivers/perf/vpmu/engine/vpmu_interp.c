@@ -408,13 +408,21 @@ vpmu_eoi(struct vpmu_engine *e, struct vpmu_uop *base, u8 *mem, u32 *R,
 		 * (npc up to 4 bytes past the last instruction): a run that
 		 * resumes mid-way, or interprets on while the translation it
 		 * found warm waits, does not make each instruction on its
-		 * way the head of one more translation.
+		 * way the head of one more translation.  But the one after
+		 * an instruction a translation left to the interpreter (an
+		 * exit, a "none": a trigger source, a CALL) earns it too, or
+		 * straight-line code after it would never be translated.
 		 */
+		bool head = e->tc.head_next;
+
+		e->tc.head_next = false;
 		tb = vpmu_tc_probe(e, npc | e->st.mode, ir);
-		if (!tb && npc - last - 1 >= 4 &&
+		if (!tb && (npc - last - 1 >= 4 || head) &&
 		    vpmu_tc_warm(e, npc | e->st.mode, ir))
 			tb = vpmu_tc_next(e, NULL, npc, ir, &pend);
-		if (tb && !tb->none) {
+		if (tb && tb->none) {
+			e->tc.head_next = true;
+		} else if (tb) {
 			r = vpmu_tc_exec(e, base, tb, left, cend);
 			return (struct vpmu_loop_next){ base + r.upc, r.left };
 		}

@@ -129,6 +129,7 @@ u32 vpmu_tc_leave(struct vpmu_engine *e, struct vpmu_uop *base, u32 *cnt,
 			      (const void *)(e->mem.tc_pool + x->pairs));
 	vpmu_latch_maps(e);
 	e->tc.stats.exits++;
+	e->tc.head_next = true;
 	return x->upc;
 }
 
@@ -239,8 +240,10 @@ const struct vpmu_tc_trans *vpmu_tc_next(struct vpmu_engine *e,
 			goto interp;
 		tb = (const struct vpmu_tc_trans *)(e->mem.tc_pool + off);
 	}
-	if (tb->none)
+	if (tb->none) {
+		e->tc.head_next = true;
 		goto interp;
+	}
 	if (l && fin && l->tb) {
 		/* linked to another: fin written whole, nothing left pending */
 		vpmu_tc_write(e->mem.R, fin);
