@@ -355,16 +355,6 @@ static int seq_lookup(const char *name)
 	return -1;
 }
 
-/*
- * Does sequencer operation @seq read its microword's ALU result: by its
- * signature (DISP), or CTR, whose counter the result selects?
- */
-static bool seq_reads_result(unsigned int seq)
-{
-	return vpmu_seqsig_info[vpmu_seq_info[seq].sig].result ||
-	       seq == VPMU_SEQ_CTR;
-}
-
 /* Append a microword (pass 1 only counts them). */
 static void emit_uword(struct as *a, uint64_t uw)
 {
@@ -465,7 +455,7 @@ void asm_uword(struct as *a)
 			  asm_what(a));
 		goto out;
 	}
-	if (seq_reads_result(VPMU_UW_GET(uw, SEQ))) {
+	if (vpmu_seq_reads_result(VPMU_UW_GET(uw, SEQ))) {
 		enum vpmu_sig sig = vpmu_op_info[VPMU_UW_GET(uw, OP)].sig;
 		unsigned int dst = VPMU_UW_GET(uw, DST);
 
@@ -482,8 +472,7 @@ void asm_uword(struct as *a)
 	if (a->ncs + 1 == a->ncs_final) {
 		unsigned int seq = VPMU_UW_GET(uw, SEQ);
 
-		if (seq == VPMU_SEQ_NEXT || seq == VPMU_SEQ_BR ||
-		    seq == VPMU_SEQ_CALL || seq == VPMU_SEQ_CTR)
+		if (vpmu_seq_falls_through(seq))
 			asm_error(a, a->ls, "the last microword cannot continue "
 				  "at the next address (%s)",
 				  vpmu_seq_info[seq].name);
