@@ -16,7 +16,7 @@
 
 /* ---- the file ------------------------------------------------------------ */
 
-int fail(struct vpmu_buf *diag, const char *fmt, ...)
+int hist_fail(struct vpmu_buf *diag, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -37,31 +37,33 @@ int vpmu_uhist_parse(struct vpmu_uhist *hs, const void *data, size_t len,
 
 	memset(hs, 0, sizeof(*hs));
 	if (len < sizeof(*h))
-		return fail(diag, "truncated: %zu bytes, the header alone is %zu",
-			    len, sizeof(*h));
+		return hist_fail(diag, "truncated: %zu bytes, the header alone "
+				 "is %zu", len, sizeof(*h));
 	memcpy(&hs->h, data, sizeof(*h));
 	if (h->magic != VPMU_UHIST_MAGIC)
-		return fail(diag, "bad magic number 0x%08x (not a vpmu "
-			    "micro-PC histogram)", h->magic);
+		return hist_fail(diag, "bad magic number 0x%08x (not a vpmu "
+				 "micro-PC histogram)", h->magic);
 	if (h->version != VPMU_UHIST_VERSION)
-		return fail(diag, "unsupported histogram version %u (this tool "
-			    "reads version %u)", h->version, VPMU_UHIST_VERSION);
+		return hist_fail(diag, "unsupported histogram version %u (this "
+				 "tool reads version %u)", h->version,
+				 VPMU_UHIST_VERSION);
 	if (h->header_size != sizeof(*h))
-		return fail(diag, "header_size is %u, not %zu", h->header_size,
-			    sizeof(*h));
+		return hist_fail(diag, "header_size is %u, not %zu",
+				 h->header_size, sizeof(*h));
 	if (!h->nbuckets || h->nbuckets > VPMU_CS_MAX)
-		return fail(diag, "nbuckets %u out of range (1..%lu)",
-			    h->nbuckets, (unsigned long)VPMU_CS_MAX);
+		return hist_fail(diag, "nbuckets %u out of range (1..%lu)",
+				 h->nbuckets, (unsigned long)VPMU_CS_MAX);
 	want = sizeof(*h) + 8ull * h->nbuckets;
 	if (len != want)
-		return fail(diag, "%s: %zu bytes, the header and %u buckets "
-			    "take %llu", len < want ? "truncated" : "too long",
-			    len, h->nbuckets, (unsigned long long)want);
+		return hist_fail(diag, "%s: %zu bytes, the header and %u "
+				 "buckets take %llu",
+				 len < want ? "truncated" : "too long", len,
+				 h->nbuckets, (unsigned long long)want);
 	for (i = 0; i < sizeof(h->reserved) / 4; i++)
 		if (h->reserved[i])
 			break;
 	if (h->reserved0 || i < sizeof(h->reserved) / 4)
-		return fail(diag, "reserved header field not zero");
+		return hist_fail(diag, "reserved header field not zero");
 	hs->bucket = malloc(8ull * h->nbuckets);
 	if (!hs->bucket)
 		abort();
@@ -71,9 +73,9 @@ int vpmu_uhist_parse(struct vpmu_uhist *hs, const void *data, size_t len,
 		sum += hs->bucket[i];
 	if (sum != h->samples) {
 		vpmu_uhist_free(hs);
-		return fail(diag, "samples is %llu, the buckets sum to %llu",
-			    (unsigned long long)h->samples,
-			    (unsigned long long)sum);
+		return hist_fail(diag, "samples is %llu, the buckets sum to "
+				 "%llu", (unsigned long long)h->samples,
+				 (unsigned long long)sum);
 	}
 	return 0;
 }
@@ -106,9 +108,9 @@ int vpmu_uhist_add(struct vpmu_uhist *a, const struct vpmu_uhist *b, bool force,
 	uint32_t i;
 
 	if (a->h.nbuckets != b->h.nbuckets)
-		return fail(diag, "%u buckets, the first file has %u: not "
-			    "samples of the same image", b->h.nbuckets,
-			    a->h.nbuckets);
+		return hist_fail(diag, "%u buckets, the first file has %u: not "
+				 "samples of the same image", b->h.nbuckets,
+				 a->h.nbuckets);
 	if (a->h.image_checksum != b->h.image_checksum) {
 		vpmu_buf_printf(diag, "%s: sampled on image 0x%08x, the first "
 				"file on 0x%08x%s\n", what, b->h.image_checksum,
@@ -153,11 +155,11 @@ int vpmu_uhist_simulate(struct vpmu_uhist *hs, const void *img, size_t img_len,
 
 	memset(hs, 0, sizeof(*hs));
 	if (!interval)
-		return fail(diag, "the interval must be at least 1 cycle");
+		return hist_fail(diag, "the interval must be at least 1 cycle");
 	if (vpmu_prog_view(&pv, prog, prog_len, diag))
 		return -1;
 	if (vpmu_ucode_load(&uc, img, img_len, VPMU_CS_MAX, &err))
-		return fail(diag, "image rejected: %s", err.msg);
+		return hist_fail(diag, "image rejected: %s", err.msg);
 	if (pv.h.image_checksum &&
 	    pv.h.image_checksum != vpmu_ucode_header(uc)->checksum)
 		vpmu_buf_printf(diag, "warning: program was assembled for image "
@@ -168,7 +170,7 @@ int vpmu_uhist_simulate(struct vpmu_uhist *hs, const void *img, size_t img_len,
 	if (!e || !mem)
 		abort();
 	if (vpmu_engine_attach(e, uc)) {
-		fail(diag, "the engine cannot take the image");
+		hist_fail(diag, "the engine cannot take the image");
 		goto out_free;
 	}
 	memcpy(mem, pv.data, pv.h.load_size);
@@ -283,23 +285,25 @@ int vpmu_uhist_from_perf(struct vpmu_uhist *hs, const struct vpmu_uhist_img *hi,
 			continue;
 		if (!ret && perf_ip_upc(ip, &upc, &why)) {
 			vpmu_uhist_free(hs);
-			return fail(diag, "%s:%u: 0x%llx is %s", name, lineno,
-				    (unsigned long long)ip, why);
+			return hist_fail(diag, "%s:%u: 0x%llx is %s", name,
+					 lineno, (unsigned long long)ip, why);
 		}
 		if (ret) {
 			vpmu_uhist_free(hs);
-			return fail(diag, "%s:%u: no sample IP at the end (perf "
-				    "script -F ip, or fields ending with ip)",
-				    name, lineno);
+			return hist_fail(diag, "%s:%u: no sample IP at the end "
+					 "(perf script -F ip, or fields ending "
+					 "with ip)", name, lineno);
 		}
 		if (upc >= n) {
 			if (!force) {
 				vpmu_uhist_free(hs);
-				return fail(diag, "%s:%u: micro-PC 0x%llx beyond "
-					    "the image's %u microwords: sampled "
-					    "on another image? (--force skips "
-					    "such samples)", name, lineno,
-					    (unsigned long long)upc, n);
+				return hist_fail(diag, "%s:%u: micro-PC 0x%llx "
+						 "beyond the image's %u "
+						 "microwords: sampled on "
+						 "another image? (--force "
+						 "skips such samples)", name,
+						 lineno,
+						 (unsigned long long)upc, n);
 			}
 			beyond++;
 			continue;

@@ -210,13 +210,13 @@ void vpmu_hu_buckets_report(struct vpmu_buf *out,
 			    const struct vpmu_hu_prog *p, const char *what,
 			    const struct vpmu_report_opts *o)
 {
-	char label[VPMU_HU_TEXT_MAX], b[BAR_WIDTH + 1];
-	struct row r[VPMU_HU_MAX];
+	char label[VPMU_HU_TEXT_MAX], b[HIST_BAR_WIDTH + 1];
+	struct hist_row r[VPMU_HU_MAX];
 	uint64_t total = 0, max = 0, shown = 0;
 	unsigned int i, n, w = 5, wc;
 
 	for (i = 0; i < hh->n; i++) {
-		r[i] = (struct row){ i, i, hh->c[i], 0 };
+		r[i] = (struct hist_row){ i, i, hh->c[i], 0 };
 		total += hh->c[i];
 		max = hh->c[i] > max ? hh->c[i] : max;
 		if (p) {
@@ -234,7 +234,7 @@ void vpmu_hu_buckets_report(struct vpmu_buf *out,
 				(unsigned long long)hu_monitoring_period(p));
 	vpmu_buf_printf(out, "\n");
 	qsort(r, hh->n, sizeof(*r),
-	      o->order == VPMU_REPORT_BY_ADDR ? by_addr : by_count);
+	      o->order == VPMU_REPORT_BY_ADDR ? hist_by_addr : hist_by_count);
 	n = o->top && o->top < hh->n ? o->top : hh->n;
 	if (p)
 		vpmu_buf_printf(out, "%-6s  %-*s  %*s  %6s  bar\n", "bucket",
@@ -245,7 +245,7 @@ void vpmu_hu_buckets_report(struct vpmu_buf *out,
 	for (i = 0; i < n; i++) {
 		char cb[12];
 
-		bar(b, r[i].count, max);
+		hist_bar(b, r[i].count, max);
 		shown += r[i].count;
 		snprintf(cb, sizeof(cb), "C%u", r[i].idx + 1);
 		vpmu_buf_printf(out, "%-6s  ", cb);
@@ -255,14 +255,14 @@ void vpmu_hu_buckets_report(struct vpmu_buf *out,
 		}
 		vpmu_buf_printf(out, "%*llu  %6.2f%s%s\n", wc,
 				(unsigned long long)r[i].count,
-				pct(r[i].count, total), *b ? "  " : "", b);
+				hist_pct(r[i].count, total), *b ? "  " : "", b);
 	}
 	if (n < hh->n)
 		vpmu_buf_printf(out, "(%u more bucket%s with %llu counted, "
 				"%.2f%%, not shown)\n", hh->n - n,
 				hh->n - n == 1 ? "" : "s",
 				(unsigned long long)(total - shown),
-				pct(total - shown, total));
+				hist_pct(total - shown, total));
 }
 
 int vpmu_hu_buckets_plot(struct vpmu_buf *o, const struct vpmu_hu_buckets *hh,
@@ -276,7 +276,7 @@ int vpmu_hu_buckets_plot(struct vpmu_buf *o, const struct vpmu_hu_buckets *hh,
 	unsigned int i;
 	char *period;
 
-	if (plot_output(o, path, 1000, 600, diag))
+	if (hist_plot_output(o, path, 1000, 600, diag))
 		return -1;
 	for (i = 0; i < hh->n; i++) {
 		total += hh->c[i];
@@ -286,15 +286,15 @@ int vpmu_hu_buckets_plot(struct vpmu_buf *o, const struct vpmu_hu_buckets *hh,
 	vpmu_buf_printf(o, "\n$buckets << EOD\n");
 	for (i = 0; i < hh->n; i++) {
 		snprintf(cb, sizeof(cb), "C%u", i + 1);
-		plot_name(o, cb);
+		hist_plot_name(o, cb);
 		if (p) {
 			vpmu_hu_entry_label(p, i, label, sizeof(label));
 			period = strrchr(label, '(');
 			period[-1] = '\0';
 			vpmu_buf_put(o, " ", 1);
-			plot_name(o, label);
+			hist_plot_name(o, label);
 			vpmu_buf_put(o, " ", 1);
-			plot_name(o, period);
+			hist_plot_name(o, period);
 		}
 		vpmu_buf_printf(o, " %llu \"%llu\"\n",
 				(unsigned long long)hh->c[i],
@@ -310,7 +310,7 @@ int vpmu_hu_buckets_plot(struct vpmu_buf *o, const struct vpmu_hu_buckets *hh,
 		vpmu_buf_printf(&title, "%u buckets, ", hh->n);
 	vpmu_buf_printf(&title, "%llu counted in all",
 			(unsigned long long)total);
-	plot_quote(o, title.p);
+	hist_plot_quote(o, title.p);
 	vpmu_buf_free(&title);
 	vpmu_buf_printf(o,
 " font ',12'\n"

@@ -112,9 +112,9 @@ int vpmu_uhist_match(const struct vpmu_uhist *hs,
 	const struct vpmu_image_header *h = &hi->v.h;
 
 	if (hs->h.nbuckets != h->cs_words)
-		return fail(diag, "%u buckets, but image \"%.*s\" has %u "
-			    "microwords", hs->h.nbuckets, VPMU_IMAGE_NAME_LEN,
-			    h->name, h->cs_words);
+		return hist_fail(diag, "%u buckets, but image \"%.*s\" has "
+				 "%u microwords", hs->h.nbuckets,
+				 VPMU_IMAGE_NAME_LEN, h->name, h->cs_words);
 	if (hs->h.image_checksum != h->checksum) {
 		vpmu_buf_printf(diag, "%s: sampled on image 0x%08x, but image "
 				"\"%.*s\" is 0x%08x%s\n",

@@ -14,12 +14,12 @@
 #include "vpmu_uhist.h"
 
 /* "error: ..." and a newline into @diag; returns -1. */
-int fail(struct vpmu_buf *diag, const char *fmt, ...)
+int hist_fail(struct vpmu_buf *diag, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /* ---- the report's rows and bars ------------------------------------------ */
 
-struct row {
+struct hist_row {
 	uint32_t idx;		/* micro-address or routine */
 	uint32_t addr;
 	uint64_t count;
@@ -27,21 +27,24 @@ struct row {
 };
 
 /* qsort() orders: by count, highest first, then by address; by address. */
-int by_count(const void *pa, const void *pb);
-int by_addr(const void *pa, const void *pb);
+int hist_by_count(const void *pa, const void *pb);
+int hist_by_addr(const void *pa, const void *pb);
 
-#define BAR_WIDTH	20
+#define HIST_BAR_WIDTH	20
 
-/* @count's bar of '#', BAR_WIDTH for @max, into @buf (BAR_WIDTH + 1). */
-void bar(char *buf, uint64_t count, uint64_t max);
+/*
+ * @count's bar of '#' (HIST_BAR_WIDTH for @max, at least one for any
+ * count) into @buf, which holds HIST_BAR_WIDTH + 1.
+ */
+void hist_bar(char *buf, uint64_t count, uint64_t max);
 /* @count as a percentage of @total (0 if @total is). */
-double pct(uint64_t count, uint64_t total);
+double hist_pct(uint64_t count, uint64_t total);
 
 /* ---- gnuplot scripts ------------------------------------------------------ */
 
-void plot_name(struct vpmu_buf *o, const char *s);
-void plot_quote(struct vpmu_buf *o, const char *s);
-int plot_output(struct vpmu_buf *o, const char *path, unsigned int w,
-		unsigned int h, struct vpmu_buf *diag);
+void hist_plot_name(struct vpmu_buf *o, const char *s);
+void hist_plot_quote(struct vpmu_buf *o, const char *s);
+int hist_plot_output(struct vpmu_buf *o, const char *path, unsigned int w,
+		     unsigned int h, struct vpmu_buf *diag);
 
 #endif /* _VPMU_HIST_PRIV_H */

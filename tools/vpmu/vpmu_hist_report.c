@@ -13,27 +13,27 @@
 
 /* ---- the report ---------------------------------------------------------- */
 
-int by_count(const void *pa, const void *pb)
+int hist_by_count(const void *pa, const void *pb)
 {
-	const struct row *a = pa, *b = pb;
+	const struct hist_row *a = pa, *b = pb;
 
 	if (a->count != b->count)
 		return a->count > b->count ? -1 : 1;
 	return a->addr < b->addr ? -1 : a->addr > b->addr;
 }
 
-int by_addr(const void *pa, const void *pb)
+int hist_by_addr(const void *pa, const void *pb)
 {
-	const struct row *a = pa, *b = pb;
+	const struct hist_row *a = pa, *b = pb;
 
 	return a->addr < b->addr ? -1 : a->addr > b->addr;
 }
 
 /* Per-routine rows: every routine, counts summed. */
-static struct row *routine_rows(const struct vpmu_uhist *hs,
-				const struct vpmu_uhist_img *hi)
+static struct hist_row *routine_rows(const struct vpmu_uhist *hs,
+				     const struct vpmu_uhist_img *hi)
 {
-	struct row *r = calloc(hi->nsym, sizeof(*r));
+	struct hist_row *r = calloc(hi->nsym, sizeof(*r));
 	uint32_t i;
 
 	if (!r)
@@ -53,12 +53,12 @@ static struct row *routine_rows(const struct vpmu_uhist *hs,
  * Rows to show, in order; returns how many, and in *nall how many there
  * were before --top.
  */
-static uint32_t select_rows(struct row **out, const struct vpmu_uhist *hs,
+static uint32_t select_rows(struct hist_row **out, const struct vpmu_uhist *hs,
 			    const struct vpmu_uhist_img *hi,
 			    const struct vpmu_report_opts *o, uint32_t *nall)
 {
 	uint32_t i, n, k = 0;
-	struct row *r;
+	struct hist_row *r;
 
 	if (o->by_label) {
 		r = routine_rows(hs, hi);
@@ -69,27 +69,28 @@ static uint32_t select_rows(struct row **out, const struct vpmu_uhist *hs,
 		if (!r)
 			abort();
 		for (i = 0; i < n; i++)
-			r[i] = (struct row){ i, i, hs->bucket[i], 0 };
+			r[i] = (struct hist_row){ i, i, hs->bucket[i], 0 };
 	}
 	for (i = 0; i < n; i++)
 		if (o->all || r[i].count)
 			r[k++] = r[i];
 	qsort(r, k, sizeof(*r),
-	      o->order == VPMU_REPORT_BY_ADDR ? by_addr : by_count);
+	      o->order == VPMU_REPORT_BY_ADDR ? hist_by_addr : hist_by_count);
 	*nall = k;
 	*out = r;
 	return o->top && o->top < k ? o->top : k;
 }
 
-void bar(char *buf, uint64_t count, uint64_t max)
+void hist_bar(char *buf, uint64_t count, uint64_t max)
 {
 	/* rounded up, so that every sampled row shows */
-	uint64_t n = !max ? 0 : count <= (UINT64_MAX - max) / BAR_WIDTH ?
-		     (count * BAR_WIDTH + max - 1) / max :
-		     (uint64_t)(count / (max / (long double)BAR_WIDTH) + 0.999);
+	uint64_t n = !max ? 0 : count <= (UINT64_MAX - max) / HIST_BAR_WIDTH ?
+		     (count * HIST_BAR_WIDTH + max - 1) / max :
+		     (uint64_t)(count / (max / (long double)HIST_BAR_WIDTH) +
+				0.999);
 
-	if (n > BAR_WIDTH)
-		n = BAR_WIDTH;
+	if (n > HIST_BAR_WIDTH)
+		n = HIST_BAR_WIDTH;
 	if (count && !n)
 		n = 1;
 
@@ -97,7 +98,7 @@ void bar(char *buf, uint64_t count, uint64_t max)
 	buf[n] = '\0';
 }
 
-double pct(uint64_t count, uint64_t total)
+double hist_pct(uint64_t count, uint64_t total)
 {
 	return total ? 100.0 * count / total : 0.0;
 }
@@ -109,8 +110,8 @@ void vpmu_uhist_report(struct vpmu_buf *out, const struct vpmu_uhist *hs,
 	const struct vpmu_image_header *ih = &hi->v.h;
 	uint64_t max = 0, shown = 0;
 	uint32_t i, n, nall, sampled = 0, w = 5;
-	char label[96], b[BAR_WIDTH + 1];
-	struct row *r;
+	char label[96], b[HIST_BAR_WIDTH + 1];
+	struct hist_row *r;
 
 	for (i = 0; i < hs->h.nbuckets; i++)
 		sampled += !!hs->bucket[i];
@@ -144,12 +145,12 @@ void vpmu_uhist_report(struct vpmu_buf *out, const struct vpmu_uhist *hs,
 				"label", "upc", "uwords", "count", "%");
 	else
 		vpmu_buf_printf(out, "%-*s  %-5s  %10s  %6s  %-*s  microword\n",
-				w, "label", "upc", "count", "%", BAR_WIDTH,
+				w, "label", "upc", "count", "%", HIST_BAR_WIDTH,
 				"bar");
 	for (i = 0; i < n; i++) {
-		const struct row *x = &r[i];
+		const struct hist_row *x = &r[i];
 
-		bar(b, x->count, max);
+		hist_bar(b, x->count, max);
 		shown += x->count;
 		if (o->by_label) {
 			const struct vpmu_uhist_sym *s = &hi->sym[x->idx];
@@ -159,14 +160,14 @@ void vpmu_uhist_report(struct vpmu_buf *out, const struct vpmu_uhist *hs,
 			vpmu_buf_printf(out, "%-*s  0x%03x  %7s  %10llu  %6.2f  "
 					"%s\n", w, s->name, s->addr, words,
 					(unsigned long long)x->count,
-					pct(x->count, hs->h.samples), b);
+					hist_pct(x->count, hs->h.samples), b);
 		} else {
 			vpmu_uhist_label(hi, x->idx, label, sizeof(label));
 			vpmu_buf_printf(out, "%-*s  0x%03x  %10llu  %6.2f  "
 					"%-*s  %s\n", w, label, x->addr,
 					(unsigned long long)x->count,
-					pct(x->count, hs->h.samples),
-					BAR_WIDTH, b, hi->uword[x->idx]);
+					hist_pct(x->count, hs->h.samples),
+					HIST_BAR_WIDTH, b, hi->uword[x->idx]);
 		}
 	}
 	if (n < nall)
@@ -174,7 +175,7 @@ void vpmu_uhist_report(struct vpmu_buf *out, const struct vpmu_uhist *hs,
 				"not shown)\n", nall - n,
 				o->by_label ? "labels" : "microwords",
 				(unsigned long long)(hs->h.samples - shown),
-				pct(hs->h.samples - shown, hs->h.samples));
+				hist_pct(hs->h.samples - shown, hs->h.samples));
 	free(r);
 }
 
@@ -191,7 +192,7 @@ static const uint32_t palette[] = {
 #define PLOT_ROUTINES	16	/* bars in the top panel, the rest "other" */
 
 /* A name gnuplot can take between double quotes in any mode. */
-void plot_name(struct vpmu_buf *o, const char *s)
+void hist_plot_name(struct vpmu_buf *o, const char *s)
 {
 	vpmu_buf_put(o, "\"", 1);
 	for (; *s; s++)
@@ -201,7 +202,7 @@ void plot_name(struct vpmu_buf *o, const char *s)
 }
 
 /* @s between gnuplot single quotes: no escapes but '' for a quote. */
-void plot_quote(struct vpmu_buf *o, const char *s)
+void hist_plot_quote(struct vpmu_buf *o, const char *s)
 {
 	vpmu_buf_put(o, "'", 1);
 	for (; *s; s++)
@@ -213,8 +214,8 @@ void plot_quote(struct vpmu_buf *o, const char *s)
  * The terminal, by @path's extension (.png or .svg), @w x @h pixels, and
  * the output; no newline after it.
  */
-int plot_output(struct vpmu_buf *o, const char *path, unsigned int w,
-		unsigned int h, struct vpmu_buf *diag)
+int hist_plot_output(struct vpmu_buf *o, const char *path, unsigned int w,
+		     unsigned int h, struct vpmu_buf *diag)
 {
 	const char *ext = strrchr(path, '.');
 
@@ -226,9 +227,9 @@ int plot_output(struct vpmu_buf *o, const char *path, unsigned int w,
 				"noenhanced font 'DejaVu Sans,10' background "
 				"'white'\n", w, h);
 	else
-		return fail(diag, "the plot must be a .png or .svg file");
+		return hist_fail(diag, "the plot must be a .png or .svg file");
 	vpmu_buf_printf(o, "set output ");
-	plot_quote(o, path);
+	hist_plot_quote(o, path);
 	return 0;
 }
 
@@ -242,10 +243,10 @@ int vpmu_uhist_plot(struct vpmu_buf *o, const struct vpmu_uhist *hs,
 	uint32_t *color, i, nall, shown, step;
 	uint64_t rest = 0;
 	struct vpmu_buf title = { 0 };
-	struct row *r;
+	struct hist_row *r;
 	char name[VPMU_IMAGE_NAME_LEN + 1];
 
-	if (plot_output(o, path, 1100, 720, diag))
+	if (hist_plot_output(o, path, 1100, 720, diag))
 		return -1;
 	snprintf(name, sizeof(name), "%.*s", VPMU_IMAGE_NAME_LEN, ih->name);
 	/* address tics: a power of 2, at most about 12 of them */
@@ -269,16 +270,16 @@ int vpmu_uhist_plot(struct vpmu_buf *o, const struct vpmu_uhist *hs,
 			rest += r[i].count;
 			continue;
 		}
-		plot_name(o, hi->sym[r[i].idx].name);
+		hist_plot_name(o, hi->sym[r[i].idx].name);
 		vpmu_buf_printf(o, " %llu %.2f %u\n",
 				(unsigned long long)r[i].count,
-				pct(r[i].count, hs->h.samples),
+				hist_pct(r[i].count, hs->h.samples),
 				color[r[i].idx]);
 	}
 	if (shown < nall)
 		vpmu_buf_printf(o, "\"(%u others)\" %llu %.2f %u\n",
 				nall - shown, (unsigned long long)rest,
-				pct(rest, hs->h.samples), OTHER_COLOR);
+				hist_pct(rest, hs->h.samples), OTHER_COLOR);
 	vpmu_buf_printf(o, "EOD\n$uwords << EOD\n");
 	for (i = 0; i < hs->h.nbuckets; i++)
 		if (hs->bucket[i])
@@ -301,7 +302,7 @@ int vpmu_uhist_plot(struct vpmu_buf *o, const struct vpmu_uhist *hs,
 		}
 		vpmu_buf_printf(o, "%.1f %llu ", (lo + up) / 2.0,
 				(unsigned long long)top);
-		plot_name(o, s->name);
+		hist_plot_name(o, s->name);
 		vpmu_buf_put(o, "\n", 1);
 	}
 	vpmu_buf_printf(o, "EOD\nset multiplot title ");
@@ -314,7 +315,7 @@ int vpmu_uhist_plot(struct vpmu_buf *o, const struct vpmu_uhist *hs,
 	else	/* perf samples, as the report says */
 		vpmu_buf_printf(&title, "%llu perf samples",
 				(unsigned long long)hs->h.samples);
-	plot_quote(o, title.p);
+	hist_plot_quote(o, title.p);
 	vpmu_buf_free(&title);
 	/* two panels: per routine above, per microword below */
 	vpmu_buf_printf(o,
