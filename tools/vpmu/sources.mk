@@ -38,8 +38,7 @@ VPMU_LIB_HDRS	:= $(addprefix $(VPMU_TOP)/tools/vpmu/, \
 # engine (vpmu_hist_file.c), the image as the reports see it
 # (vpmu_hist_img.c), histograms of perf samples (vpmu_hist_perf.c), the
 # report and the plot (vpmu_hist_report.c) and the histogram unit's
-# buckets (vpmu_hist_hu.c), which share vpmu_uhist.h and
-# vpmu_hist_priv.h.
+# buckets (vpmu_hist_hu.c), each with its header.
 VPMU_HIST_SRCS	:= $(addprefix $(VPMU_TOP)/tools/vpmu/, \
 		     vpmu_hist_file.c vpmu_hist_img.c vpmu_hist_perf.c \
 		     vpmu_hist_report.c vpmu_hist_hu.c)

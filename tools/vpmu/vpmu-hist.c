@@ -18,7 +18,11 @@
 #include "vpmu_buf.h"
 #include "vpmu_cli.h"
 #include "vpmu_elf.h"
-#include "vpmu_uhist.h"
+#include "vpmu_hist_file.h"
+#include "vpmu_hist_hu.h"
+#include "vpmu_hist_img.h"
+#include "vpmu_hist_perf.h"
+#include "vpmu_hist_report.h"
 #include "vpmu_runner.h"
 
 #define DEFAULT_BUDGET	1000000000ull

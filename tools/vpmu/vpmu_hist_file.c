@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "vpmu_engine.h"
-#include "vpmu_hist_priv.h"
+#include "vpmu_hist_file.h"
 #include "vpmu_tool.h"
 
 /* ---- the file ------------------------------------------------------------ */

@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vpmu_hist_priv.h"
+#include "vpmu_hist_hu.h"
+#include "vpmu_hist_report.h"
+#include "vpmu_hu_text.h"
 
 /* ---- histogram-unit buckets ---------------------------------------------- */
 

@@ -10,7 +10,8 @@
 #include <string.h>
 
 #include "vpmu_dis.h"
-#include "vpmu_hist_priv.h"
+#include "vpmu_hist_file.h"
+#include "vpmu_hist_img.h"
 #include "vpmu_tool.h"
 
 /* ---- the image: text and routines ---------------------------------------- */

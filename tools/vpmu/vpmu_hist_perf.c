@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vpmu_hist_priv.h"
+#include "vpmu_hist_file.h"
+#include "vpmu_hist_img.h"
+#include "vpmu_hist_perf.h"
 
 /*
  * The last field of a perf script line, as a sample IP (hex, 0x or not):

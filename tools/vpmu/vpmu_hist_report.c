@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vpmu_hist_priv.h"
+#include "vpmu_hist_file.h"
+#include "vpmu_hist_img.h"
+#include "vpmu_hist_report.h"
 
 /* ---- the report ---------------------------------------------------------- */
 
