@@ -235,30 +235,12 @@ int hist_plot_output(struct vpmu_buf *o, const char *path, unsigned int w,
 	return 0;
 }
 
-int vpmu_uhist_plot(struct vpmu_buf *o, const struct vpmu_uhist *hs,
-		    const struct vpmu_uhist_img *hi, const char *path,
-		    const char *what, struct vpmu_buf *diag)
+/* Each routine's color: the first @shown of @r by rank, the rest gray. */
+static uint32_t *routine_colors(const struct vpmu_uhist_img *hi,
+				const struct hist_row *r, uint32_t shown)
 {
-	const struct vpmu_image_header *ih = &hi->v.h;
-	struct vpmu_report_opts ro = { .order = VPMU_REPORT_BY_COUNT,
-				     .by_label = true };
-	uint32_t *color, i, nall, shown, step;
-	uint64_t rest = 0;
-	struct vpmu_buf title = { 0 };
-	struct hist_row *r;
-	char name[VPMU_IMAGE_NAME_LEN + 1];
+	uint32_t *color = calloc(hi->nsym, sizeof(*color)), i;
 
-	if (hist_plot_output(o, path, 1100, 720, diag))
-		return -1;
-	snprintf(name, sizeof(name), "%.*s", VPMU_IMAGE_NAME_LEN, ih->name);
-	/* address tics: a power of 2, at most about 12 of them */
-	for (step = 4; ih->cs_words / step > 12; step *= 2)
-		;
-
-	/* routines by count; colors follow that rank */
-	select_rows(&r, hs, hi, &ro, &nall);
-	shown = nall > PLOT_ROUTINES ? PLOT_ROUTINES - 1 : nall;
-	color = calloc(hi->nsym, sizeof(*color));
 	if (!color)
 		abort();
 	for (i = 0; i < hi->nsym; i++)
@@ -266,6 +248,21 @@ int vpmu_uhist_plot(struct vpmu_buf *o, const struct vpmu_uhist *hs,
 	for (i = 0; i < shown; i++)
 		color[r[i].idx] = palette[i % (sizeof(palette) /
 					       sizeof(palette[0]))];
+	return color;
+}
+
+/*
+ * $routines: the first @shown of the @nall routines @r (by count), with
+ * their share and color, then the rest as one bar "(N others)".
+ */
+static void plot_routines(struct vpmu_buf *o, const struct vpmu_uhist *hs,
+			  const struct vpmu_uhist_img *hi,
+			  const struct hist_row *r, uint32_t nall,
+			  uint32_t shown, const uint32_t *color)
+{
+	uint64_t rest = 0;
+	uint32_t i;
+
 	vpmu_buf_printf(o, "\n$routines << EOD\n");
 	for (i = 0; i < nall; i++) {
 		if (i >= shown) {
@@ -282,14 +279,32 @@ int vpmu_uhist_plot(struct vpmu_buf *o, const struct vpmu_uhist *hs,
 		vpmu_buf_printf(o, "\"(%u others)\" %llu %.2f %u\n",
 				nall - shown, (unsigned long long)rest,
 				hist_pct(rest, hs->h.samples), OTHER_COLOR);
-	vpmu_buf_printf(o, "EOD\n$uwords << EOD\n");
+	vpmu_buf_printf(o, "EOD\n");
+}
+
+/* $uwords: every sampled microword, in its routine's color. */
+static void plot_uwords(struct vpmu_buf *o, const struct vpmu_uhist *hs,
+			const struct vpmu_uhist_img *hi, const uint32_t *color)
+{
+	uint32_t i;
+
+	vpmu_buf_printf(o, "$uwords << EOD\n");
 	for (i = 0; i < hs->h.nbuckets; i++)
 		if (hs->bucket[i])
 			vpmu_buf_printf(o, "%u %llu %u\n", i,
 					(unsigned long long)hs->bucket[i],
 					color[hi->routine[i]]);
-	/* the name of each colored routine over its sampled microwords */
-	vpmu_buf_printf(o, "EOD\n$names << EOD\n");
+	vpmu_buf_printf(o, "EOD\n");
+}
+
+/* $names: the name of each colored routine over its sampled microwords. */
+static void plot_names(struct vpmu_buf *o, const struct vpmu_uhist *hs,
+		       const struct vpmu_uhist_img *hi,
+		       const struct hist_row *r, uint32_t shown)
+{
+	uint32_t i;
+
+	vpmu_buf_printf(o, "$names << EOD\n");
 	for (i = 0; i < shown; i++) {
 		const struct vpmu_uhist_sym *s = &hi->sym[r[i].idx];
 		uint64_t top = 0;
@@ -307,7 +322,18 @@ int vpmu_uhist_plot(struct vpmu_buf *o, const struct vpmu_uhist *hs,
 		hist_plot_name(o, s->name);
 		vpmu_buf_put(o, "\n", 1);
 	}
-	vpmu_buf_printf(o, "EOD\nset multiplot title ");
+	vpmu_buf_printf(o, "EOD\n");
+}
+
+/* The title over both panels: what ran on which image, the samples. */
+static void plot_title(struct vpmu_buf *o, const struct vpmu_uhist *hs,
+		       const struct vpmu_image_header *ih, const char *what)
+{
+	struct vpmu_buf title = { 0 };
+	char name[VPMU_IMAGE_NAME_LEN + 1];
+
+	snprintf(name, sizeof(name), "%.*s", VPMU_IMAGE_NAME_LEN, ih->name);
+	vpmu_buf_printf(o, "set multiplot title ");
 	vpmu_buf_printf(&title, "micro-PC histogram of %s on %s (0x%08x): ",
 			what, name, ih->checksum);
 	if (hs->h.interval)
@@ -319,7 +345,20 @@ int vpmu_uhist_plot(struct vpmu_buf *o, const struct vpmu_uhist *hs,
 				(unsigned long long)hs->h.samples);
 	hist_plot_quote(o, title.p);
 	vpmu_buf_free(&title);
-	/* two panels: per routine above, per microword below */
+}
+
+/*
+ * The two panels, per routine above, per microword below, of the data
+ * blocks above; then the end of the script.
+ */
+static void plot_panels(struct vpmu_buf *o,
+			const struct vpmu_image_header *ih)
+{
+	uint32_t step;
+
+	/* address tics: a power of 2, at most about 12 of them */
+	for (step = 4; ih->cs_words / step > 12; step *= 2)
+		;
 	vpmu_buf_printf(o,
 " font ',13'\n"
 "set border 3\n"
@@ -361,6 +400,28 @@ int vpmu_uhist_plot(struct vpmu_buf *o, const struct vpmu_uhist *hs,
 "     $names using 1:2:3 with labels rotate by 90 left offset 0,0.4 "
 "font ',8' tc rgb '#404040'\n"
 "unset multiplot\n", step, step >= 16 ? 4 : 2, ih->cs_words - 1);
+}
+
+int vpmu_uhist_plot(struct vpmu_buf *o, const struct vpmu_uhist *hs,
+		    const struct vpmu_uhist_img *hi, const char *path,
+		    const char *what, struct vpmu_buf *diag)
+{
+	struct vpmu_report_opts ro = { .order = VPMU_REPORT_BY_COUNT,
+				     .by_label = true };
+	uint32_t *color, nall, shown;
+	struct hist_row *r;
+
+	if (hist_plot_output(o, path, 1100, 720, diag))
+		return -1;
+	/* routines by count; colors follow that rank */
+	select_rows(&r, hs, hi, &ro, &nall);
+	shown = nall > PLOT_ROUTINES ? PLOT_ROUTINES - 1 : nall;
+	color = routine_colors(hi, r, shown);
+	plot_routines(o, hs, hi, r, nall, shown, color);
+	plot_uwords(o, hs, hi, color);
+	plot_names(o, hs, hi, r, shown);
+	plot_title(o, hs, &hi->v.h, what);
+	plot_panels(o, &hi->v.h);
 	free(color);
 	free(r);
 	return 0;
