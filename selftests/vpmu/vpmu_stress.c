@@ -257,6 +257,179 @@ static void restore_sysfs(const struct vt_stress_info *info)
 	vt_load_default();
 }
 
+static void parse_opts(int argc, char **argv, struct vt_stress_opts *o)
+{
+	unsigned int i;
+
+	for (i = 1; i < (unsigned int)argc; i++) {
+		const char *a = argv[i], *v = i + 1 < (unsigned int)argc ?
+					       argv[i + 1] : NULL;
+
+		if (!strcmp(a, "--verbose") || !strcmp(a, "-v")) {
+			o->verbose = true;
+			continue;
+		}
+		if (!strcmp(a, "--keep-module")) {
+			o->keep_module = true;
+			continue;
+		}
+		if (!v)
+			usage();
+		i++;
+		if (!strcmp(a, "--seed"))
+			o->seed = strtoull(v, NULL, 0);
+		else if (!strcmp(a, "--seconds"))
+			o->seconds = strtoul(v, NULL, 0);
+		else if (!strcmp(a, "--ops"))
+			o->ops = strtoull(v, NULL, 0);
+		else if (!strcmp(a, "--workers"))
+			o->workers = strtoul(v, NULL, 0);
+		else if (!strcmp(a, "--log"))
+			o->logdir = v;
+		else
+			usage();
+	}
+	if (!o->workers || o->workers > VT_STRESS_MAX_WORKERS)
+		usage();
+}
+
+/*
+ * The module reloaded with @params (unless --keep-module, or built in),
+ * and what its sysfs files say about it in @info.  Returns 0, or the exit
+ * status: 4 to skip, 1 if the reload failed.
+ */
+static int setup(struct vt_stress_opts *o, const char *params,
+		 struct vt_stress_info *info)
+{
+	int ret;
+
+	if (!vt_module_loaded() || access(VT_DEV, F_OK)) {
+		printf("# SKIP: vpmu is not loaded\n");
+		return 4;
+	}
+	if (geteuid()) {
+		printf("# SKIP: needs root\n");
+		return 4;
+	}
+	if (!o->keep_module && vt_module_builtin()) {
+		printf("# " VT_BUILTIN_REASON ": the module stays as it is\n");
+		o->keep_module = true;
+	}
+	if (!o->keep_module) {
+		ret = vt_rmmod_retry();
+		if (!ret)
+			ret = vt_insmod(params);
+		if (ret) {
+			printf("# FAIL (seed %llu): reloading the module with %s: %s\n",
+			       (unsigned long long)o->seed, params,
+			       vt_stress_errname(ret));
+			vt_insmod("");
+			return 1;
+		}
+	}
+	memset(info, 0, sizeof(*info));
+	if (vt_stress_read_info(info) || vt_stress_read_images(info)) {
+		printf("# SKIP: cannot read the PMU's sysfs files or $VPMU_SHARE/build\n");
+		return 4;
+	}
+	printf("# PMU type %d, %d counters, %d format fields, %d aliases, %d CPUs\n",
+	       info->type, info->nr_counters, info->nfield, info->nalias,
+	       info->ncpus);
+	return 0;
+}
+
+/* Worker @i has ended with @status: a failure unless it exited with 0. */
+static int worker_ended(const struct vt_stress_opts *o, unsigned int i,
+			int status)
+{
+	char path[512];
+
+	if (WIFEXITED(status) && !WEXITSTATUS(status))
+		return 0;
+	printf("# FAIL (seed %llu): worker %u (%s) %s %d\n",
+	       (unsigned long long)o->seed, i,
+	       vt_stress_role_names[role_of(i)],
+	       WIFEXITED(status) ? "exit status" : "killed by signal",
+	       WIFEXITED(status) ? WEXITSTATUS(status) :
+				   WTERMSIG(status));
+	snprintf(path, sizeof(path), "%s/w%u.log", o->logdir, i);
+	tail_log(path);
+	return 1;
+}
+
+/*
+ * Wait for the workers @pids; one still there 60 s after @end is hung,
+ * and all that are left are killed.  Returns the number of failures.
+ */
+static int wait_workers(const struct vt_stress_opts *o, pid_t *pids,
+			double end)
+{
+	unsigned int i, left;
+	int failures = 0;
+
+	for (left = o->workers; left;) {
+		int status;
+		pid_t pid = waitpid(-1, &status, WNOHANG);
+
+		if (pid <= 0) {
+			if (now() > end + 60) {
+				printf("# FAIL (seed %llu): %u workers hung after the end; killing them\n",
+				       (unsigned long long)o->seed, left);
+				failures++;
+				for (i = 0; i < o->workers; i++)
+					if (pids[i] > 0)
+						kill(pids[i], SIGKILL);
+				while (wait(NULL) > 0)
+					;
+				break;
+			}
+			usleep(50000);
+			continue;
+		}
+		for (i = 0; i < o->workers; i++) {
+			if (pids[i] != pid)
+				continue;
+			pids[i] = 0;
+			left--;
+			failures += worker_ended(o, i, status);
+		}
+	}
+	return failures;
+}
+
+/*
+ * The end: nothing open, unload, load with default parameters.  Returns
+ * the number of failures.
+ */
+static int end_checks(const struct vt_stress_opts *o,
+		      const struct vt_stress_info *info)
+{
+	int failures = 0, ret;
+
+	restore_sysfs(info);
+	if (perf_fds_open()) {
+		printf("# FAIL (seed %llu): %d perf event fds still open in the parent\n",
+		       (unsigned long long)o->seed, perf_fds_open());
+		failures++;
+	}
+	if (!o->keep_module) {
+		ret = vt_rmmod_retry();
+		if (ret) {
+			printf("# FAIL (seed %llu): rmmod vpmu at the end: %s\n",
+			       (unsigned long long)o->seed, vt_stress_errname(ret));
+			failures++;
+		}
+		ret = vt_insmod("");
+		if (ret && !vt_module_loaded()) {
+			printf("# FAIL (seed %llu): insmod %s at the end: %s\n",
+			       (unsigned long long)o->seed, vt_ko(),
+			       vt_stress_errname(ret));
+			failures++;
+		}
+	}
+	return failures;
+}
+
 int main(int argc, char **argv)
 {
 	struct vt_stress_opts o = { .seed = 1, .seconds = 20, .workers = 6,
@@ -264,40 +437,11 @@ int main(int argc, char **argv)
 	struct vt_stress_info info;
 	pid_t pids[VT_STRESS_MAX_WORKERS];
 	char params[128], logdir[256];
-	unsigned int i, left;
+	unsigned int i;
 	int failures = 0, ret;
 	double end, start = now();
 
-	for (i = 1; i < (unsigned int)argc; i++) {
-		const char *a = argv[i], *v = i + 1 < (unsigned int)argc ?
-					       argv[i + 1] : NULL;
-
-		if (!strcmp(a, "--verbose") || !strcmp(a, "-v")) {
-			o.verbose = true;
-			continue;
-		}
-		if (!strcmp(a, "--keep-module")) {
-			o.keep_module = true;
-			continue;
-		}
-		if (!v)
-			usage();
-		i++;
-		if (!strcmp(a, "--seed"))
-			o.seed = strtoull(v, NULL, 0);
-		else if (!strcmp(a, "--seconds"))
-			o.seconds = strtoul(v, NULL, 0);
-		else if (!strcmp(a, "--ops"))
-			o.ops = strtoull(v, NULL, 0);
-		else if (!strcmp(a, "--workers"))
-			o.workers = strtoul(v, NULL, 0);
-		else if (!strcmp(a, "--log"))
-			o.logdir = v;
-		else
-			usage();
-	}
-	if (!o.workers || o.workers > VT_STRESS_MAX_WORKERS)
-		usage();
+	parse_opts(argc, argv, &o);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (!o.logdir) {
 		snprintf(logdir, sizeof(logdir), "/tmp/vpmu_stress-%llu",
@@ -310,38 +454,9 @@ int main(int argc, char **argv)
 	       (unsigned long long)o.seed, o.seconds, o.workers,
 	       o.ops != ~0ull ? " (--ops bound)" : "",
 	       o.keep_module ? "as loaded" : params, o.logdir);
-
-	if (!vt_module_loaded() || access(VT_DEV, F_OK)) {
-		printf("# SKIP: vpmu is not loaded\n");
-		return 4;
-	}
-	if (geteuid()) {
-		printf("# SKIP: needs root\n");
-		return 4;
-	}
-	if (!o.keep_module && vt_module_builtin()) {
-		printf("# " VT_BUILTIN_REASON ": the module stays as it is\n");
-		o.keep_module = true;
-	}
-	if (!o.keep_module) {
-		ret = vt_rmmod_retry();
-		if (!ret)
-			ret = vt_insmod(params);
-		if (ret) {
-			printf("# FAIL (seed %llu): reloading the module with %s: %s\n",
-			       (unsigned long long)o.seed, params,
-			       vt_stress_errname(ret));
-			vt_insmod("");
-			return 1;
-		}
-	}
-	memset(&info, 0, sizeof(info));
-	if (vt_stress_read_info(&info) || vt_stress_read_images(&info)) {
-		printf("# SKIP: cannot read the PMU's sysfs files or $VPMU_SHARE/build\n");
-		return 4;
-	}
-	printf("# PMU type %d, %d counters, %d format fields, %d aliases, %d CPUs\n",
-	       info.type, info.nr_counters, info.nfield, info.nalias, info.ncpus);
+	ret = setup(&o, params, &info);
+	if (ret)
+		return ret;
 
 	end = start + o.seconds;
 	for (i = 0; i < o.workers; i++) {
@@ -353,70 +468,8 @@ int main(int argc, char **argv)
 		if (!pids[i])
 			worker_main(&o, &info, i, end);
 	}
-	/* Wait; a worker still there 60 s after the end is hung. */
-	for (left = o.workers; left;) {
-		int status;
-		pid_t pid = waitpid(-1, &status, WNOHANG);
-
-		if (pid <= 0) {
-			if (now() > end + 60) {
-				printf("# FAIL (seed %llu): %u workers hung after the end; killing them\n",
-				       (unsigned long long)o.seed, left);
-				failures++;
-				for (i = 0; i < o.workers; i++)
-					if (pids[i] > 0)
-						kill(pids[i], SIGKILL);
-				while (wait(NULL) > 0)
-					;
-				break;
-			}
-			usleep(50000);
-			continue;
-		}
-		for (i = 0; i < o.workers; i++) {
-			if (pids[i] != pid)
-				continue;
-			pids[i] = 0;
-			left--;
-			if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-				char path[512];
-
-				failures++;
-				printf("# FAIL (seed %llu): worker %u (%s) %s %d\n",
-				       (unsigned long long)o.seed, i,
-				       vt_stress_role_names[role_of(i)],
-				       WIFEXITED(status) ? "exit status" : "killed by signal",
-				       WIFEXITED(status) ? WEXITSTATUS(status) :
-							   WTERMSIG(status));
-				snprintf(path, sizeof(path), "%s/w%u.log",
-					 o.logdir, i);
-				tail_log(path);
-			}
-		}
-	}
-
-	/* The end: nothing open, unload, load with default parameters. */
-	restore_sysfs(&info);
-	if (perf_fds_open()) {
-		printf("# FAIL (seed %llu): %d perf event fds still open in the parent\n",
-		       (unsigned long long)o.seed, perf_fds_open());
-		failures++;
-	}
-	if (!o.keep_module) {
-		ret = vt_rmmod_retry();
-		if (ret) {
-			printf("# FAIL (seed %llu): rmmod vpmu at the end: %s\n",
-			       (unsigned long long)o.seed, vt_stress_errname(ret));
-			failures++;
-		}
-		ret = vt_insmod("");
-		if (ret && !vt_module_loaded()) {
-			printf("# FAIL (seed %llu): insmod %s at the end: %s\n",
-			       (unsigned long long)o.seed, vt_ko(),
-			       vt_stress_errname(ret));
-			failures++;
-		}
-	}
+	failures += wait_workers(&o, pids, end);
+	failures += end_checks(&o, &info);
 	printf("# seed %llu: %s after %.1f s (%d failures)\n",
 	       (unsigned long long)o.seed, failures ? "FAIL" : "pass",
 	       now() - start, failures);

@@ -126,40 +126,46 @@ static int random_slot(struct vt_stress_worker *w, bool leaders)
 	return -1;
 }
 
-/* A mostly valid random event (perhaps in a group); 'open' op. */
-static void op_open(struct vt_stress_worker *w)
+/*
+ * Whom a new event of group leader slot @lead (or -1) watches: its
+ * leader's task and CPU, else this task, the target child or (pid -1) a
+ * random CPU.
+ */
+static void open_target(struct vt_stress_worker *w, int lead, pid_t *pid,
+			int *cpu)
+{
+	struct perf_state *ps = w->priv;
+
+	if (lead >= 0) {
+		*pid = ps->s[lead].pid;
+		*cpu = ps->s[lead].cpu;
+		return;
+	}
+	switch (vt_stress_below(&w->r, 4)) {
+	case 0:
+		*pid = w->target;
+		break;
+	case 1:
+		*pid = -1;
+		*cpu = vt_stress_below(&w->r, w->info->ncpus);
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * A random alias into @cfg (config, config1), maybe pinned to a counter;
+ * a leader maybe with a freeze trigger, a member maybe with its leader's
+ * config1.  Returns the alias.
+ */
+static const struct vt_stress_alias *open_config(struct vt_stress_worker *w,
+						 int lead, uint64_t *cfg)
 {
 	const struct vt_stress_info *info = w->info;
 	struct perf_state *ps = w->priv;
-	struct perf_event_attr a;
-	int i = free_slot(ps), lead = -1, fd;
 	const struct vt_stress_alias *al;
-	struct slot *s;
-	pid_t pid = 0;
-	int cpu = -1;
-	uint64_t cfg[3] = { 0, 0, 0 };
 
-	if (i < 0)
-		return;
-	s = &ps->s[i];
-	if (vt_stress_chance(&w->r, 45))
-		lead = random_slot(w, true);
-	if (lead >= 0) {
-		pid = ps->s[lead].pid;
-		cpu = ps->s[lead].cpu;
-	} else {
-		switch (vt_stress_below(&w->r, 4)) {
-		case 0:
-			pid = w->target;
-			break;
-		case 1:
-			pid = -1;
-			cpu = vt_stress_below(&w->r, info->ncpus);
-			break;
-		default:
-			break;
-		}
-	}
 	al = &info->alias[vt_stress_below(&w->r, info->nalias)];
 	cfg[0] = al->config;
 	if (vt_stress_chance(&w->r, 30))
@@ -173,26 +179,82 @@ static void op_open(struct vt_stress_worker *w)
 	} else if (lead >= 0 && vt_stress_chance(&w->r, 50)) {
 		cfg[1] = ps->s[lead].config1;
 	}
-	vt_attr_of(&a, info->type, cfg[0], cfg[1]);
-	a.read_format = vt_stress_rnd(&w->r) & (VT_STRESS_RF_ALL | PERF_FORMAT_LOST);
-	a.disabled = vt_stress_chance(&w->r, 25);
-	a.exclude_user = vt_stress_chance(&w->r, 10);
-	a.exclude_kernel = !a.exclude_user && vt_stress_chance(&w->r, 20);
-	a.inherit = pid >= 0 && vt_stress_chance(&w->r, 20);
+	return al;
+}
+
+/*
+ * The attributes of @cfg's event on @pid: a random read_format, maybe
+ * disabled, excluding user or kernel, inherited; maybe sampling, by
+ * period or frequency.
+ */
+static void open_attr(struct vt_stress_worker *w, struct perf_event_attr *a,
+		      const uint64_t *cfg, pid_t pid)
+{
+	vt_attr_of(a, w->info->type, cfg[0], cfg[1]);
+	a->read_format = vt_stress_rnd(&w->r) & (VT_STRESS_RF_ALL | PERF_FORMAT_LOST);
+	a->disabled = vt_stress_chance(&w->r, 25);
+	a->exclude_user = vt_stress_chance(&w->r, 10);
+	a->exclude_kernel = !a->exclude_user && vt_stress_chance(&w->r, 20);
+	a->inherit = pid >= 0 && vt_stress_chance(&w->r, 20);
 	if (vt_stress_chance(&w->r, 35)) {
 		if (vt_stress_chance(&w->r, 10)) {
-			a.freq = 1;
-			a.sample_freq = 100 + vt_stress_below(&w->r, 2000);
+			a->freq = 1;
+			a->sample_freq = 100 + vt_stress_below(&w->r, 2000);
 		} else {
-			a.sample_period = vt_stress_random_period(&w->r);
+			a->sample_period = vt_stress_random_period(&w->r);
 		}
-		a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_RAW;
-		a.sample_type |= vt_stress_rnd(&w->r) &
+		a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_RAW;
+		a->sample_type |= vt_stress_rnd(&w->r) &
 			(PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID |
 			 PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD |
 			 PERF_SAMPLE_STREAM_ID);
-		a.wakeup_events = vt_stress_below(&w->r, 4);
+		a->wakeup_events = vt_stress_below(&w->r, 4);
 	}
+}
+
+/* Slot @i takes event @fd, opened with @a; a sampling one maybe a ring. */
+static void slot_fill(struct vt_stress_worker *w, int i, int fd, int lead,
+		      pid_t pid, int cpu, const struct perf_event_attr *a)
+{
+	struct perf_state *ps = w->priv;
+	struct slot *s = &ps->s[i];
+
+	memset(s, 0, sizeof(*s));
+	s->fd = fd;
+	s->leader = lead;
+	s->pid = pid;
+	s->cpu = cpu;
+	s->sampling = a->sample_period || a->freq;
+	s->freq = a->freq;
+	s->inherit = a->inherit;
+	s->rf = a->read_format;
+	s->config1 = a->config1;
+	if (s->sampling && vt_stress_chance(&w->r, 60)) {
+		int ret = vt_stress_ring_map(fd, &s->rb, 1u << vt_stress_below(&w->r, 5));
+
+		if (ret && ret != -EINVAL && ret != -EBUSY)
+			vt_stress_fail(w, "mmap slot %d: %s", i, vt_stress_errname(ret));
+	}
+}
+
+/* A mostly valid random event (perhaps in a group); 'open' op. */
+static void op_open(struct vt_stress_worker *w)
+{
+	struct perf_state *ps = w->priv;
+	struct perf_event_attr a;
+	int i = free_slot(ps), lead = -1, fd;
+	const struct vt_stress_alias *al;
+	pid_t pid = 0;
+	int cpu = -1;
+	uint64_t cfg[3] = { 0, 0, 0 };
+
+	if (i < 0)
+		return;
+	if (vt_stress_chance(&w->r, 45))
+		lead = random_slot(w, true);
+	open_target(w, lead, &pid, &cpu);
+	al = open_config(w, lead, cfg);
+	open_attr(w, &a, cfg, pid);
 	fd = vt_open(&a, pid, cpu, lead >= 0 ? ps->s[lead].fd : -1);
 	w->s.opens++;
 	vt_stress_log(w, "open slot %d: %s config %#llx config1 %#llx pid %d cpu %d group %d rf %#llx%s%s%s%s period %llu: %s",
@@ -213,22 +275,7 @@ static void op_open(struct vt_stress_worker *w)
 		vt_stress_fail(w, "open slot %d: unexpected %s", i, vt_stress_errname(fd));
 		return;
 	}
-	memset(s, 0, sizeof(*s));
-	s->fd = fd;
-	s->leader = lead;
-	s->pid = pid;
-	s->cpu = cpu;
-	s->sampling = a.sample_period || a.freq;
-	s->freq = a.freq;
-	s->inherit = a.inherit;
-	s->rf = a.read_format;
-	s->config1 = a.config1;
-	if (s->sampling && vt_stress_chance(&w->r, 60)) {
-		int ret = vt_stress_ring_map(fd, &s->rb, 1u << vt_stress_below(&w->r, 5));
-
-		if (ret && ret != -EINVAL && ret != -EBUSY)
-			vt_stress_fail(w, "mmap slot %d: %s", i, vt_stress_errname(ret));
-	}
+	slot_fill(w, i, fd, lead, pid, cpu, &a);
 }
 
 /* Close one event, or a whole group in a random order. */

@@ -10,7 +10,8 @@
 # of its definition to its closing brace, both counted.  Exits 1 if any
 # function exceeds 100 lines, other than the interpreter loop LOOP (default
 # vpmu_interp), which may have up to 350; 2 on bad usage.  Without FILE
-# arguments it reads every *.c and *.h under drivers/.
+# arguments it reads every *.c and *.h under drivers/, tools/vpmu/ and
+# selftests/vpmu/ but what a build writes there (build/ directories).
 #
 # Functions are found the way kernel style writes them: the definition
 # starts at column 0, its body opens with "{" alone at column 0 and closes
@@ -39,7 +40,8 @@ if [ $# -eq 0 ]; then
 	cd "$top"
 	# the paths have no blanks: split the list into arguments
 	# shellcheck disable=SC2046
-	set -- $(find drivers -name '*.[ch]' | LC_ALL=C sort)
+	set -- $(find drivers tools/vpmu selftests/vpmu -name build -prune -o \
+		-name '*.[ch]' -print | LC_ALL=C sort)
 fi
 
 out=$(awk -v loop="$loop" '

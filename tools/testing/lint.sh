@@ -7,10 +7,10 @@
 # (layers.sh: the layers depend one way; circles.sh: no include/call
 # circle among the C files of the driver, the tools and the selftests;
 # glossary.sh: no old name of a concept the glossary names;
-# func-lengths.sh: no function over its limit), sparse (C=2) over a
-# module build against each stock kernel's headers, the last build made
-# again against a copy of its headers (every object compiled again), and
-# the documentation
+# func-lengths.sh: no function over its limit in the driver, the tools
+# or the selftests), sparse (C=2) over a module build against each stock
+# kernel's headers, the last build made again against a copy of its
+# headers (every object compiled again), and the documentation
 # (lint-docs.sh: RST, the ABI through get_abi.pl, man pages).  Prints TAP
 # and ends with "lint: N passed, N failed".
 #

@@ -34,9 +34,18 @@ VPMU_LIB_HDRS	:= $(addprefix $(VPMU_TOP)/tools/vpmu/, \
 		     vpmu_buf.h vpmu_tool.h vpmu_asm.h vpmu_asm_priv.h \
 		     vpmu_dis.h vpmu_elf.h)
 
+# vpmu-hist's library: micro-PC histogram files and the producer on the
+# engine (vpmu_hist_file.c), the image as the reports see it
+# (vpmu_hist_img.c), histograms of perf samples (vpmu_hist_perf.c), the
+# report and the plot (vpmu_hist_report.c) and the histogram unit's
+# buckets (vpmu_hist_hu.c), each with its header.
+VPMU_HIST_SRCS	:= $(addprefix $(VPMU_TOP)/tools/vpmu/, \
+		     vpmu_hist_file.c vpmu_hist_img.c vpmu_hist_perf.c \
+		     vpmu_hist_report.c vpmu_hist_hu.c)
+
 # vpmu_objs DIR,SOURCES - where a build that compiles each of SOURCES once
 # puts its objects: the module's in DIR (the engine's in DIR/engine), the
-# tools' in DIR/tools (both directories have a vpmu_uhist.c).
+# tools' in DIR/tools.
 vpmu_objs	= $(patsubst $(VPMU_CORE)/%.c,$(1)/%.o, \
 		  $(patsubst $(VPMU_TOP)/tools/vpmu/%.c,$(1)/tools/%.o,$(2)))
 

@@ -170,7 +170,25 @@ static void read_image(const char *path, struct vpmu_buf *img)
 	}
 }
 
-int main(int argc, char **argv)
+/* The command line: its options, then one operand, the source. */
+struct args {
+	const char *output, *image, *symbol, *source;
+	enum format fmt;
+	struct vpmu_asm_opts opts;
+};
+
+static enum format parse_format(const char *arg)
+{
+	if (!strcmp(arg, "c"))
+		return FMT_C;
+	if (!strcmp(arg, "elf"))
+		return FMT_ELF;
+	if (strcmp(arg, "bin"))
+		vpmu_usage_error("bad format '%s' (bin, c or elf)", arg);
+	return FMT_BIN;
+}
+
+static void parse_args(int argc, char **argv, struct args *a)
 {
 	enum { OPT_NO_SYMBOLS = 256, OPT_MAX_ERRORS };
 	static const struct option longopts[] = {
@@ -184,46 +202,31 @@ int main(int argc, char **argv)
 		VPMU_VERSION_LONGOPT,
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *output = NULL, *image = NULL, *symbol = "vpmu_ucode";
-	struct vpmu_buf src = { 0 }, img = { 0 }, bin = { 0 }, diag = { 0 };
-	struct vpmu_buf labels = { 0 };
-	struct vpmu_asm_opts opts = { 0 };
-	static const char *const ext[] = { ".vpmu", ".c", ".elf" };
-	enum format fmt = FMT_BIN;
-	char *def = NULL, *end;
-	int ch, nerr;
+	char *end;
+	int ch;
 
-	vpmu_cli_init(argv[0], "vpmu-as");
 	while ((ch = getopt_long(argc, argv, ":o:m:f:s:h", longopts,
 				 NULL)) != -1) {
 		switch (ch) {
 		case 'o':
-			output = optarg;
+			a->output = optarg;
 			break;
 		case 'm':
-			image = optarg;
+			a->image = optarg;
 			break;
 		case 'f':
-			if (!strcmp(optarg, "c"))
-				fmt = FMT_C;
-			else if (!strcmp(optarg, "elf"))
-				fmt = FMT_ELF;
-			else if (!strcmp(optarg, "bin"))
-				fmt = FMT_BIN;
-			else
-				vpmu_usage_error("bad format '%s' (bin, c or elf)",
-						 optarg);
+			a->fmt = parse_format(optarg);
 			break;
 		case 's':
-			symbol = optarg;
+			a->symbol = optarg;
 			break;
 		case OPT_NO_SYMBOLS:
-			opts.no_symbols = true;
+			a->opts.no_symbols = true;
 			break;
 		case OPT_MAX_ERRORS:
 			errno = 0;
-			opts.max_errors = strtoul(optarg, &end, 10);
-			if (errno || *end || !*optarg || !opts.max_errors)
+			a->opts.max_errors = strtoul(optarg, &end, 10);
+			if (errno || *end || !*optarg || !a->opts.max_errors)
 				vpmu_usage_error("bad error count '%s'", optarg);
 			break;
 		case 'h':
@@ -240,46 +243,68 @@ int main(int argc, char **argv)
 		vpmu_usage_error("no source file given");
 	if (optind + 1 != argc)
 		vpmu_usage_error("one source file at a time");
-	opts.filename = argv[optind];
-	if (vpmu_read_file(argv[optind], &src)) {
-		vpmu_err_errno(argv[optind]);
+	a->source = argv[optind];
+}
+
+/*
+ * @bin, the image or program file assembled, in the format asked for:
+ * C source, or an ELF file (a program's with its @labels).
+ */
+static void convert(const struct args *a, const struct vpmu_buf *labels,
+		    struct vpmu_buf *bin)
+{
+	struct vpmu_buf out = { 0 };
+	const char *base = strrchr(a->source, '/');
+
+	if (a->fmt == FMT_BIN)
+		return;
+	if (a->fmt == FMT_C)
+		vpmu_emit_c(&out, bin->p, bin->len, a->symbol,
+			    base ? base + 1 : a->source);
+	else if (a->image)
+		prog_elf(bin, labels, &out);
+	else
+		ucode_elf(bin, &out);
+	vpmu_buf_free(bin);
+	*bin = out;
+}
+
+int main(int argc, char **argv)
+{
+	static const char *const ext[] = { ".vpmu", ".c", ".elf" };
+	struct args a = { .symbol = "vpmu_ucode", .fmt = FMT_BIN };
+	struct vpmu_buf src = { 0 }, img = { 0 }, bin = { 0 }, diag = { 0 };
+	struct vpmu_buf labels = { 0 };
+	const char *output;
+	char *def = NULL;
+	int nerr;
+
+	vpmu_cli_init(argv[0], "vpmu-as");
+	parse_args(argc, argv, &a);
+	a.opts.filename = a.source;
+	if (vpmu_read_file(a.source, &src)) {
+		vpmu_err_errno(a.source);
 		return VPMU_EXIT_TOOL;
 	}
-	if (image)
-		read_image(image, &img);
-	if (image && fmt == FMT_ELF)
-		opts.labels = &labels;
-	if (image)
-		nerr = vpmu_asm_prog(src.p, src.len, img.p, img.len, &opts,
+	if (a.image)
+		read_image(a.image, &img);
+	if (a.image && a.fmt == FMT_ELF)
+		a.opts.labels = &labels;
+	if (a.image)
+		nerr = vpmu_asm_prog(src.p, src.len, img.p, img.len, &a.opts,
 				     &bin, &diag);
 	else
-		nerr = vpmu_asm_ucode(src.p, src.len, &opts, &bin, &diag);
-	vpmu_err_diag(argv[optind], NULL, &diag);
+		nerr = vpmu_asm_ucode(src.p, src.len, &a.opts, &bin, &diag);
+	vpmu_err_diag(a.source, NULL, &diag);
 	if (nerr)
 		return VPMU_EXIT_TOOL;
-	if (!image)
-		validate(argv[optind], &bin);	/* only .uword makes a bad image */
+	if (!a.image)
+		validate(a.source, &bin);	/* only .uword makes a bad image */
+	output = a.output;
 	if (!output)
-		output = def = default_output(argv[optind], fmt == FMT_BIN &&
-					      image ? ".vprg" : ext[fmt]);
-	if (fmt == FMT_C) {
-		struct vpmu_buf c = { 0 };
-		const char *base = strrchr(argv[optind], '/');
-
-		vpmu_emit_c(&c, bin.p, bin.len, symbol,
-			    base ? base + 1 : argv[optind]);
-		vpmu_buf_free(&bin);
-		bin = c;
-	} else if (fmt == FMT_ELF) {
-		struct vpmu_buf e = { 0 };
-
-		if (image)
-			prog_elf(&bin, &labels, &e);
-		else
-			ucode_elf(&bin, &e);
-		vpmu_buf_free(&bin);
-		bin = e;
-	}
+		output = def = default_output(a.source, a.fmt == FMT_BIN &&
+					      a.image ? ".vprg" : ext[a.fmt]);
+	convert(&a, &labels, &bin);
 	if (vpmu_write_file(output, bin.p, bin.len)) {
 		vpmu_err_errno(output);
 		return VPMU_EXIT_TOOL;

@@ -18,7 +18,11 @@
 #include "vpmu_buf.h"
 #include "vpmu_cli.h"
 #include "vpmu_elf.h"
-#include "vpmu_uhist.h"
+#include "vpmu_hist_file.h"
+#include "vpmu_hist_hu.h"
+#include "vpmu_hist_img.h"
+#include "vpmu_hist_perf.h"
+#include "vpmu_hist_report.h"
 #include "vpmu_runner.h"
 
 #define DEFAULT_BUDGET	1000000000ull
@@ -102,103 +106,88 @@ static void bad_arg(const char *what, const char *arg)
 	vpmu_usage_error("bad %s '%s'", what, arg);
 }
 
-static void parse_args(int argc, char **argv, struct opts *o)
+/* Option @c (getopt_long()'s) with its optarg into @o. */
+static void parse_opt(struct opts *o, int c, char **argv)
 {
-	static const struct option lopts[] = {
-		{ "image", required_argument, NULL, 'm' },
-		{ "simulate", no_argument, NULL, 'S' },
-		{ "perf", no_argument, NULL, 'r' },
-		{ "interval", required_argument, NULL, 'K' },
-		{ "budget", required_argument, NULL, 'b' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "sort", required_argument, NULL, 's' },
-		{ "all", no_argument, NULL, 'a' },
-		{ "top", required_argument, NULL, 'n' },
-		{ "by-label", no_argument, NULL, 'l' },
-		{ "plot", required_argument, NULL, 'p' },
-		{ "force", no_argument, NULL, 'f' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "buckets", required_argument, NULL, 'B' },
-		{ "program", required_argument, NULL, 'P' },
-		{ "help", no_argument, NULL, 'h' },
-		VPMU_VERSION_LONGOPT,
-		{ }
-	};
 	uint64_t v;
-	int c;
 
-	while ((c = getopt_long(argc, argv, ":m:SrK:b:o:s:an:lp:fqB:P:h", lopts,
-				NULL)) != -1) {
-		if (strchr("mSrKbolaf", c))
-			o->upc_opt = c;
-		switch (c) {
-		case 'm':
-			o->image = optarg;
-			break;
-		case 'S':
-			o->simulate = true;
-			break;
-		case 'r':
-			o->perf = true;
-			break;
-		case 'K':
-			if (vpmu_parse_count(optarg, &v) || !v || v > UINT32_MAX)
-				bad_arg("interval", optarg);
-			o->interval = v;
-			break;
-		case 'b':
-			if (vpmu_parse_count(optarg, &o->budget) || !o->budget)
-				bad_arg("budget", optarg);
-			break;
-		case 'o':
-			o->output = optarg;
-			break;
-		case 's':
-			o->sort_given = true;
-			if (!strcmp(optarg, "count"))
-				o->rep.order = VPMU_REPORT_BY_COUNT;
-			else if (!strcmp(optarg, "addr"))
-				o->rep.order = VPMU_REPORT_BY_ADDR;
-			else
-				bad_arg("sort order (count or addr)",
-					       optarg);
-			break;
-		case 'a':
-			o->rep.all = true;
-			break;
-		case 'n':
-			if (vpmu_parse_count(optarg, &v) || !v || v > UINT32_MAX)
-				bad_arg("row count", optarg);
-			o->rep.top = v;
-			break;
-		case 'l':
-			o->rep.by_label = true;
-			break;
-		case 'p':
-			o->plot = optarg;
-			break;
-		case 'f':
-			o->force = true;
-			break;
-		case 'q':
-			o->quiet = true;
-			break;
-		case 'B':
-			o->buckets = optarg;
-			break;
-		case 'P':
-			o->program = optarg;
-			break;
-		case 'h':
-			usage();
-			break;
-		case VPMU_OPT_VERSION:
-			vpmu_version();
-			break;
-		default:
-			vpmu_bad_option(argv, c);
-		}
+	if (strchr("mSrKbolaf", c))
+		o->upc_opt = c;
+	switch (c) {
+	case 'm':
+		o->image = optarg;
+		break;
+	case 'S':
+		o->simulate = true;
+		break;
+	case 'r':
+		o->perf = true;
+		break;
+	case 'K':
+		if (vpmu_parse_count(optarg, &v) || !v || v > UINT32_MAX)
+			bad_arg("interval", optarg);
+		o->interval = v;
+		break;
+	case 'b':
+		if (vpmu_parse_count(optarg, &o->budget) || !o->budget)
+			bad_arg("budget", optarg);
+		break;
+	case 'o':
+		o->output = optarg;
+		break;
+	case 's':
+		o->sort_given = true;
+		if (!strcmp(optarg, "count"))
+			o->rep.order = VPMU_REPORT_BY_COUNT;
+		else if (!strcmp(optarg, "addr"))
+			o->rep.order = VPMU_REPORT_BY_ADDR;
+		else
+			bad_arg("sort order (count or addr)", optarg);
+		break;
+	case 'a':
+		o->rep.all = true;
+		break;
+	case 'n':
+		if (vpmu_parse_count(optarg, &v) || !v || v > UINT32_MAX)
+			bad_arg("row count", optarg);
+		o->rep.top = v;
+		break;
+	case 'l':
+		o->rep.by_label = true;
+		break;
+	case 'p':
+		o->plot = optarg;
+		break;
+	case 'f':
+		o->force = true;
+		break;
+	case 'q':
+		o->quiet = true;
+		break;
+	case 'B':
+		o->buckets = optarg;
+		break;
+	case 'P':
+		o->program = optarg;
+		break;
+	case 'h':
+		usage();
+		break;
+	case VPMU_OPT_VERSION:
+		vpmu_version();
+		break;
+	default:
+		vpmu_bad_option(argv, c);
 	}
+}
+
+/*
+ * What the options and operands must agree on: --buckets takes none of
+ * the micro-PC histograms' options, those need -m and an operand, -K and
+ * -b need --simulate.  --buckets's rows default to bucket order.
+ */
+static void check_args(int argc, char **argv, struct opts *o)
+{
 	if (o->buckets || o->program) {
 		if (!o->buckets)
 			vpmu_usage_error("--program needs --buckets");
@@ -223,6 +212,36 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		vpmu_usage_error("--simulate or --perf, not both");
 	if ((o->interval != 1 || o->budget != DEFAULT_BUDGET) && !o->simulate)
 		vpmu_usage_error("-K and -b need --simulate");
+}
+
+static void parse_args(int argc, char **argv, struct opts *o)
+{
+	static const struct option lopts[] = {
+		{ "image", required_argument, NULL, 'm' },
+		{ "simulate", no_argument, NULL, 'S' },
+		{ "perf", no_argument, NULL, 'r' },
+		{ "interval", required_argument, NULL, 'K' },
+		{ "budget", required_argument, NULL, 'b' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "sort", required_argument, NULL, 's' },
+		{ "all", no_argument, NULL, 'a' },
+		{ "top", required_argument, NULL, 'n' },
+		{ "by-label", no_argument, NULL, 'l' },
+		{ "plot", required_argument, NULL, 'p' },
+		{ "force", no_argument, NULL, 'f' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "buckets", required_argument, NULL, 'B' },
+		{ "program", required_argument, NULL, 'P' },
+		{ "help", no_argument, NULL, 'h' },
+		VPMU_VERSION_LONGOPT,
+		{ }
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, ":m:SrK:b:o:s:an:lp:fqB:P:h", lopts,
+				NULL)) != -1)
+		parse_opt(o, c, argv);
+	check_args(argc, argv, o);
 }
 
 /* Each line of @diag as a message about @file. */

@@ -276,69 +276,103 @@ static int open_device(const struct opts *o)
 
 /* ---- static RV32 ELF programs ------------------------------------------ */
 
+/* The kernel's engine for vpmu_elf_loop(): one VPMU_IOC_RUN a call. */
+struct elf_dev {
+	int fd;
+	struct vpmu_run r;
+};
+
+static int dev_run(void *ctx, uint64_t left, struct vpmu_elf_stop *st)
+{
+	struct elf_dev *d = ctx;
+	struct vpmu_run *r = &d->r;
+
+	r->budget = left < VPMU_RUN_BUDGET_MAX ? left : VPMU_RUN_BUDGET_MAX;
+	if (ioctl(d->fd, VPMU_IOC_RUN, r)) {
+		run_error(errno);
+		return -1;
+	}
+	*st = (struct vpmu_elf_stop){
+		.stop = r->stop, .code = r->code, .addr = r->addr,
+		.ipc = r->ipc, .cycles = r->cycles,
+		/* a handled signal, or a budget above one call's */
+		.more = r->stop == VPMU_RUN_SIGNAL ||
+			r->stop == VPMU_RUN_BUDGET,
+	};
+	r->flags = VPMU_RUN_F_RESUME;
+	return 0;
+}
+
+static void dev_regs(void *ctx, uint32_t x[32])
+{
+	const struct elf_dev *d = ctx;
+
+	memcpy(x, d->r.regs, sizeof(d->r.regs));
+}
+
+static bool dev_ecall_return(void *ctx, uint32_t a0, uint64_t left)
+{
+	struct elf_dev *d = ctx;
+
+	if (!left)
+		return false;
+	d->r.regs[10] = a0;
+	d->r.flags = VPMU_RUN_F_REGS | VPMU_RUN_F_RESUME;
+	return true;
+}
+
+/* --stats on stderr: how it ended, its cycles, its registers. */
+static void elf_stats(const struct elf_dev *d, const struct vpmu_elf_end *end,
+		      bool json)
+{
+	const struct vpmu_elf_stop *st = &end->st;
+	struct vpmu_json j;
+
+	if (json) {
+		vpmu_json_begin(&j, stderr);
+		vpmu_elf_json_end(&j, end->res.exited, end->res.status,
+				  st->stop, st->code, st->ipc);
+		vpmu_json_open(&j, "events");
+		vpmu_json_u64(&j, "cycles", end->cycles);
+		vpmu_json_close(&j);
+		vpmu_elf_json_regs(&j, d->r.regs, d->r.pc);
+		vpmu_json_end(&j);
+		return;
+	}
+	vpmu_elf_print_end(stderr, end->res.exited, end->res.status, st->stop,
+			   st->code, st->ipc);
+	fprintf(stderr, "event cycles %llu\n", (unsigned long long)end->cycles);
+	vpmu_elf_print_regs(stderr, d->r.regs, d->r.pc);
+}
+
 /*
- * Run the ELF program in @mem from @entry to its exit or another stop,
- * serving its ecalls between calls that resume it; the budget covers the
- * whole program.  Returns its exit status, or -1 after an ioctl error
- * (reported).
+ * Run the ELF program in @mem from @entry to its exit or another stop
+ * (vpmu_elf_loop()); the budget covers the whole program.  Returns its
+ * exit status, or -1 after an ioctl error (reported).
  */
 static int elf_run(int fd, uint8_t *mem, uint32_t mem_size, uint32_t entry,
 		   const struct opts *o, const char *path)
 {
-	struct vpmu_sys_res res = { 0 };
-	uint64_t left = o->com.budget, cycles = 0;
-	struct vpmu_run r = {
-		.size = sizeof(r), .flags = VPMU_RUN_F_REGS,
-		.mem = (uintptr_t)mem, .mem_size = mem_size, .entry = entry,
-		.mode = VPMU_MODE_USER, .regs[2] = mem_size & ~15u,
+	struct elf_dev d = {
+		.fd = fd,
+		.r = {
+			.size = sizeof(d.r), .flags = VPMU_RUN_F_REGS,
+			.mem = (uintptr_t)mem, .mem_size = mem_size,
+			.entry = entry, .mode = VPMU_MODE_USER,
+			.regs[2] = mem_size & ~15u,
+		},
 	};
+	const struct vpmu_elf_ops ops = {
+		.run = dev_run, .regs = dev_regs,
+		.ecall_return = dev_ecall_return, .ctx = &d,
+	};
+	struct vpmu_elf_end end;
 
-	for (;;) {
-		r.budget = left < VPMU_RUN_BUDGET_MAX ? left : VPMU_RUN_BUDGET_MAX;
-		if (ioctl(fd, VPMU_IOC_RUN, &r)) {
-			run_error(errno);
-			return -1;
-		}
-		cycles += r.cycles;
-		left -= r.cycles < left ? r.cycles : left;
-		/* A handled signal or a budget above one call's: go on. */
-		if ((r.stop == VPMU_RUN_SIGNAL || r.stop == VPMU_RUN_BUDGET) &&
-		    left) {
-			r.flags = VPMU_RUN_F_RESUME;
-			continue;
-		}
-		if (r.stop != VPMU_RUN_TRAP || r.code != VPMU_RV_TRAP_ECALL)
-			break;
-		vpmu_sys_call(r.regs, mem, mem_size, &res);
-		if (res.exited)
-			break;
-		if (!left) {
-			r.stop = VPMU_RUN_BUDGET;
-			break;
-		}
-		r.regs[10] = res.a0;
-		r.flags = VPMU_RUN_F_REGS | VPMU_RUN_F_RESUME;
-	}
-	if (o->stats && o->com.json) {
-		struct vpmu_json j;
-
-		vpmu_json_begin(&j, stderr);
-		vpmu_elf_json_end(&j, res.exited, res.status, r.stop, r.code,
-				  r.ipc);
-		vpmu_json_open(&j, "events");
-		vpmu_json_u64(&j, "cycles", cycles);
-		vpmu_json_close(&j);
-		vpmu_elf_json_regs(&j, r.regs, r.pc);
-		vpmu_json_end(&j);
-	} else if (o->stats) {
-		vpmu_elf_print_end(stderr, res.exited, res.status, r.stop,
-				   r.code, r.ipc);
-		fprintf(stderr, "event cycles %llu\n", (unsigned long long)cycles);
-		vpmu_elf_print_regs(stderr, r.regs, r.pc);
-	}
-	if (!res.exited && !o->com.quiet)
-		vpmu_elf_report_stop(path, r.stop, r.code, r.addr, r.ipc);
-	return res.exited ? res.status : vpmu_elf_status(r.stop, r.code);
+	if (vpmu_elf_loop(&ops, mem, mem_size, o->com.budget, &end))
+		return -1;
+	if (o->stats)
+		elf_stats(&d, &end, o->com.json);
+	return vpmu_elf_exit(path, &end, o->com.quiet);
 }
 
 static int elf_main(const struct opts *o, const char *path,

@@ -471,8 +471,9 @@ static void tc_stats(struct vpmu_engine *e, u64 v[TC_NSTATS])
  * (the basic ones, and the tags that counted), "regs", "pc" and "tc",
  * the translation cache's statistics.
  */
-static void elf_stats_json(struct vpmu_engine *e, const struct vpmu_stop *st,
-			   bool exited, int status)
+static void elf_stats_json(struct vpmu_engine *e,
+			   const struct vpmu_elf_stop *st, bool exited,
+			   int status)
 {
 	struct vpmu_json j;
 	u64 tc[TC_NSTATS];
@@ -480,7 +481,7 @@ static void elf_stats_json(struct vpmu_engine *e, const struct vpmu_stop *st,
 	unsigned int i;
 
 	vpmu_json_begin(&j, stderr);
-	vpmu_elf_json_end(&j, exited, status, st->reason, st->code, st->ipc);
+	vpmu_elf_json_end(&j, exited, status, st->stop, st->code, st->ipc);
 	events_json(e, &j, VPMU_TAG_MAX, true);
 	for (i = 0; i < 32; i++)
 		x[i] = vpmu_engine_reg(e, VPMU_OPND_R0 + i);
@@ -493,7 +494,7 @@ static void elf_stats_json(struct vpmu_engine *e, const struct vpmu_stop *st,
 }
 
 /* The engine's stop reasons are the uapi's (VPMU_RUN_*). */
-static void elf_stats(struct vpmu_engine *e, const struct vpmu_stop *st,
+static void elf_stats(struct vpmu_engine *e, const struct vpmu_elf_stop *st,
 		      bool exited, int status, bool json)
 {
 	u64 v, tc[TC_NSTATS];
@@ -504,7 +505,7 @@ static void elf_stats(struct vpmu_engine *e, const struct vpmu_stop *st,
 		elf_stats_json(e, st, exited, status);
 		return;
 	}
-	vpmu_elf_print_end(stderr, exited, status, st->reason, st->code,
+	vpmu_elf_print_end(stderr, exited, status, st->stop, st->code,
 			   st->ipc);
 	for (i = 0; i < VPMU_EV_NR_BASIC; i++)
 		fprintf(stderr, "event %s %llu\n", vpmu_event_info[i].name + 5,
@@ -559,52 +560,72 @@ static void elf_time(struct vpmu_engine *e, double secs, bool json)
 /* Translations after a chunk, at most: as the module (vpmu_machine_run.c) */
 #define VPMU_SIM_CHUNK_TRANSLATE	2
 
+/* The host's engine for vpmu_elf_loop(): a chunk of the run a call. */
+struct elf_sim {
+	struct vpmu_engine *e;
+	uint64_t chunk;		/* --chunk, 0: none */
+};
+
+static int sim_elf_run(void *ctx, uint64_t left, struct vpmu_elf_stop *st)
+{
+	const struct elf_sim *es = ctx;
+	struct vpmu_stop s;
+
+	vpmu_engine_run(es->e, es->chunk && es->chunk < left ? es->chunk : left,
+			&s);
+	if (es->chunk)
+		vpmu_engine_tc_work(es->e, VPMU_SIM_CHUNK_TRANSLATE);
+	*st = (struct vpmu_elf_stop){
+		.stop = s.reason, .code = s.code, .addr = s.addr,
+		.ipc = s.ipc, .cycles = s.cycles,
+		.more = s.reason == VPMU_STOP_BUDGET,	/* the next chunk */
+	};
+	return 0;
+}
+
+static void sim_elf_regs(void *ctx, uint32_t x[32])
+{
+	const struct elf_sim *es = ctx;
+	unsigned int i;
+
+	for (i = 0; i < 32; i++)
+		x[i] = vpmu_engine_reg(es->e, VPMU_OPND_R0 + i);
+}
+
+static bool sim_ecall_return(void *ctx, uint32_t a0, uint64_t left)
+{
+	const struct elf_sim *es = ctx;
+
+	vpmu_engine_mem_written(es->e);	/* a read() may have */
+	vpmu_engine_set_reg(es->e, VPMU_OPND_R0 + 10, a0);
+	return !vpmu_engine_trap_return(es->e) && left;
+}
+
 /*
- * Run the program on @e until it exits or stops otherwise, serving its
- * ecalls; the budget covers the whole run.  Returns the exit status.
+ * Run the program on @e until it exits or stops otherwise
+ * (vpmu_elf_loop()); the budget covers the whole run.  Returns the exit
+ * status.
  */
 static int elf_run(struct vpmu_engine *e, uint8_t *mem, uint32_t mem_size,
 		   const struct opts *o, const char *path)
 {
-	struct vpmu_sys_res res = { 0 };
-	uint64_t left = o->com.budget;
+	struct elf_sim es = { .e = e, .chunk = o->chunk };
+	const struct vpmu_elf_ops ops = {
+		.run = sim_elf_run, .regs = sim_elf_regs,
+		.ecall_return = sim_ecall_return, .ctx = &es,
+	};
 	double t0 = vpmu_now();
-	struct vpmu_stop st;
-	uint32_t x[32];
-	unsigned int i;
+	struct vpmu_elf_end end;
 
 	/* chunks translate between them, as the module's do */
 	vpmu_engine_tc_defer(e, o->chunk != 0);
-	for (;;) {
-		vpmu_engine_run(e, o->chunk && o->chunk < left ? o->chunk : left,
-				&st);
-		left -= st.cycles < left ? st.cycles : left;
-		if (o->chunk)
-			vpmu_engine_tc_work(e, VPMU_SIM_CHUNK_TRANSLATE);
-		if (st.reason == VPMU_STOP_BUDGET && left)
-			continue;	/* the next chunk */
-		if (st.reason != VPMU_STOP_TRAP || st.code != VPMU_RV_TRAP_ECALL)
-			break;
-		for (i = 0; i < 32; i++)
-			x[i] = vpmu_engine_reg(e, VPMU_OPND_R0 + i);
-		vpmu_sys_call(x, mem, mem_size, &res);
-		if (res.exited)
-			break;
-		vpmu_engine_mem_written(e);	/* a read() may have */
-		vpmu_engine_set_reg(e, VPMU_OPND_R0 + 10, res.a0);
-		if (vpmu_engine_trap_return(e) || !left) {
-			st.reason = VPMU_STOP_BUDGET;
-			break;
-		}
-	}
+	vpmu_elf_loop(&ops, mem, mem_size, o->com.budget, &end);
 	if (o->com.timed && !o->com.quiet)
 		elf_time(e, vpmu_now() - t0, o->com.json);
 	if (o->stats)
-		elf_stats(e, &st, res.exited, res.status, o->com.json);
-	if (!res.exited && !o->com.quiet)
-		vpmu_elf_report_stop(path, st.reason, st.code, st.addr,
-				     st.ipc);
-	return res.exited ? res.status : vpmu_elf_status(st.reason, st.code);
+		elf_stats(e, &end.st, end.res.exited, end.res.status,
+			  o->com.json);
+	return vpmu_elf_exit(path, &end, o->com.quiet);
 }
 
 static int elf_main(const struct opts *o, const char *path,

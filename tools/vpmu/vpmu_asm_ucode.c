@@ -355,16 +355,6 @@ static int seq_lookup(const char *name)
 	return -1;
 }
 
-/*
- * Does sequencer operation @seq read its microword's ALU result: by its
- * signature (DISP), or CTR, whose counter the result selects?
- */
-static bool seq_reads_result(unsigned int seq)
-{
-	return vpmu_seqsig_info[vpmu_seq_info[seq].sig].result ||
-	       seq == VPMU_SEQ_CTR;
-}
-
 /* Append a microword (pass 1 only counts them). */
 static void emit_uword(struct as *a, uint64_t uw)
 {
@@ -381,14 +371,108 @@ static void emit_uword(struct as *a, uint64_t uw)
 	a->cs[a->ncs++] = uw;
 }
 
+/* The parts a microword has so far. */
+struct uword_parts {
+	bool alu, seq, ev, trig;
+};
+
+/*
+ * One part of a microword into *@uw: "{tags}", "trig", an ALU/memory
+ * operation or a sequencer operation, none of them twice but "trig".
+ * False, with the error reported, if the rest of the line cannot be read.
+ */
+static bool uword_part(struct as *a, struct uword_parts *have, uint64_t *uw)
+{
+	char name[IDENT_MAX], *dot;
+	const char *at;
+	int op, seq;
+
+	asm_skip_ws(a);
+	at = a->p;
+	if (asm_accept(a, '{')) {
+		if (have->ev) {
+			asm_error(a, at, "more than one event field");
+			return false;
+		}
+		have->ev = true;
+		return event_part(a, uw);
+	}
+	if (!asm_ident(a, name)) {
+		asm_error(a, at, "expected a microword part but found %s",
+			  asm_what(a));
+		return false;
+	}
+	if (!strcasecmp(name, "trig")) {
+		if (have->trig)
+			asm_error(a, at, "'trig' given twice");
+		have->trig = true;
+		return true;
+	}
+	dot = strchr(name, '.');
+	if (dot)
+		*dot = '\0';
+	op = op_lookup(name);
+	if (op >= 0) {
+		if (dot && strcasecmp(dot + 1, "s")) {
+			asm_error(a, at, "unknown suffix '.%s'", dot + 1);
+			return false;
+		}
+		if (have->alu) {
+			asm_error(a, at, "more than one ALU operation");
+			return false;
+		}
+		have->alu = true;
+		return alu_part(a, at, op, dot, uw);
+	}
+	seq = dot ? -1 : seq_lookup(name);
+	if (seq < 0) {
+		if (dot)
+			*dot = '.';
+		asm_error(a, at, "unknown mnemonic '%s'", name);
+		return false;
+	}
+	if (have->seq) {
+		asm_error(a, at, "more than one sequencer operation");
+		return false;
+	}
+	have->seq = true;
+	return seq_part(a, seq, uw);
+}
+
+/*
+ * What a microword's parts must agree on: a sequencer operation that
+ * reads the ALU result has one to read, CTR a register to write, and the
+ * last word does not go on to the next.
+ */
+static void check_uword(struct as *a, uint64_t uw)
+{
+	unsigned int seq = VPMU_UW_GET(uw, SEQ);
+
+	if (vpmu_seq_reads_result(seq)) {
+		enum vpmu_sig sig = vpmu_op_info[VPMU_UW_GET(uw, OP)].sig;
+		unsigned int dst = VPMU_UW_GET(uw, DST);
+
+		if (!vpmu_sig_result(sig))
+			asm_error(a, a->ls, "%s needs an ALU result "
+				  "(a DAB, DB or DAF operation)",
+				  vpmu_seq_info[seq].name);
+		else if (seq == VPMU_SEQ_CTR && !vpmu_ctr_dst_ok(dst))
+			asm_error(a, a->ls, "CTR writes its counter to a register "
+				  "(r, t, @ds, @s1, @s2 or zero), not %s",
+				  vpmu_opnd_info[dst].name);
+	}
+	if (a->ncs + 1 == a->ncs_final && vpmu_seq_falls_through(seq))
+		asm_error(a, a->ls, "the last microword cannot continue at the "
+			  "next address (%s)", vpmu_seq_info[seq].name);
+}
+
 /*
  * A microword: parts separated by ';' in any order, each at most once:
  * an ALU/memory operation, a sequencer operation, "{tags}", "trig".
  */
 void asm_uword(struct as *a)
 {
-	bool have_alu = false, have_seq = false, have_ev = false, trig = false;
-	const char *at;
+	struct uword_parts have = { 0 };
 	uint64_t uw = 0;
 
 	if (a->ncs >= VPMU_CS_MAX) {
@@ -401,63 +485,7 @@ void asm_uword(struct as *a)
 		return;
 	}
 	do {
-		char name[IDENT_MAX], *dot;
-		int op, seq;
-
-		asm_skip_ws(a);
-		at = a->p;
-		if (asm_accept(a, '{')) {
-			if (have_ev) {
-				asm_error(a, at, "more than one event field");
-				goto out;
-			}
-			have_ev = true;
-			if (!event_part(a, &uw))
-				goto out;
-			continue;
-		}
-		if (!asm_ident(a, name)) {
-			asm_error(a, at, "expected a microword part but found %s",
-				  asm_what(a));
-			goto out;
-		}
-		if (!strcasecmp(name, "trig")) {
-			if (trig)
-				asm_error(a, at, "'trig' given twice");
-			trig = true;
-			continue;
-		}
-		dot = strchr(name, '.');
-		if (dot)
-			*dot = '\0';
-		op = op_lookup(name);
-		if (op >= 0) {
-			if (dot && strcasecmp(dot + 1, "s")) {
-				asm_error(a, at, "unknown suffix '.%s'", dot + 1);
-				goto out;
-			}
-			if (have_alu) {
-				asm_error(a, at, "more than one ALU operation");
-				goto out;
-			}
-			have_alu = true;
-			if (!alu_part(a, at, op, dot, &uw))
-				goto out;
-			continue;
-		}
-		seq = dot ? -1 : seq_lookup(name);
-		if (seq < 0) {
-			if (dot)
-				*dot = '.';
-			asm_error(a, at, "unknown mnemonic '%s'", name);
-			goto out;
-		}
-		if (have_seq) {
-			asm_error(a, at, "more than one sequencer operation");
-			goto out;
-		}
-		have_seq = true;
-		if (!seq_part(a, seq, &uw))
+		if (!uword_part(a, &have, &uw))
 			goto out;
 	} while (asm_accept(a, ';'));
 	if (!asm_at_end(a)) {
@@ -465,30 +493,8 @@ void asm_uword(struct as *a)
 			  asm_what(a));
 		goto out;
 	}
-	if (seq_reads_result(VPMU_UW_GET(uw, SEQ))) {
-		enum vpmu_sig sig = vpmu_op_info[VPMU_UW_GET(uw, OP)].sig;
-		unsigned int dst = VPMU_UW_GET(uw, DST);
-
-		if (!vpmu_sig_result(sig))
-			asm_error(a, a->ls, "%s needs an ALU result "
-				  "(a DAB, DB or DAF operation)",
-				  vpmu_seq_info[VPMU_UW_GET(uw, SEQ)].name);
-		else if (VPMU_UW_GET(uw, SEQ) == VPMU_SEQ_CTR &&
-			 !vpmu_ctr_dst_ok(dst))
-			asm_error(a, a->ls, "CTR writes its counter to a register "
-				  "(r, t, @ds, @s1, @s2 or zero), not %s",
-				  vpmu_opnd_info[dst].name);
-	}
-	if (a->ncs + 1 == a->ncs_final) {
-		unsigned int seq = VPMU_UW_GET(uw, SEQ);
-
-		if (seq == VPMU_SEQ_NEXT || seq == VPMU_SEQ_BR ||
-		    seq == VPMU_SEQ_CALL || seq == VPMU_SEQ_CTR)
-			asm_error(a, a->ls, "the last microword cannot continue "
-				  "at the next address (%s)",
-				  vpmu_seq_info[seq].name);
-	}
-	uw |= VPMU_UW_PUT(T, trig);
+	check_uword(a, uw);
+	uw |= VPMU_UW_PUT(T, have.trig);
 out:
 	emit_uword(a, uw);
 }

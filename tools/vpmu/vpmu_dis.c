@@ -73,9 +73,11 @@ static bool alu_canonical(uint64_t uw, uint64_t *keep)
 
 /*
  * The sequencer part of @uw, likewise: its targets inside the control
- * store, its dispatch width in range, the ALU result it reads there.
+ * store, its dispatch width in range, the ALU result it reads there (for
+ * CTR, into a register), and a next word if it goes on to one.
  */
-static bool seq_canonical(const struct dis *d, uint64_t uw, uint64_t *keep)
+static bool seq_canonical(const struct dis *d, uint32_t upc, uint64_t uw,
+			  uint64_t *keep)
 {
 	unsigned int seq = VPMU_UW_GET(uw, SEQ), c = VPMU_UW_GET(uw, COND);
 	unsigned int t = VPMU_UW_GET(uw, TARGET);
@@ -99,8 +101,12 @@ static bool seq_canonical(const struct dis *d, uint64_t uw, uint64_t *keep)
 			break;
 		}
 	}
-	if (si->result)
+	if (vpmu_seq_reads_result(seq))
 		ok &= vpmu_sig_result(vpmu_op_info[VPMU_UW_GET(uw, OP)].sig);
+	if (seq == VPMU_SEQ_CTR)
+		ok &= vpmu_ctr_dst_ok(VPMU_UW_GET(uw, DST));
+	if (upc + 1 == d->v.h.cs_words)
+		ok &= !vpmu_seq_falls_through(seq);
 	return ok;
 }
 
@@ -122,11 +128,7 @@ static bool canonical(const struct dis *d, uint32_t upc, uint64_t uw)
 	if (!vpmu_op_info[op].name || !vpmu_seq_info[seq].name)
 		return false;
 	ok &= alu_canonical(uw, &keep);
-	ok &= seq_canonical(d, uw, &keep);
-	if (upc + 1 == h->cs_words && (seq == VPMU_SEQ_NEXT ||
-				       seq == VPMU_SEQ_BR ||
-				       seq == VPMU_SEQ_CALL))
-		return false;
+	ok &= seq_canonical(d, upc, uw, &keep);
 	if (h->ev_mode == VPMU_EVMODE_ONEHOT)
 		ok &= !(ev >> h->ev_bits);
 	else

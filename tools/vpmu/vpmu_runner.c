@@ -2,7 +2,8 @@
 /*
  * vpmu_runner.c - printing runs and checking them against .expect files,
  * and the loop that runs a program file that way, for vpmu-run and
- * vpmu-sim.
+ * vpmu-sim; the loop that runs a static RV32 ELF program on either's
+ * engine, serving its system calls.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -596,6 +597,47 @@ int vpmu_runner_unreadable(const char *path)
 	vpmu_err_errno(path);
 	return err == ENOENT || err == ENOTDIR ? VPMU_EXIT_NOT_FOUND :
 	       VPMU_EXIT_CANNOT_RUN;
+}
+
+int vpmu_elf_loop(const struct vpmu_elf_ops *ops, uint8_t *mem,
+		  uint32_t mem_size, uint64_t budget, struct vpmu_elf_end *end)
+{
+	struct vpmu_elf_stop *st = &end->st;
+	uint64_t left = budget;
+	uint32_t x[32];
+
+	memset(end, 0, sizeof(*end));
+	for (;;) {
+		if (ops->run(ops->ctx, left, st))
+			return -1;
+		end->cycles += st->cycles;
+		left -= st->cycles < left ? st->cycles : left;
+		if (st->more && left)
+			continue;
+		if (st->stop != VPMU_RUN_TRAP || st->code != VPMU_RV_TRAP_ECALL)
+			return 0;
+		ops->regs(ops->ctx, x);
+		vpmu_sys_call(x, mem, mem_size, &end->res);
+		if (end->res.exited)
+			return 0;
+		if (!ops->ecall_return(ops->ctx, end->res.a0, left)) {
+			st->stop = VPMU_RUN_BUDGET;
+			return 0;
+		}
+	}
+}
+
+int vpmu_elf_exit(const char *path, const struct vpmu_elf_end *end,
+		  bool quiet)
+{
+	const struct vpmu_elf_stop *st = &end->st;
+
+	if (end->res.exited)
+		return end->res.status;
+	if (!quiet)
+		vpmu_elf_report_stop(path, st->stop, st->code, st->addr,
+				     st->ipc);
+	return vpmu_elf_status(st->stop, st->code);
 }
 
 int vpmu_elf_status(unsigned int stop, unsigned int code)

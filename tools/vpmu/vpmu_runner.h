@@ -17,6 +17,7 @@
 #include <linux/vpmu.h>
 
 #include "vpmu_buf.h"
+#include "vpmu_elf.h"
 #include "vpmu_json.h"
 #include "vpmu_tool.h"
 
@@ -180,6 +181,63 @@ int vpmu_runner_loop(const struct vpmu_runner *rn);
 #define VPMU_RV_TRAP_ILLEGAL	1
 #define VPMU_RV_TRAP_ECALL	2
 #define VPMU_RV_TRAP_EBREAK	3
+
+/* How one call of an ELF program's run ended, on either engine. */
+struct vpmu_elf_stop {
+	unsigned int stop;	/* VPMU_RUN_*, the engine's VPMU_STOP_* */
+	uint32_t code, addr, ipc;
+	uint64_t cycles;	/* this call's */
+	bool more;		/* the call's own stop (its budget, a signal) */
+};
+
+/*
+ * A runner's engine for vpmu_elf_loop(): the kernel's through /dev/vpmu
+ * (vpmu-run) or the host's (vpmu-sim).  @ctx is each call's first
+ * argument.
+ */
+struct vpmu_elf_ops {
+	/*
+	 * Run the program on, from its entry the first time, else from
+	 * where it stopped, for at most @left cycles; say how it stopped in
+	 * @st.  0, or -1 after saying why it could not run.
+	 */
+	int (*run)(void *ctx, uint64_t left, struct vpmu_elf_stop *st);
+	/* Its registers x0..x31 where it stopped. */
+	void (*regs)(void *ctx, uint32_t x[32]);
+	/*
+	 * Give the program @a0, its ecall's result, and resume it after
+	 * the ecall, @left cycles of its budget left; false if it cannot go
+	 * on (it stops then as if on its budget).
+	 */
+	bool (*ecall_return)(void *ctx, uint32_t a0, uint64_t left);
+	void *ctx;
+};
+
+/* How an ELF program's run ended. */
+struct vpmu_elf_end {
+	struct vpmu_elf_stop st;	/* the last call's stop */
+	struct vpmu_sys_res res;	/* the last ecall's; exited, status */
+	uint64_t cycles;		/* all calls' */
+};
+
+/*
+ * Run the static RV32 ELF program in @mem (@mem_size bytes) on @ops
+ * until it exits or stops otherwise, serving its ecalls
+ * (vpmu_sys_call()) between calls; @budget covers the whole run, and a
+ * call that stops for its own reasons (@st.more) is followed by another
+ * while cycles are left.  How it ended goes to @end.  0, or -1 if a call
+ * failed.
+ */
+int vpmu_elf_loop(const struct vpmu_elf_ops *ops, uint8_t *mem,
+		  uint32_t mem_size, uint64_t budget, struct vpmu_elf_end *end);
+
+/*
+ * After vpmu_elf_loop(): the stop reported (vpmu_elf_report_stop()),
+ * unless the program exited or @quiet, and the exit status, the
+ * program's own or its stop's (vpmu_elf_status()).
+ */
+int vpmu_elf_exit(const char *path, const struct vpmu_elf_end *end,
+		  bool quiet);
 
 /*
  * The exit status of a program that stopped with @stop (VPMU_RUN_*) and

@@ -2,7 +2,8 @@
 /*
  * vpmu_tool.c - what the assembler, the disassembler and the tools share
  * (vpmu_tool.h): bounds-checked views of images and program files,
- * operand-field helpers and the C-source emitter.
+ * operand-field helpers, the sequencer rules the assembler and the
+ * disassembler both apply, and the C-source emitter.
  */
 #include <ctype.h>
 #include <string.h>
@@ -203,6 +204,20 @@ const char *vpmu_mop_name(unsigned int kind)
 	};
 
 	return kind < sizeof(names) / sizeof(names[0]) ? names[kind] : NULL;
+}
+
+/* ---- sequencer rules ---------------------------------------------------- */
+
+bool vpmu_seq_reads_result(unsigned int seq)
+{
+	return vpmu_seqsig_info[vpmu_seq_info[seq].sig].result ||
+	       seq == VPMU_SEQ_CTR;
+}
+
+bool vpmu_seq_falls_through(unsigned int seq)
+{
+	return seq == VPMU_SEQ_NEXT || seq == VPMU_SEQ_BR ||
+	       seq == VPMU_SEQ_CALL || seq == VPMU_SEQ_CTR;
 }
 
 /* ---- C source ---------------------------------------------------------- */

@@ -64,6 +64,16 @@ bool vpmu_label_valid(const char *name);
 /* Operand kind names as written in .insn: "reg", "uimm", ... or NULL. */
 const char *vpmu_mop_name(unsigned int kind);
 
+/* ---- sequencer rules, shared by assembler and disassembler ------------- */
+
+/*
+ * Does sequencer operation @seq read its microword's ALU result: by its
+ * signature (DISP), or CTR, whose counter the result selects?
+ */
+bool vpmu_seq_reads_result(unsigned int seq);
+/* Does @seq go on at upc + 1 (NEXT, BR, CALL, CTR): never the last word? */
+bool vpmu_seq_falls_through(unsigned int seq);
+
 /* Little-endian accessors (the formats are little-endian everywhere). */
 static inline uint32_t vpmu_get32(const void *p)
 {

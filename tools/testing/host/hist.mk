@@ -15,4 +15,4 @@
 # it is missing and it may) runs as one of the test_*.sh scripts.
 
 HOST_TESTS	+= $(B)/test_uhist $(B)/test_uhist-san
-test_uhist_SRCS	:= $(VPMU_TOOLS_DIR)/vpmu_uhist.c $(VPMU_ASM_SRCS)
+test_uhist_SRCS	:= $(VPMU_HIST_SRCS) $(VPMU_ASM_SRCS)

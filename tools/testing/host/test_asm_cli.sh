@@ -76,6 +76,55 @@ ok $? "vpmu-as -m trunc.vpmu: names trunc.vpmu, exit 125"
 [ $? = 125 ] && [ "$(cat "$tmp/err")" = "vpmu-dis: $tmp/d.vpmu: bad magic number (not a vpmu program)" ]
 ok $? "vpmu-dis -m IMAGE IMAGE: the program is not one, exit 125"
 
+# ---- CTR through vpmu-dis and back --------------------------------------
+# vpmu-dis may write a CTR microword as text only where vpmu-as takes the
+# text back: an ALU result, a register to write it to, not the last word.
+# Every other CTR word is a .uword, and each image here comes back whole,
+# with no warning from vpmu-dis.  The raw words are built from the fields
+# (include/uapi/linux/vpmu.h): MOV is 0x0c, SW 0x17, LW 0x14; t0 is 32,
+# pc 40, ds 43, flags 46, # 62.
+ctr_equ='.equ OP_MOV, 0x0c << 1
+.equ OP_SW, 0x17 << 1
+.equ OP_LW, 0x14 << 1
+.equ SEQ_CTR, 9 << 51
+.equ MOV_T0_3, OP_MOV | 32 << 7 | 62 << 19 | 3 << 25'
+
+ctr_round_trip() {	# ctr_round_trip NAME LINE... - as, dis, as: same bytes
+	local name=$1
+
+	shift
+	{ echo "$ctr_equ"; printf '\t%s\n' "$@"; } >"$tmp/ctr.vus"
+	# vpmu-as warns of the words the engine rejects, which are the point
+	"$AS" -o "$tmp/ctr.vpmu" "$tmp/ctr.vus" 2>/dev/null &&
+	"$DIS" -o "$tmp/ctr.dis" "$tmp/ctr.vpmu" 2>"$tmp/err" &&
+	[ ! -s "$tmp/err" ] &&
+	"$AS" -o "$tmp/ctr2.vpmu" "$tmp/ctr.dis" 2>/dev/null &&
+	cmp -s "$tmp/ctr.vpmu" "$tmp/ctr2.vpmu"
+	ok $? "CTR round trip: $name"
+}
+
+ctr_round_trip "into a register, zero, @ds" "MOV t0, #3 ; CTR" \
+	"ADD.s r1, t0, #0 ; CTR ; {1}" "MOV zero, t0 ; CTR" \
+	"MOV @ds, t0 ; CTR" "HALT"
+grep -q '^	MOV t0, #3 ; CTR$' "$tmp/ctr.dis" &&
+grep -q '^	MOV @ds, t0 ; CTR$' "$tmp/ctr.dis"
+ok $? "CTR into a register: vpmu-dis writes it as text"
+ctr_round_trip "NOP ; CTR (no ALU result)" ".uword SEQ_CTR" "HALT"
+ctr_round_trip "SW ; CTR (no ALU result)" \
+	".uword OP_SW | 32 << 13 | 37 << 19 | SEQ_CTR" "HALT"
+ctr_round_trip "LW ; CTR (no ALU result)" \
+	".uword OP_LW | 32 << 7 | 33 << 13 | SEQ_CTR" "HALT"
+ctr_round_trip "MOV pc, t0 ; CTR (not a register)" \
+	".uword OP_MOV | 40 << 7 | 32 << 19 | SEQ_CTR" "HALT"
+ctr_round_trip "MOV ds, t0 ; CTR (a latch, not a register)" \
+	".uword OP_MOV | 43 << 7 | 32 << 19 | SEQ_CTR" "HALT"
+ctr_round_trip "MOV flags, t0 ; CTR (not a register)" \
+	".uword OP_MOV | 46 << 7 | 32 << 19 | SEQ_CTR" "HALT"
+ctr_round_trip "CTR as the last word" "HALT" ".uword MOV_T0_3 | SEQ_CTR"
+ctr_round_trip "NOP ; CTR as the only word" ".uword SEQ_CTR"
+grep -q '^	\.uword 0x0048000000000000$' "$tmp/ctr.dis"
+ok $? "NOP ; CTR: vpmu-dis writes a .uword"
+
 # ---- ELF files (-f elf), for perf ---------------------------------------
 # readelf reads any ELF file; its lines for the one program header, the
 # vpmu section and the symbols.

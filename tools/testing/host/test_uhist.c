@@ -24,7 +24,7 @@
 #include "tap.h"
 #include "vpmu_asm.h"
 #include "vpmu_engine.h"
-#include "vpmu_uhist.h"
+#include "vpmu_hist_file.h"
 #include "vpmu_tool.h"
 
 #ifndef VPMU_TOP
