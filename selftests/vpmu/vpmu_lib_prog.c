@@ -4,7 +4,8 @@
  * which says what each does) for what vpmu runs: image CRC and sealing,
  * program files (VPRG), runs through /dev/vpmu and .expect files.
  */
-#include "vpmu_lib.h"
+#include "vpmu_lib.h"	/* first of the libc headers: _GNU_SOURCE */
+#include <assert.h>
 
 /* ---- images -------------------------------------------------------------- */
 
@@ -78,7 +79,7 @@ uint8_t *vt_variant(const uint8_t *img, size_t len,
 	memcpy(v, img, len);
 	h = (struct vpmu_image_header *)v;
 	memset(h->name, 0, sizeof(h->name));
-	strncpy(h->name, name, sizeof(h->name) - 1);
+	snprintf(h->name, sizeof(h->name), "%s", name);
 	h->dc_miss_penalty = miss_penalty;
 	h->image_version += 100;
 	vt_seal(v, len);
@@ -173,6 +174,11 @@ int vt_prog_get(struct vt_prog *p, uint8_t **mem, const char *name)
 
 /* ---- .expect files ------------------------------------------------------- */
 
+/* An "event" line's NAME is copied whole from its fact's arg. */
+static_assert(sizeof(((struct vt_fact *)0)->arg) ==
+	      sizeof(((struct vt_expect *)0)->ev_name[0]),
+	      "struct vt_expect's ev_name[] are as long as a fact's arg");
+
 int vt_expect_load(const char *rel, struct vt_expect *x)
 {
 	char *text, *line, *save = NULL;
@@ -201,7 +207,7 @@ int vt_expect_load(const char *rel, struct vt_expect *x)
 		if (!f->has_val)
 			continue;
 		if (!strcmp(f->key, "event")) {
-			strcpy(x->ev_name[x->nev], f->arg);
+			memcpy(x->ev_name[x->nev], f->arg, sizeof(f->arg));
 			x->ev_count[x->nev++] = f->val;
 		} else if (!strcmp(f->key, "super") &&
 			   !strcmp(f->arg, "cycles")) {
