@@ -21,7 +21,7 @@
  * site at all means the mechanism is broken (the snapshot ioctl, which
  * allocates nothing, excepted).  What leaks or splats is the tier's to
  * find: kmemleak and the serial log (the allocation-failure reports of
- * warn_alloc(), a vmalloc() that fails, are expected here: vm/lib.sh).
+ * warn_alloc(), a vmalloc() that fails, are expected here: vm/lib/logs.sh).
  *
  * Only on a kernel with fail-nth and failslab's debugfs (the debug
  * tier's); elsewhere every case skips.  The module is left loaded with

@@ -11,8 +11,8 @@
 #              debug-6.12-fault, debug-6.12, debug-6.1-fault, kcsan-6.12;
 #              then tools/testing/vm/kcsan-selfcheck.sh -> "kcsan
 #              self-check: ok"
-#              (one line per flavour of that set in vm/lib.sh's
-#              VM_FLAVOURS, in its order)
+#              (one line per flavour of that set in
+#              vm/lib/flavours.sh's VM_FLAVOURS, in its order)
 #   pkg        tools/testing/pkg/check-pkg.sh     -> "pkg: N passed, N failed"
 #              (make deb, lintian, the packages installed on this machine,
 #              DKMS builds for the installed kernel headers, purge)
@@ -50,7 +50,7 @@ trap '[ -n "$prebuild" ] && kill -- "-$prebuild" 2>/dev/null; rm -f "$tmp"' EXIT
 # the lowest priority, from the start, on what the tiers leave idle: the
 # lint tier's one core, the harness's waits on downloads.  The debug tier
 # starts the guests of each as it is built, waits for the others (a lock
-# in lib.sh's build_debug_kernel) and reports a failed build itself.
+# in vm/lib/debug.sh's build_debug_kernel) and reports a failed build itself.
 # VPMU_PREBUILD=0 builds them in the debug tier instead.
 PREBUILD_LOG=${VPMU_CACHE:-$HOME/.cache/vpmu}/debug-prebuild.log
 if [[ " $TIERS " == *" debug "* ]] && [ "${VPMU_PREBUILD:-1}" = 1 ]; then

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * selftest_paths.c - where the selftests' vpmu_lib.h looks for vpmu
+ * selftest_paths.c - where the selftests' library (vpmu_lib.c) looks for vpmu
  * (built and run by test_selftest_paths.sh): prints
  *
  *   share SHARE/REL      vt_share("build/sum.vprg")

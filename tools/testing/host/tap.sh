@@ -19,8 +19,11 @@
 #   ksft_build DIR SRC OUT [CFLAGS...]
 #                                build SRC (beside this script) with
 #                                selftests/vpmu/vpmu_test.h on the harness
-#                                in DIR; the compiler's messages go to
-#                                $tmp/cc.log
+#                                in DIR, linked with the selftests' library;
+#                                the compiler's messages go to $tmp/cc.log
+#   ksft_lib_srcs                the selftests' library, the .c files of
+#                                selftests/vpmu/Makefile's LIB_SRCS (names
+#                                in that directory, on one line)
 #
 # It sets TOP (the repository), tmp (a directory removed on exit), the
 # counters n and failed, and where the tools and their files are:
@@ -95,10 +98,17 @@ ksft_harness() {	# ksft_harness SERIES
 	echo "$dir"
 }
 
+ksft_lib_srcs() {
+	sed -n 's/^LIB_SRCS[[:space:]]*:=[[:space:]]*//p' "$TOP/selftests/vpmu/Makefile"
+}
+
 ksft_build() {	# ksft_build DIR SRC OUT [CFLAGS...]
-	local dir=$1 src=$2 out=$3
+	local dir=$1 src=$2 out=$3 f
 
 	shift 3
+	for f in $(ksft_lib_srcs); do
+		set -- "$@" "$TOP/selftests/vpmu/$f"
+	done
 	gcc -O2 -Wall -Wextra -Wno-unused-parameter "$@" -I"$dir" \
 		-I"$TOP/selftests/vpmu" -idirafter "$TOP/include/uapi" \
 		-o "$out" "$TOP/tools/testing/host/$src" 2>"$tmp/cc.log"

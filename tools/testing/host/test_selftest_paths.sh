@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # test_selftest_paths.sh - the selftests find vpmu where it is installed
-# (TAP): vpmu_lib.h (selftest_paths.c) and vpmu_tap.sh take the data
+# (TAP): vpmu_lib.c (selftest_paths.c) and vpmu_tap.sh take the data
 # files from $VPMU_SHARE, by default /usr/share/vpmu (vpmu-tools'), the
 # tools from PATH, and the module file from $VPMU_KO, by default the one
 # "modinfo -n vpmu" names (a stand-in modinfo here), loading it with
@@ -30,10 +30,14 @@ printf '#!/bin/sh\n' >"$fake/vpmu-run"
 chmod +x "$fake"/*
 touch "$tmp/vpmu.ko" "$tmp/vpmu.ko.xz"
 
+lib=()
+for f in $(ksft_lib_srcs); do
+	lib+=("$SELF/$f")
+done
 gcc -O2 -Wall -Wextra -Wno-unused-parameter -I"$SELF" \
 	-idirafter "$TOP/include/uapi" -o "$tmp/paths" \
-	"$TOP/tools/testing/host/selftest_paths.c" 2>"$tmp/cc.log"
-ok $? "selftest_paths.c builds with vpmu_lib.h"
+	"$TOP/tools/testing/host/selftest_paths.c" "${lib[@]}" 2>"$tmp/cc.log"
+ok $? "selftest_paths.c builds with the selftests' library"
 sed 's/^/# /' "$tmp/cc.log"
 
 paths() {	# paths [VAR=VALUE...]: selftest_paths with a clean environment

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # test_vm_splats.sh - the VM harness's splat filter (TAP): log_splats of
-# tools/testing/vm/lib.sh on made-up serial logs.  The reports vpmu_fault
+# tools/testing/vm/lib/logs.sh on made-up serial logs.  The reports vpmu_fault
 # causes on purpose outside vpmu (fault_reports: warn_alloc()'s stack
 # dump, remove_proc_entry()'s WARNING from unregister_irq_proc()) are let
 # through while vpmu_fault runs and only then, and only those: the same

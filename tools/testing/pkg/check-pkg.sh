@@ -309,10 +309,11 @@ ok $? "dkms build for a kernel without CONFIG_PERF_EVENTS: skipped (exit $rc, 77
 
 # --- 5. trixie and the newest kernel ---------------------------------------
 
-# trixie - step 5, in the VM harness's trixie build root (lib.sh:
-# trixie_root, resolve_newest, in_root).  The root is the harness's cache,
-# not an installation: vpmu packages left there by an interrupted run are
-# purged first, dkms stays installed afterwards.
+# trixie - step 5, in the VM harness's trixie build root (vm/lib/:
+# packages.sh's trixie_root and in_root, kernels.sh's resolve_newest).
+# The root is the harness's cache, not an installation: vpmu packages left
+# there by an interrupted run are purged first, dkms stays installed
+# afterwards.
 trixie() {
 	local k ko inst v=$VERSION r rc left
 

@@ -8,7 +8,7 @@
 # vpmu.ko: the run must fail for "kernel splat" (and not for a test),
 # and the flagged lines must include KCSAN's report of that race.  Also
 # shows the KCSAN kernel works: a report the harness counts, where its
-# stacks have a vpmu frame (kcsan_foreign in lib.sh).  Prints "kcsan
+# stacks have a vpmu frame (kcsan_foreign in lib/logs.sh).  Prints "kcsan
 # self-check: ok" and exits 0 only then.  About a minute; make check and
 # make debug-check run it after the debug set (testing.rst, "Data races").
 set -euo pipefail

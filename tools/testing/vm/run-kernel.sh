@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # run-kernel.sh FLAVOUR [CMDLINE...] - internal: one test run on one kernel
-# (a flavour prepare_kernel in lib.sh knows), writing $OUT/summary.
-# check_kernel in lib.sh runs this as its own process so that "set -e"
+# (a flavour prepare_kernel in lib/guest.sh knows), writing $OUT/summary.
+# check_kernel, also there, runs this as its own process so that "set -e"
 # holds here even though the caller tests the exit status (bash ignores -e
 # inside "cmd || ..." and everything it calls).  Expects build_userspace's
 # USER_SRC and KSFT_INC in the environment.

@@ -3,15 +3,16 @@
 #
 # vm-check.sh stock|debug|KERNEL... - run the selftests in QEMU.
 #
-#   stock   the stock set of lib.sh's VM_FLAVOURS, in its order: the newest
-#           Debian bookworm 6.1, 6.12 and 6.12 PREEMPT_RT kernels (vm-6.1,
-#           vm-6.12, vm-6.12-rt) and the newest 7.x of trixie-backports
-#           (vm-7.N, module built in a trixie build root), all booted with
-#           slub_debug=FZPU; and on the same kernels, the suite on 6.12
-#           with the translation cache off (vm-6.12-notc: the tests whose
-#           outcome depends on how programs run), a few tests again on
-#           6.12 under multi-threaded TCG (vm-6.12-mttcg) and on 6.1 with
-#           64 possible CPUs (vm-6.1-cpus64)
+#   stock   the stock set of lib/flavours.sh's VM_FLAVOURS, in its order:
+#           the newest Debian bookworm 6.1, 6.12 and 6.12 PREEMPT_RT
+#           kernels (vm-6.1, vm-6.12, vm-6.12-rt) and the newest 7.x of
+#           trixie-backports (vm-7.N, module built in a trixie build
+#           root), all booted with slub_debug=FZPU; and on the same
+#           kernels, the suite on 6.12 with the translation cache off
+#           (vm-6.12-notc: the tests whose outcome depends on how
+#           programs run), a few tests again on 6.12 under
+#           multi-threaded TCG (vm-6.12-mttcg) and on 6.1 with 64
+#           possible CPUs (vm-6.1-cpus64)
 #   debug   its debug set: linux-source-6.1 and linux-source-6.12 built
 #           with KASAN, lockdep, kmemleak, UBSAN and fault injection: the
 #           fault tier alone on each (debug-6.12-fault, debug-6.1-fault),

@@ -5,8 +5,8 @@
 #
 #   vm-run.sh --kernel FLAVOUR [--test NAME] [--shell] [--verbose]
 #
-#   FLAVOUR       one of lib.sh's VM_FLAVOURS: 6.1, 6.12, 6.12-rt, 7.x,
-#                 debug-6.1, debug-6.12, debug-6.12-fault, ...
+#   FLAVOUR       one of lib/flavours.sh's VM_FLAVOURS: 6.1, 6.12,
+#                 6.12-rt, 7.x, debug-6.1, debug-6.12, debug-6.12-fault, ...
 #   --test NAME   run only the selftests whose file name contains NAME
 #                 (even one the flavour skips)
 #   --shell       interactive busybox shell on the serial console, with
