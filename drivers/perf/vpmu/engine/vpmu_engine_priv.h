@@ -308,8 +308,9 @@ struct vpmu_tc {
 	u32 msz;			/* memory its fetches are inside of */
 	bool off;			/* vpmu_engine_tc_enable(e, false) */
 	/*
-	 * The interpreter runs what a translation left (an exit, a "none"):
-	 * the next instruction earns heat even if control falls into it.
+	 * The interpreter runs an instruction whose translation is a
+	 * "none", or one a translation left at a trigger source: the next
+	 * instruction earns heat even if control falls into it.
 	 */
 	bool head_next;
 	/*

@@ -409,9 +409,10 @@ vpmu_eoi(struct vpmu_engine *e, struct vpmu_uop *base, u8 *mem, u32 *R,
 		 * resumes mid-way, or interprets on while the translation it
 		 * found warm waits, does not make each instruction on its
 		 * way the head of one more translation.  But the one after
-		 * an instruction a translation left to the interpreter (an
-		 * exit, a "none": a trigger source, a CALL) earns it too, or
-		 * straight-line code after it would never be translated.
+		 * an instruction left to the interpreter for good (its
+		 * translation a "none") or at a trigger source (an exit
+		 * there) earns it too, or straight-line code after a mark
+		 * would never be translated.
 		 */
 		bool head = e->tc.head_next;
 

@@ -129,7 +129,8 @@ u32 vpmu_tc_leave(struct vpmu_engine *e, struct vpmu_uop *base, u32 *cnt,
 			      (const void *)(e->mem.tc_pool + x->pairs));
 	vpmu_latch_maps(e);
 	e->tc.stats.exits++;
-	e->tc.head_next = true;
+	/* left at a trigger source: what follows it earns heat */
+	e->tc.head_next = e->mem.trig_static[x->upc] != 0;
 	return x->upc;
 }
 
