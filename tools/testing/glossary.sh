@@ -88,7 +88,7 @@ while IFS='	' read -r old new; do
 		allowed=0
 		while IFS='	' read -r afile are; do
 			if [ "$file" = "$afile" ] &&
-			   printf '%s\n' "$text" | grep -qP -e "$are"; then
+			   grep -qP -e "$are" <<<"$text"; then
 				allowed=1
 			fi
 		done <<<"$ALLOW"

@@ -107,12 +107,15 @@ if [ ! -f "$DKMS_DEB" ] || [ ! -f "$TOOLS_DEB" ]; then
 	finish
 fi
 
+# Each pipeline below ends in a file or a variable, not in "grep -q":
+# under pipefail grep -q's early exit can kill the writer with SIGPIPE
+# and fail a check whose answer was yes (it did, once, in CI).
 [ "$(dpkg-deb -f "$DKMS_DEB" Architecture)" = all ] &&
-	dpkg-deb -f "$DKMS_DEB" Depends | grep -q '\bdkms\b'
+	grep -q '\bdkms\b' <<<"$(dpkg-deb -f "$DKMS_DEB" Depends)"
 ok $? "vpmu-dkms: Architecture all, depends on dkms"
-dpkg-deb --fsys-tarfile "$DKMS_DEB" |
-	tar -xOf - "./usr/src/vpmu-$VERSION/dkms.conf" 2>/dev/null |
-	grep -qx "PACKAGE_VERSION=\"$VERSION\""
+dkms_conf=$(dpkg-deb --fsys-tarfile "$DKMS_DEB" |
+	tar -xOf - "./usr/src/vpmu-$VERSION/dkms.conf" 2>/dev/null)
+grep -qx "PACKAGE_VERSION=\"$VERSION\"" <<<"$dkms_conf"
 ok $? "dkms.conf in /usr/src/vpmu-$VERSION says PACKAGE_VERSION=\"$VERSION\""
 
 pkg_installed lintian || apt_retry "$tmp/apt.log" install lintian
@@ -158,7 +161,7 @@ ok $rc "install vpmu-tools"
 
 for t in vpmu-as vpmu-dis vpmu-run vpmu-load vpmu-sim vpmu-hist vpmu-cc; do
 	[ "$(dpkg -S "/usr/bin/$t" 2>/dev/null)" = "vpmu-tools: /usr/bin/$t" ] &&
-		"/usr/bin/$t" --help | grep -q "^Usage: $t" &&
+		grep -q "^Usage: $t" <<<"$("/usr/bin/$t" --help)" &&
 		[ "$(man -w "$t" 2>/dev/null)" = "/usr/share/man/man1/$t.1.gz" ]
 	ok $? "$t: /usr/bin/$t from vpmu-tools, --help, man $t"
 done
@@ -359,7 +362,7 @@ trixie() {
 	in_root dkms install -m vpmu -v "$v" -k "$k" >"$tmp/trixie-install.log" 2>&1
 	inst=$(ls "$r/lib/modules/$k/updates/dkms/"vpmu.ko* 2>/dev/null | head -n 1)
 	[ -n "$inst" ] && cmp -s "$ko" "$inst" &&
-		in_root dkms status -m vpmu -v "$v" -k "$k" | grep -q ': installed$'
+		grep -q ': installed$' <<<"$(in_root dkms status -m vpmu -v "$v" -k "$k")"
 	ok $? "trixie: dkms install -k $k: ${inst#"$r"}, dkms status installed"
 	[ -f "$KEEP/$k/vpmu.ko" ] && boot_dkms_module "$k" "$KEEP/$k/vpmu.ko"
 	in_root dkms build -m vpmu -v "$v" -k "$old_kernel" >"$tmp/trixie-old.log" 2>&1
