@@ -6,7 +6,9 @@
 #   host       make host-check                    -> "host: N passed, N failed"
 #   lint       tools/testing/lint.sh              -> "lint: N passed, N failed"
 #   selfcheck  tools/testing/vm/selfcheck.sh      -> "harness self-check: ok"
-#   vm         tools/testing/vm/vm-check.sh stock -> vm-6.1, vm-6.12, ...
+#   vm         tools/testing/vm/vm-check.sh stock -> vm-6.1, vm-6.12, ...;
+#              then tools/testing/vm/demo.sh (make demo) -> "demo: N
+#              passed, N failed"
 #   debug      tools/testing/vm/vm-check.sh debug -> debug-6.1,
 #              debug-6.12-fault, debug-6.12, debug-6.1-fault, kcsan-6.12;
 #              then tools/testing/vm/kcsan-selfcheck.sh -> "kcsan
@@ -154,7 +156,11 @@ for tier in $TIERS; do
 		# After the tier: the newest kernel's line is named by the
 		# version it found (vm-7.3).
 		mapfile -t names < <(flavour_names stock)
-		collect "${names[@]}" ;;
+		collect "${names[@]}"
+		# make demo, on the kernel and module the tier just used:
+		# its checks of the numbers it shows are tests too.
+		run_tier demo "$TOP/tools/testing/vm/demo.sh"
+		collect demo ;;
 	debug)
 		if [ -n "$prebuild" ]; then
 			# No longer in the background: the build goes on at
