@@ -730,31 +730,51 @@ void vpmu_elf_report_stop(const char *path, unsigned int stop,
 		vpmu_err(path, 0, "program stopped: %s at pc 0x%x", name, ipc);
 }
 
-/*
- * The directory of perf copies: $XDG_CACHE_HOME/vpmu/perf, else
- * $HOME/.cache/vpmu/perf, made if need be (mode 0700 for those made);
- * into @dir.  -1 if there is no such directory to be had.
- */
-static int perf_copy_dir(struct vpmu_buf *dir)
+/* mkdir -p @path (a buffer's text), each directory made mode 0700. */
+static int perf_mkdirs(char *path)
 {
-	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
 	char *p;
 
-	if (xdg && *xdg == '/')
-		vpmu_buf_printf(dir, "%s/vpmu/perf", xdg);
-	else if (home && *home == '/' && strcmp(home, "/"))
-		vpmu_buf_printf(dir, "%s/.cache/vpmu/perf", home);
-	else
-		return -1;
-	for (p = strchr(dir->p + 1, '/'); ; p = strchr(p + 1, '/')) {
+	for (p = strchr(path + 1, '/'); ; p = strchr(p + 1, '/')) {
 		if (p)
 			*p = 0;
-		if (mkdir(dir->p, 0700) && errno != EEXIST)
+		if (mkdir(path, 0700) && errno != EEXIST)
 			return -1;
 		if (!p)
 			return 0;
 		*p = '/';
 	}
+}
+
+/*
+ * The directory of perf copies, into @dir: $XDG_CACHE_HOME/vpmu/perf, else
+ * $HOME/.cache/vpmu/perf, made if need be, if that directory is this user's
+ * (not a user's home under sudo, where root's files would stay); else
+ * (or if it cannot be made) ${TMPDIR:-/tmp}/vpmu-perf-UID, a directory
+ * of this user's alone.  -1 if there is none to be had.
+ */
+static int perf_copy_dir(struct vpmu_buf *dir)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	const char *tmp = getenv("TMPDIR");
+	struct stat st;
+
+	if (xdg && *xdg == '/' &&
+	    (stat(xdg, &st) ? errno == ENOENT : st.st_uid == geteuid()))
+		vpmu_buf_printf(dir, "%s/vpmu/perf", xdg);
+	else if (!(xdg && *xdg == '/') && home && *home == '/' &&
+		 strcmp(home, "/") && !stat(home, &st) &&
+		 st.st_uid == geteuid())
+		vpmu_buf_printf(dir, "%s/.cache/vpmu/perf", home);
+	if (dir->len && !perf_mkdirs(dir->p))
+		return 0;
+	dir->len = 0;
+	vpmu_buf_printf(dir, "%s/vpmu-perf-%u", tmp && *tmp == '/' ? tmp :
+			"/tmp", (unsigned int)geteuid());
+	if (mkdir(dir->p, 0700) && errno != EEXIST)
+		return -1;
+	return lstat(dir->p, &st) || !S_ISDIR(st.st_mode) ||
+	       st.st_uid != geteuid() || (st.st_mode & 077) ? -1 : 0;
 }
 
 /*

@@ -157,9 +157,23 @@ if [ -f "$P" ] && command -v riscv64-unknown-elf-readelf >/dev/null 2>&1 &&
 	"$T/vpmu-run" -d /dev/null "$S/build/rv32/fib.elf" >/dev/null 2>&1
 	[ -z "$(find "$XDG_CACHE_HOME/vpmu/perf" -type f -name fib.elf)" ]
 	ok $? "vpmu-run maps an RV32 ELF without mapping symbols as it is"
+	# A cache directory of another user's (root under sudo, HOME kept):
+	# ${TMPDIR:-/tmp}/vpmu-perf-UID instead, made mode 0700.
+	mkdir -p "$tmp/theirs" "$tmp/t"
+	if [ "$(id -u)" = 0 ] && chown nobody "$tmp/theirs" 2>/dev/null; then
+		XDG_CACHE_HOME=$tmp/theirs TMPDIR=$tmp/t "$T/vpmu-run" \
+			-d /dev/null "$P" >/dev/null 2>&1
+		[ -z "$(find "$tmp/theirs" -mindepth 1)" ] &&
+		[ "$(stat -c %a "$tmp/t/vpmu-perf-0")" = 700 ] &&
+		[ -n "$(find "$tmp/t/vpmu-perf-0" -type f -name fib-O1g.elf)" ]
+		ok $? "vpmu-run: a cache directory of another user's: the copy in \$TMPDIR/vpmu-perf-UID"
+	else
+		skip "vpmu-run: a cache directory of another user's" "not root"
+	fi
 else
 	skip "vpmu-run: a copy without mapping symbols" "no $P, cross readelf or strace"
 	skip "perf probe -F of the copy" "no $P, cross readelf or strace"
+	skip "vpmu-run: a cache directory of another user's" "no $P, cross readelf or strace"
 	skip "vpmu-run: no copy without mapping symbols" "no $P, cross readelf or strace"
 fi
 
