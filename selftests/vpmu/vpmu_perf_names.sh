@@ -22,7 +22,12 @@
 #   6. with perf record -g, perf script prints each sample's one frame on
 #      a line of its own, so it folds (as stackcollapse-perf.pl folds it,
 #      weighing each sample by its period) into "vpmu-run;FUNCTION
-#      PERIODS" lines, perf report's samples times the period.
+#      PERIODS" lines, perf report's samples times the period;
+#   7. fib.c built as a user builds it (make rv32plain: -O0, -O1 -g, -O2,
+#      the RISC-V mapping symbols of GNU as left in): perf report --sort
+#      sym names fib and main and no mapping symbol ("$x..."), and perf
+#      annotate shows fib, under any perf (6.1 takes a mapping symbol for
+#      a label, and vpmu-run maps a copy that hides them).
 #
 # TAP output; skips without perf, the tools, root (to load the RV32IM
 # image) or the built RV32 samples; the checks against the symbol tables
@@ -54,7 +59,7 @@ if [ ! -f "$ELFS/fib.elf" ] || [ ! -f "$ELFS/sort.elf" ]; then
 	skip_all "no $ELFS/*.elf (no cross compiler?)"
 fi
 
-tap_plan 6
+tap_plan 7
 mkdir -p "$T"
 cleanup() {
 	"$LOAD" -q --default
@@ -244,5 +249,37 @@ if [ $r != 0 ]; then
 	head -8 "$T/g.script" | sed 's/^/#   /'
 fi
 ok $r "perf record -g + perf script: one frame a sample, folding into perf report's counts"
+
+# 7. Programs built as users build them, the mapping symbols left in.
+# plain ELF: ok if perf report of ELF at -c 1000 names fib and main and no
+# "$" symbol, and perf annotate (with a cross objdump) shows fib.
+plain() {
+	perf record -q -e vpmu/vpmu_cycles/ -c 1000 -o "$T/plain.data" \
+		"$RUN" -m "$T/rv32im.elf" "$1" >/dev/null
+	report "$T/plain.data" >"$T/plain.report"
+	if ! grep -q '^fib ' "$T/plain.report" ||
+	   ! grep -q '^main ' "$T/plain.report" ||
+	   grep -q '^\$' "$T/plain.report"; then
+		echo "# perf report of $1:"; sed 's/^/#   /' "$T/plain.report"
+		return 1
+	fi
+	[ -z "$OBJDUMP" ] && return 0
+	perf annotate -i "$T/plain.data" --stdio --objdump="$OBJDUMP" fib \
+		>"$T/plain.ann" 2>&1
+	grep -Eq ': +jal +[0-9a-f]+ <fib>$' "$T/plain.ann" || {
+		echo "# perf annotate fib of $1:"
+		head -20 "$T/plain.ann" | sed 's/^/#   /'
+		return 1
+	}
+}
+if [ -f "$SHARE/build/rv32plain/fib-O1g.elf" ]; then
+	r=0
+	for f in "$SHARE"/build/rv32plain/fib-*.elf; do
+		plain "$f" || r=1
+	done
+	ok $r "mapping symbols left in (-O0, -O1 -g, -O2): perf report names fib and main, perf annotate shows fib"
+else
+	skip "programs with mapping symbols" "no $SHARE/build/rv32plain (make rv32plain)"
+fi
 
 tap_done

@@ -367,6 +367,73 @@ int vpmu_elf_unwrap(struct vpmu_buf *b, const char *name,
 	return 1;
 }
 
+/* True for a RISC-V mapping symbol: "$x", "$xISA", "$d". */
+static bool elf_is_mapping_sym(const Elf32_Sym *s, const char *name,
+			       size_t max)
+{
+	return ELF32_ST_TYPE(s->st_info) == STT_NOTYPE &&
+	       ELF32_ST_BIND(s->st_info) == STB_LOCAL && max >= 2 &&
+	       name[0] == '$' && (name[1] == 'x' || name[1] == 'd');
+}
+
+/* Hide the mapping symbols of the symbol table @sym (its strings @str). */
+static int elf_hide_in(uint8_t *f, size_t len, const Elf32_Shdr *sym,
+		       const Elf32_Shdr *str, struct vpmu_buf *diag)
+{
+	size_t i, n = 0;
+	Elf32_Sym s;
+
+	if (sym->sh_offset > len || sym->sh_size > len - sym->sh_offset ||
+	    str->sh_offset > len || str->sh_size > len - str->sh_offset ||
+	    sym->sh_entsize != sizeof(s))
+		return elf_err(diag, "a symbol table outside the file", -1);
+	for (i = 0; i < sym->sh_size / sizeof(s); i++) {
+		uint8_t *at = f + sym->sh_offset + i * sizeof(s);
+
+		memcpy(&s, at, sizeof(s));
+		if (s.st_name >= str->sh_size ||
+		    !elf_is_mapping_sym(&s, (const char *)f + str->sh_offset +
+					s.st_name, str->sh_size - s.st_name) ||
+		    ELF32_ST_VISIBILITY(s.st_other) == STV_HIDDEN)
+			continue;
+		s.st_other = (s.st_other & ~3) | STV_HIDDEN;
+		memcpy(at, &s, sizeof(s));
+		n++;
+	}
+	return n;
+}
+
+int vpmu_elf_hide_mapping_syms(void *file, size_t len, struct vpmu_buf *diag)
+{
+	const Elf32_Ehdr *h = file;
+	uint8_t *f = file;
+	Elf32_Shdr sh, str;
+	int i, n, total = 0;
+
+	if (len < sizeof(*h) || !vpmu_is_elf(h, len) ||
+	    h->e_ident[EI_CLASS] != ELFCLASS32 ||
+	    h->e_ident[EI_DATA] != ELFDATA2LSB || h->e_machine != EM_RISCV ||
+	    (!h->e_shoff && !h->e_shnum))
+		return 0;
+	if (elf_shdrs(h, len, diag))
+		return -1;
+	for (i = 0; i < h->e_shnum; i++) {
+		memcpy(&sh, f + h->e_shoff + i * sizeof(sh), sizeof(sh));
+		if (sh.sh_type != SHT_SYMTAB)
+			continue;
+		if (sh.sh_link >= h->e_shnum)
+			return elf_err(diag, "a symbol table without strings",
+				       -1);
+		memcpy(&str, f + h->e_shoff + sh.sh_link * sizeof(str),
+		       sizeof(str));
+		n = elf_hide_in(f, len, &sh, &str, diag);
+		if (n < 0)
+			return -1;
+		total += n;
+	}
+	return total;
+}
+
 int vpmu_elf_exec_segs(const void *file, size_t len, struct vpmu_elf_seg *segs,
 		       unsigned int max, struct vpmu_buf *diag)
 {

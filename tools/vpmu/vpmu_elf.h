@@ -94,6 +94,21 @@ struct vpmu_elf_seg {
 int vpmu_elf_exec_segs(const void *file, size_t len, struct vpmu_elf_seg *segs,
 		       unsigned int max, struct vpmu_buf *diag);
 
+/*
+ * Hide the RISC-V mapping symbols of the ELF file at @file, in place: each
+ * local STT_NOTYPE symbol of a RISC-V file's .symtab named "$x..." or
+ * "$d..." (where GNU as marks instructions, with their ISA, and data)
+ * gets the visibility STV_HIDDEN.  perf without "perf symbols: Ignore
+ * mapping symbols on riscv" (6.1, 6.12) takes such a symbol for a label
+ * and names samples after it; perf never takes a hidden symbol for one,
+ * while objdump, which reads mapping symbols by name, still finds them.
+ * Nothing else changes, not even the size.  Returns the number of
+ * symbols changed (0 for a file of another machine or without a symbol
+ * table), or -1 with the reason in @diag if the section table is
+ * malformed.
+ */
+int vpmu_elf_hide_mapping_syms(void *file, size_t len, struct vpmu_buf *diag);
+
 /* The Linux RISC-V system call numbers the runners serve. */
 #define VPMU_SYS_READ		63
 #define VPMU_SYS_WRITE		64

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 
 #include "vpmu_cli.h"
 #include "vpmu_elf.h"
@@ -729,10 +730,99 @@ void vpmu_elf_report_stop(const char *path, unsigned int stop,
 		vpmu_err(path, 0, "program stopped: %s at pc 0x%x", name, ipc);
 }
 
+/* mkdir -p @path (a buffer's text), each directory made mode 0700. */
+static int perf_mkdirs(char *path)
+{
+	char *p;
+
+	for (p = strchr(path + 1, '/'); ; p = strchr(p + 1, '/')) {
+		if (p)
+			*p = 0;
+		if (mkdir(path, 0700) && errno != EEXIST)
+			return -1;
+		if (!p)
+			return 0;
+		*p = '/';
+	}
+}
+
+/*
+ * The directory of perf copies, into @dir: $XDG_CACHE_HOME/vpmu/perf, else
+ * $HOME/.cache/vpmu/perf, made if need be, if that directory is this user's
+ * (not a user's home under sudo, where root's files would stay); else
+ * (or if it cannot be made) ${TMPDIR:-/tmp}/vpmu-perf-UID, a directory
+ * of this user's alone.  -1 if there is none to be had.
+ */
+static int perf_copy_dir(struct vpmu_buf *dir)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	const char *tmp = getenv("TMPDIR");
+	struct stat st;
+
+	if (xdg && *xdg == '/' &&
+	    (stat(xdg, &st) ? errno == ENOENT : st.st_uid == geteuid()))
+		vpmu_buf_printf(dir, "%s/vpmu/perf", xdg);
+	else if (!(xdg && *xdg == '/') && home && *home == '/' &&
+		 strcmp(home, "/") && !stat(home, &st) &&
+		 st.st_uid == geteuid())
+		vpmu_buf_printf(dir, "%s/.cache/vpmu/perf", home);
+	if (dir->len && !perf_mkdirs(dir->p))
+		return 0;
+	dir->len = 0;
+	vpmu_buf_printf(dir, "%s/vpmu-perf-%u", tmp && *tmp == '/' ? tmp :
+			"/tmp", (unsigned int)geteuid());
+	if (mkdir(dir->p, 0700) && errno != EEXIST)
+		return -1;
+	return lstat(dir->p, &st) || !S_ISDIR(st.st_mode) ||
+	       st.st_uid != geteuid() || (st.st_mode & 077) ? -1 : 0;
+}
+
+/*
+ * The file perf is to read for the ELF file @path (@len bytes at @file):
+ * @path itself, or if it has RISC-V mapping symbols, a copy with them
+ * hidden (vpmu_elf_hide_mapping_syms()) at DIR/HASH/NAME, DIR from
+ * perf_copy_dir(), HASH the FNV-1a hash of the file's bytes, NAME its
+ * own (the name perf shows); written once, kept for perf report and
+ * annotate.  Into @out; the copy's failure only costs the names.
+ */
+static void perf_copy(const char *path, const void *file, size_t len,
+		      struct vpmu_buf *out)
+{
+	struct vpmu_buf copy = { 0 }, dir = { 0 }, old = { 0 }, diag = { 0 };
+	const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	uint64_t hash = 0xcbf29ce484222325ull;
+	size_t i;
+
+	vpmu_buf_put(&copy, file, len);
+	if (vpmu_elf_hide_mapping_syms(copy.p, copy.len, &diag) <= 0 ||
+	    perf_copy_dir(&dir))
+		goto same;
+	for (i = 0; i < len; i++)
+		hash = (hash ^ ((const uint8_t *)file)[i]) * 0x100000001b3ull;
+	vpmu_buf_printf(&dir, "/%016llx", (unsigned long long)hash);
+	if (mkdir(dir.p, 0700) && errno != EEXIST)
+		goto same;
+	vpmu_buf_printf(out, "%s/%s", dir.p, name);
+	if (!vpmu_read_file(out->p, &old) && old.len == copy.len &&
+	    !memcmp(old.p, copy.p, copy.len))
+		goto done;
+	if (!vpmu_write_file(out->p, copy.p, copy.len))
+		goto done;
+	out->len = 0;
+same:
+	vpmu_buf_printf(out, "%s", path);
+done:
+	vpmu_buf_free(&copy);
+	vpmu_buf_free(&dir);
+	vpmu_buf_free(&old);
+	vpmu_buf_free(&diag);
+}
+
 int vpmu_map_elf(const char *path, const void *file, size_t len,
 		 uint64_t base, struct vpmu_buf *diag)
 {
 	struct vpmu_elf_seg seg[8];
+	struct vpmu_buf mapped = { 0 };
 	long page = sysconf(_SC_PAGESIZE);
 	int n, i, fd, ret = 0;
 
@@ -743,7 +833,9 @@ int vpmu_map_elf(const char *path, const void *file, size_t len,
 		vpmu_buf_printf(diag, "standard input cannot be mapped");
 		return -1;
 	}
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	perf_copy(path, file, len, &mapped);
+	fd = open(mapped.p, O_RDONLY | O_CLOEXEC);
+	vpmu_buf_free(&mapped);
 	if (fd < 0) {
 		vpmu_buf_printf(diag, "%s", strerror(errno));
 		return -1;

@@ -48,6 +48,8 @@ else
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# vpmu-run's copies for perf (vpmu_map_elf()) go here, not into ~/.cache.
+export XDG_CACHE_HOME=$tmp/cache
 n=0
 failed=0
 

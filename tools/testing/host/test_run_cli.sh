@@ -125,6 +125,57 @@ else
 	ok 0 "vpmu-run maps the ELF files # SKIP no strace"
 	ok 0 "vpmu-run maps an RV32 ELF # SKIP no strace"
 fi
+# An RV32 ELF with the RISC-V mapping symbols GNU as emits: mapped as a
+# copy in $XDG_CACHE_HOME/vpmu/perf/HASH/NAME whose mapping symbols, and
+# nothing else, are hidden (one byte each: st_other), written once.
+P=$S/build/rv32plain/fib-O1g.elf
+if [ -f "$P" ] && command -v riscv64-unknown-elf-readelf >/dev/null 2>&1 &&
+   command -v strace >/dev/null 2>&1; then
+	"$T/vpmu-run" -d /dev/null "$P" >/dev/null 2>&1
+	c=$(find "$XDG_CACHE_HOME/vpmu/perf" -type f -name fib-O1g.elf)
+	syms() { riscv64-unknown-elf-readelf -sW "$1" | awk '$1 ~ /:$/'; }
+	nm=$(syms "$P" | grep -c ' DEFAULT .*\$[xd]')
+	[ -n "$c" ] && [ "$(printf '%s\n' "$c" | wc -l)" = 1 ] && [ "$nm" -gt 0 ] &&
+	[ "$(syms "$c" | grep -c ' HIDDEN .*\$[xd]')" = "$nm" ] &&
+	[ "$(syms "$c" | grep -c ' HIDDEN ')" = "$nm" ] &&
+	[ "$(cmp -l "$P" "$c" | wc -l)" = "$nm" ] &&
+	{ strace -o "$tmp/trace" -e trace=openat "$T/vpmu-run" -d /dev/null \
+		"$P" >/dev/null 2>&1; true; } &&
+	grep -q "^openat(.*\"$c\", O_RDONLY|O_CLOEXEC) = " "$tmp/trace" &&
+	! grep -q "O_CREAT" "$tmp/trace"
+	ok $? "vpmu-run maps an RV32 ELF with mapping symbols as a copy that hides them, written once"
+	# The symbols perf loads (dso__load_sym(), as perf report does): the
+	# file's, less the mapping symbols perf 6.1 takes for labels.
+	if command -v perf >/dev/null 2>&1; then
+		perf probe -x "$c" -F --filter='*' >"$tmp/syms" 2>&1
+		grep -qx fib "$tmp/syms" && grep -qx main "$tmp/syms" &&
+		! grep -q '^\$' "$tmp/syms"
+		ok $? "perf probe -F of the copy: fib, main, no mapping symbol"
+	else
+		skip "perf probe -F of the copy" "no perf"
+	fi
+	"$T/vpmu-run" -d /dev/null "$S/build/rv32/fib.elf" >/dev/null 2>&1
+	[ -z "$(find "$XDG_CACHE_HOME/vpmu/perf" -type f -name fib.elf)" ]
+	ok $? "vpmu-run maps an RV32 ELF without mapping symbols as it is"
+	# A cache directory of another user's (root under sudo, HOME kept):
+	# ${TMPDIR:-/tmp}/vpmu-perf-UID instead, made mode 0700.
+	mkdir -p "$tmp/theirs" "$tmp/t"
+	if [ "$(id -u)" = 0 ] && chown nobody "$tmp/theirs" 2>/dev/null; then
+		XDG_CACHE_HOME=$tmp/theirs TMPDIR=$tmp/t "$T/vpmu-run" \
+			-d /dev/null "$P" >/dev/null 2>&1
+		[ -z "$(find "$tmp/theirs" -mindepth 1)" ] &&
+		[ "$(stat -c %a "$tmp/t/vpmu-perf-0")" = 700 ] &&
+		[ -n "$(find "$tmp/t/vpmu-perf-0" -type f -name fib-O1g.elf)" ]
+		ok $? "vpmu-run: a cache directory of another user's: the copy in \$TMPDIR/vpmu-perf-UID"
+	else
+		skip "vpmu-run: a cache directory of another user's" "not root"
+	fi
+else
+	skip "vpmu-run: a copy without mapping symbols" "no $P, cross readelf or strace"
+	skip "perf probe -F of the copy" "no $P, cross readelf or strace"
+	skip "vpmu-run: a cache directory of another user's" "no $P, cross readelf or strace"
+	skip "vpmu-run: no copy without mapping symbols" "no $P, cross readelf or strace"
+fi
 
 # vpmu-load against a fake sysfs directory
 f=$tmp/sys
