@@ -231,14 +231,13 @@ static int check_current(const struct opts *o)
 		vpmu_buf_free(&file);
 		return VPMU_EXIT_TOOL;
 	}
-	memset(&want, 0, sizeof(want));
-	if (file.len >= sizeof(want))
-		memcpy(&want, file.p, sizeof(want));
-	vpmu_buf_free(&file);
-	if (want.magic != VPMU_IMAGE_MAGIC) {
-		vpmu_err(o->image, 0, "not a vpmu image");
+	if (vpmu_img_check(file.p, file.len, &diag)) {
+		vpmu_err_diag(o->image, NULL, &diag);
+		vpmu_buf_free(&file);
 		return VPMU_EXIT_TOOL;
 	}
+	memcpy(&want, file.p, sizeof(want));
+	vpmu_buf_free(&file);
 	ret = VPMU_EXIT_OK;
 	fd = open(UCODE_IMAGE, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)

@@ -219,10 +219,11 @@ static struct vpmu_ucode *load_image(const char *path,
 		len = file.len;
 	}
 	if (vpmu_ucode_load(&uc, img, len, VPMU_CS_MAX, &err)) {
-		vpmu_err(path ? path : builtin->name, 0,
-			 "image rejected: %s (%s)", err.msg, strerror(-err.err));
+		vpmu_img_rejected(&diag, &err);
+		vpmu_err_diag(path ? path : builtin->name, NULL, &diag);
 		uc = NULL;
 	}
+	vpmu_buf_free(&diag);
 	vpmu_buf_free(&file);
 	return uc;
 }

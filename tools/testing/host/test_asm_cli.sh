@@ -68,16 +68,16 @@ ok $? "bad source: no location, PROG: FILE: message"
 
 printf 'garbage' > "$tmp/junk"
 "$DIS" "$tmp/junk" >/dev/null 2>"$tmp/err"
-[ $? = 125 ] && [ "$(cat "$tmp/err")" = "vpmu-dis: $tmp/junk: image truncated (7 bytes)" ]
+[ $? = 125 ] && [ "$(cat "$tmp/err")" = "vpmu-dis: $tmp/junk: image shorter than its header (image is 7 bytes, header needs 160)" ]
 ok $? "vpmu-dis of a non-image: exit 125, names it"
 
 # A bad image is blamed, not the program assembled or listed with it.
 head -c 100 "$tmp/d.vpmu" >"$tmp/trunc.vpmu"
 "$DIS" -m "$tmp/trunc.vpmu" "$tmp/sum.vprg" >/dev/null 2>"$tmp/err"
-[ $? = 125 ] && [ "$(cat "$tmp/err")" = "vpmu-dis: $tmp/trunc.vpmu: image truncated (100 bytes)" ]
+[ $? = 125 ] && [ "$(cat "$tmp/err")" = "vpmu-dis: $tmp/trunc.vpmu: image shorter than its header (image is 100 bytes, header needs 160)" ]
 ok $? "vpmu-dis -m trunc.vpmu sum.vprg: blames trunc.vpmu, exit 125"
 "$AS" -m "$tmp/trunc.vpmu" -o "$tmp/x.vprg" "$SAMPLES/sum.s" 2>"$tmp/err"
-[ $? = 125 ] && [ "$(cat "$tmp/err")" = "vpmu-as: $tmp/trunc.vpmu: image truncated (100 bytes)" ] &&
+[ $? = 125 ] && [ "$(cat "$tmp/err")" = "vpmu-as: $tmp/trunc.vpmu: image shorter than its header (image is 100 bytes, header needs 160)" ] &&
 [ ! -e "$tmp/x.vprg" ]
 ok $? "vpmu-as -m trunc.vpmu: names trunc.vpmu, exit 125"
 "$DIS" -m "$tmp/d.vpmu" "$tmp/d.vpmu" >/dev/null 2>"$tmp/err"

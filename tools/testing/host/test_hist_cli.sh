@@ -235,7 +235,7 @@ err "nbuckets is not the image's" "vpmu-hist: $tmp/small.vuhs: 10 buckets, but i
 mkhist "$tmp/k8.vuhs" "$NB" 8 "$CK" "1=1"
 err "summing different intervals" "vpmu-hist: $tmp/k8.vuhs: interval 8, the first file has 4 (--force sums them anyway)" "$tmp/h.vuhs" "$tmp/k8.vuhs"
 err "missing file" "vpmu-hist: $tmp/nope.vuhs: No such file or directory" "$tmp/nope.vuhs"
-err "not an image" "vpmu-hist: $tmp/h.vuhs: bad magic number (not a vpmu image)" -m "$tmp/h.vuhs" "$tmp/h.vuhs"
+err "not an image" "vpmu-hist: $tmp/h.vuhs: bad magic number (magic 0x53485556, expected 0x554d5056)" -m "$tmp/h.vuhs" "$tmp/h.vuhs"
 
 # ---- --plot -------------------------------------------------------------
 # PNG: signature, IHDR first, width and height 200..4000.
