@@ -324,13 +324,11 @@ static bool dev_ecall_return(void *ctx, uint32_t a0, uint64_t left)
 static void elf_stats(const struct elf_dev *d, const struct vpmu_elf_end *end,
 		      bool json)
 {
-	const struct vpmu_elf_stop *st = &end->st;
 	struct vpmu_json j;
 
 	if (json) {
 		vpmu_json_begin(&j, stderr);
-		vpmu_elf_json_end(&j, end->res.exited, end->res.status,
-				  st->stop, st->code, st->ipc);
+		vpmu_elf_json_end(&j, end);
 		vpmu_json_open(&j, "events");
 		vpmu_json_u64(&j, "cycles", end->cycles);
 		vpmu_json_close(&j);
@@ -338,8 +336,7 @@ static void elf_stats(const struct elf_dev *d, const struct vpmu_elf_end *end,
 		vpmu_json_end(&j);
 		return;
 	}
-	vpmu_elf_print_end(stderr, end->res.exited, end->res.status, st->stop,
-			   st->code, st->ipc);
+	vpmu_elf_print_end(stderr, end);
 	fprintf(stderr, "event cycles %llu\n", (unsigned long long)end->cycles);
 	vpmu_elf_print_regs(stderr, d->r.regs, d->r.pc);
 }
