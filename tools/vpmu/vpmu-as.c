@@ -41,8 +41,9 @@ static const char usage_text[] =
 "  -h, --help            show this help and exit\n"
 "      --version         show the version and exit\n"
 "\n"
-"Errors are reported as vpmu-as: FILE:LINE:COL: MESSAGE, every error in\n"
-"the file up to the cap; no output file is written then.\n"
+"Errors are reported as FILE:LINE:COL: error: MESSAGE, then the source\n"
+"line and a caret under the column, every error in the file up to the\n"
+"cap; no output file is written then.\n"
 "\n"
 "Exit status: 0 success; 125 bad usage, an unreadable or invalid input\n"
 "file (errors in SOURCE) or output that cannot be written.\n";

@@ -18,6 +18,7 @@
 #include "vpmu_json.h"
 #include "vpmu_engine.h"
 #include "vpmu_runner.h"
+#include "vpmu_tool.h"
 
 #define DEFAULT_SYSFS	"/sys/bus/event_source/devices/vpmu"
 #define DEFAULT_CHUNK	4096
@@ -230,12 +231,14 @@ static int load_default(bool quiet)
 
 static int check_image(const char *path, const struct vpmu_buf *img)
 {
+	struct vpmu_buf diag = { 0 };
 	struct vpmu_ucode *uc;
 	struct vpmu_verr err;
 
 	if (vpmu_ucode_load(&uc, img->p, img->len, VPMU_CS_MAX, &err)) {
-		vpmu_err(path, 0, "invalid: %s (%s)", err.msg,
-			 strerror(-err.err));
+		vpmu_img_rejected(&diag, &err);
+		vpmu_err_diag(path, NULL, &diag);
+		vpmu_buf_free(&diag);
 		return VPMU_EXIT_DIFFER;
 	}
 	printf("%s: valid: \"%.*s\" version %u, %u microwords, %zu bytes\n",

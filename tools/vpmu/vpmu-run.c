@@ -231,14 +231,13 @@ static int check_current(const struct opts *o)
 		vpmu_buf_free(&file);
 		return VPMU_EXIT_TOOL;
 	}
-	memset(&want, 0, sizeof(want));
-	if (file.len >= sizeof(want))
-		memcpy(&want, file.p, sizeof(want));
-	vpmu_buf_free(&file);
-	if (want.magic != VPMU_IMAGE_MAGIC) {
-		vpmu_err(o->image, 0, "not a vpmu image");
+	if (vpmu_img_check(file.p, file.len, &diag)) {
+		vpmu_err_diag(o->image, NULL, &diag);
+		vpmu_buf_free(&file);
 		return VPMU_EXIT_TOOL;
 	}
+	memcpy(&want, file.p, sizeof(want));
+	vpmu_buf_free(&file);
 	ret = VPMU_EXIT_OK;
 	fd = open(UCODE_IMAGE, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -325,13 +324,11 @@ static bool dev_ecall_return(void *ctx, uint32_t a0, uint64_t left)
 static void elf_stats(const struct elf_dev *d, const struct vpmu_elf_end *end,
 		      bool json)
 {
-	const struct vpmu_elf_stop *st = &end->st;
 	struct vpmu_json j;
 
 	if (json) {
 		vpmu_json_begin(&j, stderr);
-		vpmu_elf_json_end(&j, end->res.exited, end->res.status,
-				  st->stop, st->code, st->ipc);
+		vpmu_elf_json_end(&j, end);
 		vpmu_json_open(&j, "events");
 		vpmu_json_u64(&j, "cycles", end->cycles);
 		vpmu_json_close(&j);
@@ -339,8 +336,7 @@ static void elf_stats(const struct elf_dev *d, const struct vpmu_elf_end *end,
 		vpmu_json_end(&j);
 		return;
 	}
-	vpmu_elf_print_end(stderr, end->res.exited, end->res.status, st->stop,
-			   st->code, st->ipc);
+	vpmu_elf_print_end(stderr, end);
 	fprintf(stderr, "event cycles %llu\n", (unsigned long long)end->cycles);
 	vpmu_elf_print_regs(stderr, d->r.regs, d->r.pc);
 }

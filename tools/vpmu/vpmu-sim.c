@@ -219,10 +219,11 @@ static struct vpmu_ucode *load_image(const char *path,
 		len = file.len;
 	}
 	if (vpmu_ucode_load(&uc, img, len, VPMU_CS_MAX, &err)) {
-		vpmu_err(path ? path : builtin->name, 0,
-			 "image rejected: %s (%s)", err.msg, strerror(-err.err));
+		vpmu_img_rejected(&diag, &err);
+		vpmu_err_diag(path ? path : builtin->name, NULL, &diag);
 		uc = NULL;
 	}
+	vpmu_buf_free(&diag);
 	vpmu_buf_free(&file);
 	return uc;
 }
@@ -472,8 +473,7 @@ static void tc_stats(struct vpmu_engine *e, u64 v[TC_NSTATS])
  * the translation cache's statistics.
  */
 static void elf_stats_json(struct vpmu_engine *e,
-			   const struct vpmu_elf_stop *st, bool exited,
-			   int status)
+			   const struct vpmu_elf_end *end)
 {
 	struct vpmu_json j;
 	u64 tc[TC_NSTATS];
@@ -481,7 +481,7 @@ static void elf_stats_json(struct vpmu_engine *e,
 	unsigned int i;
 
 	vpmu_json_begin(&j, stderr);
-	vpmu_elf_json_end(&j, exited, status, st->stop, st->code, st->ipc);
+	vpmu_elf_json_end(&j, end);
 	events_json(e, &j, VPMU_TAG_MAX, true);
 	for (i = 0; i < 32; i++)
 		x[i] = vpmu_engine_reg(e, VPMU_OPND_R0 + i);
@@ -494,19 +494,18 @@ static void elf_stats_json(struct vpmu_engine *e,
 }
 
 /* The engine's stop reasons are the uapi's (VPMU_RUN_*). */
-static void elf_stats(struct vpmu_engine *e, const struct vpmu_elf_stop *st,
-		      bool exited, int status, bool json)
+static void elf_stats(struct vpmu_engine *e, const struct vpmu_elf_end *end,
+		      bool json)
 {
 	u64 v, tc[TC_NSTATS];
 	uint32_t x[32];
 	unsigned int i;
 
 	if (json) {
-		elf_stats_json(e, st, exited, status);
+		elf_stats_json(e, end);
 		return;
 	}
-	vpmu_elf_print_end(stderr, exited, status, st->stop, st->code,
-			   st->ipc);
+	vpmu_elf_print_end(stderr, end);
 	for (i = 0; i < VPMU_EV_NR_BASIC; i++)
 		fprintf(stderr, "event %s %llu\n", vpmu_event_info[i].name + 5,
 			(unsigned long long)vpmu_engine_event_total(e, i));
@@ -623,8 +622,7 @@ static int elf_run(struct vpmu_engine *e, uint8_t *mem, uint32_t mem_size,
 	if (o->com.timed && !o->com.quiet)
 		elf_time(e, vpmu_now() - t0, o->com.json);
 	if (o->stats)
-		elf_stats(e, &end.st, end.res.exited, end.res.status,
-			  o->com.json);
+		elf_stats(e, &end, o->com.json);
 	return vpmu_elf_exit(path, &end, o->com.quiet);
 }
 

@@ -5,8 +5,9 @@
  * declares.
  *
  * Everything here is host C.  Text goes in as a buffer, binaries come out
- * in a growable buffer (vpmu_buf.h), and diagnostics are collected, one
- * per line, as "file:line:col: error: message".  Nothing prints or exits,
+ * in a growable buffer (vpmu_buf.h), and diagnostics are collected, each
+ * as gcc shows one: "file:line:col: error: message", then the source line
+ * indented by four blanks and a caret line.  Nothing prints or exits,
  * so the same code serves the command-line tools, the host tests and the
  * fuzzers.  The disassembler (vpmu_dis.h) turns the bytes back into
  * source; the views and helpers both use are in vpmu_tool.h.

@@ -88,6 +88,36 @@ void asm_symtab_free(struct symtab *t)
 
 /* ---- diagnostics ------------------------------------------------------ */
 
+/*
+ * Source line @line, indented by four blanks, and under it a caret at
+ * column @col, as gcc shows them; the caret line copies the line's tabs,
+ * so that the caret stands under its column however tabs are expanded.
+ * Nothing for a line the source does not have (an empty file's line 0).
+ */
+static void quote_line(struct as *a, int line, int col)
+{
+	const char *s = a->src, *e;
+	int n;
+
+	for (n = 1; n < line && s < a->end; n++) {
+		s = memchr(s, '\n', a->end - s);
+		s = s ? s + 1 : a->end;
+	}
+	if (line < 1 || s >= a->end)
+		return;
+	e = memchr(s, '\n', a->end - s);
+	e = e ? e : a->end;
+	if (e > s && e[-1] == '\r')
+		e--;
+	vpmu_buf_put(a->diag, "    ", 4);
+	vpmu_buf_put(a->diag, s, e - s);
+	vpmu_buf_put(a->diag, "\n    ", 5);
+	for (n = 1; n < col; n++)
+		vpmu_buf_put(a->diag, s + n - 1 < e && s[n - 1] == '\t' ?
+			     "\t" : " ", 1);
+	vpmu_buf_put(a->diag, "^\n", 2);
+}
+
 static void verror(struct as *a, int line, int col, const char *fmt,
 		   va_list ap)
 {
@@ -104,6 +134,7 @@ static void verror(struct as *a, int line, int col, const char *fmt,
 	vpmu_buf_printf(a->diag, "%s:%d:%d: error: ", a->file, line, col);
 	vpmu_buf_vprintf(a->diag, fmt, ap);
 	vpmu_buf_put(a->diag, "\n", 1);
+	quote_line(a, line, col);
 }
 
 /* Report an error at @at on the current line (only its first error). */

@@ -52,15 +52,23 @@ void vpmu_cli_init(const char *argv0, const char *name)
 	atexit(check_output);
 }
 
+/*
+ * "FILE:LINE: TAG" as gcc starts a message about a place in a file, with
+ * no program name before it (editors' quickfix lists read FILE from the
+ * start of the line); "PROG: FILE: " or "PROG: " when no line is known.
+ * @tag is "error: " or "warning: ".
+ */
 static void vmsg(const char *file, unsigned int line, const char *tag,
 		 const char *fmt, va_list ap)
 {
-	fprintf(stderr, "%s: ", vpmu_prog);
 	if (file && line)
-		fprintf(stderr, "%s:%u: ", file, line);
+		fprintf(stderr, "%s:%u: %s", file, line, tag);
 	else if (file)
-		fprintf(stderr, "%s: ", file);
-	fputs(tag, stderr);
+		fprintf(stderr, "%s: %s: %s", vpmu_prog, file,
+			strcmp(tag, "error: ") ? tag : "");
+	else
+		fprintf(stderr, "%s: %s", vpmu_prog,
+			strcmp(tag, "error: ") ? tag : "");
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
 }
@@ -70,7 +78,7 @@ void vpmu_err(const char *file, unsigned int line, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vmsg(file, line, "", fmt, ap);
+	vmsg(file, line, "error: ", fmt, ap);
 	va_end(ap);
 }
 
@@ -88,12 +96,13 @@ void vpmu_err_errno(const char *file)
 	vpmu_err(file, 0, "%s", strerror(errno));
 }
 
-/* The length of "@file[:LINE[:COL]]: " at @p, or 0. */
+/* The length of "@file:LINE[:COL]: " at @p, or 0. */
 static size_t location_len(const char *p, const char *file)
 {
 	size_t n = file ? strlen(file) : 0;
 
-	if (!file || strncmp(p, file, n) || p[n] != ':')
+	if (!file || strncmp(p, file, n) || p[n] != ':' ||
+	    !isdigit((unsigned char)p[n + 1]))
 		return 0;
 	n++;
 	while (isdigit((unsigned char)p[n]) || p[n] == ':')
@@ -101,29 +110,55 @@ static size_t location_len(const char *p, const char *file)
 	return p[n] == ' ' && p[n - 1] == ':' ? n + 1 : 0;
 }
 
+static bool starts(const char *p, int n, const char *prefix)
+{
+	return n >= (int)strlen(prefix) && !strncmp(p, prefix, strlen(prefix));
+}
+
+/* One line of a diagnostic buffer, @n bytes at @p: vpmu_err_diag(). */
+static void diag_line(const char *file, const char *tag, const char *p,
+		      int n)
+{
+	const char *label = "error: ";
+	size_t loc;
+
+	if (*p == ' ' || *p == '\t') {		/* a quoted line, a caret */
+		fprintf(stderr, "%.*s\n", n, p);
+		return;
+	}
+	if (starts(p, n, "error: ")) {
+		p += 7;
+		n -= 7;
+	}
+	if (file && starts(p, n, file) && starts(p + strlen(file),
+						 n - (int)strlen(file), ": ")) {
+		p += strlen(file) + 2;	/* "FILE: ", no line: said below */
+		n -= strlen(file) + 2;
+	}
+	loc = location_len(p, file);
+	if (starts(p + loc, n - (int)loc, "error: ")) {
+		loc += 7;
+	} else if (starts(p + loc, n - (int)loc, "warning: ")) {
+		label = "warning: ";
+		loc += 9;
+	}
+	if (location_len(p, file))
+		fprintf(stderr, "%.*s%s", (int)location_len(p, file), p, label);
+	else if (file)
+		fprintf(stderr, "%s: %s: %s", vpmu_prog, file,
+			*label == 'w' ? label : "");
+	else
+		fprintf(stderr, "%s: %s", vpmu_prog, *label == 'w' ? label : "");
+	fprintf(stderr, "%s%.*s\n", tag ? tag : "", n - (int)loc, p + loc);
+}
+
 void vpmu_err_diag(const char *file, const char *tag, struct vpmu_buf *diag)
 {
 	char *p = diag->p, *nl;
-	size_t loc;
-	int n;
 
 	while (p && *p) {
 		nl = strchr(p, '\n');
-		n = nl ? (int)(nl - p) : (int)strlen(p);
-		if (!strncmp(p, "error: ", 7)) {
-			p += 7;
-			n -= 7;
-		}
-		loc = location_len(p, file);
-		fprintf(stderr, "%s: ", vpmu_prog);
-		if (loc)
-			fprintf(stderr, "%.*s", (int)loc, p);
-		else if (file)
-			fprintf(stderr, "%s: ", file);
-		if (!strncmp(p + loc, "error: ", 7))
-			loc += 7;
-		fprintf(stderr, "%s%.*s\n", tag ? tag : "", n - (int)loc,
-			p + loc);
+		diag_line(file, tag, p, nl ? (int)(nl - p) : (int)strlen(p));
 		p = nl ? nl + 1 : NULL;
 	}
 	diag->len = 0;

@@ -3,9 +3,10 @@
  * vpmu_cli.h - the command-line conventions every vpmu tool follows
  * (Documentation/vpmu/toolchain.rst, "Command-line conventions"):
  *
- *   - messages on stderr read "PROG: FILE[:LINE[:COL]]: message", naming
- *     the file at fault, or "PROG: message" when no file is; a warning's
- *     message starts with "warning: ";
+ *   - messages on stderr name the file at fault: one about a place in it
+ *     as gcc's, "FILE:LINE[:COL]: error: message" (or "warning: "), no
+ *     program name before it; any other "PROG: FILE: message", or "PROG:
+ *     message" when no file is, a warning's message with "warning: ";
  *   - an unknown option, a missing argument or a bad operand prints one
  *     line and "Try 'PROG --help' for more information.", and exits
  *     VPMU_EXIT_TOOL;
@@ -55,7 +56,10 @@ extern const char *vpmu_prog;
  */
 void vpmu_cli_init(const char *argv0, const char *name);
 
-/* "PROG: FILE[:LINE]: message" (@file NULL: "PROG: message"; @line 0: none). */
+/*
+ * "FILE:LINE: error: message"; @line 0: "PROG: FILE: message"; @file
+ * NULL: "PROG: message".
+ */
 void vpmu_err(const char *file, unsigned int line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* "PROG: FILE: warning: message". */
@@ -66,10 +70,12 @@ void vpmu_err_errno(const char *file);
 
 /*
  * Print the lines of a library diagnostic buffer, each as a message about
- * @file: "PROG: FILE: line", or "PROG: line" when the line already starts
- * with a location in @file ("FILE[:LINE[:COL]]: ").  An "error: " tag is
- * dropped (errors carry none), "warning: " kept; @tag (NULL: none) goes
- * between the location and the message.  Empties @diag.
+ * @file: "FILE:LINE[:COL]: error: line" when the line starts with a place
+ * in @file ("FILE:LINE[:COL]: ", its "error: " or "warning: " kept, one
+ * added if it has none), else "PROG: FILE: line" (an "error: " tag
+ * dropped, "warning: " kept).  A line that starts with a blank (a quoted
+ * source line, a caret) is printed as it is.  @tag (NULL: none) goes just
+ * before the message.  Empties @diag.
  */
 void vpmu_err_diag(const char *file, const char *tag, struct vpmu_buf *diag);
 

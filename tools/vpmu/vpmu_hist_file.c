@@ -156,8 +156,10 @@ int vpmu_uhist_simulate(struct vpmu_uhist *hs, const void *img, size_t img_len,
 		return hist_fail(diag, "the interval must be at least 1 cycle");
 	if (vpmu_prog_view(&pv, prog, prog_len, diag))
 		return -1;
-	if (vpmu_ucode_load(&uc, img, img_len, VPMU_CS_MAX, &err))
-		return hist_fail(diag, "image rejected: %s", err.msg);
+	if (vpmu_ucode_load(&uc, img, img_len, VPMU_CS_MAX, &err)) {
+		vpmu_img_rejected(diag, &err);
+		return -1;
+	}
 	if (pv.h.image_checksum &&
 	    pv.h.image_checksum != vpmu_ucode_header(uc)->checksum)
 		vpmu_buf_printf(diag, "warning: program was assembled for image "

@@ -608,6 +608,7 @@ int vpmu_elf_loop(const struct vpmu_elf_ops *ops, uint8_t *mem,
 	uint32_t x[32];
 
 	memset(end, 0, sizeof(*end));
+	end->budget = budget;
 	for (;;) {
 		if (ops->run(ops->ctx, left, st))
 			return -1;
@@ -636,8 +637,7 @@ int vpmu_elf_exit(const char *path, const struct vpmu_elf_end *end,
 	if (end->res.exited)
 		return end->res.status;
 	if (!quiet)
-		vpmu_elf_report_stop(path, st->stop, st->code, st->addr,
-				     st->ipc);
+		vpmu_elf_report_stop(path, end);
 	return vpmu_elf_status(st->stop, st->code);
 }
 
@@ -652,27 +652,42 @@ int vpmu_elf_status(unsigned int stop, unsigned int code)
 	return VPMU_EXIT_SIGSEGV;
 }
 
-void vpmu_elf_print_end(FILE *f, bool exited, int status, unsigned int stop,
-			unsigned int code, uint32_t ipc)
+void vpmu_elf_print_end(FILE *f, const struct vpmu_elf_end *end)
 {
-	if (exited)
-		fprintf(f, "exit %d\n", status);
-	else
-		fprintf(f, "stop %s %u at pc 0x%x\n", vpmu_stop_name(stop) ?
-			vpmu_stop_name(stop) : "?", code, ipc);
-}
+	const struct vpmu_elf_stop *st = &end->st;
+	const char *name = vpmu_stop_name(st->stop);
 
-void vpmu_elf_json_end(struct vpmu_json *j, bool exited, int status,
-		       unsigned int stop, unsigned int code, uint32_t ipc)
-{
-	if (exited) {
-		vpmu_json_int(j, "exit", status);
+	if (end->res.exited) {
+		fprintf(f, "exit %d\n", end->res.status);
 		return;
 	}
-	vpmu_json_str(j, "stop", vpmu_stop_name(stop) ?
-		      vpmu_stop_name(stop) : "?");
-	vpmu_json_u64(j, "code", code);
-	vpmu_json_u64(j, "ipc", ipc);
+	fprintf(f, "stop %s", name ? name : "?");
+	if (st->stop == VPMU_RUN_TRAP)
+		fprintf(f, " %u", st->code);
+	if (st->stop == VPMU_RUN_FAULT)
+		fprintf(f, " %u (%s at 0x%x)", st->code,
+			vpmu_fault_name(st->code) ? vpmu_fault_name(st->code) :
+			"?", st->addr);
+	fprintf(f, " at pc 0x%x\n", st->ipc);
+}
+
+void vpmu_elf_json_end(struct vpmu_json *j, const struct vpmu_elf_end *end)
+{
+	const struct vpmu_elf_stop *st = &end->st;
+	const char *fault = vpmu_fault_name(st->code);
+
+	if (end->res.exited) {
+		vpmu_json_int(j, "exit", end->res.status);
+		return;
+	}
+	vpmu_json_str(j, "stop", vpmu_stop_name(st->stop) ?
+		      vpmu_stop_name(st->stop) : "?");
+	vpmu_json_u64(j, "code", st->code);
+	vpmu_json_u64(j, "ipc", st->ipc);
+	if (st->stop != VPMU_RUN_FAULT)
+		return;
+	vpmu_json_str(j, "fault", fault ? fault : "?");
+	vpmu_json_u64(j, "addr", st->addr);
 }
 
 void vpmu_elf_json_regs(struct vpmu_json *j, const uint32_t x[32],
@@ -707,9 +722,10 @@ int vpmu_elf_parse_mem(const char *prog, const char *arg, uint64_t *mem)
 	return 0;
 }
 
-void vpmu_elf_report_stop(const char *path, unsigned int stop,
-			  unsigned int code, uint32_t addr, uint32_t ipc)
+void vpmu_elf_report_stop(const char *path, const struct vpmu_elf_end *end)
 {
+	unsigned int stop = end->st.stop, code = end->st.code;
+	uint32_t addr = end->st.addr, ipc = end->st.ipc;
 	const char *name = vpmu_stop_name(stop) ? vpmu_stop_name(stop) : "?";
 	const char *what = NULL;
 
@@ -726,6 +742,10 @@ void vpmu_elf_report_stop(const char *path, unsigned int stop,
 		vpmu_err(path, 0, "program stopped: %s %u%s%s%s at pc 0x%x",
 			 name, code, what ? " (" : "", what ? what : "",
 			 what ? ")" : "", ipc);
+	else if (stop == VPMU_RUN_BUDGET)
+		vpmu_err(path, 0,
+			 "program stopped: its cycle budget of %llu cycles is used up at pc 0x%x (-b raises it)",
+			 (unsigned long long)end->budget, ipc);
 	else
 		vpmu_err(path, 0, "program stopped: %s at pc 0x%x", name, ipc);
 }

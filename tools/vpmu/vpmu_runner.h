@@ -218,6 +218,7 @@ struct vpmu_elf_end {
 	struct vpmu_elf_stop st;	/* the last call's stop */
 	struct vpmu_sys_res res;	/* the last ecall's; exited, status */
 	uint64_t cycles;		/* all calls' */
+	uint64_t budget;		/* the whole run's */
 };
 
 /*
@@ -248,21 +249,22 @@ int vpmu_elf_exit(const char *path, const struct vpmu_elf_end *end,
 int vpmu_elf_status(unsigned int stop, unsigned int code);
 
 /*
- * --stats: "exit STATUS" if @exited, else "stop REASON CODE at pc IPC"
- * (print_end); then, after the caller's event lines, "xN 0x%08x" for
- * x0..x31 and "pc 0x%08x" (print_regs).
+ * --stats: "exit STATUS" if the program exited, else "stop REASON at pc
+ * IPC", REASON "budget", "halt", "trap CODE" or "fault CODE (KIND at
+ * ADDR)" as a program file's stop line has it, ADDR the address the
+ * fault was on (print_end); then, after the caller's event lines, "xN
+ * 0x%08x" for x0..x31 and "pc 0x%08x" (print_regs).
  */
-void vpmu_elf_print_end(FILE *f, bool exited, int status, unsigned int stop,
-			unsigned int code, uint32_t ipc);
+void vpmu_elf_print_end(FILE *f, const struct vpmu_elf_end *end);
 void vpmu_elf_print_regs(FILE *f, const uint32_t x[32], uint32_t pc);
 
 /*
  * --stats --json: the same as members of @j: "exit" (the status), or
- * "stop" (its name), "code" and "ipc"; then "regs" ("x0": ..., the
- * values as numbers) and "pc".
+ * "stop" (its name), "code" and "ipc", and for a fault "fault" (its
+ * kind) and "addr"; then "regs" ("x0": ..., the values as numbers) and
+ * "pc".
  */
-void vpmu_elf_json_end(struct vpmu_json *j, bool exited, int status,
-		       unsigned int stop, unsigned int code, uint32_t ipc);
+void vpmu_elf_json_end(struct vpmu_json *j, const struct vpmu_elf_end *end);
 void vpmu_elf_json_regs(struct vpmu_json *j, const uint32_t x[32],
 			uint32_t pc);
 
@@ -278,10 +280,11 @@ int vpmu_elf_parse_mem(const char *prog, const char *arg, uint64_t *mem);
  * under --quiet); for a trap or a fault, REASON is "trap CODE (WHAT)" or
  * "fault CODE (WHAT)", WHAT the trap's name in the rv32im microcode
  * (illegal instruction, ecall, ebreak) or the fault's, and a fault ends
- * with ", address ADDR", the address it faulted on.
+ * with ", address ADDR", the address it faulted on.  Out of budget:
+ * "PROG: PATH: program stopped: its cycle budget of N cycles is used up
+ * at pc IPC (-b raises it)".
  */
-void vpmu_elf_report_stop(const char *path, unsigned int stop,
-			  unsigned int code, uint32_t addr, uint32_t ipc);
+void vpmu_elf_report_stop(const char *path, const struct vpmu_elf_end *end);
 
 /*
  * Map the executable PT_LOAD segments of the ELF file @path (its @len

@@ -6,6 +6,7 @@
  * disassembler both apply, and the C-source emitter.
  */
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "vpmu_engine.h"
@@ -13,6 +14,40 @@
 
 _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
 	       "the tools read image structs in place: little-endian hosts only");
+
+/* ---- image faults ------------------------------------------------------ */
+
+/* The validator's reason for each code (its errno goes unsaid). */
+static const struct {
+	int err;
+	const char *what;
+} verr_info[VPMU_VERR_NR] = {
+#define VPMU_X(name, e, m)						\
+	[VPMU_VERR_##name] = { e, m },
+	VPMU_VERR_LIST(VPMU_X)
+#undef VPMU_X
+};
+
+void vpmu_img_rejected(struct vpmu_buf *diag, const struct vpmu_verr *err)
+{
+	const char *what = (unsigned int)err->code < VPMU_VERR_NR ?
+			   verr_info[err->code].what : "image rejected";
+
+	vpmu_buf_printf(diag, "error: %s (%s)\n", what, err->msg);
+}
+
+int vpmu_img_check(const void *img, size_t len, struct vpmu_buf *diag)
+{
+	struct vpmu_ucode *uc;
+	struct vpmu_verr err;
+
+	if (vpmu_ucode_load(&uc, img, len, VPMU_CS_MAX, &err)) {
+		vpmu_img_rejected(diag, &err);
+		return -1;
+	}
+	vpmu_ucode_free(uc);
+	return 0;
+}
 
 /* ---- image view -------------------------------------------------------- */
 
@@ -29,19 +64,17 @@ int vpmu_img_view(struct vpmu_img_view *v, const void *img, size_t len,
 
 	v->base = img;
 	v->len = len;
-	if (len < sizeof(*h)) {
-		vpmu_buf_printf(diag, "error: image truncated (%zu bytes)\n", len);
+	if (len >= sizeof(*h))
+		memcpy(&v->h, img, sizeof(*h));
+	/* the faults the validator finds first, in its words */
+	if (len < sizeof(*h) || h->magic != VPMU_IMAGE_MAGIC ||
+	    h->version != VPMU_IMAGE_VERSION || h->total_size != len) {
+		if (!vpmu_img_check(img, len, diag))
+			abort();	/* it cannot accept what fails here */
 		return -1;
 	}
-	memcpy(&v->h, img, sizeof(*h));
-	if (h->magic != VPMU_IMAGE_MAGIC)
-		why = "bad magic number (not a vpmu image)";
-	else if (h->version != VPMU_IMAGE_VERSION)
-		why = "unsupported image version";
-	else if (h->total_size != len)
-		why = "total_size does not match the file size";
-	else if (h->cs_words > VPMU_CS_MAX || h->op_bits > VPMU_OP_BITS_MAX ||
-		 h->op_shift > 31 || h->ev_bits > VPMU_UW_EVENT_BITS)
+	if (h->cs_words > VPMU_CS_MAX || h->op_bits > VPMU_OP_BITS_MAX ||
+	    h->op_shift > 31 || h->ev_bits > VPMU_UW_EVENT_BITS)
 		why = "header field out of range";
 	else if (!section_ok(len, h->cs_offset, (uint64_t)h->cs_words * 8) ||
 		 !section_ok(len, h->id_offset, 4ull << h->op_bits) ||

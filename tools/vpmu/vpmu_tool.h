@@ -19,6 +19,22 @@
 
 #include "vpmu_buf.h"
 
+/* ---- image faults, in one wording for every tool ----------------------- */
+
+struct vpmu_verr;
+
+/*
+ * Why the engine's validator rejected an image, as every tool says it:
+ * "error: WHAT (DETAILS)", WHAT the validator's reason for its code
+ * (VPMU_VERR_LIST), DETAILS its message, into @diag.
+ */
+void vpmu_img_rejected(struct vpmu_buf *diag, const struct vpmu_verr *err);
+/*
+ * The image at @img through the engine's validator (vpmu_ucode_load()):
+ * 0 if it accepts it, else -1 and vpmu_img_rejected() into @diag.
+ */
+int vpmu_img_check(const void *img, size_t len, struct vpmu_buf *diag);
+
 /* ---- read-only views (bounds-checked, for the tools) ------------------ */
 
 /*
@@ -32,6 +48,12 @@ struct vpmu_img_view {
 	size_t len;
 };
 
+/*
+ * A view of the image at @img, or -1 with why not in @diag.  An image too
+ * short for its header, or whose magic, version or total_size is wrong,
+ * is reported in the validator's words (vpmu_img_rejected()); a section
+ * outside the image or an unterminated string table in the view's own.
+ */
 int vpmu_img_view(struct vpmu_img_view *v, const void *img, size_t len,
 		  struct vpmu_buf *diag);
 uint64_t vpmu_img_uword(const struct vpmu_img_view *v, uint32_t i);

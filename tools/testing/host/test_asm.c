@@ -8,7 +8,8 @@
  *  - every sample program assembles and survives as -> dis -> as;
  *  - a microword of every signature assembles to the word encoded by
  *    hand here, and that word disassembles to its text;
- *  - bad sources fail with the expected "file:line:col: error: message";
+ *  - bad sources fail with the expected "file:line:col: error: message",
+ *    the source line and a caret under the column;
  *  - every sample runs on the engine to exactly the results in its .expect
  *    file (registers, memory, stop reason, event totals), twice, on two
  *    engines, identically.
@@ -524,8 +525,41 @@ static void test_error_cap(void)
 	nerr = vpmu_asm_ucode(src, strlen(src), &o, &out, &d);
 	for (p = d.p; p && *p; p++)
 		lines += *p == '\n';
-	tap_ok(nerr == 4 && lines == 4 && strstr(d.p, "too many errors"),
+	/* each error: its line, the source line and the caret line */
+	tap_ok(nerr == 4 && lines == 3 * 3 + 1 &&
+	       strstr(d.p, "too many errors"),
 	   "error cap: 3 errors and 'too many errors'");
+	vpmu_buf_free(&out);
+	vpmu_buf_free(&d);
+}
+
+/*
+ * An error as gcc shows it: "file:line:col: error: message", the source
+ * line indented by four blanks, and a caret under the column (tabs kept,
+ * a CR at the end dropped), for an error found on its line and for one
+ * reported at the end about an earlier line.
+ */
+static void test_error_quote(void)
+{
+	struct vpmu_asm_opts o = { .filename = "t.vus" };
+	struct vpmu_buf out = { 0 }, d = { 0 };
+	const char *src = "x:\tADD t0, t1\r\n";
+	const char *want =
+		"t.vus:1:15: error: expected ',' but found end of line\n"
+		"    x:\tADD t0, t1\n"
+		"      \t           ^\n";
+
+	vpmu_asm_ucode(src, strlen(src), &o, &out, &d);
+	tap_ok(d.p && !strcmp(d.p, want), "error: line, source line, caret");
+	if (!d.p || strcmp(d.p, want))
+		diag(d.p);
+	vpmu_buf_free(&d);
+	src = "\n// nothing\n";
+	vpmu_asm_ucode(src, strlen(src), &o, &out, &d);
+	want = "t.vus:2:1: error: no microwords\n    // nothing\n    ^\n";
+	tap_ok(d.p && !strcmp(d.p, want), "error about an earlier line");
+	if (!d.p || strcmp(d.p, want))
+		diag(d.p);
 	vpmu_buf_free(&out);
 	vpmu_buf_free(&d);
 }
@@ -738,6 +772,7 @@ int main(int argc, char **argv)
 		test_prog_roundtrip(samples[i], &img);
 	test_errors(&img);
 	test_error_cap();
+	test_error_quote();
 	for (i = 0; i < sizeof(samples) / sizeof(samples[0]); i++)
 		test_run(samples[i], &img, uc);
 

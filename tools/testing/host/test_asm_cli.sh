@@ -54,22 +54,30 @@ printf '\tADD t0, t1\nx:\tFROB\n\tHALT\n' > "$tmp/bad.vus"
 [ $? = 125 ]; ok $? "bad source: exit 125"
 [ ! -e "$tmp/bad.vpmu" ] && [ -z "$(find "$tmp" -mindepth 1 -maxdepth 1 -name '*tmp*')" ]
 ok $? "bad source: no output file, no temporary left"
-[ "$(cat "$tmp/err")" = "vpmu-as: $tmp/bad.vus:1:12: expected ',' but found end of line
-vpmu-as: $tmp/bad.vus:2:4: unknown mnemonic 'FROB'" ]
-ok $? "bad source: every error as vpmu-as: file:line:col: message"
+[ "$(cat "$tmp/err")" = "$tmp/bad.vus:1:12: error: expected ',' but found end of line
+    	ADD t0, t1
+    	          ^
+$tmp/bad.vus:2:4: error: unknown mnemonic 'FROB'
+    x:	FROB
+      	^" ]
+ok $? "bad source: every error as gcc's file:line:col: error: message, line, caret"
+"$AS" --max-errors=1 -o "$tmp/bad.vpmu" "$tmp/bad.vus" 2>"$tmp/err"
+[ $? = 125 ] && [ "$(sed -n '1p;$p' "$tmp/err")" = "$tmp/bad.vus:1:12: error: expected ',' but found end of line
+vpmu-as: $tmp/bad.vus: too many errors, stopping" ]
+ok $? "bad source: no location, PROG: FILE: message"
 
 printf 'garbage' > "$tmp/junk"
 "$DIS" "$tmp/junk" >/dev/null 2>"$tmp/err"
-[ $? = 125 ] && [ "$(cat "$tmp/err")" = "vpmu-dis: $tmp/junk: image truncated (7 bytes)" ]
+[ $? = 125 ] && [ "$(cat "$tmp/err")" = "vpmu-dis: $tmp/junk: image shorter than its header (image is 7 bytes, header needs 160)" ]
 ok $? "vpmu-dis of a non-image: exit 125, names it"
 
 # A bad image is blamed, not the program assembled or listed with it.
 head -c 100 "$tmp/d.vpmu" >"$tmp/trunc.vpmu"
 "$DIS" -m "$tmp/trunc.vpmu" "$tmp/sum.vprg" >/dev/null 2>"$tmp/err"
-[ $? = 125 ] && [ "$(cat "$tmp/err")" = "vpmu-dis: $tmp/trunc.vpmu: image truncated (100 bytes)" ]
+[ $? = 125 ] && [ "$(cat "$tmp/err")" = "vpmu-dis: $tmp/trunc.vpmu: image shorter than its header (image is 100 bytes, header needs 160)" ]
 ok $? "vpmu-dis -m trunc.vpmu sum.vprg: blames trunc.vpmu, exit 125"
 "$AS" -m "$tmp/trunc.vpmu" -o "$tmp/x.vprg" "$SAMPLES/sum.s" 2>"$tmp/err"
-[ $? = 125 ] && [ "$(cat "$tmp/err")" = "vpmu-as: $tmp/trunc.vpmu: image truncated (100 bytes)" ] &&
+[ $? = 125 ] && [ "$(cat "$tmp/err")" = "vpmu-as: $tmp/trunc.vpmu: image shorter than its header (image is 100 bytes, header needs 160)" ] &&
 [ ! -e "$tmp/x.vprg" ]
 ok $? "vpmu-as -m trunc.vpmu: names trunc.vpmu, exit 125"
 "$DIS" -m "$tmp/d.vpmu" "$tmp/d.vpmu" >/dev/null 2>"$tmp/err"

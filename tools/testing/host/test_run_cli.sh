@@ -61,7 +61,7 @@ done
 "$T/vpmu-sim" -n 3 "$S/build/sum.vprg" | grep -c '^run [123]: stop halt' | grep -qx 3
 ok $? "vpmu-sim -n 3 runs three times"
 "$T/vpmu-sim" -q -e "$S/samples/sum.expect" "$S/build/memcpy.vprg" 2>"$tmp/err"
-[ $? = 1 ] && grep -q 'sum.expect:[0-9]*: event cycles: got 3120, want 179' "$tmp/err"
+[ $? = 1 ] && grep -q 'sum.expect:[0-9]*: error: event cycles: got 3120, want 179' "$tmp/err"
 ok $? "vpmu-sim: a mismatch exits 1 and names file, line, got and want"
 "$T/vpmu-sim" "$S/build/default.vpmu" 2>"$tmp/err"
 [ $? = 126 ] && [ "$(cat "$tmp/err")" = "vpmu-sim: $S/build/default.vpmu: bad magic number (not a vpmu program)" ]
@@ -84,12 +84,12 @@ ok $? "vpmu-run: not the vpmu device: exit 125, ENOTTY explained"
 # result (1); both are named with their line.
 printf 'stop halt\nreg r2 zz\n' >"$tmp/bad.expect"
 "$T/vpmu-sim" -q -e "$tmp/bad.expect" "$S/build/sum.vprg" 2>"$tmp/err"
-[ $? = 125 ] && [ "$(cat "$tmp/err")" = "vpmu-sim: $tmp/bad.expect:2: malformed line: bad number" ]
+[ $? = 125 ] && [ "$(cat "$tmp/err")" = "$tmp/bad.expect:2: error: malformed line: bad number" ]
 ok $? "vpmu-sim: a malformed .expect line: exit 125, file:line named"
 printf 'stop halt\nreg r2 54\n' >"$tmp/mis.expect"
 "$T/vpmu-sim" -q -n 2 -e "$tmp/mis.expect" "$S/build/sum.vprg" 2>"$tmp/err"
-[ $? = 1 ] && [ "$(cat "$tmp/err")" = "vpmu-sim: $tmp/mis.expect:2: run 1: reg r2: got 55, want 54
-vpmu-sim: $tmp/mis.expect:2: run 2: reg r2: got 55, want 54" ]
+[ $? = 1 ] && [ "$(cat "$tmp/err")" = "$tmp/mis.expect:2: error: run 1: reg r2: got 55, want 54
+$tmp/mis.expect:2: error: run 2: reg r2: got 55, want 54" ]
 ok $? "vpmu-sim -n 2: a mismatch in each run: exit 1, file:line: run N: what"
 
 # The ELF files of vpmu-as -f elf run as the files they hold.

@@ -231,9 +231,21 @@ vrc=$?
 [ "$vrc" = 139 ] && [ "$qrc" = 139 ] &&
 	[ "$(cat "$tmp/err")" = "vpmu-sim: $tmp/load.elf: program stopped: fault 1 (load) at pc 0x10008, address 0x80000004" ]
 ok $? "vpmu-sim: a load outside memory names pc and address, exit 139 as qemu-riscv32 ($qrc)"
+# --stats names the address too, in its stop line and in --json.
+"$BIN/vpmu-sim" -q --stats "$tmp/load.elf" 2>"$tmp/err"
+[ "$(head -1 "$tmp/err")" = "stop fault 1 (load at 0x80000004) at pc 0x10008" ]
+ok $? "vpmu-sim --stats: a fault's stop line names kind and address"
+"$BIN/vpmu-sim" -q --stats --json "$tmp/load.elf" 2>"$tmp/err"
+python3 -c 'import json, sys; o = json.load(open(sys.argv[1]))
+assert (o["stop"], o["fault"], o["addr"], o["ipc"]) == ("fault", "load", 0x80000004, 0x10008), o' "$tmp/err"
+ok $? "vpmu-sim --stats --json: a fault's \"fault\" and \"addr\""
 
-# Out of budget: no code, which a budget stop has not.
+# Out of budget: which budget ran out, and how to raise it; no code,
+# which a budget stop has not, in --stats either.
 "$BIN/vpmu-sim" -b 1000 "$ELFS/fib.elf" 2>"$tmp/err" >/dev/null
-grep -Eqx "vpmu-sim: $ELFS/fib.elf: program stopped: budget at pc 0x[0-9a-f]+" "$tmp/err"
-ok $? "vpmu-sim: out of budget, 'program stopped: budget at pc'"
+grep -Eqx "vpmu-sim: $ELFS/fib.elf: program stopped: its cycle budget of 1000 cycles is used up at pc 0x[0-9a-f]+ \(-b raises it\)" "$tmp/err"
+ok $? "vpmu-sim: out of budget, 'its cycle budget of 1000 cycles is used up'"
+"$BIN/vpmu-sim" -q --stats -b 1000 "$ELFS/fib.elf" 2>"$tmp/err" >/dev/null
+head -1 "$tmp/err" | grep -Eqx "stop budget at pc 0x[0-9a-f]+"
+ok $? "vpmu-sim --stats: out of budget, 'stop budget at pc'"
 tap_done

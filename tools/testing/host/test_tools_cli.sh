@@ -13,6 +13,8 @@
 #     exit 125;
 #   - a file that cannot be read exits 125 with "TOOL: FILE: reason"
 #     (vpmu-run's and vpmu-sim's program file: 127, as env(1) has it);
+#   - an image too short for its header, or with a bad magic number, is
+#     reported the same way by every tool that reads one;
 #   - the man page documents the exit statuses 0, 1, 124 and 125 (every
 #     row: test_exit_status.sh) and --version;
 #   - bash completion completes every long option --help lists, and the
@@ -92,6 +94,34 @@ for t in $TOOLS; do
 	r=$?
 	[ $r = 0 ] || { echo "# exit $rc, stderr:"; sed 's/^/# /' "$tmp/err"; }
 	ok $r "$t: a missing file: \"$t: FILE: No such file or directory\", exit $want"
+done
+
+# One wording per image fault: each tool that reads an image says the same
+# about a truncated one and about one with a bad magic number (the engine
+# validator's reason and its details: vpmu_img_rejected()).
+head -c 40 "$SHARE/build/default.vpmu" >"$tmp/trunc.vpmu"
+head -c 400 /dev/zero >"$tmp/zero.vpmu"
+declare -A img_args=(
+	[vpmu-as]="-m IMG -o $tmp/x.vprg $SHARE/samples/sum.s"
+	[vpmu-dis]="IMG" [vpmu-load]="--check IMG"
+	[vpmu-run]="-m IMG $SHARE/build/sum.vprg"
+	[vpmu-sim]="-m IMG $SHARE/build/sum.vprg"
+	[vpmu-hist]="--simulate -m IMG $SHARE/build/sum.vprg"
+)
+for f in "trunc.vpmu:image shorter than its header (image is 40 bytes, header needs 160)" \
+	 "zero.vpmu:bad magic number (magic 0x00000000, expected 0x$(od -An -tx4 -N4 "$SHARE/build/default.vpmu" | tr -d ' '))"; do
+	img=$tmp/${f%%:*}
+	for t in $TOOLS; do
+		# shellcheck disable=SC2086 # word-split on purpose
+		"$BIN/$t" ${img_args[$t]//IMG/$img} >/dev/null 2>"$tmp/err"
+		rc=$?
+		want=125
+		[ "$t" = vpmu-load ] && want=1
+		[ $rc = $want ] && [ "$(cat "$tmp/err")" = "$t: $img: ${f#*:}" ]
+		r=$?
+		[ $r = 0 ] || { echo "# exit $rc, stderr:"; sed 's/^/# /' "$tmp/err"; }
+		ok $r "$t: ${f%%:*}: \"$t: FILE: ${f#*:}\", exit $want"
+	done
 done
 usage_error "no operand" "vpmu-as: no source file given" vpmu-as
 usage_error "no operand" "vpmu-dis: no image given" vpmu-dis
