@@ -6,7 +6,8 @@
  * The packets served: qSupported, qXfer:features:read (the target
  * description: org.gnu.gdb.riscv.cpu, x0..x31 and pc), ?, g, G, p, P
  * (x0..x31; pc read only: the next instruction is already fetched), m,
- * M, Z0/z0 and Z1/z1 (breakpoints), Z2/z2 (write watchpoints, by value),
+ * M, Z0/z0 and Z1/z1 (breakpoints), Z2/z2 (write watchpoints: the
+ * stores of the instruction set, not the system calls' writes),
  * s, c, vCont, D, k, and Ctrl-C (0x03) during a continue.  Anything else
  * gets the empty reply (not supported).
  */
@@ -27,7 +28,6 @@
 #define GDB_PKT_MAX	4096	/* PacketSize: our buffers' size */
 #define GDB_NBP		64	/* breakpoints */
 #define GDB_NWP		8	/* write watchpoints */
-#define GDB_WP_MAX	64	/* bytes a watchpoint covers, at most */
 #define GDB_CHUNK	BIT(22)	/* cycles between Ctrl-C polls */
 #define GDB_POLL_INSNS	4096	/* stepped instructions between polls */
 
@@ -40,7 +40,6 @@
 
 struct gdb_wp {
 	uint32_t addr, len;
-	uint8_t old[GDB_WP_MAX];
 };
 
 struct gdb {
@@ -423,11 +422,9 @@ static const char *wp_set(struct gdb *g, uint32_t addr, uint32_t len,
 	int i = wp_find(g, addr, len);
 
 	if (insert && i < 0) {
-		if (g->nwp == GDB_NWP || !len || len > GDB_WP_MAX ||
-		    !in_mem(g, addr, len))
+		if (g->nwp == GDB_NWP || !len || !in_mem(g, addr, len))
 			return "E01";
-		g->wp[g->nwp] = (struct gdb_wp){ .addr = addr, .len = len };
-		memcpy(g->wp[g->nwp++].old, g->t->mem + addr, len);
+		g->wp[g->nwp++] = (struct gdb_wp){ .addr = addr, .len = len };
 	} else if (!insert && i >= 0) {
 		g->wp[i] = g->wp[--g->nwp];
 	}
@@ -452,19 +449,65 @@ static const char *cmd_point(struct gdb *g, const char *s, bool insert)
 	}
 }
 
-/* True if a watched location changed (its new value kept, hit_wp set). */
+/*
+ * The bytes the RV32 instruction @insn writes with the registers @g's
+ * program has now: 0 if it is not a store (SB, SH, SW, SC.W and the
+ * AMOs, C.SW, C.SWSP), else their number and *@addr.
+ */
+static uint32_t store_at(const struct gdb *g, uint32_t insn, uint32_t *addr)
+{
+	uint32_t rs1 = insn >> 15 & 31, f3 = insn >> 12 & 7;
+
+	switch (insn & 3) {
+	case 0:			/* C.SW: offset[5:3|2|6] */
+		if ((insn >> 13 & 7) != 6)
+			return 0;
+		*addr = gdb_reg(g, 8 + (insn >> 7 & 7)) +
+			((insn >> 7 & 0x38) | (insn >> 4 & 4) |
+			 (insn << 1 & 0x40));
+		return 4;
+	case 2:			/* C.SWSP: offset[5:2|7:6] */
+		if ((insn >> 13 & 7) != 6)
+			return 0;
+		*addr = gdb_reg(g, 2) + ((insn >> 7 & 0x3c) |
+					 (insn >> 1 & 0xc0));
+		return 4;
+	case 1:
+		return 0;
+	}
+	if ((insn & 0x7f) == 0x23 && f3 < 3) {	/* SB, SH, SW */
+		*addr = gdb_reg(g, rs1) + (((int32_t)insn >> 20 & ~31) |
+					   (insn >> 7 & 31));
+		return 1u << f3;
+	}
+	if ((insn & 0x7f) == 0x2f && f3 == 2 && (insn >> 27) != 2) {
+		*addr = gdb_reg(g, rs1);	/* SC.W, AMOs (not LR.W) */
+		return 4;
+	}
+	return 0;
+}
+
+/*
+ * True if the instruction at pc stores to a watched location (hit_wp
+ * set): gdb takes a RISC-V watchpoint before the store, and steps over
+ * it itself.
+ */
 static bool wp_hit(struct gdb *g)
 {
-	struct gdb_wp *w;
+	uint32_t pc = gdb_reg(g, 32), insn, addr, n;
+	const struct gdb_wp *w;
 	unsigned int i;
 
-	for (i = 0; i < g->nwp; i++) {
+	if (!in_mem(g, pc, 4))
+		return false;
+	insn = le32(g->t->mem + pc);
+	n = store_at(g, insn, &addr);
+	for (i = 0; n && i < g->nwp; i++) {
 		w = &g->wp[i];
-		if (!memcmp(w->old, g->t->mem + w->addr, w->len))
-			continue;
-		memcpy(w->old, g->t->mem + w->addr, w->len);
-		g->hit_wp = w->addr;
-		return true;
+		if (addr < w->addr + w->len && w->addr < addr + n) {
+			g->hit_wp = addr > w->addr ? addr : w->addr;
+			return true;
+		}
 	}
 	return false;
 }
@@ -775,6 +818,20 @@ static int gdb_detached(struct gdb *g)
 	return 0;
 }
 
+/*
+ * After the program's end, gdb's ack and whatever else it sends, until
+ * it closes the connection (a second at most): closed first, a Unix
+ * socket would give gdb's ack EPIPE.
+ */
+static void gdb_drain(struct gdb *g)
+{
+	struct pollfd p = { .fd = g->fd, .events = POLLIN };
+
+	g->in_pos = g->in_len;
+	while (poll(&p, 1, 1000) > 0 && gdb_getc(g) >= 0)
+		g->in_pos = g->in_len;
+}
+
 /* Packets until the program ends or gdb ends the session. */
 static int gdb_session(struct gdb *g)
 {
@@ -790,8 +847,10 @@ static int gdb_session(struct gdb *g)
 		}
 		if (!gdb_put(g, reply))
 			break;
-		if (reply[0] == 'W' || reply[0] == 'X')
+		if (reply[0] == 'W' || reply[0] == 'X') {
+			gdb_drain(g);
 			return 0;
+		}
 	}
 	return VPMU_GDB_KILLED;
 }
