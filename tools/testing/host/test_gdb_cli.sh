@@ -15,6 +15,9 @@
 #     translation cache's line left out: stepping runs one microword at a
 #     time, which the cache does not translate);
 #   - a session on a Unix socket (--gdb=unix:PATH) to the exit;
+#   - at the protocol's level (bash's /dev/tcp, no gdb): Ctrl-C stops an
+#     endless loop (T02), k kills it (exit 137), and the budget's end is
+#     SIGXCPU (T18, then X18 on a continue; exit 124);
 #   - a bad --gdb argument refused (exit 125).
 #
 # gdb-multiarch, qemu-user, the cross compiler and picolibc are installed
@@ -184,6 +187,77 @@ grep -q '^Breakpoint 1, main ()' "$tmp/unix.gdb" &&
 st=$?
 ok $st "--gdb=unix:PATH: a session to the exit on a Unix socket"
 [ $st = 0 ] || sed 's/^/# /' "$tmp/unix.err" "$tmp/unix.gdb"
+
+printf 'volatile int i;\nint main(void)\n{\n\tfor (;;)\n\t\ti++;\n}\n' \
+	>"$tmp/loop.c"
+"$BIN/vpmu-cc" -O0 -o "$tmp/loop.elf" "$tmp/loop.c" 2>>"$tmp/cc.err"
+
+# put BODY - send the packet $BODY#checksum to fd 3
+put() {
+	local b=$1 s=0 i
+
+	for ((i = 0; i < ${#b}; i++)); do
+		s=$(((s + $(printf '%d' "'${b:i:1}")) & 255))
+	done
+	printf '$%s#%02x' "$b" "$s" >&3
+}
+
+# reply - the body of the next packet on fd 3 (acks skipped), in $body
+reply() {
+	local c
+
+	body=
+	while IFS= read -r -N1 -t 10 c <&3 && [ "$c" != '$' ]; do :; done
+	while IFS= read -r -N1 -t 10 c <&3 && [ "$c" != '#' ]; do
+		body+=$c
+	done
+	read -r -N2 -t 10 c <&3
+}
+
+# raw PORT BUDGET - vpmu-sim --gdb=PORT -b BUDGET on loop.elf, fd 3 to it
+raw() {
+	"$BIN/vpmu-sim" -b "$2" --gdb="$1" "$tmp/loop.elf" >/dev/null \
+		2>"$tmp/raw.err" &
+	vpid=$!
+	for _ in $(seq 100); do
+		grep -q 'waiting for gdb' "$tmp/raw.err" && break
+		sleep 0.1
+	done
+	exec 3<>"/dev/tcp/127.0.0.1/$1"
+}
+
+p=$(port)
+raw "$p" 100G
+put c
+sleep 0.5
+printf '\003' >&3
+reply
+r1=$body
+put p20
+reply
+r2=$body
+put k
+reply
+exec 3<&-
+wait $vpid
+vrc=$?
+[ "$r1" = T02 ] && [[ $r2 =~ ^[0-9a-f]{8}$ ]] && [ "$vrc" = 137 ] &&
+	grep -q 'killed by gdb' "$tmp/raw.err"
+ok $? "Ctrl-C stops a running loop ($r1, pc $r2), k kills it (exit $vrc)"
+
+p=$(port)
+raw "$p" 1M
+put c
+reply
+r1=$body
+put c
+reply
+r2=$body
+exec 3<&-
+wait $vpid
+vrc=$?
+[ "$r1" = T18 ] && [ "$r2" = X18 ] && [ "$vrc" = 124 ]
+ok $? "the budget's end: $r1 (SIGXCPU), then $r2, exit $vrc"
 
 "$BIN/vpmu-sim" --gdb=port "$tmp/prog.elf" >/dev/null 2>"$tmp/bad.err"
 [ $? = 125 ] && grep -q "bad --gdb 'port'" "$tmp/bad.err"
