@@ -103,9 +103,17 @@ delete
 continue
 EOF
 
-# A free TCP port, probably: gdb retries the connection while it opens.
+# A free TCP port (none listening on it now, if ss can tell): gdb
+# retries the connection while the target opens it.
 port() {
-	echo $((20000 + RANDOM % 20000))
+	local p
+
+	for _ in $(seq 20); do
+		p=$((20000 + RANDOM % 20000))
+		command -v ss >/dev/null 2>&1 || break
+		ss -Htln "sport = :$p" 2>/dev/null | grep -q . || break
+	done
+	echo "$p"
 }
 
 # session NAME TARGET [GDB-COMMAND] - gdb's session against TARGET into
