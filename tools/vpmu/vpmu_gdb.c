@@ -25,7 +25,8 @@
 #include "vpmu_engine.h"
 #include "vpmu_gdb.h"
 
-#define GDB_PKT_MAX	4096	/* PacketSize: our buffers' size */
+#define GDB_PKT_MAX	4096	/* PacketSize (qSupported) */
+#define GDB_BUF		(2 * GDB_PKT_MAX + 16)	/* a packet, even hex */
 #define GDB_NBP		64	/* breakpoints */
 #define GDB_NWP		8	/* write watchpoints */
 #define GDB_CHUNK	BIT(22)	/* cycles between Ctrl-C polls */
@@ -47,7 +48,7 @@ struct gdb {
 	struct vpmu_elf_end *end;
 	int fd;
 	uint64_t left;			/* cycles of the budget left */
-	uint8_t in[GDB_PKT_MAX];	/* bytes read, not yet taken */
+	uint8_t in[GDB_BUF];		/* bytes read, not yet taken */
 	size_t in_pos, in_len;
 	bool intr;			/* a Ctrl-C came in */
 	bool dead;			/* stopped for good: the next resume ends */
@@ -162,7 +163,7 @@ static int gdb_getc(struct gdb *g)
 /* Send the packet @body ("$body#ck"); gdb's '+' is read with the next. */
 static bool gdb_put(struct gdb *g, const char *body)
 {
-	static char pkt[2 * GDB_PKT_MAX + 8];
+	static char pkt[GDB_BUF + 8];
 	unsigned int ck = 0;
 	size_t n = strlen(body), i;
 
@@ -194,7 +195,7 @@ static bool gdb_get(struct gdb *g, char *buf)
 			continue;
 		n = 0;
 		while ((c = gdb_getc(g)) >= 0 && c != '#')
-			if (n < GDB_PKT_MAX - 1)
+			if (n < GDB_BUF - 1)
 				buf[n++] = c;
 		buf[n] = 0;
 		if (c < 0 || gdb_getc(g) < 0 || gdb_getc(g) < 0)
@@ -355,7 +356,7 @@ static const char *cmd_mem(struct gdb *g, const char *s, char *out)
 {
 	uint32_t addr, len;
 
-	if (!addr_len(s, &addr, &len) || len > (GDB_PKT_MAX - 1) / 2)
+	if (!addr_len(s, &addr, &len) || len > GDB_PKT_MAX)
 		return "E01";
 	if (!in_mem(g, addr, len))
 		return "E14";
@@ -835,7 +836,7 @@ static void gdb_drain(struct gdb *g)
 /* Packets until the program ends or gdb ends the session. */
 static int gdb_session(struct gdb *g)
 {
-	static char buf[GDB_PKT_MAX], out[GDB_PKT_MAX + 1];
+	static char buf[GDB_BUF], out[GDB_BUF];
 	const char *reply;
 
 	while (gdb_get(g, buf)) {

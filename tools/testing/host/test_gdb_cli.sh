@@ -14,7 +14,8 @@
 #     undebugged one (how it ended, every event total, x0..x31, pc; the
 #     translation cache's line left out: stepping runs one microword at a
 #     time, which the cache does not translate);
-#   - a session on a Unix socket (--gdb=unix:PATH) to the exit;
+#   - a session on a Unix socket (--gdb=unix:PATH) to the exit, memory
+#     read, written and read back, a register written;
 #   - at the protocol's level (bash's /dev/tcp, no gdb): Ctrl-C stops an
 #     endless loop (T02), k kills it (exit 137), and the budget's end is
 #     SIGXCPU (T18, then X18 on a continue; exit 124);
@@ -185,8 +186,14 @@ for _ in $(seq 100); do
 	grep -q 'waiting for gdb' "$tmp/unix.err" && break
 	sleep 0.1
 done
+# 8 KiB of code read (m), written to free memory (M) and read back; a
+# register written (P) and read (p)
 timeout 60 "$GDB" -batch -nx -ex "file $tmp/prog.elf" \
 	-ex "target remote $sock" -ex 'break main' -ex continue \
+	-ex "dump binary memory $tmp/a.bin 0x10000 0x12000" \
+	-ex "restore $tmp/a.bin binary 0x30000" \
+	-ex "dump binary memory $tmp/b.bin 0x30000 0x32000" \
+	-ex 'set var $t6 = 0x1234abcd' -ex 'echo T6 \n' -ex 'p/x $t6' \
 	-ex continue >"$tmp/unix.gdb" 2>&1
 wait $vpid
 vrc=$?
@@ -195,6 +202,10 @@ grep -q '^Breakpoint 1, main ()' "$tmp/unix.gdb" &&
 st=$?
 ok $st "--gdb=unix:PATH: a session to the exit on a Unix socket"
 [ $st = 0 ] || sed 's/^/# /' "$tmp/unix.err" "$tmp/unix.gdb"
+[ "$(stat -c %s "$tmp/a.bin" 2>/dev/null)" = 8192 ] &&
+	cmp -s "$tmp/a.bin" "$tmp/b.bin" &&
+	grep -A1 '^T6' "$tmp/unix.gdb" | grep -q '= 0x1234abcd'
+ok $? "memory read and written in 2 KiB packets, a register written"
 
 printf 'volatile int i;\nint main(void)\n{\n\tfor (;;)\n\t\ti++;\n}\n' \
 	>"$tmp/loop.c"
