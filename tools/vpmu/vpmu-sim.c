@@ -14,6 +14,7 @@
 #include "vpmu_buf.h"
 #include "vpmu_cli.h"
 #include "vpmu_elf.h"
+#include "vpmu_gdb.h"
 #include "vpmu_runner.h"
 #include "vpmu_tool.h"
 #include "vpmu_engine.h"
@@ -101,6 +102,9 @@ static void usage(void)
 "      --chunk=CYCLES    ELF: run in pieces of at most CYCLES cycles, as\n"
 "                        /dev/vpmu does in the kernel, translating between\n"
 "                        them (the same results)\n"
+"      --gdb=PORT        ELF: wait for gdb on localhost:PORT (or\n"
+"                        --gdb=unix:PATH, a Unix socket) and run the\n"
+"                        program as it says (GDB remote protocol)\n"
 "  -h, --help            this text\n"
 "      --version         show the version and exit\n"
 "\n"
@@ -125,9 +129,13 @@ struct opts {
 	bool stats;		/* --stats, ELF programs */
 	bool no_tc;		/* --no-tc */
 	uint64_t chunk;		/* --chunk, ELF programs; 0: none */
+	const char *gdb;	/* --gdb, ELF programs; NULL: none */
 };
 
-enum { OPT_HU = 256, OPT_HU_FILE, OPT_MEM, OPT_STATS, OPT_NO_TC, OPT_CHUNK };
+enum {
+	OPT_HU = 256, OPT_HU_FILE, OPT_MEM, OPT_STATS, OPT_NO_TC, OPT_CHUNK,
+	OPT_GDB
+};
 
 static void parse_args(int argc, char **argv, struct opts *o)
 {
@@ -141,6 +149,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		{ "stats", no_argument, NULL, OPT_STATS },
 		{ "no-tc", no_argument, NULL, OPT_NO_TC },
 		{ "chunk", required_argument, NULL, OPT_CHUNK },
+		{ "gdb", required_argument, NULL, OPT_GDB },
 		{ "help", no_argument, NULL, 'h' },
 		VPMU_VERSION_LONGOPT,
 		{ }
@@ -178,6 +187,11 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		case OPT_CHUNK:
 			if (vpmu_parse_count(optarg, &o->chunk) || !o->chunk)
 				vpmu_usage_error("bad chunk '%s'", optarg);
+			break;
+		case OPT_GDB:
+			if (vpmu_gdb_check_where(optarg))
+				vpmu_usage_error("bad --gdb '%s'", optarg);
+			o->gdb = optarg;
 			break;
 		case 'h':
 			usage();
@@ -601,8 +615,26 @@ static bool sim_ecall_return(void *ctx, uint32_t a0, uint64_t left)
 }
 
 /*
+ * --gdb: the program run as gdb says (vpmu_gdb_run()).  0, or the exit
+ * status when gdb killed it or could not connect.
+ */
+static int elf_gdb(struct vpmu_engine *e, uint8_t *mem, uint32_t mem_size,
+		   const struct opts *o, struct vpmu_elf_end *end)
+{
+	const struct vpmu_gdb_target t = {
+		.where = o->gdb, .e = e, .mem = mem, .mem_size = mem_size,
+		.budget = o->com.budget,
+	};
+	int ret = vpmu_gdb_run(&t, end);
+
+	if (ret == VPMU_GDB_KILLED && !o->com.quiet)
+		vpmu_err(NULL, 0, "killed by gdb");
+	return ret < 0 ? VPMU_EXIT_TOOL : ret ? VPMU_GDB_EXIT_KILLED : 0;
+}
+
+/*
  * Run the program on @e until it exits or stops otherwise
- * (vpmu_elf_loop()); the budget covers the whole run.  Returns the exit
+ * (vpmu_elf_loop(), or gdb's --gdb); the budget covers the whole run.  Returns the exit
  * status.
  */
 static int elf_run(struct vpmu_engine *e, uint8_t *mem, uint32_t mem_size,
@@ -615,10 +647,17 @@ static int elf_run(struct vpmu_engine *e, uint8_t *mem, uint32_t mem_size,
 	};
 	double t0 = vpmu_now();
 	struct vpmu_elf_end end;
+	int ret;
 
 	/* chunks translate between them, as the module's do */
 	vpmu_engine_tc_defer(e, o->chunk != 0);
-	vpmu_elf_loop(&ops, mem, mem_size, o->com.budget, &end);
+	if (o->gdb) {
+		ret = elf_gdb(e, mem, mem_size, o, &end);
+		if (ret)
+			return ret;
+	} else {
+		vpmu_elf_loop(&ops, mem, mem_size, o->com.budget, &end);
+	}
 	if (o->com.timed && !o->com.quiet)
 		elf_time(e, vpmu_now() - t0, o->com.json);
 	if (o->stats)

@@ -1,0 +1,285 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# test_gdb_cli.sh - vpmu-sim --gdb against qemu-riscv32 -g (TAP): the same
+# gdb-multiarch batch session on a C program built with vpmu-cc -g (a
+# breakpoint on a function, info registers, stepi, step, a write
+# watchpoint, continue to the exit) against both, and:
+#
+#   - every register but sp the same at each of the session's stops;
+#   - the stops where they should be (the breakpoint's function, the
+#     watchpoint's store), the exit code gdb reports and the program's
+#     output and exit status the same;
+#   - vpmu-sim --stats after the debugged run the same as after an
+#     undebugged one (how it ended, every event total, x0..x31, pc; the
+#     translation cache's line left out: stepping runs one microword at a
+#     time, which the cache does not translate);
+#   - a session on a Unix socket (--gdb=unix:PATH) to the exit, memory
+#     read, written and read back, a register written;
+#   - at the protocol's level (bash's /dev/tcp, no gdb): Ctrl-C stops an
+#     endless loop (T02), k kills it (exit 137), and the budget's end is
+#     SIGXCPU (T18, then X18 on a continue; exit 124);
+#   - a bad --gdb argument refused (exit 125).
+#
+# gdb-multiarch, qemu-user, the cross compiler and picolibc are installed
+# when missing (root, apt); without them the test is skipped.
+[ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
+set -u
+
+. "$(dirname "$0")/tap.sh"
+GDB=${GDB_MULTIARCH:-gdb-multiarch}
+QEMU=${QEMU_RISCV32:-qemu-riscv32}
+RVCC=${RV32_CC:-riscv64-unknown-elf-gcc}
+PICOLIBC=/usr/lib/picolibc/riscv64-unknown-elf
+
+pkgs=
+command -v "$GDB" >/dev/null 2>&1 || pkgs=gdb-multiarch
+command -v "$QEMU" >/dev/null 2>&1 || pkgs="$pkgs qemu-user"
+command -v "$RVCC" >/dev/null 2>&1 || pkgs="$pkgs gcc-riscv64-unknown-elf"
+[ -f "$PICOLIBC/include/stdio.h" ] ||
+	pkgs="$pkgs picolibc-riscv64-unknown-elf"
+if [ -n "$pkgs" ] && [ "$(id -u)" = 0 ] &&
+   command -v apt-get >/dev/null 2>&1; then
+	# shellcheck source=../../pkg/apt.sh
+	. "$TOP/tools/pkg/apt.sh"
+	# shellcheck disable=SC2086 # one word per package
+	apt_retry /dev/null install $pkgs || true
+fi
+for c in "$GDB" "$QEMU" "$RVCC"; do
+	if ! command -v "$c" >/dev/null 2>&1; then
+		echo "ok 1 - vpmu-sim --gdb against qemu-riscv32 -g # SKIP no $c"
+		echo "1..1"
+		exit 0
+	fi
+done
+tap_build vpmu-sim vpmu-cc
+export VPMU_CC_CACHE=$tmp/cache
+
+cat >"$tmp/prog.c" <<'EOF'
+#include <stdio.h>
+
+int counter;
+
+static __attribute__((noinline)) int square(int n)
+{
+	int r = n * n;
+
+	counter += r;
+	return r;
+}
+
+int main(void)
+{
+	int i, sum = 0;
+
+	for (i = 0; i < 4; i++)
+		sum += square(i);
+	printf("sum %d\n", sum);
+	return sum == 14 ? 3 : 1;
+}
+EOF
+"$BIN/vpmu-cc" -g -O0 -o "$tmp/prog.elf" "$tmp/prog.c" 2>"$tmp/cc.err"
+ok $? "vpmu-cc -g -O0: the program to debug"
+
+# The session: each stop's registers after a "STOP name" line.
+cat >"$tmp/cmds.gdb" <<'EOF'
+set pagination off
+set confirm off
+break square
+continue
+echo STOP break\n
+info registers
+stepi
+echo STOP stepi\n
+info registers
+step
+echo STOP step\n
+info registers
+delete
+watch counter
+continue
+echo STOP watch\n
+info registers
+delete
+continue
+EOF
+
+# A free TCP port (none listening on it now, if ss can tell): gdb
+# retries the connection while the target opens it.
+port() {
+	local p
+
+	for _ in $(seq 20); do
+		p=$((20000 + RANDOM % 20000))
+		command -v ss >/dev/null 2>&1 || break
+		ss -Htln "sport = :$p" 2>/dev/null | grep -q . || break
+	done
+	echo "$p"
+}
+
+# session NAME TARGET [GDB-COMMAND] - gdb's session against TARGET into
+# $tmp/NAME.gdb
+session() {
+	timeout 120 "$GDB" -batch -nx -ex "file $tmp/prog.elf" \
+		-ex "${3:-echo}" -ex "target remote $2" -x "$tmp/cmds.gdb" \
+		>"$tmp/$1.gdb" 2>&1
+}
+
+# regs NAME - "STOP reg value" lines of each stop: ra..t6 (gdb does not
+# show zero) and pc, sp left out
+regs() {
+	awk '$1 == "STOP" { stop = $2; next }
+	     stop != "" && $2 ~ /^0x/ && $1 != "sp" { print stop, $1, $2 }
+	     /^\[Inferior/ { stop = "" }' "$tmp/$1.gdb"
+}
+
+p=$(port)
+"$BIN/vpmu-sim" --gdb="$p" --stats "$tmp/prog.elf" >"$tmp/v.out" \
+	2>"$tmp/v.stats" &
+vpid=$!
+session vpmu "localhost:$p"
+wait $vpid
+vrc=$?
+q=$(port)
+[ "$q" = "$p" ] && q=$((p + 1))
+"$QEMU" -g "$q" "$tmp/prog.elf" >"$tmp/q.out" 2>/dev/null &
+qpid=$!
+# qemu-user has no watchpoints: gdb's own, stepping, stop where a
+# RISC-V hardware one does (before the store, which gdb steps over)
+session qemu "localhost:$q" "set can-use-hw-watchpoints 0"
+wait $qpid
+qrc=$?
+
+grep -q '^Breakpoint 1, square (n=0)' "$tmp/vpmu.gdb"
+ok $? "vpmu-sim --gdb: gdb stops at the breakpoint on square()"
+[ "$(grep -c '^STOP' "$tmp/vpmu.gdb")" = 4 ] &&
+	grep -q '^Hardware watchpoint 2: counter' "$tmp/vpmu.gdb" &&
+	grep -A3 '^Old value = 0' "$tmp/vpmu.gdb" |
+	tr '\n' ' ' | grep -q 'New value = 1 square (n=1) at .*prog.c:10'
+ok $? "vpmu-sim --gdb: four stops, the write watchpoint on counter after its store"
+regs vpmu >"$tmp/vpmu.regs"
+regs qemu >"$tmp/qemu.regs"
+[ "$(wc -l <"$tmp/vpmu.regs")" = $((4 * 31)) ] &&
+	diff "$tmp/qemu.regs" "$tmp/vpmu.regs" >"$tmp/regs.diff"
+ok $? "every register but sp at each stop as under qemu-riscv32 -g"
+[ -s "$tmp/regs.diff" ] && sed 's/^/# /' "$tmp/regs.diff"
+grep -q 'exited with code 03\]' "$tmp/vpmu.gdb" &&
+	grep -q 'exited with code 03\]' "$tmp/qemu.gdb"
+ok $? "gdb sees the program exit with code 3, as under qemu-riscv32"
+[ "$vrc" = 3 ] && [ "$qrc" = 3 ] && cmp -s "$tmp/v.out" "$tmp/q.out"
+ok $? "vpmu-sim --gdb exits 3 ($vrc), qemu-riscv32 too ($qrc), same output"
+
+"$BIN/vpmu-sim" --stats "$tmp/prog.elf" >"$tmp/u.out" 2>"$tmp/u.stats"
+grep -v -e '^tc ' -e 'waiting for gdb' "$tmp/v.stats" >"$tmp/v.cmp"
+grep -v '^tc ' "$tmp/u.stats" >"$tmp/u.cmp"
+grep -q '^event insns [1-9]' "$tmp/u.cmp" &&
+	diff "$tmp/u.cmp" "$tmp/v.cmp" >"$tmp/stats.diff"
+ok $? "--stats after the debugged run as after an undebugged one"
+[ -s "$tmp/stats.diff" ] && sed 's/^/# /' "$tmp/stats.diff"
+
+sock=$tmp/gdb.sock
+"$BIN/vpmu-sim" --gdb="unix:$sock" "$tmp/prog.elf" >/dev/null \
+	2>"$tmp/unix.err" &
+vpid=$!
+# gdb does not retry a Unix socket: wait until vpmu-sim listens
+for _ in $(seq 100); do
+	grep -q 'waiting for gdb' "$tmp/unix.err" && break
+	sleep 0.1
+done
+# 8 KiB of code read (m), written to free memory (M) and read back; a
+# register written (P) and read (p)
+timeout 60 "$GDB" -batch -nx -ex "file $tmp/prog.elf" \
+	-ex "target remote $sock" -ex 'break main' -ex continue \
+	-ex "dump binary memory $tmp/a.bin 0x10000 0x12000" \
+	-ex "restore $tmp/a.bin binary 0x30000" \
+	-ex "dump binary memory $tmp/b.bin 0x30000 0x32000" \
+	-ex 'set var $t6 = 0x1234abcd' -ex 'echo T6 \n' -ex 'p/x $t6' \
+	-ex continue >"$tmp/unix.gdb" 2>&1
+wait $vpid
+vrc=$?
+grep -q '^Breakpoint 1, main ()' "$tmp/unix.gdb" &&
+	grep -q 'exited with code 03\]' "$tmp/unix.gdb" && [ "$vrc" = 3 ]
+st=$?
+ok $st "--gdb=unix:PATH: a session to the exit on a Unix socket"
+[ $st = 0 ] || sed 's/^/# /' "$tmp/unix.err" "$tmp/unix.gdb"
+[ "$(stat -c %s "$tmp/a.bin" 2>/dev/null)" = 8192 ] &&
+	cmp -s "$tmp/a.bin" "$tmp/b.bin" &&
+	grep -A1 '^T6' "$tmp/unix.gdb" | grep -q '= 0x1234abcd'
+ok $? "memory read and written in 2 KiB packets, a register written"
+
+printf 'volatile int i;\nint main(void)\n{\n\tfor (;;)\n\t\ti++;\n}\n' \
+	>"$tmp/loop.c"
+"$BIN/vpmu-cc" -O0 -o "$tmp/loop.elf" "$tmp/loop.c" 2>>"$tmp/cc.err"
+
+# put BODY - send the packet $BODY#checksum to fd 3
+put() {
+	local b=$1 s=0 i
+
+	for ((i = 0; i < ${#b}; i++)); do
+		s=$(((s + $(printf '%d' "'${b:i:1}")) & 255))
+	done
+	printf '$%s#%02x' "$b" "$s" >&3
+}
+
+# reply - the body of the next packet on fd 3 (acks skipped), in $body
+reply() {
+	local c
+
+	body=
+	while IFS= read -r -N1 -t 10 c <&3 && [ "$c" != '$' ]; do :; done
+	while IFS= read -r -N1 -t 10 c <&3 && [ "$c" != '#' ]; do
+		body+=$c
+	done
+	read -r -N2 -t 10 c <&3
+}
+
+# raw PORT BUDGET - vpmu-sim --gdb=PORT -b BUDGET on loop.elf, fd 3 to it
+raw() {
+	"$BIN/vpmu-sim" -b "$2" --gdb="$1" "$tmp/loop.elf" >/dev/null \
+		2>"$tmp/raw.err" &
+	vpid=$!
+	for _ in $(seq 100); do
+		grep -q 'waiting for gdb' "$tmp/raw.err" && break
+		sleep 0.1
+	done
+	exec 3<>"/dev/tcp/127.0.0.1/$1"
+}
+
+p=$(port)
+raw "$p" 100G
+put c
+sleep 0.5
+printf '\003' >&3
+reply
+r1=$body
+put p20
+reply
+r2=$body
+put k
+reply
+exec 3<&-
+wait $vpid
+vrc=$?
+[ "$r1" = T02 ] && [[ $r2 =~ ^[0-9a-f]{8}$ ]] && [ "$vrc" = 137 ] &&
+	grep -q 'killed by gdb' "$tmp/raw.err"
+ok $? "Ctrl-C stops a running loop ($r1, pc $r2), k kills it (exit $vrc)"
+
+p=$(port)
+raw "$p" 1M
+put c
+reply
+r1=$body
+put c
+reply
+r2=$body
+exec 3<&-
+wait $vpid
+vrc=$?
+[ "$r1" = T18 ] && [ "$r2" = X18 ] && [ "$vrc" = 124 ]
+ok $? "the budget's end: $r1 (SIGXCPU), then $r2, exit $vrc"
+
+"$BIN/vpmu-sim" --gdb=port "$tmp/prog.elf" >/dev/null 2>"$tmp/bad.err"
+[ $? = 125 ] && grep -q "bad --gdb 'port'" "$tmp/bad.err"
+ok $? "--gdb=port: refused, exit 125"
+
+tap_done

@@ -1,0 +1,879 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vpmu_gdb.c - vpmu-sim --gdb: the GDB remote serial protocol for an RV32
+ * ELF program on the host engine (vpmu_gdb.h).
+ *
+ * The packets served: qSupported, qXfer:features:read (the target
+ * description: org.gnu.gdb.riscv.cpu, x0..x31 and pc), ?, g, G, p, P
+ * (x0..x31; pc read only: the next instruction is already fetched), m,
+ * M, Z0/z0 and Z1/z1 (breakpoints), Z2/z2 (write watchpoints: the
+ * stores of the instruction set, not the system calls' writes),
+ * s, c, vCont, D, k, and Ctrl-C (0x03) during a continue.  Anything else
+ * gets the empty reply (not supported).
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+
+#include "vpmu_cli.h"
+#include "vpmu_engine.h"
+#include "vpmu_gdb.h"
+
+#define GDB_PKT_MAX	4096	/* PacketSize (qSupported) */
+#define GDB_BUF		(2 * GDB_PKT_MAX + 16)	/* a packet, even hex */
+#define GDB_NBP		64	/* breakpoints */
+#define GDB_NWP		8	/* write watchpoints */
+#define GDB_CHUNK	BIT(22)	/* cycles between Ctrl-C polls */
+#define GDB_POLL_INSNS	4096	/* stepped instructions between polls */
+
+/* Signals in stop replies, as gdb numbers them. */
+#define GDB_SIGINT	2
+#define GDB_SIGILL	4
+#define GDB_SIGTRAP	5
+#define GDB_SIGSEGV	11
+#define GDB_SIGXCPU	24
+
+struct gdb_wp {
+	uint32_t addr, len;
+};
+
+struct gdb {
+	const struct vpmu_gdb_target *t;
+	struct vpmu_elf_end *end;
+	int fd;
+	uint64_t left;			/* cycles of the budget left */
+	uint8_t in[GDB_BUF];		/* bytes read, not yet taken */
+	size_t in_pos, in_len;
+	bool intr;			/* a Ctrl-C came in */
+	bool dead;			/* stopped for good: the next resume ends */
+	uint32_t bp[GDB_NBP];
+	unsigned int nbp;
+	struct gdb_wp wp[GDB_NWP];
+	unsigned int nwp;
+	uint32_t hit_wp;		/* the watchpoint that stopped it */
+};
+
+/* How a resume ended (gdb_insn(), gdb_resume()). */
+enum { RES_STEP, RES_EXIT, RES_DEAD, RES_BP, RES_WP, RES_INTR };
+
+/* ---- the connection ------------------------------------------------------ */
+
+int vpmu_gdb_check_where(const char *arg)
+{
+	struct sockaddr_un un;
+	unsigned long port;
+	char *end;
+
+	if (!strncmp(arg, "unix:", 5))
+		return arg[5] && strlen(arg + 5) < sizeof(un.sun_path) ? 0 : -1;
+	port = strtoul(arg, &end, 10);
+	return *arg && !*end && port && port <= 65535 ? 0 : -1;
+}
+
+/* A listening socket on @where, or -1 after saying why. */
+static int gdb_listen(const char *where)
+{
+	struct sockaddr_in in = { .sin_family = AF_INET };
+	struct sockaddr_un un = { .sun_family = AF_UNIX };
+	struct sockaddr *sa = (struct sockaddr *)&in;
+	socklen_t len = sizeof(in);
+	int fd, one = 1;
+
+	if (!strncmp(where, "unix:", 5)) {
+		strcpy(un.sun_path, where + 5);
+		unlink(un.sun_path);
+		sa = (struct sockaddr *)&un;
+		len = sizeof(un);
+	} else {
+		in.sin_port = htons(atoi(where));
+		in.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	}
+	fd = socket(sa->sa_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one,
+				 sizeof(one)) ||
+	    bind(fd, sa, len) || listen(fd, 1)) {
+		vpmu_err(NULL, 0, "--gdb=%s: %s", where, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* Wait for gdb: the connection's socket, or -1 after saying why not. */
+static int gdb_accept(const char *where)
+{
+	int lfd = gdb_listen(where), fd;
+
+	if (lfd < 0)
+		return -1;
+	fprintf(stderr, "%s: waiting for gdb on %s%s\n", vpmu_prog,
+		strncmp(where, "unix:", 5) ? "localhost:" : "", where);
+	do {
+		fd = accept(lfd, NULL, NULL);
+	} while (fd < 0 && errno == EINTR);
+	if (fd < 0)
+		vpmu_err(NULL, 0, "--gdb=%s: %s", where, strerror(errno));
+	close(lfd);
+	if (!strncmp(where, "unix:", 5))
+		unlink(where + 5);
+	return fd;
+}
+
+static bool gdb_send_all(struct gdb *g, const void *p, size_t n)
+{
+	const char *c = p;
+	ssize_t w;
+
+	while (n) {
+		w = send(g->fd, c, n, MSG_NOSIGNAL);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return false;
+		c += w;
+		n -= w;
+	}
+	return true;
+}
+
+/* The next byte from gdb (waiting for it), or -1 at the end. */
+static int gdb_getc(struct gdb *g)
+{
+	ssize_t r;
+
+	if (g->in_pos == g->in_len) {
+		do {
+			r = recv(g->fd, g->in, sizeof(g->in), 0);
+		} while (r < 0 && errno == EINTR);
+		if (r <= 0)
+			return -1;
+		g->in_pos = 0;
+		g->in_len = r;
+	}
+	return g->in[g->in_pos++];
+}
+
+/* Send the packet @body ("$body#ck"); gdb's '+' is read with the next. */
+static bool gdb_put(struct gdb *g, const char *body)
+{
+	static char pkt[GDB_BUF + 8];
+	unsigned int ck = 0;
+	size_t n = strlen(body), i;
+
+	for (i = 0; i < n; i++)
+		ck += (uint8_t)body[i];
+	pkt[0] = '$';
+	memcpy(pkt + 1, body, n);
+	snprintf(pkt + 1 + n, 4, "#%02x", ck & 0xff);
+	return gdb_send_all(g, pkt, n + 4);
+}
+
+/*
+ * The next packet's body into @buf (NUL-terminated, acknowledged), or
+ * false at the end of the connection.  A Ctrl-C between packets sets
+ * g->intr.
+ */
+static bool gdb_get(struct gdb *g, char *buf)
+{
+	size_t n;
+	int c;
+
+	for (;;) {
+		c = gdb_getc(g);
+		if (c < 0)
+			return false;
+		if (c == 0x03)
+			g->intr = true;
+		if (c != '$')
+			continue;
+		n = 0;
+		while ((c = gdb_getc(g)) >= 0 && c != '#')
+			if (n < GDB_BUF - 1)
+				buf[n++] = c;
+		buf[n] = 0;
+		if (c < 0 || gdb_getc(g) < 0 || gdb_getc(g) < 0)
+			return false;
+		return gdb_send_all(g, "+", 1);
+	}
+}
+
+/* True if a Ctrl-C is waiting (the bytes before it are dropped). */
+static bool gdb_poll_intr(struct gdb *g)
+{
+	struct pollfd p = { .fd = g->fd, .events = POLLIN };
+	int c;
+
+	while (g->in_pos < g->in_len || poll(&p, 1, 0) > 0) {
+		c = gdb_getc(g);
+		if (c < 0 || c == 0x03)
+			return true;	/* gone: stop, and end at the next read */
+	}
+	return false;
+}
+
+/* ---- hex ----------------------------------------------------------------- */
+
+static int hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* @n bytes from the hex at @s into @out; false if short or not hex. */
+static bool unhex(const char *s, uint8_t *out, size_t n)
+{
+	size_t i;
+	int h, l;
+
+	for (i = 0; i < n; i++) {
+		h = hexval(s[2 * i]);
+		l = h < 0 ? -1 : hexval(s[2 * i + 1]);
+		if (l < 0)
+			return false;
+		out[i] = h << 4 | l;
+	}
+	return true;
+}
+
+static char *tohex(char *p, const uint8_t *b, size_t n)
+{
+	static const char d[] = "0123456789abcdef";
+
+	while (n--) {
+		*p++ = d[*b >> 4];
+		*p++ = d[*b++ & 15];
+	}
+	*p = 0;
+	return p;
+}
+
+/* A 32-bit register value as gdb has it: little-endian bytes in hex. */
+static char *reg_hex(char *p, uint32_t v)
+{
+	uint8_t b[4] = { v, v >> 8, v >> 16, v >> 24 };
+
+	return tohex(p, b, 4);
+}
+
+static uint32_t le32(const uint8_t *b)
+{
+	return b[0] | b[1] << 8 | b[2] << 16 | (uint32_t)b[3] << 24;
+}
+
+/* "ADDR,LEN" at @s: the pointer after them, or NULL if malformed. */
+static const char *addr_len(const char *s, uint32_t *addr, uint32_t *len)
+{
+	char *end;
+
+	*addr = strtoul(s, &end, 16);
+	if (end == s || *end != ',')
+		return NULL;
+	s = end + 1;
+	*len = strtoul(s, &end, 16);
+	return end == s ? NULL : end;
+}
+
+/* ---- registers and memory --------------------------------------------------- */
+
+static uint32_t gdb_reg(const struct gdb *g, unsigned int i)
+{
+	return vpmu_engine_reg(g->t->e, i < 32 ? VPMU_OPND_R0 + i :
+			       VPMU_OPND_PC);
+}
+
+/*
+ * Write x@i (pc: only its own value, as G sends it); false if the engine
+ * cannot (pc: the next instruction is fetched already).
+ */
+static bool gdb_set_reg(struct gdb *g, unsigned int i, uint32_t v)
+{
+	if (i == 32)
+		return v == gdb_reg(g, 32);
+	return i < 32 && !vpmu_engine_set_reg(g->t->e, VPMU_OPND_R0 + i, v);
+}
+
+static void cmd_regs(struct gdb *g, char *out)
+{
+	unsigned int i;
+	char *p = out;
+
+	for (i = 0; i <= 32; i++)
+		p = reg_hex(p, gdb_reg(g, i));
+}
+
+static const char *cmd_set_regs(struct gdb *g, const char *s)
+{
+	uint8_t b[33 * 4];
+	unsigned int i;
+
+	if (strlen(s) < 2 * sizeof(b) || !unhex(s, b, sizeof(b)))
+		return "E01";
+	for (i = 1; i <= 32; i++)
+		if (!gdb_set_reg(g, i, le32(b + 4 * i)))
+			return "E01";
+	return "OK";
+}
+
+static const char *cmd_reg(struct gdb *g, const char *s, char *out)
+{
+	unsigned long i = strtoul(s, NULL, 16);
+
+	if (i > 32)
+		return "E01";
+	reg_hex(out, gdb_reg(g, i));
+	return out;
+}
+
+static const char *cmd_set_reg(struct gdb *g, const char *s)
+{
+	char *end;
+	unsigned long i = strtoul(s, &end, 16);
+	uint8_t b[4];
+
+	if (*end != '=' || !unhex(end + 1, b, 4) || !gdb_set_reg(g, i, le32(b)))
+		return "E01";
+	return "OK";
+}
+
+static bool in_mem(const struct gdb *g, uint32_t addr, uint32_t len)
+{
+	return addr <= g->t->mem_size && len <= g->t->mem_size - addr;
+}
+
+static const char *cmd_mem(struct gdb *g, const char *s, char *out)
+{
+	uint32_t addr, len;
+
+	if (!addr_len(s, &addr, &len) || len > GDB_PKT_MAX)
+		return "E01";
+	if (!in_mem(g, addr, len))
+		return "E14";
+	tohex(out, g->t->mem + addr, len);
+	return out;
+}
+
+static const char *cmd_set_mem(struct gdb *g, const char *s)
+{
+	uint32_t addr, len;
+
+	s = addr_len(s, &addr, &len);
+	if (!s || *s != ':')
+		return "E01";
+	if (!in_mem(g, addr, len))
+		return "E14";
+	if (strlen(s + 1) < 2 * (size_t)len ||
+	    !unhex(s + 1, g->t->mem + addr, len))
+		return "E01";
+	/* the translation cache compares what it translated again */
+	vpmu_engine_mem_written(g->t->e);
+	return "OK";
+}
+
+/* ---- breakpoints and watchpoints ----------------------------------------- */
+
+static int bp_find(const struct gdb *g, uint32_t addr)
+{
+	unsigned int i;
+
+	for (i = 0; i < g->nbp; i++)
+		if (g->bp[i] == addr)
+			return i;
+	return -1;
+}
+
+static int wp_find(const struct gdb *g, uint32_t addr, uint32_t len)
+{
+	unsigned int i;
+
+	for (i = 0; i < g->nwp; i++)
+		if (g->wp[i].addr == addr && g->wp[i].len == len)
+			return i;
+	return -1;
+}
+
+static const char *bp_set(struct gdb *g, uint32_t addr, bool insert)
+{
+	int i = bp_find(g, addr);
+
+	if (insert && i < 0) {
+		if (g->nbp == GDB_NBP)
+			return "E01";
+		g->bp[g->nbp++] = addr;
+	} else if (!insert && i >= 0) {
+		g->bp[i] = g->bp[--g->nbp];
+	}
+	return "OK";
+}
+
+static const char *wp_set(struct gdb *g, uint32_t addr, uint32_t len,
+			  bool insert)
+{
+	int i = wp_find(g, addr, len);
+
+	if (insert && i < 0) {
+		if (g->nwp == GDB_NWP || !len || !in_mem(g, addr, len))
+			return "E01";
+		g->wp[g->nwp++] = (struct gdb_wp){ .addr = addr, .len = len };
+	} else if (!insert && i >= 0) {
+		g->wp[i] = g->wp[--g->nwp];
+	}
+	return "OK";
+}
+
+/* Z0..Z2 and z0..z2: "TYPE,ADDR,KIND". */
+static const char *cmd_point(struct gdb *g, const char *s, bool insert)
+{
+	uint32_t addr, kind;
+
+	if (!s[0] || s[1] != ',' || !addr_len(s + 2, &addr, &kind))
+		return "E01";
+	switch (s[0]) {
+	case '0':
+	case '1':
+		return bp_set(g, addr, insert);
+	case '2':
+		return wp_set(g, addr, kind, insert);
+	default:
+		return "";
+	}
+}
+
+/*
+ * The bytes the RV32 instruction @insn writes with the registers @g's
+ * program has now: 0 if it is not a store (SB, SH, SW, SC.W and the
+ * AMOs, C.SW, C.SWSP), else their number and *@addr.
+ */
+static uint32_t store_at(const struct gdb *g, uint32_t insn, uint32_t *addr)
+{
+	uint32_t rs1 = insn >> 15 & 31, f3 = insn >> 12 & 7;
+
+	switch (insn & 3) {
+	case 0:			/* C.SW: offset[5:3|2|6] */
+		if ((insn >> 13 & 7) != 6)
+			return 0;
+		*addr = gdb_reg(g, 8 + (insn >> 7 & 7)) +
+			((insn >> 7 & 0x38) | (insn >> 4 & 4) |
+			 (insn << 1 & 0x40));
+		return 4;
+	case 2:			/* C.SWSP: offset[5:2|7:6] */
+		if ((insn >> 13 & 7) != 6)
+			return 0;
+		*addr = gdb_reg(g, 2) + ((insn >> 7 & 0x3c) |
+					 (insn >> 1 & 0xc0));
+		return 4;
+	case 1:
+		return 0;
+	}
+	if ((insn & 0x7f) == 0x23 && f3 < 3) {	/* SB, SH, SW */
+		*addr = gdb_reg(g, rs1) + (((int32_t)insn >> 20 & ~31) |
+					   (insn >> 7 & 31));
+		return 1u << f3;
+	}
+	if ((insn & 0x7f) == 0x2f && f3 == 2 && (insn >> 27) != 2) {
+		*addr = gdb_reg(g, rs1);	/* SC.W, AMOs (not LR.W) */
+		return 4;
+	}
+	return 0;
+}
+
+/*
+ * True if the instruction at pc stores to a watched location (hit_wp
+ * set): gdb takes a RISC-V watchpoint before the store, and steps over
+ * it itself.
+ */
+static bool wp_hit(struct gdb *g)
+{
+	uint32_t pc = gdb_reg(g, 32), insn, addr, n;
+	const struct gdb_wp *w;
+	unsigned int i;
+
+	if (!in_mem(g, pc, 4))
+		return false;
+	insn = le32(g->t->mem + pc);
+	n = store_at(g, insn, &addr);
+	for (i = 0; n && i < g->nwp; i++) {
+		w = &g->wp[i];
+		if (addr < w->addr + w->len && w->addr < addr + n) {
+			g->hit_wp = addr > w->addr ? addr : w->addr;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* ---- running ------------------------------------------------------------ */
+
+/*
+ * The engine stopped with @s: serve an ecall as vpmu_elf_loop() does.
+ * RES_STEP if the program goes on, RES_EXIT if it exited, RES_DEAD if
+ * it stopped otherwise (end->st says how).
+ */
+static int gdb_stopped(struct gdb *g, const struct vpmu_stop *s)
+{
+	struct vpmu_engine *e = g->t->e;
+	struct vpmu_elf_end *end = g->end;
+	uint32_t x[32];
+	unsigned int i;
+
+	end->cycles += s->cycles;
+	g->left -= s->cycles < g->left ? s->cycles : g->left;
+	end->st = (struct vpmu_elf_stop){
+		.stop = s->reason, .code = s->code, .addr = s->addr,
+		.ipc = s->ipc, .cycles = s->cycles,
+	};
+	if (s->reason == VPMU_STOP_BUDGET)
+		return g->left ? RES_STEP : RES_DEAD;
+	if (s->reason != VPMU_STOP_TRAP || s->code != VPMU_RV_TRAP_ECALL)
+		return RES_DEAD;
+	for (i = 0; i < 32; i++)
+		x[i] = vpmu_engine_reg(e, VPMU_OPND_R0 + i);
+	vpmu_sys_call(x, g->t->mem, g->t->mem_size, &end->res);
+	if (end->res.exited)
+		return RES_EXIT;
+	vpmu_engine_mem_written(e);	/* a read() may have */
+	vpmu_engine_set_reg(e, VPMU_OPND_R0 + 10, end->res.a0);
+	if (vpmu_engine_trap_return(e) || !g->left) {
+		end->st.stop = VPMU_RUN_BUDGET;
+		return RES_DEAD;
+	}
+	return RES_STEP;
+}
+
+/*
+ * One RV32 instruction: runs of one cycle, a microword each, until the
+ * engine retires one (VPMU_EV_INSNS; an ecall retires after the
+ * microword its TRAP returns to).  RES_STEP, RES_EXIT or RES_DEAD.
+ */
+static int gdb_insn(struct gdb *g)
+{
+	struct vpmu_engine *e = g->t->e;
+	u64 n0 = vpmu_engine_event_total(e, VPMU_EV_INSNS);
+	struct vpmu_stop s;
+	int r;
+
+	for (;;) {
+		vpmu_engine_run(e, 1, &s);
+		r = gdb_stopped(g, &s);
+		if (r != RES_STEP)
+			return r;
+		if (vpmu_engine_event_total(e, VPMU_EV_INSNS) != n0)
+			return RES_STEP;
+	}
+}
+
+/* Continue instruction by instruction: breakpoints and watchpoints. */
+static int gdb_cont_step(struct gdb *g)
+{
+	unsigned long n = 0;
+	int r;
+
+	for (;;) {
+		r = gdb_insn(g);
+		if (r != RES_STEP)
+			return r;
+		if (bp_find(g, gdb_reg(g, 32)) >= 0)
+			return RES_BP;
+		if (g->nwp && wp_hit(g))
+			return RES_WP;
+		if (!(++n % GDB_POLL_INSNS) && gdb_poll_intr(g))
+			return RES_INTR;
+	}
+}
+
+/*
+ * Continue with no breakpoint or watchpoint: the engine runs in chunks
+ * of GDB_CHUNK cycles (the counts are those of one run), Ctrl-C polled
+ * between them; after one the instruction under way is finished.
+ */
+static int gdb_cont_fast(struct gdb *g)
+{
+	struct vpmu_stop s;
+	int r;
+
+	for (;;) {
+		vpmu_engine_run(g->t->e, g->left < GDB_CHUNK ? g->left :
+				GDB_CHUNK, &s);
+		r = gdb_stopped(g, &s);
+		if (r != RES_STEP)
+			return r;
+		if (gdb_poll_intr(g)) {
+			r = gdb_insn(g);
+			return r == RES_STEP ? RES_INTR : r;
+		}
+	}
+}
+
+/* The signal a program that stopped for good reports (end->st). */
+static int gdb_dead_sig(const struct gdb *g)
+{
+	const struct vpmu_elf_stop *st = &g->end->st;
+
+	if (st->stop == VPMU_RUN_BUDGET)
+		return GDB_SIGXCPU;
+	if (st->stop == VPMU_RUN_TRAP && st->code == VPMU_RV_TRAP_EBREAK)
+		return GDB_SIGTRAP;
+	if (st->stop == VPMU_RUN_TRAP || st->stop == VPMU_RUN_HALT)
+		return GDB_SIGILL;
+	return GDB_SIGSEGV;
+}
+
+/* The stop reply for @r into @out. */
+static const char *stop_reply(struct gdb *g, int r, char *out)
+{
+	switch (r) {
+	case RES_EXIT:
+		snprintf(out, 8, "W%02x", g->end->res.status);
+		break;
+	case RES_DEAD:
+		g->dead = true;
+		snprintf(out, 8, "T%02x", gdb_dead_sig(g));
+		break;
+	case RES_BP:
+		strcpy(out, "T05swbreak:;");
+		break;
+	case RES_WP:
+		snprintf(out, 32, "T05watch:%x;", g->hit_wp);
+		break;
+	case RES_INTR:
+		snprintf(out, 8, "T%02x", GDB_SIGINT);
+		break;
+	default:
+		snprintf(out, 8, "T%02x", GDB_SIGTRAP);
+	}
+	return out;
+}
+
+/* s (@step) or c: the stop reply, or after a stop for good "X<sig>". */
+static const char *gdb_resume(struct gdb *g, bool step, char *out)
+{
+	int r;
+
+	if (g->dead) {
+		snprintf(out, 8, "X%02x", gdb_dead_sig(g));
+		return out;
+	}
+	g->intr = false;
+	if (step)
+		r = gdb_insn(g);
+	else if (g->nbp || g->nwp)
+		r = gdb_cont_step(g);
+	else
+		r = gdb_cont_fast(g);
+	return stop_reply(g, r, out);
+}
+
+/* ---- packets ------------------------------------------------------------- */
+
+static const char *const reg_names[32] = {
+	"zero", "ra", "sp", "gp", "tp", "t0", "t1", "t2", "fp", "s1",
+	"a0", "a1", "a2", "a3", "a4", "a5", "a6", "a7", "s2", "s3",
+	"s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "t3", "t4",
+	"t5", "t6",
+};
+
+/* The target description: a 32-bit RISC-V with x0..x31 and pc. */
+static void target_xml(struct vpmu_buf *x)
+{
+	unsigned int i;
+
+	vpmu_buf_printf(x, "<?xml version=\"1.0\"?>\n"
+			"<!DOCTYPE target SYSTEM \"gdb-target.dtd\">\n"
+			"<target version=\"1.0\">\n"
+			"<architecture>riscv:rv32</architecture>\n"
+			"<feature name=\"org.gnu.gdb.riscv.cpu\">\n");
+	for (i = 0; i < 32; i++)
+		vpmu_buf_printf(x, "<reg name=\"%s\" bitsize=\"32\" type=\"%s\" regnum=\"%u\"/>\n",
+				reg_names[i], i == 2 ? "data_ptr" : "int", i);
+	vpmu_buf_printf(x, "<reg name=\"pc\" bitsize=\"32\" type=\"code_ptr\" regnum=\"32\"/>\n"
+			"</feature>\n</target>\n");
+}
+
+/* qXfer:features:read:target.xml:OFF,LEN */
+static const char *cmd_xfer(const char *s, char *out)
+{
+	static const char pre[] = "qXfer:features:read:target.xml:";
+	struct vpmu_buf x = { 0 };
+	uint32_t off, len;
+
+	if (strncmp(s, pre, sizeof(pre) - 1))
+		return "";
+	if (!addr_len(s + sizeof(pre) - 1, &off, &len))
+		return "E01";
+	target_xml(&x);
+	if (len > GDB_PKT_MAX - 2)
+		len = GDB_PKT_MAX - 2;
+	if (off >= x.len) {
+		strcpy(out, "l");
+	} else {
+		if (len > x.len - off)
+			len = x.len - off;
+		out[0] = off + len < x.len ? 'm' : 'l';
+		memcpy(out + 1, x.p + off, len);
+		out[len + 1] = 0;
+	}
+	vpmu_buf_free(&x);
+	return out;
+}
+
+static const char *cmd_query(const char *s, char *out)
+{
+	if (!strncmp(s, "qSupported", 10))
+		return "PacketSize=1000;qXfer:features:read+;swbreak+;hwbreak+;vContSupported+";
+	if (!strncmp(s, "qXfer:", 6))
+		return cmd_xfer(s, out);
+	if (!strcmp(s, "qAttached"))
+		return "1";
+	if (!strcmp(s, "qC"))
+		return "QC1";
+	if (!strcmp(s, "qfThreadInfo"))
+		return "m1";
+	if (!strcmp(s, "qsThreadInfo"))
+		return "l";
+	if (!strcmp(s, "qOffsets"))
+		return "Text=0;Data=0;Bss=0";
+	if (!strncmp(s, "qSymbol", 7))
+		return "OK";
+	return "";
+}
+
+/* vCont? and vCont;ACTION[:thread]...: the first action says. */
+static const char *cmd_vcont(struct gdb *g, const char *s, char *out)
+{
+	if (!strcmp(s, "vCont?"))
+		return "vCont;c;C;s;S";
+	if (strncmp(s, "vCont;", 6))
+		return "";
+	return gdb_resume(g, s[6] == 's' || s[6] == 'S', out);
+}
+
+/*
+ * One packet @s: its reply (maybe in @out), or NULL if the session ends
+ * with it (k: killed, D: detached, after its OK).
+ */
+static const char *gdb_cmd(struct gdb *g, const char *s, char *out)
+{
+	switch (s[0]) {
+	case '?':
+		return g->dead ? stop_reply(g, RES_DEAD, out) : "S05";
+	case 'g':
+		cmd_regs(g, out);
+		return out;
+	case 'G':
+		return cmd_set_regs(g, s + 1);
+	case 'p':
+		return cmd_reg(g, s + 1, out);
+	case 'P':
+		return cmd_set_reg(g, s + 1);
+	case 'm':
+		return cmd_mem(g, s + 1, out);
+	case 'M':
+		return cmd_set_mem(g, s + 1);
+	case 'Z':
+	case 'z':
+		return cmd_point(g, s + 1, s[0] == 'Z');
+	case 's':
+	case 'c':
+		return gdb_resume(g, s[0] == 's', out);
+	case 'S':
+	case 'C':
+		return gdb_resume(g, s[0] == 'S', out);
+	case 'v':
+		return cmd_vcont(g, s, out);
+	case 'q':
+		return cmd_query(s, out);
+	case 'H':
+	case 'T':
+		return "OK";
+	case 'k':
+	case 'D':
+		return NULL;
+	default:
+		return "";
+	}
+}
+
+/* After D: the program runs on to its end, as vpmu_elf_loop() runs it. */
+static int gdb_detached(struct gdb *g)
+{
+	struct vpmu_stop s;
+	int r;
+
+	if (g->dead)
+		return 0;
+	do {
+		vpmu_engine_run(g->t->e, g->left, &s);
+		r = gdb_stopped(g, &s);
+	} while (r == RES_STEP);
+	return 0;
+}
+
+/*
+ * After the program's end, gdb's ack and whatever else it sends, until
+ * it closes the connection (a second at most): closed first, a Unix
+ * socket would give gdb's ack EPIPE.
+ */
+static void gdb_drain(struct gdb *g)
+{
+	struct pollfd p = { .fd = g->fd, .events = POLLIN };
+
+	g->in_pos = g->in_len;
+	while (poll(&p, 1, 1000) > 0 && gdb_getc(g) >= 0)
+		g->in_pos = g->in_len;
+}
+
+/* Packets until the program ends or gdb ends the session. */
+static int gdb_session(struct gdb *g)
+{
+	static char buf[GDB_BUF], out[GDB_BUF];
+	const char *reply;
+
+	while (gdb_get(g, buf)) {
+		out[0] = 0;
+		reply = gdb_cmd(g, buf, out);
+		if (!reply) {
+			gdb_put(g, "OK");
+			return buf[0] == 'D' ? gdb_detached(g) : VPMU_GDB_KILLED;
+		}
+		if (!gdb_put(g, reply))
+			break;
+		if (reply[0] == 'W' || reply[0] == 'X') {
+			gdb_drain(g);
+			return 0;
+		}
+	}
+	return VPMU_GDB_KILLED;
+}
+
+int vpmu_gdb_run(const struct vpmu_gdb_target *t, struct vpmu_elf_end *end)
+{
+	struct gdb *g = calloc(1, sizeof(*g));
+	int ret;
+
+	if (!g)
+		abort();
+	memset(end, 0, sizeof(*end));
+	g->t = t;
+	g->end = end;
+	g->left = t->budget;
+	g->fd = gdb_accept(t->where);
+	if (g->fd < 0) {
+		free(g);
+		return -1;
+	}
+	ret = gdb_session(g);
+	close(g->fd);
+	free(g);
+	return ret;
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * vpmu_gdb.h - vpmu-sim --gdb: a GDB remote serial protocol stub for a
+ * static RV32 ELF program on the host engine, so that gdb (gdb-multiarch,
+ * riscv64-unknown-elf-gdb) debugs it as it debugs one under
+ * qemu-riscv32 -g.  The stub stops only at instruction boundaries, which
+ * it finds through the public engine API alone: runs of one cycle (one
+ * microword each) until the retired-instruction total (VPMU_EV_INSNS)
+ * moves.  Breakpoints and watchpoints are the stub's: it never writes
+ * the guest's memory to stop, so the counts of a debugged run are those
+ * of an undebugged one.
+ */
+#ifndef _VPMU_GDB_H
+#define _VPMU_GDB_H
+
+#include <stdint.h>
+
+#include "vpmu_runner.h"
+
+struct vpmu_engine;
+
+/* What the program does under the debugger, and where gdb connects. */
+struct vpmu_gdb_target {
+	const char *where;	/* "PORT" (TCP, loopback) or "unix:PATH" */
+	struct vpmu_engine *e;	/* the program started on it */
+	uint8_t *mem;		/* its memory */
+	uint32_t mem_size;
+	uint64_t budget;	/* the whole run's cycles */
+};
+
+/* vpmu_gdb_run()'s result when gdb killed the program or went away. */
+#define VPMU_GDB_KILLED	1
+/* vpmu-sim's exit status then, as a shell sees a process killed (SIGKILL) */
+#define VPMU_GDB_EXIT_KILLED	137
+
+/*
+ * Wait for gdb on @t->where, then run the program as gdb says, serving
+ * its ecalls as vpmu_elf_loop() does, until it exits or stops otherwise
+ * (how it ended in @end, as vpmu_elf_loop() says it), or gdb kills it or
+ * disconnects (VPMU_GDB_KILLED).  A detach (D) runs it on to its end.
+ * 0, VPMU_GDB_KILLED, or -1 after saying why gdb could not connect.
+ */
+int vpmu_gdb_run(const struct vpmu_gdb_target *t, struct vpmu_elf_end *end);
+
+/* 0 if @arg is a valid --gdb argument: a port 1..65535 or unix:PATH. */
+int vpmu_gdb_check_where(const char *arg);
+
+#endif /* _VPMU_GDB_H */
