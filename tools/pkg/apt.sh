@@ -32,3 +32,12 @@ apt_retry() {
 	apt_get update >>"$log" 2>&1 || true
 	apt_get "$@" >>"$log" 2>&1
 }
+
+# apt_install_missing PKG... - install the packages a test found missing,
+# as root on a machine with apt; elsewhere, or with none given, nothing
+# (the test then says what it lacks and skips).
+apt_install_missing() {
+	[ $# -gt 0 ] && [ "$(id -u)" = 0 ] &&
+		command -v apt-get >/dev/null 2>&1 || return 0
+	apt_retry /dev/null install "$@" || true
+}

@@ -38,13 +38,10 @@ command -v "$QEMU" >/dev/null 2>&1 || pkgs="$pkgs qemu-user"
 command -v "$RVCC" >/dev/null 2>&1 || pkgs="$pkgs gcc-riscv64-unknown-elf"
 [ -f "$PICOLIBC/include/stdio.h" ] ||
 	pkgs="$pkgs picolibc-riscv64-unknown-elf"
-if [ -n "$pkgs" ] && [ "$(id -u)" = 0 ] &&
-   command -v apt-get >/dev/null 2>&1; then
-	# shellcheck source=../../pkg/apt.sh
-	. "$TOP/tools/pkg/apt.sh"
-	# shellcheck disable=SC2086 # one word per package
-	apt_retry /dev/null install $pkgs || true
-fi
+# shellcheck source=../../pkg/apt.sh
+. "$TOP/tools/pkg/apt.sh"
+# shellcheck disable=SC2086 # one word per package
+apt_install_missing $pkgs
 for c in "$GDB" "$QEMU" "$RVCC"; do
 	if ! command -v "$c" >/dev/null 2>&1; then
 		echo "ok 1 - vpmu-sim --gdb against qemu-riscv32 -g # SKIP no $c"

@@ -31,12 +31,10 @@ SIM=$BIN/vpmu-sim
 tap_build vpmu-as vpmu-hist vpmu-sim
 # --plot needs gnuplot, and the SVG checks xmllint (or python3): install
 # them when missing and we may (root, apt).
-if { ! command -v gnuplot || ! command -v xmllint; } >/dev/null 2>&1 &&
-   [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-	# shellcheck source=../../pkg/apt.sh
-	. "$HERE/../../pkg/apt.sh"
-	apt_retry /dev/null install gnuplot-nox libxml2-utils || true
-fi
+# shellcheck source=../../pkg/apt.sh
+. "$HERE/../../pkg/apt.sh"
+{ command -v gnuplot && command -v xmllint; } >/dev/null 2>&1 ||
+	apt_install_missing gnuplot-nox libxml2-utils
 
 # Little-endian binary fields.
 le32() {

@@ -14,12 +14,9 @@ set -u
 T=$BIN
 S=$SHARE
 tap_build vpmu-sim share rv32
-if ! command -v python3 >/dev/null 2>&1 && [ "$(id -u)" = 0 ] &&
-   command -v apt-get >/dev/null 2>&1; then
-	# shellcheck source=../../pkg/apt.sh
-	. "$TOP/tools/pkg/apt.sh"
-	apt_retry /dev/null install python3 || true
-fi
+# shellcheck source=../../pkg/apt.sh
+. "$TOP/tools/pkg/apt.sh"
+command -v python3 >/dev/null 2>&1 || apt_install_missing python3
 if ! command -v python3 >/dev/null 2>&1; then
 	echo "ok 1 - vpmu-sim --json # SKIP no python3"
 	echo "1..1"

@@ -38,13 +38,10 @@ pkgs=
 	pkgs="gcc-riscv64-unknown-elf qemu-user"
 [ -f "$PICOLIBC/include/stdio.h" ] ||
 	pkgs="$pkgs picolibc-riscv64-unknown-elf"
-if [ -n "$pkgs" ] && [ "$(id -u)" = 0 ] &&
-   command -v apt-get >/dev/null 2>&1; then
-	# shellcheck source=../../pkg/apt.sh
-	. "$TOP/tools/pkg/apt.sh"
-	# shellcheck disable=SC2086 # one word per package
-	apt_retry /dev/null install $pkgs || true
-fi
+# shellcheck source=../../pkg/apt.sh
+. "$TOP/tools/pkg/apt.sh"
+# shellcheck disable=SC2086 # one word per package
+apt_install_missing $pkgs
 if ! command -v "$RVCC" >/dev/null 2>&1 ||
    ! command -v "$QEMU" >/dev/null 2>&1; then
 	echo "ok 1 - RV32IM against qemu-riscv32 # SKIP no $RVCC or $QEMU"

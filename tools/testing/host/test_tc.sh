@@ -21,12 +21,10 @@ VPMU=$TOP/drivers/perf/vpmu/engine
 RVCC=${RV32_CC:-riscv64-unknown-elf-gcc}
 SEEDS=${TC_SEEDS:-2}
 
-if ! command -v "$RVCC" >/dev/null 2>&1 && [ "$(id -u)" = 0 ] &&
-   command -v apt-get >/dev/null 2>&1; then
-	# shellcheck source=../../pkg/apt.sh
-	. "$TOP/tools/pkg/apt.sh"
-	apt_retry /dev/null install gcc-riscv64-unknown-elf || true
-fi
+# shellcheck source=../../pkg/apt.sh
+. "$TOP/tools/pkg/apt.sh"
+command -v "$RVCC" >/dev/null 2>&1 ||
+	apt_install_missing gcc-riscv64-unknown-elf
 elfs=()
 if command -v "$RVCC" >/dev/null 2>&1; then
 	tap_build share rv32

@@ -152,11 +152,9 @@ done
 
 # ---- bash completion ------------------------------------------------------
 BC=/usr/share/bash-completion/bash_completion
-if [ ! -f "$BC" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-	# shellcheck source=../../pkg/apt.sh
-	. "$TOP/tools/testing/pkg/apt.sh"
-	apt_retry /dev/null install bash-completion || true
-fi
+# shellcheck source=../../pkg/apt.sh
+. "$TOP/tools/pkg/apt.sh"
+[ -f "$BC" ] || apt_install_missing bash-completion
 # complete FILE TOOL WORD...: what bash completes for the last WORD.
 complete_words() {
 	local file=$1
