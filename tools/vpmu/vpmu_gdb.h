@@ -26,6 +26,8 @@ struct vpmu_gdb_target {
 	uint8_t *mem;		/* its memory */
 	uint32_t mem_size;
 	uint64_t budget;	/* the whole run's cycles */
+	const void *img;	/* the image it runs, for the monitor */
+	size_t img_len;
 };
 
 /* vpmu_gdb_run()'s result when gdb killed the program or went away. */
@@ -44,5 +46,11 @@ int vpmu_gdb_run(const struct vpmu_gdb_target *t, struct vpmu_elf_end *end);
 
 /* 0 if @arg is a valid --gdb argument: a port 1..65535 or unix:PATH. */
 int vpmu_gdb_check_where(const char *arg);
+
+/*
+ * Wait for gdb on @where (vpmu_gdb_net.c): the connection's socket, or
+ * -1 after saying why not.
+ */
+int vpmu_gdb_accept(const char *where);
 
 #endif /* _VPMU_GDB_H */
