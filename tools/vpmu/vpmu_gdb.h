@@ -3,10 +3,11 @@
  * vpmu_gdb.h - vpmu-sim --gdb: a GDB remote serial protocol stub for a
  * static RV32 ELF program on the host engine, so that gdb (gdb-multiarch,
  * riscv64-unknown-elf-gdb) debugs it as it debugs one under
- * qemu-riscv32 -g.  The stub stops only at instruction boundaries, which
- * it finds through the public engine API alone: runs of one cycle (one
- * microword each) until the retired-instruction total (VPMU_EV_INSNS)
- * moves.  Breakpoints and watchpoints are the stub's: it never writes
+ * qemu-riscv32 -g.  The stub stops at instruction boundaries (inside an
+ * instruction only for its monitor's micro-PC breakpoints and microword
+ * steps, vpmu_gdb_mon.h), which it finds through the public engine API
+ * alone: runs of one cycle (one microword each) until the
+ * retired-instruction total (VPMU_EV_INSNS) moves.  Breakpoints and watchpoints are the stub's: it never writes
  * the guest's memory to stop, so the counts of a debugged run are those
  * of an undebugged one.
  */
