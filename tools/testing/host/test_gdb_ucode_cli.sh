@@ -89,7 +89,13 @@ monitor upc
 monitor udelete
 continue
 EOT
-p=$((20000 + RANDOM % 20000))
+# a free TCP port (none listening on it now, if ss can tell): gdb
+# retries the connection while vpmu-sim opens it
+for _ in $(seq 20); do
+	p=$((20000 + RANDOM % 20000))
+	command -v ss >/dev/null 2>&1 || break
+	ss -Htln "sport = :$p" 2>/dev/null | grep -q . || break
+done
 "$BIN/vpmu-sim" -m "$img" --gdb="$p" --stats "$tmp/prog.elf" \
 	>/dev/null 2>"$tmp/v.stats" &
 vpid=$!
@@ -108,7 +114,7 @@ section() {
 # listed - true if every "upc 0xADDR LABEL: TEXT" line on stdin has the
 # listing's microword at ADDR
 listed() {
-	local a l t
+	local a t
 
 	while read -r _ a _ t; do
 		[ "$(sed -n "$((a + 1))p" "$tmp/uw")" = "$t" ] || return 1
