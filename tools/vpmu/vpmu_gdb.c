@@ -558,10 +558,13 @@ static int gdb_insn(struct gdb *g, bool ubp)
 	}
 }
 
-/* monitor ustep [N]: N microwords (1 by default), then where it is. */
+/*
+ * monitor ustep [N]: N microwords (1 by default), then where it is; a
+ * Ctrl-C ends a long one early.
+ */
 static int gdb_ustep(struct gdb *g, const char *arg, struct vpmu_buf *out)
 {
-	unsigned long n = *arg ? strtoul(arg, NULL, 0) : 1;
+	unsigned long n = *arg ? strtoul(arg, NULL, 0) : 1, k = 0;
 	bool next;
 	int r = RES_STEP;
 
@@ -573,6 +576,8 @@ static int gdb_ustep(struct gdb *g, const char *arg, struct vpmu_buf *out)
 	while (n && r == RES_STEP) {
 		r = gdb_cycle(g, &next);
 		n -= next;
+		if (!(++k % GDB_POLL_INSNS) && gdb_poll_intr(g))
+			break;
 	}
 	if (r != RES_STEP) {
 		g->pending = r;	/* the next s or c reports it */
