@@ -18,7 +18,9 @@
 #   - monitor ubreak ADDR (op_mtab's, a number) stops the next MUL there;
 #     monitor udelete removes it, a bad label is refused;
 #   - vpmu-sim --stats after the debugged run (micro-PC breakpoints,
-#     usteps, continue to the exit) the same as after an undebugged one.
+#     usteps, continue to the exit) the same as after an undebugged one;
+#   - monitor ustep past the program's exit says so, and the next
+#     continue reports the exit, the counts again an undebugged run's.
 #
 # Skipped without gdb-multiarch (test_gdb_cli.sh installs it).
 [ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
@@ -168,5 +170,21 @@ grep -q 'exited with code 03\]' "$tmp/s.gdb" && [ "$vrc" = 3 ] &&
 	diff "$tmp/u.cmp" "$tmp/v.cmp" >"$tmp/stats.diff"
 ok $? "the exit, and --stats after the debugged run as after an undebugged one"
 [ -s "$tmp/stats.diff" ] && sed 's/^/# /' "$tmp/stats.diff"
+
+# monitor ustep past the exit: said so, then the continue reports it
+p2=$((p + 1))
+"$BIN/vpmu-sim" -m "$img" --gdb="$p2" --stats "$tmp/prog.elf" \
+	>/dev/null 2>"$tmp/v2.stats" &
+vpid=$!
+timeout 120 "$GDB" -batch -nx -ex "file $tmp/prog.elf" \
+	-ex "target remote localhost:$p2" -ex 'monitor ustep 100000000' \
+	-ex continue >"$tmp/s2.gdb" 2>&1
+wait $vpid
+vrc=$?
+grep -v -e '^tc ' -e 'waiting for gdb' "$tmp/v2.stats" >"$tmp/v2.cmp"
+grep -q '^the program exited' "$tmp/s2.gdb" &&
+	grep -q 'exited with code 03\]' "$tmp/s2.gdb" && [ "$vrc" = 3 ] &&
+	diff "$tmp/u.cmp" "$tmp/v2.cmp" >/dev/null
+ok $? "monitor ustep past the exit: the continue reports it, the counts unchanged"
 
 tap_done
