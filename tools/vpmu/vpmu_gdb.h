@@ -7,15 +7,17 @@
  * instruction only for its monitor's micro-PC breakpoints and microword
  * steps, vpmu_gdb_mon.h), which it finds through the public engine API
  * alone: runs of one cycle (one microword each) until the
- * retired-instruction total (VPMU_EV_INSNS) moves.  Breakpoints and watchpoints are the stub's: it never writes
- * the guest's memory to stop, so the counts of a debugged run are those
- * of an undebugged one.
+ * retired-instruction total (VPMU_EV_INSNS) moves.  Breakpoints and
+ * watchpoints are the stub's: it never writes the guest's memory to
+ * stop, so the counts of a debugged run are those of an undebugged one.
  */
 #ifndef _VPMU_GDB_H
 #define _VPMU_GDB_H
 
+#include <stddef.h>
 #include <stdint.h>
 
+#include "vpmu_gdb_net.h"
 #include "vpmu_runner.h"
 
 struct vpmu_engine;
@@ -44,14 +46,5 @@ struct vpmu_gdb_target {
  * 0, VPMU_GDB_KILLED, or -1 after saying why gdb could not connect.
  */
 int vpmu_gdb_run(const struct vpmu_gdb_target *t, struct vpmu_elf_end *end);
-
-/* 0 if @arg is a valid --gdb argument: a port 1..65535 or unix:PATH. */
-int vpmu_gdb_check_where(const char *arg);
-
-/*
- * Wait for gdb on @where (vpmu_gdb_net.c): the connection's socket, or
- * -1 after saying why not.
- */
-int vpmu_gdb_accept(const char *where);
 
 #endif /* _VPMU_GDB_H */

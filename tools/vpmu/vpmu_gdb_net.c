@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vpmu_gdb_net.c - vpmu-sim --gdb: where gdb connects, a TCP port on the
- * loopback or a Unix socket (vpmu_gdb.h).
+ * loopback or a Unix socket (vpmu_gdb_net.h).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -13,7 +13,7 @@
 #include <sys/un.h>
 
 #include "vpmu_cli.h"
-#include "vpmu_gdb.h"
+#include "vpmu_gdb_net.h"
 
 int vpmu_gdb_check_where(const char *arg)
 {
