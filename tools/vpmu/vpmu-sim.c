@@ -618,14 +618,18 @@ static bool sim_ecall_return(void *ctx, uint32_t a0, uint64_t left)
  * --gdb: the program run as gdb says (vpmu_gdb_run()).  0, or the exit
  * status when gdb killed it or could not connect.
  */
-static int elf_gdb(struct vpmu_engine *e, uint8_t *mem, uint32_t mem_size,
-		   const struct opts *o, struct vpmu_elf_end *end)
+static int elf_gdb(struct vpmu_engine *e, const struct vpmu_ucode *uc,
+		   uint8_t *mem, uint32_t mem_size, const struct opts *o,
+		   struct vpmu_elf_end *end)
 {
-	const struct vpmu_gdb_target t = {
+	struct vpmu_gdb_target t = {
 		.where = o->gdb, .e = e, .mem = mem, .mem_size = mem_size,
 		.budget = o->com.budget,
 	};
-	int ret = vpmu_gdb_run(&t, end);
+	int ret;
+
+	t.img = vpmu_ucode_bytes(uc, &t.img_len);	/* for the monitor */
+	ret = vpmu_gdb_run(&t, end);
 
 	if (ret == VPMU_GDB_KILLED && !o->com.quiet)
 		vpmu_err(NULL, 0, "killed by gdb");
@@ -637,8 +641,9 @@ static int elf_gdb(struct vpmu_engine *e, uint8_t *mem, uint32_t mem_size,
  * (vpmu_elf_loop(), or gdb's --gdb); the budget covers the whole run.  Returns the exit
  * status.
  */
-static int elf_run(struct vpmu_engine *e, uint8_t *mem, uint32_t mem_size,
-		   const struct opts *o, const char *path)
+static int elf_run(struct vpmu_engine *e, const struct vpmu_ucode *uc,
+		   uint8_t *mem, uint32_t mem_size, const struct opts *o,
+		   const char *path)
 {
 	struct elf_sim es = { .e = e, .chunk = o->chunk };
 	const struct vpmu_elf_ops ops = {
@@ -652,7 +657,7 @@ static int elf_run(struct vpmu_engine *e, uint8_t *mem, uint32_t mem_size,
 	/* chunks translate between them, as the module's do */
 	vpmu_engine_tc_defer(e, o->chunk != 0);
 	if (o->gdb) {
-		ret = elf_gdb(e, mem, mem_size, o, &end);
+		ret = elf_gdb(e, uc, mem, mem_size, o, &end);
 		if (ret)
 			return ret;
 	} else {
@@ -693,7 +698,7 @@ static int elf_main(const struct opts *o, const char *path,
 	vpmu_engine_tc_enable(e, !o->no_tc);
 	vpmu_engine_start(e, mem, mem_size, entry, VPMU_MODE_USER);
 	vpmu_engine_set_reg(e, VPMU_OPND_R0 + 2, mem_size & ~15u);
-	ret = elf_run(e, mem, mem_size, o, path);
+	ret = elf_run(e, uc, mem, mem_size, o, path);
 out:
 	if (e)
 		vpmu_engine_destroy(e);

@@ -8,8 +8,13 @@
  * (x0..x31; pc read only: the next instruction is already fetched), m,
  * M, Z0/z0 and Z1/z1 (breakpoints), Z2/z2 (write watchpoints: the
  * stores of the instruction set, not the system calls' writes),
- * s, c, vCont, D, k, and Ctrl-C (0x03) during a continue.  Anything else
- * gets the empty reply (not supported).
+ * s, c, vCont, D, k, Ctrl-C (0x03) during a continue, and qRcmd (monitor
+ * commands: the microcode beneath, vpmu_gdb_mon.c; ustep is here).
+ * Anything else gets the empty reply (not supported).
+ *
+ * A micro-PC breakpoint or a ustep stops the program inside an
+ * instruction: pc then stays the instruction's (the one at the last
+ * instruction boundary), whatever the microcode did to it so far.
  */
 #include <errno.h>
 #include <poll.h>
@@ -17,13 +22,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <netinet/in.h>
 #include <sys/socket.h>
-#include <sys/un.h>
 
 #include "vpmu_cli.h"
 #include "vpmu_engine.h"
 #include "vpmu_gdb.h"
+#include "vpmu_gdb_mon.h"
 
 #define GDB_PKT_MAX	4096	/* PacketSize (qSupported) */
 #define GDB_BUF		(2 * GDB_PKT_MAX + 16)	/* a packet, even hex */
@@ -57,74 +61,19 @@ struct gdb {
 	struct gdb_wp wp[GDB_NWP];
 	unsigned int nwp;
 	uint32_t hit_wp;		/* the watchpoint that stopped it */
+	struct vpmu_gdb_mon mon;	/* micro-PC breakpoints, the image */
+	u64 insns;			/* VPMU_EV_INSNS at the last cycle */
+	uint32_t bpc;			/* pc at the last boundary */
+	bool mid;			/* stopped inside an instruction */
+	bool fresh;			/* the microword at upc not begun */
+	bool at_ubp;			/* stopped by a micro-PC breakpoint */
+	int pending;			/* a ustep's end, for the next resume */
 };
 
-/* How a resume ended (gdb_insn(), gdb_resume()). */
-enum { RES_STEP, RES_EXIT, RES_DEAD, RES_BP, RES_WP, RES_INTR };
+/* How a resume ended (gdb_insn(), gdb_resume()); RES_UBP: a micro-PC one */
+enum { RES_STEP, RES_EXIT, RES_DEAD, RES_BP, RES_WP, RES_INTR, RES_UBP };
 
 /* ---- the connection ------------------------------------------------------ */
-
-int vpmu_gdb_check_where(const char *arg)
-{
-	struct sockaddr_un un;
-	unsigned long port;
-	char *end;
-
-	if (!strncmp(arg, "unix:", 5))
-		return arg[5] && strlen(arg + 5) < sizeof(un.sun_path) ? 0 : -1;
-	port = strtoul(arg, &end, 10);
-	return *arg && !*end && port && port <= 65535 ? 0 : -1;
-}
-
-/* A listening socket on @where, or -1 after saying why. */
-static int gdb_listen(const char *where)
-{
-	struct sockaddr_in in = { .sin_family = AF_INET };
-	struct sockaddr_un un = { .sun_family = AF_UNIX };
-	struct sockaddr *sa = (struct sockaddr *)&in;
-	socklen_t len = sizeof(in);
-	int fd, one = 1;
-
-	if (!strncmp(where, "unix:", 5)) {
-		strcpy(un.sun_path, where + 5);
-		unlink(un.sun_path);
-		sa = (struct sockaddr *)&un;
-		len = sizeof(un);
-	} else {
-		in.sin_port = htons(atoi(where));
-		in.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	}
-	fd = socket(sa->sa_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one,
-				 sizeof(one)) ||
-	    bind(fd, sa, len) || listen(fd, 1)) {
-		vpmu_err(NULL, 0, "--gdb=%s: %s", where, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	return fd;
-}
-
-/* Wait for gdb: the connection's socket, or -1 after saying why not. */
-static int gdb_accept(const char *where)
-{
-	int lfd = gdb_listen(where), fd;
-
-	if (lfd < 0)
-		return -1;
-	fprintf(stderr, "%s: waiting for gdb on %s%s\n", vpmu_prog,
-		strncmp(where, "unix:", 5) ? "localhost:" : "", where);
-	do {
-		fd = accept(lfd, NULL, NULL);
-	} while (fd < 0 && errno == EINTR);
-	if (fd < 0)
-		vpmu_err(NULL, 0, "--gdb=%s: %s", where, strerror(errno));
-	close(lfd);
-	if (!strncmp(where, "unix:", 5))
-		unlink(where + 5);
-	return fd;
-}
 
 static bool gdb_send_all(struct gdb *g, const void *p, size_t n)
 {
@@ -289,6 +238,8 @@ static const char *addr_len(const char *s, uint32_t *addr, uint32_t *len)
 
 static uint32_t gdb_reg(const struct gdb *g, unsigned int i)
 {
+	if (i == 32 && g->mid)
+		return g->bpc;
 	return vpmu_engine_reg(g->t->e, i < 32 ? VPMU_OPND_R0 + i :
 			       VPMU_OPND_PC);
 }
@@ -552,35 +503,109 @@ static int gdb_stopped(struct gdb *g, const struct vpmu_stop *s)
 }
 
 /*
- * One RV32 instruction: runs of one cycle, a microword each, until the
- * engine retires one (VPMU_EV_INSNS; an ecall retires after the
- * microword its TRAP returns to).  RES_STEP, RES_EXIT or RES_DEAD.
+ * One cycle: RES_STEP, RES_EXIT or RES_DEAD; *@next true if it ended a
+ * microword (the micro-PC moved, or its microword's count did: a
+ * microword that jumps to itself).  An instruction retired
+ * (VPMU_EV_INSNS moved) puts the program on a boundary; else it is
+ * inside an instruction (g->mid).
  */
-static int gdb_insn(struct gdb *g)
+static int gdb_cycle(struct gdb *g, bool *next)
 {
 	struct vpmu_engine *e = g->t->e;
-	u64 n0 = vpmu_engine_event_total(e, VPMU_EV_INSNS);
+	uint32_t upc = vpmu_engine_upc(e);
+	u64 cnt = vpmu_engine_uword_count(e, upc), n;
 	struct vpmu_stop s;
 	int r;
 
+	vpmu_engine_run(e, 1, &s);
+	r = gdb_stopped(g, &s);
+	*next = vpmu_engine_upc(e) != upc ||
+		vpmu_engine_uword_count(e, upc) != cnt;
+	g->fresh = *next;
+	n = vpmu_engine_event_total(e, VPMU_EV_INSNS);
+	g->mid = n == g->insns;
+	if (!g->mid) {
+		g->insns = n;
+		g->bpc = vpmu_engine_reg(e, VPMU_OPND_PC);
+	}
+	return r;
+}
+
+/*
+ * One RV32 instruction: runs of one cycle, a microword each, until the
+ * engine retires one (VPMU_EV_INSNS; an ecall retires after the
+ * microword its TRAP returns to).  RES_STEP, RES_EXIT, RES_DEAD, or
+ * with @ubp RES_UBP on a microword with a micro-PC breakpoint, before it
+ * runs (the first of the next instruction's too).  gdb's single steps
+ * do not stop there: gdb steps over its breakpoints, then continues.
+ */
+static int gdb_insn(struct gdb *g, bool ubp)
+{
+	struct vpmu_engine *e = g->t->e;
+	bool next;
+	int r;
+
+	g->insns = vpmu_engine_event_total(e, VPMU_EV_INSNS);
 	for (;;) {
-		vpmu_engine_run(e, 1, &s);
-		r = gdb_stopped(g, &s);
+		r = gdb_cycle(g, &next);
 		if (r != RES_STEP)
 			return r;
-		if (vpmu_engine_event_total(e, VPMU_EV_INSNS) != n0)
+		if (ubp && next && g->mon.nubp &&
+		    vpmu_gdb_mon_ubp(&g->mon, vpmu_engine_upc(e)))
+			return RES_UBP;
+		if (!g->mid)
 			return RES_STEP;
 	}
 }
 
-/* Continue instruction by instruction: breakpoints and watchpoints. */
+/*
+ * monitor ustep [N]: N microwords (1 by default), then where it is; a
+ * Ctrl-C ends a long one early.
+ */
+static int gdb_ustep(struct gdb *g, const char *arg, struct vpmu_buf *out)
+{
+	unsigned long n = *arg ? strtoul(arg, NULL, 0) : 1, k = 0;
+	bool next;
+	int r = RES_STEP;
+
+	if (g->dead || g->pending) {
+		vpmu_buf_printf(out, "the program has ended\n");
+		return -1;
+	}
+	g->insns = vpmu_engine_event_total(g->t->e, VPMU_EV_INSNS);
+	while (n && r == RES_STEP) {
+		r = gdb_cycle(g, &next);
+		n -= next;
+		if (!(++k % GDB_POLL_INSNS) && gdb_poll_intr(g))
+			break;
+	}
+	if (r != RES_STEP) {
+		g->pending = r;	/* the next s or c reports it */
+		vpmu_buf_printf(out, "the program %s: continue to see how\n",
+				r == RES_EXIT ? "exited" : "stopped");
+		return 0;
+	}
+	g->at_ubp = vpmu_gdb_mon_ubp(&g->mon, vpmu_engine_upc(g->t->e));
+	vpmu_gdb_mon_where(&g->mon, g->t->e, out);
+	return 0;
+}
+
+/*
+ * Continue instruction by instruction: breakpoints, watchpoints and
+ * micro-PC breakpoints.  One of gdb's on the instruction whose first
+ * microword has a micro-PC one is reported first: gdb steps over its
+ * breakpoints with one of its own on the next instruction, and would
+ * take the micro-PC one for that; the next continue stops on it then.
+ */
 static int gdb_cont_step(struct gdb *g)
 {
 	unsigned long n = 0;
 	int r;
 
 	for (;;) {
-		r = gdb_insn(g);
+		r = gdb_insn(g, true);
+		if (r == RES_UBP && !g->mid && bp_find(g, gdb_reg(g, 32)) >= 0)
+			return RES_BP;
 		if (r != RES_STEP)
 			return r;
 		if (bp_find(g, gdb_reg(g, 32)) >= 0)
@@ -602,6 +627,8 @@ static int gdb_cont_fast(struct gdb *g)
 	struct vpmu_stop s;
 	int r;
 
+	g->mid = false;	/* pc is the engine's again */
+	g->fresh = false;
 	for (;;) {
 		vpmu_engine_run(g->t->e, g->left < GDB_CHUNK ? g->left :
 				GDB_CHUNK, &s);
@@ -609,7 +636,7 @@ static int gdb_cont_fast(struct gdb *g)
 		if (r != RES_STEP)
 			return r;
 		if (gdb_poll_intr(g)) {
-			r = gdb_insn(g);
+			r = gdb_insn(g, true);
 			return r == RES_STEP ? RES_INTR : r;
 		}
 	}
@@ -646,6 +673,9 @@ static const char *stop_reply(struct gdb *g, int r, char *out)
 	case RES_WP:
 		snprintf(out, 32, "T05watch:%x;", g->hit_wp);
 		break;
+	case RES_UBP:		/* gdb's own breakpoints are not the cause */
+		snprintf(out, 8, "T%02x", GDB_SIGTRAP);
+		break;
 	case RES_INTR:
 		snprintf(out, 8, "T%02x", GDB_SIGINT);
 		break;
@@ -665,12 +695,20 @@ static const char *gdb_resume(struct gdb *g, bool step, char *out)
 		return out;
 	}
 	g->intr = false;
-	if (step)
-		r = gdb_insn(g);
-	else if (g->nbp || g->nwp)
+	if (g->pending) {
+		r = g->pending;
+		g->pending = 0;
+	} else if (!step && g->mon.nubp && g->fresh && !g->at_ubp &&
+		   vpmu_gdb_mon_ubp(&g->mon, vpmu_engine_upc(g->t->e))) {
+		r = RES_UBP;	/* a step (over gdb's breakpoint) ended on it */
+	} else if (step) {
+		r = gdb_insn(g, false);
+	} else if (g->nbp || g->nwp || g->mon.nubp) {
 		r = gdb_cont_step(g);
-	else
+	} else {
 		r = gdb_cont_fast(g);
+	}
+	g->at_ubp = r == RES_UBP;
 	return stop_reply(g, r, out);
 }
 
@@ -727,8 +765,50 @@ static const char *cmd_xfer(const char *s, char *out)
 	return out;
 }
 
-static const char *cmd_query(const char *s, char *out)
+/* Text for gdb's console: "O" packets of hex. */
+static bool gdb_console(struct gdb *g, const char *p, size_t n)
 {
+	static char pkt[GDB_BUF];
+	size_t k;
+
+	while (n) {
+		k = n < GDB_PKT_MAX / 2 - 8 ? n : GDB_PKT_MAX / 2 - 8;
+		pkt[0] = 'O';
+		tohex(pkt + 1, (const uint8_t *)p, k);
+		if (!gdb_put(g, pkt))
+			return false;
+		p += k;
+		n -= k;
+	}
+	return true;
+}
+
+/*
+ * qRcmd,HEX: a monitor command, its text (or what was wrong) on gdb's
+ * console; gdb would call an error reply a protocol error.
+ */
+static const char *cmd_rcmd(struct gdb *g, const char *s)
+{
+	static char cmd[GDB_PKT_MAX];
+	struct vpmu_buf out = { 0 };
+	size_t n = strlen(s) / 2;
+
+	if (n >= sizeof(cmd) || !unhex(s, (uint8_t *)cmd, n))
+		return "E01";
+	cmd[n] = 0;
+	if (!strncmp(cmd, "ustep", 5) && (!cmd[5] || cmd[5] == ' '))
+		gdb_ustep(g, cmd + 5 + strspn(cmd + 5, " "), &out);
+	else
+		vpmu_gdb_mon_cmd(&g->mon, g->t->e, cmd, &out);
+	gdb_console(g, out.p ? out.p : "", out.len);
+	vpmu_buf_free(&out);
+	return "OK";
+}
+
+static const char *cmd_query(struct gdb *g, const char *s, char *out)
+{
+	if (!strncmp(s, "qRcmd,", 6))
+		return cmd_rcmd(g, s + 6);
 	if (!strncmp(s, "qSupported", 10))
 		return "PacketSize=1000;qXfer:features:read+;swbreak+;hwbreak+;vContSupported+";
 	if (!strncmp(s, "qXfer:", 6))
@@ -792,7 +872,7 @@ static const char *gdb_cmd(struct gdb *g, const char *s, char *out)
 	case 'v':
 		return cmd_vcont(g, s, out);
 	case 'q':
-		return cmd_query(s, out);
+		return cmd_query(g, s, out);
 	case 'H':
 	case 'T':
 		return "OK";
@@ -867,12 +947,17 @@ int vpmu_gdb_run(const struct vpmu_gdb_target *t, struct vpmu_elf_end *end)
 	g->t = t;
 	g->end = end;
 	g->left = t->budget;
-	g->fd = gdb_accept(t->where);
+	g->bpc = vpmu_engine_reg(t->e, VPMU_OPND_PC);
+	g->fresh = true;
+	vpmu_gdb_mon_open(&g->mon, t->img, t->img_len);
+	g->fd = vpmu_gdb_accept(t->where);
 	if (g->fd < 0) {
+		vpmu_gdb_mon_close(&g->mon);
 		free(g);
 		return -1;
 	}
 	ret = gdb_session(g);
+	vpmu_gdb_mon_close(&g->mon);
 	close(g->fd);
 	free(g);
 	return ret;

@@ -3,18 +3,21 @@
  * vpmu_gdb.h - vpmu-sim --gdb: a GDB remote serial protocol stub for a
  * static RV32 ELF program on the host engine, so that gdb (gdb-multiarch,
  * riscv64-unknown-elf-gdb) debugs it as it debugs one under
- * qemu-riscv32 -g.  The stub stops only at instruction boundaries, which
- * it finds through the public engine API alone: runs of one cycle (one
- * microword each) until the retired-instruction total (VPMU_EV_INSNS)
- * moves.  Breakpoints and watchpoints are the stub's: it never writes
- * the guest's memory to stop, so the counts of a debugged run are those
- * of an undebugged one.
+ * qemu-riscv32 -g.  The stub stops at instruction boundaries (inside an
+ * instruction only for its monitor's micro-PC breakpoints and microword
+ * steps, vpmu_gdb_mon.h), which it finds through the public engine API
+ * alone: runs of one cycle (one microword each) until the
+ * retired-instruction total (VPMU_EV_INSNS) moves.  Breakpoints and
+ * watchpoints are the stub's: it never writes the guest's memory to
+ * stop, so the counts of a debugged run are those of an undebugged one.
  */
 #ifndef _VPMU_GDB_H
 #define _VPMU_GDB_H
 
+#include <stddef.h>
 #include <stdint.h>
 
+#include "vpmu_gdb_net.h"
 #include "vpmu_runner.h"
 
 struct vpmu_engine;
@@ -26,6 +29,8 @@ struct vpmu_gdb_target {
 	uint8_t *mem;		/* its memory */
 	uint32_t mem_size;
 	uint64_t budget;	/* the whole run's cycles */
+	const void *img;	/* the image it runs, for the monitor */
+	size_t img_len;
 };
 
 /* vpmu_gdb_run()'s result when gdb killed the program or went away. */
@@ -41,8 +46,5 @@ struct vpmu_gdb_target {
  * 0, VPMU_GDB_KILLED, or -1 after saying why gdb could not connect.
  */
 int vpmu_gdb_run(const struct vpmu_gdb_target *t, struct vpmu_elf_end *end);
-
-/* 0 if @arg is a valid --gdb argument: a port 1..65535 or unix:PATH. */
-int vpmu_gdb_check_where(const char *arg);
 
 #endif /* _VPMU_GDB_H */
