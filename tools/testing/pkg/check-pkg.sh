@@ -128,10 +128,11 @@ ok $rc "lintian --pedantic ${CHANGES#"$TOP"/}: no tags"
 
 # --- 2. make install / uninstall with DESTDIR ----------------------------
 
-# Relative paths of the files and symbolic links (the bash completion's)
-# in a package or a directory.
+# Relative paths of the files and symbolic links (the bash completion's,
+# the RV32 samples') in a package, but for its Debian documentation and
+# lintian overrides, or in a directory.
 deb_files() { dpkg-deb -c "$1" | awk '$1 !~ /^d/ { sub("^\\./", "", $6); print $6 }' |
-	grep -v '^usr/share/doc/' | sort; }
+	grep -Ev '^usr/share/(doc|lintian)/' | sort; }
 dir_files() { (cd "$1" && find . -type f -o -type l | sed 's|^\./||' | sort); }
 
 d=$tmp/destdir
@@ -376,7 +377,7 @@ trixie() {
 	rc=$?
 	rm -rf "$r/tmp/vpmu-pkg"
 	left=$( { ls -d "$r"/usr/src/vpmu-* "$r"/var/lib/dkms/vpmu \
-		"$r"/usr/share/vpmu "$r"/usr/bin/vpmu-* \
+		"$r"/usr/share/vpmu "$r"/usr/lib/vpmu "$r"/usr/bin/vpmu-* \
 		"$r"/usr/lib/modules/*/updates/dkms/vpmu.ko* ; } 2>/dev/null)
 	[ $rc = 0 ] && [ -z "$left" ]
 	rc=$?
@@ -391,8 +392,8 @@ trixie() {
 purge
 ok $? "purge vpmu-dkms and vpmu-tools"
 left=$( { ls -d /usr/src/vpmu-* /var/lib/dkms/vpmu /usr/share/vpmu \
-	/usr/bin/vpmu-* /usr/share/man/man1/vpmu-* /usr/share/man/man4/vpmu.4* \
-	/lib/modules/*/updates/dkms/vpmu.ko* ; } 2>/dev/null)
+	/usr/lib/vpmu /usr/bin/vpmu-* /usr/share/man/man1/vpmu-* \
+	/usr/share/man/man4/vpmu.4* /lib/modules/*/updates/dkms/vpmu.ko* ; } 2>/dev/null)
 [ -z "$left" ]
 rc=$?
 [ $rc = 0 ] || echo "$left" | sed 's/^/# left: /'
