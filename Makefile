@@ -6,8 +6,9 @@
 #   make                    module against KDIR, plus the tools
 #   make modules KDIR=...   module only, against the given kernel headers
 #   make tools              vpmu-as, vpmu-dis, ... (host C)
-#   make install            tools, man pages, bash completion and share
-#                           files under PREFIX (default /usr/local), the
+#   make install            tools, man pages, bash completion, share files
+#                           and the RV32 samples built (lib/vpmu) under
+#                           PREFIX (default /usr/local), the
 #                           module source under /usr/src/vpmu-VERSION, and,
 #                           with dkms present and no DESTDIR, DKMS builds it
 #                           for every kernel with headers; DESTDIR is
@@ -130,16 +131,20 @@ chunk-bench:
 
 # --- installing ------------------------------------------------------------
 #
-# PREFIX and DESTDIR apply to the tools, man pages and share files; the
-# module source goes where DKMS looks for it, $(DESTDIR)/usr/src/vpmu-VER
-# (dkms.conf's #MODULE_VERSION# filled in, as dh_dkms -V does), with the
-# generated vpmu_default_image_data.h in it, so that DKMS builds the module
-# with nothing but the kernel's own Kbuild: no host assembler on the target.
+# PREFIX and DESTDIR apply to the tools, man pages, share files and RV32
+# samples; the module source goes where DKMS looks for it,
+# $(DESTDIR)/usr/src/vpmu-VER (dkms.conf's #MODULE_VERSION# filled in, as
+# dh_dkms -V does), with the generated vpmu_default_image_data.h in it, so
+# that DKMS builds the module with nothing but the kernel's own Kbuild: no
+# host assembler on the target.
 
 PREFIX	?= /usr/local
 BINDIR	?= $(PREFIX)/bin
 MANDIR	?= $(PREFIX)/share/man
 SHAREDIR ?= $(PREFIX)/share/vpmu
+# The RV32 C samples built (ELF files: not in share/; SHAREDIR's build/rv32
+# and build/rv32c link to them).
+RV32DIR	?= $(PREFIX)/lib/vpmu
 # Bash completion: one file for the six tools, under each tool's name.
 COMPLETIONSDIR ?= $(PREFIX)/share/bash-completion/completions
 DKMS	?= 1
@@ -193,7 +198,7 @@ install-tools: tools
 		ln -sf vpmu-as $(DESTDIR)$(COMPLETIONSDIR)/$$t || exit 1; \
 	done
 	$(MAKE) --no-print-directory -C tools/vpmu install-share \
-		DESTDIR=$(DESTDIR) SHAREDIR=$(SHAREDIR)
+		DESTDIR=$(DESTDIR) SHAREDIR=$(SHAREDIR) RV32DIR=$(RV32DIR)
 
 install-dkms-src: ucode version-h
 	for f in $(DKMS_FILES); do \
@@ -212,7 +217,7 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN1)))
 	rm -f $(DESTDIR)$(MANDIR)/man4/$(notdir $(MAN4))
 	rm -f $(addprefix $(DESTDIR)$(COMPLETIONSDIR)/,$(VPMU_TOOLS))
-	rm -rf $(DESTDIR)$(SHAREDIR)
+	rm -rf $(DESTDIR)$(SHAREDIR) $(DESTDIR)$(RV32DIR)
 
 # tools/pkg/in-tree.sh says what goes where; it makes the generated headers
 # here first (the kernel tree has no vpmu-as).

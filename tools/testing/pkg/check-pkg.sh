@@ -18,9 +18,13 @@
 #      under updates/dkms; each vpmu.ko is kept (uncompressed) in
 #      $VPMU_CACHE/pkg/dkms/<kver>/vpmu.ko and its path printed
 #      ("pkg: dkms module <kver> <path>"); the bookworm 6.1, 6.12 and
-#      6.12-rt guests of the VM harness boot with that module in place of
-#      one the harness builds and run vpmu_registered, vpmu_run and
-#      vpmu_lifetime (VPMU_PKG_VM_TESTS; VPMU_PKG_VM=0 skips the boots);
+#      6.12-rt guests of the VM harness boot with both packages installed
+#      in their root (VPMU_GUEST_ROOT: that module, loaded by modprobe,
+#      the tools on PATH, /usr/share/vpmu) in place of the harness's own
+#      and run the kselftests against them, every one on 6.12 (built in
+#      linux-source-6.12's tree), vpmu_registered, vpmu_run and
+#      vpmu_lifetime elsewhere (VPMU_PKG_VM_TESTS; VPMU_PKG_VM=0 skips
+#      the boots): none fails, none skips for a missing file;
 #      a kernel older than 6.1, or one without CONFIG_PERF_EVENTS, is
 #      skipped (dkms.conf's BUILD_EXCLUSIVE_*);
 #   5. the same on Debian trixie, for the newest 7.x kernel: in the VM
@@ -128,10 +132,11 @@ ok $rc "lintian --pedantic ${CHANGES#"$TOP"/}: no tags"
 
 # --- 2. make install / uninstall with DESTDIR ----------------------------
 
-# Relative paths of the files and symbolic links (the bash completion's)
-# in a package or a directory.
+# Relative paths of the files and symbolic links (the bash completion's,
+# the RV32 samples') in a package, but for its Debian documentation and
+# lintian overrides, or in a directory.
 deb_files() { dpkg-deb -c "$1" | awk '$1 !~ /^d/ { sub("^\\./", "", $6); print $6 }' |
-	grep -v '^usr/share/doc/' | sort; }
+	grep -Ev '^usr/share/(doc|lintian)/' | sort; }
 dir_files() { (cd "$1" && find . -type f -o -type l | sed 's|^\./||' | sort); }
 
 d=$tmp/destdir
@@ -212,24 +217,58 @@ grep -E '^(Building for|Building initial|Error|.*skipped)' "$tmp/dkms.log" | sed
 [ $rc = 0 ] || sed 's/^/# /' "$tmp/dkms.log" | tail -30
 ok $rc "install vpmu-dkms (dkms add, and the postinst's builds)"
 
+# guest_root KVER KO DIR - DIR as the two packages and DKMS leave a
+# machine: vpmu-tools' and vpmu-dkms' files (dpkg-deb -x), KO as
+# /lib/modules/KVER/updates/dkms/vpmu.ko and that kernel's modules.dep
+# (depmod -b), so that modprobe and modinfo -n find it.
+guest_root() {
+	local k=$1 ko=$2 dir=$3
+
+	rm -rf "$dir"
+	mkdir -p "$dir/lib/modules/$k/updates/dkms"
+	dpkg-deb -x "$TOOLS_DEB" "$dir" && dpkg-deb -x "$DKMS_DEB" "$dir" &&
+		cp "$ko" "$dir/lib/modules/$k/updates/dkms/vpmu.ko" &&
+		depmod -b "$dir" "$k" 2>/dev/null &&
+		grep -qx 'updates/dkms/vpmu.ko:' "$dir/lib/modules/$k/modules.dep"
+}
+
+# Skip reasons that name a file of the installation missing: the shared
+# files (/usr/share/vpmu, $VPMU_SHARE, an image, program or ELF), a tool
+# or the module file.  With both packages installed there is none.
+MISSING_RE='# SKIP.*\bno .*(/usr/share/vpmu|\$VPMU_SHARE|\.(vprg|vpmu|elf|vus)\b|\bvpmu-[a-z]+\b|module file)'
+
 # boot_dkms_module KVER KO - boot the VM harness's guest of that kernel
-# with the DKMS-built module instead of one it builds, and run a few
-# selftests on it (VPMU_PKG_VM_TESTS).  Kernels the harness does not boot
-# (or VPMU_PKG_VM=0) are skipped.
+# with the two packages installed in its root (guest_root: the
+# DKMS-built module KO, loaded by modprobe; the tools on PATH; the shared
+# files in /usr/share/vpmu; none of the harness's own, no VPMU_SHARE or
+# VPMU_KO) and run the selftests against them: on 6.12, every one, as
+# linux-source-6.12's tree builds and installs them (its flavour's
+# kselftest suite); elsewhere a few (vpmu_registered, vpmu_run,
+# vpmu_lifetime; VPMU_PKG_VM_TESTS for all).  None may fail, and none
+# may skip for a missing file (MISSING_RE).  Kernels the harness does
+# not boot (or VPMU_PKG_VM=0) are skipped.
 boot_dkms_module() {
-	local k=$1 ko=$2 flavour name line
+	local k=$1 ko=$2 flavour name line tests what missing
+	local few=vpmu_registered,vpmu_run,vpmu_lifetime
 
 	case $k in
 	6.1.0-*-amd64)			flavour=6.1 ;;
-	6.12.*+deb12-amd64)		flavour=6.12 ;;
+	6.12.*+deb12-amd64)		flavour=6.12 few= ;;
 	6.12.*+deb12-rt-amd64)		flavour=6.12-rt ;;
 	7.*+deb13-amd64)		flavour=7.x ;;
 	*)				return 0 ;;
 	esac
 	[ "${VPMU_PKG_VM:-1}" = 0 ] && return 0
 	name=pkg-dkms-$flavour
-	line=$(VPMU_MODULE_KO=$ko VPMU_RUN_NAME=$name \
-		VPMU_APPEND="vpmu_test=${VPMU_PKG_VM_TESTS:-vpmu_registered,vpmu_run,vpmu_lifetime}" \
+	tests=${VPMU_PKG_VM_TESTS:-$few}
+	what="every kselftest"
+	[ -z "$tests" ] || what=$tests
+	if ! guest_root "$k" "$ko" "$tmp/root-$k"; then
+		ok 1 "$k: a root with the packages' files and modules.dep"
+		return
+	fi
+	line=$(VPMU_GUEST_ROOT=$tmp/root-$k VPMU_RUN_NAME=$name \
+		VPMU_APPEND=${tests:+vpmu_test=$tests} \
 		"$TOP/tools/testing/vm/vm-check.sh" "$flavour" 2>&1 |
 		tee "$tmp/vm-$k.log" | grep -E "^$name: [0-9]+ passed, [0-9]+ failed$")
 	grep -E "^kernel $name:" "$tmp/vm-$k.log" | sed 's/^/# /'
@@ -237,7 +276,12 @@ boot_dkms_module() {
 		[ "${line#*: }" != "0 passed, 0 failed" ]
 	local rc=$?
 	[ $rc = 0 ] || grep -E 'FAIL|not ok' "$tmp/vm-$k.log" | sed 's/^/# /' | head -20
-	ok $rc "$k guest boots the DKMS-built vpmu.ko: ${line:-no result line}"
+	ok $rc "$k guest, the packages installed, $what: ${line:-no result line}"
+	missing=$(grep -E "$MISSING_RE" "$tmp/vm-$k.log" | sort -u)
+	[ -z "$missing" ]
+	rc=$?
+	[ $rc = 0 ] || sed 's/^/# /' <<<"$missing"
+	ok $rc "$k guest, the packages installed: no test skipped for a missing file"
 }
 
 # keep_module KVER KO - KO, uncompressed, as $KEEP/KVER/vpmu.ko (DKMS
@@ -376,7 +420,7 @@ trixie() {
 	rc=$?
 	rm -rf "$r/tmp/vpmu-pkg"
 	left=$( { ls -d "$r"/usr/src/vpmu-* "$r"/var/lib/dkms/vpmu \
-		"$r"/usr/share/vpmu "$r"/usr/bin/vpmu-* \
+		"$r"/usr/share/vpmu "$r"/usr/lib/vpmu "$r"/usr/bin/vpmu-* \
 		"$r"/usr/lib/modules/*/updates/dkms/vpmu.ko* ; } 2>/dev/null)
 	[ $rc = 0 ] && [ -z "$left" ]
 	rc=$?
@@ -391,8 +435,8 @@ trixie() {
 purge
 ok $? "purge vpmu-dkms and vpmu-tools"
 left=$( { ls -d /usr/src/vpmu-* /var/lib/dkms/vpmu /usr/share/vpmu \
-	/usr/bin/vpmu-* /usr/share/man/man1/vpmu-* /usr/share/man/man4/vpmu.4* \
-	/lib/modules/*/updates/dkms/vpmu.ko* ; } 2>/dev/null)
+	/usr/lib/vpmu /usr/bin/vpmu-* /usr/share/man/man1/vpmu-* \
+	/usr/share/man/man4/vpmu.4* /lib/modules/*/updates/dkms/vpmu.ko* ; } 2>/dev/null)
 [ -z "$left" ]
 rc=$?
 [ $rc = 0 ] || echo "$left" | sed 's/^/# left: /'

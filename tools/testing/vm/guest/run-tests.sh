@@ -3,8 +3,9 @@
 #
 # run-tests.sh - in-guest test runner (busybox sh).
 #
-# Loads vpmu.ko (and any helper modules in /opt/vpmu/extra; with vpmu built
-# into the kernel, checks that its PMU is there instead), runs every
+# Loads vpmu.ko (with an installation's files, /opt/vpmu/installed: modprobe
+# vpmu) and any helper modules in /opt/vpmu/extra (with vpmu built into
+# the kernel, checks that its PMU is there instead), runs every
 # program of /opt/vpmu/kselftest/kselftest-list.txt (the kselftest install:
 # vpmu/ beside run_kselftest.sh; /opt/vpmu/selftests is vpmu/) in name
 # order, tallies TAP test cases
@@ -60,6 +61,16 @@ if [ -w "$KMEMLEAK" ]; then
 	echo clear >"$KMEMLEAK"
 fi
 
+# load_vpmu PARAM... - the harness's vpmu.ko, or with an installation's
+# files (/opt/vpmu/installed) the module modprobe finds.
+load_vpmu() {
+	if [ -f /opt/vpmu/installed ]; then
+		modprobe vpmu "$@"
+	else
+		insmod /opt/vpmu/vpmu.ko "$@"
+	fi
+}
+
 if [ -n "$load" ] && [ -d /sys/module/vpmu ] &&
    [ ! -e /sys/module/vpmu/initstate ]; then
 	# Built in (CONFIG_PERF_VPMU=y): only loadable modules have initstate.
@@ -72,7 +83,7 @@ if [ -n "$load" ] && [ -d /sys/module/vpmu ] &&
 	fi
 elif [ -n "$load" ]; then
 	# shellcheck disable=SC2086 # the parameters, one word each
-	if insmod /opt/vpmu/vpmu.ko ${VPMU_PARAMS:-}; then
+	if load_vpmu ${VPMU_PARAMS:-}; then
 		echo "VPMU-TEST insmod-vpmu: PASS"
 		passed=$((passed + 1))
 		# The run is with the cache off only if the module says so.

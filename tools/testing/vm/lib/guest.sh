@@ -145,7 +145,12 @@ prepare_kernel() {
 	VM_RUN+=([name]=$name [kver]=$KVER [kdir]=$KDIR [vmlinuz]=$VMLINUZ
 		 [cmdline]="${cmdline[*]}")
 	log "$name: kernel $KDESC${cmdline[*]:+, ${cmdline[*]}}"
-	if [ -n "${VPMU_MODULE_KO:-}" ]; then
+	if [ -n "${VPMU_GUEST_ROOT:-}" ]; then
+		# An installation's files, the module among them (the pkg
+		# tier's packages; build_initrd).
+		MODULE_KO=
+		log "$name: vpmu installed from $VPMU_GUEST_ROOT, nothing built here"
+	elif [ -n "${VPMU_MODULE_KO:-}" ]; then
 		# A module built elsewhere (the pkg tier's DKMS build).
 		[ -f "$VPMU_MODULE_KO" ] || die "no module $VPMU_MODULE_KO"
 		MODULE_KO=$VPMU_MODULE_KO

@@ -3,7 +3,8 @@
 #
 # lib/initramfs.sh - the guest's initramfs: a base of busybox, perf and
 # their libraries, cached, and each run's overlay with /init, the module,
-# the tools, the kselftests and share/ (sourced by ../lib.sh).
+# the tools, the kselftests and share/, or an installation's files
+# instead of those three (VPMU_GUEST_ROOT) (sourced by ../lib.sh).
 
 # real_perf - bookworm's /usr/bin/perf may be a wrapper script that execs
 # perf_<version>; find the ELF binary either way.
@@ -25,10 +26,18 @@ real_perf() {
 # copy_elf ROOT FILE [DEST] - copy an executable and every shared library it
 # needs (ldd, plus the dynamic loader) into ROOT, libraries at their paths.
 copy_elf() {
-	local root=$1 file=$2 dest=${3:-$2} lib
+	local root=$1 file=$2 dest=${3:-$2}
 
 	mkdir -p "$root/$(dirname "$dest")"
 	cp -L "$file" "$root/$dest"
+	copy_libs "$root" "$file"
+}
+
+# copy_libs ROOT FILE - copy the shared libraries FILE needs (none for a
+# script or a static program) into ROOT, at their paths.
+copy_libs() {
+	local root=$1 file=$2 lib
+
 	for lib in $(ldd "$file" 2>/dev/null |
 			grep -oE '/[^ ]+' | grep -v ':' || true); do
 		[ -f "$root/$lib" ] && continue
@@ -90,10 +99,27 @@ install_kselftest() {
 	cp -a "$KSFT_INC/run_kselftest.sh" "$KSFT_INC/kselftest" "$dir/"
 }
 
+# install_root ROOT DIR - DIR's files (an installation) into ROOT, with the
+# shared libraries of its executables, and the mark /opt/vpmu/installed.
+install_root() {
+	local root=$1 dir=$2 f
+
+	[ -d "$dir" ] || die "VPMU_GUEST_ROOT: no directory $dir"
+	cp -a "$dir/." "$root/"
+	while IFS= read -r f; do
+		copy_libs "$root" "$f"
+	done < <(find "$dir" -type f -perm -u+x)
+	touch "$root/opt/vpmu/installed"
+}
+
 # build_initrd OUTDIR KO [EXTRA_KO...] - base + an overlay with /init, the
 # module (none if KO is ""), tools, selftests, share/,
 # $VPMU_EXTRA_SELFTESTS and the run's VM_RUN[selftests]; sets
-# VM_RUN[initrd].
+# VM_RUN[initrd].  With $VPMU_GUEST_ROOT, a directory holding an
+# installation (the pkg tier's: the packages' files, the module under
+# /lib/modules with its modules.dep), that directory's files and the
+# shared libraries of its programs take the place of the module, the
+# tools and share/, and /opt/vpmu/installed tells /init so (KO must be "").
 build_initrd() {
 	local out=$1 ko=$2 root f initrd extra=()
 	shift 2
@@ -111,12 +137,16 @@ build_initrd() {
 	for f in "$@"; do
 		cp "$f" "$root/opt/vpmu/extra/"
 	done
-	for f in "$USER_SRC"/tools/vpmu/vpmu-*; do
-		if [ ! -f "$f" ] || [ ! -x "$f" ]; then
-			continue
-		fi
-		copy_elf "$root" "$f" "/opt/vpmu/bin/$(basename "$f")"
-	done
+	if [ -n "${VPMU_GUEST_ROOT:-}" ]; then
+		install_root "$root" "$VPMU_GUEST_ROOT"
+	else
+		for f in "$USER_SRC"/tools/vpmu/vpmu-*; do
+			if [ ! -f "$f" ] || [ ! -x "$f" ]; then
+				continue
+			fi
+			copy_elf "$root" "$f" "/opt/vpmu/bin/$(basename "$f")"
+		done
+	fi
 	install_kselftest "$root/opt/vpmu/kselftest"
 	ln -s kselftest/vpmu "$root/opt/vpmu/selftests"
 	# shellcheck disable=SC2206 # a list of paths, split on blanks
@@ -132,7 +162,7 @@ build_initrd() {
 		install -m 0755 "$f" "$root/opt/vpmu/selftests/"
 		echo "vpmu:${f##*/}" >>"$root/opt/vpmu/kselftest/kselftest-list.txt"
 	done
-	if [ -d "$USER_SRC/tools/vpmu/share" ]; then
+	if [ -z "${VPMU_GUEST_ROOT:-}" ] && [ -d "$USER_SRC/tools/vpmu/share" ]; then
 		cp -r "$USER_SRC/tools/vpmu/share" "$root/opt/vpmu/share"
 	fi
 	# perf annotate of RV32 samples runs the cross objdump, and
