@@ -30,6 +30,7 @@
 #include "vpmu_test.h"
 #include "vpmu_perf_lib.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <sys/wait.h>
 
@@ -67,7 +68,7 @@ FIXTURE(fault) {
 	unsigned long long gen;
 	uint8_t *img;		/* a variant of the default image */
 	size_t img_len;
-	int tags;		/* events/vpmu_tagK aliases of the default */
+	int tags;		/* events/ tag aliases of the default */
 	uint8_t *enc;		/* an image of another event field */
 	size_t enc_len;
 	int enc_tags;		/* its tag aliases */
@@ -623,7 +624,10 @@ static int image_call(FIXTURE_DATA(fault) *self)
 	return 0;
 }
 
-/* How many events/vpmu_tagK aliases there are; -1 if events/ is gone. */
+/*
+ * How many events/tagK and events/vpmu_tagK aliases there are (two a
+ * tag); -1 if events/ is gone.
+ */
 static int tag_aliases(void)
 {
 	struct dirent *de;
@@ -633,8 +637,13 @@ static int tag_aliases(void)
 	d = opendir(VT_PMU_DIR "/events");
 	if (!d)
 		return -1;
-	while ((de = readdir(d)))
-		n += !strncmp(de->d_name, "vpmu_tag", 8);
+	while ((de = readdir(d))) {
+		const char *name = de->d_name;
+
+		if (!strncmp(name, "vpmu_", 5))
+			name += 5;
+		n += !strncmp(name, "tag", 3) && isdigit((unsigned char)name[3]);
+	}
 	closedir(d);
 	return n;
 }
@@ -974,7 +983,7 @@ TEST_F(fault, image_load)
 	ASSERT_NE(NULL, self->img);
 	self->img_len = len;
 	self->tags = tag_aliases();
-	ASSERT_LT(0, self->tags) TH_LOG("no events/vpmu_tagK alias");
+	ASSERT_LT(0, self->tags) TH_LOG("no events/tagK alias");
 	fault_loop(_metadata, self, &op);
 
 	/* The encoded image selects 7 tags, the default 8. */

@@ -2,9 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # vpmu_perf_surface.sh - what the perf tool sees of the PMU beyond counts
-# (busybox sh; Documentation/vpmu/perf.rst): perf list shows a tag alias
-# for exactly the tags of the image loaded, perf stat counts every tag
-# 1..7 of the encoded sample image exactly (encoded/tags.expect), :P
+# (busybox sh; Documentation/vpmu/perf.rst): events/ holds every event
+# under its name (cycles, hist1, tag1) and its old name (vpmu_cycles,
+# vpmu_hist1, vpmu_tag1), the same config under both, and perf list shows
+# each; perf stat counts the same under both names and the raw config;
+# perf list shows the two tag aliases for exactly the tags of the image
+# loaded, a dropped tag cannot be opened by name, perf stat counts every
+# tag 1..7 of the encoded sample image exactly (encoded/tags.expect), :P
 # (caps/max_precise) samples as exactly as no modifier, and vpmu-hist
 # --perf reports a perf record profile as the host engine's micro-PC
 # histogram of the same run.  TAP output; skips without perf, the loader,
@@ -32,32 +36,110 @@ for f in build/encoded.vpmu build/tags.vprg build/sum.vprg \
 	[ -f "$SHARE/$f" ] || skip_all "no $SHARE/$f"
 done
 
-tap_plan 5
+tap_plan 8
 mkdir -p "$T"
 
-# listed: the vpmu_tagN aliases perf list shows, one line.
+# listed: the tag aliases perf list shows, tagN then vpmu_tagN, one line.
 listed() {
+	perf list 2>/dev/null | sed -n 's|.*vpmu/\(tag[0-9]*\)/.*|\1|p' |
+		sort -t g -k 2 -n | tr '\n' ' '
 	perf list 2>/dev/null | sed -n 's|.*vpmu/\(vpmu_tag[0-9]*\)/.*|\1|p' |
 		sort -t g -k 2 -n | tr '\n' ' '
 }
 
-# 1. The aliases follow the image: tags 1..7 encoded (3 below: 1..8).
+# tags N: what listed should print for tags 1..N.
+tags() {
+	i=1; while [ $i -le "$1" ]; do printf 'tag%d ' $i; i=$((i + 1)); done
+	i=1; while [ $i -le "$1" ]; do printf 'vpmu_tag%d ' $i; i=$((i + 1)); done
+}
+
+# names: every event name of the default image, sorted; each of them is
+# also there as vpmu_NAME.
+names() {
+	for ev in cycles uops insns ubr_taken dispatch dc_hit dc_miss \
+		  wq_stall trigger stores; do
+		echo $ev
+	done
+	i=1; while [ $i -le 16 ]; do echo hist$i; i=$((i + 1)); done
+	i=1; while [ $i -le 8 ]; do echo tag$i; i=$((i + 1)); done
+}
+
+# expected NAME: NAME's count in sum.expect.
+expected() {
+	sed -n "s/^event $1 \([0-9]*\)\$/\1/p" "$SHARE/samples/sum.expect"
+}
+
+# 1. events/ of the default image: the 34 events under their names and
+#    under their old ones, no other file; each pair of files says the
+#    same; perf list shows all 68.
+"$LOAD" -q --default
+names | sort >"$T/names"
+{ cat "$T/names"; sed 's/^/vpmu_/' "$T/names"; } | sort >"$T/want"
+for f in "$PMU"/events/*; do echo "${f##*/}"; done | sort >"$T/got"
+rc=0
+cmp -s "$T/want" "$T/got" || { diff "$T/want" "$T/got" | sed 's/^/# /'; rc=1; }
+while read -r ev; do
+	[ "$(cat "$PMU/events/$ev" 2>&1)" = "$(cat "$PMU/events/vpmu_$ev")" ] ||
+		{ echo "# events/$ev and events/vpmu_$ev differ"; rc=1; }
+done <"$T/names"
+perf list 2>/dev/null | sed -n 's|.*vpmu/\([a-z0-9_][a-z0-9_]*\)/.*|\1|p' |
+	sort -u >"$T/listed"
+cmp -s "$T/want" "$T/listed" ||
+	{ diff "$T/want" "$T/listed" | sed 's/^/# perf list: /'; rc=1; }
+[ "$(wc -l <"$T/want")" = 68 ] || rc=1
+ok $rc "events/, perf list: 34 events under their names and their old ones"
+
+# 2. perf stat: an event's name, its old name and its config count the
+#    same, sum.expect's count.
+rc=0
+if [ ! -f "$SHARE/samples/sum.expect" ]; then
+	skip "perf stat: name, old name and config count the same" \
+		"no samples/sum.expect"
+else
+	for ev in cycles uops insns dc_hit tag1 tag2 tag5 tag8; do
+		cfg=$(cat "$PMU/events/$ev")
+		stat -e "vpmu/$ev/,vpmu/vpmu_$ev/,vpmu/$cfg/" \
+			"$RUN" "$SHARE/build/sum.vprg"
+		want=$(expected "$ev")
+		check "vpmu/$ev/=$want" "vpmu/vpmu_$ev/=$want" \
+		      "vpmu/$cfg/=$want" || rc=1
+	done
+	ok $rc "perf stat: name, old name and config count the same"
+fi
+
+# 3. The aliases follow the image: tags 1..7 encoded (6 below: 1..8);
+#    a tag the image dropped is no event perf can open.
 "$LOAD" -q "$SHARE/build/encoded.vpmu"
 got=$(listed)
-want="vpmu_tag1 vpmu_tag2 vpmu_tag3 vpmu_tag4 vpmu_tag5 vpmu_tag6 vpmu_tag7 "
+want=$(tags 7)
 [ "$got" = "$want" ] || echo "# perf list: '$got'"
 [ "$got" = "$want" ]
-ok $? "perf list: vpmu_tag1..7 with the encoded image"
+ok $? "perf list: tag1..7, vpmu_tag1..7 with the encoded image"
 
-# 2. perf stat of every tag of tags.s, nr_counters events a run.
+# 4. What the encoded image dropped is gone, what it kept is there.
+rc=0
+for ev in tag7 vpmu_tag7; do
+	[ -e "$PMU/events/$ev" ] || { echo "# no events/$ev"; rc=1; }
+done
+for ev in tag8 vpmu_tag8; do
+	[ ! -e "$PMU/events/$ev" ] || { echo "# events/$ev is there"; rc=1; }
+	if perf stat -e "vpmu/$ev/" "$RUN" "$SHARE/build/tags.vprg" \
+		>/dev/null 2>&1; then
+		echo "# perf stat -e vpmu/$ev/ ran"
+		rc=1
+	fi
+done
+ok $rc "encoded image: events/tag7, no events/tag8, vpmu/tag8/ refused"
+
+# 5. perf stat of every tag of tags.s, nr_counters events a run.
 rc=0
 nr=$(cat "$PMU/caps/nr_counters")
 k=1
 while [ $k -le 7 ]; do
 	evs='' pairs='' i=0
 	while [ $k -le 7 ] && [ $i -lt "$nr" ]; do
-		evs="${evs:+$evs,}vpmu/vpmu_tag$k/"
-		pairs="$pairs vpmu/vpmu_tag$k/=$(sed -n "s/^event tag$k //p" "$SHARE/encoded/tags.expect")"
+		evs="${evs:+$evs,}vpmu/tag$k/"
+		pairs="$pairs vpmu/tag$k/=$(sed -n "s/^event tag$k //p" "$SHARE/encoded/tags.expect")"
 		k=$((k + 1))
 		i=$((i + 1))
 	done
@@ -65,17 +147,17 @@ while [ $k -le 7 ]; do
 	# shellcheck disable=SC2086
 	check $pairs || rc=1
 done
-ok $rc "perf stat: every tag 1..7 of tags.s, as tags.expect"
+ok $rc "perf stat: every tag 1..7 of tags.s by name, as tags.expect"
 
-# 3. The default image again: its 8 tags.
+# 6. The default image again: its 8 tags.
 "$LOAD" -q --default
 got=$(listed)
-want="vpmu_tag1 vpmu_tag2 vpmu_tag3 vpmu_tag4 vpmu_tag5 vpmu_tag6 vpmu_tag7 vpmu_tag8 "
+want=$(tags 8)
 [ "$got" = "$want" ] || echo "# perf list: '$got'"
 [ "$got" = "$want" ]
-ok $? "perf list: vpmu_tag1..8 with the default image again"
+ok $? "perf list: tag1..8, vpmu_tag1..8 with the default image again"
 
-# 4. :P asks for caps/max_precise: the same 3 samples as no modifier.
+# 7. :P asks for caps/max_precise: the same 3 samples as no modifier.
 for m in "" P; do
 	perf record -q -e "vpmu/vpmu_uops/$m" -c 50 -o "$T/data$m" \
 		"$RUN" "$SHARE/build/sum.vprg" >/dev/null 2>&1
@@ -85,7 +167,7 @@ done
 	cmp -s "$T/ip" "$T/ipP"
 ok $? "perf record :P (max_precise 3): the exact samples of no modifier"
 
-# 5. A sampled profile by microcode label: every microword of sum (period
+# 8. A sampled profile by microcode label: every microword of sum (period
 #    1) through perf script is the host engine's histogram of every cycle
 #    (sum has no stall cycles), but for the line saying what was sampled.
 cat "$PMU/ucode/image" >"$T/image.vpmu"

@@ -5,7 +5,10 @@
  * format/ is generated from the masks attr.config and attr.config1 are
  * decoded with (vpmu_pmu_priv.h); events/ has an alias for every basic event
  * and histogram-unit bucket, and one for every tag the current image's
- * event field selects (perf.rst, "Event configuration").
+ * event field selects (perf.rst, "Event configuration"), each twice: under
+ * its name (cycles, hist1, tag1) and under the name it had first, with the
+ * PMU's name in front (vpmu_cycles, vpmu_hist1, vpmu_tag1), which scripts
+ * use.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -92,23 +95,42 @@ static ssize_t vpmu_event_show(struct device *dev,
 		.tag = _tag,						\
 	}})[0].attr.attr)
 
+/*
+ * The engine's alias of a basic event is the old name, "vpmu_" and the
+ * name; the name alone is what events/ has first.
+ */
+#define VPMU_OLD_PREFIX		"vpmu_"
+#define VPMU_NEW_NAME(alias)	((alias) + sizeof(VPMU_OLD_PREFIX) - 1)
+
 #define VPMU_BASIC_ATTR(name, alias, ...) \
+	VPMU_EVENT_ATTR(VPMU_NEW_NAME(alias), VPMU_EV_##name, 0),
+#define VPMU_BASIC_OLD_ATTR(name, alias, ...) \
 	VPMU_EVENT_ATTR(alias, VPMU_EV_##name, 0),
-#define VPMU_HU_ATTR(b)	\
-	VPMU_EVENT_ATTR("vpmu_hist" #b, VPMU_EV_HU(b), 0)
+#define VPMU_HU_ATTR(prefix, b)	\
+	VPMU_EVENT_ATTR(prefix "hist" #b, VPMU_EV_HU(b), 0)
+#define VPMU_HU_OLD_ATTR(b)	VPMU_HU_ATTR(VPMU_OLD_PREFIX, b)
 
 /*
  * Counts of occurrences, so no .unit or .scale: perf's defaults (no unit,
- * scale 1) say it.  The tags are a group of their own (below).
+ * scale 1) say it.  No description either: perf reads none from sysfs
+ * (perf.rst, "perf list").  The tags are a group of their own (below).
  */
 static struct attribute *vpmu_event_attrs[] = {
 	VPMU_EVENT_LIST(VPMU_BASIC_ATTR)
-	VPMU_HU_ATTR(1), VPMU_HU_ATTR(2), VPMU_HU_ATTR(3),
-	VPMU_HU_ATTR(4), VPMU_HU_ATTR(5), VPMU_HU_ATTR(6),
-	VPMU_HU_ATTR(7), VPMU_HU_ATTR(8), VPMU_HU_ATTR(9),
-	VPMU_HU_ATTR(10), VPMU_HU_ATTR(11), VPMU_HU_ATTR(12),
-	VPMU_HU_ATTR(13), VPMU_HU_ATTR(14), VPMU_HU_ATTR(15),
-	VPMU_HU_ATTR(16),
+	VPMU_HU_ATTR("", 1), VPMU_HU_ATTR("", 2), VPMU_HU_ATTR("", 3),
+	VPMU_HU_ATTR("", 4), VPMU_HU_ATTR("", 5), VPMU_HU_ATTR("", 6),
+	VPMU_HU_ATTR("", 7), VPMU_HU_ATTR("", 8), VPMU_HU_ATTR("", 9),
+	VPMU_HU_ATTR("", 10), VPMU_HU_ATTR("", 11), VPMU_HU_ATTR("", 12),
+	VPMU_HU_ATTR("", 13), VPMU_HU_ATTR("", 14), VPMU_HU_ATTR("", 15),
+	VPMU_HU_ATTR("", 16),
+	/* The old names. */
+	VPMU_EVENT_LIST(VPMU_BASIC_OLD_ATTR)
+	VPMU_HU_OLD_ATTR(1), VPMU_HU_OLD_ATTR(2), VPMU_HU_OLD_ATTR(3),
+	VPMU_HU_OLD_ATTR(4), VPMU_HU_OLD_ATTR(5), VPMU_HU_OLD_ATTR(6),
+	VPMU_HU_OLD_ATTR(7), VPMU_HU_OLD_ATTR(8), VPMU_HU_OLD_ATTR(9),
+	VPMU_HU_OLD_ATTR(10), VPMU_HU_OLD_ATTR(11), VPMU_HU_OLD_ATTR(12),
+	VPMU_HU_OLD_ATTR(13), VPMU_HU_OLD_ATTR(14), VPMU_HU_OLD_ATTR(15),
+	VPMU_HU_OLD_ATTR(16),
 	NULL,
 };
 
@@ -147,28 +169,34 @@ bool vpmu_tag_valid(struct vpmu_machine *m, unsigned int k)
 }
 
 /*
- * events/vpmu_tagK for exactly the tags the current image's event field
- * selects: 1..ev_bits one-hot, 1..2^ev_bits - 1 encoded, so up to 255
- * files, made here at init rather than spelt out.  They are a second
- * "events" group, in the PMU's attr_update: the perf core adds those of
- * the image in force at registration to the directory the first made,
- * with is_visible.  From then on the loader adds those an image needs
- * before installing it (vpmu_pmu_image_prepare(): an image whose aliases
- * cannot be made is not installed) and removes those it lacks once it is
- * in force (vpmu_pmu_image_changed()), one file at a time:
- * sysfs_update_group() would make every file again, and when one cannot
- * be made it removes them all.  struct vpmu's tag_aliases says which
- * files there are.  A listing may race an install: event_init checks the
- * image in force (vpmu_tag_valid()).
+ * events/tagK and events/vpmu_tagK for exactly the tags the current
+ * image's event field selects: 1..ev_bits one-hot, 1..2^ev_bits - 1
+ * encoded, so up to 255 of each, made here at init rather than spelt out:
+ * attribute i < VPMU_TAG_MAX is tag i + 1's name, VPMU_TAG_MAX + i its old
+ * one.  They are a second "events" group, in the PMU's attr_update: the
+ * perf core adds those of the image in force at registration to the
+ * directory the first made, with is_visible.  From then on the loader
+ * adds those an image needs before installing it
+ * (vpmu_pmu_image_prepare(): an image whose aliases cannot be made is not
+ * installed) and removes those it lacks once it is in force
+ * (vpmu_pmu_image_changed()), one file at a time: sysfs_update_group()
+ * would make every file again, and when one cannot be made it removes them
+ * all.  struct vpmu's tag_aliases says which tags have their two files.  A
+ * listing may race an install: event_init checks the image in force
+ * (vpmu_tag_valid()).
  */
-static struct vpmu_event_attr vpmu_tag_attr[VPMU_TAG_MAX];
-static char vpmu_tag_name[VPMU_TAG_MAX][sizeof("vpmu_tag255")];
-static struct attribute *vpmu_tag_attrs[VPMU_TAG_MAX + 1];
+#define VPMU_TAG_ATTRS	(2 * VPMU_TAG_MAX)
+
+static struct vpmu_event_attr vpmu_tag_attr[VPMU_TAG_ATTRS];
+static char vpmu_tag_name[VPMU_TAG_ATTRS][sizeof(VPMU_OLD_PREFIX "tag255")];
+static struct attribute *vpmu_tag_attrs[VPMU_TAG_ATTRS + 1];
 
 static umode_t vpmu_tag_is_visible(struct kobject *kobj,
 				   struct attribute *attr, int i)
 {
-	return test_bit(i, kobj_to_vpmu(kobj)->tag_aliases) ? attr->mode : 0;
+	unsigned long *tags = kobj_to_vpmu(kobj)->tag_aliases;
+
+	return test_bit(i % VPMU_TAG_MAX, tags) ? attr->mode : 0;
 }
 
 static const struct attribute_group vpmu_tag_events_group = {
@@ -194,20 +222,45 @@ void vpmu_tag_attrs_init(struct vpmu *vpmu)
 	unsigned int i;
 
 	bitmap_zero(vpmu->tag_aliases, VPMU_TAG_MAX);
-	for (i = 0; i < VPMU_TAG_MAX; i++) {
+	for (i = 0; i < VPMU_TAG_ATTRS; i++) {
 		struct vpmu_event_attr *ev = &vpmu_tag_attr[i];
+		unsigned int k = i % VPMU_TAG_MAX + 1;
 
-		snprintf(vpmu_tag_name[i], sizeof(vpmu_tag_name[i]),
-			 "vpmu_tag%u", i + 1);
+		snprintf(vpmu_tag_name[i], sizeof(vpmu_tag_name[i]), "%stag%u",
+			 i < VPMU_TAG_MAX ? "" : VPMU_OLD_PREFIX, k);
 		sysfs_attr_init(&ev->attr.attr);
 		ev->attr.attr.name = vpmu_tag_name[i];
 		ev->attr.attr.mode = 0444;
 		ev->attr.show = vpmu_event_show;
-		ev->tag = i + 1;
+		ev->tag = k;
 		vpmu_tag_attrs[i] = &ev->attr.attr;
+	}
+	for (i = 0; i < VPMU_TAG_MAX; i++)
 		if (vpmu_tag_valid(&vpmu->machine, i + 1))
 			__set_bit(i, vpmu->tag_aliases);
-	}
+}
+
+/* Remove tag @i + 1's two files, or those of them there are. */
+static void vpmu_tag_remove(struct kobject *kobj, unsigned int i)
+{
+	sysfs_remove_file_from_group(kobj, vpmu_tag_attrs[i], "events");
+	sysfs_remove_file_from_group(kobj, vpmu_tag_attrs[VPMU_TAG_MAX + i],
+				     "events");
+}
+
+/* Add tag @i + 1's two files: 0, or a negative errno with neither added. */
+static int vpmu_tag_add(struct kobject *kobj, unsigned int i)
+{
+	int ret;
+
+	ret = sysfs_add_file_to_group(kobj, vpmu_tag_attrs[i], "events");
+	if (ret)
+		return ret;
+	ret = sysfs_add_file_to_group(kobj, vpmu_tag_attrs[VPMU_TAG_MAX + i],
+				      "events");
+	if (ret)
+		sysfs_remove_file_from_group(kobj, vpmu_tag_attrs[i], "events");
+	return ret;
 }
 
 /**
@@ -235,16 +288,14 @@ int vpmu_pmu_image_prepare(struct vpmu *vpmu, const struct vpmu_ucode *uc)
 		if (test_bit(i, vpmu->tag_aliases) ||
 		    !vpmu_ucode_has_tag(uc, i + 1))
 			continue;
-		ret = sysfs_add_file_to_group(kobj, vpmu_tag_attrs[i],
-					      "events");
+		ret = vpmu_tag_add(kobj, i);
 		if (ret)
 			break;
 		__set_bit(i, added);
 	}
 	if (ret) {
 		for_each_set_bit(i, added, VPMU_TAG_MAX)
-			sysfs_remove_file_from_group(kobj, vpmu_tag_attrs[i],
-						     "events");
+			vpmu_tag_remove(kobj, i);
 		return ret;
 	}
 	bitmap_or(vpmu->tag_aliases, vpmu->tag_aliases, added, VPMU_TAG_MAX);
@@ -271,7 +322,7 @@ void vpmu_pmu_image_changed(struct vpmu *vpmu)
 	for_each_set_bit(i, vpmu->tag_aliases, VPMU_TAG_MAX) {
 		if (vpmu_ucode_has_tag(cs->uc, i + 1))
 			continue;
-		sysfs_remove_file_from_group(kobj, vpmu_tag_attrs[i], "events");
+		vpmu_tag_remove(kobj, i);
 		__clear_bit(i, vpmu->tag_aliases);
 	}
 	vpmu_cstore_put(cs);
