@@ -92,7 +92,7 @@ run "vpmu-sim --stats -m $SHARE/build/rv32im.vpmu $ELF 2>&1 >/dev/null | grep -E
 vpmu-sim --stats -m "$SHARE/build/rv32im.vpmu" "$ELF" >/dev/null 2>"$T/sim.txt"
 for e in cycles uops insns; do
 	check "$e: perf stat in the kernel, vpmu-sim on the host" \
-		"$(stat_count "vpmu/vpmu_$e/" "$T/fib.csv")" "$(sim_count $e)"
+		"$(stat_count "vpmu/$e/" "$T/fib.csv")" "$(sim_count $e)"
 done
 
 step "5. perf record samples it, one overflow interrupt a sample; perf report names its functions"
