@@ -26,6 +26,7 @@
 #include "vpmu_runner.h"
 
 #define DEFAULT_BUDGET	1000000000ull
+#define OPT_JSON	256	/* --json, a long option only */
 
 static void usage(void)
 {
@@ -34,7 +35,7 @@ static void usage(void)
 "       %s --perf -m IMAGE [OPTION]... SCRIPT...\n"
 "       %s --simulate -m IMAGE [-K N] [-b CYCLES] [OPTION]... PROGRAM.vprg\n"
 "       %s --buckets=SUMFILE [--program=PROGFILE] [--sort=count|addr]\n"
-"                 [--top N] [--plot=FILE] [-q]\n"
+"                 [--top N] [--plot=FILE] [-q] [--json]\n"
 "\n"
 "Report a vpmu micro-PC histogram: each sampled microword with its label\n"
 "(the nearest symbol at or before it, plus an offset: loop+2), micro-\n"
@@ -80,6 +81,8 @@ static void usage(void)
 "                        on another image than IMAGE (of the same size) or\n"
 "                        HIST files differ in image or interval\n"
 "  -q, --quiet           no report (with -o or --plot)\n"
+"      --json            the report as JSON, one object a line: the\n"
+"                        header's facts, a row each, what --top left out\n"
 "  -h, --help            this text\n"
 "      --version         show the version and exit\n"
 "\n"
@@ -95,7 +98,7 @@ struct opts {
 	const char *buckets, *program;	/* histogram-unit mode */
 	char upc_opt;		/* last option only for micro-PC histograms */
 	bool sort_given;
-	bool simulate, perf, force, quiet;
+	bool simulate, perf, force, quiet, json;
 	uint32_t interval;
 	uint64_t budget;
 	struct vpmu_report_opts rep;
@@ -170,6 +173,9 @@ static void parse_opt(struct opts *o, int c, char **argv)
 	case 'P':
 		o->program = optarg;
 		break;
+	case OPT_JSON:
+		o->json = true;
+		break;
 	case 'h':
 		usage();
 		break;
@@ -232,6 +238,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "buckets", required_argument, NULL, 'B' },
 		{ "program", required_argument, NULL, 'P' },
+		{ "json", no_argument, NULL, OPT_JSON },
 		{ "help", no_argument, NULL, 'h' },
 		VPMU_VERSION_LONGOPT,
 		{ }
@@ -464,6 +471,7 @@ static int hu_buckets(const struct opts *o)
 	struct vpmu_buf text = { 0 }, out = { 0 }, diag = { 0 };
 	struct vpmu_hu_prog prog, *p = NULL;
 	struct vpmu_hu_buckets hh;
+	struct vpmu_json j;
 	const char *what = base_name(o->buckets);
 	int ret = VPMU_EXIT_TOOL;
 
@@ -495,7 +503,9 @@ static int hu_buckets(const struct opts *o)
 			goto out;
 		out.len = 0;
 	}
-	if (!o->quiet) {
+	if (!o->quiet && o->json) {
+		vpmu_hu_buckets_json(&j, stdout, &hh, p, what, &o->rep);
+	} else if (!o->quiet) {
 		vpmu_hu_buckets_report(&out, &hh, p, what, &o->rep);
 		fwrite(out.p, 1, out.len, stdout);
 	}
@@ -513,6 +523,7 @@ int main(int argc, char **argv)
 	struct vpmu_buf img = { 0 }, out = { 0 }, diag = { 0 };
 	struct vpmu_uhist_img hi;
 	struct vpmu_uhist hs = { 0 };
+	struct vpmu_json j;
 	const char *what;
 	int nfiles, ret = VPMU_EXIT_TOOL;
 
@@ -548,7 +559,9 @@ int main(int argc, char **argv)
 	what = nfiles == 1 ? base_name(argv[optind]) : "the sum of the files";
 	if (o.plot && plot(&hs, &hi, o.plot, what))
 		goto out;
-	if (!o.quiet && !(o.output && !strcmp(o.output, "-"))) {
+	if (!o.quiet && !(o.output && !strcmp(o.output, "-")) && o.json) {
+		vpmu_uhist_report_json(&j, stdout, &hs, &hi, &o.rep);
+	} else if (!o.quiet && !(o.output && !strcmp(o.output, "-"))) {
 		vpmu_uhist_report(&out, &hs, &hi, &o.rep);
 		fwrite(out.p, 1, out.len, stdout);
 	}
