@@ -26,7 +26,6 @@
 #include "vpmu_runner.h"
 
 #define DEFAULT_BUDGET	1000000000ull
-#define OPT_JSON	256	/* --json, a long option only */
 
 static void usage(void)
 {
@@ -81,7 +80,7 @@ static void usage(void)
 "                        on another image than IMAGE (of the same size) or\n"
 "                        HIST files differ in image or interval\n"
 "  -q, --quiet           no report (with -o or --plot)\n"
-"      --json            the report as JSON, one object a line: the\n"
+"  -j, --json            the report as JSON, one object a line: the\n"
 "                        header's facts, a row each, what --top left out\n"
 "  -h, --help            this text\n"
 "      --version         show the version and exit\n"
@@ -173,7 +172,7 @@ static void parse_opt(struct opts *o, int c, char **argv)
 	case 'P':
 		o->program = optarg;
 		break;
-	case OPT_JSON:
+	case 'j':	/* perf stat's -j, --json-output */
 		o->json = true;
 		break;
 	case 'h':
@@ -238,14 +237,14 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "buckets", required_argument, NULL, 'B' },
 		{ "program", required_argument, NULL, 'P' },
-		{ "json", no_argument, NULL, OPT_JSON },
+		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		VPMU_VERSION_LONGOPT,
 		{ }
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, ":m:SrK:b:o:s:an:lp:fqB:P:h", lopts,
+	while ((c = getopt_long(argc, argv, ":m:SrK:b:o:s:an:lp:fqB:P:jh", lopts,
 				NULL)) != -1)
 		parse_opt(o, c, argv);
 	check_args(argc, argv, o);

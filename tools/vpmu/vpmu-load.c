@@ -41,7 +41,7 @@ static void usage(void)
 "  -S, --status          print name, version, generation, status, error and\n"
 "                        the capabilities (caps/); exit 1 if there is no\n"
 "                        module to ask\n"
-"      --json            with --status: one JSON object, the numbers as\n"
+"  -j, --json            with --status: one JSON object, the numbers as\n"
 "                        numbers\n"
 "      --check           validate IMAGE with the engine's own validator on\n"
 "                        this machine only (cs_size 4096); load nothing\n"
@@ -326,7 +326,7 @@ int main(int argc, char **argv)
 	vpmu_cli_init(argv[0], "vpmu-load");
 	if (getenv("VPMU_SYSFS") && *getenv("VPMU_SYSFS"))
 		sysfs = getenv("VPMU_SYSFS");
-	while ((c = getopt_long(argc, argv, ":dSc:qth", lopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":dSc:qtjh", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			dflt = true;
@@ -353,6 +353,7 @@ int main(int argc, char **argv)
 			timed = true;
 			break;
 		case OPT_JSON:
+		case 'j':	/* perf stat's -j, --json-output */
 			json = true;
 			break;
 		case 'h':

@@ -62,7 +62,7 @@ static void usage(void)
 "  -t, --time            also print wall time and cycles per second\n"
 "  -v, --verbose         print all 32 registers\n"
 "  -q, --quiet           print only errors and mismatches\n"
-"      --json            print each run, its .expect result and the totals\n"
+"  -j, --json            print each run, its .expect result and the totals\n"
 "                        as JSON, an object a line (ELF: --stats and -t,\n"
 "                        on stderr)\n"
 "  -d, --device=PATH     the character device (default " DEFAULT_DEVICE ")\n"

@@ -88,7 +88,7 @@ static void usage(void)
 "                        on stderr, with instructions per second)\n"
 "  -v, --verbose         print all 32 registers\n"
 "  -q, --quiet           print only errors and mismatches\n"
-"      --json            print each run, its .expect result and the totals\n"
+"  -j, --json            print each run, its .expect result and the totals\n"
 "                        as JSON, an object a line (ELF: --stats and -t,\n"
 "                        on stderr)\n"
 "      --mem=BYTES       memory of an ELF program (default 1 MiB, at most\n"

@@ -326,6 +326,7 @@ int vpmu_runner_opt(struct vpmu_runner_opts *o, int c, const char *arg,
 		o->quiet = true;
 		return 1;
 	case VPMU_RUNNER_OPT_JSON:
+	case 'j':	/* perf stat's -j, --json-output */
 		o->json = true;
 		return 1;
 	}

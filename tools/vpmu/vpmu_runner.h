@@ -88,7 +88,7 @@ struct vpmu_runner_opts {
 #define VPMU_RUNNER_OPT_EXT_AT	0x200
 #define VPMU_RUNNER_OPT_JSON	0x201
 
-#define VPMU_RUNNER_OPTSTRING	"n:b:sxe:tvq"
+#define VPMU_RUNNER_OPTSTRING	"n:b:sxe:tvqj"
 #define VPMU_RUNNER_LONGOPTS					\
 	{ "runs", required_argument, NULL, 'n' },		\
 	{ "budget", required_argument, NULL, 'b' },		\
