@@ -6,7 +6,8 @@
 # what the text output says, value for value: a run's stop, cycles,
 # registers and, with -E, events; its .expect result; --hu's buckets; a
 # fault's kind and address; an ELF program's --stats, on stderr; a file
-# name that needs escaping.  And vpmu-hist --json: the micro-PC report's
+# name that needs escaping; -j for --json, as perf stat's, in every
+# tool.  And vpmu-hist --json: the micro-PC report's
 # header, rows (per microword and --by-label) and --top's rest, and the
 # --buckets report, each against the text report of the same input.  (vpmu-run prints through the same code,
 # vpmu_runner.c; its --stats object through vpmu_elf_json_*().)
@@ -15,7 +16,7 @@ set -u
 . "$(dirname "$0")/tap.sh"
 T=$BIN
 S=$SHARE
-tap_build vpmu-sim vpmu-hist share rv32
+tap_build vpmu-sim vpmu-hist vpmu-run vpmu-load share rv32
 # shellcheck source=../../pkg/apt.sh
 . "$TOP/tools/pkg/apt.sh"
 command -v python3 >/dev/null 2>&1 || apt_install_missing python3
@@ -235,4 +236,21 @@ ok $? "vpmu-hist --buckets --program --json --top=2: header, rows, rest as the t
 
 "$T/vpmu-hist" --help | grep -q -- "--json"
 ok $? "vpmu-hist --help names --json"
+
+# -j, perf stat's short for --json (--json-output), in every tool.
+"$T/vpmu-sim" --json -n 2 "$sum" >"$tmp/j" &&
+	"$T/vpmu-sim" -j -n 2 "$sum" >"$tmp/j2" && cmp -s "$tmp/j" "$tmp/j2"
+ok $? "vpmu-sim -j: the same lines as --json"
+"$T/vpmu-hist" -S -m "$img" --json "$sum" >"$tmp/j" 2>/dev/null &&
+	"$T/vpmu-hist" -S -m "$img" -j "$sum" >"$tmp/j2" 2>/dev/null &&
+	cmp -s "$tmp/j" "$tmp/j2" &&
+	"$T/vpmu-hist" -j --buckets="$tmp/sum3" >"$tmp/j" &&
+	jcheck /dev/null "$tmp/j" 'assert js[0]["total"] == 199 and len(js) == 4'
+ok $? "vpmu-hist -j: the same lines as --json, --buckets too"
+bad=
+for t in vpmu-sim vpmu-run vpmu-load vpmu-hist; do
+	"$T/$t" --help | grep -q -- "^  -j, --json  " || bad="$bad $t"
+done
+[ -z "$bad" ]
+ok $? "every tool's --help: -j, --json"
 tap_done

@@ -79,6 +79,9 @@ ok $? "vpmu-run: no device: exit 125, names it"
 "$T/vpmu-run" -d /dev/null "$S/build/sum.vprg" 2>"$tmp/err"
 [ $? = 125 ] && grep -q '^vpmu-run: VPMU_IOC_RUN: .*does not know VPMU_IOC_RUN' "$tmp/err"
 ok $? "vpmu-run: not the vpmu device: exit 125, ENOTTY explained"
+"$T/vpmu-run" -j -d /dev/null "$S/build/sum.vprg" 2>"$tmp/err"
+[ $? = 125 ] && grep -q '^vpmu-run: VPMU_IOC_RUN: ' "$tmp/err"
+ok $? "vpmu-run -j (perf stat's short for --json): taken, on to the device"
 
 # A malformed .expect file is an input error (125), a mismatch a differing
 # result (1); both are named with their line.
@@ -202,6 +205,9 @@ fi
 "$T/vpmu-load" --sysfs="$f" --default --json >/dev/null 2>"$tmp/err"
 [ $? = 125 ] && grep -q -- "--json goes with --status" "$tmp/err"
 ok $? "vpmu-load --json without --status: exit 125, says why"
+"$T/vpmu-load" --sysfs="$f" --status --json >"$tmp/j" &&
+	"$T/vpmu-load" --sysfs="$f" -S -j >"$tmp/j2" && cmp -s "$tmp/j" "$tmp/j2"
+ok $? "vpmu-load -S -j: perf stat's short for --json, the same object"
 "$T/vpmu-load" --sysfs="$tmp/none" --status >"$tmp/out" 2>"$tmp/err"
 [ $? = 1 ] && [ ! -s "$tmp/out" ] &&
 	grep -q "none/ucode/name: No such file or directory (is vpmu.ko loaded?)" "$tmp/err"
