@@ -242,6 +242,13 @@ ok $? "vpmu-load --json without --status: exit 125, says why"
 "$T/vpmu-load" --sysfs="$f" --status --json >"$tmp/j" &&
 	"$T/vpmu-load" --sysfs="$f" -S -j >"$tmp/j2" && cmp -s "$tmp/j" "$tmp/j2"
 ok $? "vpmu-load -S -j: perf stat's short for --json, the same object"
+"$T/vpmu-load" --help >"$tmp/help"
+! grep -q '^  -[dSt], ' "$tmp/help" &&
+	grep -q '^The short forms -d, -S and -t still work' "$tmp/help" &&
+	"$T/vpmu-load" --sysfs="$f" -S -t >"$tmp/o1" 2>&1 &&
+	"$T/vpmu-load" --sysfs="$f" --status --time >"$tmp/o2" 2>&1 &&
+	cmp -s "$tmp/o1" "$tmp/o2"
+ok $? "vpmu-load --help: -d -S -t long-only, a note; -S -t still taken"
 "$T/vpmu-load" --sysfs="$tmp/none" --status >"$tmp/out" 2>"$tmp/err"
 [ $? = 1 ] && [ ! -s "$tmp/out" ] &&
 	grep -q "none/ucode/name: No such file or directory (is vpmu.ko loaded?)" "$tmp/err"
