@@ -32,9 +32,10 @@ static void usage(void)
 	printf(
 "Usage: %s -m IMAGE [OPTION]... HIST...\n"
 "       %s --perf -m IMAGE [OPTION]... SCRIPT...\n"
-"       %s --simulate -m IMAGE [-K N] [-b CYCLES] [OPTION]... PROGRAM.vprg\n"
+"       %s --simulate -m IMAGE [-K N] [--budget=CYCLES] [OPTION]...\n"
+"                 PROGRAM.vprg\n"
 "       %s --buckets=SUMFILE [--program=PROGFILE] [--sort=count|addr]\n"
-"                 [--top N] [--plot=FILE] [-q]\n"
+"                 [--top N] [--plot=FILE] [-q] [--json]\n"
 "\n"
 "Report a vpmu micro-PC histogram: each sampled microword with its label\n"
 "(the nearest symbol at or before it, plus an offset: loop+2), micro-\n"
@@ -58,21 +59,21 @@ static void usage(void)
 "\n"
 "  -m, --image=IMAGE     the microcode image sampled (required): symbols\n"
 "                        and microword text come from it\n"
-"  -S, --simulate        the operand is a program file to run\n"
-"  -r, --perf            the operands are perf script output (lines ending\n"
+"      --simulate        the operand is a program file to run\n"
+"      --perf            the operands are perf script output (lines ending\n"
 "                        with the sample IP of a micro-PC sample)\n"
 "  -K, --interval=K      sampling interval in cycles, 1..2^32-1 (default 1)\n"
-"  -b, --budget=CYCLES   cycle budget of the run (default 1G = 10^9;\n"
+"      --budget=CYCLES   cycle budget of the run (default 1G = 10^9;\n"
 "                        suffixes k M G T, Ki Mi Gi Ti, or 2^N)\n"
 "  -o, --output=FILE     write the histogram (the simulated one, or the sum\n"
 "                        of the HIST files) to FILE in the uapi format\n"
 "  -s, --sort=count|addr order of the rows (default count, highest first)\n"
-"  -a, --all             also show microwords (labels) with no samples\n"
-"  -n, --top=N           show at most N rows\n"
+"      --all             also show microwords (labels) with no samples\n"
+"      --top=N           show at most N rows\n"
 "  -l, --by-label        one row per label: the samples of its microwords\n"
-"  -p, --plot=FILE       draw the histogram with gnuplot into FILE, .png\n"
+"      --plot=FILE       draw the histogram with gnuplot into FILE, .png\n"
 "                        or .svg\n"
-"  -B, --buckets=SUMFILE the histogram unit's buckets (no -m, HIST or\n"
+"      --buckets=SUMFILE the histogram unit's buckets (no -m, HIST or\n"
 "                        other micro-PC options then)\n"
 "  -P, --program=PROGFILE  the histogram unit's program, to label the\n"
 "                        buckets (with --buckets)\n"
@@ -80,8 +81,13 @@ static void usage(void)
 "                        on another image than IMAGE (of the same size) or\n"
 "                        HIST files differ in image or interval\n"
 "  -q, --quiet           no report (with -o or --plot)\n"
+"  -j, --json            the report as JSON, one object a line: the\n"
+"                        header's facts, a row each, what --top left out\n"
 "  -h, --help            this text\n"
 "      --version         show the version and exit\n"
+"\n"
+"The short forms -S, -r, -b, -a, -n, -p and -B still work, for scripts;\n"
+"--help leaves them out because perf stat means other things by them.\n"
 "\n"
 "Exit status: 0 success; 125 bad usage, an unreadable or invalid file, a\n"
 "histogram that does not match IMAGE or the other files, buckets that do\n"
@@ -95,7 +101,7 @@ struct opts {
 	const char *buckets, *program;	/* histogram-unit mode */
 	char upc_opt;		/* last option only for micro-PC histograms */
 	bool sort_given;
-	bool simulate, perf, force, quiet;
+	bool simulate, perf, force, quiet, json;
 	uint32_t interval;
 	uint64_t budget;
 	struct vpmu_report_opts rep;
@@ -170,6 +176,9 @@ static void parse_opt(struct opts *o, int c, char **argv)
 	case 'P':
 		o->program = optarg;
 		break;
+	case 'j':	/* perf stat's -j, --json-output */
+		o->json = true;
+		break;
 	case 'h':
 		usage();
 		break;
@@ -232,13 +241,14 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "buckets", required_argument, NULL, 'B' },
 		{ "program", required_argument, NULL, 'P' },
+		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		VPMU_VERSION_LONGOPT,
 		{ }
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, ":m:SrK:b:o:s:an:lp:fqB:P:h", lopts,
+	while ((c = getopt_long(argc, argv, ":m:SrK:b:o:s:an:lp:fqB:P:jh", lopts,
 				NULL)) != -1)
 		parse_opt(o, c, argv);
 	check_args(argc, argv, o);
@@ -464,6 +474,7 @@ static int hu_buckets(const struct opts *o)
 	struct vpmu_buf text = { 0 }, out = { 0 }, diag = { 0 };
 	struct vpmu_hu_prog prog, *p = NULL;
 	struct vpmu_hu_buckets hh;
+	struct vpmu_json j;
 	const char *what = base_name(o->buckets);
 	int ret = VPMU_EXIT_TOOL;
 
@@ -495,7 +506,9 @@ static int hu_buckets(const struct opts *o)
 			goto out;
 		out.len = 0;
 	}
-	if (!o->quiet) {
+	if (!o->quiet && o->json) {
+		vpmu_hu_buckets_json(&j, stdout, &hh, p, what, &o->rep);
+	} else if (!o->quiet) {
 		vpmu_hu_buckets_report(&out, &hh, p, what, &o->rep);
 		fwrite(out.p, 1, out.len, stdout);
 	}
@@ -513,6 +526,7 @@ int main(int argc, char **argv)
 	struct vpmu_buf img = { 0 }, out = { 0 }, diag = { 0 };
 	struct vpmu_uhist_img hi;
 	struct vpmu_uhist hs = { 0 };
+	struct vpmu_json j;
 	const char *what;
 	int nfiles, ret = VPMU_EXIT_TOOL;
 
@@ -548,7 +562,9 @@ int main(int argc, char **argv)
 	what = nfiles == 1 ? base_name(argv[optind]) : "the sum of the files";
 	if (o.plot && plot(&hs, &hi, o.plot, what))
 		goto out;
-	if (!o.quiet && !(o.output && !strcmp(o.output, "-"))) {
+	if (!o.quiet && !(o.output && !strcmp(o.output, "-")) && o.json) {
+		vpmu_uhist_report_json(&j, stdout, &hs, &hi, &o.rep);
+	} else if (!o.quiet && !(o.output && !strcmp(o.output, "-"))) {
 		vpmu_uhist_report(&out, &hs, &hi, &o.rep);
 		fwrite(out.p, 1, out.len, stdout);
 	}

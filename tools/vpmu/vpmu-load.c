@@ -37,22 +37,25 @@ static void usage(void)
 "then print the new generation and name.  On rejection print the kernel's\n"
 "reason (ucode/error) and exit 1; the running image is left untouched.\n"
 "\n"
-"  -d, --default         make the built-in image current (ucode/load_default)\n"
-"  -S, --status          print name, version, generation, status, error and\n"
+"      --default         make the built-in image current (ucode/load_default)\n"
+"      --status          print name, version, generation, status, error and\n"
 "                        the capabilities (caps/); exit 1 if there is no\n"
 "                        module to ask\n"
-"      --json            with --status: one JSON object, the numbers as\n"
+"  -j, --json            with --status: one JSON object, the numbers as\n"
 "                        numbers\n"
 "      --check           validate IMAGE with the engine's own validator on\n"
 "                        this machine only (cs_size 4096); load nothing\n"
 "  -c, --chunk=BYTES     bytes per write() (default %d)\n"
-"  -t, --time            print how long the load took (open to close)\n"
+"      --time            print how long the load took (open to close)\n"
 "      --sysfs=DIR       the PMU's sysfs directory (default\n"
 "                        " DEFAULT_SYSFS ",\n"
 "                        or $VPMU_SYSFS)\n"
 "  -q, --quiet           print only errors\n"
 "  -h, --help            this text\n"
 "      --version         show the version and exit\n"
+"\n"
+"The short forms -d, -S and -t still work, for scripts; --help leaves\n"
+"them out because perf stat means other things by them.\n"
 "\n"
 "Writing needs root.  Exit status: 0 loaded (or valid with --check, or\n"
 "the status printed); 1 the image rejected (by the kernel, or by --check),\n"
@@ -326,7 +329,7 @@ int main(int argc, char **argv)
 	vpmu_cli_init(argv[0], "vpmu-load");
 	if (getenv("VPMU_SYSFS") && *getenv("VPMU_SYSFS"))
 		sysfs = getenv("VPMU_SYSFS");
-	while ((c = getopt_long(argc, argv, ":dSc:qth", lopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":dSc:qtjh", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			dflt = true;
@@ -353,6 +356,7 @@ int main(int argc, char **argv)
 			timed = true;
 			break;
 		case OPT_JSON:
+		case 'j':	/* perf stat's -j, --json-output */
 			json = true;
 			break;
 		case 'h':

@@ -267,6 +267,63 @@ void vpmu_hu_buckets_report(struct vpmu_buf *out,
 				hist_pct(total - shown, total));
 }
 
+/* --json's header object: the file, the buckets, the program's mode. */
+static void hu_json_head(struct vpmu_json *j, FILE *f,
+			 const struct vpmu_hu_buckets *hh,
+			 const struct vpmu_hu_prog *p, const char *what,
+			 uint64_t total)
+{
+	vpmu_json_begin(j, f);
+	vpmu_json_str(j, "file", what);
+	vpmu_json_u64(j, "buckets", hh->n);
+	vpmu_json_u64(j, "total", total);
+	if (p) {
+		vpmu_json_str(j, "mode", hu_mode_name(p));
+		vpmu_json_u64(j, "period", hu_monitoring_period(p));
+	}
+	vpmu_json_end(j);
+}
+
+void vpmu_hu_buckets_json(struct vpmu_json *j, FILE *f,
+			  const struct vpmu_hu_buckets *hh,
+			  const struct vpmu_hu_prog *p, const char *what,
+			  const struct vpmu_report_opts *o)
+{
+	char label[VPMU_HU_TEXT_MAX], cb[12];
+	struct hist_row r[VPMU_HU_MAX];
+	uint64_t total = 0, shown = 0;
+	unsigned int i, n;
+
+	for (i = 0; i < hh->n; i++) {
+		r[i] = (struct hist_row){ i, i, hh->c[i], 0 };
+		total += hh->c[i];
+	}
+	hu_json_head(j, f, hh, p, what, total);
+	qsort(r, hh->n, sizeof(*r),
+	      o->order == VPMU_REPORT_BY_ADDR ? hist_by_addr : hist_by_count);
+	n = o->top && o->top < hh->n ? o->top : hh->n;
+	for (i = 0; i < n; i++) {
+		shown += r[i].count;
+		snprintf(cb, sizeof(cb), "C%u", r[i].idx + 1);
+		vpmu_json_begin(j, f);
+		vpmu_json_str(j, "bucket", cb);
+		if (p) {
+			vpmu_hu_entry_label(p, r[i].idx, label, sizeof(label));
+			vpmu_json_str(j, "label", label);
+		}
+		vpmu_json_u64(j, "count", r[i].count);
+		vpmu_json_double(j, "share", hist_pct(r[i].count, total));
+		vpmu_json_end(j);
+	}
+	if (n < hh->n) {
+		vpmu_json_begin(j, f);
+		vpmu_json_u64(j, "more", hh->n - n);
+		vpmu_json_u64(j, "count", total - shown);
+		vpmu_json_double(j, "share", hist_pct(total - shown, total));
+		vpmu_json_end(j);
+	}
+}
+
 int vpmu_hu_buckets_plot(struct vpmu_buf *o, const struct vpmu_hu_buckets *hh,
 			 const struct vpmu_hu_prog *p, const char *path,
 			 const char *what, struct vpmu_buf *diag)

@@ -54,6 +54,12 @@ void vpmu_hu_buckets_report(struct vpmu_buf *out,
 			    const struct vpmu_hu_prog *p, const char *what,
 			    const struct vpmu_report_opts *o);
 
+/* The same report as JSON (--json), one object a line through @j onto @f. */
+void vpmu_hu_buckets_json(struct vpmu_json *j, FILE *f,
+			  const struct vpmu_hu_buckets *hh,
+			  const struct vpmu_hu_prog *p, const char *what,
+			  const struct vpmu_report_opts *o);
+
 /*
  * A self-contained gnuplot script drawing @hh as a bar chart into @path
  * (PNG or SVG by its extension): one bar per bucket in bucket order,

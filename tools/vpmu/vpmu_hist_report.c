@@ -181,6 +181,77 @@ void vpmu_uhist_report(struct vpmu_buf *out, const struct vpmu_uhist *hs,
 	free(r);
 }
 
+/* --json's header object: the image, the samples, what was sampled. */
+static void uhist_json_head(struct vpmu_json *j, FILE *f,
+			    const struct vpmu_uhist *hs,
+			    const struct vpmu_image_header *ih)
+{
+	char name[VPMU_IMAGE_NAME_LEN + 1];
+	uint32_t i, sampled = 0;
+
+	for (i = 0; i < hs->h.nbuckets; i++)
+		sampled += !!hs->bucket[i];
+	snprintf(name, sizeof(name), "%.*s", VPMU_IMAGE_NAME_LEN, ih->name);
+	vpmu_json_begin(j, f);
+	vpmu_json_str(j, "image", name);
+	vpmu_json_u64(j, "checksum", ih->checksum);
+	vpmu_json_u64(j, "microwords", ih->cs_words);
+	if (hs->h.interval)
+		vpmu_json_u64(j, "interval", hs->h.interval);
+	else	/* perf samples */
+		vpmu_json_null(j, "interval");
+	vpmu_json_u64(j, "samples", hs->h.samples);
+	if (hs->h.cpu != VPMU_UHIST_CPU_SUM)
+		vpmu_json_u64(j, "cpu", hs->h.cpu);
+	vpmu_json_u64(j, "sampled", sampled);
+	vpmu_json_end(j);
+}
+
+void vpmu_uhist_report_json(struct vpmu_json *j, FILE *f,
+			    const struct vpmu_uhist *hs,
+			    const struct vpmu_uhist_img *hi,
+			    const struct vpmu_report_opts *o)
+{
+	uint32_t i, n, nall;
+	uint64_t shown = 0;
+	struct hist_row *r;
+	char label[96];
+
+	uhist_json_head(j, f, hs, &hi->v.h);
+	n = select_rows(&r, hs, hi, o, &nall);
+	for (i = 0; i < n; i++) {
+		const struct hist_row *x = &r[i];
+
+		shown += x->count;
+		vpmu_json_begin(j, f);
+		if (o->by_label) {
+			vpmu_json_str(j, "label", hi->sym[x->idx].name);
+			vpmu_json_u64(j, "upc", x->addr);
+			vpmu_json_u64(j, "uwords_sampled", x->hit);
+			vpmu_json_u64(j, "uwords", hi->sym[x->idx].size);
+		} else {
+			vpmu_uhist_label(hi, x->idx, label, sizeof(label));
+			vpmu_json_str(j, "label", label);
+			vpmu_json_u64(j, "upc", x->addr);
+		}
+		vpmu_json_u64(j, "count", x->count);
+		vpmu_json_double(j, "share", hist_pct(x->count,
+						      hs->h.samples));
+		if (!o->by_label)
+			vpmu_json_str(j, "microword", hi->uword[x->idx]);
+		vpmu_json_end(j);
+	}
+	if (n < nall) {
+		vpmu_json_begin(j, f);
+		vpmu_json_u64(j, "more", nall - n);
+		vpmu_json_u64(j, "count", hs->h.samples - shown);
+		vpmu_json_double(j, "share", hist_pct(hs->h.samples - shown,
+						      hs->h.samples));
+		vpmu_json_end(j);
+	}
+	free(r);
+}
+
 /* ---- the plot ------------------------------------------------------------ */
 
 /* Distinct colors for the routines, biggest first: PLOT_ROUTINES. */

@@ -18,6 +18,7 @@
 #include "vpmu_buf.h"
 #include "vpmu_hist_file.h"
 #include "vpmu_hist_img.h"
+#include "vpmu_json.h"
 
 enum vpmu_report_order {
 	VPMU_REPORT_BY_COUNT,	/* highest count first, then by address */
@@ -35,6 +36,15 @@ struct vpmu_report_opts {
 void vpmu_uhist_report(struct vpmu_buf *out, const struct vpmu_uhist *hs,
 		       const struct vpmu_uhist_img *hi,
 		       const struct vpmu_report_opts *o);
+
+/*
+ * The same report as JSON (--json), one object a line through @j onto
+ * @f: the header's facts, then a row each, then what --top left out.
+ */
+void vpmu_uhist_report_json(struct vpmu_json *j, FILE *f,
+			    const struct vpmu_uhist *hs,
+			    const struct vpmu_uhist_img *hi,
+			    const struct vpmu_report_opts *o);
 
 /*
  * A self-contained gnuplot script (data inline) that draws @hs into

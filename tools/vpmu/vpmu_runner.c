@@ -283,6 +283,7 @@ int vpmu_runner_opt(struct vpmu_runner_opts *o, int c, const char *arg,
 		    const char *prog, uint64_t budget_max)
 {
 	switch (c) {
+	case 'r':	/* perf stat's -r, --repeat */
 	case 'n':
 		if (vpmu_parse_count(arg, &o->runs) || !o->runs) {
 			vpmu_usage_error("bad run count '%s'", arg);
@@ -326,6 +327,7 @@ int vpmu_runner_opt(struct vpmu_runner_opts *o, int c, const char *arg,
 		o->quiet = true;
 		return 1;
 	case VPMU_RUNNER_OPT_JSON:
+	case 'j':	/* perf stat's -j, --json-output */
 		o->json = true;
 		return 1;
 	}
@@ -744,7 +746,7 @@ void vpmu_elf_report_stop(const char *path, const struct vpmu_elf_end *end)
 			 what ? ")" : "", ipc);
 	else if (stop == VPMU_RUN_BUDGET)
 		vpmu_err(path, 0,
-			 "program stopped: its cycle budget of %llu cycles is used up at pc 0x%x (-b raises it)",
+			 "program stopped: its cycle budget of %llu cycles is used up at pc 0x%x (--budget raises it)",
 			 (unsigned long long)end->budget, ipc);
 	else
 		vpmu_err(path, 0, "program stopped: %s at pc 0x%x", name, ipc);

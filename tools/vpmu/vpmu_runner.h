@@ -88,8 +88,9 @@ struct vpmu_runner_opts {
 #define VPMU_RUNNER_OPT_EXT_AT	0x200
 #define VPMU_RUNNER_OPT_JSON	0x201
 
-#define VPMU_RUNNER_OPTSTRING	"n:b:sxe:tvq"
+#define VPMU_RUNNER_OPTSTRING	"r:n:b:sxe:tvqj"
 #define VPMU_RUNNER_LONGOPTS					\
+	{ "repeat", required_argument, NULL, 'r' },		\
 	{ "runs", required_argument, NULL, 'n' },		\
 	{ "budget", required_argument, NULL, 'b' },		\
 	{ "super", no_argument, NULL, 's' },			\

@@ -436,4 +436,25 @@ PATH=/nonexistent "$HIST" --buckets="$tmp/sysfs/sum" --plot="$tmp/g.png" \
 [ $? = 125 ] && grep -q 'gnuplot not found on PATH; install it' "$tmp/err"
 ok $? "--buckets --plot without gnuplot: exit 125, says how to install it"
 
+# ---- perf stat's letters ------------------------------------------------
+# -S, -r, -b, -a, -n, -p and -B mean other things to perf stat: long
+# options in --help, their short forms still taken.
+"$HIST" --help >"$tmp/help"
+bad=
+for o in S r b a n p B; do
+	! grep -q "^  -$o, " "$tmp/help" || bad="$bad -$o"
+done
+grep -q "^The short forms -S, -r, -b, -a, -n, -p and -B still work" \
+	"$tmp/help" || bad="$bad note"
+[ -z "$bad" ] || echo "# $bad"
+[ -z "$bad" ]
+ok $? "--help: -S -r -b -a -n -p -B long-only, and a note that they still work"
+"$HIST" --simulate -m "$IMG" --budget=1M --all --top=5 "$tmp/sum.vprg" \
+	>"$tmp/o1" 2>/dev/null &&
+	"$HIST" -S -m "$IMG" -b 1M -a -n 5 "$tmp/sum.vprg" >"$tmp/o2" \
+		2>/dev/null && cmp -s "$tmp/o1" "$tmp/o2" &&
+	"$HIST" -B "$tmp/sysfs/sum" >"$tmp/o1" &&
+	"$HIST" --buckets="$tmp/sysfs/sum" >"$tmp/o2" && cmp -s "$tmp/o1" "$tmp/o2"
+ok $? "the old short forms -S -b -a -n -B: the same reports as the long ones"
+
 tap_done

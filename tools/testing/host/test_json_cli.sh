@@ -6,14 +6,17 @@
 # what the text output says, value for value: a run's stop, cycles,
 # registers and, with -E, events; its .expect result; --hu's buckets; a
 # fault's kind and address; an ELF program's --stats, on stderr; a file
-# name that needs escaping.  (vpmu-run prints through the same code,
+# name that needs escaping; -j for --json, as perf stat's, in every
+# tool.  And vpmu-hist --json: the micro-PC report's
+# header, rows (per microword and --by-label) and --top's rest, and the
+# --buckets report, each against the text report of the same input.  (vpmu-run prints through the same code,
 # vpmu_runner.c; its --stats object through vpmu_elf_json_*().)
 set -u
 
 . "$(dirname "$0")/tap.sh"
 T=$BIN
 S=$SHARE
-tap_build vpmu-sim share rv32
+tap_build vpmu-sim vpmu-hist vpmu-run vpmu-load share rv32
 # shellcheck source=../../pkg/apt.sh
 . "$TOP/tools/pkg/apt.sh"
 command -v python3 >/dev/null 2>&1 || apt_install_missing python3
@@ -140,4 +143,114 @@ ok $? "vpmu-sim --json: a file name with a quote, a backslash and a tab, escaped
 
 "$T/vpmu-sim" --help | grep -q -- "--json"
 ok $? "vpmu-sim --help names --json"
+
+# ---- vpmu-hist --json --------------------------------------------------
+# hist_text LINES: the text report's header facts and rows.
+cat >"$tmp/histtext.py" <<'PY'
+import re
+def hist_text(lines):
+    m = re.match(r'image "(.*)" \(checksum (0x[0-9a-f]+)\), (\d+) microwords',
+                 lines[0])
+    head = {'image': m[1], 'checksum': int(m[2], 16), 'microwords': int(m[3])}
+    m = re.match(r'interval (\d+), (\d+) samples, (\d+) microwords sampled',
+                 lines[1])
+    head.update(interval=int(m[1]), samples=int(m[2]), sampled=int(m[3]))
+    rows, more = [], None
+    for l in lines[4:]:
+        m = re.match(r'\((\d+) more \w+ with (\d+) samples, ([\d.]+)%', l)
+        if m:
+            more = {'more': int(m[1]), 'count': int(m[2]), 'share': m[3]}
+        elif l:
+            rows.append(l)
+    return head, rows, more
+PY
+img=$S/build/default.vpmu
+"$T/vpmu-hist" -S -m "$img" --top=4 "$sum" >"$tmp/t" 2>/dev/null
+"$T/vpmu-hist" -S -m "$img" --top=4 --json "$sum" >"$tmp/j" 2>/dev/null
+jcheck "$tmp/t" "$tmp/j" '
+from histtext import hist_text
+head, rows, more = hist_text(t)
+assert js[0] == head, (js[0], head)
+assert head == {"image": "vpmu32", "checksum": 0xf27ecc02, "microwords": 149,
+                "interval": 1, "samples": 179, "sampled": 18}, head
+assert len(js) == 6 and len(rows) == 4
+for o, l in zip(js[1:5], rows):
+    w = l.split(None, 5)
+    assert list(o) == ["label", "upc", "count", "share", "microword"], o
+    assert [o["label"], o["upc"], o["count"], "%.2f" % o["share"]] == \
+        [w[0], int(w[1], 16), int(w[2]), w[3]], (o, l)
+    assert l.endswith("  " + o["microword"]), (o, l)
+assert js[1] == {"label": "next", "upc": 1, "count": 22, "share": 12.2905028,
+                 "microword": "ADD pc, pc, #4 ; EOI"}, js[1]
+assert dict(js[5], share="%.2f" % js[5]["share"]) == more, (js[5], more)
+assert js[5] == {"more": 14, "count": 121, "share": 67.5977654}, js[5]'
+ok $? "vpmu-hist --json --top=4: header, rows and the rest as the text report"
+
+"$T/vpmu-hist" -S -m "$img" -l -s addr "$sum" >"$tmp/t" 2>/dev/null
+"$T/vpmu-hist" -S -m "$img" -l -s addr --json "$sum" >"$tmp/j" 2>/dev/null
+jcheck "$tmp/t" "$tmp/j" '
+from histtext import hist_text
+head, rows, more = hist_text(t)
+assert js[0] == head and more is None and len(js) == len(rows) + 1 == 8
+for o, l in zip(js[1:], rows):
+    w = l.split()
+    hit, size = w[2].split("/")
+    assert [o["label"], o["upc"], o["uwords_sampled"], o["uwords"],
+            o["count"], "%.2f" % o["share"]] == \
+        [w[0], int(w[1], 16), int(hit), int(size), int(w[3]), w[4]], (o, l)
+assert [o["upc"] for o in js[1:]] == sorted(o["upc"] for o in js[1:])
+assert sum(o["count"] for o in js[1:]) == 179'
+ok $? "vpmu-hist --json --by-label --sort=addr: a row per label as the text"
+
+cat >"$tmp/prog" <<'EOP'
+seq
+vpmu_insns 780
+wq=1-4 780
+event=2 1
+EOP
+printf 'C1 135\nC2 0\nC3 64\n' >"$tmp/sum3"
+"$T/vpmu-hist" --buckets="$tmp/sum3" --program="$tmp/prog" --top=2 >"$tmp/t"
+"$T/vpmu-hist" --buckets="$tmp/sum3" --program="$tmp/prog" --top=2 --json \
+	>"$tmp/j"
+jcheck "$tmp/t" "$tmp/j" '
+import re
+m = re.match(r"histogram-unit buckets of (\S+): (\d+) buckets, (\d+) counted", t[0])
+p = re.match(r"program: (\S+), monitoring period (\d+) cycles", t[1])
+assert js[0] == {"file": m[1], "buckets": int(m[2]), "total": int(m[3]),
+                 "mode": p[1], "period": int(p[2])}, (js[0], t[:2])
+assert js[0] == {"file": "sum3", "buckets": 3, "total": 199, "mode": "seq",
+                 "period": 1561}, js[0]
+rows = [l for l in t if l.startswith("C")]
+assert len(js) == 4 and len(rows) == 2
+for o, l in zip(js[1:3], rows):
+    assert l.startswith("%-6s  %s  " % (o["bucket"], o["label"])), (o, l)
+    w = l[8 + len(o["label"]):].split()
+    assert [o["count"], "%.2f" % o["share"]] == [int(w[0]), w[1]], (o, l)
+assert [o["bucket"] for o in js[1:3]] == ["C1", "C2"], js
+assert js[1]["label"] == "vpmu_insns (780 cycles)", js[1]
+m = re.match(r"\((\d+) more bucket with (\d+) counted, ([\d.]+)%", t[-2])
+assert [js[3]["more"], js[3]["count"], "%.2f" % js[3]["share"]] == \
+    [int(m[1]), int(m[2]), m[3]], (js[3], t[-2])
+assert js[3] == {"more": 1, "count": 64, "share": 32.160804}, js[3]'
+ok $? "vpmu-hist --buckets --program --json --top=2: header, rows, rest as the text"
+
+"$T/vpmu-hist" --help | grep -q -- "--json"
+ok $? "vpmu-hist --help names --json"
+
+# -j, perf stat's short for --json (--json-output), in every tool.
+"$T/vpmu-sim" --json -n 2 "$sum" >"$tmp/j" &&
+	"$T/vpmu-sim" -j -n 2 "$sum" >"$tmp/j2" && cmp -s "$tmp/j" "$tmp/j2"
+ok $? "vpmu-sim -j: the same lines as --json"
+"$T/vpmu-hist" -S -m "$img" --json "$sum" >"$tmp/j" 2>/dev/null &&
+	"$T/vpmu-hist" -S -m "$img" -j "$sum" >"$tmp/j2" 2>/dev/null &&
+	cmp -s "$tmp/j" "$tmp/j2" &&
+	"$T/vpmu-hist" -j --buckets="$tmp/sum3" >"$tmp/j" &&
+	jcheck /dev/null "$tmp/j" 'assert js[0]["total"] == 199 and len(js) == 4'
+ok $? "vpmu-hist -j: the same lines as --json, --buckets too"
+bad=
+for t in vpmu-sim vpmu-run vpmu-load vpmu-hist; do
+	"$T/$t" --help | grep -q -- "^  -j, --json  " || bad="$bad $t"
+done
+[ -z "$bad" ]
+ok $? "every tool's --help: -j, --json"
 tap_done

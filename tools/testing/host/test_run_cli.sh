@@ -79,6 +79,43 @@ ok $? "vpmu-run: no device: exit 125, names it"
 "$T/vpmu-run" -d /dev/null "$S/build/sum.vprg" 2>"$tmp/err"
 [ $? = 125 ] && grep -q '^vpmu-run: VPMU_IOC_RUN: .*does not know VPMU_IOC_RUN' "$tmp/err"
 ok $? "vpmu-run: not the vpmu device: exit 125, ENOTTY explained"
+"$T/vpmu-run" -j -d /dev/null "$S/build/sum.vprg" 2>"$tmp/err"
+[ $? = 125 ] && grep -q '^vpmu-run: VPMU_IOC_RUN: ' "$tmp/err"
+ok $? "vpmu-run -j (perf stat's short for --json): taken, on to the device"
+"$T/vpmu-run" -r 2 -d /dev/null "$S/build/sum.vprg" 2>"$tmp/err"
+[ $? = 125 ] && grep -q '^vpmu-run: VPMU_IOC_RUN: ' "$tmp/err" &&
+	"$T/vpmu-run" --repeat=2 --device=/dev/null "$S/build/sum.vprg" \
+		2>"$tmp/err"
+[ $? = 125 ] && grep -q '^vpmu-run: VPMU_IOC_RUN: ' "$tmp/err"
+ok $? "vpmu-run -r 2, --repeat=2 (perf stat's): taken, on to the device"
+
+# perf stat's letters: -r is its --repeat; the old short forms it means
+# something else by (-n, -b, -x, -e, -t, vpmu-run's -d) are kept for
+# scripts but --help lists only their long forms.
+sum=$S/build/sum.vprg
+"$T/vpmu-sim" --runs=3 "$sum" >"$tmp/o1" &&
+	"$T/vpmu-sim" -r 3 "$sum" >"$tmp/o2" &&
+	"$T/vpmu-sim" --repeat=3 "$sum" >"$tmp/o3" &&
+	"$T/vpmu-sim" -n 3 "$sum" >"$tmp/o4" &&
+	cmp -s "$tmp/o1" "$tmp/o2" && cmp -s "$tmp/o1" "$tmp/o3" &&
+	cmp -s "$tmp/o1" "$tmp/o4" && grep -q '^run 3: ' "$tmp/o1"
+ok $? "vpmu-sim -r 3, --repeat=3, -n 3 and --runs=3: the same three runs"
+"$T/vpmu-sim" -q -n 2 -b 1M -t -e "$S/samples/sum.expect" "$sum" \
+	>"$tmp/out" 2>&1 && "$T/vpmu-sim" -q -x "$sum" >/dev/null 2>&1
+ok $? "vpmu-sim: the old short forms -n -b -t -e -x still taken"
+bad=
+for t in vpmu-sim vpmu-run; do
+	"$T/$t" --help >"$tmp/help"
+	grep -q '^  -r, --repeat=N ' "$tmp/help" || bad="$bad $t:-r"
+	for o in n b x e t d; do
+		! grep -q "^  -$o, " "$tmp/help" || bad="$bad $t:-$o"
+	done
+	grep -q "^The short forms -n (--runs), -b, -x, -e" "$tmp/help" ||
+		bad="$bad $t:note"
+done
+[ -z "$bad" ] || echo "# $bad"
+[ -z "$bad" ]
+ok $? "vpmu-sim/vpmu-run --help: -r, --repeat; -n -b -x -e -t -d long-only, a note"
 
 # A malformed .expect file is an input error (125), a mismatch a differing
 # result (1); both are named with their line.
@@ -202,6 +239,16 @@ fi
 "$T/vpmu-load" --sysfs="$f" --default --json >/dev/null 2>"$tmp/err"
 [ $? = 125 ] && grep -q -- "--json goes with --status" "$tmp/err"
 ok $? "vpmu-load --json without --status: exit 125, says why"
+"$T/vpmu-load" --sysfs="$f" --status --json >"$tmp/j" &&
+	"$T/vpmu-load" --sysfs="$f" -S -j >"$tmp/j2" && cmp -s "$tmp/j" "$tmp/j2"
+ok $? "vpmu-load -S -j: perf stat's short for --json, the same object"
+"$T/vpmu-load" --help >"$tmp/help"
+! grep -q '^  -[dSt], ' "$tmp/help" &&
+	grep -q '^The short forms -d, -S and -t still work' "$tmp/help" &&
+	"$T/vpmu-load" --sysfs="$f" -S -t >"$tmp/o1" 2>&1 &&
+	"$T/vpmu-load" --sysfs="$f" --status --time >"$tmp/o2" 2>&1 &&
+	cmp -s "$tmp/o1" "$tmp/o2"
+ok $? "vpmu-load --help: -d -S -t long-only, a note; -S -t still taken"
 "$T/vpmu-load" --sysfs="$tmp/none" --status >"$tmp/out" 2>"$tmp/err"
 [ $? = 1 ] && [ ! -s "$tmp/out" ] &&
 	grep -q "none/ucode/name: No such file or directory (is vpmu.ko loaded?)" "$tmp/err"

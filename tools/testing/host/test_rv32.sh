@@ -240,7 +240,7 @@ ok $? "vpmu-sim --stats --json: a fault's \"fault\" and \"addr\""
 # Out of budget: which budget ran out, and how to raise it; no code,
 # which a budget stop has not, in --stats either.
 "$BIN/vpmu-sim" -b 1000 "$ELFS/fib.elf" 2>"$tmp/err" >/dev/null
-grep -Eqx "vpmu-sim: $ELFS/fib.elf: program stopped: its cycle budget of 1000 cycles is used up at pc 0x[0-9a-f]+ \(-b raises it\)" "$tmp/err"
+grep -Eqx "vpmu-sim: $ELFS/fib.elf: program stopped: its cycle budget of 1000 cycles is used up at pc 0x[0-9a-f]+ \(--budget raises it\)" "$tmp/err"
 ok $? "vpmu-sim: out of budget, 'its cycle budget of 1000 cycles is used up'"
 "$BIN/vpmu-sim" -q --stats -b 1000 "$ELFS/fib.elf" 2>"$tmp/err" >/dev/null
 head -1 "$tmp/err" | grep -Eqx "stop budget at pc 0x[0-9a-f]+"
