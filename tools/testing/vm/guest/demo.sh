@@ -64,9 +64,9 @@ step "2. perf stat on a program of the default microcode (vpmu32)"
 # marks.s: 1000 passes of 35 microwords, 8 instructions; 18 of those
 # microwords and 4 instructions lie between its two marks.  A freeze
 # group started frozen and toggled by the marks counts only those.
-ev=vpmu/vpmu_uops/,vpmu/vpmu_insns/
-ev=$ev,vpmu/vpmu_uops,trig_mark=1,frozen=1/
-ev=$ev,vpmu/vpmu_insns,trig_mark=1,frozen=1/
+ev=vpmu/uops/,vpmu/insns/
+ev=$ev,vpmu/uops,trig_mark=1,frozen=1/
+ev=$ev,vpmu/insns,trig_mark=1,frozen=1/
 run "sed -n '/^start:/,/halt/p' $SHARE/progs/marks.s"
 run "perf stat -e $ev vpmu-run -q $SHARE/build/marks.vprg"
 perf stat -x, -e "$ev" vpmu-run -q "$SHARE/build/marks.vprg" \
@@ -83,7 +83,7 @@ run "grep . $PMU/ucode/name $PMU/ucode/generation $PMU/ucode/status"
 check "ucode/name" "$(cat $PMU/ucode/name)" rv32im
 
 step "4. A C program for RV32 (riscv64-unknown-elf-gcc), counted by perf stat"
-ev=vpmu/vpmu_cycles/,vpmu/vpmu_uops/,vpmu/vpmu_insns/
+ev=vpmu/cycles/,vpmu/uops/,vpmu/insns/
 run "perf stat -e $ev vpmu-run $ELF"
 perf stat -x, -e "$ev" vpmu-run "$ELF" 2>"$T/fib.csv" >/dev/null
 echo
@@ -97,7 +97,7 @@ done
 
 step "5. perf record samples it, one overflow interrupt a sample; perf report names its functions"
 before=$(irqs)
-run "perf record -q -e vpmu/vpmu_cycles/ -c 5000 -o $T/fib.data vpmu-run $ELF >/dev/null"
+run "perf record -q -e vpmu/cycles/ -c 5000 -o $T/fib.data vpmu-run $ELF >/dev/null"
 after=$(irqs)
 run "grep -E 'CPU|vpmu-ctr' /proc/interrupts"
 run "perf report -i $T/fib.data --stdio --sort sym -q 2>/dev/null | head -n 5"
