@@ -15,4 +15,6 @@
 # it is missing and it may) runs as one of the test_*.sh scripts.
 
 HOST_TESTS	+= $(B)/test_uhist $(B)/test_uhist-san
-test_uhist_SRCS	:= $(VPMU_HIST_SRCS) $(VPMU_ASM_SRCS)
+# vpmu_hist_hu.c writes --json through vpmu_json.c.
+test_uhist_SRCS	:= $(VPMU_HIST_SRCS) $(VPMU_TOP)/tools/vpmu/vpmu_json.c \
+		   $(VPMU_ASM_SRCS)
