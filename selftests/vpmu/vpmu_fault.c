@@ -1104,7 +1104,7 @@ static unsigned int insmod_first_site(struct __test_metadata *_metadata,
  * not called): the walk starts a few sites before the loader's share
  * ends, as the other parameter sets' (insmod_params, below).
  */
-TEST_F_TIMEOUT(fault, insmod, 500)
+TEST_F_TIMEOUT(fault, insmod, 900)
 {
 	static const struct fault_op op = {
 		.name = "insmod",
@@ -1129,9 +1129,11 @@ TEST_F_TIMEOUT(fault, insmod, 500)
  * store.  Each walked from a few sites before the loader's share ends (a
  * load's count of points varies by a few from one to the next): the
  * sites before those are the module loader's, which no vpmu code runs
- * after (insmod, above).  ~500 sites each, 3 minutes on debug-6.12.
+ * after (insmod, above).  ~500 sites each, 3 minutes on debug-6.12
+ * (the timeout leaves room for a machine running two guests and more:
+ * beside a second make check, the two sets took over 15 minutes).
  */
-TEST_F_TIMEOUT(fault, insmod_params, 900)
+TEST_F_TIMEOUT(fault, insmod_params, 1500)
 {
 	static const char *const sets[] = {
 		"tc=0 uhist_interval=7",

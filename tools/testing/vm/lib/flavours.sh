@@ -54,7 +54,9 @@
 # debug-SERIES-fault: the fault tier (vpmu_fault, testing.rst "Fault
 # injection") on its own, twenty minutes on 6.12 (a module load fails
 # ~900 sites with the default parameters, then ~500 of vpmu_init()'s with
-# each of two other sets), beside the rest of the debug set.
+# each of two other sets), beside the rest of the debug set; an hour's
+# limit, of which the program has two thirds (insmod 900 s,
+# insmod_params 1,500 s: a busy machine takes twice the time).
 # debug-6.1 and debug-6.12 run the whole suite under KASAN, lockdep and
 # kmemleak: 770-925 s of guest time on a busy machine, so 1,500 s rather
 # than the set's 900 (a run cut short at the end loses its kmemleak scan
@@ -77,7 +79,7 @@ VM_FLAVOURS='
 6.12-rt           vm-6.12-rt        stock  6.12-rt     all        @slub
 7.x               vm-7.x            stock  7.x         all        @slub
 debug-6.1         debug-6.1         debug  debug-6.1   all        vpmu_skip=vpmu_fault @timeout=1500
-debug-6.12-fault  debug-6.12-fault  debug  debug-6.12  vpmu_fault @timeout=2700
+debug-6.12-fault  debug-6.12-fault  debug  debug-6.12  vpmu_fault @timeout=3600
 debug-6.12        debug-6.12        debug  debug-6.12  all        vpmu_skip=vpmu_fault @timeout=1500
 debug-6.1-fault   debug-6.1-fault   debug  debug-6.1   vpmu_fault @timeout=1500
 kcsan-6.12        kcsan-6.12        debug  debug-6.12-kcsan vpmu_stress,vpmu_reload_stress,vpmu_uhist_readers,vpmu_lifetime,vpmu_cpu_sampling,vpmu_hotplug,vpmu_perf_narrow,vpmu_inherit,vpmu_snapshot,vpmu_unload_busy,vpmu_gate
