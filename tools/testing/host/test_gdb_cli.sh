@@ -174,15 +174,21 @@ grep -q '^event insns [1-9]' "$tmp/u.cmp" &&
 ok $? "--stats after the debugged run as after an undebugged one"
 [ -s "$tmp/stats.diff" ] && sed 's/^/# /' "$tmp/stats.diff"
 
+# listening ERRFILE - wait (up to 10 s) until the vpmu-sim whose stderr
+# is ERRFILE says it waits for gdb: neither gdb on a Unix socket nor
+# /dev/tcp retries a connection.
+listening() {
+	for _ in $(seq 100); do
+		grep -q 'waiting for gdb' "$1" && return
+		sleep 0.1
+	done
+}
+
 sock=$tmp/gdb.sock
 "$BIN/vpmu-sim" --gdb="unix:$sock" "$tmp/prog.elf" >/dev/null \
 	2>"$tmp/unix.err" &
 vpid=$!
-# gdb does not retry a Unix socket: wait until vpmu-sim listens
-for _ in $(seq 100); do
-	grep -q 'waiting for gdb' "$tmp/unix.err" && break
-	sleep 0.1
-done
+listening "$tmp/unix.err"
 # 8 KiB of code read (m), written to free memory (M) and read back; a
 # register written (P) and read (p)
 timeout 60 "$GDB" -batch -nx -ex "file $tmp/prog.elf" \
@@ -235,10 +241,7 @@ raw() {
 	"$BIN/vpmu-sim" -b "$2" --gdb="$1" "$tmp/loop.elf" >/dev/null \
 		2>"$tmp/raw.err" &
 	vpid=$!
-	for _ in $(seq 100); do
-		grep -q 'waiting for gdb' "$tmp/raw.err" && break
-		sleep 0.1
-	done
+	listening "$tmp/raw.err"
 	exec 3<>"/dev/tcp/127.0.0.1/$1"
 }
 
