@@ -4,8 +4,10 @@
  * ELF program on the host engine (vpmu_gdb.h).
  *
  * The packets served: qSupported, qXfer:features:read (the target
- * description: org.gnu.gdb.riscv.cpu, x0..x31 and pc), ?, g, G, p, P
- * (x0..x31; pc read only: the next instruction is already fetched), m,
+ * description: org.gnu.gdb.riscv.cpu, x0..x31 and pc; and, if the image
+ * has a CTR microword, org.gnu.gdb.riscv.csr: the counter CSRs it reads,
+ * read only), ?, g, G, p, P (x0..x31; pc read only: the next
+ * instruction is already fetched), m,
  * M, Z0/z0 and Z1/z1 (breakpoints), Z2/z2 (write watchpoints: the
  * stores of the instruction set, not the system calls' writes),
  * s, c, vCont, D, k, Ctrl-C (0x03) during a continue, and qRcmd (monitor
@@ -35,6 +37,16 @@
 #define GDB_NWP		8	/* write watchpoints */
 #define GDB_CHUNK	BIT(22)	/* cycles between Ctrl-C polls */
 #define GDB_POLL_INSNS	4096	/* stepped instructions between polls */
+
+/*
+ * Register numbers as gdb numbers RISC-V's: x0..x31, pc, and each CSR at
+ * GDB_REG_CSR + its number.  The counter CSRs are cycle, time, instret,
+ * hpmcounter3..31 (GDB_CSR_CTR + 0..31) and their high halves (+ 0x80):
+ * the layout of CTR's selector (vpmu_isa.h).
+ */
+#define GDB_REG_PC	32
+#define GDB_REG_CSR	65
+#define GDB_CSR_CTR	0xc00
 
 /* Signals in stop replies, as gdb numbers them. */
 #define GDB_SIGINT	2
@@ -67,6 +79,7 @@ struct gdb {
 	bool mid;			/* stopped inside an instruction */
 	bool fresh;			/* the microword at upc not begun */
 	bool at_ubp;			/* stopped by a micro-PC breakpoint */
+	bool csrs;			/* the image reads counter CSRs (CTR) */
 	int pending;			/* a ustep's end, for the next resume */
 };
 
@@ -236,9 +249,41 @@ static const char *addr_len(const char *s, uint32_t *addr, uint32_t *len)
 
 /* ---- registers and memory --------------------------------------------------- */
 
+/*
+ * The counter CSR @csr as the program would read it here (CTR's value,
+ * vpmu_isa.h): cycle and time the cycles run, instret the instructions
+ * retired, hpmcounterN the PMU's counter N - 3 (0 past them).
+ */
+static uint32_t gdb_csr(const struct gdb *g, unsigned int csr)
+{
+	struct vpmu_engine *e = g->t->e;
+	unsigned int sel = csr & VPMU_CTR_SEL_MASK;
+	uint64_t v = 0;
+
+	if (sel == VPMU_CTR_SEL_CYCLES || sel == VPMU_CTR_SEL_TIME)
+		v = vpmu_engine_event_total(e, VPMU_EV_CYCLES);
+	else if (sel == VPMU_CTR_SEL_INSNS)
+		v = g->insns;
+	else if (sel - VPMU_CTR_SEL_PMU < VPMU_NR_COUNTERS_MAX)
+		v = vpmu_engine_ctr_read(e, sel - VPMU_CTR_SEL_PMU);
+	return csr & VPMU_CTR_SEL_HIGH ? v >> 32 : (uint32_t)v;
+}
+
+/* Is @i a register of the target description: x0..x31, pc, a CSR? */
+static bool gdb_has_reg(const struct gdb *g, unsigned long i)
+{
+	unsigned long csr = i - GDB_REG_CSR - GDB_CSR_CTR;
+
+	return i <= GDB_REG_PC || (i >= GDB_REG_CSR + GDB_CSR_CTR && g->csrs &&
+				   (csr & ~(unsigned long)VPMU_CTR_SEL_HIGH) <=
+				   VPMU_CTR_SEL_MASK);
+}
+
 static uint32_t gdb_reg(const struct gdb *g, unsigned int i)
 {
-	if (i == 32 && g->mid)
+	if (i > GDB_REG_PC)
+		return gdb_csr(g, i - GDB_REG_CSR - GDB_CSR_CTR);
+	if (i == GDB_REG_PC && g->mid)
 		return g->bpc;
 	return vpmu_engine_reg(g->t->e, i < 32 ? VPMU_OPND_R0 + i :
 			       VPMU_OPND_PC);
@@ -246,12 +291,13 @@ static uint32_t gdb_reg(const struct gdb *g, unsigned int i)
 
 /*
  * Write x@i (pc: only its own value, as G sends it); false if the engine
- * cannot (pc: the next instruction is fetched already).
+ * cannot (pc: the next instruction is fetched already; the counter CSRs,
+ * read only as the image makes them).
  */
 static bool gdb_set_reg(struct gdb *g, unsigned int i, uint32_t v)
 {
-	if (i == 32)
-		return v == gdb_reg(g, 32);
+	if (i == GDB_REG_PC)
+		return v == gdb_reg(g, GDB_REG_PC);
 	return i < 32 && !vpmu_engine_set_reg(g->t->e, VPMU_OPND_R0 + i, v);
 }
 
@@ -281,7 +327,7 @@ static const char *cmd_reg(struct gdb *g, const char *s, char *out)
 {
 	unsigned long i = strtoul(s, NULL, 16);
 
-	if (i > 32)
+	if (!gdb_has_reg(g, i))
 		return "E01";
 	reg_hex(out, gdb_reg(g, i));
 	return out;
@@ -721,10 +767,27 @@ static const char *const reg_names[32] = {
 	"t5", "t6",
 };
 
-/* The target description: a 32-bit RISC-V with x0..x31 and pc. */
-static void target_xml(struct vpmu_buf *x)
+/* The counter CSRs' names: cycle, time, instret, hpmcounter3.., h halves. */
+static void csr_name(char *buf, size_t size, unsigned int sel)
 {
-	unsigned int i;
+	static const char *const base[3] = { "cycle", "time", "instret" };
+	unsigned int i = sel & VPMU_CTR_SEL_MASK;
+	const char *h = sel & VPMU_CTR_SEL_HIGH ? "h" : "";
+
+	if (i < 3)
+		snprintf(buf, size, "%s%s", base[i], h);
+	else
+		snprintf(buf, size, "hpmcounter%u%s", i, h);
+}
+
+/*
+ * The target description: a 32-bit RISC-V with x0..x31 and pc, and the
+ * counter CSRs if the image reads them.
+ */
+static void target_xml(const struct gdb *g, struct vpmu_buf *x)
+{
+	unsigned int i, sel;
+	char name[16];
 
 	vpmu_buf_printf(x, "<?xml version=\"1.0\"?>\n"
 			"<!DOCTYPE target SYSTEM \"gdb-target.dtd\">\n"
@@ -734,12 +797,25 @@ static void target_xml(struct vpmu_buf *x)
 	for (i = 0; i < 32; i++)
 		vpmu_buf_printf(x, "<reg name=\"%s\" bitsize=\"32\" type=\"%s\" regnum=\"%u\"/>\n",
 				reg_names[i], i == 2 ? "data_ptr" : "int", i);
-	vpmu_buf_printf(x, "<reg name=\"pc\" bitsize=\"32\" type=\"code_ptr\" regnum=\"32\"/>\n"
-			"</feature>\n</target>\n");
+	vpmu_buf_printf(x, "<reg name=\"pc\" bitsize=\"32\" type=\"code_ptr\" regnum=\"%u\"/>\n"
+			"</feature>\n", GDB_REG_PC);
+	if (g->csrs) {
+		vpmu_buf_printf(x, "<feature name=\"org.gnu.gdb.riscv.csr\">\n");
+		for (sel = 0; sel <= (VPMU_CTR_SEL_HIGH | VPMU_CTR_SEL_MASK); sel++) {
+			if ((sel & ~VPMU_CTR_SEL_HIGH) > VPMU_CTR_SEL_MASK)
+				continue;
+			csr_name(name, sizeof(name), sel);
+			vpmu_buf_printf(x,
+					"<reg name=\"%s\" bitsize=\"32\" type=\"int\" regnum=\"%u\" group=\"csr\"/>\n",
+					name, GDB_REG_CSR + GDB_CSR_CTR + sel);
+		}
+		vpmu_buf_printf(x, "</feature>\n");
+	}
+	vpmu_buf_printf(x, "</target>\n");
 }
 
 /* qXfer:features:read:target.xml:OFF,LEN */
-static const char *cmd_xfer(const char *s, char *out)
+static const char *cmd_xfer(const struct gdb *g, const char *s, char *out)
 {
 	static const char pre[] = "qXfer:features:read:target.xml:";
 	struct vpmu_buf x = { 0 };
@@ -749,7 +825,7 @@ static const char *cmd_xfer(const char *s, char *out)
 		return "";
 	if (!addr_len(s + sizeof(pre) - 1, &off, &len))
 		return "E01";
-	target_xml(&x);
+	target_xml(g, &x);
 	if (len > GDB_PKT_MAX - 2)
 		len = GDB_PKT_MAX - 2;
 	if (off >= x.len) {
@@ -812,7 +888,7 @@ static const char *cmd_query(struct gdb *g, const char *s, char *out)
 	if (!strncmp(s, "qSupported", 10))
 		return "PacketSize=1000;qXfer:features:read+;swbreak+;hwbreak+;vContSupported+";
 	if (!strncmp(s, "qXfer:", 6))
-		return cmd_xfer(s, out);
+		return cmd_xfer(g, s, out);
 	if (!strcmp(s, "qAttached"))
 		return "1";
 	if (!strcmp(s, "qC"))
@@ -950,6 +1026,7 @@ int vpmu_gdb_run(const struct vpmu_gdb_target *t, struct vpmu_elf_end *end)
 	g->bpc = vpmu_engine_reg(t->e, VPMU_OPND_PC);
 	g->fresh = true;
 	vpmu_gdb_mon_open(&g->mon, t->img, t->img_len);
+	g->csrs = vpmu_gdb_mon_has_ctr(&g->mon);
 	g->fd = vpmu_gdb_accept(t->where);
 	if (g->fd < 0) {
 		vpmu_gdb_mon_close(&g->mon);

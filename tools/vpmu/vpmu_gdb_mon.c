@@ -35,6 +35,17 @@ void vpmu_gdb_mon_close(struct vpmu_gdb_mon *m)
 	m->have_img = false;
 }
 
+bool vpmu_gdb_mon_has_ctr(const struct vpmu_gdb_mon *m)
+{
+	uint32_t i;
+
+	for (i = 0; m->have_img && i < m->hi.v.h.cs_words; i++)
+		if (VPMU_UW_GET(vpmu_img_uword(&m->hi.v, i), SEQ) ==
+		    VPMU_SEQ_CTR)
+			return true;
+	return false;
+}
+
 bool vpmu_gdb_mon_ubp(const struct vpmu_gdb_mon *m, uint32_t upc)
 {
 	unsigned int i;

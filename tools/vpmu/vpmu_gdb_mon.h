@@ -31,6 +31,13 @@ struct vpmu_gdb_mon {
 bool vpmu_gdb_mon_open(struct vpmu_gdb_mon *m, const void *img, size_t len);
 void vpmu_gdb_mon_close(struct vpmu_gdb_mon *m);
 
+/*
+ * True if the image has a CTR microword: it reads the counter CSRs
+ * (cycle, time, instret, hpmcounterN), which the target description
+ * then offers.
+ */
+bool vpmu_gdb_mon_has_ctr(const struct vpmu_gdb_mon *m);
+
 /* True if a micro-PC breakpoint is on @upc. */
 bool vpmu_gdb_mon_ubp(const struct vpmu_gdb_mon *m, uint32_t upc);
 

@@ -19,6 +19,8 @@
 #   - at the protocol's level (bash's /dev/tcp, no gdb): Ctrl-C stops an
 #     endless loop (T02), k kills it (exit 137), and the budget's end is
 #     SIGXCPU (T18, then X18 on a continue; exit 124);
+#   - the counter CSRs in the target description (cycle, instret, ...),
+#     each what the program reads with csrr at the same point, read only;
 #   - a bad --gdb argument refused (exit 125).
 #
 # gdb-multiarch, qemu-user, the cross compiler and picolibc are installed
@@ -277,6 +279,55 @@ wait $vpid
 vrc=$?
 [ "$r1" = T18 ] && [ "$r2" = X18 ] && [ "$vrc" = 124 ]
 ok $? "the budget's end: $r1 (SIGXCPU), then $r2, exit $vrc"
+
+# The counter CSRs the image reads (CTR), in the target description:
+# at the stop before "rdinstret a3", $instret is what a3 gets (the
+# instructions retired before it); after "rdcycle a4", $cycle is a4 + 1
+# (the CTR microword ends a cycle before the instruction's last); every
+# hpmcounter a program reads 0 (vpmu-sim enables no counter), and the
+# monitor's cycles agree; a write is refused (read only, as the image
+# makes them).
+cat >"$tmp/csr.c" <<'EOF2'
+unsigned int ic, cc;
+
+int main(void)
+{
+	unsigned int a, b;
+
+	__asm__ volatile("rdinstret %0" : "=r"(a));
+	__asm__ volatile("rdcycle %0" : "=r"(b));
+	ic = a;
+	cc = b;
+	return 0;
+}
+EOF2
+"$BIN/vpmu-cc" -g -O1 -o "$tmp/csr.elf" "$tmp/csr.c" 2>>"$tmp/cc.err"
+"$BIN/vpmu-sim" --gdb="unix:$tmp/csr.sock" "$tmp/csr.elf" >/dev/null \
+	2>"$tmp/csr.err" &
+vpid=$!
+listening "$tmp/csr.err"
+timeout 60 "$GDB" -batch -nx -ex "file $tmp/csr.elf" \
+	-ex "target remote $tmp/csr.sock" -ex 'break main' -ex continue \
+	-ex 'echo I0 \n' -ex 'p $instret' -ex stepi \
+	-ex 'echo A3 \n' -ex 'p $a3' -ex stepi \
+	-ex 'echo A4 \n' -ex 'p $a4' -ex 'echo C1 \n' -ex 'p $cycle' \
+	-ex 'echo H \n' -ex 'p $hpmcounter3 + $hpmcounter31 + $cycleh' \
+	-ex 'monitor counters' -ex 'set var $instret = 7' \
+	-ex continue >"$tmp/csr.gdb" 2>&1
+wait $vpid
+vrc=$?
+val() {	# the value gdb printed after "$1"
+	grep -A1 "^$1 *\$" "$tmp/csr.gdb" | sed -n 's/^\$[0-9]* = //p'
+}
+i0=$(val I0) a3=$(val A3) a4=$(val A4) c1=$(val C1)
+[ -n "$i0" ] && [ "$i0" -gt 0 ] && [ "$i0" = "$a3" ] &&
+	[ -n "$a4" ] && [ "$c1" = $((a4 + 1)) ] && [ "$(val H)" = 0 ] &&
+	grep -q "^cycles $c1\$" "$tmp/csr.gdb" &&
+	grep -q 'Could not write register "instret"' "$tmp/csr.gdb" &&
+	grep -q 'exited normally' "$tmp/csr.gdb" && [ "$vrc" = 0 ]
+st=$?
+ok $st "counter CSRs: \$instret $i0 as rdinstret reads it ($a3), \$cycle $c1 after rdcycle $a4, read only"
+[ $st = 0 ] || sed 's/^/# /' "$tmp/csr.gdb"
 
 "$BIN/vpmu-sim" --gdb=port "$tmp/prog.elf" >/dev/null 2>"$tmp/bad.err"
 [ $? = 125 ] && grep -q "bad --gdb 'port'" "$tmp/bad.err"
