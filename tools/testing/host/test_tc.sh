@@ -99,6 +99,8 @@ MUTANTS=(
 "vpmu_tc_exec.c#		if (unlikely(r & t->y))					\\#		if (0)							\\#a dispatch on an address always to its first entry"
 "vpmu_tc_translate.c#	t->y = (1u << d->cond) - 1;#	t->y = 1;#a dispatch on data guarded on its low bit only"
 "vpmu_tc_translate.c#	    d->seq == VPMU_SEQ_CTR ||#	    0 ||#the translator not stopped before a counter read (CTR)"
+"vpmu_tc_exec.c#		maddr = r;						\\#		maddr = R[t->a];					\\#a fused guard's access at the address without its offset"
+"vpmu_tc_exec.c#		t++;	/* the access, whose base is d and offset 0 */	\\#		(void)0;						\\#a fused guard's access run with the guard's fields"
 )
 
 # Objects that do not change, built once: test_tc.c and the toolchain

@@ -152,6 +152,33 @@ static void tc_code_mark(struct vpmu_engine *e, u32 addr)
 	e->mem.tc_code[w / 32] |= 1u << (w % 32);
 }
 
+/*
+ * Fuse each DISP_ADDI whose next op is a load or store of its sum (base
+ * the sum's register, offset 0: RV32's aligned accesses) into one op,
+ * GUARD_<access>, that runs both without computing the address twice or
+ * dispatching between them (vpmu_tc_exec()).  The access's op stays
+ * where it was, for its fields and exits and for any branch to it.
+ */
+static void tc_fuse(struct vpmu_tc_op *ops, u32 nops)
+{
+	u32 i;
+
+	for (i = 0; i + 1 < nops; i++) {
+		struct vpmu_tc_op *g = &ops[i], *m = &ops[i + 1];
+
+		if (g->h == VPMU_TC_OP_EOI || g->h == VPMU_TC_OP_EOI_KNOWN) {
+			i++;	/* past the data slot */
+			continue;
+		}
+		if (g->h != VPMU_TC_OP_DISP_ADDI || m->imm ||
+		    m->a != g->d || m->h < VPMU_TC_OP_LB ||
+		    m->h > VPMU_TC_OP_SW)
+			continue;
+		/* GUARD_LB..GUARD_SW are in the order of LB..SW */
+		g->h = VPMU_TC_OP_GUARD_LB + (m->h - VPMU_TC_OP_LB);
+	}
+}
+
 /* Lay the translation out in the pool; its head's offset, or 0: no room. */
 u32 vpmu_tc_layout(struct vpmu_tc_builder *tr)
 {
@@ -189,6 +216,7 @@ u32 vpmu_tc_layout(struct vpmu_tc_builder *tr)
 	}
 	ops = (struct vpmu_tc_op *)(tb + 1);
 	memcpy(ops, tr->ops, sizeof(*ops) * tr->nops);
+	tc_fuse(ops, tr->nops);
 	memcpy(e->mem.tc_pool + blk, tr->blkw, 4 * tr->nblkw);
 	memcpy(e->mem.tc_pool + rec, tr->recw, 4 * tr->nrecw);
 	/* block counters (a u32 per slot) and the offsets held, absolute */

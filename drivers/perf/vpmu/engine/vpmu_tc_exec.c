@@ -64,6 +64,23 @@ VPMU_TC_OP_##op##_IR: {							\
 	}
 
 /*
+ * GUARD(op): a DISP_ADDI and the load or store @op of its sum after it
+ * (the pair vpmu_tc_place() fuses): the dispatch's guard and its sum to
+ * d, as DISP_ADDI, then on into that access's op with the sum as its
+ * address, which it does not compute again nor dispatch to.
+ */
+#define GUARD(op)							\
+VPMU_TC_OP_GUARD_##op : {						\
+		u32 r = R[t->a] + t->imm;				\
+		if (unlikely(r & t->y))					\
+			goto tc_exit;					\
+		R[t->d] = r;						\
+		maddr = r;						\
+		t++;	/* the access, whose base is d and offset 0 */	\
+		goto tc_access_##op;					\
+	}
+
+/*
  * LOAD(op), STORE(op): x is the exit before (a fault; its upc the
  * microword's), y the exit after if a stall leaves fewer cycles than the
  * block charged for what follows (0: the block ends here); a store's
@@ -71,9 +88,12 @@ VPMU_TC_OP_##op##_IR: {							\
  * translation checks starts a new code generation and leaves.
  */
 #define LOAD(op)							\
+GUARD(op)								\
 VPMU_TC_OP_##op : {							\
-		u32 line, *tag;						\
 		maddr = R[t->a] + t->imm;				\
+	}								\
+tc_access_##op: {							\
+		u32 line, *tag;						\
 		if (unlikely(!vpmu_access_ok(maddr,			\
 					     vpmu_mem_size(VPMU_OP_##op), \
 					     fwords, hwords, msz)))	\
@@ -91,10 +111,13 @@ VPMU_TC_OP_##op : {							\
 		GOTO_NEXT_OP();						\
 	}
 #define STORE(op)							\
+GUARD(op)								\
 VPMU_TC_OP_##op : {							\
+		maddr = R[t->a] + t->imm;				\
+	}								\
+tc_access_##op: {							\
 		unsigned int size_ = vpmu_mem_size(VPMU_OP_##op);	\
 		u32 st;							\
-		maddr = R[t->a] + t->imm;				\
 		if (unlikely(!vpmu_access_ok(maddr, size_, fwords, hwords, \
 					     msz)))			\
 			goto tc_exit;					\
@@ -274,6 +297,7 @@ tc_enter:
 #undef GOTO_NEXT_OP
 #undef GOTO_TAKE
 #undef ALU3
+#undef GUARD
 #undef LOAD
 #undef STORE
 #undef CMP
