@@ -571,6 +571,64 @@ static void add_smc_pass_rv32(bool before)
 		      code, n, 0x1000, false);
 }
 
+/* xori x@r, x@r, @imm */
+static u32 rv32_xori(u32 r, u32 imm)
+{
+	return imm << 20 | r << 15 | 4 << 12 | r << 7 | 0x13;
+}
+
+/*
+ * RV32IM whose hot loop, 48 instructions, is three translations of 16
+ * (VPMU_TC_INSNS) that end in EOIs to known pcs, linked in a ring: the
+ * loop rewrites the first instruction of the second (the 150th of 200
+ * passes), which no translation checks.  The link into it, chained in
+ * an earlier code generation, must compare its word again.
+ */
+static void add_smc_link_rv32(void)
+{
+	static const u32 head[] = {
+		0x00000293,	/* li t0, 0 */
+		0x00000313,	/* li t1, 0 */
+		0x0c800393,	/* li t2, 200 */
+		0x09600413,	/* li s0, 150 */
+		0x00000f17,	/* auipc t5, 0 */
+		0x050f0f13,	/* addi t5, t5, 0x50: target */
+		0x08cf2483,	/* lw s1, 0x8c(t5): patch */
+		0x000f2903,	/* lw s2, 0(t5) */
+		0x00128293,	/* loop: addi t0, t0, 1 */
+	}, pick[] = {
+		0x0082a533,	/* slt a0, t0, s0 */
+		0x40a005b3,	/* neg a1, a0 */
+		0x0124c633,	/* xor a2, s1, s2 */
+		0x00b67633,	/* and a2, a2, a1 */
+		0x00c4c9b3,	/* xor s3, s1, a2: before pass 150 s2 */
+		0x013f2023,	/* sw s3, 0(t5) */
+	}, tail[] = {
+		0xf472c2e3,	/* blt t0, t2, loop */
+		0x05d00893,	/* li a7, 93 */
+		0x00030513,	/* mv a0, t1: 150 + 50 * 100 */
+		0x00000073,	/* ecall: exit */
+		0x06430313,	/* patch: addi t1, t1, 100 */
+	};
+	u32 code[64], n = 0, i;
+
+	for (i = 0; i < 9; i++)
+		code[n++] = head[i];
+	for (i = 1; i <= 15; i++)
+		code[n++] = rv32_xori(13, i);	/* a3 */
+	code[n++] = 0x00130313;		/* target: addi t1, t1, 1 */
+	for (i = 1; i <= 15; i++)
+		code[n++] = rv32_xori(14, i);	/* a4 */
+	for (i = 0; i < 6; i++)
+		code[n++] = pick[i];
+	for (i = 1; i <= 9; i++)
+		code[n++] = rv32_xori(15, i);	/* a5 */
+	for (i = 0; i < 5; i++)
+		code[n++] = tail[i];
+	add_code_rv32("rv32 rewriting the head of a linked translation",
+		      code, n, 0x1000, false);
+}
+
 /*
  * RV32IM whose hot loop the caller rewrites between pieces (the memory a
  * run is given changed since the last): an instruction inside it and
@@ -661,6 +719,7 @@ int main(int argc, char **argv)
 	add_smc16_rv32();
 	add_smc_pass_rv32(true);
 	add_smc_pass_rv32(false);
+	add_smc_link_rv32();
 	add_swapped_rv32();
 	add_misaligned_rv32(false);
 	add_misaligned_rv32(true);

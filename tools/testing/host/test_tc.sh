@@ -99,6 +99,11 @@ MUTANTS=(
 "vpmu_tc_exec.c#		if (unlikely(r & t->y))					\\#		if (0)							\\#a dispatch on an address always to its first entry"
 "vpmu_tc_translate.c#	t->y = (1u << d->cond) - 1;#	t->y = 1;#a dispatch on data guarded on its low bit only"
 "vpmu_tc_translate.c#	    d->seq == VPMU_SEQ_CTR ||#	    0 ||#the translator not stopped before a counter read (CTR)"
+"vpmu_tc_exec.c#		maddr = r;						\\#		maddr = R[t->a];					\\#a fused guard's access at the address without its offset"
+"vpmu_tc_exec.c#		t++;	/* the access, whose base is d and offset 0 */	\\#		(void)0;						\\#a fused guard's access run with the guard's fields"
+"vpmu_tc_exec.c#		if (chain_ && likely(t->imm == e->tc.gen && l->tb))	\\#		if (chain_ && likely(l->tb))				\\#a chained link followed in any code generation"
+"vpmu_tc_exec.c#	vpmu_tc_code_mark(e, npc);#	(void)npc;#a chained link's next word not marked: stores into it unseen"
+"vpmu_tc_emit.c#			ops[i].imm = e->tc.gen - 1;#			ops[i].imm = e->tc.gen;#a new EOI's link chained before its word was compared"
 )
 
 # Objects that do not change, built once: test_tc.c and the toolchain

@@ -565,6 +565,19 @@ static inline bool vpmu_tc_code(const struct vpmu_engine *e, u32 maddr)
 }
 
 /*
+ * Mark the words of memory that hold the instruction word at @pc (two,
+ * on a 2-byte boundary) as ones a translation relies on: a store into
+ * either starts a new code generation.
+ */
+static inline void vpmu_tc_code_mark(struct vpmu_engine *e, u32 pc)
+{
+	u32 w = vpmu_tc_code_bit(pc), w3 = vpmu_tc_code_bit(pc + 3);
+
+	e->mem.tc_code[w / 32] |= 1u << (w % 32);
+	e->mem.tc_code[w3 / 32] |= 1u << (w3 % 32);
+}
+
+/*
  * The interpreter stored to @maddr: a new code generation if into such a
  * word, whether this chunk uses the cache or not (its translations stay).
  */

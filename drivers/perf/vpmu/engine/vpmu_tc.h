@@ -216,8 +216,10 @@ static inline u32 vpmu_tc_pairs_words(u32 n)
  * CMPI_cond with an immediate), a block's entry (BLOCK), a branch on the
  * flags (BR_FLAGS) or an external condition (BR_EXT), EOI (EOI_KNOWN:
  * its next pc known and in memory), an ADD's dispatch on data, guarded
- * (DISP_ADD, DISP_ADDI), an exit (EXIT).  vpmu_tc_exec() has a label
- * for each, VPMU_TC_OP_<name>, and its jump table an entry.
+ * (DISP_ADD, DISP_ADDI), an exit (EXIT); a DISP_ADDI fused with the load
+ * or store of its sum in the op after it (GUARD_<access>, the access's
+ * op left as it was: vpmu_tc_place()).  vpmu_tc_exec() has a label for
+ * each, VPMU_TC_OP_<name>, and its jump table an entry.
  */
 #define VPMU_TC_OP_LIST(X)						\
 	X(ADD_RR) X(ADD_RI) X(ADD_IR) X(SUB_RR) X(SUB_RI) X(SUB_IR)	\
@@ -237,7 +239,9 @@ static inline u32 vpmu_tc_pairs_words(u32 n)
 	X(CMPI_AL) X(CMPI_Z) X(CMPI_NZ) X(CMPI_N) X(CMPI_NN) X(CMPI_C)	\
 	X(CMPI_NC) X(CMPI_V) X(CMPI_NV) X(CMPI_LT) X(CMPI_GE)		\
 	X(BLOCK) X(BR_FLAGS) X(BR_EXT) X(EOI) X(EOI_KNOWN)		\
-	X(DISP_ADD) X(DISP_ADDI) X(EXIT)
+	X(DISP_ADD) X(DISP_ADDI) X(EXIT)				\
+	X(GUARD_LB) X(GUARD_LBU) X(GUARD_LH) X(GUARD_LHU) X(GUARD_LW)	\
+	X(GUARD_SB) X(GUARD_SH) X(GUARD_SW)
 
 enum vpmu_tc_handler {
 #define X(name)	VPMU_TC_OP_##name,

@@ -144,12 +144,31 @@ void vpmu_tc_close_block(struct vpmu_tc_builder *tr)
 	tr->nblkw = tr->blk_rec + vpmu_tc_block_words(vpmu_tc_cur_block(tr)->n);
 }
 
-/* The word of memory at @addr holds (part of) a word a translation checks. */
-static void tc_code_mark(struct vpmu_engine *e, u32 addr)
+/*
+ * Fuse each DISP_ADDI whose next op is a load or store of its sum (base
+ * the sum's register, offset 0: RV32's aligned accesses) into one op,
+ * GUARD_<access>, that runs both without computing the address twice or
+ * dispatching between them (vpmu_tc_exec()).  The access's op stays
+ * where it was, for its fields and exits and for any branch to it.
+ */
+static void tc_fuse(struct vpmu_tc_op *ops, u32 nops)
 {
-	u32 w = vpmu_tc_code_bit(addr);
+	u32 i;
 
-	e->mem.tc_code[w / 32] |= 1u << (w % 32);
+	for (i = 0; i + 1 < nops; i++) {
+		struct vpmu_tc_op *g = &ops[i], *m = &ops[i + 1];
+
+		if (g->h == VPMU_TC_OP_EOI || g->h == VPMU_TC_OP_EOI_KNOWN) {
+			i++;	/* past the data slot */
+			continue;
+		}
+		if (g->h != VPMU_TC_OP_DISP_ADDI || m->imm ||
+		    m->a != g->d || m->h < VPMU_TC_OP_LB ||
+		    m->h > VPMU_TC_OP_SW)
+			continue;
+		/* GUARD_LB..GUARD_SW are in the order of LB..SW */
+		g->h = VPMU_TC_OP_GUARD_LB + (m->h - VPMU_TC_OP_LB);
+	}
 }
 
 /* Lay the translation out in the pool; its head's offset, or 0: no room. */
@@ -183,12 +202,11 @@ u32 vpmu_tc_layout(struct vpmu_tc_builder *tr)
 	tb->chk = rec + tr->nrecw;
 	tb->nchk = tr->nchk;
 	memcpy(e->mem.tc_pool + tb->chk, tr->chk, 4 * cw);
-	for (i = 0; i < tr->nchk; i++) {
-		tc_code_mark(e, tr->chk[i].pc);
-		tc_code_mark(e, tr->chk[i].pc + 3);
-	}
+	for (i = 0; i < tr->nchk; i++)
+		vpmu_tc_code_mark(e, tr->chk[i].pc);
 	ops = (struct vpmu_tc_op *)(tb + 1);
 	memcpy(ops, tr->ops, sizeof(*ops) * tr->nops);
+	tc_fuse(ops, tr->nops);
 	memcpy(e->mem.tc_pool + blk, tr->blkw, 4 * tr->nblkw);
 	memcpy(e->mem.tc_pool + rec, tr->recw, 4 * tr->nrecw);
 	/* block counters (a u32 per slot) and the offsets held, absolute */
@@ -203,6 +221,9 @@ u32 vpmu_tc_layout(struct vpmu_tc_builder *tr)
 #endif
 		if (ops[i].h == VPMU_TC_OP_BLOCK)
 			ops[i].y = ctr + ops[i].y * VPMU_NSLOT;
+		/* not chained (vpmu_tc_exec()): a generation not now's */
+		if (ops[i].h == VPMU_TC_OP_EOI_KNOWN)
+			ops[i].imm = e->tc.gen - 1;
 		if (ops[i].h == VPMU_TC_OP_EOI ||
 		    ops[i].h == VPMU_TC_OP_EOI_KNOWN)
 			i++;	/* past the data slot */

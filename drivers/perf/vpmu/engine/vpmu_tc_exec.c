@@ -64,6 +64,23 @@ VPMU_TC_OP_##op##_IR: {							\
 	}
 
 /*
+ * GUARD(op): a DISP_ADDI and the load or store @op of its sum after it
+ * (the pair vpmu_tc_place() fuses): the dispatch's guard and its sum to
+ * d, as DISP_ADDI, then on into that access's op with the sum as its
+ * address, which it does not compute again nor dispatch to.
+ */
+#define GUARD(op)							\
+VPMU_TC_OP_GUARD_##op : {						\
+		u32 r = R[t->a] + t->imm;				\
+		if (unlikely(r & t->y))					\
+			goto tc_exit;					\
+		R[t->d] = r;						\
+		maddr = r;						\
+		t++;	/* the access, whose base is d and offset 0 */	\
+		goto tc_access_##op;					\
+	}
+
+/*
  * LOAD(op), STORE(op): x is the exit before (a fault; its upc the
  * microword's), y the exit after if a stall leaves fewer cycles than the
  * block charged for what follows (0: the block ends here); a store's
@@ -71,9 +88,12 @@ VPMU_TC_OP_##op##_IR: {							\
  * translation checks starts a new code generation and leaves.
  */
 #define LOAD(op)							\
+GUARD(op)								\
 VPMU_TC_OP_##op : {							\
-		u32 line, *tag;						\
 		maddr = R[t->a] + t->imm;				\
+	}								\
+tc_access_##op: {							\
+		u32 line, *tag;						\
 		if (unlikely(!vpmu_access_ok(maddr,			\
 					     vpmu_mem_size(VPMU_OP_##op), \
 					     fwords, hwords, msz)))	\
@@ -91,10 +111,13 @@ VPMU_TC_OP_##op : {							\
 		GOTO_NEXT_OP();						\
 	}
 #define STORE(op)							\
+GUARD(op)								\
 VPMU_TC_OP_##op : {							\
+		maddr = R[t->a] + t->imm;				\
+	}								\
+tc_access_##op: {							\
 		unsigned int size_ = vpmu_mem_size(VPMU_OP_##op);	\
 		u32 st;							\
-		maddr = R[t->a] + t->imm;				\
 		if (unlikely(!vpmu_access_ok(maddr, size_, fwords, hwords, \
 					     msz)))			\
 			goto tc_exit;					\
@@ -148,17 +171,22 @@ VPMU_TC_OP_##name : {							\
 	}
 
 /*
- * EOI(name, npc, fault, keyed): the next pc @npc, which may be outside
- * memory if @fault; on into the translation linked to the one that
- * ended, its key compared whole if @keyed (pc on data: so is the mode),
- * else its word only.  VPMU_TC_OP_EOI is the general form (b: npc is
- * R[a], else the link's; d & 2: @fault, d & 1: @keyed), EOI_KNOWN the
- * common one, npc known and in memory.
+ * EOI(name, npc, fault, keyed, chain): the next pc @npc, which may be
+ * outside memory if @fault; on into the translation linked to the one
+ * that ended, its key compared whole if @keyed (pc on data: so is the
+ * mode), else its word only, and the link chained if @chain (below).
+ * VPMU_TC_OP_EOI is the general form (b: npc is R[a], else the link's;
+ * d & 2: @fault, d & 1: @keyed), EOI_KNOWN the common one, npc known
+ * and in memory.
  */
-#define EOI(name, npc_expr, fault, keyed)				\
+#define EOI(name, npc_expr, fault, keyed, chain)			\
 VPMU_TC_OP_##name : {							\
 		struct vpmu_tc_link *l = (struct vpmu_tc_link *)(t + 1); \
-		u32 npc = (npc_expr), ir;				\
+		const bool chain_ = (chain);				\
+		u32 npc, ir;						\
+		if (chain_ && likely(t->imm == e->tc.gen && l->tb))	\
+			goto tc_linked;					\
+		npc = (npc_expr);					\
 		if ((fault) && !vpmu_fetch_in(e, npc))			\
 			goto tc_exit;					\
 		ir = vpmu_get_le32(mem + npc);				\
@@ -172,11 +200,27 @@ VPMU_TC_OP_##name : {							\
 					   e->dp.op_mask];		\
 			goto out;					\
 		}							\
-		if (l->pairs)						\
-			vpmu_tc_write(R, (const void *)(tpool + l->pairs)); \
-		tpend = (const void *)(tpool + l->fin);			\
-		goto tc_enter;						\
+		if (chain_)						\
+			tc_chained(e, (struct vpmu_tc_op *)t, l->npc);	\
+		goto tc_linked;						\
 	}
+
+/*
+ * EOI_KNOWN's link, once its word compared equal (EOI()), is chained: the
+ * op's imm holds the code generation it was compared in, and the words
+ * of memory that hold the next instruction are marked, so that a store
+ * into them starts a new one.  While the generation stays, that word is
+ * still the linked translation's and EOI_KNOWN goes on into it without
+ * fetching and comparing it (VPMU_TC_OP_EOI_KNOWN).  An evicted link's
+ * tb is 0 (tc_forget()); one linked again in the same generation was
+ * found by that same word, which has not changed.
+ */
+static __always_inline void tc_chained(struct vpmu_engine *e,
+				       struct vpmu_tc_op *t, u32 npc)
+{
+	t->imm = e->tc.gen;
+	vpmu_tc_code_mark(e, npc);
+}
 
 /*
  * Run translations (vpmu_tc_cache.c) from @tb on, with the interpreter's
@@ -243,8 +287,18 @@ VPMU_TC_OP_BR_EXT:
 	DISP(DISP_ADD, R[t->a] + R[t->b])
 	DISP(DISP_ADDI, R[t->a] + t->imm)
 	/* a known pc in memory when translated stays there (tc.msz) */
-	EOI(EOI, t->b ? R[t->a] : l->npc, unlikely(t->d & 2), t->d & 1)
-	EOI(EOI_KNOWN, l->npc, false, false);
+	EOI(EOI, t->b ? R[t->a] : l->npc, unlikely(t->d & 2), t->d & 1, false);
+	EOI(EOI_KNOWN, l->npc, false, false, true);
+tc_linked:
+	{
+		const struct vpmu_tc_link *l = (const void *)(t + 1);
+
+		tb = (const struct vpmu_tc_trans *)(tpool + l->tb);
+		if (l->pairs)
+			vpmu_tc_write(R, (const void *)(tpool + l->pairs));
+		tpend = (const void *)(tpool + l->fin);
+		goto tc_enter;
+	}
 tc_stall_exit:
 tc_code_exit:
 	x = (const struct vpmu_tc_exit *)(tpool + t->y);
@@ -274,6 +328,7 @@ tc_enter:
 #undef GOTO_NEXT_OP
 #undef GOTO_TAKE
 #undef ALU3
+#undef GUARD
 #undef LOAD
 #undef STORE
 #undef CMP
