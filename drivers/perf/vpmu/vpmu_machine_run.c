@@ -199,9 +199,10 @@ static void vpmu_run_capture(struct vpmu_run *run, struct vpmu_engine *e,
  * the wrap.  A wrap needs at least one counted event, so the engine cannot
  * report wraps forever without running; the bound only guards against an
  * engine bug.  Counting events' counters wrap freely: the engine counts
- * their wraps, and perf folds them in whenever it reads the event (with
- * only counting events open the engine may even leave the counts in its
- * microwords until then: reading settles them).
+ * their wraps, and perf folds them in whenever it reads the event (the
+ * engine may even leave the counts in its microwords until then, with
+ * sampling events open too while none is near its wrap: reading settles
+ * them).
  *
  * After VPMU_RUN_CHUNK_STOPS overflow stops the engine is asked with no
  * budget left, as at the budget's end: it reports a halt or trap of the

@@ -1849,6 +1849,42 @@ static bool test_int_rare(void)
 	return ok;
 }
 
+/*
+ * Runs leave their counts in the slots while no counter that interrupts
+ * can wrap in them (vpmu_plan_chunk()); a load that misses at a run's
+ * end stalls past it, and must not carry an interrupting CYCLES counter
+ * past its wrap unseen.  Every start value, runs of 2 to 40 cycles: the
+ * stops and the end state of the one-cycle-a-time reference.
+ */
+static bool test_int_defer_stall(void)
+{
+	struct vpmu_ucode *uc = loop_uc(20);
+	struct vpmu_engine *e = uc ? eng_for(uc) : NULL;
+	static struct stops ref, got;
+	static u8 mem[LOOPMEM];
+	unsigned int v, b;
+	bool ok = e;
+
+	for (v = 0; ok && v < 64; v++) {
+		for (b = 1; ok && b <= 40; b++) {
+			ctr(e, 0, VPMU_EV_CYCLES, 6, BOTH | VPMU_CTR_INT, 0);
+			ctr(e, 1, VPMU_EV_UOPS, 16, BOTH, 0);
+			vpmu_engine_ctr_write(e, 0, v);
+			vpmu_engine_ctr_write(e, 1, 0);
+			vpmu_engine_ovf_clear(e, ~0u);
+			memset(mem, 0, sizeof(mem));
+			run_stops(e, mem, LOOPMEM, 0, 0, b, b > 1 ? &got : &ref);
+			if (b > 1 && !same_stops(&got, &ref)) {
+				tap_diag("start %u budget %u", v, b);
+				ok = false;
+			}
+		}
+	}
+	vpmu_engine_destroy(e);
+	vpmu_ucode_free(uc);
+	return ok;
+}
+
 /* Every budget split and every counter set-up gives the same totals. */
 static bool test_determinism(void)
 {
@@ -1894,7 +1930,7 @@ int main(void)
 	struct vpmu_engine *e = vpmu_engine_create(VPMU_CS_MAX);
 	unsigned int i, c, w;
 
-	tap_plan(5 * NTESTS + 11 + 2 + 1 + 8 + 24);
+	tap_plan(5 * NTESTS + 11 + 2 + 1 + 8 + 25);
 	for (i = 0; i < NTESTS; i++) {
 		struct vpmu_ucode *uc = build(&tests[i]);
 		bool ok = uc && !vpmu_engine_attach(e, uc);
@@ -1942,6 +1978,8 @@ int main(void)
 	tap_ok(test_freeze_on_ovf(), "freeze on overflow at the exact microword");
 	tap_ok(test_int_rare(), "narrow INT counters on rare, common and dynamic events: "
 	       "stops where stepping does, every budget");
+	tap_ok(test_int_defer_stall(),
+	       "INT on CYCLES: deferring runs stop where stepping does");
 	tap_ok(test_uhist1(), "micro-PC histogram K=1 = executions + stalls");
 	tap_ok(test_uhistk(2), "micro-PC histogram K=2");
 	tap_ok(test_uhistk(3), "micro-PC histogram K=3");

@@ -165,6 +165,7 @@ void vpmu_settle(struct vpmu_engine *e)
 		return;
 	e->ctr.ovf |= vpmu_fold(e, 0, e->ncs);
 	e->ctr.unfolded = 0;
+	memset(e->ctr.grown, 0, sizeof(e->ctr.grown));
 }
 
 u64 vpmu_engine_event_total(struct vpmu_engine *e, unsigned int event)

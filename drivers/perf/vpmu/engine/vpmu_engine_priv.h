@@ -173,6 +173,7 @@ struct vpmu_datapath {
 	u16 condtab[16];		/* flag conditions: bit f holds */
 	u32 dc_shift, dc_mask, penalty;
 	u32 wq_full, wq_drain;		/* (depth - 1) * drain; drain */
+	u32 stall_max;			/* more than a microword stalls */
 };
 
 /*
@@ -191,11 +192,17 @@ struct vpmu_counting {
 	u32 slot_mask[VPMU_NSLOT];	/* active counters, VPMU_SLOT_* shut */
 	unsigned int nused, cur;	/* slots in use; the current one */
 	u16 plan_mask;			/* enabled: INT or FREEZE_ON_OVF */
+	u16 int_mask, fovf_mask;	/* enabled: INT; FREEZE_ON_OVF */
 	/*
 	 * Cycles run since the counts were last folded out of the slots
 	 * (deferred folding, vpmu_defer_ok()); 0: nothing left in them.
 	 */
 	u64 unfolded;
+	/*
+	 * Of each counter in plan_mask, the most its event can have grown
+	 * in the slots since (vpmu_plan()); 0 when nothing is left in them.
+	 */
+	u64 grown[VPMU_NR_COUNTERS_MAX];
 	u32 last_stall_upc;		/* the last microword that stalled */
 	/*
 	 * Least microwords from one occurrence of a static event to the
@@ -419,15 +426,17 @@ static inline unsigned int vpmu_key(unsigned int mode, unsigned int frozen)
 
 /*
  * May a run leave the counts in the uops, between its chunks and after it
- * ends, until vpmu_settle()?  Only if nothing plans chunks by the
- * counters' values (an interrupt or a freeze on overflow) or needs each
- * chunk's counts apart (the histogram unit's windows).  Then a run's end
- * costs no fold: the driver's runs are short chunks of a program, and
- * counts are read far less often than that.
+ * ends, until vpmu_settle()?  Only if nothing needs each chunk's counts
+ * apart (the histogram unit's windows).  Then a run's end costs no fold:
+ * the driver's runs are short chunks of a program, and counts are read
+ * far less often than that.  Counters that plan chunks by their values
+ * (an interrupt or a freeze on overflow) let a chunk defer while the most
+ * their events can have grown since the last fold keeps them from
+ * wrapping in it (vpmu_chunk()); nearer their wrap, chunks fold.
  */
 static inline bool vpmu_defer_ok(const struct vpmu_engine *e)
 {
-	return !e->hu.prog.n && !e->ctr.plan_mask;
+	return !e->hu.prog.n;
 }
 
 static inline bool vpmu_event_valid(unsigned int ev)

@@ -85,17 +85,12 @@ static void vpmu_gap_succ(struct vpmu_engine *e, u32 *qt, u32 u, u32 d,
  * >= 1): 1 for CYCLES and WQ_STALL, VPMU_GAP_NONE if it cannot recur.
  * Searched breadth-first from all its microwords at once.
  */
-static u32 vpmu_ev_gap(struct vpmu_engine *e, unsigned int ev)
+static VPMU_NOINLINE u32 vpmu_ev_gap_search(struct vpmu_engine *e,
+					    unsigned int ev)
 {
-	unsigned int idx = ev < VPMU_EV_NR_BASIC ? ev :
-			   VPMU_EV_NR_BASIC + ev - VPMU_EV_TAG_BASE - 1;
 	bool eoi_done = false, ret_done = false;
 	u32 qh = 0, qt = 0, u, g = VPMU_GAP_NONE;
 
-	if (!vpmu_ev_unit(ev))
-		return 1;
-	if (e->ctr.gap[idx])
-		return e->ctr.gap[idx];
 	for (u = 0; u < e->ncs; u++)
 		e->mem.gap_dist[u] = VPMU_GAP_NONE;
 	for (u = 0; u < e->ncs; u++)
@@ -110,14 +105,29 @@ static u32 vpmu_ev_gap(struct vpmu_engine *e, unsigned int ev)
 		vpmu_gap_succ(e, &qt, u, e->mem.gap_dist[u] + 1, &eoi_done,
 			      &ret_done);
 	}
-	e->ctr.gap[idx] = g;
 	return g;
 }
 
+/* ...computed once per ucode and event */
+static inline u32 vpmu_ev_gap(struct vpmu_engine *e, unsigned int ev)
+{
+	unsigned int idx = ev < VPMU_EV_NR_BASIC ? ev :
+			   VPMU_EV_NR_BASIC + ev - VPMU_EV_TAG_BASE - 1;
+
+	if (!vpmu_ev_unit(ev))
+		return 1;
+	if (!e->ctr.gap[idx])
+		e->ctr.gap[idx] = vpmu_ev_gap_search(e, ev);
+	return e->ctr.gap[idx];
+}
+
 /*
- * How far the next chunk may go (*L), or whether to step one microword.
+ * How far the next chunk may go (*L), or whether to step one microword:
+ * the counters that interrupt or freeze on overflow must not wrap before
+ * its last microword, as far as their values and what deferred chunks
+ * may have added to them since the last fold (ctr.grown) tell.
  */
-static bool vpmu_plan(struct vpmu_engine *e, u64 *L)
+static inline bool vpmu_plan(struct vpmu_engine *e, u64 *L)
 {
 	unsigned int i, m;
 	u32 g;
@@ -143,6 +153,8 @@ static bool vpmu_plan(struct vpmu_engine *e, u64 *L)
 			r = e->ctr.val[i] ? -e->ctr.val[i] : ~0ull;
 		else
 			r = (1ull << c->width) - e->ctr.val[i];
+		/* what deferred chunks may have added (vpmu_plan_grow()) */
+		r = r > e->ctr.grown[i] ? r - e->ctr.grown[i] : 1;
 		if (r <= 1)
 			return true;
 		g = vpmu_ev_gap(e, c->event);
@@ -155,6 +167,60 @@ static bool vpmu_plan(struct vpmu_engine *e, u64 *L)
 	if (e->hu.prog.n && *L > e->hu.left)
 		*L = e->hu.left;
 	return *L < VPMU_STEP_BELOW;
+}
+
+/*
+ * A deferred chunk ran @n cycles: each counter that plans chunks may have
+ * grown by at most one event every g microwords (the first at once), or
+ * by @n for CYCLES and WQ_STALL.
+ */
+static void vpmu_plan_grow(struct vpmu_engine *e, u64 n)
+{
+	unsigned int i, m;
+	u64 g;
+
+	for (m = e->ctr.plan_mask; m; m &= m - 1) {
+		i = __builtin_ctz(m);
+		g = vpmu_ev_gap(e, e->ctr.cfg[i].event);
+		e->ctr.grown[i] += (n + g - 1) / g;
+	}
+}
+
+/*
+ * Plan the next chunk, of at most *@L cycles (vpmu_plan()), and say
+ * whether it may leave its counts in the slots (*@defer, if it may defer
+ * at all).  With counters that plan chunks it may if none can wrap in it,
+ * as far as the growth deferred chunks left unfolded is bounded, even if
+ * its last microword stalls the longest a microword can: then it is not
+ * cut.  Otherwise everything is folded, and the chunk is planned by the
+ * counters' exact values.  Returns true to step one microword.
+ */
+static bool vpmu_plan_chunk(struct vpmu_engine *e, u64 *L, bool *defer)
+{
+	u64 want = *L < VPMU_CHUNK_MAX ? *L : VPMU_CHUNK_MAX, far = want;
+	bool bounded = *defer && e->ctr.plan_mask, step;
+
+	if (bounded)
+		far += e->dp.stall_max;
+	for (;;) {
+		*L = far;
+		step = vpmu_plan(e, L);
+		if (!bounded)	/* deferring, nothing needs a step */
+			return step && !*defer;
+		if (!step && *L >= far) {
+			*L = want;
+			return false;
+		}
+		*defer = false;
+		if (!e->ctr.unfolded) {
+			/* the values were exact: *L is the chunk's bound */
+			*L = want < *L ? want : *L;
+			return step || *L < VPMU_STEP_BELOW;
+		}
+		vpmu_settle(e);
+		bounded = false;
+		far = want;
+	}
 }
 
 static void vpmu_fill_stop(struct vpmu_engine *e, struct vpmu_stop *stop,
@@ -238,19 +304,12 @@ static void vpmu_ovf_trig(struct vpmu_engine *e, u32 wr)
 static bool vpmu_overflow(struct vpmu_engine *e, u32 wr, int x,
 			  struct vpmu_stop *stop, u32 upc, u32 ipc)
 {
-	unsigned int i;
-	u32 irq = 0;
+	u32 irq = wr & e->ctr.int_mask, m;
 
 	e->ctr.ovf |= wr;
-	for (i = 0; i < VPMU_NR_COUNTERS_MAX; i++) {
-		if (!(wr >> i & 1))
-			continue;
-		if (e->ctr.cfg[i].flags & VPMU_CTR_FREEZE_ON_OVF) {
-			e->trig.frozen |= 1u << e->ctr.cfg[i].fgroup;
-			vpmu_gate_resync(e);
-		}
-		if (e->ctr.cfg[i].flags & VPMU_CTR_INT)
-			irq |= 1u << i;
+	for (m = wr & e->ctr.fovf_mask; m; m &= m - 1) {
+		e->trig.frozen |= 1u << e->ctr.cfg[__builtin_ctz(m)].fgroup;
+		vpmu_gate_resync(e);
 	}
 	if (unlikely(wr & e->trig.ovf_src))
 		vpmu_ovf_trig(e, wr & e->trig.ovf_src);
@@ -270,16 +329,16 @@ static bool vpmu_overflow(struct vpmu_engine *e, u32 wr, int x,
 
 /*
  * One chunk of at most @L cycles, as vpmu_plan() cuts it (maybe a single
- * step), folded unless @defer, its cycles given to the micro-PC histogram
+ * step), folded unless it defers (*@defer: it may; vpmu_plan_chunk()
+ * says whether it does), its cycles given to the micro-PC histogram
  * and the histogram unit.  Returns X_*; *@wr: the counters that wrapped,
  * *@upc and *@ipc: the microword they wrapped on.
  */
-static int vpmu_chunk(struct vpmu_engine *e, u64 L, bool defer, u32 *wr,
+static int vpmu_chunk(struct vpmu_engine *e, u64 L, bool *defer, u32 *wr,
 		      u32 *upc, u32 *ipc)
 {
-	/* deferring, nothing needs a step */
-	bool step = vpmu_plan(e, &L) && !defer;
 	u64 c1 = e->st.cyc;
+	bool step = vpmu_plan_chunk(e, &L, defer);
 	int x;
 
 	*wr = 0;
@@ -292,12 +351,12 @@ static int vpmu_chunk(struct vpmu_engine *e, u64 L, bool defer, u32 *wr,
 	if (step) {
 		x = vpmu_interp(e, 1);
 		/* one microword; an early exit may sit after it */
-		if (!defer)
+		if (!*defer)
 			*wr = vpmu_fold(e, *upc,
 					*upc + e->mem.slot[0][*upc].seg);
 	} else {
 		x = vpmu_interp(e, (long)L);
-		if (!defer)
+		if (!*defer)
 			*wr = vpmu_fold(e, 0, e->ncs);
 		if (*wr || e->st.cyc - c1 > e->uh.left) {
 			/* only a last, stalling microword can */
@@ -305,8 +364,10 @@ static int vpmu_chunk(struct vpmu_engine *e, u64 L, bool defer, u32 *wr,
 			*ipc = e->mem.R[VPMU_RF_IPC];
 		}
 	}
-	if (defer)
+	if (*defer) {
+		vpmu_plan_grow(e, e->st.cyc - c1);
 		vpmu_defer_add(e, e->st.cyc - c1);
+	}
 	if (e->uh.interval > 1)
 		vpmu_uhist_advance(e, e->st.cyc - c1, *upc);
 	if (e->hu.prog.n)
@@ -317,8 +378,8 @@ static int vpmu_chunk(struct vpmu_engine *e, u64 L, bool defer, u32 *wr,
 enum vpmu_stop_reason vpmu_engine_run(struct vpmu_engine *e, u64 budget,
 				      struct vpmu_stop *stop)
 {
+	bool may_defer;
 	u64 c0;
-	bool defer;
 
 	memset(stop, 0, sizeof(*stop));
 	if (!e->uc || !e->st.started) {
@@ -332,10 +393,11 @@ enum vpmu_stop_reason vpmu_engine_run(struct vpmu_engine *e, u64 budget,
 		return stop->reason;
 	}
 	vpmu_prepare(e);
-	defer = vpmu_defer_ok(e);
+	may_defer = vpmu_defer_ok(e);
 	c0 = e->st.cyc;
 	for (;;) {
 		u64 used = e->st.cyc - c0;
+		bool defer = may_defer;
 		u32 wr, x_upc, x_ipc;
 		int x;
 
@@ -345,7 +407,7 @@ enum vpmu_stop_reason vpmu_engine_run(struct vpmu_engine *e, u64 budget,
 			stop->ipc = e->mem.R[VPMU_RF_IPC];
 			break;
 		}
-		x = vpmu_chunk(e, budget - used, defer, &wr, &x_upc, &x_ipc);
+		x = vpmu_chunk(e, budget - used, &defer, &wr, &x_upc, &x_ipc);
 		if (x == VPMU_INTERP_CTR)
 			vpmu_ctr_serve(e);
 		if (x == VPMU_INTERP_HALT || x == VPMU_INTERP_TRAP ||

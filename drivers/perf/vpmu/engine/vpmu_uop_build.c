@@ -179,12 +179,17 @@ void vpmu_prepare(struct vpmu_engine *e)
 
 	if (!e->lab)
 		vpmu_interp(e, -1);
-	e->ctr.plan_mask = 0;
-	for (i = 0; i < VPMU_NR_COUNTERS_MAX; i++)
-		if (vpmu_ctr_enabled(e, i) &&
-		    e->ctr.cfg[i].flags &
-			    (VPMU_CTR_INT | VPMU_CTR_FREEZE_ON_OVF))
-			e->ctr.plan_mask |= 1u << i;
+	e->ctr.int_mask = 0;
+	e->ctr.fovf_mask = 0;
+	for (i = 0; i < VPMU_NR_COUNTERS_MAX; i++) {
+		if (!vpmu_ctr_enabled(e, i))
+			continue;
+		if (e->ctr.cfg[i].flags & VPMU_CTR_INT)
+			e->ctr.int_mask |= 1u << i;
+		if (e->ctr.cfg[i].flags & VPMU_CTR_FREEZE_ON_OVF)
+			e->ctr.fovf_mask |= 1u << i;
+	}
+	e->ctr.plan_mask = e->ctr.int_mask | e->ctr.fovf_mask;
 	for (i = 0; unlikely(e->trig.ovf_src) && i < VPMU_NR_COUNTERS_MAX; i++)
 		if (vpmu_ctr_enabled(e, i) && e->trig.ovf_src >> i & 1)
 			e->ctr.plan_mask |= 1u << i;
@@ -514,6 +519,8 @@ int vpmu_engine_attach(struct vpmu_engine *e, const struct vpmu_ucode *uc)
 	e->dp.penalty = uc->hdr.dc_miss_penalty;
 	e->dp.wq_full = (uc->hdr.wq_depth - 1) * uc->hdr.wq_drain;
 	e->dp.wq_drain = uc->hdr.wq_drain;
+	/* a stall is at most the miss penalty or a drain */
+	e->dp.stall_max = e->dp.penalty + e->dp.wq_full + e->dp.wq_drain;
 	for (i = 0; i < VPMU_RF_IMM0 + n; i++)
 		e->mem.reg_of[i] = i;
 	e->dp.zero_idx = e->dp.r0zero ? VPMU_OPND_R0 : VPMU_RF_ZERO;
