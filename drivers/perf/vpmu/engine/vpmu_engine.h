@@ -90,6 +90,11 @@ const void *vpmu_ucode_bytes(const struct vpmu_ucode *uc, size_t *len);
  */
 const char *vpmu_ucode_tag(const struct vpmu_ucode *uc, u32 i,
 			   unsigned int *k);
+/*
+ * Why @name cannot name a tag ("is a basic event", ...), or NULL if it
+ * can: the validator's rule, for the assembler to apply too.
+ */
+const char *vpmu_tag_name_why(const char *name);
 /* The name @uc gives tag @k, or NULL. */
 const char *vpmu_ucode_tag_name(const struct vpmu_ucode *uc, unsigned int k);
 

@@ -732,23 +732,23 @@ static int vpmu_check_insns(struct vpmu_vctx *c)
  * names, tagN, histN and vpmu_* are checked by vpmu_tag_name_taken().
  */
 static const char *const vpmu_tag_taken[][2] = {
-	{ "event", "a format/ field" }, { "tag", "a format/ field" },
-	{ "ctr", "a format/ field" }, { "sample_upc", "a format/ field" },
-	{ "trig_ev", "a format/ field" }, { "trig_tag", "a format/ field" },
-	{ "trig_mark", "a format/ field" }, { "frozen", "a format/ field" },
-	{ "freeze_on_ovf", "a format/ field" },
-	{ "stop_ev", "a format/ field" }, { "stop_tag", "a format/ field" },
-	{ "stop_mark", "a format/ field" }, { "trig_ovf", "a format/ field" },
-	{ "stop_ovf", "a format/ field" }, { "gate_uhist", "a format/ field" },
-	{ "gate_hu", "a format/ field" },
-	{ "config", "a perf term" }, { "config1", "a perf term" },
-	{ "config2", "a perf term" }, { "config3", "a perf term" },
-	{ "config4", "a perf term" }, { "name", "a perf term" },
-	{ "period", "a perf term" }, { "freq", "a perf term" },
-	{ "branch_type", "a perf term" }, { "time", "a perf term" },
-	{ "nr", "a perf term" }, { "inherit", "a perf term" },
-	{ "overwrite", "a perf term" }, { "percore", "a perf term" },
-	{ "cpu", "a perf term" },
+	{ "event", "is a format/ field" }, { "tag", "is a format/ field" },
+	{ "ctr", "is a format/ field" }, { "sample_upc", "is a format/ field" },
+	{ "trig_ev", "is a format/ field" }, { "trig_tag", "is a format/ field" },
+	{ "trig_mark", "is a format/ field" }, { "frozen", "is a format/ field" },
+	{ "freeze_on_ovf", "is a format/ field" },
+	{ "stop_ev", "is a format/ field" }, { "stop_tag", "is a format/ field" },
+	{ "stop_mark", "is a format/ field" }, { "trig_ovf", "is a format/ field" },
+	{ "stop_ovf", "is a format/ field" }, { "gate_uhist", "is a format/ field" },
+	{ "gate_hu", "is a format/ field" },
+	{ "config", "is a perf term" }, { "config1", "is a perf term" },
+	{ "config2", "is a perf term" }, { "config3", "is a perf term" },
+	{ "config4", "is a perf term" }, { "name", "is a perf term" },
+	{ "period", "is a perf term" }, { "freq", "is a perf term" },
+	{ "branch_type", "is a perf term" }, { "time", "is a perf term" },
+	{ "nr", "is a perf term" }, { "inherit", "is a perf term" },
+	{ "overwrite", "is a perf term" }, { "percore", "is a perf term" },
+	{ "cpu", "is a perf term" },
 };
 
 /* Is @s @prefix followed by 1.. characters all digits (@hex: hex)? */
@@ -772,16 +772,16 @@ static const char *vpmu_tag_name_taken(const char *s)
 
 	for (i = 0; i < VPMU_EV_NR_BASIC; i++)
 		if (!strcmp(s, vpmu_event_info[i].name + 5))
-			return "a basic event";
+			return "is a basic event";
 	for (i = 0; i < ARRAY_SIZE(vpmu_tag_taken); i++)
 		if (!strcmp(s, vpmu_tag_taken[i][0]))
 			return vpmu_tag_taken[i][1];
 	if (!strncmp(s, "vpmu_", 5) || vpmu_name_numbered(s, "tag", false) ||
 	    vpmu_name_numbered(s, "hist", false))
-		return "the PMU's (tagN, histN, vpmu_*)";
+		return "is the PMU's (tagN, histN, vpmu_*)";
 	if (vpmu_name_numbered(s, "r", true) ||
 	    vpmu_name_numbered(s, "r0x", true))
-		return "a raw event to perf (rNNN)";
+		return "is a raw event to perf (rNNN)";
 	return NULL;
 }
 
@@ -800,6 +800,13 @@ static bool vpmu_tag_name_ok(const char *s)
 			return false;
 	}
 	return true;
+}
+
+const char *vpmu_tag_name_why(const char *name)
+{
+	if (!vpmu_tag_name_ok(name))
+		return "is not a-z, then a-z, 0-9 or _, at most 31 long";
+	return vpmu_tag_name_taken(name);
 }
 
 /*
@@ -821,14 +828,14 @@ static int vpmu_check_tag(struct vpmu_vctx *c, u32 i, u64 off)
 		return vpmu_reject(c, VPMU_VERR_TAG, off,
 			"tag entry %u: name offset %u outside string table of %u",
 			i, name, h->str_size);
+	/* a name that is no identifier is not printed: it may be anything */
 	if (!vpmu_tag_name_ok(strs + name))
-		return vpmu_reject(c, VPMU_VERR_TAG, off,
-			"tag entry %u: name is not a-z, then a-z, 0-9 or _, at most %u long",
-			i, VPMU_TAG_NAME_MAX - 1);
-	who = vpmu_tag_name_taken(strs + name);
+		return vpmu_reject(c, VPMU_VERR_TAG, off, "tag entry %u: name %s",
+				   i, vpmu_tag_name_why(strs + name));
+	who = vpmu_tag_name_why(strs + name);
 	if (who)
 		return vpmu_reject(c, VPMU_VERR_TAG, off,
-			"tag entry %u: name '%s' is %s", i, strs + name, who);
+			"tag entry %u: name '%s' %s", i, strs + name, who);
 	if (k < 1 || k > hi)
 		return vpmu_reject(c, VPMU_VERR_TAG, off + 4,
 			"tag entry %u: tag %u not in 1..%u of the %s event field",
