@@ -195,14 +195,6 @@ static int vpmu_check_header(struct vpmu_vctx *c, u32 cs_limit)
 	if (!h->cs_words)
 		return vpmu_reject(c, VPMU_VERR_LAYOUT, HOFF(cs_words),
 				   "cs_words is 0");
-	if (h->tag_count > VPMU_TAG_MAX)
-		return vpmu_reject(c, VPMU_VERR_LAYOUT, HOFF(tag_count),
-				   "tag_count %u exceeds %u", h->tag_count,
-				   VPMU_TAG_MAX);
-	if (!h->tag_count && h->tag_offset)
-		return vpmu_reject(c, VPMU_VERR_LAYOUT, HOFF(tag_offset),
-				   "tag_offset %u with no tags, must be 0",
-				   h->tag_offset);
 	if (h->ev_mode > VPMU_EVMODE_ENCODED)
 		return vpmu_reject(c, VPMU_VERR_EVMODE, HOFF(ev_mode),
 				   "ev_mode %u unknown", h->ev_mode);
@@ -250,9 +242,10 @@ struct vpmu_section {
 
 /*
  * Every section inside the image, after the header, 8-byte aligned (the
- * control store is read as 64-bit words) and apart from the others.  The
- * sizes come from the header's counts, multiplied in 64 bits: a count of
- * 2^32 - 1 cannot wrap the end of a section back into the image.
+ * control store is read as 64-bit words) and apart from the others; the
+ * tag table only if there are tags.  The sizes come from the header's
+ * counts, multiplied in 64 bits: a count of 2^32 - 1 cannot wrap the end
+ * of a section back into the image.
  */
 static int vpmu_check_layout(struct vpmu_vctx *c)
 {
@@ -273,8 +266,16 @@ static int vpmu_check_layout(struct vpmu_vctx *c)
 	};
 	unsigned int i, j;
 
+	/* the tag table is optional: no tags, tag_offset 0 too */
+	if (h->tag_count > VPMU_TAG_MAX)
+		return vpmu_reject(c, VPMU_VERR_LAYOUT, HOFF(tag_count),
+				   "tag_count %u exceeds %u", h->tag_count,
+				   VPMU_TAG_MAX);
+	if (!h->tag_count && h->tag_offset)
+		return vpmu_reject(c, VPMU_VERR_LAYOUT, HOFF(tag_offset),
+				   "tag_offset %u with no tags, must be 0",
+				   h->tag_offset);
 	for (i = 0; i < ARRAY_SIZE(s); i++) {
-		/* no tag table: tag_count and tag_offset both 0 */
 		if (s[i].hoff == HOFF(tag_offset) && !s[i].size)
 			continue;
 		if (s[i].off & 7)
