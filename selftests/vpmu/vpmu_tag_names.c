@@ -9,7 +9,7 @@
  * names (the built-in one with "decode" renamed "ifetch" and the tags of
  * "alu" and "load" swapped, resealed) replaces them: events/ifetch there,
  * events/decode gone, events/alu "tag=3"; the built-in image again puts
- * them back.  A name the validator refuses (a basic event's, a name
+ * them back.  An image without a tag table leaves no name.  A name the validator refuses (a basic event's, a name
  * given twice) is rejected with its reason in ucode/error, and nothing
  * changes: image, generation, events/.  Needs root; skips without the
  * loader (and the count without build/sum.vprg).
@@ -179,6 +179,29 @@ TEST_F(names, replaced_on_load)
 	ASSERT_EQ(0, vt_load_default());
 	assert_default_names(_metadata);
 	EXPECT_FALSE(has_event("ifetch"));
+}
+
+/* An image without a tag table (as every image was before) leaves none. */
+TEST_F(names, none_without_table)
+{
+	unsigned int k, n = 0;
+
+	HDR(self->img)->tag_count = 0;
+	HDR(self->img)->tag_offset = 0;
+	vt_seal(self->img, self->s.len);
+	ASSERT_EQ(0, vt_write_image(self->img, self->s.len, VT_CHUNK));
+	vt_assert_status(_metadata, "ok");
+	for (k = 0; k < sizeof(dflt) / sizeof(dflt[0]); k++) {
+		if (has_event(dflt[k])) {
+			ksft_print_msg("events/%s is there\n", dflt[k]);
+			n++;
+		}
+	}
+	EXPECT_EQ(0u, n);
+	EXPECT_STREQ("tag=1", event_file("tag1"));
+	EXPECT_STREQ("tag=1", event_file("vpmu_tag1"));
+	ASSERT_EQ(0, vt_load_default());
+	assert_default_names(_metadata);
 }
 
 /* Names the validator refuses: a rename, and the reason in ucode/error. */
