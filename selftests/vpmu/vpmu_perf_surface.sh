@@ -169,20 +169,22 @@ want=$(tags 8)
 ok $? "perf list: tag1..8, vpmu_tag1..8 with the default image again"
 
 # 7. A tag's name counts as the tag (the default image, loaded again
-#    in 6): vpmu/decode/ as vpmu/tag1/, sum.expect's count.
+#    in 6): vpmu/decode/ as vpmu/tag1/, sum.expect's count, and so on.
 rc=0
 if [ ! -f "$SHARE/samples/sum.expect" ]; then
-	skip "perf stat: vpmu/decode/, vpmu/call/ count as tag1, tag8" \
+	skip "perf stat: vpmu/decode/, call, branch, load count as their tags" \
 		"no samples/sum.expect"
 else
 	# two events a run: no multiplexing on the fewest counters
-	for pair in decode:tag1 call:tag8; do
+	# (branch is a legacy-cache word to perf's parser: the PMU's own
+	# event comes first)
+	for pair in decode:tag1 call:tag8 branch:tag5 load:tag3; do
 		name=${pair%:*} tag=${pair#*:}
 		stat -e "vpmu/$name/,vpmu/$tag/" "$RUN" "$SHARE/build/sum.vprg"
 		check "vpmu/$name/=$(expected "$tag")" \
 		      "vpmu/$tag/=$(expected "$tag")" || rc=1
 	done
-	ok $rc "perf stat: vpmu/decode/, vpmu/call/ count as tag1, tag8"
+	ok $rc "perf stat: vpmu/decode/, call, branch, load count as their tags"
 fi
 
 # 8. :P asks for caps/max_precise: the same 3 samples as no modifier.
