@@ -84,8 +84,14 @@ SEP=';'
 "$LOAD" "$IMG" >/dev/null
 ok $? "the rv32im image loads"
 
-# sim_count NAME - "event NAME N" of vpmu-sim's --stats, 0 if not there.
+# sim_count NAME - "event NAME N" of vpmu-sim's --stats, 0 if not there;
+# for tagK, the line of the name rv32im.vus gives tag K (--stats names
+# the tags as the image does).
 sim_count() {
+	case $1 in
+	tag*) set -- "$(echo decode alu load store branch taken jump muldiv \
+		ecall | cut -d' ' -f"${1#tag}")" ;;
+	esac
 	awk -v e="$1" '$1 == "event" && $2 == e { v = $3 } END { print v + 0 }' \
 		"$T.sstats"
 }

@@ -289,14 +289,30 @@ static bool sim_event(void *ctx, const char *name, uint64_t *val)
 }
 
 /*
+ * Tag @k's name in @buf (VPMU_TAG_NAME_MAX bytes): the one @uc gives it,
+ * else (or with no @uc) "tagK".
+ */
+static const char *tag_name(const struct vpmu_ucode *uc, unsigned int k,
+			    char *buf)
+{
+	const char *name = uc ? vpmu_ucode_tag_name(uc, k) : NULL;
+
+	if (name)
+		return name;
+	snprintf(buf, VPMU_TAG_NAME_MAX, "tag%u", k);
+	return buf;
+}
+
+/*
  * The "events" object of --json: the basic events, then tags 1..@ntags,
  * all of them or (@counted) those that counted, as the text lines have
- * them (-E every tag of eight, --stats the ones that counted).
+ * them (-E every tag of eight as tagK, --stats the ones that counted,
+ * under @uc's names).
  */
-static void events_json(struct vpmu_engine *e, struct vpmu_json *j,
-			unsigned int ntags, bool counted)
+static void events_json(struct vpmu_engine *e, const struct vpmu_ucode *uc,
+			struct vpmu_json *j, unsigned int ntags, bool counted)
 {
-	char tag[8];
+	char tag[VPMU_TAG_NAME_MAX];
 	unsigned int i;
 	u64 v;
 
@@ -306,9 +322,8 @@ static void events_json(struct vpmu_engine *e, struct vpmu_json *j,
 			      vpmu_engine_event_total(e, i));
 	for (i = 1; i <= ntags; i++) {
 		v = vpmu_engine_event_total(e, VPMU_EV_TAG(i));
-		snprintf(tag, sizeof(tag), "tag%u", i);
 		if (v || !counted)
-			vpmu_json_u64(j, tag, v);
+			vpmu_json_u64(j, tag_name(uc, i, tag), v);
 	}
 	vpmu_json_close(j);
 }
@@ -320,7 +335,7 @@ static void print_events(void *ctx, const char *prefix, struct vpmu_json *j)
 	unsigned int i;
 
 	if (j) {
-		events_json(e, j, 8, false);
+		events_json(e, NULL, j, 8, false);
 		vpmu_json_u64(j, "super_cycles",
 			      vpmu_engine_ctr_read(e, SUPER_CTR));
 		return;
@@ -491,7 +506,7 @@ static void tc_stats(struct vpmu_engine *e, u64 v[TC_NSTATS])
  * (the basic ones, and the tags that counted), "regs", "pc" and "tc",
  * the translation cache's statistics.
  */
-static void elf_stats_json(struct vpmu_engine *e,
+static void elf_stats_json(struct vpmu_engine *e, const struct vpmu_ucode *uc,
 			   const struct vpmu_elf_end *end)
 {
 	struct vpmu_json j;
@@ -501,7 +516,7 @@ static void elf_stats_json(struct vpmu_engine *e,
 
 	vpmu_json_begin(&j, stderr);
 	vpmu_elf_json_end(&j, end);
-	events_json(e, &j, VPMU_TAG_MAX, true);
+	events_json(e, uc, &j, VPMU_TAG_MAX, true);
 	for (i = 0; i < 32; i++)
 		x[i] = vpmu_engine_reg(e, VPMU_OPND_R0 + i);
 	vpmu_elf_json_regs(&j, x, vpmu_engine_reg(e, VPMU_OPND_PC));
@@ -512,16 +527,20 @@ static void elf_stats_json(struct vpmu_engine *e,
 	vpmu_json_end(&j);
 }
 
-/* The engine's stop reasons are the uapi's (VPMU_RUN_*). */
-static void elf_stats(struct vpmu_engine *e, const struct vpmu_elf_end *end,
-		      bool json)
+/*
+ * The engine's stop reasons are the uapi's (VPMU_RUN_*).  Tags under the
+ * names @uc, the image run, gives them.
+ */
+static void elf_stats(struct vpmu_engine *e, const struct vpmu_ucode *uc,
+		      const struct vpmu_elf_end *end, bool json)
 {
+	char tag[VPMU_TAG_NAME_MAX];
 	u64 v, tc[TC_NSTATS];
 	uint32_t x[32];
 	unsigned int i;
 
 	if (json) {
-		elf_stats_json(e, end);
+		elf_stats_json(e, uc, end);
 		return;
 	}
 	vpmu_elf_print_end(stderr, end);
@@ -531,7 +550,7 @@ static void elf_stats(struct vpmu_engine *e, const struct vpmu_elf_end *end,
 	for (i = 1; i <= VPMU_TAG_MAX; i++) {
 		v = vpmu_engine_event_total(e, VPMU_EV_TAG(i));
 		if (v)
-			fprintf(stderr, "event tag%u %llu\n", i,
+			fprintf(stderr, "event %s %llu\n", tag_name(uc, i, tag),
 				(unsigned long long)v);
 	}
 	for (i = 0; i < 32; i++)
@@ -671,7 +690,7 @@ static int elf_run(struct vpmu_engine *e, const struct vpmu_ucode *uc,
 	if (o->com.timed && !o->com.quiet)
 		elf_time(e, vpmu_now() - t0, o->com.json);
 	if (o->stats)
-		elf_stats(e, &end, o->com.json);
+		elf_stats(e, uc, &end, o->com.json);
 	return vpmu_elf_exit(path, &end, o->com.quiet);
 }
 

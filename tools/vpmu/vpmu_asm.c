@@ -339,10 +339,17 @@ static void put_image(struct as *a, struct vpmu_buf *out)
 			       a->nlabels * sizeof(struct vpmu_image_sym));
 	h.str_offset = align8(h.insn_offset +
 			      a->ninsns * sizeof(struct vpmu_image_insn));
+	/* no .tag: no tag table, the image as it was before there was one */
+	h.tag_count = a->tags.n;
+	h.tag_offset = a->tags.n ? h.str_offset : 0;
+	h.str_offset = align8(h.str_offset +
+			      a->tags.n * sizeof(struct vpmu_image_tag));
 	for (i = 0; i < a->nlabels; i++)
 		h.str_size += strlen(a->labels[i].name) + 1;
 	for (i = 0; i < a->ninsns; i++)
 		h.str_size += strlen(a->insns[i].name) + 1;
+	for (i = 0; i < a->tags.n; i++)
+		h.str_size += strlen(a->tags.v[i].name) + 1;
 	h.total_size = h.str_offset + h.str_size;
 
 	img = calloc(1, h.total_size);
@@ -371,6 +378,15 @@ static void put_image(struct as *a, struct vpmu_buf *out)
 		in.name = str;
 		memcpy(img + h.insn_offset + i * sizeof(in), &in, sizeof(in));
 		memcpy(img + h.str_offset + str, a->insns[i].name, n);
+		str += n;
+	}
+	/* in the order of the .tag lines */
+	for (i = 0; i < a->tags.n; i++) {
+		struct vpmu_image_tag t = { str, (uint32_t)a->tags.v[i].val };
+		size_t n = strlen(a->tags.v[i].name) + 1;
+
+		memcpy(img + h.tag_offset + i * sizeof(t), &t, sizeof(t));
+		memcpy(img + h.str_offset + str, a->tags.v[i].name, n);
 		str += n;
 	}
 	vpmu_image_seal(img, h.total_size);

@@ -644,11 +644,17 @@ void asm_dir_opcode(struct as *a, const char *at)
 	a->h.op_bits = (uint32_t)bits;
 }
 
+/*
+ * .tag NAME, K: NAME for {...}, and in the image's tag table, so a name
+ * the validator takes (vpmu_tag_name_why()), and one per tag.
+ */
 void asm_dir_tag(struct as *a, const char *at)
 {
 	bool onehot = a->h.ev_mode == VPMU_EVMODE_ONEHOT;
 	char name[IDENT_MAX];
+	const char *why;
 	struct sym *t;
+	uint32_t i;
 	int64_t k;
 
 	a->seen |= SEEN_TAG;
@@ -660,14 +666,29 @@ void asm_dir_tag(struct as *a, const char *at)
 	if (!asm_expr_range(a, &k, 1, onehot ? (int64_t)a->h.ev_bits :
 			    (1 << a->h.ev_bits) - 1, "tag"))
 		return;
+	why = vpmu_tag_name_why(name);
+	if (why) {
+		asm_error(a, at, "tag name '%s' %s", name, why);
+		return;
+	}
 	t = asm_sym_find(&a->tags, name);
-	if (!t) {
-		t = asm_sym_add(&a->tags, name);
-		t->line = a->line;
-	} else if (t->line != a->line) {
+	if (t && t->line != a->line) {
 		asm_error(a, at, "duplicate tag '%s' (first defined on line %d)",
 			  name, t->line);
 		return;
+	}
+	for (i = 0; i < a->tags.n; i++) {
+		const struct sym *o = &a->tags.v[i];
+
+		if (o != t && o->known && o->val == k && o->line < a->line) {
+			asm_error(a, at, "tag %lld already named '%s' (line %d)",
+				  (long long)k, o->name, o->line);
+			return;
+		}
+	}
+	if (!t) {
+		t = asm_sym_add(&a->tags, name);
+		t->line = a->line;
 	}
 	t->val = k;
 	t->known = true;

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "vpmu_dis.h"
+#include "vpmu_engine.h"
 #include "vpmu_isa.h"
 #include "vpmu_tool.h"
 
@@ -296,6 +297,27 @@ static void name_labels(struct dis *d)
 			snprintf(d->label[i], sizeof(d->label[0]), ".L%03x", i);
 }
 
+/* .tag lines, in the table's order: those the assembler can write. */
+static void print_tags(struct dis *d)
+{
+	uint32_t i;
+
+	for (i = 0; i < d->v.h.tag_count; i++) {
+		struct vpmu_image_tag t;
+		const char *name;
+
+		vpmu_img_tag(&d->v, i, &t);
+		name = vpmu_img_str(&d->v, t.name);
+		if (!name || vpmu_tag_name_why(name) || t.tag < 1 ||
+		    t.tag > VPMU_TAG_MAX) {
+			warn(d, "tag name entry %s cannot be declared",
+			     name && !vpmu_tag_name_why(name) ? name : "?");
+			continue;
+		}
+		vpmu_buf_printf(d->out, ".tag %s, %u\n", name, t.tag);
+	}
+}
+
 static void print_header(struct dis *d)
 {
 	const struct vpmu_image_header *h = &d->v.h;
@@ -340,6 +362,7 @@ static void print_header(struct dis *d)
 	for (i = 0; i < sizeof(h->reserved) / 4; i++)
 		if (h->reserved[i])
 			warn(d, "reserved header field not zero%s", "");
+	print_tags(d);
 }
 
 static uint32_t insn_fields(const struct vpmu_image_insn *in)

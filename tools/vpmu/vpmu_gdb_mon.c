@@ -4,8 +4,8 @@
  *
  *   monitor upc              the micro-PC, its label, its microword
  *   monitor counters         the cycles, every basic event total (and
- *                            the tags that counted) as vpmu-sim --stats
- *                            prints them, each enabled counter's value
+ *                            the tags that counted, under the image's
+ *                            names) as vpmu-sim --stats prints them, each enabled counter's value
  *                            and configuration, the overflow status and
  *                            the freeze bits
  *   monitor ubreak UPC|LABEL a micro-PC breakpoint
@@ -25,6 +25,8 @@ bool vpmu_gdb_mon_open(struct vpmu_gdb_mon *m, const void *img, size_t len)
 	memset(m, 0, sizeof(*m));
 	m->have_img = img && !vpmu_uhist_img_open(&m->hi, img, len, &diag);
 	vpmu_buf_free(&diag);
+	if (m->have_img && vpmu_ucode_load(&m->uc, img, len, VPMU_CS_MAX, NULL))
+		m->uc = NULL;
 	return m->have_img;
 }
 
@@ -33,6 +35,8 @@ void vpmu_gdb_mon_close(struct vpmu_gdb_mon *m)
 	if (m->have_img)
 		vpmu_uhist_img_close(&m->hi);
 	m->have_img = false;
+	vpmu_ucode_free(m->uc);
+	m->uc = NULL;
 }
 
 bool vpmu_gdb_mon_has_ctr(const struct vpmu_gdb_mon *m)
@@ -71,10 +75,12 @@ void vpmu_gdb_mon_where(const struct vpmu_gdb_mon *m, struct vpmu_engine *e,
 			m->hi.uword[upc]);
 }
 
-static void mon_counters(struct vpmu_engine *e, struct vpmu_buf *out)
+static void mon_counters(const struct vpmu_gdb_mon *m, struct vpmu_engine *e,
+			 struct vpmu_buf *out)
 {
 	struct vpmu_engine_snap s;
 	unsigned int i, n = 0;
+	const char *name;
 	u64 v;
 
 	vpmu_engine_snapshot(e, &s, 0);	/* changes nothing */
@@ -86,7 +92,11 @@ static void mon_counters(struct vpmu_engine *e, struct vpmu_buf *out)
 				vpmu_engine_event_total(e, i));
 	for (i = 1; i <= VPMU_TAG_MAX; i++) {
 		v = vpmu_engine_event_total(e, VPMU_EV_TAG(i));
-		if (v)
+		name = m->uc ? vpmu_ucode_tag_name(m->uc, i) : NULL;
+		if (v && name)
+			vpmu_buf_printf(out, "event %s %llu\n", name,
+					(unsigned long long)v);
+		else if (v)
 			vpmu_buf_printf(out, "event tag%u %llu\n", i,
 					(unsigned long long)v);
 	}
@@ -170,7 +180,7 @@ int vpmu_gdb_mon_cmd(struct vpmu_gdb_mon *m, struct vpmu_engine *e,
 		return 0;
 	}
 	if (n == 8 && !strncmp(cmd, "counters", 8)) {
-		mon_counters(e, out);
+		mon_counters(m, e, out);
 		return 0;
 	}
 	if (n == 6 && !strncmp(cmd, "ubreak", 6))

@@ -17,12 +17,14 @@
 #include "vpmu_hist_img.h"
 
 struct vpmu_engine;
+struct vpmu_ucode;
 
 #define VPMU_GDB_NUBP	64	/* micro-PC breakpoints */
 
 struct vpmu_gdb_mon {
 	struct vpmu_uhist_img hi;	/* the image's microwords, labels */
 	bool have_img;
+	struct vpmu_ucode *uc;		/* ...its tag names; NULL: none */
 	uint32_t ubp[VPMU_GDB_NUBP];	/* micro-PC breakpoints */
 	unsigned int nubp;
 };

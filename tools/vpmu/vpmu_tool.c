@@ -82,7 +82,9 @@ int vpmu_img_view(struct vpmu_img_view *v, const void *img, size_t len,
 			     (uint64_t)h->sym_count * sizeof(struct vpmu_image_sym)) ||
 		 !section_ok(len, h->insn_offset,
 			     (uint64_t)h->insn_count * sizeof(struct vpmu_image_insn)) ||
-		 !section_ok(len, h->str_offset, h->str_size))
+		 !section_ok(len, h->str_offset, h->str_size) ||
+		 !section_ok(len, h->tag_offset,
+			     (uint64_t)h->tag_count * sizeof(struct vpmu_image_tag)))
 		why = "section outside the image";
 	else if (h->str_size && v->base[h->str_offset + h->str_size - 1])
 		why = "string table not terminated";
@@ -115,6 +117,12 @@ void vpmu_img_insn(const struct vpmu_img_view *v, uint32_t i,
 		   struct vpmu_image_insn *in)
 {
 	memcpy(in, v->base + v->h.insn_offset + sizeof(*in) * i, sizeof(*in));
+}
+
+void vpmu_img_tag(const struct vpmu_img_view *v, uint32_t i,
+		  struct vpmu_image_tag *t)
+{
+	memcpy(t, v->base + v->h.tag_offset + sizeof(*t) * i, sizeof(*t));
 }
 
 const char *vpmu_img_str(const struct vpmu_img_view *v, uint32_t off)

@@ -62,6 +62,8 @@ void vpmu_img_sym(const struct vpmu_img_view *v, uint32_t i,
 		  struct vpmu_image_sym *s);
 void vpmu_img_insn(const struct vpmu_img_view *v, uint32_t i,
 		   struct vpmu_image_insn *in);
+void vpmu_img_tag(const struct vpmu_img_view *v, uint32_t i,
+		  struct vpmu_image_tag *t);
 /* The string at @off, or NULL when it is not inside the table. */
 const char *vpmu_img_str(const struct vpmu_img_view *v, uint32_t off);
 

@@ -30,6 +30,7 @@
 #define _VPMU_H
 
 #include <linux/device.h>
+#include <linux/list.h>
 #include <linux/miscdevice.h>
 #include <linux/mutex.h>
 #include <linux/perf_event.h>
@@ -205,6 +206,9 @@ struct vpmu_pmu_ops {
  * @tag_aliases: the events/vpmu_tagK files there are, bit K - 1 (the
  *		perf glue's, vpmu_pmu_sysfs.c; changed under the loader's
  *		lock)
+ * @tag_names:	the events/NAME files of the tags an image names, a list
+ *		of the perf glue's struct vpmu_tag_name_attr (as
+ *		@tag_aliases)
  */
 struct vpmu {
 	struct pmu			pmu;
@@ -218,6 +222,7 @@ struct vpmu {
 	const struct attribute_group	*attr_groups[VPMU_NR_ATTR_GROUPS + 1];
 	atomic_t			gated[2];
 	DECLARE_BITMAP(tag_aliases, VPMU_TAG_MAX);
+	struct list_head		tag_names;
 };
 
 static inline struct vpmu *to_vpmu(struct pmu *pmu)

@@ -550,10 +550,17 @@ int vpmu_pmu_register(struct vpmu *vpmu)
 	ret = perf_pmu_register(pmu, "vpmu", -1);
 	if (ret) {
 		pr_err("perf_pmu_register failed: %d\n", ret);
-		vpmu_machine_set_ops(&vpmu->machine, NULL);
-		free_percpu(vpmu->pmu_cpu);
-		vpmu->pmu_cpu = NULL;
+		goto out_ops;
 	}
+	ret = vpmu_tag_names_init(vpmu);
+	if (!ret)
+		return 0;
+	pr_err("cannot make the image's events/ tag names: %d\n", ret);
+	perf_pmu_unregister(pmu);
+out_ops:
+	vpmu_machine_set_ops(&vpmu->machine, NULL);
+	free_percpu(vpmu->pmu_cpu);
+	vpmu->pmu_cpu = NULL;
 	return ret;
 }
 
@@ -564,6 +571,7 @@ int vpmu_pmu_register(struct vpmu *vpmu)
 void vpmu_pmu_unregister(struct vpmu *vpmu)
 {
 	perf_pmu_unregister(&vpmu->pmu);
+	vpmu_tag_names_exit(vpmu);
 	vpmu_machine_set_ops(&vpmu->machine, NULL);
 	free_percpu(vpmu->pmu_cpu);
 	vpmu->pmu_cpu = NULL;

@@ -165,6 +165,8 @@ void vpmu_tag_attrs_init(struct vpmu *vpmu);
 bool vpmu_tag_valid(struct vpmu_machine *m, unsigned int k);
 int vpmu_pmu_image_prepare(struct vpmu *vpmu, const struct vpmu_ucode *uc);
 void vpmu_pmu_image_changed(struct vpmu *vpmu);
+int vpmu_tag_names_init(struct vpmu *vpmu);
+void vpmu_tag_names_exit(struct vpmu *vpmu);
 
 /* vpmu_pmu_freeze.c: freeze controls and freeze groups */
 int vpmu_config1_check(struct perf_event *event);

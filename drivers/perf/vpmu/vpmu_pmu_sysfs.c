@@ -8,13 +8,16 @@
  * event field selects (perf.rst, "Event configuration"), each twice: under
  * its name (cycles, hist1, tag1) and under the name it had first, with the
  * PMU's name in front (vpmu_cycles, vpmu_hist1, vpmu_tag1), which scripts
- * use.
+ * use; and one for every tag the image names, under that name (decode).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/bitmap.h>
 #include <linux/device.h>
 #include <linux/kernel.h>
+#include <linux/list.h>
+#include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/sysfs.h>
 
 #include "vpmu_pmu_priv.h"
@@ -68,7 +71,10 @@ const struct attribute_group vpmu_format_group = {
 	.attrs	= vpmu_format_attrs,
 };
 
-/* An events/ alias: a basic event number, or a tag when @tag is not 0. */
+/*
+ * An events/ alias: a basic event number, or a tag when @tag is not 0
+ * (which a tag name's changes while it is read: READ_ONCE).
+ */
 struct vpmu_event_attr {
 	struct device_attribute attr;
 	u16 event;
@@ -79,9 +85,10 @@ static ssize_t vpmu_event_show(struct device *dev,
 			       struct device_attribute *attr, char *buf)
 {
 	struct vpmu_event_attr *ev = container_of(attr, typeof(*ev), attr);
+	u8 tag = READ_ONCE(ev->tag);
 
-	if (ev->tag)
-		return sysfs_emit(buf, "tag=%u\n", ev->tag);
+	if (tag)
+		return sysfs_emit(buf, "tag=%u\n", tag);
 	return sysfs_emit(buf, "event=0x%02x\n", ev->event);
 }
 
@@ -222,6 +229,7 @@ void vpmu_tag_attrs_init(struct vpmu *vpmu)
 	unsigned int i;
 
 	bitmap_zero(vpmu->tag_aliases, VPMU_TAG_MAX);
+	INIT_LIST_HEAD(&vpmu->tag_names);
 	for (i = 0; i < VPMU_TAG_ATTRS; i++) {
 		struct vpmu_event_attr *ev = &vpmu_tag_attr[i];
 		unsigned int k = i % VPMU_TAG_MAX + 1;
@@ -263,6 +271,156 @@ static int vpmu_tag_add(struct kobject *kobj, unsigned int i)
 	return ret;
 }
 
+/*
+ * events/NAME for every tag an image names (struct vpmu_image_tag):
+ * allocated, each its own file, added and removed in the steps of the
+ * tag aliases (above), one file at a time, under the loader's lock:
+ * those of an image, but the names events/ has, before it is installed
+ * (vpmu_tag_names_add()), and once it is, or failed to be, those of
+ * the names the image in force lacks removed, those of its names set to
+ * its tags (vpmu_pmu_image_changed()).  A name that stays but changes
+ * its tag shows the old one until then, as a tag alias shows a tag the
+ * image lacks (event_init checks the image in force).  The validator
+ * has made sure no name is one events/ has besides.  sysfs waits for a
+ * file's readers as it removes it: then it is freed.
+ */
+struct vpmu_tag_name_attr {
+	struct vpmu_event_attr ev;
+	struct list_head node;
+	char name[VPMU_TAG_NAME_MAX];
+};
+
+static struct vpmu_tag_name_attr *vpmu_tag_name_find(struct list_head *l,
+						     const char *name)
+{
+	struct vpmu_tag_name_attr *a;
+
+	list_for_each_entry(a, l, node)
+		if (!strcmp(a->name, name))
+			return a;
+	return NULL;
+}
+
+/* Remove and free the files of @l (with @remove: still in events/). */
+static void vpmu_tag_names_drop(struct kobject *kobj, struct list_head *l,
+				bool remove)
+{
+	struct vpmu_tag_name_attr *a, *tmp;
+
+	list_for_each_entry_safe(a, tmp, l, node) {
+		if (remove)
+			sysfs_remove_file_from_group(kobj, &a->ev.attr.attr,
+						     "events");
+		list_del(&a->node);
+		kfree(a);
+	}
+}
+
+/* A new events/@name for tag @k, on @l; 0 or a negative errno. */
+static int vpmu_tag_name_add(struct kobject *kobj, struct list_head *l,
+			     const char *name, unsigned int k)
+{
+	struct vpmu_tag_name_attr *a = kzalloc(sizeof(*a), GFP_KERNEL);
+	int ret;
+
+	if (!a)
+		return -ENOMEM;
+	strscpy(a->name, name, sizeof(a->name));
+	sysfs_attr_init(&a->ev.attr.attr);
+	a->ev.attr.attr.name = a->name;
+	a->ev.attr.attr.mode = 0444;
+	a->ev.attr.show = vpmu_event_show;
+	a->ev.tag = k;
+	ret = sysfs_add_file_to_group(kobj, &a->ev.attr.attr, "events");
+	if (ret) {
+		kfree(a);
+		return ret;
+	}
+	list_add_tail(&a->node, l);
+	return 0;
+}
+
+/*
+ * Add events/NAME for each name of @uc events/ lacks, onto @added: 0, or
+ * a negative errno with none added.
+ */
+static int vpmu_tag_names_add(struct vpmu *vpmu, const struct vpmu_ucode *uc,
+			      struct list_head *added)
+{
+	struct kobject *kobj = &vpmu->pmu.dev->kobj;
+	const char *name;
+	unsigned int k;
+	int ret = 0;
+	u32 i;
+
+	for (i = 0; !ret && (name = vpmu_ucode_tag(uc, i, &k)); i++)
+		if (!vpmu_tag_name_find(&vpmu->tag_names, name))
+			ret = vpmu_tag_name_add(kobj, added, name, k);
+	if (ret)
+		vpmu_tag_names_drop(kobj, added, true);
+	return ret;
+}
+
+/*
+ * The names of the image in force: drop the files of those it lacks, set
+ * the others' tags to its own.
+ */
+static void vpmu_tag_names_changed(struct vpmu *vpmu,
+				   const struct vpmu_ucode *uc)
+{
+	struct vpmu_tag_name_attr *a, *tmp;
+	LIST_HEAD(gone);
+	const char *name;
+	unsigned int k;
+	u32 i;
+
+	list_for_each_entry_safe(a, tmp, &vpmu->tag_names, node) {
+		for (i = 0; (name = vpmu_ucode_tag(uc, i, &k)); i++)
+			if (!strcmp(name, a->name))
+				break;
+		if (name)
+			WRITE_ONCE(a->ev.tag, k);
+		else
+			list_move_tail(&a->node, &gone);
+	}
+	vpmu_tag_names_drop(&vpmu->pmu.dev->kobj, &gone, true);
+}
+
+/**
+ * vpmu_tag_names_init() - events/NAME for the image in force, once
+ *	registered
+ * @vpmu: the device, its PMU just registered
+ *
+ * Under the loader's lock, as a load's: one may have begun already.
+ *
+ * Context: process context; may sleep.
+ * Return: 0, or a negative errno (-ENOMEM) with no file added.
+ */
+int vpmu_tag_names_init(struct vpmu *vpmu)
+{
+	struct vpmu_cstore *cs;
+	LIST_HEAD(added);
+	int ret;
+
+	mutex_lock(&vpmu->loader.lock);
+	cs = vpmu_cstore_get(&vpmu->machine);
+	ret = vpmu_tag_names_add(vpmu, cs->uc, &added);
+	vpmu_cstore_put(cs);
+	list_splice_tail(&added, &vpmu->tag_names);
+	mutex_unlock(&vpmu->loader.lock);
+	return ret;
+}
+
+/**
+ * vpmu_tag_names_exit() - free the events/NAME files' attributes
+ * @vpmu: the device, its PMU unregistered: its directory and files gone,
+ *	no load under way or to come
+ */
+void vpmu_tag_names_exit(struct vpmu *vpmu)
+{
+	vpmu_tag_names_drop(NULL, &vpmu->tag_names, false);
+}
+
 /**
  * vpmu_pmu_image_prepare() - add the events/ aliases an image needs
  * @vpmu: the device
@@ -280,9 +438,13 @@ int vpmu_pmu_image_prepare(struct vpmu *vpmu, const struct vpmu_ucode *uc)
 {
 	struct kobject *kobj = &vpmu->pmu.dev->kobj;
 	DECLARE_BITMAP(added, VPMU_TAG_MAX);
+	LIST_HEAD(names);
 	unsigned int i;
-	int ret = 0;
+	int ret;
 
+	ret = vpmu_tag_names_add(vpmu, uc, &names);
+	if (ret)
+		return ret;
 	bitmap_zero(added, VPMU_TAG_MAX);
 	for (i = 0; i < VPMU_TAG_MAX; i++) {
 		if (test_bit(i, vpmu->tag_aliases) ||
@@ -296,9 +458,11 @@ int vpmu_pmu_image_prepare(struct vpmu *vpmu, const struct vpmu_ucode *uc)
 	if (ret) {
 		for_each_set_bit(i, added, VPMU_TAG_MAX)
 			vpmu_tag_remove(kobj, i);
+		vpmu_tag_names_drop(kobj, &names, true);
 		return ret;
 	}
 	bitmap_or(vpmu->tag_aliases, vpmu->tag_aliases, added, VPMU_TAG_MAX);
+	list_splice_tail(&names, &vpmu->tag_names);
 	return 0;
 }
 
@@ -325,5 +489,6 @@ void vpmu_pmu_image_changed(struct vpmu *vpmu)
 		vpmu_tag_remove(kobj, i);
 		__clear_bit(i, vpmu->tag_aliases);
 	}
+	vpmu_tag_names_changed(vpmu, cs->uc);
 	vpmu_cstore_put(cs);
 }

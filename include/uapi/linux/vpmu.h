@@ -132,7 +132,10 @@ enum vpmu_event {
  * at 8-byte aligned offsets, lie inside total_size and do not overlap.
  *
  *   header | control store (__u64 x cs_words) | ID table (__u32 x
- *   1 << op_bits) | symbols | macro instructions | strings
+ *   1 << op_bits) | symbols | macro instructions | tag names | strings
+ *
+ * The tag-name table is optional: an image without one has tag_count and
+ * tag_offset 0 (images made before it existed load as they did).
  */
 #define VPMU_IMAGE_MAGIC	0x554d5056	/* "VPMU" */
 #define VPMU_IMAGE_VERSION	1
@@ -171,9 +174,27 @@ struct vpmu_image_header {
 	__u32 dc_miss_penalty;	/* stall cycles per load miss, 0..64 */
 	__u32 wq_depth;		/* write-queue entries, 1..32 */
 	__u32 wq_drain;		/* cycles to drain one entry, 1..64 */
-	__u32 reserved[7];	/* must be zero */
+	__u32 tag_count;	/* tag names: 0..VPMU_TAG_MAX */
+	__u32 tag_offset;	/* struct vpmu_image_tag x tag_count; 0 if none */
+	__u32 reserved[5];	/* must be zero */
 	char name[VPMU_IMAGE_NAME_LEN];	/* NUL-terminated, NUL-padded */
 };
+
+/*
+ * A tag's name, under which it is a perf event (events/NAME) and the
+ * tools print its count.  The name, in the string table, is 1 to
+ * VPMU_TAG_NAME_MAX - 1 characters: a lowercase letter, then lowercase
+ * letters, digits and '_'; not a name of the PMU's own (a basic event's,
+ * tagN, histN, vpmu_*, a format/ field) nor one perf's event parser
+ * takes as a term inside pmu/.../ (config, name, period, rNNN, ...).
+ * Each name and each tag at most once.
+ */
+struct vpmu_image_tag {
+	__u32 name;		/* offset in the string table */
+	__u32 tag;		/* k: 1..ev_bits one-hot, 1..2^ev_bits - 1 encoded */
+};
+
+#define VPMU_TAG_NAME_MAX	32	/* bytes, the NUL included */
 
 /* A label: a name for a micro-address. */
 struct vpmu_image_sym {

@@ -6,7 +6,8 @@
 # qemu-riscv32, each under callgrind:
 #
 #   insns     RV32 instructions executed (vpmu-sim's decode tag, tag1,
-#             which test_rv32.sh checks equal to qemu-riscv32's count)
+#             "event decode" in its --stats, which test_rv32.sh checks
+#             equal to qemu-riscv32's count)
 #   uops      microwords executed (event uops)
 #   vpmu Ir   host instructions inside vpmu_engine_run() only (callgrind
 #             --toggle-collect): the engine's run, not the ELF and image
@@ -123,7 +124,7 @@ measure() {	# ELF -> "insns uops vpmu-Ir qemu-Ir vpmu-Ir-no-tc"
 		exit 1
 	fi
 	awk -v v="$vir" -v q="$qir" -v o="$nir" '
-		$2 == "tag1" { n = $3 } $2 == "uops" { u = $3 }
+		$2 == "decode" { n = $3 } $2 == "uops" { u = $3 }
 		END { print n, u, v, q, o }' "$stats"
 }
 

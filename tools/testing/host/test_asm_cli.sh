@@ -179,4 +179,37 @@ fi
 [ $? = 125 ] && [ "$(cat "$tmp/err")" = "vpmu-dis: $tmp/sum.elf: an ELF file without a microcode image (not from vpmu-as -f elf)" ]
 ok $? "vpmu-dis of a program ELF as an image: says what it is not, exit 125"
 
+# Tag names travel in the image: vpmu-dis gives the .tag lines back, in
+# source order, so the round trip above keeps them; a source without
+# .tag has no tag table (tag_count and tag_offset, bytes 100..107, 0).
+"$DIS" "$tmp/d.vpmu" | grep '^\.tag' >"$tmp/tags"
+[ "$(cat "$tmp/tags")" = ".tag decode, 1
+.tag alu, 2
+.tag load, 3
+.tag store, 4
+.tag branch, 5
+.tag taken, 6
+.tag priv, 7
+.tag call, 8" ]
+ok $? "vpmu-dis: default.vus's .tag lines, from the image's tag table"
+printf '.evmode encoded, 3\n.tag zeta, 7\n.tag alpha_2, 2\n\tHALT ; {zeta}\n' >"$tmp/t.vus"
+"$AS" -o "$tmp/t.vpmu" "$tmp/t.vus" && "$DIS" -o "$tmp/t2.vus" "$tmp/t.vpmu" &&
+	"$AS" -o "$tmp/t2.vpmu" "$tmp/t2.vus" && cmp -s "$tmp/t.vpmu" "$tmp/t2.vpmu" &&
+	[ "$(grep '^\.tag' "$tmp/t2.vus")" = ".tag zeta, 7
+.tag alpha_2, 2" ]
+ok $? "encoded tags: as(dis(image)) byte-identical, .tag lines in source order"
+printf '\tHALT\n' >"$tmp/n.vus"
+"$AS" -o "$tmp/n.vpmu" "$tmp/n.vus" &&
+	[ "$(od -An -tx1 -j100 -N8 "$tmp/n.vpmu" | tr -d ' ')" = 0000000000000000 ]
+ok $? "no .tag: tag_count and tag_offset 0, the image as before"
+printf '.tag Decode, 1\n.tag cycles, 2\n.tag tag3, 3\n.tag config, 4\n.tag ok, 5\n.tag again, 5\n.tag ok, 6\n\tHALT\n' >"$tmp/bt.vus"
+"$AS" -o "$tmp/bt.vpmu" "$tmp/bt.vus" 2>"$tmp/err"
+[ $? = 125 ] && [ "$(grep error: "$tmp/err")" = "$tmp/bt.vus:1:6: error: tag name 'Decode' is not a-z, then a-z, 0-9 or _, at most 31 long
+$tmp/bt.vus:2:6: error: tag name 'cycles' is a basic event
+$tmp/bt.vus:3:6: error: tag name 'tag3' is the PMU's (tagN, histN, vpmu_*)
+$tmp/bt.vus:4:6: error: tag name 'config' is a perf term
+$tmp/bt.vus:6:6: error: tag 5 already named 'ok' (line 5)
+$tmp/bt.vus:7:6: error: duplicate tag 'ok' (first defined on line 5)" ]
+ok $? "bad tag names: the validator's reasons, one name per tag, at the name"
+
 tap_done

@@ -44,6 +44,25 @@ static struct tb_image *base(void)
 	return t;
 }
 
+/* base() with tags 1 and 3 named: the one-hot field has 8. */
+static struct tb_image *named(void)
+{
+	struct tb_image *t = base();
+
+	t->tag[0].name = tb_str(t, "decode");
+	t->tag[0].tag = 1;
+	t->tag[1].name = tb_str(t, "mem_op2");
+	t->tag[1].tag = 3;
+	t->ntag = 2;
+	return t;
+}
+
+/* named() with entry 1's name @s instead. */
+static void rename1(struct tb_image *t, const char *s)
+{
+	t->tag[1].name = tb_str(t, s);
+}
+
 static void put32(size_t off, uint32_t v)
 {
 	tb_put32(img + off, v);
@@ -68,6 +87,7 @@ struct vcase {
 	const char *msg;			/* expected message, if set */
 	size_t len_delta;
 	u32 cs_limit;
+	bool named;				/* named(), not base() */
 };
 
 #define TM(fn, body) static void fn(struct tb_image *t) { body; }
@@ -160,6 +180,33 @@ TM(t_insn_ovop, t->insn[0].ops[1].pos = 5)
 TM(t_insn_unused, t->insn[0].ops[2].width = 1)
 TM(t_insn_shift, t->insn[0].ops[1].shift = 1)
 TM(t_str_nul, t->str[t->str_size++] = 'z')
+BM(b_tag_off, put32(TB_HOFF(tag_offset), 8); reseal())
+BM(b_tag_count, put32(TB_HOFF(tag_count), 256); reseal())
+BM(b_tag_past, put32(TB_HOFF(tag_offset), img_len); reseal())
+TM(t_tag_stroff, t->tag[1].name = t->str_size)
+TM(t_tag_upper, rename1(t, "Decode2"))
+TM(t_tag_digit, rename1(t, "2nd"))
+TM(t_tag_dash, rename1(t, "mem-op"))
+TM(t_tag_empty, rename1(t, ""))
+TM(t_tag_long, rename1(t, "abcdefghijklmnopqrstuvwxyz_01234"))
+TM(t_tag_basic, rename1(t, "cycles"))
+TM(t_tag_basic2, rename1(t, "wq_stall"))
+TM(t_tag_tagk, rename1(t, "tag3"))
+TM(t_tag_hist, rename1(t, "hist12"))
+TM(t_tag_vpmu, rename1(t, "vpmu_decode"))
+TM(t_tag_fmt, rename1(t, "trig_tag"))
+TM(t_tag_fmt2, rename1(t, "event"))
+TM(t_tag_term, rename1(t, "config1"))
+TM(t_tag_term2, rename1(t, "period"))
+TM(t_tag_term3, rename1(t, "cpu"))
+TM(t_tag_raw, rename1(t, "rad"))
+TM(t_tag_raw2, rename1(t, "r0x1f"))
+TM(t_tag_k0, t->tag[1].tag = 0)
+TM(t_tag_k9, t->tag[1].tag = 9)
+TM(t_tag_enc, t->ev_mode = VPMU_EVMODE_ENCODED; t->ev_bits = 2;
+   t->cs[0] &= ~VPMU_UW_PUT(EVENT, 0xff); t->tag[1].tag = 4)
+TM(t_tag_dupname, rename1(t, "decode"))
+TM(t_tag_dupk, t->tag[1].tag = 1)
 
 static const struct vcase cases[] = {
 	{ "valid image", VPMU_VERR_OK },
@@ -269,6 +316,59 @@ static const struct vcase cases[] = {
 	{ "insn unused operand", VPMU_VERR_INSN, .tmut = t_insn_unused },
 	{ "insn shift on SIMM", VPMU_VERR_INSN, .tmut = t_insn_shift },
 	{ "string table without NUL", VPMU_VERR_STRING, .tmut = t_str_nul },
+	{ "tag_offset without tags", VPMU_VERR_LAYOUT, .bmut = b_tag_off,
+	  .msg = "tag_offset 8 with no tags, must be 0" },
+	{ "named: valid", VPMU_VERR_OK, .named = true },
+	{ "tag_count 256", VPMU_VERR_LAYOUT, .bmut = b_tag_count,
+	  .named = true, .msg = "tag_count 256 exceeds 255" },
+	{ "tag table past the end", VPMU_VERR_LAYOUT, .bmut = b_tag_past,
+	  .named = true, .msg = "tag table [320, +16) outside [160, 320)" },
+	{ "tag name offset", VPMU_VERR_TAG, .tmut = t_tag_stroff, .named = true,
+	  .msg = "tag entry 1: name offset 25 outside string table of 25" },
+	{ "tag name uppercase", VPMU_VERR_TAG, .tmut = t_tag_upper,
+	  .named = true, .msg = "tag entry 1: name is not a-z, then a-z, 0-9 or _, at most 31 long" },
+	{ "tag name digit first", VPMU_VERR_TAG, .tmut = t_tag_digit,
+	  .named = true, .msg = "tag entry 1: name is not a-z, then a-z, 0-9 or _, at most 31 long" },
+	{ "tag name with '-'", VPMU_VERR_TAG, .tmut = t_tag_dash,
+	  .named = true, .msg = "tag entry 1: name is not a-z, then a-z, 0-9 or _, at most 31 long" },
+	{ "tag name empty", VPMU_VERR_TAG, .tmut = t_tag_empty,
+	  .named = true, .msg = "tag entry 1: name is not a-z, then a-z, 0-9 or _, at most 31 long" },
+	{ "tag name 32 long", VPMU_VERR_TAG, .tmut = t_tag_long,
+	  .named = true, .msg = "tag entry 1: name is not a-z, then a-z, 0-9 or _, at most 31 long" },
+	{ "tag named cycles", VPMU_VERR_TAG, .tmut = t_tag_basic, .named = true,
+	  .msg = "tag entry 1: name 'cycles' is a basic event" },
+	{ "tag named wq_stall", VPMU_VERR_TAG, .tmut = t_tag_basic2,
+	  .named = true, .msg = "tag entry 1: name 'wq_stall' is a basic event" },
+	{ "tag named tag3", VPMU_VERR_TAG, .tmut = t_tag_tagk, .named = true,
+	  .msg = "tag entry 1: name 'tag3' is the PMU's (tagN, histN, vpmu_*)" },
+	{ "tag named hist12", VPMU_VERR_TAG, .tmut = t_tag_hist, .named = true,
+	  .msg = "tag entry 1: name 'hist12' is the PMU's (tagN, histN, vpmu_*)" },
+	{ "tag named vpmu_decode", VPMU_VERR_TAG, .tmut = t_tag_vpmu,
+	  .named = true, .msg = "tag entry 1: name 'vpmu_decode' is the PMU's (tagN, histN, vpmu_*)" },
+	{ "tag named trig_tag", VPMU_VERR_TAG, .tmut = t_tag_fmt, .named = true,
+	  .msg = "tag entry 1: name 'trig_tag' is a format/ field" },
+	{ "tag named event", VPMU_VERR_TAG, .tmut = t_tag_fmt2, .named = true,
+	  .msg = "tag entry 1: name 'event' is a format/ field" },
+	{ "tag named config1", VPMU_VERR_TAG, .tmut = t_tag_term, .named = true,
+	  .msg = "tag entry 1: name 'config1' is a perf term" },
+	{ "tag named period", VPMU_VERR_TAG, .tmut = t_tag_term2, .named = true,
+	  .msg = "tag entry 1: name 'period' is a perf term" },
+	{ "tag named cpu", VPMU_VERR_TAG, .tmut = t_tag_term3, .named = true,
+	  .msg = "tag entry 1: name 'cpu' is a perf term" },
+	{ "tag named rad", VPMU_VERR_TAG, .tmut = t_tag_raw, .named = true,
+	  .msg = "tag entry 1: name 'rad' is a raw event to perf (rNNN)" },
+	{ "tag named r0x1f", VPMU_VERR_TAG, .tmut = t_tag_raw2, .named = true,
+	  .msg = "tag entry 1: name 'r0x1f' is a raw event to perf (rNNN)" },
+	{ "tag 0", VPMU_VERR_TAG, .tmut = t_tag_k0, .named = true,
+	  .msg = "tag entry 1: tag 0 not in 1..8 of the one-hot event field" },
+	{ "tag 9 one-hot", VPMU_VERR_TAG, .tmut = t_tag_k9, .named = true,
+	  .msg = "tag entry 1: tag 9 not in 1..8 of the one-hot event field" },
+	{ "tag 4 encoded in 2 bits", VPMU_VERR_TAG, .tmut = t_tag_enc,
+	  .named = true, .msg = "tag entry 1: tag 4 not in 1..3 of the encoded event field" },
+	{ "tag name twice", VPMU_VERR_TAG, .tmut = t_tag_dupname, .named = true,
+	  .msg = "tag entry 1: name 'decode' given twice (entry 0)" },
+	{ "tag named twice", VPMU_VERR_TAG, .tmut = t_tag_dupk, .named = true,
+	  .msg = "tag entry 1: tag 1 named twice (entry 0)" },
 };
 
 static const int verr_errno[VPMU_VERR_NR] = {
@@ -285,7 +385,7 @@ static const char *const verr_name[VPMU_VERR_NR] = {
 
 static bool run_case(const struct vcase *c)
 {
-	struct tb_image *t = base();
+	struct tb_image *t = c->named ? named() : base();
 	struct vpmu_ucode *uc = NULL;
 	struct vpmu_verr err;
 	int ret;
@@ -465,12 +565,37 @@ static bool mutations(void)
 	return !bad;
 }
 
+/*
+ * The names a loaded image gives its tags, through the engine's lookup;
+ * an image without a tag table (as every image before it was) loads
+ * and names none.
+ */
+static bool tag_names(void)
+{
+	struct vpmu_verr err;
+	struct vpmu_ucode *uc = tb_load(named(), &err);
+	unsigned int k = 0;
+	bool ok;
+
+	ok = uc && !strcmp(vpmu_ucode_tag_name(uc, 1), "decode") &&
+	     !strcmp(vpmu_ucode_tag_name(uc, 3), "mem_op2") &&
+	     !vpmu_ucode_tag_name(uc, 2) &&
+	     !strcmp(vpmu_ucode_tag(uc, 1, &k), "mem_op2") && k == 3 &&
+	     !vpmu_ucode_tag(uc, 2, &k);
+	vpmu_ucode_free(uc);
+	uc = tb_load(base(), &err);
+	ok = ok && uc && !vpmu_ucode_header(uc)->tag_count &&
+	     !vpmu_ucode_header(uc)->tag_offset && !vpmu_ucode_tag_name(uc, 1);
+	vpmu_ucode_free(uc);
+	return ok;
+}
+
 int main(void)
 {
 	size_t i, n = sizeof(cases) / sizeof(cases[0]);
 	static const char s[] = "123456789";
 
-	tap_plan(n + 6);
+	tap_plan(n + 7);
 	for (i = 0; i < n; i++)
 		tap_ok(run_case(&cases[i]), "validator: %s -> %s", cases[i].name,
 		       verr_name[cases[i].code]);
@@ -481,5 +606,6 @@ int main(void)
 	tap_ok(readback(), "validator: accepted image reads back unchanged");
 	tap_ok(mutations(), "validator: truncations and bit flips rejected");
 	tap_ok(sig_table(), "signature table: fields are the operands'");
+	tap_ok(tag_names(), "validator: tag names read back; none without a table");
 	return tap_done();
 }

@@ -134,6 +134,26 @@ assert {k: str(v) for k, v in o["tc"].items()} == tc, (o["tc"], tc)' &&
 	[ -s "$tmp/out" ]
 ok $? "vpmu-sim --stats --json fib.elf: exit, events, x0..x31, pc and tc on stderr as the text"
 
+# --stats names a tag as the image does (rv32im.vus: .tag decode, 1,
+# ...), tagK where it gives none: the names' event lines in the order of
+# the tags, in the text and as --json's keys.
+grep '^event' "$tmp/t" | cut -d' ' -f2 | tail -n +11 | tr '\n' ' ' >"$tmp/names"
+[ "$(cat "$tmp/names")" = "decode alu load store branch taken jump muldiv ecall " ]
+ok $? "vpmu-sim --stats fib.elf: the tags under the image's names"
+jcheck /dev/null "$tmp/j" '
+assert list(js[0]["events"])[10:] == ["decode", "alu", "load", "store",
+    "branch", "taken", "jump", "muldiv", "ecall"], js[0]["events"]'
+ok $? "vpmu-sim --stats --json fib.elf: the tags' keys are the image's names"
+sed 's/^\.tag /.equ tag_/; s/{\([a-z]\)/{tag_\1/g; s/, \([a-z][a-z]*\)}/, tag_\1}/g' \
+	"$S/ucode/rv32im.vus" >"$tmp/anon.vus"
+"$T/vpmu-as" -o "$tmp/anon.vpmu" "$tmp/anon.vus" 2>"$tmp/err" || cat "$tmp/err" >&2
+"$T/vpmu-sim" -m "$tmp/anon.vpmu" --stats "$elf" 2>"$tmp/t2" >/dev/null
+"$T/vpmu-sim" -m "$tmp/anon.vpmu" --stats --json "$elf" 2>"$tmp/j2" >/dev/null
+[ "$(grep '^event tag' "$tmp/t2" | cut -d' ' -f2 | tr '\n' ' ')" = "tag1 tag2 tag3 tag4 tag5 tag6 tag7 tag8 tag9 " ] &&
+jcheck /dev/null "$tmp/j2" '
+assert list(js[0]["events"])[10:] == ["tag%d" % k for k in range(1, 10)]'
+ok $? "vpmu-sim --stats, --json: tagK for an image that names no tag"
+
 # A name JSON must escape: a quote, a backslash and a tab.
 odd="$tmp/a\"b\\c	d.expect"
 cp "$S/samples/sum.expect" "$odd"
@@ -171,7 +191,7 @@ jcheck "$tmp/t" "$tmp/j" '
 from histtext import hist_text
 head, rows, more = hist_text(t)
 assert js[0] == head, (js[0], head)
-assert head == {"image": "vpmu32", "checksum": 0xf27ecc02, "microwords": 149,
+assert head == {"image": "vpmu32", "checksum": 0x487c1dc4, "microwords": 149,
                 "interval": 1, "samples": 179, "sampled": 18}, head
 assert len(js) == 6 and len(rows) == 4
 for o, l in zip(js[1:5], rows):

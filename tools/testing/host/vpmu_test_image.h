@@ -58,6 +58,8 @@ struct tb_image {
 	struct vpmu_image_sym sym[64];
 	uint32_t ninsn;
 	struct vpmu_image_insn insn[64];
+	uint32_t ntag;			/* 0: no tag table, as before it was */
+	struct vpmu_image_tag tag[64];
 	uint32_t str_size;
 	char str[2048];
 	char name[VPMU_IMAGE_NAME_LEN];
@@ -101,13 +103,14 @@ static inline void tb_put32(uint8_t *p, uint32_t v)
 
 /*
  * Lay the image out (header, control store, ID table, symbols,
- * instructions, strings), seal it, return its size (0: @cap too small).
+ * instructions, tag names if any, strings), seal it, return its size
+ * (0: @cap too small).
  */
 static inline size_t tb_build(const struct tb_image *t, uint8_t *out,
 			      size_t cap)
 {
 	struct vpmu_image_header h;
-	size_t off = sizeof(h), cs, id, sym, insn, str, i;
+	size_t off = sizeof(h), cs, id, sym, insn, tag, str, i;
 
 	memset(&h, 0, sizeof(h));
 	cs = off;
@@ -118,6 +121,8 @@ static inline size_t tb_build(const struct tb_image *t, uint8_t *out,
 	off = TB_ALIGN8(off + sizeof(t->sym[0]) * t->nsym);
 	insn = off;
 	off = TB_ALIGN8(off + sizeof(t->insn[0]) * t->ninsn);
+	tag = t->ntag ? off : 0;
+	off = TB_ALIGN8(off + sizeof(t->tag[0]) * t->ntag);
 	str = off;
 	off = TB_ALIGN8(off + t->str_size);
 	if (off > cap)
@@ -140,6 +145,8 @@ static inline size_t tb_build(const struct tb_image *t, uint8_t *out,
 	h.sym_offset = sym;
 	h.insn_count = t->ninsn;
 	h.insn_offset = insn;
+	h.tag_count = t->ntag;
+	h.tag_offset = tag;
 	h.str_size = t->str_size;
 	h.str_offset = str;
 	h.dc_lines = t->dc_lines;
@@ -172,6 +179,10 @@ static inline size_t tb_build(const struct tb_image *t, uint8_t *out,
 		tb_put32(p + 8, t->insn[i].mask);
 		tb_put32(p + 12, t->insn[i].nops);
 		memcpy(p + 16, t->insn[i].ops, sizeof(t->insn[i].ops));
+	}
+	for (i = 0; i < t->ntag; i++) {
+		tb_put32(out + tag + 8 * i, t->tag[i].name);
+		tb_put32(out + tag + 8 * i + 4, t->tag[i].tag);
 	}
 	memcpy(out + str, t->str, t->str_size);
 	vpmu_image_seal(out, off);

@@ -54,7 +54,8 @@
 	X(IDTAB,	ENXIO,	   "ID-table entry outside the control store") \
 	X(SYMBOL,	EBADR,	   "bad symbol table entry")		\
 	X(INSN,		EBADR,	   "bad macro-instruction declaration")	\
-	X(STRING,	EBADR,	   "bad string table")
+	X(STRING,	EBADR,	   "bad string table")			\
+	X(TAG,		EBADR,	   "bad tag name")
 
 enum vpmu_verr_code {
 #define VPMU_X(name, ...) VPMU_VERR_##name,
@@ -82,6 +83,20 @@ int vpmu_ucode_load(struct vpmu_ucode **out, const void *img, size_t len,
 void vpmu_ucode_free(struct vpmu_ucode *uc);
 const struct vpmu_image_header *vpmu_ucode_header(const struct vpmu_ucode *uc);
 const void *vpmu_ucode_bytes(const struct vpmu_ucode *uc, size_t *len);
+/*
+ * Tag name @i (0..tag_count - 1) of @uc, its tag in *@k; NULL past the
+ * last.  Names are valid (include/uapi/linux/vpmu.h, struct
+ * vpmu_image_tag) and live as long as @uc.
+ */
+const char *vpmu_ucode_tag(const struct vpmu_ucode *uc, u32 i,
+			   unsigned int *k);
+/*
+ * Why @name cannot name a tag ("is a basic event", ...), or NULL if it
+ * can: the validator's rule, for the assembler to apply too.
+ */
+const char *vpmu_tag_name_why(const char *name);
+/* The name @uc gives tag @k, or NULL. */
+const char *vpmu_ucode_tag_name(const struct vpmu_ucode *uc, unsigned int k);
 
 /* CRC-32 (IEEE 802.3, reflected, as zlib's crc32()) over @len bytes. */
 u32 vpmu_crc32(u32 crc, const void *buf, size_t len);

@@ -242,9 +242,10 @@ struct vpmu_section {
 
 /*
  * Every section inside the image, after the header, 8-byte aligned (the
- * control store is read as 64-bit words) and apart from the others.  The
- * sizes come from the header's counts, multiplied in 64 bits: a count of
- * 2^32 - 1 cannot wrap the end of a section back into the image.
+ * control store is read as 64-bit words) and apart from the others; the
+ * tag table only if there are tags.  The sizes come from the header's
+ * counts, multiplied in 64 bits: a count of 2^32 - 1 cannot wrap the end
+ * of a section back into the image.
  */
 static int vpmu_check_layout(struct vpmu_vctx *c)
 {
@@ -260,10 +261,23 @@ static int vpmu_check_layout(struct vpmu_vctx *c)
 		  (u64)h->insn_count * sizeof(struct vpmu_image_insn) },
 		{ "string table", HOFF(str_offset), h->str_offset,
 		  h->str_size },
+		{ "tag table", HOFF(tag_offset), h->tag_offset,
+		  (u64)h->tag_count * sizeof(struct vpmu_image_tag) },
 	};
 	unsigned int i, j;
 
+	/* the tag table is optional: no tags, tag_offset 0 too */
+	if (h->tag_count > VPMU_TAG_MAX)
+		return vpmu_reject(c, VPMU_VERR_LAYOUT, HOFF(tag_count),
+				   "tag_count %u exceeds %u", h->tag_count,
+				   VPMU_TAG_MAX);
+	if (!h->tag_count && h->tag_offset)
+		return vpmu_reject(c, VPMU_VERR_LAYOUT, HOFF(tag_offset),
+				   "tag_offset %u with no tags, must be 0",
+				   h->tag_offset);
 	for (i = 0; i < ARRAY_SIZE(s); i++) {
+		if (s[i].hoff == HOFF(tag_offset) && !s[i].size)
+			continue;
 		if (s[i].off & 7)
 			return vpmu_reject(c, VPMU_VERR_LAYOUT, s[i].hoff,
 					   "%s offset %llu not 8-byte aligned",
@@ -711,6 +725,153 @@ static int vpmu_check_insns(struct vpmu_vctx *c)
 	return 0;
 }
 
+/*
+ * Names a tag may not have, each with whose it is: the PMU's format/
+ * fields (vpmu_pmu_sysfs.c), and the terms perf's event parser reads
+ * inside pmu/.../ as its own (tools/perf/util/parse-events.l, 6.1 to
+ * 7.x; those with a '-' are no identifier anyway).  The basic events'
+ * names, tagN, histN and vpmu_* are checked by vpmu_tag_name_taken().
+ */
+static const char *const vpmu_tag_taken[][2] = {
+	{ "event", "is a format/ field" }, { "tag", "is a format/ field" },
+	{ "ctr", "is a format/ field" }, { "sample_upc", "is a format/ field" },
+	{ "trig_ev", "is a format/ field" }, { "trig_tag", "is a format/ field" },
+	{ "trig_mark", "is a format/ field" }, { "frozen", "is a format/ field" },
+	{ "freeze_on_ovf", "is a format/ field" },
+	{ "stop_ev", "is a format/ field" }, { "stop_tag", "is a format/ field" },
+	{ "stop_mark", "is a format/ field" }, { "trig_ovf", "is a format/ field" },
+	{ "stop_ovf", "is a format/ field" }, { "gate_uhist", "is a format/ field" },
+	{ "gate_hu", "is a format/ field" },
+	{ "config", "is a perf term" }, { "config1", "is a perf term" },
+	{ "config2", "is a perf term" }, { "config3", "is a perf term" },
+	{ "config4", "is a perf term" }, { "name", "is a perf term" },
+	{ "period", "is a perf term" }, { "freq", "is a perf term" },
+	{ "branch_type", "is a perf term" }, { "time", "is a perf term" },
+	{ "nr", "is a perf term" }, { "inherit", "is a perf term" },
+	{ "overwrite", "is a perf term" }, { "percore", "is a perf term" },
+	{ "cpu", "is a perf term" },
+};
+
+/* Is @s @prefix followed by 1.. characters all digits (@hex: hex)? */
+static bool vpmu_name_numbered(const char *s, const char *prefix, bool hex)
+{
+	size_t n = strlen(prefix);
+
+	if (strncmp(s, prefix, n) || !s[n])
+		return false;
+	for (s += n; *s; s++)
+		if (!(*s >= '0' && *s <= '9') &&
+		    !(hex && *s >= 'a' && *s <= 'f'))
+			return false;
+	return true;
+}
+
+/* Whose name @s is, or NULL if it is free for a tag. */
+static const char *vpmu_tag_name_taken(const char *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < VPMU_EV_NR_BASIC; i++)
+		if (!strcmp(s, vpmu_event_info[i].name + 5))
+			return "is a basic event";
+	for (i = 0; i < ARRAY_SIZE(vpmu_tag_taken); i++)
+		if (!strcmp(s, vpmu_tag_taken[i][0]))
+			return vpmu_tag_taken[i][1];
+	if (!strncmp(s, "vpmu_", 5) || vpmu_name_numbered(s, "tag", false) ||
+	    vpmu_name_numbered(s, "hist", false))
+		return "is the PMU's (tagN, histN, vpmu_*)";
+	if (vpmu_name_numbered(s, "r", true) ||
+	    vpmu_name_numbered(s, "r0x", true))
+		return "is a raw event to perf (rNNN)";
+	return NULL;
+}
+
+/* A lowercase letter, then lowercase letters, digits and '_', short. */
+static bool vpmu_tag_name_ok(const char *s)
+{
+	size_t i;
+
+	if (!(s[0] >= 'a' && s[0] <= 'z'))
+		return false;
+	for (i = 1; s[i]; i++) {
+		if (i >= VPMU_TAG_NAME_MAX - 1)
+			return false;
+		if (!(s[i] >= 'a' && s[i] <= 'z') &&
+		    !(s[i] >= '0' && s[i] <= '9') && s[i] != '_')
+			return false;
+	}
+	return true;
+}
+
+const char *vpmu_tag_name_why(const char *name)
+{
+	if (!vpmu_tag_name_ok(name))
+		return "is not a-z, then a-z, 0-9 or _, at most 31 long";
+	return vpmu_tag_name_taken(name);
+}
+
+/*
+ * Tag entry @i at @off: a valid name that is no one else's, a tag the
+ * event field can select, neither given by an earlier entry.
+ */
+static int vpmu_check_tag(struct vpmu_vctx *c, u32 i, u64 off)
+{
+	const struct vpmu_image_header *h = &c->h;
+	const char *strs = (const char *)c->img + h->str_offset;
+	u32 name = vpmu_get_le32(c->img + off);
+	u32 k = vpmu_get_le32(c->img + off + 4);
+	u32 hi = h->ev_mode == VPMU_EVMODE_ENCODED ? BIT(h->ev_bits) - 1 :
+		 h->ev_bits;
+	const char *who;
+	u32 j;
+
+	if (!vpmu_name_ok(c, name))
+		return vpmu_reject(c, VPMU_VERR_TAG, off,
+			"tag entry %u: name offset %u outside string table of %u",
+			i, name, h->str_size);
+	/* a name that is no identifier is not printed: it may be anything */
+	if (!vpmu_tag_name_ok(strs + name))
+		return vpmu_reject(c, VPMU_VERR_TAG, off, "tag entry %u: name %s",
+				   i, vpmu_tag_name_why(strs + name));
+	who = vpmu_tag_name_why(strs + name);
+	if (who)
+		return vpmu_reject(c, VPMU_VERR_TAG, off,
+			"tag entry %u: name '%s' %s", i, strs + name, who);
+	if (k < 1 || k > hi)
+		return vpmu_reject(c, VPMU_VERR_TAG, off + 4,
+			"tag entry %u: tag %u not in 1..%u of the %s event field",
+			i, k, hi, h->ev_mode == VPMU_EVMODE_ENCODED ?
+			"encoded" : "one-hot");
+	for (j = 0; j < i; j++) {
+		u64 o = h->tag_offset + (u64)j * sizeof(struct vpmu_image_tag);
+
+		if (!strcmp(strs + vpmu_get_le32(c->img + o), strs + name))
+			return vpmu_reject(c, VPMU_VERR_TAG, off,
+				"tag entry %u: name '%s' given twice (entry %u)",
+				i, strs + name, j);
+		if (vpmu_get_le32(c->img + o + 4) == k)
+			return vpmu_reject(c, VPMU_VERR_TAG, off + 4,
+				"tag entry %u: tag %u named twice (entry %u)",
+				i, k, j);
+	}
+	return 0;
+}
+
+/* Tag names (struct vpmu_image_tag), once the string table is checked. */
+static int vpmu_check_tags(struct vpmu_vctx *c)
+{
+	u32 i;
+	int ret;
+
+	for (i = 0; i < c->h.tag_count; i++) {
+		ret = vpmu_check_tag(c, i, c->h.tag_offset +
+				     (u64)i * sizeof(struct vpmu_image_tag));
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 /* ---- load --------------------------------------------------------------- */
 
 /*
@@ -747,6 +908,8 @@ static int vpmu_validate(struct vpmu_vctx *c, struct vpmu_dec *dec)
 		ret = vpmu_check_syms(c);
 	if (!ret)
 		ret = vpmu_check_insns(c);
+	if (!ret)
+		ret = vpmu_check_tags(c);
 	return ret;
 }
 
@@ -829,4 +992,29 @@ const void *vpmu_ucode_bytes(const struct vpmu_ucode *uc, size_t *len)
 	if (len)
 		*len = uc->len;
 	return uc->bytes;
+}
+
+const char *vpmu_ucode_tag(const struct vpmu_ucode *uc, u32 i,
+			   unsigned int *k)
+{
+	const u8 *p = uc->bytes + uc->hdr.tag_offset +
+		      (size_t)i * sizeof(struct vpmu_image_tag);
+
+	if (i >= uc->hdr.tag_count)
+		return NULL;
+	*k = vpmu_get_le32(p + 4);
+	return (const char *)uc->bytes + uc->hdr.str_offset +
+	       vpmu_get_le32(p);
+}
+
+const char *vpmu_ucode_tag_name(const struct vpmu_ucode *uc, unsigned int k)
+{
+	const char *name;
+	unsigned int t;
+	u32 i;
+
+	for (i = 0; (name = vpmu_ucode_tag(uc, i, &t)); i++)
+		if (t == k)
+			return name;
+	return NULL;
 }
