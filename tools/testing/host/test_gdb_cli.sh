@@ -186,11 +186,18 @@ listening() {
 	done
 }
 
-sock=$tmp/gdb.sock
-"$BIN/vpmu-sim" --gdb="unix:$sock" "$tmp/prog.elf" >/dev/null \
-	2>"$tmp/unix.err" &
-vpid=$!
-listening "$tmp/unix.err"
+# serve NAME ELF - vpmu-sim --gdb on the Unix socket $tmp/NAME.sock for
+# ELF, in the background (its pid in vpid, its stderr in $tmp/NAME.err),
+# once it listens
+serve() {
+	"$BIN/vpmu-sim" --gdb="unix:$tmp/$1.sock" "$2" >/dev/null \
+		2>"$tmp/$1.err" &
+	vpid=$!
+	listening "$tmp/$1.err"
+}
+
+sock=$tmp/unix.sock
+serve unix "$tmp/prog.elf"
 # 8 KiB of code read (m), written to free memory (M) and read back; a
 # register written (P) and read (p)
 timeout 60 "$GDB" -batch -nx -ex "file $tmp/prog.elf" \
@@ -302,10 +309,7 @@ int main(void)
 }
 EOF2
 "$BIN/vpmu-cc" -g -O1 -o "$tmp/csr.elf" "$tmp/csr.c" 2>>"$tmp/cc.err"
-"$BIN/vpmu-sim" --gdb="unix:$tmp/csr.sock" "$tmp/csr.elf" >/dev/null \
-	2>"$tmp/csr.err" &
-vpid=$!
-listening "$tmp/csr.err"
+serve csr "$tmp/csr.elf"
 timeout 60 "$GDB" -batch -nx -ex "file $tmp/csr.elf" \
 	-ex "target remote $tmp/csr.sock" -ex 'break main' -ex continue \
 	-ex 'echo I0 \n' -ex 'p $instret' -ex stepi \
