@@ -476,10 +476,10 @@ static int run_once(void *ctx, struct vpmu_run *r, double *secs)
 /* ---- static RV32 ELF programs ------------------------------------------ */
 
 /* The translation cache's statistics, as --stats names them. */
-#define TC_NSTATS	12
+#define TC_NSTATS	14
 static const char *const tc_stat_names[TC_NSTATS] = {
 	"translated", "none", "words", "ops", "flushes", "exits", "links",
-	"checks", "stale", "pool", "blocks", "evicted",
+	"checks", "stale", "pool", "blocks", "evicted", "yields", "resumed",
 };
 
 static void tc_stats(struct vpmu_engine *e, u64 v[TC_NSTATS])
@@ -499,6 +499,8 @@ static void tc_stats(struct vpmu_engine *e, u64 v[TC_NSTATS])
 	v[9] = tc.pool_used;
 	v[10] = tc.blocks_used;
 	v[11] = tc.evicted;
+	v[12] = tc.yields;
+	v[13] = tc.resumed;
 }
 
 /*
@@ -678,8 +680,12 @@ static int elf_run(struct vpmu_engine *e, const struct vpmu_ucode *uc,
 	struct vpmu_elf_end end;
 	int ret;
 
-	/* chunks translate between them, as the module's do */
+	/*
+	 * Chunks translate between them and yield at a block that does not
+	 * fit, as the module's do (vpmu_elf_loop() runs the rest)
+	 */
 	vpmu_engine_tc_defer(e, o->chunk != 0);
+	vpmu_engine_tc_yield(e, o->chunk && !o->gdb);
 	if (o->gdb) {
 		ret = elf_gdb(e, uc, mem, mem_size, o, &end);
 		if (ret)

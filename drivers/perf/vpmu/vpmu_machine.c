@@ -793,8 +793,12 @@ static int vpmu_engines_create(struct vpmu_machine *m)
 			vpmu_engines_destroy(m);
 			return -ENOMEM;
 		}
-		/* translated between chunks (vpmu_run_chunk()) */
+		/*
+		 * Translated between chunks, which may end early at a block
+		 * the next enters (vpmu_run_chunk())
+		 */
 		vpmu_engine_tc_defer(mc->engine, true);
+		vpmu_engine_tc_yield(mc->engine, true);
 	}
 	return 0;
 }

@@ -37,7 +37,10 @@
  * behalf of one task, and how late a signal is noticed; short enough to
  * keep both small, long enough that the per-chunk cost (context save and
  * restore, a signal check) stays small next to its work
- * (Documentation/vpmu/perf.rst, "Serialisation", has the figures).
+ * (Documentation/vpmu/perf.rst, "Serialisation", has the figures).  A
+ * chunk may end sooner, where the engine yields at a translated block it
+ * has too few cycles left for; the next chunk enters that block
+ * (vpmu_engine_tc_yield()).
  */
 #define VPMU_RUN_CHUNK	5000
 

@@ -313,6 +313,8 @@ struct vpmu_tc_stats {
 	u32 pool_used;		/* pool words in use now */
 	u32 blocks_used;	/* block counters in use now */
 	u64 evicted;		/* translations evicted to make room */
+	u64 yields;		/* runs ended early (vpmu_engine_tc_yield()) */
+	u64 resumed;		/* ...entering that block on the next run */
 };
 
 void vpmu_engine_tc_enable(struct vpmu_engine *e, bool on);
@@ -329,6 +331,22 @@ void vpmu_engine_tc_enable(struct vpmu_engine *e, bool on);
  */
 void vpmu_engine_tc_defer(struct vpmu_engine *e, bool on);
 unsigned int vpmu_engine_tc_work(struct vpmu_engine *e, unsigned int max);
+
+/*
+ * Runs that yield (vpmu_engine_tc_yield(e, true)), for a caller that cuts
+ * a run into pieces and runs each piece until its cycles are used: a run
+ * that has used cycles may end where a translated block it has too few
+ * cycles left for begins, with VPMU_STOP_BUDGET and fewer cycles than its
+ * budget, and the next run enters that block at once, where the
+ * interpreter would otherwise have run to the next translated
+ * instruction.  Nothing else differs: every count, stop and sample is
+ * where it would be.  Between the two, saving and restoring the same
+ * program, reading and setting counters and vpmu_engine_tc_work() keep
+ * the block to enter; anything that changes the program's registers,
+ * memory or microcode, or runs another program, makes the next run start
+ * in the interpreter.
+ */
+void vpmu_engine_tc_yield(struct vpmu_engine *e, bool on);
 void vpmu_engine_tc_stats(const struct vpmu_engine *e,
 			  struct vpmu_tc_stats *s);
 

@@ -62,6 +62,7 @@ enum vpmu_interp_exit {
 	VPMU_INTERP_TRAP,
 	VPMU_INTERP_FAULT,
 	VPMU_INTERP_CTR,	/* a counter read (CTR) waits to be served */
+	VPMU_INTERP_YIELD,	/* a block does not fit: the run yields */
 };
 
 /*
@@ -326,6 +327,19 @@ struct vpmu_tc {
 	 * vpmu_engine_tc_work().
 	 */
 	bool defer;
+	/*
+	 * Yielding (vpmu_engine_tc_yield()): a run that has used cycles
+	 * since yield_from (~0: never) ends at the entry of a block
+	 * it has too few left for, and the next run enters that block
+	 * (resume: the translation's pool offset, 0 for none, the op, and
+	 * what the engine was then) if nothing but saving and restoring
+	 * the program, counting and translating happened in between.
+	 */
+	bool yield;
+	u64 yield_from;
+	struct {
+		u32 tb, op, upc, gen, mode;
+	} resume;
 	u32 nwant;
 	struct {
 		u32 key, ir;

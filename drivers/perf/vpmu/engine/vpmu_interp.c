@@ -378,10 +378,14 @@ static __always_inline void vpmu_fault_note(struct vpmu_engine *e,
 	e->st.fault_addr = addr;
 }
 
-/* Where the loop goes on: the uop to enter and the cycles left. */
+/*
+ * Where the loop goes on: the uop to enter and the cycles left, or that
+ * the run yields before it (vpmu_engine_tc_yield()).
+ */
 struct vpmu_loop_next {
 	struct vpmu_uop *u;
 	s32 left;
+	bool yield;
 };
 
 /*
@@ -424,12 +428,14 @@ vpmu_eoi(struct vpmu_engine *e, struct vpmu_uop *base, u8 *mem, u32 *R,
 		if (tb && tb->none) {
 			e->tc.head_next = true;
 		} else if (tb) {
-			r = vpmu_tc_exec(e, base, tb, left, cend);
-			return (struct vpmu_loop_next){ base + r.upc, r.left };
+			r = vpmu_tc_exec(e, base, tb, 0, left, cend);
+			return (struct vpmu_loop_next){ base + r.upc, r.left,
+							r.yield };
 		}
 	}
 	return (struct vpmu_loop_next){
-		vpmu_uop_at(base, vpmu_idt(base, (ir >> shift) & mask)), left };
+		.u = vpmu_uop_at(base, vpmu_idt(base, (ir >> shift) & mask)),
+		.left = left };
 }
 
 /* ---- the loop ----------------------------------------------------------- */
@@ -551,6 +557,8 @@ VPMU_HANDLER_##op##_EOI: {						\
 			      tc && !hook, left, cend);			\
 		u = nx.u;						\
 		left = nx.left;						\
+		if (unlikely(nx.yield))					\
+			goto yield;					\
 		GOTO_ENTER();						\
 	}								\
 VPMU_HANDLER_##op##_PCEOI: {						\
@@ -565,6 +573,8 @@ VPMU_HANDLER_##op##_PCEOI: {						\
 			      tc && !hook, left, cend);			\
 		u = nx.u;						\
 		left = nx.left;						\
+		if (unlikely(nx.yield))					\
+			goto yield;					\
 		GOTO_ENTER();						\
 	}								\
 VPMU_HANDLER_##op##_BR: {						\
@@ -664,6 +674,8 @@ VPMU_HANDLER_##name : {							\
 			      tc && !hook, left, cend);			\
 		u = nx.u;						\
 		left = nx.left;						\
+		if (unlikely(nx.yield))					\
+			goto yield;					\
 		GOTO_ENTER();						\
 	}
 
@@ -683,6 +695,8 @@ VPMU_HANDLER_##name : {							\
 			      left, cend);				\
 		u = nx.u;						\
 		left = nx.left;						\
+		if (unlikely(nx.yield))					\
+			goto yield;					\
 		GOTO_ENTER();						\
 	}
 
@@ -745,7 +759,7 @@ int vpmu_interp(struct vpmu_engine *e, s64 cycles)
 
 	if (cycles < 0) {
 		e->lab = lab;
-		vpmu_tc_exec(e, NULL, NULL, 0, 0);	/* e->tlab */
+		vpmu_tc_exec(e, NULL, NULL, 0, 0, 0);	/* e->tlab */
 		return VPMU_INTERP_CHUNK;
 	}
 	left = vpmu_clock_start(e, cycles);
@@ -754,6 +768,23 @@ int vpmu_interp(struct vpmu_engine *e, s64 cycles)
 		vpmu_tc_flush(e);	/* translated fetches may be outside */
 	base = e->mem.slot[e->ctr.cur];
 	u = base + e->st.upc;
+	if (unlikely(e->tc.resume.tb)) {
+		/* the last run yielded: into the block it stopped before */
+		const struct vpmu_tc_trans *tb = NULL;
+		struct vpmu_tc_ret r;
+		u32 at;
+
+		if (tc)
+			tb = vpmu_tc_resume(e, &at);
+		e->tc.resume.tb = 0;
+		if (tb) {
+			r = vpmu_tc_exec(e, base, tb, at, left, cend);
+			u = base + r.upc;
+			left = r.left;
+			if (r.yield)
+				goto yield;
+		}
+	}
 	GOTO_ENTER();
 
 	ALU(ADD) ALU(SUB) ALU(AND) ALU(OR) ALU(XOR) ALU(SHL) ALU(SHR)
@@ -926,6 +957,8 @@ VPMU_SEQ_HANDLER_EOI: {
 			      tc && !hook, left, cend);
 		u = nx.u;
 		left = nx.left;
+		if (unlikely(nx.yield))
+			goto yield;
 		GOTO_ENTER();
 	}
 VPMU_SEQ_HANDLER_HALT:
@@ -971,6 +1004,8 @@ slow_enter:
 
 fault:
 	return vpmu_fault_undo(e, base, u, hook, cend, LEFT());
+yield:
+	return vpmu_loop_exit(e, base, u, hook, cend, LEFT(), VPMU_INTERP_YIELD);
 }
 
 #undef GOTO_HANDLER

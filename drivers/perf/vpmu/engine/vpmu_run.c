@@ -332,14 +332,20 @@ static bool vpmu_overflow(struct vpmu_engine *e, u32 wr, int x,
  * step), folded unless it defers (*@defer: it may; vpmu_plan_chunk()
  * says whether it does), its cycles given to the micro-PC histogram
  * and the histogram unit.  Returns X_*; *@wr: the counters that wrapped,
- * *@upc and *@ipc: the microword they wrapped on.
+ * *@upc and *@ipc: the microword they wrapped on.  Yielding, the run that
+ * began at cycle @c0 may end in it, if it ends where the run's budget
+ * does: not where a counter's wrap, a window's edge or a sample is due,
+ * which would only add a run before each.
  */
-static int vpmu_chunk(struct vpmu_engine *e, u64 L, bool *defer, u32 *wr,
-		      u32 *upc, u32 *ipc)
+static int vpmu_chunk(struct vpmu_engine *e, u64 c0, u64 L, bool *defer,
+		      u32 *wr, u32 *upc, u32 *ipc)
 {
-	u64 c1 = e->st.cyc;
+	u64 c1 = e->st.cyc, want = L;
 	bool step = vpmu_plan_chunk(e, &L, defer);
 	int x;
+
+	e->tc.yield_from = e->tc.yield && !step && L == want &&
+			   !(e->uh.interval > 1 && e->uh.left < L) ? c0 : ~0ull;
 
 	*wr = 0;
 	*upc = e->st.upc;
@@ -407,7 +413,8 @@ enum vpmu_stop_reason vpmu_engine_run(struct vpmu_engine *e, u64 budget,
 			stop->ipc = e->mem.R[VPMU_RF_IPC];
 			break;
 		}
-		x = vpmu_chunk(e, budget - used, &defer, &wr, &x_upc, &x_ipc);
+		x = vpmu_chunk(e, c0, budget - used, &defer, &wr, &x_upc,
+			       &x_ipc);
 		if (x == VPMU_INTERP_CTR)
 			vpmu_ctr_serve(e);
 		if (x == VPMU_INTERP_HALT || x == VPMU_INTERP_TRAP ||
@@ -422,11 +429,17 @@ enum vpmu_stop_reason vpmu_engine_run(struct vpmu_engine *e, u64 budget,
 		}
 		if (x == VPMU_INTERP_FAULT)
 			break;
-		if (defer)
-			continue;	/* the slots keep their counts */
-		vpmu_slot_reset(e);
-		e->ctr.cur =
-			vpmu_slot_get(e, vpmu_key(e->st.mode, e->trig.frozen));
+		if (!defer) {	/* else the slots keep their counts */
+			vpmu_slot_reset(e);
+			e->ctr.cur = vpmu_slot_get(e, vpmu_key(e->st.mode,
+							       e->trig.frozen));
+		}
+		if (x == VPMU_INTERP_YIELD) {
+			stop->reason = VPMU_STOP_BUDGET;
+			stop->upc = e->st.upc;
+			stop->ipc = e->mem.R[VPMU_RF_IPC];
+			break;
+		}
 	}
 	stop->cycles = e->st.cyc - c0;
 	return stop->reason;
@@ -754,6 +767,7 @@ int vpmu_engine_set_reg(struct vpmu_engine *e, unsigned int opnd, u32 val)
 		return -EINVAL;
 	if (opnd != VPMU_OPND_R0 || !e->dp.r0zero)
 		e->mem.R[opnd] = val;
+	e->tc.resume.tb = 0;	/* a translation may know its value */
 	return 0;
 }
 

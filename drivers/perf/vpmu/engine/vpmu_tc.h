@@ -254,16 +254,19 @@ enum vpmu_tc_handler {
 struct vpmu_tc_ret {
 	u32 upc;
 	s32 left;
+	bool yield;	/* the run ends here (vpmu_engine_tc_yield()) */
 };
 
 /*
  * vpmu_tc_exec.c: run translations from @tb on, with the interpreter's
- * clock (@left, @cend) and slot (@base), until one leaves; with @base
- * NULL, only publish the handlers (e->tlab).
+ * clock (@left, @cend) and slot (@base), until one leaves, entering @tb
+ * at its op @at (0, or a block a run yielded at: vpmu_tc_resume()); with
+ * @base NULL, only publish the handlers (e->tlab).
  */
 struct vpmu_tc_ret vpmu_tc_exec(struct vpmu_engine *e, struct vpmu_uop *base,
-				const struct vpmu_tc_trans *tb, s32 left,
-				u64 cend);
+				const struct vpmu_tc_trans *tb, u32 at,
+				s32 left, u64 cend);
+const struct vpmu_tc_trans *vpmu_tc_resume(struct vpmu_engine *e, u32 *at);
 
 /* vpmu_tc_pool.c: the pool, its records and their counts */
 void vpmu_tc_apply(struct vpmu_uop *U, const struct vpmu_tc_block *b, u32 k,

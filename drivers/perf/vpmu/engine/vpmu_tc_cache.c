@@ -305,6 +305,34 @@ void vpmu_engine_tc_defer(struct vpmu_engine *e, bool on)
 	e->tc.defer = on;
 }
 
+void vpmu_engine_tc_yield(struct vpmu_engine *e, bool on)
+{
+	e->tc.yield = on;
+	e->tc.resume.tb = 0;
+}
+
+/*
+ * The translation the last run yielded at (vpmu_tc_exec()), if this run
+ * may enter it there, at its op *@at: the engine is where and as that run
+ * left it (the same microword, mode and code generation, the translation
+ * still in the pool: evicting it forgets the block to enter).  Asked once
+ * either way.
+ */
+const struct vpmu_tc_trans *vpmu_tc_resume(struct vpmu_engine *e, u32 *at)
+{
+	const struct vpmu_tc_trans *tb;
+	u32 off = e->tc.resume.tb;
+
+	e->tc.resume.tb = 0;
+	if (e->tc.resume.upc != e->st.upc || e->tc.resume.gen != e->tc.gen ||
+	    e->tc.resume.mode != e->st.mode)
+		return NULL;
+	tb = (const struct vpmu_tc_trans *)(e->mem.tc_pool + off);
+	*at = e->tc.resume.op;
+	e->tc.stats.resumed++;
+	return tb;
+}
+
 void vpmu_engine_tc_enable(struct vpmu_engine *e, bool on)
 {
 	e->tc.off = !on;

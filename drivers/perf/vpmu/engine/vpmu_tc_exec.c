@@ -223,15 +223,18 @@ static __always_inline void tc_chained(struct vpmu_engine *e,
 }
 
 /*
- * Run translations (vpmu_tc_cache.c) from @tb on, with the interpreter's
- * clock (@left, @cend) and slot (@base), until one leaves: returns the
- * microword where the interpreter goes on and the cycles left.  Its own
- * function, apart from vpmu_interp(), so that neither loop's registers
- * crowd the other's.  With @base NULL, only publishes the handlers.
+ * Run translations (vpmu_tc_cache.c) from @tb on, entered at its op @at
+ * (0: its start, checked; else the block a run yielded at, which
+ * vpmu_tc_resume() checked), with the interpreter's clock (@left, @cend)
+ * and slot (@base), until one leaves: returns the microword where the
+ * interpreter goes on, the cycles left and whether the run yields there.
+ * Its own function, apart from vpmu_interp(), so that neither loop's
+ * registers crowd the other's.  With @base NULL, only publishes the
+ * handlers.
  */
 VPMU_NOINLINE struct vpmu_tc_ret
 vpmu_tc_exec(struct vpmu_engine *e, struct vpmu_uop *base,
-	     const struct vpmu_tc_trans *tb, s32 left, u64 cend)
+	     const struct vpmu_tc_trans *tb, u32 at, s32 left, u64 cend)
 {
 	static const void *const tlab[VPMU_TC_OP_NR] __annotate_jump_table = {
 #define X(name)	VPMU_JUMP_ENTRY(VPMU_TC_OP_, name)
@@ -250,11 +253,12 @@ vpmu_tc_exec(struct vpmu_engine *e, struct vpmu_uop *base,
 
 	if (!base) {
 		e->tlab = tlab;
-		return (struct vpmu_tc_ret){ 0, 0 };
+		return (struct vpmu_tc_ret){ .upc = 0 };
 	}
 	/* the blocks' counters: a u32 per slot each, in the pool */
 	tcnt = e->mem.tc_pool + vpmu_slot_of(e, base);
-	goto tc_enter;
+	t = VPMU_TC_OPS(tb) + at;
+	goto tc_enter_at;
 
 #define X(op)	ALU3(op)
 	VPMU_TC_ALU3_LIST(X);
@@ -276,7 +280,7 @@ VPMU_TC_OP_BLOCK:
 	left -= (s32)t->imm;
 	if (unlikely(left < 0)) {
 		left += (s32)t->imm;
-		goto tc_exit;
+		goto tc_block_exit;
 	}
 	tcnt[t->y]++;
 	GOTO_NEXT_OP();
@@ -311,11 +315,31 @@ tc_leave:
 	upc = vpmu_tc_leave(e, base, tcnt, x, tpend);
 	left += x->refund;
 out:
-	return (struct vpmu_tc_ret){ upc, left };
+	return (struct vpmu_tc_ret){ .upc = upc, .left = left };
+tc_block_exit:
+	/* too few cycles left for block t */
+	x = (const struct vpmu_tc_exit *)(tpool + t->x);
+	upc = vpmu_tc_leave(e, base, tcnt, x, tpend);
+	left += x->refund;
+	/*
+	 * Cycles were used, and leaving counted nothing of the block (the
+	 * taken side of a branch counts the branch as it leaves, and its
+	 * block again when entered): the run yields, to enter t next
+	 */
+	if (x->blk || cend + 1 - left <= e->tc.yield_from)
+		goto out;
+	e->tc.resume.tb = (u32)((const u32 *)tb - tpool);
+	e->tc.resume.op = (u32)(t - VPMU_TC_OPS(tb));
+	e->tc.resume.upc = upc;
+	e->tc.resume.gen = e->tc.gen;
+	e->tc.resume.mode = e->st.mode;
+	e->tc.stats.yields++;
+	return (struct vpmu_tc_ret){ upc, left, true };
 tc_enter:
 	t = VPMU_TC_OPS(tb);
+tc_enter_at:
 	if (unlikely(tb->stamp != e->tc.stamp)) {
-		/* a word it runs changed: the exit before its first block */
+		/* a word it runs changed: the exit before block t */
 		if (tb->gen != e->tc.gen && !vpmu_tc_check(e, tb))
 			goto tc_exit;
 		if (tb->epoch != e->tc.epoch)

@@ -99,6 +99,7 @@ void vpmu_tc_flush(struct vpmu_engine *e)
 	e->tc.msz = 0;
 	e->tc.nwant = 0;	/* their heat is gone */
 	e->tc.epoch = 1;
+	e->tc.resume.tb = 0;
 	e->tc.stats.flushes++;
 }
 
@@ -122,6 +123,8 @@ static void tc_forget(struct vpmu_engine *e, u32 lo, u32 hi)
 	for (i = 0; i < VPMU_TC_MAP; i++)
 		if (e->mem.tc_map[i] >= lo && e->mem.tc_map[i] < hi)
 			e->mem.tc_map[i] = 0;
+	if (e->tc.resume.tb >= lo && e->tc.resume.tb < hi)
+		e->tc.resume.tb = 0;
 	for (off = lo; off < hi; off += tc_rec(e, off)->words) {
 		const struct vpmu_tc_trans *tb =
 			(const void *)(pool + off + VPMU_TC_HDR);
