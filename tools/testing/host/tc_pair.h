@@ -472,8 +472,9 @@ static bool run_pair(const struct prog *p, const struct setup *s, u32 seed,
 	unsigned int i;
 
 	/*
-	 * Odd seeds: the cache deferred, as the module runs it; seeds 1 and 2
-	 * (mod 4): a pool of 8 KiB, so that translations are evicted.
+	 * Odd seeds: the cache deferred and its runs yielding, as the module
+	 * runs it; seeds 1 and 2 (mod 4): a pool of 8 KiB, so that
+	 * translations are evicted.
 	 */
 	pr.defer = seed & 1;
 	for (i = 0; i < 2; i++) {
@@ -490,6 +491,7 @@ static bool run_pair(const struct prog *p, const struct setup *s, u32 seed,
 			abort();
 		vpmu_engine_tc_enable(pr.e[i], i == 1);
 		vpmu_engine_tc_defer(pr.e[i], pr.defer);
+		vpmu_engine_tc_yield(pr.e[i], pr.defer);
 		memcpy(pr.mem[i], p->image, p->mem_size);
 		rng = seed;
 		s->apply(pr.e[i], seed);
@@ -501,8 +503,15 @@ static bool run_pair(const struct prog *p, const struct setup *s, u32 seed,
 		u64 b = piece(seed & 1);
 
 		pr.pieces++;
-		for (i = 0; i < 2; i++)
-			vpmu_engine_run(pr.e[i], b, &st[i]);
+		vpmu_engine_run(pr.e[1], b, &st[1]);
+		/*
+		 * Yielded (cycles left): the interpreter runs as far, and
+		 * everything a piece's end brings comes before the next run
+		 * enters the block the cache's yielded at
+		 */
+		if (st[1].reason == VPMU_STOP_BUDGET && st[1].cycles < b)
+			b = st[1].cycles;
+		vpmu_engine_run(pr.e[0], b, &st[0]);
 		ok = same_stop(&pr, &st[0], &st[1]) && same_state(&pr);
 		used += st[0].cycles;
 		if (!ok || st[0].reason == VPMU_STOP_HALT ||

@@ -10,7 +10,8 @@
  * the same image, with a second program interleaved on the same engines:
  * the architectural results (registers, memory, stop, cycles) must be
  * identical, and the counters of both engines together must hold exactly
- * the counts of the two programs run whole.  Then the API's edges:
+ * the counts of the two programs run whole.  The interleaved runs yield
+ * (vpmu_engine_tc_yield()), as the module's chunks do.  Then the API's edges:
  * -ESTALE, -EFBIG, what attach keeps, the engine-local histogram clock.
  */
 #include <stdio.h>
@@ -52,6 +53,7 @@ struct outcome {
 
 static struct vpmu_buf img;
 static struct vpmu_ucode *uc;
+static u64 yields, resumed;	/* the interleaved runs' */
 static struct ts_prog progs[NSAMPLES];
 
 static void die(const char *what, const struct vpmu_buf *d)
@@ -223,8 +225,11 @@ static bool split_run(const struct ts_prog *p, const struct ts_prog *q, u64 budg
 	char how[96];
 	bool ok = true;
 
-	for (i = 0; i < na; i++)
+	/* interleaved, runs yield (vpmu_engine_tc_yield()), as the module's */
+	for (i = 0; i < na; i++) {
 		zero_ctrs(eng[i]);
+		vpmu_engine_tc_yield(eng[i], q != NULL);
+	}
 	pw_init(&a, p, eng[0]);
 	if (q)
 		pw_init(&b, q, eng[na - 1]);
@@ -303,6 +308,13 @@ static void test_sample(unsigned int pi)
 	       q->name);
 	free(wp.mem);
 	free(wq.mem);
+	for (b = 0; b < 2; b++) {
+		struct vpmu_tc_stats tc;
+
+		vpmu_engine_tc_stats(eng[b], &tc);
+		yields += tc.yields;
+		resumed += tc.resumed;
+	}
 	vpmu_engine_destroy(eng[0]);
 	vpmu_engine_destroy(eng[1]);
 }
@@ -499,9 +511,13 @@ int main(void)
 	unsigned int i;
 
 	setup();
-	tap_plan(5 * NSAMPLES + 7);
+	tap_plan(5 * NSAMPLES + 8);
 	for (i = 0; i < NSAMPLES; i++)
 		test_sample(i);
+	/* and not into another program's block (the code generation) */
+	tap_ok(resumed > 1000 && yields > resumed,
+	       "interleaved runs yield and go on in the block (%llu of %llu)",
+	       (unsigned long long)resumed, (unsigned long long)yields);
 	tap_ok(test_stale(), "restore: -ESTALE for another image or no program");
 	tap_ok(test_efbig(), "attach: -EFBIG beyond cs_limit; create's limits");
 	tap_ok(test_mem(), "memory given later and taken away; counters kept");

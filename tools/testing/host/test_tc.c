@@ -661,6 +661,55 @@ static void add_swapped_rv32(void)
 	}
 }
 
+/*
+ * Runs of @p in 64-cycle pieces, deferred and yielding as the module's:
+ * after a yield the next run enters the block it yielded at, but not
+ * after vpmu_engine_set_reg() (a translation may know the register's
+ * value), even to the value it had.  1 if both were seen every time, -1
+ * if not, 0 if @p never yields.
+ */
+static int yield_then_set_reg(const struct prog *p)
+{
+	struct vpmu_engine *e =
+		vpmu_engine_create(vpmu_ucode_header(p->uc)->cs_words);
+	u8 *mem = malloc(p->mem_size);
+	unsigned int n, yields = 0, bad = 0;
+	struct vpmu_tc_stats tc;
+	struct vpmu_stop st;
+	u64 before;
+
+	if (!e || !mem || vpmu_engine_attach(e, p->uc))
+		abort();
+	memcpy(mem, p->image, p->mem_size);
+	vpmu_engine_tc_defer(e, true);
+	vpmu_engine_tc_yield(e, true);
+	vpmu_engine_start(e, mem, p->mem_size, p->entry, p->mode);
+	for (n = 0; n < 20000; n++) {
+		vpmu_engine_run(e, 64, &st);
+		if (st.reason != VPMU_STOP_BUDGET)
+			break;
+		if (st.cycles < 64) {
+			/* yielded: every other time, a register set as it was */
+			bool set = yields++ & 1;
+
+			if (set)
+				vpmu_engine_set_reg(e, VPMU_OPND_R0 + 1,
+					vpmu_engine_reg(e, VPMU_OPND_R0 + 1));
+			vpmu_engine_tc_stats(e, &tc);
+			before = tc.resumed;
+			vpmu_engine_run(e, 64, &st);
+			vpmu_engine_tc_stats(e, &tc);
+			bad += tc.resumed != before + !set;
+			if (st.reason != VPMU_STOP_BUDGET)
+				break;
+		}
+		vpmu_engine_tc_work(e, 2);
+	}
+	vpmu_engine_destroy(e);
+	free(mem);
+	return yields < 2 ? 0 : bad ? -1 : 1;
+}
+
 static void add_elf(const char *path)
 {
 	struct vpmu_buf file = { 0 }, d = { 0 };
@@ -729,7 +778,7 @@ int main(int argc, char **argv)
 	k = nprogs;
 	ncorpus = add_corpus();
 
-	tap_plan(1 + (k * NSETUPS) + 1);
+	tap_plan(3 + (k * NSETUPS) + 1);
 	{
 		/*
 		 * The cache is used at all, leaves the interpreter at times,
@@ -753,6 +802,42 @@ int main(int argc, char **argv)
 		       (unsigned long long)sum.exits,
 		       (unsigned long long)sum.evicted,
 		       (unsigned long long)sum.flushes);
+	}
+	{
+		/*
+		 * Deferred (seed 1, a small pool), runs yield at blocks and
+		 * the next enters them, but not after what changes the
+		 * program between them (swapped code, evictions); exact
+		 */
+		struct vpmu_tc_stats tc;
+		u64 yields = 0, resumed = 0;
+		unsigned int bad = 0;
+
+		for (i = 0; i < k; i++) {
+			if (!run_pair(&progs[i], &setups[0], 1, &tc, why,
+				      sizeof(why)) && !bad++)
+				tap_diag("%s: %s", progs[i].name, why);
+			yields += tc.yields;
+			resumed += tc.resumed;
+		}
+		tap_ok(!bad && resumed > 100 && yields > resumed,
+		       "runs yield and the next enters the block (%llu of %llu), exactly",
+		       (unsigned long long)resumed, (unsigned long long)yields);
+		if (bad && first_fail)
+			return tap_done();
+		unsigned int seen = 0, first = k;
+		int r;
+
+		for (i = 0; i < k; i++) {
+			r = yield_then_set_reg(&progs[i]);
+			seen += r != 0;
+			if (r < 0 && first == k)
+				first = i;
+		}
+		tap_ok(seen > 10 && first == k,
+		       "a register set where a run yielded: the next starts interpreting (%u programs%s%s)",
+		       seen, first < k ? "; not " : "",
+		       first < k ? progs[first].name : "");
 	}
 	for (i = 0; i < k; i++) {
 		for (s = 0; s < NSETUPS; s++) {

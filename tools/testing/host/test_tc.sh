@@ -76,6 +76,10 @@ done <"$tmp/tc.out"
 # word at another pc lands where the evicted one was; no program here
 # makes that happen within the time a fault may take (it ran the whole
 # 600 s uncaught), and a fault no test catches would fail the tier.
+# Nor a yielded block entered in another code generation: test_tc runs
+# one program on an engine, whose code changes the translation's own
+# check on entry sees; test_ctx, whose programs take turns on one
+# engine, catches it (another program at the same micro-PC).
 MUTANTS=(
 "vpmu_tc_translate.c#		vpmu_tc_count(tr, upc | VPMU_TC_BLOCK_TAKEN);#		(void)0;#a resolved branch's taken count dropped"
 "vpmu_tc_pool.c#			U[upc].tkn += n;#			U[upc].tkn += 0;#taken counts not drained"
@@ -104,6 +108,10 @@ MUTANTS=(
 "vpmu_tc_exec.c#		if (chain_ && likely(t->imm == e->tc.gen && l->tb))	\\#		if (chain_ && likely(l->tb))				\\#a chained link followed in any code generation"
 "vpmu_tc_exec.c#	vpmu_tc_code_mark(e, npc);#	(void)npc;#a chained link's next word not marked: stores into it unseen"
 "vpmu_tc_emit.c#			ops[i].imm = e->tc.gen - 1;#			ops[i].imm = e->tc.gen;#a new EOI's link chained before its word was compared"
+"vpmu_tc_exec.c#	if (x->blk || cend + 1 - left <= e->tc.yield_from)#	if (cend + 1 - left <= e->tc.yield_from)#a yield at a branch's taken side: the branch counted twice"
+"vpmu_tc_pool.c#		e->tc.resume.tb = 0;#		(void)0;#a yielded block entered after its translation was evicted"
+"vpmu_tc_exec.c#	goto tc_enter_at;#	goto VPMU_TC_OP_BLOCK;#a yielded block entered unchecked: its counts not drained"
+"vpmu_run.c#	e->tc.resume.tb = 0;	/* a translation may know its value */#	(void)0;#a yielded block entered after a register was set"
 )
 
 # Objects that do not change, built once: test_tc.c and the toolchain
