@@ -133,8 +133,9 @@ regs() {
 }
 
 p=$(port)
-"$BIN/vpmu-sim" --gdb="$p" --stats "$tmp/prog.elf" >"$tmp/v.out" \
-	2>"$tmp/v.stats" &
+# each vpmu-sim --gdb bounded: a gdb that never came would leave it waiting
+timeout 120 "$BIN/vpmu-sim" --gdb="$p" --stats "$tmp/prog.elf" \
+	>"$tmp/v.out" 2>"$tmp/v.stats" &
 vpid=$!
 session vpmu "localhost:$p"
 wait $vpid
@@ -178,7 +179,9 @@ ok $? "--stats after the debugged run as after an undebugged one"
 
 # listening ERRFILE - wait (up to 10 s) until the vpmu-sim whose stderr
 # is ERRFILE says it waits for gdb: neither gdb on a Unix socket nor
-# /dev/tcp retries a connection.
+# /dev/tcp retries a connection.  The caller removes ERRFILE before it
+# starts vpmu-sim: the shell empties it in the child, after the fork, so
+# an earlier session's words could otherwise still be read there.
 listening() {
 	for _ in $(seq 100); do
 		grep -q 'waiting for gdb' "$1" && return
@@ -190,8 +193,9 @@ listening() {
 # ELF, in the background (its pid in vpid, its stderr in $tmp/NAME.err),
 # once it listens
 serve() {
-	"$BIN/vpmu-sim" --gdb="unix:$tmp/$1.sock" "$2" >/dev/null \
-		2>"$tmp/$1.err" &
+	rm -f "$tmp/$1.err"
+	timeout 120 "$BIN/vpmu-sim" --gdb="unix:$tmp/$1.sock" "$2" \
+		>/dev/null 2>"$tmp/$1.err" &
 	vpid=$!
 	listening "$tmp/$1.err"
 }
@@ -246,9 +250,11 @@ reply() {
 }
 
 # raw PORT BUDGET - vpmu-sim --gdb=PORT -b BUDGET on loop.elf, fd 3 to it
+# (the run bounded: a connection that failed would leave it waiting)
 raw() {
-	"$BIN/vpmu-sim" -b "$2" --gdb="$1" "$tmp/loop.elf" >/dev/null \
-		2>"$tmp/raw.err" &
+	rm -f "$tmp/raw.err"
+	timeout 120 "$BIN/vpmu-sim" -b "$2" --gdb="$1" "$tmp/loop.elf" \
+		>/dev/null 2>"$tmp/raw.err" &
 	vpid=$!
 	listening "$tmp/raw.err"
 	exec 3<>"/dev/tcp/127.0.0.1/$1"

@@ -98,7 +98,7 @@ for _ in $(seq 20); do
 	command -v ss >/dev/null 2>&1 || break
 	ss -Htln "sport = :$p" 2>/dev/null | grep -q . || break
 done
-"$BIN/vpmu-sim" -m "$img" --gdb="$p" --stats "$tmp/prog.elf" \
+timeout 120 "$BIN/vpmu-sim" -m "$img" --gdb="$p" --stats "$tmp/prog.elf" \
 	>/dev/null 2>"$tmp/v.stats" &
 vpid=$!
 timeout 120 "$GDB" -batch -nx -ex "file $tmp/prog.elf" \
@@ -173,7 +173,7 @@ ok $? "the exit, and --stats after the debugged run as after an undebugged one"
 
 # monitor ustep past the exit: said so, then the continue reports it
 p2=$((p + 1))
-"$BIN/vpmu-sim" -m "$img" --gdb="$p2" --stats "$tmp/prog.elf" \
+timeout 120 "$BIN/vpmu-sim" -m "$img" --gdb="$p2" --stats "$tmp/prog.elf" \
 	>/dev/null 2>"$tmp/v2.stats" &
 vpid=$!
 timeout 120 "$GDB" -batch -nx -ex "file $tmp/prog.elf" \
