@@ -141,6 +141,9 @@ static __attribute__((noinline)) int sample16(struct vpmu_engine *e,
 	unsigned int i;
 	uint64_t used;
 
+	/* as the module's engines: translating between chunks, yielding */
+	vpmu_engine_tc_defer(e, true);
+	vpmu_engine_tc_yield(e, true);
 	for (i = 0; i < 16; i++) {
 		struct vpmu_ctr_cfg c = { VPMU_EV_CYCLES, 16, VPMU_CTR_USER |
 					  VPMU_CTR_SUPER | VPMU_CTR_INT, 0 };
@@ -170,6 +173,7 @@ static __attribute__((noinline)) int sample16(struct vpmu_engine *e,
 			fprintf(stderr, "stopped early: reason %d\n", s.reason);
 			return 1;
 		}
+		vpmu_engine_tc_work(e, 2);
 		cycles -= used;
 	}
 	printf("uops %llu\nchunks %lu stops %lu\n", (unsigned long long)
@@ -271,11 +275,18 @@ int main(int argc, char **argv)
 	}
 	chunk = getenv("VPMU_BENCH_CHUNK") ?
 		strtoull(getenv("VPMU_BENCH_CHUNK"), NULL, 0) : 0;
+	/*
+	 * The driver runs 5000-cycle chunks (VPMU_BENCH_CHUNK=5000), which
+	 * translate between them and yield (vpmu_machine.c)
+	 */
+	vpmu_engine_tc_defer(e, chunk != 0);
+	vpmu_engine_tc_yield(e, chunk != 0);
 	vpmu_engine_start(e, mem, msz, entry, 0);
 	for (;;) {
-		/* the driver runs 5000-cycle chunks: VPMU_BENCH_CHUNK=5000 */
 		vpmu_engine_run(e, chunk && chunk < cycles ? chunk : cycles,
 				&s);
+		if (chunk)
+			vpmu_engine_tc_work(e, 2);
 		cycles -= s.cycles;
 		if (s.reason == VPMU_STOP_BUDGET && cycles)
 			continue;

@@ -27,7 +27,8 @@ fi
 measure() {	# mode cycles -> "Ir uops"
 	out=$B/callgrind.out.$1.$2
 	uops=$(valgrind --tool=callgrind --callgrind-out-file="$out" \
-		--toggle-collect=vpmu_engine_run "$B/bench" $args "$2" "$1" \
+		--toggle-collect=vpmu_engine_run \
+		--toggle-collect=vpmu_engine_tc_work "$B/bench" $args "$2" "$1" \
 		2>/dev/null | sed -n 's/^uops //p')
 	ir=$(sed -n 's/^summary: *//p' "$out")
 	echo "$ir $uops"
@@ -67,7 +68,9 @@ echo "uncounted, translation cache off: ${r[off]} instructions/microword"
 # each): what counting costs a /dev/vpmu run.  Runs leave their counts in
 # the engine's microwords (folded when read, outside what is measured);
 # counted-int's too, but for the runs near a counter's wrap
-# (architecture.rst, "How the engine is fast and still exact").
+# (architecture.rst, "How the engine is fast and still exact").  As the
+# driver's, chunks translate between them (vpmu_engine_tc_work(), counted)
+# and may end early where a translated block begins (they yield).
 export VPMU_BENCH_CHUNK=5000
 echo
 echo "in 5000-cycle chunks, as /dev/vpmu runs them:"
@@ -96,6 +99,7 @@ for tc in on off; do
 	out=$B/callgrind.out.sample16.$tc
 	chunks=$(VPMU_BENCH_TC=$tc VPMU_BENCH_STOPS=16 valgrind --tool=callgrind \
 		--callgrind-out-file="$out" --toggle-collect=vpmu_engine_run \
+		--toggle-collect=vpmu_engine_tc_work \
 		"$B/bench" $args 5000 sample16 2>/dev/null |
 		sed -n 's/^chunks \([0-9]*\) .*/\1/p')
 	ir=$(sed -n 's/^summary: *//p' "$out")

@@ -61,7 +61,8 @@ struct vpmu_tc_op {
 	const void *hl;	/* the handler's label */
 #endif
 	u8 h;		/* enum vpmu_th */
-	u8 d, a, b;	/* register-file indices; BRF/BRX: b = condition */
+	u8 d, a, b;	/* register-file indices; BRF/BRX: b = condition; */
+			/* BLOCK: a | b << 8, its index among the ops */
 	u32 imm;	/* immediate operand; EXT: mask; BLK: cycles */
 	u32 x;		/* an exit record; a branch: ops to its taken side */
 	/* BLOCK: counter; loads, stores: the microword; DISP_ADD*: mask */

@@ -10,7 +10,7 @@
 
 #include "vpmu_engine_priv.h"
 
-#define VPMU_TC_MAXOPS	512	/* ops in one translation */
+#define VPMU_TC_MAXOPS	512	/* ops in one translation (< 2^16) */
 #define VPMU_TC_BLKW		1024	/* words of its block records */
 #define VPMU_TC_RECW		4096	/* words of its exits and pairs */
 #define VPMU_TC_RELS		1024	/* offsets it holds, to relocate */

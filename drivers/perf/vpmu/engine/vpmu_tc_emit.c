@@ -109,6 +109,9 @@ void vpmu_tc_emit_block(struct vpmu_tc_builder *tr, struct vpmu_tc_state *st,
 		return;
 	}
 	tr->blk_op = (u32)(t - tr->ops);
+	/* its index, where a run yields (vpmu_tc_exec()) */
+	t->a = (u8)tr->blk_op;
+	t->b = (u8)(tr->blk_op >> 8);
 	tr->blk_rec = tr->nblkw;
 	vpmu_tc_block_w(tr->blkw, tr->blk_rec)->n = 0;
 	vpmu_tc_block_w(tr->blkw, tr->blk_rec)->ctr = tr->nblk;

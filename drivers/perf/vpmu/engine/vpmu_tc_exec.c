@@ -328,8 +328,10 @@ tc_block_exit:
 	 */
 	if (x->blk || cend + 1 - left <= e->tc.yield_from)
 		goto out;
-	e->tc.resume.tb = (u32)((const u32 *)tb - tpool);
-	e->tc.resume.op = (u32)(t - VPMU_TC_OPS(tb));
+	/* its translation: before the ops, t the (a | b << 8)th of them */
+	e->tc.resume.op = t->a | (u32)t->b << 8;
+	e->tc.resume.tb = (u32)((const u32 *)((const struct vpmu_tc_trans *)
+				(t - e->tc.resume.op) - 1) - tpool);
 	e->tc.resume.upc = upc;
 	e->tc.resume.gen = e->tc.gen;
 	e->tc.resume.mode = e->st.mode;
