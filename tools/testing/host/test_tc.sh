@@ -108,7 +108,7 @@ MUTANTS=(
 "vpmu_tc_exec.c#		if (chain_ && likely(t->imm == e->tc.gen && l->tb))	\\#		if (chain_ && likely(l->tb))				\\#a chained link followed in any code generation"
 "vpmu_tc_exec.c#	vpmu_tc_code_mark(e, npc);#	(void)npc;#a chained link's next word not marked: stores into it unseen"
 "vpmu_tc_emit.c#			ops[i].imm = e->tc.gen - 1;#			ops[i].imm = e->tc.gen;#a new EOI's link chained before its word was compared"
-"vpmu_tc_exec.c#	if (x->blk || cend + 1 - left <= e->tc.yield_from)#	if (cend + 1 - left <= e->tc.yield_from)#a yield at a branch's taken side: the branch counted twice"
+"vpmu_tc_cache.c#	if (x->blk || now <= e->tc.yield_from)#	if (now <= e->tc.yield_from)#a yield at a branch's taken side: the branch counted twice"
 "vpmu_tc_pool.c#		e->tc.resume.tb = 0;#		(void)0;#a yielded block entered after its translation was evicted"
 "vpmu_tc_exec.c#	goto tc_enter_at;#	goto VPMU_TC_OP_BLOCK;#a yielded block entered unchecked: its counts not drained"
 "vpmu_run.c#	e->tc.resume.tb = 0;	/* a translation may know its value */#	(void)0;#a yielded block entered after a register was set"

@@ -267,6 +267,8 @@ struct vpmu_tc_ret {
 struct vpmu_tc_ret vpmu_tc_exec(struct vpmu_engine *e, struct vpmu_uop *base,
 				const struct vpmu_tc_trans *tb, u32 at,
 				s32 left, u64 cend);
+bool vpmu_tc_yield(struct vpmu_engine *e, const struct vpmu_tc_op *t,
+		   const struct vpmu_tc_exit *x, u32 upc, u64 now);
 const struct vpmu_tc_trans *vpmu_tc_resume(struct vpmu_engine *e, u32 *at);
 
 /* vpmu_tc_pool.c: the pool, its records and their counts */

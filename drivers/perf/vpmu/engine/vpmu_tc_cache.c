@@ -312,6 +312,34 @@ void vpmu_engine_tc_yield(struct vpmu_engine *e, bool on)
 }
 
 /*
+ * A run left before block op @t (too few cycles were left for it, or a
+ * checked word changed) at exit @x, the interpreter to go on at @upc, the
+ * cycle now @now: it yields there (vpmu_engine_tc_yield()), to enter t
+ * next, if it has used cycles and leaving counted nothing of the block
+ * (the taken side of a branch counts the branch as it leaves, and its
+ * block again when entered).  True if it does.  (After a changed word,
+ * entering t compares the words again, and leaves at once.)
+ */
+bool vpmu_tc_yield(struct vpmu_engine *e, const struct vpmu_tc_op *t,
+		   const struct vpmu_tc_exit *x, u32 upc, u64 now)
+{
+	/* t is the (a | b << 8)th op of its translation, which they follow */
+	u32 op = t->a | (u32)t->b << 8;
+	const struct vpmu_tc_trans *tb =
+		(const struct vpmu_tc_trans *)(t - op) - 1;
+
+	if (x->blk || now <= e->tc.yield_from)
+		return false;
+	e->tc.resume.tb = (u32)((const u32 *)tb - e->mem.tc_pool);
+	e->tc.resume.op = op;
+	e->tc.resume.upc = upc;
+	e->tc.resume.gen = e->tc.gen;
+	e->tc.resume.mode = e->st.mode;
+	e->tc.stats.yields++;
+	return true;
+}
+
+/*
  * The translation the last run yielded at (vpmu_tc_exec()), if this run
  * may enter it there, at its op *@at: the engine is where and as that run
  * left it (the same microword, mode and code generation, the translation

@@ -280,7 +280,7 @@ VPMU_TC_OP_BLOCK:
 	left -= (s32)t->imm;
 	if (unlikely(left < 0)) {
 		left += (s32)t->imm;
-		goto tc_block_exit;
+		goto tc_exit;
 	}
 	tcnt[t->y]++;
 	GOTO_NEXT_OP();
@@ -314,29 +314,11 @@ tc_leave:
 	/* the interpreter goes on where the translation stopped */
 	upc = vpmu_tc_leave(e, base, tcnt, x, tpend);
 	left += x->refund;
+	if (unlikely(t->h == VPMU_TC_OP_BLOCK))	/* before block t */
+		return (struct vpmu_tc_ret){ upc, left,
+			vpmu_tc_yield(e, t, x, upc, cend + 1 - left) };
 out:
 	return (struct vpmu_tc_ret){ .upc = upc, .left = left };
-tc_block_exit:
-	/* too few cycles left for block t */
-	x = (const struct vpmu_tc_exit *)(tpool + t->x);
-	upc = vpmu_tc_leave(e, base, tcnt, x, tpend);
-	left += x->refund;
-	/*
-	 * Cycles were used, and leaving counted nothing of the block (the
-	 * taken side of a branch counts the branch as it leaves, and its
-	 * block again when entered): the run yields, to enter t next
-	 */
-	if (x->blk || cend + 1 - left <= e->tc.yield_from)
-		goto out;
-	/* its translation: before the ops, t the (a | b << 8)th of them */
-	e->tc.resume.op = t->a | (u32)t->b << 8;
-	e->tc.resume.tb = (u32)((const u32 *)((const struct vpmu_tc_trans *)
-				(t - e->tc.resume.op) - 1) - tpool);
-	e->tc.resume.upc = upc;
-	e->tc.resume.gen = e->tc.gen;
-	e->tc.resume.mode = e->st.mode;
-	e->tc.stats.yields++;
-	return (struct vpmu_tc_ret){ upc, left, true };
 tc_enter:
 	t = VPMU_TC_OPS(tb);
 tc_enter_at:
