@@ -69,19 +69,31 @@ if [[ " $TIERS " == *" debug "* ]] && [ "${VPMU_PREBUILD:-1}" = 1 ]; then
 	prebuild=$!
 fi
 
+# cpu_ticks - "BUSY TOTAL": the machine's CPU time so far (/proc/stat's
+# first line, in ticks), busy being all but idle and iowait.
+cpu_ticks() {
+	awk '/^cpu / { t = 0; for (i = 2; i <= NF; i++) t += $i
+		print t - $5 - $6, t; exit }' /proc/stat
+}
+
 # run_tier TIER CMD... - run CMD with its output shown and kept in $tmp;
-# sets TIER_RC.
+# sets TIER_RC.  Its time line says how busy the CPUs were meanwhile
+# (every CPU's share, all the machine's processes counted): what is left
+# of the machine for the tiers to overlap.
 run_tier() {
-	local tier=$1 start=$SECONDS line
+	local tier=$1 start=$SECONDS line b0 t0 b1 t1 busy
 	shift
 
 	echo "==== tier $tier: $*"
+	read -r b0 t0 < <(cpu_ticks)
 	set +e
 	"$@" 2>&1 | tee "$tmp"
 	TIER_RC=${PIPESTATUS[0]}
 	set -e
-	echo "==== tier $tier: exit $TIER_RC, $((SECONDS - start))s"
-	times+=("$tier $((SECONDS - start))s")
+	read -r b1 t1 < <(cpu_ticks)
+	busy=$(((b1 - b0) * 100 / (t1 - t0 > 0 ? t1 - t0 : 1)))
+	echo "==== tier $tier: exit $TIER_RC, $((SECONDS - start))s, CPUs $busy% busy"
+	times+=("$tier $((SECONDS - start))s ($busy%)")
 	kernels+=("$(grep -E '^kernel [^ ]+: ' "$tmp" || true)")
 	# What failed, by name, for the summary; a tier that passed has none
 	# (the self-check's failures are injected).

@@ -18,7 +18,8 @@
 # in the background, so Ctrl-C would not reach them.
 #
 # run-tests.sh --one NAME I DIR runs one of them (NAME) for the others,
-# its output into DIR/I.out, then its exit status into DIR/I.rc.
+# its output into DIR/I.out, its wall seconds into DIR/I.time, then its
+# exit status into DIR/I.rc.  The end lists the longest runs.
 
 here=$(cd "$(dirname "$0")" && pwd)
 SLOW="test_tc.sh fuzz"
@@ -37,8 +38,10 @@ run() {
 }
 
 if [ "${1:-}" = --one ]; then
+	t0=$(date +%s)
 	run "$2" >"$4/$3.out" 2>&1
 	echo $? >"$4/$3.rc.tmp"
+	echo $(($(date +%s) - t0)) >"$4/$3.time"
 	mv "$4/$3.rc.tmp" "$4/$3.rc"
 	exit 0
 fi
@@ -91,6 +94,7 @@ show() {
 	rc=$(cat "$dir/$1.rc")
 	echo "# $name"
 	cat "$out"
+	echo "$(cat "$dir/$1.time")s $name" >>"$dir/times"
 	# shellcheck disable=SC2046 # three numbers
 	set -- $(awk '
 		/^1\.\.[0-9]+/ { split($0, a, "\\.\\."); plan = a[2] + 0 }
@@ -131,5 +135,8 @@ while [ "$shown" -le "$n" ]; do
 done
 wait
 
+# Where the tier's time went: the longest runs (make check's tier time).
+echo "# the longest runs (wall seconds, $jobs at a time):"
+sort -rn "$dir/times" | head -n 8 | sed 's/^/#   /'
 echo "host: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -13,7 +13,9 @@
 # counts as one case by exit status: 0 pass, 4 skip, else fail; one whose
 # cases all skipped must exit 4, KSFT_SKIP), prints
 #   VPMU-TEST <name>: PASS|FAIL|SKIP (pass=P fail=F skip=S)
-# per program and the marker
+#   VPMU-TIME <name> <seconds>s
+# per program (the second its wall time, for make check's timings) and the
+# marker
 #   VPMU-RESULT passed=N failed=M skipped=K
 # then, on a kmemleak kernel, scans for leaks and prints the report.
 #
@@ -199,6 +201,7 @@ for name in $(sed -n 's/^vpmu://p' "$KSFT/kselftest-list.txt" | sort); do
 	   { [ -n "$skip" ] && name_in "$name" "$skip"; }; then
 		continue
 	fi
+	read -r t0 _ </proc/uptime
 	echo "VPMU-RUN $name"
 	if [ -n "$kselftest" ]; then
 		"$KSFT/run_kselftest.sh" -o "$tmo" -t "vpmu:$name" 2>&1 |
@@ -208,6 +211,8 @@ for name in $(sed -n 's/^vpmu://p' "$KSFT/kselftest-list.txt" | sort); do
 			2>&1 | tee /tmp/out
 	fi
 	tally /tmp/out "$(cat /tmp/rc)" "$name"
+	read -r t1 _ </proc/uptime
+	echo "VPMU-TIME $name $((${t1%.*} - ${t0%.*}))s"
 done
 
 echo "VPMU-RESULT passed=$passed failed=$failed skipped=$skipped"

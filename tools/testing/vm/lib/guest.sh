@@ -190,6 +190,16 @@ run_kernel() {
 		${VM_RUN[cmdline]} "$@"
 }
 
+# slowest LOG - ", the longest programs: NAME Ns, ..." from the guest's
+# VPMU-TIME lines in LOG (its five longest), or nothing.
+slowest() {
+	local top
+
+	top=$(awk '/^VPMU-TIME / { print $3 + 0, $2 }' "$1" 2>/dev/null |
+		sort -rn | head -n 5 | awk '{ printf "%s%s %ds", NR > 1 ? ", " : "", $2, $1 }')
+	[ -z "$top" ] || echo ", the longest programs: $top"
+}
+
 # check_kernel FLAVOUR [CMDLINE...] - run the suite on one kernel; always
 # prints "NAME: N passed, N failed", even when the harness itself broke.
 check_kernel() {
@@ -209,7 +219,7 @@ check_kernel() {
 		echo "$name: 0 passed, 1 failed"
 		rc=1
 	fi
-	log "$name: took $((SECONDS - start))s"
+	log "$name: took $((SECONDS - start))s$(slowest "$VM_OUT/$name/serial.log")"
 	return $rc
 }
 
