@@ -45,9 +45,14 @@ grep -qx 'not ok - ./short: 2 planned tests did not run' "$tmp/out" &&
 	grep -qx 'not ok - ./status exited with status 5' "$tmp/out" &&
 	grep -qx 'not ok - ./absent exited with status 127' "$tmp/out"
 ok $? "a plan cut short, an exit status and a missing program fail"
-grep '^# ' "$tmp/out" | tr '\n' ' ' >"$tmp/order"
+sed '/^# the longest runs/,$d' "$tmp/out" | grep '^# ' | tr '\n' ' ' >"$tmp/order"
 [ "$(cat "$tmp/order")" = "# test_tc.sh # fuzz # ./pass # ./fail # ./short # ./status # ./absent # test_x.sh " ]
 ok $? "the output in starting order, the slowest first: $(cat "$tmp/order")"
+sed -n '/^# the longest runs (wall seconds, 2 at a time):$/,$p' "$tmp/out" |
+	grep -cE '^#   [0-9]+s (test_tc\.sh|fuzz|\./(pass|fail|short|status|absent)|test_x\.sh)$' \
+	>"$tmp/times"
+[ "$(cat "$tmp/times")" = 8 ]
+ok $? "the longest runs listed at the end, each with its seconds: $(cat "$tmp/times") of 8"
 sed -n '/^# \.\/fail$/,/^# /p' "$tmp/out" >"$tmp/fail"
 [ "$(sed -n 2,4p "$tmp/fail" | tr '\n' '|')" = "1..2|ok 1 - a|not ok 2 - b|" ]
 ok $? "a run's output is shown whole"
