@@ -7,10 +7,10 @@
 #      RV32 C samples (tools/vpmu's "make rv32") and gen_rv32's random
 #      programs, RV32IM, RV32IMC and RV32IMAC, when the cross compiler is there
 #      (installed when missing, as root);
-#   2. the same test on engines built with a deliberate fault in the cache,
-#      one at a time (MUTANTS below: a file of drivers/perf/vpmu/engine, a line of
-#      it, and what it becomes): each must be caught, by a failed test or
-#      a crash.  A line that is no longer in the file fails too, so the
+#   2. the same test on engines built with a deliberate fault in the cache
+#      (MUTANTS below: a file of drivers/perf/vpmu/engine, a line of it,
+#      and what it becomes), as many at once as there are CPUs, beside
+#      step 1: each must be caught, by a failed test or a crash.  A line that is no longer in the file fails too, so the
 #      faults follow the code.
 [ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
 set -u
@@ -56,18 +56,11 @@ fi
 
 make -s -C "$here" build/test_tc >/dev/null 2>&1
 ok $? "test_tc builds"
-# Its own tests, numbered on from here; its plan line is ours to write.
-"$here/build/test_tc" -s "$SEEDS" "${elfs[@]}" >"$tmp/tc.out" 2>&1
-rc=$?
-while IFS= read -r line; do
-	case $line in
-	"ok "*) ok 0 "${line#ok * - }" ;;
-	"not ok "*) ok 1 "${line#not ok * - }" ;;
-	"1.."*) ;;
-	*) echo "$line" ;;
-	esac
-done <"$tmp/tc.out"
-[ "$rc" = 0 ] || [ "$failed" -gt 0 ] || ok 1 "test_tc exited with $rc"
+# Its own tests, numbered on from here (its plan line is ours to write),
+# in the background: the faults below build and run beside it, as many at
+# once as there are CPUs (HOST_JOBS), this run counted as one of them.
+"$here/build/test_tc" -s "$SEEDS" "${elfs[@]}" >"$tmp/tc.out" 2>&1 &
+tc_pid=$!
 
 # The faults: FILE#LINE#REPLACEMENT#WHAT, LINE and REPLACEMENT exact.
 # Not among them: a link into an evicted translation kept (tc_forget()).
@@ -134,38 +127,72 @@ for f in "$VPMU"/*.c; do
 		-o "$tmp/core/$(basename "$f" .c).o" "$f" || exit 1
 done
 
-for m in "${MUTANTS[@]}"; do
-	IFS='#' read -r file line repl what <<<"$m"
-	rm -rf "$tmp/vpmu"
-	cp -r "$VPMU" "$tmp/vpmu"
-	count=$(grep -cxF -- "$line" "$tmp/vpmu/$file")
-	if [ "$count" = 0 ]; then
-		ok 1 "fault \"$what\": its line is no longer in $file"
-		continue
+# mutant I FILE LINE REPL - build the engine with FILE's LINE replaced
+# by REPL in $tmp/mI and run test_tc on it; the verdict into $tmp/mI/ok
+# as "STATUS WHAT".
+mutant() {
+	local d=$tmp/m$1 file=$2 line=$3 repl=$4 what=$5 f objs=() rc first
+
+	mkdir -p "$d"
+	cp -r "$VPMU" "$d/vpmu"
+	if [ "$(grep -cxF -- "$line" "$d/vpmu/$file")" = 0 ]; then
+		echo "1 fault \"$what\": its line is no longer in $file" >"$d/ok"
+		return
 	fi
 	LINE=$line REPL=$repl perl -0pi -e \
-		's/^\Q$ENV{LINE}\E$/$ENV{REPL}/mg' "$tmp/vpmu/$file"
-	objs=()
-	for f in "$tmp"/vpmu/*.c; do
+		's/^\Q$ENV{LINE}\E$/$ENV{REPL}/mg' "$d/vpmu/$file"
+	for f in "$d"/vpmu/*.c; do
 		if [ "${file%.h}" = "$file" ] && [ "${f##*/}" != "$file" ]; then
 			objs+=("$tmp/core/$(basename "$f" .c).o")
 			continue
 		fi
-		${CC:-cc} "${CFLAGS_TC[@]}" -I"$tmp/vpmu" -c -o "$f.o" "$f" || break
+		${CC:-cc} "${CFLAGS_TC[@]}" -I"$d/vpmu" -c -o "$f.o" "$f" || break
 		objs+=("$f.o")
 	done
-	${CC:-cc} -o "$tmp/mutant" "$tmp"/obj/*.o "${objs[@]}" 2>"$tmp/link.err"
-	if [ $? != 0 ]; then
-		ok 1 "fault \"$what\": does not build"
-		continue
+	if ! ${CC:-cc} -o "$d/mutant" "$tmp"/obj/*.o "${objs[@]}" 2>"$d/link.err"; then
+		echo "1 fault \"$what\": does not build" >"$d/ok"
+		return
 	fi
-	timeout 600 "$tmp/mutant" -x -s 1 "${elfs[@]}" >"$tmp/m.out" 2>&1
+	timeout 600 "$d/mutant" -x -s 1 "${elfs[@]}" >"$d/m.out" 2>&1
 	rc=$?
-	first=$(grep -m1 '^not ok' "$tmp/m.out" | sed 's/^not ok [0-9]* - //')
+	first=$(grep -m1 '^not ok' "$d/m.out" | sed 's/^not ok [0-9]* - //')
 	# a crash is caught too (not a timeout's kill)
 	[ -z "$first" ] && [ "$rc" -gt 128 ] && [ "$rc" != 137 ] &&
 		first="the run crashed (signal $((rc - 128)))"
 	[ "$rc" != 0 ] && [ -n "$first" ]
-	ok $? "fault \"$what\" caught: ${first:-not caught}"
+	echo "$? fault \"$what\" caught: ${first:-not caught}" >"$d/ok"
+}
+
+jobs_max=${HOST_JOBS:-$(nproc 2>/dev/null || echo 1)}
+i=0
+for m in "${MUTANTS[@]}"; do
+	IFS='#' read -r file line repl what <<<"$m"
+	while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do
+		wait -n
+	done
+	mutant "$i" "$file" "$line" "$repl" "$what" &
+	i=$((i + 1))
+done
+
+wait "$tc_pid"
+rc=$?
+while IFS= read -r line; do
+	case $line in
+	"ok "*) ok 0 "${line#ok * - }" ;;
+	"not ok "*) ok 1 "${line#not ok * - }" ;;
+	"1.."*) ;;
+	*) echo "$line" ;;
+	esac
+done <"$tmp/tc.out"
+[ "$rc" = 0 ] || [ "$failed" -gt 0 ] || ok 1 "test_tc exited with $rc"
+
+wait
+for ((j = 0; j < i; j++)); do
+	if [ -f "$tmp/m$j/ok" ]; then
+		read -r rc what <"$tmp/m$j/ok"
+		ok "$rc" "$what"
+	else
+		ok 1 "fault $j: no verdict (its run died)"
+	fi
 done
 tap_done
