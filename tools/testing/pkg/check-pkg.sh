@@ -24,7 +24,9 @@
 #      and run the kselftests against them, every one on 6.12 (built in
 #      linux-source-6.12's tree), vpmu_registered, vpmu_run and
 #      vpmu_lifetime elsewhere (VPMU_PKG_VM_TESTS; VPMU_PKG_VM=0 skips
-#      the boots): none fails, none skips for a missing file;
+#      the boots; they run in the background, one at a time, beside the
+#      steps after them, and are reported before step 6): none fails,
+#      none skips for a missing file;
 #      a kernel older than 6.1, or one without CONFIG_PERF_EVENTS, is
 #      skipped (dkms.conf's BUILD_EXCLUSIVE_*);
 #   5. the same on Debian trixie, for the newest 7.x kernel: in the VM
@@ -59,6 +61,8 @@ build=1
 # shellcheck source=../host/tap.sh
 . "$TOP/tools/testing/host/tap.sh"
 installed_here=()
+boot_pids=()	# boot_bg's background boots, and where their lines go
+boot_outs=()
 
 finish() {
 	echo "pkg: $((n - failed)) passed, $failed failed"
@@ -78,7 +82,16 @@ purge() {
 	installed_here=()
 	return $rc
 }
-trap 'purge; rm -rf "$tmp"' EXIT
+# On an early exit: background boots (boot_bg) stopped, with their harness.
+stop_boots() {
+	local p
+
+	for p in "${boot_pids[@]}"; do
+		pkill -TERM -P "$p" 2>/dev/null
+		kill "$p" 2>/dev/null
+	done
+}
+trap 'stop_boots; purge; rm -rf "$tmp"' EXIT
 
 if [ "$(id -u)" != 0 ]; then
 	echo "# pkg: installing packages needs root"
@@ -284,6 +297,45 @@ boot_dkms_module() {
 	ok $rc "$k guest, the packages installed: no test skipped for a missing file"
 }
 
+# boot_bg KVER KO - boot_dkms_module KVER KO in the background, beside
+# what the script goes on with (the next DKMS build, the trixie steps): the
+# whole suite on 6.12 is half the tier's time.  The boots take turns (one
+# guest at a time, as their harness runs share its build files: a lock);
+# each one's lines wait in a file for boot_report, its tests as "TAP
+# STATUS NAME" lines.
+boot_bg() {
+	local out=$tmp/boot-${#boot_pids[@]}.out
+
+	(
+		exec 9>"$tmp/boot.lock"
+		flock 9
+		ok() { printf 'TAP %s %s\n' "$1" "$2"; }
+		boot_dkms_module "$@"
+	) >"$out" 2>&1 &
+	boot_pids+=("$!")
+	boot_outs+=("$out")
+}
+
+# boot_report - wait for the background boots and report them, in the
+# order boot_bg started them.
+boot_report() {
+	local i line
+
+	for i in "${!boot_pids[@]}"; do
+		wait "${boot_pids[$i]}"
+		while IFS= read -r line; do
+			case $line in
+			"TAP "*)
+				line=${line#TAP }
+				ok "${line%% *}" "${line#* }" ;;
+			*)	printf '%s\n' "$line" ;;
+			esac
+		done <"${boot_outs[$i]}"
+	done
+	boot_pids=()
+	boot_outs=()
+}
+
 # keep_module KVER KO - KO, uncompressed, as $KEEP/KVER/vpmu.ko (DKMS
 # compresses like the kernel's own modules: xz on 6.12 and 7.x); true if
 # that copy has KVER's vermagic.  Prints where it is.
@@ -329,7 +381,7 @@ for k in $kernels; do
 	# Kept uncompressed, for insmod in a guest.
 	keep_module "$k" "$ko"
 	ok $? "DKMS-built module kept as $KEEP/$k/vpmu.ko"
-	boot_dkms_module "$k" "$KEEP/$k/vpmu.ko"
+	boot_bg "$k" "$KEEP/$k/vpmu.ko"
 done
 
 # A kernel older than vpmu supports (6.1) is skipped, not failed: dkms.conf's
@@ -408,7 +460,7 @@ trixie() {
 	[ -n "$inst" ] && cmp -s "$ko" "$inst" &&
 		grep -q ': installed$' <<<"$(in_root dkms status -m vpmu -v "$v" -k "$k")"
 	ok $? "trixie: dkms install -k $k: ${inst#"$r"}, dkms status installed"
-	[ -f "$KEEP/$k/vpmu.ko" ] && boot_dkms_module "$k" "$KEEP/$k/vpmu.ko"
+	[ -f "$KEEP/$k/vpmu.ko" ] && boot_bg "$k" "$KEEP/$k/vpmu.ko"
 	in_root dkms build -m vpmu -v "$v" -k "$old_kernel" >"$tmp/trixie-old.log" 2>&1
 	rc=$?
 	[ $rc = 77 ] && grep -q 'BUILD_EXCLUSIVE' "$tmp/trixie-old.log"
@@ -429,6 +481,9 @@ trixie() {
 }
 
 [ "${VPMU_PKG_TRIXIE:-1}" = 1 ] && trixie
+
+# The guests' results (their roots are copies: purging does not touch them).
+boot_report
 
 # --- 6. purge ------------------------------------------------------------
 
