@@ -33,6 +33,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <sys/wait.h>
+#include <time.h>
 
 #define FAIL_NTH	"/proc/thread-self/fail-nth"
 #define DBGFS		"/sys/kernel/debug/"
@@ -160,8 +161,10 @@ static void fault_loop_from(struct __test_metadata *_metadata,
 			    const struct fault_op *op, unsigned int from)
 {
 	unsigned int n, sites = 0, absorbed = 0, bad = 0;
+	struct timespec t0, t1;
 	int ret, inj;
 
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	ASSERT_EQ(0, fault_config());
 	for (n = from; n <= MAX_SITES; n++) {
 		if (op->setup)
@@ -191,12 +194,16 @@ static void fault_loop_from(struct __test_metadata *_metadata,
 		if (!inj || bad > 10)
 			break;
 	}
+	/* A walk's time: where make check's longest guest spends it. */
+	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (from > 1)
-		ksft_print_msg("fault: %s: %u sites failed from site %u (%u absorbed)\n",
-			       op->name, sites, from, absorbed);
+		ksft_print_msg("fault: %s: %u sites failed from site %u (%u absorbed), %lds\n",
+			       op->name, sites, from, absorbed,
+			       (long)(t1.tv_sec - t0.tv_sec));
 	else
-		ksft_print_msg("fault: %s: %u sites failed (%u absorbed)\n",
-			       op->name, sites, absorbed);
+		ksft_print_msg("fault: %s: %u sites failed (%u absorbed), %lds\n",
+			       op->name, sites, absorbed,
+			       (long)(t1.tv_sec - t0.tv_sec));
 	fflush(stdout);
 	EXPECT_EQ(0u, bad);
 	EXPECT_GE(MAX_SITES, n) TH_LOG("%s: still failing", op->name);
