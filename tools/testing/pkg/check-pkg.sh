@@ -219,7 +219,6 @@ cli_tests() {
 		ok $? "$where: host $s against the installed tools ($p of ${plan:-?} passed)"
 	done
 }
-cli_tests bookworm "$TOP/tools/testing/host"
 
 # --- 4. vpmu-dkms --------------------------------------------------------
 
@@ -383,6 +382,10 @@ for k in $kernels; do
 	ok $? "DKMS-built module kept as $KEEP/$k/vpmu.ko"
 	boot_bg "$k" "$KEEP/$k/vpmu.ko"
 done
+
+# The tools' tests, while the guests boot (boot_bg): here after the DKMS
+# builds, so that the guests start sooner.
+cli_tests bookworm "$TOP/tools/testing/host"
 
 # A kernel older than vpmu supports (6.1) is skipped, not failed: dkms.conf's
 # BUILD_EXCLUSIVE_* (dkms exits 77 and names the directive, without looking
