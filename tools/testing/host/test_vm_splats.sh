@@ -8,7 +8,8 @@
 # through while vpmu_fault runs and only then, and only those: the same
 # WARNING from another caller, another WARNING, or either report under
 # another test is a splat.  A KCSAN report is a splat when either of its
-# stacks has a vpmu frame, and only then (kcsan_foreign).  lib.sh is
+# stacks has a vpmu frame, and only then (kcsan_foreign).  And the
+# longest programs a run names (slowest, lib/guest.sh).  lib.sh is
 # bash's; run-tests.sh runs every test_*.sh with sh.
 [ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
 set -u
@@ -141,4 +142,17 @@ expect "a kernel race of KCSAN_KERNEL_RACES under a vpmu frame: none" 0
 under vpmu_stress.sh kcsan_report "rcu_all_qs+0x19/0xf3" \
 	"vpmu_x+0x1/0x2" >"$tmp/log"
 expect "one of its functions racing with vpmu's: its BUG line" 1
+
+# slowest (lib/guest.sh): a run's five longest programs, from the guest's
+# VPMU-TIME lines only, longest first; nothing from a log without them.
+{ echo "VPMU-RUN a"; echo "VPMU-TIME a 3s"; echo "[ 1.0] VPMU-TIME k 99s"
+  for t in b:40 c:7 d:12 e:1 f:25; do echo "VPMU-TIME ${t%:*} ${t#*:}s"; done
+} >"$tmp/log"
+got=$(slowest "$tmp/log" 2>&1)
+[ "$got" = ", the longest programs: b 40s, f 25s, d 12s, c 7s, a 3s" ]
+ok $? "slowest: the five longest programs of a run: '$got'"
+echo "VPMU-RUN a" >"$tmp/log"
+got=$(slowest "$tmp/log" 2>&1)
+[ -z "$got" ]
+ok $? "slowest: nothing for a log without times: '$got'"
 tap_done

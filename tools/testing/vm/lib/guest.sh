@@ -196,7 +196,7 @@ slowest() {
 	local top
 
 	top=$(awk '/^VPMU-TIME / { print $3 + 0, $2 }' "$1" 2>/dev/null |
-		sort -rn | head -n 5 | awk '{ printf "%s%s %ds", NR > 1 ? ", " : "", $2, $1 }')
+		sort -rn | head -n 5 | awk '{ printf "%s%s %ds", (NR > 1 ? ", " : ""), $2, $1 }')
 	[ -z "$top" ] || echo ", the longest programs: $top"
 }
 
