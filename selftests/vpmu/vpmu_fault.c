@@ -162,6 +162,7 @@ static void fault_loop_from(struct __test_metadata *_metadata,
 {
 	unsigned int n, sites = 0, absorbed = 0, bad = 0;
 	struct timespec t0, t1;
+	long secs;
 	int ret, inj;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -196,14 +197,13 @@ static void fault_loop_from(struct __test_metadata *_metadata,
 	}
 	/* A walk's time: where make check's longest guest spends it. */
 	clock_gettime(CLOCK_MONOTONIC, &t1);
+	secs = t1.tv_sec - t0.tv_sec;
 	if (from > 1)
 		ksft_print_msg("fault: %s: %u sites failed from site %u (%u absorbed), %lds\n",
-			       op->name, sites, from, absorbed,
-			       (long)(t1.tv_sec - t0.tv_sec));
+			       op->name, sites, from, absorbed, secs);
 	else
 		ksft_print_msg("fault: %s: %u sites failed (%u absorbed), %lds\n",
-			       op->name, sites, absorbed,
-			       (long)(t1.tv_sec - t0.tv_sec));
+			       op->name, sites, absorbed, secs);
 	fflush(stdout);
 	EXPECT_EQ(0u, bad);
 	EXPECT_GE(MAX_SITES, n) TH_LOG("%s: still failing", op->name);

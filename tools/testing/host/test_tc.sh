@@ -10,8 +10,9 @@
 #   2. the same test on engines built with a deliberate fault in the cache
 #      (MUTANTS below: a file of drivers/perf/vpmu/engine, a line of it,
 #      and what it becomes), as many at once as there are CPUs, beside
-#      step 1: each must be caught, by a failed test or a crash.  A line that is no longer in the file fails too, so the
-#      faults follow the code.
+#      step 1: each must be caught, by a failed test or a crash.  A line
+#      that is no longer in the file fails too, so the faults follow the
+#      code.
 [ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
 set -u
 

@@ -82,7 +82,8 @@ purge() {
 	installed_here=()
 	return $rc
 }
-# On an early exit: background boots (boot_bg) stopped, with their harness.
+# On an early exit: background boots (boot_bg) stopped, with the harness
+# scripts they started; a guest already booted ends at its own timeout.
 stop_boots() {
 	local p
 
