@@ -5,7 +5,10 @@
 # output):
 #
 #   - a TAP "not ok" line, its leading blanks and '#' dropped (the vm
-#     tiers indent the guest's, the pkg tier comments them out);
+#     tiers indent the guest's, the pkg tier comments them out), and after
+#     it, in brackets, the last "FILE.c:LINE:" line of the kselftest
+#     harness's before it (what was expected, where), if any since the
+#     test before;
 #   - a vm tier's "NAME: FAIL: REASON" line;
 #
 # a host run's lines prefixed by its program's name, from the "# NAME"
@@ -13,9 +16,18 @@
 
 /^# [^ ]+$/ { run = substr($0, 3) ": " }
 
+/^[ #]*[A-Za-z0-9_.-]+\.c:[0-9]+:/ {
+	why = $0
+	sub(/^[ #]+/, "", why)
+	next
+}
+
+/^[ #]*ok / { why = "" }
+
 /^[ #]*not ok/ || /^[^ ]+: FAIL: / {
 	sub(/^[ #]+/, "")
-	print run $0
+	print run $0 ((why != "" && /not ok/) ? " [" substr(why, 1, 100) "]" : "")
+	why = ""
 	if (++n == 20)
 		exit
 }

@@ -4,8 +4,9 @@
 # test_check_failures.sh - failures.awk, which names in check.sh's summary
 # what failed (TAP): a host run's "not ok" lines under its program's name,
 # the vm tiers' indented "not ok" and "NAME: FAIL:" lines, the pkg tier's
-# commented ones; nothing from a tier whose output has no failure; at most
-# 20 lines.
+# commented ones, each with the kselftest harness's "FILE.c:LINE:" line
+# before it, but one of a test that passed; nothing from a tier whose
+# output has no failure; at most 20 lines.
 set -u
 
 . "$(dirname "$0")/tap.sh"
@@ -43,6 +44,17 @@ vm-6.12: 351 passed, 1 failed
 ' \
 'not ok 7 vpmu_event: bad_config
 vm-6.12: FAIL: test failures: 1 failed
+'
+
+expect "a failed test's harness line, not a passed one's" \
+'  # vpmu_memcg.c:275:Expected 0 (0) == as_user() (109)
+  not ok 1 memcg.run_memory_charged
+  # vpmu_memcg.c:300:Expected 1 (1) == 1 (1)
+  ok 2 memcg.resume_kept
+  not ok 3 memcg.signal_ends_call
+' \
+'not ok 1 memcg.run_memory_charged [vpmu_memcg.c:275:Expected 0 (0) == as_user() (109)]
+not ok 3 memcg.signal_ends_call
 '
 
 expect "the pkg tier's commented failures" \

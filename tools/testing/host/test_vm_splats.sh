@@ -8,8 +8,9 @@
 # through while vpmu_fault runs and only then, and only those: the same
 # WARNING from another caller, another WARNING, or either report under
 # another test is a splat.  A KCSAN report is a splat when either of its
-# stacks has a vpmu frame, and only then (kcsan_foreign).  And the
-# longest programs a run names (slowest, lib/guest.sh).  lib.sh is
+# stacks has a vpmu frame, and only then (kcsan_foreign).  What the
+# reason line says of a splat (splat_head).  And the longest programs a
+# run names (slowest, lib/guest.sh).  lib.sh is
 # bash's; run-tests.sh runs every test_*.sh with sh.
 [ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
 set -u
@@ -142,6 +143,19 @@ expect "a kernel race of KCSAN_KERNEL_RACES under a vpmu frame: none" 0
 under vpmu_stress.sh kcsan_report "rcu_all_qs+0x19/0xf3" \
 	"vpmu_x+0x1/0x2" >"$tmp/log"
 expect "one of its functions racing with vpmu's: its BUG line" 1
+
+# splat_head: the splat's own line, or above a bare "Call Trace:" what
+# happened (here the OOM killer's report), without its timestamp.
+printf '%s\r\n' "[  301.000100] vpmu_memcg invoked oom-killer: gfp_mask=0xcc0(GFP_KERNEL), order=0" \
+	"[  301.000200] CPU: 0 UID: 65534 PID: 812 Comm: vpmu_memcg" \
+	"[  301.000300] Call Trace:" "[  301.000400]  <TASK>" \
+	"[  302.000000] WARNING: CPU: 1 PID: 9 at mm/x.c:1 f+0x1/0x2" >"$tmp/log"
+got=$(splat_head "$tmp/log" 3)
+[ "$got" = "line 3: vpmu_memcg invoked oom-killer: gfp_mask=0xcc0(GFP_KERNEL), order=0" ]
+ok $? "splat_head: above a Call Trace, the OOM killer's line: '$got'"
+got=$(splat_head "$tmp/log" 5)
+[ "$got" = "line 5: WARNING: CPU: 1 PID: 9 at mm/x.c:1 f+0x1/0x2" ]
+ok $? "splat_head: a WARNING's own line: '$got'"
 
 # slowest (lib/guest.sh): a run's five longest programs, from the guest's
 # VPMU-TIME lines only, longest first; nothing from a log without them.

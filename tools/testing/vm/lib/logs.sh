@@ -102,6 +102,24 @@ log_splats() {
 		grep -vxF -f <(fault_reports "$1"; kcsan_foreign "$1") || true
 }
 
+# splat_head LOG LN - what the splat at LOG's line LN is, in a line for
+# the reasons (CI keeps only a run's end): its kernel line, trimmed, or,
+# where that is a bare "Call Trace:", the nearest line above it that says
+# what happened (a WARNING, the OOM killer, an allocation failure); its
+# printk timestamp dropped.
+splat_head() {
+	local log=$1 ln=$2 what=
+	what=$(sed -n "${ln}p" "$log")
+	if [[ $what == *"Call Trace:"* ]]; then
+		what=$(sed -n "$((ln > 12 ? ln - 12 : 1)),${ln}p" "$log" |
+			grep -E 'WARNING|BUG|invoked oom-killer|allocation failure|vmalloc error|Oops' |
+			tail -n 1) || true
+		[ -n "$what" ] || what=$(sed -n "${ln}p" "$log")
+	fi
+	what=$(sed -E 's/^.*\[ *[0-9]+\.[0-9]+\] //' <<<"$what" | tr -d '\r')
+	printf 'line %s: %.120s' "$ln" "$what"
+}
+
 # analyse_log NAME - decide pass/fail from $OUT/serial.log and $QEMU_RC;
 # prints the reasons, then "NAME: N passed, N failed"; returns 1 on failure.
 analyse_log() {
@@ -156,7 +174,8 @@ analyse_log() {
 		printf '%s:%s\n' "$ln" "$(sed -n "${ln}p" "$log")"
 	done >"$OUT/splats"
 	if [ -n "$splats" ]; then
-		reasons+=("kernel splat in the serial log")
+		reasons+=("kernel splat in the serial log: $(splat_head "$log" \
+			"${splats%%$'\n'*}")")
 		failed=$((failed + 1))
 		log "$name: offending kernel log lines ($log):"
 		# Each offending line with context; overlapping blocks merged,
