@@ -8,13 +8,13 @@
 #     tiers indent the guest's, the pkg tier comments them out), and after
 #     it, in brackets, the last "FILE.c:LINE:" line of the kselftest
 #     harness's before it (what was expected, where), if any since the
-#     test before;
+#     test or the host run before;
 #   - a vm tier's "NAME: FAIL: REASON" line;
 #
 # a host run's lines prefixed by its program's name, from the "# NAME"
 # line run-tests.sh prints before each run's output.
 
-/^# [^ ]+$/ { run = substr($0, 3) ": " }
+/^# [^ ]+$/ { run = substr($0, 3) ": "; why = "" }
 
 /^[ #]*[A-Za-z0-9_.-]+\.c:[0-9]+:/ {
 	why = $0
