@@ -65,12 +65,11 @@
 # gives (ELF files, sysfs names), which no kernel changes: they run under
 # KASAN on debug-6.12 and on every stock kernel, 6.1's included.  A
 # whole-suite run takes 770-1,150 s of guest time on a busy machine, so
-# 2,400 s
-# rather than the set's 900 (a run cut short at the end loses its kmemleak
-# scan and fails, as one did at 925 s beside a second make check, and
-# debug-6.12 at 1,500 s in December 2026: its programs took 1.5 times
-# the run before's, its perf scripts 190-230 s each against 60-70 on
-# debug-6.1 in the same make check).
+# 2,400 s rather than the set's 900 (a run cut short at the end loses its
+# kmemleak scan and fails, as one did at 925 s beside a second make
+# check, and debug-6.12 at 1,500 s in December 2026: its programs took
+# 1.5 times the run before's, its perf scripts 190-230 s each against
+# 60-70 on debug-6.1 in the same make check).
 # kcsan-6.12: 6.12 with KCSAN instead of KASAN (debug-kcsan.config), the
 # stress tier and the tests where CPUs, interrupts and sysfs readers meet
 # (testing.rst, "Data races").

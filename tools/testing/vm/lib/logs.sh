@@ -108,13 +108,13 @@ log_splats() {
 # what happened (a WARNING, the OOM killer, an allocation failure); its
 # printk timestamp dropped.
 splat_head() {
-	local log=$1 ln=$2 what=
+	local log=$1 ln=$2 what above
 	what=$(sed -n "${ln}p" "$log")
 	if [[ $what == *"Call Trace:"* ]]; then
-		what=$(sed -n "$((ln > 12 ? ln - 12 : 1)),${ln}p" "$log" |
+		above=$(sed -n "$((ln > 12 ? ln - 12 : 1)),${ln}p" "$log" |
 			grep -E 'WARNING|BUG|invoked oom-killer|allocation failure|vmalloc error|Oops' |
 			tail -n 1) || true
-		[ -n "$what" ] || what=$(sed -n "${ln}p" "$log")
+		what=${above:-$what}
 	fi
 	what=$(sed -E 's/^.*\[ *[0-9]+\.[0-9]+\] //' <<<"$what" | tr -d '\r')
 	printf 'line %s: %.120s' "$ln" "$what"
