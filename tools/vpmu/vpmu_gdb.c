@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vpmu_gdb.c - vpmu-sim --gdb: the GDB remote serial protocol for an RV32
- * ELF program on the host engine (vpmu_gdb.h).
+ * ELF program on the host engine (vpmu_gdb.h): what each packet asks;
+ * the connection and the packets' framing are vpmu_gdb_net.c's.
  *
  * The packets served: qSupported, qXfer:features:read (the target
  * description: org.gnu.gdb.riscv.cpu, x0..x31 and pc; and, if the image
@@ -18,21 +19,16 @@
  * instruction: pc then stays the instruction's (the one at the last
  * instruction boundary), whatever the microcode did to it so far.
  */
-#include <errno.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/socket.h>
 
 #include "vpmu_cli.h"
 #include "vpmu_engine.h"
 #include "vpmu_gdb.h"
 #include "vpmu_gdb_mon.h"
 
-#define GDB_PKT_MAX	4096	/* PacketSize (qSupported) */
-#define GDB_BUF		(2 * GDB_PKT_MAX + 16)	/* a packet, even hex */
 #define GDB_NBP		64	/* breakpoints */
 #define GDB_NWP		8	/* write watchpoints */
 #define GDB_CHUNK	BIT(22)	/* cycles between Ctrl-C polls */
@@ -62,11 +58,8 @@ struct gdb_wp {
 struct gdb {
 	const struct vpmu_gdb_target *t;
 	struct vpmu_elf_end *end;
-	int fd;
+	struct vpmu_gdb_conn c;		/* gdb's connection */
 	uint64_t left;			/* cycles of the budget left */
-	uint8_t in[GDB_BUF];		/* bytes read, not yet taken */
-	size_t in_pos, in_len;
-	bool intr;			/* a Ctrl-C came in */
 	bool dead;			/* stopped for good: the next resume ends */
 	uint32_t bp[GDB_NBP];
 	unsigned int nbp;
@@ -86,147 +79,12 @@ struct gdb {
 /* How a resume ended (gdb_insn(), gdb_resume()); RES_UBP: a micro-PC one */
 enum { RES_STEP, RES_EXIT, RES_DEAD, RES_BP, RES_WP, RES_INTR, RES_UBP };
 
-/* ---- the connection ------------------------------------------------------ */
-
-static bool gdb_send_all(struct gdb *g, const void *p, size_t n)
-{
-	const char *c = p;
-	ssize_t w;
-
-	while (n) {
-		w = send(g->fd, c, n, MSG_NOSIGNAL);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return false;
-		c += w;
-		n -= w;
-	}
-	return true;
-}
-
-/* The next byte from gdb (waiting for it), or -1 at the end. */
-static int gdb_getc(struct gdb *g)
-{
-	ssize_t r;
-
-	if (g->in_pos == g->in_len) {
-		do {
-			r = recv(g->fd, g->in, sizeof(g->in), 0);
-		} while (r < 0 && errno == EINTR);
-		if (r <= 0)
-			return -1;
-		g->in_pos = 0;
-		g->in_len = r;
-	}
-	return g->in[g->in_pos++];
-}
-
-/* Send the packet @body ("$body#ck"); gdb's '+' is read with the next. */
-static bool gdb_put(struct gdb *g, const char *body)
-{
-	static char pkt[GDB_BUF + 8];
-	unsigned int ck = 0;
-	size_t n = strlen(body), i;
-
-	for (i = 0; i < n; i++)
-		ck += (uint8_t)body[i];
-	pkt[0] = '$';
-	memcpy(pkt + 1, body, n);
-	snprintf(pkt + 1 + n, 4, "#%02x", ck & 0xff);
-	return gdb_send_all(g, pkt, n + 4);
-}
-
-/*
- * The next packet's body into @buf (NUL-terminated, acknowledged), or
- * false at the end of the connection.  A Ctrl-C between packets sets
- * g->intr.
- */
-static bool gdb_get(struct gdb *g, char *buf)
-{
-	size_t n;
-	int c;
-
-	for (;;) {
-		c = gdb_getc(g);
-		if (c < 0)
-			return false;
-		if (c == 0x03)
-			g->intr = true;
-		if (c != '$')
-			continue;
-		n = 0;
-		while ((c = gdb_getc(g)) >= 0 && c != '#')
-			if (n < GDB_BUF - 1)
-				buf[n++] = c;
-		buf[n] = 0;
-		if (c < 0 || gdb_getc(g) < 0 || gdb_getc(g) < 0)
-			return false;
-		return gdb_send_all(g, "+", 1);
-	}
-}
-
-/* True if a Ctrl-C is waiting (the bytes before it are dropped). */
-static bool gdb_poll_intr(struct gdb *g)
-{
-	struct pollfd p = { .fd = g->fd, .events = POLLIN };
-	int c;
-
-	while (g->in_pos < g->in_len || poll(&p, 1, 0) > 0) {
-		c = gdb_getc(g);
-		if (c < 0 || c == 0x03)
-			return true;	/* gone: stop, and end at the next read */
-	}
-	return false;
-}
-
-/* ---- hex ----------------------------------------------------------------- */
-
-static int hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-/* @n bytes from the hex at @s into @out; false if short or not hex. */
-static bool unhex(const char *s, uint8_t *out, size_t n)
-{
-	size_t i;
-	int h, l;
-
-	for (i = 0; i < n; i++) {
-		h = hexval(s[2 * i]);
-		l = h < 0 ? -1 : hexval(s[2 * i + 1]);
-		if (l < 0)
-			return false;
-		out[i] = h << 4 | l;
-	}
-	return true;
-}
-
-static char *tohex(char *p, const uint8_t *b, size_t n)
-{
-	static const char d[] = "0123456789abcdef";
-
-	while (n--) {
-		*p++ = d[*b >> 4];
-		*p++ = d[*b++ & 15];
-	}
-	*p = 0;
-	return p;
-}
-
 /* A 32-bit register value as gdb has it: little-endian bytes in hex. */
 static char *reg_hex(char *p, uint32_t v)
 {
 	uint8_t b[4] = { v, v >> 8, v >> 16, v >> 24 };
 
-	return tohex(p, b, 4);
+	return vpmu_gdb_tohex(p, b, 4);
 }
 
 static uint32_t le32(const uint8_t *b)
@@ -315,7 +173,7 @@ static const char *cmd_set_regs(struct gdb *g, const char *s)
 	uint8_t b[33 * 4];
 	unsigned int i;
 
-	if (strlen(s) < 2 * sizeof(b) || !unhex(s, b, sizeof(b)))
+	if (strlen(s) < 2 * sizeof(b) || !vpmu_gdb_unhex(s, b, sizeof(b)))
 		return "E01";
 	for (i = 1; i <= 32; i++)
 		if (!gdb_set_reg(g, i, le32(b + 4 * i)))
@@ -339,7 +197,7 @@ static const char *cmd_set_reg(struct gdb *g, const char *s)
 	unsigned long i = strtoul(s, &end, 16);
 	uint8_t b[4];
 
-	if (*end != '=' || !unhex(end + 1, b, 4) || !gdb_set_reg(g, i, le32(b)))
+	if (*end != '=' || !vpmu_gdb_unhex(end + 1, b, 4) || !gdb_set_reg(g, i, le32(b)))
 		return "E01";
 	return "OK";
 }
@@ -353,11 +211,11 @@ static const char *cmd_mem(struct gdb *g, const char *s, char *out)
 {
 	uint32_t addr, len;
 
-	if (!addr_len(s, &addr, &len) || len > GDB_PKT_MAX)
+	if (!addr_len(s, &addr, &len) || len > VPMU_GDB_PKT_MAX)
 		return "E01";
 	if (!in_mem(g, addr, len))
 		return "E14";
-	tohex(out, g->t->mem + addr, len);
+	vpmu_gdb_tohex(out, g->t->mem + addr, len);
 	return out;
 }
 
@@ -371,7 +229,7 @@ static const char *cmd_set_mem(struct gdb *g, const char *s)
 	if (!in_mem(g, addr, len))
 		return "E14";
 	if (strlen(s + 1) < 2 * (size_t)len ||
-	    !unhex(s + 1, g->t->mem + addr, len))
+	    !vpmu_gdb_unhex(s + 1, g->t->mem + addr, len))
 		return "E01";
 	/* the translation cache compares what it translated again */
 	vpmu_engine_mem_written(g->t->e);
@@ -622,7 +480,7 @@ static int gdb_ustep(struct gdb *g, const char *arg, struct vpmu_buf *out)
 	while (n && r == RES_STEP) {
 		r = gdb_cycle(g, &next);
 		n -= next;
-		if (!(++k % GDB_POLL_INSNS) && gdb_poll_intr(g))
+		if (!(++k % GDB_POLL_INSNS) && vpmu_gdb_poll_intr(&g->c))
 			break;
 	}
 	if (r != RES_STEP) {
@@ -658,7 +516,7 @@ static int gdb_cont_step(struct gdb *g)
 			return RES_BP;
 		if (g->nwp && wp_hit(g))
 			return RES_WP;
-		if (!(++n % GDB_POLL_INSNS) && gdb_poll_intr(g))
+		if (!(++n % GDB_POLL_INSNS) && vpmu_gdb_poll_intr(&g->c))
 			return RES_INTR;
 	}
 }
@@ -681,7 +539,7 @@ static int gdb_cont_fast(struct gdb *g)
 		r = gdb_stopped(g, &s);
 		if (r != RES_STEP)
 			return r;
-		if (gdb_poll_intr(g)) {
+		if (vpmu_gdb_poll_intr(&g->c)) {
 			r = gdb_insn(g, true);
 			return r == RES_STEP ? RES_INTR : r;
 		}
@@ -740,7 +598,7 @@ static const char *gdb_resume(struct gdb *g, bool step, char *out)
 		snprintf(out, 8, "X%02x", gdb_dead_sig(g));
 		return out;
 	}
-	g->intr = false;
+	g->c.intr = false;
 	if (g->pending) {
 		r = g->pending;
 		g->pending = 0;
@@ -826,8 +684,8 @@ static const char *cmd_xfer(const struct gdb *g, const char *s, char *out)
 	if (!addr_len(s + sizeof(pre) - 1, &off, &len))
 		return "E01";
 	target_xml(g, &x);
-	if (len > GDB_PKT_MAX - 2)
-		len = GDB_PKT_MAX - 2;
+	if (len > VPMU_GDB_PKT_MAX - 2)
+		len = VPMU_GDB_PKT_MAX - 2;
 	if (off >= x.len) {
 		strcpy(out, "l");
 	} else {
@@ -844,14 +702,14 @@ static const char *cmd_xfer(const struct gdb *g, const char *s, char *out)
 /* Text for gdb's console: "O" packets of hex. */
 static bool gdb_console(struct gdb *g, const char *p, size_t n)
 {
-	static char pkt[GDB_BUF];
+	static char pkt[VPMU_GDB_BUF];
 	size_t k;
 
 	while (n) {
-		k = n < GDB_PKT_MAX / 2 - 8 ? n : GDB_PKT_MAX / 2 - 8;
+		k = n < VPMU_GDB_PKT_MAX / 2 - 8 ? n : VPMU_GDB_PKT_MAX / 2 - 8;
 		pkt[0] = 'O';
-		tohex(pkt + 1, (const uint8_t *)p, k);
-		if (!gdb_put(g, pkt))
+		vpmu_gdb_tohex(pkt + 1, (const uint8_t *)p, k);
+		if (!vpmu_gdb_put(&g->c, pkt))
 			return false;
 		p += k;
 		n -= k;
@@ -865,11 +723,11 @@ static bool gdb_console(struct gdb *g, const char *p, size_t n)
  */
 static const char *cmd_rcmd(struct gdb *g, const char *s)
 {
-	static char cmd[GDB_PKT_MAX];
+	static char cmd[VPMU_GDB_PKT_MAX];
 	struct vpmu_buf out = { 0 };
 	size_t n = strlen(s) / 2;
 
-	if (n >= sizeof(cmd) || !unhex(s, (uint8_t *)cmd, n))
+	if (n >= sizeof(cmd) || !vpmu_gdb_unhex(s, (uint8_t *)cmd, n))
 		return "E01";
 	cmd[n] = 0;
 	if (!strncmp(cmd, "ustep", 5) && (!cmd[5] || cmd[5] == ' '))
@@ -975,37 +833,23 @@ static int gdb_detached(struct gdb *g)
 	return 0;
 }
 
-/*
- * After the program's end, gdb's ack and whatever else it sends, until
- * it closes the connection (a second at most): closed first, a Unix
- * socket would give gdb's ack EPIPE.
- */
-static void gdb_drain(struct gdb *g)
-{
-	struct pollfd p = { .fd = g->fd, .events = POLLIN };
-
-	g->in_pos = g->in_len;
-	while (poll(&p, 1, 1000) > 0 && gdb_getc(g) >= 0)
-		g->in_pos = g->in_len;
-}
-
 /* Packets until the program ends or gdb ends the session. */
 static int gdb_session(struct gdb *g)
 {
-	static char buf[GDB_BUF], out[GDB_BUF];
+	static char buf[VPMU_GDB_BUF], out[VPMU_GDB_BUF];
 	const char *reply;
 
-	while (gdb_get(g, buf)) {
+	while (vpmu_gdb_get(&g->c, buf)) {
 		out[0] = 0;
 		reply = gdb_cmd(g, buf, out);
 		if (!reply) {
-			gdb_put(g, "OK");
+			vpmu_gdb_put(&g->c, "OK");
 			return buf[0] == 'D' ? gdb_detached(g) : VPMU_GDB_KILLED;
 		}
-		if (!gdb_put(g, reply))
+		if (!vpmu_gdb_put(&g->c, reply))
 			break;
 		if (reply[0] == 'W' || reply[0] == 'X') {
-			gdb_drain(g);
+			vpmu_gdb_drain(&g->c);
 			return 0;
 		}
 	}
@@ -1027,15 +871,15 @@ int vpmu_gdb_run(const struct vpmu_gdb_target *t, struct vpmu_elf_end *end)
 	g->fresh = true;
 	vpmu_gdb_mon_open(&g->mon, t->img, t->img_len);
 	g->csrs = vpmu_gdb_mon_has_ctr(&g->mon);
-	g->fd = vpmu_gdb_accept(t->where);
-	if (g->fd < 0) {
+	g->c.fd = vpmu_gdb_accept(t->where);
+	if (g->c.fd < 0) {
 		vpmu_gdb_mon_close(&g->mon);
 		free(g);
 		return -1;
 	}
 	ret = gdb_session(g);
 	vpmu_gdb_mon_close(&g->mon);
-	close(g->fd);
+	close(g->c.fd);
 	free(g);
 	return ret;
 }

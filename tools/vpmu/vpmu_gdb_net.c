@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vpmu_gdb_net.c - vpmu-sim --gdb: where gdb connects, a TCP port on the
- * loopback or a Unix socket (vpmu_gdb_net.h).
+ * vpmu_gdb_net.c - vpmu-sim --gdb: gdb's connection, a TCP port on the
+ * loopback or a Unix socket, and the remote protocol's packets on it
+ * (vpmu_gdb_net.h).
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <poll.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -26,6 +28,8 @@ int vpmu_gdb_check_where(const char *arg)
 	port = strtoul(arg, &end, 10);
 	return *arg && !*end && port && port <= 65535 ? 0 : -1;
 }
+
+/* ---- the connection ---------------------------------------------------------- */
 
 /* A listening socket on @where, or -1 after saying why. */
 static int gdb_listen(const char *where)
@@ -74,4 +78,141 @@ int vpmu_gdb_accept(const char *where)
 	if (!strncmp(where, "unix:", 5))
 		unlink(where + 5);
 	return fd;
+}
+
+/* ---- packets --------------------------------------------------------------- */
+
+static bool gdb_send_all(struct vpmu_gdb_conn *g, const void *p, size_t n)
+{
+	const char *c = p;
+	ssize_t w;
+
+	while (n) {
+		w = send(g->fd, c, n, MSG_NOSIGNAL);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return false;
+		c += w;
+		n -= w;
+	}
+	return true;
+}
+
+/* The next byte from gdb (waiting for it), or -1 at the end. */
+static int gdb_getc(struct vpmu_gdb_conn *g)
+{
+	ssize_t r;
+
+	if (g->in_pos == g->in_len) {
+		do {
+			r = recv(g->fd, g->in, sizeof(g->in), 0);
+		} while (r < 0 && errno == EINTR);
+		if (r <= 0)
+			return -1;
+		g->in_pos = 0;
+		g->in_len = r;
+	}
+	return g->in[g->in_pos++];
+}
+
+/* Send the packet @body ("$body#ck"); gdb's '+' is read with the next. */
+bool vpmu_gdb_put(struct vpmu_gdb_conn *g, const char *body)
+{
+	static char pkt[VPMU_GDB_BUF + 8];
+	unsigned int ck = 0;
+	size_t n = strlen(body), i;
+
+	for (i = 0; i < n; i++)
+		ck += (uint8_t)body[i];
+	pkt[0] = '$';
+	memcpy(pkt + 1, body, n);
+	snprintf(pkt + 1 + n, 4, "#%02x", ck & 0xff);
+	return gdb_send_all(g, pkt, n + 4);
+}
+
+bool vpmu_gdb_get(struct vpmu_gdb_conn *g, char *buf)
+{
+	size_t n;
+	int c;
+
+	for (;;) {
+		c = gdb_getc(g);
+		if (c < 0)
+			return false;
+		if (c == 0x03)
+			g->intr = true;
+		if (c != '$')
+			continue;
+		n = 0;
+		while ((c = gdb_getc(g)) >= 0 && c != '#')
+			if (n < VPMU_GDB_BUF - 1)
+				buf[n++] = c;
+		buf[n] = 0;
+		if (c < 0 || gdb_getc(g) < 0 || gdb_getc(g) < 0)
+			return false;
+		return gdb_send_all(g, "+", 1);
+	}
+}
+
+bool vpmu_gdb_poll_intr(struct vpmu_gdb_conn *g)
+{
+	struct pollfd p = { .fd = g->fd, .events = POLLIN };
+	int c;
+
+	while (g->in_pos < g->in_len || poll(&p, 1, 0) > 0) {
+		c = gdb_getc(g);
+		if (c < 0 || c == 0x03)
+			return true;	/* gone: stop, and end at the next read */
+	}
+	return false;
+}
+
+/* ---- hex ----------------------------------------------------------------- */
+
+static int hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+bool vpmu_gdb_unhex(const char *s, uint8_t *out, size_t n)
+{
+	size_t i;
+	int h, l;
+
+	for (i = 0; i < n; i++) {
+		h = hexval(s[2 * i]);
+		l = h < 0 ? -1 : hexval(s[2 * i + 1]);
+		if (l < 0)
+			return false;
+		out[i] = h << 4 | l;
+	}
+	return true;
+}
+
+char *vpmu_gdb_tohex(char *p, const uint8_t *b, size_t n)
+{
+	static const char d[] = "0123456789abcdef";
+
+	while (n--) {
+		*p++ = d[*b >> 4];
+		*p++ = d[*b++ & 15];
+	}
+	*p = 0;
+	return p;
+}
+
+void vpmu_gdb_drain(struct vpmu_gdb_conn *g)
+{
+	struct pollfd p = { .fd = g->fd, .events = POLLIN };
+
+	g->in_pos = g->in_len;
+	while (poll(&p, 1, 1000) > 0 && gdb_getc(g) >= 0)
+		g->in_pos = g->in_len;
 }

@@ -1,10 +1,27 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * vpmu_gdb_net.h - vpmu-sim --gdb: where gdb connects, a TCP port on the
- * loopback or a Unix socket.
+ * vpmu_gdb_net.h - vpmu-sim --gdb: gdb's connection, a TCP port on the
+ * loopback or a Unix socket, and the remote serial protocol's framing on
+ * it: packets ("$body#checksum", acknowledged), Ctrl-C, and the hex their
+ * bodies carry binary in.  What the packets mean is vpmu_gdb.c's.
  */
 #ifndef _VPMU_GDB_NET_H
 #define _VPMU_GDB_NET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define VPMU_GDB_PKT_MAX	4096	/* PacketSize (qSupported) */
+#define VPMU_GDB_BUF	(2 * VPMU_GDB_PKT_MAX + 16)	/* a packet, even hex */
+
+/* A connection to gdb: its socket and the bytes read from it. */
+struct vpmu_gdb_conn {
+	int fd;
+	uint8_t in[VPMU_GDB_BUF];	/* bytes read, not yet taken */
+	size_t in_pos, in_len;
+	bool intr;			/* a Ctrl-C came between packets */
+};
 
 /* 0 if @arg is a valid --gdb argument: a port 1..65535 or unix:PATH. */
 int vpmu_gdb_check_where(const char *arg);
@@ -14,5 +31,31 @@ int vpmu_gdb_check_where(const char *arg);
  * why not.
  */
 int vpmu_gdb_accept(const char *where);
+
+/* Send the packet @body ("$body#ck"); gdb's '+' is read with the next. */
+bool vpmu_gdb_put(struct vpmu_gdb_conn *c, const char *body);
+
+/*
+ * The next packet's body into @buf (VPMU_GDB_BUF bytes, NUL-terminated,
+ * acknowledged), or false at the end of the connection.  A Ctrl-C
+ * between packets sets c->intr.
+ */
+bool vpmu_gdb_get(struct vpmu_gdb_conn *c, char *buf);
+
+/* True if a Ctrl-C is waiting (the bytes before it are dropped). */
+bool vpmu_gdb_poll_intr(struct vpmu_gdb_conn *c);
+
+/*
+ * After the program's end, gdb's ack and whatever else it sends, until
+ * it closes the connection (a second at most): closed first, a Unix
+ * socket would give gdb's ack EPIPE.
+ */
+void vpmu_gdb_drain(struct vpmu_gdb_conn *c);
+
+/* @n bytes from the hex at @s into @out; false if short or not hex. */
+bool vpmu_gdb_unhex(const char *s, uint8_t *out, size_t n);
+
+/* @n bytes at @b as hex at @p, NUL-terminated; the pointer to the NUL. */
+char *vpmu_gdb_tohex(char *p, const uint8_t *b, size_t n);
 
 #endif /* _VPMU_GDB_NET_H */
