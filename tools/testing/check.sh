@@ -10,7 +10,7 @@
 #              then tools/testing/vm/demo.sh (make demo) -> "demo: N
 #              passed, N failed"
 #   debug      tools/testing/vm/vm-check.sh debug -> debug-6.1,
-#              debug-6.12-fault, debug-6.12, debug-6.1-fault, kcsan-6.12;
+#              debug-6.12-fault, debug-6.12, kcsan-6.12, debug-6.1-fault;
 #              then tools/testing/vm/kcsan-selfcheck.sh -> "kcsan
 #              self-check: ok"
 #              (one line per flavour of that set in
