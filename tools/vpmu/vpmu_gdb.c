@@ -598,7 +598,6 @@ static const char *gdb_resume(struct gdb *g, bool step, char *out)
 		snprintf(out, 8, "X%02x", gdb_dead_sig(g));
 		return out;
 	}
-	g->c.intr = false;
 	if (g->pending) {
 		r = g->pending;
 		g->pending = 0;

@@ -29,7 +29,7 @@ int vpmu_gdb_check_where(const char *arg)
 	return *arg && !*end && port && port <= 65535 ? 0 : -1;
 }
 
-/* ---- the connection ---------------------------------------------------------- */
+/* ---- the connection ----------------------------------------------------- */
 
 /* A listening socket on @where, or -1 after saying why. */
 static int gdb_listen(const char *where)
@@ -80,15 +80,15 @@ int vpmu_gdb_accept(const char *where)
 	return fd;
 }
 
-/* ---- packets --------------------------------------------------------------- */
+/* ---- packets ------------------------------------------------------------ */
 
-static bool gdb_send_all(struct vpmu_gdb_conn *g, const void *p, size_t n)
+static bool gdb_send_all(struct vpmu_gdb_conn *conn, const void *p, size_t n)
 {
 	const char *c = p;
 	ssize_t w;
 
 	while (n) {
-		w = send(g->fd, c, n, MSG_NOSIGNAL);
+		w = send(conn->fd, c, n, MSG_NOSIGNAL);
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w <= 0)
@@ -100,24 +100,24 @@ static bool gdb_send_all(struct vpmu_gdb_conn *g, const void *p, size_t n)
 }
 
 /* The next byte from gdb (waiting for it), or -1 at the end. */
-static int gdb_getc(struct vpmu_gdb_conn *g)
+static int gdb_getc(struct vpmu_gdb_conn *conn)
 {
 	ssize_t r;
 
-	if (g->in_pos == g->in_len) {
+	if (conn->in_pos == conn->in_len) {
 		do {
-			r = recv(g->fd, g->in, sizeof(g->in), 0);
+			r = recv(conn->fd, conn->in, sizeof(conn->in), 0);
 		} while (r < 0 && errno == EINTR);
 		if (r <= 0)
 			return -1;
-		g->in_pos = 0;
-		g->in_len = r;
+		conn->in_pos = 0;
+		conn->in_len = r;
 	}
-	return g->in[g->in_pos++];
+	return conn->in[conn->in_pos++];
 }
 
 /* Send the packet @body ("$body#ck"); gdb's '+' is read with the next. */
-bool vpmu_gdb_put(struct vpmu_gdb_conn *g, const char *body)
+bool vpmu_gdb_put(struct vpmu_gdb_conn *conn, const char *body)
 {
 	static char pkt[VPMU_GDB_BUF + 8];
 	unsigned int ck = 0;
@@ -128,47 +128,54 @@ bool vpmu_gdb_put(struct vpmu_gdb_conn *g, const char *body)
 	pkt[0] = '$';
 	memcpy(pkt + 1, body, n);
 	snprintf(pkt + 1 + n, 4, "#%02x", ck & 0xff);
-	return gdb_send_all(g, pkt, n + 4);
+	return gdb_send_all(conn, pkt, n + 4);
 }
 
-bool vpmu_gdb_get(struct vpmu_gdb_conn *g, char *buf)
+bool vpmu_gdb_get(struct vpmu_gdb_conn *conn, char *buf)
 {
 	size_t n;
 	int c;
 
 	for (;;) {
-		c = gdb_getc(g);
+		c = gdb_getc(conn);
 		if (c < 0)
 			return false;
-		if (c == 0x03)
-			g->intr = true;
 		if (c != '$')
 			continue;
 		n = 0;
-		while ((c = gdb_getc(g)) >= 0 && c != '#')
+		while ((c = gdb_getc(conn)) >= 0 && c != '#')
 			if (n < VPMU_GDB_BUF - 1)
 				buf[n++] = c;
 		buf[n] = 0;
-		if (c < 0 || gdb_getc(g) < 0 || gdb_getc(g) < 0)
+		if (c < 0 || gdb_getc(conn) < 0 || gdb_getc(conn) < 0)
 			return false;
-		return gdb_send_all(g, "+", 1);
+		return gdb_send_all(conn, "+", 1);
 	}
 }
 
-bool vpmu_gdb_poll_intr(struct vpmu_gdb_conn *g)
+bool vpmu_gdb_poll_intr(struct vpmu_gdb_conn *conn)
 {
-	struct pollfd p = { .fd = g->fd, .events = POLLIN };
+	struct pollfd p = { .fd = conn->fd, .events = POLLIN };
 	int c;
 
-	while (g->in_pos < g->in_len || poll(&p, 1, 0) > 0) {
-		c = gdb_getc(g);
+	while (conn->in_pos < conn->in_len || poll(&p, 1, 0) > 0) {
+		c = gdb_getc(conn);
 		if (c < 0 || c == 0x03)
 			return true;	/* gone: stop, and end at the next read */
 	}
 	return false;
 }
 
-/* ---- hex ----------------------------------------------------------------- */
+void vpmu_gdb_drain(struct vpmu_gdb_conn *conn)
+{
+	struct pollfd p = { .fd = conn->fd, .events = POLLIN };
+
+	conn->in_pos = conn->in_len;
+	while (poll(&p, 1, 1000) > 0 && gdb_getc(conn) >= 0)
+		conn->in_pos = conn->in_len;
+}
+
+/* ---- hex ---------------------------------------------------------------- */
 
 static int hexval(int c)
 {
@@ -206,13 +213,4 @@ char *vpmu_gdb_tohex(char *p, const uint8_t *b, size_t n)
 	}
 	*p = 0;
 	return p;
-}
-
-void vpmu_gdb_drain(struct vpmu_gdb_conn *g)
-{
-	struct pollfd p = { .fd = g->fd, .events = POLLIN };
-
-	g->in_pos = g->in_len;
-	while (poll(&p, 1, 1000) > 0 && gdb_getc(g) >= 0)
-		g->in_pos = g->in_len;
 }

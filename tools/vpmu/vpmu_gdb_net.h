@@ -20,7 +20,6 @@ struct vpmu_gdb_conn {
 	int fd;
 	uint8_t in[VPMU_GDB_BUF];	/* bytes read, not yet taken */
 	size_t in_pos, in_len;
-	bool intr;			/* a Ctrl-C came between packets */
 };
 
 /* 0 if @arg is a valid --gdb argument: a port 1..65535 or unix:PATH. */
@@ -33,24 +32,25 @@ int vpmu_gdb_check_where(const char *arg);
 int vpmu_gdb_accept(const char *where);
 
 /* Send the packet @body ("$body#ck"); gdb's '+' is read with the next. */
-bool vpmu_gdb_put(struct vpmu_gdb_conn *c, const char *body);
+bool vpmu_gdb_put(struct vpmu_gdb_conn *conn, const char *body);
 
 /*
  * The next packet's body into @buf (VPMU_GDB_BUF bytes, NUL-terminated,
- * acknowledged), or false at the end of the connection.  A Ctrl-C
- * between packets sets c->intr.
+ * acknowledged), or false at the end of the connection.  Anything
+ * between packets is dropped: a Ctrl-C counts only while the program
+ * runs (vpmu_gdb_poll_intr()).
  */
-bool vpmu_gdb_get(struct vpmu_gdb_conn *c, char *buf);
+bool vpmu_gdb_get(struct vpmu_gdb_conn *conn, char *buf);
 
 /* True if a Ctrl-C is waiting (the bytes before it are dropped). */
-bool vpmu_gdb_poll_intr(struct vpmu_gdb_conn *c);
+bool vpmu_gdb_poll_intr(struct vpmu_gdb_conn *conn);
 
 /*
  * After the program's end, gdb's ack and whatever else it sends, until
  * it closes the connection (a second at most): closed first, a Unix
  * socket would give gdb's ack EPIPE.
  */
-void vpmu_gdb_drain(struct vpmu_gdb_conn *c);
+void vpmu_gdb_drain(struct vpmu_gdb_conn *conn);
 
 /* @n bytes from the hex at @s into @out; false if short or not hex. */
 bool vpmu_gdb_unhex(const char *s, uint8_t *out, size_t n);
