@@ -95,7 +95,8 @@
 # long debug-6.12-fault first, then debug-6.12 beside the latter, then
 # kcsan-6.12 before the short debug-6.1-fault, which fills the end of the
 # lane debug-6.12-fault took (the other way round, kcsan-6.12 started
-# last, alone, after debug-6.12-fault had ended: 125 s more).
+# last, alone, after debug-6.12-fault had ended: 125 s more by the guest
+# times of the make check before).
 VM_FLAVOURS='
 6.1               vm-6.1            stock  6.1         all        @slub
 6.12              vm-6.12           stock  6.12        kselftest  @slub
