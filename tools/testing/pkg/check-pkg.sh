@@ -24,8 +24,9 @@
 #      and run the kselftests against them, every one on 6.12 (built in
 #      linux-source-6.12's tree), vpmu_registered, vpmu_run and
 #      vpmu_lifetime elsewhere (VPMU_PKG_VM_TESTS; VPMU_PKG_VM=0 skips
-#      the boots; they run in the background, one at a time, beside the
-#      steps after them, and are reported before step 6): none fails,
+#      the boots; they run in the background, two at a time
+#      (VPMU_VM_JOBS), beside the steps after them, and are reported
+#      before step 6): none fails,
 #      none skips for a missing file;
 #      a kernel older than 6.1, or one without CONFIG_PERF_EVENTS, is
 #      skipped (dkms.conf's BUILD_EXCLUSIVE_*);
@@ -299,16 +300,23 @@ boot_dkms_module() {
 
 # boot_bg KVER KO - boot_dkms_module KVER KO in the background, beside
 # what the script goes on with (the next DKMS build, the trixie steps): the
-# whole suite on 6.12 is half the tier's time.  The boots take turns (one
-# guest at a time, as their harness runs share its build files: a lock);
-# each one's lines wait in a file for boot_report, its tests as "TAP
-# STATUS NAME" lines.
+# whole suite on 6.12 is half the tier's time.  The boots run two at a
+# time (VPMU_VM_JOBS, as the vm tier's; TCG runs a guest on one host
+# thread), each taking a free slot (a lock of its own) as one ends, so
+# that the short boots go on beside the long one; each one's lines wait
+# in a file for boot_report, its tests as "TAP STATUS NAME" lines.
 boot_bg() {
 	local out=$tmp/boot-${#boot_pids[@]}.out
 
 	(
-		exec 9>"$tmp/boot.lock"
-		flock 9
+		slots=${VPMU_VM_JOBS:-2}
+		while :; do
+			for ((s = 0; s < slots; s++)); do
+				exec 9>"$tmp/boot.slot.$s"
+				flock -n 9 && break 2
+			done
+			sleep 1
+		done
 		ok() { printf 'TAP %s %s\n' "$1" "$2"; }
 		boot_dkms_module "$@"
 	) >"$out" 2>&1 &

@@ -42,9 +42,14 @@ ensure_host_deps
 build_userspace
 rc=0
 names=()
-# The names a 7.x kernel's last runs found, and the preparations' marks.
+# The names these kernels' last runs found (a 7.x kernel's).  The
+# preparations' marks are this check's own: two checks may run at once
+# (the pkg tier's boots, each its own kernel and run name).
 mkdir -p "$VM_OUT"
-rm -f "$VM_OUT"/*.name "$VM_OUT"/prepared.*
+for k in "${kernels[@]}"; do
+	rm -f "$VM_OUT/$k.name"
+done
+marks=$(mktemp -d "$VM_OUT/.marks.XXXXXX")
 # The kernels are prepared one at a time, in the background, each marked
 # (prepared.I, holding its run's name: 7.x is named by the version its
 # preparation found) when done, so that a kernel's guests boot as soon
@@ -55,12 +60,12 @@ rm -f "$VM_OUT"/*.name "$VM_OUT"/prepared.*
 		# A failure here shows up again, with its result line, in
 		# the run.
 		"$VM_DIR/run-kernel.sh" --prepare "${kernels[i]}" || true
-		flavour_name "${kernels[i]}" >"$VM_OUT/prepared.$i.tmp"
-		mv "$VM_OUT/prepared.$i.tmp" "$VM_OUT/prepared.$i"
+		flavour_name "${kernels[i]}" >"$marks/prepared.$i.tmp"
+		mv "$marks/prepared.$i.tmp" "$marks/prepared.$i"
 	done
 ) &
 preparing=$!
-trap 'kill "$preparing" 2>/dev/null' EXIT
+trap 'kill "$preparing" 2>/dev/null; rm -rf "$marks"' EXIT
 
 jobs=${VPMU_VM_JOBS:-2}
 n=${#kernels[@]}
@@ -74,8 +79,8 @@ while [ "$shown" -lt "$n" ]; do
 		[ -f "$VM_OUT/${names[i]}.rc" ] || running=$((running + 1))
 	done
 	while [ "$next" -lt "$n" ] && [ "$running" -lt "$jobs" ] &&
-	      [ -f "$VM_OUT/prepared.$next" ]; do
-		names[next]=$(cat "$VM_OUT/prepared.$next")
+	      [ -f "$marks/prepared.$next" ]; do
+		names[next]=$(cat "$marks/prepared.$next")
 		mkdir -p "$VM_OUT"
 		rm -f "$VM_OUT/${names[next]}.rc"
 		log "starting ${names[next]}"
@@ -96,6 +101,7 @@ while [ "$shown" -lt "$n" ]; do
 done
 wait
 trap - EXIT
+rm -rf "$marks"
 for name in "${names[@]}"; do
 	echo "kernel $name: $(cat "$VM_OUT/$name/kernel" 2>/dev/null || echo unknown)"
 done

@@ -117,7 +117,14 @@ ksft_headers() {
 # build_userspace - selftests and (when they exist) tools, built once per
 # run in a host tree copy; sets USER_SRC.
 build_userspace() {
+	local lock
+
 	ksft_headers
+	# Checks that run at once (the pkg tier's boots) share the copy:
+	# one builds while the others wait, then find it built.
+	mkdir -p "$VM_SRC"
+	exec {lock}>"$VM_SRC/host.lock"
+	flock "$lock"
 	USER_SRC=$(sync_tree host)
 	export USER_SRC KSFT_INC
 	log "building selftests"
@@ -137,6 +144,7 @@ build_userspace() {
 	else
 		log "tools/vpmu has no Makefile yet; no tools in the guest"
 	fi
+	exec {lock}>&-
 }
 
 # --- the kselftest target in a kernel tree ----------------------------------
