@@ -133,6 +133,7 @@ done
 # as "STATUS WHAT".
 mutant() {
 	local d=$tmp/m$1 file=$2 line=$3 repl=$4 what=$5 f objs=() rc first
+	local t0=$SECONDS
 
 	mkdir -p "$d"
 	cp -r "$VPMU" "$d/vpmu"
@@ -161,7 +162,7 @@ mutant() {
 	[ -z "$first" ] && [ "$rc" -gt 128 ] && [ "$rc" != 137 ] &&
 		first="the run crashed (signal $((rc - 128)))"
 	[ "$rc" != 0 ] && [ -n "$first" ]
-	echo "$? fault \"$what\" caught: ${first:-not caught}" >"$d/ok"
+	echo "$? fault \"$what\" caught: ${first:-not caught} ($((SECONDS - t0)) s)" >"$d/ok"
 }
 
 jobs_max=${HOST_JOBS:-$(nproc 2>/dev/null || echo 1)}
