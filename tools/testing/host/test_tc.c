@@ -838,6 +838,8 @@ int main(int argc, char **argv)
 		       "a register set where a run yielded: the next starts interpreting (%u programs%s%s)",
 		       seen, first < k ? "; not " : "",
 		       first < k ? progs[first].name : "");
+		if (first < k && first_fail)
+			return tap_done();
 	}
 	for (i = 0; i < k; i++) {
 		for (s = 0; s < NSETUPS; s++) {
