@@ -603,7 +603,7 @@ static int decode(const struct pdis *p, uint32_t word,
 
 static bool labelled(const struct pdis *p, int64_t addr)
 {
-	return addr >= 0 && addr <= p->size && !(addr % 4) &&
+	return p->ref && addr >= 0 && addr <= p->size && !(addr % 4) &&
 	       p->ref[addr / 4];
 }
 
@@ -737,4 +737,21 @@ int vpmu_dis_prog(const void *prog, size_t prog_len, const void *img,
 		vpmu_buf_printf(out, "L%04x:\n", p.size);
 	free(p.ref);
 	return 0;
+}
+
+int vpmu_dis_insn(const void *img, size_t img_len, uint32_t word,
+		  uint32_t addr, struct vpmu_buf *out)
+{
+	struct vpmu_image_insn in;
+	struct vpmu_buf diag = { 0 };
+	struct pdis p = { 0 };	/* no labels: targets are addresses */
+	int ret = -1;
+
+	if (!vpmu_img_view(&p.v, img, img_len, &diag) &&
+	    decode(&p, word, &in) >= 0) {
+		print_insn(out, &p, &in, word, addr);
+		ret = 0;
+	}
+	vpmu_buf_free(&diag);
+	return ret;
 }

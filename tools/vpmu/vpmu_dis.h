@@ -10,6 +10,7 @@
 #define _VPMU_DIS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "vpmu_buf.h"
 
@@ -35,5 +36,15 @@ int vpmu_dis_uwords(const void *img, size_t len, struct vpmu_buf *out,
  */
 int vpmu_dis_prog(const void *prog, size_t prog_len, const void *img,
 		  size_t img_len, struct vpmu_buf *out, struct vpmu_buf *diag);
+
+/*
+ * One instruction word @word at @addr as vpmu_dis_prog() prints it, under
+ * the declarations of the image @img, branch and jump targets as
+ * addresses (there are no labels): vpmu-sim --gdb's monitor dis.  0, or
+ * -1 (nothing appended) if the image cannot be read or declares no
+ * instruction that encodes @word.
+ */
+int vpmu_dis_insn(const void *img, size_t img_len, uint32_t word,
+		  uint32_t addr, struct vpmu_buf *out);
 
 #endif /* _VPMU_DIS_H */
