@@ -208,6 +208,9 @@ static void parse_args(int argc, char **argv, struct opts *o)
 			vpmu_bad_option(argv, c);
 		}
 	}
+	/* one run, the ext line as it starts: gdb's stops cut no run */
+	if (o->gdb && (o->com.runs != 1 || o->com.ext_at))
+		vpmu_usage_error("--gdb runs once, with no --ext-at");
 	if (optind == argc)
 		vpmu_usage_error("no program file given");
 	if (optind != argc - 1)
@@ -257,6 +260,8 @@ struct sim {
 	uint8_t *mem;
 	struct vpmu_engine *e;
 	struct vpmu_hu_prog hu;	/* --hu, --hu-file; n = 0: none */
+	const struct vpmu_ucode *uc;	/* the image, for --gdb's monitor */
+	bool killed;		/* --gdb: gdb killed the run */
 };
 
 /* The event counts .expect lines check (struct vpmu_runner.event). */
@@ -436,12 +441,48 @@ static void sim_run(struct vpmu_engine *e, const struct opts *o,
 }
 
 /*
+ * --gdb: the run as gdb says (vpmu_gdb_run()), the program file's HALT
+ * its exit; how it stopped in @stop, as sim_run() says it.  0, or -1
+ * after saying why not: gdb could not connect, or killed it (@sim->killed).
+ */
+static int prog_gdb(struct sim *sim, struct vpmu_stop *stop)
+{
+	const struct opts *o = sim->o;
+	struct vpmu_gdb_target t = {
+		.where = o->gdb, .e = sim->e, .mem = sim->mem,
+		.mem_size = sim->v->h.mem_size, .budget = o->com.budget,
+		.prog = true,
+	};
+	struct vpmu_elf_end end;
+	int ret;
+
+	t.img = vpmu_ucode_bytes(sim->uc, &t.img_len);	/* for the monitor */
+	vpmu_engine_set_ext(sim->e, o->com.ext);
+	ret = vpmu_gdb_run(&t, &end);
+	if (ret) {
+		sim->killed = ret == VPMU_GDB_KILLED;
+		if (sim->killed && !o->com.quiet)
+			vpmu_err(NULL, 0, "killed by gdb");
+		return -1;
+	}
+	memset(stop, 0, sizeof(*stop));
+	stop->reason = end.st.stop;
+	stop->code = end.st.code;
+	stop->addr = end.st.addr;
+	stop->ipc = end.st.ipc;
+	stop->cycles = end.cycles;
+	/* the next microword, or the one that stopped it (HALT, TRAP, FAULT) */
+	stop->upc = vpmu_engine_upc(sim->e);
+	return 0;
+}
+
+/*
  * One run from fresh memory (struct vpmu_runner.run); fills @r as the
- * kernel would.  Always 0.
+ * kernel would.  0, or with --gdb -1 if it did not end (prog_gdb()).
  */
 static int run_once(void *ctx, struct vpmu_run *r, double *secs)
 {
-	const struct sim *sim = ctx;
+	struct sim *sim = ctx;
 	const struct vpmu_prog_view *v = sim->v;
 	const struct opts *o = sim->o;
 	struct vpmu_engine *e = sim->e;
@@ -458,7 +499,12 @@ static int run_once(void *ctx, struct vpmu_run *r, double *secs)
 			  o->com.super || v->h.flags & VPMU_PROG_F_SUPER ?
 			  VPMU_MODE_SUPER : VPMU_MODE_USER);
 	t0 = vpmu_now();
-	sim_run(e, o, &stop);
+	if (o->gdb) {
+		if (prog_gdb(sim, &stop))
+			return -1;
+	} else {
+		sim_run(e, o, &stop);
+	}
 	*secs = vpmu_now() - t0;
 	r->cycles = stop.cycles;
 	r->stop = stop.reason;
@@ -783,7 +829,10 @@ static int prog_main(const struct opts *o, const char *path,
 		abort();
 	rn.mem = sim.mem;
 	rn.done = sim.hu.n ? print_hu : NULL;
+	sim.uc = uc;
 	ret = vpmu_runner_loop(&rn);
+	if (sim.killed)
+		ret = VPMU_GDB_EXIT_KILLED;
 	vpmu_engine_destroy(sim.e);
 	vpmu_ucode_free(uc);
 	free(sim.mem);

@@ -18,6 +18,17 @@
  * A micro-PC breakpoint or a ustep stops the program inside an
  * instruction: pc then stays the instruction's (the one at the last
  * instruction boundary), whatever the microcode did to it so far.
+ *
+ * A vpmu program file (vpmu32) gets the same packets.  gdb knows no
+ * vpmu32, and takes no target description whose architecture it does not
+ * know; r0..r31 and pc have the shape of RV32's x0..x31 and pc, so the
+ * description is riscv:rv32's, under RISC-V's names (r1 and r2, the link
+ * register and stack pointer by vpmu32's convention, are ra and sp there
+ * too), and a feature of its own, org.vpmu.vpmu32, adds the engine's
+ * registers (eng_regs[]).  gdb's disassembler is RISC-V's: monitor dis
+ * disassembles the program under the image's own declarations.  Write
+ * watchpoints are served when the image is vpmu32 (its stores are
+ * decoded); under another image gdb watches by single steps itself.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +36,7 @@
 #include <unistd.h>
 
 #include "vpmu_cli.h"
+#include "vpmu_dis.h"
 #include "vpmu_engine.h"
 #include "vpmu_gdb.h"
 #include "vpmu_gdb_mon.h"
@@ -43,6 +55,44 @@
 #define GDB_REG_PC	32
 #define GDB_REG_CSR	65
 #define GDB_CSR_CTR	0xc00
+
+/*
+ * A program file's engine registers (org.vpmu.vpmu32) from gdb's number
+ * GDB_REG_ENG on, where RISC-V's FP registers would be: this target has
+ * none.  None is named as a RISC-V register is (t0..t6 and s1 are x
+ * registers' names there, so the micro temporaries are ut0..ut7 and the
+ * register-select latches latch_*).  Only the micro temporaries can be
+ * written (vpmu_engine_set_reg()); mode and upc are no operands.
+ */
+#define GDB_REG_ENG	33
+#define ENG_MODE	64	/* past the operand codes */
+#define ENG_UPC		65
+
+static const struct {
+	const char *name;
+	unsigned int opnd;	/* VPMU_OPND_*, ENG_MODE, ENG_UPC */
+} eng_regs[] = {
+	{ "ir", VPMU_OPND_IR },
+	{ "ipc", VPMU_OPND_IPC },
+	{ "flags", VPMU_OPND_FLAGS },
+	{ "mode", ENG_MODE },
+	{ "upc", ENG_UPC },
+	{ "latch_ds", VPMU_OPND_DS },
+	{ "latch_s1", VPMU_OPND_S1 },
+	{ "latch_s2", VPMU_OPND_S2 },
+	{ "ut0", VPMU_OPND_T0 },
+	{ "ut1", VPMU_OPND_T0 + 1 },
+	{ "ut2", VPMU_OPND_T0 + 2 },
+	{ "ut3", VPMU_OPND_T0 + 3 },
+	{ "ut4", VPMU_OPND_T0 + 4 },
+	{ "ut5", VPMU_OPND_T0 + 5 },
+	{ "ut6", VPMU_OPND_T0 + 6 },
+	{ "ut7", VPMU_OPND_T0 + 7 },
+};
+
+/* vpmu32's stores (Documentation/vpmu/toolchain.rst, "Encoding") */
+#define V32_OP_SB	0x18
+#define V32_OP_SW	0x1a
 
 /* Signals in stop replies, as gdb numbers them. */
 #define GDB_SIGINT	2
@@ -73,6 +123,7 @@ struct gdb {
 	bool fresh;			/* the microword at upc not begun */
 	bool at_ubp;			/* stopped by a micro-PC breakpoint */
 	bool csrs;			/* the image reads counter CSRs (CTR) */
+	bool vpmu32;			/* a program file under vpmu32 */
 	int pending;			/* a ustep's end, for the next resume */
 };
 
@@ -127,11 +178,28 @@ static uint32_t gdb_csr(const struct gdb *g, unsigned int csr)
 	return csr & VPMU_CTR_SEL_HIGH ? v >> 32 : (uint32_t)v;
 }
 
-/* Is @i a register of the target description: x0..x31, pc, a CSR? */
+/* The engine register eng_regs[@k] of a program file. */
+static uint32_t gdb_eng_reg(const struct gdb *g, unsigned int k)
+{
+	unsigned int opnd = eng_regs[k].opnd;
+
+	if (opnd == ENG_MODE)
+		return vpmu_engine_mode(g->t->e);
+	if (opnd == ENG_UPC)
+		return vpmu_engine_upc(g->t->e);
+	return vpmu_engine_reg(g->t->e, opnd);
+}
+
+/*
+ * Is @i a register of the target description: x0..x31, pc, a CSR, a
+ * program file's engine register?
+ */
 static bool gdb_has_reg(const struct gdb *g, unsigned long i)
 {
 	unsigned long csr = i - GDB_REG_CSR - GDB_CSR_CTR;
 
+	if (g->t->prog && i >= GDB_REG_ENG)
+		return i - GDB_REG_ENG < ARRAY_SIZE(eng_regs);
 	return i <= GDB_REG_PC || (i >= GDB_REG_CSR + GDB_CSR_CTR && g->csrs &&
 				   (csr & ~(unsigned long)VPMU_CTR_SEL_HIGH) <=
 				   VPMU_CTR_SEL_MASK);
@@ -139,6 +207,8 @@ static bool gdb_has_reg(const struct gdb *g, unsigned long i)
 
 static uint32_t gdb_reg(const struct gdb *g, unsigned int i)
 {
+	if (i > GDB_REG_PC && g->t->prog)
+		return gdb_eng_reg(g, i - GDB_REG_ENG);
 	if (i > GDB_REG_PC)
 		return gdb_csr(g, i - GDB_REG_CSR - GDB_CSR_CTR);
 	if (i == GDB_REG_PC && g->mid)
@@ -148,15 +218,24 @@ static uint32_t gdb_reg(const struct gdb *g, unsigned int i)
 }
 
 /*
- * Write x@i (pc: only its own value, as G sends it); false if the engine
- * cannot (pc: the next instruction is fetched already; the counter CSRs,
- * read only as the image makes them).
+ * Write x@i (pc: only its own value, as G sends it), or a program file's
+ * micro temporary; false if the engine cannot (pc: the next instruction
+ * is fetched already; the counter CSRs, read only as the image makes
+ * them; the engine's other registers).
  */
 static bool gdb_set_reg(struct gdb *g, unsigned int i, uint32_t v)
 {
+	unsigned int opnd;
+
 	if (i == GDB_REG_PC)
 		return v == gdb_reg(g, GDB_REG_PC);
-	return i < 32 && !vpmu_engine_set_reg(g->t->e, VPMU_OPND_R0 + i, v);
+	if (i < 32)
+		return !vpmu_engine_set_reg(g->t->e, VPMU_OPND_R0 + i, v);
+	if (!g->t->prog || !gdb_has_reg(g, i))
+		return false;
+	opnd = eng_regs[i - GDB_REG_ENG].opnd;
+	return opnd >= VPMU_OPND_T0 && opnd < VPMU_OPND_T0 + 8 &&
+	       !vpmu_engine_set_reg(g->t->e, opnd, v);
 }
 
 static void cmd_regs(struct gdb *g, char *out)
@@ -299,6 +378,9 @@ static const char *cmd_point(struct gdb *g, const char *s, bool insert)
 	case '1':
 		return bp_set(g, addr, insert);
 	case '2':
+		/* stores of another image's instruction set are not known */
+		if (g->t->prog && !g->vpmu32)
+			return "";
 		return wp_set(g, addr, kind, insert);
 	default:
 		return "";
@@ -344,9 +426,24 @@ static uint32_t store_at(const struct gdb *g, uint32_t insn, uint32_t *addr)
 }
 
 /*
+ * The same for the vpmu32 instruction @insn: SB, SH, SW (S format:
+ * imm16 at the top, rs1 in bits 11..15, a byte offset).
+ */
+static uint32_t v32_store_at(const struct gdb *g, uint32_t insn,
+			     uint32_t *addr)
+{
+	uint32_t op = insn & 0x3f;
+
+	if (op < V32_OP_SB || op > V32_OP_SW)
+		return 0;
+	*addr = gdb_reg(g, insn >> 11 & 31) + (int16_t)(insn >> 16);
+	return 1u << (op - V32_OP_SB);
+}
+
+/*
  * True if the instruction at pc stores to a watched location (hit_wp
  * set): gdb takes a RISC-V watchpoint before the store, and steps over
- * it itself.
+ * it itself (a vpmu32 program's as well: gdb thinks it RISC-V).
  */
 static bool wp_hit(struct gdb *g)
 {
@@ -357,7 +454,8 @@ static bool wp_hit(struct gdb *g)
 	if (!in_mem(g, pc, 4))
 		return false;
 	insn = le32(g->t->mem + pc);
-	n = store_at(g, insn, &addr);
+	n = g->t->prog ? v32_store_at(g, insn, &addr) :
+		store_at(g, insn, &addr);
 	for (i = 0; n && i < g->nwp; i++) {
 		w = &g->wp[i];
 		if (addr < w->addr + w->len && w->addr < addr + n) {
@@ -390,7 +488,14 @@ static int gdb_stopped(struct gdb *g, const struct vpmu_stop *s)
 	};
 	if (s->reason == VPMU_STOP_BUDGET)
 		return g->left ? RES_STEP : RES_DEAD;
-	if (s->reason != VPMU_STOP_TRAP || s->code != VPMU_RV_TRAP_ECALL)
+	if (g->t->prog && s->reason == VPMU_STOP_HALT) {
+		/* a program file's end: vpmu-sim reports the run, exits 0 */
+		end->res.exited = true;
+		end->res.status = 0;
+		return RES_EXIT;
+	}
+	/* a program file has no system calls: its TRAP stops it */
+	if (g->t->prog || s->reason != VPMU_STOP_TRAP || s->code != VPMU_RV_TRAP_ECALL)
 		return RES_DEAD;
 	for (i = 0; i < 32; i++)
 		x[i] = vpmu_engine_reg(e, VPMU_OPND_R0 + i);
@@ -553,7 +658,8 @@ static int gdb_dead_sig(const struct gdb *g)
 
 	if (st->stop == VPMU_RUN_BUDGET)
 		return GDB_SIGXCPU;
-	if (st->stop == VPMU_RUN_TRAP && st->code == VPMU_RV_TRAP_EBREAK)
+	if (!g->t->prog && st->stop == VPMU_RUN_TRAP &&
+	    st->code == VPMU_RV_TRAP_EBREAK)
 		return GDB_SIGTRAP;
 	if (st->stop == VPMU_RUN_TRAP || st->stop == VPMU_RUN_HALT)
 		return GDB_SIGILL;
@@ -589,11 +695,17 @@ static const char *stop_reply(struct gdb *g, int r, char *out)
 	return out;
 }
 
-/* s (@step) or c: the stop reply, or after a stop for good "X<sig>". */
+/*
+ * s (@step) or c: the stop reply, or after a stop for good "X<sig>" (an
+ * RV32 program: vpmu-sim exits as if killed by it), for a program file
+ * "W00" (vpmu-sim reports that stop, and exits 0).
+ */
 static const char *gdb_resume(struct gdb *g, bool step, char *out)
 {
 	int r;
 
+	if (g->dead && g->t->prog)
+		return "W00";
 	if (g->dead) {
 		snprintf(out, 8, "X%02x", gdb_dead_sig(g));
 		return out;
@@ -639,7 +751,8 @@ static void csr_name(char *buf, size_t size, unsigned int sel)
 
 /*
  * The target description: a 32-bit RISC-V with x0..x31 and pc, and the
- * counter CSRs if the image reads them.
+ * counter CSRs if the image reads them; a program file's engine
+ * registers.
  */
 static void target_xml(const struct gdb *g, struct vpmu_buf *x)
 {
@@ -649,13 +762,30 @@ static void target_xml(const struct gdb *g, struct vpmu_buf *x)
 	vpmu_buf_printf(x, "<?xml version=\"1.0\"?>\n"
 			"<!DOCTYPE target SYSTEM \"gdb-target.dtd\">\n"
 			"<target version=\"1.0\">\n"
-			"<architecture>riscv:rv32</architecture>\n"
-			"<feature name=\"org.gnu.gdb.riscv.cpu\">\n");
+			"<architecture>riscv:rv32</architecture>\n");
+	/*
+	 * gdb single-steps a RISC-V under an OS (its default one, without an
+	 * ELF file) by breakpoints after the instruction it decodes: s
+	 * packets need none
+	 */
+	if (g->t->prog)
+		vpmu_buf_printf(x, "<osabi>none</osabi>\n");
+	vpmu_buf_printf(x, "<feature name=\"org.gnu.gdb.riscv.cpu\">\n");
 	for (i = 0; i < 32; i++)
 		vpmu_buf_printf(x, "<reg name=\"%s\" bitsize=\"32\" type=\"%s\" regnum=\"%u\"/>\n",
 				reg_names[i], i == 2 ? "data_ptr" : "int", i);
 	vpmu_buf_printf(x, "<reg name=\"pc\" bitsize=\"32\" type=\"code_ptr\" regnum=\"%u\"/>\n"
 			"</feature>\n", GDB_REG_PC);
+	if (g->t->prog) {
+		vpmu_buf_printf(x, "<feature name=\"org.vpmu.vpmu32\">\n");
+		for (i = 0; i < ARRAY_SIZE(eng_regs); i++)
+			vpmu_buf_printf(x,
+					"<reg name=\"%s\" bitsize=\"32\" type=\"%s\" regnum=\"%u\" group=\"vpmu\"/>\n",
+					eng_regs[i].name,
+					eng_regs[i].opnd == VPMU_OPND_IPC ?
+					"code_ptr" : "int", GDB_REG_ENG + i);
+		vpmu_buf_printf(x, "</feature>\n");
+	}
 	if (g->csrs) {
 		vpmu_buf_printf(x, "<feature name=\"org.gnu.gdb.riscv.csr\">\n");
 		for (sel = 0; sel <= (VPMU_CTR_SEL_HIGH | VPMU_CTR_SEL_MASK); sel++) {
@@ -698,6 +828,36 @@ static const char *cmd_xfer(const struct gdb *g, const char *s, char *out)
 	return out;
 }
 
+/* monitor dis's most instructions: a screenful or two */
+#define GDB_DIS_MAX	64
+
+/*
+ * monitor dis [N]: a program file's N instructions (1 by default) from
+ * pc on, each as vpmu-dis lists it (the image's declarations): gdb's
+ * x/i would disassemble them as RISC-V.
+ */
+static void gdb_dis(struct gdb *g, const char *arg, struct vpmu_buf *out)
+{
+	unsigned long n = *arg ? strtoul(arg, NULL, 0) : 1, k;
+	uint32_t pc = gdb_reg(g, GDB_REG_PC), addr, word;
+
+	if (!g->t->prog) {
+		vpmu_buf_printf(out,
+				"monitor dis: vpmu program files only (x/i disassembles RV32)\n");
+		return;
+	}
+	if (n > GDB_DIS_MAX)
+		n = GDB_DIS_MAX;
+	for (k = 0, addr = pc; k < n && in_mem(g, addr, 4); k++, addr += 4) {
+		word = le32(g->t->mem + addr);
+		vpmu_buf_printf(out, "%s0x%04x: %08x  ", addr == pc ? "=> " : "   ",
+				addr, word);
+		if (vpmu_dis_insn(g->t->img, g->t->img_len, word, addr, out))
+			vpmu_buf_printf(out, ".word 0x%08x", word);
+		vpmu_buf_put(out, "\n", 1);
+	}
+}
+
 /* Text for gdb's console: "O" packets of hex. */
 static bool gdb_console(struct gdb *g, const char *p, size_t n)
 {
@@ -731,6 +891,8 @@ static const char *cmd_rcmd(struct gdb *g, const char *s)
 	cmd[n] = 0;
 	if (!strncmp(cmd, "ustep", 5) && (!cmd[5] || cmd[5] == ' '))
 		gdb_ustep(g, cmd + 5 + strspn(cmd + 5, " "), &out);
+	else if (!strncmp(cmd, "dis", 3) && (!cmd[3] || cmd[3] == ' '))
+		gdb_dis(g, cmd + 3 + strspn(cmd + 3, " "), &out);
 	else
 		vpmu_gdb_mon_cmd(&g->mon, g->t->e, cmd, &out);
 	gdb_console(g, out.p ? out.p : "", out.len);
@@ -869,7 +1031,9 @@ int vpmu_gdb_run(const struct vpmu_gdb_target *t, struct vpmu_elf_end *end)
 	g->bpc = vpmu_engine_reg(t->e, VPMU_OPND_PC);
 	g->fresh = true;
 	vpmu_gdb_mon_open(&g->mon, t->img, t->img_len);
-	g->csrs = vpmu_gdb_mon_has_ctr(&g->mon);
+	g->csrs = !t->prog && vpmu_gdb_mon_has_ctr(&g->mon);
+	g->vpmu32 = t->prog && g->mon.have_img &&
+		    !strncmp(g->mon.hi.v.h.name, "vpmu32", VPMU_IMAGE_NAME_LEN);
 	g->c.fd = vpmu_gdb_accept(t->where);
 	if (g->c.fd < 0) {
 		vpmu_gdb_mon_close(&g->mon);

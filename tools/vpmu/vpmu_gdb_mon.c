@@ -11,6 +11,8 @@
  *   monitor ubreak UPC|LABEL a micro-PC breakpoint
  *   monitor udelete [UPC|LABEL]  delete one, or all
  *   monitor ustep [N]        (vpmu_gdb.c) N microwords, 1 by default
+ *   monitor dis [N]          (vpmu_gdb.c) a program file's N instructions
+ *                            from pc on
  */
 #include <stdlib.h>
 #include <string.h>
@@ -188,6 +190,6 @@ int vpmu_gdb_mon_cmd(struct vpmu_gdb_mon *m, struct vpmu_engine *e,
 	if (n == 7 && !strncmp(cmd, "udelete", 7))
 		return mon_ubreak(m, arg, false, out);
 	vpmu_buf_printf(out, "monitor commands: upc, ustep [N], counters,");
-	vpmu_buf_printf(out, " ubreak UPC|LABEL, udelete [UPC|LABEL]\n");
+	vpmu_buf_printf(out, " ubreak UPC|LABEL, udelete [UPC|LABEL], dis [N]\n");
 	return strcmp(cmd, "help") ? -1 : 0;
 }
