@@ -1,0 +1,341 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# test_gdb_vprg_cli.sh - vpmu-sim --gdb on a vpmu32 program file (TAP):
+# gdb-multiarch with no ELF file (target remote only), the target
+# description's riscv:rv32 shape and its org.vpmu.vpmu32 registers.  The
+# program, assembled here with vpmu-as, gives each register a value the
+# test computes itself:
+#
+#   - a breakpoint at an address (break *0x100) stops there; x0..x31 and
+#     pc are the values the program's arithmetic gives them, and what
+#     vpmu-sim -v -b C prints for an undebugged run of the C cycles
+#     monitor counters shows there (which stops at the same pc); mode,
+#     ipc and ir (the word vpmu-dis lists at 0x100) are shown too;
+#   - monitor dis lists the instructions at pc as vpmu-dis does;
+#   - a register and memory written, read back, and restored;
+#   - stepi over an addi and over a taken branch: pc the next
+#     instruction, the branch's target;
+#   - a write watchpoint fires at the store to its word (not at the store
+#     beside it), with the value stored;
+#   - continue to the HALT: gdb sees the exit ("exited normally"), and
+#     vpmu-sim exits 0 and prints what an undebugged run prints (stop,
+#     cycles, pc, all registers, every event total);
+#   - a TRAP (sret in user mode) is a SIGILL stop, the next continue the
+#     exit; vpmu-sim prints the trap, as undebugged;
+#   - at the protocol's level (bash's /dev/tcp): Ctrl-C stops an endless
+#     loop (T02), k kills it (exit 137); the budget's end is T18, then
+#     W00 (vpmu-sim exits 0, stop budget);
+#   - --gdb with -r 2 refused (exit 125).
+#
+# Skipped without gdb-multiarch (test_gdb_cli.sh installs it).
+[ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
+set -u
+
+. "$(dirname "$0")/tap.sh"
+GDB=${GDB_MULTIARCH:-gdb-multiarch}
+if ! command -v "$GDB" >/dev/null 2>&1; then
+	echo "ok 1 - vpmu-sim --gdb on a vpmu32 program # SKIP no $GDB"
+	echo "1..1"
+	exit 0
+fi
+tap_build vpmu-sim vpmu-as vpmu-dis
+
+# The program: r1..r29 = 37 * N - 500, r30 and r31 from lui/ori and mul,
+# then at 0x100 a loop of three, two stores and the HALT.
+img=$tmp/default.vpmu
+{
+	printf '\t.entry start\n\t.memsize 0x400\nstart:\n'
+	for i in $(seq 29); do
+		printf '\taddi r%d, r0, %d\n' "$i" $((37 * i - 500))
+	done
+	cat <<'EOT'
+	lui r30, 0x8123
+	ori r30, r30, 0x4567
+	mul r31, r29, r28
+	j stage
+	.org 0x100
+stage:	addi r3, r0, 3		// 0x100
+loop:	addi r3, r3, -1		// 0x104
+	bne r3, r0, loop	// 0x108
+	addi r4, r0, slot	// 0x10c
+	sw r31, 0(r4)		// 0x110: the word beside the watched one
+	sw r30, 4(r4)		// 0x114: the watched word
+	halt			// 0x118
+	.org 0x200
+slot:	.word 0, 0
+EOT
+} >"$tmp/prog.s"
+"$BIN/vpmu-as" -o "$img" "$UCODE_SRC" &&
+	"$BIN/vpmu-as" -m "$img" -o "$tmp/prog.vprg" "$tmp/prog.s" &&
+	"$BIN/vpmu-dis" -m "$img" "$tmp/prog.vprg" >"$tmp/prog.dis"
+ok $? "the program (vpmu-as -m), its listing (vpmu-dis -m)"
+
+# The registers at 0x100, as the program computes them: "xN 0xVALUE"
+for i in $(seq 0 31); do
+	case $i in
+	0)	v=0 ;;
+	30)	v=$((0x81234567)) ;;
+	31)	v=$(((37 * 29 - 500) * (37 * 28 - 500))) ;;
+	*)	v=$((37 * i - 500)) ;;
+	esac
+	printf 'x%d 0x%08x\n' "$i" $((v & 0xffffffff))
+done >"$tmp/want.regs"
+echo "pc 0x00000100" >>"$tmp/want.regs"
+
+# listed ADDR - "TEXT|WORD": the listing's instruction at ADDR, its
+# labels (Lxxxx) as the addresses they are
+listed() {
+	awk -v a="$(printf '%04x:' "$1")" 'NF > 2 && $(NF - 1) == a { w = $NF
+		sub(/^\t/, ""); sub(/[ \t]*\/\/.*/, ""); print $0 "|" w }' \
+		"$tmp/prog.dis" | sed -E 's/\<L0*([0-9a-f]+)\>/0x\1/g'
+}
+
+# listening FILE - wait until vpmu-sim says in FILE that it listens
+listening() {
+	for _ in $(seq 100); do
+		grep -q 'waiting for gdb' "$1" && return
+		sleep 0.1
+	done
+}
+
+# serve NAME PROG [OPTION...] - vpmu-sim -E -v --gdb on the Unix socket
+# $tmp/NAME.sock for PROG, in the background (its pid in vpid, its
+# stdout and stderr in $tmp/NAME.out and .err), once it listens
+serve() {
+	local name=$1 prog=$2
+
+	shift 2
+	rm -f "$tmp/$name.err"
+	timeout 120 "$BIN/vpmu-sim" -E -v "$@" --gdb="unix:$tmp/$name.sock" \
+		"$prog" >"$tmp/$name.out" 2>"$tmp/$name.err" &
+	vpid=$!
+	listening "$tmp/$name.err"
+}
+
+# session NAME - gdb's session ($tmp/NAME.cmds) against $tmp/NAME.sock,
+# no file, into $tmp/NAME.gdb
+session() {
+	timeout 120 "$GDB" -batch -nx -ex 'set pagination off' \
+		-ex "target remote $tmp/$1.sock" -x "$tmp/$1.cmds" \
+		>"$tmp/$1.gdb" 2>&1
+}
+
+# section NAME - the session's lines after "@NAME" up to the next "@"
+section() {
+	awk -v s="@$1" '$0 == s { on = 1; next } /^@/ { on = 0 } on' \
+		"$tmp/main.gdb"
+}
+
+{
+	echo 'break *0x100'
+	echo 'continue'
+	echo 'echo @regs\n'
+	for i in $(seq 0 31); do
+		printf 'printf "x%d 0x%%08x\\n", $x%d\n' "$i" "$i"
+	done
+	echo 'printf "pc 0x%08x\n", $pc'
+	echo 'echo @eng\n'
+	echo 'printf "mode %d ipc 0x%x ir 0x%08x\n", $mode, $ipc, $ir'
+	echo 'echo @counters\n'
+	echo 'monitor counters'
+	echo 'echo @dis\n'
+	echo 'monitor dis 3'
+	echo 'echo @write\n'
+	echo 'set $x5 = 0x1234abcd'
+	echo 'set {unsigned int}0x300 = 0xfeedbeef'
+	echo 'set $ut7 = 0x55'
+	echo 'printf "x5 0x%08x mem 0x%08x ut7 0x%x\n", $x5, *(unsigned int *)0x300, $ut7'
+	printf 'set $x5 = %d\n' $((37 * 5 - 500))
+	echo 'set {unsigned int}0x300 = 0'
+	echo 'set $ut7 = 0'
+	echo 'echo @stepi\n'
+	echo 'stepi'
+	echo 'printf "pc 0x%x x3 %d\n", $pc, $x3'
+	echo 'stepi'
+	echo 'stepi'
+	echo 'printf "pc 0x%x x3 %d\n", $pc, $x3'
+	echo 'delete'
+	echo 'echo @watch\n'
+	echo 'watch *(unsigned int *)0x204'
+	echo 'continue'
+	echo 'printf "pc 0x%x\n", $pc'
+	echo 'delete'
+	echo 'echo @end\n'
+	echo 'continue'
+} >"$tmp/main.cmds"
+
+serve main "$tmp/prog.vprg"
+session main
+wait $vpid
+vrc=$?
+"$BIN/vpmu-sim" -E -v "$tmp/prog.vprg" >"$tmp/undebugged.out"
+urc=$?
+
+section regs >"$tmp/got.regs"
+grep -q '^Breakpoint 1, 0x00000100 in ' "$tmp/main.gdb" &&
+	diff "$tmp/want.regs" "$tmp/got.regs" >"$tmp/regs.diff"
+st=$?
+ok $st "break *0x100: x0..x31 and pc the program's values"
+[ $st = 0 ] || sed 's/^/# /' "$tmp/regs.diff" "$tmp/main.gdb" | head -60
+
+# vpmu-sim -v -b C: r0..r31 and pc after the cycles the stop took
+cyc=$(section counters | awk '$1 == "cycles" { print $2 }')
+"$BIN/vpmu-sim" -v -b "${cyc:-0}" "$tmp/prog.vprg" >"$tmp/b.out"
+while read -r k r v _; do
+	case $k in
+	reg)	printf 'x%s 0x%08x\n' "${r#r}" "$v" ;;
+	pc)	printf 'pc 0x%08x\n' $((r)) ;;
+	esac
+done <"$tmp/b.out" >"$tmp/b.regs"
+[ -n "$cyc" ] && grep -q '^stop budget' "$tmp/b.out" &&
+	diff <(sort "$tmp/b.regs") <(sort "$tmp/got.regs") >"$tmp/b.diff"
+st=$?
+ok $st "the same as vpmu-sim -v -b $cyc prints (monitor counters' cycles)"
+[ $st = 0 ] || sed 's/^/# /' "$tmp/b.diff" "$tmp/b.out"
+
+ir=$(listed 0x100 | sed 's/.*|//')
+[ "$(section eng)" = "mode 0 ipc 0x100 ir 0x$ir" ]
+ok $? "org.vpmu.vpmu32: mode user, ipc 0x100, ir the listed word ($ir)"
+
+for a in 0x100 0x104 0x108; do
+	IFS='|' read -r t w < <(listed $a)
+	[ $a = 0x100 ] && m='=> ' || m='   '
+	printf '%s0x%04x: %s  %s\n' "$m" $((a)) "$w" "$t"
+done >"$tmp/want.dis"
+section dis | diff "$tmp/want.dis" - >"$tmp/dis.diff"
+st=$?
+ok $st "monitor dis 3: the instructions at pc as vpmu-dis lists them"
+[ $st = 0 ] || sed 's/^/# /' "$tmp/dis.diff"
+
+[ "$(section write)" = "x5 0x1234abcd mem 0xfeedbeef ut7 0x55" ]
+ok $? "a register, memory and a micro temporary written and read back"
+
+[ "$(section stepi | tr '\n' ' ')" = "0x00000104 in ?? () pc 0x104 x3 3 0x00000108 in ?? () 0x00000104 in ?? () pc 0x104 x3 2 " ]
+st=$?
+ok $st "stepi: an addi to the next instruction, a taken bne to its target"
+[ $st = 0 ] || section stepi | sed 's/^/# /'
+
+section watch >"$tmp/watch"
+grep -q '^New value = 2166572391$' "$tmp/watch" &&
+	grep -q '^Old value = 0$' "$tmp/watch" &&
+	[ "$(tail -n 1 "$tmp/watch")" = "pc 0x118" ]
+st=$?
+ok $st "a write watchpoint: the store to its word (at 0x114), not the one beside"
+[ $st = 0 ] || sed 's/^/# /' "$tmp/watch"
+
+grep -q '^\[Inferior 1 (Remote target) exited normally\]' "$tmp/main.gdb" &&
+	[ "$vrc" = 0 ] && [ "$urc" = 0 ] &&
+	grep -q '^stop halt$' "$tmp/undebugged.out" &&
+	grep -q '^event insns [1-9]' "$tmp/undebugged.out" &&
+	diff "$tmp/undebugged.out" "$tmp/main.out" >"$tmp/out.diff"
+st=$?
+ok $st "the HALT: exited normally, exit $vrc, the output (every count) an undebugged run's"
+[ $st = 0 ] || sed 's/^/# /' "$tmp/out.diff" "$tmp/main.err"
+
+# A TRAP: sret in user mode
+printf '\t.entry start\nstart:\taddi r1, r0, 9\n\tsret\n\thalt\n' \
+	>"$tmp/trap.s"
+"$BIN/vpmu-as" -m "$img" -o "$tmp/trap.vprg" "$tmp/trap.s"
+printf 'continue\nprintf "pc 0x%%x x1 %%d\\n", $pc, $x1\ncontinue\n' \
+	>"$tmp/trap.cmds"
+serve trap "$tmp/trap.vprg"
+session trap
+wait $vpid
+vrc=$?
+"$BIN/vpmu-sim" -E -v "$tmp/trap.vprg" >"$tmp/trap.want"
+grep -q '^Program received signal SIGILL' "$tmp/trap.gdb" &&
+	grep -q '^pc 0x4 x1 9$' "$tmp/trap.gdb" &&
+	grep -q 'exited normally' "$tmp/trap.gdb" && [ "$vrc" = 0 ] &&
+	grep -q '^stop trap 2$' "$tmp/trap.out" &&
+	diff "$tmp/trap.want" "$tmp/trap.out" >/dev/null
+st=$?
+ok $st "a TRAP (sret in user mode): SIGILL at its pc, then the exit; output as undebugged"
+[ $st = 0 ] || sed 's/^/# /' "$tmp/trap.gdb" "$tmp/trap.out"
+
+# put BODY - send the packet $BODY#checksum to fd 3
+put() {
+	local b=$1 s=0 i
+
+	for ((i = 0; i < ${#b}; i++)); do
+		s=$(((s + $(printf '%d' "'${b:i:1}")) & 255))
+	done
+	printf '$%s#%02x' "$b" "$s" >&3
+}
+
+# reply - the body of the next packet on fd 3 (acks skipped), in $body
+reply() {
+	local c
+
+	body=
+	while IFS= read -r -N1 -t 10 c <&3 && [ "$c" != '$' ]; do :; done
+	while IFS= read -r -N1 -t 10 c <&3 && [ "$c" != '#' ]; do
+		body+=$c
+	done
+	read -r -N2 -t 10 c <&3
+}
+
+# a free TCP port (none listening on it now, if ss can tell)
+port() {
+	local p
+
+	for _ in $(seq 20); do
+		p=$((20000 + RANDOM % 20000))
+		command -v ss >/dev/null 2>&1 || break
+		ss -Htln "sport = :$p" 2>/dev/null | grep -q . || break
+	done
+	echo "$p"
+}
+
+# raw PORT BUDGET - vpmu-sim --gdb=PORT -b BUDGET on the endless loop,
+# fd 3 to it
+raw() {
+	rm -f "$tmp/raw.err"
+	timeout 120 "$BIN/vpmu-sim" -b "$2" --gdb="$1" "$tmp/loop.vprg" \
+		>"$tmp/raw.out" 2>"$tmp/raw.err" &
+	vpid=$!
+	listening "$tmp/raw.err"
+	exec 3<>"/dev/tcp/127.0.0.1/$1"
+}
+
+printf '\t.entry start\nstart:\taddi r1, r1, 1\n\tj start\n' >"$tmp/loop.s"
+"$BIN/vpmu-as" -m "$img" -o "$tmp/loop.vprg" "$tmp/loop.s"
+p=$(port)
+raw "$p" 100G
+put c
+sleep 0.5
+printf '\003' >&3
+reply
+r1=$body
+put p20
+reply
+r2=$body
+put k
+reply
+exec 3<&-
+wait $vpid
+vrc=$?
+[ "$r1" = T02 ] && [[ $r2 =~ ^0[04]000000$ ]] && [ "$vrc" = 137 ] &&
+	grep -q 'killed by gdb' "$tmp/raw.err"
+ok $? "Ctrl-C stops the endless loop ($r1, pc $r2), k kills it (exit $vrc)"
+
+p=$(port)
+raw "$p" 1M
+put c
+reply
+r1=$body
+put c
+reply
+r2=$body
+exec 3<&-
+wait $vpid
+vrc=$?
+[ "$r1" = T18 ] && [ "$r2" = W00 ] && [ "$vrc" = 0 ] &&
+	grep -q '^stop budget$' "$tmp/raw.out"
+ok $? "the budget's end: $r1 (SIGXCPU), then $r2; exit $vrc, stop budget"
+
+"$BIN/vpmu-sim" -r 2 --gdb=1 "$tmp/prog.vprg" >/dev/null 2>"$tmp/usage.err"
+[ $? = 125 ] && grep -q -- '--gdb runs once' "$tmp/usage.err"
+ok $? "--gdb with -r 2 refused (exit 125)"
+
+tap_done
