@@ -103,9 +103,12 @@ static void usage(void)
 "      --chunk=CYCLES    ELF: run in pieces of at most CYCLES cycles, as\n"
 "                        /dev/vpmu does in the kernel, translating between\n"
 "                        them (the same results)\n"
-"      --gdb=PORT        ELF: wait for gdb on localhost:PORT (or\n"
+"      --gdb=PORT        wait for gdb on localhost:PORT (or\n"
 "                        --gdb=unix:PATH, a Unix socket) and run the\n"
-"                        program as it says (GDB remote protocol)\n"
+"                        program as it says (GDB remote protocol); gdb\n"
+"                        sees a .vprg as a riscv:rv32 target (r0..r31 as\n"
+"                        x0..x31, the engine's registers beside them):\n"
+"                        its x/i is RISC-V's, 'monitor dis' vpmu32's\n"
 "  -h, --help            this text\n"
 "      --version         show the version and exit\n"
 "\n"
@@ -134,7 +137,7 @@ struct opts {
 	bool stats;		/* --stats, ELF programs */
 	bool no_tc;		/* --no-tc */
 	uint64_t chunk;		/* --chunk, ELF programs; 0: none */
-	const char *gdb;	/* --gdb, ELF programs; NULL: none */
+	const char *gdb;	/* --gdb; NULL: none */
 };
 
 enum {
