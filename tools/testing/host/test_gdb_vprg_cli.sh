@@ -334,7 +334,9 @@ vrc=$?
 	grep -q '^stop budget$' "$tmp/raw.out"
 ok $? "the budget's end: $r1 (SIGXCPU), then $r2; exit $vrc, stop budget"
 
-"$BIN/vpmu-sim" -r 2 --gdb=1 "$tmp/prog.vprg" >/dev/null 2>"$tmp/usage.err"
+# bounded: were it taken, it would wait for gdb
+timeout 10 "$BIN/vpmu-sim" -r 2 --gdb="unix:$tmp/usage.sock" "$tmp/prog.vprg" \
+	>/dev/null 2>"$tmp/usage.err"
 [ $? = 125 ] && grep -q -- '--gdb runs once' "$tmp/usage.err"
 ok $? "--gdb with -r 2 refused (exit 125)"
 
