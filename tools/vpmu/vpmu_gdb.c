@@ -116,6 +116,8 @@ struct gdb {
 	struct gdb_wp wp[GDB_NWP];
 	unsigned int nwp;
 	uint32_t hit_wp;		/* the watchpoint that stopped it */
+	bool at_wp;			/* stopped by one, its store not run */
+	u64 wp_insns;			/* VPMU_EV_INSNS at that stop */
 	struct vpmu_gdb_mon mon;	/* micro-PC breakpoints, the image */
 	u64 insns;			/* VPMU_EV_INSNS at the last cycle */
 	uint32_t bpc;			/* pc at the last boundary */
@@ -441,9 +443,11 @@ static uint32_t v32_store_at(const struct gdb *g, uint32_t insn,
 }
 
 /*
- * True if the instruction at pc stores to a watched location (hit_wp
- * set): gdb takes a RISC-V watchpoint before the store, and steps over
- * it itself (a vpmu32 program's as well: gdb thinks it RISC-V).
+ * True if the instruction at pc, not yet run, stores to a watched
+ * location (hit_wp set): the store is decoded before it runs, as a
+ * RISC-V hardware watchpoint fires before the store; gdb then removes
+ * its watchpoints, steps over the store and shows the new value (a
+ * vpmu32 program's as well: gdb thinks it RISC-V).
  */
 static bool wp_hit(struct gdb *g)
 {
@@ -696,6 +700,18 @@ static const char *stop_reply(struct gdb *g, int r, char *out)
 }
 
 /*
+ * True if the store at pc is the one a watchpoint stopped the program
+ * before, and no instruction retired since: resumed with the watchpoint
+ * still in (a client that does not step over it as gdb does), the store
+ * runs, or the program would stop there for ever.
+ */
+static bool wp_again(const struct gdb *g)
+{
+	return g->at_wp &&
+	       vpmu_engine_event_total(g->t->e, VPMU_EV_INSNS) == g->wp_insns;
+}
+
+/*
  * s (@step) or c: the stop reply, or after a stop for good "X<sig>" (an
  * RV32 program: vpmu-sim exits as if killed by it), for a program file
  * "W00" (vpmu-sim reports that stop, and exits 0).
@@ -716,6 +732,12 @@ static const char *gdb_resume(struct gdb *g, bool step, char *out)
 	} else if (!step && g->mon.nubp && g->fresh && !g->at_ubp &&
 		   vpmu_gdb_mon_ubp(&g->mon, vpmu_engine_upc(g->t->e))) {
 		r = RES_UBP;	/* a step (over gdb's breakpoint) ended on it */
+	} else if (g->nwp && !wp_again(g) && wp_hit(g)) {
+		/*
+		 * the first instruction to run is checked here: gdb_cont_step()
+		 * checks each next one after an instruction, and a step none
+		 */
+		r = RES_WP;
 	} else if (step) {
 		r = gdb_insn(g, false);
 	} else if (g->nbp || g->nwp || g->mon.nubp) {
@@ -724,6 +746,8 @@ static const char *gdb_resume(struct gdb *g, bool step, char *out)
 		r = gdb_cont_fast(g);
 	}
 	g->at_ubp = r == RES_UBP;
+	g->at_wp = r == RES_WP;
+	g->wp_insns = vpmu_engine_event_total(g->t->e, VPMU_EV_INSNS);
 	return stop_reply(g, r, out);
 }
 

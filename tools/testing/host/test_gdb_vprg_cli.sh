@@ -18,6 +18,9 @@
 #     instruction, the branch's target;
 #   - a write watchpoint fires at the store to its word (not at the store
 #     beside it), with the value stored;
+#   - a watched store that is the first instruction a continue runs (a
+#     breakpoint on it) or a stepi does (stepped onto): reported once,
+#     with the value it stored, as the next store is;
 #   - continue to the HALT: gdb sees the exit ("exited normally"), and
 #     vpmu-sim exits 0 and prints what an undebugged run prints (stop,
 #     cycles, pc, all registers, every event total);
@@ -252,6 +255,54 @@ grep -q '^Program received signal SIGILL' "$tmp/trap.gdb" &&
 st=$?
 ok $st "a TRAP (sret in user mode): SIGILL at its pc, then the exit; output as undebugged"
 [ $st = 0 ] || sed 's/^/# /' "$tmp/trap.gdb" "$tmp/trap.out"
+
+# A store that is the first instruction a continue or a stepi runs: sw at
+# 0xc stores 77 to 0x204, sw at 0x14 then 2
+cat >"$tmp/st.s" <<'EOT'
+	.entry start
+	.memsize 0x400
+start:	addi r1, r0, 77		// 0x0
+	addi r2, r0, 2		// 0x4
+	addi r4, r0, 0x200	// 0x8
+	sw r1, 4(r4)		// 0xc
+	addi r5, r0, 1		// 0x10
+	sw r2, 4(r4)		// 0x14
+	halt			// 0x18
+	.org 0x200
+	.word 0, 0
+EOT
+"$BIN/vpmu-as" -m "$img" -o "$tmp/st.vprg" "$tmp/st.s"
+
+# watched NAME - the session's watchpoint stops: "OLD>NEW@PC" each
+watched() {
+	awk '/^Old value = / { o = $4 } /^New value = / { n = $4 }
+		/^pc 0x/ && n != "" { print o ">" n "@" $2; n = "" }' \
+		"$tmp/$1.gdb" | tr '\n' ' '
+}
+
+# break *0xc stops on the first store; the next continue runs it first
+printf '%s\n' 'break *0xc' 'watch *(unsigned int *)0x204' continue \
+	continue 'printf "pc 0x%x\n", $pc' \
+	continue 'printf "pc 0x%x\n", $pc' delete continue >"$tmp/stbp.cmds"
+serve stbp "$tmp/st.vprg"
+session stbp
+wait $vpid
+[ "$(watched stbp)" = "0>77@0x10 77>2@0x18 " ]
+st=$?
+ok $st "a watched store at a breakpoint: continue reports it (77 at 0x10, then 2)"
+[ $st = 0 ] || sed 's/^/# /' "$tmp/stbp.gdb"
+
+# stepi onto the first store, then stepi over it
+printf '%s\n' 'break *0x8' continue delete 'watch *(unsigned int *)0x204' \
+	stepi stepi 'printf "pc 0x%x\n", $pc' \
+	continue 'printf "pc 0x%x\n", $pc' delete continue >"$tmp/stst.cmds"
+serve stst "$tmp/st.vprg"
+session stst
+wait $vpid
+[ "$(watched stst)" = "0>77@0x10 77>2@0x18 " ]
+st=$?
+ok $st "a watched store stepped onto: the stepi over it reports it, once"
+[ $st = 0 ] || sed 's/^/# /' "$tmp/stst.gdb"
 
 # put BODY - send the packet $BODY#checksum to fd 3
 put() {
