@@ -27,8 +27,13 @@
  * too), and a feature of its own, org.vpmu.vpmu32, adds the engine's
  * registers (eng_regs[]).  gdb's disassembler is RISC-V's: monitor dis
  * disassembles the program under the image's own declarations.  Write
- * watchpoints are served when the image is vpmu32 (its stores are
- * decoded); under another image gdb watches by single steps itself.
+ * watchpoints are served when the image is of the vpmu32 family (named
+ * "vpmu32" or "vpmu32-...", as share/build/max.vus's "vpmu32-max": the
+ * same instruction set), whose stores are decoded; under another image
+ * Z2 gets the empty reply, and gdb, which takes the remote's hardware
+ * watchpoints as there, fails to insert them on every resume unless told
+ * "set can-use-hw-watchpoints 0" before "watch" (it then watches by
+ * single steps itself).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -125,7 +130,7 @@ struct gdb {
 	bool fresh;			/* the microword at upc not begun */
 	bool at_ubp;			/* stopped by a micro-PC breakpoint */
 	bool csrs;			/* the image reads counter CSRs (CTR) */
-	bool vpmu32;			/* a program file under vpmu32 */
+	bool vpmu32;			/* a program file under vpmu32's ISA */
 	int pending;			/* a ustep's end, for the next resume */
 };
 
@@ -1041,6 +1046,20 @@ static int gdb_session(struct gdb *g)
 	return VPMU_GDB_KILLED;
 }
 
+/*
+ * True if the image named @name has vpmu32's instruction set: "vpmu32",
+ * or a variant of it ("vpmu32-max") that only pads or tunes the
+ * microcode.  The stores are decoded from that encoding (v32_store_at()),
+ * not from the image's declarations, which do not say which
+ * instructions store, nor where.
+ */
+static bool vpmu32_family(const char *name)
+{
+	size_t n = strlen("vpmu32");
+
+	return !strncmp(name, "vpmu32", n) && (!name[n] || name[n] == '-');
+}
+
 int vpmu_gdb_run(const struct vpmu_gdb_target *t, struct vpmu_elf_end *end)
 {
 	struct gdb *g = calloc(1, sizeof(*g));
@@ -1057,7 +1076,7 @@ int vpmu_gdb_run(const struct vpmu_gdb_target *t, struct vpmu_elf_end *end)
 	vpmu_gdb_mon_open(&g->mon, t->img, t->img_len);
 	g->csrs = !t->prog && vpmu_gdb_mon_has_ctr(&g->mon);
 	g->vpmu32 = t->prog && g->mon.have_img &&
-		    !strncmp(g->mon.hi.v.h.name, "vpmu32", VPMU_IMAGE_NAME_LEN);
+		    vpmu32_family(g->mon.hi.v.h.name);
 	g->c.fd = vpmu_gdb_accept(t->where);
 	if (g->c.fd < 0) {
 		vpmu_gdb_mon_close(&g->mon);

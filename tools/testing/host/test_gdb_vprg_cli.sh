@@ -21,6 +21,10 @@
 #   - a watched store that is the first instruction a continue runs (a
 #     breakpoint on it) or a stepi does (stepped onto): reported once,
 #     with the value it stored, as the next store is;
+#   - the same under share/build/max.vpmu ("vpmu32-max", vpmu32 padded);
+#     under an image of another name the stub cannot decode the stores:
+#     gdb cannot insert its watchpoint, and watches by single steps after
+#     "set can-use-hw-watchpoints 0" (as rv32.rst says);
 #   - continue to the HALT: gdb sees the exit ("exited normally"), and
 #     vpmu-sim exits 0 and prints what an undebugged run prints (stop,
 #     cycles, pc, all registers, every event total);
@@ -42,7 +46,7 @@ if ! command -v "$GDB" >/dev/null 2>&1; then
 	echo "1..1"
 	exit 0
 fi
-tap_build vpmu-sim vpmu-as vpmu-dis
+tap_build vpmu-sim vpmu-as vpmu-dis share
 
 # The program: r1..r29 = 37 * N - 500, r30 and r31 from lui/ori and mul,
 # then at 0x100 a loop of three, two stores and the HALT.
@@ -303,6 +307,40 @@ wait $vpid
 st=$?
 ok $st "a watched store stepped onto: the stepi over it reports it, once"
 [ $st = 0 ] || sed 's/^/# /' "$tmp/stst.gdb"
+
+# vpmu32's family by name: max.vpmu, the instruction set padded
+max=$SHARE/build/max.vpmu
+if [ -f "$max" ]; then
+	cp "$tmp/stbp.cmds" "$tmp/stmax.cmds"
+	serve stmax "$tmp/st.vprg" -m "$max"
+	session stmax
+	wait $vpid
+	[ "$(watched stmax)" = "0>77@0x10 77>2@0x18 " ]
+	st=$?
+	ok $st "a write watchpoint under max.vpmu (vpmu32-max)"
+	[ $st = 0 ] || sed 's/^/# /' "$tmp/stmax.gdb"
+else
+	skip "a write watchpoint under max.vpmu (vpmu32-max)" "no $max"
+fi
+
+# An image of another name: its stores are not decoded
+sed 's/^\.name .*/.name "other32"/' "$UCODE_SRC" >"$tmp/other.vus"
+"$BIN/vpmu-as" -o "$tmp/other.vpmu" "$tmp/other.vus"
+cp "$tmp/stbp.cmds" "$tmp/sthw.cmds"
+serve sthw "$tmp/st.vprg" -m "$tmp/other.vpmu"
+session sthw
+kill $vpid 2>/dev/null
+wait $vpid
+{ echo 'set can-use-hw-watchpoints 0'; cat "$tmp/stbp.cmds"; } >"$tmp/stsw.cmds"
+serve stsw "$tmp/st.vprg" -m "$tmp/other.vpmu"
+session stsw
+wait $vpid
+grep -q '^Could not insert hardware watchpoint 2' "$tmp/sthw.gdb" &&
+	grep -q '^Watchpoint 2: ' "$tmp/stsw.gdb" &&
+	[ "$(watched stsw)" = "0>77@0x10 77>2@0x18 " ]
+st=$?
+ok $st "another image: no hardware watchpoint; can-use-hw-watchpoints 0 watches"
+[ $st = 0 ] || sed 's/^/# /' "$tmp/sthw.gdb" "$tmp/stsw.gdb"
 
 # put BODY - send the packet $BODY#checksum to fd 3
 put() {
