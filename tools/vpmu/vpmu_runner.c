@@ -558,7 +558,7 @@ int vpmu_runner_loop(const struct vpmu_runner *rn)
 	uint64_t i, total_cycles = 0;
 	double secs, total_secs = 0;
 	struct vpmu_run r, first;
-	bool differ = false;
+	bool differ = false, failed = false;
 	int ret = VPMU_EXIT_OK;
 
 	for (i = 0; i < o->runs && ret != VPMU_EXIT_TOOL; i++) {
@@ -566,6 +566,7 @@ int vpmu_runner_loop(const struct vpmu_runner *rn)
 
 		if (rn->run(rn->ctx, &r, &secs)) {
 			ret = VPMU_EXIT_TOOL;
+			failed = true;
 			break;
 		}
 		total_cycles += r.cycles;
@@ -586,7 +587,11 @@ int vpmu_runner_loop(const struct vpmu_runner *rn)
 	}
 	if (rn->compare)
 		ret = runner_compare(rn, differ, ret);
-	if (rn->done)
+	/*
+	 * a run that failed (killed by gdb, or gdb never came) left the
+	 * state done reports half made, or never began it
+	 */
+	if (rn->done && !failed)
 		rn->done(rn->ctx, o->json);
 	if (o->timed && !o->quiet && total_secs > 0)
 		total_print(o, total_cycles, total_secs);

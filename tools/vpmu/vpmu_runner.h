@@ -142,7 +142,10 @@ struct vpmu_runner {
 	void (*print)(void *ctx, const char *prefix, struct vpmu_json *j);
 	/* NULL, or the event counts .expect lines may check */
 	vpmu_event_fn event;
-	/* NULL, or lines after the last run, before the total (--hu) */
+	/*
+	 * NULL, or lines after the last run, before the total (--hu); not
+	 * called if a run failed
+	 */
 	void (*done)(void *ctx, bool json);
 	void *ctx;
 };
@@ -168,7 +171,8 @@ int vpmu_runner_unreadable(const char *path);
  * more than once): print each run unless --quiet (vpmu_run_print(),
  * @rn->print, the --time line), check it against @rn->expect with
  * --expect, and print the --time total at the end.  A run that fails or
- * a malformed .expect line ends the loop.  Returns the exit status:
+ * a malformed .expect line ends the loop; after a run that failed
+ * @rn->done is not called.  Returns the exit status:
  * VPMU_EXIT_OK, _DIFFER (a mismatch, or with @rn->compare runs that
  * differ) or _TOOL (a run that failed, a malformed .expect line).
  */

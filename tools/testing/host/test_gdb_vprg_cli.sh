@@ -32,7 +32,8 @@
 #     exit; vpmu-sim prints the trap, as undebugged;
 #   - at the protocol's level (bash's /dev/tcp): Ctrl-C stops an endless
 #     loop (T02), k kills it (exit 137); the budget's end is T18, then
-#     W00 (vpmu-sim exits 0, stop budget);
+#     W00 (vpmu-sim exits 0, stop budget); --hu prints no buckets
+#     after a killed run, nor when the socket cannot be opened;
 #   - --gdb with -r 2 refused (exit 125).
 #
 # Skipped without gdb-multiarch (test_gdb_cli.sh installs it).
@@ -376,15 +377,18 @@ port() {
 	echo "$p"
 }
 
-# raw PORT BUDGET - vpmu-sim --gdb=PORT -b BUDGET on the endless loop,
-# fd 3 to it
+# raw PORT BUDGET [OPTION...] - vpmu-sim --gdb=PORT -b BUDGET on the
+# endless loop, fd 3 to it
 raw() {
+	local p=$1 b=$2
+
+	shift 2
 	rm -f "$tmp/raw.err"
-	timeout 120 "$BIN/vpmu-sim" -b "$2" --gdb="$1" "$tmp/loop.vprg" \
+	timeout 120 "$BIN/vpmu-sim" -b "$b" "$@" --gdb="$p" "$tmp/loop.vprg" \
 		>"$tmp/raw.out" 2>"$tmp/raw.err" &
 	vpid=$!
 	listening "$tmp/raw.err"
-	exec 3<>"/dev/tcp/127.0.0.1/$1"
+	exec 3<>"/dev/tcp/127.0.0.1/$p"
 }
 
 printf '\t.entry start\nstart:\taddi r1, r1, 1\n\tj start\n' >"$tmp/loop.s"
@@ -422,6 +426,27 @@ vrc=$?
 [ "$r1" = T18 ] && [ "$r2" = W00 ] && [ "$vrc" = 0 ] &&
 	grep -q '^stop budget$' "$tmp/raw.out"
 ok $? "the budget's end: $r1 (SIGXCPU), then $r2; exit $vrc, stop budget"
+
+# A killed run, or one gdb never came to, has no --hu buckets to print
+p=$(port)
+raw "$p" 1M --hu='seq;vpmu_insns 100'
+put s
+reply
+put s
+reply
+put k
+reply
+exec 3<&-
+wait $vpid
+vrc=$?
+timeout 10 "$BIN/vpmu-sim" --hu='seq;vpmu_insns 100' \
+	--gdb=unix:/nonexistent/x.sock "$tmp/loop.vprg" >"$tmp/nohu.out" 2>/dev/null
+nrc=$?
+[ "$vrc" = 137 ] && ! grep -q '^hist' "$tmp/raw.out" &&
+	[ "$nrc" = 125 ] && ! grep -q '^hist' "$tmp/nohu.out"
+st=$?
+ok $st "--hu: no buckets after a killed run (exit $vrc) or a refused socket (exit $nrc)"
+[ $st = 0 ] || sed 's/^/# /' "$tmp/raw.out" "$tmp/nohu.out"
 
 # bounded: were it taken, it would wait for gdb
 timeout 10 "$BIN/vpmu-sim" -r 2 --gdb="unix:$tmp/usage.sock" "$tmp/prog.vprg" \
