@@ -267,23 +267,46 @@ static const char *cmd_set_regs(struct gdb *g, const char *s)
 	return "OK";
 }
 
+/*
+ * The register number in hex at @s (1 to 8 digits), up to @stop: *@i and
+ * the end, or NULL if it is none of the target description's registers.
+ * strtoul() alone took a sign, blanks, 0x and any number of digits, and
+ * gdb_reg() and gdb_set_reg() an unsigned int: P100000005 wrote x5.
+ */
+static const char *reg_num(const struct gdb *g, const char *s, char stop,
+			   unsigned int *i)
+{
+	size_t n = strspn(s, "0123456789abcdefABCDEF");
+	unsigned long r;
+
+	if (!n || n > 8 || s[n] != stop)
+		return NULL;
+	r = strtoul(s, NULL, 16);
+	if (!gdb_has_reg(g, r))
+		return NULL;
+	*i = r;
+	return s + n;
+}
+
 static const char *cmd_reg(struct gdb *g, const char *s, char *out)
 {
-	unsigned long i = strtoul(s, NULL, 16);
+	unsigned int i;
 
-	if (!gdb_has_reg(g, i))
+	if (!reg_num(g, s, 0, &i))
 		return "E01";
 	reg_hex(out, gdb_reg(g, i));
 	return out;
 }
 
+/* "N=VALUE": VALUE the 4 bytes, in hex, as gdb sends a 32-bit register. */
 static const char *cmd_set_reg(struct gdb *g, const char *s)
 {
-	char *end;
-	unsigned long i = strtoul(s, &end, 16);
+	unsigned int i;
 	uint8_t b[4];
 
-	if (*end != '=' || !vpmu_gdb_unhex(end + 1, b, 4) || !gdb_set_reg(g, i, le32(b)))
+	s = reg_num(g, s, '=', &i);
+	if (!s || strlen(s + 1) != 2 * sizeof(b) ||
+	    !vpmu_gdb_unhex(s + 1, b, sizeof(b)) || !gdb_set_reg(g, i, le32(b)))
 		return "E01";
 	return "OK";
 }

@@ -33,7 +33,8 @@
 #   - at the protocol's level (bash's /dev/tcp): Ctrl-C stops an endless
 #     loop (T02), k kills it (exit 137); the budget's end is T18, then
 #     W00 (vpmu-sim exits 0, stop budget); --hu prints no buckets
-#     after a killed run, nor when the socket cannot be opened;
+#     after a killed run, nor when the socket cannot be opened; a
+#     register number that names no register (P100000005) is refused;
 #   - --gdb with -r 2 refused (exit 125).
 #
 # Skipped without gdb-multiarch (test_gdb_cli.sh installs it).
@@ -426,6 +427,31 @@ vrc=$?
 [ "$r1" = T18 ] && [ "$r2" = W00 ] && [ "$vrc" = 0 ] &&
 	grep -q '^stop budget$' "$tmp/raw.out"
 ok $? "the budget's end: $r1 (SIGXCPU), then $r2; exit $vrc, stop budget"
+
+# Register numbers that name no register, the low bits x5's: refused
+p=$(port)
+raw "$p" 1M
+put P100000005=11111111
+reply
+r1=$body
+put P5x=11111111
+reply
+r2=$body
+put p5
+reply
+r3=$body
+put P5=22222222
+reply
+r4=$body
+put p5
+reply
+r5=$body
+put k
+reply
+exec 3<&-
+wait $vpid
+[ "$r1 $r2 $r3 $r4 $r5" = "E01 E01 00000000 OK 22222222" ]
+ok $? "P100000005 and P5x refused, x5 left as it was; P5 written ($r1 $r2 $r3 $r4 $r5)"
 
 # A killed run, or one gdb never came to, has no --hu buckets to print
 p=$(port)
