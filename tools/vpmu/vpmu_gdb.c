@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vpmu_gdb.c - vpmu-sim --gdb: the GDB remote serial protocol for an RV32
- * ELF program on the host engine (vpmu_gdb.h): what each packet asks;
- * the connection and the packets' framing are vpmu_gdb_net.c's.
+ * ELF program or a vpmu program file on the host engine (vpmu_gdb.h):
+ * what each packet asks; the connection and the packets' framing are
+ * vpmu_gdb_net.c's.
  *
  * The packets served: qSupported, qXfer:features:read (the target
  * description: org.gnu.gdb.riscv.cpu, x0..x31 and pc; and, if the image
@@ -501,9 +502,11 @@ static bool wp_hit(struct gdb *g)
 /* ---- running ------------------------------------------------------------ */
 
 /*
- * The engine stopped with @s: serve an ecall as vpmu_elf_loop() does.
- * RES_STEP if the program goes on, RES_EXIT if it exited, RES_DEAD if
- * it stopped otherwise (end->st says how).
+ * The engine stopped with @s.  An RV32 program's ecall is served as
+ * vpmu_elf_loop() serves it; a program file (vpmu32) has no system
+ * calls: its HALT is its exit, a TRAP stops it for good.  RES_STEP if
+ * the program goes on, RES_EXIT if it exited, RES_DEAD if it stopped
+ * otherwise (end->st says how).
  */
 static int gdb_stopped(struct gdb *g, const struct vpmu_stop *s)
 {
@@ -573,9 +576,11 @@ static int gdb_cycle(struct gdb *g, bool *next)
 }
 
 /*
- * One RV32 instruction: runs of one cycle, a microword each, until the
- * engine retires one (VPMU_EV_INSNS; an ecall retires after the
- * microword its TRAP returns to).  RES_STEP, RES_EXIT, RES_DEAD, or
+ * One instruction, RV32 or a program file's: runs of one cycle, a
+ * microword each, until the engine retires one (VPMU_EV_INSNS).  An
+ * RV32 ecall retires after the microword its TRAP returns to, once
+ * gdb_stopped() served the call; a program file's HALT or TRAP ends
+ * the run instead (RES_EXIT, RES_DEAD).  RES_STEP, RES_EXIT, RES_DEAD, or
  * with @ubp RES_UBP on a microword with a micro-PC breakpoint, before it
  * runs (the first of the next instruction's too).  gdb's single steps
  * do not stop there: gdb steps over its breakpoints, then continues.

@@ -50,9 +50,9 @@ struct vpmu_gdb_target {
 
 /*
  * Wait for gdb on @t->where, then run the program as gdb says, serving
- * its ecalls as vpmu_elf_loop() does, until it exits or stops otherwise
- * (how it ended in @end, as vpmu_elf_loop() says it; a program file's
- * HALT as an exit, status 0), or gdb kills it or
+ * an RV32 program's ecalls as vpmu_elf_loop() does, until it exits or
+ * stops otherwise (how it ended in @end, as vpmu_elf_loop() says it; a
+ * program file's HALT as an exit, status 0), or gdb kills it or
  * disconnects (VPMU_GDB_KILLED).  A detach (D) runs it on to its end.
  * 0, VPMU_GDB_KILLED, or -1 after saying why gdb could not connect.
  */
