@@ -36,6 +36,7 @@
  * "set can-use-hw-watchpoints 0" before "watch" (it then watches by
  * single steps itself).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -605,15 +606,42 @@ static int gdb_insn(struct gdb *g, bool ubp)
 }
 
 /*
+ * The count of monitor @cmd [N] at @arg, 1 without one, in *@n: 1 or
+ * more in decimal.  strtoul() with base 0 alone took "010" as octal,
+ * "-1" as ULONG_MAX and "foo" as 0, silently.  False after saying why
+ * in @out.
+ */
+static bool mon_count(const char *cmd, const char *arg, unsigned long *n,
+		      struct vpmu_buf *out)
+{
+	size_t len = strspn(arg, "0123456789");
+
+	*n = 1;
+	if (!*arg)
+		return true;
+	if (len && !arg[len + strspn(arg + len, " ")]) {
+		errno = 0;
+		*n = strtoul(arg, NULL, 10);
+		if (!errno && *n)
+			return true;
+	}
+	vpmu_buf_printf(out, "monitor %s: \"%s\" is not a count (1 or more, decimal)\n",
+			cmd, arg);
+	return false;
+}
+
+/*
  * monitor ustep [N]: N microwords (1 by default), then where it is; a
  * Ctrl-C ends a long one early.
  */
 static int gdb_ustep(struct gdb *g, const char *arg, struct vpmu_buf *out)
 {
-	unsigned long n = *arg ? strtoul(arg, NULL, 0) : 1, k = 0;
+	unsigned long n, k = 0;
 	bool next;
 	int r = RES_STEP;
 
+	if (!mon_count("ustep", arg, &n, out))
+		return -1;
 	if (g->dead || g->pending) {
 		vpmu_buf_printf(out, "the program has ended\n");
 		return -1;
@@ -895,14 +923,16 @@ static const char *cmd_xfer(const struct gdb *g, const char *s, char *out)
  */
 static void gdb_dis(struct gdb *g, const char *arg, struct vpmu_buf *out)
 {
-	unsigned long n = *arg ? strtoul(arg, NULL, 0) : 1, k;
 	uint32_t pc = gdb_reg(g, GDB_REG_PC), addr, word;
+	unsigned long n, k;
 
 	if (!g->t->prog) {
 		vpmu_buf_printf(out,
 				"monitor dis: vpmu program files only (x/i disassembles RV32)\n");
 		return;
 	}
+	if (!mon_count("dis", arg, &n, out))
+		return;
 	if (n > GDB_DIS_MAX)
 		n = GDB_DIS_MAX;
 	for (k = 0, addr = pc; k < n && in_mem(g, addr, 4); k++, addr += 4) {

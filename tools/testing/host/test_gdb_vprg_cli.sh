@@ -21,6 +21,8 @@
 #   - a watched store that is the first instruction a continue runs (a
 #     breakpoint on it) or a stepi does (stepped onto): reported once,
 #     with the value it stored, as the next store is;
+#   - monitor dis and ustep refuse a count that is not decimal (foo,
+#     -1, 1x), and take 010 as ten;
 #   - the same under share/build/max.vpmu ("vpmu32-max", vpmu32 padded);
 #     under an image of another name the stub cannot decode the stores:
 #     gdb cannot insert its watchpoint, and watches by single steps after
@@ -309,6 +311,23 @@ wait $vpid
 st=$?
 ok $st "a watched store stepped onto: the stepi over it reports it, once"
 [ $st = 0 ] || sed 's/^/# /' "$tmp/stst.gdb"
+
+# monitor dis and ustep: N in decimal, junk refused
+printf '%s\n' 'monitor dis foo' 'monitor dis -1' 'monitor ustep 1x' \
+	'echo @dis010\n' 'monitor dis 010' 'echo @end\n' continue >"$tmp/junk.cmds"
+serve junk "$tmp/st.vprg"
+session junk
+wait $vpid
+awk '/^@dis010/ { on = 1; next } /^@end/ { on = 0 } on' "$tmp/junk.gdb" \
+	>"$tmp/dis010"
+[ "$(grep -c "is not a count" "$tmp/junk.gdb")" = 3 ] &&
+	grep -q '^monitor dis: .*"foo"' "$tmp/junk.gdb" &&
+	grep -q '^monitor dis: .*"-1"' "$tmp/junk.gdb" &&
+	grep -q '^monitor ustep: .*"1x"' "$tmp/junk.gdb" &&
+	[ "$(grep -c '^\(=>\|  \) 0x' "$tmp/dis010")" = 10 ]
+st=$?
+ok $st "monitor dis foo, dis -1, ustep 1x refused; dis 010 is ten"
+[ $st = 0 ] || sed 's/^/# /' "$tmp/junk.gdb"
 
 # vpmu32's family by name: max.vpmu, the instruction set padded
 max=$SHARE/build/max.vpmu
