@@ -32,7 +32,7 @@
 set -u
 
 . "$(dirname "$0")/tap.sh"
-GDB=${GDB_MULTIARCH:-gdb-multiarch}
+. "$(dirname "$0")/gdb_tap.sh"
 QEMU=${QEMU_RISCV32:-qemu-riscv32}
 RVCC=${RV32_CC:-riscv64-unknown-elf-gcc}
 PICOLIBC=/usr/lib/picolibc/riscv64-unknown-elf
@@ -48,11 +48,7 @@ command -v "$RVCC" >/dev/null 2>&1 || pkgs="$pkgs gcc-riscv64-unknown-elf"
 # shellcheck disable=SC2086 # one word per package
 apt_install_missing $pkgs
 for c in "$GDB" "$QEMU" "$RVCC"; do
-	if ! command -v "$c" >/dev/null 2>&1; then
-		echo "ok 1 - vpmu-sim --gdb against qemu-riscv32 -g # SKIP no $c"
-		echo "1..1"
-		exit 0
-	fi
+	gdb_need "$c" "vpmu-sim --gdb against qemu-riscv32 -g"
 done
 tap_build vpmu-sim vpmu-cc
 export VPMU_CC_CACHE=$tmp/cache
@@ -105,19 +101,6 @@ info registers
 delete
 continue
 EOF
-
-# A free TCP port (none listening on it now, if ss can tell): gdb
-# retries the connection while the target opens it.
-port() {
-	local p
-
-	for _ in $(seq 20); do
-		p=$((20000 + RANDOM % 20000))
-		command -v ss >/dev/null 2>&1 || break
-		ss -Htln "sport = :$p" 2>/dev/null | grep -q . || break
-	done
-	echo "$p"
-}
 
 # session NAME TARGET [GDB-COMMAND] - gdb's session against TARGET into
 # $tmp/NAME.gdb
@@ -179,18 +162,6 @@ grep -q '^event insns [1-9]' "$tmp/u.cmp" &&
 	diff "$tmp/u.cmp" "$tmp/v.cmp" >"$tmp/stats.diff"
 ok $? "--stats after the debugged run as after an undebugged one"
 [ -s "$tmp/stats.diff" ] && sed 's/^/# /' "$tmp/stats.diff"
-
-# listening ERRFILE - wait (up to 10 s) until the vpmu-sim whose stderr
-# is ERRFILE says it waits for gdb: neither gdb on a Unix socket nor
-# /dev/tcp retries a connection.  The caller removes ERRFILE before it
-# starts vpmu-sim: the shell empties it in the child, after the fork, so
-# an earlier session's words could otherwise still be read there.
-listening() {
-	for _ in $(seq 100); do
-		grep -q 'waiting for gdb' "$1" && return
-		sleep 0.1
-	done
-}
 
 # serve NAME ELF - vpmu-sim --gdb on the Unix socket $tmp/NAME.sock for
 # ELF, in the background (its pid in vpid, its stderr in $tmp/NAME.err),
@@ -289,41 +260,8 @@ printf 'volatile int i;\nint main(void)\n{\n\tfor (;;)\n\t\ti++;\n}\n' \
 	>"$tmp/loop.c"
 "$BIN/vpmu-cc" -O0 -o "$tmp/loop.elf" "$tmp/loop.c" 2>>"$tmp/cc.err"
 
-# put BODY - send the packet $BODY#checksum to fd 3
-put() {
-	local b=$1 s=0 i
-
-	for ((i = 0; i < ${#b}; i++)); do
-		s=$(((s + $(printf '%d' "'${b:i:1}")) & 255))
-	done
-	printf '$%s#%02x' "$b" "$s" >&3
-}
-
-# reply - the body of the next packet on fd 3 (acks skipped), in $body
-reply() {
-	local c
-
-	body=
-	while IFS= read -r -N1 -t 10 c <&3 && [ "$c" != '$' ]; do :; done
-	while IFS= read -r -N1 -t 10 c <&3 && [ "$c" != '#' ]; do
-		body+=$c
-	done
-	read -r -N2 -t 10 c <&3
-}
-
-# raw PORT BUDGET - vpmu-sim --gdb=PORT -b BUDGET on loop.elf, fd 3 to it
-# (the run bounded: a connection that failed would leave it waiting)
-raw() {
-	rm -f "$tmp/raw.err"
-	timeout 120 "$BIN/vpmu-sim" -b "$2" --gdb="$1" "$tmp/loop.elf" \
-		>/dev/null 2>"$tmp/raw.err" &
-	vpid=$!
-	listening "$tmp/raw.err"
-	exec 3<>"/dev/tcp/127.0.0.1/$1"
-}
-
 p=$(port)
-raw "$p" 100G
+raw "$p" 100G "$tmp/loop.elf"
 put c
 sleep 0.5
 printf '\003' >&3
@@ -342,7 +280,7 @@ vrc=$?
 ok $? "Ctrl-C stops a running loop ($r1, pc $r2), k kills it (exit $vrc)"
 
 p=$(port)
-raw "$p" 1M
+raw "$p" 1M "$tmp/loop.elf"
 put c
 reply
 r1=$body

@@ -27,12 +27,8 @@
 set -u
 
 . "$(dirname "$0")/tap.sh"
-GDB=${GDB_MULTIARCH:-gdb-multiarch}
-if ! command -v "$GDB" >/dev/null 2>&1; then
-	echo "ok 1 - vpmu-sim --gdb monitor commands # SKIP no $GDB"
-	echo "1..1"
-	exit 0
-fi
+. "$(dirname "$0")/gdb_tap.sh"
+gdb_need "$GDB" "vpmu-sim --gdb monitor commands"
 tap_build vpmu-sim vpmu-cc vpmu-as vpmu-dis
 export VPMU_CC_CACHE=$tmp/cache
 
