@@ -37,6 +37,8 @@
 #     W00 (vpmu-sim exits 0, stop budget); --hu prints no buckets
 #     after a killed run, nor when the socket cannot be opened; a
 #     register number that names no register (P100000005) is refused;
+#     resumed with a watchpoint still in, the store it stopped before
+#     runs, not reported again;
 #   - --gdb with -r 2 refused (exit 125).
 #
 # Skipped without gdb-multiarch (test_gdb_cli.sh installs it).
@@ -413,6 +415,21 @@ exec 3<&-
 wait $vpid
 [ "$r1 $r2 $r3 $r4 $r5" = "E01 E01 00000000 OK 22222222" ]
 ok $? "P100000005 and P5x refused, x5 left as it was; P5 written ($r1 $r2 $r3 $r4 $r5)"
+
+# A client that resumes with the watchpoint still in, as gdb does not:
+# the store it stopped before runs then, reported once, not again
+p=$(port)
+raw "$p" 1M "$tmp/st.vprg"
+got=
+for k in Z2,204,4 c p20 c p20 c; do
+	put $k
+	reply
+	got+="$body "
+done
+exec 3<&-
+wait $vpid
+[ "$got" = "OK T05watch:204; 0c000000 T05watch:204; 14000000 W00 " ]
+ok $? "raw Z2 then c, c, c: each store once, then the exit ($got)"
 
 # A killed run, or one gdb never came to, has no --hu buckets to print
 p=$(port)
