@@ -152,17 +152,28 @@ static uint32_t le32(const uint8_t *b)
 	return b[0] | b[1] << 8 | b[2] << 16 | (uint32_t)b[3] << 24;
 }
 
+/*
+ * A 32-bit number in hex at @s, 1 to 8 digits: the pointer after it, or
+ * NULL.  strtoul() alone took a sign, blanks and any number of digits,
+ * and its unsigned long went into 32 bits: m100000000,4 read address 0.
+ */
+static const char *hex_u32(const char *s, uint32_t *v)
+{
+	size_t n = strspn(s, "0123456789abcdefABCDEF");
+
+	if (!n || n > 8)
+		return NULL;
+	*v = strtoul(s, NULL, 16);
+	return s + n;
+}
+
 /* "ADDR,LEN" at @s: the pointer after them, or NULL if malformed. */
 static const char *addr_len(const char *s, uint32_t *addr, uint32_t *len)
 {
-	char *end;
-
-	*addr = strtoul(s, &end, 16);
-	if (end == s || *end != ',')
+	s = hex_u32(s, addr);
+	if (!s || *s != ',')
 		return NULL;
-	s = end + 1;
-	*len = strtoul(s, &end, 16);
-	return end == s ? NULL : end;
+	return hex_u32(s + 1, len);
 }
 
 /* ---- registers and memory --------------------------------------------------- */

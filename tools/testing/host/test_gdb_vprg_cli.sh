@@ -36,7 +36,8 @@
 #     loop (T02), k kills it (exit 137); the budget's end is T18, then
 #     W00 (vpmu-sim exits 0, stop budget); --hu prints no buckets
 #     after a killed run, nor when the socket cannot be opened; a
-#     register number that names no register (P100000005) is refused;
+#     register number that names no register (P100000005) is refused,
+#     and so are addresses and lengths past 32 bits (m100000000,4);
 #     resumed with a watchpoint still in, the store it stopped before
 #     runs, not reported again;
 #   - --gdb with -r 2 refused (exit 125).
@@ -409,12 +410,35 @@ r4=$body
 put p5
 reply
 r5=$body
+# Addresses and lengths past 32 bits or with a sign: refused, not
+# wrapped (m100000000,4 read address 0); the word at 0 still read
+put m100000000,4
+reply
+m1=$body
+put m-4,4
+reply
+m2=$body
+put M100000000,4:00000000
+reply
+m3=$body
+put m0,100000004
+reply
+m4=$body
+put m0,4
+reply
+m5=$body
 put k
 reply
 exec 3<&-
 wait $vpid
 [ "$r1 $r2 $r3 $r4 $r5" = "E01 E01 00000000 OK 22222222" ]
 ok $? "P100000005 and P5x refused, x5 left as it was; P5 written ($r1 $r2 $r3 $r4 $r5)"
+# the program's first word: the file's bytes after its header
+# (struct vpmu_program_header's header_size, the third word)
+hdr=$(od -An -tu4 -j 8 -N4 "$tmp/loop.vprg" | tr -d ' ')
+word0=$(od -An -tx1 -j "$hdr" -N4 "$tmp/loop.vprg" | tr -d ' ')
+[ "$m1 $m2 $m3 $m4" = "E01 E01 E01 E01" ] && [ "$m5" = "$word0" ]
+ok $? "m and M past 32 bits or signed refused ($m1 $m2 $m3 $m4); m0,4 the program's first word ($m5 = $word0)"
 
 # A client that resumes with the watchpoint still in, as gdb does not:
 # the store it stopped before runs then, reported once, not again
