@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
-# shellcheck disable=SC2034 # GDB, vpid: for the scripts that source this
+# shellcheck disable=SC2034 # GDB, vpid, r1, r2, vrc: for the scripts that source this
 # shellcheck disable=SC2154 # tmp, BIN: tap.sh's, sourced before this
 #
 # gdb_tap.sh - what the host tier's vpmu-sim --gdb tests (test_gdb_cli.sh,
@@ -18,6 +18,8 @@
 #                             in the background, fd 3 to it
 #   put BODY                  send a packet on fd 3
 #   reply                     the body of the next packet on fd 3, in body
+#   ctrlc_kill PROG           an endless PROG continued, Ctrl-C, pc read,
+#                             killed: the stop in r1, pc in r2, exit in vrc
 #
 # It sets GDB: gdb-multiarch, or $GDB_MULTIARCH.
 
@@ -91,4 +93,24 @@ reply() {
 		body+=$c
 	done
 	read -r -N2 -t 10 c <&3
+}
+
+# ctrlc_kill PROG - PROG (an endless loop) under a 100G budget: continue,
+# Ctrl-C half a second later, pc read, k.  The stop's reply in r1, pc's
+# in r2, vpmu-sim's exit status in vrc.
+ctrlc_kill() {
+	raw "$(port)" 100G "$1"
+	put c
+	sleep 0.5
+	printf '\003' >&3
+	reply
+	r1=$body
+	put p20
+	reply
+	r2=$body
+	put k
+	reply
+	exec 3<&-
+	vrc=0
+	wait "$vpid" || vrc=$?
 }

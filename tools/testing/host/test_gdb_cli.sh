@@ -260,21 +260,7 @@ printf 'volatile int i;\nint main(void)\n{\n\tfor (;;)\n\t\ti++;\n}\n' \
 	>"$tmp/loop.c"
 "$BIN/vpmu-cc" -O0 -o "$tmp/loop.elf" "$tmp/loop.c" 2>>"$tmp/cc.err"
 
-p=$(port)
-raw "$p" 100G "$tmp/loop.elf"
-put c
-sleep 0.5
-printf '\003' >&3
-reply
-r1=$body
-put p20
-reply
-r2=$body
-put k
-reply
-exec 3<&-
-wait $vpid
-vrc=$?
+ctrlc_kill "$tmp/loop.elf"
 [ "$r1" = T02 ] && [[ $r2 =~ ^[0-9a-f]{8}$ ]] && [ "$vrc" = 137 ] &&
 	grep -q 'killed by gdb' "$tmp/raw.err"
 ok $? "Ctrl-C stops a running loop ($r1, pc $r2), k kills it (exit $vrc)"

@@ -358,21 +358,7 @@ ok $st "another image: no hardware watchpoint; can-use-hw-watchpoints 0 watches"
 
 printf '\t.entry start\nstart:\taddi r1, r1, 1\n\tj start\n' >"$tmp/loop.s"
 "$BIN/vpmu-as" -m "$img" -o "$tmp/loop.vprg" "$tmp/loop.s"
-p=$(port)
-raw "$p" 100G "$tmp/loop.vprg"
-put c
-sleep 0.5
-printf '\003' >&3
-reply
-r1=$body
-put p20
-reply
-r2=$body
-put k
-reply
-exec 3<&-
-wait $vpid
-vrc=$?
+ctrlc_kill "$tmp/loop.vprg"
 [ "$r1" = T02 ] && [[ $r2 =~ ^0[04]000000$ ]] && [ "$vrc" = 137 ] &&
 	grep -q 'killed by gdb' "$tmp/raw.err"
 ok $? "Ctrl-C stops the endless loop ($r1, pc $r2), k kills it (exit $vrc)"
