@@ -20,6 +20,8 @@
 #   reply                     the body of the next packet on fd 3, in body
 #   ctrlc_kill PROG           an endless PROG continued, Ctrl-C, pc read,
 #                             killed: the stop in r1, pc in r2, exit in vrc
+#   budget_end PROG           PROG under a 1M budget continued twice: the
+#                             replies in r1 and r2, the exit in vrc
 #
 # It sets GDB: gdb-multiarch, or $GDB_MULTIARCH.
 
@@ -110,6 +112,22 @@ ctrlc_kill() {
 	r2=$body
 	put k
 	reply
+	exec 3<&-
+	vrc=0
+	wait "$vpid" || vrc=$?
+}
+
+# budget_end PROG - PROG (an endless loop) under a 1M budget, continued
+# to the budget's end and once more.  The two replies in r1 and r2,
+# vpmu-sim's exit status in vrc.
+budget_end() {
+	raw "$(port)" 1M "$1"
+	put c
+	reply
+	r1=$body
+	put c
+	reply
+	r2=$body
 	exec 3<&-
 	vrc=0
 	wait "$vpid" || vrc=$?

@@ -265,17 +265,7 @@ ctrlc_kill "$tmp/loop.elf"
 	grep -q 'killed by gdb' "$tmp/raw.err"
 ok $? "Ctrl-C stops a running loop ($r1, pc $r2), k kills it (exit $vrc)"
 
-p=$(port)
-raw "$p" 1M "$tmp/loop.elf"
-put c
-reply
-r1=$body
-put c
-reply
-r2=$body
-exec 3<&-
-wait $vpid
-vrc=$?
+budget_end "$tmp/loop.elf"
 [ "$r1" = T18 ] && [ "$r2" = X18 ] && [ "$vrc" = 124 ]
 ok $? "the budget's end: $r1 (SIGXCPU), then $r2, exit $vrc"
 

@@ -363,17 +363,7 @@ ctrlc_kill "$tmp/loop.vprg"
 	grep -q 'killed by gdb' "$tmp/raw.err"
 ok $? "Ctrl-C stops the endless loop ($r1, pc $r2), k kills it (exit $vrc)"
 
-p=$(port)
-raw "$p" 1M "$tmp/loop.vprg"
-put c
-reply
-r1=$body
-put c
-reply
-r2=$body
-exec 3<&-
-wait $vpid
-vrc=$?
+budget_end "$tmp/loop.vprg"
 [ "$r1" = T18 ] && [ "$r2" = W00 ] && [ "$vrc" = 0 ] &&
 	grep -q '^stop budget$' "$tmp/raw.out"
 ok $? "the budget's end: $r1 (SIGXCPU), then $r2; exit $vrc, stop budget"
