@@ -78,50 +78,11 @@ FIXTURE(fault) {
 
 /* ---- the mechanism ----------------------------------------------------- */
 
-/* A slab cache's failslab mark (slub_debug's A): 1, 0, or -1 if none. */
-static int slab_failslab(const char *cache)
-{
-	char path[128];
-	uint8_t *buf;
-	size_t len;
-	int mark;
-
-	snprintf(path, sizeof(path), "/sys/kernel/slab/%s/failslab", cache);
-	buf = vt_read_file(path, &len);
-	if (!buf)
-		return -1;
-	mark = len && buf[0] == '1' ? 1 : len && buf[0] == '0' ? 0 : -1;
-	free(buf);
-	return mark;
-}
-
-/*
- * Which slab caches may fail.  Under kmemleak each slab allocation makes
- * one more, kmemleak's own record of it (cache kmemleak_object, with
- * __GFP_NOWARN), whose failure kmemleak absorbs from its pool: half of a
- * module load's points (1,150 of them on debug-6.12, 615 without), each
- * walked as a whole load and unload though no line of vpmu or of the
- * module loader sees it fail.  The fault flavours boot with failslab's
- * mark on every cache but kmemleak's (slub_debug=A;-,kmemleak_object,
- * lib/flavours.sh); on such a kernel failslab's cache filter leaves
- * kmemleak's points out.  On any other kernel every cache's point stays
- * in, as the filter's default has it.  0 or -errno.
- */
-static int fault_cache_filter(void)
-{
-	bool marked = slab_failslab("kmalloc-64") == 1 &&
-		      slab_failslab("kmemleak_object") == 0;
-
-	return vt_write_file(DBGFS "failslab/cache-filter", marked ? "Y" : "N");
-}
-
 /*
  * Every point may fail, quietly: verbose 0, or each failure's stack dump
  * would read as a splat; sleeping allocations, highmem and order 0 too
  * (fail-nth goes before probability and task-filter, lib/fault-inject.c
- * of 6.1 and 6.12, but not before these); every slab cache's but
- * kmemleak's where the kernel can tell them apart (fault_cache_filter()).
- * 0 or -errno.
+ * of 6.1 and 6.12, but not before these).  0 or -errno.
  */
 static int fault_config(void)
 {
@@ -143,9 +104,6 @@ static int fault_config(void)
 		if (ret)
 			return ret;
 	}
-	ret = fault_cache_filter();
-	if (ret)
-		return ret;
 	/* the module's own point: there on 6.12 after each reload */
 	if (!access(FAIL_MEM "verbose", W_OK))
 		return vt_write_file(FAIL_MEM "verbose", "0");
@@ -1146,10 +1104,9 @@ static unsigned int insmod_first_site(struct __test_metadata *_metadata,
 }
 
 /*
- * insmod with the default parameters.  Module loading has ~600 sites
- * (kmemleak's left out, fault_cache_filter()), each a load under KASAN
- * (0.3 s on debug-6.12 under TCG); ~200 of them, the first, are the
- * kernel's module loader's own, whose failure never
+ * insmod with the default parameters.  Module loading has ~900 sites,
+ * each a load under KASAN (0.3 s on debug-6.12 under TCG); ~400 of them,
+ * the first, are the kernel's module loader's own, whose failure never
  * runs a line of vpmu (the loader frees what it made and vpmu_init() is
  * not called): the walk starts a few sites before the loader's share
  * ends, as the other parameter sets' (insmod_params, below).
@@ -1179,10 +1136,9 @@ TEST_F_TIMEOUT(fault, insmod, 900)
  * store.  Each walked from a few sites before the loader's share ends (a
  * load's count of points varies by a few from one to the next): the
  * sites before those are the module loader's, which no vpmu code runs
- * after (insmod, above).  ~370 sites each, 2 minutes on debug-6.12
+ * after (insmod, above).  ~500 sites each, 3 minutes on debug-6.12
  * (the timeout leaves room for a machine running two guests and more:
- * beside a second make check, the two sets took over 15 minutes when
- * kmemleak's points were walked too and the sets had ~750 sites each).
+ * beside a second make check, the two sets took over 15 minutes).
  */
 TEST_F_TIMEOUT(fault, insmod_params, 1500)
 {

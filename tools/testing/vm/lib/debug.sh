@@ -7,11 +7,10 @@
 # ../lib.sh, after flavours.sh: VM_FLAVOURS names the series).
 
 # Series the debug tier builds, each from Debian's linux-source of its
-# kernel series: the debug flavours' kernels (VM_FLAVOURS), in the order
-# of each one's first flavour, which is the order they are built in and
-# their guests start in: "6.12 6.1 6.12-kcsan".
-DEBUG_SERIES=$(awk '$3 == "debug" { sub(/^debug-/, "", $4)
-	if (!seen[$4]++) print $4 }' <<<"$VM_FLAVOURS" | paste -sd' ')
+# kernel series: the debug flavours' kernels (VM_FLAVOURS), "6.1 6.12
+# 6.12-kcsan".
+DEBUG_SERIES=$(awk '$3 == "debug" { sub(/^debug-/, "", $4); print $4 }' \
+	<<<"$VM_FLAVOURS" | sort -u -V | paste -sd' ')
 
 # Kernel patch series (git format-patch output in upstream/, README.md
 # there) applied to a debug tree, by series; the kselftests they add run in

@@ -52,9 +52,9 @@
 # memory measures (vpmu_mem*, which tc=0 changes by design), the
 # uhist readers' concurrency and the stress tier (vpmu_stress.sh).
 # debug-SERIES-fault: the fault tier (vpmu_fault, testing.rst "Fault
-# injection") on its own, eight minutes on 6.12 (a module load fails
-# ~360 sites from a few before the module loader's share ends, with each
-# of three parameter sets), beside the rest of the debug set; an hour's
+# injection") on its own, twenty minutes on 6.12 (a module load fails
+# ~900 sites with the default parameters, then ~500 of vpmu_init()'s with
+# each of two other sets), beside the rest of the debug set; an hour's
 # limit, of which the program has two thirds (insmod 900 s,
 # insmod_params 1,500 s: a busy machine takes twice the time).
 # debug-6.1 and debug-6.12 run the whole suite under KASAN, lockdep and
@@ -85,27 +85,18 @@
 # (vpmu_perf_stat.sh on debug-6.1 136 s with, 109 s without, one after
 # the other on an idle machine).  A grace period is still one: no test
 # sees a difference but the time.
-# They also boot with slub_debug=A;-,kmemleak_object: failslab's mark on
-# every slab cache but kmemleak's, which vpmu_fault then has failslab's
-# cache filter keep to (fault_cache_filter()): kmemleak records each slab
-# allocation in an allocation of its own and absorbs that one's failure,
-# so that half of a module load's 1,150 points were kmemleak's, each a
-# load and unload that no vpmu line saw fail (615 points without them).
 #
 # The order is the order kernels become ready in (vm-check.sh boots a
 # kernel's guests as soon as it is): the flavours of the two stock kernels
 # fetched first before those whose kernels take longer to fetch or build
-# (6.12-rt, then 7.x and its trixie build root); the debug kernels are
-# built in the order of their first flavour here (lib/debug.sh's
-# DEBUG_SERIES), 6.12 first.  Two guests run at a time, each started in
-# this order as one ends: the two longest, debug-6.12 and debug-6.1,
-# first, then debug-6.12-fault after debug-6.1, kcsan-6.12 after
-# debug-6.12, and the short debug-6.1-fault last.  By the guest times of
-# the make check before (debug-6.12 818 s, debug-6.1 529, kcsan-6.12 308,
-# debug-6.1-fault 87) and debug-6.12-fault's 464 s without kmemleak's
-# points, lanes of 1,126 s and 1,080 s; in the order kept while
-# debug-6.12-fault was the longest (debug-6.1, debug-6.12-fault,
-# debug-6.12, kcsan-6.12, debug-6.1-fault), 1,282 s and 924 s.
+# (6.12-rt, then 7.x and its trixie build root); debug-6.1 before the
+# 6.12 runs, because build-debug-kernel.sh builds 6.1 first.  Two guests
+# run at a time, each started in this order as one ends: debug-6.1 and the
+# long debug-6.12-fault first, then debug-6.12 beside the latter, then
+# kcsan-6.12 before the short debug-6.1-fault, which fills the end of the
+# lane debug-6.12-fault took (the other way round, kcsan-6.12 started
+# last, alone, after debug-6.12-fault had ended: 125 s more by the guest
+# times of the make check before).
 VM_FLAVOURS='
 6.1               vm-6.1            stock  6.1         all        @slub
 6.12              vm-6.12           stock  6.12        kselftest  @slub
@@ -114,11 +105,11 @@ VM_FLAVOURS='
 6.1-cpus64        vm-6.1-cpus64     stock  6.1         vpmu_mem,vpmu_registered,vpmu_run,vpmu_snapshot,vpmu_uhist,vpmu_hu,vpmu_hotplug possible_cpus=64 @smp=2,maxcpus=64
 6.12-rt           vm-6.12-rt        stock  6.12-rt     all        @slub
 7.x               vm-7.x            stock  7.x         all        @slub
-debug-6.12        debug-6.12        debug  debug-6.12  all        vpmu_skip=vpmu_fault @timeout=2400
 debug-6.1         debug-6.1         debug  debug-6.1   all        vpmu_skip=vpmu_fault,vpmu_perf_names,vpmu_perf_surface @timeout=2400
-debug-6.12-fault  debug-6.12-fault  debug  debug-6.12  vpmu_fault rcupdate.rcu_expedited=1 slub_debug=A;-,kmemleak_object @timeout=3600
+debug-6.12-fault  debug-6.12-fault  debug  debug-6.12  vpmu_fault rcupdate.rcu_expedited=1 @timeout=3600
+debug-6.12        debug-6.12        debug  debug-6.12  all        vpmu_skip=vpmu_fault @timeout=2400
 kcsan-6.12        kcsan-6.12        debug  debug-6.12-kcsan vpmu_stress,vpmu_reload_stress,vpmu_uhist_readers,vpmu_lifetime,vpmu_cpu_sampling,vpmu_hotplug,vpmu_perf_narrow,vpmu_inherit,vpmu_snapshot,vpmu_unload_busy,vpmu_gate
-debug-6.1-fault   debug-6.1-fault   debug  debug-6.1   vpmu_fault rcupdate.rcu_expedited=1 slub_debug=A;-,kmemleak_object @timeout=1500
+debug-6.1-fault   debug-6.1-fault   debug  debug-6.1   vpmu_fault rcupdate.rcu_expedited=1 @timeout=1500
 '
 
 # flavour_row FLAVOUR - FLAVOUR's row of VM_FLAVOURS (nothing if there is
