@@ -281,7 +281,7 @@ static const char *cmd_set_regs(struct gdb *g, const char *s)
 }
 
 /*
- * The register number in hex at @s (1 to 8 digits), up to @stop: *@i and
+ * The register number in hex at @s (hex_u32()), up to @stop: *@i and
  * the end, or NULL if it is none of the target description's registers.
  * strtoul() alone took a sign, blanks, 0x and any number of digits, and
  * gdb_reg() and gdb_set_reg() an unsigned int: P100000005 wrote x5.
@@ -289,16 +289,13 @@ static const char *cmd_set_regs(struct gdb *g, const char *s)
 static const char *reg_num(const struct gdb *g, const char *s, char stop,
 			   unsigned int *i)
 {
-	size_t n = strspn(s, "0123456789abcdefABCDEF");
-	unsigned long r;
+	uint32_t r;
 
-	if (!n || n > 8 || s[n] != stop)
-		return NULL;
-	r = strtoul(s, NULL, 16);
-	if (!gdb_has_reg(g, r))
+	s = hex_u32(s, &r);
+	if (!s || *s != stop || !gdb_has_reg(g, r))
 		return NULL;
 	*i = r;
-	return s + n;
+	return s;
 }
 
 static const char *cmd_reg(struct gdb *g, const char *s, char *out)
@@ -819,7 +816,8 @@ static const char *gdb_resume(struct gdb *g, bool step, char *out)
 	}
 	g->at_ubp = r == RES_UBP;
 	g->at_wp = r == RES_WP;
-	g->wp_insns = vpmu_engine_event_total(g->t->e, VPMU_EV_INSNS);
+	if (g->at_wp)
+		g->wp_insns = vpmu_engine_event_total(g->t->e, VPMU_EV_INSNS);
 	return stop_reply(g, r, out);
 }
 
