@@ -102,12 +102,18 @@ delete
 continue
 EOF
 
+# gdb_batch NAME ELF CMDS TARGET [GDB-COMMAND] - gdb on ELF against
+# TARGET, GDB-COMMAND before it connects, then the commands of the file
+# CMDS, into $tmp/NAME.gdb
+gdb_batch() {
+	timeout 120 "$GDB" -batch -nx -ex "file $2" -ex "${5:-echo}" \
+		-ex "target remote $4" -x "$3" >"$tmp/$1.gdb" 2>&1
+}
+
 # session NAME TARGET [GDB-COMMAND] - gdb's session against TARGET into
 # $tmp/NAME.gdb
 session() {
-	timeout 120 "$GDB" -batch -nx -ex "file $tmp/prog.elf" \
-		-ex "${3:-echo}" -ex "target remote $2" -x "$tmp/cmds.gdb" \
-		>"$tmp/$1.gdb" 2>&1
+	gdb_batch "$1" "$tmp/prog.elf" "$tmp/cmds.gdb" "$2" "${3:-}"
 }
 
 # regs NAME - "STOP reg value" lines of each stop: ra..t6 (gdb does not
@@ -213,9 +219,7 @@ EOF2
 # stsession NAME TARGET [GDB-COMMAND] - the session on st.elf into
 # $tmp/NAME.gdb; $tmp/NAME.st: its watchpoint stops' values and pcs
 stsession() {
-	timeout 120 "$GDB" -batch -nx -ex "file $tmp/st.elf" \
-		-ex "${3:-echo}" -ex "target remote $2" -x "$tmp/st.cmds" \
-		>"$tmp/$1.gdb" 2>&1
+	gdb_batch "$1" "$tmp/st.elf" "$tmp/st.cmds" "$2" "${3:-}"
 	grep -e '^Old value' -e '^New value' -e '^STOP' -e 'exited' \
 		"$tmp/$1.gdb" | sed 's/.*\(exited normally\).*/\1/' >"$tmp/$1.st"
 }

@@ -281,29 +281,33 @@ watched() {
 		"$tmp/$1.gdb" | tr '\n' ' '
 }
 
+# watch_case NAME TEXT [OPTION...] - the session NAME.cmds on st.vprg
+# (vpmu-sim OPTION...): test TEXT, its watchpoint stops both stores,
+# each once, 0 to 77 at 0x10 then 77 to 2 at 0x18
+watch_case() {
+	local name=$1 text=$2 st
+
+	shift 2
+	serve "$name" "$tmp/st.vprg" "$@"
+	session "$name"
+	wait $vpid
+	[ "$(watched "$name")" = "0>77@0x10 77>2@0x18 " ]
+	st=$?
+	ok $st "$text"
+	[ $st = 0 ] || sed 's/^/# /' "$tmp/$name.gdb"
+}
+
 # break *0xc stops on the first store; the next continue runs it first
 printf '%s\n' 'break *0xc' 'watch *(unsigned int *)0x204' continue \
 	continue 'printf "pc 0x%x\n", $pc' \
 	continue 'printf "pc 0x%x\n", $pc' delete continue >"$tmp/stbp.cmds"
-serve stbp "$tmp/st.vprg"
-session stbp
-wait $vpid
-[ "$(watched stbp)" = "0>77@0x10 77>2@0x18 " ]
-st=$?
-ok $st "a watched store at a breakpoint: continue reports it (77 at 0x10, then 2)"
-[ $st = 0 ] || sed 's/^/# /' "$tmp/stbp.gdb"
+watch_case stbp "a watched store at a breakpoint: continue reports it (77 at 0x10, then 2)"
 
 # stepi onto the first store, then stepi over it
 printf '%s\n' 'break *0x8' continue delete 'watch *(unsigned int *)0x204' \
 	stepi stepi 'printf "pc 0x%x\n", $pc' \
 	continue 'printf "pc 0x%x\n", $pc' delete continue >"$tmp/stst.cmds"
-serve stst "$tmp/st.vprg"
-session stst
-wait $vpid
-[ "$(watched stst)" = "0>77@0x10 77>2@0x18 " ]
-st=$?
-ok $st "a watched store stepped onto: the stepi over it reports it, once"
-[ $st = 0 ] || sed 's/^/# /' "$tmp/stst.gdb"
+watch_case stst "a watched store stepped onto: the stepi over it reports it, once"
 
 # monitor dis and ustep: N in decimal, junk refused
 printf '%s\n' 'monitor dis foo' 'monitor dis -1' 'monitor ustep 1x' \
@@ -326,13 +330,8 @@ ok $st "monitor dis foo, dis -1, ustep 1x refused; dis 010 is ten"
 max=$SHARE/build/max.vpmu
 if [ -f "$max" ]; then
 	cp "$tmp/stbp.cmds" "$tmp/stmax.cmds"
-	serve stmax "$tmp/st.vprg" -m "$max"
-	session stmax
-	wait $vpid
-	[ "$(watched stmax)" = "0>77@0x10 77>2@0x18 " ]
-	st=$?
-	ok $st "a write watchpoint under max.vpmu (vpmu32-max)"
-	[ $st = 0 ] || sed 's/^/# /' "$tmp/stmax.gdb"
+	watch_case stmax "a write watchpoint under max.vpmu (vpmu32-max)" \
+		-m "$max"
 else
 	skip "a write watchpoint under max.vpmu (vpmu32-max)" "no $max"
 fi
