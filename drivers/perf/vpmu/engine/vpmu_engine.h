@@ -378,6 +378,15 @@ int vpmu_engine_trap_return(struct vpmu_engine *e);
 u64 vpmu_engine_event_total(struct vpmu_engine *e, unsigned int event);
 /* Executions of microword @upc since start (both modes). */
 u64 vpmu_engine_uword_count(struct vpmu_engine *e, u32 upc);
+/*
+ * Does an execution of microword @upc retire a macro instruction (count
+ * VPMU_EV_INSNS once)?  For a caller that runs a program a microword at
+ * a time (runs of one cycle) and stops it between instructions: the
+ * microword about to run, asked before the run, says whether the run
+ * ends on an instruction boundary.  O(1), and it folds nothing, unlike
+ * the totals.  False for a bad @upc or without a ucode.
+ */
+bool vpmu_engine_uword_retires(const struct vpmu_engine *e, u32 upc);
 
 /* The PMU hardware. */
 int vpmu_engine_ctr_config(struct vpmu_engine *e, unsigned int idx,

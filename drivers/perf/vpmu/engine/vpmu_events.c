@@ -2,7 +2,8 @@
 /*
  * vpmu_events.c - what each event counts on a microword: the
  * bottom of the engine's counting, used by the fold, the uop builder and
- * the histogram unit.  See vpmu_engine_priv.h.
+ * the histogram unit, and asked by a caller that steps a program
+ * (vpmu_engine_uword_retires()).  See vpmu_engine_priv.h.
  */
 #include "vpmu_engine_priv.h"
 
@@ -74,4 +75,10 @@ bool vpmu_ev_possible(const struct vpmu_engine *e, unsigned int ev,
 		return d->kind & VPMU_K_STORE;
 	}
 	return vpmu_ev_count(e, ev, upc, 1, 0, 0) != 0;
+}
+
+bool vpmu_engine_uword_retires(const struct vpmu_engine *e, u32 upc)
+{
+	return e->uc && upc < e->ncs &&
+	       vpmu_ev_count(e, VPMU_EV_INSNS, upc, 1, 0, 0);
 }
