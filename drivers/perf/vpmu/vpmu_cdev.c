@@ -29,6 +29,10 @@
 #include "vpmu_machine.h"
 
 static_assert(sizeof(struct vpmu_run) == VPMU_RUN_SIZE_VER0);
+/* The outputs: from cycles, right after the inputs, to regs[]. */
+static_assert(offsetof(struct vpmu_run, cycles) ==
+	      offsetofend(struct vpmu_run, ext_at));
+static_assert(offsetofend(struct vpmu_run, regs) == sizeof(struct vpmu_run));
 
 /**
  * struct vpmu_cdev_file - an open /dev/vpmu, its private_data
@@ -96,17 +100,19 @@ static void vpmu_run_keep(struct vpmu_cdev_file *f,
 	vpmu_run_saved_release(saved);
 }
 
-/* The outputs start at zero, but for regs[] as VPMU_RUN_F_REGS gives them. */
+/*
+ * The outputs (cycles to regs[]) start at zero, but for regs[] as
+ * VPMU_RUN_F_REGS gives them: a range, so that inputs a larger struct
+ * adds after them stay.
+ */
 static void vpmu_run_clear_out(struct vpmu_run *run)
 {
-	u32 regs[ARRAY_SIZE(run->regs)];
-	bool in = run->flags & VPMU_RUN_F_REGS;
+	size_t from = offsetof(struct vpmu_run, cycles);
+	size_t to = run->flags & VPMU_RUN_F_REGS ?
+		    offsetof(struct vpmu_run, regs) :
+		    offsetofend(struct vpmu_run, regs);
 
-	if (in)
-		memcpy(regs, run->regs, sizeof(regs));
-	memset_after(run, 0, ext_at);
-	if (in)
-		memcpy(run->regs, regs, sizeof(regs));
+	memset((u8 *)run + from, 0, to - from);
 }
 
 static long vpmu_ioctl_run(struct vpmu_cdev_file *f,
@@ -116,6 +122,7 @@ static long vpmu_ioctl_run(struct vpmu_cdev_file *f,
 	struct vpmu *vpmu = f->vpmu;
 	struct vpmu_run run;
 	void __user *umem;
+	size_t out;
 	u8 *mem;
 	u32 size;
 	int ret;
@@ -126,6 +133,8 @@ static long vpmu_ioctl_run(struct vpmu_cdev_file *f,
 		return -EINVAL;
 	if (size > PAGE_SIZE)
 		return -E2BIG;
+	/* An older caller's struct is shorter: none of it is written past. */
+	out = min_t(size_t, size, sizeof(run));
 	/* Bytes this kernel does not know must be zero: EINVAL, not E2BIG. */
 	ret = copy_struct_from_user(&run, sizeof(run), urun, size);
 	if (ret)
@@ -142,7 +151,7 @@ static long vpmu_ioctl_run(struct vpmu_cdev_file *f,
 	 * Nothing is run unless the results can be written back: probe
 	 * both destinations by writing back what was just read from them.
 	 */
-	if (copy_to_user(urun, &run, sizeof(run))) {
+	if (copy_to_user(urun, &run, out)) {
 		ret = -EFAULT;
 		goto out_keep;
 	}
@@ -167,7 +176,7 @@ static long vpmu_ioctl_run(struct vpmu_cdev_file *f,
 	vpmu_run_keep(f, &saved, false);
 
 	if (copy_to_user(umem, mem, run.mem_size) ||
-	    copy_to_user(urun, &run, sizeof(run)))
+	    copy_to_user(urun, &run, out))
 		ret = -EFAULT;
 out_free_mem:
 	kvfree(mem);
