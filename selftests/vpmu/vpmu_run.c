@@ -198,6 +198,10 @@ TEST_F_TIMEOUT(run, signal_stops_endless_run, 120)
 
 /* ---- malformed calls ----------------------------------------------------- */
 
+/* The outputs: from cycles to the inputs of VPMU_RUN_SIZE_VER1 (nbreak). */
+#define OUT_OFF		offsetof(struct vpmu_run, cycles)
+#define OUT_LEN		(offsetof(struct vpmu_run, nbreak) - OUT_OFF)
+
 /*
  * The call fails with @err, and neither the struct nor the memory was
  * written: out fields keep their poison, memory its content.
@@ -209,7 +213,7 @@ static void expect_refused(struct __test_metadata *_metadata, int fd,
 	uint8_t before[sizeof(*r)];
 	uint8_t *mbefore = NULL;
 
-	memset(&r->cycles, POISON, sizeof(*r) - offsetof(struct vpmu_run, cycles));
+	memset((uint8_t *)r + OUT_OFF, POISON, OUT_LEN);
 	memcpy(before, r, sizeof(*r));
 	if (mem) {
 		mbefore = malloc(mem_size);
@@ -338,8 +342,8 @@ TEST_F(run, bad_mode_flags_reserved)
 {
 	REFUSED(mode, 2, EINVAL);
 	REFUSED(mode, 0xffffffffu, EINVAL);
-	/* Bits beyond VPMU_RUN_F_ALL (vpmu_run_ext.c runs the known one). */
-	REFUSED(flags, VPMU_RUN_F_RESUME << 1, EINVAL);
+	/* Beyond VPMU_RUN_F_ALL (vpmu_run_ext.c, vpmu_run_break.c run ours). */
+	REFUSED(flags, VPMU_RUN_F_STEP << 1, EINVAL);
 	REFUSED(flags, ~(__u32)VPMU_RUN_F_ALL, EINVAL);
 	REFUSED(flags, 0x80000000u, EINVAL);
 }
@@ -382,7 +386,8 @@ TEST_F(run, output_fully_written)
 	struct vpmu_run r;
 	unsigned int i;
 
-	memset(&r, POISON, sizeof(r));
+	memset(&r, 0, sizeof(r));
+	memset((uint8_t *)&r + OUT_OFF, POISON, OUT_LEN);
 	r.size = sizeof(r);
 	r.flags = 0;
 	r.mem = (uintptr_t)self->mem;

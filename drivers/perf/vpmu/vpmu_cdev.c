@@ -6,7 +6,8 @@
  * in, has the machine run the program (vpmu_machine_run(), in chunks, on
  * the engine of whatever CPU the task is on) and copies memory and
  * registers back.  Each open file keeps the program its last run left
- * stopped by a TRAP, its budget or a signal, for VPMU_RUN_F_RESUME.
+ * stopped by a TRAP, a break, its budget or a signal, for
+ * VPMU_RUN_F_RESUME.
  * Documentation/vpmu/module.rst gives the semantics and the errors.
  * VPMU_IOC_SNAPSHOT copies one CPU's counters at one instant
  * (Documentation/vpmu/perf.rst).
@@ -28,11 +29,12 @@
 #include "vpmu_engine.h"
 #include "vpmu_machine.h"
 
-static_assert(sizeof(struct vpmu_run) == VPMU_RUN_SIZE_VER0);
-/* The outputs: from cycles, right after the inputs, to regs[]. */
+static_assert(sizeof(struct vpmu_run) == VPMU_RUN_SIZE_VER1);
+/* The outputs: from cycles, right after the inputs of VER0, to regs[]. */
 static_assert(offsetof(struct vpmu_run, cycles) ==
 	      offsetofend(struct vpmu_run, ext_at));
-static_assert(offsetofend(struct vpmu_run, regs) == sizeof(struct vpmu_run));
+static_assert(offsetofend(struct vpmu_run, regs) ==
+	      offsetof(struct vpmu_run, nbreak));
 
 /**
  * struct vpmu_cdev_file - an open /dev/vpmu, its private_data
@@ -47,10 +49,29 @@ struct vpmu_cdev_file {
 	struct vpmu_run_saved	saved;
 };
 
+/*
+ * Breakpoints: at most VPMU_RUN_NBREAK, and the entries past nbreak zero,
+ * as reserved_in, so that they can mean something one day and a caller
+ * whose nbreak leaves one of its breakpoints out hears of it.
+ */
+static int vpmu_run_check_brk(const struct vpmu_run *run)
+{
+	unsigned int i;
+
+	if (run->nbreak > VPMU_RUN_NBREAK || run->reserved_in)
+		return -EINVAL;
+	for (i = run->nbreak; i < VPMU_RUN_NBREAK; i++)
+		if (run->brk[i])
+			return -EINVAL;
+	return 0;
+}
+
 /* Everything VPMU_IOC_RUN refuses before running, as module.rst lists. */
 static int vpmu_run_check(const struct vpmu_run *run)
 {
 	if (run->flags & ~VPMU_RUN_F_ALL)
+		return -EINVAL;
+	if (vpmu_run_check_brk(run))
 		return -EINVAL;
 	if (!run->mem || !IS_ALIGNED(run->mem, 8))
 		return -EINVAL;
@@ -102,8 +123,7 @@ static void vpmu_run_keep(struct vpmu_cdev_file *f,
 
 /*
  * The outputs (cycles to regs[]) start at zero, but for regs[] as
- * VPMU_RUN_F_REGS gives them: a range, so that inputs a larger struct
- * adds after them stay.
+ * VPMU_RUN_F_REGS gives them; the inputs after them (nbreak, brk[]) stay.
  */
 static void vpmu_run_clear_out(struct vpmu_run *run)
 {

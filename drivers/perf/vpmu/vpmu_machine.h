@@ -6,6 +6,7 @@
  *   vpmu_machine.c      engines, control stores, calls on an engine's
  *                       CPU, the histograms' settings on every engine
  *   vpmu_machine_run.c  running a program in chunks
+ *   vpmu_machine_step.c ...stopped between instructions (a debugger's)
  *   vpmu_machine_irq.c  the counters' overflow lines: an overflow stop
  *                       delivered as interrupts
  *   vpmu_default_image.c the built-in image's bytes
@@ -161,7 +162,7 @@ int vpmu_machine_hu_reset(struct vpmu_machine *m);
  * struct vpmu_run_saved - a stopped program that can go on
  * @cs:	the control store it runs under (a reference), or NULL: none
  * @ctx:	its state
- * @stop:	how it stopped: VPMU_RUN_TRAP, _BUDGET or _SIGNAL
+ * @stop:	how it stopped: VPMU_RUN_TRAP, _BUDGET, _SIGNAL or _BREAK
  * @mem_size:	the size of its memory
  */
 struct vpmu_run_saved {

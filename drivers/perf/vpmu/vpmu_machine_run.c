@@ -17,6 +17,9 @@
  * An overflow stop in a chunk is delivered as an interrupt
  * (vpmu_machine_irq.c) before the engine runs on; the layer above sees a
  * chunk begin and end through the machine's ops.
+ *
+ * A run armed to stop between instructions (VPMU_RUN_F_STEP, breakpoints)
+ * runs its chunks a microword at a time (vpmu_machine_step.c).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -122,6 +125,8 @@ MODULE_PARM_DESC(bench_chunk_time,
  * @resume:	the next chunk resumes a saved program (VPMU_RUN_F_RESUME)
  * @trap:	that program stopped by TRAP: it goes on after the TRAP
  * @ext:	the external signal line, as the run has it now
+ * @armed:	the run stops between instructions (VPMU_RUN_F_STEP, nbreak)
+ * @brk:	...and a chunk stopped it so: the VPMU_RUN_BREAK_* bits
  *
  * Private to the calling task: no locking.
  */
@@ -138,6 +143,8 @@ struct vpmu_runner {
 	bool			resume;
 	bool			trap;
 	bool			ext;
+	bool			armed;
+	u32			brk;
 };
 
 /* Was that the end of the run?  If so, say why in @run. */
@@ -162,6 +169,12 @@ static bool vpmu_run_ended(struct vpmu_runner *r, const struct vpmu_stop *stop)
 	case VPMU_STOP_OVERFLOW:
 		/* vpmu_run_engine() never ends a chunk on an overflow. */
 		break;
+	}
+	/* Where the budget ends on a break too, the break says more. */
+	if (r->brk) {
+		run->stop = VPMU_RUN_BREAK;
+		run->code = r->brk;
+		return true;
 	}
 	if (!r->left) {
 		run->stop = VPMU_RUN_BUDGET;
@@ -188,8 +201,16 @@ static void vpmu_run_capture(struct vpmu_run *run, struct vpmu_engine *e,
 	run->mode_out = vpmu_engine_mode(e);
 }
 
-/*
- * Run up to @budget cycles on @e, letting the PMU fold every counter wrap
+/**
+ * vpmu_run_engine() - run a chunk's cycles on an engine, overflow stops
+ * delivered
+ * @m:		the machine
+ * @e:		this CPU's engine, the program on it
+ * @budget:	cycles to run
+ * @stop:	where and why the engine stopped; @stop->cycles: all it ran
+ * @stops:	the chunk's overflow stops before this call
+ *
+ * Runs up to @budget cycles on @e, letting the PMU fold every counter wrap
  * in.  An interrupting counter (a sampling event's) stops the engine
  * right after the microword that wrapped it; the stop is delivered as an
  * interrupt (vpmu_irq_deliver()), whose handler takes the sample, and
@@ -207,15 +228,21 @@ static void vpmu_run_capture(struct vpmu_run *run, struct vpmu_engine *e,
  * sampling events open too while none is near its wrap: reading settles
  * them).
  *
- * After VPMU_RUN_CHUNK_STOPS overflow stops the engine is asked with no
- * budget left, as at the budget's end: it reports a halt or trap of the
- * microword it stopped after, or the end of the budget, and the chunk
- * ends there, the run going on in the next chunk with the cycles left.
+ * After VPMU_RUN_CHUNK_STOPS overflow stops in the chunk (@stops of them
+ * before this call: a chunk may call it more than once) the engine is
+ * asked with no budget left, as at the budget's end: it reports a halt or
+ * trap of the microword it stopped after, or the end of the budget, and
+ * the chunk ends there, the run going on in the next chunk with the
+ * cycles left.  A call made after that many runs nothing.
+ *
+ * Context: on @e's CPU, interrupts disabled.
+ * Return: the chunk's overflow stops, @stops and this call's.
  */
-static void vpmu_run_engine(struct vpmu_machine *m, struct vpmu_engine *e,
-			    u64 budget, struct vpmu_stop *stop)
+unsigned int vpmu_run_engine(struct vpmu_machine *m, struct vpmu_engine *e,
+			     u64 budget, struct vpmu_stop *stop,
+			     unsigned int stops)
 {
-	unsigned int idle = 0, stops = 0;
+	unsigned int idle = 0;
 	u64 used = 0;
 
 	for (;;) {
@@ -241,6 +268,7 @@ static void vpmu_run_engine(struct vpmu_machine *m, struct vpmu_engine *e,
 		}
 	}
 	stop->cycles = used;
+	return stops;
 }
 
 /*
@@ -343,7 +371,11 @@ static int vpmu_run_chunk(struct vpmu_runner *r)
 	 * state of current's groups (perf.rst).
 	 */
 	m->priv->ops->chunk_begin(m, e);
-	vpmu_run_engine(m, e, vpmu_run_chunk_budget(r), &stop);
+	if (unlikely(r->armed))
+		r->brk = vpmu_run_stepped(m, e, run, vpmu_run_chunk_budget(r),
+					  &stop);
+	else
+		vpmu_run_engine(m, e, vpmu_run_chunk_budget(r), &stop, 0);
 	m->priv->ops->chunk_end(m, e);
 	vpmu_engine_ctx_save(e, r->ctx);
 
@@ -403,7 +435,7 @@ void vpmu_run_saved_release(struct vpmu_run_saved *saved)
 static bool vpmu_run_resumable(u32 stop)
 {
 	return stop == VPMU_RUN_TRAP || stop == VPMU_RUN_BUDGET ||
-	       stop == VPMU_RUN_SIGNAL;
+	       stop == VPMU_RUN_SIGNAL || stop == VPMU_RUN_BREAK;
 }
 
 /**
@@ -414,13 +446,14 @@ static bool vpmu_run_resumable(u32 stop)
  * @saved:	with VPMU_RUN_F_RESUME, the program to go on with (the
  *		caller checked that it holds one, of run->mem_size bytes);
  *		else empty.  Filled in with the program if it stops so that
- *		it can go on (TRAP, budget, signal), given back as it was if
- *		the run fails before any of it ran, emptied otherwise.
+ *		it can go on (TRAP, break, budget, signal), given back as it
+ *		was if the run fails before any of it ran, emptied otherwise.
  *
  * Runs on the engine of whatever CPU the calling task is on, chunk by
- * chunk, until the program halts, traps or faults, the budget is used up
- * or a signal is pending (run->stop says which).  Work is counted where,
- * and for whom, it was done.
+ * chunk, until the program halts, traps or faults, reaches an instruction
+ * boundary it is to stop at (VPMU_RUN_F_STEP, run->brk[]), the budget is
+ * used up or a signal is pending (run->stop says which).  Work is counted
+ * where, and for whom, it was done.
  *
  * Context: process context; may sleep between chunks.
  * Return: 0 or a negative errno: -ENOMEM if the program's state, or the
@@ -458,6 +491,7 @@ int vpmu_machine_run(struct vpmu_machine *m, struct vpmu_run *run, u8 *mem,
 	r->run->generation = r->cs->generation;
 	r->left = r->run->budget;
 	r->ext = r->run->flags & VPMU_RUN_F_EXT;
+	r->armed = (r->run->flags & VPMU_RUN_F_STEP) || r->run->nbreak;
 	ret = vpmu_run_chunks(r);
 	if (ret && !r->ran && r->resume) {
 		/* Nothing ran: the program goes back as it was. */

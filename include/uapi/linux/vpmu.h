@@ -285,6 +285,7 @@ struct vpmu_program_header {
  * keeps the same command.
  */
 #define VPMU_RUN_SIZE_VER0	216
+#define VPMU_RUN_SIZE_VER1	288	/* nbreak, brk[]: breakpoints */
 
 /* Stop reasons (struct vpmu_run.stop). */
 #define VPMU_RUN_BUDGET		0	/* the cycle budget was used up */
@@ -292,6 +293,14 @@ struct vpmu_program_header {
 #define VPMU_RUN_TRAP		2	/* TRAP; code = trap code */
 #define VPMU_RUN_FAULT		3	/* fault; code = kind, addr = address */
 #define VPMU_RUN_SIGNAL		4	/* a signal interrupted the run */
+#define VPMU_RUN_BREAK		5	/* a breakpoint or step; code = why */
+
+/* struct vpmu_run.code of a VPMU_RUN_BREAK stop: one bit or both. */
+#define VPMU_RUN_BREAK_STEP	_BITUL(0)	/* VPMU_RUN_F_STEP's step */
+#define VPMU_RUN_BREAK_PC	_BITUL(1)	/* pc is one of brk[] */
+
+/* Breakpoints a run takes at most (struct vpmu_run.brk[]). */
+#define VPMU_RUN_NBREAK		16
 
 /* Largest budget of one call: about a minute of TCG time at worst. */
 #define VPMU_RUN_BUDGET_MAX	_BITULL(40)
@@ -308,26 +317,47 @@ struct vpmu_program_header {
  * instead of zeros, at entry as always.
  *
  * VPMU_RUN_F_RESUME goes on with the program this open file's last run
- * left stopped by a TRAP, the end of its budget or a signal, instead of
- * starting one: with the image, registers, pc, micro-PC, data cache,
- * write queue and cycle count it had, at the microword after the TRAP
- * (vpmu_engine_trap_return()) or where the budget or signal cut it.  A
- * program that stops at TRAP for a service (an RV32 ecall, say) thus
- * goes on as if it had never left the engine: the caller serves the
- * call from regs[] and mem, writes the result with VPMU_RUN_F_REGS, and
- * resumes.  mem is copied in again (the caller may have changed it) and
- * mem_size must be the stopped run's; entry and mode are checked as
+ * left stopped by a TRAP, a break, the end of its budget or a signal,
+ * instead of starting one: with the image, registers, pc, micro-PC, data
+ * cache, write queue and cycle count it had, at the microword after the
+ * TRAP (vpmu_engine_trap_return()) or where the break, budget or signal
+ * cut it.  A program that stops at TRAP for a service (an RV32 ecall,
+ * say) thus goes on as if it had never left the engine: the caller serves
+ * the call from regs[] and mem, writes the result with VPMU_RUN_F_REGS,
+ * and resumes.  mem is copied in again (the caller may have changed it)
+ * and mem_size must be the stopped run's; entry and mode are checked as
  * always but not used.  budget, ext_at, VPMU_RUN_F_EXT and the outputs
- * (cycles included) are this call's.  Each call that runs replaces
- * what the file keeps: by its program if that stopped by TRAP, budget or
- * signal, by nothing otherwise; refused calls change nothing.  EINVAL if
- * there is nothing to resume or mem_size differs.
+ * (cycles included) are this call's.  Each call that runs replaces what
+ * the file keeps: by its program if that stopped by TRAP, break, budget
+ * or signal, by nothing otherwise; refused calls change nothing.  EINVAL
+ * if there is nothing to resume or mem_size differs.
  */
 #define VPMU_RUN_F_EXT		_BITUL(0)
 #define VPMU_RUN_F_REGS		_BITUL(1)
 #define VPMU_RUN_F_RESUME	_BITUL(2)
+
+/*
+ * Stopping at an instruction boundary, for a debugger (vpmu-run --gdb):
+ * the microword boundary right after a microword that retired a macro
+ * instruction (counted VPMU_EV_INSNS), where pc (and ipc) is the next
+ * one's.  VPMU_RUN_F_STEP stops the run at the first boundary it reaches
+ * (one instruction ran); brk[0..nbreak-1] stop it at any boundary where
+ * pc is one of them (a struct of VPMU_RUN_SIZE_VER1 or more).  nbreak
+ * above VPMU_RUN_NBREAK, reserved_in or an entry of brk[] past nbreak
+ * not 0: EINVAL.  The stop is VPMU_RUN_BREAK, code saying which (both
+ * bits if both), and the program can go on from there with
+ * VPMU_RUN_F_RESUME; the boundary a run starts on never stops it, so a
+ * run resumed at a breakpoint goes past it.  A halt, trap or fault ends
+ * the run as always, at no boundary (a microword that halts, traps or
+ * faults retires nothing); a break where the budget ends is reported as
+ * the break.  Stopping costs nothing in the counts: a run stopped and
+ * resumed counts exactly as one that was not (cycles, registers, memory,
+ * perf counts and samples).  Armed, the run goes a microword at a time
+ * (slower; without either, at full speed).
+ */
+#define VPMU_RUN_F_STEP		_BITUL(3)
 #define VPMU_RUN_F_ALL		(VPMU_RUN_F_EXT | VPMU_RUN_F_REGS | \
-				 VPMU_RUN_F_RESUME)
+				 VPMU_RUN_F_RESUME | VPMU_RUN_F_STEP)
 
 struct vpmu_run {
 	/* in */
@@ -351,6 +381,10 @@ struct vpmu_run {
 	__u32 mode_out;		/* privilege mode at the stop */
 	__u32 reserved_out;	/* written as 0 */
 	__u32 regs[32];		/* r0..r31; in too with VPMU_RUN_F_REGS */
+	/* in, from VPMU_RUN_SIZE_VER1 */
+	__u32 nbreak;		/* breakpoints in brk[]: 0..VPMU_RUN_NBREAK */
+	__u32 reserved_in;	/* 0 */
+	__u32 brk[VPMU_RUN_NBREAK];	/* pcs the run stops at */
 };
 
 /*
