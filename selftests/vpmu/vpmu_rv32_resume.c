@@ -400,7 +400,7 @@ TEST_F(rv32, unknown_flags_refused)
 {
 	load(self, ecall_prog, sizeof(ecall_prog));
 	memset(&self->r, 0, sizeof(self->r));
-	refused(_metadata, self, VPMU_RUN_F_RESUME << 1, "bit 3");
+	refused(_metadata, self, VPMU_RUN_F_STEP << 1, "bit 4");
 	refused(_metadata, self, VPMU_RUN_F_RESUME | 1u << 31, "bit 31");
 }
 
