@@ -6,7 +6,9 @@
  *   vpmu_machine.c      engines, control stores, calls on an engine's
  *                       CPU, the histograms' settings on every engine
  *   vpmu_machine_run.c  running a program in chunks
- *   vpmu_machine_step.c ...stopped between instructions (a debugger's)
+ *   vpmu_machine_chunk.c the engine in a chunk: overflow stops
+ *                       delivered, or a microword at a time, stopping
+ *                       between instructions (a debugger's)
  *   vpmu_machine_irq.c  the counters' overflow lines: an overflow stop
  *                       delivered as interrupts
  *   vpmu_default_image.c the built-in image's bytes

@@ -109,12 +109,12 @@ struct vpmu_engine *vpmu_machine_engine_get(struct vpmu_machine *m,
 					    struct vpmu_machine_prep *pp);
 void vpmu_machine_engine_put(struct vpmu_machine *m);
 
-/* A run chunk's engine work (vpmu_machine_run.c, vpmu_machine_step.c). */
+/* What the engine does in a run chunk (vpmu_machine_chunk.c). */
 unsigned int vpmu_run_engine(struct vpmu_machine *m, struct vpmu_engine *e,
 			     u64 budget, struct vpmu_stop *stop,
 			     unsigned int stops);
 u32 vpmu_run_stepped(struct vpmu_machine *m, struct vpmu_engine *e,
 		     const struct vpmu_run *run, u64 budget,
-		     struct vpmu_stop *stop);
+		     struct vpmu_stop *stop, unsigned int *stops);
 
 #endif /* _VPMU_MACHINE_PRIV_H */

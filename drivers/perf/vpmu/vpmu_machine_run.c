@@ -18,8 +18,9 @@
  * (vpmu_machine_irq.c) before the engine runs on; the layer above sees a
  * chunk begin and end through the machine's ops.
  *
- * A run armed to stop between instructions (VPMU_RUN_F_STEP, breakpoints)
- * runs its chunks a microword at a time (vpmu_machine_step.c).
+ * What the engine does in a chunk, at full speed or, for a run armed to
+ * stop between instructions (VPMU_RUN_F_STEP, breakpoints), a microword
+ * at a time, is vpmu_machine_chunk.c's.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -53,21 +54,6 @@
  * are cut, and a chunk's time with interrupts off stays bounded.
  */
 #define VPMU_RUN_CHUNK_TRANSLATE	2
-
-/*
- * Overflow stops per chunk.  Cycles bound a chunk's engine work, but not
- * the perf work of its overflow stops: each raises the lines of the
- * counters that wrapped and may take a sample per counter, and with every
- * counter sampling at period 1 a 5000-cycle chunk had a stop on every
- * microword.  After this many stops the chunk ends (the run goes on in
- * the next one, exactly as a chunk that ends on its budget), so that
- * the longest a chunk keeps interrupts off is bounded in work whatever
- * perf asks: Documentation/vpmu/perf.rst, "Serialisation", has the
- * numbers it was chosen by.
- */
-#ifndef VPMU_RUN_CHUNK_STOPS	/* make chunk-bench sets it for a baseline */
-#define VPMU_RUN_CHUNK_STOPS	16
-#endif
 
 /*
  * make chunk-bench: the longest chunk since bench_chunk_ns and
@@ -201,76 +187,6 @@ static void vpmu_run_capture(struct vpmu_run *run, struct vpmu_engine *e,
 	run->mode_out = vpmu_engine_mode(e);
 }
 
-/**
- * vpmu_run_engine() - run a chunk's cycles on an engine, overflow stops
- * delivered
- * @m:		the machine
- * @e:		this CPU's engine, the program on it
- * @budget:	cycles to run
- * @stop:	where and why the engine stopped; @stop->cycles: all it ran
- * @stops:	the chunk's overflow stops before this call
- *
- * Runs up to @budget cycles on @e, letting the PMU fold every counter wrap
- * in.  An interrupting counter (a sampling event's) stops the engine
- * right after the microword that wrapped it; the stop is delivered as an
- * interrupt (vpmu_irq_deliver()), whose handler takes the sample, and
- * the run carries on with what is left of the budget.  Such a stop is not
- * the program's: it ends nothing and may even have used no cycles (a wrap
- * on the microword that halted, reported first), so it is not counted
- * against anything.  With the budget used up the engine is still asked
- * once more, with none left: it then reports a halt or trap of that last
- * microword, or the end of the budget, exactly as it would have without
- * the wrap.  A wrap needs at least one counted event, so the engine cannot
- * report wraps forever without running; the bound only guards against an
- * engine bug.  Counting events' counters wrap freely: the engine counts
- * their wraps, and perf folds them in whenever it reads the event (the
- * engine may even leave the counts in its microwords until then, with
- * sampling events open too while none is near its wrap: reading settles
- * them).
- *
- * After VPMU_RUN_CHUNK_STOPS overflow stops in the chunk (@stops of them
- * before this call: a chunk may call it more than once) the engine is
- * asked with no budget left, as at the budget's end: it reports a halt or
- * trap of the microword it stopped after, or the end of the budget, and
- * the chunk ends there, the run going on in the next chunk with the
- * cycles left.  A call made after that many runs nothing.
- *
- * Context: on @e's CPU, interrupts disabled.
- * Return: the chunk's overflow stops, @stops and this call's.
- */
-unsigned int vpmu_run_engine(struct vpmu_machine *m, struct vpmu_engine *e,
-			     u64 budget, struct vpmu_stop *stop,
-			     unsigned int stops)
-{
-	unsigned int idle = 0;
-	u64 used = 0;
-
-	for (;;) {
-		/*
-		 * A stalling microword may overshoot the budget, and an
-		 * overflow stop may come right after it: then none is left.
-		 */
-		vpmu_engine_run(e, stops < VPMU_RUN_CHUNK_STOPS && used < budget ?
-				   budget - used : 0, stop);
-		used += stop->cycles;
-		if (stop->reason != VPMU_STOP_OVERFLOW)
-			break;
-		vpmu_irq_deliver(&m->priv->irq, e, stop);
-		m->priv->ops->overflow_end(m, e, stop);
-		stops++;
-		if (static_branch_unlikely(&vpmu_bench_chunk_key) &&
-		    stops > vpmu_bench_chunk_stops)
-			vpmu_bench_chunk_stops = stops;
-		idle = stop->cycles ? 0 : idle + 1;
-		if (WARN_ON_ONCE(idle > VPMU_NR_COUNTERS_MAX)) {
-			stop->reason = VPMU_STOP_BUDGET;
-			break;
-		}
-	}
-	stop->cycles = used;
-	return stops;
-}
-
 /*
  * The cycles the next chunk may use: the chunk's size, what is left of
  * the budget, and no further than where the ext line flips (run.ext_at),
@@ -338,6 +254,7 @@ static int vpmu_run_chunk(struct vpmu_runner *r)
 	struct vpmu_run *run = r->run;
 	struct vpmu_stop stop;
 	struct vpmu_engine *e;
+	unsigned int stops;
 	unsigned long flags;
 	int ret = 0;
 	u64 t0 = 0;
@@ -373,10 +290,14 @@ static int vpmu_run_chunk(struct vpmu_runner *r)
 	m->priv->ops->chunk_begin(m, e);
 	if (unlikely(r->armed))
 		r->brk = vpmu_run_stepped(m, e, run, vpmu_run_chunk_budget(r),
-					  &stop);
+					  &stop, &stops);
 	else
-		vpmu_run_engine(m, e, vpmu_run_chunk_budget(r), &stop, 0);
+		stops = vpmu_run_engine(m, e, vpmu_run_chunk_budget(r), &stop,
+					0);
 	m->priv->ops->chunk_end(m, e);
+	if (static_branch_unlikely(&vpmu_bench_chunk_key) &&
+	    stops > vpmu_bench_chunk_stops)
+		vpmu_bench_chunk_stops = stops;
 	vpmu_engine_ctx_save(e, r->ctx);
 
 	run->cycles += stop.cycles;
