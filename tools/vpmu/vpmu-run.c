@@ -17,6 +17,9 @@
 #include "vpmu_buf.h"
 #include "vpmu_cli.h"
 #include "vpmu_elf.h"
+#include "vpmu_gdb.h"
+#include "vpmu_gdb_dev.h"
+#include "vpmu_gdb_net.h"
 #include "vpmu_runner.h"
 #include "vpmu_tool.h"
 
@@ -76,6 +79,11 @@ static void usage(void)
 "      --stats           ELF: print on stderr how the program stopped, its\n"
 "                        cycles and x0..x31 (after an exit: as the exit\n"
 "                        ecall found them); perf counts the other events\n"
+"      --gdb=PORT        ELF: wait for gdb on localhost:PORT (or\n"
+"                        --gdb=unix:PATH, a Unix socket) and run the\n"
+"                        program as it says (GDB remote protocol): the\n"
+"                        kernel stops it at gdb's breakpoints and steps,\n"
+"                        and counts it as a run gdb did not stop\n"
 "  -h, --help            this text\n"
 "      --version         show the version and exit\n"
 "\n"
@@ -144,9 +152,10 @@ struct opts {
 	const char *image;	/* -m */
 	uint64_t mem;		/* --mem, ELF programs */
 	bool stats;		/* --stats, ELF programs */
+	const char *gdb;	/* --gdb, ELF programs; NULL: none */
 };
 
-enum { OPT_MEM = 256, OPT_STATS };
+enum { OPT_MEM = 256, OPT_STATS, OPT_GDB };
 
 static void parse_args(int argc, char **argv, struct opts *o)
 {
@@ -156,6 +165,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		{ "image", required_argument, NULL, 'm' },
 		{ "mem", required_argument, NULL, OPT_MEM },
 		{ "stats", no_argument, NULL, OPT_STATS },
+		{ "gdb", required_argument, NULL, OPT_GDB },
 		{ "help", no_argument, NULL, 'h' },
 		VPMU_VERSION_LONGOPT,
 		{ }
@@ -180,6 +190,11 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		case OPT_STATS:
 			o->stats = true;
 			break;
+		case OPT_GDB:
+			if (vpmu_gdb_check_where(optarg))
+				vpmu_usage_error("bad --gdb '%s'", optarg);
+			o->gdb = optarg;
+			break;
 		case 'h':
 			usage();
 			break;
@@ -190,6 +205,9 @@ static void parse_args(int argc, char **argv, struct opts *o)
 			vpmu_bad_option(argv, c);
 		}
 	}
+	/* one run, the ext line as it starts: gdb's stops cut no run */
+	if (o->gdb && (o->com.runs != 1 || o->com.ext_at))
+		vpmu_usage_error("--gdb runs once, with no --ext-at");
 	if (optind == argc)
 		vpmu_usage_error("no program file given");
 	if (optind != argc - 1)
@@ -347,9 +365,31 @@ static void elf_stats(const struct elf_dev *d, const struct vpmu_elf_end *end,
 }
 
 /*
+ * --gdb: the program @r (not started) run as gdb says
+ * (vpmu_gdb_dev_run()).  0, -1 after an ioctl error (reported), or the
+ * exit status when gdb killed it or could not connect.
+ */
+static int elf_gdb(struct vpmu_run *r, int fd, const struct opts *o,
+		   struct vpmu_elf_end *end)
+{
+	const struct vpmu_gdb_dev_target t = {
+		.where = o->gdb, .fd = fd, .r = r, .budget = o->com.budget,
+		.run_error = run_error,
+	};
+	int ret = vpmu_gdb_dev_run(&t, end);
+
+	if (ret == VPMU_GDB_KILLED && !o->com.quiet)
+		vpmu_err(NULL, 0, "killed by gdb");
+	if (ret == VPMU_GDB_KILLED)
+		return VPMU_GDB_EXIT_KILLED;
+	return ret < 0 ? -1 : 0;
+}
+
+/*
  * Run the ELF program in @mem from @entry to its exit or another stop
- * (vpmu_elf_loop()); the budget covers the whole program.  Returns its
- * exit status, or -1 after an ioctl error (reported).
+ * (vpmu_elf_loop(), or gdb's with --gdb); the budget covers the whole
+ * program.  Returns its exit status, or -1 after an ioctl error
+ * (reported) or when gdb could not connect.
  */
 static int elf_run(int fd, uint8_t *mem, uint32_t mem_size, uint32_t entry,
 		   const struct opts *o, const char *path)
@@ -368,9 +408,15 @@ static int elf_run(int fd, uint8_t *mem, uint32_t mem_size, uint32_t entry,
 		.ecall_return = dev_ecall_return, .ctx = &d,
 	};
 	struct vpmu_elf_end end;
+	int ret;
 
-	if (vpmu_elf_loop(&ops, mem, mem_size, o->com.budget, &end))
+	if (o->gdb) {
+		ret = elf_gdb(&d.r, fd, o, &end);
+		if (ret)
+			return ret;
+	} else if (vpmu_elf_loop(&ops, mem, mem_size, o->com.budget, &end)) {
 		return -1;
+	}
 	if (o->stats)
 		elf_stats(&d, &end, o->com.json);
 	return vpmu_elf_exit(path, &end, o->com.quiet);
@@ -455,6 +501,10 @@ static int prog_main(const struct opts *o, const char *path,
 	};
 	int ret;
 
+	if (o->gdb) {
+		vpmu_err(path, 0, "--gdb: RV32 ELF programs only (vpmu-sim --gdb debugs program files)");
+		return VPMU_EXIT_TOOL;
+	}
 	ret = vpmu_runner_read(&rn, file, &v, &exp);
 	if (ret)
 		return ret;
