@@ -18,6 +18,7 @@
  *   vpmu_gdb_wire SOCKET < SCRIPT
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,7 +96,10 @@ static void send_packet(const char *body)
 	put(pkt, n);
 }
 
-/* The next packet's body into @buf, acknowledged; acks before it skipped. */
+/*
+ * The next packet's body into @buf; acks before it skipped.  Its own
+ * ack is the caller's (ack()).
+ */
 static void get_packet(char *buf)
 {
 	size_t n = 0;
@@ -113,7 +117,17 @@ static void get_packet(char *buf)
 	buf[n] = 0;
 	get_byte();
 	get_byte();
-	put("+", 1);
+}
+
+/*
+ * Acknowledge the packet just read.  A stub that ends the session with
+ * it (the OK of a k, the W of an exit) may have closed the connection
+ * already: that is no error.
+ */
+static void ack(void)
+{
+	if (write(conn, "+", 1) != 1 && errno != EPIPE && errno != ECONNRESET)
+		die("write");
 }
 
 /* Print replies up to the one that answers (not an "O" packet). */
@@ -123,6 +137,7 @@ static void replies(char *buf)
 		get_packet(buf);
 		printf("%s\n", buf);
 		fflush(stdout);
+		ack();
 		if (buf[0] != 'O' || !strcmp(buf, "OK"))
 			break;
 	}
@@ -139,6 +154,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: vpmu_gdb_wire SOCKET < SCRIPT\n");
 		return 2;
 	}
+	signal(SIGPIPE, SIG_IGN);	/* a write after the stub closed: EPIPE */
 	conn = wire_connect(argv[1]);
 	while (fgets(line, sizeof(line), stdin)) {
 		n = strcspn(line, "\n");
