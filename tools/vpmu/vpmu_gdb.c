@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: GPL-2.0
-// SPDX-License-Identifier: GPL-2.0
 /*
  * vpmu_gdb.c - vpmu-sim --gdb: the GDB stub's backend on the host engine
  * (vpmu_gdb.h) for an RV32 ELF program or a vpmu program file; the
@@ -49,9 +48,9 @@
 #define GDB_CHUNK	BIT(22)	/* cycles between Ctrl-C polls */
 
 /*
- * Each CSR is gdb's register GDB_REG_CSR + its number.  The counter CSRs are cycle, time, instret,
- * hpmcounter3..31 (GDB_CSR_CTR + 0..31) and their high halves (+ 0x80):
- * the layout of CTR's selector (vpmu_isa.h).
+ * Each CSR is gdb's register GDB_REG_CSR + its number.  The counter CSRs
+ * are cycle, time, instret, hpmcounter3..31 (GDB_CSR_CTR + 0..31) and
+ * their high halves (+ 0x80): the layout of CTR's selector (vpmu_isa.h).
  */
 #define GDB_REG_CSR	65
 #define GDB_CSR_CTR	0xc00

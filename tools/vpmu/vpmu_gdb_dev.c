@@ -31,8 +31,12 @@
 #include "vpmu_gdb_dev.h"
 #include "vpmu_gdb_stub.h"
 
-/* Cycles of one call, between Ctrl-C polls: a second or so of TCG time. */
-#define GDB_DEV_SLICE	(1ull << 20)
+/*
+ * Cycles of one call, between Ctrl-C polls: a second or so of TCG time,
+ * armed (a microword at a time) or not.
+ */
+#define GDB_DEV_SLICE_ARMED	(1ull << 20)
+#define GDB_DEV_SLICE		(1ull << 22)
 
 /* The session on /dev/vpmu: the core's state first. */
 struct gdb_dev {
@@ -82,14 +86,18 @@ static bool dev_set_reg(struct vpmu_gdb_stub *s, unsigned int i, uint32_t v)
 }
 
 /*
- * One VPMU_IOC_RUN of at most @slice cycles, stepping one instruction
- * (@step) or stopping at gdb's breakpoints (@brk).  0, or -1 after
- * saying why the kernel refused it (the session then ends).
+ * One VPMU_IOC_RUN of at most @slice cycles of what is left (some are:
+ * a resume with none is the program's end, dev_stopped()), stepping one
+ * instruction (@step) or stopping at gdb's breakpoints (@brk).  0, or -1
+ * after saying why the kernel refused it (the session then ends).
  */
 static int dev_call(struct gdb_dev *d, bool step, bool brk, uint64_t slice)
 {
 	struct vpmu_run *r = d->r;
 	struct vpmu_elf_end *end = d->s.end;
+
+	if (!step && brk && d->s.nbp)
+		slice = GDB_DEV_SLICE_ARMED;
 
 	r->flags = (d->started ? VPMU_RUN_F_RESUME : 0) |
 		   (d->regs_in ? VPMU_RUN_F_REGS : 0) |
@@ -126,7 +134,11 @@ static int dev_stopped(struct gdb_dev *d)
 
 	switch (r->stop) {
 	case VPMU_RUN_BREAK:
-		return RES_BP;
+		if (d->left)
+			return RES_BP;
+		/* where the budget ends: nothing to go on with */
+		end->st.stop = VPMU_RUN_BUDGET;
+		return RES_DEAD;
 	case VPMU_RUN_BUDGET:
 	case VPMU_RUN_SIGNAL:
 		if (d->left)
@@ -154,7 +166,8 @@ static int dev_stopped(struct gdb_dev *d)
 
 /*
  * Run until a stop gdb hears of: one instruction (@step), a breakpoint,
- * the program's end, a Ctrl-C (the instruction under way finished).
+ * the program's end, a Ctrl-C (polled after each call: the instruction
+ * under way is then finished, a breakpoint it lands on reported as one).
  */
 static int dev_resume(struct vpmu_gdb_stub *s, bool step)
 {
@@ -163,17 +176,16 @@ static int dev_resume(struct vpmu_gdb_stub *s, bool step)
 	int r;
 
 	for (;;) {
-		if (dev_call(d, step || intr, !intr, GDB_DEV_SLICE))
-			return RES_DEAD;
+		if (dev_call(d, step || intr, !step, GDB_DEV_SLICE))
+			return RES_FAIL;
 		r = dev_stopped(d);
-		if (r == RES_BP && intr)
+		if (r == RES_BP && step)
+			return RES_STEP;
+		if (r == RES_BP && intr && !(d->r->code & VPMU_RUN_BREAK_PC))
 			return RES_INTR;
-		if (r == RES_BP)
-			return step ? RES_STEP : RES_BP;
 		if (r != RES_STEP)
 			return r;
-		/* a slice ended (not an ecall): has gdb sent a Ctrl-C? */
-		if (!step && !intr && d->r->stop != VPMU_RUN_TRAP)
+		if (!step && !intr)
 			intr = vpmu_gdb_poll_intr(&d->s.c);
 	}
 }
@@ -184,7 +196,7 @@ static void dev_detach(struct vpmu_gdb_stub *s)
 	struct gdb_dev *d = to_dev(s);
 
 	do {
-		if (dev_call(d, false, false, VPMU_RUN_BUDGET_MAX))
+		if (!d->left || dev_call(d, false, false, VPMU_RUN_BUDGET_MAX))
 			return;
 	} while (dev_stopped(d) == RES_STEP);
 }

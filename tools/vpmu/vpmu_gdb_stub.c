@@ -394,6 +394,10 @@ static const char *stop_reply(struct vpmu_gdb_stub *g, int r, char *out)
 	case RES_INTR:
 		snprintf(out, 8, "T%02x", GDB_SIGINT);
 		break;
+	case RES_FAIL:		/* the runner says why, and exits */
+		g->dead = true;
+		snprintf(out, 8, "X%02x", GDB_SIGKILL);
+		break;
 	default:
 		snprintf(out, 8, "T%02x", GDB_SIGTRAP);
 	}

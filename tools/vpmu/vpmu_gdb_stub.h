@@ -31,6 +31,7 @@
 #define GDB_SIGINT	2
 #define GDB_SIGILL	4
 #define GDB_SIGTRAP	5
+#define GDB_SIGKILL	9
 #define GDB_SIGSEGV	11
 #define GDB_SIGXCPU	24
 
@@ -38,9 +39,11 @@
  * How a resume ended (struct vpmu_gdb_ops.resume): an instruction
  * stepped, the program exited (end->res), stopped for good (end->st),
  * hit a breakpoint, a write watchpoint (hit_wp), a Ctrl-C, a micro-PC
- * breakpoint.
+ * breakpoint; or the backend failed (said why on stderr): the session
+ * ends, gdb told the program was killed.
  */
-enum { RES_STEP, RES_EXIT, RES_DEAD, RES_BP, RES_WP, RES_INTR, RES_UBP };
+enum { RES_STEP, RES_EXIT, RES_DEAD, RES_BP, RES_WP, RES_INTR, RES_UBP,
+       RES_FAIL };
 
 struct gdb_wp {
 	uint32_t addr, len;
