@@ -13,6 +13,7 @@
 #   - a breakpoint on the pc the steps visited most, continued to it
 #     twice, the registers and 64 bytes at sp there, a register written
 #     (a0) and the run continued to its end with the breakpoint removed;
+#   - steps to the budget's end (SIGXCPU), for four budgets a cycle apart;
 #
 # and each debugged run, under perf stat, must count exactly what the
 # same program counts undebugged (cycles, uops, insns), exit as it does
@@ -48,32 +49,38 @@ cleanup() {
 	"$LOAD" --default >/dev/null 2>&1
 }
 trap cleanup EXIT
-tap_plan 10
+tap_plan 11
 
 "$LOAD" "$IMG" >/dev/null
 ok $? "the rv32im image loads"
 
 EVENTS=vpmu/vpmu_cycles/,vpmu/vpmu_uops/,vpmu/vpmu_insns/
 
-# session TOOL NAME - the packets of $T.NAME.gdb to TOOL --gdb running
-# $ELF (vpmu-run under perf stat: the counts in $T.NAME.stat): replies in
-# $T.NAME.TOOL.gdb, the program's output in .out, --stats' cycles in
-# .cycles, the exit status in .rc.
+# session TOOL NAME [BUDGET] - the packets of $T.NAME.gdb to TOOL --gdb
+# running $ELF (vpmu-run under perf stat: the counts in $T.NAME.stat):
+# replies in $T.NAME.TOOL.gdb, the program's output in .out, --stats'
+# cycles in .cycles, the exit status in .rc.  A client that could not
+# finish kills the stub, which would wait for it for ever.
 session() {
 	s=$T.sock
 	o=$T.$2.$(basename "$1")
+	b=--budget=${3:-1G}
 	rm -f "$s"
 	if [ "$1" = "$RUN" ]; then
 		# shellcheck disable=SC2016 # sh -c's own arguments
 		perf stat -x"$SEP" -o "$T.$2.stat" -e "$EVENTS" sh -c \
-			'"$0" -q --stats --gdb=unix:"$1" "$2"; echo $? >"$3"' \
-			"$1" "$s" "$ELF" "$o.rc" >"$o.out" 2>"$o.stats" &
+			'"$0" -q --stats "$4" --gdb=unix:"$1" "$2"; echo $? >"$3"' \
+			"$1" "$s" "$ELF" "$o.rc" "$b" >"$o.out" 2>"$o.stats" &
 	else
-		sh -c '"$0" -q --stats --gdb=unix:"$1" "$2"; echo $? >"$3"' \
-			"$1" "$s" "$ELF" "$o.rc" >"$o.out" 2>"$o.stats" &
+		# shellcheck disable=SC2016 # as above
+		sh -c '"$0" -q --stats "$4" --gdb=unix:"$1" "$2"; echo $? >"$3"' \
+			"$1" "$s" "$ELF" "$o.rc" "$b" >"$o.out" 2>"$o.stats" &
 	fi
 	pid=$!
-	"$WIRE" "$s" <"$T.$2.gdb" >"$o.gdb"
+	if ! "$WIRE" "$s" <"$T.$2.gdb" >"$o.gdb"; then
+		echo "# $2: vpmu_gdb_wire failed on $(basename "$1")"
+		pkill -f "unix:$s" 2>/dev/null || kill "$pid"
+	fi
 	wait $pid
 	grep '^event cycles ' "$o.stats" >"$o.cycles"
 }
@@ -100,7 +107,13 @@ counts_as_undebugged() {
 	stat -e "$EVENTS" "$RUN" -q "$ELF"
 	want=
 	for e in cycles uops insns; do
-		want="$want vpmu/vpmu_$e/=$(counted "vpmu/vpmu_$e/")"
+		cnt=$(counted "vpmu/vpmu_$e/")
+		case $cnt in
+		'' | 0 | *[!0-9]*)
+			echo "# vpmu/vpmu_$e/ not counted: '$cnt'"
+			return 1 ;;
+		esac
+		want="$want vpmu/vpmu_$e/=$cnt"
 	done
 	cp "$T.$1.stat" "$OUT"
 	# shellcheck disable=SC2086 # one word per event
@@ -176,6 +189,27 @@ session "$SIM" wr
 session "$RUN" wr
 same wr && grep -qx 03000000 "$T.wr.$(basename "$RUN").gdb"
 ok $? "a0 written at the breakpoint: the step, the registers, the rest of the run as vpmu-sim's"
+
+# The budget's end while stepping: SIGXCPU (T18), then the end (X18),
+# at the same step as vpmu-sim's, whatever microword of an instruction
+# the budget ends on (1000 cycles, then 1001 to 1003).
+brc=0
+for bud in 1000 1001 1002 1003; do
+	{
+		echo qSupported
+		i=0
+		while [ $i -lt 400 ]; do
+			echo s
+			i=$((i + 1))
+		done
+		echo g
+		echo c
+	} >"$T.bud.gdb"
+	session "$SIM" bud $bud
+	session "$RUN" bud $bud
+	same bud && grep -qx T18 "$T.bud.$(basename "$RUN").gdb" || brc=1
+done
+ok $brc "budget's end while stepping: T18 at the same step as vpmu-sim's, for 4 budgets"
 
 # What the kernel's stub refuses, and how (k ends it: exit 137).
 {
