@@ -17,7 +17,6 @@
 #include "vpmu_buf.h"
 #include "vpmu_cli.h"
 #include "vpmu_elf.h"
-#include "vpmu_gdb.h"
 #include "vpmu_gdb_dev.h"
 #include "vpmu_gdb_net.h"
 #include "vpmu_runner.h"

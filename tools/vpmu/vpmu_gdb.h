@@ -43,11 +43,6 @@ struct vpmu_gdb_target {
 	bool prog;
 };
 
-/* vpmu_gdb_run()'s result when gdb killed the program or went away. */
-#define VPMU_GDB_KILLED	1
-/* vpmu-sim's exit status then, as a shell sees a process killed (SIGKILL) */
-#define VPMU_GDB_EXIT_KILLED	137
-
 /*
  * Wait for gdb on @t->where, then run the program as gdb says, serving
  * an RV32 program's ecalls as vpmu_elf_loop() does, until it exits or

@@ -27,7 +27,6 @@
 #include <string.h>
 #include <sys/ioctl.h>
 
-#include "vpmu_gdb.h"
 #include "vpmu_gdb_dev.h"
 #include "vpmu_gdb_stub.h"
 

@@ -15,6 +15,14 @@
 #define VPMU_GDB_PKT_MAX	4096	/* PacketSize (qSupported) */
 #define VPMU_GDB_BUF	(2 * VPMU_GDB_PKT_MAX + 16)	/* a packet, even hex */
 
+/*
+ * A session's result when gdb killed the program or went away
+ * (vpmu_gdb_run(), vpmu_gdb_dev_run()), and the runner's exit status
+ * then, as a shell sees a process killed (SIGKILL).
+ */
+#define VPMU_GDB_KILLED		1
+#define VPMU_GDB_EXIT_KILLED	137
+
 /* A connection to gdb: its socket and the bytes read from it. */
 struct vpmu_gdb_conn {
 	int fd;

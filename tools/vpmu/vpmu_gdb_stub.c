@@ -19,7 +19,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "vpmu_gdb.h"
 #include "vpmu_gdb_stub.h"
 
 /* vpmu32's stores (Documentation/vpmu/toolchain.rst, "Encoding") */

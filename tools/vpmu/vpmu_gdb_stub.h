@@ -95,7 +95,7 @@ struct vpmu_gdb_stub {
 
 /*
  * Wait for gdb on @where ("PORT" or "unix:PATH") and serve it until the
- * program ends or gdb ends the session: 0, VPMU_GDB_KILLED (vpmu_gdb.h),
+ * program ends or gdb ends the session: 0, VPMU_GDB_KILLED (vpmu_gdb_net.h),
  * or -1 after saying why gdb could not connect.
  */
 int vpmu_gdb_serve(struct vpmu_gdb_stub *g, const char *where);
