@@ -16,6 +16,8 @@
  * stderr).
  *
  *   vpmu_gdb_wire SOCKET < SCRIPT
+ *   vpmu_gdb_wire --probe       exit 0 if the kernel has Unix sockets,
+ *                               4 (KSFT_SKIP) if not (CONFIG_UNIX)
  */
 #include <errno.h>
 #include <signal.h>
@@ -153,6 +155,14 @@ int main(int argc, char **argv)
 	if (argc != 2) {
 		fprintf(stderr, "usage: vpmu_gdb_wire SOCKET < SCRIPT\n");
 		return 2;
+	}
+	if (!strcmp(argv[1], "--probe")) {
+		conn = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (conn < 0) {
+			perror("vpmu_gdb_wire: a Unix socket");
+			return 4;
+		}
+		return 0;
 	}
 	signal(SIGPIPE, SIG_IGN);	/* a write after the stub closed: EPIPE */
 	conn = wire_connect(argv[1]);

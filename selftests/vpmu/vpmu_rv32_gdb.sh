@@ -21,7 +21,8 @@
 # breakpoint (VPMU_RUN_NBREAK), write watchpoints, pc moved, a program
 # file.
 #
-# TAP output; skips without the tools, perf, root or the built samples.
+# TAP output; skips without the tools, perf, root, the built samples or
+# Unix sockets (the debug kernels' configs).
 
 SHARE=${VPMU_SHARE:-/usr/share/vpmu}
 RUN=$(command -v vpmu-run || echo vpmu-run)
@@ -44,6 +45,10 @@ done
 [ -f "$IMG" ] || skip_all "no $IMG"
 [ -f "$ELF" ] || skip_all "no $ELF (no cross compiler?)"
 [ "$(id -u)" = 0 ] || skip_all "loading the image needs root"
+# The debug kernels' minimal configs have no CONFIG_UNIX: no socket for
+# the stubs to listen on.
+"$WIRE" --probe 2>/dev/null ||
+	skip_all "no Unix sockets in this kernel (CONFIG_UNIX), where the stubs listen"
 cleanup() {
 	rm -f "$T".*
 	"$LOAD" --default >/dev/null 2>&1
