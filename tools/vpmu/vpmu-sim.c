@@ -103,6 +103,10 @@ static void usage(void)
 "      --chunk=CYCLES    ELF: run in pieces of at most CYCLES cycles, as\n"
 "                        /dev/vpmu does in the kernel, translating between\n"
 "                        them (the same results)\n"
+"      --tc-pool=KIB     the translation pool, 4..16384 KiB (default 512;\n"
+"                        the module's tc_pool_kb, 128 by default): when it\n"
+"                        is full the oldest translations make room (the\n"
+"                        same results)\n"
 "      --gdb=PORT        wait for gdb on localhost:PORT (or\n"
 "                        --gdb=unix:PATH, a Unix socket) and run the\n"
 "                        program as it says (GDB remote protocol); gdb\n"
@@ -137,13 +141,26 @@ struct opts {
 	bool stats;		/* --stats, ELF programs */
 	bool no_tc;		/* --no-tc */
 	uint64_t chunk;		/* --chunk, ELF programs; 0: none */
+	uint32_t tc_pool_kb;	/* --tc-pool; 0: the engine's default */
 	const char *gdb;	/* --gdb; NULL: none */
 };
 
 enum {
 	OPT_HU = 256, OPT_HU_FILE, OPT_MEM, OPT_STATS, OPT_NO_TC, OPT_CHUNK,
-	OPT_GDB
+	OPT_TC_POOL, OPT_GDB
 };
+
+/* --tc-pool's KiB, in the range the module's tc_pool_kb takes */
+static uint32_t parse_pool_kb(const char *arg)
+{
+	uint64_t kb;
+
+	if (vpmu_parse_count(arg, &kb) || kb < VPMU_TC_POOL_MIN / 256 ||
+	    kb > VPMU_TC_POOL_MAX / 256)
+		vpmu_usage_error("bad translation pool '%s' (KiB, %u..%u)", arg,
+				 VPMU_TC_POOL_MIN / 256, VPMU_TC_POOL_MAX / 256);
+	return (uint32_t)kb;
+}
 
 static void parse_args(int argc, char **argv, struct opts *o)
 {
@@ -157,6 +174,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		{ "stats", no_argument, NULL, OPT_STATS },
 		{ "no-tc", no_argument, NULL, OPT_NO_TC },
 		{ "chunk", required_argument, NULL, OPT_CHUNK },
+		{ "tc-pool", required_argument, NULL, OPT_TC_POOL },
 		{ "gdb", required_argument, NULL, OPT_GDB },
 		{ "help", no_argument, NULL, 'h' },
 		VPMU_VERSION_LONGOPT,
@@ -196,6 +214,9 @@ static void parse_args(int argc, char **argv, struct opts *o)
 			if (vpmu_parse_count(optarg, &o->chunk) || !o->chunk)
 				vpmu_usage_error("bad chunk '%s'", optarg);
 			break;
+		case OPT_TC_POOL:
+			o->tc_pool_kb = parse_pool_kb(optarg);
+			break;
 		case OPT_GDB:
 			if (vpmu_gdb_check_where(optarg))
 				vpmu_usage_error("bad --gdb '%s'", optarg);
@@ -218,6 +239,24 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		vpmu_usage_error("no program file given");
 	if (optind != argc - 1)
 		vpmu_usage_error("one program file at a time");
+}
+
+/* An engine, its translation pool as --tc-pool asks. */
+static struct vpmu_engine *sim_engine(const struct opts *o)
+{
+	struct vpmu_engine *e = vpmu_engine_create(VPMU_CS_MAX);
+	struct vpmu_engine_mem *m;
+
+	if (!e || !o->tc_pool_kb)
+		return e;
+	m = vpmu_engine_mem_alloc(VPMU_CS_MAX, o->tc_pool_kb * 256);
+	if (!m) {
+		vpmu_engine_destroy(e);
+		return NULL;
+	}
+	/* an engine with no ucode yet: nothing to fold */
+	vpmu_engine_mem_free(vpmu_engine_mem_set(e, m));
+	return e;
 }
 
 /* The image in @path, or @builtin without one. */
@@ -769,7 +808,7 @@ static int elf_main(const struct opts *o, const char *path,
 		return VPMU_EXIT_CANNOT_RUN;
 	}
 	uc = load_image(o->image, &rv32im_image);
-	e = uc ? vpmu_engine_create(VPMU_CS_MAX) : NULL;
+	e = uc ? sim_engine(o) : NULL;
 	if (!e || vpmu_engine_attach(e, uc)) {
 		ret = VPMU_EXIT_TOOL;
 		goto out;
@@ -813,7 +852,7 @@ static int prog_main(const struct opts *o, const char *path,
 	uc = load_image(o->image, &default_image);
 	if (!uc)
 		return VPMU_EXIT_TOOL;
-	sim.e = vpmu_engine_create(VPMU_CS_MAX);
+	sim.e = sim_engine(o);
 	if (!sim.e || vpmu_engine_attach(sim.e, uc)) {
 		vpmu_err(NULL, 0, "cannot create the engine");
 		return VPMU_EXIT_TOOL;

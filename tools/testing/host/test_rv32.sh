@@ -179,6 +179,29 @@ ok $? "vpmu-sim -t: an ELF's time line ($cyc cycles, $tag instructions)"
 [ $? = 1 ]
 ok $? "vpmu-sim -t -q: no time line"
 
+# --chunk and --tc-pool change the host's work, never a result: every
+# sample in 1000-cycle chunks with the smallest pool (4 KiB, where the
+# oldest translations go all the time) prints, exits and counts as run
+# whole with the default pool; only the tc line differs, and it shows
+# translations evicted.
+for elf in "$ELFS"/*.elf; do
+	name=$(basename "$elf" .elf)
+	"$BIN/vpmu-sim" -m "$IMG" --stats "$elf" >"$tmp/w.out" 2>"$tmp/w.err"
+	rw=$?
+	"$BIN/vpmu-sim" -m "$IMG" --stats --chunk=1000 --tc-pool=4 "$elf" \
+		>"$tmp/p.out" 2>"$tmp/p.err"
+	rp=$?
+	ev=$(awk '$1 == "tc" { print $25 }' "$tmp/p.err")
+	[ "$rw" = "$rp" ] && cmp -s "$tmp/w.out" "$tmp/p.out" &&
+		cmp -s <(grep -v '^tc ' "$tmp/w.err") \
+			<(grep -v '^tc ' "$tmp/p.err") &&
+		[ "${ev:-0}" -gt 0 ]
+	ok $? "vpmu-sim --chunk=1000 --tc-pool=4: $name as run whole (exit $rw, $ev evicted)"
+done
+"$BIN/vpmu-sim" --tc-pool=3 "$ELFS/fib.elf" >/dev/null 2>"$tmp/err"
+[ $? = 125 ] && grep -q "bad translation pool '3' (KiB, 4..16384)" "$tmp/err"
+ok $? "vpmu-sim --tc-pool=3: refused, exit 125"
+
 # The ELF loader's refusals: a program that cannot be run (126).
 "$BIN/vpmu-sim" -m "$IMG" /bin/sh >/dev/null 2>"$tmp/err"
 [ $? = 126 ] && grep -q "not a 32-bit little-endian ELF\|not a RISC-V" "$tmp/err"
