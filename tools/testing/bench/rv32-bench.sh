@@ -192,3 +192,23 @@ awk '{ k++; w += $3; a += $4; b += $5; o += $6; q += $7 } END {
 	printf "%-9s %9s %8.1f %8.1f %8.1f %8.1f %8.1f %9.2f %9.2f\n",
 		"mean", "", w / k, a / k, b / k, o / k, q / k, (a / k) / (q / k),
 		a / w }' "$B/rv32/chunked"
+
+# The pool: workload.elf's hot code fills about 500 KiB of it (vpmu-sim
+# --stats' "pool", in words); the module's default (tc_pool_kb) is 128
+# KiB, a quarter of that, where the oldest translations make room.
+echo
+echo "workload.elf and the translation pool (vpmu-sim --tc-pool=KiB), in 5000-cycle"
+echo "chunks: Ir per RV32 instruction as above, translations made and evicted"
+printf '%-9s %9s %8s %11s %9s\n' pool Ir/insn "vs 512" translated evicted
+nw=$(awk '$1 == "workload" { print $2 }' "$B/rv32/chunked")
+fits=
+for kb in 512 256 128; do
+	w=$(sim_ir "$B/rv32/workload.elf" --chunk=5000 --tc-pool="$kb")
+	read -r t x < <(awk '$1 == "tc" { print $3, $25 }' "$B/rv32/stats")
+	e=$(sim_ir "$B/rv32/empty.elf" --chunk=5000 --tc-pool="$kb")
+	r=$(awk -v w="$w" -v e="$e" -v n="$nw" \
+		'BEGIN { printf "%.1f", (w - e) / n }')
+	fits=${fits:-$r}
+	awk -v k="$kb KiB" -v r="$r" -v f="$fits" -v t="$t" -v x="$x" 'BEGIN {
+		printf "%-9s %9s %8.2f %11s %9s\n", k, r, r / f, t, x }'
+done
