@@ -208,6 +208,52 @@ static const struct setup setups[] = {
 
 #define NSETUPS	(sizeof(setups) / sizeof(setups[0]))
 
+/*
+ * How the perf driver runs a task's program (drivers/perf/vpmu): in
+ * chunks of a fixed length that a yield may end early, translating at
+ * most two instructions after each, deferred; a sampling event on cycles
+ * (a 16-bit counter that interrupts, re-armed to wrap @period cycles on)
+ * beside two counting ones (perf stat's); the pool the module's or one
+ * too small for the program.
+ */
+struct pace {
+	const char *name;
+	u64 chunk;		/* cycles a run is given */
+	u32 period;		/* cycles between samples; 0: counting only */
+	bool small_pool;
+};
+
+#define PACE_WIDTH	16
+#define PACE_TRANSLATE	2	/* VPMU_RUN_CHUNK_TRANSLATE */
+#define PACE_PIECES	1000	/* samples at most: a run's length */
+
+/* perf stat's counters: cycles, instructions, microwords */
+static void s_pace(struct vpmu_engine *e, u32 seed)
+{
+	(void)seed;
+	cfg(e, 0, VPMU_EV_CYCLES, PACE_WIDTH, UK, 0);
+	cfg(e, 1, VPMU_EV_INSNS, 16, UK, 0);
+	cfg(e, 2, VPMU_EV_UOPS, 14, UK, 0);
+}
+
+static const struct setup pace_setup = { "as the driver runs it", s_pace };
+
+/* Counter 0 to wrap @period cycles from now, as the driver arms it. */
+static void pace_arm(struct vpmu_engine *e, u32 period)
+{
+	vpmu_engine_ctr_write(e, 0, ((1ull << PACE_WIDTH) - period) &
+				    ((1ull << PACE_WIDTH) - 1));
+}
+
+/* With a period, counter 0 samples (perf record's): it interrupts. */
+static void pace_sample(struct vpmu_engine *e, u32 period)
+{
+	if (!period)
+		return;
+	cfg(e, 0, VPMU_EV_CYCLES, PACE_WIDTH, UK | VPMU_CTR_INT, 0);
+	pace_arm(e, period);
+}
+
 /* ---- running two engines alike --------------------------------------------- */
 
 struct pair {
@@ -461,14 +507,19 @@ static void swap_code(struct pair *pr)
 
 #define TC_SMALL_POOL	2048	/* pool words that hold a few translations */
 
-/* Run @p under setup @s with @seed on both engines; "" or why not. */
-static bool run_pair(const struct prog *p, const struct setup *s, u32 seed,
-		     struct vpmu_tc_stats *tc, char *why, size_t whylen)
+/*
+ * Run @p under setup @s with @seed on both engines, in pieces as @pace
+ * says (NULL: random pieces and random changes between them); "" or why
+ * not.
+ */
+static bool run_pair_paced(const struct prog *p, const struct setup *s,
+			   u32 seed, const struct pace *pace,
+			   struct vpmu_tc_stats *tc, char *why, size_t whylen)
 {
 	struct pair pr = { .p = p, .msz = p->mem_size };
 	struct vpmu_stop st[2];
-	u64 used = 0;
-	bool ok = true;
+	u64 used = 0, end = p->cycles;
+	bool ok = true, small;
 	unsigned int i;
 
 	/*
@@ -476,7 +527,10 @@ static bool run_pair(const struct prog *p, const struct setup *s, u32 seed,
 	 * runs it; seeds 1 and 2 (mod 4): a pool of 8 KiB, so that
 	 * translations are evicted.
 	 */
-	pr.defer = seed & 1;
+	pr.defer = pace || (seed & 1);
+	small = pace ? pace->small_pool : (seed ^ (seed >> 1)) & 1;
+	if (pace && pace->period && end > (u64)pace->period * PACE_PIECES)
+		end = (u64)pace->period * PACE_PIECES;
 	for (i = 0; i < 2; i++) {
 		u32 words = vpmu_ucode_header(p->uc)->cs_words;
 
@@ -484,7 +538,7 @@ static bool run_pair(const struct prog *p, const struct setup *s, u32 seed,
 		pr.mem[i] = malloc(p->mem_size);
 		if (!pr.e[i] || !pr.mem[i])
 			abort();
-		if (i == 1 && ((seed ^ (seed >> 1)) & 1))
+		if (i == 1 && small)
 			vpmu_engine_mem_free(vpmu_engine_mem_set(pr.e[i],
 				vpmu_engine_mem_alloc(words, TC_SMALL_POOL)));
 		if (vpmu_engine_attach(pr.e[i], p->uc))
@@ -495,12 +549,14 @@ static bool run_pair(const struct prog *p, const struct setup *s, u32 seed,
 		memcpy(pr.mem[i], p->image, p->mem_size);
 		rng = seed;
 		s->apply(pr.e[i], seed);
+		if (pace)
+			pace_sample(pr.e[i], pace->period);
 		vpmu_engine_start(pr.e[i], pr.mem[i], p->mem_size, p->entry,
 				  p->mode);
 	}
 	rng = (u64)seed * 0x9e3779b97f4a7c15ull + 1;
-	while (ok && used < p->cycles) {
-		u64 b = piece(seed & 1);
+	while (ok && used < end) {
+		u64 b = pace ? pace->chunk : piece(seed & 1);
 
 		pr.pieces++;
 		vpmu_engine_run(pr.e[1], b, &st[1]);
@@ -526,15 +582,24 @@ static bool run_pair(const struct prog *p, const struct setup *s, u32 seed,
 					break;
 			}
 		}
-		between(&pr, &st[0]);
+		if (pace) {
+			/* the sample taken, the counter re-armed */
+			for (i = 0; i < 2 && st[0].ovf & 1; i++) {
+				vpmu_engine_ovf_clear(pr.e[i], 1);
+				pace_arm(pr.e[i], pace->period);
+			}
+		} else {
+			between(&pr, &st[0]);
+		}
 		if (p->swap[1])
 			swap_code(&pr);
 		/*
 		 * Deferred: what the piece found warm, translated after it,
-		 * up to 0 to 3 at a time
+		 * up to 0 to 3 at a time (as the driver: 2)
 		 */
 		if (pr.defer)
-			vpmu_engine_tc_work(pr.e[1], pr.pieces % 4);
+			vpmu_engine_tc_work(pr.e[1], pace ? PACE_TRANSLATE :
+						     pr.pieces % 4);
 		if (pr.pieces % 64 == 0)
 			ok = same_counts(&pr);
 	}
@@ -546,6 +611,12 @@ static bool run_pair(const struct prog *p, const struct setup *s, u32 seed,
 		free(pr.mem[i]);
 	}
 	return ok;
+}
+
+static bool run_pair(const struct prog *p, const struct setup *s, u32 seed,
+		     struct vpmu_tc_stats *tc, char *why, size_t whylen)
+{
+	return run_pair_paced(p, s, seed, NULL, tc, why, whylen);
 }
 
 #endif /* _VPMU_TC_PAIR_H */

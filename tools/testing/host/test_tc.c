@@ -13,9 +13,10 @@
  * histogram's buckets and the histogram unit's.  The cache must also have
  * been used (translations made and run, exits taken).
  *
- *   test_tc [-s SEEDS] [-x] [ELF...]
+ *   test_tc [-s SEEDS] [-x] [-d] [ELF...]
  *
- * -x stops at the first difference (what a faulty cache needs to show).
+ * -x stops at the first difference (what a faulty cache needs to show);
+ * -d runs only the RV32 programs as the driver runs them (below).
  *
  * The programs: the sample and test programs on the default microcode,
  * random vpmu32 and RV32IM machine code (some of it storing into its own
@@ -30,7 +31,12 @@
  * at K = 1 .. 1024; the histogram unit in sequence and all at once, with
  * event, micro-PC, write-queue and address entries; gating; privilege
  * filters; the external signal line flipped between pieces.  The pieces
- * are from one cycle to hundreds of thousands.
+ * are from one cycle to hundreds of thousands.  And the RV32 programs as
+ * the perf driver runs them: in its 5000-cycle chunks and perf record -c
+ * 1000's 1000-cycle ones, translating two instructions after each,
+ * counting as perf stat does and with a counter sampling every 5000,
+ * 1000, 100 cycles or every cycle, in the module's pool or one too small
+ * for the program (struct pace).
  *
  * test_tc.sh also builds the engine with deliberate faults in the cache
  * and checks that this test fails on each.
@@ -734,9 +740,73 @@ static void add_elf(const char *path)
 	vpmu_buf_free(&d);
 }
 
+/*
+ * The driver's chunks (5000 cycles; 1000 where perf record -c 1000 cuts
+ * them) at sampling periods of 5000, 1000, 100 and 1 cycles, two of them
+ * in a pool too small for the program: every RV32 program.
+ */
+static const struct pace paces[] = {
+	{ "5000-cycle chunks, counting", 5000, 0, false },
+	{ "5000-cycle chunks, a sample every 5000 cycles", 5000, 5000, false },
+	{ "5000-cycle chunks, a sample every 1000 cycles, a small pool",
+	  5000, 1000, true },
+	{ "1000-cycle chunks, counting, a small pool", 1000, 0, true },
+	{ "1000-cycle chunks, a sample every 100 cycles", 1000, 100, false },
+	{ "1000-cycle chunks, a sample every cycle, a small pool",
+	  1000, 1, true },
+};
+
+#define NPACES	(sizeof(paces) / sizeof(paces[0]))
+
+/* The first @k programs, the RV32 ones, at every pace; false to stop. */
+static bool run_paces(unsigned int k)
+{
+	struct vpmu_tc_stats sum[NPACES] = { 0 };
+	char why[256];
+	unsigned int i, s, bad;
+
+	for (i = 0; i < k; i++) {
+		if (!progs[i].rv32)
+			continue;
+		for (s = 0; s < NPACES; s++) {
+			struct vpmu_tc_stats tc;
+			bool ok = run_pair_paced(&progs[i], &pace_setup, 0,
+						 &paces[s], &tc, why,
+						 sizeof(why));
+
+			tap_ok(ok, "%s, %s%s%s", progs[i].name, paces[s].name,
+			       ok ? "" : ": ", ok ? "" : why);
+			if (!ok && first_fail)
+				return false;
+			sum[s].translated += tc.translated;
+			sum[s].resumed += tc.resumed;
+			sum[s].evicted += tc.evicted;
+		}
+	}
+	/*
+	 * Translated at every pace but every cycle's (which steps: the
+	 * interpreter's); where no sample cuts them, runs yield at blocks
+	 * and the next enters them; the small pools evict
+	 */
+	for (s = 0, bad = 0; s < NPACES; s++) {
+		if ((paces[s].period != 1 && sum[s].translated < 100) ||
+		    (!paces[s].period && sum[s].resumed < 100) ||
+		    (paces[s].small_pool && paces[s].period != 1 &&
+		     sum[s].evicted < 10))
+			bad++;
+		tap_diag("%s: %llu translated, %llu resumed, %llu evicted",
+			 paces[s].name, (unsigned long long)sum[s].translated,
+			 (unsigned long long)sum[s].resumed,
+			 (unsigned long long)sum[s].evicted);
+	}
+	tap_ok(!bad, "as the driver runs them, the cache translates, yields and resumes, and evicts");
+	return true;
+}
+
 int main(int argc, char **argv)
 {
-	unsigned int seeds = 3, i, s, k, ncorpus;
+	unsigned int seeds = 3, i, s, k, ncorpus, nrv32;
+	bool paces_only = false;
 	char why[256];
 	int a;
 
@@ -745,8 +815,10 @@ int main(int argc, char **argv)
 			seeds = (unsigned int)atoi(argv[++a]);
 		else if (!strcmp(argv[a], "-x"))
 			first_fail = true;
+		else if (!strcmp(argv[a], "-d"))
+			paces_only = true;
 		else
-			return fprintf(stderr, "usage: test_tc [-s SEEDS] [-x] [ELF...]\n"), 2;
+			return fprintf(stderr, "usage: test_tc [-s SEEDS] [-x] [-d] [ELF...]\n"), 2;
 	}
 	uc_default = load_ucode(UCODE_DIR "/default.vus", &img_default);
 	uc_rv32 = load_ucode(SHARE "/ucode/rv32im.vus", NULL);
@@ -778,7 +850,14 @@ int main(int argc, char **argv)
 	k = nprogs;
 	ncorpus = add_corpus();
 
-	tap_plan(3 + (k * NSETUPS) + 1);
+	for (i = 0, nrv32 = 0; i < k; i++)
+		nrv32 += progs[i].rv32;
+	if (paces_only) {
+		tap_plan(nrv32 * NPACES + 1);
+		run_paces(k);
+		return tap_done();
+	}
+	tap_plan(3 + (k * NSETUPS) + nrv32 * NPACES + 1 + 1);
 	{
 		/*
 		 * The cache is used at all, leaves the interpreter at times,
@@ -858,6 +937,8 @@ int main(int argc, char **argv)
 				return tap_done();
 		}
 	}
+	if (!run_paces(k))
+		return tap_done();
 	{
 		unsigned int bad = 0, first = 0;
 		struct vpmu_tc_stats tc;
