@@ -103,6 +103,10 @@ static void usage(void)
 "      --chunk=CYCLES    ELF: run in pieces of at most CYCLES cycles, as\n"
 "                        /dev/vpmu does in the kernel, translating between\n"
 "                        them (the same results)\n"
+"      --sample=PERIOD   ELF: a counter of cycles that interrupts every\n"
+"                        PERIOD cycles, as perf record -c PERIOD samples\n"
+"                        (the run stops and goes on at each; --stats\n"
+"                        counts them; the same results)\n"
 "      --tc-pool=KIB     the translation pool, 4..16384 KiB (default 512;\n"
 "                        the module's tc_pool_kb, 128 by default): when it\n"
 "                        is full the oldest translations make room (the\n"
@@ -142,12 +146,13 @@ struct opts {
 	bool no_tc;		/* --no-tc */
 	uint64_t chunk;		/* --chunk, ELF programs; 0: none */
 	uint32_t tc_pool_kb;	/* --tc-pool; 0: the engine's default */
+	uint64_t sample;	/* --sample, ELF programs; 0: none */
 	const char *gdb;	/* --gdb; NULL: none */
 };
 
 enum {
 	OPT_HU = 256, OPT_HU_FILE, OPT_MEM, OPT_STATS, OPT_NO_TC, OPT_CHUNK,
-	OPT_TC_POOL, OPT_GDB
+	OPT_TC_POOL, OPT_SAMPLE, OPT_GDB
 };
 
 /* --tc-pool's KiB, in the range the module's tc_pool_kb takes */
@@ -175,6 +180,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		{ "no-tc", no_argument, NULL, OPT_NO_TC },
 		{ "chunk", required_argument, NULL, OPT_CHUNK },
 		{ "tc-pool", required_argument, NULL, OPT_TC_POOL },
+		{ "sample", required_argument, NULL, OPT_SAMPLE },
 		{ "gdb", required_argument, NULL, OPT_GDB },
 		{ "help", no_argument, NULL, 'h' },
 		VPMU_VERSION_LONGOPT,
@@ -216,6 +222,12 @@ static void parse_args(int argc, char **argv, struct opts *o)
 			break;
 		case OPT_TC_POOL:
 			o->tc_pool_kb = parse_pool_kb(optarg);
+			break;
+		case OPT_SAMPLE:
+			if (vpmu_parse_count(optarg, &o->sample) || !o->sample ||
+			    o->sample >> 32)
+				vpmu_usage_error("bad sample period '%s'",
+						 optarg);
 			break;
 		case OPT_GDB:
 			if (vpmu_gdb_check_where(optarg))
@@ -591,13 +603,22 @@ static void tc_stats(struct vpmu_engine *e, u64 v[TC_NSTATS])
 	v[13] = tc.resumed;
 }
 
+/* The host's engine for vpmu_elf_loop(): a chunk of the run a call. */
+struct elf_sim {
+	struct vpmu_engine *e;
+	uint64_t chunk;		/* --chunk, 0: none */
+	uint64_t period;	/* --sample, 0: none */
+	uint64_t samples;	/* its counter's interrupts */
+};
+
 /*
  * --stats --json: one object on stderr: how the program ended, "events"
  * (the basic ones, and the tags that counted), "regs", "pc" and "tc",
  * the translation cache's statistics.
  */
 static void elf_stats_json(struct vpmu_engine *e, const struct vpmu_ucode *uc,
-			   const struct vpmu_elf_end *end)
+			   const struct vpmu_elf_end *end,
+			   const struct elf_sim *sampled)
 {
 	struct vpmu_json j;
 	u64 tc[TC_NSTATS];
@@ -614,6 +635,12 @@ static void elf_stats_json(struct vpmu_engine *e, const struct vpmu_ucode *uc,
 	vpmu_json_open(&j, "tc");
 	for (i = 0; i < TC_NSTATS; i++)
 		vpmu_json_u64(&j, tc_stat_names[i], tc[i]);
+	if (sampled) {
+		vpmu_json_close(&j);
+		vpmu_json_open(&j, "samples");
+		vpmu_json_u64(&j, "count", sampled->samples);
+		vpmu_json_u64(&j, "period", sampled->period);
+	}
 	vpmu_json_end(&j);
 }
 
@@ -622,7 +649,8 @@ static void elf_stats_json(struct vpmu_engine *e, const struct vpmu_ucode *uc,
  * names @uc, the image run, gives them.
  */
 static void elf_stats(struct vpmu_engine *e, const struct vpmu_ucode *uc,
-		      const struct vpmu_elf_end *end, bool json)
+		      const struct vpmu_elf_end *end, bool json,
+		      const struct elf_sim *sampled)
 {
 	char tag[VPMU_TAG_NAME_MAX];
 	u64 v, tc[TC_NSTATS];
@@ -630,7 +658,7 @@ static void elf_stats(struct vpmu_engine *e, const struct vpmu_ucode *uc,
 	unsigned int i;
 
 	if (json) {
-		elf_stats_json(e, uc, end);
+		elf_stats_json(e, uc, end, sampled);
 		return;
 	}
 	vpmu_elf_print_end(stderr, end);
@@ -652,6 +680,10 @@ static void elf_stats(struct vpmu_engine *e, const struct vpmu_ucode *uc,
 		fprintf(stderr, " %s %llu", tc_stat_names[i],
 			(unsigned long long)tc[i]);
 	fputc('\n', stderr);
+	if (sampled)
+		fprintf(stderr, "samples %llu period %llu\n",
+			(unsigned long long)sampled->samples,
+			(unsigned long long)sampled->period);
 }
 
 /*
@@ -687,25 +719,54 @@ static void elf_time(struct vpmu_engine *e, double secs, bool json)
 /* Translations after a chunk, at most: as the module (vpmu_machine_run.c) */
 #define VPMU_SIM_CHUNK_TRANSLATE	2
 
-/* The host's engine for vpmu_elf_loop(): a chunk of the run a call. */
-struct elf_sim {
-	struct vpmu_engine *e;
-	uint64_t chunk;		/* --chunk, 0: none */
-};
+/*
+ * --sample: counter SAMPLE_CTR counts cycles and interrupts when it
+ * wraps, armed to wrap every @period cycles.  A stalling microword may
+ * take it past its wrap by more than a period: each period completed is
+ * a sample, and what it counted past the last one is kept, as perf keeps
+ * period_left.
+ */
+#define SAMPLE_CTR	0
+
+static void sample_start(struct vpmu_engine *e, uint64_t period)
+{
+	const struct vpmu_ctr_cfg c = {
+		.event = VPMU_EV_CYCLES, .width = 64,
+		.flags = VPMU_CTR_USER | VPMU_CTR_SUPER | VPMU_CTR_INT,
+	};
+
+	if (vpmu_engine_ctr_config(e, SAMPLE_CTR, &c))
+		abort();
+	vpmu_engine_ctr_write(e, SAMPLE_CTR, -period);
+}
+
+/* It wrapped: the samples taken, the counter re-armed. */
+static uint64_t sample_take(struct vpmu_engine *e, uint64_t period)
+{
+	uint64_t past = vpmu_engine_ctr_read(e, SAMPLE_CTR);
+
+	vpmu_engine_ovf_clear(e, 1u << SAMPLE_CTR);
+	vpmu_engine_ctr_write(e, SAMPLE_CTR, -(period - past % period));
+	return 1 + past / period;
+}
 
 static int sim_elf_run(void *ctx, uint64_t left, struct vpmu_elf_stop *st)
 {
-	const struct elf_sim *es = ctx;
+	struct elf_sim *es = ctx;
 	struct vpmu_stop s;
 
 	vpmu_engine_run(es->e, es->chunk && es->chunk < left ? es->chunk : left,
 			&s);
+	if (s.reason == VPMU_STOP_OVERFLOW)	/* samples: on */
+		es->samples += sample_take(es->e, es->period);
 	if (es->chunk)
 		vpmu_engine_tc_work(es->e, VPMU_SIM_CHUNK_TRANSLATE);
 	*st = (struct vpmu_elf_stop){
 		.stop = s.reason, .code = s.code, .addr = s.addr,
 		.ipc = s.ipc, .cycles = s.cycles,
-		.more = s.reason == VPMU_STOP_BUDGET,	/* the next chunk */
+		/* the next chunk */
+		.more = s.reason == VPMU_STOP_BUDGET ||
+			s.reason == VPMU_STOP_OVERFLOW,
 	};
 	return 0;
 }
@@ -759,7 +820,7 @@ static int elf_run(struct vpmu_engine *e, const struct vpmu_ucode *uc,
 		   uint8_t *mem, uint32_t mem_size, const struct opts *o,
 		   const char *path)
 {
-	struct elf_sim es = { .e = e, .chunk = o->chunk };
+	struct elf_sim es = { .e = e, .chunk = o->chunk, .period = o->sample };
 	const struct vpmu_elf_ops ops = {
 		.run = sim_elf_run, .regs = sim_elf_regs,
 		.ecall_return = sim_ecall_return, .ctx = &es,
@@ -774,6 +835,8 @@ static int elf_run(struct vpmu_engine *e, const struct vpmu_ucode *uc,
 	 */
 	vpmu_engine_tc_defer(e, o->chunk != 0);
 	vpmu_engine_tc_yield(e, o->chunk && !o->gdb);
+	if (o->sample)
+		sample_start(e, o->sample);
 	if (o->gdb) {
 		ret = elf_gdb(e, uc, mem, mem_size, o, &end);
 		if (ret)
@@ -784,7 +847,7 @@ static int elf_run(struct vpmu_engine *e, const struct vpmu_ucode *uc,
 	if (o->com.timed && !o->com.quiet)
 		elf_time(e, vpmu_now() - t0, o->com.json);
 	if (o->stats)
-		elf_stats(e, uc, &end, o->com.json);
+		elf_stats(e, uc, &end, o->com.json, o->sample ? &es : NULL);
 	return vpmu_elf_exit(path, &end, o->com.quiet);
 }
 

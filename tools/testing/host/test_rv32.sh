@@ -198,6 +198,26 @@ for elf in "$ELFS"/*.elf; do
 		[ "${ev:-0}" -gt 0 ]
 	ok $? "vpmu-sim --chunk=1000 --tc-pool=4: $name as run whole (exit $rw, $ev evicted)"
 done
+# --sample: a counter of cycles interrupting every PERIOD cycles, as
+# perf record -c PERIOD; the run goes on after each, with the same
+# results, and takes exactly cycles / PERIOD samples.
+for period in 1000 777 1; do
+	"$BIN/vpmu-sim" -m "$IMG" --stats --chunk=5000 --sample=$period \
+		"$ELFS/crc32.elf" >"$tmp/p.out" 2>"$tmp/p.err"
+	rp=$?
+	"$BIN/vpmu-sim" -m "$IMG" --stats "$ELFS/crc32.elf" >"$tmp/w.out" \
+		2>"$tmp/w.err"
+	cyc=$(awk '$2 == "cycles" { print $3 }' "$tmp/w.err")
+	got=$(awk '$1 == "samples" { print $2 "/" $4 }' "$tmp/p.err")
+	[ "$rp" = 0 ] && cmp -s "$tmp/w.out" "$tmp/p.out" &&
+		cmp -s <(grep -v '^tc \|^samples ' "$tmp/p.err") \
+			<(grep -v '^tc ' "$tmp/w.err") &&
+		[ -n "$cyc" ] && [ "$got" = "$((cyc / period))/$period" ]
+	ok $? "vpmu-sim --sample=$period: crc32 as unsampled, $got samples in $cyc cycles"
+done
+"$BIN/vpmu-sim" --sample=0 "$ELFS/fib.elf" >/dev/null 2>"$tmp/err"
+[ $? = 125 ] && grep -q "bad sample period '0'" "$tmp/err"
+ok $? "vpmu-sim --sample=0: refused, exit 125"
 "$BIN/vpmu-sim" --tc-pool=3 "$ELFS/fib.elf" >/dev/null 2>"$tmp/err"
 [ $? = 125 ] && grep -q "bad translation pool '3' (KiB, 4..16384)" "$tmp/err"
 ok $? "vpmu-sim --tc-pool=3: refused, exit 125"
