@@ -106,6 +106,8 @@ MUTANTS=(
 "vpmu_tc_pool.c#		e->tc.resume.tb = 0;#		(void)0;#a yielded block entered after its translation was evicted"
 "vpmu_tc_exec.c#	goto tc_enter_at;#	goto VPMU_TC_OP_BLOCK;#a yielded block entered unchecked: its counts not drained"
 "vpmu_run.c#	e->tc.resume.tb = 0;	/* a translation may know its value */#	(void)0;#a yielded block entered after a register was set"
+"vpmu_tc_translate.c#	if (!tc_at(st, &code) || !(st->known & VPMU_TC_REG(code)))#	if (!tc_at(st, &code))#the short path takes an operand on data for known"
+"vpmu_tc_translate.c#		   (e->dp.r0zero ? VPMU_TC_REG(VPMU_OPND_R0) : 0);#		   0;#a result into r0 that reads 0 kept"
 )
 
 # Objects that do not change, built once: test_tc.c and the toolchain

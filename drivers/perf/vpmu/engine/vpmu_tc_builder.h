@@ -48,6 +48,8 @@ struct vpmu_tc_fork {
 struct vpmu_tc_builder {
 	struct vpmu_engine *e;
 	const u8 *trig;		/* e->mem.trig_static */
+	const struct vpmu_dec *dec;	/* e->uc->dec */
+	u64 sink;		/* results to these are discarded: zero, r0 */
 	u32 pc, ir, mode;
 	u32 words;		/* microwords translated, all paths */
 	u32 limit;		/* ...at most */
@@ -59,6 +61,7 @@ struct vpmu_tc_builder {
 	u32 nops, nblkw, nrecw, nblk, nrels;
 	u32 blk_op;		/* the current block's BLK op... */
 	u32 blk_rec;		/* ...and its record (in blkw) */
+	u32 blk_room;		/* the entries its record has room for */
 	u32 ncuts;		/* exits in it: refunds set when it closes */
 	u32 nst;		/* stores in it: their cycles too */
 	u32 nforks;
@@ -123,7 +126,7 @@ static __always_inline void vpmu_tc_count(struct vpmu_tc_builder *tr, u32 ent)
 {
 	struct vpmu_tc_block *b = vpmu_tc_cur_block(tr);
 
-	if (tr->blk_rec + vpmu_tc_block_words(b->n + 1) > VPMU_TC_BLKW) {
+	if (b->n >= tr->blk_room) {
 		tr->fail = true;
 		return;
 	}

@@ -113,6 +113,8 @@ void vpmu_tc_emit_block(struct vpmu_tc_builder *tr, struct vpmu_tc_state *st,
 	t->a = (u8)tr->blk_op;
 	t->b = (u8)(tr->blk_op >> 8);
 	tr->blk_rec = tr->nblkw;
+	/* a record of blk_room entries ends at blkw's end */
+	tr->blk_room = 2 * (VPMU_TC_BLKW - tr->blk_rec - vpmu_tc_block_words(0));
 	vpmu_tc_block_w(tr->blkw, tr->blk_rec)->n = 0;
 	vpmu_tc_block_w(tr->blkw, tr->blk_rec)->ctr = tr->nblk;
 	tr->nblkw += vpmu_tc_block_words(0);

@@ -58,8 +58,7 @@ struct vpmu_tc_opnd {
 	u32 v;
 };
 
-static __always_inline bool tc_src(struct vpmu_tc_builder *tr,
-				   const struct vpmu_tc_state *st,
+static __always_inline bool tc_src(const struct vpmu_tc_state *st,
 				   const struct vpmu_dec *d, unsigned int code,
 				   struct vpmu_tc_opnd *o)
 {
@@ -68,24 +67,15 @@ static __always_inline bool tc_src(struct vpmu_tc_builder *tr,
 		o->v = (u32)d->imm;
 		return true;
 	}
-	if (code == VPMU_OPND_ZERO) {
-		o->v = 0;
-		return true;
-	}
 	if (!tc_at(st, &code))
 		return false;
-	if (code == VPMU_OPND_R0 && tr->e->dp.r0zero) {
-		o->v = 0;
-		return true;
-	}
-	if (code > VPMU_RF_FLAGS)
-		return false;
+	/* zero, and r0 if it reads 0, are known 0 from the start */
 	if (st->known & VPMU_TC_REG(code)) {
 		o->v = st->val[code];
 		return true;
 	}
 	/* flags may be lazy in R[]: an operand that reads them stops here */
-	if (code == VPMU_RF_FLAGS)
+	if (code >= VPMU_RF_FLAGS)
 		return false;
 	o->known = false;
 	o->r = code;
@@ -100,22 +90,26 @@ static void tc_read(struct vpmu_tc_builder *tr, const struct vpmu_tc_state *st,
 		tr->rbw |= VPMU_TC_REG(o->r);
 }
 
+/*
+ * The registers a result on the path may be written to: r0..r31, t0..t7,
+ * pc, the latches and the flags (not ir, not ipc), tc_dst().
+ */
+#define VPMU_TC_DSTS	((VPMU_TC_REG(VPMU_RF_PC + 1) - 1) |			\
+			 VPMU_TC_REG(VPMU_RF_DS) | VPMU_TC_REG(VPMU_RF_DS + 1) | \
+			 VPMU_TC_REG(VPMU_RF_DS + 2) | VPMU_TC_REG(VPMU_RF_FLAGS))
+
 /* The register a destination names (VPMU_RF_SINK: discarded); false: cannot. */
 static __always_inline bool tc_dst(struct vpmu_tc_builder *tr,
 				   const struct vpmu_tc_state *st,
 				   unsigned int code, u8 *r)
 {
-	if (code == VPMU_OPND_ZERO) {
-		*r = VPMU_RF_SINK;
-		return true;
-	}
 	if (!tc_at(st, &code))
 		return false;
-	if (code == VPMU_OPND_R0 && tr->e->dp.r0zero) {
+	if (tr->sink & VPMU_TC_REG(code)) {
 		*r = VPMU_RF_SINK;
 		return true;
 	}
-	if (code == VPMU_RF_IR || code == VPMU_RF_IPC || code > VPMU_RF_FLAGS)
+	if (!(VPMU_TC_DSTS & VPMU_TC_REG(code)))
 		return false;
 	*r = code;
 	return true;
@@ -128,11 +122,12 @@ static __always_inline void tc_set(struct vpmu_tc_state *st, u8 r,
 		return;
 	if (known || st->known & VPMU_TC_REG(r))
 		st->pairs = 0;	/* what is known changes */
-	if (r >= VPMU_RF_DS && r <= VPMU_RF_DS + 2)
-		v &= 31;
-	if (r == VPMU_RF_FLAGS)
-		v &= 15;
 	st->wrote |= VPMU_TC_REG(r);
+	/* a latch holds 5 bits, the flags 4 (as R[] keeps them) */
+	if ((unsigned int)r - VPMU_RF_DS <= 2)
+		v &= 31;
+	else if (r == VPMU_RF_FLAGS)
+		v &= 15;
 	st->val[r] = v;
 	if (known)
 		st->known |= VPMU_TC_REG(r);
@@ -281,10 +276,10 @@ static bool tc_operands(struct vpmu_tc_builder *tr,
 	a->v = 0;
 	b->v = 0;
 	if ((alu || d->sig == VPMU_SIG_LD || d->sig == VPMU_SIG_ST) &&
-	    d->sig != VPMU_SIG_DB && !tc_src(tr, st, d, d->a, a))
+	    d->sig != VPMU_SIG_DB && !tc_src(st, d, d->a, a))
 		return false;
 	if ((d->sig == VPMU_SIG_DAB || d->sig == VPMU_SIG_DB ||
-	     d->sig == VPMU_SIG_ST) && !tc_src(tr, st, d, d->b, b))
+	     d->sig == VPMU_SIG_ST) && !tc_src(st, d, d->b, b))
 		return false;
 	if ((alu || d->sig == VPMU_SIG_LD) && !tc_dst(tr, st, d->dst, r))
 		return false;
@@ -681,17 +676,21 @@ static int tc_sequence(struct vpmu_tc_builder *tr, struct vpmu_tc_state *st,
 
 /* ---- the common case, cheaply ------------------------------------------- */
 
-/* A source operand's value, if the path knows it (tc_src()). */
-static __always_inline bool tc_kval(struct vpmu_tc_builder *tr,
-				    const struct vpmu_tc_state *st,
+/*
+ * A source operand's value, if the path knows it: tc_src() for the common
+ * case, an operand on data being no use here.
+ */
+static __always_inline bool tc_kval(const struct vpmu_tc_state *st,
 				    const struct vpmu_dec *d, unsigned int code,
 				    u32 *v)
 {
-	struct vpmu_tc_opnd o;
-
-	if (!tc_src(tr, st, d, code, &o) || !o.known)
+	if (code == VPMU_OPND_IMM) {
+		*v = (u32)d->imm;
+		return true;
+	}
+	if (!tc_at(st, &code) || !(st->known & VPMU_TC_REG(code)))
 		return false;
-	*v = o.v;
+	*v = st->val[code];
 	return true;
 }
 
@@ -717,8 +716,8 @@ static bool tc_word_known(struct vpmu_tc_builder *tr, struct vpmu_tc_state *st,
 	if (!(TC_ALU_SIGS & BIT(d->sig)) || !(TC_KNOWN_SEQS & BIT(d->seq)) ||
 	    tr->trig[upc] || tr->words >= tr->limit)
 		return false;
-	if ((d->sig != VPMU_SIG_DB && !tc_kval(tr, st, d, d->a, &a)) ||
-	    (d->sig != VPMU_SIG_DAF && !tc_kval(tr, st, d, d->b, &b)))
+	if ((d->sig != VPMU_SIG_DB && !tc_kval(st, d, d->a, &a)) ||
+	    (d->sig != VPMU_SIG_DAF && !tc_kval(st, d, d->b, &b)))
 		return false;
 	if (!tc_dst(tr, st, d->dst, &r))
 		return false;
@@ -748,7 +747,7 @@ static bool tc_word_known(struct vpmu_tc_builder *tr, struct vpmu_tc_state *st,
 static int tc_word(struct vpmu_tc_builder *tr, struct vpmu_tc_state *st,
 		   u32 upc, u32 *next)
 {
-	const struct vpmu_dec *d = &tr->e->uc->dec[upc];
+	const struct vpmu_dec *d = &tr->dec[upc];
 	struct vpmu_tc_word w;
 
 	if (tc_word_known(tr, st, upc, d, next))
@@ -822,6 +821,10 @@ void vpmu_tc_build(struct vpmu_engine *e, u32 key, u32 ir)
 	memset(tr, 0, offsetof(struct vpmu_tc_builder, st_ops));
 	tr->e = e;
 	tr->trig = e->mem.trig_static;
+	tr->dec = uc->dec;
+	/* results into zero, and r0 if it reads 0, are discarded */
+	tr->sink = VPMU_TC_REG(VPMU_RF_ZERO) |
+		   (e->dp.r0zero ? VPMU_TC_REG(VPMU_OPND_R0) : 0);
 	tr->limit = VPMU_TC_PATH;
 	/* the memory the cache's fetches are in, this one's if it is empty */
 	tr->msz = e->tc.msz ? e->tc.msz : e->st.msz;
@@ -831,6 +834,8 @@ void vpmu_tc_build(struct vpmu_engine *e, u32 key, u32 ir)
 	memset(&st, 0, sizeof(st));
 	/* what the key says: written, as far as the exits are concerned */
 	st.known = VPMU_TC_KEYREGS | VPMU_TC_REG(VPMU_RF_ZERO);
+	/* r0 that reads 0 is known 0 (and never written: tc_dst()) */
+	st.known |= tr->sink;
 	st.wrote = VPMU_TC_KEYREGS;
 	st.val[VPMU_RF_PC] = tr->pc;
 	st.val[VPMU_RF_IPC] = tr->pc;
