@@ -224,6 +224,82 @@ void vpmu_defer_add(struct vpmu_engine *e, u64 n)
 		vpmu_settle(e);
 }
 
+/*
+ * List the microwords that feed the counters in plan_mask whose events
+ * occur on at most an eighth of the microcode (ctr.sparse_mask), each with
+ * the head of its segment, where vpmu_fold()'s running sum starts.  Built
+ * when the configuration or the ucode changed (vpmu_engine_run()).
+ */
+void vpmu_sparse_build(struct vpmu_engine *e)
+{
+	u32 nhit[VPMU_NR_COUNTERS_MAX] = { 0 }, upc, end = 0, head = 0;
+	u16 m = e->ctr.plan_mask, sm = 0, hm;
+	unsigned int i;
+
+	for (upc = 0; upc < e->ncs; upc++)
+		for (hm = e->mem.ctr_hit[upc] & m; hm; hm &= hm - 1)
+			nhit[__builtin_ctz(hm)]++;
+	for (i = 0; i < VPMU_NR_COUNTERS_MAX; i++)
+		if (m >> i & 1 && nhit[i] <= e->ncs / 2)
+			sm |= 1u << i;
+	e->ctr.sparse_mask = sm;
+	e->ctr.nsparse = 0;
+	for (upc = 0; sm && upc < e->ncs; upc++) {
+		if (upc == end) {
+			head = upc;
+			end = upc + e->mem.slot[0][upc].seg;
+		}
+		if (e->mem.ctr_hit[upc] & sm)
+			e->mem.sparse_uw[e->ctr.nsparse++] = upc | head << 16;
+	}
+}
+
+/*
+ * Make ctr.grown exact for the counters @mask (of ctr.sparse_mask): what
+ * their events grew by in the slots since the last fold, summed as
+ * vpmu_fold() will sum it, without folding.  It costs the translations
+ * entered since the last drain and the few microwords listed, not the
+ * microcode's size.
+ */
+void vpmu_sparse_exact(struct vpmu_engine *e, u16 mask)
+{
+	u64 t[VPMU_NR_COUNTERS_MAX] = { 0 }, v[VPMU_CLS_NR];
+	unsigned int s, i;
+	u32 k;
+
+	if (e->tc.ntouch)
+		vpmu_tc_drain(e);
+	for (s = 0; s < e->ctr.nused; s++) {
+		const struct vpmu_uop *U = e->mem.slot[s];
+		u16 m = (u16)e->ctr.slot_mask[s] & mask;
+
+		for (k = 0; m && k < e->ctr.nsparse; k++) {
+			u32 upc = e->mem.sparse_uw[k] & 0xffff;
+			u32 h = e->mem.sparse_uw[k] >> 16, c = 0, dy;
+			u16 hm = m & e->mem.ctr_hit[upc];
+
+			if (!hm)
+				continue;
+			for (; h <= upc; h++)
+				c += U[h].cnt;
+			if (!c)
+				continue;
+			dy = U[upc].dyn;
+			vpmu_cls_values(v, c, dy ?
+					vpmu_stall_of(e, &e->uc->dec[upc], dy) :
+					0, dy, U[upc].tkn);
+			for (; hm; hm &= hm - 1) {
+				i = __builtin_ctz(hm);
+				t[i] += v[e->ctr.cls[i]];
+			}
+		}
+	}
+	for (; mask; mask &= mask - 1) {
+		i = __builtin_ctz(mask);
+		e->ctr.grown[i] = t[i];
+	}
+}
+
 /* ---- slots -------------------------------------------------------------- */
 
 void vpmu_slot_reset(struct vpmu_engine *e)

@@ -122,12 +122,19 @@ static inline u32 vpmu_ev_gap(struct vpmu_engine *e, unsigned int ev)
 }
 
 /*
- * How far the next chunk may go (*L), or whether to step one microword:
- * the counters that interrupt or freeze on overflow must not wrap before
- * its last microword, as far as their values and what deferred chunks
- * may have added to them since the last fold (ctr.grown) tell.
+ * How far the next chunk may go (*L), or whether it must be a step of one
+ * microword (a counter is one event from its wrap): the counters that
+ * interrupt or freeze on overflow must not wrap before its last microword,
+ * as far as their values and what deferred chunks may have added to them
+ * since the last fold (ctr.grown) tell.  A counter of CYCLES or WQ_STALL
+ * keeps @margin cycles more from its wrap: a chunk that must not wrap one
+ * even if its last microword stalls the longest a microword can plans with
+ * dp.stall_max, as an event that occurs at most once a microword cannot
+ * grow by a stall.  *@cut: the counters that shortened the chunk or ask
+ * for the step.
  */
-static inline bool vpmu_plan(struct vpmu_engine *e, u64 *L)
+static inline bool vpmu_plan(struct vpmu_engine *e, u64 *L, u64 margin,
+			     u16 *cut)
 {
 	unsigned int i, m;
 	u32 g;
@@ -141,7 +148,7 @@ static inline bool vpmu_plan(struct vpmu_engine *e, u64 *L)
 	 */
 	for (m = e->ctr.plan_mask; m; m &= m - 1) {
 		const struct vpmu_ctr_cfg *c;
-		u64 r;
+		u64 r, k;
 
 		i = __builtin_ctz(m);
 		c = &e->ctr.cfg[i];
@@ -154,19 +161,23 @@ static inline bool vpmu_plan(struct vpmu_engine *e, u64 *L)
 		else
 			r = (1ull << c->width) - e->ctr.val[i];
 		/* what deferred chunks may have added (vpmu_plan_grow()) */
-		r = r > e->ctr.grown[i] ? r - e->ctr.grown[i] : 1;
-		if (r <= 1)
+		k = e->ctr.grown[i] + (vpmu_ev_unit(c->event) ? 0 : margin);
+		r = r > k ? r - k : 1;
+		if (r <= 1) {
+			*cut |= 1u << i;
 			return true;
+		}
 		g = vpmu_ev_gap(e, c->event);
 		if (g == VPMU_GAP_NONE || r - 1 > *L / g)
 			continue;
+		*cut |= 1u << i;
 		if (*L > (r - 1) * g)
 			*L = (r - 1) * g;
 	}
 	/* the histogram unit's window: its entries stay the same in a chunk */
 	if (e->hu.prog.n && *L > e->hu.left)
 		*L = e->hu.left;
-	return *L < VPMU_STEP_BELOW;
+	return false;
 }
 
 /*
@@ -191,36 +202,44 @@ static void vpmu_plan_grow(struct vpmu_engine *e, u64 n)
  * whether it may leave its counts in the slots (*@defer, if it may defer
  * at all).  With counters that plan chunks it may if none can wrap in it,
  * as far as the growth deferred chunks left unfolded is bounded, even if
- * its last microword stalls the longest a microword can: then it is not
- * cut.  Otherwise everything is folded, and the chunk is planned by the
- * counters' exact values.  Returns true to step one microword.
+ * its last microword stalls the longest a microword can; it is shortened
+ * to what none can wrap in.  Where a bound on an event that occurs on few
+ * microwords shortens it, the bound is made exact first
+ * (vpmu_sparse_exact(): cheaper than a fold), so that chunks near such a
+ * counter's wrap defer too.  Only a chunk in which a counter may wrap is
+ * planned by the counters' exact values after everything is folded.
+ * Returns true to step one microword.
  */
 static bool vpmu_plan_chunk(struct vpmu_engine *e, u64 *L, bool *defer)
 {
-	u64 want = *L < VPMU_CHUNK_MAX ? *L : VPMU_CHUNK_MAX, far = want;
-	bool bounded = *defer && e->ctr.plan_mask, step;
+	u64 want = *L < VPMU_CHUNK_MAX ? *L : VPMU_CHUNK_MAX;
+	bool must;
+	u16 cut, exact = 0;
 
-	if (bounded)
-		far += e->dp.stall_max;
-	for (;;) {
-		*L = far;
-		step = vpmu_plan(e, L);
-		if (!bounded)	/* deferring, nothing needs a step */
-			return step && !*defer;
-		if (!step && *L >= far) {
-			*L = want;
+	while (*defer && e->ctr.plan_mask) {
+		*L = want;
+		cut = 0;
+		must = vpmu_plan(e, L, e->dp.stall_max, &cut);
+		if (!must && *L >= VPMU_DEFER_MIN)
 			return false;
+		cut &= e->ctr.sparse_mask & ~exact;
+		if (cut && e->ctr.unfolded) {
+			exact |= cut;
+			vpmu_sparse_exact(e, cut);
+			continue;
 		}
-		*defer = false;
 		if (!e->ctr.unfolded) {
-			/* the values were exact: *L is the chunk's bound */
-			*L = want < *L ? want : *L;
-			return step || *L < VPMU_STEP_BELOW;
+			/* the values are exact: a counter may wrap in it */
+			*defer = false;
+			break;
 		}
 		vpmu_settle(e);
-		bounded = false;
-		far = want;
 	}
+	*L = want;
+	cut = 0;
+	must = vpmu_plan(e, L, 0, &cut);
+	/* deferring, nothing needs a step */
+	return !*defer && (must || *L < VPMU_STEP_BELOW);
 }
 
 static void vpmu_fill_stop(struct vpmu_engine *e, struct vpmu_stop *stop,
@@ -384,7 +403,7 @@ static int vpmu_chunk(struct vpmu_engine *e, u64 c0, u64 L, bool *defer,
 enum vpmu_stop_reason vpmu_engine_run(struct vpmu_engine *e, u64 budget,
 				      struct vpmu_stop *stop)
 {
-	bool may_defer;
+	bool may_defer, rebuilt;
 	u64 c0;
 
 	memset(stop, 0, sizeof(*stop));
@@ -398,7 +417,10 @@ enum vpmu_stop_reason vpmu_engine_run(struct vpmu_engine *e, u64 budget,
 		stop->cycles = 0;
 		return stop->reason;
 	}
+	rebuilt = e->dirty;
 	vpmu_prepare(e);
+	if (rebuilt)
+		vpmu_sparse_build(e);
 	may_defer = vpmu_defer_ok(e);
 	c0 = e->st.cyc;
 	for (;;) {
@@ -515,10 +537,11 @@ struct vpmu_engine_mem *vpmu_engine_mem_alloc(u32 words, u32 tc_words)
 	m->dc_tag = vpmu_zalloc(sizeof(u32) * VPMU_DC_LINES_MAX);
 	m->gap_dist = vpmu_zalloc(sizeof(u32) * n);
 	m->gap_q = vpmu_zalloc(sizeof(u32) * n);
+	m->sparse_uw = vpmu_zalloc(sizeof(u32) * n);
 	if (!m->R || !m->reg_of || !m->tot_cnt || !m->tot_dyn ||
 	    !m->tot_tkn || !m->ctr_hit || !m->trig_static || !m->tsrc ||
 	    !m->hu_hit || !m->uhist || !m->dc_tag || !m->gap_dist ||
-	    !m->gap_q)
+	    !m->gap_q || !m->sparse_uw)
 		goto out_free;
 	/* even: records hold a u64 */
 	if (tc_words && vpmu_tc_alloc(m, tc_words & ~1u))
@@ -548,6 +571,7 @@ void vpmu_engine_mem_free(struct vpmu_engine_mem *m)
 	vpmu_free(m->dc_tag);
 	vpmu_free(m->gap_dist);
 	vpmu_free(m->gap_q);
+	vpmu_free(m->sparse_uw);
 	vpmu_free(m->tc_pool);
 	vpmu_free(m->tc_map);
 	vpmu_free(m->tc_touch);
