@@ -225,32 +225,38 @@ void vpmu_defer_add(struct vpmu_engine *e, u64 n)
 }
 
 /*
- * List the microwords that feed the counters in plan_mask whose events
- * occur on at most an eighth of the microcode (ctr.sparse_mask), each with
- * the head of its segment, where vpmu_fold()'s running sum starts.  Built
- * when the configuration or the ucode changed (vpmu_engine_run()).
+ * List, for each counter in plan_mask whose event occurs on at most half
+ * of the microcode, the microwords that feed it, each with the head of
+ * its segment, where vpmu_fold()'s running sum starts: those counters are
+ * ctr.sparse_mask, as many as the list holds (a microword per word of
+ * mem.sparse_uw), and counter i's run is sparse_at[i], sparse_n[i].
+ * Built when the configuration or the ucode changed (vpmu_engine_run()).
  */
 void vpmu_sparse_build(struct vpmu_engine *e)
 {
-	u32 nhit[VPMU_NR_COUNTERS_MAX] = { 0 }, upc, end = 0, head = 0;
-	u16 m = e->ctr.plan_mask, sm = 0, hm;
+	u32 nhit[VPMU_NR_COUNTERS_MAX] = { 0 }, upc, end, head, n = 0;
+	u16 m = e->ctr.plan_mask, hm;
 	unsigned int i;
 
 	for (upc = 0; upc < e->ncs; upc++)
 		for (hm = e->mem.ctr_hit[upc] & m; hm; hm &= hm - 1)
 			nhit[__builtin_ctz(hm)]++;
-	for (i = 0; i < VPMU_NR_COUNTERS_MAX; i++)
-		if (m >> i & 1 && nhit[i] <= e->ncs / 2)
-			sm |= 1u << i;
-	e->ctr.sparse_mask = sm;
-	e->ctr.nsparse = 0;
-	for (upc = 0; sm && upc < e->ncs; upc++) {
-		if (upc == end) {
-			head = upc;
-			end = upc + e->mem.slot[0][upc].seg;
+	e->ctr.sparse_mask = 0;
+	for (i = 0; i < VPMU_NR_COUNTERS_MAX; i++) {
+		if (!(m >> i & 1) || nhit[i] > e->ncs / 2 ||
+		    nhit[i] > e->mem.words - n)
+			continue;
+		e->ctr.sparse_mask |= 1u << i;
+		e->ctr.sparse_at[i] = n;
+		e->ctr.sparse_n[i] = nhit[i];
+		for (upc = 0, end = 0, head = 0; upc < e->ncs; upc++) {
+			if (upc == end) {
+				head = upc;
+				end = upc + e->mem.slot[0][upc].seg;
+			}
+			if (e->mem.ctr_hit[upc] >> i & 1)
+				e->mem.sparse_uw[n++] = upc | head << 16;
 		}
-		if (e->mem.ctr_hit[upc] & sm)
-			e->mem.sparse_uw[e->ctr.nsparse++] = upc | head << 16;
 	}
 }
 
@@ -263,40 +269,45 @@ void vpmu_sparse_build(struct vpmu_engine *e)
  */
 void vpmu_sparse_exact(struct vpmu_engine *e, u16 mask)
 {
-	u64 t[VPMU_NR_COUNTERS_MAX] = { 0 }, v[VPMU_CLS_NR];
+	u64 v[VPMU_CLS_NR], t;
 	unsigned int s, i;
 	u32 k;
 
 	if (e->tc.ntouch)
 		vpmu_tc_drain(e);
-	for (s = 0; s < e->ctr.nused; s++) {
-		const struct vpmu_uop *U = e->mem.slot[s];
-		u16 m = (u16)e->ctr.slot_mask[s] & mask;
+	for (; mask; mask &= mask - 1) {
+		const u32 *w;
 
-		for (k = 0; m && k < e->ctr.nsparse; k++) {
-			u32 upc = e->mem.sparse_uw[k] & 0xffff;
-			u32 h = e->mem.sparse_uw[k] >> 16, c = 0, dy;
-			u16 hm = m & e->mem.ctr_hit[upc];
+		i = __builtin_ctz(mask);
+		w = e->mem.sparse_uw + e->ctr.sparse_at[i];
+		t = 0;
+		for (s = 0; s < e->ctr.nused; s++) {
+			const struct vpmu_uop *U = e->mem.slot[s];
 
-			if (!hm)
+			if (!(e->ctr.slot_mask[s] >> i & 1))
 				continue;
-			for (; h <= upc; h++)
-				c += U[h].cnt;
-			if (!c)
-				continue;
-			dy = U[upc].dyn;
-			vpmu_cls_values(v, c, dy ?
-					vpmu_stall_of(e, &e->uc->dec[upc], dy) :
-					0, dy, U[upc].tkn);
-			for (; hm; hm &= hm - 1) {
-				i = __builtin_ctz(hm);
-				t[i] += v[e->ctr.cls[i]];
+			for (k = 0; k < e->ctr.sparse_n[i]; k++) {
+				u32 upc = w[k] & 0xffff, h = w[k] >> 16, c = 0;
+				u32 dy;
+
+				for (; h <= upc; h++)
+					c += U[h].cnt;
+				if (!c)
+					continue;
+				if (e->ctr.cls[i] == VPMU_CLS_EXEC) {
+					t += c;
+					continue;
+				}
+				dy = U[upc].dyn;
+				vpmu_cls_values(v, c, dy ?
+						vpmu_stall_of(e,
+							      &e->uc->dec[upc],
+							      dy) : 0,
+						dy, U[upc].tkn);
+				t += v[e->ctr.cls[i]];
 			}
 		}
-	}
-	for (; mask; mask &= mask - 1) {
-		i = __builtin_ctz(mask);
-		e->ctr.grown[i] = t[i];
+		e->ctr.grown[i] = t;
 	}
 }
 

@@ -140,7 +140,7 @@ struct vpmu_engine_mem {
 	u64 *tot_cnt, *tot_dyn, *tot_tkn;
 	u16 *ctr_hit;
 	u32 *gap_dist, *gap_q;
-	/* the microwords of ctr.sparse_mask's events: upc | head << 16 */
+	/* the microwords of ctr.sparse_mask's counters: upc | head << 16 */
 	u32 *sparse_uw;
 	/* triggers: what source each microword is, the static ones */
 	u8 *trig_static;
@@ -210,13 +210,13 @@ struct vpmu_counting {
 	u64 grown[VPMU_NR_COUNTERS_MAX];
 	/*
 	 * The counters in plan_mask whose events occur on few microwords
-	 * (mem.sparse_uw lists them, nsparse of them, each with the head of
-	 * its segment): what they grew by in the slots is cheap to sum
-	 * exactly (vpmu_sparse_exact()), so that a bound grown far past it
-	 * does not cut chunks short.
+	 * (mem.sparse_uw lists them, counter i's from sparse_at[i], each
+	 * with the head of its segment): what they grew by in the slots is
+	 * cheap to sum exactly (vpmu_sparse_exact()), so that a bound grown
+	 * far past it does not cut chunks short.
 	 */
 	u16 sparse_mask;
-	u32 nsparse;
+	u32 sparse_at[VPMU_NR_COUNTERS_MAX], sparse_n[VPMU_NR_COUNTERS_MAX];
 	u32 last_stall_upc;		/* the last microword that stalled */
 	/*
 	 * Least microwords from one occurrence of a static event to the
