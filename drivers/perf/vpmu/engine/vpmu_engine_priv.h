@@ -216,6 +216,9 @@ struct vpmu_counting {
 	 * far past it does not cut chunks short.
 	 */
 	u16 sparse_mask;
+	/* of those in plan_mask: gaps; events a stall grows (vpmu_plan()) */
+	u32 plan_gap[VPMU_NR_COUNTERS_MAX];
+	u16 stall_mask;
 	u32 sparse_at[VPMU_NR_COUNTERS_MAX], sparse_n[VPMU_NR_COUNTERS_MAX];
 	u32 last_stall_upc;		/* the last microword that stalled */
 	/*

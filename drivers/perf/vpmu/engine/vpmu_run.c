@@ -161,14 +161,14 @@ static inline bool vpmu_plan(struct vpmu_engine *e, u64 *L, u64 margin,
 		else
 			r = (1ull << c->width) - e->ctr.val[i];
 		/* what deferred chunks may have added (vpmu_plan_grow()) */
-		k = e->ctr.grown[i] + (vpmu_ev_unit(c->event) ? 0 : margin);
+		k = e->ctr.grown[i] + (e->ctr.stall_mask >> i & 1 ? margin : 0);
 		r = r > k ? r - k : 1;
 		if (r <= 1) {
 			*cut |= 1u << i;
 			return true;
 		}
-		g = vpmu_ev_gap(e, c->event);
-		if (g == VPMU_GAP_NONE || r - 1 > *L / g)
+		g = e->ctr.plan_gap[i];
+		if (g == VPMU_GAP_NONE || r - 1 > (g == 1 ? *L : *L / g))
 			continue;
 		*cut |= 1u << i;
 		if (*L > (r - 1) * g)
@@ -192,9 +192,28 @@ static void vpmu_plan_grow(struct vpmu_engine *e, u64 n)
 
 	for (m = e->ctr.plan_mask; m; m &= m - 1) {
 		i = __builtin_ctz(m);
-		g = vpmu_ev_gap(e, e->ctr.cfg[i].event);
-		e->ctr.grown[i] += (n + g - 1) / g;
+		g = e->ctr.plan_gap[i];
+		e->ctr.grown[i] += g == 1 ? n : (n + g - 1) / g;
 	}
+}
+
+/*
+ * What planning needs of each counter in plan_mask, once per
+ * configuration: its event's gap, whether a stall grows it, the
+ * microwords of the sparse ones (vpmu_sparse_build()).
+ */
+static void vpmu_plan_setup(struct vpmu_engine *e)
+{
+	unsigned int i, m;
+
+	e->ctr.stall_mask = 0;
+	for (m = e->ctr.plan_mask; m; m &= m - 1) {
+		i = __builtin_ctz(m);
+		e->ctr.plan_gap[i] = vpmu_ev_gap(e, e->ctr.cfg[i].event);
+		if (!vpmu_ev_unit(e->ctr.cfg[i].event))
+			e->ctr.stall_mask |= 1u << i;
+	}
+	vpmu_sparse_build(e);
 }
 
 /*
@@ -420,7 +439,7 @@ enum vpmu_stop_reason vpmu_engine_run(struct vpmu_engine *e, u64 budget,
 	rebuilt = e->dirty;
 	vpmu_prepare(e);
 	if (rebuilt)
-		vpmu_sparse_build(e);
+		vpmu_plan_setup(e);
 	may_defer = vpmu_defer_ok(e);
 	c0 = e->st.cyc;
 	for (;;) {
