@@ -287,10 +287,10 @@ void vpmu_sparse_exact(struct vpmu_engine *e, u16 mask)
 			if (!(e->ctr.slot_mask[s] >> i & 1))
 				continue;
 			for (k = 0; k < e->ctr.sparse_n[i]; k++) {
-				u32 upc = w[k] & 0xffff, h = w[k] >> 16, c = 0;
-				u32 dy;
+				u32 upc = w[k] & 0xffff, h = w[k] >> 16;
+				u32 c = U[upc].cnt, dy;
 
-				for (; h <= upc; h++)
+				for (; h < upc; h++)
 					c += U[h].cnt;
 				if (!c)
 					continue;
