@@ -235,13 +235,22 @@ void vpmu_defer_add(struct vpmu_engine *e, u64 n)
 void vpmu_sparse_build(struct vpmu_engine *e)
 {
 	u32 nhit[VPMU_NR_COUNTERS_MAX] = { 0 }, upc, end, head, n = 0;
-	u16 m = e->ctr.plan_mask, hm;
+	u16 m = 0, hm;
 	unsigned int i;
 
+	/* (those of CYCLES and UOPS, on every microword, never are) */
+	for (hm = e->ctr.plan_mask; hm; hm &= hm - 1) {
+		i = __builtin_ctz(hm);
+		if (e->ctr.cfg[i].event != VPMU_EV_CYCLES &&
+		    e->ctr.cfg[i].event != VPMU_EV_UOPS)
+			m |= 1u << i;
+	}
+	e->ctr.sparse_mask = 0;
+	if (!m)
+		return;
 	for (upc = 0; upc < e->ncs; upc++)
 		for (hm = e->mem.ctr_hit[upc] & m; hm; hm &= hm - 1)
 			nhit[__builtin_ctz(hm)]++;
-	e->ctr.sparse_mask = 0;
 	for (i = 0; i < VPMU_NR_COUNTERS_MAX; i++) {
 		if (!(m >> i & 1) || nhit[i] > e->ncs / 2 ||
 		    nhit[i] > e->mem.words - n)

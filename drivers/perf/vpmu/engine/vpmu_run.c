@@ -126,14 +126,14 @@ static inline u32 vpmu_ev_gap(struct vpmu_engine *e, unsigned int ev)
  * microword (a counter is one event from its wrap): the counters that
  * interrupt or freeze on overflow must not wrap before its last microword,
  * as far as their values and what deferred chunks may have added to them
- * since the last fold (ctr.grown) tell.  A counter of CYCLES or WQ_STALL
- * keeps @margin cycles more from its wrap: a chunk that must not wrap one
- * even if its last microword stalls the longest a microword can plans with
- * dp.stall_max, as an event that occurs at most once a microword cannot
- * grow by a stall.  *@cut: the counters that shortened the chunk or ask
- * for the step.
+ * since the last fold (ctr.grown) tell.  *@Ld: how far it may go if it
+ * defers, when none may wrap even on its last microword however long that
+ * stalls: a counter of CYCLES or WQ_STALL keeps dp.stall_max cycles more
+ * from its wrap (0: it may not defer); an event that occurs at most once
+ * a microword cannot grow by a stall.  *@cut: the counters that shortened
+ * either or ask for the step.
  */
-static inline bool vpmu_plan(struct vpmu_engine *e, u64 *L, u64 margin,
+static inline bool vpmu_plan(struct vpmu_engine *e, u64 *L, u64 *Ld,
 			     u16 *cut)
 {
 	unsigned int i, m;
@@ -141,6 +141,7 @@ static inline bool vpmu_plan(struct vpmu_engine *e, u64 *L, u64 margin,
 
 	if (*L > VPMU_CHUNK_MAX)
 		*L = VPMU_CHUNK_MAX;
+	*Ld = *L;
 	/*
 	 * Only an interrupt or a freeze needs to know the microword a counter
 	 * wraps on; otherwise the fold wraps it (any number of times), sets
@@ -148,7 +149,7 @@ static inline bool vpmu_plan(struct vpmu_engine *e, u64 *L, u64 margin,
 	 */
 	for (m = e->ctr.plan_mask; m; m &= m - 1) {
 		const struct vpmu_ctr_cfg *c;
-		u64 r, k;
+		u64 r, rd;
 
 		i = __builtin_ctz(m);
 		c = &e->ctr.cfg[i];
@@ -161,13 +162,24 @@ static inline bool vpmu_plan(struct vpmu_engine *e, u64 *L, u64 margin,
 		else
 			r = (1ull << c->width) - e->ctr.val[i];
 		/* what deferred chunks may have added (vpmu_plan_grow()) */
-		k = e->ctr.grown[i] + (e->ctr.stall_mask >> i & 1 ? margin : 0);
-		r = r > k ? r - k : 1;
+		r = r > e->ctr.grown[i] ? r - e->ctr.grown[i] : 1;
 		if (r <= 1) {
 			*cut |= 1u << i;
 			return true;
 		}
 		g = e->ctr.plan_gap[i];
+		if (e->ctr.stall_mask >> i & 1) {
+			/* g is 1 */
+			rd = r > e->dp.stall_max ? r - e->dp.stall_max : 1;
+			if (rd - 1 < *Ld) {
+				*cut |= 1u << i;
+				*Ld = rd - 1;
+			}
+		} else if (g != VPMU_GAP_NONE && r - 1 <= *Ld / g) {
+			*cut |= 1u << i;
+			if (*Ld > (r - 1) * g)
+				*Ld = (r - 1) * g;
+		}
 		if (g == VPMU_GAP_NONE || r - 1 > (g == 1 ? *L : *L / g))
 			continue;
 		*cut |= 1u << i;
@@ -231,16 +243,20 @@ static void vpmu_plan_setup(struct vpmu_engine *e)
  */
 static bool vpmu_plan_chunk(struct vpmu_engine *e, u64 *L, bool *defer)
 {
-	u64 want = *L < VPMU_CHUNK_MAX ? *L : VPMU_CHUNK_MAX;
+	u64 want = *L < VPMU_CHUNK_MAX ? *L : VPMU_CHUNK_MAX, Ld;
 	bool must;
 	u16 cut, exact = 0;
 
-	while (*defer && e->ctr.plan_mask) {
+	for (;;) {
 		*L = want;
 		cut = 0;
-		must = vpmu_plan(e, L, e->dp.stall_max, &cut);
-		if (!must && *L >= VPMU_DEFER_MIN)
+		must = vpmu_plan(e, L, &Ld, &cut);
+		if (!*defer || !e->ctr.plan_mask)	/* nothing needs a step */
+			return !*defer && (must || *L < VPMU_STEP_BELOW);
+		if (!must && Ld >= VPMU_DEFER_MIN) {
+			*L = Ld;
 			return false;
+		}
 		cut &= e->ctr.sparse_mask & ~exact;
 		if (cut && e->ctr.unfolded) {
 			exact |= cut;
@@ -250,15 +266,10 @@ static bool vpmu_plan_chunk(struct vpmu_engine *e, u64 *L, bool *defer)
 		if (!e->ctr.unfolded) {
 			/* the values are exact: a counter may wrap in it */
 			*defer = false;
-			break;
+			return must || *L < VPMU_STEP_BELOW;
 		}
 		vpmu_settle(e);
 	}
-	*L = want;
-	cut = 0;
-	must = vpmu_plan(e, L, 0, &cut);
-	/* deferring, nothing needs a step */
-	return !*defer && (must || *L < VPMU_STEP_BELOW);
 }
 
 static void vpmu_fill_stop(struct vpmu_engine *e, struct vpmu_stop *stop,
