@@ -126,14 +126,14 @@ static inline u32 vpmu_ev_gap(struct vpmu_engine *e, unsigned int ev)
  * microword (a counter is one event from its wrap): the counters that
  * interrupt or freeze on overflow must not wrap before its last microword,
  * as far as their values and what deferred chunks may have added to them
- * since the last fold (ctr.grown) tell.  *@Ld: how far it may go if it
- * defers, when none may wrap even on its last microword however long that
- * stalls: a counter of CYCLES or WQ_STALL keeps dp.stall_max cycles more
- * from its wrap (0: it may not defer); an event that occurs at most once
- * a microword cannot grow by a stall.  *@cut: the counters that shortened
- * either or ask for the step.
+ * since the last fold (ctr.grown) tell.  *@defer_len: how far it may go
+ * if it defers, when none may wrap even on its last microword however
+ * long that stalls: a counter of CYCLES or WQ_STALL keeps dp.stall_max
+ * cycles more from its wrap (0: it may not defer); an event that occurs
+ * at most once a microword cannot grow by a stall.  *@cut: the counters
+ * that shortened either or ask for the step.
  */
-static inline bool vpmu_plan(struct vpmu_engine *e, u64 *L, u64 *Ld,
+static inline bool vpmu_plan(struct vpmu_engine *e, u64 *L, u64 *defer_len,
 			     u16 *cut)
 {
 	unsigned int i, m;
@@ -141,7 +141,7 @@ static inline bool vpmu_plan(struct vpmu_engine *e, u64 *L, u64 *Ld,
 
 	if (*L > VPMU_CHUNK_MAX)
 		*L = VPMU_CHUNK_MAX;
-	*Ld = *L;
+	*defer_len = *L;
 	/*
 	 * Only an interrupt or a freeze needs to know the microword a counter
 	 * wraps on; otherwise the fold wraps it (any number of times), sets
@@ -171,14 +171,14 @@ static inline bool vpmu_plan(struct vpmu_engine *e, u64 *L, u64 *Ld,
 		if (e->ctr.stall_mask >> i & 1) {
 			/* g is 1 */
 			rd = r > e->dp.stall_max ? r - e->dp.stall_max : 1;
-			if (rd - 1 < *Ld) {
+			if (rd - 1 < *defer_len) {
 				*cut |= 1u << i;
-				*Ld = rd - 1;
+				*defer_len = rd - 1;
 			}
-		} else if (g != VPMU_GAP_NONE && r - 1 <= *Ld / g) {
+		} else if (g != VPMU_GAP_NONE && r - 1 <= *defer_len / g) {
 			*cut |= 1u << i;
-			if (*Ld > (r - 1) * g)
-				*Ld = (r - 1) * g;
+			if (*defer_len > (r - 1) * g)
+				*defer_len = (r - 1) * g;
 		}
 		if (g == VPMU_GAP_NONE || r - 1 > (g == 1 ? *L : *L / g))
 			continue;
@@ -243,18 +243,18 @@ static void vpmu_plan_setup(struct vpmu_engine *e)
  */
 static bool vpmu_plan_chunk(struct vpmu_engine *e, u64 *L, bool *defer)
 {
-	u64 want = *L < VPMU_CHUNK_MAX ? *L : VPMU_CHUNK_MAX, Ld;
+	u64 want = *L < VPMU_CHUNK_MAX ? *L : VPMU_CHUNK_MAX, defer_len;
 	bool must;
 	u16 cut, exact = 0;
 
 	for (;;) {
 		*L = want;
 		cut = 0;
-		must = vpmu_plan(e, L, &Ld, &cut);
+		must = vpmu_plan(e, L, &defer_len, &cut);
 		if (!*defer || !e->ctr.plan_mask)	/* nothing needs a step */
 			return !*defer && (must || *L < VPMU_STEP_BELOW);
-		if (!must && Ld >= VPMU_DEFER_MIN) {
-			*L = Ld;
+		if (!must && defer_len >= VPMU_DEFER_MIN) {
+			*L = defer_len;
 			return false;
 		}
 		cut &= e->ctr.sparse_mask & ~exact;
