@@ -224,6 +224,102 @@ void vpmu_defer_add(struct vpmu_engine *e, u64 n)
 		vpmu_settle(e);
 }
 
+/*
+ * List, for each counter in plan_mask whose event occurs on at most half
+ * of the microcode, the microwords that feed it, each with the head of
+ * its segment, where vpmu_fold()'s running sum starts: those counters are
+ * ctr.sparse_mask, as many as the list holds (a microword per word of
+ * mem.sparse_uw), and counter i's run is sparse_at[i], sparse_n[i].
+ * Built when the configuration or the ucode changed (vpmu_engine_run()).
+ */
+void vpmu_sparse_build(struct vpmu_engine *e)
+{
+	u32 nhit[VPMU_NR_COUNTERS_MAX] = { 0 }, upc, end, head, n = 0;
+	u16 m = 0, hm;
+	unsigned int i;
+
+	/* (those of CYCLES and UOPS, on every microword, never are) */
+	for (hm = e->ctr.plan_mask; hm; hm &= hm - 1) {
+		i = __builtin_ctz(hm);
+		if (e->ctr.cfg[i].event != VPMU_EV_CYCLES &&
+		    e->ctr.cfg[i].event != VPMU_EV_UOPS)
+			m |= 1u << i;
+	}
+	e->ctr.sparse_mask = 0;
+	if (!m)
+		return;
+	for (upc = 0; upc < e->ncs; upc++)
+		for (hm = e->mem.ctr_hit[upc] & m; hm; hm &= hm - 1)
+			nhit[__builtin_ctz(hm)]++;
+	for (i = 0; i < VPMU_NR_COUNTERS_MAX; i++) {
+		if (!(m >> i & 1) || nhit[i] > e->ncs / 2 ||
+		    nhit[i] > e->mem.words - n)
+			continue;
+		e->ctr.sparse_mask |= 1u << i;
+		e->ctr.sparse_at[i] = n;
+		e->ctr.sparse_n[i] = nhit[i];
+		for (upc = 0, end = 0, head = 0; upc < e->ncs; upc++) {
+			if (upc == end) {
+				head = upc;
+				end = upc + e->mem.slot[0][upc].seg;
+			}
+			if (e->mem.ctr_hit[upc] >> i & 1)
+				e->mem.sparse_uw[n++] = upc | head << 16;
+		}
+	}
+}
+
+/*
+ * Make ctr.grown exact for the counters @mask (of ctr.sparse_mask): what
+ * their events grew by in the slots since the last fold, summed as
+ * vpmu_fold() will sum it, without folding.  It costs the translations
+ * entered since the last drain and the few microwords listed, not the
+ * microcode's size.
+ */
+void vpmu_sparse_exact(struct vpmu_engine *e, u16 mask)
+{
+	u64 v[VPMU_CLS_NR], t;
+	unsigned int s, i;
+	u32 k;
+
+	if (e->tc.ntouch)
+		vpmu_tc_drain(e);
+	for (; mask; mask &= mask - 1) {
+		const u32 *w;
+
+		i = __builtin_ctz(mask);
+		w = e->mem.sparse_uw + e->ctr.sparse_at[i];
+		t = 0;
+		for (s = 0; s < e->ctr.nused; s++) {
+			const struct vpmu_uop *U = e->mem.slot[s];
+
+			if (!(e->ctr.slot_mask[s] >> i & 1))
+				continue;
+			for (k = 0; k < e->ctr.sparse_n[i]; k++) {
+				u32 upc = w[k] & 0xffff, h = w[k] >> 16;
+				u32 c = U[upc].cnt, dy;
+
+				for (; h < upc; h++)
+					c += U[h].cnt;
+				if (!c)
+					continue;
+				if (e->ctr.cls[i] == VPMU_CLS_EXEC) {
+					t += c;
+					continue;
+				}
+				dy = U[upc].dyn;
+				vpmu_cls_values(v, c, dy ?
+						vpmu_stall_of(e,
+							      &e->uc->dec[upc],
+							      dy) : 0,
+						dy, U[upc].tkn);
+				t += v[e->ctr.cls[i]];
+			}
+		}
+		e->ctr.grown[i] = t;
+	}
+}
+
 /* ---- slots -------------------------------------------------------------- */
 
 void vpmu_slot_reset(struct vpmu_engine *e)

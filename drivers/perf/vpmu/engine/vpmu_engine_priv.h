@@ -44,6 +44,8 @@
 #define VPMU_SLOT_HU	(VPMU_GATE_HU << VPMU_SLOT_SHIFT)
 #define VPMU_CHUNK_MAX	BIT_ULL(30)	/* keeps uop counts in u32 */
 #define VPMU_STEP_BELOW	8		/* chunks shorter than this: step */
+/* ...deferring ones shorter than this: fold, plan by exact values */
+#define VPMU_DEFER_MIN	1
 /* Event gaps are cached per event: basic events, then tags 1..max. */
 #define VPMU_NGAP	(VPMU_EV_NR_BASIC + VPMU_TAG_MAX)
 #define VPMU_GAP_NONE	0xffffffffu	/* the event never recurs */
@@ -138,6 +140,8 @@ struct vpmu_engine_mem {
 	u64 *tot_cnt, *tot_dyn, *tot_tkn;
 	u16 *ctr_hit;
 	u32 *gap_dist, *gap_q;
+	/* the microwords of ctr.sparse_mask's counters: upc | head << 16 */
+	u32 *sparse_uw;
 	/* triggers: what source each microword is, the static ones */
 	u8 *trig_static;
 	u16 *tsrc;
@@ -204,6 +208,18 @@ struct vpmu_counting {
 	 * in the slots since (vpmu_plan()); 0 when nothing is left in them.
 	 */
 	u64 grown[VPMU_NR_COUNTERS_MAX];
+	/*
+	 * The counters in plan_mask whose events occur on few microwords
+	 * (mem.sparse_uw lists them, counter i's from sparse_at[i], each
+	 * with the head of its segment): what they grew by in the slots is
+	 * cheap to sum exactly (vpmu_sparse_exact()), so that a bound grown
+	 * far past it does not cut chunks short.
+	 */
+	u16 sparse_mask;
+	/* of those in plan_mask: gaps; events a stall grows (vpmu_plan()) */
+	u32 plan_gap[VPMU_NR_COUNTERS_MAX];
+	u16 stall_mask;
+	u32 sparse_at[VPMU_NR_COUNTERS_MAX], sparse_n[VPMU_NR_COUNTERS_MAX];
 	u32 last_stall_upc;		/* the last microword that stalled */
 	/*
 	 * Least microwords from one occurrence of a static event to the
@@ -517,6 +533,8 @@ u32 vpmu_fold(struct vpmu_engine *e, u32 lo, u32 hi);
 void vpmu_slot_reset(struct vpmu_engine *e);
 unsigned int vpmu_slot_get(struct vpmu_engine *e, unsigned int key);
 void vpmu_defer_add(struct vpmu_engine *e, u64 n);
+void vpmu_sparse_build(struct vpmu_engine *e);
+void vpmu_sparse_exact(struct vpmu_engine *e, u16 mask);
 void vpmu_settle(struct vpmu_engine *e);
 u64 vpmu_insn_count(struct vpmu_engine *e);
 void vpmu_insn_mark(struct vpmu_engine *e, bool leaving);

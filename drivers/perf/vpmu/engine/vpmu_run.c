@@ -122,18 +122,26 @@ static inline u32 vpmu_ev_gap(struct vpmu_engine *e, unsigned int ev)
 }
 
 /*
- * How far the next chunk may go (*L), or whether to step one microword:
- * the counters that interrupt or freeze on overflow must not wrap before
- * its last microword, as far as their values and what deferred chunks
- * may have added to them since the last fold (ctr.grown) tell.
+ * How far the next chunk may go (*L), or whether it must be a step of one
+ * microword (a counter is one event from its wrap): the counters that
+ * interrupt or freeze on overflow must not wrap before its last microword,
+ * as far as their values and what deferred chunks may have added to them
+ * since the last fold (ctr.grown) tell.  *@defer_len: how far it may go
+ * if it defers, when none may wrap even on its last microword however
+ * long that stalls: a counter of CYCLES or WQ_STALL keeps dp.stall_max
+ * cycles more from its wrap (0: it may not defer); an event that occurs
+ * at most once a microword cannot grow by a stall.  *@cut: the counters
+ * that shortened either or ask for the step.
  */
-static inline bool vpmu_plan(struct vpmu_engine *e, u64 *L)
+static inline bool vpmu_plan(struct vpmu_engine *e, u64 *L, u64 *defer_len,
+			     u16 *cut)
 {
 	unsigned int i, m;
 	u32 g;
 
 	if (*L > VPMU_CHUNK_MAX)
 		*L = VPMU_CHUNK_MAX;
+	*defer_len = *L;
 	/*
 	 * Only an interrupt or a freeze needs to know the microword a counter
 	 * wraps on; otherwise the fold wraps it (any number of times), sets
@@ -141,7 +149,7 @@ static inline bool vpmu_plan(struct vpmu_engine *e, u64 *L)
 	 */
 	for (m = e->ctr.plan_mask; m; m &= m - 1) {
 		const struct vpmu_ctr_cfg *c;
-		u64 r;
+		u64 r, rd;
 
 		i = __builtin_ctz(m);
 		c = &e->ctr.cfg[i];
@@ -155,18 +163,33 @@ static inline bool vpmu_plan(struct vpmu_engine *e, u64 *L)
 			r = (1ull << c->width) - e->ctr.val[i];
 		/* what deferred chunks may have added (vpmu_plan_grow()) */
 		r = r > e->ctr.grown[i] ? r - e->ctr.grown[i] : 1;
-		if (r <= 1)
+		if (r <= 1) {
+			*cut |= 1u << i;
 			return true;
-		g = vpmu_ev_gap(e, c->event);
-		if (g == VPMU_GAP_NONE || r - 1 > *L / g)
+		}
+		g = e->ctr.plan_gap[i];
+		if (e->ctr.stall_mask >> i & 1) {
+			/* g is 1 */
+			rd = r > e->dp.stall_max ? r - e->dp.stall_max : 1;
+			if (rd - 1 < *defer_len) {
+				*cut |= 1u << i;
+				*defer_len = rd - 1;
+			}
+		} else if (g != VPMU_GAP_NONE && r - 1 <= *defer_len / g) {
+			*cut |= 1u << i;
+			if (*defer_len > (r - 1) * g)
+				*defer_len = (r - 1) * g;
+		}
+		if (g == VPMU_GAP_NONE || r - 1 > (g == 1 ? *L : *L / g))
 			continue;
+		*cut |= 1u << i;
 		if (*L > (r - 1) * g)
 			*L = (r - 1) * g;
 	}
 	/* the histogram unit's window: its entries stay the same in a chunk */
 	if (e->hu.prog.n && *L > e->hu.left)
 		*L = e->hu.left;
-	return *L < VPMU_STEP_BELOW;
+	return false;
 }
 
 /*
@@ -181,9 +204,28 @@ static void vpmu_plan_grow(struct vpmu_engine *e, u64 n)
 
 	for (m = e->ctr.plan_mask; m; m &= m - 1) {
 		i = __builtin_ctz(m);
-		g = vpmu_ev_gap(e, e->ctr.cfg[i].event);
-		e->ctr.grown[i] += (n + g - 1) / g;
+		g = e->ctr.plan_gap[i];
+		e->ctr.grown[i] += g == 1 ? n : (n + g - 1) / g;
 	}
+}
+
+/*
+ * What planning needs of each counter in plan_mask, once per
+ * configuration: its event's gap, whether a stall grows it, the
+ * microwords of the sparse ones (vpmu_sparse_build()).
+ */
+static void vpmu_plan_setup(struct vpmu_engine *e)
+{
+	unsigned int i, m;
+
+	e->ctr.stall_mask = 0;
+	for (m = e->ctr.plan_mask; m; m &= m - 1) {
+		i = __builtin_ctz(m);
+		e->ctr.plan_gap[i] = vpmu_ev_gap(e, e->ctr.cfg[i].event);
+		if (!vpmu_ev_unit(e->ctr.cfg[i].event))
+			e->ctr.stall_mask |= 1u << i;
+	}
+	vpmu_sparse_build(e);
 }
 
 /*
@@ -191,35 +233,42 @@ static void vpmu_plan_grow(struct vpmu_engine *e, u64 n)
  * whether it may leave its counts in the slots (*@defer, if it may defer
  * at all).  With counters that plan chunks it may if none can wrap in it,
  * as far as the growth deferred chunks left unfolded is bounded, even if
- * its last microword stalls the longest a microword can: then it is not
- * cut.  Otherwise everything is folded, and the chunk is planned by the
- * counters' exact values.  Returns true to step one microword.
+ * its last microword stalls the longest a microword can; it is shortened
+ * to what none can wrap in.  Where a bound on an event that occurs on few
+ * microwords shortens it, the bound is made exact first
+ * (vpmu_sparse_exact(): cheaper than a fold), so that chunks near such a
+ * counter's wrap defer too.  Only a chunk in which a counter may wrap is
+ * planned by the counters' exact values after everything is folded.
+ * Returns true to step one microword.
  */
 static bool vpmu_plan_chunk(struct vpmu_engine *e, u64 *L, bool *defer)
 {
-	u64 want = *L < VPMU_CHUNK_MAX ? *L : VPMU_CHUNK_MAX, far = want;
-	bool bounded = *defer && e->ctr.plan_mask, step;
+	u64 want = *L < VPMU_CHUNK_MAX ? *L : VPMU_CHUNK_MAX, defer_len;
+	bool must;
+	u16 cut, exact = 0;
 
-	if (bounded)
-		far += e->dp.stall_max;
 	for (;;) {
-		*L = far;
-		step = vpmu_plan(e, L);
-		if (!bounded)	/* deferring, nothing needs a step */
-			return step && !*defer;
-		if (!step && *L >= far) {
-			*L = want;
+		*L = want;
+		cut = 0;
+		must = vpmu_plan(e, L, &defer_len, &cut);
+		if (!*defer || !e->ctr.plan_mask)	/* nothing needs a step */
+			return !*defer && (must || *L < VPMU_STEP_BELOW);
+		if (!must && defer_len >= VPMU_DEFER_MIN) {
+			*L = defer_len;
 			return false;
 		}
-		*defer = false;
+		cut &= e->ctr.sparse_mask & ~exact;
+		if (cut && e->ctr.unfolded) {
+			exact |= cut;
+			vpmu_sparse_exact(e, cut);
+			continue;
+		}
 		if (!e->ctr.unfolded) {
-			/* the values were exact: *L is the chunk's bound */
-			*L = want < *L ? want : *L;
-			return step || *L < VPMU_STEP_BELOW;
+			/* the values are exact: a counter may wrap in it */
+			*defer = false;
+			return must || *L < VPMU_STEP_BELOW;
 		}
 		vpmu_settle(e);
-		bounded = false;
-		far = want;
 	}
 }
 
@@ -384,7 +433,7 @@ static int vpmu_chunk(struct vpmu_engine *e, u64 c0, u64 L, bool *defer,
 enum vpmu_stop_reason vpmu_engine_run(struct vpmu_engine *e, u64 budget,
 				      struct vpmu_stop *stop)
 {
-	bool may_defer;
+	bool may_defer, rebuilt;
 	u64 c0;
 
 	memset(stop, 0, sizeof(*stop));
@@ -398,7 +447,10 @@ enum vpmu_stop_reason vpmu_engine_run(struct vpmu_engine *e, u64 budget,
 		stop->cycles = 0;
 		return stop->reason;
 	}
+	rebuilt = e->dirty;
 	vpmu_prepare(e);
+	if (rebuilt)
+		vpmu_plan_setup(e);
 	may_defer = vpmu_defer_ok(e);
 	c0 = e->st.cyc;
 	for (;;) {
@@ -515,10 +567,11 @@ struct vpmu_engine_mem *vpmu_engine_mem_alloc(u32 words, u32 tc_words)
 	m->dc_tag = vpmu_zalloc(sizeof(u32) * VPMU_DC_LINES_MAX);
 	m->gap_dist = vpmu_zalloc(sizeof(u32) * n);
 	m->gap_q = vpmu_zalloc(sizeof(u32) * n);
+	m->sparse_uw = vpmu_zalloc(sizeof(u32) * n);
 	if (!m->R || !m->reg_of || !m->tot_cnt || !m->tot_dyn ||
 	    !m->tot_tkn || !m->ctr_hit || !m->trig_static || !m->tsrc ||
 	    !m->hu_hit || !m->uhist || !m->dc_tag || !m->gap_dist ||
-	    !m->gap_q)
+	    !m->gap_q || !m->sparse_uw)
 		goto out_free;
 	/* even: records hold a u64 */
 	if (tc_words && vpmu_tc_alloc(m, tc_words & ~1u))
@@ -548,6 +601,7 @@ void vpmu_engine_mem_free(struct vpmu_engine_mem *m)
 	vpmu_free(m->dc_tag);
 	vpmu_free(m->gap_dist);
 	vpmu_free(m->gap_q);
+	vpmu_free(m->sparse_uw);
 	vpmu_free(m->tc_pool);
 	vpmu_free(m->tc_map);
 	vpmu_free(m->tc_touch);

@@ -63,7 +63,8 @@ void vpmu_tc_drain(struct vpmu_engine *e)
 			const struct vpmu_tc_block *r =
 				vpmu_tc_block_at(e->mem.tc_pool, off);
 
-			for (s = 0; s < VPMU_NSLOT; s++) {
+			/* (slots not in use have counted nothing since) */
+			for (s = 0; s < e->ctr.nused; s++) {
 				u32 *c = &e->mem.tc_pool[r->ctr + s];
 
 				if (*c) {
