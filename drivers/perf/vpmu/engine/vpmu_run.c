@@ -131,10 +131,11 @@ static inline u32 vpmu_ev_gap(struct vpmu_engine *e, unsigned int ev)
  * long that stalls: a counter of CYCLES or WQ_STALL keeps dp.stall_max
  * cycles more from its wrap (0: it may not defer); an event that occurs
  * at most once a microword cannot grow by a stall.  *@cut: the counters
- * that shortened either or ask for the step.
+ * that shortened either or ask for the step; *@bind: the one whose bound
+ * *@defer_len is.
  */
 static inline bool vpmu_plan(struct vpmu_engine *e, u64 *L, u64 *defer_len,
-			     u16 *cut)
+			     u16 *cut, u16 *bind)
 {
 	unsigned int i, m;
 	u32 g;
@@ -173,12 +174,15 @@ static inline bool vpmu_plan(struct vpmu_engine *e, u64 *L, u64 *defer_len,
 			rd = r > e->dp.stall_max ? r - e->dp.stall_max : 1;
 			if (rd - 1 < *defer_len) {
 				*cut |= 1u << i;
+				*bind = 1u << i;
 				*defer_len = rd - 1;
 			}
 		} else if (g != VPMU_GAP_NONE && r - 1 <= *defer_len / g) {
 			*cut |= 1u << i;
-			if (*defer_len > (r - 1) * g)
+			if (*defer_len > (r - 1) * g) {
+				*bind = 1u << i;
 				*defer_len = (r - 1) * g;
+			}
 		}
 		if (g == VPMU_GAP_NONE || r - 1 > (g == 1 ? *L : *L / g))
 			continue;
@@ -245,15 +249,24 @@ static bool vpmu_plan_chunk(struct vpmu_engine *e, u64 *L, bool *defer)
 {
 	u64 want = *L < VPMU_CHUNK_MAX ? *L : VPMU_CHUNK_MAX, defer_len;
 	bool must;
-	u16 cut, exact = 0;
+	u16 cut, bind, exact = 0;
 
 	for (;;) {
 		*L = want;
 		cut = 0;
-		must = vpmu_plan(e, L, &defer_len, &cut);
+		bind = 0;
+		must = vpmu_plan(e, L, &defer_len, &cut, &bind);
 		if (!*defer || !e->ctr.plan_mask)	/* nothing needs a step */
 			return !*defer && (must || *L < VPMU_STEP_BELOW);
-		if (!must && defer_len >= VPMU_DEFER_MIN) {
+		/*
+		 * Not up to where a counter that cannot be made exact
+		 * cheaply (one of CYCLES or UOPS) bounds it: the next chunk
+		 * would settle anyway, and this one would only add a chunk
+		 * before its wrap (a sampling event on cycles would pay a
+		 * fold more a sample)
+		 */
+		if (!must && defer_len >= VPMU_DEFER_MIN &&
+		    !(bind & ~e->ctr.sparse_mask)) {
 			*L = defer_len;
 			return false;
 		}
