@@ -70,24 +70,39 @@ static inline bool vpmu_dc_access(struct vpmu_engine *e, u32 addr)
  * to one busy period (an entry entering an empty queue drains wq_drain
  * after it enters, the others wq_drain after the one ahead), so at cycle
  * @now the queue holds the entries whose drain times wq_last - k * drain
- * are > @now: it is full iff wq_last > now + (depth - 1) * drain.
+ * are > @now: it is full iff wq_last > now + (depth - 1) * drain.  The
+ * translated-code executor keeps wq_last in a local while it runs, so
+ * these take it (@last) and the datapath's @full = (depth - 1) * drain
+ * and @drain apart.
  */
+static __always_inline bool vpmu_wq_full_at(u64 last, u64 now, u32 full)
+{
+	return last > now + full;
+}
+
 static inline bool vpmu_wq_is_full(const struct vpmu_engine *e, u64 now)
 {
-	return e->st.wq_last > now + e->dp.wq_full;
+	return vpmu_wq_full_at(e->st.wq_last, now, e->dp.wq_full);
 }
 
 /* A store enters the queue at @now; returns the stall cycles. */
-static inline u32 vpmu_wq_store(struct vpmu_engine *e, u64 now)
+static __always_inline u32 vpmu_wq_enter(u64 *last, u64 now, u32 full,
+					 u32 drain)
 {
-	u64 last = e->st.wq_last;
+	u64 l = *last;
 	u32 stall = 0;
 
-	if (unlikely(last > now + e->dp.wq_full))
+	if (unlikely(l > now + full))
 		/* until the oldest drains */
-		stall = (u32)(last - now - e->dp.wq_full);
-	e->st.wq_last = (last > now ? last : now) + e->dp.wq_drain;
+		stall = (u32)(l - now - full);
+	*last = (l > now ? l : now) + drain;
 	return stall;
+}
+
+static inline u32 vpmu_wq_store(struct vpmu_engine *e, u64 now)
+{
+	return vpmu_wq_enter(&e->st.wq_last, now, e->dp.wq_full,
+			     e->dp.wq_drain);
 }
 
 static inline void vpmu_mem_store(u8 *p, u32 v, unsigned int size)
@@ -101,14 +116,20 @@ static inline void vpmu_mem_store(u8 *p, u32 v, unsigned int size)
 	}
 }
 
-static inline bool vpmu_cond_ext(struct vpmu_engine *e, unsigned int cond,
-				 u64 now)
+/*
+ * External condition @cond at cycle @now, with the last load's miss
+ * (@last_miss) and the write queue's newest drain time (@wq_last) given:
+ * the translated-code executor keeps both in locals while it runs.
+ */
+static __always_inline bool vpmu_cond_at(const struct vpmu_engine *e,
+					 unsigned int cond, u64 now,
+					 bool last_miss, u64 wq_last)
 {
 	switch (cond) {
 	case VPMU_COND_MISS:
-		return e->st.last_miss;
+		return last_miss;
 	case VPMU_COND_WQF:
-		return vpmu_wq_is_full(e, now);
+		return vpmu_wq_full_at(wq_last, now, e->dp.wq_full);
 	case VPMU_COND_USER:
 		return e->st.mode == VPMU_MODE_USER;
 	case VPMU_COND_SUPER:
@@ -116,6 +137,12 @@ static inline bool vpmu_cond_ext(struct vpmu_engine *e, unsigned int cond,
 	default:
 		return e->st.ext;
 	}
+}
+
+static inline bool vpmu_cond_ext(struct vpmu_engine *e, unsigned int cond,
+				 u64 now)
+{
+	return vpmu_cond_at(e, cond, now, e->st.last_miss, e->st.wq_last);
 }
 
 #endif /* _VPMU_EXEC_H */
