@@ -82,7 +82,7 @@ static __always_inline bool vpmu_wq_full_at(u64 last, u64 now, u32 full)
 
 static inline bool vpmu_wq_is_full(const struct vpmu_engine *e, u64 now)
 {
-	return vpmu_wq_full_at(e->st.wq_last, now, e->dp.wq_full);
+	return e->st.wq_last > now + e->dp.wq_full;
 }
 
 /* A store enters the queue at @now; returns the stall cycles. */
@@ -99,10 +99,17 @@ static __always_inline u32 vpmu_wq_enter(u64 *last, u64 now, u32 full,
 	return stall;
 }
 
+/* The same on the engine's queue, as the interpreter keeps it. */
 static inline u32 vpmu_wq_store(struct vpmu_engine *e, u64 now)
 {
-	return vpmu_wq_enter(&e->st.wq_last, now, e->dp.wq_full,
-			     e->dp.wq_drain);
+	u64 last = e->st.wq_last;
+	u32 stall = 0;
+
+	if (unlikely(last > now + e->dp.wq_full))
+		/* until the oldest drains */
+		stall = (u32)(last - now - e->dp.wq_full);
+	e->st.wq_last = (last > now ? last : now) + e->dp.wq_drain;
+	return stall;
 }
 
 static inline void vpmu_mem_store(u8 *p, u32 v, unsigned int size)
@@ -139,10 +146,22 @@ static __always_inline bool vpmu_cond_at(const struct vpmu_engine *e,
 	}
 }
 
+/* The same with the engine's own (the interpreter's). */
 static inline bool vpmu_cond_ext(struct vpmu_engine *e, unsigned int cond,
 				 u64 now)
 {
-	return vpmu_cond_at(e, cond, now, e->st.last_miss, e->st.wq_last);
+	switch (cond) {
+	case VPMU_COND_MISS:
+		return e->st.last_miss;
+	case VPMU_COND_WQF:
+		return vpmu_wq_is_full(e, now);
+	case VPMU_COND_USER:
+		return e->st.mode == VPMU_MODE_USER;
+	case VPMU_COND_SUPER:
+		return e->st.mode == VPMU_MODE_SUPER;
+	default:
+		return e->st.ext;
+	}
 }
 
 #endif /* _VPMU_EXEC_H */
