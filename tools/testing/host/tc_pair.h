@@ -15,6 +15,7 @@
 
 #include "vpmu_elf.h"
 #include "vpmu_engine.h"
+#include "vpmu_engine_priv.h"	/* the data path's state: same_state() */
 
 #define NCTR		VPMU_NR_COUNTERS_MAX
 
@@ -312,6 +313,20 @@ static bool same_state(struct pair *pr)
 	if (memcmp(pr->mem[0], pr->mem[1], pr->msz))
 		return differ(pr, "piece %llu: memory",
 			      (unsigned long long)pr->pieces);
+	/*
+	 * What a saved context carries besides registers and memory, and
+	 * the next piece's stalls and external conditions read: the write
+	 * queue and the last load's miss (the translated-code executor keeps
+	 * them in locals while it runs).
+	 */
+	if (a->st.wq_last != b->st.wq_last ||
+	    a->st.last_miss != b->st.last_miss)
+		return differ(pr, "piece %llu: write queue %llu miss %d vs %llu miss %d",
+			      (unsigned long long)pr->pieces,
+			      (unsigned long long)a->st.wq_last,
+			      a->st.last_miss,
+			      (unsigned long long)b->st.wq_last,
+			      b->st.last_miss);
 	for (i = 0; i < NCTR; i++)
 		if (vpmu_engine_ctr_read(a, i) != vpmu_engine_ctr_read(b, i) ||
 		    vpmu_engine_ovf_count(a, i) != vpmu_engine_ovf_count(b, i))

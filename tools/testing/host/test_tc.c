@@ -65,7 +65,7 @@ static bool first_fail;	/* -x: stop at the first difference */
 
 static struct prog progs[MAXPROGS];
 static unsigned int nprogs;
-static struct vpmu_ucode *uc_default, *uc_rv32;
+static struct vpmu_ucode *uc_default, *uc_rv32, *uc_wqf;
 static struct vpmu_buf img_default;
 
 static struct vpmu_ucode *load_ucode(const char *path, struct vpmu_buf *img)
@@ -86,6 +86,65 @@ static struct vpmu_ucode *load_ucode(const char *path, struct vpmu_buf *img)
 	}
 	vpmu_buf_free(&src);
 	vpmu_buf_free(&local);
+	vpmu_buf_free(&d);
+	return uc;
+}
+
+/*
+ * The default microcode with a write queue of one entry that drains every
+ * 16 cycles, and each SW branching on the queue being full (BR WQF) to a
+ * microword that counts it in t1: a condition the translated-code
+ * executor reads from its own copy of the queue's state (vpmu_tc_exec()),
+ * true on most stores and false on some.
+ */
+static struct vpmu_ucode *load_wqf_ucode(void)
+{
+	static const char *const from[] = {
+		".wqueue 4, 4",
+		"\tSW @s2, 0(t0) ; JUMP next ; {store}\n",
+	};
+	static const char *const to[] = {
+		".wqueue 1, 16",
+		"\tSW @s2, 0(t0) ; BR WQF, sw_full ; {store}\n"
+		"\tADD pc, pc, #4 ; EOI\n"
+		"sw_full:\n"
+		"\tADD t1, t1, #1 ; JUMP next\n",
+	};
+	struct vpmu_buf src = { 0 }, img = { 0 }, d = { 0 };
+	struct vpmu_asm_opts o = { .filename = "default.vus, BR WQF" };
+	struct vpmu_ucode *uc = NULL;
+	struct vpmu_verr err;
+	char *text, *at;
+	size_t len;
+	unsigned int i;
+
+	if (vpmu_read_file(UCODE_DIR "/default.vus", &src))
+		exit(2);
+	len = src.len + strlen(to[1]) + 1;
+	text = calloc(1, len);
+	if (!text)
+		exit(2);
+	memcpy(text, src.p, src.len);
+	for (i = 0; i < 2; i++) {
+		at = strstr(text, from[i]);
+		if (!at) {
+			fprintf(stderr, "test_tc: default.vus: no \"%s\"\n",
+				from[i]);
+			exit(2);
+		}
+		memmove(at + strlen(to[i]), at + strlen(from[i]),
+			strlen(at + strlen(from[i])) + 1);
+		memcpy(at, to[i], strlen(to[i]));
+	}
+	if (vpmu_asm_ucode(text, strlen(text), &o, &img, &d) ||
+	    vpmu_ucode_load(&uc, img.p, img.len, VPMU_CS_MAX, &err)) {
+		fprintf(stderr, "test_tc: default.vus with BR WQF: cannot build\n%s",
+			d.p ? d.p : "");
+		exit(2);
+	}
+	free(text);
+	vpmu_buf_free(&src);
+	vpmu_buf_free(&img);
 	vpmu_buf_free(&d);
 	return uc;
 }
@@ -132,6 +191,32 @@ out:
 	vpmu_buf_free(&prog);
 	vpmu_buf_free(&d);
 	return ok;
+}
+
+/*
+ * Stores back to back in a loop, under load_wqf_ucode()'s microcode: its
+ * branch on a full write queue taken and not, in translated code (random
+ * code seldom loops over stores).
+ */
+static void add_wqf_vpmu32(void)
+{
+	static const char text[] =
+		"\t.entry start\n"
+		"\t.memsize 0x1000\n"
+		"start:\taddi r1, r0, buf\n"
+		"\taddi r4, r0, 300\n"
+		"loop:\tsw r1, 0(r1)\n"
+		"\tsw r1, 4(r1)\n"
+		"\taddi r3, r3, 1\n"
+		"\tsw r1, 8(r1)\n"
+		"\tblt r3, r4, loop\n"
+		"\thalt\n"
+		"\t.align 16\n"
+		"buf:\t.space 64\n";
+
+	if (add_source("vpmu32 stores branching on a full write queue", text,
+		       sizeof(text) - 1))
+		progs[nprogs - 1].uc = uc_wqf;
 }
 
 static void add_dir(const char *dir)
@@ -203,7 +288,8 @@ static void put32(u8 *p, u32 v)
  * opcode with random registers and immediates, branches that may go back,
  * loads and stores that may hit the code itself.
  */
-static void add_random_vpmu32(u32 seed)
+static void add_random_vpmu32(u32 seed, struct vpmu_ucode *uc,
+			      const char *what)
 {
 	static const u8 ops[] = {
 		0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0a,
@@ -214,11 +300,11 @@ static void add_random_vpmu32(u32 seed)
 	char name[64];
 	u32 i, n = 64 + pick(192);
 
-	snprintf(name, sizeof(name), "random vpmu32 %u", seed);
+	snprintf(name, sizeof(name), "random vpmu32%s %u", what, seed);
 	p = new_prog(name);
 	if (!p)
 		return;
-	p->uc = uc_default;
+	p->uc = uc;
 	p->mem_size = 0x2000;
 	p->image = calloc(1, p->mem_size);
 	for (i = 0; i < n; i++) {
@@ -822,17 +908,20 @@ int main(int argc, char **argv)
 	}
 	uc_default = load_ucode(UCODE_DIR "/default.vus", &img_default);
 	uc_rv32 = load_ucode(SHARE "/ucode/rv32im.vus", NULL);
+	uc_wqf = load_wqf_ucode();
 	add_dir(SHARE "/samples");
 	add_dir(SHARE "/progs");
 	for (i = 0; i < 24; i++) {
 		rng = 1000 + i;
-		add_random_vpmu32(i);
+		add_random_vpmu32(i, uc_default, "");
 		rng = 2000 + i;
 		add_random_rv32(i, false);
 	}
 	for (i = 0; i < 8; i++) {
 		rng = 3000 + i;
 		add_random_rv32(i, true);
+		rng = 4000 + i;
+		add_random_vpmu32(i, uc_wqf, ", BR WQF");
 	}
 	add_misses_rv32(false);
 	add_smc_rv32();
@@ -845,6 +934,7 @@ int main(int argc, char **argv)
 	add_misaligned_rv32(false);
 	add_misaligned_rv32(true);
 	add_counters_rv32();
+	add_wqf_vpmu32();
 	for (; a < argc; a++)
 		add_elf(argv[a]);
 	k = nprogs;

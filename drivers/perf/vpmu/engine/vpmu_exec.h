@@ -70,14 +70,36 @@ static inline bool vpmu_dc_access(struct vpmu_engine *e, u32 addr)
  * to one busy period (an entry entering an empty queue drains wq_drain
  * after it enters, the others wq_drain after the one ahead), so at cycle
  * @now the queue holds the entries whose drain times wq_last - k * drain
- * are > @now: it is full iff wq_last > now + (depth - 1) * drain.
+ * are > @now: it is full iff wq_last > now + (depth - 1) * drain.  The
+ * translated-code executor keeps wq_last in a local while it runs, so
+ * these take it (@last) and the datapath's @full = (depth - 1) * drain
+ * and @drain apart.
  */
+static __always_inline bool vpmu_wq_full_at(u64 last, u64 now, u32 full)
+{
+	return last > now + full;
+}
+
 static inline bool vpmu_wq_is_full(const struct vpmu_engine *e, u64 now)
 {
 	return e->st.wq_last > now + e->dp.wq_full;
 }
 
 /* A store enters the queue at @now; returns the stall cycles. */
+static __always_inline u32 vpmu_wq_enter(u64 *last, u64 now, u32 full,
+					 u32 drain)
+{
+	u64 l = *last;
+	u32 stall = 0;
+
+	if (unlikely(l > now + full))
+		/* until the oldest drains */
+		stall = (u32)(l - now - full);
+	*last = (l > now ? l : now) + drain;
+	return stall;
+}
+
+/* The same on the engine's queue, as the interpreter keeps it. */
 static inline u32 vpmu_wq_store(struct vpmu_engine *e, u64 now)
 {
 	u64 last = e->st.wq_last;
@@ -101,6 +123,30 @@ static inline void vpmu_mem_store(u8 *p, u32 v, unsigned int size)
 	}
 }
 
+/*
+ * External condition @cond at cycle @now, with the last load's miss
+ * (@last_miss) and the write queue's newest drain time (@wq_last) given:
+ * the translated-code executor keeps both in locals while it runs.
+ */
+static __always_inline bool vpmu_cond_at(const struct vpmu_engine *e,
+					 unsigned int cond, u64 now,
+					 bool last_miss, u64 wq_last)
+{
+	switch (cond) {
+	case VPMU_COND_MISS:
+		return last_miss;
+	case VPMU_COND_WQF:
+		return vpmu_wq_full_at(wq_last, now, e->dp.wq_full);
+	case VPMU_COND_USER:
+		return e->st.mode == VPMU_MODE_USER;
+	case VPMU_COND_SUPER:
+		return e->st.mode == VPMU_MODE_SUPER;
+	default:
+		return e->st.ext;
+	}
+}
+
+/* The same with the engine's own (the interpreter's). */
 static inline bool vpmu_cond_ext(struct vpmu_engine *e, unsigned int cond,
 				 u64 now)
 {

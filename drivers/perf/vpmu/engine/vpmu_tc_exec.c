@@ -8,19 +8,31 @@
 #include "vpmu_exec.h"
 
 /*
+ * The uops of the slot whose block counters are at @tcnt in the pool
+ * @tpool: found again from the counters where they are needed (stalls,
+ * exits), so that the loop keeps one pointer to the slot, not two.
+ */
+static __always_inline struct vpmu_uop *tc_slot_uops(struct vpmu_engine *e,
+						     const u32 *tpool,
+						     const u32 *tcnt)
+{
+	return e->mem.slot[tcnt - tpool];
+}
+
+/*
  * A translated load missed or a store stalled: count @dyn (a miss, the
- * store's stall cycles) in the microword's uop, as the interpreter does.
- * Returns @stall, the cycles it stalled.
+ * store's stall cycles) in the microword's uop, as the interpreter does,
+ * in the slot whose counters are @tcnt.  Returns @stall, the cycles it
+ * stalled.
  */
 static __always_inline u32 vpmu_tc_stall(struct vpmu_engine *e,
-					 struct vpmu_uop *base,
-					 const u32 *tpool,
+					 const u32 *tcnt, const u32 *tpool,
 					 const struct vpmu_tc_op *t, u32 dyn,
 					 u32 stall)
 {
 	u32 upc = ((const struct vpmu_tc_exit *)(tpool + t->x))->upc;
 
-	base[upc].dyn += dyn;
+	tc_slot_uops(e, tpool, tcnt)[upc].dyn += dyn;
 	if (stall)
 		e->ctr.last_stall_upc = upc;
 	return stall;
@@ -105,7 +117,7 @@ tc_access_##op: {							\
 		if (likely(!e->st.last_miss))				\
 			GOTO_NEXT_OP();					\
 		*tag = line + 1;					\
-		left -= vpmu_tc_stall(e, base, tpool, t, 1, e->dp.penalty); \
+		left -= vpmu_tc_stall(e, tcnt, tpool, t, 1, e->dp.penalty); \
 		if (unlikely(t->y && left < 0))				\
 			goto tc_stall_exit;				\
 		GOTO_NEXT_OP();						\
@@ -118,16 +130,19 @@ VPMU_TC_OP_##op : {							\
 tc_access_##op: {							\
 		unsigned int size_ = vpmu_mem_size(VPMU_OP_##op);	\
 		u32 st;							\
+		bool code;						\
 		if (unlikely(!vpmu_access_ok(maddr, size_, fwords, hwords, \
 					     msz)))			\
 			goto tc_exit;					\
 		vpmu_mem_store(mem + maddr, R[t->b], size_);		\
-		st = vpmu_wq_store(e, cend - left - t->d);		\
-		if (likely(!st && !vpmu_tc_code(e, maddr)))		\
+		st = vpmu_wq_enter(&wq_last, cend - left - t->d,	\
+				   e->dp.wq_full, e->dp.wq_drain);	\
+		code = vpmu_tc_code(e, maddr);				\
+		if (likely(!st && !code))				\
 			GOTO_NEXT_OP();					\
 		if (st)							\
-			left -= vpmu_tc_stall(e, base, tpool, t, st, st); \
-		if (vpmu_tc_code(e, maddr)) {				\
+			left -= vpmu_tc_stall(e, tcnt, tpool, t, st, st); \
+		if (code) {						\
 			e->tc.gen++;	/* the others check */		\
 			goto tc_code_exit;				\
 		}							\
@@ -184,8 +199,10 @@ VPMU_TC_OP_##name : {							\
 		struct vpmu_tc_link *l = (struct vpmu_tc_link *)(t + 1); \
 		const bool chain_ = (chain);				\
 		u32 npc, ir;						\
-		if (chain_ && likely(t->imm == e->tc.gen && l->tb))	\
-			goto tc_linked;					\
+		if (chain_ && likely(t->imm == e->tc.gen && l->tb)) {	\
+			t = tc_follow(R, tpool, l, &tpend);		\
+			goto tc_enter;					\
+		}							\
 		npc = (npc_expr);					\
 		if ((fault) && !vpmu_fetch_in(e, npc))			\
 			goto tc_exit;					\
@@ -193,16 +210,21 @@ VPMU_TC_OP_##name : {							\
 		tb = (const struct vpmu_tc_trans *)(tpool + l->tb);	\
 		if (unlikely(!l->tb || tb->ir != ir ||			\
 			     ((keyed) && tb->key != (npc | e->st.mode)))) { \
+			/* it may go to the interpreter: exact state */	\
+			e->st.wq_last = wq_last;			\
 			tb = vpmu_tc_next(e, l, npc, ir, &tpend);	\
-			if (tb)						\
+			if (tb) {					\
+				t = VPMU_TC_OPS(tb);			\
 				goto tc_enter;				\
+			}						\
 			upc = e->uc->idtab[(ir >> e->dp.op_shift) &	\
 					   e->dp.op_mask];		\
 			goto out;					\
 		}							\
 		if (chain_)						\
 			tc_chained(e, (struct vpmu_tc_op *)t, l->npc);	\
-		goto tc_linked;						\
+		t = tc_follow(R, tpool, l, &tpend);			\
+		goto tc_enter;						\
 	}
 
 /*
@@ -220,6 +242,45 @@ static __always_inline void tc_chained(struct vpmu_engine *e,
 {
 	t->imm = e->tc.gen;
 	vpmu_tc_code_mark(e, npc);
+}
+
+/*
+ * Go on from an EOI into the translation its link @l holds: write the
+ * registers the link's pairs list (those of the path's fin that the next
+ * translation reads before it writes them), and leave the rest of fin
+ * pending (*@tpend) for an exit from that translation to write.  Returns
+ * the translation's first op.
+ */
+static __always_inline const struct vpmu_tc_op *
+tc_follow(u32 *R, const u32 *tpool, const struct vpmu_tc_link *l,
+	  const struct vpmu_tc_pairs **tpend)
+{
+	if (unlikely(l->pairs))
+		vpmu_tc_write(R, (const void *)(tpool + l->pairs));
+	*tpend = (const void *)(tpool + l->fin);
+	return VPMU_TC_OPS((const struct vpmu_tc_trans *)(tpool + l->tb));
+}
+
+/* The translation whose first op is @t. */
+static __always_inline const struct vpmu_tc_trans *
+tc_of_first(const struct vpmu_tc_op *t)
+{
+	return (const struct vpmu_tc_trans *)t - 1;
+}
+
+/*
+ * Entering translation @tb, whose stamp is not the engine's: may it run?
+ * Not if a word it runs has changed (vpmu_tc_check()).  If it may, it is
+ * counted in this epoch (vpmu_tc_touch()).
+ */
+static VPMU_NOINLINE bool tc_restamp(struct vpmu_engine *e,
+				     const struct vpmu_tc_trans *tb)
+{
+	if (tb->gen != e->tc.gen && !vpmu_tc_check(e, tb))
+		return false;
+	if (tb->epoch != e->tc.epoch)
+		vpmu_tc_touch(e, tb);
+	return true;
 }
 
 /*
@@ -250,6 +311,13 @@ vpmu_tc_exec(struct vpmu_engine *e, struct vpmu_uop *base,
 	const struct vpmu_tc_op *t;
 	const struct vpmu_tc_exit *x;
 	u32 *tcnt, maddr, upc;
+	/*
+	 * The write queue's newest drain time, which every store reads and
+	 * writes, in a local while translations run: the engine's copy is
+	 * written back before anything outside this function can read it
+	 * (the exits, vpmu_tc_next()).
+	 */
+	u64 wq_last = e->st.wq_last;
 
 	if (!base) {
 		e->tlab = tlab;
@@ -258,7 +326,15 @@ vpmu_tc_exec(struct vpmu_engine *e, struct vpmu_uop *base,
 	/* the blocks' counters: a u32 per slot each, in the pool */
 	tcnt = e->mem.tc_pool + vpmu_slot_of(e, base);
 	t = VPMU_TC_OPS(tb) + at;
-	goto tc_enter_at;
+	/* a word it runs changed: the exit before block t */
+	if (unlikely(tb->stamp != e->tc.stamp) && !tc_restamp(e, tb))
+		goto tc_exit;
+	/*
+	 * t is a block (every op a run may yield at is one), entered as the
+	 * ops enter each other: a direct jump would invite the compiler to
+	 * sink what is set up above into that handler, run at every block.
+	 */
+	GOTO_OP();
 
 #define X(op)	ALU3(op)
 	VPMU_TC_ALU3_LIST(X);
@@ -287,22 +363,12 @@ VPMU_TC_OP_BLOCK:
 VPMU_TC_OP_BR_FLAGS:
 	GOTO_TAKE((condtab[t->b] >> vpmu_flags_read(e, R)) & 1);
 VPMU_TC_OP_BR_EXT:
-	GOTO_TAKE(vpmu_cond_ext(e, t->b, cend - left));
+	GOTO_TAKE(vpmu_cond_at(e, t->b, cend - left, e->st.last_miss, wq_last));
 	DISP(DISP_ADD, R[t->a] + R[t->b])
 	DISP(DISP_ADDI, R[t->a] + t->imm)
 	/* a known pc in memory when translated stays there (tc.msz) */
 	EOI(EOI, t->b ? R[t->a] : l->npc, unlikely(t->d & 2), t->d & 1, false);
 	EOI(EOI_KNOWN, l->npc, false, false, true);
-tc_linked:
-	{
-		const struct vpmu_tc_link *l = (const void *)(t + 1);
-
-		tb = (const struct vpmu_tc_trans *)(tpool + l->tb);
-		if (l->pairs)
-			vpmu_tc_write(R, (const void *)(tpool + l->pairs));
-		tpend = (const void *)(tpool + l->fin);
-		goto tc_enter;
-	}
 tc_stall_exit:
 tc_code_exit:
 	x = (const struct vpmu_tc_exit *)(tpool + t->y);
@@ -312,7 +378,9 @@ tc_exit:
 	x = (const struct vpmu_tc_exit *)(tpool + t->x);
 tc_leave:
 	/* the interpreter goes on where the translation stopped */
-	upc = vpmu_tc_leave(e, base, tcnt, x, tpend);
+	e->st.wq_last = wq_last;
+	upc = vpmu_tc_leave(e, tc_slot_uops(e, tpool, tcnt), tcnt, x,
+			    tpend);
 	left += x->refund;
 	if (unlikely(t->h == VPMU_TC_OP_BLOCK))	/* before block t */
 		return (struct vpmu_tc_ret){ upc, left,
@@ -320,16 +388,11 @@ tc_leave:
 out:
 	return (struct vpmu_tc_ret){ .upc = upc, .left = left };
 tc_enter:
-	t = VPMU_TC_OPS(tb);
-tc_enter_at:
-	if (unlikely(tb->stamp != e->tc.stamp)) {
-		/* a word it runs changed: the exit before block t */
-		if (tb->gen != e->tc.gen && !vpmu_tc_check(e, tb))
-			goto tc_exit;
-		if (tb->epoch != e->tc.epoch)
-			vpmu_tc_touch(e, tb);
-	}
-	goto VPMU_TC_OP_BLOCK;	/* what every translation begins with */
+	/* t: a translation's first op, a block's, which every one begins with */
+	if (likely(tc_of_first(t)->stamp == e->tc.stamp) ||
+	    tc_restamp(e, tc_of_first(t)))
+		goto VPMU_TC_OP_BLOCK;
+	goto tc_exit;	/* before its first block */
 }
 
 #undef GOTO_OP
