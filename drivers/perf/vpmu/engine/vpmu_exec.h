@@ -150,18 +150,7 @@ static __always_inline bool vpmu_cond_at(const struct vpmu_engine *e,
 static inline bool vpmu_cond_ext(struct vpmu_engine *e, unsigned int cond,
 				 u64 now)
 {
-	switch (cond) {
-	case VPMU_COND_MISS:
-		return e->st.last_miss;
-	case VPMU_COND_WQF:
-		return vpmu_wq_is_full(e, now);
-	case VPMU_COND_USER:
-		return e->st.mode == VPMU_MODE_USER;
-	case VPMU_COND_SUPER:
-		return e->st.mode == VPMU_MODE_SUPER;
-	default:
-		return e->st.ext;
-	}
+	return vpmu_cond_at(e, cond, now, e->st.last_miss, e->st.wq_last);
 }
 
 #endif /* _VPMU_EXEC_H */
