@@ -291,7 +291,10 @@ static VPMU_NOINLINE bool tc_restamp(struct vpmu_engine *e,
  * interpreter goes on, the cycles left and whether the run yields there.
  * Its own function, apart from vpmu_interp(), so that neither loop's
  * registers crowd the other's.  With @base NULL, only publishes the
- * handlers.
+ * handlers.  The write queue's newest drain time, which every store
+ * reads and writes, is a local while translations run, written back
+ * before anything outside this function can read it (the exits,
+ * vpmu_tc_next()).
  */
 VPMU_NOINLINE struct vpmu_tc_ret
 vpmu_tc_exec(struct vpmu_engine *e, struct vpmu_uop *base,
@@ -311,12 +314,7 @@ vpmu_tc_exec(struct vpmu_engine *e, struct vpmu_uop *base,
 	const struct vpmu_tc_op *t;
 	const struct vpmu_tc_exit *x;
 	u32 *tcnt, maddr, upc;
-	/*
-	 * The write queue's newest drain time, which every store reads and
-	 * writes, in a local while translations run: the engine's copy is
-	 * written back before anything outside this function can read it
-	 * (the exits, vpmu_tc_next()).
-	 */
+	/* the write queue's drain time: the engine's again at every exit */
 	u64 wq_last = e->st.wq_last;
 
 	if (!base) {
