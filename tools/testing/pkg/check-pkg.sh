@@ -46,7 +46,10 @@
 #                         every /lib/modules/*/build that exists)
 #
 # Packages already installed (a real installation) are left alone: the
-# script then refuses to run.  dkms, lintian and the build dependencies
+# script then refuses to run.  Before installing, the script names each
+# package in $MARK; a run stopped before its purge (killed, or the machine
+# stopped under it) leaves the mark, and the next run purges what it
+# names first.  dkms, lintian and the build dependencies
 # stay installed, as the harness's other dependencies do.
 set -uo pipefail
 
@@ -62,6 +65,7 @@ build=1
 # shellcheck source=../host/tap.sh
 . "$TOP/tools/testing/host/tap.sh"
 installed_here=()
+MARK=${VPMU_PKG_MARK:-/var/lib/vpmu-check-pkg.installing}
 boot_pids=()	# boot_bg's background boots, and where their lines go
 boot_outs=()
 
@@ -81,7 +85,27 @@ purge() {
 	apt_get purge "${installed_here[@]}" >"$tmp/purge.log" 2>&1
 	local rc=$?
 	installed_here=()
+	[ $rc = 0 ] && rm -f "$MARK"
 	return $rc
+}
+# mark_install PKG - name PKG in $MARK before installing it.
+mark_install() {
+	echo "$1" >>"$MARK"
+}
+# purge_marked - purge what a run stopped before its purge left ($MARK).
+purge_marked() {
+	local pkgs
+
+	[ -f "$MARK" ] || return 0
+	mapfile -t pkgs < <(grep -E '^vpmu-(dkms|tools)$' "$MARK" | sort -u)
+	echo "# pkg: purging ${pkgs[*]:-nothing}, left by a run stopped before its purge ($MARK)"
+	if [ ${#pkgs[@]} -gt 0 ]; then
+		apt_get purge "${pkgs[@]}" >"$tmp/purge-marked.log" 2>&1 || {
+			sed 's/^/# /' "$tmp/purge-marked.log" | tail -20
+			return 1
+		}
+	fi
+	rm -f "$MARK"
 }
 # On an early exit: background boots (boot_bg) stopped, with the harness
 # scripts they started; a guest already booted ends at its own timeout.
@@ -98,6 +122,10 @@ trap 'stop_boots; purge; rm -rf "$tmp"' EXIT
 if [ "$(id -u)" != 0 ]; then
 	echo "# pkg: installing packages needs root"
 	ok 1 "running as root"
+	finish
+fi
+if ! purge_marked; then
+	ok 1 "purge the packages a stopped run left ($MARK)"
 	finish
 fi
 for p in vpmu-dkms vpmu-tools; do
@@ -173,6 +201,7 @@ ok $? "make uninstall DESTDIR=... removes every file it installed"
 
 # --- 3. vpmu-tools -------------------------------------------------------
 
+mark_install vpmu-tools
 apt_get install "$TOOLS_DEB" >"$tmp/tools.log" 2>&1 && pkg_installed vpmu-tools
 rc=$?
 [ $rc = 0 ] && installed_here+=(vpmu-tools)
@@ -224,6 +253,7 @@ cli_tests() {
 
 # --- 4. vpmu-dkms --------------------------------------------------------
 
+mark_install vpmu-dkms
 apt_get install "$DKMS_DEB" >"$tmp/dkms.log" 2>&1 && pkg_installed vpmu-dkms
 rc=$?
 [ $rc = 0 ] && installed_here+=(vpmu-dkms)
