@@ -82,7 +82,7 @@ static __always_inline bool vpmu_wq_full_at(u64 last, u64 now, u32 full)
 
 static inline bool vpmu_wq_is_full(const struct vpmu_engine *e, u64 now)
 {
-	return e->st.wq_last > now + e->dp.wq_full;
+	return vpmu_wq_full_at(e->st.wq_last, now, e->dp.wq_full);
 }
 
 /* A store enters the queue at @now; returns the stall cycles. */
@@ -102,14 +102,8 @@ static __always_inline u32 vpmu_wq_enter(u64 *last, u64 now, u32 full,
 /* The same on the engine's queue, as the interpreter keeps it. */
 static inline u32 vpmu_wq_store(struct vpmu_engine *e, u64 now)
 {
-	u64 last = e->st.wq_last;
-	u32 stall = 0;
-
-	if (unlikely(last > now + e->dp.wq_full))
-		/* until the oldest drains */
-		stall = (u32)(last - now - e->dp.wq_full);
-	e->st.wq_last = (last > now ? last : now) + e->dp.wq_drain;
-	return stall;
+	return vpmu_wq_enter(&e->st.wq_last, now, e->dp.wq_full,
+			     e->dp.wq_drain);
 }
 
 static inline void vpmu_mem_store(u8 *p, u32 v, unsigned int size)
