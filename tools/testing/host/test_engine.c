@@ -1769,8 +1769,9 @@ static bool check_int_ref(struct vpmu_engine *e, const struct etest *t)
  * A loop of 8 microwords with a rare tag (1: once, on a load that misses
  * or hits), a common one (2: three times) and another rare one (3, on the
  * branch).  Many narrow interrupting counters on rare, common and dynamic
- * events, one freezing its group on overflow, at many starting values:
- * every stop and the end state at every budget are the reference's.
+ * events, one freezing its group on overflow (and the cycles counted in
+ * that group with it), at many starting values: every stop and the end
+ * state at every budget are the reference's.
  */
 static bool test_int_rare(void)
 {
@@ -1813,6 +1814,15 @@ static bool test_int_rare(void)
 		ctr(e, 9, VPMU_EV_INSNS, 2, BOTH | VPMU_CTR_INT, 0);
 		ctr(e, 10, VPMU_EV_UBR_TAKEN, 3 + ph % 3, BOTH | VPMU_CTR_INT, 0);
 		ctr(e, 11, VPMU_EV_DC_HIT, 4 + ph % 2, BOTH | VPMU_CTR_INT, 0);
+		/* cycles in the group that freezes: counted by some slots only */
+		ctr(e, 12, VPMU_EV_CYCLES, 5 + ph % 3, BOTH | cint, 1);
+		/* ...in one the branch's tag toggles, so also inside a run */
+		ctr(e, 13, VPMU_EV_CYCLES, 4 + ph % 3, BOTH | VPMU_CTR_INT, 3);
+		/* cycles freezing a group on overflow, microwords counted in it */
+		ctr(e, 14, VPMU_EV_CYCLES, 7 + ph % 2,
+		    BOTH | VPMU_CTR_FREEZE_ON_OVF, 2);
+		ctr(e, 15, VPMU_EV_UOPS, 64, BOTH, 2);
+		vpmu_engine_fgroup_trigger(e, 3, TAG(3));
 		for (k = 0; ok && k <= sizeof(budgets) / sizeof(budgets[0]); k++) {
 			vpmu_engine_ctr_write(e, 0, ph);
 			vpmu_engine_ctr_write(e, 1, ph * 5);
@@ -1825,8 +1835,14 @@ static bool test_int_rare(void)
 			vpmu_engine_ctr_write(e, 8, 0);
 			vpmu_engine_ctr_write(e, 10, ph);
 			vpmu_engine_ctr_write(e, 11, ph * 2);
+			vpmu_engine_ctr_write(e, 12, ph * 4);
+			vpmu_engine_ctr_write(e, 13, ph);
+			vpmu_engine_ctr_write(e, 14, ph * 9);
+			vpmu_engine_ctr_write(e, 15, 0);
 			vpmu_engine_ovf_clear(e, ~0u);
 			vpmu_engine_freeze(e, 1, false);
+			vpmu_engine_freeze(e, 2, false);
+			vpmu_engine_freeze(e, 3, false);
 			memset(mem, 0, sizeof(mem));
 			run_stops(e, mem, LOOPMEM, 0, 0,
 				  k ? budgets[k - 1] : 1, k ? &got : &ref);

@@ -12,7 +12,10 @@
 #      and what it becomes), as many at once as there are CPUs, beside
 #      step 1: each must be caught, by a failed test or a crash.  A line
 #      that is no longer in the file fails too, so the faults follow the
-#      code.
+#      code.  Faults in what both engines of test_tc share (the counters'
+#      credits, the chunks' plan) are run against test_trig's model of
+#      the counts or test_engine's stepped references instead (a fifth
+#      field names the test).
 [ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
 set -u
 
@@ -115,6 +118,14 @@ MUTANTS=(
 "vpmu_tc_exec.c#	return e->mem.slot[tcnt - tpool];#	return e->mem.slot[tcnt - tpool + 1];#translated misses, stalls and exits counted in the next slot"
 "vpmu_tc_exec.c#	if (unlikely(l->pairs))#	if (0)#a chained link's pairs not written"
 "vpmu_tc_exec.c#	if (likely(tc_of_first(t)->stamp == e->tc.stamp) ||#	if (1 ||#a linked translation entered without its stamp compared"
+"vpmu_counters.c#		add[i] -= e->ctr.credited[i];#		(void)0;#a fold adds again what credits added#trig"
+"vpmu_counters.c#		e->ctr.credit_lost = true;#		(void)0;#credits after a fold for a new slot inside a chunk#trig"
+"vpmu_counters.c#	return mask & ((all & e->ctr.cyc_mask) | ~any);#	return mask & (all | ~any);#credits to counters of events other than CYCLES#trig"
+"vpmu_counters.c#		e->ctr.on_mask |= 1u << idx;#		(void)0;#reads of a counter whose counts are in the slots settle nothing#trig"
+"vpmu_counters.c#		if (!n || !(any >> i & 1))#		if (!n)#credits to a counter no slot in use counts#trig"
+"vpmu_counters.c#	if (exact & ~ok)#	if (0)#a chunk's CYCLES counter planned to the cycle left inexact where no credit can make it exact#engine"
+"vpmu_run.c#		if (!e->ctr.unfolded || wr)	/* a wrap may have frozen fgroups */#		if (!e->ctr.unfolded)	/* a wrap may have frozen fgroups */#a deferred chunk's freeze on overflow not seen by the slots#engine"
+"vpmu_run.c#				*defer_len = r - 1;#				*defer_len = r;#a deferring chunk one cycle past a CYCLES counter's wrap#engine"
 )
 
 # Objects that do not change, built once: test_tc.c and the toolchain
@@ -137,12 +148,19 @@ for f in "$VPMU"/*.c; do
 		-o "$tmp/core/$(basename "$f" .c).o" "$f" || exit 1
 done
 
-# mutant I FILE LINE REPL - build the engine with FILE's LINE replaced
-# by REPL in $tmp/mI and run test_tc on it; the verdict into $tmp/mI/ok
-# as "STATUS WHAT".
+# test_trig and test_engine: the engine core alone besides their own.
+for t in trig engine; do
+	mkdir -p "$tmp/obj-$t"
+	${CC:-cc} "${CFLAGS_TC[@]}" -I"$VPMU" -c -o "$tmp/obj-$t/test_$t.o" \
+		"$here/test_$t.c" || exit 1
+done
+
+# mutant I FILE LINE REPL WHAT [TEST] - build the engine with FILE's LINE
+# replaced by REPL in $tmp/mI and run test_TEST on it (test_tc by
+# default); the verdict into $tmp/mI/ok as "STATUS WHAT".
 mutant() {
-	local d=$tmp/m$1 file=$2 line=$3 repl=$4 what=$5 f objs=() rc first
-	local t0=$SECONDS
+	local d=$tmp/m$1 file=$2 line=$3 repl=$4 what=$5 test=${6:-tc}
+	local f objs=() rc first t0=$SECONDS
 
 	mkdir -p "$d"
 	cp -r "$VPMU" "$d/vpmu"
@@ -160,11 +178,20 @@ mutant() {
 		${CC:-cc} "${CFLAGS_TC[@]}" -I"$d/vpmu" -c -o "$f.o" "$f" || break
 		objs+=("$f.o")
 	done
-	if ! ${CC:-cc} -o "$d/mutant" "$tmp"/obj/*.o "${objs[@]}" 2>"$d/link.err"; then
+	if [ "$test" = tc ]; then
+		objs+=("$tmp"/obj/*.o)
+	else
+		objs+=("$tmp/obj-$test/test_$test.o")
+	fi
+	if ! ${CC:-cc} -o "$d/mutant" "${objs[@]}" 2>"$d/link.err"; then
 		echo "1 fault \"$what\": does not build" >"$d/ok"
 		return
 	fi
-	timeout 600 "$d/mutant" -x -s 1 "${elfs[@]}" >"$d/m.out" 2>&1
+	if [ "$test" = tc ]; then
+		timeout 600 "$d/mutant" -x -s 1 "${elfs[@]}" >"$d/m.out" 2>&1
+	else
+		timeout 600 "$d/mutant" >"$d/m.out" 2>&1
+	fi
 	rc=$?
 	first=$(grep -m1 '^not ok' "$d/m.out" | sed 's/^not ok [0-9]* - //')
 	# a crash is caught too (not a timeout's kill)
@@ -177,11 +204,11 @@ mutant() {
 jobs_max=${HOST_JOBS:-$(nproc 2>/dev/null || echo 1)}
 i=0
 for m in "${MUTANTS[@]}"; do
-	IFS='#' read -r file line repl what <<<"$m"
+	IFS='#' read -r file line repl what test <<<"$m"
 	while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do
 		wait -n
 	done
-	mutant "$i" "$file" "$line" "$repl" "$what" &
+	mutant "$i" "$file" "$line" "$repl" "$what" "$test" &
 	i=$((i + 1))
 done
 

@@ -84,7 +84,7 @@ u32 vpmu_fold(struct vpmu_engine *e, u32 lo, u32 hi)
 	u32 wrapped = e->ctr.wrap_pending, end;
 	/* micro-PC histogram at K = 1, histogram unit: one test for both */
 	bool extra = e->uh.interval == 1 || e->hu.fact;
-	u16 any = 0;
+	u16 any = 0, m;
 	unsigned int s, i;
 	u32 upc;
 
@@ -93,7 +93,7 @@ u32 vpmu_fold(struct vpmu_engine *e, u32 lo, u32 hi)
 	memset(add, 0, sizeof(add));
 	for (s = 0; s < e->ctr.nused; s++) {
 		struct vpmu_uop *U = e->mem.slot[s];
-		u16 m = (u16)e->ctr.slot_mask[s];
+		u16 sm = (u16)e->ctr.slot_mask[s];
 		u32 c = 0;
 
 		for (upc = lo, end = lo; upc < hi; upc++) {
@@ -121,17 +121,18 @@ u32 vpmu_fold(struct vpmu_engine *e, u32 lo, u32 hi)
 			stall = dy ? vpmu_stall_of(e, &e->uc->dec[upc], dy) : 0;
 			/* ...for the units the slot feeds (vpmu_gate_open()) */
 			if (unlikely(extra)) {
-				u32 sm = e->ctr.slot_mask[s];
+				u32 shut = e->ctr.slot_mask[s];
 
-				if (e->uh.interval == 1 && !(sm & VPMU_SLOT_UH))
+				if (e->uh.interval == 1 &&
+				    !(shut & VPMU_SLOT_UH))
 					e->mem.uhist[upc] += c + stall;
-				if (!(sm & VPMU_SLOT_HU))
+				if (!(shut & VPMU_SLOT_HU))
 					vpmu_hu_fold(e,
 						     e->hu.fact &
 							     e->mem.hu_hit[upc],
 						     c, stall, dy, tk);
 			}
-			hm = m & e->mem.ctr_hit[upc];
+			hm = sm & e->mem.ctr_hit[upc];
 			if (!hm)
 				continue;
 			any |= hm;
@@ -143,6 +144,13 @@ u32 vpmu_fold(struct vpmu_engine *e, u32 lo, u32 hi)
 			}
 		}
 	}
+	/* what credits added already (its part of add[] is at least that) */
+	for (m = e->ctr.credited_mask; m; m &= m - 1) {
+		i = __builtin_ctz(m);
+		add[i] -= e->ctr.credited[i];
+		e->ctr.credited[i] = 0;
+	}
+	e->ctr.credited_mask = 0;
 	while (any) {
 		i = __builtin_ctz(any);
 		any &= any - 1;
@@ -154,6 +162,23 @@ u32 vpmu_fold(struct vpmu_engine *e, u32 lo, u32 hi)
 }
 
 /*
+ * Fold what deferred runs left in the slots; returns the counters that
+ * wrapped (also those a fold for a new slot left pending).
+ */
+u32 vpmu_settle_wraps(struct vpmu_engine *e)
+{
+	u32 wrapped;
+
+	if (!e->ctr.unfolded)
+		return 0;
+	wrapped = vpmu_fold(e, 0, e->ncs);
+	e->ctr.unfolded = 0;
+	e->ctr.credit_lost = false;
+	memset(e->ctr.grown, 0, sizeof(e->ctr.grown));
+	return wrapped;
+}
+
+/*
  * Fold what deferred runs left in the slots (vpmu_defer_ok()).  Everything
  * that reads the counts (counters, overflow status, totals, the micro-PC
  * histogram at K = 1) or changes what they would feed calls this first,
@@ -161,11 +186,72 @@ u32 vpmu_fold(struct vpmu_engine *e, u32 lo, u32 hi)
  */
 void vpmu_settle(struct vpmu_engine *e)
 {
+	e->ctr.ovf |= vpmu_settle_wraps(e);
+}
+
+/*
+ * Of the counters @mask, those a credit makes exact: counters of CYCLES
+ * that every slot in use counts, so that every cycle run since the last
+ * fold (ctr.unfolded) is one of their events.
+ */
+u32 vpmu_ctr_creditable(const struct vpmu_engine *e, u32 mask)
+{
+	u32 all = ~0u, any = 0;
+	unsigned int s;
+
+	if (e->ctr.credit_lost)
+		return 0;
+	for (s = 0; s < e->ctr.nused; s++) {
+		all &= e->ctr.slot_mask[s];
+		any |= e->ctr.slot_mask[s];
+	}
+	/* (one that no slot in use counts grew by nothing) */
+	return mask & ((all & e->ctr.cyc_mask) | ~any);
+}
+
+/*
+ * Add to the counters @mask (vpmu_ctr_creditable()) what they grew by in
+ * the slots since the last fold or credit, leaving the counts there (the
+ * fold takes the credit off); returns those that wrapped.  A handful of
+ * instructions a counter, where a settle costs the microcode's size and
+ * the translations entered.
+ */
+u32 vpmu_ctr_credit(struct vpmu_engine *e, u32 mask)
+{
+	u32 wrapped = 0, any = 0;
+	unsigned int i, s;
+	u64 n;
+
+	for (s = 0; s < e->ctr.nused; s++)
+		any |= e->ctr.slot_mask[s];
+	for (; mask; mask &= mask - 1) {
+		i = __builtin_ctz(mask);
+		e->ctr.grown[i] = 0;
+		n = e->ctr.unfolded - e->ctr.credited[i];
+		if (!n || !(any >> i & 1))
+			continue;
+		e->ctr.credited[i] = e->ctr.unfolded;
+		e->ctr.credited_mask |= 1u << i;
+		if (vpmu_ctr_add(e, i, n))
+			wrapped |= 1u << i;
+	}
+	return wrapped;
+}
+
+/*
+ * Make the counters @mask exact where they are read or written: by a
+ * credit where every enabled one among them allows it, else by a settle.
+ * Their wraps go into the overflow status, as a settle's do.
+ */
+static void vpmu_settle_ctrs(struct vpmu_engine *e, u32 mask)
+{
 	if (!e->ctr.unfolded)
 		return;
-	e->ctr.ovf |= vpmu_fold(e, 0, e->ncs);
-	e->ctr.unfolded = 0;
-	memset(e->ctr.grown, 0, sizeof(e->ctr.grown));
+	mask &= e->ctr.on_mask;	/* (the others count nothing) */
+	if (vpmu_ctr_creditable(e, mask) != mask)
+		vpmu_settle(e);
+	else
+		e->ctr.ovf |= vpmu_ctr_credit(e, mask);
 }
 
 u64 vpmu_engine_event_total(struct vpmu_engine *e, unsigned int event)
@@ -215,13 +301,26 @@ void vpmu_insn_mark(struct vpmu_engine *e, bool leaving)
  * A deferring chunk of @n cycles left its counts in the slots: a uop counts
  * at most one entry a cycle, so u32 holds them while fewer than
  * VPMU_CHUNK_MAX cycles are left unfolded before a chunk (of at most as
- * many) runs.
+ * many) runs.  The counters of CYCLES that plan chunks (ctr.x_mask) are
+ * made exact where a credit can; those @exact, which vpmu_plan() planned
+ * to the cycle, are made exact anyway (by a settle, where one is counted
+ * by some slots in use and not others).  Returns the counters that
+ * wrapped.
  */
-void vpmu_defer_add(struct vpmu_engine *e, u64 n)
+u32 vpmu_defer_done(struct vpmu_engine *e, u64 n, u32 exact)
 {
+	u32 ok = 0, wrapped = 0;
+
 	e->ctr.unfolded += n;
+	if (e->ctr.x_mask) {
+		ok = vpmu_ctr_creditable(e, e->ctr.x_mask);
+		wrapped = vpmu_ctr_credit(e, ok);
+	}
+	if (exact & ~ok)
+		wrapped |= vpmu_settle_wraps(e);
 	if (e->ctr.unfolded >= VPMU_CHUNK_MAX)
-		vpmu_settle(e);
+		wrapped |= vpmu_settle_wraps(e);
+	return wrapped;
 }
 
 /*
@@ -421,6 +520,12 @@ unsigned int vpmu_slot_get(struct vpmu_engine *e, unsigned int key)
 			goto found;
 	if (e->ctr.nused == VPMU_NSLOT) {
 		e->ctr.wrap_pending = vpmu_fold(e, 0, e->ncs);
+		/*
+		 * unfolded (and the chunk this may be inside of, which adds
+		 * its cycles at its end) would count cycles folded: no
+		 * credits till a settle
+		 */
+		e->ctr.credit_lost = true;
 		vpmu_slot_reset(e);
 	}
 	s = e->ctr.nused++;
@@ -458,12 +563,18 @@ int vpmu_engine_ctr_config(struct vpmu_engine *e, unsigned int idx,
 		return err;
 	vpmu_settle(e);
 	e->dirty = true;
+	e->ctr.on_mask &= ~(1u << idx);
+	e->ctr.cyc_mask &= ~(1u << idx);
 	if (!cfg) {
 		memset(&e->ctr.cfg[idx], 0, sizeof(e->ctr.cfg[idx]));
 		return 0;
 	}
 	e->ctr.cfg[idx] = *cfg;
 	e->ctr.cls[idx] = vpmu_ev_cls(cfg->event);
+	if (vpmu_ctr_enabled(e, idx))
+		e->ctr.on_mask |= 1u << idx;
+	if (cfg->event == VPMU_EV_CYCLES)
+		e->ctr.cyc_mask |= 1u << idx;
 	if (cfg->width < 64)
 		e->ctr.val[idx] &= (1ull << cfg->width) - 1;
 	return 0;
@@ -471,8 +582,10 @@ int vpmu_engine_ctr_config(struct vpmu_engine *e, unsigned int idx,
 
 u64 vpmu_engine_ctr_read(struct vpmu_engine *e, unsigned int idx)
 {
-	vpmu_settle(e);
-	return idx < VPMU_NR_COUNTERS_MAX ? e->ctr.val[idx] : 0;
+	if (idx >= VPMU_NR_COUNTERS_MAX)
+		return 0;
+	vpmu_settle_ctrs(e, 1u << idx);
+	return e->ctr.val[idx];
 }
 
 void vpmu_engine_ctr_write(struct vpmu_engine *e, unsigned int idx, u64 val)
@@ -481,7 +594,7 @@ void vpmu_engine_ctr_write(struct vpmu_engine *e, unsigned int idx, u64 val)
 
 	if (idx >= VPMU_NR_COUNTERS_MAX)
 		return;
-	vpmu_settle(e);
+	vpmu_settle_ctrs(e, 1u << idx);
 	w = e->ctr.cfg[idx].width;
 	e->ctr.val[idx] = (w && w < 64) ? val & ((1ull << w) - 1) : val;
 }
@@ -491,28 +604,30 @@ void vpmu_engine_ctr_snapshot(struct vpmu_engine *e, u64 *vals,
 {
 	unsigned int i;
 
-	vpmu_settle(e);
+	vpmu_settle_ctrs(e, n < VPMU_NR_COUNTERS_MAX ? (1u << n) - 1 : ~0u);
 	for (i = 0; i < n && i < VPMU_NR_COUNTERS_MAX; i++)
 		vals[i] = e->ctr.val[i];
 }
 
 u32 vpmu_engine_ovf_status(struct vpmu_engine *e)
 {
-	vpmu_settle(e);
+	vpmu_settle_ctrs(e, ~0u);
 	return e->ctr.ovf;
 }
 
 u64 vpmu_engine_ovf_count(struct vpmu_engine *e, unsigned int idx)
 {
-	vpmu_settle(e);
-	return idx < VPMU_NR_COUNTERS_MAX ? e->ctr.ovf_cnt[idx] : 0;
+	if (idx >= VPMU_NR_COUNTERS_MAX)
+		return 0;
+	vpmu_settle_ctrs(e, 1u << idx);
+	return e->ctr.ovf_cnt[idx];
 }
 
 void vpmu_engine_ovf_clear(struct vpmu_engine *e, u32 mask)
 {
 	unsigned int i;
 
-	vpmu_settle(e);
+	vpmu_settle_ctrs(e, mask);
 	e->ctr.ovf &= ~mask;
 	for (i = 0; i < VPMU_NR_COUNTERS_MAX; i++)
 		if (mask >> i & 1)
@@ -523,7 +638,7 @@ void vpmu_engine_ctr_clear(struct vpmu_engine *e, u32 mask)
 {
 	unsigned int i;
 
-	vpmu_settle(e);
+	vpmu_settle_ctrs(e, mask);
 	mask &= (1u << VPMU_NR_COUNTERS_MAX) - 1;
 	e->ctr.ovf &= ~mask;
 	for (i = 0; i < VPMU_NR_COUNTERS_MAX; i++) {

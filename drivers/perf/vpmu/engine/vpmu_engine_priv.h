@@ -209,6 +209,20 @@ struct vpmu_counting {
 	 */
 	u64 grown[VPMU_NR_COUNTERS_MAX];
 	/*
+	 * Counters of CYCLES that every slot in use counts grew by unfolded
+	 * exactly: vpmu_ctr_credit() adds that to their values without a
+	 * fold, noting in credited[i] how much of unfolded it added, which
+	 * the next fold takes off (credited_mask: those with some).  A fold
+	 * with unfolded left (a new slot's, inside a run) makes unfolded
+	 * unknown to credits until the next settle: credit_lost.  x_mask:
+	 * those of plan_mask (vpmu_plan() plans them to the cycle).
+	 */
+	u64 credited[VPMU_NR_COUNTERS_MAX];
+	u16 credited_mask, x_mask;
+	bool credit_lost;
+	/* counters enabled; counters of CYCLES (vpmu_engine_ctr_config()) */
+	u16 on_mask, cyc_mask;
+	/*
 	 * The counters in plan_mask whose events occur on few microwords
 	 * (mem.sparse_uw lists them, counter i's from sparse_at[i], each
 	 * with the head of its segment): what they grew by in the slots is
@@ -530,9 +544,12 @@ void vpmu_hook_post(struct vpmu_engine *e, unsigned int hook);
 bool vpmu_ctr_enabled(const struct vpmu_engine *e, unsigned int i);
 unsigned int vpmu_gate_open(const struct vpmu_engine *e, unsigned int frozen);
 u32 vpmu_fold(struct vpmu_engine *e, u32 lo, u32 hi);
+u32 vpmu_settle_wraps(struct vpmu_engine *e);
+u32 vpmu_ctr_creditable(const struct vpmu_engine *e, u32 mask);
+u32 vpmu_ctr_credit(struct vpmu_engine *e, u32 mask);
 void vpmu_slot_reset(struct vpmu_engine *e);
 unsigned int vpmu_slot_get(struct vpmu_engine *e, unsigned int key);
-void vpmu_defer_add(struct vpmu_engine *e, u64 n);
+u32 vpmu_defer_done(struct vpmu_engine *e, u64 n, u32 exact);
 void vpmu_sparse_build(struct vpmu_engine *e);
 void vpmu_sparse_exact(struct vpmu_engine *e, u16 mask);
 void vpmu_settle(struct vpmu_engine *e);

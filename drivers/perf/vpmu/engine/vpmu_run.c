@@ -132,10 +132,15 @@ static inline u32 vpmu_ev_gap(struct vpmu_engine *e, unsigned int ev)
  * cycles more from its wrap (0: it may not defer); an event that occurs
  * at most once a microword cannot grow by a stall.  *@cut: the counters
  * that shortened either or ask for the step; *@bind: the one whose bound
- * *@defer_len is.
+ * *@defer_len is.  A counter of CYCLES among them (ctr.x_mask) whose
+ * value is exact (nothing grown) is made exact again after the chunk,
+ * deferring or not (vpmu_defer_done()), so it bounds both to the cycle,
+ * no margin for a stall: it may wrap on a chunk's last microword, which
+ * is where the chunk's end finds it; one event from its wrap, it asks for
+ * a step (*@xstep) that may defer.
  */
 static inline bool vpmu_plan(struct vpmu_engine *e, u64 *L, u64 *defer_len,
-			     u16 *cut, u16 *bind)
+			     u16 *cut, u16 *bind, bool *xstep)
 {
 	unsigned int i, m;
 	u32 g;
@@ -162,6 +167,17 @@ static inline bool vpmu_plan(struct vpmu_engine *e, u64 *L, u64 *defer_len,
 			r = e->ctr.val[i] ? -e->ctr.val[i] : ~0ull;
 		else
 			r = (1ull << c->width) - e->ctr.val[i];
+		if (e->ctr.x_mask >> i & 1 && !e->ctr.grown[i]) {
+			if (r - 1 >= *L)
+				continue;
+			*cut |= 1u << i;
+			*L = r - 1;
+			if (r <= 1)
+				*xstep = true;
+			else if (*defer_len > r - 1)
+				*defer_len = r - 1;
+			continue;
+		}
 		/* what deferred chunks may have added (vpmu_plan_grow()) */
 		r = r > e->ctr.grown[i] ? r - e->ctr.grown[i] : 1;
 		if (r <= 1) {
@@ -223,11 +239,14 @@ static void vpmu_plan_setup(struct vpmu_engine *e)
 	unsigned int i, m;
 
 	e->ctr.stall_mask = 0;
+	e->ctr.x_mask = 0;
 	for (m = e->ctr.plan_mask; m; m &= m - 1) {
 		i = __builtin_ctz(m);
 		e->ctr.plan_gap[i] = vpmu_ev_gap(e, e->ctr.cfg[i].event);
 		if (!vpmu_ev_unit(e->ctr.cfg[i].event))
 			e->ctr.stall_mask |= 1u << i;
+		if (e->ctr.cfg[i].event == VPMU_EV_CYCLES)
+			e->ctr.x_mask |= 1u << i;
 	}
 	vpmu_sparse_build(e);
 }
@@ -248,16 +267,18 @@ static void vpmu_plan_setup(struct vpmu_engine *e)
 static bool vpmu_plan_chunk(struct vpmu_engine *e, u64 *L, bool *defer)
 {
 	u64 want = *L < VPMU_CHUNK_MAX ? *L : VPMU_CHUNK_MAX, defer_len;
-	bool must;
+	bool must, xstep;
 	u16 cut, bind, exact = 0;
 
 	for (;;) {
 		*L = want;
 		cut = 0;
 		bind = 0;
-		must = vpmu_plan(e, L, &defer_len, &cut, &bind);
+		xstep = false;
+		must = vpmu_plan(e, L, &defer_len, &cut, &bind, &xstep);
 		if (!*defer || !e->ctr.plan_mask)	/* nothing needs a step */
-			return !*defer && (must || *L < VPMU_STEP_BELOW);
+			return !*defer &&
+			       (must || xstep || *L < VPMU_STEP_BELOW);
 		/*
 		 * Not up to where a counter that cannot be made exact
 		 * cheaply (one of CYCLES or UOPS) bounds it: the next chunk
@@ -268,7 +289,7 @@ static bool vpmu_plan_chunk(struct vpmu_engine *e, u64 *L, bool *defer)
 		if (!must && defer_len >= VPMU_DEFER_MIN &&
 		    !(bind & ~e->ctr.sparse_mask)) {
 			*L = defer_len;
-			return false;
+			return xstep;	/* a step that defers */
 		}
 		cut &= e->ctr.sparse_mask & ~exact;
 		if (cut && e->ctr.unfolded) {
@@ -279,7 +300,7 @@ static bool vpmu_plan_chunk(struct vpmu_engine *e, u64 *L, bool *defer)
 		if (!e->ctr.unfolded) {
 			/* the values are exact: a counter may wrap in it */
 			*defer = false;
-			return must || *L < VPMU_STEP_BELOW;
+			return must || xstep || *L < VPMU_STEP_BELOW;
 		}
 		vpmu_settle(e);
 	}
@@ -426,15 +447,21 @@ static int vpmu_chunk(struct vpmu_engine *e, u64 c0, u64 L, bool *defer,
 		x = vpmu_interp(e, (long)L);
 		if (!*defer)
 			*wr = vpmu_fold(e, 0, e->ncs);
-		if (*wr || e->st.cyc - c1 > e->uh.left) {
-			/* only a last, stalling microword can */
-			*upc = e->ctr.last_stall_upc;
-			*ipc = e->mem.R[VPMU_RF_IPC];
-		}
 	}
 	if (*defer) {
+		u16 exact = 0, m;
+
+		/* the counters vpmu_plan() planned to the cycle */
+		for (m = e->ctr.x_mask; m; m &= m - 1)
+			if (!e->ctr.grown[__builtin_ctz(m)])
+				exact |= m & -m;
 		vpmu_plan_grow(e, e->st.cyc - c1);
-		vpmu_defer_add(e, e->st.cyc - c1);
+		*wr = vpmu_defer_done(e, e->st.cyc - c1, exact);
+	}
+	if (!step && (*wr || e->st.cyc - c1 > e->uh.left)) {
+		/* only a last, stalling microword can */
+		*upc = e->ctr.last_stall_upc;
+		*ipc = e->mem.R[VPMU_RF_IPC];
 	}
 	if (e->uh.interval > 1)
 		vpmu_uhist_advance(e, e->st.cyc - c1, *upc);
@@ -494,11 +521,11 @@ enum vpmu_stop_reason vpmu_engine_run(struct vpmu_engine *e, u64 budget,
 		}
 		if (x == VPMU_INTERP_FAULT)
 			break;
-		if (!defer) {	/* else the slots keep their counts */
+		if (!e->ctr.unfolded)	/* else the slots keep their counts */
 			vpmu_slot_reset(e);
+		if (!e->ctr.unfolded || wr)	/* a wrap may have frozen fgroups */
 			e->ctr.cur = vpmu_slot_get(e, vpmu_key(e->st.mode,
 							       e->trig.frozen));
-		}
 		if (x == VPMU_INTERP_YIELD) {
 			stop->reason = VPMU_STOP_BUDGET;
 			stop->upc = e->st.upc;
