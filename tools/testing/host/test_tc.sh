@@ -123,7 +123,8 @@ MUTANTS=(
 "vpmu_counters.c#	return mask & ((all & e->ctr.cyc_mask) | ~any);#	return mask & (all | ~any);#credits to counters of events other than CYCLES#trig"
 "vpmu_counters.c#		e->ctr.on_mask |= 1u << idx;#		(void)0;#reads of a counter whose counts are in the slots settle nothing#trig"
 "vpmu_counters.c#		if (!n || !(any >> i & 1))#		if (!n)#credits to a counter no slot in use counts#trig"
-"vpmu_counters.c#	if (exact & ~ok)#	if (0)#a chunk's CYCLES counter planned to the cycle left inexact where no credit can make it exact#engine"
+"vpmu_counters.c#	else if (x)#	else if (0)#a chunk's CYCLES counter left inexact where no credit can make it exact#engine"
+"vpmu_run.c#	for (m = e->ctr.plan_mask & ~e->ctr.x_mask; m; m &= m - 1) {#	for (m = e->ctr.plan_mask & 0; m; m &= m - 1) {#deferring chunks' growth not bounded#engine"
 "vpmu_run.c#		if (!e->ctr.unfolded || wr)	/* a wrap may have frozen fgroups */#		if (!e->ctr.unfolded)	/* a wrap may have frozen fgroups */#a deferred chunk's freeze on overflow not seen by the slots#engine"
 "vpmu_run.c#				*defer_len = r - 1;#				*defer_len = r;#a deferring chunk one cycle past a CYCLES counter's wrap#engine"
 )

@@ -301,23 +301,20 @@ void vpmu_insn_mark(struct vpmu_engine *e, bool leaving)
  * A deferring chunk of @n cycles left its counts in the slots: a uop counts
  * at most one entry a cycle, so u32 holds them while fewer than
  * VPMU_CHUNK_MAX cycles are left unfolded before a chunk (of at most as
- * many) runs.  The counters of CYCLES that plan chunks (ctr.x_mask) are
- * made exact where a credit can; those @exact, which vpmu_plan() planned
- * to the cycle, are made exact anyway (by a settle, where one is counted
- * by some slots in use and not others).  Returns the counters that
- * wrapped.
+ * many) runs.  The counters of CYCLES that plan chunks (ctr.x_mask),
+ * which vpmu_plan() plans to the cycle, are made exact again: by a
+ * credit, or by a settle where one is counted by some slots in use and
+ * not others.  Returns the counters that wrapped.
  */
-u32 vpmu_defer_done(struct vpmu_engine *e, u64 n, u32 exact)
+u32 vpmu_defer_done(struct vpmu_engine *e, u64 n)
 {
-	u32 ok = 0, wrapped = 0;
+	u32 x = e->ctr.x_mask, wrapped = 0;
 
 	e->ctr.unfolded += n;
-	if (e->ctr.x_mask) {
-		ok = vpmu_ctr_creditable(e, e->ctr.x_mask);
-		wrapped = vpmu_ctr_credit(e, ok);
-	}
-	if (exact & ~ok)
-		wrapped |= vpmu_settle_wraps(e);
+	if (x && vpmu_ctr_creditable(e, x) == x)
+		wrapped = vpmu_ctr_credit(e, x);
+	else if (x)
+		wrapped = vpmu_settle_wraps(e);
 	if (e->ctr.unfolded >= VPMU_CHUNK_MAX)
 		wrapped |= vpmu_settle_wraps(e);
 	return wrapped;

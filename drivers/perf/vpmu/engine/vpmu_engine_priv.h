@@ -215,7 +215,8 @@ struct vpmu_counting {
 	 * the next fold takes off (credited_mask: those with some).  A fold
 	 * with unfolded left (a new slot's, inside a run) makes unfolded
 	 * unknown to credits until the next settle: credit_lost.  x_mask:
-	 * those of plan_mask (vpmu_plan() plans them to the cycle).
+	 * those of plan_mask, exact after every chunk (vpmu_defer_done()),
+	 * which vpmu_plan() plans to the cycle.
 	 */
 	u64 credited[VPMU_NR_COUNTERS_MAX];
 	u16 credited_mask, x_mask;
@@ -549,7 +550,7 @@ u32 vpmu_ctr_creditable(const struct vpmu_engine *e, u32 mask);
 u32 vpmu_ctr_credit(struct vpmu_engine *e, u32 mask);
 void vpmu_slot_reset(struct vpmu_engine *e);
 unsigned int vpmu_slot_get(struct vpmu_engine *e, unsigned int key);
-u32 vpmu_defer_done(struct vpmu_engine *e, u64 n, u32 exact);
+u32 vpmu_defer_done(struct vpmu_engine *e, u64 n);
 void vpmu_sparse_build(struct vpmu_engine *e);
 void vpmu_sparse_exact(struct vpmu_engine *e, u16 mask);
 void vpmu_settle(struct vpmu_engine *e);

@@ -132,12 +132,11 @@ static inline u32 vpmu_ev_gap(struct vpmu_engine *e, unsigned int ev)
  * cycles more from its wrap (0: it may not defer); an event that occurs
  * at most once a microword cannot grow by a stall.  *@cut: the counters
  * that shortened either or ask for the step; *@bind: the one whose bound
- * *@defer_len is.  A counter of CYCLES among them (ctr.x_mask) whose
- * value is exact (nothing grown) is made exact again after the chunk,
- * deferring or not (vpmu_defer_done()), so it bounds both to the cycle,
- * no margin for a stall: it may wrap on a chunk's last microword, which
- * is where the chunk's end finds it; one event from its wrap, it asks for
- * a step (*@xstep) that may defer.
+ * *@defer_len is.  A counter of CYCLES among them (ctr.x_mask) is made
+ * exact after every chunk, deferring or not (vpmu_defer_done()), so it
+ * bounds both to the cycle, no margin for a stall: it may wrap on a
+ * chunk's last microword, which is where the chunk's end finds it; one
+ * event from its wrap, it asks for a step (*@xstep) that may defer.
  */
 static inline bool vpmu_plan(struct vpmu_engine *e, u64 *L, u64 *defer_len,
 			     u16 *cut, u16 *bind, bool *xstep)
@@ -167,7 +166,7 @@ static inline bool vpmu_plan(struct vpmu_engine *e, u64 *L, u64 *defer_len,
 			r = e->ctr.val[i] ? -e->ctr.val[i] : ~0ull;
 		else
 			r = (1ull << c->width) - e->ctr.val[i];
-		if (e->ctr.x_mask >> i & 1 && !e->ctr.grown[i]) {
+		if (e->ctr.x_mask >> i & 1) {
 			if (r - 1 >= *L)
 				continue;
 			*cut |= 1u << i;
@@ -215,14 +214,14 @@ static inline bool vpmu_plan(struct vpmu_engine *e, u64 *L, u64 *defer_len,
 /*
  * A deferred chunk ran @n cycles: each counter that plans chunks may have
  * grown by at most one event every g microwords (the first at once), or
- * by @n for CYCLES and WQ_STALL.
+ * by @n for WQ_STALL (vpmu_defer_done() sees to those of CYCLES).
  */
 static void vpmu_plan_grow(struct vpmu_engine *e, u64 n)
 {
 	unsigned int i, m;
 	u64 g;
 
-	for (m = e->ctr.plan_mask; m; m &= m - 1) {
+	for (m = e->ctr.plan_mask & ~e->ctr.x_mask; m; m &= m - 1) {
 		i = __builtin_ctz(m);
 		g = e->ctr.plan_gap[i];
 		e->ctr.grown[i] += g == 1 ? n : (n + g - 1) / g;
@@ -449,14 +448,8 @@ static int vpmu_chunk(struct vpmu_engine *e, u64 c0, u64 L, bool *defer,
 			*wr = vpmu_fold(e, 0, e->ncs);
 	}
 	if (*defer) {
-		u16 exact = 0, m;
-
-		/* the counters vpmu_plan() planned to the cycle */
-		for (m = e->ctr.x_mask; m; m &= m - 1)
-			if (!e->ctr.grown[__builtin_ctz(m)])
-				exact |= m & -m;
 		vpmu_plan_grow(e, e->st.cyc - c1);
-		*wr = vpmu_defer_done(e, e->st.cyc - c1, exact);
+		*wr = vpmu_defer_done(e, e->st.cyc - c1);
 	}
 	if (!step && (*wr || e->st.cyc - c1 > e->uh.left)) {
 		/* only a last, stalling microword can */
