@@ -71,13 +71,18 @@ cg_ir() {	# out-file -> the Ir callgrind counted
 	sed -n 's/^summary: *//p' "$1"
 }
 
-sim_ir() {	# ELF [vpmu-sim option] -> the Ir inside vpmu_engine_run()
+# ELF [vpmu-sim option] -> the Ir inside vpmu_engine_run(), the
+# translating between runs, and the counter accesses a sample's handler
+# makes (--sample: read, clear, re-arm, as the driver's)
+sim_ir() {
 	local out=$B/rv32/cg.out elf=$1
 
 	shift
 	valgrind --tool=callgrind --callgrind-out-file="$out" \
 		--log-file=/dev/null --toggle-collect=vpmu_engine_run \
 		--toggle-collect=vpmu_engine_tc_work \
+		--toggle-collect='vpmu_engine_ctr_*' \
+		--toggle-collect='vpmu_engine_ovf_*' \
 		"$VPMU_TOOLS/vpmu-sim" -q -m "$SHARE/build/rv32im.vpmu" \
 		--stats "$@" "$elf" >"$B/rv32/vpmu.stdout" 2>"$B/rv32/stats"
 	cg_ir "$out"
@@ -175,8 +180,8 @@ echo
 echo "Where the driver runs: whole runs cut in chunks (vpmu-sim --chunk=N, translating"
 echo "between them as the module does) and sampled (s1000: 5000-cycle chunks, a sample"
 echo "every 1000 cycles, vpmu-sim --sample=1000, as perf record -c 1000), Ir per RV32"
-echo "instruction beyond empty.elf's, inside vpmu_engine_run() and vpmu_engine_tc_work();"
-echo "workload.elf: rv32/workload.c"
+echo "instruction beyond empty.elf's, inside vpmu_engine_run() and vpmu_engine_tc_work(),"
+echo "and s1000's handler's counter accesses; workload.elf: rv32/workload.c"
 read -r c50 < <(sim_ir "$B/rv32/empty.elf" --chunk=5000)
 read -r c10 < <(sim_ir "$B/rv32/empty.elf" --chunk=1000)
 read -r s10 < <(sim_ir "$B/rv32/empty.elf" --chunk=5000 --sample=1000)

@@ -280,10 +280,10 @@ static bool vpmu_plan_chunk(struct vpmu_engine *e, u64 *L, bool *defer)
 			       (must || xstep || *L < VPMU_STEP_BELOW);
 		/*
 		 * Not up to where a counter that cannot be made exact
-		 * cheaply (one of CYCLES or UOPS) bounds it: the next chunk
-		 * would settle anyway, and this one would only add a chunk
-		 * before its wrap (a sampling event on cycles would pay a
-		 * fold more a sample)
+		 * cheaply (UOPS, WQ_STALL) bounds it: the next chunk would
+		 * settle anyway, and this one would only add a chunk before
+		 * its wrap.  (Counters of CYCLES bind nothing: they are
+		 * planned to the cycle, vpmu_plan().)
 		 */
 		if (!must && defer_len >= VPMU_DEFER_MIN &&
 		    !(bind & ~e->ctr.sparse_mask)) {
