@@ -244,8 +244,8 @@ TEST_F_TIMEOUT(life, overflow_irq_two_cpus, 240)
 		EXPECT_EQ(0ull, res[i].throttle);
 		/*
 		 * Every period is a sample, or a loss perf reports: a full
-		 * ring, or the driver's per-jiffy limit, reachable when the
-		 * host starves the guest's timer (PERF_FORMAT_LOST).
+		 * ring, or the driver's limit per tick's length of time
+		 * (PERF_FORMAT_LOST).
 		 */
 		EXPECT_EQ(IRQ_RUNS * VT_SUM_UOPS / IRQ_PERIOD,
 			  res[i].samples + res[i].lost_read)

@@ -420,8 +420,8 @@ TEST_F_TIMEOUT(brk, breakpoints_stop_at_every_visit, 180)
  * Events, three as the default counters are (more would be multiplexed):
  * cycles sampled every 7, insns every 3, uops counted.  A longer program
  * samples less often, so that the unbroken run stays under the driver's
- * throttle (perf.rst: 400 samples a jiffy at HZ 250) even if it runs in
- * one jiffy.
+ * throttle (perf.rst: 400 samples in a tick's length of time at HZ 250)
+ * even if it runs in one.
  */
 #define NEV		3
 #define NSAMPLE		2	/* the first NSAMPLE events sample */

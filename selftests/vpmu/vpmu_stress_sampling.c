@@ -128,8 +128,8 @@ static void close_leader_member(struct vt_stress_worker *w, int fd, int mem)
  * A sampling leader (IP | RAW, maybe freeze_on_ovf, maybe counting
  * members) on this task: exact count, samples + lost = floor(count / period), each
  * sample's raw count the next multiple of the period.  The period keeps
- * the samples under one jiffy's throttle limit even if every run fell in
- * one jiffy, so throttling cannot drop any.
+ * the samples under one window's throttle limit even if every run fell in
+ * one window, so throttling cannot drop any.
  */
 void vt_stress_exact_sampling(struct vt_stress_worker *w)
 {

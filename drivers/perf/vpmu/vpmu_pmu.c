@@ -41,11 +41,11 @@
 #include <linux/bitmap.h>
 #include <linux/bitops.h>
 #include <linux/device.h>
-#include <linux/jiffies.h>
 #include <linux/module.h>
 #include <linux/perf_event.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
+#include <linux/sched/clock.h>
 
 #include "vpmu_pmu_priv.h"
 
@@ -449,7 +449,7 @@ static int vpmu_add(struct perf_event *event, int flags)
 	hwc->idx = idx;
 	hwc->event_base = g;
 	cpuc->events[idx] = event;
-	cpuc->tick[idx] = jiffies;
+	cpuc->window[idx] = local_clock();
 	cpuc->nr_samples[idx] = 0;
 	hwc->state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
 	if (flags & PERF_EF_START)

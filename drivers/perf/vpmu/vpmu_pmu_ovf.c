@@ -19,6 +19,7 @@
 #include <linux/math64.h>
 #include <linux/perf_event.h>
 #include <linux/ptrace.h>
+#include <linux/sched/clock.h>
 #include <linux/string.h>
 #include <linux/trace_events.h>
 
@@ -58,9 +59,10 @@ void vpmu_event_update(struct vpmu_engine *e, struct perf_event *event)
 }
 
 /*
- * Samples one event may emit per jiffy before the rest of that jiffy's
- * periods are counted but not sampled: the kernel's default
- * perf_event_max_sample_rate (100000 a second), which a module cannot read.
+ * Samples one event may emit in a tick's length of time (TICK_NSEC) before
+ * the rest of that time's periods are counted but not sampled: the
+ * kernel's default perf_event_max_sample_rate (100000 a second), which a
+ * module cannot read.
  */
 #define VPMU_MAX_SAMPLES_PER_TICK	DIV_ROUND_UP(100000, HZ)
 
@@ -209,11 +211,19 @@ static void vpmu_sample(struct vpmu_engine *e, struct perf_event *event,
 	hlist_del_init(&event->hlist_entry);
 }
 
-/* May @event's counter sample once more in this jiffy? */
+/*
+ * May @event's counter sample once more in this window?  A window is a
+ * tick's length of this CPU's local_clock(), not a jiffy: a guest whose
+ * timer interrupts come late (a busy host) would otherwise stretch one
+ * jiffy over many ticks' worth of samples and drop those a real tick's
+ * limit lets through.
+ */
 static bool vpmu_sample_allowed(struct vpmu_pmu_cpu *cpuc, unsigned int idx)
 {
-	if (time_after(jiffies, cpuc->tick[idx])) {
-		cpuc->tick[idx] = jiffies;
+	u64 now = local_clock();
+
+	if (now - cpuc->window[idx] >= TICK_NSEC) {
+		cpuc->window[idx] = now;
 		cpuc->nr_samples[idx] = 0;
 	}
 	if (cpuc->nr_samples[idx] >= VPMU_MAX_SAMPLES_PER_TICK)

@@ -120,8 +120,8 @@ struct vpmu_fgroup {
  * @hu_active: the started bucket events, linked by their active_entry
  * @used_mask:	counters taken (bit n: counter n, 0-based)
  * @task_fgroups: freeze groups lent to per-task controls (bit g: fgroup g)
- * @tick:	the jiffy of each counter's last sample
- * @nr_samples:	samples of each counter in that jiffy (throttling)
+ * @window:	where each counter's throttling window began (local_clock())
+ * @nr_samples:	samples of each counter in that window (throttling)
  *
  * Touched only on its own CPU with interrupts disabled (see the head of
  * vpmu_pmu.c).
@@ -131,7 +131,7 @@ struct vpmu_pmu_cpu {
 	struct vpmu_fgroup	fgroups[VPMU_NR_FGROUPS_MAX];
 	DECLARE_BITMAP(used_mask, VPMU_NR_COUNTERS_MAX);
 	unsigned long		task_fgroups;
-	unsigned long		tick[VPMU_NR_COUNTERS_MAX];
+	u64			window[VPMU_NR_COUNTERS_MAX];
 	unsigned int		nr_samples[VPMU_NR_COUNTERS_MAX];
 	struct list_head	hu_active;
 };
