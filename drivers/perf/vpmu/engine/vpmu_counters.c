@@ -189,6 +189,20 @@ void vpmu_settle(struct vpmu_engine *e)
 	e->ctr.ovf |= vpmu_settle_wraps(e);
 }
 
+/* The counters some slot in use counts; *@all: those every one counts. */
+static u32 vpmu_slots_count(const struct vpmu_engine *e, u32 *all)
+{
+	u32 any = 0;
+	unsigned int s;
+
+	*all = ~0u;
+	for (s = 0; s < e->ctr.nused; s++) {
+		*all &= e->ctr.slot_mask[s];
+		any |= e->ctr.slot_mask[s];
+	}
+	return any;
+}
+
 /*
  * Of the counters @mask, those a credit makes exact: counters of CYCLES
  * that every slot in use counts, so that every cycle run since the last
@@ -196,15 +210,11 @@ void vpmu_settle(struct vpmu_engine *e)
  */
 u32 vpmu_ctr_creditable(const struct vpmu_engine *e, u32 mask)
 {
-	u32 all = ~0u, any = 0;
-	unsigned int s;
+	u32 all, any;
 
 	if (e->ctr.credit_lost)
 		return 0;
-	for (s = 0; s < e->ctr.nused; s++) {
-		all &= e->ctr.slot_mask[s];
-		any |= e->ctr.slot_mask[s];
-	}
+	any = vpmu_slots_count(e, &all);
 	/* (one that no slot in use counts grew by nothing) */
 	return mask & ((all & e->ctr.cyc_mask) | ~any);
 }
@@ -218,12 +228,10 @@ u32 vpmu_ctr_creditable(const struct vpmu_engine *e, u32 mask)
  */
 u32 vpmu_ctr_credit(struct vpmu_engine *e, u32 mask)
 {
-	u32 wrapped = 0, any = 0;
-	unsigned int i, s;
+	u32 wrapped = 0, all, any = vpmu_slots_count(e, &all);
+	unsigned int i;
 	u64 n;
 
-	for (s = 0; s < e->ctr.nused; s++)
-		any |= e->ctr.slot_mask[s];
 	for (; mask; mask &= mask - 1) {
 		i = __builtin_ctz(mask);
 		e->ctr.grown[i] = 0;

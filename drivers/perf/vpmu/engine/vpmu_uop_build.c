@@ -179,18 +179,17 @@ void vpmu_prepare(struct vpmu_engine *e)
 
 	if (!e->lab)
 		vpmu_interp(e, -1);
-	/* the counters' configuration changes only with dirty set */
-	for (i = 0; e->dirty && i < VPMU_NR_COUNTERS_MAX; i++) {
-		u32 bit = 1u << i;
-
-		e->ctr.int_mask &= ~bit;
-		e->ctr.fovf_mask &= ~bit;
-		if (!vpmu_ctr_enabled(e, i))
-			continue;
-		if (e->ctr.cfg[i].flags & VPMU_CTR_INT)
-			e->ctr.int_mask |= bit;
-		if (e->ctr.cfg[i].flags & VPMU_CTR_FREEZE_ON_OVF)
-			e->ctr.fovf_mask |= bit;
+	if (e->dirty) {	/* the counters' configuration changes only then */
+		e->ctr.int_mask = 0;
+		e->ctr.fovf_mask = 0;
+		for (i = 0; i < VPMU_NR_COUNTERS_MAX; i++) {
+			if (!vpmu_ctr_enabled(e, i))
+				continue;
+			if (e->ctr.cfg[i].flags & VPMU_CTR_INT)
+				e->ctr.int_mask |= 1u << i;
+			if (e->ctr.cfg[i].flags & VPMU_CTR_FREEZE_ON_OVF)
+				e->ctr.fovf_mask |= 1u << i;
+		}
 	}
 	e->ctr.plan_mask = e->ctr.int_mask | e->ctr.fovf_mask;
 	for (i = 0; unlikely(e->trig.ovf_src) && i < VPMU_NR_COUNTERS_MAX; i++)
