@@ -482,14 +482,9 @@ static bool one_case(unsigned int seed, bool interrupting, u32 hk,
 					  BOTH | VPMU_CTR_INT, 0 };
 
 		if (seed & 1) {
-			static const u8 modes[] = {
-				BOTH, VPMU_CTR_USER, VPMU_CTR_SUPER,
-			};
-
+			rand_cfg(&c, 4 + rnd(3));	/* a mode, a group */
 			c.event = VPMU_EV_CYCLES;
-			c.width = 4 + rnd(3);
-			c.flags = modes[rnd(3)] | VPMU_CTR_INT;
-			c.fgroup = rnd(NGRP);
+			c.flags |= VPMU_CTR_INT;
 		}
 		vpmu_engine_ctr_config(e, NCTR - 1, &c);
 		m.on[NCTR - 1] = false;
