@@ -70,6 +70,13 @@
 # check, and debug-6.12 at 1,500 s in December 2026: its programs took
 # 1.5 times the run before's, its perf scripts 190-230 s each against
 # 60-70 on debug-6.1 in the same make check).
+# vpmu_stress_seconds=8: the stress tier's three seeds (each its own
+# module parameters) run 8 s each rather than 20 on the stock kernels and
+# debug-6.1, where the stress adds a kernel to what every other test
+# covers; they run 20 s each where the kernel looks for what stress finds,
+# debug-6.12 (KASAN, lockdep, kmemleak, the module reloaded by each seed)
+# and kcsan-6.12 (data races).  62 s a run went to 26: 180 s of guest
+# time in every make check.
 # kcsan-6.12: 6.12 with KCSAN instead of KASAN (debug-kcsan.config), the
 # stress tier and the tests where CPUs, interrupts and sysfs readers meet
 # (testing.rst, "Data races").
@@ -98,14 +105,14 @@
 # last, alone, after debug-6.12-fault had ended: 125 s more by the guest
 # times of the make check before).
 VM_FLAVOURS='
-6.1               vm-6.1            stock  6.1         all        @slub
-6.12              vm-6.12           stock  6.12        kselftest  @slub
+6.1               vm-6.1            stock  6.1         all        @slub vpmu_stress_seconds=8
+6.12              vm-6.12           stock  6.12        kselftest  @slub vpmu_stress_seconds=8
 6.12-notc         vm-6.12-notc      stock  6.12        all        @slub vpmu_params=tc=0 vpmu_skip=vpmu_registered,vpmu_load_unload,vpmu_ucode,vpmu_reload_stress,vpmu_unload_busy,vpmu_perf_reload,vpmu_lifetime,vpmu_abi,vpmu_version,vpmu_perf_surface,vpmu_perf_names,vpmu_perf_groups,vpmu_hotplug,vpmu_mem,vpmu_uhist_readers,vpmu_stress,vpmu_fault
 6.12-mttcg        vm-6.12-mttcg     stock  6.12        vpmu_lifetime,vpmu_cpu_sampling @slub @tcg=multi
 6.1-cpus64        vm-6.1-cpus64     stock  6.1         vpmu_mem,vpmu_registered,vpmu_run,vpmu_snapshot,vpmu_uhist,vpmu_hu,vpmu_hotplug possible_cpus=64 @smp=2,maxcpus=64
-6.12-rt           vm-6.12-rt        stock  6.12-rt     all        @slub
-7.x               vm-7.x            stock  7.x         all        @slub
-debug-6.1         debug-6.1         debug  debug-6.1   all        vpmu_skip=vpmu_fault,vpmu_perf_names,vpmu_perf_surface @timeout=2400
+6.12-rt           vm-6.12-rt        stock  6.12-rt     all        @slub vpmu_stress_seconds=8
+7.x               vm-7.x            stock  7.x         all        @slub vpmu_stress_seconds=8
+debug-6.1         debug-6.1         debug  debug-6.1   all        vpmu_skip=vpmu_fault,vpmu_perf_names,vpmu_perf_surface vpmu_stress_seconds=8 @timeout=2400
 debug-6.12-fault  debug-6.12-fault  debug  debug-6.12  vpmu_fault rcupdate.rcu_expedited=1 @timeout=3600
 debug-6.12        debug-6.12        debug  debug-6.12  all        vpmu_skip=vpmu_fault @timeout=2400
 kcsan-6.12        kcsan-6.12        debug  debug-6.12-kcsan vpmu_stress,vpmu_reload_stress,vpmu_uhist_readers,vpmu_lifetime,vpmu_cpu_sampling,vpmu_hotplug,vpmu_perf_narrow,vpmu_inherit,vpmu_snapshot,vpmu_unload_busy,vpmu_gate
