@@ -27,9 +27,11 @@ sync_tree() {
 }
 
 # build_module NAME KDIR - build vpmu.ko through the wrapper Makefile in
-# its own tree copy; sets MODULE_KO.  Runs that share a copy (the two
-# self-check runs, started at once) build one after the other: two makes
-# in one tree race (vpmu-as rewritten while the other runs it).
+# its own tree copy; sets MODULE_KO.  Runs that share a copy (every
+# flavour of a kernel, the two self-check runs started at once) build one
+# after the other: two makes in one tree race (vpmu-as rewritten while
+# the other runs it).  A build with nothing to do leaves vpmu.ko as it
+# was, so a guest of the same kernel may copy it meanwhile.
 build_module() {
 	local name=$1 kdir=$2 src lock
 

@@ -161,7 +161,10 @@ prepare_kernel() {
 	elif [ "$kernel" = 7.x ]; then
 		build_module_in_root "$name" "$KDIR"
 	else
-		build_module "$name" "$KDIR"
+		# One copy and build a kernel: the flavours of one kernel
+		# (vm-6.12, vm-6.12-notc, vm-6.12-mttcg) load the same
+		# module, with their own parameters.
+		build_module "mod-$kernel" "$KDIR"
 	fi
 	# Self-check runs report under their own name, same kernel and build.
 	VM_RUN+=([module]=$MODULE_KO [kdesc]=$KDESC
