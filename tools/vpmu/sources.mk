@@ -11,16 +11,17 @@ VPMU_ENGINE	:= $(VPMU_CORE)/engine
 
 # The engine core, shared with the module (drivers/perf/vpmu/engine/): the
 # ISA tables (vpmu_isa.c), the image validator (vpmu_validate.c, which
-# also has the CRC and the seal) and the engine (vpmu_engine_priv.h says
-# which file holds what).  The
-# module's list is drivers/perf/vpmu/Makefile's; the lint tier checks that
+# also has the CRC and the seal, and vpmu_validate_uword.c, a microword's
+# checks) and the engine (vpmu_engine_priv.h says which file holds what).
+# The module's list is drivers/perf/vpmu/Makefile's; the lint tier checks that
 # the two agree.  The host tests, fuzzers and benchmarks take this one.
 VPMU_CORE_SRCS	:= $(addprefix $(VPMU_ENGINE)/, \
 		     vpmu_run.c vpmu_uop_build.c vpmu_interp.c vpmu_tc_exec.c \
 		     vpmu_triggers.c vpmu_counters.c vpmu_upc_hist.c \
 		     vpmu_tc_pool.c vpmu_tc_cache.c vpmu_tc_translate.c \
 		     vpmu_tc_emit.c vpmu_hist_unit.c \
-		     vpmu_events.c vpmu_validate.c vpmu_isa.c)
+		     vpmu_events.c vpmu_validate.c vpmu_validate_uword.c \
+		     vpmu_isa.c)
 
 # The toolchain library: buffers and whole files (vpmu_buf.c), the views
 # and helpers the assembler and the disassembler share (vpmu_tool.c), the

@@ -19,6 +19,7 @@
  *   vpmu_tc_translate.c  ...and making them (vpmu_tc_emit.c)
  *   vpmu_events.c        what each event counts on a microword
  *   vpmu_validate.c      the image validator and decoder
+ *   vpmu_validate_uword.c  the rejection, one microword's checks
  *   vpmu_isa.c           the instruction set's tables
  *
  * How the engine is fast and still exact: architecture.rst, "Inside the
