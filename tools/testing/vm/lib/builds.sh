@@ -121,12 +121,13 @@ ksft_headers() {
 build_userspace() {
 	local lock
 
-	ksft_headers
-	# Checks that run at once (the pkg tier's boots) share the copy:
-	# one builds while the others wait, then find it built.
+	# Checks that run at once (the pkg tier's boots, the self-check
+	# beside the vm tier) share the copy: one builds while the others
+	# wait, then find it built.
 	mkdir -p "$VM_SRC"
 	exec {lock}>"$VM_SRC/host.lock"
 	flock "$lock"
+	ksft_headers
 	USER_SRC=$(sync_tree host)
 	export USER_SRC KSFT_INC
 	log "building selftests"

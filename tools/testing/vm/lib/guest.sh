@@ -56,20 +56,57 @@ run_guest() {
 		-nographic -no-reboot -nic none
 		-kernel "${VM_RUN[vmlinuz]}" -initrd "${VM_RUN[initrd]}"
 		-append "$append")
-	log "booting $name (timeout ${tmo}s, log: $OUT/serial.log)"
 	if [ "$mode" = shell ]; then
+		log "booting $name (timeout ${tmo}s, log: $OUT/serial.log)"
 		set +e
 		"${qemu[0]}" --foreground "${qemu[@]:1}"
 		QEMU_RC=$?
 		set -e
 		return 0
 	fi
+	guest_slot_take "$name"
+	# A guest holding a slot runs at the default priority, whatever
+	# started it: the tiers check.sh runs beside others run at nice 19,
+	# and a guest starved by the other tier's builds would miss its
+	# timeouts.  (As root; otherwise nice says it cannot and goes on.)
+	if [ "$(nice)" -gt 0 ]; then
+		qemu=(nice -n "-$(nice)" "${qemu[@]}")
+	fi
+	log "booting $name (timeout ${tmo}s, log: $OUT/serial.log)"
 	set +e
 	"${qemu[@]}" </dev/null 2>&1 | tr -d '\r' | tee "$OUT/serial.log" |
 		if [ -n "${VPMU_VERBOSE:-}" ]; then cat; else
 			sed -n '/^VPMU-BEGIN/,$p'; fi
 	QEMU_RC=${PIPESTATUS[0]}
 	set -e
+	exec {GUEST_SLOT}>&-
+}
+
+# guest_slot_take NAME - wait for one of the machine's guest slots and
+# hold it (on the descriptor GUEST_SLOT, which run_guest closes when the
+# guest ends): VPMU_GUEST_SLOTS guests at most (default: one per CPU,
+# TCG running each on one host thread) boot at once on this machine,
+# whatever starts them: the vm and debug tiers' runs, the pkg tier's
+# boots and the self-checks beside them (check.sh), a second make check
+# in another work tree.  A slot is a lock file in $CACHE/guest-slots;
+# the guest's timeout starts once it has one.  An interactive shell
+# (vm-run.sh --shell) takes none.
+guest_slot_take() {
+	local n=${VPMU_GUEST_SLOTS:-$(nproc)} dir=$CACHE/guest-slots s said=
+
+	mkdir -p "$dir"
+	while :; do
+		for ((s = 0; s < n; s++)); do
+			exec {GUEST_SLOT}>"$dir/slot.$s"
+			flock -n "$GUEST_SLOT" && return 0
+			exec {GUEST_SLOT}>&-
+		done
+		if [ -z "$said" ]; then
+			log "$1: waiting for one of $n guest slots"
+			said=1
+		fi
+		sleep 1
+	done
 }
 
 # Kernel command line of the stock kernels: SLUB's consistency checks (F),

@@ -49,13 +49,22 @@ copy_libs() {
 # build_base_initramfs - busybox + perf + libraries, cached by the package
 # versions and this file's hash; sets BASE_CPIO.
 build_base_initramfs() {
-	local key root perf a
+	local key root perf a lock
 
 	perf=$(real_perf)
 	key=$( { dpkg-query -W -f='${Version}\n' busybox-static linux-perf
 		 sha256sum "$perf" "${BASH_SOURCE[0]}"; } | sha256sum | cut -c1-12)
 	BASE_CPIO=$CACHE/initramfs/base-$key.cpio.gz
 	[ -s "$BASE_CPIO" ] && return 0
+	# One build at a time (runs of several tiers start at once); the
+	# others find it made.
+	mkdir -p "$CACHE/initramfs"
+	exec {lock}>"$CACHE/initramfs/base.lock"
+	flock "$lock"
+	if [ -s "$BASE_CPIO" ]; then
+		exec {lock}>&-
+		return 0
+	fi
 	log "building base initramfs"
 	root=$CACHE/initramfs/base-root
 	rm -rf "$root"
@@ -76,6 +85,7 @@ build_base_initramfs() {
 		gzip -1) >"$BASE_CPIO.tmp"
 	mv "$BASE_CPIO.tmp" "$BASE_CPIO"
 	rm -rf "$root"
+	exec {lock}>&-
 }
 
 # install_kselftest DIR - the selftests as kselftest installs them into DIR:

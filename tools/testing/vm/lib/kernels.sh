@@ -25,11 +25,16 @@ resolve_stock() {
 # fetch_stock_kernel - extract $IMG_PKG into the cache (the host kernel is
 # never touched), install the matching headers; sets VMLINUZ and KDIR.
 fetch_stock_kernel() {
-	local kdir=$CACHE/kernels/$KVER deb
+	local kdir=$CACHE/kernels/$KVER deb lock
 
 	VMLINUZ=$kdir/vmlinuz
+	# One fetch of a kernel at a time (the self-check and the vm tier
+	# start at once): the others wait and find it.
+	mkdir -p "$kdir"
+	exec {lock}>"$kdir.lock"
+	flock "$lock"
 	if [ ! -s "$VMLINUZ" ]; then
-		mkdir -p "$CACHE/debs" "$kdir"
+		mkdir -p "$CACHE/debs"
 		log "downloading $IMG_PKG"
 		(cd "$CACHE/debs" && apt-get download "$IMG_PKG" >/dev/null 2>&1) ||
 			(cd "$CACHE/debs" && apt_get update >/dev/null 2>&1 &&
@@ -42,6 +47,7 @@ fetch_stock_kernel() {
 		cp "$kdir/root/boot/vmlinuz-$KVER" "$VMLINUZ.tmp"
 		mv "$VMLINUZ.tmp" "$VMLINUZ"
 	fi
+	exec {lock}>&-
 	ensure_pkgs "linux-headers-$KVER"
 	KDIR=/usr/src/linux-headers-$KVER
 	KDESC="$KVER (Debian $(dpkg-query -W -f='${Version}' "linux-headers-$KVER"))"
