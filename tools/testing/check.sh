@@ -19,6 +19,9 @@
 #              (make deb, lintian, the packages installed on this machine,
 #              DKMS builds for the installed kernel headers, purge)
 #
+# selfcheck runs beside the vm tier, kcsan-selfcheck and pkg beside the
+# debug tier (bg_start, below), each shown whole once the tier beside it
+# is over; VPMU_OVERLAP=0 runs every tier after the one before.
 # The summary also repeats the vm tiers' "kernel NAME: VERSION" lines (which
 # kernel each run used), each tier's time and, of a tier that failed, the
 # first 20 "not ok" and "NAME: FAIL:" lines.
@@ -45,7 +48,11 @@ start_all=$SECONDS
 tmp=$(mktemp)
 prebuild=
 # On any exit: stop a background debug kernel build that is still going.
-trap '[ -n "$prebuild" ] && kill -- "-$prebuild" 2>/dev/null; rm -f "$tmp"' EXIT
+# And the tiers still running beside (bg_start), with what they started.
+trap '[ -n "$prebuild" ] && kill -- "-$prebuild" 2>/dev/null
+	for p in "${bg_pid[@]}"; do pkill -TERM -P "$p"; kill "$p"; done 2>/dev/null
+	for f in "${bg_out[@]}"; do rm -f "$f" "$f.end"; done
+	rm -f "$tmp"' EXIT
 
 # The debug kernels are the longest part of a run from a cold cache (about
 # four minutes each on two idle cores).  They build in the background, at
@@ -81,7 +88,7 @@ cpu_ticks() {
 # (every CPU's share, all the machine's processes counted): what is left
 # of the machine for the tiers to overlap.
 run_tier() {
-	local tier=$1 start=$SECONDS line b0 t0 b1 t1 busy
+	local tier=$1 start=$SECONDS b0 t0
 	shift
 
 	echo "==== tier $tier: $*"
@@ -90,7 +97,20 @@ run_tier() {
 	"$@" 2>&1 | tee "$tmp"
 	TIER_RC=${PIPESTATUS[0]}
 	set -e
-	read -r b1 t1 < <(cpu_ticks)
+	tier_end "$tier" "$start" "$b0" "$t0"
+}
+
+# tier_end TIER START BUSY0 TOTAL0 [BUSY1 TOTAL1] - the end of a tier
+# whose output is in $tmp and exit status in TIER_RC, started at START
+# ($SECONDS) with the CPU ticks BUSY0 TOTAL0 and ended now (or with the
+# ticks BUSY1 TOTAL1): its time line, its kernels and its failures for
+# the summary.
+tier_end() {
+	local tier=$1 start=$2 b0=$3 t0=$4 b1=${5:-} t1=${6:-} line busy
+
+	if [ -z "$t1" ]; then
+		read -r b1 t1 < <(cpu_ticks)
+	fi
 	busy=$(((b1 - b0) * 100 / (t1 - t0 > 0 ? t1 - t0 : 1)))
 	echo "==== tier $tier: exit $TIER_RC, $((SECONDS - start))s, CPUs $busy% busy"
 	times+=("$tier $((SECONDS - start))s ($busy%)")
@@ -101,6 +121,73 @@ run_tier() {
 	while IFS= read -r line; do
 		failures+=("$tier: $line")
 	done < <(awk -f "$TOP/tools/testing/failures.awk" "$tmp")
+}
+
+# The tiers that boot guests and do little else run beside those that
+# keep the CPUs busy with guests of their own: selfcheck beside vm,
+# kcsan-selfcheck and pkg beside debug.  Each starts in the background
+# with that tier (bg_start), at nice 19, so that its builds take only
+# what the guests leave; each guest takes one of the machine's slots
+# (lib/guest.sh, run_guest), so no more guests run at once than before,
+# and runs at the default priority.  Each one's output is kept in a file
+# and shown whole once the tier beside it is over (bg_finish), with its
+# own time.  VPMU_OVERLAP=0 runs every tier after the one before.
+declare -A bg_pid=() bg_out=() bg_start_s=() bg_ticks=() bg_cmd=()
+
+# bg_start TIER CMD... - start TIER in the background.
+bg_start() {
+	local tier=$1
+	shift
+
+	bg_out[$tier]=$(mktemp)
+	bg_cmd[$tier]="$*"
+	bg_start_s[$tier]=$SECONDS
+	bg_ticks[$tier]=$(cpu_ticks)
+	# Its end (seconds, CPU ticks) is noted as it ends, not when shown.
+	( rc=0
+	  nice -n 19 "$@" >"${bg_out[$tier]}" 2>&1 </dev/null || rc=$?
+	  echo "$SECONDS $(cpu_ticks)" >"${bg_out[$tier]}.end"
+	  exit "$rc" ) &
+	bg_pid[$tier]=$!
+	echo "==== tier $tier: started, beside the next ones ($*)"
+}
+
+# bg_finish TIER - wait for TIER (bg_start) and show it as run_tier would,
+# with the time and CPU share from its start to its end.
+bg_finish() {
+	local tier=$1 b0 t0 end=() out
+
+	out=${bg_out[$tier]}
+
+	echo "==== tier $tier: ${bg_cmd[$tier]} (beside the tiers before)"
+	set +e
+	wait "${bg_pid[$tier]}"
+	TIER_RC=$?
+	set -e
+	unset "bg_pid[$tier]"
+	cp "$out" "$tmp"
+	cat "$tmp"
+	read -r b0 t0 <<<"${bg_ticks[$tier]}"
+	read -ra end <"$out.end" || end=("$SECONDS")
+	rm -f "$out" "$out.end"
+	tier_end "$tier" "$((bg_start_s[$tier] + SECONDS - end[0]))" "$b0" "$t0" \
+		"${end[1]:-}" "${end[2]:-}"
+}
+
+# after A B - true if tiers overlap (VPMU_OVERLAP) and $TIERS runs B
+# after A.
+after() {
+	local rest=" $TIERS "
+
+	[ "${VPMU_OVERLAP:-1}" != 0 ] && [[ "$rest" == *" $1 "* ]] || return 1
+	rest=" ${rest#* "$1" }"
+	[[ "$rest" == *" $2 "* ]]
+}
+
+# collect_selfcheck - the harness self-check's verdict.
+collect_selfcheck() {
+	collect_ok 'harness self-check: ok' \
+		"harness self-check: FAILED (the harness missed an injected failure)"
 }
 
 # collect NAME... - add each "NAME: N passed, N failed" line of the last
@@ -160,15 +247,25 @@ for tier in $TIERS; do
 			notes+=("lint: absent")
 		fi ;;
 	selfcheck)
+		if after selfcheck vm; then
+			echo "==== tier selfcheck: beside the vm tier"
+			continue
+		fi
 		run_tier selfcheck "$TOP/tools/testing/vm/selfcheck.sh"
-		collect_ok 'harness self-check: ok' \
-			"harness self-check: FAILED (the harness missed an injected failure)" ;;
+		collect_selfcheck ;;
 	vm)
+		if after selfcheck vm; then
+			bg_start selfcheck "$TOP/tools/testing/vm/selfcheck.sh"
+		fi
 		run_tier vm "$TOP/tools/testing/vm/vm-check.sh" stock
 		# After the tier: the newest kernel's line is named by the
 		# version it found (vm-7.3).
 		mapfile -t names < <(flavour_names stock)
 		collect "${names[@]}"
+		if [ -n "${bg_pid[selfcheck]:-}" ]; then
+			bg_finish selfcheck
+			collect_selfcheck
+		fi
 		# make demo, on the kernel and module the tier just used:
 		# its checks of the numbers it shows are tests too.
 		run_tier demo "$TOP/tools/testing/vm/demo.sh"
@@ -183,6 +280,12 @@ for tier in $TIERS; do
 			renice -n "$(nice)" -g "$prebuild" >/dev/null 2>&1 || true
 			echo 0 >"/proc/$prebuild/autogroup" 2>/dev/null || true
 		fi
+		if [ "${VPMU_OVERLAP:-1}" != 0 ]; then
+			bg_start kcsan-selfcheck "$TOP/tools/testing/vm/kcsan-selfcheck.sh"
+		fi
+		if after debug pkg; then
+			bg_start pkg "$TOP/tools/testing/pkg/check-pkg.sh"
+		fi
 		run_tier debug "$TOP/tools/testing/vm/vm-check.sh" debug
 		if [ -n "$prebuild" ]; then
 			wait "$prebuild" || true
@@ -193,11 +296,19 @@ for tier in $TIERS; do
 		mapfile -t names < <(flavour_names debug)
 		collect "${names[@]}"
 		# The KCSAN kernel is live and a race in vpmu fails a run.
-		run_tier kcsan-selfcheck "$TOP/tools/testing/vm/kcsan-selfcheck.sh"
+		if [ -n "${bg_pid[kcsan-selfcheck]:-}" ]; then
+			bg_finish kcsan-selfcheck
+		else
+			run_tier kcsan-selfcheck "$TOP/tools/testing/vm/kcsan-selfcheck.sh"
+		fi
 		collect_ok 'kcsan self-check: ok' \
 			"kcsan self-check: FAILED (a race in vpmu went unnoticed)" ;;
 	pkg)
-		run_tier pkg "$TOP/tools/testing/pkg/check-pkg.sh"
+		if [ -n "${bg_pid[pkg]:-}" ]; then
+			bg_finish pkg
+		else
+			run_tier pkg "$TOP/tools/testing/pkg/check-pkg.sh"
+		fi
 		collect pkg ;;
 	*)
 		echo "check: unknown tier $tier (host lint selfcheck vm debug pkg)" >&2
