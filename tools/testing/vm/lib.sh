@@ -30,9 +30,15 @@
 #   ksft/include              symlink to the newest of the above
 #   debug-kernel/<key>/       the debug-tier kernel build tree
 #   initramfs/base-<key>.cpio.gz   busybox + perf + shared libraries
-#   tree/<id>/src/<name>/     per-kernel copies of one work tree
-#   tree/<id>/ksft-tree/<srcver>/  linux-source-6.12's selftests framework
-#                             with the tree's vpmu added, and its install
+#   src/<name>/               the copy vpmu.ko is built in, one a kernel,
+#                             synced from whichever work tree builds
+#   ksft-tree/<srcver>/       linux-source-6.12's selftests framework
+#                             with vpmu added, and its install, the same
+#   sparse/                   sparse's results by content (lint.sh)
+#   guest-slots/              the machine's guest slots (run_guest)
+#   tree/<id>/src/<name>/     one work tree's other copies (selftests and
+#                             tools, the lint tier's, helper modules)
+#   tree/<id>/ko/, ksft-install/   its modules and kselftest install
 #   tree/<id>/out/<run>/      its serial logs and initrds of the last runs
 #   out                       link to the tree/<id>/out that ran last
 
@@ -43,7 +49,11 @@ CACHE=${VPMU_CACHE:-$HOME/.cache/vpmu}
 # serial logs, initrds) is the tree's own, so that two work trees (git
 # worktrees, say) can test at once with one cache: tree/<id>/src and
 # tree/<id>/out, <id> a checksum of the tree's path.  $CACHE/out links to
-# the out/ of the tree that ran last.
+# the out/ of the tree that ran last.  But for the module's and the
+# kselftest tree's builds (src/, ksft-tree/), whose kbuild or in-tree
+# copies make a new clone rebuild everything: those are every tree's,
+# synced by content under a lock, their products copied out to the
+# tree's own place (lib/builds.sh).
 VM_TREE=$CACHE/tree/$(printf '%s' "$TOP" | cksum | cut -d' ' -f1)
 VM_SRC=$VM_TREE/src
 VM_OUT=$VM_TREE/out

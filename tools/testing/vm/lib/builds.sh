@@ -9,12 +9,13 @@
 
 # --- source tree copies and builds ----------------------------------------
 
-# sync_tree NAME - copy the work tree (minus .git and anything .gitignore'd,
-# so build products never travel) to $VM_SRC/NAME; echoes the copy.
-# Build products inside the copy are protected from --delete by the same
-# filter, so rebuilds are incremental.
+# sync_tree NAME [DIR] - copy the work tree (minus .git and anything
+# .gitignore'd, so build products never travel) to DIR/NAME (default
+# $VM_SRC, the work tree's own); echoes the copy.  Build products inside
+# the copy are protected from --delete by the same filter, so rebuilds
+# are incremental.
 sync_tree() {
-	local dst=$VM_SRC/$1
+	local dst=${2:-$VM_SRC}/$1
 
 	mkdir -p "$dst"
 	# By content, and a copied file gets the time of the copy: with the
@@ -27,34 +28,50 @@ sync_tree() {
 }
 
 # build_module NAME KDIR - build vpmu.ko through the wrapper Makefile in
-# its own tree copy; sets MODULE_KO.  Runs that share a copy (every
-# flavour of a kernel, the two self-check runs started at once) build one
-# after the other: two makes in one tree race (vpmu-as rewritten while
-# the other runs it).  A build with nothing to do leaves vpmu.ko as it
-# was, so a guest of the same kernel may copy it meanwhile.
+# the copy $CACHE/src/NAME, one a kernel and every work tree's; sets
+# MODULE_KO to the work tree's own copy of the result
+# ($VM_TREE/ko/NAME.ko).  The copy is synced by content (sync_tree), so a
+# work tree with the sources of the last build, a fresh clone of the same
+# commit included, builds nothing, and another rebuilds what differs;
+# kbuild records the sources by their absolute paths, so a copy in each
+# work tree's place would compile every object again for each new clone.
+# Builds of one copy wait for each other (two makes in one tree race:
+# vpmu-as rewritten while the other runs it), and the .ko is copied out
+# before the next may change it.
 build_module() {
 	local name=$1 kdir=$2 src lock
 
-	mkdir -p "$VM_SRC"
-	exec {lock}>"$VM_SRC/$name.lock"
+	mkdir -p "$CACHE/src"
+	exec {lock}>"$CACHE/src/$name.lock"
 	flock "$lock"
-	src=$(sync_tree "$name")
+	src=$(sync_tree "$name" "$CACHE/src")
 	log "building vpmu.ko for $name"
 	if ! make -C "$src" modules KDIR="$kdir" >"$src/.vpmu-build.log" 2>&1; then
 		tail -n 40 "$src/.vpmu-build.log" >&2
 		die "module build for $name failed (log: $src/.vpmu-build.log)"
 	fi
+	module_out "$name" "$src/drivers/perf/vpmu/vpmu.ko"
 	exec {lock}>&-
-	MODULE_KO=$src/drivers/perf/vpmu/vpmu.ko
-	[ -f "$MODULE_KO" ] || die "no $MODULE_KO after build"
+}
+
+# module_out NAME KO - KO copied to $VM_TREE/ko/NAME.ko, as MODULE_KO.
+module_out() {
+	[ -f "$2" ] || die "no $2 after build"
+	mkdir -p "$VM_TREE/ko"
+	MODULE_KO=$VM_TREE/ko/$1.ko
+	cp "$2" "$MODULE_KO.tmp.$$"
+	mv "$MODULE_KO.tmp.$$" "$MODULE_KO"
 }
 
 # build_module_in_root NAME KDIR - build vpmu.ko in the trixie root, from a
-# tree copy inside it; sets MODULE_KO.
+# tree copy inside it (every work tree's, as build_module's); sets
+# MODULE_KO to the work tree's copy of it.
 build_module_in_root() {
-	local name=$1 kdir=$2 src=$TRIXIE_ROOT/build/$1
+	local name=$1 kdir=$2 src=$TRIXIE_ROOT/build/$1 lock
 
 	mkdir -p "$src"
+	exec {lock}>"$src.lock"
+	flock "$lock"
 	rsync -rlpD --checksum --delete --exclude=/.git --filter=':- .gitignore' \
 		"$TOP/" "$src/"
 	log "building vpmu.ko for $name (trixie root)"
@@ -63,8 +80,8 @@ build_module_in_root() {
 		tail -n 40 "$src/.vpmu-build.log" >&2
 		die "module build for $name failed (log: $src/.vpmu-build.log)"
 	fi
-	MODULE_KO=$src/drivers/perf/vpmu/vpmu.ko
-	[ -f "$MODULE_KO" ] || die "no $MODULE_KO after build"
+	module_out "$name" "$src/drivers/perf/vpmu/vpmu.ko"
+	exec {lock}>&-
 }
 
 # kdir_id KDIR - what identifies a kernel tree to a module built against
@@ -165,11 +182,18 @@ KSFT_TREE_PKG=linux-source-6.12
 # kernel tree cannot make them).  Sets KSFT_TREE_INSTALL.
 # shellcheck disable=SC2034 # KSFT_TREE_INSTALL: prepare_kernel's (guest.sh)
 build_ksft_tree() {
-	local ver dir tree s log
+	local ver dir tree s log lock
 
 	ensure_pkgs "$KSFT_TREE_PKG"
 	ver=$(dpkg-query -W -f='${Version}' "$KSFT_TREE_PKG")
-	dir=$VM_TREE/ksft-tree/$ver
+	# Every work tree's, as build_module's copies: in-tree.sh writes only
+	# the files that differ, so a fresh clone of the sources built last
+	# builds nothing.  One build at a time; the install is copied out
+	# to the work tree's own place before the next may change it.
+	dir=$CACHE/ksft-tree/$ver
+	mkdir -p "$CACHE/ksft-tree"
+	exec {lock}>"$dir.lock"
+	flock "$lock"
 	tree=$dir/$KSFT_TREE_PKG
 	s=$KSFT_TREE_PKG/tools/testing/selftests
 	log=$dir/build.log
@@ -201,5 +225,9 @@ build_ksft_tree() {
 	if [ -d "$USER_SRC/selftests/vpmu/rv32" ]; then
 		cp -a "$USER_SRC/selftests/vpmu/rv32" "$dir/install/vpmu/"
 	fi
-	KSFT_TREE_INSTALL=$dir/install
+	KSFT_TREE_INSTALL=$VM_TREE/ksft-install/$ver
+	rm -rf "$KSFT_TREE_INSTALL"
+	mkdir -p "${KSFT_TREE_INSTALL%/*}"
+	cp -a "$dir/install" "$KSFT_TREE_INSTALL"
+	exec {lock}>&-
 }
