@@ -52,8 +52,11 @@ build_base_initramfs() {
 	local key root perf a lock
 
 	perf=$(real_perf)
+	# By content: sha256sum's lines also name the files, and this one
+	# lives in each work tree.
 	key=$( { dpkg-query -W -f='${Version}\n' busybox-static linux-perf
-		 sha256sum "$perf" "${BASH_SOURCE[0]}"; } | sha256sum | cut -c1-12)
+		 sha256sum "$perf" "${BASH_SOURCE[0]}" | cut -d' ' -f1; } |
+		sha256sum | cut -c1-12)
 	BASE_CPIO=$CACHE/initramfs/base-$key.cpio.gz
 	[ -s "$BASE_CPIO" ] && return 0
 	# One build at a time (runs of several tiers start at once); the
