@@ -23,7 +23,8 @@
 # Every kernel is fetched or built and its module built, one at a time,
 # in the background; the guests boot VPMU_VM_JOBS at a time (default 2:
 # TCG runs each guest on one host thread), each as soon as its kernel is
-# ready.  Each kernel's output is printed whole,
+# ready, of those ready the one whose last run took longest first
+# ($VPMU_CACHE/vm-times).  Each kernel's output is printed whole,
 # in the order above, ending with "NAME: N passed, N failed"; then one
 # "kernel NAME: VERSION" line per run.  The exit status is non-zero if any
 # kernel failed.  See Documentation/vpmu/testing.rst.
@@ -69,28 +70,59 @@ trap 'kill "$preparing" 2>/dev/null; rm -rf "$marks"' EXIT
 
 jobs=${VPMU_VM_JOBS:-2}
 n=${#kernels[@]}
-next=0
 shown=0
+started=()
+# How long each flavour's last run took (a file a flavour under
+# $CACHE/vm-times, every work tree's): of the kernels ready, the one
+# whose run took longest starts first, so that the longest runs do not
+# end the tier alone.  A flavour never run counts 0; ties go in order.
+TIMES=$CACHE/vm-times
+mkdir -p "$TIMES"
+
+# next_run - the index of the run to start next, or nothing: of those
+# prepared and not started, the longest last time.
+next_run() {
+	local i t best="" bt=-1
+
+	for ((i = 0; i < n; i++)); do
+		[ -z "${started[i]:-}" ] && [ -f "$marks/prepared.$i" ] || continue
+		t=$(cat "$TIMES/${kernels[i]}" 2>/dev/null) || t=0
+		if [ "${t:-0}" -gt "$bt" ]; then
+			best=$i
+			bt=${t:-0}
+		fi
+	done
+	echo "$best"
+}
+
 # Start runs, of prepared kernels, while fewer than $jobs are unfinished;
 # print finished ones in order.  A run's rc file appears when it is over.
 while [ "$shown" -lt "$n" ]; do
 	running=0
-	for ((i = shown; i < next; i++)); do
-		[ -f "$VM_OUT/${names[i]}.rc" ] || running=$((running + 1))
+	for ((i = 0; i < n; i++)); do
+		[ -n "${started[i]:-}" ] && [ ! -f "$VM_OUT/${names[i]}.rc" ] &&
+			running=$((running + 1))
 	done
-	while [ "$next" -lt "$n" ] && [ "$running" -lt "$jobs" ] &&
-	      [ -f "$marks/prepared.$next" ]; do
-		names[next]=$(cat "$marks/prepared.$next")
+	while [ "$running" -lt "$jobs" ]; do
+		i=$(next_run)
+		[ -n "$i" ] || break
+		started[i]=1
+		names[i]=$(cat "$marks/prepared.$i")
 		mkdir -p "$VM_OUT"
-		rm -f "$VM_OUT/${names[next]}.rc"
-		log "starting ${names[next]}"
-		( r=0
-		  check_kernel "${kernels[next]}" >"$VM_OUT/${names[next]}.txt" 2>&1 || r=1
-		  echo "$r" >"$VM_OUT/${names[next]}.rc" ) &
-		next=$((next + 1))
+		rm -f "$VM_OUT/${names[i]}.rc"
+		log "starting ${names[i]}"
+		( r=0 t0=$SECONDS
+		  check_kernel "${kernels[i]}" >"$VM_OUT/${names[i]}.txt" 2>&1 || r=1
+		  # Not a pkg tier's run under another name: its suite differs.
+		  if [ -z "${VPMU_RUN_NAME:-}" ]; then
+			echo "$((SECONDS - t0))" >"$TIMES/${kernels[i]}.$BASHPID"
+			mv "$TIMES/${kernels[i]}.$BASHPID" "$TIMES/${kernels[i]}"
+		  fi
+		  echo "$r" >"$VM_OUT/${names[i]}.rc" ) &
 		running=$((running + 1))
 	done
-	while [ "$shown" -lt "$next" ] && [ -f "$VM_OUT/${names[shown]}.rc" ]; do
+	while [ "$shown" -lt "$n" ] && [ -n "${started[shown]:-}" ] &&
+	      [ -f "$VM_OUT/${names[shown]}.rc" ]; do
 		cat "$VM_OUT/${names[shown]}.txt"
 		[ "$(cat "$VM_OUT/${names[shown]}.rc")" = 0 ] || rc=1
 		shown=$((shown + 1))
