@@ -36,7 +36,7 @@
 #                             with vpmu added, and its install, the same
 #   sparse/                   sparse's results by content (lint.sh)
 #   guest-slots/              the machine's guest slots (run_guest)
-#   vm-times/<flavour>        how long its last run took (vm-check.sh)
+#   vm-times/<flavour>        how long its last guest ran (vm-check.sh)
 #   tree/<id>/src/<name>/     one work tree's other copies (selftests and
 #                             tools, the lint tier's, helper modules)
 #   tree/<id>/ko/, ksft-install/   its modules and kselftest install

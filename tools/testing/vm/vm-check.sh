@@ -23,7 +23,7 @@
 # Every kernel is fetched or built and its module built, one at a time,
 # in the background; the guests boot VPMU_VM_JOBS at a time (default 2:
 # TCG runs each guest on one host thread), each as soon as its kernel is
-# ready, of those ready the one whose last run took longest first
+# ready, of those ready the one whose guest ran longest last time first
 # ($VPMU_CACHE/vm-times).  Each kernel's output is printed whole,
 # in the order above, ending with "NAME: N passed, N failed"; then one
 # "kernel NAME: VERSION" line per run.  The exit status is non-zero if any
@@ -72,10 +72,11 @@ jobs=${VPMU_VM_JOBS:-2}
 n=${#kernels[@]}
 shown=0
 started=()
-# How long each flavour's last run took (a file a flavour under
-# $CACHE/vm-times, every work tree's): of the kernels ready, the one
-# whose run took longest starts first, so that the longest runs do not
-# end the tier alone.  A flavour never run counts 0; ties go in order.
+# How long each flavour's last guest ran (run_guest's guest-seconds, not
+# its wait for a guest slot; a file a flavour under $CACHE/vm-times,
+# every work tree's): of the kernels ready, the one whose guest ran
+# longest starts first, so that the longest runs do not end the tier
+# alone.  A flavour never run counts 0; ties go in order.
 TIMES=$CACHE/vm-times
 mkdir -p "$TIMES"
 
@@ -111,11 +112,12 @@ while [ "$shown" -lt "$n" ]; do
 		mkdir -p "$VM_OUT"
 		rm -f "$VM_OUT/${names[i]}.rc"
 		log "starting ${names[i]}"
-		( r=0 t0=$SECONDS
+		( r=0 secs=$VM_OUT/${names[i]}/guest-seconds
+		  rm -f "$secs"
 		  check_kernel "${kernels[i]}" >"$VM_OUT/${names[i]}.txt" 2>&1 || r=1
 		  # Not a pkg tier's run under another name: its suite differs.
-		  if [ -z "${VPMU_RUN_NAME:-}" ]; then
-			echo "$((SECONDS - t0))" >"$TIMES/${kernels[i]}.$BASHPID"
+		  if [ -z "${VPMU_RUN_NAME:-}" ] && [ -s "$secs" ]; then
+			cp "$secs" "$TIMES/${kernels[i]}.$BASHPID"
 			mv "$TIMES/${kernels[i]}.$BASHPID" "$TIMES/${kernels[i]}"
 		  fi
 		  echo "$r" >"$VM_OUT/${names[i]}.rc" ) &

@@ -94,9 +94,9 @@
 # sees a difference but the time.
 #
 # The order is the order kernels become ready in (vm-check.sh boots a
-# kernel's guests as soon as it is; of those ready, the one whose last
-# run took longest first, $VPMU_CACHE/vm-times; in this order when none
-# has run yet): the flavours of the two stock kernels
+# kernel's guests as soon as it is; of those ready, the one whose guest
+# ran longest last time first, $VPMU_CACHE/vm-times; in this order when
+# none has run yet): the flavours of the two stock kernels
 # fetched first before those whose kernels take longer to fetch or build
 # (6.12-rt, then 7.x and its trixie build root); debug-6.1 before the
 # 6.12 runs, because build-debug-kernel.sh builds 6.1 first.  Two guests

@@ -23,11 +23,13 @@ declare -gA VM_RUN=()
 
 # run_guest MODE [CMDLINE...] - boot the run VM_RUN describes (its kernel,
 # initramfs, memory, CPUs, TCG threads, under its timeout); serial output
-# goes to $OUT/serial.log.  MODE "shell" keeps stdio interactive; other
-# modes echo the guest's part of the log.  Sets QEMU_RC.
+# goes to $OUT/serial.log, and the seconds QEMU ran (from its slot on,
+# not the wait for one) to $OUT/guest-seconds.  MODE "shell" keeps stdio
+# interactive; other modes echo the guest's part of the log.  Sets
+# QEMU_RC.
 # shellcheck disable=SC2034 # QEMU_RC: analyse_log's (logs.sh)
 run_guest() {
-	local mode=$1 name=${VM_RUN[name]} tmo=${VM_RUN[timeout]} append
+	local mode=$1 name=${VM_RUN[name]} tmo=${VM_RUN[timeout]} append t0
 	shift
 
 	append="console=ttyS0 printk.time=1 loglevel=5 softlockup_panic=1"
@@ -64,7 +66,9 @@ run_guest() {
 		set -e
 		return 0
 	fi
+	rm -f "$OUT/guest-seconds"
 	guest_slot_take "$name"
+	t0=$SECONDS
 	# A guest holding a slot runs at the default priority, whatever
 	# started it: the tiers check.sh runs beside others run at nice 19,
 	# and a guest starved by the other tier's builds would miss its
@@ -80,6 +84,7 @@ run_guest() {
 	QEMU_RC=${PIPESTATUS[0]}
 	set -e
 	exec {GUEST_SLOT}>&-
+	echo "$((SECONDS - t0))" >"$OUT/guest-seconds"
 }
 
 # guest_slot_take NAME - wait for one of the machine's guest slots and
