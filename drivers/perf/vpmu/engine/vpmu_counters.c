@@ -173,6 +173,7 @@ u32 vpmu_settle_wraps(struct vpmu_engine *e)
 		return 0;
 	wrapped = vpmu_fold(e, 0, e->ncs);
 	e->ctr.unfolded = 0;
+	e->ctr.unfolded_stall = 0;
 	e->ctr.credit_lost = false;
 	memset(e->ctr.grown, 0, sizeof(e->ctr.grown));
 	return wrapped;
@@ -192,21 +193,15 @@ void vpmu_settle(struct vpmu_engine *e)
 /* The counters some slot in use counts; *@all: those every one counts. */
 static u32 vpmu_slots_count(const struct vpmu_engine *e, u32 *all)
 {
-	u32 any = 0;
-	unsigned int s;
-
-	*all = ~0u;
-	for (s = 0; s < e->ctr.nused; s++) {
-		*all &= e->ctr.slot_mask[s];
-		any |= e->ctr.slot_mask[s];
-	}
-	return any;
+	*all = e->ctr.slots_all;
+	return e->ctr.slots_any;
 }
 
 /*
  * Of the counters @mask, those a credit makes exact: counters of CYCLES
- * that every slot in use counts, so that every cycle run since the last
- * fold (ctr.unfolded) is one of their events.
+ * or UOPS that every slot in use counts, so that every cycle run since
+ * the last fold (ctr.unfolded), or every one but the stall cycles, is one
+ * of their events.
  */
 u32 vpmu_ctr_creditable(const struct vpmu_engine *e, u32 mask)
 {
@@ -216,7 +211,15 @@ u32 vpmu_ctr_creditable(const struct vpmu_engine *e, u32 mask)
 		return 0;
 	any = vpmu_slots_count(e, &all);
 	/* (one that no slot in use counts grew by nothing) */
-	return mask & ((all & e->ctr.cyc_mask) | ~any);
+	return mask & ((all & (e->ctr.cyc_mask | e->ctr.uops_mask)) | ~any);
+}
+
+/* What creditable counter @i grew by in the slots since the last fold. */
+static u64 vpmu_ctr_unfolded(const struct vpmu_engine *e, unsigned int i)
+{
+	if (e->ctr.uops_mask >> i & 1)
+		return e->ctr.unfolded - e->ctr.unfolded_stall;
+	return e->ctr.unfolded;
 }
 
 /*
@@ -230,15 +233,16 @@ u32 vpmu_ctr_credit(struct vpmu_engine *e, u32 mask)
 {
 	u32 wrapped = 0, all, any = vpmu_slots_count(e, &all);
 	unsigned int i;
-	u64 n;
+	u64 n, t;
 
 	for (; mask; mask &= mask - 1) {
 		i = __builtin_ctz(mask);
 		e->ctr.grown[i] = 0;
-		n = e->ctr.unfolded - e->ctr.credited[i];
+		t = vpmu_ctr_unfolded(e, i);
+		n = t - e->ctr.credited[i];
 		if (!n || !(any >> i & 1))
 			continue;
-		e->ctr.credited[i] = e->ctr.unfolded;
+		e->ctr.credited[i] = t;
 		e->ctr.credited_mask |= 1u << i;
 		if (vpmu_ctr_add(e, i, n))
 			wrapped |= 1u << i;
@@ -306,19 +310,20 @@ void vpmu_insn_mark(struct vpmu_engine *e, bool leaving)
 }
 
 /*
- * A deferring chunk of @n cycles left its counts in the slots: a uop counts
- * at most one entry a cycle, so u32 holds them while fewer than
- * VPMU_CHUNK_MAX cycles are left unfolded before a chunk (of at most as
- * many) runs.  The counters of CYCLES that plan chunks (ctr.x_mask),
- * which vpmu_plan() plans to the cycle, are made exact again: by a
- * credit, or by a settle where one is counted by some slots in use and
- * not others.  Returns the counters that wrapped.
+ * A deferring chunk of @n cycles, @stall of them stall cycles, left its
+ * counts in the slots: a uop counts at most one entry a cycle, so u32
+ * holds them while fewer than VPMU_CHUNK_MAX cycles are left unfolded
+ * before a chunk (of at most as many) runs.  The counters of CYCLES and
+ * UOPS that vpmu_plan() planned to the cycle (ctr.x_now) are made exact
+ * again: by a credit, or by a settle where one is counted by some slots
+ * in use and not others.  Returns the counters that wrapped.
  */
-u32 vpmu_defer_done(struct vpmu_engine *e, u64 n)
+u32 vpmu_defer_done(struct vpmu_engine *e, u64 n, u64 stall)
 {
-	u32 x = e->ctr.x_mask, wrapped = 0;
+	u32 x = e->ctr.x_now, wrapped = 0;
 
 	e->ctr.unfolded += n;
+	e->ctr.unfolded_stall += stall;
 	if (x && vpmu_ctr_creditable(e, x) == x)
 		wrapped = vpmu_ctr_credit(e, x);
 	else if (x)
@@ -430,6 +435,8 @@ void vpmu_slot_reset(struct vpmu_engine *e)
 {
 	memset(e->ctr.key_slot, 0xff, sizeof(e->ctr.key_slot));
 	e->ctr.nused = 0;
+	e->ctr.slots_all = ~0u;
+	e->ctr.slots_any = 0;
 }
 
 /*
@@ -535,6 +542,8 @@ unsigned int vpmu_slot_get(struct vpmu_engine *e, unsigned int key)
 	}
 	s = e->ctr.nused++;
 	e->ctr.slot_mask[s] = m;
+	e->ctr.slots_all &= m;
+	e->ctr.slots_any |= m;
 found:
 	e->ctr.key_slot[key] = s;
 	if (e->trig.ntsrc)
@@ -570,6 +579,7 @@ int vpmu_engine_ctr_config(struct vpmu_engine *e, unsigned int idx,
 	e->dirty = true;
 	e->ctr.on_mask &= ~(1u << idx);
 	e->ctr.cyc_mask &= ~(1u << idx);
+	e->ctr.uops_mask &= ~(1u << idx);
 	if (!cfg) {
 		memset(&e->ctr.cfg[idx], 0, sizeof(e->ctr.cfg[idx]));
 		return 0;
@@ -580,6 +590,8 @@ int vpmu_engine_ctr_config(struct vpmu_engine *e, unsigned int idx,
 		e->ctr.on_mask |= 1u << idx;
 	if (cfg->event == VPMU_EV_CYCLES)
 		e->ctr.cyc_mask |= 1u << idx;
+	if (cfg->event == VPMU_EV_UOPS)
+		e->ctr.uops_mask |= 1u << idx;
 	if (cfg->width < 64)
 		e->ctr.val[idx] &= (1ull << cfg->width) - 1;
 	return 0;

@@ -197,6 +197,7 @@ struct vpmu_counting {
 	u8 key_slot[VPMU_NKEYS];
 	u32 slot_mask[VPMU_NSLOT];	/* active counters, VPMU_SLOT_* shut */
 	unsigned int nused, cur;	/* slots in use; the current one */
+	u32 slots_all, slots_any;	/* what all of them, any, count */
 	u16 plan_mask;			/* enabled: INT or FREEZE_ON_OVF */
 	u16 int_mask, fovf_mask;	/* enabled: INT; FREEZE_ON_OVF */
 	/*
@@ -205,25 +206,37 @@ struct vpmu_counting {
 	 */
 	u64 unfolded;
 	/*
+	 * Stall cycles run, in all (vpmu_stalled()); of unfolded, those
+	 * stalled: a microword is a cycle, so the rest are UOPS.
+	 */
+	u64 stalled, unfolded_stall;
+	/*
 	 * Of each counter in plan_mask, the most its event can have grown
 	 * in the slots since (vpmu_plan()); 0 when nothing is left in them.
 	 */
 	u64 grown[VPMU_NR_COUNTERS_MAX];
 	/*
 	 * Counters of CYCLES that every slot in use counts grew by unfolded
-	 * exactly: vpmu_ctr_credit() adds that to their values without a
-	 * fold, noting in credited[i] how much of unfolded it added, which
-	 * the next fold takes off (credited_mask: those with some).  A fold
-	 * with unfolded left (a new slot's, inside a run) makes unfolded
-	 * unknown to credits until the next settle: credit_lost.  x_mask:
-	 * those of plan_mask, exact after every chunk (vpmu_defer_done()),
-	 * which vpmu_plan() plans to the cycle.
+	 * exactly, counters of UOPS by unfolded - unfolded_stall
+	 * (vpmu_ctr_unfolded()): vpmu_ctr_credit() adds that to their
+	 * values without a fold, noting in credited[i] how much it added,
+	 * which the next fold takes off (credited_mask: those with some).
+	 * A fold with unfolded left (a new slot's, inside a run) makes
+	 * unfolded unknown to credits until the next settle: credit_lost.
+	 * x_mask: those of CYCLES in plan_mask, exact after every chunk
+	 * (vpmu_defer_done()), which vpmu_plan() plans to the cycle;
+	 * xu_mask: those of UOPS in plan_mask, planned so where a credit
+	 * can make them exact; x_now: the chunk's, x_mask and those of
+	 * xu_mask a credit could make exact when it was planned.
 	 */
 	u64 credited[VPMU_NR_COUNTERS_MAX];
-	u16 credited_mask, x_mask;
+	u16 credited_mask, x_mask, xu_mask, x_now;
 	bool credit_lost;
-	/* counters enabled; counters of CYCLES (vpmu_engine_ctr_config()) */
-	u16 on_mask, cyc_mask;
+	/*
+	 * counters enabled; counters of CYCLES, of UOPS
+	 * (vpmu_engine_ctr_config())
+	 */
+	u16 on_mask, cyc_mask, uops_mask;
 	/*
 	 * The counters in plan_mask whose events occur on few microwords
 	 * (mem.sparse_uw lists them, counter i's from sparse_at[i], each
@@ -401,6 +414,19 @@ struct vpmu_engine {
 	struct vpmu_tc tc;
 };
 
+/*
+ * Microword @upc stalled @stall cycles (a miss, a full write queue): the
+ * last that did, for the chunk's end, and the stall cycles run, which
+ * tell a credit to a counter of UOPS what of the cycles run are not
+ * microwords (vpmu_ctr_unfolded()).
+ */
+static __always_inline void vpmu_stalled(struct vpmu_engine *e, u32 upc,
+					 u32 stall)
+{
+	e->ctr.last_stall_upc = upc;
+	e->ctr.stalled += stall;
+}
+
 static inline u64 vpmu_stall_of(const struct vpmu_engine *e,
 				const struct vpmu_dec *d, u64 dyn)
 {
@@ -551,7 +577,7 @@ u32 vpmu_ctr_creditable(const struct vpmu_engine *e, u32 mask);
 u32 vpmu_ctr_credit(struct vpmu_engine *e, u32 mask);
 void vpmu_slot_reset(struct vpmu_engine *e);
 unsigned int vpmu_slot_get(struct vpmu_engine *e, unsigned int key);
-u32 vpmu_defer_done(struct vpmu_engine *e, u64 n);
+u32 vpmu_defer_done(struct vpmu_engine *e, u64 n, u64 stall);
 void vpmu_sparse_build(struct vpmu_engine *e);
 void vpmu_sparse_exact(struct vpmu_engine *e, u16 mask);
 void vpmu_settle(struct vpmu_engine *e);

@@ -53,7 +53,7 @@ static u32 vpmu_commit_slow(struct vpmu_engine *e, struct vpmu_uop *u,
 	if (pend & VPMU_COMMIT_FLAGS)
 		e->mem.R[VPMU_RF_FLAGS] = nfl;
 	if (stall)
-		e->ctr.last_stall_upc = u->upc;
+		vpmu_stalled(e, u->upc, stall);
 	return stall;
 }
 
@@ -329,7 +329,7 @@ static __always_inline u32 vpmu_dc_load(struct vpmu_engine *e,
 	x->dyn++;
 	if (!e->dp.penalty)
 		return 0;
-	e->ctr.last_stall_upc = upc;
+	vpmu_stalled(e, upc, e->dp.penalty);
 	return e->dp.penalty;
 }
 
@@ -350,7 +350,7 @@ static __always_inline u32 vpmu_store_now(struct vpmu_engine *e,
 	stall = vpmu_wq_store(e, now);
 	if (unlikely(stall)) {
 		x->dyn += stall;
-		e->ctr.last_stall_upc = upc;
+		vpmu_stalled(e, upc, stall);
 	}
 	return stall;
 }

@@ -158,15 +158,18 @@ static inline bool vpmu_plan(struct vpmu_engine *e, u64 *L, u64 *defer_len,
 
 		i = __builtin_ctz(m);
 		c = &e->ctr.cfg[i];
-		if ((e->trig.frozen >> c->fgroup & 1) &&
-		    e->trig.toggle[c->fgroup] == VPMU_TRIG_NONE &&
-		    e->trig.start[c->fgroup] == VPMU_TRIG_NONE)
-			continue;
 		if (c->width >= 64)
 			r = e->ctr.val[i] ? -e->ctr.val[i] : ~0ull;
 		else
 			r = (1ull << c->width) - e->ctr.val[i];
-		if (e->ctr.x_mask >> i & 1) {
+		/* (most are: none of the bounds below is shorter than L) */
+		if (r > e->ctr.grown[i] + *L + e->dp.stall_max)
+			continue;
+		if ((e->trig.frozen >> c->fgroup & 1) &&
+		    e->trig.toggle[c->fgroup] == VPMU_TRIG_NONE &&
+		    e->trig.start[c->fgroup] == VPMU_TRIG_NONE)
+			continue;
+		if (e->ctr.x_now >> i & 1) {
 			if (r - 1 >= *L)
 				continue;
 			*cut |= 1u << i;
@@ -221,7 +224,7 @@ static void vpmu_plan_grow(struct vpmu_engine *e, u64 n)
 	unsigned int i, m;
 	u64 g;
 
-	for (m = e->ctr.plan_mask & ~e->ctr.x_mask; m; m &= m - 1) {
+	for (m = e->ctr.plan_mask & ~e->ctr.x_now; m; m &= m - 1) {
 		i = __builtin_ctz(m);
 		g = e->ctr.plan_gap[i];
 		e->ctr.grown[i] += g == 1 ? n : (n + g - 1) / g;
@@ -239,6 +242,7 @@ static void vpmu_plan_setup(struct vpmu_engine *e)
 
 	e->ctr.stall_mask = 0;
 	e->ctr.x_mask = 0;
+	e->ctr.xu_mask = 0;
 	for (m = e->ctr.plan_mask; m; m &= m - 1) {
 		i = __builtin_ctz(m);
 		e->ctr.plan_gap[i] = vpmu_ev_gap(e, e->ctr.cfg[i].event);
@@ -246,6 +250,8 @@ static void vpmu_plan_setup(struct vpmu_engine *e)
 			e->ctr.stall_mask |= 1u << i;
 		if (e->ctr.cfg[i].event == VPMU_EV_CYCLES)
 			e->ctr.x_mask |= 1u << i;
+		if (e->ctr.cfg[i].event == VPMU_EV_UOPS)
+			e->ctr.xu_mask |= 1u << i;
 	}
 	vpmu_sparse_build(e);
 }
@@ -266,9 +272,19 @@ static void vpmu_plan_setup(struct vpmu_engine *e)
 static bool vpmu_plan_chunk(struct vpmu_engine *e, u64 *L, bool *defer)
 {
 	u64 want = *L < VPMU_CHUNK_MAX ? *L : VPMU_CHUNK_MAX, defer_len;
-	bool must, xstep;
 	u16 cut, bind, exact = 0;
+	bool must, xstep;
 
+	/*
+	 * Counters of UOPS are planned to the cycle, as those of CYCLES,
+	 * where a credit can make them exact after the chunk.  Those that
+	 * can be credited only shrink from one settle to the next (slots
+	 * are added, credits lost), so each is exact here: a credit made it
+	 * so after the chunk before, or a settle did.
+	 */
+	e->ctr.x_now = e->ctr.x_mask;
+	if (e->ctr.xu_mask)
+		e->ctr.x_now |= vpmu_ctr_creditable(e, e->ctr.xu_mask);
 	for (;;) {
 		*L = want;
 		cut = 0;
@@ -280,10 +296,10 @@ static bool vpmu_plan_chunk(struct vpmu_engine *e, u64 *L, bool *defer)
 			       (must || xstep || *L < VPMU_STEP_BELOW);
 		/*
 		 * Not up to where a counter that cannot be made exact
-		 * cheaply (UOPS, WQ_STALL) bounds it: the next chunk would
-		 * settle anyway, and this one would only add a chunk before
-		 * its wrap.  (Counters of CYCLES bind nothing: they are
-		 * planned to the cycle, vpmu_plan().)
+		 * cheaply (WQ_STALL, UOPS where no credit can) bounds it:
+		 * the next chunk would settle anyway, and this one would
+		 * only add a chunk before its wrap.  (Counters of x_now bind
+		 * nothing: they are planned to the cycle, vpmu_plan().)
 		 */
 		if (!must && defer_len >= VPMU_DEFER_MIN &&
 		    !(bind & ~e->ctr.sparse_mask)) {
@@ -422,7 +438,7 @@ static bool vpmu_overflow(struct vpmu_engine *e, u32 wr, int x,
 static int vpmu_chunk(struct vpmu_engine *e, u64 c0, u64 L, bool *defer,
 		      u32 *wr, u32 *upc, u32 *ipc)
 {
-	u64 c1 = e->st.cyc, want = L;
+	u64 c1 = e->st.cyc, s1 = e->ctr.stalled, want = L;
 	bool step = vpmu_plan_chunk(e, &L, defer);
 	int x;
 
@@ -449,7 +465,8 @@ static int vpmu_chunk(struct vpmu_engine *e, u64 c0, u64 L, bool *defer,
 	}
 	if (*defer) {
 		vpmu_plan_grow(e, e->st.cyc - c1);
-		*wr = vpmu_defer_done(e, e->st.cyc - c1);
+		*wr = vpmu_defer_done(e, e->st.cyc - c1,
+				      e->ctr.stalled - s1);
 	}
 	if (!step && (*wr || e->st.cyc - c1 > e->uh.left)) {
 		/* only a last, stalling microword can */

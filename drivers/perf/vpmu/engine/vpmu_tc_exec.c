@@ -34,7 +34,7 @@ static __always_inline u32 vpmu_tc_stall(struct vpmu_engine *e,
 
 	tc_slot_uops(e, tpool, tcnt)[upc].dyn += dyn;
 	if (stall)
-		e->ctr.last_stall_upc = upc;
+		vpmu_stalled(e, upc, stall);
 	return stall;
 }
 
