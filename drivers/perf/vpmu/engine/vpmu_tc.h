@@ -155,14 +155,20 @@ struct vpmu_tc_exit {
 
 /*
  * A block's record: its counters (the pool offset of the first, a u32
- * per slot) and the microwords it stands for.
+ * per slot); the microwords it stands for, ent[0, n), in the order they
+ * run (an exit inside it counts the first few); after them, ent[n, n +
+ * nd), the same counts netted for a drain (vpmu_tc_drain()): a run of
+ * microwords inside one segment is its head's count up and the count of
+ * the microword after it down (vpmu_fold()'s running sums), not two
+ * counts a microword.  nd is 0 where the record had no room for them.
  */
 #define VPMU_TC_BLOCK_TAKEN	0x8000	/* entry: a branch it took */
+#define VPMU_TC_BLOCK_DOWN	0x4000	/* netted: a count down */
 struct vpmu_tc_block {
 	u16 n;
-	u16 pad;
+	u16 nd;
 	u32 ctr;
-	u16 ent[];	/* upc, or upc | VPMU_TC_BLOCK_TAKEN */
+	u16 ent[];	/* upc, or upc | VPMU_TC_BLOCK_TAKEN or _DOWN */
 };
 
 /*
@@ -192,6 +198,12 @@ static inline const struct vpmu_tc_block *vpmu_tc_block_at(const u32 *w,
 static inline u32 vpmu_tc_block_words(u32 n)
 {
 	return 2 + (n + 1) / 2;
+}
+
+/* The words block record @b takes. */
+static inline u32 vpmu_tc_block_size(const struct vpmu_tc_block *b)
+{
+	return vpmu_tc_block_words(b->n + b->nd);
 }
 
 /* The words a struct vpmu_tc_pairs of @n pairs takes. */

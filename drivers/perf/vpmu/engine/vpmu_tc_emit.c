@@ -116,6 +116,7 @@ void vpmu_tc_emit_block(struct vpmu_tc_builder *tr, struct vpmu_tc_state *st,
 	/* a record of blk_room entries ends at blkw's end */
 	tr->blk_room = 2 * (VPMU_TC_BLKW - tr->blk_rec - vpmu_tc_block_words(0));
 	vpmu_tc_block_w(tr->blkw, tr->blk_rec)->n = 0;
+	vpmu_tc_block_w(tr->blkw, tr->blk_rec)->nd = 0;
 	vpmu_tc_block_w(tr->blkw, tr->blk_rec)->ctr = tr->nblk;
 	tr->nblkw += vpmu_tc_block_words(0);
 	t->y = tr->nblk++;
@@ -133,9 +134,45 @@ void vpmu_tc_emit_block(struct vpmu_tc_builder *tr, struct vpmu_tc_state *st,
 	}
 }
 
-/* The current block is complete: its exits' refunds. */
+/*
+ * The counts of block @b netted for a drain, after its entries (struct
+ * vpmu_tc_block): an entry's execution counts its microword up and,
+ * inside a segment, the next one down, which the next entry of the same
+ * segment counts up again.  Left out where the record has no room.
+ */
+static void tc_block_net(struct vpmu_tc_builder *tr, struct vpmu_tc_block *b)
+{
+	const struct vpmu_uop *U = tr->e->mem.slot[0];
+	u16 *d = b->ent + b->n;
+	u32 i, nd = 0, room = tr->blk_room - b->n;
+
+	for (i = 0; i < b->n; i++) {
+		u32 ent = b->ent[i];
+
+		if (nd + 2 > room) {
+			nd = 0;
+			break;
+		}
+		if (ent & VPMU_TC_BLOCK_TAKEN) {
+			d[nd++] = ent;
+			continue;
+		}
+		if (nd && d[nd - 1] == (ent | VPMU_TC_BLOCK_DOWN))
+			nd--;
+		else
+			d[nd++] = ent;
+		if (U[ent].seg > 1)
+			d[nd++] = (ent + 1) | VPMU_TC_BLOCK_DOWN;
+	}
+	b->nd = nd;
+}
+
+/*
+ * The current block is complete: its exits' refunds, its counts netted.
+ */
 void vpmu_tc_close_block(struct vpmu_tc_builder *tr)
 {
+	struct vpmu_tc_block *b = vpmu_tc_cur_block(tr);
 	u32 ncyc = tr->ops[tr->blk_op].imm, i;
 
 	for (i = 0; i < tr->ncuts; i++)
@@ -146,7 +183,8 @@ void vpmu_tc_close_block(struct vpmu_tc_builder *tr)
 		tr->ops[tr->st_ops[i]].d = ncyc - tr->st_execs[i];
 	tr->ncuts = 0;
 	tr->nst = 0;
-	tr->nblkw = tr->blk_rec + vpmu_tc_block_words(vpmu_tc_cur_block(tr)->n);
+	tc_block_net(tr, b);
+	tr->nblkw = tr->blk_rec + vpmu_tc_block_size(b);
 }
 
 /*
@@ -216,7 +254,7 @@ u32 vpmu_tc_layout(struct vpmu_tc_builder *tr)
 	memcpy(e->mem.tc_pool + rec, tr->recw, 4 * tr->nrecw);
 	/* block counters (a u32 per slot) and the offsets held, absolute */
 	for (i = blk; i < blk + tr->nblkw;
-	     i += vpmu_tc_block_words(vpmu_tc_block_at(e->mem.tc_pool, i)->n))
+	     i += vpmu_tc_block_size(vpmu_tc_block_at(e->mem.tc_pool, i)))
 		vpmu_tc_block_w(e->mem.tc_pool, i)->ctr =
 			ctr + vpmu_tc_block_at(e->mem.tc_pool, i)->ctr *
 			VPMU_NSLOT;

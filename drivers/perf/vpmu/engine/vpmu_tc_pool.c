@@ -50,29 +50,57 @@ void vpmu_tc_touch(struct vpmu_engine *e, const struct vpmu_tc_trans *tb)
  * Move the block counts of every translation entered since the last drain
  * into the slots' uops, where vpmu_fold() finds them.
  */
+/*
+ * @n executions of block record @b into the uops @U of one slot, by its
+ * netted counts (or its entries, where it has none).
+ */
+static void vpmu_tc_apply_net(struct vpmu_uop *U,
+			      const struct vpmu_tc_block *b, u32 n)
+{
+	const u16 *d = b->ent + b->n;
+	u32 i;
+
+	if (!b->nd) {
+		vpmu_tc_apply(U, b, b->n, n);
+		return;
+	}
+	for (i = 0; i < b->nd; i++) {
+		u32 upc = d[i] & ~(VPMU_TC_BLOCK_TAKEN | VPMU_TC_BLOCK_DOWN);
+
+		if (d[i] & VPMU_TC_BLOCK_TAKEN)
+			U[upc].tkn += n;
+		else if (d[i] & VPMU_TC_BLOCK_DOWN)
+			U[upc].cnt -= n;
+		else
+			U[upc].cnt += n;
+	}
+}
+
 void vpmu_tc_drain(struct vpmu_engine *e)
 {
-	u32 i, b, s;
+	/* (slots not in use have counted nothing since) */
+	u32 i, b, s, nused = e->ctr.nused, ntouch = e->tc.ntouch;
+	u32 *pool = e->mem.tc_pool;
 
-	for (i = 0; i < e->tc.ntouch; i++) {
-		const struct vpmu_tc_trans *tb = (const void *)(e->mem.tc_pool +
+	for (i = 0; i < ntouch; i++) {
+		const struct vpmu_tc_trans *tb = (const void *)(pool +
 							  e->mem.tc_touch[i]);
 		u32 off = tb->blk;
 
 		for (b = 0; b < tb->nblk; b++) {
 			const struct vpmu_tc_block *r =
-				vpmu_tc_block_at(e->mem.tc_pool, off);
+				vpmu_tc_block_at(pool, off);
 
-			/* (slots not in use have counted nothing since) */
-			for (s = 0; s < e->ctr.nused; s++) {
-				u32 *c = &e->mem.tc_pool[r->ctr + s];
+			for (s = 0; s < nused; s++) {
+				u32 *c = &pool[r->ctr + s];
 
 				if (*c) {
-					vpmu_tc_apply(e->mem.slot[s], r, r->n, *c);
+					vpmu_tc_apply_net(e->mem.slot[s], r,
+							  *c);
 					*c = 0;
 				}
 			}
-			off += vpmu_tc_block_words(r->n);
+			off += vpmu_tc_block_size(r);
 		}
 	}
 	e->tc.ntouch = 0;
