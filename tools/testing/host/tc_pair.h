@@ -129,6 +129,28 @@ static void s_triggers(struct vpmu_engine *e, u32 seed)
 	cfg(e, 0, VPMU_EV_CYCLES, 64, UK, 0);
 }
 
+/*
+ * Toggles on every execution of a mark and of a static event, with wide
+ * counters only: runs long enough for the translations to toggle as the
+ * interpreter does (BLOCK_TGL), in and out of slots in use.
+ */
+static void s_toggles(struct vpmu_engine *e, u32 seed)
+{
+	static const u16 ev[] = {
+		VPMU_EV_TAG(1), VPMU_EV_TAG(2), VPMU_EV_DISPATCH,
+		VPMU_EV_STORES,
+	};
+
+	vpmu_engine_fgroup_trigger(e, 1, VPMU_TRIG_MARK);
+	vpmu_engine_fgroup_trigger(e, 2, ev[seed % 4]);
+	vpmu_engine_freeze(e, 1, seed & 1);
+	vpmu_engine_freeze(e, 2, seed & 2);
+	cfg(e, 0, VPMU_EV_UOPS, 64, UK, 1);
+	cfg(e, 1, VPMU_EV_CYCLES, 64, UK, 2);
+	cfg(e, 2, VPMU_EV_INSNS, 64, UK, 1);
+	cfg(e, 3, VPMU_EV_TRIGGER, 64, UK, 0);
+}
+
 static void s_startstop(struct vpmu_engine *e, u32 seed)
 {
 	cfg(e, 0, VPMU_EV_UOPS, 4, UK | VPMU_CTR_INT, 0);
@@ -200,6 +222,7 @@ static const struct setup setups[] = {
 	{ "sampling at small periods", s_sample },
 	{ "freeze on overflow", s_freeze_ovf },
 	{ "trigger toggles", s_triggers },
+	{ "trigger toggles, wide counters", s_toggles },
 	{ "start and stop triggers", s_startstop },
 	{ "micro-PC histogram", s_uhist },
 	{ "histogram unit", s_hu },

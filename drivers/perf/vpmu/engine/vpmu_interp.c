@@ -383,6 +383,7 @@ static __always_inline void vpmu_fault_note(struct vpmu_engine *e,
  * the run yields before it (vpmu_engine_tc_yield()).
  */
 struct vpmu_loop_next {
+	struct vpmu_uop *base;	/* the slot: translations may toggle */
 	struct vpmu_uop *u;
 	s32 left;
 	bool yield;
@@ -429,11 +430,13 @@ vpmu_eoi(struct vpmu_engine *e, struct vpmu_uop *base, u8 *mem, u32 *R,
 			e->tc.head_next = true;
 		} else if (tb) {
 			r = vpmu_tc_exec(e, base, tb, 0, left, cend);
-			return (struct vpmu_loop_next){ base + r.upc, r.left,
-							r.yield };
+			base = e->mem.slot[r.slot];
+			return (struct vpmu_loop_next){ base, base + r.upc,
+							r.left, r.yield };
 		}
 	}
 	return (struct vpmu_loop_next){
+		.base = base,
 		.u = vpmu_uop_at(base, vpmu_idt(base, (ir >> shift) & mask)),
 		.left = left };
 }
@@ -555,6 +558,7 @@ VPMU_HANDLER_##op##_EOI: {						\
 		*zp = 0;						\
 		nx = vpmu_eoi(e, base, mem, R, npc, op_shift, op_mask,	\
 			      tc && !hook, left, cend);			\
+		base = nx.base;						\
 		u = nx.u;						\
 		left = nx.left;						\
 		if (unlikely(nx.yield))					\
@@ -571,6 +575,7 @@ VPMU_HANDLER_##op##_PCEOI: {						\
 		R[VPMU_RF_PC] = npc;					\
 		nx = vpmu_eoi(e, base, mem, R, npc, op_shift, op_mask,	\
 			      tc && !hook, left, cend);			\
+		base = nx.base;						\
 		u = nx.u;						\
 		left = nx.left;						\
 		if (unlikely(nx.yield))					\
@@ -672,6 +677,7 @@ VPMU_HANDLER_##name : {							\
 		R[VPMU_RF_PC] = npc;					\
 		nx = vpmu_eoi(e, base, mem, R, npc, shift, mask,	\
 			      tc && !hook, left, cend);			\
+		base = nx.base;						\
 		u = nx.u;						\
 		left = nx.left;						\
 		if (unlikely(nx.yield))					\
@@ -693,6 +699,7 @@ VPMU_HANDLER_##name : {							\
 		R[VPMU_RF_PC] = npc;					\
 		nx = vpmu_eoi(e, base, mem, R, npc, 0, 0xff, tc && !hook, \
 			      left, cend);				\
+		base = nx.base;						\
 		u = nx.u;						\
 		left = nx.left;						\
 		if (unlikely(nx.yield))					\
@@ -779,6 +786,7 @@ int vpmu_interp(struct vpmu_engine *e, s64 cycles)
 		e->tc.resume.tb = 0;
 		if (tb) {
 			r = vpmu_tc_exec(e, base, tb, at, left, cend);
+			base = e->mem.slot[r.slot];
 			u = base + r.upc;
 			left = r.left;
 			if (r.yield)
@@ -955,6 +963,7 @@ VPMU_SEQ_HANDLER_EOI: {
 		COMMIT();
 		nx = vpmu_eoi(e, base, mem, R, npc, op_shift, op_mask,
 			      tc && !hook, left, cend);
+		base = nx.base;
 		u = nx.u;
 		left = nx.left;
 		if (unlikely(nx.yield))

@@ -62,7 +62,8 @@ struct vpmu_tc_op {
 #endif
 	u8 h;		/* enum vpmu_th */
 	u8 d, a, b;	/* register-file indices; BRF/BRX: b = condition; */
-			/* BLOCK: a | b << 8, its index among the ops */
+			/* BLOCK: a | b << 8, its index among the ops; */
+			/* BLOCK_TGL: the same, d the fgroups it toggles */
 	u32 imm;	/* immediate operand; EXT: mask; BLK: cycles */
 	u32 x;		/* an exit record; a branch: ops to its taken side */
 	/* BLOCK: counter; loads, stores: the microword; DISP_ADD*: mask */
@@ -138,9 +139,11 @@ static inline void vpmu_tc_write(u32 *R, const struct vpmu_tc_pairs *p)
 /*
  * An exit: the registers the translation knows and R[] lacks there
  * (pairs) and those it wrote (wrote); the microword where the
- * interpreter goes on; and, for an exit inside a block, what of the
- * block's count stands (its first kpos entries) and the cycles charged
- * for the rest (refund).
+ * interpreter goes on; for an exit inside a block, what of the block's
+ * count stands (its first kpos entries) and the cycles charged for the
+ * rest (refund); and, for one before the first microword of a block that
+ * toggled as it began (BLOCK_TGL), the freeze groups to toggle back, so
+ * that the interpreter toggles them again as it runs that microword.
  */
 struct vpmu_tc_exit {
 	u64 wrote;
@@ -148,7 +151,7 @@ struct vpmu_tc_exit {
 	u16 refund;
 	u16 kpos;
 	u8 counted;	/* the block's count was taken: undo it */
-	u8 pad;
+	u8 untoggle;
 	u32 blk;	/* the block's record, or 0 */
 	u32 pairs;	/* a struct vpmu_tc_pairs, or 0 */
 };
@@ -251,7 +254,7 @@ static inline u32 vpmu_tc_pairs_words(u32 n)
 	X(CMP_NC) X(CMP_V) X(CMP_NV) X(CMP_LT) X(CMP_GE)		\
 	X(CMPI_AL) X(CMPI_Z) X(CMPI_NZ) X(CMPI_N) X(CMPI_NN) X(CMPI_C)	\
 	X(CMPI_NC) X(CMPI_V) X(CMPI_NV) X(CMPI_LT) X(CMPI_GE)		\
-	X(BLOCK) X(BR_FLAGS) X(BR_EXT) X(EOI) X(EOI_KNOWN)		\
+	X(BLOCK) X(BLOCK_TGL) X(BR_FLAGS) X(BR_EXT) X(EOI) X(EOI_KNOWN)	\
 	X(DISP_ADD) X(DISP_ADDI) X(EXIT)				\
 	X(GUARD_LB) X(GUARD_LBU) X(GUARD_LH) X(GUARD_LHU) X(GUARD_LW)	\
 	X(GUARD_SB) X(GUARD_SH) X(GUARD_SW)
@@ -263,10 +266,14 @@ enum vpmu_tc_handler {
 	VPMU_TC_OP_NR
 };
 
-/* Where a run of translations leaves the interpreter to go on. */
+/*
+ * Where a run of translations leaves the interpreter to go on, and in
+ * which slot (the freeze groups its trigger sources toggled).
+ */
 struct vpmu_tc_ret {
 	u32 upc;
 	s32 left;
+	u8 slot;
 	bool yield;	/* the run ends here (vpmu_engine_tc_yield()) */
 };
 

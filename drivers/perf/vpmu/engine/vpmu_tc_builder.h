@@ -62,6 +62,11 @@ struct vpmu_tc_builder {
 	u32 blk_op;		/* the current block's BLK op... */
 	u32 blk_rec;		/* ...and its record (in blkw) */
 	u32 blk_room;		/* the entries its record has room for */
+	/*
+	 * The freeze groups its BLOCK_TGL toggles as its first microword,
+	 * blk_tgl_upc, begins (0: a BLOCK)
+	 */
+	u32 blk_tgl, blk_tgl_upc;
 	u32 ncuts;		/* exits in it: refunds set when it closes */
 	u32 nst;		/* stores in it: their cycles too */
 	u32 nforks;
@@ -141,6 +146,8 @@ void vpmu_tc_emit_exit(struct vpmu_tc_builder *tr, struct vpmu_tc_state *st,
 		       u32 *slot, u32 upc, bool cut, u32 kpos, u32 execs);
 void vpmu_tc_emit_block(struct vpmu_tc_builder *tr, struct vpmu_tc_state *st,
 			u32 upc, int tkn);
+void vpmu_tc_emit_toggle(struct vpmu_tc_builder *tr, struct vpmu_tc_state *st,
+			 u32 upc, u32 fgroups);
 void vpmu_tc_close_block(struct vpmu_tc_builder *tr);
 u32 vpmu_tc_layout(struct vpmu_tc_builder *tr);
 u32 vpmu_tc_emit_none(struct vpmu_engine *e, u32 key, u32 ir);

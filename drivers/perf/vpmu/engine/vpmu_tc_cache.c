@@ -103,9 +103,10 @@ void vpmu_engine_mem_written(struct vpmu_engine *e)
  * Leave a translation at exit @x, in the slot whose uops start at @base
  * and block counters at @cnt; @pend are the pairs the previous
  * translation left to be written.  Undoes the count of a block cut short
- * but for the microwords that ran, writes what is known, and returns the
- * microword where the interpreter goes on; the caller gives back
- * x->refund cycles.
+ * but for the microwords that ran, and the toggle of one left before its
+ * first (x->untoggle), writes what is known, and returns the microword
+ * where the interpreter goes on; the caller gives back x->refund cycles
+ * and goes back to the slot of the freeze state before the toggle.
  */
 u32 vpmu_tc_leave(struct vpmu_engine *e, struct vpmu_uop *base, u32 *cnt,
 		  const struct vpmu_tc_exit *x,
@@ -121,6 +122,8 @@ u32 vpmu_tc_leave(struct vpmu_engine *e, struct vpmu_uop *base, u32 *cnt,
 			cnt[b->ctr]--;
 		vpmu_tc_apply(base, b, x->kpos, 1);
 	}
+	/* (the caller goes back to the slot of the freeze state before) */
+	e->trig.frozen ^= x->untoggle;
 	for (i = 0; pend && i < pend->n; i++)
 		if (!(x->wrote & VPMU_TC_REG(pend->p[i].idx)))
 			e->mem.R[pend->p[i].idx] = pend->p[i].val;

@@ -74,6 +74,9 @@ void vpmu_tc_emit_exit(struct vpmu_tc_builder *tr, struct vpmu_tc_state *st,
 	x = (struct vpmu_tc_exit *)&tr->recw[off];
 	memset(x, 0, sizeof(*x));
 	x->upc = upc;
+	/* before a toggling block's first microword: undo its toggle */
+	if (tr->blk_tgl && !(cut ? kpos : vpmu_tc_cur_block(tr)->n))
+		x->untoggle = tr->blk_tgl;
 	x->wrote = st->wrote;
 	x->pairs = pairs;
 	if (pairs)
@@ -109,6 +112,7 @@ void vpmu_tc_emit_block(struct vpmu_tc_builder *tr, struct vpmu_tc_state *st,
 		return;
 	}
 	tr->blk_op = (u32)(t - tr->ops);
+	tr->blk_tgl = 0;
 	/* its index, where a run yields (vpmu_tc_exec()) */
 	t->a = (u8)tr->blk_op;
 	t->b = (u8)(tr->blk_op >> 8);
@@ -132,6 +136,24 @@ void vpmu_tc_emit_block(struct vpmu_tc_builder *tr, struct vpmu_tc_state *st,
 			    (t->x - 1 + offsetof(struct vpmu_tc_exit, blk) / 4));
 		x->kpos = 1;
 	}
+}
+
+/*
+ * A new block at microword @upc, a trigger source that toggles the freeze
+ * groups @fgroups as it begins (vpmu_interp()'s TRIG handler): its
+ * BLOCK_TGL toggles them, into the slot of the new state if it is in use,
+ * and counts the block there (vpmu_tc_exec()).
+ */
+void vpmu_tc_emit_toggle(struct vpmu_tc_builder *tr, struct vpmu_tc_state *st,
+			 u32 upc, u32 fgroups)
+{
+	vpmu_tc_emit_block(tr, st, upc, -1);
+	if (tr->fail)
+		return;
+	tr->ops[tr->blk_op].h = VPMU_TC_OP_BLOCK_TGL;
+	tr->ops[tr->blk_op].d = (u8)fgroups;
+	tr->blk_tgl = fgroups;
+	tr->blk_tgl_upc = upc;
 }
 
 /*
@@ -262,7 +284,8 @@ u32 vpmu_tc_layout(struct vpmu_tc_builder *tr)
 #ifndef __KERNEL__
 		ops[i].hl = e->tlab[ops[i].h];
 #endif
-		if (ops[i].h == VPMU_TC_OP_BLOCK)
+		if (ops[i].h == VPMU_TC_OP_BLOCK ||
+		    ops[i].h == VPMU_TC_OP_BLOCK_TGL)
 			ops[i].y = ctr + ops[i].y * VPMU_NSLOT;
 		/* not chained (vpmu_tc_exec()): a generation not now's */
 		if (ops[i].h == VPMU_TC_OP_EOI_KNOWN)

@@ -358,6 +358,23 @@ VPMU_TC_OP_BLOCK:
 	}
 	tcnt[t->y]++;
 	GOTO_NEXT_OP();
+VPMU_TC_OP_BLOCK_TGL: {
+		/*
+		 * A block whose first microword is a trigger source that
+		 * toggles as it begins (vpmu_interp()'s TRIG): it toggles
+		 * into the slot of the new freeze state, counted there, if
+		 * that slot is in use; else the interpreter does (a hook
+		 * takes the slot), from the exit before it.
+		 */
+		u8 s = e->ctr.key_slot[vpmu_key(e->st.mode,
+						e->trig.frozen ^ t->d)];
+
+		if (unlikely(left < (s32)t->imm || s == 0xff))
+			goto tc_exit;
+		e->trig.frozen ^= t->d;
+		tcnt = e->mem.tc_pool + s;
+		goto VPMU_TC_OP_BLOCK;
+	}
 VPMU_TC_OP_BR_FLAGS:
 	GOTO_TAKE((condtab[t->b] >> vpmu_flags_read(e, R)) & 1);
 VPMU_TC_OP_BR_EXT:
@@ -379,12 +396,18 @@ tc_leave:
 	e->st.wq_last = wq_last;
 	upc = vpmu_tc_leave(e, tc_slot_uops(e, tpool, tcnt), tcnt, x,
 			    tpend);
+	if (unlikely(x->untoggle))	/* back in the slot it came from */
+		tcnt = e->mem.tc_pool +
+		       e->ctr.key_slot[vpmu_key(e->st.mode, e->trig.frozen)];
 	left += x->refund;
-	if (unlikely(t->h == VPMU_TC_OP_BLOCK))	/* before block t */
-		return (struct vpmu_tc_ret){ upc, left,
+	/* before block t, for want of cycles (or a word changed) */
+	if (unlikely(t->h == VPMU_TC_OP_BLOCK ||
+		     (t->h == VPMU_TC_OP_BLOCK_TGL && left < (s32)t->imm)))
+		return (struct vpmu_tc_ret){ upc, left, tcnt - tpool,
 			vpmu_tc_yield(e, t, x, upc, cend + 1 - left) };
+	return (struct vpmu_tc_ret){ upc, left, tcnt - tpool, false };
 out:
-	return (struct vpmu_tc_ret){ .upc = upc, .left = left };
+	return (struct vpmu_tc_ret){ upc, left, tcnt - tpool, false };
 tc_enter:
 	/* t: a translation's first op, a block's, which every one begins with */
 	if (likely(tc_of_first(t)->stamp == e->tc.stamp) ||

@@ -29,8 +29,36 @@
  * translation covers were in memory when it was made; a run on less
  * memory flushes the cache (tc.msz), so a translation never checks a
  * fetch it knew to be good.
+ *
+ * A trigger source is the interpreter's (it is routed), but for one that
+ * toggles freeze groups as it begins, on its fast path: its microword
+ * begins a block whose BLOCK_TGL toggles into the slot of the new freeze
+ * state, or leaves for the interpreter if that slot is not in use, so
+ * that a region between marks runs translated.
  */
 #include "vpmu_tc_builder.h"
+
+/* ---- trigger sources ------------------------------------------------------ */
+
+/*
+ * The freeze groups microword @upc toggles as it begins, on its fast path
+ * (vpmu_interp()'s TRIG handler): a static trigger source's, else 0.
+ */
+static u32 tc_toggles(const struct vpmu_tc_builder *tr, u32 upc)
+{
+	u8 tm = tr->trig[upc];
+
+	if ((tm & (VPMU_TSRC_DYN | VPMU_TSRC_FAST)) != VPMU_TSRC_FAST)
+		return 0;
+	return tm & VPMU_TSRC_FGROUPS;
+}
+
+/* Is @upc the toggling source the current block begins with, not run yet? */
+static bool tc_toggling(struct vpmu_tc_builder *tr, u32 upc)
+{
+	return tr->blk_tgl && upc == tr->blk_tgl_upc &&
+	       !vpmu_tc_cur_block(tr)->n;
+}
 
 /* ---- evaluating microwords ---------------------------------------------- */
 
@@ -462,7 +490,8 @@ static bool tc_analyse(struct vpmu_tc_builder *tr,
 	int k;
 
 	/* what only the interpreter does: hooks, modes, the stack, stops */
-	if (e->mem.trig_static[upc] || d->sig == VPMU_SIG_I ||
+	if ((e->mem.trig_static[upc] && !tc_toggling(tr, upc)) ||
+	    d->sig == VPMU_SIG_I ||
 	    d->seq == VPMU_SEQ_CALL || d->seq == VPMU_SEQ_RET ||
 	    d->seq == VPMU_SEQ_HALT || d->seq == VPMU_SEQ_TRAP ||
 	    d->seq == VPMU_SEQ_CTR ||
@@ -714,7 +743,8 @@ static bool tc_word_known(struct vpmu_tc_builder *tr, struct vpmu_tc_state *st,
 	u8 r;
 
 	if (!(TC_ALU_SIGS & BIT(d->sig)) || !(TC_KNOWN_SEQS & BIT(d->seq)) ||
-	    tr->trig[upc] || tr->words >= tr->limit)
+	    (tr->trig[upc] && !tc_toggling(tr, upc)) ||
+	    tr->words >= tr->limit)
 		return false;
 	if ((d->sig != VPMU_SIG_DB && !tc_kval(st, d, d->a, &a)) ||
 	    (d->sig != VPMU_SIG_DAF && !tc_kval(st, d, d->b, &b)))
@@ -780,10 +810,17 @@ static int tc_word(struct vpmu_tc_builder *tr, struct vpmu_tc_state *st,
 static void tc_path(struct vpmu_tc_builder *tr, struct vpmu_tc_state *st,
 		    u32 upc)
 {
-	u32 next = 0;
+	u32 next = 0, fg;
 	struct vpmu_tc_op *t;
 
 	while (!tr->fail) {
+		/* a trigger source that toggles begins a block of its own */
+		fg = tc_toggles(tr, upc);
+		if (fg && !tc_toggling(tr, upc)) {
+			vpmu_tc_close_block(tr);
+			vpmu_tc_emit_toggle(tr, st, upc, fg);
+			continue;
+		}
 		switch (tc_word(tr, st, upc, &next)) {
 		case W_NEXT:
 			upc = next;
