@@ -82,7 +82,7 @@ MUTANTS=(
 "vpmu_tc_pool.c#			U[upc].tkn += n;#			U[upc].tkn += 0;#taken counts not drained"
 "vpmu_tc_pool.c#			for (s = 0; s < nused; s++) {#			for (s = 0; s + 1 < nused; s++) {#the last slot in use not drained"
 "vpmu_tc_pool.c#			U[upc].cnt += n;#			U[upc].cnt += n + (n > 7);#executions miscounted when many"
-"vpmu_tc_emit.c#		if (U[ent].seg > 1)#		if (1)#a block's netted counts carried across a segment's end"
+"vpmu_tc_emit.c#		if (U[ent].seg > 1)#		if (U[ent].seg > 0)#a block's netted counts carried across a segment's end"
 "vpmu_tc_emit.c#		if (nd && d[nd - 1] == (ent | VPMU_TC_BLOCK_DOWN))#		if (nd)#a block's netted counts cancelled where they do not meet"
 "vpmu_tc_emit.c#			ncyc - tr->cut_execs[i];#			ncyc - tr->cut_execs[i] + 1;#a refund one cycle off"
 "vpmu_tc_emit.c#		tr->ops[tr->st_ops[i]].d = ncyc - tr->st_execs[i];#		tr->ops[tr->st_ops[i]].d = 0;#a store's cycle taken at its block's end"

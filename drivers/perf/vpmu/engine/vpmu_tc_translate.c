@@ -814,13 +814,6 @@ static void tc_path(struct vpmu_tc_builder *tr, struct vpmu_tc_state *st,
 	struct vpmu_tc_op *t;
 
 	while (!tr->fail) {
-		/* a trigger source that toggles begins a block of its own */
-		fg = tc_toggles(tr, upc);
-		if (fg && !tc_toggling(tr, upc)) {
-			vpmu_tc_close_block(tr);
-			vpmu_tc_emit_toggle(tr, st, upc, fg);
-			continue;
-		}
 		switch (tc_word(tr, st, upc, &next)) {
 		case W_NEXT:
 			upc = next;
@@ -834,6 +827,16 @@ static void tc_path(struct vpmu_tc_builder *tr, struct vpmu_tc_state *st,
 			vpmu_tc_close_block(tr);
 			return;
 		default:
+			/*
+			 * a trigger source that toggles: again, in a block
+			 * of its own that begins with the toggle
+			 */
+			fg = tc_toggles(tr, upc);
+			if (fg && !tc_toggling(tr, upc)) {
+				vpmu_tc_close_block(tr);
+				vpmu_tc_emit_toggle(tr, st, upc, fg);
+				continue;
+			}
 			vpmu_tc_close_block(tr);
 			t = vpmu_tc_new_op(tr, VPMU_TC_OP_EXIT);
 			vpmu_tc_emit_exit(tr, st, &t->x, upc, false, 0, 0);
