@@ -125,6 +125,7 @@ MUTANTS=(
 "vpmu_tc_cache.c#	e->trig.frozen ^= x->untoggle;#	(void)0;#an exit before a toggling block's first microword leaves it toggled"
 "vpmu_tc_exec.c#	if (unlikely(x->untoggle))	/* back in the slot it came from */#	if (0)#an exit before a toggling block's first microword stays in its slot"
 "vpmu_tc_emit.c#	if (tr->blk_tgl && !(cut ? kpos : vpmu_tc_cur_block(tr)->n))#	if (tr->blk_tgl && cut && !kpos)#an exit after a toggling block that ran nothing leaves it toggled"
+"vpmu_interp.c#		base = e->mem.slot[nx.slot];#		(void)0;#the interpreter goes on in the slot a translation toggled out of"
 "vpmu_counters.c#		add[i] -= e->ctr.credited[i];#		(void)0;#a fold adds again what credits added#trig"
 "vpmu_counters.c#		e->ctr.credit_lost = true;#		(void)0;#credits after a fold for a new slot inside a chunk#trig"
 "vpmu_counters.c#	return mask & ((all & (e->ctr.cyc_mask | e->ctr.uops_mask)) | ~any);#	return mask & (all | ~any);#credits to counters of events other than CYCLES and UOPS#trig"

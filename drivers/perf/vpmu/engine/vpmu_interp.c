@@ -383,11 +383,14 @@ static __always_inline void vpmu_fault_note(struct vpmu_engine *e,
  * the run yields before it (vpmu_engine_tc_yield()).
  */
 struct vpmu_loop_next {
-	struct vpmu_uop *base;	/* the slot: translations may toggle */
 	struct vpmu_uop *u;
 	s32 left;
-	bool yield;
+	u8 slot;	/* VPMU_NEXT_SLOT: the slot u is in */
+	u8 after;	/* VPMU_NEXT_*: what the loop sees to first */
 };
+
+#define VPMU_NEXT_YIELD	1	/* the run yields before u */
+#define VPMU_NEXT_SLOT	2	/* translations toggled: u is in another slot */
 
 /*
  * On to the instruction at @npc (its fetch checked): its word into ir, and
@@ -429,14 +432,17 @@ vpmu_eoi(struct vpmu_engine *e, struct vpmu_uop *base, u8 *mem, u32 *R,
 		if (tb && tb->none) {
 			e->tc.head_next = true;
 		} else if (tb) {
+			struct vpmu_uop *to;
+
 			r = vpmu_tc_exec(e, base, tb, 0, left, cend);
-			base = e->mem.slot[r.slot];
-			return (struct vpmu_loop_next){ base, base + r.upc,
-							r.left, r.yield };
+			to = e->mem.slot[r.slot];
+			return (struct vpmu_loop_next){
+				to + r.upc, r.left, r.slot,
+				(r.yield ? VPMU_NEXT_YIELD : 0) |
+				(to != base ? VPMU_NEXT_SLOT : 0) };
 		}
 	}
 	return (struct vpmu_loop_next){
-		.base = base,
 		.u = vpmu_uop_at(base, vpmu_idt(base, (ir >> shift) & mask)),
 		.left = left };
 }
@@ -558,11 +564,10 @@ VPMU_HANDLER_##op##_EOI: {						\
 		*zp = 0;						\
 		nx = vpmu_eoi(e, base, mem, R, npc, op_shift, op_mask,	\
 			      tc && !hook, left, cend);			\
-		base = nx.base;						\
 		u = nx.u;						\
 		left = nx.left;						\
-		if (unlikely(nx.yield))					\
-			goto yield;					\
+		if (unlikely(nx.after))					\
+			goto eoi_after;					\
 		GOTO_ENTER();						\
 	}								\
 VPMU_HANDLER_##op##_PCEOI: {						\
@@ -575,11 +580,10 @@ VPMU_HANDLER_##op##_PCEOI: {						\
 		R[VPMU_RF_PC] = npc;					\
 		nx = vpmu_eoi(e, base, mem, R, npc, op_shift, op_mask,	\
 			      tc && !hook, left, cend);			\
-		base = nx.base;						\
 		u = nx.u;						\
 		left = nx.left;						\
-		if (unlikely(nx.yield))					\
-			goto yield;					\
+		if (unlikely(nx.after))					\
+			goto eoi_after;					\
 		GOTO_ENTER();						\
 	}								\
 VPMU_HANDLER_##op##_BR: {						\
@@ -677,11 +681,10 @@ VPMU_HANDLER_##name : {							\
 		R[VPMU_RF_PC] = npc;					\
 		nx = vpmu_eoi(e, base, mem, R, npc, shift, mask,	\
 			      tc && !hook, left, cend);			\
-		base = nx.base;						\
 		u = nx.u;						\
 		left = nx.left;						\
-		if (unlikely(nx.yield))					\
-			goto yield;					\
+		if (unlikely(nx.after))					\
+			goto eoi_after;					\
 		GOTO_ENTER();						\
 	}
 
@@ -699,11 +702,10 @@ VPMU_HANDLER_##name : {							\
 		R[VPMU_RF_PC] = npc;					\
 		nx = vpmu_eoi(e, base, mem, R, npc, 0, 0xff, tc && !hook, \
 			      left, cend);				\
-		base = nx.base;						\
 		u = nx.u;						\
 		left = nx.left;						\
-		if (unlikely(nx.yield))					\
-			goto yield;					\
+		if (unlikely(nx.after))					\
+			goto eoi_after;					\
 		GOTO_ENTER();						\
 	}
 
@@ -963,11 +965,10 @@ VPMU_SEQ_HANDLER_EOI: {
 		COMMIT();
 		nx = vpmu_eoi(e, base, mem, R, npc, op_shift, op_mask,
 			      tc && !hook, left, cend);
-		base = nx.base;
 		u = nx.u;
 		left = nx.left;
-		if (unlikely(nx.yield))
-			goto yield;
+		if (unlikely(nx.after))
+			goto eoi_after;
 		GOTO_ENTER();
 	}
 VPMU_SEQ_HANDLER_HALT:
@@ -1011,6 +1012,13 @@ slow_enter:
 	left--;
 	goto *lab[u->h_general];
 
+eoi_after:
+	/* translations left u in the slot they toggled into, or it yields */
+	if (nx.after & VPMU_NEXT_SLOT)
+		base = e->mem.slot[nx.slot];
+	if (nx.after & VPMU_NEXT_YIELD)
+		goto yield;
+	GOTO_ENTER();
 fault:
 	return vpmu_fault_undo(e, base, u, hook, cend, LEFT());
 yield:
