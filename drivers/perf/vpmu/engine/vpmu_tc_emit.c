@@ -161,10 +161,12 @@ void vpmu_tc_emit_toggle(struct vpmu_tc_builder *tr, struct vpmu_tc_state *st,
  * vpmu_tc_block): an entry's execution counts its microword up and,
  * inside a segment, the next one down, which the next entry of the same
  * segment counts up again.  Left out where the record has no room, and
- * where no counter interrupts or freezes on overflow: drains are then
- * few (a fold at a read, an eviction), and netting would cost more in
- * translating than it saves (a program too short to pay back its
- * translations, such as rv32's strings.elf, by 5%).
+ * unless a counter that interrupts or freezes on overflow cannot be
+ * credited (vpmu_ctr_credit(): of an event other than CYCLES and UOPS):
+ * only near such a counter's wraps do drains come by the hundred, and
+ * elsewhere netting would cost more in translating than it saves (a
+ * program too short to pay back its translations, such as rv32's
+ * strings.elf, by 5%).
  */
 static void tc_block_net(struct vpmu_tc_builder *tr, struct vpmu_tc_block *b)
 {
@@ -173,7 +175,8 @@ static void tc_block_net(struct vpmu_tc_builder *tr, struct vpmu_tc_block *b)
 	u32 i, nd = 0, room = tr->blk_room - b->n;
 
 	b->nd = 0;
-	if (!tr->e->ctr.plan_mask)
+	if (!(tr->e->ctr.plan_mask &
+	      ~(tr->e->ctr.cyc_mask | tr->e->ctr.uops_mask)))
 		return;
 	for (i = 0; i < b->n; i++) {
 		u32 ent = b->ent[i];
