@@ -121,7 +121,7 @@ MUTANTS=(
 "vpmu_tc_exec.c#	if (unlikely(l->pairs))#	if (0)#a chained link's pairs not written"
 "vpmu_tc_exec.c#	if (likely(tc_of_first(t)->stamp == e->tc.stamp) ||#	if (1 ||#a linked translation entered without its stamp compared"
 "vpmu_tc_emit.c#		    ops[i].h == VPMU_TC_OP_BLOCK_TGL)#		    0)#a toggling block's counter left where its translation was made"
-"vpmu_tc_exec.c#		e->trig.frozen ^= t->d;#		(void)0;#a translated trigger source counts in the new slot but toggles nothing"
+"vpmu_tc_exec.c#	e->trig.frozen ^= t->d;#	(void)0;#a translated trigger source counts in the new slot but toggles nothing"
 "vpmu_tc_cache.c#	e->trig.frozen ^= x->untoggle;#	(void)0;#an exit before a toggling block's first microword leaves it toggled"
 "vpmu_tc_exec.c#	if (unlikely(x->untoggle))	/* back in the slot it came from */#	if (0)#an exit before a toggling block's first microword stays in its slot"
 "vpmu_tc_emit.c#	if (tr->blk_tgl && !(cut ? kpos : vpmu_tc_cur_block(tr)->n))#	if (tr->blk_tgl && cut && !kpos)#an exit after a toggling block that ran nothing leaves it toggled"

@@ -261,6 +261,45 @@ tc_follow(u32 *R, const u32 *tpool, const struct vpmu_tc_link *l,
 	return VPMU_TC_OPS((const struct vpmu_tc_trans *)(tpool + l->tb));
 }
 
+/*
+ * BLOCK_TGL @t: a block whose first microword is a trigger source that
+ * toggles as it begins (vpmu_interp()'s TRIG) toggles into the slot of
+ * the new freeze state, whose counters (*@tcnt) it then counts in, if
+ * that slot is in use and the block's @left cycles suffice; else false,
+ * and the interpreter toggles (a hook takes the slot) from the exit
+ * before it.
+ */
+static __always_inline bool tc_toggle(struct vpmu_engine *e,
+				      const struct vpmu_tc_op *t, s32 left,
+				      u32 **tcnt)
+{
+	u8 s = e->ctr.key_slot[vpmu_key(e->st.mode, e->trig.frozen ^ t->d)];
+
+	if (left < (s32)t->imm || s == 0xff)
+		return false;
+	e->trig.frozen ^= t->d;
+	*tcnt = e->mem.tc_pool + s;
+	return true;
+}
+
+/* The counters of the slot of the freeze state now. */
+static __always_inline u32 *tc_slot_now(struct vpmu_engine *e)
+{
+	return e->mem.tc_pool +
+	       e->ctr.key_slot[vpmu_key(e->st.mode, e->trig.frozen)];
+}
+
+/*
+ * Left before block op @t, @left cycles left: for want of its cycles (or
+ * a word changed, before a BLOCK), where a run may yield.
+ */
+static __always_inline bool tc_yields_at(const struct vpmu_tc_op *t,
+					 s32 left)
+{
+	return t->h == VPMU_TC_OP_BLOCK ||
+	       (t->h == VPMU_TC_OP_BLOCK_TGL && left < (s32)t->imm);
+}
+
 /* The translation whose first op is @t. */
 static __always_inline const struct vpmu_tc_trans *
 tc_of_first(const struct vpmu_tc_op *t)
@@ -288,13 +327,16 @@ static VPMU_NOINLINE bool tc_restamp(struct vpmu_engine *e,
  * (0: its start, checked; else the block a run yielded at, which
  * vpmu_tc_resume() checked), with the interpreter's clock (@left, @cend)
  * and slot (@base), until one leaves: returns the microword where the
- * interpreter goes on, the cycles left and whether the run yields there.
- * Its own function, apart from vpmu_interp(), so that neither loop's
- * registers crowd the other's.  With @base NULL, only publishes the
- * handlers.  The write queue's newest drain time, which every store
- * reads and writes, is a local while translations run, written back
- * before anything outside this function can read it (the exits,
- * vpmu_tc_next()).
+ * interpreter goes on, in which slot (trigger sources toggle), the
+ * cycles left and whether the run yields there.  Its own function, apart
+ * from vpmu_interp(), so that neither loop's registers crowd the
+ * other's.  With @base NULL, only publishes the handlers.  The write
+ * queue's newest drain time, which every store reads and writes, is a
+ * local while translations run, written back before anything outside
+ * this function can read it (the exits, vpmu_tc_next()).  The first op,
+ * a block (every op a run may yield at is one), is entered as the ops
+ * enter each other: a direct jump would invite the compiler to sink what
+ * is set up before it into that handler, run at every block.
  */
 VPMU_NOINLINE struct vpmu_tc_ret
 vpmu_tc_exec(struct vpmu_engine *e, struct vpmu_uop *base,
@@ -314,6 +356,7 @@ vpmu_tc_exec(struct vpmu_engine *e, struct vpmu_uop *base,
 	const struct vpmu_tc_op *t;
 	const struct vpmu_tc_exit *x;
 	u32 *tcnt, maddr, upc;
+	bool yield = false;
 	/* the write queue's drain time: the engine's again at every exit */
 	u64 wq_last = e->st.wq_last;
 
@@ -327,12 +370,7 @@ vpmu_tc_exec(struct vpmu_engine *e, struct vpmu_uop *base,
 	/* a word it runs changed: the exit before block t */
 	if (unlikely(tb->stamp != e->tc.stamp) && !tc_restamp(e, tb))
 		goto tc_exit;
-	/*
-	 * t is a block (every op a run may yield at is one), entered as the
-	 * ops enter each other: a direct jump would invite the compiler to
-	 * sink what is set up above into that handler, run at every block.
-	 */
-	GOTO_OP();
+	GOTO_OP();	/* t, a block (above) */
 
 #define X(op)	ALU3(op)
 	VPMU_TC_ALU3_LIST(X);
@@ -358,23 +396,10 @@ VPMU_TC_OP_BLOCK:
 	}
 	tcnt[t->y]++;
 	GOTO_NEXT_OP();
-VPMU_TC_OP_BLOCK_TGL: {
-		/*
-		 * A block whose first microword is a trigger source that
-		 * toggles as it begins (vpmu_interp()'s TRIG): it toggles
-		 * into the slot of the new freeze state, counted there, if
-		 * that slot is in use; else the interpreter does (a hook
-		 * takes the slot), from the exit before it.
-		 */
-		u8 s = e->ctr.key_slot[vpmu_key(e->st.mode,
-						e->trig.frozen ^ t->d)];
-
-		if (unlikely(left < (s32)t->imm || s == 0xff))
-			goto tc_exit;
-		e->trig.frozen ^= t->d;
-		tcnt = e->mem.tc_pool + s;
-		goto VPMU_TC_OP_BLOCK;
-	}
+VPMU_TC_OP_BLOCK_TGL:
+	if (unlikely(!tc_toggle(e, t, left, &tcnt)))
+		goto tc_exit;
+	goto VPMU_TC_OP_BLOCK;
 VPMU_TC_OP_BR_FLAGS:
 	GOTO_TAKE((condtab[t->b] >> vpmu_flags_read(e, R)) & 1);
 VPMU_TC_OP_BR_EXT:
@@ -397,17 +422,12 @@ tc_leave:
 	upc = vpmu_tc_leave(e, tc_slot_uops(e, tpool, tcnt), tcnt, x,
 			    tpend);
 	if (unlikely(x->untoggle))	/* back in the slot it came from */
-		tcnt = e->mem.tc_pool +
-		       e->ctr.key_slot[vpmu_key(e->st.mode, e->trig.frozen)];
+		tcnt = tc_slot_now(e);
 	left += x->refund;
-	/* before block t, for want of cycles (or a word changed) */
-	if (unlikely(t->h == VPMU_TC_OP_BLOCK ||
-		     (t->h == VPMU_TC_OP_BLOCK_TGL && left < (s32)t->imm)))
-		return (struct vpmu_tc_ret){ upc, left, tcnt - tpool,
-			vpmu_tc_yield(e, t, x, upc, cend + 1 - left) };
-	return (struct vpmu_tc_ret){ upc, left, tcnt - tpool, false };
+	yield = unlikely(tc_yields_at(t, left)) &&
+		vpmu_tc_yield(e, t, x, upc, cend + 1 - left);
 out:
-	return (struct vpmu_tc_ret){ upc, left, tcnt - tpool, false };
+	return (struct vpmu_tc_ret){ upc, left, tcnt - tpool, yield };
 tc_enter:
 	/* t: a translation's first op, a block's, which every one begins with */
 	if (likely(tc_of_first(t)->stamp == e->tc.stamp) ||
