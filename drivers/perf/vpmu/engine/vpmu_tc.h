@@ -163,7 +163,8 @@ struct vpmu_tc_exit {
  * nd), the same counts netted for a drain (vpmu_tc_drain()): a run of
  * microwords inside one segment is its head's count up and the count of
  * the microword after it down (vpmu_fold()'s running sums), not two
- * counts a microword.  nd is 0 where the record had no room for them.
+ * counts a microword.  nd is 0 where the record had no room for them or
+ * no drain would use them much (tc_block_net()).
  */
 #define VPMU_TC_BLOCK_TAKEN	0x8000	/* entry: a branch it took */
 #define VPMU_TC_BLOCK_DOWN	0x4000	/* netted: a count down */
