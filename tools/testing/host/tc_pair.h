@@ -131,8 +131,10 @@ static void s_triggers(struct vpmu_engine *e, u32 seed)
 
 /*
  * Toggles on every execution of a mark and of a static event, with wide
- * counters only: runs long enough for the translations to toggle as the
- * interpreter does (BLOCK_TGL), in and out of slots in use.
+ * counters: runs long enough for the translations to toggle as the
+ * interpreter does (BLOCK_TGL), in and out of slots in use.  One counter
+ * of instructions interrupts every 4096, so that blocks are netted and
+ * drained after many entries (tc_block_net()).
  */
 static void s_toggles(struct vpmu_engine *e, u32 seed)
 {
@@ -149,6 +151,7 @@ static void s_toggles(struct vpmu_engine *e, u32 seed)
 	cfg(e, 1, VPMU_EV_CYCLES, 64, UK, 2);
 	cfg(e, 2, VPMU_EV_INSNS, 64, UK, 1);
 	cfg(e, 3, VPMU_EV_TRIGGER, 64, UK, 0);
+	cfg(e, 4, VPMU_EV_INSNS, 12, UK | VPMU_CTR_INT, 0);
 }
 
 static void s_startstop(struct vpmu_engine *e, u32 seed)
