@@ -60,6 +60,12 @@ static bool tc_toggling(struct vpmu_tc_builder *tr, u32 upc)
 	       !vpmu_tc_cur_block(tr)->n;
 }
 
+/* Is @upc a trigger source only the interpreter may run here? */
+static bool tc_routed(struct vpmu_tc_builder *tr, u32 upc)
+{
+	return tr->trig[upc] && !tc_toggling(tr, upc);
+}
+
 /* ---- evaluating microwords ---------------------------------------------- */
 
 /*
@@ -485,13 +491,11 @@ static bool tc_analyse(struct vpmu_tc_builder *tr,
 		       const struct vpmu_tc_state *st, u32 upc,
 		       struct vpmu_tc_word *w)
 {
-	const struct vpmu_engine *e = tr->e;
 	const struct vpmu_dec *d = w->d;
 	int k;
 
 	/* what only the interpreter does: hooks, modes, the stack, stops */
-	if ((e->mem.trig_static[upc] && !tc_toggling(tr, upc)) ||
-	    d->sig == VPMU_SIG_I ||
+	if (tc_routed(tr, upc) || d->sig == VPMU_SIG_I ||
 	    d->seq == VPMU_SEQ_CALL || d->seq == VPMU_SEQ_RET ||
 	    d->seq == VPMU_SEQ_HALT || d->seq == VPMU_SEQ_TRAP ||
 	    d->seq == VPMU_SEQ_CTR ||
@@ -743,8 +747,7 @@ static bool tc_word_known(struct vpmu_tc_builder *tr, struct vpmu_tc_state *st,
 	u8 r;
 
 	if (!(TC_ALU_SIGS & BIT(d->sig)) || !(TC_KNOWN_SEQS & BIT(d->seq)) ||
-	    (tr->trig[upc] && !tc_toggling(tr, upc)) ||
-	    tr->words >= tr->limit)
+	    tc_routed(tr, upc) || tr->words >= tr->limit)
 		return false;
 	if ((d->sig != VPMU_SIG_DB && !tc_kval(st, d, d->a, &a)) ||
 	    (d->sig != VPMU_SIG_DAF && !tc_kval(st, d, d->b, &b)))
