@@ -91,7 +91,8 @@ struct vpmu_irq_lines {
 	struct irq_domain	*domain;
 	struct vpmu_irq_line	*line;
 	struct vpmu_irq_cpu __percpu *cpu;
-	char			names[VPMU_NR_COUNTERS_MAX][16];
+	/* "vpmu-ctr%u", room for any u32 (W=1 checks snprintf()) */
+	char			names[VPMU_NR_COUNTERS_MAX][sizeof("vpmu-ctr4294967295")];
 };
 
 int vpmu_irq_init(struct vpmu_irq_lines *irq, unsigned int nr_counters,
