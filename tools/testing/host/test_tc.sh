@@ -66,7 +66,11 @@ ok $? "test_tc builds"
 "$here/build/test_tc" -s "$SEEDS" "${elfs[@]}" >"$tmp/tc.out" 2>&1 &
 tc_pid=$!
 
-# The faults: FILE#LINE#REPLACEMENT#WHAT, LINE and REPLACEMENT exact.
+# The faults: FILE#LINE#REPLACEMENT#WHAT[#TEST[#FIRST]], LINE and
+# REPLACEMENT exact; FIRST names test_tc's tests to run first, those that
+# catch the fault after a minute of the others (test_tc -f): the verdict
+# is the same, in seconds, and should they no longer catch it the others
+# still run.
 # Not among them: a link into an evicted translation kept (tc_forget()).
 # Entering a link compares the next word with the linked translation's,
 # so a stale link runs the wrong code only when a translation of the same
@@ -83,7 +87,7 @@ MUTANTS=(
 "vpmu_tc_pool.c#			for (s = 0; s < nused; s++) {#			for (s = 0; s + 1 < nused; s++) {#the last slot in use not drained"
 "vpmu_tc_pool.c#			U[upc].cnt += n;#			U[upc].cnt += n + (n > 7);#executions miscounted when many"
 "vpmu_tc_emit.c#		if (U[ent].seg > 1)#		if (U[ent].seg > 0)#a block's netted counts carried across a segment's end"
-"vpmu_tc_emit.c#		if (nd && d[nd - 1] == (ent | VPMU_TC_BLOCK_DOWN))#		if (nd)#a block's netted counts cancelled where they do not meet"
+"vpmu_tc_emit.c#		if (nd && d[nd - 1] == (ent | VPMU_TC_BLOCK_DOWN))#		if (nd)#a block's netted counts cancelled where they do not meet##rv32 counter reads, trigger toggles, wide counters"
 "vpmu_tc_emit.c#			ncyc - tr->cut_execs[i];#			ncyc - tr->cut_execs[i] + 1;#a refund one cycle off"
 "vpmu_tc_emit.c#		tr->ops[tr->st_ops[i]].d = ncyc - tr->st_execs[i];#		tr->ops[tr->st_ops[i]].d = 0;#a store's cycle taken at its block's end"
 "vpmu_tc_cache.c#		if (tb->kill & VPMU_TC_REG(fin->p[i].idx))#		if (1)#a link's pairs never written"
@@ -91,8 +95,8 @@ MUTANTS=(
 "vpmu_tc_cache.c#	vpmu_latch_maps(e);#	(void)0;#an exit leaves @ds, @s1, @s2 stale"
 "vpmu_tc_translate.c#	return (tr->e->dp.condtab[d->cond] >> fl) & 1;#	return 0;#branches on known flags not followed"
 "vpmu_tc_exec.c#	if (tb->gen != e->tc.gen && !vpmu_tc_check(e, tb))#	if (0)#a superblock's later words not checked when it is entered"
-"vpmu_tc_exec.c#			e->tc.gen++;	/* the others check */		\\#			(void)0;					\\#a translation's store into a checked word starts no new generation"
-"vpmu_tc_exec.c#			goto tc_code_exit;				\\#			(void)0;					\\#a translation runs on after its store into a checked word"
+"vpmu_tc_exec.c#			e->tc.gen++;	/* the others check */		\\#			(void)0;					\\#a translation's store into a checked word starts no new generation##rv32 rewriting an instruction each pass, after it ran, nothing counted"
+"vpmu_tc_exec.c#			goto tc_code_exit;				\\#			(void)0;					\\#a translation runs on after its store into a checked word##rv32 rewriting its next instruction each pass, nothing counted"
 "vpmu_engine_priv.h#	if (e->mem.tc_pool && unlikely(vpmu_tc_code(e, maddr)))#	if (0)#the interpreter's stores into checked words not seen"
 "vpmu_tc_cache.c#	e->tc.gen++;#	(void)0;#code the caller rewrote in place between runs not checked"
 "vpmu_tc_cache.c#		e->tc.gen++;#		(void)0;#a program resumed in new memory runs what the old held"
@@ -169,11 +173,13 @@ for t in trig engine; do
 		"$here/test_$t.c" || exit 1
 done
 
-# mutant I FILE LINE REPL WHAT [TEST] - build the engine with FILE's LINE
-# replaced by REPL in $tmp/mI and run test_TEST on it (test_tc by
-# default); the verdict into $tmp/mI/ok as "STATUS WHAT".
+# mutant I FILE LINE REPL WHAT [TEST [FIRST]] - build the engine with
+# FILE's LINE replaced by REPL in $tmp/mI and run test_TEST on it (test_tc
+# by default; FIRST, test_tc's tests named so first: test_tc -f); the
+# verdict into $tmp/mI/ok as "STATUS WHAT".
 mutant() {
 	local d=$tmp/m$1 file=$2 line=$3 repl=$4 what=$5 test=${6:-tc}
+	local try_first=${7:-}
 	local f objs=() rc first t0=$SECONDS
 
 	mkdir -p "$d"
@@ -202,7 +208,8 @@ mutant() {
 		return
 	fi
 	if [ "$test" = tc ]; then
-		timeout 600 "$d/mutant" -x -s 1 "${elfs[@]}" >"$d/m.out" 2>&1
+		timeout 600 "$d/mutant" -x -s 1 ${try_first:+-f "$try_first"} \
+			"${elfs[@]}" >"$d/m.out" 2>&1
 	else
 		timeout 600 "$d/mutant" >"$d/m.out" 2>&1
 	fi
@@ -218,11 +225,11 @@ mutant() {
 jobs_max=${HOST_JOBS:-$(nproc 2>/dev/null || echo 1)}
 i=0
 for m in "${MUTANTS[@]}"; do
-	IFS='#' read -r file line repl what test <<<"$m"
+	IFS='#' read -r file line repl what test first <<<"$m"
 	while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do
 		wait -n
 	done
-	mutant "$i" "$file" "$line" "$repl" "$what" "$test" &
+	mutant "$i" "$file" "$line" "$repl" "$what" "$test" "$first" &
 	i=$((i + 1))
 done
 
