@@ -31,6 +31,11 @@
 # exist yet (host, lint) is reported as absent.  Exits non-zero on any failure.
 #
 # VPMU_TIERS="host vm" (for example) runs a subset; default is all six.
+# VPMU_ACCT=FILE (root; acct is installed when missing) records every
+# process's CPU time into FILE with the kernel's process accounting, and
+# the summary lists the commands that took the most (sa): where a run's
+# CPU time goes (testing.rst, "Time budget").  Accounting is the
+# machine's: other work running meanwhile is counted too.
 set -euo pipefail
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
@@ -47,9 +52,23 @@ failures=()
 start_all=$SECONDS
 tmp=$(mktemp)
 prebuild=
+acct=
+if [ -n "${VPMU_ACCT:-}" ]; then
+	if ! command -v accton >/dev/null && [ "$(id -u)" = 0 ]; then
+		# shellcheck source=../pkg/apt.sh
+		. "$TOP/tools/pkg/apt.sh"
+		apt_retry /dev/null install acct || true
+	fi
+	if : >"$VPMU_ACCT" && accton "$VPMU_ACCT" >/dev/null; then
+		acct=$VPMU_ACCT
+	else
+		echo "check: VPMU_ACCT: no process accounting (root, accton)" >&2
+	fi
+fi
 # On any exit: stop a background debug kernel build that is still going.
 # And the tiers still running beside (bg_start), with what they started.
-trap '[ -n "$prebuild" ] && kill -- "-$prebuild" 2>/dev/null
+trap '[ -n "$acct" ] && accton off >/dev/null
+	[ -n "$prebuild" ] && kill -- "-$prebuild" 2>/dev/null
 	for p in "${bg_pid[@]}"; do pkill -TERM -P "$p"; kill "$p"; done 2>/dev/null
 	for f in "${bg_out[@]}"; do rm -f "$f" "$f.end"; done
 	rm -f "$tmp"' EXIT
@@ -326,6 +345,12 @@ for n in "${kernels[@]}"; do
 	fi
 done
 echo "  time: ${times[*]}, total $((SECONDS - start_all))s"
+if [ -n "$acct" ]; then
+	accton off >/dev/null
+	echo "  CPU by command (sa -a $acct; minutes: real, CPU):"
+	sa -a "$acct" | head -n 16 | sed 's/^/   /'
+	acct=
+fi
 if [ ${#failures[@]} -gt 0 ]; then
 	echo "  failures (at most 20 a tier):"
 	printf '    %s\n' "${failures[@]}"
