@@ -293,21 +293,63 @@ build_debug_kernel() {
 
 # build_series_selftests TREE - the kselftests DBG_PATCHES add or change
 # (tools/testing/selftests/DIR/NAME.c), built static against TREE's
-# headers into TREE/.vpmu-selftests/DIR_NAME.
+# headers into TREE/.vpmu-selftests/DIR_NAME.  A file the series only
+# adds tests to runs just those: its program goes to .DIR_NAME (which the
+# guest gets but does not list, lib/initramfs.sh) and DIR_NAME is a
+# script running it with -t for each (its other tests may need what a
+# guest lacks, remove_on_exec.c's a hardware PMU).
 build_series_selftests() {
-	local tree=$1 src name
+	local tree=$1 out=$1/.vpmu-selftests src kind tests name
 
-	rm -rf "$tree/.vpmu-selftests"
-	mkdir -p "$tree/.vpmu-selftests"
+	rm -rf "$out"
+	mkdir -p "$out"
 	[ ${#DBG_PATCHES[@]} -gt 0 ] || return 0
 	make -C "$tree" ARCH=x86_64 headers
-	for src in $(sed -n 's|^+++ b/\(tools/testing/selftests/.*\.c\)$|\1|p' \
-			"${DBG_PATCHES[@]}" | sort -u); do
+	while read -r src kind tests; do
 		name=${src#tools/testing/selftests/}
 		name=${name%.c}
+		name=${name//\//_}
+		if [ "$kind" = new ]; then
+			tests=
+		elif [ -z "$tests" ]; then
+			continue
+		fi
 		gcc -O2 -g -Wall -static -isystem "$tree/usr/include" \
 			-I"$tree/tools/testing/selftests" \
-			-o "$tree/.vpmu-selftests/${name//\//_}" "$tree/$src" \
-			-lpthread || return 1
-	done
+			-o "$out/${tests:+.}$name" "$tree/$src" -lpthread || return 1
+		[ -n "$tests" ] || continue
+		# $0 is the script's, in the guest; $tests one name a word.
+		# shellcheck disable=SC2016,SC2086
+		printf '#!/bin/sh\nexec "${0%%/*}/.%s"%s\n' "$name" \
+			"$(printf ' -t %s' $tests)" >"$out/$name"
+		chmod +x "$out/$name"
+	done < <(series_selftests "${DBG_PATCHES[@]}")
+}
+
+# series_selftests PATCH... - "FILE new" for each kselftest source the
+# patches create, "FILE mod TEST..." for each they change, with the tests
+# (TEST(), TEST_F() and TEST_F_TIMEOUT() names) their added lines define.
+series_selftests() {
+	awk '
+	/^diff --git / { file = ""; isnew = 0 }
+	/^--- \/dev\/null$/ { isnew = 1 }
+	/^\+\+\+ b\/tools\/testing\/selftests\/.*\.c$/ {
+		file = substr($2, 3)
+		if (!(file in kind)) order[n++] = file
+		if (isnew) kind[file] = "new"
+		else if (kind[file] != "new") kind[file] = "mod"
+		next
+	}
+	file != "" && match($0, /^\+TEST(_F|_F_TIMEOUT)?\([^)]*\)/) {
+		t = substr($0, RSTART, RLENGTH)
+		sub(/^\+TEST(_F|_F_TIMEOUT)?\(/, "", t)
+		sub(/\)$/, "", t)
+		k = split(t, a, /, */)
+		name = (k > 1) ? a[2] : a[1]
+		tests[file] = tests[file] " " name
+	}
+	END {
+		for (i = 0; i < n; i++)
+			print order[i], kind[order[i]] tests[order[i]]
+	}' "$@"
 }

@@ -127,7 +127,8 @@ install_root() {
 
 # build_initrd OUTDIR KO [EXTRA_KO...] - base + an overlay with /init, the
 # module (none if KO is ""), tools, selftests, share/,
-# $VPMU_EXTRA_SELFTESTS and the run's VM_RUN[selftests]; sets
+# $VPMU_EXTRA_SELFTESTS and the run's VM_RUN[selftests] (their dot files
+# installed but not listed); sets
 # VM_RUN[initrd].  With $VPMU_GUEST_ROOT, a directory holding an
 # installation (the pkg tier's: the packages' files, the module under
 # /lib/modules with its modules.dep), that directory's files and the
@@ -165,14 +166,17 @@ build_initrd() {
 	# shellcheck disable=SC2206 # a list of paths, split on blanks
 	extra=(${VPMU_EXTRA_SELFTESTS:-})
 	if [ -n "${VM_RUN[selftests]:-}" ]; then
-		for f in "${VM_RUN[selftests]}"/*; do
+		for f in "${VM_RUN[selftests]}"/* "${VM_RUN[selftests]}"/.[!.]*; do
 			if [ -f "$f" ]; then
 				extra+=("$f")
 			fi
 		done
 	fi
+	# A dot file is a program a listed script runs (lib/debug.sh,
+	# build_series_selftests): installed, not listed.
 	for f in "${extra[@]}"; do
 		install -m 0755 "$f" "$root/opt/vpmu/selftests/"
+		case "${f##*/}" in .*) continue ;; esac
 		echo "vpmu:${f##*/}" >>"$root/opt/vpmu/kselftest/kselftest-list.txt"
 	done
 	if [ -z "${VPMU_GUEST_ROOT:-}" ] && [ -d "$USER_SRC/tools/vpmu/share" ]; then
