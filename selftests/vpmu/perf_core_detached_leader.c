@@ -30,9 +30,10 @@
  *   perf_core_detached_leader hotplug|exec [ROUNDS]
  *
  * hotplug needs root and /sys/devices/system/cpu/cpu1/online; exec needs
- * only per-task events on a child (perf_event_paranoid <= 2), and only
- * 6.1 lets the member join (6.12 refuses a leader in state EXIT as a
- * group_fd: ENODEV, printed, no splat).  Prints
+ * only per-task events on a child (perf_event_paranoid <= 2), and lets
+ * the member join only where the core lacks mainline's fa091f46c383 and
+ * its stable backports (6.1.192; Debian's 6.12 from 6.12.111 on refuses a
+ * leader in state EXIT as a group_fd: ENODEV, printed, no splat).  Prints
  * TAP; exit 0 when every round ran (the failure is the kernel's splat),
  * 4 (skip) when the case cannot run here.
  */
