@@ -65,7 +65,7 @@ static bool first_fail;	/* -x: stop at the first difference */
 
 static struct prog progs[MAXPROGS];
 static unsigned int nprogs;
-static struct vpmu_ucode *uc_default, *uc_rv32, *uc_wqf;
+static struct vpmu_ucode *uc_default, *uc_rv32, *uc_wqf, *uc_lbdisp;
 static struct vpmu_buf img_default;
 
 static struct vpmu_ucode *load_ucode(const char *path, struct vpmu_buf *img)
@@ -91,6 +91,57 @@ static struct vpmu_ucode *load_ucode(const char *path, struct vpmu_buf *img)
 }
 
 /*
+ * The microcode at @path with each of @n texts @from replaced by its @to
+ * (@name says which edit in messages).
+ */
+static struct vpmu_ucode *load_edited_ucode(const char *path,
+					    const char *name,
+					    const char *const *from,
+					    const char *const *to,
+					    unsigned int n)
+{
+	struct vpmu_buf src = { 0 }, img = { 0 }, d = { 0 };
+	struct vpmu_asm_opts o = { .filename = name };
+	struct vpmu_ucode *uc = NULL;
+	struct vpmu_verr err;
+	size_t len, grow = 0;
+	char *text, *at;
+	unsigned int i;
+
+	if (vpmu_read_file(path, &src))
+		exit(2);
+	for (i = 0; i < n; i++)
+		grow += strlen(to[i]);
+	len = src.len + grow + 1;
+	text = calloc(1, len);
+	if (!text)
+		exit(2);
+	memcpy(text, src.p, src.len);
+	for (i = 0; i < n; i++) {
+		at = strstr(text, from[i]);
+		if (!at) {
+			fprintf(stderr, "test_tc: %s: no \"%s\"\n", path,
+				from[i]);
+			exit(2);
+		}
+		memmove(at + strlen(to[i]), at + strlen(from[i]),
+			strlen(at + strlen(from[i])) + 1);
+		memcpy(at, to[i], strlen(to[i]));
+	}
+	if (vpmu_asm_ucode(text, strlen(text), &o, &img, &d) ||
+	    vpmu_ucode_load(&uc, img.p, img.len, VPMU_CS_MAX, &err)) {
+		fprintf(stderr, "test_tc: %s: cannot build\n%s", name,
+			d.p ? d.p : "");
+		exit(2);
+	}
+	free(text);
+	vpmu_buf_free(&src);
+	vpmu_buf_free(&img);
+	vpmu_buf_free(&d);
+	return uc;
+}
+
+/*
  * The default microcode with a write queue of one entry that drains every
  * 16 cycles, and each SW branching on the queue being full (BR WQF) to a
  * microword that counts it in t1: a condition the translated-code
@@ -110,43 +161,32 @@ static struct vpmu_ucode *load_wqf_ucode(void)
 		"sw_full:\n"
 		"\tADD t1, t1, #1 ; JUMP next\n",
 	};
-	struct vpmu_buf src = { 0 }, img = { 0 }, d = { 0 };
-	struct vpmu_asm_opts o = { .filename = "default.vus, BR WQF" };
-	struct vpmu_ucode *uc = NULL;
-	struct vpmu_verr err;
-	char *text, *at;
-	size_t len;
-	unsigned int i;
 
-	if (vpmu_read_file(UCODE_DIR "/default.vus", &src))
-		exit(2);
-	len = src.len + strlen(to[1]) + 1;
-	text = calloc(1, len);
-	if (!text)
-		exit(2);
-	memcpy(text, src.p, src.len);
-	for (i = 0; i < 2; i++) {
-		at = strstr(text, from[i]);
-		if (!at) {
-			fprintf(stderr, "test_tc: default.vus: no \"%s\"\n",
-				from[i]);
-			exit(2);
-		}
-		memmove(at + strlen(to[i]), at + strlen(from[i]),
-			strlen(at + strlen(from[i])) + 1);
-		memcpy(at, to[i], strlen(to[i]));
-	}
-	if (vpmu_asm_ucode(text, strlen(text), &o, &img, &d) ||
-	    vpmu_ucode_load(&uc, img.p, img.len, VPMU_CS_MAX, &err)) {
-		fprintf(stderr, "test_tc: default.vus with BR WQF: cannot build\n%s",
-			d.p ? d.p : "");
-		exit(2);
-	}
-	free(text);
-	vpmu_buf_free(&src);
-	vpmu_buf_free(&img);
-	vpmu_buf_free(&d);
-	return uc;
+	return load_edited_ucode(UCODE_DIR "/default.vus",
+				 "default.vus, BR WQF", from, to, 2);
+}
+
+/*
+ * rv32im with lb dispatching on its address's low bit, an odd byte by a
+ * microword more: a dispatch whose index the byte access's own check of
+ * its address does not cover, which the translator must not fuse with
+ * the access (vpmu_tc_emit.c, tc_fuse()).
+ */
+static struct vpmu_ucode *load_lbdisp_ucode(void)
+{
+	static const char *const from[] = {
+		"ADD t1, @s1, t1 ; JUMP ld_b\t",
+		"ld_b:\n\tLB @ds, 0(t1) ; JUMP next ; {load}\n",
+	};
+	static const char *const to[] = {
+		"ADD t1, @s1, t1 ; DISP 1, ld_b\t",
+		"ld_b:\n\tLB @ds, 0(t1) ; JUMP next ; {load}\n"
+		"\tJUMP ld_b_odd\n"
+		"ld_b_odd:\n\tLB @ds, 0(t1) ; JUMP next ; {load}\n",
+	};
+
+	return load_edited_ucode(SHARE "/ucode/rv32im.vus",
+				 "rv32im.vus, lb dispatching", from, to, 2);
 }
 
 static struct prog *new_prog(const char *name)
@@ -507,6 +547,65 @@ static void add_misaligned_rv32(bool ia16)
 	};
 	add_data_rv32(ia16 ? "rv32 ialign16 misaligned" : "rv32 misaligned",
 		      code, sizeof(code) / sizeof(code[0]), ia16);
+}
+
+/*
+ * RV32IM word loads, then word stores, walking in a hot loop to the end
+ * of memory, where the first one outside it faults: in translated code, a
+ * fused guard's access that fails its check with the dispatch's index 0
+ * (vpmu_tc_exec(), GUARD()).
+ */
+static void add_off_the_end_rv32(void)
+{
+	static const u32 loads[] = {
+		0x00003f37,	/* lui t5, 0x3 */
+		0x000f2483,	/* 1: lw s1, 0(t5) */
+		0x00950533,	/* add a0, a0, s1 */
+		0x004f0f13,	/* addi t5, t5, 4 */
+		0xff5ff06f,	/* j 1b */
+	};
+	static const u32 stores[] = {
+		0x00003f37,	/* lui t5, 0x3 */
+		0x00af2023,	/* 1: sw a0, 0(t5) */
+		0x00350513,	/* addi a0, a0, 3 */
+		0x004f0f13,	/* addi t5, t5, 4 */
+		0xff5ff06f,	/* j 1b */
+	};
+
+	add_data_rv32("rv32 loads off the end", loads,
+		      sizeof(loads) / sizeof(loads[0]), false);
+	add_data_rv32("rv32 stores off the end", stores,
+		      sizeof(stores) / sizeof(stores[0]), false);
+}
+
+/*
+ * RV32IM byte loads and stores at every offset in a hot loop, under
+ * load_lbdisp_ucode()'s microcode, whose lb dispatches on the address.
+ */
+static void add_lbdisp_rv32(void)
+{
+	static const u32 code[] = {
+		0x00002f37,	/* lui t5, 0x2 */
+		0x00000293,	/* li t0, 0 */
+		0x02800393,	/* li t2, 40 */
+		0x0032f313,	/* 1: andi t1, t0, 3 */
+		0x006f0e33,	/* add t3, t5, t1 */
+		0x000e0483,	/* lb s1, 0(t3) */
+		0x001e4903,	/* lbu s2, 1(t3) */
+		0x00ae0823,	/* sb a0, 16(t3) */
+		0x00950533,	/* add a0, a0, s1 */
+		0x01254533,	/* xor a0, a0, s2 */
+		0x00128293,	/* addi t0, t0, 1 */
+		0xfe72c0e3,	/* blt t0, t2, 1b */
+		0x05d00893,	/* li a7, 93 */
+		0x00000073,	/* ecall: exit */
+	};
+	struct prog *p = add_code_rv32("rv32 lb behind a dispatch", code,
+				       sizeof(code) / sizeof(code[0]), 0x4000,
+				       false);
+
+	if (p)
+		p->uc = uc_lbdisp;
 }
 
 /*
@@ -968,6 +1067,7 @@ int main(int argc, char **argv)
 	uc_default = load_ucode(UCODE_DIR "/default.vus", &img_default);
 	uc_rv32 = load_ucode(SHARE "/ucode/rv32im.vus", NULL);
 	uc_wqf = load_wqf_ucode();
+	uc_lbdisp = load_lbdisp_ucode();
 	add_dir(SHARE "/samples");
 	add_dir(SHARE "/progs");
 	for (i = 0; i < 24; i++) {
@@ -992,6 +1092,8 @@ int main(int argc, char **argv)
 	add_swapped_rv32();
 	add_misaligned_rv32(false);
 	add_misaligned_rv32(true);
+	add_off_the_end_rv32();
+	add_lbdisp_rv32();
 	add_counters_rv32();
 	add_wqf_vpmu32();
 	for (; a < argc; a++)

@@ -219,11 +219,29 @@ void vpmu_tc_close_block(struct vpmu_tc_builder *tr)
 	tr->nblkw = tr->blk_rec + vpmu_tc_block_size(b);
 }
 
+/* The bytes a load or store op accesses. */
+static u32 tc_access_size(u8 h)
+{
+	switch (h) {
+	case VPMU_TC_OP_LW:
+	case VPMU_TC_OP_SW:
+		return 4;
+	case VPMU_TC_OP_LH:
+	case VPMU_TC_OP_LHU:
+	case VPMU_TC_OP_SH:
+		return 2;
+	default:
+		return 1;
+	}
+}
+
 /*
  * Fuse each DISP_ADDI whose next op is a load or store of its sum (base
  * the sum's register, offset 0: RV32's aligned accesses) into one op,
  * GUARD_<access>, that runs both without computing the address twice or
- * dispatching between them (vpmu_tc_exec()).  The access's op stays
+ * dispatching between them (vpmu_tc_exec()), where the dispatch's index
+ * bits (y) are among those the access needs clear for its alignment: its
+ * one check of the address then covers both.  The access's op stays
  * where it was, for its fields and exits and for any branch to it.
  */
 static void tc_fuse(struct vpmu_tc_op *ops, u32 nops)
@@ -239,7 +257,8 @@ static void tc_fuse(struct vpmu_tc_op *ops, u32 nops)
 		}
 		if (g->h != VPMU_TC_OP_DISP_ADDI || m->imm ||
 		    m->a != g->d || m->h < VPMU_TC_OP_LB ||
-		    m->h > VPMU_TC_OP_SW)
+		    m->h > VPMU_TC_OP_SW ||
+		    (g->y & ~(tc_access_size(m->h) - 1)))
 			continue;
 		/* GUARD_LB..GUARD_SW are in the order of LB..SW */
 		g->h = VPMU_TC_OP_GUARD_LB + (m->h - VPMU_TC_OP_LB);

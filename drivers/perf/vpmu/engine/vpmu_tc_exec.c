@@ -77,15 +77,25 @@ VPMU_TC_OP_##op##_IR: {							\
 
 /*
  * GUARD(op): a DISP_ADDI and the load or store @op of its sum after it
- * (the pair vpmu_tc_place() fuses): the dispatch's guard and its sum to
- * d, as DISP_ADDI, then on into that access's op with the sum as its
- * address, which it does not compute again nor dispatch to.
+ * (the pair tc_fuse() fuses where the access's own check of its address
+ * covers the dispatch's index bits, y: any index but 0 fails it).  The
+ * access's check, once: where it fails, the exit before the dispatch if
+ * its index is not 0, else, its sum to d, the exit before the access.
+ * Then on into the access with the sum as its address, which it neither
+ * computes nor checks again.
  */
 #define GUARD(op)							\
 VPMU_TC_OP_GUARD_##op : {						\
 		u32 r = R[t->a] + t->imm;				\
-		if (unlikely(r & t->y))					\
+		if (unlikely(!vpmu_access_ok(r,				\
+					     vpmu_mem_size(VPMU_OP_##op), \
+					     fwords, hwords, msz))) {	\
+			if (r & t->y)					\
+				goto tc_exit;				\
+			R[t->d] = r;					\
+			t++;	/* the access's exit */			\
 			goto tc_exit;					\
+		}							\
 		R[t->d] = r;						\
 		maddr = r;						\
 		t++;	/* the access, whose base is d and offset 0 */	\
@@ -98,18 +108,19 @@ VPMU_TC_OP_GUARD_##op : {						\
  * block charged for what follows (0: the block ends here); a store's
  * cycle is the block's charge less d cycles.  A store into a word a
  * translation checks starts a new code generation and leaves.
+ * tc_access_<op> is the access at maddr, checked.
  */
 #define LOAD(op)							\
 GUARD(op)								\
 VPMU_TC_OP_##op : {							\
 		maddr = R[t->a] + t->imm;				\
-	}								\
-tc_access_##op: {							\
-		u32 line, *tag;						\
 		if (unlikely(!vpmu_access_ok(maddr,			\
 					     vpmu_mem_size(VPMU_OP_##op), \
 					     fwords, hwords, msz)))	\
 			goto tc_exit;					\
+	}								\
+tc_access_##op: {							\
+		u32 line, *tag;						\
 		R[t->d] = vpmu_load(VPMU_OP_##op, mem + maddr);		\
 		line = maddr >> e->dp.dc_shift;				\
 		tag = &e->mem.dc_tag[line & e->dp.dc_mask];		\
@@ -126,14 +137,15 @@ tc_access_##op: {							\
 GUARD(op)								\
 VPMU_TC_OP_##op : {							\
 		maddr = R[t->a] + t->imm;				\
+		if (unlikely(!vpmu_access_ok(maddr,			\
+					     vpmu_mem_size(VPMU_OP_##op), \
+					     fwords, hwords, msz)))	\
+			goto tc_exit;					\
 	}								\
 tc_access_##op: {							\
 		unsigned int size_ = vpmu_mem_size(VPMU_OP_##op);	\
 		u32 st;							\
 		bool code;						\
-		if (unlikely(!vpmu_access_ok(maddr, size_, fwords, hwords, \
-					     msz)))			\
-			goto tc_exit;					\
 		vpmu_mem_store(mem + maddr, R[t->b], size_);		\
 		st = vpmu_wq_enter(&wq_last, cend - left - t->d,	\
 				   e->dp.wq_full, e->dp.wq_drain);	\
