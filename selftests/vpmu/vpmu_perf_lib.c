@@ -97,6 +97,27 @@ bool vt_kernel_before(int major, int minor)
 	return ma < major || (ma == major && mi < minor);
 }
 
+#define VT_MAX_SAMPLE_RATE "/proc/sys/kernel/perf_event_max_sample_rate"
+
+int vt_max_sample_rate(int rate)
+{
+	FILE *f = fopen(VT_MAX_SAMPLE_RATE, "r+");
+	int old = -1;
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%d", &old) == 1) {
+		rewind(f);
+		if (fprintf(f, "%d\n", rate) < 0)
+			old = -1;
+	} else {
+		old = -1;
+	}
+	if (fclose(f))
+		old = -1;
+	return old;
+}
+
 /* ---- events -------------------------------------------------------------- */
 
 void vt_attr_of(struct perf_event_attr *a, long type,

@@ -55,6 +55,21 @@ static inline uint64_t vt_alias(const char *name)
  */
 bool vt_kernel_before(int major, int minor);
 
+/*
+ * Set kernel.perf_event_max_sample_rate to @rate; returns what it was, or
+ * -1 if it could not be read or written.  Built in, vpmu's samples are the
+ * perf core's overflows, which it throttles at that rate (perf.rst,
+ * "Sampling"); a test of something else raises it and puts it back.
+ */
+int vt_max_sample_rate(int rate);
+
+/*
+ * A rate no test reaches: 10^8 a second, 400000 samples a tick at HZ 250
+ * (the core computes DIV_ROUND_UP(rate, HZ) in an int: INT_MAX would
+ * overflow it).
+ */
+#define VT_HIGH_SAMPLE_RATE	100000000
+
 /* ---- events -------------------------------------------------------------- */
 
 /* A vpmu event of PMU type @type, nothing else set. */

@@ -401,7 +401,9 @@ static void on_chunk_alarm(int sig)
  * between chunks), has run exactly 16 microwords a chunk: its count is a
  * multiple of 16.  Chunks of 5000 cycles (stall cycles included) end at
  * a multiple of 16 microwords only by chance; four runs stopped at
- * different times.
+ * different times.  Built in, the perf core would throttle the event
+ * (stop it until a tick) after a tick's worth of samples: the sample rate
+ * is raised for the test.
  */
 TEST_F_TIMEOUT(perf, chunk_bounded_in_stops, 120)
 {
@@ -412,12 +414,14 @@ TEST_F_TIMEOUT(perf, chunk_bounded_in_stops, 120)
 	struct vt_ring rb;
 	uint64_t uops;
 	uint8_t *mem;
-	int fd, i;
+	int fd, i, rate;
 
 	ASSERT_EQ(0, vt_alias_cfg("uops", &uops));
 	if (vt_need_prog(_metadata, &p, &mem, "sortloop"))
 		return;
 	ASSERT_EQ(0, sigaction(SIGALRM, &sa, NULL));
+	rate = vt_max_sample_rate(VT_HIGH_SAMPLE_RATE);
+	ASSERT_LT(0, rate);
 	fd = vt_open_sampling(uops, 1, 0, &rb);
 	ASSERT_LE(0, fd);
 	for (i = 0; i < 4; i++) {
@@ -436,7 +440,10 @@ TEST_F_TIMEOUT(perf, chunk_bounded_in_stops, 120)
 		EXPECT_LT(0ull, c.value);
 		EXPECT_EQ(0ull, c.value % 16);
 	}
+	vt_ring_drain(&rb);
+	EXPECT_EQ(0ull, rb.throttle);
 	vt_close_sampling(fd, &rb);
+	EXPECT_EQ(VT_HIGH_SAMPLE_RATE, vt_max_sample_rate(rate));
 	free(mem);
 	vt_prog_free(&p);
 }

@@ -113,6 +113,37 @@ static inline void vpmu_regs_set_mode(struct pt_regs *regs, bool user)
 #endif
 
 /*
+ * A sample's raw record (vpmu_pmu_ovf.c, built in): before 6.3 the driver
+ * sets perf_sample_data::raw and its flag itself; 6.3 added
+ * perf_sample_save_raw_data(), which "perf/core: Save raw sample data
+ * conditionally based on sample type" (6.13, and in stable 6.12.13 and
+ * 6.6.76) gave the event as a second argument.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 13) ||			\
+	(LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 76) &&		\
+	 LINUX_VERSION_CODE < KERNEL_VERSION(6, 7, 0))
+#define VPMU_SAVE_RAW_HAS_EVENT	1
+#else
+#define VPMU_SAVE_RAW_HAS_EVENT	0
+#endif
+
+static inline void vpmu_sample_save_raw(struct perf_sample_data *data,
+					struct perf_event *event,
+					struct perf_raw_record *raw)
+{
+	if (!(event->attr.sample_type & PERF_SAMPLE_RAW))
+		return;
+#if VPMU_SAVE_RAW_HAS_EVENT
+	perf_sample_save_raw_data(data, event, raw);
+#elif LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
+	perf_sample_save_raw_data(data, raw);
+#else
+	data->raw = raw;
+	data->sample_flags |= PERF_SAMPLE_RAW;
+#endif
+}
+
+/*
  * kmalloc_obj() and kzalloc_obj() (the size from the pointer's type) came
  * with 7.0 and were backported to 6.12.y; 6.1 has neither.
  */

@@ -22,9 +22,11 @@
  * Overflow interrupts and sampling: the machine raises the line of every
  * counter that wrapped (vpmu_machine_irq.c); the line's handler calls
  * vpmu_pmu_overflow() through the machine's ops, which folds the wrap in
- * and, for a sampling event whose period that completed, emits a sample
- * through perf_tp_event(), the exported path trace events use
- * (perf_event_overflow() is not exported to modules).  A sampling
+ * and, for a sampling event whose period that completed, emits a sample:
+ * built in through perf_event_overflow(), as a hardware PMU does, and as a
+ * module, where that is not exported, through perf_tp_event(), the
+ * exported path trace events use, with the driver's own throttle
+ * (Documentation/vpmu/perf.rst, "Sampling").  A sampling
  * event's counter is preset so that it wraps exactly on the event that
  * completes the period, and the engine stops right after that microword:
  * a sample's micro-PC and macro PC are those of that microword, exactly.

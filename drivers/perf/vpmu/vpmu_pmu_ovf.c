@@ -6,9 +6,9 @@
  * The machine raises the line of every counter that wrapped
  * (vpmu_machine_irq.c); the line's handler calls vpmu_pmu_overflow()
  * through the machine's ops, which folds the wrap in and, for a sampling
- * event whose period that completed, emits a sample through
- * perf_tp_event() (vpmu_pmu.c's head says why that way).  Serialisation
- * is vpmu_pmu.c's.
+ * event whose period that completed, emits a sample: built in through
+ * perf_event_overflow(), as a module through perf_tp_event()
+ * (vpmu_pmu.c's head says why).  Serialisation is vpmu_pmu.c's.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -161,54 +161,102 @@ static void vpmu_sample_regs(struct pt_regs *regs, struct perf_event *event,
 	vpmu_regs_set_mode(regs, !event->attr.exclude_user);
 }
 
+/* The raw record with room to end u64-aligned, as raw records do. */
+struct vpmu_sample_rec {
+	struct vpmu_sample_raw	raw;
+	u32			pad;
+} __aligned(8);
+
+/* The raw record's size, which with its u32 size field fills whole u64s. */
+#define VPMU_SAMPLE_RAW_SIZE						\
+	(ALIGN(sizeof(struct vpmu_sample_raw) + sizeof(u32), sizeof(u64)) - \
+	 sizeof(u32))
+
+/* Fill @rec and @regs for @event's sample at @stop. */
+static void vpmu_sample_fill(struct vpmu_sample_rec *rec, struct pt_regs *regs,
+			     struct vpmu_engine *e, struct perf_event *event,
+			     const struct vpmu_stop *stop)
+{
+	memset(rec, 0, sizeof(*rec));
+	rec->raw.upc = stop->upc;
+	rec->raw.ipc = stop->ipc;
+	rec->raw.ctr = event->hw.idx;
+	rec->raw.mode = vpmu_engine_mode(e);
+	rec->raw.count = local64_read(&event->count);
+	vpmu_sample_regs(regs, event, stop->upc, stop->ipc);
+}
+
+#if IS_BUILTIN(CONFIG_PERF_VPMU)
 /*
- * Emit one sample for @event through the trace-event path.  perf_tp_event()
- * treats it as a software event: it adds @period to event->count (taken
- * off first: the counter has already been folded in), and runs the
- * overflow (sample, freq adjustment, event_limit, wakeups) exactly once:
- * with PERF_SAMPLE_PERIOD and a fixed period it overflows on every call,
- * otherwise once period_left, set to -period here, reaches 0.
+ * Built in, a sample is an overflow as a hardware PMU's is:
+ * perf_event_overflow() samples, adjusts a frequency, counts
+ * PERF_EVENT_IOC_REFRESH's limit, raises the sigtrap, runs a BPF overflow
+ * handler and throttles, with the core's own limit and records.  Returns
+ * true where the core asks for the event to be stopped (throttled, or its
+ * limit reached); the core restarts a throttled one at a tick.
  */
-static void vpmu_sample(struct vpmu_engine *e, struct perf_event *event,
+static bool vpmu_sample(struct vpmu_engine *e, struct perf_event *event,
+			const struct vpmu_stop *stop)
+{
+	struct perf_raw_record raw = {};
+	struct perf_sample_data data;
+	struct vpmu_sample_rec rec;
+	struct pt_regs regs;
+
+	vpmu_sample_fill(&rec, &regs, e, event, stop);
+	perf_sample_data_init(&data, 0, event->hw.last_period);
+	raw.frag.data = &rec;
+	raw.frag.size = VPMU_SAMPLE_RAW_SIZE;
+	vpmu_sample_save_raw(&data, event, &raw);
+	return perf_event_overflow(event, &data, &regs);
+}
+
+/* The perf core throttles (vpmu_sample()). */
+static bool vpmu_sample_allowed(struct vpmu_pmu_cpu *cpuc, unsigned int idx)
+{
+	return true;
+}
+#else
+/*
+ * As a module, without perf_event_overflow() (not exported), a sample goes
+ * through the trace-event path.  perf_tp_event() treats it as a software
+ * event: it adds @period to event->count (taken off first: the counter has
+ * already been folded in), and runs the overflow (sample, freq adjustment,
+ * event_limit, wakeups) exactly once: with PERF_SAMPLE_PERIOD and a fixed
+ * period it overflows on every call, otherwise once period_left, set to
+ * -period here, reaches 0.  It never throttles (vpmu_sample_allowed()
+ * does); returns false.
+ */
+static bool vpmu_sample(struct vpmu_engine *e, struct perf_event *event,
 			const struct vpmu_stop *stop)
 {
 	struct hw_perf_event *hwc = &event->hw;
 	u64 period = hwc->last_period, before;
-	struct {
-		struct vpmu_sample_raw raw;
-		u32 pad;	/* raw records end u64-aligned with their size */
-	} __aligned(8) rec = {};
 	struct hlist_head head = {};
+	struct vpmu_sample_rec rec;
 	struct pt_regs regs;
 	s64 left;
 	int rctx;
 
 	rctx = perf_swevent_get_recursion_context();
 	if (rctx < 0)
-		return;
+		return false;
 
-	rec.raw.upc = stop->upc;
-	rec.raw.ipc = stop->ipc;
-	rec.raw.ctr = hwc->idx;
-	rec.raw.mode = vpmu_engine_mode(e);
-	rec.raw.count = local64_read(&event->count);
-	vpmu_sample_regs(&regs, event, stop->upc, stop->ipc);
-
+	vpmu_sample_fill(&rec, &regs, e, event, stop);
 	/* perf_tp_event() delivers to the events on @head: this one only. */
 	hlist_add_head(&event->hlist_entry, &head);
 	left = local64_read(&hwc->period_left);
 	local64_set(&hwc->period_left, -(s64)period);
 	before = local64_read(&event->count);
 	local64_sub(period, &event->count);
-	perf_tp_event(0, period, &rec,
-		      ALIGN(sizeof(rec.raw) + sizeof(u32), sizeof(u64)) -
-		      sizeof(u32),
-		      &regs, &head, rctx, NULL);
+	perf_tp_event(0, period, &rec, VPMU_SAMPLE_RAW_SIZE, &regs, &head, rctx,
+		      NULL);
 	/* Not delivered (the core found it stopped): the count stands. */
 	if (local64_read(&event->count) != before)
 		local64_set(&event->count, before);
 	local64_set(&hwc->period_left, left);
 	hlist_del_init(&event->hlist_entry);
+	return false;
 }
 
 /*
@@ -231,6 +279,7 @@ static bool vpmu_sample_allowed(struct vpmu_pmu_cpu *cpuc, unsigned int idx)
 	cpuc->nr_samples[idx]++;
 	return true;
 }
+#endif
 
 /* ---- the overflow interrupt ---------------------------------------------- */
 
@@ -251,6 +300,7 @@ irqreturn_t vpmu_pmu_overflow(struct vpmu_machine *m, struct vpmu_engine *e,
 {
 	struct vpmu_pmu_cpu *cpuc = this_cpu_ptr(machine_to_vpmu(m)->pmu_cpu);
 	struct perf_event *event = cpuc->events[idx];
+	bool stopped;
 	u64 n;
 
 	/*
@@ -275,7 +325,8 @@ irqreturn_t vpmu_pmu_overflow(struct vpmu_machine *m, struct vpmu_engine *e,
 	/*
 	 * 4. Report: a sample for every period completed (its events are
 	 *    in; the microword that completed it is the stop's), unless the
-	 *    event has sampled too often in this jiffy.
+	 *    event has sampled too often in this window (as a module); built
+	 *    in, the perf core throttles, and the event stops when it says.
 	 */
 	for (n = vpmu_period_advance(event); n; n--) {
 		if (!vpmu_sample_allowed(cpuc, idx)) {
@@ -283,7 +334,7 @@ irqreturn_t vpmu_pmu_overflow(struct vpmu_machine *m, struct vpmu_engine *e,
 			atomic64_add(n, &event->lost_samples);
 			break;
 		}
-		vpmu_sample(e, event, stop);
+		stopped = vpmu_sample(e, event, stop);
 		/*
 		 * Its REFRESH limit reached, the core disables the event once
 		 * interrupts are on again; a group that freezes on overflow
@@ -293,6 +344,11 @@ irqreturn_t vpmu_pmu_overflow(struct vpmu_machine *m, struct vpmu_engine *e,
 		if (vpmu_event_freezes_on_ovf(event) &&
 		    READ_ONCE(event->pending_disable))
 			vpmu_fgroup_hold(&cpuc->fgroups[event->hw.event_base]);
+		if (stopped) {
+			/* Counted, the periods after it go unsampled. */
+			atomic64_add(n - 1, &event->lost_samples);
+			event->pmu->stop(event, 0);
+		}
 		if (event->hw.state & PERF_HES_STOPPED)
 			return IRQ_HANDLED;
 	}
