@@ -61,8 +61,9 @@ TEST_F_TIMEOUT(narrow, wraps_within_one_run, 120)
  * the guest is fast enough) count exactly and do not crash.  Built in,
  * the perf core throttles by stopping the event until a tick, as it does
  * a hardware PMU's (perf.rst, "Sampling"): a throttled event's count
- * misses that time's events.  As a module, the driver's throttle drops
- * samples and counts on.
+ * misses that time's events, and its PERF_RECORD_THROTTLE may not fit in
+ * a full ring, so the count is at most the run's.  As a module, the
+ * driver's throttle drops samples and counts on.
  */
 TEST_F_TIMEOUT(narrow, sample_long_run, 300)
 {
@@ -120,7 +121,7 @@ TEST_F_TIMEOUT(narrow, sample_long_run, 300)
 	ASSERT_EQ(0, vt_perf_run(&self->f, LONG_BUDGET));
 	ASSERT_EQ(0, vt_read_count(fd, &c));
 	vt_ring_drain(&rb);
-	if (rb.throttle) {
+	if (vt_module_builtin()) {
 		EXPECT_GE(LONG_BUDGET, c.value);
 	} else {
 		EXPECT_EQ(LONG_BUDGET, c.value);
@@ -137,7 +138,7 @@ TEST_F_TIMEOUT(narrow, sample_long_run, 300)
 	ASSERT_EQ(0, vt_perf_run(&self->f, 200000));
 	ASSERT_EQ(0, vt_read_count(fd, &c));
 	vt_ring_drain(&rb);
-	if (rb.throttle) {
+	if (vt_module_builtin()) {
 		EXPECT_GE(200000ull, c.value);
 	} else {
 		EXPECT_EQ(200000ull, c.value);
