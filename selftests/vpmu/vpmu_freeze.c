@@ -232,8 +232,10 @@ TEST_F(frz, state_across_disable_enable)
 /*
  * A sampling leader (uops, period 1000) limited to one overflow by
  * REFRESH, with a counting uops member.  With freeze_on_ovf the group
- * freezes on the 1000th microword and both read 1000; without, both run on to the
- * end of the run chunk before the core disables the leader.
+ * freezes on the 1000th microword and both read 1000; without, the member
+ * runs on to the end of the run chunk before the core disables the group
+ * (the leader too as a module; built in, the driver stops the leader's
+ * counter on its limit: perf.rst, "Sampling").
  */
 static void refresh_one(struct __test_metadata *_metadata,
 			FIXTURE_DATA(frz) *self, bool freeze_on_ovf,
