@@ -219,20 +219,16 @@ void vpmu_tc_close_block(struct vpmu_tc_builder *tr)
 	tr->nblkw = tr->blk_rec + vpmu_tc_block_size(b);
 }
 
-/* The bytes a load or store op accesses. */
+/* The bytes load or store op @h (LB..SW) accesses: its uop's. */
 static u32 tc_access_size(u8 h)
 {
-	switch (h) {
-	case VPMU_TC_OP_LW:
-	case VPMU_TC_OP_SW:
-		return 4;
-	case VPMU_TC_OP_LH:
-	case VPMU_TC_OP_LHU:
-	case VPMU_TC_OP_SH:
-		return 2;
-	default:
-		return 1;
-	}
+	/* the uops of VPMU_TC_OP_LB..VPMU_TC_OP_SW, in their order */
+	static const u8 uop[] = {
+		VPMU_OP_LB, VPMU_OP_LBU, VPMU_OP_LH, VPMU_OP_LHU, VPMU_OP_LW,
+		VPMU_OP_SB, VPMU_OP_SH, VPMU_OP_SW,
+	};
+
+	return vpmu_mem_size(uop[h - VPMU_TC_OP_LB]);
 }
 
 /*
