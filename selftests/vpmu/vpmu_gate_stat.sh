@@ -68,13 +68,13 @@ check "vpmu/vpmu_uops,trig_mark=1,frozen=1,gate_uhist=1/=18000" \
 ok $? "perf stat: the gating group counts the regions"
 
 # 2. The unit gated: uops and marks in the regions, read as perf events
-#    in the gating group.
+#    of vpmu_hu beside the gating group.
 printf 'par\nvpmu_uops 1000000000\nvpmu_trigger 1000000000\n' >"$HU/program"
-ev='{vpmu/vpmu_cycles,trig_mark=1,frozen=1,gate_hu=1/,vpmu/vpmu_hist1/,vpmu/vpmu_hist2/}'
-show -e "$ev" taskset -c 0 "$RUN" -q "$SHARE/build/marks.vprg"
-stat -e "$ev" taskset -c 0 "$RUN" -q "$SHARE/build/marks.vprg"
+ev='{vpmu/vpmu_cycles,trig_mark=1,frozen=1,gate_hu=1/}'
+show -e "$ev" -e vpmu_hu/hist1/,vpmu_hu/hist2/ taskset -c 0 "$RUN" -q "$SHARE/build/marks.vprg"
+stat -e "$ev" -e vpmu_hu/hist1/,vpmu_hu/hist2/ taskset -c 0 "$RUN" -q "$SHARE/build/marks.vprg"
 check "vpmu/vpmu_cycles,trig_mark=1,frozen=1,gate_hu=1/=18000" \
-      "vpmu/vpmu_hist1/=18000" "vpmu/vpmu_hist2/=1000"
+      "vpmu_hu/hist1/=18000" "vpmu_hu/hist2/=1000"
 ok $? "perf stat with gate_hu: the unit counts the regions"
 
 # 3. A gate with no trigger is refused (EINVAL: perf stat says so and

@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # vpmu_hu_stat.sh - the histogram unit through the perf tool (busybox sh):
-# perf list shows the bucket aliases, and perf stat -x, prints the buckets
-# of a program set through hist/program exactly: by hand (sum.s: 179
-# cycles, 179 microwords, 32 instructions), equal to hist/cpu0, grouped
-# with a counter event, per task and CPU-wide.  TAP output; skips without
+# perf list shows the bucket aliases (PMU vpmu_hu), and perf stat -x,
+# prints the buckets of a program set through hist/program exactly: by hand
+# (sum.s: 179 cycles, 179 microwords, 32 instructions), equal to
+# hist/cpu0, in a group of buckets beside a counter event (never in one
+# group with it), per task and CPU-wide.  TAP output; skips without
 # perf, hist/, vpmu-run or the assembled samples.
 
 PMU=/sys/bus/event_source/devices/vpmu
@@ -23,7 +24,7 @@ command -v perf >/dev/null 2>&1 || skip_all "no perf"
 [ -f "$SHARE/build/sum.vprg" ] || skip_all "no $SHARE/build/sum.vprg"
 command -v taskset >/dev/null 2>&1 || skip_all "no taskset"
 
-tap_plan 6
+tap_plan 7
 
 prog() {
 	printf '%s' "$1" >"$HIST/program"
@@ -37,9 +38,9 @@ bucket() {
 # 1. perf list knows the bucket aliases.
 rc=0
 for b in 1 2 9 16; do
-	perf list 2>/dev/null | grep -q "vpmu/vpmu_hist$b/" || { echo "# no vpmu_hist$b"; rc=1; }
+	perf list 2>/dev/null | grep -q "vpmu_hu/hist$b/" || { echo "# no vpmu_hu/hist$b"; rc=1; }
 done
-ok $rc "perf list shows vpmu_hist1..16"
+ok $rc "perf list shows vpmu_hu/hist1..16"
 
 # 2. Parallel, one period for the whole run: the run's totals.
 prog "par
@@ -47,41 +48,49 @@ vpmu_cycles 1000000
 vpmu_uops 1000000
 vpmu_insns 1000000
 "
-stat -e vpmu/vpmu_hist1/,vpmu/vpmu_hist2/,vpmu/vpmu_hist3/ taskset -c 0 "$RUN" "$SHARE/build/sum.vprg"
-check "vpmu/vpmu_hist1/=179" "vpmu/vpmu_hist2/=179" "vpmu/vpmu_hist3/=32"
+stat -e vpmu_hu/hist1/,vpmu_hu/hist2/,vpmu_hu/hist3/ taskset -c 0 "$RUN" "$SHARE/build/sum.vprg"
+check "vpmu_hu/hist1/=179" "vpmu_hu/hist2/=179" "vpmu_hu/hist3/=32"
 ok $? "perf stat: par buckets of sum = cycles, uops, insns"
 
 # 3. Sequential, four windows of 10 cycles: 179 = 4 x 40 + 19; as hist/cpu0.
 prog "seq; vpmu_cycles 10; vpmu_cycles 10; vpmu_cycles 10; vpmu_cycles 10"
-stat -e vpmu/vpmu_hist1/,vpmu/vpmu_hist2/,vpmu/vpmu_hist3/,vpmu/vpmu_hist4/ taskset -c 0 "$RUN" "$SHARE/build/sum.vprg"
-check "vpmu/vpmu_hist1/=50" "vpmu/vpmu_hist2/=49" "vpmu/vpmu_hist3/=40" \
-      "vpmu/vpmu_hist4/=40"
+stat -e vpmu_hu/hist1/,vpmu_hu/hist2/,vpmu_hu/hist3/,vpmu_hu/hist4/ taskset -c 0 "$RUN" "$SHARE/build/sum.vprg"
+check "vpmu_hu/hist1/=50" "vpmu_hu/hist2/=49" "vpmu_hu/hist3/=40" \
+      "vpmu_hu/hist4/=40"
 rc=$?
 for b in 1 2 3 4; do
 	c=$(bucket $b cpu0)
-	check "vpmu/vpmu_hist$b/=$c" || rc=1
+	check "vpmu_hu/hist$b/=$c" || rc=1
 done
 ok $rc "perf stat: seq buckets of sum, equal to hist/cpu0"
 
-# 4. A group: a counter event leading bucket events.
+# 4. A group of buckets beside a counter event; the two in one group are
+#    refused (vpmu and vpmu_hu events never share a group).
 prog "par; vpmu_uops 1000000; vpmu_insns 1000000"
-stat -e '{vpmu/vpmu_cycles/,vpmu/vpmu_hist1/,vpmu/vpmu_hist2/}' taskset -c 0 "$RUN" -n 2 "$SHARE/build/sum.vprg"
-check "vpmu/vpmu_cycles/=358" "vpmu/vpmu_hist1/=358" "vpmu/vpmu_hist2/=64"
-ok $? "perf stat: {cycles, hist1, hist2} group, two runs of sum"
+stat -e vpmu/vpmu_cycles/ -e '{vpmu_hu/hist1/,vpmu_hu/hist2/}' taskset -c 0 "$RUN" -n 2 "$SHARE/build/sum.vprg"
+check "vpmu/vpmu_cycles/=358" "vpmu_hu/hist1/=358" "vpmu_hu/hist2/=64"
+ok $? "perf stat: cycles and a {hist1, hist2} group, two runs of sum"
+rm -f "$OUT"
+stat -e '{vpmu/vpmu_cycles/,vpmu_hu/hist1/}' taskset -c 0 "$RUN" "$SHARE/build/sum.vprg"
+got=$(counted vpmu_hu/hist1/)
+case "$got" in
+*[0-9]*) echo "# got count '$got'"; ok 1 "perf stat: {cycles, hist1} refused" ;;
+*) ok 0 "perf stat: {cycles, hist1} refused" ;;
+esac
 
-# 5. CPU-wide on CPU 0.
+# 6. CPU-wide on CPU 0.
 prog "par; vpmu_insns 1000000"
-stat -a -C 0 -e vpmu/vpmu_hist1/ -- taskset -c 0 "$RUN" -n 3 "$SHARE/build/sum.vprg"
-check "vpmu/vpmu_hist1/=96"
+stat -a -C 0 -e vpmu_hu/hist1/ -- taskset -c 0 "$RUN" -n 3 "$SHARE/build/sum.vprg"
+check "vpmu_hu/hist1/=96"
 ok $? "perf stat -a -C 0: three runs of sum"
 
-# 6. No bucket 2 in a one-entry program, none at all with the unit off.
+# 7. No bucket 2 in a one-entry program, none at all with the unit off.
 prog "par; vpmu_insns 1000000"
-stat -e vpmu/vpmu_hist2/ "$RUN" "$SHARE/build/sum.vprg"
-got2=$(counted vpmu/vpmu_hist2/)
+stat -e vpmu_hu/hist2/ "$RUN" "$SHARE/build/sum.vprg"
+got2=$(counted vpmu_hu/hist2/)
 prog off
-stat -e vpmu/vpmu_hist1/ "$RUN" "$SHARE/build/sum.vprg"
-got1=$(counted vpmu/vpmu_hist1/)
+stat -e vpmu_hu/hist1/ "$RUN" "$SHARE/build/sum.vprg"
+got1=$(counted vpmu_hu/hist1/)
 case "$got2$got1" in
 *[0-9]*) echo "# got counts '$got2' '$got1'"; ok 1 "perf stat: buckets beyond the program refused" ;;
 *) ok 0 "perf stat: buckets beyond the program refused" ;;

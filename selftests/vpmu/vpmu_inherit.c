@@ -34,33 +34,38 @@ static int fork_and_reap(void)
 	return 0;
 }
 
-/* A counting event of this task and its children, or -errno. */
-static int open_inherited(uint64_t config)
+/* A counting event of PMU @type, this task and its children, or -errno. */
+static int open_inherited_of(long type, uint64_t config)
 {
 	struct perf_event_attr a;
 
-	vt_attr(&a, config, 0);
+	vt_attr_of(&a, type, config, 0);
 	a.inherit = 1;
 	return vt_open(&a, 0, -1, -1);
+}
+
+static int open_inherited(uint64_t config)
+{
+	return open_inherited_of(vt_type(), config);
 }
 
 /* A bucket of a program that has been replaced by a shorter one. */
 TEST(bucket_of_a_replaced_program)
 {
-	uint64_t bucket3 = vt_field("event", 0x203);
+	long hu = vt_hu_type();
 	int fd;
 
-	if (vt_type() < 0 || access(HIST_PROGRAM, W_OK))
-		SKIP(return, "no vpmu PMU or no hist/program");
+	if (hu < 0 || access(HIST_PROGRAM, W_OK))
+		SKIP(return, "no vpmu_hu PMU or no hist/program");
 	ASSERT_EQ(0, vt_write_file(HIST_PROGRAM,
 				   "seq;vpmu_uops 10;vpmu_uops 10;vpmu_uops 10"));
-	fd = open_inherited(bucket3);
+	fd = open_inherited_of(hu, 3);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, vt_write_file(HIST_PROGRAM, "seq;vpmu_uops 10"));
 
 	EXPECT_EQ(0, fork_and_reap());
 	/* A new open is checked against the program in force. */
-	EXPECT_EQ(-EINVAL, open_inherited(bucket3));
+	EXPECT_EQ(-EINVAL, open_inherited_of(hu, 3));
 
 	close(fd);
 	ASSERT_EQ(0, vt_write_file(HIST_PROGRAM, "off"));

@@ -65,11 +65,17 @@ uint8_t *vt_read_share(const char *rel, size_t *len)
 int vt_pmu_read(const char *rel, char *buf, size_t size)
 {
 	char path[256];
+
+	snprintf(path, sizeof(path), VT_PMU_DIR "/%s", rel);
+	return vt_read_line(path, buf, size);
+}
+
+int vt_read_line(const char *path, char *buf, size_t size)
+{
 	ssize_t n;
 	int fd;
 
 	buf[0] = '\0';
-	snprintf(path, sizeof(path), VT_PMU_DIR "/%s", rel);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;

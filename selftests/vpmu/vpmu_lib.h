@@ -40,6 +40,8 @@
 
 #define VT_DEV	"/dev/vpmu"
 #define VT_PMU_DIR	"/sys/bus/event_source/devices/vpmu"
+/* The histogram unit's buckets: a PMU of their own. */
+#define VT_HU_PMU_DIR	"/sys/bus/event_source/devices/vpmu_hu"
 #define VT_UCODE	VT_PMU_DIR "/ucode/"
 #define VT_HIST	VT_PMU_DIR "/hist/"
 #define VT_UHIST	VT_PMU_DIR "/uhist/"
@@ -75,6 +77,9 @@ uint8_t *vt_read_share(const char *rel, size_t *len);
  * ucode/name, ...), newline stripped; "" and -1 if unreadable.
  */
 int vt_pmu_read(const char *rel, char *buf, size_t size);
+
+/* The same of the file at @path. */
+int vt_read_line(const char *path, char *buf, size_t size);
 
 /* Is the vpmu PMU registered (its sysfs directory there)? */
 static inline bool vt_pmu_present(void)

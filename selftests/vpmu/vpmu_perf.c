@@ -314,7 +314,7 @@ TEST_F(perf, invalid_configs)
 	} cases[] = {
 		{ "event 10", 10, ENOENT },
 		{ "event 0x100 (tag 0)", 0x100, ENOENT },
-		{ "event 0x200 (bucket 0)", 0x200, EINVAL },
+		{ "event 0x200", 0x200, ENOENT },
 		{ "event 0xfff", 0xfff, ENOENT },
 		{ "tag with event", (1ull << tag) | 1, EINVAL },
 		{ "tag out of range", 0, EINVAL },
@@ -324,6 +324,7 @@ TEST_F(perf, invalid_configs)
 		{ "ctr 31", vt_ctr_config(31), EINVAL },
 		{ "unused bit 26", 1ull << 26, EINVAL },
 		{ "unused bit 63", 1ull << 63, EINVAL },
+		{ "event 0x201 (vpmu_hu's bucket 1)", 0x201, ENOENT },
 	};
 	struct perf_event_attr a;
 	unsigned int i;
@@ -374,9 +375,10 @@ TEST_F(perf, invalid_configs)
 /* ---- the module stays while an event is open ----------------------------- */
 
 /*
- * An open event pins the module (pmu.module): unloading fails, and works
- * once the event is closed.  The module is loaded again afterwards, with
- * default parameters, for the tests that follow.
+ * An open event pins the module (pmu.module), of either of its PMUs:
+ * unloading fails, and works once the event is closed.  The module is
+ * loaded again afterwards, with default parameters, for the tests that
+ * follow.
  */
 TEST(module_busy_while_open)
 {
@@ -390,10 +392,19 @@ TEST(module_busy_while_open)
 	if (access(vt_ko(), R_OK))
 		SKIP(return, VT_NO_KO_REASON);
 
-	for (k = 0; k < 2; k++) {
-		/* k = 0: a per-task event; k = 1: a CPU-wide one. */
+	for (k = 0; k < 3; k++) {
+		/*
+		 * k = 0: a per-task event; k = 1: a CPU-wide one; k = 2: a
+		 * per-task vpmu_hu event, of a bucket of the program written.
+		 */
 		vt_count_attr(&a, 1, 0);
-		fd = vt_perf_event_open(&a, k ? -1 : 0, k ? 0 : -1, -1, 0);
+		if (k == 2) {
+			ASSERT_EQ(0, vt_write_file(VT_HIST "program",
+						   "par;vpmu_uops 5"));
+			vt_hu_attr(&a, 1);
+		}
+		fd = vt_perf_event_open(&a, k == 1 ? -1 : 0, k == 1 ? 0 : -1,
+					-1, 0);
 		ASSERT_LE(0, fd) TH_LOG("open: %s", strerror(errno));
 		/*
 		 * In use: delete_module(O_NONBLOCK) says EWOULDBLOCK (EAGAIN),

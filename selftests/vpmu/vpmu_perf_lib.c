@@ -9,18 +9,35 @@
 
 /* ---- the PMU's sysfs files ----------------------------------------------- */
 
-long vt_type(void)
+/* The number in @buf (a sysfs file's, its newline cut), or -1. */
+static long vt_parse_type(const char *buf)
 {
-	char buf[32], *end;
+	char *end;
 	long type;
 
-	if (vt_pmu_read("type", buf, sizeof(buf)))
-		return -1;
 	errno = 0;
 	type = strtol(buf, &end, 10);
 	if (errno || end == buf || *end != '\0')
 		return -1;
 	return type;
+}
+
+long vt_type(void)
+{
+	char buf[32];
+
+	if (vt_pmu_read("type", buf, sizeof(buf)))
+		return -1;
+	return vt_parse_type(buf);
+}
+
+long vt_hu_type(void)
+{
+	char buf[32];
+
+	if (vt_read_line(VT_HU_PMU_DIR "/type", buf, sizeof(buf)))
+		return -1;
+	return vt_parse_type(buf);
 }
 
 /*

@@ -27,6 +27,9 @@
 /* The PMU's dynamic type from sysfs, or -1 without it. */
 long vt_type(void);
 
+/* The same of the histogram unit's PMU, vpmu_hu. */
+long vt_hu_type(void);
+
 /* The low bit of format/@field, a field of attr.config itself; or -1. */
 int vt_config_shift(const char *field);
 
@@ -81,6 +84,12 @@ static inline void vt_attr(struct perf_event_attr *a, uint64_t config,
 			   uint64_t config1)
 {
 	vt_attr_of(a, vt_type(), config, config1);
+}
+
+/* A vpmu_hu event counting bucket @b. */
+static inline void vt_hu_attr(struct perf_event_attr *a, unsigned int b)
+{
+	vt_attr_of(a, vt_hu_type(), b, 0);
 }
 
 /* A counting event read as perf stat reads it (struct vt_count). */

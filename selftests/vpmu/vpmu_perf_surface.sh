@@ -3,9 +3,9 @@
 #
 # vpmu_perf_surface.sh - what the perf tool sees of the PMU beyond counts
 # (busybox sh; Documentation/vpmu/perf.rst): events/ holds every event
-# under its name (cycles, hist1, tag1) and its old name (vpmu_cycles,
-# vpmu_hist1, vpmu_tag1), the same config under both, and perf list shows
-# each; perf stat counts the same under both names and the raw config;
+# under its name (cycles, tag1) and its old name (vpmu_cycles, vpmu_tag1),
+# the same config under both, and perf list shows each, and vpmu_hu's
+# hist1..16; perf stat counts the same under both names and the raw config;
 # perf list shows the two tag aliases for exactly the tags of the image
 # loaded, a dropped tag cannot be opened by name, perf stat counts every
 # tag 1..7 of the encoded sample image exactly (encoded/tags.expect), the
@@ -61,7 +61,6 @@ names() {
 		  wq_stall trigger stores; do
 		echo $ev
 	done
-	i=1; while [ $i -le 16 ]; do echo hist$i; i=$((i + 1)); done
 	i=1; while [ $i -le 8 ]; do echo tag$i; i=$((i + 1)); done
 }
 
@@ -73,9 +72,10 @@ expected() {
 	sed -n "s/^event $1 \([0-9]*\)\$/\1/p" "$SHARE/samples/sum.expect"
 }
 
-# 1. events/ of the default image: the 34 events under their names and
+# 1. events/ of the default image: the 18 events under their names and
 #    under their old ones, and its 8 tag names, no other file; each pair
-#    of files says the same, each name its tag; perf list shows all 76.
+#    of files says the same, each name its tag; perf list shows all 44,
+#    and vpmu_hu's 16 buckets.
 "$LOAD" -q --default
 names | sort >"$T/names"
 { cat "$T/names"; sed 's/^/vpmu_/' "$T/names"; echo "$TAGNAMES" | tr ' ' '\n'; } |
@@ -97,8 +97,14 @@ for ev in $TAGNAMES; do
 		{ echo "# events/$ev is not tag=$k"; rc=1; }
 	k=$((k + 1))
 done
-[ "$(wc -l <"$T/want")" = 76 ] || rc=1
-ok $rc "events/, perf list: 34 events under their names and their old ones, 8 tag names"
+[ "$(wc -l <"$T/want")" = 44 ] || rc=1
+i=1
+while [ $i -le 16 ]; do echo hist$i; i=$((i + 1)); done | sort >"$T/want_hu"
+perf list 2>/dev/null | sed -n 's|.*vpmu_hu/\([a-z0-9_][a-z0-9_]*\)/.*|\1|p' |
+	sort -u >"$T/listed_hu"
+cmp -s "$T/want_hu" "$T/listed_hu" ||
+	{ diff "$T/want_hu" "$T/listed_hu" | sed 's/^/# perf list: /'; rc=1; }
+ok $rc "events/, perf list: 18 events under their names and their old ones, 8 tag names, vpmu_hu's hist1..16"
 
 # 2. perf stat: an event's name, its old name and its config count the
 #    same, sum.expect's count.

@@ -70,6 +70,7 @@ struct vt_stress_field {
 /* An events/ alias, "vpmu_" stripped, with its attr.config. */
 struct vt_stress_alias {
 	char name[24];
+	long type;		/* vpmu's, or vpmu_hu's (the buckets) */
 	uint64_t config;
 };
 

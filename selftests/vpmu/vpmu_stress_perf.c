@@ -157,7 +157,7 @@ static void open_target(struct vt_stress_worker *w, int lead, pid_t *pid,
 /*
  * A random alias into @cfg (config, config1), maybe pinned to a counter;
  * a leader maybe with a freeze trigger, a member maybe with its leader's
- * config1.  Returns the alias.
+ * config1; a bucket (vpmu_hu) as it is.  Returns the alias.
  */
 static const struct vt_stress_alias *open_config(struct vt_stress_worker *w,
 						 int lead, uint64_t *cfg)
@@ -168,6 +168,8 @@ static const struct vt_stress_alias *open_config(struct vt_stress_worker *w,
 
 	al = &info->alias[vt_stress_below(&w->r, info->nalias)];
 	cfg[0] = al->config;
+	if (al->type != info->type)
+		return al;
 	if (vt_stress_chance(&w->r, 30))
 		vt_stress_put(info, cfg, "ctr",
 			      1 + vt_stress_below(&w->r, info->nr_counters));
@@ -183,20 +185,20 @@ static const struct vt_stress_alias *open_config(struct vt_stress_worker *w,
 }
 
 /*
- * The attributes of @cfg's event on @pid: a random read_format, maybe
- * disabled, excluding user or kernel, inherited; maybe sampling, by
- * period or frequency.
+ * The attributes of @cfg's event of PMU @type on @pid: a random
+ * read_format, maybe disabled, excluding user or kernel, inherited; maybe
+ * sampling, by period or frequency, but for a bucket, which cannot.
  */
 static void open_attr(struct vt_stress_worker *w, struct perf_event_attr *a,
-		      const uint64_t *cfg, pid_t pid)
+		      long type, const uint64_t *cfg, pid_t pid)
 {
-	vt_attr_of(a, w->info->type, cfg[0], cfg[1]);
+	vt_attr_of(a, type, cfg[0], cfg[1]);
 	a->read_format = vt_stress_rnd(&w->r) & (VT_STRESS_RF_ALL | PERF_FORMAT_LOST);
 	a->disabled = vt_stress_chance(&w->r, 25);
 	a->exclude_user = vt_stress_chance(&w->r, 10);
 	a->exclude_kernel = !a->exclude_user && vt_stress_chance(&w->r, 20);
 	a->inherit = pid >= 0 && vt_stress_chance(&w->r, 20);
-	if (vt_stress_chance(&w->r, 35)) {
+	if (type == w->info->type && vt_stress_chance(&w->r, 35)) {
 		if (vt_stress_chance(&w->r, 10)) {
 			a->freq = 1;
 			a->sample_freq = 100 + vt_stress_below(&w->r, 2000);
@@ -254,7 +256,7 @@ static void op_open(struct vt_stress_worker *w)
 		lead = random_slot(w, true);
 	open_target(w, lead, &pid, &cpu);
 	al = open_config(w, lead, cfg);
-	open_attr(w, &a, cfg, pid);
+	open_attr(w, &a, al->type, cfg, pid);
 	fd = vt_open(&a, pid, cpu, lead >= 0 ? ps->s[lead].fd : -1);
 	w->s.opens++;
 	vt_stress_log(w, "open slot %d: %s config %#llx config1 %#llx pid %d cpu %d group %d rf %#llx%s%s%s%s period %llu: %s",

@@ -154,8 +154,31 @@ static int add_alias(struct vt_stress_info *info, const char *name, char *line)
 	if (cfg[1] || cfg[2])
 		return 0;
 	snprintf(a->name, sizeof(a->name), "%s", name + 5);
+	a->type = info->type;
 	a->config = cfg[0];
 	info->nalias++;
+	return 0;
+}
+
+/*
+ * vpmu_hu's buckets as aliases "hu_hist1".."hu_hist16", of its type, when
+ * it is there; non-zero if the table is full.
+ */
+static int add_hu_aliases(struct vt_stress_info *info)
+{
+	long type = vt_hu_type();
+	unsigned int b;
+
+	for (b = 1; type >= 0 && b <= VPMU_HU_BUCKETS; b++) {
+		struct vt_stress_alias *a = &info->alias[info->nalias];
+
+		if (info->nalias == VT_STRESS_MAX_ALIASES)
+			return -1;
+		snprintf(a->name, sizeof(a->name), "hu_hist%u", b);
+		a->type = type;
+		a->config = b;
+		info->nalias++;
+	}
 	return 0;
 }
 
@@ -195,7 +218,8 @@ int vt_stress_read_info(struct vt_stress_info *info)
 	info->nalias = 0;
 	if (info->type < 0 || info->nr_counters < 1 ||
 	    each_pmu_file(info, "format", add_field) || !info->nfield ||
-	    each_pmu_file(info, "events", add_alias) || !info->nalias)
+	    each_pmu_file(info, "events", add_alias) || !info->nalias ||
+	    add_hu_aliases(info))
 		return -1;
 	for (i = 0; i < VT_STRESS_NPROGS; i++) {
 		struct vt_stress_prog *p = &info->prog[i];

@@ -12,7 +12,7 @@
 #   include/uapi/linux/vpmu.h     the uapi header
 #   tools/testing/selftests/vpmu/ the kselftests; TARGETS += vpmu in
 #                                 tools/testing/selftests/Makefile
-#   Documentation/vpmu/, Documentation/ABI/testing/*-vpmu
+#   Documentation/vpmu/, Documentation/ABI/testing/*-vpmu, *-vpmu_hu
 #
 # Then "make menuconfig" (Device Drivers, Performance monitor support)
 # or scripts/config --module PERF_VPMU (or --enable) and build the kernel.
@@ -93,5 +93,5 @@ fi
 
 put_dir Documentation/vpmu Documentation/vpmu '*.rst'
 put_dir Documentation/vpmu/images Documentation/vpmu/images '*.png'
-put_dir Documentation/ABI/testing Documentation/ABI/testing '*-vpmu'
+put_dir Documentation/ABI/testing Documentation/ABI/testing '*-vpmu' '*-vpmu_hu'
 echo "in-tree: $changed files changed in $KSRC"

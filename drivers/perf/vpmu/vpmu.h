@@ -191,7 +191,8 @@ struct vpmu_pmu_ops {
 
 /**
  * struct vpmu - the device: one per module, made by vpmu_main.c
- * @pmu:	the perf PMU; its device carries the sysfs groups
+ * @pmu:	the perf PMU "vpmu"; its device carries the sysfs groups
+ * @hu_pmu:	the perf PMU "vpmu_hu": the histogram unit's buckets
  * @machine:	the engines and the image they run
  * @pmu_cpu:	each CPU's counters as perf uses them (vpmu_pmu_priv.h)
  * @pmu_ops:	what the perf glue does for the other front ends
@@ -212,6 +213,7 @@ struct vpmu_pmu_ops {
  */
 struct vpmu {
 	struct pmu			pmu;
+	struct pmu			hu_pmu;
 	struct vpmu_machine		machine;
 	struct vpmu_pmu_cpu __percpu	*pmu_cpu;
 	const struct vpmu_pmu_ops	*pmu_ops;

@@ -6,8 +6,8 @@
  * in force on every engine; each engine counts into its own buckets, on
  * its own clock.  This file parses and prints the program, has the
  * machine set it on every engine or reset the buckets, and copies them
- * out; vpmu_pmu_hu.c reads them as perf events (event=0x201..0x210),
- * through * vpmu_machine_hu_bucket().
+ * out; vpmu_pmu_hu.c reads them as perf events (the PMU vpmu_hu,
+ * bucket=1..16), through vpmu_machine_hu_bucket().
  *
  *   hist/program  rw  the program in force, in canonical text, or "off";
  *                     a write sets it on every engine (all or nothing) and

@@ -31,8 +31,7 @@
  * completes the period, and the engine stops right after that microword:
  * a sample's micro-PC and macro PC are those of that microword, exactly.
  *
- * Histogram-unit bucket events (event=0x201..0x210) take no counter: they
- * read the engine's 64-bit bucket as a free-running counter
+ * The histogram unit's buckets are another PMU's, "vpmu_hu"
  * (vpmu_pmu_hu.c), under the same serialisation.
  *
  * This file has the perf callbacks and registration; vpmu_pmu_priv.h lists
@@ -89,16 +88,6 @@ static void vpmu_ctr_disable(struct vpmu_engine *e, unsigned int idx)
 
 /* ---- attr.config ---------------------------------------------------------- */
 
-static bool vpmu_ev_is_hu_bucket(unsigned int ev)
-{
-	return ev > VPMU_EV_HU_BASE && ev <= VPMU_EV_HU(VPMU_HU_BUCKETS);
-}
-
-static bool vpmu_event_is_hu_bucket(const struct perf_event *event)
-{
-	return vpmu_ev_is_hu_bucket(event->hw.config);
-}
-
 /* Decode attr.config into the engine event number, or a negative errno. */
 static int vpmu_config_event(struct vpmu_machine *m, u64 config)
 {
@@ -120,10 +109,7 @@ static int vpmu_config_event(struct vpmu_machine *m, u64 config)
 	/* Tags 1..VPMU_TAG_MAX; which of them the image has: vpmu_now_check(). */
 	if (event > VPMU_EV_TAG_BASE && event <= VPMU_EV_TAG(VPMU_TAG_MAX))
 		return event;
-	/* Histogram-unit buckets 1..16; bucket 0 and 17..255 do not exist. */
-	if (event >= VPMU_EV_HU_BASE && event <= VPMU_EV_HU(0xff))
-		return vpmu_ev_is_hu_bucket(event) ? event : -EINVAL;
-	/* Tag 0, the rest. */
+	/* Tag 0, the rest: histogram-unit buckets are vpmu_hu's events. */
 	return -ENOENT;
 }
 
@@ -197,17 +183,14 @@ static int vpmu_ctr_alloc(unsigned long *used, unsigned int nr,
 
 /*
  * Can @member of @event's group take a counter of @used, those its
- * members added before it have taken?  A bucket event takes none;
- * another PMU's software event goes anywhere, and no other PMU's event
- * can join.
+ * members added before it have taken?  Another PMU's software event goes
+ * anywhere, and no other PMU's event can join.
  */
 static bool vpmu_member_fits(unsigned long *used, struct perf_event *event,
 			     struct perf_event *member, unsigned long pinned)
 {
 	if (member->pmu != event->pmu)
 		return is_software_event(member);
-	if (vpmu_ev_is_hu_bucket(VPMU_CFG_GET(member->attr.config, EVENT)))
-		return true;
 	return vpmu_ctr_alloc(used, vpmu_event_machine(event)->nr_counters,
 			      member, pinned) >= 0;
 }
@@ -236,27 +219,40 @@ static bool vpmu_group_fits(struct perf_event *event)
 
 /* ---- event_init ----------------------------------------------------------- */
 
-/*
- * Is @event's group led by another PMU whose overflow is an exception: a
- * hardware PMU's NMI, or a breakpoint's debug exception?  Either could
- * read these counters in the middle of a run chunk (a sample with
- * PERF_SAMPLE_READ of the group).  Breakpoints share perf_sw_context
- * with the software PMUs, so the perf core groups them with vpmu on
- * every kernel; a hardware PMU's context only joins on 6.1.  vpmu_read()
- * is NMI-safe anyway, for groups led by vpmu that such events join.
+/**
+ * vpmu_leader_refused() - may @event not join the group it names?
+ * @event:	a new event of one of the device's two PMUs
+ * @other:	the device's other PMU
+ *
+ * Refused: a group of the other PMU, whose events the perf core would not
+ * group with this one's from 6.2 on (two PMUs' contexts) and 6.1 would
+ * (both of perf_sw_context): refused on every kernel alike; and a group
+ * led by another PMU whose overflow is an exception: a hardware PMU's
+ * NMI, or a breakpoint's debug exception.  Either could read the engine in
+ * the middle of a run chunk (a sample with PERF_SAMPLE_READ of the
+ * group).  Breakpoints share perf_sw_context with the software PMUs, so
+ * the perf core groups them with vpmu on every kernel; a hardware PMU's
+ * context only joins on 6.1.  vpmu_read() and vpmu_hu_read() are
+ * NMI-safe anyway, for groups led by vpmu that such events join.
+ *
+ * Return: true if @event must not be opened (EINVAL).
  */
-static bool vpmu_leader_refused(const struct perf_event *event)
+bool vpmu_leader_refused(const struct perf_event *event,
+			 const struct pmu *other)
 {
 	struct perf_event *leader = event->group_leader;
 
 	if (leader->pmu == event->pmu)
 		return false;
+	if (leader->pmu == other)
+		return true;
 	return !is_software_event(leader) ||
 	       leader->attr.type == PERF_TYPE_BREAKPOINT;
 }
 
 /*
- * Has the perf core already taken apart the group @event would join?
+ * vpmu_leader_detached() - has the perf core already taken apart the
+ * group @event would join?
  * Two core paths remove a leader from its context with DETACH_GROUP yet
  * leave it alive, its fd still a valid group_fd: taking its CPU offline
  * (every event of that CPU's context) and an exec of its task (a
@@ -274,7 +270,7 @@ static bool vpmu_leader_refused(const struct perf_event *event)
  * PERF_ATTACH_GROUP only changes under the leader's ctx->mutex, which the
  * core holds around event_init from 6.2 on; on 6.1 this is a snapshot.
  */
-static bool vpmu_leader_detached(const struct perf_event *event)
+bool vpmu_leader_detached(const struct perf_event *event)
 {
 	const struct perf_event *leader = event->group_leader;
 
@@ -283,12 +279,11 @@ static bool vpmu_leader_detached(const struct perf_event *event)
 }
 
 /*
- * What the image and the histogram unit's program in force allow: a tag
- * the image's event field can select, as the event or as a leader's
- * trigger, and a bucket of the program (perf.rst).  Only new opens are
- * checked.  An inherited copy (fork, clone) is its original, checked when
- * that was opened; the image or the program may have changed since, and
- * an error here would fail the fork.  The copy counts what the original
+ * What the image in force allows: a tag the image's event field can
+ * select, as the event or as a leader's trigger (perf.rst).  Only new
+ * opens are checked.  An inherited copy (fork, clone) is its original,
+ * checked when that was opened; the image may have changed since, and an
+ * error here would fail the fork.  The copy counts what the original
  * counts: nothing, for a tag no microword of the new image carries.
  */
 static int vpmu_now_check(struct perf_event *event, unsigned int ev)
@@ -305,9 +300,6 @@ static int vpmu_now_check(struct perf_event *event, unsigned int ev)
 	if (event == event->group_leader && trig && !vpmu_tag_valid(m, trig))
 		return -EINVAL;
 	if (event == event->group_leader && stop && !vpmu_tag_valid(m, stop))
-		return -EINVAL;
-	if (vpmu_ev_is_hu_bucket(ev) &&
-	    ev - VPMU_EV_HU_BASE > vpmu_machine_hu_nr(m))
 		return -EINVAL;
 	return 0;
 }
@@ -343,7 +335,7 @@ static int vpmu_event_init(struct perf_event *event)
 	/* Every microword runs in one of the two modes: none would count. */
 	if (attr->exclude_user && attr->exclude_kernel)
 		return -EINVAL;
-	if (vpmu_leader_refused(event))
+	if (vpmu_leader_refused(event, &to_vpmu(event->pmu)->hu_pmu))
 		return -EINVAL;
 	if (vpmu_leader_detached(event))
 		return -ENODEV;
@@ -351,14 +343,6 @@ static int vpmu_event_init(struct perf_event *event)
 	ev = vpmu_config_event(vpmu_event_machine(event), attr->config);
 	if (ev < 0)
 		return ev;
-	if (vpmu_ev_is_hu_bucket(ev)) {
-		/* Bucket registers have no freeze bit. */
-		if (attr->config1)
-			return -EINVAL;
-		ret = vpmu_hu_event_init(event, ev);
-		if (ret)
-			return ret;
-	}
 	ret = vpmu_config1_check(event);
 	if (ret)
 		return ret;
@@ -390,10 +374,6 @@ static void vpmu_start(struct perf_event *event, int flags)
 	struct vpmu_engine *e = vpmu_event_engine(event);
 	struct hw_perf_event *hwc = &event->hw;
 
-	if (vpmu_event_is_hu_bucket(event)) {
-		vpmu_hu_event_start(event, flags);
-		return;
-	}
 	if (WARN_ON_ONCE(!(hwc->state & PERF_HES_STOPPED)))
 		return;
 	if (flags & PERF_EF_RELOAD)
@@ -417,10 +397,6 @@ static void vpmu_stop(struct perf_event *event, int flags)
 	struct vpmu_engine *e = vpmu_event_engine(event);
 	struct hw_perf_event *hwc = &event->hw;
 
-	if (vpmu_event_is_hu_bucket(event)) {
-		vpmu_hu_event_stop(event, flags);
-		return;
-	}
 	if (!(hwc->state & PERF_HES_STOPPED)) {
 		vpmu_event_update(e, event);
 		vpmu_ctr_disable(e, hwc->idx);
@@ -434,8 +410,6 @@ static int vpmu_add(struct perf_event *event, int flags)
 	struct hw_perf_event *hwc = &event->hw;
 	int idx, g;
 
-	if (vpmu_event_is_hu_bucket(event))
-		return vpmu_hu_event_add(event, flags);
 	idx = vpmu_ctr_alloc(cpuc->used_mask,
 			     vpmu_event_machine(event)->nr_counters, event,
 			     vpmu_group_pinned(event->pmu, event->group_leader,
@@ -466,10 +440,6 @@ static void vpmu_del(struct perf_event *event, int flags)
 	struct hw_perf_event *hwc = &event->hw;
 
 	vpmu_stop(event, PERF_EF_UPDATE);
-	if (vpmu_event_is_hu_bucket(event)) {
-		perf_event_update_userpage(event);
-		return;
-	}
 	cpuc->events[hwc->idx] = NULL;
 	clear_bit(hwc->idx, cpuc->used_mask);
 	vpmu_fgroup_put(cpuc, vpmu_event_engine(event), hwc->event_base);
@@ -493,10 +463,7 @@ static void vpmu_read(struct perf_event *event)
 	 */
 	if (in_nmi() || (event->hw.state & PERF_HES_STOPPED))
 		return;
-	if (vpmu_event_is_hu_bucket(event))
-		vpmu_hu_event_update(vpmu_event_engine(event), event);
-	else
-		vpmu_event_update(vpmu_event_engine(event), event);
+	vpmu_event_update(vpmu_event_engine(event), event);
 }
 
 /* ---- registration --------------------------------------------------------- */
@@ -519,8 +486,14 @@ static const struct vpmu_pmu_ops vpmu_pmu_ops = {
 };
 
 /**
- * vpmu_pmu_register() - register the "vpmu" PMU; the last step of init
+ * vpmu_pmu_register() - register the "vpmu" and "vpmu_hu" PMUs; the last
+ * step of init
  * @vpmu: the device, every other part up and its attr_groups filled in
+ *
+ * What can fail after the first registration is an allocation (the second
+ * PMU's, the tag names'), before the module is up; an event opened on the
+ * first PMU in that window would outlive the module, as for any module
+ * whose init fails after it registered a PMU.
  *
  * Return: 0 or a negative errno.
  */
@@ -554,10 +527,15 @@ int vpmu_pmu_register(struct vpmu *vpmu)
 		pr_err("perf_pmu_register failed: %d\n", ret);
 		goto out_ops;
 	}
+	ret = vpmu_hu_pmu_register(vpmu);
+	if (ret)
+		goto out_unregister;
 	ret = vpmu_tag_names_init(vpmu);
 	if (!ret)
 		return 0;
 	pr_err("cannot make the image's events/ tag names: %d\n", ret);
+	vpmu_hu_pmu_unregister(vpmu);
+out_unregister:
 	perf_pmu_unregister(pmu);
 out_ops:
 	vpmu_machine_set_ops(&vpmu->machine, NULL);
@@ -567,11 +545,12 @@ out_ops:
 }
 
 /**
- * vpmu_pmu_unregister() - unregister the PMU; the first step of exit
+ * vpmu_pmu_unregister() - unregister the PMUs; the first step of exit
  * @vpmu: the device; no event is open (the module is unused)
  */
 void vpmu_pmu_unregister(struct vpmu *vpmu)
 {
+	vpmu_hu_pmu_unregister(vpmu);
 	perf_pmu_unregister(&vpmu->pmu);
 	vpmu_tag_names_exit(vpmu);
 	vpmu_machine_set_ops(&vpmu->machine, NULL);

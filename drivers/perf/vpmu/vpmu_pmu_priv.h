@@ -13,7 +13,7 @@
  *                      freeze groups lent to them
  *   vpmu_pmu_ovf.c     an event's count from its counter, sampling
  *                      periods, samples, the overflow interrupt
- *   vpmu_pmu_hu.c      histogram-unit bucket events
+ *   vpmu_pmu_hu.c      the "vpmu_hu" PMU: histogram-unit bucket events
  *   vpmu_pmu_snap.c    the engine snapshot (VPMU_IOC_SNAPSHOT)
  */
 #ifndef _VPMU_PMU_PRIV_H
@@ -117,7 +117,8 @@ struct vpmu_fgroup {
  * @events:	the event holding each counter, NULL if free
  * @fgroups:	the engine's freeze groups; 0 is every plain event's, never
  *		frozen, 1.. are lent to groups with a freeze control
- * @hu_active: the started bucket events, linked by their active_entry
+ * @hu_active: the started bucket events (vpmu_hu's), linked by their
+ *		active_entry
  * @used_mask:	counters taken (bit n: counter n, 0-based)
  * @task_fgroups: freeze groups lent to per-task controls (bit g: fgroup g)
  * @window:	where each counter's throttling window began (local_clock())
@@ -189,12 +190,14 @@ irqreturn_t vpmu_pmu_overflow(struct vpmu_machine *m, struct vpmu_engine *e,
 void vpmu_pmu_overflow_end(struct vpmu_machine *m, struct vpmu_engine *e,
 			   const struct vpmu_stop *stop);
 
-/* vpmu_pmu_hu.c: histogram-unit bucket events */
-int vpmu_hu_event_init(struct perf_event *event, unsigned int ev);
-void vpmu_hu_event_update(struct vpmu_engine *e, struct perf_event *event);
-void vpmu_hu_event_start(struct perf_event *event, int flags);
-void vpmu_hu_event_stop(struct perf_event *event, int flags);
-int vpmu_hu_event_add(struct perf_event *event, int flags);
+/* vpmu_pmu.c: what either PMU's event_init asks of its group */
+bool vpmu_leader_refused(const struct perf_event *event,
+			 const struct pmu *other);
+bool vpmu_leader_detached(const struct perf_event *event);
+
+/* vpmu_pmu_hu.c: the "vpmu_hu" PMU, histogram-unit bucket events */
+int vpmu_hu_pmu_register(struct vpmu *vpmu);
+void vpmu_hu_pmu_unregister(struct vpmu *vpmu);
 void vpmu_pmu_hu_fold(struct vpmu_machine *m, struct vpmu_engine *e);
 void vpmu_pmu_hu_rebase(struct vpmu_machine *m, struct vpmu_engine *e);
 

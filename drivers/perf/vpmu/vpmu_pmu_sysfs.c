@@ -3,12 +3,13 @@
  * vpmu_pmu_sysfs.c - perf glue: the PMU's format/ and events/ files.
  *
  * format/ is generated from the masks attr.config and attr.config1 are
- * decoded with (vpmu_pmu_priv.h); events/ has an alias for every basic event
- * and histogram-unit bucket, and one for every tag the current image's
- * event field selects (perf.rst, "Event configuration"), each twice: under
- * its name (cycles, hist1, tag1) and under the name it had first, with the
- * PMU's name in front (vpmu_cycles, vpmu_hist1, vpmu_tag1), which scripts
- * use; and one for every tag the image names, under that name (decode).
+ * decoded with (vpmu_pmu_priv.h); events/ has an alias for every basic
+ * event, and one for every tag the current image's event field selects
+ * (perf.rst, "Event configuration"), each twice: under its name (cycles,
+ * tag1) and under the name it had first, with the PMU's name in front
+ * (vpmu_cycles, vpmu_tag1), which scripts use; and one for every tag the
+ * image names, under that name (decode).  The histogram unit's buckets are
+ * vpmu_hu's (vpmu_pmu_hu.c).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -113,9 +114,6 @@ static ssize_t vpmu_event_show(struct device *dev,
 	VPMU_EVENT_ATTR(VPMU_NEW_NAME(alias), VPMU_EV_##name, 0),
 #define VPMU_BASIC_OLD_ATTR(name, alias, ...) \
 	VPMU_EVENT_ATTR(alias, VPMU_EV_##name, 0),
-#define VPMU_HU_ATTR(prefix, b)	\
-	VPMU_EVENT_ATTR(prefix "hist" #b, VPMU_EV_HU(b), 0)
-#define VPMU_HU_OLD_ATTR(b)	VPMU_HU_ATTR(VPMU_OLD_PREFIX, b)
 
 /*
  * Counts of occurrences, so no .unit or .scale: perf's defaults (no unit,
@@ -124,20 +122,8 @@ static ssize_t vpmu_event_show(struct device *dev,
  */
 static struct attribute *vpmu_event_attrs[] = {
 	VPMU_EVENT_LIST(VPMU_BASIC_ATTR)
-	VPMU_HU_ATTR("", 1), VPMU_HU_ATTR("", 2), VPMU_HU_ATTR("", 3),
-	VPMU_HU_ATTR("", 4), VPMU_HU_ATTR("", 5), VPMU_HU_ATTR("", 6),
-	VPMU_HU_ATTR("", 7), VPMU_HU_ATTR("", 8), VPMU_HU_ATTR("", 9),
-	VPMU_HU_ATTR("", 10), VPMU_HU_ATTR("", 11), VPMU_HU_ATTR("", 12),
-	VPMU_HU_ATTR("", 13), VPMU_HU_ATTR("", 14), VPMU_HU_ATTR("", 15),
-	VPMU_HU_ATTR("", 16),
 	/* The old names. */
 	VPMU_EVENT_LIST(VPMU_BASIC_OLD_ATTR)
-	VPMU_HU_OLD_ATTR(1), VPMU_HU_OLD_ATTR(2), VPMU_HU_OLD_ATTR(3),
-	VPMU_HU_OLD_ATTR(4), VPMU_HU_OLD_ATTR(5), VPMU_HU_OLD_ATTR(6),
-	VPMU_HU_OLD_ATTR(7), VPMU_HU_OLD_ATTR(8), VPMU_HU_OLD_ATTR(9),
-	VPMU_HU_OLD_ATTR(10), VPMU_HU_OLD_ATTR(11), VPMU_HU_OLD_ATTR(12),
-	VPMU_HU_OLD_ATTR(13), VPMU_HU_OLD_ATTR(14), VPMU_HU_OLD_ATTR(15),
-	VPMU_HU_OLD_ATTR(16),
 	NULL,
 };
 
