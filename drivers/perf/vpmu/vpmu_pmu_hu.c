@@ -35,9 +35,6 @@
 
 #include "vpmu_pmu_priv.h"
 
-/* attr.config: the bucket, 1..VPMU_HU_BUCKETS; the other bits are zero. */
-#define VPMU_HU_CFG_BUCKET	GENMASK_ULL(7, 0)
-
 static inline struct vpmu *hu_to_vpmu(struct pmu *pmu)
 {
 	return container_of(pmu, struct vpmu, hu_pmu);
@@ -63,6 +60,7 @@ static u64 vpmu_hu_bucket_now(struct vpmu *vpmu, struct vpmu_engine *e,
 
 /* ---- format/ and events/ ---------------------------------------------- */
 
+/* attr.config is the bucket, 1..VPMU_HU_BUCKETS: no other bit is set. */
 static ssize_t bucket_show(struct device *dev, struct device_attribute *attr,
 			   char *buf)
 {
@@ -81,35 +79,35 @@ static const struct attribute_group vpmu_hu_format_group = {
 };
 
 /* events/histB: "bucket=B". */
-#define VPMU_HU_EVENT(b)						\
+#define VPMU_HU_ALIAS(b)						\
 	PMU_EVENT_ATTR_STRING(hist##b, vpmu_hu_event_##b, "bucket=" #b)
 
-VPMU_HU_EVENT(1);
-VPMU_HU_EVENT(2);
-VPMU_HU_EVENT(3);
-VPMU_HU_EVENT(4);
-VPMU_HU_EVENT(5);
-VPMU_HU_EVENT(6);
-VPMU_HU_EVENT(7);
-VPMU_HU_EVENT(8);
-VPMU_HU_EVENT(9);
-VPMU_HU_EVENT(10);
-VPMU_HU_EVENT(11);
-VPMU_HU_EVENT(12);
-VPMU_HU_EVENT(13);
-VPMU_HU_EVENT(14);
-VPMU_HU_EVENT(15);
-VPMU_HU_EVENT(16);
+VPMU_HU_ALIAS(1);
+VPMU_HU_ALIAS(2);
+VPMU_HU_ALIAS(3);
+VPMU_HU_ALIAS(4);
+VPMU_HU_ALIAS(5);
+VPMU_HU_ALIAS(6);
+VPMU_HU_ALIAS(7);
+VPMU_HU_ALIAS(8);
+VPMU_HU_ALIAS(9);
+VPMU_HU_ALIAS(10);
+VPMU_HU_ALIAS(11);
+VPMU_HU_ALIAS(12);
+VPMU_HU_ALIAS(13);
+VPMU_HU_ALIAS(14);
+VPMU_HU_ALIAS(15);
+VPMU_HU_ALIAS(16);
 
-#define VPMU_HU_EVENT_PTR(b)	(&vpmu_hu_event_##b.attr.attr)
+#define VPMU_HU_ALIAS_PTR(b)	(&vpmu_hu_event_##b.attr.attr)
 
 static struct attribute *vpmu_hu_event_attrs[] = {
-	VPMU_HU_EVENT_PTR(1), VPMU_HU_EVENT_PTR(2), VPMU_HU_EVENT_PTR(3),
-	VPMU_HU_EVENT_PTR(4), VPMU_HU_EVENT_PTR(5), VPMU_HU_EVENT_PTR(6),
-	VPMU_HU_EVENT_PTR(7), VPMU_HU_EVENT_PTR(8), VPMU_HU_EVENT_PTR(9),
-	VPMU_HU_EVENT_PTR(10), VPMU_HU_EVENT_PTR(11), VPMU_HU_EVENT_PTR(12),
-	VPMU_HU_EVENT_PTR(13), VPMU_HU_EVENT_PTR(14), VPMU_HU_EVENT_PTR(15),
-	VPMU_HU_EVENT_PTR(16),
+	VPMU_HU_ALIAS_PTR(1), VPMU_HU_ALIAS_PTR(2), VPMU_HU_ALIAS_PTR(3),
+	VPMU_HU_ALIAS_PTR(4), VPMU_HU_ALIAS_PTR(5), VPMU_HU_ALIAS_PTR(6),
+	VPMU_HU_ALIAS_PTR(7), VPMU_HU_ALIAS_PTR(8), VPMU_HU_ALIAS_PTR(9),
+	VPMU_HU_ALIAS_PTR(10), VPMU_HU_ALIAS_PTR(11), VPMU_HU_ALIAS_PTR(12),
+	VPMU_HU_ALIAS_PTR(13), VPMU_HU_ALIAS_PTR(14), VPMU_HU_ALIAS_PTR(15),
+	VPMU_HU_ALIAS_PTR(16),
 	NULL,
 };
 
