@@ -5,7 +5,10 @@
  *
  * The files and their modes; a program written reads back in canonical
  * form; bad programs are refused with EINVAL and a reason in hist/error,
- * changing nothing; control resets; non-root writes are refused.  Bucket
+ * changing nothing; control resets; non-root writes are refused.  The
+ * same through /dev/vpmu's VPMU_IOC_HU_PROGRAM, the program as a struct:
+ * it reads back as the text that says it, counts as that text does, and
+ * a bad struct, size or caller is refused, changing nothing.  Bucket
  * contents are vpmu_hu_buckets', the perf bucket events vpmu_hu_perf's.
  * Skips without hist/, /dev/vpmu or the assembled samples.
  */
@@ -169,6 +172,140 @@ TEST_F(hu, non_root)
 	ASSERT_TRUE(WIFEXITED(status));
 	EXPECT_EQ(0, WEXITSTATUS(status));
 	EXPECT_STREQ("par\nvpmu_uops 5\n", vt_hu_text("program", buf, sizeof(buf)));
+}
+
+/* ---- VPMU_IOC_HU_PROGRAM ------------------------------------------------ */
+
+#define VT_RULE(k, ev, l, h, per) \
+	{ .kind = (k), .event = (ev), .lo = (l), .hi = (h), .period = (per) }
+
+/* par: uops every 16 cycles, write-queue occupancy 1..2, loads of src. */
+static void hu_struct(struct vpmu_hu_program *u)
+{
+	static const struct vpmu_hu_rule rules[] = {
+		VT_RULE(VPMU_HU_EVENT, VPMU_EV_UOPS, 0, 0, 16),
+		VT_RULE(VPMU_HU_WQ, 0, 1, 2, 9),
+		VT_RULE(VPMU_HU_LOAD, 0, 0x60, 0x9f, 7),	/* memcpy's src */
+	};
+
+	memset(u, 0, sizeof(*u));
+	u->size = sizeof(*u);
+	u->flags = VPMU_HU_F_PAR;
+	u->nr = 3;
+	memcpy(u->rule, rules, sizeof(rules));
+}
+
+#define VT_HU_STRUCT_TEXT "par\nvpmu_uops 16\nwq=1-2 9\nload=0x60-0xa0 7\n"
+
+/* The ioctl on @fd: 0 or -errno. */
+static int hu_ioctl(int fd, void *u)
+{
+	return ioctl(fd, VPMU_IOC_HU_PROGRAM, u) ? -errno : 0;
+}
+
+/*
+ * A struct reads back as the text that says it and counts as that text
+ * does (memcpy, whose loads and stores fill the write queue); nr 0 is
+ * off; a larger struct whose tail is zero is the same program.
+ */
+TEST_F(hu, ioctl_program)
+{
+	uint64_t c[VT_HU_NB], t[VT_HU_NB];
+	struct {
+		struct vpmu_hu_program u;
+		uint32_t tail;
+	} big;
+	char buf[512];
+	int i;
+
+	hu_struct(&big.u);
+	ASSERT_EQ(0, hu_ioctl(self->fd, &big.u));
+	EXPECT_STREQ(VT_HU_STRUCT_TEXT, vt_hu_text("program", buf, sizeof(buf)));
+	EXPECT_STREQ("", vt_hu_text("error", buf, sizeof(buf)));
+	ASSERT_NE(0ull, vt_hu_run(self, &self->memcpy_));
+	ASSERT_EQ(3, vt_hu_buckets("cpu0", c));
+
+	ASSERT_EQ(0, vt_hu_prog(VT_HU_STRUCT_TEXT));
+	ASSERT_NE(0ull, vt_hu_run(self, &self->memcpy_));
+	ASSERT_EQ(3, vt_hu_buckets("cpu0", t));
+	for (i = 0; i < 3; i++)
+		EXPECT_EQ(t[i], c[i]) TH_LOG("C%d", i + 1);
+	EXPECT_NE(0u, c[1]);
+	EXPECT_NE(0u, c[2]);
+
+	big.u.size = sizeof(big);
+	big.tail = 0;
+	big.u.nr = 0;
+	big.u.flags = 0;
+	memset(big.u.rule, 0, sizeof(big.u.rule));
+	ASSERT_EQ(0, hu_ioctl(self->fd, &big));
+	EXPECT_STREQ("off\n", vt_hu_text("program", buf, sizeof(buf)));
+	EXPECT_EQ(0, vt_hu_buckets("cpu0", c));
+}
+
+/*
+ * Refused, changing nothing (the program in force and its buckets stay):
+ * a bad rule (EINVAL, hist/error says which and why), a size below the
+ * first or beyond a page, bytes this kernel does not know that are not
+ * zero; and a caller without CAP_SYS_ADMIN (EPERM).
+ */
+TEST_F(hu, ioctl_refused)
+{
+	struct {
+		struct vpmu_hu_program u;
+		uint32_t tail;
+	} big;
+	struct vpmu_hu_program u;
+	uint64_t c[VT_HU_NB], d[VT_HU_NB];
+	char buf[512];
+	int status;
+	pid_t pid;
+
+	ASSERT_EQ(0, vt_hu_prog("seq;vpmu_uops 50;vpmu_insns 50"));
+	ASSERT_NE(0ull, vt_hu_run(self, &self->sum));
+	ASSERT_EQ(2, vt_hu_buckets("cpu0", c));
+
+	hu_struct(&u);
+	u.rule[1].period = 0;
+	EXPECT_EQ(-EINVAL, hu_ioctl(self->fd, &u));
+	EXPECT_STREQ("VPMU_IOC_HU_PROGRAM: entry 2: period 0\n",
+		     vt_hu_text("error", buf, sizeof(buf)));
+	hu_struct(&u);
+	u.rule[2].hi = 0x100000;
+	u.rule[2].kind = VPMU_HU_UPC;
+	EXPECT_EQ(-EINVAL, hu_ioctl(self->fd, &u));
+	hu_struct(&u);
+	u.flags |= 1u << 31;
+	EXPECT_EQ(-EINVAL, hu_ioctl(self->fd, &u));
+	hu_struct(&u);
+	u.size = VPMU_HU_PROGRAM_SIZE_VER0 - 4;
+	EXPECT_EQ(-EINVAL, hu_ioctl(self->fd, &u));
+	hu_struct(&u);
+	u.size = 8192;
+	EXPECT_EQ(-E2BIG, hu_ioctl(self->fd, &u));
+	hu_struct(&big.u);
+	big.u.size = sizeof(big);
+	big.tail = 1;
+	EXPECT_EQ(-EINVAL, hu_ioctl(self->fd, &big));
+	EXPECT_EQ(-EFAULT, hu_ioctl(self->fd, NULL));
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		hu_struct(&u);
+		if (setgid(65534) || setuid(65534))
+			_exit(10);
+		_exit(hu_ioctl(self->fd, &u) == -EPERM ? 0 : 1);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+
+	EXPECT_STREQ("seq\nvpmu_uops 50\nvpmu_insns 50\n",
+		     vt_hu_text("program", buf, sizeof(buf)));
+	ASSERT_EQ(2, vt_hu_buckets("cpu0", d));
+	EXPECT_EQ(c[0], d[0]);
+	EXPECT_EQ(c[1], d[1]);
 }
 
 TEST_HARNESS_MAIN

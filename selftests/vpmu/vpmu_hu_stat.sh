@@ -6,13 +6,16 @@
 # prints the buckets of a program set through hist/program exactly: by hand
 # (sum.s: 179 cycles, 179 microwords, 32 instructions), equal to
 # hist/cpu0, in a group of buckets beside a counter event (never in one
-# group with it), per task and CPU-wide.  TAP output; skips without
+# group with it), per task and CPU-wide; and a program set by vpmu-hist
+# --set-program (VPMU_IOC_HU_PROGRAM) reads back and counts as the text
+# written to hist/program does, bad text refused.  TAP output; skips without
 # perf, hist/, vpmu-run or the assembled samples.
 
 PMU=/sys/bus/event_source/devices/vpmu
 HIST=$PMU/hist
 SHARE=${VPMU_SHARE:-/usr/share/vpmu}
 RUN=$(command -v vpmu-run || echo vpmu-run)
+VHIST=$(command -v vpmu-hist || echo vpmu-hist)
 OUT=/tmp/vpmu_hu_stat.$$
 # The TAP helpers, beside this script (installed as a TEST_FILES).
 # shellcheck source=vpmu_tap.sh
@@ -24,7 +27,7 @@ command -v perf >/dev/null 2>&1 || skip_all "no perf"
 [ -f "$SHARE/build/sum.vprg" ] || skip_all "no $SHARE/build/sum.vprg"
 command -v taskset >/dev/null 2>&1 || skip_all "no taskset"
 
-tap_plan 7
+tap_plan 9
 
 prog() {
 	printf '%s' "$1" >"$HIST/program"
@@ -95,6 +98,39 @@ case "$got2$got1" in
 *[0-9]*) echo "# got counts '$got2' '$got1'"; ok 1 "perf stat: buckets beyond the program refused" ;;
 *) ok 0 "perf stat: buckets beyond the program refused" ;;
 esac
+
+# 8. vpmu-hist --set-program: the text of test 2 through the ioctl; it
+#    reads back in canonical form and counts the same.
+if [ -x "$VHIST" ]; then
+	prog off
+	printf 'par # as test 2\nvpmu_cycles 1000000; vpmu_uops 1000000\nvpmu_insns 1000000\n' |
+		"$VHIST" --set-program=-
+	rc=$?
+	prog_want=$(printf 'par\nvpmu_cycles 1000000\nvpmu_uops 1000000\nvpmu_insns 1000000')
+	[ "$(cat "$HIST/program")" = "$prog_want" ] || { echo "# program: $(cat "$HIST/program")"; rc=1; }
+	stat -e vpmu_hu/hist1/,vpmu_hu/hist2/,vpmu_hu/hist3/ taskset -c 0 "$RUN" "$SHARE/build/sum.vprg"
+	check "vpmu_hu/hist1/=179" "vpmu_hu/hist2/=179" "vpmu_hu/hist3/=32" || rc=1
+	ok $rc "vpmu-hist --set-program: read back, the counts of test 2"
+else
+	skip "vpmu-hist --set-program: read back, the counts of test 2" "no vpmu-hist"
+fi
+
+# 9. Bad text (an unknown predicate; a seq monitoring period over 2^32
+#    cycles) is refused by vpmu-hist, which checks as the module does
+#    (vpmu_hu.c's structs: vpmu_hu ioctl_refused); the program stays.
+if [ -x "$VHIST" ]; then
+	rc=0
+	echo 'par; vpmu_bogus 5' | "$VHIST" --set-program=- 2>/dev/null &&
+		{ echo "# vpmu_bogus taken"; rc=1; }
+	printf 'seq\nvpmu_uops 4294967295\nvpmu_uops 1\n' |
+		"$VHIST" --set-program=- 2>/dev/null &&
+		{ echo "# 2^32 cycles taken"; rc=1; }
+	[ "$(cat "$HIST/program")" = "$prog_want" ] ||
+		{ echo "# program: $(cat "$HIST/program")"; rc=1; }
+	ok $rc "vpmu-hist --set-program: bad programs refused, the program kept"
+else
+	skip "vpmu-hist --set-program: bad programs refused, the program kept" "no vpmu-hist"
+fi
 
 rm -f "$OUT"
 tap_done

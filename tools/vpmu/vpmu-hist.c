@@ -9,10 +9,12 @@
  * unit's buckets C1..Cn instead, labelled by the unit's program.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/ioctl.h>
 #include <sys/wait.h>
 
 #include "vpmu_buf.h"
@@ -26,6 +28,7 @@
 #include "vpmu_runner.h"
 
 #define DEFAULT_BUDGET	1000000000ull
+#define DEFAULT_DEVICE	"/dev/vpmu"
 
 static void usage(void)
 {
@@ -36,6 +39,7 @@ static void usage(void)
 "                 PROGRAM.vprg\n"
 "       %s --buckets=SUMFILE [--program=PROGFILE] [--sort=count|addr]\n"
 "                 [--top N] [--plot=FILE] [-q] [--json]\n"
+"       %s --set-program=PROGFILE [--device=PATH]\n"
 "\n"
 "Report a vpmu micro-PC histogram: each sampled microword with its label\n"
 "(the nearest symbol at or before it, plus an offset: loop+2), micro-\n"
@@ -57,6 +61,11 @@ static void usage(void)
 "(hist/program), labels each bucket with its predicate and period and\n"
 "must have as many entries as there are buckets.\n"
 "\n"
+"With --set-program, compile PROGFILE (\"-\": stdin), the histogram\n"
+"unit's program text, and set it on the running module's engines through\n"
+"the character device (VPMU_IOC_HU_PROGRAM; as root), as a write of the\n"
+"text to hist/program would.\n"
+"\n"
 "  -m, --image=IMAGE     the microcode image sampled (required): symbols\n"
 "                        and microword text come from it\n"
 "      --simulate        the operand is a program file to run\n"
@@ -77,6 +86,8 @@ static void usage(void)
 "                        other micro-PC options then)\n"
 "  -P, --program=PROGFILE  the histogram unit's program, to label the\n"
 "                        buckets (with --buckets)\n"
+"      --set-program=PROGFILE  set the histogram unit's program\n"
+"      --device=PATH     the character device (default " DEFAULT_DEVICE ")\n"
 "  -f, --force           go on, with a warning, when a histogram was sampled\n"
 "                        on another image than IMAGE (of the same size) or\n"
 "                        HIST files differ in image or interval\n"
@@ -91,14 +102,16 @@ static void usage(void)
 "\n"
 "Exit status: 0 success; 125 bad usage, an unreadable or invalid file, a\n"
 "histogram that does not match IMAGE or the other files, buckets that do\n"
-"not match the program, a failed plot, or output that cannot be written.\n",
-		vpmu_prog, vpmu_prog, vpmu_prog, vpmu_prog);
+"not match the program, a failed plot, output that cannot be written, or a\n"
+"program the module refuses (its hist/error says why).\n",
+		vpmu_prog, vpmu_prog, vpmu_prog, vpmu_prog, vpmu_prog);
 	exit(VPMU_EXIT_OK);
 }
 
 struct opts {
 	const char *image, *output, *plot;
 	const char *buckets, *program;	/* histogram-unit mode */
+	const char *set_program, *device;	/* ... and its program */
 	char upc_opt;		/* last option only for micro-PC histograms */
 	bool sort_given;
 	bool simulate, perf, force, quiet, json;
@@ -176,6 +189,12 @@ static void parse_opt(struct opts *o, int c, char **argv)
 	case 'P':
 		o->program = optarg;
 		break;
+	case 'T':
+		o->set_program = optarg;
+		break;
+	case 'd':
+		o->device = optarg;
+		break;
 	case 'j':	/* perf stat's -j, --json-output */
 		o->json = true;
 		break;
@@ -197,6 +216,14 @@ static void parse_opt(struct opts *o, int c, char **argv)
  */
 static void check_args(int argc, char **argv, struct opts *o)
 {
+	if (o->set_program || o->device) {
+		if (!o->set_program)
+			vpmu_usage_error("--device needs --set-program");
+		if (o->upc_opt || o->buckets || o->program || optind < argc)
+			vpmu_usage_error("--set-program takes no other option "
+					 "or operand");
+		return;
+	}
 	if (o->buckets || o->program) {
 		if (!o->buckets)
 			vpmu_usage_error("--program needs --buckets");
@@ -241,6 +268,8 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "buckets", required_argument, NULL, 'B' },
 		{ "program", required_argument, NULL, 'P' },
+		{ "set-program", required_argument, NULL, 'T' },
+		{ "device", required_argument, NULL, 'd' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		VPMU_VERSION_LONGOPT,
@@ -468,6 +497,42 @@ static int load_hu_program(const char *path, struct vpmu_hu_prog *p)
 	return ret;
 }
 
+/*
+ * --set-program: PROGFILE's text compiled to the uapi struct and set on the
+ * module's engines.  The module checks the struct as it checks text, and
+ * says why it refused one in hist/error.
+ */
+static int hu_set_program(const struct opts *o)
+{
+	const char *dev = o->device ? o->device : DEFAULT_DEVICE;
+	struct vpmu_buf text = { 0 };
+	char err[VPMU_HU_ERR_MAX];
+	struct vpmu_hu_program u;
+	struct vpmu_hu_prog p;
+	int fd, ret = VPMU_EXIT_TOOL;
+
+	if (read_or_complain(o->set_program, &text))
+		return VPMU_EXIT_TOOL;
+	if (vpmu_hu_parse(text.p ? text.p : "", text.len, &p, err)) {
+		vpmu_err(o->set_program, 0, "%s", err);
+		goto out;
+	}
+	vpmu_hu_to_uapi(&p, &u);
+	fd = open(dev, O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		vpmu_err_errno(dev);
+		goto out;
+	}
+	if (ioctl(fd, VPMU_IOC_HU_PROGRAM, &u))
+		vpmu_err(dev, 0, "VPMU_IOC_HU_PROGRAM: %s", strerror(errno));
+	else
+		ret = VPMU_EXIT_OK;
+	close(fd);
+out:
+	vpmu_buf_free(&text);
+	return ret;
+}
+
 /* --buckets: the histogram unit's buckets. */
 static int hu_buckets(const struct opts *o)
 {
@@ -532,6 +597,8 @@ int main(int argc, char **argv)
 
 	vpmu_cli_init(argv[0], "vpmu-hist");
 	parse_args(argc, argv, &o);
+	if (o.set_program)
+		return hu_set_program(&o);
 	if (o.buckets)
 		return hu_buckets(&o);
 	nfiles = argc - optind;

@@ -190,6 +190,20 @@ struct vpmu_pmu_ops {
 };
 
 /**
+ * struct vpmu_hu_ops - what hist/ does for the other front ends
+ * @program:	VPMU_IOC_HU_PROGRAM: set @u (its size and the caller's
+ *		privilege checked) on every engine, as a write of
+ *		hist/program sets a program; 0, -EINVAL for a program it
+ *		refuses (hist/error says why), or another errno, and nothing
+ *		changed (/dev/vpmu; process context)
+ *
+ * Filled in by vpmu_hu_init(), before /dev/vpmu takes opens.
+ */
+struct vpmu_hu_ops {
+	int	(*program)(struct vpmu *vpmu, const struct vpmu_hu_program *u);
+};
+
+/**
  * struct vpmu - the device: one per module, made by vpmu_main.c
  * @pmu:	the perf PMU "vpmu"; its device carries the sysfs groups
  * @hu_pmu:	the perf PMU "vpmu_hu": the histogram unit's buckets
@@ -199,6 +213,7 @@ struct vpmu_pmu_ops {
  * @loader:	ucode/
  * @uhist:	uhist/
  * @hu:		hist/
+ * @hu_ops:	what hist/ does for the other front ends
  * @cdev:	/dev/vpmu
  * @attr_groups: the PMU device's sysfs groups, NULL-terminated
  * @gated:	freeze controls gating the micro-PC histogram and the
@@ -220,6 +235,7 @@ struct vpmu {
 	struct vpmu_loader		loader;
 	struct vpmu_uhist		uhist;
 	struct vpmu_hu			hu;
+	const struct vpmu_hu_ops	*hu_ops;
 	struct vpmu_cdev		cdev;
 	const struct attribute_group	*attr_groups[VPMU_NR_ATTR_GROUPS + 1];
 	atomic_t			gated[2];

@@ -10,7 +10,8 @@
  * VPMU_RUN_F_RESUME.
  * Documentation/vpmu/module.rst gives the semantics and the errors.
  * VPMU_IOC_SNAPSHOT copies one CPU's counters at one instant
- * (Documentation/vpmu/perf.rst).
+ * (Documentation/vpmu/perf.rst).  VPMU_IOC_HU_PROGRAM sets the histogram
+ * unit's program (Documentation/vpmu/histogram.rst).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -251,6 +252,42 @@ static long vpmu_ioctl_snapshot(struct vpmu *vpmu,
 	return copy_to_user(usnap, &snap, sizeof(snap)) ? -EFAULT : 0;
 }
 
+static_assert(sizeof(struct vpmu_hu_program) == VPMU_HU_PROGRAM_SIZE_VER0);
+static_assert(VPMU_HU_BUCKETS == VPMU_HU_MAX);
+
+/*
+ * VPMU_IOC_HU_PROGRAM: the histogram unit's program as a struct (hist/'s
+ * hu_ops->program sets it).  It changes every engine, as a write of
+ * hist/program does: CAP_SYS_ADMIN.
+ */
+static long vpmu_ioctl_hu_program(struct vpmu *vpmu,
+				  struct vpmu_hu_program __user *uprog)
+{
+	struct vpmu_hu_program *prog;
+	u32 size;
+	long ret;
+
+	if (get_user(size, &uprog->size))
+		return -EFAULT;
+	if (size < VPMU_HU_PROGRAM_SIZE_VER0)
+		return -EINVAL;
+	if (size > PAGE_SIZE)
+		return -E2BIG;
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	prog = kmalloc_obj(*prog, VPMU_GFP_USER);
+	if (!prog)
+		return -ENOMEM;
+	/* Bytes this kernel does not know must be zero: EINVAL, not E2BIG. */
+	ret = copy_struct_from_user(prog, sizeof(*prog), uprog, size);
+	if (ret)
+		ret = ret == -E2BIG ? -EINVAL : ret;
+	else
+		ret = vpmu->hu_ops->program(vpmu, prog);
+	kfree(prog);
+	return ret;
+}
+
 /* An open file's private_data is its struct vpmu_cdev_file. */
 static struct vpmu_cdev_file *file_to_cdev_file(struct file *file)
 {
@@ -268,6 +305,10 @@ static long vpmu_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	    _IOC_NR(cmd) == _IOC_NR(VPMU_IOC_SNAPSHOT))
 		return vpmu_ioctl_snapshot(file_to_cdev_file(file)->vpmu,
 					   (struct vpmu_snapshot __user *)arg);
+	if (_IOC_TYPE(cmd) == VPMU_IOC_MAGIC &&
+	    _IOC_NR(cmd) == _IOC_NR(VPMU_IOC_HU_PROGRAM))
+		return vpmu_ioctl_hu_program(file_to_cdev_file(file)->vpmu,
+					     (struct vpmu_hu_program __user *)arg);
 	return -ENOTTY;
 }
 

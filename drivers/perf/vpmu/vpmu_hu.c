@@ -11,7 +11,8 @@
  *
  *   hist/program  rw  the program in force, in canonical text, or "off";
  *                     a write sets it on every engine (all or nothing) and
- *                     zeroes the buckets
+ *                     zeroes the buckets, as /dev/vpmu's VPMU_IOC_HU_PROGRAM
+ *                     does with the same program as a struct (hu_ops)
  *   hist/control  w   "reset": zero the buckets, restart the periods
  *   hist/error    r   why the last rejected write was rejected, or empty
  *   hist/sum      r   "C<b> <count>" for b = 1..n, summed over the CPUs
@@ -67,32 +68,36 @@ static ssize_t program_show(struct device *dev, struct device_attribute *attr,
 	return min_t(ssize_t, ret, PAGE_SIZE - 1);
 }
 
-static ssize_t program_store(struct device *dev, struct device_attribute *attr,
-			     const char *buf, size_t count)
+/*
+ * Set @p, which @parse made from what the caller gave (hist/program's
+ * text, VPMU_IOC_HU_PROGRAM's struct), on every engine; @what names the
+ * way in, in hist/error's message when it is rejected.
+ */
+static int vpmu_hu_program(struct vpmu *vpmu, const char *what,
+			   int (*parse)(const void *in, size_t len,
+					struct vpmu_hu_prog *p, char *err),
+			   const void *in, size_t len)
 {
-	struct vpmu *vpmu = dev_to_vpmu(dev);
 	struct vpmu_hu *hu = &vpmu->hu;
 	char err[VPMU_HU_ERR_MAX];
 	struct vpmu_hu_prog *p;
 	int ret;
 
-	if (!capable(CAP_SYS_ADMIN))
-		return -EPERM;
 	p = kmalloc_obj(*p, GFP_KERNEL);
 	if (!p)
 		return -ENOMEM;
 
 	mutex_lock(&hu->lock);
-	ret = vpmu_hu_parse(buf, count, p, err);
+	ret = parse(in, len, p, err);
 	if (ret) {
-		vpmu_hu_reject(hu, ret, "program: %s", err);
+		vpmu_hu_reject(hu, ret, "%s: %s", what, err);
 		goto out_unlock;
 	}
 	ret = vpmu_machine_hu_program(&vpmu->machine, p, &hu->prog);
 	if (ret == -EINVAL) {
-		vpmu_hu_reject(hu, ret, "program: refused by the engine");
+		vpmu_hu_reject(hu, ret, "%s: refused by the engine", what);
 	} else if (ret) {
-		vpmu_hu_reject(hu, ret, "program: engine call failed (%d)",
+		vpmu_hu_reject(hu, ret, "%s: engine call failed (%d)", what,
 			       ret);
 	} else {
 		hu->prog = *p;
@@ -101,9 +106,48 @@ static ssize_t program_store(struct device *dev, struct device_attribute *attr,
 out_unlock:
 	mutex_unlock(&hu->lock);
 	kfree(p);
+	return ret;
+}
+
+static int vpmu_hu_parse_text(const void *in, size_t len,
+			      struct vpmu_hu_prog *p, char *err)
+{
+	return vpmu_hu_parse(in, len, p, err);
+}
+
+static ssize_t program_store(struct device *dev, struct device_attribute *attr,
+			     const char *buf, size_t count)
+{
+	int ret;
+
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	ret = vpmu_hu_program(dev_to_vpmu(dev), "program", vpmu_hu_parse_text,
+			      buf, count);
 	return ret ? ret : count;
 }
 static DEVICE_ATTR_RW(program);
+
+static int vpmu_hu_parse_uapi(const void *in, size_t len,
+			      struct vpmu_hu_prog *p, char *err)
+{
+	return vpmu_hu_from_uapi(in, p, err);
+}
+
+/*
+ * VPMU_IOC_HU_PROGRAM's work (/dev/vpmu, through vpmu->hu_ops): @u, whose
+ * size and the caller's privilege /dev/vpmu checked, on every engine.
+ */
+static int vpmu_hu_program_uapi(struct vpmu *vpmu,
+				const struct vpmu_hu_program *u)
+{
+	return vpmu_hu_program(vpmu, "VPMU_IOC_HU_PROGRAM", vpmu_hu_parse_uapi,
+			       u, sizeof(*u));
+}
+
+static const struct vpmu_hu_ops vpmu_hu_ops = {
+	.program	= vpmu_hu_program_uapi,
+};
 
 static ssize_t control_store(struct device *dev, struct device_attribute *attr,
 			     const char *buf, size_t count)
@@ -242,6 +286,7 @@ int vpmu_hu_init(struct vpmu *vpmu)
 	struct attribute **attrs;
 
 	mutex_init(&hu->lock);
+	vpmu->hu_ops = &vpmu_hu_ops;
 	attrs = kcalloc(nfixed + ncpus + 1, sizeof(*attrs), GFP_KERNEL);
 	hu->cpu_attrs = kcalloc(ncpus, sizeof(*hu->cpu_attrs), GFP_KERNEL);
 	if (!attrs || !hu->cpu_attrs) {

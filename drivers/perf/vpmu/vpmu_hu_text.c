@@ -461,3 +461,114 @@ int vpmu_hu_print(const struct vpmu_hu_prog *p, char *buf, size_t size)
 	}
 	return len;
 }
+
+/* ---- the program as the uapi struct -------------------------------------- */
+
+/* Is @ev an event the text can name: a basic event or tag 1..255? */
+static bool vpmu_hu_event_ok(u32 ev)
+{
+	return ev < VPMU_EV_NR_BASIC ||
+	       (ev > VPMU_EV_TAG_BASE && ev <= VPMU_EV_TAG(VPMU_TAG_MAX));
+}
+
+/* Rule @r (of @lx->entry) into @e, checked as the parser checks text. */
+static int vpmu_hu_rule(struct vpmu_hu_lexer *lx, const struct vpmu_hu_rule *r,
+			struct vpmu_hu_entry *e)
+{
+	const struct vpmu_hu_pred *pred = NULL;
+	unsigned int i;
+
+	if (r->reserved)
+		return vpmu_hu_fail(lx, "reserved field not 0");
+	if (!r->period)
+		return vpmu_hu_fail(lx, "period 0");
+	e->kind = r->kind;
+	e->period = r->period;
+	if (r->kind == VPMU_HU_EVENT) {
+		if (!vpmu_hu_event_ok(r->event) || r->lo || r->hi)
+			return vpmu_hu_fail(lx,
+					    "event %#x: not a basic event or tag=1..%u, or a range with it",
+					    r->event, VPMU_TAG_MAX);
+		e->event = r->event;
+		return 0;
+	}
+	for (i = 0; i < ARRAY_SIZE(vpmu_hu_preds); i++)
+		if (vpmu_hu_preds[i].kind == r->kind)
+			pred = &vpmu_hu_preds[i];
+	if (!pred)
+		return vpmu_hu_fail(lx, "kind %u: not a kind of rule", r->kind);
+	/* Both ends included; an address range's max, 2^32, bounds no u32. */
+	if (r->event || r->lo > r->hi || r->hi > pred->max)
+		return vpmu_hu_fail(lx, "%s%u-%u: an event with it, LO above HI, or %s beyond %llu",
+				    pred->key, r->lo, r->hi, pred->what,
+				    (unsigned long long)pred->max);
+	e->lo = r->lo;
+	e->hi = r->hi;
+	return 0;
+}
+
+/* Are the @n bytes at @p all zero? */
+static bool vpmu_hu_zero(const void *p, size_t n)
+{
+	const u8 *b = p;
+
+	while (n--)
+		if (*b++)
+			return false;
+	return true;
+}
+
+int vpmu_hu_from_uapi(const struct vpmu_hu_program *u, struct vpmu_hu_prog *p,
+		      char *err)
+{
+	struct vpmu_hu_lexer lx = { .err = err };
+	unsigned int i;
+	int ret;
+
+	memset(p, 0, sizeof(*p));
+	if (err)
+		err[0] = '\0';
+	if (u->flags & ~VPMU_HU_F_ALL || u->reserved)
+		return vpmu_hu_fail(&lx, "flags %#x or reserved %#x: unknown bits",
+				    u->flags, u->reserved);
+	if (u->nr > VPMU_HU_MAX || (!u->nr && u->flags))
+		return vpmu_hu_fail(&lx, "%u rules with flags %#x: 1..%u, or 0 (off) without flags",
+				    u->nr, u->flags, VPMU_HU_MAX);
+	if (!vpmu_hu_zero(u->rule + u->nr,
+			  sizeof(u->rule[0]) * (VPMU_HU_MAX - u->nr)))
+		return vpmu_hu_fail(&lx, "a rule beyond the %u given is not 0",
+				    u->nr);
+	if (!u->nr)
+		return 0;
+	p->mode = u->flags & VPMU_HU_F_PAR ? VPMU_HU_PAR : VPMU_HU_SEQ;
+	p->once = !!(u->flags & VPMU_HU_F_ONCE);
+	for (i = 0; i < u->nr; i++) {
+		lx.entry = i + 1;
+		ret = vpmu_hu_rule(&lx, &u->rule[i], &p->ent[i]);
+		if (ret)
+			return ret;
+	}
+	p->n = u->nr;
+	lx.entry = 0;
+	return vpmu_hu_check_total(&lx, p);
+}
+
+void vpmu_hu_to_uapi(const struct vpmu_hu_prog *p, struct vpmu_hu_program *u)
+{
+	unsigned int i;
+
+	memset(u, 0, sizeof(*u));
+	u->size = sizeof(*u);
+	if (!p || !p->n)
+		return;
+	u->flags = (p->mode == VPMU_HU_PAR ? VPMU_HU_F_PAR : 0) |
+		   (p->once ? VPMU_HU_F_ONCE : 0);
+	u->nr = p->n;
+	for (i = 0; i < p->n && i < VPMU_HU_MAX; i++) {
+		u->rule[i].kind = p->ent[i].kind;
+		u->rule[i].event = p->ent[i].event;
+		u->rule[i].lo = p->ent[i].lo;
+		u->rule[i].hi = p->ent[i].hi;
+		u->rule[i].period = p->ent[i].period;
+	}
+}

@@ -432,6 +432,54 @@ struct vpmu_uhist_header {
 };
 
 /*
+ * Histogram unit program: VPMU_IOC_HU_PROGRAM on /dev/vpmu sets it on
+ * every engine, all or nothing, and zeroes the buckets, as a write of
+ * sysfs hist/program does (Documentation/vpmu/histogram.rst, "Histogram
+ * unit"); vpmu-hist --program compiles that file's text into it.  Needs
+ * CAP_SYS_ADMIN (EPERM).  nr rules (0: the unit off), each counting into
+ * bucket C1..Cnr; a rule or field the engine cannot take is EINVAL, and
+ * nothing changes.  Versioned by size as struct vpmu_run is.
+ */
+enum vpmu_hu_kind {
+	VPMU_HU_EVENT	= 0,	/* occurrences of an engine event (basic or tag) */
+	VPMU_HU_WQ	= 1,	/* cycles with write-queue occupancy in [lo, hi] */
+	VPMU_HU_UPC	= 2,	/* cycles spent in microwords lo..hi */
+	/* data accesses whose byte address is in [lo, hi]: */
+	VPMU_HU_LOAD	= 3,	/* loads */
+	VPMU_HU_HIT	= 4,	/* loads that hit the data cache */
+	VPMU_HU_MISS	= 5,	/* loads that miss it */
+	VPMU_HU_STORE	= 6,	/* stores */
+	VPMU_HU_ACCESS	= 7,	/* loads and stores */
+	VPMU_HU_NKINDS
+};
+
+/* struct vpmu_hu_program.flags; unknown bits: EINVAL. */
+#define VPMU_HU_F_PAR		_BITUL(0)	/* all rules at once; else in turn */
+#define VPMU_HU_F_ONCE		_BITUL(1)	/* one monitoring period, then hold */
+#define VPMU_HU_F_ALL		(VPMU_HU_F_PAR | VPMU_HU_F_ONCE)
+
+struct vpmu_hu_rule {
+	__u32 kind;		/* enum vpmu_hu_kind */
+	__u32 event;		/* VPMU_HU_EVENT: a basic event or VPMU_EV_TAG(k); else 0 */
+	__u32 lo;		/* range, both ends included: occupancy, */
+	__u32 hi;		/* micro-addresses or byte addresses; else 0 */
+	__u32 period;		/* sub-monitoring period in cycles, >= 1 */
+	__u32 reserved;		/* 0 */
+};
+
+struct vpmu_hu_program {
+	__u32 size;		/* sizeof(struct vpmu_hu_program) as known */
+	__u32 flags;		/* VPMU_HU_F_* */
+	__u32 nr;		/* rules, 0..VPMU_HU_BUCKETS; 0: off */
+	__u32 reserved;		/* 0 */
+	struct vpmu_hu_rule rule[VPMU_HU_BUCKETS];	/* nr of them; the rest 0 */
+};
+
+#define VPMU_HU_PROGRAM_SIZE_VER0	400	/* the first published size */
+
+#define VPMU_IOC_HU_PROGRAM	_IOW(VPMU_IOC_MAGIC, 0x20, struct vpmu_hu_program)
+
+/*
  * Engine snapshot (the event counter's save registers): VPMU_IOC_SNAPSHOT
  * on /dev/vpmu copies every counter of one CPU's engine, with its overflow
  * status and count, at one instant: between two run chunks of that CPU,

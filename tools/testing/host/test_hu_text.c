@@ -4,7 +4,10 @@
  * (drivers/perf/vpmu/vpmu_hu_text.c): what each spelling parses to, the
  * canonical form the printer gives, every error with its message, and the
  * round trip parse(print(p)) == p over many generated programs, each also
- * accepted by the engine (vpmu_engine_hu_set()).
+ * accepted by the engine (vpmu_engine_hu_set()); and the program as the
+ * uapi struct VPMU_IOC_HU_PROGRAM takes: the round trip
+ * from_uapi(to_uapi(p)) == p over the same programs, and every struct the
+ * module must refuse, with its message.
  */
 #include <stdio.h>
 
@@ -182,6 +185,110 @@ static void gen(struct vpmu_hu_prog *p)
 	}
 }
 
+/* A change to a good struct that makes it bad, and the message it gets. */
+struct bad_uapi {
+	const char *what;
+	void (*spoil)(struct vpmu_hu_program *u);
+	const char *msg;
+};
+
+static void u_flags(struct vpmu_hu_program *u) { u->flags |= 4; }
+static void u_reserved(struct vpmu_hu_program *u) { u->reserved = 1; }
+static void u_nr17(struct vpmu_hu_program *u) { u->nr = 17; }
+static void u_off_flags(struct vpmu_hu_program *u)
+{
+	memset(u->rule, 0, sizeof(u->rule));
+	u->nr = 0;
+}
+static void u_beyond(struct vpmu_hu_program *u) { u->rule[15].period = 1; }
+static void u_rule_reserved(struct vpmu_hu_program *u) { u->rule[1].reserved = 1; }
+static void u_period0(struct vpmu_hu_program *u) { u->rule[0].period = 0; }
+static void u_kind8(struct vpmu_hu_program *u) { u->rule[1].kind = 8; }
+static void u_event10(struct vpmu_hu_program *u) { u->rule[0].event = 10; }
+static void u_tag0(struct vpmu_hu_program *u) { u->rule[0].event = 0x100; }
+static void u_bucket(struct vpmu_hu_program *u) { u->rule[0].event = 0x201; }
+static void u_event_range(struct vpmu_hu_program *u) { u->rule[0].hi = 1; }
+static void u_wq_event(struct vpmu_hu_program *u) { u->rule[1].event = 1; }
+static void u_wq_hi(struct vpmu_hu_program *u) { u->rule[1].hi = VPMU_HU_WQ_MAX + 1; }
+static void u_upc_hi(struct vpmu_hu_program *u) { u->rule[2].hi = VPMU_CS_MAX; }
+static void u_lo_hi(struct vpmu_hu_program *u) { u->rule[2].lo = 0x60; }
+static void u_total(struct vpmu_hu_program *u)
+{
+	u->rule[0].period = 0xffffffffu;
+}
+
+/* Each against good[0]'s struct: seq, vpmu_uops, wq=0, upc=0x40-0x5f. */
+static const struct bad_uapi bad_uapi[] = {
+	{ "unknown flag", u_flags, "flags 0x4 or reserved 0: unknown bits" },
+	{ "reserved", u_reserved, "flags 0 or reserved 0x1: unknown bits" },
+	{ "17 rules", u_nr17,
+	  "17 rules with flags 0: 1..16, or 0 (off) without flags" },
+	{ "a rule beyond nr", u_beyond, "a rule beyond the 3 given is not 0" },
+	{ "a rule's reserved", u_rule_reserved, "entry 2: reserved field not 0" },
+	{ "period 0", u_period0, "entry 1: period 0" },
+	{ "kind 8", u_kind8, "entry 2: kind 8: not a kind of rule" },
+	{ "event 10", u_event10,
+	  "entry 1: event 0xa: not a basic event or tag=1..255, or a range with it" },
+	{ "tag 0", u_tag0,
+	  "entry 1: event 0x100: not a basic event or tag=1..255, or a range with it" },
+	{ "a bucket", u_bucket,
+	  "entry 1: event 0x201: not a basic event or tag=1..255, or a range with it" },
+	{ "an event with a range", u_event_range,
+	  "entry 1: event 0x1: not a basic event or tag=1..255, or a range with it" },
+	{ "a range with an event", u_wq_event,
+	  "entry 2: wq=0-0: an event with it, LO above HI, or occupancy beyond 32" },
+	{ "wq beyond 32", u_wq_hi,
+	  "entry 2: wq=0-33: an event with it, LO above HI, or occupancy beyond 32" },
+	{ "upc beyond", u_upc_hi,
+	  "entry 3: upc=64-4096: an event with it, LO above HI, or micro-address beyond 4095" },
+	{ "LO above HI", u_lo_hi,
+	  "entry 3: upc=96-95: an event with it, LO above HI, or micro-address beyond 4095" },
+	{ "seq periods over 2^32", u_total,
+	  "seq: the periods add up to 4294968295 cycles, over 4294967295" },
+};
+
+/*
+ * The uapi struct: good[0] and off through to_uapi and back; each of
+ * bad_uapi refused with its message; flags on an empty program refused.
+ */
+static void test_uapi(void)
+{
+	unsigned int i, n = sizeof(bad_uapi) / sizeof(bad_uapi[0]);
+	char err[VPMU_HU_ERR_MAX];
+	struct vpmu_hu_program u, base;
+	struct vpmu_hu_prog p;
+	int ret;
+
+	vpmu_hu_to_uapi(&good[0].prog, &base);
+	ret = vpmu_hu_from_uapi(&base, &p, err);
+	tap_ok(!ret && base.size == VPMU_HU_PROGRAM_SIZE_VER0 &&
+	       base.nr == 3 && !base.flags &&
+	       !memcmp(&p, &good[0].prog, sizeof(p)),
+	       "uapi: good 1 there and back");
+	vpmu_hu_to_uapi(NULL, &u);
+	ret = vpmu_hu_from_uapi(&u, &p, err);
+	tap_ok(!ret && !u.nr && !p.n, "uapi: off there and back");
+	u.flags = VPMU_HU_F_PAR;
+	ret = vpmu_hu_from_uapi(&u, &p, err);
+	tap_ok(ret == -EINVAL &&
+	       !strcmp(err, "0 rules with flags 0x1: 1..16, or 0 (off) without flags"),
+	       "uapi: off with a flag");
+	for (i = 0; i < n; i++) {
+		u = base;
+		bad_uapi[i].spoil(&u);
+		ret = vpmu_hu_from_uapi(&u, &p, err);
+		if (ret != -EINVAL || strcmp(err, bad_uapi[i].msg))
+			tap_diag("got %d '%s', want '%s'", ret, err,
+				 bad_uapi[i].msg);
+		tap_ok(ret == -EINVAL && !strcmp(err, bad_uapi[i].msg),
+		       "uapi: %s", bad_uapi[i].what);
+	}
+	u = base;
+	u_off_flags(&u);
+	tap_ok(!vpmu_hu_from_uapi(&u, &p, NULL) && !p.n,
+	       "uapi: nr 0, no error buffer: off");
+}
+
 int main(void)
 {
 	unsigned int ngood = sizeof(good) / sizeof(good[0]);
@@ -189,10 +296,12 @@ int main(void)
 	char err[VPMU_HU_ERR_MAX], text[VPMU_HU_TEXT_MAX];
 	struct vpmu_hu_prog p, q;
 	struct vpmu_engine *e;
-	unsigned int i, rt_ok = 0, eng_ok = 0, N = 2000;
+	unsigned int nbadu = sizeof(bad_uapi) / sizeof(bad_uapi[0]);
+	unsigned int i, rt_ok = 0, eng_ok = 0, uapi_ok = 0, N = 2000;
+	struct vpmu_hu_program u;
 	int ret, len;
 
-	tap_plan(3 * ngood + nbad + 6);
+	tap_plan(3 * ngood + nbad + 6 + 5 + nbadu);
 
 	for (i = 0; i < ngood; i++) {
 		ret = vpmu_hu_parse(good[i].text, strlen(good[i].text), &p, err);
@@ -250,6 +359,11 @@ int main(void)
 		if (strcmp(text, again))
 			break;
 		rt_ok++;
+		vpmu_hu_to_uapi(&p, &u);
+		if (!vpmu_hu_from_uapi(&u, &q, err) && !memcmp(&p, &q, sizeof(p)))
+			uapi_ok++;
+		else
+			tap_diag("uapi round trip failed: %s\n%s", err, text);
 		if (e && !vpmu_engine_hu_set(e, &q))
 			eng_ok++;
 		else
@@ -257,6 +371,8 @@ int main(void)
 	}
 	tap_ok(rt_ok == N, "round trip of %u generated programs", N);
 	tap_ok(e && eng_ok == N, "the engine accepts all %u", N);
+	tap_ok(uapi_ok == N, "uapi round trip of the %u", N);
 	vpmu_engine_destroy(e);
+	test_uapi();
 	return tap_done();
 }

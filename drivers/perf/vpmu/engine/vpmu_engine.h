@@ -512,18 +512,7 @@ void vpmu_engine_uhist_reset(struct vpmu_engine *e);
  */
 #define VPMU_HU_MAX	VPMU_HU_BUCKETS
 
-enum vpmu_hu_kind {
-	VPMU_HU_EVENT,	/* occurrences of an engine event (basic or tag) */
-	VPMU_HU_WQ,	/* cycles with write-queue occupancy in [lo, hi] */
-	VPMU_HU_UPC,	/* cycles spent in microwords lo..hi (inclusive) */
-	/* data accesses whose byte address is in [lo, hi] (inclusive): */
-	VPMU_HU_LOAD,	/* loads */
-	VPMU_HU_HIT,	/* loads that hit the data cache */
-	VPMU_HU_MISS,	/* loads that miss it */
-	VPMU_HU_STORE,	/* stores */
-	VPMU_HU_ACCESS,	/* loads and stores */
-	VPMU_HU_NKINDS
-};
+/* enum vpmu_hu_kind (VPMU_HU_EVENT ...) is the uapi header's. */
 
 /* An address predicate (VPMU_HU_LOAD .. VPMU_HU_ACCESS)? */
 static inline bool vpmu_hu_is_mem(unsigned int kind)
