@@ -190,10 +190,70 @@ irqreturn_t vpmu_pmu_overflow(struct vpmu_machine *m, struct vpmu_engine *e,
 void vpmu_pmu_overflow_end(struct vpmu_machine *m, struct vpmu_engine *e,
 			   const struct vpmu_stop *stop);
 
-/* vpmu_pmu.c: what either PMU's event_init asks of its group */
-bool vpmu_leader_refused(const struct perf_event *event,
-			 const struct pmu *other);
-bool vpmu_leader_detached(const struct perf_event *event);
+/* ---- what either PMU's event_init asks of the group an event joins ---- */
+
+/**
+ * vpmu_leader_refused() - may @event not join the group it names?
+ * @event:	a new event of one of the device's two PMUs
+ * @other:	the device's other PMU
+ *
+ * Refused: a group of the other PMU, whose events the perf core would not
+ * group with this one's from 6.2 on (two PMUs' contexts) and 6.1 would
+ * (both of perf_sw_context): refused on every kernel alike; and a group
+ * led by another PMU whose overflow is an exception: a hardware PMU's
+ * NMI, or a breakpoint's debug exception.  Either could read the engine in
+ * the middle of a run chunk (a sample with PERF_SAMPLE_READ of the
+ * group).  Breakpoints share perf_sw_context with the software PMUs, so
+ * the perf core groups them with vpmu on every kernel; a hardware PMU's
+ * context only joins on 6.1.  vpmu_read() and vpmu_hu_read() are
+ * NMI-safe anyway, for groups led by vpmu that such events join.
+ *
+ * Return: true if @event must not be opened (EINVAL).
+ */
+static inline bool vpmu_leader_refused(const struct perf_event *event,
+				       const struct pmu *other)
+{
+	struct perf_event *leader = event->group_leader;
+
+	if (leader->pmu == event->pmu)
+		return false;
+	if (leader->pmu == other)
+		return true;
+	return !is_software_event(leader) ||
+	       leader->attr.type == PERF_TYPE_BREAKPOINT;
+}
+
+/**
+ * vpmu_leader_detached() - has the perf core already taken apart the
+ * group @event would join?
+ * @event:	a new event of one of the device's two PMUs
+ *
+ * Two core paths remove a leader from its context with DETACH_GROUP yet
+ * leave it alive, its fd still a valid group_fd: taking its CPU offline
+ * (every event of that CPU's context) and an exec of its task (a
+ * remove_on_exec leader).  perf_event_open() does not check that a
+ * leader is still attached, and lets a new member onto its sibling list;
+ * but perf_group_detach() does nothing for a detached event, so closing
+ * that leader would leave the member pointing at the freed leader (a
+ * use-after-free in the core, whatever the PMUs: testing.rst, "A perf
+ * core bug the stress found").  A vpmu event never joins such a group:
+ * ENODEV, as 6.12's core answers itself for a leader in state EXIT,
+ * which is what an exec leaves (6.1 does not check; a CPU going offline
+ * leaves the leader OFF, which neither checks).  The fix for every PMU
+ * is the core's (upstream/perf-detached-leader/); this check stays until
+ * the kernels vpmu supports carry it, and answers as the fixed core does.
+ * PERF_ATTACH_GROUP only changes under the leader's ctx->mutex, which the
+ * core holds around event_init from 6.2 on; on 6.1 this is a snapshot.
+ *
+ * Return: true if @event must not be opened (ENODEV).
+ */
+static inline bool vpmu_leader_detached(const struct perf_event *event)
+{
+	const struct perf_event *leader = event->group_leader;
+
+	return leader != event &&
+	       !(READ_ONCE(leader->attach_state) & PERF_ATTACH_GROUP);
+}
 
 /* vpmu_pmu_hu.c: the "vpmu_hu" PMU, histogram-unit bucket events */
 int vpmu_hu_pmu_register(struct vpmu *vpmu);
