@@ -735,6 +735,28 @@ static int hu_check(FIXTURE_DATA(fault) *self, int ret, int inj)
 	return bad + plain_check(self, 0, inj);
 }
 
+static int hu_ioctl_setup(FIXTURE_DATA(fault) *self)
+{
+	self->fd = open(VT_DEV, O_RDWR | O_CLOEXEC);
+	return self->fd < 0 ? -1 : 0;
+}
+
+/* HU_PROG as the struct VPMU_IOC_HU_PROGRAM takes. */
+static int hu_ioctl_call(FIXTURE_DATA(fault) *self)
+{
+	struct vpmu_hu_program u = {
+		.size = sizeof(u),
+		.flags = VPMU_HU_F_PAR,
+		.nr = 2,
+		.rule = {
+			{ .kind = VPMU_HU_EVENT, .event = VPMU_EV_UOPS, .period = 16 },
+			{ .kind = VPMU_HU_EVENT, .event = VPMU_EV_INSNS, .period = 7 },
+		},
+	};
+
+	return ioctl(self->fd, VPMU_IOC_HU_PROGRAM, &u) ? -errno : 0;
+}
+
 static int uhist_setup(FIXTURE_DATA(fault) *self)
 {
 	return sysfs_setup(self, "uhist/control");
@@ -1014,11 +1036,19 @@ TEST_F(fault, hist_program)
 		.call = hu_call,
 		.check = hu_check,
 	};
+	static const struct fault_op ioctl_op = {
+		.name = "hu_ioctl",
+		.setup = hu_ioctl_setup,
+		.call = hu_ioctl_call,
+		.check = hu_check,
+	};
 
 	if (access(VT_HIST "program", W_OK))
 		SKIP(return, "no %sprogram", VT_HIST);
 	ASSERT_EQ(0, vt_pmu_write("hist/program", "off\n"));
 	fault_loop(_metadata, self, &op);
+	ASSERT_EQ(0, vt_pmu_write("hist/program", "off\n"));
+	fault_loop(_metadata, self, &ioctl_op);
 }
 
 TEST_F(fault, uhist_controls)

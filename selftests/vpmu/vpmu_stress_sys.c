@@ -103,6 +103,48 @@ static void op_ucode(struct vt_stress_worker *w)
 			       vt_generation());
 }
 
+/*
+ * A random struct through /dev/vpmu's VPMU_IOC_HU_PROGRAM, good or bad
+ * (any kind, an event or a range, a period of 0 now and then, any flags,
+ * up to one rule too many): set, or EINVAL.
+ */
+static void hist_ioctl(struct vt_stress_worker *w)
+{
+	struct vpmu_hu_program u;
+	unsigned int i;
+	int fd, ret;
+
+	memset(&u, 0, sizeof(u));
+	u.size = sizeof(u);
+	u.flags = vt_stress_below(&w->r, 8);
+	u.nr = vt_stress_below(&w->r, VPMU_HU_BUCKETS + 2);
+	for (i = 0; i < u.nr && i < VPMU_HU_BUCKETS; i++) {
+		struct vpmu_hu_rule *r = &u.rule[i];
+
+		r->kind = vt_stress_below(&w->r, VPMU_HU_NKINDS + 1);
+		if (r->kind == VPMU_HU_EVENT) {
+			r->event = vt_stress_below(&w->r, 0x110);
+		} else {
+			r->lo = vt_stress_below(&w->r, 64);
+			r->hi = r->lo + vt_stress_below(&w->r, 64);
+		}
+		r->period = vt_stress_chance(&w->r, 5) ? 0 :
+			    1 + vt_stress_below(&w->r, 100000);
+	}
+	fd = open(VT_DEV, O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		vt_stress_fail(w, "open %s: %s", VT_DEV, vt_stress_errname(-errno));
+		return;
+	}
+	ret = ioctl(fd, VPMU_IOC_HU_PROGRAM, &u) ? -errno : 0;
+	close(fd);
+	vt_stress_log(w, "VPMU_IOC_HU_PROGRAM flags %#x nr %u: %s", u.flags,
+		      u.nr, ret ? vt_stress_errname(ret) : "ok");
+	if (ret && ret != -EINVAL)
+		vt_stress_fail(w, "VPMU_IOC_HU_PROGRAM: unexpected %s",
+			       vt_stress_errname(ret));
+}
+
 static void op_hist(struct vt_stress_worker *w)
 {
 	static const char *const good[] = {
@@ -122,9 +164,12 @@ static void op_hist(struct vt_stress_worker *w)
 
 	if (!w->info->have_hist)
 		return;
-	switch (vt_stress_below(&w->r, 4)) {
+	switch (vt_stress_below(&w->r, 5)) {
 	case 0:
 		sys_write(w, HIST "program", good[k], NULL);
+		break;
+	case 3:
+		hist_ioctl(w);
 		break;
 	case 1:
 		if (!sys_write(w, HIST "program", bad[k], einval))
