@@ -348,7 +348,9 @@ echo "  time: ${times[*]}, total $((SECONDS - start_all))s"
 if [ -n "$acct" ]; then
 	accton off >/dev/null
 	echo "  CPU by command (sa -a $acct; minutes: real, CPU):"
-	sa -a "$acct" | head -n 16 | sed 's/^/   /'
+	# sed, not head: it reads to the end, so sa never takes a SIGPIPE
+	# that pipefail and set -e would make the run's exit status.
+	sa -a "$acct" | sed -n '1,16s/^/   /p'
 	acct=
 fi
 if [ ${#failures[@]} -gt 0 ]; then
