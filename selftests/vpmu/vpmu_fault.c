@@ -735,12 +735,6 @@ static int hu_check(FIXTURE_DATA(fault) *self, int ret, int inj)
 	return bad + plain_check(self, 0, inj);
 }
 
-static int hu_ioctl_setup(FIXTURE_DATA(fault) *self)
-{
-	self->fd = open(VT_DEV, O_RDWR | O_CLOEXEC);
-	return self->fd < 0 ? -1 : 0;
-}
-
 /* HU_PROG as the struct VPMU_IOC_HU_PROGRAM takes. */
 static int hu_ioctl_call(FIXTURE_DATA(fault) *self)
 {
@@ -1038,7 +1032,7 @@ TEST_F(fault, hist_program)
 	};
 	static const struct fault_op ioctl_op = {
 		.name = "hu_ioctl",
-		.setup = hu_ioctl_setup,
+		.setup = dev_open_call,
 		.call = hu_ioctl_call,
 		.check = hu_check,
 	};

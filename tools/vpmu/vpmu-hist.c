@@ -477,24 +477,32 @@ static const char *base_name(const char *path)
 	return s ? s + 1 : path;
 }
 
-/* The histogram unit's program in @path, with at least one entry. */
-static int load_hu_program(const char *path, struct vpmu_hu_prog *p)
+/* The histogram unit's program text in @path ("-": stdin), parsed. */
+static int parse_hu_program(const char *path, struct vpmu_hu_prog *p)
 {
 	struct vpmu_buf text = { 0 };
 	char err[VPMU_HU_ERR_MAX];
-	int ret = -1;
+	int ret = 0;
 
 	if (read_or_complain(path, &text))
 		return -1;
-	if (vpmu_hu_parse(text.p ? text.p : "", text.len, p, err))
+	if (vpmu_hu_parse(text.p ? text.p : "", text.len, p, err)) {
 		vpmu_err(path, 0, "%s", err);
-	else if (!p->n)
-		vpmu_err(path, 0, "the program is 'off': it has no buckets to "
-			 "label");
-	else
-		ret = 0;
+		ret = -1;
+	}
 	vpmu_buf_free(&text);
 	return ret;
+}
+
+/* The histogram unit's program in @path, with at least one entry. */
+static int load_hu_program(const char *path, struct vpmu_hu_prog *p)
+{
+	if (parse_hu_program(path, p))
+		return -1;
+	if (p->n)
+		return 0;
+	vpmu_err(path, 0, "the program is 'off': it has no buckets to label");
+	return -1;
 }
 
 /*
@@ -505,31 +513,23 @@ static int load_hu_program(const char *path, struct vpmu_hu_prog *p)
 static int hu_set_program(const struct opts *o)
 {
 	const char *dev = o->device ? o->device : DEFAULT_DEVICE;
-	struct vpmu_buf text = { 0 };
-	char err[VPMU_HU_ERR_MAX];
 	struct vpmu_hu_program u;
 	struct vpmu_hu_prog p;
 	int fd, ret = VPMU_EXIT_TOOL;
 
-	if (read_or_complain(o->set_program, &text))
+	if (parse_hu_program(o->set_program, &p))
 		return VPMU_EXIT_TOOL;
-	if (vpmu_hu_parse(text.p ? text.p : "", text.len, &p, err)) {
-		vpmu_err(o->set_program, 0, "%s", err);
-		goto out;
-	}
 	vpmu_hu_to_uapi(&p, &u);
 	fd = open(dev, O_RDWR | O_CLOEXEC);
 	if (fd < 0) {
 		vpmu_err_errno(dev);
-		goto out;
+		return VPMU_EXIT_TOOL;
 	}
 	if (ioctl(fd, VPMU_IOC_HU_PROGRAM, &u))
 		vpmu_err(dev, 0, "VPMU_IOC_HU_PROGRAM: %s", strerror(errno));
 	else
 		ret = VPMU_EXIT_OK;
 	close(fd);
-out:
-	vpmu_buf_free(&text);
 	return ret;
 }
 
