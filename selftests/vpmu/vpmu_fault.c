@@ -44,7 +44,6 @@
 #define EV_UOPS		1
 #define C1_MARK		(1ull << 20)
 #define C1_FROZEN	(1ull << 21)
-#define HU_PROG		"par\nvpmu_uops 16\nvpmu_insns 7\n"
 /* an image whose event field is encoded: 7 tags */
 #define ENCODED_IMAGE	"build/encoded.vpmu"
 /* a load vpmu_init() refuses before it allocates */
@@ -714,41 +713,79 @@ static int pmu_file_is(const char *rel, const char *want)
 	return 1;
 }
 
-static int hu_setup(FIXTURE_DATA(fault) *self)
+/* par: uops every 16 cycles, insns every 7 (or, !@on, off). */
+static void hu_struct(struct vpmu_hu_program *u, bool on)
 {
-	return sysfs_setup(self, "hist/program");
+	static const struct vpmu_hu_rule rules[] = {
+		{ .kind = VPMU_HU_EVENT, .event = VPMU_EV_UOPS, .period = 16 },
+		{ .kind = VPMU_HU_EVENT, .event = VPMU_EV_INSNS, .period = 7 },
+	};
+
+	memset(u, 0, sizeof(*u));
+	u->size = sizeof(*u);
+	if (!on)
+		return;
+	u->flags = VPMU_HU_F_PAR;
+	u->nr = 2;
+	memcpy(u->rule, rules, sizeof(rules));
 }
 
-static int hu_call(FIXTURE_DATA(fault) *self)
+/* Is the program in force hu_struct(@on)?  0, or 1 with a message. */
+static int hu_is(FIXTURE_DATA(fault) *self, bool on)
 {
-	return fd_write(self->fd, HU_PROG, strlen(HU_PROG));
+	struct vpmu_hu_program want, got = { .size = sizeof(got) };
+
+	hu_struct(&want, on);
+	if (ioctl(self->dev, VPMU_IOC_HU_GET_PROGRAM, &got)) {
+		ksft_print_msg("VPMU_IOC_HU_GET_PROGRAM: %s\n", strerror(errno));
+		return 1;
+	}
+	if (!memcmp(&want, &got, sizeof(got)))
+		return 0;
+	ksft_print_msg("the program in force: %u rules, not %u\n", got.nr,
+		       want.nr);
+	return 1;
 }
 
+static int hu_ioctl_call(FIXTURE_DATA(fault) *self)
+{
+	struct vpmu_hu_program u;
+
+	hu_struct(&u, true);
+	return ioctl(self->fd, VPMU_IOC_HU_PROGRAM, &u) ? -errno : 0;
+}
+
+/* Set or not, all or nothing; then off again for the next site. */
 static int hu_check(FIXTURE_DATA(fault) *self, int ret, int inj)
 {
-	int bad = pmu_file_is("hist/program", ret ? "off\n" : HU_PROG);
+	struct vpmu_hu_program off;
+	int bad = hu_is(self, !ret);
 
+	hu_struct(&off, false);
+	if (!ret && ioctl(self->fd, VPMU_IOC_HU_PROGRAM, &off))
+		bad++;
 	close(self->fd);
 	self->fd = -1;
-	if (!ret && vt_pmu_write("hist/program", "off\n"))
-		bad++;
 	return bad + plain_check(self, 0, inj);
 }
 
-/* HU_PROG as the struct VPMU_IOC_HU_PROGRAM takes. */
-static int hu_ioctl_call(FIXTURE_DATA(fault) *self)
+static int hu_get_call(FIXTURE_DATA(fault) *self)
 {
-	struct vpmu_hu_program u = {
-		.size = sizeof(u),
-		.flags = VPMU_HU_F_PAR,
-		.nr = 2,
-		.rule = {
-			{ .kind = VPMU_HU_EVENT, .event = VPMU_EV_UOPS, .period = 16 },
-			{ .kind = VPMU_HU_EVENT, .event = VPMU_EV_INSNS, .period = 7 },
-		},
-	};
+	struct vpmu_hu_program u = { .size = sizeof(u) };
 
-	return ioctl(self->fd, VPMU_IOC_HU_PROGRAM, &u) ? -errno : 0;
+	if (ioctl(self->fd, VPMU_IOC_HU_GET_PROGRAM, &u))
+		return -errno;
+	return u.nr == 2 ? 0 : -EIO;
+}
+
+/* A read, failed or not, changes nothing. */
+static int hu_get_check(FIXTURE_DATA(fault) *self, int ret, int inj)
+{
+	int bad = hu_is(self, true);
+
+	close(self->fd);
+	self->fd = -1;
+	return bad + plain_check(self, 0, inj);
 }
 
 static int uhist_setup(FIXTURE_DATA(fault) *self)
@@ -1022,27 +1059,32 @@ TEST_F(fault, image_load)
 	self->gen = vt_generation();
 }
 
-TEST_F(fault, hist_program)
+TEST_F(fault, hu_program)
 {
-	static const struct fault_op op = {
-		.name = "hist_program",
-		.setup = hu_setup,
-		.call = hu_call,
-		.check = hu_check,
-	};
-	static const struct fault_op ioctl_op = {
+	static const struct fault_op set = {
 		.name = "hu_ioctl",
 		.setup = dev_open_call,
 		.call = hu_ioctl_call,
 		.check = hu_check,
 	};
+	static const struct fault_op get = {
+		.name = "hu_get_program",
+		.setup = dev_open_call,
+		.call = hu_get_call,
+		.check = hu_get_check,
+	};
+	struct vpmu_hu_program u;
 
-	if (access(VT_HIST "program", W_OK))
-		SKIP(return, "no %sprogram", VT_HIST);
-	ASSERT_EQ(0, vt_pmu_write("hist/program", "off\n"));
-	fault_loop(_metadata, self, &op);
-	ASSERT_EQ(0, vt_pmu_write("hist/program", "off\n"));
-	fault_loop(_metadata, self, &ioctl_op);
+	if (access(VT_HIST "control", W_OK))
+		SKIP(return, "no %scontrol", VT_HIST);
+	hu_struct(&u, false);
+	ASSERT_EQ(0, ioctl(self->dev, VPMU_IOC_HU_PROGRAM, &u));
+	fault_loop(_metadata, self, &set);
+	hu_struct(&u, true);
+	ASSERT_EQ(0, ioctl(self->dev, VPMU_IOC_HU_PROGRAM, &u));
+	fault_loop(_metadata, self, &get);
+	hu_struct(&u, false);
+	ASSERT_EQ(0, ioctl(self->dev, VPMU_IOC_HU_PROGRAM, &u));
 }
 
 TEST_F(fault, uhist_controls)

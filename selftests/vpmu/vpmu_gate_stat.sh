@@ -5,9 +5,10 @@
 # histogram unit, through the perf tool and vpmu-hist (busybox sh): the
 # format/ terms gate_uhist and gate_hu as perf stat parses them, with the
 # exact counts vpmu_gate.c derives from marks.s (1000 regions between two
-# marks, 18 microwords and cycles each, 1000 marks in them).  The stats
-# and the report of the gated histogram are printed whole as TAP
-# comments: Documentation/vpmu/perf.rst quotes them.
+# marks, 18 microwords and cycles each, 1000 marks in them); the unit's
+# program is set by vpmu-hist --set-program.  The stats and the report of
+# the gated histogram are printed whole as TAP comments:
+# Documentation/vpmu/perf.rst quotes them.
 # TAP output; skips without perf, vpmu-run, vpmu-hist, uhist/, hist/ or
 # the assembled samples.
 
@@ -27,7 +28,7 @@ command -v perf >/dev/null 2>&1 || skip_all "no perf"
 [ -x "$RUN" ] || skip_all "no vpmu-run"
 [ -x "$HIST" ] || skip_all "no vpmu-hist"
 [ -w "$UH/control" ] || skip_all "no $UH/control"
-[ -w "$HU/program" ] || skip_all "no $HU/program"
+[ -w "$HU/control" ] || skip_all "no $HU/control"
 [ -f "$SHARE/build/marks.vprg" ] || skip_all "no $SHARE/build/marks.vprg"
 command -v taskset >/dev/null 2>&1 || skip_all "no taskset"
 
@@ -38,7 +39,7 @@ old=$(cat "$UH/interval")
 cleanup() {
 	echo stop >"$UH/control"
 	echo "$old" >"$UH/interval"
-	echo off >"$HU/program"
+	echo off | "$HIST" --set-program=-
 	rm -rf "$T"
 }
 trap cleanup EXIT
@@ -69,7 +70,8 @@ ok $? "perf stat: the gating group counts the regions"
 
 # 2. The unit gated: uops and marks in the regions, read as perf events
 #    of vpmu_hu beside the gating group.
-printf 'par\nvpmu_uops 1000000000\nvpmu_trigger 1000000000\n' >"$HU/program"
+printf 'par\nvpmu_uops 1000000000\nvpmu_trigger 1000000000\n' |
+	"$HIST" --set-program=-
 ev='{vpmu/vpmu_cycles,trig_mark=1,frozen=1,gate_hu=1/}'
 show -e "$ev" -e vpmu_hu/hist1/,vpmu_hu/hist2/ taskset -c 0 "$RUN" -q "$SHARE/build/marks.vprg"
 stat -e "$ev" -e vpmu_hu/hist1/,vpmu_hu/hist2/ taskset -c 0 "$RUN" -q "$SHARE/build/marks.vprg"

@@ -1,8 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * vpmu_hu.h - what the tests of the histogram unit share (vpmu_hu.c: the
- * hist/ files; vpmu_hu_buckets.c: bucket contents; vpmu_hu_perf.c: the
- * perf bucket events): hist/ reads and writes, and the hu fixture.
+ * program and hist/; vpmu_hu_buckets.c: bucket contents; vpmu_hu_perf.c:
+ * the perf bucket events): setting and reading the program, reading the
+ * buckets, and the hu fixture.
+ *
+ * The module takes the program only as a struct (VPMU_IOC_HU_PROGRAM);
+ * the tests write it as text, which vpmu-hist compiles, as a user does
+ * (vpmu-hist --set-program), and read it back as vpmu-hist prints it
+ * (--get-program).  The buckets come from VPMU_IOC_HU_READ.
  */
 #ifndef VPMU_HU_H
 #define VPMU_HU_H
@@ -15,12 +21,6 @@
 #define VT_HU_TMP_PROG	"/tmp/vpmu_hu.prog"
 #define VT_HU_NB		16
 #define VT_HU_BIG		1000000000u	/* a period longer than any run here */
-
-/* Set the unit's program (hist/program); 0 or -errno. */
-static inline int vt_hu_prog(const char *text)
-{
-	return vt_pmu_write("hist/program", text);
-}
 
 /* hist/NAME into @buf (NUL-terminated); "" if unreadable. */
 static inline const char *vt_hu_text(const char *name, char *buf, size_t size)
@@ -67,15 +67,6 @@ static inline int vt_parse_buckets(const char *text, const char *prefix,
 	return n;
 }
 
-/* hist/NAME's buckets into @c; their number, or -1. */
-static inline int vt_hu_buckets(const char *name, uint64_t *c)
-{
-	char buf[4096];
-
-	vt_hu_text(name, buf, sizeof(buf));
-	return vt_parse_buckets(buf, "", c);
-}
-
 /* ---- the fixture: samples on CPU 0, the unit off around each test -------- */
 
 FIXTURE(hu) {
@@ -90,9 +81,11 @@ FIXTURE_SETUP(hu)
 	self->fd = -1;
 	self->mem = NULL;
 	self->gen = vt_generation();
-	if (access(VT_HIST "program", F_OK))
-		SKIP(return, "no %sprogram (module without the histogram unit?)",
+	if (access(VT_HIST "control", F_OK))
+		SKIP(return, "no %scontrol (module without the histogram unit?)",
 		     VT_HIST);
+	if (!vt_have_tool(VT_HIST_TOOL))
+		SKIP(return, "no %s on PATH", VT_HIST_TOOL);
 	if (vt_setup_runs(_metadata, &self->fd, &self->sum, "sum",
 			  &self->sort, "sort", &self->memcpy_, "memcpy",
 			  &self->stores, "stores", NULL))

@@ -66,10 +66,10 @@ TEST_F(hu, addresses)
 	int i, n = sizeof(want) / sizeof(want[0]);
 
 	ASSERT_EQ(0, vt_hu_prog(ADDR_PROG));
-	EXPECT_STREQ(ADDR_PROG, vt_hu_text("program", buf, sizeof(buf)));
+	EXPECT_STREQ(ADDR_PROG, vt_hu_get(buf, sizeof(buf)));
 	ASSERT_EQ(3120ull, vt_hu_run(self, &self->memcpy_));
-	ASSERT_EQ(n, vt_hu_buckets("cpu0", c));
-	ASSERT_EQ(n, vt_hu_buckets("sum", s));
+	ASSERT_EQ(n, vt_hu_buckets(0, c));
+	ASSERT_EQ(n, vt_hu_buckets(VT_HU_SUM, s));
 	for (i = 0; i < n; i++) {
 		EXPECT_EQ(want[i], c[i]) TH_LOG("C%d", i + 1);
 		EXPECT_EQ(c[i], s[i]) TH_LOG("C%d: cpu0 vs sum", i + 1);
@@ -96,26 +96,26 @@ TEST_F(hu, once)
 	int i, k;
 
 	ASSERT_EQ(0, vt_hu_prog(text));
-	EXPECT_STREQ(text, vt_hu_text("program", buf, sizeof(buf)));
+	EXPECT_STREQ(text, vt_hu_get(buf, sizeof(buf)));
 	for (k = 0; k < 3; k++) {
 		ASSERT_EQ(3120ull, vt_hu_run(self, &self->memcpy_));
-		ASSERT_EQ(3, vt_hu_buckets("cpu0", c));
+		ASSERT_EQ(3, vt_hu_buckets(0, c));
 		for (i = 0; i < 3; i++)
 			EXPECT_EQ(want[i], c[i]) TH_LOG("run %d C%d", k + 1, i + 1);
 	}
 	/* reset arms it again */
 	ASSERT_EQ(0, vt_pmu_write("hist/control", "reset"));
-	ASSERT_EQ(3, vt_hu_buckets("cpu0", c));
+	ASSERT_EQ(3, vt_hu_buckets(0, c));
 	for (i = 0; i < 3; i++)
 		EXPECT_EQ(0ull, c[i]);
 	ASSERT_EQ(3120ull, vt_hu_run(self, &self->memcpy_));
-	ASSERT_EQ(3, vt_hu_buckets("cpu0", c));
+	ASSERT_EQ(3, vt_hu_buckets(0, c));
 	for (i = 0; i < 3; i++)
 		EXPECT_EQ(want[i], c[i]) TH_LOG("after reset C%d", i + 1);
 	/* the repeating period counts on: 3 periods and 120 cycles */
 	ASSERT_EQ(0, vt_hu_prog("par\nvpmu_cycles 1000\n"));
 	ASSERT_EQ(3120ull, vt_hu_run(self, &self->memcpy_));
-	ASSERT_EQ(1, vt_hu_buckets("cpu0", c));
+	ASSERT_EQ(1, vt_hu_buckets(0, c));
 	EXPECT_EQ(3120ull, c[0]);
 	if (!vt_have_tool(VT_SIM))
 		SKIP(return, "no %s", VT_SIM);
@@ -124,20 +124,20 @@ TEST_F(hu, once)
 		EXPECT_EQ(want[i], s[i]) TH_LOG("host C%d", i + 1);
 }
 
-/* Bad ranges and words: EINVAL, the reason in hist/error, nothing changed. */
+/* Bad ranges and words: vpmu-hist refuses them and says why; nothing changed. */
 TEST_F(hu, bad_addresses)
 {
 	static const struct {
 		const char *text, *err;
 	} bad[] = {
-		{ "par\nload=0xa0-0x60 5", "program: entry 1: load=0xa0-0x60: LO not below HI (HI is excluded)" },
-		{ "par\nhit=0x60-0x60 5", "program: entry 1: hit=0x60-0x60: LO not below HI (HI is excluded)" },
-		{ "par\nmiss=0-0x100000001 5", "program: entry 1: miss=0-0x100000001: address beyond 0x100000000" },
-		{ "par\nstore=0x100000000 5", "program: entry 1: store=0x100000000: address beyond 0x100000000" },
-		{ "par\naccess=99999999999999999999 5", "program: entry 1: access=99999999999999999...: expected a number or LO-HI" },
-		{ "par\nloads=0x60 5", "program: entry 1: unknown predicate 'loads=0x60' (event=N, tag=K, an event name, wq=, upc=, load=, hit=, miss=, store= or access=)" },
-		{ "par once", "program: no entries after 'par once'" },
-		{ "once par\nvpmu_uops 1", "program: expected 'seq', 'par' or 'off' first, not 'once'" },
+		{ "par\nload=0xa0-0x60 5", "vpmu-hist: -: entry 1: load=0xa0-0x60: LO not below HI (HI is excluded)" },
+		{ "par\nhit=0x60-0x60 5", "vpmu-hist: -: entry 1: hit=0x60-0x60: LO not below HI (HI is excluded)" },
+		{ "par\nmiss=0-0x100000001 5", "vpmu-hist: -: entry 1: miss=0-0x100000001: address beyond 0x100000000" },
+		{ "par\nstore=0x100000000 5", "vpmu-hist: -: entry 1: store=0x100000000: address beyond 0x100000000" },
+		{ "par\naccess=99999999999999999999 5", "vpmu-hist: -: entry 1: access=99999999999999999...: expected a number or LO-HI" },
+		{ "par\nloads=0x60 5", "vpmu-hist: -: entry 1: unknown predicate 'loads=0x60' (event=N, tag=K, an event name, wq=, upc=, load=, hit=, miss=, store= or access=)" },
+		{ "par once", "vpmu-hist: -: no entries after 'par once'" },
+		{ "once par\nvpmu_uops 1", "vpmu-hist: -: expected 'seq', 'par' or 'off' first, not 'once'" },
 	};
 	const char *good = "par\naccess=0xa0-0xe0 1000000\n";
 	uint64_t c[VT_HU_NB], d[VT_HU_NB];
@@ -146,15 +146,15 @@ TEST_F(hu, bad_addresses)
 
 	ASSERT_EQ(0, vt_hu_prog(good));
 	ASSERT_EQ(3120ull, vt_hu_run(self, &self->memcpy_));
-	ASSERT_EQ(1, vt_hu_buckets("cpu0", c));
+	ASSERT_EQ(1, vt_hu_buckets(0, c));
 	EXPECT_EQ(80ull, c[0]);
 	for (k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
-		EXPECT_EQ(-EINVAL, vt_hu_prog(bad[k].text)) TH_LOG("%s", bad[k].text);
-		vt_hu_text("error", buf, sizeof(buf));
+		EXPECT_EQ(-EINVAL, vt_hu_prog_msg(bad[k].text, buf, sizeof(buf)))
+			TH_LOG("%s", bad[k].text);
 		buf[strcspn(buf, "\n")] = '\0';
 		EXPECT_STREQ(bad[k].err, buf);
-		EXPECT_STREQ(good, vt_hu_text("program", buf, sizeof(buf)));
-		ASSERT_EQ(1, vt_hu_buckets("cpu0", d));
+		EXPECT_STREQ(good, vt_hu_get(buf, sizeof(buf)));
+		ASSERT_EQ(1, vt_hu_buckets(0, d));
 		EXPECT_EQ(c[0], d[0]);
 	}
 }

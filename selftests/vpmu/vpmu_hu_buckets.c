@@ -3,7 +3,7 @@
  * vpmu_hu_buckets - what the histogram unit counts
  * (Documentation/vpmu/histogram.rst, "Histogram unit").
  *
- * Every case sets a program through hist/program (which zeroes the
+ * Every case sets a program as text, through vpmu-hist (which zeroes the
  * buckets), runs a sample program pinned to CPU 0 and asserts the buckets
  * exactly: derived by hand where they can be (parallel entries with one
  * period covering the run count the run's totals, as its .expect file
@@ -86,7 +86,7 @@ static uint64_t check_cycles(struct __test_metadata *_metadata,
 		seq_cycles(p, n, runs * cyc, want);
 	else
 		par_cycles(p, n, runs * cyc, want);
-	ASSERT_EQ(n, vt_hu_buckets("cpu0", c));
+	ASSERT_EQ(n, vt_hu_buckets(0, c));
 	for (i = 0; i < n; i++)
 		EXPECT_EQ(want[i], c[i]) TH_LOG("%s C%d", mode, i + 1);
 	return cyc;
@@ -137,8 +137,9 @@ static int sim_buckets(const char *text, const char *prog, uint64_t *c)
 }
 
 /*
- * Set @text, run @prog (file @rel) on CPU 0, and check hist/cpu0 and
- * hist/sum against the host engine bucket for bucket.  Buckets into @got.
+ * Set @text, run @prog (file @rel) on CPU 0, and check CPU 0's buckets
+ * and their sum against the host engine bucket for bucket.  Buckets into
+ * @got.
  */
 static void check_sim(struct __test_metadata *_metadata,
 		      FIXTURE_DATA(hu) *self, const char *text,
@@ -153,8 +154,8 @@ static void check_sim(struct __test_metadata *_metadata,
 	ASSERT_EQ(n, sim_buckets(text, rel, want)) TH_LOG("%s", text);
 	ASSERT_EQ(0, vt_hu_prog(text));
 	ASSERT_NE(0ull, vt_hu_run(self, prog));
-	ASSERT_EQ(n, vt_hu_buckets("cpu0", got));
-	ASSERT_EQ(n, vt_hu_buckets("sum", sum));
+	ASSERT_EQ(n, vt_hu_buckets(0, got));
+	ASSERT_EQ(n, vt_hu_buckets(VT_HU_SUM, sum));
 	for (i = 0; i < n; i++) {
 		EXPECT_EQ(want[i], got[i]) TH_LOG("%s on %s: C%d", text, rel, i + 1);
 		EXPECT_EQ(got[i], sum[i]) TH_LOG("C%d: cpu0 vs sum", i + 1);
@@ -190,7 +191,7 @@ TEST_F(hu, par_totals)
 		ASSERT_EQ(0, vt_hu_prog(text));
 		cyc = vt_hu_run(self, progs[k]);
 		ASSERT_EQ((uint64_t)vt_expect_event(&x, "cycles"), cyc);
-		ASSERT_EQ(n + 2, vt_hu_buckets("cpu0", c));
+		ASSERT_EQ(n + 2, vt_hu_buckets(0, c));
 		for (i = 0; i < n; i++) {
 			EXPECT_EQ(vt_expect_event(&x, names[i]), (long long)c[i])
 				TH_LOG("%s: %s", rels[k], names[i]);
@@ -223,7 +224,7 @@ TEST_F(hu, seq_cycles)
 			    sum_cases[k].n);
 		ASSERT_EQ(0, vt_hu_prog(text));
 		ASSERT_EQ(VT_SUM_CYCLES, vt_hu_run(self, &self->sum));
-		ASSERT_EQ(sum_cases[k].n, vt_hu_buckets("cpu0", c));
+		ASSERT_EQ(sum_cases[k].n, vt_hu_buckets(0, c));
 		for (i = 0; i < sum_cases[k].n; i++)
 			EXPECT_EQ(sum_cases[k].want[i], c[i])
 				TH_LOG("case %u C%d", k, i + 1);
@@ -267,12 +268,11 @@ TEST_F(hu, sixteen_entries)
 
 	check_sim(_metadata, self, mixed, &self->memcpy_, "build/memcpy.vprg",
 		  VT_HU_NB, c);
-	EXPECT_STREQ(mixed, vt_hu_text("program", buf, sizeof(buf)));
+	EXPECT_STREQ(mixed, vt_hu_get(buf, sizeof(buf)));
 	/* a seventeenth is one too many */
 	snprintf(text, sizeof(text), "%svpmu_uops 1\n", mixed);
-	EXPECT_EQ(-EINVAL, vt_hu_prog(text));
-	EXPECT_STREQ("program: entry 17: more than 16 entries\n",
-		     vt_hu_text("error", buf, sizeof(buf)));
+	EXPECT_EQ(-EINVAL, vt_hu_prog_msg(text, buf, sizeof(buf)));
+	EXPECT_STREQ("vpmu-hist: -: entry 17: more than 16 entries\n", buf);
 }
 
 /* Events in sequential windows, several programs: as the host engine. */
@@ -352,7 +352,7 @@ TEST_F(hu, upc_ranges)
 	for (i = 0; i < n; i++)
 		for (u = lo[i]; u <= hi[i] && u < h.nbuckets; u++)
 			want[i] += b[u];
-	ASSERT_EQ(n, vt_hu_buckets("cpu0", c));
+	ASSERT_EQ(n, vt_hu_buckets(0, c));
 	for (i = 0; i < n; i++)
 		EXPECT_EQ(want[i], c[i]) TH_LOG("upc=0x%x-0x%x", lo[i], hi[i]);
 	EXPECT_EQ(h.samples, c[4]);

@@ -104,7 +104,7 @@ TEST_F(hu, perf_bad_configs)
 		close(fd);
 }
 
-/* Per-task bucket events count what hist/cpu0 and hist/sum show. */
+/* Per-task bucket events count what VPMU_IOC_HU_READ shows of CPU 0 and the sum. */
 TEST_F(hu, perf_equals_sysfs)
 {
 	static const char text[] =
@@ -120,8 +120,8 @@ TEST_F(hu, perf_equals_sysfs)
 	}
 	ASSERT_NE(0ull, vt_hu_run(self, &self->memcpy_));
 	ASSERT_NE(0ull, vt_hu_run(self, &self->sort));
-	ASSERT_EQ(6, vt_hu_buckets("cpu0", c));
-	ASSERT_EQ(6, vt_hu_buckets("sum", s));
+	ASSERT_EQ(6, vt_hu_buckets(0, c));
+	ASSERT_EQ(6, vt_hu_buckets(VT_HU_SUM, s));
 	for (i = 0; i < 6; i++) {
 		EXPECT_EQ(c[i], vt_count(fd[i])) TH_LOG("C%d", i + 1);
 		EXPECT_EQ(c[i], s[i]);
@@ -203,7 +203,7 @@ TEST_F(hu, perf_cpu_wide_group)
 	EXPECT_EQ(3056u, g.v[0]);
 	EXPECT_EQ(551u, g.v[1]);
 	EXPECT_EQ(16u, g.v[2]);
-	ASSERT_EQ(3, vt_hu_buckets("cpu0", c));
+	ASSERT_EQ(3, vt_hu_buckets(0, c));
 	EXPECT_EQ(c[0], g.v[0]);
 	EXPECT_EQ(c[0], vt_count(cw));
 	for (i = 0; i < 2; i++)
@@ -299,19 +299,19 @@ TEST_F(hu, offline_cpu)
 	ASSERT_EQ(VT_SUM_CYCLES, vt_hu_run(self, &self->sum));
 	EXPECT_EQ(358u, vt_count(fd));
 	close(fd);
-	ASSERT_EQ(1, vt_hu_buckets("cpu1", c));
+	ASSERT_EQ(1, vt_hu_buckets(1, c));
 	EXPECT_EQ(179u, c[0]);
-	ASSERT_EQ(1, vt_hu_buckets("sum", s));
+	ASSERT_EQ(1, vt_hu_buckets(VT_HU_SUM, s));
 	EXPECT_EQ(358u, s[0]);
 
 	ASSERT_EQ(0, vt_write_file(VT_CPU1_ONLINE, "0"));
-	ASSERT_EQ(1, vt_hu_buckets("cpu1", c));
+	ASSERT_EQ(1, vt_hu_buckets(1, c));
 	EXPECT_EQ(179u, c[0]);
 	ASSERT_EQ(0, vt_pmu_write("hist/control", "reset"));
-	ASSERT_EQ(1, vt_hu_buckets("cpu1", c));
+	ASSERT_EQ(1, vt_hu_buckets(1, c));
 	EXPECT_EQ(0u, c[0]);
 	ASSERT_EQ(0, vt_hu_prog("seq;vpmu_cycles 10;vpmu_cycles 10"));
-	ASSERT_EQ(2, vt_hu_buckets("cpu1", c));
+	ASSERT_EQ(2, vt_hu_buckets(1, c));
 	EXPECT_EQ(0u, c[0] + c[1]);
 	ASSERT_EQ(0, vt_write_file(VT_CPU1_ONLINE, "1"));
 
@@ -319,12 +319,12 @@ TEST_F(hu, offline_cpu)
 	ASSERT_EQ(0, vt_pin(1));
 	ASSERT_EQ(VT_SUM_CYCLES, vt_hu_run(self, &self->sum));
 	ASSERT_EQ(0, vt_pin(0));
-	ASSERT_EQ(2, vt_hu_buckets("cpu1", c));
+	ASSERT_EQ(2, vt_hu_buckets(1, c));
 	EXPECT_EQ(90u, c[0]);
 	EXPECT_EQ(89u, c[1]);
-	ASSERT_EQ(2, vt_hu_buckets("cpu0", c));
+	ASSERT_EQ(2, vt_hu_buckets(0, c));
 	EXPECT_EQ(0u, c[0] + c[1]);
-	ASSERT_EQ(2, vt_hu_buckets("sum", s));
+	ASSERT_EQ(2, vt_hu_buckets(VT_HU_SUM, s));
 	EXPECT_EQ(90u, s[0]);
 	EXPECT_EQ(89u, s[1]);
 }

@@ -3,13 +3,15 @@
 #
 # vpmu_hu_stat.sh - the histogram unit through the perf tool (busybox sh):
 # perf list shows the bucket aliases (PMU vpmu_hu), and perf stat -x,
-# prints the buckets of a program set through hist/program exactly: by hand
-# (sum.s: 179 cycles, 179 microwords, 32 instructions), equal to
-# hist/cpu0, in a group of buckets beside a counter event (never in one
-# group with it), per task and CPU-wide; and a program set by vpmu-hist
-# --set-program (VPMU_IOC_HU_PROGRAM) reads back and counts as the text
-# written to hist/program does, bad text refused.  TAP output; skips without
-# perf, hist/, vpmu-run or the assembled samples.
+# prints the buckets of a program set by vpmu-hist --set-program
+# (VPMU_IOC_HU_PROGRAM) exactly: by hand (sum.s: 179 cycles, 179
+# microwords, 32 instructions), equal to vpmu-hist --get-buckets=0
+# (VPMU_IOC_HU_READ), in a group of buckets beside a counter event (never
+# in one group with it), per task and CPU-wide; and a program in free form
+# reads back in canonical form (vpmu-hist --get-program) and counts the
+# same, in perf stat and in the sum of the CPUs' buckets (--get-buckets),
+# bad text refused.  TAP output; skips without perf, hist/, vpmu-run,
+# vpmu-hist or the assembled samples.
 
 PMU=/sys/bus/event_source/devices/vpmu
 HIST=$PMU/hist
@@ -22,20 +24,22 @@ OUT=/tmp/vpmu_hu_stat.$$
 . "$(dirname "$0")/vpmu_tap.sh"
 
 command -v perf >/dev/null 2>&1 || skip_all "no perf"
-[ -f "$HIST/program" ] || skip_all "no $HIST/program"
+[ -w "$HIST/control" ] || skip_all "no $HIST/control"
 [ -x "$RUN" ] || skip_all "no vpmu-run"
+[ -x "$VHIST" ] || skip_all "no vpmu-hist"
 [ -f "$SHARE/build/sum.vprg" ] || skip_all "no $SHARE/build/sum.vprg"
 command -v taskset >/dev/null 2>&1 || skip_all "no taskset"
 
 tap_plan 9
 
+# Set the program to the text $1 (vpmu-hist compiles it).
 prog() {
-	printf '%s' "$1" >"$HIST/program"
+	printf '%s' "$1" | "$VHIST" --set-program=-
 }
 
-# bucket B of hist/FILE
+# bucket B of CPU C (vpmu-hist --get-buckets=C)
 bucket() {
-	sed -n "s/^C$1 \([0-9]*\)\$/\1/p" "$HIST/$2"
+	"$VHIST" --get-buckets="$2" | sed -n "s/^C$1 \([0-9]*\)\$/\1/p"
 }
 
 # 1. perf list knows the bucket aliases.
@@ -55,17 +59,18 @@ stat -e vpmu_hu/hist1/,vpmu_hu/hist2/,vpmu_hu/hist3/ taskset -c 0 "$RUN" "$SHARE
 check "vpmu_hu/hist1/=179" "vpmu_hu/hist2/=179" "vpmu_hu/hist3/=32"
 ok $? "perf stat: par buckets of sum = cycles, uops, insns"
 
-# 3. Sequential, four windows of 10 cycles: 179 = 4 x 40 + 19; as hist/cpu0.
+# 3. Sequential, four windows of 10 cycles: 179 = 4 x 40 + 19; as CPU 0's
+#    buckets read by vpmu-hist --get-buckets=0.  (check sets rc: r here.)
 prog "seq; vpmu_cycles 10; vpmu_cycles 10; vpmu_cycles 10; vpmu_cycles 10"
 stat -e vpmu_hu/hist1/,vpmu_hu/hist2/,vpmu_hu/hist3/,vpmu_hu/hist4/ taskset -c 0 "$RUN" "$SHARE/build/sum.vprg"
 check "vpmu_hu/hist1/=50" "vpmu_hu/hist2/=49" "vpmu_hu/hist3/=40" \
       "vpmu_hu/hist4/=40"
-rc=$?
+r=$?
 for b in 1 2 3 4; do
-	c=$(bucket $b cpu0)
-	check "vpmu_hu/hist$b/=$c" || rc=1
+	c=$(bucket $b 0)
+	check "vpmu_hu/hist$b/=$c" || r=1
 done
-ok $rc "perf stat: seq buckets of sum, equal to hist/cpu0"
+ok $r "perf stat: seq buckets of sum, equal to vpmu-hist --get-buckets=0"
 
 # 4. A group of buckets beside a counter event; the two in one group are
 #    refused (vpmu and vpmu_hu events never share a group).
@@ -99,38 +104,38 @@ case "$got2$got1" in
 *) ok 0 "perf stat: buckets beyond the program refused" ;;
 esac
 
-# 8. vpmu-hist --set-program: the text of test 2 through the ioctl; it
-#    reads back in canonical form and counts the same.
-if [ -x "$VHIST" ]; then
-	prog off
-	printf 'par # as test 2\nvpmu_cycles 1000000; vpmu_uops 1000000\nvpmu_insns 1000000\n' |
-		"$VHIST" --set-program=-
-	rc=$?
-	prog_want=$(printf 'par\nvpmu_cycles 1000000\nvpmu_uops 1000000\nvpmu_insns 1000000')
-	[ "$(cat "$HIST/program")" = "$prog_want" ] || { echo "# program: $(cat "$HIST/program")"; rc=1; }
-	stat -e vpmu_hu/hist1/,vpmu_hu/hist2/,vpmu_hu/hist3/ taskset -c 0 "$RUN" "$SHARE/build/sum.vprg"
-	check "vpmu_hu/hist1/=179" "vpmu_hu/hist2/=179" "vpmu_hu/hist3/=32" || rc=1
-	ok $rc "vpmu-hist --set-program: read back, the counts of test 2"
-else
-	skip "vpmu-hist --set-program: read back, the counts of test 2" "no vpmu-hist"
-fi
+# 8. The text of test 2 in free form (a comment, ';'): vpmu-hist
+#    --get-program prints it back in canonical form, and it counts the
+#    same, in perf stat and in the sum of the CPUs' buckets (only CPU 0
+#    ran anything since it was set).  (check sets rc: r here.)
+prog off
+printf 'par # as test 2\nvpmu_cycles 1000000; vpmu_uops 1000000\nvpmu_insns 1000000\n' |
+	"$VHIST" --set-program=-
+r=$?
+prog_want=$(printf 'par\nvpmu_cycles 1000000\nvpmu_uops 1000000\nvpmu_insns 1000000')
+prog_got=$("$VHIST" --get-program)
+[ "$prog_got" = "$prog_want" ] ||
+	{ echo "$prog_got" | sed 's/^/# program: /'; r=1; }
+stat -e vpmu_hu/hist1/,vpmu_hu/hist2/,vpmu_hu/hist3/ taskset -c 0 "$RUN" "$SHARE/build/sum.vprg"
+check "vpmu_hu/hist1/=179" "vpmu_hu/hist2/=179" "vpmu_hu/hist3/=32" || r=1
+sum_got=$("$VHIST" --get-buckets)
+[ "$sum_got" = "$(printf 'C1 179\nC2 179\nC3 32')" ] ||
+	{ echo "$sum_got" | sed 's/^/# --get-buckets: /'; r=1; }
+ok $r "vpmu-hist --set-program: --get-program reads it back, the counts of test 2"
 
 # 9. Bad text (an unknown predicate; a seq monitoring period over 2^32
 #    cycles) is refused by vpmu-hist, which checks as the module does
 #    (vpmu_hu.c's structs: vpmu_hu ioctl_refused); the program stays.
-if [ -x "$VHIST" ]; then
-	rc=0
-	echo 'par; vpmu_bogus 5' | "$VHIST" --set-program=- 2>/dev/null &&
-		{ echo "# vpmu_bogus taken"; rc=1; }
-	printf 'seq\nvpmu_uops 4294967295\nvpmu_uops 1\n' |
-		"$VHIST" --set-program=- 2>/dev/null &&
-		{ echo "# 2^32 cycles taken"; rc=1; }
-	[ "$(cat "$HIST/program")" = "$prog_want" ] ||
-		{ echo "# program: $(cat "$HIST/program")"; rc=1; }
-	ok $rc "vpmu-hist --set-program: bad programs refused, the program kept"
-else
-	skip "vpmu-hist --set-program: bad programs refused, the program kept" "no vpmu-hist"
-fi
+r=0
+echo 'par; vpmu_bogus 5' | "$VHIST" --set-program=- 2>/dev/null &&
+	{ echo "# vpmu_bogus taken"; r=1; }
+printf 'seq\nvpmu_uops 4294967295\nvpmu_uops 1\n' |
+	"$VHIST" --set-program=- 2>/dev/null &&
+	{ echo "# 2^32 cycles taken"; r=1; }
+prog_got=$("$VHIST" --get-program)
+[ "$prog_got" = "$prog_want" ] ||
+	{ echo "$prog_got" | sed 's/^/# program: /'; r=1; }
+ok $r "vpmu-hist --set-program: bad programs refused, the program kept"
 
 rm -f "$OUT"
 tap_done

@@ -9,15 +9,14 @@
  * now (the image's event field, the unit's program), which may have
  * changed since the original was opened: new opens are checked against
  * it, copies are not.  Found by vpmu_stress (a fork of its perf worker
- * failed with EINVAL after its sys worker wrote hist/program).
- * Skips without hist/, the loader or the encoded sample image.
+ * failed with EINVAL after its sys worker set a shorter program).
+ * Skips without vpmu_hu and vpmu-hist, the loader or the encoded sample
+ * image.
  */
 #define _GNU_SOURCE
 #include <sys/wait.h>
 #include "vpmu_test.h"
 #include "vpmu_perf_lib.h"
-
-#define HIST_PROGRAM	VT_PMU_DIR "/hist/program"
 
 /* fork(); the child exits at once.  0, or the fork's -errno. */
 static int fork_and_reap(void)
@@ -55,20 +54,19 @@ TEST(bucket_of_a_replaced_program)
 	long hu = vt_hu_type();
 	int fd;
 
-	if (hu < 0 || access(HIST_PROGRAM, W_OK))
-		SKIP(return, "no vpmu_hu PMU or no hist/program");
-	ASSERT_EQ(0, vt_write_file(HIST_PROGRAM,
-				   "seq;vpmu_uops 10;vpmu_uops 10;vpmu_uops 10"));
+	if (hu < 0 || !vt_have_tool(VT_HIST_TOOL))
+		SKIP(return, "no vpmu_hu PMU or no %s", VT_HIST_TOOL);
+	ASSERT_EQ(0, vt_hu_prog("seq;vpmu_uops 10;vpmu_uops 10;vpmu_uops 10"));
 	fd = open_inherited_of(hu, 3);
 	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, vt_write_file(HIST_PROGRAM, "seq;vpmu_uops 10"));
+	ASSERT_EQ(0, vt_hu_prog("seq;vpmu_uops 10"));
 
 	EXPECT_EQ(0, fork_and_reap());
 	/* A new open is checked against the program in force. */
 	EXPECT_EQ(-EINVAL, open_inherited_of(hu, 3));
 
 	close(fd);
-	ASSERT_EQ(0, vt_write_file(HIST_PROGRAM, "off"));
+	ASSERT_EQ(0, vt_hu_prog("off"));
 }
 
 /* A tag the image loaded since can no longer select. */

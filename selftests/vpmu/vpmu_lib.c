@@ -6,6 +6,8 @@
  */
 #include "vpmu_lib.h"
 
+#include <sys/wait.h>
+
 /* ---- files --------------------------------------------------------------- */
 
 uint8_t *vt_read_file(const char *path, size_t *len)
@@ -255,4 +257,69 @@ int vt_reload(const char *params)
 	if (ret && ret != -ENOENT)
 		return ret;
 	return vt_insmod(params);
+}
+
+/* ---- the histogram unit ------------------------------------------------- */
+
+int vt_hist_tool(const char *args, const char *in, char *out, size_t size)
+{
+	char cmd[256], path[64], buf[1024];
+	size_t len = 0, n;
+	int status;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/tmp/vpmu_hist_tool.%d", (int)getpid());
+	if (in) {
+		f = fopen(path, "w");
+		if (!f)
+			return -1;
+		fputs(in, f);
+		if (fclose(f))
+			return -1;
+	}
+	snprintf(cmd, sizeof(cmd), VT_HIST_TOOL " %s%s%s 2>&1", args,
+		 in ? " <" : "", in ? path : "");
+	f = popen(cmd, "r");
+	if (!f)
+		return -1;
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0) {
+		if (out && len + 1 < size) {
+			n = n < size - 1 - len ? n : size - 1 - len;
+			memcpy(out + len, buf, n);
+			len += n;
+		}
+	}
+	if (out && size)
+		out[len] = '\0';
+	status = pclose(f);
+	if (in)
+		unlink(path);
+	return status >= 0 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+int vt_hu_prog_msg(const char *text, char *msg, size_t size)
+{
+	return vt_hist_tool("--set-program=-", text, msg, size) ? -EINVAL : 0;
+}
+
+const char *vt_hu_get(char *buf, size_t size)
+{
+	if (vt_hist_tool("--get-program", NULL, buf, size))
+		buf[0] = '\0';
+	return buf;
+}
+
+int vt_hu_buckets(uint32_t cpu, uint64_t *c)
+{
+	struct vpmu_hu_counts k = { .size = sizeof(k), .cpu = cpu };
+	int fd, ret;
+
+	fd = open(VT_DEV, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	ret = ioctl(fd, VPMU_IOC_HU_READ, &k) ? -errno : (int)k.nr;
+	close(fd);
+	if (ret > 0)
+		memcpy(c, k.count, ret * sizeof(c[0]));
+	return ret;
 }

@@ -100,7 +100,7 @@ long vt_tag_limit(void);
 /* Write @val to the file at @path; 0 or -errno. */
 int vt_write_file(const char *path, const char *val);
 
-/* Write @val to the PMU's sysfs file REL (hist/program, ...); 0 or -errno. */
+/* Write @val to the PMU's sysfs file REL (hist/control, ...); 0 or -errno. */
 int vt_pmu_write(const char *rel, const char *val);
 
 /* Run this task on @cpu only; sched_setaffinity()'s result. */
@@ -285,5 +285,49 @@ int vt_rmmod_retry(void);
 
 /* Unload if loaded, and load again with @params; 0 or -errno. */
 int vt_reload(const char *params);
+
+/* ---- the histogram unit (vpmu_hu.h has the fixture) --------------------- */
+
+/*
+ * The module takes the unit's program only as a struct
+ * (VPMU_IOC_HU_PROGRAM); the tests write it as text, which vpmu-hist
+ * compiles, as a user does (vpmu-hist --set-program), and read it back as
+ * vpmu-hist prints it (--get-program).  The buckets come from
+ * VPMU_IOC_HU_READ.
+ */
+#define VT_HIST_TOOL	"vpmu-hist"	/* on PATH */
+#define VT_HU_SUM	VPMU_HU_CPU_SUM	/* vt_hu_buckets(): every CPU's */
+
+/*
+ * Run "vpmu-hist ARGS" (@args shell words), with @in (if not NULL) on its
+ * stdin, its stdout and stderr into @out (NUL-terminated, may be NULL).
+ * Its exit status, or -1 if it could not be run.
+ */
+int vt_hist_tool(const char *args, const char *in, char *out, size_t size);
+
+/*
+ * Set the unit's program from @text, as vpmu-hist --set-program=- does:
+ * 0, or -EINVAL when vpmu-hist refused the text or the module the program
+ * (nothing changed either way), with vpmu-hist's message in @msg (may be
+ * NULL).
+ */
+int vt_hu_prog_msg(const char *text, char *msg, size_t size);
+
+static inline int vt_hu_prog(const char *text)
+{
+	return vt_hu_prog_msg(text, NULL, 0);
+}
+
+/*
+ * The program in force as vpmu-hist --get-program prints it (canonical
+ * text, "off\n" when off) into @buf; "" if that fails.
+ */
+const char *vt_hu_get(char *buf, size_t size);
+
+/*
+ * CPU @cpu's buckets (VT_HU_SUM: their sum) into @c through
+ * VPMU_IOC_HU_READ; their number (the program's rules), or -errno.
+ */
+int vt_hu_buckets(uint32_t cpu, uint64_t *c);
 
 #endif /* VPMU_LIB_H */

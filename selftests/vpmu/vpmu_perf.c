@@ -399,8 +399,7 @@ TEST(module_busy_while_open)
 		 */
 		vt_count_attr(&a, 1, 0);
 		if (k == 2) {
-			ASSERT_EQ(0, vt_write_file(VT_HIST "program",
-						   "par;vpmu_uops 5"));
+			ASSERT_EQ(0, vt_hu_prog("par;vpmu_uops 5"));
 			vt_hu_attr(&a, 1);
 		}
 		fd = vt_perf_event_open(&a, k == 1 ? -1 : 0, k == 1 ? 0 : -1,

@@ -252,8 +252,15 @@ static void restore_sysfs(const struct vt_stress_info *info)
 		vt_write_file(VT_CPU1_ONLINE, "1");
 	if (info->have_uhist)
 		vt_write_file(VT_PMU_DIR "/uhist/control", "stop");
-	if (info->have_hist)
-		vt_write_file(VT_PMU_DIR "/hist/program", "off");
+	if (info->have_hist) {
+		struct vpmu_hu_program off = { .size = sizeof(off) };
+		int fd = open(VT_DEV, O_RDWR | O_CLOEXEC);
+
+		if (fd >= 0) {
+			ioctl(fd, VPMU_IOC_HU_PROGRAM, &off);
+			close(fd);
+		}
+	}
 	vt_load_default();
 }
 

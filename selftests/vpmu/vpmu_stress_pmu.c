@@ -237,7 +237,7 @@ int vt_stress_read_info(struct vt_stress_info *info)
 			return -1;
 	}
 	info->have_uhist = !access(VT_PMU_DIR "/uhist/control", W_OK);
-	info->have_hist = !access(VT_PMU_DIR "/hist/program", W_OK);
+	info->have_hist = !access(VT_PMU_DIR "/hist/control", W_OK);
 	info->have_hotplug = !access(VT_CPU1_ONLINE, W_OK);
 	return 0;
 }

@@ -145,50 +145,48 @@ static void hist_ioctl(struct vt_stress_worker *w)
 			       vt_stress_errname(ret));
 }
 
+/* A CPU's buckets, or their sum, through VPMU_IOC_HU_READ. */
+static void hist_read(struct vt_stress_worker *w)
+{
+	struct vpmu_hu_counts k = { .size = sizeof(k) };
+	int fd, ret;
+
+	k.cpu = vt_stress_chance(&w->r, 50) ? VPMU_HU_CPU_SUM :
+		vt_stress_below(&w->r, 2);	/* online or not, possible */
+	fd = open(VT_DEV, O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		vt_stress_fail(w, "open %s: %s", VT_DEV, vt_stress_errname(-errno));
+		return;
+	}
+	ret = ioctl(fd, VPMU_IOC_HU_READ, &k) ? -errno : 0;
+	close(fd);
+	vt_stress_log(w, "VPMU_IOC_HU_READ cpu %#x: %s, %u buckets", k.cpu,
+		      ret ? vt_stress_errname(ret) : "ok", k.nr);
+	if (ret)
+		vt_stress_fail(w, "VPMU_IOC_HU_READ cpu %#x: unexpected %s",
+			       k.cpu, vt_stress_errname(ret));
+	if (!ret && k.nr > VPMU_HU_BUCKETS)
+		vt_stress_fail(w, "VPMU_IOC_HU_READ: %u buckets", k.nr);
+}
+
 static void op_hist(struct vt_stress_worker *w)
 {
-	static const char *const good[] = {
-		"off", "seq\nvpmu_uops 1000\nvpmu_cycles 500",
-		"par; vpmu_insns 100; tag=2 1000; wq=1-4 500; upc=0x1-0x40 300",
-		"seq vpmu_dc_miss 7", "par\nevent=3 1\nvpmu_tag1 4294967295",
-	};
-	static const char *const bad[] = {
-		"seq vpmu_uops 0", "par wq=5-2 10", "bogus", "seq tag=0 5",
-		"par upc=0x1000 5",
-	};
 	static const int einval[] = { EINVAL, 0 };
-	int k = vt_stress_below(&w->r, 5);
-	char buf[4096];
-	size_t len;
-	uint8_t *p;
 
 	if (!w->info->have_hist)
 		return;
-	switch (vt_stress_below(&w->r, 5)) {
+	switch (vt_stress_below(&w->r, 3)) {
 	case 0:
-		sys_write(w, HIST "program", good[k], NULL);
-		break;
-	case 3:
 		hist_ioctl(w);
 		break;
 	case 1:
-		if (!sys_write(w, HIST "program", bad[k], einval))
-			vt_stress_fail(w, "hist/program \"%s\" accepted", bad[k]);
-		break;
-	case 2:
 		if (vt_stress_chance(&w->r, 80))
 			sys_write(w, HIST "control", "reset", NULL);
 		else if (!sys_write(w, HIST "control", "start", einval))
 			vt_stress_fail(w, "hist/control \"start\" accepted");
 		break;
 	default:
-		snprintf(buf, sizeof(buf), HIST "%s", vt_stress_chance(&w->r, 50) ?
-			 "sum" : "cpu0");
-		p = vt_read_file(buf, &len);
-		vt_stress_log(w, "read %s: %zd bytes", buf, p ? (ssize_t)len : -1);
-		if (!p)
-			vt_stress_fail(w, "read %s: %s", buf, vt_stress_errname(errno));
-		free(p);
+		hist_read(w);
 	}
 }
 

@@ -50,7 +50,7 @@ LAYERS='
 main	vpmu_main.c vpmu_version.h
 front	vpmu.h vpmu_pmu*.[ch] vpmu_cdev.c vpmu_loader.c vpmu_caps.c vpmu_uhist.c vpmu_hu.c
 machine	vpmu_machine*.[ch] vpmu_default_image.[ch] vpmu_compat.h
-core	engine/* vpmu_hu_text.[ch]
+core	engine/* vpmu_hu_uapi.[ch]
 '
 
 # The layers made of parts that meet only through an interface (above),

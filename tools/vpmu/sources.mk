@@ -50,10 +50,12 @@ VPMU_HIST_SRCS	:= $(addprefix $(VPMU_TOP)/tools/vpmu/, \
 vpmu_objs	= $(patsubst $(VPMU_CORE)/%.c,$(1)/%.o, \
 		  $(patsubst $(VPMU_TOP)/tools/vpmu/%.c,$(1)/tools/%.o,$(2)))
 
-# The histogram unit's text format (vpmu_hu_text.c) is shared with the
-# module too; vpmu-sim uses it.
-VPMU_ASM_SRCS	:= $(VPMU_LIB_SRCS) $(VPMU_CORE_SRCS) \
-		   $(VPMU_CORE)/vpmu_hu_text.c
+# The histogram unit's program: as the uapi struct (vpmu_hu_uapi.c, shared
+# with the module) and as text (vpmu_hu_text.c, the tools' own), which
+# vpmu-sim and vpmu-hist take.
+VPMU_HU_TEXT_SRCS := $(VPMU_CORE)/vpmu_hu_uapi.c \
+		     $(VPMU_TOP)/tools/vpmu/vpmu_hu_text.c
+VPMU_ASM_SRCS	:= $(VPMU_LIB_SRCS) $(VPMU_CORE_SRCS) $(VPMU_HU_TEXT_SRCS)
 # Not the headers the top Makefile generates for the module
 # (vpmu_default_image_data.h, vpmu_version.h): no tool includes them, and
 # they are written after vpmu-as is built (the image comes from it), so

@@ -29,6 +29,7 @@
 
 #define DEFAULT_BUDGET	1000000000ull
 #define DEFAULT_DEVICE	"/dev/vpmu"
+#define HU_ERROR_FILE	"/sys/bus/event_source/devices/vpmu/hist/error"
 
 static void usage(void)
 {
@@ -39,7 +40,8 @@ static void usage(void)
 "                 PROGRAM.vprg\n"
 "       %s --buckets=SUMFILE [--program=PROGFILE] [--sort=count|addr]\n"
 "                 [--top N] [--plot=FILE] [-q] [--json]\n"
-"       %s --set-program=PROGFILE [--device=PATH]\n"
+"       %s --set-program=PROGFILE | --get-program | --get-buckets[=CPU]\n"
+"                 [--device=PATH]\n"
 "\n"
 "Report a vpmu micro-PC histogram: each sampled microword with its label\n"
 "(the nearest symbol at or before it, plus an offset: loop+2), micro-\n"
@@ -55,16 +57,18 @@ static void usage(void)
 "\n"
 "With --buckets, report the histogram unit's buckets C1..Cn instead: one\n"
 "row per bucket with its count, share of the total of the buckets and a\n"
-"bar, in bucket order (--sort=count: highest first).  SUMFILE is hist/sum\n"
-"or hist/cpuN (\"C<b> <count>\" lines) or the output of vpmu-sim --hu\n"
+"bar, in bucket order (--sort=count: highest first).  SUMFILE is the\n"
+"output of --get-buckets (\"C<b> <count>\" lines) or of vpmu-sim --hu\n"
 "(its \"hist C<b> <count>\" lines).  PROGFILE, the unit's program text\n"
-"(hist/program), labels each bucket with its predicate and period and\n"
-"must have as many entries as there are buckets.\n"
+"(as --get-program prints it), labels each bucket with its predicate and\n"
+"period and must have as many entries as there are buckets.\n"
 "\n"
-"With --set-program, compile PROGFILE (\"-\": stdin), the histogram\n"
-"unit's program text, and set it on the running module's engines through\n"
-"the character device (VPMU_IOC_HU_PROGRAM; as root), as a write of the\n"
-"text to hist/program would.\n"
+"The running module's histogram unit, through the character device:\n"
+"--set-program compiles PROGFILE (\"-\": stdin), the unit's program text,\n"
+"and sets it on every engine (VPMU_IOC_HU_PROGRAM; as root);\n"
+"--get-program prints the program in force in canonical text;\n"
+"--get-buckets prints the buckets of CPU (default: their sum over the\n"
+"CPUs) as \"C<b> <count>\" lines (VPMU_IOC_HU_READ; with CAP_PERFMON).\n"
 "\n"
 "  -m, --image=IMAGE     the microcode image sampled (required): symbols\n"
 "                        and microword text come from it\n"
@@ -87,6 +91,8 @@ static void usage(void)
 "  -P, --program=PROGFILE  the histogram unit's program, to label the\n"
 "                        buckets (with --buckets)\n"
 "      --set-program=PROGFILE  set the histogram unit's program\n"
+"      --get-program     print the histogram unit's program\n"
+"      --get-buckets[=CPU|sum]  print a CPU's buckets, or their sum\n"
 "      --device=PATH     the character device (default " DEFAULT_DEVICE ")\n"
 "  -f, --force           go on, with a warning, when a histogram was sampled\n"
 "                        on another image than IMAGE (of the same size) or\n"
@@ -103,7 +109,8 @@ static void usage(void)
 "Exit status: 0 success; 125 bad usage, an unreadable or invalid file, a\n"
 "histogram that does not match IMAGE or the other files, buckets that do\n"
 "not match the program, a failed plot, output that cannot be written, or a\n"
-"program the module refuses (its hist/error says why).\n",
+"program the module refuses (with its reason, from hist/error), or a\n"
+"failed call of the character device.\n",
 		vpmu_prog, vpmu_prog, vpmu_prog, vpmu_prog, vpmu_prog);
 	exit(VPMU_EXIT_OK);
 }
@@ -111,7 +118,9 @@ static void usage(void)
 struct opts {
 	const char *image, *output, *plot;
 	const char *buckets, *program;	/* histogram-unit mode */
-	const char *set_program, *device;	/* ... and its program */
+	const char *set_program, *device;	/* ... and the device's */
+	bool get_program, get_buckets;
+	uint32_t cpu;		/* --get-buckets's, or VPMU_HU_CPU_SUM */
 	char upc_opt;		/* last option only for micro-PC histograms */
 	bool sort_given;
 	bool simulate, perf, force, quiet, json;
@@ -123,6 +132,19 @@ struct opts {
 static void bad_arg(const char *what, const char *arg)
 {
 	vpmu_usage_error("bad %s '%s'", what, arg);
+}
+
+/* A CPU number, decimal. */
+static uint32_t parse_cpu(const char *arg)
+{
+	unsigned long v;
+	char *end;
+
+	errno = 0;
+	v = strtoul(arg, &end, 10);
+	if (*arg < '0' || *arg > '9' || *end || errno || v >= VPMU_HU_CPU_SUM)
+		bad_arg("CPU", arg);
+	return v;
 }
 
 /* Option @c (getopt_long()'s) with its optarg into @o. */
@@ -195,6 +217,15 @@ static void parse_opt(struct opts *o, int c, char **argv)
 	case 'd':
 		o->device = optarg;
 		break;
+	case 'g':
+		o->get_program = true;
+		break;
+	case 'u':
+		o->get_buckets = true;
+		o->cpu = VPMU_HU_CPU_SUM;
+		if (optarg && strcmp(optarg, "sum"))
+			o->cpu = parse_cpu(optarg);
+		break;
 	case 'j':	/* perf stat's -j, --json-output */
 		o->json = true;
 		break;
@@ -216,11 +247,16 @@ static void parse_opt(struct opts *o, int c, char **argv)
  */
 static void check_args(int argc, char **argv, struct opts *o)
 {
-	if (o->set_program || o->device) {
-		if (!o->set_program)
-			vpmu_usage_error("--device needs --set-program");
-		if (o->upc_opt || o->buckets || o->program || optind < argc)
-			vpmu_usage_error("--set-program takes no other option "
+	int dev_ops = !!o->set_program + o->get_program + o->get_buckets;
+
+	if (dev_ops || o->device) {
+		if (!dev_ops)
+			vpmu_usage_error("--device needs --set-program, "
+					 "--get-program or --get-buckets");
+		if (dev_ops > 1 || o->upc_opt || o->buckets || o->program ||
+		    optind < argc)
+			vpmu_usage_error("--set-program, --get-program and "
+					 "--get-buckets take no other option "
 					 "or operand");
 		return;
 	}
@@ -270,6 +306,8 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		{ "program", required_argument, NULL, 'P' },
 		{ "set-program", required_argument, NULL, 'T' },
 		{ "device", required_argument, NULL, 'd' },
+		{ "get-program", no_argument, NULL, 'g' },
+		{ "get-buckets", optional_argument, NULL, 'u' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		VPMU_VERSION_LONGOPT,
@@ -505,32 +543,112 @@ static int load_hu_program(const char *path, struct vpmu_hu_prog *p)
 	return -1;
 }
 
+/* The character device (--device), opened; -1 with a message. */
+static int open_device(const struct opts *o)
+{
+	const char *dev = o->device ? o->device : DEFAULT_DEVICE;
+	int fd = open(dev, O_RDWR | O_CLOEXEC);
+
+	if (fd < 0)
+		vpmu_err_errno(dev);
+	return fd;
+}
+
+/* ioctl @cmd on @fd, named @name in the message if it fails: 0 or -1. */
+static int dev_ioctl(const struct opts *o, int fd, unsigned long cmd,
+		     const char *name, void *arg)
+{
+	const char *dev = o->device ? o->device : DEFAULT_DEVICE;
+	struct vpmu_buf why = { 0 };
+	int err;
+
+	if (!ioctl(fd, cmd, arg))
+		return 0;
+	err = errno;
+	/* A program the module refused: hist/error says why. */
+	if (err == EINVAL && cmd == VPMU_IOC_HU_PROGRAM &&
+	    !vpmu_read_file(HU_ERROR_FILE, &why) && why.len) {
+		const char *r = why.p;
+		size_t n = strlen(name);
+
+		/* "VPMU_IOC_HU_PROGRAM: entry 2: ...": the name said once */
+		if (!strncmp(r, name, n) && !strncmp(r + n, ": ", 2))
+			r += n + 2;
+		vpmu_err(dev, 0, "%s: %s: %.*s", name, strerror(err),
+			 (int)strcspn(r, "\n"), r);
+	} else {
+		vpmu_err(dev, 0, "%s: %s", name, strerror(err));
+	}
+	vpmu_buf_free(&why);
+	return -1;
+}
+
 /*
  * --set-program: PROGFILE's text compiled to the uapi struct and set on the
- * module's engines.  The module checks the struct as it checks text, and
- * says why it refused one in hist/error.
+ * module's engines.  The module checks the struct as the parser checks
+ * text, and says why it refused one in hist/error.
  */
 static int hu_set_program(const struct opts *o)
 {
-	const char *dev = o->device ? o->device : DEFAULT_DEVICE;
 	struct vpmu_hu_program u;
 	struct vpmu_hu_prog p;
-	int fd, ret = VPMU_EXIT_TOOL;
+	int fd, ret;
 
 	if (parse_hu_program(o->set_program, &p))
 		return VPMU_EXIT_TOOL;
 	vpmu_hu_to_uapi(&p, &u);
-	fd = open(dev, O_RDWR | O_CLOEXEC);
-	if (fd < 0) {
-		vpmu_err_errno(dev);
+	fd = open_device(o);
+	if (fd < 0)
+		return VPMU_EXIT_TOOL;
+	ret = dev_ioctl(o, fd, VPMU_IOC_HU_PROGRAM, "VPMU_IOC_HU_PROGRAM", &u);
+	close(fd);
+	return ret ? VPMU_EXIT_TOOL : VPMU_EXIT_OK;
+}
+
+/* --get-program: the program in force, in canonical text. */
+static int hu_get_program(const struct opts *o)
+{
+	struct vpmu_hu_program u = { .size = sizeof(u) };
+	char err[VPMU_HU_ERR_MAX], text[VPMU_HU_TEXT_MAX];
+	struct vpmu_hu_prog p;
+	int fd, ret;
+
+	fd = open_device(o);
+	if (fd < 0)
+		return VPMU_EXIT_TOOL;
+	ret = dev_ioctl(o, fd, VPMU_IOC_HU_GET_PROGRAM,
+			"VPMU_IOC_HU_GET_PROGRAM", &u);
+	close(fd);
+	if (ret)
+		return VPMU_EXIT_TOOL;
+	/* A newer module's program this tool cannot say */
+	if (vpmu_hu_from_uapi(&u, &p, err)) {
+		vpmu_err(o->device ? o->device : DEFAULT_DEVICE, 0,
+			 "the program in force: %s", err);
 		return VPMU_EXIT_TOOL;
 	}
-	if (ioctl(fd, VPMU_IOC_HU_PROGRAM, &u))
-		vpmu_err(dev, 0, "VPMU_IOC_HU_PROGRAM: %s", strerror(errno));
-	else
-		ret = VPMU_EXIT_OK;
+	vpmu_hu_print(&p, text, sizeof(text));
+	fputs(text, stdout);
+	return VPMU_EXIT_OK;
+}
+
+/* --get-buckets: a CPU's buckets or their sum, as "C<b> <count>" lines. */
+static int hu_get_buckets(const struct opts *o)
+{
+	struct vpmu_hu_counts c = { .size = sizeof(c), .cpu = o->cpu };
+	unsigned int b;
+	int fd, ret;
+
+	fd = open_device(o);
+	if (fd < 0)
+		return VPMU_EXIT_TOOL;
+	ret = dev_ioctl(o, fd, VPMU_IOC_HU_READ, "VPMU_IOC_HU_READ", &c);
 	close(fd);
-	return ret;
+	if (ret)
+		return VPMU_EXIT_TOOL;
+	for (b = 0; b < c.nr && b < VPMU_HU_BUCKETS; b++)
+		printf("C%u %llu\n", b + 1, (unsigned long long)c.count[b]);
+	return VPMU_EXIT_OK;
 }
 
 /* --buckets: the histogram unit's buckets. */
@@ -599,6 +717,10 @@ int main(int argc, char **argv)
 	parse_args(argc, argv, &o);
 	if (o.set_program)
 		return hu_set_program(&o);
+	if (o.get_program)
+		return hu_get_program(&o);
+	if (o.get_buckets)
+		return hu_get_buckets(&o);
 	if (o.buckets)
 		return hu_buckets(&o);
 	nfiles = argc - optind;

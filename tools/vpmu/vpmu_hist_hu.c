@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vpmu_hist_hu.c - the histogram unit's buckets C1..Cn for vpmu-hist
- * (vpmu_hu_buckets_*): read from hist/ or vpmu-sim --hu text, and
- * reported and plotted as vpmu_hist_report.c does micro-PC histograms.
+ * (vpmu_hu_buckets_*): read from the text of vpmu-hist --get-buckets or
+ * vpmu-sim --hu, and reported and plotted as vpmu_hist_report.c does
+ * micro-PC histograms.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -146,7 +147,8 @@ int vpmu_hu_buckets_parse(struct vpmu_hu_buckets *hh, const char *text,
 	}
 	if (!hh->n)
 		return fail_named(diag, name, "no buckets: the file is empty "
-				  "(hist/sum is, while the unit is off)");
+				  "(--get-buckets prints nothing while the "
+				  "unit is off)");
 	for (lineno = 0; lineno < hh->n; lineno++) {
 		if (hh->c[lineno] > UINT64_MAX - total)
 			return fail_named(diag, name, "the buckets add up to "

@@ -24,13 +24,13 @@ struct vpmu_hu_buckets {
 };
 
 /*
- * Read bucket text: hist/sum or hist/cpuN ("C<b> <count>" lines, nothing
- * else but blank lines) or vpmu-sim --hu output ("hist C<b> <count>"
- * lines; its other lines are skipped), told apart by whether a line starts
- * with "hist ".  Buckets must come in order, C1 first, each once, and
- * add up to at most UINT64_MAX (the report's total).  An
- * error is one "@name:LINE: error: ..." line in @diag (or "@name: error:
- * ..." when it is about the whole file).
+ * Read bucket text: vpmu-hist --get-buckets output ("C<b> <count>" lines,
+ * nothing else but blank lines) or vpmu-sim --hu output ("hist C<b>
+ * <count>" lines; its other lines are skipped), told apart by whether a
+ * line starts with "hist ".  Buckets must come in order, C1 first, each
+ * once, and add up to at most UINT64_MAX (the report's total).  An error
+ * is one "@name:LINE: error: ..." line in @diag (or "@name: error: ..."
+ * when it is about the whole file).
  */
 int vpmu_hu_buckets_parse(struct vpmu_hu_buckets *hh, const char *text,
 			  size_t len, const char *name, struct vpmu_buf *diag);

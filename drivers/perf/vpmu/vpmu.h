@@ -19,7 +19,8 @@
  *                              interrupts (vpmu_machine*.c,
  *                              vpmu_default_image.c)
  *   core      vpmu_engine.h    the portable engine core (engine/) and
- *                              the histogram unit's text (vpmu_hu_text.c)
+ *                              the histogram unit's program as the uapi
+ *                              struct (vpmu_hu_uapi.c)
  *
  * tools/testing/layers.sh declares each file's layer and checks that no
  * file calls or includes anything of a layer above its own, and that no
@@ -38,7 +39,7 @@
 #include <linux/types.h>
 
 #include "vpmu_compat.h"
-#include "vpmu_hu_text.h"
+#include "vpmu_hu_uapi.h"
 #include "vpmu_machine.h"
 
 /* Bytes of the header needed to know how long the image is. */
@@ -126,22 +127,18 @@ struct vpmu_uhist {
 	u64			*tmp;
 };
 
-struct vpmu_hu_cpu_attr;
-
 /**
- * struct vpmu_hu - hist/: the histogram unit's files
- * @lock:	serialises writes and the reads that walk the engines, so
- *		that every engine has the program in @prog
+ * struct vpmu_hu - the histogram unit's program and hist/'s files
+ * @lock:	serialises program changes and the reads that walk the
+ *		engines, so that every engine has the program in @prog
  * @prog:	the program in force on every engine (n == 0: off)
- * @error:	why the last rejected write was rejected; empty otherwise
- * @cpu_attrs:	cpuN for every possible CPU; built at init
- * @group:	the group: the fixed files, then @cpu_attrs
+ * @error:	why the last rejected change was rejected; empty otherwise
+ * @group:	hist/: control and error
  */
 struct vpmu_hu {
 	struct mutex		lock;		/* serialises engine changes */
 	struct vpmu_hu_prog	prog;
 	char			error[VPMU_HU_ERR_MAX + 32];
-	struct vpmu_hu_cpu_attr	*cpu_attrs;
 	struct attribute_group	group;
 };
 
@@ -190,17 +187,23 @@ struct vpmu_pmu_ops {
 };
 
 /**
- * struct vpmu_hu_ops - what hist/ does for the other front ends
+ * struct vpmu_hu_ops - what the histogram unit does for the other front ends
  * @program:	VPMU_IOC_HU_PROGRAM: set @u (its size and the caller's
- *		privilege checked) on every engine, as a write of
- *		hist/program sets a program; 0, -EINVAL for a program it
- *		refuses (hist/error says why), or another errno, and nothing
- *		changed (/dev/vpmu; process context)
+ *		privilege checked) on every engine; 0, -EINVAL for a program
+ *		it refuses (hist/error says why), or another errno, and
+ *		nothing changed
+ * @get_program: VPMU_IOC_HU_GET_PROGRAM: the program in force into @u
+ * @read:	VPMU_IOC_HU_READ: @out->cpu's buckets (checked possible), or
+ *		with VPMU_HU_CPU_SUM their sum, into @out->nr and @out->count;
+ *		0 or an errno
  *
- * Filled in by vpmu_hu_init(), before /dev/vpmu takes opens.
+ * All three from /dev/vpmu, in process context.  Filled in by
+ * vpmu_hu_init(), before /dev/vpmu takes opens.
  */
 struct vpmu_hu_ops {
 	int	(*program)(struct vpmu *vpmu, const struct vpmu_hu_program *u);
+	void	(*get_program)(struct vpmu *vpmu, struct vpmu_hu_program *u);
+	int	(*read)(struct vpmu *vpmu, struct vpmu_hu_counts *out);
 };
 
 /**
@@ -213,7 +216,7 @@ struct vpmu_hu_ops {
  * @loader:	ucode/
  * @uhist:	uhist/
  * @hu:		hist/
- * @hu_ops:	what hist/ does for the other front ends
+ * @hu_ops:	what the histogram unit does for the other front ends
  * @cdev:	/dev/vpmu
  * @attr_groups: the PMU device's sysfs groups, NULL-terminated
  * @gated:	freeze controls gating the micro-PC histogram and the
@@ -287,8 +290,7 @@ void vpmu_pmu_unregister(struct vpmu *vpmu);
 int vpmu_uhist_init(struct vpmu *vpmu);
 void vpmu_uhist_exit(struct vpmu *vpmu);
 
-/* The histogram unit's sysfs group (vpmu_hu.c). */
-int vpmu_hu_init(struct vpmu *vpmu);
-void vpmu_hu_exit(struct vpmu *vpmu);
+/* The histogram unit: its hu_ops and sysfs group (vpmu_hu.c). */
+void vpmu_hu_init(struct vpmu *vpmu);
 
 #endif /* _VPMU_H */

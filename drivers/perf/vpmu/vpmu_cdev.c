@@ -11,7 +11,9 @@
  * Documentation/vpmu/module.rst gives the semantics and the errors.
  * VPMU_IOC_SNAPSHOT copies one CPU's counters at one instant
  * (Documentation/vpmu/perf.rst).  VPMU_IOC_HU_PROGRAM sets the histogram
- * unit's program (Documentation/vpmu/histogram.rst).
+ * unit's program, VPMU_IOC_HU_GET_PROGRAM reads it back and
+ * VPMU_IOC_HU_READ reads its buckets (Documentation/vpmu/histogram.rst).
+ * Every argument is a struct versioned by its size (vpmu_struct_size()).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -36,6 +38,34 @@ static_assert(offsetof(struct vpmu_run, cycles) ==
 	      offsetofend(struct vpmu_run, ext_at));
 static_assert(offsetofend(struct vpmu_run, regs) ==
 	      offsetof(struct vpmu_run, nbreak));
+
+/*
+ * The size of the versioned struct whose __u32 size field is at @usize:
+ * any size from @ver0 (the first published) up to a page.  0, -EFAULT,
+ * -EINVAL (below @ver0) or -E2BIG.
+ */
+static int vpmu_struct_size(const u32 __user *usize, u32 ver0, u32 *size)
+{
+	if (get_user(*size, usize))
+		return -EFAULT;
+	if (*size < ver0)
+		return -EINVAL;
+	return *size > PAGE_SIZE ? -E2BIG : 0;
+}
+
+/*
+ * Copy the caller's @size bytes at @src into @dst, this kernel's struct of
+ * @ksize bytes: a shorter struct (an older caller's) is zero-extended; of
+ * a longer one, the bytes this kernel does not know must be zero (EINVAL,
+ * not E2BIG: the size itself was fine).
+ */
+static int vpmu_struct_copy(void *dst, size_t ksize, const void __user *src,
+			    u32 size)
+{
+	int ret = copy_struct_from_user(dst, ksize, src, size);
+
+	return ret == -E2BIG ? -EINVAL : ret;
+}
 
 /**
  * struct vpmu_cdev_file - an open /dev/vpmu, its private_data
@@ -148,18 +178,14 @@ static long vpmu_ioctl_run(struct vpmu_cdev_file *f,
 	u32 size;
 	int ret;
 
-	if (get_user(size, &urun->size))
-		return -EFAULT;
-	if (size < VPMU_RUN_SIZE_VER0)
-		return -EINVAL;
-	if (size > PAGE_SIZE)
-		return -E2BIG;
+	ret = vpmu_struct_size(&urun->size, VPMU_RUN_SIZE_VER0, &size);
+	if (ret)
+		return ret;
 	/* An older caller's struct is shorter: none of it is written past. */
 	out = min_t(size_t, size, sizeof(run));
-	/* Bytes this kernel does not know must be zero: EINVAL, not E2BIG. */
-	ret = copy_struct_from_user(&run, sizeof(run), urun, size);
+	ret = vpmu_struct_copy(&run, sizeof(run), urun, size);
 	if (ret)
-		return ret == -E2BIG ? -EINVAL : ret;
+		return ret;
 	ret = vpmu_run_check(&run);
 	if (ret)
 		return ret;
@@ -224,16 +250,12 @@ static long vpmu_ioctl_snapshot(struct vpmu *vpmu,
 	u32 size;
 	int ret;
 
-	if (get_user(size, &usnap->size))
-		return -EFAULT;
-	if (size < VPMU_SNAPSHOT_SIZE_VER0)
-		return -EINVAL;
-	if (size > PAGE_SIZE)
-		return -E2BIG;
-	/* Bytes this kernel does not know must be zero: EINVAL, not E2BIG. */
-	ret = copy_struct_from_user(&snap, sizeof(snap), usnap, size);
+	ret = vpmu_struct_size(&usnap->size, VPMU_SNAPSHOT_SIZE_VER0, &size);
 	if (ret)
-		return ret == -E2BIG ? -EINVAL : ret;
+		return ret;
+	ret = vpmu_struct_copy(&snap, sizeof(snap), usnap, size);
+	if (ret)
+		return ret;
 	if (snap.flags & ~VPMU_SNAP_F_ALL || snap.reserved_in ||
 	    snap.cpu >= nr_cpu_ids || !cpu_possible(snap.cpu))
 		return -EINVAL;
@@ -256,9 +278,8 @@ static_assert(sizeof(struct vpmu_hu_program) == VPMU_HU_PROGRAM_SIZE_VER0);
 static_assert(VPMU_HU_BUCKETS == VPMU_HU_MAX);
 
 /*
- * VPMU_IOC_HU_PROGRAM: the histogram unit's program as a struct (hist/'s
- * hu_ops->program sets it).  It changes every engine, as a write of
- * hist/program does: CAP_SYS_ADMIN.
+ * VPMU_IOC_HU_PROGRAM: the histogram unit's program as a struct (the
+ * unit's hu_ops->program sets it).  It changes every engine: CAP_SYS_ADMIN.
  */
 static long vpmu_ioctl_hu_program(struct vpmu *vpmu,
 				  struct vpmu_hu_program __user *uprog)
@@ -267,25 +288,82 @@ static long vpmu_ioctl_hu_program(struct vpmu *vpmu,
 	u32 size;
 	long ret;
 
-	if (get_user(size, &uprog->size))
-		return -EFAULT;
-	if (size < VPMU_HU_PROGRAM_SIZE_VER0)
-		return -EINVAL;
-	if (size > PAGE_SIZE)
-		return -E2BIG;
+	ret = vpmu_struct_size(&uprog->size, VPMU_HU_PROGRAM_SIZE_VER0, &size);
+	if (ret)
+		return ret;
 	if (!capable(CAP_SYS_ADMIN))
 		return -EPERM;
 	prog = kmalloc_obj(*prog, VPMU_GFP_USER);
 	if (!prog)
 		return -ENOMEM;
-	/* Bytes this kernel does not know must be zero: EINVAL, not E2BIG. */
-	ret = copy_struct_from_user(prog, sizeof(*prog), uprog, size);
-	if (ret)
-		ret = ret == -E2BIG ? -EINVAL : ret;
-	else
+	ret = vpmu_struct_copy(prog, sizeof(*prog), uprog, size);
+	if (!ret)
 		ret = vpmu->hu_ops->program(vpmu, prog);
 	kfree(prog);
 	return ret;
+}
+
+/*
+ * VPMU_IOC_HU_GET_PROGRAM: the program in force, in the caller's struct
+ * (at most its size written; its unknown bytes, if longer, zero).  The
+ * program is no secret: anyone who may open /dev/vpmu.
+ */
+static long vpmu_ioctl_hu_get_program(struct vpmu *vpmu,
+				      struct vpmu_hu_program __user *uprog)
+{
+	struct vpmu_hu_program *prog;
+	u32 size;
+	long ret;
+
+	ret = vpmu_struct_size(&uprog->size, VPMU_HU_PROGRAM_SIZE_VER0, &size);
+	if (ret)
+		return ret;
+	prog = kmalloc_obj(*prog, VPMU_GFP_USER);
+	if (!prog)
+		return -ENOMEM;
+	ret = vpmu_struct_copy(prog, sizeof(*prog), uprog, size);
+	if (!ret) {
+		vpmu->hu_ops->get_program(vpmu, prog);
+		/* An older caller's struct is shorter: none written past. */
+		prog->size = min_t(u32, size, sizeof(*prog));
+		if (copy_to_user(uprog, prog, prog->size))
+			ret = -EFAULT;
+	}
+	kfree(prog);
+	return ret;
+}
+
+static_assert(sizeof(struct vpmu_hu_counts) == VPMU_HU_COUNTS_SIZE_VER0);
+
+/*
+ * VPMU_IOC_HU_READ: one CPU's buckets or their sum (the unit's
+ * hu_ops->read).  Every CPU's counts, as a CPU-wide perf event reads
+ * them: CAP_PERFMON.
+ */
+static long vpmu_ioctl_hu_read(struct vpmu *vpmu,
+			       struct vpmu_hu_counts __user *ucounts)
+{
+	struct vpmu_hu_counts counts;
+	u32 size;
+	long ret;
+
+	ret = vpmu_struct_size(&ucounts->size, VPMU_HU_COUNTS_SIZE_VER0, &size);
+	if (ret)
+		return ret;
+	ret = vpmu_struct_copy(&counts, sizeof(counts), ucounts, size);
+	if (ret)
+		return ret;
+	if (counts.reserved ||
+	    (counts.cpu != VPMU_HU_CPU_SUM &&
+	     (counts.cpu >= nr_cpu_ids || !cpu_possible(counts.cpu))))
+		return -EINVAL;
+	if (!perfmon_capable())
+		return -EACCES;
+	ret = vpmu->hu_ops->read(vpmu, &counts);
+	if (ret)
+		return ret;
+	return copy_to_user(ucounts, &counts,
+			    min_t(size_t, size, sizeof(counts))) ? -EFAULT : 0;
 }
 
 /* An open file's private_data is its struct vpmu_cdev_file. */
@@ -309,6 +387,14 @@ static long vpmu_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	    _IOC_NR(cmd) == _IOC_NR(VPMU_IOC_HU_PROGRAM))
 		return vpmu_ioctl_hu_program(file_to_cdev_file(file)->vpmu,
 					     (struct vpmu_hu_program __user *)arg);
+	if (_IOC_TYPE(cmd) == VPMU_IOC_MAGIC &&
+	    _IOC_NR(cmd) == _IOC_NR(VPMU_IOC_HU_GET_PROGRAM))
+		return vpmu_ioctl_hu_get_program(file_to_cdev_file(file)->vpmu,
+						 (struct vpmu_hu_program __user *)arg);
+	if (_IOC_TYPE(cmd) == VPMU_IOC_MAGIC &&
+	    _IOC_NR(cmd) == _IOC_NR(VPMU_IOC_HU_READ))
+		return vpmu_ioctl_hu_read(file_to_cdev_file(file)->vpmu,
+					  (struct vpmu_hu_counts __user *)arg);
 	return -ENOTTY;
 }
 

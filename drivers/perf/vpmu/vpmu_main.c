@@ -261,9 +261,7 @@ static int __init vpmu_init(void)
 	ret = vpmu_uhist_init(vpmu);
 	if (ret)
 		goto out_machine_exit;
-	ret = vpmu_hu_init(vpmu);
-	if (ret)
-		goto out_uhist_exit;
+	vpmu_hu_init(vpmu);
 	vpmu_attr_groups_fill(vpmu);
 
 	/*
@@ -274,7 +272,7 @@ static int __init vpmu_init(void)
 	 */
 	ret = vpmu_cdev_register(vpmu);
 	if (ret)
-		goto out_hu_exit;
+		goto out_uhist_exit;
 
 	ret = vpmu_pmu_register(vpmu);
 	if (ret)
@@ -289,8 +287,6 @@ out_cdev_unregister:
 	/* A failed registration may have shown ucode/ for a moment. */
 	vpmu_loader_exit(vpmu);
 	vpmu_cdev_unregister(vpmu);
-out_hu_exit:
-	vpmu_hu_exit(vpmu);
 out_uhist_exit:
 	vpmu_uhist_exit(vpmu);
 out_machine_exit:
@@ -309,7 +305,6 @@ static void __exit vpmu_exit(void)
 	vpmu_cdev_unregister(vpmu);
 	/* The sysfs files are gone: nothing can stage an image any more. */
 	vpmu_loader_exit(vpmu);
-	vpmu_hu_exit(vpmu);
 	vpmu_uhist_exit(vpmu);
 	vpmu_uhist_take();
 	vpmu_machine_exit(&vpmu->machine);

@@ -432,13 +432,16 @@ struct vpmu_uhist_header {
 };
 
 /*
- * Histogram unit program: VPMU_IOC_HU_PROGRAM on /dev/vpmu sets it on
- * every engine, all or nothing, and zeroes the buckets, as a write of
- * sysfs hist/program does (Documentation/vpmu/histogram.rst, "Histogram
- * unit"); vpmu-hist --program compiles that file's text into it.  Needs
- * CAP_SYS_ADMIN (EPERM).  nr rules (0: the unit off), each counting into
- * bucket C1..Cnr; a rule or field the engine cannot take is EINVAL, and
- * nothing changes.  Versioned by size as struct vpmu_run is.
+ * Histogram unit program (Documentation/vpmu/histogram.rst, "Histogram
+ * unit"): VPMU_IOC_HU_PROGRAM on /dev/vpmu sets it on every engine, all or
+ * nothing, and zeroes the buckets; vpmu-hist --set-program compiles the
+ * program's text into it.  Needs CAP_SYS_ADMIN (EPERM).  nr rules (0: the
+ * unit off), each counting into bucket C1..Cnr; a rule or field the engine
+ * cannot take is EINVAL, with the reason in sysfs hist/error, and nothing
+ * changes.  VPMU_IOC_HU_GET_PROGRAM writes the program in force back in
+ * the same struct: size in, at most size bytes out, and size out the
+ * bytes written (the struct as this kernel knows it, if the caller's is
+ * larger).  Versioned by size as struct vpmu_run is.
  */
 enum vpmu_hu_kind {
 	VPMU_HU_EVENT	= 0,	/* occurrences of an engine event (basic or tag) */
@@ -478,6 +481,32 @@ struct vpmu_hu_program {
 #define VPMU_HU_PROGRAM_SIZE_VER0	400	/* the first published size */
 
 #define VPMU_IOC_HU_PROGRAM	_IOW(VPMU_IOC_MAGIC, 0x20, struct vpmu_hu_program)
+#define VPMU_IOC_HU_GET_PROGRAM	_IOWR(VPMU_IOC_MAGIC, 0x21, struct vpmu_hu_program)
+
+/*
+ * Histogram unit buckets: VPMU_IOC_HU_READ copies one CPU's buckets, or
+ * with cpu VPMU_HU_CPU_SUM their sum over every possible CPU, each CPU's
+ * at one instant (between two of its run chunks).  count[b - 1] is bucket
+ * Cb, for b = 1..nr, nr the program's rules (0: the unit off); the rest
+ * are written as 0.  The same counts as the PMU vpmu_hu's events read
+ * (perf stat -a -C N -e vpmu_hu/histB/), without a perf event.  Reading
+ * every CPU's counts is what a CPU-wide perf event may: CAP_PERFMON
+ * (EACCES).  A cpu that is not possible: EINVAL.  Versioned by size as
+ * struct vpmu_run is.
+ */
+#define VPMU_HU_CPU_SUM		0xffffffffu
+
+struct vpmu_hu_counts {
+	__u32 size;		/* sizeof(struct vpmu_hu_counts) as known */
+	__u32 cpu;		/* in: a possible CPU, or VPMU_HU_CPU_SUM */
+	__u32 nr;		/* out: buckets of the program in force */
+	__u32 reserved;		/* 0 */
+	__aligned_u64 count[VPMU_HU_BUCKETS];	/* out: C1..Cnr, then 0 */
+};
+
+#define VPMU_HU_COUNTS_SIZE_VER0	144	/* the first published size */
+
+#define VPMU_IOC_HU_READ	_IOWR(VPMU_IOC_MAGIC, 0x22, struct vpmu_hu_counts)
 
 /*
  * Engine snapshot (the event counter's save registers): VPMU_IOC_SNAPSHOT

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fuzz_hu_text.c - libFuzzer target for the histogram unit's program text
- * (drivers/perf/vpmu/vpmu_hu_text.c, the parser and printer behind sysfs
- * hist/program and vpmu-sim --hu).
+ * (tools/vpmu/vpmu_hu_text.c, the parser and printer behind vpmu-hist
+ * --set-program, --get-program and --program and vpmu-sim --hu, on the
+ * range rules of drivers/perf/vpmu/vpmu_hu_uapi.c).
  *
  * The whole input is the text.  Beyond not crashing (the text and the
  * error buffer are heap blocks of their exact size, so ASan sees any

@@ -8,9 +8,12 @@
 # valid).  test_uhist checks the numbers themselves against the engine.
 # --buckets (the histogram unit's C1..Cn): the report of a hand-made
 # bucket file and program against golden files, in both input formats
-# (hist/sum and vpmu-sim --hu output), vpmu-sim's real buckets of
+# (--get-buckets and vpmu-sim --hu output), vpmu-sim's real buckets of
 # share/progs/stores.s, every refusal with its file:line message, and
 # --plot (PNG, SVG, quotes in names, a failing gnuplot reported).
+# --set-program, --get-program and --get-buckets (the module's unit,
+# through /dev/vpmu): their usage errors, and a device that is missing or
+# is not vpmu's; the guest's vpmu_hu_stat.sh runs them on the module.
 #
 # The golden files are in test_hist.golden/; after a deliberate change
 # of the report or of default.vus, regenerate them with
@@ -280,7 +283,7 @@ ok $? "--plot without gnuplot: exit 125, says how to install it"
 
 # ---- --buckets: the histogram unit's buckets ----------------------------
 # A program in free form (comments, ';', hex period, event=2 printed as
-# its alias) and buckets as hist/sum has them.
+# its alias) and buckets as --get-buckets prints them.
 mkdir -p "$tmp/sysfs" "$tmp/sim"
 cat >"$tmp/prog" <<'EOP'
 # instructions, tag 3, queue and lw cycles, in turn
@@ -296,7 +299,7 @@ printf 'stop halt\ncycles 3120\nhist C1 135\nhist C2 0\nreg r1 80\nhist C3 64\nh
 	>"$tmp/sim/sum"
 "$HIST" --buckets="$tmp/sysfs/sum" --program="$tmp/prog" >"$tmp/out" \
 	2>"$tmp/err" && [ ! -s "$tmp/err" ]
-ok $? "--buckets hist/sum --program: exit 0, nothing on stderr"
+ok $? "--buckets FILE --program: exit 0, nothing on stderr"
 golden hu-report.txt "$tmp/out"; ok $? "--buckets: as test_hist.golden/hu-report.txt"
 "$HIST" --buckets "$tmp/sim/sum" --program "$tmp/prog" >"$tmp/out2" &&
 cmp -s "$tmp/out" "$tmp/out2"
@@ -362,7 +365,7 @@ berr "count over 64 bits" "$tmp/b:1: error: count 18446744073709551616 is over 1
 printf 'C1 18446744073709551615\nC2 1\n' >"$tmp/b"
 berr "total over 64 bits" "vpmu-hist: $tmp/b: the buckets add up to more than 18446744073709551615" --buckets="$tmp/b"
 : >"$tmp/b"
-berr "empty file (unit off)" "vpmu-hist: $tmp/b: no buckets: the file is empty (hist/sum is, while the unit is off)" --buckets="$tmp/b"
+berr "empty file (unit off)" "vpmu-hist: $tmp/b: no buckets: the file is empty (--get-buckets prints nothing while the unit is off)" --buckets="$tmp/b"
 printf 'par; wq=0 100; wq=1 100\n' >"$tmp/p2"
 berr "5 buckets, program of 2" "vpmu-hist: $tmp/sysfs/sum: 5 buckets, but the program in $tmp/p2 has 2 entries" --buckets="$tmp/sysfs/sum" --program="$tmp/p2"
 printf 'seq; vpmu_uops 100; wq=5-2 100\n' >"$tmp/p2"
@@ -387,6 +390,61 @@ usage "with --by-label" "vpmu-hist: -l is for micro-PC histograms, not with --bu
 usage "with an operand" "vpmu-hist: --buckets takes no operand ('$tmp/h.vuhs')" --buckets="$tmp/sysfs/sum" "$tmp/h.vuhs"
 "$HIST" --help | grep -q -- '--buckets=SUMFILE \[--program=PROGFILE\]'
 ok $? "--help shows --buckets"
+
+# ---- the character device: --set-program, --get-program, --get-buckets --
+# No module on the host: the usage errors, a device that is not there
+# and one that is not vpmu's (/dev/null: every ioctl ENOTTY).
+dusage() {	# dusage NAME EXPECTED-STDERR ARGS...: exit 125, then Try
+	local name=$1 want=$2
+	shift 2
+	"$HIST" "$@" </dev/null >"$tmp/out" 2>"$tmp/err"
+	local rc=$?
+	[ $rc = 125 ] && [ "$(cat "$tmp/err")" = "$want
+Try 'vpmu-hist --help' for more information." ] && [ ! -s "$tmp/out" ]
+	local r=$?
+	[ $r = 0 ] || { echo "# exit $rc, stderr:"; sed 's/^/# /' "$tmp/err"; }
+	ok $r "$name: exit 125, \"${want#vpmu-hist: }\", then Try"
+}
+DEVOPS="vpmu-hist: --set-program, --get-program and --get-buckets take no other option or operand"
+dusage "--get-buckets=x" "vpmu-hist: bad CPU 'x'" --get-buckets=x
+dusage "--get-buckets=-1" "vpmu-hist: bad CPU '-1'" --get-buckets=-1
+dusage "--get-buckets=4294967295 (VPMU_HU_CPU_SUM)" "vpmu-hist: bad CPU '4294967295'" --get-buckets=4294967295
+dusage "--get-program --get-buckets" "$DEVOPS" --get-program --get-buckets
+dusage "--set-program=- --get-program" "$DEVOPS" --set-program=- --get-program
+dusage "--get-program with an operand" "$DEVOPS" --get-program extra-operand
+dusage "--get-buckets with --buckets" "$DEVOPS" --get-buckets --buckets="$tmp/sysfs/sum"
+dusage "--get-program with -m" "$DEVOPS" --get-program -m "$IMG"
+dusage "--get-program=x" "vpmu-hist: option '--get-program' takes no argument" --get-program=x
+dusage "--device alone" "vpmu-hist: --device needs --set-program, --get-program or --get-buckets" --device=/dev/null
+# derr NAME EXPECTED-STDERR STDIN ARGS...: exit 125, exactly that message
+# (no Try), nothing on stdout; STDIN is the text on standard input.
+derr() {
+	local name=$1 want=$2
+	printf '%s' "$3" >"$tmp/in"
+	shift 3
+	"$HIST" "$@" <"$tmp/in" >"$tmp/out" 2>"$tmp/err"
+	local rc=$?
+	[ $rc = 125 ] && [ "$(cat "$tmp/err")" = "$want" ] && [ ! -s "$tmp/out" ]
+	local r=$?
+	[ $r = 0 ] || { echo "# exit $rc, stderr:"; sed 's/^/# /' "$tmp/err"; }
+	ok $r "$name: exit 125, \"${want#vpmu-hist: }\""
+}
+derr "--get-program, no such device" "vpmu-hist: /nonexistent: No such file or directory" "" --device=/nonexistent --get-program
+derr "--get-buckets=sum, no such device" "vpmu-hist: /nonexistent: No such file or directory" "" --get-buckets=sum --device=/nonexistent
+derr "--set-program, no such device" "vpmu-hist: /nonexistent: No such file or directory" "par; vpmu_uops 5" --set-program=- --device=/nonexistent
+derr "--get-program on /dev/null" "vpmu-hist: /dev/null: VPMU_IOC_HU_GET_PROGRAM: Inappropriate ioctl for device" "" --device=/dev/null --get-program
+derr "--get-buckets=0 on /dev/null" "vpmu-hist: /dev/null: VPMU_IOC_HU_READ: Inappropriate ioctl for device" "" --device=/dev/null --get-buckets=0
+derr "--set-program on /dev/null" "vpmu-hist: /dev/null: VPMU_IOC_HU_PROGRAM: Inappropriate ioctl for device" "par; vpmu_uops 5" --device=/dev/null --set-program=-
+# The text is compiled on the host, before the device is opened.
+derr "--set-program, bad text" "vpmu-hist: -: entry 1: unknown predicate 'vpmu_bogus' (event=N, tag=K, an event name, wq=, upc=, load=, hit=, miss=, store= or access=)" "par; vpmu_bogus 5" --set-program=- --device=/nonexistent
+printf 'seq; vpmu_uops 100; wq=5-2 100\n' >"$tmp/p2"
+derr "--set-program=FILE, bad text" "vpmu-hist: $tmp/p2: entry 2: wq=5-2: LO above HI" "" --set-program="$tmp/p2" --device=/nonexistent
+derr "--set-program, missing file" "vpmu-hist: $tmp/nope: No such file or directory" "" --set-program="$tmp/nope" --device=/dev/null
+"$HIST" --help >"$tmp/help" &&
+grep -q -- '--set-program=PROGFILE | --get-program | --get-buckets\[=CPU\]' "$tmp/help" &&
+grep -q -- '^      --get-program ' "$tmp/help" &&
+grep -q -- '^      --get-buckets\[=CPU|sum\] ' "$tmp/help"
+ok $? "--help shows --set-program, --get-program and --get-buckets"
 
 # --plot
 if command -v gnuplot >/dev/null 2>&1; then

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test_hu_text.c - the histogram unit's text program format
- * (drivers/perf/vpmu/vpmu_hu_text.c): what each spelling parses to, the
+ * (tools/vpmu/vpmu_hu_text.c): what each spelling parses to, the
  * canonical form the printer gives, every error with its message, and the
  * round trip parse(print(p)) == p over many generated programs, each also
  * accepted by the engine (vpmu_engine_hu_set()); and the program as the
- * uapi struct VPMU_IOC_HU_PROGRAM takes: the round trip
- * from_uapi(to_uapi(p)) == p over the same programs, and every struct the
- * module must refuse, with its message.
+ * uapi struct VPMU_IOC_HU_PROGRAM takes (drivers/perf/vpmu/vpmu_hu_uapi.c):
+ * the round trip from_uapi(to_uapi(p)) == p over the same programs, and
+ * every struct the module must refuse, with its message.
  */
 #include <stdio.h>
 

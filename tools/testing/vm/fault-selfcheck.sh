@@ -12,7 +12,7 @@
 # ignored by the image loader) and runs vpmu_fault on FLAVOUR (default
 # debug-6.12-fault).  The run must fail, and for those five reasons:
 #
-#   hist_program: site N: Invalid argument, not ENOMEM
+#   hu_ioctl: site N: Invalid argument, not ENOMEM
 #   resume: site N (...) changed things
 #   a kmemleak report ("unreferenced object") among the flagged lines
 #   insmod nr_counters=16 ...: site N: Invalid argument, not ENOMEM
@@ -54,8 +54,8 @@ if [ "$rc" = 0 ]; then
 	echo "MISSED: the run passed"
 	bad=1
 fi
-want "EINVAL from a failed allocation (hist_program)" \
-	'hist_program: site [0-9]+: Invalid argument, not ENOMEM' "$log"
+want "EINVAL from a failed allocation (hu_ioctl)" \
+	'hu_ioctl: site [0-9]+: Invalid argument, not ENOMEM' "$log"
 want "the kept program lost by a failed resume (resume)" \
 	'resume: site [0-9]+ \(.*\) changed things' "$log"
 want "the leaked freeze control (kmemleak)" \
