@@ -13,7 +13,7 @@
  * (Documentation/vpmu/perf.rst).  VPMU_IOC_HU_PROGRAM sets the histogram
  * unit's program, VPMU_IOC_HU_GET_PROGRAM reads it back and
  * VPMU_IOC_HU_READ reads its buckets (Documentation/vpmu/histogram.rst).
- * Every argument is a struct versioned by its size (vpmu_struct_size()).
+ * Every argument is a struct versioned by its size (vpmu_struct_in()).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -40,30 +40,26 @@ static_assert(offsetofend(struct vpmu_run, regs) ==
 	      offsetof(struct vpmu_run, nbreak));
 
 /*
- * The size of the versioned struct whose __u32 size field is at @usize:
- * any size from @ver0 (the first published) up to a page.  0, -EFAULT,
- * -EINVAL (below @ver0) or -E2BIG.
+ * Copy in the caller's versioned struct at @src, whose __u32 size comes
+ * first, into @dst, this kernel's struct of @ksize bytes: any size from
+ * @ver0 (the first published) up to a page; a shorter struct (an older
+ * caller's) is zero-extended; of a longer one, the bytes this kernel does
+ * not know must be zero.  The caller's size into @size.  0, -EFAULT,
+ * -EINVAL (below @ver0, or unknown bytes not zero) or -E2BIG (over a
+ * page).
  */
-static int vpmu_struct_size(const u32 __user *usize, u32 ver0, u32 *size)
+static int vpmu_struct_in(void *dst, size_t ksize, const void __user *src,
+			  u32 ver0, u32 *size)
 {
-	if (get_user(*size, usize))
+	int ret;
+
+	if (get_user(*size, (const u32 __user *)src))
 		return -EFAULT;
 	if (*size < ver0)
 		return -EINVAL;
-	return *size > PAGE_SIZE ? -E2BIG : 0;
-}
-
-/*
- * Copy the caller's @size bytes at @src into @dst, this kernel's struct of
- * @ksize bytes: a shorter struct (an older caller's) is zero-extended; of
- * a longer one, the bytes this kernel does not know must be zero (EINVAL,
- * not E2BIG: the size itself was fine).
- */
-static int vpmu_struct_copy(void *dst, size_t ksize, const void __user *src,
-			    u32 size)
-{
-	int ret = copy_struct_from_user(dst, ksize, src, size);
-
+	if (*size > PAGE_SIZE)
+		return -E2BIG;
+	ret = copy_struct_from_user(dst, ksize, src, *size);
 	return ret == -E2BIG ? -EINVAL : ret;
 }
 
@@ -178,14 +174,11 @@ static long vpmu_ioctl_run(struct vpmu_cdev_file *f,
 	u32 size;
 	int ret;
 
-	ret = vpmu_struct_size(&urun->size, VPMU_RUN_SIZE_VER0, &size);
+	ret = vpmu_struct_in(&run, sizeof(run), urun, VPMU_RUN_SIZE_VER0, &size);
 	if (ret)
 		return ret;
 	/* An older caller's struct is shorter: none of it is written past. */
 	out = min_t(size_t, size, sizeof(run));
-	ret = vpmu_struct_copy(&run, sizeof(run), urun, size);
-	if (ret)
-		return ret;
 	ret = vpmu_run_check(&run);
 	if (ret)
 		return ret;
@@ -250,10 +243,8 @@ static long vpmu_ioctl_snapshot(struct vpmu *vpmu,
 	u32 size;
 	int ret;
 
-	ret = vpmu_struct_size(&usnap->size, VPMU_SNAPSHOT_SIZE_VER0, &size);
-	if (ret)
-		return ret;
-	ret = vpmu_struct_copy(&snap, sizeof(snap), usnap, size);
+	ret = vpmu_struct_in(&snap, sizeof(snap), usnap,
+			     VPMU_SNAPSHOT_SIZE_VER0, &size);
 	if (ret)
 		return ret;
 	if (snap.flags & ~VPMU_SNAP_F_ALL || snap.reserved_in ||
@@ -288,15 +279,13 @@ static long vpmu_ioctl_hu_program(struct vpmu *vpmu,
 	u32 size;
 	long ret;
 
-	ret = vpmu_struct_size(&uprog->size, VPMU_HU_PROGRAM_SIZE_VER0, &size);
-	if (ret)
-		return ret;
 	if (!capable(CAP_SYS_ADMIN))
 		return -EPERM;
 	prog = kmalloc_obj(*prog, VPMU_GFP_USER);
 	if (!prog)
 		return -ENOMEM;
-	ret = vpmu_struct_copy(prog, sizeof(*prog), uprog, size);
+	ret = vpmu_struct_in(prog, sizeof(*prog), uprog,
+			     VPMU_HU_PROGRAM_SIZE_VER0, &size);
 	if (!ret)
 		ret = vpmu->hu_ops->program(vpmu, prog);
 	kfree(prog);
@@ -315,13 +304,11 @@ static long vpmu_ioctl_hu_get_program(struct vpmu *vpmu,
 	u32 size;
 	long ret;
 
-	ret = vpmu_struct_size(&uprog->size, VPMU_HU_PROGRAM_SIZE_VER0, &size);
-	if (ret)
-		return ret;
 	prog = kmalloc_obj(*prog, VPMU_GFP_USER);
 	if (!prog)
 		return -ENOMEM;
-	ret = vpmu_struct_copy(prog, sizeof(*prog), uprog, size);
+	ret = vpmu_struct_in(prog, sizeof(*prog), uprog,
+			     VPMU_HU_PROGRAM_SIZE_VER0, &size);
 	if (!ret) {
 		vpmu->hu_ops->get_program(vpmu, prog);
 		/* An older caller's struct is shorter: none written past. */
@@ -347,10 +334,8 @@ static long vpmu_ioctl_hu_read(struct vpmu *vpmu,
 	u32 size;
 	long ret;
 
-	ret = vpmu_struct_size(&ucounts->size, VPMU_HU_COUNTS_SIZE_VER0, &size);
-	if (ret)
-		return ret;
-	ret = vpmu_struct_copy(&counts, sizeof(counts), ucounts, size);
+	ret = vpmu_struct_in(&counts, sizeof(counts), ucounts,
+			     VPMU_HU_COUNTS_SIZE_VER0, &size);
 	if (ret)
 		return ret;
 	if (counts.reserved ||
