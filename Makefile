@@ -44,21 +44,19 @@ VERSION	:= $(shell sed -n '1s/^vpmu (\([^ ]*\)) .*/\1/p' $(TOP)/debian/changelog
 
 all: modules tools
 
-# The built-in microcode: assembled by vpmu-as, included by
-# vpmu_default_image.c.
-# The header is only rewritten when its content changes, so Kbuild does not
-# rebuild the module for nothing.
+# The built-in microcode: assembled at build time by Kbuild's host program
+# (drivers/perf/vpmu/Makefile, vpmu_mkimage), which writes
+# vpmu_default_image_data.h in the build directory; "make ucode" is
+# tools/vpmu's image (build/default.vpmu) and its C source.
 UCODE_H	:= drivers/perf/vpmu/vpmu_default_image_data.h
 
 ucode:
 	@$(MAKE) --no-print-directory -C tools/vpmu ucode VERSION=$(VERSION)
-	@cmp -s tools/vpmu/build/vpmu_default_image.c $(UCODE_H) || \
-		cp tools/vpmu/build/vpmu_default_image.c $(UCODE_H)
 
 # The version for MODULE_VERSION (modinfo, /sys/module/vpmu/version), from
-# VERSION above; rewritten only when it changes, for the same reason.  The
-# module's source copies (DKMS, a kernel tree) carry it: they have no
-# debian/changelog.
+# VERSION above; rewritten only when it changes, so that Kbuild does not
+# rebuild the module for nothing.  The module's source copies (DKMS, a
+# kernel tree) carry it: they have no debian/changelog.
 VERSION_H := drivers/perf/vpmu/vpmu_version.h
 
 version-h:
@@ -78,7 +76,7 @@ version-h:
 # worse.  When the kernel changes, the module's build products go first.
 KDIR_STAMP := .vpmu-kdir
 
-modules: ucode version-h
+modules: version-h
 	@test -d $(KDIR) || { echo "vpmu: no kernel headers at $(KDIR);" \
 		"install linux-headers-\$$(uname -r) or pass KDIR=" >&2; exit 1; }
 	@id="$$(realpath $(KDIR)) $$(cat $(KDIR)/include/config/auto.conf \
@@ -134,9 +132,9 @@ chunk-bench:
 # PREFIX and DESTDIR apply to the tools, man pages, share files and RV32
 # samples; the module source goes where DKMS looks for it,
 # $(DESTDIR)/usr/src/vpmu-VER (dkms.conf's #MODULE_VERSION# filled in, as
-# dh_dkms -V does), with the generated vpmu_default_image_data.h in it, so
-# that DKMS builds the module with nothing but the kernel's own Kbuild: no
-# host assembler on the target.
+# dh_dkms -V does), with the generated vpmu_version.h in it; DKMS builds
+# the module with nothing but the kernel's own Kbuild, which builds the
+# assembler as a host program to make the default image.
 
 PREFIX	?= /usr/local
 BINDIR	?= $(PREFIX)/bin
@@ -158,9 +156,9 @@ MAN4	:= tools/vpmu/man/vpmu.4
 # The module's sources; %.mod.c is Kbuild's output of an in-tree build.
 DKMS_FILES := $(sort Kbuild dkms.conf include/uapi/linux/vpmu.h \
 	      drivers/perf/vpmu/Makefile drivers/perf/vpmu/ucode/default.vus \
-	      $(filter-out %.mod.c,$(wildcard drivers/perf/vpmu/*.[ch])) \
+	      $(filter-out %.mod.c $(UCODE_H),$(wildcard drivers/perf/vpmu/*.[ch])) \
 	      $(wildcard drivers/perf/vpmu/engine/*.[ch]) \
-	      $(UCODE_H) $(VERSION_H))
+	      $(wildcard drivers/perf/vpmu/asm/*.[ch]) $(VERSION_H))
 
 install: install-tools install-dkms-src
 	@if [ -z "$(DESTDIR)" ] && [ "$(DKMS)" = 1 ] && \
@@ -200,7 +198,7 @@ install-tools: tools
 	$(MAKE) --no-print-directory -C tools/vpmu install-share \
 		DESTDIR=$(DESTDIR) SHAREDIR=$(SHAREDIR) RV32DIR=$(RV32DIR)
 
-install-dkms-src: ucode version-h
+install-dkms-src: version-h
 	for f in $(DKMS_FILES); do \
 		install -D -m 0644 $$f $(DESTDIR)$(DKMS_SRC)/$$f || exit 1; \
 	done
@@ -219,8 +217,8 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR)$(COMPLETIONSDIR)/,$(VPMU_TOOLS))
 	rm -rf $(DESTDIR)$(SHAREDIR) $(DESTDIR)$(RV32DIR)
 
-# tools/pkg/in-tree.sh says what goes where; it makes the generated headers
-# here first (the kernel tree has no vpmu-as).
+# tools/pkg/in-tree.sh says what goes where; it makes the generated version
+# header here first (the kernel tree has no debian/changelog).
 .PHONY: in-tree
 in-tree:
 	@test -n "$(KSRC)" || { echo "vpmu: make in-tree KSRC=/path/to/linux" >&2; exit 1; }
@@ -242,12 +240,13 @@ pkg-check:
 # module's build products are these.
 KBUILD_JUNK := Module.symvers modules.order .*.cmd .module-common.o \
 	       $(addprefix drivers/perf/vpmu/, *.o *.ko *.mod *.mod.c \
-	       .*.cmd .*.d modules.order engine/*.o engine/.*.cmd engine/.*.d) \
+	       .*.cmd .*.d modules.order engine/*.o engine/.*.cmd engine/.*.d \
+	       asm/*.o asm/.*.cmd asm/.*.d vpmu_mkimage $(notdir $(UCODE_H))) \
 	       drivers/perf/.*.cmd drivers/perf/modules.order
 
 clean:
 	rm -rf $(KBUILD_JUNK) .tmp_versions $(KDIR_STAMP)
-	rm -f $(UCODE_H) $(VERSION_H)
+	rm -f $(VERSION_H)
 	$(MAKE) -C tools/vpmu clean
 	$(MAKE) -C tools/testing/host clean
 	$(MAKE) -C tools/testing/fuzz clean

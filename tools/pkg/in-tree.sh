@@ -5,8 +5,10 @@
 # would (make in-tree KSRC=...):
 #
 #   drivers/perf/vpmu/            the driver, its Kconfig (PERF_VPMU) and
-#                                 Makefile, and the generated headers
-#                                 (default microcode, version)
+#                                 Makefile, the default microcode's source
+#                                 and the assembler that Kbuild builds as a
+#                                 host program to make its image, and the
+#                                 generated version header
 #   drivers/perf/Kconfig          sources drivers/perf/vpmu/Kconfig
 #   drivers/perf/Makefile         obj-$(CONFIG_PERF_VPMU) += vpmu/
 #   include/uapi/linux/vpmu.h     the uapi header
@@ -17,11 +19,12 @@
 # Then "make menuconfig" (Device Drivers, Performance monitor support)
 # or scripts/config --module PERF_VPMU (or --enable) and build the kernel.
 #
-# The generated headers are made here first ("make ucode version-h": the
-# kernel tree has no vpmu-as).  A file whose content is already in the
-# tree is not touched, so running it again after a change to vpmu leaves
-# only the changed files newer than the kernel's build and an incremental
-# kernel build recompiles just those.  Prints how many files it changed.
+# The generated version header is made here first ("make version-h": the
+# kernel tree has no debian/changelog).  A file whose content is already in
+# the tree is not touched, so running it again after a change to vpmu
+# leaves only the changed files newer than the kernel's build and an
+# incremental kernel build recompiles just those.  Prints how many files it
+# changed.
 set -euo pipefail
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
@@ -31,7 +34,7 @@ changed=0
 [ -f "$KSRC/drivers/perf/Kconfig" ] && [ -f "$KSRC/drivers/perf/Makefile" ] ||
 	{ echo "in-tree: $KSRC is not a kernel source tree" >&2; exit 1; }
 
-make -s -C "$TOP" ucode version-h
+make -s -C "$TOP" version-h
 
 # put SRC DEST - copy SRC to KSRC/DEST (executable if SRC is) unless it
 # already holds the same.
@@ -56,7 +59,7 @@ put_dir() {
 			find . -maxdepth 1 -type f -name "$p"; done | sort -u); do
 		f=${f#./}
 		# Kbuild's output when the module was built here
-		case $f in *.mod.c) continue ;; esac
+		case $f in *.mod.c|vpmu_default_image_data.h) continue ;; esac
 		put "$src/$f" "$dst/$f"
 	done
 }
@@ -77,8 +80,10 @@ add_line() {
 	changed=$((changed + 1))
 }
 
-put_dir drivers/perf/vpmu drivers/perf/vpmu '*.[ch]' Kconfig Makefile
+put_dir drivers/perf/vpmu drivers/perf/vpmu '*.[ch]' Kconfig Makefile .gitignore
 put_dir drivers/perf/vpmu/engine drivers/perf/vpmu/engine '*.[ch]'
+put_dir drivers/perf/vpmu/asm drivers/perf/vpmu/asm '*.[ch]'
+put_dir drivers/perf/vpmu/ucode drivers/perf/vpmu/ucode default.vus
 put include/uapi/linux/vpmu.h include/uapi/linux/vpmu.h
 add_line drivers/perf/Kconfig 'source "drivers/perf/vpmu/Kconfig"' '^endmenu'
 add_line drivers/perf/Makefile 'obj-$(CONFIG_PERF_VPMU) += vpmu/'

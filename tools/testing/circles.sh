@@ -6,9 +6,8 @@
 #
 #   circles.sh [DIR...]
 #
-# Each DIR (default: drivers/perf/vpmu, its engine/, tools/vpmu and
-# selftests/vpmu of
-# this tree) is looked at on its own, its *.c and *.h files only (not
+# Each DIR (default: drivers/perf/vpmu, its engine/ and asm/, tools/vpmu
+# and selftests/vpmu of this tree) is looked at on its own, its *.c and *.h files only (not
 # its subdirectories).  The files are the .c files, each with the .h of
 # the same stem; a header without a .c is part of every file that
 # includes it (directly or through another such header), as its code is
@@ -35,7 +34,8 @@ set -euo pipefail
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 if [ $# -eq 0 ]; then
 	set -- "$TOP/drivers/perf/vpmu" "$TOP/drivers/perf/vpmu/engine" \
-		"$TOP/tools/vpmu" "$TOP/selftests/vpmu"
+		"$TOP/drivers/perf/vpmu/asm" "$TOP/tools/vpmu" \
+		"$TOP/selftests/vpmu"
 fi
 for d in "$@"; do
 	[ -d "$d" ] || { echo "circles: no directory $d" >&2; exit 2; }

@@ -6,8 +6,8 @@
 #   layers.sh [--quiet] [DIR]
 #
 # The driver in DIR (default drivers/perf/vpmu, with the engine core in
-# DIR/engine) is four layers, top to
-# bottom; the table below gives each file's.  A file may include the
+# DIR/engine and the assembler the build runs on the host in DIR/asm) is
+# five layers, top to bottom; the table below gives each file's.  A file may include the
 # headers and use the functions and data of its own layer and the layers
 # below it, never those of a layer above: calls up go through an ops
 # table the upper layer registers (struct vpmu_machine_ops), which this
@@ -50,6 +50,7 @@ LAYERS='
 main	vpmu_main.c vpmu_version.h
 front	vpmu.h vpmu_pmu*.[ch] vpmu_cdev.c vpmu_loader.c vpmu_caps.c vpmu_uhist.c vpmu_hu.c
 machine	vpmu_machine*.[ch] vpmu_default_image.[ch] vpmu_compat.h
+asm	asm/*
 core	engine/* vpmu_hu_uapi.[ch]
 '
 
@@ -131,17 +132,18 @@ sub is_iface {
 	return grep { $f =~ glob_re($_) } @{$iface{$layer} // []};
 }
 
-# The files of the driver and of its engine (DIR/engine), by name: the two
-# directories share no file name, and includes name files without a path.
+# The files of the driver, of its engine (DIR/engine) and of the assembler
+# (DIR/asm), by name: the directories share no file name, and includes
+# name files without a path.
 my (@files, %path);
-for my $d ($dir, "$dir/engine") {
+for my $d ($dir, "$dir/engine", "$dir/asm") {
 	next unless -d $d;
 	opendir(my $dh, $d) or die "layers: $d: $!\n";
 	for (grep { /^vpmu.*\.[ch]$/ && !/\.mod\.c$/ &&
 		    $_ ne $ENV{GENERATED} } readdir $dh) {
 		die "layers: $_ in $dir and $d\n" if exists $path{$_};
 		$path{$_} = "$d/$_";
-		$rel{$_} = $d eq $dir ? $_ : "engine/$_";
+		$rel{$_} = $d eq $dir ? $_ : substr($d, length($dir) + 1) . "/$_";
 		push @files, $_;
 	}
 	closedir $dh;

@@ -98,9 +98,10 @@ ensure_checkpatch() {
 	CHECKPATCH_DESC="$pkg $ver"
 }
 
-# Kernel-side sources: the module and the uapi header.  In a git checkout
-# that is what git tracks (generated files are ignored); in an exported
-# tree, every such file but the generated microcode table.
+# Kernel-side sources: the module, the assembler its build runs on the host
+# (asm/) and the uapi header.  In a git checkout that is what git tracks
+# (generated files are ignored); in an exported tree, every such file but
+# the generated microcode table.
 kernel_files() {
 	if git -C "$TOP" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
 		git -C "$TOP" ls-files 'drivers/perf/vpmu/*.[ch]' \
@@ -141,6 +142,12 @@ cp_ignores() {
 	# vpmu_port.h spells the kernel's type names and attribute macros
 	# (__always_inline: "inline __attribute__(...)") for the host build.
 	*/vpmu_port.h) echo PREFER_KERNEL_TYPES,COMPLEX_MACRO ;;
+	# The assembler is host C (as scripts/ and aicasm are): the C
+	# library's types and attribute spelling, not the kernel's, and the
+	# C emitter's output has an SPDX line in a string.
+	*/asm/vpmu_tool.c)
+		echo PREFER_KERNEL_TYPES,PREFER_DEFINED_ATTRIBUTE_MACRO,SPDX_LICENSE_TAG ;;
+	*/asm/*) echo PREFER_KERNEL_TYPES,PREFER_DEFINED_ATTRIBUTE_MACRO ;;
 	*) echo NONE ;;
 	esac
 }
@@ -286,6 +293,11 @@ run_structure() {
 	else
 		tap fail "the module and the host build the same engine core" "$out"
 	fi
+	if asm_lists_agree >"$out" 2>&1; then
+		tap ok "the module's build and the tools build the same assembler"
+	else
+		tap fail "the module's build and the tools build the same assembler" "$out"
+	fi
 	rm -f "$out"
 }
 
@@ -312,6 +324,31 @@ core_lists_agree() {
 	host=$(mk_lines "$TOP/tools/vpmu/sources.mk" |
 		sed -n '/^VPMU_CORE_SRCS/,/)/p' | tr ' \t' '\n\n' |
 		grep -oE '^vpmu_[a-z0-9_]*\.c' | sort)
+	if [ "$files" != "$kbuild" ] || [ "$files" != "$host" ]; then
+		printf 'files:\n%s\nMakefile:\n%s\nsources.mk:\n%s\n' \
+			"$files" "$kbuild" "$host"
+		return 1
+	fi
+}
+
+# The assembler's files are listed twice too: in the module's Makefile (the
+# host program vpmu_mkimage's objects, asm/*.o) and in sources.mk
+# (VPMU_LIB_SRCS, from VPMU_ASM_DIR).  Both must name every .c file of
+# drivers/perf/vpmu/asm but the two that are the host program's alone: its
+# main (vpmu_mkimage.c) and the engine files it includes
+# (vpmu_engine_host.c; the tools link the engine core itself).
+asm_lists_agree() {
+	local dir=$TOP/drivers/perf/vpmu files kbuild host
+
+	files=$(cd "$dir/asm" && ls ./*.c | sed 's|^\./||' |
+		grep -vxE 'vpmu_mkimage\.c|vpmu_engine_host\.c' | sort)
+	kbuild=$(mk_lines "$dir/Makefile" | sed -n 's/^vpmu_mkimage-objs [:+]= //p' |
+		tr ' \t' '\n\n' | sed -n 's|^asm/\(.*\)\.o$|\1.c|p' |
+		grep -vxE 'vpmu_mkimage\.c|vpmu_engine_host\.c' | sort)
+	host=$(mk_lines "$TOP/tools/vpmu/sources.mk" |
+		sed -n 's/^VPMU_LIB_SRCS[ \t]*:= //p' |
+		sed -n 's|.*$(addprefix $(VPMU_ASM_DIR)/, *\([^)]*\)).*|\1|p' |
+		tr ' \t' '\n\n' | grep -oE '^vpmu_[a-z0-9_]*\.c' | sort)
 	if [ "$files" != "$kbuild" ] || [ "$files" != "$host" ]; then
 		printf 'files:\n%s\nMakefile:\n%s\nsources.mk:\n%s\n' \
 			"$files" "$kbuild" "$host"

@@ -23,17 +23,21 @@ VPMU_CORE_SRCS	:= $(addprefix $(VPMU_ENGINE)/, \
 		     vpmu_events.c vpmu_validate.c vpmu_validate_uword.c \
 		     vpmu_isa.c)
 
-# The toolchain library: buffers and whole files (vpmu_buf.c), the views
-# and helpers the assembler and the disassembler share (vpmu_tool.c), the
-# assembler (vpmu_asm.c, and vpmu_asm_lex.c, vpmu_asm_ucode.c and
-# vpmu_asm_prog.c, which share vpmu_asm_priv.h with it), the disassembler
+# The assembler, which the module's build also runs on the host to make the
+# default image from ucode/default.vus (drivers/perf/vpmu/asm/): buffers
+# and whole files (vpmu_buf.c), the views and helpers the assembler and the
+# disassembler share (vpmu_tool.c) and the assembler (vpmu_asm.c, and
+# vpmu_asm_lex.c, vpmu_asm_ucode.c and vpmu_asm_prog.c, which share
+# vpmu_asm_priv.h with it).  The toolchain library adds the disassembler
 # (vpmu_dis.c) and the ELF files (vpmu_elf.c), each with its header.
-VPMU_LIB_SRCS	:= $(addprefix $(VPMU_TOP)/tools/vpmu/, \
+VPMU_ASM_DIR	:= $(VPMU_CORE)/asm
+VPMU_LIB_SRCS	:= $(addprefix $(VPMU_ASM_DIR)/, \
 		     vpmu_buf.c vpmu_tool.c vpmu_asm.c vpmu_asm_lex.c \
-		     vpmu_asm_ucode.c vpmu_asm_prog.c vpmu_dis.c vpmu_elf.c)
-VPMU_LIB_HDRS	:= $(addprefix $(VPMU_TOP)/tools/vpmu/, \
-		     vpmu_buf.h vpmu_tool.h vpmu_asm.h vpmu_asm_priv.h \
-		     vpmu_dis.h vpmu_elf.h)
+		     vpmu_asm_ucode.c vpmu_asm_prog.c) \
+		   $(addprefix $(VPMU_TOP)/tools/vpmu/, vpmu_dis.c vpmu_elf.c)
+VPMU_LIB_HDRS	:= $(addprefix $(VPMU_ASM_DIR)/, \
+		     vpmu_buf.h vpmu_tool.h vpmu_asm.h vpmu_asm_priv.h) \
+		   $(addprefix $(VPMU_TOP)/tools/vpmu/, vpmu_dis.h vpmu_elf.h)
 
 # vpmu-hist's library: micro-PC histogram files and the producer on the
 # engine (vpmu_hist_file.c), the image as the reports see it
@@ -45,8 +49,8 @@ VPMU_HIST_SRCS	:= $(addprefix $(VPMU_TOP)/tools/vpmu/, \
 		     vpmu_hist_report.c vpmu_hist_hu.c)
 
 # vpmu_objs DIR,SOURCES - where a build that compiles each of SOURCES once
-# puts its objects: the module's in DIR (the engine's in DIR/engine), the
-# tools' in DIR/tools.
+# puts its objects: the module's in DIR (the engine's in DIR/engine, the
+# assembler's in DIR/asm), the tools' in DIR/tools.
 vpmu_objs	= $(patsubst $(VPMU_CORE)/%.c,$(1)/%.o, \
 		  $(patsubst $(VPMU_TOP)/tools/vpmu/%.c,$(1)/tools/%.o,$(2)))
 
@@ -68,5 +72,5 @@ VPMU_ASM_HDRS	:= $(VPMU_LIB_HDRS) \
 		   $(wildcard $(VPMU_ENGINE)/*.h) \
 		   $(VPMU_TOP)/include/uapi/linux/vpmu.h
 VPMU_ASM_CPPFLAGS := -I$(VPMU_TOP)/include/uapi -I$(VPMU_CORE) -I$(VPMU_ENGINE) \
-		     -I$(VPMU_TOP)/tools/vpmu
+		     -I$(VPMU_ASM_DIR) -I$(VPMU_TOP)/tools/vpmu
 VPMU_ASM_CFLAGS	:= -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter

@@ -261,7 +261,7 @@ static void convert(const struct args *a, const struct vpmu_buf *labels,
 		return;
 	if (a->fmt == FMT_C)
 		vpmu_emit_c(&out, bin->p, bin->len, a->symbol,
-			    base ? base + 1 : a->source);
+			    base ? base + 1 : a->source, false);
 	else if (a->image)
 		prog_elf(bin, labels, &out);
 	else

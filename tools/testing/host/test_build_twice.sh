@@ -2,12 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # test_build_twice.sh - a fresh tree's second build rebuilds nothing
-# (TAP).  The top Makefile's ucode and version-h targets (what "make
-# modules" does before Kbuild) build vpmu-as and write the generated
-# headers in a copy of the tree's files; made again, vpmu-as's objects must
-# be up to date.  They were not while the generated headers counted among
-# their prerequisites, and the VM harness, building one tree copy from two
-# runs at once, raced on the rebuild ("vpmu-as: Text file busy").
+# (TAP).  The top Makefile's ucode and version-h targets build vpmu-as
+# and the image in a copy of the tree's files and write the version header
+# (what "make modules" does before Kbuild); made again, vpmu-as's objects
+# must be up to date.  They were not while the generated headers (the
+# version, and the image's that an in-place module build writes) counted
+# among their prerequisites, and the VM harness, building one tree copy
+# from two runs at once, raced on the rebuild ("vpmu-as: Text file busy").
 set -u
 
 . "$(dirname "$0")/tap.sh"

@@ -152,7 +152,7 @@ MUTANTS=(
 # Objects that do not change, built once: test_tc.c and the toolchain
 # library, as tools/vpmu/sources.mk lists it (VPMU_LIB_SRCS).
 CFLAGS_TC=(-std=gnu11 -O1 -g -w -I"$TOP/include/uapi" -I"$here"
-	   -I"$TOP/drivers/perf/vpmu"
+	   -I"$TOP/drivers/perf/vpmu" -I"$TOP/drivers/perf/vpmu/asm"
 	   -I"$TOP/tools/vpmu" -DVPMU_TOP="\"$TOP\"")
 # shellcheck disable=SC2016 # $(VPMU_LIB_SRCS) is make's, not the shell's
 read -ra lib_srcs < <(printf 'print:\n\t@echo $(VPMU_LIB_SRCS)\n' |

@@ -168,11 +168,11 @@ static bool once(struct as *a, const char *at, unsigned int bit)
 	return true;
 }
 
-static void directive(struct as *a, const char *at, const char *name)
+static void run_directive(struct as *a, const char *at, const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(directives) / sizeof(directives[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(directives); i++) {
 		const struct directive *d = &directives[i];
 
 		if (d->prog != a->prog || strcasecmp(d->name, name))
@@ -211,7 +211,7 @@ static void line(struct as *a)
 		return;
 	at = a->p;
 	if (*at == '.' && asm_ident(a, name) && strcmp(name, ".")) {
-		directive(a, at, name);
+		run_directive(a, at, name);
 		return;
 	}
 	a->p = at;
@@ -220,8 +220,8 @@ static void line(struct as *a)
 		return;
 	}
 	if (!asm_ident(a, name)) {
-		asm_error(a, at, "expected a mnemonic, directive or label but "
-			  "found %s", asm_what(a));
+		asm_error(a, at, "expected a mnemonic, directive or label but found %s",
+			  asm_what(a));
 		return;
 	}
 	asm_instruction(a, at, name);
@@ -436,11 +436,12 @@ int vpmu_asm_prog(const char *src, size_t len, const void *img,
 		if (!h.mem_size)
 			h.mem_size = 4096;
 		if (h.mem_size < a.hi)
-			asm_error_lc(&a, a.line, 1, "memory size %u is smaller "
-				     "than the program (%u bytes)", h.mem_size, a.hi);
+			asm_error_lc(&a, a.line, 1,
+				     "memory size %u is smaller than the program (%u bytes)",
+				     h.mem_size, a.hi);
 		if (a.have_entry && a.entry >= h.mem_size)
-			asm_error_lc(&a, a.line, 1, "entry point 0x%llx outside "
-				     "memory", (long long)a.entry);
+			asm_error_lc(&a, a.line, 1, "entry point 0x%llx outside memory",
+				     (long long)a.entry);
 	}
 	if (!a.nerr) {
 		h.magic = VPMU_PROG_MAGIC;

@@ -32,7 +32,7 @@ static int opnd_lookup(const char *name)
  * (B only) "#expr".  Returns the operand code, or -1 after an error; *imm
  * gets the value.
  */
-static int operand(struct as *a, enum vpmu_role role, int64_t *imm)
+static int parse_operand(struct as *a, enum vpmu_role role, int64_t *imm)
 {
 	static const char *const roles[] = {
 		[VPMU_ROLE_DST] = "destination", [VPMU_ROLE_A] = "source A",
@@ -86,7 +86,7 @@ static bool mem_operand(struct as *a, int64_t *off, int *base)
 		return false;
 	if (!asm_expect(a, '('))
 		return false;
-	*base = operand(a, VPMU_ROLE_A, &dummy);
+	*base = parse_operand(a, VPMU_ROLE_A, &dummy);
 	return *base >= 0 && asm_expect(a, ')');
 }
 
@@ -138,18 +138,18 @@ static bool alu_operand(struct as *a, int op, enum vpmu_role role,
 
 	switch (role) {
 	case VPMU_ROLE_DST:
-		o->dst = operand(a, role, &o->imm);
+		o->dst = parse_operand(a, role, &o->imm);
 		return o->dst >= 0;
 	case VPMU_ROLE_A:
-		o->a = operand(a, role, &o->imm);
+		o->a = parse_operand(a, role, &o->imm);
 		return o->a >= 0;
 	case VPMU_ROLE_B:
-		o->b = operand(a, role, &o->imm);
+		o->b = parse_operand(a, role, &o->imm);
 		return o->b >= 0;
 	case VPMU_ROLE_BREG:
 		asm_skip_ws(a);
 		at = a->p;
-		o->b = operand(a, VPMU_ROLE_B, &o->imm);
+		o->b = parse_operand(a, VPMU_ROLE_B, &o->imm);
 		if (o->b == VPMU_OPND_IMM) {
 			asm_error(a, at, "%s stores a register, not an immediate",
 				  vpmu_op_info[op].name);
@@ -207,12 +207,14 @@ static bool target(struct as *a, int64_t *v, uint32_t span)
 		return false;
 	if (a->pass == 2 && (*v < 0 || *v + span > a->ncs_final)) {
 		if (span > 1)
-			asm_error(a, at, "dispatch table %lld..%lld outside the "
-				  "control store (%u words)", (long long)*v,
-				  (long long)(*v + span - 1), a->ncs_final);
+			asm_error(a, at,
+				  "dispatch table %lld..%lld outside the control store (%u words)",
+				  (long long)*v, (long long)(*v + span - 1),
+				  a->ncs_final);
 		else
-			asm_error(a, at, "micro-address %lld outside the control "
-				  "store (%u words)", (long long)*v, a->ncs_final);
+			asm_error(a, at,
+				  "micro-address %lld outside the control store (%u words)",
+				  (long long)*v, a->ncs_final);
 		return false;
 	}
 	return true;
@@ -316,8 +318,9 @@ static bool event_part(struct as *a, uint64_t *uw)
 				return false;
 		}
 		if (k < 1 || k > hi) {
-			asm_error(a, at, "tag %lld out of range 1..%lld for %s "
-				  "%u-bit event fields", (long long)k, (long long)hi,
+			asm_error(a, at,
+				  "tag %lld out of range 1..%lld for %s %u-bit event fields",
+				  (long long)k, (long long)hi,
 				  onehot ? "one-hot" : "encoded", a->h.ev_bits);
 			return false;
 		}
@@ -453,17 +456,18 @@ static void check_uword(struct as *a, uint64_t uw)
 		unsigned int dst = VPMU_UW_GET(uw, DST);
 
 		if (!vpmu_sig_result(sig))
-			asm_error(a, a->ls, "%s needs an ALU result "
-				  "(a DAB, DB or DAF operation)",
+			asm_error(a, a->ls,
+				  "%s needs an ALU result (a DAB, DB or DAF operation)",
 				  vpmu_seq_info[seq].name);
 		else if (seq == VPMU_SEQ_CTR && !vpmu_ctr_dst_ok(dst))
-			asm_error(a, a->ls, "CTR writes its counter to a register "
-				  "(r, t, @ds, @s1, @s2 or zero), not %s",
+			asm_error(a, a->ls,
+				  "CTR writes its counter to a register (r, t, @ds, @s1, @s2 or zero), not %s",
 				  vpmu_opnd_info[dst].name);
 	}
 	if (a->ncs + 1 == a->ncs_final && vpmu_seq_falls_through(seq))
-		asm_error(a, a->ls, "the last microword cannot continue at the "
-			  "next address (%s)", vpmu_seq_info[seq].name);
+		asm_error(a, a->ls,
+			  "the last microword cannot continue at the next address (%s)",
+			  vpmu_seq_info[seq].name);
 }
 
 /*
@@ -555,7 +559,7 @@ void asm_dir_evmode(struct as *a, const char *at)
 /* .flags NAME {, NAME} | none: the names of VPMU_IMG_FLAG_LIST */
 void asm_dir_flags(struct as *a, const char *at)
 {
-#define VPMU_X_FLAG(name, bit, doc) { name, bit },
+#define VPMU_X_FLAG(name, bit, ...) { name, bit },
 	static const struct { const char *name; uint32_t bit; } flags[] = {
 		VPMU_IMG_FLAG_LIST(VPMU_X_FLAG)
 	};
@@ -569,10 +573,10 @@ void asm_dir_flags(struct as *a, const char *at)
 		at = a->p;
 		if (!asm_need_ident(a, kw, "a flag name"))
 			return;
-		for (i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
+		for (i = 0; i < ARRAY_SIZE(flags); i++)
 			if (!strcasecmp(kw, flags[i].name))
 				break;
-		if (i < sizeof(flags) / sizeof(flags[0])) {
+		if (i < ARRAY_SIZE(flags)) {
 			a->h.flags |= flags[i].bit;
 		} else if (strcasecmp(kw, "none")) {
 			asm_error(a, at, "unknown flag '%s'", kw);
@@ -746,8 +750,9 @@ static bool insn_operand(struct as *a, struct vpmu_image_operand *op,
 		if (!strcasecmp(kind, vpmu_mop_name(k)))
 			break;
 	if (!vpmu_mop_name(k)) {
-		asm_error(a, at, "unknown operand kind '%s' (reg, uimm, simm, "
-			  "pcrel, abs)", kind);
+		asm_error(a, at,
+			  "unknown operand kind '%s' (reg, uimm, simm, pcrel, abs)",
+			  kind);
 		return false;
 	}
 	if (!asm_expect(a, ':') || !asm_expr_range(a, &pos, 0, 31, "field position") ||
@@ -766,8 +771,8 @@ static bool insn_operand(struct as *a, struct vpmu_image_operand *op,
 		return false;
 	}
 	if (paren && (k != VPMU_MOP_REG || first)) {
-		asm_error(a, at, "only a register after another operand can be "
-			  "parenthesised");
+		asm_error(a, at,
+			  "only a register after another operand can be parenthesised");
 		return false;
 	}
 	op->kind = k;

@@ -257,7 +257,7 @@ bool asm_need_ident(struct as *a, char *buf, const char *what_for)
 	return false;
 }
 
-/* A quoted string with C escapes \\ \" \n \t \0 \xHH. */
+/* A quoted string with C escapes \n \t \0 \xHH \\ \". */
 bool asm_string(struct as *a, struct vpmu_buf *out)
 {
 	asm_skip_ws(a);
@@ -303,7 +303,7 @@ int64_t asm_location(struct as *a)
 	return a->prog ? a->lc : a->ncs;
 }
 
-static bool number(struct as *a, int64_t *v)
+static bool parse_number(struct as *a, int64_t *v)
 {
 	const char *s = a->p;
 	unsigned int base = 10;
@@ -373,7 +373,7 @@ static bool primary(struct as *a, int64_t *v)
 	if (asm_accept(a, '+'))
 		return primary(a, v);
 	if (a->p < a->le && isdigit((unsigned char)*a->p))
-		return number(a, v);
+		return parse_number(a, v);
 	if (a->p + 2 < a->le && *a->p == '\'' && a->p[2] == '\'') {
 		*v = (unsigned char)a->p[1];
 		a->p += 3;
@@ -413,7 +413,7 @@ static int binop(struct as *a, int min, const char **op)
 	size_t i, n;
 
 	asm_skip_ws(a);
-	for (i = 0; i < sizeof(binops) / sizeof(binops[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(binops); i++) {
 		n = strlen(binops[i].op);
 		if (binops[i].prec >= min && (size_t)(a->le - a->p) >= n &&
 		    !memcmp(a->p, binops[i].op, n)) {
@@ -441,14 +441,30 @@ static bool expr_prec(struct as *a, int64_t *v, int min)
 		l = (uint64_t)*v;
 		r = (uint64_t)rv;
 		switch (op[0]) {
-		case '|': l |= r; break;
-		case '^': l ^= r; break;
-		case '&': l &= r; break;
-		case '+': l += r; break;
-		case '-': l -= r; break;
-		case '*': l *= r; break;
-		case '<': l = r > 63 ? 0 : l << r; break;
-		case '>': l = r > 63 ? 0 : (uint64_t)(*v >> r); break;
+		case '|':
+			l |= r;
+			break;
+		case '^':
+			l ^= r;
+			break;
+		case '&':
+			l &= r;
+			break;
+		case '+':
+			l += r;
+			break;
+		case '-':
+			l -= r;
+			break;
+		case '*':
+			l *= r;
+			break;
+		case '<':
+			l = r > 63 ? 0 : l << r;
+			break;
+		case '>':
+			l = r > 63 ? 0 : (uint64_t)(*v >> r);
+			break;
 		default:	/* / and % */
 			if (!rv) {
 				if (a->undef)	/* pass 1, value unknown */

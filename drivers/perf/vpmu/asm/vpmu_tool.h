@@ -116,8 +116,11 @@ static inline void vpmu_put32(void *p, uint32_t v)
 	b[3] = v >> 24;
 }
 
-/* C source for an image: "const u8 NAME[]" and "const size_t NAME_len". */
+/*
+ * C source for an image: "const u8 NAME[]" and "const size_t NAME_len",
+ * its SPDX line in a header's comment style if @header.
+ */
 void vpmu_emit_c(struct vpmu_buf *out, const void *data, size_t len,
-		 const char *symbol, const char *source);
+		 const char *symbol, const char *source, bool header);
 
 #endif /* _VPMU_TOOL_H */

@@ -3,9 +3,10 @@
  * vpmu_buf.h - the toolchain's growable byte buffer, and whole files read
  * into one or written from one.
  *
- * Every library function of tools/vpmu takes its text and gives its
- * binaries and diagnostics in these buffers, so that nothing below the
- * command-line tools prints or exits.
+ * Every function of the toolchain library (the assembler here, the rest
+ * in tools/vpmu) takes its text and gives its binaries and diagnostics in
+ * these buffers, so that nothing below the command-line tools and
+ * vpmu_mkimage prints or exits.
  */
 #ifndef _VPMU_BUF_H
 #define _VPMU_BUF_H

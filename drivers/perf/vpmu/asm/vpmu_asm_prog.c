@@ -186,8 +186,8 @@ static bool encode_operand(struct as *a, const char *at,
 		v -= a->lc;
 	if (op->kind == VPMU_MOP_PCREL || op->kind == VPMU_MOP_ABS) {
 		if (v & ((1ll << op->shift) - 1)) {
-			asm_error(a, at, "%s target offset %lld is not a multiple "
-				  "of %d", kind, (long long)v, 1 << op->shift);
+			asm_error(a, at, "%s target offset %lld is not a multiple of %d",
+				  kind, (long long)v, 1 << op->shift);
 			return false;
 		}
 		v >>= op->shift;	/* arithmetic on int64_t */
@@ -198,13 +198,14 @@ static bool encode_operand(struct as *a, const char *at,
 	}
 	if (v < lo || v > hi) {
 		if (op->kind == VPMU_MOP_PCREL)
-			asm_error(a, at, "branch target out of range (%lld words "
-				  "away, field holds %lld..%lld)", (long long)v,
-				  (long long)lo, (long long)hi);
+			asm_error(a, at,
+				  "branch target out of range (%lld words away, field holds %lld..%lld)",
+				  (long long)v, (long long)lo, (long long)hi);
 		else
-			asm_error(a, at, "%s value %lld out of range %lld..%lld "
-				  "for a %u-bit field", kind, (long long)v,
-				  (long long)lo, (long long)hi, op->width);
+			asm_error(a, at,
+				  "%s value %lld out of range %lld..%lld for a %u-bit field",
+				  kind, (long long)v, (long long)lo, (long long)hi,
+				  op->width);
 		return false;
 	}
 	*word |= ((uint32_t)v << op->pos) & vpmu_mop_mask(op);
