@@ -230,6 +230,12 @@ out_keep:
 static_assert(sizeof(struct vpmu_snapshot) == VPMU_SNAPSHOT_SIZE_VER0);
 static_assert(VPMU_SNAP_COUNTERS == VPMU_NR_COUNTERS_MAX);
 
+/* A CPU number from userspace that names a possible CPU. */
+static bool vpmu_cpu_possible(u32 cpu)
+{
+	return cpu < nr_cpu_ids && cpu_possible(cpu);
+}
+
 /*
  * VPMU_IOC_SNAPSHOT: one CPU's counters at one instant (the perf glue's
  * pmu_ops->snapshot does the copy on that CPU).  Reading every event's
@@ -248,7 +254,7 @@ static long vpmu_ioctl_snapshot(struct vpmu *vpmu,
 	if (ret)
 		return ret;
 	if (snap.flags & ~VPMU_SNAP_F_ALL || snap.reserved_in ||
-	    snap.cpu >= nr_cpu_ids || !cpu_possible(snap.cpu))
+	    !vpmu_cpu_possible(snap.cpu))
 		return -EINVAL;
 	if (!perfmon_capable())
 		return -EACCES;
@@ -339,8 +345,7 @@ static long vpmu_ioctl_hu_read(struct vpmu *vpmu,
 	if (ret)
 		return ret;
 	if (counts.reserved ||
-	    (counts.cpu != VPMU_HU_CPU_SUM &&
-	     (counts.cpu >= nr_cpu_ids || !cpu_possible(counts.cpu))))
+	    (counts.cpu != VPMU_HU_CPU_SUM && !vpmu_cpu_possible(counts.cpu)))
 		return -EINVAL;
 	if (!perfmon_capable())
 		return -EACCES;

@@ -27,7 +27,6 @@
 #include <linux/device.h>
 #include <linux/kernel.h>
 #include <linux/mutex.h>
-#include <linux/percpu.h>
 #include <linux/slab.h>
 #include <linux/stdarg.h>
 #include <linux/string.h>
