@@ -14,7 +14,10 @@
 #   include/uapi/linux/vpmu.h     the uapi header
 #   tools/testing/selftests/vpmu/ the kselftests; TARGETS += vpmu in
 #                                 tools/testing/selftests/Makefile
-#   Documentation/vpmu/, Documentation/ABI/testing/*-vpmu, *-vpmu_hu
+#   Documentation/admin-guide/perf/vpmu.rst (in that directory's toctree),
+#   Documentation/ABI/testing/*-vpmu, *-vpmu_hu
+#   Documentation/userspace-api/ioctl/ioctl-number.rst  vpmu's ioctl code
+#   MAINTAINERS                   vpmu's entry
 #
 # Then "make menuconfig" (Device Drivers, Performance monitor support)
 # or scripts/config --module PERF_VPMU (or --enable) and build the kernel.
@@ -96,7 +99,96 @@ if [ -f "$KSRC/tools/testing/selftests/Makefile" ]; then
 		'^TARGETS \+= [w-z]'
 fi
 
-put_dir Documentation/vpmu Documentation/vpmu '*.rst'
-put_dir Documentation/vpmu/images Documentation/vpmu/images '*.png'
+# add_ioctl_number - vpmu's ioctl code (VPMU_IOC_MAGIC) in the kernel's
+# table of them, Documentation/userspace-api/ioctl/ioctl-number.rst: a
+# row in the code's order, aligned on the table's columns (its first
+# border line gives them).
+add_ioctl_number() {
+	local f=$KSRC/Documentation/userspace-api/ioctl/ioctl-number.rst code
+
+	[ -f "$f" ] || return 0
+	grep -q 'uapi/linux/vpmu\.h' "$f" && return 0
+	code=$(sed -n 's/^#define VPMU_IOC_MAGIC[[:space:]]*0x\([0-9a-fA-F]*\).*/\1/p' \
+		"$TOP/include/uapi/linux/vpmu.h" | tr a-f A-F)
+	[ -n "$code" ] || { echo "in-tree: no VPMU_IOC_MAGIC" >&2; exit 1; }
+	awk -v code="0x$code" -v seq=00-2F -v hdr=uapi/linux/vpmu.h \
+	    -v what='vpmu, the emulated microcoded PMU' '
+	function pad(s, n) { while (length(s) < n) s = s " "; return s }
+	/^====  *=====/ {
+		borders++
+		if (borders == 1)
+			for (i = 2; i <= length($0); i++)
+				if (substr($0, i, 1) == "=" &&
+				    substr($0, i - 1, 1) == " ")
+					col[++ncol] = i - 1
+		if (borders == 3 && !done) {
+			print row()
+			done = 1
+		}
+	}
+	borders == 2 && !done && /^0x[0-9A-Fa-f][0-9A-Fa-f] / &&
+	    toupper(substr($0, 3, 2)) > toupper(substr(code, 3, 2)) {
+		print row()
+		done = 1
+	}
+	{ print }
+	function row() {
+		return pad(pad(pad(code, col[1]) seq, col[2]) hdr, col[3]) what
+	}' "$f" >"$f.tmp"
+	mv "$f.tmp" "$f"
+	changed=$((changed + 1))
+}
+
+# add_maintainers - vpmu's MAINTAINERS entry, in alphabetical order among
+# the entries (before the first whose name sorts after it).
+add_maintainers() {
+	local f=$KSRC/MAINTAINERS name='VPMU EMULATED MICROCODED PMU DRIVER' who
+
+	[ -f "$f" ] || return 0
+	grep -qxF "$name" "$f" && return 0
+	who=$(sed -n 's/^Maintainer: //p' "$TOP/debian/control")
+	awk -v name="$name" -v who="$who" '
+	function entry() {
+		print name
+		print "M:\t" who
+		print "L:\tlinux-perf-users@vger.kernel.org"
+		print "S:\tMaintained"
+		print "F:\tDocumentation/ABI/testing/sysfs-bus-event_source-devices-vpmu*"
+		print "F:\tDocumentation/ABI/testing/sysfs-module-vpmu"
+		print "F:\tDocumentation/admin-guide/perf/vpmu.rst"
+		print "F:\tdrivers/perf/vpmu/"
+		print "F:\tinclude/uapi/linux/vpmu.h"
+		print "F:\ttools/testing/selftests/vpmu/"
+		print ""
+	}
+	/^Maintainers List/ { list = 1 }
+	{ line[NR] = $0 }
+	END {
+		for (i = 1; i <= NR; i++) {
+			if (list && !done && i > 1 && line[i - 1] == "" &&
+			    line[i + 1] ~ /^[A-Z]:\t/ && toupper(line[i]) > name &&
+			    started) {
+				entry()
+				done = 1
+			}
+			if (line[i] ~ /^Maintainers List/)
+				started = 1
+			print line[i]
+		}
+	}' "$f" >"$f.tmp"
+	grep -qxF "$name" "$f.tmp" || { echo "in-tree: no place in MAINTAINERS" >&2; exit 1; }
+	mv "$f.tmp" "$f"
+	changed=$((changed + 1))
+}
+
+# The kernel's document (the project's own, Documentation/vpmu, names
+# files of this repository and stays here) in the perf admin guide's
+# toctree.
+put Documentation/admin-guide/perf/vpmu.rst Documentation/admin-guide/perf/vpmu.rst
+if [ -f "$KSRC/Documentation/admin-guide/perf/index.rst" ]; then
+	add_line Documentation/admin-guide/perf/index.rst '   vpmu'
+fi
 put_dir Documentation/ABI/testing Documentation/ABI/testing '*-vpmu' '*-vpmu_hu'
+add_ioctl_number
+add_maintainers
 echo "in-tree: $changed files changed in $KSRC"

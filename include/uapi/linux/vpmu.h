@@ -401,7 +401,8 @@ struct vpmu_run {
 #define VPMU_SAMPLE_PC_BASE	_BITULL(44)
 #define VPMU_SAMPLE_UPC_BASE	_BITULL(45)
 
-#define VPMU_IOC_MAGIC		0xb7
+/* vpmu's code in Documentation/userspace-api/ioctl/ioctl-number.rst */
+#define VPMU_IOC_MAGIC		0xb9
 #define VPMU_IOC_RUN		_IOWR(VPMU_IOC_MAGIC, 0x01, struct vpmu_run)
 
 /*
