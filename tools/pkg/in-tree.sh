@@ -161,11 +161,10 @@ add_maintainers() {
 		print "F:\ttools/testing/selftests/vpmu/"
 		print ""
 	}
-	/^Maintainers List/ { list = 1 }
 	{ line[NR] = $0 }
 	END {
 		for (i = 1; i <= NR; i++) {
-			if (list && !done && i > 1 && line[i - 1] == "" &&
+			if (!done && i > 1 && line[i - 1] == "" &&
 			    line[i + 1] ~ /^[A-Z]:\t/ && toupper(line[i]) > name &&
 			    started) {
 				entry()

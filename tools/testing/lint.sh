@@ -325,6 +325,14 @@ kbuild_objs() {
 	mk_lines "$1" | sed -n 's/^vpmu-y [:+]= //p' | tr ' \t' '\n\n' | grep .
 }
 
+# lists_agree FILES MAKEFILE SOURCES_MK - whether the three lists of .c
+# files (one a line) are the same; prints them when they are not.
+lists_agree() {
+	[ "$1" = "$2" ] && [ "$1" = "$3" ] && return 0
+	printf 'files:\n%s\nMakefile:\n%s\nsources.mk:\n%s\n' "$1" "$2" "$3"
+	return 1
+}
+
 # The engine core's files are listed twice: in the module's Makefile
 # (Kbuild objects, engine/*.o) and in tools/vpmu/sources.mk (the host's
 # sources).  Both must name every .c file of drivers/perf/vpmu/engine.
@@ -337,11 +345,7 @@ core_lists_agree() {
 	host=$(mk_lines "$TOP/tools/vpmu/sources.mk" |
 		sed -n '/^VPMU_CORE_SRCS/,/)/p' | tr ' \t' '\n\n' |
 		grep -oE '^vpmu_[a-z0-9_]*\.c' | sort)
-	if [ "$files" != "$kbuild" ] || [ "$files" != "$host" ]; then
-		printf 'files:\n%s\nMakefile:\n%s\nsources.mk:\n%s\n' \
-			"$files" "$kbuild" "$host"
-		return 1
-	fi
+	lists_agree "$files" "$kbuild" "$host"
 }
 
 # The assembler's files are listed twice too: in the module's Makefile (the
@@ -352,21 +356,17 @@ core_lists_agree() {
 # (vpmu_engine_host.c; the tools link the engine core itself).
 asm_lists_agree() {
 	local dir=$TOP/drivers/perf/vpmu files kbuild host
+	local own='vpmu_mkimage\.c|vpmu_engine_host\.c'
 
-	files=$(cd "$dir/asm" && ls ./*.c | sed 's|^\./||' |
-		grep -vxE 'vpmu_mkimage\.c|vpmu_engine_host\.c' | sort)
+	files=$(cd "$dir/asm" && ls ./*.c | sed 's|^\./||' | grep -vxE "$own" | sort)
 	kbuild=$(mk_lines "$dir/Makefile" | sed -n 's/^vpmu_mkimage-objs [:+]= //p' |
 		tr ' \t' '\n\n' | sed -n 's|^asm/\(.*\)\.o$|\1.c|p' |
-		grep -vxE 'vpmu_mkimage\.c|vpmu_engine_host\.c' | sort)
+		grep -vxE "$own" | sort)
 	host=$(mk_lines "$TOP/tools/vpmu/sources.mk" |
 		sed -n 's/^VPMU_LIB_SRCS[ \t]*:= //p' |
 		sed -n 's|.*$(addprefix $(VPMU_ASM_DIR)/, *\([^)]*\)).*|\1|p' |
 		tr ' \t' '\n\n' | grep -oE '^vpmu_[a-z0-9_]*\.c' | sort)
-	if [ "$files" != "$kbuild" ] || [ "$files" != "$host" ]; then
-		printf 'files:\n%s\nMakefile:\n%s\nsources.mk:\n%s\n' \
-			"$files" "$kbuild" "$host"
-		return 1
-	fi
+	lists_agree "$files" "$kbuild" "$host"
 }
 
 # sparse_start SERIES - sparse (C=2) over a module build against SERIES's
