@@ -8,7 +8,6 @@
 #define _VPMU_COMPAT_H
 
 #include <linux/perf_event.h>
-#include <linux/ptrace.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>
 #include <linux/version.h>
@@ -49,33 +48,6 @@
 #define VPMU_ATTR_CONFIG3(attr)	((attr)->config3)
 #else
 #define VPMU_ATTR_CONFIG3(attr)	((void)(attr), 0ULL)
-#endif
-
-/*
- * The one architecture difference: a sample's fake interrupted registers
- * (vpmu_pmu_ovf.c) say whether the sample is a user-mode one, which
- * perf_tp_event() checks against exclude_user and exclude_kernel and perf
- * reports in the sample's misc field.  x86 takes it from the code segment,
- * and marks an exact IP with PERF_EFLAGS_EXACT.  A user-mode callchain
- * there is the IP and then the frames from regs->bp; a frame pointer and
- * stack pointer outside user space end it at the IP, the one frame an
- * engine's sample has.  Elsewhere sampling events with exclude_kernel and
- * callchains are refused (VPMU_REGS_USER_MODE 0).
- */
-#ifdef CONFIG_X86
-#define VPMU_REGS_USER_MODE	1
-static inline void vpmu_regs_set_mode(struct pt_regs *regs, bool user)
-{
-	regs->cs = user ? __USER_CS : __KERNEL_CS;
-	regs->flags = PERF_EFLAGS_EXACT;
-	regs->bp = ~0UL;
-	regs->sp = ~0UL;
-}
-#else
-#define VPMU_REGS_USER_MODE	0
-static inline void vpmu_regs_set_mode(struct pt_regs *regs, bool user)
-{
-}
 #endif
 
 /*

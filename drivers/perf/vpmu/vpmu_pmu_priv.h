@@ -26,12 +26,40 @@
 #include <linux/list.h>
 #include <linux/percpu.h>
 #include <linux/perf_event.h>
+#include <linux/ptrace.h>
 #include <linux/types.h>
 
 #include "vpmu.h"
 #include "vpmu_compat.h"
 #include "vpmu_engine.h"
 #include "vpmu_machine.h"
+
+/*
+ * vpmu's one architecture difference: a sample's fake interrupted
+ * registers (vpmu_pmu_ovf.c) say whether the sample is a user-mode one,
+ * which perf_tp_event() checks against exclude_user and exclude_kernel and
+ * perf reports in the sample's misc field.  x86 takes it from the code
+ * segment, and marks an exact IP with PERF_EFLAGS_EXACT.  A user-mode
+ * callchain there is the IP and then the frames from regs->bp; a frame
+ * pointer and stack pointer outside user space end it at the IP, the one
+ * frame an engine's sample has.  Elsewhere sampling events with
+ * exclude_kernel and callchains are refused (VPMU_REGS_USER_MODE 0).
+ */
+#ifdef CONFIG_X86
+#define VPMU_REGS_USER_MODE	1
+static inline void vpmu_regs_set_mode(struct pt_regs *regs, bool user)
+{
+	regs->cs = user ? __USER_CS : __KERNEL_CS;
+	regs->flags = PERF_EFLAGS_EXACT;
+	regs->bp = ~0UL;
+	regs->sp = ~0UL;
+}
+#else
+#define VPMU_REGS_USER_MODE	0
+static inline void vpmu_regs_set_mode(struct pt_regs *regs, bool user)
+{
+}
+#endif
 
 /*
  * attr.config, as format/ describes it (generated from these masks):
