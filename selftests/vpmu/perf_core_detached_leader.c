@@ -2,8 +2,7 @@
 /*
  * perf_core_detached_leader - a perf core use-after-free that needs no
  * vpmu: a member joins a group whose leader the core has already taken
- * apart (Documentation/vpmu/testing.rst, "A perf core bug the stress
- * found").
+ * apart (found by vpmu_stress).
  *
  * Two core paths remove an event from its context with DETACH_GROUP and
  * leave it alive, its fd still usable as a group_fd: taking its CPU

@@ -75,7 +75,7 @@ ok $rc "format/ files as the ABI's table ($(wc -l <"$T.fmt") fields)"
 : >"$T.missing"
 while read -r w; do
 	case "$w" in
-	*/bench_chunk_*) continue ;;	# make chunk-bench's build only
+	*/bench_chunk_*) continue ;;	# the benchmark build's only
 	esac
 	p=$(echo "$w" | sed 's/N/0/g')
 	[ -e "$p" ] || echo "$w" >>"$T.missing"

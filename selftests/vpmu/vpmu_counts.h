@@ -5,10 +5,10 @@
  * vpmu_counts_span.c): the events they use, the programs' counts, runs to
  * a halt, and children that run programs once let go.
  *
- * Programs come from $VPMU_SHARE (tools/vpmu/share): sum.s 179
- * microwords and 32 instructions, one cycle each; marks.s 35004
- * microwords, 18000 of them in its 1000 regions (mark to mark); region.s
- * 11,200,008 microwords, 10,000,000 of them in its 100,000 regions.
+ * Programs come from $VPMU_SHARE: sum.s 179 microwords and 32
+ * instructions, one cycle each; marks.s 35004 microwords, 18000 of them
+ * in its 1000 regions (mark to mark); region.s 11,200,008 microwords,
+ * 10,000,000 of them in its 100,000 regions.
  */
 #ifndef VPMU_COUNTS_H
 #define VPMU_COUNTS_H

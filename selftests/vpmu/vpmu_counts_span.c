@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vpmu_counts_span - trigger-frozen spans across run chunks, tasks and
- * children (issue 12, Documentation/vpmu/perf.rst, "Freezing and
- * triggers").
+ * children (issue 12, Documentation/admin-guide/perf/vpmu.rst, "Freezing
+ * and triggers").
  *
  * Spans (trig_mark) whose run chunks are split by forced migrations, by
  * another task's runs on the same CPU and by the runs of an inherited

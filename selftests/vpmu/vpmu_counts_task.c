@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vpmu_counts_task - per-task and inherited counts of children (issue 12,
- * Documentation/vpmu/perf.rst, "Counting").
+ * Documentation/admin-guide/perf/vpmu.rst, "Overview").
  *
  * Per-task events on a forked child that runs sum.vprg through /dev/vpmu
- * (on this CPU and on the other), on a child that execs vpmu-run
+ * (on this CPU and on the other), on a child that execs VT_RUN_BIN
  * (enable_on_exec, as perf stat opens them), and inherit events of this
  * task whose children run programs: the counts are exactly N x
  * sum.expect's; a child's event left no counter counts nothing, rightly.
@@ -77,7 +77,7 @@ static void expect_three(struct __test_metadata *_metadata, int *fd,
 }
 
 /*
- * Events opened on a child about to run (@exec: that execs vpmu-run, the
+ * Events opened on a child about to run (@exec: that execs VT_RUN_BIN, the
  * events enable_on_exec as perf stat opens them) count its runs exactly.
  */
 static void child_counts(struct __test_metadata *_metadata,
@@ -104,7 +104,7 @@ TEST_F(task, child_pid)
 	child_counts(_metadata, self, variant->child_cpu, false);
 }
 
-/* As perf stat does: enable_on_exec on a child that execs vpmu-run. */
+/* As perf stat does: enable_on_exec on a child that execs VT_RUN_BIN. */
 TEST_F(task, child_exec_enable_on_exec)
 {
 	if (!vt_have_tool(VT_RUN_BIN))
@@ -137,7 +137,7 @@ TEST_F(task, inherit_children)
 	expect_three(_metadata, fd, 1 + 2 * RUNS);
 }
 
-/* inherit on this task, a child that execs vpmu-run. */
+/* inherit on this task, a child that execs VT_RUN_BIN. */
 TEST_F(task, inherit_exec)
 {
 	int fd[3];

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vpmu_counts_widths - sampling on counters of 1, 3, 8, 16 and 64 bits
- * (issue 12, Documentation/vpmu/perf.rst, "Sampling").
+ * (issue 12, Documentation/admin-guide/perf/vpmu.rst, "Sampling").
  *
  * The module is reloaded with nr_counters=5 counter_widths=1,3,8,16,64
  * (and restored to its defaults after); at periods below, equal to and
@@ -16,7 +16,7 @@
 #define _GNU_SOURCE
 #include "vpmu_counts.h"
 
-#define MAX_SAMPLES	400	/* under the driver's throttle (perf.rst) */
+#define MAX_SAMPLES	400	/* under the driver's throttle */
 
 /* What the samples of a ring must carry. */
 struct sample_check {

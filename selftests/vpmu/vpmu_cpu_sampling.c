@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vpmu_cpu_sampling - CPU-wide sampling is exact: samples + lost =
- * floor(count / period) (Documentation/vpmu/perf.rst, "Sampling").
+ * floor(count / period) (Documentation/admin-guide/perf/vpmu.rst,
+ * "Sampling").
  *
  * The stress tier's CPU-wide check opened its event enabled and mapped
  * the ring buffer after: the other workers' runs on that CPU completed

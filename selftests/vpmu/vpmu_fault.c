@@ -194,7 +194,7 @@ static void fault_loop_from(struct __test_metadata *_metadata,
 		if (!inj || bad > 10)
 			break;
 	}
-	/* A walk's time: where make check's longest guest spends it. */
+	/* A walk's time: where the longest test runs spend it. */
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	secs = t1.tv_sec - t0.tv_sec;
 	if (from > 1)
@@ -1196,7 +1196,7 @@ TEST_F_TIMEOUT(fault, insmod, 900)
 }
 
 /*
- * insmod with every parameter of module.rst off its default, in two
+ * insmod with every module parameter off its default, in two
  * sets: the translation cache off and the micro-PC histogram sampling
  * from the load; the most counters, of two widths, and a smaller control
  * store.  Each walked from a few sites before the loader's share ends (a
@@ -1204,7 +1204,7 @@ TEST_F_TIMEOUT(fault, insmod, 900)
  * sites before those are the module loader's, which no vpmu code runs
  * after (insmod, above).  ~500 sites each, 3 minutes on debug-6.12
  * (the timeout leaves room for a machine running two guests and more:
- * beside a second make check, the two sets took over 15 minutes).
+ * beside a second full test run, the two sets took over 15 minutes).
  */
 TEST_F_TIMEOUT(fault, insmod_params, 1500)
 {

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vpmu_freeze - freeze bits, triggers and freeze-on-overflow through
- * perf_event_open() (Documentation/vpmu/perf.rst, "Freezing and
- * triggers").
+ * perf_event_open() (Documentation/admin-guide/perf/vpmu.rst, "Freezing
+ * and triggers").
  *
  * A group leader's attr.config1 names a trigger (trig_mark, trig_ev or
  * trig_tag), whether the group starts frozen, and freeze-on-overflow
- * (freeze_on_ovf).  The programs come from tools/vpmu/share/progs, whose
+ * (freeze_on_ovf).  The programs come from $VPMU_SHARE/progs, whose
  * comments derive every count used here from the microword table: marks.s runs
  * 1000 regions between two marks (18 microwords and 4 instructions in
  * each region, 35004 microwords and 8001 instructions in all), calls.s
@@ -235,7 +235,7 @@ TEST_F(frz, state_across_disable_enable)
  * freezes on the 1000th microword and both read 1000; without, the member
  * runs on to the end of the run chunk before the core disables the group
  * (the leader too as a module; built in, the driver stops the leader's
- * counter on its limit: perf.rst, "Sampling").
+ * counter on its limit).
  */
 static void refresh_one(struct __test_metadata *_metadata,
 			FIXTURE_DATA(frz) *self, bool freeze_on_ovf,

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vpmu_gate - a freeze group gating the micro-PC histogram and the
- * histogram unit (Documentation/vpmu/perf.rst, "Gating the histograms").
+ * histogram unit (Documentation/admin-guide/perf/vpmu.rst, "Freezing and
+ * triggers").
  *
  * config1 gate_uhist (bit 55) and gate_hu (bit 56) on a group leader with
  * a trigger: the histogram and the unit then count only the cycles in
  * which the group is thawed, and, while any such group is open, nothing
  * outside one (other tasks' runs included).  Their clocks run on.
  *
- * marks.s (tools/vpmu/share/progs, whose comments derive the counts):
+ * marks.s ($VPMU_SHARE/progs, whose comments derive the counts):
  * addi (5 cycles), 1000 passes of 35 cycles (the last 33), halt: 35004
  * cycles, no stalls.  Pass p starts at cycle 5 + 35p with its first
  * mark; the region [first mark, second mark) is its first 18 cycles

@@ -7,8 +7,7 @@
 # exact counts vpmu_gate.c derives from marks.s (1000 regions between two
 # marks, 18 microwords and cycles each, 1000 marks in them); the unit's
 # program is set by vpmu-hist --set-program.  The stats and the report of
-# the gated histogram are printed whole as TAP comments:
-# Documentation/vpmu/perf.rst quotes them.
+# the gated histogram are printed whole as TAP comments.
 # TAP output; skips without perf, vpmu-run, vpmu-hist, uhist/, hist/ or
 # the assembled samples.
 

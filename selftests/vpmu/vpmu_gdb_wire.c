@@ -2,7 +2,7 @@
 /*
  * vpmu_gdb_wire - gdb's side of the GDB remote serial protocol, raw, for
  * vpmu_rv32_gdb.sh: the guest has no gdb.  It connects to a stub's Unix
- * socket (vpmu-run --gdb=unix:PATH, vpmu-sim --gdb=unix:PATH), retrying
+ * socket (the runner's or the simulator's --gdb=unix:PATH), retrying
  * while the stub starts, then sends each line of its standard input as
  * one packet and prints the stub's reply packets' bodies, one a line:
  *

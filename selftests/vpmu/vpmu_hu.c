@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vpmu_hu - the histogram unit's program: set, read back, refused
- * (Documentation/vpmu/histogram.rst, "Histogram unit").
+ * (Documentation/admin-guide/perf/vpmu.rst, "/dev/vpmu").
  *
  * hist/ has control and error only (one value each); the program is set
  * and read through /dev/vpmu.  As a user does it, with vpmu-hist: a

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vpmu_hu_addr - the histogram unit's data-address predicates and its
- * one-shot monitoring period (Documentation/vpmu/histogram.rst,
- * "Histogram unit").
+ * one-shot monitoring period (Documentation/admin-guide/perf/vpmu.rst,
+ * "/dev/vpmu").
  *
  * memcpy (memcpy.s, memcpy.expect) copies 16 words from src (0x60) to dst
  * (0xa0) and compares the 64 bytes with lbu; the data cache has 16-byte

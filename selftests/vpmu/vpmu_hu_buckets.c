@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vpmu_hu_buckets - what the histogram unit counts
- * (Documentation/vpmu/histogram.rst, "Histogram unit").
+ * (Documentation/admin-guide/perf/vpmu.rst, "/dev/vpmu").
  *
  * Every case sets a program as text, through vpmu-hist (which zeroes the
  * buckets), runs a sample program pinned to CPU 0 and asserts the buckets

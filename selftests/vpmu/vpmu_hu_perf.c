@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vpmu_hu_perf - the histogram unit's buckets as perf events
- * (Documentation/vpmu/histogram.rst, "Histogram unit").
+ * (Documentation/admin-guide/perf/vpmu.rst, "The vpmu_hu PMU").
  *
  * Bucket events (PMU vpmu_hu, bucket=1..16) count what the sysfs buckets
  * say, per task, CPU-wide and in a group of buckets, never in one with

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vpmu_inherit - an inherited event is a copy, not a new open
- * (Documentation/vpmu/perf.rst, "Lifetimes").
+ * vpmu_inherit - an inherited event is a copy, not a new open.
  *
  * fork() and clone() copy every inherit event of the task through the
  * PMU's event_init; an error there makes the fork itself fail.  Whether a
@@ -10,8 +9,8 @@
  * changed since the original was opened: new opens are checked against
  * it, copies are not.  Found by vpmu_stress (a fork of its perf worker
  * failed with EINVAL after its sys worker set a shorter program).
- * Skips without vpmu_hu and vpmu-hist, the loader or the encoded sample
- * image.
+ * Skips without vpmu_hu and VT_HIST_TOOL, the loader or the encoded
+ * sample image.
  */
 #define _GNU_SOURCE
 #include <sys/wait.h>

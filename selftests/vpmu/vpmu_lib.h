@@ -9,12 +9,12 @@
  * both (the Makefile's LIB_OBJS); only one-line wrappers are inline here.
  * The perf_event_open() helpers are vpmu_perf_lib.h's.
  *
- * Where vpmu is: the data files in $VPMU_SHARE, by default
- * /usr/share/vpmu, where the vpmu-tools package puts tools/vpmu/share
- * ("make share" there builds it in the tree); the tools on PATH; the
- * module file in $VPMU_KO, by default the one modprobe would load
- * ("modinfo -n vpmu").  The VM harness sets both variables for its own
- * layout.  Tests skip when a file or the feature is missing.
+ * Where vpmu is: the data files in $VPMU_SHARE, by default /usr/share/vpmu,
+ * where vpmu's user-space tools package installs its sample microcode and
+ * programs; the tools on PATH; the module file in $VPMU_KO, by default the
+ * one modprobe would load ("modinfo -n vpmu").  The VM harness sets both
+ * variables for its own layout.  Tests skip when a file or the feature is
+ * missing.
  */
 #ifndef VPMU_LIB_H
 #define VPMU_LIB_H
@@ -190,7 +190,7 @@ int vt_prog_get(struct vt_prog *p, uint8_t **mem, const char *name);
 /* ---- .expect files ------------------------------------------------------- */
 
 /*
- * An .expect file (tools/vpmu/share: samples/sum.expect, ...) is one fact
+ * An .expect file ($VPMU_SHARE/samples/sum.expect, ...) is one fact
  * a line: "stop REASON [CODE]", "reg rN VALUE", "mem ADDR WORD", "event
  * NAME COUNT" (NAME the perf alias without "vpmu_", or tagK), "super
  * cycles COUNT"; '#' starts a comment line.  vt_expect_load() is the one

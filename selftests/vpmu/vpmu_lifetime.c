@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vpmu_lifetime - close orders, racing CPUs and attributes that cannot
- * count (Documentation/vpmu/perf.rst, "Lifetimes").
+ * count.
  *
  * The perf core frees a group leader while its members live on: closing
  * the leader first promotes every member to a group of its own.  A
@@ -222,7 +222,7 @@ TEST_F_TIMEOUT(life, overflow_irq_two_cpus, 240)
 
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		SKIP(return, "needs two CPUs");
-	/* Built in, the core's throttle would stop the event (perf.rst). */
+	/* Built in, the core's throttle would stop the event. */
 	rate = vt_max_sample_rate(VT_HIGH_SAMPLE_RATE);
 	ASSERT_LT(0, rate);
 	res = mmap(NULL, 2 * sizeof(*res), PROT_READ | PROT_WRITE,

@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vpmu_lifetime_refused - what cannot count is refused at open
- * (Documentation/vpmu/perf.rst, "Lifetimes").
+ * (Documentation/admin-guide/perf/vpmu.rst, "PMU events").
  *
- * A member joining a leader that a CPU going offline or an exec took out
- * of its context (the perf core bug the stress tier found: testing.rst),
- * whatever PMU leads; both modes excluded; an unknown config3; a group
- * led by another hardware PMU.  A group opened after the CPU is back
- * counts exactly.
+ * A member joining a leader that a CPU going offline or an exec took out of
+ * its context (the perf core bug the stress tier found), whatever PMU
+ * leads; both modes excluded; an unknown config3; a group led by another
+ * hardware PMU.  A group opened after the CPU is back counts exactly.
  */
 #define _GNU_SOURCE
 #include <signal.h>
@@ -37,11 +36,10 @@ static void detached_leader_attr(FIXTURE_DATA(life) *self,
  * would let a member join it once the CPU is back, and closing the
  * leader then leaves the member pointing at the freed leader (the core's
  * perf_group_detach() does nothing for a detached event): the stress
- * tier's use-after-free (testing.rst, "A perf core bug the stress
- * found").  A vpmu member is refused, whatever PMU leads; should it open
- * anyway, the leader is closed first and the member after, which is
- * what the slub poison and KASAN reports need.  A group opened after the
- * CPU is back counts exactly.
+ * tier's use-after-free.  A vpmu member is refused, whatever PMU leads;
+ * should it open anyway, the leader is closed first and the member after,
+ * which is what the slub poison and KASAN reports need.  A group opened
+ * after the CPU is back counts exactly.
  */
 TEST_F(life, member_of_offlined_leader_refused)
 {

@@ -2,12 +2,13 @@
 /*
  * vpmu_load_unload - unload and reload vpmu.ko a few times.
  *
- * The PMU's sysfs directory must disappear on unload and come back on
- * load, and the kernel log written meanwhile (read from /dev/kmsg, from a
- * mark taken at setup) must hold no warning, bug or oops.  A nonzero
+ * The PMU's sysfs directory must disappear on unload and come back on load,
+ * and the kernel log written meanwhile (read from /dev/kmsg, from a mark
+ * taken at setup) must hold no warning, bug or oops.  A nonzero
  * uhist_interval at load starts the micro-PC histogram at that interval
- * (module.rst).  The module is left loaded, with default parameters.  The
- * module file is $VPMU_KO, default the one modprobe loads (vt_ko()).
+ * (Documentation/admin-guide/perf/vpmu.rst, "Module parameters").  The
+ * module is left loaded, with default parameters.  The module file is
+ * $VPMU_KO, default the one modprobe loads (vt_ko()).
  */
 #include "vpmu_test.h"
 #include "vpmu_perf_lib.h"

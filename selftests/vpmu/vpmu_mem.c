@@ -5,12 +5,12 @@
  *
  * Loading gives every possible CPU's engine only its PMU hardware; the
  * first run on a CPU gives that engine the memory its image needs, and a
- * larger image grows it (module.rst, "Kernel memory").  Measured as
- * /proc/meminfo's MemAvailable and Slab before and after, each the median
- * of a few reads with the per-CPU vm counters folded in first
- * (vm/stat_refresh) and the caches dropped; the pages on the per-CPU free
- * lists (/proc/zoneinfo's pagesets) count as available, as they are: on
- * a 1 GB guest they hold tens of MB, moving by MBs as slabs come and go.
+ * larger image grows it.  Measured as /proc/meminfo's MemAvailable and Slab
+ * before and after, each the median of a few reads with the per-CPU vm
+ * counters folded in first (vm/stat_refresh) and the caches dropped; the
+ * pages on the per-CPU free lists (/proc/zoneinfo's pagesets) count as
+ * available, as they are: on a 1 GB guest they hold tens of MB, moving by
+ * MBs as slabs come and go.
  * Loading must cost at most 1 MiB however many CPUs are possible (the vm
  * tier boots 6.1 with 64, vm-6.1-cpus64); the cost of a CPU's first run
  * is printed.  With slub_debug or on a debug kernel (KASAN, kmemleak)
@@ -36,7 +36,7 @@
 #define INSMOD_MAX_KB		1024ll	/* issue 22: at most 1 MiB at load */
 /*
  * The default image on one CPU: its translation pool (tc_pool_kb, 128 KiB
- * by default) and about 250 KiB more (module.rst, "Kernel memory")
+ * by default) and about 250 KiB more.
  */
 #define FIRST_USE_MAX_KB	512ll
 #define SAMPLES			5

@@ -2,7 +2,7 @@
 /*
  * vpmu_memcg - what a user without privileges makes the kernel allocate
  * through /dev/vpmu is charged to that user's memory cgroup
- * (Documentation/vpmu/module.rst, "Unprivileged use").
+ * (Documentation/admin-guide/perf/vpmu.rst, "/dev/vpmu").
  *
  * Each test forks a child that joins a fresh memory cgroup with a limit,
  * drops to nobody (uid and gid 65534, no capabilities) and runs programs

@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vpmu_perf - the "vpmu" PMU through perf_event_open()
- * (Documentation/vpmu/perf.rst): what an event counts and where.
+ * (Documentation/admin-guide/perf/vpmu.rst): what an event counts and
+ * where.
  *
  * Per-task events count their task's runs only and CPU-wide ones their
  * CPU's, also read while a long run goes on; ENABLE, DISABLE and RESET do
- * what perf.rst says, PERIOD and REFRESH are refused on counting events;
- * invalid configurations are refused with the documented errno; an open
- * event holds the module.  The other vpmu_perf_* files test exact counts,
- * groups, sampling, narrow counters and image changes.  Skips when the
- * PMU, /dev/vpmu or the assembled samples ($VPMU_SHARE) are missing.
+ * what perf_event_open(2) says, PERIOD and REFRESH are refused on counting
+ * events; invalid configurations are refused with the documented errno; an
+ * open event holds the module.  The other vpmu_perf_* files test exact
+ * counts, groups, sampling, narrow counters and image changes.  Skips when
+ * the PMU, /dev/vpmu or the assembled samples ($VPMU_SHARE) are missing.
  */
 #define _GNU_SOURCE
 #include <sys/wait.h>

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vpmu_perf_expect - exact counts of every sample program through
- * perf_event_open() (Documentation/vpmu/perf.rst).
+ * perf_event_open() (Documentation/admin-guide/perf/vpmu.rst, "PMU
+ * events").
  *
  * Every basic event and tag of every sample program equals its .expect
  * line, counted per task with nr_counters events a run, on the counters

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vpmu_perf_groups - event groups of the "vpmu" PMU
- * (Documentation/vpmu/perf.rst, "Groups").
+ * (Documentation/admin-guide/perf/vpmu.rst, "PMU events").
  *
  * A group reads in one go with exact values and matching IDs; a pinned
  * member keeps its counter; groups that can never be on the counters at
@@ -101,7 +101,7 @@ TEST_F(perf, group_pinned_and_free)
  * counters, or two pinned to one counter.  From 6.2 on the last member's
  * open fails with EINVAL; on 6.1 (perf_sw_context, where event_init may
  * not walk the group) the group opens and never runs: time_running stays
- * 0 and every value 0 (perf.rst, "Kernels").
+ * 0 and every value 0.
  */
 static void group_never_fits(struct __test_metadata *_metadata,
 			     struct vt_perf_fx *f, const uint64_t *configs, int n)
@@ -153,8 +153,7 @@ TEST_F(perf, group_pinned_conflict)
  * between run chunks), so their counts add up to exactly nr_counters x
  * the run's cycles on every kernel.  From 6.2 the core rotates them
  * (every event runs a while); on 6.1 (perf_sw_context) it does not: the
- * first nr_counters run the whole time, the last never (perf.rst,
- * "Kernels").
+ * first nr_counters run the whole time, the last never.
  */
 TEST_F_TIMEOUT(perf, more_events_than_counters, 180)
 {

@@ -4,7 +4,8 @@
  * and of the vpmu_stress program (no TAP in them): events built from the
  * PMU's own format/ and events/ files, opening and reading them, group
  * reads, and sample rings with vpmu's raw sample record
- * (Documentation/vpmu/perf.rst), compiled from vpmu_perf_lib.c.
+ * (Documentation/admin-guide/perf/vpmu.rst, "Sampling"), compiled from
+ * vpmu_perf_lib.c.
  * Everything else is vpmu_lib.h's.
  */
 #ifndef VPMU_PERF_LIB_H
@@ -53,16 +54,16 @@ static inline uint64_t vt_alias(const char *name)
 
 /*
  * Does the running kernel come before @major.@minor?  (Before 6.2 vpmu is
- * in perf_sw_context: perf.rst, "Kernels".)  An unreadable release counts
- * as old.
+ * in perf_sw_context.)  An unreadable release counts as old.
  */
 bool vt_kernel_before(int major, int minor);
 
 /*
  * Set kernel.perf_event_max_sample_rate to @rate; returns what it was, or
  * -1 if it could not be read or written.  Built in, vpmu's samples are the
- * perf core's overflows, which it throttles at that rate (perf.rst,
- * "Sampling"); a test of something else raises it and puts it back.
+ * perf core's overflows, which it throttles at that rate
+ * (Documentation/admin-guide/perf/vpmu.rst, "Sampling"); a test of
+ * something else raises it and puts it back.
  */
 int vt_max_sample_rate(int rate);
 
@@ -131,7 +132,10 @@ struct vt_group_read {
 
 /* ---- samples and their rings --------------------------------------------- */
 
-/* A sample's PERF_SAMPLE_RAW record (perf.rst, "Samples"). */
+/*
+ * A sample's PERF_SAMPLE_RAW record (Documentation/admin-guide/perf/vpmu.rst,
+ * "Sampling").
+ */
 struct vt_raw {
 	uint16_t type;
 	uint8_t flags, preempt_count;

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # vpmu_perf_names.sh - perf names the engine's code by itself (busybox sh;
-# Documentation/vpmu/perf.rst, "Naming samples").  vpmu-run maps the
+# include/uapi/linux/vpmu.h, VPMU_SAMPLE_PC_BASE).  vpmu-run maps the
 # program and the microcode, as ELF files, where the samples' IPs point;
 # after perf record nothing of vpmu runs: perf report, annotate and
 # script name the samples with the ELF files' own symbols.
@@ -129,10 +129,10 @@ same() {
 PC_BASE=$((1 << 44))
 # The period: fib.elf's 1748035 cycles give 349 samples, sortloop's budget
 # of 1M cycles 200.  A run with more samples than the driver's throttle
-# allows in one jiffy (DIV_ROUND_UP(100000, HZ): 400 at Debian's HZ of 250,
-# perf.rst) would lose some in a guest whose jiffies stalled for a few
-# ticks while the run went on, as seen on the debug kernels with -c 1000:
-# 1747 samples of fib.elf's 1748.
+# allows in one jiffy (DIV_ROUND_UP(100000, HZ): 400 at Debian's HZ of 250)
+# would lose some in a guest whose jiffies stalled for a few ticks while the
+# run went on, as seen on the debug kernels with -c 1000: 1747 samples of
+# fib.elf's 1748.
 P=5000
 "$LOAD" -q "$T/rv32im.elf" || echo "# cannot load $T/rv32im.elf"
 

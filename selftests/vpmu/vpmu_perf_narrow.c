@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vpmu_perf_narrow - counters narrower than a run (Documentation/vpmu/
- * perf.rst): the 14-bit counter wraps many times within one run of the
- * sort loop and loses nothing, counting or sampling; periods longer than
- * the counter carry over, frequency mode and period 1 count exactly.
+ * vpmu_perf_narrow - counters narrower than a run
+ * (Documentation/admin-guide/perf/vpmu.rst, "Examples"): the 14-bit counter
+ * wraps many times within one run of the sort loop and loses nothing,
+ * counting or sampling; periods longer than the counter carry over,
+ * frequency mode and period 1 count exactly.
  */
 #define _GNU_SOURCE
 #include "vpmu_perf.h"
@@ -55,15 +56,15 @@ TEST_F_TIMEOUT(narrow, wraps_within_one_run, 120)
 }
 
 /*
- * Periods longer than the 14-bit counter (carried over) and shorter,
- * over a long run in many chunks: floor(events / period) samples, each
- * at a multiple of the period; frequency mode and period 1 (throttled if
- * the guest is fast enough) count exactly and do not crash.  Built in,
- * the perf core throttles by stopping the event until a tick, as it does
- * a hardware PMU's (perf.rst, "Sampling"): a throttled event's count
- * misses that time's events, and its PERF_RECORD_THROTTLE may not fit in
- * a full ring, so the count is at most the run's.  As a module, the
- * driver's throttle drops samples and counts on.
+ * Periods longer than the 14-bit counter (carried over) and shorter, over a
+ * long run in many chunks: floor(events / period) samples, each at a
+ * multiple of the period; frequency mode and period 1 (throttled if the
+ * guest is fast enough) count exactly and do not crash.  Built in, the perf
+ * core throttles by stopping the event until a tick, as it does a hardware
+ * PMU's (Documentation/admin-guide/perf/vpmu.rst, "Sampling"): a throttled
+ * event's count misses that time's events, and its PERF_RECORD_THROTTLE may
+ * not fit in a full ring, so the count is at most the run's.  As a module,
+ * the driver's throttle drops samples and counts on.
  */
 TEST_F_TIMEOUT(narrow, sample_long_run, 300)
 {
@@ -80,7 +81,7 @@ TEST_F_TIMEOUT(narrow, sample_long_run, 300)
 		SKIP(return, "needs 3 counters");
 	ASSERT_EQ(0, vt_alias_cfg("uops", &uops));
 	ASSERT_EQ(0, vt_alias_cfg("cycles", &cycles));
-	/* Every period sampled: no throttle, whoever's (perf.rst). */
+	/* Every period sampled: no throttle, whoever's. */
 	rate = vt_max_sample_rate(VT_HIGH_SAMPLE_RATE);
 	ASSERT_LT(0, rate);
 	for (i = 0; i < 2; i++) {
@@ -152,12 +153,13 @@ TEST_F_TIMEOUT(narrow, sample_long_run, 300)
 }
 
 /*
- * Who throttles (perf.rst, "Sampling"), with kernel.perf_event_max_sample_rate
- * at 1, one sample a tick: built in, the perf core, which stops the event
- * until a tick and says so (PERF_RECORD_THROTTLE): the count short of the
- * run's cycles, every period of it sampled, none lost; as a module
- * the driver, at the default rate whatever the sysctl says: no throttle
- * records, the count exact, every period a sample or a loss.
+ * Who throttles (Documentation/admin-guide/perf/vpmu.rst, "Sampling"), with
+ * kernel.perf_event_max_sample_rate at 1, one sample a tick: built in, the
+ * perf core, which stops the event until a tick and says so
+ * (PERF_RECORD_THROTTLE): the count short of the run's cycles, every period
+ * of it sampled, none lost; as a module the driver, at the default rate
+ * whatever the sysctl says: no throttle records, the count exact, every
+ * period a sample or a loss.
  */
 TEST_F_TIMEOUT(narrow, throttle_owner, 120)
 {

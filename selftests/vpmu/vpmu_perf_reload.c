@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vpmu_perf_reload - microcode images replaced under open perf events
- * (Documentation/vpmu/perf.rst): the counters belong to the engines, not
- * to an image, so events count across images exactly.  Needs root and the
- * loader.
+ * (Documentation/admin-guide/perf/vpmu.rst, "sysfs"): the counters belong
+ * to the engines, not to an image, so events count across images exactly.
+ * Needs root and the loader.
  */
 #define _GNU_SOURCE
 #include "vpmu_perf.h"

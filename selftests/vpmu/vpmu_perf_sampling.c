@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vpmu_perf_sampling - sampling events of the "vpmu" PMU
- * (Documentation/vpmu/perf.rst, "Sampling").
+ * (Documentation/admin-guide/perf/vpmu.rst, "Sampling").
  *
  * floor(events / period) samples exactly, each with the micro-PC and
  * macro PC of the microword that completed its period (found
@@ -36,9 +36,9 @@ static int nth_uword(struct vt_perf_fx *f, uint64_t m, uint32_t *upc,
 }
 
 /*
- * A sample's IP (perf.rst, "Samples"): where the runners map the code,
- * VPMU_SAMPLE_PC_BASE + macro PC, or with the format term sample_upc
- * VPMU_SAMPLE_UPC_BASE + micro-PC.
+ * A sample's IP (Documentation/admin-guide/perf/vpmu.rst, "Sampling"):
+ * where the runners map the code, VPMU_SAMPLE_PC_BASE + macro PC, or with
+ * the format term sample_upc VPMU_SAMPLE_UPC_BASE + micro-PC.
  */
 static uint64_t sample_ip(bool upc_ip, uint32_t upc, uint32_t ipc)
 {
@@ -396,14 +396,13 @@ static void on_chunk_alarm(int sig)
  * Interrupts stay off for a run chunk, which must be bounded in work, not
  * only in cycles: a sampling event at period 1 stops the engine on every
  * microword, and each stop runs the perf glue.  A chunk ends after 16
- * overflow stops (perf.rst, "Serialisation"), so an endless run of
- * sortloop sampling vpmu_uops at period 1, stopped by a signal (seen
- * between chunks), has run exactly 16 microwords a chunk: its count is a
- * multiple of 16.  Chunks of 5000 cycles (stall cycles included) end at
- * a multiple of 16 microwords only by chance; four runs stopped at
- * different times.  Built in, the perf core would throttle the event
- * (stop it until a tick) after a tick's worth of samples: the sample rate
- * is raised for the test.
+ * overflow stops, so an endless run of sortloop sampling vpmu_uops at
+ * period 1, stopped by a signal (seen between chunks), has run exactly 16
+ * microwords a chunk: its count is a multiple of 16.  Chunks of 5000 cycles
+ * (stall cycles included) end at a multiple of 16 microwords only by
+ * chance; four runs stopped at different times.  Built in, the perf core
+ * would throttle the event (stop it until a tick) after a tick's worth of
+ * samples: the sample rate is raised for the test.
  */
 TEST_F_TIMEOUT(perf, chunk_bounded_in_stops, 120)
 {

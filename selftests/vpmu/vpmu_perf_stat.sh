@@ -80,7 +80,8 @@ fi
 #    microword that completed its 50 microwords: the next microword of a
 #    run whose budget ends one cycle before it (sum has no stalls), the
 #    IP being 0x100000000000 + macro PC, or with sample_upc
-#    0x200000000000 + micro-PC (perf.rst, "Samples").
+#    0x200000000000 + micro-PC (Documentation/admin-guide/perf/vpmu.rst,
+#    "Sampling").
 DATA=${TMPDIR:-/tmp}/vpmu_perf_record.$$
 want=""
 wantu=""

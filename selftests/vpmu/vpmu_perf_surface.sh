@@ -2,18 +2,18 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # vpmu_perf_surface.sh - what the perf tool sees of the PMU beyond counts
-# (busybox sh; Documentation/vpmu/perf.rst): events/ holds every event
-# under its name (cycles, tag1) and its old name (vpmu_cycles, vpmu_tag1),
-# the same config under both, and perf list shows each, and vpmu_hu's
-# hist1..16; perf stat counts the same under both names and the raw config;
-# perf list shows the two tag aliases for exactly the tags of the image
-# loaded, a dropped tag cannot be opened by name, perf stat counts every
-# tag 1..7 of the encoded sample image exactly (encoded/tags.expect), the
-# image's tag names (decode ...) are events that count as their tags, :P
-# (caps/max_precise) samples as exactly as no modifier, and vpmu-hist
-# --perf reports a perf record profile as the host engine's micro-PC
-# histogram of the same run.  TAP output; skips without perf, the loader,
-# the tools or the assembled programs.
+# (busybox sh; Documentation/admin-guide/perf/vpmu.rst, "PMU events"):
+# events/ holds every event under its name (cycles, tag1) and its old name
+# (vpmu_cycles, vpmu_tag1), the same config under both, and perf list shows
+# each, and vpmu_hu's hist1..16; perf stat counts the same under both names
+# and the raw config; perf list shows the two tag aliases for exactly the
+# tags of the image loaded, a dropped tag cannot be opened by name, perf
+# stat counts every tag 1..7 of the encoded sample image exactly
+# (encoded/tags.expect), the image's tag names (decode ...) are events that
+# count as their tags, :P (caps/max_precise) samples as exactly as no
+# modifier, and vpmu-hist --perf reports a perf record profile as the host
+# engine's micro-PC histogram of the same run.  TAP output; skips without
+# perf, the loader, the tools or the assembled programs.
 
 PMU=/sys/bus/event_source/devices/vpmu
 SHARE=${VPMU_SHARE:-/usr/share/vpmu}

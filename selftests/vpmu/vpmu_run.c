@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vpmu_run - /dev/vpmu's VPMU_IOC_RUN (Documentation/vpmu/module.rst).
+ * vpmu_run - /dev/vpmu's VPMU_IOC_RUN
+ * (Documentation/admin-guide/perf/vpmu.rst, "/dev/vpmu").
  *
  * Every sample program gives exactly the results and cycle count of its
  * .expect file; long runs, which go in chunks, end exactly as the host

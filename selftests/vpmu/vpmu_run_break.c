@@ -2,7 +2,8 @@
 /*
  * vpmu_run_break - stopping a run between instructions, for a debugger:
  * VPMU_RUN_F_STEP, breakpoints (nbreak, brk[]) and the VPMU_RUN_BREAK
- * stop (include/uapi/linux/vpmu.h, Documentation/vpmu/module.rst).
+ * stop (include/uapi/linux/vpmu.h, Documentation/admin-guide/perf/vpmu.rst,
+ * "/dev/vpmu").
  *
  * Each program is stepped an instruction at a time to its end, resumed
  * after every step: each step stops right after one more instruction
@@ -420,8 +421,8 @@ TEST_F_TIMEOUT(brk, breakpoints_stop_at_every_visit, 180)
  * Events, three as the default counters are (more would be multiplexed):
  * cycles sampled every 7, insns every 3, uops counted.  A longer program
  * samples less often, so that the unbroken run stays under the driver's
- * throttle (perf.rst: 400 samples in a tick's length of time at HZ 250)
- * even if it runs in one.
+ * throttle (400 samples in a tick's length of time at HZ 250) even if it
+ * runs in one.
  */
 #define NEV		3
 #define NSAMPLE		2	/* the first NSAMPLE events sample */

@@ -2,12 +2,13 @@
 /*
  * vpmu_run_break_args - the arguments of stopping a run between
  * instructions (VPMU_RUN_F_STEP, nbreak, brk[]; include/uapi/linux/vpmu.h,
- * Documentation/vpmu/module.rst), on sum.vprg: bad breakpoint arguments
- * are refused with EINVAL, changing nothing; sixteen are fine; a caller
- * whose struct is VPMU_RUN_SIZE_VER0 or between the versions runs, steps
- * and resumes, and gets no byte past its size; an armed run is stopped
- * by a signal, with the state at the stop, and steps on.  The stepping
- * itself is vpmu_run_break's.  Skips without /dev/vpmu or the programs.
+ * Documentation/admin-guide/perf/vpmu.rst, "/dev/vpmu"), on sum.vprg: bad
+ * breakpoint arguments are refused with EINVAL, changing nothing; sixteen
+ * are fine; a caller whose struct is VPMU_RUN_SIZE_VER0 or between the
+ * versions runs, steps and resumes, and gets no byte past its size; an
+ * armed run is stopped by a signal, with the state at the stop, and steps
+ * on.  The stepping itself is vpmu_run_break's.  Skips without /dev/vpmu or
+ * the programs.
  */
 #define _GNU_SOURCE
 #include <signal.h>

@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vpmu_run_ext - the external signal line driven by VPMU_IOC_RUN
- * (Documentation/vpmu/module.rst): VPMU_RUN_F_EXT asserts it from the
- * start, ext_at flips it once at the first microword boundary at or after
- * that cycle of the run, however the run is cut into chunks.
+ * (Documentation/admin-guide/perf/vpmu.rst, "/dev/vpmu"): VPMU_RUN_F_EXT
+ * asserts it from the start, ext_at flips it once at the first microword
+ * boundary at or after that cycle of the run, however the run is cut into
+ * chunks.
  *
  * encoded/wait.s runs on the encoded sample image, whose "wait rd" spins
  * in microcode until the line is asserted, counting its polls (one every
- * 2 cycles) in rd: the counts are exact, and vpmu-sim gives the same
- * (tools/testing/host/test_run_cli.sh).  Skips without the loader, root
- * or the encoded image and program in $VPMU_SHARE.
+ * 2 cycles) in rd: the counts are exact, and the host simulator gives the
+ * same.  Skips without the loader, root or the encoded image and program
+ * in $VPMU_SHARE.
  */
 #define _GNU_SOURCE
 #include "vpmu_test.h"

@@ -1,20 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vpmu_rv32_resume - VPMU_RUN_F_REGS and VPMU_RUN_F_RESUME
- * (include/uapi/linux/vpmu.h, Documentation/vpmu/module.rst): a program
- * stopped by a TRAP, its budget or a signal goes on where it stopped, as
- * if it had never left the engine, so that the caller can serve an RV32
- * ecall between two calls.
+ * (include/uapi/linux/vpmu.h, Documentation/admin-guide/perf/vpmu.rst,
+ * "/dev/vpmu"): a program stopped by a TRAP, its budget or a signal goes
+ * on where it stopped, as if it had never left the engine, so that the
+ * caller can serve an RV32 ecall between two calls.
  *
  * The programs are RV32 machine code written here (the words below, at
- * address 0), run under the rv32im image.  The numbers are vpmu-sim's for
- * the same code linked at 0 (vpmu-sim -m rv32im.vpmu --mem=4096 --stats;
- * the ecall is served there as an unknown system call: a0 = -ENOSYS):
- * the resumed program ends with the cycles, counts, registers and memory
- * of one uninterrupted run, its data cache kept across the ecall (the
- * second load hits: a cold cache would cost 8 cycles more).  Old callers (flags 0) see no change, and every bad
- * combination is refused, changing nothing.  Skips without the loader,
- * root or build/rv32im.vpmu in $VPMU_SHARE.
+ * address 0), run under the rv32im image.  The numbers are the host
+ * simulator's for the same code linked at 0 (rv32im.vpmu, 4096 bytes of
+ * memory; the ecall is served there as an unknown system call:
+ * a0 = -ENOSYS): the resumed program ends with the cycles, counts,
+ * registers and memory of one uninterrupted run, its data cache kept
+ * across the ecall (the second load hits: a cold cache would cost 8 cycles
+ * more).  Old callers (flags 0) see no change, and every bad combination
+ * is refused, changing nothing.  Skips without the loader, root or
+ * build/rv32im.vpmu in $VPMU_SHARE.
  */
 #define _GNU_SOURCE
 #include <sys/wait.h>
@@ -49,7 +50,7 @@ static const uint32_t ecall_prog[] = {
 #define DATA_WORD	0x12345678u
 #define OUT_ADDR	0x204
 
-/* vpmu-sim --stats of ecall.S: the whole program to its exit ecall. */
+/* The simulator's figures for ecall.S: the whole program to its exit ecall. */
 #define ECALL1_CYCLES	30ull	/* lw (a miss) 15, li 6, li 6, ecall 3 */
 #define ECALL_CYCLES	64ull
 #define ECALL_INSNS	8ull
@@ -57,7 +58,7 @@ static const uint32_t ecall_prog[] = {
 
 /*
  * loop.S: 50 rounds of load, add, store, count down, branch; then an
- * ebreak.  vpmu-sim: 2357 cycles.
+ * ebreak.  The simulator: 2357 cycles.
  */
 static const uint32_t loop_prog[] = {
 	0x03200293,	/* 0x00 li t0, 50 */
@@ -145,7 +146,7 @@ static int run(FIXTURE_DATA(rv32) *self, uint32_t flags, uint64_t budget)
 	return ioctl(self->fd, VPMU_IOC_RUN, &self->r) ? -errno : 0;
 }
 
-/* ecall.S from its start, with sp = MEM_SIZE as vpmu-sim sets it. */
+/* ecall.S from its start, with sp = MEM_SIZE as the simulator sets it. */
 static int start_ecall(FIXTURE_DATA(rv32) *self)
 {
 	load(self, ecall_prog, sizeof(ecall_prog));
@@ -154,7 +155,7 @@ static int start_ecall(FIXTURE_DATA(rv32) *self)
 	return run(self, VPMU_RUN_F_REGS, BUDGET);
 }
 
-/* Stopped at the first ecall, as vpmu-sim hands it to its owner. */
+/* Stopped at the first ecall, as the simulator hands it to its owner. */
 static void check_first_ecall(struct __test_metadata *_metadata,
 			      FIXTURE_DATA(rv32) *self)
 {
@@ -170,7 +171,7 @@ static void check_first_ecall(struct __test_metadata *_metadata,
 	EXPECT_EQ(0u, self->r.regs[7]);
 }
 
-/* Stopped at the exit ecall with vpmu-sim's registers and memory. */
+/* Stopped at the exit ecall with the simulator's registers and memory. */
 static void check_exit_ecall(struct __test_metadata *_metadata,
 			     FIXTURE_DATA(rv32) *self)
 {
@@ -197,9 +198,9 @@ static void check_exit_ecall(struct __test_metadata *_metadata,
 }
 
 /*
- * The ecall served as vpmu-sim serves it: the run goes on after the TRAP
- * with the caller's a0, the cache it had (the second load hits) and the
- * cycles and counts of one uninterrupted run, counted for the task.
+ * The ecall served as the simulator serves it: the run goes on after the
+ * TRAP with the caller's a0, the cache it had (the second load hits) and
+ * the cycles and counts of one uninterrupted run, counted for the task.
  */
 TEST_F(rv32, ecall_resumed_exactly)
 {

@@ -74,8 +74,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# The samples for rv32imac too, and those with picolibc, when built
-# (tools/vpmu's make rv32c, make rv32libc).
+# The samples for rv32imac too, and those with picolibc, when $VPMU_SHARE
+# has them built.
 ELFS_C=$SHARE/build/rv32c
 ELFS_L=$SHARE/build/rv32libc
 nsamples=$(ls "$ELFS"/*.elf "$ELFS_C"/*.elf "$ELFS_L"/*.elf 2>/dev/null | wc -l)
@@ -195,9 +195,9 @@ csr_run() {
 # hpm.elf reads instret, then hpmcounter3, the engine's counter 0: an
 # instructions event pinned there (ctr=1) and stopped by the first read's
 # tag has counted what the program printed for both.  A CPU-wide event
-# (-C 0): a task's event restarts its counter from 0 each time the task
-# is switched in (perf.rst, "Engine snapshot"), a CPU's stays (the full
-# VM run switched vpmu-run out at times).
+# (-C 0): a task's event restarts its counter from 0 each time the task is
+# switched in, a CPU's stays (the full VM run switched vpmu-run out at
+# times).
 if [ "$ncsr" != 0 ]; then
 	ev=vpmu/vpmu_cycles,trig_tag=12,frozen=1/
 	csr_run "$ev" "$ELFS_CSR/timed.elf"

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vpmu_snapshot - the engine snapshot (VPMU_IOC_SNAPSHOT on /dev/vpmu)
- * and perf group reads, each at one instant (Documentation/vpmu/perf.rst,
- * "Engine snapshot").
+ * and perf group reads, each at one instant
+ * (Documentation/admin-guide/perf/vpmu.rst, "/dev/vpmu").
  *
  * A counting event's counter reads exactly in a snapshot; a clearing
  * snapshot zeroes it without changing the event's count; a sampling
@@ -31,7 +31,7 @@ static int snapshot(int dev, unsigned int cpu, unsigned int flags,
 	return ioctl(dev, VPMU_IOC_SNAPSHOT, s) ? -errno : 0;
 }
 
-/* @s as "# " lines in the TAP output (perf.rst's example is one). */
+/* @s as "# " lines in the TAP output. */
 static void print_snapshot(const char *what, const struct vpmu_snapshot *s)
 {
 	unsigned int i;
@@ -51,10 +51,10 @@ static void print_snapshot(const char *what, const struct vpmu_snapshot *s)
 
 /*
  * A pinned counting event of CPU 0 on counter @n (1-based) of "uops".
- * Not a per-task event: one starts over from 0 on its counter each time
- * its task is switched in (perf.rst, "Engine snapshot"), and a kworker
- * taking CPU 0 between the run and the snapshot would leave the counter
- * holding nothing of the run.  A pinned CPU event stays on its counter.
+ * Not a per-task event: one starts over from 0 on its counter each time its
+ * task is switched in, and a kworker taking CPU 0 between the run and the
+ * snapshot would leave the counter holding nothing of the run.  A pinned
+ * CPU event stays on its counter.
  */
 static int open_uops_on(int n)
 {

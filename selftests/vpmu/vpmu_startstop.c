@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vpmu_startstop - start and stop as two events, and a counter's wrap as
- * a trigger, through perf_event_open() (Documentation/vpmu/perf.rst,
- * "Start and stop triggers").
+ * a trigger, through perf_event_open()
+ * (Documentation/admin-guide/perf/vpmu.rst, "Freezing and triggers").
  *
  * A group leader's attr.config1 names a stop trigger (stop_ev, stop_tag,
  * stop_mark or stop_ovf); its trig_* trigger then starts the group
@@ -10,7 +10,7 @@
  * counter n - 1: a sampling event pinned there (ctr=n) wraps once per
  * period, and the group changes right after that microword.
  *
- * marks.s (tools/vpmu/share/progs, whose comments derive the counts):
+ * marks.s ($VPMU_SHARE/progs, whose comments derive the counts):
  * addi (5 microwords), then 1000 passes of mark 1, add 6, add 6, addi 5,
  * mark 1, addi 5, addi 5, bne 6 (4 the last time), then halt 1.  The
  * bne's third microword carries tag 5 (branch).  So a group started

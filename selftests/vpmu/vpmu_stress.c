@@ -2,7 +2,7 @@
 /*
  * vpmu_stress - a seeded random stress of the vpmu PMU, its /dev/vpmu,
  * its microcode loader, its histograms and CPU hotplug, with exact
- * invariants (Documentation/vpmu/testing.rst, "Stress tier").
+ * invariants.
  *
  *   vpmu_stress [--seed N] [--seconds S] [--ops N] [--workers N]
  *               [--log DIR] [--verbose] [--keep-module]

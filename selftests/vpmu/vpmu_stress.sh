@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # vpmu_stress.sh - the stress tier: vpmu_stress with several seeds, one
-# TAP case per seed (Documentation/vpmu/testing.rst, "Stress tier").
+# TAP case per seed.
 #
 # The seeds are BASE, BASE+1, ... so every run of the suite is the same;
 # the kernel command line (the VM harness passes $VPMU_APPEND) or the

@@ -77,7 +77,7 @@ struct vt_stress_alias {
 /* A program of share/build and what one run of it to its end gives. */
 struct vt_stress_prog {
 	const char *name;	/* "sum" */
-	const char *expect;	/* "samples/sum.expect", or NULL */
+	const char *expect;	/* its .expect file in $VPMU_SHARE, or NULL */
 	uint32_t stop;		/* VPMU_RUN_* of a run to the end */
 	uint64_t cycles;	/* 0: not fixed (loads, misses, image) */
 	bool exact;		/* events of .expect usable for exact counts */

@@ -199,8 +199,7 @@ out:
  * and enabled once its ring is mapped, as perf record does: enabled
  * before, it would sample the other workers' runs on that CPU into no
  * buffer, and the perf core drops such samples without a trace (no
- * PERF_RECORD_LOST) while the count keeps their events (perf.rst,
- * "Sampling").
+ * PERF_RECORD_LOST) while the count keeps their events.
  */
 void vt_stress_cpu_sampling(struct vt_stress_worker *w)
 {

@@ -206,9 +206,9 @@ struct piece_file {
 /*
  * Open several uhist files at once (sometimes more than the module keeps
  * snapshots for), read each from offset 0 to its end in random pieces,
- * all interleaved: each must still read as one consistent snapshot of
- * its own file (histogram.rst: samples is the sum of its buckets), after
- * starting again on ESTALE if its snapshot went to another reader.
+ * all interleaved: each must still read as one consistent snapshot of its
+ * own file (samples is the sum of its buckets), after starting again on
+ * ESTALE if its snapshot went to another reader.
  */
 static void uhist_pieces(struct vt_stress_worker *w)
 {
@@ -248,7 +248,7 @@ static void uhist_pieces(struct vt_stress_worker *w)
 			/*
 			 * More readers than snapshots: one whose snapshot
 			 * went to another reader is told so, and starts
-			 * again from offset 0 (histogram.rst).
+			 * again from offset 0.
 			 */
 			if (r < 0 && errno == ESTALE &&
 			    ++f[i].restarts <= MAX_RESTARTS &&

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vpmu_tag_names - the tags an image names are perf events under their
- * names (Documentation/vpmu/perf.rst, "Event configuration").
+ * names (Documentation/admin-guide/perf/vpmu.rst, "PMU events").
  *
  * The built-in image names its tags (default.vus: .tag decode, 1 ...
  * .tag call, 8): events/decode says "tag=1" and so on.  An event opened

@@ -3,8 +3,7 @@
 #
 # vpmu_tap.sh - the TAP helpers of the vpmu selftests written in sh (the C
 # ones have vpmu_test.h).  Sourced (busybox sh); installed beside the
-# test scripts (TEST_FILES: the runners do not run it).  (The host
-# tier's scripts have tools/testing/host/tap.sh, which the guest lacks.)
+# test scripts (TEST_FILES: the runners do not run it).
 #
 #   tap_plan N          the TAP header and the plan
 #   skip_all REASON     a plan of no cases, skipped: exit 4

@@ -238,11 +238,10 @@ static inline int vt_kmsg_rule(const char *text)
 }
 
 /*
- * Whether the "BUG: KCSAN: data-race in A / B" record @text names one of
- * the kernel's own races whose stacks pass through vpmu only because it
- * calls a scheduling point (KCSAN_KERNEL_RACES in
- * tools/testing/vm/lib/logs.sh, which says why each is there), in either
- * order.
+ * Whether the "BUG: KCSAN: data-race in A / B" record @text names, in
+ * either order, one of the kernel's own races whose stacks pass through
+ * vpmu only because it calls a scheduling point (the VM harness keeps the
+ * same list).
  */
 static inline int vt_kmsg_kernel_race(const char *text)
 {
@@ -278,9 +277,8 @@ static inline int vt_kmsg_kernel_race(const char *text)
  * vt_kmsg_kernel_race(): one without is the kernel's own race
  * (rcu_all_qs against rcu_disable_urgency_upon_qs, say), which vpmu
  * neither causes nor can annotate.  The VM harness reads the serial log
- * by the same rule (kcsan_foreign in tools/testing/vm/lib/logs.sh); a
- * report still being printed when the log is read counts if it has named
- * vpmu so far.
+ * by the same rule; a report still being printed when the log is read
+ * counts if it has named vpmu so far.
  */
 static inline int vt_kmsg_bad(struct __test_metadata *_metadata, int fd)
 {

@@ -6,7 +6,7 @@
 # perf stat parses them, with the exact counts vpmu_startstop.c derives
 # from marks.s (1000 passes: 31 microwords and 7 instructions of each
 # from the first mark to the bne's branch decision).  Each stat is also
-# printed whole as TAP comments: Documentation/vpmu/perf.rst quotes it.
+# printed whole as TAP comments.
 # TAP output; skips without perf, vpmu-run or the assembled samples.
 
 SHARE=${VPMU_SHARE:-/usr/share/vpmu}

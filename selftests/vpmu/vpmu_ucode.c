@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vpmu_ucode - the sysfs microcode loader (Documentation/vpmu/module.rst):
- * valid images.
+ * vpmu_ucode - the sysfs microcode loader
+ * (Documentation/admin-guide/perf/vpmu.rst, "sysfs"): valid images.
  *
  * Valid images (the built-in one read back, the shipped default.vpmu and
  * max.vpmu) are accepted and read back byte-identical; partial images

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vpmu_ucode_bad - malformed images through the sysfs microcode loader
- * (Documentation/vpmu/module.rst).
+ * (Documentation/admin-guide/perf/vpmu.rst, "sysfs").
  *
  * Every kind of malformed image, built by corrupting the built-in one and
  * resealing its CRC, is refused with the validator's errno, status

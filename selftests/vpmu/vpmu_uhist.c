@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vpmu_uhist - the micro-PC histogram's sysfs files, uhist/
- * (Documentation/vpmu/histogram.rst).
+ * (Documentation/admin-guide/perf/vpmu.rst, "sysfs").
  *
  * With K = 1 the buckets of a run pinned to one CPU equal, bucket by
  * bucket, the histogram the host engine gives for the same program
- * (vpmu-hist --simulate: executions plus stall cycles per microword) and
+ * (VT_HIST_TOOL --simulate: executions plus stall cycles per microword) and
  * sum to the run's cycles; with larger K the samples are floor(cycles /
  * K), the countdown running across programs.  start, pause, resume,
  * reset and stop do what the documentation says; an interval change

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vpmu_uhist_readers - the micro-PC histogram's files read while sampling
- * runs (Documentation/vpmu/histogram.rst).
+ * runs (Documentation/admin-guide/perf/vpmu.rst, "sysfs").
  *
  * Every read of uhist/cpu0 and uhist/sum is a whole, valid file whose
  * samples never go down; a reader whose snapshot went to another (more
@@ -139,7 +139,7 @@ static int hist_consistent(const uint8_t *buf, size_t len,
  * later readers came, so each took the newest slot: the readers from the
  * eighth to the last but one read -ESTALE rather than mixing an old
  * header with new buckets, and start over at offset 0; the others read
- * the snapshot their header came from (histogram.rst).
+ * the snapshot their header came from.
  */
 TEST_F(uhist, more_readers_than_snapshots)
 {

@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# vpmu_version.sh - the release vpmu was built from (MODULE_VERSION, from
-# debian/changelog's first line) where users look for it (busybox sh):
+# vpmu_version.sh - the release vpmu was built from (MODULE_VERSION) where
+# users look for it (busybox sh):
 #
 #   1. /sys/module/vpmu/version is a release number (0.1.0), module or
 #      built in;

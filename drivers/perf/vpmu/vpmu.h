@@ -22,8 +22,7 @@
  *                              the histogram unit's program as the uapi
  *                              struct (vpmu_hu_uapi.c)
  *
- * tools/testing/layers.sh declares each file's layer and checks that no
- * file calls or includes anything of a layer above its own, and that no
+ * No file calls or includes anything of a layer above its own, and no
  * front end calls or includes anything of another but this header
  * (struct vpmu_pmu_ops).
  */
@@ -77,7 +76,7 @@ struct vpmu_loader {
 /*
  * Open files whose micro-PC histogram snapshot is kept for reads past
  * offset 0: a reader takes one for as long as it reads, so this many
- * read at once without disturbing each other (histogram.rst).
+ * read at once without disturbing each other.
  */
 #define VPMU_UHIST_SNAPS	8
 

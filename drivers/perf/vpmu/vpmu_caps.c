@@ -5,7 +5,8 @@
  *
  * The counters and the control store are fixed at load (the module
  * parameters); the event field's mode and width are the current image's.
- * Documentation/vpmu/module.rst is the contract for every file here.
+ * Documentation/ABI/testing/sysfs-bus-event_source-devices-vpmu is the
+ * contract for every file here.
  */
 #include <linux/device.h>
 #include <linux/kernel.h>

@@ -8,11 +8,11 @@
  * registers back.  Each open file keeps the program its last run left
  * stopped by a TRAP, a break, its budget or a signal, for
  * VPMU_RUN_F_RESUME.
- * Documentation/vpmu/module.rst gives the semantics and the errors.
- * VPMU_IOC_SNAPSHOT copies one CPU's counters at one instant
- * (Documentation/vpmu/perf.rst).  VPMU_IOC_HU_PROGRAM sets the histogram
- * unit's program, VPMU_IOC_HU_GET_PROGRAM reads it back and
- * VPMU_IOC_HU_READ reads its buckets (Documentation/vpmu/histogram.rst).
+ * VPMU_IOC_SNAPSHOT copies one CPU's counters at one instant.
+ * VPMU_IOC_HU_PROGRAM sets the histogram unit's program,
+ * VPMU_IOC_HU_GET_PROGRAM reads it back and VPMU_IOC_HU_READ reads its
+ * buckets.  Documentation/admin-guide/perf/vpmu.rst, "/dev/vpmu", gives
+ * the semantics and the errors of each.
  * Every argument is a struct versioned by its size (vpmu_struct_in()).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -93,7 +93,7 @@ static int vpmu_run_check_brk(const struct vpmu_run *run)
 	return 0;
 }
 
-/* Everything VPMU_IOC_RUN refuses before running, as module.rst lists. */
+/* Everything VPMU_IOC_RUN refuses before running. */
 static int vpmu_run_check(const struct vpmu_run *run)
 {
 	if (run->flags & ~VPMU_RUN_F_ALL)

@@ -17,8 +17,8 @@
  * (vpmu_machine_hu_program(), vpmu_machine_hu_reset()); the machine has
  * the perf events of that CPU folded before and rebased after (its
  * hu_fold and hu_rebase ops), so that a change never shows in them as a
- * jump.  Documentation/vpmu/histogram.rst, "Histogram unit", is the
- * contract.
+ * jump.  Documentation/admin-guide/perf/vpmu.rst ("/dev/vpmu" and
+ * "sysfs") is the contract.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

@@ -4,9 +4,9 @@
  * struct vpmu_hu_program: the checks VPMU_IOC_HU_PROGRAM makes of it and
  * the conversions to and from the engine's struct vpmu_hu_prog.
  *
- * Built into the module and into the host tools, where vpmu-hist compiles
- * a program's text into the struct (tools/vpmu/vpmu_hu_text.c, which reads
- * the same table of range rules and reports errors in the same words).
+ * Built into the module and into the user-space tools, which compile a
+ * program's text into the struct (reading the same table of range rules
+ * and reporting errors in the same words).
  * Portable C like the engine core: no perf, no sysfs, no allocation.
  */
 #ifndef _VPMU_HU_UAPI_H

@@ -6,7 +6,8 @@
  * from offset 0.  The image header's total_size says when it is complete;
  * only then is it validated, completely, and installed or rejected as a
  * whole.  The running image is never touched by a partial or bad one.
- * Documentation/vpmu/module.rst is the contract for every file here.
+ * Documentation/ABI/testing/sysfs-bus-event_source-devices-vpmu is the
+ * contract for every file here.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

@@ -7,13 +7,13 @@
  * few KB, so that perf events can be added on any CPU at any time and CPU
  * hotplug never allocates.  What running a ucode needs (the uops, the
  * per-microword counts, the micro-PC histogram's buckets: about 270 bytes
- * a microword, Documentation/vpmu/module.rst) comes with the first run on
- * that CPU, sized by the run's ucode, not by cs_size: the run allocates it
- * in process context before its chunk disables interrupts, and the chunk
- * gives it to the engine (vpmu_machine_cpu_prepare(),
- * vpmu_machine_engine_get()).  A larger ucode later grows it the same way;
- * it never shrinks before unload.  The CPU's overflow interrupt lines are
- * requested then too (vpmu_machine_irq.c).
+ * a microword) comes with the first run on that CPU, sized by the run's
+ * ucode, not by cs_size: the run allocates it in process context before
+ * its chunk disables interrupts, and the chunk gives it to the engine
+ * (vpmu_machine_cpu_prepare(), vpmu_machine_engine_get()).  A larger
+ * ucode later grows it the same way; it never shrinks before unload.  The
+ * CPU's overflow interrupt lines are requested then too
+ * (vpmu_machine_irq.c).
  *
  * An engine is used only on its own CPU with interrupts disabled: by run
  * chunks (vpmu_machine_engine_get() .. vpmu_machine_engine_put() inside

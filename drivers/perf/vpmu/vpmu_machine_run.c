@@ -2,17 +2,16 @@
 /*
  * vpmu_machine_run.c - running a program on the engines, in chunks.
  *
- * A run goes in chunks.  A chunk runs on the engine of the CPU the task
- * is on, with interrupts disabled (perf callbacks touch the engine from
- * interrupts; Documentation/vpmu/perf.rst, "Serialisation"); between
- * chunks the program's state lives in a struct vpmu_ctx, off every
- * engine, so the task can be rescheduled, migrated or stopped by a signal
- * there.  The whole run uses the control store that was current when it
- * started.  Before each chunk the run brings memory for its ucode to the
- * engine of the CPU it is on, if that engine has too little (its first run
- * there, or a larger ucode): allocated here, where sleeping is allowed,
- * and given to the engine inside the chunk (vpmu_machine.c); the first run
- * on a CPU also requests that CPU's overflow lines.
+ * A run goes in chunks.  A chunk runs on the engine of the CPU the task is
+ * on, with interrupts disabled (perf callbacks touch the engine from
+ * interrupts); between chunks the program's state lives in a struct
+ * vpmu_ctx, off every engine, so the task can be rescheduled, migrated or
+ * stopped by a signal there.  The whole run uses the control store that was
+ * current when it started.  Before each chunk the run brings memory for its
+ * ucode to the engine of the CPU it is on, if that engine has too little
+ * (its first run there, or a larger ucode): allocated here, where sleeping
+ * is allowed, and given to the engine inside the chunk (vpmu_machine.c);
+ * the first run on a CPU also requests that CPU's overflow lines.
  *
  * An overflow stop in a chunk is delivered as an interrupt
  * (vpmu_machine_irq.c) before the engine runs on; the layer above sees a
@@ -40,8 +39,8 @@
  * Cycles per chunk: the longest the CPU runs with interrupts disabled on
  * behalf of one task, and how late a signal is noticed; short enough to
  * keep both small, long enough that the per-chunk cost (context save and
- * restore, a signal check) stays small next to its work
- * (Documentation/vpmu/perf.rst, "Serialisation", has the figures).  A
+ * restore, a signal check) stays small next to its work (5000 cycles are
+ * about a quarter of a millisecond under TCG, far less natively).  A
  * chunk may end sooner, where the engine yields at a translated block it
  * has too few cycles left for; the next chunk enters that block
  * (vpmu_engine_tc_yield()).
@@ -56,7 +55,7 @@
 #define VPMU_RUN_CHUNK_TRANSLATE	2
 
 /*
- * make chunk-bench: the longest chunk since bench_chunk_ns and
+ * For benchmarks: the longest chunk since bench_chunk_ns and
  * bench_chunk_stops were last written, in ns with interrupts off and in
  * overflow stops.  Measured only while bench_chunk_time is set: a static
  * key, so that no other run pays for it.
@@ -285,7 +284,7 @@ static int vpmu_run_chunk(struct vpmu_runner *r)
 	vpmu_engine_set_ext(e, r->ext);
 	/*
 	 * The layer above hears of the chunk: triggers toggle the freeze
-	 * state of current's groups (perf.rst).
+	 * state of current's groups.
 	 */
 	m->priv->ops->chunk_begin(m, e);
 	if (unlikely(r->armed))

@@ -4,7 +4,8 @@
  *
  * Module entry points: check the parameters, validate the built-in
  * microcode, then bring the parts up in order and tear them down in
- * reverse.  Documentation/vpmu/module.rst describes the parameters.
+ * reverse.  Documentation/admin-guide/perf/vpmu.rst, "Module parameters",
+ * describes the parameters.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -16,12 +17,12 @@
 #include "vpmu.h"
 #include "vpmu_engine.h"
 #include "vpmu_machine.h"
-/* VPMU_MODULE_VERSION, from debian/changelog (the top-level Makefile). */
+/* VPMU_MODULE_VERSION, the driver's version (generated outside Kbuild). */
 #include "vpmu_version.h"
 
 #ifdef VPMU_BENCH_PAD
 /*
- * make feature-bench builds the module again with -DVPMU_BENCH_PAD=n: this
+ * A benchmark builds the module again with -DVPMU_BENCH_PAD=n: this
  * function's n bytes move the code linked after this file, the engine's
  * loops among it, by n bytes.  Under TCG, where code sits changes what it
  * costs, and one placement alone can mislead.  Never called.
@@ -54,7 +55,7 @@ MODULE_PARM_DESC(tc, "translate macro instructions: the translation cache (defau
 
 /*
  * 128 KiB, not the engine's default (VPMU_TC_POOL_DEFAULT, 512 KiB, which
- * holds make bench's long workload): every page of a CPU's first-run
+ * holds the benchmarks' long workload): every page of a CPU's first-run
  * allocation is a site the fault tier fails in turn, and at 512 KiB its
  * run_first_on_cpu case outgrew its time.  Larger hot code is evicted
  * from, never wrong; tc_pool_kb=512 holds the workload.

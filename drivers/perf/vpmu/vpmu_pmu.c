@@ -2,15 +2,16 @@
 /*
  * vpmu_pmu.c - perf glue: the "vpmu" PMU, counting events on the engines.
  *
- * Documentation/vpmu/perf.rst is the contract.  In short: every CPU's
- * engine has nr_counters narrow counters; an event takes one of them while
- * it is scheduled on that CPU and the driver extends it to 64 bits.  A
- * counting event's counter wraps freely: the engine counts its wraps, and
- * every read of the event folds (wraps x 2^width) in, so no wrap is ever
- * missed, however narrow the counter or long the run, and counting costs
- * no stops.  A sampling event's counter also has its interrupt enable
- * set: the engine stops a run on the exact microword that wraps it, and
- * the run loop raises the overflow lines of every counter that wrapped.
+ * Documentation/admin-guide/perf/vpmu.rst, "PMU events", is the contract.
+ * In short: every CPU's engine has nr_counters narrow counters; an event
+ * takes one of them while it is scheduled on that CPU and the driver
+ * extends it to 64 bits.  A counting event's counter wraps freely: the
+ * engine counts its wraps, and every read of the event folds (wraps x
+ * 2^width) in, so no wrap is ever missed, however narrow the counter or
+ * long the run, and counting costs no stops.  A sampling event's counter
+ * also has its interrupt enable set: the engine stops a run on the exact
+ * microword that wraps it, and the run loop raises the overflow lines of
+ * every counter that wrapped.
  *
  * Serialisation: the perf core calls add/del/start/stop/read on the
  * event's CPU with interrupts disabled, and run chunks
@@ -26,7 +27,7 @@
  * built in through perf_event_overflow(), as a hardware PMU does, and as a
  * module, where that is not exported, through perf_tp_event(), the
  * exported path trace events use, with the driver's own throttle
- * (Documentation/vpmu/perf.rst, "Sampling").  A sampling
+ * (Documentation/admin-guide/perf/vpmu.rst, "Sampling").  A sampling
  * event's counter is preset so that it wraps exactly on the event that
  * completes the period, and the engine stops right after that microword:
  * a sample's micro-PC and macro PC are those of that microword, exactly.
@@ -51,8 +52,9 @@
 #include "vpmu_pmu_priv.h"
 
 /*
- * Sample types a sample from an engine cannot honour (perf.rst); a
- * callchain is the sample's IP alone, and only user-mode samples have one
+ * Sample types a sample from an engine cannot honour
+ * (Documentation/admin-guide/perf/vpmu.rst, "Sampling"); a callchain is the
+ * sample's IP alone, and only user-mode samples have one
  * (vpmu_sample_regs()).
  */
 #define VPMU_SAMPLE_REFUSED	(PERF_SAMPLE_BRANCH_STACK |		\
@@ -221,7 +223,8 @@ static bool vpmu_group_fits(struct perf_event *event)
 
 /*
  * What the image in force allows: a tag the image's event field can
- * select, as the event or as a leader's trigger (perf.rst).  Only new
+ * select, as the event or as a leader's trigger
+ * (Documentation/admin-guide/perf/vpmu.rst, "PMU events").  Only new
  * opens are checked.  An inherited copy (fork, clone) is its original,
  * checked when that was opened; the image may have changed since, and an
  * error here would fail the fork.  The copy counts what the original

@@ -4,7 +4,8 @@
  *
  * A group's leader names a freeze control in config1: its trigger, the
  * state it starts in, freeze on overflow and the histograms it gates
- * (perf.rst, "Freezing and triggers").  Three objects, one role each:
+ * (Documentation/admin-guide/perf/vpmu.rst, "Freezing and triggers").
+ * Three objects, one role each:
  *
  *   struct vpmu_frz        the control: what config1 asked for, shared
  *                          by every event opened under it
@@ -605,7 +606,7 @@ void vpmu_pmu_chunk_begin(struct vpmu_machine *m, struct vpmu_engine *e)
 	}
 	/*
 	 * While a control gates a unit, the unit counts only inside a
-	 * thawed gating group, on every engine, whatever runs (perf.rst).
+	 * thawed gating group, on every engine, whatever runs.
 	 */
 	vpmu_engine_gate_closed(e, vpmu_gated_units(machine_to_vpmu(m)));
 }
@@ -649,7 +650,7 @@ static bool vpmu_cfg1_trig_ok(struct vpmu_machine *m, u64 c1,
 }
 
 /**
- * vpmu_config1_check() - is attr.config1 a freeze control perf.rst allows?
+ * vpmu_config1_check() - is attr.config1 an allowed freeze control?
  * @event:	the event being initialised
  *
  * Context: event_init.

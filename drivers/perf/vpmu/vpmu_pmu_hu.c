@@ -9,7 +9,8 @@
  * registers one per kind of box), whose callbacks are all about buckets,
  * beside "vpmu", whose callbacks are all about counters.  attr.config is
  * the bucket, 1..16 (format/bucket, events/hist1..hist16).  The two PMUs'
- * events do not share groups (perf.rst, "Histogram unit events").
+ * events do not share groups (Documentation/admin-guide/perf/vpmu.rst,
+ * "The vpmu_hu PMU").
  *
  * A bucket event reads bucket b of its CPU's engine as a free-running
  * 64-bit counter: hwc->prev_count holds the bucket as of the last fold.

@@ -67,7 +67,7 @@ void vpmu_event_update(struct vpmu_engine *e, struct perf_event *event)
 #define VPMU_MAX_SAMPLES_PER_TICK	DIV_ROUND_UP(100000, HZ)
 
 /**
- * struct vpmu_sample_raw - a sample's PERF_SAMPLE_RAW record (perf.rst)
+ * struct vpmu_sample_raw - a sample's PERF_SAMPLE_RAW record
  * @ent:	the trace-event header perf_tp_event() fills in (type 0)
  * @upc:	micro-PC of the microword on which the counter wrapped
  * @ipc:	macro PC of the instruction that microword belongs to
@@ -143,12 +143,13 @@ static u64 vpmu_period_advance(struct perf_event *event)
 }
 
 /*
- * Fill the fake interrupted registers a sample reports (perf.rst,
- * "Samples"): the IP is where the runner maps the code, the macro PC's
- * address or, with sample_upc, the micro-PC's; the sample is a user-mode
- * one of the task that ran the engine (perf names it through that task's
- * mappings), unless the event counts supervisor mode only, whose samples
- * perf_tp_event() would drop as user-mode ones.
+ * Fill the fake interrupted registers a sample reports
+ * (Documentation/admin-guide/perf/vpmu.rst, "Sampling"): the IP is where
+ * the runner maps the code, the macro PC's address or, with sample_upc, the
+ * micro-PC's; the sample is a user-mode one of the task that ran the engine
+ * (perf names it through that task's mappings), unless the event counts
+ * supervisor mode only, whose samples perf_tp_event() would drop as
+ * user-mode ones.
  */
 static void vpmu_sample_regs(struct pt_regs *regs, struct perf_event *event,
 			     u32 upc, u32 ipc)

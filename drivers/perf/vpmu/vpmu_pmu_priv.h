@@ -3,8 +3,9 @@
  * vpmu_pmu_priv.h - the perf glue's own header: what its files share.
  *
  * The perf glue is the front end that puts perf events on the engines'
- * counters (vpmu.h lists the front ends; Documentation/vpmu/perf.rst is
- * its contract).  Its files, and only they, include this header:
+ * counters (vpmu.h lists the front ends;
+ * Documentation/admin-guide/perf/vpmu.rst, "PMU events", is its
+ * contract).  Its files, and only they, include this header:
  *
  *   vpmu_pmu.c         the perf callbacks (event_init, add, del, start,
  *                      stop, read), the counters and registration
@@ -82,8 +83,8 @@ static inline void vpmu_regs_set_mode(struct pt_regs *regs, bool user)
 #define VPMU_CFG_GET(cfg, f)	FIELD_GET(VPMU_CFG_##f, (cfg))
 
 /*
- * attr.config1: the group's freeze control, on its leader (perf.rst,
- * "Freezing and triggers"):
+ * attr.config1: the group's freeze control, on its leader
+ * (Documentation/admin-guide/perf/vpmu.rst, "Freezing and triggers"):
  *
  *          22          21     20    19      12 11         0
  *  +---------------+--------+------+----------+------------+
@@ -99,7 +100,7 @@ static inline void vpmu_regs_set_mode(struct pt_regs *regs, bool user)
  * (counter n - 1 wrapping); it toggles, or with a stop trigger (at most
  * one of the stop_* fields, the same kinds) it starts.  gate_uhist and
  * gate_hu make the group gate the micro-PC histogram and the histogram
- * unit (perf.rst, "Gating the histograms"); they need a trigger.
+ * unit; they need a trigger.
  */
 #define VPMU_CFG1_TRIG_EV		GENMASK_ULL(11, 0)
 #define VPMU_CFG1_TRIG_TAG		GENMASK_ULL(19, 12)
@@ -263,13 +264,13 @@ static inline bool vpmu_leader_refused(const struct perf_event *event,
  * leader is still attached, and lets a new member onto its sibling list;
  * but perf_group_detach() does nothing for a detached event, so closing
  * that leader would leave the member pointing at the freed leader (a
- * use-after-free in the core, whatever the PMUs: testing.rst, "A perf
- * core bug the stress found").  A vpmu event never joins such a group:
- * ENODEV, as 6.12's core answers itself for a leader in state EXIT,
- * which is what an exec leaves (6.1 does not check; a CPU going offline
- * leaves the leader OFF, which neither checks).  The fix for every PMU
- * is the core's (upstream/perf-detached-leader/); this check stays until
- * the kernels vpmu supports carry it, and answers as the fixed core does.
+ * use-after-free in the core, whatever the PMUs, which vpmu_stress
+ * found).  A vpmu event never joins such a group: ENODEV, as 6.12's core
+ * answers itself for a leader in state EXIT, which is what an exec leaves
+ * (6.1 does not check; a CPU going offline leaves the leader OFF, which
+ * neither checks).  The fix for every PMU is the core's (proposed
+ * upstream); this check stays until the kernels vpmu supports carry it,
+ * and answers as the fixed core does.
  * PERF_ATTACH_GROUP only changes under the leader's ctx->mutex, which the
  * core holds around event_init from 6.2 on; on 6.1 this is a snapshot.
  *

@@ -4,8 +4,9 @@
  *
  * Every counter of a CPU's engine and its overflow status at one
  * instant, copied on that CPU between two run chunks, and optionally
- * cleared without disturbing perf's counts (perf.rst, "Snapshot";
- * /dev/vpmu's ioctl, vpmu_cdev.c, checks the request).
+ * cleared without disturbing perf's counts
+ * (Documentation/admin-guide/perf/vpmu.rst, "/dev/vpmu"; /dev/vpmu's
+ * ioctl, vpmu_cdev.c, checks the request).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

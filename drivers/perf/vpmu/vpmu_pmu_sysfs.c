@@ -5,11 +5,11 @@
  * format/ is generated from the masks attr.config and attr.config1 are
  * decoded with (vpmu_pmu_priv.h); events/ has an alias for every basic
  * event, and one for every tag the current image's event field selects
- * (perf.rst, "Event configuration"), each twice: under its name (cycles,
- * tag1) and under the name it had first, with the PMU's name in front
- * (vpmu_cycles, vpmu_tag1), which scripts use; and one for every tag the
- * image names, under that name (decode).  The histogram unit's buckets are
- * vpmu_hu's (vpmu_pmu_hu.c).
+ * (Documentation/admin-guide/perf/vpmu.rst, "PMU events"), each twice:
+ * under its name (cycles, tag1) and under the name it had first, with the
+ * PMU's name in front (vpmu_cycles, vpmu_tag1), which scripts use; and one
+ * for every tag the image names, under that name (decode).  The histogram
+ * unit's buckets are vpmu_hu's (vpmu_pmu_hu.c).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -118,7 +118,8 @@ static ssize_t vpmu_event_show(struct device *dev,
 /*
  * Counts of occurrences, so no .unit or .scale: perf's defaults (no unit,
  * scale 1) say it.  No description either: perf reads none from sysfs
- * (perf.rst, "perf list").  The tags are a group of their own (below).
+ * (Documentation/admin-guide/perf/vpmu.rst, "PMU events").  The tags are
+ * a group of their own (below).
  */
 static struct attribute *vpmu_event_attrs[] = {
 	VPMU_EVENT_LIST(VPMU_BASIC_ATTR)
@@ -147,7 +148,7 @@ static bool vpmu_ucode_has_tag(const struct vpmu_ucode *uc, unsigned int k)
  * @m:	the machine
  * @k:	a tag, 1..VPMU_TAG_MAX
  *
- * perf.rst, "Event configuration".
+ * Documentation/admin-guide/perf/vpmu.rst, "PMU events".
  *
  * Context: any context but NMI (takes a reference to the image).
  * Return: true if a microword of the image can select tag @k.

@@ -21,7 +21,7 @@
  * is never reused (not by its struct file, whose memory a later open may
  * get), and a file whose snapshot was given to another reads -ESTALE
  * instead of a mix of two snapshots.
- * Documentation/vpmu/histogram.rst is the contract.
+ * Documentation/admin-guide/perf/vpmu.rst, "sysfs", is the contract.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -230,7 +230,7 @@ static void vpmu_uhist_header_fill(struct vpmu_uhist_header *h, u32 cpu,
  * A CPU no run has reached has sampled nothing: it reads as the current
  * image with every bucket zero, as every CPU did at load when engines were
  * attached to the first image there, so that the cpuN files of a machine
- * that has run on some CPUs only still sum (vpmu-hist).
+ * that has run on some CPUs only can still be summed, as tools do.
  */
 static void vpmu_uhist_copy_none(struct vpmu_machine *m,
 				 struct vpmu_uhist_copy *c)

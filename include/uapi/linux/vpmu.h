@@ -5,8 +5,9 @@
  *
  * This header is shared by the kernel module, the engine's host build and
  * the tools.  It defines the microcode image format, the microword bit
- * layout and the engine event numbers.  Documentation/vpmu/architecture.rst
- * is the prose reference; where they disagree, this file is the bug.
+ * layout and the engine event numbers.
+ * Documentation/admin-guide/perf/vpmu.rst is the prose reference; where
+ * they disagree, this file is the bug.
  */
 #ifndef _UAPI_LINUX_VPMU_H
 #define _UAPI_LINUX_VPMU_H
@@ -237,8 +238,9 @@ struct vpmu_image_insn {
 };
 
 /*
- * Machine-code program file ("VPRG"), written by vpmu-as -m and taken by
- * the program runner and the character device.  Little-endian:
+ * Machine-code program file ("VPRG"), written by the assembler
+ * (drivers/perf/vpmu/asm/, in its machine-code mode) and taken by the
+ * program runner and the character device.  Little-endian:
  *
  *   header | load bytes (load_size)
  *
@@ -337,7 +339,7 @@ struct vpmu_program_header {
 #define VPMU_RUN_F_RESUME	_BITUL(2)
 
 /*
- * Stopping at an instruction boundary, for a debugger (vpmu-run --gdb):
+ * Stopping at an instruction boundary, for a debugger (a runner's gdb stub):
  * the microword boundary right after a microword that retired a macro
  * instruction (counted VPMU_EV_INSNS), where pc (and ipc) is the next
  * one's.  VPMU_RUN_F_STEP stops the run at the first boundary it reaches
@@ -388,15 +390,15 @@ struct vpmu_run {
 };
 
 /*
- * Sample addresses (Documentation/vpmu/perf.rst, "Samples").  A sample's
- * instruction pointer is an address in the sampled task's own address
- * space, where a runner maps the program and the microcode as ELF files,
- * so that perf names the code with the ELF files' symbols: the macro PC
- * plus VPMU_SAMPLE_PC_BASE, or, with the format term sample_upc, the
- * micro-PC plus VPMU_SAMPLE_UPC_BASE (one address per microword).  Both
- * lie above every value the combined form micro-PC << 32 | macro PC (the
- * IP of earlier versions, still in PERF_SAMPLE_RAW) can take, and far from
- * where the kernel places a process's own mappings.
+ * Sample addresses (Documentation/admin-guide/perf/vpmu.rst, "Sampling").
+ * A sample's instruction pointer is an address in the sampled task's own
+ * address space, where a runner maps the program and the microcode as ELF
+ * files, so that perf names the code with the ELF files' symbols: the macro
+ * PC plus VPMU_SAMPLE_PC_BASE, or, with the format term sample_upc, the
+ * micro-PC plus VPMU_SAMPLE_UPC_BASE (one address per microword).  Both lie
+ * above every value the combined form micro-PC << 32 | macro PC (the IP of
+ * earlier versions, still in PERF_SAMPLE_RAW) can take, and far from where
+ * the kernel places a process's own mappings.
  */
 #define VPMU_SAMPLE_PC_BASE	_BITULL(44)
 #define VPMU_SAMPLE_UPC_BASE	_BITULL(45)
@@ -406,8 +408,8 @@ struct vpmu_run {
 #define VPMU_IOC_RUN		_IOWR(VPMU_IOC_MAGIC, 0x01, struct vpmu_run)
 
 /*
- * Micro-PC histogram file: what the module's uhist/ sysfs files read
- * (one per CPU and their sum) and what vpmu-hist takes.  Little-endian:
+ * Micro-PC histogram file: what the module's uhist/ sysfs files read (one
+ * per CPU and their sum) and what user-space tools take.  Little-endian:
  *
  *   header | __u64 bucket[nbuckets]
  *
@@ -433,9 +435,9 @@ struct vpmu_uhist_header {
 };
 
 /*
- * Histogram unit program (Documentation/vpmu/histogram.rst, "Histogram
- * unit"): VPMU_IOC_HU_PROGRAM on /dev/vpmu sets it on every engine, all or
- * nothing, and zeroes the buckets; vpmu-hist --set-program compiles the
+ * Histogram unit program (Documentation/admin-guide/perf/vpmu.rst,
+ * "/dev/vpmu"): VPMU_IOC_HU_PROGRAM on /dev/vpmu sets it on every engine,
+ * all or nothing, and zeroes the buckets; user-space tools compile a
  * program's text into it.  Needs CAP_SYS_ADMIN (EPERM).  nr rules (0: the
  * unit off), each counting into bucket C1..Cnr; a rule or field the engine
  * cannot take is EINVAL, with the reason in sysfs hist/error, and nothing
@@ -518,7 +520,8 @@ struct vpmu_hu_counts {
  * run or any perf event's count: a counter a counting perf event holds has
  * its count folded into the event first; a counter whose wrap is due to
  * do something (a sampling event's, one freezing its group on overflow, a
- * group trigger) is left as it is.  Documentation/vpmu/perf.rst.
+ * group trigger) is left as it is.  Documentation/admin-guide/perf/vpmu.rst,
+ * "/dev/vpmu".
  *
  * Versioned by size as struct vpmu_run is: any size from
  * VPMU_SNAPSHOT_SIZE_VER0 up, unknown bytes zero, at most size bytes

@@ -13,7 +13,8 @@
  * source; the views and helpers both use are in vpmu_tool.h.
  *
  * The instruction tables come from vpmu_isa.h; nothing here repeats them.
- * Documentation/vpmu/toolchain.rst describes the language.
+ * The built-in microcode, ucode/default.vus, written to be read, shows
+ * the language.
  */
 #ifndef _VPMU_ASM_H
 #define _VPMU_ASM_H

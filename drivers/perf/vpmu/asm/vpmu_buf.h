@@ -4,9 +4,9 @@
  * into one or written from one.
  *
  * Every function of the toolchain library (the assembler here, the rest
- * in tools/vpmu) takes its text and gives its binaries and diagnostics in
- * these buffers, so that nothing below the command-line tools and
- * vpmu_mkimage prints or exits.
+ * in the user-space tools) takes its text and gives its binaries and
+ * diagnostics in these buffers, so that nothing below the command-line
+ * tools and vpmu_mkimage prints or exits.
  */
 #ifndef _VPMU_BUF_H
 #define _VPMU_BUF_H

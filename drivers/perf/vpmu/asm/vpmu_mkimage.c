@@ -9,8 +9,8 @@
  * "const u8 vpmu_default_image[]" and "const size_t vpmu_default_image_len"
  * for vpmu_default_image.c.  Kbuild builds and runs it on the host
  * (Makefile), so the image's bytes are never kept as a file of their own.
- * The assembler is tools/vpmu's vpmu-as (Documentation/vpmu/toolchain.rst
- * describes the language); this is its one job the module's build needs.
+ * The assembler (vpmu_asm.h) is built into the user-space tools too; this
+ * is its one job the module's build needs.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
  * vpmu_counters.c - the counters: the fold of the uops' counts into them,
  * the slots that split those counts by what was counting (and their
  * toggle tables), and the counters' registers (configuration, values,
- * overflow status).  See architecture.rst, "Inside the engine".
+ * overflow status).
  */
 #include "vpmu_engine_priv.h"
 

@@ -295,10 +295,9 @@ enum vpmu_stop_reason vpmu_engine_run(struct vpmu_engine *e, u64 budget,
 				      struct vpmu_stop *stop);
 
 /*
- * The translation cache (architecture.rst, "The translation cache"): on
- * unless turned off here; the counts, samples and state of a run are the
- * same either way.  Its memory is part of the engine's.  The statistics
- * count since the engine was made.
+ * The translation cache: on unless turned off here; the counts, samples
+ * and state of a run are the same either way.  Its memory is part of the
+ * engine's.  The statistics count since the engine was made.
  */
 struct vpmu_tc_stats {
 	u64 translated;		/* instructions translated */
@@ -466,18 +465,18 @@ int vpmu_engine_fgroup_start_stop(struct vpmu_engine *e, unsigned int fgroup,
 bool vpmu_engine_frozen(const struct vpmu_engine *e, unsigned int fgroup);
 
 /*
- * Gating (architecture.rst, "Gating the histograms"): the micro-PC
- * histogram and the histogram unit may count only while a freeze group
- * runs.  vpmu_engine_fgroup_gate() makes freeze group @fgroup (1 ..
- * VPMU_NR_FGROUPS_MAX - 1) gate @units (VPMU_GATE_*, 0: none); -EINVAL,
- * changing nothing, for fgroup 0 or another bit.  A gated unit counts a
- * cycle only if one of the fgroups gating it is thawed for the microword
- * occupying it (its own toggle included, as for counters).  With
- * vpmu_engine_gate_closed() a unit is gated even while no fgroup gates it
- * on this engine: it then counts nothing.  The clocks run on while a unit
- * is gated: the micro-PC histogram's countdown and the histogram unit's
- * monitoring period count every cycle, and a sample or a cycle that falls
- * in a frozen span is dropped.
+ * Gating (Documentation/admin-guide/perf/vpmu.rst, "Freezing and
+ * triggers"): the micro-PC histogram and the histogram unit may count
+ * only while a freeze group runs.  vpmu_engine_fgroup_gate() makes freeze
+ * group @fgroup (1 .. VPMU_NR_FGROUPS_MAX - 1) gate @units (VPMU_GATE_*,
+ * 0: none); -EINVAL, changing nothing, for fgroup 0 or another bit.  A
+ * gated unit counts a cycle only if one of the fgroups gating it is
+ * thawed for the microword occupying it (its own toggle included, as for
+ * counters).  With vpmu_engine_gate_closed() a unit is gated even while
+ * no fgroup gates it on this engine: it then counts nothing.  The clocks
+ * run on while a unit is gated: the micro-PC histogram's countdown and the
+ * histogram unit's monitoring period count every cycle, and a sample or a
+ * cycle that falls in a frozen span is dropped.
  */
 #define VPMU_GATE_UHIST		BIT(0)	/* the micro-PC histogram */
 #define VPMU_GATE_HU		BIT(1)	/* the histogram unit */
@@ -503,12 +502,11 @@ void vpmu_engine_uhist_reset(struct vpmu_engine *e);
  * (an event, or a range of engine state) with a sub-monitoring period in
  * cycles, counted in sequence by one mechanism or all at once; results are
  * the 64-bit buckets C1..Cn.  Runs on the engine's own clock, like the
- * micro-PC histogram (architecture.rst, "Histogram unit").  Exact however
- * runs are cut; free while off.  While on, chunks end at the windows'
- * edges, a WQ entry routes every store through the trigger hook, and an
- * address entry the loads or stores it looks at.  With once set, the
- * unit counts one monitoring period and then holds the buckets until
- * the next set, reset or attach.
+ * micro-PC histogram.  Exact however runs are cut; free while off.  While
+ * on, chunks end at the windows' edges, a WQ entry routes every store
+ * through the trigger hook, and an address entry the loads or stores it
+ * looks at.  With once set, the unit counts one monitoring period and then
+ * holds the buckets until the next set, reset or attach.
  */
 #define VPMU_HU_MAX	VPMU_HU_BUCKETS
 

@@ -22,8 +22,8 @@
  *   vpmu_validate_uword.c  the rejection, one microword's checks
  *   vpmu_isa.c           the instruction set's tables
  *
- * How the engine is fast and still exact: architecture.rst, "Inside the
- * engine".
+ * How the engine is fast and still exact: segments, counts folded per
+ * chunk or later, a copy of the uops per counting state, chunk limits.
  */
 #ifndef _VPMU_ENGINE_PRIV_H
 #define _VPMU_ENGINE_PRIV_H
@@ -394,8 +394,7 @@ struct vpmu_tc {
 
 /*
  * An engine: its memory, the ucode it runs, the program on it, and its
- * parts, one per concern; each file of the engine works on its own part
- * (architecture.rst, "Inside the engine core").
+ * parts, one per concern; each file of the engine works on its own part.
  */
 struct vpmu_engine {
 	struct vpmu_engine_mem *mem_alloc;	/* NULL: no ucode can attach */

@@ -28,8 +28,8 @@
  * stopped run's context, a run's memory, a freeze control) is charged to
  * the caller's memory cgroup and, over its limit, fails with -ENOMEM
  * instead of calling the OOM killer or warning: an unprivileged user
- * reaches all of these (module.rst, "Unprivileged use").  What the module
- * keeps for everyone (a CPU's engine) is not charged.
+ * reaches all of these (Documentation/admin-guide/perf/vpmu.rst, "Limits").
+ * What the module keeps for everyone (a CPU's engine) is not charged.
  */
 #define VPMU_GFP_USER		(GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL | \
 				 __GFP_NOWARN)

@@ -4,10 +4,10 @@
  * runs and their chunks, lifetime, programs and their contexts, state.
  * The top of the engine's files: the others are below it.
  *
- * Implements Documentation/vpmu/architecture.rst.  Portable C: built into
- * the module and as host C for tests, benchmarks and fuzzing.  How the
- * engine is fast and still exact, and which file holds what, is in
- * vpmu_engine_priv.h.
+ * Implements the engine of Documentation/admin-guide/perf/vpmu.rst,
+ * "Overview".  Portable C: built into the module and as host C for tests,
+ * benchmarks and fuzzing.  How the engine is fast and still exact, and
+ * which file holds what, is in vpmu_engine_priv.h.
  */
 #include "vpmu_engine_priv.h"
 

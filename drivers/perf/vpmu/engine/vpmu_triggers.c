@@ -3,8 +3,8 @@
  * vpmu_triggers.c - triggers and gates: the freeze groups' triggers, the
  * trigger hook that toggles freeze bits after a microword, the gates
  * that let the histograms count only while a freeze group runs, and the
- * registers that set them up.  See architecture.rst, "Freeze groups and
- * triggers".
+ * registers that set them up.  See Documentation/admin-guide/perf/vpmu.rst,
+ * "Freezing and triggers".
  */
 #include "vpmu_engine_priv.h"
 

@@ -3,7 +3,7 @@
  * vpmu_uop.h - the executable form of microwords: struct vpmu_uop, the
  * register file it indexes, the semantics of the operations and the
  * interpreter's handler lists.  Private to the engine (engine/vpmu_*.c);
- * architecture.rst, "Inside the engine", says how the loop runs them.
+ * vpmu_interp.c's loop runs them.
  */
 #ifndef _VPMU_UOP_H
 #define _VPMU_UOP_H

@@ -3,12 +3,12 @@
  * vpmu_validate.c - microcode image validator and decoder.
  *
  * vpmu_ucode_load() checks every byte of an image against the rules in
- * include/uapi/linux/vpmu.h and Documentation/vpmu/architecture.rst before
- * anything is kept, then decodes the control store once: the header, the
- * layout and the tables here, each microword (and the rejection every
- * check records) in vpmu_validate_uword.c.  The input is hostile: every
- * offset is checked with 64-bit arithmetic before it is used, and nothing
- * is read outside the buffer.
+ * include/uapi/linux/vpmu.h before anything is kept, then decodes the
+ * control store once: the header, the layout and the tables here, each
+ * microword (and the rejection every check records) in
+ * vpmu_validate_uword.c.  The input is hostile: every offset is checked
+ * with 64-bit arithmetic before it is used, and nothing is read outside
+ * the buffer.
  *
  * The order of the checks is what makes the reads safe: the header is read
  * only once the image is known to hold it; the sections are read only once
@@ -16,9 +16,8 @@
  * an ID-table entry or a symbol's address are kept only once they are
  * inside the control store.  The engine trusts what passes (its loop checks
  * no operand, target or table index), so a check missed here is a read or
- * a jump out of bounds in the kernel: every rule has a case in
- * tools/testing/host/test_image.c and the fuzzer fuzz_image feeds it
- * random images.
+ * a jump out of bounds in the kernel: every rule has a case in the host
+ * unit tests, and a fuzzer feeds it random images.
  */
 #include "vpmu_validate_uword.h"
 
