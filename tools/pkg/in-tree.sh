@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# in-tree.sh KSRC - add vpmu to a kernel source tree, as an upstream patch
-# would (make in-tree KSRC=...):
+# in-tree.sh [--part PART]... KSRC - add vpmu to a kernel source tree, as
+# an upstream patch would (make in-tree KSRC=...):
 #
 #   drivers/perf/vpmu/            the driver, its Kconfig (PERF_VPMU) and
 #                                 Makefile, the default microcode's source
@@ -22,8 +22,17 @@
 # Then "make menuconfig" (Device Drivers, Performance monitor support)
 # or scripts/config --module PERF_VPMU (or --enable) and build the kernel.
 #
+# --part adds only a part (given again, several), as one patch of the
+# series does (tools/pkg/series.sh): uapi (the header, its ioctl code),
+# engine (engine/, asm/ and ucode/ of drivers/perf/vpmu, not yet built),
+# driver (the rest of drivers/perf/vpmu and the Kconfig and Makefile lines
+# that build it), docs, selftests; each with its lines of vpmu's
+# MAINTAINERS entry.  The files come from this
+# tree, or from $VPMU_SRC, a tree of the same layout (series_src.py's).
+#
 # The generated version header is made here first ("make version-h": the
-# kernel tree has no debian/changelog).  A file whose content is already in
+# kernel tree has no debian/changelog), unless the files come from
+# $VPMU_SRC.  A file whose content is already in
 # the tree is not touched, so running it again after a change to vpmu
 # leaves only the changed files newer than the kernel's build and an
 # incremental kernel build recompiles just those.  Prints how many files it
@@ -31,23 +40,39 @@
 set -euo pipefail
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-KSRC=${1:?usage: in-tree.sh KERNEL_SOURCE_TREE}
+SRC=${VPMU_SRC:-$TOP}
+PARTS=
+while [ "${1:-}" = --part ]; do
+	case ${2:-} in
+	uapi|engine|driver|docs|selftests) PARTS="$PARTS $2 " ;;
+	*) echo "in-tree: no part '${2:-}'" >&2; exit 1 ;;
+	esac
+	shift 2
+done
+KSRC=${1:?usage: in-tree.sh [--part PART]... KERNEL_SOURCE_TREE}
+[ $# -eq 1 ] || { echo "in-tree: usage: in-tree.sh [--part PART]... KERNEL_SOURCE_TREE" >&2; exit 1; }
 changed=0
 
 [ -f "$KSRC/drivers/perf/Kconfig" ] && [ -f "$KSRC/drivers/perf/Makefile" ] ||
 	{ echo "in-tree: $KSRC is not a kernel source tree" >&2; exit 1; }
 
-make -s -C "$TOP" version-h
+[ "$SRC" != "$TOP" ] || make -s -C "$TOP" version-h
+
+# part NAME - is NAME one of the parts to add (all when none was named)?
+part() {
+	case ${PARTS:- $1 } in *" $1 "*) return 0 ;; esac
+	return 1
+}
 
 # put SRC DEST - copy SRC to KSRC/DEST (executable if SRC is) unless it
 # already holds the same.
 put() {
 	local mode=0644
 
-	[ -x "$TOP/$1" ] && mode=0755
-	if ! cmp -s "$TOP/$1" "$KSRC/$2" ||
+	[ -x "$SRC/$1" ] && mode=0755
+	if ! cmp -s "$SRC/$1" "$KSRC/$2" ||
 	   [ "$(stat -c %a "$KSRC/$2")" != "${mode#0}" ]; then
-		install -D -m "$mode" "$TOP/$1" "$KSRC/$2"
+		install -D -m "$mode" "$SRC/$1" "$KSRC/$2"
 		changed=$((changed + 1))
 	fi
 }
@@ -58,7 +83,7 @@ put_dir() {
 	local src=$1 dst=$2 f
 	shift 2
 
-	for f in $(cd "$TOP/$src" && for p in "$@"; do
+	for f in $(cd "$SRC/$src" && for p in "$@"; do
 			find . -maxdepth 1 -type f -name "$p"; done | sort -u); do
 		f=${f#./}
 		# Kbuild's output when the module was built here
@@ -83,20 +108,30 @@ add_line() {
 	changed=$((changed + 1))
 }
 
-put_dir drivers/perf/vpmu drivers/perf/vpmu '*.[ch]' Kconfig Makefile .gitignore
-put_dir drivers/perf/vpmu/engine drivers/perf/vpmu/engine '*.[ch]'
-put_dir drivers/perf/vpmu/asm drivers/perf/vpmu/asm '*.[ch]'
-put_dir drivers/perf/vpmu/ucode drivers/perf/vpmu/ucode default.vus
-put include/uapi/linux/vpmu.h include/uapi/linux/vpmu.h
-add_line drivers/perf/Kconfig 'source "drivers/perf/vpmu/Kconfig"' '^endmenu'
-add_line drivers/perf/Makefile 'obj-$(CONFIG_PERF_VPMU) += vpmu/'
+if part engine; then
+	put_dir drivers/perf/vpmu/engine drivers/perf/vpmu/engine '*.[ch]'
+	put_dir drivers/perf/vpmu/asm drivers/perf/vpmu/asm '*.[ch]'
+	put_dir drivers/perf/vpmu/ucode drivers/perf/vpmu/ucode default.vus
+fi
+if part driver; then
+	put_dir drivers/perf/vpmu drivers/perf/vpmu '*.[ch]' Kconfig Makefile \
+		.gitignore
+	add_line drivers/perf/Kconfig 'source "drivers/perf/vpmu/Kconfig"' \
+		'^endmenu'
+	add_line drivers/perf/Makefile 'obj-$(CONFIG_PERF_VPMU) += vpmu/'
+fi
+if part uapi; then
+	put include/uapi/linux/vpmu.h include/uapi/linux/vpmu.h
+fi
 
 # The kselftests (the built programs are not sources).
-put_dir selftests/vpmu tools/testing/selftests/vpmu '*.[ch]' '*.sh' \
-	Makefile config settings .gitignore
-if [ -f "$KSRC/tools/testing/selftests/Makefile" ]; then
-	add_line tools/testing/selftests/Makefile 'TARGETS += vpmu' \
-		'^TARGETS \+= [w-z]'
+if part selftests; then
+	put_dir selftests/vpmu tools/testing/selftests/vpmu '*.[ch]' '*.sh' \
+		Makefile config settings .gitignore
+	if [ -f "$KSRC/tools/testing/selftests/Makefile" ]; then
+		add_line tools/testing/selftests/Makefile 'TARGETS += vpmu' \
+			'^TARGETS \+= [w-z]'
+	fi
 fi
 
 # add_ioctl_number - vpmu's ioctl code (VPMU_IOC_MAGIC) in the kernel's
@@ -109,7 +144,7 @@ add_ioctl_number() {
 	[ -f "$f" ] || return 0
 	grep -q 'uapi/linux/vpmu\.h' "$f" && return 0
 	code=$(sed -n 's/^#define VPMU_IOC_MAGIC[[:space:]]*0x\([0-9a-fA-F]*\).*/\1/p' \
-		"$TOP/include/uapi/linux/vpmu.h" | tr a-f A-F)
+		"$SRC/include/uapi/linux/vpmu.h" | tr a-f A-F)
 	[ -n "$code" ] || { echo "in-tree: no VPMU_IOC_MAGIC" >&2; exit 1; }
 	awk -v code="0x$code" -v seq=00-2F -v hdr=uapi/linux/vpmu.h \
 	    -v what='vpmu, the emulated microcoded PMU' '
@@ -139,55 +174,112 @@ add_ioctl_number() {
 	changed=$((changed + 1))
 }
 
-# add_maintainers - vpmu's MAINTAINERS entry, in alphabetical order among
-# the entries (before the first whose name sorts after it).
+# add_maintainers F... - vpmu's MAINTAINERS entry, with the file patterns
+# F among its F: lines (sorted, each once, none under a directory the
+# entry also has): made in alphabetical order
+# among the entries (before the first whose name sorts after it) if it is
+# not there, else given the patterns it lacks (its other lines kept as
+# they are).  Each part adds its own, as
+# each patch of the series does, so that no patch adds a file MAINTAINERS
+# does not cover.
 add_maintainers() {
 	local f=$KSRC/MAINTAINERS name='VPMU EMULATED MICROCODED PMU DRIVER' who
 
 	[ -f "$f" ] || return 0
-	grep -qxF "$name" "$f" && return 0
 	who=$(sed -n 's/^Maintainer: //p' "$TOP/debian/control")
-	awk -v name="$name" -v who="$who" '
-	function entry() {
+	printf '%s\n' "$@" | LC_ALL=C awk -v name="$name" -v who="$who" '
+	FNR == NR { want["F:\t" $0] = 1; next }
+	function entry(   k, n, i, j, t, fl) {
 		print name
-		print "M:\t" who
-		print "L:\tlinux-perf-users@vger.kernel.org"
-		print "S:\tMaintained"
-		print "F:\tDocumentation/ABI/testing/sysfs-bus-event_source-devices-vpmu*"
-		print "F:\tDocumentation/ABI/testing/sysfs-module-vpmu"
-		print "F:\tDocumentation/admin-guide/perf/vpmu.rst"
-		print "F:\tdrivers/perf/vpmu/"
-		print "F:\tinclude/uapi/linux/vpmu.h"
-		print "F:\ttools/testing/selftests/vpmu/"
-		print ""
+		if (nhdr)
+			for (i = 1; i <= nhdr; i++)
+				print hdr[i]
+		else {
+			print "M:\t" who
+			print "L:\tlinux-perf-users@vger.kernel.org"
+			print "S:\tMaintained"
+		}
+		n = 0
+		for (k in want)
+			fl[++n] = k
+		for (i = 2; i <= n; i++)
+			for (j = i; j > 1 && fl[j - 1] > fl[j]; j--) {
+				t = fl[j]; fl[j] = fl[j - 1]; fl[j - 1] = t
+			}
+		for (i = 1; i <= n; i++) {
+			# a path under a directory the entry has goes
+			for (j = 1; j <= n; j++)
+				if (j != i && fl[j] ~ /\/$/ &&
+				    index(fl[i], fl[j]) == 1)
+					break
+			if (j > n)
+				print fl[i]
+		}
 	}
-	{ line[NR] = $0 }
+	FNR == 1 { nwant = NR - 1 }
+	{ line[NR - nwant] = $0 }
 	END {
-		for (i = 1; i <= NR; i++) {
-			if (!done && i > 1 && line[i - 1] == "" &&
-			    line[i + 1] ~ /^[A-Z]:\t/ && toupper(line[i]) > name &&
-			    started) {
+		n = NR - nwant
+		for (i = 1; i <= n; i++) {
+			if (line[i] == name) {
+				for (i++; i <= n && line[i] != ""; i++)
+					if (line[i] ~ /^F:\t/)
+						want[line[i]] = 1
+					else
+						hdr[++nhdr] = line[i]
 				entry()
+				done = 1
+			} else if (!done && i > 1 && line[i - 1] == "" &&
+				   line[i + 1] ~ /^[A-Z]:\t/ &&
+				   toupper(line[i]) > name && started) {
+				entry()
+				print ""
 				done = 1
 			}
 			if (line[i] ~ /^Maintainers List/)
 				started = 1
-			print line[i]
+			if (i <= n)
+				print line[i]
 		}
-	}' "$f" >"$f.tmp"
+	}' - "$f" >"$f.tmp"
 	grep -qxF "$name" "$f.tmp" || { echo "in-tree: no place in MAINTAINERS" >&2; exit 1; }
-	mv "$f.tmp" "$f"
-	changed=$((changed + 1))
+	if cmp -s "$f" "$f.tmp"; then
+		rm -f "$f.tmp"
+	else
+		mv "$f.tmp" "$f"
+		changed=$((changed + 1))
+	fi
 }
 
 # The kernel's document (the project's own, Documentation/vpmu, names
 # files of this repository and stays here) in the perf admin guide's
 # toctree.
-put Documentation/admin-guide/perf/vpmu.rst Documentation/admin-guide/perf/vpmu.rst
-if [ -f "$KSRC/Documentation/admin-guide/perf/index.rst" ]; then
-	add_line Documentation/admin-guide/perf/index.rst '   vpmu'
+if part docs; then
+	put Documentation/admin-guide/perf/vpmu.rst \
+		Documentation/admin-guide/perf/vpmu.rst
+	if [ -f "$KSRC/Documentation/admin-guide/perf/index.rst" ]; then
+		add_line Documentation/admin-guide/perf/index.rst '   vpmu'
+	fi
+	put_dir Documentation/ABI/testing Documentation/ABI/testing \
+		'*-vpmu' '*-vpmu_hu'
 fi
-put_dir Documentation/ABI/testing Documentation/ABI/testing '*-vpmu' '*-vpmu_hu'
-add_ioctl_number
-add_maintainers
+if part uapi; then
+	add_ioctl_number
+	add_maintainers include/uapi/linux/vpmu.h
+fi
+if part engine; then
+	add_maintainers drivers/perf/vpmu/asm/ drivers/perf/vpmu/engine/ \
+		drivers/perf/vpmu/ucode/
+fi
+if part driver; then
+	add_maintainers drivers/perf/vpmu/
+fi
+if part docs; then
+	add_maintainers Documentation/admin-guide/perf/vpmu.rst \
+		'Documentation/ABI/testing/sysfs-bus-event_source-devices-vpmu*' \
+		Documentation/ABI/testing/sysfs-module-vpmu
+fi
+if part selftests; then
+	add_maintainers tools/testing/selftests/vpmu/
+fi
 echo "in-tree: $changed files changed in $KSRC"
