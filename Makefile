@@ -18,6 +18,10 @@
 #   make in-tree KSRC=dir   add vpmu to a kernel source tree: the driver with
 #                           its Kconfig (PERF_VPMU), the uapi header, the
 #                           kselftests and the documentation
+#   make series [KVER=7.3]  vpmu as a kernel patch series for Linux KVER
+#                           (default: Debian's newest 7.x source) in
+#                           upstream/vpmu/; SERIES_CHECK=1 also checks and
+#                           builds every patch
 #   make check              every test tier; ends with "N passed, N failed"
 #   make host-check         host tier only (no VM)
 #   make vm-check           VM tier on the stock 6.1 and 6.12 kernels
@@ -223,6 +227,12 @@ uninstall:
 in-tree:
 	@test -n "$(KSRC)" || { echo "vpmu: make in-tree KSRC=/path/to/linux" >&2; exit 1; }
 	@tools/pkg/in-tree.sh $(KSRC)
+
+# tools/pkg/series.sh: git format-patch output made in a git tree of
+# Debian's linux-source-KVER (cached in VPMU_CACHE, not here).
+.PHONY: series
+series:
+	@tools/pkg/series.sh $(if $(filter 1,$(SERIES_CHECK)),--check) $(KVER)
 
 # vpmu-dkms and vpmu-tools, built with dpkg-buildpackage from a copy of the
 # tree in build/deb/vpmu-VERSION/; the .deb, .changes and .buildinfo files

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # lint.sh - the lint tier of "make check": checkpatch --strict on every
-# kernel-side source file and on the patches in upstream/, shellcheck on
+# kernel-side source file and on the patches kept in upstream/, shellcheck on
 # every shell script (warnings and errors), the driver's structure
 # (layers.sh: the layers depend one way; circles.sh: no include/call
 # circle among the C files of the driver, the tools and the selftests;
@@ -215,6 +215,9 @@ run_checkpatch_upstream() {
 	for p in "$TOP"/upstream/*/[0-9][0-9][0-9][0-9]-*.patch; do
 		[ -f "$p" ] || continue
 		case "${p##*/}" in 0000-*) continue ;; esac
+		# make series's output (tools/pkg/series.sh checks it, with
+		# the exceptions cp_ignores names for the files it adds)
+		case "${p#"$TOP"/upstream/}" in vpmu/*|vpmu-*/*) continue ;; esac
 		if "$CHECKPATCH" --no-tree --strict --quiet --terse --no-signoff \
 				--ignore UNKNOWN_COMMIT_ID,FILE_PATH_CHANGES \
 				"$p" >"$out" 2>&1; then
@@ -257,6 +260,77 @@ run_shellcheck() {
 	each_par shellcheck shellcheck_one "${files[@]}"
 }
 
+# kdoc_files DIR - the files of the series as series_src.py made them in
+# DIR (the driver's sources, Makefile, Kconfig and built-in microcode, the
+# uapi header, the kselftests, the vpmu ABI files), absolute, one a line,
+# whose references kdoc-refs.sh checks.  Left out, whole files (a line of
+# one cannot be left out alone):
+kdoc_files() {
+	local f
+
+	find "$1" -type f | sort | while read -r f; do
+		case "${f#"$1"/}" in
+		# The admin guide: kdoc-refs.sh reads this tree's.
+		Documentation/admin-guide/*) continue ;;
+		# Their Users: lines name vpmu's user-space tools (and the
+		# chunk benchmark of this repository), which is what Users: is
+		# for.
+		Documentation/ABI/testing/sysfs-bus-event_source-devices-vpmu | \
+		Documentation/ABI/testing/sysfs-module-vpmu) continue ;;
+		# Tests that run vpmu's user-space tools (vpmu-run, vpmu-hist,
+		# vpmu-sim, vpmu-load, vpmu-as, vpmu-dis): their code names
+		# them, and they skip without them.
+		selftests/vpmu/vpmu_counts.h | selftests/vpmu/vpmu_lib.h | \
+		selftests/vpmu/vpmu_hu.h | selftests/vpmu/vpmu_uhist.h | \
+		selftests/vpmu/vpmu_hu.c | selftests/vpmu/vpmu_hu_addr.c | \
+		selftests/vpmu/vpmu_hu_buckets.c | \
+		selftests/vpmu/vpmu_gate_stat.sh | selftests/vpmu/vpmu_hu_stat.sh | \
+		selftests/vpmu/vpmu_perf_names.sh | \
+		selftests/vpmu/vpmu_perf_stat.sh | \
+		selftests/vpmu/vpmu_perf_surface.sh | \
+		selftests/vpmu/vpmu_rv32_gdb.sh | selftests/vpmu/vpmu_rv32_stat.sh | \
+		selftests/vpmu/vpmu_trig_stat.sh | \
+		selftests/vpmu/vpmu_uhist_report.sh | \
+		selftests/vpmu/vpmu_version.sh) continue ;;
+		# Their code names files of $VPMU_SHARE (samples/sum.expect),
+		# which kdoc-refs.sh takes for the kernel's samples/.
+		selftests/vpmu/vpmu_perf.c | selftests/vpmu/vpmu_stress_pmu.c) continue ;;
+		esac
+		echo "$f"
+	done
+}
+
+# The series' sources (tools/pkg/series_src.py) for each kernel the series
+# is made for: vpmu_compat.h resolved, every edit applied where it is
+# written, nothing of the out-of-tree build left; then what they refer to
+# (kdoc-refs.sh, with the admin guide): only files of a kernel tree.
+run_series_src() {
+	local d k out
+
+	d=$(mktemp -d)
+	out=$d/out
+	# vpmu_version.h, generated, is one of the series' files
+	make -s -C "$TOP" version-h
+	for k in 6.12 7.3; do
+		if python3 "$TOP/tools/pkg/series_src.py" "$k" "$d/$k" >"$out" 2>&1; then
+			tap ok "series_src: the series' sources for $k, without compat code"
+		else
+			tap fail "series_src: the series' sources for $k" "$out"
+		fi
+	done
+	# A script that stops early may exit 0 with nothing said: only its
+	# own last line, with no fault, passes.
+	# shellcheck disable=SC2046 # one path a word
+	if [ -d "$d/7.3" ] &&
+	   "$TOP/tools/testing/kdoc-refs.sh" $(kdoc_files "$d/7.3") >"$out" 2>&1 &&
+	   tail -n 1 "$out" | grep -Eq '^kdoc-refs: [0-9]+ files, [0-9]+ references, 0 faults$'; then
+		tap ok "$(tail -n 1 "$out"): the series names only kernel-tree files"
+	else
+		tap fail "kdoc-refs: the series names only kernel-tree files" "$out"
+	fi
+	rm -rf "$d"
+}
+
 # The driver's shape, checked from its sources (architecture.rst, "The
 # driver in one page"), and no circle among the C files of each directory.
 run_structure() {
@@ -282,19 +356,6 @@ run_structure() {
 		tap ok "$(tail -n 1 "$out")"
 	else
 		tap fail "glossary: only the glossary's names are used" "$out"
-	fi
-	# The admin guide, and of the files the series puts in the tree
-	# those clean of this repository's names so far (the vpmu ABI
-	# file's Users: lines name the userspace tools, which is what
-	# Users: is for; the uapi header and the sources still point at
-	# Documentation/vpmu: left for the series).
-	if "$TOP/tools/testing/kdoc-refs.sh" \
-	       "$TOP/Documentation/ABI/testing/sysfs-bus-event_source-devices-vpmu_hu" \
-	       "$TOP/drivers/perf/vpmu/Kconfig" >"$out" 2>&1 &&
-	   tail -n 1 "$out" | grep -Eq '^kdoc-refs: [0-9]+ files, [0-9]+ references, 0 faults$'; then
-		tap ok "$(tail -n 1 "$out"): the kernel's documents name only kernel-tree files"
-	else
-		tap fail "kdoc-refs: the kernel's documents name only kernel-tree files" "$out"
 	fi
 	if "$TOP/tools/testing/func-lengths.sh" >"$out" 2>&1; then
 		tap ok "function lengths within their limits"
@@ -477,6 +538,7 @@ run_checkpatch
 run_checkpatch_upstream
 run_shellcheck
 run_structure
+run_series_src
 run_docs
 for s in $SERIES; do
 	sparse_report "$s"
