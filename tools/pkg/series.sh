@@ -152,7 +152,7 @@ make_series() {
 	# The cover letter: the branch's description (first line the
 	# subject), written as format-patch's --cover-from-description does.
 	git -C "$TREE" config branch.vpmu.description "$(cat "$MSGS/cover.txt"
-		printf "\nFor Linux %s (made and checked on Debian's linux-source-%s).\n" \
+		printf "\nFor Linux %s, made on Debian's linux-source-%s.\n" \
 			"$KVER" "$KVER")"
 	rm -rf "$out"
 	mkdir -p "$out"

@@ -501,4 +501,3 @@ void vpmu_pmu_unregister(struct vpmu *vpmu)
 	free_percpu(vpmu->pmu_cpu);
 	vpmu->pmu_cpu = NULL;
 }
-

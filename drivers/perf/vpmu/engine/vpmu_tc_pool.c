@@ -252,4 +252,3 @@ u32 vpmu_tc_pool_alloc(struct vpmu_engine *e, u32 words, u32 kind,
 	tc->head += size;
 	return off + VPMU_TC_HDR;
 }
-
