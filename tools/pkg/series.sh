@@ -132,9 +132,12 @@ base_tree() {
 
 # make_series OUT - the commits on branch vpmu, and their patches in OUT.
 make_series() {
-	local out=$1 stage=$SDIR/stage-$KVER i=0 p who date
+	local out=$1 stage=$SDIR/stage-$KVER i=0 p who date author
 
 	who=$(sed -n 's/^Maintainer: //p' "$TOP/debian/control")
+	# git's identity options for the author (debian/control's Maintainer:)
+	author=(-c user.name="${who% <*}"
+		-c user.email="$(echo "${who#*<}" | tr -d '>')")
 	date=$(git -C "$TOP" log -1 --format=%cI)
 	make -s -C "$TOP" version-h
 	python3 "$TOP/tools/pkg/series_src.py" "$KVER" "$stage" >&2
@@ -145,9 +148,7 @@ make_series() {
 		VPMU_SRC=$stage "$TOP/tools/pkg/in-tree.sh" --part "$p" "$TREE" >&2
 		git -C "$TREE" add -A
 		GIT_AUTHOR_DATE=$date GIT_COMMITTER_DATE=$date \
-			git -C "$TREE" -c user.name="${who% <*}" \
-			-c user.email="$(echo "${who#*<}" | tr -d '>')" \
-			commit -q -F "$MSGS/$i-$p.txt"
+			git -C "$TREE" "${author[@]}" commit -q -F "$MSGS/$i-$p.txt"
 	done
 	# The cover letter: the branch's description (first line the
 	# subject), written as format-patch's --cover-from-description does.
@@ -156,9 +157,8 @@ make_series() {
 			"$KVER" "$KVER")"
 	rm -rf "$out"
 	mkdir -p "$out"
-	git -C "$TREE" -c user.name="${who% <*}" \
-		-c user.email="$(echo "${who#*<}" | tr -d '>')" \
-		format-patch -q --cover-letter --cover-from-description=subject \
+	git -C "$TREE" "${author[@]}" format-patch -q --cover-letter \
+		--cover-from-description=subject \
 		--no-signature -o "$out" base..vpmu
 	log "$(find "$out" -name '*.patch' | wc -l) files in ${out#"$TOP"/}"
 }

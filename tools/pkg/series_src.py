@@ -27,6 +27,7 @@ result is checked as the series (tools/pkg/series.sh) and the files
 without compat code are what both build.
 """
 
+import fnmatch
 import os
 import re
 import shutil
@@ -34,18 +35,17 @@ import sys
 
 TOP = os.path.realpath(os.path.join(os.path.dirname(__file__), '..', '..'))
 
-# (directory, name patterns, recurse): the series' files in this tree.
+# (directory, name patterns): the series' files in this tree, not below.
 SERIES = [
-    ('include/uapi/linux', ['vpmu.h'], False),
-    ('drivers/perf/vpmu', ['*.c', '*.h', 'Kconfig', 'Makefile', '.gitignore'],
-     False),
-    ('drivers/perf/vpmu/engine', ['*.c', '*.h'], False),
-    ('drivers/perf/vpmu/asm', ['*.c', '*.h'], False),
-    ('drivers/perf/vpmu/ucode', ['default.vus'], False),
+    ('include/uapi/linux', ['vpmu.h']),
+    ('drivers/perf/vpmu', ['*.c', '*.h', 'Kconfig', 'Makefile', '.gitignore']),
+    ('drivers/perf/vpmu/engine', ['*.c', '*.h']),
+    ('drivers/perf/vpmu/asm', ['*.c', '*.h']),
+    ('drivers/perf/vpmu/ucode', ['default.vus']),
     ('selftests/vpmu', ['*.c', '*.h', '*.sh', 'Makefile', 'config',
-                        'settings', '.gitignore'], False),
-    ('Documentation/admin-guide/perf', ['vpmu.rst'], False),
-    ('Documentation/ABI/testing', ['*-vpmu', '*-vpmu_hu'], False),
+                        'settings', '.gitignore']),
+    ('Documentation/admin-guide/perf', ['vpmu.rst']),
+    ('Documentation/ABI/testing', ['*-vpmu', '*-vpmu_hu']),
 ]
 
 # Not in the series: the compat header (resolved below), Kbuild's outputs,
@@ -197,9 +197,8 @@ LEFTOVERS = re.compile(r'vpmu_compat|LINUX_VERSION_CODE|KERNEL_VERSION\(|'
 
 
 def series_files():
-    import fnmatch
     out = []
-    for d, pats, _ in SERIES:
+    for d, pats in SERIES:
         names = sorted(os.listdir(os.path.join(TOP, d)))
         for n in names:
             rel = os.path.join(d, n)
