@@ -159,7 +159,7 @@ TEST_F_TIMEOUT(hotplug, busy_runner_migrates, 180)
 	EXPECT_EQ(0, ret) TH_LOG("cpu hotplug: %s", strerror(-ret));
 	EXPECT_EQ(0ul, t->errors);
 	EXPECT_EQ(0ul, t->bad) TH_LOG("%lu wrong runs, first: %s", t->bad,
-				     t->first_bad);
+				      t->first_bad);
 	EXPECT_LT((unsigned long)CYCLES, t->runs);
 	EXPECT_LT(0ul, t->on_cpu0);
 	TH_LOG("%lu runs of %llu cycles, %lu ended on cpu0, %d offline cycles",

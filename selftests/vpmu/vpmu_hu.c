@@ -78,17 +78,50 @@ TEST_F(hu, bad_programs)
 	static const struct {
 		const char *text, *err;
 	} bad[] = {
-		{ "sequence\nvpmu_uops 5", "vpmu-hist: -: expected 'seq', 'par' or 'off' first, not 'sequence'" },
-		{ "seq", "vpmu-hist: -: no entries after 'seq'" },
-		{ "seq\nvpmu_uops", "vpmu-hist: -: entry 1: expected PREDICATE PERIOD, got 1 word" },
-		{ "seq\nvpmu_uops 5\nvpmu_nothing 5", "vpmu-hist: -: entry 2: unknown predicate 'vpmu_nothing' (event=N, tag=K, an event name, wq=, upc=, load=, hit=, miss=, store= or access=)" },
-		{ "par\nvpmu_uops 0", "vpmu-hist: -: entry 1: period '0' not in 1..4294967295 cycles" },
-		{ "par\nevent=0x10 5", "vpmu-hist: -: entry 1: event=0x10: not a basic event (0..9; tags are tag=K)" },
-		{ "par\ntag=256 5", "vpmu-hist: -: entry 1: tag=256: tag not in 1..255" },
-		{ "par\nwq=4-1 5", "vpmu-hist: -: entry 1: wq=4-1: LO above HI" },
-		{ "par\nwq=33 5", "vpmu-hist: -: entry 1: wq=33: occupancy beyond 32" },
-		{ "par\nupc=0x1000 5", "vpmu-hist: -: entry 1: upc=0x1000: micro-address beyond 4095" },
-		{ "seq\nvpmu_uops 4000000000\nvpmu_insns 400000000", "vpmu-hist: -: seq: the periods add up to 4400000000 cycles, over 4294967295" },
+		{
+			"sequence\nvpmu_uops 5",
+			"vpmu-hist: -: expected 'seq', 'par' or 'off' first, not 'sequence'"
+		},
+		{
+			"seq",
+			"vpmu-hist: -: no entries after 'seq'"
+		},
+		{
+			"seq\nvpmu_uops",
+			"vpmu-hist: -: entry 1: expected PREDICATE PERIOD, got 1 word"
+		},
+		{
+			"seq\nvpmu_uops 5\nvpmu_nothing 5",
+			"vpmu-hist: -: entry 2: unknown predicate 'vpmu_nothing' (event=N, tag=K, an event name, wq=, upc=, load=, hit=, miss=, store= or access=)"
+		},
+		{
+			"par\nvpmu_uops 0",
+			"vpmu-hist: -: entry 1: period '0' not in 1..4294967295 cycles"
+		},
+		{
+			"par\nevent=0x10 5",
+			"vpmu-hist: -: entry 1: event=0x10: not a basic event (0..9; tags are tag=K)"
+		},
+		{
+			"par\ntag=256 5",
+			"vpmu-hist: -: entry 1: tag=256: tag not in 1..255"
+		},
+		{
+			"par\nwq=4-1 5",
+			"vpmu-hist: -: entry 1: wq=4-1: LO above HI"
+		},
+		{
+			"par\nwq=33 5",
+			"vpmu-hist: -: entry 1: wq=33: occupancy beyond 32"
+		},
+		{
+			"par\nupc=0x1000 5",
+			"vpmu-hist: -: entry 1: upc=0x1000: micro-address beyond 4095"
+		},
+		{
+			"seq\nvpmu_uops 4000000000\nvpmu_insns 400000000",
+			"vpmu-hist: -: seq: the periods add up to 4400000000 cycles, over 4294967295"
+		},
 	};
 	const char *good = "seq\nvpmu_cycles 10\nvpmu_cycles 10\n";
 	uint64_t c[VT_HU_NB], d[VT_HU_NB];

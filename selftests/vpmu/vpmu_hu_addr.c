@@ -130,14 +130,38 @@ TEST_F(hu, bad_addresses)
 	static const struct {
 		const char *text, *err;
 	} bad[] = {
-		{ "par\nload=0xa0-0x60 5", "vpmu-hist: -: entry 1: load=0xa0-0x60: LO not below HI (HI is excluded)" },
-		{ "par\nhit=0x60-0x60 5", "vpmu-hist: -: entry 1: hit=0x60-0x60: LO not below HI (HI is excluded)" },
-		{ "par\nmiss=0-0x100000001 5", "vpmu-hist: -: entry 1: miss=0-0x100000001: address beyond 0x100000000" },
-		{ "par\nstore=0x100000000 5", "vpmu-hist: -: entry 1: store=0x100000000: address beyond 0x100000000" },
-		{ "par\naccess=99999999999999999999 5", "vpmu-hist: -: entry 1: access=99999999999999999...: expected a number or LO-HI" },
-		{ "par\nloads=0x60 5", "vpmu-hist: -: entry 1: unknown predicate 'loads=0x60' (event=N, tag=K, an event name, wq=, upc=, load=, hit=, miss=, store= or access=)" },
-		{ "par once", "vpmu-hist: -: no entries after 'par once'" },
-		{ "once par\nvpmu_uops 1", "vpmu-hist: -: expected 'seq', 'par' or 'off' first, not 'once'" },
+		{
+			"par\nload=0xa0-0x60 5",
+			"vpmu-hist: -: entry 1: load=0xa0-0x60: LO not below HI (HI is excluded)"
+		},
+		{
+			"par\nhit=0x60-0x60 5",
+			"vpmu-hist: -: entry 1: hit=0x60-0x60: LO not below HI (HI is excluded)"
+		},
+		{
+			"par\nmiss=0-0x100000001 5",
+			"vpmu-hist: -: entry 1: miss=0-0x100000001: address beyond 0x100000000"
+		},
+		{
+			"par\nstore=0x100000000 5",
+			"vpmu-hist: -: entry 1: store=0x100000000: address beyond 0x100000000"
+		},
+		{
+			"par\naccess=99999999999999999999 5",
+			"vpmu-hist: -: entry 1: access=99999999999999999...: expected a number or LO-HI"
+		},
+		{
+			"par\nloads=0x60 5",
+			"vpmu-hist: -: entry 1: unknown predicate 'loads=0x60' (event=N, tag=K, an event name, wq=, upc=, load=, hit=, miss=, store= or access=)"
+		},
+		{
+			"par once",
+			"vpmu-hist: -: no entries after 'par once'"
+		},
+		{
+			"once par\nvpmu_uops 1",
+			"vpmu-hist: -: expected 'seq', 'par' or 'off' first, not 'once'"
+		},
 	};
 	const char *good = "par\naccess=0xa0-0xe0 1000000\n";
 	uint64_t c[VT_HU_NB], d[VT_HU_NB];

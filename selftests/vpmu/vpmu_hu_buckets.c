@@ -122,7 +122,8 @@ static int sim_buckets(const char *text, const char *prog, uint64_t *c)
 		return -1;
 	}
 	fclose(f);
-	snprintf(cmd, sizeof(cmd), VT_SIM " -q -m " VT_HU_TMP_IMG " --hu-file " VT_HU_TMP_PROG " %s",
+	snprintf(cmd, sizeof(cmd),
+		 VT_SIM " -q -m " VT_HU_TMP_IMG " --hu-file " VT_HU_TMP_PROG " %s",
 		 vt_share(share, sizeof(share), prog));
 	f = popen(cmd, "r");
 	if (!f)

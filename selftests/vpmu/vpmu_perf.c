@@ -343,7 +343,8 @@ TEST_F(perf, invalid_configs)
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		fd = vt_open_config(cases[i].config, 0);
 		EXPECT_EQ(-cases[i].err, fd) TH_LOG("%s (config %#llx)",
-			cases[i].what, (unsigned long long)cases[i].config);
+						    cases[i].what,
+						    (unsigned long long)cases[i].config);
 		if (fd >= 0)
 			close(fd);
 	}

@@ -88,7 +88,7 @@ TEST_F_TIMEOUT(sample, exact_counts, 120)
 				TH_LOG("no events/vpmu_%s", self->x.ev_name[i + j]);
 			fds[j] = vt_open_config(config, 0);
 			ASSERT_LE(0, fds[j]) TH_LOG("open vpmu_%s: %s",
-				self->x.ev_name[i + j], strerror(-fds[j]));
+						    self->x.ev_name[i + j], strerror(-fds[j]));
 		}
 		ASSERT_EQ(0, vt_perf_run(&self->f, VT_PERF_BUDGET));
 		for (j = 0; j < n; j++) {

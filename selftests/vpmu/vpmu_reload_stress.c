@@ -29,6 +29,7 @@
 static const char *const progs[NPROG] = {
 	"build/memcpy.vprg", "build/sortloop.vprg",
 };
+
 static const uint64_t budgets[NPROG] = { 1000000, 200003 };
 
 /* What a run gives, as compared. */

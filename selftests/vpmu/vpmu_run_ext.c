@@ -92,7 +92,7 @@ TEST_F(ext, asserted_at_cycle)
 		ASSERT_EQ(0, run_ext(self, 0, c[i].at, BUDGET));
 		EXPECT_EQ((uint32_t)VPMU_RUN_HALT, self->r.stop);
 		EXPECT_EQ(c[i].polls, self->r.regs[1]) TH_LOG("ext_at %u",
-							     c[i].at);
+							      c[i].at);
 		EXPECT_EQ(c[i].cycles, self->r.cycles);
 		EXPECT_EQ(7u, self->r.regs[2]);
 	}

@@ -186,11 +186,22 @@ static void check_exit_ecall(struct __test_metadata *_metadata,
 		uint32_t want = 0;
 
 		switch (i) {
-		case 2: want = MEM_SIZE; break;
-		case 6: case 7: want = DATA_WORD; break;
-		case 10: want = ENOSYS_A0; break;
-		case 11: want = 2 * ENOSYS_A0; break;
-		case 17: want = 93; break;
+		case 2:
+			want = MEM_SIZE;
+			break;
+		case 6:
+		case 7:
+			want = DATA_WORD;
+			break;
+		case 10:
+			want = ENOSYS_A0;
+			break;
+		case 11:
+			want = 2 * ENOSYS_A0;
+			break;
+		case 17:
+			want = 93;
+			break;
 		}
 		EXPECT_EQ(want, self->r.regs[i]) TH_LOG("x%u", i);
 	}
@@ -280,7 +291,7 @@ TEST_F(rv32, budget_slices_add_up)
 			cycles += self->r.cycles;
 		}
 		EXPECT_EQ(whole.stop, self->r.stop) TH_LOG("slices of %llu",
-			(unsigned long long)slices[i]);
+							   (unsigned long long)slices[i]);
 		EXPECT_EQ(whole.code, self->r.code);
 		EXPECT_EQ(whole.ipc, self->r.ipc);
 		EXPECT_EQ(whole.pc, self->r.pc);
@@ -342,7 +353,7 @@ static void refused(struct __test_metadata *_metadata,
 	EXPECT_EQ(-EINVAL, ioctl(self->fd, VPMU_IOC_RUN, &self->r) ? -errno : 0)
 		TH_LOG("%s", why);
 	EXPECT_EQ(0, memcmp(&before, &self->r, sizeof(before))) TH_LOG("%s",
-									why);
+								       why);
 }
 
 /*

@@ -233,7 +233,7 @@ TEST_F(ss, invalid_config1)
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		fd = open_ev(EV_UOPS, bad[i], -1);
 		EXPECT_EQ(-EINVAL, fd) TH_LOG("config1 %#llx",
-					     (unsigned long long)bad[i]);
+					      (unsigned long long)bad[i]);
 		if (fd >= 0)
 			close(fd);
 	}

@@ -242,7 +242,8 @@ static void tail_log(const char *path)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: vpmu_stress [--seed N] [--seconds S] [--ops N] [--workers N] [--log DIR] [--verbose] [--keep-module]\n");
+	fprintf(stderr,
+		"usage: vpmu_stress [--seed N] [--seconds S] [--ops N] [--workers N] [--log DIR] [--verbose] [--keep-module]\n");
 	exit(2);
 }
 

@@ -129,7 +129,8 @@ static void check_group(struct vt_stress_worker *w, const char *what, int *fds,
 		w->s.exact_partial++;
 		for (i = 0; i < n; i++)
 			if (g.v[i].value)
-				vt_stress_fail(w, "%s: member %d (%s): %llu counted with no time on the counters (%llu ns enabled)",
+				vt_stress_fail(w,
+					       "%s: member %d (%s): %llu counted with no time on the counters (%llu ns enabled)",
 					       what, i, m[i].name,
 					       (unsigned long long)g.v[i].value,
 					       (unsigned long long)g.enabled);
@@ -153,7 +154,8 @@ static void check_group(struct vt_stress_worker *w, const char *what, int *fds,
 				       what, i, (unsigned long long)id,
 				       (unsigned long long)g.v[i].id);
 		if (g.v[i].value != runs * m[i].per_run)
-			vt_stress_fail(w, "%s: member %d (%s config %#llx config1 %#llx%s%s): %llu, expected %llu x %llu = %llu",
+			vt_stress_fail(w,
+				       "%s: member %d (%s config %#llx config1 %#llx%s%s): %llu, expected %llu x %llu = %llu",
 				       what, i, m[i].name,
 				       (unsigned long long)m[i].config,
 				       (unsigned long long)m[i].config1,
@@ -183,7 +185,8 @@ static int open_members(struct vt_stress_worker *w, const char *what, pid_t pid,
 		if (fds[i] < 0) {
 			/* 6.2+: a group that can never fit is refused */
 			if (fds[i] != -EINVAL)
-				vt_stress_fail(w, "%s: open member %d (%s config %#llx config1 %#llx): %s",
+				vt_stress_fail(w,
+					       "%s: open member %d (%s config %#llx config1 %#llx): %s",
 					       what, i, m[i].name,
 					       (unsigned long long)m[i].config,
 					       (unsigned long long)m[i].config1,
@@ -297,14 +300,16 @@ static void exact_inherit(struct vt_stress_worker *w)
 	} else if (!c.running) {
 		w->s.exact_partial++;
 		if (c.value)
-			vt_stress_fail(w, "exact inherit: %s: %llu counted with no time on the counters",
+			vt_stress_fail(w,
+				       "exact inherit: %s: %llu counted with no time on the counters",
 				       m[0].name, (unsigned long long)c.value);
 	} else if (c.running != c.enabled) {
 		w->s.exact_partial++;
 	} else {
 		w->s.exact_full++;
 		if (c.value != runs * m[0].per_run)
-			vt_stress_fail(w, "exact inherit: %s config %#llx config1 %#llx: %llu, expected %d x %llu",
+			vt_stress_fail(w,
+				       "exact inherit: %s config %#llx config1 %#llx: %llu, expected %d x %llu",
 				       m[0].name, (unsigned long long)m[0].config,
 				       (unsigned long long)m[0].config1,
 				       (unsigned long long)c.value, runs,

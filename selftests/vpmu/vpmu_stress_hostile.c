@@ -49,7 +49,8 @@ void vt_stress_hostile_op(struct vt_stress_worker *w)
 	}
 	fd = vt_open(&x.a, 0, -1, -1);
 	w->s.hostile++;
-	vt_stress_log(w, "hostile open %d: config %#llx config1 %#llx config2 %#llx period %#llx size %u: %s",
+	vt_stress_log(w,
+		      "hostile open %d: config %#llx config1 %#llx config2 %#llx period %#llx size %u: %s",
 		      k, (unsigned long long)x.a.config,
 		      (unsigned long long)x.a.config1,
 		      (unsigned long long)x.a.config2,

@@ -144,7 +144,8 @@ int vt_stress_run_checked(struct vt_stress_worker *w, int prog, uint64_t budget)
 	ret = vt_stress_run(w, prog, budget, &r);
 	w->s.runs++;
 	if (w->role == VT_STRESS_ROLE_EXACT)
-		vt_stress_log(w, "  run %s: %s, stop %u cycles %llu generation %llu, cpu %d then %d",
+		vt_stress_log(w,
+			      "  run %s: %s, stop %u cycles %llu generation %llu, cpu %d then %d",
 			      p->name, vt_stress_errname(ret), r.stop,
 			      (unsigned long long)r.cycles,
 			      (unsigned long long)r.generation, cpu, sched_getcpu());
@@ -166,7 +167,8 @@ int vt_stress_run_checked(struct vt_stress_worker *w, int prog, uint64_t budget)
 			       r.cycles != p->cycles) ||
 	    (stop == VPMU_RUN_BUDGET && (p->cycles || prog == VT_STRESS_PROG_SPIN) &&
 	     r.cycles != budget)) {
-		vt_stress_fail(w, "run %s budget %llu: stop %u cycles %llu, expected stop %u cycles %llu",
+		vt_stress_fail(w,
+			       "run %s budget %llu: stop %u cycles %llu, expected stop %u cycles %llu",
 			       p->name, (unsigned long long)budget, r.stop,
 			       (unsigned long long)r.cycles, stop,
 			       (unsigned long long)(stop == VPMU_RUN_BUDGET ? budget :
@@ -253,7 +255,8 @@ static int drain_record(struct vt_ring *rb, const struct perf_event_header *h,
 		vt_sample_parse(rec, h->size, false, &s);
 		r->next += r->period;
 		if (s.raw.count != r->next && !r->bad_count++)
-			vt_stress_fail(d->w, "sample %llu: raw count %llu, expected %llu (period %llu)",
+			vt_stress_fail(d->w,
+				       "sample %llu: raw count %llu, expected %llu (period %llu)",
 				       (unsigned long long)rb->samples,
 				       (unsigned long long)s.raw.count,
 				       (unsigned long long)r->next,
@@ -302,7 +305,8 @@ void vt_stress_log_engines(struct vt_stress_worker *w)
 			      cpu, (unsigned long long)s.generation, s.ovf, s.frozen,
 			      s.trig_ovf);
 		for (i = 0; i < (int)s.nr_counters && i < VPMU_SNAP_COUNTERS; i++)
-			vt_stress_log(w, "    ctr%d value %llu ovf_count %llu event %u width %u flags %#x group %u",
+			vt_stress_log(w,
+				      "    ctr%d value %llu ovf_count %llu event %u width %u flags %#x group %u",
 				      i, (unsigned long long)s.ctr[i].value,
 				      (unsigned long long)s.ctr[i].ovf_count,
 				      s.ctr[i].event, s.ctr[i].width, s.ctr[i].flags,
@@ -327,7 +331,8 @@ void vt_stress_probe_event(struct vt_stress_worker *w, int fd, int prog)
 		if (read(fd, &c, sizeof(c)) != sizeof(c))
 			vt_stress_log(w, "  probe: read: %s", vt_stress_errname(errno));
 		else
-			vt_stress_log(w, "  probe: one more run%s: count %llu, on the counters %llu of %llu ns",
+			vt_stress_log(w,
+				      "  probe: one more run%s: count %llu, on the counters %llu of %llu ns",
 				      i ? " after ENABLE" : "",
 				      (unsigned long long)c.value,
 				      (unsigned long long)c.running,

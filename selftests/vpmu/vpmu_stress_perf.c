@@ -259,7 +259,8 @@ static void op_open(struct vt_stress_worker *w)
 	open_attr(w, &a, al->type, cfg, pid);
 	fd = vt_open(&a, pid, cpu, lead >= 0 ? ps->s[lead].fd : -1);
 	w->s.opens++;
-	vt_stress_log(w, "open slot %d: %s config %#llx config1 %#llx pid %d cpu %d group %d rf %#llx%s%s%s%s period %llu: %s",
+	vt_stress_log(w,
+		      "open slot %d: %s config %#llx config1 %#llx pid %d cpu %d group %d rf %#llx%s%s%s%s period %llu: %s",
 		      i, al->name, (unsigned long long)a.config,
 		      (unsigned long long)a.config1, pid, cpu, lead,
 		      (unsigned long long)a.read_format,

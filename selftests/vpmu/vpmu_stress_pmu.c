@@ -252,7 +252,7 @@ int vt_stress_read_images(struct vt_stress_info *info)
 	if (!info->img_default)
 		return -1;
 	info->img_variant = vt_variant(info->img_default, info->img_len,
-				    "vpmu32-stress", 20);
+				       "vpmu32-stress", 20);
 	return info->img_variant ? 0 : -1;
 }
 

@@ -79,13 +79,15 @@ static void sampling_check(struct vt_stress_worker *w,
 		/* never on the counters (perf stat: <not counted>) */
 		w->s.exact_partial++;
 		if (c->value)
-			vt_stress_fail(w, "exact sampling: %s on %s: %llu counted with no time on the counters",
+			vt_stress_fail(w,
+				       "exact sampling: %s on %s: %llu counted with no time on the counters",
 				       sc->name, p->name,
 				       (unsigned long long)c->value);
 	} else if (c->running == c->enabled) {
 		w->s.exact_full++;
 		if (c->value != sc->total) {
-			vt_stress_fail(w, "exact sampling: %s on %s: count %llu, expected %d x %llu = %llu (on the counters %llu of %llu ns)",
+			vt_stress_fail(w,
+				       "exact sampling: %s on %s: count %llu, expected %d x %llu = %llu (on the counters %llu of %llu ns)",
 				       sc->name, p->name,
 				       (unsigned long long)c->value,
 				       sc->runs, (unsigned long long)sc->per_run,
@@ -99,7 +101,8 @@ static void sampling_check(struct vt_stress_worker *w,
 		w->s.exact_partial++;
 	}
 	if (rb->vp.samples + rb->vp.lost != c->value / sc->period)
-		vt_stress_fail(w, "exact sampling: %s period %llu config %#llx%s: %llu samples + %llu lost, expected floor(%llu / %llu) = %llu",
+		vt_stress_fail(w,
+			       "exact sampling: %s period %llu config %#llx%s: %llu samples + %llu lost, expected floor(%llu / %llu) = %llu",
 			       sc->name, (unsigned long long)sc->period,
 			       (unsigned long long)sc->cfg,
 			       sc->freeze_on_ovf ? " freeze_on_ovf" : "",
@@ -267,7 +270,8 @@ void vt_stress_cpu_sampling(struct vt_stress_worker *w)
 			      (unsigned long long)rb.vp.samples,
 			      (unsigned long long)rb.vp.lost);
 		if (rb.vp.samples + rb.vp.lost != c.value / period)
-			vt_stress_fail(w, "cpu sampling: cpu %d config %#llx period %llu: %llu samples + %llu lost, expected floor(%llu / %llu) = %llu",
+			vt_stress_fail(w,
+				       "cpu sampling: cpu %d config %#llx period %llu: %llu samples + %llu lost, expected floor(%llu / %llu) = %llu",
 				       cpu, (unsigned long long)cfg,
 				       (unsigned long long)period,
 				       (unsigned long long)rb.vp.samples,

@@ -284,7 +284,8 @@ static void uhist_pieces(struct vt_stress_worker *w)
 		    (strcmp(f[i].name, "sum") ?
 		     h.cpu != (uint32_t)atoi(f[i].name + 3) :
 		     h.cpu != VPMU_UHIST_CPU_SUM)) {
-			vt_stress_fail(w, "uhist/%s (file %d of %d) read in pieces: %zu bytes, magic %#x, cpu %#x, %u buckets",
+			vt_stress_fail(w,
+				       "uhist/%s (file %d of %d) read in pieces: %zu bytes, magic %#x, cpu %#x, %u buckets",
 				       f[i].name, i, n, f[i].len, h.magic, h.cpu,
 				       h.nbuckets);
 			goto next;
@@ -294,7 +295,8 @@ static void uhist_pieces(struct vt_stress_worker *w)
 			sum += b;
 		}
 		if (sum != h.samples)
-			vt_stress_fail(w, "uhist/%s (file %d of %d) read in pieces: buckets sum to %llu, header says %llu samples",
+			vt_stress_fail(w,
+				       "uhist/%s (file %d of %d) read in pieces: buckets sum to %llu, header says %llu samples",
 				       f[i].name, i, n, (unsigned long long)sum,
 				       (unsigned long long)h.samples);
 next:

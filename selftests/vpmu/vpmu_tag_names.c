@@ -9,10 +9,11 @@
  * names (the built-in one with "decode" renamed "ifetch" and the tags of
  * "alu" and "load" swapped, resealed) replaces them: events/ifetch there,
  * events/decode gone, events/alu "tag=3"; the built-in image again puts
- * them back.  An image without a tag table leaves no name.  A name the validator refuses (a basic event's, a name
- * given twice) is rejected with its reason in ucode/error, and nothing
- * changes: image, generation, events/.  Needs root; skips without the
- * loader (and the count without build/sum.vprg).
+ * them back.  An image without a tag table leaves no name.  A name the
+ * validator refuses (a basic event's, a name given twice) is rejected
+ * with its reason in ucode/error, and nothing changes: image, generation,
+ * events/.  Needs root; skips without the loader (and the count without
+ * build/sum.vprg).
  */
 #define _GNU_SOURCE
 #include "vpmu_ucode.h"

@@ -221,7 +221,7 @@ static inline int vt_kmsg_vpmu_frame(const char *text)
 		if (p != text && p[-1] != ' ' && p[-1] != ']')
 			continue;
 		for (q = p + 5; isalnum((unsigned char)*q) || *q == '_' ||
-				*q == '.'; q++)
+		     *q == '.'; q++)
 			;
 		if (!strncmp(q, "+0x", 3))
 			return 1;

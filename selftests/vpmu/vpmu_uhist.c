@@ -86,7 +86,8 @@ TEST_F(uhist, k1_equals_simulation)
 	fclose(f);
 	free(img);
 	snprintf(cmd, sizeof(cmd),
-		 VT_HIST_TOOL " --simulate -q -m /tmp/vpmu_uhist.vpmu -K 1 -o /tmp/vpmu_uhist.want %s 2>/dev/null",
+		 VT_HIST_TOOL
+		 " --simulate -q -m /tmp/vpmu_uhist.vpmu -K 1 -o /tmp/vpmu_uhist.want %s 2>/dev/null",
 		 vt_share(share, sizeof(share), "build/sort.vprg"));
 	ASSERT_EQ(0, system(cmd));
 	ASSERT_EQ(0, vt_hist_load("/tmp/vpmu_uhist.want", &want));
