@@ -64,9 +64,9 @@ static void cycles_prog(char *buf, size_t size, const char *mode,
 }
 
 /*
- * Entries counting cycles with periods @p (@mode "seq" or "par"): @runs
- * runs of sort give, bucket for bucket, what seq_cycles() or par_cycles()
- * derives.  The buckets in @c; returns the cycles of a run.
+ * Entries counting cycles with periods @p (@mode "seq" or "par"): sort,
+ * run @runs times, gives, bucket for bucket, what seq_cycles() or
+ * par_cycles() derives.  The buckets in @c; returns the cycles of a run.
  */
 static uint64_t check_cycles(struct __test_metadata *_metadata,
 			     FIXTURE_DATA(hu) *self, const char *mode,
