@@ -32,7 +32,7 @@ TEST_F(hu, files)
 	ASSERT_EQ(0, stat(VT_HIST "error", &st));
 	EXPECT_EQ(0444u, st.st_mode & 0777);
 	/* one value per file: the program and the buckets are ioctls now */
-	for (k = 0; k < sizeof(gone) / sizeof(gone[0]); k++) {
+	for (k = 0; k < ARRAY_SIZE(gone); k++) {
 		snprintf(buf, sizeof(buf), VT_HIST "%s", gone[k]);
 		EXPECT_EQ(-1, stat(buf, &st)) TH_LOG("%s", buf);
 		EXPECT_EQ(ENOENT, errno);
@@ -133,7 +133,7 @@ TEST_F(hu, bad_programs)
 	ASSERT_EQ(2, vt_hu_buckets(0, c));
 	EXPECT_EQ(90u, c[0]);
 	EXPECT_EQ(89u, c[1]);
-	for (k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+	for (k = 0; k < ARRAY_SIZE(bad); k++) {
 		EXPECT_EQ(-EINVAL, vt_hu_prog_msg(bad[k].text, buf, sizeof(buf)))
 			TH_LOG("%s", bad[k].text);
 		buf[strcspn(buf, "\n")] = '\0';

@@ -63,7 +63,7 @@ TEST_F(hu, addresses)
 					 1, 1, 1 };
 	uint64_t c[VT_HU_NB], s[VT_HU_NB];
 	char buf[2048];
-	int i, n = sizeof(want) / sizeof(want[0]);
+	int i, n = ARRAY_SIZE(want);
 
 	ASSERT_EQ(0, vt_hu_prog(ADDR_PROG));
 	EXPECT_STREQ(ADDR_PROG, vt_hu_get(buf, sizeof(buf)));
@@ -172,7 +172,7 @@ TEST_F(hu, bad_addresses)
 	ASSERT_EQ(3120ull, vt_hu_run(self, &self->memcpy_));
 	ASSERT_EQ(1, vt_hu_buckets(0, c));
 	EXPECT_EQ(80ull, c[0]);
-	for (k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+	for (k = 0; k < ARRAY_SIZE(bad); k++) {
 		EXPECT_EQ(-EINVAL, vt_hu_prog_msg(bad[k].text, buf, sizeof(buf)))
 			TH_LOG("%s", bad[k].text);
 		buf[strcspn(buf, "\n")] = '\0';

@@ -299,7 +299,7 @@ TEST_F(hu, events_equal_simulation)
 	unsigned int k;
 	int i;
 
-	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+	for (k = 0; k < ARRAY_SIZE(cases); k++) {
 		check_sim(_metadata, self, cases[k].text, progs[k], cases[k].rel,
 			  cases[k].n, c);
 		/* the windows partition the run: events add up to the total */

@@ -340,7 +340,7 @@ TEST_F(perf, invalid_configs)
 	cases[5].config = bad_tag << tag;
 	cases[6].config = 0x100 + bad_tag;
 
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		fd = vt_open_config(cases[i].config, 0);
 		EXPECT_EQ(-cases[i].err, fd) TH_LOG("%s (config %#llx)",
 						    cases[i].what,

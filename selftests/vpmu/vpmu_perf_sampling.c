@@ -61,9 +61,9 @@ TEST_F(perf, sample_exact_upc)
 		ASSERT_EQ(0, nth_uword(&self->f, m, &upc[m], &ipc[m]));
 
 	/* Every period, then the same with sample_upc. */
-	for (i = 0; i < 2 * sizeof(periods) / sizeof(periods[0]); i++) {
-		bool upc_ip = i >= sizeof(periods) / sizeof(periods[0]);
-		uint64_t p = periods[i % (sizeof(periods) / sizeof(periods[0]))];
+	for (i = 0; i < 2 * ARRAY_SIZE(periods); i++) {
+		bool upc_ip = i >= ARRAY_SIZE(periods);
+		uint64_t p = periods[i % ARRAY_SIZE(periods)];
 		struct vt_ring rb;
 		struct vt_count c;
 		int bad = 0;
@@ -232,7 +232,7 @@ TEST_F(perf, sample_types)
 	uint64_t p = 100;
 	int fd, sib;
 
-	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(refused); i++) {
 		vt_count_attr(&a, 1, 0);
 		a.sample_period = 10;
 		a.sample_type = PERF_SAMPLE_IP | refused[i];

@@ -192,7 +192,7 @@ TEST_F(names, none_without_table)
 	vt_seal(self->img, self->s.len);
 	ASSERT_EQ(0, vt_write_image(self->img, self->s.len, VT_CHUNK));
 	vt_assert_status(_metadata, "ok");
-	for (k = 0; k < sizeof(dflt) / sizeof(dflt[0]); k++) {
+	for (k = 0; k < ARRAY_SIZE(dflt); k++) {
 		if (has_event(dflt[k])) {
 			ksft_print_msg("events/%s is there\n", dflt[k]);
 			n++;
@@ -224,7 +224,7 @@ TEST_F(names, bad_name_rejected)
 	char err[512];
 	unsigned int i;
 
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		memcpy(self->img, self->s.img, self->s.len);
 		ASSERT_NE(NULL, tag_named(self->img, bad[i].from));
 		memcpy((char *)self->img + HDR(self->img)->str_offset +
