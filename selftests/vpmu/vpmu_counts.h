@@ -25,8 +25,8 @@
 
 /* attr.config's ctr field and config1's freeze control (format/). */
 #define VT_CFG_CTR(n)	((uint64_t)(n) << 20)
-#define VT_C1_MARK		(1ull << 20)
-#define VT_C1_FROZEN	(1ull << 21)
+#define VT_C1_MARK		_BITULL(20)
+#define VT_C1_FROZEN	_BITULL(21)
 
 #define VT_MARKS_UOPS	35004ull
 #define VT_MARKS_REGIONS	18000ull

@@ -42,8 +42,8 @@
 #define STOP_BUDGET	50
 #define EV_CYCLES	0
 #define EV_UOPS		1
-#define C1_MARK		(1ull << 20)
-#define C1_FROZEN	(1ull << 21)
+#define C1_MARK		_BITULL(20)
+#define C1_FROZEN	_BITULL(21)
 /* an image whose event field is encoded: 7 tags */
 #define ENCODED_IMAGE	"build/encoded.vpmu"
 /* a load vpmu_init() refuses before it allocates */

@@ -30,9 +30,9 @@
 /* attr.config1 fields, as format/ says (checked in format_files). */
 #define C1_TRIG_EV(ev)	((uint64_t)(ev))
 #define C1_TRIG_TAG(k)	((uint64_t)(k) << 12)
-#define C1_MARK		(1ull << 20)
-#define C1_FROZEN	(1ull << 21)
-#define C1_FREEZE_ON_OVF		(1ull << 22)
+#define C1_MARK		_BITULL(20)
+#define C1_FROZEN	_BITULL(21)
+#define C1_FREEZE_ON_OVF		_BITULL(22)
 
 #define EV_UOPS		1
 #define EV_INSNS	2

@@ -39,12 +39,12 @@
 #include "vpmu_perf_lib.h"
 
 #define C1_TRIG_TAG(k)	((uint64_t)(k) << 12)
-#define C1_MARK		(1ull << 20)
-#define C1_FROZEN	(1ull << 21)
-#define C1_FOO		(1ull << 22)
+#define C1_MARK		_BITULL(20)
+#define C1_FROZEN	_BITULL(21)
+#define C1_FOO		_BITULL(22)
 #define C1_STOP_TAG(k)	((uint64_t)(k) << 35)
-#define C1_GATE_UHIST	(1ull << 55)
-#define C1_GATE_HU	(1ull << 56)
+#define C1_GATE_UHIST	_BITULL(55)
+#define C1_GATE_HU	_BITULL(56)
 
 #define EV_UOPS		1
 #define EV_CYCLES	0x0

@@ -27,11 +27,11 @@
 /* attr.config1 fields, as format/ says (checked in format_files). */
 #define C1_TRIG_EV(ev)	((uint64_t)(ev))
 #define C1_TRIG_TAG(k)	((uint64_t)(k) << 12)
-#define C1_MARK		(1ull << 20)
-#define C1_FROZEN	(1ull << 21)
+#define C1_MARK		_BITULL(20)
+#define C1_FROZEN	_BITULL(21)
 #define C1_STOP_EV(ev)	((uint64_t)(ev) << 23)
 #define C1_STOP_TAG(k)	((uint64_t)(k) << 35)
-#define C1_STOP_MARK	(1ull << 43)
+#define C1_STOP_MARK	_BITULL(43)
 #define C1_TRIG_OVF(n)	((uint64_t)(n) << 45)
 #define C1_STOP_OVF(n)	((uint64_t)(n) << 50)
 
