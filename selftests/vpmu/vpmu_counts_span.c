@@ -24,7 +24,9 @@ FIXTURE(span) {
 FIXTURE_SETUP(span)
 {
 	self->dev = -1;
-	self->marks_mem = self->mark1_mem = self->region_mem = NULL;
+	self->marks_mem = NULL;
+	self->mark1_mem = NULL;
+	self->region_mem = NULL;
 	if (vt_type() < 0)
 		SKIP(return, "no vpmu PMU");
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)

@@ -150,7 +150,8 @@ FIXTURE_SETUP(widths)
 
 	self->dev = -1;
 	self->reloaded = false;
-	self->sum_mem = self->marks_mem = NULL;
+	self->sum_mem = NULL;
+	self->marks_mem = NULL;
 	if (vt_type() < 0)
 		SKIP(return, "no vpmu PMU");
 	if (vt_module_builtin())

@@ -246,8 +246,14 @@ static int sib_open(FIXTURE_DATA(fault) *self)
 
 FIXTURE_SETUP(fault)
 {
-	self->nth = self->dev = self->sib = self->fd = -1;
-	self->mem = self->left = self->img = self->enc = NULL;
+	self->nth = -1;
+	self->dev = -1;
+	self->sib = -1;
+	self->fd = -1;
+	self->mem = NULL;
+	self->left = NULL;
+	self->img = NULL;
+	self->enc = NULL;
 	self->sum.file = NULL;
 	self->params = "";
 	if (!have_fault())
@@ -412,7 +418,8 @@ static int first_setup(FIXTURE_DATA(fault) *self)
 	if (cpu < 0 && !vt_module_builtin()) {
 		close(self->dev);
 		close(self->sib);
-		self->dev = self->sib = -1;
+		self->dev = -1;
+		self->sib = -1;
 		if (vt_reload("") || fault_config())
 			return -1;
 		self->type = vt_type();

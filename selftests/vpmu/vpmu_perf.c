@@ -35,8 +35,10 @@ static pid_t spawn(int cpu, const char *prog, int runs, int go)
 		return pid;
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set) ||
-	    vt_prog_load(&p, prog) || !(mem = vt_prog_mem(&p)))
+	if (sched_setaffinity(0, sizeof(set), &set) || vt_prog_load(&p, prog))
+		_exit(2);
+	mem = vt_prog_mem(&p);
+	if (!mem)
 		_exit(2);
 	dev = open(VT_DEV, O_RDWR);
 	if (dev < 0 || read(go, &c, 1) != 1)
@@ -202,7 +204,7 @@ TEST_F_TIMEOUT(perf, reads_during_long_run, 180)
 	}
 	/* cycles on the 14-bit counter for the CPU-wide event */
 	fd[0] = open_on(cycles, pid, -1);
-	fd[1] = open_on(cycles | vt_ctr_config(3 <= self->f.nr_counters ? 3 : 1),
+	fd[1] = open_on(cycles | vt_ctr_config(self->f.nr_counters >= 3 ? 3 : 1),
 			-1, 1);
 	ASSERT_LE(0, fd[0]);
 	ASSERT_LE(0, fd[1]);

@@ -16,7 +16,8 @@ FIXTURE(reload) {
 
 FIXTURE_SETUP(reload)
 {
-	self->img[0] = self->img[1] = NULL;
+	self->img[0] = NULL;
+	self->img[1] = NULL;
 	vt_perf_fx_setup(_metadata, &self->f, "memcpy");
 	if (vt_need_loader(_metadata))
 		return;

@@ -236,7 +236,8 @@ TEST_F(perf, sample_types)
 		vt_count_attr(&a, 1, 0);
 		a.sample_period = 10;
 		a.sample_type = PERF_SAMPLE_IP | refused[i];
-		a.sample_regs_user = a.sample_regs_intr = 1;
+		a.sample_regs_user = 1;
+		a.sample_regs_intr = 1;
 		a.sample_stack_user = 64;
 		a.branch_sample_type = PERF_SAMPLE_BRANCH_ANY;
 		a.aux_sample_size = 64;

@@ -61,7 +61,8 @@ static int pick_members(struct vt_stress_worker *w, struct member *m, int *n, in
 	}
 	for (i = 0; i < *n; i++) {
 		m[i].config = vt_stress_alias_cfg(info, m[i].name);
-		m[i].exclude_user = m[i].exclude_kernel = false;
+		m[i].exclude_user = false;
+		m[i].exclude_kernel = false;
 		if (allow_exclude && !m[i].config1 && vt_stress_chance(&w->r, 15)) {
 			m[i].exclude_user = true;	/* all runs are user */
 			m[i].per_run = 0;
