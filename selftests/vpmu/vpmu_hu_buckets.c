@@ -174,7 +174,7 @@ TEST_F(hu, par_totals)
 		"cycles", "uops", "insns", "ubr_taken", "dispatch", "dc_hit",
 		"dc_miss", "wq_stall", "stores", "tag1", "tag2", "tag5",
 	};
-	const char *rels[] = { "samples/sum.expect", "samples/sort.expect" };
+	static const char *const rels[] = { "samples/sum.expect", "samples/sort.expect" };
 	const struct vt_prog *progs[] = { &self->sum, &self->sort };
 	struct vt_expect x;
 	char text[1024];

@@ -44,7 +44,7 @@ static void close_all(int *fds, int n)
 /* cycles, uops, insns as a group: one read, exact values, matching IDs. */
 TEST_F(perf, group_read)
 {
-	const char *names[] = { "cycles", "uops", "insns" };
+	static const char *const names[] = { "cycles", "uops", "insns" };
 	uint64_t configs[3], want[3] = { 179, 179, 32 };
 	struct vt_group_read g;
 	int fds[3], i;

@@ -11,7 +11,7 @@
 #include "vpmu_perf_lib.h"
 
 /* False, with the test skipped, when there is no vpmu (the caller returns). */
-static bool loaded(struct __test_metadata *_metadata)
+static bool need_module(struct __test_metadata *_metadata)
 {
 	struct stat st;
 
@@ -24,7 +24,7 @@ TEST(sysfs_dir)
 {
 	struct stat st;
 
-	if (!loaded(_metadata))
+	if (!need_module(_metadata))
 		return;
 	ASSERT_EQ(0, stat(VT_PMU_DIR, &st));
 	ASSERT_TRUE(S_ISDIR(st.st_mode));
@@ -35,7 +35,7 @@ TEST(type_is_dynamic)
 {
 	long type;
 
-	if (!loaded(_metadata))
+	if (!need_module(_metadata))
 		return;
 	type = vt_type();
 	TH_LOG("vpmu type %ld", type);
@@ -50,7 +50,7 @@ TEST(open_reaches_driver)
 	long type;
 	int fd;
 
-	if (!loaded(_metadata))
+	if (!need_module(_metadata))
 		return;
 	type = vt_type();
 	ASSERT_GE(type, PERF_TYPE_MAX);

@@ -240,7 +240,7 @@ static void tail_log(const char *path)
 	free(text);
 }
 
-static void usage(void)
+static void print_usage(void)
 {
 	fprintf(stderr,
 		"usage: vpmu_stress [--seed N] [--seconds S] [--ops N] [--workers N] [--log DIR] [--verbose] [--keep-module]\n");
@@ -282,7 +282,7 @@ static void parse_opts(int argc, char **argv, struct vt_stress_opts *o)
 			continue;
 		}
 		if (!v)
-			usage();
+			print_usage();
 		i++;
 		if (!strcmp(a, "--seed"))
 			o->seed = strtoull(v, NULL, 0);
@@ -295,10 +295,10 @@ static void parse_opts(int argc, char **argv, struct vt_stress_opts *o)
 		else if (!strcmp(a, "--log"))
 			o->logdir = v;
 		else
-			usage();
+			print_usage();
 	}
 	if (!o->workers || o->workers > VT_STRESS_MAX_WORKERS)
-		usage();
+		print_usage();
 }
 
 /*
