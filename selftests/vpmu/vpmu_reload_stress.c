@@ -170,8 +170,7 @@ static void runner(FIXTURE_DATA(stress) *self, int idx, int cpu)
 		    memcmp(&got, &self->want[img][i], sizeof(got))) {
 			if (!me->bad++)
 				snprintf(me->first_bad, sizeof(me->first_bad),
-					 "%s on cpu %d: generation %llu (image %c), "
-					 "cycles %llu, want %llu (A %llu, B %llu)",
+					 "%s on cpu %d: generation %llu (image %c), cycles %llu, want %llu (A %llu, B %llu)",
 					 progs[i], cpu,
 					 (unsigned long long)r.generation,
 					 "AB"[img], (unsigned long long)got.cycles,

@@ -239,8 +239,7 @@ TEST_F(ucode, non_root_refused)
 	ASSERT_EQ(pid, waitpid(pid, &st, 0));
 	ASSERT_TRUE(WIFEXITED(st));
 	EXPECT_EQ(0, WEXITSTATUS(st)) {
-		TH_LOG("child: status %d (10: setresuid failed; bits: image "
-		       "write, image read, load_default, generation)",
+		TH_LOG("child: status %d (10: setresuid failed; bits: image write, image read, load_default, generation)",
 		       WEXITSTATUS(st));
 	}
 	vt_assert_unchanged(_metadata, &s);
