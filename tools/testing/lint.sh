@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # lint.sh - the lint tier of "make check": checkpatch --strict on every
-# kernel-side source file and on the patches kept in upstream/, shellcheck on
-# every shell script (warnings and errors), the driver's structure
+# kernel-side source file (the kselftests' C too) and on the patches kept
+# in upstream/, shellcheck on every shell script (warnings and errors), the
+# driver's structure
 # (layers.sh: the layers depend one way; circles.sh: no include/call
 # circle among the C files of the driver, the tools and the selftests;
 # glossary.sh: no old name of a concept the glossary names;
@@ -99,27 +100,117 @@ ensure_checkpatch() {
 }
 
 # Kernel-side sources: the module, the assembler its build runs on the host
-# (asm/) and the uapi header.  In a git checkout that is what git tracks
-# (generated files are ignored); in an exported tree, every such file but
-# the generated microcode table.
+# (asm/), the uapi header and the kselftests (tools/testing/selftests/vpmu
+# of a kernel tree).  In a git checkout that is what git tracks (generated
+# files are ignored); in an exported tree, every such file but the
+# generated microcode table.
 kernel_files() {
 	if git -C "$TOP" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
 		git -C "$TOP" ls-files 'drivers/perf/vpmu/*.[ch]' \
-			'include/uapi/linux/vpmu.h'
+			'include/uapi/linux/vpmu.h' 'selftests/vpmu/*.[ch]'
 	else
 		(cd "$TOP" && find drivers/perf/vpmu -maxdepth 2 -name '*.[ch]' \
 			! -name vpmu_default_image_data.h | sort &&
-			echo include/uapi/linux/vpmu.h)
+			echo include/uapi/linux/vpmu.h &&
+			find selftests/vpmu -maxdepth 1 -name '*.[ch]' | sort)
 	fi
 }
 
 # The few places where checkpatch's advice does not apply, file by file:
 # the X-macro tables are the design's "one table" (checkpatch cannot tell a
 # list macro from an expression), vpmu_compat.h is the one sanctioned home
-# of LINUX_VERSION_CODE, and vpmu_port.h defines the kernel's type names
-# and attribute macros for the host build.
+# of LINUX_VERSION_CODE, vpmu_port.h defines the kernel's type names
+# and attribute macros for the host build, and the kselftests are user
+# space.
 cp_ignores() {
+	local ign
+
 	case "$1" in
+	# The kselftests (selftests/vpmu here, tools/testing/selftests/vpmu
+	# in make series' patches; first, as some of their names are the
+	# driver's) are user-space C like the kernel's other selftests: the
+	# C library's types (uint64_t; u64 is the kernel's).  Their other
+	# exceptions, kind by kind, each for the files it names:
+	*selftests/vpmu/*)
+		ign=PREFER_KERNEL_TYPES
+		# The harness's type macros before a pointer's name,
+		# FIXTURE_DATA(f) *self and FIXTURE_VARIANT(f) *variant, as
+		# the kernel's selftests write them: checkpatch reads a
+		# product (it flags exec/non-regular.c the same way).
+		case "${1##*/}" in
+		vpmu_counts_span.c|vpmu_counts_task.c|vpmu_counts_widths.c|\
+		vpmu_cpu_sampling.c|vpmu_fault.c|vpmu_freeze.c|vpmu_gate.c|\
+		vpmu_hotplug.c|vpmu_hu.h|vpmu_hu_buckets.c|vpmu_lifetime.c|\
+		vpmu_lifetime.h|vpmu_lifetime_refused.c|vpmu_mem.c|\
+		vpmu_reload_stress.c|vpmu_run_break.c|vpmu_run_break_args.c|\
+		vpmu_run_ext.c|vpmu_rv32_resume.c|vpmu_startstop.c|\
+		vpmu_test.h|vpmu_uhist.h|vpmu_unload_busy.c)
+			ign=$ign,SPACING ;;
+		esac
+		# A message's format that starts at its call (TH_LOG(),
+		# ksft_print_msg(), printf()) and runs past column 100: not
+		# split, so that grep finds it; checkpatch allows that to the
+		# kernel's log functions (pr_*(), dev_*()) only.
+		case "${1##*/}" in
+		vpmu_counts_widths.c|vpmu_cpu_sampling.c|vpmu_mem.c|\
+		vpmu_perf_sampling.c|vpmu_snapshot.c|vpmu_stress.c|\
+		vpmu_ucode.c)
+			ign=$ign,LONG_LINE_STRING ;;
+		esac
+		# volatile sig_atomic_t: what C gives a signal handler to set;
+		# and stop or ready flags polled by another process in a
+		# MAP_SHARED page (vpmu_hotplug.c, vpmu_reload_stress.c) or by
+		# another thread (vpmu_snapshot.c): user space has no
+		# READ_ONCE()/WRITE_ONCE().
+		case "${1##*/}" in
+		vpmu_memcg.c|vpmu_perf_sampling.c|vpmu_run.c|\
+		vpmu_run_break_args.c|vpmu_hotplug.c|vpmu_reload_stress.c|\
+		vpmu_snapshot.c)
+			ign=$ign,VOLATILE ;;
+		esac
+		# The harness's EXPECT_*() is two statements (a do-while and
+		# the for of its TH_LOG() handler): a loop or if around one
+		# needs its braces.
+		case "${1##*/}" in
+		vpmu_perf_narrow.c|vpmu_uhist.c) ign=$ign,BRACES ;;
+		esac
+		# Variant tables: the macro expands to a FIXTURE_VARIANT_ADD()
+		# definition, not to a value.
+		case "${1##*/}" in
+		vpmu_perf_expect.c|vpmu_run.c|vpmu_run_break.c|\
+		vpmu_ucode_bad.c)
+			ign=$ign,COMPLEX_MACRO ;;
+		esac
+		case "${1##*/}" in
+		# The harness's own spelling of its attributes
+		# (__attribute__((unused)) in the 6.1 FIXTURE_SETUP() it
+		# redefines) and noreturn: 6.1's kselftest.h defines no
+		# __noreturn or __maybe_unused; and the fixture's name, pasted
+		# into the names it defines, is no argument evaluated twice.
+		vpmu_test.h)
+			ign=$ign,PREFER_DEFINED_ATTRIBUTE_MACRO,MACRO_ARG_REUSE ;;
+		# __packed and __printf() are the kernel's: the library's
+		# headers include no kselftest.h.
+		vpmu_perf_lib.h|vpmu_stress_lib.h)
+			ign=$ign,PREFER_DEFINED_ATTRIBUTE_MACRO ;;
+		# VT_PERF_FIXTURE() defines a fixture (FIXTURE(),
+		# FIXTURE_SETUP(), FIXTURE_TEARDOWN()): declarations, not
+		# statements; its name is pasted, not evaluated.
+		vpmu_perf.h)
+			ign=$ign,MULTISTATEMENT_MACRO_USE_DO_WHILE,MACRO_ARG_REUSE ;;
+		# 1 MiB in bytes, (1u << 20) beside the limit's (8u << 20): an
+		# unsigned int size, not a bit.
+		vpmu_memcg.c) ign=$ign,BIT_MACRO ;;
+		# strscpy() and kstrto*() are the kernel's: the path's length
+		# is checked before its strcpy(); sscanf() reads a number at
+		# the head of a CPU list ("0-3,5").
+		vpmu_gdb_wire.c) ign=$ign,STRCPY ;;
+		vpmu_mem.c) ign=$ign,SSCANF_TO_KSTRTO ;;
+		# refcnt() reads /sys/module/vpmu/refcnt, and its name is in
+		# the test's failure message (EXPECT_LT(0, refcnt())).
+		vpmu_unload_busy.c) ign=$ign,EMBEDDED_FUNCTION_NAME ;;
+		esac
+		echo "$ign" ;;
 	*/vpmu_isa.h|*/vpmu_engine.h) echo COMPLEX_MACRO,MACRO_ARG_REUSE ;;
 	# The interpreter and the translated-code executor, built like
 	# kernel/bpf/core.c: generator macros expand to their handlers and
