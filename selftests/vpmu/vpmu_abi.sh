@@ -61,7 +61,8 @@ sed 's/^/# no ABI entry: /' "$T.undoc"
 ok $rc "every sysfs file of vpmu and vpmu_hu has an ABI entry ($(wc -l <"$T.files") files)"
 
 # 2. The format table: rows "NAME  configN:BITS  meaning" of its entry.
-sed -n 's/^[[:space:]]\{1,\}\([a-z_0-9]\{1,\}\)[[:space:]]\{1,\}\(config[0-9]*:[0-9,-]\{1,\}\)[[:space:]].*/\1 \2/p' \
+sp='[[:space:]]\{1,\}'
+sed -n "s/^$sp\([a-z_0-9]\{1,\}\)$sp\(config[0-9]*:[0-9,-]\{1,\}\)[[:space:]].*/\1 \2/p" \
 	"$ABIDIR/sysfs-bus-event_source-devices-vpmu" | sort >"$T.rows"
 for f in "$PMU"/format/*; do
 	echo "${f##*/} $(cat "$f")"

@@ -62,7 +62,8 @@ ok $? "perf stat: par buckets of sum = cycles, uops, insns"
 # 3. Sequential, four windows of 10 cycles: 179 = 4 x 40 + 19; as CPU 0's
 #    buckets read by vpmu-hist --get-buckets=0.  (check sets rc: r here.)
 prog "seq; vpmu_cycles 10; vpmu_cycles 10; vpmu_cycles 10; vpmu_cycles 10"
-stat -e vpmu_hu/hist1/,vpmu_hu/hist2/,vpmu_hu/hist3/,vpmu_hu/hist4/ taskset -c 0 "$RUN" "$SHARE/build/sum.vprg"
+stat -e vpmu_hu/hist1/,vpmu_hu/hist2/,vpmu_hu/hist3/,vpmu_hu/hist4/ \
+	taskset -c 0 "$RUN" "$SHARE/build/sum.vprg"
 check "vpmu_hu/hist1/=50" "vpmu_hu/hist2/=49" "vpmu_hu/hist3/=40" \
       "vpmu_hu/hist4/=40"
 r=$?
@@ -75,7 +76,8 @@ ok $r "perf stat: seq buckets of sum, equal to vpmu-hist --get-buckets=0"
 # 4. A group of buckets beside a counter event; the two in one group are
 #    refused (vpmu and vpmu_hu events never share a group).
 prog "par; vpmu_uops 1000000; vpmu_insns 1000000"
-stat -e vpmu/vpmu_cycles/ -e '{vpmu_hu/hist1/,vpmu_hu/hist2/}' taskset -c 0 "$RUN" -n 2 "$SHARE/build/sum.vprg"
+stat -e vpmu/vpmu_cycles/ -e '{vpmu_hu/hist1/,vpmu_hu/hist2/}' \
+	taskset -c 0 "$RUN" -n 2 "$SHARE/build/sum.vprg"
 check "vpmu/vpmu_cycles/=358" "vpmu_hu/hist1/=358" "vpmu_hu/hist2/=64"
 ok $? "perf stat: cycles and a {hist1, hist2} group, two runs of sum"
 rm -f "$OUT"
@@ -100,8 +102,10 @@ prog off
 stat -e vpmu_hu/hist1/ "$RUN" "$SHARE/build/sum.vprg"
 got1=$(counted vpmu_hu/hist1/)
 case "$got2$got1" in
-*[0-9]*) echo "# got counts '$got2' '$got1'"; ok 1 "perf stat: buckets beyond the program refused" ;;
-*) ok 0 "perf stat: buckets beyond the program refused" ;;
+*[0-9]*)
+	echo "# got counts '$got2' '$got1'"
+	ok 1 "perf stat: buckets beyond the program refused" ;;
+*)	ok 0 "perf stat: buckets beyond the program refused" ;;
 esac
 
 # 8. The text of test 2 in free form (a comment, ';'): vpmu-hist

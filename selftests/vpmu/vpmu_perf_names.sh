@@ -223,7 +223,8 @@ if [ -n "$OBJDUMP" ]; then
 		echo "# perf annotate:"; head -40 "$T/ann.out" | sed 's/^/#   /'
 		sed 's/^/#   /' "$T/ann.err" | head -5
 	fi
-	ok $r "perf annotate --objdump=riscv64-unknown-elf-objdump: fib's RV32 instructions, each with its share"
+	ok $r "perf annotate --objdump=riscv64-unknown-elf-objdump:" \
+		"fib's RV32 instructions, each with its share"
 else
 	skip "perf annotate of fib" "no riscv64-unknown-elf-objdump"
 fi
@@ -277,7 +278,8 @@ if [ -f "$SHARE/build/rv32plain/fib-O1g.elf" ]; then
 	for f in "$SHARE"/build/rv32plain/fib-*.elf; do
 		plain "$f" || r=1
 	done
-	ok $r "mapping symbols left in (-O0, -O1 -g, -O2): perf report names fib and main, perf annotate shows fib"
+	ok $r "mapping symbols left in (-O0, -O1 -g, -O2):" \
+		"perf report names fib and main, perf annotate shows fib"
 else
 	skip "programs with mapping symbols" "no $SHARE/build/rv32plain (make rv32plain)"
 fi

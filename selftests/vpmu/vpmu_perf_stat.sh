@@ -99,11 +99,13 @@ for t in "" ,sample_upc; do
 		sed 's/^ *//; s/ *$//')
 	[ -n "$t" ] && want=$wantu
 	want=${want# }
+	name="perf record -c 50${t:+ (${t#,})} + perf script:"
+	name="$name 3 samples at the expected ${t:+micro-}PCs"
 	if [ "$got" = "$want" ]; then
-		ok 0 "perf record -c 50${t:+ (${t#,})} + perf script: 3 samples at the expected ${t:+micro-}PCs"
+		ok 0 "$name"
 	else
 		echo "# got '$got', expected '$want'"
-		ok 1 "perf record -c 50${t:+ (${t#,})} + perf script: 3 samples at the expected ${t:+micro-}PCs"
+		ok 1 "$name"
 	fi
 done
 

@@ -104,7 +104,8 @@ perf list 2>/dev/null | sed -n 's|.*vpmu_hu/\([a-z0-9_][a-z0-9_]*\)/.*|\1|p' |
 	sort -u >"$T/listed_hu"
 cmp -s "$T/want_hu" "$T/listed_hu" ||
 	{ diff "$T/want_hu" "$T/listed_hu" | sed 's/^/# perf list: /'; rc=1; }
-ok $rc "events/, perf list: 18 events under their names and their old ones, 8 tag names, vpmu_hu's hist1..16"
+ok $rc "events/, perf list: 18 events under their names and their old ones," \
+	"8 tag names, vpmu_hu's hist1..16"
 
 # 2. perf stat: an event's name, its old name and its config count the
 #    same, sum.expect's count.
@@ -156,7 +157,8 @@ while [ $k -le 7 ]; do
 	evs='' pairs='' i=0
 	while [ $k -le 7 ] && [ $i -lt "$nr" ]; do
 		evs="${evs:+$evs,}vpmu/tag$k/"
-		pairs="$pairs vpmu/tag$k/=$(sed -n "s/^event tag$k //p" "$SHARE/encoded/tags.expect")"
+		want=$(sed -n "s/^event tag$k //p" "$SHARE/encoded/tags.expect")
+		pairs="$pairs vpmu/tag$k/=$want"
 		k=$((k + 1))
 		i=$((i + 1))
 	done

@@ -240,7 +240,8 @@ ok $brc "budget's end while stepping: T18 at the same step as vpmu-sim's, for 4 
 	echo
 	echo E01
 	printf 'O'
-	printf 'monitor upc: no monitor commands on the kernel'"'"'s engine (vpmu-sim --gdb steps the microcode)\n' |
+	printf '%s%s\n' "monitor upc: no monitor commands on the kernel's engine" \
+		' (vpmu-sim --gdb steps the microcode)' |
 		od -An -tx1 -v | tr -d ' \n'
 	echo
 	echo OK

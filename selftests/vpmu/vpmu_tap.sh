@@ -7,7 +7,8 @@
 #
 #   tap_plan N          the TAP header and the plan
 #   skip_all REASON     a plan of no cases, skipped: exit 4
-#   ok STATUS NAME      one case, passed if STATUS is 0
+#   ok STATUS NAME...   one case, passed if STATUS is 0 (NAME's words
+#                       joined by spaces: a long name on two lines)
 #   skip NAME [REASON]  one case, skipped
 #   tap_done            the script's status: 1 if a case failed, 4
 #                       (KSFT_SKIP) if every case skipped, else 0
@@ -48,7 +49,8 @@ skip_all() {
 ok() {
 	n=$((n + 1))
 	[ "$1" = 0 ] || { fails=$((fails + 1)); printf 'not '; }
-	echo "ok $n $2"
+	shift
+	echo "ok $n $*"
 }
 
 skip() {
