@@ -62,6 +62,10 @@ TEST_F(hu, perf_bad_configs)
 		{ 2, 0, false, true, false },
 		{ 2, 0, false, false, true },
 	};
+	union {
+		struct perf_event_attr a;
+		uint64_t u[24];
+	} big;
 	struct perf_event_attr a;
 	unsigned int i;
 	int fd;
@@ -82,6 +86,20 @@ TEST_F(hu, perf_bad_configs)
 	vt_hu_attr(&a, 1);
 	a.config2 = 1;
 	EXPECT_EQ(-EINVAL, vt_open(&a, 0, -1, -1));
+	/*
+	 * nor config3 (an attribute of 136 bytes) or config4 (144): refused
+	 * by vpmu_hu, or by a core without the field (E2BIG)
+	 */
+	for (i = 136; i <= 144; i += 8) {
+		memset(&big, 0, sizeof(big));
+		vt_hu_attr(&big.a, 1);
+		big.a.size = i;
+		big.u[i / 8 - 1] = 1;
+		fd = vt_open(&big.a, 0, -1, -1);
+		EXPECT_TRUE(fd == -EINVAL || fd == -E2BIG) TH_LOG("size %u: %d", i, fd);
+		if (fd >= 0)
+			close(fd);
+	}
 	/* vpmu's events 0x200..0x2ff: none, the buckets are vpmu_hu's */
 	vt_attr(&a, 0x201, 0);
 	EXPECT_EQ(-ENOENT, vt_open(&a, 0, -1, -1));

@@ -5,8 +5,8 @@
  *
  * A member joining a leader that a CPU going offline or an exec took out of
  * its context (the perf core bug the stress tier found), whatever PMU
- * leads; both modes excluded; an unknown config3; a group led by another
- * hardware PMU.  A group opened after the CPU is back counts exactly.
+ * leads; both modes excluded; an unknown config3 or config4; a group led
+ * by another hardware PMU.  A group opened after the CPU is back counts exactly.
  */
 #define _GNU_SOURCE
 #include <signal.h>
@@ -133,34 +133,54 @@ TEST_F(life, exclude_user_and_kernel_refused)
 }
 
 /*
- * attr.config3 (PERF_ATTR_SIZE_VER8, 6.3) has no vpmu field: refused,
- * by vpmu (EINVAL) or, before 6.3, by the core as an unknown attribute
- * byte (E2BIG).
+ * vpmu's uops event opened with an attribute of @size bytes whose last
+ * u64 (a config field newer than the headers may know) is @val.
  */
-TEST_F(life, config3_refused)
+static int open_config_ext(FIXTURE_DATA(life) *self, unsigned int size,
+			   uint64_t val)
 {
-	struct {
+	union {
 		struct perf_event_attr a;
-		uint64_t pad[4];
+		uint64_t u[24];
 	} big;
-	uint64_t config3 = 1;
-	int fd;
 
 	memset(&big, 0, sizeof(big));
 	vt_attr(&big.a, self->uops, 0);
-	big.a.size = 136;	/* PERF_ATTR_SIZE_VER8 */
-	memcpy((char *)&big + 128, &config3, sizeof(config3));
-	fd = vt_open(&big.a, 0, -1, -1);
+	big.a.size = size;
+	big.u[size / 8 - 1] = val;
+	return vt_open(&big.a, 0, -1, -1);
+}
+
+/*
+ * attr.config3 (PERF_ATTR_SIZE_VER8, 136 bytes, 6.3) and attr.config4
+ * (PERF_ATTR_SIZE_VER9, 144 bytes, after 6.12) have no vpmu field:
+ * refused, by vpmu (EINVAL) or, on a kernel without the field, by the
+ * core as an unknown attribute byte (E2BIG).  The same attribute with the
+ * field zero opens.
+ */
+static void config_ext_refused(struct __test_metadata *_metadata,
+			       FIXTURE_DATA(life) *self, unsigned int size)
+{
+	int fd;
+
+	fd = open_config_ext(self, size, 1);
 	EXPECT_TRUE(fd == -EINVAL || fd == -E2BIG) TH_LOG("open: %d", fd);
 	if (fd >= 0)
 		close(fd);
-	/* The same attribute without config3 opens. */
-	config3 = 0;
-	memcpy((char *)&big + 128, &config3, sizeof(config3));
-	fd = vt_open(&big.a, 0, -1, -1);
+	fd = open_config_ext(self, size, 0);
 	EXPECT_LE(0, fd);
 	if (fd >= 0)
 		close(fd);
+}
+
+TEST_F(life, config3_refused)
+{
+	config_ext_refused(_metadata, self, 136);
+}
+
+TEST_F(life, config4_refused)
+{
+	config_ext_refused(_metadata, self, 144);
 }
 
 static void bp_target(void)

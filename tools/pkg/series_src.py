@@ -83,11 +83,18 @@ def compat_tokens(kver):
         die('%s names the bin_attribute members read_new/write_new: '
             'not a target of the series' % kver)
     const = 'const ' if v >= (6, 13) else ''
+    # attr.config4 (PERF_ATTR_SIZE_VER9): 7.3 has it, 6.12 has not (its
+    # test goes with the field).
+    if v >= (7, 0):
+        config4 = (r'\bVPMU_ATTR_CONFIG4\((\w+)\)', r'\1->config4')
+    else:
+        config4 = (r' \|\|\s+VPMU_ATTR_CONFIG4\(\w+\)', '')
     return [
         # (regex, replacement)
         (r'#include "vpmu_compat\.h"\n', ''),
         (r'\bVPMU_TASK_CTX\b', 'perf_hw_context'),
         (r'\bVPMU_ATTR_CONFIG3\((\w+)\)', r'\1->config3'),
+        config4,
         (r'\bVPMU_BIN_CONST ', const),
         (r'\bVPMU_BIN_READ\b', 'read'),
         (r'\bVPMU_BIN_WRITE\b', 'write'),
@@ -191,7 +198,7 @@ static struct bin_attribute bin_attr_image = {
 # What may not be left anywhere in OUTDIR.
 LEFTOVERS = re.compile(r'vpmu_compat|LINUX_VERSION_CODE|KERNEL_VERSION\(|'
                        r'VPMU_BIN_|VPMU_TASK_CTX|VPMU_GROUP_VALIDATE|'
-                       r'VPMU_ATTR_CONFIG3|vpmu_sample_save_raw|'
+                       r'VPMU_ATTR_CONFIG[34]|vpmu_sample_save_raw|'
                        r'VPMU_BENCH_PAD|KBUILD_EXTMOD|KSFT_INC|'
                        r'perf_core_detached_leader|gen_rv32')
 

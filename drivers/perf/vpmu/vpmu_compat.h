@@ -51,6 +51,17 @@
 #endif
 
 /*
+ * attr.config4 came after 6.12 (PERF_ATTR_SIZE_VER9; 7.3 has it): as
+ * config3, no vpmu field, so it must be zero.  Tested by the uapi header's
+ * size macro, which comes with the field.
+ */
+#ifdef PERF_ATTR_SIZE_VER9
+#define VPMU_ATTR_CONFIG4(attr)	((attr)->config4)
+#else
+#define VPMU_ATTR_CONFIG4(attr)	((void)(attr), 0ULL)
+#endif
+
+/*
  * sysfs binary attributes (ucode/image, uhist/cpuN and uhist/sum) became
  * const in three steps:
  *

@@ -274,7 +274,7 @@ static int vpmu_event_init(struct perf_event *event)
 	if (attr->exclude_host)
 		return -EOPNOTSUPP;
 	/* Fields vpmu has no use for must be clear. */
-	if (attr->config2 || VPMU_ATTR_CONFIG3(attr))
+	if (attr->config2 || VPMU_ATTR_CONFIG3(attr) || VPMU_ATTR_CONFIG4(attr))
 		return -EINVAL;
 	/* Every microword runs in one of the two modes: none would count. */
 	if (attr->exclude_user && attr->exclude_kernel)

@@ -142,7 +142,8 @@ static int vpmu_hu_event_init(struct perf_event *event)
 	if (is_sampling_event(event) || has_branch_stack(event) ||
 	    attr->exclude_user || attr->exclude_kernel || attr->exclude_host)
 		return -EOPNOTSUPP;
-	if (attr->config1 || attr->config2 || VPMU_ATTR_CONFIG3(attr))
+	if (attr->config1 || attr->config2 || VPMU_ATTR_CONFIG3(attr) ||
+	    VPMU_ATTR_CONFIG4(attr))
 		return -EINVAL;
 	if (b < 1 || b > VPMU_HU_BUCKETS)
 		return -EINVAL;
