@@ -26,6 +26,14 @@
 	[prefix##name] = &&prefix##name,
 
 /*
+ * The same for a second handler list, whose entries follow the first's
+ * @base entries in the one table of the loop (objtool follows one table
+ * per indirect jump).
+ */
+#define VPMU_JUMP_ENTRY_AT(base, prefix, name)				\
+	[(base) + prefix##name] = &&prefix##name,
+
+/*
  * Jump to the handler @index of @table, whose label's address is
  * @label.
  */
@@ -33,6 +41,26 @@
 #define VPMU_GOTO_HANDLER(table, index, label)	goto *(table)[index]
 #else
 #define VPMU_GOTO_HANDLER(table, index, label)	goto *(label)
+#endif
+
+/*
+ * Jump to the handler @index of the second list of @table, placed at
+ * @base (VPMU_JUMP_ENTRY_AT()).  In the kernel the table's index is
+ * computed in a register first, so that every jump loads its label from
+ * the table's start: objtool takes the table of an indirect jump from the
+ * nearest load before it, and a kernel built for size (-Os) makes one
+ * indirect jump of all a function's computed gotos.
+ */
+#ifdef __KERNEL__
+#define VPMU_GOTO_AT(table, base, index)				\
+	do {								\
+		unsigned long i_ = (base) + (index);			\
+									\
+		OPTIMIZER_HIDE_VAR(i_);					\
+		goto *(table)[i_];					\
+	} while (0)
+#else
+#define VPMU_GOTO_AT(table, base, index)	goto *(table)[(base) + (index)]
 #endif
 
 #endif /* _VPMU_DISPATCH_H */

@@ -481,7 +481,7 @@ vpmu_eoi(struct vpmu_engine *e, struct vpmu_uop *base, u8 *mem, u32 *R,
 		u->cnt++;						\
 		GOTO_HANDLER();						\
 	} while (0)
-#define GOTO_SEQ()	goto *seqlab[u->seq]
+#define GOTO_SEQ()	VPMU_GOTO_AT(lab, VPMU_HANDLER_NR, u->seq)
 #define AT(code)	R[reg_of[code]]
 #define LEFT()		(hook ? saved_left + left + VPMU_HOOK_BIAS : left)
 #define NOW()		(cend - LEFT())
@@ -729,17 +729,14 @@ VPMU_HANDLER_CMP_##cond : {						\
  */
 int vpmu_interp(struct vpmu_engine *e, s64 cycles)
 {
-	static const void *const lab[VPMU_HANDLER_NR] __annotate_jump_table = {
+	static const void *const lab[VPMU_DISPATCH_NR] __annotate_jump_table = {
 #define X(name, ...)	VPMU_JUMP_ENTRY(VPMU_HANDLER_, name)
 		VPMU_HANDLER_LIST(X)
 #undef X
-	};
-	static const void *const seqlab[VPMU_SEQ_HANDLER_NR]
-		__annotate_jump_table = {
-#define X(name, ...)	VPMU_JUMP_ENTRY(VPMU_SEQ_HANDLER_, name)
+#define X(name, ...)	VPMU_JUMP_ENTRY_AT(VPMU_HANDLER_NR, VPMU_SEQ_HANDLER_, name)
 		VPMU_SEQ_LIST(X)
 #undef X
-		VPMU_JUMP_ENTRY(VPMU_SEQ_HANDLER_, BRX)
+		VPMU_JUMP_ENTRY_AT(VPMU_HANDLER_NR, VPMU_SEQ_HANDLER_, BRX)
 	};
 	struct vpmu_uop *base, *u;
 	s32 left, saved_left = 0;

@@ -357,6 +357,15 @@ enum vpmu_seq_handler {
 	VPMU_SEQ_HANDLER_NR
 };
 
+/*
+ * The interpreter has one jump table, of VPMU_DISPATCH_NR labels: the
+ * microword handlers', then the sequencer handlers' from VPMU_HANDLER_NR
+ * on.  One table a function, because objtool follows one table from an
+ * indirect jump, and a kernel built for size (-Os) makes one indirect
+ * jump of all the function's computed gotos.
+ */
+#define VPMU_DISPATCH_NR	(VPMU_HANDLER_NR + VPMU_SEQ_HANDLER_NR)
+
 static inline u32 vpmu_flags(unsigned int kind, u32 a, u32 b, u32 r)
 {
 	u32 f = (r ? 0 : VPMU_FLAG_Z) | (r >> 31 ? VPMU_FLAG_N : 0);

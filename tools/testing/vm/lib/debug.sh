@@ -186,6 +186,16 @@ debug_vpmu_seed() {
 	return 0
 }
 
+# debug_vpmu_warnings LOG - a kernel build's LOG has no compiler, sparse
+# or objtool warning about vpmu (the debug kernels build for size, -Os,
+# where objtool reads the engine's jump tables differently than at -O2).
+debug_vpmu_warnings() {
+	if grep -E 'drivers/perf/vpmu/.*(warning|error):|objtool: vpmu_' "$1" |
+	   sort -u | grep .; then
+		die "$KVER: the kernel build warned about vpmu ($1)"
+	fi
+}
+
 # debug_vpmu_refresh DIR TREE - a built tree that carries vpmu: put this
 # work tree's vpmu into it and, when what the kernel build reads of it
 # differs from the last good build's (DIR/.vpmu-built), rebuild
@@ -207,6 +217,7 @@ debug_vpmu_refresh() {
 		tail -n 40 "$dir/vpmu-build.log" >&2
 		die "$KVER: kernel build with vpmu failed ($dir/vpmu-build.log)"
 	fi
+	debug_vpmu_warnings "$dir/vpmu-build.log"
 	echo "$sum" >"$dir/.vpmu-built"
 	log "$KVER: kernel rebuilt with vpmu in $((SECONDS - start))s"
 }
@@ -284,6 +295,7 @@ build_debug_kernel() {
 	build_series_selftests "$tree" >>"$dir/build.log" 2>&1 ||
 		die "the patches' kselftests do not build ($dir/build.log)"
 	if debug_vpmu_builtin; then
+		debug_vpmu_warnings "$dir/build.log"
 		debug_vpmu_sum "$tree" >"$dir/.vpmu-built"
 	fi
 	touch "$dir/.done"
