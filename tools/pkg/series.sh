@@ -40,7 +40,9 @@
 # =y and, in a second build directory, =m, and drivers/perf/vpmu rebuilt
 # with W=1 and C=2 (sparse) in both: any compiler, sparse or objtool
 # warning about the driver fails it.  Then that the patches apply with
-# git am to the base, where the kselftests build, and the admin guide's
+# git am to the base, where the kselftests build; that the whole series'
+# =y kernel boots in QEMU and passes those kselftests, installed from the
+# tree (the VM harness's "series" flavour); and the admin guide's
 # HTML (make SPHINXDIRS=admin-guide htmldocs, Debian's Sphinx) with no
 # warning about vpmu's documents.  The first build of each directory
 # takes ~10 minutes (cached beside the tree), a patch's rebuild seconds
@@ -255,9 +257,10 @@ check_builds() {
 }
 
 # check_am OUT - the patches apply with git am to the base, in a worktree
-# of their own, and there the kselftests build.
+# of their own, and there the kselftests build and install
+# (kselftest_install.sh, into $SDIR/ksft-KVER: check_boot runs them).
 check_am() {
-	local out=$1 wt=$SDIR/am-$KVER
+	local out=$1 wt=$SDIR/am-$KVER ksft=$SDIR/ksft-$KVER
 
 	git -C "$TREE" worktree remove --force "$wt" >/dev/null 2>&1 || true
 	rm -rf "$wt"
@@ -274,15 +277,52 @@ check_am() {
 		sed 's/^/# /' "$wt.log"
 	fi
 	# The kselftests as a kernel tree builds them (its headers first).
+	rm -rf "$ksft"
+	mkdir -p "$ksft"
 	if make -C "$wt" -s headers >"$wt.log" 2>&1 &&
 	   make -C "$wt/tools/testing/selftests" TARGETS=vpmu -j"$(nproc)" \
-			>>"$wt.log" 2>&1; then
-		tap ok "the kselftests build in the tree (TARGETS=vpmu)"
+			>>"$wt.log" 2>&1 &&
+	   (cd "$wt/tools/testing/selftests" &&
+	    MAKEFLAGS="TARGETS=vpmu" ./kselftest_install.sh "$ksft") \
+			>>"$wt.log" 2>&1 &&
+	   grep -qx 'vpmu:vpmu_registered' "$ksft/kselftest-list.txt"; then
+		tap ok "the kselftests build and install in the tree (TARGETS=vpmu)"
 	else
-		tap fail "the kselftests build in the tree (TARGETS=vpmu): $wt.log"
+		tap fail "the kselftests build and install in the tree (TARGETS=vpmu): $wt.log"
 		tail -n 20 "$wt.log" | sed 's/^/# /'
 	fi
 	git -C "$TREE" worktree remove --force "$wt"
+}
+
+# check_boot - the whole series' PERF_VPMU=y kernel (the =y build
+# directory, as the last patch's check_builds left it) booted by the VM
+# harness (the "series" flavour of tools/testing/vm/lib/flavours.sh), which
+# runs the kselftests check_am installed from the patched tree with their
+# runner, run_kselftest.sh: none may fail.
+check_boot() {
+	local b log=$SDIR/boot-$KVER.log sum
+
+	b=$(build_dir y)
+	if ! grep -qx 'CONFIG_PERF_VPMU=y' "$b/.config" ||
+	   [ ! -f "$SDIR/ksft-$KVER/kselftest-list.txt" ]; then
+		tap fail "the series' =y kernel runs its kselftests: no kernel or no kselftests"
+		return
+	fi
+	VPMU_SERIES_KERNEL=$b/arch/x86/boot/bzImage \
+	VPMU_SERIES_KSFT=$SDIR/ksft-$KVER VPMU_SERIES_KVER=$KVER \
+		"$TOP/tools/testing/vm/vm-run.sh" --kernel series >"$log" 2>&1 || true
+	sum=$(grep -E "^series-$KVER: [0-9]+ passed, [0-9]+ failed$" "$log" |
+		tail -n 1)
+	case $sum in
+	*": 0 passed, "*|"")
+		tap fail "the series' =y kernel boots and runs its kselftests: $log"
+		grep -E 'FAIL|not ok' "$log" | head -n 20 | sed 's/^/# /' ;;
+	*", 0 failed")
+		tap ok "the series' =y kernel boots in QEMU and runs the kselftests installed from its tree (${sum#*: })" ;;
+	*)
+		tap fail "the series' =y kernel runs its kselftests (${sum#*: }): $log"
+		grep -E 'FAIL|not ok' "$log" | head -n 20 | sed 's/^/# /' ;;
+	esac
 }
 
 # check_htmldocs - make SPHINXDIRS=admin-guide htmldocs of the whole
@@ -358,7 +398,7 @@ check_series() {
 
 	ensure_pkgs sparse flex bison bc libelf-dev libssl-dev python3-ply >&2
 	echo "TAP version 13"
-	echo "1..$((${#PARTS[@]} * 3 + 3))"
+	echo "1..$((${#PARTS[@]} * 3 + 4))"
 	check_am "$out"
 	for f in "$out"/[0-9][0-9][0-9][0-9]-*.patch; do
 		case ${f##*/} in 0000-*) continue ;; esac
@@ -373,6 +413,7 @@ check_series() {
 		rm -f "$f.cp"
 		check_builds "$n" "$subj"
 	done
+	check_boot
 	check_htmldocs
 	echo "$((ntap - nfail)) passed, $nfail failed"
 	[ "$nfail" -eq 0 ]

@@ -231,3 +231,18 @@ build_ksft_tree() {
 	cp -a "$dir/install" "$KSFT_TREE_INSTALL"
 	exec {lock}>&-
 }
+
+# series_ksft - the kselftests make series SERIES_CHECK=1 installed from
+# its patched tree ($VPMU_SERIES_KSFT, kselftest_install.sh's output),
+# copied to this work tree's place with the random RV32 programs of this
+# tree's build added (as build_ksft_tree does).  Sets KSFT_TREE_INSTALL.
+# shellcheck disable=SC2034 # KSFT_TREE_INSTALL: prepare_kernel's (guest.sh)
+series_ksft() {
+	KSFT_TREE_INSTALL=$VM_TREE/ksft-install/series-$VPMU_SERIES_KVER
+	rm -rf "$KSFT_TREE_INSTALL"
+	mkdir -p "${KSFT_TREE_INSTALL%/*}"
+	cp -a "$VPMU_SERIES_KSFT" "$KSFT_TREE_INSTALL"
+	if [ -d "$USER_SRC/selftests/vpmu/rv32" ]; then
+		cp -a "$USER_SRC/selftests/vpmu/rv32" "$KSFT_TREE_INSTALL/vpmu/"
+	fi
+}

@@ -15,12 +15,17 @@
 #   name      its runs' name, in their result line "NAME: N passed, N
 #             failed"; a 7.x kernel's is its version's (vm-7.3), known
 #             once the kernel is found
-#   set       stock or debug: which set of vm-check.sh runs it
+#   set       stock or debug: which set of vm-check.sh runs it; series:
+#             none (make series SERIES_CHECK=1 runs it)
 #   kernel    6.1, 6.12, 6.12-rt: the newest bookworm kernel of that
 #             series (resolve_stock); 7.x: the newest 7.x of
 #             trixie-backports, its module built in the trixie root
 #             (resolve_newest); debug-SERIES: built here from
-#             linux-source-SERIES (build_debug_kernel), 15 min to 2 GB
+#             linux-source-SERIES (build_debug_kernel), 15 min to 2 GB;
+#             series: the kernel make series SERIES_CHECK=1 built with
+#             its patches, vpmu built in ($VPMU_SERIES_KERNEL, for Linux
+#             $VPMU_SERIES_KVER), its kselftests installed from that
+#             tree ($VPMU_SERIES_KSFT)
 #   suite     all: every selftest; kselftest: every selftest, built,
 #             installed and run as linux-source-6.12's kernel tree does
 #             (build_ksft_tree, vpmu_kselftest=1); else the vpmu_test=
@@ -119,6 +124,7 @@ debug-6.12-fault  debug-6.12-fault  debug  debug-6.12  vpmu_fault rcupdate.rcu_e
 debug-6.12        debug-6.12        debug  debug-6.12  all        vpmu_skip=vpmu_fault @timeout=2400
 kcsan-6.12        kcsan-6.12        debug  debug-6.12-kcsan vpmu_stress,vpmu_reload_stress,vpmu_uhist_readers,vpmu_lifetime,vpmu_cpu_sampling,vpmu_hotplug,vpmu_perf_narrow,vpmu_inherit,vpmu_snapshot,vpmu_unload_busy,vpmu_gate
 debug-6.1-fault   debug-6.1-fault   debug  debug-6.1   vpmu_fault rcupdate.rcu_expedited=1 @timeout=1500
+series            series            series series      kselftest  @slub vpmu_stress_seconds=8
 '
 
 # flavour_row FLAVOUR - FLAVOUR's row of VM_FLAVOURS (nothing if there is
@@ -171,6 +177,8 @@ flavour_name() {
 		esac
 	elif [ "$kernel" = 7.x ]; then
 		cat "$VM_OUT/$flavour.name" 2>/dev/null || echo "$name"
+	elif [ "$kernel" = series ]; then
+		echo "series-${VPMU_SERIES_KVER:-}"
 	else
 		echo "$name"
 	fi

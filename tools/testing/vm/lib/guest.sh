@@ -147,6 +147,18 @@ prepare_kernel() {
 		resolve_newest
 		name=vm-$(newest_name "$KVER")
 		echo "$name" >"$VM_OUT/$flavour.name" ;;
+	series)
+		# make series SERIES_CHECK=1's boot (tools/pkg/series.sh).
+		[ -f "${VPMU_SERIES_KERNEL:-}" ] &&
+		[ -f "${VPMU_SERIES_KSFT:-}/kselftest-list.txt" ] &&
+		[ -n "${VPMU_SERIES_KVER:-}" ] ||
+			die "the series flavour boots make series SERIES_CHECK=1's kernel:" \
+			    "VPMU_SERIES_KERNEL, VPMU_SERIES_KSFT, VPMU_SERIES_KVER"
+		VMLINUZ=$VPMU_SERIES_KERNEL
+		KDIR=${VMLINUZ%/arch/x86/boot/bzImage}
+		KVER=series-$VPMU_SERIES_KVER
+		KDESC="Linux $VPMU_SERIES_KVER with make series' patches, vpmu built in"
+		name=$KVER ;;
 	debug-*)
 		build_debug_kernel "${kernel#debug-}"
 		VM_RUN[selftests]=$KDIR/.vpmu-selftests
@@ -179,7 +191,11 @@ prepare_kernel() {
 	case "$suite" in
 	all)	;;
 	kselftest)
-		build_ksft_tree
+		if [ "$kernel" = series ]; then
+			series_ksft
+		else
+			build_ksft_tree
+		fi
 		VM_RUN[ksft]=$KSFT_TREE_INSTALL
 		cmdline+=(vpmu_kselftest=1) ;;
 	*)	cmdline+=("vpmu_test=$suite") ;;
@@ -197,7 +213,8 @@ prepare_kernel() {
 		[ -f "$VPMU_MODULE_KO" ] || die "no module $VPMU_MODULE_KO"
 		MODULE_KO=$VPMU_MODULE_KO
 		log "$name: module $MODULE_KO, not built here"
-	elif [[ "$kernel" == debug-* ]] && debug_vpmu_builtin; then
+	elif { [[ "$kernel" == debug-* ]] && debug_vpmu_builtin; } ||
+	     [ "$kernel" = series ]; then
 		MODULE_KO=
 		log "$name: vpmu is built into the kernel: no module"
 	elif [ "$kernel" = 7.x ]; then
