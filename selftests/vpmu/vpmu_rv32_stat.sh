@@ -20,9 +20,10 @@
 #     (each tag's count of every sample is compared on the kernels where
 #     vpmu is a module: a run costs seconds on a debug kernel, and the
 #     engine counts the same whatever the kernel);
-#   - qemu-riscv32, for the random programs, RV32IM, RV32IMC and RV32IMAC (rv32/
-#     beside this script, made on the host by vpmu_rv32_ref.sh): output,
-#     exit status, x0..x31 at the exit ecall
+#   - qemu-riscv32, for the random programs, RV32IM, RV32IMC and RV32IMAC
+#     (rv32/ beside this script, with qemu-riscv32's results made on the
+#     host, where the installation has them): output, exit status, x0..x31
+#     at the exit ecall
 #     and the instructions executed (tag 1; insns, the retired ones, is
 #     one less: the exit ecall does not retire).
 #
