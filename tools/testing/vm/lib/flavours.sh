@@ -98,6 +98,10 @@
 # the other on an idle machine).  A grace period is still one: no test
 # sees a difference but the time.
 #
+# series: the kselftest suite as vm-6.12 runs it (460-520 s there), on the
+# kernel make series SERIES_CHECK=1 built, which a person may run beside
+# other work: twice the stock guests' time.
+#
 # The order is the order kernels become ready in (vm-check.sh boots a
 # kernel's guests as soon as it is; of those ready, the one whose guest
 # ran longest last time first, $VPMU_CACHE/vm-times; in this order when
@@ -124,7 +128,7 @@ debug-6.12-fault  debug-6.12-fault  debug  debug-6.12  vpmu_fault rcupdate.rcu_e
 debug-6.12        debug-6.12        debug  debug-6.12  all        vpmu_skip=vpmu_fault @timeout=2400
 kcsan-6.12        kcsan-6.12        debug  debug-6.12-kcsan vpmu_stress,vpmu_reload_stress,vpmu_uhist_readers,vpmu_lifetime,vpmu_cpu_sampling,vpmu_hotplug,vpmu_perf_narrow,vpmu_inherit,vpmu_snapshot,vpmu_unload_busy,vpmu_gate
 debug-6.1-fault   debug-6.1-fault   debug  debug-6.1   vpmu_fault rcupdate.rcu_expedited=1 @timeout=1500
-series            series            series series      kselftest  @slub vpmu_stress_seconds=8
+series            series            series series      kselftest  @slub vpmu_stress_seconds=8 @timeout=1200
 '
 
 # flavour_row FLAVOUR - FLAVOUR's row of VM_FLAVOURS (nothing if there is
