@@ -282,12 +282,7 @@ check_am() {
 	rm -rf "$ksft"
 	mkdir -p "$ksft"
 	if make -C "$wt" -s headers >"$wt.log" 2>&1 &&
-	   make -C "$wt/tools/testing/selftests" TARGETS=vpmu -j"$(nproc)" \
-			>>"$wt.log" 2>&1 &&
-	   (cd "$wt/tools/testing/selftests" &&
-	    MAKEFLAGS="TARGETS=vpmu" ./kselftest_install.sh "$ksft") \
-			>>"$wt.log" 2>&1 &&
-	   grep -qx 'vpmu:vpmu_registered' "$ksft/kselftest-list.txt"; then
+	   ksft_install "$wt" "$ksft" >>"$wt.log" 2>&1; then
 		tap ok "the kselftests build and install in the tree (TARGETS=vpmu)"
 	else
 		tap fail "the kselftests build and install in the tree (TARGETS=vpmu): $wt.log"

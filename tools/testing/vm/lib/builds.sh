@@ -175,12 +175,9 @@ KSFT_TREE_PKG=linux-source-6.12
 
 # build_ksft_tree - $KSFT_TREE_PKG's tools/testing/selftests (and the few
 # files tools/pkg/in-tree.sh edits), vpmu added by in-tree.sh from the
-# build_userspace copy, then, as a kernel developer would: "make -C
-# tools/testing/selftests TARGETS=vpmu" and kselftest_install.sh (for
-# TARGETS=vpmu only); fails unless its kselftest-list.txt lists the vpmu
-# programs.  The random RV32 programs of this tree's build are added (a
-# kernel tree cannot make them).  Sets KSFT_TREE_INSTALL.
-# shellcheck disable=SC2034 # KSFT_TREE_INSTALL: prepare_kernel's (guest.sh)
+# build_userspace copy, then built and installed as a kernel developer
+# would (ksft_install), and copied for the guest (ksft_for_guest).  Sets
+# KSFT_TREE_INSTALL.
 build_ksft_tree() {
 	local ver dir tree s log lock
 
@@ -213,36 +210,48 @@ build_ksft_tree() {
 	rm -rf "$dir/install"
 	mkdir -p "$dir/install"
 	if ! { "$USER_SRC/tools/pkg/in-tree.sh" "$tree" &&
-	       make -C "$tree/tools/testing/selftests" TARGETS=vpmu &&
-	       (cd "$tree/tools/testing/selftests" &&
-		MAKEFLAGS="TARGETS=vpmu" ./kselftest_install.sh "$dir/install"); \
-	     } >"$log" 2>&1; then
+	       ksft_install "$tree" "$dir/install"; } >"$log" 2>&1; then
 		tail -n 40 "$log" >&2
-		die "the vpmu kselftests do not build in $KSFT_TREE_PKG's tree ($log)"
+		die "the vpmu kselftests do not build and install in $KSFT_TREE_PKG's tree ($log)"
 	fi
-	grep -qx 'vpmu:vpmu_registered' "$dir/install/kselftest-list.txt" ||
-		die "kselftest_install.sh listed no vpmu tests ($log)"
-	if [ -d "$USER_SRC/selftests/vpmu/rv32" ]; then
-		cp -a "$USER_SRC/selftests/vpmu/rv32" "$dir/install/vpmu/"
-	fi
-	KSFT_TREE_INSTALL=$VM_TREE/ksft-install/$ver
-	rm -rf "$KSFT_TREE_INSTALL"
-	mkdir -p "${KSFT_TREE_INSTALL%/*}"
-	cp -a "$dir/install" "$KSFT_TREE_INSTALL"
+	ksft_for_guest "$dir/install" "$VM_TREE/ksft-install/$ver"
 	exec {lock}>&-
 }
 
-# series_ksft - the kselftests make series SERIES_CHECK=1 installed from
-# its patched tree ($VPMU_SERIES_KSFT, kselftest_install.sh's output),
-# copied to this work tree's place with the random RV32 programs of this
-# tree's build added (as build_ksft_tree does).  Sets KSFT_TREE_INSTALL.
+# ksft_install TREE DEST - the vpmu kselftests of kernel tree TREE built
+# and installed as a kernel developer does: "make -C
+# tools/testing/selftests TARGETS=vpmu", then kselftest_install.sh into
+# DEST (which must exist) for TARGETS=vpmu only; what they print to
+# stdout and stderr.  False unless each step succeeds and DEST's
+# kselftest-list.txt lists the vpmu programs (build_ksft_tree, and make
+# series SERIES_CHECK=1's check_am).
+ksft_install() {
+	local s=$1/tools/testing/selftests
+
+	make -C "$s" TARGETS=vpmu -j"$(nproc)" &&
+	(cd "$s" && MAKEFLAGS="TARGETS=vpmu" ./kselftest_install.sh "$2") &&
+	grep -qx 'vpmu:vpmu_registered' "$2/kselftest-list.txt"
+}
+
+# ksft_for_guest INSTALL DEST - a copy of the kselftest install INSTALL
+# at DEST, this work tree's own, with the random RV32 programs of this
+# tree's build added (a kernel tree cannot make them).  Sets
+# KSFT_TREE_INSTALL to DEST.
 # shellcheck disable=SC2034 # KSFT_TREE_INSTALL: prepare_kernel's (guest.sh)
-series_ksft() {
-	KSFT_TREE_INSTALL=$VM_TREE/ksft-install/series-$VPMU_SERIES_KVER
+ksft_for_guest() {
+	KSFT_TREE_INSTALL=$2
 	rm -rf "$KSFT_TREE_INSTALL"
 	mkdir -p "${KSFT_TREE_INSTALL%/*}"
-	cp -a "$VPMU_SERIES_KSFT" "$KSFT_TREE_INSTALL"
+	cp -a "$1" "$KSFT_TREE_INSTALL"
 	if [ -d "$USER_SRC/selftests/vpmu/rv32" ]; then
 		cp -a "$USER_SRC/selftests/vpmu/rv32" "$KSFT_TREE_INSTALL/vpmu/"
 	fi
+}
+
+# series_ksft - the kselftests make series SERIES_CHECK=1 installed from
+# its patched tree ($VPMU_SERIES_KSFT, ksft_install's output), copied for
+# the guest (ksft_for_guest).  Sets KSFT_TREE_INSTALL.
+series_ksft() {
+	ksft_for_guest "$VPMU_SERIES_KSFT" \
+		"$VM_TREE/ksft-install/series-$VPMU_SERIES_KVER"
 }
