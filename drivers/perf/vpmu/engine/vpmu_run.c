@@ -299,10 +299,14 @@ static bool vpmu_plan_chunk(struct vpmu_engine *e, u64 *L, bool *defer)
 		 * cheaply (WQ_STALL, UOPS where no credit can) bounds it:
 		 * the next chunk would settle anyway, and this one would
 		 * only add a chunk before its wrap.  (Counters of x_now bind
-		 * nothing: they are planned to the cycle, vpmu_plan().)
+		 * nothing: they are planned to the cycle, vpmu_plan().)  Nor
+		 * up to where a sparse counter's bound does, until that bound
+		 * was made exact: the next chunk would make it exact anyway,
+		 * after one more chunk before its wrap.
 		 */
 		if (!must && defer_len >= VPMU_DEFER_MIN &&
-		    !(bind & ~e->ctr.sparse_mask)) {
+		    !(bind & ~e->ctr.sparse_mask) &&
+		    (!(bind & ~exact) || !e->ctr.unfolded)) {
 			*L = defer_len;
 			return xstep;	/* a step that defers */
 		}
