@@ -302,11 +302,12 @@ static bool vpmu_plan_chunk(struct vpmu_engine *e, u64 *L, bool *defer)
 		 * nothing: they are planned to the cycle, vpmu_plan().)  Nor
 		 * up to where a sparse counter's bound does, until that bound
 		 * was made exact: the next chunk would make it exact anyway,
-		 * after one more chunk before its wrap.
+		 * after one more chunk before its wrap.  (exact: the sparse
+		 * counters whose bound is, which all are while nothing is
+		 * unfolded.)
 		 */
 		if (!must && defer_len >= VPMU_DEFER_MIN &&
-		    !(bind & ~e->ctr.sparse_mask) &&
-		    (!(bind & ~exact) || !e->ctr.unfolded)) {
+		    !(bind & ~(e->ctr.unfolded ? exact : e->ctr.sparse_mask))) {
 			*L = defer_len;
 			return xstep;	/* a step that defers */
 		}
