@@ -395,7 +395,10 @@ sys.exit(1 if left else 0)' "$ign"
 check_series() {
 	local out=$1 n=0 f subj
 
-	ensure_pkgs sparse flex bison bc libelf-dev libssl-dev python3-ply >&2
+	# python3-ply and python3-git: checkpatch's spdxcheck.py (7.x's
+	# imports git)
+	ensure_pkgs sparse flex bison bc libelf-dev libssl-dev python3-ply \
+		python3-git >&2
 	echo "TAP version 13"
 	echo "1..$((${#PARTS[@]} * 3 + 4))"
 	check_am "$out"

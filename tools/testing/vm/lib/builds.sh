@@ -224,10 +224,12 @@ build_ksft_tree() {
 # DEST (which must exist) for TARGETS=vpmu only; what they print to
 # stdout and stderr.  False unless each step succeeds and DEST's
 # kselftest-list.txt lists the vpmu programs (build_ksft_tree, and make
-# series SERIES_CHECK=1's check_am).
+# series SERIES_CHECK=1's check_am).  7.x's lib.mk installs with rsync,
+# which a fresh machine may lack until the VM tier's packages are in.
 ksft_install() {
 	local s=$1/tools/testing/selftests
 
+	ensure_pkgs rsync &&
 	make -C "$s" TARGETS=vpmu -j"$(nproc)" &&
 	(cd "$s" && MAKEFLAGS="TARGETS=vpmu" ./kselftest_install.sh "$2") &&
 	grep -qx 'vpmu:vpmu_registered' "$2/kselftest-list.txt"
