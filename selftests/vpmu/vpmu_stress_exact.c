@@ -248,10 +248,21 @@ static void exact_group(struct vt_stress_worker *w)
 	close_fds(w, fds, n);
 }
 
-/* A child runs @prog @runs times after a byte on @go; 0 or -1. */
-static pid_t spawn_runner(struct vt_stress_worker *w, int prog, int runs, int go)
+/* What an inherited counting event reads: value, then times. */
+struct tread {
+	uint64_t value, enabled, running;
+};
+
+/*
+ * A child runs @prog @runs times after a byte on @go; 0 or -1.  With
+ * @fd >= 0 (an inherited event's), it then reads @fd and writes what it
+ * read to @report.
+ */
+static pid_t spawn_runner(struct vt_stress_worker *w, int prog, int runs, int go,
+			  int fd, int report)
 {
 	pid_t pid = fork();
+	struct tread t;
 	char c;
 	int i, bad = 0;
 
@@ -264,16 +275,29 @@ static pid_t spawn_runner(struct vt_stress_worker *w, int prog, int runs, int go
 			vt_stress_random_affinity(w);
 		bad |= vt_stress_run_checked(w, prog, 1000000);
 	}
+	if (fd >= 0 && (read(fd, &t, sizeof(t)) != sizeof(t) ||
+			write(report, &t, sizeof(t)) != sizeof(t)))
+		_exit(4);
 	_exit(bad ? 1 : 0);
 }
 
-/* An inherited counting event: a child's runs count for the parent's fd. */
+/*
+ * An inherited counting event: a child's runs count for the parent's fd.
+ * Whether the child's copy was on the counters for all of them is what
+ * the child reads through the inherited fd after its last run, where the
+ * perf core brings that copy's times up to date.  The parent's read after
+ * the exit cannot tell on kernels with mainline's c418d8b4d7a4 (6.19, and
+ * its stable backports): a child's copy that was off the counters when
+ * the child exited hands the parent its times as of its last
+ * schedule-in, so time enabled can equal time running though runs went
+ * uncounted (upstream/perf-exit-child-times).
+ */
 static void exact_inherit(struct vt_stress_worker *w)
 {
 	struct member m[1];
 	struct perf_event_attr a;
-	int n, prog, runs = 1 + vt_stress_below(&w->r, 4), fd, status;
-	struct { uint64_t value, enabled, running; } c;
+	int n, prog, runs = 1 + vt_stress_below(&w->r, 4), fd, status, rep[2];
+	struct tread c, t;
 	pid_t pid;
 
 	prog = pick_members(w, m, &n, 1, false);
@@ -290,32 +314,44 @@ static void exact_inherit(struct vt_stress_worker *w)
 		vt_stress_fail(w, "exact inherit: open: %s", vt_stress_errname(fd));
 		return;
 	}
-	pid = spawn_runner(w, prog, runs, -1);
-	if (pid < 0 || waitpid(pid, &status, 0) != pid || status) {
-		vt_stress_fail(w, "exact inherit: child status %#x", status);
+	if (pipe(rep)) {
+		vt_stress_fail(w, "exact inherit: pipe: %s", vt_stress_errname(errno));
 		close(fd);
 		return;
 	}
+	pid = spawn_runner(w, prog, runs, -1, fd, rep[1]);
+	close(rep[1]);
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || status ||
+	    read(rep[0], &t, sizeof(t)) != sizeof(t)) {
+		vt_stress_fail(w, "exact inherit: child status %#x", status);
+		goto out;
+	}
 	if (read(fd, &c, sizeof(c)) != sizeof(c)) {
 		vt_stress_fail(w, "exact inherit: read: %s", vt_stress_errname(errno));
-	} else if (!c.running) {
+	} else if (c.value != t.value) {
+		vt_stress_fail(w, "exact inherit: %s: %llu after the exit, the child read %llu",
+			       m[0].name, (unsigned long long)c.value,
+			       (unsigned long long)t.value);
+	} else if (!t.running) {
 		w->s.exact_partial++;
-		if (c.value)
+		if (t.value)
 			vt_stress_fail(w,
 				       "exact inherit: %s: %llu counted with no time on the counters",
-				       m[0].name, (unsigned long long)c.value);
-	} else if (c.running != c.enabled) {
+				       m[0].name, (unsigned long long)t.value);
+	} else if (t.running != t.enabled) {
 		w->s.exact_partial++;
 	} else {
 		w->s.exact_full++;
-		if (c.value != runs * m[0].per_run)
+		if (t.value != runs * m[0].per_run)
 			vt_stress_fail(w,
 				       "exact inherit: %s config %#llx config1 %#llx: %llu, expected %d x %llu",
 				       m[0].name, (unsigned long long)m[0].config,
 				       (unsigned long long)m[0].config1,
-				       (unsigned long long)c.value, runs,
+				       (unsigned long long)t.value, runs,
 				       (unsigned long long)m[0].per_run);
 	}
+out:
+	close(rep[0]);
 	close(fd);
 }
 
@@ -331,7 +367,7 @@ static void exact_child(struct vt_stress_worker *w)
 	prog = pick_members(w, m, &n, max, true);
 	if (pipe(go))
 		return;
-	pid = spawn_runner(w, prog, runs, go[0]);
+	pid = spawn_runner(w, prog, runs, go[0], -1, -1);
 	vt_stress_log(w, "exact child %d: %d members, %s %d times", pid, n,
 		      info->prog[prog].name, runs);
 	if (!open_members(w, "exact child", pid, m, n, fds, false)) {
