@@ -17,8 +17,8 @@ module needs to build on every kernel it supports:
     the uapi include path, the selftests' build outside a kernel tree and
     the host tier's program generator), and the bench-only padding;
   - vpmu_version.h kept, without the note on how this tree generates it;
-  - the perf core bug's reproducer left out of the selftests (the perf
-    core series, upstream/perf-detached-leader, has its own test).
+  - the perf core bugs' reproducers left out of the selftests (the perf
+    core series in upstream/ are their fixes).
 
 Every edit must apply where it is written: an edit that finds nothing
 (this tree changed under it) is an error, and so is any trace of the
@@ -49,12 +49,13 @@ SERIES = [
 ]
 
 # Not in the series: the compat header (resolved below), Kbuild's outputs,
-# the reproducer of a perf core bug (it crashes an unfixed kernel), and
-# the maker of random RV32 programs from the host tier's generator (which
-# vpmu_rv32_stat.sh runs when they are there).
+# the reproducers of perf core bugs (they crash or fail unfixed kernels),
+# and the maker of random RV32 programs from the host tier's generator
+# (which vpmu_rv32_stat.sh runs when they are there).
 LEFT_OUT = {
     'drivers/perf/vpmu/vpmu_compat.h',
     'drivers/perf/vpmu/vpmu_default_image_data.h',
+    'selftests/vpmu/perf_core_child_times.c',
     'selftests/vpmu/perf_core_detached_leader.c',
     'selftests/vpmu/vpmu_rv32_ref.sh',
 }
@@ -176,9 +177,11 @@ static struct bin_attribute bin_attr_image = {
                 re.S),
      r'\1'),
     ('selftests/vpmu/Makefile',
-     re.compile(r'# A perf core bug\'s reproducer, .*?'
-                r'TEST_GEN_FILES\t\+= perf_core_detached_leader\n', re.S),
+     re.compile(r'# Reproducers of perf core bugs, .*?'
+                r'TEST_GEN_FILES\t\+= perf_core_child_times\n', re.S),
      ''),
+    ('selftests/vpmu/Makefile',
+     '\n$(OUTPUT)/perf_core_child_times: $(LIB_OBJS)\n', ''),
     ('selftests/vpmu/Makefile',
      re.compile(r'# Random RV32 programs and qemu-riscv32\'s .*?\nendif\n',
                 re.S), ''),
@@ -192,6 +195,7 @@ static struct bin_attribute bin_attr_image = {
      re.compile(r'# The library\'s files, on one line: .*?\n(LIB_SRCS)', re.S),
      "# The library's files.\n\\1"),
     ('selftests/vpmu/.gitignore', 'perf_core_detached_leader\n', ''),
+    ('selftests/vpmu/.gitignore', 'perf_core_child_times\n', ''),
     ('selftests/vpmu/.gitignore', 'rv32/\n', ''),
 ]
 
@@ -200,7 +204,8 @@ LEFTOVERS = re.compile(r'vpmu_compat|LINUX_VERSION_CODE|KERNEL_VERSION\(|'
                        r'VPMU_BIN_|VPMU_TASK_CTX|VPMU_GROUP_VALIDATE|'
                        r'VPMU_ATTR_CONFIG[34]|vpmu_sample_save_raw|'
                        r'VPMU_BENCH_PAD|KBUILD_EXTMOD|KSFT_INC|'
-                       r'perf_core_detached_leader|gen_rv32')
+                       r'perf_core_detached_leader|perf_core_child_times|'
+                       r'gen_rv32')
 
 
 def series_files():
