@@ -35,6 +35,7 @@
 #define _GNU_SOURCE
 #include <linux/perf_event.h>
 #include <sys/wait.h>
+#define VT_HU_NO_FIXTURE
 #include "vpmu_hu.h"
 #include "vpmu_perf_lib.h"
 

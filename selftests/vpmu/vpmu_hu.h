@@ -69,6 +69,13 @@ static inline int vt_parse_buckets(const char *text, const char *prefix,
 
 /* ---- the fixture: samples on CPU 0, the unit off around each test -------- */
 
+/*
+ * Not for a file that only borrows the helpers above (vpmu_gate.c): it
+ * defines VT_HU_NO_FIXTURE, since the kselftest harness of 6.12 and later
+ * warns of a fixture's setup and teardown that no test uses.
+ */
+#ifndef VT_HU_NO_FIXTURE
+
 FIXTURE(hu) {
 	int fd;
 	struct vt_prog sum, sort, memcpy_, stores;
@@ -121,6 +128,7 @@ static inline uint64_t vt_hu_run(FIXTURE_DATA(hu) *self, const struct vt_prog *p
 		return 0;
 	return r.cycles;
 }
+#endif /* VT_HU_NO_FIXTURE */
 
 /*
  * Load the current image again with its version raised by @bump and, if
