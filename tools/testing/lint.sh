@@ -409,6 +409,10 @@ run_series_src() {
 			tap fail "series_src: the series' sources for $k" "$out"
 		fi
 	done
+	# kdoc-refs.sh checks against the file list of linux-source-6.12;
+	# on a fresh machine the debug tier may not have installed it yet,
+	# and its fallback allowlist is too short for the series.
+	ensure_pkgs linux-source-6.12 >&2
 	# A script that stops early may exit 0 with nothing said: only its
 	# own last line, with no fault, passes.
 	# shellcheck disable=SC2046 # one path a word
