@@ -37,13 +37,9 @@
 #define ROUNDS	20
 #define RUNS	50
 
-struct tread {
-	uint64_t value, enabled, running;
-};
-
 /* What the child reports: its read, then how long its last runs took. */
 struct report {
-	struct tread t;
+	struct vt_count t;
 	uint64_t runs_ns;
 };
 
@@ -78,7 +74,7 @@ static void child(int fd, int report)
 	dev = open(VT_DEV, O_RDWR);
 	if (dev < 0 || vt_run_halt(dev, &p, mem, 1000000, &r))
 		_exit(3);
-	if (read(fd, &rep.t, sizeof(rep.t)) != sizeof(rep.t))
+	if (vt_read_count(fd, &rep.t))
 		_exit(4);
 	usleep(2000);
 	rep.runs_ns = now_ns();
@@ -97,7 +93,7 @@ int main(void)
 	int fd, cpu_fds[64], rep[2], status = 0, i, round, bad = 0, ret = 1;
 	struct perf_event_attr a;
 	struct report t;
-	struct tread c;
+	struct vt_count c;
 	char mux[32];
 	uint64_t grew;
 	pid_t pid;
@@ -117,8 +113,7 @@ int main(void)
 	    vt_pmu_write("perf_event_mux_interval_ms", "60000"))
 		return skip("cannot set the PMU's multiplexing interval");
 	a.inherit = 1;
-	a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
-			PERF_FORMAT_TOTAL_TIME_RUNNING;
+	a.read_format = VT_RF_TIMES;
 	fd = vt_open(&a, 0, -1, -1);
 	if (fd < 0 || pipe(rep)) {
 		vt_pmu_write("perf_event_mux_interval_ms", mux);
@@ -131,7 +126,7 @@ int main(void)
 			child(fd, rep[1]);
 		if (pid < 0 || waitpid(pid, &status, 0) != pid || status ||
 		    read(rep[0], &t, sizeof(t)) != sizeof(t) ||
-		    read(fd, &c, sizeof(c)) != sizeof(c)) {
+		    vt_read_count(fd, &c)) {
 			printf("# round %d: the child or a read failed (status %#x)\n",
 			       round, status);
 			bad++;

@@ -248,11 +248,6 @@ static void exact_group(struct vt_stress_worker *w)
 	close_fds(w, fds, n);
 }
 
-/* What an inherited counting event reads: value, then times. */
-struct tread {
-	uint64_t value, enabled, running;
-};
-
 /*
  * A child runs @prog @runs times after a byte on @go; 0 or -1.  With
  * @fd >= 0 (an inherited event's), it then reads @fd and writes what it
@@ -262,7 +257,7 @@ static pid_t spawn_runner(struct vt_stress_worker *w, int prog, int runs, int go
 			  int fd, int report)
 {
 	pid_t pid = fork();
-	struct tread t;
+	struct vt_count t;
 	char c;
 	int i, bad = 0;
 
@@ -275,7 +270,7 @@ static pid_t spawn_runner(struct vt_stress_worker *w, int prog, int runs, int go
 			vt_stress_random_affinity(w);
 		bad |= vt_stress_run_checked(w, prog, 1000000);
 	}
-	if (fd >= 0 && (read(fd, &t, sizeof(t)) != sizeof(t) ||
+	if (fd >= 0 && (vt_read_count(fd, &t) ||
 			write(report, &t, sizeof(t)) != sizeof(t)))
 		_exit(4);
 	_exit(bad ? 1 : 0);
@@ -297,14 +292,13 @@ static void exact_inherit(struct vt_stress_worker *w)
 	struct member m[1];
 	struct perf_event_attr a;
 	int n, prog, runs = 1 + vt_stress_below(&w->r, 4), fd, status, rep[2];
-	struct tread c, t;
+	struct vt_count c, t;
 	pid_t pid;
 
 	prog = pick_members(w, m, &n, 1, false);
 	exact_attr(w->info, &a, &m[0]);
 	a.inherit = 1;
-	a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
-			PERF_FORMAT_TOTAL_TIME_RUNNING;
+	a.read_format = VT_RF_TIMES;
 	vt_stress_log(w, "exact inherit: %s config %#llx config1 %#llx, child runs %s %d times",
 		      m[0].name, (unsigned long long)m[0].config,
 		      (unsigned long long)m[0].config1, w->info->prog[prog].name, runs);
@@ -326,7 +320,7 @@ static void exact_inherit(struct vt_stress_worker *w)
 		vt_stress_fail(w, "exact inherit: child status %#x", status);
 		goto out;
 	}
-	if (read(fd, &c, sizeof(c)) != sizeof(c)) {
+	if (vt_read_count(fd, &c)) {
 		vt_stress_fail(w, "exact inherit: read: %s", vt_stress_errname(errno));
 	} else if (c.value != t.value) {
 		vt_stress_fail(w, "exact inherit: %s: %llu after the exit, the child read %llu",
