@@ -108,6 +108,9 @@ static void usage(void)
 "                        PERIOD cycles, as perf record -c PERIOD samples\n"
 "                        (the run stops and goes on at each; --stats\n"
 "                        counts them; the same results)\n"
+"      --sample-event=EVENT  that counter's event, a basic event as -E\n"
+"                        names it (default cycles; insns: as perf record\n"
+"                        -e vpmu/vpmu_insns/ -c PERIOD)\n"
 "      --tc-pool=KIB     the translation pool, 4..16384 KiB (default 512;\n"
 "                        the module's tc_pool_kb, 128 by default): when it\n"
 "                        is full the oldest translations make room (the\n"
@@ -148,13 +151,26 @@ struct opts {
 	uint64_t chunk;		/* --chunk, ELF programs; 0: none */
 	uint32_t tc_pool_kb;	/* --tc-pool; 0: the engine's default */
 	uint64_t sample;	/* --sample, ELF programs; 0: none */
+	uint16_t sample_ev;	/* --sample-event */
 	const char *gdb;	/* --gdb; NULL: none */
 };
 
 enum {
 	OPT_HU = 256, OPT_HU_FILE, OPT_MEM, OPT_STATS, OPT_NO_TC, OPT_CHUNK,
-	OPT_TC_POOL, OPT_SAMPLE, OPT_GDB
+	OPT_TC_POOL, OPT_SAMPLE, OPT_SAMPLE_EV, OPT_GDB
 };
+
+/* --sample-event's: a basic event as -E prints it (vpmu_ stripped) */
+static uint16_t parse_event(const char *arg)
+{
+	uint16_t i;
+
+	for (i = 0; i < VPMU_EV_NR_BASIC; i++)
+		if (!strcmp(arg, vpmu_event_info[i].name + 5))
+			return i;
+	vpmu_usage_error("bad sample event '%s'", arg);
+	return 0;
+}
 
 /* --tc-pool's KiB, in the range the module's tc_pool_kb takes */
 static uint32_t parse_pool_kb(const char *arg)
@@ -182,6 +198,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		{ "chunk", required_argument, NULL, OPT_CHUNK },
 		{ "tc-pool", required_argument, NULL, OPT_TC_POOL },
 		{ "sample", required_argument, NULL, OPT_SAMPLE },
+		{ "sample-event", required_argument, NULL, OPT_SAMPLE_EV },
 		{ "gdb", required_argument, NULL, OPT_GDB },
 		{ "help", no_argument, NULL, 'h' },
 		VPMU_VERSION_LONGOPT,
@@ -229,6 +246,9 @@ static void parse_args(int argc, char **argv, struct opts *o)
 			    o->sample >> 32)
 				vpmu_usage_error("bad sample period '%s'",
 						 optarg);
+			break;
+		case OPT_SAMPLE_EV:
+			o->sample_ev = parse_event(optarg);
 			break;
 		case OPT_GDB:
 			if (vpmu_gdb_check_where(optarg))
@@ -721,18 +741,18 @@ static void elf_time(struct vpmu_engine *e, double secs, bool json)
 #define VPMU_SIM_CHUNK_TRANSLATE	2
 
 /*
- * --sample: counter SAMPLE_CTR counts cycles and interrupts when it
- * wraps, armed to wrap every @period cycles.  A stalling microword may
- * take it past its wrap by more than a period: each period completed is
- * a sample, and what it counted past the last one is kept, as perf keeps
- * period_left.
+ * --sample: counter SAMPLE_CTR counts @ev (cycles by default) and
+ * interrupts when it wraps, armed to wrap every @period events.  A
+ * stalling microword may take a counter of cycles past its wrap by more
+ * than a period: each period completed is a sample, and what it counted
+ * past the last one is kept, as perf keeps period_left.
  */
 #define SAMPLE_CTR	0
 
-static void sample_start(struct vpmu_engine *e, uint64_t period)
+static void sample_start(struct vpmu_engine *e, uint64_t period, uint16_t ev)
 {
 	const struct vpmu_ctr_cfg c = {
-		.event = VPMU_EV_CYCLES, .width = 64,
+		.event = ev, .width = 64,
 		.flags = VPMU_CTR_USER | VPMU_CTR_SUPER | VPMU_CTR_INT,
 	};
 
@@ -837,7 +857,7 @@ static int elf_run(struct vpmu_engine *e, const struct vpmu_ucode *uc,
 	vpmu_engine_tc_defer(e, o->chunk != 0);
 	vpmu_engine_tc_yield(e, o->chunk && !o->gdb);
 	if (o->sample)
-		sample_start(e, o->sample);
+		sample_start(e, o->sample, o->sample_ev);
 	if (o->gdb) {
 		ret = elf_gdb(e, uc, mem, mem_size, o, &end);
 		if (ret)

@@ -8,10 +8,11 @@
  * MODE is uncounted, counted, counted-int, one, triggered or sample16.  Prints
  * "uops N" (microwords executed).  "counted": eight 16-bit counters on
  * UOPS, CYCLES, INSNS and tags 1..5 (the default microcode's decode, alu,
- * load, store and branch tags), both modes, no interrupts.  "counted-int":
- * the same counters with VPMU_CTR_INT, as the perf driver sets them: the
- * run is resumed after every OVERFLOW stop, its status bits cleared, until
- * the budget is used.  "one": one 48-bit counter on UOPS.  "triggered":
+ * load, store and branch tags), both modes, no interrupts (as the perf
+ * driver sets a counting event's counter).  "counted-int": the same
+ * counters with VPMU_CTR_INT, as the perf driver sets a sampling event's
+ * (perf record -e ... -c 65536): the run is resumed after every OVERFLOW
+ * stop, its status bits cleared, until the budget is used.  "one": one 48-bit counter on UOPS.  "triggered":
  * the same counter in freeze group 1, which starts frozen and toggles on
  * microwords with the trigger bit (perf's trig_mark=1,frozen=1); it also
  * prints "counted N".  "sample16": the worst case for a run chunk's

@@ -45,7 +45,8 @@ per_uop() {	# mode -> instructions per microword between N and 2N cycles
 
 echo "workload: $what"
 echo "cycles per run: $N and $((2 * N)); counted = 8 x 16-bit counters (uops cycles insns tag1..5)"
-echo "counted-int = the same with VPMU_CTR_INT, resumed after every OVERFLOW stop (as the perf driver)"
+echo "counted-int = the same with VPMU_CTR_INT, resumed after every OVERFLOW stop (as the perf"
+echo "driver sets a sampling event's counter: perf record -e ... -c 65536; counting, it sets none)"
 printf '%-11s %12s %14s %12s %14s %10s\n' set-up uops-N Ir-N uops-2N Ir-2N Ir/uop
 for mode in uncounted counted counted-int; do
 	read -r ir1 u1 < <(measure $mode "$N")

@@ -174,34 +174,42 @@ done
 # Where users run: chunks, and samples.  Ir per instruction beyond
 # empty.elf's (run whole, in chunks, in 5000-cycle chunks with a counter
 # of cycles interrupting every 1000 cycles as perf record -c 1000
-# samples), the translating between chunks included.
+# samples, and one of instructions every 1000 instructions as perf record
+# -e vpmu/vpmu_insns/ -c 1000 samples), the translating between chunks
+# included.
 "$VPMU_TOOLS/vpmu-cc" -O2 -o "$B/rv32/workload.elf" "$here/rv32/workload.c"
 echo
 echo "Where the driver runs: whole runs cut in chunks (vpmu-sim --chunk=N, translating"
 echo "between them as the module does) and sampled (s1000: 5000-cycle chunks, a sample"
-echo "every 1000 cycles, vpmu-sim --sample=1000, as perf record -c 1000), Ir per RV32"
-echo "instruction beyond empty.elf's, inside vpmu_engine_run() and vpmu_engine_tc_work(),"
-echo "and s1000's handler's counter accesses; workload.elf: rv32/workload.c"
+echo "every 1000 cycles, vpmu-sim --sample=1000, as perf record -c 1000; i1000: every"
+echo "1000 instructions, --sample-event=insns, as perf record -e vpmu/vpmu_insns/ -c"
+echo "1000), Ir per RV32 instruction beyond empty.elf's, inside vpmu_engine_run() and"
+echo "vpmu_engine_tc_work(), and the sample handler's counter accesses; workload.elf:"
+echo "rv32/workload.c"
 read -r c50 < <(sim_ir "$B/rv32/empty.elf" --chunk=5000)
 read -r c10 < <(sim_ir "$B/rv32/empty.elf" --chunk=1000)
 read -r s10 < <(sim_ir "$B/rv32/empty.elf" --chunk=5000 --sample=1000)
-printf '%-9s %9s %8s %8s %8s %8s %8s %8s %9s %9s\n' sample insns whole \
-	c5000 c1000 s1000 no-tc qemu c5000/qemu c5000/whole
+read -r i10 < <(sim_ir "$B/rv32/empty.elf" --chunk=5000 --sample=1000 \
+		--sample-event=insns)
+printf '%-9s %9s %8s %8s %8s %8s %8s %8s %8s %9s %9s\n' sample insns whole \
+	c5000 c1000 s1000 i1000 no-tc qemu c5000/qemu c5000/whole
 for elf in "$SHARE"/build/rv32/*.elf "$B/rv32/workload.elf"; do
 	read -r n u v q o < <(measure "$elf")
 	w5=$(sim_ir "$elf" --chunk=5000)
 	w1=$(sim_ir "$elf" --chunk=1000)
 	ws=$(sim_ir "$elf" --chunk=5000 --sample=1000)
+	wi=$(sim_ir "$elf" --chunk=5000 --sample=1000 --sample-event=insns)
 	awk -v s="$(basename "$elf" .elf)" -v n=$((n - n0)) -v v=$((v - v0)) \
 	    -v q=$((q - q0)) -v o=$((o - o0)) -v a=$((w5 - c50)) \
-	    -v b=$((w1 - c10)) -v c=$((ws - s10)) 'BEGIN {
-		printf "%-9s %9d %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f %9.2f %9.2f\n",
-			s, n, v / n, a / n, b / n, c / n, o / n, q / n,
+	    -v b=$((w1 - c10)) -v c=$((ws - s10)) -v d=$((wi - i10)) 'BEGIN {
+		printf "%-9s %9d %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f %9.2f %9.2f\n",
+			s, n, v / n, a / n, b / n, c / n, d / n, o / n, q / n,
 			(a / n) / (q / n), a / v }'
 done | tee "$B/rv32/chunked"
-awk '{ k++; w += $3; a += $4; b += $5; c += $6; o += $7; q += $8 } END {
-	printf "%-9s %9s %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f %9.2f %9.2f\n",
-		"mean", "", w / k, a / k, b / k, c / k, o / k, q / k,
+awk '{ k++; w += $3; a += $4; b += $5; c += $6; d += $7; o += $8; q += $9 }
+END {
+	printf "%-9s %9s %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f %9.2f %9.2f\n",
+		"mean", "", w / k, a / k, b / k, c / k, d / k, o / k, q / k,
 		(a / k) / (q / k), a / w }' "$B/rv32/chunked"
 
 # The pool: workload.elf's hot code fills about 500 KiB of it (vpmu-sim
