@@ -238,16 +238,20 @@ static const struct setup setups[] = {
 /*
  * How the perf driver runs a task's program (drivers/perf/vpmu): in
  * chunks of a fixed length that a yield may end early, translating at
- * most two instructions after each, deferred; a sampling event on cycles
- * (a 16-bit counter that interrupts, re-armed to wrap @period cycles on)
- * beside two counting ones (perf stat's); the pool the module's or one
- * too small for the program.
+ * most two instructions after each, deferred; a sampling event (a 16-bit
+ * counter that interrupts, re-armed to wrap @period events on: of
+ * cycles, as perf record's default, or of instructions, loads, a tag, as
+ * perf record -e), maybe a second one, beside two counting ones (perf
+ * stat's); the pool the module's or one too small for the program.
  */
 struct pace {
 	const char *name;
 	u64 chunk;		/* cycles a run is given */
-	u32 period;		/* cycles between samples; 0: counting only */
+	u32 period;		/* events between samples; 0: counting only */
 	bool small_pool;
+	u16 event;		/* counter 0's, sampling (VPMU_EV_CYCLES: 0) */
+	u32 period2;		/* counter 3 samples too, every period2 */
+	u16 event2;		/* event2s (0: it does not) */
 };
 
 #define PACE_WIDTH	16
@@ -265,20 +269,24 @@ static void s_pace(struct vpmu_engine *e, u32 seed)
 
 static const struct setup pace_setup = { "as the driver runs it", s_pace };
 
-/* Counter 0 to wrap @period cycles from now, as the driver arms it. */
-static void pace_arm(struct vpmu_engine *e, u32 period)
+/* Counter @i to wrap @period events from now, as the driver arms it. */
+static void pace_arm(struct vpmu_engine *e, unsigned int i, u32 period)
 {
-	vpmu_engine_ctr_write(e, 0, ((1ull << PACE_WIDTH) - period) &
+	vpmu_engine_ctr_write(e, i, ((1ull << PACE_WIDTH) - period) &
 				    ((1ull << PACE_WIDTH) - 1));
 }
 
 /* With a period, counter 0 samples (perf record's): it interrupts. */
-static void pace_sample(struct vpmu_engine *e, u32 period)
+static void pace_sample(struct vpmu_engine *e, const struct pace *pace)
 {
-	if (!period)
+	if (!pace->period)
 		return;
-	cfg(e, 0, VPMU_EV_CYCLES, PACE_WIDTH, UK | VPMU_CTR_INT, 0);
-	pace_arm(e, period);
+	cfg(e, 0, pace->event, PACE_WIDTH, UK | VPMU_CTR_INT, 0);
+	pace_arm(e, 0, pace->period);
+	if (!pace->period2)
+		return;
+	cfg(e, 3, pace->event2, PACE_WIDTH, UK | VPMU_CTR_INT, 0);
+	pace_arm(e, 3, pace->period2);
 }
 
 /* ---- running two engines alike --------------------------------------------- */
@@ -591,7 +599,7 @@ static bool run_pair_paced(const struct prog *p, const struct setup *s,
 		rng = seed;
 		s->apply(pr.e[i], seed);
 		if (pace)
-			pace_sample(pr.e[i], pace->period);
+			pace_sample(pr.e[i], pace);
 		vpmu_engine_start(pr.e[i], pr.mem[i], p->mem_size, p->entry,
 				  p->mode);
 	}
@@ -624,10 +632,14 @@ static bool run_pair_paced(const struct prog *p, const struct setup *s,
 			}
 		}
 		if (pace) {
-			/* the sample taken, the counter re-armed */
+			/* the samples taken, their counters re-armed */
 			for (i = 0; i < 2 && st[0].ovf & 1; i++) {
 				vpmu_engine_ovf_clear(pr.e[i], 1);
-				pace_arm(pr.e[i], pace->period);
+				pace_arm(pr.e[i], 0, pace->period);
+			}
+			for (i = 0; i < 2 && st[0].ovf & 8; i++) {
+				vpmu_engine_ovf_clear(pr.e[i], 8);
+				pace_arm(pr.e[i], 3, pace->period2);
 			}
 		} else {
 			between(&pr, &st[0]);

@@ -939,6 +939,13 @@ static const struct pace paces[] = {
 	{ "1000-cycle chunks, a sample every 100 cycles", 1000, 100, false },
 	{ "1000-cycle chunks, a sample every cycle, a small pool",
 	  1000, 1, true },
+	/* sampling events that occur on few microwords: chunks armed */
+	{ "5000-cycle chunks, a sample every 1000 instructions",
+	  5000, 1000, false, VPMU_EV_INSNS },
+	{ "5000-cycle chunks, a sample every 3000 instructions and every 700 loads that hit, a small pool",
+	  5000, 3000, true, VPMU_EV_INSNS, 700, VPMU_EV_DC_HIT },
+	{ "1000-cycle chunks, a sample every 250 instructions and every 250 tag 1",
+	  1000, 250, false, VPMU_EV_INSNS, 250, VPMU_EV_TAG(1) },
 };
 
 #define NPACES	(sizeof(paces) / sizeof(paces[0]))
@@ -966,25 +973,29 @@ static bool run_paces(unsigned int k)
 			sum[s].translated += tc.translated;
 			sum[s].resumed += tc.resumed;
 			sum[s].evicted += tc.evicted;
+			sum[s].armed += tc.armed;
 		}
 	}
 	/*
 	 * Translated at every pace but every cycle's (which steps: the
 	 * interpreter's); where no sample cuts them, runs yield at blocks
-	 * and the next enters them; the small pools evict
+	 * and the next enters them; the small pools evict; sampling an
+	 * event other than cycles, chunks run armed to its wrap
 	 */
 	for (s = 0, bad = 0; s < NPACES; s++) {
 		if ((paces[s].period != 1 && sum[s].translated < 100) ||
 		    (!paces[s].period && sum[s].resumed < 100) ||
 		    (paces[s].small_pool && paces[s].period != 1 &&
-		     sum[s].evicted < 10))
+		     sum[s].evicted < 10) ||
+		    (paces[s].event != VPMU_EV_CYCLES && sum[s].armed < 100))
 			bad++;
-		tap_diag("%s: %llu translated, %llu resumed, %llu evicted",
+		tap_diag("%s: %llu translated, %llu resumed, %llu evicted, %llu armed",
 			 paces[s].name, (unsigned long long)sum[s].translated,
 			 (unsigned long long)sum[s].resumed,
-			 (unsigned long long)sum[s].evicted);
+			 (unsigned long long)sum[s].evicted,
+			 (unsigned long long)sum[s].armed);
 	}
-	tap_ok(!bad, "as the driver runs them, the cache translates, yields and resumes, and evicts");
+	tap_ok(!bad, "as the driver runs them, the cache translates, yields and resumes, evicts, and arms");
 	return true;
 }
 

@@ -47,6 +47,19 @@
 #define VPMU_STEP_BELOW	8		/* chunks shorter than this: step */
 /* ...deferring ones shorter than this: fold, plan by exact values */
 #define VPMU_DEFER_MIN	1
+/*
+ * A chunk armed to a counter's wrap (vpmu_plan_chunk()) when the bound
+ * of its events would cut it to fewer cycles than the chunk may run and
+ * to at least this many.
+ */
+#define VPMU_ARM_MIN	VPMU_STEP_BELOW
+/*
+ * ...and that bound a quarter of the chunk or less, and no more than
+ * VPMU_ARM_MAX cycles: else a few more chunks cost less than counting
+ * in every block all the way.
+ */
+#define VPMU_ARM_GAIN	4
+#define VPMU_ARM_MAX	4096
 /* Event gaps are cached per event: basic events, then tags 1..max. */
 #define VPMU_NGAP	(VPMU_EV_NR_BASIC + VPMU_TAG_MAX)
 #define VPMU_GAP_NONE	0xffffffffu	/* the event never recurs */
@@ -245,6 +258,18 @@ struct vpmu_counting {
 	 * far past it does not cut chunks short.
 	 */
 	u16 sparse_mask;
+	/*
+	 * Of those, the ones a chunk may count up to their wrap, armed
+	 * (vpmu_plan_chunk()): no stall grows them, and while translations
+	 * run, their events are counted per block (vpmu_tc_ev()).
+	 */
+	u16 arm_mask;
+	/*
+	 * Of those, the ones whose grown an armed chunk made (what it
+	 * counted of what it had left): close enough to arm the next
+	 * chunk without making it exact.
+	 */
+	u16 tight;
 	/* of those in plan_mask: gaps; events a stall grows (vpmu_plan()) */
 	u32 plan_gap[VPMU_NR_COUNTERS_MAX];
 	u16 stall_mask;
@@ -385,6 +410,25 @@ struct vpmu_tc {
 	struct {
 		u32 tb, op, upc, gen, mode;
 	} resume;
+	/*
+	 * Counting up to a wrap (vpmu_plan_chunk()): ev_mask has the bits
+	 * of the counters whose events the pool's BLOCK_EV ops count (0:
+	 * none, every block is a BLOCK), at most VPMU_TC_EV_MAX, in bit
+	 * order; ev_vec[] the counts of those events a block may add, one
+	 * per counter, of which BLOCK_EV names one (the first: the most any
+	 * block may add), vpmu_tc_ev().  While a chunk runs armed, ev_gap is
+	 * their gap (0: not armed), ev_left[] the events each may still
+	 * count (never short unarmed) of ev_arm[] when it began, ev_t0 the
+	 * cycle since which the interpreter ran, ev_cend the chunk's last
+	 * cycle, and ev_icend the interpreter's after translations ran
+	 * (vpmu_tc_exec_armed()).
+	 */
+	u16 ev_mask;
+	u8 ev_n, ev_nvec;
+	u8 ev_vec[VPMU_TC_EV_VECS][VPMU_TC_EV_MAX];
+	u32 ev_gap, ev_left[VPMU_TC_EV_MAX], ev_arm[VPMU_TC_EV_MAX];
+	u64 ev_t0;
+	u64 ev_cend, ev_icend;
 	u32 nwant;
 	struct {
 		u32 key, ir;

@@ -147,4 +147,17 @@ static inline bool vpmu_cond_ext(struct vpmu_engine *e, unsigned int cond,
 	return vpmu_cond_at(e, cond, now, e->st.last_miss, e->st.wq_last);
 }
 
+/*
+ * The interpreter runs translations from @tb (vpmu_tc_exec()), as the
+ * chunk is armed or not (vpmu_tc_exec_armed()).
+ */
+static __always_inline struct vpmu_tc_ret
+vpmu_tc_run(struct vpmu_engine *e, struct vpmu_uop *base,
+	    const struct vpmu_tc_trans *tb, u32 at, s32 left, u64 cend)
+{
+	if (unlikely(e->tc.ev_gap))
+		return vpmu_tc_exec_armed(e, base, tb, at, left, cend);
+	return vpmu_tc_exec(e, base, tb, at, left, cend);
+}
+
 #endif /* _VPMU_EXEC_H */

@@ -391,6 +391,7 @@ struct vpmu_loop_next {
 
 #define VPMU_NEXT_YIELD	1	/* the run yields before u */
 #define VPMU_NEXT_SLOT	2	/* translations toggled: u is in another slot */
+#define VPMU_NEXT_CLOCK	4	/* armed: left is to tc.ev_icend */
 
 /*
  * On to the instruction at @npc (its fetch checked): its word into ir, and
@@ -434,12 +435,13 @@ vpmu_eoi(struct vpmu_engine *e, struct vpmu_uop *base, u8 *mem, u32 *R,
 		} else if (tb) {
 			struct vpmu_uop *to;
 
-			r = vpmu_tc_exec(e, base, tb, 0, left, cend);
+			r = vpmu_tc_run(e, base, tb, 0, left, cend);
 			to = e->mem.slot[r.slot];
 			return (struct vpmu_loop_next){
 				to + r.upc, r.left, r.slot,
 				(r.yield ? VPMU_NEXT_YIELD : 0) |
-				(to != base ? VPMU_NEXT_SLOT : 0) };
+				(to != base ? VPMU_NEXT_SLOT : 0) |
+				(r.clock ? VPMU_NEXT_CLOCK : 0) };
 		}
 	}
 	return (struct vpmu_loop_next){
@@ -784,10 +786,12 @@ int vpmu_interp(struct vpmu_engine *e, s64 cycles)
 			tb = vpmu_tc_resume(e, &at);
 		e->tc.resume.tb = 0;
 		if (tb) {
-			r = vpmu_tc_exec(e, base, tb, at, left, cend);
+			r = vpmu_tc_run(e, base, tb, at, left, cend);
 			base = e->mem.slot[r.slot];
 			u = base + r.upc;
 			left = r.left;
+			if (r.clock)
+				cend = e->tc.ev_icend;
 			if (r.yield)
 				goto yield;
 		}
@@ -1010,9 +1014,14 @@ slow_enter:
 	goto *lab[u->h_general];
 
 eoi_after:
-	/* translations left u in the slot they toggled into, or it yields */
+	/*
+	 * translations left u in the slot they toggled into, on an armed
+	 * chunk's clock (vpmu_tc_exec_armed()), or it yields
+	 */
 	if (nx.after & VPMU_NEXT_SLOT)
 		base = e->mem.slot[nx.slot];
+	if (nx.after & VPMU_NEXT_CLOCK)
+		cend = e->tc.ev_icend;
 	if (nx.after & VPMU_NEXT_YIELD)
 		goto yield;
 	GOTO_ENTER();

@@ -39,6 +39,7 @@
 #define vpmu_free(ptr)		kvfree(ptr)
 
 #else /* host */
+#include <assert.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -86,6 +87,12 @@ static inline void barrier(void)
 #endif
 #ifndef fallthrough
 #define fallthrough	__attribute__((__fallthrough__))
+#endif
+#ifndef BUILD_BUG_ON
+#define BUILD_BUG_ON(cond)	static_assert(!(cond), #cond)
+#endif
+#ifndef hweight16
+#define hweight16(w)	((unsigned int)__builtin_popcount((u16)(w)))
 #endif
 #endif
 

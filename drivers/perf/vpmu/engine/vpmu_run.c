@@ -121,6 +121,16 @@ static inline u32 vpmu_ev_gap(struct vpmu_engine *e, unsigned int ev)
 	return e->ctr.gap[idx];
 }
 
+/* The events counter @i may count before it wraps. */
+static inline u64 vpmu_ctr_room(const struct vpmu_engine *e, unsigned int i)
+{
+	const struct vpmu_ctr_cfg *c = &e->ctr.cfg[i];
+
+	if (c->width >= 64)
+		return e->ctr.val[i] ? -e->ctr.val[i] : ~0ull;
+	return (1ull << c->width) - e->ctr.val[i];
+}
+
 /*
  * How far the next chunk may go (*L), or whether it must be a step of one
  * microword (a counter is one event from its wrap): the counters that
@@ -138,8 +148,9 @@ static inline u32 vpmu_ev_gap(struct vpmu_engine *e, unsigned int ev)
  * chunk's last microword, which is where the chunk's end finds it; one
  * event from its wrap, it asks for a step (*@xstep) that may defer.
  */
-static inline bool vpmu_plan(struct vpmu_engine *e, u64 *L, u64 *defer_len,
-			     u16 *cut, u16 *bind, bool *xstep)
+static __always_inline bool vpmu_plan(struct vpmu_engine *e, u64 *L,
+				      u64 *defer_len, u16 *cut, u16 *bind,
+				      bool *xstep, u16 skip)
 {
 	unsigned int i, m;
 	u32 g;
@@ -152,16 +163,13 @@ static inline bool vpmu_plan(struct vpmu_engine *e, u64 *L, u64 *defer_len,
 	 * wraps on; otherwise the fold wraps it (any number of times), sets
 	 * its overflow bit and counts the wraps.
 	 */
-	for (m = e->ctr.plan_mask; m; m &= m - 1) {
+	for (m = e->ctr.plan_mask & ~skip; m; m &= m - 1) {
 		const struct vpmu_ctr_cfg *c;
 		u64 r, rd;
 
 		i = __builtin_ctz(m);
 		c = &e->ctr.cfg[i];
-		if (c->width >= 64)
-			r = e->ctr.val[i] ? -e->ctr.val[i] : ~0ull;
-		else
-			r = (1ull << c->width) - e->ctr.val[i];
+		r = vpmu_ctr_room(e, i);
 		/* (most are: none of the bounds below is shorter than L) */
 		if (r > e->ctr.grown[i] + *L + e->dp.stall_max)
 			continue;
@@ -215,16 +223,39 @@ static inline bool vpmu_plan(struct vpmu_engine *e, u64 *L, u64 *defer_len,
 }
 
 /*
+ * The counter of @cut that may arm a chunk (ctr.arm_mask) whose bound cut
+ * it to @L, or VPMU_NR_COUNTERS_MAX: (r - 1) * g is L, r its events to
+ * the wrap less what they may have grown.
+ */
+static VPMU_NOINLINE unsigned int vpmu_arm_pick(const struct vpmu_engine *e,
+						u16 cut, u64 L)
+{
+	unsigned int i;
+	u64 r;
+
+	for (cut &= e->ctr.arm_mask; cut; cut &= cut - 1) {
+		i = __builtin_ctz(cut);
+		r = vpmu_ctr_room(e, i);
+		r = r > e->ctr.grown[i] ? r - e->ctr.grown[i] : 1;
+		if ((r - 1) * e->ctr.plan_gap[i] == L)
+			return i;
+	}
+	return VPMU_NR_COUNTERS_MAX;
+}
+
+/*
  * A deferred chunk ran @n cycles: each counter that plans chunks may have
  * grown by at most one event every g microwords (the first at once), or
- * by @n for WQ_STALL (vpmu_defer_done() sees to those of CYCLES).
+ * by @n for WQ_STALL (vpmu_defer_done() sees to those of CYCLES); but
+ * those it was @armed for (vpmu_arm_grow()).
  */
-static void vpmu_plan_grow(struct vpmu_engine *e, u64 n)
+static void vpmu_plan_grow(struct vpmu_engine *e, u64 n, u16 armed)
 {
 	unsigned int i, m;
 	u64 g;
 
-	for (m = e->ctr.plan_mask & ~e->ctr.x_now; m; m &= m - 1) {
+	e->ctr.tight &= armed;
+	for (m = e->ctr.plan_mask & ~e->ctr.x_now & ~armed; m; m &= m - 1) {
 		i = __builtin_ctz(m);
 		g = e->ctr.plan_gap[i];
 		e->ctr.grown[i] += g == 1 ? n : (n + g - 1) / g;
@@ -254,6 +285,103 @@ static void vpmu_plan_setup(struct vpmu_engine *e)
 			e->ctr.xu_mask |= 1u << i;
 	}
 	vpmu_sparse_build(e);
+	e->ctr.arm_mask = 0;
+	for (m = e->ctr.sparse_mask & ~e->ctr.stall_mask; m; m &= m - 1) {
+		i = __builtin_ctz(m);
+		if (e->ctr.plan_gap[i] != VPMU_GAP_NONE)
+			e->ctr.arm_mask |= 1u << i;
+	}
+	/* what the translations' blocks counted may feed others now */
+	if (e->tc.ev_mask)
+		vpmu_tc_ev(e, 0);
+}
+
+/*
+ * May the next chunk be armed (vpmu_plan_chunk())?  Where it runs
+ * translations and nothing else cuts its clock: no trigger source that
+ * toggles as it begins (its translated block could not count), no
+ * histogram unit, no micro-PC histogram sampling in the loop.
+ */
+static bool vpmu_arm_ok(const struct vpmu_engine *e)
+{
+	return e->mem.tc_pool && !e->tc.off && !e->trig.ntsrc &&
+	       !e->hu.prog.n && e->uh.interval <= 1;
+}
+
+/*
+ * A chunk armed (vpmu_plan_chunk()): the counters planned without their
+ * bounds (skip), whose events have one gap; the interpreter's clock, the
+ * least of those bounds (len); the events each may count (ev[i]).
+ */
+struct vpmu_arm {
+	u16 skip;
+	u64 len;
+	u64 ev[VPMU_NR_COUNTERS_MAX];
+};
+
+/*
+ * The chunk planned, *@L cycles long (@step: one microword), without the
+ * bounds of the counters @a->skip (@a: NULL, none): armed, where it is longer than the
+ * least of those bounds by VPMU_ARM_GAIN.  The interpreter's clock ends
+ * there; translations count those counters' events and may run on to
+ * the chunk's end (vpmu_tc_exec_armed()).  Else, or if the translations
+ * cannot count them (vpmu_tc_ev()), it ends at that bound.  Returns
+ * @step.
+ */
+static VPMU_NOINLINE bool vpmu_plan_armed(struct vpmu_engine *e, u64 *L,
+					  bool step, const struct vpmu_arm *a)
+{
+	unsigned int k;
+	u16 m;
+
+	if (step || *L <= a->len)
+		return step;
+	if (*L < VPMU_ARM_GAIN * a->len || a->len > VPMU_ARM_MAX) {
+		*L = a->len;
+		return false;
+	}
+	if (a->skip != e->tc.ev_mask && !vpmu_tc_ev(e, a->skip)) {
+		vpmu_tc_ev(e, 0);
+		*L = a->len;
+		return false;
+	}
+	for (m = a->skip, k = 0; m; m &= m - 1, k++) {
+		e->tc.ev_arm[k] = (u32)a->ev[__builtin_ctz(m)];
+		e->tc.ev_left[k] = e->tc.ev_arm[k];
+	}
+	e->tc.ev_gap = e->ctr.plan_gap[__builtin_ctz(a->skip)];
+	e->tc.ev_t0 = e->st.cyc;
+	e->tc.ev_cend = e->st.cyc + *L - 1;
+	e->tc.stats.armed++;
+	*L = a->len;
+	return false;
+}
+
+static __always_inline bool vpmu_plan_arm(struct vpmu_engine *e, u64 *L,
+					  bool step, const struct vpmu_arm *a)
+{
+	if (!a)
+		return step;
+	return vpmu_plan_armed(e, L, step, a);
+}
+
+/*
+ * An armed chunk that defers ran: its counters' growth is what they
+ * counted of what they had, which is tight (ctr.tight); the others'
+ * is bounded as vpmu_plan_grow() bounds it.  Returns those counters.
+ */
+static u16 vpmu_arm_grow(struct vpmu_engine *e)
+{
+	unsigned int k, i;
+	u16 m;
+
+	vpmu_tc_ev_ran(&e->tc, e->st.cyc);
+	for (m = e->tc.ev_mask, k = 0; m; m &= m - 1, k++) {
+		i = __builtin_ctz(m);
+		e->ctr.grown[i] += e->tc.ev_arm[k] - e->tc.ev_left[k];
+	}
+	e->ctr.tight |= e->tc.ev_mask;
+	return e->tc.ev_mask;
 }
 
 /*
@@ -265,35 +393,66 @@ static void vpmu_plan_setup(struct vpmu_engine *e)
  * to what none can wrap in.  Where a bound on an event that occurs on few
  * microwords shortens it, the bound is made exact first
  * (vpmu_sparse_exact(): cheaper than a fold), so that chunks near such a
- * counter's wrap defer too.  Only a chunk in which a counter may wrap is
- * planned by the counters' exact values after everything is folded.
- * Returns true to step one microword.
+ * counter's wrap defer too; and then the chunk may run on, armed, up to
+ * where the other counters bound it (@a, vpmu_plan_arm_from()).  Only a
+ * chunk in which a counter may wrap is planned by the counters' exact
+ * values after everything is folded.  @exact: the sparse counters whose
+ * bound is.  Returns true to step one microword.
  */
-static bool vpmu_plan_chunk(struct vpmu_engine *e, u64 *L, bool *defer)
-{
-	u64 want = *L < VPMU_CHUNK_MAX ? *L : VPMU_CHUNK_MAX, defer_len;
-	u16 cut, bind, exact = 0;
-	bool must, xstep;
+static VPMU_NOINLINE bool vpmu_plan_arm_from(struct vpmu_engine *e, u64 *L,
+					     bool *defer, u64 want,
+					     u16 exact, unsigned int i);
 
-	/*
-	 * Counters of UOPS are planned to the cycle, as those of CYCLES,
-	 * where a credit can make them exact after the chunk.  Those that
-	 * can be credited only shrink from one settle to the next (slots
-	 * are added, credits lost), so each is exact here: a credit made it
-	 * so after the chunk before, or a settle did.
-	 */
-	e->ctr.x_now = e->ctr.x_mask;
-	if (e->ctr.xu_mask)
-		e->ctr.x_now |= vpmu_ctr_creditable(e, e->ctr.xu_mask);
+static __always_inline bool vpmu_plan_from(struct vpmu_engine *e, u64 *L,
+					   bool *defer, u64 want, u16 exact,
+					   struct vpmu_arm *a)
+{
+	u16 skip = a ? a->skip : 0;
+	u64 defer_len;
+	u16 cut, bind;
+	bool must, xstep;
+	unsigned int i;
+
 	for (;;) {
 		*L = want;
 		cut = 0;
 		bind = 0;
 		xstep = false;
-		must = vpmu_plan(e, L, &defer_len, &cut, &bind, &xstep);
+		must = vpmu_plan(e, L, &defer_len, &cut, &bind, &xstep, skip);
+		/*
+		 * Where an exact (or tight) bound on the events of a counter
+		 * that may arm cuts the chunk, it may run on, armed: planned
+		 * without that counter, whose events its translations count
+		 * (vpmu_plan_arm()); with it, those of the same gap whose
+		 * bounds cut it next.
+		 */
+		if (unlikely(cut & e->ctr.arm_mask) && !must &&
+		    (!a || hweight16(a->skip) < VPMU_TC_EV_MAX)) {
+			i = vpmu_arm_pick(e, cut, *L);
+			if (i < VPMU_NR_COUNTERS_MAX &&
+			    (!e->ctr.unfolded ||
+			     ((exact | e->ctr.tight) >> i & 1))) {
+				if (!a && *L >= VPMU_ARM_MIN && vpmu_arm_ok(e))
+					return vpmu_plan_arm_from(e, L, defer,
+								  want, exact,
+								  i);
+				if (a && e->ctr.plan_gap[i] ==
+				    e->ctr.plan_gap[__builtin_ctz(a->skip)]) {
+					/* *L: (r - 1) * g, r to the wrap */
+					a->ev[i] = *L / e->ctr.plan_gap[i];
+					a->skip |= 1u << i;
+					skip = a->skip;
+					continue;
+				}
+			}
+		}
+		/* the translations count a counter far from its wrap: no more */
+		if (e->tc.ev_mask && !must && !((cut | skip) & e->tc.ev_mask))
+			vpmu_tc_ev(e, 0);
 		if (!*defer || !e->ctr.plan_mask)	/* nothing needs a step */
-			return !*defer &&
-			       (must || xstep || *L < VPMU_STEP_BELOW);
+			return vpmu_plan_arm(e, L, !*defer &&
+					     (must || xstep ||
+					      *L < VPMU_STEP_BELOW), a);
 		/*
 		 * Not up to where a counter that cannot be made exact
 		 * cheaply (WQ_STALL, UOPS where no credit can) bounds it:
@@ -309,7 +468,7 @@ static bool vpmu_plan_chunk(struct vpmu_engine *e, u64 *L, bool *defer)
 		if (!must && defer_len >= VPMU_DEFER_MIN &&
 		    !(bind & ~(e->ctr.unfolded ? exact : e->ctr.sparse_mask))) {
 			*L = defer_len;
-			return xstep;	/* a step that defers */
+			return vpmu_plan_arm(e, L, xstep, a); /* a step that defers */
 		}
 		cut &= e->ctr.sparse_mask & ~exact;
 		if (cut && e->ctr.unfolded) {
@@ -320,10 +479,42 @@ static bool vpmu_plan_chunk(struct vpmu_engine *e, u64 *L, bool *defer)
 		if (!e->ctr.unfolded) {
 			/* the values are exact: a counter may wrap in it */
 			*defer = false;
-			return must || xstep || *L < VPMU_STEP_BELOW;
+			return vpmu_plan_arm(e, L, must || xstep ||
+					     *L < VPMU_STEP_BELOW, a);
 		}
 		vpmu_settle(e);
 	}
+}
+
+/*
+ * vpmu_plan_from() armed: its first counter @i, whose bound is the least,
+ * *@L.
+ */
+static VPMU_NOINLINE bool vpmu_plan_arm_from(struct vpmu_engine *e, u64 *L,
+					     bool *defer, u64 want,
+					     u16 exact, unsigned int i)
+{
+	struct vpmu_arm a = { .skip = 1u << i, .len = *L };
+
+	a.ev[i] = *L / e->ctr.plan_gap[i];
+	return vpmu_plan_from(e, L, defer, want, exact, &a);
+}
+
+static bool vpmu_plan_chunk(struct vpmu_engine *e, u64 *L, bool *defer)
+{
+	/*
+	 * Counters of UOPS are planned to the cycle, as those of CYCLES,
+	 * where a credit can make them exact after the chunk.  Those that
+	 * can be credited only shrink from one settle to the next (slots
+	 * are added, credits lost), so each is exact here: a credit made it
+	 * so after the chunk before, or a settle did.
+	 */
+	e->ctr.x_now = e->ctr.x_mask;
+	if (e->ctr.xu_mask)
+		e->ctr.x_now |= vpmu_ctr_creditable(e, e->ctr.xu_mask);
+	return vpmu_plan_from(e, L, defer,
+			      *L < VPMU_CHUNK_MAX ? *L : VPMU_CHUNK_MAX, 0,
+			      NULL);
 }
 
 static void vpmu_fill_stop(struct vpmu_engine *e, struct vpmu_stop *stop,
@@ -445,9 +636,15 @@ static int vpmu_chunk(struct vpmu_engine *e, u64 c0, u64 L, bool *defer,
 {
 	u64 c1 = e->st.cyc, s1 = e->ctr.stalled, want = L;
 	bool step = vpmu_plan_chunk(e, &L, defer);
+	/* armed, it may run to ev_cend (vpmu_plan_arm()) */
+	u64 len = e->tc.ev_gap ? e->tc.ev_cend + 1 - c1 : L;
+	u16 armed = 0;
 	int x;
 
-	e->tc.yield_from = e->tc.yield && !step && L == want &&
+	if (e->tc.ev_mask && !e->tc.ev_gap)	/* BLOCK_EV: nothing to count */
+		memset(e->tc.ev_left, 0xff, sizeof(e->tc.ev_left));
+
+	e->tc.yield_from = e->tc.yield && !step && len == want &&
 			   !(e->uh.interval > 1 && e->uh.left < L) ? c0 : ~0ull;
 
 	*wr = 0;
@@ -465,11 +662,14 @@ static int vpmu_chunk(struct vpmu_engine *e, u64 c0, u64 L, bool *defer,
 					*upc + e->mem.slot[0][*upc].seg);
 	} else {
 		x = vpmu_interp(e, (long)L);
+		if (e->tc.ev_gap && *defer)
+			armed = vpmu_arm_grow(e);
+		e->tc.ev_gap = 0;
 		if (!*defer)
 			*wr = vpmu_fold(e, 0, e->ncs);
 	}
 	if (*defer) {
-		vpmu_plan_grow(e, e->st.cyc - c1);
+		vpmu_plan_grow(e, e->st.cyc - c1, armed);
 		*wr = vpmu_defer_done(e, e->st.cyc - c1,
 				      e->ctr.stalled - s1);
 	}

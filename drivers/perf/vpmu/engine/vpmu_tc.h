@@ -11,6 +11,7 @@
 
 struct vpmu_engine;
 struct vpmu_ctx;
+struct vpmu_tc;
 
 /*
  * The translation cache (vpmu_tc_cache.c).  A macro instruction at (pc,
@@ -47,6 +48,8 @@ struct vpmu_ctx;
 #define VPMU_TC_FORKS	8		/* branches on data in one */
 #define VPMU_TC_ROOM	40		/* microwords an instruction may need */
 #define VPMU_TC_PAIRS	28		/* known registers a record writes */
+#define VPMU_TC_EV_MAX	4		/* counters a chunk arms (BLOCK_EV) */
+#define VPMU_TC_EV_VECS	64		/* their blocks' counts, distinct */
 /* tc_code's bits: a 4-byte word of memory each, 256 KiB (then they wrap) */
 #define VPMU_TC_CODE_BITS	(0x40000u / 4)
 
@@ -63,7 +66,9 @@ struct vpmu_tc_op {
 	u8 h;		/* enum vpmu_th */
 	u8 d, a, b;	/* register-file indices; BRF/BRX: b = condition; */
 			/* BLOCK: a | b << 8, its index among the ops; */
-			/* BLOCK_TGL: the same, d the fgroups it toggles */
+			/* BLOCK_TGL: the same, d the fgroups it toggles; */
+			/* BLOCK_EV: the same, d its counts of the armed */
+			/* counters' events, tc.ev_vec[d] (vpmu_tc_ev()) */
 	u32 imm;	/* immediate operand; EXT: mask; BLK: cycles */
 	u32 x;		/* an exit record; a branch: ops to its taken side */
 	/* BLOCK: counter; loads, stores: the microword; DISP_ADD*: mask */
@@ -94,7 +99,9 @@ struct vpmu_tc_trans {
 	/*
 	 * The vpmu_tc_drain() epoch it last counted in, and the code
 	 * generation its checked words were last found in: both compared
-	 * at once on entry.
+	 * at once on entry.  VPMU_TC_EV_FIRST in epoch, which the engine's
+	 * never has, makes that compare fail while its first block is a
+	 * BLOCK_EV (vpmu_tc_ev_trans()), for the slow way looks at the op.
 	 */
 	union {
 		struct {
@@ -117,6 +124,7 @@ struct vpmu_tc_checked {
 };
 
 #define VPMU_TC_OPS(tb)	((const struct vpmu_tc_op *)((tb) + 1))
+#define VPMU_TC_EV_FIRST	0x80000000u	/* in its epoch: above */
 
 /* Known registers to write: a path's fin, an exit's state, link pairs. */
 struct vpmu_tc_pairs {
@@ -230,7 +238,8 @@ static inline u32 vpmu_tc_pairs_words(u32 n)
 /*
  * Every op of a translation, X(name): the ALU operations' (above), the
  * loads and stores, compare and branch (CMP_cond with b a register,
- * CMPI_cond with an immediate), a block's entry (BLOCK), a branch on the
+ * CMPI_cond with an immediate), a block's entry (BLOCK; BLOCK_EV where it
+ * also counts the events of a counter near its wrap, vpmu_tc_ev()), a branch on the
  * flags (BR_FLAGS) or an external condition (BR_EXT), EOI (EOI_KNOWN:
  * its next pc known and in memory), an ADD's dispatch on data, guarded
  * (DISP_ADD, DISP_ADDI), an exit (EXIT); a DISP_ADDI fused with the load
@@ -255,7 +264,8 @@ static inline u32 vpmu_tc_pairs_words(u32 n)
 	X(CMP_NC) X(CMP_V) X(CMP_NV) X(CMP_LT) X(CMP_GE)		\
 	X(CMPI_AL) X(CMPI_Z) X(CMPI_NZ) X(CMPI_N) X(CMPI_NN) X(CMPI_C)	\
 	X(CMPI_NC) X(CMPI_V) X(CMPI_NV) X(CMPI_LT) X(CMPI_GE)		\
-	X(BLOCK) X(BLOCK_TGL) X(BR_FLAGS) X(BR_EXT) X(EOI) X(EOI_KNOWN)	\
+	X(BLOCK) X(BLOCK_TGL) X(BLOCK_EV)				\
+	X(BR_FLAGS) X(BR_EXT) X(EOI) X(EOI_KNOWN)			\
 	X(DISP_ADD) X(DISP_ADDI) X(EXIT)				\
 	X(GUARD_LB) X(GUARD_LBU) X(GUARD_LH) X(GUARD_LHU) X(GUARD_LW)	\
 	X(GUARD_SB) X(GUARD_SH) X(GUARD_SW)
@@ -276,6 +286,7 @@ struct vpmu_tc_ret {
 	s32 left;
 	u8 slot;
 	bool yield;	/* the run ends here (vpmu_engine_tc_yield()) */
+	bool clock;	/* left is on a new clock: cend is tc.ev_icend */
 };
 
 /*
@@ -287,6 +298,11 @@ struct vpmu_tc_ret {
 struct vpmu_tc_ret vpmu_tc_exec(struct vpmu_engine *e, struct vpmu_uop *base,
 				const struct vpmu_tc_trans *tb, u32 at,
 				s32 left, u64 cend);
+struct vpmu_tc_ret vpmu_tc_exec_armed(struct vpmu_engine *e,
+				      struct vpmu_uop *base,
+				      const struct vpmu_tc_trans *tb, u32 at,
+				      s32 left, u64 cend);
+void vpmu_tc_ev_ran(struct vpmu_tc *tc, u64 t);
 bool vpmu_tc_yield(struct vpmu_engine *e, const struct vpmu_tc_op *t,
 		   const struct vpmu_tc_exit *x, u32 upc, u64 now);
 const struct vpmu_tc_trans *vpmu_tc_resume(struct vpmu_engine *e, u32 *at);
@@ -297,6 +313,8 @@ void vpmu_tc_apply(struct vpmu_uop *U, const struct vpmu_tc_block *b, u32 k,
 void vpmu_tc_touch(struct vpmu_engine *e, const struct vpmu_tc_trans *tb);
 void vpmu_tc_drain(struct vpmu_engine *e);
 void vpmu_tc_flush(struct vpmu_engine *e);
+bool vpmu_tc_ev(struct vpmu_engine *e, u16 mask);
+bool vpmu_tc_ev_trans(struct vpmu_engine *e, struct vpmu_tc_trans *tb);
 u32 vpmu_tc_pool_alloc(struct vpmu_engine *e, u32 words, u32 kind,
 		       bool evict);
 

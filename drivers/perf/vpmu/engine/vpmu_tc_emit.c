@@ -326,6 +326,9 @@ u32 vpmu_tc_layout(struct vpmu_tc_builder *tr)
 		w += r & ~(VPMU_TC_REL_REC | VPMU_TC_REL_BLK);
 		*w += (r & VPMU_TC_REL_BLK ? blk : rec) - 1;
 	}
+	/* (no BLOCK_TGL to count: toggles stop arming, vpmu_tc_ev()) */
+	if (e->tc.ev_mask)
+		vpmu_tc_ev_trans(e, tb);
 	e->tc.nblocks += tr->nblk;
 	e->tc.stats.translated++;
 	e->tc.stats.words += tr->words;

@@ -294,6 +294,24 @@ static __always_inline bool tc_toggle(struct vpmu_engine *e,
 	return true;
 }
 
+/*
+ * BLOCK_EV, in an armed chunk (vpmu_tc_exec_armed()): may its block add
+ * @v[k] events to the armed counter k, for each, with none at its wrap?
+ * Then they are taken off what each may still count.  (Unarmed, nothing
+ * is short.)
+ */
+static __always_inline bool tc_ev_take(struct vpmu_tc *tc, const u8 *v)
+{
+	u32 k;
+
+	for (k = 0; k < tc->ev_n; k++)
+		if (tc->ev_left[k] < v[k])
+			return false;
+	for (k = 0; k < tc->ev_n; k++)
+		tc->ev_left[k] -= v[k];
+	return true;
+}
+
 /* The counters of the slot of the freeze state now. */
 static __always_inline u32 *tc_slot_now(struct vpmu_engine *e)
 {
@@ -309,7 +327,8 @@ static __always_inline bool tc_yields_at(const struct vpmu_tc_op *t,
 					 s32 left)
 {
 	return t->h == VPMU_TC_OP_BLOCK ||
-	       (t->h == VPMU_TC_OP_BLOCK_TGL && left < (s32)t->imm);
+	       ((t->h == VPMU_TC_OP_BLOCK_TGL || t->h == VPMU_TC_OP_BLOCK_EV) &&
+		left < (s32)t->imm);
 }
 
 /* The translation whose first op is @t. */
@@ -329,9 +348,17 @@ static VPMU_NOINLINE bool tc_restamp(struct vpmu_engine *e,
 {
 	if (tb->gen != e->tc.gen && !vpmu_tc_check(e, tb))
 		return false;
-	if (tb->epoch != e->tc.epoch)
+	if ((tb->epoch & ~VPMU_TC_EV_FIRST) != e->tc.epoch)
 		vpmu_tc_touch(e, tb);
 	return true;
+}
+
+/* The loop's handlers for the translator (e->tlab): vpmu_tc_exec(NULL). */
+static struct vpmu_tc_ret tc_publish(struct vpmu_engine *e,
+				     const void *const *tlab)
+{
+	e->tlab = tlab;
+	return (struct vpmu_tc_ret){ .upc = 0 };
 }
 
 /*
@@ -372,10 +399,8 @@ vpmu_tc_exec(struct vpmu_engine *e, struct vpmu_uop *base,
 	/* the write queue's drain time: the engine's again at every exit */
 	u64 wq_last = e->st.wq_last;
 
-	if (!base) {
-		e->tlab = tlab;
-		return (struct vpmu_tc_ret){ .upc = 0 };
-	}
+	if (!base)
+		return tc_publish(e, tlab);
 	/* the blocks' counters: a u32 per slot each, in the pool */
 	tcnt = e->mem.tc_pool + vpmu_slot_of(e, base);
 	t = VPMU_TC_OPS(tb) + at;
@@ -412,6 +437,10 @@ VPMU_TC_OP_BLOCK_TGL:
 	if (unlikely(!tc_toggle(e, t, left, &tcnt)))
 		goto tc_exit;
 	goto VPMU_TC_OP_BLOCK;
+VPMU_TC_OP_BLOCK_EV:
+	if (unlikely(!tc_ev_take(&e->tc, e->tc.ev_vec[t->d])))
+		goto tc_exit;
+	goto VPMU_TC_OP_BLOCK;
 VPMU_TC_OP_BR_FLAGS:
 	GOTO_TAKE((condtab[t->b] >> vpmu_flags_read(e, R)) & 1);
 VPMU_TC_OP_BR_EXT:
@@ -439,12 +468,13 @@ tc_leave:
 	yield = unlikely(tc_yields_at(t, left)) &&
 		vpmu_tc_yield(e, t, x, upc, cend + 1 - left);
 out:
-	return (struct vpmu_tc_ret){ upc, left, tcnt - tpool, yield };
+	return (struct vpmu_tc_ret){ upc, left, tcnt - tpool, yield, false };
 tc_enter:
-	/* t: a translation's first op, a block's, which every one begins with */
-	if (likely(tc_of_first(t)->stamp == e->tc.stamp) ||
-	    tc_restamp(e, tc_of_first(t)))
+	/* t: a translation's first op, a block (a BLOCK_EV: never stamped so) */
+	if (likely(tc_of_first(t)->stamp == e->tc.stamp))
 		goto VPMU_TC_OP_BLOCK;
+	if (tc_restamp(e, tc_of_first(t)))
+		GOTO_OP();
 	goto tc_exit;	/* before its first block */
 }
 
@@ -458,3 +488,59 @@ tc_enter:
 #undef CMP
 #undef DISP
 #undef EOI
+
+/*
+ * vpmu_tc_exec() in an armed chunk (vpmu_plan_chunk()), which runs to
+ * tc.ev_cend but counts the events of the counters of tc.ev_mask on its
+ * way, tc.ev_left[] of each at most, lest it wrap.  The interpreter does
+ * not count them: it runs on a clock (@left to @cend) that ends where
+ * they could have used what they have left, at one event every tc.ev_gap
+ * cycles at most (their gap), and the cycles it ran since tc.ev_t0 are
+ * charged so (vpmu_tc_ev_ran()).  The translations count them: a
+ * BLOCK_EV takes its block's events off tc.ev_left[] (tc_ev_take()), and
+ * leaves before a block that could add more, so that they may run on to
+ * the chunk's end.  Leaving, the interpreter's clock ends where the
+ * events left could all have occurred, or at the chunk's end
+ * (tc.ev_icend, struct vpmu_tc_ret's clock).
+ */
+VPMU_NOINLINE struct vpmu_tc_ret
+vpmu_tc_exec_armed(struct vpmu_engine *e, struct vpmu_uop *base,
+		   const struct vpmu_tc_trans *tb, u32 at, s32 left, u64 cend)
+{
+	struct vpmu_tc *tc = &e->tc;
+	u32 g = tc->ev_gap, k, least = ~0u;
+	struct vpmu_tc_ret r;
+	u64 n, now;
+
+	vpmu_tc_ev_ran(tc, cend + 1 - left);
+	left += (s32)(tc->ev_cend - cend);
+	cend = tc->ev_cend;
+	r = vpmu_tc_exec(e, base, tb, at, left, cend);
+	now = cend - r.left;
+	for (k = 0; k < tc->ev_n; k++)
+		if (least > tc->ev_left[k])
+			least = tc->ev_left[k];
+	n = (u64)least * g;
+	if (r.left > 0 && n < (u64)r.left)
+		r.left = (s32)n;
+	tc->ev_t0 = now + 1;
+	tc->ev_icend = now + r.left;
+	r.clock = true;
+	return r;
+}
+
+/*
+ * The interpreter ran from tc.ev_t0 to cycle @t: each armed counter may
+ * have counted an event every gap begun.
+ */
+void vpmu_tc_ev_ran(struct vpmu_tc *tc, u64 t)
+{
+	u64 n = t > tc->ev_t0 ? (t - tc->ev_t0 + tc->ev_gap - 1) / tc->ev_gap :
+		0;
+	u32 k;
+
+	for (k = 0; k < tc->ev_n; k++)
+		tc->ev_left[k] = tc->ev_left[k] > n ? tc->ev_left[k] - (u32)n :
+			0;
+	tc->ev_t0 = t;
+}

@@ -41,7 +41,7 @@ void vpmu_tc_touch(struct vpmu_engine *e, const struct vpmu_tc_trans *tb)
 {
 	struct vpmu_tc_trans *t = (struct vpmu_tc_trans *)tb;
 
-	t->epoch = e->tc.epoch;
+	t->epoch = e->tc.epoch | (t->epoch & VPMU_TC_EV_FIRST);
 	e->mem.tc_touch[e->tc.ntouch++] =
 		(u32)((const u32 *)tb - e->mem.tc_pool);
 }
@@ -105,7 +105,7 @@ void vpmu_tc_drain(struct vpmu_engine *e)
 	}
 	e->tc.ntouch = 0;
 	/* a new epoch: every translation is untouched again */
-	if (++e->tc.epoch == 0)
+	if (++e->tc.epoch == VPMU_TC_EV_FIRST)
 		vpmu_tc_flush(e);
 }
 
@@ -251,4 +251,119 @@ u32 vpmu_tc_pool_alloc(struct vpmu_engine *e, u32 words, u32 kind,
 	tc_rec(e, off)->kind = kind;
 	tc->head += size;
 	return off + VPMU_TC_HDR;
+}
+
+/* ---- counting up to a wrap ------------------------------------------------ */
+
+/*
+ * The index in tc.ev_vec of the counts @v, added if new; 0, the most any
+ * block may add of each, if the table is full.
+ */
+static u8 tc_ev_vec(struct vpmu_tc *tc, const u8 *v)
+{
+	u32 i;
+
+	for (i = 1; i < tc->ev_nvec; i++)
+		if (!memcmp(tc->ev_vec[i], v, VPMU_TC_EV_MAX))
+			return (u8)i;
+	if (tc->ev_nvec == VPMU_TC_EV_VECS)
+		return 0;
+	memcpy(tc->ev_vec[tc->ev_nvec], v, VPMU_TC_EV_MAX);
+	return tc->ev_nvec++;
+}
+
+/*
+ * Make translation @tb's blocks count the events of the counters of
+ * tc.ev_mask (none: 0): a block whose microwords may add some becomes a
+ * BLOCK_EV, in d the index of its counts in tc.ev_vec, which
+ * vpmu_tc_exec() takes off what an armed chunk may still count; every
+ * other block a BLOCK.  An event of a counter in ctr.arm_mask occurs at
+ * most once an execution of a microword that feeds it (ctr_hit:
+ * vpmu_ev_possible()), so a block adds at most its microwords that do,
+ * in whatever slot it counts.  False if a toggling block (BLOCK_TGL)
+ * would have to count: such a chunk may not arm.
+ */
+bool vpmu_tc_ev_trans(struct vpmu_engine *e, struct vpmu_tc_trans *tb)
+{
+	u32 *pool = e->mem.tc_pool, off = tb->blk, base = 0, b, i, k, n;
+	struct vpmu_tc_op *t = (struct vpmu_tc_op *)(tb + 1);
+	const struct vpmu_tc_op *end = (const void *)(pool + tb->blk);
+	u8 vec[VPMU_TC_NBLK];	/* 0: a BLOCK; else ev_vec's index + 1 */
+	u8 v[VPMU_TC_EV_MAX];
+	bool ok = true;
+	u16 c;
+
+	/* a block's microwords, a translation's at most, fit a u8 */
+	BUILD_BUG_ON(VPMU_TC_PATH > 255);
+	if (tb->none)
+		return true;
+	for (b = 0; b < tb->nblk; b++) {
+		const struct vpmu_tc_block *r = vpmu_tc_block_at(pool, off);
+
+		if (!b)
+			base = r->ctr;
+		memset(v, 0, sizeof(v));
+		for (c = e->tc.ev_mask, k = 0, n = 0; c; c &= c - 1, k++) {
+			for (i = 0; i < r->n; i++)
+				if (!(r->ent[i] & VPMU_TC_BLOCK_TAKEN) &&
+				    e->mem.ctr_hit[r->ent[i]] & (c & -c))
+					v[k]++;
+			n |= v[k];
+		}
+		vec[b] = n ? tc_ev_vec(&e->tc, v) + 1 : 0;
+		off += vpmu_tc_block_size(r);
+	}
+	for (; t < end; t++) {
+		if (t->h == VPMU_TC_OP_EOI || t->h == VPMU_TC_OP_EOI_KNOWN) {
+			t++;	/* past the data slot */
+			continue;
+		}
+		if (t->h != VPMU_TC_OP_BLOCK && t->h != VPMU_TC_OP_BLOCK_EV &&
+		    t->h != VPMU_TC_OP_BLOCK_TGL)
+			continue;
+		/* its counters, a u32 per slot, are its record's */
+		k = (t->y - base) / VPMU_NSLOT;
+		if (t->h == VPMU_TC_OP_BLOCK_TGL) {
+			ok &= !vec[k];
+			continue;
+		}
+		t->h = vec[k] ? VPMU_TC_OP_BLOCK_EV : VPMU_TC_OP_BLOCK;
+		t->d = vec[k] ? vec[k] - 1 : 0;
+#ifndef __KERNEL__
+		t->hl = e->tlab[t->h];
+#endif
+	}
+	/* entered at its first, a BLOCK_EV, the loop looks at its op */
+	tb->epoch &= ~VPMU_TC_EV_FIRST;
+	if (VPMU_TC_OPS(tb)->h == VPMU_TC_OP_BLOCK_EV)
+		tb->epoch |= VPMU_TC_EV_FIRST;
+	return ok;
+}
+
+/*
+ * Make every translation's blocks count the events of the counters of
+ * @mask (0: none; at most VPMU_TC_EV_MAX), vpmu_tc_ev_trans(); the ones
+ * made later count them too (vpmu_tc_layout()).  False if some cannot.
+ */
+bool vpmu_tc_ev(struct vpmu_engine *e, u16 mask)
+{
+	struct vpmu_tc *tc = &e->tc;
+	u32 lo = tc->tail, hi = tc->wrapped ? e->mem.tc_words : tc->head, off;
+	bool ok = true;
+
+	tc->ev_mask = mask;
+	tc->ev_n = (u8)hweight16(mask);
+	/* the first counts: the most a block may add of each (u8 above) */
+	memset(tc->ev_vec[0], 0xff, VPMU_TC_EV_MAX);
+	tc->ev_nvec = 1;
+	for (;;) {
+		for (off = lo; off < hi; off += tc_rec(e, off)->words)
+			if (tc_rec(e, off)->kind == VPMU_TC_REC_TRANS)
+				ok &= vpmu_tc_ev_trans(e, (void *)(e->mem.tc_pool +
+							off + VPMU_TC_HDR));
+		if (hi == tc->head)
+			return ok;
+		lo = VPMU_TC_HDR;
+		hi = tc->head;
+	}
 }
