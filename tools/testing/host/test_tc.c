@@ -1021,10 +1021,54 @@ static bool run_pair_seeds(const struct prog *p, const struct setup *s,
 }
 
 /*
+ * -f TEXT: the RV32 programs at the paces whose "PROGRAM, PACE" contains
+ * TEXT (run_paces()), run first; true if they all passed.  Counts them
+ * in *@n.
+ */
+static bool run_first_paces(const char *text, unsigned int k, bool run,
+			    unsigned int *n)
+{
+	struct vpmu_tc_stats tc;
+	unsigned int i, s;
+	char why[256], *name;
+	bool ok = true, one, match;
+	size_t len;
+
+	for (i = 0; i < k; i++) {
+		for (s = 0; progs[i].rv32 && s < NPACES; s++) {
+			len = strlen(progs[i].name) + strlen(paces[s].name) + 3;
+			name = malloc(len);
+			if (!name)
+				abort();
+			snprintf(name, len, "%s, %s", progs[i].name,
+				 paces[s].name);
+			match = strstr(name, text);
+			free(name);
+			if (!match)
+				continue;
+			++*n;
+			if (!run)
+				continue;
+			one = run_pair_paced(&progs[i], &pace_setup, 0,
+					     &paces[s], &tc, why,
+					     sizeof(why));
+			tap_ok(one, "%s, %s%s%s", progs[i].name,
+			       paces[s].name, one ? "" : ": ",
+			       one ? "" : why);
+			if (!one && first_fail)
+				return false;
+			ok &= one;
+		}
+	}
+	return ok;
+}
+
+/*
  * -f TEXT: the pairs (program, setup) whose "PROGRAM, SETUP" contains
- * TEXT, run before the rest: a planted fault (test_tc.sh) one of them
- * catches ends the run with -x in seconds, not after every test before
- * it.  Returns how many there are, run (@run) or only counted.
+ * TEXT, and the paces run_first_paces() finds, run before the rest: a
+ * planted fault (test_tc.sh) one of them catches ends the run with -x in
+ * seconds, not after every test before it.  Returns how many there are,
+ * run (@run) or only counted.
  */
 static unsigned int run_first(const char *text, unsigned int k,
 			      unsigned int seeds, bool run, bool *failed)
@@ -1034,6 +1078,8 @@ static unsigned int run_first(const char *text, unsigned int k,
 	size_t len;
 	bool match;
 
+	if (text && !run_first_paces(text, k, run, &n))
+		*failed = true;
 	for (i = 0; text && i < k; i++) {
 		for (s = 0; s < NSETUPS; s++) {
 			len = strlen(progs[i].name) + strlen(setups[s].name) + 3;
