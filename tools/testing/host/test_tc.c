@@ -1020,6 +1020,21 @@ static bool run_pair_seeds(const struct prog *p, const struct setup *s,
 	return ok;
 }
 
+/* Does "@a, @b", a test's name, contain @text (-f)? */
+static bool name_has(const char *a, const char *b, const char *text)
+{
+	size_t len = strlen(a) + strlen(b) + 3;
+	char *name = malloc(len);
+	bool match;
+
+	if (!name)
+		abort();
+	snprintf(name, len, "%s, %s", a, b);
+	match = strstr(name, text);
+	free(name);
+	return match;
+}
+
 /*
  * -f TEXT: the RV32 programs at the paces whose "PROGRAM, PACE" contains
  * TEXT (run_paces()), run first; true if they all passed.  Counts them
@@ -1030,21 +1045,12 @@ static bool run_first_paces(const char *text, unsigned int k, bool run,
 {
 	struct vpmu_tc_stats tc;
 	unsigned int i, s;
-	char why[256], *name;
-	bool ok = true, one, match;
-	size_t len;
+	char why[256];
+	bool ok = true, one;
 
 	for (i = 0; i < k; i++) {
 		for (s = 0; progs[i].rv32 && s < NPACES; s++) {
-			len = strlen(progs[i].name) + strlen(paces[s].name) + 3;
-			name = malloc(len);
-			if (!name)
-				abort();
-			snprintf(name, len, "%s, %s", progs[i].name,
-				 paces[s].name);
-			match = strstr(name, text);
-			free(name);
-			if (!match)
+			if (!name_has(progs[i].name, paces[s].name, text))
 				continue;
 			++*n;
 			if (!run)
@@ -1074,23 +1080,12 @@ static unsigned int run_first(const char *text, unsigned int k,
 			      unsigned int seeds, bool run, bool *failed)
 {
 	unsigned int i, s, n = 0;
-	char *name;
-	size_t len;
-	bool match;
 
 	if (text && !run_first_paces(text, k, run, &n))
 		*failed = true;
 	for (i = 0; text && i < k; i++) {
 		for (s = 0; s < NSETUPS; s++) {
-			len = strlen(progs[i].name) + strlen(setups[s].name) + 3;
-			name = malloc(len);
-			if (!name)
-				abort();
-			snprintf(name, len, "%s, %s", progs[i].name,
-				 setups[s].name);
-			match = strstr(name, text);
-			free(name);
-			if (!match)
+			if (!name_has(progs[i].name, setups[s].name, text))
 				continue;
 			n++;
 			if (run && !run_pair_seeds(&progs[i], &setups[s],
