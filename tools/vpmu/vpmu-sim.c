@@ -160,16 +160,28 @@ enum {
 	OPT_TC_POOL, OPT_SAMPLE, OPT_SAMPLE_EV, OPT_GDB
 };
 
-/* --sample-event's: a basic event as -E prints it (vpmu_ stripped) */
-static uint16_t parse_event(const char *arg)
+/*
+ * The basic event @name names as -E and .expect files do (perf's alias
+ * "vpmu_NAME" without "vpmu_"), or VPMU_EV_NR_BASIC.
+ */
+static uint16_t basic_event(const char *name)
 {
 	uint16_t i;
 
 	for (i = 0; i < VPMU_EV_NR_BASIC; i++)
-		if (!strcmp(arg, vpmu_event_info[i].name + 5))
-			return i;
-	vpmu_usage_error("bad sample event '%s'", arg);
-	return 0;
+		if (!strcmp(vpmu_event_info[i].name + 5, name))
+			break;
+	return i;
+}
+
+/* --sample-event's */
+static uint16_t parse_event(const char *arg)
+{
+	uint16_t ev = basic_event(arg);
+
+	if (ev == VPMU_EV_NR_BASIC)
+		vpmu_usage_error("bad sample event '%s'", arg);
+	return ev;
 }
 
 /* --tc-pool's KiB, in the range the module's tc_pool_kb takes */
@@ -343,7 +355,7 @@ struct sim {
 static bool sim_event(void *ctx, const char *name, uint64_t *val)
 {
 	struct vpmu_engine *e = ((struct sim *)ctx)->e;
-	unsigned int i;
+	uint16_t ev;
 
 	if (!strcmp(name, "super cycles")) {
 		*val = vpmu_engine_ctr_read(e, SUPER_CTR);
@@ -358,14 +370,11 @@ static bool sim_event(void *ctx, const char *name, uint64_t *val)
 		*val = vpmu_engine_event_total(e, VPMU_EV_TAG(k));
 		return true;
 	}
-	for (i = 0; i < VPMU_EV_NR_BASIC; i++) {
-		/* perf aliases are "vpmu_NAME"; .expect says NAME */
-		if (!strcmp(vpmu_event_info[i].name + 5, name)) {
-			*val = vpmu_engine_event_total(e, i);
-			return true;
-		}
-	}
-	return false;
+	ev = basic_event(name);
+	if (ev == VPMU_EV_NR_BASIC)
+		return false;
+	*val = vpmu_engine_event_total(e, ev);
+	return true;
 }
 
 /*
