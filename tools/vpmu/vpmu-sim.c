@@ -606,11 +606,11 @@ static int run_once(void *ctx, struct vpmu_run *r, double *secs)
 /* ---- static RV32 ELF programs ------------------------------------------ */
 
 /* The translation cache's statistics, as --stats names them. */
-#define TC_NSTATS	15
+#define TC_NSTATS	16
 static const char *const tc_stat_names[TC_NSTATS] = {
 	"translated", "none", "words", "ops", "flushes", "exits", "links",
 	"checks", "stale", "pool", "blocks", "evicted", "yields", "resumed",
-	"armed",
+	"armed", "turned",
 };
 
 static void tc_stats(struct vpmu_engine *e, u64 v[TC_NSTATS])
@@ -633,6 +633,7 @@ static void tc_stats(struct vpmu_engine *e, u64 v[TC_NSTATS])
 	v[12] = tc.yields;
 	v[13] = tc.resumed;
 	v[14] = tc.armed;
+	v[15] = tc.turned;
 }
 
 /* The host's engine for vpmu_elf_loop(): a chunk of the run a call. */

@@ -159,6 +159,7 @@ MUTANTS=(
 "vpmu_run.c#		e->ctr.grown[i] += e->tc.ev_arm[k] - e->tc.ev_left[k];#		e->ctr.grown[i] += 0;#an armed chunk's events not added to the counter's growth##instructions"
 "vpmu_run.c#	a.ev[i] = *L / e->ctr.plan_gap[i];#	a.ev[i] = *L / e->ctr.plan_gap[i] + 1;#an armed counter allowed its wrap's event##instructions"
 "vpmu_run.c#					a->ev[i] = *L / e->ctr.plan_gap[i];#					a->ev[i] = *L / e->ctr.plan_gap[i] + 1;#a second armed counter allowed its wrap's event##instructions"
+"vpmu_run.c#		    vpmu_arm_far(e))#		    1)#the blocks turned back to plain counting whenever a chunk goes unarmed##instructions"
 )
 
 # Objects that do not change, built once: test_tc.c and the toolchain

@@ -315,6 +315,7 @@ struct vpmu_tc_stats {
 	u64 yields;		/* runs ended early (vpmu_engine_tc_yield()) */
 	u64 resumed;		/* ...entering that block on the next run */
 	u64 armed;		/* chunks run on, counting to a wrap */
+	u64 turned;		/* the blocks made to count or not */
 };
 
 void vpmu_engine_tc_enable(struct vpmu_engine *e, bool on);

@@ -223,6 +223,28 @@ static __always_inline bool vpmu_plan(struct vpmu_engine *e, u64 *L,
 }
 
 /*
+ * Are the counters the translations count (tc.ev_mask) all too far from
+ * their wraps to arm a chunk of VPMU_ARM_MAX cycles?  Until they are, their
+ * blocks keep counting (a chunk the run's budget cuts shorter than their
+ * bounds does not arm, and the next arms again).
+ */
+static VPMU_NOINLINE bool vpmu_arm_far(const struct vpmu_engine *e)
+{
+	unsigned int i;
+	u16 m;
+	u64 r;
+
+	for (m = e->tc.ev_mask; m; m &= m - 1) {
+		i = __builtin_ctz(m);
+		r = vpmu_ctr_room(e, i);
+		r = r > e->ctr.grown[i] ? r - e->ctr.grown[i] : 1;
+		if (r - 1 <= VPMU_ARM_MAX / e->ctr.plan_gap[i])
+			return false;
+	}
+	return true;
+}
+
+/*
  * The counter of @cut that may arm a chunk (ctr.arm_mask) whose bound cut
  * it to @L, or VPMU_NR_COUNTERS_MAX: (r - 1) * g is L, r its events to
  * the wrap less what they may have grown.
@@ -447,7 +469,8 @@ static __always_inline bool vpmu_plan_from(struct vpmu_engine *e, u64 *L,
 			}
 		}
 		/* the translations count a counter far from its wrap: no more */
-		if (e->tc.ev_mask && !must && !((cut | skip) & e->tc.ev_mask))
+		if (e->tc.ev_mask && !must && !((cut | skip) & e->tc.ev_mask) &&
+		    vpmu_arm_far(e))
 			vpmu_tc_ev(e, 0);
 		if (!*defer || !e->ctr.plan_mask)	/* nothing needs a step */
 			return vpmu_plan_arm(e, L, !*defer &&

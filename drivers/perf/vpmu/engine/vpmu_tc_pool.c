@@ -353,6 +353,7 @@ bool vpmu_tc_ev(struct vpmu_engine *e, u16 mask)
 
 	tc->ev_mask = mask;
 	tc->ev_n = (u8)hweight16(mask);
+	tc->stats.turned++;
 	/* the first counts: the most a block may add of each (u8 above) */
 	memset(tc->ev_vec[0], 0xff, VPMU_TC_EV_MAX);
 	tc->ev_nvec = 1;
