@@ -149,7 +149,7 @@ MUTANTS=(
 "vpmu_run.c#				*defer_len = r - 1;#				*defer_len = r;#a deferring chunk one cycle past a CYCLES counter's wrap#engine"
 "vpmu_tc_exec.c#	if (unlikely(!tc_ev_take(&e->tc, e->tc.ev_vec[t->d])))#	if (0)#an armed chunk's translations count no event##instructions"
 "vpmu_tc_exec.c#		tc->ev_left[k] -= v[k];#		(void)0;#a counting block's events not taken off what is left##instructions"
-"vpmu_tc_exec.c#		tc->ev_left[k] = tc->ev_left[k] > n ? tc->ev_left[k] - (u32)n :#		tc->ev_left[k] = tc->ev_left[k] > n ? tc->ev_left[k] - 0 :#an armed chunk's interpreted cycles not charged##instructions"
+"vpmu_tc_exec.c#				tc->ev_left[k] - (u32)n : 0;#				tc->ev_left[k] - 0 : 0;#an armed chunk's interpreted cycles not charged##instructions"
 "vpmu_tc_exec.c#		r.left = (s32)n;#		(void)0;#the interpreter's clock after armed translations not cut to what is left##instructions"
 "vpmu_tc_pool.c#					v[k]++;#					(void)0;#blocks' events not counted: every block a BLOCK##instructions"
 "vpmu_tc_pool.c#		tb->epoch |= VPMU_TC_EV_FIRST;#		(void)0;#a translation whose first block counts entered the fast way, counting nothing##instructions"
@@ -160,6 +160,10 @@ MUTANTS=(
 "vpmu_run.c#	a.ev[i] = *L / e->ctr.plan_gap[i];#	a.ev[i] = *L / e->ctr.plan_gap[i] + 1;#an armed counter allowed its wrap's event##instructions"
 "vpmu_run.c#					a->ev[i] = *L / e->ctr.plan_gap[i];#					a->ev[i] = *L / e->ctr.plan_gap[i] + 1;#a second armed counter allowed its wrap's event##instructions"
 "vpmu_run.c#		    vpmu_arm_far(e))#		    1)#the blocks turned back to plain counting whenever a chunk goes unarmed##instructions"
+"vpmu_interp.c#			tc->ev_left[k]--;#			(void)0;#an armed chunk's interpreter counts no instruction##instructions"
+"vpmu_interp.c#	if (unlikely(e->tc.ev_eoi) && vpmu_eoi_armed(&e->tc)) {#	if (unlikely(e->tc.ev_eoi) && vpmu_eoi_armed(&e->tc) && 0) {#an armed chunk's interpreter runs on past its last instruction##instructions"
+"vpmu_tc_exec.c#		if (tc->ev_eoi >> k & 1 && tc->ev_left[k])#		if (tc->ev_eoi >> k & 1)#the interpreter runs after translations took the last instruction##instructions"
+"vpmu_run.c#			len = a->ev[i] * g;#			(void)0;#an armed chunk's interpreter on the chunk's clock for a counter it does not count##instructions"
 )
 
 # Objects that do not change, built once: test_tc.c and the toolchain

@@ -421,10 +421,14 @@ struct vpmu_tc {
 	 * count (never short unarmed) of ev_arm[] when it began, ev_t0 the
 	 * cycle since which the interpreter ran, ev_cend the chunk's last
 	 * cycle, and ev_icend the interpreter's after translations ran
-	 * (vpmu_tc_exec_armed()).
+	 * (vpmu_tc_exec_armed()).  Of those counters (bit k for ev_left[k]),
+	 * ev_eoi has the ones of INSNS: the interpreter counts their events
+	 * exactly, one at each EOI it runs, and stops after the one that
+	 * leaves none (vpmu_eoi()), rather than being charged a gap's worth
+	 * of its cycles for each.
 	 */
 	u16 ev_mask;
-	u8 ev_n, ev_nvec;
+	u8 ev_n, ev_nvec, ev_eoi;
 	u8 ev_vec[VPMU_TC_EV_VECS][VPMU_TC_EV_MAX];
 	u32 ev_gap, ev_left[VPMU_TC_EV_MAX], ev_arm[VPMU_TC_EV_MAX];
 	u64 ev_t0;

@@ -394,11 +394,33 @@ struct vpmu_loop_next {
 #define VPMU_NEXT_CLOCK	4	/* armed: left is to tc.ev_icend */
 
 /*
+ * An armed chunk's interpreter ran an EOI, an event of each counter of
+ * INSNS the chunk counts (tc.ev_eoi): true if that left one of them none,
+ * so that it stops before the next instruction, whose EOI would wrap it.
+ */
+static VPMU_NOINLINE bool vpmu_eoi_armed(struct vpmu_tc *tc)
+{
+	bool none = false;
+	unsigned int k;
+
+	for (k = 0; k < tc->ev_n; k++) {
+		if (!(tc->ev_eoi >> k & 1))
+			continue;
+		if (tc->ev_left[k])
+			tc->ev_left[k]--;
+		none |= !tc->ev_left[k];
+	}
+	return none;
+}
+
+/*
  * On to the instruction at @npc (its fetch checked): its word into ir, and
  * the uop that runs it, with @left cycles left.  With the cache (@tc), its
  * translation runs first (vpmu_tc_exec()), found or made once the
  * instruction is warm, and the interpreter goes on where it leaves;
  * otherwise at the ID-table entry of its opcode, (ir >> @shift) & @mask.
+ * In an armed chunk, the clock ends there if the EOI left a counter of
+ * INSNS none of its events (vpmu_eoi_armed()).
  */
 static __always_inline struct vpmu_loop_next
 vpmu_eoi(struct vpmu_engine *e, struct vpmu_uop *base, u8 *mem, u32 *R,
@@ -411,6 +433,14 @@ vpmu_eoi(struct vpmu_engine *e, struct vpmu_uop *base, u8 *mem, u32 *R,
 
 	R[VPMU_RF_IPC] = npc;
 	R[VPMU_RF_IR] = ir;
+	if (unlikely(e->tc.ev_eoi) && vpmu_eoi_armed(&e->tc)) {
+		/* now is cend - left, as ever */
+		e->tc.ev_icend = cend - left;
+		return (struct vpmu_loop_next){
+			.u = vpmu_uop_at(base, vpmu_idt(base,
+							(ir >> shift) & mask)),
+			.after = VPMU_NEXT_CLOCK };
+	}
 	if (tc) {
 		/*
 		 * Heat is earned where control goes, not by falling through

@@ -332,8 +332,8 @@ static bool vpmu_arm_ok(const struct vpmu_engine *e)
 
 /*
  * A chunk armed (vpmu_plan_chunk()): the counters planned without their
- * bounds (skip), whose events have one gap; the interpreter's clock, the
- * least of those bounds (len); the events each may count (ev[i]).
+ * bounds (skip), whose events have one gap; the least of those bounds
+ * (len); the events each may count (ev[i]).
  */
 struct vpmu_arm {
 	u16 skip;
@@ -343,17 +343,20 @@ struct vpmu_arm {
 
 /*
  * The chunk planned, *@L cycles long (@step: one microword), without the
- * bounds of the counters @a->skip (@a: NULL, none): armed, where it is longer than the
- * least of those bounds by VPMU_ARM_GAIN.  The interpreter's clock ends
- * there; translations count those counters' events and may run on to
- * the chunk's end (vpmu_tc_exec_armed()).  Else, or if the translations
- * cannot count them (vpmu_tc_ev()), it ends at that bound.  Returns
- * @step.
+ * bounds of the counters @a->skip (@a: NULL, none): armed, where it is
+ * longer than the least of those bounds by VPMU_ARM_GAIN.  The
+ * interpreter's clock ends at the least bound of those it does not count
+ * (all but INSNS: tc.ev_eoi), else at the chunk's end; translations count
+ * those counters' events and may run on to the chunk's end
+ * (vpmu_tc_exec_armed()).  Else, or if the translations cannot count them
+ * (vpmu_tc_ev()), it ends at the least bound.  Returns @step.
  */
 static VPMU_NOINLINE bool vpmu_plan_armed(struct vpmu_engine *e, u64 *L,
 					  bool step, const struct vpmu_arm *a)
 {
-	unsigned int k;
+	unsigned int k, i;
+	u64 len = *L;
+	u32 g;
 	u16 m;
 
 	if (step || *L <= a->len)
@@ -367,15 +370,22 @@ static VPMU_NOINLINE bool vpmu_plan_armed(struct vpmu_engine *e, u64 *L,
 		*L = a->len;
 		return false;
 	}
+	g = e->ctr.plan_gap[__builtin_ctz(a->skip)];
+	e->tc.ev_eoi = 0;
 	for (m = a->skip, k = 0; m; m &= m - 1, k++) {
-		e->tc.ev_arm[k] = (u32)a->ev[__builtin_ctz(m)];
+		i = __builtin_ctz(m);
+		e->tc.ev_arm[k] = (u32)a->ev[i];
 		e->tc.ev_left[k] = e->tc.ev_arm[k];
+		if (e->ctr.cfg[i].event == VPMU_EV_INSNS)
+			e->tc.ev_eoi |= 1u << k;
+		else if (len > a->ev[i] * g)
+			len = a->ev[i] * g;
 	}
-	e->tc.ev_gap = e->ctr.plan_gap[__builtin_ctz(a->skip)];
+	e->tc.ev_gap = g;
 	e->tc.ev_t0 = e->st.cyc;
 	e->tc.ev_cend = e->st.cyc + *L - 1;
 	e->tc.stats.armed++;
-	*L = a->len;
+	*L = len;
 	return false;
 }
 
@@ -688,6 +698,7 @@ static int vpmu_chunk(struct vpmu_engine *e, u64 c0, u64 L, bool *defer,
 		if (e->tc.ev_gap && *defer)
 			armed = vpmu_arm_grow(e);
 		e->tc.ev_gap = 0;
+		e->tc.ev_eoi = 0;
 		if (!*defer)
 			*wr = vpmu_fold(e, 0, e->ncs);
 	}

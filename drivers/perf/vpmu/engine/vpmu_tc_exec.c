@@ -500,7 +500,8 @@ tc_enter:
  * BLOCK_EV takes its block's events off tc.ev_left[] (tc_ev_take()), and
  * leaves before a block that could add more, so that they may run on to
  * the chunk's end.  Leaving, the interpreter's clock ends where the
- * events left could all have occurred, or at the chunk's end
+ * events left could all have occurred (those of INSNS, which it counts
+ * itself: at once if none is left, vpmu_eoi()), or at the chunk's end
  * (tc.ev_icend, struct vpmu_tc_ret's clock).
  */
 VPMU_NOINLINE struct vpmu_tc_ret
@@ -517,10 +518,14 @@ vpmu_tc_exec_armed(struct vpmu_engine *e, struct vpmu_uop *base,
 	cend = tc->ev_cend;
 	r = vpmu_tc_exec(e, base, tb, at, left, cend);
 	now = cend - r.left;
-	for (k = 0; k < tc->ev_n; k++)
+	for (k = 0; k < tc->ev_n; k++) {
+		/* of INSNS: counted at each EOI, while one is left */
+		if (tc->ev_eoi >> k & 1 && tc->ev_left[k])
+			continue;
 		if (least > tc->ev_left[k])
 			least = tc->ev_left[k];
-	n = (u64)least * g;
+	}
+	n = least == ~0u ? ~0ull : (u64)least * g;
 	if (r.left > 0 && n < (u64)r.left)
 		r.left = (s32)n;
 	tc->ev_t0 = now + 1;
@@ -531,7 +536,8 @@ vpmu_tc_exec_armed(struct vpmu_engine *e, struct vpmu_uop *base,
 
 /*
  * The interpreter ran from tc.ev_t0 to cycle @t: each armed counter may
- * have counted an event every gap begun.
+ * have counted an event every gap begun; but those of INSNS, which it
+ * counts (tc.ev_eoi).
  */
 void vpmu_tc_ev_ran(struct vpmu_tc *tc, u64 t)
 {
@@ -540,7 +546,8 @@ void vpmu_tc_ev_ran(struct vpmu_tc *tc, u64 t)
 	u32 k;
 
 	for (k = 0; k < tc->ev_n; k++)
-		tc->ev_left[k] = tc->ev_left[k] > n ? tc->ev_left[k] - (u32)n :
-			0;
+		if (!(tc->ev_eoi >> k & 1))
+			tc->ev_left[k] = tc->ev_left[k] > n ?
+				tc->ev_left[k] - (u32)n : 0;
 	tc->ev_t0 = t;
 }
