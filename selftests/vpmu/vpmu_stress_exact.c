@@ -291,7 +291,7 @@ static void exact_inherit(struct vt_stress_worker *w)
 {
 	struct member m[1];
 	struct perf_event_attr a;
-	int n, prog, runs = 1 + vt_stress_below(&w->r, 4), fd, status, rep[2];
+	int n, prog, runs = 1 + vt_stress_below(&w->r, 4), fd, status = 0, rep[2];
 	struct vt_count c, t;
 	pid_t pid;
 
@@ -315,7 +315,11 @@ static void exact_inherit(struct vt_stress_worker *w)
 	}
 	pid = spawn_runner(w, prog, runs, -1, fd, rep[1]);
 	close(rep[1]);
-	if (pid < 0 || waitpid(pid, &status, 0) != pid || status ||
+	if (pid < 0) {
+		vt_stress_fail(w, "exact inherit: fork: %s", vt_stress_errname(errno));
+		goto out;
+	}
+	if (waitpid(pid, &status, 0) != pid || status ||
 	    read(rep[0], &t, sizeof(t)) != sizeof(t)) {
 		vt_stress_fail(w, "exact inherit: child status %#x", status);
 		goto out;
@@ -354,7 +358,7 @@ static void exact_child(struct vt_stress_worker *w)
 {
 	const struct vt_stress_info *info = w->info;
 	struct member m[5];
-	int fds[5], n, prog, runs = 1 + vt_stress_below(&w->r, 4), go[2], status;
+	int fds[5], n, prog, runs = 1 + vt_stress_below(&w->r, 4), go[2], status = 0;
 	int max = info->nr_counters < 5 ? info->nr_counters : 5;
 	pid_t pid;
 
@@ -362,6 +366,13 @@ static void exact_child(struct vt_stress_worker *w)
 	if (pipe(go))
 		return;
 	pid = spawn_runner(w, prog, runs, go[0], -1, -1);
+	if (pid < 0) {
+		/* (no child: kill(-1) below would signal every process) */
+		vt_stress_fail(w, "exact child: fork: %s", vt_stress_errname(errno));
+		close(go[0]);
+		close(go[1]);
+		return;
+	}
 	vt_stress_log(w, "exact child %d: %d members, %s %d times", pid, n,
 		      info->prog[prog].name, runs);
 	if (!open_members(w, "exact child", pid, m, n, fds, false)) {
