@@ -252,6 +252,7 @@ struct pace {
 	u16 event;		/* counter 0's, sampling (VPMU_EV_CYCLES: 0) */
 	u32 period2;		/* counter 3 samples too, every period2 */
 	u16 event2;		/* event2s (0: it does not) */
+	const char *only;	/* the one program it runs (NULL: RV32's) */
 };
 
 #define PACE_WIDTH	16

@@ -161,9 +161,10 @@ MUTANTS=(
 "vpmu_run.c#					a->ev[i] = *L / e->ctr.plan_gap[i];#					a->ev[i] = *L / e->ctr.plan_gap[i] + 1;#a second armed counter allowed its wrap's event##instructions"
 "vpmu_run.c#		    vpmu_arm_far(e))#		    1)#the blocks turned back to plain counting whenever a chunk goes unarmed##instructions"
 "vpmu_interp.c#			tc->ev_left[k]--;#			(void)0;#an armed chunk's interpreter counts no instruction##instructions"
-"vpmu_interp.c#	if (unlikely(e->tc.ev_eoi) && vpmu_eoi_armed(&e->tc)) {#	if (unlikely(e->tc.ev_eoi) && vpmu_eoi_armed(&e->tc) && 0) {#an armed chunk's interpreter runs on past its last instruction##instructions"
+"vpmu_interp.c#		    vpmu_eoi_armed(&e->tc, cend - left))#		    vpmu_eoi_armed(&e->tc, cend - left) && 0)#an armed chunk's interpreter runs on past its last instruction##instructions"
 "vpmu_tc_exec.c#		if (tc->ev_eoi >> k & 1 && tc->ev_left[k])#		if (tc->ev_eoi >> k & 1)#the interpreter runs after translations took the last instruction##instructions"
 "vpmu_run.c#			len = a->ev[i] * g;#			(void)0;#an armed chunk's interpreter on the chunk's clock for a counter it does not count##instructions"
+"vpmu_uop_build.c#				e->tc.eoi_hook = true;#				(void)0;#an EOI with a hook after it, which counts nothing, not seen##system calls"
 )
 
 # Objects that do not change, built once: test_tc.c and the toolchain

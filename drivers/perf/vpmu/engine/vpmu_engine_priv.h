@@ -31,11 +31,16 @@
 #include "vpmu_uop.h"
 #include "vpmu_tc.h"
 
-/* Kept out of the loop's function, whose registers it would cost. */
+/*
+ * Kept out of the loop's function, whose registers it would cost; and,
+ * VPMU_COLD, its rare paths (the call does not shape the loop's code).
+ */
 #ifdef __KERNEL__
 #define VPMU_NOINLINE	noinline
+#define VPMU_COLD	__cold
 #else
 #define VPMU_NOINLINE	VPMU_HOST_ATTR(__noinline__)
+#define VPMU_COLD	VPMU_HOST_ATTR(__cold__)
 #endif
 
 #define VPMU_NKEYS	32		/* mode (1 bit) x freeze bits (4) */
@@ -429,6 +434,12 @@ struct vpmu_tc {
 	 */
 	u16 ev_mask;
 	u8 ev_n, ev_nvec, ev_eoi;
+	/*
+	 * Some EOI microword runs a hook after it (it is routed, or it
+	 * changes the mode), and the interpreter's EOI then counts nothing:
+	 * no chunk counts INSNS at EOIs (vpmu_prepare()).
+	 */
+	bool eoi_hook;
 	u8 ev_vec[VPMU_TC_EV_VECS][VPMU_TC_EV_MAX];
 	u32 ev_gap, ev_left[VPMU_TC_EV_MAX], ev_arm[VPMU_TC_EV_MAX];
 	u64 ev_t0;

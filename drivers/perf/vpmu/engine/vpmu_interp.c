@@ -396,9 +396,11 @@ struct vpmu_loop_next {
 /*
  * An armed chunk's interpreter ran an EOI, an event of each counter of
  * INSNS the chunk counts (tc.ev_eoi): true if that left one of them none,
- * so that it stops before the next instruction, whose EOI would wrap it.
+ * so that it stops before the next instruction, whose EOI would wrap it:
+ * its clock ends @now (tc.ev_icend).
  */
-static VPMU_NOINLINE bool vpmu_eoi_armed(struct vpmu_tc *tc)
+static VPMU_NOINLINE VPMU_COLD bool
+vpmu_eoi_armed(struct vpmu_tc *tc, u64 now)
 {
 	bool none = false;
 	unsigned int k;
@@ -410,6 +412,9 @@ static VPMU_NOINLINE bool vpmu_eoi_armed(struct vpmu_tc *tc)
 			tc->ev_left[k]--;
 		none |= !tc->ev_left[k];
 	}
+	/* left 0 on this clock: it ends now */
+	if (none)
+		tc->ev_icend = now;
 	return none;
 }
 
@@ -419,8 +424,10 @@ static VPMU_NOINLINE bool vpmu_eoi_armed(struct vpmu_tc *tc)
  * translation runs first (vpmu_tc_exec()), found or made once the
  * instruction is warm, and the interpreter goes on where it leaves;
  * otherwise at the ID-table entry of its opcode, (ir >> @shift) & @mask.
- * In an armed chunk, the clock ends there if the EOI left a counter of
- * INSNS none of its events (vpmu_eoi_armed()).
+ * In an armed chunk (@tc: the interpreter's clock is VPMU_STEP_BELOW
+ * cycles or more, and no hook runs after the EOI, tc.eoi_hook), the clock
+ * ends there if the EOI left a counter of INSNS none of its events
+ * (vpmu_eoi_armed()).
  */
 static __always_inline struct vpmu_loop_next
 vpmu_eoi(struct vpmu_engine *e, struct vpmu_uop *base, u8 *mem, u32 *R,
@@ -433,14 +440,6 @@ vpmu_eoi(struct vpmu_engine *e, struct vpmu_uop *base, u8 *mem, u32 *R,
 
 	R[VPMU_RF_IPC] = npc;
 	R[VPMU_RF_IR] = ir;
-	if (unlikely(e->tc.ev_eoi) && vpmu_eoi_armed(&e->tc)) {
-		/* now is cend - left, as ever */
-		e->tc.ev_icend = cend - left;
-		return (struct vpmu_loop_next){
-			.u = vpmu_uop_at(base, vpmu_idt(base,
-							(ir >> shift) & mask)),
-			.after = VPMU_NEXT_CLOCK };
-	}
 	if (tc) {
 		/*
 		 * Heat is earned where control goes, not by falling through
@@ -455,6 +454,14 @@ vpmu_eoi(struct vpmu_engine *e, struct vpmu_uop *base, u8 *mem, u32 *R,
 		 */
 		bool head = e->tc.head_next;
 
+		/* (an armed chunk counts EOIs only where tc is: no hook) */
+		if (unlikely(e->tc.ev_eoi) &&
+		    vpmu_eoi_armed(&e->tc, cend - left))
+			return (struct vpmu_loop_next){
+				.u = vpmu_uop_at(base,
+						 vpmu_idt(base,
+							  (ir >> shift) & mask)),
+				.after = VPMU_NEXT_CLOCK };
 		e->tc.head_next = false;
 		tb = vpmu_tc_probe(e, npc | e->st.mode, ir);
 		if (!tb && (npc - last - 1 >= 4 || head) &&

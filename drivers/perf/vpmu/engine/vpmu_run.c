@@ -381,6 +381,16 @@ static VPMU_NOINLINE bool vpmu_plan_armed(struct vpmu_engine *e, u64 *L,
 		else if (len > a->ev[i] * g)
 			len = a->ev[i] * g;
 	}
+	/*
+	 * The interpreter counts at EOIs where it may enter translations:
+	 * no hook runs after the EOI, and its clock has VPMU_STEP_BELOW
+	 * cycles or more (every armed counter's bound has VPMU_ARM_MIN).
+	 */
+	BUILD_BUG_ON(VPMU_ARM_MIN < VPMU_STEP_BELOW);
+	if (e->tc.eoi_hook) {
+		e->tc.ev_eoi = 0;
+		len = a->len;
+	}
 	e->tc.ev_gap = g;
 	e->tc.ev_t0 = e->st.cyc;
 	e->tc.ev_cend = e->st.cyc + *L - 1;

@@ -246,6 +246,13 @@ void vpmu_prepare(struct vpmu_engine *e)
 					1u << (tm & VPMU_TSRC_FGROUPS);
 			vpmu_route(e, upc, route);
 		}
+		e->tc.eoi_hook = false;
+		for (upc = 0; upc < e->ncs; upc++)
+			if (e->uc->dec[upc].kind & VPMU_K_EOI &&
+			    (e->mem.slot[0][upc].h_dispatch ==
+			     VPMU_HANDLER_TRIG ||
+			     e->mem.slot[0][upc].pend & VPMU_COMMIT_MODE))
+				e->tc.eoi_hook = true;
 		vpmu_fuse(e);
 		vpmu_segments(e);
 		if (reroute)
