@@ -238,8 +238,6 @@ out:
  * branch on a full write queue taken and not, in translated code (random
  * code seldom loops over stores).
  */
-#define SYS_PROG	"vpmu32 system calls in a loop"
-
 static void add_wqf_vpmu32(void)
 {
 	static const char text[] =
@@ -260,6 +258,8 @@ static void add_wqf_vpmu32(void)
 		       sizeof(text) - 1))
 		progs[nprogs - 1].uc = uc_wqf;
 }
+
+#define SYS_PROG	"vpmu32 system calls in a loop"
 
 /*
  * System calls in a loop, under the default microcode: sys n's last
@@ -995,8 +995,9 @@ static unsigned int pace_runs_n(unsigned int k)
 }
 
 /*
- * What pace @p's runs of every RV32 program added up to (@sum) must show,
- * the statistics in a line of diagnostics: translated at every pace but
+ * What pace @p's runs of every RV32 program added up to (@sum) must show
+ * (of the one program it names, p->only: that it arms), the statistics
+ * in a line of diagnostics: translated at every pace but
  * every cycle's (which steps: the interpreter's); where no sample cuts
  * them, runs yield at blocks and the next enters them; the small pools
  * evict; sampling an event other than cycles, chunks run armed to its
@@ -1031,7 +1032,7 @@ static void pace_sum_add(struct vpmu_tc_stats *sum,
 	sum->turned += tc->turned;
 }
 
-/* The first @k programs, the RV32 ones, at every pace; false to stop. */
+/* The first @k programs at the paces that run them; false to stop. */
 static bool run_paces(unsigned int k)
 {
 	struct vpmu_tc_stats sum[NPACES] = { 0 };
