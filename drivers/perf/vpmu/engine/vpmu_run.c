@@ -223,6 +223,17 @@ static __always_inline bool vpmu_plan(struct vpmu_engine *e, u64 *L,
 }
 
 /*
+ * The events counter @i may count before its wrap, less what deferred
+ * chunks may have added to it (ctr.grown): 1 at least.
+ */
+static inline u64 vpmu_ctr_left(const struct vpmu_engine *e, unsigned int i)
+{
+	u64 r = vpmu_ctr_room(e, i);
+
+	return r > e->ctr.grown[i] ? r - e->ctr.grown[i] : 1;
+}
+
+/*
  * Are the counters the translations count (tc.ev_mask) all too far from
  * their wraps to arm a chunk of VPMU_ARM_MAX cycles?  Until they are, their
  * blocks keep counting (a chunk the run's budget cuts shorter than their
@@ -232,13 +243,10 @@ static VPMU_NOINLINE bool vpmu_arm_far(const struct vpmu_engine *e)
 {
 	unsigned int i;
 	u16 m;
-	u64 r;
 
 	for (m = e->tc.ev_mask; m; m &= m - 1) {
 		i = __builtin_ctz(m);
-		r = vpmu_ctr_room(e, i);
-		r = r > e->ctr.grown[i] ? r - e->ctr.grown[i] : 1;
-		if (r - 1 <= VPMU_ARM_MAX / e->ctr.plan_gap[i])
+		if (vpmu_ctr_left(e, i) - 1 <= VPMU_ARM_MAX / e->ctr.plan_gap[i])
 			return false;
 	}
 	return true;
@@ -253,13 +261,10 @@ static VPMU_NOINLINE unsigned int vpmu_arm_pick(const struct vpmu_engine *e,
 						u16 cut, u64 L)
 {
 	unsigned int i;
-	u64 r;
 
 	for (cut &= e->ctr.arm_mask; cut; cut &= cut - 1) {
 		i = __builtin_ctz(cut);
-		r = vpmu_ctr_room(e, i);
-		r = r > e->ctr.grown[i] ? r - e->ctr.grown[i] : 1;
-		if ((r - 1) * e->ctr.plan_gap[i] == L)
+		if ((vpmu_ctr_left(e, i) - 1) * e->ctr.plan_gap[i] == L)
 			return i;
 	}
 	return VPMU_NR_COUNTERS_MAX;
@@ -370,26 +375,24 @@ static VPMU_NOINLINE bool vpmu_plan_armed(struct vpmu_engine *e, u64 *L,
 		*L = a->len;
 		return false;
 	}
+	/*
+	 * The interpreter counts INSNS at EOIs where it may enter
+	 * translations: no hook runs after the EOI, and its clock has
+	 * VPMU_STEP_BELOW cycles or more (every armed counter's bound has
+	 * VPMU_ARM_MIN).  Its clock ends at the least bound of the others
+	 * (a->ev[i] * g is counter i's: a->len, with all of them).
+	 */
+	BUILD_BUG_ON(VPMU_ARM_MIN < VPMU_STEP_BELOW);
 	g = e->ctr.plan_gap[__builtin_ctz(a->skip)];
 	e->tc.ev_eoi = 0;
 	for (m = a->skip, k = 0; m; m &= m - 1, k++) {
 		i = __builtin_ctz(m);
 		e->tc.ev_arm[k] = (u32)a->ev[i];
 		e->tc.ev_left[k] = e->tc.ev_arm[k];
-		if (e->ctr.cfg[i].event == VPMU_EV_INSNS)
+		if (e->ctr.cfg[i].event == VPMU_EV_INSNS && !e->tc.eoi_hook)
 			e->tc.ev_eoi |= 1u << k;
 		else if (len > a->ev[i] * g)
 			len = a->ev[i] * g;
-	}
-	/*
-	 * The interpreter counts at EOIs where it may enter translations:
-	 * no hook runs after the EOI, and its clock has VPMU_STEP_BELOW
-	 * cycles or more (every armed counter's bound has VPMU_ARM_MIN).
-	 */
-	BUILD_BUG_ON(VPMU_ARM_MIN < VPMU_STEP_BELOW);
-	if (e->tc.eoi_hook) {
-		e->tc.ev_eoi = 0;
-		len = a->len;
 	}
 	e->tc.ev_gap = g;
 	e->tc.ev_t0 = e->st.cyc;

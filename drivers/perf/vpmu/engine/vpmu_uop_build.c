@@ -207,6 +207,7 @@ void vpmu_prepare(struct vpmu_engine *e)
 			vpmu_tgl_clear(e, e->mem.tsrc[i]);
 		e->trig.ntsrc = 0;
 		e->trig.tsrc_fgroups = 0;
+		e->tc.eoi_hook = false;
 		for (upc = 0; upc < e->ncs; upc++) {
 			u16 hit = 0;
 			bool route = false;
@@ -245,14 +246,12 @@ void vpmu_prepare(struct vpmu_engine *e)
 				e->trig.tsrc_fgroups |=
 					1u << (tm & VPMU_TSRC_FGROUPS);
 			vpmu_route(e, upc, route);
-		}
-		e->tc.eoi_hook = false;
-		for (upc = 0; upc < e->ncs; upc++)
+			/* an EOI with a hook after it (tc.eoi_hook) */
 			if (e->uc->dec[upc].kind & VPMU_K_EOI &&
-			    (e->mem.slot[0][upc].h_dispatch ==
-			     VPMU_HANDLER_TRIG ||
+			    (route ||
 			     e->mem.slot[0][upc].pend & VPMU_COMMIT_MODE))
 				e->tc.eoi_hook = true;
+		}
 		vpmu_fuse(e);
 		vpmu_segments(e);
 		if (reroute)
