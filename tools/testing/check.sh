@@ -36,12 +36,16 @@
 # the summary lists the commands that took the most (sa): where a run's
 # CPU time goes (testing.rst, "Time budget").  Accounting is the
 # machine's: other work running meanwhile is counted too.
+# Every compile goes through ccache (ccache.sh; VPMU_CCACHE=0: not), and
+# the summary says how many of the run's came from the cache.
 set -euo pipefail
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 # flavour_names: the vm and debug tiers' result lines
 # shellcheck source=vm/lib.sh
 . "$TOP/tools/testing/vm/lib.sh"
+# shellcheck source=ccache.sh
+. "$TOP/tools/testing/ccache.sh"
 TIERS=${VPMU_TIERS:-host lint selfcheck vm debug pkg}
 passed=0
 failed=0
@@ -65,6 +69,10 @@ if [ -n "${VPMU_ACCT:-}" ]; then
 		echo "check: VPMU_ACCT: no process accounting (root, accton)" >&2
 	fi
 fi
+# Every tier's compiles through ccache (ccache.sh): a warm run compiles
+# only what changed.
+ccache_setup "$TOP"
+read -r cc_hits0 cc_miss0 < <(ccache_counts)
 # On any exit: stop a background debug kernel build that is still going.
 # And the tiers still running beside (bg_start), with what they started.
 trap '[ -n "$acct" ] && accton off >/dev/null
@@ -345,6 +353,11 @@ for n in "${kernels[@]}"; do
 	fi
 done
 echo "  time: ${times[*]}, total $((SECONDS - start_all))s"
+read -r cc_hits cc_miss < <(ccache_counts)
+if [ "$((cc_hits + cc_miss))" != "$((cc_hits0 + cc_miss0))" ]; then
+	echo "  ccache: $((cc_hits - cc_hits0)) compiles from the cache," \
+		"$((cc_miss - cc_miss0)) compiled ($CCACHE_DIR)"
+fi
 if [ -n "$acct" ]; then
 	accton off >/dev/null
 	echo "  CPU by command (sa -a $acct; minutes: real, CPU):"
