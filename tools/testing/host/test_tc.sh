@@ -176,30 +176,36 @@ CFLAGS_TC=(-std=gnu11 -O1 -g -w -I"$TOP/include/uapi" -I"$here"
 read -ra lib_srcs < <(printf 'print:\n\t@echo $(VPMU_LIB_SRCS)\n' |
 	make -s --no-print-directory -f "$TOP/tools/vpmu/sources.mk" -f - print)
 [ ${#lib_srcs[@]} -gt 0 ] || { echo "# tools/vpmu/sources.mk: no VPMU_LIB_SRCS"; exit 1; }
-mkdir -p "$tmp/obj" "$tmp/core"
+# In a fixed place of the build directory rather than $tmp: the same
+# paths from one run to the next, so that ccache (make check's,
+# testing.rst) gives back what an unchanged object or fault compiled to.
+wd=$here/build/test_tc.sh.d
+trap 'rm -rf "$tmp" "$wd"' EXIT
+rm -rf "$wd"
+mkdir -p "$wd/obj" "$wd/core"
 for f in "$here/test_tc.c" "${lib_srcs[@]}"; do
-	${CC:-cc} "${CFLAGS_TC[@]}" -I"$VPMU" -c -o "$tmp/obj/$(basename "$f" .c).o" "$f" || exit 1
+	${CC:-cc} "${CFLAGS_TC[@]}" -I"$VPMU" -c -o "$wd/obj/$(basename "$f" .c).o" "$f" || exit 1
 done
 # The engine core unchanged, once: a fault in a .c file compiles that
 # file again, one in a header every file.
 for f in "$VPMU"/*.c; do
 	${CC:-cc} "${CFLAGS_TC[@]}" -I"$VPMU" -c \
-		-o "$tmp/core/$(basename "$f" .c).o" "$f" || exit 1
+		-o "$wd/core/$(basename "$f" .c).o" "$f" || exit 1
 done
 
 # test_trig and test_engine: the engine core alone besides their own.
 for t in trig engine; do
-	mkdir -p "$tmp/obj-$t"
-	${CC:-cc} "${CFLAGS_TC[@]}" -I"$VPMU" -c -o "$tmp/obj-$t/test_$t.o" \
+	mkdir -p "$wd/obj-$t"
+	${CC:-cc} "${CFLAGS_TC[@]}" -I"$VPMU" -c -o "$wd/obj-$t/test_$t.o" \
 		"$here/test_$t.c" || exit 1
 done
 
 # mutant I FILE LINE REPL WHAT [TEST [FIRST]] - build the engine with
-# FILE's LINE replaced by REPL in $tmp/mI and run test_TEST on it (test_tc
+# FILE's LINE replaced by REPL in $wd/mI and run test_TEST on it (test_tc
 # by default; FIRST, test_tc's tests named so first: test_tc -f); the
-# verdict into $tmp/mI/ok as "STATUS WHAT".
+# verdict into $wd/mI/ok as "STATUS WHAT".
 mutant() {
-	local d=$tmp/m$1 file=$2 line=$3 repl=$4 what=$5 test=${6:-tc}
+	local d=$wd/m$1 file=$2 line=$3 repl=$4 what=$5 test=${6:-tc}
 	local try_first=${7:-}
 	local f objs=() rc first t0=$SECONDS
 
@@ -213,16 +219,16 @@ mutant() {
 		's/^\Q$ENV{LINE}\E$/$ENV{REPL}/mg' "$d/vpmu/$file"
 	for f in "$d"/vpmu/*.c; do
 		if [ "${file%.h}" = "$file" ] && [ "${f##*/}" != "$file" ]; then
-			objs+=("$tmp/core/$(basename "$f" .c).o")
+			objs+=("$wd/core/$(basename "$f" .c).o")
 			continue
 		fi
 		${CC:-cc} "${CFLAGS_TC[@]}" -I"$d/vpmu" -c -o "$f.o" "$f" || break
 		objs+=("$f.o")
 	done
 	if [ "$test" = tc ]; then
-		objs+=("$tmp"/obj/*.o)
+		objs+=("$wd"/obj/*.o)
 	else
-		objs+=("$tmp/obj-$test/test_$test.o")
+		objs+=("$wd/obj-$test/test_$test.o")
 	fi
 	if ! ${CC:-cc} -o "$d/mutant" "${objs[@]}" 2>"$d/link.err"; then
 		echo "1 fault \"$what\": does not build" >"$d/ok"
@@ -268,8 +274,8 @@ done <"$tmp/tc.out"
 
 wait
 for ((j = 0; j < i; j++)); do
-	if [ -f "$tmp/m$j/ok" ]; then
-		read -r rc what <"$tmp/m$j/ok"
+	if [ -f "$wd/m$j/ok" ]; then
+		read -r rc what <"$wd/m$j/ok"
 		ok "$rc" "$what"
 	else
 		ok 1 "fault $j: no verdict (its run died)"
