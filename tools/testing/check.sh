@@ -356,7 +356,7 @@ echo "  time: ${times[*]}, total $((SECONDS - start_all))s"
 read -r cc_hits cc_miss < <(ccache_counts)
 if [ "$((cc_hits + cc_miss))" != "$((cc_hits0 + cc_miss0))" ]; then
 	echo "  ccache: $((cc_hits - cc_hits0)) compiles from the cache," \
-		"$((cc_miss - cc_miss0)) compiled ($CCACHE_DIR)"
+		"$((cc_miss - cc_miss0)) compiled${CCACHE_DIR:+ ($CCACHE_DIR)}"
 fi
 if [ -n "$acct" ]; then
 	accton off >/dev/null
