@@ -132,6 +132,22 @@ static inline u64 vpmu_ctr_room(const struct vpmu_engine *e, unsigned int i)
 }
 
 /*
+ * Of @r, counter @i's room (vpmu_ctr_room()), what is left past what
+ * deferred chunks may have added to it (ctr.grown): 1 at least.
+ */
+static inline u64 vpmu_room_past_grown(const struct vpmu_engine *e,
+				       unsigned int i, u64 r)
+{
+	return r > e->ctr.grown[i] ? r - e->ctr.grown[i] : 1;
+}
+
+/* The events counter @i may count before its wrap, less ctr.grown. */
+static inline u64 vpmu_ctr_left(const struct vpmu_engine *e, unsigned int i)
+{
+	return vpmu_room_past_grown(e, i, vpmu_ctr_room(e, i));
+}
+
+/*
  * How far the next chunk may go (*L), or whether it must be a step of one
  * microword (a counter is one event from its wrap): the counters that
  * interrupt or freeze on overflow must not wrap before its last microword,
@@ -189,7 +205,7 @@ static __always_inline bool vpmu_plan(struct vpmu_engine *e, u64 *L,
 			continue;
 		}
 		/* what deferred chunks may have added (vpmu_plan_grow()) */
-		r = r > e->ctr.grown[i] ? r - e->ctr.grown[i] : 1;
+		r = vpmu_room_past_grown(e, i, r);
 		if (r <= 1) {
 			*cut |= 1u << i;
 			return true;
@@ -220,17 +236,6 @@ static __always_inline bool vpmu_plan(struct vpmu_engine *e, u64 *L,
 	if (e->hu.prog.n && *L > e->hu.left)
 		*L = e->hu.left;
 	return false;
-}
-
-/*
- * The events counter @i may count before its wrap, less what deferred
- * chunks may have added to it (ctr.grown): 1 at least.
- */
-static inline u64 vpmu_ctr_left(const struct vpmu_engine *e, unsigned int i)
-{
-	u64 r = vpmu_ctr_room(e, i);
-
-	return r > e->ctr.grown[i] ? r - e->ctr.grown[i] : 1;
 }
 
 /*
