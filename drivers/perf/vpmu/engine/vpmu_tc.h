@@ -70,10 +70,21 @@ struct vpmu_tc_op {
 			/* BLOCK_EV: the same, d its counts of the armed */
 			/* counters' events, tc.ev_vec[d] (vpmu_tc_ev()) */
 	u32 imm;	/* immediate operand; EXT: mask; BLK: cycles */
-	u32 x;		/* an exit record; a branch: ops to its taken side */
-	/* BLOCK: counter; loads, stores: the microword; DISP_ADD*: mask */
-	u32 y;
+	union {
+		struct {
+			/* an exit record; a branch: ops to its taken side */
+			u32 x;
+			/* BLOCK: counter; loads, stores: the microword; */
+			/* DISP_ADD*: mask */
+			u32 y;
+		};
+		/* EOI_KNOWN (no exit): the stamp it was chained in */
+		u64 chain;
+	};
 };
+
+/* An EOI_KNOWN's chain when not chained: no engine's stamp */
+#define VPMU_TC_UNCHAINED	(~0ull)
 
 /*
  * The data of an EOI op (b: npc is R[a], else npc), in the op slot after

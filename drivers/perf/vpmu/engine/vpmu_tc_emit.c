@@ -312,9 +312,9 @@ u32 vpmu_tc_layout(struct vpmu_tc_builder *tr)
 		if (ops[i].h == VPMU_TC_OP_BLOCK ||
 		    ops[i].h == VPMU_TC_OP_BLOCK_TGL)
 			ops[i].y = ctr + ops[i].y * VPMU_NSLOT;
-		/* not chained (vpmu_tc_exec()): a generation not now's */
+		/* not chained (vpmu_tc_exec()); it has no exit (x) */
 		if (ops[i].h == VPMU_TC_OP_EOI_KNOWN)
-			ops[i].imm = e->tc.gen - 1;
+			ops[i].chain = VPMU_TC_UNCHAINED;
 		if (ops[i].h == VPMU_TC_OP_EOI ||
 		    ops[i].h == VPMU_TC_OP_EOI_KNOWN)
 			i++;	/* past the data slot */

@@ -198,23 +198,25 @@ VPMU_TC_OP_##name : {							\
 	}
 
 /*
- * EOI(name, npc, fault, keyed, chain): the next pc @npc, which may be
+ * EOI(name, npc, fault, keyed, chains): the next pc @npc, which may be
  * outside memory if @fault; on into the translation linked to the one
  * that ended, its key compared whole if @keyed (pc on data: so is the
- * mode), else its word only, and the link chained if @chain (below).
+ * mode), else its word only, and the link chained if @chains (below).
  * VPMU_TC_OP_EOI is the general form (b: npc is R[a], else the link's;
  * d & 2: @fault, d & 1: @keyed), EOI_KNOWN the common one, npc known
  * and in memory.
  */
-#define EOI(name, npc_expr, fault, keyed, chain)			\
+#define EOI(name, npc_expr, fault, keyed, chains)			\
 VPMU_TC_OP_##name : {							\
-		struct vpmu_tc_link *l = (struct vpmu_tc_link *)(t + 1); \
-		const bool chain_ = (chain);				\
+		const bool chain_ = (chains);				\
+		struct vpmu_tc_link *l;					\
 		u32 npc, ir;						\
-		if (chain_ && likely(t->imm == e->tc.gen && l->tb)) {	\
-			t = tc_follow(R, tpool, l, &tpend);		\
-			goto tc_enter;					\
+		if (chain_ && likely(t->chain == e->tc.stamp)) {	\
+			t = tc_follow(R, tpool, (const void *)(t + 1),	\
+				      &tpend);				\
+			GOTO_OP();	/* its first block */		\
 		}							\
+		l = (struct vpmu_tc_link *)(t + 1);			\
 		npc = (npc_expr);					\
 		if ((fault) && !vpmu_fetch_in(e, npc))			\
 			goto tc_exit;					\
@@ -233,26 +235,36 @@ VPMU_TC_OP_##name : {							\
 					   e->dp.op_mask];		\
 			goto out;					\
 		}							\
-		if (chain_)						\
-			tc_chained(e, (struct vpmu_tc_op *)t, l->npc);	\
+		if (chain_) {						\
+			const struct vpmu_tc_op *eoi = t;		\
+			t = tc_follow(R, tpool, l, &tpend);		\
+			if (!tc_may_enter(e, t))			\
+				goto tc_exit;	/* before its first block */ \
+			tc_chained(e, (struct vpmu_tc_op *)eoi, l->npc); \
+			GOTO_OP();					\
+		}							\
 		t = tc_follow(R, tpool, l, &tpend);			\
 		goto tc_enter;						\
 	}
 
 /*
- * EOI_KNOWN's link, once its word compared equal (EOI()), is chained: the
- * op's imm holds the code generation it was compared in, and the words
- * of memory that hold the next instruction are marked, so that a store
- * into them starts a new one.  While the generation stays, that word is
- * still the linked translation's and EOI_KNOWN goes on into it without
- * fetching and comparing it (VPMU_TC_OP_EOI_KNOWN).  An evicted link's
- * tb is 0 (tc_forget()); one linked again in the same generation was
- * found by that same word, which has not changed.
+ * EOI_KNOWN's link, once its word compared equal (EOI()) and the
+ * translation it holds entered, is chained: the op holds the engine's
+ * stamp (code generation and drain epoch) it was entered in, and the
+ * words of memory that hold the next instruction are marked, so that a
+ * store into them starts a new generation.  While the stamp stays, that
+ * word is still the linked translation's, whose checked words have not
+ * changed and whose counts this epoch's drain will fold: EOI_KNOWN goes
+ * on into its first block without fetching and comparing the word or
+ * looking at the translation's stamp (VPMU_TC_OP_EOI_KNOWN).  A new
+ * stamp unchains them all; so does eviction, which drains the counts of
+ * the translations entered (tc_evict()), a new epoch: a link whose
+ * translation goes (its tb 0, tc_forget()) was chained in an old one.
  */
 static __always_inline void tc_chained(struct vpmu_engine *e,
 				       struct vpmu_tc_op *t, u32 npc)
 {
-	t->imm = e->tc.gen;
+	t->chain = e->tc.stamp;
 	vpmu_tc_code_mark(e, npc);
 }
 
@@ -351,6 +363,15 @@ static VPMU_NOINLINE bool tc_restamp(struct vpmu_engine *e,
 	if ((tb->epoch & ~VPMU_TC_EV_FIRST) != e->tc.epoch)
 		vpmu_tc_touch(e, tb);
 	return true;
+}
+
+/* May the translation whose first op is @t be entered (tc_restamp())? */
+static __always_inline bool tc_may_enter(struct vpmu_engine *e,
+					 const struct vpmu_tc_op *t)
+{
+	const struct vpmu_tc_trans *tb = tc_of_first(t);
+
+	return tb->stamp == e->tc.stamp || tc_restamp(e, tb);
 }
 
 /* The loop's handlers for the translator (e->tlab): vpmu_tc_exec(NULL). */
