@@ -116,6 +116,8 @@ MUTANTS=(
 "vpmu_tc_exec.c#		if (chain_ && likely(t->chain == e->tc.stamp)) {	\\#		if (chain_ && likely((u32)(t->chain >> 32) == e->tc.gen)) {	\\#a chained link followed in any drain epoch: into an evicted translation"
 "vpmu_tc_exec.c#			if (!tc_may_enter(e, t))			\\#			if (0)						\\#a link chained into a translation entered unchecked"
 "vpmu_tc_exec.c#	vpmu_tc_code_mark(e, npc);#	(void)npc;#a chained link's next word not marked: stores into it unseen"
+"vpmu_engine_priv.h#		if (lo > e->tc.code_lo)#		if (0)#a word marked below the others outside the span a store is looked up in##rv32 rewriting its hot loop, nothing counted"
+"vpmu_engine_priv.h#		if (hi < e->tc.code_lo + e->tc.code_span)#		if (0)#a word marked above the others outside the span a store is looked up in##rv32 rewriting its hot loop, nothing counted"
 "vpmu_tc_emit.c#			ops[i].chain = VPMU_TC_UNCHAINED;#			ops[i].chain = e->tc.stamp;#a new EOI's link chained before its word was compared"
 "vpmu_tc_cache.c#	if (x->blk || now <= e->tc.yield_from)#	if (now <= e->tc.yield_from)#a yield at a branch's taken side: the branch counted twice"
 "vpmu_tc_pool.c#		e->tc.resume.tb = 0;#		(void)0;#a yielded block entered after its translation was evicted"

@@ -389,6 +389,8 @@ struct vpmu_tc {
 	u32 nblocks;			/* blocks of the live translations */
 	u32 ntouch;			/* translations counted since drain */
 	u32 msz;			/* memory its fetches are inside of */
+	/* the words tc_code marks lie in [code_lo, code_lo + code_span) */
+	u32 code_lo, code_span;
 	bool off;			/* vpmu_engine_tc_enable(e, false) */
 	/*
 	 * The interpreter runs an instruction whose translation is a
@@ -703,8 +705,12 @@ static inline u32 vpmu_tc_code_bit(u32 addr)
  */
 static inline bool vpmu_tc_code(const struct vpmu_engine *e, u32 maddr)
 {
-	u32 w = vpmu_tc_code_bit(maddr);
+	u32 w;
 
+	/* (most stores are nowhere near the words marked: no bit to read) */
+	if (maddr - e->tc.code_lo >= e->tc.code_span)
+		return false;
+	w = vpmu_tc_code_bit(maddr);
 	return e->mem.tc_code[w / 32] >> (w % 32) & 1;
 }
 
@@ -716,9 +722,18 @@ static inline bool vpmu_tc_code(const struct vpmu_engine *e, u32 maddr)
 static inline void vpmu_tc_code_mark(struct vpmu_engine *e, u32 pc)
 {
 	u32 w = vpmu_tc_code_bit(pc), w3 = vpmu_tc_code_bit(pc + 3);
+	u32 lo = pc & ~3u, hi = ((pc + 3) & ~3u) + 4;
 
 	e->mem.tc_code[w / 32] |= 1u << (w % 32);
 	e->mem.tc_code[w3 / 32] |= 1u << (w3 % 32);
+	if (e->tc.code_span) {
+		if (hi < e->tc.code_lo + e->tc.code_span)
+			hi = e->tc.code_lo + e->tc.code_span;
+		if (lo > e->tc.code_lo)
+			lo = e->tc.code_lo;
+	}
+	e->tc.code_lo = lo;
+	e->tc.code_span = hi - lo;
 }
 
 /*

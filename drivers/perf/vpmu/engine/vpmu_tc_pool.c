@@ -119,6 +119,8 @@ void vpmu_tc_flush(struct vpmu_engine *e)
 	memset(e->mem.tc_map, 0, sizeof(u32) * VPMU_TC_MAP);
 	memset(e->mem.tc_heat, 0, VPMU_TC_MAP);
 	memset(e->mem.tc_code, 0, VPMU_TC_CODE_BITS / 8);
+	e->tc.code_lo = 0;
+	e->tc.code_span = 0;
 	/* offset 0 means none */
 	e->tc.head = VPMU_TC_HDR;
 	e->tc.tail = VPMU_TC_HDR;
