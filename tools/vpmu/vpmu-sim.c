@@ -606,11 +606,11 @@ static int run_once(void *ctx, struct vpmu_run *r, double *secs)
 /* ---- static RV32 ELF programs ------------------------------------------ */
 
 /* The translation cache's statistics, as --stats names them. */
-#define TC_NSTATS	16
+#define TC_NSTATS	17
 static const char *const tc_stat_names[TC_NSTATS] = {
 	"translated", "none", "words", "ops", "flushes", "exits", "links",
 	"checks", "stale", "pool", "blocks", "evicted", "yields", "resumed",
-	"armed", "turned",
+	"armed", "turned", "warm",
 };
 
 static void tc_stats(struct vpmu_engine *e, u64 v[TC_NSTATS])
@@ -634,6 +634,7 @@ static void tc_stats(struct vpmu_engine *e, u64 v[TC_NSTATS])
 	v[13] = tc.resumed;
 	v[14] = tc.armed;
 	v[15] = tc.turned;
+	v[16] = tc.yields_warm;
 }
 
 /* The host's engine for vpmu_elf_loop(): a chunk of the run a call. */

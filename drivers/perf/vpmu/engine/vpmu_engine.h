@@ -312,8 +312,9 @@ struct vpmu_tc_stats {
 	u32 pool_used;		/* pool words in use now */
 	u32 blocks_used;	/* block counters in use now */
 	u64 evicted;		/* translations evicted to make room */
-	u64 yields;		/* runs ended early (vpmu_engine_tc_yield()) */
+	u64 yields;		/* runs ended before a block */
 	u64 resumed;		/* ...entering that block on the next run */
+	u64 yields_warm;	/* runs ended for an instruction found warm */
 	u64 armed;		/* chunks run on, counting to a wrap */
 	u64 turned;		/* the blocks made to count or not */
 };
@@ -340,8 +341,11 @@ unsigned int vpmu_engine_tc_work(struct vpmu_engine *e, unsigned int max);
  * cycles left for begins, with VPMU_STOP_BUDGET and fewer cycles than its
  * budget, and the next run enters that block at once, where the
  * interpreter would otherwise have run to the next translated
- * instruction.  Nothing else differs: every count, stop and sample is
- * where it would be.  Between the two, saving and restoring the same
+ * instruction.  Deferring too, it may end after an instruction it found
+ * warm, so that the caller's vpmu_engine_tc_work() translates it before
+ * the run that would otherwise interpret it to its end.  Nothing else
+ * differs: every count, stop and sample is where it would be.  Between
+ * the two, saving and restoring the same
  * program, reading and setting counters and vpmu_engine_tc_work() keep
  * the block to enter; anything that changes the program's registers,
  * memory or microcode, or runs another program, makes the next run start

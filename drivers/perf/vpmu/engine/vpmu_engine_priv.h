@@ -404,6 +404,7 @@ struct vpmu_tc {
 	 * vpmu_engine_tc_work().
 	 */
 	bool defer;
+	bool wanted;	/* one was added to want[]: the run yields */
 	/*
 	 * Yielding (vpmu_engine_tc_yield()): a run that has used cycles
 	 * since yield_from (~0: never) ends at the entry of a block
@@ -776,6 +777,7 @@ static inline bool vpmu_tc_warm(struct vpmu_engine *e, u32 key, u32 ir)
 	if (*heat == VPMU_TC_WARM && e->tc.nwant < VPMU_TC_WANT) {
 		e->tc.want[e->tc.nwant].key = key;
 		e->tc.want[e->tc.nwant++].ir = ir;
+		e->tc.wanted = true;
 		*heat = VPMU_TC_WARM + 1;
 	}
 	return false;

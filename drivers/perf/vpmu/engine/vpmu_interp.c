@@ -418,6 +418,13 @@ vpmu_eoi_armed(struct vpmu_tc *tc, u64 now)
 	return none;
 }
 
+/* The uop that runs instruction @ir first: its opcode's ID-table entry. */
+static __always_inline struct vpmu_uop *
+vpmu_ir_first(struct vpmu_uop *base, u32 ir, u32 shift, u32 mask)
+{
+	return vpmu_uop_at(base, vpmu_idt(base, (ir >> shift) & mask));
+}
+
 /*
  * On to the instruction at @npc (its fetch checked): its word into ir, and
  * the uop that runs it, with @left cycles left.  With the cache (@tc), its
@@ -427,7 +434,9 @@ vpmu_eoi_armed(struct vpmu_tc *tc, u64 now)
  * In an armed chunk (@tc: the interpreter's clock is VPMU_STEP_BELOW
  * cycles or more, and no hook runs after the EOI, tc.eoi_hook), the clock
  * ends there if the EOI left a counter of INSNS none of its events
- * (vpmu_eoi_armed()).
+ * (vpmu_eoi_armed()).  A run that defers yields where it found an
+ * instruction warm (tc.wanted), if it may (vpmu_engine_tc_yield()), for
+ * the caller to translate it.
  */
 static __always_inline struct vpmu_loop_next
 vpmu_eoi(struct vpmu_engine *e, struct vpmu_uop *base, u8 *mem, u32 *R,
@@ -458,15 +467,24 @@ vpmu_eoi(struct vpmu_engine *e, struct vpmu_uop *base, u8 *mem, u32 *R,
 		if (unlikely(e->tc.ev_eoi) &&
 		    vpmu_eoi_armed(&e->tc, cend - left))
 			return (struct vpmu_loop_next){
-				.u = vpmu_uop_at(base,
-						 vpmu_idt(base,
-							  (ir >> shift) & mask)),
+				.u = vpmu_ir_first(base, ir, shift, mask),
 				.after = VPMU_NEXT_CLOCK };
 		e->tc.head_next = false;
 		tb = vpmu_tc_probe(e, npc | e->st.mode, ir);
 		if (!tb && (npc - last - 1 >= 4 || head) &&
 		    vpmu_tc_warm(e, npc | e->st.mode, ir))
 			tb = vpmu_tc_next(e, NULL, npc, ir, &pend);
+		if (unlikely(e->tc.wanted) && !tb) {
+			e->tc.wanted = false;
+			if (cend + 1 - left > e->tc.yield_from) {
+				e->tc.stats.yields_warm++;
+				return (struct vpmu_loop_next){
+					.u = vpmu_ir_first(base, ir, shift,
+							   mask),
+					.left = left,
+					.after = VPMU_NEXT_YIELD };
+			}
+		}
 		if (tb && tb->none) {
 			e->tc.head_next = true;
 		} else if (tb) {
@@ -482,8 +500,7 @@ vpmu_eoi(struct vpmu_engine *e, struct vpmu_uop *base, u8 *mem, u32 *R,
 		}
 	}
 	return (struct vpmu_loop_next){
-		.u = vpmu_uop_at(base, vpmu_idt(base, (ir >> shift) & mask)),
-		.left = left };
+		.u = vpmu_ir_first(base, ir, shift, mask), .left = left };
 }
 
 /* ---- the loop ----------------------------------------------------------- */
