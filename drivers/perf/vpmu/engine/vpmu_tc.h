@@ -79,7 +79,11 @@ struct vpmu_tc_op {
 			u32 y;
 		};
 		/* EOI_KNOWN (no exit): the stamp it was chained in */
-		u64 chain;
+		struct {
+			u32 chain_epoch;
+			u32 chain_gen;
+		};
+		u64 chain;	/* both, as struct vpmu_tc's stamp */
 	};
 };
 

@@ -217,6 +217,9 @@ VPMU_TC_OP_##name : {							\
 			GOTO_OP();	/* its first block */		\
 		}							\
 		l = (struct vpmu_tc_link *)(t + 1);			\
+		barrier();	/* (the fast path compares in memory) */ \
+		if (chain_ && tc_chained_in_gen(e, t, l))		\
+			goto rechain_##name;				\
 		npc = (npc_expr);					\
 		if ((fault) && !vpmu_fetch_in(e, npc))			\
 			goto tc_exit;					\
@@ -236,11 +239,11 @@ VPMU_TC_OP_##name : {							\
 			goto out;					\
 		}							\
 		if (chain_) {						\
-			const struct vpmu_tc_op *eoi = t;		\
+rechain_##name:								\
 			t = tc_follow(R, tpool, l, &tpend);		\
 			if (!tc_may_enter(e, t))			\
 				goto tc_exit;	/* before its first block */ \
-			tc_chained(e, (struct vpmu_tc_op *)eoi, l->npc); \
+			tc_chained(e, (struct vpmu_tc_op *)l - 1, l->npc); \
 			GOTO_OP();					\
 		}							\
 		t = tc_follow(R, tpool, l, &tpend);			\
@@ -260,12 +263,29 @@ VPMU_TC_OP_##name : {							\
  * stamp unchains them all; so does eviction, which drains the counts of
  * the translations entered (tc_evict()), a new epoch: a link whose
  * translation goes (its tb 0, tc_forget()) was chained in an old one.
+ * After a drain alone, a link chains again without comparing its word
+ * (tc_chained_in_gen()), as the translation it enters is counted anew.
  */
 static __always_inline void tc_chained(struct vpmu_engine *e,
 				       struct vpmu_tc_op *t, u32 npc)
 {
+	/* (a word's mark stays until a flush, which takes the op too) */
+	if (t->chain == VPMU_TC_UNCHAINED)
+		vpmu_tc_code_mark(e, npc);
 	t->chain = e->tc.stamp;
-	vpmu_tc_code_mark(e, npc);
+}
+
+/*
+ * EOI_KNOWN @t, its link @l, unchained by a drain only: chained in this
+ * code generation, its word is still the linked translation's, so the
+ * link need not compare it to be chained again.
+ */
+static __always_inline bool tc_chained_in_gen(const struct vpmu_engine *e,
+					      const struct vpmu_tc_op *t,
+					      const struct vpmu_tc_link *l)
+{
+	return t->chain_gen == e->tc.gen && t->chain != VPMU_TC_UNCHAINED &&
+	       l->tb;
 }
 
 /*
