@@ -1310,10 +1310,11 @@ int main(int argc, char **argv)
 		/*
 		 * Deferred (seed 1, a small pool), runs yield at blocks and
 		 * the next enters them, but not after what changes the
-		 * program between them (swapped code, evictions); exact
+		 * program between them (swapped code, evictions), and after
+		 * an instruction they found warm; exact
 		 */
 		struct vpmu_tc_stats tc;
-		u64 yields = 0, resumed = 0;
+		u64 yields = 0, resumed = 0, warm = 0;
 		unsigned int bad = 0;
 
 		for (i = 0; i < k; i++) {
@@ -1322,10 +1323,12 @@ int main(int argc, char **argv)
 				tap_diag("%s: %s", progs[i].name, why);
 			yields += tc.yields;
 			resumed += tc.resumed;
+			warm += tc.yields_warm;
 		}
-		tap_ok(!bad && resumed > 100 && yields > resumed,
-		       "runs yield and the next enters the block (%llu of %llu), exactly",
-		       (unsigned long long)resumed, (unsigned long long)yields);
+		tap_ok(!bad && resumed > 100 && yields > resumed && warm > 100,
+		       "runs yield and the next enters the block (%llu of %llu), or after an instruction found warm (%llu), exactly",
+		       (unsigned long long)resumed, (unsigned long long)yields,
+		       (unsigned long long)warm);
 		if (bad && first_fail)
 			return tap_done();
 		unsigned int seen = 0, first = k;

@@ -125,6 +125,7 @@ MUTANTS=(
 "vpmu_tc_pool.c#		e->tc.resume.tb = 0;#		(void)0;#a yielded block entered after its translation was evicted"
 "vpmu_interp.c#					.left = left,#					.left = left - 1,#a run that yields for an instruction it found warm charged a cycle more"
 "vpmu_interp.c#			if (cend + 1 - left > e->tc.yield_from) {#			if (1) {#a run yields for an instruction it found warm where it may not"
+"vpmu_interp.c#			if (cend + 1 - left > e->tc.yield_from) {#			if (0) {#a run that defers never yields for an instruction it found warm"
 "vpmu_tc_exec.c#	if (unlikely(tb->stamp != e->tc.stamp) && !tc_restamp(e, tb))#	if (0)#a yielded block entered unchecked: its counts not drained"
 "vpmu_run.c#	e->tc.resume.tb = 0;	/* a translation may know its value */#	(void)0;#a yielded block entered after a register was set"
 "vpmu_tc_translate.c#	if (!tc_at(st, &code) || !(st->known & VPMU_TC_REG(code)))#	if (!tc_at(st, &code))#the short path takes an operand on data for known"
