@@ -877,6 +877,27 @@ static void add_swapped_rv32(void)
 }
 
 /*
+ * An engine running @p from a fresh copy of its memory (*@mem, the
+ * caller's to free), deferring its translating as the module's does, and
+ * yielding if @yield.
+ */
+static struct vpmu_engine *deferred_engine(const struct prog *p, bool yield,
+					   u8 **mem)
+{
+	struct vpmu_engine *e =
+		vpmu_engine_create(vpmu_ucode_header(p->uc)->cs_words);
+
+	*mem = malloc(p->mem_size);
+	if (!e || !*mem || vpmu_engine_attach(e, p->uc))
+		abort();
+	memcpy(*mem, p->image, p->mem_size);
+	vpmu_engine_tc_defer(e, true);
+	vpmu_engine_tc_yield(e, yield);
+	vpmu_engine_start(e, *mem, p->mem_size, p->entry, p->mode);
+	return e;
+}
+
+/*
  * Runs of @p in 64-cycle pieces, deferred and yielding as the module's:
  * after a yield the next run enters the block it yielded at, but not
  * after vpmu_engine_set_reg() (a translation may know the register's
@@ -885,20 +906,13 @@ static void add_swapped_rv32(void)
  */
 static int yield_then_set_reg(const struct prog *p)
 {
-	struct vpmu_engine *e =
-		vpmu_engine_create(vpmu_ucode_header(p->uc)->cs_words);
-	u8 *mem = malloc(p->mem_size);
+	u8 *mem;
+	struct vpmu_engine *e = deferred_engine(p, true, &mem);
 	unsigned int n, yields = 0, bad = 0;
 	struct vpmu_tc_stats tc;
 	struct vpmu_stop st;
 	u64 before;
 
-	if (!e || !mem || vpmu_engine_attach(e, p->uc))
-		abort();
-	memcpy(mem, p->image, p->mem_size);
-	vpmu_engine_tc_defer(e, true);
-	vpmu_engine_tc_yield(e, true);
-	vpmu_engine_start(e, mem, p->mem_size, p->entry, p->mode);
 	for (n = 0; n < 20000; n++) {
 		vpmu_engine_tc_stats(e, &tc);
 		before = tc.yields_warm;
@@ -936,18 +950,12 @@ static int yield_then_set_reg(const struct prog *p)
  */
 static bool defer_no_yield(const struct prog *p)
 {
-	struct vpmu_engine *e =
-		vpmu_engine_create(vpmu_ucode_header(p->uc)->cs_words);
-	u8 *mem = malloc(p->mem_size);
+	u8 *mem;
+	struct vpmu_engine *e = deferred_engine(p, false, &mem);
 	struct vpmu_stop st;
 	unsigned int n;
 	bool ok = true;
 
-	if (!e || !mem || vpmu_engine_attach(e, p->uc))
-		abort();
-	memcpy(mem, p->image, p->mem_size);
-	vpmu_engine_tc_defer(e, true);
-	vpmu_engine_start(e, mem, p->mem_size, p->entry, p->mode);
 	for (n = 0; n < 20000 && ok; n++) {
 		vpmu_engine_run(e, 64, &st);
 		if (st.reason != VPMU_STOP_BUDGET)
