@@ -438,6 +438,11 @@ struct vpmu_tc {
 	u16 ev_mask;
 	u8 ev_n, ev_nvec, ev_eoi;
 	/*
+	 * Some block BLOCK_EV counts by the most any block may add
+	 * (ev_vec[0]: the table was full), not by its own events.
+	 */
+	bool ev_over;
+	/*
 	 * Some EOI microword runs a hook after it (it is routed, or it
 	 * changes the mode), and the interpreter's EOI then counts nothing:
 	 * no chunk counts INSNS at EOIs (vpmu_prepare()).

@@ -330,6 +330,8 @@ void vpmu_tc_drain(struct vpmu_engine *e);
 void vpmu_tc_flush(struct vpmu_engine *e);
 bool vpmu_tc_ev(struct vpmu_engine *e, u16 mask);
 bool vpmu_tc_ev_trans(struct vpmu_engine *e, struct vpmu_tc_trans *tb);
+void vpmu_tc_ev_refund(struct vpmu_engine *e, const struct vpmu_tc_block *r,
+		       u32 from);
 u32 vpmu_tc_pool_alloc(struct vpmu_engine *e, u32 words, u32 kind,
 		       bool evict);
 

@@ -120,6 +120,9 @@ u32 vpmu_tc_leave(struct vpmu_engine *e, struct vpmu_uop *base, u32 *cnt,
 
 		if (x->counted)
 			cnt[b->ctr]--;
+		/* an armed chunk's BLOCK_EV took all its block's events */
+		if (x->counted && e->tc.ev_gap)
+			vpmu_tc_ev_refund(e, b, x->kpos);
 		vpmu_tc_apply(base, b, x->kpos, 1);
 	}
 	/* (the caller goes back to the slot of the freeze state before) */

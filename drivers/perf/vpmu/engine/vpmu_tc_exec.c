@@ -479,7 +479,9 @@ VPMU_TC_OP_BLOCK_TGL:
 		goto tc_exit;
 	goto VPMU_TC_OP_BLOCK;
 VPMU_TC_OP_BLOCK_EV:
-	if (unlikely(!tc_ev_take(&e->tc, e->tc.ev_vec[t->d])))
+	/* (its cycles first: what it takes, it runs) */
+	if (unlikely(left < (s32)t->imm ||
+		     !tc_ev_take(&e->tc, e->tc.ev_vec[t->d])))
 		goto tc_exit;
 	goto VPMU_TC_OP_BLOCK;
 VPMU_TC_OP_BR_FLAGS:

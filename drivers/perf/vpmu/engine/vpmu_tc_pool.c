@@ -275,6 +275,22 @@ static u8 tc_ev_vec(struct vpmu_tc *tc, const u8 *v)
 }
 
 /*
+ * The events of the counter of bit @c (of ctr_hit) that block @r adds
+ * by running its entries from @from on: its microwords that feed it.
+ */
+static u32 tc_block_events(const struct vpmu_engine *e,
+			   const struct vpmu_tc_block *r, u32 from, u16 c)
+{
+	u32 i, v = 0;
+
+	for (i = from; i < r->n; i++)
+		if (!(r->ent[i] & VPMU_TC_BLOCK_TAKEN) &&
+		    e->mem.ctr_hit[r->ent[i]] & c)
+			v++;
+	return v;
+}
+
+/*
  * Make translation @tb's blocks count the events of the counters of
  * tc.ev_mask (none: 0): a block whose microwords may add some becomes a
  * BLOCK_EV, in d the index of its counts in tc.ev_vec, which
@@ -287,7 +303,7 @@ static u8 tc_ev_vec(struct vpmu_tc *tc, const u8 *v)
  */
 bool vpmu_tc_ev_trans(struct vpmu_engine *e, struct vpmu_tc_trans *tb)
 {
-	u32 *pool = e->mem.tc_pool, off = tb->blk, base = 0, b, i, k, n;
+	u32 *pool = e->mem.tc_pool, off = tb->blk, base = 0, b, k, n;
 	struct vpmu_tc_op *t = (struct vpmu_tc_op *)(tb + 1);
 	const struct vpmu_tc_op *end = (const void *)(pool + tb->blk);
 	u8 vec[VPMU_TC_NBLK];	/* 0: a BLOCK; else ev_vec's index + 1 */
@@ -306,13 +322,13 @@ bool vpmu_tc_ev_trans(struct vpmu_engine *e, struct vpmu_tc_trans *tb)
 			base = r->ctr;
 		memset(v, 0, sizeof(v));
 		for (c = e->tc.ev_mask, k = 0, n = 0; c; c &= c - 1, k++) {
-			for (i = 0; i < r->n; i++)
-				if (!(r->ent[i] & VPMU_TC_BLOCK_TAKEN) &&
-				    e->mem.ctr_hit[r->ent[i]] & (c & -c))
-					v[k]++;
+			v[k] = (u8)tc_block_events(e, r, 0, c & -c);
 			n |= v[k];
 		}
 		vec[b] = n ? tc_ev_vec(&e->tc, v) + 1 : 0;
+		/* the most any block may add: its counts are not exact */
+		if (vec[b] == 1)
+			e->tc.ev_over = true;
 		off += vpmu_tc_block_size(r);
 	}
 	for (; t < end; t++) {
@@ -355,6 +371,7 @@ bool vpmu_tc_ev(struct vpmu_engine *e, u16 mask)
 
 	tc->ev_mask = mask;
 	tc->ev_n = (u8)hweight16(mask);
+	tc->ev_over = false;
 	tc->stats.turned++;
 	/* the first counts: the most a block may add of each (u8 above) */
 	memset(tc->ev_vec[0], 0xff, VPMU_TC_EV_MAX);
@@ -369,4 +386,19 @@ bool vpmu_tc_ev(struct vpmu_engine *e, u16 mask)
 		lo = VPMU_TC_HDR;
 		hi = tc->head;
 	}
+}
+
+/*
+ * An armed chunk left BLOCK_EV's block @r after @from of its entries
+ * (vpmu_tc_leave()): what it took of the rest's events is given back,
+ * so that what its counters took is what ran.
+ */
+void vpmu_tc_ev_refund(struct vpmu_engine *e, const struct vpmu_tc_block *r,
+		       u32 from)
+{
+	u32 k;
+	u16 c;
+
+	for (c = e->tc.ev_mask, k = 0; c; c &= c - 1, k++)
+		e->tc.ev_left[k] += tc_block_events(e, r, from, c & -c);
 }
