@@ -253,6 +253,7 @@ struct pace {
 	u32 period2;		/* counter 3 samples too, every period2 */
 	u16 event2;		/* event2s (0: it does not) */
 	const char *only;	/* the one program it runs (NULL: RV32's) */
+	u8 modes;		/* counter 0's (0: UK) */
 };
 
 #define PACE_WIDTH	16
@@ -282,7 +283,8 @@ static void pace_sample(struct vpmu_engine *e, const struct pace *pace)
 {
 	if (!pace->period)
 		return;
-	cfg(e, 0, pace->event, PACE_WIDTH, UK | VPMU_CTR_INT, 0);
+	cfg(e, 0, pace->event, PACE_WIDTH,
+	    (pace->modes ? pace->modes : UK) | VPMU_CTR_INT, 0);
 	pace_arm(e, 0, pace->period);
 	if (!pace->period2)
 		return;
@@ -376,6 +378,12 @@ static bool same_state(struct pair *pr)
 			      (unsigned long long)pr->pieces,
 			      vpmu_engine_ovf_status(a),
 			      vpmu_engine_ovf_status(b));
+	/* an armed chunk's or a step's credit is what ran, never more */
+	if (a->ctr.overcredit || b->ctr.overcredit)
+		return differ(pr, "piece %llu: folds found credits larger than what ran: %llu, %llu",
+			      (unsigned long long)pr->pieces,
+			      (unsigned long long)a->ctr.overcredit,
+			      (unsigned long long)b->ctr.overcredit);
 	for (i = 0; i < VPMU_NR_FGROUPS_MAX; i++)
 		if (vpmu_engine_frozen(a, i) != vpmu_engine_frozen(b, i))
 			return differ(pr, "piece %llu: group %u frozen %d vs %d",

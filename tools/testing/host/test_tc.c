@@ -35,8 +35,10 @@
  * the perf driver runs them: in its 5000-cycle chunks and perf record -c
  * 1000's 1000-cycle ones, translating two instructions after each,
  * counting as perf stat does and with a counter sampling every 5000,
- * 1000, 100 cycles or every cycle, in the module's pool or one too small
- * for the program (struct pace).
+ * 1000, 100 cycles or every cycle, or every so many instructions (of
+ * one mode only, too), in the module's pool or one too small for the
+ * program (struct pace).  After every piece, no fold may have found a
+ * credit larger than what ran (ctr.overcredit).
  *
  * test_tc.sh also builds the engine with deliberate faults in the cache
  * and checks that this test fails on each.
@@ -1013,9 +1015,22 @@ static const struct pace paces[] = {
 	  5000, 3000, true, VPMU_EV_INSNS, 700, VPMU_EV_DC_HIT },
 	{ "1000-cycle chunks, a sample every 250 instructions and every 250 tag 1",
 	  1000, 250, false, VPMU_EV_INSNS, 250, VPMU_EV_TAG(1) },
+	/*
+	 * instructions in a mode the program does not run in: the armed
+	 * chunks' EOIs not the counter's (vpmu_arm_exact())
+	 */
+	{ "5000-cycle chunks, a sample every 1000 supervisor instructions",
+	  5000, 1000, false, VPMU_EV_INSNS, .modes = VPMU_CTR_SUPER },
 	/* an EOI the interpreter does not count (add_sys_vpmu32()) */
 	{ "5000-cycle chunks, a sample every 100 instructions",
 	  5000, 100, false, VPMU_EV_INSNS, .only = SYS_PROG },
+	/*
+	 * ...and the steps to each wrap in both modes, counting only the
+	 * user's (vpmu_step_counts())
+	 */
+	{ "5000-cycle chunks, a sample every 100 user instructions",
+	  5000, 100, false, VPMU_EV_INSNS, .only = SYS_PROG,
+	  .modes = VPMU_CTR_USER },
 };
 
 #define NPACES	(sizeof(paces) / sizeof(paces[0]))

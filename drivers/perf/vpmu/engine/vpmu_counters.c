@@ -144,10 +144,20 @@ u32 vpmu_fold(struct vpmu_engine *e, u32 lo, u32 hi)
 			}
 		}
 	}
-	/* what credits added already (its part of add[] is at least that) */
+	/*
+	 * What credits added already: its part of add[] is at least that,
+	 * but should an armed chunk's credit (vpmu_ctr_credit_n()) have
+	 * taken more than ran, the value goes back down by the difference.
+	 */
 	for (m = e->ctr.credited_mask; m; m &= m - 1) {
 		i = __builtin_ctz(m);
-		add[i] -= e->ctr.credited[i];
+		if (unlikely(add[i] < e->ctr.credited[i])) {
+			e->ctr.val[i] -= e->ctr.credited[i] - add[i];
+			e->ctr.overcredit++;
+			add[i] = 0;
+		} else {
+			add[i] -= e->ctr.credited[i];
+		}
 		e->ctr.credited[i] = 0;
 	}
 	e->ctr.credited_mask = 0;
@@ -167,11 +177,16 @@ u32 vpmu_fold(struct vpmu_engine *e, u32 lo, u32 hi)
  */
 u32 vpmu_settle_wraps(struct vpmu_engine *e)
 {
-	u32 wrapped;
-
 	if (!e->ctr.unfolded)
 		return 0;
-	wrapped = vpmu_fold(e, 0, e->ncs);
+	return vpmu_settle_all(e);
+}
+
+/* vpmu_settle_wraps(), even where the slots hold a run not yet added. */
+u32 vpmu_settle_all(struct vpmu_engine *e)
+{
+	u32 wrapped = vpmu_fold(e, 0, e->ncs);
+
 	e->ctr.unfolded = 0;
 	e->ctr.unfolded_stall = 0;
 	e->ctr.credit_lost = false;
@@ -251,6 +266,38 @@ u32 vpmu_ctr_credit(struct vpmu_engine *e, u32 mask)
 }
 
 /*
+ * Counter @i grew by @n in the slots, as an armed chunk or a step counted
+ * exactly (vpmu_arm_grow(), vpmu_step_credit()): a credit of @n, which
+ * the next fold takes off.  Returns whether it wrapped.
+ */
+bool vpmu_ctr_credit_n(struct vpmu_engine *e, unsigned int i, u64 n)
+{
+	e->ctr.credited[i] += n;
+	e->ctr.credited_mask |= 1u << i;
+	return vpmu_ctr_add(e, i, n);
+}
+
+/*
+ * The sparse counters that plan chunks (of ctr.sparse_mask), if the
+ * values of all are exact as they stand: all they grew by in the slots
+ * since the last fold, credits added (vpmu_ctr_credit_n()), nothing left
+ * to their bounds (ctr.grown; every chunk that ran and did not credit one
+ * left it 1 at least); else none, and the fold that makes the one asked
+ * for exact makes them all so, which spares sums.  Written, such a
+ * counter's credits stay for the fold to take off: they are of what ran
+ * before.
+ */
+u32 vpmu_ctrs_credited(const struct vpmu_engine *e)
+{
+	u16 m;
+
+	for (m = e->ctr.sparse_mask; m; m &= m - 1)
+		if (e->ctr.grown[__builtin_ctz(m)])
+			return 0;
+	return e->ctr.sparse_mask;
+}
+
+/*
  * Make the counters @mask exact where they are read or written: by a
  * credit where every enabled one among them allows it, else by a settle.
  * Their wraps go into the overflow status, as a settle's do.
@@ -260,6 +307,9 @@ static void vpmu_settle_ctrs(struct vpmu_engine *e, u32 mask)
 	if (!e->ctr.unfolded)
 		return;
 	mask &= e->ctr.on_mask;	/* (the others count nothing) */
+	mask &= ~vpmu_ctrs_credited(e);
+	if (!mask)
+		return;
 	if (vpmu_ctr_creditable(e, mask) != mask)
 		vpmu_settle(e);
 	else
@@ -425,6 +475,9 @@ void vpmu_sparse_exact(struct vpmu_engine *e, u16 mask)
 				t += v[e->ctr.cls[i]];
 			}
 		}
+		/* (what credits added is in its value already) */
+		if (e->ctr.credited_mask >> i & 1)
+			t = t > e->ctr.credited[i] ? t - e->ctr.credited[i] : 0;
 		e->ctr.grown[i] = t;
 	}
 }

@@ -230,7 +230,9 @@ struct vpmu_counting {
 	u64 stalled, unfolded_stall;
 	/*
 	 * Of each counter in plan_mask, the most its event can have grown
-	 * in the slots since (vpmu_plan()); 0 when nothing is left in them.
+	 * in the slots since (vpmu_plan()), past what credits added to its
+	 * value; 0 when nothing is left in them but that (a sparse one's
+	 * value is then exact, vpmu_exact_of()).
 	 */
 	u64 grown[VPMU_NR_COUNTERS_MAX];
 	/*
@@ -238,7 +240,9 @@ struct vpmu_counting {
 	 * exactly, counters of UOPS by unfolded - unfolded_stall
 	 * (vpmu_ctr_unfolded()): vpmu_ctr_credit() adds that to their
 	 * values without a fold, noting in credited[i] how much it added,
-	 * which the next fold takes off (credited_mask: those with some).
+	 * which the next fold takes off (credited_mask: those with some);
+	 * so does vpmu_ctr_credit_n() for a sparse counter what an armed
+	 * chunk or a step counted of it exactly.
 	 * A fold with unfolded left (a new slot's, inside a run) makes
 	 * unfolded unknown to credits until the next settle: credit_lost.
 	 * x_mask: those of CYCLES in plan_mask, exact after every chunk
@@ -248,6 +252,14 @@ struct vpmu_counting {
 	 * xu_mask a credit could make exact when it was planned.
 	 */
 	u64 credited[VPMU_NR_COUNTERS_MAX];
+	/* folds that found a credit larger than what ran: none, ever */
+	u64 overcredit;
+	/*
+	 * Of the counters a step that defers counts (cmeasure), those one
+	 * event from their wraps (cstep), vpmu_step_credit(); 0 unless the
+	 * chunk is one.
+	 */
+	u16 cstep, cmeasure;
 	u16 credited_mask, x_mask, xu_mask, x_now;
 	bool credit_lost;
 	/*
@@ -639,8 +651,11 @@ bool vpmu_ctr_enabled(const struct vpmu_engine *e, unsigned int i);
 unsigned int vpmu_gate_open(const struct vpmu_engine *e, unsigned int frozen);
 u32 vpmu_fold(struct vpmu_engine *e, u32 lo, u32 hi);
 u32 vpmu_settle_wraps(struct vpmu_engine *e);
+u32 vpmu_settle_all(struct vpmu_engine *e);
 u32 vpmu_ctr_creditable(const struct vpmu_engine *e, u32 mask);
 u32 vpmu_ctr_credit(struct vpmu_engine *e, u32 mask);
+bool vpmu_ctr_credit_n(struct vpmu_engine *e, unsigned int i, u64 n);
+u32 vpmu_ctrs_credited(const struct vpmu_engine *e);
 void vpmu_slot_reset(struct vpmu_engine *e);
 unsigned int vpmu_slot_get(struct vpmu_engine *e, unsigned int key);
 u32 vpmu_defer_done(struct vpmu_engine *e, u64 n, u64 stall);

@@ -148,6 +148,56 @@ static inline u64 vpmu_ctr_left(const struct vpmu_engine *e, unsigned int i)
 }
 
 /*
+ * @exact, the sparse counters whose growth in the slots ctr.grown is
+ * exactly (vpmu_sparse_exact()), and of @mask those that have grown by
+ * nothing the slots hold but what credits added (vpmu_arm_grow(),
+ * vpmu_step_credit()): every chunk that ran and did not credit one left
+ * its ctr.grown 1 at least.
+ */
+static u16 vpmu_exact_of(const struct vpmu_engine *e, u16 exact, u16 mask)
+{
+	for (mask &= e->ctr.sparse_mask & ~exact; mask; mask &= mask - 1)
+		if (!e->ctr.grown[__builtin_ctz(mask)])
+			exact |= mask & -mask;
+	return exact;
+}
+
+/*
+ * May a step that defers count counter @i's events itself, one event from
+ * its wrap or not (vpmu_step_credit())?  It is sparse (its microwords
+ * listed); its growth in the slots is exact (vpmu_exact_of()); its
+ * event is one an execution of each microword that feeds it; and no fold
+ * inside a run has taken counts from under the credits.  (Whether the
+ * slots count it, the step finds out when it has run.)
+ */
+static bool vpmu_step_counts(const struct vpmu_engine *e, unsigned int i,
+			     u16 exact)
+{
+	return (vpmu_exact_of(e, exact, 1u << i) >> i & 1) &&
+	       e->ctr.cls[i] == VPMU_CLS_EXEC &&
+	       vpmu_ev_unit(e->ctr.cfg[i].event) && !e->ctr.credit_lost;
+}
+
+/*
+ * A step that defers and counts the counters one event from their wraps
+ * (@cstep, vpmu_plan()): the other sparse ones whose growth is exact
+ * (@exact; all are, vpmu_plan()) it counts too, which then stay exact.
+ */
+static void vpmu_step_plan(struct vpmu_engine *e, u16 exact, u16 cstep)
+{
+	unsigned int i;
+	u16 m;
+
+	e->ctr.cstep = cstep;
+	e->ctr.cmeasure = cstep;
+	for (m = e->ctr.sparse_mask & ~cstep; m; m &= m - 1) {
+		i = __builtin_ctz(m);
+		if (vpmu_step_counts(e, i, exact))
+			e->ctr.cmeasure |= 1u << i;
+	}
+}
+
+/*
  * How far the next chunk may go (*L), or whether it must be a step of one
  * microword (a counter is one event from its wrap): the counters that
  * interrupt or freeze on overflow must not wrap before its last microword,
@@ -166,7 +216,8 @@ static inline u64 vpmu_ctr_left(const struct vpmu_engine *e, unsigned int i)
  */
 static __always_inline bool vpmu_plan(struct vpmu_engine *e, u64 *L,
 				      u64 *defer_len, u16 *cut, u16 *bind,
-				      bool *xstep, u16 skip)
+				      bool *xstep, u16 skip, u16 exact,
+				      u16 *cstep)
 {
 	unsigned int i, m;
 	u32 g;
@@ -206,6 +257,21 @@ static __always_inline bool vpmu_plan(struct vpmu_engine *e, u64 *L,
 		}
 		/* what deferred chunks may have added (vpmu_plan_grow()) */
 		r = vpmu_room_past_grown(e, i, r);
+		/*
+		 * (only where every sparse counter is exact, which it keeps
+		 * so; a fold before a step that does not defer makes the
+		 * others exact too, and spares their sums)
+		 */
+		if (r <= 1 && vpmu_step_counts(e, i, exact) &&
+		    !(e->ctr.sparse_mask &
+		      ~vpmu_exact_of(e, exact, e->ctr.sparse_mask))) {
+			/* a step that defers, counted (vpmu_step_credit()) */
+			*cut |= 1u << i;
+			*cstep |= 1u << i;
+			*L = 0;
+			*xstep = true;
+			continue;
+		}
 		if (r <= 1) {
 			*cut |= 1u << i;
 			return true;
@@ -416,19 +482,41 @@ static __always_inline bool vpmu_plan_arm(struct vpmu_engine *e, u64 *L,
 }
 
 /*
+ * Did the armed chunk that ran count the events of counter @i (its k-th)
+ * exactly?  Those of INSNS it did (tc.ev_eoi): the interpreter at each
+ * EOI, the translations by block, giving back what a block they left
+ * had not run (vpmu_tc_ev_refund()); unless a block took the most any
+ * may (tc.ev_over), a slot in use does not count it (it counted EOIs
+ * there too), or a fold inside the run (a new slot's) took some.
+ */
+static bool vpmu_arm_exact(const struct vpmu_engine *e, unsigned int k,
+			   unsigned int i)
+{
+	return (e->tc.ev_eoi >> k & 1) && !e->tc.ev_over &&
+	       !e->ctr.credit_lost && (e->ctr.slots_all >> i & 1);
+}
+
+/*
  * An armed chunk that defers ran: its counters' growth is what they
- * counted of what they had, which is tight (ctr.tight); the others'
- * is bounded as vpmu_plan_grow() bounds it.  Returns those counters.
+ * counted of what they had, which is tight (ctr.tight), and exact where
+ * vpmu_arm_exact() says so: credited then, the value exact again as far
+ * as it was before the chunk; the others' growth is bounded as
+ * vpmu_plan_grow() bounds it.  Returns those counters.
  */
 static u16 vpmu_arm_grow(struct vpmu_engine *e)
 {
 	unsigned int k, i;
+	u32 n;
 	u16 m;
 
 	vpmu_tc_ev_ran(&e->tc, e->st.cyc);
 	for (m = e->tc.ev_mask, k = 0; m; m &= m - 1, k++) {
 		i = __builtin_ctz(m);
-		e->ctr.grown[i] += e->tc.ev_arm[k] - e->tc.ev_left[k];
+		n = e->tc.ev_arm[k] - e->tc.ev_left[k];
+		if (vpmu_arm_exact(e, k, i))
+			vpmu_ctr_credit_n(e, i, n);
+		else
+			e->ctr.grown[i] += n;
 	}
 	e->ctr.tight |= e->tc.ev_mask;
 	return e->tc.ev_mask;
@@ -459,7 +547,7 @@ static __always_inline bool vpmu_plan_from(struct vpmu_engine *e, u64 *L,
 {
 	u16 skip = a ? a->skip : 0;
 	u64 defer_len;
-	u16 cut, bind;
+	u16 cut, bind, cstep;
 	bool must, xstep;
 	unsigned int i;
 
@@ -467,8 +555,10 @@ static __always_inline bool vpmu_plan_from(struct vpmu_engine *e, u64 *L,
 		*L = want;
 		cut = 0;
 		bind = 0;
+		cstep = 0;
 		xstep = false;
-		must = vpmu_plan(e, L, &defer_len, &cut, &bind, &xstep, skip);
+		must = vpmu_plan(e, L, &defer_len, &cut, &bind, &xstep, skip,
+				 exact, &cstep);
 		/*
 		 * Where an exact (or tight) bound on the events of a counter
 		 * that may arm cuts the chunk, it may run on, armed: planned
@@ -481,7 +571,8 @@ static __always_inline bool vpmu_plan_from(struct vpmu_engine *e, u64 *L,
 			i = vpmu_arm_pick(e, cut, *L);
 			if (i < VPMU_NR_COUNTERS_MAX &&
 			    (!e->ctr.unfolded ||
-			     ((exact | e->ctr.tight) >> i & 1))) {
+			     ((vpmu_exact_of(e, exact, 1u << i) |
+			       e->ctr.tight) >> i & 1))) {
 				if (!a && *L >= VPMU_ARM_MIN && vpmu_arm_ok(e))
 					return vpmu_plan_arm_from(e, L, defer,
 								  want, exact,
@@ -517,11 +608,13 @@ static __always_inline bool vpmu_plan_from(struct vpmu_engine *e, u64 *L,
 		 * unfolded.)
 		 */
 		if (!must && defer_len >= VPMU_DEFER_MIN &&
-		    !(bind & ~(e->ctr.unfolded ? exact : e->ctr.sparse_mask))) {
+		    !(bind & ~vpmu_exact_of(e, exact, bind))) {
 			*L = defer_len;
+			if (cstep)
+				vpmu_step_plan(e, exact, cstep);
 			return vpmu_plan_arm(e, L, xstep, a); /* a step that defers */
 		}
-		cut &= e->ctr.sparse_mask & ~exact;
+		cut &= e->ctr.sparse_mask & ~vpmu_exact_of(e, exact, cut);
 		if (cut && e->ctr.unfolded) {
 			exact |= cut;
 			vpmu_sparse_exact(e, cut);
@@ -560,6 +653,8 @@ static bool vpmu_plan_chunk(struct vpmu_engine *e, u64 *L, bool *defer)
 	 * are added, credits lost), so each is exact here: a credit made it
 	 * so after the chunk before, or a settle did.
 	 */
+	e->ctr.cstep = 0;
+	e->ctr.cmeasure = 0;
 	e->ctr.x_now = e->ctr.x_mask;
 	if (e->ctr.xu_mask)
 		e->ctr.x_now |= vpmu_ctr_creditable(e, e->ctr.xu_mask);
@@ -673,6 +768,91 @@ static bool vpmu_overflow(struct vpmu_engine *e, u32 wr, int x,
 }
 
 /*
+ * The executions of microword @upc the slots in use hold, summed as
+ * vpmu_fold() sums them (from its segment's head), into @ran[i] for each
+ * counter i of ctr.cmeasure that it feeds.
+ */
+static void vpmu_step_runs(const struct vpmu_engine *e, u32 upc, u64 *ran)
+{
+	unsigned int i, s;
+	u32 k, h;
+	u16 m;
+
+	for (m = e->ctr.cmeasure; m; m &= m - 1) {
+		const u32 *w;
+
+		i = __builtin_ctz(m);
+		ran[i] = 0;
+		if (!(e->mem.ctr_hit[upc] >> i & 1))
+			continue;
+		w = e->mem.sparse_uw + e->ctr.sparse_at[i];
+		for (k = 0; (w[k] & 0xffff) != upc; k++)
+			;
+		for (s = 0; s < e->ctr.nused; s++)
+			for (h = w[k] >> 16; h <= upc; h++)
+				ran[i] += e->mem.slot[s][h].cnt;
+	}
+}
+
+/*
+ * A step that defers ran microword @upc, counting the counters of
+ * ctr.cmeasure (vpmu_step_plan()): what each grew by is the executions
+ * of @upc it added (@ran before, vpmu_step_runs()), exactly.  One event
+ * from its wrap (ctr.cstep), a counter whose event the step ran is
+ * credited its growth in the slots, exact, and that event, and wraps on
+ * it (*@wr).  Returns them all: their growth is known (vpmu_plan_grow()
+ * leaves them alone).  But if the step took a slot that does not count
+ * one of them, or a fold inside it took the counts from under the
+ * credits, everything is folded now, as after a step that does not defer
+ * (*@defer false).
+ */
+static u16 vpmu_step_credit(struct vpmu_engine *e, u32 upc, const u64 *ran,
+			    u32 *wr, bool *defer)
+{
+	u64 now[VPMU_NR_COUNTERS_MAX];
+	unsigned int i;
+	u16 m;
+
+	if (e->ctr.credit_lost ||
+	    (e->ctr.slots_all & e->ctr.cmeasure) != e->ctr.cmeasure) {
+		*wr |= vpmu_settle_all(e);
+		*defer = false;
+		return 0;
+	}
+	vpmu_step_runs(e, upc, now);
+	for (m = e->ctr.cmeasure; m; m &= m - 1) {
+		i = __builtin_ctz(m);
+		if (now[i] == ran[i])
+			continue;
+		if (!(e->ctr.cstep >> i & 1)) {
+			e->ctr.grown[i] += now[i] - ran[i];
+			continue;
+		}
+		if (vpmu_ctr_credit_n(e, i, e->ctr.grown[i] + 1))
+			*wr |= 1u << i;
+		e->ctr.grown[i] = 0;
+	}
+	return e->ctr.cmeasure;
+}
+
+/*
+ * A step that defers and counts the counters of ctr.cmeasure (its
+ * microword @upc), vpmu_step_credit(): *@armed the counters whose growth
+ * it knows, *@wr those that wrapped.  Returns X_*.
+ */
+static VPMU_NOINLINE int vpmu_step_counted(struct vpmu_engine *e, u32 upc,
+					   u32 *wr, bool *defer, u16 *armed)
+{
+	u64 ran[VPMU_NR_COUNTERS_MAX];
+	int x;
+
+	vpmu_step_runs(e, upc, ran);
+	x = vpmu_interp(e, 1);
+	*armed = vpmu_step_credit(e, upc, ran, wr, defer);
+	return x;
+}
+
+/*
  * One chunk of at most @L cycles, as vpmu_plan() cuts it (maybe a single
  * step), folded unless it defers (*@defer: it may; vpmu_plan_chunk()
  * says whether it does), its cycles given to the micro-PC histogram
@@ -690,6 +870,7 @@ static int vpmu_chunk(struct vpmu_engine *e, u64 c0, u64 L, bool *defer,
 	/* armed, it may run to ev_cend (vpmu_plan_arm()) */
 	u64 len = e->tc.ev_gap ? e->tc.ev_cend + 1 - c1 : L;
 	u16 armed = 0;
+	u32 cwr = 0;
 	int x;
 
 	if (e->tc.ev_mask && !e->tc.ev_gap)	/* BLOCK_EV: nothing to count */
@@ -705,7 +886,9 @@ static int vpmu_chunk(struct vpmu_engine *e, u64 c0, u64 L, bool *defer,
 		vpmu_hu_chunk_begin(e, c1);
 	/* vpmu_fetch_in() */
 	e->dp.fetch_lim = vpmu_fetch_limit(e->dp.fetch_shift, e->st.msz);
-	if (step) {
+	if (step && e->ctr.cmeasure) {
+		x = vpmu_step_counted(e, *upc, &cwr, defer, &armed);
+	} else if (step) {
 		x = vpmu_interp(e, 1);
 		/* one microword; an early exit may sit after it */
 		if (!*defer)
@@ -725,6 +908,7 @@ static int vpmu_chunk(struct vpmu_engine *e, u64 c0, u64 L, bool *defer,
 		*wr = vpmu_defer_done(e, e->st.cyc - c1,
 				      e->ctr.stalled - s1);
 	}
+	*wr |= cwr;
 	if (!step && (*wr || e->st.cyc - c1 > e->uh.left)) {
 		/* only a last, stalling microword can */
 		*upc = e->ctr.last_stall_upc;
