@@ -327,15 +327,20 @@ static __always_inline bool tc_toggle(struct vpmu_engine *e,
 }
 
 /*
- * BLOCK_EV, in an armed chunk (vpmu_tc_exec_armed()): may its block add
- * @v[k] events to the armed counter k, for each, with none at its wrap?
- * Then they are taken off what each may still count.  (Unarmed, nothing
- * is short.)
+ * BLOCK_EV @t, in an armed chunk (vpmu_tc_exec_armed()): may its block,
+ * which has the @left cycles it needs, add v[k] events (tc.ev_vec[t->d])
+ * to the armed counter k, for each, with none at its wrap?  Then they
+ * are taken off what each may still count: what it takes, it runs.
+ * (Unarmed, nothing is short.)
  */
-static __always_inline bool tc_ev_take(struct vpmu_tc *tc, const u8 *v)
+static __always_inline bool tc_ev_take(struct vpmu_tc *tc,
+				       const struct vpmu_tc_op *t, s32 left)
 {
+	const u8 *v = tc->ev_vec[t->d];
 	u32 k;
 
+	if (left < (s32)t->imm)
+		return false;
 	for (k = 0; k < tc->ev_n; k++)
 		if (tc->ev_left[k] < v[k])
 			return false;
@@ -479,9 +484,7 @@ VPMU_TC_OP_BLOCK_TGL:
 		goto tc_exit;
 	goto VPMU_TC_OP_BLOCK;
 VPMU_TC_OP_BLOCK_EV:
-	/* (its cycles first: what it takes, it runs) */
-	if (unlikely(left < (s32)t->imm ||
-		     !tc_ev_take(&e->tc, e->tc.ev_vec[t->d])))
+	if (unlikely(!tc_ev_take(&e->tc, t, left)))
 		goto tc_exit;
 	goto VPMU_TC_OP_BLOCK;
 VPMU_TC_OP_BR_FLAGS:
