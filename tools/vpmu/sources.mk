@@ -16,7 +16,8 @@ VPMU_ENGINE	:= $(VPMU_CORE)/engine
 # The module's list is drivers/perf/vpmu/Makefile's; the lint tier checks that
 # the two agree.  The host tests, fuzzers and benchmarks take this one.
 VPMU_CORE_SRCS	:= $(addprefix $(VPMU_ENGINE)/, \
-		     vpmu_run.c vpmu_uop_build.c vpmu_interp.c vpmu_tc_exec.c \
+		     vpmu_run.c vpmu_plan.c vpmu_uop_build.c vpmu_interp.c \
+		     vpmu_tc_exec.c \
 		     vpmu_triggers.c vpmu_counters.c vpmu_upc_hist.c \
 		     vpmu_tc_pool.c vpmu_tc_cache.c vpmu_tc_translate.c \
 		     vpmu_tc_emit.c vpmu_hist_unit.c \

@@ -5,6 +5,7 @@
  * Top to bottom, each file calls only those below it:
  *
  *   vpmu_run.c           runs and chunks, lifetime, contexts, state
+ *   vpmu_plan.c          planning the chunks: bounds, deferring, arming
  *   vpmu_uop_build.c     the uops: building, routing, fusing, segments
  *   vpmu_interp.c        the interpreter loop and its hot helpers
  *   vpmu_tc_exec.c       the translated-code executor
@@ -675,6 +676,12 @@ void vpmu_hu_wq_add(struct vpmu_engine *e, u16 m, u64 w, u64 a, u64 b);
 void vpmu_hu_hook(struct vpmu_engine *e, u32 upc, u32 miss);
 void vpmu_hu_chunk_begin(struct vpmu_engine *e, u64 c1);
 void vpmu_hu_chunk_end(struct vpmu_engine *e, u64 c1);
+
+/* vpmu_plan.c: planning a run's chunks */
+void vpmu_plan_setup(struct vpmu_engine *e);
+bool vpmu_plan_chunk(struct vpmu_engine *e, u64 *L, bool *defer);
+void vpmu_plan_grow(struct vpmu_engine *e, u64 n, u16 armed);
+u16 vpmu_arm_grow(struct vpmu_engine *e);
 
 /* vpmu_interp.c: the interpreter loop */
 int vpmu_interp(struct vpmu_engine *e, s64 L);
