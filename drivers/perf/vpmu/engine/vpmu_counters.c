@@ -289,12 +289,9 @@ bool vpmu_ctr_credit_n(struct vpmu_engine *e, unsigned int i, u64 n)
  */
 u32 vpmu_ctrs_credited(const struct vpmu_engine *e)
 {
-	u16 m;
+	u16 s = e->ctr.sparse_mask;
 
-	for (m = e->ctr.sparse_mask; m; m &= m - 1)
-		if (e->ctr.grown[__builtin_ctz(m)])
-			return 0;
-	return e->ctr.sparse_mask;
+	return vpmu_exact_of(e, 0, s) == s ? s : 0;
 }
 
 /*
@@ -455,11 +452,9 @@ void vpmu_sparse_exact(struct vpmu_engine *e, u16 mask)
 			if (!(e->ctr.slot_mask[s] >> i & 1))
 				continue;
 			for (k = 0; k < e->ctr.sparse_n[i]; k++) {
-				u32 upc = w[k] & 0xffff, h = w[k] >> 16;
-				u32 c = U[upc].cnt, dy;
+				u32 upc = w[k] & 0xffff;
+				u32 c = vpmu_uw_runs(U, w[k]), dy;
 
-				for (; h < upc; h++)
-					c += U[h].cnt;
 				if (!c)
 					continue;
 				if (e->ctr.cls[i] == VPMU_CLS_EXEC) {

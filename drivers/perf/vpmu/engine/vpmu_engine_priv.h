@@ -576,6 +576,36 @@ static inline unsigned int vpmu_key(unsigned int mode, unsigned int frozen)
 }
 
 /*
+ * The executions of a sparse counter's microword the uops @U of one slot
+ * hold: @w, its word of mem.sparse_uw (upc | its segment's head << 16),
+ * summed from the head as vpmu_fold() sums them.
+ */
+static inline u32 vpmu_uw_runs(const struct vpmu_uop *U, u32 w)
+{
+	u32 upc = w & 0xffff, h = w >> 16, c = U[upc].cnt;
+
+	for (; h < upc; h++)
+		c += U[h].cnt;
+	return c;
+}
+
+/*
+ * @exact, the sparse counters whose growth in the slots ctr.grown is
+ * exactly (vpmu_sparse_exact()), and of @mask those that have grown by
+ * nothing the slots hold but what credits added (vpmu_arm_grow(),
+ * vpmu_step_credit()): every chunk that ran and did not credit one left
+ * its ctr.grown 1 at least.
+ */
+static inline u16 vpmu_exact_of(const struct vpmu_engine *e, u16 exact,
+				u16 mask)
+{
+	for (mask &= e->ctr.sparse_mask & ~exact; mask; mask &= mask - 1)
+		if (!e->ctr.grown[__builtin_ctz(mask)])
+			exact |= mask & -mask;
+	return exact;
+}
+
+/*
  * May a run leave the counts in the uops, between its chunks and after it
  * ends, until vpmu_settle()?  Only if nothing needs each chunk's counts
  * apart (the histogram unit's windows).  Then a run's end costs no fold:

@@ -147,42 +147,26 @@ static inline u64 vpmu_ctr_left(const struct vpmu_engine *e, unsigned int i)
 }
 
 /*
- * @exact, the sparse counters whose growth in the slots ctr.grown is
- * exactly (vpmu_sparse_exact()), and of @mask those that have grown by
- * nothing the slots hold but what credits added (vpmu_arm_grow(),
- * vpmu_step_credit()): every chunk that ran and did not credit one left
- * its ctr.grown 1 at least.
- */
-static u16 vpmu_exact_of(const struct vpmu_engine *e, u16 exact, u16 mask)
-{
-	for (mask &= e->ctr.sparse_mask & ~exact; mask; mask &= mask - 1)
-		if (!e->ctr.grown[__builtin_ctz(mask)])
-			exact |= mask & -mask;
-	return exact;
-}
-
-/*
  * May a step that defers count counter @i's events itself, one event from
- * its wrap or not (vpmu_step_credit())?  It is sparse (its microwords
- * listed); its growth in the slots is exact (vpmu_exact_of()); its
- * event is one an execution of each microword that feeds it; and no fold
- * inside a run has taken counts from under the credits.  (Whether the
- * slots count it, the step finds out when it has run.)
+ * its wrap or not (vpmu_step_credit()), where its growth in the slots is
+ * exact (vpmu_plan() sees to that)?  If it is sparse (its microwords
+ * listed), its event is one an execution of each microword that feeds
+ * it, and no fold inside a run has taken counts from under the credits.
+ * (Whether the slots count it, the step finds out when it has run.)
  */
-static bool vpmu_step_counts(const struct vpmu_engine *e, unsigned int i,
-			     u16 exact)
+static bool vpmu_step_counts(const struct vpmu_engine *e, unsigned int i)
 {
-	return (vpmu_exact_of(e, exact, 1u << i) >> i & 1) &&
+	return (e->ctr.sparse_mask >> i & 1) &&
 	       e->ctr.cls[i] == VPMU_CLS_EXEC &&
 	       vpmu_ev_unit(e->ctr.cfg[i].event) && !e->ctr.credit_lost;
 }
 
 /*
  * A step that defers and counts the counters one event from their wraps
- * (@cstep, vpmu_plan()): the other sparse ones whose growth is exact
- * (@exact; all are, vpmu_plan()) it counts too, which then stay exact.
+ * (@cstep, vpmu_plan()): the other sparse ones, all exact (vpmu_plan()),
+ * it counts too where it may, which then stay exact.
  */
-static void vpmu_step_plan(struct vpmu_engine *e, u16 exact, u16 cstep)
+static void vpmu_step_plan(struct vpmu_engine *e, u16 cstep)
 {
 	unsigned int i;
 	u16 m;
@@ -191,7 +175,7 @@ static void vpmu_step_plan(struct vpmu_engine *e, u16 exact, u16 cstep)
 	e->ctr.cmeasure = cstep;
 	for (m = e->ctr.sparse_mask & ~cstep; m; m &= m - 1) {
 		i = __builtin_ctz(m);
-		if (vpmu_step_counts(e, i, exact))
+		if (vpmu_step_counts(e, i))
 			e->ctr.cmeasure |= 1u << i;
 	}
 }
@@ -261,9 +245,9 @@ static __always_inline bool vpmu_plan(struct vpmu_engine *e, u64 *L,
 		 * so; a fold before a step that does not defer makes the
 		 * others exact too, and spares their sums)
 		 */
-		if (r <= 1 && vpmu_step_counts(e, i, exact) &&
-		    !(e->ctr.sparse_mask &
-		      ~vpmu_exact_of(e, exact, e->ctr.sparse_mask))) {
+		if (r <= 1 && vpmu_step_counts(e, i) &&
+		    vpmu_exact_of(e, exact, e->ctr.sparse_mask) ==
+		    (exact | e->ctr.sparse_mask)) {
 			/* a step that defers, counted (vpmu_step_credit()) */
 			*cut |= 1u << i;
 			*cstep |= 1u << i;
@@ -610,7 +594,7 @@ static __always_inline bool vpmu_plan_from(struct vpmu_engine *e, u64 *L,
 		    !(bind & ~vpmu_exact_of(e, exact, bind))) {
 			*L = defer_len;
 			if (cstep)
-				vpmu_step_plan(e, exact, cstep);
+				vpmu_step_plan(e, cstep);
 			return vpmu_plan_arm(e, L, xstep, a); /* a step that defers */
 		}
 		cut &= e->ctr.sparse_mask & ~vpmu_exact_of(e, exact, cut);

@@ -126,7 +126,7 @@ static bool vpmu_overflow(struct vpmu_engine *e, u32 wr, int x,
 static void vpmu_step_runs(const struct vpmu_engine *e, u32 upc, u64 *ran)
 {
 	unsigned int i, s;
-	u32 k, h;
+	u32 k;
 	u16 m;
 
 	for (m = e->ctr.cmeasure; m; m &= m - 1) {
@@ -140,8 +140,7 @@ static void vpmu_step_runs(const struct vpmu_engine *e, u32 upc, u64 *ran)
 		for (k = 0; (w[k] & 0xffff) != upc; k++)
 			;
 		for (s = 0; s < e->ctr.nused; s++)
-			for (h = w[k] >> 16; h <= upc; h++)
-				ran[i] += e->mem.slot[s][h].cnt;
+			ran[i] += vpmu_uw_runs(e->mem.slot[s], w[k]);
 	}
 }
 
