@@ -236,10 +236,14 @@ const struct vpmu_tc_trans *vpmu_tc_next(struct vpmu_engine *e,
 		e->mem.tc_heat[vpmu_tc_slot(key)] = 0;
 		/*
 		 * Making room may take the translation that ends here: fin
-		 * is written whole first, and this EOI links on a later pass.
+		 * is written whole first (the latches' maps with it: the
+		 * instruction may still go to the interpreter, a "none"),
+		 * and this EOI links on a later pass.
 		 */
-		if (fin)
+		if (fin) {
 			vpmu_tc_write(e->mem.R, fin);
+			vpmu_latch_maps(e);
+		}
 		fin = NULL;
 		l = NULL;
 		off = tc_translate(e, key, ir);
