@@ -93,6 +93,7 @@ MUTANTS=(
 "vpmu_tc_cache.c#		if (tb->kill & VPMU_TC_REG(fin->p[i].idx))#		if (1)#a link's pairs never written"
 "vpmu_tc_cache.c#		vpmu_tc_apply(base, b, x->kpos, 1);#		vpmu_tc_apply(base, b, 0, 1);#an exit forgets what ran of its block"
 "vpmu_tc_cache.c#	vpmu_latch_maps(e);#	(void)0;#an exit leaves @ds, @s1, @s2 stale"
+"vpmu_tc_cache.c#			vpmu_latch_maps(e);#			(void)0;#an instruction found warm, then interpreted, with the maps of the translation before it##divide.elf"
 "vpmu_tc_translate.c#	return (tr->e->dp.condtab[d->cond] >> fl) & 1;#	return 0;#branches on known flags not followed"
 "vpmu_tc_exec.c#	if (tb->gen != e->tc.gen && !vpmu_tc_check(e, tb))#	if (0)#a superblock's later words not checked when it is entered"
 "vpmu_tc_exec.c#			e->tc.gen++;	/* the others check */		\\#			(void)0;					\\#a translation's store into a checked word starts no new generation##rv32 rewriting an instruction each pass, after it ran, nothing counted"

@@ -36,7 +36,7 @@ struct vpmu_tc;
  */
 #define VPMU_TC_MAP	8192		/* table entries, a power of two */
 #ifndef VPMU_TC_WARM
-#define VPMU_TC_WARM	8	/* runs of an instruction before it is */
+#define VPMU_TC_WARM	4	/* runs of an instruction before it is */
 #endif					/* translated (by its table entry) */
 #define VPMU_TC_NBLK	256		/* blocks in one translation */
 #define VPMU_TC_LINK_RATIO	16	/* pool words a link's log slot */
