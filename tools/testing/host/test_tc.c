@@ -1061,10 +1061,12 @@ static unsigned int pace_runs_n(unsigned int k)
  * evict; sampling an event other than cycles, chunks run armed to its
  * wrap, and the pool's blocks are not turned over to count and back for
  * every chunk a run's end cuts short (vpmu_arm_far(); a walk of the pool
- * each).  The RV32 programs' runs at these paces turn them 52 to 138
- * times in 1,500 to 7,200 armed chunks, and without vpmu_arm_far() 237
- * and 304 times in the small pool's 5,526 and the 1000-cycle chunks'
- * 7,206: a few turns a run, and one in 48 armed chunks, are the most.
+ * each).  test_tc.sh's RV32 programs (the samples and gen_rv32's) turn
+ * them 60 to 150 times in 1,555 to 7,669 armed chunks at these paces,
+ * and without vpmu_arm_far() 255 times in the small pool's 5,780 (the
+ * samples alone 237 there, and 304 in the 1000-cycle chunks' 7,206 where
+ * they turn them 52): a few turns a run, and one in 48 armed chunks,
+ * are the most.
  */
 static bool pace_sum_ok(const struct pace *p, const struct vpmu_tc_stats *sum)
 {
