@@ -52,8 +52,9 @@ copy_libs() {
 # instrumented, every byte a check, and their guests spent most of their
 # boot inflating its 94 MB under TCG (6.12-kcsan on a busy machine: 53 s
 # from the serial driver to "Freeing initrd memory" gzipped, 2.4 s as it
-# is; debug-6.12 reached vpmu's load 4-9 s sooner).  QEMU loads the file
-# as fast either way.
+# is; in make check, vpmu's load 16 s into its boot rather than 41,
+# debug-6.12-fault's 17 rather than 32).  QEMU loads the file as fast
+# either way.
 build_base_initramfs() {
 	local key root perf a lock
 
