@@ -6,22 +6,24 @@
  * kernel tree): N written to /proc/thread-self/fail-nth makes the Nth
  * fault-injection point this thread reaches fail, and the file reads 0
  * once it has.  With failslab and fail_page_alloc both points (every
- * slab and page allocation, sleeping or not, of any order, highmem too)
- * and the module's own vpmu/fail_engine_mem, each entry point below runs
- * with its 1st, 2nd, 3rd ... point failing until it runs with none
- * failed.  After each injected failure: the errno the entry point
- * documents (ENOMEM for all of them: an allocation is all that fails
- * here), and nothing changed: the loader's generation and image name,
- * a sibling event's count, the histogram unit's program, uhist's state
- * and interval, the program a /dev/vpmu file keeps for a resume, the
- * snapshot's generation of an engine no run reached.  A failure the
- * kernel absorbs (kvmalloc() falling back to vmalloc(), say) is counted
- * too and must leave the operation as it would be without it.  Each
- * entry point prints "# fault: ENTRY: K sites failed"; one that saw no
- * site at all means the mechanism is broken (the snapshot ioctl, which
- * allocates nothing, excepted).  What leaks or splats is the tier's to
- * find: kmemleak and the serial log (the allocation-failure reports of
- * warn_alloc(), a vmalloc() that fails, are expected here: vm/lib/logs.sh).
+ * slab and page allocation, sleeping or not, of any order, highmem too;
+ * but kmemleak's own where the kernel was booted to mark the others,
+ * kmemleak_unmarked()) and the module's own vpmu/fail_engine_mem, each
+ * entry point below runs with its 1st, 2nd, 3rd ... point failing until
+ * it runs with none failed.  After each injected failure: the errno the
+ * entry point documents (ENOMEM for all of them: an allocation is all
+ * that fails here), and nothing changed: the loader's generation and
+ * image name, a sibling event's count, the histogram unit's program,
+ * uhist's state and interval, the program a /dev/vpmu file keeps for a
+ * resume, the snapshot's generation of an engine no run reached.  A
+ * failure the kernel absorbs (kvmalloc() falling back to vmalloc(), say)
+ * is counted too and must leave the operation as it would be without
+ * it.  Each entry point prints "# fault: ENTRY: K sites failed"; one
+ * that saw no site at all means the mechanism is broken (the snapshot
+ * ioctl, which allocates nothing, excepted).  What leaks or splats is
+ * the tier's to find: kmemleak and the serial log (the allocation-failure
+ * reports of warn_alloc(), a vmalloc() that fails, are expected here:
+ * vm/lib/logs.sh).
  *
  * Only on a kernel with fail-nth and failslab's debugfs (the debug
  * tier's); elsewhere every case skips.  The module is left loaded with
