@@ -206,6 +206,7 @@ static void fault_loop_from(struct __test_metadata *_metadata,
 			    const struct fault_op *op, unsigned int from)
 {
 	unsigned int n, sites = 0, absorbed = 0, bad = 0;
+	const char *left_out;
 	struct timespec t0, t1;
 	long secs;
 	int ret, inj;
@@ -243,14 +244,13 @@ static void fault_loop_from(struct __test_metadata *_metadata,
 	/* A walk's time: where the longest test runs spend it. */
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	secs = t1.tv_sec - t0.tv_sec;
+	left_out = kmemleak_out ? ", kmemleak's left out" : "";
 	if (from > 1)
 		ksft_print_msg("fault: %s: %u sites failed from site %u (%u absorbed), %lds%s\n",
-			       op->name, sites, from, absorbed, secs,
-			       kmemleak_out ? ", kmemleak's left out" : "");
+			       op->name, sites, from, absorbed, secs, left_out);
 	else
 		ksft_print_msg("fault: %s: %u sites failed (%u absorbed), %lds%s\n",
-			       op->name, sites, absorbed, secs,
-			       kmemleak_out ? ", kmemleak's left out" : "");
+			       op->name, sites, absorbed, secs, left_out);
 	fflush(stdout);
 	EXPECT_EQ(0u, bad);
 	EXPECT_GE(MAX_SITES, n) TH_LOG("%s: still failing", op->name);
