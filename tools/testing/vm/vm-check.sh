@@ -80,20 +80,40 @@ started=()
 TIMES=$CACHE/vm-times
 mkdir -p "$TIMES"
 
-# next_run - the index of the run to start next, or nothing: of those
-# prepared and not started, the longest last time.
+# next_run - set NEXT to the index of the run to start next, or to
+# nothing: of those prepared and not started, the longest last time.
+# While a longer one is still being prepared, and a run is going, the
+# slot is kept for it (the order the kernels are prepared in is the
+# table's, for a cold cache, where they come one by one; warm, the
+# longest would otherwise start second, after the first prepared: the
+# debug set's 931 s debug-6.12 after debug-6.12-fault): at most
+# VPMU_VM_HOLD seconds (default 45; a warm preparation takes a few,
+# a kernel still building minutes), and a guest of another tier
+# (selfcheck, pkg) may take the machine's slot meanwhile.
+hold_since=
 next_run() {
-	local i t best="" bt=-1
+	local i t best="" bt=-1 lt=-1
 
+	NEXT=
 	for ((i = 0; i < n; i++)); do
-		[ -z "${started[i]:-}" ] && [ -f "$marks/prepared.$i" ] || continue
+		[ -z "${started[i]:-}" ] || continue
 		t=$(cat "$TIMES/${kernels[i]}" 2>/dev/null) || t=0
-		if [ "${t:-0}" -gt "$bt" ]; then
+		t=${t:-0}
+		[ "$t" -le "$lt" ] || lt=$t
+		[ -f "$marks/prepared.$i" ] || continue
+		if [ "$t" -gt "$bt" ]; then
 			best=$i
-			bt=${t:-0}
+			bt=$t
 		fi
 	done
-	echo "$best"
+	[ -n "$best" ] || return 0
+	if [ "$bt" -lt "$lt" ] && [ "$running" -gt 0 ]; then
+		hold_since=${hold_since:-$SECONDS}
+		[ $((SECONDS - hold_since)) -ge "${VPMU_VM_HOLD:-45}" ] ||
+			return 0
+	fi
+	hold_since=
+	NEXT=$best
 }
 
 # Start runs, of prepared kernels, while fewer than $jobs are unfinished;
@@ -105,8 +125,9 @@ while [ "$shown" -lt "$n" ]; do
 			running=$((running + 1))
 	done
 	while [ "$running" -lt "$jobs" ]; do
-		i=$(next_run)
-		[ -n "$i" ] || break
+		next_run
+		[ -n "$NEXT" ] || break
+		i=$NEXT
 		started[i]=1
 		names[i]=$(cat "$marks/prepared.$i")
 		mkdir -p "$VM_OUT"
