@@ -19,9 +19,11 @@
 #              (make deb, lintian, the packages installed on this machine,
 #              DKMS builds for the installed kernel headers, purge)
 #
-# selfcheck runs beside the vm tier, kcsan-selfcheck and pkg beside the
-# debug tier (bg_start, below), each shown whole once the tier beside it
-# is over; VPMU_OVERLAP=0 runs every tier after the one before.
+# selfcheck runs beside the vm tier, kcsan-selfcheck beside the debug
+# tier, and pkg beside both (bg_start, below: it starts with the vm tier
+# and its DKMS builds and guests wait for the vm tier's end), each shown
+# whole once the tiers beside it are over; VPMU_OVERLAP=0 runs every tier
+# after the one before.
 # The summary also repeats the vm tiers' "kernel NAME: VERSION" lines (which
 # kernel each run used), each tier's time and, of a tier that failed, the
 # first 20 "not ok" and "NAME: FAIL:" lines.
@@ -79,7 +81,7 @@ trap '[ -n "$acct" ] && accton off >/dev/null
 	[ -n "$prebuild" ] && kill -- "-$prebuild" 2>/dev/null
 	for p in "${bg_pid[@]}"; do pkill -TERM -P "$p"; kill "$p"; done 2>/dev/null
 	for f in "${bg_out[@]}"; do rm -f "$f" "$f.end"; done
-	rm -f "$tmp"' EXIT
+	rm -f "$tmp" "$tmp.vm-over"' EXIT
 
 # The debug kernels are the longest part of a run from a cold cache (about
 # four minutes each on two idle cores).  They build in the background, at
@@ -152,13 +154,18 @@ tier_end() {
 
 # The tiers that boot guests and do little else run beside those that
 # keep the CPUs busy with guests of their own: selfcheck beside vm,
-# kcsan-selfcheck and pkg beside debug.  Each starts in the background
-# with that tier (bg_start), at nice 19, so that its builds take only
-# what the guests leave; each guest takes one of the machine's slots
-# (lib/guest.sh, run_guest), so no more guests run at once than before,
-# and runs at the default priority.  Each one's output is kept in a file
-# and shown whole once the tier beside it is over (bg_finish), with its
-# own time.  VPMU_OVERLAP=0 runs every tier after the one before.
+# kcsan-selfcheck beside debug, pkg beside both: its make deb, lintian
+# and installed tools' tests need nothing of the vm tier and take what
+# its guests leave idle; its DKMS builds (for the kernels' headers the
+# vm tier installs), trixie root and guests wait for the vm tier to end
+# (check-pkg.sh's VPMU_PKG_WAIT) and run beside debug.  Each starts in
+# the background with its first tier (bg_start), at nice 19, so that its
+# builds take only what the guests leave; each guest takes one of the
+# machine's slots (lib/guest.sh, run_guest), so no more guests run at
+# once than before, and runs at the default priority.  Each one's output
+# is kept in a file and shown whole once the tier beside it is over
+# (bg_finish), with its own time.  VPMU_OVERLAP=0 runs every tier after
+# the one before.
 declare -A bg_pid=() bg_out=() bg_start_s=() bg_ticks=() bg_cmd=()
 
 # bg_start TIER CMD... - start TIER in the background.
@@ -284,7 +291,14 @@ for tier in $TIERS; do
 		if after selfcheck vm; then
 			bg_start selfcheck "$TOP/tools/testing/vm/selfcheck.sh"
 		fi
+		if after vm pkg; then
+			bg_start pkg env VPMU_PKG_WAIT="$tmp.vm-over" \
+				"$TOP/tools/testing/pkg/check-pkg.sh"
+		fi
 		run_tier vm "$TOP/tools/testing/vm/vm-check.sh" stock
+		# The headers are installed, the trixie root made: pkg's
+		# steps 4-6 may go on.
+		: >"$tmp.vm-over"
 		# After the tier: the newest kernel's line is named by the
 		# version it found (vm-7.3).
 		mapfile -t names < <(flavour_names stock)
@@ -310,7 +324,7 @@ for tier in $TIERS; do
 		if [ "${VPMU_OVERLAP:-1}" != 0 ]; then
 			bg_start kcsan-selfcheck "$TOP/tools/testing/vm/kcsan-selfcheck.sh"
 		fi
-		if after debug pkg; then
+		if after debug pkg && [ -z "${bg_pid[pkg]:-}" ]; then
 			bg_start pkg "$TOP/tools/testing/pkg/check-pkg.sh"
 		fi
 		run_tier debug "$TOP/tools/testing/vm/vm-check.sh" debug

@@ -39,6 +39,9 @@
 #      skips it);
 #   6. purging both packages leaves no vpmu file behind.
 #
+# VPMU_PKG_WAIT=FILE: steps 4 to 6 wait until FILE exists (make check
+# starts the tier beside the vm tier, whose kernels' headers step 4
+# builds for).
 # Prints TAP-style lines and ends with "pkg: N passed, N failed".
 #
 #   --no-build            use the packages already in build/deb/
@@ -260,6 +263,18 @@ cli_tests() {
 }
 
 # --- 4. vpmu-dkms --------------------------------------------------------
+
+# In make check this tier starts beside the vm tier, whose preparations
+# install the kernels' headers DKMS builds for here and make the trixie
+# root of step 5: VPMU_PKG_WAIT=FILE waits until FILE exists (check.sh
+# makes it once the vm tier is over).  Steps 1 to 3 need neither.
+if [ -n "${VPMU_PKG_WAIT:-}" ]; then
+	t0=$SECONDS
+	while [ ! -e "$VPMU_PKG_WAIT" ]; do
+		sleep 2
+	done
+	echo "# pkg: steps 4-6 after the vm tier, $((SECONDS - t0)) s waited for it"
+fi
 
 mark_install vpmu-dkms
 apt_get install "$DKMS_DEB" >"$tmp/dkms.log" 2>&1 && pkg_installed vpmu-dkms
