@@ -41,7 +41,8 @@
 #
 # VPMU_PKG_WAIT=FILE: steps 4 to 6 wait until FILE exists (make check
 # starts the tier beside the vm tier, whose kernels' headers step 4
-# builds for).
+# builds for); the command-line tests of step 3 then run before the wait
+# rather than beside step 4's guests.
 # Prints TAP-style lines and ends with "pkg: N passed, N failed".
 #
 #   --no-build            use the packages already in build/deb/
@@ -262,6 +263,14 @@ cli_tests() {
 	done
 }
 
+# Waiting for the vm tier (VPMU_PKG_WAIT, below), the tools' tests go
+# first; otherwise after the DKMS builds, beside the guests they start.
+cli_done=
+if [ -n "${VPMU_PKG_WAIT:-}" ]; then
+	cli_tests bookworm "$TOP/tools/testing/host"
+	cli_done=1
+fi
+
 # --- 4. vpmu-dkms --------------------------------------------------------
 
 # In make check this tier starts beside the vm tier, whose preparations
@@ -446,8 +455,9 @@ for k in $kernels; do
 done
 
 # The tools' tests, while the guests boot (boot_bg): here after the DKMS
-# builds, so that the guests start sooner.
-cli_tests bookworm "$TOP/tools/testing/host"
+# builds, so that the guests start sooner (unless they ran while the
+# tier waited for the vm tier, above).
+[ -n "$cli_done" ] || cli_tests bookworm "$TOP/tools/testing/host"
 
 # A kernel older than vpmu supports (6.1) is skipped, not failed: dkms.conf's
 # BUILD_EXCLUSIVE_* (dkms exits 77 and names the directive, without looking
