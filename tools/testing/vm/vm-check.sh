@@ -24,10 +24,11 @@
 # in the background; the guests boot VPMU_VM_JOBS at a time (default 2:
 # TCG runs each guest on one host thread), each as soon as its kernel is
 # ready, of those ready the one whose guest ran longest last time first
-# ($VPMU_CACHE/vm-times).  Each kernel's output is printed whole,
-# in the order above, ending with "NAME: N passed, N failed"; then one
-# "kernel NAME: VERSION" line per run.  The exit status is non-zero if any
-# kernel failed.  See Documentation/vpmu/testing.rst.
+# ($VPMU_CACHE/vm-times; a free slot waits up to VPMU_VM_HOLD seconds
+# for a longer one still being prepared).  Each kernel's output is
+# printed whole, in the order above, ending with "NAME: N passed, N
+# failed"; then one "kernel NAME: VERSION" line per run.  The exit status
+# is non-zero if any kernel failed.  See Documentation/vpmu/testing.rst.
 set -euo pipefail
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
