@@ -263,21 +263,16 @@ cli_tests() {
 	done
 }
 
-# Waiting for the vm tier (VPMU_PKG_WAIT, below), the tools' tests go
-# first; otherwise after the DKMS builds, beside the guests they start.
-cli_done=
-if [ -n "${VPMU_PKG_WAIT:-}" ]; then
-	cli_tests bookworm "$TOP/tools/testing/host"
-	cli_done=1
-fi
-
 # --- 4. vpmu-dkms --------------------------------------------------------
 
 # In make check this tier starts beside the vm tier, whose preparations
 # install the kernels' headers DKMS builds for here and make the trixie
 # root of step 5: VPMU_PKG_WAIT=FILE waits until FILE exists (check.sh
-# makes it once the vm tier is over).  Steps 1 to 3 need neither.
+# makes it once the vm tier is over).  Steps 1 to 3 need neither, and the
+# tools' tests go first, before the wait (otherwise after the DKMS
+# builds, beside the guests they start).
 if [ -n "${VPMU_PKG_WAIT:-}" ]; then
+	cli_tests bookworm "$TOP/tools/testing/host"
 	t0=$SECONDS
 	while [ ! -e "$VPMU_PKG_WAIT" ]; do
 		sleep 2
@@ -457,7 +452,7 @@ done
 # The tools' tests, while the guests boot (boot_bg): here after the DKMS
 # builds, so that the guests start sooner (unless they ran while the
 # tier waited for the vm tier, above).
-[ -n "$cli_done" ] || cli_tests bookworm "$TOP/tools/testing/host"
+[ -n "${VPMU_PKG_WAIT:-}" ] || cli_tests bookworm "$TOP/tools/testing/host"
 
 # A kernel older than vpmu supports (6.1) is skipped, not failed: dkms.conf's
 # BUILD_EXCLUSIVE_* (dkms exits 77 and names the directive, without looking
