@@ -80,6 +80,12 @@ started=()
 # alone.  A flavour never run counts 0; ties go in order.
 TIMES=$CACHE/vm-times
 mkdir -p "$TIMES"
+# Read once: this check writes only those of runs it has started.
+last=()
+for i in "${!kernels[@]}"; do
+	last[i]=$(cat "$TIMES/${kernels[i]}" 2>/dev/null) || true
+	last[i]=${last[i]:-0}
+done
 
 # next_run - set NEXT to the index of the run to start next, or to
 # nothing: of those prepared and not started, the longest last time.
@@ -98,8 +104,7 @@ next_run() {
 	NEXT=
 	for ((i = 0; i < n; i++)); do
 		[ -z "${started[i]:-}" ] || continue
-		t=$(cat "$TIMES/${kernels[i]}" 2>/dev/null) || t=0
-		t=${t:-0}
+		t=${last[i]}
 		[ "$t" -le "$lt" ] || lt=$t
 		[ -f "$marks/prepared.$i" ] || continue
 		if [ "$t" -gt "$bt" ]; then
