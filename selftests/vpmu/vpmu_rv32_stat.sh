@@ -86,20 +86,35 @@ ncsr=0
 [ -f "$ELFS_CSR/timed.elf" ] && [ -f "$ELFS_CSR/hpm.elf" ] && ncsr=3
 tap_plan $((1 + 3 * nsamples + 3 * nrand + ncsr))
 SEP=';'
+NL='
+'
 
 "$LOAD" "$IMG" >/dev/null
 ok $? "the rv32im image loads"
 
-# sim_count NAME - "event NAME N" of vpmu-sim's --stats, 0 if not there;
-# for tagK, the line of the name rv32im.vus gives tag K (--stats names
-# the tags as the image does).
-sim_count() {
-	case $1 in
-	tag*) set -- "$(echo decode alu load store branch taken jump muldiv \
-		ecall | cut -d' ' -f"${1#tag}")" ;;
-	esac
-	awk -v e="$1" '$1 == "event" && $2 == e { v = $3 } END { print v + 0 }' \
-		"$T.sstats"
+# sim_counts SET - for the comma-separated events of SET, the events for
+# perf stat -e (vpmu/vpmu_E/,...) on one line, and on the next the pairs
+# for check: vpmu/vpmu_E/=N, N its "event NAME N" line of vpmu-sim's
+# --stats (0 if not there); for tagK, the line of the name rv32im.vus
+# gives tag K (--stats names the tags as the image does).  One awk for
+# the set: a process costs tens of milliseconds on the debug kernels.
+sim_counts() {
+	awk -v set="$1" '
+		$1 == "event" { v[$2] = $3 }
+		END {
+			split("decode alu load store branch taken jump muldiv ecall",
+			      tag, " ")
+			n = split(set, e, ",")
+			for (i = 1; i <= n; i++) {
+				name = e[i]
+				if (name ~ /^tag[1-9]$/)
+					name = tag[substr(name, 4) + 0]
+				ev = ev (i > 1 ? "," : "") "vpmu/vpmu_" e[i] "/"
+				want = want " vpmu/vpmu_" e[i] "/=" (v[name] + 0)
+			}
+			print ev
+			print want
+		}' "$T.sstats"
 }
 
 # counted_run EVENTS ELF - vpmu-run --stats ELF under perf stat -e EVENTS:
@@ -120,11 +135,8 @@ sample_counts() {
 	prc=0
 	first=1
 	for set in ${2:-$SETS}; do
-		ev='' want=''
-		for e in $(echo "$set" | tr , ' '); do
-			ev="$ev${ev:+,}vpmu/vpmu_$e/"
-			want="$want vpmu/vpmu_$e/=$(sim_count "$e")"
-		done
+		r=$(sim_counts "$set")
+		ev=${r%%"$NL"*} want=${r#*"$NL"}
 		if [ -n "$first" ]; then
 			counted_run "$ev" "$1"
 			first=
