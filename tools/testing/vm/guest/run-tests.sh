@@ -13,8 +13,10 @@
 # counts as one case by exit status: 0 pass, 4 skip, else fail; one whose
 # cases all skipped must exit 4, KSFT_SKIP), prints
 #   VPMU-TEST <name>: PASS|FAIL|SKIP (pass=P fail=F skip=S)
-#   VPMU-TIME <name> <seconds>s
-# per program (the second its wall time, for make check's timings) and the
+#   VPMU-TIME <name> <seconds>s <forks> forks
+# per program (the second its wall time and the processes it made, for
+# make check's timings: a process costs tens of milliseconds on the debug
+# kernels) and the
 # marker
 #   VPMU-RESULT passed=N failed=M skipped=K
 # then, on a kmemleak kernel, scans for leaks and prints the report.
@@ -173,6 +175,14 @@ tally() {
 	skipped=$((skipped + s))
 }
 
+# forks - the processes made since boot into nforks (/proc/stat; read
+# without making one)
+forks() {
+	while read -r key nforks _; do
+		[ "$key" = processes ] && return
+	done </proc/stat
+}
+
 # ksft_unwrap NAME - run_kselftest.sh's output for NAME on stdin: the
 # program's own lines, unprefixed, on stdout, and the runner's result line
 # as a "# kselftest: " comment (which no tally counts); the program's exit
@@ -207,6 +217,8 @@ for name in $(sed -n 's/^vpmu://p' "$KSFT/kselftest-list.txt" | sort); do
 		continue
 	fi
 	read -r t0 _ </proc/uptime
+	forks
+	f0=$nforks
 	echo "VPMU-RUN $name"
 	if [ -n "$kselftest" ]; then
 		"$KSFT/run_kselftest.sh" -o "$tmo" -t "vpmu:$name" 2>&1 |
@@ -217,7 +229,8 @@ for name in $(sed -n 's/^vpmu://p' "$KSFT/kselftest-list.txt" | sort); do
 	fi
 	tally /tmp/out "$(cat /tmp/rc)" "$name"
 	read -r t1 _ </proc/uptime
-	echo "VPMU-TIME $name $((${t1%.*} - ${t0%.*}))s"
+	forks
+	echo "VPMU-TIME $name $((${t1%.*} - ${t0%.*}))s $((nforks - f0)) forks"
 done
 
 echo "VPMU-RESULT passed=$passed failed=$failed skipped=$skipped"
