@@ -83,7 +83,7 @@ report() {
 
 # ips DATA BASE: the samples' IPs less BASE, in decimal, one a line.
 ips() {
-	perf script -i "$1" -F ip 2>/dev/null | while read -r ip; do
+	perf_fields "$1" ip 2>/dev/null | while read -r ip; do
 		echo $((0x$ip - $2))
 	done
 }
@@ -138,7 +138,7 @@ P=5000
 
 # 1. fib.elf: its functions by name, at -c 1000 so that main, a small
 #    part of the run, has samples too (throttling does not matter here).
-perf record -q -e vpmu/vpmu_cycles/ -c 1000 -o "$T/names.data" \
+perf_record -e vpmu/vpmu_cycles/ -c 1000 -o "$T/names.data" \
 	"$RUN" -m "$T/rv32im.elf" "$ELFS/fib.elf" >/dev/null
 report "$T/names.data" >"$T/names.report"
 grep -q '^fib ' "$T/names.report" && grep -q '^main ' "$T/names.report"
@@ -147,7 +147,7 @@ r=$?
 ok $r "perf report --sort sym of fib.elf: fib, main"
 
 # At period P, for the exact checks below.
-perf record -q -e vpmu/vpmu_cycles/ -c $P -o "$T/fib.data" \
+perf_record -e vpmu/vpmu_cycles/ -c $P -o "$T/fib.data" \
 	"$RUN" -m "$T/rv32im.elf" --stats "$ELFS/fib.elf" >/dev/null 2>"$T/stats"
 report "$T/fib.data" >"$T/fib.report"
 
@@ -160,7 +160,7 @@ if [ -n "$OBJDUMP" ]; then
 		echo "# $(wc -l <"$T/fib.pcs") samples of $cycles cycles"
 	[ "$(wc -l <"$T/fib.pcs")" = $((cycles / P)) ] &&
 	same "$T/fib.want" "$T/fib.report" &&
-	perf record -q -e vpmu/vpmu_cycles/ -c $P -o "$T/sort.data" \
+	perf_record -e vpmu/vpmu_cycles/ -c $P -o "$T/sort.data" \
 		"$RUN" -m "$T/rv32im.elf" "$ELFS/sort.elf" >/dev/null &&
 	report "$T/sort.data" >"$T/sort.report" &&
 	ips "$T/sort.data" $PC_BASE >"$T/sort.pcs" &&
@@ -172,10 +172,10 @@ else
 fi
 
 # 3. Micro-PC samples by microcode label, as vpmu-hist --perf has them.
-perf record -q -e vpmu/vpmu_cycles,sample_upc/ -c $P -o "$T/upc.data" \
+perf_record -e vpmu/vpmu_cycles,sample_upc/ -c $P -o "$T/upc.data" \
 	"$RUN" -m "$T/rv32im.elf" "$ELFS/sort.elf" >/dev/null
 report "$T/upc.data" >"$T/upc.report"
-perf script -i "$T/upc.data" -F ip >"$T/upc.ips" 2>/dev/null
+perf_fields "$T/upc.data" ip >"$T/upc.ips" 2>/dev/null
 "$HIST" --perf -m "$T/rv32im.elf" --by-label "$T/upc.ips" 2>&1 |
 	awk '$2 ~ /^0x/ && $3 ~ /\// { print $1, $4, $5 }' | sort >"$T/upc.want"
 same "$T/upc.want" "$T/upc.report" &&
@@ -185,7 +185,7 @@ ok $? "sample_upc: perf report names microcode labels, with vpmu-hist --perf's s
 
 # 4. A vpmu32 program written as ELF, by its labels.
 "$LOAD" -q --default
-perf record -q -e vpmu/vpmu_cycles/ -c $P -o "$T/loop.data" \
+perf_record -e vpmu/vpmu_cycles/ -c $P -o "$T/loop.data" \
 	"$RUN" -q -b 1M "$T/sortloop.elf" >/dev/null
 report "$T/loop.data" >"$T/loop.report"
 if [ -n "$OBJDUMP" ]; then
@@ -230,7 +230,7 @@ else
 fi
 
 # 6. perf record -g: one frame a sample, folded as stack collapsing does.
-perf record -q -g -e vpmu/vpmu_cycles/ -c $P -o "$T/g.data" \
+perf_record -g -e vpmu/vpmu_cycles/ -c $P -o "$T/g.data" \
 	"$RUN" -m "$T/rv32im.elf" "$ELFS/fib.elf" >/dev/null
 perf script -i "$T/g.data" 2>/dev/null >"$T/g.script"
 awk '/^[^ \t]/ { comm = $1; period = $(NF - 1); n = 0; next }
@@ -255,7 +255,7 @@ ok $r "perf record -g + perf script: one frame a sample, folding into perf repor
 # plain ELF: ok if perf report of ELF at -c 1000 names fib and main and no
 # "$" symbol, and perf annotate (with a cross objdump) shows fib.
 plain() {
-	perf record -q -e vpmu/vpmu_cycles/ -c 1000 -o "$T/plain.data" \
+	perf_record -e vpmu/vpmu_cycles/ -c 1000 -o "$T/plain.data" \
 		"$RUN" -m "$T/rv32im.elf" "$1" >/dev/null
 	report "$T/plain.data" >"$T/plain.report"
 	if ! grep -q '^fib ' "$T/plain.report" ||

@@ -98,9 +98,9 @@ for k in 1 2 3; do
 	wantu="$wantu $(printf '%x' $(( (1 << 45) + upc )))"
 done
 for t in "" ,sample_upc; do
-	perf record -q -e "vpmu/vpmu_uops$t/" -c 50 -o "$DATA" "$RUN" \
+	perf_record -e "vpmu/vpmu_uops$t/" -c 50 -o "$DATA" "$RUN" \
 		"$SHARE/build/sum.vprg" >/dev/null 2>&1
-	got=$(perf script -i "$DATA" -F ip 2>/dev/null | tr -s ' \n' ' ' |
+	got=$(perf_fields "$DATA" ip 2>/dev/null | tr -s ' \n' ' ' |
 		sed 's/^ *//; s/ *$//')
 	[ -n "$t" ] && want=$wantu
 	want=${want# }
@@ -115,9 +115,9 @@ for t in "" ,sample_upc; do
 done
 
 # 8. perf record -F 1000 on a long run: samples, with varying periods.
-perf record -q -e vpmu/vpmu_cycles/ -F 1000 -o "$DATA" \
+perf_record -e vpmu/vpmu_cycles/ -F 1000 -o "$DATA" \
 	"$RUN" -q -b 3000000 "$SHARE/build/sortloop.vprg" >/dev/null 2>&1
-nsamples=$(perf script -i "$DATA" -F period 2>/dev/null | wc -l)
+nsamples=$(perf_fields "$DATA" period 2>/dev/null | wc -l)
 [ "$nsamples" -gt 0 ]
 ok $? "perf record -F 1000: $nsamples samples"
 

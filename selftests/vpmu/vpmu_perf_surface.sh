@@ -200,9 +200,9 @@ fi
 
 # 8. :P asks for caps/max_precise: the same 3 samples as no modifier.
 for m in "" P; do
-	perf record -q -e "vpmu/vpmu_uops/$m" -c 50 -o "$T/data$m" \
+	perf_record -e "vpmu/vpmu_uops/$m" -c 50 -o "$T/data$m" \
 		"$RUN" "$SHARE/build/sum.vprg" >/dev/null 2>&1
-	perf script -i "$T/data$m" -F ip >"$T/ip$m" 2>/dev/null
+	perf_fields "$T/data$m" ip >"$T/ip$m" 2>/dev/null
 done
 [ "$(cat "$PMU/caps/max_precise")" = 3 ] && [ "$(wc -l <"$T/ip")" = 3 ] &&
 	cmp -s "$T/ip" "$T/ipP"
@@ -212,9 +212,9 @@ ok $? "perf record :P (max_precise 3): the exact samples of no modifier"
 #    1) through perf script is the host engine's histogram of every cycle
 #    (sum has no stall cycles), but for the line saying what was sampled.
 cat "$PMU/ucode/image" >"$T/image.vpmu"
-perf record -q -e vpmu/vpmu_uops,sample_upc/ -c 1 -o "$T/data1" \
+perf_record -e vpmu/vpmu_uops,sample_upc/ -c 1 -o "$T/data1" \
 	"$RUN" "$SHARE/build/sum.vprg" >/dev/null 2>&1
-perf script -i "$T/data1" -F ip >"$T/ip1" 2>/dev/null
+perf_fields "$T/data1" ip >"$T/ip1" 2>/dev/null
 "$HIST" --perf -m "$T/image.vpmu" --by-label "$T/ip1" >"$T/perf.txt" 2>&1
 "$HIST" --simulate -m "$T/image.vpmu" --by-label "$SHARE/build/sum.vprg" \
 	>"$T/sim.txt" 2>/dev/null

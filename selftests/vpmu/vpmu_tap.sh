@@ -24,6 +24,18 @@
 # SEP is "," unless the script sets another (event names with several
 # terms hold commas).
 #
+# and for the tests of perf record:
+#
+#   perf_record ARGS... perf record -q ARGS, without the BPF events perf
+#                       record synthesizes (none is vpmu's: reading the
+#                       kernel's BTF for them costs most of a second in
+#                       the test VMs, more on the debug kernels)
+#   perf_fields DATA FIELDS
+#                       perf script -F FIELDS of the samples in file DATA,
+#                       without the kernel's symbols (fields that name
+#                       none: ip, period; reading /proc/kallsyms costs a
+#                       second in the test VMs)
+#
 # and for the tests that reload the module:
 #
 #   vpmu_loadable       is there a module file to load: $VPMU_KO, or
@@ -73,6 +85,14 @@ stat() {
 
 counted() {
 	awk -F"$SEP" -v ev="$1" '$3 == ev { print $1 }' "$OUT"
+}
+
+perf_record() {
+	perf record -q --no-bpf-event "$@"
+}
+
+perf_fields() {
+	perf script -i "$1" --kallsyms=/dev/null -F "$2"
 }
 
 # (one awk for all the pairs, one a line in its environment: a process
