@@ -69,11 +69,13 @@
 # (half of every walk's points; vpmu_fault 652 s to 275 s on 6.12).
 # debug-6.1 and debug-6.12 run the whole suite under KASAN, lockdep and
 # kmemleak, but for two perf-tool scripts on debug-6.1: there a perf
-# command costs two seconds (its start-up under KASAN and TCG), and
+# command costs one to two seconds (its start-up under KASAN and TCG), and
 # vpmu_perf_names.sh and vpmu_perf_surface.sh run dozens each (166-183 s
-# apiece) to test what perf report, annotate and list make of what vpmu
-# gives (ELF files, sysfs names), which no kernel changes: they run under
-# KASAN on debug-6.12 and on every stock kernel, 6.1's included.  A
+# apiece in a make check, 48 and 49 s alone on debug-6.12 since the
+# scripts spare perf list, BPF events and kallsyms) to test what perf
+# report, annotate and list make of what vpmu gives (ELF files, sysfs
+# names), which no kernel changes: they run under KASAN on debug-6.12 and
+# on every stock kernel, 6.1's included.  A
 # whole-suite run takes 770-1,150 s of guest time on a busy machine, so
 # 2,400 s rather than the set's 900 (a run cut short at the end loses its
 # kmemleak scan and fails, as one did at 925 s beside a second make
