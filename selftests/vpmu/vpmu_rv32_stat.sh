@@ -135,7 +135,8 @@ sample_counts() {
 	prc=0
 	first=1
 	for set in ${2:-$SETS}; do
-		r=$(sim_counts "$set")
+		r=$(sim_counts "$set") ||
+			{ echo "# cannot read $T.sstats"; prc=1; continue; }
 		ev=${r%%"$NL"*} want=${r#*"$NL"}
 		if [ -n "$first" ]; then
 			counted_run "$ev" "$1"
