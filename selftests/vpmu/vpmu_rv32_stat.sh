@@ -125,7 +125,8 @@ counted_run() {
 	perf stat -x"$SEP" -o "$OUT" -e "$1" sh -c \
 		'"$0" -q --stats "$1"; echo $? >"$2"' \
 		"$RUN" "$2" "$T.krc" >"$T.kout" 2>"$T.kstats"
-	krc=$(cat "$T.krc")
+	krc=
+	read -r krc <"$T.krc"
 }
 
 # sample_counts ELF [SETS] - each set of events of SETS (default $SETS)
@@ -153,7 +154,7 @@ sample_counts() {
 kinds=
 for elf in "$ELFS"/*.elf "$ELFS_C"/*.elf "$ELFS_L"/*.elf; do
 	[ -f "$elf" ] || continue
-	name=$(basename "$elf")
+	name=${elf##*/}
 	[ "${elf%/rv32c/*}" = "$elf" ] || name="$name (rv32imac)"
 	[ "${elf%/rv32libc/*}" = "$elf" ] || name="$name (picolibc)"
 	"$SIM" -q -m "$IMG" --stats "$elf" >"$T.sout" 2>"$T.sstats"
@@ -183,13 +184,16 @@ done
 for elf in "$REF"/r*.elf; do
 	[ -f "$elf" ] || break
 	r=${elf%.elf}
-	name=$(basename "$r")
+	name=${r##*/}
 	counted_run vpmu/vpmu_tag1/,vpmu/vpmu_insns/ "$elf"
-	cmp -s "$r.out" "$T.kout" && [ "$krc" = "$(cat "$r.rc")" ]
+	rrc=
+	read -r rrc <"$r.rc"
+	cmp -s "$r.out" "$T.kout" && [ "$krc" = "$rrc" ]
 	ok $? "random $name: output and exit status ($krc) as qemu-riscv32's"
 	grep '^x' "$T.kstats" | cmp -s - "$r.regs"
 	ok $? "random $name: x0..x31 at the exit ecall as qemu-riscv32's"
-	qn=$(cat "$r.insns")
+	qn=
+	read -r qn <"$r.insns"
 	check "vpmu/vpmu_tag1/=$qn" "vpmu/vpmu_insns/=$((qn - 1))"
 	ok $? "random $name: $qn instructions executed as qemu-riscv32, all but the exit retired"
 done
