@@ -43,16 +43,8 @@ bucket() {
 }
 
 # 1. perf list knows the bucket aliases.
-#    (One perf list for all: it takes seconds on the debug kernels.)
-rc=0
-list=$(perf list 2>/dev/null)
-for b in 1 2 9 16; do
-	case $list in
-	*"vpmu_hu/hist$b/"*) ;;
-	*) echo "# no vpmu_hu/hist$b"; rc=1 ;;
-	esac
-done
-ok $rc "perf list shows vpmu_hu/hist1..16"
+perf_lists vpmu_hu hist1 hist2 hist9 hist16
+ok $? "perf list shows vpmu_hu/hist1..16"
 
 # 2. Parallel, one period for the whole run: the run's totals.
 prog "par

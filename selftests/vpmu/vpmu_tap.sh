@@ -24,6 +24,11 @@
 # SEP is "," unless the script sets another (event names with several
 # terms hold commas).
 #
+#   perf_lists PMU NAME...
+#                       every PMU/NAME/ in one perf list (it takes seconds
+#                       on the debug kernels); each missing one as a TAP
+#                       comment
+#
 # and for the tests of perf record:
 #
 #   perf_record ARGS... perf record -q ARGS, without the BPF events perf
@@ -85,6 +90,18 @@ stat() {
 
 counted() {
 	awk -F"$SEP" -v ev="$1" '$3 == ev { print $1 }' "$OUT"
+}
+
+perf_lists() {
+	list=$(perf list 2>/dev/null) pmu=$1 missing=0
+	shift
+	for name in "$@"; do
+		case $list in
+		*"$pmu/$name/"*) ;;
+		*) echo "# no $pmu/$name/"; missing=1 ;;
+		esac
+	done
+	return $missing
 }
 
 perf_record() {
