@@ -57,7 +57,7 @@ check "vpmu_hu/hist1/=179" "vpmu_hu/hist2/=179" "vpmu_hu/hist3/=32"
 ok $? "perf stat: par buckets of sum = cycles, uops, insns"
 
 # 3. Sequential, four windows of 10 cycles: 179 = 4 x 40 + 19; as CPU 0's
-#    buckets read by vpmu-hist --get-buckets=0.  (check sets rc: r here.)
+#    buckets read by vpmu-hist --get-buckets=0.
 prog "seq; vpmu_cycles 10; vpmu_cycles 10; vpmu_cycles 10; vpmu_cycles 10"
 stat -e vpmu_hu/hist1/,vpmu_hu/hist2/,vpmu_hu/hist3/,vpmu_hu/hist4/ \
 	taskset -c 0 "$RUN" "$SHARE/build/sum.vprg"
@@ -108,7 +108,7 @@ esac
 # 8. The text of test 2 in free form (a comment, ';'): vpmu-hist
 #    --get-program prints it back in canonical form, and it counts the
 #    same, in perf stat and in the sum of the CPUs' buckets (only CPU 0
-#    ran anything since it was set).  (check sets rc: r here.)
+#    ran anything since it was set).
 prog off
 printf 'par # as test 2\nvpmu_cycles 1000000; vpmu_uops 1000000\nvpmu_insns 1000000\n' |
 	"$VHIST" --set-program=-

@@ -131,7 +131,7 @@ counted_run() {
 
 # sample_counts ELF [SETS] - each set of events of SETS (default $SETS)
 # in a run of its own against vpmu-sim's counts (the output and --stats
-# are the first run's).  (check() has its own rc: prc is this one's.)
+# are the first run's).
 sample_counts() {
 	prc=0
 	first=1
