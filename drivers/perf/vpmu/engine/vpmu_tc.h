@@ -78,7 +78,7 @@ struct vpmu_tc_op {
 			/* DISP_ADD*: mask */
 			u32 y;
 		};
-		/* EOI_KNOWN (no exit): the stamp it was chained in */
+		/* EOI_KNOWN[_NP] (no exit): the stamp it was chained in */
 		struct {
 			u32 chain_epoch;
 			u32 chain_gen;
@@ -256,7 +256,8 @@ static inline u32 vpmu_tc_pairs_words(u32 n)
  * CMPI_cond with an immediate), a block's entry (BLOCK; BLOCK_EV where it
  * also counts the events of a counter near its wrap, vpmu_tc_ev()), a branch on the
  * flags (BR_FLAGS) or an external condition (BR_EXT), EOI (EOI_KNOWN:
- * its next pc known and in memory), an ADD's dispatch on data, guarded
+ * its next pc known and in memory; EOI_KNOWN_NP the same, chained to a
+ * translation whose link has no pairs), an ADD's dispatch on data, guarded
  * (DISP_ADD, DISP_ADDI), an exit (EXIT); a DISP_ADDI fused with the load
  * or store of its sum in the op after it (GUARD_<access>, the access's
  * op left as it was: vpmu_tc_place()).  vpmu_tc_exec() has a label for
@@ -280,7 +281,7 @@ static inline u32 vpmu_tc_pairs_words(u32 n)
 	X(CMPI_AL) X(CMPI_Z) X(CMPI_NZ) X(CMPI_N) X(CMPI_NN) X(CMPI_C)	\
 	X(CMPI_NC) X(CMPI_V) X(CMPI_NV) X(CMPI_LT) X(CMPI_GE)		\
 	X(BLOCK) X(BLOCK_TGL) X(BLOCK_EV)				\
-	X(BR_FLAGS) X(BR_EXT) X(EOI) X(EOI_KNOWN)			\
+	X(BR_FLAGS) X(BR_EXT) X(EOI) X(EOI_KNOWN) X(EOI_KNOWN_NP)	\
 	X(DISP_ADD) X(DISP_ADDI) X(EXIT)				\
 	X(GUARD_LB) X(GUARD_LBU) X(GUARD_LH) X(GUARD_LHU) X(GUARD_LW)	\
 	X(GUARD_SB) X(GUARD_SH) X(GUARD_SW)

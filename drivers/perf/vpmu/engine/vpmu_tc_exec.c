@@ -198,22 +198,24 @@ VPMU_TC_OP_##name : {							\
 	}
 
 /*
- * EOI(name, npc, fault, keyed, chains): the next pc @npc, which may be
- * outside memory if @fault; on into the translation linked to the one
- * that ended, its key compared whole if @keyed (pc on data: so is the
- * mode), else its word only, and the link chained if @chains (below).
- * VPMU_TC_OP_EOI is the general form (b: npc is R[a], else the link's;
- * d & 2: @fault, d & 1: @keyed), EOI_KNOWN the common one, npc known
- * and in memory.
+ * EOI(name, npc, fault, keyed, chains, pairs_): the next pc @npc, which
+ * may be outside memory if @fault; on into the translation linked to the
+ * one that ended, its key compared whole if @keyed (pc on data: so is the
+ * mode), else its word only, and the link chained if @chains (below),
+ * which then writes its pairs if @pairs_ or has none.  VPMU_TC_OP_EOI is the
+ * general form (b: npc is R[a], else the link's; d & 2: @fault, d & 1:
+ * @keyed), EOI_KNOWN the common one, npc known and in memory, and
+ * EOI_KNOWN_NP the same chained to a translation that needs no pairs.
  */
-#define EOI(name, npc_expr, fault, keyed, chains)			\
+#define EOI(name, npc_expr, fault, keyed, chains, pairs_)		\
 VPMU_TC_OP_##name : {							\
 		const bool chain_ = (chains);				\
 		struct vpmu_tc_link *l;					\
 		u32 npc, ir;						\
 		if (chain_ && likely(t->chain == e->tc.stamp)) {	\
-			t = tc_follow(R, tpool, (const void *)(t + 1),	\
-				      &tpend);				\
+			t = tc_follow_chained(R, tpool,			\
+					      (const void *)(t + 1),	\
+					      &tpend, (pairs_));		\
 			GOTO_OP();	/* its first block */		\
 		}							\
 		l = (struct vpmu_tc_link *)(t + 1);			\
@@ -243,7 +245,8 @@ rechain_##name:								\
 			t = tc_follow(R, tpool, l, &tpend);		\
 			if (!tc_may_enter(e, t))			\
 				goto tc_exit;	/* before its first block */ \
-			tc_chained(e, (struct vpmu_tc_op *)l - 1, l->npc); \
+			tc_chained(e, (struct vpmu_tc_op *)l - 1, l->npc, \
+				   l->pairs, tlab);			\
 			GOTO_OP();					\
 		}							\
 		t = tc_follow(R, tpool, l, &tpend);			\
@@ -259,7 +262,9 @@ rechain_##name:								\
  * word is still the linked translation's, whose checked words have not
  * changed and whose counts this epoch's drain will fold: EOI_KNOWN goes
  * on into its first block without fetching and comparing the word or
- * looking at the translation's stamp (VPMU_TC_OP_EOI_KNOWN).  A new
+ * looking at the translation's stamp (VPMU_TC_OP_EOI_KNOWN), nor
+ * whether its link has pairs to write: chaining makes it EOI_KNOWN_NP
+ * where it has none (a link's pairs stay while it is chained).  A new
  * stamp unchains them all; so does eviction, which drains the counts of
  * the translations entered (tc_evict()), a new epoch: a link whose
  * translation goes (its tb 0, tc_forget()) was chained in an old one.
@@ -267,12 +272,19 @@ rechain_##name:								\
  * (tc_chained_in_gen()), as the translation it enters is counted anew.
  */
 static __always_inline void tc_chained(struct vpmu_engine *e,
-				       struct vpmu_tc_op *t, u32 npc)
+				       struct vpmu_tc_op *t, u32 npc,
+				       u32 pairs, const void *const *tlab)
 {
 	/* (a word's mark stays until a flush, which takes the op too) */
 	if (t->chain == VPMU_TC_UNCHAINED)
 		vpmu_tc_code_mark(e, npc);
 	t->chain = e->tc.stamp;
+	t->h = pairs ? VPMU_TC_OP_EOI_KNOWN : VPMU_TC_OP_EOI_KNOWN_NP;
+#ifndef __KERNEL__
+	t->hl = tlab[t->h];
+#else
+	(void)tlab;
+#endif
 }
 
 /*
@@ -300,6 +312,20 @@ tc_follow(u32 *R, const u32 *tpool, const struct vpmu_tc_link *l,
 	  const struct vpmu_tc_pairs **tpend)
 {
 	if (unlikely(l->pairs))
+		vpmu_tc_write(R, (const void *)(tpool + l->pairs));
+	*tpend = (const void *)(tpool + l->fin);
+	return VPMU_TC_OPS((const struct vpmu_tc_trans *)(tpool + l->tb));
+}
+
+/*
+ * tc_follow() from a chained link @l, which has @pairs (EOI_KNOWN) or
+ * none (EOI_KNOWN_NP): it need not look.
+ */
+static __always_inline const struct vpmu_tc_op *
+tc_follow_chained(u32 *R, const u32 *tpool, const struct vpmu_tc_link *l,
+		  const struct vpmu_tc_pairs **tpend, bool pairs)
+{
+	if (pairs)
 		vpmu_tc_write(R, (const void *)(tpool + l->pairs));
 	*tpend = (const void *)(tpool + l->fin);
 	return VPMU_TC_OPS((const struct vpmu_tc_trans *)(tpool + l->tb));
@@ -494,8 +520,10 @@ VPMU_TC_OP_BR_EXT:
 	DISP(DISP_ADD, R[t->a] + R[t->b])
 	DISP(DISP_ADDI, R[t->a] + t->imm)
 	/* a known pc in memory when translated stays there (tc.msz) */
-	EOI(EOI, t->b ? R[t->a] : l->npc, unlikely(t->d & 2), t->d & 1, false);
-	EOI(EOI_KNOWN, l->npc, false, false, true);
+	EOI(EOI, t->b ? R[t->a] : l->npc, unlikely(t->d & 2), t->d & 1, false,
+	    false);
+	EOI(EOI_KNOWN, l->npc, false, false, true, true);
+	EOI(EOI_KNOWN_NP, l->npc, false, false, true, false);
 tc_stall_exit:
 tc_code_exit:
 	x = (const struct vpmu_tc_exit *)(tpool + t->y);
