@@ -223,7 +223,7 @@ VPMU_TC_OP_##name : {							\
 		if (chain_ && tc_chained_in_gen(e, t, l))		\
 			goto rechain_##name;				\
 		npc = (npc_expr);					\
-		if ((fault) && !vpmu_fetch_in(e, npc))			\
+		if (unlikely(fault) && !vpmu_fetch_in(e, npc))		\
 			goto tc_exit;					\
 		ir = vpmu_get_le32(mem + npc);				\
 		tb = (const struct vpmu_tc_trans *)(tpool + l->tb);	\
@@ -520,8 +520,7 @@ VPMU_TC_OP_BR_EXT:
 	DISP(DISP_ADD, R[t->a] + R[t->b])
 	DISP(DISP_ADDI, R[t->a] + t->imm)
 	/* a known pc in memory when translated stays there (tc.msz) */
-	EOI(EOI, t->b ? R[t->a] : l->npc, unlikely(t->d & 2), t->d & 1, false,
-	    false);
+	EOI(EOI, t->b ? R[t->a] : l->npc, t->d & 2, t->d & 1, false, false);
 	EOI(EOI_KNOWN, l->npc, false, false, true, true);
 	EOI(EOI_KNOWN_NP, l->npc, false, false, true, false);
 tc_stall_exit:
@@ -534,8 +533,7 @@ tc_exit:
 tc_leave:
 	/* the interpreter goes on where the translation stopped */
 	e->st.wq_last = wq_last;
-	upc = vpmu_tc_leave(e, tc_slot_uops(e, tpool, tcnt), tcnt, x,
-			    tpend);
+	upc = vpmu_tc_leave(e, tc_slot_uops(e, tpool, tcnt), tcnt, x, tpend);
 	if (unlikely(x->untoggle))	/* back in the slot it came from */
 		tcnt = tc_slot_now(e);
 	left += x->refund;
