@@ -135,7 +135,7 @@ MUTANTS=(
 "vpmu_tc_exec.c#			e->st.wq_last = wq_last;			\\#			(void)0;					\\#a translation's write-queue time not written back before the next is looked up"
 "vpmu_tc_exec.c#	GOTO_TAKE(vpmu_cond_at(e, t->b, cend - left, e->st.last_miss, wq_last));#	GOTO_TAKE(vpmu_cond_ext(e, t->b, cend - left));#a translated branch on a full write queue reads the engine's stale copy"
 "vpmu_tc_exec.c#	return e->mem.slot[tcnt - tpool];#	return e->mem.slot[tcnt - tpool + 1];#translated misses, stalls and exits counted in the next slot"
-"vpmu_tc_exec.c#	if (unlikely(l->pairs))#	if (0)#a chained link's pairs not written"
+"vpmu_tc_exec.c#	if (unlikely(l->pairs))#	if (0)#a link's pairs not written where it is followed unchained, or chained again"
 "vpmu_tc_exec.c#	t->h = pairs ? VPMU_TC_OP_EOI_KNOWN : VPMU_TC_OP_EOI_KNOWN_NP;#	t->h = VPMU_TC_OP_EOI_KNOWN_NP;#a link with pairs chained as one without: its pairs not written"
 "vpmu_tc_exec.c#	if (likely(tc_of_first(t)->stamp == e->tc.stamp))#	if (1)#a linked translation entered without its stamp compared"
 "vpmu_tc_emit.c#		    ops[i].h == VPMU_TC_OP_BLOCK_TGL)#		    0)#a toggling block's counter left where its translation was made"
