@@ -293,6 +293,13 @@ enum vpmu_tc_handler {
 	VPMU_TC_OP_NR
 };
 
+/* Is @h an EOI's op, its link in the op slot after it? */
+static inline bool vpmu_tc_op_eoi(unsigned int h)
+{
+	return h == VPMU_TC_OP_EOI || h == VPMU_TC_OP_EOI_KNOWN ||
+	       h == VPMU_TC_OP_EOI_KNOWN_NP;
+}
+
 /*
  * Where a run of translations leaves the interpreter to go on, and in
  * which slot (the freeze groups its trigger sources toggled).

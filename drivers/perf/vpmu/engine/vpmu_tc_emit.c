@@ -247,7 +247,7 @@ static void tc_fuse(struct vpmu_tc_op *ops, u32 nops)
 	for (i = 0; i + 1 < nops; i++) {
 		struct vpmu_tc_op *g = &ops[i], *m = &ops[i + 1];
 
-		if (g->h == VPMU_TC_OP_EOI || g->h == VPMU_TC_OP_EOI_KNOWN) {
+		if (vpmu_tc_op_eoi(g->h)) {
 			i++;	/* past the data slot */
 			continue;
 		}
@@ -315,8 +315,7 @@ u32 vpmu_tc_layout(struct vpmu_tc_builder *tr)
 		/* not chained (vpmu_tc_exec()); it has no exit (x) */
 		if (ops[i].h == VPMU_TC_OP_EOI_KNOWN)
 			ops[i].chain = VPMU_TC_UNCHAINED;
-		if (ops[i].h == VPMU_TC_OP_EOI ||
-		    ops[i].h == VPMU_TC_OP_EOI_KNOWN)
+		if (vpmu_tc_op_eoi(ops[i].h))
 			i++;	/* past the data slot */
 	}
 	for (i = 0; i < tr->nrels; i++) {

@@ -332,8 +332,7 @@ bool vpmu_tc_ev_trans(struct vpmu_engine *e, struct vpmu_tc_trans *tb)
 		off += vpmu_tc_block_size(r);
 	}
 	for (; t < end; t++) {
-		if (t->h == VPMU_TC_OP_EOI || t->h == VPMU_TC_OP_EOI_KNOWN ||
-		    t->h == VPMU_TC_OP_EOI_KNOWN_NP) {
+		if (vpmu_tc_op_eoi(t->h)) {
 			t++;	/* past the data slot */
 			continue;
 		}
